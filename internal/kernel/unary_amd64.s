@@ -2581,7 +2581,7 @@ expVF32AVX2_loop1:
 	VPAND        exp32consts<>+384(SB), Y3, Y3
 	VCMPPS       $0x15, exp32consts<>+448(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock241
+	JZ           mathblock265
 	VPAND        exp32consts<>+512(SB), Y0, Y4
 	VPERMPS      exphi_32<>+0(SB), Y0, Y5
 	VPERMPS      exphi_32<>+32(SB), Y0, Y6
@@ -2613,7 +2613,7 @@ expVF32AVX2_loop1:
 	VBLENDVPS    Y0, Y2, Y5, Y2
 	VBLENDVPS    Y3, Y2, Y1, Y1
 
-mathblock241:
+mathblock265:
 	VMOVUPS Y1, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -2650,7 +2650,7 @@ expVF32AVX2_after1:
 	VPAND        exp32consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp32consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock242
+	JZ           mathblock266
 	VPAND        exp32consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -2679,7 +2679,7 @@ expVF32AVX2_after1:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X2, X2
 
-mathblock242:
+mathblock266:
 	VMOVUPS X2, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -2715,7 +2715,7 @@ expVF32AVX2_tail4:
 	VPAND        exp32consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp32consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock243
+	JZ           mathblock267
 	VPAND        exp32consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -2744,7 +2744,7 @@ expVF32AVX2_tail4:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X2, X2
 
-mathblock243:
+mathblock267:
 	VMOVQ X2, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -2780,7 +2780,7 @@ expVF32AVX2_tail2:
 	VPAND        exp32consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp32consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock244
+	JZ           mathblock268
 	VPAND        exp32consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -2809,7 +2809,7 @@ expVF32AVX2_tail2:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X2, X2
 
-mathblock244:
+mathblock268:
 	VMOVSS X2, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -3064,7 +3064,7 @@ logVF32AVX2_loop1:
 	VCMPPS      $0x15, log32consts<>+832(SB), Y2, Y2
 	VPOR        Y1, Y2, Y1
 	VPTEST      Y1, Y1
-	JZ          mathblock245
+	JZ          mathblock269
 	VMOVUPS     (SI)(R8*4), Y2
 	VMULPS      log32consts<>+960(SB), Y2, Y2
 	VPADDD      log32consts<>+0(SB), Y2, Y2
@@ -3118,7 +3118,7 @@ logVF32AVX2_loop1:
 	VBLENDVPS   Y3, Y4, Y2, Y4
 	VBLENDVPS   Y1, Y4, Y0, Y0
 
-mathblock245:
+mathblock269:
 	VMOVUPS Y0, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -3169,7 +3169,7 @@ logVF32AVX2_after1:
 	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock246
+	JZ          mathblock270
 	VMULPS      log32consts<>+960(SB), X0, X3
 	VPADDD      log32consts<>+0(SB), X3, X3
 	VPSRLD      $0x17, X3, X4
@@ -3220,7 +3220,7 @@ logVF32AVX2_after1:
 	VBLENDVPS   X3, X0, X4, X0
 	VBLENDVPS   X1, X0, X2, X2
 
-mathblock246:
+mathblock270:
 	VMOVUPS X2, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -3270,7 +3270,7 @@ logVF32AVX2_tail4:
 	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock247
+	JZ          mathblock271
 	VMULPS      log32consts<>+960(SB), X0, X3
 	VPADDD      log32consts<>+0(SB), X3, X3
 	VPSRLD      $0x17, X3, X4
@@ -3321,7 +3321,7 @@ logVF32AVX2_tail4:
 	VBLENDVPS   X3, X0, X4, X0
 	VBLENDVPS   X1, X0, X2, X2
 
-mathblock247:
+mathblock271:
 	VMOVQ X2, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -3371,7 +3371,7 @@ logVF32AVX2_tail2:
 	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock248
+	JZ          mathblock272
 	VMULPS      log32consts<>+960(SB), X0, X3
 	VPADDD      log32consts<>+0(SB), X3, X3
 	VPSRLD      $0x17, X3, X4
@@ -3422,7 +3422,7 @@ logVF32AVX2_tail2:
 	VBLENDVPS   X3, X0, X4, X0
 	VBLENDVPS   X1, X0, X2, X2
 
-mathblock248:
+mathblock272:
 	VMOVSS X2, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -3711,7 +3711,7 @@ exp2VF32AVX2_loop1:
 	VPAND        exp232consts<>+384(SB), Y3, Y3
 	VCMPPS       $0x15, exp232consts<>+448(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock249
+	JZ           mathblock273
 	VPAND        exp232consts<>+512(SB), Y0, Y4
 	VPERMPS      exphi_32<>+0(SB), Y0, Y5
 	VPERMPS      exphi_32<>+32(SB), Y0, Y6
@@ -3743,7 +3743,7 @@ exp2VF32AVX2_loop1:
 	VBLENDVPS    Y0, Y1, Y5, Y1
 	VBLENDVPS    Y3, Y1, Y2, Y2
 
-mathblock249:
+mathblock273:
 	VMOVUPS Y2, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -3779,7 +3779,7 @@ exp2VF32AVX2_after1:
 	VPAND        exp232consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp232consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock250
+	JZ           mathblock274
 	VPAND        exp232consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -3808,7 +3808,7 @@ exp2VF32AVX2_after1:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock250:
+mathblock274:
 	VMOVUPS X3, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -3843,7 +3843,7 @@ exp2VF32AVX2_tail4:
 	VPAND        exp232consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp232consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock251
+	JZ           mathblock275
 	VPAND        exp232consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -3872,7 +3872,7 @@ exp2VF32AVX2_tail4:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock251:
+mathblock275:
 	VMOVQ X3, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -3907,7 +3907,7 @@ exp2VF32AVX2_tail2:
 	VPAND        exp232consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp232consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock252
+	JZ           mathblock276
 	VPAND        exp232consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -3936,7 +3936,7 @@ exp2VF32AVX2_tail2:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock252:
+mathblock276:
 	VMOVSS X3, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -4598,7 +4598,7 @@ log2VF32AVX2_loop1:
 	VCMPPS       $0x15, log232consts<>+960(SB), Y2, Y2
 	VPOR         Y0, Y2, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock253
+	JZ           mathblock277
 	VMOVUPS      (SI)(R8*4), Y2
 	VMULPS       log232consts<>+1088(SB), Y2, Y2
 	VPADDD       log232consts<>+64(SB), Y2, Y2
@@ -4657,7 +4657,7 @@ log2VF32AVX2_loop1:
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VBLENDVPS    Y0, Y4, Y1, Y1
 
-mathblock253:
+mathblock277:
 	VMOVUPS Y1, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -4713,7 +4713,7 @@ log2VF32AVX2_after1:
 	VCMPPS       $0x15, log232consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock254
+	JZ           mathblock278
 	VMULPS       log232consts<>+1088(SB), X0, X2
 	VPADDD       log232consts<>+64(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -4769,7 +4769,7 @@ log2VF32AVX2_after1:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock254:
+mathblock278:
 	VMOVUPS X5, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -4824,7 +4824,7 @@ log2VF32AVX2_tail4:
 	VCMPPS       $0x15, log232consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock255
+	JZ           mathblock279
 	VMULPS       log232consts<>+1088(SB), X0, X2
 	VPADDD       log232consts<>+64(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -4880,7 +4880,7 @@ log2VF32AVX2_tail4:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock255:
+mathblock279:
 	VMOVQ X5, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -4935,7 +4935,7 @@ log2VF32AVX2_tail2:
 	VCMPPS       $0x15, log232consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock256
+	JZ           mathblock280
 	VMULPS       log232consts<>+1088(SB), X0, X2
 	VPADDD       log232consts<>+64(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -4991,7 +4991,7 @@ log2VF32AVX2_tail2:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock256:
+mathblock280:
 	VMOVSS X5, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -5307,7 +5307,7 @@ log10VF32AVX2_loop1:
 	VCMPPS       $0x15, log1032consts<>+960(SB), Y2, Y2
 	VPOR         Y0, Y2, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock257
+	JZ           mathblock281
 	VMOVUPS      (SI)(R8*4), Y2
 	VMULPS       log1032consts<>+1088(SB), Y2, Y2
 	VPADDD       log1032consts<>+0(SB), Y2, Y2
@@ -5366,7 +5366,7 @@ log10VF32AVX2_loop1:
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VBLENDVPS    Y0, Y4, Y1, Y1
 
-mathblock257:
+mathblock281:
 	VMOVUPS Y1, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -5422,7 +5422,7 @@ log10VF32AVX2_after1:
 	VCMPPS       $0x15, log1032consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock258
+	JZ           mathblock282
 	VMULPS       log1032consts<>+1088(SB), X0, X2
 	VPADDD       log1032consts<>+0(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -5478,7 +5478,7 @@ log10VF32AVX2_after1:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock258:
+mathblock282:
 	VMOVUPS X5, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -5533,7 +5533,7 @@ log10VF32AVX2_tail4:
 	VCMPPS       $0x15, log1032consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock259
+	JZ           mathblock283
 	VMULPS       log1032consts<>+1088(SB), X0, X2
 	VPADDD       log1032consts<>+0(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -5589,7 +5589,7 @@ log10VF32AVX2_tail4:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock259:
+mathblock283:
 	VMOVQ X5, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -5644,7 +5644,7 @@ log10VF32AVX2_tail2:
 	VCMPPS       $0x15, log1032consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock260
+	JZ           mathblock284
 	VMULPS       log1032consts<>+1088(SB), X0, X2
 	VPADDD       log1032consts<>+0(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -5700,7 +5700,7 @@ log10VF32AVX2_tail2:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock260:
+mathblock284:
 	VMOVSS X5, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -6040,7 +6040,7 @@ log1pVF32AVX2_loop1:
 	VCMPPS       $0x00, log1p32consts<>+640(SB), Y2, Y2
 	VPOR         Y1, Y2, Y1
 	VPTEST       Y1, Y1
-	JZ           mathblock261
+	JZ           mathblock285
 	VMOVUPS      (SI)(R8*4), Y2
 	VCMPPS       $0x00, log1p32consts<>+448(SB), Y2, Y2
 	VBLENDVPS    Y2, log1p32consts<>+1088(SB), Y0, Y2
@@ -6057,7 +6057,7 @@ log1pVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y4, Y2, Y4
 	VBLENDVPS    Y1, Y4, Y0, Y0
 
-mathblock261:
+mathblock285:
 	VMOVUPS Y0, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -6126,7 +6126,7 @@ log1pVF32AVX2_after1:
 	VCMPPS       $0x00, log1p32consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock262
+	JZ           mathblock286
 	VCMPPS       $0x00, log1p32consts<>+448(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
 	VCMPPS       $0x11, log1p32consts<>+448(SB), X0, X4
@@ -6138,7 +6138,7 @@ log1pVF32AVX2_after1:
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock262:
+mathblock286:
 	VMOVUPS X1, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -6206,7 +6206,7 @@ log1pVF32AVX2_tail4:
 	VCMPPS       $0x00, log1p32consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock263
+	JZ           mathblock287
 	VCMPPS       $0x00, log1p32consts<>+448(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
 	VCMPPS       $0x11, log1p32consts<>+448(SB), X0, X4
@@ -6218,7 +6218,7 @@ log1pVF32AVX2_tail4:
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock263:
+mathblock287:
 	VMOVQ X1, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -6286,7 +6286,7 @@ log1pVF32AVX2_tail2:
 	VCMPPS       $0x00, log1p32consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock264
+	JZ           mathblock288
 	VCMPPS       $0x00, log1p32consts<>+448(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
 	VCMPPS       $0x11, log1p32consts<>+448(SB), X0, X4
@@ -6298,7 +6298,7 @@ log1pVF32AVX2_tail2:
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock264:
+mathblock288:
 	VMOVSS X1, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -6546,7 +6546,7 @@ sigmoidVF32AVX2_loop1:
 	VPAND        sigmoid32consts<>+576(SB), Y0, Y0
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock265
+	JZ           mathblock289
 	VMOVUPS      (SI)(R8*4), Y1
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y1, Y1
 	VMOVUPS      sigmoid32consts<>+64(SB), Y2
@@ -6603,7 +6603,7 @@ sigmoidVF32AVX2_loop1:
 	VBLENDVPS    Y1, Y2, Y3, Y2
 	VBLENDVPS    Y0, Y2, Y5, Y5
 
-mathblock265:
+mathblock289:
 	VMOVUPS Y5, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -6660,7 +6660,7 @@ sigmoidVF32AVX2_after1:
 	VPAND        sigmoid32consts<>+576(SB), X0, X1
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock266
+	JZ           mathblock290
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
 	VMOVUPS      sigmoid32consts<>+64(SB), X3
 	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
@@ -6711,7 +6711,7 @@ sigmoidVF32AVX2_after1:
 	VBLENDVPS    X2, X0, X4, X0
 	VBLENDVPS    X1, X0, X6, X6
 
-mathblock266:
+mathblock290:
 	VMOVUPS X6, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -6767,7 +6767,7 @@ sigmoidVF32AVX2_tail4:
 	VPAND        sigmoid32consts<>+576(SB), X0, X1
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock267
+	JZ           mathblock291
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
 	VMOVUPS      sigmoid32consts<>+64(SB), X3
 	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
@@ -6818,7 +6818,7 @@ sigmoidVF32AVX2_tail4:
 	VBLENDVPS    X2, X0, X4, X0
 	VBLENDVPS    X1, X0, X6, X6
 
-mathblock267:
+mathblock291:
 	VMOVQ X6, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -6874,7 +6874,7 @@ sigmoidVF32AVX2_tail2:
 	VPAND        sigmoid32consts<>+576(SB), X0, X1
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock268
+	JZ           mathblock292
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
 	VMOVUPS      sigmoid32consts<>+64(SB), X3
 	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
@@ -6925,7 +6925,7 @@ sigmoidVF32AVX2_tail2:
 	VBLENDVPS    X2, X0, X4, X0
 	VBLENDVPS    X1, X0, X6, X6
 
-mathblock268:
+mathblock292:
 	VMOVSS X6, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -7161,7 +7161,7 @@ tanhVF32AVX2_loop1:
 	VBLENDVPS    Y1, Y4, Y2, Y4
 	VCMPPS       $0x11, tanh32consts<>+704(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock269
+	JZ           mathblock293
 	VMOVUPS      (SI)(R8*4), Y1
 	VMULPS       (SI)(R8*4), Y1, Y1
 	VMOVUPS      tanh32consts<>+768(SB), Y2
@@ -7173,7 +7173,7 @@ tanhVF32AVX2_loop1:
 	VFMADD213PS  (SI)(R8*4), Y2, Y1
 	VBLENDVPS    Y0, Y1, Y4, Y4
 
-mathblock269:
+mathblock293:
 	VMOVUPS   (SI)(R8*4), Y0
 	VPAND     tanh32consts<>+0(SB), Y0, Y0
 	VPOR      Y0, Y4, Y4
@@ -7243,7 +7243,7 @@ tanhVF32AVX2_after1:
 	VBLENDVPS    X2, X5, X3, X5
 	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock270
+	JZ           mathblock294
 	VMULPS       X0, X0, X2
 	VMOVUPS      tanh32consts<>+768(SB), X3
 	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
@@ -7254,7 +7254,7 @@ tanhVF32AVX2_after1:
 	VFMADD213PS  X0, X3, X2
 	VBLENDVPS    X1, X2, X5, X5
 
-mathblock270:
+mathblock294:
 	VPAND     tanh32consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPS    $0x03, X0, X0, X1
@@ -7320,7 +7320,7 @@ tanhVF32AVX2_tail4:
 	VBLENDVPS    X2, X5, X3, X5
 	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock271
+	JZ           mathblock295
 	VMULPS       X0, X0, X2
 	VMOVUPS      tanh32consts<>+768(SB), X3
 	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
@@ -7331,7 +7331,7 @@ tanhVF32AVX2_tail4:
 	VFMADD213PS  X0, X3, X2
 	VBLENDVPS    X1, X2, X5, X5
 
-mathblock271:
+mathblock295:
 	VPAND     tanh32consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPS    $0x03, X0, X0, X1
@@ -7397,7 +7397,7 @@ tanhVF32AVX2_tail2:
 	VBLENDVPS    X2, X5, X3, X5
 	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock272
+	JZ           mathblock296
 	VMULPS       X0, X0, X2
 	VMOVUPS      tanh32consts<>+768(SB), X3
 	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
@@ -7408,7 +7408,7 @@ tanhVF32AVX2_tail2:
 	VFMADD213PS  X0, X3, X2
 	VBLENDVPS    X1, X2, X5, X5
 
-mathblock272:
+mathblock296:
 	VPAND     tanh32consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPS    $0x03, X0, X0, X1
@@ -8202,7 +8202,7 @@ sinVF32AVX2_loop1:
 	VCMPPS       $0x11, sin32consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock273
+	JZ           mathblock297
 	VPSRLD       $0x17, Y0, Y4
 	VPSRLD       $0x03, Y4, Y5
 	VPAND        sin32consts<>+640(SB), Y4, Y4
@@ -8332,7 +8332,7 @@ sinVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VBLENDVPS    Y3, Y4, Y8, Y8
 
-mathblock273:
+mathblock297:
 	VPAND        sin32consts<>+1152(SB), Y1, Y0
 	VCMPPS       $0x00, sin32consts<>+1216(SB), Y0, Y0
 	VPAND        sin32consts<>+1280(SB), Y1, Y1
@@ -8432,7 +8432,7 @@ sinVF32AVX2_after1:
 	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock274
+	JZ           mathblock298
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        sin32consts<>+640(SB), X5, X5
@@ -8562,7 +8562,7 @@ sinVF32AVX2_after1:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock274:
+mathblock298:
 	VPAND        sin32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
 	VPAND        sin32consts<>+1280(SB), X2, X2
@@ -8657,7 +8657,7 @@ sinVF32AVX2_tail4:
 	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock275
+	JZ           mathblock299
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        sin32consts<>+640(SB), X5, X5
@@ -8787,7 +8787,7 @@ sinVF32AVX2_tail4:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock275:
+mathblock299:
 	VPAND        sin32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
 	VPAND        sin32consts<>+1280(SB), X2, X2
@@ -8882,7 +8882,7 @@ sinVF32AVX2_tail2:
 	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock276
+	JZ           mathblock300
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        sin32consts<>+640(SB), X5, X5
@@ -9012,7 +9012,7 @@ sinVF32AVX2_tail2:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock276:
+mathblock300:
 	VPAND        sin32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
 	VPAND        sin32consts<>+1280(SB), X2, X2
@@ -9573,7 +9573,7 @@ cosVF32AVX2_loop1:
 	VCMPPS       $0x11, cos32consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock277
+	JZ           mathblock301
 	VPSRLD       $0x17, Y0, Y4
 	VPSRLD       $0x03, Y4, Y5
 	VPAND        cos32consts<>+640(SB), Y4, Y4
@@ -9703,7 +9703,7 @@ cosVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VBLENDVPS    Y3, Y4, Y8, Y8
 
-mathblock277:
+mathblock301:
 	VPADDD       cos32consts<>+1152(SB), Y1, Y1
 	VPAND        cos32consts<>+1152(SB), Y1, Y0
 	VCMPPS       $0x00, cos32consts<>+1216(SB), Y0, Y0
@@ -9801,7 +9801,7 @@ cosVF32AVX2_after1:
 	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock278
+	JZ           mathblock302
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        cos32consts<>+640(SB), X5, X5
@@ -9931,7 +9931,7 @@ cosVF32AVX2_after1:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock278:
+mathblock302:
 	VPADDD       cos32consts<>+1152(SB), X2, X2
 	VPAND        cos32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
@@ -10025,7 +10025,7 @@ cosVF32AVX2_tail4:
 	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock279
+	JZ           mathblock303
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        cos32consts<>+640(SB), X5, X5
@@ -10155,7 +10155,7 @@ cosVF32AVX2_tail4:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock279:
+mathblock303:
 	VPADDD       cos32consts<>+1152(SB), X2, X2
 	VPAND        cos32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
@@ -10249,7 +10249,7 @@ cosVF32AVX2_tail2:
 	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock280
+	JZ           mathblock304
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        cos32consts<>+640(SB), X5, X5
@@ -10379,7 +10379,7 @@ cosVF32AVX2_tail2:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock280:
+mathblock304:
 	VPADDD       cos32consts<>+1152(SB), X2, X2
 	VPAND        cos32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
@@ -13061,7 +13061,7 @@ expVF64AVX2_loop1:
 	VPAND        exp64consts<>+576(SB), Y3, Y3
 	VCMPPD       $0x15, exp64consts<>+640(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock281
+	JZ           mathblock305
 	VPAND        exp64consts<>+704(SB), Y0, Y4
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y6
@@ -13094,7 +13094,7 @@ expVF64AVX2_loop1:
 	VBLENDVPD    Y0, Y2, Y5, Y2
 	VBLENDVPD    Y3, Y2, Y1, Y1
 
-mathblock281:
+mathblock305:
 	VMOVUPD Y1, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -13134,7 +13134,7 @@ expVF64AVX2_after1:
 	VPAND        exp64consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp64consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock282
+	JZ           mathblock306
 	VPAND        exp64consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -13163,7 +13163,7 @@ expVF64AVX2_after1:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X2, X2
 
-mathblock282:
+mathblock306:
 	VMOVUPD X2, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -13202,7 +13202,7 @@ expVF64AVX2_tail2:
 	VPAND        exp64consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp64consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock283
+	JZ           mathblock307
 	VPAND        exp64consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -13231,7 +13231,7 @@ expVF64AVX2_tail2:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X2, X2
 
-mathblock283:
+mathblock307:
 	VMOVQ X2, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -13518,7 +13518,7 @@ logVF64AVX2_loop1:
 	VCMPPD      $0x15, log64consts<>+1152(SB), Y2, Y2
 	VPOR        Y0, Y2, Y0
 	VPTEST      Y0, Y0
-	JZ          mathblock284
+	JZ          mathblock308
 	VMOVUPD     (SI)(R8*8), Y2
 	VMULPD      log64consts<>+1280(SB), Y2, Y2
 	VPADDQ      log64consts<>+0(SB), Y2, Y2
@@ -13580,7 +13580,7 @@ logVF64AVX2_loop1:
 	VBLENDVPD   Y2, Y4, Y3, Y4
 	VBLENDVPD   Y0, Y4, Y1, Y1
 
-mathblock284:
+mathblock308:
 	VMOVUPD Y1, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -13636,7 +13636,7 @@ logVF64AVX2_after1:
 	VCMPPD      $0x15, log64consts<>+1152(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock285
+	JZ          mathblock309
 	VMULPD      log64consts<>+1280(SB), X0, X3
 	VPADDQ      log64consts<>+0(SB), X3, X3
 	VPSRLQ      $0x34, X3, X4
@@ -13692,7 +13692,7 @@ logVF64AVX2_after1:
 	VBLENDVPD   X3, X0, X4, X0
 	VBLENDVPD   X1, X0, X2, X2
 
-mathblock285:
+mathblock309:
 	VMOVUPD X2, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -13747,7 +13747,7 @@ logVF64AVX2_tail2:
 	VCMPPD      $0x15, log64consts<>+1152(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock286
+	JZ          mathblock310
 	VMULPD      log64consts<>+1280(SB), X0, X3
 	VPADDQ      log64consts<>+0(SB), X3, X3
 	VPSRLQ      $0x34, X3, X4
@@ -13803,7 +13803,7 @@ logVF64AVX2_tail2:
 	VBLENDVPD   X3, X0, X4, X0
 	VBLENDVPD   X1, X0, X2, X2
 
-mathblock286:
+mathblock310:
 	VMOVQ X2, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -14137,7 +14137,7 @@ exp2VF64AVX2_loop1:
 	VPAND        exp264consts<>+576(SB), Y3, Y3
 	VCMPPD       $0x15, exp264consts<>+640(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock287
+	JZ           mathblock311
 	VPAND        exp264consts<>+704(SB), Y0, Y4
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y6
@@ -14170,7 +14170,7 @@ exp2VF64AVX2_loop1:
 	VBLENDVPD    Y0, Y1, Y5, Y1
 	VBLENDVPD    Y3, Y1, Y2, Y2
 
-mathblock287:
+mathblock311:
 	VMOVUPD Y2, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -14209,7 +14209,7 @@ exp2VF64AVX2_after1:
 	VPAND        exp264consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp264consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock288
+	JZ           mathblock312
 	VPAND        exp264consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -14238,7 +14238,7 @@ exp2VF64AVX2_after1:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X3, X3
 
-mathblock288:
+mathblock312:
 	VMOVUPD X3, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -14276,7 +14276,7 @@ exp2VF64AVX2_tail2:
 	VPAND        exp264consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp264consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock289
+	JZ           mathblock313
 	VPAND        exp264consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -14305,7 +14305,7 @@ exp2VF64AVX2_tail2:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X3, X3
 
-mathblock289:
+mathblock313:
 	VMOVQ X3, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -14991,7 +14991,7 @@ log2VF64AVX2_loop1:
 	VCMPPD       $0x15, log264consts<>+1280(SB), Y1, Y1
 	VPOR         Y0, Y1, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock290
+	JZ           mathblock314
 	VMOVUPD      (SI)(R8*8), Y1
 	VMULPD       log264consts<>+1408(SB), Y1, Y1
 	VPADDQ       log264consts<>+64(SB), Y1, Y1
@@ -15058,7 +15058,7 @@ log2VF64AVX2_loop1:
 	VBLENDVPD    Y1, Y2, Y6, Y2
 	VBLENDVPD    Y0, Y2, Y4, Y4
 
-mathblock290:
+mathblock314:
 	VMOVUPD Y4, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -15119,7 +15119,7 @@ log2VF64AVX2_after1:
 	VCMPPD       $0x15, log264consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock291
+	JZ           mathblock315
 	VMULPD       log264consts<>+1408(SB), X0, X2
 	VPADDQ       log264consts<>+64(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -15180,7 +15180,7 @@ log2VF64AVX2_after1:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock291:
+mathblock315:
 	VMOVUPD X5, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -15240,7 +15240,7 @@ log2VF64AVX2_tail2:
 	VCMPPD       $0x15, log264consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock292
+	JZ           mathblock316
 	VMULPD       log264consts<>+1408(SB), X0, X2
 	VPADDQ       log264consts<>+64(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -15301,7 +15301,7 @@ log2VF64AVX2_tail2:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock292:
+mathblock316:
 	VMOVQ X5, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -15665,7 +15665,7 @@ log10VF64AVX2_loop1:
 	VCMPPD       $0x15, log1064consts<>+1280(SB), Y1, Y1
 	VPOR         Y0, Y1, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock293
+	JZ           mathblock317
 	VMOVUPD      (SI)(R8*8), Y1
 	VMULPD       log1064consts<>+1408(SB), Y1, Y1
 	VPADDQ       log1064consts<>+0(SB), Y1, Y1
@@ -15732,7 +15732,7 @@ log10VF64AVX2_loop1:
 	VBLENDVPD    Y1, Y2, Y6, Y2
 	VBLENDVPD    Y0, Y2, Y4, Y4
 
-mathblock293:
+mathblock317:
 	VMOVUPD Y4, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -15793,7 +15793,7 @@ log10VF64AVX2_after1:
 	VCMPPD       $0x15, log1064consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock294
+	JZ           mathblock318
 	VMULPD       log1064consts<>+1408(SB), X0, X2
 	VPADDQ       log1064consts<>+0(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -15854,7 +15854,7 @@ log10VF64AVX2_after1:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock294:
+mathblock318:
 	VMOVUPD X5, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -15914,7 +15914,7 @@ log10VF64AVX2_tail2:
 	VCMPPD       $0x15, log1064consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock295
+	JZ           mathblock319
 	VMULPD       log1064consts<>+1408(SB), X0, X2
 	VPADDQ       log1064consts<>+0(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -15975,7 +15975,7 @@ log10VF64AVX2_tail2:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock295:
+mathblock319:
 	VMOVQ X5, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -16363,7 +16363,7 @@ log1pVF64AVX2_loop1:
 	VCMPPD       $0x00, log1p64consts<>+640(SB), Y2, Y2
 	VPOR         Y1, Y2, Y1
 	VPTEST       Y1, Y1
-	JZ           mathblock296
+	JZ           mathblock320
 	VMOVUPD      (SI)(R8*8), Y2
 	VCMPPD       $0x00, log1p64consts<>+448(SB), Y2, Y2
 	VBLENDVPD    Y2, log1p64consts<>+1408(SB), Y0, Y2
@@ -16380,7 +16380,7 @@ log1pVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y4, Y2, Y4
 	VBLENDVPD    Y1, Y4, Y0, Y0
 
-mathblock296:
+mathblock320:
 	VMOVUPD Y0, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -16454,7 +16454,7 @@ log1pVF64AVX2_after1:
 	VCMPPD       $0x00, log1p64consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock297
+	JZ           mathblock321
 	VCMPPD       $0x00, log1p64consts<>+448(SB), X0, X3
 	VBLENDVPD    X3, log1p64consts<>+1408(SB), X1, X3
 	VCMPPD       $0x11, log1p64consts<>+448(SB), X0, X4
@@ -16466,7 +16466,7 @@ log1pVF64AVX2_after1:
 	VBLENDVPD    X4, X0, X3, X0
 	VBLENDVPD    X2, X0, X1, X1
 
-mathblock297:
+mathblock321:
 	VMOVUPD X1, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -16539,7 +16539,7 @@ log1pVF64AVX2_tail2:
 	VCMPPD       $0x00, log1p64consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock298
+	JZ           mathblock322
 	VCMPPD       $0x00, log1p64consts<>+448(SB), X0, X3
 	VBLENDVPD    X3, log1p64consts<>+1408(SB), X1, X3
 	VCMPPD       $0x11, log1p64consts<>+448(SB), X0, X4
@@ -16551,7 +16551,7 @@ log1pVF64AVX2_tail2:
 	VBLENDVPD    X4, X0, X3, X0
 	VBLENDVPD    X2, X0, X1, X1
 
-mathblock298:
+mathblock322:
 	VMOVQ X1, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -16844,7 +16844,7 @@ sigmoidVF64AVX2_loop1:
 	VPAND        sigmoid64consts<>+768(SB), Y0, Y0
 	VCMPPD       $0x15, sigmoid64consts<>+832(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock299
+	JZ           mathblock323
 	VMOVUPD      (SI)(R8*8), Y1
 	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y1, Y1
 	VMOVUPD      sigmoid64consts<>+64(SB), Y2
@@ -16906,7 +16906,7 @@ sigmoidVF64AVX2_loop1:
 	VBLENDVPD    Y1, Y2, Y3, Y2
 	VBLENDVPD    Y0, Y2, Y5, Y5
 
-mathblock299:
+mathblock323:
 	VMOVUPD Y5, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -16966,7 +16966,7 @@ sigmoidVF64AVX2_after1:
 	VPAND        sigmoid64consts<>+768(SB), X0, X1
 	VCMPPD       $0x15, sigmoid64consts<>+832(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock300
+	JZ           mathblock324
 	VCMPPD       $0x11, sigmoid64consts<>+704(SB), X0, X2
 	VMOVUPD      sigmoid64consts<>+64(SB), X3
 	VFMADD213PD  sigmoid64consts<>+128(SB), X0, X3
@@ -17020,7 +17020,7 @@ sigmoidVF64AVX2_after1:
 	VBLENDVPD    X2, X0, X4, X0
 	VBLENDVPD    X1, X0, X6, X6
 
-mathblock300:
+mathblock324:
 	VMOVUPD X6, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -17079,7 +17079,7 @@ sigmoidVF64AVX2_tail2:
 	VPAND        sigmoid64consts<>+768(SB), X0, X1
 	VCMPPD       $0x15, sigmoid64consts<>+832(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock301
+	JZ           mathblock325
 	VCMPPD       $0x11, sigmoid64consts<>+704(SB), X0, X2
 	VMOVUPD      sigmoid64consts<>+64(SB), X3
 	VFMADD213PD  sigmoid64consts<>+128(SB), X0, X3
@@ -17133,7 +17133,7 @@ sigmoidVF64AVX2_tail2:
 	VBLENDVPD    X2, X0, X4, X0
 	VBLENDVPD    X1, X0, X6, X6
 
-mathblock301:
+mathblock325:
 	VMOVQ X6, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -17398,7 +17398,7 @@ tanhVF64AVX2_loop1:
 	VBLENDVPD    Y1, Y4, Y2, Y4
 	VCMPPD       $0x11, tanh64consts<>+896(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock302
+	JZ           mathblock326
 	VMOVUPD      (SI)(R8*8), Y1
 	VMULPD       (SI)(R8*8), Y1, Y1
 	VMOVUPD      tanh64consts<>+960(SB), Y2
@@ -17415,7 +17415,7 @@ tanhVF64AVX2_loop1:
 	VFMADD213PD  (SI)(R8*8), Y2, Y1
 	VBLENDVPD    Y0, Y1, Y4, Y4
 
-mathblock302:
+mathblock326:
 	VMOVUPD   (SI)(R8*8), Y0
 	VPAND     tanh64consts<>+0(SB), Y0, Y0
 	VPOR      Y0, Y4, Y4
@@ -17488,7 +17488,7 @@ tanhVF64AVX2_after1:
 	VBLENDVPD    X2, X5, X3, X5
 	VCMPPD       $0x11, tanh64consts<>+896(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock303
+	JZ           mathblock327
 	VMULPD       X0, X0, X2
 	VMOVUPD      tanh64consts<>+960(SB), X3
 	VFMADD213PD  tanh64consts<>+1024(SB), X2, X3
@@ -17504,7 +17504,7 @@ tanhVF64AVX2_after1:
 	VFMADD213PD  X0, X3, X2
 	VBLENDVPD    X1, X2, X5, X5
 
-mathblock303:
+mathblock327:
 	VPAND     tanh64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
@@ -17573,7 +17573,7 @@ tanhVF64AVX2_tail2:
 	VBLENDVPD    X2, X5, X3, X5
 	VCMPPD       $0x11, tanh64consts<>+896(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock304
+	JZ           mathblock328
 	VMULPD       X0, X0, X2
 	VMOVUPD      tanh64consts<>+960(SB), X3
 	VFMADD213PD  tanh64consts<>+1024(SB), X2, X3
@@ -17589,7 +17589,7 @@ tanhVF64AVX2_tail2:
 	VFMADD213PD  X0, X3, X2
 	VBLENDVPD    X1, X2, X5, X5
 
-mathblock304:
+mathblock328:
 	VPAND     tanh64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
@@ -17845,167 +17845,175 @@ erfVF64AVX2_loop1:
 	VMOVUPD      (SI)(R8*8), Y0
 	VPAND        erf64consts<>+64(SB), Y0, Y0
 	VMULPD       Y0, Y0, Y1
-	VMOVUPD      erf64consts<>+192(SB), Y2
-	VFMADD213PD  erf64consts<>+256(SB), Y1, Y2
-	VFMADD213PD  erf64consts<>+320(SB), Y1, Y2
-	VFMADD213PD  erf64consts<>+384(SB), Y1, Y2
-	VFMADD213PD  erf64consts<>+448(SB), Y1, Y2
-	VMOVUPD      erf64consts<>+512(SB), Y3
-	VFMADD213PD  erf64consts<>+576(SB), Y1, Y3
-	VFMADD213PD  erf64consts<>+640(SB), Y1, Y3
-	VFMADD213PD  erf64consts<>+704(SB), Y1, Y3
-	VFMADD213PD  erf64consts<>+768(SB), Y1, Y3
-	VFMADD213PD  erf64consts<>+128(SB), Y1, Y3
-	VDIVPD       Y3, Y2, Y2
-	VFMADD213PD  Y0, Y0, Y2
-	VSUBPD       erf64consts<>+128(SB), Y0, Y3
-	VMOVUPD      erf64consts<>+832(SB), Y4
-	VFMADD213PD  erf64consts<>+896(SB), Y3, Y4
-	VFMADD213PD  erf64consts<>+960(SB), Y3, Y4
-	VFMADD213PD  erf64consts<>+1024(SB), Y3, Y4
-	VFMADD213PD  erf64consts<>+1088(SB), Y3, Y4
-	VFMADD213PD  erf64consts<>+1152(SB), Y3, Y4
-	VFMADD213PD  erf64consts<>+1216(SB), Y3, Y4
-	VMOVUPD      erf64consts<>+1280(SB), Y5
-	VFMADD213PD  erf64consts<>+1344(SB), Y3, Y5
-	VFMADD213PD  erf64consts<>+1408(SB), Y3, Y5
-	VFMADD213PD  erf64consts<>+1472(SB), Y3, Y5
-	VFMADD213PD  erf64consts<>+1536(SB), Y3, Y5
-	VFMADD213PD  erf64consts<>+1600(SB), Y3, Y5
-	VFMADD213PD  erf64consts<>+128(SB), Y3, Y5
-	VDIVPD       Y5, Y4, Y4
-	VADDPD       erf64consts<>+1664(SB), Y4, Y4
-	VMOVUPS      erf64consts<>+128(SB), Y3
-	VDIVPD       Y1, Y3, Y1
-	VCMPPD       $0x1e, erf64consts<>+1728(SB), Y0, Y3
-	VMOVUPS      erf64consts<>+1856(SB), Y5
-	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y5, Y5
-	VMOVUPS      erf64consts<>+1984(SB), Y6
-	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y6, Y6
-	VFMADD231PD  Y1, Y5, Y6
-	VMOVUPS      erf64consts<>+2112(SB), Y5
-	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y5, Y5
-	VFMADD231PD  Y1, Y6, Y5
-	VMOVUPS      erf64consts<>+2240(SB), Y6
-	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y6, Y6
-	VFMADD231PD  Y1, Y5, Y6
-	VMOVUPS      erf64consts<>+2368(SB), Y5
-	VBLENDVPD    Y3, erf64consts<>+2304(SB), Y5, Y5
-	VFMADD231PD  Y1, Y6, Y5
-	VMOVUPS      erf64consts<>+2496(SB), Y6
-	VBLENDVPD    Y3, erf64consts<>+2432(SB), Y6, Y6
-	VFMADD231PD  Y1, Y5, Y6
-	VMOVUPS      erf64consts<>+2624(SB), Y5
-	VBLENDVPD    Y3, erf64consts<>+2560(SB), Y5, Y5
-	VFMADD231PD  Y1, Y6, Y5
-	VMOVUPS      erf64consts<>+2752(SB), Y6
-	VBLENDVPD    Y3, erf64consts<>+2688(SB), Y6, Y6
-	VFMADD231PD  Y1, Y5, Y6
-	VMOVUPS      erf64consts<>+2816(SB), Y5
-	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y5, Y5
-	VMOVUPS      erf64consts<>+2944(SB), Y7
-	VBLENDVPD    Y3, erf64consts<>+2880(SB), Y7, Y7
-	VFMADD231PD  Y1, Y5, Y7
-	VMOVUPS      erf64consts<>+3072(SB), Y5
-	VBLENDVPD    Y3, erf64consts<>+3008(SB), Y5, Y5
-	VFMADD231PD  Y1, Y7, Y5
-	VMOVUPS      erf64consts<>+3200(SB), Y7
-	VBLENDVPD    Y3, erf64consts<>+3136(SB), Y7, Y7
-	VFMADD231PD  Y1, Y5, Y7
-	VMOVUPS      erf64consts<>+3328(SB), Y5
-	VBLENDVPD    Y3, erf64consts<>+3264(SB), Y5, Y5
-	VFMADD231PD  Y1, Y7, Y5
-	VMOVUPS      erf64consts<>+3456(SB), Y7
-	VBLENDVPD    Y3, erf64consts<>+3392(SB), Y7, Y7
-	VFMADD231PD  Y1, Y5, Y7
-	VMOVUPS      erf64consts<>+3584(SB), Y5
-	VBLENDVPD    Y3, erf64consts<>+3520(SB), Y5, Y5
-	VFMADD231PD  Y1, Y7, Y5
-	VMOVUPS      erf64consts<>+3712(SB), Y7
-	VBLENDVPD    Y3, erf64consts<>+3648(SB), Y7, Y7
-	VFMADD231PD  Y1, Y5, Y7
-	VMOVUPS      erf64consts<>+128(SB), Y5
-	VBLENDVPD    Y3, erf64consts<>+128(SB), Y5, Y3
-	VFMADD231PD  Y1, Y7, Y3
-	VPAND        erf64consts<>+3776(SB), Y0, Y1
-	VMOVUPD      erf64consts<>+3840(SB), Y5
-	VFNMADD231PD Y1, Y1, Y5
-	VSUBPD       Y0, Y1, Y7
-	VADDPD       Y0, Y1, Y1
-	VDIVPD       Y3, Y6, Y6
-	VFMADD231PD  Y1, Y7, Y6
-	VADDPD       Y6, Y5, Y1
-	VSUBPD       Y1, Y5, Y5
-	VADDPD       Y6, Y5, Y5
-	VMAXPD       erf64consts<>+3904(SB), Y1, Y1
-	VMINPD       erf64consts<>+3968(SB), Y1, Y1
-	VMOVUPD      erf64consts<>+4032(SB), Y3
-	VFMADD213PD  erf64consts<>+4096(SB), Y1, Y3
-	VSUBPD       erf64consts<>+4096(SB), Y3, Y6
-	VFNMADD231PD erf64consts<>+4160(SB), Y6, Y1
-	VMOVUPD      erf64consts<>+4224(SB), Y7
-	VFNMADD213PD Y1, Y6, Y7
-	VSUBPD       Y7, Y1, Y1
-	VFNMADD231PD erf64consts<>+4224(SB), Y6, Y1
-	VADDPD       Y5, Y7, Y6
-	VSUBPD       Y7, Y6, Y8
-	VSUBPD       Y8, Y6, Y9
-	VSUBPD       Y9, Y7, Y7
-	VSUBPD       Y8, Y5, Y5
-	VADDPD       Y5, Y7, Y7
-	VADDPD       Y7, Y1, Y1
-	VMOVUPD      erf64consts<>+4288(SB), Y5
-	VFMADD213PD  erf64consts<>+4352(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+4416(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+4480(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+4544(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+4608(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+4672(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+4736(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+4800(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+4864(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+4928(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+4992(SB), Y6, Y5
-	VMULPD       Y6, Y6, Y7
-	VFMADD231PD  Y6, Y1, Y1
-	VFMADD231PD  Y7, Y5, Y1
-	VADDPD       erf64consts<>+128(SB), Y6, Y5
-	VMOVUPS      erf64consts<>+128(SB), Y7
-	VSUBPD       Y5, Y7, Y7
-	VADDPD       Y6, Y7, Y7
-	VADDPD       Y1, Y7, Y7
-	VPSUBQ       erf64consts<>+5056(SB), Y3, Y3
-	VPSRLQ       $0x01, Y3, Y1
-	VPSUBQ       erf64consts<>+5120(SB), Y1, Y6
-	VPSLLQ       $0x34, Y6, Y6
-	VPSUBQ       Y1, Y3, Y3
-	VPSUBQ       erf64consts<>+5120(SB), Y3, Y3
+	VMOVUPS      erf64consts<>+128(SB), Y2
+	VDIVPD       Y1, Y2, Y2
+	VCMPPD       $0x1e, erf64consts<>+192(SB), Y0, Y3
+	VMOVUPS      erf64consts<>+320(SB), Y4
+	VBLENDVPD    Y3, erf64consts<>+256(SB), Y4, Y4
+	VMOVUPS      erf64consts<>+448(SB), Y5
+	VBLENDVPD    Y3, erf64consts<>+384(SB), Y5, Y5
+	VFMADD231PD  Y2, Y4, Y5
+	VMOVUPS      erf64consts<>+576(SB), Y4
+	VBLENDVPD    Y3, erf64consts<>+512(SB), Y4, Y4
+	VFMADD231PD  Y2, Y5, Y4
+	VMOVUPS      erf64consts<>+704(SB), Y5
+	VBLENDVPD    Y3, erf64consts<>+640(SB), Y5, Y5
+	VFMADD231PD  Y2, Y4, Y5
+	VMOVUPS      erf64consts<>+832(SB), Y4
+	VBLENDVPD    Y3, erf64consts<>+768(SB), Y4, Y4
+	VFMADD231PD  Y2, Y5, Y4
+	VMOVUPS      erf64consts<>+960(SB), Y5
+	VBLENDVPD    Y3, erf64consts<>+896(SB), Y5, Y5
+	VFMADD231PD  Y2, Y4, Y5
+	VMOVUPS      erf64consts<>+1088(SB), Y4
+	VBLENDVPD    Y3, erf64consts<>+1024(SB), Y4, Y4
+	VFMADD231PD  Y2, Y5, Y4
+	VMOVUPS      erf64consts<>+1216(SB), Y5
+	VBLENDVPD    Y3, erf64consts<>+1152(SB), Y5, Y5
+	VFMADD231PD  Y2, Y4, Y5
+	VMOVUPS      erf64consts<>+1280(SB), Y4
+	VBLENDVPD    Y3, erf64consts<>+256(SB), Y4, Y4
+	VMOVUPS      erf64consts<>+1408(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1344(SB), Y6, Y6
+	VFMADD231PD  Y2, Y4, Y6
+	VMOVUPS      erf64consts<>+1536(SB), Y4
+	VBLENDVPD    Y3, erf64consts<>+1472(SB), Y4, Y4
+	VFMADD231PD  Y2, Y6, Y4
+	VMOVUPS      erf64consts<>+1664(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1600(SB), Y6, Y6
+	VFMADD231PD  Y2, Y4, Y6
+	VMOVUPS      erf64consts<>+1792(SB), Y4
+	VBLENDVPD    Y3, erf64consts<>+1728(SB), Y4, Y4
+	VFMADD231PD  Y2, Y6, Y4
+	VMOVUPS      erf64consts<>+1920(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1856(SB), Y6, Y6
+	VFMADD231PD  Y2, Y4, Y6
+	VMOVUPS      erf64consts<>+2048(SB), Y4
+	VBLENDVPD    Y3, erf64consts<>+1984(SB), Y4, Y4
+	VFMADD231PD  Y2, Y6, Y4
+	VMOVUPS      erf64consts<>+2176(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2112(SB), Y6, Y6
+	VFMADD231PD  Y2, Y4, Y6
+	VMOVUPS      erf64consts<>+128(SB), Y4
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y4, Y3
+	VFMADD231PD  Y2, Y6, Y3
+	VPAND        erf64consts<>+2240(SB), Y0, Y2
+	VMOVUPD      erf64consts<>+2304(SB), Y4
+	VFNMADD231PD Y2, Y2, Y4
+	VSUBPD       Y0, Y2, Y6
+	VADDPD       Y0, Y2, Y2
+	VDIVPD       Y3, Y5, Y5
+	VFMADD231PD  Y2, Y6, Y5
+	VADDPD       Y5, Y4, Y2
+	VSUBPD       Y2, Y4, Y4
+	VADDPD       Y5, Y4, Y4
+	VMAXPD       erf64consts<>+2368(SB), Y2, Y2
+	VMINPD       erf64consts<>+2432(SB), Y2, Y2
+	VMOVUPD      erf64consts<>+2496(SB), Y3
+	VFMADD213PD  erf64consts<>+2560(SB), Y2, Y3
+	VSUBPD       erf64consts<>+2560(SB), Y3, Y5
+	VFNMADD231PD erf64consts<>+2624(SB), Y5, Y2
+	VMOVUPD      erf64consts<>+2688(SB), Y6
+	VFNMADD213PD Y2, Y5, Y6
+	VSUBPD       Y6, Y2, Y2
+	VFNMADD231PD erf64consts<>+2688(SB), Y5, Y2
+	VADDPD       Y4, Y6, Y5
+	VSUBPD       Y6, Y5, Y7
+	VSUBPD       Y7, Y5, Y8
+	VSUBPD       Y8, Y6, Y6
+	VSUBPD       Y7, Y4, Y4
+	VADDPD       Y4, Y6, Y6
+	VADDPD       Y6, Y2, Y2
+	VMOVUPD      erf64consts<>+2752(SB), Y4
+	VFMADD213PD  erf64consts<>+2816(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+2880(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+2944(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+3008(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+3072(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+3136(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+3200(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+3264(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+3328(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+3392(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+3456(SB), Y5, Y4
+	VMULPD       Y5, Y5, Y6
+	VFMADD231PD  Y5, Y2, Y2
+	VFMADD231PD  Y6, Y4, Y2
+	VADDPD       erf64consts<>+128(SB), Y5, Y4
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y5, Y6, Y6
+	VADDPD       Y2, Y6, Y6
+	VPSUBQ       erf64consts<>+3520(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y2
+	VPSUBQ       erf64consts<>+3584(SB), Y2, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VPSUBQ       Y2, Y3, Y3
+	VPSUBQ       erf64consts<>+3584(SB), Y3, Y3
 	VPSLLQ       $0x34, Y3, Y3
-	VADDPD       Y7, Y5, Y5
-	VMULPD       Y6, Y5, Y5
-	VMULPD       Y3, Y5, Y5
-	VDIVPD       Y0, Y5, Y5
-	VMOVUPS      erf64consts<>+128(SB), Y1
-	VSUBPD       Y5, Y1, Y5
-	VCMPPD       $0x11, erf64consts<>+5184(SB), Y0, Y1
+	VADDPD       Y6, Y4, Y4
+	VMULPD       Y5, Y4, Y4
+	VMULPD       Y3, Y4, Y4
+	VDIVPD       Y0, Y4, Y4
+	VCMPPD       $0x11, erf64consts<>+3648(SB), Y0, Y2
 	VMOVUPS      erf64consts<>+128(SB), Y3
-	VBLENDVPD    Y1, Y5, Y3, Y5
-	VCMPPD       $0x11, erf64consts<>+5248(SB), Y0, Y1
-	VBLENDVPD    Y1, Y4, Y5, Y4
-	VCMPPD       $0x11, erf64consts<>+5312(SB), Y0, Y0
-	VBLENDVPD    Y0, Y2, Y4, Y2
-	VMOVUPD      (SI)(R8*8), Y0
-	VPAND        erf64consts<>+0(SB), Y0, Y0
-	VPOR         Y0, Y2, Y2
-	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x03, (SI)(R8*8), Y0, Y0
-	VMOVUPD      (SI)(R8*8), Y1
-	VPOR         erf64consts<>+5376(SB), Y1, Y1
-	VBLENDVPD    Y0, Y1, Y2, Y1
-	VMOVUPD      Y1, (DX)(R8*8)
-	ADDQ         $0x00000004, R8
-	SUBQ         $0x00000004, R9
-	JMP          erfVF64AVX2_loop1
+	VSUBPD       Y4, Y3, Y4
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VBLENDVPD    Y2, Y4, Y3, Y4
+	VCMPPD       $0x11, erf64consts<>+3712(SB), Y0, Y2
+	VPTEST       Y2, Y2
+	JZ           mathblock329
+	VSUBPD       erf64consts<>+128(SB), Y0, Y3
+	VMOVUPD      erf64consts<>+3776(SB), Y5
+	VFMADD213PD  erf64consts<>+3840(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+3904(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+3968(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+4032(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+4096(SB), Y3, Y5
+	VFMADD213PD  erf64consts<>+4160(SB), Y3, Y5
+	VMOVUPD      erf64consts<>+4224(SB), Y6
+	VFMADD213PD  erf64consts<>+4288(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+4352(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+4416(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+4480(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+4544(SB), Y3, Y6
+	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
+	VDIVPD       Y6, Y5, Y5
+	VADDPD       erf64consts<>+4608(SB), Y5, Y5
+	VBLENDVPD    Y2, Y5, Y4, Y4
+
+mathblock329:
+	VCMPPD      $0x11, erf64consts<>+4672(SB), Y0, Y2
+	VPTEST      Y2, Y2
+	JZ          mathblock330
+	VMOVUPD     erf64consts<>+4736(SB), Y3
+	VFMADD213PD erf64consts<>+4800(SB), Y1, Y3
+	VFMADD213PD erf64consts<>+4864(SB), Y1, Y3
+	VFMADD213PD erf64consts<>+4928(SB), Y1, Y3
+	VFMADD213PD erf64consts<>+4992(SB), Y1, Y3
+	VMOVUPD     erf64consts<>+5056(SB), Y5
+	VFMADD213PD erf64consts<>+5120(SB), Y1, Y5
+	VFMADD213PD erf64consts<>+5184(SB), Y1, Y5
+	VFMADD213PD erf64consts<>+5248(SB), Y1, Y5
+	VFMADD213PD erf64consts<>+5312(SB), Y1, Y5
+	VFMADD213PD erf64consts<>+128(SB), Y1, Y5
+	VDIVPD      Y5, Y3, Y3
+	VFMADD231PD Y3, Y0, Y0
+	VBLENDVPD   Y2, Y0, Y4, Y4
+
+mathblock330:
+	VMOVUPD   (SI)(R8*8), Y0
+	VPAND     erf64consts<>+0(SB), Y0, Y0
+	VPOR      Y0, Y4, Y4
+	VMOVUPD   (SI)(R8*8), Y0
+	VCMPPD    $0x03, (SI)(R8*8), Y0, Y0
+	VMOVUPD   (SI)(R8*8), Y1
+	VPOR      erf64consts<>+5376(SB), Y1, Y1
+	VBLENDVPD Y0, Y1, Y4, Y1
+	VMOVUPD   Y1, (DX)(R8*8)
+	ADDQ      $0x00000004, R8
+	SUBQ      $0x00000004, R9
+	JMP       erfVF64AVX2_loop1
 
 erfVF64AVX2_after1:
 	CMPQ         R9, $0x00000002
@@ -18013,163 +18021,171 @@ erfVF64AVX2_after1:
 	VMOVUPD      (SI)(R8*8), X0
 	VPAND        erf64consts<>+64(SB), X0, X1
 	VMULPD       X1, X1, X2
-	VMOVUPD      erf64consts<>+192(SB), X3
-	VFMADD213PD  erf64consts<>+256(SB), X2, X3
-	VFMADD213PD  erf64consts<>+320(SB), X2, X3
-	VFMADD213PD  erf64consts<>+384(SB), X2, X3
-	VFMADD213PD  erf64consts<>+448(SB), X2, X3
-	VMOVUPD      erf64consts<>+512(SB), X4
-	VFMADD213PD  erf64consts<>+576(SB), X2, X4
-	VFMADD213PD  erf64consts<>+640(SB), X2, X4
-	VFMADD213PD  erf64consts<>+704(SB), X2, X4
-	VFMADD213PD  erf64consts<>+768(SB), X2, X4
-	VFMADD213PD  erf64consts<>+128(SB), X2, X4
-	VDIVPD       X4, X3, X3
-	VFMADD213PD  X1, X1, X3
-	VSUBPD       erf64consts<>+128(SB), X1, X4
-	VMOVUPD      erf64consts<>+832(SB), X5
-	VFMADD213PD  erf64consts<>+896(SB), X4, X5
-	VFMADD213PD  erf64consts<>+960(SB), X4, X5
-	VFMADD213PD  erf64consts<>+1024(SB), X4, X5
-	VFMADD213PD  erf64consts<>+1088(SB), X4, X5
-	VFMADD213PD  erf64consts<>+1152(SB), X4, X5
-	VFMADD213PD  erf64consts<>+1216(SB), X4, X5
-	VMOVUPD      erf64consts<>+1280(SB), X6
-	VFMADD213PD  erf64consts<>+1344(SB), X4, X6
-	VFMADD213PD  erf64consts<>+1408(SB), X4, X6
-	VFMADD213PD  erf64consts<>+1472(SB), X4, X6
-	VFMADD213PD  erf64consts<>+1536(SB), X4, X6
-	VFMADD213PD  erf64consts<>+1600(SB), X4, X6
-	VFMADD213PD  erf64consts<>+128(SB), X4, X6
-	VDIVPD       X6, X5, X5
-	VADDPD       erf64consts<>+1664(SB), X5, X5
-	VMOVUPS      erf64consts<>+128(SB), X4
-	VDIVPD       X2, X4, X2
-	VCMPPD       $0x1e, erf64consts<>+1728(SB), X1, X4
-	VMOVUPS      erf64consts<>+1856(SB), X6
-	VBLENDVPD    X4, erf64consts<>+1792(SB), X6, X6
-	VMOVUPS      erf64consts<>+1984(SB), X7
-	VBLENDVPD    X4, erf64consts<>+1920(SB), X7, X7
-	VFMADD231PD  X2, X6, X7
-	VMOVUPS      erf64consts<>+2112(SB), X6
-	VBLENDVPD    X4, erf64consts<>+2048(SB), X6, X6
-	VFMADD231PD  X2, X7, X6
-	VMOVUPS      erf64consts<>+2240(SB), X7
-	VBLENDVPD    X4, erf64consts<>+2176(SB), X7, X7
-	VFMADD231PD  X2, X6, X7
-	VMOVUPS      erf64consts<>+2368(SB), X6
-	VBLENDVPD    X4, erf64consts<>+2304(SB), X6, X6
-	VFMADD231PD  X2, X7, X6
-	VMOVUPS      erf64consts<>+2496(SB), X7
-	VBLENDVPD    X4, erf64consts<>+2432(SB), X7, X7
-	VFMADD231PD  X2, X6, X7
-	VMOVUPS      erf64consts<>+2624(SB), X6
-	VBLENDVPD    X4, erf64consts<>+2560(SB), X6, X6
-	VFMADD231PD  X2, X7, X6
-	VMOVUPS      erf64consts<>+2752(SB), X7
-	VBLENDVPD    X4, erf64consts<>+2688(SB), X7, X7
-	VFMADD231PD  X2, X6, X7
-	VMOVUPS      erf64consts<>+2816(SB), X6
-	VBLENDVPD    X4, erf64consts<>+1792(SB), X6, X6
-	VMOVUPS      erf64consts<>+2944(SB), X8
-	VBLENDVPD    X4, erf64consts<>+2880(SB), X8, X8
-	VFMADD231PD  X2, X6, X8
-	VMOVUPS      erf64consts<>+3072(SB), X6
-	VBLENDVPD    X4, erf64consts<>+3008(SB), X6, X6
-	VFMADD231PD  X2, X8, X6
-	VMOVUPS      erf64consts<>+3200(SB), X8
-	VBLENDVPD    X4, erf64consts<>+3136(SB), X8, X8
-	VFMADD231PD  X2, X6, X8
-	VMOVUPS      erf64consts<>+3328(SB), X6
-	VBLENDVPD    X4, erf64consts<>+3264(SB), X6, X6
-	VFMADD231PD  X2, X8, X6
-	VMOVUPS      erf64consts<>+3456(SB), X8
-	VBLENDVPD    X4, erf64consts<>+3392(SB), X8, X8
-	VFMADD231PD  X2, X6, X8
-	VMOVUPS      erf64consts<>+3584(SB), X6
-	VBLENDVPD    X4, erf64consts<>+3520(SB), X6, X6
-	VFMADD231PD  X2, X8, X6
-	VMOVUPS      erf64consts<>+3712(SB), X8
-	VBLENDVPD    X4, erf64consts<>+3648(SB), X8, X8
-	VFMADD231PD  X2, X6, X8
-	VMOVUPS      erf64consts<>+128(SB), X6
-	VBLENDVPD    X4, erf64consts<>+128(SB), X6, X4
-	VFMADD231PD  X2, X8, X4
-	VPAND        erf64consts<>+3776(SB), X1, X2
-	VMOVUPD      erf64consts<>+3840(SB), X6
-	VFNMADD231PD X2, X2, X6
-	VSUBPD       X1, X2, X8
-	VADDPD       X1, X2, X2
-	VDIVPD       X4, X7, X7
-	VFMADD231PD  X2, X8, X7
-	VADDPD       X7, X6, X2
-	VSUBPD       X2, X6, X6
-	VADDPD       X7, X6, X6
-	VMAXPD       erf64consts<>+3904(SB), X2, X2
-	VMINPD       erf64consts<>+3968(SB), X2, X2
-	VMOVUPD      erf64consts<>+4032(SB), X4
-	VFMADD213PD  erf64consts<>+4096(SB), X2, X4
-	VSUBPD       erf64consts<>+4096(SB), X4, X7
-	VFNMADD231PD erf64consts<>+4160(SB), X7, X2
-	VMOVUPD      erf64consts<>+4224(SB), X8
-	VFNMADD213PD X2, X7, X8
-	VSUBPD       X8, X2, X2
-	VFNMADD231PD erf64consts<>+4224(SB), X7, X2
-	VADDPD       X6, X8, X7
-	VSUBPD       X8, X7, X9
-	VSUBPD       X9, X7, X10
-	VSUBPD       X10, X8, X8
-	VSUBPD       X9, X6, X6
-	VADDPD       X6, X8, X8
-	VADDPD       X8, X2, X2
-	VMOVUPD      erf64consts<>+4288(SB), X6
-	VFMADD213PD  erf64consts<>+4352(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4416(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4480(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4544(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4608(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4672(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4736(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4800(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4864(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4928(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4992(SB), X7, X6
-	VMULPD       X7, X7, X8
-	VFMADD231PD  X7, X2, X2
-	VFMADD231PD  X8, X6, X2
-	VADDPD       erf64consts<>+128(SB), X7, X6
-	VMOVUPS      erf64consts<>+128(SB), X8
-	VSUBPD       X6, X8, X8
-	VADDPD       X7, X8, X8
-	VADDPD       X2, X8, X8
-	VPSUBQ       erf64consts<>+5056(SB), X4, X4
-	VPSRLQ       $0x01, X4, X2
-	VPSUBQ       erf64consts<>+5120(SB), X2, X7
-	VPSLLQ       $0x34, X7, X7
-	VPSUBQ       X2, X4, X4
-	VPSUBQ       erf64consts<>+5120(SB), X4, X4
+	VMOVUPS      erf64consts<>+128(SB), X3
+	VDIVPD       X2, X3, X3
+	VCMPPD       $0x1e, erf64consts<>+192(SB), X1, X4
+	VMOVUPS      erf64consts<>+320(SB), X5
+	VBLENDVPD    X4, erf64consts<>+256(SB), X5, X5
+	VMOVUPS      erf64consts<>+448(SB), X6
+	VBLENDVPD    X4, erf64consts<>+384(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+576(SB), X5
+	VBLENDVPD    X4, erf64consts<>+512(SB), X5, X5
+	VFMADD231PD  X3, X6, X5
+	VMOVUPS      erf64consts<>+704(SB), X6
+	VBLENDVPD    X4, erf64consts<>+640(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+832(SB), X5
+	VBLENDVPD    X4, erf64consts<>+768(SB), X5, X5
+	VFMADD231PD  X3, X6, X5
+	VMOVUPS      erf64consts<>+960(SB), X6
+	VBLENDVPD    X4, erf64consts<>+896(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+1088(SB), X5
+	VBLENDVPD    X4, erf64consts<>+1024(SB), X5, X5
+	VFMADD231PD  X3, X6, X5
+	VMOVUPS      erf64consts<>+1216(SB), X6
+	VBLENDVPD    X4, erf64consts<>+1152(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+1280(SB), X5
+	VBLENDVPD    X4, erf64consts<>+256(SB), X5, X5
+	VMOVUPS      erf64consts<>+1408(SB), X7
+	VBLENDVPD    X4, erf64consts<>+1344(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+1536(SB), X5
+	VBLENDVPD    X4, erf64consts<>+1472(SB), X5, X5
+	VFMADD231PD  X3, X7, X5
+	VMOVUPS      erf64consts<>+1664(SB), X7
+	VBLENDVPD    X4, erf64consts<>+1600(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+1792(SB), X5
+	VBLENDVPD    X4, erf64consts<>+1728(SB), X5, X5
+	VFMADD231PD  X3, X7, X5
+	VMOVUPS      erf64consts<>+1920(SB), X7
+	VBLENDVPD    X4, erf64consts<>+1856(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+2048(SB), X5
+	VBLENDVPD    X4, erf64consts<>+1984(SB), X5, X5
+	VFMADD231PD  X3, X7, X5
+	VMOVUPS      erf64consts<>+2176(SB), X7
+	VBLENDVPD    X4, erf64consts<>+2112(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+128(SB), X5
+	VBLENDVPD    X4, erf64consts<>+128(SB), X5, X4
+	VFMADD231PD  X3, X7, X4
+	VPAND        erf64consts<>+2240(SB), X1, X3
+	VMOVUPD      erf64consts<>+2304(SB), X5
+	VFNMADD231PD X3, X3, X5
+	VSUBPD       X1, X3, X7
+	VADDPD       X1, X3, X3
+	VDIVPD       X4, X6, X6
+	VFMADD231PD  X3, X7, X6
+	VADDPD       X6, X5, X3
+	VSUBPD       X3, X5, X5
+	VADDPD       X6, X5, X5
+	VMAXPD       erf64consts<>+2368(SB), X3, X3
+	VMINPD       erf64consts<>+2432(SB), X3, X3
+	VMOVUPD      erf64consts<>+2496(SB), X4
+	VFMADD213PD  erf64consts<>+2560(SB), X3, X4
+	VSUBPD       erf64consts<>+2560(SB), X4, X6
+	VFNMADD231PD erf64consts<>+2624(SB), X6, X3
+	VMOVUPD      erf64consts<>+2688(SB), X7
+	VFNMADD213PD X3, X6, X7
+	VSUBPD       X7, X3, X3
+	VFNMADD231PD erf64consts<>+2688(SB), X6, X3
+	VADDPD       X5, X7, X6
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X6, X9
+	VSUBPD       X9, X7, X7
+	VSUBPD       X8, X5, X5
+	VADDPD       X5, X7, X7
+	VADDPD       X7, X3, X3
+	VMOVUPD      erf64consts<>+2752(SB), X5
+	VFMADD213PD  erf64consts<>+2816(SB), X6, X5
+	VFMADD213PD  erf64consts<>+2880(SB), X6, X5
+	VFMADD213PD  erf64consts<>+2944(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3008(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3072(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3136(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3200(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3264(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3328(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3392(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3456(SB), X6, X5
+	VMULPD       X6, X6, X7
+	VFMADD231PD  X6, X3, X3
+	VFMADD231PD  X7, X5, X3
+	VADDPD       erf64consts<>+128(SB), X6, X5
+	VMOVUPS      erf64consts<>+128(SB), X7
+	VSUBPD       X5, X7, X7
+	VADDPD       X6, X7, X7
+	VADDPD       X3, X7, X7
+	VPSUBQ       erf64consts<>+3520(SB), X4, X4
+	VPSRLQ       $0x01, X4, X3
+	VPSUBQ       erf64consts<>+3584(SB), X3, X6
+	VPSLLQ       $0x34, X6, X6
+	VPSUBQ       X3, X4, X4
+	VPSUBQ       erf64consts<>+3584(SB), X4, X4
 	VPSLLQ       $0x34, X4, X4
-	VADDPD       X8, X6, X6
-	VMULPD       X7, X6, X6
-	VMULPD       X4, X6, X6
-	VDIVPD       X1, X6, X6
-	VMOVUPS      erf64consts<>+128(SB), X2
-	VSUBPD       X6, X2, X6
-	VCMPPD       $0x11, erf64consts<>+5184(SB), X1, X2
+	VADDPD       X7, X5, X5
+	VMULPD       X6, X5, X5
+	VMULPD       X4, X5, X5
+	VDIVPD       X1, X5, X5
+	VCMPPD       $0x11, erf64consts<>+3648(SB), X1, X3
 	VMOVUPS      erf64consts<>+128(SB), X4
-	VBLENDVPD    X2, X6, X4, X6
-	VCMPPD       $0x11, erf64consts<>+5248(SB), X1, X2
-	VBLENDVPD    X2, X5, X6, X5
-	VCMPPD       $0x11, erf64consts<>+5312(SB), X1, X1
-	VBLENDVPD    X1, X3, X5, X3
-	VPAND        erf64consts<>+0(SB), X0, X1
-	VPOR         X1, X3, X3
-	VCMPPD       $0x03, X0, X0, X1
-	VPOR         erf64consts<>+5376(SB), X0, X0
-	VBLENDVPD    X1, X0, X3, X0
-	VMOVUPD      X0, (DX)(R8*8)
-	ADDQ         $0x00000002, R8
-	SUBQ         $0x00000002, R9
+	VSUBPD       X5, X4, X5
+	VMOVUPS      erf64consts<>+128(SB), X4
+	VBLENDVPD    X3, X5, X4, X5
+	VCMPPD       $0x11, erf64consts<>+3712(SB), X1, X3
+	VPTEST       X3, X3
+	JZ           mathblock331
+	VSUBPD       erf64consts<>+128(SB), X1, X4
+	VMOVUPD      erf64consts<>+3776(SB), X6
+	VFMADD213PD  erf64consts<>+3840(SB), X4, X6
+	VFMADD213PD  erf64consts<>+3904(SB), X4, X6
+	VFMADD213PD  erf64consts<>+3968(SB), X4, X6
+	VFMADD213PD  erf64consts<>+4032(SB), X4, X6
+	VFMADD213PD  erf64consts<>+4096(SB), X4, X6
+	VFMADD213PD  erf64consts<>+4160(SB), X4, X6
+	VMOVUPD      erf64consts<>+4224(SB), X7
+	VFMADD213PD  erf64consts<>+4288(SB), X4, X7
+	VFMADD213PD  erf64consts<>+4352(SB), X4, X7
+	VFMADD213PD  erf64consts<>+4416(SB), X4, X7
+	VFMADD213PD  erf64consts<>+4480(SB), X4, X7
+	VFMADD213PD  erf64consts<>+4544(SB), X4, X7
+	VFMADD213PD  erf64consts<>+128(SB), X4, X7
+	VDIVPD       X7, X6, X6
+	VADDPD       erf64consts<>+4608(SB), X6, X6
+	VBLENDVPD    X3, X6, X5, X5
+
+mathblock331:
+	VCMPPD      $0x11, erf64consts<>+4672(SB), X1, X3
+	VPTEST      X3, X3
+	JZ          mathblock332
+	VMOVUPD     erf64consts<>+4736(SB), X4
+	VFMADD213PD erf64consts<>+4800(SB), X2, X4
+	VFMADD213PD erf64consts<>+4864(SB), X2, X4
+	VFMADD213PD erf64consts<>+4928(SB), X2, X4
+	VFMADD213PD erf64consts<>+4992(SB), X2, X4
+	VMOVUPD     erf64consts<>+5056(SB), X6
+	VFMADD213PD erf64consts<>+5120(SB), X2, X6
+	VFMADD213PD erf64consts<>+5184(SB), X2, X6
+	VFMADD213PD erf64consts<>+5248(SB), X2, X6
+	VFMADD213PD erf64consts<>+5312(SB), X2, X6
+	VFMADD213PD erf64consts<>+128(SB), X2, X6
+	VDIVPD      X6, X4, X4
+	VFMADD231PD X4, X1, X1
+	VBLENDVPD   X3, X1, X5, X5
+
+mathblock332:
+	VPAND     erf64consts<>+0(SB), X0, X1
+	VPOR      X1, X5, X5
+	VCMPPD    $0x03, X0, X0, X1
+	VPOR      erf64consts<>+5376(SB), X0, X0
+	VBLENDVPD X1, X0, X5, X0
+	VMOVUPD   X0, (DX)(R8*8)
+	ADDQ      $0x00000002, R8
+	SUBQ      $0x00000002, R9
 
 erfVF64AVX2_tail2:
 	CMPQ         R9, $0x00000001
@@ -18177,163 +18193,171 @@ erfVF64AVX2_tail2:
 	VMOVQ        (SI)(R8*8), X0
 	VPAND        erf64consts<>+64(SB), X0, X1
 	VMULPD       X1, X1, X2
-	VMOVUPD      erf64consts<>+192(SB), X3
-	VFMADD213PD  erf64consts<>+256(SB), X2, X3
-	VFMADD213PD  erf64consts<>+320(SB), X2, X3
-	VFMADD213PD  erf64consts<>+384(SB), X2, X3
-	VFMADD213PD  erf64consts<>+448(SB), X2, X3
-	VMOVUPD      erf64consts<>+512(SB), X4
-	VFMADD213PD  erf64consts<>+576(SB), X2, X4
-	VFMADD213PD  erf64consts<>+640(SB), X2, X4
-	VFMADD213PD  erf64consts<>+704(SB), X2, X4
-	VFMADD213PD  erf64consts<>+768(SB), X2, X4
-	VFMADD213PD  erf64consts<>+128(SB), X2, X4
-	VDIVPD       X4, X3, X3
-	VFMADD213PD  X1, X1, X3
-	VSUBPD       erf64consts<>+128(SB), X1, X4
-	VMOVUPD      erf64consts<>+832(SB), X5
-	VFMADD213PD  erf64consts<>+896(SB), X4, X5
-	VFMADD213PD  erf64consts<>+960(SB), X4, X5
-	VFMADD213PD  erf64consts<>+1024(SB), X4, X5
-	VFMADD213PD  erf64consts<>+1088(SB), X4, X5
-	VFMADD213PD  erf64consts<>+1152(SB), X4, X5
-	VFMADD213PD  erf64consts<>+1216(SB), X4, X5
-	VMOVUPD      erf64consts<>+1280(SB), X6
-	VFMADD213PD  erf64consts<>+1344(SB), X4, X6
-	VFMADD213PD  erf64consts<>+1408(SB), X4, X6
-	VFMADD213PD  erf64consts<>+1472(SB), X4, X6
-	VFMADD213PD  erf64consts<>+1536(SB), X4, X6
-	VFMADD213PD  erf64consts<>+1600(SB), X4, X6
-	VFMADD213PD  erf64consts<>+128(SB), X4, X6
-	VDIVPD       X6, X5, X5
-	VADDPD       erf64consts<>+1664(SB), X5, X5
-	VMOVUPS      erf64consts<>+128(SB), X4
-	VDIVPD       X2, X4, X2
-	VCMPPD       $0x1e, erf64consts<>+1728(SB), X1, X4
-	VMOVUPS      erf64consts<>+1856(SB), X6
-	VBLENDVPD    X4, erf64consts<>+1792(SB), X6, X6
-	VMOVUPS      erf64consts<>+1984(SB), X7
-	VBLENDVPD    X4, erf64consts<>+1920(SB), X7, X7
-	VFMADD231PD  X2, X6, X7
-	VMOVUPS      erf64consts<>+2112(SB), X6
-	VBLENDVPD    X4, erf64consts<>+2048(SB), X6, X6
-	VFMADD231PD  X2, X7, X6
-	VMOVUPS      erf64consts<>+2240(SB), X7
-	VBLENDVPD    X4, erf64consts<>+2176(SB), X7, X7
-	VFMADD231PD  X2, X6, X7
-	VMOVUPS      erf64consts<>+2368(SB), X6
-	VBLENDVPD    X4, erf64consts<>+2304(SB), X6, X6
-	VFMADD231PD  X2, X7, X6
-	VMOVUPS      erf64consts<>+2496(SB), X7
-	VBLENDVPD    X4, erf64consts<>+2432(SB), X7, X7
-	VFMADD231PD  X2, X6, X7
-	VMOVUPS      erf64consts<>+2624(SB), X6
-	VBLENDVPD    X4, erf64consts<>+2560(SB), X6, X6
-	VFMADD231PD  X2, X7, X6
-	VMOVUPS      erf64consts<>+2752(SB), X7
-	VBLENDVPD    X4, erf64consts<>+2688(SB), X7, X7
-	VFMADD231PD  X2, X6, X7
-	VMOVUPS      erf64consts<>+2816(SB), X6
-	VBLENDVPD    X4, erf64consts<>+1792(SB), X6, X6
-	VMOVUPS      erf64consts<>+2944(SB), X8
-	VBLENDVPD    X4, erf64consts<>+2880(SB), X8, X8
-	VFMADD231PD  X2, X6, X8
-	VMOVUPS      erf64consts<>+3072(SB), X6
-	VBLENDVPD    X4, erf64consts<>+3008(SB), X6, X6
-	VFMADD231PD  X2, X8, X6
-	VMOVUPS      erf64consts<>+3200(SB), X8
-	VBLENDVPD    X4, erf64consts<>+3136(SB), X8, X8
-	VFMADD231PD  X2, X6, X8
-	VMOVUPS      erf64consts<>+3328(SB), X6
-	VBLENDVPD    X4, erf64consts<>+3264(SB), X6, X6
-	VFMADD231PD  X2, X8, X6
-	VMOVUPS      erf64consts<>+3456(SB), X8
-	VBLENDVPD    X4, erf64consts<>+3392(SB), X8, X8
-	VFMADD231PD  X2, X6, X8
-	VMOVUPS      erf64consts<>+3584(SB), X6
-	VBLENDVPD    X4, erf64consts<>+3520(SB), X6, X6
-	VFMADD231PD  X2, X8, X6
-	VMOVUPS      erf64consts<>+3712(SB), X8
-	VBLENDVPD    X4, erf64consts<>+3648(SB), X8, X8
-	VFMADD231PD  X2, X6, X8
-	VMOVUPS      erf64consts<>+128(SB), X6
-	VBLENDVPD    X4, erf64consts<>+128(SB), X6, X4
-	VFMADD231PD  X2, X8, X4
-	VPAND        erf64consts<>+3776(SB), X1, X2
-	VMOVUPD      erf64consts<>+3840(SB), X6
-	VFNMADD231PD X2, X2, X6
-	VSUBPD       X1, X2, X8
-	VADDPD       X1, X2, X2
-	VDIVPD       X4, X7, X7
-	VFMADD231PD  X2, X8, X7
-	VADDPD       X7, X6, X2
-	VSUBPD       X2, X6, X6
-	VADDPD       X7, X6, X6
-	VMAXPD       erf64consts<>+3904(SB), X2, X2
-	VMINPD       erf64consts<>+3968(SB), X2, X2
-	VMOVUPD      erf64consts<>+4032(SB), X4
-	VFMADD213PD  erf64consts<>+4096(SB), X2, X4
-	VSUBPD       erf64consts<>+4096(SB), X4, X7
-	VFNMADD231PD erf64consts<>+4160(SB), X7, X2
-	VMOVUPD      erf64consts<>+4224(SB), X8
-	VFNMADD213PD X2, X7, X8
-	VSUBPD       X8, X2, X2
-	VFNMADD231PD erf64consts<>+4224(SB), X7, X2
-	VADDPD       X6, X8, X7
-	VSUBPD       X8, X7, X9
-	VSUBPD       X9, X7, X10
-	VSUBPD       X10, X8, X8
-	VSUBPD       X9, X6, X6
-	VADDPD       X6, X8, X8
-	VADDPD       X8, X2, X2
-	VMOVUPD      erf64consts<>+4288(SB), X6
-	VFMADD213PD  erf64consts<>+4352(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4416(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4480(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4544(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4608(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4672(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4736(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4800(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4864(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4928(SB), X7, X6
-	VFMADD213PD  erf64consts<>+4992(SB), X7, X6
-	VMULPD       X7, X7, X8
-	VFMADD231PD  X7, X2, X2
-	VFMADD231PD  X8, X6, X2
-	VADDPD       erf64consts<>+128(SB), X7, X6
-	VMOVUPS      erf64consts<>+128(SB), X8
-	VSUBPD       X6, X8, X8
-	VADDPD       X7, X8, X8
-	VADDPD       X2, X8, X8
-	VPSUBQ       erf64consts<>+5056(SB), X4, X4
-	VPSRLQ       $0x01, X4, X2
-	VPSUBQ       erf64consts<>+5120(SB), X2, X7
-	VPSLLQ       $0x34, X7, X7
-	VPSUBQ       X2, X4, X4
-	VPSUBQ       erf64consts<>+5120(SB), X4, X4
+	VMOVUPS      erf64consts<>+128(SB), X3
+	VDIVPD       X2, X3, X3
+	VCMPPD       $0x1e, erf64consts<>+192(SB), X1, X4
+	VMOVUPS      erf64consts<>+320(SB), X5
+	VBLENDVPD    X4, erf64consts<>+256(SB), X5, X5
+	VMOVUPS      erf64consts<>+448(SB), X6
+	VBLENDVPD    X4, erf64consts<>+384(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+576(SB), X5
+	VBLENDVPD    X4, erf64consts<>+512(SB), X5, X5
+	VFMADD231PD  X3, X6, X5
+	VMOVUPS      erf64consts<>+704(SB), X6
+	VBLENDVPD    X4, erf64consts<>+640(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+832(SB), X5
+	VBLENDVPD    X4, erf64consts<>+768(SB), X5, X5
+	VFMADD231PD  X3, X6, X5
+	VMOVUPS      erf64consts<>+960(SB), X6
+	VBLENDVPD    X4, erf64consts<>+896(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+1088(SB), X5
+	VBLENDVPD    X4, erf64consts<>+1024(SB), X5, X5
+	VFMADD231PD  X3, X6, X5
+	VMOVUPS      erf64consts<>+1216(SB), X6
+	VBLENDVPD    X4, erf64consts<>+1152(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+1280(SB), X5
+	VBLENDVPD    X4, erf64consts<>+256(SB), X5, X5
+	VMOVUPS      erf64consts<>+1408(SB), X7
+	VBLENDVPD    X4, erf64consts<>+1344(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+1536(SB), X5
+	VBLENDVPD    X4, erf64consts<>+1472(SB), X5, X5
+	VFMADD231PD  X3, X7, X5
+	VMOVUPS      erf64consts<>+1664(SB), X7
+	VBLENDVPD    X4, erf64consts<>+1600(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+1792(SB), X5
+	VBLENDVPD    X4, erf64consts<>+1728(SB), X5, X5
+	VFMADD231PD  X3, X7, X5
+	VMOVUPS      erf64consts<>+1920(SB), X7
+	VBLENDVPD    X4, erf64consts<>+1856(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+2048(SB), X5
+	VBLENDVPD    X4, erf64consts<>+1984(SB), X5, X5
+	VFMADD231PD  X3, X7, X5
+	VMOVUPS      erf64consts<>+2176(SB), X7
+	VBLENDVPD    X4, erf64consts<>+2112(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+128(SB), X5
+	VBLENDVPD    X4, erf64consts<>+128(SB), X5, X4
+	VFMADD231PD  X3, X7, X4
+	VPAND        erf64consts<>+2240(SB), X1, X3
+	VMOVUPD      erf64consts<>+2304(SB), X5
+	VFNMADD231PD X3, X3, X5
+	VSUBPD       X1, X3, X7
+	VADDPD       X1, X3, X3
+	VDIVPD       X4, X6, X6
+	VFMADD231PD  X3, X7, X6
+	VADDPD       X6, X5, X3
+	VSUBPD       X3, X5, X5
+	VADDPD       X6, X5, X5
+	VMAXPD       erf64consts<>+2368(SB), X3, X3
+	VMINPD       erf64consts<>+2432(SB), X3, X3
+	VMOVUPD      erf64consts<>+2496(SB), X4
+	VFMADD213PD  erf64consts<>+2560(SB), X3, X4
+	VSUBPD       erf64consts<>+2560(SB), X4, X6
+	VFNMADD231PD erf64consts<>+2624(SB), X6, X3
+	VMOVUPD      erf64consts<>+2688(SB), X7
+	VFNMADD213PD X3, X6, X7
+	VSUBPD       X7, X3, X3
+	VFNMADD231PD erf64consts<>+2688(SB), X6, X3
+	VADDPD       X5, X7, X6
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X6, X9
+	VSUBPD       X9, X7, X7
+	VSUBPD       X8, X5, X5
+	VADDPD       X5, X7, X7
+	VADDPD       X7, X3, X3
+	VMOVUPD      erf64consts<>+2752(SB), X5
+	VFMADD213PD  erf64consts<>+2816(SB), X6, X5
+	VFMADD213PD  erf64consts<>+2880(SB), X6, X5
+	VFMADD213PD  erf64consts<>+2944(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3008(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3072(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3136(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3200(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3264(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3328(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3392(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3456(SB), X6, X5
+	VMULPD       X6, X6, X7
+	VFMADD231PD  X6, X3, X3
+	VFMADD231PD  X7, X5, X3
+	VADDPD       erf64consts<>+128(SB), X6, X5
+	VMOVUPS      erf64consts<>+128(SB), X7
+	VSUBPD       X5, X7, X7
+	VADDPD       X6, X7, X7
+	VADDPD       X3, X7, X7
+	VPSUBQ       erf64consts<>+3520(SB), X4, X4
+	VPSRLQ       $0x01, X4, X3
+	VPSUBQ       erf64consts<>+3584(SB), X3, X6
+	VPSLLQ       $0x34, X6, X6
+	VPSUBQ       X3, X4, X4
+	VPSUBQ       erf64consts<>+3584(SB), X4, X4
 	VPSLLQ       $0x34, X4, X4
-	VADDPD       X8, X6, X6
-	VMULPD       X7, X6, X6
-	VMULPD       X4, X6, X6
-	VDIVPD       X1, X6, X6
-	VMOVUPS      erf64consts<>+128(SB), X2
-	VSUBPD       X6, X2, X6
-	VCMPPD       $0x11, erf64consts<>+5184(SB), X1, X2
+	VADDPD       X7, X5, X5
+	VMULPD       X6, X5, X5
+	VMULPD       X4, X5, X5
+	VDIVPD       X1, X5, X5
+	VCMPPD       $0x11, erf64consts<>+3648(SB), X1, X3
 	VMOVUPS      erf64consts<>+128(SB), X4
-	VBLENDVPD    X2, X6, X4, X6
-	VCMPPD       $0x11, erf64consts<>+5248(SB), X1, X2
-	VBLENDVPD    X2, X5, X6, X5
-	VCMPPD       $0x11, erf64consts<>+5312(SB), X1, X1
-	VBLENDVPD    X1, X3, X5, X3
-	VPAND        erf64consts<>+0(SB), X0, X1
-	VPOR         X1, X3, X3
-	VCMPPD       $0x03, X0, X0, X1
-	VPOR         erf64consts<>+5376(SB), X0, X0
-	VBLENDVPD    X1, X0, X3, X0
-	VMOVQ        X0, (DX)(R8*8)
-	ADDQ         $0x00000001, R8
-	SUBQ         $0x00000001, R9
+	VSUBPD       X5, X4, X5
+	VMOVUPS      erf64consts<>+128(SB), X4
+	VBLENDVPD    X3, X5, X4, X5
+	VCMPPD       $0x11, erf64consts<>+3712(SB), X1, X3
+	VPTEST       X3, X3
+	JZ           mathblock333
+	VSUBPD       erf64consts<>+128(SB), X1, X4
+	VMOVUPD      erf64consts<>+3776(SB), X6
+	VFMADD213PD  erf64consts<>+3840(SB), X4, X6
+	VFMADD213PD  erf64consts<>+3904(SB), X4, X6
+	VFMADD213PD  erf64consts<>+3968(SB), X4, X6
+	VFMADD213PD  erf64consts<>+4032(SB), X4, X6
+	VFMADD213PD  erf64consts<>+4096(SB), X4, X6
+	VFMADD213PD  erf64consts<>+4160(SB), X4, X6
+	VMOVUPD      erf64consts<>+4224(SB), X7
+	VFMADD213PD  erf64consts<>+4288(SB), X4, X7
+	VFMADD213PD  erf64consts<>+4352(SB), X4, X7
+	VFMADD213PD  erf64consts<>+4416(SB), X4, X7
+	VFMADD213PD  erf64consts<>+4480(SB), X4, X7
+	VFMADD213PD  erf64consts<>+4544(SB), X4, X7
+	VFMADD213PD  erf64consts<>+128(SB), X4, X7
+	VDIVPD       X7, X6, X6
+	VADDPD       erf64consts<>+4608(SB), X6, X6
+	VBLENDVPD    X3, X6, X5, X5
+
+mathblock333:
+	VCMPPD      $0x11, erf64consts<>+4672(SB), X1, X3
+	VPTEST      X3, X3
+	JZ          mathblock334
+	VMOVUPD     erf64consts<>+4736(SB), X4
+	VFMADD213PD erf64consts<>+4800(SB), X2, X4
+	VFMADD213PD erf64consts<>+4864(SB), X2, X4
+	VFMADD213PD erf64consts<>+4928(SB), X2, X4
+	VFMADD213PD erf64consts<>+4992(SB), X2, X4
+	VMOVUPD     erf64consts<>+5056(SB), X6
+	VFMADD213PD erf64consts<>+5120(SB), X2, X6
+	VFMADD213PD erf64consts<>+5184(SB), X2, X6
+	VFMADD213PD erf64consts<>+5248(SB), X2, X6
+	VFMADD213PD erf64consts<>+5312(SB), X2, X6
+	VFMADD213PD erf64consts<>+128(SB), X2, X6
+	VDIVPD      X6, X4, X4
+	VFMADD231PD X4, X1, X1
+	VBLENDVPD   X3, X1, X5, X5
+
+mathblock334:
+	VPAND     erf64consts<>+0(SB), X0, X1
+	VPOR      X1, X5, X5
+	VCMPPD    $0x03, X0, X0, X1
+	VPOR      erf64consts<>+5376(SB), X0, X0
+	VBLENDVPD X1, X0, X5, X0
+	VMOVQ     X0, (DX)(R8*8)
+	ADDQ      $0x00000001, R8
+	SUBQ      $0x00000001, R9
 
 erfVF64AVX2_tail1:
 	ADDQ BX, DX
@@ -18369,654 +18393,654 @@ DATA erf64consts<>+160(SB)/8, $0x3ff0000000000000
 DATA erf64consts<>+168(SB)/8, $0x3ff0000000000000
 DATA erf64consts<>+176(SB)/8, $0x3ff0000000000000
 DATA erf64consts<>+184(SB)/8, $0x3ff0000000000000
-DATA erf64consts<>+192(SB)/8, $0xbef8ead6120016ac
-DATA erf64consts<>+200(SB)/8, $0xbef8ead6120016ac
-DATA erf64consts<>+208(SB)/8, $0xbef8ead6120016ac
-DATA erf64consts<>+216(SB)/8, $0xbef8ead6120016ac
-DATA erf64consts<>+224(SB)/8, $0xbef8ead6120016ac
-DATA erf64consts<>+232(SB)/8, $0xbef8ead6120016ac
-DATA erf64consts<>+240(SB)/8, $0xbef8ead6120016ac
-DATA erf64consts<>+248(SB)/8, $0xbef8ead6120016ac
-DATA erf64consts<>+256(SB)/8, $0xbf77a291236668e4
-DATA erf64consts<>+264(SB)/8, $0xbf77a291236668e4
-DATA erf64consts<>+272(SB)/8, $0xbf77a291236668e4
-DATA erf64consts<>+280(SB)/8, $0xbf77a291236668e4
-DATA erf64consts<>+288(SB)/8, $0xbf77a291236668e4
-DATA erf64consts<>+296(SB)/8, $0xbf77a291236668e4
-DATA erf64consts<>+304(SB)/8, $0xbf77a291236668e4
-DATA erf64consts<>+312(SB)/8, $0xbf77a291236668e4
-DATA erf64consts<>+320(SB)/8, $0xbf9d2a51dbd7194f
-DATA erf64consts<>+328(SB)/8, $0xbf9d2a51dbd7194f
-DATA erf64consts<>+336(SB)/8, $0xbf9d2a51dbd7194f
-DATA erf64consts<>+344(SB)/8, $0xbf9d2a51dbd7194f
-DATA erf64consts<>+352(SB)/8, $0xbf9d2a51dbd7194f
-DATA erf64consts<>+360(SB)/8, $0xbf9d2a51dbd7194f
-DATA erf64consts<>+368(SB)/8, $0xbf9d2a51dbd7194f
-DATA erf64consts<>+376(SB)/8, $0xbf9d2a51dbd7194f
-DATA erf64consts<>+384(SB)/8, $0xbfd4cd7d691cb913
-DATA erf64consts<>+392(SB)/8, $0xbfd4cd7d691cb913
-DATA erf64consts<>+400(SB)/8, $0xbfd4cd7d691cb913
-DATA erf64consts<>+408(SB)/8, $0xbfd4cd7d691cb913
-DATA erf64consts<>+416(SB)/8, $0xbfd4cd7d691cb913
-DATA erf64consts<>+424(SB)/8, $0xbfd4cd7d691cb913
-DATA erf64consts<>+432(SB)/8, $0xbfd4cd7d691cb913
-DATA erf64consts<>+440(SB)/8, $0xbfd4cd7d691cb913
-DATA erf64consts<>+448(SB)/8, $0x3fc06eba8214db68
-DATA erf64consts<>+456(SB)/8, $0x3fc06eba8214db68
-DATA erf64consts<>+464(SB)/8, $0x3fc06eba8214db68
-DATA erf64consts<>+472(SB)/8, $0x3fc06eba8214db68
-DATA erf64consts<>+480(SB)/8, $0x3fc06eba8214db68
-DATA erf64consts<>+488(SB)/8, $0x3fc06eba8214db68
-DATA erf64consts<>+496(SB)/8, $0x3fc06eba8214db68
-DATA erf64consts<>+504(SB)/8, $0x3fc06eba8214db68
-DATA erf64consts<>+512(SB)/8, $0xbed09c4342a26120
-DATA erf64consts<>+520(SB)/8, $0xbed09c4342a26120
-DATA erf64consts<>+528(SB)/8, $0xbed09c4342a26120
-DATA erf64consts<>+536(SB)/8, $0xbed09c4342a26120
-DATA erf64consts<>+544(SB)/8, $0xbed09c4342a26120
-DATA erf64consts<>+552(SB)/8, $0xbed09c4342a26120
-DATA erf64consts<>+560(SB)/8, $0xbed09c4342a26120
-DATA erf64consts<>+568(SB)/8, $0xbed09c4342a26120
-DATA erf64consts<>+576(SB)/8, $0x3f215dc9221c1a10
-DATA erf64consts<>+584(SB)/8, $0x3f215dc9221c1a10
-DATA erf64consts<>+592(SB)/8, $0x3f215dc9221c1a10
-DATA erf64consts<>+600(SB)/8, $0x3f215dc9221c1a10
-DATA erf64consts<>+608(SB)/8, $0x3f215dc9221c1a10
-DATA erf64consts<>+616(SB)/8, $0x3f215dc9221c1a10
-DATA erf64consts<>+624(SB)/8, $0x3f215dc9221c1a10
-DATA erf64consts<>+632(SB)/8, $0x3f215dc9221c1a10
-DATA erf64consts<>+640(SB)/8, $0x3f74d022c4d36b0f
-DATA erf64consts<>+648(SB)/8, $0x3f74d022c4d36b0f
-DATA erf64consts<>+656(SB)/8, $0x3f74d022c4d36b0f
-DATA erf64consts<>+664(SB)/8, $0x3f74d022c4d36b0f
-DATA erf64consts<>+672(SB)/8, $0x3f74d022c4d36b0f
-DATA erf64consts<>+680(SB)/8, $0x3f74d022c4d36b0f
-DATA erf64consts<>+688(SB)/8, $0x3f74d022c4d36b0f
-DATA erf64consts<>+696(SB)/8, $0x3f74d022c4d36b0f
-DATA erf64consts<>+704(SB)/8, $0x3fb0a54c5536ceba
-DATA erf64consts<>+712(SB)/8, $0x3fb0a54c5536ceba
-DATA erf64consts<>+720(SB)/8, $0x3fb0a54c5536ceba
-DATA erf64consts<>+728(SB)/8, $0x3fb0a54c5536ceba
-DATA erf64consts<>+736(SB)/8, $0x3fb0a54c5536ceba
-DATA erf64consts<>+744(SB)/8, $0x3fb0a54c5536ceba
-DATA erf64consts<>+752(SB)/8, $0x3fb0a54c5536ceba
-DATA erf64consts<>+760(SB)/8, $0x3fb0a54c5536ceba
-DATA erf64consts<>+768(SB)/8, $0x3fd97779cddadc09
-DATA erf64consts<>+776(SB)/8, $0x3fd97779cddadc09
-DATA erf64consts<>+784(SB)/8, $0x3fd97779cddadc09
-DATA erf64consts<>+792(SB)/8, $0x3fd97779cddadc09
-DATA erf64consts<>+800(SB)/8, $0x3fd97779cddadc09
-DATA erf64consts<>+808(SB)/8, $0x3fd97779cddadc09
-DATA erf64consts<>+816(SB)/8, $0x3fd97779cddadc09
-DATA erf64consts<>+824(SB)/8, $0x3fd97779cddadc09
-DATA erf64consts<>+832(SB)/8, $0xbf61bf380a96073f
-DATA erf64consts<>+840(SB)/8, $0xbf61bf380a96073f
-DATA erf64consts<>+848(SB)/8, $0xbf61bf380a96073f
-DATA erf64consts<>+856(SB)/8, $0xbf61bf380a96073f
-DATA erf64consts<>+864(SB)/8, $0xbf61bf380a96073f
-DATA erf64consts<>+872(SB)/8, $0xbf61bf380a96073f
-DATA erf64consts<>+880(SB)/8, $0xbf61bf380a96073f
-DATA erf64consts<>+888(SB)/8, $0xbf61bf380a96073f
-DATA erf64consts<>+896(SB)/8, $0x3fa22a36599795eb
-DATA erf64consts<>+904(SB)/8, $0x3fa22a36599795eb
-DATA erf64consts<>+912(SB)/8, $0x3fa22a36599795eb
-DATA erf64consts<>+920(SB)/8, $0x3fa22a36599795eb
-DATA erf64consts<>+928(SB)/8, $0x3fa22a36599795eb
-DATA erf64consts<>+936(SB)/8, $0x3fa22a36599795eb
-DATA erf64consts<>+944(SB)/8, $0x3fa22a36599795eb
-DATA erf64consts<>+952(SB)/8, $0x3fa22a36599795eb
-DATA erf64consts<>+960(SB)/8, $0xbfbc63983d3e28ec
-DATA erf64consts<>+968(SB)/8, $0xbfbc63983d3e28ec
-DATA erf64consts<>+976(SB)/8, $0xbfbc63983d3e28ec
-DATA erf64consts<>+984(SB)/8, $0xbfbc63983d3e28ec
-DATA erf64consts<>+992(SB)/8, $0xbfbc63983d3e28ec
-DATA erf64consts<>+1000(SB)/8, $0xbfbc63983d3e28ec
-DATA erf64consts<>+1008(SB)/8, $0xbfbc63983d3e28ec
-DATA erf64consts<>+1016(SB)/8, $0xbfbc63983d3e28ec
-DATA erf64consts<>+1024(SB)/8, $0x3fd45fca805120e4
-DATA erf64consts<>+1032(SB)/8, $0x3fd45fca805120e4
-DATA erf64consts<>+1040(SB)/8, $0x3fd45fca805120e4
-DATA erf64consts<>+1048(SB)/8, $0x3fd45fca805120e4
-DATA erf64consts<>+1056(SB)/8, $0x3fd45fca805120e4
-DATA erf64consts<>+1064(SB)/8, $0x3fd45fca805120e4
-DATA erf64consts<>+1072(SB)/8, $0x3fd45fca805120e4
-DATA erf64consts<>+1080(SB)/8, $0x3fd45fca805120e4
-DATA erf64consts<>+1088(SB)/8, $0xbfd7d240fbb8c3f1
-DATA erf64consts<>+1096(SB)/8, $0xbfd7d240fbb8c3f1
-DATA erf64consts<>+1104(SB)/8, $0xbfd7d240fbb8c3f1
-DATA erf64consts<>+1112(SB)/8, $0xbfd7d240fbb8c3f1
-DATA erf64consts<>+1120(SB)/8, $0xbfd7d240fbb8c3f1
-DATA erf64consts<>+1128(SB)/8, $0xbfd7d240fbb8c3f1
-DATA erf64consts<>+1136(SB)/8, $0xbfd7d240fbb8c3f1
-DATA erf64consts<>+1144(SB)/8, $0xbfd7d240fbb8c3f1
-DATA erf64consts<>+1152(SB)/8, $0x3fda8d00ad92b34d
-DATA erf64consts<>+1160(SB)/8, $0x3fda8d00ad92b34d
-DATA erf64consts<>+1168(SB)/8, $0x3fda8d00ad92b34d
-DATA erf64consts<>+1176(SB)/8, $0x3fda8d00ad92b34d
-DATA erf64consts<>+1184(SB)/8, $0x3fda8d00ad92b34d
-DATA erf64consts<>+1192(SB)/8, $0x3fda8d00ad92b34d
-DATA erf64consts<>+1200(SB)/8, $0x3fda8d00ad92b34d
-DATA erf64consts<>+1208(SB)/8, $0x3fda8d00ad92b34d
-DATA erf64consts<>+1216(SB)/8, $0xbf6359b8bef77538
-DATA erf64consts<>+1224(SB)/8, $0xbf6359b8bef77538
-DATA erf64consts<>+1232(SB)/8, $0xbf6359b8bef77538
-DATA erf64consts<>+1240(SB)/8, $0xbf6359b8bef77538
-DATA erf64consts<>+1248(SB)/8, $0xbf6359b8bef77538
-DATA erf64consts<>+1256(SB)/8, $0xbf6359b8bef77538
-DATA erf64consts<>+1264(SB)/8, $0xbf6359b8bef77538
-DATA erf64consts<>+1272(SB)/8, $0xbf6359b8bef77538
-DATA erf64consts<>+1280(SB)/8, $0x3f888b545735151d
-DATA erf64consts<>+1288(SB)/8, $0x3f888b545735151d
-DATA erf64consts<>+1296(SB)/8, $0x3f888b545735151d
-DATA erf64consts<>+1304(SB)/8, $0x3f888b545735151d
-DATA erf64consts<>+1312(SB)/8, $0x3f888b545735151d
-DATA erf64consts<>+1320(SB)/8, $0x3f888b545735151d
-DATA erf64consts<>+1328(SB)/8, $0x3f888b545735151d
-DATA erf64consts<>+1336(SB)/8, $0x3f888b545735151d
-DATA erf64consts<>+1344(SB)/8, $0x3f8bedc26b51dd1c
-DATA erf64consts<>+1352(SB)/8, $0x3f8bedc26b51dd1c
-DATA erf64consts<>+1360(SB)/8, $0x3f8bedc26b51dd1c
-DATA erf64consts<>+1368(SB)/8, $0x3f8bedc26b51dd1c
-DATA erf64consts<>+1376(SB)/8, $0x3f8bedc26b51dd1c
-DATA erf64consts<>+1384(SB)/8, $0x3f8bedc26b51dd1c
-DATA erf64consts<>+1392(SB)/8, $0x3f8bedc26b51dd1c
-DATA erf64consts<>+1400(SB)/8, $0x3f8bedc26b51dd1c
-DATA erf64consts<>+1408(SB)/8, $0x3fc02660e763351f
-DATA erf64consts<>+1416(SB)/8, $0x3fc02660e763351f
-DATA erf64consts<>+1424(SB)/8, $0x3fc02660e763351f
-DATA erf64consts<>+1432(SB)/8, $0x3fc02660e763351f
-DATA erf64consts<>+1440(SB)/8, $0x3fc02660e763351f
-DATA erf64consts<>+1448(SB)/8, $0x3fc02660e763351f
-DATA erf64consts<>+1456(SB)/8, $0x3fc02660e763351f
-DATA erf64consts<>+1464(SB)/8, $0x3fc02660e763351f
-DATA erf64consts<>+1472(SB)/8, $0x3fb2635cd99fe9a7
-DATA erf64consts<>+1480(SB)/8, $0x3fb2635cd99fe9a7
-DATA erf64consts<>+1488(SB)/8, $0x3fb2635cd99fe9a7
-DATA erf64consts<>+1496(SB)/8, $0x3fb2635cd99fe9a7
-DATA erf64consts<>+1504(SB)/8, $0x3fb2635cd99fe9a7
-DATA erf64consts<>+1512(SB)/8, $0x3fb2635cd99fe9a7
-DATA erf64consts<>+1520(SB)/8, $0x3fb2635cd99fe9a7
-DATA erf64consts<>+1528(SB)/8, $0x3fb2635cd99fe9a7
-DATA erf64consts<>+1536(SB)/8, $0x3fe14af092eb6f33
-DATA erf64consts<>+1544(SB)/8, $0x3fe14af092eb6f33
-DATA erf64consts<>+1552(SB)/8, $0x3fe14af092eb6f33
-DATA erf64consts<>+1560(SB)/8, $0x3fe14af092eb6f33
-DATA erf64consts<>+1568(SB)/8, $0x3fe14af092eb6f33
-DATA erf64consts<>+1576(SB)/8, $0x3fe14af092eb6f33
-DATA erf64consts<>+1584(SB)/8, $0x3fe14af092eb6f33
-DATA erf64consts<>+1592(SB)/8, $0x3fe14af092eb6f33
-DATA erf64consts<>+1600(SB)/8, $0x3fbb3e6618eee323
-DATA erf64consts<>+1608(SB)/8, $0x3fbb3e6618eee323
-DATA erf64consts<>+1616(SB)/8, $0x3fbb3e6618eee323
-DATA erf64consts<>+1624(SB)/8, $0x3fbb3e6618eee323
-DATA erf64consts<>+1632(SB)/8, $0x3fbb3e6618eee323
-DATA erf64consts<>+1640(SB)/8, $0x3fbb3e6618eee323
-DATA erf64consts<>+1648(SB)/8, $0x3fbb3e6618eee323
-DATA erf64consts<>+1656(SB)/8, $0x3fbb3e6618eee323
-DATA erf64consts<>+1664(SB)/8, $0x3feb0ac160000000
-DATA erf64consts<>+1672(SB)/8, $0x3feb0ac160000000
-DATA erf64consts<>+1680(SB)/8, $0x3feb0ac160000000
-DATA erf64consts<>+1688(SB)/8, $0x3feb0ac160000000
-DATA erf64consts<>+1696(SB)/8, $0x3feb0ac160000000
-DATA erf64consts<>+1704(SB)/8, $0x3feb0ac160000000
-DATA erf64consts<>+1712(SB)/8, $0x3feb0ac160000000
-DATA erf64consts<>+1720(SB)/8, $0x3feb0ac160000000
-DATA erf64consts<>+1728(SB)/8, $0x4006db6db6db6db7
-DATA erf64consts<>+1736(SB)/8, $0x4006db6db6db6db7
-DATA erf64consts<>+1744(SB)/8, $0x4006db6db6db6db7
-DATA erf64consts<>+1752(SB)/8, $0x4006db6db6db6db7
-DATA erf64consts<>+1760(SB)/8, $0x4006db6db6db6db7
-DATA erf64consts<>+1768(SB)/8, $0x4006db6db6db6db7
-DATA erf64consts<>+1776(SB)/8, $0x4006db6db6db6db7
-DATA erf64consts<>+1784(SB)/8, $0x4006db6db6db6db7
-DATA erf64consts<>+1792(SB)/8, $0x0000000000000000
-DATA erf64consts<>+1800(SB)/8, $0x0000000000000000
-DATA erf64consts<>+1808(SB)/8, $0x0000000000000000
-DATA erf64consts<>+1816(SB)/8, $0x0000000000000000
-DATA erf64consts<>+1824(SB)/8, $0x0000000000000000
-DATA erf64consts<>+1832(SB)/8, $0x0000000000000000
-DATA erf64consts<>+1840(SB)/8, $0x0000000000000000
-DATA erf64consts<>+1848(SB)/8, $0x0000000000000000
-DATA erf64consts<>+1856(SB)/8, $0xc023a0efc69ac25c
-DATA erf64consts<>+1864(SB)/8, $0xc023a0efc69ac25c
-DATA erf64consts<>+1872(SB)/8, $0xc023a0efc69ac25c
-DATA erf64consts<>+1880(SB)/8, $0xc023a0efc69ac25c
-DATA erf64consts<>+1888(SB)/8, $0xc023a0efc69ac25c
-DATA erf64consts<>+1896(SB)/8, $0xc023a0efc69ac25c
-DATA erf64consts<>+1904(SB)/8, $0xc023a0efc69ac25c
-DATA erf64consts<>+1912(SB)/8, $0xc023a0efc69ac25c
-DATA erf64consts<>+1920(SB)/8, $0xc07e384e9bdc383f
-DATA erf64consts<>+1928(SB)/8, $0xc07e384e9bdc383f
-DATA erf64consts<>+1936(SB)/8, $0xc07e384e9bdc383f
-DATA erf64consts<>+1944(SB)/8, $0xc07e384e9bdc383f
-DATA erf64consts<>+1952(SB)/8, $0xc07e384e9bdc383f
-DATA erf64consts<>+1960(SB)/8, $0xc07e384e9bdc383f
-DATA erf64consts<>+1968(SB)/8, $0xc07e384e9bdc383f
-DATA erf64consts<>+1976(SB)/8, $0xc07e384e9bdc383f
-DATA erf64consts<>+1984(SB)/8, $0xc054526557e4d2f2
-DATA erf64consts<>+1992(SB)/8, $0xc054526557e4d2f2
-DATA erf64consts<>+2000(SB)/8, $0xc054526557e4d2f2
-DATA erf64consts<>+2008(SB)/8, $0xc054526557e4d2f2
-DATA erf64consts<>+2016(SB)/8, $0xc054526557e4d2f2
-DATA erf64consts<>+2024(SB)/8, $0xc054526557e4d2f2
-DATA erf64consts<>+2032(SB)/8, $0xc054526557e4d2f2
-DATA erf64consts<>+2040(SB)/8, $0xc054526557e4d2f2
-DATA erf64consts<>+2048(SB)/8, $0xc09004616a2e5992
-DATA erf64consts<>+2056(SB)/8, $0xc09004616a2e5992
-DATA erf64consts<>+2064(SB)/8, $0xc09004616a2e5992
-DATA erf64consts<>+2072(SB)/8, $0xc09004616a2e5992
-DATA erf64consts<>+2080(SB)/8, $0xc09004616a2e5992
-DATA erf64consts<>+2088(SB)/8, $0xc09004616a2e5992
-DATA erf64consts<>+2096(SB)/8, $0xc09004616a2e5992
-DATA erf64consts<>+2104(SB)/8, $0xc09004616a2e5992
-DATA erf64consts<>+2112(SB)/8, $0xc067135cebccabb2
-DATA erf64consts<>+2120(SB)/8, $0xc067135cebccabb2
-DATA erf64consts<>+2128(SB)/8, $0xc067135cebccabb2
-DATA erf64consts<>+2136(SB)/8, $0xc067135cebccabb2
-DATA erf64consts<>+2144(SB)/8, $0xc067135cebccabb2
-DATA erf64consts<>+2152(SB)/8, $0xc067135cebccabb2
-DATA erf64consts<>+2160(SB)/8, $0xc067135cebccabb2
-DATA erf64consts<>+2168(SB)/8, $0xc067135cebccabb2
-DATA erf64consts<>+2176(SB)/8, $0xc083ec881375f228
-DATA erf64consts<>+2184(SB)/8, $0xc083ec881375f228
-DATA erf64consts<>+2192(SB)/8, $0xc083ec881375f228
-DATA erf64consts<>+2200(SB)/8, $0xc083ec881375f228
-DATA erf64consts<>+2208(SB)/8, $0xc083ec881375f228
-DATA erf64consts<>+2216(SB)/8, $0xc083ec881375f228
-DATA erf64consts<>+2224(SB)/8, $0xc083ec881375f228
-DATA erf64consts<>+2232(SB)/8, $0xc083ec881375f228
-DATA erf64consts<>+2240(SB)/8, $0xc0644cb184282266
-DATA erf64consts<>+2248(SB)/8, $0xc0644cb184282266
-DATA erf64consts<>+2256(SB)/8, $0xc0644cb184282266
-DATA erf64consts<>+2264(SB)/8, $0xc0644cb184282266
-DATA erf64consts<>+2272(SB)/8, $0xc0644cb184282266
-DATA erf64consts<>+2280(SB)/8, $0xc0644cb184282266
-DATA erf64consts<>+2288(SB)/8, $0xc0644cb184282266
-DATA erf64consts<>+2296(SB)/8, $0xc0644cb184282266
-DATA erf64consts<>+2304(SB)/8, $0xc064145d43c5ed98
-DATA erf64consts<>+2312(SB)/8, $0xc064145d43c5ed98
-DATA erf64consts<>+2320(SB)/8, $0xc064145d43c5ed98
-DATA erf64consts<>+2328(SB)/8, $0xc064145d43c5ed98
-DATA erf64consts<>+2336(SB)/8, $0xc064145d43c5ed98
-DATA erf64consts<>+2344(SB)/8, $0xc064145d43c5ed98
-DATA erf64consts<>+2352(SB)/8, $0xc064145d43c5ed98
-DATA erf64consts<>+2360(SB)/8, $0xc064145d43c5ed98
-DATA erf64consts<>+2368(SB)/8, $0xc04f300ae4cba38d
-DATA erf64consts<>+2376(SB)/8, $0xc04f300ae4cba38d
-DATA erf64consts<>+2384(SB)/8, $0xc04f300ae4cba38d
-DATA erf64consts<>+2392(SB)/8, $0xc04f300ae4cba38d
-DATA erf64consts<>+2400(SB)/8, $0xc04f300ae4cba38d
-DATA erf64consts<>+2408(SB)/8, $0xc04f300ae4cba38d
-DATA erf64consts<>+2416(SB)/8, $0xc04f300ae4cba38d
-DATA erf64consts<>+2424(SB)/8, $0xc04f300ae4cba38d
-DATA erf64consts<>+2432(SB)/8, $0xc031c209555f995a
-DATA erf64consts<>+2440(SB)/8, $0xc031c209555f995a
-DATA erf64consts<>+2448(SB)/8, $0xc031c209555f995a
-DATA erf64consts<>+2456(SB)/8, $0xc031c209555f995a
-DATA erf64consts<>+2464(SB)/8, $0xc031c209555f995a
-DATA erf64consts<>+2472(SB)/8, $0xc031c209555f995a
-DATA erf64consts<>+2480(SB)/8, $0xc031c209555f995a
-DATA erf64consts<>+2488(SB)/8, $0xc031c209555f995a
-DATA erf64consts<>+2496(SB)/8, $0xc0251e0441b0e726
-DATA erf64consts<>+2504(SB)/8, $0xc0251e0441b0e726
-DATA erf64consts<>+2512(SB)/8, $0xc0251e0441b0e726
-DATA erf64consts<>+2520(SB)/8, $0xc0251e0441b0e726
-DATA erf64consts<>+2528(SB)/8, $0xc0251e0441b0e726
-DATA erf64consts<>+2536(SB)/8, $0xc0251e0441b0e726
-DATA erf64consts<>+2544(SB)/8, $0xc0251e0441b0e726
-DATA erf64consts<>+2552(SB)/8, $0xc0251e0441b0e726
-DATA erf64consts<>+2560(SB)/8, $0xbfe993ba70c285de
-DATA erf64consts<>+2568(SB)/8, $0xbfe993ba70c285de
-DATA erf64consts<>+2576(SB)/8, $0xbfe993ba70c285de
-DATA erf64consts<>+2584(SB)/8, $0xbfe993ba70c285de
-DATA erf64consts<>+2592(SB)/8, $0xbfe993ba70c285de
-DATA erf64consts<>+2600(SB)/8, $0xbfe993ba70c285de
-DATA erf64consts<>+2608(SB)/8, $0xbfe993ba70c285de
-DATA erf64consts<>+2616(SB)/8, $0xbfe993ba70c285de
-DATA erf64consts<>+2624(SB)/8, $0xbfe63416e4ba7360
-DATA erf64consts<>+2632(SB)/8, $0xbfe63416e4ba7360
-DATA erf64consts<>+2640(SB)/8, $0xbfe63416e4ba7360
-DATA erf64consts<>+2648(SB)/8, $0xbfe63416e4ba7360
-DATA erf64consts<>+2656(SB)/8, $0xbfe63416e4ba7360
-DATA erf64consts<>+2664(SB)/8, $0xbfe63416e4ba7360
-DATA erf64consts<>+2672(SB)/8, $0xbfe63416e4ba7360
-DATA erf64consts<>+2680(SB)/8, $0xbfe63416e4ba7360
-DATA erf64consts<>+2688(SB)/8, $0xbf84341239e86f4a
-DATA erf64consts<>+2696(SB)/8, $0xbf84341239e86f4a
-DATA erf64consts<>+2704(SB)/8, $0xbf84341239e86f4a
-DATA erf64consts<>+2712(SB)/8, $0xbf84341239e86f4a
-DATA erf64consts<>+2720(SB)/8, $0xbf84341239e86f4a
-DATA erf64consts<>+2728(SB)/8, $0xbf84341239e86f4a
-DATA erf64consts<>+2736(SB)/8, $0xbf84341239e86f4a
-DATA erf64consts<>+2744(SB)/8, $0xbf84341239e86f4a
-DATA erf64consts<>+2752(SB)/8, $0xbf843412600d6435
-DATA erf64consts<>+2760(SB)/8, $0xbf843412600d6435
-DATA erf64consts<>+2768(SB)/8, $0xbf843412600d6435
-DATA erf64consts<>+2776(SB)/8, $0xbf843412600d6435
-DATA erf64consts<>+2784(SB)/8, $0xbf843412600d6435
-DATA erf64consts<>+2792(SB)/8, $0xbf843412600d6435
-DATA erf64consts<>+2800(SB)/8, $0xbf843412600d6435
-DATA erf64consts<>+2808(SB)/8, $0xbf843412600d6435
-DATA erf64consts<>+2816(SB)/8, $0xbfaeeff2ee749a62
-DATA erf64consts<>+2824(SB)/8, $0xbfaeeff2ee749a62
-DATA erf64consts<>+2832(SB)/8, $0xbfaeeff2ee749a62
-DATA erf64consts<>+2840(SB)/8, $0xbfaeeff2ee749a62
-DATA erf64consts<>+2848(SB)/8, $0xbfaeeff2ee749a62
-DATA erf64consts<>+2856(SB)/8, $0xbfaeeff2ee749a62
-DATA erf64consts<>+2864(SB)/8, $0xbfaeeff2ee749a62
-DATA erf64consts<>+2872(SB)/8, $0xbfaeeff2ee749a62
-DATA erf64consts<>+2880(SB)/8, $0xc03670e242712d62
-DATA erf64consts<>+2888(SB)/8, $0xc03670e242712d62
-DATA erf64consts<>+2896(SB)/8, $0xc03670e242712d62
-DATA erf64consts<>+2904(SB)/8, $0xc03670e242712d62
-DATA erf64consts<>+2912(SB)/8, $0xc03670e242712d62
-DATA erf64consts<>+2920(SB)/8, $0xc03670e242712d62
-DATA erf64consts<>+2928(SB)/8, $0xc03670e242712d62
-DATA erf64consts<>+2936(SB)/8, $0xc03670e242712d62
-DATA erf64consts<>+2944(SB)/8, $0x401a47ef8e484a93
-DATA erf64consts<>+2952(SB)/8, $0x401a47ef8e484a93
-DATA erf64consts<>+2960(SB)/8, $0x401a47ef8e484a93
-DATA erf64consts<>+2968(SB)/8, $0x401a47ef8e484a93
-DATA erf64consts<>+2976(SB)/8, $0x401a47ef8e484a93
-DATA erf64consts<>+2984(SB)/8, $0x401a47ef8e484a93
-DATA erf64consts<>+2992(SB)/8, $0x401a47ef8e484a93
-DATA erf64consts<>+3000(SB)/8, $0x401a47ef8e484a93
-DATA erf64consts<>+3008(SB)/8, $0x407da874e79fe763
-DATA erf64consts<>+3016(SB)/8, $0x407da874e79fe763
-DATA erf64consts<>+3024(SB)/8, $0x407da874e79fe763
-DATA erf64consts<>+3032(SB)/8, $0x407da874e79fe763
-DATA erf64consts<>+3040(SB)/8, $0x407da874e79fe763
-DATA erf64consts<>+3048(SB)/8, $0x407da874e79fe763
-DATA erf64consts<>+3056(SB)/8, $0x407da874e79fe763
-DATA erf64consts<>+3064(SB)/8, $0x407da874e79fe763
-DATA erf64consts<>+3072(SB)/8, $0x405b28a3ee48ae2c
-DATA erf64consts<>+3080(SB)/8, $0x405b28a3ee48ae2c
-DATA erf64consts<>+3088(SB)/8, $0x405b28a3ee48ae2c
-DATA erf64consts<>+3096(SB)/8, $0x405b28a3ee48ae2c
-DATA erf64consts<>+3104(SB)/8, $0x405b28a3ee48ae2c
-DATA erf64consts<>+3112(SB)/8, $0x405b28a3ee48ae2c
-DATA erf64consts<>+3120(SB)/8, $0x405b28a3ee48ae2c
-DATA erf64consts<>+3128(SB)/8, $0x405b28a3ee48ae2c
-DATA erf64consts<>+3136(SB)/8, $0x40a3f219cedf3be6
-DATA erf64consts<>+3144(SB)/8, $0x40a3f219cedf3be6
-DATA erf64consts<>+3152(SB)/8, $0x40a3f219cedf3be6
-DATA erf64consts<>+3160(SB)/8, $0x40a3f219cedf3be6
-DATA erf64consts<>+3168(SB)/8, $0x40a3f219cedf3be6
-DATA erf64consts<>+3176(SB)/8, $0x40a3f219cedf3be6
-DATA erf64consts<>+3184(SB)/8, $0x40a3f219cedf3be6
-DATA erf64consts<>+3192(SB)/8, $0x40a3f219cedf3be6
-DATA erf64consts<>+3200(SB)/8, $0x407ad02157700314
-DATA erf64consts<>+3208(SB)/8, $0x407ad02157700314
-DATA erf64consts<>+3216(SB)/8, $0x407ad02157700314
-DATA erf64consts<>+3224(SB)/8, $0x407ad02157700314
-DATA erf64consts<>+3232(SB)/8, $0x407ad02157700314
-DATA erf64consts<>+3240(SB)/8, $0x407ad02157700314
-DATA erf64consts<>+3248(SB)/8, $0x407ad02157700314
-DATA erf64consts<>+3256(SB)/8, $0x407ad02157700314
-DATA erf64consts<>+3264(SB)/8, $0x40a8ffb7688c246a
-DATA erf64consts<>+3272(SB)/8, $0x40a8ffb7688c246a
-DATA erf64consts<>+3280(SB)/8, $0x40a8ffb7688c246a
-DATA erf64consts<>+3288(SB)/8, $0x40a8ffb7688c246a
-DATA erf64consts<>+3296(SB)/8, $0x40a8ffb7688c246a
-DATA erf64consts<>+3304(SB)/8, $0x40a8ffb7688c246a
-DATA erf64consts<>+3312(SB)/8, $0x40a8ffb7688c246a
-DATA erf64consts<>+3320(SB)/8, $0x40a8ffb7688c246a
-DATA erf64consts<>+3328(SB)/8, $0x40842b1921ec2868
-DATA erf64consts<>+3336(SB)/8, $0x40842b1921ec2868
-DATA erf64consts<>+3344(SB)/8, $0x40842b1921ec2868
-DATA erf64consts<>+3352(SB)/8, $0x40842b1921ec2868
-DATA erf64consts<>+3360(SB)/8, $0x40842b1921ec2868
-DATA erf64consts<>+3368(SB)/8, $0x40842b1921ec2868
-DATA erf64consts<>+3376(SB)/8, $0x40842b1921ec2868
-DATA erf64consts<>+3384(SB)/8, $0x40842b1921ec2868
-DATA erf64consts<>+3392(SB)/8, $0x409802eb189d5118
-DATA erf64consts<>+3400(SB)/8, $0x409802eb189d5118
-DATA erf64consts<>+3408(SB)/8, $0x409802eb189d5118
-DATA erf64consts<>+3416(SB)/8, $0x409802eb189d5118
-DATA erf64consts<>+3424(SB)/8, $0x409802eb189d5118
-DATA erf64consts<>+3432(SB)/8, $0x409802eb189d5118
-DATA erf64consts<>+3440(SB)/8, $0x409802eb189d5118
-DATA erf64consts<>+3448(SB)/8, $0x409802eb189d5118
-DATA erf64consts<>+3456(SB)/8, $0x407b290dd58a1a71
-DATA erf64consts<>+3464(SB)/8, $0x407b290dd58a1a71
-DATA erf64consts<>+3472(SB)/8, $0x407b290dd58a1a71
-DATA erf64consts<>+3480(SB)/8, $0x407b290dd58a1a71
-DATA erf64consts<>+3488(SB)/8, $0x407b290dd58a1a71
-DATA erf64consts<>+3496(SB)/8, $0x407b290dd58a1a71
-DATA erf64consts<>+3504(SB)/8, $0x407b290dd58a1a71
-DATA erf64consts<>+3512(SB)/8, $0x407b290dd58a1a71
-DATA erf64consts<>+3520(SB)/8, $0x40745cae221b9f0a
-DATA erf64consts<>+3528(SB)/8, $0x40745cae221b9f0a
-DATA erf64consts<>+3536(SB)/8, $0x40745cae221b9f0a
-DATA erf64consts<>+3544(SB)/8, $0x40745cae221b9f0a
-DATA erf64consts<>+3552(SB)/8, $0x40745cae221b9f0a
-DATA erf64consts<>+3560(SB)/8, $0x40745cae221b9f0a
-DATA erf64consts<>+3568(SB)/8, $0x40745cae221b9f0a
-DATA erf64consts<>+3576(SB)/8, $0x40745cae221b9f0a
-DATA erf64consts<>+3584(SB)/8, $0x4061350c526ae721
-DATA erf64consts<>+3592(SB)/8, $0x4061350c526ae721
-DATA erf64consts<>+3600(SB)/8, $0x4061350c526ae721
-DATA erf64consts<>+3608(SB)/8, $0x4061350c526ae721
-DATA erf64consts<>+3616(SB)/8, $0x4061350c526ae721
-DATA erf64consts<>+3624(SB)/8, $0x4061350c526ae721
-DATA erf64consts<>+3632(SB)/8, $0x4061350c526ae721
-DATA erf64consts<>+3640(SB)/8, $0x4061350c526ae721
-DATA erf64consts<>+3648(SB)/8, $0x403e568b261d5190
-DATA erf64consts<>+3656(SB)/8, $0x403e568b261d5190
-DATA erf64consts<>+3664(SB)/8, $0x403e568b261d5190
-DATA erf64consts<>+3672(SB)/8, $0x403e568b261d5190
-DATA erf64consts<>+3680(SB)/8, $0x403e568b261d5190
-DATA erf64consts<>+3688(SB)/8, $0x403e568b261d5190
-DATA erf64consts<>+3696(SB)/8, $0x403e568b261d5190
-DATA erf64consts<>+3704(SB)/8, $0x403e568b261d5190
-DATA erf64consts<>+3712(SB)/8, $0x4033a6b9bd707687
-DATA erf64consts<>+3720(SB)/8, $0x4033a6b9bd707687
-DATA erf64consts<>+3728(SB)/8, $0x4033a6b9bd707687
-DATA erf64consts<>+3736(SB)/8, $0x4033a6b9bd707687
-DATA erf64consts<>+3744(SB)/8, $0x4033a6b9bd707687
-DATA erf64consts<>+3752(SB)/8, $0x4033a6b9bd707687
-DATA erf64consts<>+3760(SB)/8, $0x4033a6b9bd707687
-DATA erf64consts<>+3768(SB)/8, $0x4033a6b9bd707687
-DATA erf64consts<>+3776(SB)/8, $0xffffffff00000000
-DATA erf64consts<>+3784(SB)/8, $0xffffffff00000000
-DATA erf64consts<>+3792(SB)/8, $0xffffffff00000000
-DATA erf64consts<>+3800(SB)/8, $0xffffffff00000000
-DATA erf64consts<>+3808(SB)/8, $0xffffffff00000000
-DATA erf64consts<>+3816(SB)/8, $0xffffffff00000000
-DATA erf64consts<>+3824(SB)/8, $0xffffffff00000000
-DATA erf64consts<>+3832(SB)/8, $0xffffffff00000000
-DATA erf64consts<>+3840(SB)/8, $0xbfe2000000000000
-DATA erf64consts<>+3848(SB)/8, $0xbfe2000000000000
-DATA erf64consts<>+3856(SB)/8, $0xbfe2000000000000
-DATA erf64consts<>+3864(SB)/8, $0xbfe2000000000000
-DATA erf64consts<>+3872(SB)/8, $0xbfe2000000000000
-DATA erf64consts<>+3880(SB)/8, $0xbfe2000000000000
-DATA erf64consts<>+3888(SB)/8, $0xbfe2000000000000
-DATA erf64consts<>+3896(SB)/8, $0xbfe2000000000000
-DATA erf64consts<>+3904(SB)/8, $0xc087500000000000
-DATA erf64consts<>+3912(SB)/8, $0xc087500000000000
-DATA erf64consts<>+3920(SB)/8, $0xc087500000000000
-DATA erf64consts<>+3928(SB)/8, $0xc087500000000000
-DATA erf64consts<>+3936(SB)/8, $0xc087500000000000
-DATA erf64consts<>+3944(SB)/8, $0xc087500000000000
-DATA erf64consts<>+3952(SB)/8, $0xc087500000000000
-DATA erf64consts<>+3960(SB)/8, $0xc087500000000000
-DATA erf64consts<>+3968(SB)/8, $0x4086300000000000
-DATA erf64consts<>+3976(SB)/8, $0x4086300000000000
-DATA erf64consts<>+3984(SB)/8, $0x4086300000000000
-DATA erf64consts<>+3992(SB)/8, $0x4086300000000000
-DATA erf64consts<>+4000(SB)/8, $0x4086300000000000
-DATA erf64consts<>+4008(SB)/8, $0x4086300000000000
-DATA erf64consts<>+4016(SB)/8, $0x4086300000000000
-DATA erf64consts<>+4024(SB)/8, $0x4086300000000000
-DATA erf64consts<>+4032(SB)/8, $0x3ff71547652b82fe
-DATA erf64consts<>+4040(SB)/8, $0x3ff71547652b82fe
-DATA erf64consts<>+4048(SB)/8, $0x3ff71547652b82fe
-DATA erf64consts<>+4056(SB)/8, $0x3ff71547652b82fe
-DATA erf64consts<>+4064(SB)/8, $0x3ff71547652b82fe
-DATA erf64consts<>+4072(SB)/8, $0x3ff71547652b82fe
-DATA erf64consts<>+4080(SB)/8, $0x3ff71547652b82fe
-DATA erf64consts<>+4088(SB)/8, $0x3ff71547652b82fe
-DATA erf64consts<>+4096(SB)/8, $0x4338000000000000
-DATA erf64consts<>+4104(SB)/8, $0x4338000000000000
-DATA erf64consts<>+4112(SB)/8, $0x4338000000000000
-DATA erf64consts<>+4120(SB)/8, $0x4338000000000000
-DATA erf64consts<>+4128(SB)/8, $0x4338000000000000
-DATA erf64consts<>+4136(SB)/8, $0x4338000000000000
-DATA erf64consts<>+4144(SB)/8, $0x4338000000000000
-DATA erf64consts<>+4152(SB)/8, $0x4338000000000000
-DATA erf64consts<>+4160(SB)/8, $0x3fe62e42fee00000
-DATA erf64consts<>+4168(SB)/8, $0x3fe62e42fee00000
-DATA erf64consts<>+4176(SB)/8, $0x3fe62e42fee00000
-DATA erf64consts<>+4184(SB)/8, $0x3fe62e42fee00000
-DATA erf64consts<>+4192(SB)/8, $0x3fe62e42fee00000
-DATA erf64consts<>+4200(SB)/8, $0x3fe62e42fee00000
-DATA erf64consts<>+4208(SB)/8, $0x3fe62e42fee00000
-DATA erf64consts<>+4216(SB)/8, $0x3fe62e42fee00000
-DATA erf64consts<>+4224(SB)/8, $0x3dea39ef35793c76
-DATA erf64consts<>+4232(SB)/8, $0x3dea39ef35793c76
-DATA erf64consts<>+4240(SB)/8, $0x3dea39ef35793c76
-DATA erf64consts<>+4248(SB)/8, $0x3dea39ef35793c76
-DATA erf64consts<>+4256(SB)/8, $0x3dea39ef35793c76
-DATA erf64consts<>+4264(SB)/8, $0x3dea39ef35793c76
-DATA erf64consts<>+4272(SB)/8, $0x3dea39ef35793c76
-DATA erf64consts<>+4280(SB)/8, $0x3dea39ef35793c76
-DATA erf64consts<>+4288(SB)/8, $0x3de6124613a86d09
-DATA erf64consts<>+4296(SB)/8, $0x3de6124613a86d09
-DATA erf64consts<>+4304(SB)/8, $0x3de6124613a86d09
-DATA erf64consts<>+4312(SB)/8, $0x3de6124613a86d09
-DATA erf64consts<>+4320(SB)/8, $0x3de6124613a86d09
-DATA erf64consts<>+4328(SB)/8, $0x3de6124613a86d09
-DATA erf64consts<>+4336(SB)/8, $0x3de6124613a86d09
-DATA erf64consts<>+4344(SB)/8, $0x3de6124613a86d09
-DATA erf64consts<>+4352(SB)/8, $0x3e21eed8eff8d898
-DATA erf64consts<>+4360(SB)/8, $0x3e21eed8eff8d898
-DATA erf64consts<>+4368(SB)/8, $0x3e21eed8eff8d898
-DATA erf64consts<>+4376(SB)/8, $0x3e21eed8eff8d898
-DATA erf64consts<>+4384(SB)/8, $0x3e21eed8eff8d898
-DATA erf64consts<>+4392(SB)/8, $0x3e21eed8eff8d898
-DATA erf64consts<>+4400(SB)/8, $0x3e21eed8eff8d898
-DATA erf64consts<>+4408(SB)/8, $0x3e21eed8eff8d898
-DATA erf64consts<>+4416(SB)/8, $0x3e5ae64567f544e4
-DATA erf64consts<>+4424(SB)/8, $0x3e5ae64567f544e4
-DATA erf64consts<>+4432(SB)/8, $0x3e5ae64567f544e4
-DATA erf64consts<>+4440(SB)/8, $0x3e5ae64567f544e4
-DATA erf64consts<>+4448(SB)/8, $0x3e5ae64567f544e4
-DATA erf64consts<>+4456(SB)/8, $0x3e5ae64567f544e4
-DATA erf64consts<>+4464(SB)/8, $0x3e5ae64567f544e4
-DATA erf64consts<>+4472(SB)/8, $0x3e5ae64567f544e4
-DATA erf64consts<>+4480(SB)/8, $0x3e927e4fb7789f5c
-DATA erf64consts<>+4488(SB)/8, $0x3e927e4fb7789f5c
-DATA erf64consts<>+4496(SB)/8, $0x3e927e4fb7789f5c
-DATA erf64consts<>+4504(SB)/8, $0x3e927e4fb7789f5c
-DATA erf64consts<>+4512(SB)/8, $0x3e927e4fb7789f5c
-DATA erf64consts<>+4520(SB)/8, $0x3e927e4fb7789f5c
-DATA erf64consts<>+4528(SB)/8, $0x3e927e4fb7789f5c
-DATA erf64consts<>+4536(SB)/8, $0x3e927e4fb7789f5c
-DATA erf64consts<>+4544(SB)/8, $0x3ec71de3a556c734
-DATA erf64consts<>+4552(SB)/8, $0x3ec71de3a556c734
-DATA erf64consts<>+4560(SB)/8, $0x3ec71de3a556c734
-DATA erf64consts<>+4568(SB)/8, $0x3ec71de3a556c734
-DATA erf64consts<>+4576(SB)/8, $0x3ec71de3a556c734
-DATA erf64consts<>+4584(SB)/8, $0x3ec71de3a556c734
-DATA erf64consts<>+4592(SB)/8, $0x3ec71de3a556c734
-DATA erf64consts<>+4600(SB)/8, $0x3ec71de3a556c734
-DATA erf64consts<>+4608(SB)/8, $0x3efa01a01a01a01a
-DATA erf64consts<>+4616(SB)/8, $0x3efa01a01a01a01a
-DATA erf64consts<>+4624(SB)/8, $0x3efa01a01a01a01a
-DATA erf64consts<>+4632(SB)/8, $0x3efa01a01a01a01a
-DATA erf64consts<>+4640(SB)/8, $0x3efa01a01a01a01a
-DATA erf64consts<>+4648(SB)/8, $0x3efa01a01a01a01a
-DATA erf64consts<>+4656(SB)/8, $0x3efa01a01a01a01a
-DATA erf64consts<>+4664(SB)/8, $0x3efa01a01a01a01a
-DATA erf64consts<>+4672(SB)/8, $0x3f2a01a01a01a01a
-DATA erf64consts<>+4680(SB)/8, $0x3f2a01a01a01a01a
-DATA erf64consts<>+4688(SB)/8, $0x3f2a01a01a01a01a
-DATA erf64consts<>+4696(SB)/8, $0x3f2a01a01a01a01a
-DATA erf64consts<>+4704(SB)/8, $0x3f2a01a01a01a01a
-DATA erf64consts<>+4712(SB)/8, $0x3f2a01a01a01a01a
-DATA erf64consts<>+4720(SB)/8, $0x3f2a01a01a01a01a
-DATA erf64consts<>+4728(SB)/8, $0x3f2a01a01a01a01a
-DATA erf64consts<>+4736(SB)/8, $0x3f56c16c16c16c17
-DATA erf64consts<>+4744(SB)/8, $0x3f56c16c16c16c17
-DATA erf64consts<>+4752(SB)/8, $0x3f56c16c16c16c17
-DATA erf64consts<>+4760(SB)/8, $0x3f56c16c16c16c17
-DATA erf64consts<>+4768(SB)/8, $0x3f56c16c16c16c17
-DATA erf64consts<>+4776(SB)/8, $0x3f56c16c16c16c17
-DATA erf64consts<>+4784(SB)/8, $0x3f56c16c16c16c17
-DATA erf64consts<>+4792(SB)/8, $0x3f56c16c16c16c17
-DATA erf64consts<>+4800(SB)/8, $0x3f81111111111111
-DATA erf64consts<>+4808(SB)/8, $0x3f81111111111111
-DATA erf64consts<>+4816(SB)/8, $0x3f81111111111111
-DATA erf64consts<>+4824(SB)/8, $0x3f81111111111111
-DATA erf64consts<>+4832(SB)/8, $0x3f81111111111111
-DATA erf64consts<>+4840(SB)/8, $0x3f81111111111111
-DATA erf64consts<>+4848(SB)/8, $0x3f81111111111111
-DATA erf64consts<>+4856(SB)/8, $0x3f81111111111111
-DATA erf64consts<>+4864(SB)/8, $0x3fa5555555555555
-DATA erf64consts<>+4872(SB)/8, $0x3fa5555555555555
-DATA erf64consts<>+4880(SB)/8, $0x3fa5555555555555
-DATA erf64consts<>+4888(SB)/8, $0x3fa5555555555555
-DATA erf64consts<>+4896(SB)/8, $0x3fa5555555555555
-DATA erf64consts<>+4904(SB)/8, $0x3fa5555555555555
-DATA erf64consts<>+4912(SB)/8, $0x3fa5555555555555
-DATA erf64consts<>+4920(SB)/8, $0x3fa5555555555555
-DATA erf64consts<>+4928(SB)/8, $0x3fc5555555555555
-DATA erf64consts<>+4936(SB)/8, $0x3fc5555555555555
-DATA erf64consts<>+4944(SB)/8, $0x3fc5555555555555
-DATA erf64consts<>+4952(SB)/8, $0x3fc5555555555555
-DATA erf64consts<>+4960(SB)/8, $0x3fc5555555555555
-DATA erf64consts<>+4968(SB)/8, $0x3fc5555555555555
-DATA erf64consts<>+4976(SB)/8, $0x3fc5555555555555
-DATA erf64consts<>+4984(SB)/8, $0x3fc5555555555555
-DATA erf64consts<>+4992(SB)/8, $0x3fe0000000000000
-DATA erf64consts<>+5000(SB)/8, $0x3fe0000000000000
-DATA erf64consts<>+5008(SB)/8, $0x3fe0000000000000
-DATA erf64consts<>+5016(SB)/8, $0x3fe0000000000000
-DATA erf64consts<>+5024(SB)/8, $0x3fe0000000000000
-DATA erf64consts<>+5032(SB)/8, $0x3fe0000000000000
-DATA erf64consts<>+5040(SB)/8, $0x3fe0000000000000
-DATA erf64consts<>+5048(SB)/8, $0x3fe0000000000000
-DATA erf64consts<>+5056(SB)/8, $0x4337fffffffff800
-DATA erf64consts<>+5064(SB)/8, $0x4337fffffffff800
-DATA erf64consts<>+5072(SB)/8, $0x4337fffffffff800
-DATA erf64consts<>+5080(SB)/8, $0x4337fffffffff800
-DATA erf64consts<>+5088(SB)/8, $0x4337fffffffff800
-DATA erf64consts<>+5096(SB)/8, $0x4337fffffffff800
-DATA erf64consts<>+5104(SB)/8, $0x4337fffffffff800
-DATA erf64consts<>+5112(SB)/8, $0x4337fffffffff800
-DATA erf64consts<>+5120(SB)/8, $0x0000000000000001
-DATA erf64consts<>+5128(SB)/8, $0x0000000000000001
-DATA erf64consts<>+5136(SB)/8, $0x0000000000000001
-DATA erf64consts<>+5144(SB)/8, $0x0000000000000001
-DATA erf64consts<>+5152(SB)/8, $0x0000000000000001
-DATA erf64consts<>+5160(SB)/8, $0x0000000000000001
-DATA erf64consts<>+5168(SB)/8, $0x0000000000000001
-DATA erf64consts<>+5176(SB)/8, $0x0000000000000001
-DATA erf64consts<>+5184(SB)/8, $0x4018000000000000
-DATA erf64consts<>+5192(SB)/8, $0x4018000000000000
-DATA erf64consts<>+5200(SB)/8, $0x4018000000000000
-DATA erf64consts<>+5208(SB)/8, $0x4018000000000000
-DATA erf64consts<>+5216(SB)/8, $0x4018000000000000
-DATA erf64consts<>+5224(SB)/8, $0x4018000000000000
-DATA erf64consts<>+5232(SB)/8, $0x4018000000000000
-DATA erf64consts<>+5240(SB)/8, $0x4018000000000000
-DATA erf64consts<>+5248(SB)/8, $0x3ff4000000000000
-DATA erf64consts<>+5256(SB)/8, $0x3ff4000000000000
-DATA erf64consts<>+5264(SB)/8, $0x3ff4000000000000
-DATA erf64consts<>+5272(SB)/8, $0x3ff4000000000000
-DATA erf64consts<>+5280(SB)/8, $0x3ff4000000000000
-DATA erf64consts<>+5288(SB)/8, $0x3ff4000000000000
-DATA erf64consts<>+5296(SB)/8, $0x3ff4000000000000
-DATA erf64consts<>+5304(SB)/8, $0x3ff4000000000000
-DATA erf64consts<>+5312(SB)/8, $0x3feb000000000000
-DATA erf64consts<>+5320(SB)/8, $0x3feb000000000000
-DATA erf64consts<>+5328(SB)/8, $0x3feb000000000000
-DATA erf64consts<>+5336(SB)/8, $0x3feb000000000000
-DATA erf64consts<>+5344(SB)/8, $0x3feb000000000000
-DATA erf64consts<>+5352(SB)/8, $0x3feb000000000000
-DATA erf64consts<>+5360(SB)/8, $0x3feb000000000000
-DATA erf64consts<>+5368(SB)/8, $0x3feb000000000000
+DATA erf64consts<>+192(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+200(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+208(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+216(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+224(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+232(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+240(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+248(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+256(SB)/8, $0x0000000000000000
+DATA erf64consts<>+264(SB)/8, $0x0000000000000000
+DATA erf64consts<>+272(SB)/8, $0x0000000000000000
+DATA erf64consts<>+280(SB)/8, $0x0000000000000000
+DATA erf64consts<>+288(SB)/8, $0x0000000000000000
+DATA erf64consts<>+296(SB)/8, $0x0000000000000000
+DATA erf64consts<>+304(SB)/8, $0x0000000000000000
+DATA erf64consts<>+312(SB)/8, $0x0000000000000000
+DATA erf64consts<>+320(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+328(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+336(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+344(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+352(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+360(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+368(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+376(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+384(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+392(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+400(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+408(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+416(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+424(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+432(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+440(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+448(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+456(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+464(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+472(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+480(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+488(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+496(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+504(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+512(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+520(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+528(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+536(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+544(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+552(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+560(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+568(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+576(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+584(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+592(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+600(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+608(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+616(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+624(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+632(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+640(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+648(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+656(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+664(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+672(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+680(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+688(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+696(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+704(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+712(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+720(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+728(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+736(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+744(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+752(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+760(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+768(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+776(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+784(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+792(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+800(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+808(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+816(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+824(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+832(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+840(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+848(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+856(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+864(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+872(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+880(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+888(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+896(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+904(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+912(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+920(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+928(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+936(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+944(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+952(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+960(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+968(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+976(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+984(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+992(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+1000(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+1008(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+1016(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+1024(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+1032(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+1040(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+1048(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+1056(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+1064(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+1072(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+1080(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+1088(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+1096(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+1104(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+1112(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+1120(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+1128(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+1136(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+1144(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+1152(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+1160(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+1168(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+1176(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+1184(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+1192(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+1200(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+1208(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+1216(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+1224(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+1232(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+1240(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+1248(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+1256(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+1264(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+1272(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+1280(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+1288(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+1296(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+1304(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+1312(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+1320(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+1328(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+1336(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+1344(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+1352(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+1360(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+1368(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+1376(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+1384(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+1392(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+1400(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+1408(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+1416(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+1424(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+1432(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+1440(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+1448(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+1456(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+1464(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+1472(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+1480(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+1488(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+1496(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+1504(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+1512(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+1520(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+1528(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+1536(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+1544(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+1552(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+1560(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+1568(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+1576(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+1584(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+1592(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+1600(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+1608(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+1616(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+1624(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+1632(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+1640(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+1648(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+1656(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+1664(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+1672(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+1680(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+1688(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+1696(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+1704(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+1712(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+1720(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+1728(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+1736(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+1744(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+1752(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+1760(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+1768(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+1776(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+1784(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+1792(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+1800(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+1808(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+1816(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+1824(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+1832(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+1840(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+1848(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+1856(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+1864(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+1872(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+1880(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+1888(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+1896(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+1904(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+1912(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+1920(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+1928(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+1936(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+1944(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+1952(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+1960(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+1968(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+1976(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+1984(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+1992(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+2000(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+2008(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+2016(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+2024(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+2032(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+2040(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+2048(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+2056(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+2064(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+2072(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+2080(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+2088(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+2096(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+2104(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+2112(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+2120(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+2128(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+2136(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+2144(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+2152(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+2160(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+2168(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+2176(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+2184(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+2192(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+2200(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+2208(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+2216(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+2224(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+2232(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+2240(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+2248(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+2256(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+2264(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+2272(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+2280(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+2288(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+2296(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+2304(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+2312(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+2320(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+2328(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+2336(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+2344(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+2352(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+2360(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+2368(SB)/8, $0xc087500000000000
+DATA erf64consts<>+2376(SB)/8, $0xc087500000000000
+DATA erf64consts<>+2384(SB)/8, $0xc087500000000000
+DATA erf64consts<>+2392(SB)/8, $0xc087500000000000
+DATA erf64consts<>+2400(SB)/8, $0xc087500000000000
+DATA erf64consts<>+2408(SB)/8, $0xc087500000000000
+DATA erf64consts<>+2416(SB)/8, $0xc087500000000000
+DATA erf64consts<>+2424(SB)/8, $0xc087500000000000
+DATA erf64consts<>+2432(SB)/8, $0x4086300000000000
+DATA erf64consts<>+2440(SB)/8, $0x4086300000000000
+DATA erf64consts<>+2448(SB)/8, $0x4086300000000000
+DATA erf64consts<>+2456(SB)/8, $0x4086300000000000
+DATA erf64consts<>+2464(SB)/8, $0x4086300000000000
+DATA erf64consts<>+2472(SB)/8, $0x4086300000000000
+DATA erf64consts<>+2480(SB)/8, $0x4086300000000000
+DATA erf64consts<>+2488(SB)/8, $0x4086300000000000
+DATA erf64consts<>+2496(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+2504(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+2512(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+2520(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+2528(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+2536(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+2544(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+2552(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+2560(SB)/8, $0x4338000000000000
+DATA erf64consts<>+2568(SB)/8, $0x4338000000000000
+DATA erf64consts<>+2576(SB)/8, $0x4338000000000000
+DATA erf64consts<>+2584(SB)/8, $0x4338000000000000
+DATA erf64consts<>+2592(SB)/8, $0x4338000000000000
+DATA erf64consts<>+2600(SB)/8, $0x4338000000000000
+DATA erf64consts<>+2608(SB)/8, $0x4338000000000000
+DATA erf64consts<>+2616(SB)/8, $0x4338000000000000
+DATA erf64consts<>+2624(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+2632(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+2640(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+2648(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+2656(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+2664(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+2672(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+2680(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+2688(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+2696(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+2704(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+2712(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+2720(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+2728(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+2736(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+2744(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+2752(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+2760(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+2768(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+2776(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+2784(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+2792(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+2800(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+2808(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+2816(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+2824(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+2832(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+2840(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+2848(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+2856(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+2864(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+2872(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+2880(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+2888(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+2896(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+2904(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+2912(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+2920(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+2928(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+2936(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+2944(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+2952(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+2960(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+2968(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+2976(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+2984(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+2992(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+3000(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+3008(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+3016(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+3024(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+3032(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+3040(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+3048(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+3056(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+3064(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+3072(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+3080(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+3088(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+3096(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+3104(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+3112(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+3120(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+3128(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+3136(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+3144(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+3152(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+3160(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+3168(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+3176(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+3184(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+3192(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+3200(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+3208(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+3216(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+3224(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+3232(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+3240(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+3248(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+3256(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+3264(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+3272(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+3280(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+3288(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+3296(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+3304(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+3312(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+3320(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+3328(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+3336(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+3344(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+3352(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+3360(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+3368(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+3376(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+3384(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+3392(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+3400(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+3408(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+3416(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+3424(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+3432(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+3440(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+3448(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+3456(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+3464(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+3472(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+3480(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+3488(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+3496(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+3504(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+3512(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+3520(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+3528(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+3536(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+3544(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+3552(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+3560(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+3568(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+3576(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+3584(SB)/8, $0x0000000000000001
+DATA erf64consts<>+3592(SB)/8, $0x0000000000000001
+DATA erf64consts<>+3600(SB)/8, $0x0000000000000001
+DATA erf64consts<>+3608(SB)/8, $0x0000000000000001
+DATA erf64consts<>+3616(SB)/8, $0x0000000000000001
+DATA erf64consts<>+3624(SB)/8, $0x0000000000000001
+DATA erf64consts<>+3632(SB)/8, $0x0000000000000001
+DATA erf64consts<>+3640(SB)/8, $0x0000000000000001
+DATA erf64consts<>+3648(SB)/8, $0x4018000000000000
+DATA erf64consts<>+3656(SB)/8, $0x4018000000000000
+DATA erf64consts<>+3664(SB)/8, $0x4018000000000000
+DATA erf64consts<>+3672(SB)/8, $0x4018000000000000
+DATA erf64consts<>+3680(SB)/8, $0x4018000000000000
+DATA erf64consts<>+3688(SB)/8, $0x4018000000000000
+DATA erf64consts<>+3696(SB)/8, $0x4018000000000000
+DATA erf64consts<>+3704(SB)/8, $0x4018000000000000
+DATA erf64consts<>+3712(SB)/8, $0x3ff4000000000000
+DATA erf64consts<>+3720(SB)/8, $0x3ff4000000000000
+DATA erf64consts<>+3728(SB)/8, $0x3ff4000000000000
+DATA erf64consts<>+3736(SB)/8, $0x3ff4000000000000
+DATA erf64consts<>+3744(SB)/8, $0x3ff4000000000000
+DATA erf64consts<>+3752(SB)/8, $0x3ff4000000000000
+DATA erf64consts<>+3760(SB)/8, $0x3ff4000000000000
+DATA erf64consts<>+3768(SB)/8, $0x3ff4000000000000
+DATA erf64consts<>+3776(SB)/8, $0xbf61bf380a96073f
+DATA erf64consts<>+3784(SB)/8, $0xbf61bf380a96073f
+DATA erf64consts<>+3792(SB)/8, $0xbf61bf380a96073f
+DATA erf64consts<>+3800(SB)/8, $0xbf61bf380a96073f
+DATA erf64consts<>+3808(SB)/8, $0xbf61bf380a96073f
+DATA erf64consts<>+3816(SB)/8, $0xbf61bf380a96073f
+DATA erf64consts<>+3824(SB)/8, $0xbf61bf380a96073f
+DATA erf64consts<>+3832(SB)/8, $0xbf61bf380a96073f
+DATA erf64consts<>+3840(SB)/8, $0x3fa22a36599795eb
+DATA erf64consts<>+3848(SB)/8, $0x3fa22a36599795eb
+DATA erf64consts<>+3856(SB)/8, $0x3fa22a36599795eb
+DATA erf64consts<>+3864(SB)/8, $0x3fa22a36599795eb
+DATA erf64consts<>+3872(SB)/8, $0x3fa22a36599795eb
+DATA erf64consts<>+3880(SB)/8, $0x3fa22a36599795eb
+DATA erf64consts<>+3888(SB)/8, $0x3fa22a36599795eb
+DATA erf64consts<>+3896(SB)/8, $0x3fa22a36599795eb
+DATA erf64consts<>+3904(SB)/8, $0xbfbc63983d3e28ec
+DATA erf64consts<>+3912(SB)/8, $0xbfbc63983d3e28ec
+DATA erf64consts<>+3920(SB)/8, $0xbfbc63983d3e28ec
+DATA erf64consts<>+3928(SB)/8, $0xbfbc63983d3e28ec
+DATA erf64consts<>+3936(SB)/8, $0xbfbc63983d3e28ec
+DATA erf64consts<>+3944(SB)/8, $0xbfbc63983d3e28ec
+DATA erf64consts<>+3952(SB)/8, $0xbfbc63983d3e28ec
+DATA erf64consts<>+3960(SB)/8, $0xbfbc63983d3e28ec
+DATA erf64consts<>+3968(SB)/8, $0x3fd45fca805120e4
+DATA erf64consts<>+3976(SB)/8, $0x3fd45fca805120e4
+DATA erf64consts<>+3984(SB)/8, $0x3fd45fca805120e4
+DATA erf64consts<>+3992(SB)/8, $0x3fd45fca805120e4
+DATA erf64consts<>+4000(SB)/8, $0x3fd45fca805120e4
+DATA erf64consts<>+4008(SB)/8, $0x3fd45fca805120e4
+DATA erf64consts<>+4016(SB)/8, $0x3fd45fca805120e4
+DATA erf64consts<>+4024(SB)/8, $0x3fd45fca805120e4
+DATA erf64consts<>+4032(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erf64consts<>+4040(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erf64consts<>+4048(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erf64consts<>+4056(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erf64consts<>+4064(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erf64consts<>+4072(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erf64consts<>+4080(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erf64consts<>+4088(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erf64consts<>+4096(SB)/8, $0x3fda8d00ad92b34d
+DATA erf64consts<>+4104(SB)/8, $0x3fda8d00ad92b34d
+DATA erf64consts<>+4112(SB)/8, $0x3fda8d00ad92b34d
+DATA erf64consts<>+4120(SB)/8, $0x3fda8d00ad92b34d
+DATA erf64consts<>+4128(SB)/8, $0x3fda8d00ad92b34d
+DATA erf64consts<>+4136(SB)/8, $0x3fda8d00ad92b34d
+DATA erf64consts<>+4144(SB)/8, $0x3fda8d00ad92b34d
+DATA erf64consts<>+4152(SB)/8, $0x3fda8d00ad92b34d
+DATA erf64consts<>+4160(SB)/8, $0xbf6359b8bef77538
+DATA erf64consts<>+4168(SB)/8, $0xbf6359b8bef77538
+DATA erf64consts<>+4176(SB)/8, $0xbf6359b8bef77538
+DATA erf64consts<>+4184(SB)/8, $0xbf6359b8bef77538
+DATA erf64consts<>+4192(SB)/8, $0xbf6359b8bef77538
+DATA erf64consts<>+4200(SB)/8, $0xbf6359b8bef77538
+DATA erf64consts<>+4208(SB)/8, $0xbf6359b8bef77538
+DATA erf64consts<>+4216(SB)/8, $0xbf6359b8bef77538
+DATA erf64consts<>+4224(SB)/8, $0x3f888b545735151d
+DATA erf64consts<>+4232(SB)/8, $0x3f888b545735151d
+DATA erf64consts<>+4240(SB)/8, $0x3f888b545735151d
+DATA erf64consts<>+4248(SB)/8, $0x3f888b545735151d
+DATA erf64consts<>+4256(SB)/8, $0x3f888b545735151d
+DATA erf64consts<>+4264(SB)/8, $0x3f888b545735151d
+DATA erf64consts<>+4272(SB)/8, $0x3f888b545735151d
+DATA erf64consts<>+4280(SB)/8, $0x3f888b545735151d
+DATA erf64consts<>+4288(SB)/8, $0x3f8bedc26b51dd1c
+DATA erf64consts<>+4296(SB)/8, $0x3f8bedc26b51dd1c
+DATA erf64consts<>+4304(SB)/8, $0x3f8bedc26b51dd1c
+DATA erf64consts<>+4312(SB)/8, $0x3f8bedc26b51dd1c
+DATA erf64consts<>+4320(SB)/8, $0x3f8bedc26b51dd1c
+DATA erf64consts<>+4328(SB)/8, $0x3f8bedc26b51dd1c
+DATA erf64consts<>+4336(SB)/8, $0x3f8bedc26b51dd1c
+DATA erf64consts<>+4344(SB)/8, $0x3f8bedc26b51dd1c
+DATA erf64consts<>+4352(SB)/8, $0x3fc02660e763351f
+DATA erf64consts<>+4360(SB)/8, $0x3fc02660e763351f
+DATA erf64consts<>+4368(SB)/8, $0x3fc02660e763351f
+DATA erf64consts<>+4376(SB)/8, $0x3fc02660e763351f
+DATA erf64consts<>+4384(SB)/8, $0x3fc02660e763351f
+DATA erf64consts<>+4392(SB)/8, $0x3fc02660e763351f
+DATA erf64consts<>+4400(SB)/8, $0x3fc02660e763351f
+DATA erf64consts<>+4408(SB)/8, $0x3fc02660e763351f
+DATA erf64consts<>+4416(SB)/8, $0x3fb2635cd99fe9a7
+DATA erf64consts<>+4424(SB)/8, $0x3fb2635cd99fe9a7
+DATA erf64consts<>+4432(SB)/8, $0x3fb2635cd99fe9a7
+DATA erf64consts<>+4440(SB)/8, $0x3fb2635cd99fe9a7
+DATA erf64consts<>+4448(SB)/8, $0x3fb2635cd99fe9a7
+DATA erf64consts<>+4456(SB)/8, $0x3fb2635cd99fe9a7
+DATA erf64consts<>+4464(SB)/8, $0x3fb2635cd99fe9a7
+DATA erf64consts<>+4472(SB)/8, $0x3fb2635cd99fe9a7
+DATA erf64consts<>+4480(SB)/8, $0x3fe14af092eb6f33
+DATA erf64consts<>+4488(SB)/8, $0x3fe14af092eb6f33
+DATA erf64consts<>+4496(SB)/8, $0x3fe14af092eb6f33
+DATA erf64consts<>+4504(SB)/8, $0x3fe14af092eb6f33
+DATA erf64consts<>+4512(SB)/8, $0x3fe14af092eb6f33
+DATA erf64consts<>+4520(SB)/8, $0x3fe14af092eb6f33
+DATA erf64consts<>+4528(SB)/8, $0x3fe14af092eb6f33
+DATA erf64consts<>+4536(SB)/8, $0x3fe14af092eb6f33
+DATA erf64consts<>+4544(SB)/8, $0x3fbb3e6618eee323
+DATA erf64consts<>+4552(SB)/8, $0x3fbb3e6618eee323
+DATA erf64consts<>+4560(SB)/8, $0x3fbb3e6618eee323
+DATA erf64consts<>+4568(SB)/8, $0x3fbb3e6618eee323
+DATA erf64consts<>+4576(SB)/8, $0x3fbb3e6618eee323
+DATA erf64consts<>+4584(SB)/8, $0x3fbb3e6618eee323
+DATA erf64consts<>+4592(SB)/8, $0x3fbb3e6618eee323
+DATA erf64consts<>+4600(SB)/8, $0x3fbb3e6618eee323
+DATA erf64consts<>+4608(SB)/8, $0x3feb0ac160000000
+DATA erf64consts<>+4616(SB)/8, $0x3feb0ac160000000
+DATA erf64consts<>+4624(SB)/8, $0x3feb0ac160000000
+DATA erf64consts<>+4632(SB)/8, $0x3feb0ac160000000
+DATA erf64consts<>+4640(SB)/8, $0x3feb0ac160000000
+DATA erf64consts<>+4648(SB)/8, $0x3feb0ac160000000
+DATA erf64consts<>+4656(SB)/8, $0x3feb0ac160000000
+DATA erf64consts<>+4664(SB)/8, $0x3feb0ac160000000
+DATA erf64consts<>+4672(SB)/8, $0x3feb000000000000
+DATA erf64consts<>+4680(SB)/8, $0x3feb000000000000
+DATA erf64consts<>+4688(SB)/8, $0x3feb000000000000
+DATA erf64consts<>+4696(SB)/8, $0x3feb000000000000
+DATA erf64consts<>+4704(SB)/8, $0x3feb000000000000
+DATA erf64consts<>+4712(SB)/8, $0x3feb000000000000
+DATA erf64consts<>+4720(SB)/8, $0x3feb000000000000
+DATA erf64consts<>+4728(SB)/8, $0x3feb000000000000
+DATA erf64consts<>+4736(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+4744(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+4752(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+4760(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+4768(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+4776(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+4784(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+4792(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+4800(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+4808(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+4816(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+4824(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+4832(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+4840(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+4848(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+4856(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+4864(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+4872(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+4880(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+4888(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+4896(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+4904(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+4912(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+4920(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+4928(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+4936(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+4944(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+4952(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+4960(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+4968(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+4976(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+4984(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+4992(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+5000(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+5008(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+5016(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+5024(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+5032(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+5040(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+5048(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+5056(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+5064(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+5072(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+5080(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+5088(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+5096(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+5104(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+5112(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+5120(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+5128(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+5136(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+5144(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+5152(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+5160(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+5168(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+5176(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+5184(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+5192(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+5200(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+5208(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+5216(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+5224(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+5232(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+5240(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+5248(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+5256(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+5264(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+5272(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+5280(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+5288(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+5296(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+5304(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+5312(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+5320(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+5328(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+5336(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+5344(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+5352(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+5360(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+5368(SB)/8, $0x3fd97779cddadc09
 DATA erf64consts<>+5376(SB)/8, $0x0008000000000000
 DATA erf64consts<>+5384(SB)/8, $0x0008000000000000
 DATA erf64consts<>+5392(SB)/8, $0x0008000000000000
@@ -19091,7 +19115,7 @@ sinVF64AVX2_loop1:
 	VCMPPD       $0x11, sin64consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock305
+	JZ           mathblock335
 	VPSRLQ       $0x34, Y0, Y4
 	VPSRLQ       $0x03, Y4, Y5
 	VPAND        sin64consts<>+640(SB), Y4, Y4
@@ -19221,7 +19245,7 @@ sinVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y0, Y2, Y2
 	VBLENDVPD    Y3, Y4, Y8, Y8
 
-mathblock305:
+mathblock335:
 	VPAND        sin64consts<>+1088(SB), Y1, Y0
 	VCMPPD       $0x00, sin64consts<>+1152(SB), Y0, Y0
 	VPAND        sin64consts<>+1216(SB), Y1, Y1
@@ -19328,7 +19352,7 @@ sinVF64AVX2_after1:
 	VCMPPD       $0x11, sin64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock306
+	JZ           mathblock336
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        sin64consts<>+640(SB), X5, X5
@@ -19458,7 +19482,7 @@ sinVF64AVX2_after1:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock306:
+mathblock336:
 	VPAND        sin64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, sin64consts<>+1152(SB), X1, X1
 	VPAND        sin64consts<>+1216(SB), X2, X2
@@ -19560,7 +19584,7 @@ sinVF64AVX2_tail2:
 	VCMPPD       $0x11, sin64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock307
+	JZ           mathblock337
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        sin64consts<>+640(SB), X5, X5
@@ -19690,7 +19714,7 @@ sinVF64AVX2_tail2:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock307:
+mathblock337:
 	VPAND        sin64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, sin64consts<>+1152(SB), X1, X1
 	VPAND        sin64consts<>+1216(SB), X2, X2
@@ -21202,7 +21226,7 @@ cosVF64AVX2_loop1:
 	VCMPPD       $0x11, cos64consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock308
+	JZ           mathblock338
 	VPSRLQ       $0x34, Y0, Y4
 	VPSRLQ       $0x03, Y4, Y5
 	VPAND        cos64consts<>+640(SB), Y4, Y4
@@ -21332,7 +21356,7 @@ cosVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y0, Y2, Y2
 	VBLENDVPD    Y3, Y4, Y8, Y8
 
-mathblock308:
+mathblock338:
 	VPADDQ       cos64consts<>+1088(SB), Y1, Y1
 	VPAND        cos64consts<>+1088(SB), Y1, Y0
 	VCMPPD       $0x00, cos64consts<>+1152(SB), Y0, Y0
@@ -21437,7 +21461,7 @@ cosVF64AVX2_after1:
 	VCMPPD       $0x11, cos64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock309
+	JZ           mathblock339
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        cos64consts<>+640(SB), X5, X5
@@ -21567,7 +21591,7 @@ cosVF64AVX2_after1:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock309:
+mathblock339:
 	VPADDQ       cos64consts<>+1088(SB), X2, X2
 	VPAND        cos64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, cos64consts<>+1152(SB), X1, X1
@@ -21668,7 +21692,7 @@ cosVF64AVX2_tail2:
 	VCMPPD       $0x11, cos64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock310
+	JZ           mathblock340
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        cos64consts<>+640(SB), X5, X5
@@ -21798,7 +21822,7 @@ cosVF64AVX2_tail2:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock310:
+mathblock340:
 	VPADDQ       cos64consts<>+1088(SB), X2, X2
 	VPAND        cos64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, cos64consts<>+1152(SB), X1, X1
@@ -27819,7 +27843,7 @@ expVF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock311
+	JZ                mathblock341
 	VPANDD.BCST       exp32consts<>+512(SB), Z0, Z9
 	VPERMPS           exphi_32<>+0(SB), Z0, Z10
 	VPSLLD            $0x13, Z9, Z9
@@ -27902,7 +27926,7 @@ expVF32AVX512_loop3:
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VBLENDMPS         Z1, Z5, K3, Z5
 
-mathblock311:
+mathblock341:
 	VMOVUPS Z3, (DX)(R8*4)
 	VMOVUPS Z4, 64(DX)(R8*4)
 	VMOVUPS Z5, 128(DX)(R8*4)
@@ -27935,7 +27959,7 @@ expVF32AVX512_loop1:
 	VPANDD.BCST       exp32consts<>+384(SB), Z3, Z3
 	VCMPPS.BCST       $0x15, exp32consts<>+448(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock312
+	JZ                mathblock342
 	VPANDD.BCST       exp32consts<>+512(SB), Z0, Z3
 	VPERMPS           exphi_32<>+0(SB), Z0, Z4
 	VPSLLD            $0x13, Z3, Z3
@@ -27964,7 +27988,7 @@ expVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z4, K2, Z4
 	VBLENDMPS         Z4, Z1, K1, Z1
 
-mathblock312:
+mathblock342:
 	VMOVUPS Z1, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -27995,7 +28019,7 @@ expVF32AVX512_after1:
 	VPANDD.BCST       exp32consts<>+384(SB), Z0, Z4
 	VCMPPS.BCST       $0x15, exp32consts<>+448(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock313
+	JZ                mathblock343
 	VPANDD.BCST       exp32consts<>+512(SB), Z1, Z4
 	VPERMPS           exphi_32<>+0(SB), Z1, Z5
 	VPSLLD            $0x13, Z4, Z4
@@ -28020,7 +28044,7 @@ expVF32AVX512_after1:
 	VBLENDMPS         Z0, Z5, K3, Z5
 	VBLENDMPS         Z5, Z2, K2, Z2
 
-mathblock313:
+mathblock343:
 	VMOVUPS Z2, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -28153,7 +28177,7 @@ logVF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock314
+	JZ               mathblock344
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log32consts<>+960(SB), Z0, Z0
 	VPADDD.BCST      log32consts<>+0(SB), Z0, Z0
@@ -28284,7 +28308,7 @@ logVF32AVX512_loop3:
 	VBLENDMPS        Z0, Z1, K1, Z1
 	VBLENDMPS        Z1, Z5, K3, Z5
 
-mathblock314:
+mathblock344:
 	VMOVUPS Z3, (DX)(R8*4)
 	VMOVUPS Z4, 64(DX)(R8*4)
 	VMOVUPS Z5, 128(DX)(R8*4)
@@ -28328,7 +28352,7 @@ logVF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log32consts<>+832(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock315
+	JZ               mathblock345
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log32consts<>+960(SB), Z0, Z0
 	VPADDD.BCST      log32consts<>+0(SB), Z0, Z0
@@ -28373,7 +28397,7 @@ logVF32AVX512_loop1:
 	VBLENDMPS        Z0, Z2, K2, Z2
 	VBLENDMPS        Z2, Z1, K1, Z1
 
-mathblock315:
+mathblock345:
 	VMOVUPS Z1, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -28414,7 +28438,7 @@ logVF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log32consts<>+832(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock316
+	JZ               mathblock346
 	VMULPS.BCST      log32consts<>+960(SB), Z0, Z1
 	VPADDD.BCST      log32consts<>+0(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z3
@@ -28453,7 +28477,7 @@ logVF32AVX512_after1:
 	VBLENDMPS        Z0, Z3, K3, Z3
 	VBLENDMPS        Z3, Z2, K2, Z2
 
-mathblock316:
+mathblock346:
 	VMOVUPS Z2, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -28553,7 +28577,7 @@ exp2VF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock317
+	JZ                mathblock347
 	VPANDD.BCST       exp232consts<>+512(SB), Z0, Z9
 	VPERMPS           exphi_32<>+0(SB), Z0, Z10
 	VPSLLD            $0x13, Z9, Z9
@@ -28636,7 +28660,7 @@ exp2VF32AVX512_loop3:
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VBLENDMPS         Z1, Z8, K3, Z8
 
-mathblock317:
+mathblock347:
 	VMOVUPS Z6, (DX)(R8*4)
 	VMOVUPS Z7, 64(DX)(R8*4)
 	VMOVUPS Z8, 128(DX)(R8*4)
@@ -28669,7 +28693,7 @@ exp2VF32AVX512_loop1:
 	VPANDD.BCST       exp232consts<>+384(SB), Z3, Z3
 	VCMPPS.BCST       $0x15, exp232consts<>+448(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock318
+	JZ                mathblock348
 	VPANDD.BCST       exp232consts<>+512(SB), Z0, Z3
 	VPERMPS           exphi_32<>+0(SB), Z0, Z4
 	VPSLLD            $0x13, Z3, Z3
@@ -28698,7 +28722,7 @@ exp2VF32AVX512_loop1:
 	VBLENDMPS         Z0, Z4, K2, Z4
 	VBLENDMPS         Z4, Z2, K1, Z2
 
-mathblock318:
+mathblock348:
 	VMOVUPS Z2, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -28728,7 +28752,7 @@ exp2VF32AVX512_after1:
 	VPANDD.BCST       exp232consts<>+384(SB), Z0, Z4
 	VCMPPS.BCST       $0x15, exp232consts<>+448(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock319
+	JZ                mathblock349
 	VPANDD.BCST       exp232consts<>+512(SB), Z1, Z4
 	VPERMPS           exphi_32<>+0(SB), Z1, Z5
 	VPSLLD            $0x13, Z4, Z4
@@ -28753,7 +28777,7 @@ exp2VF32AVX512_after1:
 	VBLENDMPS         Z0, Z5, K3, Z5
 	VBLENDMPS         Z5, Z3, K2, Z3
 
-mathblock319:
+mathblock349:
 	VMOVUPS Z3, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -29250,7 +29274,7 @@ log2VF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock320
+	JZ               mathblock350
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log232consts<>+64(SB), Z0, Z0
@@ -29396,7 +29420,7 @@ log2VF32AVX512_loop3:
 	VBLENDMPS        Z0, Z4, K1, Z4
 	VBLENDMPS        Z4, Z14, K3, Z14
 
-mathblock320:
+mathblock350:
 	VMOVUPS Z12, (DX)(R8*4)
 	VMOVUPS Z13, 64(DX)(R8*4)
 	VMOVUPS Z14, 128(DX)(R8*4)
@@ -29445,7 +29469,7 @@ log2VF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log232consts<>+960(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock321
+	JZ               mathblock351
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log232consts<>+64(SB), Z0, Z0
@@ -29495,7 +29519,7 @@ log2VF32AVX512_loop1:
 	VBLENDMPS        Z0, Z5, K2, Z5
 	VBLENDMPS        Z5, Z4, K1, Z4
 
-mathblock321:
+mathblock351:
 	VMOVUPS Z4, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -29541,7 +29565,7 @@ log2VF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log232consts<>+960(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock322
+	JZ               mathblock352
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z1
 	VPADDD.BCST      log232consts<>+64(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z2
@@ -29585,7 +29609,7 @@ log2VF32AVX512_after1:
 	VBLENDMPS        Z0, Z6, K3, Z6
 	VBLENDMPS        Z6, Z5, K2, Z5
 
-mathblock322:
+mathblock352:
 	VMOVUPS Z5, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -29733,7 +29757,7 @@ log10VF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock323
+	JZ               mathblock353
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z0
@@ -29879,7 +29903,7 @@ log10VF32AVX512_loop3:
 	VBLENDMPS        Z0, Z4, K1, Z4
 	VBLENDMPS        Z4, Z14, K3, Z14
 
-mathblock323:
+mathblock353:
 	VMOVUPS Z12, (DX)(R8*4)
 	VMOVUPS Z13, 64(DX)(R8*4)
 	VMOVUPS Z14, 128(DX)(R8*4)
@@ -29928,7 +29952,7 @@ log10VF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log1032consts<>+960(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock324
+	JZ               mathblock354
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z0
@@ -29978,7 +30002,7 @@ log10VF32AVX512_loop1:
 	VBLENDMPS        Z0, Z5, K2, Z5
 	VBLENDMPS        Z5, Z4, K1, Z4
 
-mathblock324:
+mathblock354:
 	VMOVUPS Z4, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -30024,7 +30048,7 @@ log10VF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log1032consts<>+960(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock325
+	JZ               mathblock355
 	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z1
 	VPADDD.BCST      log1032consts<>+0(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z2
@@ -30068,7 +30092,7 @@ log10VF32AVX512_after1:
 	VBLENDMPS        Z0, Z6, K3, Z6
 	VBLENDMPS        Z6, Z5, K2, Z5
 
-mathblock325:
+mathblock355:
 	VMOVUPS Z5, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -30213,7 +30237,7 @@ log1pVF32AVX512_loop2:
 	KORW             K2, K4, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock326
+	JZ               mathblock356
 	VMOVUPS          (SI)(R8*4), Z2
 	VCMPPS.BCST      $0x00, log1p32consts<>+448(SB), Z2, K3
 	VMOVUPS          Z0, Z2
@@ -30247,7 +30271,7 @@ log1pVF32AVX512_loop2:
 	VBLENDMPS        Z3, Z2, K1, Z2
 	VBLENDMPS        Z2, Z1, K2, Z1
 
-mathblock326:
+mathblock356:
 	VMOVUPS Z0, (DX)(R8*4)
 	VMOVUPS Z1, 64(DX)(R8*4)
 	ADDQ    $0x00000020, R8
@@ -30312,7 +30336,7 @@ log1pVF32AVX512_loop1:
 	VCMPPS.BCST      $0x00, log1p32consts<>+640(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock327
+	JZ               mathblock357
 	VMOVUPS          (SI)(R8*4), Z1
 	VCMPPS.BCST      $0x00, log1p32consts<>+448(SB), Z1, K2
 	VMOVUPS          Z0, Z1
@@ -30330,7 +30354,7 @@ log1pVF32AVX512_loop1:
 	VBLENDMPS        Z2, Z1, K2, Z1
 	VBLENDMPS        Z1, Z0, K1, Z0
 
-mathblock327:
+mathblock357:
 	VMOVUPS Z0, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -30390,7 +30414,7 @@ log1pVF32AVX512_after1:
 	VCMPPS.BCST      $0x00, log1p32consts<>+640(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock328
+	JZ               mathblock358
 	VCMPPS.BCST      $0x00, log1p32consts<>+448(SB), Z0, K3
 	VMOVUPS          Z1, Z2
 	VBLENDMPS.BCST   log1p32consts<>+1088(SB), Z2, K3, Z2
@@ -30403,7 +30427,7 @@ log1pVF32AVX512_after1:
 	VBLENDMPS        Z0, Z2, K3, Z2
 	VBLENDMPS        Z2, Z1, K2, Z1
 
-mathblock328:
+mathblock358:
 	VMOVUPS Z1, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -30572,7 +30596,7 @@ sigmoidVF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock329
+	JZ                mathblock359
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K4
 	VBROADCASTSS      sigmoid32consts<>+64(SB), Z0
@@ -30724,7 +30748,7 @@ sigmoidVF32AVX512_loop3:
 	VBLENDMPS         Z1, Z0, K1, Z0
 	VBLENDMPS         Z0, Z17, K3, Z17
 
-mathblock329:
+mathblock359:
 	VMOVUPS Z15, (DX)(R8*4)
 	VMOVUPS Z16, 64(DX)(R8*4)
 	VMOVUPS Z17, 128(DX)(R8*4)
@@ -30780,7 +30804,7 @@ sigmoidVF32AVX512_loop1:
 	VPANDD.BCST       sigmoid32consts<>+576(SB), Z0, Z0
 	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock330
+	JZ                mathblock360
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K2
 	VBROADCASTSS      sigmoid32consts<>+64(SB), Z0
@@ -30832,7 +30856,7 @@ sigmoidVF32AVX512_loop1:
 	VBLENDMPS         Z1, Z0, K2, Z0
 	VBLENDMPS         Z0, Z5, K1, Z5
 
-mathblock330:
+mathblock360:
 	VMOVUPS Z5, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -30885,7 +30909,7 @@ sigmoidVF32AVX512_after1:
 	VPANDD.BCST       sigmoid32consts<>+576(SB), Z0, Z1
 	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock331
+	JZ                mathblock361
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K3
 	VBROADCASTSS      sigmoid32consts<>+64(SB), Z1
 	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z0, Z1
@@ -30929,7 +30953,7 @@ sigmoidVF32AVX512_after1:
 	VBLENDMPS         Z0, Z1, K3, Z1
 	VBLENDMPS         Z1, Z6, K2, Z6
 
-mathblock331:
+mathblock361:
 	VMOVUPS Z6, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -31060,7 +31084,7 @@ tanhVF32AVX512_loop2:
 	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock332
+	JZ                mathblock362
 	VMOVUPS           (SI)(R8*4), Z0
 	VMULPS            (SI)(R8*4), Z0, Z0
 	VBROADCASTSS      tanh32consts<>+768(SB), Z1
@@ -31082,7 +31106,7 @@ tanhVF32AVX512_loop2:
 	VFMADD213PS       64(SI)(R8*4), Z1, Z0
 	VBLENDMPS         Z0, Z3, K2, Z3
 
-mathblock332:
+mathblock362:
 	VMOVUPS     (SI)(R8*4), Z0
 	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z0
 	VMOVUPS     64(SI)(R8*4), Z1
@@ -31156,7 +31180,7 @@ tanhVF32AVX512_loop1:
 	VBLENDMPS         Z4, Z1, K1, Z1
 	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock333
+	JZ                mathblock363
 	VMOVUPS           (SI)(R8*4), Z0
 	VMULPS            (SI)(R8*4), Z0, Z0
 	VBROADCASTSS      tanh32consts<>+768(SB), Z2
@@ -31168,7 +31192,7 @@ tanhVF32AVX512_loop1:
 	VFMADD213PS       (SI)(R8*4), Z2, Z0
 	VBLENDMPS         Z0, Z1, K1, Z1
 
-mathblock333:
+mathblock363:
 	VMOVUPS     (SI)(R8*4), Z0
 	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z0
 	VPORD       Z0, Z1, Z1
@@ -31233,7 +31257,7 @@ tanhVF32AVX512_after1:
 	VBLENDMPS         Z5, Z2, K2, Z2
 	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock334
+	JZ                mathblock364
 	VMULPS            Z0, Z0, Z1
 	VBROADCASTSS      tanh32consts<>+768(SB), Z3
 	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z1, Z3
@@ -31244,7 +31268,7 @@ tanhVF32AVX512_after1:
 	VFMADD213PS       Z0, Z3, Z1
 	VBLENDMPS         Z1, Z2, K2, Z2
 
-mathblock334:
+mathblock364:
 	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z1
 	VPORD       Z1, Z2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
@@ -31622,7 +31646,7 @@ sinVF32AVX512_loop1:
 	VCMPPS.BCST       $0x11, sin32consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock335
+	JZ                mathblock365
 	VPSRLD            $0x17, Z0, Z3
 	VPSRLD            $0x03, Z3, Z4
 	VPANDD.BCST       sin32consts<>+640(SB), Z3, Z3
@@ -31741,7 +31765,7 @@ sinVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z3, Z8, K1, Z8
 
-mathblock335:
+mathblock365:
 	VPANDD.BCST       sin32consts<>+1152(SB), Z1, Z0
 	VCMPPS.BCST       $0x00, sin32consts<>+1216(SB), Z0, K1
 	VPANDD.BCST       sin32consts<>+1280(SB), Z1, Z1
@@ -31843,7 +31867,7 @@ sinVF32AVX512_after1:
 	VCMPPS.BCST       $0x11, sin32consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock336
+	JZ                mathblock366
 	VPSRLD            $0x17, Z1, Z4
 	VPSRLD            $0x03, Z4, Z5
 	VPANDD.BCST       sin32consts<>+640(SB), Z4, Z4
@@ -31962,7 +31986,7 @@ sinVF32AVX512_after1:
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VBLENDMPS         Z4, Z9, K2, Z9
 
-mathblock336:
+mathblock366:
 	VPANDD.BCST       sin32consts<>+1152(SB), Z2, Z1
 	VCMPPS.BCST       $0x00, sin32consts<>+1216(SB), Z1, K2
 	VPANDD.BCST       sin32consts<>+1280(SB), Z2, Z2
@@ -32086,7 +32110,7 @@ cosVF32AVX512_loop1:
 	VCMPPS.BCST       $0x11, cos32consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock337
+	JZ                mathblock367
 	VPSRLD            $0x17, Z0, Z3
 	VPSRLD            $0x03, Z3, Z4
 	VPANDD.BCST       cos32consts<>+640(SB), Z3, Z3
@@ -32205,7 +32229,7 @@ cosVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z3, Z8, K1, Z8
 
-mathblock337:
+mathblock367:
 	VPADDD.BCST       cos32consts<>+1152(SB), Z1, Z1
 	VPANDD.BCST       cos32consts<>+1152(SB), Z1, Z0
 	VCMPPS.BCST       $0x00, cos32consts<>+1216(SB), Z0, K1
@@ -32305,7 +32329,7 @@ cosVF32AVX512_after1:
 	VCMPPS.BCST       $0x11, cos32consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock338
+	JZ                mathblock368
 	VPSRLD            $0x17, Z1, Z4
 	VPSRLD            $0x03, Z4, Z5
 	VPANDD.BCST       cos32consts<>+640(SB), Z4, Z4
@@ -32424,7 +32448,7 @@ cosVF32AVX512_after1:
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VBLENDMPS         Z4, Z9, K2, Z9
 
-mathblock338:
+mathblock368:
 	VPADDD.BCST       cos32consts<>+1152(SB), Z2, Z2
 	VPANDD.BCST       cos32consts<>+1152(SB), Z2, Z1
 	VCMPPS.BCST       $0x00, cos32consts<>+1216(SB), Z1, K2
@@ -34642,7 +34666,7 @@ expVF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock339
+	JZ                mathblock369
 	VPANDQ.BCST       exp64consts<>+704(SB), Z0, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z10
@@ -34728,7 +34752,7 @@ expVF64AVX512_loop3:
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z5, K3, Z5
 
-mathblock339:
+mathblock369:
 	VMOVUPD Z3, (DX)(R8*8)
 	VMOVUPD Z4, 64(DX)(R8*8)
 	VMOVUPD Z5, 128(DX)(R8*8)
@@ -34766,7 +34790,7 @@ expVF64AVX512_loop1:
 	VPANDQ.BCST       exp64consts<>+576(SB), Z3, Z3
 	VCMPPD.BCST       $0x15, exp64consts<>+640(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock340
+	JZ                mathblock370
 	VPANDQ.BCST       exp64consts<>+704(SB), Z0, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z4
@@ -34796,7 +34820,7 @@ expVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z1, K1, Z1
 
-mathblock340:
+mathblock370:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -34832,7 +34856,7 @@ expVF64AVX512_after1:
 	VPANDQ.BCST       exp64consts<>+576(SB), Z0, Z4
 	VCMPPD.BCST       $0x15, exp64consts<>+640(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock341
+	JZ                mathblock371
 	VPANDQ.BCST       exp64consts<>+704(SB), Z1, Z4
 	VMOVUPS           exphi_64<>+0(SB), Z5
 	VPERMT2PD         exphi_64<>+64(SB), Z1, Z5
@@ -34858,7 +34882,7 @@ expVF64AVX512_after1:
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z2, K2, Z2
 
-mathblock341:
+mathblock371:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -35015,7 +35039,7 @@ logVF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock342
+	JZ               mathblock372
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log64consts<>+1280(SB), Z0, Z0
 	VPADDQ.BCST      log64consts<>+0(SB), Z0, Z0
@@ -35170,7 +35194,7 @@ logVF64AVX512_loop3:
 	VBLENDMPD        Z1, Z0, K1, Z0
 	VBLENDMPD        Z0, Z4, K3, Z4
 
-mathblock342:
+mathblock372:
 	VMOVUPD Z2, (DX)(R8*8)
 	VMOVUPD Z3, 64(DX)(R8*8)
 	VMOVUPD Z4, 128(DX)(R8*8)
@@ -35222,7 +35246,7 @@ logVF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock343
+	JZ               mathblock373
 	VMOVUPD          (SI)(R8*8), Z1
 	VMULPD.BCST      log64consts<>+1280(SB), Z1, Z1
 	VPADDQ.BCST      log64consts<>+0(SB), Z1, Z1
@@ -35275,7 +35299,7 @@ logVF64AVX512_loop1:
 	VBLENDMPD        Z2, Z1, K2, Z1
 	VBLENDMPD        Z1, Z0, K1, Z0
 
-mathblock343:
+mathblock373:
 	VMOVUPD Z0, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -35324,7 +35348,7 @@ logVF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock344
+	JZ               mathblock374
 	VMULPD.BCST      log64consts<>+1280(SB), Z0, Z2
 	VPADDQ.BCST      log64consts<>+0(SB), Z2, Z2
 	VPSRLQ           $0x34, Z2, Z3
@@ -35371,7 +35395,7 @@ logVF64AVX512_after1:
 	VBLENDMPD        Z0, Z2, K3, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock344:
+mathblock374:
 	VMOVUPD Z1, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -35486,7 +35510,7 @@ exp2VF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock345
+	JZ                mathblock375
 	VPANDQ.BCST       exp264consts<>+704(SB), Z0, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z10
@@ -35572,7 +35596,7 @@ exp2VF64AVX512_loop3:
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z8, K3, Z8
 
-mathblock345:
+mathblock375:
 	VMOVUPD Z6, (DX)(R8*8)
 	VMOVUPD Z7, 64(DX)(R8*8)
 	VMOVUPD Z8, 128(DX)(R8*8)
@@ -35610,7 +35634,7 @@ exp2VF64AVX512_loop1:
 	VPANDQ.BCST       exp264consts<>+576(SB), Z3, Z3
 	VCMPPD.BCST       $0x15, exp264consts<>+640(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock346
+	JZ                mathblock376
 	VPANDQ.BCST       exp264consts<>+704(SB), Z0, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z4
@@ -35640,7 +35664,7 @@ exp2VF64AVX512_loop1:
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z2, K1, Z2
 
-mathblock346:
+mathblock376:
 	VMOVUPD Z2, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -35675,7 +35699,7 @@ exp2VF64AVX512_after1:
 	VPANDQ.BCST       exp264consts<>+576(SB), Z0, Z4
 	VCMPPD.BCST       $0x15, exp264consts<>+640(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock347
+	JZ                mathblock377
 	VPANDQ.BCST       exp264consts<>+704(SB), Z1, Z4
 	VMOVUPS           exphi_64<>+0(SB), Z5
 	VPERMT2PD         exphi_64<>+64(SB), Z1, Z5
@@ -35701,7 +35725,7 @@ exp2VF64AVX512_after1:
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z3, K2, Z3
 
-mathblock347:
+mathblock377:
 	VMOVUPD Z3, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -36247,7 +36271,7 @@ log2VF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock348
+	JZ               mathblock378
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log264consts<>+64(SB), Z0, Z0
@@ -36417,7 +36441,7 @@ log2VF64AVX512_loop3:
 	VBLENDMPD        Z0, Z1, K1, Z1
 	VBLENDMPD        Z1, Z14, K3, Z14
 
-mathblock348:
+mathblock378:
 	VMOVUPD Z5, (DX)(R8*8)
 	VMOVUPD Z13, 64(DX)(R8*8)
 	VMOVUPD Z14, 128(DX)(R8*8)
@@ -36474,7 +36498,7 @@ log2VF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log264consts<>+1280(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock349
+	JZ               mathblock379
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log264consts<>+64(SB), Z0, Z0
@@ -36532,7 +36556,7 @@ log2VF64AVX512_loop1:
 	VBLENDMPD        Z0, Z2, K2, Z2
 	VBLENDMPD        Z2, Z1, K1, Z1
 
-mathblock349:
+mathblock379:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -36586,7 +36610,7 @@ log2VF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log264consts<>+1280(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock350
+	JZ               mathblock380
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z1
 	VPADDQ.BCST      log264consts<>+64(SB), Z1, Z1
 	VPSRLQ           $0x34, Z1, Z3
@@ -36638,7 +36662,7 @@ log2VF64AVX512_after1:
 	VBLENDMPD        Z0, Z3, K3, Z3
 	VBLENDMPD        Z3, Z2, K2, Z2
 
-mathblock350:
+mathblock380:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -36810,7 +36834,7 @@ log10VF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock351
+	JZ               mathblock381
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
@@ -36980,7 +37004,7 @@ log10VF64AVX512_loop3:
 	VBLENDMPD        Z0, Z1, K1, Z1
 	VBLENDMPD        Z1, Z14, K3, Z14
 
-mathblock351:
+mathblock381:
 	VMOVUPD Z5, (DX)(R8*8)
 	VMOVUPD Z13, 64(DX)(R8*8)
 	VMOVUPD Z14, 128(DX)(R8*8)
@@ -37037,7 +37061,7 @@ log10VF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock352
+	JZ               mathblock382
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
@@ -37095,7 +37119,7 @@ log10VF64AVX512_loop1:
 	VBLENDMPD        Z0, Z2, K2, Z2
 	VBLENDMPD        Z2, Z1, K1, Z1
 
-mathblock352:
+mathblock382:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -37149,7 +37173,7 @@ log10VF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock353
+	JZ               mathblock383
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z1
 	VPADDQ.BCST      log1064consts<>+0(SB), Z1, Z1
 	VPSRLQ           $0x34, Z1, Z3
@@ -37201,7 +37225,7 @@ log10VF64AVX512_after1:
 	VBLENDMPD        Z0, Z3, K3, Z3
 	VBLENDMPD        Z3, Z2, K2, Z2
 
-mathblock353:
+mathblock383:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -37362,7 +37386,7 @@ log1pVF64AVX512_loop2:
 	KORW             K2, K4, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock354
+	JZ               mathblock384
 	VMOVUPD          (SI)(R8*8), Z2
 	VCMPPD.BCST      $0x00, log1p64consts<>+448(SB), Z2, K3
 	VMOVUPS          Z0, Z2
@@ -37396,7 +37420,7 @@ log1pVF64AVX512_loop2:
 	VBLENDMPD        Z3, Z2, K1, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock354:
+mathblock384:
 	VMOVUPD Z0, (DX)(R8*8)
 	VMOVUPD Z1, 64(DX)(R8*8)
 	ADDQ    $0x00000010, R8
@@ -37469,7 +37493,7 @@ log1pVF64AVX512_loop1:
 	VCMPPD.BCST      $0x00, log1p64consts<>+640(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock355
+	JZ               mathblock385
 	VMOVUPD          (SI)(R8*8), Z1
 	VCMPPD.BCST      $0x00, log1p64consts<>+448(SB), Z1, K2
 	VMOVUPS          Z0, Z1
@@ -37487,7 +37511,7 @@ log1pVF64AVX512_loop1:
 	VBLENDMPD        Z2, Z1, K2, Z1
 	VBLENDMPD        Z1, Z0, K1, Z0
 
-mathblock355:
+mathblock385:
 	VMOVUPD Z0, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -37555,7 +37579,7 @@ log1pVF64AVX512_after1:
 	VCMPPD.BCST      $0x00, log1p64consts<>+640(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock356
+	JZ               mathblock386
 	VCMPPD.BCST      $0x00, log1p64consts<>+448(SB), Z0, K3
 	VMOVUPS          Z1, Z2
 	VBLENDMPD.BCST   log1p64consts<>+1408(SB), Z2, K3, Z2
@@ -37568,7 +37592,7 @@ log1pVF64AVX512_after1:
 	VBLENDMPD        Z0, Z2, K3, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock356:
+mathblock386:
 	VMOVUPD Z1, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -37752,7 +37776,7 @@ sigmoidVF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock357
+	JZ                mathblock387
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K4
 	VBROADCASTSD      sigmoid64consts<>+64(SB), Z0
@@ -37919,7 +37943,7 @@ sigmoidVF64AVX512_loop3:
 	VBLENDMPD         Z1, Z0, K1, Z0
 	VBLENDMPD         Z0, Z17, K3, Z17
 
-mathblock357:
+mathblock387:
 	VMOVUPD Z15, (DX)(R8*8)
 	VMOVUPD Z16, 64(DX)(R8*8)
 	VMOVUPD Z17, 128(DX)(R8*8)
@@ -37980,7 +38004,7 @@ sigmoidVF64AVX512_loop1:
 	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z0, Z0
 	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock358
+	JZ                mathblock388
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K2
 	VBROADCASTSD      sigmoid64consts<>+64(SB), Z0
@@ -38037,7 +38061,7 @@ sigmoidVF64AVX512_loop1:
 	VBLENDMPD         Z1, Z0, K2, Z0
 	VBLENDMPD         Z0, Z5, K1, Z5
 
-mathblock358:
+mathblock388:
 	VMOVUPD Z5, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -38095,7 +38119,7 @@ sigmoidVF64AVX512_after1:
 	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z0, Z1
 	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock359
+	JZ                mathblock389
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K3
 	VBROADCASTSD      sigmoid64consts<>+64(SB), Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z0, Z1
@@ -38144,7 +38168,7 @@ sigmoidVF64AVX512_after1:
 	VBLENDMPD         Z0, Z1, K3, Z1
 	VBLENDMPD         Z1, Z6, K2, Z6
 
-mathblock359:
+mathblock389:
 	VMOVUPD Z6, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -38285,7 +38309,7 @@ tanhVF64AVX512_loop2:
 	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock360
+	JZ                mathblock390
 	VMOVUPD           (SI)(R8*8), Z0
 	VMULPD            (SI)(R8*8), Z0, Z0
 	VBROADCASTSD      tanh64consts<>+960(SB), Z1
@@ -38317,7 +38341,7 @@ tanhVF64AVX512_loop2:
 	VFMADD213PD       64(SI)(R8*8), Z1, Z0
 	VBLENDMPD         Z0, Z3, K2, Z3
 
-mathblock360:
+mathblock390:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z0
 	VMOVUPD     64(SI)(R8*8), Z1
@@ -38396,7 +38420,7 @@ tanhVF64AVX512_loop1:
 	VBLENDMPD         Z4, Z1, K1, Z1
 	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock361
+	JZ                mathblock391
 	VMOVUPD           (SI)(R8*8), Z0
 	VMULPD            (SI)(R8*8), Z0, Z0
 	VBROADCASTSD      tanh64consts<>+960(SB), Z2
@@ -38413,7 +38437,7 @@ tanhVF64AVX512_loop1:
 	VFMADD213PD       (SI)(R8*8), Z2, Z0
 	VBLENDMPD         Z0, Z1, K1, Z1
 
-mathblock361:
+mathblock391:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z0
 	VPORQ       Z0, Z1, Z1
@@ -38483,7 +38507,7 @@ tanhVF64AVX512_after1:
 	VBLENDMPD         Z5, Z2, K2, Z2
 	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock362
+	JZ                mathblock392
 	VMULPD            Z0, Z0, Z1
 	VBROADCASTSD      tanh64consts<>+960(SB), Z3
 	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z1, Z3
@@ -38499,7 +38523,7 @@ tanhVF64AVX512_after1:
 	VFMADD213PD       Z0, Z3, Z1
 	VBLENDMPD         Z1, Z2, K2, Z2
 
-mathblock362:
+mathblock392:
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z1
 	VPORQ       Z1, Z2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
@@ -38547,361 +38571,371 @@ erfVF64AVX512_loop2:
 	VPANDQ.BCST       erf64consts<>+64(SB), Z1, Z1
 	VMULPD            Z0, Z0, Z2
 	VMULPD            Z1, Z1, Z3
-	VBROADCASTSD      erf64consts<>+192(SB), Z4
-	VFMADD213PD.BCST  erf64consts<>+256(SB), Z2, Z4
-	VBROADCASTSD      erf64consts<>+192(SB), Z5
-	VFMADD213PD.BCST  erf64consts<>+256(SB), Z3, Z5
-	VFMADD213PD.BCST  erf64consts<>+320(SB), Z2, Z4
-	VFMADD213PD.BCST  erf64consts<>+320(SB), Z3, Z5
-	VFMADD213PD.BCST  erf64consts<>+384(SB), Z2, Z4
-	VFMADD213PD.BCST  erf64consts<>+384(SB), Z3, Z5
-	VFMADD213PD.BCST  erf64consts<>+448(SB), Z2, Z4
-	VFMADD213PD.BCST  erf64consts<>+448(SB), Z3, Z5
-	VBROADCASTSD      erf64consts<>+512(SB), Z6
-	VFMADD213PD.BCST  erf64consts<>+576(SB), Z2, Z6
-	VBROADCASTSD      erf64consts<>+512(SB), Z7
-	VFMADD213PD.BCST  erf64consts<>+576(SB), Z3, Z7
-	VFMADD213PD.BCST  erf64consts<>+640(SB), Z2, Z6
-	VFMADD213PD.BCST  erf64consts<>+640(SB), Z3, Z7
-	VFMADD213PD.BCST  erf64consts<>+704(SB), Z2, Z6
-	VFMADD213PD.BCST  erf64consts<>+704(SB), Z3, Z7
-	VFMADD213PD.BCST  erf64consts<>+768(SB), Z2, Z6
-	VFMADD213PD.BCST  erf64consts<>+768(SB), Z3, Z7
-	VFMADD213PD.BCST  erf64consts<>+128(SB), Z2, Z6
-	VFMADD213PD.BCST  erf64consts<>+128(SB), Z3, Z7
-	VDIVPD            Z6, Z4, Z4
-	VDIVPD            Z7, Z5, Z5
-	VFMADD213PD       Z0, Z0, Z4
-	VFMADD213PD       Z1, Z1, Z5
-	VSUBPD.BCST       erf64consts<>+128(SB), Z0, Z6
-	VSUBPD.BCST       erf64consts<>+128(SB), Z1, Z7
-	VBROADCASTSD      erf64consts<>+832(SB), Z8
-	VFMADD213PD.BCST  erf64consts<>+896(SB), Z6, Z8
-	VBROADCASTSD      erf64consts<>+832(SB), Z9
-	VFMADD213PD.BCST  erf64consts<>+896(SB), Z7, Z9
-	VFMADD213PD.BCST  erf64consts<>+960(SB), Z6, Z8
-	VFMADD213PD.BCST  erf64consts<>+960(SB), Z7, Z9
-	VFMADD213PD.BCST  erf64consts<>+1024(SB), Z6, Z8
-	VFMADD213PD.BCST  erf64consts<>+1024(SB), Z7, Z9
-	VFMADD213PD.BCST  erf64consts<>+1088(SB), Z6, Z8
-	VFMADD213PD.BCST  erf64consts<>+1088(SB), Z7, Z9
-	VFMADD213PD.BCST  erf64consts<>+1152(SB), Z6, Z8
-	VFMADD213PD.BCST  erf64consts<>+1152(SB), Z7, Z9
-	VFMADD213PD.BCST  erf64consts<>+1216(SB), Z6, Z8
-	VFMADD213PD.BCST  erf64consts<>+1216(SB), Z7, Z9
-	VBROADCASTSD      erf64consts<>+1280(SB), Z10
-	VFMADD213PD.BCST  erf64consts<>+1344(SB), Z6, Z10
-	VBROADCASTSD      erf64consts<>+1280(SB), Z11
-	VFMADD213PD.BCST  erf64consts<>+1344(SB), Z7, Z11
-	VFMADD213PD.BCST  erf64consts<>+1408(SB), Z6, Z10
-	VFMADD213PD.BCST  erf64consts<>+1408(SB), Z7, Z11
-	VFMADD213PD.BCST  erf64consts<>+1472(SB), Z6, Z10
-	VFMADD213PD.BCST  erf64consts<>+1472(SB), Z7, Z11
-	VFMADD213PD.BCST  erf64consts<>+1536(SB), Z6, Z10
-	VFMADD213PD.BCST  erf64consts<>+1536(SB), Z7, Z11
-	VFMADD213PD.BCST  erf64consts<>+1600(SB), Z6, Z10
-	VFMADD213PD.BCST  erf64consts<>+1600(SB), Z7, Z11
-	VFMADD213PD.BCST  erf64consts<>+128(SB), Z6, Z10
-	VFMADD213PD.BCST  erf64consts<>+128(SB), Z7, Z11
-	VDIVPD            Z10, Z8, Z8
-	VDIVPD            Z11, Z9, Z9
-	VADDPD.BCST       erf64consts<>+1664(SB), Z8, Z8
-	VADDPD.BCST       erf64consts<>+1664(SB), Z9, Z9
-	VBROADCASTSD      erf64consts<>+128(SB), Z6
-	VDIVPD            Z2, Z6, Z2
-	VBROADCASTSD      erf64consts<>+128(SB), Z6
-	VDIVPD            Z3, Z6, Z3
-	VCMPPD.BCST       $0x1e, erf64consts<>+1728(SB), Z0, K1
-	VCMPPD.BCST       $0x1e, erf64consts<>+1728(SB), Z1, K2
-	VBROADCASTSD      erf64consts<>+1856(SB), Z6
+	VBROADCASTSD      erf64consts<>+128(SB), Z4
+	VDIVPD            Z2, Z4, Z4
+	VBROADCASTSD      erf64consts<>+128(SB), Z5
+	VDIVPD            Z3, Z5, Z5
+	VCMPPD.BCST       $0x1e, erf64consts<>+192(SB), Z0, K1
+	VCMPPD.BCST       $0x1e, erf64consts<>+192(SB), Z1, K2
+	VBROADCASTSD      erf64consts<>+320(SB), Z6
 	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z6, K1, Z6
-	VBROADCASTSD      erf64consts<>+1856(SB), Z7
+	VBLENDMPD.BCST    erf64consts<>+256(SB), Z6, K1, Z6
+	VBROADCASTSD      erf64consts<>+320(SB), Z7
 	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z7, K2, Z7
-	VBROADCASTSD      erf64consts<>+1984(SB), Z10
+	VBLENDMPD.BCST    erf64consts<>+256(SB), Z7, K2, Z7
+	VBROADCASTSD      erf64consts<>+448(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    erf64consts<>+384(SB), Z8, K1, Z8
+	VBROADCASTSD      erf64consts<>+448(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD.BCST    erf64consts<>+384(SB), Z9, K2, Z9
+	VFMADD231PD       Z4, Z6, Z8
+	VFMADD231PD       Z5, Z7, Z9
+	VBROADCASTSD      erf64consts<>+576(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+512(SB), Z6, K1, Z6
+	VBROADCASTSD      erf64consts<>+576(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    erf64consts<>+512(SB), Z7, K2, Z7
+	VFMADD231PD       Z4, Z8, Z6
+	VFMADD231PD       Z5, Z9, Z7
+	VBROADCASTSD      erf64consts<>+704(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    erf64consts<>+640(SB), Z8, K1, Z8
+	VBROADCASTSD      erf64consts<>+704(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD.BCST    erf64consts<>+640(SB), Z9, K2, Z9
+	VFMADD231PD       Z4, Z6, Z8
+	VFMADD231PD       Z5, Z7, Z9
+	VBROADCASTSD      erf64consts<>+832(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+768(SB), Z6, K1, Z6
+	VBROADCASTSD      erf64consts<>+832(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    erf64consts<>+768(SB), Z7, K2, Z7
+	VFMADD231PD       Z4, Z8, Z6
+	VFMADD231PD       Z5, Z9, Z7
+	VBROADCASTSD      erf64consts<>+960(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    erf64consts<>+896(SB), Z8, K1, Z8
+	VBROADCASTSD      erf64consts<>+960(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD.BCST    erf64consts<>+896(SB), Z9, K2, Z9
+	VFMADD231PD       Z4, Z6, Z8
+	VFMADD231PD       Z5, Z7, Z9
+	VBROADCASTSD      erf64consts<>+1088(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+1024(SB), Z6, K1, Z6
+	VBROADCASTSD      erf64consts<>+1088(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    erf64consts<>+1024(SB), Z7, K2, Z7
+	VFMADD231PD       Z4, Z8, Z6
+	VFMADD231PD       Z5, Z9, Z7
+	VBROADCASTSD      erf64consts<>+1216(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    erf64consts<>+1152(SB), Z8, K1, Z8
+	VBROADCASTSD      erf64consts<>+1216(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD.BCST    erf64consts<>+1152(SB), Z9, K2, Z9
+	VFMADD231PD       Z4, Z6, Z8
+	VFMADD231PD       Z5, Z7, Z9
+	VBROADCASTSD      erf64consts<>+1280(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+256(SB), Z6, K1, Z6
+	VBROADCASTSD      erf64consts<>+1280(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    erf64consts<>+256(SB), Z7, K2, Z7
+	VBROADCASTSD      erf64consts<>+1408(SB), Z10
 	VMOVUPS           Z10, Z10
-	VBLENDMPD.BCST    erf64consts<>+1920(SB), Z10, K1, Z10
-	VBROADCASTSD      erf64consts<>+1984(SB), Z11
+	VBLENDMPD.BCST    erf64consts<>+1344(SB), Z10, K1, Z10
+	VBROADCASTSD      erf64consts<>+1408(SB), Z11
 	VMOVUPS           Z11, Z11
-	VBLENDMPD.BCST    erf64consts<>+1920(SB), Z11, K2, Z11
-	VFMADD231PD       Z2, Z6, Z10
-	VFMADD231PD       Z3, Z7, Z11
-	VBROADCASTSD      erf64consts<>+2112(SB), Z6
+	VBLENDMPD.BCST    erf64consts<>+1344(SB), Z11, K2, Z11
+	VFMADD231PD       Z4, Z6, Z10
+	VFMADD231PD       Z5, Z7, Z11
+	VBROADCASTSD      erf64consts<>+1536(SB), Z6
 	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+2048(SB), Z6, K1, Z6
-	VBROADCASTSD      erf64consts<>+2112(SB), Z7
+	VBLENDMPD.BCST    erf64consts<>+1472(SB), Z6, K1, Z6
+	VBROADCASTSD      erf64consts<>+1536(SB), Z7
 	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+2048(SB), Z7, K2, Z7
-	VFMADD231PD       Z2, Z10, Z6
-	VFMADD231PD       Z3, Z11, Z7
-	VBROADCASTSD      erf64consts<>+2240(SB), Z10
+	VBLENDMPD.BCST    erf64consts<>+1472(SB), Z7, K2, Z7
+	VFMADD231PD       Z4, Z10, Z6
+	VFMADD231PD       Z5, Z11, Z7
+	VBROADCASTSD      erf64consts<>+1664(SB), Z10
 	VMOVUPS           Z10, Z10
-	VBLENDMPD.BCST    erf64consts<>+2176(SB), Z10, K1, Z10
-	VBROADCASTSD      erf64consts<>+2240(SB), Z11
+	VBLENDMPD.BCST    erf64consts<>+1600(SB), Z10, K1, Z10
+	VBROADCASTSD      erf64consts<>+1664(SB), Z11
 	VMOVUPS           Z11, Z11
-	VBLENDMPD.BCST    erf64consts<>+2176(SB), Z11, K2, Z11
-	VFMADD231PD       Z2, Z6, Z10
-	VFMADD231PD       Z3, Z7, Z11
-	VBROADCASTSD      erf64consts<>+2368(SB), Z6
+	VBLENDMPD.BCST    erf64consts<>+1600(SB), Z11, K2, Z11
+	VFMADD231PD       Z4, Z6, Z10
+	VFMADD231PD       Z5, Z7, Z11
+	VBROADCASTSD      erf64consts<>+1792(SB), Z6
 	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+2304(SB), Z6, K1, Z6
-	VBROADCASTSD      erf64consts<>+2368(SB), Z7
+	VBLENDMPD.BCST    erf64consts<>+1728(SB), Z6, K1, Z6
+	VBROADCASTSD      erf64consts<>+1792(SB), Z7
 	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+2304(SB), Z7, K2, Z7
-	VFMADD231PD       Z2, Z10, Z6
-	VFMADD231PD       Z3, Z11, Z7
-	VBROADCASTSD      erf64consts<>+2496(SB), Z10
+	VBLENDMPD.BCST    erf64consts<>+1728(SB), Z7, K2, Z7
+	VFMADD231PD       Z4, Z10, Z6
+	VFMADD231PD       Z5, Z11, Z7
+	VBROADCASTSD      erf64consts<>+1920(SB), Z10
 	VMOVUPS           Z10, Z10
-	VBLENDMPD.BCST    erf64consts<>+2432(SB), Z10, K1, Z10
-	VBROADCASTSD      erf64consts<>+2496(SB), Z11
+	VBLENDMPD.BCST    erf64consts<>+1856(SB), Z10, K1, Z10
+	VBROADCASTSD      erf64consts<>+1920(SB), Z11
 	VMOVUPS           Z11, Z11
-	VBLENDMPD.BCST    erf64consts<>+2432(SB), Z11, K2, Z11
-	VFMADD231PD       Z2, Z6, Z10
-	VFMADD231PD       Z3, Z7, Z11
-	VBROADCASTSD      erf64consts<>+2624(SB), Z6
+	VBLENDMPD.BCST    erf64consts<>+1856(SB), Z11, K2, Z11
+	VFMADD231PD       Z4, Z6, Z10
+	VFMADD231PD       Z5, Z7, Z11
+	VBROADCASTSD      erf64consts<>+2048(SB), Z6
 	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+2560(SB), Z6, K1, Z6
-	VBROADCASTSD      erf64consts<>+2624(SB), Z7
+	VBLENDMPD.BCST    erf64consts<>+1984(SB), Z6, K1, Z6
+	VBROADCASTSD      erf64consts<>+2048(SB), Z7
 	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+2560(SB), Z7, K2, Z7
-	VFMADD231PD       Z2, Z10, Z6
-	VFMADD231PD       Z3, Z11, Z7
-	VBROADCASTSD      erf64consts<>+2752(SB), Z10
+	VBLENDMPD.BCST    erf64consts<>+1984(SB), Z7, K2, Z7
+	VFMADD231PD       Z4, Z10, Z6
+	VFMADD231PD       Z5, Z11, Z7
+	VBROADCASTSD      erf64consts<>+2176(SB), Z10
 	VMOVUPS           Z10, Z10
-	VBLENDMPD.BCST    erf64consts<>+2688(SB), Z10, K1, Z10
-	VBROADCASTSD      erf64consts<>+2752(SB), Z11
+	VBLENDMPD.BCST    erf64consts<>+2112(SB), Z10, K1, Z10
+	VBROADCASTSD      erf64consts<>+2176(SB), Z11
 	VMOVUPS           Z11, Z11
-	VBLENDMPD.BCST    erf64consts<>+2688(SB), Z11, K2, Z11
-	VFMADD231PD       Z2, Z6, Z10
-	VFMADD231PD       Z3, Z7, Z11
-	VBROADCASTSD      erf64consts<>+2816(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z6, K1, Z6
-	VBROADCASTSD      erf64consts<>+2816(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z7, K2, Z7
-	VBROADCASTSD      erf64consts<>+2944(SB), Z12
-	VMOVUPS           Z12, Z12
-	VBLENDMPD.BCST    erf64consts<>+2880(SB), Z12, K1, Z12
-	VBROADCASTSD      erf64consts<>+2944(SB), Z13
-	VMOVUPS           Z13, Z13
-	VBLENDMPD.BCST    erf64consts<>+2880(SB), Z13, K2, Z13
-	VFMADD231PD       Z2, Z6, Z12
-	VFMADD231PD       Z3, Z7, Z13
-	VBROADCASTSD      erf64consts<>+3072(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+3008(SB), Z6, K1, Z6
-	VBROADCASTSD      erf64consts<>+3072(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+3008(SB), Z7, K2, Z7
-	VFMADD231PD       Z2, Z12, Z6
-	VFMADD231PD       Z3, Z13, Z7
-	VBROADCASTSD      erf64consts<>+3200(SB), Z12
-	VMOVUPS           Z12, Z12
-	VBLENDMPD.BCST    erf64consts<>+3136(SB), Z12, K1, Z12
-	VBROADCASTSD      erf64consts<>+3200(SB), Z13
-	VMOVUPS           Z13, Z13
-	VBLENDMPD.BCST    erf64consts<>+3136(SB), Z13, K2, Z13
-	VFMADD231PD       Z2, Z6, Z12
-	VFMADD231PD       Z3, Z7, Z13
-	VBROADCASTSD      erf64consts<>+3328(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+3264(SB), Z6, K1, Z6
-	VBROADCASTSD      erf64consts<>+3328(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+3264(SB), Z7, K2, Z7
-	VFMADD231PD       Z2, Z12, Z6
-	VFMADD231PD       Z3, Z13, Z7
-	VBROADCASTSD      erf64consts<>+3456(SB), Z12
-	VMOVUPS           Z12, Z12
-	VBLENDMPD.BCST    erf64consts<>+3392(SB), Z12, K1, Z12
-	VBROADCASTSD      erf64consts<>+3456(SB), Z13
-	VMOVUPS           Z13, Z13
-	VBLENDMPD.BCST    erf64consts<>+3392(SB), Z13, K2, Z13
-	VFMADD231PD       Z2, Z6, Z12
-	VFMADD231PD       Z3, Z7, Z13
-	VBROADCASTSD      erf64consts<>+3584(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+3520(SB), Z6, K1, Z6
-	VBROADCASTSD      erf64consts<>+3584(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+3520(SB), Z7, K2, Z7
-	VFMADD231PD       Z2, Z12, Z6
-	VFMADD231PD       Z3, Z13, Z7
-	VBROADCASTSD      erf64consts<>+3712(SB), Z12
-	VMOVUPS           Z12, Z12
-	VBLENDMPD.BCST    erf64consts<>+3648(SB), Z12, K1, Z12
-	VBROADCASTSD      erf64consts<>+3712(SB), Z13
-	VMOVUPS           Z13, Z13
-	VBLENDMPD.BCST    erf64consts<>+3648(SB), Z13, K2, Z13
-	VFMADD231PD       Z2, Z6, Z12
-	VFMADD231PD       Z3, Z7, Z13
+	VBLENDMPD.BCST    erf64consts<>+2112(SB), Z11, K2, Z11
+	VFMADD231PD       Z4, Z6, Z10
+	VFMADD231PD       Z5, Z7, Z11
 	VBROADCASTSD      erf64consts<>+128(SB), Z6
 	VMOVUPS           Z6, Z6
 	VBLENDMPD.BCST    erf64consts<>+128(SB), Z6, K1, Z6
 	VBROADCASTSD      erf64consts<>+128(SB), Z7
 	VMOVUPS           Z7, Z7
 	VBLENDMPD.BCST    erf64consts<>+128(SB), Z7, K2, Z7
-	VFMADD231PD       Z2, Z12, Z6
-	VFMADD231PD       Z3, Z13, Z7
-	VPANDQ.BCST       erf64consts<>+3776(SB), Z0, Z2
-	VPANDQ.BCST       erf64consts<>+3776(SB), Z1, Z3
-	VBROADCASTSD      erf64consts<>+3840(SB), Z12
-	VFNMADD231PD      Z2, Z2, Z12
-	VBROADCASTSD      erf64consts<>+3840(SB), Z13
-	VFNMADD231PD      Z3, Z3, Z13
-	VSUBPD            Z0, Z2, Z14
-	VSUBPD            Z1, Z3, Z15
-	VADDPD            Z0, Z2, Z2
-	VADDPD            Z1, Z3, Z3
-	VDIVPD            Z6, Z10, Z10
-	VDIVPD            Z7, Z11, Z11
-	VFMADD231PD       Z2, Z14, Z10
-	VFMADD231PD       Z3, Z15, Z11
-	VADDPD            Z10, Z12, Z2
-	VADDPD            Z11, Z13, Z3
-	VSUBPD            Z2, Z12, Z12
-	VSUBPD            Z3, Z13, Z13
-	VADDPD            Z10, Z12, Z12
-	VADDPD            Z11, Z13, Z13
-	VMAXPD.BCST       erf64consts<>+3904(SB), Z2, Z2
-	VMAXPD.BCST       erf64consts<>+3904(SB), Z3, Z3
-	VMINPD.BCST       erf64consts<>+3968(SB), Z2, Z2
-	VMINPD.BCST       erf64consts<>+3968(SB), Z3, Z3
-	VBROADCASTSD      erf64consts<>+4032(SB), Z6
-	VFMADD213PD.BCST  erf64consts<>+4096(SB), Z2, Z6
-	VBROADCASTSD      erf64consts<>+4032(SB), Z7
-	VFMADD213PD.BCST  erf64consts<>+4096(SB), Z3, Z7
-	VSUBPD.BCST       erf64consts<>+4096(SB), Z6, Z10
-	VSUBPD.BCST       erf64consts<>+4096(SB), Z7, Z11
-	VFNMADD231PD.BCST erf64consts<>+4160(SB), Z10, Z2
-	VFNMADD231PD.BCST erf64consts<>+4160(SB), Z11, Z3
-	VBROADCASTSD      erf64consts<>+4224(SB), Z14
-	VFNMADD213PD      Z2, Z10, Z14
-	VBROADCASTSD      erf64consts<>+4224(SB), Z15
-	VFNMADD213PD      Z3, Z11, Z15
-	VSUBPD            Z14, Z2, Z2
-	VSUBPD            Z15, Z3, Z3
-	VFNMADD231PD.BCST erf64consts<>+4224(SB), Z10, Z2
-	VFNMADD231PD.BCST erf64consts<>+4224(SB), Z11, Z3
-	VADDPD            Z12, Z14, Z10
-	VADDPD            Z13, Z15, Z11
-	VSUBPD            Z14, Z10, Z16
-	VSUBPD            Z15, Z11, Z17
-	VSUBPD            Z16, Z10, Z18
-	VSUBPD            Z17, Z11, Z19
-	VSUBPD            Z18, Z14, Z14
-	VSUBPD            Z19, Z15, Z15
+	VFMADD231PD       Z4, Z10, Z6
+	VFMADD231PD       Z5, Z11, Z7
+	VPANDQ.BCST       erf64consts<>+2240(SB), Z0, Z4
+	VPANDQ.BCST       erf64consts<>+2240(SB), Z1, Z5
+	VBROADCASTSD      erf64consts<>+2304(SB), Z10
+	VFNMADD231PD      Z4, Z4, Z10
+	VBROADCASTSD      erf64consts<>+2304(SB), Z11
+	VFNMADD231PD      Z5, Z5, Z11
+	VSUBPD            Z0, Z4, Z12
+	VSUBPD            Z1, Z5, Z13
+	VADDPD            Z0, Z4, Z4
+	VADDPD            Z1, Z5, Z5
+	VDIVPD            Z6, Z8, Z8
+	VDIVPD            Z7, Z9, Z9
+	VFMADD231PD       Z4, Z12, Z8
+	VFMADD231PD       Z5, Z13, Z9
+	VADDPD            Z8, Z10, Z4
+	VADDPD            Z9, Z11, Z5
+	VSUBPD            Z4, Z10, Z10
+	VSUBPD            Z5, Z11, Z11
+	VADDPD            Z8, Z10, Z10
+	VADDPD            Z9, Z11, Z11
+	VMAXPD.BCST       erf64consts<>+2368(SB), Z4, Z4
+	VMAXPD.BCST       erf64consts<>+2368(SB), Z5, Z5
+	VMINPD.BCST       erf64consts<>+2432(SB), Z4, Z4
+	VMINPD.BCST       erf64consts<>+2432(SB), Z5, Z5
+	VBROADCASTSD      erf64consts<>+2496(SB), Z6
+	VFMADD213PD.BCST  erf64consts<>+2560(SB), Z4, Z6
+	VBROADCASTSD      erf64consts<>+2496(SB), Z7
+	VFMADD213PD.BCST  erf64consts<>+2560(SB), Z5, Z7
+	VSUBPD.BCST       erf64consts<>+2560(SB), Z6, Z8
+	VSUBPD.BCST       erf64consts<>+2560(SB), Z7, Z9
+	VFNMADD231PD.BCST erf64consts<>+2624(SB), Z8, Z4
+	VFNMADD231PD.BCST erf64consts<>+2624(SB), Z9, Z5
+	VBROADCASTSD      erf64consts<>+2688(SB), Z12
+	VFNMADD213PD      Z4, Z8, Z12
+	VBROADCASTSD      erf64consts<>+2688(SB), Z13
+	VFNMADD213PD      Z5, Z9, Z13
+	VSUBPD            Z12, Z4, Z4
+	VSUBPD            Z13, Z5, Z5
+	VFNMADD231PD.BCST erf64consts<>+2688(SB), Z8, Z4
+	VFNMADD231PD.BCST erf64consts<>+2688(SB), Z9, Z5
+	VADDPD            Z10, Z12, Z8
+	VADDPD            Z11, Z13, Z9
+	VSUBPD            Z12, Z8, Z14
+	VSUBPD            Z13, Z9, Z15
+	VSUBPD            Z14, Z8, Z16
+	VSUBPD            Z15, Z9, Z17
 	VSUBPD            Z16, Z12, Z12
 	VSUBPD            Z17, Z13, Z13
-	VADDPD            Z12, Z14, Z14
-	VADDPD            Z13, Z15, Z15
-	VADDPD            Z14, Z2, Z2
-	VADDPD            Z15, Z3, Z3
-	VBROADCASTSD      erf64consts<>+4288(SB), Z12
-	VFMADD213PD.BCST  erf64consts<>+4352(SB), Z10, Z12
-	VBROADCASTSD      erf64consts<>+4288(SB), Z13
-	VFMADD213PD.BCST  erf64consts<>+4352(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+4416(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+4416(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+4480(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+4480(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+4544(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+4544(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+4608(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+4608(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+4672(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+4672(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+4736(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+4736(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+4800(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+4800(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+4864(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+4864(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+4928(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+4928(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+4992(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+4992(SB), Z11, Z13
-	VMULPD            Z10, Z10, Z14
-	VMULPD            Z11, Z11, Z15
-	VFMADD231PD       Z10, Z2, Z2
-	VFMADD231PD       Z11, Z3, Z3
-	VFMADD231PD       Z14, Z12, Z2
-	VFMADD231PD       Z15, Z13, Z3
-	VADDPD.BCST       erf64consts<>+128(SB), Z10, Z12
-	VADDPD.BCST       erf64consts<>+128(SB), Z11, Z13
-	VBROADCASTSD      erf64consts<>+128(SB), Z14
-	VSUBPD            Z12, Z14, Z14
-	VBROADCASTSD      erf64consts<>+128(SB), Z15
-	VSUBPD            Z13, Z15, Z15
-	VADDPD            Z10, Z14, Z14
-	VADDPD            Z11, Z15, Z15
-	VADDPD            Z2, Z14, Z14
-	VADDPD            Z3, Z15, Z15
-	VPSUBQ.BCST       erf64consts<>+5056(SB), Z6, Z6
-	VPSUBQ.BCST       erf64consts<>+5056(SB), Z7, Z7
-	VPSRLQ            $0x01, Z6, Z2
-	VPSRLQ            $0x01, Z7, Z3
-	VPSUBQ.BCST       erf64consts<>+5120(SB), Z2, Z10
-	VPSUBQ.BCST       erf64consts<>+5120(SB), Z3, Z11
-	VPSLLQ            $0x34, Z10, Z10
-	VPSLLQ            $0x34, Z11, Z11
-	VPSUBQ            Z2, Z6, Z6
-	VPSUBQ            Z3, Z7, Z7
-	VPSUBQ.BCST       erf64consts<>+5120(SB), Z6, Z6
-	VPSUBQ.BCST       erf64consts<>+5120(SB), Z7, Z7
+	VSUBPD            Z14, Z10, Z10
+	VSUBPD            Z15, Z11, Z11
+	VADDPD            Z10, Z12, Z12
+	VADDPD            Z11, Z13, Z13
+	VADDPD            Z12, Z4, Z4
+	VADDPD            Z13, Z5, Z5
+	VBROADCASTSD      erf64consts<>+2752(SB), Z10
+	VFMADD213PD.BCST  erf64consts<>+2816(SB), Z8, Z10
+	VBROADCASTSD      erf64consts<>+2752(SB), Z11
+	VFMADD213PD.BCST  erf64consts<>+2816(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+2880(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+2880(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+2944(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+2944(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+3008(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+3008(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+3072(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+3072(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+3136(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+3136(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+3200(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+3200(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+3264(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+3264(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+3328(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+3328(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+3392(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+3392(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+3456(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+3456(SB), Z9, Z11
+	VMULPD            Z8, Z8, Z12
+	VMULPD            Z9, Z9, Z13
+	VFMADD231PD       Z8, Z4, Z4
+	VFMADD231PD       Z9, Z5, Z5
+	VFMADD231PD       Z12, Z10, Z4
+	VFMADD231PD       Z13, Z11, Z5
+	VADDPD.BCST       erf64consts<>+128(SB), Z8, Z10
+	VADDPD.BCST       erf64consts<>+128(SB), Z9, Z11
+	VBROADCASTSD      erf64consts<>+128(SB), Z12
+	VSUBPD            Z10, Z12, Z12
+	VBROADCASTSD      erf64consts<>+128(SB), Z13
+	VSUBPD            Z11, Z13, Z13
+	VADDPD            Z8, Z12, Z12
+	VADDPD            Z9, Z13, Z13
+	VADDPD            Z4, Z12, Z12
+	VADDPD            Z5, Z13, Z13
+	VPSUBQ.BCST       erf64consts<>+3520(SB), Z6, Z6
+	VPSUBQ.BCST       erf64consts<>+3520(SB), Z7, Z7
+	VPSRLQ            $0x01, Z6, Z4
+	VPSRLQ            $0x01, Z7, Z5
+	VPSUBQ.BCST       erf64consts<>+3584(SB), Z4, Z8
+	VPSUBQ.BCST       erf64consts<>+3584(SB), Z5, Z9
+	VPSLLQ            $0x34, Z8, Z8
+	VPSLLQ            $0x34, Z9, Z9
+	VPSUBQ            Z4, Z6, Z6
+	VPSUBQ            Z5, Z7, Z7
+	VPSUBQ.BCST       erf64consts<>+3584(SB), Z6, Z6
+	VPSUBQ.BCST       erf64consts<>+3584(SB), Z7, Z7
 	VPSLLQ            $0x34, Z6, Z6
 	VPSLLQ            $0x34, Z7, Z7
-	VADDPD            Z14, Z12, Z12
-	VADDPD            Z15, Z13, Z13
-	VMULPD            Z10, Z12, Z12
-	VMULPD            Z11, Z13, Z13
-	VMULPD            Z6, Z12, Z12
-	VMULPD            Z7, Z13, Z13
-	VDIVPD            Z0, Z12, Z12
-	VDIVPD            Z1, Z13, Z13
-	VBROADCASTSD      erf64consts<>+128(SB), Z2
-	VSUBPD            Z12, Z2, Z12
-	VBROADCASTSD      erf64consts<>+128(SB), Z2
-	VSUBPD            Z13, Z2, Z13
-	VCMPPD.BCST       $0x11, erf64consts<>+5184(SB), Z0, K1
-	VCMPPD.BCST       $0x11, erf64consts<>+5184(SB), Z1, K2
-	VBROADCASTSD      erf64consts<>+128(SB), Z2
-	VMOVUPS           Z2, Z2
-	VBLENDMPD         Z12, Z2, K1, Z2
-	VBROADCASTSD      erf64consts<>+128(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPD         Z13, Z3, K2, Z3
-	VCMPPD.BCST       $0x11, erf64consts<>+5248(SB), Z0, K1
-	VCMPPD.BCST       $0x11, erf64consts<>+5248(SB), Z1, K2
-	VBLENDMPD         Z8, Z2, K1, Z2
-	VBLENDMPD         Z9, Z3, K2, Z3
-	VCMPPD.BCST       $0x11, erf64consts<>+5312(SB), Z0, K1
-	VCMPPD.BCST       $0x11, erf64consts<>+5312(SB), Z1, K2
-	VBLENDMPD         Z4, Z2, K1, Z2
-	VBLENDMPD         Z5, Z3, K2, Z3
-	VMOVUPD           (SI)(R8*8), Z0
-	VPANDQ.BCST       erf64consts<>+0(SB), Z0, Z0
-	VMOVUPD           64(SI)(R8*8), Z1
-	VPANDQ.BCST       erf64consts<>+0(SB), Z1, Z1
-	VPORQ             Z0, Z2, Z2
-	VPORQ             Z1, Z3, Z3
-	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD            $0x03, (SI)(R8*8), Z0, K1
-	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD            $0x03, 64(SI)(R8*8), Z0, K2
-	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        erf64consts<>+5376(SB), Z0, Z0
-	VMOVUPD           64(SI)(R8*8), Z1
-	VPORQ.BCST        erf64consts<>+5376(SB), Z1, Z1
-	VBLENDMPD         Z0, Z2, K1, Z2
-	VBLENDMPD         Z1, Z3, K2, Z3
-	VMOVUPD           Z2, (DX)(R8*8)
-	VMOVUPD           Z3, 64(DX)(R8*8)
-	ADDQ              $0x00000010, R8
-	SUBQ              $0x00000010, R9
-	JMP               erfVF64AVX512_loop2
+	VADDPD            Z12, Z10, Z10
+	VADDPD            Z13, Z11, Z11
+	VMULPD            Z8, Z10, Z10
+	VMULPD            Z9, Z11, Z11
+	VMULPD            Z6, Z10, Z10
+	VMULPD            Z7, Z11, Z11
+	VDIVPD            Z0, Z10, Z10
+	VDIVPD            Z1, Z11, Z11
+	VCMPPD.BCST       $0x11, erf64consts<>+3648(SB), Z0, K1
+	VCMPPD.BCST       $0x11, erf64consts<>+3648(SB), Z1, K2
+	VBROADCASTSD      erf64consts<>+128(SB), Z4
+	VSUBPD            Z10, Z4, Z10
+	VBROADCASTSD      erf64consts<>+128(SB), Z4
+	VSUBPD            Z11, Z4, Z11
+	VBROADCASTSD      erf64consts<>+128(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD         Z10, Z4, K1, Z4
+	VBROADCASTSD      erf64consts<>+128(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD         Z11, Z5, K2, Z5
+	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z0, K1
+	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z1, K2
+	KORW              K1, K2, K3
+	KORTESTW          K3, K3
+	JZ                mathblock393
+	VSUBPD.BCST       erf64consts<>+128(SB), Z0, Z6
+	VBROADCASTSD      erf64consts<>+3776(SB), Z7
+	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+3904(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+3968(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+4032(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+4096(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+4160(SB), Z6, Z7
+	VBROADCASTSD      erf64consts<>+4224(SB), Z8
+	VFMADD213PD.BCST  erf64consts<>+4288(SB), Z6, Z8
+	VFMADD213PD.BCST  erf64consts<>+4352(SB), Z6, Z8
+	VFMADD213PD.BCST  erf64consts<>+4416(SB), Z6, Z8
+	VFMADD213PD.BCST  erf64consts<>+4480(SB), Z6, Z8
+	VFMADD213PD.BCST  erf64consts<>+4544(SB), Z6, Z8
+	VFMADD213PD.BCST  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD            Z8, Z7, Z7
+	VADDPD.BCST       erf64consts<>+4608(SB), Z7, Z7
+	VBLENDMPD         Z7, Z4, K1, Z4
+	VSUBPD.BCST       erf64consts<>+128(SB), Z1, Z6
+	VBROADCASTSD      erf64consts<>+3776(SB), Z7
+	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+3904(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+3968(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+4032(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+4096(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+4160(SB), Z6, Z7
+	VBROADCASTSD      erf64consts<>+4224(SB), Z8
+	VFMADD213PD.BCST  erf64consts<>+4288(SB), Z6, Z8
+	VFMADD213PD.BCST  erf64consts<>+4352(SB), Z6, Z8
+	VFMADD213PD.BCST  erf64consts<>+4416(SB), Z6, Z8
+	VFMADD213PD.BCST  erf64consts<>+4480(SB), Z6, Z8
+	VFMADD213PD.BCST  erf64consts<>+4544(SB), Z6, Z8
+	VFMADD213PD.BCST  erf64consts<>+128(SB), Z6, Z8
+	VDIVPD            Z8, Z7, Z7
+	VADDPD.BCST       erf64consts<>+4608(SB), Z7, Z7
+	VBLENDMPD         Z7, Z5, K2, Z5
+
+mathblock393:
+	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z0, K1
+	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z1, K2
+	KORW             K1, K2, K3
+	KORTESTW         K3, K3
+	JZ               mathblock394
+	VBROADCASTSD     erf64consts<>+4736(SB), Z6
+	VFMADD213PD.BCST erf64consts<>+4800(SB), Z2, Z6
+	VFMADD213PD.BCST erf64consts<>+4864(SB), Z2, Z6
+	VFMADD213PD.BCST erf64consts<>+4928(SB), Z2, Z6
+	VFMADD213PD.BCST erf64consts<>+4992(SB), Z2, Z6
+	VBROADCASTSD     erf64consts<>+5056(SB), Z7
+	VFMADD213PD.BCST erf64consts<>+5120(SB), Z2, Z7
+	VFMADD213PD.BCST erf64consts<>+5184(SB), Z2, Z7
+	VFMADD213PD.BCST erf64consts<>+5248(SB), Z2, Z7
+	VFMADD213PD.BCST erf64consts<>+5312(SB), Z2, Z7
+	VFMADD213PD.BCST erf64consts<>+128(SB), Z2, Z7
+	VDIVPD           Z7, Z6, Z6
+	VFMADD231PD      Z6, Z0, Z0
+	VBLENDMPD        Z0, Z4, K1, Z4
+	VBROADCASTSD     erf64consts<>+4736(SB), Z0
+	VFMADD213PD.BCST erf64consts<>+4800(SB), Z3, Z0
+	VFMADD213PD.BCST erf64consts<>+4864(SB), Z3, Z0
+	VFMADD213PD.BCST erf64consts<>+4928(SB), Z3, Z0
+	VFMADD213PD.BCST erf64consts<>+4992(SB), Z3, Z0
+	VBROADCASTSD     erf64consts<>+5056(SB), Z2
+	VFMADD213PD.BCST erf64consts<>+5120(SB), Z3, Z2
+	VFMADD213PD.BCST erf64consts<>+5184(SB), Z3, Z2
+	VFMADD213PD.BCST erf64consts<>+5248(SB), Z3, Z2
+	VFMADD213PD.BCST erf64consts<>+5312(SB), Z3, Z2
+	VFMADD213PD.BCST erf64consts<>+128(SB), Z3, Z2
+	VDIVPD           Z2, Z0, Z0
+	VFMADD231PD      Z0, Z1, Z1
+	VBLENDMPD        Z1, Z5, K2, Z5
+
+mathblock394:
+	VMOVUPD     (SI)(R8*8), Z0
+	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z0
+	VMOVUPD     64(SI)(R8*8), Z1
+	VPANDQ.BCST erf64consts<>+0(SB), Z1, Z1
+	VPORQ       Z0, Z4, Z4
+	VPORQ       Z1, Z5, Z5
+	VMOVUPD     (SI)(R8*8), Z0
+	VCMPPD      $0x03, (SI)(R8*8), Z0, K1
+	VMOVUPD     64(SI)(R8*8), Z0
+	VCMPPD      $0x03, 64(SI)(R8*8), Z0, K2
+	VMOVUPD     (SI)(R8*8), Z0
+	VPORQ.BCST  erf64consts<>+5376(SB), Z0, Z0
+	VMOVUPD     64(SI)(R8*8), Z1
+	VPORQ.BCST  erf64consts<>+5376(SB), Z1, Z1
+	VBLENDMPD   Z0, Z4, K1, Z4
+	VBLENDMPD   Z1, Z5, K2, Z5
+	VMOVUPD     Z4, (DX)(R8*8)
+	VMOVUPD     Z5, 64(DX)(R8*8)
+	ADDQ        $0x00000010, R8
+	SUBQ        $0x00000010, R9
+	JMP         erfVF64AVX512_loop2
 
 erfVF64AVX512_after2:
 erfVF64AVX512_loop1:
@@ -38910,185 +38944,193 @@ erfVF64AVX512_loop1:
 	VMOVUPD           (SI)(R8*8), Z0
 	VPANDQ.BCST       erf64consts<>+64(SB), Z0, Z0
 	VMULPD            Z0, Z0, Z1
-	VBROADCASTSD      erf64consts<>+192(SB), Z2
-	VFMADD213PD.BCST  erf64consts<>+256(SB), Z1, Z2
-	VFMADD213PD.BCST  erf64consts<>+320(SB), Z1, Z2
-	VFMADD213PD.BCST  erf64consts<>+384(SB), Z1, Z2
-	VFMADD213PD.BCST  erf64consts<>+448(SB), Z1, Z2
-	VBROADCASTSD      erf64consts<>+512(SB), Z3
-	VFMADD213PD.BCST  erf64consts<>+576(SB), Z1, Z3
-	VFMADD213PD.BCST  erf64consts<>+640(SB), Z1, Z3
-	VFMADD213PD.BCST  erf64consts<>+704(SB), Z1, Z3
-	VFMADD213PD.BCST  erf64consts<>+768(SB), Z1, Z3
-	VFMADD213PD.BCST  erf64consts<>+128(SB), Z1, Z3
-	VDIVPD            Z3, Z2, Z2
-	VFMADD213PD       Z0, Z0, Z2
-	VSUBPD.BCST       erf64consts<>+128(SB), Z0, Z3
-	VBROADCASTSD      erf64consts<>+832(SB), Z4
-	VFMADD213PD.BCST  erf64consts<>+896(SB), Z3, Z4
-	VFMADD213PD.BCST  erf64consts<>+960(SB), Z3, Z4
-	VFMADD213PD.BCST  erf64consts<>+1024(SB), Z3, Z4
-	VFMADD213PD.BCST  erf64consts<>+1088(SB), Z3, Z4
-	VFMADD213PD.BCST  erf64consts<>+1152(SB), Z3, Z4
-	VFMADD213PD.BCST  erf64consts<>+1216(SB), Z3, Z4
-	VBROADCASTSD      erf64consts<>+1280(SB), Z5
-	VFMADD213PD.BCST  erf64consts<>+1344(SB), Z3, Z5
-	VFMADD213PD.BCST  erf64consts<>+1408(SB), Z3, Z5
-	VFMADD213PD.BCST  erf64consts<>+1472(SB), Z3, Z5
-	VFMADD213PD.BCST  erf64consts<>+1536(SB), Z3, Z5
-	VFMADD213PD.BCST  erf64consts<>+1600(SB), Z3, Z5
-	VFMADD213PD.BCST  erf64consts<>+128(SB), Z3, Z5
-	VDIVPD            Z5, Z4, Z4
-	VADDPD.BCST       erf64consts<>+1664(SB), Z4, Z4
-	VBROADCASTSD      erf64consts<>+128(SB), Z3
-	VDIVPD            Z1, Z3, Z1
-	VCMPPD.BCST       $0x1e, erf64consts<>+1728(SB), Z0, K1
-	VBROADCASTSD      erf64consts<>+1856(SB), Z3
+	VBROADCASTSD      erf64consts<>+128(SB), Z2
+	VDIVPD            Z1, Z2, Z2
+	VCMPPD.BCST       $0x1e, erf64consts<>+192(SB), Z0, K1
+	VBROADCASTSD      erf64consts<>+320(SB), Z3
 	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z3, K1, Z3
-	VBROADCASTSD      erf64consts<>+1984(SB), Z5
+	VBLENDMPD.BCST    erf64consts<>+256(SB), Z3, K1, Z3
+	VBROADCASTSD      erf64consts<>+448(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+384(SB), Z4, K1, Z4
+	VFMADD231PD       Z2, Z3, Z4
+	VBROADCASTSD      erf64consts<>+576(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    erf64consts<>+512(SB), Z3, K1, Z3
+	VFMADD231PD       Z2, Z4, Z3
+	VBROADCASTSD      erf64consts<>+704(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+640(SB), Z4, K1, Z4
+	VFMADD231PD       Z2, Z3, Z4
+	VBROADCASTSD      erf64consts<>+832(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    erf64consts<>+768(SB), Z3, K1, Z3
+	VFMADD231PD       Z2, Z4, Z3
+	VBROADCASTSD      erf64consts<>+960(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+896(SB), Z4, K1, Z4
+	VFMADD231PD       Z2, Z3, Z4
+	VBROADCASTSD      erf64consts<>+1088(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    erf64consts<>+1024(SB), Z3, K1, Z3
+	VFMADD231PD       Z2, Z4, Z3
+	VBROADCASTSD      erf64consts<>+1216(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+1152(SB), Z4, K1, Z4
+	VFMADD231PD       Z2, Z3, Z4
+	VBROADCASTSD      erf64consts<>+1280(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    erf64consts<>+256(SB), Z3, K1, Z3
+	VBROADCASTSD      erf64consts<>+1408(SB), Z5
 	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+1920(SB), Z5, K1, Z5
-	VFMADD231PD       Z1, Z3, Z5
-	VBROADCASTSD      erf64consts<>+2112(SB), Z3
+	VBLENDMPD.BCST    erf64consts<>+1344(SB), Z5, K1, Z5
+	VFMADD231PD       Z2, Z3, Z5
+	VBROADCASTSD      erf64consts<>+1536(SB), Z3
 	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    erf64consts<>+2048(SB), Z3, K1, Z3
-	VFMADD231PD       Z1, Z5, Z3
-	VBROADCASTSD      erf64consts<>+2240(SB), Z5
+	VBLENDMPD.BCST    erf64consts<>+1472(SB), Z3, K1, Z3
+	VFMADD231PD       Z2, Z5, Z3
+	VBROADCASTSD      erf64consts<>+1664(SB), Z5
 	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+2176(SB), Z5, K1, Z5
-	VFMADD231PD       Z1, Z3, Z5
-	VBROADCASTSD      erf64consts<>+2368(SB), Z3
+	VBLENDMPD.BCST    erf64consts<>+1600(SB), Z5, K1, Z5
+	VFMADD231PD       Z2, Z3, Z5
+	VBROADCASTSD      erf64consts<>+1792(SB), Z3
 	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    erf64consts<>+2304(SB), Z3, K1, Z3
-	VFMADD231PD       Z1, Z5, Z3
-	VBROADCASTSD      erf64consts<>+2496(SB), Z5
+	VBLENDMPD.BCST    erf64consts<>+1728(SB), Z3, K1, Z3
+	VFMADD231PD       Z2, Z5, Z3
+	VBROADCASTSD      erf64consts<>+1920(SB), Z5
 	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+2432(SB), Z5, K1, Z5
-	VFMADD231PD       Z1, Z3, Z5
-	VBROADCASTSD      erf64consts<>+2624(SB), Z3
+	VBLENDMPD.BCST    erf64consts<>+1856(SB), Z5, K1, Z5
+	VFMADD231PD       Z2, Z3, Z5
+	VBROADCASTSD      erf64consts<>+2048(SB), Z3
 	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    erf64consts<>+2560(SB), Z3, K1, Z3
-	VFMADD231PD       Z1, Z5, Z3
-	VBROADCASTSD      erf64consts<>+2752(SB), Z5
+	VBLENDMPD.BCST    erf64consts<>+1984(SB), Z3, K1, Z3
+	VFMADD231PD       Z2, Z5, Z3
+	VBROADCASTSD      erf64consts<>+2176(SB), Z5
 	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+2688(SB), Z5, K1, Z5
-	VFMADD231PD       Z1, Z3, Z5
-	VBROADCASTSD      erf64consts<>+2816(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z3, K1, Z3
-	VBROADCASTSD      erf64consts<>+2944(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+2880(SB), Z6, K1, Z6
-	VFMADD231PD       Z1, Z3, Z6
-	VBROADCASTSD      erf64consts<>+3072(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    erf64consts<>+3008(SB), Z3, K1, Z3
-	VFMADD231PD       Z1, Z6, Z3
-	VBROADCASTSD      erf64consts<>+3200(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+3136(SB), Z6, K1, Z6
-	VFMADD231PD       Z1, Z3, Z6
-	VBROADCASTSD      erf64consts<>+3328(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    erf64consts<>+3264(SB), Z3, K1, Z3
-	VFMADD231PD       Z1, Z6, Z3
-	VBROADCASTSD      erf64consts<>+3456(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+3392(SB), Z6, K1, Z6
-	VFMADD231PD       Z1, Z3, Z6
-	VBROADCASTSD      erf64consts<>+3584(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    erf64consts<>+3520(SB), Z3, K1, Z3
-	VFMADD231PD       Z1, Z6, Z3
-	VBROADCASTSD      erf64consts<>+3712(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+3648(SB), Z6, K1, Z6
-	VFMADD231PD       Z1, Z3, Z6
+	VBLENDMPD.BCST    erf64consts<>+2112(SB), Z5, K1, Z5
+	VFMADD231PD       Z2, Z3, Z5
 	VBROADCASTSD      erf64consts<>+128(SB), Z3
 	VMOVUPS           Z3, Z3
 	VBLENDMPD.BCST    erf64consts<>+128(SB), Z3, K1, Z3
-	VFMADD231PD       Z1, Z6, Z3
-	VPANDQ.BCST       erf64consts<>+3776(SB), Z0, Z1
-	VBROADCASTSD      erf64consts<>+3840(SB), Z6
-	VFNMADD231PD      Z1, Z1, Z6
-	VSUBPD            Z0, Z1, Z7
-	VADDPD            Z0, Z1, Z1
-	VDIVPD            Z3, Z5, Z5
-	VFMADD231PD       Z1, Z7, Z5
-	VADDPD            Z5, Z6, Z1
-	VSUBPD            Z1, Z6, Z6
-	VADDPD            Z5, Z6, Z6
-	VMAXPD.BCST       erf64consts<>+3904(SB), Z1, Z1
-	VMINPD.BCST       erf64consts<>+3968(SB), Z1, Z1
-	VBROADCASTSD      erf64consts<>+4032(SB), Z3
-	VFMADD213PD.BCST  erf64consts<>+4096(SB), Z1, Z3
-	VSUBPD.BCST       erf64consts<>+4096(SB), Z3, Z5
-	VFNMADD231PD.BCST erf64consts<>+4160(SB), Z5, Z1
-	VBROADCASTSD      erf64consts<>+4224(SB), Z7
-	VFNMADD213PD      Z1, Z5, Z7
-	VSUBPD            Z7, Z1, Z1
-	VFNMADD231PD.BCST erf64consts<>+4224(SB), Z5, Z1
-	VADDPD            Z6, Z7, Z5
-	VSUBPD            Z7, Z5, Z8
-	VSUBPD            Z8, Z5, Z9
-	VSUBPD            Z9, Z7, Z7
+	VFMADD231PD       Z2, Z5, Z3
+	VPANDQ.BCST       erf64consts<>+2240(SB), Z0, Z2
+	VBROADCASTSD      erf64consts<>+2304(SB), Z5
+	VFNMADD231PD      Z2, Z2, Z5
+	VSUBPD            Z0, Z2, Z6
+	VADDPD            Z0, Z2, Z2
+	VDIVPD            Z3, Z4, Z4
+	VFMADD231PD       Z2, Z6, Z4
+	VADDPD            Z4, Z5, Z2
+	VSUBPD            Z2, Z5, Z5
+	VADDPD            Z4, Z5, Z5
+	VMAXPD.BCST       erf64consts<>+2368(SB), Z2, Z2
+	VMINPD.BCST       erf64consts<>+2432(SB), Z2, Z2
+	VBROADCASTSD      erf64consts<>+2496(SB), Z3
+	VFMADD213PD.BCST  erf64consts<>+2560(SB), Z2, Z3
+	VSUBPD.BCST       erf64consts<>+2560(SB), Z3, Z4
+	VFNMADD231PD.BCST erf64consts<>+2624(SB), Z4, Z2
+	VBROADCASTSD      erf64consts<>+2688(SB), Z6
+	VFNMADD213PD      Z2, Z4, Z6
+	VSUBPD            Z6, Z2, Z2
+	VFNMADD231PD.BCST erf64consts<>+2688(SB), Z4, Z2
+	VADDPD            Z5, Z6, Z4
+	VSUBPD            Z6, Z4, Z7
+	VSUBPD            Z7, Z4, Z8
 	VSUBPD            Z8, Z6, Z6
-	VADDPD            Z6, Z7, Z7
-	VADDPD            Z7, Z1, Z1
-	VBROADCASTSD      erf64consts<>+4288(SB), Z6
-	VFMADD213PD.BCST  erf64consts<>+4352(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+4416(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+4480(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+4544(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+4608(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+4672(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+4736(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+4800(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+4864(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+4928(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+4992(SB), Z5, Z6
-	VMULPD            Z5, Z5, Z7
-	VFMADD231PD       Z5, Z1, Z1
-	VFMADD231PD       Z7, Z6, Z1
-	VADDPD.BCST       erf64consts<>+128(SB), Z5, Z6
-	VBROADCASTSD      erf64consts<>+128(SB), Z7
-	VSUBPD            Z6, Z7, Z7
-	VADDPD            Z5, Z7, Z7
-	VADDPD            Z1, Z7, Z7
-	VPSUBQ.BCST       erf64consts<>+5056(SB), Z3, Z3
-	VPSRLQ            $0x01, Z3, Z1
-	VPSUBQ.BCST       erf64consts<>+5120(SB), Z1, Z5
-	VPSLLQ            $0x34, Z5, Z5
-	VPSUBQ            Z1, Z3, Z3
-	VPSUBQ.BCST       erf64consts<>+5120(SB), Z3, Z3
+	VSUBPD            Z7, Z5, Z5
+	VADDPD            Z5, Z6, Z6
+	VADDPD            Z6, Z2, Z2
+	VBROADCASTSD      erf64consts<>+2752(SB), Z5
+	VFMADD213PD.BCST  erf64consts<>+2816(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+2880(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+2944(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3008(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3072(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3136(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3200(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3264(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3328(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3392(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3456(SB), Z4, Z5
+	VMULPD            Z4, Z4, Z6
+	VFMADD231PD       Z4, Z2, Z2
+	VFMADD231PD       Z6, Z5, Z2
+	VADDPD.BCST       erf64consts<>+128(SB), Z4, Z5
+	VBROADCASTSD      erf64consts<>+128(SB), Z6
+	VSUBPD            Z5, Z6, Z6
+	VADDPD            Z4, Z6, Z6
+	VADDPD            Z2, Z6, Z6
+	VPSUBQ.BCST       erf64consts<>+3520(SB), Z3, Z3
+	VPSRLQ            $0x01, Z3, Z2
+	VPSUBQ.BCST       erf64consts<>+3584(SB), Z2, Z4
+	VPSLLQ            $0x34, Z4, Z4
+	VPSUBQ            Z2, Z3, Z3
+	VPSUBQ.BCST       erf64consts<>+3584(SB), Z3, Z3
 	VPSLLQ            $0x34, Z3, Z3
-	VADDPD            Z7, Z6, Z6
-	VMULPD            Z5, Z6, Z6
-	VMULPD            Z3, Z6, Z6
-	VDIVPD            Z0, Z6, Z6
-	VBROADCASTSD      erf64consts<>+128(SB), Z1
-	VSUBPD            Z6, Z1, Z6
-	VCMPPD.BCST       $0x11, erf64consts<>+5184(SB), Z0, K1
-	VBROADCASTSD      erf64consts<>+128(SB), Z1
-	VMOVUPS           Z1, Z1
-	VBLENDMPD         Z6, Z1, K1, Z1
-	VCMPPD.BCST       $0x11, erf64consts<>+5248(SB), Z0, K1
-	VBLENDMPD         Z4, Z1, K1, Z1
-	VCMPPD.BCST       $0x11, erf64consts<>+5312(SB), Z0, K1
-	VBLENDMPD         Z2, Z1, K1, Z1
-	VMOVUPD           (SI)(R8*8), Z0
-	VPANDQ.BCST       erf64consts<>+0(SB), Z0, Z0
-	VPORQ             Z0, Z1, Z1
-	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD            $0x03, (SI)(R8*8), Z0, K1
-	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        erf64consts<>+5376(SB), Z0, Z0
-	VBLENDMPD         Z0, Z1, K1, Z1
-	VMOVUPD           Z1, (DX)(R8*8)
-	ADDQ              $0x00000008, R8
-	SUBQ              $0x00000008, R9
-	JMP               erfVF64AVX512_loop1
+	VADDPD            Z6, Z5, Z5
+	VMULPD            Z4, Z5, Z5
+	VMULPD            Z3, Z5, Z5
+	VDIVPD            Z0, Z5, Z5
+	VCMPPD.BCST       $0x11, erf64consts<>+3648(SB), Z0, K1
+	VBROADCASTSD      erf64consts<>+128(SB), Z2
+	VSUBPD            Z5, Z2, Z5
+	VBROADCASTSD      erf64consts<>+128(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD         Z5, Z2, K1, Z2
+	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z0, K1
+	KORTESTW          K1, K1
+	JZ                mathblock395
+	VSUBPD.BCST       erf64consts<>+128(SB), Z0, Z3
+	VBROADCASTSD      erf64consts<>+3776(SB), Z4
+	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z3, Z4
+	VFMADD213PD.BCST  erf64consts<>+3904(SB), Z3, Z4
+	VFMADD213PD.BCST  erf64consts<>+3968(SB), Z3, Z4
+	VFMADD213PD.BCST  erf64consts<>+4032(SB), Z3, Z4
+	VFMADD213PD.BCST  erf64consts<>+4096(SB), Z3, Z4
+	VFMADD213PD.BCST  erf64consts<>+4160(SB), Z3, Z4
+	VBROADCASTSD      erf64consts<>+4224(SB), Z5
+	VFMADD213PD.BCST  erf64consts<>+4288(SB), Z3, Z5
+	VFMADD213PD.BCST  erf64consts<>+4352(SB), Z3, Z5
+	VFMADD213PD.BCST  erf64consts<>+4416(SB), Z3, Z5
+	VFMADD213PD.BCST  erf64consts<>+4480(SB), Z3, Z5
+	VFMADD213PD.BCST  erf64consts<>+4544(SB), Z3, Z5
+	VFMADD213PD.BCST  erf64consts<>+128(SB), Z3, Z5
+	VDIVPD            Z5, Z4, Z4
+	VADDPD.BCST       erf64consts<>+4608(SB), Z4, Z4
+	VBLENDMPD         Z4, Z2, K1, Z2
+
+mathblock395:
+	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z0, K1
+	KORTESTW         K1, K1
+	JZ               mathblock396
+	VBROADCASTSD     erf64consts<>+4736(SB), Z3
+	VFMADD213PD.BCST erf64consts<>+4800(SB), Z1, Z3
+	VFMADD213PD.BCST erf64consts<>+4864(SB), Z1, Z3
+	VFMADD213PD.BCST erf64consts<>+4928(SB), Z1, Z3
+	VFMADD213PD.BCST erf64consts<>+4992(SB), Z1, Z3
+	VBROADCASTSD     erf64consts<>+5056(SB), Z4
+	VFMADD213PD.BCST erf64consts<>+5120(SB), Z1, Z4
+	VFMADD213PD.BCST erf64consts<>+5184(SB), Z1, Z4
+	VFMADD213PD.BCST erf64consts<>+5248(SB), Z1, Z4
+	VFMADD213PD.BCST erf64consts<>+5312(SB), Z1, Z4
+	VFMADD213PD.BCST erf64consts<>+128(SB), Z1, Z4
+	VDIVPD           Z4, Z3, Z3
+	VFMADD231PD      Z3, Z0, Z0
+	VBLENDMPD        Z0, Z2, K1, Z2
+
+mathblock396:
+	VMOVUPD     (SI)(R8*8), Z0
+	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z0
+	VPORQ       Z0, Z2, Z2
+	VMOVUPD     (SI)(R8*8), Z0
+	VCMPPD      $0x03, (SI)(R8*8), Z0, K1
+	VMOVUPD     (SI)(R8*8), Z0
+	VPORQ.BCST  erf64consts<>+5376(SB), Z0, Z0
+	VBLENDMPD   Z0, Z2, K1, Z2
+	VMOVUPD     Z2, (DX)(R8*8)
+	ADDQ        $0x00000008, R8
+	SUBQ        $0x00000008, R9
+	JMP         erfVF64AVX512_loop1
 
 erfVF64AVX512_after1:
 	TESTQ             R9, R9
@@ -39098,180 +39140,188 @@ erfVF64AVX512_after1:
 	VMOVUPD.Z         (SI)(R8*8), K1, Z0
 	VPANDQ.BCST       erf64consts<>+64(SB), Z0, Z1
 	VMULPD            Z1, Z1, Z2
-	VBROADCASTSD      erf64consts<>+192(SB), Z3
-	VFMADD213PD.BCST  erf64consts<>+256(SB), Z2, Z3
-	VFMADD213PD.BCST  erf64consts<>+320(SB), Z2, Z3
-	VFMADD213PD.BCST  erf64consts<>+384(SB), Z2, Z3
-	VFMADD213PD.BCST  erf64consts<>+448(SB), Z2, Z3
-	VBROADCASTSD      erf64consts<>+512(SB), Z4
-	VFMADD213PD.BCST  erf64consts<>+576(SB), Z2, Z4
-	VFMADD213PD.BCST  erf64consts<>+640(SB), Z2, Z4
-	VFMADD213PD.BCST  erf64consts<>+704(SB), Z2, Z4
-	VFMADD213PD.BCST  erf64consts<>+768(SB), Z2, Z4
-	VFMADD213PD.BCST  erf64consts<>+128(SB), Z2, Z4
-	VDIVPD            Z4, Z3, Z3
-	VFMADD213PD       Z1, Z1, Z3
-	VSUBPD.BCST       erf64consts<>+128(SB), Z1, Z4
-	VBROADCASTSD      erf64consts<>+832(SB), Z5
-	VFMADD213PD.BCST  erf64consts<>+896(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+960(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+1024(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+1088(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+1152(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+1216(SB), Z4, Z5
-	VBROADCASTSD      erf64consts<>+1280(SB), Z6
-	VFMADD213PD.BCST  erf64consts<>+1344(SB), Z4, Z6
-	VFMADD213PD.BCST  erf64consts<>+1408(SB), Z4, Z6
-	VFMADD213PD.BCST  erf64consts<>+1472(SB), Z4, Z6
-	VFMADD213PD.BCST  erf64consts<>+1536(SB), Z4, Z6
-	VFMADD213PD.BCST  erf64consts<>+1600(SB), Z4, Z6
-	VFMADD213PD.BCST  erf64consts<>+128(SB), Z4, Z6
-	VDIVPD            Z6, Z5, Z5
-	VADDPD.BCST       erf64consts<>+1664(SB), Z5, Z5
-	VBROADCASTSD      erf64consts<>+128(SB), Z4
-	VDIVPD            Z2, Z4, Z2
-	VCMPPD.BCST       $0x1e, erf64consts<>+1728(SB), Z1, K2
-	VBROADCASTSD      erf64consts<>+1856(SB), Z4
+	VBROADCASTSD      erf64consts<>+128(SB), Z3
+	VDIVPD            Z2, Z3, Z3
+	VCMPPD.BCST       $0x1e, erf64consts<>+192(SB), Z1, K2
+	VBROADCASTSD      erf64consts<>+320(SB), Z4
 	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z4, K2, Z4
-	VBROADCASTSD      erf64consts<>+1984(SB), Z6
+	VBLENDMPD.BCST    erf64consts<>+256(SB), Z4, K2, Z4
+	VBROADCASTSD      erf64consts<>+448(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+384(SB), Z5, K2, Z5
+	VFMADD231PD       Z3, Z4, Z5
+	VBROADCASTSD      erf64consts<>+576(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+512(SB), Z4, K2, Z4
+	VFMADD231PD       Z3, Z5, Z4
+	VBROADCASTSD      erf64consts<>+704(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+640(SB), Z5, K2, Z5
+	VFMADD231PD       Z3, Z4, Z5
+	VBROADCASTSD      erf64consts<>+832(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+768(SB), Z4, K2, Z4
+	VFMADD231PD       Z3, Z5, Z4
+	VBROADCASTSD      erf64consts<>+960(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+896(SB), Z5, K2, Z5
+	VFMADD231PD       Z3, Z4, Z5
+	VBROADCASTSD      erf64consts<>+1088(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+1024(SB), Z4, K2, Z4
+	VFMADD231PD       Z3, Z5, Z4
+	VBROADCASTSD      erf64consts<>+1216(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+1152(SB), Z5, K2, Z5
+	VFMADD231PD       Z3, Z4, Z5
+	VBROADCASTSD      erf64consts<>+1280(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+256(SB), Z4, K2, Z4
+	VBROADCASTSD      erf64consts<>+1408(SB), Z6
 	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+1920(SB), Z6, K2, Z6
-	VFMADD231PD       Z2, Z4, Z6
-	VBROADCASTSD      erf64consts<>+2112(SB), Z4
+	VBLENDMPD.BCST    erf64consts<>+1344(SB), Z6, K2, Z6
+	VFMADD231PD       Z3, Z4, Z6
+	VBROADCASTSD      erf64consts<>+1536(SB), Z4
 	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+2048(SB), Z4, K2, Z4
-	VFMADD231PD       Z2, Z6, Z4
-	VBROADCASTSD      erf64consts<>+2240(SB), Z6
+	VBLENDMPD.BCST    erf64consts<>+1472(SB), Z4, K2, Z4
+	VFMADD231PD       Z3, Z6, Z4
+	VBROADCASTSD      erf64consts<>+1664(SB), Z6
 	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+2176(SB), Z6, K2, Z6
-	VFMADD231PD       Z2, Z4, Z6
-	VBROADCASTSD      erf64consts<>+2368(SB), Z4
+	VBLENDMPD.BCST    erf64consts<>+1600(SB), Z6, K2, Z6
+	VFMADD231PD       Z3, Z4, Z6
+	VBROADCASTSD      erf64consts<>+1792(SB), Z4
 	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+2304(SB), Z4, K2, Z4
-	VFMADD231PD       Z2, Z6, Z4
-	VBROADCASTSD      erf64consts<>+2496(SB), Z6
+	VBLENDMPD.BCST    erf64consts<>+1728(SB), Z4, K2, Z4
+	VFMADD231PD       Z3, Z6, Z4
+	VBROADCASTSD      erf64consts<>+1920(SB), Z6
 	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+2432(SB), Z6, K2, Z6
-	VFMADD231PD       Z2, Z4, Z6
-	VBROADCASTSD      erf64consts<>+2624(SB), Z4
+	VBLENDMPD.BCST    erf64consts<>+1856(SB), Z6, K2, Z6
+	VFMADD231PD       Z3, Z4, Z6
+	VBROADCASTSD      erf64consts<>+2048(SB), Z4
 	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+2560(SB), Z4, K2, Z4
-	VFMADD231PD       Z2, Z6, Z4
-	VBROADCASTSD      erf64consts<>+2752(SB), Z6
+	VBLENDMPD.BCST    erf64consts<>+1984(SB), Z4, K2, Z4
+	VFMADD231PD       Z3, Z6, Z4
+	VBROADCASTSD      erf64consts<>+2176(SB), Z6
 	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+2688(SB), Z6, K2, Z6
-	VFMADD231PD       Z2, Z4, Z6
-	VBROADCASTSD      erf64consts<>+2816(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z4, K2, Z4
-	VBROADCASTSD      erf64consts<>+2944(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+2880(SB), Z7, K2, Z7
-	VFMADD231PD       Z2, Z4, Z7
-	VBROADCASTSD      erf64consts<>+3072(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+3008(SB), Z4, K2, Z4
-	VFMADD231PD       Z2, Z7, Z4
-	VBROADCASTSD      erf64consts<>+3200(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+3136(SB), Z7, K2, Z7
-	VFMADD231PD       Z2, Z4, Z7
-	VBROADCASTSD      erf64consts<>+3328(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+3264(SB), Z4, K2, Z4
-	VFMADD231PD       Z2, Z7, Z4
-	VBROADCASTSD      erf64consts<>+3456(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+3392(SB), Z7, K2, Z7
-	VFMADD231PD       Z2, Z4, Z7
-	VBROADCASTSD      erf64consts<>+3584(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+3520(SB), Z4, K2, Z4
-	VFMADD231PD       Z2, Z7, Z4
-	VBROADCASTSD      erf64consts<>+3712(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+3648(SB), Z7, K2, Z7
-	VFMADD231PD       Z2, Z4, Z7
+	VBLENDMPD.BCST    erf64consts<>+2112(SB), Z6, K2, Z6
+	VFMADD231PD       Z3, Z4, Z6
 	VBROADCASTSD      erf64consts<>+128(SB), Z4
 	VMOVUPS           Z4, Z4
 	VBLENDMPD.BCST    erf64consts<>+128(SB), Z4, K2, Z4
-	VFMADD231PD       Z2, Z7, Z4
-	VPANDQ.BCST       erf64consts<>+3776(SB), Z1, Z2
-	VBROADCASTSD      erf64consts<>+3840(SB), Z7
-	VFNMADD231PD      Z2, Z2, Z7
-	VSUBPD            Z1, Z2, Z8
-	VADDPD            Z1, Z2, Z2
-	VDIVPD            Z4, Z6, Z6
-	VFMADD231PD       Z2, Z8, Z6
-	VADDPD            Z6, Z7, Z2
-	VSUBPD            Z2, Z7, Z7
-	VADDPD            Z6, Z7, Z7
-	VMAXPD.BCST       erf64consts<>+3904(SB), Z2, Z2
-	VMINPD.BCST       erf64consts<>+3968(SB), Z2, Z2
-	VBROADCASTSD      erf64consts<>+4032(SB), Z4
-	VFMADD213PD.BCST  erf64consts<>+4096(SB), Z2, Z4
-	VSUBPD.BCST       erf64consts<>+4096(SB), Z4, Z6
-	VFNMADD231PD.BCST erf64consts<>+4160(SB), Z6, Z2
-	VBROADCASTSD      erf64consts<>+4224(SB), Z8
-	VFNMADD213PD      Z2, Z6, Z8
-	VSUBPD            Z8, Z2, Z2
-	VFNMADD231PD.BCST erf64consts<>+4224(SB), Z6, Z2
-	VADDPD            Z7, Z8, Z6
-	VSUBPD            Z8, Z6, Z9
-	VSUBPD            Z9, Z6, Z10
-	VSUBPD            Z10, Z8, Z8
+	VFMADD231PD       Z3, Z6, Z4
+	VPANDQ.BCST       erf64consts<>+2240(SB), Z1, Z3
+	VBROADCASTSD      erf64consts<>+2304(SB), Z6
+	VFNMADD231PD      Z3, Z3, Z6
+	VSUBPD            Z1, Z3, Z7
+	VADDPD            Z1, Z3, Z3
+	VDIVPD            Z4, Z5, Z5
+	VFMADD231PD       Z3, Z7, Z5
+	VADDPD            Z5, Z6, Z3
+	VSUBPD            Z3, Z6, Z6
+	VADDPD            Z5, Z6, Z6
+	VMAXPD.BCST       erf64consts<>+2368(SB), Z3, Z3
+	VMINPD.BCST       erf64consts<>+2432(SB), Z3, Z3
+	VBROADCASTSD      erf64consts<>+2496(SB), Z4
+	VFMADD213PD.BCST  erf64consts<>+2560(SB), Z3, Z4
+	VSUBPD.BCST       erf64consts<>+2560(SB), Z4, Z5
+	VFNMADD231PD.BCST erf64consts<>+2624(SB), Z5, Z3
+	VBROADCASTSD      erf64consts<>+2688(SB), Z7
+	VFNMADD213PD      Z3, Z5, Z7
+	VSUBPD            Z7, Z3, Z3
+	VFNMADD231PD.BCST erf64consts<>+2688(SB), Z5, Z3
+	VADDPD            Z6, Z7, Z5
+	VSUBPD            Z7, Z5, Z8
+	VSUBPD            Z8, Z5, Z9
 	VSUBPD            Z9, Z7, Z7
-	VADDPD            Z7, Z8, Z8
-	VADDPD            Z8, Z2, Z2
-	VBROADCASTSD      erf64consts<>+4288(SB), Z7
-	VFMADD213PD.BCST  erf64consts<>+4352(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+4416(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+4480(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+4544(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+4608(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+4672(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+4736(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+4800(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+4864(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+4928(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+4992(SB), Z6, Z7
-	VMULPD            Z6, Z6, Z8
-	VFMADD231PD       Z6, Z2, Z2
-	VFMADD231PD       Z8, Z7, Z2
-	VADDPD.BCST       erf64consts<>+128(SB), Z6, Z7
-	VBROADCASTSD      erf64consts<>+128(SB), Z8
-	VSUBPD            Z7, Z8, Z8
-	VADDPD            Z6, Z8, Z8
-	VADDPD            Z2, Z8, Z8
-	VPSUBQ.BCST       erf64consts<>+5056(SB), Z4, Z4
-	VPSRLQ            $0x01, Z4, Z2
-	VPSUBQ.BCST       erf64consts<>+5120(SB), Z2, Z6
-	VPSLLQ            $0x34, Z6, Z6
-	VPSUBQ            Z2, Z4, Z4
-	VPSUBQ.BCST       erf64consts<>+5120(SB), Z4, Z4
+	VSUBPD            Z8, Z6, Z6
+	VADDPD            Z6, Z7, Z7
+	VADDPD            Z7, Z3, Z3
+	VBROADCASTSD      erf64consts<>+2752(SB), Z6
+	VFMADD213PD.BCST  erf64consts<>+2816(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+2880(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+2944(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+3008(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+3072(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+3136(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+3200(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+3264(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+3328(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+3392(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+3456(SB), Z5, Z6
+	VMULPD            Z5, Z5, Z7
+	VFMADD231PD       Z5, Z3, Z3
+	VFMADD231PD       Z7, Z6, Z3
+	VADDPD.BCST       erf64consts<>+128(SB), Z5, Z6
+	VBROADCASTSD      erf64consts<>+128(SB), Z7
+	VSUBPD            Z6, Z7, Z7
+	VADDPD            Z5, Z7, Z7
+	VADDPD            Z3, Z7, Z7
+	VPSUBQ.BCST       erf64consts<>+3520(SB), Z4, Z4
+	VPSRLQ            $0x01, Z4, Z3
+	VPSUBQ.BCST       erf64consts<>+3584(SB), Z3, Z5
+	VPSLLQ            $0x34, Z5, Z5
+	VPSUBQ            Z3, Z4, Z4
+	VPSUBQ.BCST       erf64consts<>+3584(SB), Z4, Z4
 	VPSLLQ            $0x34, Z4, Z4
-	VADDPD            Z8, Z7, Z7
-	VMULPD            Z6, Z7, Z7
-	VMULPD            Z4, Z7, Z7
-	VDIVPD            Z1, Z7, Z7
-	VBROADCASTSD      erf64consts<>+128(SB), Z2
-	VSUBPD            Z7, Z2, Z7
-	VCMPPD.BCST       $0x11, erf64consts<>+5184(SB), Z1, K2
-	VBROADCASTSD      erf64consts<>+128(SB), Z2
-	VMOVUPS           Z2, Z2
-	VBLENDMPD         Z7, Z2, K2, Z2
-	VCMPPD.BCST       $0x11, erf64consts<>+5248(SB), Z1, K2
-	VBLENDMPD         Z5, Z2, K2, Z2
-	VCMPPD.BCST       $0x11, erf64consts<>+5312(SB), Z1, K2
-	VBLENDMPD         Z3, Z2, K2, Z2
-	VPANDQ.BCST       erf64consts<>+0(SB), Z0, Z1
-	VPORQ             Z1, Z2, Z2
-	VCMPPD            $0x03, Z0, Z0, K2
-	VPORQ.BCST        erf64consts<>+5376(SB), Z0, Z0
-	VBLENDMPD         Z0, Z2, K2, Z2
-	VMOVUPD           Z2, K1, (DX)(R8*8)
-	ADDQ              R9, R8
+	VADDPD            Z7, Z6, Z6
+	VMULPD            Z5, Z6, Z6
+	VMULPD            Z4, Z6, Z6
+	VDIVPD            Z1, Z6, Z6
+	VCMPPD.BCST       $0x11, erf64consts<>+3648(SB), Z1, K2
+	VBROADCASTSD      erf64consts<>+128(SB), Z3
+	VSUBPD            Z6, Z3, Z6
+	VBROADCASTSD      erf64consts<>+128(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD         Z6, Z3, K2, Z3
+	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z1, K2
+	KORTESTW          K2, K2
+	JZ                mathblock397
+	VSUBPD.BCST       erf64consts<>+128(SB), Z1, Z4
+	VBROADCASTSD      erf64consts<>+3776(SB), Z5
+	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3904(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3968(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+4032(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+4096(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+4160(SB), Z4, Z5
+	VBROADCASTSD      erf64consts<>+4224(SB), Z6
+	VFMADD213PD.BCST  erf64consts<>+4288(SB), Z4, Z6
+	VFMADD213PD.BCST  erf64consts<>+4352(SB), Z4, Z6
+	VFMADD213PD.BCST  erf64consts<>+4416(SB), Z4, Z6
+	VFMADD213PD.BCST  erf64consts<>+4480(SB), Z4, Z6
+	VFMADD213PD.BCST  erf64consts<>+4544(SB), Z4, Z6
+	VFMADD213PD.BCST  erf64consts<>+128(SB), Z4, Z6
+	VDIVPD            Z6, Z5, Z5
+	VADDPD.BCST       erf64consts<>+4608(SB), Z5, Z5
+	VBLENDMPD         Z5, Z3, K2, Z3
+
+mathblock397:
+	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z1, K2
+	KORTESTW         K2, K2
+	JZ               mathblock398
+	VBROADCASTSD     erf64consts<>+4736(SB), Z4
+	VFMADD213PD.BCST erf64consts<>+4800(SB), Z2, Z4
+	VFMADD213PD.BCST erf64consts<>+4864(SB), Z2, Z4
+	VFMADD213PD.BCST erf64consts<>+4928(SB), Z2, Z4
+	VFMADD213PD.BCST erf64consts<>+4992(SB), Z2, Z4
+	VBROADCASTSD     erf64consts<>+5056(SB), Z5
+	VFMADD213PD.BCST erf64consts<>+5120(SB), Z2, Z5
+	VFMADD213PD.BCST erf64consts<>+5184(SB), Z2, Z5
+	VFMADD213PD.BCST erf64consts<>+5248(SB), Z2, Z5
+	VFMADD213PD.BCST erf64consts<>+5312(SB), Z2, Z5
+	VFMADD213PD.BCST erf64consts<>+128(SB), Z2, Z5
+	VDIVPD           Z5, Z4, Z4
+	VFMADD231PD      Z4, Z1, Z1
+	VBLENDMPD        Z1, Z3, K2, Z3
+
+mathblock398:
+	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z1
+	VPORQ       Z1, Z3, Z3
+	VCMPPD      $0x03, Z0, Z0, K2
+	VPORQ.BCST  erf64consts<>+5376(SB), Z0, Z0
+	VBLENDMPD   Z0, Z3, K2, Z3
+	VMOVUPD     Z3, K1, (DX)(R8*8)
+	ADDQ        R9, R8
 
 erfVF64AVX512_tail_done:
 	ADDQ BX, DX
@@ -39347,7 +39397,7 @@ sinVF64AVX512_loop1:
 	VCMPPD.BCST       $0x11, sin64consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock363
+	JZ                mathblock399
 	VPSRLQ            $0x34, Z0, Z3
 	VPSRLQ            $0x03, Z3, Z4
 	VPANDQ.BCST       sin64consts<>+640(SB), Z3, Z3
@@ -39478,7 +39528,7 @@ sinVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z2, K1, Z2
 	VBLENDMPD         Z3, Z8, K1, Z8
 
-mathblock363:
+mathblock399:
 	VPANDQ.BCST       sin64consts<>+1088(SB), Z1, Z0
 	VCMPPD.BCST       $0x00, sin64consts<>+1152(SB), Z0, K1
 	VPANDQ.BCST       sin64consts<>+1216(SB), Z1, Z1
@@ -39587,7 +39637,7 @@ sinVF64AVX512_after1:
 	VCMPPD.BCST       $0x11, sin64consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock364
+	JZ                mathblock400
 	VPSRLQ            $0x34, Z1, Z4
 	VPSRLQ            $0x03, Z4, Z5
 	VPANDQ.BCST       sin64consts<>+640(SB), Z4, Z4
@@ -39718,7 +39768,7 @@ sinVF64AVX512_after1:
 	VBLENDMPD         Z1, Z3, K2, Z3
 	VBLENDMPD         Z4, Z9, K2, Z9
 
-mathblock364:
+mathblock400:
 	VPANDQ.BCST       sin64consts<>+1088(SB), Z2, Z1
 	VCMPPD.BCST       $0x00, sin64consts<>+1152(SB), Z1, K2
 	VPANDQ.BCST       sin64consts<>+1216(SB), Z2, Z2
@@ -39849,7 +39899,7 @@ cosVF64AVX512_loop1:
 	VCMPPD.BCST       $0x11, cos64consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock365
+	JZ                mathblock401
 	VPSRLQ            $0x34, Z0, Z3
 	VPSRLQ            $0x03, Z3, Z4
 	VPANDQ.BCST       cos64consts<>+640(SB), Z3, Z3
@@ -39980,7 +40030,7 @@ cosVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z2, K1, Z2
 	VBLENDMPD         Z3, Z8, K1, Z8
 
-mathblock365:
+mathblock401:
 	VPADDQ.BCST       cos64consts<>+1088(SB), Z1, Z1
 	VPANDQ.BCST       cos64consts<>+1088(SB), Z1, Z0
 	VCMPPD.BCST       $0x00, cos64consts<>+1152(SB), Z0, K1
@@ -40087,7 +40137,7 @@ cosVF64AVX512_after1:
 	VCMPPD.BCST       $0x11, cos64consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock366
+	JZ                mathblock402
 	VPSRLQ            $0x34, Z1, Z4
 	VPSRLQ            $0x03, Z4, Z5
 	VPANDQ.BCST       cos64consts<>+640(SB), Z4, Z4
@@ -40218,7 +40268,7 @@ cosVF64AVX512_after1:
 	VBLENDMPD         Z1, Z3, K2, Z3
 	VBLENDMPD         Z4, Z9, K2, Z9
 
-mathblock366:
+mathblock402:
 	VPADDQ.BCST       cos64consts<>+1088(SB), Z2, Z2
 	VPANDQ.BCST       cos64consts<>+1088(SB), Z2, Z1
 	VCMPPD.BCST       $0x00, cos64consts<>+1152(SB), Z1, K2

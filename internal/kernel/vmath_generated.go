@@ -2626,185 +2626,185 @@ func erf32(x0 float32) float32 {
 func erf64(x0 float64) float64 {
 	v3 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
 	v5 := float64(math.Float64frombits(v3) * math.Float64frombits(v3))
-	v8 := math.FMA(float64(-2.3763016656650163e-05), v5, float64(-0.005770270296489442))
-	v10 := math.FMA(v8, v5, float64(-0.02848174957559851))
-	v12 := math.FMA(v10, v5, float64(-0.3250421072470015))
-	v14 := math.FMA(v12, v5, float64(0.12837916709551256))
-	v17 := math.FMA(float64(-3.960228278775368e-06), v5, float64(0.00013249473800432164))
-	v19 := math.FMA(v17, v5, float64(0.005081306281875766))
-	v21 := math.FMA(v19, v5, float64(0.0650222499887673))
-	v23 := math.FMA(v21, v5, float64(0.39791722395915535))
-	v24 := math.FMA(v23, v5, float64(1))
-	v25 := float64(v14 / v24)
-	v26 := math.FMA(math.Float64frombits(v3), v25, math.Float64frombits(v3))
-	v27 := float64(math.Float64frombits(v3) - float64(1))
-	v30 := math.FMA(float64(-0.002166375594868791), v27, float64(0.035478304325618236))
-	v32 := math.FMA(v30, v27, float64(-0.11089469428239668))
-	v34 := math.FMA(v32, v27, float64(0.31834661990116175))
-	v36 := math.FMA(v34, v27, float64(-0.3722078760357013))
-	v38 := math.FMA(v36, v27, float64(0.41485611868374833))
-	v40 := math.FMA(v38, v27, float64(-0.0023621185607526594))
-	v43 := math.FMA(float64(0.011984499846799107), v27, float64(0.01363708391202905))
-	v45 := math.FMA(v43, v27, float64(0.12617121980876164))
-	v47 := math.FMA(v45, v27, float64(0.07182865441419627))
-	v49 := math.FMA(v47, v27, float64(0.540397917702171))
-	v51 := math.FMA(v49, v27, float64(0.10642088040084423))
-	v52 := math.FMA(v51, v27, float64(1))
-	v54 := float64(v40 / v52)
-	v55 := float64(float64(0.8450629115104675) + v54)
-	v56 := float64(float64(1) / v5)
-	v58 := float64(2.857142857142857) < math.Float64frombits(v3)
-	v61 := uint64(0xc023a0efc69ac25c)
-	if v58 {
-		v61 = uint64(0x0)
+	v6 := float64(float64(1) / v5)
+	v8 := float64(2.857142857142857) < math.Float64frombits(v3)
+	v11 := uint64(0xc023a0efc69ac25c)
+	if v8 {
+		v11 = uint64(0x0)
 	}
-	v64 := uint64(0xc054526557e4d2f2)
-	if v58 {
-		v64 = uint64(0xc07e384e9bdc383f)
+	v14 := uint64(0xc054526557e4d2f2)
+	if v8 {
+		v14 = uint64(0xc07e384e9bdc383f)
 	}
-	v65 := math.FMA(math.Float64frombits(v61), v56, math.Float64frombits(v64))
-	v68 := uint64(0xc067135cebccabb2)
-	if v58 {
-		v68 = uint64(0xc09004616a2e5992)
+	v15 := math.FMA(math.Float64frombits(v11), v6, math.Float64frombits(v14))
+	v18 := uint64(0xc067135cebccabb2)
+	if v8 {
+		v18 = uint64(0xc09004616a2e5992)
 	}
-	v69 := math.FMA(v65, v56, math.Float64frombits(v68))
-	v72 := uint64(0xc0644cb184282266)
-	if v58 {
-		v72 = uint64(0xc083ec881375f228)
+	v19 := math.FMA(v15, v6, math.Float64frombits(v18))
+	v22 := uint64(0xc0644cb184282266)
+	if v8 {
+		v22 = uint64(0xc083ec881375f228)
 	}
-	v73 := math.FMA(v69, v56, math.Float64frombits(v72))
-	v76 := uint64(0xc04f300ae4cba38d)
-	if v58 {
-		v76 = uint64(0xc064145d43c5ed98)
+	v23 := math.FMA(v19, v6, math.Float64frombits(v22))
+	v26 := uint64(0xc04f300ae4cba38d)
+	if v8 {
+		v26 = uint64(0xc064145d43c5ed98)
 	}
-	v77 := math.FMA(v73, v56, math.Float64frombits(v76))
-	v80 := uint64(0xc0251e0441b0e726)
-	if v58 {
-		v80 = uint64(0xc031c209555f995a)
+	v27 := math.FMA(v23, v6, math.Float64frombits(v26))
+	v30 := uint64(0xc0251e0441b0e726)
+	if v8 {
+		v30 = uint64(0xc031c209555f995a)
 	}
-	v81 := math.FMA(v77, v56, math.Float64frombits(v80))
-	v84 := uint64(0xbfe63416e4ba7360)
-	if v58 {
-		v84 = uint64(0xbfe993ba70c285de)
+	v31 := math.FMA(v27, v6, math.Float64frombits(v30))
+	v34 := uint64(0xbfe63416e4ba7360)
+	if v8 {
+		v34 = uint64(0xbfe993ba70c285de)
 	}
-	v85 := math.FMA(v81, v56, math.Float64frombits(v84))
-	v88 := uint64(0xbf843412600d6435)
-	if v58 {
-		v88 = uint64(0xbf84341239e86f4a)
+	v35 := math.FMA(v31, v6, math.Float64frombits(v34))
+	v38 := uint64(0xbf843412600d6435)
+	if v8 {
+		v38 = uint64(0xbf84341239e86f4a)
 	}
-	v89 := math.FMA(v85, v56, math.Float64frombits(v88))
-	v91 := uint64(0xbfaeeff2ee749a62)
-	if v58 {
-		v91 = uint64(0x0)
+	v39 := math.FMA(v35, v6, math.Float64frombits(v38))
+	v41 := uint64(0xbfaeeff2ee749a62)
+	if v8 {
+		v41 = uint64(0x0)
 	}
-	v94 := uint64(0x401a47ef8e484a93)
-	if v58 {
-		v94 = uint64(0xc03670e242712d62)
+	v44 := uint64(0x401a47ef8e484a93)
+	if v8 {
+		v44 = uint64(0xc03670e242712d62)
 	}
-	v95 := math.FMA(math.Float64frombits(v91), v56, math.Float64frombits(v94))
-	v98 := uint64(0x405b28a3ee48ae2c)
-	if v58 {
-		v98 = uint64(0x407da874e79fe763)
+	v45 := math.FMA(math.Float64frombits(v41), v6, math.Float64frombits(v44))
+	v48 := uint64(0x405b28a3ee48ae2c)
+	if v8 {
+		v48 = uint64(0x407da874e79fe763)
 	}
-	v99 := math.FMA(v95, v56, math.Float64frombits(v98))
-	v102 := uint64(0x407ad02157700314)
-	if v58 {
-		v102 = uint64(0x40a3f219cedf3be6)
+	v49 := math.FMA(v45, v6, math.Float64frombits(v48))
+	v52 := uint64(0x407ad02157700314)
+	if v8 {
+		v52 = uint64(0x40a3f219cedf3be6)
 	}
-	v103 := math.FMA(v99, v56, math.Float64frombits(v102))
-	v106 := uint64(0x40842b1921ec2868)
-	if v58 {
-		v106 = uint64(0x40a8ffb7688c246a)
+	v53 := math.FMA(v49, v6, math.Float64frombits(v52))
+	v56 := uint64(0x40842b1921ec2868)
+	if v8 {
+		v56 = uint64(0x40a8ffb7688c246a)
 	}
-	v107 := math.FMA(v103, v56, math.Float64frombits(v106))
-	v110 := uint64(0x407b290dd58a1a71)
-	if v58 {
-		v110 = uint64(0x409802eb189d5118)
+	v57 := math.FMA(v53, v6, math.Float64frombits(v56))
+	v60 := uint64(0x407b290dd58a1a71)
+	if v8 {
+		v60 = uint64(0x409802eb189d5118)
 	}
-	v111 := math.FMA(v107, v56, math.Float64frombits(v110))
-	v114 := uint64(0x4061350c526ae721)
-	if v58 {
-		v114 = uint64(0x40745cae221b9f0a)
+	v61 := math.FMA(v57, v6, math.Float64frombits(v60))
+	v64 := uint64(0x4061350c526ae721)
+	if v8 {
+		v64 = uint64(0x40745cae221b9f0a)
 	}
-	v115 := math.FMA(v111, v56, math.Float64frombits(v114))
-	v118 := uint64(0x4033a6b9bd707687)
-	if v58 {
-		v118 = uint64(0x403e568b261d5190)
+	v65 := math.FMA(v61, v6, math.Float64frombits(v64))
+	v68 := uint64(0x4033a6b9bd707687)
+	if v8 {
+		v68 = uint64(0x403e568b261d5190)
 	}
-	v119 := math.FMA(v115, v56, math.Float64frombits(v118))
-	v120 := uint64(0x3ff0000000000000)
-	if v58 {
-		v120 = uint64(0x3ff0000000000000)
+	v69 := math.FMA(v65, v6, math.Float64frombits(v68))
+	v70 := uint64(0x3ff0000000000000)
+	if v8 {
+		v70 = uint64(0x3ff0000000000000)
 	}
-	v121 := math.FMA(v119, v56, math.Float64frombits(v120))
-	v123 := v3 & uint64(0xffffffff00000000)
-	v125 := math.FMA(-math.Float64frombits(v123), math.Float64frombits(v123), float64(-0.5625))
-	v126 := float64(math.Float64frombits(v123) - math.Float64frombits(v3))
-	v127 := float64(math.Float64frombits(v123) + math.Float64frombits(v3))
-	v128 := float64(v89 / v121)
+	v71 := math.FMA(v69, v6, math.Float64frombits(v70))
+	v73 := v3 & uint64(0xffffffff00000000)
+	v75 := math.FMA(-math.Float64frombits(v73), math.Float64frombits(v73), float64(-0.5625))
+	v76 := float64(math.Float64frombits(v73) - math.Float64frombits(v3))
+	v77 := float64(math.Float64frombits(v73) + math.Float64frombits(v3))
+	v78 := float64(v39 / v71)
+	v79 := math.FMA(v76, v77, v78)
+	v80 := float64(v75 + v79)
+	v81 := float64(v75 - v80)
+	v82 := float64(v81 + v79)
+	v84 := max(v80, float64(-746))
+	v86 := min(v84, float64(710))
+	v89 := math.FMA(v86, float64(1.4426950408889634), float64(6.755399441055744e+15))
+	v90 := float64(v89 - float64(6.755399441055744e+15))
+	v92 := math.FMA(-v90, float64(0.6931471803691238), v86)
+	v94 := math.FMA(-v90, float64(1.9082149292705877e-10), v92)
+	v95 := float64(v92 - v94)
+	v96 := math.FMA(-v90, float64(1.9082149292705877e-10), v95)
+	v97 := float64(v94 + v82)
+	v98 := float64(v97 - v94)
+	v99 := float64(v97 - v98)
+	v100 := float64(v94 - v99)
+	v101 := float64(v82 - v98)
+	v102 := float64(v100 + v101)
+	v103 := float64(v96 + v102)
+	v106 := math.FMA(float64(1.6059043836821613e-10), v97, float64(2.08767569878681e-09))
+	v108 := math.FMA(v106, v97, float64(2.505210838544172e-08))
+	v110 := math.FMA(v108, v97, float64(2.755731922398589e-07))
+	v112 := math.FMA(v110, v97, float64(2.7557319223985893e-06))
+	v114 := math.FMA(v112, v97, float64(2.48015873015873e-05))
+	v116 := math.FMA(v114, v97, float64(0.0001984126984126984))
+	v118 := math.FMA(v116, v97, float64(0.001388888888888889))
+	v120 := math.FMA(v118, v97, float64(0.008333333333333333))
+	v122 := math.FMA(v120, v97, float64(0.041666666666666664))
+	v124 := math.FMA(v122, v97, float64(0.16666666666666666))
+	v126 := math.FMA(v124, v97, float64(0.5))
+	v127 := float64(v97 * v97)
+	v128 := math.FMA(v103, v97, v103)
 	v129 := math.FMA(v126, v127, v128)
-	v130 := float64(v125 + v129)
-	v131 := float64(v125 - v130)
-	v132 := float64(v131 + v129)
-	v134 := max(v130, float64(-746))
-	v136 := min(v134, float64(710))
-	v139 := math.FMA(v136, float64(1.4426950408889634), float64(6.755399441055744e+15))
-	v140 := float64(v139 - float64(6.755399441055744e+15))
-	v142 := math.FMA(-v140, float64(0.6931471803691238), v136)
-	v144 := math.FMA(-v140, float64(1.9082149292705877e-10), v142)
-	v145 := float64(v142 - v144)
-	v146 := math.FMA(-v140, float64(1.9082149292705877e-10), v145)
-	v147 := float64(v144 + v132)
-	v148 := float64(v147 - v144)
-	v149 := float64(v147 - v148)
-	v150 := float64(v144 - v149)
-	v151 := float64(v132 - v148)
-	v152 := float64(v150 + v151)
-	v153 := float64(v146 + v152)
-	v156 := math.FMA(float64(1.6059043836821613e-10), v147, float64(2.08767569878681e-09))
-	v158 := math.FMA(v156, v147, float64(2.505210838544172e-08))
-	v160 := math.FMA(v158, v147, float64(2.755731922398589e-07))
-	v162 := math.FMA(v160, v147, float64(2.7557319223985893e-06))
-	v164 := math.FMA(v162, v147, float64(2.48015873015873e-05))
-	v166 := math.FMA(v164, v147, float64(0.0001984126984126984))
-	v168 := math.FMA(v166, v147, float64(0.001388888888888889))
-	v170 := math.FMA(v168, v147, float64(0.008333333333333333))
-	v172 := math.FMA(v170, v147, float64(0.041666666666666664))
-	v174 := math.FMA(v172, v147, float64(0.16666666666666666))
-	v176 := math.FMA(v174, v147, float64(0.5))
-	v177 := float64(v147 * v147)
-	v178 := math.FMA(v153, v147, v153)
-	v179 := math.FMA(v176, v177, v178)
-	v180 := float64(float64(1) + v147)
-	v181 := float64(float64(1) - v180)
-	v182 := float64(v181 + v147)
-	v183 := float64(v182 + v179)
-	v185 := math.Float64bits(v139) - uint64(0x4337fffffffff800)
-	v186 := v185 >> 1
-	v188 := v186 - uint64(0x1)
-	v189 := v188 << 52
-	v190 := v185 - v186
-	v191 := v190 - uint64(0x1)
-	v192 := v191 << 52
-	v193 := float64(v180 + v183)
-	v194 := float64(v193 * math.Float64frombits(v189))
-	v195 := float64(v194 * math.Float64frombits(v192))
-	v196 := float64(v195 / math.Float64frombits(v3))
-	v197 := float64(float64(1) - v196)
-	v199 := math.Float64frombits(v3) < float64(6)
-	v200 := float64(1)
-	if v199 {
-		v200 = v197
+	v130 := float64(float64(1) + v97)
+	v131 := float64(float64(1) - v130)
+	v132 := float64(v131 + v97)
+	v133 := float64(v132 + v129)
+	v135 := math.Float64bits(v89) - uint64(0x4337fffffffff800)
+	v136 := v135 >> 1
+	v138 := v136 - uint64(0x1)
+	v139 := v138 << 52
+	v140 := v135 - v136
+	v141 := v140 - uint64(0x1)
+	v142 := v141 << 52
+	v143 := float64(v130 + v133)
+	v144 := float64(v143 * math.Float64frombits(v139))
+	v145 := float64(v144 * math.Float64frombits(v142))
+	v146 := float64(v145 / math.Float64frombits(v3))
+	v148 := math.Float64frombits(v3) < float64(6)
+	v149 := float64(float64(1) - v146)
+	v150 := float64(1)
+	if v148 {
+		v150 = v149
 	}
-	v202 := math.Float64frombits(v3) < float64(1.25)
-	v203 := v200
-	if v202 {
-		v203 = v55
+	v152 := math.Float64frombits(v3) < float64(1.25)
+	v182 := v150
+	if v152 {
+		v153 := float64(math.Float64frombits(v3) - float64(1))
+		v156 := math.FMA(float64(-0.002166375594868791), v153, float64(0.035478304325618236))
+		v158 := math.FMA(v156, v153, float64(-0.11089469428239668))
+		v160 := math.FMA(v158, v153, float64(0.31834661990116175))
+		v162 := math.FMA(v160, v153, float64(-0.3722078760357013))
+		v164 := math.FMA(v162, v153, float64(0.41485611868374833))
+		v166 := math.FMA(v164, v153, float64(-0.0023621185607526594))
+		v169 := math.FMA(float64(0.011984499846799107), v153, float64(0.01363708391202905))
+		v171 := math.FMA(v169, v153, float64(0.12617121980876164))
+		v173 := math.FMA(v171, v153, float64(0.07182865441419627))
+		v175 := math.FMA(v173, v153, float64(0.540397917702171))
+		v177 := math.FMA(v175, v153, float64(0.10642088040084423))
+		v178 := math.FMA(v177, v153, float64(1))
+		v180 := float64(v166 / v178)
+		v181 := float64(float64(0.8450629115104675) + v180)
+		v182 = v181
 	}
-	v205 := math.Float64frombits(v3) < float64(0.84375)
-	v206 := v203
-	if v205 {
-		v206 = v26
+	v184 := math.Float64frombits(v3) < float64(0.84375)
+	v206 := v182
+	if v184 {
+		v187 := math.FMA(float64(-2.3763016656650163e-05), v5, float64(-0.005770270296489442))
+		v189 := math.FMA(v187, v5, float64(-0.02848174957559851))
+		v191 := math.FMA(v189, v5, float64(-0.3250421072470015))
+		v193 := math.FMA(v191, v5, float64(0.12837916709551256))
+		v196 := math.FMA(float64(-3.960228278775368e-06), v5, float64(0.00013249473800432164))
+		v198 := math.FMA(v196, v5, float64(0.005081306281875766))
+		v200 := math.FMA(v198, v5, float64(0.0650222499887673))
+		v202 := math.FMA(v200, v5, float64(0.39791722395915535))
+		v203 := math.FMA(v202, v5, float64(1))
+		v204 := float64(v193 / v203)
+		v205 := math.FMA(math.Float64frombits(v3), v204, math.Float64frombits(v3))
+		v206 = v205
 	}
 	v207 := math.Float64bits(x0) & uint64(0x8000000000000000)
 	v208 := math.Float64bits(v206) | v207

@@ -244,7 +244,7 @@ func runReduce[T elem.Number](f fold[T], r reduction, dst, a []T) {
 	case summedRuns && len(r.summed) == 1 && r.count > smallArg && f.each == nil &&
 		(f.op == foldMax || f.op == foldMin) && kernel.IsFloat[T]() && kernel.OnePassArg[T]():
 		extremeRows(f.op == foldMax, dst, a, r.kept, r.count, r.origin)
-	case summedRuns && len(r.summed) == 1 && r.count >= longRows && (f.each == nil || f.squares()):
+	case r.longRuns() && (f.each == nil || f.squares()):
 		longRowSums(f, dst, a, r.kept, r.count, r.origin)
 	case summedRuns:
 		rowSums(f, dst, a, r.kept, r.summed, r.origin)
@@ -557,6 +557,12 @@ func shortNaN[T elem.Number](f fold[T], a []T, at int, values []int) T {
 // 108 us through them.
 const longRows = 512
 
+// longRuns reports whether each output's values are one contiguous run of
+// at least longRows values.
+func (r reduction) longRuns() bool {
+	return len(r.summed) == 1 && r.summed[0].stride == 1 && r.count >= longRows
+}
+
 // longRowSums computes outputs whose values are one contiguous run of n
 // values each, n at least longRows, one after the other: the fold's
 // kernel over the run, then its tree.
@@ -580,10 +586,7 @@ func longRowSums[T elem.Number](f fold[T], dst, a []T, kept []group, n, origin i
 func (f fold[T]) resultOf(acc *[kernel.Lanes]T, x []T) T {
 	s := f.tree(acc[:])
 	if s != s {
-		s = kernel.DefaultNaN[T]()
-		if i := kernel.FindNaN(x); i < len(x) {
-			s = f.nanOf(x[i])
-		}
+		s = firstNaN(f, func(visit func([]T)) { visit(x) })
 	}
 	return s
 }

@@ -157,7 +157,7 @@ func reduceVar[T elem.Number, F elem.Float](what string, dst []F, dstShape Shape
 // varianceOf sets dst to the variances (or standard deviations) of the
 // reduction r of a.
 func varianceOf[F elem.Float](r reduction, dst, a []F, ddof int, std bool) {
-	if len(r.summed) == 1 && r.summed[0].stride == 1 && r.count >= longRows {
+	if r.longRuns() {
 		varianceRows(dst, a, r.kept, r.count, r.origin, ddof, std)
 		return
 	}

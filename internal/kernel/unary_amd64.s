@@ -2551,6 +2551,133 @@ expVF32AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+expVF32AVX2_loop2:
+	CMPQ         R9, $0x00000010
+	JB           expVF32AVX2_after2
+	VMOVUPS      exp32consts<>+0(SB), Y0
+	VMOVUPS      (SI)(R8*4), Y1
+	VFMADD213PS  exp32consts<>+64(SB), Y1, Y0
+	VMOVUPS      exp32consts<>+0(SB), Y1
+	VMOVUPS      32(SI)(R8*4), Y2
+	VFMADD213PS  exp32consts<>+64(SB), Y2, Y1
+	VSUBPS       exp32consts<>+64(SB), Y0, Y2
+	VSUBPS       exp32consts<>+64(SB), Y1, Y3
+	VMOVUPS      exp32consts<>+192(SB), Y4
+	VFNMADD213PS (SI)(R8*4), Y2, Y4
+	VMOVUPS      exp32consts<>+192(SB), Y5
+	VFNMADD213PS 32(SI)(R8*4), Y3, Y5
+	VFNMADD231PS exp32consts<>+128(SB), Y2, Y4
+	VFNMADD231PS exp32consts<>+128(SB), Y3, Y5
+	VMOVUPS      exp32consts<>+256(SB), Y2
+	VFMADD213PS  exp32consts<>+320(SB), Y4, Y2
+	VMOVUPS      exp32consts<>+256(SB), Y3
+	VFMADD213PS  exp32consts<>+320(SB), Y5, Y3
+	VMULPS       Y4, Y4, Y6
+	VMULPS       Y5, Y5, Y7
+	VPERMPS      exptail_32<>+0(SB), Y0, Y8
+	VPERMPS      exptail_32<>+32(SB), Y0, Y9
+	VPSLLD       $0x1c, Y0, Y10
+	VBLENDVPS    Y10, Y9, Y8, Y8
+	VPERMPS      exptail_32<>+0(SB), Y1, Y9
+	VPERMPS      exptail_32<>+32(SB), Y1, Y10
+	VPSLLD       $0x1c, Y1, Y11
+	VBLENDVPS    Y11, Y10, Y9, Y9
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y9, Y5, Y5
+	VFMADD231PS  Y2, Y6, Y4
+	VFMADD231PS  Y3, Y7, Y5
+	VPERMPS      exphi_32<>+0(SB), Y0, Y2
+	VPERMPS      exphi_32<>+32(SB), Y0, Y3
+	VPSLLD       $0x1c, Y0, Y6
+	VBLENDVPS    Y6, Y3, Y2, Y2
+	VPERMPS      exphi_32<>+0(SB), Y1, Y3
+	VPERMPS      exphi_32<>+32(SB), Y1, Y6
+	VPSLLD       $0x1c, Y1, Y7
+	VBLENDVPS    Y7, Y6, Y3, Y3
+	VPSLLD       $0x13, Y0, Y6
+	VPSLLD       $0x13, Y1, Y7
+	VPADDD       Y6, Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VFMADD231PS  Y4, Y2, Y2
+	VFMADD231PS  Y5, Y3, Y3
+	VMOVUPS      (SI)(R8*4), Y6
+	VPAND        exp32consts<>+384(SB), Y6, Y6
+	VMOVUPS      32(SI)(R8*4), Y7
+	VPAND        exp32consts<>+384(SB), Y7, Y7
+	VCMPPS       $0x15, exp32consts<>+448(SB), Y6, Y6
+	VCMPPS       $0x15, exp32consts<>+448(SB), Y7, Y7
+	VPOR         Y7, Y6, Y8
+	VPTEST       Y8, Y8
+	JZ           mathblock265
+	VPAND        exp32consts<>+512(SB), Y0, Y8
+	VPERMPS      exphi_32<>+0(SB), Y0, Y9
+	VPERMPS      exphi_32<>+32(SB), Y0, Y10
+	VPSLLD       $0x1c, Y0, Y11
+	VBLENDVPS    Y11, Y10, Y9, Y9
+	VPSLLD       $0x13, Y8, Y8
+	VPADDD       Y8, Y9, Y9
+	VFMADD231PS  Y9, Y4, Y9
+	VPSUBD       exp32consts<>+576(SB), Y0, Y0
+	VPSRLD       $0x04, Y0, Y0
+	VPSRLD       $0x01, Y0, Y4
+	VPSUBD       exp32consts<>+640(SB), Y4, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y4, Y0, Y0
+	VPSUBD       exp32consts<>+640(SB), Y0, Y0
+	VPSLLD       $0x17, Y0, Y0
+	VMULPS       Y8, Y9, Y9
+	VMULPS       Y0, Y9, Y9
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x1e, exp32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y0, exp32consts<>+768(SB), Y9, Y9
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x11, exp32consts<>+832(SB), Y0, Y0
+	VBLENDVPS    Y0, exp32consts<>+896(SB), Y9, Y9
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
+	VMOVUPS      (SI)(R8*4), Y4
+	VPOR         exp32consts<>+960(SB), Y4, Y4
+	VBLENDVPS    Y0, Y4, Y9, Y4
+	VBLENDVPS    Y6, Y4, Y2, Y2
+	VPAND        exp32consts<>+512(SB), Y1, Y0
+	VPERMPS      exphi_32<>+0(SB), Y1, Y4
+	VPERMPS      exphi_32<>+32(SB), Y1, Y6
+	VPSLLD       $0x1c, Y1, Y8
+	VBLENDVPS    Y8, Y6, Y4, Y4
+	VPSLLD       $0x13, Y0, Y0
+	VPADDD       Y0, Y4, Y4
+	VFMADD231PS  Y4, Y5, Y4
+	VPSUBD       exp32consts<>+576(SB), Y1, Y1
+	VPSRLD       $0x04, Y1, Y1
+	VPSRLD       $0x01, Y1, Y0
+	VPSUBD       exp32consts<>+640(SB), Y0, Y5
+	VPSLLD       $0x17, Y5, Y5
+	VPSUBD       Y0, Y1, Y1
+	VPSUBD       exp32consts<>+640(SB), Y1, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y5, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x1e, exp32consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y0, exp32consts<>+768(SB), Y4, Y4
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x11, exp32consts<>+832(SB), Y0, Y0
+	VBLENDVPS    Y0, exp32consts<>+896(SB), Y4, Y4
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x03, 32(SI)(R8*4), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VPOR         exp32consts<>+960(SB), Y1, Y1
+	VBLENDVPS    Y0, Y1, Y4, Y1
+	VBLENDVPS    Y7, Y1, Y3, Y3
+
+mathblock265:
+	VMOVUPS Y2, (DX)(R8*4)
+	VMOVUPS Y3, 32(DX)(R8*4)
+	ADDQ    $0x00000010, R8
+	SUBQ    $0x00000010, R9
+	JMP     expVF32AVX2_loop2
+
+expVF32AVX2_after2:
 expVF32AVX2_loop1:
 	CMPQ         R9, $0x00000008
 	JB           expVF32AVX2_after1
@@ -2581,7 +2708,7 @@ expVF32AVX2_loop1:
 	VPAND        exp32consts<>+384(SB), Y3, Y3
 	VCMPPS       $0x15, exp32consts<>+448(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock265
+	JZ           mathblock266
 	VPAND        exp32consts<>+512(SB), Y0, Y4
 	VPERMPS      exphi_32<>+0(SB), Y0, Y5
 	VPERMPS      exphi_32<>+32(SB), Y0, Y6
@@ -2613,7 +2740,7 @@ expVF32AVX2_loop1:
 	VBLENDVPS    Y0, Y2, Y5, Y2
 	VBLENDVPS    Y3, Y2, Y1, Y1
 
-mathblock265:
+mathblock266:
 	VMOVUPS Y1, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -2623,71 +2750,6 @@ expVF32AVX2_after1:
 	CMPQ         R9, $0x00000004
 	JB           expVF32AVX2_tail4
 	VMOVUPS      (SI)(R8*4), X0
-	VMOVUPS      exp32consts<>+0(SB), X1
-	VFMADD213PS  exp32consts<>+64(SB), X0, X1
-	VSUBPS       exp32consts<>+64(SB), X1, X2
-	VMOVUPS      exp32consts<>+192(SB), X3
-	VFNMADD213PS X0, X2, X3
-	VFNMADD231PS exp32consts<>+128(SB), X2, X3
-	VMOVUPS      exp32consts<>+256(SB), X2
-	VFMADD213PS  exp32consts<>+320(SB), X3, X2
-	VMULPS       X3, X3, X4
-	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X6
-	VPCMPEQD     X6, X6, X7
-	VPXOR        X6, X6, X5
-	VPGATHERDD   X7, (R10)(X6*4), X5
-	VADDPS       X5, X3, X3
-	VFMADD231PS  X2, X4, X3
-	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X4
-	VPCMPEQD     X4, X4, X5
-	VPXOR        X4, X4, X2
-	VPGATHERDD   X5, (R10)(X4*4), X2
-	VPSLLD       $0x13, X1, X4
-	VPADDD       X4, X2, X2
-	VFMADD231PS  X3, X2, X2
-	VPAND        exp32consts<>+384(SB), X0, X4
-	VCMPPS       $0x15, exp32consts<>+448(SB), X4, X4
-	VPTEST       X4, X4
-	JZ           mathblock266
-	VPAND        exp32consts<>+512(SB), X1, X5
-	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X7
-	VPCMPEQD     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X8, (R10)(X7*4), X6
-	VPSLLD       $0x13, X5, X5
-	VPADDD       X5, X6, X6
-	VFMADD231PS  X6, X3, X6
-	VPSUBD       exp32consts<>+576(SB), X1, X1
-	VPSRLD       $0x04, X1, X1
-	VPSRLD       $0x01, X1, X3
-	VPSUBD       exp32consts<>+640(SB), X3, X5
-	VPSLLD       $0x17, X5, X5
-	VPSUBD       X3, X1, X1
-	VPSUBD       exp32consts<>+640(SB), X1, X1
-	VPSLLD       $0x17, X1, X1
-	VMULPS       X5, X6, X6
-	VMULPS       X1, X6, X6
-	VCMPPS       $0x1e, exp32consts<>+704(SB), X0, X1
-	VBLENDVPS    X1, exp32consts<>+768(SB), X6, X6
-	VCMPPS       $0x11, exp32consts<>+832(SB), X0, X1
-	VBLENDVPS    X1, exp32consts<>+896(SB), X6, X6
-	VCMPPS       $0x03, X0, X0, X1
-	VPOR         exp32consts<>+960(SB), X0, X0
-	VBLENDVPS    X1, X0, X6, X0
-	VBLENDVPS    X4, X0, X2, X2
-
-mathblock266:
-	VMOVUPS X2, (DX)(R8*4)
-	ADDQ    $0x00000004, R8
-	SUBQ    $0x00000004, R9
-
-expVF32AVX2_tail4:
-	CMPQ         R9, $0x00000002
-	JB           expVF32AVX2_tail2
-	VMOVQ        (SI)(R8*4), X0
 	VMOVUPS      exp32consts<>+0(SB), X1
 	VFMADD213PS  exp32consts<>+64(SB), X0, X1
 	VSUBPS       exp32consts<>+64(SB), X1, X2
@@ -2745,14 +2807,14 @@ expVF32AVX2_tail4:
 	VBLENDVPS    X4, X0, X2, X2
 
 mathblock267:
-	VMOVQ X2, (DX)(R8*4)
-	ADDQ  $0x00000002, R8
-	SUBQ  $0x00000002, R9
+	VMOVUPS X2, (DX)(R8*4)
+	ADDQ    $0x00000004, R8
+	SUBQ    $0x00000004, R9
 
-expVF32AVX2_tail2:
-	CMPQ         R9, $0x00000001
-	JB           expVF32AVX2_tail1
-	VMOVSS       (SI)(R8*4), X0
+expVF32AVX2_tail4:
+	CMPQ         R9, $0x00000002
+	JB           expVF32AVX2_tail2
+	VMOVQ        (SI)(R8*4), X0
 	VMOVUPS      exp32consts<>+0(SB), X1
 	VFMADD213PS  exp32consts<>+64(SB), X0, X1
 	VSUBPS       exp32consts<>+64(SB), X1, X2
@@ -2810,6 +2872,71 @@ expVF32AVX2_tail2:
 	VBLENDVPS    X4, X0, X2, X2
 
 mathblock268:
+	VMOVQ X2, (DX)(R8*4)
+	ADDQ  $0x00000002, R8
+	SUBQ  $0x00000002, R9
+
+expVF32AVX2_tail2:
+	CMPQ         R9, $0x00000001
+	JB           expVF32AVX2_tail1
+	VMOVSS       (SI)(R8*4), X0
+	VMOVUPS      exp32consts<>+0(SB), X1
+	VFMADD213PS  exp32consts<>+64(SB), X0, X1
+	VSUBPS       exp32consts<>+64(SB), X1, X2
+	VMOVUPS      exp32consts<>+192(SB), X3
+	VFNMADD213PS X0, X2, X3
+	VFNMADD231PS exp32consts<>+128(SB), X2, X3
+	VMOVUPS      exp32consts<>+256(SB), X2
+	VFMADD213PS  exp32consts<>+320(SB), X3, X2
+	VMULPS       X3, X3, X4
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X1, X6
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R10)(X6*4), X5
+	VADDPS       X5, X3, X3
+	VFMADD231PS  X2, X4, X3
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X1, X4
+	VPCMPEQD     X4, X4, X5
+	VPXOR        X4, X4, X2
+	VPGATHERDD   X5, (R10)(X4*4), X2
+	VPSLLD       $0x13, X1, X4
+	VPADDD       X4, X2, X2
+	VFMADD231PS  X3, X2, X2
+	VPAND        exp32consts<>+384(SB), X0, X4
+	VCMPPS       $0x15, exp32consts<>+448(SB), X4, X4
+	VPTEST       X4, X4
+	JZ           mathblock269
+	VPAND        exp32consts<>+512(SB), X1, X5
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X1, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERDD   X8, (R10)(X7*4), X6
+	VPSLLD       $0x13, X5, X5
+	VPADDD       X5, X6, X6
+	VFMADD231PS  X6, X3, X6
+	VPSUBD       exp32consts<>+576(SB), X1, X1
+	VPSRLD       $0x04, X1, X1
+	VPSRLD       $0x01, X1, X3
+	VPSUBD       exp32consts<>+640(SB), X3, X5
+	VPSLLD       $0x17, X5, X5
+	VPSUBD       X3, X1, X1
+	VPSUBD       exp32consts<>+640(SB), X1, X1
+	VPSLLD       $0x17, X1, X1
+	VMULPS       X5, X6, X6
+	VMULPS       X1, X6, X6
+	VCMPPS       $0x1e, exp32consts<>+704(SB), X0, X1
+	VBLENDVPS    X1, exp32consts<>+768(SB), X6, X6
+	VCMPPS       $0x11, exp32consts<>+832(SB), X0, X1
+	VBLENDVPS    X1, exp32consts<>+896(SB), X6, X6
+	VCMPPS       $0x03, X0, X0, X1
+	VPOR         exp32consts<>+960(SB), X0, X0
+	VBLENDVPS    X1, X0, X6, X0
+	VBLENDVPS    X4, X0, X2, X2
+
+mathblock269:
 	VMOVSS X2, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -3020,6 +3147,205 @@ logVF32AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+logVF32AVX2_loop2:
+	CMPQ        R9, $0x00000010
+	JB          logVF32AVX2_after2
+	VMOVUPS     (SI)(R8*4), Y0
+	VPADDD      log32consts<>+0(SB), Y0, Y0
+	VMOVUPS     32(SI)(R8*4), Y1
+	VPADDD      log32consts<>+0(SB), Y1, Y1
+	VPSRLD      $0x17, Y0, Y2
+	VPSRLD      $0x17, Y1, Y3
+	VPOR        log32consts<>+64(SB), Y2, Y2
+	VPOR        log32consts<>+64(SB), Y3, Y3
+	VSUBPS      log32consts<>+128(SB), Y2, Y2
+	VSUBPS      log32consts<>+128(SB), Y3, Y3
+	VPAND       log32consts<>+192(SB), Y0, Y4
+	VPAND       log32consts<>+192(SB), Y1, Y5
+	VPADDD      log32consts<>+256(SB), Y4, Y4
+	VPADDD      log32consts<>+256(SB), Y5, Y5
+	VPSRLD      $0x13, Y0, Y0
+	VPSRLD      $0x13, Y1, Y1
+	VPERMPS     loginvc_32<>+0(SB), Y0, Y6
+	VPERMPS     loginvc_32<>+32(SB), Y0, Y7
+	VPSLLD      $0x1c, Y0, Y8
+	VBLENDVPS   Y8, Y7, Y6, Y6
+	VPERMPS     loginvc_32<>+0(SB), Y1, Y7
+	VPERMPS     loginvc_32<>+32(SB), Y1, Y8
+	VPSLLD      $0x1c, Y1, Y9
+	VBLENDVPS   Y9, Y8, Y7, Y7
+	VFMADD213PS log32consts<>+320(SB), Y6, Y4
+	VFMADD213PS log32consts<>+320(SB), Y7, Y5
+	VPERMPS     loglhi_32<>+0(SB), Y0, Y6
+	VPERMPS     loglhi_32<>+32(SB), Y0, Y7
+	VPSLLD      $0x1c, Y0, Y8
+	VBLENDVPS   Y8, Y7, Y6, Y6
+	VPERMPS     loglhi_32<>+0(SB), Y1, Y7
+	VPERMPS     loglhi_32<>+32(SB), Y1, Y8
+	VPSLLD      $0x1c, Y1, Y9
+	VBLENDVPS   Y9, Y8, Y7, Y7
+	VFMADD231PS log32consts<>+384(SB), Y2, Y6
+	VFMADD231PS log32consts<>+384(SB), Y3, Y7
+	VPERMPS     logllo_32<>+0(SB), Y0, Y8
+	VPERMPS     logllo_32<>+32(SB), Y0, Y9
+	VPSLLD      $0x1c, Y0, Y0
+	VBLENDVPS   Y0, Y9, Y8, Y8
+	VPERMPS     logllo_32<>+0(SB), Y1, Y0
+	VPERMPS     logllo_32<>+32(SB), Y1, Y9
+	VPSLLD      $0x1c, Y1, Y1
+	VBLENDVPS   Y1, Y9, Y0, Y0
+	VFMADD231PS log32consts<>+448(SB), Y2, Y8
+	VFMADD231PS log32consts<>+448(SB), Y3, Y0
+	VADDPS      Y4, Y6, Y1
+	VADDPS      Y5, Y7, Y2
+	VSUBPS      Y1, Y6, Y6
+	VSUBPS      Y2, Y7, Y7
+	VADDPS      Y4, Y6, Y6
+	VADDPS      Y5, Y7, Y7
+	VMOVUPS     log32consts<>+512(SB), Y3
+	VFMADD213PS log32consts<>+576(SB), Y4, Y3
+	VMOVUPS     log32consts<>+512(SB), Y9
+	VFMADD213PS log32consts<>+576(SB), Y5, Y9
+	VFMADD213PS log32consts<>+640(SB), Y4, Y3
+	VFMADD213PS log32consts<>+640(SB), Y5, Y9
+	VFMADD213PS log32consts<>+704(SB), Y4, Y3
+	VFMADD213PS log32consts<>+704(SB), Y5, Y9
+	VFMADD213PS log32consts<>+768(SB), Y4, Y3
+	VFMADD213PS log32consts<>+768(SB), Y5, Y9
+	VMULPS      Y4, Y4, Y4
+	VMULPS      Y5, Y5, Y5
+	VADDPS      Y8, Y6, Y6
+	VADDPS      Y0, Y7, Y7
+	VFMADD231PS Y3, Y4, Y6
+	VFMADD231PS Y9, Y5, Y7
+	VADDPS      Y6, Y1, Y1
+	VADDPS      Y7, Y2, Y2
+	VMOVUPS     (SI)(R8*4), Y0
+	VCMPPS      $0x11, log32consts<>+896(SB), Y0, Y0
+	VMOVUPS     32(SI)(R8*4), Y3
+	VCMPPS      $0x11, log32consts<>+896(SB), Y3, Y3
+	VMOVUPS     (SI)(R8*4), Y4
+	VCMPPS      $0x15, log32consts<>+832(SB), Y4, Y4
+	VMOVUPS     32(SI)(R8*4), Y5
+	VCMPPS      $0x15, log32consts<>+832(SB), Y5, Y5
+	VPOR        Y0, Y4, Y0
+	VPOR        Y3, Y5, Y3
+	VPOR        Y3, Y0, Y4
+	VPTEST      Y4, Y4
+	JZ          mathblock270
+	VMOVUPS     (SI)(R8*4), Y4
+	VMULPS      log32consts<>+960(SB), Y4, Y4
+	VPADDD      log32consts<>+0(SB), Y4, Y4
+	VPSRLD      $0x17, Y4, Y5
+	VPOR        log32consts<>+64(SB), Y5, Y5
+	VSUBPS      log32consts<>+128(SB), Y5, Y5
+	VSUBPS      log32consts<>+1024(SB), Y5, Y5
+	VPAND       log32consts<>+192(SB), Y4, Y6
+	VPADDD      log32consts<>+256(SB), Y6, Y6
+	VPSRLD      $0x13, Y4, Y4
+	VPERMPS     loginvc_32<>+0(SB), Y4, Y7
+	VPERMPS     loginvc_32<>+32(SB), Y4, Y8
+	VPSLLD      $0x1c, Y4, Y9
+	VBLENDVPS   Y9, Y8, Y7, Y7
+	VFMADD213PS log32consts<>+320(SB), Y7, Y6
+	VPERMPS     loglhi_32<>+0(SB), Y4, Y7
+	VPERMPS     loglhi_32<>+32(SB), Y4, Y8
+	VPSLLD      $0x1c, Y4, Y9
+	VBLENDVPS   Y9, Y8, Y7, Y7
+	VFMADD231PS log32consts<>+384(SB), Y5, Y7
+	VPERMPS     logllo_32<>+0(SB), Y4, Y8
+	VPERMPS     logllo_32<>+32(SB), Y4, Y9
+	VPSLLD      $0x1c, Y4, Y4
+	VBLENDVPS   Y4, Y9, Y8, Y8
+	VFMADD231PS log32consts<>+448(SB), Y5, Y8
+	VADDPS      Y6, Y7, Y4
+	VSUBPS      Y4, Y7, Y7
+	VADDPS      Y6, Y7, Y7
+	VMOVUPS     log32consts<>+512(SB), Y5
+	VFMADD213PS log32consts<>+576(SB), Y6, Y5
+	VFMADD213PS log32consts<>+640(SB), Y6, Y5
+	VFMADD213PS log32consts<>+704(SB), Y6, Y5
+	VFMADD213PS log32consts<>+768(SB), Y6, Y5
+	VMULPS      Y6, Y6, Y6
+	VADDPS      Y8, Y7, Y7
+	VFMADD231PS Y5, Y6, Y7
+	VADDPS      Y7, Y4, Y4
+	VMOVUPS     (SI)(R8*4), Y5
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y5, Y5
+	VBLENDVPS   Y5, log32consts<>+1152(SB), Y4, Y4
+	VMOVUPS     (SI)(R8*4), Y5
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y5, Y5
+	VBLENDVPS   Y5, log32consts<>+1216(SB), Y4, Y4
+	VMOVUPS     (SI)(R8*4), Y5
+	VCMPPS      $0x00, log32consts<>+832(SB), Y5, Y5
+	VBLENDVPS   Y5, log32consts<>+832(SB), Y4, Y4
+	VMOVUPS     (SI)(R8*4), Y5
+	VCMPPS      $0x03, (SI)(R8*4), Y5, Y5
+	VMOVUPS     (SI)(R8*4), Y6
+	VPOR        log32consts<>+1280(SB), Y6, Y6
+	VBLENDVPS   Y5, Y6, Y4, Y6
+	VBLENDVPS   Y0, Y6, Y1, Y1
+	VMOVUPS     32(SI)(R8*4), Y0
+	VMULPS      log32consts<>+960(SB), Y0, Y0
+	VPADDD      log32consts<>+0(SB), Y0, Y0
+	VPSRLD      $0x17, Y0, Y4
+	VPOR        log32consts<>+64(SB), Y4, Y4
+	VSUBPS      log32consts<>+128(SB), Y4, Y4
+	VSUBPS      log32consts<>+1024(SB), Y4, Y4
+	VPAND       log32consts<>+192(SB), Y0, Y5
+	VPADDD      log32consts<>+256(SB), Y5, Y5
+	VPSRLD      $0x13, Y0, Y0
+	VPERMPS     loginvc_32<>+0(SB), Y0, Y6
+	VPERMPS     loginvc_32<>+32(SB), Y0, Y7
+	VPSLLD      $0x1c, Y0, Y8
+	VBLENDVPS   Y8, Y7, Y6, Y6
+	VFMADD213PS log32consts<>+320(SB), Y6, Y5
+	VPERMPS     loglhi_32<>+0(SB), Y0, Y6
+	VPERMPS     loglhi_32<>+32(SB), Y0, Y7
+	VPSLLD      $0x1c, Y0, Y8
+	VBLENDVPS   Y8, Y7, Y6, Y6
+	VFMADD231PS log32consts<>+384(SB), Y4, Y6
+	VPERMPS     logllo_32<>+0(SB), Y0, Y7
+	VPERMPS     logllo_32<>+32(SB), Y0, Y8
+	VPSLLD      $0x1c, Y0, Y0
+	VBLENDVPS   Y0, Y8, Y7, Y7
+	VFMADD231PS log32consts<>+448(SB), Y4, Y7
+	VADDPS      Y5, Y6, Y0
+	VSUBPS      Y0, Y6, Y6
+	VADDPS      Y5, Y6, Y6
+	VMOVUPS     log32consts<>+512(SB), Y4
+	VFMADD213PS log32consts<>+576(SB), Y5, Y4
+	VFMADD213PS log32consts<>+640(SB), Y5, Y4
+	VFMADD213PS log32consts<>+704(SB), Y5, Y4
+	VFMADD213PS log32consts<>+768(SB), Y5, Y4
+	VMULPS      Y5, Y5, Y5
+	VADDPS      Y7, Y6, Y6
+	VFMADD231PS Y4, Y5, Y6
+	VADDPS      Y6, Y0, Y0
+	VMOVUPS     32(SI)(R8*4), Y4
+	VCMPPS      $0x00, log32consts<>+1088(SB), Y4, Y4
+	VBLENDVPS   Y4, log32consts<>+1152(SB), Y0, Y0
+	VMOVUPS     32(SI)(R8*4), Y4
+	VCMPPS      $0x11, log32consts<>+1088(SB), Y4, Y4
+	VBLENDVPS   Y4, log32consts<>+1216(SB), Y0, Y0
+	VMOVUPS     32(SI)(R8*4), Y4
+	VCMPPS      $0x00, log32consts<>+832(SB), Y4, Y4
+	VBLENDVPS   Y4, log32consts<>+832(SB), Y0, Y0
+	VMOVUPS     32(SI)(R8*4), Y4
+	VCMPPS      $0x03, 32(SI)(R8*4), Y4, Y4
+	VMOVUPS     32(SI)(R8*4), Y5
+	VPOR        log32consts<>+1280(SB), Y5, Y5
+	VBLENDVPS   Y4, Y5, Y0, Y5
+	VBLENDVPS   Y3, Y5, Y2, Y2
+
+mathblock270:
+	VMOVUPS Y1, (DX)(R8*4)
+	VMOVUPS Y2, 32(DX)(R8*4)
+	ADDQ    $0x00000010, R8
+	SUBQ    $0x00000010, R9
+	JMP     logVF32AVX2_loop2
+
+logVF32AVX2_after2:
 logVF32AVX2_loop1:
 	CMPQ        R9, $0x00000008
 	JB          logVF32AVX2_after1
@@ -3064,7 +3390,7 @@ logVF32AVX2_loop1:
 	VCMPPS      $0x15, log32consts<>+832(SB), Y2, Y2
 	VPOR        Y1, Y2, Y1
 	VPTEST      Y1, Y1
-	JZ          mathblock269
+	JZ          mathblock271
 	VMOVUPS     (SI)(R8*4), Y2
 	VMULPS      log32consts<>+960(SB), Y2, Y2
 	VPADDD      log32consts<>+0(SB), Y2, Y2
@@ -3118,7 +3444,7 @@ logVF32AVX2_loop1:
 	VBLENDVPS   Y3, Y4, Y2, Y4
 	VBLENDVPS   Y1, Y4, Y0, Y0
 
-mathblock269:
+mathblock271:
 	VMOVUPS Y0, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -3128,208 +3454,6 @@ logVF32AVX2_after1:
 	CMPQ        R9, $0x00000004
 	JB          logVF32AVX2_tail4
 	VMOVUPS     (SI)(R8*4), X0
-	VPADDD      log32consts<>+0(SB), X0, X1
-	VPSRLD      $0x17, X1, X2
-	VPOR        log32consts<>+64(SB), X2, X2
-	VSUBPS      log32consts<>+128(SB), X2, X2
-	VPAND       log32consts<>+192(SB), X1, X3
-	VPADDD      log32consts<>+256(SB), X3, X3
-	VPSRLD      $0x13, X1, X1
-	LEAQ        loginvc_32<>+0(SB), R10
-	VPAND       tablemask16_32<>+0(SB), X1, X5
-	VPCMPEQD    X5, X5, X6
-	VPXOR       X5, X5, X4
-	VPGATHERDD  X6, (R10)(X5*4), X4
-	VFMADD213PS log32consts<>+320(SB), X4, X3
-	LEAQ        loglhi_32<>+0(SB), R10
-	VPAND       tablemask16_32<>+0(SB), X1, X5
-	VPCMPEQD    X5, X5, X6
-	VPXOR       X5, X5, X4
-	VPGATHERDD  X6, (R10)(X5*4), X4
-	VFMADD231PS log32consts<>+384(SB), X2, X4
-	LEAQ        logllo_32<>+0(SB), R10
-	VPAND       tablemask16_32<>+0(SB), X1, X5
-	VPCMPEQD    X5, X5, X6
-	VPXOR       X5, X5, X1
-	VPGATHERDD  X6, (R10)(X5*4), X1
-	VFMADD231PS log32consts<>+448(SB), X2, X1
-	VADDPS      X3, X4, X2
-	VSUBPS      X2, X4, X4
-	VADDPS      X3, X4, X4
-	VMOVUPS     log32consts<>+512(SB), X5
-	VFMADD213PS log32consts<>+576(SB), X3, X5
-	VFMADD213PS log32consts<>+640(SB), X3, X5
-	VFMADD213PS log32consts<>+704(SB), X3, X5
-	VFMADD213PS log32consts<>+768(SB), X3, X5
-	VMULPS      X3, X3, X3
-	VADDPS      X1, X4, X4
-	VFMADD231PS X5, X3, X4
-	VADDPS      X4, X2, X2
-	VCMPPS      $0x11, log32consts<>+896(SB), X0, X1
-	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
-	VPOR        X1, X3, X1
-	VPTEST      X1, X1
-	JZ          mathblock270
-	VMULPS      log32consts<>+960(SB), X0, X3
-	VPADDD      log32consts<>+0(SB), X3, X3
-	VPSRLD      $0x17, X3, X4
-	VPOR        log32consts<>+64(SB), X4, X4
-	VSUBPS      log32consts<>+128(SB), X4, X4
-	VSUBPS      log32consts<>+1024(SB), X4, X4
-	VPAND       log32consts<>+192(SB), X3, X5
-	VPADDD      log32consts<>+256(SB), X5, X5
-	VPSRLD      $0x13, X3, X3
-	LEAQ        loginvc_32<>+0(SB), R10
-	VPAND       tablemask16_32<>+0(SB), X3, X7
-	VPCMPEQD    X7, X7, X8
-	VPXOR       X7, X7, X6
-	VPGATHERDD  X8, (R10)(X7*4), X6
-	VFMADD213PS log32consts<>+320(SB), X6, X5
-	LEAQ        loglhi_32<>+0(SB), R10
-	VPAND       tablemask16_32<>+0(SB), X3, X7
-	VPCMPEQD    X7, X7, X8
-	VPXOR       X7, X7, X6
-	VPGATHERDD  X8, (R10)(X7*4), X6
-	VFMADD231PS log32consts<>+384(SB), X4, X6
-	LEAQ        logllo_32<>+0(SB), R10
-	VPAND       tablemask16_32<>+0(SB), X3, X7
-	VPCMPEQD    X7, X7, X8
-	VPXOR       X7, X7, X3
-	VPGATHERDD  X8, (R10)(X7*4), X3
-	VFMADD231PS log32consts<>+448(SB), X4, X3
-	VADDPS      X5, X6, X4
-	VSUBPS      X4, X6, X6
-	VADDPS      X5, X6, X6
-	VMOVUPS     log32consts<>+512(SB), X7
-	VFMADD213PS log32consts<>+576(SB), X5, X7
-	VFMADD213PS log32consts<>+640(SB), X5, X7
-	VFMADD213PS log32consts<>+704(SB), X5, X7
-	VFMADD213PS log32consts<>+768(SB), X5, X7
-	VMULPS      X5, X5, X5
-	VADDPS      X3, X6, X6
-	VFMADD231PS X7, X5, X6
-	VADDPS      X6, X4, X4
-	VCMPPS      $0x00, log32consts<>+1088(SB), X0, X3
-	VBLENDVPS   X3, log32consts<>+1152(SB), X4, X4
-	VCMPPS      $0x11, log32consts<>+1088(SB), X0, X3
-	VBLENDVPS   X3, log32consts<>+1216(SB), X4, X4
-	VCMPPS      $0x00, log32consts<>+832(SB), X0, X3
-	VBLENDVPS   X3, log32consts<>+832(SB), X4, X4
-	VCMPPS      $0x03, X0, X0, X3
-	VPOR        log32consts<>+1280(SB), X0, X0
-	VBLENDVPS   X3, X0, X4, X0
-	VBLENDVPS   X1, X0, X2, X2
-
-mathblock270:
-	VMOVUPS X2, (DX)(R8*4)
-	ADDQ    $0x00000004, R8
-	SUBQ    $0x00000004, R9
-
-logVF32AVX2_tail4:
-	CMPQ        R9, $0x00000002
-	JB          logVF32AVX2_tail2
-	VMOVQ       (SI)(R8*4), X0
-	VPADDD      log32consts<>+0(SB), X0, X1
-	VPSRLD      $0x17, X1, X2
-	VPOR        log32consts<>+64(SB), X2, X2
-	VSUBPS      log32consts<>+128(SB), X2, X2
-	VPAND       log32consts<>+192(SB), X1, X3
-	VPADDD      log32consts<>+256(SB), X3, X3
-	VPSRLD      $0x13, X1, X1
-	LEAQ        loginvc_32<>+0(SB), R10
-	VPAND       tablemask16_32<>+0(SB), X1, X5
-	VPCMPEQD    X5, X5, X6
-	VPXOR       X5, X5, X4
-	VPGATHERDD  X6, (R10)(X5*4), X4
-	VFMADD213PS log32consts<>+320(SB), X4, X3
-	LEAQ        loglhi_32<>+0(SB), R10
-	VPAND       tablemask16_32<>+0(SB), X1, X5
-	VPCMPEQD    X5, X5, X6
-	VPXOR       X5, X5, X4
-	VPGATHERDD  X6, (R10)(X5*4), X4
-	VFMADD231PS log32consts<>+384(SB), X2, X4
-	LEAQ        logllo_32<>+0(SB), R10
-	VPAND       tablemask16_32<>+0(SB), X1, X5
-	VPCMPEQD    X5, X5, X6
-	VPXOR       X5, X5, X1
-	VPGATHERDD  X6, (R10)(X5*4), X1
-	VFMADD231PS log32consts<>+448(SB), X2, X1
-	VADDPS      X3, X4, X2
-	VSUBPS      X2, X4, X4
-	VADDPS      X3, X4, X4
-	VMOVUPS     log32consts<>+512(SB), X5
-	VFMADD213PS log32consts<>+576(SB), X3, X5
-	VFMADD213PS log32consts<>+640(SB), X3, X5
-	VFMADD213PS log32consts<>+704(SB), X3, X5
-	VFMADD213PS log32consts<>+768(SB), X3, X5
-	VMULPS      X3, X3, X3
-	VADDPS      X1, X4, X4
-	VFMADD231PS X5, X3, X4
-	VADDPS      X4, X2, X2
-	VCMPPS      $0x11, log32consts<>+896(SB), X0, X1
-	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
-	VPOR        X1, X3, X1
-	VPTEST      X1, X1
-	JZ          mathblock271
-	VMULPS      log32consts<>+960(SB), X0, X3
-	VPADDD      log32consts<>+0(SB), X3, X3
-	VPSRLD      $0x17, X3, X4
-	VPOR        log32consts<>+64(SB), X4, X4
-	VSUBPS      log32consts<>+128(SB), X4, X4
-	VSUBPS      log32consts<>+1024(SB), X4, X4
-	VPAND       log32consts<>+192(SB), X3, X5
-	VPADDD      log32consts<>+256(SB), X5, X5
-	VPSRLD      $0x13, X3, X3
-	LEAQ        loginvc_32<>+0(SB), R10
-	VPAND       tablemask16_32<>+0(SB), X3, X7
-	VPCMPEQD    X7, X7, X8
-	VPXOR       X7, X7, X6
-	VPGATHERDD  X8, (R10)(X7*4), X6
-	VFMADD213PS log32consts<>+320(SB), X6, X5
-	LEAQ        loglhi_32<>+0(SB), R10
-	VPAND       tablemask16_32<>+0(SB), X3, X7
-	VPCMPEQD    X7, X7, X8
-	VPXOR       X7, X7, X6
-	VPGATHERDD  X8, (R10)(X7*4), X6
-	VFMADD231PS log32consts<>+384(SB), X4, X6
-	LEAQ        logllo_32<>+0(SB), R10
-	VPAND       tablemask16_32<>+0(SB), X3, X7
-	VPCMPEQD    X7, X7, X8
-	VPXOR       X7, X7, X3
-	VPGATHERDD  X8, (R10)(X7*4), X3
-	VFMADD231PS log32consts<>+448(SB), X4, X3
-	VADDPS      X5, X6, X4
-	VSUBPS      X4, X6, X6
-	VADDPS      X5, X6, X6
-	VMOVUPS     log32consts<>+512(SB), X7
-	VFMADD213PS log32consts<>+576(SB), X5, X7
-	VFMADD213PS log32consts<>+640(SB), X5, X7
-	VFMADD213PS log32consts<>+704(SB), X5, X7
-	VFMADD213PS log32consts<>+768(SB), X5, X7
-	VMULPS      X5, X5, X5
-	VADDPS      X3, X6, X6
-	VFMADD231PS X7, X5, X6
-	VADDPS      X6, X4, X4
-	VCMPPS      $0x00, log32consts<>+1088(SB), X0, X3
-	VBLENDVPS   X3, log32consts<>+1152(SB), X4, X4
-	VCMPPS      $0x11, log32consts<>+1088(SB), X0, X3
-	VBLENDVPS   X3, log32consts<>+1216(SB), X4, X4
-	VCMPPS      $0x00, log32consts<>+832(SB), X0, X3
-	VBLENDVPS   X3, log32consts<>+832(SB), X4, X4
-	VCMPPS      $0x03, X0, X0, X3
-	VPOR        log32consts<>+1280(SB), X0, X0
-	VBLENDVPS   X3, X0, X4, X0
-	VBLENDVPS   X1, X0, X2, X2
-
-mathblock271:
-	VMOVQ X2, (DX)(R8*4)
-	ADDQ  $0x00000002, R8
-	SUBQ  $0x00000002, R9
-
-logVF32AVX2_tail2:
-	CMPQ        R9, $0x00000001
-	JB          logVF32AVX2_tail1
-	VMOVSS      (SI)(R8*4), X0
 	VPADDD      log32consts<>+0(SB), X0, X1
 	VPSRLD      $0x17, X1, X2
 	VPOR        log32consts<>+64(SB), X2, X2
@@ -3423,6 +3547,208 @@ logVF32AVX2_tail2:
 	VBLENDVPS   X1, X0, X2, X2
 
 mathblock272:
+	VMOVUPS X2, (DX)(R8*4)
+	ADDQ    $0x00000004, R8
+	SUBQ    $0x00000004, R9
+
+logVF32AVX2_tail4:
+	CMPQ        R9, $0x00000002
+	JB          logVF32AVX2_tail2
+	VMOVQ       (SI)(R8*4), X0
+	VPADDD      log32consts<>+0(SB), X0, X1
+	VPSRLD      $0x17, X1, X2
+	VPOR        log32consts<>+64(SB), X2, X2
+	VSUBPS      log32consts<>+128(SB), X2, X2
+	VPAND       log32consts<>+192(SB), X1, X3
+	VPADDD      log32consts<>+256(SB), X3, X3
+	VPSRLD      $0x13, X1, X1
+	LEAQ        loginvc_32<>+0(SB), R10
+	VPAND       tablemask16_32<>+0(SB), X1, X5
+	VPCMPEQD    X5, X5, X6
+	VPXOR       X5, X5, X4
+	VPGATHERDD  X6, (R10)(X5*4), X4
+	VFMADD213PS log32consts<>+320(SB), X4, X3
+	LEAQ        loglhi_32<>+0(SB), R10
+	VPAND       tablemask16_32<>+0(SB), X1, X5
+	VPCMPEQD    X5, X5, X6
+	VPXOR       X5, X5, X4
+	VPGATHERDD  X6, (R10)(X5*4), X4
+	VFMADD231PS log32consts<>+384(SB), X2, X4
+	LEAQ        logllo_32<>+0(SB), R10
+	VPAND       tablemask16_32<>+0(SB), X1, X5
+	VPCMPEQD    X5, X5, X6
+	VPXOR       X5, X5, X1
+	VPGATHERDD  X6, (R10)(X5*4), X1
+	VFMADD231PS log32consts<>+448(SB), X2, X1
+	VADDPS      X3, X4, X2
+	VSUBPS      X2, X4, X4
+	VADDPS      X3, X4, X4
+	VMOVUPS     log32consts<>+512(SB), X5
+	VFMADD213PS log32consts<>+576(SB), X3, X5
+	VFMADD213PS log32consts<>+640(SB), X3, X5
+	VFMADD213PS log32consts<>+704(SB), X3, X5
+	VFMADD213PS log32consts<>+768(SB), X3, X5
+	VMULPS      X3, X3, X3
+	VADDPS      X1, X4, X4
+	VFMADD231PS X5, X3, X4
+	VADDPS      X4, X2, X2
+	VCMPPS      $0x11, log32consts<>+896(SB), X0, X1
+	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
+	VPOR        X1, X3, X1
+	VPTEST      X1, X1
+	JZ          mathblock273
+	VMULPS      log32consts<>+960(SB), X0, X3
+	VPADDD      log32consts<>+0(SB), X3, X3
+	VPSRLD      $0x17, X3, X4
+	VPOR        log32consts<>+64(SB), X4, X4
+	VSUBPS      log32consts<>+128(SB), X4, X4
+	VSUBPS      log32consts<>+1024(SB), X4, X4
+	VPAND       log32consts<>+192(SB), X3, X5
+	VPADDD      log32consts<>+256(SB), X5, X5
+	VPSRLD      $0x13, X3, X3
+	LEAQ        loginvc_32<>+0(SB), R10
+	VPAND       tablemask16_32<>+0(SB), X3, X7
+	VPCMPEQD    X7, X7, X8
+	VPXOR       X7, X7, X6
+	VPGATHERDD  X8, (R10)(X7*4), X6
+	VFMADD213PS log32consts<>+320(SB), X6, X5
+	LEAQ        loglhi_32<>+0(SB), R10
+	VPAND       tablemask16_32<>+0(SB), X3, X7
+	VPCMPEQD    X7, X7, X8
+	VPXOR       X7, X7, X6
+	VPGATHERDD  X8, (R10)(X7*4), X6
+	VFMADD231PS log32consts<>+384(SB), X4, X6
+	LEAQ        logllo_32<>+0(SB), R10
+	VPAND       tablemask16_32<>+0(SB), X3, X7
+	VPCMPEQD    X7, X7, X8
+	VPXOR       X7, X7, X3
+	VPGATHERDD  X8, (R10)(X7*4), X3
+	VFMADD231PS log32consts<>+448(SB), X4, X3
+	VADDPS      X5, X6, X4
+	VSUBPS      X4, X6, X6
+	VADDPS      X5, X6, X6
+	VMOVUPS     log32consts<>+512(SB), X7
+	VFMADD213PS log32consts<>+576(SB), X5, X7
+	VFMADD213PS log32consts<>+640(SB), X5, X7
+	VFMADD213PS log32consts<>+704(SB), X5, X7
+	VFMADD213PS log32consts<>+768(SB), X5, X7
+	VMULPS      X5, X5, X5
+	VADDPS      X3, X6, X6
+	VFMADD231PS X7, X5, X6
+	VADDPS      X6, X4, X4
+	VCMPPS      $0x00, log32consts<>+1088(SB), X0, X3
+	VBLENDVPS   X3, log32consts<>+1152(SB), X4, X4
+	VCMPPS      $0x11, log32consts<>+1088(SB), X0, X3
+	VBLENDVPS   X3, log32consts<>+1216(SB), X4, X4
+	VCMPPS      $0x00, log32consts<>+832(SB), X0, X3
+	VBLENDVPS   X3, log32consts<>+832(SB), X4, X4
+	VCMPPS      $0x03, X0, X0, X3
+	VPOR        log32consts<>+1280(SB), X0, X0
+	VBLENDVPS   X3, X0, X4, X0
+	VBLENDVPS   X1, X0, X2, X2
+
+mathblock273:
+	VMOVQ X2, (DX)(R8*4)
+	ADDQ  $0x00000002, R8
+	SUBQ  $0x00000002, R9
+
+logVF32AVX2_tail2:
+	CMPQ        R9, $0x00000001
+	JB          logVF32AVX2_tail1
+	VMOVSS      (SI)(R8*4), X0
+	VPADDD      log32consts<>+0(SB), X0, X1
+	VPSRLD      $0x17, X1, X2
+	VPOR        log32consts<>+64(SB), X2, X2
+	VSUBPS      log32consts<>+128(SB), X2, X2
+	VPAND       log32consts<>+192(SB), X1, X3
+	VPADDD      log32consts<>+256(SB), X3, X3
+	VPSRLD      $0x13, X1, X1
+	LEAQ        loginvc_32<>+0(SB), R10
+	VPAND       tablemask16_32<>+0(SB), X1, X5
+	VPCMPEQD    X5, X5, X6
+	VPXOR       X5, X5, X4
+	VPGATHERDD  X6, (R10)(X5*4), X4
+	VFMADD213PS log32consts<>+320(SB), X4, X3
+	LEAQ        loglhi_32<>+0(SB), R10
+	VPAND       tablemask16_32<>+0(SB), X1, X5
+	VPCMPEQD    X5, X5, X6
+	VPXOR       X5, X5, X4
+	VPGATHERDD  X6, (R10)(X5*4), X4
+	VFMADD231PS log32consts<>+384(SB), X2, X4
+	LEAQ        logllo_32<>+0(SB), R10
+	VPAND       tablemask16_32<>+0(SB), X1, X5
+	VPCMPEQD    X5, X5, X6
+	VPXOR       X5, X5, X1
+	VPGATHERDD  X6, (R10)(X5*4), X1
+	VFMADD231PS log32consts<>+448(SB), X2, X1
+	VADDPS      X3, X4, X2
+	VSUBPS      X2, X4, X4
+	VADDPS      X3, X4, X4
+	VMOVUPS     log32consts<>+512(SB), X5
+	VFMADD213PS log32consts<>+576(SB), X3, X5
+	VFMADD213PS log32consts<>+640(SB), X3, X5
+	VFMADD213PS log32consts<>+704(SB), X3, X5
+	VFMADD213PS log32consts<>+768(SB), X3, X5
+	VMULPS      X3, X3, X3
+	VADDPS      X1, X4, X4
+	VFMADD231PS X5, X3, X4
+	VADDPS      X4, X2, X2
+	VCMPPS      $0x11, log32consts<>+896(SB), X0, X1
+	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
+	VPOR        X1, X3, X1
+	VPTEST      X1, X1
+	JZ          mathblock274
+	VMULPS      log32consts<>+960(SB), X0, X3
+	VPADDD      log32consts<>+0(SB), X3, X3
+	VPSRLD      $0x17, X3, X4
+	VPOR        log32consts<>+64(SB), X4, X4
+	VSUBPS      log32consts<>+128(SB), X4, X4
+	VSUBPS      log32consts<>+1024(SB), X4, X4
+	VPAND       log32consts<>+192(SB), X3, X5
+	VPADDD      log32consts<>+256(SB), X5, X5
+	VPSRLD      $0x13, X3, X3
+	LEAQ        loginvc_32<>+0(SB), R10
+	VPAND       tablemask16_32<>+0(SB), X3, X7
+	VPCMPEQD    X7, X7, X8
+	VPXOR       X7, X7, X6
+	VPGATHERDD  X8, (R10)(X7*4), X6
+	VFMADD213PS log32consts<>+320(SB), X6, X5
+	LEAQ        loglhi_32<>+0(SB), R10
+	VPAND       tablemask16_32<>+0(SB), X3, X7
+	VPCMPEQD    X7, X7, X8
+	VPXOR       X7, X7, X6
+	VPGATHERDD  X8, (R10)(X7*4), X6
+	VFMADD231PS log32consts<>+384(SB), X4, X6
+	LEAQ        logllo_32<>+0(SB), R10
+	VPAND       tablemask16_32<>+0(SB), X3, X7
+	VPCMPEQD    X7, X7, X8
+	VPXOR       X7, X7, X3
+	VPGATHERDD  X8, (R10)(X7*4), X3
+	VFMADD231PS log32consts<>+448(SB), X4, X3
+	VADDPS      X5, X6, X4
+	VSUBPS      X4, X6, X6
+	VADDPS      X5, X6, X6
+	VMOVUPS     log32consts<>+512(SB), X7
+	VFMADD213PS log32consts<>+576(SB), X5, X7
+	VFMADD213PS log32consts<>+640(SB), X5, X7
+	VFMADD213PS log32consts<>+704(SB), X5, X7
+	VFMADD213PS log32consts<>+768(SB), X5, X7
+	VMULPS      X5, X5, X5
+	VADDPS      X3, X6, X6
+	VFMADD231PS X7, X5, X6
+	VADDPS      X6, X4, X4
+	VCMPPS      $0x00, log32consts<>+1088(SB), X0, X3
+	VBLENDVPS   X3, log32consts<>+1152(SB), X4, X4
+	VCMPPS      $0x11, log32consts<>+1088(SB), X0, X3
+	VBLENDVPS   X3, log32consts<>+1216(SB), X4, X4
+	VCMPPS      $0x00, log32consts<>+832(SB), X0, X3
+	VBLENDVPS   X3, log32consts<>+832(SB), X4, X4
+	VCMPPS      $0x03, X0, X0, X3
+	VPOR        log32consts<>+1280(SB), X0, X0
+	VBLENDVPS   X3, X0, X4, X0
+	VBLENDVPS   X1, X0, X2, X2
+
+mathblock274:
 	VMOVSS X2, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -3681,6 +4007,133 @@ exp2VF32AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+exp2VF32AVX2_loop2:
+	CMPQ         R9, $0x00000010
+	JB           exp2VF32AVX2_after2
+	VMOVUPS      exp232consts<>+0(SB), Y0
+	VMOVUPS      (SI)(R8*4), Y1
+	VFMADD213PS  exp232consts<>+64(SB), Y1, Y0
+	VMOVUPS      exp232consts<>+0(SB), Y1
+	VMOVUPS      32(SI)(R8*4), Y2
+	VFMADD213PS  exp232consts<>+64(SB), Y2, Y1
+	VSUBPS       exp232consts<>+64(SB), Y0, Y2
+	VSUBPS       exp232consts<>+64(SB), Y1, Y3
+	VMOVUPS      (SI)(R8*4), Y4
+	VFNMADD132PS exp232consts<>+128(SB), Y4, Y2
+	VMOVUPS      32(SI)(R8*4), Y4
+	VFNMADD132PS exp232consts<>+128(SB), Y4, Y3
+	VMULPS       exp232consts<>+192(SB), Y2, Y2
+	VMULPS       exp232consts<>+192(SB), Y3, Y3
+	VMOVUPS      exp232consts<>+256(SB), Y4
+	VFMADD213PS  exp232consts<>+320(SB), Y2, Y4
+	VMOVUPS      exp232consts<>+256(SB), Y5
+	VFMADD213PS  exp232consts<>+320(SB), Y3, Y5
+	VMULPS       Y2, Y2, Y6
+	VMULPS       Y3, Y3, Y7
+	VPERMPS      exptail_32<>+0(SB), Y0, Y8
+	VPERMPS      exptail_32<>+32(SB), Y0, Y9
+	VPSLLD       $0x1c, Y0, Y10
+	VBLENDVPS    Y10, Y9, Y8, Y8
+	VPERMPS      exptail_32<>+0(SB), Y1, Y9
+	VPERMPS      exptail_32<>+32(SB), Y1, Y10
+	VPSLLD       $0x1c, Y1, Y11
+	VBLENDVPS    Y11, Y10, Y9, Y9
+	VADDPS       Y8, Y2, Y2
+	VADDPS       Y9, Y3, Y3
+	VFMADD231PS  Y4, Y6, Y2
+	VFMADD231PS  Y5, Y7, Y3
+	VPERMPS      exphi_32<>+0(SB), Y0, Y4
+	VPERMPS      exphi_32<>+32(SB), Y0, Y5
+	VPSLLD       $0x1c, Y0, Y6
+	VBLENDVPS    Y6, Y5, Y4, Y4
+	VPERMPS      exphi_32<>+0(SB), Y1, Y5
+	VPERMPS      exphi_32<>+32(SB), Y1, Y6
+	VPSLLD       $0x1c, Y1, Y7
+	VBLENDVPS    Y7, Y6, Y5, Y5
+	VPSLLD       $0x13, Y0, Y6
+	VPSLLD       $0x13, Y1, Y7
+	VPADDD       Y6, Y4, Y4
+	VPADDD       Y7, Y5, Y5
+	VFMADD231PS  Y2, Y4, Y4
+	VFMADD231PS  Y3, Y5, Y5
+	VMOVUPS      (SI)(R8*4), Y6
+	VPAND        exp232consts<>+384(SB), Y6, Y6
+	VMOVUPS      32(SI)(R8*4), Y7
+	VPAND        exp232consts<>+384(SB), Y7, Y7
+	VCMPPS       $0x15, exp232consts<>+448(SB), Y6, Y6
+	VCMPPS       $0x15, exp232consts<>+448(SB), Y7, Y7
+	VPOR         Y7, Y6, Y8
+	VPTEST       Y8, Y8
+	JZ           mathblock275
+	VPAND        exp232consts<>+512(SB), Y0, Y8
+	VPERMPS      exphi_32<>+0(SB), Y0, Y9
+	VPERMPS      exphi_32<>+32(SB), Y0, Y10
+	VPSLLD       $0x1c, Y0, Y11
+	VBLENDVPS    Y11, Y10, Y9, Y9
+	VPSLLD       $0x13, Y8, Y8
+	VPADDD       Y8, Y9, Y9
+	VFMADD231PS  Y9, Y2, Y9
+	VPSUBD       exp232consts<>+576(SB), Y0, Y0
+	VPSRLD       $0x04, Y0, Y0
+	VPSRLD       $0x01, Y0, Y2
+	VPSUBD       exp232consts<>+640(SB), Y2, Y8
+	VPSLLD       $0x17, Y8, Y8
+	VPSUBD       Y2, Y0, Y0
+	VPSUBD       exp232consts<>+640(SB), Y0, Y0
+	VPSLLD       $0x17, Y0, Y0
+	VMULPS       Y8, Y9, Y9
+	VMULPS       Y0, Y9, Y9
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x1e, exp232consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y0, exp232consts<>+768(SB), Y9, Y9
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x11, exp232consts<>+832(SB), Y0, Y0
+	VBLENDVPS    Y0, exp232consts<>+896(SB), Y9, Y9
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
+	VMOVUPS      (SI)(R8*4), Y2
+	VPOR         exp232consts<>+960(SB), Y2, Y2
+	VBLENDVPS    Y0, Y2, Y9, Y2
+	VBLENDVPS    Y6, Y2, Y4, Y4
+	VPAND        exp232consts<>+512(SB), Y1, Y0
+	VPERMPS      exphi_32<>+0(SB), Y1, Y2
+	VPERMPS      exphi_32<>+32(SB), Y1, Y6
+	VPSLLD       $0x1c, Y1, Y8
+	VBLENDVPS    Y8, Y6, Y2, Y2
+	VPSLLD       $0x13, Y0, Y0
+	VPADDD       Y0, Y2, Y2
+	VFMADD231PS  Y2, Y3, Y2
+	VPSUBD       exp232consts<>+576(SB), Y1, Y1
+	VPSRLD       $0x04, Y1, Y1
+	VPSRLD       $0x01, Y1, Y0
+	VPSUBD       exp232consts<>+640(SB), Y0, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VPSUBD       Y0, Y1, Y1
+	VPSUBD       exp232consts<>+640(SB), Y1, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y3, Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x1e, exp232consts<>+704(SB), Y0, Y0
+	VBLENDVPS    Y0, exp232consts<>+768(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x11, exp232consts<>+832(SB), Y0, Y0
+	VBLENDVPS    Y0, exp232consts<>+896(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x03, 32(SI)(R8*4), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VPOR         exp232consts<>+960(SB), Y1, Y1
+	VBLENDVPS    Y0, Y1, Y2, Y1
+	VBLENDVPS    Y7, Y1, Y5, Y5
+
+mathblock275:
+	VMOVUPS Y4, (DX)(R8*4)
+	VMOVUPS Y5, 32(DX)(R8*4)
+	ADDQ    $0x00000010, R8
+	SUBQ    $0x00000010, R9
+	JMP     exp2VF32AVX2_loop2
+
+exp2VF32AVX2_after2:
 exp2VF32AVX2_loop1:
 	CMPQ         R9, $0x00000008
 	JB           exp2VF32AVX2_after1
@@ -3711,7 +4164,7 @@ exp2VF32AVX2_loop1:
 	VPAND        exp232consts<>+384(SB), Y3, Y3
 	VCMPPS       $0x15, exp232consts<>+448(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock273
+	JZ           mathblock276
 	VPAND        exp232consts<>+512(SB), Y0, Y4
 	VPERMPS      exphi_32<>+0(SB), Y0, Y5
 	VPERMPS      exphi_32<>+32(SB), Y0, Y6
@@ -3743,7 +4196,7 @@ exp2VF32AVX2_loop1:
 	VBLENDVPS    Y0, Y1, Y5, Y1
 	VBLENDVPS    Y3, Y1, Y2, Y2
 
-mathblock273:
+mathblock276:
 	VMOVUPS Y2, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -3779,7 +4232,7 @@ exp2VF32AVX2_after1:
 	VPAND        exp232consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp232consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock274
+	JZ           mathblock277
 	VPAND        exp232consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -3808,7 +4261,7 @@ exp2VF32AVX2_after1:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock274:
+mathblock277:
 	VMOVUPS X3, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -3843,7 +4296,7 @@ exp2VF32AVX2_tail4:
 	VPAND        exp232consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp232consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock275
+	JZ           mathblock278
 	VPAND        exp232consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -3872,7 +4325,7 @@ exp2VF32AVX2_tail4:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock275:
+mathblock278:
 	VMOVQ X3, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -3907,7 +4360,7 @@ exp2VF32AVX2_tail2:
 	VPAND        exp232consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp232consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock276
+	JZ           mathblock279
 	VPAND        exp232consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -3936,7 +4389,7 @@ exp2VF32AVX2_tail2:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock276:
+mathblock279:
 	VMOVSS X3, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -4101,6 +4554,134 @@ expm1VF32AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+expm1VF32AVX2_loop2:
+	CMPQ         R9, $0x00000010
+	JB           expm1VF32AVX2_after2
+	VMOVUPS      (SI)(R8*4), Y0
+	VMAXPS       expm132consts<>+0(SB), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VMAXPS       expm132consts<>+0(SB), Y1, Y1
+	VMINPS       expm132consts<>+64(SB), Y0, Y0
+	VMINPS       expm132consts<>+64(SB), Y1, Y1
+	VMOVUPS      expm132consts<>+128(SB), Y2
+	VFMADD213PS  expm132consts<>+192(SB), Y0, Y2
+	VMOVUPS      expm132consts<>+128(SB), Y3
+	VFMADD213PS  expm132consts<>+192(SB), Y1, Y3
+	VSUBPS       expm132consts<>+192(SB), Y2, Y4
+	VSUBPS       expm132consts<>+192(SB), Y3, Y5
+	VFNMADD231PS expm132consts<>+256(SB), Y4, Y0
+	VFNMADD231PS expm132consts<>+256(SB), Y5, Y1
+	VMOVUPS      expm132consts<>+320(SB), Y6
+	VFNMADD213PS Y0, Y4, Y6
+	VMOVUPS      expm132consts<>+320(SB), Y7
+	VFNMADD213PS Y1, Y5, Y7
+	VSUBPS       Y6, Y0, Y0
+	VSUBPS       Y7, Y1, Y1
+	VFNMADD231PS expm132consts<>+320(SB), Y4, Y0
+	VFNMADD231PS expm132consts<>+320(SB), Y5, Y1
+	VMOVUPS      expm132consts<>+384(SB), Y4
+	VFMADD213PS  expm132consts<>+448(SB), Y6, Y4
+	VMOVUPS      expm132consts<>+384(SB), Y5
+	VFMADD213PS  expm132consts<>+448(SB), Y7, Y5
+	VFMADD213PS  expm132consts<>+512(SB), Y6, Y4
+	VFMADD213PS  expm132consts<>+512(SB), Y7, Y5
+	VFMADD213PS  expm132consts<>+576(SB), Y6, Y4
+	VFMADD213PS  expm132consts<>+576(SB), Y7, Y5
+	VFMADD213PS  expm132consts<>+640(SB), Y6, Y4
+	VFMADD213PS  expm132consts<>+640(SB), Y7, Y5
+	VFMADD213PS  expm132consts<>+704(SB), Y6, Y4
+	VFMADD213PS  expm132consts<>+704(SB), Y7, Y5
+	VFMADD213PS  expm132consts<>+768(SB), Y6, Y4
+	VFMADD213PS  expm132consts<>+768(SB), Y7, Y5
+	VMULPS       Y6, Y6, Y8
+	VMULPS       Y7, Y7, Y9
+	VFMADD231PS  Y6, Y0, Y0
+	VFMADD231PS  Y7, Y1, Y1
+	VFMADD231PS  Y8, Y4, Y0
+	VFMADD231PS  Y9, Y5, Y1
+	VADDPS       expm132consts<>+832(SB), Y6, Y4
+	VADDPS       expm132consts<>+832(SB), Y7, Y5
+	VMOVUPS      expm132consts<>+832(SB), Y8
+	VSUBPS       Y4, Y8, Y8
+	VMOVUPS      expm132consts<>+832(SB), Y9
+	VSUBPS       Y5, Y9, Y9
+	VADDPS       Y6, Y8, Y8
+	VADDPS       Y7, Y9, Y9
+	VADDPS       Y0, Y8, Y8
+	VADDPS       Y1, Y9, Y9
+	VPSUBD       expm132consts<>+896(SB), Y2, Y2
+	VPSUBD       expm132consts<>+896(SB), Y3, Y3
+	VPSRLD       $0x01, Y2, Y0
+	VPSRLD       $0x01, Y3, Y1
+	VPSUBD       expm132consts<>+960(SB), Y0, Y6
+	VPSUBD       expm132consts<>+960(SB), Y1, Y7
+	VPSLLD       $0x17, Y6, Y6
+	VPSLLD       $0x17, Y7, Y7
+	VPSUBD       Y0, Y2, Y2
+	VPSUBD       Y1, Y3, Y3
+	VPSUBD       expm132consts<>+960(SB), Y2, Y2
+	VPSUBD       expm132consts<>+960(SB), Y3, Y3
+	VPSLLD       $0x17, Y2, Y2
+	VPSLLD       $0x17, Y3, Y3
+	VADDPS       Y8, Y4, Y0
+	VADDPS       Y9, Y5, Y1
+	VSUBPS       Y0, Y4, Y4
+	VSUBPS       Y1, Y5, Y5
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y9, Y5, Y5
+	VMULPS       Y6, Y0, Y0
+	VMULPS       Y7, Y1, Y1
+	VMULPS       Y2, Y0, Y0
+	VMULPS       Y3, Y1, Y1
+	VADDPS       expm132consts<>+1024(SB), Y0, Y8
+	VADDPS       expm132consts<>+1024(SB), Y1, Y9
+	VSUBPS       Y0, Y8, Y10
+	VSUBPS       Y1, Y9, Y11
+	VSUBPS       Y10, Y8, Y12
+	VSUBPS       Y11, Y9, Y13
+	VSUBPS       Y12, Y0, Y0
+	VSUBPS       Y13, Y1, Y1
+	VMOVUPS      expm132consts<>+1024(SB), Y12
+	VSUBPS       Y10, Y12, Y10
+	VMOVUPS      expm132consts<>+1024(SB), Y12
+	VSUBPS       Y11, Y12, Y11
+	VADDPS       Y10, Y0, Y0
+	VADDPS       Y11, Y1, Y1
+	VMULPS       Y6, Y4, Y4
+	VMULPS       Y7, Y5, Y5
+	VMULPS       Y2, Y4, Y4
+	VMULPS       Y3, Y5, Y5
+	VADDPS       Y4, Y0, Y0
+	VADDPS       Y5, Y1, Y1
+	VCMPPS       $0x00, expm132consts<>+1088(SB), Y8, Y2
+	VCMPPS       $0x00, expm132consts<>+1088(SB), Y9, Y3
+	VADDPS       Y0, Y8, Y8
+	VADDPS       Y1, Y9, Y9
+	VBLENDVPS    Y2, expm132consts<>+1088(SB), Y8, Y8
+	VBLENDVPS    Y3, expm132consts<>+1088(SB), Y9, Y9
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x00, expm132consts<>+1152(SB), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VCMPPS       $0x00, expm132consts<>+1152(SB), Y1, Y1
+	VBLENDVPS    Y0, (SI)(R8*4), Y8, Y8
+	VBLENDVPS    Y1, 32(SI)(R8*4), Y9, Y9
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VCMPPS       $0x03, 32(SI)(R8*4), Y1, Y1
+	VMOVUPS      (SI)(R8*4), Y2
+	VPOR         expm132consts<>+1216(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y3
+	VPOR         expm132consts<>+1216(SB), Y3, Y3
+	VBLENDVPS    Y0, Y2, Y8, Y2
+	VBLENDVPS    Y1, Y3, Y9, Y3
+	VMOVUPS      Y2, (DX)(R8*4)
+	VMOVUPS      Y3, 32(DX)(R8*4)
+	ADDQ         $0x00000010, R8
+	SUBQ         $0x00000010, R9
+	JMP          expm1VF32AVX2_loop2
+
+expm1VF32AVX2_after2:
 expm1VF32AVX2_loop1:
 	CMPQ         R9, $0x00000008
 	JB           expm1VF32AVX2_after1
@@ -4549,6 +5130,225 @@ log2VF32AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+log2VF32AVX2_loop2:
+	CMPQ         R9, $0x00000010
+	JB           log2VF32AVX2_after2
+	VMOVUPS      (SI)(R8*4), Y0
+	VPADDD       log232consts<>+64(SB), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VPADDD       log232consts<>+64(SB), Y1, Y1
+	VPSRLD       $0x17, Y0, Y2
+	VPSRLD       $0x17, Y1, Y3
+	VPOR         log232consts<>+128(SB), Y2, Y2
+	VPOR         log232consts<>+128(SB), Y3, Y3
+	VSUBPS       log232consts<>+192(SB), Y2, Y2
+	VSUBPS       log232consts<>+192(SB), Y3, Y3
+	VPAND        log232consts<>+256(SB), Y0, Y4
+	VPAND        log232consts<>+256(SB), Y1, Y5
+	VPADDD       log232consts<>+320(SB), Y4, Y4
+	VPADDD       log232consts<>+320(SB), Y5, Y5
+	VPSRLD       $0x13, Y0, Y0
+	VPSRLD       $0x13, Y1, Y1
+	VPERMPS      log2invc_32<>+0(SB), Y0, Y6
+	VPERMPS      log2invc_32<>+32(SB), Y0, Y7
+	VPSLLD       $0x1c, Y0, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VPERMPS      log2invc_32<>+0(SB), Y1, Y7
+	VPERMPS      log2invc_32<>+32(SB), Y1, Y8
+	VPSLLD       $0x1c, Y1, Y9
+	VBLENDVPS    Y9, Y8, Y7, Y7
+	VFMADD213PS  log232consts<>+384(SB), Y6, Y4
+	VFMADD213PS  log232consts<>+384(SB), Y7, Y5
+	VPERMPS      log2lhi_32<>+0(SB), Y0, Y6
+	VPERMPS      log2lhi_32<>+32(SB), Y0, Y7
+	VPSLLD       $0x1c, Y0, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VPERMPS      log2lhi_32<>+0(SB), Y1, Y7
+	VPERMPS      log2lhi_32<>+32(SB), Y1, Y8
+	VPSLLD       $0x1c, Y1, Y9
+	VBLENDVPS    Y9, Y8, Y7, Y7
+	VFMADD231PS  log232consts<>+0(SB), Y2, Y6
+	VFMADD231PS  log232consts<>+0(SB), Y3, Y7
+	VPERMPS      log2llo_32<>+0(SB), Y0, Y8
+	VPERMPS      log2llo_32<>+32(SB), Y0, Y9
+	VPSLLD       $0x1c, Y0, Y0
+	VBLENDVPS    Y0, Y9, Y8, Y8
+	VPERMPS      log2llo_32<>+0(SB), Y1, Y0
+	VPERMPS      log2llo_32<>+32(SB), Y1, Y9
+	VPSLLD       $0x1c, Y1, Y1
+	VBLENDVPS    Y1, Y9, Y0, Y0
+	VFMADD231PS  log232consts<>+448(SB), Y2, Y8
+	VFMADD231PS  log232consts<>+448(SB), Y3, Y0
+	VMULPS       log232consts<>+512(SB), Y4, Y1
+	VMULPS       log232consts<>+512(SB), Y5, Y2
+	VFMADD231PS  log232consts<>+576(SB), Y4, Y8
+	VFMADD231PS  log232consts<>+576(SB), Y5, Y0
+	VMOVUPS      log232consts<>+512(SB), Y3
+	VFNMADD213PS Y1, Y4, Y3
+	VMOVUPS      log232consts<>+512(SB), Y9
+	VFNMADD213PS Y2, Y5, Y9
+	VSUBPS       Y3, Y8, Y8
+	VSUBPS       Y9, Y0, Y0
+	VADDPS       Y1, Y6, Y3
+	VADDPS       Y2, Y7, Y9
+	VSUBPS       Y3, Y6, Y6
+	VSUBPS       Y9, Y7, Y7
+	VADDPS       Y1, Y6, Y6
+	VADDPS       Y2, Y7, Y7
+	VMOVUPS      log232consts<>+640(SB), Y1
+	VFMADD213PS  log232consts<>+704(SB), Y4, Y1
+	VMOVUPS      log232consts<>+640(SB), Y2
+	VFMADD213PS  log232consts<>+704(SB), Y5, Y2
+	VFMADD213PS  log232consts<>+768(SB), Y4, Y1
+	VFMADD213PS  log232consts<>+768(SB), Y5, Y2
+	VFMADD213PS  log232consts<>+832(SB), Y4, Y1
+	VFMADD213PS  log232consts<>+832(SB), Y5, Y2
+	VFMADD213PS  log232consts<>+896(SB), Y4, Y1
+	VFMADD213PS  log232consts<>+896(SB), Y5, Y2
+	VMULPS       Y4, Y4, Y4
+	VMULPS       Y5, Y5, Y5
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y0, Y7, Y7
+	VFMADD231PS  Y1, Y4, Y6
+	VFMADD231PS  Y2, Y5, Y7
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y7, Y9, Y9
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x11, log232consts<>+1024(SB), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VCMPPS       $0x11, log232consts<>+1024(SB), Y1, Y1
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x15, log232consts<>+960(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y4
+	VCMPPS       $0x15, log232consts<>+960(SB), Y4, Y4
+	VPOR         Y0, Y2, Y0
+	VPOR         Y1, Y4, Y1
+	VPOR         Y1, Y0, Y2
+	VPTEST       Y2, Y2
+	JZ           mathblock280
+	VMOVUPS      (SI)(R8*4), Y2
+	VMULPS       log232consts<>+1088(SB), Y2, Y2
+	VPADDD       log232consts<>+64(SB), Y2, Y2
+	VPSRLD       $0x17, Y2, Y4
+	VPOR         log232consts<>+128(SB), Y4, Y4
+	VSUBPS       log232consts<>+192(SB), Y4, Y4
+	VSUBPS       log232consts<>+1152(SB), Y4, Y4
+	VPAND        log232consts<>+256(SB), Y2, Y5
+	VPADDD       log232consts<>+320(SB), Y5, Y5
+	VPSRLD       $0x13, Y2, Y2
+	VPERMPS      log2invc_32<>+0(SB), Y2, Y6
+	VPERMPS      log2invc_32<>+32(SB), Y2, Y7
+	VPSLLD       $0x1c, Y2, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VFMADD213PS  log232consts<>+384(SB), Y6, Y5
+	VPERMPS      log2lhi_32<>+0(SB), Y2, Y6
+	VPERMPS      log2lhi_32<>+32(SB), Y2, Y7
+	VPSLLD       $0x1c, Y2, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VFMADD231PS  log232consts<>+0(SB), Y4, Y6
+	VPERMPS      log2llo_32<>+0(SB), Y2, Y7
+	VPERMPS      log2llo_32<>+32(SB), Y2, Y8
+	VPSLLD       $0x1c, Y2, Y2
+	VBLENDVPS    Y2, Y8, Y7, Y7
+	VFMADD231PS  log232consts<>+448(SB), Y4, Y7
+	VMULPS       log232consts<>+512(SB), Y5, Y2
+	VFMADD231PS  log232consts<>+576(SB), Y5, Y7
+	VMOVUPS      log232consts<>+512(SB), Y4
+	VFNMADD213PS Y2, Y5, Y4
+	VSUBPS       Y4, Y7, Y7
+	VADDPS       Y2, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y2, Y6, Y6
+	VMOVUPS      log232consts<>+640(SB), Y2
+	VFMADD213PS  log232consts<>+704(SB), Y5, Y2
+	VFMADD213PS  log232consts<>+768(SB), Y5, Y2
+	VFMADD213PS  log232consts<>+832(SB), Y5, Y2
+	VFMADD213PS  log232consts<>+896(SB), Y5, Y2
+	VMULPS       Y5, Y5, Y5
+	VADDPS       Y7, Y6, Y6
+	VFMADD231PS  Y2, Y5, Y6
+	VADDPS       Y6, Y4, Y4
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x00, log232consts<>+448(SB), Y2, Y2
+	VBLENDVPS    Y2, log232consts<>+1216(SB), Y4, Y4
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x11, log232consts<>+448(SB), Y2, Y2
+	VBLENDVPS    Y2, log232consts<>+1280(SB), Y4, Y4
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x00, log232consts<>+960(SB), Y2, Y2
+	VBLENDVPS    Y2, log232consts<>+960(SB), Y4, Y4
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x03, (SI)(R8*4), Y2, Y2
+	VMOVUPS      (SI)(R8*4), Y5
+	VPOR         log232consts<>+1344(SB), Y5, Y5
+	VBLENDVPS    Y2, Y5, Y4, Y5
+	VBLENDVPS    Y0, Y5, Y3, Y3
+	VMOVUPS      32(SI)(R8*4), Y0
+	VMULPS       log232consts<>+1088(SB), Y0, Y0
+	VPADDD       log232consts<>+64(SB), Y0, Y0
+	VPSRLD       $0x17, Y0, Y2
+	VPOR         log232consts<>+128(SB), Y2, Y2
+	VSUBPS       log232consts<>+192(SB), Y2, Y2
+	VSUBPS       log232consts<>+1152(SB), Y2, Y2
+	VPAND        log232consts<>+256(SB), Y0, Y4
+	VPADDD       log232consts<>+320(SB), Y4, Y4
+	VPSRLD       $0x13, Y0, Y0
+	VPERMPS      log2invc_32<>+0(SB), Y0, Y5
+	VPERMPS      log2invc_32<>+32(SB), Y0, Y6
+	VPSLLD       $0x1c, Y0, Y7
+	VBLENDVPS    Y7, Y6, Y5, Y5
+	VFMADD213PS  log232consts<>+384(SB), Y5, Y4
+	VPERMPS      log2lhi_32<>+0(SB), Y0, Y5
+	VPERMPS      log2lhi_32<>+32(SB), Y0, Y6
+	VPSLLD       $0x1c, Y0, Y7
+	VBLENDVPS    Y7, Y6, Y5, Y5
+	VFMADD231PS  log232consts<>+0(SB), Y2, Y5
+	VPERMPS      log2llo_32<>+0(SB), Y0, Y6
+	VPERMPS      log2llo_32<>+32(SB), Y0, Y7
+	VPSLLD       $0x1c, Y0, Y0
+	VBLENDVPS    Y0, Y7, Y6, Y6
+	VFMADD231PS  log232consts<>+448(SB), Y2, Y6
+	VMULPS       log232consts<>+512(SB), Y4, Y0
+	VFMADD231PS  log232consts<>+576(SB), Y4, Y6
+	VMOVUPS      log232consts<>+512(SB), Y2
+	VFNMADD213PS Y0, Y4, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y0, Y5, Y2
+	VSUBPS       Y2, Y5, Y5
+	VADDPS       Y0, Y5, Y5
+	VMOVUPS      log232consts<>+640(SB), Y0
+	VFMADD213PS  log232consts<>+704(SB), Y4, Y0
+	VFMADD213PS  log232consts<>+768(SB), Y4, Y0
+	VFMADD213PS  log232consts<>+832(SB), Y4, Y0
+	VFMADD213PS  log232consts<>+896(SB), Y4, Y0
+	VMULPS       Y4, Y4, Y4
+	VADDPS       Y6, Y5, Y5
+	VFMADD231PS  Y0, Y4, Y5
+	VADDPS       Y5, Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x00, log232consts<>+448(SB), Y0, Y0
+	VBLENDVPS    Y0, log232consts<>+1216(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x11, log232consts<>+448(SB), Y0, Y0
+	VBLENDVPS    Y0, log232consts<>+1280(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x00, log232consts<>+960(SB), Y0, Y0
+	VBLENDVPS    Y0, log232consts<>+960(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x03, 32(SI)(R8*4), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y4
+	VPOR         log232consts<>+1344(SB), Y4, Y4
+	VBLENDVPS    Y0, Y4, Y2, Y4
+	VBLENDVPS    Y1, Y4, Y9, Y9
+
+mathblock280:
+	VMOVUPS Y3, (DX)(R8*4)
+	VMOVUPS Y9, 32(DX)(R8*4)
+	ADDQ    $0x00000010, R8
+	SUBQ    $0x00000010, R9
+	JMP     log2VF32AVX2_loop2
+
+log2VF32AVX2_after2:
 log2VF32AVX2_loop1:
 	CMPQ         R9, $0x00000008
 	JB           log2VF32AVX2_after1
@@ -4598,7 +5398,7 @@ log2VF32AVX2_loop1:
 	VCMPPS       $0x15, log232consts<>+960(SB), Y2, Y2
 	VPOR         Y0, Y2, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock277
+	JZ           mathblock281
 	VMOVUPS      (SI)(R8*4), Y2
 	VMULPS       log232consts<>+1088(SB), Y2, Y2
 	VPADDD       log232consts<>+64(SB), Y2, Y2
@@ -4657,7 +5457,7 @@ log2VF32AVX2_loop1:
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VBLENDVPS    Y0, Y4, Y1, Y1
 
-mathblock277:
+mathblock281:
 	VMOVUPS Y1, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -4713,7 +5513,7 @@ log2VF32AVX2_after1:
 	VCMPPS       $0x15, log232consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock278
+	JZ           mathblock282
 	VMULPS       log232consts<>+1088(SB), X0, X2
 	VPADDD       log232consts<>+64(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -4769,7 +5569,7 @@ log2VF32AVX2_after1:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock278:
+mathblock282:
 	VMOVUPS X5, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -4824,7 +5624,7 @@ log2VF32AVX2_tail4:
 	VCMPPS       $0x15, log232consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock279
+	JZ           mathblock283
 	VMULPS       log232consts<>+1088(SB), X0, X2
 	VPADDD       log232consts<>+64(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -4880,7 +5680,7 @@ log2VF32AVX2_tail4:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock279:
+mathblock283:
 	VMOVQ X5, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -4935,7 +5735,7 @@ log2VF32AVX2_tail2:
 	VCMPPS       $0x15, log232consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock280
+	JZ           mathblock284
 	VMULPS       log232consts<>+1088(SB), X0, X2
 	VPADDD       log232consts<>+64(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -4991,7 +5791,7 @@ log2VF32AVX2_tail2:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock280:
+mathblock284:
 	VMOVSS X5, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -5258,6 +6058,225 @@ log10VF32AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+log10VF32AVX2_loop2:
+	CMPQ         R9, $0x00000010
+	JB           log10VF32AVX2_after2
+	VMOVUPS      (SI)(R8*4), Y0
+	VPADDD       log1032consts<>+0(SB), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VPADDD       log1032consts<>+0(SB), Y1, Y1
+	VPSRLD       $0x17, Y0, Y2
+	VPSRLD       $0x17, Y1, Y3
+	VPOR         log1032consts<>+64(SB), Y2, Y2
+	VPOR         log1032consts<>+64(SB), Y3, Y3
+	VSUBPS       log1032consts<>+128(SB), Y2, Y2
+	VSUBPS       log1032consts<>+128(SB), Y3, Y3
+	VPAND        log1032consts<>+192(SB), Y0, Y4
+	VPAND        log1032consts<>+192(SB), Y1, Y5
+	VPADDD       log1032consts<>+256(SB), Y4, Y4
+	VPADDD       log1032consts<>+256(SB), Y5, Y5
+	VPSRLD       $0x13, Y0, Y0
+	VPSRLD       $0x13, Y1, Y1
+	VPERMPS      log10invc_32<>+0(SB), Y0, Y6
+	VPERMPS      log10invc_32<>+32(SB), Y0, Y7
+	VPSLLD       $0x1c, Y0, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VPERMPS      log10invc_32<>+0(SB), Y1, Y7
+	VPERMPS      log10invc_32<>+32(SB), Y1, Y8
+	VPSLLD       $0x1c, Y1, Y9
+	VBLENDVPS    Y9, Y8, Y7, Y7
+	VFMADD213PS  log1032consts<>+320(SB), Y6, Y4
+	VFMADD213PS  log1032consts<>+320(SB), Y7, Y5
+	VPERMPS      log10lhi_32<>+0(SB), Y0, Y6
+	VPERMPS      log10lhi_32<>+32(SB), Y0, Y7
+	VPSLLD       $0x1c, Y0, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VPERMPS      log10lhi_32<>+0(SB), Y1, Y7
+	VPERMPS      log10lhi_32<>+32(SB), Y1, Y8
+	VPSLLD       $0x1c, Y1, Y9
+	VBLENDVPS    Y9, Y8, Y7, Y7
+	VFMADD231PS  log1032consts<>+384(SB), Y2, Y6
+	VFMADD231PS  log1032consts<>+384(SB), Y3, Y7
+	VPERMPS      log10llo_32<>+0(SB), Y0, Y8
+	VPERMPS      log10llo_32<>+32(SB), Y0, Y9
+	VPSLLD       $0x1c, Y0, Y0
+	VBLENDVPS    Y0, Y9, Y8, Y8
+	VPERMPS      log10llo_32<>+0(SB), Y1, Y0
+	VPERMPS      log10llo_32<>+32(SB), Y1, Y9
+	VPSLLD       $0x1c, Y1, Y1
+	VBLENDVPS    Y1, Y9, Y0, Y0
+	VFMADD231PS  log1032consts<>+448(SB), Y2, Y8
+	VFMADD231PS  log1032consts<>+448(SB), Y3, Y0
+	VMULPS       log1032consts<>+512(SB), Y4, Y1
+	VMULPS       log1032consts<>+512(SB), Y5, Y2
+	VFMADD231PS  log1032consts<>+576(SB), Y4, Y8
+	VFMADD231PS  log1032consts<>+576(SB), Y5, Y0
+	VMOVUPS      log1032consts<>+512(SB), Y3
+	VFNMADD213PS Y1, Y4, Y3
+	VMOVUPS      log1032consts<>+512(SB), Y9
+	VFNMADD213PS Y2, Y5, Y9
+	VSUBPS       Y3, Y8, Y8
+	VSUBPS       Y9, Y0, Y0
+	VADDPS       Y1, Y6, Y3
+	VADDPS       Y2, Y7, Y9
+	VSUBPS       Y3, Y6, Y6
+	VSUBPS       Y9, Y7, Y7
+	VADDPS       Y1, Y6, Y6
+	VADDPS       Y2, Y7, Y7
+	VMOVUPS      log1032consts<>+640(SB), Y1
+	VFMADD213PS  log1032consts<>+704(SB), Y4, Y1
+	VMOVUPS      log1032consts<>+640(SB), Y2
+	VFMADD213PS  log1032consts<>+704(SB), Y5, Y2
+	VFMADD213PS  log1032consts<>+768(SB), Y4, Y1
+	VFMADD213PS  log1032consts<>+768(SB), Y5, Y2
+	VFMADD213PS  log1032consts<>+832(SB), Y4, Y1
+	VFMADD213PS  log1032consts<>+832(SB), Y5, Y2
+	VFMADD213PS  log1032consts<>+896(SB), Y4, Y1
+	VFMADD213PS  log1032consts<>+896(SB), Y5, Y2
+	VMULPS       Y4, Y4, Y4
+	VMULPS       Y5, Y5, Y5
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y0, Y7, Y7
+	VFMADD231PS  Y1, Y4, Y6
+	VFMADD231PS  Y2, Y5, Y7
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y7, Y9, Y9
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x11, log1032consts<>+1024(SB), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VCMPPS       $0x11, log1032consts<>+1024(SB), Y1, Y1
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x15, log1032consts<>+960(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y4
+	VCMPPS       $0x15, log1032consts<>+960(SB), Y4, Y4
+	VPOR         Y0, Y2, Y0
+	VPOR         Y1, Y4, Y1
+	VPOR         Y1, Y0, Y2
+	VPTEST       Y2, Y2
+	JZ           mathblock285
+	VMOVUPS      (SI)(R8*4), Y2
+	VMULPS       log1032consts<>+1088(SB), Y2, Y2
+	VPADDD       log1032consts<>+0(SB), Y2, Y2
+	VPSRLD       $0x17, Y2, Y4
+	VPOR         log1032consts<>+64(SB), Y4, Y4
+	VSUBPS       log1032consts<>+128(SB), Y4, Y4
+	VSUBPS       log1032consts<>+1152(SB), Y4, Y4
+	VPAND        log1032consts<>+192(SB), Y2, Y5
+	VPADDD       log1032consts<>+256(SB), Y5, Y5
+	VPSRLD       $0x13, Y2, Y2
+	VPERMPS      log10invc_32<>+0(SB), Y2, Y6
+	VPERMPS      log10invc_32<>+32(SB), Y2, Y7
+	VPSLLD       $0x1c, Y2, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VFMADD213PS  log1032consts<>+320(SB), Y6, Y5
+	VPERMPS      log10lhi_32<>+0(SB), Y2, Y6
+	VPERMPS      log10lhi_32<>+32(SB), Y2, Y7
+	VPSLLD       $0x1c, Y2, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VFMADD231PS  log1032consts<>+384(SB), Y4, Y6
+	VPERMPS      log10llo_32<>+0(SB), Y2, Y7
+	VPERMPS      log10llo_32<>+32(SB), Y2, Y8
+	VPSLLD       $0x1c, Y2, Y2
+	VBLENDVPS    Y2, Y8, Y7, Y7
+	VFMADD231PS  log1032consts<>+448(SB), Y4, Y7
+	VMULPS       log1032consts<>+512(SB), Y5, Y2
+	VFMADD231PS  log1032consts<>+576(SB), Y5, Y7
+	VMOVUPS      log1032consts<>+512(SB), Y4
+	VFNMADD213PS Y2, Y5, Y4
+	VSUBPS       Y4, Y7, Y7
+	VADDPS       Y2, Y6, Y4
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y2, Y6, Y6
+	VMOVUPS      log1032consts<>+640(SB), Y2
+	VFMADD213PS  log1032consts<>+704(SB), Y5, Y2
+	VFMADD213PS  log1032consts<>+768(SB), Y5, Y2
+	VFMADD213PS  log1032consts<>+832(SB), Y5, Y2
+	VFMADD213PS  log1032consts<>+896(SB), Y5, Y2
+	VMULPS       Y5, Y5, Y5
+	VADDPS       Y7, Y6, Y6
+	VFMADD231PS  Y2, Y5, Y6
+	VADDPS       Y6, Y4, Y4
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x00, log1032consts<>+1216(SB), Y2, Y2
+	VBLENDVPS    Y2, log1032consts<>+1280(SB), Y4, Y4
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x11, log1032consts<>+1216(SB), Y2, Y2
+	VBLENDVPS    Y2, log1032consts<>+1344(SB), Y4, Y4
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x00, log1032consts<>+960(SB), Y2, Y2
+	VBLENDVPS    Y2, log1032consts<>+960(SB), Y4, Y4
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x03, (SI)(R8*4), Y2, Y2
+	VMOVUPS      (SI)(R8*4), Y5
+	VPOR         log1032consts<>+1408(SB), Y5, Y5
+	VBLENDVPS    Y2, Y5, Y4, Y5
+	VBLENDVPS    Y0, Y5, Y3, Y3
+	VMOVUPS      32(SI)(R8*4), Y0
+	VMULPS       log1032consts<>+1088(SB), Y0, Y0
+	VPADDD       log1032consts<>+0(SB), Y0, Y0
+	VPSRLD       $0x17, Y0, Y2
+	VPOR         log1032consts<>+64(SB), Y2, Y2
+	VSUBPS       log1032consts<>+128(SB), Y2, Y2
+	VSUBPS       log1032consts<>+1152(SB), Y2, Y2
+	VPAND        log1032consts<>+192(SB), Y0, Y4
+	VPADDD       log1032consts<>+256(SB), Y4, Y4
+	VPSRLD       $0x13, Y0, Y0
+	VPERMPS      log10invc_32<>+0(SB), Y0, Y5
+	VPERMPS      log10invc_32<>+32(SB), Y0, Y6
+	VPSLLD       $0x1c, Y0, Y7
+	VBLENDVPS    Y7, Y6, Y5, Y5
+	VFMADD213PS  log1032consts<>+320(SB), Y5, Y4
+	VPERMPS      log10lhi_32<>+0(SB), Y0, Y5
+	VPERMPS      log10lhi_32<>+32(SB), Y0, Y6
+	VPSLLD       $0x1c, Y0, Y7
+	VBLENDVPS    Y7, Y6, Y5, Y5
+	VFMADD231PS  log1032consts<>+384(SB), Y2, Y5
+	VPERMPS      log10llo_32<>+0(SB), Y0, Y6
+	VPERMPS      log10llo_32<>+32(SB), Y0, Y7
+	VPSLLD       $0x1c, Y0, Y0
+	VBLENDVPS    Y0, Y7, Y6, Y6
+	VFMADD231PS  log1032consts<>+448(SB), Y2, Y6
+	VMULPS       log1032consts<>+512(SB), Y4, Y0
+	VFMADD231PS  log1032consts<>+576(SB), Y4, Y6
+	VMOVUPS      log1032consts<>+512(SB), Y2
+	VFNMADD213PS Y0, Y4, Y2
+	VSUBPS       Y2, Y6, Y6
+	VADDPS       Y0, Y5, Y2
+	VSUBPS       Y2, Y5, Y5
+	VADDPS       Y0, Y5, Y5
+	VMOVUPS      log1032consts<>+640(SB), Y0
+	VFMADD213PS  log1032consts<>+704(SB), Y4, Y0
+	VFMADD213PS  log1032consts<>+768(SB), Y4, Y0
+	VFMADD213PS  log1032consts<>+832(SB), Y4, Y0
+	VFMADD213PS  log1032consts<>+896(SB), Y4, Y0
+	VMULPS       Y4, Y4, Y4
+	VADDPS       Y6, Y5, Y5
+	VFMADD231PS  Y0, Y4, Y5
+	VADDPS       Y5, Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x00, log1032consts<>+1216(SB), Y0, Y0
+	VBLENDVPS    Y0, log1032consts<>+1280(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x11, log1032consts<>+1216(SB), Y0, Y0
+	VBLENDVPS    Y0, log1032consts<>+1344(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x00, log1032consts<>+960(SB), Y0, Y0
+	VBLENDVPS    Y0, log1032consts<>+960(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x03, 32(SI)(R8*4), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y4
+	VPOR         log1032consts<>+1408(SB), Y4, Y4
+	VBLENDVPS    Y0, Y4, Y2, Y4
+	VBLENDVPS    Y1, Y4, Y9, Y9
+
+mathblock285:
+	VMOVUPS Y3, (DX)(R8*4)
+	VMOVUPS Y9, 32(DX)(R8*4)
+	ADDQ    $0x00000010, R8
+	SUBQ    $0x00000010, R9
+	JMP     log10VF32AVX2_loop2
+
+log10VF32AVX2_after2:
 log10VF32AVX2_loop1:
 	CMPQ         R9, $0x00000008
 	JB           log10VF32AVX2_after1
@@ -5307,7 +6326,7 @@ log10VF32AVX2_loop1:
 	VCMPPS       $0x15, log1032consts<>+960(SB), Y2, Y2
 	VPOR         Y0, Y2, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock281
+	JZ           mathblock286
 	VMOVUPS      (SI)(R8*4), Y2
 	VMULPS       log1032consts<>+1088(SB), Y2, Y2
 	VPADDD       log1032consts<>+0(SB), Y2, Y2
@@ -5366,7 +6385,7 @@ log10VF32AVX2_loop1:
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VBLENDVPS    Y0, Y4, Y1, Y1
 
-mathblock281:
+mathblock286:
 	VMOVUPS Y1, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -5422,7 +6441,7 @@ log10VF32AVX2_after1:
 	VCMPPS       $0x15, log1032consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock282
+	JZ           mathblock287
 	VMULPS       log1032consts<>+1088(SB), X0, X2
 	VPADDD       log1032consts<>+0(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -5478,7 +6497,7 @@ log10VF32AVX2_after1:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock282:
+mathblock287:
 	VMOVUPS X5, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -5533,7 +6552,7 @@ log10VF32AVX2_tail4:
 	VCMPPS       $0x15, log1032consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock283
+	JZ           mathblock288
 	VMULPS       log1032consts<>+1088(SB), X0, X2
 	VPADDD       log1032consts<>+0(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -5589,7 +6608,7 @@ log10VF32AVX2_tail4:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock283:
+mathblock288:
 	VMOVQ X5, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -5644,7 +6663,7 @@ log10VF32AVX2_tail2:
 	VCMPPS       $0x15, log1032consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock284
+	JZ           mathblock289
 	VMULPS       log1032consts<>+1088(SB), X0, X2
 	VPADDD       log1032consts<>+0(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -5700,7 +6719,7 @@ log10VF32AVX2_tail2:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock284:
+mathblock289:
 	VMOVSS X5, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -6040,7 +7059,7 @@ log1pVF32AVX2_loop1:
 	VCMPPS       $0x00, log1p32consts<>+640(SB), Y2, Y2
 	VPOR         Y1, Y2, Y1
 	VPTEST       Y1, Y1
-	JZ           mathblock285
+	JZ           mathblock290
 	VMOVUPS      (SI)(R8*4), Y2
 	VCMPPS       $0x00, log1p32consts<>+448(SB), Y2, Y2
 	VBLENDVPS    Y2, log1p32consts<>+1088(SB), Y0, Y2
@@ -6057,7 +7076,7 @@ log1pVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y4, Y2, Y4
 	VBLENDVPS    Y1, Y4, Y0, Y0
 
-mathblock285:
+mathblock290:
 	VMOVUPS Y0, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -6126,7 +7145,7 @@ log1pVF32AVX2_after1:
 	VCMPPS       $0x00, log1p32consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock286
+	JZ           mathblock291
 	VCMPPS       $0x00, log1p32consts<>+448(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
 	VCMPPS       $0x11, log1p32consts<>+448(SB), X0, X4
@@ -6138,7 +7157,7 @@ log1pVF32AVX2_after1:
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock286:
+mathblock291:
 	VMOVUPS X1, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -6206,7 +7225,7 @@ log1pVF32AVX2_tail4:
 	VCMPPS       $0x00, log1p32consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock287
+	JZ           mathblock292
 	VCMPPS       $0x00, log1p32consts<>+448(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
 	VCMPPS       $0x11, log1p32consts<>+448(SB), X0, X4
@@ -6218,7 +7237,7 @@ log1pVF32AVX2_tail4:
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock287:
+mathblock292:
 	VMOVQ X1, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -6286,7 +7305,7 @@ log1pVF32AVX2_tail2:
 	VCMPPS       $0x00, log1p32consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock288
+	JZ           mathblock293
 	VCMPPS       $0x00, log1p32consts<>+448(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
 	VCMPPS       $0x11, log1p32consts<>+448(SB), X0, X4
@@ -6298,7 +7317,7 @@ log1pVF32AVX2_tail2:
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock288:
+mathblock293:
 	VMOVSS X1, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -6495,6 +7514,225 @@ sigmoidVF32AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+sigmoidVF32AVX2_loop2:
+	CMPQ         R9, $0x00000010
+	JB           sigmoidVF32AVX2_after2
+	VMOVUPS      (SI)(R8*4), Y0
+	VPOR         sigmoid32consts<>+0(SB), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VPOR         sigmoid32consts<>+0(SB), Y1, Y1
+	VMOVUPS      sigmoid32consts<>+64(SB), Y2
+	VFMADD213PS  sigmoid32consts<>+128(SB), Y0, Y2
+	VMOVUPS      sigmoid32consts<>+64(SB), Y3
+	VFMADD213PS  sigmoid32consts<>+128(SB), Y1, Y3
+	VSUBPS       sigmoid32consts<>+128(SB), Y2, Y4
+	VSUBPS       sigmoid32consts<>+128(SB), Y3, Y5
+	VFNMADD231PS sigmoid32consts<>+256(SB), Y4, Y0
+	VFNMADD231PS sigmoid32consts<>+256(SB), Y5, Y1
+	VFNMADD231PS sigmoid32consts<>+192(SB), Y4, Y0
+	VFNMADD231PS sigmoid32consts<>+192(SB), Y5, Y1
+	VMOVUPS      sigmoid32consts<>+320(SB), Y4
+	VFMADD213PS  sigmoid32consts<>+384(SB), Y0, Y4
+	VMOVUPS      sigmoid32consts<>+320(SB), Y5
+	VFMADD213PS  sigmoid32consts<>+384(SB), Y1, Y5
+	VMULPS       Y0, Y0, Y6
+	VMULPS       Y1, Y1, Y7
+	VPERMPS      exptail_32<>+0(SB), Y2, Y8
+	VPERMPS      exptail_32<>+32(SB), Y2, Y9
+	VPSLLD       $0x1c, Y2, Y10
+	VBLENDVPS    Y10, Y9, Y8, Y8
+	VPERMPS      exptail_32<>+0(SB), Y3, Y9
+	VPERMPS      exptail_32<>+32(SB), Y3, Y10
+	VPSLLD       $0x1c, Y3, Y11
+	VBLENDVPS    Y11, Y10, Y9, Y9
+	VADDPS       Y8, Y0, Y0
+	VADDPS       Y9, Y1, Y1
+	VFMADD231PS  Y4, Y6, Y0
+	VFMADD231PS  Y5, Y7, Y1
+	VPERMPS      exphi_32<>+0(SB), Y2, Y4
+	VPERMPS      exphi_32<>+32(SB), Y2, Y5
+	VPSLLD       $0x1c, Y2, Y6
+	VBLENDVPS    Y6, Y5, Y4, Y4
+	VPERMPS      exphi_32<>+0(SB), Y3, Y5
+	VPERMPS      exphi_32<>+32(SB), Y3, Y6
+	VPSLLD       $0x1c, Y3, Y7
+	VBLENDVPS    Y7, Y6, Y5, Y5
+	VPSLLD       $0x13, Y2, Y2
+	VPSLLD       $0x13, Y3, Y3
+	VPADDD       Y2, Y4, Y4
+	VPADDD       Y3, Y5, Y5
+	VMOVUPS      Y4, Y2
+	VFMADD231PS  Y4, Y0, Y2
+	VMOVUPS      Y5, Y3
+	VFMADD231PS  Y5, Y1, Y3
+	VSUBPS       Y2, Y4, Y6
+	VSUBPS       Y3, Y5, Y7
+	VFMADD231PS  Y4, Y0, Y6
+	VFMADD231PS  Y5, Y1, Y7
+	VADDPS       sigmoid32consts<>+448(SB), Y2, Y0
+	VADDPS       sigmoid32consts<>+448(SB), Y3, Y1
+	VMOVUPS      sigmoid32consts<>+448(SB), Y4
+	VSUBPS       Y0, Y4, Y4
+	VMOVUPS      sigmoid32consts<>+448(SB), Y5
+	VSUBPS       Y1, Y5, Y5
+	VADDPS       Y2, Y4, Y4
+	VADDPS       Y3, Y5, Y5
+	VADDPS       Y6, Y4, Y4
+	VADDPS       Y7, Y5, Y5
+	VMOVUPS      (SI)(R8*4), Y8
+	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y8, Y8
+	VMOVUPS      32(SI)(R8*4), Y9
+	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y9, Y9
+	VMOVUPS      sigmoid32consts<>+448(SB), Y10
+	VBLENDVPS    Y8, Y2, Y10, Y2
+	VMOVUPS      sigmoid32consts<>+448(SB), Y10
+	VBLENDVPS    Y9, Y3, Y10, Y3
+	VMOVUPS      sigmoid32consts<>+512(SB), Y10
+	VBLENDVPS    Y8, Y6, Y10, Y6
+	VMOVUPS      sigmoid32consts<>+512(SB), Y8
+	VBLENDVPS    Y9, Y7, Y8, Y7
+	VMOVUPS      sigmoid32consts<>+448(SB), Y8
+	VDIVPS       Y0, Y8, Y8
+	VMOVUPS      sigmoid32consts<>+448(SB), Y9
+	VDIVPS       Y1, Y9, Y9
+	VMULPS       Y8, Y2, Y10
+	VMULPS       Y9, Y3, Y11
+	VFNMADD231PS Y10, Y0, Y2
+	VFNMADD231PS Y11, Y1, Y3
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y7, Y3, Y3
+	VFNMADD231PS Y10, Y4, Y2
+	VFNMADD231PS Y11, Y5, Y3
+	VFMADD231PS  Y8, Y2, Y10
+	VFMADD231PS  Y9, Y3, Y11
+	VMOVUPS      (SI)(R8*4), Y0
+	VPAND        sigmoid32consts<>+576(SB), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VPAND        sigmoid32consts<>+576(SB), Y1, Y1
+	VCMPPS       $0x15, sigmoid32consts<>+640(SB), Y0, Y0
+	VCMPPS       $0x15, sigmoid32consts<>+640(SB), Y1, Y1
+	VPOR         Y1, Y0, Y2
+	VPTEST       Y2, Y2
+	JZ           mathblock294
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y2, Y2
+	VMOVUPS      sigmoid32consts<>+64(SB), Y3
+	VMOVUPS      (SI)(R8*4), Y4
+	VFMADD213PS  sigmoid32consts<>+128(SB), Y4, Y3
+	VSUBPS       sigmoid32consts<>+128(SB), Y3, Y4
+	VMOVUPS      sigmoid32consts<>+256(SB), Y5
+	VFNMADD213PS (SI)(R8*4), Y4, Y5
+	VFNMADD231PS sigmoid32consts<>+192(SB), Y4, Y5
+	VMOVUPS      sigmoid32consts<>+320(SB), Y4
+	VFMADD213PS  sigmoid32consts<>+384(SB), Y5, Y4
+	VMULPS       Y5, Y5, Y6
+	VPERMPS      exptail_32<>+0(SB), Y3, Y7
+	VPERMPS      exptail_32<>+32(SB), Y3, Y8
+	VPSLLD       $0x1c, Y3, Y9
+	VBLENDVPS    Y9, Y8, Y7, Y7
+	VADDPS       Y7, Y5, Y5
+	VFMADD231PS  Y4, Y6, Y5
+	VPAND        sigmoid32consts<>+704(SB), Y3, Y4
+	VPERMPS      exphi_32<>+0(SB), Y3, Y6
+	VPERMPS      exphi_32<>+32(SB), Y3, Y7
+	VPSLLD       $0x1c, Y3, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VPSLLD       $0x13, Y4, Y4
+	VPADDD       Y4, Y6, Y6
+	VFMADD231PS  Y6, Y5, Y6
+	VPSUBD       sigmoid32consts<>+768(SB), Y3, Y3
+	VPSRLD       $0x04, Y3, Y3
+	VPSRLD       $0x01, Y3, Y4
+	VPSUBD       sigmoid32consts<>+832(SB), Y4, Y5
+	VPSLLD       $0x17, Y5, Y5
+	VPSUBD       Y4, Y3, Y3
+	VPSUBD       sigmoid32consts<>+832(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y5, Y6, Y6
+	VMULPS       Y3, Y6, Y6
+	VMOVUPS      (SI)(R8*4), Y3
+	VCMPPS       $0x1e, sigmoid32consts<>+896(SB), Y3, Y3
+	VBLENDVPS    Y3, sigmoid32consts<>+960(SB), Y6, Y6
+	VMOVUPS      (SI)(R8*4), Y3
+	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), Y3, Y3
+	VBLENDVPS    Y3, sigmoid32consts<>+512(SB), Y6, Y6
+	VMOVUPS      (SI)(R8*4), Y3
+	VCMPPS       $0x03, (SI)(R8*4), Y3, Y3
+	VMOVUPS      (SI)(R8*4), Y4
+	VPOR         sigmoid32consts<>+1088(SB), Y4, Y4
+	VBLENDVPS    Y3, Y4, Y6, Y4
+	VMOVUPS      sigmoid32consts<>+448(SB), Y3
+	VBLENDVPS    Y2, Y4, Y3, Y4
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x03, (SI)(R8*4), Y2, Y2
+	VMOVUPS      (SI)(R8*4), Y3
+	VPOR         sigmoid32consts<>+1088(SB), Y3, Y3
+	VBLENDVPS    Y2, Y3, Y4, Y3
+	VBLENDVPS    Y0, Y3, Y10, Y10
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y0, Y0
+	VMOVUPS      sigmoid32consts<>+64(SB), Y2
+	VMOVUPS      32(SI)(R8*4), Y3
+	VFMADD213PS  sigmoid32consts<>+128(SB), Y3, Y2
+	VSUBPS       sigmoid32consts<>+128(SB), Y2, Y3
+	VMOVUPS      sigmoid32consts<>+256(SB), Y4
+	VFNMADD213PS 32(SI)(R8*4), Y3, Y4
+	VFNMADD231PS sigmoid32consts<>+192(SB), Y3, Y4
+	VMOVUPS      sigmoid32consts<>+320(SB), Y3
+	VFMADD213PS  sigmoid32consts<>+384(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VPERMPS      exptail_32<>+0(SB), Y2, Y6
+	VPERMPS      exptail_32<>+32(SB), Y2, Y7
+	VPSLLD       $0x1c, Y2, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VADDPS       Y6, Y4, Y4
+	VFMADD231PS  Y3, Y5, Y4
+	VPAND        sigmoid32consts<>+704(SB), Y2, Y3
+	VPERMPS      exphi_32<>+0(SB), Y2, Y5
+	VPERMPS      exphi_32<>+32(SB), Y2, Y6
+	VPSLLD       $0x1c, Y2, Y7
+	VBLENDVPS    Y7, Y6, Y5, Y5
+	VPSLLD       $0x13, Y3, Y3
+	VPADDD       Y3, Y5, Y5
+	VFMADD231PS  Y5, Y4, Y5
+	VPSUBD       sigmoid32consts<>+768(SB), Y2, Y2
+	VPSRLD       $0x04, Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       sigmoid32consts<>+832(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       sigmoid32consts<>+832(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y4, Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VMOVUPS      32(SI)(R8*4), Y2
+	VCMPPS       $0x1e, sigmoid32consts<>+896(SB), Y2, Y2
+	VBLENDVPS    Y2, sigmoid32consts<>+960(SB), Y5, Y5
+	VMOVUPS      32(SI)(R8*4), Y2
+	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), Y2, Y2
+	VBLENDVPS    Y2, sigmoid32consts<>+512(SB), Y5, Y5
+	VMOVUPS      32(SI)(R8*4), Y2
+	VCMPPS       $0x03, 32(SI)(R8*4), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y3
+	VPOR         sigmoid32consts<>+1088(SB), Y3, Y3
+	VBLENDVPS    Y2, Y3, Y5, Y3
+	VMOVUPS      sigmoid32consts<>+448(SB), Y2
+	VBLENDVPS    Y0, Y3, Y2, Y3
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x03, 32(SI)(R8*4), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y2
+	VPOR         sigmoid32consts<>+1088(SB), Y2, Y2
+	VBLENDVPS    Y0, Y2, Y3, Y2
+	VBLENDVPS    Y1, Y2, Y11, Y11
+
+mathblock294:
+	VMOVUPS Y10, (DX)(R8*4)
+	VMOVUPS Y11, 32(DX)(R8*4)
+	ADDQ    $0x00000010, R8
+	SUBQ    $0x00000010, R9
+	JMP     sigmoidVF32AVX2_loop2
+
+sigmoidVF32AVX2_after2:
 sigmoidVF32AVX2_loop1:
 	CMPQ         R9, $0x00000008
 	JB           sigmoidVF32AVX2_after1
@@ -6546,7 +7784,7 @@ sigmoidVF32AVX2_loop1:
 	VPAND        sigmoid32consts<>+576(SB), Y0, Y0
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock289
+	JZ           mathblock295
 	VMOVUPS      (SI)(R8*4), Y1
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y1, Y1
 	VMOVUPS      sigmoid32consts<>+64(SB), Y2
@@ -6603,7 +7841,7 @@ sigmoidVF32AVX2_loop1:
 	VBLENDVPS    Y1, Y2, Y3, Y2
 	VBLENDVPS    Y0, Y2, Y5, Y5
 
-mathblock289:
+mathblock295:
 	VMOVUPS Y5, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -6660,7 +7898,7 @@ sigmoidVF32AVX2_after1:
 	VPAND        sigmoid32consts<>+576(SB), X0, X1
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock290
+	JZ           mathblock296
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
 	VMOVUPS      sigmoid32consts<>+64(SB), X3
 	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
@@ -6711,7 +7949,7 @@ sigmoidVF32AVX2_after1:
 	VBLENDVPS    X2, X0, X4, X0
 	VBLENDVPS    X1, X0, X6, X6
 
-mathblock290:
+mathblock296:
 	VMOVUPS X6, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -6767,7 +8005,7 @@ sigmoidVF32AVX2_tail4:
 	VPAND        sigmoid32consts<>+576(SB), X0, X1
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock291
+	JZ           mathblock297
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
 	VMOVUPS      sigmoid32consts<>+64(SB), X3
 	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
@@ -6818,7 +8056,7 @@ sigmoidVF32AVX2_tail4:
 	VBLENDVPS    X2, X0, X4, X0
 	VBLENDVPS    X1, X0, X6, X6
 
-mathblock291:
+mathblock297:
 	VMOVQ X6, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -6874,7 +8112,7 @@ sigmoidVF32AVX2_tail2:
 	VPAND        sigmoid32consts<>+576(SB), X0, X1
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock292
+	JZ           mathblock298
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
 	VMOVUPS      sigmoid32consts<>+64(SB), X3
 	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
@@ -6925,7 +8163,7 @@ sigmoidVF32AVX2_tail2:
 	VBLENDVPS    X2, X0, X4, X0
 	VBLENDVPS    X1, X0, X6, X6
 
-mathblock292:
+mathblock298:
 	VMOVSS X6, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -7106,6 +8344,159 @@ tanhVF32AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+tanhVF32AVX2_loop2:
+	CMPQ         R9, $0x00000010
+	JB           tanhVF32AVX2_after2
+	VMOVUPS      (SI)(R8*4), Y0
+	VPAND        tanh32consts<>+64(SB), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VPAND        tanh32consts<>+64(SB), Y1, Y1
+	VMOVUPS      (SI)(R8*4), Y2
+	VMULPS       tanh32consts<>+128(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y3
+	VMULPS       tanh32consts<>+128(SB), Y3, Y3
+	VPOR         tanh32consts<>+0(SB), Y2, Y2
+	VPOR         tanh32consts<>+0(SB), Y3, Y3
+	VMOVUPS      tanh32consts<>+192(SB), Y4
+	VFMADD213PS  tanh32consts<>+256(SB), Y2, Y4
+	VMOVUPS      tanh32consts<>+192(SB), Y5
+	VFMADD213PS  tanh32consts<>+256(SB), Y3, Y5
+	VSUBPS       tanh32consts<>+256(SB), Y4, Y6
+	VSUBPS       tanh32consts<>+256(SB), Y5, Y7
+	VFNMADD231PS tanh32consts<>+384(SB), Y6, Y2
+	VFNMADD231PS tanh32consts<>+384(SB), Y7, Y3
+	VFNMADD231PS tanh32consts<>+320(SB), Y6, Y2
+	VFNMADD231PS tanh32consts<>+320(SB), Y7, Y3
+	VMOVUPS      tanh32consts<>+448(SB), Y6
+	VFMADD213PS  tanh32consts<>+512(SB), Y2, Y6
+	VMOVUPS      tanh32consts<>+448(SB), Y7
+	VFMADD213PS  tanh32consts<>+512(SB), Y3, Y7
+	VMULPS       Y2, Y2, Y8
+	VMULPS       Y3, Y3, Y9
+	VPERMPS      exptail_32<>+0(SB), Y4, Y10
+	VPERMPS      exptail_32<>+32(SB), Y4, Y11
+	VPSLLD       $0x1c, Y4, Y12
+	VBLENDVPS    Y12, Y11, Y10, Y10
+	VPERMPS      exptail_32<>+0(SB), Y5, Y11
+	VPERMPS      exptail_32<>+32(SB), Y5, Y12
+	VPSLLD       $0x1c, Y5, Y13
+	VBLENDVPS    Y13, Y12, Y11, Y11
+	VADDPS       Y10, Y2, Y2
+	VADDPS       Y11, Y3, Y3
+	VFMADD231PS  Y6, Y8, Y2
+	VFMADD231PS  Y7, Y9, Y3
+	VPERMPS      exphi_32<>+0(SB), Y4, Y6
+	VPERMPS      exphi_32<>+32(SB), Y4, Y7
+	VPSLLD       $0x1c, Y4, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VPERMPS      exphi_32<>+0(SB), Y5, Y7
+	VPERMPS      exphi_32<>+32(SB), Y5, Y8
+	VPSLLD       $0x1c, Y5, Y9
+	VBLENDVPS    Y9, Y8, Y7, Y7
+	VPSLLD       $0x13, Y4, Y4
+	VPSLLD       $0x13, Y5, Y5
+	VPADDD       Y4, Y6, Y6
+	VPADDD       Y5, Y7, Y7
+	VMOVUPS      Y6, Y4
+	VFMADD231PS  Y6, Y2, Y4
+	VMOVUPS      Y7, Y5
+	VFMADD231PS  Y7, Y3, Y5
+	VSUBPS       Y4, Y6, Y8
+	VSUBPS       Y5, Y7, Y9
+	VFMADD231PS  Y6, Y2, Y8
+	VFMADD231PS  Y7, Y3, Y9
+	VMOVUPS      tanh32consts<>+576(SB), Y2
+	VSUBPS       Y4, Y2, Y2
+	VMOVUPS      tanh32consts<>+576(SB), Y3
+	VSUBPS       Y5, Y3, Y3
+	VMOVUPS      tanh32consts<>+576(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VMOVUPS      tanh32consts<>+576(SB), Y7
+	VSUBPS       Y3, Y7, Y7
+	VSUBPS       Y4, Y6, Y6
+	VSUBPS       Y5, Y7, Y7
+	VSUBPS       Y8, Y6, Y6
+	VSUBPS       Y9, Y7, Y7
+	VADDPS       tanh32consts<>+576(SB), Y4, Y10
+	VADDPS       tanh32consts<>+576(SB), Y5, Y11
+	VMOVUPS      tanh32consts<>+576(SB), Y12
+	VSUBPS       Y10, Y12, Y12
+	VMOVUPS      tanh32consts<>+576(SB), Y13
+	VSUBPS       Y11, Y13, Y13
+	VADDPS       Y4, Y12, Y12
+	VADDPS       Y5, Y13, Y13
+	VADDPS       Y8, Y12, Y12
+	VADDPS       Y9, Y13, Y13
+	VMOVUPS      tanh32consts<>+576(SB), Y4
+	VDIVPS       Y10, Y4, Y4
+	VMOVUPS      tanh32consts<>+576(SB), Y5
+	VDIVPS       Y11, Y5, Y5
+	VMULPS       Y4, Y2, Y8
+	VMULPS       Y5, Y3, Y9
+	VFNMADD231PS Y8, Y10, Y2
+	VFNMADD231PS Y9, Y11, Y3
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y7, Y3, Y3
+	VFNMADD231PS Y8, Y12, Y2
+	VFNMADD231PS Y9, Y13, Y3
+	VFMADD231PS  Y4, Y2, Y8
+	VFMADD231PS  Y5, Y3, Y9
+	VCMPPS       $0x11, tanh32consts<>+640(SB), Y0, Y2
+	VCMPPS       $0x11, tanh32consts<>+640(SB), Y1, Y3
+	VMOVUPS      tanh32consts<>+576(SB), Y4
+	VBLENDVPS    Y2, Y8, Y4, Y8
+	VMOVUPS      tanh32consts<>+576(SB), Y2
+	VBLENDVPS    Y3, Y9, Y2, Y9
+	VCMPPS       $0x11, tanh32consts<>+704(SB), Y0, Y0
+	VCMPPS       $0x11, tanh32consts<>+704(SB), Y1, Y1
+	VPOR         Y1, Y0, Y2
+	VPTEST       Y2, Y2
+	JZ           mathblock299
+	VMOVUPS      (SI)(R8*4), Y2
+	VMULPS       (SI)(R8*4), Y2, Y2
+	VMOVUPS      tanh32consts<>+768(SB), Y3
+	VFMADD213PS  tanh32consts<>+832(SB), Y2, Y3
+	VFMADD213PS  tanh32consts<>+896(SB), Y2, Y3
+	VFMADD213PS  tanh32consts<>+960(SB), Y2, Y3
+	VFMADD213PS  tanh32consts<>+1024(SB), Y2, Y3
+	VMULPS       (SI)(R8*4), Y2, Y2
+	VFMADD213PS  (SI)(R8*4), Y3, Y2
+	VBLENDVPS    Y0, Y2, Y8, Y8
+	VMOVUPS      32(SI)(R8*4), Y0
+	VMULPS       32(SI)(R8*4), Y0, Y0
+	VMOVUPS      tanh32consts<>+768(SB), Y2
+	VFMADD213PS  tanh32consts<>+832(SB), Y0, Y2
+	VFMADD213PS  tanh32consts<>+896(SB), Y0, Y2
+	VFMADD213PS  tanh32consts<>+960(SB), Y0, Y2
+	VFMADD213PS  tanh32consts<>+1024(SB), Y0, Y2
+	VMULPS       32(SI)(R8*4), Y0, Y0
+	VFMADD213PS  32(SI)(R8*4), Y2, Y0
+	VBLENDVPS    Y1, Y0, Y9, Y9
+
+mathblock299:
+	VMOVUPS   (SI)(R8*4), Y0
+	VPAND     tanh32consts<>+0(SB), Y0, Y0
+	VMOVUPS   32(SI)(R8*4), Y1
+	VPAND     tanh32consts<>+0(SB), Y1, Y1
+	VPOR      Y0, Y8, Y8
+	VPOR      Y1, Y9, Y9
+	VMOVUPS   (SI)(R8*4), Y0
+	VCMPPS    $0x03, (SI)(R8*4), Y0, Y0
+	VMOVUPS   32(SI)(R8*4), Y1
+	VCMPPS    $0x03, 32(SI)(R8*4), Y1, Y1
+	VMOVUPS   (SI)(R8*4), Y2
+	VPOR      tanh32consts<>+1088(SB), Y2, Y2
+	VMOVUPS   32(SI)(R8*4), Y3
+	VPOR      tanh32consts<>+1088(SB), Y3, Y3
+	VBLENDVPS Y0, Y2, Y8, Y2
+	VBLENDVPS Y1, Y3, Y9, Y3
+	VMOVUPS   Y2, (DX)(R8*4)
+	VMOVUPS   Y3, 32(DX)(R8*4)
+	ADDQ      $0x00000010, R8
+	SUBQ      $0x00000010, R9
+	JMP       tanhVF32AVX2_loop2
+
+tanhVF32AVX2_after2:
 tanhVF32AVX2_loop1:
 	CMPQ         R9, $0x00000008
 	JB           tanhVF32AVX2_after1
@@ -7161,7 +8552,7 @@ tanhVF32AVX2_loop1:
 	VBLENDVPS    Y1, Y4, Y2, Y4
 	VCMPPS       $0x11, tanh32consts<>+704(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock293
+	JZ           mathblock300
 	VMOVUPS      (SI)(R8*4), Y1
 	VMULPS       (SI)(R8*4), Y1, Y1
 	VMOVUPS      tanh32consts<>+768(SB), Y2
@@ -7173,7 +8564,7 @@ tanhVF32AVX2_loop1:
 	VFMADD213PS  (SI)(R8*4), Y2, Y1
 	VBLENDVPS    Y0, Y1, Y4, Y4
 
-mathblock293:
+mathblock300:
 	VMOVUPS   (SI)(R8*4), Y0
 	VPAND     tanh32consts<>+0(SB), Y0, Y0
 	VPOR      Y0, Y4, Y4
@@ -7243,7 +8634,7 @@ tanhVF32AVX2_after1:
 	VBLENDVPS    X2, X5, X3, X5
 	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock294
+	JZ           mathblock301
 	VMULPS       X0, X0, X2
 	VMOVUPS      tanh32consts<>+768(SB), X3
 	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
@@ -7254,7 +8645,7 @@ tanhVF32AVX2_after1:
 	VFMADD213PS  X0, X3, X2
 	VBLENDVPS    X1, X2, X5, X5
 
-mathblock294:
+mathblock301:
 	VPAND     tanh32consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPS    $0x03, X0, X0, X1
@@ -7320,7 +8711,7 @@ tanhVF32AVX2_tail4:
 	VBLENDVPS    X2, X5, X3, X5
 	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock295
+	JZ           mathblock302
 	VMULPS       X0, X0, X2
 	VMOVUPS      tanh32consts<>+768(SB), X3
 	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
@@ -7331,7 +8722,7 @@ tanhVF32AVX2_tail4:
 	VFMADD213PS  X0, X3, X2
 	VBLENDVPS    X1, X2, X5, X5
 
-mathblock295:
+mathblock302:
 	VPAND     tanh32consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPS    $0x03, X0, X0, X1
@@ -7397,7 +8788,7 @@ tanhVF32AVX2_tail2:
 	VBLENDVPS    X2, X5, X3, X5
 	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock296
+	JZ           mathblock303
 	VMULPS       X0, X0, X2
 	VMOVUPS      tanh32consts<>+768(SB), X3
 	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
@@ -7408,7 +8799,7 @@ tanhVF32AVX2_tail2:
 	VFMADD213PS  X0, X3, X2
 	VBLENDVPS    X1, X2, X5, X5
 
-mathblock296:
+mathblock303:
 	VPAND     tanh32consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPS    $0x03, X0, X0, X1
@@ -8202,7 +9593,7 @@ sinVF32AVX2_loop1:
 	VCMPPS       $0x11, sin32consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock297
+	JZ           mathblock304
 	VPSRLD       $0x17, Y0, Y4
 	VPSRLD       $0x03, Y4, Y5
 	VPAND        sin32consts<>+640(SB), Y4, Y4
@@ -8332,7 +9723,7 @@ sinVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VBLENDVPS    Y3, Y4, Y8, Y8
 
-mathblock297:
+mathblock304:
 	VPAND        sin32consts<>+1152(SB), Y1, Y0
 	VCMPPS       $0x00, sin32consts<>+1216(SB), Y0, Y0
 	VPAND        sin32consts<>+1280(SB), Y1, Y1
@@ -8432,7 +9823,7 @@ sinVF32AVX2_after1:
 	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock298
+	JZ           mathblock305
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        sin32consts<>+640(SB), X5, X5
@@ -8562,7 +9953,7 @@ sinVF32AVX2_after1:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock298:
+mathblock305:
 	VPAND        sin32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
 	VPAND        sin32consts<>+1280(SB), X2, X2
@@ -8657,7 +10048,7 @@ sinVF32AVX2_tail4:
 	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock299
+	JZ           mathblock306
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        sin32consts<>+640(SB), X5, X5
@@ -8787,7 +10178,7 @@ sinVF32AVX2_tail4:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock299:
+mathblock306:
 	VPAND        sin32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
 	VPAND        sin32consts<>+1280(SB), X2, X2
@@ -8882,7 +10273,7 @@ sinVF32AVX2_tail2:
 	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock300
+	JZ           mathblock307
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        sin32consts<>+640(SB), X5, X5
@@ -9012,7 +10403,7 @@ sinVF32AVX2_tail2:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock300:
+mathblock307:
 	VPAND        sin32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
 	VPAND        sin32consts<>+1280(SB), X2, X2
@@ -9573,7 +10964,7 @@ cosVF32AVX2_loop1:
 	VCMPPS       $0x11, cos32consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock301
+	JZ           mathblock308
 	VPSRLD       $0x17, Y0, Y4
 	VPSRLD       $0x03, Y4, Y5
 	VPAND        cos32consts<>+640(SB), Y4, Y4
@@ -9703,7 +11094,7 @@ cosVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VBLENDVPS    Y3, Y4, Y8, Y8
 
-mathblock301:
+mathblock308:
 	VPADDD       cos32consts<>+1152(SB), Y1, Y1
 	VPAND        cos32consts<>+1152(SB), Y1, Y0
 	VCMPPS       $0x00, cos32consts<>+1216(SB), Y0, Y0
@@ -9801,7 +11192,7 @@ cosVF32AVX2_after1:
 	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock302
+	JZ           mathblock309
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        cos32consts<>+640(SB), X5, X5
@@ -9931,7 +11322,7 @@ cosVF32AVX2_after1:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock302:
+mathblock309:
 	VPADDD       cos32consts<>+1152(SB), X2, X2
 	VPAND        cos32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
@@ -10025,7 +11416,7 @@ cosVF32AVX2_tail4:
 	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock303
+	JZ           mathblock310
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        cos32consts<>+640(SB), X5, X5
@@ -10155,7 +11546,7 @@ cosVF32AVX2_tail4:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock303:
+mathblock310:
 	VPADDD       cos32consts<>+1152(SB), X2, X2
 	VPAND        cos32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
@@ -10249,7 +11640,7 @@ cosVF32AVX2_tail2:
 	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock304
+	JZ           mathblock311
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        cos32consts<>+640(SB), X5, X5
@@ -10379,7 +11770,7 @@ cosVF32AVX2_tail2:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock304:
+mathblock311:
 	VPADDD       cos32consts<>+1152(SB), X2, X2
 	VPAND        cos32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
@@ -13026,6 +14417,145 @@ expVF64AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+expVF64AVX2_loop2:
+	CMPQ         R9, $0x00000008
+	JB           expVF64AVX2_after2
+	VMOVUPD      exp64consts<>+0(SB), Y0
+	VMOVUPD      (SI)(R8*8), Y1
+	VFMADD213PD  exp64consts<>+64(SB), Y1, Y0
+	VMOVUPD      exp64consts<>+0(SB), Y1
+	VMOVUPD      32(SI)(R8*8), Y2
+	VFMADD213PD  exp64consts<>+64(SB), Y2, Y1
+	VSUBPD       exp64consts<>+64(SB), Y0, Y2
+	VSUBPD       exp64consts<>+64(SB), Y1, Y3
+	VMOVUPD      exp64consts<>+192(SB), Y4
+	VFNMADD213PD (SI)(R8*8), Y2, Y4
+	VMOVUPD      exp64consts<>+192(SB), Y5
+	VFNMADD213PD 32(SI)(R8*8), Y3, Y5
+	VFNMADD231PD exp64consts<>+128(SB), Y2, Y4
+	VFNMADD231PD exp64consts<>+128(SB), Y3, Y5
+	VMOVUPD      exp64consts<>+256(SB), Y2
+	VFMADD213PD  exp64consts<>+320(SB), Y4, Y2
+	VMOVUPD      exp64consts<>+256(SB), Y3
+	VFMADD213PD  exp64consts<>+320(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+384(SB), Y4, Y2
+	VFMADD213PD  exp64consts<>+384(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+448(SB), Y4, Y2
+	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
+	VFMADD213PD  exp64consts<>+512(SB), Y4, Y2
+	VFMADD213PD  exp64consts<>+512(SB), Y5, Y3
+	VMULPD       Y4, Y4, Y6
+	VMULPD       Y5, Y5, Y7
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y9
+	VPCMPEQQ     Y9, Y9, Y10
+	VPXOR        Y9, Y9, Y8
+	VPGATHERQQ   Y10, (R10)(Y9*8), Y8
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y1, Y10
+	VPCMPEQQ     Y10, Y10, Y11
+	VPXOR        Y10, Y10, Y9
+	VPGATHERQQ   Y11, (R10)(Y10*8), Y9
+	VADDPD       Y8, Y4, Y4
+	VADDPD       Y9, Y5, Y5
+	VFMADD231PD  Y2, Y6, Y4
+	VFMADD231PD  Y3, Y7, Y5
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y3
+	VPCMPEQQ     Y3, Y3, Y6
+	VPXOR        Y3, Y3, Y2
+	VPGATHERQQ   Y6, (R10)(Y3*8), Y2
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y1, Y6
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y3
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y3
+	VPSLLQ       $0x30, Y0, Y6
+	VPSLLQ       $0x30, Y1, Y7
+	VPADDQ       Y6, Y2, Y2
+	VPADDQ       Y7, Y3, Y3
+	VFMADD231PD  Y4, Y2, Y2
+	VFMADD231PD  Y5, Y3, Y3
+	VMOVUPD      (SI)(R8*8), Y6
+	VPAND        exp64consts<>+576(SB), Y6, Y6
+	VMOVUPD      32(SI)(R8*8), Y7
+	VPAND        exp64consts<>+576(SB), Y7, Y7
+	VCMPPD       $0x15, exp64consts<>+640(SB), Y6, Y6
+	VCMPPD       $0x15, exp64consts<>+640(SB), Y7, Y7
+	VPOR         Y7, Y6, Y8
+	VPTEST       Y8, Y8
+	JZ           mathblock312
+	VPAND        exp64consts<>+704(SB), Y0, Y8
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y10
+	VPCMPEQQ     Y10, Y10, Y11
+	VPXOR        Y10, Y10, Y9
+	VPGATHERQQ   Y11, (R10)(Y10*8), Y9
+	VPSLLQ       $0x30, Y8, Y8
+	VPADDQ       Y8, Y9, Y9
+	VFMADD231PD  Y9, Y4, Y9
+	VPSUBQ       exp64consts<>+768(SB), Y0, Y0
+	VPSRLQ       $0x04, Y0, Y0
+	VPSRLQ       $0x01, Y0, Y4
+	VPSUBQ       exp64consts<>+832(SB), Y4, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y4, Y0, Y0
+	VPSUBQ       exp64consts<>+832(SB), Y0, Y0
+	VPSLLQ       $0x34, Y0, Y0
+	VMULPD       Y8, Y9, Y9
+	VMULPD       Y0, Y9, Y9
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x1e, exp64consts<>+896(SB), Y0, Y0
+	VBLENDVPD    Y0, exp64consts<>+960(SB), Y9, Y9
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x11, exp64consts<>+1024(SB), Y0, Y0
+	VBLENDVPD    Y0, exp64consts<>+1088(SB), Y9, Y9
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x03, (SI)(R8*8), Y0, Y0
+	VMOVUPD      (SI)(R8*8), Y4
+	VPOR         exp64consts<>+1152(SB), Y4, Y4
+	VBLENDVPD    Y0, Y4, Y9, Y4
+	VBLENDVPD    Y6, Y4, Y2, Y2
+	VPAND        exp64consts<>+704(SB), Y1, Y0
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y1, Y6
+	VPCMPEQQ     Y6, Y6, Y8
+	VPXOR        Y6, Y6, Y4
+	VPGATHERQQ   Y8, (R10)(Y6*8), Y4
+	VPSLLQ       $0x30, Y0, Y0
+	VPADDQ       Y0, Y4, Y4
+	VFMADD231PD  Y4, Y5, Y4
+	VPSUBQ       exp64consts<>+768(SB), Y1, Y1
+	VPSRLQ       $0x04, Y1, Y1
+	VPSRLQ       $0x01, Y1, Y0
+	VPSUBQ       exp64consts<>+832(SB), Y0, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VPSUBQ       Y0, Y1, Y1
+	VPSUBQ       exp64consts<>+832(SB), Y1, Y1
+	VPSLLQ       $0x34, Y1, Y1
+	VMULPD       Y5, Y4, Y4
+	VMULPD       Y1, Y4, Y4
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x1e, exp64consts<>+896(SB), Y0, Y0
+	VBLENDVPD    Y0, exp64consts<>+960(SB), Y4, Y4
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x11, exp64consts<>+1024(SB), Y0, Y0
+	VBLENDVPD    Y0, exp64consts<>+1088(SB), Y4, Y4
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x03, 32(SI)(R8*8), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y1
+	VPOR         exp64consts<>+1152(SB), Y1, Y1
+	VBLENDVPD    Y0, Y1, Y4, Y1
+	VBLENDVPD    Y7, Y1, Y3, Y3
+
+mathblock312:
+	VMOVUPD Y2, (DX)(R8*8)
+	VMOVUPD Y3, 32(DX)(R8*8)
+	ADDQ    $0x00000008, R8
+	SUBQ    $0x00000008, R9
+	JMP     expVF64AVX2_loop2
+
+expVF64AVX2_after2:
 expVF64AVX2_loop1:
 	CMPQ         R9, $0x00000004
 	JB           expVF64AVX2_after1
@@ -13061,7 +14591,7 @@ expVF64AVX2_loop1:
 	VPAND        exp64consts<>+576(SB), Y3, Y3
 	VCMPPD       $0x15, exp64consts<>+640(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock305
+	JZ           mathblock313
 	VPAND        exp64consts<>+704(SB), Y0, Y4
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y6
@@ -13094,7 +14624,7 @@ expVF64AVX2_loop1:
 	VBLENDVPD    Y0, Y2, Y5, Y2
 	VBLENDVPD    Y3, Y2, Y1, Y1
 
-mathblock305:
+mathblock313:
 	VMOVUPD Y1, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -13134,7 +14664,7 @@ expVF64AVX2_after1:
 	VPAND        exp64consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp64consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock306
+	JZ           mathblock314
 	VPAND        exp64consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -13163,7 +14693,7 @@ expVF64AVX2_after1:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X2, X2
 
-mathblock306:
+mathblock314:
 	VMOVUPD X2, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -13202,7 +14732,7 @@ expVF64AVX2_tail2:
 	VPAND        exp64consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp64consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock307
+	JZ           mathblock315
 	VPAND        exp64consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -13231,7 +14761,7 @@ expVF64AVX2_tail2:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X2, X2
 
-mathblock307:
+mathblock315:
 	VMOVQ X2, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -13466,6 +14996,237 @@ logVF64AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+logVF64AVX2_loop2:
+	CMPQ        R9, $0x00000008
+	JB          logVF64AVX2_after2
+	VMOVUPD     (SI)(R8*8), Y0
+	VPADDQ      log64consts<>+0(SB), Y0, Y0
+	VMOVUPD     32(SI)(R8*8), Y1
+	VPADDQ      log64consts<>+0(SB), Y1, Y1
+	VPSRLQ      $0x34, Y0, Y2
+	VPSRLQ      $0x34, Y1, Y3
+	VPOR        log64consts<>+64(SB), Y2, Y2
+	VPOR        log64consts<>+64(SB), Y3, Y3
+	VSUBPD      log64consts<>+128(SB), Y2, Y2
+	VSUBPD      log64consts<>+128(SB), Y3, Y3
+	VPAND       log64consts<>+192(SB), Y0, Y4
+	VPAND       log64consts<>+192(SB), Y1, Y5
+	VPADDQ      log64consts<>+256(SB), Y4, Y4
+	VPADDQ      log64consts<>+256(SB), Y5, Y5
+	VPSRLQ      $0x30, Y0, Y0
+	VPSRLQ      $0x30, Y1, Y1
+	LEAQ        loginvc_64<>+0(SB), R10
+	VPAND       tablemask16_64<>+0(SB), Y0, Y7
+	VPCMPEQQ    Y7, Y7, Y8
+	VPXOR       Y7, Y7, Y6
+	VPGATHERQQ  Y8, (R10)(Y7*8), Y6
+	LEAQ        loginvc_64<>+0(SB), R10
+	VPAND       tablemask16_64<>+0(SB), Y1, Y8
+	VPCMPEQQ    Y8, Y8, Y9
+	VPXOR       Y8, Y8, Y7
+	VPGATHERQQ  Y9, (R10)(Y8*8), Y7
+	VFMADD213PD log64consts<>+320(SB), Y6, Y4
+	VFMADD213PD log64consts<>+320(SB), Y7, Y5
+	LEAQ        loglhi_64<>+0(SB), R10
+	VPAND       tablemask16_64<>+0(SB), Y0, Y7
+	VPCMPEQQ    Y7, Y7, Y8
+	VPXOR       Y7, Y7, Y6
+	VPGATHERQQ  Y8, (R10)(Y7*8), Y6
+	LEAQ        loglhi_64<>+0(SB), R10
+	VPAND       tablemask16_64<>+0(SB), Y1, Y8
+	VPCMPEQQ    Y8, Y8, Y9
+	VPXOR       Y8, Y8, Y7
+	VPGATHERQQ  Y9, (R10)(Y8*8), Y7
+	VFMADD231PD log64consts<>+384(SB), Y2, Y6
+	VFMADD231PD log64consts<>+384(SB), Y3, Y7
+	LEAQ        logllo_64<>+0(SB), R10
+	VPAND       tablemask16_64<>+0(SB), Y0, Y8
+	VPCMPEQQ    Y8, Y8, Y9
+	VPXOR       Y8, Y8, Y0
+	VPGATHERQQ  Y9, (R10)(Y8*8), Y0
+	LEAQ        logllo_64<>+0(SB), R10
+	VPAND       tablemask16_64<>+0(SB), Y1, Y8
+	VPCMPEQQ    Y8, Y8, Y9
+	VPXOR       Y8, Y8, Y1
+	VPGATHERQQ  Y9, (R10)(Y8*8), Y1
+	VFMADD231PD log64consts<>+448(SB), Y2, Y0
+	VFMADD231PD log64consts<>+448(SB), Y3, Y1
+	VADDPD      Y4, Y6, Y2
+	VADDPD      Y5, Y7, Y3
+	VSUBPD      Y2, Y6, Y6
+	VSUBPD      Y3, Y7, Y7
+	VADDPD      Y4, Y6, Y6
+	VADDPD      Y5, Y7, Y7
+	VMOVUPD     log64consts<>+512(SB), Y8
+	VFMADD213PD log64consts<>+576(SB), Y4, Y8
+	VMOVUPD     log64consts<>+512(SB), Y9
+	VFMADD213PD log64consts<>+576(SB), Y5, Y9
+	VFMADD213PD log64consts<>+640(SB), Y4, Y8
+	VFMADD213PD log64consts<>+640(SB), Y5, Y9
+	VFMADD213PD log64consts<>+704(SB), Y4, Y8
+	VFMADD213PD log64consts<>+704(SB), Y5, Y9
+	VFMADD213PD log64consts<>+768(SB), Y4, Y8
+	VFMADD213PD log64consts<>+768(SB), Y5, Y9
+	VFMADD213PD log64consts<>+832(SB), Y4, Y8
+	VFMADD213PD log64consts<>+832(SB), Y5, Y9
+	VFMADD213PD log64consts<>+896(SB), Y4, Y8
+	VFMADD213PD log64consts<>+896(SB), Y5, Y9
+	VFMADD213PD log64consts<>+960(SB), Y4, Y8
+	VFMADD213PD log64consts<>+960(SB), Y5, Y9
+	VFMADD213PD log64consts<>+1024(SB), Y4, Y8
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y9
+	VFMADD213PD log64consts<>+1088(SB), Y4, Y8
+	VFMADD213PD log64consts<>+1088(SB), Y5, Y9
+	VMULPD      Y4, Y4, Y4
+	VMULPD      Y5, Y5, Y5
+	VADDPD      Y0, Y6, Y6
+	VADDPD      Y1, Y7, Y7
+	VFMADD231PD Y8, Y4, Y6
+	VFMADD231PD Y9, Y5, Y7
+	VADDPD      Y6, Y2, Y2
+	VADDPD      Y7, Y3, Y3
+	VMOVUPD     (SI)(R8*8), Y0
+	VCMPPD      $0x11, log64consts<>+1216(SB), Y0, Y0
+	VMOVUPD     32(SI)(R8*8), Y1
+	VCMPPD      $0x11, log64consts<>+1216(SB), Y1, Y1
+	VMOVUPD     (SI)(R8*8), Y4
+	VCMPPD      $0x15, log64consts<>+1152(SB), Y4, Y4
+	VMOVUPD     32(SI)(R8*8), Y5
+	VCMPPD      $0x15, log64consts<>+1152(SB), Y5, Y5
+	VPOR        Y0, Y4, Y0
+	VPOR        Y1, Y5, Y1
+	VPOR        Y1, Y0, Y4
+	VPTEST      Y4, Y4
+	JZ          mathblock316
+	VMOVUPD     (SI)(R8*8), Y4
+	VMULPD      log64consts<>+1280(SB), Y4, Y4
+	VPADDQ      log64consts<>+0(SB), Y4, Y4
+	VPSRLQ      $0x34, Y4, Y5
+	VPOR        log64consts<>+64(SB), Y5, Y5
+	VSUBPD      log64consts<>+128(SB), Y5, Y5
+	VSUBPD      log64consts<>+1344(SB), Y5, Y5
+	VPAND       log64consts<>+192(SB), Y4, Y6
+	VPADDQ      log64consts<>+256(SB), Y6, Y6
+	VPSRLQ      $0x30, Y4, Y4
+	LEAQ        loginvc_64<>+0(SB), R10
+	VPAND       tablemask16_64<>+0(SB), Y4, Y8
+	VPCMPEQQ    Y8, Y8, Y9
+	VPXOR       Y8, Y8, Y7
+	VPGATHERQQ  Y9, (R10)(Y8*8), Y7
+	VFMADD213PD log64consts<>+320(SB), Y7, Y6
+	LEAQ        loglhi_64<>+0(SB), R10
+	VPAND       tablemask16_64<>+0(SB), Y4, Y8
+	VPCMPEQQ    Y8, Y8, Y9
+	VPXOR       Y8, Y8, Y7
+	VPGATHERQQ  Y9, (R10)(Y8*8), Y7
+	VFMADD231PD log64consts<>+384(SB), Y5, Y7
+	LEAQ        logllo_64<>+0(SB), R10
+	VPAND       tablemask16_64<>+0(SB), Y4, Y8
+	VPCMPEQQ    Y8, Y8, Y9
+	VPXOR       Y8, Y8, Y4
+	VPGATHERQQ  Y9, (R10)(Y8*8), Y4
+	VFMADD231PD log64consts<>+448(SB), Y5, Y4
+	VADDPD      Y6, Y7, Y5
+	VSUBPD      Y5, Y7, Y7
+	VADDPD      Y6, Y7, Y7
+	VMOVUPD     log64consts<>+512(SB), Y8
+	VFMADD213PD log64consts<>+576(SB), Y6, Y8
+	VFMADD213PD log64consts<>+640(SB), Y6, Y8
+	VFMADD213PD log64consts<>+704(SB), Y6, Y8
+	VFMADD213PD log64consts<>+768(SB), Y6, Y8
+	VFMADD213PD log64consts<>+832(SB), Y6, Y8
+	VFMADD213PD log64consts<>+896(SB), Y6, Y8
+	VFMADD213PD log64consts<>+960(SB), Y6, Y8
+	VFMADD213PD log64consts<>+1024(SB), Y6, Y8
+	VFMADD213PD log64consts<>+1088(SB), Y6, Y8
+	VMULPD      Y6, Y6, Y6
+	VADDPD      Y4, Y7, Y7
+	VFMADD231PD Y8, Y6, Y7
+	VADDPD      Y7, Y5, Y5
+	VMOVUPD     (SI)(R8*8), Y4
+	VCMPPD      $0x00, log64consts<>+1408(SB), Y4, Y4
+	VBLENDVPD   Y4, log64consts<>+1472(SB), Y5, Y5
+	VMOVUPD     (SI)(R8*8), Y4
+	VCMPPD      $0x11, log64consts<>+1408(SB), Y4, Y4
+	VBLENDVPD   Y4, log64consts<>+1536(SB), Y5, Y5
+	VMOVUPD     (SI)(R8*8), Y4
+	VCMPPD      $0x00, log64consts<>+1152(SB), Y4, Y4
+	VBLENDVPD   Y4, log64consts<>+1152(SB), Y5, Y5
+	VMOVUPD     (SI)(R8*8), Y4
+	VCMPPD      $0x03, (SI)(R8*8), Y4, Y4
+	VMOVUPD     (SI)(R8*8), Y6
+	VPOR        log64consts<>+1600(SB), Y6, Y6
+	VBLENDVPD   Y4, Y6, Y5, Y6
+	VBLENDVPD   Y0, Y6, Y2, Y2
+	VMOVUPD     32(SI)(R8*8), Y0
+	VMULPD      log64consts<>+1280(SB), Y0, Y0
+	VPADDQ      log64consts<>+0(SB), Y0, Y0
+	VPSRLQ      $0x34, Y0, Y4
+	VPOR        log64consts<>+64(SB), Y4, Y4
+	VSUBPD      log64consts<>+128(SB), Y4, Y4
+	VSUBPD      log64consts<>+1344(SB), Y4, Y4
+	VPAND       log64consts<>+192(SB), Y0, Y5
+	VPADDQ      log64consts<>+256(SB), Y5, Y5
+	VPSRLQ      $0x30, Y0, Y0
+	LEAQ        loginvc_64<>+0(SB), R10
+	VPAND       tablemask16_64<>+0(SB), Y0, Y7
+	VPCMPEQQ    Y7, Y7, Y8
+	VPXOR       Y7, Y7, Y6
+	VPGATHERQQ  Y8, (R10)(Y7*8), Y6
+	VFMADD213PD log64consts<>+320(SB), Y6, Y5
+	LEAQ        loglhi_64<>+0(SB), R10
+	VPAND       tablemask16_64<>+0(SB), Y0, Y7
+	VPCMPEQQ    Y7, Y7, Y8
+	VPXOR       Y7, Y7, Y6
+	VPGATHERQQ  Y8, (R10)(Y7*8), Y6
+	VFMADD231PD log64consts<>+384(SB), Y4, Y6
+	LEAQ        logllo_64<>+0(SB), R10
+	VPAND       tablemask16_64<>+0(SB), Y0, Y7
+	VPCMPEQQ    Y7, Y7, Y8
+	VPXOR       Y7, Y7, Y0
+	VPGATHERQQ  Y8, (R10)(Y7*8), Y0
+	VFMADD231PD log64consts<>+448(SB), Y4, Y0
+	VADDPD      Y5, Y6, Y4
+	VSUBPD      Y4, Y6, Y6
+	VADDPD      Y5, Y6, Y6
+	VMOVUPD     log64consts<>+512(SB), Y7
+	VFMADD213PD log64consts<>+576(SB), Y5, Y7
+	VFMADD213PD log64consts<>+640(SB), Y5, Y7
+	VFMADD213PD log64consts<>+704(SB), Y5, Y7
+	VFMADD213PD log64consts<>+768(SB), Y5, Y7
+	VFMADD213PD log64consts<>+832(SB), Y5, Y7
+	VFMADD213PD log64consts<>+896(SB), Y5, Y7
+	VFMADD213PD log64consts<>+960(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1024(SB), Y5, Y7
+	VFMADD213PD log64consts<>+1088(SB), Y5, Y7
+	VMULPD      Y5, Y5, Y5
+	VADDPD      Y0, Y6, Y6
+	VFMADD231PD Y7, Y5, Y6
+	VADDPD      Y6, Y4, Y4
+	VMOVUPD     32(SI)(R8*8), Y0
+	VCMPPD      $0x00, log64consts<>+1408(SB), Y0, Y0
+	VBLENDVPD   Y0, log64consts<>+1472(SB), Y4, Y4
+	VMOVUPD     32(SI)(R8*8), Y0
+	VCMPPD      $0x11, log64consts<>+1408(SB), Y0, Y0
+	VBLENDVPD   Y0, log64consts<>+1536(SB), Y4, Y4
+	VMOVUPD     32(SI)(R8*8), Y0
+	VCMPPD      $0x00, log64consts<>+1152(SB), Y0, Y0
+	VBLENDVPD   Y0, log64consts<>+1152(SB), Y4, Y4
+	VMOVUPD     32(SI)(R8*8), Y0
+	VCMPPD      $0x03, 32(SI)(R8*8), Y0, Y0
+	VMOVUPD     32(SI)(R8*8), Y5
+	VPOR        log64consts<>+1600(SB), Y5, Y5
+	VBLENDVPD   Y0, Y5, Y4, Y5
+	VBLENDVPD   Y1, Y5, Y3, Y3
+
+mathblock316:
+	VMOVUPD Y2, (DX)(R8*8)
+	VMOVUPD Y3, 32(DX)(R8*8)
+	ADDQ    $0x00000008, R8
+	SUBQ    $0x00000008, R9
+	JMP     logVF64AVX2_loop2
+
+logVF64AVX2_after2:
 logVF64AVX2_loop1:
 	CMPQ        R9, $0x00000004
 	JB          logVF64AVX2_after1
@@ -13518,7 +15279,7 @@ logVF64AVX2_loop1:
 	VCMPPD      $0x15, log64consts<>+1152(SB), Y2, Y2
 	VPOR        Y0, Y2, Y0
 	VPTEST      Y0, Y0
-	JZ          mathblock308
+	JZ          mathblock317
 	VMOVUPD     (SI)(R8*8), Y2
 	VMULPD      log64consts<>+1280(SB), Y2, Y2
 	VPADDQ      log64consts<>+0(SB), Y2, Y2
@@ -13580,7 +15341,7 @@ logVF64AVX2_loop1:
 	VBLENDVPD   Y2, Y4, Y3, Y4
 	VBLENDVPD   Y0, Y4, Y1, Y1
 
-mathblock308:
+mathblock317:
 	VMOVUPD Y1, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -13636,7 +15397,7 @@ logVF64AVX2_after1:
 	VCMPPD      $0x15, log64consts<>+1152(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock309
+	JZ          mathblock318
 	VMULPD      log64consts<>+1280(SB), X0, X3
 	VPADDQ      log64consts<>+0(SB), X3, X3
 	VPSRLQ      $0x34, X3, X4
@@ -13692,7 +15453,7 @@ logVF64AVX2_after1:
 	VBLENDVPD   X3, X0, X4, X0
 	VBLENDVPD   X1, X0, X2, X2
 
-mathblock309:
+mathblock318:
 	VMOVUPD X2, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -13747,7 +15508,7 @@ logVF64AVX2_tail2:
 	VCMPPD      $0x15, log64consts<>+1152(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock310
+	JZ          mathblock319
 	VMULPD      log64consts<>+1280(SB), X0, X3
 	VPADDQ      log64consts<>+0(SB), X3, X3
 	VPSRLQ      $0x34, X3, X4
@@ -13803,7 +15564,7 @@ logVF64AVX2_tail2:
 	VBLENDVPD   X3, X0, X4, X0
 	VBLENDVPD   X1, X0, X2, X2
 
-mathblock310:
+mathblock319:
 	VMOVQ X2, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -14102,6 +15863,145 @@ exp2VF64AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+exp2VF64AVX2_loop2:
+	CMPQ         R9, $0x00000008
+	JB           exp2VF64AVX2_after2
+	VMOVUPD      exp264consts<>+0(SB), Y0
+	VMOVUPD      (SI)(R8*8), Y1
+	VFMADD213PD  exp264consts<>+64(SB), Y1, Y0
+	VMOVUPD      exp264consts<>+0(SB), Y1
+	VMOVUPD      32(SI)(R8*8), Y2
+	VFMADD213PD  exp264consts<>+64(SB), Y2, Y1
+	VSUBPD       exp264consts<>+64(SB), Y0, Y2
+	VSUBPD       exp264consts<>+64(SB), Y1, Y3
+	VMOVUPD      (SI)(R8*8), Y4
+	VFNMADD132PD exp264consts<>+128(SB), Y4, Y2
+	VMOVUPD      32(SI)(R8*8), Y4
+	VFNMADD132PD exp264consts<>+128(SB), Y4, Y3
+	VMULPD       exp264consts<>+192(SB), Y2, Y2
+	VMULPD       exp264consts<>+192(SB), Y3, Y3
+	VMOVUPD      exp264consts<>+256(SB), Y4
+	VFMADD213PD  exp264consts<>+320(SB), Y2, Y4
+	VMOVUPD      exp264consts<>+256(SB), Y5
+	VFMADD213PD  exp264consts<>+320(SB), Y3, Y5
+	VFMADD213PD  exp264consts<>+384(SB), Y2, Y4
+	VFMADD213PD  exp264consts<>+384(SB), Y3, Y5
+	VFMADD213PD  exp264consts<>+448(SB), Y2, Y4
+	VFMADD213PD  exp264consts<>+448(SB), Y3, Y5
+	VFMADD213PD  exp264consts<>+512(SB), Y2, Y4
+	VFMADD213PD  exp264consts<>+512(SB), Y3, Y5
+	VMULPD       Y2, Y2, Y6
+	VMULPD       Y3, Y3, Y7
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y9
+	VPCMPEQQ     Y9, Y9, Y10
+	VPXOR        Y9, Y9, Y8
+	VPGATHERQQ   Y10, (R10)(Y9*8), Y8
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y1, Y10
+	VPCMPEQQ     Y10, Y10, Y11
+	VPXOR        Y10, Y10, Y9
+	VPGATHERQQ   Y11, (R10)(Y10*8), Y9
+	VADDPD       Y8, Y2, Y2
+	VADDPD       Y9, Y3, Y3
+	VFMADD231PD  Y4, Y6, Y2
+	VFMADD231PD  Y5, Y7, Y3
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y5
+	VPCMPEQQ     Y5, Y5, Y6
+	VPXOR        Y5, Y5, Y4
+	VPGATHERQQ   Y6, (R10)(Y5*8), Y4
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y1, Y6
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
+	VPSLLQ       $0x30, Y0, Y6
+	VPSLLQ       $0x30, Y1, Y7
+	VPADDQ       Y6, Y4, Y4
+	VPADDQ       Y7, Y5, Y5
+	VFMADD231PD  Y2, Y4, Y4
+	VFMADD231PD  Y3, Y5, Y5
+	VMOVUPD      (SI)(R8*8), Y6
+	VPAND        exp264consts<>+576(SB), Y6, Y6
+	VMOVUPD      32(SI)(R8*8), Y7
+	VPAND        exp264consts<>+576(SB), Y7, Y7
+	VCMPPD       $0x15, exp264consts<>+640(SB), Y6, Y6
+	VCMPPD       $0x15, exp264consts<>+640(SB), Y7, Y7
+	VPOR         Y7, Y6, Y8
+	VPTEST       Y8, Y8
+	JZ           mathblock320
+	VPAND        exp264consts<>+704(SB), Y0, Y8
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y10
+	VPCMPEQQ     Y10, Y10, Y11
+	VPXOR        Y10, Y10, Y9
+	VPGATHERQQ   Y11, (R10)(Y10*8), Y9
+	VPSLLQ       $0x30, Y8, Y8
+	VPADDQ       Y8, Y9, Y9
+	VFMADD231PD  Y9, Y2, Y9
+	VPSUBQ       exp264consts<>+768(SB), Y0, Y0
+	VPSRLQ       $0x04, Y0, Y0
+	VPSRLQ       $0x01, Y0, Y2
+	VPSUBQ       exp264consts<>+832(SB), Y2, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPSUBQ       Y2, Y0, Y0
+	VPSUBQ       exp264consts<>+832(SB), Y0, Y0
+	VPSLLQ       $0x34, Y0, Y0
+	VMULPD       Y8, Y9, Y9
+	VMULPD       Y0, Y9, Y9
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x1e, exp264consts<>+896(SB), Y0, Y0
+	VBLENDVPD    Y0, exp264consts<>+960(SB), Y9, Y9
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x11, exp264consts<>+1024(SB), Y0, Y0
+	VBLENDVPD    Y0, exp264consts<>+1088(SB), Y9, Y9
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x03, (SI)(R8*8), Y0, Y0
+	VMOVUPD      (SI)(R8*8), Y2
+	VPOR         exp264consts<>+1152(SB), Y2, Y2
+	VBLENDVPD    Y0, Y2, Y9, Y2
+	VBLENDVPD    Y6, Y2, Y4, Y4
+	VPAND        exp264consts<>+704(SB), Y1, Y0
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y1, Y6
+	VPCMPEQQ     Y6, Y6, Y8
+	VPXOR        Y6, Y6, Y2
+	VPGATHERQQ   Y8, (R10)(Y6*8), Y2
+	VPSLLQ       $0x30, Y0, Y0
+	VPADDQ       Y0, Y2, Y2
+	VFMADD231PD  Y2, Y3, Y2
+	VPSUBQ       exp264consts<>+768(SB), Y1, Y1
+	VPSRLQ       $0x04, Y1, Y1
+	VPSRLQ       $0x01, Y1, Y0
+	VPSUBQ       exp264consts<>+832(SB), Y0, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VPSUBQ       Y0, Y1, Y1
+	VPSUBQ       exp264consts<>+832(SB), Y1, Y1
+	VPSLLQ       $0x34, Y1, Y1
+	VMULPD       Y3, Y2, Y2
+	VMULPD       Y1, Y2, Y2
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x1e, exp264consts<>+896(SB), Y0, Y0
+	VBLENDVPD    Y0, exp264consts<>+960(SB), Y2, Y2
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x11, exp264consts<>+1024(SB), Y0, Y0
+	VBLENDVPD    Y0, exp264consts<>+1088(SB), Y2, Y2
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x03, 32(SI)(R8*8), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y1
+	VPOR         exp264consts<>+1152(SB), Y1, Y1
+	VBLENDVPD    Y0, Y1, Y2, Y1
+	VBLENDVPD    Y7, Y1, Y5, Y5
+
+mathblock320:
+	VMOVUPD Y4, (DX)(R8*8)
+	VMOVUPD Y5, 32(DX)(R8*8)
+	ADDQ    $0x00000008, R8
+	SUBQ    $0x00000008, R9
+	JMP     exp2VF64AVX2_loop2
+
+exp2VF64AVX2_after2:
 exp2VF64AVX2_loop1:
 	CMPQ         R9, $0x00000004
 	JB           exp2VF64AVX2_after1
@@ -14137,7 +16037,7 @@ exp2VF64AVX2_loop1:
 	VPAND        exp264consts<>+576(SB), Y3, Y3
 	VCMPPD       $0x15, exp264consts<>+640(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock311
+	JZ           mathblock321
 	VPAND        exp264consts<>+704(SB), Y0, Y4
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y6
@@ -14170,7 +16070,7 @@ exp2VF64AVX2_loop1:
 	VBLENDVPD    Y0, Y1, Y5, Y1
 	VBLENDVPD    Y3, Y1, Y2, Y2
 
-mathblock311:
+mathblock321:
 	VMOVUPD Y2, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -14209,7 +16109,7 @@ exp2VF64AVX2_after1:
 	VPAND        exp264consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp264consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock312
+	JZ           mathblock322
 	VPAND        exp264consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -14238,7 +16138,7 @@ exp2VF64AVX2_after1:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X3, X3
 
-mathblock312:
+mathblock322:
 	VMOVUPD X3, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -14276,7 +16176,7 @@ exp2VF64AVX2_tail2:
 	VPAND        exp264consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp264consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock313
+	JZ           mathblock323
 	VPAND        exp264consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -14305,7 +16205,7 @@ exp2VF64AVX2_tail2:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X3, X3
 
-mathblock313:
+mathblock323:
 	VMOVQ X3, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -14494,6 +16394,144 @@ expm1VF64AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+expm1VF64AVX2_loop2:
+	CMPQ         R9, $0x00000008
+	JB           expm1VF64AVX2_after2
+	VMOVUPD      (SI)(R8*8), Y0
+	VMAXPD       expm164consts<>+0(SB), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y1
+	VMAXPD       expm164consts<>+0(SB), Y1, Y1
+	VMINPD       expm164consts<>+64(SB), Y0, Y0
+	VMINPD       expm164consts<>+64(SB), Y1, Y1
+	VMOVUPD      expm164consts<>+128(SB), Y2
+	VFMADD213PD  expm164consts<>+192(SB), Y0, Y2
+	VMOVUPD      expm164consts<>+128(SB), Y3
+	VFMADD213PD  expm164consts<>+192(SB), Y1, Y3
+	VSUBPD       expm164consts<>+192(SB), Y2, Y4
+	VSUBPD       expm164consts<>+192(SB), Y3, Y5
+	VFNMADD231PD expm164consts<>+256(SB), Y4, Y0
+	VFNMADD231PD expm164consts<>+256(SB), Y5, Y1
+	VMOVUPD      expm164consts<>+320(SB), Y6
+	VFNMADD213PD Y0, Y4, Y6
+	VMOVUPD      expm164consts<>+320(SB), Y7
+	VFNMADD213PD Y1, Y5, Y7
+	VSUBPD       Y6, Y0, Y0
+	VSUBPD       Y7, Y1, Y1
+	VFNMADD231PD expm164consts<>+320(SB), Y4, Y0
+	VFNMADD231PD expm164consts<>+320(SB), Y5, Y1
+	VMOVUPD      expm164consts<>+384(SB), Y4
+	VFMADD213PD  expm164consts<>+448(SB), Y6, Y4
+	VMOVUPD      expm164consts<>+384(SB), Y5
+	VFMADD213PD  expm164consts<>+448(SB), Y7, Y5
+	VFMADD213PD  expm164consts<>+512(SB), Y6, Y4
+	VFMADD213PD  expm164consts<>+512(SB), Y7, Y5
+	VFMADD213PD  expm164consts<>+576(SB), Y6, Y4
+	VFMADD213PD  expm164consts<>+576(SB), Y7, Y5
+	VFMADD213PD  expm164consts<>+640(SB), Y6, Y4
+	VFMADD213PD  expm164consts<>+640(SB), Y7, Y5
+	VFMADD213PD  expm164consts<>+704(SB), Y6, Y4
+	VFMADD213PD  expm164consts<>+704(SB), Y7, Y5
+	VFMADD213PD  expm164consts<>+768(SB), Y6, Y4
+	VFMADD213PD  expm164consts<>+768(SB), Y7, Y5
+	VFMADD213PD  expm164consts<>+832(SB), Y6, Y4
+	VFMADD213PD  expm164consts<>+832(SB), Y7, Y5
+	VFMADD213PD  expm164consts<>+896(SB), Y6, Y4
+	VFMADD213PD  expm164consts<>+896(SB), Y7, Y5
+	VFMADD213PD  expm164consts<>+960(SB), Y6, Y4
+	VFMADD213PD  expm164consts<>+960(SB), Y7, Y5
+	VFMADD213PD  expm164consts<>+1024(SB), Y6, Y4
+	VFMADD213PD  expm164consts<>+1024(SB), Y7, Y5
+	VFMADD213PD  expm164consts<>+1088(SB), Y6, Y4
+	VFMADD213PD  expm164consts<>+1088(SB), Y7, Y5
+	VMULPD       Y6, Y6, Y8
+	VMULPD       Y7, Y7, Y9
+	VFMADD231PD  Y6, Y0, Y0
+	VFMADD231PD  Y7, Y1, Y1
+	VFMADD231PD  Y8, Y4, Y0
+	VFMADD231PD  Y9, Y5, Y1
+	VADDPD       expm164consts<>+1152(SB), Y6, Y4
+	VADDPD       expm164consts<>+1152(SB), Y7, Y5
+	VMOVUPS      expm164consts<>+1152(SB), Y8
+	VSUBPD       Y4, Y8, Y8
+	VMOVUPS      expm164consts<>+1152(SB), Y9
+	VSUBPD       Y5, Y9, Y9
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y7, Y9, Y9
+	VADDPD       Y0, Y8, Y8
+	VADDPD       Y1, Y9, Y9
+	VPSUBQ       expm164consts<>+1216(SB), Y2, Y2
+	VPSUBQ       expm164consts<>+1216(SB), Y3, Y3
+	VPSRLQ       $0x01, Y2, Y0
+	VPSRLQ       $0x01, Y3, Y1
+	VPSUBQ       expm164consts<>+1280(SB), Y0, Y6
+	VPSUBQ       expm164consts<>+1280(SB), Y1, Y7
+	VPSLLQ       $0x34, Y6, Y6
+	VPSLLQ       $0x34, Y7, Y7
+	VPSUBQ       Y0, Y2, Y2
+	VPSUBQ       Y1, Y3, Y3
+	VPSUBQ       expm164consts<>+1280(SB), Y2, Y2
+	VPSUBQ       expm164consts<>+1280(SB), Y3, Y3
+	VPSLLQ       $0x34, Y2, Y2
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y8, Y4, Y0
+	VADDPD       Y9, Y5, Y1
+	VSUBPD       Y0, Y4, Y4
+	VSUBPD       Y1, Y5, Y5
+	VADDPD       Y8, Y4, Y4
+	VADDPD       Y9, Y5, Y5
+	VMULPD       Y6, Y0, Y0
+	VMULPD       Y7, Y1, Y1
+	VMULPD       Y2, Y0, Y0
+	VMULPD       Y3, Y1, Y1
+	VADDPD       expm164consts<>+1344(SB), Y0, Y8
+	VADDPD       expm164consts<>+1344(SB), Y1, Y9
+	VSUBPD       Y0, Y8, Y10
+	VSUBPD       Y1, Y9, Y11
+	VSUBPD       Y10, Y8, Y12
+	VSUBPD       Y11, Y9, Y13
+	VSUBPD       Y12, Y0, Y0
+	VSUBPD       Y13, Y1, Y1
+	VMOVUPS      expm164consts<>+1344(SB), Y12
+	VSUBPD       Y10, Y12, Y10
+	VMOVUPS      expm164consts<>+1344(SB), Y12
+	VSUBPD       Y11, Y12, Y11
+	VADDPD       Y10, Y0, Y0
+	VADDPD       Y11, Y1, Y1
+	VMULPD       Y6, Y4, Y4
+	VMULPD       Y7, Y5, Y5
+	VMULPD       Y2, Y4, Y4
+	VMULPD       Y3, Y5, Y5
+	VADDPD       Y4, Y0, Y0
+	VADDPD       Y5, Y1, Y1
+	VCMPPD       $0x00, expm164consts<>+1408(SB), Y8, Y2
+	VCMPPD       $0x00, expm164consts<>+1408(SB), Y9, Y3
+	VADDPD       Y0, Y8, Y8
+	VADDPD       Y1, Y9, Y9
+	VBLENDVPD    Y2, expm164consts<>+1408(SB), Y8, Y8
+	VBLENDVPD    Y3, expm164consts<>+1408(SB), Y9, Y9
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x00, expm164consts<>+1472(SB), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y1
+	VCMPPD       $0x00, expm164consts<>+1472(SB), Y1, Y1
+	VBLENDVPD    Y0, (SI)(R8*8), Y8, Y8
+	VBLENDVPD    Y1, 32(SI)(R8*8), Y9, Y9
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x03, (SI)(R8*8), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y1
+	VCMPPD       $0x03, 32(SI)(R8*8), Y1, Y1
+	VMOVUPD      (SI)(R8*8), Y2
+	VPOR         expm164consts<>+1536(SB), Y2, Y2
+	VMOVUPD      32(SI)(R8*8), Y3
+	VPOR         expm164consts<>+1536(SB), Y3, Y3
+	VBLENDVPD    Y0, Y2, Y8, Y2
+	VBLENDVPD    Y1, Y3, Y9, Y3
+	VMOVUPD      Y2, (DX)(R8*8)
+	VMOVUPD      Y3, 32(DX)(R8*8)
+	ADDQ         $0x00000008, R8
+	SUBQ         $0x00000008, R9
+	JMP          expm1VF64AVX2_loop2
+
+expm1VF64AVX2_after2:
 expm1VF64AVX2_loop1:
 	CMPQ         R9, $0x00000004
 	JB           expm1VF64AVX2_after1
@@ -14934,6 +16972,257 @@ log2VF64AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+log2VF64AVX2_loop2:
+	CMPQ         R9, $0x00000008
+	JB           log2VF64AVX2_after2
+	VMOVUPD      (SI)(R8*8), Y0
+	VPADDQ       log264consts<>+64(SB), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y1
+	VPADDQ       log264consts<>+64(SB), Y1, Y1
+	VPSRLQ       $0x34, Y0, Y2
+	VPSRLQ       $0x34, Y1, Y3
+	VPOR         log264consts<>+128(SB), Y2, Y2
+	VPOR         log264consts<>+128(SB), Y3, Y3
+	VSUBPD       log264consts<>+192(SB), Y2, Y2
+	VSUBPD       log264consts<>+192(SB), Y3, Y3
+	VPAND        log264consts<>+256(SB), Y0, Y4
+	VPAND        log264consts<>+256(SB), Y1, Y5
+	VPADDQ       log264consts<>+320(SB), Y4, Y4
+	VPADDQ       log264consts<>+320(SB), Y5, Y5
+	VPSRLQ       $0x30, Y0, Y0
+	VPSRLQ       $0x30, Y1, Y1
+	LEAQ         log2invc_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y7
+	VPCMPEQQ     Y7, Y7, Y8
+	VPXOR        Y7, Y7, Y6
+	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
+	LEAQ         log2invc_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y1, Y8
+	VPCMPEQQ     Y8, Y8, Y9
+	VPXOR        Y8, Y8, Y7
+	VPGATHERQQ   Y9, (R10)(Y8*8), Y7
+	VFMADD213PD  log264consts<>+384(SB), Y6, Y4
+	VFMADD213PD  log264consts<>+384(SB), Y7, Y5
+	LEAQ         log2lhi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y7
+	VPCMPEQQ     Y7, Y7, Y8
+	VPXOR        Y7, Y7, Y6
+	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
+	LEAQ         log2lhi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y1, Y8
+	VPCMPEQQ     Y8, Y8, Y9
+	VPXOR        Y8, Y8, Y7
+	VPGATHERQQ   Y9, (R10)(Y8*8), Y7
+	VFMADD231PD  log264consts<>+0(SB), Y2, Y6
+	VFMADD231PD  log264consts<>+0(SB), Y3, Y7
+	LEAQ         log2llo_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y8
+	VPCMPEQQ     Y8, Y8, Y9
+	VPXOR        Y8, Y8, Y0
+	VPGATHERQQ   Y9, (R10)(Y8*8), Y0
+	LEAQ         log2llo_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y1, Y8
+	VPCMPEQQ     Y8, Y8, Y9
+	VPXOR        Y8, Y8, Y1
+	VPGATHERQQ   Y9, (R10)(Y8*8), Y1
+	VFMADD231PD  log264consts<>+448(SB), Y2, Y0
+	VFMADD231PD  log264consts<>+448(SB), Y3, Y1
+	VMULPD       log264consts<>+512(SB), Y4, Y2
+	VMULPD       log264consts<>+512(SB), Y5, Y3
+	VFMADD231PD  log264consts<>+576(SB), Y4, Y0
+	VFMADD231PD  log264consts<>+576(SB), Y5, Y1
+	VMOVUPD      log264consts<>+512(SB), Y8
+	VFNMADD213PD Y2, Y4, Y8
+	VMOVUPD      log264consts<>+512(SB), Y9
+	VFNMADD213PD Y3, Y5, Y9
+	VSUBPD       Y8, Y0, Y0
+	VSUBPD       Y9, Y1, Y1
+	VADDPD       Y2, Y6, Y8
+	VADDPD       Y3, Y7, Y9
+	VSUBPD       Y8, Y6, Y6
+	VSUBPD       Y9, Y7, Y7
+	VADDPD       Y2, Y6, Y6
+	VADDPD       Y3, Y7, Y7
+	VMOVUPD      log264consts<>+640(SB), Y2
+	VFMADD213PD  log264consts<>+704(SB), Y4, Y2
+	VMOVUPD      log264consts<>+640(SB), Y3
+	VFMADD213PD  log264consts<>+704(SB), Y5, Y3
+	VFMADD213PD  log264consts<>+768(SB), Y4, Y2
+	VFMADD213PD  log264consts<>+768(SB), Y5, Y3
+	VFMADD213PD  log264consts<>+832(SB), Y4, Y2
+	VFMADD213PD  log264consts<>+832(SB), Y5, Y3
+	VFMADD213PD  log264consts<>+896(SB), Y4, Y2
+	VFMADD213PD  log264consts<>+896(SB), Y5, Y3
+	VFMADD213PD  log264consts<>+960(SB), Y4, Y2
+	VFMADD213PD  log264consts<>+960(SB), Y5, Y3
+	VFMADD213PD  log264consts<>+1024(SB), Y4, Y2
+	VFMADD213PD  log264consts<>+1024(SB), Y5, Y3
+	VFMADD213PD  log264consts<>+1088(SB), Y4, Y2
+	VFMADD213PD  log264consts<>+1088(SB), Y5, Y3
+	VFMADD213PD  log264consts<>+1152(SB), Y4, Y2
+	VFMADD213PD  log264consts<>+1152(SB), Y5, Y3
+	VFMADD213PD  log264consts<>+1216(SB), Y4, Y2
+	VFMADD213PD  log264consts<>+1216(SB), Y5, Y3
+	VMULPD       Y4, Y4, Y4
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y0, Y6, Y6
+	VADDPD       Y1, Y7, Y7
+	VFMADD231PD  Y2, Y4, Y6
+	VFMADD231PD  Y3, Y5, Y7
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y7, Y9, Y9
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x11, log264consts<>+1344(SB), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y1
+	VCMPPD       $0x11, log264consts<>+1344(SB), Y1, Y1
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x15, log264consts<>+1280(SB), Y2, Y2
+	VMOVUPD      32(SI)(R8*8), Y3
+	VCMPPD       $0x15, log264consts<>+1280(SB), Y3, Y3
+	VPOR         Y0, Y2, Y0
+	VPOR         Y1, Y3, Y1
+	VPOR         Y1, Y0, Y2
+	VPTEST       Y2, Y2
+	JZ           mathblock324
+	VMOVUPD      (SI)(R8*8), Y2
+	VMULPD       log264consts<>+1408(SB), Y2, Y2
+	VPADDQ       log264consts<>+64(SB), Y2, Y2
+	VPSRLQ       $0x34, Y2, Y3
+	VPOR         log264consts<>+128(SB), Y3, Y3
+	VSUBPD       log264consts<>+192(SB), Y3, Y3
+	VSUBPD       log264consts<>+1472(SB), Y3, Y3
+	VPAND        log264consts<>+256(SB), Y2, Y4
+	VPADDQ       log264consts<>+320(SB), Y4, Y4
+	VPSRLQ       $0x30, Y2, Y2
+	LEAQ         log2invc_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y6
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
+	VFMADD213PD  log264consts<>+384(SB), Y5, Y4
+	LEAQ         log2lhi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y6
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
+	VFMADD231PD  log264consts<>+0(SB), Y3, Y5
+	LEAQ         log2llo_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y6
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y2
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y2
+	VFMADD231PD  log264consts<>+448(SB), Y3, Y2
+	VMULPD       log264consts<>+512(SB), Y4, Y3
+	VFMADD231PD  log264consts<>+576(SB), Y4, Y2
+	VMOVUPD      log264consts<>+512(SB), Y6
+	VFNMADD213PD Y3, Y4, Y6
+	VSUBPD       Y6, Y2, Y2
+	VADDPD       Y3, Y5, Y6
+	VSUBPD       Y6, Y5, Y5
+	VADDPD       Y3, Y5, Y5
+	VMOVUPD      log264consts<>+640(SB), Y3
+	VFMADD213PD  log264consts<>+704(SB), Y4, Y3
+	VFMADD213PD  log264consts<>+768(SB), Y4, Y3
+	VFMADD213PD  log264consts<>+832(SB), Y4, Y3
+	VFMADD213PD  log264consts<>+896(SB), Y4, Y3
+	VFMADD213PD  log264consts<>+960(SB), Y4, Y3
+	VFMADD213PD  log264consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  log264consts<>+1088(SB), Y4, Y3
+	VFMADD213PD  log264consts<>+1152(SB), Y4, Y3
+	VFMADD213PD  log264consts<>+1216(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y2, Y5, Y5
+	VFMADD231PD  Y3, Y4, Y5
+	VADDPD       Y5, Y6, Y6
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x00, log264consts<>+448(SB), Y2, Y2
+	VBLENDVPD    Y2, log264consts<>+1536(SB), Y6, Y6
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x11, log264consts<>+448(SB), Y2, Y2
+	VBLENDVPD    Y2, log264consts<>+1600(SB), Y6, Y6
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x00, log264consts<>+1280(SB), Y2, Y2
+	VBLENDVPD    Y2, log264consts<>+1280(SB), Y6, Y6
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x03, (SI)(R8*8), Y2, Y2
+	VMOVUPD      (SI)(R8*8), Y3
+	VPOR         log264consts<>+1664(SB), Y3, Y3
+	VBLENDVPD    Y2, Y3, Y6, Y3
+	VBLENDVPD    Y0, Y3, Y8, Y8
+	VMOVUPD      32(SI)(R8*8), Y0
+	VMULPD       log264consts<>+1408(SB), Y0, Y0
+	VPADDQ       log264consts<>+64(SB), Y0, Y0
+	VPSRLQ       $0x34, Y0, Y2
+	VPOR         log264consts<>+128(SB), Y2, Y2
+	VSUBPD       log264consts<>+192(SB), Y2, Y2
+	VSUBPD       log264consts<>+1472(SB), Y2, Y2
+	VPAND        log264consts<>+256(SB), Y0, Y3
+	VPADDQ       log264consts<>+320(SB), Y3, Y3
+	VPSRLQ       $0x30, Y0, Y0
+	LEAQ         log2invc_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y5
+	VPCMPEQQ     Y5, Y5, Y6
+	VPXOR        Y5, Y5, Y4
+	VPGATHERQQ   Y6, (R10)(Y5*8), Y4
+	VFMADD213PD  log264consts<>+384(SB), Y4, Y3
+	LEAQ         log2lhi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y5
+	VPCMPEQQ     Y5, Y5, Y6
+	VPXOR        Y5, Y5, Y4
+	VPGATHERQQ   Y6, (R10)(Y5*8), Y4
+	VFMADD231PD  log264consts<>+0(SB), Y2, Y4
+	LEAQ         log2llo_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y5
+	VPCMPEQQ     Y5, Y5, Y6
+	VPXOR        Y5, Y5, Y0
+	VPGATHERQQ   Y6, (R10)(Y5*8), Y0
+	VFMADD231PD  log264consts<>+448(SB), Y2, Y0
+	VMULPD       log264consts<>+512(SB), Y3, Y2
+	VFMADD231PD  log264consts<>+576(SB), Y3, Y0
+	VMOVUPD      log264consts<>+512(SB), Y5
+	VFNMADD213PD Y2, Y3, Y5
+	VSUBPD       Y5, Y0, Y0
+	VADDPD       Y2, Y4, Y5
+	VSUBPD       Y5, Y4, Y4
+	VADDPD       Y2, Y4, Y4
+	VMOVUPD      log264consts<>+640(SB), Y2
+	VFMADD213PD  log264consts<>+704(SB), Y3, Y2
+	VFMADD213PD  log264consts<>+768(SB), Y3, Y2
+	VFMADD213PD  log264consts<>+832(SB), Y3, Y2
+	VFMADD213PD  log264consts<>+896(SB), Y3, Y2
+	VFMADD213PD  log264consts<>+960(SB), Y3, Y2
+	VFMADD213PD  log264consts<>+1024(SB), Y3, Y2
+	VFMADD213PD  log264consts<>+1088(SB), Y3, Y2
+	VFMADD213PD  log264consts<>+1152(SB), Y3, Y2
+	VFMADD213PD  log264consts<>+1216(SB), Y3, Y2
+	VMULPD       Y3, Y3, Y3
+	VADDPD       Y0, Y4, Y4
+	VFMADD231PD  Y2, Y3, Y4
+	VADDPD       Y4, Y5, Y5
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x00, log264consts<>+448(SB), Y0, Y0
+	VBLENDVPD    Y0, log264consts<>+1536(SB), Y5, Y5
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x11, log264consts<>+448(SB), Y0, Y0
+	VBLENDVPD    Y0, log264consts<>+1600(SB), Y5, Y5
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x00, log264consts<>+1280(SB), Y0, Y0
+	VBLENDVPD    Y0, log264consts<>+1280(SB), Y5, Y5
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x03, 32(SI)(R8*8), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y2
+	VPOR         log264consts<>+1664(SB), Y2, Y2
+	VBLENDVPD    Y0, Y2, Y5, Y2
+	VBLENDVPD    Y1, Y2, Y9, Y9
+
+mathblock324:
+	VMOVUPD Y8, (DX)(R8*8)
+	VMOVUPD Y9, 32(DX)(R8*8)
+	ADDQ    $0x00000008, R8
+	SUBQ    $0x00000008, R9
+	JMP     log2VF64AVX2_loop2
+
+log2VF64AVX2_after2:
 log2VF64AVX2_loop1:
 	CMPQ         R9, $0x00000004
 	JB           log2VF64AVX2_after1
@@ -14991,7 +17280,7 @@ log2VF64AVX2_loop1:
 	VCMPPD       $0x15, log264consts<>+1280(SB), Y1, Y1
 	VPOR         Y0, Y1, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock314
+	JZ           mathblock325
 	VMOVUPD      (SI)(R8*8), Y1
 	VMULPD       log264consts<>+1408(SB), Y1, Y1
 	VPADDQ       log264consts<>+64(SB), Y1, Y1
@@ -15058,7 +17347,7 @@ log2VF64AVX2_loop1:
 	VBLENDVPD    Y1, Y2, Y6, Y2
 	VBLENDVPD    Y0, Y2, Y4, Y4
 
-mathblock314:
+mathblock325:
 	VMOVUPD Y4, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -15119,7 +17408,7 @@ log2VF64AVX2_after1:
 	VCMPPD       $0x15, log264consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock315
+	JZ           mathblock326
 	VMULPD       log264consts<>+1408(SB), X0, X2
 	VPADDQ       log264consts<>+64(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -15180,7 +17469,7 @@ log2VF64AVX2_after1:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock315:
+mathblock326:
 	VMOVUPD X5, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -15240,7 +17529,7 @@ log2VF64AVX2_tail2:
 	VCMPPD       $0x15, log264consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock316
+	JZ           mathblock327
 	VMULPD       log264consts<>+1408(SB), X0, X2
 	VPADDQ       log264consts<>+64(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -15301,7 +17590,7 @@ log2VF64AVX2_tail2:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock316:
+mathblock327:
 	VMOVQ X5, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -15608,6 +17897,257 @@ log10VF64AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+log10VF64AVX2_loop2:
+	CMPQ         R9, $0x00000008
+	JB           log10VF64AVX2_after2
+	VMOVUPD      (SI)(R8*8), Y0
+	VPADDQ       log1064consts<>+0(SB), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y1
+	VPADDQ       log1064consts<>+0(SB), Y1, Y1
+	VPSRLQ       $0x34, Y0, Y2
+	VPSRLQ       $0x34, Y1, Y3
+	VPOR         log1064consts<>+64(SB), Y2, Y2
+	VPOR         log1064consts<>+64(SB), Y3, Y3
+	VSUBPD       log1064consts<>+128(SB), Y2, Y2
+	VSUBPD       log1064consts<>+128(SB), Y3, Y3
+	VPAND        log1064consts<>+192(SB), Y0, Y4
+	VPAND        log1064consts<>+192(SB), Y1, Y5
+	VPADDQ       log1064consts<>+256(SB), Y4, Y4
+	VPADDQ       log1064consts<>+256(SB), Y5, Y5
+	VPSRLQ       $0x30, Y0, Y0
+	VPSRLQ       $0x30, Y1, Y1
+	LEAQ         log10invc_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y7
+	VPCMPEQQ     Y7, Y7, Y8
+	VPXOR        Y7, Y7, Y6
+	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
+	LEAQ         log10invc_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y1, Y8
+	VPCMPEQQ     Y8, Y8, Y9
+	VPXOR        Y8, Y8, Y7
+	VPGATHERQQ   Y9, (R10)(Y8*8), Y7
+	VFMADD213PD  log1064consts<>+320(SB), Y6, Y4
+	VFMADD213PD  log1064consts<>+320(SB), Y7, Y5
+	LEAQ         log10lhi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y7
+	VPCMPEQQ     Y7, Y7, Y8
+	VPXOR        Y7, Y7, Y6
+	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
+	LEAQ         log10lhi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y1, Y8
+	VPCMPEQQ     Y8, Y8, Y9
+	VPXOR        Y8, Y8, Y7
+	VPGATHERQQ   Y9, (R10)(Y8*8), Y7
+	VFMADD231PD  log1064consts<>+384(SB), Y2, Y6
+	VFMADD231PD  log1064consts<>+384(SB), Y3, Y7
+	LEAQ         log10llo_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y8
+	VPCMPEQQ     Y8, Y8, Y9
+	VPXOR        Y8, Y8, Y0
+	VPGATHERQQ   Y9, (R10)(Y8*8), Y0
+	LEAQ         log10llo_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y1, Y8
+	VPCMPEQQ     Y8, Y8, Y9
+	VPXOR        Y8, Y8, Y1
+	VPGATHERQQ   Y9, (R10)(Y8*8), Y1
+	VFMADD231PD  log1064consts<>+448(SB), Y2, Y0
+	VFMADD231PD  log1064consts<>+448(SB), Y3, Y1
+	VMULPD       log1064consts<>+512(SB), Y4, Y2
+	VMULPD       log1064consts<>+512(SB), Y5, Y3
+	VFMADD231PD  log1064consts<>+576(SB), Y4, Y0
+	VFMADD231PD  log1064consts<>+576(SB), Y5, Y1
+	VMOVUPD      log1064consts<>+512(SB), Y8
+	VFNMADD213PD Y2, Y4, Y8
+	VMOVUPD      log1064consts<>+512(SB), Y9
+	VFNMADD213PD Y3, Y5, Y9
+	VSUBPD       Y8, Y0, Y0
+	VSUBPD       Y9, Y1, Y1
+	VADDPD       Y2, Y6, Y8
+	VADDPD       Y3, Y7, Y9
+	VSUBPD       Y8, Y6, Y6
+	VSUBPD       Y9, Y7, Y7
+	VADDPD       Y2, Y6, Y6
+	VADDPD       Y3, Y7, Y7
+	VMOVUPD      log1064consts<>+640(SB), Y2
+	VFMADD213PD  log1064consts<>+704(SB), Y4, Y2
+	VMOVUPD      log1064consts<>+640(SB), Y3
+	VFMADD213PD  log1064consts<>+704(SB), Y5, Y3
+	VFMADD213PD  log1064consts<>+768(SB), Y4, Y2
+	VFMADD213PD  log1064consts<>+768(SB), Y5, Y3
+	VFMADD213PD  log1064consts<>+832(SB), Y4, Y2
+	VFMADD213PD  log1064consts<>+832(SB), Y5, Y3
+	VFMADD213PD  log1064consts<>+896(SB), Y4, Y2
+	VFMADD213PD  log1064consts<>+896(SB), Y5, Y3
+	VFMADD213PD  log1064consts<>+960(SB), Y4, Y2
+	VFMADD213PD  log1064consts<>+960(SB), Y5, Y3
+	VFMADD213PD  log1064consts<>+1024(SB), Y4, Y2
+	VFMADD213PD  log1064consts<>+1024(SB), Y5, Y3
+	VFMADD213PD  log1064consts<>+1088(SB), Y4, Y2
+	VFMADD213PD  log1064consts<>+1088(SB), Y5, Y3
+	VFMADD213PD  log1064consts<>+1152(SB), Y4, Y2
+	VFMADD213PD  log1064consts<>+1152(SB), Y5, Y3
+	VFMADD213PD  log1064consts<>+1216(SB), Y4, Y2
+	VFMADD213PD  log1064consts<>+1216(SB), Y5, Y3
+	VMULPD       Y4, Y4, Y4
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y0, Y6, Y6
+	VADDPD       Y1, Y7, Y7
+	VFMADD231PD  Y2, Y4, Y6
+	VFMADD231PD  Y3, Y5, Y7
+	VADDPD       Y6, Y8, Y8
+	VADDPD       Y7, Y9, Y9
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x11, log1064consts<>+1344(SB), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y1
+	VCMPPD       $0x11, log1064consts<>+1344(SB), Y1, Y1
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x15, log1064consts<>+1280(SB), Y2, Y2
+	VMOVUPD      32(SI)(R8*8), Y3
+	VCMPPD       $0x15, log1064consts<>+1280(SB), Y3, Y3
+	VPOR         Y0, Y2, Y0
+	VPOR         Y1, Y3, Y1
+	VPOR         Y1, Y0, Y2
+	VPTEST       Y2, Y2
+	JZ           mathblock328
+	VMOVUPD      (SI)(R8*8), Y2
+	VMULPD       log1064consts<>+1408(SB), Y2, Y2
+	VPADDQ       log1064consts<>+0(SB), Y2, Y2
+	VPSRLQ       $0x34, Y2, Y3
+	VPOR         log1064consts<>+64(SB), Y3, Y3
+	VSUBPD       log1064consts<>+128(SB), Y3, Y3
+	VSUBPD       log1064consts<>+1472(SB), Y3, Y3
+	VPAND        log1064consts<>+192(SB), Y2, Y4
+	VPADDQ       log1064consts<>+256(SB), Y4, Y4
+	VPSRLQ       $0x30, Y2, Y2
+	LEAQ         log10invc_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y6
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
+	VFMADD213PD  log1064consts<>+320(SB), Y5, Y4
+	LEAQ         log10lhi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y6
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
+	VFMADD231PD  log1064consts<>+384(SB), Y3, Y5
+	LEAQ         log10llo_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y6
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y2
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y2
+	VFMADD231PD  log1064consts<>+448(SB), Y3, Y2
+	VMULPD       log1064consts<>+512(SB), Y4, Y3
+	VFMADD231PD  log1064consts<>+576(SB), Y4, Y2
+	VMOVUPD      log1064consts<>+512(SB), Y6
+	VFNMADD213PD Y3, Y4, Y6
+	VSUBPD       Y6, Y2, Y2
+	VADDPD       Y3, Y5, Y6
+	VSUBPD       Y6, Y5, Y5
+	VADDPD       Y3, Y5, Y5
+	VMOVUPD      log1064consts<>+640(SB), Y3
+	VFMADD213PD  log1064consts<>+704(SB), Y4, Y3
+	VFMADD213PD  log1064consts<>+768(SB), Y4, Y3
+	VFMADD213PD  log1064consts<>+832(SB), Y4, Y3
+	VFMADD213PD  log1064consts<>+896(SB), Y4, Y3
+	VFMADD213PD  log1064consts<>+960(SB), Y4, Y3
+	VFMADD213PD  log1064consts<>+1024(SB), Y4, Y3
+	VFMADD213PD  log1064consts<>+1088(SB), Y4, Y3
+	VFMADD213PD  log1064consts<>+1152(SB), Y4, Y3
+	VFMADD213PD  log1064consts<>+1216(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y2, Y5, Y5
+	VFMADD231PD  Y3, Y4, Y5
+	VADDPD       Y5, Y6, Y6
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x00, log1064consts<>+1536(SB), Y2, Y2
+	VBLENDVPD    Y2, log1064consts<>+1600(SB), Y6, Y6
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x11, log1064consts<>+1536(SB), Y2, Y2
+	VBLENDVPD    Y2, log1064consts<>+1664(SB), Y6, Y6
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x00, log1064consts<>+1280(SB), Y2, Y2
+	VBLENDVPD    Y2, log1064consts<>+1280(SB), Y6, Y6
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x03, (SI)(R8*8), Y2, Y2
+	VMOVUPD      (SI)(R8*8), Y3
+	VPOR         log1064consts<>+1728(SB), Y3, Y3
+	VBLENDVPD    Y2, Y3, Y6, Y3
+	VBLENDVPD    Y0, Y3, Y8, Y8
+	VMOVUPD      32(SI)(R8*8), Y0
+	VMULPD       log1064consts<>+1408(SB), Y0, Y0
+	VPADDQ       log1064consts<>+0(SB), Y0, Y0
+	VPSRLQ       $0x34, Y0, Y2
+	VPOR         log1064consts<>+64(SB), Y2, Y2
+	VSUBPD       log1064consts<>+128(SB), Y2, Y2
+	VSUBPD       log1064consts<>+1472(SB), Y2, Y2
+	VPAND        log1064consts<>+192(SB), Y0, Y3
+	VPADDQ       log1064consts<>+256(SB), Y3, Y3
+	VPSRLQ       $0x30, Y0, Y0
+	LEAQ         log10invc_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y5
+	VPCMPEQQ     Y5, Y5, Y6
+	VPXOR        Y5, Y5, Y4
+	VPGATHERQQ   Y6, (R10)(Y5*8), Y4
+	VFMADD213PD  log1064consts<>+320(SB), Y4, Y3
+	LEAQ         log10lhi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y5
+	VPCMPEQQ     Y5, Y5, Y6
+	VPXOR        Y5, Y5, Y4
+	VPGATHERQQ   Y6, (R10)(Y5*8), Y4
+	VFMADD231PD  log1064consts<>+384(SB), Y2, Y4
+	LEAQ         log10llo_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y5
+	VPCMPEQQ     Y5, Y5, Y6
+	VPXOR        Y5, Y5, Y0
+	VPGATHERQQ   Y6, (R10)(Y5*8), Y0
+	VFMADD231PD  log1064consts<>+448(SB), Y2, Y0
+	VMULPD       log1064consts<>+512(SB), Y3, Y2
+	VFMADD231PD  log1064consts<>+576(SB), Y3, Y0
+	VMOVUPD      log1064consts<>+512(SB), Y5
+	VFNMADD213PD Y2, Y3, Y5
+	VSUBPD       Y5, Y0, Y0
+	VADDPD       Y2, Y4, Y5
+	VSUBPD       Y5, Y4, Y4
+	VADDPD       Y2, Y4, Y4
+	VMOVUPD      log1064consts<>+640(SB), Y2
+	VFMADD213PD  log1064consts<>+704(SB), Y3, Y2
+	VFMADD213PD  log1064consts<>+768(SB), Y3, Y2
+	VFMADD213PD  log1064consts<>+832(SB), Y3, Y2
+	VFMADD213PD  log1064consts<>+896(SB), Y3, Y2
+	VFMADD213PD  log1064consts<>+960(SB), Y3, Y2
+	VFMADD213PD  log1064consts<>+1024(SB), Y3, Y2
+	VFMADD213PD  log1064consts<>+1088(SB), Y3, Y2
+	VFMADD213PD  log1064consts<>+1152(SB), Y3, Y2
+	VFMADD213PD  log1064consts<>+1216(SB), Y3, Y2
+	VMULPD       Y3, Y3, Y3
+	VADDPD       Y0, Y4, Y4
+	VFMADD231PD  Y2, Y3, Y4
+	VADDPD       Y4, Y5, Y5
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x00, log1064consts<>+1536(SB), Y0, Y0
+	VBLENDVPD    Y0, log1064consts<>+1600(SB), Y5, Y5
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x11, log1064consts<>+1536(SB), Y0, Y0
+	VBLENDVPD    Y0, log1064consts<>+1664(SB), Y5, Y5
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x00, log1064consts<>+1280(SB), Y0, Y0
+	VBLENDVPD    Y0, log1064consts<>+1280(SB), Y5, Y5
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x03, 32(SI)(R8*8), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y2
+	VPOR         log1064consts<>+1728(SB), Y2, Y2
+	VBLENDVPD    Y0, Y2, Y5, Y2
+	VBLENDVPD    Y1, Y2, Y9, Y9
+
+mathblock328:
+	VMOVUPD Y8, (DX)(R8*8)
+	VMOVUPD Y9, 32(DX)(R8*8)
+	ADDQ    $0x00000008, R8
+	SUBQ    $0x00000008, R9
+	JMP     log10VF64AVX2_loop2
+
+log10VF64AVX2_after2:
 log10VF64AVX2_loop1:
 	CMPQ         R9, $0x00000004
 	JB           log10VF64AVX2_after1
@@ -15665,7 +18205,7 @@ log10VF64AVX2_loop1:
 	VCMPPD       $0x15, log1064consts<>+1280(SB), Y1, Y1
 	VPOR         Y0, Y1, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock317
+	JZ           mathblock329
 	VMOVUPD      (SI)(R8*8), Y1
 	VMULPD       log1064consts<>+1408(SB), Y1, Y1
 	VPADDQ       log1064consts<>+0(SB), Y1, Y1
@@ -15732,7 +18272,7 @@ log10VF64AVX2_loop1:
 	VBLENDVPD    Y1, Y2, Y6, Y2
 	VBLENDVPD    Y0, Y2, Y4, Y4
 
-mathblock317:
+mathblock329:
 	VMOVUPD Y4, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -15793,7 +18333,7 @@ log10VF64AVX2_after1:
 	VCMPPD       $0x15, log1064consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock318
+	JZ           mathblock330
 	VMULPD       log1064consts<>+1408(SB), X0, X2
 	VPADDQ       log1064consts<>+0(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -15854,7 +18394,7 @@ log10VF64AVX2_after1:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock318:
+mathblock330:
 	VMOVUPD X5, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -15914,7 +18454,7 @@ log10VF64AVX2_tail2:
 	VCMPPD       $0x15, log1064consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock319
+	JZ           mathblock331
 	VMULPD       log1064consts<>+1408(SB), X0, X2
 	VPADDQ       log1064consts<>+0(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -15975,7 +18515,7 @@ log10VF64AVX2_tail2:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock319:
+mathblock331:
 	VMOVQ X5, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -16363,7 +18903,7 @@ log1pVF64AVX2_loop1:
 	VCMPPD       $0x00, log1p64consts<>+640(SB), Y2, Y2
 	VPOR         Y1, Y2, Y1
 	VPTEST       Y1, Y1
-	JZ           mathblock320
+	JZ           mathblock332
 	VMOVUPD      (SI)(R8*8), Y2
 	VCMPPD       $0x00, log1p64consts<>+448(SB), Y2, Y2
 	VBLENDVPD    Y2, log1p64consts<>+1408(SB), Y0, Y2
@@ -16380,7 +18920,7 @@ log1pVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y4, Y2, Y4
 	VBLENDVPD    Y1, Y4, Y0, Y0
 
-mathblock320:
+mathblock332:
 	VMOVUPD Y0, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -16454,7 +18994,7 @@ log1pVF64AVX2_after1:
 	VCMPPD       $0x00, log1p64consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock321
+	JZ           mathblock333
 	VCMPPD       $0x00, log1p64consts<>+448(SB), X0, X3
 	VBLENDVPD    X3, log1p64consts<>+1408(SB), X1, X3
 	VCMPPD       $0x11, log1p64consts<>+448(SB), X0, X4
@@ -16466,7 +19006,7 @@ log1pVF64AVX2_after1:
 	VBLENDVPD    X4, X0, X3, X0
 	VBLENDVPD    X2, X0, X1, X1
 
-mathblock321:
+mathblock333:
 	VMOVUPD X1, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -16539,7 +19079,7 @@ log1pVF64AVX2_tail2:
 	VCMPPD       $0x00, log1p64consts<>+640(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock322
+	JZ           mathblock334
 	VCMPPD       $0x00, log1p64consts<>+448(SB), X0, X3
 	VBLENDVPD    X3, log1p64consts<>+1408(SB), X1, X3
 	VCMPPD       $0x11, log1p64consts<>+448(SB), X0, X4
@@ -16551,7 +19091,7 @@ log1pVF64AVX2_tail2:
 	VBLENDVPD    X4, X0, X3, X0
 	VBLENDVPD    X2, X0, X1, X1
 
-mathblock322:
+mathblock334:
 	VMOVQ X1, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -16788,6 +19328,245 @@ sigmoidVF64AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+sigmoidVF64AVX2_loop2:
+	CMPQ         R9, $0x00000008
+	JB           sigmoidVF64AVX2_after2
+	VMOVUPD      (SI)(R8*8), Y0
+	VPOR         sigmoid64consts<>+0(SB), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y1
+	VPOR         sigmoid64consts<>+0(SB), Y1, Y1
+	VMOVUPD      sigmoid64consts<>+64(SB), Y2
+	VFMADD213PD  sigmoid64consts<>+128(SB), Y0, Y2
+	VMOVUPD      sigmoid64consts<>+64(SB), Y3
+	VFMADD213PD  sigmoid64consts<>+128(SB), Y1, Y3
+	VSUBPD       sigmoid64consts<>+128(SB), Y2, Y4
+	VSUBPD       sigmoid64consts<>+128(SB), Y3, Y5
+	VFNMADD231PD sigmoid64consts<>+256(SB), Y4, Y0
+	VFNMADD231PD sigmoid64consts<>+256(SB), Y5, Y1
+	VFNMADD231PD sigmoid64consts<>+192(SB), Y4, Y0
+	VFNMADD231PD sigmoid64consts<>+192(SB), Y5, Y1
+	VMOVUPD      sigmoid64consts<>+320(SB), Y4
+	VFMADD213PD  sigmoid64consts<>+384(SB), Y0, Y4
+	VMOVUPD      sigmoid64consts<>+320(SB), Y5
+	VFMADD213PD  sigmoid64consts<>+384(SB), Y1, Y5
+	VFMADD213PD  sigmoid64consts<>+448(SB), Y0, Y4
+	VFMADD213PD  sigmoid64consts<>+448(SB), Y1, Y5
+	VFMADD213PD  sigmoid64consts<>+512(SB), Y0, Y4
+	VFMADD213PD  sigmoid64consts<>+512(SB), Y1, Y5
+	VFMADD213PD  sigmoid64consts<>+576(SB), Y0, Y4
+	VFMADD213PD  sigmoid64consts<>+576(SB), Y1, Y5
+	VMULPD       Y0, Y0, Y6
+	VMULPD       Y1, Y1, Y7
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y9
+	VPCMPEQQ     Y9, Y9, Y10
+	VPXOR        Y9, Y9, Y8
+	VPGATHERQQ   Y10, (R10)(Y9*8), Y8
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y3, Y10
+	VPCMPEQQ     Y10, Y10, Y11
+	VPXOR        Y10, Y10, Y9
+	VPGATHERQQ   Y11, (R10)(Y10*8), Y9
+	VADDPD       Y8, Y0, Y0
+	VADDPD       Y9, Y1, Y1
+	VFMADD231PD  Y4, Y6, Y0
+	VFMADD231PD  Y5, Y7, Y1
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y5
+	VPCMPEQQ     Y5, Y5, Y6
+	VPXOR        Y5, Y5, Y4
+	VPGATHERQQ   Y6, (R10)(Y5*8), Y4
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y3, Y6
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
+	VPSLLQ       $0x30, Y2, Y2
+	VPSLLQ       $0x30, Y3, Y3
+	VPADDQ       Y2, Y4, Y4
+	VPADDQ       Y3, Y5, Y5
+	VMOVUPD      Y4, Y2
+	VFMADD231PD  Y4, Y0, Y2
+	VMOVUPD      Y5, Y3
+	VFMADD231PD  Y5, Y1, Y3
+	VSUBPD       Y2, Y4, Y6
+	VSUBPD       Y3, Y5, Y7
+	VFMADD231PD  Y4, Y0, Y6
+	VFMADD231PD  Y5, Y1, Y7
+	VADDPD       sigmoid64consts<>+640(SB), Y2, Y0
+	VADDPD       sigmoid64consts<>+640(SB), Y3, Y1
+	VMOVUPS      sigmoid64consts<>+640(SB), Y4
+	VSUBPD       Y0, Y4, Y4
+	VMOVUPS      sigmoid64consts<>+640(SB), Y5
+	VSUBPD       Y1, Y5, Y5
+	VADDPD       Y2, Y4, Y4
+	VADDPD       Y3, Y5, Y5
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y7, Y5, Y5
+	VMOVUPD      (SI)(R8*8), Y8
+	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y8, Y8
+	VMOVUPD      32(SI)(R8*8), Y9
+	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y9, Y9
+	VMOVUPS      sigmoid64consts<>+640(SB), Y10
+	VBLENDVPD    Y8, Y2, Y10, Y2
+	VMOVUPS      sigmoid64consts<>+640(SB), Y10
+	VBLENDVPD    Y9, Y3, Y10, Y3
+	VMOVUPS      sigmoid64consts<>+704(SB), Y10
+	VBLENDVPD    Y8, Y6, Y10, Y6
+	VMOVUPS      sigmoid64consts<>+704(SB), Y8
+	VBLENDVPD    Y9, Y7, Y8, Y7
+	VMOVUPS      sigmoid64consts<>+640(SB), Y8
+	VDIVPD       Y0, Y8, Y8
+	VMOVUPS      sigmoid64consts<>+640(SB), Y9
+	VDIVPD       Y1, Y9, Y9
+	VMULPD       Y8, Y2, Y10
+	VMULPD       Y9, Y3, Y11
+	VFNMADD231PD Y10, Y0, Y2
+	VFNMADD231PD Y11, Y1, Y3
+	VADDPD       Y6, Y2, Y2
+	VADDPD       Y7, Y3, Y3
+	VFNMADD231PD Y10, Y4, Y2
+	VFNMADD231PD Y11, Y5, Y3
+	VFMADD231PD  Y8, Y2, Y10
+	VFMADD231PD  Y9, Y3, Y11
+	VMOVUPD      (SI)(R8*8), Y0
+	VPAND        sigmoid64consts<>+768(SB), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y1
+	VPAND        sigmoid64consts<>+768(SB), Y1, Y1
+	VCMPPD       $0x15, sigmoid64consts<>+832(SB), Y0, Y0
+	VCMPPD       $0x15, sigmoid64consts<>+832(SB), Y1, Y1
+	VPOR         Y1, Y0, Y2
+	VPTEST       Y2, Y2
+	JZ           mathblock335
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y2, Y2
+	VMOVUPD      sigmoid64consts<>+64(SB), Y3
+	VMOVUPD      (SI)(R8*8), Y4
+	VFMADD213PD  sigmoid64consts<>+128(SB), Y4, Y3
+	VSUBPD       sigmoid64consts<>+128(SB), Y3, Y4
+	VMOVUPD      sigmoid64consts<>+256(SB), Y5
+	VFNMADD213PD (SI)(R8*8), Y4, Y5
+	VFNMADD231PD sigmoid64consts<>+192(SB), Y4, Y5
+	VMOVUPD      sigmoid64consts<>+320(SB), Y4
+	VFMADD213PD  sigmoid64consts<>+384(SB), Y5, Y4
+	VFMADD213PD  sigmoid64consts<>+448(SB), Y5, Y4
+	VFMADD213PD  sigmoid64consts<>+512(SB), Y5, Y4
+	VFMADD213PD  sigmoid64consts<>+576(SB), Y5, Y4
+	VMULPD       Y5, Y5, Y6
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y3, Y8
+	VPCMPEQQ     Y8, Y8, Y9
+	VPXOR        Y8, Y8, Y7
+	VPGATHERQQ   Y9, (R10)(Y8*8), Y7
+	VADDPD       Y7, Y5, Y5
+	VFMADD231PD  Y4, Y6, Y5
+	VPAND        sigmoid64consts<>+896(SB), Y3, Y4
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y3, Y7
+	VPCMPEQQ     Y7, Y7, Y8
+	VPXOR        Y7, Y7, Y6
+	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
+	VPSLLQ       $0x30, Y4, Y4
+	VPADDQ       Y4, Y6, Y6
+	VFMADD231PD  Y6, Y5, Y6
+	VPSUBQ       sigmoid64consts<>+960(SB), Y3, Y3
+	VPSRLQ       $0x04, Y3, Y3
+	VPSRLQ       $0x01, Y3, Y4
+	VPSUBQ       sigmoid64consts<>+1024(SB), Y4, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VPSUBQ       Y4, Y3, Y3
+	VPSUBQ       sigmoid64consts<>+1024(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VMULPD       Y5, Y6, Y6
+	VMULPD       Y3, Y6, Y6
+	VMOVUPD      (SI)(R8*8), Y3
+	VCMPPD       $0x1e, sigmoid64consts<>+1088(SB), Y3, Y3
+	VBLENDVPD    Y3, sigmoid64consts<>+1152(SB), Y6, Y6
+	VMOVUPD      (SI)(R8*8), Y3
+	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), Y3, Y3
+	VBLENDVPD    Y3, sigmoid64consts<>+704(SB), Y6, Y6
+	VMOVUPD      (SI)(R8*8), Y3
+	VCMPPD       $0x03, (SI)(R8*8), Y3, Y3
+	VMOVUPD      (SI)(R8*8), Y4
+	VPOR         sigmoid64consts<>+1280(SB), Y4, Y4
+	VBLENDVPD    Y3, Y4, Y6, Y4
+	VMOVUPS      sigmoid64consts<>+640(SB), Y3
+	VBLENDVPD    Y2, Y4, Y3, Y4
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x03, (SI)(R8*8), Y2, Y2
+	VMOVUPD      (SI)(R8*8), Y3
+	VPOR         sigmoid64consts<>+1280(SB), Y3, Y3
+	VBLENDVPD    Y2, Y3, Y4, Y3
+	VBLENDVPD    Y0, Y3, Y10, Y10
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y0, Y0
+	VMOVUPD      sigmoid64consts<>+64(SB), Y2
+	VMOVUPD      32(SI)(R8*8), Y3
+	VFMADD213PD  sigmoid64consts<>+128(SB), Y3, Y2
+	VSUBPD       sigmoid64consts<>+128(SB), Y2, Y3
+	VMOVUPD      sigmoid64consts<>+256(SB), Y4
+	VFNMADD213PD 32(SI)(R8*8), Y3, Y4
+	VFNMADD231PD sigmoid64consts<>+192(SB), Y3, Y4
+	VMOVUPD      sigmoid64consts<>+320(SB), Y3
+	VFMADD213PD  sigmoid64consts<>+384(SB), Y4, Y3
+	VFMADD213PD  sigmoid64consts<>+448(SB), Y4, Y3
+	VFMADD213PD  sigmoid64consts<>+512(SB), Y4, Y3
+	VFMADD213PD  sigmoid64consts<>+576(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y7
+	VPCMPEQQ     Y7, Y7, Y8
+	VPXOR        Y7, Y7, Y6
+	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
+	VADDPD       Y6, Y4, Y4
+	VFMADD231PD  Y3, Y5, Y4
+	VPAND        sigmoid64consts<>+896(SB), Y2, Y3
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y6
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
+	VPSLLQ       $0x30, Y3, Y3
+	VPADDQ       Y3, Y5, Y5
+	VFMADD231PD  Y5, Y4, Y5
+	VPSUBQ       sigmoid64consts<>+960(SB), Y2, Y2
+	VPSRLQ       $0x04, Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       sigmoid64consts<>+1024(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       sigmoid64consts<>+1024(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y4, Y5, Y5
+	VMULPD       Y2, Y5, Y5
+	VMOVUPD      32(SI)(R8*8), Y2
+	VCMPPD       $0x1e, sigmoid64consts<>+1088(SB), Y2, Y2
+	VBLENDVPD    Y2, sigmoid64consts<>+1152(SB), Y5, Y5
+	VMOVUPD      32(SI)(R8*8), Y2
+	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), Y2, Y2
+	VBLENDVPD    Y2, sigmoid64consts<>+704(SB), Y5, Y5
+	VMOVUPD      32(SI)(R8*8), Y2
+	VCMPPD       $0x03, 32(SI)(R8*8), Y2, Y2
+	VMOVUPD      32(SI)(R8*8), Y3
+	VPOR         sigmoid64consts<>+1280(SB), Y3, Y3
+	VBLENDVPD    Y2, Y3, Y5, Y3
+	VMOVUPS      sigmoid64consts<>+640(SB), Y2
+	VBLENDVPD    Y0, Y3, Y2, Y3
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x03, 32(SI)(R8*8), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y2
+	VPOR         sigmoid64consts<>+1280(SB), Y2, Y2
+	VBLENDVPD    Y0, Y2, Y3, Y2
+	VBLENDVPD    Y1, Y2, Y11, Y11
+
+mathblock335:
+	VMOVUPD Y10, (DX)(R8*8)
+	VMOVUPD Y11, 32(DX)(R8*8)
+	ADDQ    $0x00000008, R8
+	SUBQ    $0x00000008, R9
+	JMP     sigmoidVF64AVX2_loop2
+
+sigmoidVF64AVX2_after2:
 sigmoidVF64AVX2_loop1:
 	CMPQ         R9, $0x00000004
 	JB           sigmoidVF64AVX2_after1
@@ -16844,7 +19623,7 @@ sigmoidVF64AVX2_loop1:
 	VPAND        sigmoid64consts<>+768(SB), Y0, Y0
 	VCMPPD       $0x15, sigmoid64consts<>+832(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock323
+	JZ           mathblock336
 	VMOVUPD      (SI)(R8*8), Y1
 	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y1, Y1
 	VMOVUPD      sigmoid64consts<>+64(SB), Y2
@@ -16906,7 +19685,7 @@ sigmoidVF64AVX2_loop1:
 	VBLENDVPD    Y1, Y2, Y3, Y2
 	VBLENDVPD    Y0, Y2, Y5, Y5
 
-mathblock323:
+mathblock336:
 	VMOVUPD Y5, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -16966,7 +19745,7 @@ sigmoidVF64AVX2_after1:
 	VPAND        sigmoid64consts<>+768(SB), X0, X1
 	VCMPPD       $0x15, sigmoid64consts<>+832(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock324
+	JZ           mathblock337
 	VCMPPD       $0x11, sigmoid64consts<>+704(SB), X0, X2
 	VMOVUPD      sigmoid64consts<>+64(SB), X3
 	VFMADD213PD  sigmoid64consts<>+128(SB), X0, X3
@@ -17020,7 +19799,7 @@ sigmoidVF64AVX2_after1:
 	VBLENDVPD    X2, X0, X4, X0
 	VBLENDVPD    X1, X0, X6, X6
 
-mathblock324:
+mathblock337:
 	VMOVUPD X6, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -17079,7 +19858,7 @@ sigmoidVF64AVX2_tail2:
 	VPAND        sigmoid64consts<>+768(SB), X0, X1
 	VCMPPD       $0x15, sigmoid64consts<>+832(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock325
+	JZ           mathblock338
 	VCMPPD       $0x11, sigmoid64consts<>+704(SB), X0, X2
 	VMOVUPD      sigmoid64consts<>+64(SB), X3
 	VFMADD213PD  sigmoid64consts<>+128(SB), X0, X3
@@ -17133,7 +19912,7 @@ sigmoidVF64AVX2_tail2:
 	VBLENDVPD    X2, X0, X4, X0
 	VBLENDVPD    X1, X0, X6, X6
 
-mathblock325:
+mathblock338:
 	VMOVQ X6, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -17338,6 +20117,179 @@ tanhVF64AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+tanhVF64AVX2_loop2:
+	CMPQ         R9, $0x00000008
+	JB           tanhVF64AVX2_after2
+	VMOVUPD      (SI)(R8*8), Y0
+	VPAND        tanh64consts<>+64(SB), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y1
+	VPAND        tanh64consts<>+64(SB), Y1, Y1
+	VMOVUPD      (SI)(R8*8), Y2
+	VMULPD       tanh64consts<>+128(SB), Y2, Y2
+	VMOVUPD      32(SI)(R8*8), Y3
+	VMULPD       tanh64consts<>+128(SB), Y3, Y3
+	VPOR         tanh64consts<>+0(SB), Y2, Y2
+	VPOR         tanh64consts<>+0(SB), Y3, Y3
+	VMOVUPD      tanh64consts<>+192(SB), Y4
+	VFMADD213PD  tanh64consts<>+256(SB), Y2, Y4
+	VMOVUPD      tanh64consts<>+192(SB), Y5
+	VFMADD213PD  tanh64consts<>+256(SB), Y3, Y5
+	VSUBPD       tanh64consts<>+256(SB), Y4, Y6
+	VSUBPD       tanh64consts<>+256(SB), Y5, Y7
+	VFNMADD231PD tanh64consts<>+384(SB), Y6, Y2
+	VFNMADD231PD tanh64consts<>+384(SB), Y7, Y3
+	VFNMADD231PD tanh64consts<>+320(SB), Y6, Y2
+	VFNMADD231PD tanh64consts<>+320(SB), Y7, Y3
+	VMOVUPD      tanh64consts<>+448(SB), Y6
+	VFMADD213PD  tanh64consts<>+512(SB), Y2, Y6
+	VMOVUPD      tanh64consts<>+448(SB), Y7
+	VFMADD213PD  tanh64consts<>+512(SB), Y3, Y7
+	VFMADD213PD  tanh64consts<>+576(SB), Y2, Y6
+	VFMADD213PD  tanh64consts<>+576(SB), Y3, Y7
+	VFMADD213PD  tanh64consts<>+640(SB), Y2, Y6
+	VFMADD213PD  tanh64consts<>+640(SB), Y3, Y7
+	VFMADD213PD  tanh64consts<>+704(SB), Y2, Y6
+	VFMADD213PD  tanh64consts<>+704(SB), Y3, Y7
+	VMULPD       Y2, Y2, Y8
+	VMULPD       Y3, Y3, Y9
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y4, Y11
+	VPCMPEQQ     Y11, Y11, Y12
+	VPXOR        Y11, Y11, Y10
+	VPGATHERQQ   Y12, (R10)(Y11*8), Y10
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y5, Y12
+	VPCMPEQQ     Y12, Y12, Y13
+	VPXOR        Y12, Y12, Y11
+	VPGATHERQQ   Y13, (R10)(Y12*8), Y11
+	VADDPD       Y10, Y2, Y2
+	VADDPD       Y11, Y3, Y3
+	VFMADD231PD  Y6, Y8, Y2
+	VFMADD231PD  Y7, Y9, Y3
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y4, Y7
+	VPCMPEQQ     Y7, Y7, Y8
+	VPXOR        Y7, Y7, Y6
+	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y5, Y8
+	VPCMPEQQ     Y8, Y8, Y9
+	VPXOR        Y8, Y8, Y7
+	VPGATHERQQ   Y9, (R10)(Y8*8), Y7
+	VPSLLQ       $0x30, Y4, Y4
+	VPSLLQ       $0x30, Y5, Y5
+	VPADDQ       Y4, Y6, Y6
+	VPADDQ       Y5, Y7, Y7
+	VMOVUPD      Y6, Y4
+	VFMADD231PD  Y6, Y2, Y4
+	VMOVUPD      Y7, Y5
+	VFMADD231PD  Y7, Y3, Y5
+	VSUBPD       Y4, Y6, Y8
+	VSUBPD       Y5, Y7, Y9
+	VFMADD231PD  Y6, Y2, Y8
+	VFMADD231PD  Y7, Y3, Y9
+	VMOVUPS      tanh64consts<>+768(SB), Y2
+	VSUBPD       Y4, Y2, Y2
+	VMOVUPS      tanh64consts<>+768(SB), Y3
+	VSUBPD       Y5, Y3, Y3
+	VMOVUPS      tanh64consts<>+768(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VMOVUPS      tanh64consts<>+768(SB), Y7
+	VSUBPD       Y3, Y7, Y7
+	VSUBPD       Y4, Y6, Y6
+	VSUBPD       Y5, Y7, Y7
+	VSUBPD       Y8, Y6, Y6
+	VSUBPD       Y9, Y7, Y7
+	VADDPD       tanh64consts<>+768(SB), Y4, Y10
+	VADDPD       tanh64consts<>+768(SB), Y5, Y11
+	VMOVUPS      tanh64consts<>+768(SB), Y12
+	VSUBPD       Y10, Y12, Y12
+	VMOVUPS      tanh64consts<>+768(SB), Y13
+	VSUBPD       Y11, Y13, Y13
+	VADDPD       Y4, Y12, Y12
+	VADDPD       Y5, Y13, Y13
+	VADDPD       Y8, Y12, Y12
+	VADDPD       Y9, Y13, Y13
+	VMOVUPS      tanh64consts<>+768(SB), Y4
+	VDIVPD       Y10, Y4, Y4
+	VMOVUPS      tanh64consts<>+768(SB), Y5
+	VDIVPD       Y11, Y5, Y5
+	VMULPD       Y4, Y2, Y8
+	VMULPD       Y5, Y3, Y9
+	VFNMADD231PD Y8, Y10, Y2
+	VFNMADD231PD Y9, Y11, Y3
+	VADDPD       Y6, Y2, Y2
+	VADDPD       Y7, Y3, Y3
+	VFNMADD231PD Y8, Y12, Y2
+	VFNMADD231PD Y9, Y13, Y3
+	VFMADD231PD  Y4, Y2, Y8
+	VFMADD231PD  Y5, Y3, Y9
+	VCMPPD       $0x11, tanh64consts<>+832(SB), Y0, Y2
+	VCMPPD       $0x11, tanh64consts<>+832(SB), Y1, Y3
+	VMOVUPS      tanh64consts<>+768(SB), Y4
+	VBLENDVPD    Y2, Y8, Y4, Y8
+	VMOVUPS      tanh64consts<>+768(SB), Y2
+	VBLENDVPD    Y3, Y9, Y2, Y9
+	VCMPPD       $0x11, tanh64consts<>+896(SB), Y0, Y0
+	VCMPPD       $0x11, tanh64consts<>+896(SB), Y1, Y1
+	VPOR         Y1, Y0, Y2
+	VPTEST       Y2, Y2
+	JZ           mathblock339
+	VMOVUPD      (SI)(R8*8), Y2
+	VMULPD       (SI)(R8*8), Y2, Y2
+	VMOVUPD      tanh64consts<>+960(SB), Y3
+	VFMADD213PD  tanh64consts<>+1024(SB), Y2, Y3
+	VFMADD213PD  tanh64consts<>+1088(SB), Y2, Y3
+	VFMADD213PD  tanh64consts<>+1152(SB), Y2, Y3
+	VFMADD213PD  tanh64consts<>+1216(SB), Y2, Y3
+	VFMADD213PD  tanh64consts<>+1280(SB), Y2, Y3
+	VFMADD213PD  tanh64consts<>+1344(SB), Y2, Y3
+	VFMADD213PD  tanh64consts<>+1408(SB), Y2, Y3
+	VFMADD213PD  tanh64consts<>+1472(SB), Y2, Y3
+	VFMADD213PD  tanh64consts<>+1536(SB), Y2, Y3
+	VMULPD       (SI)(R8*8), Y2, Y2
+	VFMADD213PD  (SI)(R8*8), Y3, Y2
+	VBLENDVPD    Y0, Y2, Y8, Y8
+	VMOVUPD      32(SI)(R8*8), Y0
+	VMULPD       32(SI)(R8*8), Y0, Y0
+	VMOVUPD      tanh64consts<>+960(SB), Y2
+	VFMADD213PD  tanh64consts<>+1024(SB), Y0, Y2
+	VFMADD213PD  tanh64consts<>+1088(SB), Y0, Y2
+	VFMADD213PD  tanh64consts<>+1152(SB), Y0, Y2
+	VFMADD213PD  tanh64consts<>+1216(SB), Y0, Y2
+	VFMADD213PD  tanh64consts<>+1280(SB), Y0, Y2
+	VFMADD213PD  tanh64consts<>+1344(SB), Y0, Y2
+	VFMADD213PD  tanh64consts<>+1408(SB), Y0, Y2
+	VFMADD213PD  tanh64consts<>+1472(SB), Y0, Y2
+	VFMADD213PD  tanh64consts<>+1536(SB), Y0, Y2
+	VMULPD       32(SI)(R8*8), Y0, Y0
+	VFMADD213PD  32(SI)(R8*8), Y2, Y0
+	VBLENDVPD    Y1, Y0, Y9, Y9
+
+mathblock339:
+	VMOVUPD   (SI)(R8*8), Y0
+	VPAND     tanh64consts<>+0(SB), Y0, Y0
+	VMOVUPD   32(SI)(R8*8), Y1
+	VPAND     tanh64consts<>+0(SB), Y1, Y1
+	VPOR      Y0, Y8, Y8
+	VPOR      Y1, Y9, Y9
+	VMOVUPD   (SI)(R8*8), Y0
+	VCMPPD    $0x03, (SI)(R8*8), Y0, Y0
+	VMOVUPD   32(SI)(R8*8), Y1
+	VCMPPD    $0x03, 32(SI)(R8*8), Y1, Y1
+	VMOVUPD   (SI)(R8*8), Y2
+	VPOR      tanh64consts<>+1600(SB), Y2, Y2
+	VMOVUPD   32(SI)(R8*8), Y3
+	VPOR      tanh64consts<>+1600(SB), Y3, Y3
+	VBLENDVPD Y0, Y2, Y8, Y2
+	VBLENDVPD Y1, Y3, Y9, Y3
+	VMOVUPD   Y2, (DX)(R8*8)
+	VMOVUPD   Y3, 32(DX)(R8*8)
+	ADDQ      $0x00000008, R8
+	SUBQ      $0x00000008, R9
+	JMP       tanhVF64AVX2_loop2
+
+tanhVF64AVX2_after2:
 tanhVF64AVX2_loop1:
 	CMPQ         R9, $0x00000004
 	JB           tanhVF64AVX2_after1
@@ -17398,7 +20350,7 @@ tanhVF64AVX2_loop1:
 	VBLENDVPD    Y1, Y4, Y2, Y4
 	VCMPPD       $0x11, tanh64consts<>+896(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock326
+	JZ           mathblock340
 	VMOVUPD      (SI)(R8*8), Y1
 	VMULPD       (SI)(R8*8), Y1, Y1
 	VMOVUPD      tanh64consts<>+960(SB), Y2
@@ -17415,7 +20367,7 @@ tanhVF64AVX2_loop1:
 	VFMADD213PD  (SI)(R8*8), Y2, Y1
 	VBLENDVPD    Y0, Y1, Y4, Y4
 
-mathblock326:
+mathblock340:
 	VMOVUPD   (SI)(R8*8), Y0
 	VPAND     tanh64consts<>+0(SB), Y0, Y0
 	VPOR      Y0, Y4, Y4
@@ -17488,7 +20440,7 @@ tanhVF64AVX2_after1:
 	VBLENDVPD    X2, X5, X3, X5
 	VCMPPD       $0x11, tanh64consts<>+896(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock327
+	JZ           mathblock341
 	VMULPD       X0, X0, X2
 	VMOVUPD      tanh64consts<>+960(SB), X3
 	VFMADD213PD  tanh64consts<>+1024(SB), X2, X3
@@ -17504,7 +20456,7 @@ tanhVF64AVX2_after1:
 	VFMADD213PD  X0, X3, X2
 	VBLENDVPD    X1, X2, X5, X5
 
-mathblock327:
+mathblock341:
 	VPAND     tanh64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
@@ -17573,7 +20525,7 @@ tanhVF64AVX2_tail2:
 	VBLENDVPD    X2, X5, X3, X5
 	VCMPPD       $0x11, tanh64consts<>+896(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock328
+	JZ           mathblock342
 	VMULPD       X0, X0, X2
 	VMOVUPD      tanh64consts<>+960(SB), X3
 	VFMADD213PD  tanh64consts<>+1024(SB), X2, X3
@@ -17589,7 +20541,7 @@ tanhVF64AVX2_tail2:
 	VFMADD213PD  X0, X3, X2
 	VBLENDVPD    X1, X2, X5, X5
 
-mathblock328:
+mathblock342:
 	VPAND     tanh64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
@@ -17962,7 +20914,7 @@ erfVF64AVX2_loop1:
 	VBLENDVPD    Y2, Y4, Y3, Y4
 	VCMPPD       $0x11, erf64consts<>+3712(SB), Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock329
+	JZ           mathblock343
 	VSUBPD       erf64consts<>+128(SB), Y0, Y3
 	VMOVUPD      erf64consts<>+3776(SB), Y5
 	VFMADD213PD  erf64consts<>+3840(SB), Y3, Y5
@@ -17982,10 +20934,10 @@ erfVF64AVX2_loop1:
 	VADDPD       erf64consts<>+4608(SB), Y5, Y5
 	VBLENDVPD    Y2, Y5, Y4, Y4
 
-mathblock329:
+mathblock343:
 	VCMPPD      $0x11, erf64consts<>+4672(SB), Y0, Y2
 	VPTEST      Y2, Y2
-	JZ          mathblock330
+	JZ          mathblock344
 	VMOVUPD     erf64consts<>+4736(SB), Y3
 	VFMADD213PD erf64consts<>+4800(SB), Y1, Y3
 	VFMADD213PD erf64consts<>+4864(SB), Y1, Y3
@@ -18001,7 +20953,7 @@ mathblock329:
 	VFMADD231PD Y3, Y0, Y0
 	VBLENDVPD   Y2, Y0, Y4, Y4
 
-mathblock330:
+mathblock344:
 	VMOVUPD   (SI)(R8*8), Y0
 	VPAND     erf64consts<>+0(SB), Y0, Y0
 	VPOR      Y0, Y4, Y4
@@ -18138,7 +21090,7 @@ erfVF64AVX2_after1:
 	VBLENDVPD    X3, X5, X4, X5
 	VCMPPD       $0x11, erf64consts<>+3712(SB), X1, X3
 	VPTEST       X3, X3
-	JZ           mathblock331
+	JZ           mathblock345
 	VSUBPD       erf64consts<>+128(SB), X1, X4
 	VMOVUPD      erf64consts<>+3776(SB), X6
 	VFMADD213PD  erf64consts<>+3840(SB), X4, X6
@@ -18158,10 +21110,10 @@ erfVF64AVX2_after1:
 	VADDPD       erf64consts<>+4608(SB), X6, X6
 	VBLENDVPD    X3, X6, X5, X5
 
-mathblock331:
+mathblock345:
 	VCMPPD      $0x11, erf64consts<>+4672(SB), X1, X3
 	VPTEST      X3, X3
-	JZ          mathblock332
+	JZ          mathblock346
 	VMOVUPD     erf64consts<>+4736(SB), X4
 	VFMADD213PD erf64consts<>+4800(SB), X2, X4
 	VFMADD213PD erf64consts<>+4864(SB), X2, X4
@@ -18177,7 +21129,7 @@ mathblock331:
 	VFMADD231PD X4, X1, X1
 	VBLENDVPD   X3, X1, X5, X5
 
-mathblock332:
+mathblock346:
 	VPAND     erf64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
@@ -18310,7 +21262,7 @@ erfVF64AVX2_tail2:
 	VBLENDVPD    X3, X5, X4, X5
 	VCMPPD       $0x11, erf64consts<>+3712(SB), X1, X3
 	VPTEST       X3, X3
-	JZ           mathblock333
+	JZ           mathblock347
 	VSUBPD       erf64consts<>+128(SB), X1, X4
 	VMOVUPD      erf64consts<>+3776(SB), X6
 	VFMADD213PD  erf64consts<>+3840(SB), X4, X6
@@ -18330,10 +21282,10 @@ erfVF64AVX2_tail2:
 	VADDPD       erf64consts<>+4608(SB), X6, X6
 	VBLENDVPD    X3, X6, X5, X5
 
-mathblock333:
+mathblock347:
 	VCMPPD      $0x11, erf64consts<>+4672(SB), X1, X3
 	VPTEST      X3, X3
-	JZ          mathblock334
+	JZ          mathblock348
 	VMOVUPD     erf64consts<>+4736(SB), X4
 	VFMADD213PD erf64consts<>+4800(SB), X2, X4
 	VFMADD213PD erf64consts<>+4864(SB), X2, X4
@@ -18349,7 +21301,7 @@ mathblock333:
 	VFMADD231PD X4, X1, X1
 	VBLENDVPD   X3, X1, X5, X5
 
-mathblock334:
+mathblock348:
 	VPAND     erf64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
@@ -19115,7 +22067,7 @@ sinVF64AVX2_loop1:
 	VCMPPD       $0x11, sin64consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock335
+	JZ           mathblock349
 	VPSRLQ       $0x34, Y0, Y4
 	VPSRLQ       $0x03, Y4, Y5
 	VPAND        sin64consts<>+640(SB), Y4, Y4
@@ -19245,7 +22197,7 @@ sinVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y0, Y2, Y2
 	VBLENDVPD    Y3, Y4, Y8, Y8
 
-mathblock335:
+mathblock349:
 	VPAND        sin64consts<>+1088(SB), Y1, Y0
 	VCMPPD       $0x00, sin64consts<>+1152(SB), Y0, Y0
 	VPAND        sin64consts<>+1216(SB), Y1, Y1
@@ -19352,7 +22304,7 @@ sinVF64AVX2_after1:
 	VCMPPD       $0x11, sin64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock336
+	JZ           mathblock350
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        sin64consts<>+640(SB), X5, X5
@@ -19482,7 +22434,7 @@ sinVF64AVX2_after1:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock336:
+mathblock350:
 	VPAND        sin64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, sin64consts<>+1152(SB), X1, X1
 	VPAND        sin64consts<>+1216(SB), X2, X2
@@ -19584,7 +22536,7 @@ sinVF64AVX2_tail2:
 	VCMPPD       $0x11, sin64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock337
+	JZ           mathblock351
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        sin64consts<>+640(SB), X5, X5
@@ -19714,7 +22666,7 @@ sinVF64AVX2_tail2:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock337:
+mathblock351:
 	VPAND        sin64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, sin64consts<>+1152(SB), X1, X1
 	VPAND        sin64consts<>+1216(SB), X2, X2
@@ -21226,7 +24178,7 @@ cosVF64AVX2_loop1:
 	VCMPPD       $0x11, cos64consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock338
+	JZ           mathblock352
 	VPSRLQ       $0x34, Y0, Y4
 	VPSRLQ       $0x03, Y4, Y5
 	VPAND        cos64consts<>+640(SB), Y4, Y4
@@ -21356,7 +24308,7 @@ cosVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y0, Y2, Y2
 	VBLENDVPD    Y3, Y4, Y8, Y8
 
-mathblock338:
+mathblock352:
 	VPADDQ       cos64consts<>+1088(SB), Y1, Y1
 	VPAND        cos64consts<>+1088(SB), Y1, Y0
 	VCMPPD       $0x00, cos64consts<>+1152(SB), Y0, Y0
@@ -21461,7 +24413,7 @@ cosVF64AVX2_after1:
 	VCMPPD       $0x11, cos64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock339
+	JZ           mathblock353
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        cos64consts<>+640(SB), X5, X5
@@ -21591,7 +24543,7 @@ cosVF64AVX2_after1:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock339:
+mathblock353:
 	VPADDQ       cos64consts<>+1088(SB), X2, X2
 	VPAND        cos64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, cos64consts<>+1152(SB), X1, X1
@@ -21692,7 +24644,7 @@ cosVF64AVX2_tail2:
 	VCMPPD       $0x11, cos64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock340
+	JZ           mathblock354
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        cos64consts<>+640(SB), X5, X5
@@ -21822,7 +24774,7 @@ cosVF64AVX2_tail2:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock340:
+mathblock354:
 	VPADDQ       cos64consts<>+1088(SB), X2, X2
 	VPAND        cos64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, cos64consts<>+1152(SB), X1, X1
@@ -27843,7 +30795,7 @@ expVF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock341
+	JZ                mathblock355
 	VPANDD.BCST       exp32consts<>+512(SB), Z0, Z9
 	VPERMPS           exphi_32<>+0(SB), Z0, Z10
 	VPSLLD            $0x13, Z9, Z9
@@ -27926,7 +30878,7 @@ expVF32AVX512_loop3:
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VBLENDMPS         Z1, Z5, K3, Z5
 
-mathblock341:
+mathblock355:
 	VMOVUPS Z3, (DX)(R8*4)
 	VMOVUPS Z4, 64(DX)(R8*4)
 	VMOVUPS Z5, 128(DX)(R8*4)
@@ -27959,7 +30911,7 @@ expVF32AVX512_loop1:
 	VPANDD.BCST       exp32consts<>+384(SB), Z3, Z3
 	VCMPPS.BCST       $0x15, exp32consts<>+448(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock342
+	JZ                mathblock356
 	VPANDD.BCST       exp32consts<>+512(SB), Z0, Z3
 	VPERMPS           exphi_32<>+0(SB), Z0, Z4
 	VPSLLD            $0x13, Z3, Z3
@@ -27988,7 +30940,7 @@ expVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z4, K2, Z4
 	VBLENDMPS         Z4, Z1, K1, Z1
 
-mathblock342:
+mathblock356:
 	VMOVUPS Z1, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -28019,7 +30971,7 @@ expVF32AVX512_after1:
 	VPANDD.BCST       exp32consts<>+384(SB), Z0, Z4
 	VCMPPS.BCST       $0x15, exp32consts<>+448(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock343
+	JZ                mathblock357
 	VPANDD.BCST       exp32consts<>+512(SB), Z1, Z4
 	VPERMPS           exphi_32<>+0(SB), Z1, Z5
 	VPSLLD            $0x13, Z4, Z4
@@ -28044,7 +30996,7 @@ expVF32AVX512_after1:
 	VBLENDMPS         Z0, Z5, K3, Z5
 	VBLENDMPS         Z5, Z2, K2, Z2
 
-mathblock343:
+mathblock357:
 	VMOVUPS Z2, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -28177,7 +31129,7 @@ logVF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock344
+	JZ               mathblock358
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log32consts<>+960(SB), Z0, Z0
 	VPADDD.BCST      log32consts<>+0(SB), Z0, Z0
@@ -28308,7 +31260,7 @@ logVF32AVX512_loop3:
 	VBLENDMPS        Z0, Z1, K1, Z1
 	VBLENDMPS        Z1, Z5, K3, Z5
 
-mathblock344:
+mathblock358:
 	VMOVUPS Z3, (DX)(R8*4)
 	VMOVUPS Z4, 64(DX)(R8*4)
 	VMOVUPS Z5, 128(DX)(R8*4)
@@ -28352,7 +31304,7 @@ logVF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log32consts<>+832(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock345
+	JZ               mathblock359
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log32consts<>+960(SB), Z0, Z0
 	VPADDD.BCST      log32consts<>+0(SB), Z0, Z0
@@ -28397,7 +31349,7 @@ logVF32AVX512_loop1:
 	VBLENDMPS        Z0, Z2, K2, Z2
 	VBLENDMPS        Z2, Z1, K1, Z1
 
-mathblock345:
+mathblock359:
 	VMOVUPS Z1, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -28438,7 +31390,7 @@ logVF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log32consts<>+832(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock346
+	JZ               mathblock360
 	VMULPS.BCST      log32consts<>+960(SB), Z0, Z1
 	VPADDD.BCST      log32consts<>+0(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z3
@@ -28477,7 +31429,7 @@ logVF32AVX512_after1:
 	VBLENDMPS        Z0, Z3, K3, Z3
 	VBLENDMPS        Z3, Z2, K2, Z2
 
-mathblock346:
+mathblock360:
 	VMOVUPS Z2, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -28577,7 +31529,7 @@ exp2VF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock347
+	JZ                mathblock361
 	VPANDD.BCST       exp232consts<>+512(SB), Z0, Z9
 	VPERMPS           exphi_32<>+0(SB), Z0, Z10
 	VPSLLD            $0x13, Z9, Z9
@@ -28660,7 +31612,7 @@ exp2VF32AVX512_loop3:
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VBLENDMPS         Z1, Z8, K3, Z8
 
-mathblock347:
+mathblock361:
 	VMOVUPS Z6, (DX)(R8*4)
 	VMOVUPS Z7, 64(DX)(R8*4)
 	VMOVUPS Z8, 128(DX)(R8*4)
@@ -28693,7 +31645,7 @@ exp2VF32AVX512_loop1:
 	VPANDD.BCST       exp232consts<>+384(SB), Z3, Z3
 	VCMPPS.BCST       $0x15, exp232consts<>+448(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock348
+	JZ                mathblock362
 	VPANDD.BCST       exp232consts<>+512(SB), Z0, Z3
 	VPERMPS           exphi_32<>+0(SB), Z0, Z4
 	VPSLLD            $0x13, Z3, Z3
@@ -28722,7 +31674,7 @@ exp2VF32AVX512_loop1:
 	VBLENDMPS         Z0, Z4, K2, Z4
 	VBLENDMPS         Z4, Z2, K1, Z2
 
-mathblock348:
+mathblock362:
 	VMOVUPS Z2, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -28752,7 +31704,7 @@ exp2VF32AVX512_after1:
 	VPANDD.BCST       exp232consts<>+384(SB), Z0, Z4
 	VCMPPS.BCST       $0x15, exp232consts<>+448(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock349
+	JZ                mathblock363
 	VPANDD.BCST       exp232consts<>+512(SB), Z1, Z4
 	VPERMPS           exphi_32<>+0(SB), Z1, Z5
 	VPSLLD            $0x13, Z4, Z4
@@ -28777,7 +31729,7 @@ exp2VF32AVX512_after1:
 	VBLENDMPS         Z0, Z5, K3, Z5
 	VBLENDMPS         Z5, Z3, K2, Z3
 
-mathblock349:
+mathblock363:
 	VMOVUPS Z3, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -29274,7 +32226,7 @@ log2VF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock350
+	JZ               mathblock364
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log232consts<>+64(SB), Z0, Z0
@@ -29420,7 +32372,7 @@ log2VF32AVX512_loop3:
 	VBLENDMPS        Z0, Z4, K1, Z4
 	VBLENDMPS        Z4, Z14, K3, Z14
 
-mathblock350:
+mathblock364:
 	VMOVUPS Z12, (DX)(R8*4)
 	VMOVUPS Z13, 64(DX)(R8*4)
 	VMOVUPS Z14, 128(DX)(R8*4)
@@ -29469,7 +32421,7 @@ log2VF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log232consts<>+960(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock351
+	JZ               mathblock365
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log232consts<>+64(SB), Z0, Z0
@@ -29519,7 +32471,7 @@ log2VF32AVX512_loop1:
 	VBLENDMPS        Z0, Z5, K2, Z5
 	VBLENDMPS        Z5, Z4, K1, Z4
 
-mathblock351:
+mathblock365:
 	VMOVUPS Z4, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -29565,7 +32517,7 @@ log2VF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log232consts<>+960(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock352
+	JZ               mathblock366
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z1
 	VPADDD.BCST      log232consts<>+64(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z2
@@ -29609,7 +32561,7 @@ log2VF32AVX512_after1:
 	VBLENDMPS        Z0, Z6, K3, Z6
 	VBLENDMPS        Z6, Z5, K2, Z5
 
-mathblock352:
+mathblock366:
 	VMOVUPS Z5, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -29757,7 +32709,7 @@ log10VF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock353
+	JZ               mathblock367
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z0
@@ -29903,7 +32855,7 @@ log10VF32AVX512_loop3:
 	VBLENDMPS        Z0, Z4, K1, Z4
 	VBLENDMPS        Z4, Z14, K3, Z14
 
-mathblock353:
+mathblock367:
 	VMOVUPS Z12, (DX)(R8*4)
 	VMOVUPS Z13, 64(DX)(R8*4)
 	VMOVUPS Z14, 128(DX)(R8*4)
@@ -29952,7 +32904,7 @@ log10VF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log1032consts<>+960(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock354
+	JZ               mathblock368
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z0
@@ -30002,7 +32954,7 @@ log10VF32AVX512_loop1:
 	VBLENDMPS        Z0, Z5, K2, Z5
 	VBLENDMPS        Z5, Z4, K1, Z4
 
-mathblock354:
+mathblock368:
 	VMOVUPS Z4, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -30048,7 +33000,7 @@ log10VF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log1032consts<>+960(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock355
+	JZ               mathblock369
 	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z1
 	VPADDD.BCST      log1032consts<>+0(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z2
@@ -30092,7 +33044,7 @@ log10VF32AVX512_after1:
 	VBLENDMPS        Z0, Z6, K3, Z6
 	VBLENDMPS        Z6, Z5, K2, Z5
 
-mathblock355:
+mathblock369:
 	VMOVUPS Z5, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -30237,7 +33189,7 @@ log1pVF32AVX512_loop2:
 	KORW             K2, K4, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock356
+	JZ               mathblock370
 	VMOVUPS          (SI)(R8*4), Z2
 	VCMPPS.BCST      $0x00, log1p32consts<>+448(SB), Z2, K3
 	VMOVUPS          Z0, Z2
@@ -30271,7 +33223,7 @@ log1pVF32AVX512_loop2:
 	VBLENDMPS        Z3, Z2, K1, Z2
 	VBLENDMPS        Z2, Z1, K2, Z1
 
-mathblock356:
+mathblock370:
 	VMOVUPS Z0, (DX)(R8*4)
 	VMOVUPS Z1, 64(DX)(R8*4)
 	ADDQ    $0x00000020, R8
@@ -30336,7 +33288,7 @@ log1pVF32AVX512_loop1:
 	VCMPPS.BCST      $0x00, log1p32consts<>+640(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock357
+	JZ               mathblock371
 	VMOVUPS          (SI)(R8*4), Z1
 	VCMPPS.BCST      $0x00, log1p32consts<>+448(SB), Z1, K2
 	VMOVUPS          Z0, Z1
@@ -30354,7 +33306,7 @@ log1pVF32AVX512_loop1:
 	VBLENDMPS        Z2, Z1, K2, Z1
 	VBLENDMPS        Z1, Z0, K1, Z0
 
-mathblock357:
+mathblock371:
 	VMOVUPS Z0, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -30414,7 +33366,7 @@ log1pVF32AVX512_after1:
 	VCMPPS.BCST      $0x00, log1p32consts<>+640(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock358
+	JZ               mathblock372
 	VCMPPS.BCST      $0x00, log1p32consts<>+448(SB), Z0, K3
 	VMOVUPS          Z1, Z2
 	VBLENDMPS.BCST   log1p32consts<>+1088(SB), Z2, K3, Z2
@@ -30427,7 +33379,7 @@ log1pVF32AVX512_after1:
 	VBLENDMPS        Z0, Z2, K3, Z2
 	VBLENDMPS        Z2, Z1, K2, Z1
 
-mathblock358:
+mathblock372:
 	VMOVUPS Z1, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -30596,7 +33548,7 @@ sigmoidVF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock359
+	JZ                mathblock373
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K4
 	VBROADCASTSS      sigmoid32consts<>+64(SB), Z0
@@ -30748,7 +33700,7 @@ sigmoidVF32AVX512_loop3:
 	VBLENDMPS         Z1, Z0, K1, Z0
 	VBLENDMPS         Z0, Z17, K3, Z17
 
-mathblock359:
+mathblock373:
 	VMOVUPS Z15, (DX)(R8*4)
 	VMOVUPS Z16, 64(DX)(R8*4)
 	VMOVUPS Z17, 128(DX)(R8*4)
@@ -30804,7 +33756,7 @@ sigmoidVF32AVX512_loop1:
 	VPANDD.BCST       sigmoid32consts<>+576(SB), Z0, Z0
 	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock360
+	JZ                mathblock374
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K2
 	VBROADCASTSS      sigmoid32consts<>+64(SB), Z0
@@ -30856,7 +33808,7 @@ sigmoidVF32AVX512_loop1:
 	VBLENDMPS         Z1, Z0, K2, Z0
 	VBLENDMPS         Z0, Z5, K1, Z5
 
-mathblock360:
+mathblock374:
 	VMOVUPS Z5, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -30909,7 +33861,7 @@ sigmoidVF32AVX512_after1:
 	VPANDD.BCST       sigmoid32consts<>+576(SB), Z0, Z1
 	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock361
+	JZ                mathblock375
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K3
 	VBROADCASTSS      sigmoid32consts<>+64(SB), Z1
 	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z0, Z1
@@ -30953,7 +33905,7 @@ sigmoidVF32AVX512_after1:
 	VBLENDMPS         Z0, Z1, K3, Z1
 	VBLENDMPS         Z1, Z6, K2, Z6
 
-mathblock361:
+mathblock375:
 	VMOVUPS Z6, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -31084,7 +34036,7 @@ tanhVF32AVX512_loop2:
 	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock362
+	JZ                mathblock376
 	VMOVUPS           (SI)(R8*4), Z0
 	VMULPS            (SI)(R8*4), Z0, Z0
 	VBROADCASTSS      tanh32consts<>+768(SB), Z1
@@ -31106,7 +34058,7 @@ tanhVF32AVX512_loop2:
 	VFMADD213PS       64(SI)(R8*4), Z1, Z0
 	VBLENDMPS         Z0, Z3, K2, Z3
 
-mathblock362:
+mathblock376:
 	VMOVUPS     (SI)(R8*4), Z0
 	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z0
 	VMOVUPS     64(SI)(R8*4), Z1
@@ -31180,7 +34132,7 @@ tanhVF32AVX512_loop1:
 	VBLENDMPS         Z4, Z1, K1, Z1
 	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock363
+	JZ                mathblock377
 	VMOVUPS           (SI)(R8*4), Z0
 	VMULPS            (SI)(R8*4), Z0, Z0
 	VBROADCASTSS      tanh32consts<>+768(SB), Z2
@@ -31192,7 +34144,7 @@ tanhVF32AVX512_loop1:
 	VFMADD213PS       (SI)(R8*4), Z2, Z0
 	VBLENDMPS         Z0, Z1, K1, Z1
 
-mathblock363:
+mathblock377:
 	VMOVUPS     (SI)(R8*4), Z0
 	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z0
 	VPORD       Z0, Z1, Z1
@@ -31257,7 +34209,7 @@ tanhVF32AVX512_after1:
 	VBLENDMPS         Z5, Z2, K2, Z2
 	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock364
+	JZ                mathblock378
 	VMULPS            Z0, Z0, Z1
 	VBROADCASTSS      tanh32consts<>+768(SB), Z3
 	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z1, Z3
@@ -31268,7 +34220,7 @@ tanhVF32AVX512_after1:
 	VFMADD213PS       Z0, Z3, Z1
 	VBLENDMPS         Z1, Z2, K2, Z2
 
-mathblock364:
+mathblock378:
 	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z1
 	VPORD       Z1, Z2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
@@ -31646,7 +34598,7 @@ sinVF32AVX512_loop1:
 	VCMPPS.BCST       $0x11, sin32consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock365
+	JZ                mathblock379
 	VPSRLD            $0x17, Z0, Z3
 	VPSRLD            $0x03, Z3, Z4
 	VPANDD.BCST       sin32consts<>+640(SB), Z3, Z3
@@ -31765,7 +34717,7 @@ sinVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z3, Z8, K1, Z8
 
-mathblock365:
+mathblock379:
 	VPANDD.BCST       sin32consts<>+1152(SB), Z1, Z0
 	VCMPPS.BCST       $0x00, sin32consts<>+1216(SB), Z0, K1
 	VPANDD.BCST       sin32consts<>+1280(SB), Z1, Z1
@@ -31867,7 +34819,7 @@ sinVF32AVX512_after1:
 	VCMPPS.BCST       $0x11, sin32consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock366
+	JZ                mathblock380
 	VPSRLD            $0x17, Z1, Z4
 	VPSRLD            $0x03, Z4, Z5
 	VPANDD.BCST       sin32consts<>+640(SB), Z4, Z4
@@ -31986,7 +34938,7 @@ sinVF32AVX512_after1:
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VBLENDMPS         Z4, Z9, K2, Z9
 
-mathblock366:
+mathblock380:
 	VPANDD.BCST       sin32consts<>+1152(SB), Z2, Z1
 	VCMPPS.BCST       $0x00, sin32consts<>+1216(SB), Z1, K2
 	VPANDD.BCST       sin32consts<>+1280(SB), Z2, Z2
@@ -32110,7 +35062,7 @@ cosVF32AVX512_loop1:
 	VCMPPS.BCST       $0x11, cos32consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock367
+	JZ                mathblock381
 	VPSRLD            $0x17, Z0, Z3
 	VPSRLD            $0x03, Z3, Z4
 	VPANDD.BCST       cos32consts<>+640(SB), Z3, Z3
@@ -32229,7 +35181,7 @@ cosVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z3, Z8, K1, Z8
 
-mathblock367:
+mathblock381:
 	VPADDD.BCST       cos32consts<>+1152(SB), Z1, Z1
 	VPANDD.BCST       cos32consts<>+1152(SB), Z1, Z0
 	VCMPPS.BCST       $0x00, cos32consts<>+1216(SB), Z0, K1
@@ -32329,7 +35281,7 @@ cosVF32AVX512_after1:
 	VCMPPS.BCST       $0x11, cos32consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock368
+	JZ                mathblock382
 	VPSRLD            $0x17, Z1, Z4
 	VPSRLD            $0x03, Z4, Z5
 	VPANDD.BCST       cos32consts<>+640(SB), Z4, Z4
@@ -32448,7 +35400,7 @@ cosVF32AVX512_after1:
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VBLENDMPS         Z4, Z9, K2, Z9
 
-mathblock368:
+mathblock382:
 	VPADDD.BCST       cos32consts<>+1152(SB), Z2, Z2
 	VPANDD.BCST       cos32consts<>+1152(SB), Z2, Z1
 	VCMPPS.BCST       $0x00, cos32consts<>+1216(SB), Z1, K2
@@ -34666,7 +37618,7 @@ expVF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock369
+	JZ                mathblock383
 	VPANDQ.BCST       exp64consts<>+704(SB), Z0, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z10
@@ -34752,7 +37704,7 @@ expVF64AVX512_loop3:
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z5, K3, Z5
 
-mathblock369:
+mathblock383:
 	VMOVUPD Z3, (DX)(R8*8)
 	VMOVUPD Z4, 64(DX)(R8*8)
 	VMOVUPD Z5, 128(DX)(R8*8)
@@ -34790,7 +37742,7 @@ expVF64AVX512_loop1:
 	VPANDQ.BCST       exp64consts<>+576(SB), Z3, Z3
 	VCMPPD.BCST       $0x15, exp64consts<>+640(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock370
+	JZ                mathblock384
 	VPANDQ.BCST       exp64consts<>+704(SB), Z0, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z4
@@ -34820,7 +37772,7 @@ expVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z1, K1, Z1
 
-mathblock370:
+mathblock384:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -34856,7 +37808,7 @@ expVF64AVX512_after1:
 	VPANDQ.BCST       exp64consts<>+576(SB), Z0, Z4
 	VCMPPD.BCST       $0x15, exp64consts<>+640(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock371
+	JZ                mathblock385
 	VPANDQ.BCST       exp64consts<>+704(SB), Z1, Z4
 	VMOVUPS           exphi_64<>+0(SB), Z5
 	VPERMT2PD         exphi_64<>+64(SB), Z1, Z5
@@ -34882,7 +37834,7 @@ expVF64AVX512_after1:
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z2, K2, Z2
 
-mathblock371:
+mathblock385:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -35039,7 +37991,7 @@ logVF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock372
+	JZ               mathblock386
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log64consts<>+1280(SB), Z0, Z0
 	VPADDQ.BCST      log64consts<>+0(SB), Z0, Z0
@@ -35194,7 +38146,7 @@ logVF64AVX512_loop3:
 	VBLENDMPD        Z1, Z0, K1, Z0
 	VBLENDMPD        Z0, Z4, K3, Z4
 
-mathblock372:
+mathblock386:
 	VMOVUPD Z2, (DX)(R8*8)
 	VMOVUPD Z3, 64(DX)(R8*8)
 	VMOVUPD Z4, 128(DX)(R8*8)
@@ -35246,7 +38198,7 @@ logVF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock373
+	JZ               mathblock387
 	VMOVUPD          (SI)(R8*8), Z1
 	VMULPD.BCST      log64consts<>+1280(SB), Z1, Z1
 	VPADDQ.BCST      log64consts<>+0(SB), Z1, Z1
@@ -35299,7 +38251,7 @@ logVF64AVX512_loop1:
 	VBLENDMPD        Z2, Z1, K2, Z1
 	VBLENDMPD        Z1, Z0, K1, Z0
 
-mathblock373:
+mathblock387:
 	VMOVUPD Z0, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -35348,7 +38300,7 @@ logVF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock374
+	JZ               mathblock388
 	VMULPD.BCST      log64consts<>+1280(SB), Z0, Z2
 	VPADDQ.BCST      log64consts<>+0(SB), Z2, Z2
 	VPSRLQ           $0x34, Z2, Z3
@@ -35395,7 +38347,7 @@ logVF64AVX512_after1:
 	VBLENDMPD        Z0, Z2, K3, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock374:
+mathblock388:
 	VMOVUPD Z1, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -35510,7 +38462,7 @@ exp2VF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock375
+	JZ                mathblock389
 	VPANDQ.BCST       exp264consts<>+704(SB), Z0, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z10
@@ -35596,7 +38548,7 @@ exp2VF64AVX512_loop3:
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z8, K3, Z8
 
-mathblock375:
+mathblock389:
 	VMOVUPD Z6, (DX)(R8*8)
 	VMOVUPD Z7, 64(DX)(R8*8)
 	VMOVUPD Z8, 128(DX)(R8*8)
@@ -35634,7 +38586,7 @@ exp2VF64AVX512_loop1:
 	VPANDQ.BCST       exp264consts<>+576(SB), Z3, Z3
 	VCMPPD.BCST       $0x15, exp264consts<>+640(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock376
+	JZ                mathblock390
 	VPANDQ.BCST       exp264consts<>+704(SB), Z0, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z4
@@ -35664,7 +38616,7 @@ exp2VF64AVX512_loop1:
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z2, K1, Z2
 
-mathblock376:
+mathblock390:
 	VMOVUPD Z2, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -35699,7 +38651,7 @@ exp2VF64AVX512_after1:
 	VPANDQ.BCST       exp264consts<>+576(SB), Z0, Z4
 	VCMPPD.BCST       $0x15, exp264consts<>+640(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock377
+	JZ                mathblock391
 	VPANDQ.BCST       exp264consts<>+704(SB), Z1, Z4
 	VMOVUPS           exphi_64<>+0(SB), Z5
 	VPERMT2PD         exphi_64<>+64(SB), Z1, Z5
@@ -35725,7 +38677,7 @@ exp2VF64AVX512_after1:
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z3, K2, Z3
 
-mathblock377:
+mathblock391:
 	VMOVUPD Z3, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -36271,7 +39223,7 @@ log2VF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock378
+	JZ               mathblock392
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log264consts<>+64(SB), Z0, Z0
@@ -36441,7 +39393,7 @@ log2VF64AVX512_loop3:
 	VBLENDMPD        Z0, Z1, K1, Z1
 	VBLENDMPD        Z1, Z14, K3, Z14
 
-mathblock378:
+mathblock392:
 	VMOVUPD Z5, (DX)(R8*8)
 	VMOVUPD Z13, 64(DX)(R8*8)
 	VMOVUPD Z14, 128(DX)(R8*8)
@@ -36498,7 +39450,7 @@ log2VF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log264consts<>+1280(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock379
+	JZ               mathblock393
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log264consts<>+64(SB), Z0, Z0
@@ -36556,7 +39508,7 @@ log2VF64AVX512_loop1:
 	VBLENDMPD        Z0, Z2, K2, Z2
 	VBLENDMPD        Z2, Z1, K1, Z1
 
-mathblock379:
+mathblock393:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -36610,7 +39562,7 @@ log2VF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log264consts<>+1280(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock380
+	JZ               mathblock394
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z1
 	VPADDQ.BCST      log264consts<>+64(SB), Z1, Z1
 	VPSRLQ           $0x34, Z1, Z3
@@ -36662,7 +39614,7 @@ log2VF64AVX512_after1:
 	VBLENDMPD        Z0, Z3, K3, Z3
 	VBLENDMPD        Z3, Z2, K2, Z2
 
-mathblock380:
+mathblock394:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -36834,7 +39786,7 @@ log10VF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock381
+	JZ               mathblock395
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
@@ -37004,7 +39956,7 @@ log10VF64AVX512_loop3:
 	VBLENDMPD        Z0, Z1, K1, Z1
 	VBLENDMPD        Z1, Z14, K3, Z14
 
-mathblock381:
+mathblock395:
 	VMOVUPD Z5, (DX)(R8*8)
 	VMOVUPD Z13, 64(DX)(R8*8)
 	VMOVUPD Z14, 128(DX)(R8*8)
@@ -37061,7 +40013,7 @@ log10VF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock382
+	JZ               mathblock396
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
@@ -37119,7 +40071,7 @@ log10VF64AVX512_loop1:
 	VBLENDMPD        Z0, Z2, K2, Z2
 	VBLENDMPD        Z2, Z1, K1, Z1
 
-mathblock382:
+mathblock396:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -37173,7 +40125,7 @@ log10VF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock383
+	JZ               mathblock397
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z1
 	VPADDQ.BCST      log1064consts<>+0(SB), Z1, Z1
 	VPSRLQ           $0x34, Z1, Z3
@@ -37225,7 +40177,7 @@ log10VF64AVX512_after1:
 	VBLENDMPD        Z0, Z3, K3, Z3
 	VBLENDMPD        Z3, Z2, K2, Z2
 
-mathblock383:
+mathblock397:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -37386,7 +40338,7 @@ log1pVF64AVX512_loop2:
 	KORW             K2, K4, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock384
+	JZ               mathblock398
 	VMOVUPD          (SI)(R8*8), Z2
 	VCMPPD.BCST      $0x00, log1p64consts<>+448(SB), Z2, K3
 	VMOVUPS          Z0, Z2
@@ -37420,7 +40372,7 @@ log1pVF64AVX512_loop2:
 	VBLENDMPD        Z3, Z2, K1, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock384:
+mathblock398:
 	VMOVUPD Z0, (DX)(R8*8)
 	VMOVUPD Z1, 64(DX)(R8*8)
 	ADDQ    $0x00000010, R8
@@ -37493,7 +40445,7 @@ log1pVF64AVX512_loop1:
 	VCMPPD.BCST      $0x00, log1p64consts<>+640(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock385
+	JZ               mathblock399
 	VMOVUPD          (SI)(R8*8), Z1
 	VCMPPD.BCST      $0x00, log1p64consts<>+448(SB), Z1, K2
 	VMOVUPS          Z0, Z1
@@ -37511,7 +40463,7 @@ log1pVF64AVX512_loop1:
 	VBLENDMPD        Z2, Z1, K2, Z1
 	VBLENDMPD        Z1, Z0, K1, Z0
 
-mathblock385:
+mathblock399:
 	VMOVUPD Z0, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -37579,7 +40531,7 @@ log1pVF64AVX512_after1:
 	VCMPPD.BCST      $0x00, log1p64consts<>+640(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock386
+	JZ               mathblock400
 	VCMPPD.BCST      $0x00, log1p64consts<>+448(SB), Z0, K3
 	VMOVUPS          Z1, Z2
 	VBLENDMPD.BCST   log1p64consts<>+1408(SB), Z2, K3, Z2
@@ -37592,7 +40544,7 @@ log1pVF64AVX512_after1:
 	VBLENDMPD        Z0, Z2, K3, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock386:
+mathblock400:
 	VMOVUPD Z1, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -37776,7 +40728,7 @@ sigmoidVF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock387
+	JZ                mathblock401
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K4
 	VBROADCASTSD      sigmoid64consts<>+64(SB), Z0
@@ -37943,7 +40895,7 @@ sigmoidVF64AVX512_loop3:
 	VBLENDMPD         Z1, Z0, K1, Z0
 	VBLENDMPD         Z0, Z17, K3, Z17
 
-mathblock387:
+mathblock401:
 	VMOVUPD Z15, (DX)(R8*8)
 	VMOVUPD Z16, 64(DX)(R8*8)
 	VMOVUPD Z17, 128(DX)(R8*8)
@@ -38004,7 +40956,7 @@ sigmoidVF64AVX512_loop1:
 	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z0, Z0
 	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock388
+	JZ                mathblock402
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K2
 	VBROADCASTSD      sigmoid64consts<>+64(SB), Z0
@@ -38061,7 +41013,7 @@ sigmoidVF64AVX512_loop1:
 	VBLENDMPD         Z1, Z0, K2, Z0
 	VBLENDMPD         Z0, Z5, K1, Z5
 
-mathblock388:
+mathblock402:
 	VMOVUPD Z5, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -38119,7 +41071,7 @@ sigmoidVF64AVX512_after1:
 	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z0, Z1
 	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock389
+	JZ                mathblock403
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K3
 	VBROADCASTSD      sigmoid64consts<>+64(SB), Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z0, Z1
@@ -38168,7 +41120,7 @@ sigmoidVF64AVX512_after1:
 	VBLENDMPD         Z0, Z1, K3, Z1
 	VBLENDMPD         Z1, Z6, K2, Z6
 
-mathblock389:
+mathblock403:
 	VMOVUPD Z6, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -38309,7 +41261,7 @@ tanhVF64AVX512_loop2:
 	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock390
+	JZ                mathblock404
 	VMOVUPD           (SI)(R8*8), Z0
 	VMULPD            (SI)(R8*8), Z0, Z0
 	VBROADCASTSD      tanh64consts<>+960(SB), Z1
@@ -38341,7 +41293,7 @@ tanhVF64AVX512_loop2:
 	VFMADD213PD       64(SI)(R8*8), Z1, Z0
 	VBLENDMPD         Z0, Z3, K2, Z3
 
-mathblock390:
+mathblock404:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z0
 	VMOVUPD     64(SI)(R8*8), Z1
@@ -38420,7 +41372,7 @@ tanhVF64AVX512_loop1:
 	VBLENDMPD         Z4, Z1, K1, Z1
 	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock391
+	JZ                mathblock405
 	VMOVUPD           (SI)(R8*8), Z0
 	VMULPD            (SI)(R8*8), Z0, Z0
 	VBROADCASTSD      tanh64consts<>+960(SB), Z2
@@ -38437,7 +41389,7 @@ tanhVF64AVX512_loop1:
 	VFMADD213PD       (SI)(R8*8), Z2, Z0
 	VBLENDMPD         Z0, Z1, K1, Z1
 
-mathblock391:
+mathblock405:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z0
 	VPORQ       Z0, Z1, Z1
@@ -38507,7 +41459,7 @@ tanhVF64AVX512_after1:
 	VBLENDMPD         Z5, Z2, K2, Z2
 	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock392
+	JZ                mathblock406
 	VMULPD            Z0, Z0, Z1
 	VBROADCASTSD      tanh64consts<>+960(SB), Z3
 	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z1, Z3
@@ -38523,7 +41475,7 @@ tanhVF64AVX512_after1:
 	VFMADD213PD       Z0, Z3, Z1
 	VBLENDMPD         Z1, Z2, K2, Z2
 
-mathblock392:
+mathblock406:
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z1
 	VPORQ       Z1, Z2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
@@ -38841,7 +41793,7 @@ erfVF64AVX512_loop2:
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock393
+	JZ                mathblock407
 	VSUBPD.BCST       erf64consts<>+128(SB), Z0, Z6
 	VBROADCASTSD      erf64consts<>+3776(SB), Z7
 	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z6, Z7
@@ -38879,12 +41831,12 @@ erfVF64AVX512_loop2:
 	VADDPD.BCST       erf64consts<>+4608(SB), Z7, Z7
 	VBLENDMPD         Z7, Z5, K2, Z5
 
-mathblock393:
+mathblock407:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z0, K1
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z1, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock394
+	JZ               mathblock408
 	VBROADCASTSD     erf64consts<>+4736(SB), Z6
 	VFMADD213PD.BCST erf64consts<>+4800(SB), Z2, Z6
 	VFMADD213PD.BCST erf64consts<>+4864(SB), Z2, Z6
@@ -38914,7 +41866,7 @@ mathblock393:
 	VFMADD231PD      Z0, Z1, Z1
 	VBLENDMPD        Z1, Z5, K2, Z5
 
-mathblock394:
+mathblock408:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z0
 	VMOVUPD     64(SI)(R8*8), Z1
@@ -39079,7 +42031,7 @@ erfVF64AVX512_loop1:
 	VBLENDMPD         Z5, Z2, K1, Z2
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock395
+	JZ                mathblock409
 	VSUBPD.BCST       erf64consts<>+128(SB), Z0, Z3
 	VBROADCASTSD      erf64consts<>+3776(SB), Z4
 	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z3, Z4
@@ -39099,10 +42051,10 @@ erfVF64AVX512_loop1:
 	VADDPD.BCST       erf64consts<>+4608(SB), Z4, Z4
 	VBLENDMPD         Z4, Z2, K1, Z2
 
-mathblock395:
+mathblock409:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z0, K1
 	KORTESTW         K1, K1
-	JZ               mathblock396
+	JZ               mathblock410
 	VBROADCASTSD     erf64consts<>+4736(SB), Z3
 	VFMADD213PD.BCST erf64consts<>+4800(SB), Z1, Z3
 	VFMADD213PD.BCST erf64consts<>+4864(SB), Z1, Z3
@@ -39118,7 +42070,7 @@ mathblock395:
 	VFMADD231PD      Z3, Z0, Z0
 	VBLENDMPD        Z0, Z2, K1, Z2
 
-mathblock396:
+mathblock410:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z0
 	VPORQ       Z0, Z2, Z2
@@ -39275,7 +42227,7 @@ erfVF64AVX512_after1:
 	VBLENDMPD         Z6, Z3, K2, Z3
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock397
+	JZ                mathblock411
 	VSUBPD.BCST       erf64consts<>+128(SB), Z1, Z4
 	VBROADCASTSD      erf64consts<>+3776(SB), Z5
 	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z4, Z5
@@ -39295,10 +42247,10 @@ erfVF64AVX512_after1:
 	VADDPD.BCST       erf64consts<>+4608(SB), Z5, Z5
 	VBLENDMPD         Z5, Z3, K2, Z3
 
-mathblock397:
+mathblock411:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z1, K2
 	KORTESTW         K2, K2
-	JZ               mathblock398
+	JZ               mathblock412
 	VBROADCASTSD     erf64consts<>+4736(SB), Z4
 	VFMADD213PD.BCST erf64consts<>+4800(SB), Z2, Z4
 	VFMADD213PD.BCST erf64consts<>+4864(SB), Z2, Z4
@@ -39314,7 +42266,7 @@ mathblock397:
 	VFMADD231PD      Z4, Z1, Z1
 	VBLENDMPD        Z1, Z3, K2, Z3
 
-mathblock398:
+mathblock412:
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z1
 	VPORQ       Z1, Z3, Z3
 	VCMPPD      $0x03, Z0, Z0, K2
@@ -39397,7 +42349,7 @@ sinVF64AVX512_loop1:
 	VCMPPD.BCST       $0x11, sin64consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock399
+	JZ                mathblock413
 	VPSRLQ            $0x34, Z0, Z3
 	VPSRLQ            $0x03, Z3, Z4
 	VPANDQ.BCST       sin64consts<>+640(SB), Z3, Z3
@@ -39528,7 +42480,7 @@ sinVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z2, K1, Z2
 	VBLENDMPD         Z3, Z8, K1, Z8
 
-mathblock399:
+mathblock413:
 	VPANDQ.BCST       sin64consts<>+1088(SB), Z1, Z0
 	VCMPPD.BCST       $0x00, sin64consts<>+1152(SB), Z0, K1
 	VPANDQ.BCST       sin64consts<>+1216(SB), Z1, Z1
@@ -39637,7 +42589,7 @@ sinVF64AVX512_after1:
 	VCMPPD.BCST       $0x11, sin64consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock400
+	JZ                mathblock414
 	VPSRLQ            $0x34, Z1, Z4
 	VPSRLQ            $0x03, Z4, Z5
 	VPANDQ.BCST       sin64consts<>+640(SB), Z4, Z4
@@ -39768,7 +42720,7 @@ sinVF64AVX512_after1:
 	VBLENDMPD         Z1, Z3, K2, Z3
 	VBLENDMPD         Z4, Z9, K2, Z9
 
-mathblock400:
+mathblock414:
 	VPANDQ.BCST       sin64consts<>+1088(SB), Z2, Z1
 	VCMPPD.BCST       $0x00, sin64consts<>+1152(SB), Z1, K2
 	VPANDQ.BCST       sin64consts<>+1216(SB), Z2, Z2
@@ -39899,7 +42851,7 @@ cosVF64AVX512_loop1:
 	VCMPPD.BCST       $0x11, cos64consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock401
+	JZ                mathblock415
 	VPSRLQ            $0x34, Z0, Z3
 	VPSRLQ            $0x03, Z3, Z4
 	VPANDQ.BCST       cos64consts<>+640(SB), Z3, Z3
@@ -40030,7 +42982,7 @@ cosVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z2, K1, Z2
 	VBLENDMPD         Z3, Z8, K1, Z8
 
-mathblock401:
+mathblock415:
 	VPADDQ.BCST       cos64consts<>+1088(SB), Z1, Z1
 	VPANDQ.BCST       cos64consts<>+1088(SB), Z1, Z0
 	VCMPPD.BCST       $0x00, cos64consts<>+1152(SB), Z0, K1
@@ -40137,7 +43089,7 @@ cosVF64AVX512_after1:
 	VCMPPD.BCST       $0x11, cos64consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock402
+	JZ                mathblock416
 	VPSRLQ            $0x34, Z1, Z4
 	VPSRLQ            $0x03, Z4, Z5
 	VPANDQ.BCST       cos64consts<>+640(SB), Z4, Z4
@@ -40268,7 +43220,7 @@ cosVF64AVX512_after1:
 	VBLENDMPD         Z1, Z3, K2, Z3
 	VBLENDMPD         Z4, Z9, K2, Z9
 
-mathblock402:
+mathblock416:
 	VPADDQ.BCST       cos64consts<>+1088(SB), Z2, Z2
 	VPANDQ.BCST       cos64consts<>+1088(SB), Z2, Z1
 	VCMPPD.BCST       $0x00, cos64consts<>+1152(SB), Z1, K2

@@ -277,7 +277,7 @@ func (k *x86Kernel) generate() {
 // hold of its interleaved programs).
 func (k *x86Kernel) unroll() int {
 	if k.em.unroll != nil {
-		return k.em.unroll(k.isa)
+		return k.em.unroll(k.isa, k.t)
 	}
 	return k.isa.unroll
 }

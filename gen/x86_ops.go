@@ -33,9 +33,9 @@ type x86Emitter struct {
 	// memory operand when it is a full-width vector input (folding its load
 	// into the instruction), or 0 for none.
 	memInput int
-	// unroll, if set, gives the vectors per loop iteration on a level in
-	// place of the level's own.
-	unroll func(isa x86ISA) int
+	// unroll, if set, gives the vectors per loop iteration on a level and
+	// element type in place of the level's own.
+	unroll func(isa x86ISA, t registry.Type) int
 	// computeAll, if set, computes several vectors at once (as compute
 	// does one), so that it may interleave their instructions.
 	computeAll func(k *x86Kernel, ins [][]x86Src, w int) []Op

@@ -27,8 +27,8 @@ func x86Math(name string) x86Emitter {
 	// load folded into the instruction), which spares a register through
 	// the whole program.
 	return x86Emitter{features: []string{"cpu.X86.HasFMA"}, memInput: 1,
-		unroll: func(isa x86ISA) int {
-			return x86MathGroups(isa, registry.MathProgramOf(registry.FindOp(name), registry.Float64))
+		unroll: func(isa x86ISA, t registry.Type) int {
+			return x86MathGroups(isa, registry.MathProgramOf(registry.FindOp(name), t))
 		},
 		compute: func(k *x86Kernel, in []x86Src, w int) Op {
 			return k.mathSteps(prog(k), [][]x86Src{in}, w)[0]

@@ -16,8 +16,6 @@ func erf32Program(t Type) *MathProgram {
 	sign := b.bits(b.signBit())
 	ax := b.abs(x)
 	one := b.f(1)
-	z := b.mul(x, x)
-	small := b.fma(x, b.horner(z, erfSmallPoly(t)...), x)
 	h := b.mul(ax, ax)
 	nl := b.fnma(ax, ax, h) // h - x^2: minus x^2's low part
 	e := b.expFast(b.xor(h, sign), false)
@@ -25,7 +23,12 @@ func erf32Program(t Type) *MathProgram {
 	g := b.horner(b.sub(ax, b.f(erfMid)), erfcxPoly(t)...)
 	large := b.fnma(ex, g, one)
 	large = b.sel(b.lt(ax, b.f(erfOne)), large, one)
-	r := b.sel(b.lt(ax, one), small, b.or(large, b.and(x, sign)))
+	large = b.or(large, b.and(x, sign))
+	// |x| < 1 last, so that its value is not held through the exponential:
+	// the program's values then fit twice in AVX2's sixteen registers.
+	z := b.mul(x, x)
+	small := b.fma(x, b.horner(z, erfSmallPoly(t)...), x)
+	r := b.sel(b.lt(ax, one), small, large)
 	return b.finish(r)
 }
 

@@ -8985,70 +8985,212 @@ erfVF32AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+erfVF32AVX2_loop2:
+	CMPQ         R9, $0x00000010
+	JB           erfVF32AVX2_after2
+	VMOVUPS      (SI)(R8*4), Y0
+	VPAND        erf32consts<>+64(SB), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VPAND        erf32consts<>+64(SB), Y1, Y1
+	VMULPS       Y0, Y0, Y2
+	VMULPS       Y1, Y1, Y3
+	VMOVUPS      Y2, Y4
+	VFNMADD231PS Y0, Y0, Y4
+	VMOVUPS      Y3, Y5
+	VFNMADD231PS Y1, Y1, Y5
+	VPXOR        erf32consts<>+0(SB), Y2, Y2
+	VPXOR        erf32consts<>+0(SB), Y3, Y3
+	VMOVUPS      erf32consts<>+192(SB), Y6
+	VFMADD213PS  erf32consts<>+256(SB), Y2, Y6
+	VMOVUPS      erf32consts<>+192(SB), Y7
+	VFMADD213PS  erf32consts<>+256(SB), Y3, Y7
+	VSUBPS       erf32consts<>+256(SB), Y6, Y8
+	VSUBPS       erf32consts<>+256(SB), Y7, Y9
+	VFNMADD231PS erf32consts<>+384(SB), Y8, Y2
+	VFNMADD231PS erf32consts<>+384(SB), Y9, Y3
+	VFNMADD231PS erf32consts<>+320(SB), Y8, Y2
+	VFNMADD231PS erf32consts<>+320(SB), Y9, Y3
+	VMOVUPS      erf32consts<>+448(SB), Y8
+	VFMADD213PS  erf32consts<>+512(SB), Y2, Y8
+	VMOVUPS      erf32consts<>+448(SB), Y9
+	VFMADD213PS  erf32consts<>+512(SB), Y3, Y9
+	VMULPS       Y2, Y2, Y10
+	VMULPS       Y3, Y3, Y11
+	VPERMPS      exptail_32<>+0(SB), Y6, Y12
+	VPERMPS      exptail_32<>+32(SB), Y6, Y13
+	VPSLLD       $0x1c, Y6, Y14
+	VBLENDVPS    Y14, Y13, Y12, Y12
+	VPERMPS      exptail_32<>+0(SB), Y7, Y13
+	VPERMPS      exptail_32<>+32(SB), Y7, Y14
+	VPSLLD       $0x1c, Y7, Y15
+	VBLENDVPS    Y15, Y14, Y13, Y13
+	VADDPS       Y12, Y2, Y2
+	VADDPS       Y13, Y3, Y3
+	VFMADD231PS  Y8, Y10, Y2
+	VFMADD231PS  Y9, Y11, Y3
+	VPERMPS      exphi_32<>+0(SB), Y6, Y8
+	VPERMPS      exphi_32<>+32(SB), Y6, Y9
+	VPSLLD       $0x1c, Y6, Y10
+	VBLENDVPS    Y10, Y9, Y8, Y8
+	VPERMPS      exphi_32<>+0(SB), Y7, Y9
+	VPERMPS      exphi_32<>+32(SB), Y7, Y10
+	VPSLLD       $0x1c, Y7, Y11
+	VBLENDVPS    Y11, Y10, Y9, Y9
+	VPSLLD       $0x13, Y6, Y6
+	VPSLLD       $0x13, Y7, Y7
+	VPADDD       Y6, Y8, Y8
+	VPADDD       Y7, Y9, Y9
+	VFMADD231PS  Y8, Y2, Y8
+	VFMADD231PS  Y9, Y3, Y9
+	VFMADD231PS  Y4, Y8, Y8
+	VFMADD231PS  Y5, Y9, Y9
+	VSUBPS       erf32consts<>+576(SB), Y0, Y2
+	VSUBPS       erf32consts<>+576(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+640(SB), Y4
+	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
+	VMOVUPS      erf32consts<>+640(SB), Y5
+	VFMADD213PS  erf32consts<>+704(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+768(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+832(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+832(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+896(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+896(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+960(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1024(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1088(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1152(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1216(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1280(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+1280(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1344(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+1344(SB), Y3, Y5
+	VFNMADD213PS erf32consts<>+128(SB), Y4, Y8
+	VFNMADD213PS erf32consts<>+128(SB), Y5, Y9
+	VCMPPS       $0x11, erf32consts<>+1408(SB), Y0, Y2
+	VCMPPS       $0x11, erf32consts<>+1408(SB), Y1, Y3
+	VMOVUPS      erf32consts<>+128(SB), Y4
+	VBLENDVPS    Y2, Y8, Y4, Y8
+	VMOVUPS      erf32consts<>+128(SB), Y2
+	VBLENDVPS    Y3, Y9, Y2, Y9
+	VMOVUPS      (SI)(R8*4), Y2
+	VPAND        erf32consts<>+0(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y3
+	VPAND        erf32consts<>+0(SB), Y3, Y3
+	VPOR         Y2, Y8, Y8
+	VPOR         Y3, Y9, Y9
+	VMOVUPS      (SI)(R8*4), Y2
+	VMULPS       (SI)(R8*4), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y3
+	VMULPS       32(SI)(R8*4), Y3, Y3
+	VMOVUPS      erf32consts<>+1472(SB), Y4
+	VFMADD213PS  erf32consts<>+1536(SB), Y2, Y4
+	VMOVUPS      erf32consts<>+1472(SB), Y5
+	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1600(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1664(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+1664(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1728(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+1728(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1792(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+1792(SB), Y3, Y5
+	VFMADD213PS  erf32consts<>+1856(SB), Y2, Y4
+	VFMADD213PS  erf32consts<>+1856(SB), Y3, Y5
+	VMOVUPS      (SI)(R8*4), Y2
+	VFMADD213PS  (SI)(R8*4), Y2, Y4
+	VMOVUPS      32(SI)(R8*4), Y2
+	VFMADD213PS  32(SI)(R8*4), Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+128(SB), Y0, Y0
+	VCMPPS       $0x11, erf32consts<>+128(SB), Y1, Y1
+	VBLENDVPS    Y0, Y4, Y8, Y4
+	VBLENDVPS    Y1, Y5, Y9, Y5
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VCMPPS       $0x03, 32(SI)(R8*4), Y1, Y1
+	VMOVUPS      (SI)(R8*4), Y2
+	VPOR         erf32consts<>+1920(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y3
+	VPOR         erf32consts<>+1920(SB), Y3, Y3
+	VBLENDVPS    Y0, Y2, Y4, Y2
+	VBLENDVPS    Y1, Y3, Y5, Y3
+	VMOVUPS      Y2, (DX)(R8*4)
+	VMOVUPS      Y3, 32(DX)(R8*4)
+	ADDQ         $0x00000010, R8
+	SUBQ         $0x00000010, R9
+	JMP          erfVF32AVX2_loop2
+
+erfVF32AVX2_after2:
 erfVF32AVX2_loop1:
 	CMPQ         R9, $0x00000008
 	JB           erfVF32AVX2_after1
 	VMOVUPS      (SI)(R8*4), Y0
 	VPAND        erf32consts<>+64(SB), Y0, Y0
-	VMOVUPS      (SI)(R8*4), Y1
-	VMULPS       (SI)(R8*4), Y1, Y1
-	VMOVUPS      erf32consts<>+192(SB), Y2
-	VFMADD213PS  erf32consts<>+256(SB), Y1, Y2
-	VFMADD213PS  erf32consts<>+320(SB), Y1, Y2
-	VFMADD213PS  erf32consts<>+384(SB), Y1, Y2
-	VFMADD213PS  erf32consts<>+448(SB), Y1, Y2
-	VFMADD213PS  erf32consts<>+512(SB), Y1, Y2
-	VFMADD213PS  erf32consts<>+576(SB), Y1, Y2
-	VMOVUPS      (SI)(R8*4), Y1
-	VFMADD213PS  (SI)(R8*4), Y1, Y2
 	VMULPS       Y0, Y0, Y1
-	VMOVUPS      Y1, Y3
-	VFNMADD231PS Y0, Y0, Y3
+	VMOVUPS      Y1, Y2
+	VFNMADD231PS Y0, Y0, Y2
 	VPXOR        erf32consts<>+0(SB), Y1, Y1
-	VMOVUPS      erf32consts<>+640(SB), Y4
-	VFMADD213PS  erf32consts<>+704(SB), Y1, Y4
-	VSUBPS       erf32consts<>+704(SB), Y4, Y5
-	VFNMADD231PS erf32consts<>+832(SB), Y5, Y1
-	VFNMADD231PS erf32consts<>+768(SB), Y5, Y1
-	VMOVUPS      erf32consts<>+896(SB), Y5
-	VFMADD213PS  erf32consts<>+960(SB), Y1, Y5
-	VMULPS       Y1, Y1, Y6
-	VPERMPS      exptail_32<>+0(SB), Y4, Y7
-	VPERMPS      exptail_32<>+32(SB), Y4, Y8
-	VPSLLD       $0x1c, Y4, Y9
-	VBLENDVPS    Y9, Y8, Y7, Y7
-	VADDPS       Y7, Y1, Y1
-	VFMADD231PS  Y5, Y6, Y1
-	VPERMPS      exphi_32<>+0(SB), Y4, Y5
-	VPERMPS      exphi_32<>+32(SB), Y4, Y6
-	VPSLLD       $0x1c, Y4, Y7
-	VBLENDVPS    Y7, Y6, Y5, Y5
-	VPSLLD       $0x13, Y4, Y4
-	VPADDD       Y4, Y5, Y5
-	VFMADD231PS  Y5, Y1, Y5
-	VFMADD231PS  Y3, Y5, Y5
-	VSUBPS       erf32consts<>+1024(SB), Y0, Y1
-	VMOVUPS      erf32consts<>+1088(SB), Y3
-	VFMADD213PS  erf32consts<>+1152(SB), Y1, Y3
-	VFMADD213PS  erf32consts<>+1216(SB), Y1, Y3
-	VFMADD213PS  erf32consts<>+1280(SB), Y1, Y3
-	VFMADD213PS  erf32consts<>+1344(SB), Y1, Y3
-	VFMADD213PS  erf32consts<>+1408(SB), Y1, Y3
-	VFMADD213PS  erf32consts<>+1472(SB), Y1, Y3
-	VFMADD213PS  erf32consts<>+1536(SB), Y1, Y3
-	VFMADD213PS  erf32consts<>+1600(SB), Y1, Y3
-	VFMADD213PS  erf32consts<>+1664(SB), Y1, Y3
-	VFMADD213PS  erf32consts<>+1728(SB), Y1, Y3
-	VFMADD213PS  erf32consts<>+1792(SB), Y1, Y3
-	VFNMADD213PS erf32consts<>+128(SB), Y3, Y5
-	VCMPPS       $0x11, erf32consts<>+1856(SB), Y0, Y1
-	VMOVUPS      erf32consts<>+128(SB), Y3
-	VBLENDVPS    Y1, Y5, Y3, Y5
-	VCMPPS       $0x11, erf32consts<>+128(SB), Y0, Y0
+	VMOVUPS      erf32consts<>+192(SB), Y3
+	VFMADD213PS  erf32consts<>+256(SB), Y1, Y3
+	VSUBPS       erf32consts<>+256(SB), Y3, Y4
+	VFNMADD231PS erf32consts<>+384(SB), Y4, Y1
+	VFNMADD231PS erf32consts<>+320(SB), Y4, Y1
+	VMOVUPS      erf32consts<>+448(SB), Y4
+	VFMADD213PS  erf32consts<>+512(SB), Y1, Y4
+	VMULPS       Y1, Y1, Y5
+	VPERMPS      exptail_32<>+0(SB), Y3, Y6
+	VPERMPS      exptail_32<>+32(SB), Y3, Y7
+	VPSLLD       $0x1c, Y3, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VADDPS       Y6, Y1, Y1
+	VFMADD231PS  Y4, Y5, Y1
+	VPERMPS      exphi_32<>+0(SB), Y3, Y4
+	VPERMPS      exphi_32<>+32(SB), Y3, Y5
+	VPSLLD       $0x1c, Y3, Y6
+	VBLENDVPS    Y6, Y5, Y4, Y4
+	VPSLLD       $0x13, Y3, Y3
+	VPADDD       Y3, Y4, Y4
+	VFMADD231PS  Y4, Y1, Y4
+	VFMADD231PS  Y2, Y4, Y4
+	VSUBPS       erf32consts<>+576(SB), Y0, Y1
+	VMOVUPS      erf32consts<>+640(SB), Y2
+	VFMADD213PS  erf32consts<>+704(SB), Y1, Y2
+	VFMADD213PS  erf32consts<>+768(SB), Y1, Y2
+	VFMADD213PS  erf32consts<>+832(SB), Y1, Y2
+	VFMADD213PS  erf32consts<>+896(SB), Y1, Y2
+	VFMADD213PS  erf32consts<>+960(SB), Y1, Y2
+	VFMADD213PS  erf32consts<>+1024(SB), Y1, Y2
+	VFMADD213PS  erf32consts<>+1088(SB), Y1, Y2
+	VFMADD213PS  erf32consts<>+1152(SB), Y1, Y2
+	VFMADD213PS  erf32consts<>+1216(SB), Y1, Y2
+	VFMADD213PS  erf32consts<>+1280(SB), Y1, Y2
+	VFMADD213PS  erf32consts<>+1344(SB), Y1, Y2
+	VFNMADD213PS erf32consts<>+128(SB), Y2, Y4
+	VCMPPS       $0x11, erf32consts<>+1408(SB), Y0, Y1
+	VMOVUPS      erf32consts<>+128(SB), Y2
+	VBLENDVPS    Y1, Y4, Y2, Y4
 	VMOVUPS      (SI)(R8*4), Y1
 	VPAND        erf32consts<>+0(SB), Y1, Y1
-	VPOR         Y1, Y5, Y5
-	VBLENDVPS    Y0, Y2, Y5, Y2
+	VPOR         Y1, Y4, Y4
+	VMOVUPS      (SI)(R8*4), Y1
+	VMULPS       (SI)(R8*4), Y1, Y1
+	VMOVUPS      erf32consts<>+1472(SB), Y2
+	VFMADD213PS  erf32consts<>+1536(SB), Y1, Y2
+	VFMADD213PS  erf32consts<>+1600(SB), Y1, Y2
+	VFMADD213PS  erf32consts<>+1664(SB), Y1, Y2
+	VFMADD213PS  erf32consts<>+1728(SB), Y1, Y2
+	VFMADD213PS  erf32consts<>+1792(SB), Y1, Y2
+	VFMADD213PS  erf32consts<>+1856(SB), Y1, Y2
+	VMOVUPS      (SI)(R8*4), Y1
+	VFMADD213PS  (SI)(R8*4), Y1, Y2
+	VCMPPS       $0x11, erf32consts<>+128(SB), Y0, Y0
+	VBLENDVPS    Y0, Y2, Y4, Y2
 	VMOVUPS      (SI)(R8*4), Y0
 	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
 	VMOVUPS      (SI)(R8*4), Y1
@@ -9064,64 +9206,64 @@ erfVF32AVX2_after1:
 	JB           erfVF32AVX2_tail4
 	VMOVUPS      (SI)(R8*4), X0
 	VPAND        erf32consts<>+64(SB), X0, X1
-	VMULPS       X0, X0, X2
-	VMOVUPS      erf32consts<>+192(SB), X3
-	VFMADD213PS  erf32consts<>+256(SB), X2, X3
-	VFMADD213PS  erf32consts<>+320(SB), X2, X3
-	VFMADD213PS  erf32consts<>+384(SB), X2, X3
-	VFMADD213PS  erf32consts<>+448(SB), X2, X3
-	VFMADD213PS  erf32consts<>+512(SB), X2, X3
-	VFMADD213PS  erf32consts<>+576(SB), X2, X3
-	VFMADD213PS  X0, X0, X3
 	VMULPS       X1, X1, X2
-	VMOVUPS      X2, X4
-	VFNMADD231PS X1, X1, X4
+	VMOVUPS      X2, X3
+	VFNMADD231PS X1, X1, X3
 	VPXOR        erf32consts<>+0(SB), X2, X2
-	VMOVUPS      erf32consts<>+640(SB), X5
-	VFMADD213PS  erf32consts<>+704(SB), X2, X5
-	VSUBPS       erf32consts<>+704(SB), X5, X6
-	VFNMADD231PS erf32consts<>+832(SB), X6, X2
-	VFNMADD231PS erf32consts<>+768(SB), X6, X2
-	VMOVUPS      erf32consts<>+896(SB), X6
-	VFMADD213PS  erf32consts<>+960(SB), X2, X6
-	VMULPS       X2, X2, X7
+	VMOVUPS      erf32consts<>+192(SB), X4
+	VFMADD213PS  erf32consts<>+256(SB), X2, X4
+	VSUBPS       erf32consts<>+256(SB), X4, X5
+	VFNMADD231PS erf32consts<>+384(SB), X5, X2
+	VFNMADD231PS erf32consts<>+320(SB), X5, X2
+	VMOVUPS      erf32consts<>+448(SB), X5
+	VFMADD213PS  erf32consts<>+512(SB), X2, X5
+	VMULPS       X2, X2, X6
 	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X5, X9
-	VPCMPEQD     X9, X9, X10
-	VPXOR        X9, X9, X8
-	VPGATHERDD   X10, (R10)(X9*4), X8
-	VADDPS       X8, X2, X2
-	VFMADD231PS  X6, X7, X2
+	VPAND        tablemask16_32<>+0(SB), X4, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R10)(X8*4), X7
+	VADDPS       X7, X2, X2
+	VFMADD231PS  X5, X6, X2
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X5, X7
-	VPCMPEQD     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X8, (R10)(X7*4), X6
-	VPSLLD       $0x13, X5, X5
-	VPADDD       X5, X6, X6
-	VFMADD231PS  X6, X2, X6
-	VFMADD231PS  X4, X6, X6
-	VSUBPS       erf32consts<>+1024(SB), X1, X2
-	VMOVUPS      erf32consts<>+1088(SB), X4
-	VFMADD213PS  erf32consts<>+1152(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1216(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1280(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1344(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1408(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1472(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1536(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1600(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1664(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1728(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1792(SB), X2, X4
-	VFNMADD213PS erf32consts<>+128(SB), X4, X6
-	VCMPPS       $0x11, erf32consts<>+1856(SB), X1, X2
-	VMOVUPS      erf32consts<>+128(SB), X4
-	VBLENDVPS    X2, X6, X4, X6
-	VCMPPS       $0x11, erf32consts<>+128(SB), X1, X1
+	VPAND        tablemask16_32<>+0(SB), X4, X6
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R10)(X6*4), X5
+	VPSLLD       $0x13, X4, X4
+	VPADDD       X4, X5, X5
+	VFMADD231PS  X5, X2, X5
+	VFMADD231PS  X3, X5, X5
+	VSUBPS       erf32consts<>+576(SB), X1, X2
+	VMOVUPS      erf32consts<>+640(SB), X3
+	VFMADD213PS  erf32consts<>+704(SB), X2, X3
+	VFMADD213PS  erf32consts<>+768(SB), X2, X3
+	VFMADD213PS  erf32consts<>+832(SB), X2, X3
+	VFMADD213PS  erf32consts<>+896(SB), X2, X3
+	VFMADD213PS  erf32consts<>+960(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1024(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1088(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1152(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1216(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1280(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1344(SB), X2, X3
+	VFNMADD213PS erf32consts<>+128(SB), X3, X5
+	VCMPPS       $0x11, erf32consts<>+1408(SB), X1, X2
+	VMOVUPS      erf32consts<>+128(SB), X3
+	VBLENDVPS    X2, X5, X3, X5
 	VPAND        erf32consts<>+0(SB), X0, X2
-	VPOR         X2, X6, X6
-	VBLENDVPS    X1, X3, X6, X3
+	VPOR         X2, X5, X5
+	VMULPS       X0, X0, X2
+	VMOVUPS      erf32consts<>+1472(SB), X3
+	VFMADD213PS  erf32consts<>+1536(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1600(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1664(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1728(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1792(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1856(SB), X2, X3
+	VFMADD213PS  X0, X0, X3
+	VCMPPS       $0x11, erf32consts<>+128(SB), X1, X1
+	VBLENDVPS    X1, X3, X5, X3
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         erf32consts<>+1920(SB), X0, X0
 	VBLENDVPS    X1, X0, X3, X0
@@ -9134,64 +9276,64 @@ erfVF32AVX2_tail4:
 	JB           erfVF32AVX2_tail2
 	VMOVQ        (SI)(R8*4), X0
 	VPAND        erf32consts<>+64(SB), X0, X1
-	VMULPS       X0, X0, X2
-	VMOVUPS      erf32consts<>+192(SB), X3
-	VFMADD213PS  erf32consts<>+256(SB), X2, X3
-	VFMADD213PS  erf32consts<>+320(SB), X2, X3
-	VFMADD213PS  erf32consts<>+384(SB), X2, X3
-	VFMADD213PS  erf32consts<>+448(SB), X2, X3
-	VFMADD213PS  erf32consts<>+512(SB), X2, X3
-	VFMADD213PS  erf32consts<>+576(SB), X2, X3
-	VFMADD213PS  X0, X0, X3
 	VMULPS       X1, X1, X2
-	VMOVUPS      X2, X4
-	VFNMADD231PS X1, X1, X4
+	VMOVUPS      X2, X3
+	VFNMADD231PS X1, X1, X3
 	VPXOR        erf32consts<>+0(SB), X2, X2
-	VMOVUPS      erf32consts<>+640(SB), X5
-	VFMADD213PS  erf32consts<>+704(SB), X2, X5
-	VSUBPS       erf32consts<>+704(SB), X5, X6
-	VFNMADD231PS erf32consts<>+832(SB), X6, X2
-	VFNMADD231PS erf32consts<>+768(SB), X6, X2
-	VMOVUPS      erf32consts<>+896(SB), X6
-	VFMADD213PS  erf32consts<>+960(SB), X2, X6
-	VMULPS       X2, X2, X7
+	VMOVUPS      erf32consts<>+192(SB), X4
+	VFMADD213PS  erf32consts<>+256(SB), X2, X4
+	VSUBPS       erf32consts<>+256(SB), X4, X5
+	VFNMADD231PS erf32consts<>+384(SB), X5, X2
+	VFNMADD231PS erf32consts<>+320(SB), X5, X2
+	VMOVUPS      erf32consts<>+448(SB), X5
+	VFMADD213PS  erf32consts<>+512(SB), X2, X5
+	VMULPS       X2, X2, X6
 	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X5, X9
-	VPCMPEQD     X9, X9, X10
-	VPXOR        X9, X9, X8
-	VPGATHERDD   X10, (R10)(X9*4), X8
-	VADDPS       X8, X2, X2
-	VFMADD231PS  X6, X7, X2
+	VPAND        tablemask16_32<>+0(SB), X4, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R10)(X8*4), X7
+	VADDPS       X7, X2, X2
+	VFMADD231PS  X5, X6, X2
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X5, X7
-	VPCMPEQD     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X8, (R10)(X7*4), X6
-	VPSLLD       $0x13, X5, X5
-	VPADDD       X5, X6, X6
-	VFMADD231PS  X6, X2, X6
-	VFMADD231PS  X4, X6, X6
-	VSUBPS       erf32consts<>+1024(SB), X1, X2
-	VMOVUPS      erf32consts<>+1088(SB), X4
-	VFMADD213PS  erf32consts<>+1152(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1216(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1280(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1344(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1408(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1472(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1536(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1600(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1664(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1728(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1792(SB), X2, X4
-	VFNMADD213PS erf32consts<>+128(SB), X4, X6
-	VCMPPS       $0x11, erf32consts<>+1856(SB), X1, X2
-	VMOVUPS      erf32consts<>+128(SB), X4
-	VBLENDVPS    X2, X6, X4, X6
-	VCMPPS       $0x11, erf32consts<>+128(SB), X1, X1
+	VPAND        tablemask16_32<>+0(SB), X4, X6
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R10)(X6*4), X5
+	VPSLLD       $0x13, X4, X4
+	VPADDD       X4, X5, X5
+	VFMADD231PS  X5, X2, X5
+	VFMADD231PS  X3, X5, X5
+	VSUBPS       erf32consts<>+576(SB), X1, X2
+	VMOVUPS      erf32consts<>+640(SB), X3
+	VFMADD213PS  erf32consts<>+704(SB), X2, X3
+	VFMADD213PS  erf32consts<>+768(SB), X2, X3
+	VFMADD213PS  erf32consts<>+832(SB), X2, X3
+	VFMADD213PS  erf32consts<>+896(SB), X2, X3
+	VFMADD213PS  erf32consts<>+960(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1024(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1088(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1152(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1216(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1280(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1344(SB), X2, X3
+	VFNMADD213PS erf32consts<>+128(SB), X3, X5
+	VCMPPS       $0x11, erf32consts<>+1408(SB), X1, X2
+	VMOVUPS      erf32consts<>+128(SB), X3
+	VBLENDVPS    X2, X5, X3, X5
 	VPAND        erf32consts<>+0(SB), X0, X2
-	VPOR         X2, X6, X6
-	VBLENDVPS    X1, X3, X6, X3
+	VPOR         X2, X5, X5
+	VMULPS       X0, X0, X2
+	VMOVUPS      erf32consts<>+1472(SB), X3
+	VFMADD213PS  erf32consts<>+1536(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1600(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1664(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1728(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1792(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1856(SB), X2, X3
+	VFMADD213PS  X0, X0, X3
+	VCMPPS       $0x11, erf32consts<>+128(SB), X1, X1
+	VBLENDVPS    X1, X3, X5, X3
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         erf32consts<>+1920(SB), X0, X0
 	VBLENDVPS    X1, X0, X3, X0
@@ -9204,64 +9346,64 @@ erfVF32AVX2_tail2:
 	JB           erfVF32AVX2_tail1
 	VMOVSS       (SI)(R8*4), X0
 	VPAND        erf32consts<>+64(SB), X0, X1
-	VMULPS       X0, X0, X2
-	VMOVUPS      erf32consts<>+192(SB), X3
-	VFMADD213PS  erf32consts<>+256(SB), X2, X3
-	VFMADD213PS  erf32consts<>+320(SB), X2, X3
-	VFMADD213PS  erf32consts<>+384(SB), X2, X3
-	VFMADD213PS  erf32consts<>+448(SB), X2, X3
-	VFMADD213PS  erf32consts<>+512(SB), X2, X3
-	VFMADD213PS  erf32consts<>+576(SB), X2, X3
-	VFMADD213PS  X0, X0, X3
 	VMULPS       X1, X1, X2
-	VMOVUPS      X2, X4
-	VFNMADD231PS X1, X1, X4
+	VMOVUPS      X2, X3
+	VFNMADD231PS X1, X1, X3
 	VPXOR        erf32consts<>+0(SB), X2, X2
-	VMOVUPS      erf32consts<>+640(SB), X5
-	VFMADD213PS  erf32consts<>+704(SB), X2, X5
-	VSUBPS       erf32consts<>+704(SB), X5, X6
-	VFNMADD231PS erf32consts<>+832(SB), X6, X2
-	VFNMADD231PS erf32consts<>+768(SB), X6, X2
-	VMOVUPS      erf32consts<>+896(SB), X6
-	VFMADD213PS  erf32consts<>+960(SB), X2, X6
-	VMULPS       X2, X2, X7
+	VMOVUPS      erf32consts<>+192(SB), X4
+	VFMADD213PS  erf32consts<>+256(SB), X2, X4
+	VSUBPS       erf32consts<>+256(SB), X4, X5
+	VFNMADD231PS erf32consts<>+384(SB), X5, X2
+	VFNMADD231PS erf32consts<>+320(SB), X5, X2
+	VMOVUPS      erf32consts<>+448(SB), X5
+	VFMADD213PS  erf32consts<>+512(SB), X2, X5
+	VMULPS       X2, X2, X6
 	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X5, X9
-	VPCMPEQD     X9, X9, X10
-	VPXOR        X9, X9, X8
-	VPGATHERDD   X10, (R10)(X9*4), X8
-	VADDPS       X8, X2, X2
-	VFMADD231PS  X6, X7, X2
+	VPAND        tablemask16_32<>+0(SB), X4, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R10)(X8*4), X7
+	VADDPS       X7, X2, X2
+	VFMADD231PS  X5, X6, X2
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X5, X7
-	VPCMPEQD     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X8, (R10)(X7*4), X6
-	VPSLLD       $0x13, X5, X5
-	VPADDD       X5, X6, X6
-	VFMADD231PS  X6, X2, X6
-	VFMADD231PS  X4, X6, X6
-	VSUBPS       erf32consts<>+1024(SB), X1, X2
-	VMOVUPS      erf32consts<>+1088(SB), X4
-	VFMADD213PS  erf32consts<>+1152(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1216(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1280(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1344(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1408(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1472(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1536(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1600(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1664(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1728(SB), X2, X4
-	VFMADD213PS  erf32consts<>+1792(SB), X2, X4
-	VFNMADD213PS erf32consts<>+128(SB), X4, X6
-	VCMPPS       $0x11, erf32consts<>+1856(SB), X1, X2
-	VMOVUPS      erf32consts<>+128(SB), X4
-	VBLENDVPS    X2, X6, X4, X6
-	VCMPPS       $0x11, erf32consts<>+128(SB), X1, X1
+	VPAND        tablemask16_32<>+0(SB), X4, X6
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R10)(X6*4), X5
+	VPSLLD       $0x13, X4, X4
+	VPADDD       X4, X5, X5
+	VFMADD231PS  X5, X2, X5
+	VFMADD231PS  X3, X5, X5
+	VSUBPS       erf32consts<>+576(SB), X1, X2
+	VMOVUPS      erf32consts<>+640(SB), X3
+	VFMADD213PS  erf32consts<>+704(SB), X2, X3
+	VFMADD213PS  erf32consts<>+768(SB), X2, X3
+	VFMADD213PS  erf32consts<>+832(SB), X2, X3
+	VFMADD213PS  erf32consts<>+896(SB), X2, X3
+	VFMADD213PS  erf32consts<>+960(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1024(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1088(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1152(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1216(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1280(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1344(SB), X2, X3
+	VFNMADD213PS erf32consts<>+128(SB), X3, X5
+	VCMPPS       $0x11, erf32consts<>+1408(SB), X1, X2
+	VMOVUPS      erf32consts<>+128(SB), X3
+	VBLENDVPS    X2, X5, X3, X5
 	VPAND        erf32consts<>+0(SB), X0, X2
-	VPOR         X2, X6, X6
-	VBLENDVPS    X1, X3, X6, X3
+	VPOR         X2, X5, X5
+	VMULPS       X0, X0, X2
+	VMOVUPS      erf32consts<>+1472(SB), X3
+	VFMADD213PS  erf32consts<>+1536(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1600(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1664(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1728(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1792(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1856(SB), X2, X3
+	VFMADD213PS  X0, X0, X3
+	VCMPPS       $0x11, erf32consts<>+128(SB), X1, X1
+	VBLENDVPS    X1, X3, X5, X3
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         erf32consts<>+1920(SB), X0, X0
 	VBLENDVPS    X1, X0, X3, X0
@@ -9303,222 +9445,222 @@ DATA erf32consts<>+160(SB)/8, $0x3f8000003f800000
 DATA erf32consts<>+168(SB)/8, $0x3f8000003f800000
 DATA erf32consts<>+176(SB)/8, $0x3f8000003f800000
 DATA erf32consts<>+184(SB)/8, $0x3f8000003f800000
-DATA erf32consts<>+192(SB)/8, $0x38a4b51938a4b519
-DATA erf32consts<>+200(SB)/8, $0x38a4b51938a4b519
-DATA erf32consts<>+208(SB)/8, $0x38a4b51938a4b519
-DATA erf32consts<>+216(SB)/8, $0x38a4b51938a4b519
-DATA erf32consts<>+224(SB)/8, $0x38a4b51938a4b519
-DATA erf32consts<>+232(SB)/8, $0x38a4b51938a4b519
-DATA erf32consts<>+240(SB)/8, $0x38a4b51938a4b519
-DATA erf32consts<>+248(SB)/8, $0x38a4b51938a4b519
-DATA erf32consts<>+256(SB)/8, $0xba51fb80ba51fb80
-DATA erf32consts<>+264(SB)/8, $0xba51fb80ba51fb80
-DATA erf32consts<>+272(SB)/8, $0xba51fb80ba51fb80
-DATA erf32consts<>+280(SB)/8, $0xba51fb80ba51fb80
-DATA erf32consts<>+288(SB)/8, $0xba51fb80ba51fb80
-DATA erf32consts<>+296(SB)/8, $0xba51fb80ba51fb80
-DATA erf32consts<>+304(SB)/8, $0xba51fb80ba51fb80
-DATA erf32consts<>+312(SB)/8, $0xba51fb80ba51fb80
-DATA erf32consts<>+320(SB)/8, $0x3baa02d93baa02d9
-DATA erf32consts<>+328(SB)/8, $0x3baa02d93baa02d9
-DATA erf32consts<>+336(SB)/8, $0x3baa02d93baa02d9
-DATA erf32consts<>+344(SB)/8, $0x3baa02d93baa02d9
-DATA erf32consts<>+352(SB)/8, $0x3baa02d93baa02d9
-DATA erf32consts<>+360(SB)/8, $0x3baa02d93baa02d9
-DATA erf32consts<>+368(SB)/8, $0x3baa02d93baa02d9
-DATA erf32consts<>+376(SB)/8, $0x3baa02d93baa02d9
-DATA erf32consts<>+384(SB)/8, $0xbcdbfc87bcdbfc87
-DATA erf32consts<>+392(SB)/8, $0xbcdbfc87bcdbfc87
-DATA erf32consts<>+400(SB)/8, $0xbcdbfc87bcdbfc87
-DATA erf32consts<>+408(SB)/8, $0xbcdbfc87bcdbfc87
-DATA erf32consts<>+416(SB)/8, $0xbcdbfc87bcdbfc87
-DATA erf32consts<>+424(SB)/8, $0xbcdbfc87bcdbfc87
-DATA erf32consts<>+432(SB)/8, $0xbcdbfc87bcdbfc87
-DATA erf32consts<>+440(SB)/8, $0xbcdbfc87bcdbfc87
-DATA erf32consts<>+448(SB)/8, $0x3de7167c3de7167c
-DATA erf32consts<>+456(SB)/8, $0x3de7167c3de7167c
-DATA erf32consts<>+464(SB)/8, $0x3de7167c3de7167c
-DATA erf32consts<>+472(SB)/8, $0x3de7167c3de7167c
-DATA erf32consts<>+480(SB)/8, $0x3de7167c3de7167c
-DATA erf32consts<>+488(SB)/8, $0x3de7167c3de7167c
-DATA erf32consts<>+496(SB)/8, $0x3de7167c3de7167c
-DATA erf32consts<>+504(SB)/8, $0x3de7167c3de7167c
-DATA erf32consts<>+512(SB)/8, $0xbec0939fbec0939f
-DATA erf32consts<>+520(SB)/8, $0xbec0939fbec0939f
-DATA erf32consts<>+528(SB)/8, $0xbec0939fbec0939f
-DATA erf32consts<>+536(SB)/8, $0xbec0939fbec0939f
-DATA erf32consts<>+544(SB)/8, $0xbec0939fbec0939f
-DATA erf32consts<>+552(SB)/8, $0xbec0939fbec0939f
-DATA erf32consts<>+560(SB)/8, $0xbec0939fbec0939f
-DATA erf32consts<>+568(SB)/8, $0xbec0939fbec0939f
-DATA erf32consts<>+576(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+584(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+592(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+600(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+608(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+616(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+624(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+632(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+640(SB)/8, $0x41b8aa3b41b8aa3b
-DATA erf32consts<>+648(SB)/8, $0x41b8aa3b41b8aa3b
-DATA erf32consts<>+656(SB)/8, $0x41b8aa3b41b8aa3b
-DATA erf32consts<>+664(SB)/8, $0x41b8aa3b41b8aa3b
-DATA erf32consts<>+672(SB)/8, $0x41b8aa3b41b8aa3b
-DATA erf32consts<>+680(SB)/8, $0x41b8aa3b41b8aa3b
-DATA erf32consts<>+688(SB)/8, $0x41b8aa3b41b8aa3b
-DATA erf32consts<>+696(SB)/8, $0x41b8aa3b41b8aa3b
-DATA erf32consts<>+704(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+712(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+720(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+728(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+736(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+744(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+752(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+760(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+768(SB)/8, $0xb75e8083b75e8083
-DATA erf32consts<>+776(SB)/8, $0xb75e8083b75e8083
-DATA erf32consts<>+784(SB)/8, $0xb75e8083b75e8083
-DATA erf32consts<>+792(SB)/8, $0xb75e8083b75e8083
-DATA erf32consts<>+800(SB)/8, $0xb75e8083b75e8083
-DATA erf32consts<>+808(SB)/8, $0xb75e8083b75e8083
-DATA erf32consts<>+816(SB)/8, $0xb75e8083b75e8083
-DATA erf32consts<>+824(SB)/8, $0xb75e8083b75e8083
-DATA erf32consts<>+832(SB)/8, $0x3d3180003d318000
-DATA erf32consts<>+840(SB)/8, $0x3d3180003d318000
-DATA erf32consts<>+848(SB)/8, $0x3d3180003d318000
-DATA erf32consts<>+856(SB)/8, $0x3d3180003d318000
-DATA erf32consts<>+864(SB)/8, $0x3d3180003d318000
-DATA erf32consts<>+872(SB)/8, $0x3d3180003d318000
-DATA erf32consts<>+880(SB)/8, $0x3d3180003d318000
-DATA erf32consts<>+888(SB)/8, $0x3d3180003d318000
-DATA erf32consts<>+896(SB)/8, $0x3e2aaace3e2aaace
-DATA erf32consts<>+904(SB)/8, $0x3e2aaace3e2aaace
-DATA erf32consts<>+912(SB)/8, $0x3e2aaace3e2aaace
-DATA erf32consts<>+920(SB)/8, $0x3e2aaace3e2aaace
-DATA erf32consts<>+928(SB)/8, $0x3e2aaace3e2aaace
-DATA erf32consts<>+936(SB)/8, $0x3e2aaace3e2aaace
-DATA erf32consts<>+944(SB)/8, $0x3e2aaace3e2aaace
-DATA erf32consts<>+952(SB)/8, $0x3e2aaace3e2aaace
-DATA erf32consts<>+960(SB)/8, $0x3f0001113f000111
-DATA erf32consts<>+968(SB)/8, $0x3f0001113f000111
-DATA erf32consts<>+976(SB)/8, $0x3f0001113f000111
-DATA erf32consts<>+984(SB)/8, $0x3f0001113f000111
-DATA erf32consts<>+992(SB)/8, $0x3f0001113f000111
-DATA erf32consts<>+1000(SB)/8, $0x3f0001113f000111
-DATA erf32consts<>+1008(SB)/8, $0x3f0001113f000111
-DATA erf32consts<>+1016(SB)/8, $0x3f0001113f000111
-DATA erf32consts<>+1024(SB)/8, $0x401e0000401e0000
-DATA erf32consts<>+1032(SB)/8, $0x401e0000401e0000
-DATA erf32consts<>+1040(SB)/8, $0x401e0000401e0000
-DATA erf32consts<>+1048(SB)/8, $0x401e0000401e0000
-DATA erf32consts<>+1056(SB)/8, $0x401e0000401e0000
-DATA erf32consts<>+1064(SB)/8, $0x401e0000401e0000
-DATA erf32consts<>+1072(SB)/8, $0x401e0000401e0000
-DATA erf32consts<>+1080(SB)/8, $0x401e0000401e0000
-DATA erf32consts<>+1088(SB)/8, $0xb4e7149cb4e7149c
-DATA erf32consts<>+1096(SB)/8, $0xb4e7149cb4e7149c
-DATA erf32consts<>+1104(SB)/8, $0xb4e7149cb4e7149c
-DATA erf32consts<>+1112(SB)/8, $0xb4e7149cb4e7149c
-DATA erf32consts<>+1120(SB)/8, $0xb4e7149cb4e7149c
-DATA erf32consts<>+1128(SB)/8, $0xb4e7149cb4e7149c
-DATA erf32consts<>+1136(SB)/8, $0xb4e7149cb4e7149c
-DATA erf32consts<>+1144(SB)/8, $0xb4e7149cb4e7149c
-DATA erf32consts<>+1152(SB)/8, $0x35f069d535f069d5
-DATA erf32consts<>+1160(SB)/8, $0x35f069d535f069d5
-DATA erf32consts<>+1168(SB)/8, $0x35f069d535f069d5
-DATA erf32consts<>+1176(SB)/8, $0x35f069d535f069d5
-DATA erf32consts<>+1184(SB)/8, $0x35f069d535f069d5
-DATA erf32consts<>+1192(SB)/8, $0x35f069d535f069d5
-DATA erf32consts<>+1200(SB)/8, $0x35f069d535f069d5
-DATA erf32consts<>+1208(SB)/8, $0x35f069d535f069d5
-DATA erf32consts<>+1216(SB)/8, $0xb68f93a0b68f93a0
-DATA erf32consts<>+1224(SB)/8, $0xb68f93a0b68f93a0
-DATA erf32consts<>+1232(SB)/8, $0xb68f93a0b68f93a0
-DATA erf32consts<>+1240(SB)/8, $0xb68f93a0b68f93a0
-DATA erf32consts<>+1248(SB)/8, $0xb68f93a0b68f93a0
-DATA erf32consts<>+1256(SB)/8, $0xb68f93a0b68f93a0
-DATA erf32consts<>+1264(SB)/8, $0xb68f93a0b68f93a0
-DATA erf32consts<>+1272(SB)/8, $0xb68f93a0b68f93a0
-DATA erf32consts<>+1280(SB)/8, $0x37830e1337830e13
-DATA erf32consts<>+1288(SB)/8, $0x37830e1337830e13
-DATA erf32consts<>+1296(SB)/8, $0x37830e1337830e13
-DATA erf32consts<>+1304(SB)/8, $0x37830e1337830e13
-DATA erf32consts<>+1312(SB)/8, $0x37830e1337830e13
-DATA erf32consts<>+1320(SB)/8, $0x37830e1337830e13
-DATA erf32consts<>+1328(SB)/8, $0x37830e1337830e13
-DATA erf32consts<>+1336(SB)/8, $0x37830e1337830e13
-DATA erf32consts<>+1344(SB)/8, $0xb884a8a0b884a8a0
-DATA erf32consts<>+1352(SB)/8, $0xb884a8a0b884a8a0
-DATA erf32consts<>+1360(SB)/8, $0xb884a8a0b884a8a0
-DATA erf32consts<>+1368(SB)/8, $0xb884a8a0b884a8a0
-DATA erf32consts<>+1376(SB)/8, $0xb884a8a0b884a8a0
-DATA erf32consts<>+1384(SB)/8, $0xb884a8a0b884a8a0
-DATA erf32consts<>+1392(SB)/8, $0xb884a8a0b884a8a0
-DATA erf32consts<>+1400(SB)/8, $0xb884a8a0b884a8a0
-DATA erf32consts<>+1408(SB)/8, $0x396d218a396d218a
-DATA erf32consts<>+1416(SB)/8, $0x396d218a396d218a
-DATA erf32consts<>+1424(SB)/8, $0x396d218a396d218a
-DATA erf32consts<>+1432(SB)/8, $0x396d218a396d218a
-DATA erf32consts<>+1440(SB)/8, $0x396d218a396d218a
-DATA erf32consts<>+1448(SB)/8, $0x396d218a396d218a
-DATA erf32consts<>+1456(SB)/8, $0x396d218a396d218a
-DATA erf32consts<>+1464(SB)/8, $0x396d218a396d218a
-DATA erf32consts<>+1472(SB)/8, $0xba4afd8bba4afd8b
-DATA erf32consts<>+1480(SB)/8, $0xba4afd8bba4afd8b
-DATA erf32consts<>+1488(SB)/8, $0xba4afd8bba4afd8b
-DATA erf32consts<>+1496(SB)/8, $0xba4afd8bba4afd8b
-DATA erf32consts<>+1504(SB)/8, $0xba4afd8bba4afd8b
-DATA erf32consts<>+1512(SB)/8, $0xba4afd8bba4afd8b
-DATA erf32consts<>+1520(SB)/8, $0xba4afd8bba4afd8b
-DATA erf32consts<>+1528(SB)/8, $0xba4afd8bba4afd8b
-DATA erf32consts<>+1536(SB)/8, $0x3b2956ad3b2956ad
-DATA erf32consts<>+1544(SB)/8, $0x3b2956ad3b2956ad
-DATA erf32consts<>+1552(SB)/8, $0x3b2956ad3b2956ad
-DATA erf32consts<>+1560(SB)/8, $0x3b2956ad3b2956ad
-DATA erf32consts<>+1568(SB)/8, $0x3b2956ad3b2956ad
-DATA erf32consts<>+1576(SB)/8, $0x3b2956ad3b2956ad
-DATA erf32consts<>+1584(SB)/8, $0x3b2956ad3b2956ad
-DATA erf32consts<>+1592(SB)/8, $0x3b2956ad3b2956ad
-DATA erf32consts<>+1600(SB)/8, $0xbc0844f1bc0844f1
-DATA erf32consts<>+1608(SB)/8, $0xbc0844f1bc0844f1
-DATA erf32consts<>+1616(SB)/8, $0xbc0844f1bc0844f1
-DATA erf32consts<>+1624(SB)/8, $0xbc0844f1bc0844f1
-DATA erf32consts<>+1632(SB)/8, $0xbc0844f1bc0844f1
-DATA erf32consts<>+1640(SB)/8, $0xbc0844f1bc0844f1
-DATA erf32consts<>+1648(SB)/8, $0xbc0844f1bc0844f1
-DATA erf32consts<>+1656(SB)/8, $0xbc0844f1bc0844f1
-DATA erf32consts<>+1664(SB)/8, $0x3cd28f163cd28f16
-DATA erf32consts<>+1672(SB)/8, $0x3cd28f163cd28f16
-DATA erf32consts<>+1680(SB)/8, $0x3cd28f163cd28f16
-DATA erf32consts<>+1688(SB)/8, $0x3cd28f163cd28f16
-DATA erf32consts<>+1696(SB)/8, $0x3cd28f163cd28f16
-DATA erf32consts<>+1704(SB)/8, $0x3cd28f163cd28f16
-DATA erf32consts<>+1712(SB)/8, $0x3cd28f163cd28f16
-DATA erf32consts<>+1720(SB)/8, $0x3cd28f163cd28f16
-DATA erf32consts<>+1728(SB)/8, $0xbd9b810bbd9b810b
-DATA erf32consts<>+1736(SB)/8, $0xbd9b810bbd9b810b
-DATA erf32consts<>+1744(SB)/8, $0xbd9b810bbd9b810b
-DATA erf32consts<>+1752(SB)/8, $0xbd9b810bbd9b810b
-DATA erf32consts<>+1760(SB)/8, $0xbd9b810bbd9b810b
-DATA erf32consts<>+1768(SB)/8, $0xbd9b810bbd9b810b
-DATA erf32consts<>+1776(SB)/8, $0xbd9b810bbd9b810b
-DATA erf32consts<>+1784(SB)/8, $0xbd9b810bbd9b810b
-DATA erf32consts<>+1792(SB)/8, $0x3e5a45203e5a4520
-DATA erf32consts<>+1800(SB)/8, $0x3e5a45203e5a4520
-DATA erf32consts<>+1808(SB)/8, $0x3e5a45203e5a4520
-DATA erf32consts<>+1816(SB)/8, $0x3e5a45203e5a4520
-DATA erf32consts<>+1824(SB)/8, $0x3e5a45203e5a4520
-DATA erf32consts<>+1832(SB)/8, $0x3e5a45203e5a4520
-DATA erf32consts<>+1840(SB)/8, $0x3e5a45203e5a4520
-DATA erf32consts<>+1848(SB)/8, $0x3e5a45203e5a4520
-DATA erf32consts<>+1856(SB)/8, $0x407c0000407c0000
-DATA erf32consts<>+1864(SB)/8, $0x407c0000407c0000
-DATA erf32consts<>+1872(SB)/8, $0x407c0000407c0000
-DATA erf32consts<>+1880(SB)/8, $0x407c0000407c0000
-DATA erf32consts<>+1888(SB)/8, $0x407c0000407c0000
-DATA erf32consts<>+1896(SB)/8, $0x407c0000407c0000
-DATA erf32consts<>+1904(SB)/8, $0x407c0000407c0000
-DATA erf32consts<>+1912(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+192(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+200(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+208(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+216(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+224(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+232(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+240(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+248(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+256(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+264(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+272(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+280(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+288(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+296(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+304(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+312(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+320(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+328(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+336(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+344(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+352(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+360(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+368(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+376(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+384(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+392(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+400(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+408(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+416(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+424(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+432(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+440(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+448(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+456(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+464(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+472(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+480(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+488(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+496(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+504(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+512(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+520(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+528(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+536(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+544(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+552(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+560(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+568(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+576(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+584(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+592(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+600(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+608(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+616(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+624(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+632(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+640(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+648(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+656(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+664(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+672(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+680(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+688(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+696(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+704(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+712(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+720(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+728(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+736(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+744(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+752(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+760(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+768(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+776(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+784(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+792(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+800(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+808(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+816(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+824(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+832(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+840(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+848(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+856(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+864(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+872(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+880(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+888(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+896(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+904(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+912(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+920(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+928(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+936(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+944(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+952(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+960(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+968(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+976(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+984(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+992(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1000(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1008(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1016(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1024(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1032(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1040(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1048(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1056(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1064(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1072(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1080(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1088(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1096(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1104(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1112(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1120(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1128(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1136(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1144(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1152(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1160(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1168(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1176(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1184(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1192(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1200(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1208(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1216(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1224(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1232(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1240(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1248(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1256(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1264(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1272(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1280(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1288(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1296(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1304(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1312(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1320(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1328(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1336(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1344(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1352(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1360(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1368(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1376(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1384(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1392(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1400(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1408(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+1416(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+1424(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+1432(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+1440(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+1448(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+1456(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+1464(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+1472(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+1480(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+1488(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+1496(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+1504(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+1512(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+1520(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+1528(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+1536(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+1544(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+1552(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+1560(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+1568(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+1576(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+1584(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+1592(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+1600(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+1608(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+1616(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+1624(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+1632(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+1640(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+1648(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+1656(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+1664(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+1672(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+1680(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+1688(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+1696(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+1704(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+1712(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+1720(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+1728(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+1736(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+1744(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+1752(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+1760(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+1768(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+1776(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+1784(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+1792(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+1800(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+1808(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+1816(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+1824(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+1832(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+1840(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+1848(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+1856(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+1864(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+1872(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+1880(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+1888(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+1896(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+1904(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+1912(SB)/8, $0x3e0375d43e0375d4
 DATA erf32consts<>+1920(SB)/8, $0x0040000000400000
 DATA erf32consts<>+1928(SB)/8, $0x0040000000400000
 DATA erf32consts<>+1936(SB)/8, $0x0040000000400000
@@ -34266,114 +34408,114 @@ erfVF32AVX512_loop2:
 	VPANDD.BCST       erf32consts<>+64(SB), Z0, Z0
 	VMOVUPS           64(SI)(R8*4), Z1
 	VPANDD.BCST       erf32consts<>+64(SB), Z1, Z1
-	VMOVUPS           (SI)(R8*4), Z2
-	VMULPS            (SI)(R8*4), Z2, Z2
-	VMOVUPS           64(SI)(R8*4), Z3
-	VMULPS            64(SI)(R8*4), Z3, Z3
-	VBROADCASTSS      erf32consts<>+192(SB), Z4
-	VFMADD213PS.BCST  erf32consts<>+256(SB), Z2, Z4
-	VBROADCASTSS      erf32consts<>+192(SB), Z5
-	VFMADD213PS.BCST  erf32consts<>+256(SB), Z3, Z5
-	VFMADD213PS.BCST  erf32consts<>+320(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+320(SB), Z3, Z5
-	VFMADD213PS.BCST  erf32consts<>+384(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+384(SB), Z3, Z5
-	VFMADD213PS.BCST  erf32consts<>+448(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+448(SB), Z3, Z5
-	VFMADD213PS.BCST  erf32consts<>+512(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+512(SB), Z3, Z5
-	VFMADD213PS.BCST  erf32consts<>+576(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+576(SB), Z3, Z5
-	VMOVUPS           (SI)(R8*4), Z2
-	VFMADD213PS       (SI)(R8*4), Z2, Z4
-	VMOVUPS           64(SI)(R8*4), Z2
-	VFMADD213PS       64(SI)(R8*4), Z2, Z5
 	VMULPS            Z0, Z0, Z2
 	VMULPS            Z1, Z1, Z3
-	VMOVUPS           Z2, Z6
-	VFNMADD231PS      Z0, Z0, Z6
-	VMOVUPS           Z3, Z7
-	VFNMADD231PS      Z1, Z1, Z7
+	VMOVUPS           Z2, Z4
+	VFNMADD231PS      Z0, Z0, Z4
+	VMOVUPS           Z3, Z5
+	VFNMADD231PS      Z1, Z1, Z5
 	VPXORD.BCST       erf32consts<>+0(SB), Z2, Z2
 	VPXORD.BCST       erf32consts<>+0(SB), Z3, Z3
-	VBROADCASTSS      erf32consts<>+640(SB), Z8
-	VFMADD213PS.BCST  erf32consts<>+704(SB), Z2, Z8
-	VBROADCASTSS      erf32consts<>+640(SB), Z9
-	VFMADD213PS.BCST  erf32consts<>+704(SB), Z3, Z9
-	VSUBPS.BCST       erf32consts<>+704(SB), Z8, Z10
-	VSUBPS.BCST       erf32consts<>+704(SB), Z9, Z11
-	VFNMADD231PS.BCST erf32consts<>+832(SB), Z10, Z2
-	VFNMADD231PS.BCST erf32consts<>+832(SB), Z11, Z3
-	VFNMADD231PS.BCST erf32consts<>+768(SB), Z10, Z2
-	VFNMADD231PS.BCST erf32consts<>+768(SB), Z11, Z3
-	VBROADCASTSS      erf32consts<>+896(SB), Z10
-	VFMADD213PS.BCST  erf32consts<>+960(SB), Z2, Z10
-	VBROADCASTSS      erf32consts<>+896(SB), Z11
-	VFMADD213PS.BCST  erf32consts<>+960(SB), Z3, Z11
-	VMULPS            Z2, Z2, Z12
-	VMULPS            Z3, Z3, Z13
-	VPERMPS           exptail_32<>+0(SB), Z8, Z14
-	VPERMPS           exptail_32<>+0(SB), Z9, Z15
-	VADDPS            Z14, Z2, Z2
-	VADDPS            Z15, Z3, Z3
-	VFMADD231PS       Z10, Z12, Z2
-	VFMADD231PS       Z11, Z13, Z3
-	VPERMPS           exphi_32<>+0(SB), Z8, Z10
-	VPERMPS           exphi_32<>+0(SB), Z9, Z11
-	VPSLLD            $0x13, Z8, Z8
-	VPSLLD            $0x13, Z9, Z9
-	VPADDD            Z8, Z10, Z10
-	VPADDD            Z9, Z11, Z11
-	VFMADD231PS       Z10, Z2, Z10
-	VFMADD231PS       Z11, Z3, Z11
-	VFMADD231PS       Z6, Z10, Z10
-	VFMADD231PS       Z7, Z11, Z11
-	VSUBPS.BCST       erf32consts<>+1024(SB), Z0, Z2
-	VSUBPS.BCST       erf32consts<>+1024(SB), Z1, Z3
-	VBROADCASTSS      erf32consts<>+1088(SB), Z6
-	VFMADD213PS.BCST  erf32consts<>+1152(SB), Z2, Z6
-	VBROADCASTSS      erf32consts<>+1088(SB), Z7
-	VFMADD213PS.BCST  erf32consts<>+1152(SB), Z3, Z7
-	VFMADD213PS.BCST  erf32consts<>+1216(SB), Z2, Z6
-	VFMADD213PS.BCST  erf32consts<>+1216(SB), Z3, Z7
-	VFMADD213PS.BCST  erf32consts<>+1280(SB), Z2, Z6
-	VFMADD213PS.BCST  erf32consts<>+1280(SB), Z3, Z7
-	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z2, Z6
-	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z3, Z7
-	VFMADD213PS.BCST  erf32consts<>+1408(SB), Z2, Z6
-	VFMADD213PS.BCST  erf32consts<>+1408(SB), Z3, Z7
-	VFMADD213PS.BCST  erf32consts<>+1472(SB), Z2, Z6
-	VFMADD213PS.BCST  erf32consts<>+1472(SB), Z3, Z7
-	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z2, Z6
-	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z3, Z7
-	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z2, Z6
-	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z3, Z7
-	VFMADD213PS.BCST  erf32consts<>+1664(SB), Z2, Z6
-	VFMADD213PS.BCST  erf32consts<>+1664(SB), Z3, Z7
-	VFMADD213PS.BCST  erf32consts<>+1728(SB), Z2, Z6
-	VFMADD213PS.BCST  erf32consts<>+1728(SB), Z3, Z7
-	VFMADD213PS.BCST  erf32consts<>+1792(SB), Z2, Z6
-	VFMADD213PS.BCST  erf32consts<>+1792(SB), Z3, Z7
-	VFNMADD213PS.BCST erf32consts<>+128(SB), Z6, Z10
-	VFNMADD213PS.BCST erf32consts<>+128(SB), Z7, Z11
-	VCMPPS.BCST       $0x11, erf32consts<>+1856(SB), Z0, K1
-	VCMPPS.BCST       $0x11, erf32consts<>+1856(SB), Z1, K2
+	VBROADCASTSS      erf32consts<>+192(SB), Z6
+	VFMADD213PS.BCST  erf32consts<>+256(SB), Z2, Z6
+	VBROADCASTSS      erf32consts<>+192(SB), Z7
+	VFMADD213PS.BCST  erf32consts<>+256(SB), Z3, Z7
+	VSUBPS.BCST       erf32consts<>+256(SB), Z6, Z8
+	VSUBPS.BCST       erf32consts<>+256(SB), Z7, Z9
+	VFNMADD231PS.BCST erf32consts<>+384(SB), Z8, Z2
+	VFNMADD231PS.BCST erf32consts<>+384(SB), Z9, Z3
+	VFNMADD231PS.BCST erf32consts<>+320(SB), Z8, Z2
+	VFNMADD231PS.BCST erf32consts<>+320(SB), Z9, Z3
+	VBROADCASTSS      erf32consts<>+448(SB), Z8
+	VFMADD213PS.BCST  erf32consts<>+512(SB), Z2, Z8
+	VBROADCASTSS      erf32consts<>+448(SB), Z9
+	VFMADD213PS.BCST  erf32consts<>+512(SB), Z3, Z9
+	VMULPS            Z2, Z2, Z10
+	VMULPS            Z3, Z3, Z11
+	VPERMPS           exptail_32<>+0(SB), Z6, Z12
+	VPERMPS           exptail_32<>+0(SB), Z7, Z13
+	VADDPS            Z12, Z2, Z2
+	VADDPS            Z13, Z3, Z3
+	VFMADD231PS       Z8, Z10, Z2
+	VFMADD231PS       Z9, Z11, Z3
+	VPERMPS           exphi_32<>+0(SB), Z6, Z8
+	VPERMPS           exphi_32<>+0(SB), Z7, Z9
+	VPSLLD            $0x13, Z6, Z6
+	VPSLLD            $0x13, Z7, Z7
+	VPADDD            Z6, Z8, Z8
+	VPADDD            Z7, Z9, Z9
+	VFMADD231PS       Z8, Z2, Z8
+	VFMADD231PS       Z9, Z3, Z9
+	VFMADD231PS       Z4, Z8, Z8
+	VFMADD231PS       Z5, Z9, Z9
+	VSUBPS.BCST       erf32consts<>+576(SB), Z0, Z2
+	VSUBPS.BCST       erf32consts<>+576(SB), Z1, Z3
+	VBROADCASTSS      erf32consts<>+640(SB), Z4
+	VFMADD213PS.BCST  erf32consts<>+704(SB), Z2, Z4
+	VBROADCASTSS      erf32consts<>+640(SB), Z5
+	VFMADD213PS.BCST  erf32consts<>+704(SB), Z3, Z5
+	VFMADD213PS.BCST  erf32consts<>+768(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+768(SB), Z3, Z5
+	VFMADD213PS.BCST  erf32consts<>+832(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+832(SB), Z3, Z5
+	VFMADD213PS.BCST  erf32consts<>+896(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+896(SB), Z3, Z5
+	VFMADD213PS.BCST  erf32consts<>+960(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+960(SB), Z3, Z5
+	VFMADD213PS.BCST  erf32consts<>+1024(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+1024(SB), Z3, Z5
+	VFMADD213PS.BCST  erf32consts<>+1088(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+1088(SB), Z3, Z5
+	VFMADD213PS.BCST  erf32consts<>+1152(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+1152(SB), Z3, Z5
+	VFMADD213PS.BCST  erf32consts<>+1216(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+1216(SB), Z3, Z5
+	VFMADD213PS.BCST  erf32consts<>+1280(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+1280(SB), Z3, Z5
+	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z3, Z5
+	VFNMADD213PS.BCST erf32consts<>+128(SB), Z4, Z8
+	VFNMADD213PS.BCST erf32consts<>+128(SB), Z5, Z9
+	VCMPPS.BCST       $0x11, erf32consts<>+1408(SB), Z0, K1
+	VCMPPS.BCST       $0x11, erf32consts<>+1408(SB), Z1, K2
 	VBROADCASTSS      erf32consts<>+128(SB), Z2
 	VMOVUPS           Z2, Z2
-	VBLENDMPS         Z10, Z2, K1, Z2
+	VBLENDMPS         Z8, Z2, K1, Z2
 	VBROADCASTSS      erf32consts<>+128(SB), Z3
 	VMOVUPS           Z3, Z3
-	VBLENDMPS         Z11, Z3, K2, Z3
+	VBLENDMPS         Z9, Z3, K2, Z3
+	VMOVUPS           (SI)(R8*4), Z4
+	VPANDD.BCST       erf32consts<>+0(SB), Z4, Z4
+	VMOVUPS           64(SI)(R8*4), Z5
+	VPANDD.BCST       erf32consts<>+0(SB), Z5, Z5
+	VPORD             Z4, Z2, Z2
+	VPORD             Z5, Z3, Z3
+	VMOVUPS           (SI)(R8*4), Z4
+	VMULPS            (SI)(R8*4), Z4, Z4
+	VMOVUPS           64(SI)(R8*4), Z5
+	VMULPS            64(SI)(R8*4), Z5, Z5
+	VBROADCASTSS      erf32consts<>+1472(SB), Z6
+	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z4, Z6
+	VBROADCASTSS      erf32consts<>+1472(SB), Z7
+	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z5, Z7
+	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z4, Z6
+	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z5, Z7
+	VFMADD213PS.BCST  erf32consts<>+1664(SB), Z4, Z6
+	VFMADD213PS.BCST  erf32consts<>+1664(SB), Z5, Z7
+	VFMADD213PS.BCST  erf32consts<>+1728(SB), Z4, Z6
+	VFMADD213PS.BCST  erf32consts<>+1728(SB), Z5, Z7
+	VFMADD213PS.BCST  erf32consts<>+1792(SB), Z4, Z6
+	VFMADD213PS.BCST  erf32consts<>+1792(SB), Z5, Z7
+	VFMADD213PS.BCST  erf32consts<>+1856(SB), Z4, Z6
+	VFMADD213PS.BCST  erf32consts<>+1856(SB), Z5, Z7
+	VMOVUPS           (SI)(R8*4), Z4
+	VFMADD213PS       (SI)(R8*4), Z4, Z6
+	VMOVUPS           64(SI)(R8*4), Z4
+	VFMADD213PS       64(SI)(R8*4), Z4, Z7
 	VCMPPS.BCST       $0x11, erf32consts<>+128(SB), Z0, K1
 	VCMPPS.BCST       $0x11, erf32consts<>+128(SB), Z1, K2
-	VMOVUPS           (SI)(R8*4), Z0
-	VPANDD.BCST       erf32consts<>+0(SB), Z0, Z0
-	VMOVUPS           64(SI)(R8*4), Z1
-	VPANDD.BCST       erf32consts<>+0(SB), Z1, Z1
-	VPORD             Z0, Z2, Z2
-	VPORD             Z1, Z3, Z3
-	VBLENDMPS         Z4, Z2, K1, Z2
-	VBLENDMPS         Z5, Z3, K2, Z3
+	VBLENDMPS         Z6, Z2, K1, Z2
+	VBLENDMPS         Z7, Z3, K2, Z3
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K1
 	VMOVUPS           64(SI)(R8*4), Z0
@@ -34396,60 +34538,60 @@ erfVF32AVX512_loop1:
 	JB                erfVF32AVX512_after1
 	VMOVUPS           (SI)(R8*4), Z0
 	VPANDD.BCST       erf32consts<>+64(SB), Z0, Z0
-	VMOVUPS           (SI)(R8*4), Z1
-	VMULPS            (SI)(R8*4), Z1, Z1
-	VBROADCASTSS      erf32consts<>+192(SB), Z2
-	VFMADD213PS.BCST  erf32consts<>+256(SB), Z1, Z2
-	VFMADD213PS.BCST  erf32consts<>+320(SB), Z1, Z2
-	VFMADD213PS.BCST  erf32consts<>+384(SB), Z1, Z2
-	VFMADD213PS.BCST  erf32consts<>+448(SB), Z1, Z2
-	VFMADD213PS.BCST  erf32consts<>+512(SB), Z1, Z2
-	VFMADD213PS.BCST  erf32consts<>+576(SB), Z1, Z2
-	VMOVUPS           (SI)(R8*4), Z1
-	VFMADD213PS       (SI)(R8*4), Z1, Z2
 	VMULPS            Z0, Z0, Z1
-	VMOVUPS           Z1, Z3
-	VFNMADD231PS      Z0, Z0, Z3
+	VMOVUPS           Z1, Z2
+	VFNMADD231PS      Z0, Z0, Z2
 	VPXORD.BCST       erf32consts<>+0(SB), Z1, Z1
-	VBROADCASTSS      erf32consts<>+640(SB), Z4
-	VFMADD213PS.BCST  erf32consts<>+704(SB), Z1, Z4
-	VSUBPS.BCST       erf32consts<>+704(SB), Z4, Z5
-	VFNMADD231PS.BCST erf32consts<>+832(SB), Z5, Z1
-	VFNMADD231PS.BCST erf32consts<>+768(SB), Z5, Z1
-	VBROADCASTSS      erf32consts<>+896(SB), Z5
-	VFMADD213PS.BCST  erf32consts<>+960(SB), Z1, Z5
-	VMULPS            Z1, Z1, Z6
-	VPERMPS           exptail_32<>+0(SB), Z4, Z7
-	VADDPS            Z7, Z1, Z1
-	VFMADD231PS       Z5, Z6, Z1
-	VPERMPS           exphi_32<>+0(SB), Z4, Z5
-	VPSLLD            $0x13, Z4, Z4
-	VPADDD            Z4, Z5, Z5
-	VFMADD231PS       Z5, Z1, Z5
-	VFMADD231PS       Z3, Z5, Z5
-	VSUBPS.BCST       erf32consts<>+1024(SB), Z0, Z1
-	VBROADCASTSS      erf32consts<>+1088(SB), Z3
-	VFMADD213PS.BCST  erf32consts<>+1152(SB), Z1, Z3
-	VFMADD213PS.BCST  erf32consts<>+1216(SB), Z1, Z3
-	VFMADD213PS.BCST  erf32consts<>+1280(SB), Z1, Z3
-	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z1, Z3
-	VFMADD213PS.BCST  erf32consts<>+1408(SB), Z1, Z3
-	VFMADD213PS.BCST  erf32consts<>+1472(SB), Z1, Z3
-	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z1, Z3
-	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z1, Z3
-	VFMADD213PS.BCST  erf32consts<>+1664(SB), Z1, Z3
-	VFMADD213PS.BCST  erf32consts<>+1728(SB), Z1, Z3
-	VFMADD213PS.BCST  erf32consts<>+1792(SB), Z1, Z3
-	VFNMADD213PS.BCST erf32consts<>+128(SB), Z3, Z5
-	VCMPPS.BCST       $0x11, erf32consts<>+1856(SB), Z0, K1
+	VBROADCASTSS      erf32consts<>+192(SB), Z3
+	VFMADD213PS.BCST  erf32consts<>+256(SB), Z1, Z3
+	VSUBPS.BCST       erf32consts<>+256(SB), Z3, Z4
+	VFNMADD231PS.BCST erf32consts<>+384(SB), Z4, Z1
+	VFNMADD231PS.BCST erf32consts<>+320(SB), Z4, Z1
+	VBROADCASTSS      erf32consts<>+448(SB), Z4
+	VFMADD213PS.BCST  erf32consts<>+512(SB), Z1, Z4
+	VMULPS            Z1, Z1, Z5
+	VPERMPS           exptail_32<>+0(SB), Z3, Z6
+	VADDPS            Z6, Z1, Z1
+	VFMADD231PS       Z4, Z5, Z1
+	VPERMPS           exphi_32<>+0(SB), Z3, Z4
+	VPSLLD            $0x13, Z3, Z3
+	VPADDD            Z3, Z4, Z4
+	VFMADD231PS       Z4, Z1, Z4
+	VFMADD231PS       Z2, Z4, Z4
+	VSUBPS.BCST       erf32consts<>+576(SB), Z0, Z1
+	VBROADCASTSS      erf32consts<>+640(SB), Z2
+	VFMADD213PS.BCST  erf32consts<>+704(SB), Z1, Z2
+	VFMADD213PS.BCST  erf32consts<>+768(SB), Z1, Z2
+	VFMADD213PS.BCST  erf32consts<>+832(SB), Z1, Z2
+	VFMADD213PS.BCST  erf32consts<>+896(SB), Z1, Z2
+	VFMADD213PS.BCST  erf32consts<>+960(SB), Z1, Z2
+	VFMADD213PS.BCST  erf32consts<>+1024(SB), Z1, Z2
+	VFMADD213PS.BCST  erf32consts<>+1088(SB), Z1, Z2
+	VFMADD213PS.BCST  erf32consts<>+1152(SB), Z1, Z2
+	VFMADD213PS.BCST  erf32consts<>+1216(SB), Z1, Z2
+	VFMADD213PS.BCST  erf32consts<>+1280(SB), Z1, Z2
+	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z1, Z2
+	VFNMADD213PS.BCST erf32consts<>+128(SB), Z2, Z4
+	VCMPPS.BCST       $0x11, erf32consts<>+1408(SB), Z0, K1
 	VBROADCASTSS      erf32consts<>+128(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPS         Z5, Z1, K1, Z1
+	VBLENDMPS         Z4, Z1, K1, Z1
+	VMOVUPS           (SI)(R8*4), Z2
+	VPANDD.BCST       erf32consts<>+0(SB), Z2, Z2
+	VPORD             Z2, Z1, Z1
+	VMOVUPS           (SI)(R8*4), Z2
+	VMULPS            (SI)(R8*4), Z2, Z2
+	VBROADCASTSS      erf32consts<>+1472(SB), Z3
+	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z2, Z3
+	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z2, Z3
+	VFMADD213PS.BCST  erf32consts<>+1664(SB), Z2, Z3
+	VFMADD213PS.BCST  erf32consts<>+1728(SB), Z2, Z3
+	VFMADD213PS.BCST  erf32consts<>+1792(SB), Z2, Z3
+	VFMADD213PS.BCST  erf32consts<>+1856(SB), Z2, Z3
+	VMOVUPS           (SI)(R8*4), Z2
+	VFMADD213PS       (SI)(R8*4), Z2, Z3
 	VCMPPS.BCST       $0x11, erf32consts<>+128(SB), Z0, K1
-	VMOVUPS           (SI)(R8*4), Z0
-	VPANDD.BCST       erf32consts<>+0(SB), Z0, Z0
-	VPORD             Z0, Z1, Z1
-	VBLENDMPS         Z2, Z1, K1, Z1
+	VBLENDMPS         Z3, Z1, K1, Z1
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K1
 	VMOVUPS           (SI)(R8*4), Z0
@@ -34467,57 +34609,57 @@ erfVF32AVX512_after1:
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPS.Z         (SI)(R8*4), K1, Z0
 	VPANDD.BCST       erf32consts<>+64(SB), Z0, Z1
-	VMULPS            Z0, Z0, Z2
-	VBROADCASTSS      erf32consts<>+192(SB), Z3
-	VFMADD213PS.BCST  erf32consts<>+256(SB), Z2, Z3
-	VFMADD213PS.BCST  erf32consts<>+320(SB), Z2, Z3
-	VFMADD213PS.BCST  erf32consts<>+384(SB), Z2, Z3
-	VFMADD213PS.BCST  erf32consts<>+448(SB), Z2, Z3
-	VFMADD213PS.BCST  erf32consts<>+512(SB), Z2, Z3
-	VFMADD213PS.BCST  erf32consts<>+576(SB), Z2, Z3
-	VFMADD213PS       Z0, Z0, Z3
 	VMULPS            Z1, Z1, Z2
-	VMOVUPS           Z2, Z4
-	VFNMADD231PS      Z1, Z1, Z4
+	VMOVUPS           Z2, Z3
+	VFNMADD231PS      Z1, Z1, Z3
 	VPXORD.BCST       erf32consts<>+0(SB), Z2, Z2
-	VBROADCASTSS      erf32consts<>+640(SB), Z5
-	VFMADD213PS.BCST  erf32consts<>+704(SB), Z2, Z5
-	VSUBPS.BCST       erf32consts<>+704(SB), Z5, Z6
-	VFNMADD231PS.BCST erf32consts<>+832(SB), Z6, Z2
-	VFNMADD231PS.BCST erf32consts<>+768(SB), Z6, Z2
-	VBROADCASTSS      erf32consts<>+896(SB), Z6
-	VFMADD213PS.BCST  erf32consts<>+960(SB), Z2, Z6
-	VMULPS            Z2, Z2, Z7
-	VPERMPS           exptail_32<>+0(SB), Z5, Z8
-	VADDPS            Z8, Z2, Z2
-	VFMADD231PS       Z6, Z7, Z2
-	VPERMPS           exphi_32<>+0(SB), Z5, Z6
-	VPSLLD            $0x13, Z5, Z5
-	VPADDD            Z5, Z6, Z6
-	VFMADD231PS       Z6, Z2, Z6
-	VFMADD231PS       Z4, Z6, Z6
-	VSUBPS.BCST       erf32consts<>+1024(SB), Z1, Z2
-	VBROADCASTSS      erf32consts<>+1088(SB), Z4
-	VFMADD213PS.BCST  erf32consts<>+1152(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+1216(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+1280(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+1408(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+1472(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+1664(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+1728(SB), Z2, Z4
-	VFMADD213PS.BCST  erf32consts<>+1792(SB), Z2, Z4
-	VFNMADD213PS.BCST erf32consts<>+128(SB), Z4, Z6
-	VCMPPS.BCST       $0x11, erf32consts<>+1856(SB), Z1, K2
+	VBROADCASTSS      erf32consts<>+192(SB), Z4
+	VFMADD213PS.BCST  erf32consts<>+256(SB), Z2, Z4
+	VSUBPS.BCST       erf32consts<>+256(SB), Z4, Z5
+	VFNMADD231PS.BCST erf32consts<>+384(SB), Z5, Z2
+	VFNMADD231PS.BCST erf32consts<>+320(SB), Z5, Z2
+	VBROADCASTSS      erf32consts<>+448(SB), Z5
+	VFMADD213PS.BCST  erf32consts<>+512(SB), Z2, Z5
+	VMULPS            Z2, Z2, Z6
+	VPERMPS           exptail_32<>+0(SB), Z4, Z7
+	VADDPS            Z7, Z2, Z2
+	VFMADD231PS       Z5, Z6, Z2
+	VPERMPS           exphi_32<>+0(SB), Z4, Z5
+	VPSLLD            $0x13, Z4, Z4
+	VPADDD            Z4, Z5, Z5
+	VFMADD231PS       Z5, Z2, Z5
+	VFMADD231PS       Z3, Z5, Z5
+	VSUBPS.BCST       erf32consts<>+576(SB), Z1, Z2
+	VBROADCASTSS      erf32consts<>+640(SB), Z3
+	VFMADD213PS.BCST  erf32consts<>+704(SB), Z2, Z3
+	VFMADD213PS.BCST  erf32consts<>+768(SB), Z2, Z3
+	VFMADD213PS.BCST  erf32consts<>+832(SB), Z2, Z3
+	VFMADD213PS.BCST  erf32consts<>+896(SB), Z2, Z3
+	VFMADD213PS.BCST  erf32consts<>+960(SB), Z2, Z3
+	VFMADD213PS.BCST  erf32consts<>+1024(SB), Z2, Z3
+	VFMADD213PS.BCST  erf32consts<>+1088(SB), Z2, Z3
+	VFMADD213PS.BCST  erf32consts<>+1152(SB), Z2, Z3
+	VFMADD213PS.BCST  erf32consts<>+1216(SB), Z2, Z3
+	VFMADD213PS.BCST  erf32consts<>+1280(SB), Z2, Z3
+	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z2, Z3
+	VFNMADD213PS.BCST erf32consts<>+128(SB), Z3, Z5
+	VCMPPS.BCST       $0x11, erf32consts<>+1408(SB), Z1, K2
 	VBROADCASTSS      erf32consts<>+128(SB), Z2
 	VMOVUPS           Z2, Z2
-	VBLENDMPS         Z6, Z2, K2, Z2
+	VBLENDMPS         Z5, Z2, K2, Z2
+	VPANDD.BCST       erf32consts<>+0(SB), Z0, Z3
+	VPORD             Z3, Z2, Z2
+	VMULPS            Z0, Z0, Z3
+	VBROADCASTSS      erf32consts<>+1472(SB), Z4
+	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z3, Z4
+	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z3, Z4
+	VFMADD213PS.BCST  erf32consts<>+1664(SB), Z3, Z4
+	VFMADD213PS.BCST  erf32consts<>+1728(SB), Z3, Z4
+	VFMADD213PS.BCST  erf32consts<>+1792(SB), Z3, Z4
+	VFMADD213PS.BCST  erf32consts<>+1856(SB), Z3, Z4
+	VFMADD213PS       Z0, Z0, Z4
 	VCMPPS.BCST       $0x11, erf32consts<>+128(SB), Z1, K2
-	VPANDD.BCST       erf32consts<>+0(SB), Z0, Z1
-	VPORD             Z1, Z2, Z2
-	VBLENDMPS         Z3, Z2, K2, Z2
+	VBLENDMPS         Z4, Z2, K2, Z2
 	VCMPPS            $0x03, Z0, Z0, K2
 	VPORD.BCST        erf32consts<>+1920(SB), Z0, Z0
 	VBLENDMPS         Z0, Z2, K2, Z2

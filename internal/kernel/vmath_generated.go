@@ -2563,55 +2563,55 @@ func tanh64(x0 float64) float64 {
 // erf32 is erf on float32, the steps of its program (see gen/registry/vmath.go).
 func erf32(x0 float32) float32 {
 	v3 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v5 := float32(x0 * x0)
-	v8 := fma32(float32(7.8538615e-05), v5, float32(-0.00080101937))
-	v10 := fma32(v8, v5, float32(0.0051883277))
-	v12 := fma32(v10, v5, float32(-0.026853813))
-	v14 := fma32(v12, v5, float32(0.112835854))
-	v16 := fma32(v14, v5, float32(-0.37612626))
-	v18 := fma32(v16, v5, float32(0.12837917))
-	v19 := fma32(x0, v18, x0)
-	v20 := float32(math.Float32frombits(v3) * math.Float32frombits(v3))
-	v21 := fma32(-math.Float32frombits(v3), math.Float32frombits(v3), v20)
-	v22 := math.Float32bits(v20) ^ uint32(0x80000000)
-	v25 := fma32(math.Float32frombits(v22), float32(23.08312), float32(1.2582912e+07))
-	v26 := float32(v25 - float32(1.2582912e+07))
-	v29 := fma32(-v26, float32(0.04333496), math.Float32frombits(v22))
-	v30 := fma32(-v26, float32(-1.3262153e-05), v29)
-	v33 := fma32(float32(0.1666672), v30, float32(0.5000163))
-	v34 := float32(v30 * v30)
-	v35 := exptail_32[math.Float32bits(v25)&0xf]
-	v36 := float32(v30 + math.Float32frombits(v35))
-	v37 := fma32(v34, v33, v36)
-	v38 := exphi_32[math.Float32bits(v25)&0xf]
-	v39 := math.Float32bits(v25) << 19
-	v40 := v38 + v39
-	v41 := fma32(v37, math.Float32frombits(v40), math.Float32frombits(v40))
-	v42 := fma32(v41, v21, v41)
-	v44 := float32(math.Float32frombits(v3) - float32(2.46875))
-	v47 := fma32(float32(-4.3042098e-07), v44, float32(1.7912195e-06))
-	v49 := fma32(v47, v44, float32(-4.278918e-06))
-	v51 := fma32(v49, v44, float32(1.562297e-05))
-	v53 := fma32(v51, v44, float32(-6.325659e-05))
-	v55 := fma32(v53, v44, float32(0.00022614576))
-	v57 := fma32(v55, v44, float32(-0.00077434693))
-	v59 := fma32(v57, v44, float32(0.0025839016))
-	v61 := fma32(v59, v44, float32(-0.008317218))
-	v63 := fma32(v61, v44, float32(0.025702994))
-	v65 := fma32(v63, v44, float32(-0.07592972))
-	v67 := fma32(v65, v44, float32(0.21315432))
-	v68 := fma32(-v42, v67, float32(1))
-	v70 := math.Float32frombits(v3) < float32(3.9375)
-	v71 := float32(1)
-	if v70 {
-		v71 = v68
+	v5 := float32(math.Float32frombits(v3) * math.Float32frombits(v3))
+	v6 := fma32(-math.Float32frombits(v3), math.Float32frombits(v3), v5)
+	v7 := math.Float32bits(v5) ^ uint32(0x80000000)
+	v10 := fma32(math.Float32frombits(v7), float32(23.08312), float32(1.2582912e+07))
+	v11 := float32(v10 - float32(1.2582912e+07))
+	v14 := fma32(-v11, float32(0.04333496), math.Float32frombits(v7))
+	v15 := fma32(-v11, float32(-1.3262153e-05), v14)
+	v18 := fma32(float32(0.1666672), v15, float32(0.5000163))
+	v19 := float32(v15 * v15)
+	v20 := exptail_32[math.Float32bits(v10)&0xf]
+	v21 := float32(v15 + math.Float32frombits(v20))
+	v22 := fma32(v19, v18, v21)
+	v23 := exphi_32[math.Float32bits(v10)&0xf]
+	v24 := math.Float32bits(v10) << 19
+	v25 := v23 + v24
+	v26 := fma32(v22, math.Float32frombits(v25), math.Float32frombits(v25))
+	v27 := fma32(v26, v6, v26)
+	v29 := float32(math.Float32frombits(v3) - float32(2.46875))
+	v32 := fma32(float32(-4.3042098e-07), v29, float32(1.7912195e-06))
+	v34 := fma32(v32, v29, float32(-4.278918e-06))
+	v36 := fma32(v34, v29, float32(1.562297e-05))
+	v38 := fma32(v36, v29, float32(-6.325659e-05))
+	v40 := fma32(v38, v29, float32(0.00022614576))
+	v42 := fma32(v40, v29, float32(-0.00077434693))
+	v44 := fma32(v42, v29, float32(0.0025839016))
+	v46 := fma32(v44, v29, float32(-0.008317218))
+	v48 := fma32(v46, v29, float32(0.025702994))
+	v50 := fma32(v48, v29, float32(-0.07592972))
+	v52 := fma32(v50, v29, float32(0.21315432))
+	v53 := fma32(-v27, v52, float32(1))
+	v55 := math.Float32frombits(v3) < float32(3.9375)
+	v56 := float32(1)
+	if v55 {
+		v56 = v53
 	}
-	v72 := math.Float32frombits(v3) < float32(1)
-	v73 := math.Float32bits(x0) & uint32(0x80000000)
-	v74 := math.Float32bits(v71) | v73
-	v75 := math.Float32frombits(v74)
-	if v72 {
-		v75 = v19
+	v57 := math.Float32bits(x0) & uint32(0x80000000)
+	v58 := math.Float32bits(v56) | v57
+	v59 := float32(x0 * x0)
+	v62 := fma32(float32(7.8538615e-05), v59, float32(-0.00080101937))
+	v64 := fma32(v62, v59, float32(0.0051883277))
+	v66 := fma32(v64, v59, float32(-0.026853813))
+	v68 := fma32(v66, v59, float32(0.112835854))
+	v70 := fma32(v68, v59, float32(-0.37612626))
+	v72 := fma32(v70, v59, float32(0.12837917))
+	v73 := fma32(x0, v72, x0)
+	v74 := math.Float32frombits(v3) < float32(1)
+	v75 := math.Float32frombits(v58)
+	if v74 {
+		v75 = v73
 	}
 	v76 := x0 != x0
 	v78 := math.Float32bits(x0) | uint32(0x400000)

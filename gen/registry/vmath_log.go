@@ -268,14 +268,16 @@ func log1pProgram(t Type) *MathProgram {
 	fb := bitsOf(t)
 	x := b.in(0)
 	u, e := b.twoSum(b.f(1), x)
-	// From 2^(mant+1) on, e/u is under 2^-(mant+1) and log u over 36:
-	// nothing; and 2^-k would not be a normal number for every such u.
-	near := b.lt(x, b.f(math.Ldexp(1, fb.mant+1)))
 	base := logBases["log"]
 	hi, lo := b.logPartsWith(u, base, -1, func(ix, invc, r int) int {
 		// invc*2^-k: k's bits are those of ix's exponent less the bias.
 		inv := b.iadd(b.isub(invc, b.and(ix, b.bits(b.constBits(fb.inf)))), b.bits(b.constBits(1)))
 		c := b.mul(e, inv)
+		// From 2^(mant+1) on, e/u is under 2^-(mant+1) and log u over
+		// 36: nothing; and 2^-k would not be a normal number for every
+		// such u. Compared here, from x in memory, so that no register
+		// holds the mask through the logarithm.
+		near := b.lt(x, b.f(math.Ldexp(1, fb.mant+1)))
 		return b.sel(near, b.fnma(c, r, c), b.f(0))
 	})
 	res := b.sel(b.eq(x, b.f(0)), x, b.add(hi, lo))

@@ -6994,6 +6994,173 @@ log1pVF32AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+log1pVF32AVX2_loop2:
+	CMPQ         R9, $0x00000010
+	JB           log1pVF32AVX2_after2
+	VMOVUPS      (SI)(R8*4), Y0
+	VADDPS       log1p32consts<>+0(SB), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VADDPS       log1p32consts<>+0(SB), Y1, Y1
+	VSUBPS       log1p32consts<>+0(SB), Y0, Y2
+	VSUBPS       log1p32consts<>+0(SB), Y1, Y3
+	VSUBPS       Y2, Y0, Y4
+	VSUBPS       Y3, Y1, Y5
+	VMOVUPS      log1p32consts<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y4
+	VMOVUPS      log1p32consts<>+0(SB), Y6
+	VSUBPS       Y5, Y6, Y5
+	VMOVUPS      (SI)(R8*4), Y6
+	VSUBPS       Y2, Y6, Y2
+	VMOVUPS      32(SI)(R8*4), Y6
+	VSUBPS       Y3, Y6, Y3
+	VADDPS       Y2, Y4, Y4
+	VADDPS       Y3, Y5, Y5
+	VPADDD       log1p32consts<>+64(SB), Y0, Y0
+	VPADDD       log1p32consts<>+64(SB), Y1, Y1
+	VPSRLD       $0x17, Y0, Y2
+	VPSRLD       $0x17, Y1, Y3
+	VPOR         log1p32consts<>+128(SB), Y2, Y2
+	VPOR         log1p32consts<>+128(SB), Y3, Y3
+	VSUBPS       log1p32consts<>+192(SB), Y2, Y2
+	VSUBPS       log1p32consts<>+192(SB), Y3, Y3
+	VPAND        log1p32consts<>+256(SB), Y0, Y6
+	VPAND        log1p32consts<>+256(SB), Y1, Y7
+	VPADDD       log1p32consts<>+320(SB), Y6, Y6
+	VPADDD       log1p32consts<>+320(SB), Y7, Y7
+	VPSRLD       $0x13, Y0, Y8
+	VPSRLD       $0x13, Y1, Y9
+	VPERMPS      loginvc_32<>+0(SB), Y8, Y10
+	VPERMPS      loginvc_32<>+32(SB), Y8, Y11
+	VPSLLD       $0x1c, Y8, Y12
+	VBLENDVPS    Y12, Y11, Y10, Y10
+	VPERMPS      loginvc_32<>+0(SB), Y9, Y11
+	VPERMPS      loginvc_32<>+32(SB), Y9, Y12
+	VPSLLD       $0x1c, Y9, Y13
+	VBLENDVPS    Y13, Y12, Y11, Y11
+	VFMADD213PS  log1p32consts<>+384(SB), Y10, Y6
+	VFMADD213PS  log1p32consts<>+384(SB), Y11, Y7
+	VPERMPS      loglhi_32<>+0(SB), Y8, Y12
+	VPERMPS      loglhi_32<>+32(SB), Y8, Y13
+	VPSLLD       $0x1c, Y8, Y14
+	VBLENDVPS    Y14, Y13, Y12, Y12
+	VPERMPS      loglhi_32<>+0(SB), Y9, Y13
+	VPERMPS      loglhi_32<>+32(SB), Y9, Y14
+	VPSLLD       $0x1c, Y9, Y15
+	VBLENDVPS    Y15, Y14, Y13, Y13
+	VFMADD231PS  log1p32consts<>+448(SB), Y2, Y12
+	VFMADD231PS  log1p32consts<>+448(SB), Y3, Y13
+	VPERMPS      logllo_32<>+0(SB), Y8, Y14
+	VPERMPS      logllo_32<>+32(SB), Y8, Y15
+	VPSLLD       $0x1c, Y8, Y8
+	VBLENDVPS    Y8, Y15, Y14, Y14
+	VPERMPS      logllo_32<>+0(SB), Y9, Y8
+	VPERMPS      logllo_32<>+32(SB), Y9, Y15
+	VPSLLD       $0x1c, Y9, Y9
+	VBLENDVPS    Y9, Y15, Y8, Y8
+	VFMADD231PS  log1p32consts<>+512(SB), Y2, Y14
+	VFMADD231PS  log1p32consts<>+512(SB), Y3, Y8
+	VPAND        log1p32consts<>+576(SB), Y0, Y0
+	VPAND        log1p32consts<>+576(SB), Y1, Y1
+	VPSUBD       Y0, Y10, Y10
+	VPSUBD       Y1, Y11, Y11
+	VPADDD       log1p32consts<>+0(SB), Y10, Y10
+	VPADDD       log1p32consts<>+0(SB), Y11, Y11
+	VMULPS       Y10, Y4, Y4
+	VMULPS       Y11, Y5, Y5
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x11, log1p32consts<>+640(SB), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VCMPPS       $0x11, log1p32consts<>+640(SB), Y1, Y1
+	VFNMADD231PS Y6, Y4, Y4
+	VFNMADD231PS Y7, Y5, Y5
+	VMOVUPS      log1p32consts<>+704(SB), Y2
+	VBLENDVPS    Y0, Y4, Y2, Y4
+	VMOVUPS      log1p32consts<>+704(SB), Y0
+	VBLENDVPS    Y1, Y5, Y0, Y5
+	VADDPS       Y4, Y14, Y14
+	VADDPS       Y5, Y8, Y8
+	VADDPS       Y6, Y12, Y0
+	VADDPS       Y7, Y13, Y1
+	VSUBPS       Y0, Y12, Y12
+	VSUBPS       Y1, Y13, Y13
+	VADDPS       Y6, Y12, Y12
+	VADDPS       Y7, Y13, Y13
+	VMOVUPS      log1p32consts<>+768(SB), Y2
+	VFMADD213PS  log1p32consts<>+832(SB), Y6, Y2
+	VMOVUPS      log1p32consts<>+768(SB), Y3
+	VFMADD213PS  log1p32consts<>+832(SB), Y7, Y3
+	VFMADD213PS  log1p32consts<>+896(SB), Y6, Y2
+	VFMADD213PS  log1p32consts<>+896(SB), Y7, Y3
+	VFMADD213PS  log1p32consts<>+960(SB), Y6, Y2
+	VFMADD213PS  log1p32consts<>+960(SB), Y7, Y3
+	VFMADD213PS  log1p32consts<>+1024(SB), Y6, Y2
+	VFMADD213PS  log1p32consts<>+1024(SB), Y7, Y3
+	VMULPS       Y6, Y6, Y6
+	VMULPS       Y7, Y7, Y7
+	VADDPS       Y14, Y12, Y12
+	VADDPS       Y8, Y13, Y13
+	VFMADD231PS  Y2, Y6, Y12
+	VFMADD231PS  Y3, Y7, Y13
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x00, log1p32consts<>+704(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y3
+	VCMPPS       $0x00, log1p32consts<>+704(SB), Y3, Y3
+	VADDPS       Y12, Y0, Y0
+	VADDPS       Y13, Y1, Y1
+	VBLENDVPS    Y2, (SI)(R8*4), Y0, Y0
+	VBLENDVPS    Y3, 32(SI)(R8*4), Y1, Y1
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x1a, log1p32consts<>+384(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y3
+	VCMPPS       $0x1a, log1p32consts<>+384(SB), Y3, Y3
+	VMOVUPS      (SI)(R8*4), Y4
+	VCMPPS       $0x00, log1p32consts<>+576(SB), Y4, Y4
+	VMOVUPS      32(SI)(R8*4), Y5
+	VCMPPS       $0x00, log1p32consts<>+576(SB), Y5, Y5
+	VPOR         Y2, Y4, Y2
+	VPOR         Y3, Y5, Y3
+	VPOR         Y3, Y2, Y4
+	VPTEST       Y4, Y4
+	JZ           mathblock290
+	VMOVUPS      (SI)(R8*4), Y4
+	VCMPPS       $0x00, log1p32consts<>+384(SB), Y4, Y4
+	VBLENDVPS    Y4, log1p32consts<>+1088(SB), Y0, Y4
+	VMOVUPS      (SI)(R8*4), Y5
+	VCMPPS       $0x11, log1p32consts<>+384(SB), Y5, Y5
+	VBLENDVPS    Y5, log1p32consts<>+1152(SB), Y4, Y4
+	VMOVUPS      (SI)(R8*4), Y5
+	VCMPPS       $0x00, log1p32consts<>+576(SB), Y5, Y5
+	VBLENDVPS    Y5, log1p32consts<>+576(SB), Y4, Y4
+	VMOVUPS      (SI)(R8*4), Y5
+	VCMPPS       $0x03, (SI)(R8*4), Y5, Y5
+	VMOVUPS      (SI)(R8*4), Y6
+	VPOR         log1p32consts<>+1216(SB), Y6, Y6
+	VBLENDVPS    Y5, Y6, Y4, Y6
+	VBLENDVPS    Y2, Y6, Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y2
+	VCMPPS       $0x00, log1p32consts<>+384(SB), Y2, Y2
+	VBLENDVPS    Y2, log1p32consts<>+1088(SB), Y1, Y2
+	VMOVUPS      32(SI)(R8*4), Y4
+	VCMPPS       $0x11, log1p32consts<>+384(SB), Y4, Y4
+	VBLENDVPS    Y4, log1p32consts<>+1152(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y4
+	VCMPPS       $0x00, log1p32consts<>+576(SB), Y4, Y4
+	VBLENDVPS    Y4, log1p32consts<>+576(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y4
+	VCMPPS       $0x03, 32(SI)(R8*4), Y4, Y4
+	VMOVUPS      32(SI)(R8*4), Y5
+	VPOR         log1p32consts<>+1216(SB), Y5, Y5
+	VBLENDVPS    Y4, Y5, Y2, Y5
+	VBLENDVPS    Y3, Y5, Y1, Y1
+
+mathblock290:
+	VMOVUPS Y0, (DX)(R8*4)
+	VMOVUPS Y1, 32(DX)(R8*4)
+	ADDQ    $0x00000010, R8
+	SUBQ    $0x00000010, R9
+	JMP     log1pVF32AVX2_loop2
+
+log1pVF32AVX2_after2:
 log1pVF32AVX2_loop1:
 	CMPQ         R9, $0x00000008
 	JB           log1pVF32AVX2_after1
@@ -7006,69 +7173,69 @@ log1pVF32AVX2_loop1:
 	VMOVUPS      (SI)(R8*4), Y3
 	VSUBPS       Y1, Y3, Y1
 	VADDPS       Y1, Y2, Y2
-	VMOVUPS      (SI)(R8*4), Y1
-	VCMPPS       $0x11, log1p32consts<>+64(SB), Y1, Y1
-	VPADDD       log1p32consts<>+128(SB), Y0, Y0
-	VPSRLD       $0x17, Y0, Y3
-	VPOR         log1p32consts<>+192(SB), Y3, Y3
-	VSUBPS       log1p32consts<>+256(SB), Y3, Y3
-	VPAND        log1p32consts<>+320(SB), Y0, Y4
-	VPADDD       log1p32consts<>+384(SB), Y4, Y4
-	VPSRLD       $0x13, Y0, Y5
-	VPERMPS      loginvc_32<>+0(SB), Y5, Y6
-	VPERMPS      loginvc_32<>+32(SB), Y5, Y7
-	VPSLLD       $0x1c, Y5, Y8
+	VPADDD       log1p32consts<>+64(SB), Y0, Y0
+	VPSRLD       $0x17, Y0, Y1
+	VPOR         log1p32consts<>+128(SB), Y1, Y1
+	VSUBPS       log1p32consts<>+192(SB), Y1, Y1
+	VPAND        log1p32consts<>+256(SB), Y0, Y3
+	VPADDD       log1p32consts<>+320(SB), Y3, Y3
+	VPSRLD       $0x13, Y0, Y4
+	VPERMPS      loginvc_32<>+0(SB), Y4, Y5
+	VPERMPS      loginvc_32<>+32(SB), Y4, Y6
+	VPSLLD       $0x1c, Y4, Y7
+	VBLENDVPS    Y7, Y6, Y5, Y5
+	VFMADD213PS  log1p32consts<>+384(SB), Y5, Y3
+	VPERMPS      loglhi_32<>+0(SB), Y4, Y6
+	VPERMPS      loglhi_32<>+32(SB), Y4, Y7
+	VPSLLD       $0x1c, Y4, Y8
 	VBLENDVPS    Y8, Y7, Y6, Y6
-	VFMADD213PS  log1p32consts<>+448(SB), Y6, Y4
-	VPERMPS      loglhi_32<>+0(SB), Y5, Y7
-	VPERMPS      loglhi_32<>+32(SB), Y5, Y8
-	VPSLLD       $0x1c, Y5, Y9
-	VBLENDVPS    Y9, Y8, Y7, Y7
-	VFMADD231PS  log1p32consts<>+512(SB), Y3, Y7
-	VPERMPS      logllo_32<>+0(SB), Y5, Y8
-	VPERMPS      logllo_32<>+32(SB), Y5, Y9
-	VPSLLD       $0x1c, Y5, Y5
-	VBLENDVPS    Y5, Y9, Y8, Y8
-	VFMADD231PS  log1p32consts<>+576(SB), Y3, Y8
-	VPAND        log1p32consts<>+640(SB), Y0, Y0
-	VPSUBD       Y0, Y6, Y6
-	VPADDD       log1p32consts<>+0(SB), Y6, Y6
-	VMULPS       Y6, Y2, Y2
-	VFNMADD231PS Y4, Y2, Y2
-	VMOVUPS      log1p32consts<>+704(SB), Y0
-	VBLENDVPS    Y1, Y2, Y0, Y2
-	VADDPS       Y2, Y8, Y8
-	VADDPS       Y4, Y7, Y0
-	VSUBPS       Y0, Y7, Y7
-	VADDPS       Y4, Y7, Y7
+	VFMADD231PS  log1p32consts<>+448(SB), Y1, Y6
+	VPERMPS      logllo_32<>+0(SB), Y4, Y7
+	VPERMPS      logllo_32<>+32(SB), Y4, Y8
+	VPSLLD       $0x1c, Y4, Y4
+	VBLENDVPS    Y4, Y8, Y7, Y7
+	VFMADD231PS  log1p32consts<>+512(SB), Y1, Y7
+	VPAND        log1p32consts<>+576(SB), Y0, Y0
+	VPSUBD       Y0, Y5, Y5
+	VPADDD       log1p32consts<>+0(SB), Y5, Y5
+	VMULPS       Y5, Y2, Y2
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x11, log1p32consts<>+640(SB), Y0, Y0
+	VFNMADD231PS Y3, Y2, Y2
+	VMOVUPS      log1p32consts<>+704(SB), Y1
+	VBLENDVPS    Y0, Y2, Y1, Y2
+	VADDPS       Y2, Y7, Y7
+	VADDPS       Y3, Y6, Y0
+	VSUBPS       Y0, Y6, Y6
+	VADDPS       Y3, Y6, Y6
 	VMOVUPS      log1p32consts<>+768(SB), Y1
-	VFMADD213PS  log1p32consts<>+832(SB), Y4, Y1
-	VFMADD213PS  log1p32consts<>+896(SB), Y4, Y1
-	VFMADD213PS  log1p32consts<>+960(SB), Y4, Y1
-	VFMADD213PS  log1p32consts<>+1024(SB), Y4, Y1
-	VMULPS       Y4, Y4, Y4
-	VADDPS       Y8, Y7, Y7
-	VFMADD231PS  Y1, Y4, Y7
+	VFMADD213PS  log1p32consts<>+832(SB), Y3, Y1
+	VFMADD213PS  log1p32consts<>+896(SB), Y3, Y1
+	VFMADD213PS  log1p32consts<>+960(SB), Y3, Y1
+	VFMADD213PS  log1p32consts<>+1024(SB), Y3, Y1
+	VMULPS       Y3, Y3, Y3
+	VADDPS       Y7, Y6, Y6
+	VFMADD231PS  Y1, Y3, Y6
 	VMOVUPS      (SI)(R8*4), Y1
 	VCMPPS       $0x00, log1p32consts<>+704(SB), Y1, Y1
-	VADDPS       Y7, Y0, Y0
+	VADDPS       Y6, Y0, Y0
 	VBLENDVPS    Y1, (SI)(R8*4), Y0, Y0
 	VMOVUPS      (SI)(R8*4), Y1
-	VCMPPS       $0x1a, log1p32consts<>+448(SB), Y1, Y1
+	VCMPPS       $0x1a, log1p32consts<>+384(SB), Y1, Y1
 	VMOVUPS      (SI)(R8*4), Y2
-	VCMPPS       $0x00, log1p32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, log1p32consts<>+576(SB), Y2, Y2
 	VPOR         Y1, Y2, Y1
 	VPTEST       Y1, Y1
-	JZ           mathblock290
+	JZ           mathblock291
 	VMOVUPS      (SI)(R8*4), Y2
-	VCMPPS       $0x00, log1p32consts<>+448(SB), Y2, Y2
+	VCMPPS       $0x00, log1p32consts<>+384(SB), Y2, Y2
 	VBLENDVPS    Y2, log1p32consts<>+1088(SB), Y0, Y2
 	VMOVUPS      (SI)(R8*4), Y3
-	VCMPPS       $0x11, log1p32consts<>+448(SB), Y3, Y3
+	VCMPPS       $0x11, log1p32consts<>+384(SB), Y3, Y3
 	VBLENDVPS    Y3, log1p32consts<>+1152(SB), Y2, Y2
 	VMOVUPS      (SI)(R8*4), Y3
-	VCMPPS       $0x00, log1p32consts<>+640(SB), Y3, Y3
-	VBLENDVPS    Y3, log1p32consts<>+640(SB), Y2, Y2
+	VCMPPS       $0x00, log1p32consts<>+576(SB), Y3, Y3
+	VBLENDVPS    Y3, log1p32consts<>+576(SB), Y2, Y2
 	VMOVUPS      (SI)(R8*4), Y3
 	VCMPPS       $0x03, (SI)(R8*4), Y3, Y3
 	VMOVUPS      (SI)(R8*4), Y4
@@ -7076,7 +7243,7 @@ log1pVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y4, Y2, Y4
 	VBLENDVPS    Y1, Y4, Y0, Y0
 
-mathblock290:
+mathblock291:
 	VMOVUPS Y0, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -7093,71 +7260,71 @@ log1pVF32AVX2_after1:
 	VSUBPS       X3, X4, X3
 	VSUBPS       X2, X0, X2
 	VADDPS       X2, X3, X3
-	VCMPPS       $0x11, log1p32consts<>+64(SB), X0, X2
-	VPADDD       log1p32consts<>+128(SB), X1, X1
-	VPSRLD       $0x17, X1, X4
-	VPOR         log1p32consts<>+192(SB), X4, X4
-	VSUBPS       log1p32consts<>+256(SB), X4, X4
-	VPAND        log1p32consts<>+320(SB), X1, X5
-	VPADDD       log1p32consts<>+384(SB), X5, X5
-	VPSRLD       $0x13, X1, X6
+	VPADDD       log1p32consts<>+64(SB), X1, X1
+	VPSRLD       $0x17, X1, X2
+	VPOR         log1p32consts<>+128(SB), X2, X2
+	VSUBPS       log1p32consts<>+192(SB), X2, X2
+	VPAND        log1p32consts<>+256(SB), X1, X4
+	VPADDD       log1p32consts<>+320(SB), X4, X4
+	VPSRLD       $0x13, X1, X5
 	LEAQ         loginvc_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X6, X8
+	VPAND        tablemask16_32<>+0(SB), X5, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERDD   X8, (R10)(X7*4), X6
+	VFMADD213PS  log1p32consts<>+384(SB), X6, X4
+	LEAQ         loglhi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X5, X8
 	VPCMPEQD     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERDD   X9, (R10)(X8*4), X7
-	VFMADD213PS  log1p32consts<>+448(SB), X7, X5
-	LEAQ         loglhi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X6, X9
-	VPCMPEQD     X9, X9, X10
-	VPXOR        X9, X9, X8
-	VPGATHERDD   X10, (R10)(X9*4), X8
-	VFMADD231PS  log1p32consts<>+512(SB), X4, X8
+	VFMADD231PS  log1p32consts<>+448(SB), X2, X7
 	LEAQ         logllo_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X6, X9
-	VPCMPEQD     X9, X9, X10
-	VPXOR        X9, X9, X6
-	VPGATHERDD   X10, (R10)(X9*4), X6
-	VFMADD231PS  log1p32consts<>+576(SB), X4, X6
-	VPAND        log1p32consts<>+640(SB), X1, X1
-	VPSUBD       X1, X7, X7
-	VPADDD       log1p32consts<>+0(SB), X7, X7
-	VMULPS       X7, X3, X3
-	VFNMADD231PS X5, X3, X3
-	VMOVUPS      log1p32consts<>+704(SB), X1
-	VBLENDVPS    X2, X3, X1, X3
-	VADDPS       X3, X6, X6
-	VADDPS       X5, X8, X1
-	VSUBPS       X1, X8, X8
-	VADDPS       X5, X8, X8
+	VPAND        tablemask16_32<>+0(SB), X5, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X5
+	VPGATHERDD   X9, (R10)(X8*4), X5
+	VFMADD231PS  log1p32consts<>+512(SB), X2, X5
+	VPAND        log1p32consts<>+576(SB), X1, X1
+	VPSUBD       X1, X6, X6
+	VPADDD       log1p32consts<>+0(SB), X6, X6
+	VMULPS       X6, X3, X3
+	VCMPPS       $0x11, log1p32consts<>+640(SB), X0, X1
+	VFNMADD231PS X4, X3, X3
+	VMOVUPS      log1p32consts<>+704(SB), X2
+	VBLENDVPS    X1, X3, X2, X3
+	VADDPS       X3, X5, X5
+	VADDPS       X4, X7, X1
+	VSUBPS       X1, X7, X7
+	VADDPS       X4, X7, X7
 	VMOVUPS      log1p32consts<>+768(SB), X2
-	VFMADD213PS  log1p32consts<>+832(SB), X5, X2
-	VFMADD213PS  log1p32consts<>+896(SB), X5, X2
-	VFMADD213PS  log1p32consts<>+960(SB), X5, X2
-	VFMADD213PS  log1p32consts<>+1024(SB), X5, X2
-	VMULPS       X5, X5, X5
-	VADDPS       X6, X8, X8
-	VFMADD231PS  X2, X5, X8
+	VFMADD213PS  log1p32consts<>+832(SB), X4, X2
+	VFMADD213PS  log1p32consts<>+896(SB), X4, X2
+	VFMADD213PS  log1p32consts<>+960(SB), X4, X2
+	VFMADD213PS  log1p32consts<>+1024(SB), X4, X2
+	VMULPS       X4, X4, X4
+	VADDPS       X5, X7, X7
+	VFMADD231PS  X2, X4, X7
 	VCMPPS       $0x00, log1p32consts<>+704(SB), X0, X2
-	VADDPS       X8, X1, X1
+	VADDPS       X7, X1, X1
 	VBLENDVPS    X2, X0, X1, X1
-	VCMPPS       $0x1a, log1p32consts<>+448(SB), X0, X2
-	VCMPPS       $0x00, log1p32consts<>+640(SB), X0, X3
+	VCMPPS       $0x1a, log1p32consts<>+384(SB), X0, X2
+	VCMPPS       $0x00, log1p32consts<>+576(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock291
-	VCMPPS       $0x00, log1p32consts<>+448(SB), X0, X3
+	JZ           mathblock292
+	VCMPPS       $0x00, log1p32consts<>+384(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
-	VCMPPS       $0x11, log1p32consts<>+448(SB), X0, X4
+	VCMPPS       $0x11, log1p32consts<>+384(SB), X0, X4
 	VBLENDVPS    X4, log1p32consts<>+1152(SB), X3, X3
-	VCMPPS       $0x00, log1p32consts<>+640(SB), X0, X4
-	VBLENDVPS    X4, log1p32consts<>+640(SB), X3, X3
+	VCMPPS       $0x00, log1p32consts<>+576(SB), X0, X4
+	VBLENDVPS    X4, log1p32consts<>+576(SB), X3, X3
 	VCMPPS       $0x03, X0, X0, X4
 	VPOR         log1p32consts<>+1216(SB), X0, X0
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock291:
+mathblock292:
 	VMOVUPS X1, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -7173,71 +7340,71 @@ log1pVF32AVX2_tail4:
 	VSUBPS       X3, X4, X3
 	VSUBPS       X2, X0, X2
 	VADDPS       X2, X3, X3
-	VCMPPS       $0x11, log1p32consts<>+64(SB), X0, X2
-	VPADDD       log1p32consts<>+128(SB), X1, X1
-	VPSRLD       $0x17, X1, X4
-	VPOR         log1p32consts<>+192(SB), X4, X4
-	VSUBPS       log1p32consts<>+256(SB), X4, X4
-	VPAND        log1p32consts<>+320(SB), X1, X5
-	VPADDD       log1p32consts<>+384(SB), X5, X5
-	VPSRLD       $0x13, X1, X6
+	VPADDD       log1p32consts<>+64(SB), X1, X1
+	VPSRLD       $0x17, X1, X2
+	VPOR         log1p32consts<>+128(SB), X2, X2
+	VSUBPS       log1p32consts<>+192(SB), X2, X2
+	VPAND        log1p32consts<>+256(SB), X1, X4
+	VPADDD       log1p32consts<>+320(SB), X4, X4
+	VPSRLD       $0x13, X1, X5
 	LEAQ         loginvc_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X6, X8
+	VPAND        tablemask16_32<>+0(SB), X5, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERDD   X8, (R10)(X7*4), X6
+	VFMADD213PS  log1p32consts<>+384(SB), X6, X4
+	LEAQ         loglhi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X5, X8
 	VPCMPEQD     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERDD   X9, (R10)(X8*4), X7
-	VFMADD213PS  log1p32consts<>+448(SB), X7, X5
-	LEAQ         loglhi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X6, X9
-	VPCMPEQD     X9, X9, X10
-	VPXOR        X9, X9, X8
-	VPGATHERDD   X10, (R10)(X9*4), X8
-	VFMADD231PS  log1p32consts<>+512(SB), X4, X8
+	VFMADD231PS  log1p32consts<>+448(SB), X2, X7
 	LEAQ         logllo_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X6, X9
-	VPCMPEQD     X9, X9, X10
-	VPXOR        X9, X9, X6
-	VPGATHERDD   X10, (R10)(X9*4), X6
-	VFMADD231PS  log1p32consts<>+576(SB), X4, X6
-	VPAND        log1p32consts<>+640(SB), X1, X1
-	VPSUBD       X1, X7, X7
-	VPADDD       log1p32consts<>+0(SB), X7, X7
-	VMULPS       X7, X3, X3
-	VFNMADD231PS X5, X3, X3
-	VMOVUPS      log1p32consts<>+704(SB), X1
-	VBLENDVPS    X2, X3, X1, X3
-	VADDPS       X3, X6, X6
-	VADDPS       X5, X8, X1
-	VSUBPS       X1, X8, X8
-	VADDPS       X5, X8, X8
+	VPAND        tablemask16_32<>+0(SB), X5, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X5
+	VPGATHERDD   X9, (R10)(X8*4), X5
+	VFMADD231PS  log1p32consts<>+512(SB), X2, X5
+	VPAND        log1p32consts<>+576(SB), X1, X1
+	VPSUBD       X1, X6, X6
+	VPADDD       log1p32consts<>+0(SB), X6, X6
+	VMULPS       X6, X3, X3
+	VCMPPS       $0x11, log1p32consts<>+640(SB), X0, X1
+	VFNMADD231PS X4, X3, X3
+	VMOVUPS      log1p32consts<>+704(SB), X2
+	VBLENDVPS    X1, X3, X2, X3
+	VADDPS       X3, X5, X5
+	VADDPS       X4, X7, X1
+	VSUBPS       X1, X7, X7
+	VADDPS       X4, X7, X7
 	VMOVUPS      log1p32consts<>+768(SB), X2
-	VFMADD213PS  log1p32consts<>+832(SB), X5, X2
-	VFMADD213PS  log1p32consts<>+896(SB), X5, X2
-	VFMADD213PS  log1p32consts<>+960(SB), X5, X2
-	VFMADD213PS  log1p32consts<>+1024(SB), X5, X2
-	VMULPS       X5, X5, X5
-	VADDPS       X6, X8, X8
-	VFMADD231PS  X2, X5, X8
+	VFMADD213PS  log1p32consts<>+832(SB), X4, X2
+	VFMADD213PS  log1p32consts<>+896(SB), X4, X2
+	VFMADD213PS  log1p32consts<>+960(SB), X4, X2
+	VFMADD213PS  log1p32consts<>+1024(SB), X4, X2
+	VMULPS       X4, X4, X4
+	VADDPS       X5, X7, X7
+	VFMADD231PS  X2, X4, X7
 	VCMPPS       $0x00, log1p32consts<>+704(SB), X0, X2
-	VADDPS       X8, X1, X1
+	VADDPS       X7, X1, X1
 	VBLENDVPS    X2, X0, X1, X1
-	VCMPPS       $0x1a, log1p32consts<>+448(SB), X0, X2
-	VCMPPS       $0x00, log1p32consts<>+640(SB), X0, X3
+	VCMPPS       $0x1a, log1p32consts<>+384(SB), X0, X2
+	VCMPPS       $0x00, log1p32consts<>+576(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock292
-	VCMPPS       $0x00, log1p32consts<>+448(SB), X0, X3
+	JZ           mathblock293
+	VCMPPS       $0x00, log1p32consts<>+384(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
-	VCMPPS       $0x11, log1p32consts<>+448(SB), X0, X4
+	VCMPPS       $0x11, log1p32consts<>+384(SB), X0, X4
 	VBLENDVPS    X4, log1p32consts<>+1152(SB), X3, X3
-	VCMPPS       $0x00, log1p32consts<>+640(SB), X0, X4
-	VBLENDVPS    X4, log1p32consts<>+640(SB), X3, X3
+	VCMPPS       $0x00, log1p32consts<>+576(SB), X0, X4
+	VBLENDVPS    X4, log1p32consts<>+576(SB), X3, X3
 	VCMPPS       $0x03, X0, X0, X4
 	VPOR         log1p32consts<>+1216(SB), X0, X0
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock292:
+mathblock293:
 	VMOVQ X1, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -7253,71 +7420,71 @@ log1pVF32AVX2_tail2:
 	VSUBPS       X3, X4, X3
 	VSUBPS       X2, X0, X2
 	VADDPS       X2, X3, X3
-	VCMPPS       $0x11, log1p32consts<>+64(SB), X0, X2
-	VPADDD       log1p32consts<>+128(SB), X1, X1
-	VPSRLD       $0x17, X1, X4
-	VPOR         log1p32consts<>+192(SB), X4, X4
-	VSUBPS       log1p32consts<>+256(SB), X4, X4
-	VPAND        log1p32consts<>+320(SB), X1, X5
-	VPADDD       log1p32consts<>+384(SB), X5, X5
-	VPSRLD       $0x13, X1, X6
+	VPADDD       log1p32consts<>+64(SB), X1, X1
+	VPSRLD       $0x17, X1, X2
+	VPOR         log1p32consts<>+128(SB), X2, X2
+	VSUBPS       log1p32consts<>+192(SB), X2, X2
+	VPAND        log1p32consts<>+256(SB), X1, X4
+	VPADDD       log1p32consts<>+320(SB), X4, X4
+	VPSRLD       $0x13, X1, X5
 	LEAQ         loginvc_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X6, X8
+	VPAND        tablemask16_32<>+0(SB), X5, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERDD   X8, (R10)(X7*4), X6
+	VFMADD213PS  log1p32consts<>+384(SB), X6, X4
+	LEAQ         loglhi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X5, X8
 	VPCMPEQD     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERDD   X9, (R10)(X8*4), X7
-	VFMADD213PS  log1p32consts<>+448(SB), X7, X5
-	LEAQ         loglhi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X6, X9
-	VPCMPEQD     X9, X9, X10
-	VPXOR        X9, X9, X8
-	VPGATHERDD   X10, (R10)(X9*4), X8
-	VFMADD231PS  log1p32consts<>+512(SB), X4, X8
+	VFMADD231PS  log1p32consts<>+448(SB), X2, X7
 	LEAQ         logllo_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X6, X9
-	VPCMPEQD     X9, X9, X10
-	VPXOR        X9, X9, X6
-	VPGATHERDD   X10, (R10)(X9*4), X6
-	VFMADD231PS  log1p32consts<>+576(SB), X4, X6
-	VPAND        log1p32consts<>+640(SB), X1, X1
-	VPSUBD       X1, X7, X7
-	VPADDD       log1p32consts<>+0(SB), X7, X7
-	VMULPS       X7, X3, X3
-	VFNMADD231PS X5, X3, X3
-	VMOVUPS      log1p32consts<>+704(SB), X1
-	VBLENDVPS    X2, X3, X1, X3
-	VADDPS       X3, X6, X6
-	VADDPS       X5, X8, X1
-	VSUBPS       X1, X8, X8
-	VADDPS       X5, X8, X8
+	VPAND        tablemask16_32<>+0(SB), X5, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X5
+	VPGATHERDD   X9, (R10)(X8*4), X5
+	VFMADD231PS  log1p32consts<>+512(SB), X2, X5
+	VPAND        log1p32consts<>+576(SB), X1, X1
+	VPSUBD       X1, X6, X6
+	VPADDD       log1p32consts<>+0(SB), X6, X6
+	VMULPS       X6, X3, X3
+	VCMPPS       $0x11, log1p32consts<>+640(SB), X0, X1
+	VFNMADD231PS X4, X3, X3
+	VMOVUPS      log1p32consts<>+704(SB), X2
+	VBLENDVPS    X1, X3, X2, X3
+	VADDPS       X3, X5, X5
+	VADDPS       X4, X7, X1
+	VSUBPS       X1, X7, X7
+	VADDPS       X4, X7, X7
 	VMOVUPS      log1p32consts<>+768(SB), X2
-	VFMADD213PS  log1p32consts<>+832(SB), X5, X2
-	VFMADD213PS  log1p32consts<>+896(SB), X5, X2
-	VFMADD213PS  log1p32consts<>+960(SB), X5, X2
-	VFMADD213PS  log1p32consts<>+1024(SB), X5, X2
-	VMULPS       X5, X5, X5
-	VADDPS       X6, X8, X8
-	VFMADD231PS  X2, X5, X8
+	VFMADD213PS  log1p32consts<>+832(SB), X4, X2
+	VFMADD213PS  log1p32consts<>+896(SB), X4, X2
+	VFMADD213PS  log1p32consts<>+960(SB), X4, X2
+	VFMADD213PS  log1p32consts<>+1024(SB), X4, X2
+	VMULPS       X4, X4, X4
+	VADDPS       X5, X7, X7
+	VFMADD231PS  X2, X4, X7
 	VCMPPS       $0x00, log1p32consts<>+704(SB), X0, X2
-	VADDPS       X8, X1, X1
+	VADDPS       X7, X1, X1
 	VBLENDVPS    X2, X0, X1, X1
-	VCMPPS       $0x1a, log1p32consts<>+448(SB), X0, X2
-	VCMPPS       $0x00, log1p32consts<>+640(SB), X0, X3
+	VCMPPS       $0x1a, log1p32consts<>+384(SB), X0, X2
+	VCMPPS       $0x00, log1p32consts<>+576(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock293
-	VCMPPS       $0x00, log1p32consts<>+448(SB), X0, X3
+	JZ           mathblock294
+	VCMPPS       $0x00, log1p32consts<>+384(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
-	VCMPPS       $0x11, log1p32consts<>+448(SB), X0, X4
+	VCMPPS       $0x11, log1p32consts<>+384(SB), X0, X4
 	VBLENDVPS    X4, log1p32consts<>+1152(SB), X3, X3
-	VCMPPS       $0x00, log1p32consts<>+640(SB), X0, X4
-	VBLENDVPS    X4, log1p32consts<>+640(SB), X3, X3
+	VCMPPS       $0x00, log1p32consts<>+576(SB), X0, X4
+	VBLENDVPS    X4, log1p32consts<>+576(SB), X3, X3
 	VCMPPS       $0x03, X0, X0, X4
 	VPOR         log1p32consts<>+1216(SB), X0, X0
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock293:
+mathblock294:
 	VMOVSS X1, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -7340,86 +7507,86 @@ DATA log1p32consts<>+32(SB)/8, $0x3f8000003f800000
 DATA log1p32consts<>+40(SB)/8, $0x3f8000003f800000
 DATA log1p32consts<>+48(SB)/8, $0x3f8000003f800000
 DATA log1p32consts<>+56(SB)/8, $0x3f8000003f800000
-DATA log1p32consts<>+64(SB)/8, $0x4b8000004b800000
-DATA log1p32consts<>+72(SB)/8, $0x4b8000004b800000
-DATA log1p32consts<>+80(SB)/8, $0x4b8000004b800000
-DATA log1p32consts<>+88(SB)/8, $0x4b8000004b800000
-DATA log1p32consts<>+96(SB)/8, $0x4b8000004b800000
-DATA log1p32consts<>+104(SB)/8, $0x4b8000004b800000
-DATA log1p32consts<>+112(SB)/8, $0x4b8000004b800000
-DATA log1p32consts<>+120(SB)/8, $0x4b8000004b800000
-DATA log1p32consts<>+128(SB)/8, $0x004d0000004d0000
-DATA log1p32consts<>+136(SB)/8, $0x004d0000004d0000
-DATA log1p32consts<>+144(SB)/8, $0x004d0000004d0000
-DATA log1p32consts<>+152(SB)/8, $0x004d0000004d0000
-DATA log1p32consts<>+160(SB)/8, $0x004d0000004d0000
-DATA log1p32consts<>+168(SB)/8, $0x004d0000004d0000
-DATA log1p32consts<>+176(SB)/8, $0x004d0000004d0000
-DATA log1p32consts<>+184(SB)/8, $0x004d0000004d0000
-DATA log1p32consts<>+192(SB)/8, $0x4b0000004b000000
-DATA log1p32consts<>+200(SB)/8, $0x4b0000004b000000
-DATA log1p32consts<>+208(SB)/8, $0x4b0000004b000000
-DATA log1p32consts<>+216(SB)/8, $0x4b0000004b000000
-DATA log1p32consts<>+224(SB)/8, $0x4b0000004b000000
-DATA log1p32consts<>+232(SB)/8, $0x4b0000004b000000
-DATA log1p32consts<>+240(SB)/8, $0x4b0000004b000000
-DATA log1p32consts<>+248(SB)/8, $0x4b0000004b000000
-DATA log1p32consts<>+256(SB)/8, $0x4b00007f4b00007f
-DATA log1p32consts<>+264(SB)/8, $0x4b00007f4b00007f
-DATA log1p32consts<>+272(SB)/8, $0x4b00007f4b00007f
-DATA log1p32consts<>+280(SB)/8, $0x4b00007f4b00007f
-DATA log1p32consts<>+288(SB)/8, $0x4b00007f4b00007f
-DATA log1p32consts<>+296(SB)/8, $0x4b00007f4b00007f
-DATA log1p32consts<>+304(SB)/8, $0x4b00007f4b00007f
-DATA log1p32consts<>+312(SB)/8, $0x4b00007f4b00007f
-DATA log1p32consts<>+320(SB)/8, $0x007fffff007fffff
-DATA log1p32consts<>+328(SB)/8, $0x007fffff007fffff
-DATA log1p32consts<>+336(SB)/8, $0x007fffff007fffff
-DATA log1p32consts<>+344(SB)/8, $0x007fffff007fffff
-DATA log1p32consts<>+352(SB)/8, $0x007fffff007fffff
-DATA log1p32consts<>+360(SB)/8, $0x007fffff007fffff
-DATA log1p32consts<>+368(SB)/8, $0x007fffff007fffff
-DATA log1p32consts<>+376(SB)/8, $0x007fffff007fffff
-DATA log1p32consts<>+384(SB)/8, $0x3f3300003f330000
-DATA log1p32consts<>+392(SB)/8, $0x3f3300003f330000
-DATA log1p32consts<>+400(SB)/8, $0x3f3300003f330000
-DATA log1p32consts<>+408(SB)/8, $0x3f3300003f330000
-DATA log1p32consts<>+416(SB)/8, $0x3f3300003f330000
-DATA log1p32consts<>+424(SB)/8, $0x3f3300003f330000
-DATA log1p32consts<>+432(SB)/8, $0x3f3300003f330000
-DATA log1p32consts<>+440(SB)/8, $0x3f3300003f330000
-DATA log1p32consts<>+448(SB)/8, $0xbf800000bf800000
-DATA log1p32consts<>+456(SB)/8, $0xbf800000bf800000
-DATA log1p32consts<>+464(SB)/8, $0xbf800000bf800000
-DATA log1p32consts<>+472(SB)/8, $0xbf800000bf800000
-DATA log1p32consts<>+480(SB)/8, $0xbf800000bf800000
-DATA log1p32consts<>+488(SB)/8, $0xbf800000bf800000
-DATA log1p32consts<>+496(SB)/8, $0xbf800000bf800000
-DATA log1p32consts<>+504(SB)/8, $0xbf800000bf800000
-DATA log1p32consts<>+512(SB)/8, $0x3f3172003f317200
-DATA log1p32consts<>+520(SB)/8, $0x3f3172003f317200
-DATA log1p32consts<>+528(SB)/8, $0x3f3172003f317200
-DATA log1p32consts<>+536(SB)/8, $0x3f3172003f317200
-DATA log1p32consts<>+544(SB)/8, $0x3f3172003f317200
-DATA log1p32consts<>+552(SB)/8, $0x3f3172003f317200
-DATA log1p32consts<>+560(SB)/8, $0x3f3172003f317200
-DATA log1p32consts<>+568(SB)/8, $0x3f3172003f317200
-DATA log1p32consts<>+576(SB)/8, $0x35bfbe8e35bfbe8e
-DATA log1p32consts<>+584(SB)/8, $0x35bfbe8e35bfbe8e
-DATA log1p32consts<>+592(SB)/8, $0x35bfbe8e35bfbe8e
-DATA log1p32consts<>+600(SB)/8, $0x35bfbe8e35bfbe8e
-DATA log1p32consts<>+608(SB)/8, $0x35bfbe8e35bfbe8e
-DATA log1p32consts<>+616(SB)/8, $0x35bfbe8e35bfbe8e
-DATA log1p32consts<>+624(SB)/8, $0x35bfbe8e35bfbe8e
-DATA log1p32consts<>+632(SB)/8, $0x35bfbe8e35bfbe8e
-DATA log1p32consts<>+640(SB)/8, $0x7f8000007f800000
-DATA log1p32consts<>+648(SB)/8, $0x7f8000007f800000
-DATA log1p32consts<>+656(SB)/8, $0x7f8000007f800000
-DATA log1p32consts<>+664(SB)/8, $0x7f8000007f800000
-DATA log1p32consts<>+672(SB)/8, $0x7f8000007f800000
-DATA log1p32consts<>+680(SB)/8, $0x7f8000007f800000
-DATA log1p32consts<>+688(SB)/8, $0x7f8000007f800000
-DATA log1p32consts<>+696(SB)/8, $0x7f8000007f800000
+DATA log1p32consts<>+64(SB)/8, $0x004d0000004d0000
+DATA log1p32consts<>+72(SB)/8, $0x004d0000004d0000
+DATA log1p32consts<>+80(SB)/8, $0x004d0000004d0000
+DATA log1p32consts<>+88(SB)/8, $0x004d0000004d0000
+DATA log1p32consts<>+96(SB)/8, $0x004d0000004d0000
+DATA log1p32consts<>+104(SB)/8, $0x004d0000004d0000
+DATA log1p32consts<>+112(SB)/8, $0x004d0000004d0000
+DATA log1p32consts<>+120(SB)/8, $0x004d0000004d0000
+DATA log1p32consts<>+128(SB)/8, $0x4b0000004b000000
+DATA log1p32consts<>+136(SB)/8, $0x4b0000004b000000
+DATA log1p32consts<>+144(SB)/8, $0x4b0000004b000000
+DATA log1p32consts<>+152(SB)/8, $0x4b0000004b000000
+DATA log1p32consts<>+160(SB)/8, $0x4b0000004b000000
+DATA log1p32consts<>+168(SB)/8, $0x4b0000004b000000
+DATA log1p32consts<>+176(SB)/8, $0x4b0000004b000000
+DATA log1p32consts<>+184(SB)/8, $0x4b0000004b000000
+DATA log1p32consts<>+192(SB)/8, $0x4b00007f4b00007f
+DATA log1p32consts<>+200(SB)/8, $0x4b00007f4b00007f
+DATA log1p32consts<>+208(SB)/8, $0x4b00007f4b00007f
+DATA log1p32consts<>+216(SB)/8, $0x4b00007f4b00007f
+DATA log1p32consts<>+224(SB)/8, $0x4b00007f4b00007f
+DATA log1p32consts<>+232(SB)/8, $0x4b00007f4b00007f
+DATA log1p32consts<>+240(SB)/8, $0x4b00007f4b00007f
+DATA log1p32consts<>+248(SB)/8, $0x4b00007f4b00007f
+DATA log1p32consts<>+256(SB)/8, $0x007fffff007fffff
+DATA log1p32consts<>+264(SB)/8, $0x007fffff007fffff
+DATA log1p32consts<>+272(SB)/8, $0x007fffff007fffff
+DATA log1p32consts<>+280(SB)/8, $0x007fffff007fffff
+DATA log1p32consts<>+288(SB)/8, $0x007fffff007fffff
+DATA log1p32consts<>+296(SB)/8, $0x007fffff007fffff
+DATA log1p32consts<>+304(SB)/8, $0x007fffff007fffff
+DATA log1p32consts<>+312(SB)/8, $0x007fffff007fffff
+DATA log1p32consts<>+320(SB)/8, $0x3f3300003f330000
+DATA log1p32consts<>+328(SB)/8, $0x3f3300003f330000
+DATA log1p32consts<>+336(SB)/8, $0x3f3300003f330000
+DATA log1p32consts<>+344(SB)/8, $0x3f3300003f330000
+DATA log1p32consts<>+352(SB)/8, $0x3f3300003f330000
+DATA log1p32consts<>+360(SB)/8, $0x3f3300003f330000
+DATA log1p32consts<>+368(SB)/8, $0x3f3300003f330000
+DATA log1p32consts<>+376(SB)/8, $0x3f3300003f330000
+DATA log1p32consts<>+384(SB)/8, $0xbf800000bf800000
+DATA log1p32consts<>+392(SB)/8, $0xbf800000bf800000
+DATA log1p32consts<>+400(SB)/8, $0xbf800000bf800000
+DATA log1p32consts<>+408(SB)/8, $0xbf800000bf800000
+DATA log1p32consts<>+416(SB)/8, $0xbf800000bf800000
+DATA log1p32consts<>+424(SB)/8, $0xbf800000bf800000
+DATA log1p32consts<>+432(SB)/8, $0xbf800000bf800000
+DATA log1p32consts<>+440(SB)/8, $0xbf800000bf800000
+DATA log1p32consts<>+448(SB)/8, $0x3f3172003f317200
+DATA log1p32consts<>+456(SB)/8, $0x3f3172003f317200
+DATA log1p32consts<>+464(SB)/8, $0x3f3172003f317200
+DATA log1p32consts<>+472(SB)/8, $0x3f3172003f317200
+DATA log1p32consts<>+480(SB)/8, $0x3f3172003f317200
+DATA log1p32consts<>+488(SB)/8, $0x3f3172003f317200
+DATA log1p32consts<>+496(SB)/8, $0x3f3172003f317200
+DATA log1p32consts<>+504(SB)/8, $0x3f3172003f317200
+DATA log1p32consts<>+512(SB)/8, $0x35bfbe8e35bfbe8e
+DATA log1p32consts<>+520(SB)/8, $0x35bfbe8e35bfbe8e
+DATA log1p32consts<>+528(SB)/8, $0x35bfbe8e35bfbe8e
+DATA log1p32consts<>+536(SB)/8, $0x35bfbe8e35bfbe8e
+DATA log1p32consts<>+544(SB)/8, $0x35bfbe8e35bfbe8e
+DATA log1p32consts<>+552(SB)/8, $0x35bfbe8e35bfbe8e
+DATA log1p32consts<>+560(SB)/8, $0x35bfbe8e35bfbe8e
+DATA log1p32consts<>+568(SB)/8, $0x35bfbe8e35bfbe8e
+DATA log1p32consts<>+576(SB)/8, $0x7f8000007f800000
+DATA log1p32consts<>+584(SB)/8, $0x7f8000007f800000
+DATA log1p32consts<>+592(SB)/8, $0x7f8000007f800000
+DATA log1p32consts<>+600(SB)/8, $0x7f8000007f800000
+DATA log1p32consts<>+608(SB)/8, $0x7f8000007f800000
+DATA log1p32consts<>+616(SB)/8, $0x7f8000007f800000
+DATA log1p32consts<>+624(SB)/8, $0x7f8000007f800000
+DATA log1p32consts<>+632(SB)/8, $0x7f8000007f800000
+DATA log1p32consts<>+640(SB)/8, $0x4b8000004b800000
+DATA log1p32consts<>+648(SB)/8, $0x4b8000004b800000
+DATA log1p32consts<>+656(SB)/8, $0x4b8000004b800000
+DATA log1p32consts<>+664(SB)/8, $0x4b8000004b800000
+DATA log1p32consts<>+672(SB)/8, $0x4b8000004b800000
+DATA log1p32consts<>+680(SB)/8, $0x4b8000004b800000
+DATA log1p32consts<>+688(SB)/8, $0x4b8000004b800000
+DATA log1p32consts<>+696(SB)/8, $0x4b8000004b800000
 DATA log1p32consts<>+704(SB)/8, $0x0000000000000000
 DATA log1p32consts<>+712(SB)/8, $0x0000000000000000
 DATA log1p32consts<>+720(SB)/8, $0x0000000000000000
@@ -7613,7 +7780,7 @@ sigmoidVF32AVX2_loop2:
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), Y1, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock294
+	JZ           mathblock295
 	VMOVUPS      (SI)(R8*4), Y2
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y2, Y2
 	VMOVUPS      sigmoid32consts<>+64(SB), Y3
@@ -7725,7 +7892,7 @@ sigmoidVF32AVX2_loop2:
 	VBLENDVPS    Y0, Y2, Y3, Y2
 	VBLENDVPS    Y1, Y2, Y11, Y11
 
-mathblock294:
+mathblock295:
 	VMOVUPS Y10, (DX)(R8*4)
 	VMOVUPS Y11, 32(DX)(R8*4)
 	ADDQ    $0x00000010, R8
@@ -7784,7 +7951,7 @@ sigmoidVF32AVX2_loop1:
 	VPAND        sigmoid32consts<>+576(SB), Y0, Y0
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock295
+	JZ           mathblock296
 	VMOVUPS      (SI)(R8*4), Y1
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y1, Y1
 	VMOVUPS      sigmoid32consts<>+64(SB), Y2
@@ -7841,7 +8008,7 @@ sigmoidVF32AVX2_loop1:
 	VBLENDVPS    Y1, Y2, Y3, Y2
 	VBLENDVPS    Y0, Y2, Y5, Y5
 
-mathblock295:
+mathblock296:
 	VMOVUPS Y5, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -7851,113 +8018,6 @@ sigmoidVF32AVX2_after1:
 	CMPQ         R9, $0x00000004
 	JB           sigmoidVF32AVX2_tail4
 	VMOVUPS      (SI)(R8*4), X0
-	VPOR         sigmoid32consts<>+0(SB), X0, X1
-	VMOVUPS      sigmoid32consts<>+64(SB), X2
-	VFMADD213PS  sigmoid32consts<>+128(SB), X1, X2
-	VSUBPS       sigmoid32consts<>+128(SB), X2, X3
-	VFNMADD231PS sigmoid32consts<>+256(SB), X3, X1
-	VFNMADD231PS sigmoid32consts<>+192(SB), X3, X1
-	VMOVUPS      sigmoid32consts<>+320(SB), X3
-	VFMADD213PS  sigmoid32consts<>+384(SB), X1, X3
-	VMULPS       X1, X1, X4
-	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X2, X6
-	VPCMPEQD     X6, X6, X7
-	VPXOR        X6, X6, X5
-	VPGATHERDD   X7, (R10)(X6*4), X5
-	VADDPS       X5, X1, X1
-	VFMADD231PS  X3, X4, X1
-	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X2, X4
-	VPCMPEQD     X4, X4, X5
-	VPXOR        X4, X4, X3
-	VPGATHERDD   X5, (R10)(X4*4), X3
-	VPSLLD       $0x13, X2, X2
-	VPADDD       X2, X3, X3
-	VMOVUPS      X3, X2
-	VFMADD231PS  X3, X1, X2
-	VSUBPS       X2, X3, X4
-	VFMADD231PS  X3, X1, X4
-	VADDPS       sigmoid32consts<>+448(SB), X2, X1
-	VMOVUPS      sigmoid32consts<>+448(SB), X3
-	VSUBPS       X1, X3, X3
-	VADDPS       X2, X3, X3
-	VADDPS       X4, X3, X3
-	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X5
-	VMOVUPS      sigmoid32consts<>+448(SB), X6
-	VBLENDVPS    X5, X2, X6, X2
-	VMOVUPS      sigmoid32consts<>+512(SB), X6
-	VBLENDVPS    X5, X4, X6, X4
-	VMOVUPS      sigmoid32consts<>+448(SB), X5
-	VDIVPS       X1, X5, X5
-	VMULPS       X5, X2, X6
-	VFNMADD231PS X6, X1, X2
-	VADDPS       X4, X2, X2
-	VFNMADD231PS X6, X3, X2
-	VFMADD231PS  X5, X2, X6
-	VPAND        sigmoid32consts<>+576(SB), X0, X1
-	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
-	VPTEST       X1, X1
-	JZ           mathblock296
-	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
-	VMOVUPS      sigmoid32consts<>+64(SB), X3
-	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
-	VSUBPS       sigmoid32consts<>+128(SB), X3, X4
-	VMOVUPS      sigmoid32consts<>+256(SB), X5
-	VFNMADD213PS X0, X4, X5
-	VFNMADD231PS sigmoid32consts<>+192(SB), X4, X5
-	VMOVUPS      sigmoid32consts<>+320(SB), X4
-	VFMADD213PS  sigmoid32consts<>+384(SB), X5, X4
-	VMULPS       X5, X5, X7
-	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X3, X9
-	VPCMPEQD     X9, X9, X10
-	VPXOR        X9, X9, X8
-	VPGATHERDD   X10, (R10)(X9*4), X8
-	VADDPS       X8, X5, X5
-	VFMADD231PS  X4, X7, X5
-	VPAND        sigmoid32consts<>+704(SB), X3, X4
-	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X3, X8
-	VPCMPEQD     X8, X8, X9
-	VPXOR        X8, X8, X7
-	VPGATHERDD   X9, (R10)(X8*4), X7
-	VPSLLD       $0x13, X4, X4
-	VPADDD       X4, X7, X7
-	VFMADD231PS  X7, X5, X7
-	VPSUBD       sigmoid32consts<>+768(SB), X3, X3
-	VPSRLD       $0x04, X3, X3
-	VPSRLD       $0x01, X3, X4
-	VPSUBD       sigmoid32consts<>+832(SB), X4, X5
-	VPSLLD       $0x17, X5, X5
-	VPSUBD       X4, X3, X3
-	VPSUBD       sigmoid32consts<>+832(SB), X3, X3
-	VPSLLD       $0x17, X3, X3
-	VMULPS       X5, X7, X7
-	VMULPS       X3, X7, X7
-	VCMPPS       $0x1e, sigmoid32consts<>+896(SB), X0, X3
-	VBLENDVPS    X3, sigmoid32consts<>+960(SB), X7, X7
-	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), X0, X3
-	VBLENDVPS    X3, sigmoid32consts<>+512(SB), X7, X7
-	VCMPPS       $0x03, X0, X0, X3
-	VPOR         sigmoid32consts<>+1088(SB), X0, X4
-	VBLENDVPS    X3, X4, X7, X4
-	VMOVUPS      sigmoid32consts<>+448(SB), X3
-	VBLENDVPS    X2, X4, X3, X4
-	VCMPPS       $0x03, X0, X0, X2
-	VPOR         sigmoid32consts<>+1088(SB), X0, X0
-	VBLENDVPS    X2, X0, X4, X0
-	VBLENDVPS    X1, X0, X6, X6
-
-mathblock296:
-	VMOVUPS X6, (DX)(R8*4)
-	ADDQ    $0x00000004, R8
-	SUBQ    $0x00000004, R9
-
-sigmoidVF32AVX2_tail4:
-	CMPQ         R9, $0x00000002
-	JB           sigmoidVF32AVX2_tail2
-	VMOVQ        (SI)(R8*4), X0
 	VPOR         sigmoid32consts<>+0(SB), X0, X1
 	VMOVUPS      sigmoid32consts<>+64(SB), X2
 	VFMADD213PS  sigmoid32consts<>+128(SB), X1, X2
@@ -8057,14 +8117,14 @@ sigmoidVF32AVX2_tail4:
 	VBLENDVPS    X1, X0, X6, X6
 
 mathblock297:
-	VMOVQ X6, (DX)(R8*4)
-	ADDQ  $0x00000002, R8
-	SUBQ  $0x00000002, R9
+	VMOVUPS X6, (DX)(R8*4)
+	ADDQ    $0x00000004, R8
+	SUBQ    $0x00000004, R9
 
-sigmoidVF32AVX2_tail2:
-	CMPQ         R9, $0x00000001
-	JB           sigmoidVF32AVX2_tail1
-	VMOVSS       (SI)(R8*4), X0
+sigmoidVF32AVX2_tail4:
+	CMPQ         R9, $0x00000002
+	JB           sigmoidVF32AVX2_tail2
+	VMOVQ        (SI)(R8*4), X0
 	VPOR         sigmoid32consts<>+0(SB), X0, X1
 	VMOVUPS      sigmoid32consts<>+64(SB), X2
 	VFMADD213PS  sigmoid32consts<>+128(SB), X1, X2
@@ -8164,6 +8224,113 @@ sigmoidVF32AVX2_tail2:
 	VBLENDVPS    X1, X0, X6, X6
 
 mathblock298:
+	VMOVQ X6, (DX)(R8*4)
+	ADDQ  $0x00000002, R8
+	SUBQ  $0x00000002, R9
+
+sigmoidVF32AVX2_tail2:
+	CMPQ         R9, $0x00000001
+	JB           sigmoidVF32AVX2_tail1
+	VMOVSS       (SI)(R8*4), X0
+	VPOR         sigmoid32consts<>+0(SB), X0, X1
+	VMOVUPS      sigmoid32consts<>+64(SB), X2
+	VFMADD213PS  sigmoid32consts<>+128(SB), X1, X2
+	VSUBPS       sigmoid32consts<>+128(SB), X2, X3
+	VFNMADD231PS sigmoid32consts<>+256(SB), X3, X1
+	VFNMADD231PS sigmoid32consts<>+192(SB), X3, X1
+	VMOVUPS      sigmoid32consts<>+320(SB), X3
+	VFMADD213PS  sigmoid32consts<>+384(SB), X1, X3
+	VMULPS       X1, X1, X4
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X2, X6
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R10)(X6*4), X5
+	VADDPS       X5, X1, X1
+	VFMADD231PS  X3, X4, X1
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X2, X4
+	VPCMPEQD     X4, X4, X5
+	VPXOR        X4, X4, X3
+	VPGATHERDD   X5, (R10)(X4*4), X3
+	VPSLLD       $0x13, X2, X2
+	VPADDD       X2, X3, X3
+	VMOVUPS      X3, X2
+	VFMADD231PS  X3, X1, X2
+	VSUBPS       X2, X3, X4
+	VFMADD231PS  X3, X1, X4
+	VADDPS       sigmoid32consts<>+448(SB), X2, X1
+	VMOVUPS      sigmoid32consts<>+448(SB), X3
+	VSUBPS       X1, X3, X3
+	VADDPS       X2, X3, X3
+	VADDPS       X4, X3, X3
+	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X5
+	VMOVUPS      sigmoid32consts<>+448(SB), X6
+	VBLENDVPS    X5, X2, X6, X2
+	VMOVUPS      sigmoid32consts<>+512(SB), X6
+	VBLENDVPS    X5, X4, X6, X4
+	VMOVUPS      sigmoid32consts<>+448(SB), X5
+	VDIVPS       X1, X5, X5
+	VMULPS       X5, X2, X6
+	VFNMADD231PS X6, X1, X2
+	VADDPS       X4, X2, X2
+	VFNMADD231PS X6, X3, X2
+	VFMADD231PS  X5, X2, X6
+	VPAND        sigmoid32consts<>+576(SB), X0, X1
+	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
+	VPTEST       X1, X1
+	JZ           mathblock299
+	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
+	VMOVUPS      sigmoid32consts<>+64(SB), X3
+	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
+	VSUBPS       sigmoid32consts<>+128(SB), X3, X4
+	VMOVUPS      sigmoid32consts<>+256(SB), X5
+	VFNMADD213PS X0, X4, X5
+	VFNMADD231PS sigmoid32consts<>+192(SB), X4, X5
+	VMOVUPS      sigmoid32consts<>+320(SB), X4
+	VFMADD213PS  sigmoid32consts<>+384(SB), X5, X4
+	VMULPS       X5, X5, X7
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R10)(X9*4), X8
+	VADDPS       X8, X5, X5
+	VFMADD231PS  X4, X7, X5
+	VPAND        sigmoid32consts<>+704(SB), X3, X4
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R10)(X8*4), X7
+	VPSLLD       $0x13, X4, X4
+	VPADDD       X4, X7, X7
+	VFMADD231PS  X7, X5, X7
+	VPSUBD       sigmoid32consts<>+768(SB), X3, X3
+	VPSRLD       $0x04, X3, X3
+	VPSRLD       $0x01, X3, X4
+	VPSUBD       sigmoid32consts<>+832(SB), X4, X5
+	VPSLLD       $0x17, X5, X5
+	VPSUBD       X4, X3, X3
+	VPSUBD       sigmoid32consts<>+832(SB), X3, X3
+	VPSLLD       $0x17, X3, X3
+	VMULPS       X5, X7, X7
+	VMULPS       X3, X7, X7
+	VCMPPS       $0x1e, sigmoid32consts<>+896(SB), X0, X3
+	VBLENDVPS    X3, sigmoid32consts<>+960(SB), X7, X7
+	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), X0, X3
+	VBLENDVPS    X3, sigmoid32consts<>+512(SB), X7, X7
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         sigmoid32consts<>+1088(SB), X0, X4
+	VBLENDVPS    X3, X4, X7, X4
+	VMOVUPS      sigmoid32consts<>+448(SB), X3
+	VBLENDVPS    X2, X4, X3, X4
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         sigmoid32consts<>+1088(SB), X0, X0
+	VBLENDVPS    X2, X0, X4, X0
+	VBLENDVPS    X1, X0, X6, X6
+
+mathblock299:
 	VMOVSS X6, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -8451,7 +8618,7 @@ tanhVF32AVX2_loop2:
 	VCMPPS       $0x11, tanh32consts<>+704(SB), Y1, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock299
+	JZ           mathblock300
 	VMOVUPS      (SI)(R8*4), Y2
 	VMULPS       (SI)(R8*4), Y2, Y2
 	VMOVUPS      tanh32consts<>+768(SB), Y3
@@ -8473,7 +8640,7 @@ tanhVF32AVX2_loop2:
 	VFMADD213PS  32(SI)(R8*4), Y2, Y0
 	VBLENDVPS    Y1, Y0, Y9, Y9
 
-mathblock299:
+mathblock300:
 	VMOVUPS   (SI)(R8*4), Y0
 	VPAND     tanh32consts<>+0(SB), Y0, Y0
 	VMOVUPS   32(SI)(R8*4), Y1
@@ -8552,7 +8719,7 @@ tanhVF32AVX2_loop1:
 	VBLENDVPS    Y1, Y4, Y2, Y4
 	VCMPPS       $0x11, tanh32consts<>+704(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock300
+	JZ           mathblock301
 	VMOVUPS      (SI)(R8*4), Y1
 	VMULPS       (SI)(R8*4), Y1, Y1
 	VMOVUPS      tanh32consts<>+768(SB), Y2
@@ -8564,7 +8731,7 @@ tanhVF32AVX2_loop1:
 	VFMADD213PS  (SI)(R8*4), Y2, Y1
 	VBLENDVPS    Y0, Y1, Y4, Y4
 
-mathblock300:
+mathblock301:
 	VMOVUPS   (SI)(R8*4), Y0
 	VPAND     tanh32consts<>+0(SB), Y0, Y0
 	VPOR      Y0, Y4, Y4
@@ -8634,7 +8801,7 @@ tanhVF32AVX2_after1:
 	VBLENDVPS    X2, X5, X3, X5
 	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock301
+	JZ           mathblock302
 	VMULPS       X0, X0, X2
 	VMOVUPS      tanh32consts<>+768(SB), X3
 	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
@@ -8645,7 +8812,7 @@ tanhVF32AVX2_after1:
 	VFMADD213PS  X0, X3, X2
 	VBLENDVPS    X1, X2, X5, X5
 
-mathblock301:
+mathblock302:
 	VPAND     tanh32consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPS    $0x03, X0, X0, X1
@@ -8711,7 +8878,7 @@ tanhVF32AVX2_tail4:
 	VBLENDVPS    X2, X5, X3, X5
 	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock302
+	JZ           mathblock303
 	VMULPS       X0, X0, X2
 	VMOVUPS      tanh32consts<>+768(SB), X3
 	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
@@ -8722,7 +8889,7 @@ tanhVF32AVX2_tail4:
 	VFMADD213PS  X0, X3, X2
 	VBLENDVPS    X1, X2, X5, X5
 
-mathblock302:
+mathblock303:
 	VPAND     tanh32consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPS    $0x03, X0, X0, X1
@@ -8788,7 +8955,7 @@ tanhVF32AVX2_tail2:
 	VBLENDVPS    X2, X5, X3, X5
 	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock303
+	JZ           mathblock304
 	VMULPS       X0, X0, X2
 	VMOVUPS      tanh32consts<>+768(SB), X3
 	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
@@ -8799,7 +8966,7 @@ tanhVF32AVX2_tail2:
 	VFMADD213PS  X0, X3, X2
 	VBLENDVPS    X1, X2, X5, X5
 
-mathblock303:
+mathblock304:
 	VPAND     tanh32consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPS    $0x03, X0, X0, X1
@@ -9735,7 +9902,7 @@ sinVF32AVX2_loop1:
 	VCMPPS       $0x11, sin32consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock304
+	JZ           mathblock305
 	VPSRLD       $0x17, Y0, Y4
 	VPSRLD       $0x03, Y4, Y5
 	VPAND        sin32consts<>+640(SB), Y4, Y4
@@ -9865,7 +10032,7 @@ sinVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VBLENDVPS    Y3, Y4, Y8, Y8
 
-mathblock304:
+mathblock305:
 	VPAND        sin32consts<>+1152(SB), Y1, Y0
 	VCMPPS       $0x00, sin32consts<>+1216(SB), Y0, Y0
 	VPAND        sin32consts<>+1280(SB), Y1, Y1
@@ -9925,231 +10092,6 @@ sinVF32AVX2_after1:
 	CMPQ         R9, $0x00000004
 	JB           sinVF32AVX2_tail4
 	VMOVUPS      (SI)(R8*4), X0
-	VPAND        sin32consts<>+0(SB), X0, X1
-	VMOVUPS      sin32consts<>+128(SB), X2
-	VFMADD213PS  sin32consts<>+64(SB), X1, X2
-	VSUBPS       sin32consts<>+64(SB), X2, X3
-	VMOVUPS      sin32consts<>+192(SB), X4
-	VFNMADD213PS X1, X3, X4
-	VMULPS       sin32consts<>+256(SB), X3, X5
-	VPXOR        sin32consts<>+448(SB), X5, X6
-	VFMADD231PS  sin32consts<>+256(SB), X3, X6
-	VPXOR        sin32consts<>+448(SB), X5, X5
-	VADDPS       X5, X4, X7
-	VSUBPS       X4, X7, X8
-	VSUBPS       X8, X7, X9
-	VSUBPS       X9, X4, X4
-	VSUBPS       X8, X5, X5
-	VADDPS       X5, X4, X4
-	VMULPS       sin32consts<>+320(SB), X3, X5
-	VPXOR        sin32consts<>+448(SB), X5, X8
-	VFMADD231PS  sin32consts<>+320(SB), X3, X8
-	VPXOR        sin32consts<>+448(SB), X5, X5
-	VADDPS       X5, X7, X9
-	VSUBPS       X7, X9, X10
-	VSUBPS       X10, X9, X11
-	VSUBPS       X11, X7, X7
-	VSUBPS       X10, X5, X5
-	VADDPS       X5, X7, X7
-	VADDPS       X7, X4, X4
-	VSUBPS       X6, X4, X4
-	VFMADD231PS  sin32consts<>+384(SB), X3, X8
-	VSUBPS       X8, X4, X4
-	VADDPS       X4, X9, X3
-	VSUBPS       X9, X3, X5
-	VSUBPS       X5, X3, X6
-	VSUBPS       X6, X9, X9
-	VSUBPS       X5, X4, X4
-	VADDPS       X4, X9, X9
-	VCMPPS       $0x1e, sin32consts<>+512(SB), X1, X4
-	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
-	VPAND        X4, X5, X4
-	VPTEST       X4, X4
-	JZ           mathblock305
-	VPSRLD       $0x17, X1, X5
-	VPSRLD       $0x03, X5, X6
-	VPAND        sin32consts<>+640(SB), X5, X5
-	VPADDD       sin32consts<>+704(SB), X5, X5
-	VPAND        sin32consts<>+768(SB), X1, X1
-	VPSLLD       $0x17, X5, X5
-	VPOR         X5, X1, X1
-	LEAQ         rempio2_0_32<>+0(SB), R10
-	VPAND        tablemask32_32<>+0(SB), X6, X7
-	VPCMPEQD     X7, X7, X8
-	VPXOR        X7, X7, X5
-	VPGATHERDD   X8, (R10)(X7*4), X5
-	VMULPS       X5, X1, X7
-	VPXOR        sin32consts<>+448(SB), X7, X8
-	VFMADD231PS  X1, X5, X8
-	VMULPS       sin32consts<>+896(SB), X7, X5
-	VPAND        sin32consts<>+448(SB), X5, X10
-	VPOR         sin32consts<>+960(SB), X10, X10
-	VPAND        sin32consts<>+0(SB), X5, X11
-	VCMPPS       $0x11, sin32consts<>+960(SB), X11, X11
-	VADDPS       X10, X5, X12
-	VSUBPS       X10, X12, X12
-	VBLENDVPS    X11, X12, X5, X12
-	VFNMADD231PS sin32consts<>+832(SB), X12, X7
-	LEAQ         rempio2_1_32<>+0(SB), R10
-	VPAND        tablemask32_32<>+0(SB), X6, X10
-	VPCMPEQD     X10, X10, X11
-	VPXOR        X10, X10, X5
-	VPGATHERDD   X11, (R10)(X10*4), X5
-	VMULPS       X5, X1, X10
-	VPXOR        sin32consts<>+448(SB), X10, X11
-	VFMADD231PS  X1, X5, X11
-	VADDPS       X10, X8, X5
-	VSUBPS       X8, X5, X12
-	VSUBPS       X12, X5, X13
-	VSUBPS       X13, X8, X8
-	VSUBPS       X12, X10, X10
-	VADDPS       X10, X8, X8
-	VADDPS       X5, X7, X10
-	VSUBPS       X7, X10, X12
-	VSUBPS       X12, X10, X13
-	VSUBPS       X13, X7, X7
-	VSUBPS       X12, X5, X5
-	VADDPS       X5, X7, X7
-	VMULPS       sin32consts<>+896(SB), X10, X5
-	VPAND        sin32consts<>+448(SB), X5, X12
-	VPOR         sin32consts<>+960(SB), X12, X12
-	VPAND        sin32consts<>+0(SB), X5, X13
-	VCMPPS       $0x11, sin32consts<>+960(SB), X13, X13
-	VADDPS       X12, X5, X14
-	VSUBPS       X12, X14, X14
-	VBLENDVPS    X13, X14, X5, X14
-	VFNMADD231PS sin32consts<>+832(SB), X14, X10
-	LEAQ         rempio2_2_32<>+0(SB), R10
-	VPAND        tablemask32_32<>+0(SB), X6, X12
-	VPCMPEQD     X12, X12, X13
-	VPXOR        X12, X12, X5
-	VPGATHERDD   X13, (R10)(X12*4), X5
-	VMULPS       X5, X1, X12
-	VPXOR        sin32consts<>+448(SB), X12, X13
-	VFMADD231PS  X1, X5, X13
-	VADDPS       X11, X12, X5
-	VSUBPS       X12, X5, X14
-	VSUBPS       X14, X5, X15
-	VSUBPS       X15, X12, X12
-	VSUBPS       X14, X11, X11
-	VADDPS       X11, X12, X12
-	VADDPS       X8, X5, X11
-	VSUBPS       X5, X11, X14
-	VSUBPS       X14, X11, X15
-	VSUBPS       X15, X5, X5
-	VSUBPS       X14, X8, X8
-	VADDPS       X8, X5, X5
-	VADDPS       X7, X11, X8
-	VSUBPS       X11, X8, X14
-	VSUBPS       X14, X8, X15
-	VSUBPS       X15, X11, X11
-	VSUBPS       X14, X7, X7
-	VADDPS       X7, X11, X11
-	LEAQ         rempio2_3_32<>+0(SB), R10
-	VPAND        tablemask32_32<>+0(SB), X6, X7
-	VPCMPEQD     X7, X7, X14
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X14, (R10)(X7*4), X6
-	VMULPS       X6, X1, X1
-	VADDPS       X5, X12, X12
-	VADDPS       X13, X11, X11
-	VADDPS       X11, X12, X12
-	VADDPS       X1, X12, X12
-	VADDPS       X8, X10, X1
-	VSUBPS       X10, X1, X5
-	VSUBPS       X5, X1, X6
-	VSUBPS       X6, X10, X10
-	VSUBPS       X5, X8, X8
-	VADDPS       X8, X10, X10
-	VADDPS       X12, X10, X5
-	VSUBPS       X10, X5, X6
-	VSUBPS       X6, X5, X7
-	VSUBPS       X7, X10, X10
-	VSUBPS       X6, X12, X12
-	VADDPS       X12, X10, X10
-	VPAND        sin32consts<>+448(SB), X1, X6
-	VPOR         sin32consts<>+960(SB), X6, X6
-	VPAND        sin32consts<>+0(SB), X1, X7
-	VCMPPS       $0x11, sin32consts<>+960(SB), X7, X7
-	VADDPS       X6, X1, X8
-	VSUBPS       X6, X8, X8
-	VBLENDVPS    X7, X8, X1, X8
-	VSUBPS       X8, X1, X1
-	VADDPS       X5, X1, X6
-	VSUBPS       X1, X6, X7
-	VSUBPS       X7, X6, X11
-	VSUBPS       X11, X1, X1
-	VSUBPS       X7, X5, X5
-	VADDPS       X5, X1, X1
-	VADDPS       X10, X1, X1
-	VMULPS       sin32consts<>+1024(SB), X6, X5
-	VPXOR        sin32consts<>+448(SB), X5, X7
-	VFMADD231PS  sin32consts<>+1024(SB), X6, X7
-	VFMADD231PS  sin32consts<>+1024(SB), X1, X7
-	VFMADD231PS  sin32consts<>+1088(SB), X6, X7
-	VADDPS       X7, X5, X1
-	VSUBPS       X1, X5, X5
-	VADDPS       X7, X5, X5
-	VADDPS       sin32consts<>+64(SB), X8, X8
-	VBLENDVPS    X4, X8, X2, X2
-	VBLENDVPS    X4, X1, X3, X3
-	VBLENDVPS    X4, X5, X9, X9
-
-mathblock305:
-	VPAND        sin32consts<>+1152(SB), X2, X1
-	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
-	VPAND        sin32consts<>+1280(SB), X2, X2
-	VPSLLD       $0x1e, X2, X2
-	VMULPS       X3, X3, X4
-	VMOVUPS      sin32consts<>+1344(SB), X5
-	VFMADD213PS  sin32consts<>+1408(SB), X4, X5
-	VFMADD213PS  sin32consts<>+1472(SB), X4, X5
-	VFMADD213PS  sin32consts<>+1536(SB), X4, X5
-	VFMADD213PS  sin32consts<>+1600(SB), X4, X5
-	VMULPS       sin32consts<>+1664(SB), X4, X6
-	VFNMADD213PS X9, X9, X6
-	VMULPS       X3, X4, X4
-	VFMADD231PS  X5, X4, X6
-	VADDPS       X6, X3, X6
-	VMULPS       X3, X3, X4
-	VPXOR        sin32consts<>+448(SB), X4, X5
-	VFMADD231PS  X3, X3, X5
-	VMULPS       sin32consts<>+1664(SB), X4, X7
-	VPXOR        sin32consts<>+448(SB), X7, X7
-	VADDPS       sin32consts<>+1728(SB), X7, X8
-	VMOVUPS      sin32consts<>+1728(SB), X10
-	VSUBPS       X8, X10, X10
-	VADDPS       X7, X10, X10
-	VMOVUPS      sin32consts<>+1792(SB), X7
-	VFMADD213PS  sin32consts<>+1856(SB), X4, X7
-	VFMADD213PS  sin32consts<>+1920(SB), X4, X7
-	VFMADD213PS  sin32consts<>+1984(SB), X4, X7
-	VFMADD213PS  sin32consts<>+2048(SB), X4, X7
-	VMULPS       X4, X4, X4
-	VFMADD231PS  X7, X4, X10
-	VFNMADD231PS X9, X3, X10
-	VFNMADD231PS sin32consts<>+1664(SB), X5, X10
-	VADDPS       X10, X8, X8
-	VBLENDVPS    X1, X6, X8, X6
-	VPAND        sin32consts<>+0(SB), X0, X1
-	VCMPPS       $0x11, sin32consts<>+2112(SB), X1, X3
-	VPAND        sin32consts<>+448(SB), X0, X4
-	VPXOR        X4, X2, X2
-	VPXOR        X2, X6, X6
-	VBLENDVPS    X3, X0, X6, X6
-	VCMPPS       $0x00, sin32consts<>+576(SB), X1, X1
-	VBLENDVPS    X1, sin32consts<>+2176(SB), X6, X6
-	VCMPPS       $0x03, X0, X0, X1
-	VPOR         sin32consts<>+2240(SB), X0, X0
-	VBLENDVPS    X1, X0, X6, X0
-	VMOVUPS      X0, (DX)(R8*4)
-	ADDQ         $0x00000004, R8
-	SUBQ         $0x00000004, R9
-
-sinVF32AVX2_tail4:
-	CMPQ         R9, $0x00000002
-	JB           sinVF32AVX2_tail2
-	VMOVQ        (SI)(R8*4), X0
 	VPAND        sin32consts<>+0(SB), X0, X1
 	VMOVUPS      sin32consts<>+128(SB), X2
 	VFMADD213PS  sin32consts<>+64(SB), X1, X2
@@ -10367,14 +10309,14 @@ mathblock306:
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         sin32consts<>+2240(SB), X0, X0
 	VBLENDVPS    X1, X0, X6, X0
-	VMOVQ        X0, (DX)(R8*4)
-	ADDQ         $0x00000002, R8
-	SUBQ         $0x00000002, R9
+	VMOVUPS      X0, (DX)(R8*4)
+	ADDQ         $0x00000004, R8
+	SUBQ         $0x00000004, R9
 
-sinVF32AVX2_tail2:
-	CMPQ         R9, $0x00000001
-	JB           sinVF32AVX2_tail1
-	VMOVSS       (SI)(R8*4), X0
+sinVF32AVX2_tail4:
+	CMPQ         R9, $0x00000002
+	JB           sinVF32AVX2_tail2
+	VMOVQ        (SI)(R8*4), X0
 	VPAND        sin32consts<>+0(SB), X0, X1
 	VMOVUPS      sin32consts<>+128(SB), X2
 	VFMADD213PS  sin32consts<>+64(SB), X1, X2
@@ -10546,6 +10488,231 @@ sinVF32AVX2_tail2:
 	VBLENDVPS    X4, X5, X9, X9
 
 mathblock307:
+	VPAND        sin32consts<>+1152(SB), X2, X1
+	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
+	VPAND        sin32consts<>+1280(SB), X2, X2
+	VPSLLD       $0x1e, X2, X2
+	VMULPS       X3, X3, X4
+	VMOVUPS      sin32consts<>+1344(SB), X5
+	VFMADD213PS  sin32consts<>+1408(SB), X4, X5
+	VFMADD213PS  sin32consts<>+1472(SB), X4, X5
+	VFMADD213PS  sin32consts<>+1536(SB), X4, X5
+	VFMADD213PS  sin32consts<>+1600(SB), X4, X5
+	VMULPS       sin32consts<>+1664(SB), X4, X6
+	VFNMADD213PS X9, X9, X6
+	VMULPS       X3, X4, X4
+	VFMADD231PS  X5, X4, X6
+	VADDPS       X6, X3, X6
+	VMULPS       X3, X3, X4
+	VPXOR        sin32consts<>+448(SB), X4, X5
+	VFMADD231PS  X3, X3, X5
+	VMULPS       sin32consts<>+1664(SB), X4, X7
+	VPXOR        sin32consts<>+448(SB), X7, X7
+	VADDPS       sin32consts<>+1728(SB), X7, X8
+	VMOVUPS      sin32consts<>+1728(SB), X10
+	VSUBPS       X8, X10, X10
+	VADDPS       X7, X10, X10
+	VMOVUPS      sin32consts<>+1792(SB), X7
+	VFMADD213PS  sin32consts<>+1856(SB), X4, X7
+	VFMADD213PS  sin32consts<>+1920(SB), X4, X7
+	VFMADD213PS  sin32consts<>+1984(SB), X4, X7
+	VFMADD213PS  sin32consts<>+2048(SB), X4, X7
+	VMULPS       X4, X4, X4
+	VFMADD231PS  X7, X4, X10
+	VFNMADD231PS X9, X3, X10
+	VFNMADD231PS sin32consts<>+1664(SB), X5, X10
+	VADDPS       X10, X8, X8
+	VBLENDVPS    X1, X6, X8, X6
+	VPAND        sin32consts<>+0(SB), X0, X1
+	VCMPPS       $0x11, sin32consts<>+2112(SB), X1, X3
+	VPAND        sin32consts<>+448(SB), X0, X4
+	VPXOR        X4, X2, X2
+	VPXOR        X2, X6, X6
+	VBLENDVPS    X3, X0, X6, X6
+	VCMPPS       $0x00, sin32consts<>+576(SB), X1, X1
+	VBLENDVPS    X1, sin32consts<>+2176(SB), X6, X6
+	VCMPPS       $0x03, X0, X0, X1
+	VPOR         sin32consts<>+2240(SB), X0, X0
+	VBLENDVPS    X1, X0, X6, X0
+	VMOVQ        X0, (DX)(R8*4)
+	ADDQ         $0x00000002, R8
+	SUBQ         $0x00000002, R9
+
+sinVF32AVX2_tail2:
+	CMPQ         R9, $0x00000001
+	JB           sinVF32AVX2_tail1
+	VMOVSS       (SI)(R8*4), X0
+	VPAND        sin32consts<>+0(SB), X0, X1
+	VMOVUPS      sin32consts<>+128(SB), X2
+	VFMADD213PS  sin32consts<>+64(SB), X1, X2
+	VSUBPS       sin32consts<>+64(SB), X2, X3
+	VMOVUPS      sin32consts<>+192(SB), X4
+	VFNMADD213PS X1, X3, X4
+	VMULPS       sin32consts<>+256(SB), X3, X5
+	VPXOR        sin32consts<>+448(SB), X5, X6
+	VFMADD231PS  sin32consts<>+256(SB), X3, X6
+	VPXOR        sin32consts<>+448(SB), X5, X5
+	VADDPS       X5, X4, X7
+	VSUBPS       X4, X7, X8
+	VSUBPS       X8, X7, X9
+	VSUBPS       X9, X4, X4
+	VSUBPS       X8, X5, X5
+	VADDPS       X5, X4, X4
+	VMULPS       sin32consts<>+320(SB), X3, X5
+	VPXOR        sin32consts<>+448(SB), X5, X8
+	VFMADD231PS  sin32consts<>+320(SB), X3, X8
+	VPXOR        sin32consts<>+448(SB), X5, X5
+	VADDPS       X5, X7, X9
+	VSUBPS       X7, X9, X10
+	VSUBPS       X10, X9, X11
+	VSUBPS       X11, X7, X7
+	VSUBPS       X10, X5, X5
+	VADDPS       X5, X7, X7
+	VADDPS       X7, X4, X4
+	VSUBPS       X6, X4, X4
+	VFMADD231PS  sin32consts<>+384(SB), X3, X8
+	VSUBPS       X8, X4, X4
+	VADDPS       X4, X9, X3
+	VSUBPS       X9, X3, X5
+	VSUBPS       X5, X3, X6
+	VSUBPS       X6, X9, X9
+	VSUBPS       X5, X4, X4
+	VADDPS       X4, X9, X9
+	VCMPPS       $0x1e, sin32consts<>+512(SB), X1, X4
+	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
+	VPAND        X4, X5, X4
+	VPTEST       X4, X4
+	JZ           mathblock308
+	VPSRLD       $0x17, X1, X5
+	VPSRLD       $0x03, X5, X6
+	VPAND        sin32consts<>+640(SB), X5, X5
+	VPADDD       sin32consts<>+704(SB), X5, X5
+	VPAND        sin32consts<>+768(SB), X1, X1
+	VPSLLD       $0x17, X5, X5
+	VPOR         X5, X1, X1
+	LEAQ         rempio2_0_32<>+0(SB), R10
+	VPAND        tablemask32_32<>+0(SB), X6, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X5
+	VPGATHERDD   X8, (R10)(X7*4), X5
+	VMULPS       X5, X1, X7
+	VPXOR        sin32consts<>+448(SB), X7, X8
+	VFMADD231PS  X1, X5, X8
+	VMULPS       sin32consts<>+896(SB), X7, X5
+	VPAND        sin32consts<>+448(SB), X5, X10
+	VPOR         sin32consts<>+960(SB), X10, X10
+	VPAND        sin32consts<>+0(SB), X5, X11
+	VCMPPS       $0x11, sin32consts<>+960(SB), X11, X11
+	VADDPS       X10, X5, X12
+	VSUBPS       X10, X12, X12
+	VBLENDVPS    X11, X12, X5, X12
+	VFNMADD231PS sin32consts<>+832(SB), X12, X7
+	LEAQ         rempio2_1_32<>+0(SB), R10
+	VPAND        tablemask32_32<>+0(SB), X6, X10
+	VPCMPEQD     X10, X10, X11
+	VPXOR        X10, X10, X5
+	VPGATHERDD   X11, (R10)(X10*4), X5
+	VMULPS       X5, X1, X10
+	VPXOR        sin32consts<>+448(SB), X10, X11
+	VFMADD231PS  X1, X5, X11
+	VADDPS       X10, X8, X5
+	VSUBPS       X8, X5, X12
+	VSUBPS       X12, X5, X13
+	VSUBPS       X13, X8, X8
+	VSUBPS       X12, X10, X10
+	VADDPS       X10, X8, X8
+	VADDPS       X5, X7, X10
+	VSUBPS       X7, X10, X12
+	VSUBPS       X12, X10, X13
+	VSUBPS       X13, X7, X7
+	VSUBPS       X12, X5, X5
+	VADDPS       X5, X7, X7
+	VMULPS       sin32consts<>+896(SB), X10, X5
+	VPAND        sin32consts<>+448(SB), X5, X12
+	VPOR         sin32consts<>+960(SB), X12, X12
+	VPAND        sin32consts<>+0(SB), X5, X13
+	VCMPPS       $0x11, sin32consts<>+960(SB), X13, X13
+	VADDPS       X12, X5, X14
+	VSUBPS       X12, X14, X14
+	VBLENDVPS    X13, X14, X5, X14
+	VFNMADD231PS sin32consts<>+832(SB), X14, X10
+	LEAQ         rempio2_2_32<>+0(SB), R10
+	VPAND        tablemask32_32<>+0(SB), X6, X12
+	VPCMPEQD     X12, X12, X13
+	VPXOR        X12, X12, X5
+	VPGATHERDD   X13, (R10)(X12*4), X5
+	VMULPS       X5, X1, X12
+	VPXOR        sin32consts<>+448(SB), X12, X13
+	VFMADD231PS  X1, X5, X13
+	VADDPS       X11, X12, X5
+	VSUBPS       X12, X5, X14
+	VSUBPS       X14, X5, X15
+	VSUBPS       X15, X12, X12
+	VSUBPS       X14, X11, X11
+	VADDPS       X11, X12, X12
+	VADDPS       X8, X5, X11
+	VSUBPS       X5, X11, X14
+	VSUBPS       X14, X11, X15
+	VSUBPS       X15, X5, X5
+	VSUBPS       X14, X8, X8
+	VADDPS       X8, X5, X5
+	VADDPS       X7, X11, X8
+	VSUBPS       X11, X8, X14
+	VSUBPS       X14, X8, X15
+	VSUBPS       X15, X11, X11
+	VSUBPS       X14, X7, X7
+	VADDPS       X7, X11, X11
+	LEAQ         rempio2_3_32<>+0(SB), R10
+	VPAND        tablemask32_32<>+0(SB), X6, X7
+	VPCMPEQD     X7, X7, X14
+	VPXOR        X7, X7, X6
+	VPGATHERDD   X14, (R10)(X7*4), X6
+	VMULPS       X6, X1, X1
+	VADDPS       X5, X12, X12
+	VADDPS       X13, X11, X11
+	VADDPS       X11, X12, X12
+	VADDPS       X1, X12, X12
+	VADDPS       X8, X10, X1
+	VSUBPS       X10, X1, X5
+	VSUBPS       X5, X1, X6
+	VSUBPS       X6, X10, X10
+	VSUBPS       X5, X8, X8
+	VADDPS       X8, X10, X10
+	VADDPS       X12, X10, X5
+	VSUBPS       X10, X5, X6
+	VSUBPS       X6, X5, X7
+	VSUBPS       X7, X10, X10
+	VSUBPS       X6, X12, X12
+	VADDPS       X12, X10, X10
+	VPAND        sin32consts<>+448(SB), X1, X6
+	VPOR         sin32consts<>+960(SB), X6, X6
+	VPAND        sin32consts<>+0(SB), X1, X7
+	VCMPPS       $0x11, sin32consts<>+960(SB), X7, X7
+	VADDPS       X6, X1, X8
+	VSUBPS       X6, X8, X8
+	VBLENDVPS    X7, X8, X1, X8
+	VSUBPS       X8, X1, X1
+	VADDPS       X5, X1, X6
+	VSUBPS       X1, X6, X7
+	VSUBPS       X7, X6, X11
+	VSUBPS       X11, X1, X1
+	VSUBPS       X7, X5, X5
+	VADDPS       X5, X1, X1
+	VADDPS       X10, X1, X1
+	VMULPS       sin32consts<>+1024(SB), X6, X5
+	VPXOR        sin32consts<>+448(SB), X5, X7
+	VFMADD231PS  sin32consts<>+1024(SB), X6, X7
+	VFMADD231PS  sin32consts<>+1024(SB), X1, X7
+	VFMADD231PS  sin32consts<>+1088(SB), X6, X7
+	VADDPS       X7, X5, X1
+	VSUBPS       X1, X5, X5
+	VADDPS       X7, X5, X5
+	VADDPS       sin32consts<>+64(SB), X8, X8
+	VBLENDVPS    X4, X8, X2, X2
+	VBLENDVPS    X4, X1, X3, X3
+	VBLENDVPS    X4, X5, X9, X9
+
+mathblock308:
 	VPAND        sin32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
 	VPAND        sin32consts<>+1280(SB), X2, X2
@@ -11106,7 +11273,7 @@ cosVF32AVX2_loop1:
 	VCMPPS       $0x11, cos32consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock308
+	JZ           mathblock309
 	VPSRLD       $0x17, Y0, Y4
 	VPSRLD       $0x03, Y4, Y5
 	VPAND        cos32consts<>+640(SB), Y4, Y4
@@ -11236,7 +11403,7 @@ cosVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VBLENDVPS    Y3, Y4, Y8, Y8
 
-mathblock308:
+mathblock309:
 	VPADDD       cos32consts<>+1152(SB), Y1, Y1
 	VPAND        cos32consts<>+1152(SB), Y1, Y0
 	VCMPPS       $0x00, cos32consts<>+1216(SB), Y0, Y0
@@ -11294,230 +11461,6 @@ cosVF32AVX2_after1:
 	CMPQ         R9, $0x00000004
 	JB           cosVF32AVX2_tail4
 	VMOVUPS      (SI)(R8*4), X0
-	VPAND        cos32consts<>+0(SB), X0, X1
-	VMOVUPS      cos32consts<>+128(SB), X2
-	VFMADD213PS  cos32consts<>+64(SB), X1, X2
-	VSUBPS       cos32consts<>+64(SB), X2, X3
-	VMOVUPS      cos32consts<>+192(SB), X4
-	VFNMADD213PS X1, X3, X4
-	VMULPS       cos32consts<>+256(SB), X3, X5
-	VPXOR        cos32consts<>+448(SB), X5, X6
-	VFMADD231PS  cos32consts<>+256(SB), X3, X6
-	VPXOR        cos32consts<>+448(SB), X5, X5
-	VADDPS       X5, X4, X7
-	VSUBPS       X4, X7, X8
-	VSUBPS       X8, X7, X9
-	VSUBPS       X9, X4, X4
-	VSUBPS       X8, X5, X5
-	VADDPS       X5, X4, X4
-	VMULPS       cos32consts<>+320(SB), X3, X5
-	VPXOR        cos32consts<>+448(SB), X5, X8
-	VFMADD231PS  cos32consts<>+320(SB), X3, X8
-	VPXOR        cos32consts<>+448(SB), X5, X5
-	VADDPS       X5, X7, X9
-	VSUBPS       X7, X9, X10
-	VSUBPS       X10, X9, X11
-	VSUBPS       X11, X7, X7
-	VSUBPS       X10, X5, X5
-	VADDPS       X5, X7, X7
-	VADDPS       X7, X4, X4
-	VSUBPS       X6, X4, X4
-	VFMADD231PS  cos32consts<>+384(SB), X3, X8
-	VSUBPS       X8, X4, X4
-	VADDPS       X4, X9, X3
-	VSUBPS       X9, X3, X5
-	VSUBPS       X5, X3, X6
-	VSUBPS       X6, X9, X9
-	VSUBPS       X5, X4, X4
-	VADDPS       X4, X9, X9
-	VCMPPS       $0x1e, cos32consts<>+512(SB), X1, X4
-	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
-	VPAND        X4, X5, X4
-	VPTEST       X4, X4
-	JZ           mathblock309
-	VPSRLD       $0x17, X1, X5
-	VPSRLD       $0x03, X5, X6
-	VPAND        cos32consts<>+640(SB), X5, X5
-	VPADDD       cos32consts<>+704(SB), X5, X5
-	VPAND        cos32consts<>+768(SB), X1, X1
-	VPSLLD       $0x17, X5, X5
-	VPOR         X5, X1, X1
-	LEAQ         rempio2_0_32<>+0(SB), R10
-	VPAND        tablemask32_32<>+0(SB), X6, X7
-	VPCMPEQD     X7, X7, X8
-	VPXOR        X7, X7, X5
-	VPGATHERDD   X8, (R10)(X7*4), X5
-	VMULPS       X5, X1, X7
-	VPXOR        cos32consts<>+448(SB), X7, X8
-	VFMADD231PS  X1, X5, X8
-	VMULPS       cos32consts<>+896(SB), X7, X5
-	VPAND        cos32consts<>+448(SB), X5, X10
-	VPOR         cos32consts<>+960(SB), X10, X10
-	VPAND        cos32consts<>+0(SB), X5, X11
-	VCMPPS       $0x11, cos32consts<>+960(SB), X11, X11
-	VADDPS       X10, X5, X12
-	VSUBPS       X10, X12, X12
-	VBLENDVPS    X11, X12, X5, X12
-	VFNMADD231PS cos32consts<>+832(SB), X12, X7
-	LEAQ         rempio2_1_32<>+0(SB), R10
-	VPAND        tablemask32_32<>+0(SB), X6, X10
-	VPCMPEQD     X10, X10, X11
-	VPXOR        X10, X10, X5
-	VPGATHERDD   X11, (R10)(X10*4), X5
-	VMULPS       X5, X1, X10
-	VPXOR        cos32consts<>+448(SB), X10, X11
-	VFMADD231PS  X1, X5, X11
-	VADDPS       X10, X8, X5
-	VSUBPS       X8, X5, X12
-	VSUBPS       X12, X5, X13
-	VSUBPS       X13, X8, X8
-	VSUBPS       X12, X10, X10
-	VADDPS       X10, X8, X8
-	VADDPS       X5, X7, X10
-	VSUBPS       X7, X10, X12
-	VSUBPS       X12, X10, X13
-	VSUBPS       X13, X7, X7
-	VSUBPS       X12, X5, X5
-	VADDPS       X5, X7, X7
-	VMULPS       cos32consts<>+896(SB), X10, X5
-	VPAND        cos32consts<>+448(SB), X5, X12
-	VPOR         cos32consts<>+960(SB), X12, X12
-	VPAND        cos32consts<>+0(SB), X5, X13
-	VCMPPS       $0x11, cos32consts<>+960(SB), X13, X13
-	VADDPS       X12, X5, X14
-	VSUBPS       X12, X14, X14
-	VBLENDVPS    X13, X14, X5, X14
-	VFNMADD231PS cos32consts<>+832(SB), X14, X10
-	LEAQ         rempio2_2_32<>+0(SB), R10
-	VPAND        tablemask32_32<>+0(SB), X6, X12
-	VPCMPEQD     X12, X12, X13
-	VPXOR        X12, X12, X5
-	VPGATHERDD   X13, (R10)(X12*4), X5
-	VMULPS       X5, X1, X12
-	VPXOR        cos32consts<>+448(SB), X12, X13
-	VFMADD231PS  X1, X5, X13
-	VADDPS       X11, X12, X5
-	VSUBPS       X12, X5, X14
-	VSUBPS       X14, X5, X15
-	VSUBPS       X15, X12, X12
-	VSUBPS       X14, X11, X11
-	VADDPS       X11, X12, X12
-	VADDPS       X8, X5, X11
-	VSUBPS       X5, X11, X14
-	VSUBPS       X14, X11, X15
-	VSUBPS       X15, X5, X5
-	VSUBPS       X14, X8, X8
-	VADDPS       X8, X5, X5
-	VADDPS       X7, X11, X8
-	VSUBPS       X11, X8, X14
-	VSUBPS       X14, X8, X15
-	VSUBPS       X15, X11, X11
-	VSUBPS       X14, X7, X7
-	VADDPS       X7, X11, X11
-	LEAQ         rempio2_3_32<>+0(SB), R10
-	VPAND        tablemask32_32<>+0(SB), X6, X7
-	VPCMPEQD     X7, X7, X14
-	VPXOR        X7, X7, X6
-	VPGATHERDD   X14, (R10)(X7*4), X6
-	VMULPS       X6, X1, X1
-	VADDPS       X5, X12, X12
-	VADDPS       X13, X11, X11
-	VADDPS       X11, X12, X12
-	VADDPS       X1, X12, X12
-	VADDPS       X8, X10, X1
-	VSUBPS       X10, X1, X5
-	VSUBPS       X5, X1, X6
-	VSUBPS       X6, X10, X10
-	VSUBPS       X5, X8, X8
-	VADDPS       X8, X10, X10
-	VADDPS       X12, X10, X5
-	VSUBPS       X10, X5, X6
-	VSUBPS       X6, X5, X7
-	VSUBPS       X7, X10, X10
-	VSUBPS       X6, X12, X12
-	VADDPS       X12, X10, X10
-	VPAND        cos32consts<>+448(SB), X1, X6
-	VPOR         cos32consts<>+960(SB), X6, X6
-	VPAND        cos32consts<>+0(SB), X1, X7
-	VCMPPS       $0x11, cos32consts<>+960(SB), X7, X7
-	VADDPS       X6, X1, X8
-	VSUBPS       X6, X8, X8
-	VBLENDVPS    X7, X8, X1, X8
-	VSUBPS       X8, X1, X1
-	VADDPS       X5, X1, X6
-	VSUBPS       X1, X6, X7
-	VSUBPS       X7, X6, X11
-	VSUBPS       X11, X1, X1
-	VSUBPS       X7, X5, X5
-	VADDPS       X5, X1, X1
-	VADDPS       X10, X1, X1
-	VMULPS       cos32consts<>+1024(SB), X6, X5
-	VPXOR        cos32consts<>+448(SB), X5, X7
-	VFMADD231PS  cos32consts<>+1024(SB), X6, X7
-	VFMADD231PS  cos32consts<>+1024(SB), X1, X7
-	VFMADD231PS  cos32consts<>+1088(SB), X6, X7
-	VADDPS       X7, X5, X1
-	VSUBPS       X1, X5, X5
-	VADDPS       X7, X5, X5
-	VADDPS       cos32consts<>+64(SB), X8, X8
-	VBLENDVPS    X4, X8, X2, X2
-	VBLENDVPS    X4, X1, X3, X3
-	VBLENDVPS    X4, X5, X9, X9
-
-mathblock309:
-	VPADDD       cos32consts<>+1152(SB), X2, X2
-	VPAND        cos32consts<>+1152(SB), X2, X1
-	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
-	VPAND        cos32consts<>+1280(SB), X2, X2
-	VPSLLD       $0x1e, X2, X2
-	VMULPS       X3, X3, X4
-	VMOVUPS      cos32consts<>+1344(SB), X5
-	VFMADD213PS  cos32consts<>+1408(SB), X4, X5
-	VFMADD213PS  cos32consts<>+1472(SB), X4, X5
-	VFMADD213PS  cos32consts<>+1536(SB), X4, X5
-	VFMADD213PS  cos32consts<>+1600(SB), X4, X5
-	VMULPS       cos32consts<>+1664(SB), X4, X6
-	VFNMADD213PS X9, X9, X6
-	VMULPS       X3, X4, X4
-	VFMADD231PS  X5, X4, X6
-	VADDPS       X6, X3, X6
-	VMULPS       X3, X3, X4
-	VPXOR        cos32consts<>+448(SB), X4, X5
-	VFMADD231PS  X3, X3, X5
-	VMULPS       cos32consts<>+1664(SB), X4, X7
-	VPXOR        cos32consts<>+448(SB), X7, X7
-	VADDPS       cos32consts<>+1728(SB), X7, X8
-	VMOVUPS      cos32consts<>+1728(SB), X10
-	VSUBPS       X8, X10, X10
-	VADDPS       X7, X10, X10
-	VMOVUPS      cos32consts<>+1792(SB), X7
-	VFMADD213PS  cos32consts<>+1856(SB), X4, X7
-	VFMADD213PS  cos32consts<>+1920(SB), X4, X7
-	VFMADD213PS  cos32consts<>+1984(SB), X4, X7
-	VFMADD213PS  cos32consts<>+2048(SB), X4, X7
-	VMULPS       X4, X4, X4
-	VFMADD231PS  X7, X4, X10
-	VFNMADD231PS X9, X3, X10
-	VFNMADD231PS cos32consts<>+1664(SB), X5, X10
-	VADDPS       X10, X8, X8
-	VBLENDVPS    X1, X6, X8, X6
-	VPAND        cos32consts<>+0(SB), X0, X1
-	VCMPPS       $0x11, cos32consts<>+2112(SB), X1, X3
-	VPXOR        X2, X6, X6
-	VBLENDVPS    X3, cos32consts<>+1728(SB), X6, X6
-	VCMPPS       $0x00, cos32consts<>+576(SB), X1, X1
-	VBLENDVPS    X1, cos32consts<>+2176(SB), X6, X6
-	VCMPPS       $0x03, X0, X0, X1
-	VPOR         cos32consts<>+2240(SB), X0, X0
-	VBLENDVPS    X1, X0, X6, X0
-	VMOVUPS      X0, (DX)(R8*4)
-	ADDQ         $0x00000004, R8
-	SUBQ         $0x00000004, R9
-
-cosVF32AVX2_tail4:
-	CMPQ         R9, $0x00000002
-	JB           cosVF32AVX2_tail2
-	VMOVQ        (SI)(R8*4), X0
 	VPAND        cos32consts<>+0(SB), X0, X1
 	VMOVUPS      cos32consts<>+128(SB), X2
 	VFMADD213PS  cos32consts<>+64(SB), X1, X2
@@ -11734,14 +11677,14 @@ mathblock310:
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         cos32consts<>+2240(SB), X0, X0
 	VBLENDVPS    X1, X0, X6, X0
-	VMOVQ        X0, (DX)(R8*4)
-	ADDQ         $0x00000002, R8
-	SUBQ         $0x00000002, R9
+	VMOVUPS      X0, (DX)(R8*4)
+	ADDQ         $0x00000004, R8
+	SUBQ         $0x00000004, R9
 
-cosVF32AVX2_tail2:
-	CMPQ         R9, $0x00000001
-	JB           cosVF32AVX2_tail1
-	VMOVSS       (SI)(R8*4), X0
+cosVF32AVX2_tail4:
+	CMPQ         R9, $0x00000002
+	JB           cosVF32AVX2_tail2
+	VMOVQ        (SI)(R8*4), X0
 	VPAND        cos32consts<>+0(SB), X0, X1
 	VMOVUPS      cos32consts<>+128(SB), X2
 	VFMADD213PS  cos32consts<>+64(SB), X1, X2
@@ -11913,6 +11856,230 @@ cosVF32AVX2_tail2:
 	VBLENDVPS    X4, X5, X9, X9
 
 mathblock311:
+	VPADDD       cos32consts<>+1152(SB), X2, X2
+	VPAND        cos32consts<>+1152(SB), X2, X1
+	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
+	VPAND        cos32consts<>+1280(SB), X2, X2
+	VPSLLD       $0x1e, X2, X2
+	VMULPS       X3, X3, X4
+	VMOVUPS      cos32consts<>+1344(SB), X5
+	VFMADD213PS  cos32consts<>+1408(SB), X4, X5
+	VFMADD213PS  cos32consts<>+1472(SB), X4, X5
+	VFMADD213PS  cos32consts<>+1536(SB), X4, X5
+	VFMADD213PS  cos32consts<>+1600(SB), X4, X5
+	VMULPS       cos32consts<>+1664(SB), X4, X6
+	VFNMADD213PS X9, X9, X6
+	VMULPS       X3, X4, X4
+	VFMADD231PS  X5, X4, X6
+	VADDPS       X6, X3, X6
+	VMULPS       X3, X3, X4
+	VPXOR        cos32consts<>+448(SB), X4, X5
+	VFMADD231PS  X3, X3, X5
+	VMULPS       cos32consts<>+1664(SB), X4, X7
+	VPXOR        cos32consts<>+448(SB), X7, X7
+	VADDPS       cos32consts<>+1728(SB), X7, X8
+	VMOVUPS      cos32consts<>+1728(SB), X10
+	VSUBPS       X8, X10, X10
+	VADDPS       X7, X10, X10
+	VMOVUPS      cos32consts<>+1792(SB), X7
+	VFMADD213PS  cos32consts<>+1856(SB), X4, X7
+	VFMADD213PS  cos32consts<>+1920(SB), X4, X7
+	VFMADD213PS  cos32consts<>+1984(SB), X4, X7
+	VFMADD213PS  cos32consts<>+2048(SB), X4, X7
+	VMULPS       X4, X4, X4
+	VFMADD231PS  X7, X4, X10
+	VFNMADD231PS X9, X3, X10
+	VFNMADD231PS cos32consts<>+1664(SB), X5, X10
+	VADDPS       X10, X8, X8
+	VBLENDVPS    X1, X6, X8, X6
+	VPAND        cos32consts<>+0(SB), X0, X1
+	VCMPPS       $0x11, cos32consts<>+2112(SB), X1, X3
+	VPXOR        X2, X6, X6
+	VBLENDVPS    X3, cos32consts<>+1728(SB), X6, X6
+	VCMPPS       $0x00, cos32consts<>+576(SB), X1, X1
+	VBLENDVPS    X1, cos32consts<>+2176(SB), X6, X6
+	VCMPPS       $0x03, X0, X0, X1
+	VPOR         cos32consts<>+2240(SB), X0, X0
+	VBLENDVPS    X1, X0, X6, X0
+	VMOVQ        X0, (DX)(R8*4)
+	ADDQ         $0x00000002, R8
+	SUBQ         $0x00000002, R9
+
+cosVF32AVX2_tail2:
+	CMPQ         R9, $0x00000001
+	JB           cosVF32AVX2_tail1
+	VMOVSS       (SI)(R8*4), X0
+	VPAND        cos32consts<>+0(SB), X0, X1
+	VMOVUPS      cos32consts<>+128(SB), X2
+	VFMADD213PS  cos32consts<>+64(SB), X1, X2
+	VSUBPS       cos32consts<>+64(SB), X2, X3
+	VMOVUPS      cos32consts<>+192(SB), X4
+	VFNMADD213PS X1, X3, X4
+	VMULPS       cos32consts<>+256(SB), X3, X5
+	VPXOR        cos32consts<>+448(SB), X5, X6
+	VFMADD231PS  cos32consts<>+256(SB), X3, X6
+	VPXOR        cos32consts<>+448(SB), X5, X5
+	VADDPS       X5, X4, X7
+	VSUBPS       X4, X7, X8
+	VSUBPS       X8, X7, X9
+	VSUBPS       X9, X4, X4
+	VSUBPS       X8, X5, X5
+	VADDPS       X5, X4, X4
+	VMULPS       cos32consts<>+320(SB), X3, X5
+	VPXOR        cos32consts<>+448(SB), X5, X8
+	VFMADD231PS  cos32consts<>+320(SB), X3, X8
+	VPXOR        cos32consts<>+448(SB), X5, X5
+	VADDPS       X5, X7, X9
+	VSUBPS       X7, X9, X10
+	VSUBPS       X10, X9, X11
+	VSUBPS       X11, X7, X7
+	VSUBPS       X10, X5, X5
+	VADDPS       X5, X7, X7
+	VADDPS       X7, X4, X4
+	VSUBPS       X6, X4, X4
+	VFMADD231PS  cos32consts<>+384(SB), X3, X8
+	VSUBPS       X8, X4, X4
+	VADDPS       X4, X9, X3
+	VSUBPS       X9, X3, X5
+	VSUBPS       X5, X3, X6
+	VSUBPS       X6, X9, X9
+	VSUBPS       X5, X4, X4
+	VADDPS       X4, X9, X9
+	VCMPPS       $0x1e, cos32consts<>+512(SB), X1, X4
+	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
+	VPAND        X4, X5, X4
+	VPTEST       X4, X4
+	JZ           mathblock312
+	VPSRLD       $0x17, X1, X5
+	VPSRLD       $0x03, X5, X6
+	VPAND        cos32consts<>+640(SB), X5, X5
+	VPADDD       cos32consts<>+704(SB), X5, X5
+	VPAND        cos32consts<>+768(SB), X1, X1
+	VPSLLD       $0x17, X5, X5
+	VPOR         X5, X1, X1
+	LEAQ         rempio2_0_32<>+0(SB), R10
+	VPAND        tablemask32_32<>+0(SB), X6, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X5
+	VPGATHERDD   X8, (R10)(X7*4), X5
+	VMULPS       X5, X1, X7
+	VPXOR        cos32consts<>+448(SB), X7, X8
+	VFMADD231PS  X1, X5, X8
+	VMULPS       cos32consts<>+896(SB), X7, X5
+	VPAND        cos32consts<>+448(SB), X5, X10
+	VPOR         cos32consts<>+960(SB), X10, X10
+	VPAND        cos32consts<>+0(SB), X5, X11
+	VCMPPS       $0x11, cos32consts<>+960(SB), X11, X11
+	VADDPS       X10, X5, X12
+	VSUBPS       X10, X12, X12
+	VBLENDVPS    X11, X12, X5, X12
+	VFNMADD231PS cos32consts<>+832(SB), X12, X7
+	LEAQ         rempio2_1_32<>+0(SB), R10
+	VPAND        tablemask32_32<>+0(SB), X6, X10
+	VPCMPEQD     X10, X10, X11
+	VPXOR        X10, X10, X5
+	VPGATHERDD   X11, (R10)(X10*4), X5
+	VMULPS       X5, X1, X10
+	VPXOR        cos32consts<>+448(SB), X10, X11
+	VFMADD231PS  X1, X5, X11
+	VADDPS       X10, X8, X5
+	VSUBPS       X8, X5, X12
+	VSUBPS       X12, X5, X13
+	VSUBPS       X13, X8, X8
+	VSUBPS       X12, X10, X10
+	VADDPS       X10, X8, X8
+	VADDPS       X5, X7, X10
+	VSUBPS       X7, X10, X12
+	VSUBPS       X12, X10, X13
+	VSUBPS       X13, X7, X7
+	VSUBPS       X12, X5, X5
+	VADDPS       X5, X7, X7
+	VMULPS       cos32consts<>+896(SB), X10, X5
+	VPAND        cos32consts<>+448(SB), X5, X12
+	VPOR         cos32consts<>+960(SB), X12, X12
+	VPAND        cos32consts<>+0(SB), X5, X13
+	VCMPPS       $0x11, cos32consts<>+960(SB), X13, X13
+	VADDPS       X12, X5, X14
+	VSUBPS       X12, X14, X14
+	VBLENDVPS    X13, X14, X5, X14
+	VFNMADD231PS cos32consts<>+832(SB), X14, X10
+	LEAQ         rempio2_2_32<>+0(SB), R10
+	VPAND        tablemask32_32<>+0(SB), X6, X12
+	VPCMPEQD     X12, X12, X13
+	VPXOR        X12, X12, X5
+	VPGATHERDD   X13, (R10)(X12*4), X5
+	VMULPS       X5, X1, X12
+	VPXOR        cos32consts<>+448(SB), X12, X13
+	VFMADD231PS  X1, X5, X13
+	VADDPS       X11, X12, X5
+	VSUBPS       X12, X5, X14
+	VSUBPS       X14, X5, X15
+	VSUBPS       X15, X12, X12
+	VSUBPS       X14, X11, X11
+	VADDPS       X11, X12, X12
+	VADDPS       X8, X5, X11
+	VSUBPS       X5, X11, X14
+	VSUBPS       X14, X11, X15
+	VSUBPS       X15, X5, X5
+	VSUBPS       X14, X8, X8
+	VADDPS       X8, X5, X5
+	VADDPS       X7, X11, X8
+	VSUBPS       X11, X8, X14
+	VSUBPS       X14, X8, X15
+	VSUBPS       X15, X11, X11
+	VSUBPS       X14, X7, X7
+	VADDPS       X7, X11, X11
+	LEAQ         rempio2_3_32<>+0(SB), R10
+	VPAND        tablemask32_32<>+0(SB), X6, X7
+	VPCMPEQD     X7, X7, X14
+	VPXOR        X7, X7, X6
+	VPGATHERDD   X14, (R10)(X7*4), X6
+	VMULPS       X6, X1, X1
+	VADDPS       X5, X12, X12
+	VADDPS       X13, X11, X11
+	VADDPS       X11, X12, X12
+	VADDPS       X1, X12, X12
+	VADDPS       X8, X10, X1
+	VSUBPS       X10, X1, X5
+	VSUBPS       X5, X1, X6
+	VSUBPS       X6, X10, X10
+	VSUBPS       X5, X8, X8
+	VADDPS       X8, X10, X10
+	VADDPS       X12, X10, X5
+	VSUBPS       X10, X5, X6
+	VSUBPS       X6, X5, X7
+	VSUBPS       X7, X10, X10
+	VSUBPS       X6, X12, X12
+	VADDPS       X12, X10, X10
+	VPAND        cos32consts<>+448(SB), X1, X6
+	VPOR         cos32consts<>+960(SB), X6, X6
+	VPAND        cos32consts<>+0(SB), X1, X7
+	VCMPPS       $0x11, cos32consts<>+960(SB), X7, X7
+	VADDPS       X6, X1, X8
+	VSUBPS       X6, X8, X8
+	VBLENDVPS    X7, X8, X1, X8
+	VSUBPS       X8, X1, X1
+	VADDPS       X5, X1, X6
+	VSUBPS       X1, X6, X7
+	VSUBPS       X7, X6, X11
+	VSUBPS       X11, X1, X1
+	VSUBPS       X7, X5, X5
+	VADDPS       X5, X1, X1
+	VADDPS       X10, X1, X1
+	VMULPS       cos32consts<>+1024(SB), X6, X5
+	VPXOR        cos32consts<>+448(SB), X5, X7
+	VFMADD231PS  cos32consts<>+1024(SB), X6, X7
+	VFMADD231PS  cos32consts<>+1024(SB), X1, X7
+	VFMADD231PS  cos32consts<>+1088(SB), X6, X7
+	VADDPS       X7, X5, X1
+	VSUBPS       X1, X5, X5
+	VADDPS       X7, X5, X5
+	VADDPS       cos32consts<>+64(SB), X8, X8
+	VBLENDVPS    X4, X8, X2, X2
+	VBLENDVPS    X4, X1, X3, X3
+	VBLENDVPS    X4, X5, X9, X9
+
+mathblock312:
 	VPADDD       cos32consts<>+1152(SB), X2, X2
 	VPAND        cos32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
@@ -14626,7 +14793,7 @@ expVF64AVX2_loop2:
 	VCMPPD       $0x15, exp64consts<>+640(SB), Y7, Y7
 	VPOR         Y7, Y6, Y8
 	VPTEST       Y8, Y8
-	JZ           mathblock312
+	JZ           mathblock313
 	VPAND        exp64consts<>+704(SB), Y0, Y8
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y10
@@ -14690,7 +14857,7 @@ expVF64AVX2_loop2:
 	VBLENDVPD    Y0, Y1, Y4, Y1
 	VBLENDVPD    Y7, Y1, Y3, Y3
 
-mathblock312:
+mathblock313:
 	VMOVUPD Y2, (DX)(R8*8)
 	VMOVUPD Y3, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -14733,7 +14900,7 @@ expVF64AVX2_loop1:
 	VPAND        exp64consts<>+576(SB), Y3, Y3
 	VCMPPD       $0x15, exp64consts<>+640(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock313
+	JZ           mathblock314
 	VPAND        exp64consts<>+704(SB), Y0, Y4
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y6
@@ -14766,7 +14933,7 @@ expVF64AVX2_loop1:
 	VBLENDVPD    Y0, Y2, Y5, Y2
 	VBLENDVPD    Y3, Y2, Y1, Y1
 
-mathblock313:
+mathblock314:
 	VMOVUPD Y1, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -14776,74 +14943,6 @@ expVF64AVX2_after1:
 	CMPQ         R9, $0x00000002
 	JB           expVF64AVX2_tail2
 	VMOVUPD      (SI)(R8*8), X0
-	VMOVUPD      exp64consts<>+0(SB), X1
-	VFMADD213PD  exp64consts<>+64(SB), X0, X1
-	VSUBPD       exp64consts<>+64(SB), X1, X2
-	VMOVUPD      exp64consts<>+192(SB), X3
-	VFNMADD213PD X0, X2, X3
-	VFNMADD231PD exp64consts<>+128(SB), X2, X3
-	VMOVUPD      exp64consts<>+256(SB), X2
-	VFMADD213PD  exp64consts<>+320(SB), X3, X2
-	VFMADD213PD  exp64consts<>+384(SB), X3, X2
-	VFMADD213PD  exp64consts<>+448(SB), X3, X2
-	VFMADD213PD  exp64consts<>+512(SB), X3, X2
-	VMULPD       X3, X3, X4
-	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X6
-	VPCMPEQQ     X6, X6, X7
-	VPXOR        X6, X6, X5
-	VPGATHERQQ   X7, (R10)(X6*8), X5
-	VADDPD       X5, X3, X3
-	VFMADD231PD  X2, X4, X3
-	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X4
-	VPCMPEQQ     X4, X4, X5
-	VPXOR        X4, X4, X2
-	VPGATHERQQ   X5, (R10)(X4*8), X2
-	VPSLLQ       $0x30, X1, X4
-	VPADDQ       X4, X2, X2
-	VFMADD231PD  X3, X2, X2
-	VPAND        exp64consts<>+576(SB), X0, X4
-	VCMPPD       $0x15, exp64consts<>+640(SB), X4, X4
-	VPTEST       X4, X4
-	JZ           mathblock314
-	VPAND        exp64consts<>+704(SB), X1, X5
-	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X7
-	VPCMPEQQ     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERQQ   X8, (R10)(X7*8), X6
-	VPSLLQ       $0x30, X5, X5
-	VPADDQ       X5, X6, X6
-	VFMADD231PD  X6, X3, X6
-	VPSUBQ       exp64consts<>+768(SB), X1, X1
-	VPSRLQ       $0x04, X1, X1
-	VPSRLQ       $0x01, X1, X3
-	VPSUBQ       exp64consts<>+832(SB), X3, X5
-	VPSLLQ       $0x34, X5, X5
-	VPSUBQ       X3, X1, X1
-	VPSUBQ       exp64consts<>+832(SB), X1, X1
-	VPSLLQ       $0x34, X1, X1
-	VMULPD       X5, X6, X6
-	VMULPD       X1, X6, X6
-	VCMPPD       $0x1e, exp64consts<>+896(SB), X0, X1
-	VBLENDVPD    X1, exp64consts<>+960(SB), X6, X6
-	VCMPPD       $0x11, exp64consts<>+1024(SB), X0, X1
-	VBLENDVPD    X1, exp64consts<>+1088(SB), X6, X6
-	VCMPPD       $0x03, X0, X0, X1
-	VPOR         exp64consts<>+1152(SB), X0, X0
-	VBLENDVPD    X1, X0, X6, X0
-	VBLENDVPD    X4, X0, X2, X2
-
-mathblock314:
-	VMOVUPD X2, (DX)(R8*8)
-	ADDQ    $0x00000002, R8
-	SUBQ    $0x00000002, R9
-
-expVF64AVX2_tail2:
-	CMPQ         R9, $0x00000001
-	JB           expVF64AVX2_tail1
-	VMOVQ        (SI)(R8*8), X0
 	VMOVUPD      exp64consts<>+0(SB), X1
 	VFMADD213PD  exp64consts<>+64(SB), X0, X1
 	VSUBPD       exp64consts<>+64(SB), X1, X2
@@ -14904,6 +15003,74 @@ expVF64AVX2_tail2:
 	VBLENDVPD    X4, X0, X2, X2
 
 mathblock315:
+	VMOVUPD X2, (DX)(R8*8)
+	ADDQ    $0x00000002, R8
+	SUBQ    $0x00000002, R9
+
+expVF64AVX2_tail2:
+	CMPQ         R9, $0x00000001
+	JB           expVF64AVX2_tail1
+	VMOVQ        (SI)(R8*8), X0
+	VMOVUPD      exp64consts<>+0(SB), X1
+	VFMADD213PD  exp64consts<>+64(SB), X0, X1
+	VSUBPD       exp64consts<>+64(SB), X1, X2
+	VMOVUPD      exp64consts<>+192(SB), X3
+	VFNMADD213PD X0, X2, X3
+	VFNMADD231PD exp64consts<>+128(SB), X2, X3
+	VMOVUPD      exp64consts<>+256(SB), X2
+	VFMADD213PD  exp64consts<>+320(SB), X3, X2
+	VFMADD213PD  exp64consts<>+384(SB), X3, X2
+	VFMADD213PD  exp64consts<>+448(SB), X3, X2
+	VFMADD213PD  exp64consts<>+512(SB), X3, X2
+	VMULPD       X3, X3, X4
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X1, X6
+	VPCMPEQQ     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X7, (R10)(X6*8), X5
+	VADDPD       X5, X3, X3
+	VFMADD231PD  X2, X4, X3
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X1, X4
+	VPCMPEQQ     X4, X4, X5
+	VPXOR        X4, X4, X2
+	VPGATHERQQ   X5, (R10)(X4*8), X2
+	VPSLLQ       $0x30, X1, X4
+	VPADDQ       X4, X2, X2
+	VFMADD231PD  X3, X2, X2
+	VPAND        exp64consts<>+576(SB), X0, X4
+	VCMPPD       $0x15, exp64consts<>+640(SB), X4, X4
+	VPTEST       X4, X4
+	JZ           mathblock316
+	VPAND        exp64consts<>+704(SB), X1, X5
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X1, X7
+	VPCMPEQQ     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERQQ   X8, (R10)(X7*8), X6
+	VPSLLQ       $0x30, X5, X5
+	VPADDQ       X5, X6, X6
+	VFMADD231PD  X6, X3, X6
+	VPSUBQ       exp64consts<>+768(SB), X1, X1
+	VPSRLQ       $0x04, X1, X1
+	VPSRLQ       $0x01, X1, X3
+	VPSUBQ       exp64consts<>+832(SB), X3, X5
+	VPSLLQ       $0x34, X5, X5
+	VPSUBQ       X3, X1, X1
+	VPSUBQ       exp64consts<>+832(SB), X1, X1
+	VPSLLQ       $0x34, X1, X1
+	VMULPD       X5, X6, X6
+	VMULPD       X1, X6, X6
+	VCMPPD       $0x1e, exp64consts<>+896(SB), X0, X1
+	VBLENDVPD    X1, exp64consts<>+960(SB), X6, X6
+	VCMPPD       $0x11, exp64consts<>+1024(SB), X0, X1
+	VBLENDVPD    X1, exp64consts<>+1088(SB), X6, X6
+	VCMPPD       $0x03, X0, X0, X1
+	VPOR         exp64consts<>+1152(SB), X0, X0
+	VBLENDVPD    X1, X0, X6, X0
+	VBLENDVPD    X4, X0, X2, X2
+
+mathblock316:
 	VMOVQ X2, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -15239,7 +15406,7 @@ logVF64AVX2_loop2:
 	VPOR        Y1, Y5, Y1
 	VPOR        Y1, Y0, Y4
 	VPTEST      Y4, Y4
-	JZ          mathblock316
+	JZ          mathblock317
 	VMOVUPD     (SI)(R8*8), Y4
 	VMULPD      log64consts<>+1280(SB), Y4, Y4
 	VPADDQ      log64consts<>+0(SB), Y4, Y4
@@ -15361,7 +15528,7 @@ logVF64AVX2_loop2:
 	VBLENDVPD   Y0, Y5, Y4, Y5
 	VBLENDVPD   Y1, Y5, Y3, Y3
 
-mathblock316:
+mathblock317:
 	VMOVUPD Y2, (DX)(R8*8)
 	VMOVUPD Y3, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -15421,7 +15588,7 @@ logVF64AVX2_loop1:
 	VCMPPD      $0x15, log64consts<>+1152(SB), Y2, Y2
 	VPOR        Y0, Y2, Y0
 	VPTEST      Y0, Y0
-	JZ          mathblock317
+	JZ          mathblock318
 	VMOVUPD     (SI)(R8*8), Y2
 	VMULPD      log64consts<>+1280(SB), Y2, Y2
 	VPADDQ      log64consts<>+0(SB), Y2, Y2
@@ -15483,7 +15650,7 @@ logVF64AVX2_loop1:
 	VBLENDVPD   Y2, Y4, Y3, Y4
 	VBLENDVPD   Y0, Y4, Y1, Y1
 
-mathblock317:
+mathblock318:
 	VMOVUPD Y1, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -15493,117 +15660,6 @@ logVF64AVX2_after1:
 	CMPQ        R9, $0x00000002
 	JB          logVF64AVX2_tail2
 	VMOVUPD     (SI)(R8*8), X0
-	VPADDQ      log64consts<>+0(SB), X0, X1
-	VPSRLQ      $0x34, X1, X2
-	VPOR        log64consts<>+64(SB), X2, X2
-	VSUBPD      log64consts<>+128(SB), X2, X2
-	VPAND       log64consts<>+192(SB), X1, X3
-	VPADDQ      log64consts<>+256(SB), X3, X3
-	VPSRLQ      $0x30, X1, X1
-	LEAQ        loginvc_64<>+0(SB), R10
-	VPAND       tablemask16_64<>+0(SB), X1, X5
-	VPCMPEQQ    X5, X5, X6
-	VPXOR       X5, X5, X4
-	VPGATHERQQ  X6, (R10)(X5*8), X4
-	VFMADD213PD log64consts<>+320(SB), X4, X3
-	LEAQ        loglhi_64<>+0(SB), R10
-	VPAND       tablemask16_64<>+0(SB), X1, X5
-	VPCMPEQQ    X5, X5, X6
-	VPXOR       X5, X5, X4
-	VPGATHERQQ  X6, (R10)(X5*8), X4
-	VFMADD231PD log64consts<>+384(SB), X2, X4
-	LEAQ        logllo_64<>+0(SB), R10
-	VPAND       tablemask16_64<>+0(SB), X1, X5
-	VPCMPEQQ    X5, X5, X6
-	VPXOR       X5, X5, X1
-	VPGATHERQQ  X6, (R10)(X5*8), X1
-	VFMADD231PD log64consts<>+448(SB), X2, X1
-	VADDPD      X3, X4, X2
-	VSUBPD      X2, X4, X4
-	VADDPD      X3, X4, X4
-	VMOVUPD     log64consts<>+512(SB), X5
-	VFMADD213PD log64consts<>+576(SB), X3, X5
-	VFMADD213PD log64consts<>+640(SB), X3, X5
-	VFMADD213PD log64consts<>+704(SB), X3, X5
-	VFMADD213PD log64consts<>+768(SB), X3, X5
-	VFMADD213PD log64consts<>+832(SB), X3, X5
-	VFMADD213PD log64consts<>+896(SB), X3, X5
-	VFMADD213PD log64consts<>+960(SB), X3, X5
-	VFMADD213PD log64consts<>+1024(SB), X3, X5
-	VFMADD213PD log64consts<>+1088(SB), X3, X5
-	VMULPD      X3, X3, X3
-	VADDPD      X1, X4, X4
-	VFMADD231PD X5, X3, X4
-	VADDPD      X4, X2, X2
-	VCMPPD      $0x11, log64consts<>+1216(SB), X0, X1
-	VCMPPD      $0x15, log64consts<>+1152(SB), X0, X3
-	VPOR        X1, X3, X1
-	VPTEST      X1, X1
-	JZ          mathblock318
-	VMULPD      log64consts<>+1280(SB), X0, X3
-	VPADDQ      log64consts<>+0(SB), X3, X3
-	VPSRLQ      $0x34, X3, X4
-	VPOR        log64consts<>+64(SB), X4, X4
-	VSUBPD      log64consts<>+128(SB), X4, X4
-	VSUBPD      log64consts<>+1344(SB), X4, X4
-	VPAND       log64consts<>+192(SB), X3, X5
-	VPADDQ      log64consts<>+256(SB), X5, X5
-	VPSRLQ      $0x30, X3, X3
-	LEAQ        loginvc_64<>+0(SB), R10
-	VPAND       tablemask16_64<>+0(SB), X3, X7
-	VPCMPEQQ    X7, X7, X8
-	VPXOR       X7, X7, X6
-	VPGATHERQQ  X8, (R10)(X7*8), X6
-	VFMADD213PD log64consts<>+320(SB), X6, X5
-	LEAQ        loglhi_64<>+0(SB), R10
-	VPAND       tablemask16_64<>+0(SB), X3, X7
-	VPCMPEQQ    X7, X7, X8
-	VPXOR       X7, X7, X6
-	VPGATHERQQ  X8, (R10)(X7*8), X6
-	VFMADD231PD log64consts<>+384(SB), X4, X6
-	LEAQ        logllo_64<>+0(SB), R10
-	VPAND       tablemask16_64<>+0(SB), X3, X7
-	VPCMPEQQ    X7, X7, X8
-	VPXOR       X7, X7, X3
-	VPGATHERQQ  X8, (R10)(X7*8), X3
-	VFMADD231PD log64consts<>+448(SB), X4, X3
-	VADDPD      X5, X6, X4
-	VSUBPD      X4, X6, X6
-	VADDPD      X5, X6, X6
-	VMOVUPD     log64consts<>+512(SB), X7
-	VFMADD213PD log64consts<>+576(SB), X5, X7
-	VFMADD213PD log64consts<>+640(SB), X5, X7
-	VFMADD213PD log64consts<>+704(SB), X5, X7
-	VFMADD213PD log64consts<>+768(SB), X5, X7
-	VFMADD213PD log64consts<>+832(SB), X5, X7
-	VFMADD213PD log64consts<>+896(SB), X5, X7
-	VFMADD213PD log64consts<>+960(SB), X5, X7
-	VFMADD213PD log64consts<>+1024(SB), X5, X7
-	VFMADD213PD log64consts<>+1088(SB), X5, X7
-	VMULPD      X5, X5, X5
-	VADDPD      X3, X6, X6
-	VFMADD231PD X7, X5, X6
-	VADDPD      X6, X4, X4
-	VCMPPD      $0x00, log64consts<>+1408(SB), X0, X3
-	VBLENDVPD   X3, log64consts<>+1472(SB), X4, X4
-	VCMPPD      $0x11, log64consts<>+1408(SB), X0, X3
-	VBLENDVPD   X3, log64consts<>+1536(SB), X4, X4
-	VCMPPD      $0x00, log64consts<>+1152(SB), X0, X3
-	VBLENDVPD   X3, log64consts<>+1152(SB), X4, X4
-	VCMPPD      $0x03, X0, X0, X3
-	VPOR        log64consts<>+1600(SB), X0, X0
-	VBLENDVPD   X3, X0, X4, X0
-	VBLENDVPD   X1, X0, X2, X2
-
-mathblock318:
-	VMOVUPD X2, (DX)(R8*8)
-	ADDQ    $0x00000002, R8
-	SUBQ    $0x00000002, R9
-
-logVF64AVX2_tail2:
-	CMPQ        R9, $0x00000001
-	JB          logVF64AVX2_tail1
-	VMOVQ       (SI)(R8*8), X0
 	VPADDQ      log64consts<>+0(SB), X0, X1
 	VPSRLQ      $0x34, X1, X2
 	VPOR        log64consts<>+64(SB), X2, X2
@@ -15707,6 +15763,117 @@ logVF64AVX2_tail2:
 	VBLENDVPD   X1, X0, X2, X2
 
 mathblock319:
+	VMOVUPD X2, (DX)(R8*8)
+	ADDQ    $0x00000002, R8
+	SUBQ    $0x00000002, R9
+
+logVF64AVX2_tail2:
+	CMPQ        R9, $0x00000001
+	JB          logVF64AVX2_tail1
+	VMOVQ       (SI)(R8*8), X0
+	VPADDQ      log64consts<>+0(SB), X0, X1
+	VPSRLQ      $0x34, X1, X2
+	VPOR        log64consts<>+64(SB), X2, X2
+	VSUBPD      log64consts<>+128(SB), X2, X2
+	VPAND       log64consts<>+192(SB), X1, X3
+	VPADDQ      log64consts<>+256(SB), X3, X3
+	VPSRLQ      $0x30, X1, X1
+	LEAQ        loginvc_64<>+0(SB), R10
+	VPAND       tablemask16_64<>+0(SB), X1, X5
+	VPCMPEQQ    X5, X5, X6
+	VPXOR       X5, X5, X4
+	VPGATHERQQ  X6, (R10)(X5*8), X4
+	VFMADD213PD log64consts<>+320(SB), X4, X3
+	LEAQ        loglhi_64<>+0(SB), R10
+	VPAND       tablemask16_64<>+0(SB), X1, X5
+	VPCMPEQQ    X5, X5, X6
+	VPXOR       X5, X5, X4
+	VPGATHERQQ  X6, (R10)(X5*8), X4
+	VFMADD231PD log64consts<>+384(SB), X2, X4
+	LEAQ        logllo_64<>+0(SB), R10
+	VPAND       tablemask16_64<>+0(SB), X1, X5
+	VPCMPEQQ    X5, X5, X6
+	VPXOR       X5, X5, X1
+	VPGATHERQQ  X6, (R10)(X5*8), X1
+	VFMADD231PD log64consts<>+448(SB), X2, X1
+	VADDPD      X3, X4, X2
+	VSUBPD      X2, X4, X4
+	VADDPD      X3, X4, X4
+	VMOVUPD     log64consts<>+512(SB), X5
+	VFMADD213PD log64consts<>+576(SB), X3, X5
+	VFMADD213PD log64consts<>+640(SB), X3, X5
+	VFMADD213PD log64consts<>+704(SB), X3, X5
+	VFMADD213PD log64consts<>+768(SB), X3, X5
+	VFMADD213PD log64consts<>+832(SB), X3, X5
+	VFMADD213PD log64consts<>+896(SB), X3, X5
+	VFMADD213PD log64consts<>+960(SB), X3, X5
+	VFMADD213PD log64consts<>+1024(SB), X3, X5
+	VFMADD213PD log64consts<>+1088(SB), X3, X5
+	VMULPD      X3, X3, X3
+	VADDPD      X1, X4, X4
+	VFMADD231PD X5, X3, X4
+	VADDPD      X4, X2, X2
+	VCMPPD      $0x11, log64consts<>+1216(SB), X0, X1
+	VCMPPD      $0x15, log64consts<>+1152(SB), X0, X3
+	VPOR        X1, X3, X1
+	VPTEST      X1, X1
+	JZ          mathblock320
+	VMULPD      log64consts<>+1280(SB), X0, X3
+	VPADDQ      log64consts<>+0(SB), X3, X3
+	VPSRLQ      $0x34, X3, X4
+	VPOR        log64consts<>+64(SB), X4, X4
+	VSUBPD      log64consts<>+128(SB), X4, X4
+	VSUBPD      log64consts<>+1344(SB), X4, X4
+	VPAND       log64consts<>+192(SB), X3, X5
+	VPADDQ      log64consts<>+256(SB), X5, X5
+	VPSRLQ      $0x30, X3, X3
+	LEAQ        loginvc_64<>+0(SB), R10
+	VPAND       tablemask16_64<>+0(SB), X3, X7
+	VPCMPEQQ    X7, X7, X8
+	VPXOR       X7, X7, X6
+	VPGATHERQQ  X8, (R10)(X7*8), X6
+	VFMADD213PD log64consts<>+320(SB), X6, X5
+	LEAQ        loglhi_64<>+0(SB), R10
+	VPAND       tablemask16_64<>+0(SB), X3, X7
+	VPCMPEQQ    X7, X7, X8
+	VPXOR       X7, X7, X6
+	VPGATHERQQ  X8, (R10)(X7*8), X6
+	VFMADD231PD log64consts<>+384(SB), X4, X6
+	LEAQ        logllo_64<>+0(SB), R10
+	VPAND       tablemask16_64<>+0(SB), X3, X7
+	VPCMPEQQ    X7, X7, X8
+	VPXOR       X7, X7, X3
+	VPGATHERQQ  X8, (R10)(X7*8), X3
+	VFMADD231PD log64consts<>+448(SB), X4, X3
+	VADDPD      X5, X6, X4
+	VSUBPD      X4, X6, X6
+	VADDPD      X5, X6, X6
+	VMOVUPD     log64consts<>+512(SB), X7
+	VFMADD213PD log64consts<>+576(SB), X5, X7
+	VFMADD213PD log64consts<>+640(SB), X5, X7
+	VFMADD213PD log64consts<>+704(SB), X5, X7
+	VFMADD213PD log64consts<>+768(SB), X5, X7
+	VFMADD213PD log64consts<>+832(SB), X5, X7
+	VFMADD213PD log64consts<>+896(SB), X5, X7
+	VFMADD213PD log64consts<>+960(SB), X5, X7
+	VFMADD213PD log64consts<>+1024(SB), X5, X7
+	VFMADD213PD log64consts<>+1088(SB), X5, X7
+	VMULPD      X5, X5, X5
+	VADDPD      X3, X6, X6
+	VFMADD231PD X7, X5, X6
+	VADDPD      X6, X4, X4
+	VCMPPD      $0x00, log64consts<>+1408(SB), X0, X3
+	VBLENDVPD   X3, log64consts<>+1472(SB), X4, X4
+	VCMPPD      $0x11, log64consts<>+1408(SB), X0, X3
+	VBLENDVPD   X3, log64consts<>+1536(SB), X4, X4
+	VCMPPD      $0x00, log64consts<>+1152(SB), X0, X3
+	VBLENDVPD   X3, log64consts<>+1152(SB), X4, X4
+	VCMPPD      $0x03, X0, X0, X3
+	VPOR        log64consts<>+1600(SB), X0, X0
+	VBLENDVPD   X3, X0, X4, X0
+	VBLENDVPD   X1, X0, X2, X2
+
+mathblock320:
 	VMOVQ X2, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -16072,7 +16239,7 @@ exp2VF64AVX2_loop2:
 	VCMPPD       $0x15, exp264consts<>+640(SB), Y7, Y7
 	VPOR         Y7, Y6, Y8
 	VPTEST       Y8, Y8
-	JZ           mathblock320
+	JZ           mathblock321
 	VPAND        exp264consts<>+704(SB), Y0, Y8
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y10
@@ -16136,7 +16303,7 @@ exp2VF64AVX2_loop2:
 	VBLENDVPD    Y0, Y1, Y2, Y1
 	VBLENDVPD    Y7, Y1, Y5, Y5
 
-mathblock320:
+mathblock321:
 	VMOVUPD Y4, (DX)(R8*8)
 	VMOVUPD Y5, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -16179,7 +16346,7 @@ exp2VF64AVX2_loop1:
 	VPAND        exp264consts<>+576(SB), Y3, Y3
 	VCMPPD       $0x15, exp264consts<>+640(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock321
+	JZ           mathblock322
 	VPAND        exp264consts<>+704(SB), Y0, Y4
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y6
@@ -16212,7 +16379,7 @@ exp2VF64AVX2_loop1:
 	VBLENDVPD    Y0, Y1, Y5, Y1
 	VBLENDVPD    Y3, Y1, Y2, Y2
 
-mathblock321:
+mathblock322:
 	VMOVUPD Y2, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -16222,73 +16389,6 @@ exp2VF64AVX2_after1:
 	CMPQ         R9, $0x00000002
 	JB           exp2VF64AVX2_tail2
 	VMOVUPD      (SI)(R8*8), X0
-	VMOVUPD      exp264consts<>+0(SB), X1
-	VFMADD213PD  exp264consts<>+64(SB), X0, X1
-	VSUBPD       exp264consts<>+64(SB), X1, X2
-	VFNMADD132PD exp264consts<>+128(SB), X0, X2
-	VMULPD       exp264consts<>+192(SB), X2, X2
-	VMOVUPD      exp264consts<>+256(SB), X3
-	VFMADD213PD  exp264consts<>+320(SB), X2, X3
-	VFMADD213PD  exp264consts<>+384(SB), X2, X3
-	VFMADD213PD  exp264consts<>+448(SB), X2, X3
-	VFMADD213PD  exp264consts<>+512(SB), X2, X3
-	VMULPD       X2, X2, X4
-	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X6
-	VPCMPEQQ     X6, X6, X7
-	VPXOR        X6, X6, X5
-	VPGATHERQQ   X7, (R10)(X6*8), X5
-	VADDPD       X5, X2, X2
-	VFMADD231PD  X3, X4, X2
-	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X4
-	VPCMPEQQ     X4, X4, X5
-	VPXOR        X4, X4, X3
-	VPGATHERQQ   X5, (R10)(X4*8), X3
-	VPSLLQ       $0x30, X1, X4
-	VPADDQ       X4, X3, X3
-	VFMADD231PD  X2, X3, X3
-	VPAND        exp264consts<>+576(SB), X0, X4
-	VCMPPD       $0x15, exp264consts<>+640(SB), X4, X4
-	VPTEST       X4, X4
-	JZ           mathblock322
-	VPAND        exp264consts<>+704(SB), X1, X5
-	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X7
-	VPCMPEQQ     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERQQ   X8, (R10)(X7*8), X6
-	VPSLLQ       $0x30, X5, X5
-	VPADDQ       X5, X6, X6
-	VFMADD231PD  X6, X2, X6
-	VPSUBQ       exp264consts<>+768(SB), X1, X1
-	VPSRLQ       $0x04, X1, X1
-	VPSRLQ       $0x01, X1, X2
-	VPSUBQ       exp264consts<>+832(SB), X2, X5
-	VPSLLQ       $0x34, X5, X5
-	VPSUBQ       X2, X1, X1
-	VPSUBQ       exp264consts<>+832(SB), X1, X1
-	VPSLLQ       $0x34, X1, X1
-	VMULPD       X5, X6, X6
-	VMULPD       X1, X6, X6
-	VCMPPD       $0x1e, exp264consts<>+896(SB), X0, X1
-	VBLENDVPD    X1, exp264consts<>+960(SB), X6, X6
-	VCMPPD       $0x11, exp264consts<>+1024(SB), X0, X1
-	VBLENDVPD    X1, exp264consts<>+1088(SB), X6, X6
-	VCMPPD       $0x03, X0, X0, X1
-	VPOR         exp264consts<>+1152(SB), X0, X0
-	VBLENDVPD    X1, X0, X6, X0
-	VBLENDVPD    X4, X0, X3, X3
-
-mathblock322:
-	VMOVUPD X3, (DX)(R8*8)
-	ADDQ    $0x00000002, R8
-	SUBQ    $0x00000002, R9
-
-exp2VF64AVX2_tail2:
-	CMPQ         R9, $0x00000001
-	JB           exp2VF64AVX2_tail1
-	VMOVQ        (SI)(R8*8), X0
 	VMOVUPD      exp264consts<>+0(SB), X1
 	VFMADD213PD  exp264consts<>+64(SB), X0, X1
 	VSUBPD       exp264consts<>+64(SB), X1, X2
@@ -16348,6 +16448,73 @@ exp2VF64AVX2_tail2:
 	VBLENDVPD    X4, X0, X3, X3
 
 mathblock323:
+	VMOVUPD X3, (DX)(R8*8)
+	ADDQ    $0x00000002, R8
+	SUBQ    $0x00000002, R9
+
+exp2VF64AVX2_tail2:
+	CMPQ         R9, $0x00000001
+	JB           exp2VF64AVX2_tail1
+	VMOVQ        (SI)(R8*8), X0
+	VMOVUPD      exp264consts<>+0(SB), X1
+	VFMADD213PD  exp264consts<>+64(SB), X0, X1
+	VSUBPD       exp264consts<>+64(SB), X1, X2
+	VFNMADD132PD exp264consts<>+128(SB), X0, X2
+	VMULPD       exp264consts<>+192(SB), X2, X2
+	VMOVUPD      exp264consts<>+256(SB), X3
+	VFMADD213PD  exp264consts<>+320(SB), X2, X3
+	VFMADD213PD  exp264consts<>+384(SB), X2, X3
+	VFMADD213PD  exp264consts<>+448(SB), X2, X3
+	VFMADD213PD  exp264consts<>+512(SB), X2, X3
+	VMULPD       X2, X2, X4
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X1, X6
+	VPCMPEQQ     X6, X6, X7
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X7, (R10)(X6*8), X5
+	VADDPD       X5, X2, X2
+	VFMADD231PD  X3, X4, X2
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X1, X4
+	VPCMPEQQ     X4, X4, X5
+	VPXOR        X4, X4, X3
+	VPGATHERQQ   X5, (R10)(X4*8), X3
+	VPSLLQ       $0x30, X1, X4
+	VPADDQ       X4, X3, X3
+	VFMADD231PD  X2, X3, X3
+	VPAND        exp264consts<>+576(SB), X0, X4
+	VCMPPD       $0x15, exp264consts<>+640(SB), X4, X4
+	VPTEST       X4, X4
+	JZ           mathblock324
+	VPAND        exp264consts<>+704(SB), X1, X5
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X1, X7
+	VPCMPEQQ     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERQQ   X8, (R10)(X7*8), X6
+	VPSLLQ       $0x30, X5, X5
+	VPADDQ       X5, X6, X6
+	VFMADD231PD  X6, X2, X6
+	VPSUBQ       exp264consts<>+768(SB), X1, X1
+	VPSRLQ       $0x04, X1, X1
+	VPSRLQ       $0x01, X1, X2
+	VPSUBQ       exp264consts<>+832(SB), X2, X5
+	VPSLLQ       $0x34, X5, X5
+	VPSUBQ       X2, X1, X1
+	VPSUBQ       exp264consts<>+832(SB), X1, X1
+	VPSLLQ       $0x34, X1, X1
+	VMULPD       X5, X6, X6
+	VMULPD       X1, X6, X6
+	VCMPPD       $0x1e, exp264consts<>+896(SB), X0, X1
+	VBLENDVPD    X1, exp264consts<>+960(SB), X6, X6
+	VCMPPD       $0x11, exp264consts<>+1024(SB), X0, X1
+	VBLENDVPD    X1, exp264consts<>+1088(SB), X6, X6
+	VCMPPD       $0x03, X0, X0, X1
+	VPOR         exp264consts<>+1152(SB), X0, X0
+	VBLENDVPD    X1, X0, X6, X0
+	VBLENDVPD    X4, X0, X3, X3
+
+mathblock324:
 	VMOVQ X3, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -17225,7 +17392,7 @@ log2VF64AVX2_loop2:
 	VPOR         Y1, Y3, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock324
+	JZ           mathblock325
 	VMOVUPD      (SI)(R8*8), Y2
 	VMULPD       log264consts<>+1408(SB), Y2, Y2
 	VPADDQ       log264consts<>+64(SB), Y2, Y2
@@ -17357,7 +17524,7 @@ log2VF64AVX2_loop2:
 	VBLENDVPD    Y0, Y2, Y5, Y2
 	VBLENDVPD    Y1, Y2, Y9, Y9
 
-mathblock324:
+mathblock325:
 	VMOVUPD Y8, (DX)(R8*8)
 	VMOVUPD Y9, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -17422,7 +17589,7 @@ log2VF64AVX2_loop1:
 	VCMPPD       $0x15, log264consts<>+1280(SB), Y1, Y1
 	VPOR         Y0, Y1, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock325
+	JZ           mathblock326
 	VMOVUPD      (SI)(R8*8), Y1
 	VMULPD       log264consts<>+1408(SB), Y1, Y1
 	VPADDQ       log264consts<>+64(SB), Y1, Y1
@@ -17489,7 +17656,7 @@ log2VF64AVX2_loop1:
 	VBLENDVPD    Y1, Y2, Y6, Y2
 	VBLENDVPD    Y0, Y2, Y4, Y4
 
-mathblock325:
+mathblock326:
 	VMOVUPD Y4, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -17499,127 +17666,6 @@ log2VF64AVX2_after1:
 	CMPQ         R9, $0x00000002
 	JB           log2VF64AVX2_tail2
 	VMOVUPD      (SI)(R8*8), X0
-	VPADDQ       log264consts<>+64(SB), X0, X1
-	VPSRLQ       $0x34, X1, X2
-	VPOR         log264consts<>+128(SB), X2, X2
-	VSUBPD       log264consts<>+192(SB), X2, X2
-	VPAND        log264consts<>+256(SB), X1, X3
-	VPADDQ       log264consts<>+320(SB), X3, X3
-	VPSRLQ       $0x30, X1, X1
-	LEAQ         log2invc_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X5
-	VPCMPEQQ     X5, X5, X6
-	VPXOR        X5, X5, X4
-	VPGATHERQQ   X6, (R10)(X5*8), X4
-	VFMADD213PD  log264consts<>+384(SB), X4, X3
-	LEAQ         log2lhi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X5
-	VPCMPEQQ     X5, X5, X6
-	VPXOR        X5, X5, X4
-	VPGATHERQQ   X6, (R10)(X5*8), X4
-	VFMADD231PD  log264consts<>+0(SB), X2, X4
-	LEAQ         log2llo_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X5
-	VPCMPEQQ     X5, X5, X6
-	VPXOR        X5, X5, X1
-	VPGATHERQQ   X6, (R10)(X5*8), X1
-	VFMADD231PD  log264consts<>+448(SB), X2, X1
-	VMULPD       log264consts<>+512(SB), X3, X2
-	VFMADD231PD  log264consts<>+576(SB), X3, X1
-	VMOVUPD      log264consts<>+512(SB), X5
-	VFNMADD213PD X2, X3, X5
-	VSUBPD       X5, X1, X1
-	VADDPD       X2, X4, X5
-	VSUBPD       X5, X4, X4
-	VADDPD       X2, X4, X4
-	VMOVUPD      log264consts<>+640(SB), X2
-	VFMADD213PD  log264consts<>+704(SB), X3, X2
-	VFMADD213PD  log264consts<>+768(SB), X3, X2
-	VFMADD213PD  log264consts<>+832(SB), X3, X2
-	VFMADD213PD  log264consts<>+896(SB), X3, X2
-	VFMADD213PD  log264consts<>+960(SB), X3, X2
-	VFMADD213PD  log264consts<>+1024(SB), X3, X2
-	VFMADD213PD  log264consts<>+1088(SB), X3, X2
-	VFMADD213PD  log264consts<>+1152(SB), X3, X2
-	VFMADD213PD  log264consts<>+1216(SB), X3, X2
-	VMULPD       X3, X3, X3
-	VADDPD       X1, X4, X4
-	VFMADD231PD  X2, X3, X4
-	VADDPD       X4, X5, X5
-	VCMPPD       $0x11, log264consts<>+1344(SB), X0, X1
-	VCMPPD       $0x15, log264consts<>+1280(SB), X0, X2
-	VPOR         X1, X2, X1
-	VPTEST       X1, X1
-	JZ           mathblock326
-	VMULPD       log264consts<>+1408(SB), X0, X2
-	VPADDQ       log264consts<>+64(SB), X2, X2
-	VPSRLQ       $0x34, X2, X3
-	VPOR         log264consts<>+128(SB), X3, X3
-	VSUBPD       log264consts<>+192(SB), X3, X3
-	VSUBPD       log264consts<>+1472(SB), X3, X3
-	VPAND        log264consts<>+256(SB), X2, X4
-	VPADDQ       log264consts<>+320(SB), X4, X4
-	VPSRLQ       $0x30, X2, X2
-	LEAQ         log2invc_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X2, X7
-	VPCMPEQQ     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERQQ   X8, (R10)(X7*8), X6
-	VFMADD213PD  log264consts<>+384(SB), X6, X4
-	LEAQ         log2lhi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X2, X7
-	VPCMPEQQ     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERQQ   X8, (R10)(X7*8), X6
-	VFMADD231PD  log264consts<>+0(SB), X3, X6
-	LEAQ         log2llo_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X2, X7
-	VPCMPEQQ     X7, X7, X8
-	VPXOR        X7, X7, X2
-	VPGATHERQQ   X8, (R10)(X7*8), X2
-	VFMADD231PD  log264consts<>+448(SB), X3, X2
-	VMULPD       log264consts<>+512(SB), X4, X3
-	VFMADD231PD  log264consts<>+576(SB), X4, X2
-	VMOVUPD      log264consts<>+512(SB), X7
-	VFNMADD213PD X3, X4, X7
-	VSUBPD       X7, X2, X2
-	VADDPD       X3, X6, X7
-	VSUBPD       X7, X6, X6
-	VADDPD       X3, X6, X6
-	VMOVUPD      log264consts<>+640(SB), X3
-	VFMADD213PD  log264consts<>+704(SB), X4, X3
-	VFMADD213PD  log264consts<>+768(SB), X4, X3
-	VFMADD213PD  log264consts<>+832(SB), X4, X3
-	VFMADD213PD  log264consts<>+896(SB), X4, X3
-	VFMADD213PD  log264consts<>+960(SB), X4, X3
-	VFMADD213PD  log264consts<>+1024(SB), X4, X3
-	VFMADD213PD  log264consts<>+1088(SB), X4, X3
-	VFMADD213PD  log264consts<>+1152(SB), X4, X3
-	VFMADD213PD  log264consts<>+1216(SB), X4, X3
-	VMULPD       X4, X4, X4
-	VADDPD       X2, X6, X6
-	VFMADD231PD  X3, X4, X6
-	VADDPD       X6, X7, X7
-	VCMPPD       $0x00, log264consts<>+448(SB), X0, X2
-	VBLENDVPD    X2, log264consts<>+1536(SB), X7, X7
-	VCMPPD       $0x11, log264consts<>+448(SB), X0, X2
-	VBLENDVPD    X2, log264consts<>+1600(SB), X7, X7
-	VCMPPD       $0x00, log264consts<>+1280(SB), X0, X2
-	VBLENDVPD    X2, log264consts<>+1280(SB), X7, X7
-	VCMPPD       $0x03, X0, X0, X2
-	VPOR         log264consts<>+1664(SB), X0, X0
-	VBLENDVPD    X2, X0, X7, X0
-	VBLENDVPD    X1, X0, X5, X5
-
-mathblock326:
-	VMOVUPD X5, (DX)(R8*8)
-	ADDQ    $0x00000002, R8
-	SUBQ    $0x00000002, R9
-
-log2VF64AVX2_tail2:
-	CMPQ         R9, $0x00000001
-	JB           log2VF64AVX2_tail1
-	VMOVQ        (SI)(R8*8), X0
 	VPADDQ       log264consts<>+64(SB), X0, X1
 	VPSRLQ       $0x34, X1, X2
 	VPOR         log264consts<>+128(SB), X2, X2
@@ -17733,6 +17779,127 @@ log2VF64AVX2_tail2:
 	VBLENDVPD    X1, X0, X5, X5
 
 mathblock327:
+	VMOVUPD X5, (DX)(R8*8)
+	ADDQ    $0x00000002, R8
+	SUBQ    $0x00000002, R9
+
+log2VF64AVX2_tail2:
+	CMPQ         R9, $0x00000001
+	JB           log2VF64AVX2_tail1
+	VMOVQ        (SI)(R8*8), X0
+	VPADDQ       log264consts<>+64(SB), X0, X1
+	VPSRLQ       $0x34, X1, X2
+	VPOR         log264consts<>+128(SB), X2, X2
+	VSUBPD       log264consts<>+192(SB), X2, X2
+	VPAND        log264consts<>+256(SB), X1, X3
+	VPADDQ       log264consts<>+320(SB), X3, X3
+	VPSRLQ       $0x30, X1, X1
+	LEAQ         log2invc_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X1, X5
+	VPCMPEQQ     X5, X5, X6
+	VPXOR        X5, X5, X4
+	VPGATHERQQ   X6, (R10)(X5*8), X4
+	VFMADD213PD  log264consts<>+384(SB), X4, X3
+	LEAQ         log2lhi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X1, X5
+	VPCMPEQQ     X5, X5, X6
+	VPXOR        X5, X5, X4
+	VPGATHERQQ   X6, (R10)(X5*8), X4
+	VFMADD231PD  log264consts<>+0(SB), X2, X4
+	LEAQ         log2llo_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X1, X5
+	VPCMPEQQ     X5, X5, X6
+	VPXOR        X5, X5, X1
+	VPGATHERQQ   X6, (R10)(X5*8), X1
+	VFMADD231PD  log264consts<>+448(SB), X2, X1
+	VMULPD       log264consts<>+512(SB), X3, X2
+	VFMADD231PD  log264consts<>+576(SB), X3, X1
+	VMOVUPD      log264consts<>+512(SB), X5
+	VFNMADD213PD X2, X3, X5
+	VSUBPD       X5, X1, X1
+	VADDPD       X2, X4, X5
+	VSUBPD       X5, X4, X4
+	VADDPD       X2, X4, X4
+	VMOVUPD      log264consts<>+640(SB), X2
+	VFMADD213PD  log264consts<>+704(SB), X3, X2
+	VFMADD213PD  log264consts<>+768(SB), X3, X2
+	VFMADD213PD  log264consts<>+832(SB), X3, X2
+	VFMADD213PD  log264consts<>+896(SB), X3, X2
+	VFMADD213PD  log264consts<>+960(SB), X3, X2
+	VFMADD213PD  log264consts<>+1024(SB), X3, X2
+	VFMADD213PD  log264consts<>+1088(SB), X3, X2
+	VFMADD213PD  log264consts<>+1152(SB), X3, X2
+	VFMADD213PD  log264consts<>+1216(SB), X3, X2
+	VMULPD       X3, X3, X3
+	VADDPD       X1, X4, X4
+	VFMADD231PD  X2, X3, X4
+	VADDPD       X4, X5, X5
+	VCMPPD       $0x11, log264consts<>+1344(SB), X0, X1
+	VCMPPD       $0x15, log264consts<>+1280(SB), X0, X2
+	VPOR         X1, X2, X1
+	VPTEST       X1, X1
+	JZ           mathblock328
+	VMULPD       log264consts<>+1408(SB), X0, X2
+	VPADDQ       log264consts<>+64(SB), X2, X2
+	VPSRLQ       $0x34, X2, X3
+	VPOR         log264consts<>+128(SB), X3, X3
+	VSUBPD       log264consts<>+192(SB), X3, X3
+	VSUBPD       log264consts<>+1472(SB), X3, X3
+	VPAND        log264consts<>+256(SB), X2, X4
+	VPADDQ       log264consts<>+320(SB), X4, X4
+	VPSRLQ       $0x30, X2, X2
+	LEAQ         log2invc_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X2, X7
+	VPCMPEQQ     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERQQ   X8, (R10)(X7*8), X6
+	VFMADD213PD  log264consts<>+384(SB), X6, X4
+	LEAQ         log2lhi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X2, X7
+	VPCMPEQQ     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERQQ   X8, (R10)(X7*8), X6
+	VFMADD231PD  log264consts<>+0(SB), X3, X6
+	LEAQ         log2llo_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X2, X7
+	VPCMPEQQ     X7, X7, X8
+	VPXOR        X7, X7, X2
+	VPGATHERQQ   X8, (R10)(X7*8), X2
+	VFMADD231PD  log264consts<>+448(SB), X3, X2
+	VMULPD       log264consts<>+512(SB), X4, X3
+	VFMADD231PD  log264consts<>+576(SB), X4, X2
+	VMOVUPD      log264consts<>+512(SB), X7
+	VFNMADD213PD X3, X4, X7
+	VSUBPD       X7, X2, X2
+	VADDPD       X3, X6, X7
+	VSUBPD       X7, X6, X6
+	VADDPD       X3, X6, X6
+	VMOVUPD      log264consts<>+640(SB), X3
+	VFMADD213PD  log264consts<>+704(SB), X4, X3
+	VFMADD213PD  log264consts<>+768(SB), X4, X3
+	VFMADD213PD  log264consts<>+832(SB), X4, X3
+	VFMADD213PD  log264consts<>+896(SB), X4, X3
+	VFMADD213PD  log264consts<>+960(SB), X4, X3
+	VFMADD213PD  log264consts<>+1024(SB), X4, X3
+	VFMADD213PD  log264consts<>+1088(SB), X4, X3
+	VFMADD213PD  log264consts<>+1152(SB), X4, X3
+	VFMADD213PD  log264consts<>+1216(SB), X4, X3
+	VMULPD       X4, X4, X4
+	VADDPD       X2, X6, X6
+	VFMADD231PD  X3, X4, X6
+	VADDPD       X6, X7, X7
+	VCMPPD       $0x00, log264consts<>+448(SB), X0, X2
+	VBLENDVPD    X2, log264consts<>+1536(SB), X7, X7
+	VCMPPD       $0x11, log264consts<>+448(SB), X0, X2
+	VBLENDVPD    X2, log264consts<>+1600(SB), X7, X7
+	VCMPPD       $0x00, log264consts<>+1280(SB), X0, X2
+	VBLENDVPD    X2, log264consts<>+1280(SB), X7, X7
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         log264consts<>+1664(SB), X0, X0
+	VBLENDVPD    X2, X0, X7, X0
+	VBLENDVPD    X1, X0, X5, X5
+
+mathblock328:
 	VMOVQ X5, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -18150,7 +18317,7 @@ log10VF64AVX2_loop2:
 	VPOR         Y1, Y3, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock328
+	JZ           mathblock329
 	VMOVUPD      (SI)(R8*8), Y2
 	VMULPD       log1064consts<>+1408(SB), Y2, Y2
 	VPADDQ       log1064consts<>+0(SB), Y2, Y2
@@ -18282,7 +18449,7 @@ log10VF64AVX2_loop2:
 	VBLENDVPD    Y0, Y2, Y5, Y2
 	VBLENDVPD    Y1, Y2, Y9, Y9
 
-mathblock328:
+mathblock329:
 	VMOVUPD Y8, (DX)(R8*8)
 	VMOVUPD Y9, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -18347,7 +18514,7 @@ log10VF64AVX2_loop1:
 	VCMPPD       $0x15, log1064consts<>+1280(SB), Y1, Y1
 	VPOR         Y0, Y1, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock329
+	JZ           mathblock330
 	VMOVUPD      (SI)(R8*8), Y1
 	VMULPD       log1064consts<>+1408(SB), Y1, Y1
 	VPADDQ       log1064consts<>+0(SB), Y1, Y1
@@ -18414,7 +18581,7 @@ log10VF64AVX2_loop1:
 	VBLENDVPD    Y1, Y2, Y6, Y2
 	VBLENDVPD    Y0, Y2, Y4, Y4
 
-mathblock329:
+mathblock330:
 	VMOVUPD Y4, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -18424,127 +18591,6 @@ log10VF64AVX2_after1:
 	CMPQ         R9, $0x00000002
 	JB           log10VF64AVX2_tail2
 	VMOVUPD      (SI)(R8*8), X0
-	VPADDQ       log1064consts<>+0(SB), X0, X1
-	VPSRLQ       $0x34, X1, X2
-	VPOR         log1064consts<>+64(SB), X2, X2
-	VSUBPD       log1064consts<>+128(SB), X2, X2
-	VPAND        log1064consts<>+192(SB), X1, X3
-	VPADDQ       log1064consts<>+256(SB), X3, X3
-	VPSRLQ       $0x30, X1, X1
-	LEAQ         log10invc_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X5
-	VPCMPEQQ     X5, X5, X6
-	VPXOR        X5, X5, X4
-	VPGATHERQQ   X6, (R10)(X5*8), X4
-	VFMADD213PD  log1064consts<>+320(SB), X4, X3
-	LEAQ         log10lhi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X5
-	VPCMPEQQ     X5, X5, X6
-	VPXOR        X5, X5, X4
-	VPGATHERQQ   X6, (R10)(X5*8), X4
-	VFMADD231PD  log1064consts<>+384(SB), X2, X4
-	LEAQ         log10llo_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X5
-	VPCMPEQQ     X5, X5, X6
-	VPXOR        X5, X5, X1
-	VPGATHERQQ   X6, (R10)(X5*8), X1
-	VFMADD231PD  log1064consts<>+448(SB), X2, X1
-	VMULPD       log1064consts<>+512(SB), X3, X2
-	VFMADD231PD  log1064consts<>+576(SB), X3, X1
-	VMOVUPD      log1064consts<>+512(SB), X5
-	VFNMADD213PD X2, X3, X5
-	VSUBPD       X5, X1, X1
-	VADDPD       X2, X4, X5
-	VSUBPD       X5, X4, X4
-	VADDPD       X2, X4, X4
-	VMOVUPD      log1064consts<>+640(SB), X2
-	VFMADD213PD  log1064consts<>+704(SB), X3, X2
-	VFMADD213PD  log1064consts<>+768(SB), X3, X2
-	VFMADD213PD  log1064consts<>+832(SB), X3, X2
-	VFMADD213PD  log1064consts<>+896(SB), X3, X2
-	VFMADD213PD  log1064consts<>+960(SB), X3, X2
-	VFMADD213PD  log1064consts<>+1024(SB), X3, X2
-	VFMADD213PD  log1064consts<>+1088(SB), X3, X2
-	VFMADD213PD  log1064consts<>+1152(SB), X3, X2
-	VFMADD213PD  log1064consts<>+1216(SB), X3, X2
-	VMULPD       X3, X3, X3
-	VADDPD       X1, X4, X4
-	VFMADD231PD  X2, X3, X4
-	VADDPD       X4, X5, X5
-	VCMPPD       $0x11, log1064consts<>+1344(SB), X0, X1
-	VCMPPD       $0x15, log1064consts<>+1280(SB), X0, X2
-	VPOR         X1, X2, X1
-	VPTEST       X1, X1
-	JZ           mathblock330
-	VMULPD       log1064consts<>+1408(SB), X0, X2
-	VPADDQ       log1064consts<>+0(SB), X2, X2
-	VPSRLQ       $0x34, X2, X3
-	VPOR         log1064consts<>+64(SB), X3, X3
-	VSUBPD       log1064consts<>+128(SB), X3, X3
-	VSUBPD       log1064consts<>+1472(SB), X3, X3
-	VPAND        log1064consts<>+192(SB), X2, X4
-	VPADDQ       log1064consts<>+256(SB), X4, X4
-	VPSRLQ       $0x30, X2, X2
-	LEAQ         log10invc_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X2, X7
-	VPCMPEQQ     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERQQ   X8, (R10)(X7*8), X6
-	VFMADD213PD  log1064consts<>+320(SB), X6, X4
-	LEAQ         log10lhi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X2, X7
-	VPCMPEQQ     X7, X7, X8
-	VPXOR        X7, X7, X6
-	VPGATHERQQ   X8, (R10)(X7*8), X6
-	VFMADD231PD  log1064consts<>+384(SB), X3, X6
-	LEAQ         log10llo_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X2, X7
-	VPCMPEQQ     X7, X7, X8
-	VPXOR        X7, X7, X2
-	VPGATHERQQ   X8, (R10)(X7*8), X2
-	VFMADD231PD  log1064consts<>+448(SB), X3, X2
-	VMULPD       log1064consts<>+512(SB), X4, X3
-	VFMADD231PD  log1064consts<>+576(SB), X4, X2
-	VMOVUPD      log1064consts<>+512(SB), X7
-	VFNMADD213PD X3, X4, X7
-	VSUBPD       X7, X2, X2
-	VADDPD       X3, X6, X7
-	VSUBPD       X7, X6, X6
-	VADDPD       X3, X6, X6
-	VMOVUPD      log1064consts<>+640(SB), X3
-	VFMADD213PD  log1064consts<>+704(SB), X4, X3
-	VFMADD213PD  log1064consts<>+768(SB), X4, X3
-	VFMADD213PD  log1064consts<>+832(SB), X4, X3
-	VFMADD213PD  log1064consts<>+896(SB), X4, X3
-	VFMADD213PD  log1064consts<>+960(SB), X4, X3
-	VFMADD213PD  log1064consts<>+1024(SB), X4, X3
-	VFMADD213PD  log1064consts<>+1088(SB), X4, X3
-	VFMADD213PD  log1064consts<>+1152(SB), X4, X3
-	VFMADD213PD  log1064consts<>+1216(SB), X4, X3
-	VMULPD       X4, X4, X4
-	VADDPD       X2, X6, X6
-	VFMADD231PD  X3, X4, X6
-	VADDPD       X6, X7, X7
-	VCMPPD       $0x00, log1064consts<>+1536(SB), X0, X2
-	VBLENDVPD    X2, log1064consts<>+1600(SB), X7, X7
-	VCMPPD       $0x11, log1064consts<>+1536(SB), X0, X2
-	VBLENDVPD    X2, log1064consts<>+1664(SB), X7, X7
-	VCMPPD       $0x00, log1064consts<>+1280(SB), X0, X2
-	VBLENDVPD    X2, log1064consts<>+1280(SB), X7, X7
-	VCMPPD       $0x03, X0, X0, X2
-	VPOR         log1064consts<>+1728(SB), X0, X0
-	VBLENDVPD    X2, X0, X7, X0
-	VBLENDVPD    X1, X0, X5, X5
-
-mathblock330:
-	VMOVUPD X5, (DX)(R8*8)
-	ADDQ    $0x00000002, R8
-	SUBQ    $0x00000002, R9
-
-log10VF64AVX2_tail2:
-	CMPQ         R9, $0x00000001
-	JB           log10VF64AVX2_tail1
-	VMOVQ        (SI)(R8*8), X0
 	VPADDQ       log1064consts<>+0(SB), X0, X1
 	VPSRLQ       $0x34, X1, X2
 	VPOR         log1064consts<>+64(SB), X2, X2
@@ -18658,6 +18704,127 @@ log10VF64AVX2_tail2:
 	VBLENDVPD    X1, X0, X5, X5
 
 mathblock331:
+	VMOVUPD X5, (DX)(R8*8)
+	ADDQ    $0x00000002, R8
+	SUBQ    $0x00000002, R9
+
+log10VF64AVX2_tail2:
+	CMPQ         R9, $0x00000001
+	JB           log10VF64AVX2_tail1
+	VMOVQ        (SI)(R8*8), X0
+	VPADDQ       log1064consts<>+0(SB), X0, X1
+	VPSRLQ       $0x34, X1, X2
+	VPOR         log1064consts<>+64(SB), X2, X2
+	VSUBPD       log1064consts<>+128(SB), X2, X2
+	VPAND        log1064consts<>+192(SB), X1, X3
+	VPADDQ       log1064consts<>+256(SB), X3, X3
+	VPSRLQ       $0x30, X1, X1
+	LEAQ         log10invc_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X1, X5
+	VPCMPEQQ     X5, X5, X6
+	VPXOR        X5, X5, X4
+	VPGATHERQQ   X6, (R10)(X5*8), X4
+	VFMADD213PD  log1064consts<>+320(SB), X4, X3
+	LEAQ         log10lhi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X1, X5
+	VPCMPEQQ     X5, X5, X6
+	VPXOR        X5, X5, X4
+	VPGATHERQQ   X6, (R10)(X5*8), X4
+	VFMADD231PD  log1064consts<>+384(SB), X2, X4
+	LEAQ         log10llo_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X1, X5
+	VPCMPEQQ     X5, X5, X6
+	VPXOR        X5, X5, X1
+	VPGATHERQQ   X6, (R10)(X5*8), X1
+	VFMADD231PD  log1064consts<>+448(SB), X2, X1
+	VMULPD       log1064consts<>+512(SB), X3, X2
+	VFMADD231PD  log1064consts<>+576(SB), X3, X1
+	VMOVUPD      log1064consts<>+512(SB), X5
+	VFNMADD213PD X2, X3, X5
+	VSUBPD       X5, X1, X1
+	VADDPD       X2, X4, X5
+	VSUBPD       X5, X4, X4
+	VADDPD       X2, X4, X4
+	VMOVUPD      log1064consts<>+640(SB), X2
+	VFMADD213PD  log1064consts<>+704(SB), X3, X2
+	VFMADD213PD  log1064consts<>+768(SB), X3, X2
+	VFMADD213PD  log1064consts<>+832(SB), X3, X2
+	VFMADD213PD  log1064consts<>+896(SB), X3, X2
+	VFMADD213PD  log1064consts<>+960(SB), X3, X2
+	VFMADD213PD  log1064consts<>+1024(SB), X3, X2
+	VFMADD213PD  log1064consts<>+1088(SB), X3, X2
+	VFMADD213PD  log1064consts<>+1152(SB), X3, X2
+	VFMADD213PD  log1064consts<>+1216(SB), X3, X2
+	VMULPD       X3, X3, X3
+	VADDPD       X1, X4, X4
+	VFMADD231PD  X2, X3, X4
+	VADDPD       X4, X5, X5
+	VCMPPD       $0x11, log1064consts<>+1344(SB), X0, X1
+	VCMPPD       $0x15, log1064consts<>+1280(SB), X0, X2
+	VPOR         X1, X2, X1
+	VPTEST       X1, X1
+	JZ           mathblock332
+	VMULPD       log1064consts<>+1408(SB), X0, X2
+	VPADDQ       log1064consts<>+0(SB), X2, X2
+	VPSRLQ       $0x34, X2, X3
+	VPOR         log1064consts<>+64(SB), X3, X3
+	VSUBPD       log1064consts<>+128(SB), X3, X3
+	VSUBPD       log1064consts<>+1472(SB), X3, X3
+	VPAND        log1064consts<>+192(SB), X2, X4
+	VPADDQ       log1064consts<>+256(SB), X4, X4
+	VPSRLQ       $0x30, X2, X2
+	LEAQ         log10invc_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X2, X7
+	VPCMPEQQ     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERQQ   X8, (R10)(X7*8), X6
+	VFMADD213PD  log1064consts<>+320(SB), X6, X4
+	LEAQ         log10lhi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X2, X7
+	VPCMPEQQ     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERQQ   X8, (R10)(X7*8), X6
+	VFMADD231PD  log1064consts<>+384(SB), X3, X6
+	LEAQ         log10llo_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X2, X7
+	VPCMPEQQ     X7, X7, X8
+	VPXOR        X7, X7, X2
+	VPGATHERQQ   X8, (R10)(X7*8), X2
+	VFMADD231PD  log1064consts<>+448(SB), X3, X2
+	VMULPD       log1064consts<>+512(SB), X4, X3
+	VFMADD231PD  log1064consts<>+576(SB), X4, X2
+	VMOVUPD      log1064consts<>+512(SB), X7
+	VFNMADD213PD X3, X4, X7
+	VSUBPD       X7, X2, X2
+	VADDPD       X3, X6, X7
+	VSUBPD       X7, X6, X6
+	VADDPD       X3, X6, X6
+	VMOVUPD      log1064consts<>+640(SB), X3
+	VFMADD213PD  log1064consts<>+704(SB), X4, X3
+	VFMADD213PD  log1064consts<>+768(SB), X4, X3
+	VFMADD213PD  log1064consts<>+832(SB), X4, X3
+	VFMADD213PD  log1064consts<>+896(SB), X4, X3
+	VFMADD213PD  log1064consts<>+960(SB), X4, X3
+	VFMADD213PD  log1064consts<>+1024(SB), X4, X3
+	VFMADD213PD  log1064consts<>+1088(SB), X4, X3
+	VFMADD213PD  log1064consts<>+1152(SB), X4, X3
+	VFMADD213PD  log1064consts<>+1216(SB), X4, X3
+	VMULPD       X4, X4, X4
+	VADDPD       X2, X6, X6
+	VFMADD231PD  X3, X4, X6
+	VADDPD       X6, X7, X7
+	VCMPPD       $0x00, log1064consts<>+1536(SB), X0, X2
+	VBLENDVPD    X2, log1064consts<>+1600(SB), X7, X7
+	VCMPPD       $0x11, log1064consts<>+1536(SB), X0, X2
+	VBLENDVPD    X2, log1064consts<>+1664(SB), X7, X7
+	VCMPPD       $0x00, log1064consts<>+1280(SB), X0, X2
+	VBLENDVPD    X2, log1064consts<>+1280(SB), X7, X7
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         log1064consts<>+1728(SB), X0, X0
+	VBLENDVPD    X2, X0, X7, X0
+	VBLENDVPD    X1, X0, X5, X5
+
+mathblock332:
 	VMOVQ X5, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -18972,6 +19139,189 @@ log1pVF64AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+log1pVF64AVX2_loop2:
+	CMPQ         R9, $0x00000008
+	JB           log1pVF64AVX2_after2
+	VMOVUPD      (SI)(R8*8), Y0
+	VADDPD       log1p64consts<>+0(SB), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y1
+	VADDPD       log1p64consts<>+0(SB), Y1, Y1
+	VSUBPD       log1p64consts<>+0(SB), Y0, Y2
+	VSUBPD       log1p64consts<>+0(SB), Y1, Y3
+	VSUBPD       Y2, Y0, Y4
+	VSUBPD       Y3, Y1, Y5
+	VMOVUPS      log1p64consts<>+0(SB), Y6
+	VSUBPD       Y4, Y6, Y4
+	VMOVUPS      log1p64consts<>+0(SB), Y6
+	VSUBPD       Y5, Y6, Y5
+	VMOVUPD      (SI)(R8*8), Y6
+	VSUBPD       Y2, Y6, Y2
+	VMOVUPD      32(SI)(R8*8), Y6
+	VSUBPD       Y3, Y6, Y3
+	VADDPD       Y2, Y4, Y4
+	VADDPD       Y3, Y5, Y5
+	VPADDQ       log1p64consts<>+64(SB), Y0, Y0
+	VPADDQ       log1p64consts<>+64(SB), Y1, Y1
+	VPSRLQ       $0x34, Y0, Y2
+	VPSRLQ       $0x34, Y1, Y3
+	VPOR         log1p64consts<>+128(SB), Y2, Y2
+	VPOR         log1p64consts<>+128(SB), Y3, Y3
+	VSUBPD       log1p64consts<>+192(SB), Y2, Y2
+	VSUBPD       log1p64consts<>+192(SB), Y3, Y3
+	VPAND        log1p64consts<>+256(SB), Y0, Y6
+	VPAND        log1p64consts<>+256(SB), Y1, Y7
+	VPADDQ       log1p64consts<>+320(SB), Y6, Y6
+	VPADDQ       log1p64consts<>+320(SB), Y7, Y7
+	VPSRLQ       $0x30, Y0, Y8
+	VPSRLQ       $0x30, Y1, Y9
+	LEAQ         loginvc_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y8, Y11
+	VPCMPEQQ     Y11, Y11, Y12
+	VPXOR        Y11, Y11, Y10
+	VPGATHERQQ   Y12, (R10)(Y11*8), Y10
+	LEAQ         loginvc_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y9, Y12
+	VPCMPEQQ     Y12, Y12, Y13
+	VPXOR        Y12, Y12, Y11
+	VPGATHERQQ   Y13, (R10)(Y12*8), Y11
+	VFMADD213PD  log1p64consts<>+384(SB), Y10, Y6
+	VFMADD213PD  log1p64consts<>+384(SB), Y11, Y7
+	LEAQ         loglhi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y8, Y13
+	VPCMPEQQ     Y13, Y13, Y14
+	VPXOR        Y13, Y13, Y12
+	VPGATHERQQ   Y14, (R10)(Y13*8), Y12
+	LEAQ         loglhi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y9, Y14
+	VPCMPEQQ     Y14, Y14, Y15
+	VPXOR        Y14, Y14, Y13
+	VPGATHERQQ   Y15, (R10)(Y14*8), Y13
+	VFMADD231PD  log1p64consts<>+448(SB), Y2, Y12
+	VFMADD231PD  log1p64consts<>+448(SB), Y3, Y13
+	LEAQ         logllo_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y8, Y14
+	VPCMPEQQ     Y14, Y14, Y15
+	VPXOR        Y14, Y14, Y8
+	VPGATHERQQ   Y15, (R10)(Y14*8), Y8
+	LEAQ         logllo_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y9, Y14
+	VPCMPEQQ     Y14, Y14, Y15
+	VPXOR        Y14, Y14, Y9
+	VPGATHERQQ   Y15, (R10)(Y14*8), Y9
+	VFMADD231PD  log1p64consts<>+512(SB), Y2, Y8
+	VFMADD231PD  log1p64consts<>+512(SB), Y3, Y9
+	VPAND        log1p64consts<>+576(SB), Y0, Y0
+	VPAND        log1p64consts<>+576(SB), Y1, Y1
+	VPSUBQ       Y0, Y10, Y10
+	VPSUBQ       Y1, Y11, Y11
+	VPADDQ       log1p64consts<>+0(SB), Y10, Y10
+	VPADDQ       log1p64consts<>+0(SB), Y11, Y11
+	VMULPD       Y10, Y4, Y4
+	VMULPD       Y11, Y5, Y5
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x11, log1p64consts<>+640(SB), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y1
+	VCMPPD       $0x11, log1p64consts<>+640(SB), Y1, Y1
+	VFNMADD231PD Y6, Y4, Y4
+	VFNMADD231PD Y7, Y5, Y5
+	VMOVUPS      log1p64consts<>+704(SB), Y2
+	VBLENDVPD    Y0, Y4, Y2, Y4
+	VMOVUPS      log1p64consts<>+704(SB), Y0
+	VBLENDVPD    Y1, Y5, Y0, Y5
+	VADDPD       Y4, Y8, Y8
+	VADDPD       Y5, Y9, Y9
+	VADDPD       Y6, Y12, Y0
+	VADDPD       Y7, Y13, Y1
+	VSUBPD       Y0, Y12, Y12
+	VSUBPD       Y1, Y13, Y13
+	VADDPD       Y6, Y12, Y12
+	VADDPD       Y7, Y13, Y13
+	VMOVUPD      log1p64consts<>+768(SB), Y2
+	VFMADD213PD  log1p64consts<>+832(SB), Y6, Y2
+	VMOVUPD      log1p64consts<>+768(SB), Y3
+	VFMADD213PD  log1p64consts<>+832(SB), Y7, Y3
+	VFMADD213PD  log1p64consts<>+896(SB), Y6, Y2
+	VFMADD213PD  log1p64consts<>+896(SB), Y7, Y3
+	VFMADD213PD  log1p64consts<>+960(SB), Y6, Y2
+	VFMADD213PD  log1p64consts<>+960(SB), Y7, Y3
+	VFMADD213PD  log1p64consts<>+1024(SB), Y6, Y2
+	VFMADD213PD  log1p64consts<>+1024(SB), Y7, Y3
+	VFMADD213PD  log1p64consts<>+1088(SB), Y6, Y2
+	VFMADD213PD  log1p64consts<>+1088(SB), Y7, Y3
+	VFMADD213PD  log1p64consts<>+1152(SB), Y6, Y2
+	VFMADD213PD  log1p64consts<>+1152(SB), Y7, Y3
+	VFMADD213PD  log1p64consts<>+1216(SB), Y6, Y2
+	VFMADD213PD  log1p64consts<>+1216(SB), Y7, Y3
+	VFMADD213PD  log1p64consts<>+1280(SB), Y6, Y2
+	VFMADD213PD  log1p64consts<>+1280(SB), Y7, Y3
+	VFMADD213PD  log1p64consts<>+1344(SB), Y6, Y2
+	VFMADD213PD  log1p64consts<>+1344(SB), Y7, Y3
+	VMULPD       Y6, Y6, Y6
+	VMULPD       Y7, Y7, Y7
+	VADDPD       Y8, Y12, Y12
+	VADDPD       Y9, Y13, Y13
+	VFMADD231PD  Y2, Y6, Y12
+	VFMADD231PD  Y3, Y7, Y13
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x00, log1p64consts<>+704(SB), Y2, Y2
+	VMOVUPD      32(SI)(R8*8), Y3
+	VCMPPD       $0x00, log1p64consts<>+704(SB), Y3, Y3
+	VADDPD       Y12, Y0, Y0
+	VADDPD       Y13, Y1, Y1
+	VBLENDVPD    Y2, (SI)(R8*8), Y0, Y0
+	VBLENDVPD    Y3, 32(SI)(R8*8), Y1, Y1
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x1a, log1p64consts<>+384(SB), Y2, Y2
+	VMOVUPD      32(SI)(R8*8), Y3
+	VCMPPD       $0x1a, log1p64consts<>+384(SB), Y3, Y3
+	VMOVUPD      (SI)(R8*8), Y4
+	VCMPPD       $0x00, log1p64consts<>+576(SB), Y4, Y4
+	VMOVUPD      32(SI)(R8*8), Y5
+	VCMPPD       $0x00, log1p64consts<>+576(SB), Y5, Y5
+	VPOR         Y2, Y4, Y2
+	VPOR         Y3, Y5, Y3
+	VPOR         Y3, Y2, Y4
+	VPTEST       Y4, Y4
+	JZ           mathblock333
+	VMOVUPD      (SI)(R8*8), Y4
+	VCMPPD       $0x00, log1p64consts<>+384(SB), Y4, Y4
+	VBLENDVPD    Y4, log1p64consts<>+1408(SB), Y0, Y4
+	VMOVUPD      (SI)(R8*8), Y5
+	VCMPPD       $0x11, log1p64consts<>+384(SB), Y5, Y5
+	VBLENDVPD    Y5, log1p64consts<>+1472(SB), Y4, Y4
+	VMOVUPD      (SI)(R8*8), Y5
+	VCMPPD       $0x00, log1p64consts<>+576(SB), Y5, Y5
+	VBLENDVPD    Y5, log1p64consts<>+576(SB), Y4, Y4
+	VMOVUPD      (SI)(R8*8), Y5
+	VCMPPD       $0x03, (SI)(R8*8), Y5, Y5
+	VMOVUPD      (SI)(R8*8), Y6
+	VPOR         log1p64consts<>+1536(SB), Y6, Y6
+	VBLENDVPD    Y5, Y6, Y4, Y6
+	VBLENDVPD    Y2, Y6, Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y2
+	VCMPPD       $0x00, log1p64consts<>+384(SB), Y2, Y2
+	VBLENDVPD    Y2, log1p64consts<>+1408(SB), Y1, Y2
+	VMOVUPD      32(SI)(R8*8), Y4
+	VCMPPD       $0x11, log1p64consts<>+384(SB), Y4, Y4
+	VBLENDVPD    Y4, log1p64consts<>+1472(SB), Y2, Y2
+	VMOVUPD      32(SI)(R8*8), Y4
+	VCMPPD       $0x00, log1p64consts<>+576(SB), Y4, Y4
+	VBLENDVPD    Y4, log1p64consts<>+576(SB), Y2, Y2
+	VMOVUPD      32(SI)(R8*8), Y4
+	VCMPPD       $0x03, 32(SI)(R8*8), Y4, Y4
+	VMOVUPD      32(SI)(R8*8), Y5
+	VPOR         log1p64consts<>+1536(SB), Y5, Y5
+	VBLENDVPD    Y4, Y5, Y2, Y5
+	VBLENDVPD    Y3, Y5, Y1, Y1
+
+mathblock333:
+	VMOVUPD Y0, (DX)(R8*8)
+	VMOVUPD Y1, 32(DX)(R8*8)
+	ADDQ    $0x00000008, R8
+	SUBQ    $0x00000008, R9
+	JMP     log1pVF64AVX2_loop2
+
+log1pVF64AVX2_after2:
 log1pVF64AVX2_loop1:
 	CMPQ         R9, $0x00000004
 	JB           log1pVF64AVX2_after1
@@ -18984,77 +19334,77 @@ log1pVF64AVX2_loop1:
 	VMOVUPD      (SI)(R8*8), Y3
 	VSUBPD       Y1, Y3, Y1
 	VADDPD       Y1, Y2, Y2
-	VMOVUPD      (SI)(R8*8), Y1
-	VCMPPD       $0x11, log1p64consts<>+64(SB), Y1, Y1
-	VPADDQ       log1p64consts<>+128(SB), Y0, Y0
-	VPSRLQ       $0x34, Y0, Y3
-	VPOR         log1p64consts<>+192(SB), Y3, Y3
-	VSUBPD       log1p64consts<>+256(SB), Y3, Y3
-	VPAND        log1p64consts<>+320(SB), Y0, Y4
-	VPADDQ       log1p64consts<>+384(SB), Y4, Y4
-	VPSRLQ       $0x30, Y0, Y5
+	VPADDQ       log1p64consts<>+64(SB), Y0, Y0
+	VPSRLQ       $0x34, Y0, Y1
+	VPOR         log1p64consts<>+128(SB), Y1, Y1
+	VSUBPD       log1p64consts<>+192(SB), Y1, Y1
+	VPAND        log1p64consts<>+256(SB), Y0, Y3
+	VPADDQ       log1p64consts<>+320(SB), Y3, Y3
+	VPSRLQ       $0x30, Y0, Y4
 	LEAQ         loginvc_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y5, Y7
+	VPAND        tablemask16_64<>+0(SB), Y4, Y6
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
+	VFMADD213PD  log1p64consts<>+384(SB), Y5, Y3
+	LEAQ         loglhi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y4, Y7
 	VPCMPEQQ     Y7, Y7, Y8
 	VPXOR        Y7, Y7, Y6
 	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
-	VFMADD213PD  log1p64consts<>+448(SB), Y6, Y4
-	LEAQ         loglhi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y5, Y8
-	VPCMPEQQ     Y8, Y8, Y9
-	VPXOR        Y8, Y8, Y7
-	VPGATHERQQ   Y9, (R10)(Y8*8), Y7
-	VFMADD231PD  log1p64consts<>+512(SB), Y3, Y7
+	VFMADD231PD  log1p64consts<>+448(SB), Y1, Y6
 	LEAQ         logllo_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y5, Y8
-	VPCMPEQQ     Y8, Y8, Y9
-	VPXOR        Y8, Y8, Y5
-	VPGATHERQQ   Y9, (R10)(Y8*8), Y5
-	VFMADD231PD  log1p64consts<>+576(SB), Y3, Y5
-	VPAND        log1p64consts<>+640(SB), Y0, Y0
-	VPSUBQ       Y0, Y6, Y6
-	VPADDQ       log1p64consts<>+0(SB), Y6, Y6
-	VMULPD       Y6, Y2, Y2
-	VFNMADD231PD Y4, Y2, Y2
-	VMOVUPS      log1p64consts<>+704(SB), Y0
-	VBLENDVPD    Y1, Y2, Y0, Y2
-	VADDPD       Y2, Y5, Y5
-	VADDPD       Y4, Y7, Y0
-	VSUBPD       Y0, Y7, Y7
-	VADDPD       Y4, Y7, Y7
+	VPAND        tablemask16_64<>+0(SB), Y4, Y7
+	VPCMPEQQ     Y7, Y7, Y8
+	VPXOR        Y7, Y7, Y4
+	VPGATHERQQ   Y8, (R10)(Y7*8), Y4
+	VFMADD231PD  log1p64consts<>+512(SB), Y1, Y4
+	VPAND        log1p64consts<>+576(SB), Y0, Y0
+	VPSUBQ       Y0, Y5, Y5
+	VPADDQ       log1p64consts<>+0(SB), Y5, Y5
+	VMULPD       Y5, Y2, Y2
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x11, log1p64consts<>+640(SB), Y0, Y0
+	VFNMADD231PD Y3, Y2, Y2
+	VMOVUPS      log1p64consts<>+704(SB), Y1
+	VBLENDVPD    Y0, Y2, Y1, Y2
+	VADDPD       Y2, Y4, Y4
+	VADDPD       Y3, Y6, Y0
+	VSUBPD       Y0, Y6, Y6
+	VADDPD       Y3, Y6, Y6
 	VMOVUPD      log1p64consts<>+768(SB), Y1
-	VFMADD213PD  log1p64consts<>+832(SB), Y4, Y1
-	VFMADD213PD  log1p64consts<>+896(SB), Y4, Y1
-	VFMADD213PD  log1p64consts<>+960(SB), Y4, Y1
-	VFMADD213PD  log1p64consts<>+1024(SB), Y4, Y1
-	VFMADD213PD  log1p64consts<>+1088(SB), Y4, Y1
-	VFMADD213PD  log1p64consts<>+1152(SB), Y4, Y1
-	VFMADD213PD  log1p64consts<>+1216(SB), Y4, Y1
-	VFMADD213PD  log1p64consts<>+1280(SB), Y4, Y1
-	VFMADD213PD  log1p64consts<>+1344(SB), Y4, Y1
-	VMULPD       Y4, Y4, Y4
-	VADDPD       Y5, Y7, Y7
-	VFMADD231PD  Y1, Y4, Y7
+	VFMADD213PD  log1p64consts<>+832(SB), Y3, Y1
+	VFMADD213PD  log1p64consts<>+896(SB), Y3, Y1
+	VFMADD213PD  log1p64consts<>+960(SB), Y3, Y1
+	VFMADD213PD  log1p64consts<>+1024(SB), Y3, Y1
+	VFMADD213PD  log1p64consts<>+1088(SB), Y3, Y1
+	VFMADD213PD  log1p64consts<>+1152(SB), Y3, Y1
+	VFMADD213PD  log1p64consts<>+1216(SB), Y3, Y1
+	VFMADD213PD  log1p64consts<>+1280(SB), Y3, Y1
+	VFMADD213PD  log1p64consts<>+1344(SB), Y3, Y1
+	VMULPD       Y3, Y3, Y3
+	VADDPD       Y4, Y6, Y6
+	VFMADD231PD  Y1, Y3, Y6
 	VMOVUPD      (SI)(R8*8), Y1
 	VCMPPD       $0x00, log1p64consts<>+704(SB), Y1, Y1
-	VADDPD       Y7, Y0, Y0
+	VADDPD       Y6, Y0, Y0
 	VBLENDVPD    Y1, (SI)(R8*8), Y0, Y0
 	VMOVUPD      (SI)(R8*8), Y1
-	VCMPPD       $0x1a, log1p64consts<>+448(SB), Y1, Y1
+	VCMPPD       $0x1a, log1p64consts<>+384(SB), Y1, Y1
 	VMOVUPD      (SI)(R8*8), Y2
-	VCMPPD       $0x00, log1p64consts<>+640(SB), Y2, Y2
+	VCMPPD       $0x00, log1p64consts<>+576(SB), Y2, Y2
 	VPOR         Y1, Y2, Y1
 	VPTEST       Y1, Y1
-	JZ           mathblock332
+	JZ           mathblock334
 	VMOVUPD      (SI)(R8*8), Y2
-	VCMPPD       $0x00, log1p64consts<>+448(SB), Y2, Y2
+	VCMPPD       $0x00, log1p64consts<>+384(SB), Y2, Y2
 	VBLENDVPD    Y2, log1p64consts<>+1408(SB), Y0, Y2
 	VMOVUPD      (SI)(R8*8), Y3
-	VCMPPD       $0x11, log1p64consts<>+448(SB), Y3, Y3
+	VCMPPD       $0x11, log1p64consts<>+384(SB), Y3, Y3
 	VBLENDVPD    Y3, log1p64consts<>+1472(SB), Y2, Y2
 	VMOVUPD      (SI)(R8*8), Y3
-	VCMPPD       $0x00, log1p64consts<>+640(SB), Y3, Y3
-	VBLENDVPD    Y3, log1p64consts<>+640(SB), Y2, Y2
+	VCMPPD       $0x00, log1p64consts<>+576(SB), Y3, Y3
+	VBLENDVPD    Y3, log1p64consts<>+576(SB), Y2, Y2
 	VMOVUPD      (SI)(R8*8), Y3
 	VCMPPD       $0x03, (SI)(R8*8), Y3, Y3
 	VMOVUPD      (SI)(R8*8), Y4
@@ -19062,7 +19412,7 @@ log1pVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y4, Y2, Y4
 	VBLENDVPD    Y1, Y4, Y0, Y0
 
-mathblock332:
+mathblock334:
 	VMOVUPD Y0, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -19079,76 +19429,76 @@ log1pVF64AVX2_after1:
 	VSUBPD       X3, X4, X3
 	VSUBPD       X2, X0, X2
 	VADDPD       X2, X3, X3
-	VCMPPD       $0x11, log1p64consts<>+64(SB), X0, X2
-	VPADDQ       log1p64consts<>+128(SB), X1, X1
-	VPSRLQ       $0x34, X1, X4
-	VPOR         log1p64consts<>+192(SB), X4, X4
-	VSUBPD       log1p64consts<>+256(SB), X4, X4
-	VPAND        log1p64consts<>+320(SB), X1, X5
-	VPADDQ       log1p64consts<>+384(SB), X5, X5
-	VPSRLQ       $0x30, X1, X6
+	VPADDQ       log1p64consts<>+64(SB), X1, X1
+	VPSRLQ       $0x34, X1, X2
+	VPOR         log1p64consts<>+128(SB), X2, X2
+	VSUBPD       log1p64consts<>+192(SB), X2, X2
+	VPAND        log1p64consts<>+256(SB), X1, X4
+	VPADDQ       log1p64consts<>+320(SB), X4, X4
+	VPSRLQ       $0x30, X1, X5
 	LEAQ         loginvc_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X6, X8
+	VPAND        tablemask16_64<>+0(SB), X5, X7
+	VPCMPEQQ     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERQQ   X8, (R10)(X7*8), X6
+	VFMADD213PD  log1p64consts<>+384(SB), X6, X4
+	LEAQ         loglhi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X5, X8
 	VPCMPEQQ     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERQQ   X9, (R10)(X8*8), X7
-	VFMADD213PD  log1p64consts<>+448(SB), X7, X5
-	LEAQ         loglhi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X6, X9
-	VPCMPEQQ     X9, X9, X10
-	VPXOR        X9, X9, X8
-	VPGATHERQQ   X10, (R10)(X9*8), X8
-	VFMADD231PD  log1p64consts<>+512(SB), X4, X8
+	VFMADD231PD  log1p64consts<>+448(SB), X2, X7
 	LEAQ         logllo_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X6, X9
-	VPCMPEQQ     X9, X9, X10
-	VPXOR        X9, X9, X6
-	VPGATHERQQ   X10, (R10)(X9*8), X6
-	VFMADD231PD  log1p64consts<>+576(SB), X4, X6
-	VPAND        log1p64consts<>+640(SB), X1, X1
-	VPSUBQ       X1, X7, X7
-	VPADDQ       log1p64consts<>+0(SB), X7, X7
-	VMULPD       X7, X3, X3
-	VFNMADD231PD X5, X3, X3
-	VMOVUPS      log1p64consts<>+704(SB), X1
-	VBLENDVPD    X2, X3, X1, X3
-	VADDPD       X3, X6, X6
-	VADDPD       X5, X8, X1
-	VSUBPD       X1, X8, X8
-	VADDPD       X5, X8, X8
+	VPAND        tablemask16_64<>+0(SB), X5, X8
+	VPCMPEQQ     X8, X8, X9
+	VPXOR        X8, X8, X5
+	VPGATHERQQ   X9, (R10)(X8*8), X5
+	VFMADD231PD  log1p64consts<>+512(SB), X2, X5
+	VPAND        log1p64consts<>+576(SB), X1, X1
+	VPSUBQ       X1, X6, X6
+	VPADDQ       log1p64consts<>+0(SB), X6, X6
+	VMULPD       X6, X3, X3
+	VCMPPD       $0x11, log1p64consts<>+640(SB), X0, X1
+	VFNMADD231PD X4, X3, X3
+	VMOVUPS      log1p64consts<>+704(SB), X2
+	VBLENDVPD    X1, X3, X2, X3
+	VADDPD       X3, X5, X5
+	VADDPD       X4, X7, X1
+	VSUBPD       X1, X7, X7
+	VADDPD       X4, X7, X7
 	VMOVUPD      log1p64consts<>+768(SB), X2
-	VFMADD213PD  log1p64consts<>+832(SB), X5, X2
-	VFMADD213PD  log1p64consts<>+896(SB), X5, X2
-	VFMADD213PD  log1p64consts<>+960(SB), X5, X2
-	VFMADD213PD  log1p64consts<>+1024(SB), X5, X2
-	VFMADD213PD  log1p64consts<>+1088(SB), X5, X2
-	VFMADD213PD  log1p64consts<>+1152(SB), X5, X2
-	VFMADD213PD  log1p64consts<>+1216(SB), X5, X2
-	VFMADD213PD  log1p64consts<>+1280(SB), X5, X2
-	VFMADD213PD  log1p64consts<>+1344(SB), X5, X2
-	VMULPD       X5, X5, X5
-	VADDPD       X6, X8, X8
-	VFMADD231PD  X2, X5, X8
+	VFMADD213PD  log1p64consts<>+832(SB), X4, X2
+	VFMADD213PD  log1p64consts<>+896(SB), X4, X2
+	VFMADD213PD  log1p64consts<>+960(SB), X4, X2
+	VFMADD213PD  log1p64consts<>+1024(SB), X4, X2
+	VFMADD213PD  log1p64consts<>+1088(SB), X4, X2
+	VFMADD213PD  log1p64consts<>+1152(SB), X4, X2
+	VFMADD213PD  log1p64consts<>+1216(SB), X4, X2
+	VFMADD213PD  log1p64consts<>+1280(SB), X4, X2
+	VFMADD213PD  log1p64consts<>+1344(SB), X4, X2
+	VMULPD       X4, X4, X4
+	VADDPD       X5, X7, X7
+	VFMADD231PD  X2, X4, X7
 	VCMPPD       $0x00, log1p64consts<>+704(SB), X0, X2
-	VADDPD       X8, X1, X1
+	VADDPD       X7, X1, X1
 	VBLENDVPD    X2, X0, X1, X1
-	VCMPPD       $0x1a, log1p64consts<>+448(SB), X0, X2
-	VCMPPD       $0x00, log1p64consts<>+640(SB), X0, X3
+	VCMPPD       $0x1a, log1p64consts<>+384(SB), X0, X2
+	VCMPPD       $0x00, log1p64consts<>+576(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock333
-	VCMPPD       $0x00, log1p64consts<>+448(SB), X0, X3
+	JZ           mathblock335
+	VCMPPD       $0x00, log1p64consts<>+384(SB), X0, X3
 	VBLENDVPD    X3, log1p64consts<>+1408(SB), X1, X3
-	VCMPPD       $0x11, log1p64consts<>+448(SB), X0, X4
+	VCMPPD       $0x11, log1p64consts<>+384(SB), X0, X4
 	VBLENDVPD    X4, log1p64consts<>+1472(SB), X3, X3
-	VCMPPD       $0x00, log1p64consts<>+640(SB), X0, X4
-	VBLENDVPD    X4, log1p64consts<>+640(SB), X3, X3
+	VCMPPD       $0x00, log1p64consts<>+576(SB), X0, X4
+	VBLENDVPD    X4, log1p64consts<>+576(SB), X3, X3
 	VCMPPD       $0x03, X0, X0, X4
 	VPOR         log1p64consts<>+1536(SB), X0, X0
 	VBLENDVPD    X4, X0, X3, X0
 	VBLENDVPD    X2, X0, X1, X1
 
-mathblock333:
+mathblock335:
 	VMOVUPD X1, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -19164,76 +19514,76 @@ log1pVF64AVX2_tail2:
 	VSUBPD       X3, X4, X3
 	VSUBPD       X2, X0, X2
 	VADDPD       X2, X3, X3
-	VCMPPD       $0x11, log1p64consts<>+64(SB), X0, X2
-	VPADDQ       log1p64consts<>+128(SB), X1, X1
-	VPSRLQ       $0x34, X1, X4
-	VPOR         log1p64consts<>+192(SB), X4, X4
-	VSUBPD       log1p64consts<>+256(SB), X4, X4
-	VPAND        log1p64consts<>+320(SB), X1, X5
-	VPADDQ       log1p64consts<>+384(SB), X5, X5
-	VPSRLQ       $0x30, X1, X6
+	VPADDQ       log1p64consts<>+64(SB), X1, X1
+	VPSRLQ       $0x34, X1, X2
+	VPOR         log1p64consts<>+128(SB), X2, X2
+	VSUBPD       log1p64consts<>+192(SB), X2, X2
+	VPAND        log1p64consts<>+256(SB), X1, X4
+	VPADDQ       log1p64consts<>+320(SB), X4, X4
+	VPSRLQ       $0x30, X1, X5
 	LEAQ         loginvc_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X6, X8
+	VPAND        tablemask16_64<>+0(SB), X5, X7
+	VPCMPEQQ     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERQQ   X8, (R10)(X7*8), X6
+	VFMADD213PD  log1p64consts<>+384(SB), X6, X4
+	LEAQ         loglhi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X5, X8
 	VPCMPEQQ     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERQQ   X9, (R10)(X8*8), X7
-	VFMADD213PD  log1p64consts<>+448(SB), X7, X5
-	LEAQ         loglhi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X6, X9
-	VPCMPEQQ     X9, X9, X10
-	VPXOR        X9, X9, X8
-	VPGATHERQQ   X10, (R10)(X9*8), X8
-	VFMADD231PD  log1p64consts<>+512(SB), X4, X8
+	VFMADD231PD  log1p64consts<>+448(SB), X2, X7
 	LEAQ         logllo_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X6, X9
-	VPCMPEQQ     X9, X9, X10
-	VPXOR        X9, X9, X6
-	VPGATHERQQ   X10, (R10)(X9*8), X6
-	VFMADD231PD  log1p64consts<>+576(SB), X4, X6
-	VPAND        log1p64consts<>+640(SB), X1, X1
-	VPSUBQ       X1, X7, X7
-	VPADDQ       log1p64consts<>+0(SB), X7, X7
-	VMULPD       X7, X3, X3
-	VFNMADD231PD X5, X3, X3
-	VMOVUPS      log1p64consts<>+704(SB), X1
-	VBLENDVPD    X2, X3, X1, X3
-	VADDPD       X3, X6, X6
-	VADDPD       X5, X8, X1
-	VSUBPD       X1, X8, X8
-	VADDPD       X5, X8, X8
+	VPAND        tablemask16_64<>+0(SB), X5, X8
+	VPCMPEQQ     X8, X8, X9
+	VPXOR        X8, X8, X5
+	VPGATHERQQ   X9, (R10)(X8*8), X5
+	VFMADD231PD  log1p64consts<>+512(SB), X2, X5
+	VPAND        log1p64consts<>+576(SB), X1, X1
+	VPSUBQ       X1, X6, X6
+	VPADDQ       log1p64consts<>+0(SB), X6, X6
+	VMULPD       X6, X3, X3
+	VCMPPD       $0x11, log1p64consts<>+640(SB), X0, X1
+	VFNMADD231PD X4, X3, X3
+	VMOVUPS      log1p64consts<>+704(SB), X2
+	VBLENDVPD    X1, X3, X2, X3
+	VADDPD       X3, X5, X5
+	VADDPD       X4, X7, X1
+	VSUBPD       X1, X7, X7
+	VADDPD       X4, X7, X7
 	VMOVUPD      log1p64consts<>+768(SB), X2
-	VFMADD213PD  log1p64consts<>+832(SB), X5, X2
-	VFMADD213PD  log1p64consts<>+896(SB), X5, X2
-	VFMADD213PD  log1p64consts<>+960(SB), X5, X2
-	VFMADD213PD  log1p64consts<>+1024(SB), X5, X2
-	VFMADD213PD  log1p64consts<>+1088(SB), X5, X2
-	VFMADD213PD  log1p64consts<>+1152(SB), X5, X2
-	VFMADD213PD  log1p64consts<>+1216(SB), X5, X2
-	VFMADD213PD  log1p64consts<>+1280(SB), X5, X2
-	VFMADD213PD  log1p64consts<>+1344(SB), X5, X2
-	VMULPD       X5, X5, X5
-	VADDPD       X6, X8, X8
-	VFMADD231PD  X2, X5, X8
+	VFMADD213PD  log1p64consts<>+832(SB), X4, X2
+	VFMADD213PD  log1p64consts<>+896(SB), X4, X2
+	VFMADD213PD  log1p64consts<>+960(SB), X4, X2
+	VFMADD213PD  log1p64consts<>+1024(SB), X4, X2
+	VFMADD213PD  log1p64consts<>+1088(SB), X4, X2
+	VFMADD213PD  log1p64consts<>+1152(SB), X4, X2
+	VFMADD213PD  log1p64consts<>+1216(SB), X4, X2
+	VFMADD213PD  log1p64consts<>+1280(SB), X4, X2
+	VFMADD213PD  log1p64consts<>+1344(SB), X4, X2
+	VMULPD       X4, X4, X4
+	VADDPD       X5, X7, X7
+	VFMADD231PD  X2, X4, X7
 	VCMPPD       $0x00, log1p64consts<>+704(SB), X0, X2
-	VADDPD       X8, X1, X1
+	VADDPD       X7, X1, X1
 	VBLENDVPD    X2, X0, X1, X1
-	VCMPPD       $0x1a, log1p64consts<>+448(SB), X0, X2
-	VCMPPD       $0x00, log1p64consts<>+640(SB), X0, X3
+	VCMPPD       $0x1a, log1p64consts<>+384(SB), X0, X2
+	VCMPPD       $0x00, log1p64consts<>+576(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock334
-	VCMPPD       $0x00, log1p64consts<>+448(SB), X0, X3
+	JZ           mathblock336
+	VCMPPD       $0x00, log1p64consts<>+384(SB), X0, X3
 	VBLENDVPD    X3, log1p64consts<>+1408(SB), X1, X3
-	VCMPPD       $0x11, log1p64consts<>+448(SB), X0, X4
+	VCMPPD       $0x11, log1p64consts<>+384(SB), X0, X4
 	VBLENDVPD    X4, log1p64consts<>+1472(SB), X3, X3
-	VCMPPD       $0x00, log1p64consts<>+640(SB), X0, X4
-	VBLENDVPD    X4, log1p64consts<>+640(SB), X3, X3
+	VCMPPD       $0x00, log1p64consts<>+576(SB), X0, X4
+	VBLENDVPD    X4, log1p64consts<>+576(SB), X3, X3
 	VCMPPD       $0x03, X0, X0, X4
 	VPOR         log1p64consts<>+1536(SB), X0, X0
 	VBLENDVPD    X4, X0, X3, X0
 	VBLENDVPD    X2, X0, X1, X1
 
-mathblock334:
+mathblock336:
 	VMOVQ X1, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -19256,86 +19606,86 @@ DATA log1p64consts<>+32(SB)/8, $0x3ff0000000000000
 DATA log1p64consts<>+40(SB)/8, $0x3ff0000000000000
 DATA log1p64consts<>+48(SB)/8, $0x3ff0000000000000
 DATA log1p64consts<>+56(SB)/8, $0x3ff0000000000000
-DATA log1p64consts<>+64(SB)/8, $0x4340000000000000
-DATA log1p64consts<>+72(SB)/8, $0x4340000000000000
-DATA log1p64consts<>+80(SB)/8, $0x4340000000000000
-DATA log1p64consts<>+88(SB)/8, $0x4340000000000000
-DATA log1p64consts<>+96(SB)/8, $0x4340000000000000
-DATA log1p64consts<>+104(SB)/8, $0x4340000000000000
-DATA log1p64consts<>+112(SB)/8, $0x4340000000000000
-DATA log1p64consts<>+120(SB)/8, $0x4340000000000000
-DATA log1p64consts<>+128(SB)/8, $0x0009a00000000000
-DATA log1p64consts<>+136(SB)/8, $0x0009a00000000000
-DATA log1p64consts<>+144(SB)/8, $0x0009a00000000000
-DATA log1p64consts<>+152(SB)/8, $0x0009a00000000000
-DATA log1p64consts<>+160(SB)/8, $0x0009a00000000000
-DATA log1p64consts<>+168(SB)/8, $0x0009a00000000000
-DATA log1p64consts<>+176(SB)/8, $0x0009a00000000000
-DATA log1p64consts<>+184(SB)/8, $0x0009a00000000000
-DATA log1p64consts<>+192(SB)/8, $0x4330000000000000
-DATA log1p64consts<>+200(SB)/8, $0x4330000000000000
-DATA log1p64consts<>+208(SB)/8, $0x4330000000000000
-DATA log1p64consts<>+216(SB)/8, $0x4330000000000000
-DATA log1p64consts<>+224(SB)/8, $0x4330000000000000
-DATA log1p64consts<>+232(SB)/8, $0x4330000000000000
-DATA log1p64consts<>+240(SB)/8, $0x4330000000000000
-DATA log1p64consts<>+248(SB)/8, $0x4330000000000000
-DATA log1p64consts<>+256(SB)/8, $0x43300000000003ff
-DATA log1p64consts<>+264(SB)/8, $0x43300000000003ff
-DATA log1p64consts<>+272(SB)/8, $0x43300000000003ff
-DATA log1p64consts<>+280(SB)/8, $0x43300000000003ff
-DATA log1p64consts<>+288(SB)/8, $0x43300000000003ff
-DATA log1p64consts<>+296(SB)/8, $0x43300000000003ff
-DATA log1p64consts<>+304(SB)/8, $0x43300000000003ff
-DATA log1p64consts<>+312(SB)/8, $0x43300000000003ff
-DATA log1p64consts<>+320(SB)/8, $0x000fffffffffffff
-DATA log1p64consts<>+328(SB)/8, $0x000fffffffffffff
-DATA log1p64consts<>+336(SB)/8, $0x000fffffffffffff
-DATA log1p64consts<>+344(SB)/8, $0x000fffffffffffff
-DATA log1p64consts<>+352(SB)/8, $0x000fffffffffffff
-DATA log1p64consts<>+360(SB)/8, $0x000fffffffffffff
-DATA log1p64consts<>+368(SB)/8, $0x000fffffffffffff
-DATA log1p64consts<>+376(SB)/8, $0x000fffffffffffff
-DATA log1p64consts<>+384(SB)/8, $0x3fe6600000000000
-DATA log1p64consts<>+392(SB)/8, $0x3fe6600000000000
-DATA log1p64consts<>+400(SB)/8, $0x3fe6600000000000
-DATA log1p64consts<>+408(SB)/8, $0x3fe6600000000000
-DATA log1p64consts<>+416(SB)/8, $0x3fe6600000000000
-DATA log1p64consts<>+424(SB)/8, $0x3fe6600000000000
-DATA log1p64consts<>+432(SB)/8, $0x3fe6600000000000
-DATA log1p64consts<>+440(SB)/8, $0x3fe6600000000000
-DATA log1p64consts<>+448(SB)/8, $0xbff0000000000000
-DATA log1p64consts<>+456(SB)/8, $0xbff0000000000000
-DATA log1p64consts<>+464(SB)/8, $0xbff0000000000000
-DATA log1p64consts<>+472(SB)/8, $0xbff0000000000000
-DATA log1p64consts<>+480(SB)/8, $0xbff0000000000000
-DATA log1p64consts<>+488(SB)/8, $0xbff0000000000000
-DATA log1p64consts<>+496(SB)/8, $0xbff0000000000000
-DATA log1p64consts<>+504(SB)/8, $0xbff0000000000000
-DATA log1p64consts<>+512(SB)/8, $0x3fe62e4000000000
-DATA log1p64consts<>+520(SB)/8, $0x3fe62e4000000000
-DATA log1p64consts<>+528(SB)/8, $0x3fe62e4000000000
-DATA log1p64consts<>+536(SB)/8, $0x3fe62e4000000000
-DATA log1p64consts<>+544(SB)/8, $0x3fe62e4000000000
-DATA log1p64consts<>+552(SB)/8, $0x3fe62e4000000000
-DATA log1p64consts<>+560(SB)/8, $0x3fe62e4000000000
-DATA log1p64consts<>+568(SB)/8, $0x3fe62e4000000000
-DATA log1p64consts<>+576(SB)/8, $0x3eb7f7d1cf79abca
-DATA log1p64consts<>+584(SB)/8, $0x3eb7f7d1cf79abca
-DATA log1p64consts<>+592(SB)/8, $0x3eb7f7d1cf79abca
-DATA log1p64consts<>+600(SB)/8, $0x3eb7f7d1cf79abca
-DATA log1p64consts<>+608(SB)/8, $0x3eb7f7d1cf79abca
-DATA log1p64consts<>+616(SB)/8, $0x3eb7f7d1cf79abca
-DATA log1p64consts<>+624(SB)/8, $0x3eb7f7d1cf79abca
-DATA log1p64consts<>+632(SB)/8, $0x3eb7f7d1cf79abca
-DATA log1p64consts<>+640(SB)/8, $0x7ff0000000000000
-DATA log1p64consts<>+648(SB)/8, $0x7ff0000000000000
-DATA log1p64consts<>+656(SB)/8, $0x7ff0000000000000
-DATA log1p64consts<>+664(SB)/8, $0x7ff0000000000000
-DATA log1p64consts<>+672(SB)/8, $0x7ff0000000000000
-DATA log1p64consts<>+680(SB)/8, $0x7ff0000000000000
-DATA log1p64consts<>+688(SB)/8, $0x7ff0000000000000
-DATA log1p64consts<>+696(SB)/8, $0x7ff0000000000000
+DATA log1p64consts<>+64(SB)/8, $0x0009a00000000000
+DATA log1p64consts<>+72(SB)/8, $0x0009a00000000000
+DATA log1p64consts<>+80(SB)/8, $0x0009a00000000000
+DATA log1p64consts<>+88(SB)/8, $0x0009a00000000000
+DATA log1p64consts<>+96(SB)/8, $0x0009a00000000000
+DATA log1p64consts<>+104(SB)/8, $0x0009a00000000000
+DATA log1p64consts<>+112(SB)/8, $0x0009a00000000000
+DATA log1p64consts<>+120(SB)/8, $0x0009a00000000000
+DATA log1p64consts<>+128(SB)/8, $0x4330000000000000
+DATA log1p64consts<>+136(SB)/8, $0x4330000000000000
+DATA log1p64consts<>+144(SB)/8, $0x4330000000000000
+DATA log1p64consts<>+152(SB)/8, $0x4330000000000000
+DATA log1p64consts<>+160(SB)/8, $0x4330000000000000
+DATA log1p64consts<>+168(SB)/8, $0x4330000000000000
+DATA log1p64consts<>+176(SB)/8, $0x4330000000000000
+DATA log1p64consts<>+184(SB)/8, $0x4330000000000000
+DATA log1p64consts<>+192(SB)/8, $0x43300000000003ff
+DATA log1p64consts<>+200(SB)/8, $0x43300000000003ff
+DATA log1p64consts<>+208(SB)/8, $0x43300000000003ff
+DATA log1p64consts<>+216(SB)/8, $0x43300000000003ff
+DATA log1p64consts<>+224(SB)/8, $0x43300000000003ff
+DATA log1p64consts<>+232(SB)/8, $0x43300000000003ff
+DATA log1p64consts<>+240(SB)/8, $0x43300000000003ff
+DATA log1p64consts<>+248(SB)/8, $0x43300000000003ff
+DATA log1p64consts<>+256(SB)/8, $0x000fffffffffffff
+DATA log1p64consts<>+264(SB)/8, $0x000fffffffffffff
+DATA log1p64consts<>+272(SB)/8, $0x000fffffffffffff
+DATA log1p64consts<>+280(SB)/8, $0x000fffffffffffff
+DATA log1p64consts<>+288(SB)/8, $0x000fffffffffffff
+DATA log1p64consts<>+296(SB)/8, $0x000fffffffffffff
+DATA log1p64consts<>+304(SB)/8, $0x000fffffffffffff
+DATA log1p64consts<>+312(SB)/8, $0x000fffffffffffff
+DATA log1p64consts<>+320(SB)/8, $0x3fe6600000000000
+DATA log1p64consts<>+328(SB)/8, $0x3fe6600000000000
+DATA log1p64consts<>+336(SB)/8, $0x3fe6600000000000
+DATA log1p64consts<>+344(SB)/8, $0x3fe6600000000000
+DATA log1p64consts<>+352(SB)/8, $0x3fe6600000000000
+DATA log1p64consts<>+360(SB)/8, $0x3fe6600000000000
+DATA log1p64consts<>+368(SB)/8, $0x3fe6600000000000
+DATA log1p64consts<>+376(SB)/8, $0x3fe6600000000000
+DATA log1p64consts<>+384(SB)/8, $0xbff0000000000000
+DATA log1p64consts<>+392(SB)/8, $0xbff0000000000000
+DATA log1p64consts<>+400(SB)/8, $0xbff0000000000000
+DATA log1p64consts<>+408(SB)/8, $0xbff0000000000000
+DATA log1p64consts<>+416(SB)/8, $0xbff0000000000000
+DATA log1p64consts<>+424(SB)/8, $0xbff0000000000000
+DATA log1p64consts<>+432(SB)/8, $0xbff0000000000000
+DATA log1p64consts<>+440(SB)/8, $0xbff0000000000000
+DATA log1p64consts<>+448(SB)/8, $0x3fe62e4000000000
+DATA log1p64consts<>+456(SB)/8, $0x3fe62e4000000000
+DATA log1p64consts<>+464(SB)/8, $0x3fe62e4000000000
+DATA log1p64consts<>+472(SB)/8, $0x3fe62e4000000000
+DATA log1p64consts<>+480(SB)/8, $0x3fe62e4000000000
+DATA log1p64consts<>+488(SB)/8, $0x3fe62e4000000000
+DATA log1p64consts<>+496(SB)/8, $0x3fe62e4000000000
+DATA log1p64consts<>+504(SB)/8, $0x3fe62e4000000000
+DATA log1p64consts<>+512(SB)/8, $0x3eb7f7d1cf79abca
+DATA log1p64consts<>+520(SB)/8, $0x3eb7f7d1cf79abca
+DATA log1p64consts<>+528(SB)/8, $0x3eb7f7d1cf79abca
+DATA log1p64consts<>+536(SB)/8, $0x3eb7f7d1cf79abca
+DATA log1p64consts<>+544(SB)/8, $0x3eb7f7d1cf79abca
+DATA log1p64consts<>+552(SB)/8, $0x3eb7f7d1cf79abca
+DATA log1p64consts<>+560(SB)/8, $0x3eb7f7d1cf79abca
+DATA log1p64consts<>+568(SB)/8, $0x3eb7f7d1cf79abca
+DATA log1p64consts<>+576(SB)/8, $0x7ff0000000000000
+DATA log1p64consts<>+584(SB)/8, $0x7ff0000000000000
+DATA log1p64consts<>+592(SB)/8, $0x7ff0000000000000
+DATA log1p64consts<>+600(SB)/8, $0x7ff0000000000000
+DATA log1p64consts<>+608(SB)/8, $0x7ff0000000000000
+DATA log1p64consts<>+616(SB)/8, $0x7ff0000000000000
+DATA log1p64consts<>+624(SB)/8, $0x7ff0000000000000
+DATA log1p64consts<>+632(SB)/8, $0x7ff0000000000000
+DATA log1p64consts<>+640(SB)/8, $0x4340000000000000
+DATA log1p64consts<>+648(SB)/8, $0x4340000000000000
+DATA log1p64consts<>+656(SB)/8, $0x4340000000000000
+DATA log1p64consts<>+664(SB)/8, $0x4340000000000000
+DATA log1p64consts<>+672(SB)/8, $0x4340000000000000
+DATA log1p64consts<>+680(SB)/8, $0x4340000000000000
+DATA log1p64consts<>+688(SB)/8, $0x4340000000000000
+DATA log1p64consts<>+696(SB)/8, $0x4340000000000000
 DATA log1p64consts<>+704(SB)/8, $0x0000000000000000
 DATA log1p64consts<>+712(SB)/8, $0x0000000000000000
 DATA log1p64consts<>+720(SB)/8, $0x0000000000000000
@@ -19579,7 +19929,7 @@ sigmoidVF64AVX2_loop2:
 	VCMPPD       $0x15, sigmoid64consts<>+832(SB), Y1, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock335
+	JZ           mathblock337
 	VMOVUPD      (SI)(R8*8), Y2
 	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y2, Y2
 	VMOVUPD      sigmoid64consts<>+64(SB), Y3
@@ -19701,7 +20051,7 @@ sigmoidVF64AVX2_loop2:
 	VBLENDVPD    Y0, Y2, Y3, Y2
 	VBLENDVPD    Y1, Y2, Y11, Y11
 
-mathblock335:
+mathblock337:
 	VMOVUPD Y10, (DX)(R8*8)
 	VMOVUPD Y11, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -19765,7 +20115,7 @@ sigmoidVF64AVX2_loop1:
 	VPAND        sigmoid64consts<>+768(SB), Y0, Y0
 	VCMPPD       $0x15, sigmoid64consts<>+832(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock336
+	JZ           mathblock338
 	VMOVUPD      (SI)(R8*8), Y1
 	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y1, Y1
 	VMOVUPD      sigmoid64consts<>+64(SB), Y2
@@ -19827,7 +20177,7 @@ sigmoidVF64AVX2_loop1:
 	VBLENDVPD    Y1, Y2, Y3, Y2
 	VBLENDVPD    Y0, Y2, Y5, Y5
 
-mathblock336:
+mathblock338:
 	VMOVUPD Y5, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -19887,7 +20237,7 @@ sigmoidVF64AVX2_after1:
 	VPAND        sigmoid64consts<>+768(SB), X0, X1
 	VCMPPD       $0x15, sigmoid64consts<>+832(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock337
+	JZ           mathblock339
 	VCMPPD       $0x11, sigmoid64consts<>+704(SB), X0, X2
 	VMOVUPD      sigmoid64consts<>+64(SB), X3
 	VFMADD213PD  sigmoid64consts<>+128(SB), X0, X3
@@ -19941,7 +20291,7 @@ sigmoidVF64AVX2_after1:
 	VBLENDVPD    X2, X0, X4, X0
 	VBLENDVPD    X1, X0, X6, X6
 
-mathblock337:
+mathblock339:
 	VMOVUPD X6, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -20000,7 +20350,7 @@ sigmoidVF64AVX2_tail2:
 	VPAND        sigmoid64consts<>+768(SB), X0, X1
 	VCMPPD       $0x15, sigmoid64consts<>+832(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock338
+	JZ           mathblock340
 	VCMPPD       $0x11, sigmoid64consts<>+704(SB), X0, X2
 	VMOVUPD      sigmoid64consts<>+64(SB), X3
 	VFMADD213PD  sigmoid64consts<>+128(SB), X0, X3
@@ -20054,7 +20404,7 @@ sigmoidVF64AVX2_tail2:
 	VBLENDVPD    X2, X0, X4, X0
 	VBLENDVPD    X1, X0, X6, X6
 
-mathblock338:
+mathblock340:
 	VMOVQ X6, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -20376,7 +20726,7 @@ tanhVF64AVX2_loop2:
 	VCMPPD       $0x11, tanh64consts<>+896(SB), Y1, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock339
+	JZ           mathblock341
 	VMOVUPD      (SI)(R8*8), Y2
 	VMULPD       (SI)(R8*8), Y2, Y2
 	VMOVUPD      tanh64consts<>+960(SB), Y3
@@ -20408,7 +20758,7 @@ tanhVF64AVX2_loop2:
 	VFMADD213PD  32(SI)(R8*8), Y2, Y0
 	VBLENDVPD    Y1, Y0, Y9, Y9
 
-mathblock339:
+mathblock341:
 	VMOVUPD   (SI)(R8*8), Y0
 	VPAND     tanh64consts<>+0(SB), Y0, Y0
 	VMOVUPD   32(SI)(R8*8), Y1
@@ -20492,7 +20842,7 @@ tanhVF64AVX2_loop1:
 	VBLENDVPD    Y1, Y4, Y2, Y4
 	VCMPPD       $0x11, tanh64consts<>+896(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock340
+	JZ           mathblock342
 	VMOVUPD      (SI)(R8*8), Y1
 	VMULPD       (SI)(R8*8), Y1, Y1
 	VMOVUPD      tanh64consts<>+960(SB), Y2
@@ -20509,7 +20859,7 @@ tanhVF64AVX2_loop1:
 	VFMADD213PD  (SI)(R8*8), Y2, Y1
 	VBLENDVPD    Y0, Y1, Y4, Y4
 
-mathblock340:
+mathblock342:
 	VMOVUPD   (SI)(R8*8), Y0
 	VPAND     tanh64consts<>+0(SB), Y0, Y0
 	VPOR      Y0, Y4, Y4
@@ -20582,7 +20932,7 @@ tanhVF64AVX2_after1:
 	VBLENDVPD    X2, X5, X3, X5
 	VCMPPD       $0x11, tanh64consts<>+896(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock341
+	JZ           mathblock343
 	VMULPD       X0, X0, X2
 	VMOVUPD      tanh64consts<>+960(SB), X3
 	VFMADD213PD  tanh64consts<>+1024(SB), X2, X3
@@ -20598,7 +20948,7 @@ tanhVF64AVX2_after1:
 	VFMADD213PD  X0, X3, X2
 	VBLENDVPD    X1, X2, X5, X5
 
-mathblock341:
+mathblock343:
 	VPAND     tanh64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
@@ -20667,7 +21017,7 @@ tanhVF64AVX2_tail2:
 	VBLENDVPD    X2, X5, X3, X5
 	VCMPPD       $0x11, tanh64consts<>+896(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock342
+	JZ           mathblock344
 	VMULPD       X0, X0, X2
 	VMOVUPD      tanh64consts<>+960(SB), X3
 	VFMADD213PD  tanh64consts<>+1024(SB), X2, X3
@@ -20683,7 +21033,7 @@ tanhVF64AVX2_tail2:
 	VFMADD213PD  X0, X3, X2
 	VBLENDVPD    X1, X2, X5, X5
 
-mathblock342:
+mathblock344:
 	VPAND     tanh64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
@@ -21056,7 +21406,7 @@ erfVF64AVX2_loop1:
 	VBLENDVPD    Y2, Y4, Y3, Y4
 	VCMPPD       $0x11, erf64consts<>+3712(SB), Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock343
+	JZ           mathblock345
 	VSUBPD       erf64consts<>+128(SB), Y0, Y3
 	VMOVUPD      erf64consts<>+3776(SB), Y5
 	VFMADD213PD  erf64consts<>+3840(SB), Y3, Y5
@@ -21076,10 +21426,10 @@ erfVF64AVX2_loop1:
 	VADDPD       erf64consts<>+4608(SB), Y5, Y5
 	VBLENDVPD    Y2, Y5, Y4, Y4
 
-mathblock343:
+mathblock345:
 	VCMPPD      $0x11, erf64consts<>+4672(SB), Y0, Y2
 	VPTEST      Y2, Y2
-	JZ          mathblock344
+	JZ          mathblock346
 	VMOVUPD     erf64consts<>+4736(SB), Y3
 	VFMADD213PD erf64consts<>+4800(SB), Y1, Y3
 	VFMADD213PD erf64consts<>+4864(SB), Y1, Y3
@@ -21095,7 +21445,7 @@ mathblock343:
 	VFMADD231PD Y3, Y0, Y0
 	VBLENDVPD   Y2, Y0, Y4, Y4
 
-mathblock344:
+mathblock346:
 	VMOVUPD   (SI)(R8*8), Y0
 	VPAND     erf64consts<>+0(SB), Y0, Y0
 	VPOR      Y0, Y4, Y4
@@ -21113,178 +21463,6 @@ erfVF64AVX2_after1:
 	CMPQ         R9, $0x00000002
 	JB           erfVF64AVX2_tail2
 	VMOVUPD      (SI)(R8*8), X0
-	VPAND        erf64consts<>+64(SB), X0, X1
-	VMULPD       X1, X1, X2
-	VMOVUPS      erf64consts<>+128(SB), X3
-	VDIVPD       X2, X3, X3
-	VCMPPD       $0x1e, erf64consts<>+192(SB), X1, X4
-	VMOVUPS      erf64consts<>+320(SB), X5
-	VBLENDVPD    X4, erf64consts<>+256(SB), X5, X5
-	VMOVUPS      erf64consts<>+448(SB), X6
-	VBLENDVPD    X4, erf64consts<>+384(SB), X6, X6
-	VFMADD231PD  X3, X5, X6
-	VMOVUPS      erf64consts<>+576(SB), X5
-	VBLENDVPD    X4, erf64consts<>+512(SB), X5, X5
-	VFMADD231PD  X3, X6, X5
-	VMOVUPS      erf64consts<>+704(SB), X6
-	VBLENDVPD    X4, erf64consts<>+640(SB), X6, X6
-	VFMADD231PD  X3, X5, X6
-	VMOVUPS      erf64consts<>+832(SB), X5
-	VBLENDVPD    X4, erf64consts<>+768(SB), X5, X5
-	VFMADD231PD  X3, X6, X5
-	VMOVUPS      erf64consts<>+960(SB), X6
-	VBLENDVPD    X4, erf64consts<>+896(SB), X6, X6
-	VFMADD231PD  X3, X5, X6
-	VMOVUPS      erf64consts<>+1088(SB), X5
-	VBLENDVPD    X4, erf64consts<>+1024(SB), X5, X5
-	VFMADD231PD  X3, X6, X5
-	VMOVUPS      erf64consts<>+1216(SB), X6
-	VBLENDVPD    X4, erf64consts<>+1152(SB), X6, X6
-	VFMADD231PD  X3, X5, X6
-	VMOVUPS      erf64consts<>+1280(SB), X5
-	VBLENDVPD    X4, erf64consts<>+256(SB), X5, X5
-	VMOVUPS      erf64consts<>+1408(SB), X7
-	VBLENDVPD    X4, erf64consts<>+1344(SB), X7, X7
-	VFMADD231PD  X3, X5, X7
-	VMOVUPS      erf64consts<>+1536(SB), X5
-	VBLENDVPD    X4, erf64consts<>+1472(SB), X5, X5
-	VFMADD231PD  X3, X7, X5
-	VMOVUPS      erf64consts<>+1664(SB), X7
-	VBLENDVPD    X4, erf64consts<>+1600(SB), X7, X7
-	VFMADD231PD  X3, X5, X7
-	VMOVUPS      erf64consts<>+1792(SB), X5
-	VBLENDVPD    X4, erf64consts<>+1728(SB), X5, X5
-	VFMADD231PD  X3, X7, X5
-	VMOVUPS      erf64consts<>+1920(SB), X7
-	VBLENDVPD    X4, erf64consts<>+1856(SB), X7, X7
-	VFMADD231PD  X3, X5, X7
-	VMOVUPS      erf64consts<>+2048(SB), X5
-	VBLENDVPD    X4, erf64consts<>+1984(SB), X5, X5
-	VFMADD231PD  X3, X7, X5
-	VMOVUPS      erf64consts<>+2176(SB), X7
-	VBLENDVPD    X4, erf64consts<>+2112(SB), X7, X7
-	VFMADD231PD  X3, X5, X7
-	VMOVUPS      erf64consts<>+128(SB), X5
-	VBLENDVPD    X4, erf64consts<>+128(SB), X5, X4
-	VFMADD231PD  X3, X7, X4
-	VPAND        erf64consts<>+2240(SB), X1, X3
-	VMOVUPD      erf64consts<>+2304(SB), X5
-	VFNMADD231PD X3, X3, X5
-	VSUBPD       X1, X3, X7
-	VADDPD       X1, X3, X3
-	VDIVPD       X4, X6, X6
-	VFMADD231PD  X3, X7, X6
-	VADDPD       X6, X5, X3
-	VSUBPD       X3, X5, X5
-	VADDPD       X6, X5, X5
-	VMAXPD       erf64consts<>+2368(SB), X3, X3
-	VMINPD       erf64consts<>+2432(SB), X3, X3
-	VMOVUPD      erf64consts<>+2496(SB), X4
-	VFMADD213PD  erf64consts<>+2560(SB), X3, X4
-	VSUBPD       erf64consts<>+2560(SB), X4, X6
-	VFNMADD231PD erf64consts<>+2624(SB), X6, X3
-	VMOVUPD      erf64consts<>+2688(SB), X7
-	VFNMADD213PD X3, X6, X7
-	VSUBPD       X7, X3, X3
-	VFNMADD231PD erf64consts<>+2688(SB), X6, X3
-	VADDPD       X5, X7, X6
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X6, X9
-	VSUBPD       X9, X7, X7
-	VSUBPD       X8, X5, X5
-	VADDPD       X5, X7, X7
-	VADDPD       X7, X3, X3
-	VMOVUPD      erf64consts<>+2752(SB), X5
-	VFMADD213PD  erf64consts<>+2816(SB), X6, X5
-	VFMADD213PD  erf64consts<>+2880(SB), X6, X5
-	VFMADD213PD  erf64consts<>+2944(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3008(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3072(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3136(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3200(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3264(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3328(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3392(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3456(SB), X6, X5
-	VMULPD       X6, X6, X7
-	VFMADD231PD  X6, X3, X3
-	VFMADD231PD  X7, X5, X3
-	VADDPD       erf64consts<>+128(SB), X6, X5
-	VMOVUPS      erf64consts<>+128(SB), X7
-	VSUBPD       X5, X7, X7
-	VADDPD       X6, X7, X7
-	VADDPD       X3, X7, X7
-	VPSUBQ       erf64consts<>+3520(SB), X4, X4
-	VPSRLQ       $0x01, X4, X3
-	VPSUBQ       erf64consts<>+3584(SB), X3, X6
-	VPSLLQ       $0x34, X6, X6
-	VPSUBQ       X3, X4, X4
-	VPSUBQ       erf64consts<>+3584(SB), X4, X4
-	VPSLLQ       $0x34, X4, X4
-	VADDPD       X7, X5, X5
-	VMULPD       X6, X5, X5
-	VMULPD       X4, X5, X5
-	VDIVPD       X1, X5, X5
-	VCMPPD       $0x11, erf64consts<>+3648(SB), X1, X3
-	VMOVUPS      erf64consts<>+128(SB), X4
-	VSUBPD       X5, X4, X5
-	VMOVUPS      erf64consts<>+128(SB), X4
-	VBLENDVPD    X3, X5, X4, X5
-	VCMPPD       $0x11, erf64consts<>+3712(SB), X1, X3
-	VPTEST       X3, X3
-	JZ           mathblock345
-	VSUBPD       erf64consts<>+128(SB), X1, X4
-	VMOVUPD      erf64consts<>+3776(SB), X6
-	VFMADD213PD  erf64consts<>+3840(SB), X4, X6
-	VFMADD213PD  erf64consts<>+3904(SB), X4, X6
-	VFMADD213PD  erf64consts<>+3968(SB), X4, X6
-	VFMADD213PD  erf64consts<>+4032(SB), X4, X6
-	VFMADD213PD  erf64consts<>+4096(SB), X4, X6
-	VFMADD213PD  erf64consts<>+4160(SB), X4, X6
-	VMOVUPD      erf64consts<>+4224(SB), X7
-	VFMADD213PD  erf64consts<>+4288(SB), X4, X7
-	VFMADD213PD  erf64consts<>+4352(SB), X4, X7
-	VFMADD213PD  erf64consts<>+4416(SB), X4, X7
-	VFMADD213PD  erf64consts<>+4480(SB), X4, X7
-	VFMADD213PD  erf64consts<>+4544(SB), X4, X7
-	VFMADD213PD  erf64consts<>+128(SB), X4, X7
-	VDIVPD       X7, X6, X6
-	VADDPD       erf64consts<>+4608(SB), X6, X6
-	VBLENDVPD    X3, X6, X5, X5
-
-mathblock345:
-	VCMPPD      $0x11, erf64consts<>+4672(SB), X1, X3
-	VPTEST      X3, X3
-	JZ          mathblock346
-	VMOVUPD     erf64consts<>+4736(SB), X4
-	VFMADD213PD erf64consts<>+4800(SB), X2, X4
-	VFMADD213PD erf64consts<>+4864(SB), X2, X4
-	VFMADD213PD erf64consts<>+4928(SB), X2, X4
-	VFMADD213PD erf64consts<>+4992(SB), X2, X4
-	VMOVUPD     erf64consts<>+5056(SB), X6
-	VFMADD213PD erf64consts<>+5120(SB), X2, X6
-	VFMADD213PD erf64consts<>+5184(SB), X2, X6
-	VFMADD213PD erf64consts<>+5248(SB), X2, X6
-	VFMADD213PD erf64consts<>+5312(SB), X2, X6
-	VFMADD213PD erf64consts<>+128(SB), X2, X6
-	VDIVPD      X6, X4, X4
-	VFMADD231PD X4, X1, X1
-	VBLENDVPD   X3, X1, X5, X5
-
-mathblock346:
-	VPAND     erf64consts<>+0(SB), X0, X1
-	VPOR      X1, X5, X5
-	VCMPPD    $0x03, X0, X0, X1
-	VPOR      erf64consts<>+5376(SB), X0, X0
-	VBLENDVPD X1, X0, X5, X0
-	VMOVUPD   X0, (DX)(R8*8)
-	ADDQ      $0x00000002, R8
-	SUBQ      $0x00000002, R9
-
-erfVF64AVX2_tail2:
-	CMPQ         R9, $0x00000001
-	JB           erfVF64AVX2_tail1
-	VMOVQ        (SI)(R8*8), X0
 	VPAND        erf64consts<>+64(SB), X0, X1
 	VMULPD       X1, X1, X2
 	VMOVUPS      erf64consts<>+128(SB), X3
@@ -21444,6 +21622,178 @@ mathblock347:
 	VBLENDVPD   X3, X1, X5, X5
 
 mathblock348:
+	VPAND     erf64consts<>+0(SB), X0, X1
+	VPOR      X1, X5, X5
+	VCMPPD    $0x03, X0, X0, X1
+	VPOR      erf64consts<>+5376(SB), X0, X0
+	VBLENDVPD X1, X0, X5, X0
+	VMOVUPD   X0, (DX)(R8*8)
+	ADDQ      $0x00000002, R8
+	SUBQ      $0x00000002, R9
+
+erfVF64AVX2_tail2:
+	CMPQ         R9, $0x00000001
+	JB           erfVF64AVX2_tail1
+	VMOVQ        (SI)(R8*8), X0
+	VPAND        erf64consts<>+64(SB), X0, X1
+	VMULPD       X1, X1, X2
+	VMOVUPS      erf64consts<>+128(SB), X3
+	VDIVPD       X2, X3, X3
+	VCMPPD       $0x1e, erf64consts<>+192(SB), X1, X4
+	VMOVUPS      erf64consts<>+320(SB), X5
+	VBLENDVPD    X4, erf64consts<>+256(SB), X5, X5
+	VMOVUPS      erf64consts<>+448(SB), X6
+	VBLENDVPD    X4, erf64consts<>+384(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+576(SB), X5
+	VBLENDVPD    X4, erf64consts<>+512(SB), X5, X5
+	VFMADD231PD  X3, X6, X5
+	VMOVUPS      erf64consts<>+704(SB), X6
+	VBLENDVPD    X4, erf64consts<>+640(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+832(SB), X5
+	VBLENDVPD    X4, erf64consts<>+768(SB), X5, X5
+	VFMADD231PD  X3, X6, X5
+	VMOVUPS      erf64consts<>+960(SB), X6
+	VBLENDVPD    X4, erf64consts<>+896(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+1088(SB), X5
+	VBLENDVPD    X4, erf64consts<>+1024(SB), X5, X5
+	VFMADD231PD  X3, X6, X5
+	VMOVUPS      erf64consts<>+1216(SB), X6
+	VBLENDVPD    X4, erf64consts<>+1152(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+1280(SB), X5
+	VBLENDVPD    X4, erf64consts<>+256(SB), X5, X5
+	VMOVUPS      erf64consts<>+1408(SB), X7
+	VBLENDVPD    X4, erf64consts<>+1344(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+1536(SB), X5
+	VBLENDVPD    X4, erf64consts<>+1472(SB), X5, X5
+	VFMADD231PD  X3, X7, X5
+	VMOVUPS      erf64consts<>+1664(SB), X7
+	VBLENDVPD    X4, erf64consts<>+1600(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+1792(SB), X5
+	VBLENDVPD    X4, erf64consts<>+1728(SB), X5, X5
+	VFMADD231PD  X3, X7, X5
+	VMOVUPS      erf64consts<>+1920(SB), X7
+	VBLENDVPD    X4, erf64consts<>+1856(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+2048(SB), X5
+	VBLENDVPD    X4, erf64consts<>+1984(SB), X5, X5
+	VFMADD231PD  X3, X7, X5
+	VMOVUPS      erf64consts<>+2176(SB), X7
+	VBLENDVPD    X4, erf64consts<>+2112(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+128(SB), X5
+	VBLENDVPD    X4, erf64consts<>+128(SB), X5, X4
+	VFMADD231PD  X3, X7, X4
+	VPAND        erf64consts<>+2240(SB), X1, X3
+	VMOVUPD      erf64consts<>+2304(SB), X5
+	VFNMADD231PD X3, X3, X5
+	VSUBPD       X1, X3, X7
+	VADDPD       X1, X3, X3
+	VDIVPD       X4, X6, X6
+	VFMADD231PD  X3, X7, X6
+	VADDPD       X6, X5, X3
+	VSUBPD       X3, X5, X5
+	VADDPD       X6, X5, X5
+	VMAXPD       erf64consts<>+2368(SB), X3, X3
+	VMINPD       erf64consts<>+2432(SB), X3, X3
+	VMOVUPD      erf64consts<>+2496(SB), X4
+	VFMADD213PD  erf64consts<>+2560(SB), X3, X4
+	VSUBPD       erf64consts<>+2560(SB), X4, X6
+	VFNMADD231PD erf64consts<>+2624(SB), X6, X3
+	VMOVUPD      erf64consts<>+2688(SB), X7
+	VFNMADD213PD X3, X6, X7
+	VSUBPD       X7, X3, X3
+	VFNMADD231PD erf64consts<>+2688(SB), X6, X3
+	VADDPD       X5, X7, X6
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X6, X9
+	VSUBPD       X9, X7, X7
+	VSUBPD       X8, X5, X5
+	VADDPD       X5, X7, X7
+	VADDPD       X7, X3, X3
+	VMOVUPD      erf64consts<>+2752(SB), X5
+	VFMADD213PD  erf64consts<>+2816(SB), X6, X5
+	VFMADD213PD  erf64consts<>+2880(SB), X6, X5
+	VFMADD213PD  erf64consts<>+2944(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3008(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3072(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3136(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3200(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3264(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3328(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3392(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3456(SB), X6, X5
+	VMULPD       X6, X6, X7
+	VFMADD231PD  X6, X3, X3
+	VFMADD231PD  X7, X5, X3
+	VADDPD       erf64consts<>+128(SB), X6, X5
+	VMOVUPS      erf64consts<>+128(SB), X7
+	VSUBPD       X5, X7, X7
+	VADDPD       X6, X7, X7
+	VADDPD       X3, X7, X7
+	VPSUBQ       erf64consts<>+3520(SB), X4, X4
+	VPSRLQ       $0x01, X4, X3
+	VPSUBQ       erf64consts<>+3584(SB), X3, X6
+	VPSLLQ       $0x34, X6, X6
+	VPSUBQ       X3, X4, X4
+	VPSUBQ       erf64consts<>+3584(SB), X4, X4
+	VPSLLQ       $0x34, X4, X4
+	VADDPD       X7, X5, X5
+	VMULPD       X6, X5, X5
+	VMULPD       X4, X5, X5
+	VDIVPD       X1, X5, X5
+	VCMPPD       $0x11, erf64consts<>+3648(SB), X1, X3
+	VMOVUPS      erf64consts<>+128(SB), X4
+	VSUBPD       X5, X4, X5
+	VMOVUPS      erf64consts<>+128(SB), X4
+	VBLENDVPD    X3, X5, X4, X5
+	VCMPPD       $0x11, erf64consts<>+3712(SB), X1, X3
+	VPTEST       X3, X3
+	JZ           mathblock349
+	VSUBPD       erf64consts<>+128(SB), X1, X4
+	VMOVUPD      erf64consts<>+3776(SB), X6
+	VFMADD213PD  erf64consts<>+3840(SB), X4, X6
+	VFMADD213PD  erf64consts<>+3904(SB), X4, X6
+	VFMADD213PD  erf64consts<>+3968(SB), X4, X6
+	VFMADD213PD  erf64consts<>+4032(SB), X4, X6
+	VFMADD213PD  erf64consts<>+4096(SB), X4, X6
+	VFMADD213PD  erf64consts<>+4160(SB), X4, X6
+	VMOVUPD      erf64consts<>+4224(SB), X7
+	VFMADD213PD  erf64consts<>+4288(SB), X4, X7
+	VFMADD213PD  erf64consts<>+4352(SB), X4, X7
+	VFMADD213PD  erf64consts<>+4416(SB), X4, X7
+	VFMADD213PD  erf64consts<>+4480(SB), X4, X7
+	VFMADD213PD  erf64consts<>+4544(SB), X4, X7
+	VFMADD213PD  erf64consts<>+128(SB), X4, X7
+	VDIVPD       X7, X6, X6
+	VADDPD       erf64consts<>+4608(SB), X6, X6
+	VBLENDVPD    X3, X6, X5, X5
+
+mathblock349:
+	VCMPPD      $0x11, erf64consts<>+4672(SB), X1, X3
+	VPTEST      X3, X3
+	JZ          mathblock350
+	VMOVUPD     erf64consts<>+4736(SB), X4
+	VFMADD213PD erf64consts<>+4800(SB), X2, X4
+	VFMADD213PD erf64consts<>+4864(SB), X2, X4
+	VFMADD213PD erf64consts<>+4928(SB), X2, X4
+	VFMADD213PD erf64consts<>+4992(SB), X2, X4
+	VMOVUPD     erf64consts<>+5056(SB), X6
+	VFMADD213PD erf64consts<>+5120(SB), X2, X6
+	VFMADD213PD erf64consts<>+5184(SB), X2, X6
+	VFMADD213PD erf64consts<>+5248(SB), X2, X6
+	VFMADD213PD erf64consts<>+5312(SB), X2, X6
+	VFMADD213PD erf64consts<>+128(SB), X2, X6
+	VDIVPD      X6, X4, X4
+	VFMADD231PD X4, X1, X1
+	VBLENDVPD   X3, X1, X5, X5
+
+mathblock350:
 	VPAND     erf64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
@@ -22209,7 +22559,7 @@ sinVF64AVX2_loop1:
 	VCMPPD       $0x11, sin64consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock349
+	JZ           mathblock351
 	VPSRLQ       $0x34, Y0, Y4
 	VPSRLQ       $0x03, Y4, Y5
 	VPAND        sin64consts<>+640(SB), Y4, Y4
@@ -22339,7 +22689,7 @@ sinVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y0, Y2, Y2
 	VBLENDVPD    Y3, Y4, Y8, Y8
 
-mathblock349:
+mathblock351:
 	VPAND        sin64consts<>+1088(SB), Y1, Y0
 	VCMPPD       $0x00, sin64consts<>+1152(SB), Y0, Y0
 	VPAND        sin64consts<>+1216(SB), Y1, Y1
@@ -22446,7 +22796,7 @@ sinVF64AVX2_after1:
 	VCMPPD       $0x11, sin64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock350
+	JZ           mathblock352
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        sin64consts<>+640(SB), X5, X5
@@ -22576,7 +22926,7 @@ sinVF64AVX2_after1:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock350:
+mathblock352:
 	VPAND        sin64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, sin64consts<>+1152(SB), X1, X1
 	VPAND        sin64consts<>+1216(SB), X2, X2
@@ -22678,7 +23028,7 @@ sinVF64AVX2_tail2:
 	VCMPPD       $0x11, sin64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock351
+	JZ           mathblock353
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        sin64consts<>+640(SB), X5, X5
@@ -22808,7 +23158,7 @@ sinVF64AVX2_tail2:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock351:
+mathblock353:
 	VPAND        sin64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, sin64consts<>+1152(SB), X1, X1
 	VPAND        sin64consts<>+1216(SB), X2, X2
@@ -24320,7 +24670,7 @@ cosVF64AVX2_loop1:
 	VCMPPD       $0x11, cos64consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock352
+	JZ           mathblock354
 	VPSRLQ       $0x34, Y0, Y4
 	VPSRLQ       $0x03, Y4, Y5
 	VPAND        cos64consts<>+640(SB), Y4, Y4
@@ -24450,7 +24800,7 @@ cosVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y0, Y2, Y2
 	VBLENDVPD    Y3, Y4, Y8, Y8
 
-mathblock352:
+mathblock354:
 	VPADDQ       cos64consts<>+1088(SB), Y1, Y1
 	VPAND        cos64consts<>+1088(SB), Y1, Y0
 	VCMPPD       $0x00, cos64consts<>+1152(SB), Y0, Y0
@@ -24555,7 +24905,7 @@ cosVF64AVX2_after1:
 	VCMPPD       $0x11, cos64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock353
+	JZ           mathblock355
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        cos64consts<>+640(SB), X5, X5
@@ -24685,7 +25035,7 @@ cosVF64AVX2_after1:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock353:
+mathblock355:
 	VPADDQ       cos64consts<>+1088(SB), X2, X2
 	VPAND        cos64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, cos64consts<>+1152(SB), X1, X1
@@ -24786,7 +25136,7 @@ cosVF64AVX2_tail2:
 	VCMPPD       $0x11, cos64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock354
+	JZ           mathblock356
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        cos64consts<>+640(SB), X5, X5
@@ -24916,7 +25266,7 @@ cosVF64AVX2_tail2:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock354:
+mathblock356:
 	VPADDQ       cos64consts<>+1088(SB), X2, X2
 	VPAND        cos64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, cos64consts<>+1152(SB), X1, X1
@@ -30937,7 +31287,7 @@ expVF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock355
+	JZ                mathblock357
 	VPANDD.BCST       exp32consts<>+512(SB), Z0, Z9
 	VPERMPS           exphi_32<>+0(SB), Z0, Z10
 	VPSLLD            $0x13, Z9, Z9
@@ -31020,7 +31370,7 @@ expVF32AVX512_loop3:
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VBLENDMPS         Z1, Z5, K3, Z5
 
-mathblock355:
+mathblock357:
 	VMOVUPS Z3, (DX)(R8*4)
 	VMOVUPS Z4, 64(DX)(R8*4)
 	VMOVUPS Z5, 128(DX)(R8*4)
@@ -31053,7 +31403,7 @@ expVF32AVX512_loop1:
 	VPANDD.BCST       exp32consts<>+384(SB), Z3, Z3
 	VCMPPS.BCST       $0x15, exp32consts<>+448(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock356
+	JZ                mathblock358
 	VPANDD.BCST       exp32consts<>+512(SB), Z0, Z3
 	VPERMPS           exphi_32<>+0(SB), Z0, Z4
 	VPSLLD            $0x13, Z3, Z3
@@ -31082,7 +31432,7 @@ expVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z4, K2, Z4
 	VBLENDMPS         Z4, Z1, K1, Z1
 
-mathblock356:
+mathblock358:
 	VMOVUPS Z1, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -31113,7 +31463,7 @@ expVF32AVX512_after1:
 	VPANDD.BCST       exp32consts<>+384(SB), Z0, Z4
 	VCMPPS.BCST       $0x15, exp32consts<>+448(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock357
+	JZ                mathblock359
 	VPANDD.BCST       exp32consts<>+512(SB), Z1, Z4
 	VPERMPS           exphi_32<>+0(SB), Z1, Z5
 	VPSLLD            $0x13, Z4, Z4
@@ -31138,7 +31488,7 @@ expVF32AVX512_after1:
 	VBLENDMPS         Z0, Z5, K3, Z5
 	VBLENDMPS         Z5, Z2, K2, Z2
 
-mathblock357:
+mathblock359:
 	VMOVUPS Z2, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -31271,7 +31621,7 @@ logVF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock358
+	JZ               mathblock360
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log32consts<>+960(SB), Z0, Z0
 	VPADDD.BCST      log32consts<>+0(SB), Z0, Z0
@@ -31402,7 +31752,7 @@ logVF32AVX512_loop3:
 	VBLENDMPS        Z0, Z1, K1, Z1
 	VBLENDMPS        Z1, Z5, K3, Z5
 
-mathblock358:
+mathblock360:
 	VMOVUPS Z3, (DX)(R8*4)
 	VMOVUPS Z4, 64(DX)(R8*4)
 	VMOVUPS Z5, 128(DX)(R8*4)
@@ -31446,7 +31796,7 @@ logVF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log32consts<>+832(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock359
+	JZ               mathblock361
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log32consts<>+960(SB), Z0, Z0
 	VPADDD.BCST      log32consts<>+0(SB), Z0, Z0
@@ -31491,7 +31841,7 @@ logVF32AVX512_loop1:
 	VBLENDMPS        Z0, Z2, K2, Z2
 	VBLENDMPS        Z2, Z1, K1, Z1
 
-mathblock359:
+mathblock361:
 	VMOVUPS Z1, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -31532,7 +31882,7 @@ logVF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log32consts<>+832(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock360
+	JZ               mathblock362
 	VMULPS.BCST      log32consts<>+960(SB), Z0, Z1
 	VPADDD.BCST      log32consts<>+0(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z3
@@ -31571,7 +31921,7 @@ logVF32AVX512_after1:
 	VBLENDMPS        Z0, Z3, K3, Z3
 	VBLENDMPS        Z3, Z2, K2, Z2
 
-mathblock360:
+mathblock362:
 	VMOVUPS Z2, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -31671,7 +32021,7 @@ exp2VF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock361
+	JZ                mathblock363
 	VPANDD.BCST       exp232consts<>+512(SB), Z0, Z9
 	VPERMPS           exphi_32<>+0(SB), Z0, Z10
 	VPSLLD            $0x13, Z9, Z9
@@ -31754,7 +32104,7 @@ exp2VF32AVX512_loop3:
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VBLENDMPS         Z1, Z8, K3, Z8
 
-mathblock361:
+mathblock363:
 	VMOVUPS Z6, (DX)(R8*4)
 	VMOVUPS Z7, 64(DX)(R8*4)
 	VMOVUPS Z8, 128(DX)(R8*4)
@@ -31787,7 +32137,7 @@ exp2VF32AVX512_loop1:
 	VPANDD.BCST       exp232consts<>+384(SB), Z3, Z3
 	VCMPPS.BCST       $0x15, exp232consts<>+448(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock362
+	JZ                mathblock364
 	VPANDD.BCST       exp232consts<>+512(SB), Z0, Z3
 	VPERMPS           exphi_32<>+0(SB), Z0, Z4
 	VPSLLD            $0x13, Z3, Z3
@@ -31816,7 +32166,7 @@ exp2VF32AVX512_loop1:
 	VBLENDMPS         Z0, Z4, K2, Z4
 	VBLENDMPS         Z4, Z2, K1, Z2
 
-mathblock362:
+mathblock364:
 	VMOVUPS Z2, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -31846,7 +32196,7 @@ exp2VF32AVX512_after1:
 	VPANDD.BCST       exp232consts<>+384(SB), Z0, Z4
 	VCMPPS.BCST       $0x15, exp232consts<>+448(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock363
+	JZ                mathblock365
 	VPANDD.BCST       exp232consts<>+512(SB), Z1, Z4
 	VPERMPS           exphi_32<>+0(SB), Z1, Z5
 	VPSLLD            $0x13, Z4, Z4
@@ -31871,7 +32221,7 @@ exp2VF32AVX512_after1:
 	VBLENDMPS         Z0, Z5, K3, Z5
 	VBLENDMPS         Z5, Z3, K2, Z3
 
-mathblock363:
+mathblock365:
 	VMOVUPS Z3, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -32368,7 +32718,7 @@ log2VF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock364
+	JZ               mathblock366
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log232consts<>+64(SB), Z0, Z0
@@ -32514,7 +32864,7 @@ log2VF32AVX512_loop3:
 	VBLENDMPS        Z0, Z4, K1, Z4
 	VBLENDMPS        Z4, Z14, K3, Z14
 
-mathblock364:
+mathblock366:
 	VMOVUPS Z12, (DX)(R8*4)
 	VMOVUPS Z13, 64(DX)(R8*4)
 	VMOVUPS Z14, 128(DX)(R8*4)
@@ -32563,7 +32913,7 @@ log2VF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log232consts<>+960(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock365
+	JZ               mathblock367
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log232consts<>+64(SB), Z0, Z0
@@ -32613,7 +32963,7 @@ log2VF32AVX512_loop1:
 	VBLENDMPS        Z0, Z5, K2, Z5
 	VBLENDMPS        Z5, Z4, K1, Z4
 
-mathblock365:
+mathblock367:
 	VMOVUPS Z4, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -32659,7 +33009,7 @@ log2VF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log232consts<>+960(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock366
+	JZ               mathblock368
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z1
 	VPADDD.BCST      log232consts<>+64(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z2
@@ -32703,7 +33053,7 @@ log2VF32AVX512_after1:
 	VBLENDMPS        Z0, Z6, K3, Z6
 	VBLENDMPS        Z6, Z5, K2, Z5
 
-mathblock366:
+mathblock368:
 	VMOVUPS Z5, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -32851,7 +33201,7 @@ log10VF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock367
+	JZ               mathblock369
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z0
@@ -32997,7 +33347,7 @@ log10VF32AVX512_loop3:
 	VBLENDMPS        Z0, Z4, K1, Z4
 	VBLENDMPS        Z4, Z14, K3, Z14
 
-mathblock367:
+mathblock369:
 	VMOVUPS Z12, (DX)(R8*4)
 	VMOVUPS Z13, 64(DX)(R8*4)
 	VMOVUPS Z14, 128(DX)(R8*4)
@@ -33046,7 +33396,7 @@ log10VF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log1032consts<>+960(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock368
+	JZ               mathblock370
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z0
@@ -33096,7 +33446,7 @@ log10VF32AVX512_loop1:
 	VBLENDMPS        Z0, Z5, K2, Z5
 	VBLENDMPS        Z5, Z4, K1, Z4
 
-mathblock368:
+mathblock370:
 	VMOVUPS Z4, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -33142,7 +33492,7 @@ log10VF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log1032consts<>+960(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock369
+	JZ               mathblock371
 	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z1
 	VPADDD.BCST      log1032consts<>+0(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z2
@@ -33186,7 +33536,7 @@ log10VF32AVX512_after1:
 	VBLENDMPS        Z0, Z6, K3, Z6
 	VBLENDMPS        Z6, Z5, K2, Z5
 
-mathblock369:
+mathblock371:
 	VMOVUPS Z5, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -33241,44 +33591,44 @@ log1pVF32AVX512_loop2:
 	VSUBPS           Z3, Z6, Z3
 	VADDPS           Z2, Z4, Z4
 	VADDPS           Z3, Z5, Z5
-	VMOVUPS          (SI)(R8*4), Z2
-	VCMPPS.BCST      $0x11, log1p32consts<>+64(SB), Z2, K1
-	VMOVUPS          64(SI)(R8*4), Z2
-	VCMPPS.BCST      $0x11, log1p32consts<>+64(SB), Z2, K2
-	VPADDD.BCST      log1p32consts<>+128(SB), Z0, Z0
-	VPADDD.BCST      log1p32consts<>+128(SB), Z1, Z1
+	VPADDD.BCST      log1p32consts<>+64(SB), Z0, Z0
+	VPADDD.BCST      log1p32consts<>+64(SB), Z1, Z1
 	VPSRLD           $0x17, Z0, Z2
 	VPSRLD           $0x17, Z1, Z3
-	VPORD.BCST       log1p32consts<>+192(SB), Z2, Z2
-	VPORD.BCST       log1p32consts<>+192(SB), Z3, Z3
-	VSUBPS.BCST      log1p32consts<>+256(SB), Z2, Z2
-	VSUBPS.BCST      log1p32consts<>+256(SB), Z3, Z3
-	VPANDD.BCST      log1p32consts<>+320(SB), Z0, Z6
-	VPANDD.BCST      log1p32consts<>+320(SB), Z1, Z7
-	VPADDD.BCST      log1p32consts<>+384(SB), Z6, Z6
-	VPADDD.BCST      log1p32consts<>+384(SB), Z7, Z7
+	VPORD.BCST       log1p32consts<>+128(SB), Z2, Z2
+	VPORD.BCST       log1p32consts<>+128(SB), Z3, Z3
+	VSUBPS.BCST      log1p32consts<>+192(SB), Z2, Z2
+	VSUBPS.BCST      log1p32consts<>+192(SB), Z3, Z3
+	VPANDD.BCST      log1p32consts<>+256(SB), Z0, Z6
+	VPANDD.BCST      log1p32consts<>+256(SB), Z1, Z7
+	VPADDD.BCST      log1p32consts<>+320(SB), Z6, Z6
+	VPADDD.BCST      log1p32consts<>+320(SB), Z7, Z7
 	VPSRLD           $0x13, Z0, Z8
 	VPSRLD           $0x13, Z1, Z9
 	VPERMPS          loginvc_32<>+0(SB), Z8, Z10
 	VPERMPS          loginvc_32<>+0(SB), Z9, Z11
-	VFMADD213PS.BCST log1p32consts<>+448(SB), Z10, Z6
-	VFMADD213PS.BCST log1p32consts<>+448(SB), Z11, Z7
+	VFMADD213PS.BCST log1p32consts<>+384(SB), Z10, Z6
+	VFMADD213PS.BCST log1p32consts<>+384(SB), Z11, Z7
 	VPERMPS          loglhi_32<>+0(SB), Z8, Z12
 	VPERMPS          loglhi_32<>+0(SB), Z9, Z13
-	VFMADD231PS.BCST log1p32consts<>+512(SB), Z2, Z12
-	VFMADD231PS.BCST log1p32consts<>+512(SB), Z3, Z13
+	VFMADD231PS.BCST log1p32consts<>+448(SB), Z2, Z12
+	VFMADD231PS.BCST log1p32consts<>+448(SB), Z3, Z13
 	VPERMPS          logllo_32<>+0(SB), Z8, Z8
 	VPERMPS          logllo_32<>+0(SB), Z9, Z9
-	VFMADD231PS.BCST log1p32consts<>+576(SB), Z2, Z8
-	VFMADD231PS.BCST log1p32consts<>+576(SB), Z3, Z9
-	VPANDD.BCST      log1p32consts<>+640(SB), Z0, Z0
-	VPANDD.BCST      log1p32consts<>+640(SB), Z1, Z1
+	VFMADD231PS.BCST log1p32consts<>+512(SB), Z2, Z8
+	VFMADD231PS.BCST log1p32consts<>+512(SB), Z3, Z9
+	VPANDD.BCST      log1p32consts<>+576(SB), Z0, Z0
+	VPANDD.BCST      log1p32consts<>+576(SB), Z1, Z1
 	VPSUBD           Z0, Z10, Z10
 	VPSUBD           Z1, Z11, Z11
 	VPADDD.BCST      log1p32consts<>+0(SB), Z10, Z10
 	VPADDD.BCST      log1p32consts<>+0(SB), Z11, Z11
 	VMULPS           Z10, Z4, Z4
 	VMULPS           Z11, Z5, Z5
+	VMOVUPS          (SI)(R8*4), Z0
+	VCMPPS.BCST      $0x11, log1p32consts<>+640(SB), Z0, K1
+	VMOVUPS          64(SI)(R8*4), Z0
+	VCMPPS.BCST      $0x11, log1p32consts<>+640(SB), Z0, K2
 	VFNMADD231PS     Z6, Z4, Z4
 	VFNMADD231PS     Z7, Z5, Z5
 	VBROADCASTSS     log1p32consts<>+704(SB), Z0
@@ -33320,28 +33670,28 @@ log1pVF32AVX512_loop2:
 	VBLENDMPS        (SI)(R8*4), Z0, K1, Z0
 	VBLENDMPS        64(SI)(R8*4), Z1, K2, Z1
 	VMOVUPS          (SI)(R8*4), Z2
-	VCMPPS.BCST      $0x1a, log1p32consts<>+448(SB), Z2, K1
+	VCMPPS.BCST      $0x1a, log1p32consts<>+384(SB), Z2, K1
 	VMOVUPS          64(SI)(R8*4), Z2
-	VCMPPS.BCST      $0x1a, log1p32consts<>+448(SB), Z2, K2
+	VCMPPS.BCST      $0x1a, log1p32consts<>+384(SB), Z2, K2
 	VMOVUPS          (SI)(R8*4), Z2
-	VCMPPS.BCST      $0x00, log1p32consts<>+640(SB), Z2, K3
+	VCMPPS.BCST      $0x00, log1p32consts<>+576(SB), Z2, K3
 	VMOVUPS          64(SI)(R8*4), Z2
-	VCMPPS.BCST      $0x00, log1p32consts<>+640(SB), Z2, K4
+	VCMPPS.BCST      $0x00, log1p32consts<>+576(SB), Z2, K4
 	KORW             K1, K3, K1
 	KORW             K2, K4, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock370
+	JZ               mathblock372
 	VMOVUPS          (SI)(R8*4), Z2
-	VCMPPS.BCST      $0x00, log1p32consts<>+448(SB), Z2, K3
+	VCMPPS.BCST      $0x00, log1p32consts<>+384(SB), Z2, K3
 	VMOVUPS          Z0, Z2
 	VBLENDMPS.BCST   log1p32consts<>+1088(SB), Z2, K3, Z2
 	VMOVUPS          (SI)(R8*4), Z3
-	VCMPPS.BCST      $0x11, log1p32consts<>+448(SB), Z3, K3
+	VCMPPS.BCST      $0x11, log1p32consts<>+384(SB), Z3, K3
 	VBLENDMPS.BCST   log1p32consts<>+1152(SB), Z2, K3, Z2
 	VMOVUPS          (SI)(R8*4), Z3
-	VCMPPS.BCST      $0x00, log1p32consts<>+640(SB), Z3, K3
-	VBLENDMPS.BCST   log1p32consts<>+640(SB), Z2, K3, Z2
+	VCMPPS.BCST      $0x00, log1p32consts<>+576(SB), Z3, K3
+	VBLENDMPS.BCST   log1p32consts<>+576(SB), Z2, K3, Z2
 	VMOVUPS          (SI)(R8*4), Z3
 	VCMPPS           $0x03, (SI)(R8*4), Z3, K3
 	VMOVUPS          (SI)(R8*4), Z3
@@ -33349,15 +33699,15 @@ log1pVF32AVX512_loop2:
 	VBLENDMPS        Z3, Z2, K3, Z2
 	VBLENDMPS        Z2, Z0, K1, Z0
 	VMOVUPS          64(SI)(R8*4), Z2
-	VCMPPS.BCST      $0x00, log1p32consts<>+448(SB), Z2, K1
+	VCMPPS.BCST      $0x00, log1p32consts<>+384(SB), Z2, K1
 	VMOVUPS          Z1, Z2
 	VBLENDMPS.BCST   log1p32consts<>+1088(SB), Z2, K1, Z2
 	VMOVUPS          64(SI)(R8*4), Z3
-	VCMPPS.BCST      $0x11, log1p32consts<>+448(SB), Z3, K1
+	VCMPPS.BCST      $0x11, log1p32consts<>+384(SB), Z3, K1
 	VBLENDMPS.BCST   log1p32consts<>+1152(SB), Z2, K1, Z2
 	VMOVUPS          64(SI)(R8*4), Z3
-	VCMPPS.BCST      $0x00, log1p32consts<>+640(SB), Z3, K1
-	VBLENDMPS.BCST   log1p32consts<>+640(SB), Z2, K1, Z2
+	VCMPPS.BCST      $0x00, log1p32consts<>+576(SB), Z3, K1
+	VBLENDMPS.BCST   log1p32consts<>+576(SB), Z2, K1, Z2
 	VMOVUPS          64(SI)(R8*4), Z3
 	VCMPPS           $0x03, 64(SI)(R8*4), Z3, K1
 	VMOVUPS          64(SI)(R8*4), Z3
@@ -33365,7 +33715,7 @@ log1pVF32AVX512_loop2:
 	VBLENDMPS        Z3, Z2, K1, Z2
 	VBLENDMPS        Z2, Z1, K2, Z1
 
-mathblock370:
+mathblock372:
 	VMOVUPS Z0, (DX)(R8*4)
 	VMOVUPS Z1, 64(DX)(R8*4)
 	ADDQ    $0x00000020, R8
@@ -33385,25 +33735,25 @@ log1pVF32AVX512_loop1:
 	VMOVUPS          (SI)(R8*4), Z3
 	VSUBPS           Z1, Z3, Z1
 	VADDPS           Z1, Z2, Z2
-	VMOVUPS          (SI)(R8*4), Z1
-	VCMPPS.BCST      $0x11, log1p32consts<>+64(SB), Z1, K1
-	VPADDD.BCST      log1p32consts<>+128(SB), Z0, Z0
+	VPADDD.BCST      log1p32consts<>+64(SB), Z0, Z0
 	VPSRLD           $0x17, Z0, Z1
-	VPORD.BCST       log1p32consts<>+192(SB), Z1, Z1
-	VSUBPS.BCST      log1p32consts<>+256(SB), Z1, Z1
-	VPANDD.BCST      log1p32consts<>+320(SB), Z0, Z3
-	VPADDD.BCST      log1p32consts<>+384(SB), Z3, Z3
+	VPORD.BCST       log1p32consts<>+128(SB), Z1, Z1
+	VSUBPS.BCST      log1p32consts<>+192(SB), Z1, Z1
+	VPANDD.BCST      log1p32consts<>+256(SB), Z0, Z3
+	VPADDD.BCST      log1p32consts<>+320(SB), Z3, Z3
 	VPSRLD           $0x13, Z0, Z4
 	VPERMPS          loginvc_32<>+0(SB), Z4, Z5
-	VFMADD213PS.BCST log1p32consts<>+448(SB), Z5, Z3
+	VFMADD213PS.BCST log1p32consts<>+384(SB), Z5, Z3
 	VPERMPS          loglhi_32<>+0(SB), Z4, Z6
-	VFMADD231PS.BCST log1p32consts<>+512(SB), Z1, Z6
+	VFMADD231PS.BCST log1p32consts<>+448(SB), Z1, Z6
 	VPERMPS          logllo_32<>+0(SB), Z4, Z4
-	VFMADD231PS.BCST log1p32consts<>+576(SB), Z1, Z4
-	VPANDD.BCST      log1p32consts<>+640(SB), Z0, Z0
+	VFMADD231PS.BCST log1p32consts<>+512(SB), Z1, Z4
+	VPANDD.BCST      log1p32consts<>+576(SB), Z0, Z0
 	VPSUBD           Z0, Z5, Z5
 	VPADDD.BCST      log1p32consts<>+0(SB), Z5, Z5
 	VMULPS           Z5, Z2, Z2
+	VMOVUPS          (SI)(R8*4), Z0
+	VCMPPS.BCST      $0x11, log1p32consts<>+640(SB), Z0, K1
 	VFNMADD231PS     Z3, Z2, Z2
 	VBROADCASTSS     log1p32consts<>+704(SB), Z0
 	VMOVUPS          Z0, Z0
@@ -33425,22 +33775,22 @@ log1pVF32AVX512_loop1:
 	VADDPS           Z6, Z0, Z0
 	VBLENDMPS        (SI)(R8*4), Z0, K1, Z0
 	VMOVUPS          (SI)(R8*4), Z1
-	VCMPPS.BCST      $0x1a, log1p32consts<>+448(SB), Z1, K1
+	VCMPPS.BCST      $0x1a, log1p32consts<>+384(SB), Z1, K1
 	VMOVUPS          (SI)(R8*4), Z1
-	VCMPPS.BCST      $0x00, log1p32consts<>+640(SB), Z1, K2
+	VCMPPS.BCST      $0x00, log1p32consts<>+576(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock371
+	JZ               mathblock373
 	VMOVUPS          (SI)(R8*4), Z1
-	VCMPPS.BCST      $0x00, log1p32consts<>+448(SB), Z1, K2
+	VCMPPS.BCST      $0x00, log1p32consts<>+384(SB), Z1, K2
 	VMOVUPS          Z0, Z1
 	VBLENDMPS.BCST   log1p32consts<>+1088(SB), Z1, K2, Z1
 	VMOVUPS          (SI)(R8*4), Z2
-	VCMPPS.BCST      $0x11, log1p32consts<>+448(SB), Z2, K2
+	VCMPPS.BCST      $0x11, log1p32consts<>+384(SB), Z2, K2
 	VBLENDMPS.BCST   log1p32consts<>+1152(SB), Z1, K2, Z1
 	VMOVUPS          (SI)(R8*4), Z2
-	VCMPPS.BCST      $0x00, log1p32consts<>+640(SB), Z2, K2
-	VBLENDMPS.BCST   log1p32consts<>+640(SB), Z1, K2, Z1
+	VCMPPS.BCST      $0x00, log1p32consts<>+576(SB), Z2, K2
+	VBLENDMPS.BCST   log1p32consts<>+576(SB), Z1, K2, Z1
 	VMOVUPS          (SI)(R8*4), Z2
 	VCMPPS           $0x03, (SI)(R8*4), Z2, K2
 	VMOVUPS          (SI)(R8*4), Z2
@@ -33448,7 +33798,7 @@ log1pVF32AVX512_loop1:
 	VBLENDMPS        Z2, Z1, K2, Z1
 	VBLENDMPS        Z1, Z0, K1, Z0
 
-mathblock371:
+mathblock373:
 	VMOVUPS Z0, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -33467,24 +33817,24 @@ log1pVF32AVX512_after1:
 	VSUBPS           Z3, Z4, Z3
 	VSUBPS           Z2, Z0, Z2
 	VADDPS           Z2, Z3, Z3
-	VCMPPS.BCST      $0x11, log1p32consts<>+64(SB), Z0, K2
-	VPADDD.BCST      log1p32consts<>+128(SB), Z1, Z1
+	VPADDD.BCST      log1p32consts<>+64(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z2
-	VPORD.BCST       log1p32consts<>+192(SB), Z2, Z2
-	VSUBPS.BCST      log1p32consts<>+256(SB), Z2, Z2
-	VPANDD.BCST      log1p32consts<>+320(SB), Z1, Z4
-	VPADDD.BCST      log1p32consts<>+384(SB), Z4, Z4
+	VPORD.BCST       log1p32consts<>+128(SB), Z2, Z2
+	VSUBPS.BCST      log1p32consts<>+192(SB), Z2, Z2
+	VPANDD.BCST      log1p32consts<>+256(SB), Z1, Z4
+	VPADDD.BCST      log1p32consts<>+320(SB), Z4, Z4
 	VPSRLD           $0x13, Z1, Z5
 	VPERMPS          loginvc_32<>+0(SB), Z5, Z6
-	VFMADD213PS.BCST log1p32consts<>+448(SB), Z6, Z4
+	VFMADD213PS.BCST log1p32consts<>+384(SB), Z6, Z4
 	VPERMPS          loglhi_32<>+0(SB), Z5, Z7
-	VFMADD231PS.BCST log1p32consts<>+512(SB), Z2, Z7
+	VFMADD231PS.BCST log1p32consts<>+448(SB), Z2, Z7
 	VPERMPS          logllo_32<>+0(SB), Z5, Z5
-	VFMADD231PS.BCST log1p32consts<>+576(SB), Z2, Z5
-	VPANDD.BCST      log1p32consts<>+640(SB), Z1, Z1
+	VFMADD231PS.BCST log1p32consts<>+512(SB), Z2, Z5
+	VPANDD.BCST      log1p32consts<>+576(SB), Z1, Z1
 	VPSUBD           Z1, Z6, Z6
 	VPADDD.BCST      log1p32consts<>+0(SB), Z6, Z6
 	VMULPS           Z6, Z3, Z3
+	VCMPPS.BCST      $0x11, log1p32consts<>+640(SB), Z0, K2
 	VFNMADD231PS     Z4, Z3, Z3
 	VBROADCASTSS     log1p32consts<>+704(SB), Z1
 	VMOVUPS          Z1, Z1
@@ -33504,24 +33854,24 @@ log1pVF32AVX512_after1:
 	VCMPPS.BCST      $0x00, log1p32consts<>+704(SB), Z0, K2
 	VADDPS           Z7, Z1, Z1
 	VBLENDMPS        Z0, Z1, K2, Z1
-	VCMPPS.BCST      $0x1a, log1p32consts<>+448(SB), Z0, K2
-	VCMPPS.BCST      $0x00, log1p32consts<>+640(SB), Z0, K3
+	VCMPPS.BCST      $0x1a, log1p32consts<>+384(SB), Z0, K2
+	VCMPPS.BCST      $0x00, log1p32consts<>+576(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock372
-	VCMPPS.BCST      $0x00, log1p32consts<>+448(SB), Z0, K3
+	JZ               mathblock374
+	VCMPPS.BCST      $0x00, log1p32consts<>+384(SB), Z0, K3
 	VMOVUPS          Z1, Z2
 	VBLENDMPS.BCST   log1p32consts<>+1088(SB), Z2, K3, Z2
-	VCMPPS.BCST      $0x11, log1p32consts<>+448(SB), Z0, K3
+	VCMPPS.BCST      $0x11, log1p32consts<>+384(SB), Z0, K3
 	VBLENDMPS.BCST   log1p32consts<>+1152(SB), Z2, K3, Z2
-	VCMPPS.BCST      $0x00, log1p32consts<>+640(SB), Z0, K3
-	VBLENDMPS.BCST   log1p32consts<>+640(SB), Z2, K3, Z2
+	VCMPPS.BCST      $0x00, log1p32consts<>+576(SB), Z0, K3
+	VBLENDMPS.BCST   log1p32consts<>+576(SB), Z2, K3, Z2
 	VCMPPS           $0x03, Z0, Z0, K3
 	VPORD.BCST       log1p32consts<>+1216(SB), Z0, Z0
 	VBLENDMPS        Z0, Z2, K3, Z2
 	VBLENDMPS        Z2, Z1, K2, Z1
 
-mathblock372:
+mathblock374:
 	VMOVUPS Z1, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -33690,7 +34040,7 @@ sigmoidVF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock373
+	JZ                mathblock375
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K4
 	VBROADCASTSS      sigmoid32consts<>+64(SB), Z0
@@ -33842,7 +34192,7 @@ sigmoidVF32AVX512_loop3:
 	VBLENDMPS         Z1, Z0, K1, Z0
 	VBLENDMPS         Z0, Z17, K3, Z17
 
-mathblock373:
+mathblock375:
 	VMOVUPS Z15, (DX)(R8*4)
 	VMOVUPS Z16, 64(DX)(R8*4)
 	VMOVUPS Z17, 128(DX)(R8*4)
@@ -33898,7 +34248,7 @@ sigmoidVF32AVX512_loop1:
 	VPANDD.BCST       sigmoid32consts<>+576(SB), Z0, Z0
 	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock374
+	JZ                mathblock376
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K2
 	VBROADCASTSS      sigmoid32consts<>+64(SB), Z0
@@ -33950,7 +34300,7 @@ sigmoidVF32AVX512_loop1:
 	VBLENDMPS         Z1, Z0, K2, Z0
 	VBLENDMPS         Z0, Z5, K1, Z5
 
-mathblock374:
+mathblock376:
 	VMOVUPS Z5, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -34003,7 +34353,7 @@ sigmoidVF32AVX512_after1:
 	VPANDD.BCST       sigmoid32consts<>+576(SB), Z0, Z1
 	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock375
+	JZ                mathblock377
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K3
 	VBROADCASTSS      sigmoid32consts<>+64(SB), Z1
 	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z0, Z1
@@ -34047,7 +34397,7 @@ sigmoidVF32AVX512_after1:
 	VBLENDMPS         Z0, Z1, K3, Z1
 	VBLENDMPS         Z1, Z6, K2, Z6
 
-mathblock375:
+mathblock377:
 	VMOVUPS Z6, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -34178,7 +34528,7 @@ tanhVF32AVX512_loop2:
 	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock376
+	JZ                mathblock378
 	VMOVUPS           (SI)(R8*4), Z0
 	VMULPS            (SI)(R8*4), Z0, Z0
 	VBROADCASTSS      tanh32consts<>+768(SB), Z1
@@ -34200,7 +34550,7 @@ tanhVF32AVX512_loop2:
 	VFMADD213PS       64(SI)(R8*4), Z1, Z0
 	VBLENDMPS         Z0, Z3, K2, Z3
 
-mathblock376:
+mathblock378:
 	VMOVUPS     (SI)(R8*4), Z0
 	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z0
 	VMOVUPS     64(SI)(R8*4), Z1
@@ -34274,7 +34624,7 @@ tanhVF32AVX512_loop1:
 	VBLENDMPS         Z4, Z1, K1, Z1
 	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock377
+	JZ                mathblock379
 	VMOVUPS           (SI)(R8*4), Z0
 	VMULPS            (SI)(R8*4), Z0, Z0
 	VBROADCASTSS      tanh32consts<>+768(SB), Z2
@@ -34286,7 +34636,7 @@ tanhVF32AVX512_loop1:
 	VFMADD213PS       (SI)(R8*4), Z2, Z0
 	VBLENDMPS         Z0, Z1, K1, Z1
 
-mathblock377:
+mathblock379:
 	VMOVUPS     (SI)(R8*4), Z0
 	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z0
 	VPORD       Z0, Z1, Z1
@@ -34351,7 +34701,7 @@ tanhVF32AVX512_after1:
 	VBLENDMPS         Z5, Z2, K2, Z2
 	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock378
+	JZ                mathblock380
 	VMULPS            Z0, Z0, Z1
 	VBROADCASTSS      tanh32consts<>+768(SB), Z3
 	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z1, Z3
@@ -34362,7 +34712,7 @@ tanhVF32AVX512_after1:
 	VFMADD213PS       Z0, Z3, Z1
 	VBLENDMPS         Z1, Z2, K2, Z2
 
-mathblock378:
+mathblock380:
 	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z1
 	VPORD       Z1, Z2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
@@ -34740,7 +35090,7 @@ sinVF32AVX512_loop1:
 	VCMPPS.BCST       $0x11, sin32consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock379
+	JZ                mathblock381
 	VPSRLD            $0x17, Z0, Z3
 	VPSRLD            $0x03, Z3, Z4
 	VPANDD.BCST       sin32consts<>+640(SB), Z3, Z3
@@ -34859,7 +35209,7 @@ sinVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z3, Z8, K1, Z8
 
-mathblock379:
+mathblock381:
 	VPANDD.BCST       sin32consts<>+1152(SB), Z1, Z0
 	VCMPPS.BCST       $0x00, sin32consts<>+1216(SB), Z0, K1
 	VPANDD.BCST       sin32consts<>+1280(SB), Z1, Z1
@@ -34961,7 +35311,7 @@ sinVF32AVX512_after1:
 	VCMPPS.BCST       $0x11, sin32consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock380
+	JZ                mathblock382
 	VPSRLD            $0x17, Z1, Z4
 	VPSRLD            $0x03, Z4, Z5
 	VPANDD.BCST       sin32consts<>+640(SB), Z4, Z4
@@ -35080,7 +35430,7 @@ sinVF32AVX512_after1:
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VBLENDMPS         Z4, Z9, K2, Z9
 
-mathblock380:
+mathblock382:
 	VPANDD.BCST       sin32consts<>+1152(SB), Z2, Z1
 	VCMPPS.BCST       $0x00, sin32consts<>+1216(SB), Z1, K2
 	VPANDD.BCST       sin32consts<>+1280(SB), Z2, Z2
@@ -35204,7 +35554,7 @@ cosVF32AVX512_loop1:
 	VCMPPS.BCST       $0x11, cos32consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock381
+	JZ                mathblock383
 	VPSRLD            $0x17, Z0, Z3
 	VPSRLD            $0x03, Z3, Z4
 	VPANDD.BCST       cos32consts<>+640(SB), Z3, Z3
@@ -35323,7 +35673,7 @@ cosVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z3, Z8, K1, Z8
 
-mathblock381:
+mathblock383:
 	VPADDD.BCST       cos32consts<>+1152(SB), Z1, Z1
 	VPANDD.BCST       cos32consts<>+1152(SB), Z1, Z0
 	VCMPPS.BCST       $0x00, cos32consts<>+1216(SB), Z0, K1
@@ -35423,7 +35773,7 @@ cosVF32AVX512_after1:
 	VCMPPS.BCST       $0x11, cos32consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock382
+	JZ                mathblock384
 	VPSRLD            $0x17, Z1, Z4
 	VPSRLD            $0x03, Z4, Z5
 	VPANDD.BCST       cos32consts<>+640(SB), Z4, Z4
@@ -35542,7 +35892,7 @@ cosVF32AVX512_after1:
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VBLENDMPS         Z4, Z9, K2, Z9
 
-mathblock382:
+mathblock384:
 	VPADDD.BCST       cos32consts<>+1152(SB), Z2, Z2
 	VPANDD.BCST       cos32consts<>+1152(SB), Z2, Z1
 	VCMPPS.BCST       $0x00, cos32consts<>+1216(SB), Z1, K2
@@ -37760,7 +38110,7 @@ expVF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock383
+	JZ                mathblock385
 	VPANDQ.BCST       exp64consts<>+704(SB), Z0, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z10
@@ -37846,7 +38196,7 @@ expVF64AVX512_loop3:
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z5, K3, Z5
 
-mathblock383:
+mathblock385:
 	VMOVUPD Z3, (DX)(R8*8)
 	VMOVUPD Z4, 64(DX)(R8*8)
 	VMOVUPD Z5, 128(DX)(R8*8)
@@ -37884,7 +38234,7 @@ expVF64AVX512_loop1:
 	VPANDQ.BCST       exp64consts<>+576(SB), Z3, Z3
 	VCMPPD.BCST       $0x15, exp64consts<>+640(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock384
+	JZ                mathblock386
 	VPANDQ.BCST       exp64consts<>+704(SB), Z0, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z4
@@ -37914,7 +38264,7 @@ expVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z1, K1, Z1
 
-mathblock384:
+mathblock386:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -37950,7 +38300,7 @@ expVF64AVX512_after1:
 	VPANDQ.BCST       exp64consts<>+576(SB), Z0, Z4
 	VCMPPD.BCST       $0x15, exp64consts<>+640(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock385
+	JZ                mathblock387
 	VPANDQ.BCST       exp64consts<>+704(SB), Z1, Z4
 	VMOVUPS           exphi_64<>+0(SB), Z5
 	VPERMT2PD         exphi_64<>+64(SB), Z1, Z5
@@ -37976,7 +38326,7 @@ expVF64AVX512_after1:
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z2, K2, Z2
 
-mathblock385:
+mathblock387:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -38133,7 +38483,7 @@ logVF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock386
+	JZ               mathblock388
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log64consts<>+1280(SB), Z0, Z0
 	VPADDQ.BCST      log64consts<>+0(SB), Z0, Z0
@@ -38288,7 +38638,7 @@ logVF64AVX512_loop3:
 	VBLENDMPD        Z1, Z0, K1, Z0
 	VBLENDMPD        Z0, Z4, K3, Z4
 
-mathblock386:
+mathblock388:
 	VMOVUPD Z2, (DX)(R8*8)
 	VMOVUPD Z3, 64(DX)(R8*8)
 	VMOVUPD Z4, 128(DX)(R8*8)
@@ -38340,7 +38690,7 @@ logVF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock387
+	JZ               mathblock389
 	VMOVUPD          (SI)(R8*8), Z1
 	VMULPD.BCST      log64consts<>+1280(SB), Z1, Z1
 	VPADDQ.BCST      log64consts<>+0(SB), Z1, Z1
@@ -38393,7 +38743,7 @@ logVF64AVX512_loop1:
 	VBLENDMPD        Z2, Z1, K2, Z1
 	VBLENDMPD        Z1, Z0, K1, Z0
 
-mathblock387:
+mathblock389:
 	VMOVUPD Z0, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -38442,7 +38792,7 @@ logVF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock388
+	JZ               mathblock390
 	VMULPD.BCST      log64consts<>+1280(SB), Z0, Z2
 	VPADDQ.BCST      log64consts<>+0(SB), Z2, Z2
 	VPSRLQ           $0x34, Z2, Z3
@@ -38489,7 +38839,7 @@ logVF64AVX512_after1:
 	VBLENDMPD        Z0, Z2, K3, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock388:
+mathblock390:
 	VMOVUPD Z1, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -38604,7 +38954,7 @@ exp2VF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock389
+	JZ                mathblock391
 	VPANDQ.BCST       exp264consts<>+704(SB), Z0, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z10
@@ -38690,7 +39040,7 @@ exp2VF64AVX512_loop3:
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z8, K3, Z8
 
-mathblock389:
+mathblock391:
 	VMOVUPD Z6, (DX)(R8*8)
 	VMOVUPD Z7, 64(DX)(R8*8)
 	VMOVUPD Z8, 128(DX)(R8*8)
@@ -38728,7 +39078,7 @@ exp2VF64AVX512_loop1:
 	VPANDQ.BCST       exp264consts<>+576(SB), Z3, Z3
 	VCMPPD.BCST       $0x15, exp264consts<>+640(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock390
+	JZ                mathblock392
 	VPANDQ.BCST       exp264consts<>+704(SB), Z0, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z4
@@ -38758,7 +39108,7 @@ exp2VF64AVX512_loop1:
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z2, K1, Z2
 
-mathblock390:
+mathblock392:
 	VMOVUPD Z2, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -38793,7 +39143,7 @@ exp2VF64AVX512_after1:
 	VPANDQ.BCST       exp264consts<>+576(SB), Z0, Z4
 	VCMPPD.BCST       $0x15, exp264consts<>+640(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock391
+	JZ                mathblock393
 	VPANDQ.BCST       exp264consts<>+704(SB), Z1, Z4
 	VMOVUPS           exphi_64<>+0(SB), Z5
 	VPERMT2PD         exphi_64<>+64(SB), Z1, Z5
@@ -38819,7 +39169,7 @@ exp2VF64AVX512_after1:
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z3, K2, Z3
 
-mathblock391:
+mathblock393:
 	VMOVUPD Z3, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -39365,7 +39715,7 @@ log2VF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock392
+	JZ               mathblock394
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log264consts<>+64(SB), Z0, Z0
@@ -39535,7 +39885,7 @@ log2VF64AVX512_loop3:
 	VBLENDMPD        Z0, Z1, K1, Z1
 	VBLENDMPD        Z1, Z14, K3, Z14
 
-mathblock392:
+mathblock394:
 	VMOVUPD Z5, (DX)(R8*8)
 	VMOVUPD Z13, 64(DX)(R8*8)
 	VMOVUPD Z14, 128(DX)(R8*8)
@@ -39592,7 +39942,7 @@ log2VF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log264consts<>+1280(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock393
+	JZ               mathblock395
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log264consts<>+64(SB), Z0, Z0
@@ -39650,7 +40000,7 @@ log2VF64AVX512_loop1:
 	VBLENDMPD        Z0, Z2, K2, Z2
 	VBLENDMPD        Z2, Z1, K1, Z1
 
-mathblock393:
+mathblock395:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -39704,7 +40054,7 @@ log2VF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log264consts<>+1280(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock394
+	JZ               mathblock396
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z1
 	VPADDQ.BCST      log264consts<>+64(SB), Z1, Z1
 	VPSRLQ           $0x34, Z1, Z3
@@ -39756,7 +40106,7 @@ log2VF64AVX512_after1:
 	VBLENDMPD        Z0, Z3, K3, Z3
 	VBLENDMPD        Z3, Z2, K2, Z2
 
-mathblock394:
+mathblock396:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -39928,7 +40278,7 @@ log10VF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock395
+	JZ               mathblock397
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
@@ -40098,7 +40448,7 @@ log10VF64AVX512_loop3:
 	VBLENDMPD        Z0, Z1, K1, Z1
 	VBLENDMPD        Z1, Z14, K3, Z14
 
-mathblock395:
+mathblock397:
 	VMOVUPD Z5, (DX)(R8*8)
 	VMOVUPD Z13, 64(DX)(R8*8)
 	VMOVUPD Z14, 128(DX)(R8*8)
@@ -40155,7 +40505,7 @@ log10VF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock396
+	JZ               mathblock398
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
@@ -40213,7 +40563,7 @@ log10VF64AVX512_loop1:
 	VBLENDMPD        Z0, Z2, K2, Z2
 	VBLENDMPD        Z2, Z1, K1, Z1
 
-mathblock396:
+mathblock398:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -40267,7 +40617,7 @@ log10VF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock397
+	JZ               mathblock399
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z1
 	VPADDQ.BCST      log1064consts<>+0(SB), Z1, Z1
 	VPSRLQ           $0x34, Z1, Z3
@@ -40319,7 +40669,7 @@ log10VF64AVX512_after1:
 	VBLENDMPD        Z0, Z3, K3, Z3
 	VBLENDMPD        Z3, Z2, K2, Z2
 
-mathblock397:
+mathblock399:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -40374,50 +40724,50 @@ log1pVF64AVX512_loop2:
 	VSUBPD           Z3, Z6, Z3
 	VADDPD           Z2, Z4, Z4
 	VADDPD           Z3, Z5, Z5
-	VMOVUPD          (SI)(R8*8), Z2
-	VCMPPD.BCST      $0x11, log1p64consts<>+64(SB), Z2, K1
-	VMOVUPD          64(SI)(R8*8), Z2
-	VCMPPD.BCST      $0x11, log1p64consts<>+64(SB), Z2, K2
-	VPADDQ.BCST      log1p64consts<>+128(SB), Z0, Z0
-	VPADDQ.BCST      log1p64consts<>+128(SB), Z1, Z1
+	VPADDQ.BCST      log1p64consts<>+64(SB), Z0, Z0
+	VPADDQ.BCST      log1p64consts<>+64(SB), Z1, Z1
 	VPSRLQ           $0x34, Z0, Z2
 	VPSRLQ           $0x34, Z1, Z3
-	VPORQ.BCST       log1p64consts<>+192(SB), Z2, Z2
-	VPORQ.BCST       log1p64consts<>+192(SB), Z3, Z3
-	VSUBPD.BCST      log1p64consts<>+256(SB), Z2, Z2
-	VSUBPD.BCST      log1p64consts<>+256(SB), Z3, Z3
-	VPANDQ.BCST      log1p64consts<>+320(SB), Z0, Z6
-	VPANDQ.BCST      log1p64consts<>+320(SB), Z1, Z7
-	VPADDQ.BCST      log1p64consts<>+384(SB), Z6, Z6
-	VPADDQ.BCST      log1p64consts<>+384(SB), Z7, Z7
+	VPORQ.BCST       log1p64consts<>+128(SB), Z2, Z2
+	VPORQ.BCST       log1p64consts<>+128(SB), Z3, Z3
+	VSUBPD.BCST      log1p64consts<>+192(SB), Z2, Z2
+	VSUBPD.BCST      log1p64consts<>+192(SB), Z3, Z3
+	VPANDQ.BCST      log1p64consts<>+256(SB), Z0, Z6
+	VPANDQ.BCST      log1p64consts<>+256(SB), Z1, Z7
+	VPADDQ.BCST      log1p64consts<>+320(SB), Z6, Z6
+	VPADDQ.BCST      log1p64consts<>+320(SB), Z7, Z7
 	VPSRLQ           $0x30, Z0, Z8
 	VPSRLQ           $0x30, Z1, Z9
 	VMOVUPS          loginvc_64<>+0(SB), Z10
 	VPERMT2PD        loginvc_64<>+64(SB), Z8, Z10
 	VMOVUPS          loginvc_64<>+0(SB), Z11
 	VPERMT2PD        loginvc_64<>+64(SB), Z9, Z11
-	VFMADD213PD.BCST log1p64consts<>+448(SB), Z10, Z6
-	VFMADD213PD.BCST log1p64consts<>+448(SB), Z11, Z7
+	VFMADD213PD.BCST log1p64consts<>+384(SB), Z10, Z6
+	VFMADD213PD.BCST log1p64consts<>+384(SB), Z11, Z7
 	VMOVUPS          loglhi_64<>+0(SB), Z12
 	VPERMT2PD        loglhi_64<>+64(SB), Z8, Z12
 	VMOVUPS          loglhi_64<>+0(SB), Z13
 	VPERMT2PD        loglhi_64<>+64(SB), Z9, Z13
-	VFMADD231PD.BCST log1p64consts<>+512(SB), Z2, Z12
-	VFMADD231PD.BCST log1p64consts<>+512(SB), Z3, Z13
+	VFMADD231PD.BCST log1p64consts<>+448(SB), Z2, Z12
+	VFMADD231PD.BCST log1p64consts<>+448(SB), Z3, Z13
 	VMOVUPS          logllo_64<>+0(SB), Z14
 	VPERMT2PD        logllo_64<>+64(SB), Z8, Z14
 	VMOVUPS          logllo_64<>+0(SB), Z8
 	VPERMT2PD        logllo_64<>+64(SB), Z9, Z8
-	VFMADD231PD.BCST log1p64consts<>+576(SB), Z2, Z14
-	VFMADD231PD.BCST log1p64consts<>+576(SB), Z3, Z8
-	VPANDQ.BCST      log1p64consts<>+640(SB), Z0, Z0
-	VPANDQ.BCST      log1p64consts<>+640(SB), Z1, Z1
+	VFMADD231PD.BCST log1p64consts<>+512(SB), Z2, Z14
+	VFMADD231PD.BCST log1p64consts<>+512(SB), Z3, Z8
+	VPANDQ.BCST      log1p64consts<>+576(SB), Z0, Z0
+	VPANDQ.BCST      log1p64consts<>+576(SB), Z1, Z1
 	VPSUBQ           Z0, Z10, Z10
 	VPSUBQ           Z1, Z11, Z11
 	VPADDQ.BCST      log1p64consts<>+0(SB), Z10, Z10
 	VPADDQ.BCST      log1p64consts<>+0(SB), Z11, Z11
 	VMULPD           Z10, Z4, Z4
 	VMULPD           Z11, Z5, Z5
+	VMOVUPD          (SI)(R8*8), Z0
+	VCMPPD.BCST      $0x11, log1p64consts<>+640(SB), Z0, K1
+	VMOVUPD          64(SI)(R8*8), Z0
+	VCMPPD.BCST      $0x11, log1p64consts<>+640(SB), Z0, K2
 	VFNMADD231PD     Z6, Z4, Z4
 	VFNMADD231PD     Z7, Z5, Z5
 	VBROADCASTSD     log1p64consts<>+704(SB), Z0
@@ -40469,28 +40819,28 @@ log1pVF64AVX512_loop2:
 	VBLENDMPD        (SI)(R8*8), Z0, K1, Z0
 	VBLENDMPD        64(SI)(R8*8), Z1, K2, Z1
 	VMOVUPD          (SI)(R8*8), Z2
-	VCMPPD.BCST      $0x1a, log1p64consts<>+448(SB), Z2, K1
+	VCMPPD.BCST      $0x1a, log1p64consts<>+384(SB), Z2, K1
 	VMOVUPD          64(SI)(R8*8), Z2
-	VCMPPD.BCST      $0x1a, log1p64consts<>+448(SB), Z2, K2
+	VCMPPD.BCST      $0x1a, log1p64consts<>+384(SB), Z2, K2
 	VMOVUPD          (SI)(R8*8), Z2
-	VCMPPD.BCST      $0x00, log1p64consts<>+640(SB), Z2, K3
+	VCMPPD.BCST      $0x00, log1p64consts<>+576(SB), Z2, K3
 	VMOVUPD          64(SI)(R8*8), Z2
-	VCMPPD.BCST      $0x00, log1p64consts<>+640(SB), Z2, K4
+	VCMPPD.BCST      $0x00, log1p64consts<>+576(SB), Z2, K4
 	KORW             K1, K3, K1
 	KORW             K2, K4, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock398
+	JZ               mathblock400
 	VMOVUPD          (SI)(R8*8), Z2
-	VCMPPD.BCST      $0x00, log1p64consts<>+448(SB), Z2, K3
+	VCMPPD.BCST      $0x00, log1p64consts<>+384(SB), Z2, K3
 	VMOVUPS          Z0, Z2
 	VBLENDMPD.BCST   log1p64consts<>+1408(SB), Z2, K3, Z2
 	VMOVUPD          (SI)(R8*8), Z3
-	VCMPPD.BCST      $0x11, log1p64consts<>+448(SB), Z3, K3
+	VCMPPD.BCST      $0x11, log1p64consts<>+384(SB), Z3, K3
 	VBLENDMPD.BCST   log1p64consts<>+1472(SB), Z2, K3, Z2
 	VMOVUPD          (SI)(R8*8), Z3
-	VCMPPD.BCST      $0x00, log1p64consts<>+640(SB), Z3, K3
-	VBLENDMPD.BCST   log1p64consts<>+640(SB), Z2, K3, Z2
+	VCMPPD.BCST      $0x00, log1p64consts<>+576(SB), Z3, K3
+	VBLENDMPD.BCST   log1p64consts<>+576(SB), Z2, K3, Z2
 	VMOVUPD          (SI)(R8*8), Z3
 	VCMPPD           $0x03, (SI)(R8*8), Z3, K3
 	VMOVUPD          (SI)(R8*8), Z3
@@ -40498,15 +40848,15 @@ log1pVF64AVX512_loop2:
 	VBLENDMPD        Z3, Z2, K3, Z2
 	VBLENDMPD        Z2, Z0, K1, Z0
 	VMOVUPD          64(SI)(R8*8), Z2
-	VCMPPD.BCST      $0x00, log1p64consts<>+448(SB), Z2, K1
+	VCMPPD.BCST      $0x00, log1p64consts<>+384(SB), Z2, K1
 	VMOVUPS          Z1, Z2
 	VBLENDMPD.BCST   log1p64consts<>+1408(SB), Z2, K1, Z2
 	VMOVUPD          64(SI)(R8*8), Z3
-	VCMPPD.BCST      $0x11, log1p64consts<>+448(SB), Z3, K1
+	VCMPPD.BCST      $0x11, log1p64consts<>+384(SB), Z3, K1
 	VBLENDMPD.BCST   log1p64consts<>+1472(SB), Z2, K1, Z2
 	VMOVUPD          64(SI)(R8*8), Z3
-	VCMPPD.BCST      $0x00, log1p64consts<>+640(SB), Z3, K1
-	VBLENDMPD.BCST   log1p64consts<>+640(SB), Z2, K1, Z2
+	VCMPPD.BCST      $0x00, log1p64consts<>+576(SB), Z3, K1
+	VBLENDMPD.BCST   log1p64consts<>+576(SB), Z2, K1, Z2
 	VMOVUPD          64(SI)(R8*8), Z3
 	VCMPPD           $0x03, 64(SI)(R8*8), Z3, K1
 	VMOVUPD          64(SI)(R8*8), Z3
@@ -40514,7 +40864,7 @@ log1pVF64AVX512_loop2:
 	VBLENDMPD        Z3, Z2, K1, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock398:
+mathblock400:
 	VMOVUPD Z0, (DX)(R8*8)
 	VMOVUPD Z1, 64(DX)(R8*8)
 	ADDQ    $0x00000010, R8
@@ -40534,28 +40884,28 @@ log1pVF64AVX512_loop1:
 	VMOVUPD          (SI)(R8*8), Z3
 	VSUBPD           Z1, Z3, Z1
 	VADDPD           Z1, Z2, Z2
-	VMOVUPD          (SI)(R8*8), Z1
-	VCMPPD.BCST      $0x11, log1p64consts<>+64(SB), Z1, K1
-	VPADDQ.BCST      log1p64consts<>+128(SB), Z0, Z0
+	VPADDQ.BCST      log1p64consts<>+64(SB), Z0, Z0
 	VPSRLQ           $0x34, Z0, Z1
-	VPORQ.BCST       log1p64consts<>+192(SB), Z1, Z1
-	VSUBPD.BCST      log1p64consts<>+256(SB), Z1, Z1
-	VPANDQ.BCST      log1p64consts<>+320(SB), Z0, Z3
-	VPADDQ.BCST      log1p64consts<>+384(SB), Z3, Z3
+	VPORQ.BCST       log1p64consts<>+128(SB), Z1, Z1
+	VSUBPD.BCST      log1p64consts<>+192(SB), Z1, Z1
+	VPANDQ.BCST      log1p64consts<>+256(SB), Z0, Z3
+	VPADDQ.BCST      log1p64consts<>+320(SB), Z3, Z3
 	VPSRLQ           $0x30, Z0, Z4
 	VMOVUPS          loginvc_64<>+0(SB), Z5
 	VPERMT2PD        loginvc_64<>+64(SB), Z4, Z5
-	VFMADD213PD.BCST log1p64consts<>+448(SB), Z5, Z3
+	VFMADD213PD.BCST log1p64consts<>+384(SB), Z5, Z3
 	VMOVUPS          loglhi_64<>+0(SB), Z6
 	VPERMT2PD        loglhi_64<>+64(SB), Z4, Z6
-	VFMADD231PD.BCST log1p64consts<>+512(SB), Z1, Z6
+	VFMADD231PD.BCST log1p64consts<>+448(SB), Z1, Z6
 	VMOVUPS          logllo_64<>+0(SB), Z7
 	VPERMT2PD        logllo_64<>+64(SB), Z4, Z7
-	VFMADD231PD.BCST log1p64consts<>+576(SB), Z1, Z7
-	VPANDQ.BCST      log1p64consts<>+640(SB), Z0, Z0
+	VFMADD231PD.BCST log1p64consts<>+512(SB), Z1, Z7
+	VPANDQ.BCST      log1p64consts<>+576(SB), Z0, Z0
 	VPSUBQ           Z0, Z5, Z5
 	VPADDQ.BCST      log1p64consts<>+0(SB), Z5, Z5
 	VMULPD           Z5, Z2, Z2
+	VMOVUPD          (SI)(R8*8), Z0
+	VCMPPD.BCST      $0x11, log1p64consts<>+640(SB), Z0, K1
 	VFNMADD231PD     Z3, Z2, Z2
 	VBROADCASTSD     log1p64consts<>+704(SB), Z0
 	VMOVUPS          Z0, Z0
@@ -40582,22 +40932,22 @@ log1pVF64AVX512_loop1:
 	VADDPD           Z6, Z0, Z0
 	VBLENDMPD        (SI)(R8*8), Z0, K1, Z0
 	VMOVUPD          (SI)(R8*8), Z1
-	VCMPPD.BCST      $0x1a, log1p64consts<>+448(SB), Z1, K1
+	VCMPPD.BCST      $0x1a, log1p64consts<>+384(SB), Z1, K1
 	VMOVUPD          (SI)(R8*8), Z1
-	VCMPPD.BCST      $0x00, log1p64consts<>+640(SB), Z1, K2
+	VCMPPD.BCST      $0x00, log1p64consts<>+576(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock399
+	JZ               mathblock401
 	VMOVUPD          (SI)(R8*8), Z1
-	VCMPPD.BCST      $0x00, log1p64consts<>+448(SB), Z1, K2
+	VCMPPD.BCST      $0x00, log1p64consts<>+384(SB), Z1, K2
 	VMOVUPS          Z0, Z1
 	VBLENDMPD.BCST   log1p64consts<>+1408(SB), Z1, K2, Z1
 	VMOVUPD          (SI)(R8*8), Z2
-	VCMPPD.BCST      $0x11, log1p64consts<>+448(SB), Z2, K2
+	VCMPPD.BCST      $0x11, log1p64consts<>+384(SB), Z2, K2
 	VBLENDMPD.BCST   log1p64consts<>+1472(SB), Z1, K2, Z1
 	VMOVUPD          (SI)(R8*8), Z2
-	VCMPPD.BCST      $0x00, log1p64consts<>+640(SB), Z2, K2
-	VBLENDMPD.BCST   log1p64consts<>+640(SB), Z1, K2, Z1
+	VCMPPD.BCST      $0x00, log1p64consts<>+576(SB), Z2, K2
+	VBLENDMPD.BCST   log1p64consts<>+576(SB), Z1, K2, Z1
 	VMOVUPD          (SI)(R8*8), Z2
 	VCMPPD           $0x03, (SI)(R8*8), Z2, K2
 	VMOVUPD          (SI)(R8*8), Z2
@@ -40605,7 +40955,7 @@ log1pVF64AVX512_loop1:
 	VBLENDMPD        Z2, Z1, K2, Z1
 	VBLENDMPD        Z1, Z0, K1, Z0
 
-mathblock399:
+mathblock401:
 	VMOVUPD Z0, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -40624,27 +40974,27 @@ log1pVF64AVX512_after1:
 	VSUBPD           Z3, Z4, Z3
 	VSUBPD           Z2, Z0, Z2
 	VADDPD           Z2, Z3, Z3
-	VCMPPD.BCST      $0x11, log1p64consts<>+64(SB), Z0, K2
-	VPADDQ.BCST      log1p64consts<>+128(SB), Z1, Z1
+	VPADDQ.BCST      log1p64consts<>+64(SB), Z1, Z1
 	VPSRLQ           $0x34, Z1, Z2
-	VPORQ.BCST       log1p64consts<>+192(SB), Z2, Z2
-	VSUBPD.BCST      log1p64consts<>+256(SB), Z2, Z2
-	VPANDQ.BCST      log1p64consts<>+320(SB), Z1, Z4
-	VPADDQ.BCST      log1p64consts<>+384(SB), Z4, Z4
+	VPORQ.BCST       log1p64consts<>+128(SB), Z2, Z2
+	VSUBPD.BCST      log1p64consts<>+192(SB), Z2, Z2
+	VPANDQ.BCST      log1p64consts<>+256(SB), Z1, Z4
+	VPADDQ.BCST      log1p64consts<>+320(SB), Z4, Z4
 	VPSRLQ           $0x30, Z1, Z5
 	VMOVUPS          loginvc_64<>+0(SB), Z6
 	VPERMT2PD        loginvc_64<>+64(SB), Z5, Z6
-	VFMADD213PD.BCST log1p64consts<>+448(SB), Z6, Z4
+	VFMADD213PD.BCST log1p64consts<>+384(SB), Z6, Z4
 	VMOVUPS          loglhi_64<>+0(SB), Z7
 	VPERMT2PD        loglhi_64<>+64(SB), Z5, Z7
-	VFMADD231PD.BCST log1p64consts<>+512(SB), Z2, Z7
+	VFMADD231PD.BCST log1p64consts<>+448(SB), Z2, Z7
 	VMOVUPS          logllo_64<>+0(SB), Z8
 	VPERMT2PD        logllo_64<>+64(SB), Z5, Z8
-	VFMADD231PD.BCST log1p64consts<>+576(SB), Z2, Z8
-	VPANDQ.BCST      log1p64consts<>+640(SB), Z1, Z1
+	VFMADD231PD.BCST log1p64consts<>+512(SB), Z2, Z8
+	VPANDQ.BCST      log1p64consts<>+576(SB), Z1, Z1
 	VPSUBQ           Z1, Z6, Z6
 	VPADDQ.BCST      log1p64consts<>+0(SB), Z6, Z6
 	VMULPD           Z6, Z3, Z3
+	VCMPPD.BCST      $0x11, log1p64consts<>+640(SB), Z0, K2
 	VFNMADD231PD     Z4, Z3, Z3
 	VBROADCASTSD     log1p64consts<>+704(SB), Z1
 	VMOVUPS          Z1, Z1
@@ -40669,24 +41019,24 @@ log1pVF64AVX512_after1:
 	VCMPPD.BCST      $0x00, log1p64consts<>+704(SB), Z0, K2
 	VADDPD           Z7, Z1, Z1
 	VBLENDMPD        Z0, Z1, K2, Z1
-	VCMPPD.BCST      $0x1a, log1p64consts<>+448(SB), Z0, K2
-	VCMPPD.BCST      $0x00, log1p64consts<>+640(SB), Z0, K3
+	VCMPPD.BCST      $0x1a, log1p64consts<>+384(SB), Z0, K2
+	VCMPPD.BCST      $0x00, log1p64consts<>+576(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock400
-	VCMPPD.BCST      $0x00, log1p64consts<>+448(SB), Z0, K3
+	JZ               mathblock402
+	VCMPPD.BCST      $0x00, log1p64consts<>+384(SB), Z0, K3
 	VMOVUPS          Z1, Z2
 	VBLENDMPD.BCST   log1p64consts<>+1408(SB), Z2, K3, Z2
-	VCMPPD.BCST      $0x11, log1p64consts<>+448(SB), Z0, K3
+	VCMPPD.BCST      $0x11, log1p64consts<>+384(SB), Z0, K3
 	VBLENDMPD.BCST   log1p64consts<>+1472(SB), Z2, K3, Z2
-	VCMPPD.BCST      $0x00, log1p64consts<>+640(SB), Z0, K3
-	VBLENDMPD.BCST   log1p64consts<>+640(SB), Z2, K3, Z2
+	VCMPPD.BCST      $0x00, log1p64consts<>+576(SB), Z0, K3
+	VBLENDMPD.BCST   log1p64consts<>+576(SB), Z2, K3, Z2
 	VCMPPD           $0x03, Z0, Z0, K3
 	VPORQ.BCST       log1p64consts<>+1536(SB), Z0, Z0
 	VBLENDMPD        Z0, Z2, K3, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock400:
+mathblock402:
 	VMOVUPD Z1, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -40870,7 +41220,7 @@ sigmoidVF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock401
+	JZ                mathblock403
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K4
 	VBROADCASTSD      sigmoid64consts<>+64(SB), Z0
@@ -41037,7 +41387,7 @@ sigmoidVF64AVX512_loop3:
 	VBLENDMPD         Z1, Z0, K1, Z0
 	VBLENDMPD         Z0, Z17, K3, Z17
 
-mathblock401:
+mathblock403:
 	VMOVUPD Z15, (DX)(R8*8)
 	VMOVUPD Z16, 64(DX)(R8*8)
 	VMOVUPD Z17, 128(DX)(R8*8)
@@ -41098,7 +41448,7 @@ sigmoidVF64AVX512_loop1:
 	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z0, Z0
 	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock402
+	JZ                mathblock404
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K2
 	VBROADCASTSD      sigmoid64consts<>+64(SB), Z0
@@ -41155,7 +41505,7 @@ sigmoidVF64AVX512_loop1:
 	VBLENDMPD         Z1, Z0, K2, Z0
 	VBLENDMPD         Z0, Z5, K1, Z5
 
-mathblock402:
+mathblock404:
 	VMOVUPD Z5, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -41213,7 +41563,7 @@ sigmoidVF64AVX512_after1:
 	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z0, Z1
 	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock403
+	JZ                mathblock405
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K3
 	VBROADCASTSD      sigmoid64consts<>+64(SB), Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z0, Z1
@@ -41262,7 +41612,7 @@ sigmoidVF64AVX512_after1:
 	VBLENDMPD         Z0, Z1, K3, Z1
 	VBLENDMPD         Z1, Z6, K2, Z6
 
-mathblock403:
+mathblock405:
 	VMOVUPD Z6, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -41403,7 +41753,7 @@ tanhVF64AVX512_loop2:
 	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock404
+	JZ                mathblock406
 	VMOVUPD           (SI)(R8*8), Z0
 	VMULPD            (SI)(R8*8), Z0, Z0
 	VBROADCASTSD      tanh64consts<>+960(SB), Z1
@@ -41435,7 +41785,7 @@ tanhVF64AVX512_loop2:
 	VFMADD213PD       64(SI)(R8*8), Z1, Z0
 	VBLENDMPD         Z0, Z3, K2, Z3
 
-mathblock404:
+mathblock406:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z0
 	VMOVUPD     64(SI)(R8*8), Z1
@@ -41514,7 +41864,7 @@ tanhVF64AVX512_loop1:
 	VBLENDMPD         Z4, Z1, K1, Z1
 	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock405
+	JZ                mathblock407
 	VMOVUPD           (SI)(R8*8), Z0
 	VMULPD            (SI)(R8*8), Z0, Z0
 	VBROADCASTSD      tanh64consts<>+960(SB), Z2
@@ -41531,7 +41881,7 @@ tanhVF64AVX512_loop1:
 	VFMADD213PD       (SI)(R8*8), Z2, Z0
 	VBLENDMPD         Z0, Z1, K1, Z1
 
-mathblock405:
+mathblock407:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z0
 	VPORQ       Z0, Z1, Z1
@@ -41601,7 +41951,7 @@ tanhVF64AVX512_after1:
 	VBLENDMPD         Z5, Z2, K2, Z2
 	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock406
+	JZ                mathblock408
 	VMULPD            Z0, Z0, Z1
 	VBROADCASTSD      tanh64consts<>+960(SB), Z3
 	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z1, Z3
@@ -41617,7 +41967,7 @@ tanhVF64AVX512_after1:
 	VFMADD213PD       Z0, Z3, Z1
 	VBLENDMPD         Z1, Z2, K2, Z2
 
-mathblock406:
+mathblock408:
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z1
 	VPORQ       Z1, Z2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
@@ -41935,7 +42285,7 @@ erfVF64AVX512_loop2:
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock407
+	JZ                mathblock409
 	VSUBPD.BCST       erf64consts<>+128(SB), Z0, Z6
 	VBROADCASTSD      erf64consts<>+3776(SB), Z7
 	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z6, Z7
@@ -41973,12 +42323,12 @@ erfVF64AVX512_loop2:
 	VADDPD.BCST       erf64consts<>+4608(SB), Z7, Z7
 	VBLENDMPD         Z7, Z5, K2, Z5
 
-mathblock407:
+mathblock409:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z0, K1
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z1, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock408
+	JZ               mathblock410
 	VBROADCASTSD     erf64consts<>+4736(SB), Z6
 	VFMADD213PD.BCST erf64consts<>+4800(SB), Z2, Z6
 	VFMADD213PD.BCST erf64consts<>+4864(SB), Z2, Z6
@@ -42008,7 +42358,7 @@ mathblock407:
 	VFMADD231PD      Z0, Z1, Z1
 	VBLENDMPD        Z1, Z5, K2, Z5
 
-mathblock408:
+mathblock410:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z0
 	VMOVUPD     64(SI)(R8*8), Z1
@@ -42173,7 +42523,7 @@ erfVF64AVX512_loop1:
 	VBLENDMPD         Z5, Z2, K1, Z2
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock409
+	JZ                mathblock411
 	VSUBPD.BCST       erf64consts<>+128(SB), Z0, Z3
 	VBROADCASTSD      erf64consts<>+3776(SB), Z4
 	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z3, Z4
@@ -42193,10 +42543,10 @@ erfVF64AVX512_loop1:
 	VADDPD.BCST       erf64consts<>+4608(SB), Z4, Z4
 	VBLENDMPD         Z4, Z2, K1, Z2
 
-mathblock409:
+mathblock411:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z0, K1
 	KORTESTW         K1, K1
-	JZ               mathblock410
+	JZ               mathblock412
 	VBROADCASTSD     erf64consts<>+4736(SB), Z3
 	VFMADD213PD.BCST erf64consts<>+4800(SB), Z1, Z3
 	VFMADD213PD.BCST erf64consts<>+4864(SB), Z1, Z3
@@ -42212,7 +42562,7 @@ mathblock409:
 	VFMADD231PD      Z3, Z0, Z0
 	VBLENDMPD        Z0, Z2, K1, Z2
 
-mathblock410:
+mathblock412:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z0
 	VPORQ       Z0, Z2, Z2
@@ -42369,7 +42719,7 @@ erfVF64AVX512_after1:
 	VBLENDMPD         Z6, Z3, K2, Z3
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock411
+	JZ                mathblock413
 	VSUBPD.BCST       erf64consts<>+128(SB), Z1, Z4
 	VBROADCASTSD      erf64consts<>+3776(SB), Z5
 	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z4, Z5
@@ -42389,10 +42739,10 @@ erfVF64AVX512_after1:
 	VADDPD.BCST       erf64consts<>+4608(SB), Z5, Z5
 	VBLENDMPD         Z5, Z3, K2, Z3
 
-mathblock411:
+mathblock413:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z1, K2
 	KORTESTW         K2, K2
-	JZ               mathblock412
+	JZ               mathblock414
 	VBROADCASTSD     erf64consts<>+4736(SB), Z4
 	VFMADD213PD.BCST erf64consts<>+4800(SB), Z2, Z4
 	VFMADD213PD.BCST erf64consts<>+4864(SB), Z2, Z4
@@ -42408,7 +42758,7 @@ mathblock411:
 	VFMADD231PD      Z4, Z1, Z1
 	VBLENDMPD        Z1, Z3, K2, Z3
 
-mathblock412:
+mathblock414:
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z1
 	VPORQ       Z1, Z3, Z3
 	VCMPPD      $0x03, Z0, Z0, K2
@@ -42491,7 +42841,7 @@ sinVF64AVX512_loop1:
 	VCMPPD.BCST       $0x11, sin64consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock413
+	JZ                mathblock415
 	VPSRLQ            $0x34, Z0, Z3
 	VPSRLQ            $0x03, Z3, Z4
 	VPANDQ.BCST       sin64consts<>+640(SB), Z3, Z3
@@ -42622,7 +42972,7 @@ sinVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z2, K1, Z2
 	VBLENDMPD         Z3, Z8, K1, Z8
 
-mathblock413:
+mathblock415:
 	VPANDQ.BCST       sin64consts<>+1088(SB), Z1, Z0
 	VCMPPD.BCST       $0x00, sin64consts<>+1152(SB), Z0, K1
 	VPANDQ.BCST       sin64consts<>+1216(SB), Z1, Z1
@@ -42731,7 +43081,7 @@ sinVF64AVX512_after1:
 	VCMPPD.BCST       $0x11, sin64consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock414
+	JZ                mathblock416
 	VPSRLQ            $0x34, Z1, Z4
 	VPSRLQ            $0x03, Z4, Z5
 	VPANDQ.BCST       sin64consts<>+640(SB), Z4, Z4
@@ -42862,7 +43212,7 @@ sinVF64AVX512_after1:
 	VBLENDMPD         Z1, Z3, K2, Z3
 	VBLENDMPD         Z4, Z9, K2, Z9
 
-mathblock414:
+mathblock416:
 	VPANDQ.BCST       sin64consts<>+1088(SB), Z2, Z1
 	VCMPPD.BCST       $0x00, sin64consts<>+1152(SB), Z1, K2
 	VPANDQ.BCST       sin64consts<>+1216(SB), Z2, Z2
@@ -42993,7 +43343,7 @@ cosVF64AVX512_loop1:
 	VCMPPD.BCST       $0x11, cos64consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock415
+	JZ                mathblock417
 	VPSRLQ            $0x34, Z0, Z3
 	VPSRLQ            $0x03, Z3, Z4
 	VPANDQ.BCST       cos64consts<>+640(SB), Z3, Z3
@@ -43124,7 +43474,7 @@ cosVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z2, K1, Z2
 	VBLENDMPD         Z3, Z8, K1, Z8
 
-mathblock415:
+mathblock417:
 	VPADDQ.BCST       cos64consts<>+1088(SB), Z1, Z1
 	VPANDQ.BCST       cos64consts<>+1088(SB), Z1, Z0
 	VCMPPD.BCST       $0x00, cos64consts<>+1152(SB), Z0, K1
@@ -43231,7 +43581,7 @@ cosVF64AVX512_after1:
 	VCMPPD.BCST       $0x11, cos64consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock416
+	JZ                mathblock418
 	VPSRLQ            $0x34, Z1, Z4
 	VPSRLQ            $0x03, Z4, Z5
 	VPANDQ.BCST       cos64consts<>+640(SB), Z4, Z4
@@ -43362,7 +43712,7 @@ cosVF64AVX512_after1:
 	VBLENDMPD         Z1, Z3, K2, Z3
 	VBLENDMPD         Z4, Z9, K2, Z9
 
-mathblock416:
+mathblock418:
 	VPADDQ.BCST       cos64consts<>+1088(SB), Z2, Z2
 	VPANDQ.BCST       cos64consts<>+1088(SB), Z2, Z1
 	VCMPPD.BCST       $0x00, cos64consts<>+1152(SB), Z1, K2

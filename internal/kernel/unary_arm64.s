@@ -652,16 +652,16 @@ DATA log10llo_64<>+112(SB)/8, $0x3ebcd17157e295f6
 DATA log10llo_64<>+120(SB)/8, $0x3ed410ad7bfe1035
 GLOBL log10llo_64<>(SB), RODATA|NOPTR, $128
 DATA log1p32consts<>+0(SB)/4, $0x3f800000
-DATA log1p32consts<>+4(SB)/4, $0x4b800000
-DATA log1p32consts<>+8(SB)/4, $0x4d0000
-DATA log1p32consts<>+12(SB)/4, $0x4b000000
-DATA log1p32consts<>+16(SB)/4, $0x4b00007f
-DATA log1p32consts<>+20(SB)/4, $0x7fffff
-DATA log1p32consts<>+24(SB)/4, $0x3f330000
-DATA log1p32consts<>+28(SB)/4, $0xbf800000
-DATA log1p32consts<>+32(SB)/4, $0x3f317200
-DATA log1p32consts<>+36(SB)/4, $0x35bfbe8e
-DATA log1p32consts<>+40(SB)/4, $0x7f800000
+DATA log1p32consts<>+4(SB)/4, $0x4d0000
+DATA log1p32consts<>+8(SB)/4, $0x4b000000
+DATA log1p32consts<>+12(SB)/4, $0x4b00007f
+DATA log1p32consts<>+16(SB)/4, $0x7fffff
+DATA log1p32consts<>+20(SB)/4, $0x3f330000
+DATA log1p32consts<>+24(SB)/4, $0xbf800000
+DATA log1p32consts<>+28(SB)/4, $0x3f317200
+DATA log1p32consts<>+32(SB)/4, $0x35bfbe8e
+DATA log1p32consts<>+36(SB)/4, $0x7f800000
+DATA log1p32consts<>+40(SB)/4, $0x4b800000
 DATA log1p32consts<>+44(SB)/4, $0x0
 DATA log1p32consts<>+48(SB)/4, $0xbe2b1129
 DATA log1p32consts<>+52(SB)/4, $0x3e4d3153
@@ -673,16 +673,16 @@ DATA log1p32consts<>+72(SB)/4, $0x7fc00000
 DATA log1p32consts<>+76(SB)/4, $0x400000
 GLOBL log1p32consts<>(SB), RODATA|NOPTR, $80
 DATA log1p64consts<>+0(SB)/8, $0x3ff0000000000000
-DATA log1p64consts<>+8(SB)/8, $0x4340000000000000
-DATA log1p64consts<>+16(SB)/8, $0x9a00000000000
-DATA log1p64consts<>+24(SB)/8, $0x4330000000000000
-DATA log1p64consts<>+32(SB)/8, $0x43300000000003ff
-DATA log1p64consts<>+40(SB)/8, $0xfffffffffffff
-DATA log1p64consts<>+48(SB)/8, $0x3fe6600000000000
-DATA log1p64consts<>+56(SB)/8, $0xbff0000000000000
-DATA log1p64consts<>+64(SB)/8, $0x3fe62e4000000000
-DATA log1p64consts<>+72(SB)/8, $0x3eb7f7d1cf79abca
-DATA log1p64consts<>+80(SB)/8, $0x7ff0000000000000
+DATA log1p64consts<>+8(SB)/8, $0x9a00000000000
+DATA log1p64consts<>+16(SB)/8, $0x4330000000000000
+DATA log1p64consts<>+24(SB)/8, $0x43300000000003ff
+DATA log1p64consts<>+32(SB)/8, $0xfffffffffffff
+DATA log1p64consts<>+40(SB)/8, $0x3fe6600000000000
+DATA log1p64consts<>+48(SB)/8, $0xbff0000000000000
+DATA log1p64consts<>+56(SB)/8, $0x3fe62e4000000000
+DATA log1p64consts<>+64(SB)/8, $0x3eb7f7d1cf79abca
+DATA log1p64consts<>+72(SB)/8, $0x7ff0000000000000
+DATA log1p64consts<>+80(SB)/8, $0x4340000000000000
 DATA log1p64consts<>+88(SB)/8, $0x0
 DATA log1p64consts<>+96(SB)/8, $0x3fb762b721888248
 DATA log1p64consts<>+104(SB)/8, $0xbfb9b6941f036912
@@ -14124,177 +14124,177 @@ loop:
 	WORD	$0x4e37d6d8 // fadd v24.4s, v22.4s, v23.4s
 	MOVD	$log1p32consts<>+4(SB), R19
 	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ea0e73a // fcmgt v26.4s, v25.4s, v0.4s
+	VADD	V25.S4, V17.S4, V26.S4
+	VUSHR	$23, V26.S4, V27.S4
 	MOVD	$log1p32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VADD	V27.S4, V17.S4, V28.S4
-	VUSHR	$23, V28.S4, V4.S4
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V27.B16, V4.B16
 	MOVD	$log1p32consts<>+12(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VORR	V5.B16, V4.B16, V6.B16
+	WORD	$0x4ea5d486 // fsub v6.4s, v4.4s, v5.4s
 	MOVD	$log1p32consts<>+16(SB), R19
 	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea7d4c8 // fsub v8.4s, v6.4s, v7.4s
+	VAND	V7.B16, V26.B16, V8.B16
 	MOVD	$log1p32consts<>+20(SB), R19
 	VLD1R	(R19), [V9.S4]
-	VAND	V9.B16, V28.B16, V10.B16
-	MOVD	$log1p32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VADD	V11.S4, V10.S4, V16.S4
-	VUSHR	$19, V28.S4, V18.S4
+	VADD	V9.S4, V8.S4, V10.S4
+	VUSHR	$19, V26.S4, V11.S4
 	MOVD	$loginvc_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
+	VMOV	V11.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[0]
-	VMOV	V18.S[1], R20
+	VMOV	R20, V16.S[0]
+	VMOV	V11.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[1]
-	VMOV	V18.S[2], R20
+	VMOV	R20, V16.S[1]
+	VMOV	V11.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[2]
-	VMOV	V18.S[3], R20
+	VMOV	R20, V16.S[2]
+	VMOV	V11.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[3]
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.S4, V16.S4, V19.S4
-	MOVD	$loglhi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	MOVD	$log1p32consts<>+32(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V22.B16, V25.B16
-	VFMLA	V23.S4, V8.S4, V25.S4
-	MOVD	$logllo_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[3]
-	MOVD	$log1p32consts<>+36(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V27.B16, V5.B16
-	VFMLA	V17.S4, V8.S4, V5.S4
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VAND	V4.B16, V28.B16, V7.B16
-	VSUB	V7.S4, V21.S4, V6.S4
-	MOVD	$log1p32consts<>+0(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VADD	V9.S4, V6.S4, V11.S4
-	WORD	$0x6e2bdf0a // fmul v10.4s, v24.4s, v11.4s
-	VMOV	V10.B16, V20.B16
-	VFMLS	V19.S4, V10.S4, V20.S4
-	MOVD	$log1p32consts<>+44(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V26.B16, V23.B16
-	VBSL	V16.B16, V20.B16, V23.B16
-	WORD	$0x4e37d4b6 // fadd v22.4s, v5.4s, v23.4s
-	WORD	$0x4e33d732 // fadd v18.4s, v25.4s, v19.4s
-	WORD	$0x4eb2d731 // fsub v17.4s, v25.4s, v18.4s
-	WORD	$0x4e33d628 // fadd v8.4s, v17.4s, v19.4s
-	MOVD	$log1p32consts<>+48(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$log1p32consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V19.S4, V27.S4, V28.S4
-	MOVD	$log1p32consts<>+56(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V7.B16
-	VFMLA	V19.S4, V28.S4, V7.S4
-	MOVD	$log1p32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V9.B16, V6.B16
-	VFMLA	V19.S4, V7.S4, V6.S4
-	MOVD	$log1p32consts<>+64(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V11.B16
-	VFMLA	V19.S4, V6.S4, V11.S4
-	WORD	$0x6e33de6a // fmul v10.4s, v19.4s, v19.4s
-	WORD	$0x4e36d510 // fadd v16.4s, v8.4s, v22.4s
-	VMOV	V16.B16, V26.B16
-	VFMLA	V11.S4, V10.S4, V26.S4
-	MOVD	$log1p32consts<>+44(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4e34e405 // fcmeq v5.4s, v0.4s, v20.4s
-	WORD	$0x4e3ad657 // fadd v23.4s, v18.4s, v26.4s
-	VMOV	V5.B16, V25.B16
-	VBSL	V23.B16, V0.B16, V25.B16
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb1e41b // fcmgt v27.4s, v0.4s, v17.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24e415 // fcmeq v21.4s, v0.4s, v4.4s
-	VORR	V21.B16, V27.B16, V28.B16
-	WORD	$0x6eb0ab89 // umaxv s9, v28.4s
-	FMOVS	F9, R20
-	CBZ	R20, mathblock46
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27e418 // fcmeq v24.4s, v0.4s, v7.4s
-	MOVD	$log1p32consts<>+68(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V24.B16, V19.B16
-	VBSL	V25.B16, V6.B16, V19.B16
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea0e516 // fcmgt v22.4s, v8.4s, v0.4s
-	MOVD	$log1p32consts<>+72(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V22.B16, V11.B16
-	VBSL	V19.B16, V10.B16, V11.B16
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x4e30e414 // fcmeq v20.4s, v0.4s, v16.4s
-	MOVD	$log1p32consts<>+40(SB), R19
+	VMOV	R20, V16.S[3]
+	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V26.B16
-	VBSL	V11.B16, V18.B16, V26.B16
-	WORD	$0x4e20e405 // fcmeq v5.4s, v0.4s, v0.4s
-	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
-	MOVD	$log1p32consts<>+76(SB), R19
+	VMOV	V18.B16, V21.B16
+	VFMLA	V16.S4, V10.S4, V21.S4
+	MOVD	$loglhi_32<>+0(SB), R19
+	VMOV	V11.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V11.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V11.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V11.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	MOVD	$log1p32consts<>+28(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V19.S4, V6.S4, V22.S4
+	MOVD	$logllo_32<>+0(SB), R19
+	VMOV	V11.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[0]
+	VMOV	V11.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[1]
+	VMOV	V11.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[2]
+	VMOV	V11.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[3]
+	MOVD	$log1p32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V25.S4, V6.S4, V17.S4
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VAND	V28.B16, V26.B16, V27.B16
+	VSUB	V27.S4, V16.S4, V5.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VADD	V4.S4, V5.S4, V7.S4
+	WORD	$0x6e27df09 // fmul v9.4s, v24.4s, v7.4s
+	MOVD	$log1p32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea0e512 // fcmgt v18.4s, v8.4s, v0.4s
+	VMOV	V9.B16, V10.B16
+	VFMLS	V21.S4, V9.S4, V10.S4
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V18.B16, V20.B16
+	VBSL	V19.B16, V10.B16, V20.B16
+	WORD	$0x4e34d62b // fadd v11.4s, v17.4s, v20.4s
+	WORD	$0x4e35d6d9 // fadd v25.4s, v22.4s, v21.4s
+	WORD	$0x4eb9d6c6 // fsub v6.4s, v22.4s, v25.4s
+	WORD	$0x4e35d4d7 // fadd v23.4s, v6.4s, v21.4s
+	MOVD	$log1p32consts<>+48(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$log1p32consts<>+52(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V21.S4, V28.S4, V16.S4
+	MOVD	$log1p32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V4.B16
+	VFMLA	V21.S4, V16.S4, V4.S4
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V24.B16
+	VFMLA	V21.S4, V4.S4, V24.S4
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V21.S4, V24.S4, V8.S4
+	WORD	$0x6e35dea9 // fmul v9.4s, v21.4s, v21.4s
+	WORD	$0x4e2bd6f3 // fadd v19.4s, v23.4s, v11.4s
+	VMOV	V19.B16, V18.B16
+	VFMLA	V8.S4, V9.S4, V18.S4
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x4e2ae411 // fcmeq v17.4s, v0.4s, v10.4s
+	WORD	$0x4e32d734 // fadd v20.4s, v25.4s, v18.4s
+	VMOV	V17.B16, V22.B16
+	VBSL	V20.B16, V0.B16, V22.B16
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6ea6e41c // fcmgt v28.4s, v0.4s, v6.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e3ae41b // fcmeq v27.4s, v0.4s, v26.4s
+	VORR	V27.B16, V28.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock46
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4e24e407 // fcmeq v7.4s, v0.4s, v4.4s
+	MOVD	$log1p32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V7.B16, V21.B16
+	VBSL	V22.B16, V24.B16, V21.B16
+	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V0.B16, V17.B16
-	VMOV	V5.B16, V4.B16
-	VBSL	V26.B16, V17.B16, V4.B16
-	VMOV	V28.B16, V27.B16
-	VBSL	V25.B16, V4.B16, V27.B16
-	VMOV	V27.B16, V25.B16
+	WORD	$0x6ea0e6eb // fcmgt v11.4s, v23.4s, v0.4s
+	MOVD	$log1p32consts<>+72(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V11.B16, V8.B16
+	VBSL	V21.B16, V9.B16, V8.B16
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e40a // fcmeq v10.4s, v0.4s, v19.4s
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V18.B16
+	VBSL	V8.B16, V25.B16, V18.B16
+	WORD	$0x4e20e411 // fcmeq v17.4s, v0.4s, v0.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VORR	V20.B16, V0.B16, V6.B16
+	VMOV	V17.B16, V26.B16
+	VBSL	V18.B16, V6.B16, V26.B16
+	VMOV	V16.B16, V28.B16
+	VBSL	V22.B16, V26.B16, V28.B16
+	VMOV	V28.B16, V22.B16
 mathblock46:
-	VMOV	V25.B16, V12.B16
+	VMOV	V22.B16, V12.B16
 	MOVD	$log1p32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x4e21d611 // fadd v17.4s, v16.4s, v1.4s
@@ -14309,177 +14309,177 @@ mathblock46:
 	WORD	$0x4e37d6d8 // fadd v24.4s, v22.4s, v23.4s
 	MOVD	$log1p32consts<>+4(SB), R19
 	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ea1e73a // fcmgt v26.4s, v25.4s, v1.4s
+	VADD	V25.S4, V17.S4, V26.S4
+	VUSHR	$23, V26.S4, V27.S4
 	MOVD	$log1p32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VADD	V27.S4, V17.S4, V28.S4
-	VUSHR	$23, V28.S4, V4.S4
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V27.B16, V4.B16
 	MOVD	$log1p32consts<>+12(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VORR	V5.B16, V4.B16, V6.B16
+	WORD	$0x4ea5d486 // fsub v6.4s, v4.4s, v5.4s
 	MOVD	$log1p32consts<>+16(SB), R19
 	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea7d4c8 // fsub v8.4s, v6.4s, v7.4s
+	VAND	V7.B16, V26.B16, V8.B16
 	MOVD	$log1p32consts<>+20(SB), R19
 	VLD1R	(R19), [V9.S4]
-	VAND	V9.B16, V28.B16, V10.B16
-	MOVD	$log1p32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VADD	V11.S4, V10.S4, V16.S4
-	VUSHR	$19, V28.S4, V18.S4
+	VADD	V9.S4, V8.S4, V10.S4
+	VUSHR	$19, V26.S4, V11.S4
 	MOVD	$loginvc_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
+	VMOV	V11.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[0]
-	VMOV	V18.S[1], R20
+	VMOV	R20, V16.S[0]
+	VMOV	V11.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[1]
-	VMOV	V18.S[2], R20
+	VMOV	R20, V16.S[1]
+	VMOV	V11.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[2]
-	VMOV	V18.S[3], R20
+	VMOV	R20, V16.S[2]
+	VMOV	V11.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[3]
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.S4, V16.S4, V19.S4
-	MOVD	$loglhi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	MOVD	$log1p32consts<>+32(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V22.B16, V25.B16
-	VFMLA	V23.S4, V8.S4, V25.S4
-	MOVD	$logllo_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[3]
-	MOVD	$log1p32consts<>+36(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V27.B16, V5.B16
-	VFMLA	V17.S4, V8.S4, V5.S4
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VAND	V4.B16, V28.B16, V7.B16
-	VSUB	V7.S4, V21.S4, V6.S4
-	MOVD	$log1p32consts<>+0(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VADD	V9.S4, V6.S4, V11.S4
-	WORD	$0x6e2bdf0a // fmul v10.4s, v24.4s, v11.4s
-	VMOV	V10.B16, V20.B16
-	VFMLS	V19.S4, V10.S4, V20.S4
-	MOVD	$log1p32consts<>+44(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V26.B16, V23.B16
-	VBSL	V16.B16, V20.B16, V23.B16
-	WORD	$0x4e37d4b6 // fadd v22.4s, v5.4s, v23.4s
-	WORD	$0x4e33d732 // fadd v18.4s, v25.4s, v19.4s
-	WORD	$0x4eb2d731 // fsub v17.4s, v25.4s, v18.4s
-	WORD	$0x4e33d628 // fadd v8.4s, v17.4s, v19.4s
-	MOVD	$log1p32consts<>+48(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$log1p32consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V19.S4, V27.S4, V28.S4
-	MOVD	$log1p32consts<>+56(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V7.B16
-	VFMLA	V19.S4, V28.S4, V7.S4
-	MOVD	$log1p32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V9.B16, V6.B16
-	VFMLA	V19.S4, V7.S4, V6.S4
-	MOVD	$log1p32consts<>+64(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V11.B16
-	VFMLA	V19.S4, V6.S4, V11.S4
-	WORD	$0x6e33de6a // fmul v10.4s, v19.4s, v19.4s
-	WORD	$0x4e36d510 // fadd v16.4s, v8.4s, v22.4s
-	VMOV	V16.B16, V26.B16
-	VFMLA	V11.S4, V10.S4, V26.S4
-	MOVD	$log1p32consts<>+44(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4e34e425 // fcmeq v5.4s, v1.4s, v20.4s
-	WORD	$0x4e3ad657 // fadd v23.4s, v18.4s, v26.4s
-	VMOV	V5.B16, V25.B16
-	VBSL	V23.B16, V1.B16, V25.B16
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb1e43b // fcmgt v27.4s, v1.4s, v17.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24e435 // fcmeq v21.4s, v1.4s, v4.4s
-	VORR	V21.B16, V27.B16, V28.B16
-	WORD	$0x6eb0ab89 // umaxv s9, v28.4s
-	FMOVS	F9, R20
-	CBZ	R20, mathblock47
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27e438 // fcmeq v24.4s, v1.4s, v7.4s
-	MOVD	$log1p32consts<>+68(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V24.B16, V19.B16
-	VBSL	V25.B16, V6.B16, V19.B16
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea1e516 // fcmgt v22.4s, v8.4s, v1.4s
-	MOVD	$log1p32consts<>+72(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V22.B16, V11.B16
-	VBSL	V19.B16, V10.B16, V11.B16
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x4e30e434 // fcmeq v20.4s, v1.4s, v16.4s
-	MOVD	$log1p32consts<>+40(SB), R19
+	VMOV	R20, V16.S[3]
+	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V26.B16
-	VBSL	V11.B16, V18.B16, V26.B16
-	WORD	$0x4e21e425 // fcmeq v5.4s, v1.4s, v1.4s
-	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
-	MOVD	$log1p32consts<>+76(SB), R19
+	VMOV	V18.B16, V21.B16
+	VFMLA	V16.S4, V10.S4, V21.S4
+	MOVD	$loglhi_32<>+0(SB), R19
+	VMOV	V11.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V11.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V11.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V11.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	MOVD	$log1p32consts<>+28(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V19.S4, V6.S4, V22.S4
+	MOVD	$logllo_32<>+0(SB), R19
+	VMOV	V11.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[0]
+	VMOV	V11.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[1]
+	VMOV	V11.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[2]
+	VMOV	V11.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[3]
+	MOVD	$log1p32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V25.S4, V6.S4, V17.S4
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VAND	V28.B16, V26.B16, V27.B16
+	VSUB	V27.S4, V16.S4, V5.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VADD	V4.S4, V5.S4, V7.S4
+	WORD	$0x6e27df09 // fmul v9.4s, v24.4s, v7.4s
+	MOVD	$log1p32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea1e512 // fcmgt v18.4s, v8.4s, v1.4s
+	VMOV	V9.B16, V10.B16
+	VFMLS	V21.S4, V9.S4, V10.S4
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V18.B16, V20.B16
+	VBSL	V19.B16, V10.B16, V20.B16
+	WORD	$0x4e34d62b // fadd v11.4s, v17.4s, v20.4s
+	WORD	$0x4e35d6d9 // fadd v25.4s, v22.4s, v21.4s
+	WORD	$0x4eb9d6c6 // fsub v6.4s, v22.4s, v25.4s
+	WORD	$0x4e35d4d7 // fadd v23.4s, v6.4s, v21.4s
+	MOVD	$log1p32consts<>+48(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$log1p32consts<>+52(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V21.S4, V28.S4, V16.S4
+	MOVD	$log1p32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V4.B16
+	VFMLA	V21.S4, V16.S4, V4.S4
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V24.B16
+	VFMLA	V21.S4, V4.S4, V24.S4
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V21.S4, V24.S4, V8.S4
+	WORD	$0x6e35dea9 // fmul v9.4s, v21.4s, v21.4s
+	WORD	$0x4e2bd6f3 // fadd v19.4s, v23.4s, v11.4s
+	VMOV	V19.B16, V18.B16
+	VFMLA	V8.S4, V9.S4, V18.S4
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x4e2ae431 // fcmeq v17.4s, v1.4s, v10.4s
+	WORD	$0x4e32d734 // fadd v20.4s, v25.4s, v18.4s
+	VMOV	V17.B16, V22.B16
+	VBSL	V20.B16, V1.B16, V22.B16
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6ea6e43c // fcmgt v28.4s, v1.4s, v6.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e3ae43b // fcmeq v27.4s, v1.4s, v26.4s
+	VORR	V27.B16, V28.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock47
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4e24e427 // fcmeq v7.4s, v1.4s, v4.4s
+	MOVD	$log1p32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V7.B16, V21.B16
+	VBSL	V22.B16, V24.B16, V21.B16
+	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V1.B16, V17.B16
-	VMOV	V5.B16, V4.B16
-	VBSL	V26.B16, V17.B16, V4.B16
-	VMOV	V28.B16, V27.B16
-	VBSL	V25.B16, V4.B16, V27.B16
-	VMOV	V27.B16, V25.B16
+	WORD	$0x6ea1e6eb // fcmgt v11.4s, v23.4s, v1.4s
+	MOVD	$log1p32consts<>+72(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V11.B16, V8.B16
+	VBSL	V21.B16, V9.B16, V8.B16
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e42a // fcmeq v10.4s, v1.4s, v19.4s
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V18.B16
+	VBSL	V8.B16, V25.B16, V18.B16
+	WORD	$0x4e21e431 // fcmeq v17.4s, v1.4s, v1.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VORR	V20.B16, V1.B16, V6.B16
+	VMOV	V17.B16, V26.B16
+	VBSL	V18.B16, V6.B16, V26.B16
+	VMOV	V16.B16, V28.B16
+	VBSL	V22.B16, V26.B16, V28.B16
+	VMOV	V28.B16, V22.B16
 mathblock47:
-	VMOV	V25.B16, V13.B16
+	VMOV	V22.B16, V13.B16
 	MOVD	$log1p32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x4e22d611 // fadd v17.4s, v16.4s, v2.4s
@@ -14494,177 +14494,177 @@ mathblock47:
 	WORD	$0x4e37d6d8 // fadd v24.4s, v22.4s, v23.4s
 	MOVD	$log1p32consts<>+4(SB), R19
 	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ea2e73a // fcmgt v26.4s, v25.4s, v2.4s
+	VADD	V25.S4, V17.S4, V26.S4
+	VUSHR	$23, V26.S4, V27.S4
 	MOVD	$log1p32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VADD	V27.S4, V17.S4, V28.S4
-	VUSHR	$23, V28.S4, V4.S4
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V27.B16, V4.B16
 	MOVD	$log1p32consts<>+12(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VORR	V5.B16, V4.B16, V6.B16
+	WORD	$0x4ea5d486 // fsub v6.4s, v4.4s, v5.4s
 	MOVD	$log1p32consts<>+16(SB), R19
 	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea7d4c8 // fsub v8.4s, v6.4s, v7.4s
+	VAND	V7.B16, V26.B16, V8.B16
 	MOVD	$log1p32consts<>+20(SB), R19
 	VLD1R	(R19), [V9.S4]
-	VAND	V9.B16, V28.B16, V10.B16
-	MOVD	$log1p32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VADD	V11.S4, V10.S4, V16.S4
-	VUSHR	$19, V28.S4, V18.S4
+	VADD	V9.S4, V8.S4, V10.S4
+	VUSHR	$19, V26.S4, V11.S4
 	MOVD	$loginvc_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
+	VMOV	V11.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[0]
-	VMOV	V18.S[1], R20
+	VMOV	R20, V16.S[0]
+	VMOV	V11.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[1]
-	VMOV	V18.S[2], R20
+	VMOV	R20, V16.S[1]
+	VMOV	V11.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[2]
-	VMOV	V18.S[3], R20
+	VMOV	R20, V16.S[2]
+	VMOV	V11.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[3]
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.S4, V16.S4, V19.S4
-	MOVD	$loglhi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	MOVD	$log1p32consts<>+32(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V22.B16, V25.B16
-	VFMLA	V23.S4, V8.S4, V25.S4
-	MOVD	$logllo_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[3]
-	MOVD	$log1p32consts<>+36(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V27.B16, V5.B16
-	VFMLA	V17.S4, V8.S4, V5.S4
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VAND	V4.B16, V28.B16, V7.B16
-	VSUB	V7.S4, V21.S4, V6.S4
-	MOVD	$log1p32consts<>+0(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VADD	V9.S4, V6.S4, V11.S4
-	WORD	$0x6e2bdf0a // fmul v10.4s, v24.4s, v11.4s
-	VMOV	V10.B16, V20.B16
-	VFMLS	V19.S4, V10.S4, V20.S4
-	MOVD	$log1p32consts<>+44(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V26.B16, V23.B16
-	VBSL	V16.B16, V20.B16, V23.B16
-	WORD	$0x4e37d4b6 // fadd v22.4s, v5.4s, v23.4s
-	WORD	$0x4e33d732 // fadd v18.4s, v25.4s, v19.4s
-	WORD	$0x4eb2d731 // fsub v17.4s, v25.4s, v18.4s
-	WORD	$0x4e33d628 // fadd v8.4s, v17.4s, v19.4s
-	MOVD	$log1p32consts<>+48(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$log1p32consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V19.S4, V27.S4, V28.S4
-	MOVD	$log1p32consts<>+56(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V7.B16
-	VFMLA	V19.S4, V28.S4, V7.S4
-	MOVD	$log1p32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V9.B16, V6.B16
-	VFMLA	V19.S4, V7.S4, V6.S4
-	MOVD	$log1p32consts<>+64(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V11.B16
-	VFMLA	V19.S4, V6.S4, V11.S4
-	WORD	$0x6e33de6a // fmul v10.4s, v19.4s, v19.4s
-	WORD	$0x4e36d510 // fadd v16.4s, v8.4s, v22.4s
-	VMOV	V16.B16, V26.B16
-	VFMLA	V11.S4, V10.S4, V26.S4
-	MOVD	$log1p32consts<>+44(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4e34e445 // fcmeq v5.4s, v2.4s, v20.4s
-	WORD	$0x4e3ad657 // fadd v23.4s, v18.4s, v26.4s
-	VMOV	V5.B16, V25.B16
-	VBSL	V23.B16, V2.B16, V25.B16
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb1e45b // fcmgt v27.4s, v2.4s, v17.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24e455 // fcmeq v21.4s, v2.4s, v4.4s
-	VORR	V21.B16, V27.B16, V28.B16
-	WORD	$0x6eb0ab89 // umaxv s9, v28.4s
-	FMOVS	F9, R20
-	CBZ	R20, mathblock48
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27e458 // fcmeq v24.4s, v2.4s, v7.4s
-	MOVD	$log1p32consts<>+68(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V24.B16, V19.B16
-	VBSL	V25.B16, V6.B16, V19.B16
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea2e516 // fcmgt v22.4s, v8.4s, v2.4s
-	MOVD	$log1p32consts<>+72(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V22.B16, V11.B16
-	VBSL	V19.B16, V10.B16, V11.B16
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x4e30e454 // fcmeq v20.4s, v2.4s, v16.4s
-	MOVD	$log1p32consts<>+40(SB), R19
+	VMOV	R20, V16.S[3]
+	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V26.B16
-	VBSL	V11.B16, V18.B16, V26.B16
-	WORD	$0x4e22e445 // fcmeq v5.4s, v2.4s, v2.4s
-	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
-	MOVD	$log1p32consts<>+76(SB), R19
+	VMOV	V18.B16, V21.B16
+	VFMLA	V16.S4, V10.S4, V21.S4
+	MOVD	$loglhi_32<>+0(SB), R19
+	VMOV	V11.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V11.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V11.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V11.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	MOVD	$log1p32consts<>+28(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V19.S4, V6.S4, V22.S4
+	MOVD	$logllo_32<>+0(SB), R19
+	VMOV	V11.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[0]
+	VMOV	V11.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[1]
+	VMOV	V11.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[2]
+	VMOV	V11.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[3]
+	MOVD	$log1p32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V25.S4, V6.S4, V17.S4
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VAND	V28.B16, V26.B16, V27.B16
+	VSUB	V27.S4, V16.S4, V5.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VADD	V4.S4, V5.S4, V7.S4
+	WORD	$0x6e27df09 // fmul v9.4s, v24.4s, v7.4s
+	MOVD	$log1p32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea2e512 // fcmgt v18.4s, v8.4s, v2.4s
+	VMOV	V9.B16, V10.B16
+	VFMLS	V21.S4, V9.S4, V10.S4
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V18.B16, V20.B16
+	VBSL	V19.B16, V10.B16, V20.B16
+	WORD	$0x4e34d62b // fadd v11.4s, v17.4s, v20.4s
+	WORD	$0x4e35d6d9 // fadd v25.4s, v22.4s, v21.4s
+	WORD	$0x4eb9d6c6 // fsub v6.4s, v22.4s, v25.4s
+	WORD	$0x4e35d4d7 // fadd v23.4s, v6.4s, v21.4s
+	MOVD	$log1p32consts<>+48(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$log1p32consts<>+52(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V21.S4, V28.S4, V16.S4
+	MOVD	$log1p32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V4.B16
+	VFMLA	V21.S4, V16.S4, V4.S4
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V24.B16
+	VFMLA	V21.S4, V4.S4, V24.S4
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V21.S4, V24.S4, V8.S4
+	WORD	$0x6e35dea9 // fmul v9.4s, v21.4s, v21.4s
+	WORD	$0x4e2bd6f3 // fadd v19.4s, v23.4s, v11.4s
+	VMOV	V19.B16, V18.B16
+	VFMLA	V8.S4, V9.S4, V18.S4
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x4e2ae451 // fcmeq v17.4s, v2.4s, v10.4s
+	WORD	$0x4e32d734 // fadd v20.4s, v25.4s, v18.4s
+	VMOV	V17.B16, V22.B16
+	VBSL	V20.B16, V2.B16, V22.B16
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6ea6e45c // fcmgt v28.4s, v2.4s, v6.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e3ae45b // fcmeq v27.4s, v2.4s, v26.4s
+	VORR	V27.B16, V28.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock48
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4e24e447 // fcmeq v7.4s, v2.4s, v4.4s
+	MOVD	$log1p32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V7.B16, V21.B16
+	VBSL	V22.B16, V24.B16, V21.B16
+	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V2.B16, V17.B16
-	VMOV	V5.B16, V4.B16
-	VBSL	V26.B16, V17.B16, V4.B16
-	VMOV	V28.B16, V27.B16
-	VBSL	V25.B16, V4.B16, V27.B16
-	VMOV	V27.B16, V25.B16
+	WORD	$0x6ea2e6eb // fcmgt v11.4s, v23.4s, v2.4s
+	MOVD	$log1p32consts<>+72(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V11.B16, V8.B16
+	VBSL	V21.B16, V9.B16, V8.B16
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e44a // fcmeq v10.4s, v2.4s, v19.4s
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V18.B16
+	VBSL	V8.B16, V25.B16, V18.B16
+	WORD	$0x4e22e451 // fcmeq v17.4s, v2.4s, v2.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VORR	V20.B16, V2.B16, V6.B16
+	VMOV	V17.B16, V26.B16
+	VBSL	V18.B16, V6.B16, V26.B16
+	VMOV	V16.B16, V28.B16
+	VBSL	V22.B16, V26.B16, V28.B16
+	VMOV	V28.B16, V22.B16
 mathblock48:
-	VMOV	V25.B16, V14.B16
+	VMOV	V22.B16, V14.B16
 	MOVD	$log1p32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x4e23d611 // fadd v17.4s, v16.4s, v3.4s
@@ -14679,177 +14679,177 @@ mathblock48:
 	WORD	$0x4e37d6d8 // fadd v24.4s, v22.4s, v23.4s
 	MOVD	$log1p32consts<>+4(SB), R19
 	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ea3e73a // fcmgt v26.4s, v25.4s, v3.4s
+	VADD	V25.S4, V17.S4, V26.S4
+	VUSHR	$23, V26.S4, V27.S4
 	MOVD	$log1p32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VADD	V27.S4, V17.S4, V28.S4
-	VUSHR	$23, V28.S4, V4.S4
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V27.B16, V4.B16
 	MOVD	$log1p32consts<>+12(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VORR	V5.B16, V4.B16, V6.B16
+	WORD	$0x4ea5d486 // fsub v6.4s, v4.4s, v5.4s
 	MOVD	$log1p32consts<>+16(SB), R19
 	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea7d4c8 // fsub v8.4s, v6.4s, v7.4s
+	VAND	V7.B16, V26.B16, V8.B16
 	MOVD	$log1p32consts<>+20(SB), R19
 	VLD1R	(R19), [V9.S4]
-	VAND	V9.B16, V28.B16, V10.B16
-	MOVD	$log1p32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VADD	V11.S4, V10.S4, V16.S4
-	VUSHR	$19, V28.S4, V18.S4
+	VADD	V9.S4, V8.S4, V10.S4
+	VUSHR	$19, V26.S4, V11.S4
 	MOVD	$loginvc_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
+	VMOV	V11.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[0]
-	VMOV	V18.S[1], R20
+	VMOV	R20, V16.S[0]
+	VMOV	V11.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[1]
-	VMOV	V18.S[2], R20
+	VMOV	R20, V16.S[1]
+	VMOV	V11.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[2]
-	VMOV	V18.S[3], R20
+	VMOV	R20, V16.S[2]
+	VMOV	V11.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[3]
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.S4, V16.S4, V19.S4
-	MOVD	$loglhi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	MOVD	$log1p32consts<>+32(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V22.B16, V25.B16
-	VFMLA	V23.S4, V8.S4, V25.S4
-	MOVD	$logllo_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[3]
-	MOVD	$log1p32consts<>+36(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V27.B16, V5.B16
-	VFMLA	V17.S4, V8.S4, V5.S4
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VAND	V4.B16, V28.B16, V7.B16
-	VSUB	V7.S4, V21.S4, V6.S4
-	MOVD	$log1p32consts<>+0(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VADD	V9.S4, V6.S4, V11.S4
-	WORD	$0x6e2bdf0a // fmul v10.4s, v24.4s, v11.4s
-	VMOV	V10.B16, V20.B16
-	VFMLS	V19.S4, V10.S4, V20.S4
-	MOVD	$log1p32consts<>+44(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V26.B16, V23.B16
-	VBSL	V16.B16, V20.B16, V23.B16
-	WORD	$0x4e37d4b6 // fadd v22.4s, v5.4s, v23.4s
-	WORD	$0x4e33d732 // fadd v18.4s, v25.4s, v19.4s
-	WORD	$0x4eb2d731 // fsub v17.4s, v25.4s, v18.4s
-	WORD	$0x4e33d628 // fadd v8.4s, v17.4s, v19.4s
-	MOVD	$log1p32consts<>+48(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$log1p32consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V19.S4, V27.S4, V28.S4
-	MOVD	$log1p32consts<>+56(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V7.B16
-	VFMLA	V19.S4, V28.S4, V7.S4
-	MOVD	$log1p32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V9.B16, V6.B16
-	VFMLA	V19.S4, V7.S4, V6.S4
-	MOVD	$log1p32consts<>+64(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V11.B16
-	VFMLA	V19.S4, V6.S4, V11.S4
-	WORD	$0x6e33de6a // fmul v10.4s, v19.4s, v19.4s
-	WORD	$0x4e36d510 // fadd v16.4s, v8.4s, v22.4s
-	VMOV	V16.B16, V26.B16
-	VFMLA	V11.S4, V10.S4, V26.S4
-	MOVD	$log1p32consts<>+44(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4e34e465 // fcmeq v5.4s, v3.4s, v20.4s
-	WORD	$0x4e3ad657 // fadd v23.4s, v18.4s, v26.4s
-	VMOV	V5.B16, V25.B16
-	VBSL	V23.B16, V3.B16, V25.B16
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb1e47b // fcmgt v27.4s, v3.4s, v17.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24e475 // fcmeq v21.4s, v3.4s, v4.4s
-	VORR	V21.B16, V27.B16, V28.B16
-	WORD	$0x6eb0ab89 // umaxv s9, v28.4s
-	FMOVS	F9, R20
-	CBZ	R20, mathblock49
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27e478 // fcmeq v24.4s, v3.4s, v7.4s
-	MOVD	$log1p32consts<>+68(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V24.B16, V19.B16
-	VBSL	V25.B16, V6.B16, V19.B16
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea3e516 // fcmgt v22.4s, v8.4s, v3.4s
-	MOVD	$log1p32consts<>+72(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V22.B16, V11.B16
-	VBSL	V19.B16, V10.B16, V11.B16
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x4e30e474 // fcmeq v20.4s, v3.4s, v16.4s
-	MOVD	$log1p32consts<>+40(SB), R19
+	VMOV	R20, V16.S[3]
+	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V26.B16
-	VBSL	V11.B16, V18.B16, V26.B16
-	WORD	$0x4e23e465 // fcmeq v5.4s, v3.4s, v3.4s
-	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
-	MOVD	$log1p32consts<>+76(SB), R19
+	VMOV	V18.B16, V21.B16
+	VFMLA	V16.S4, V10.S4, V21.S4
+	MOVD	$loglhi_32<>+0(SB), R19
+	VMOV	V11.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V11.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V11.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V11.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	MOVD	$log1p32consts<>+28(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V19.S4, V6.S4, V22.S4
+	MOVD	$logllo_32<>+0(SB), R19
+	VMOV	V11.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[0]
+	VMOV	V11.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[1]
+	VMOV	V11.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[2]
+	VMOV	V11.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[3]
+	MOVD	$log1p32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V25.S4, V6.S4, V17.S4
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VAND	V28.B16, V26.B16, V27.B16
+	VSUB	V27.S4, V16.S4, V5.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VADD	V4.S4, V5.S4, V7.S4
+	WORD	$0x6e27df09 // fmul v9.4s, v24.4s, v7.4s
+	MOVD	$log1p32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea3e512 // fcmgt v18.4s, v8.4s, v3.4s
+	VMOV	V9.B16, V10.B16
+	VFMLS	V21.S4, V9.S4, V10.S4
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V18.B16, V20.B16
+	VBSL	V19.B16, V10.B16, V20.B16
+	WORD	$0x4e34d62b // fadd v11.4s, v17.4s, v20.4s
+	WORD	$0x4e35d6d9 // fadd v25.4s, v22.4s, v21.4s
+	WORD	$0x4eb9d6c6 // fsub v6.4s, v22.4s, v25.4s
+	WORD	$0x4e35d4d7 // fadd v23.4s, v6.4s, v21.4s
+	MOVD	$log1p32consts<>+48(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$log1p32consts<>+52(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V21.S4, V28.S4, V16.S4
+	MOVD	$log1p32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V4.B16
+	VFMLA	V21.S4, V16.S4, V4.S4
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V24.B16
+	VFMLA	V21.S4, V4.S4, V24.S4
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V21.S4, V24.S4, V8.S4
+	WORD	$0x6e35dea9 // fmul v9.4s, v21.4s, v21.4s
+	WORD	$0x4e2bd6f3 // fadd v19.4s, v23.4s, v11.4s
+	VMOV	V19.B16, V18.B16
+	VFMLA	V8.S4, V9.S4, V18.S4
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x4e2ae471 // fcmeq v17.4s, v3.4s, v10.4s
+	WORD	$0x4e32d734 // fadd v20.4s, v25.4s, v18.4s
+	VMOV	V17.B16, V22.B16
+	VBSL	V20.B16, V3.B16, V22.B16
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6ea6e47c // fcmgt v28.4s, v3.4s, v6.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e3ae47b // fcmeq v27.4s, v3.4s, v26.4s
+	VORR	V27.B16, V28.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock49
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4e24e467 // fcmeq v7.4s, v3.4s, v4.4s
+	MOVD	$log1p32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V7.B16, V21.B16
+	VBSL	V22.B16, V24.B16, V21.B16
+	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V3.B16, V17.B16
-	VMOV	V5.B16, V4.B16
-	VBSL	V26.B16, V17.B16, V4.B16
-	VMOV	V28.B16, V27.B16
-	VBSL	V25.B16, V4.B16, V27.B16
-	VMOV	V27.B16, V25.B16
+	WORD	$0x6ea3e6eb // fcmgt v11.4s, v23.4s, v3.4s
+	MOVD	$log1p32consts<>+72(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V11.B16, V8.B16
+	VBSL	V21.B16, V9.B16, V8.B16
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e46a // fcmeq v10.4s, v3.4s, v19.4s
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V18.B16
+	VBSL	V8.B16, V25.B16, V18.B16
+	WORD	$0x4e23e471 // fcmeq v17.4s, v3.4s, v3.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VORR	V20.B16, V3.B16, V6.B16
+	VMOV	V17.B16, V26.B16
+	VBSL	V18.B16, V6.B16, V26.B16
+	VMOV	V16.B16, V28.B16
+	VBSL	V22.B16, V26.B16, V28.B16
+	VMOV	V28.B16, V22.B16
 mathblock49:
-	VMOV	V25.B16, V15.B16
+	VMOV	V22.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -14870,177 +14870,177 @@ tail:
 	WORD	$0x4e37d6d8 // fadd v24.4s, v22.4s, v23.4s
 	MOVD	$log1p32consts<>+4(SB), R19
 	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ea0e73a // fcmgt v26.4s, v25.4s, v0.4s
+	VADD	V25.S4, V17.S4, V26.S4
+	VUSHR	$23, V26.S4, V27.S4
 	MOVD	$log1p32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VADD	V27.S4, V17.S4, V28.S4
-	VUSHR	$23, V28.S4, V4.S4
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V27.B16, V4.B16
 	MOVD	$log1p32consts<>+12(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VORR	V5.B16, V4.B16, V6.B16
+	WORD	$0x4ea5d486 // fsub v6.4s, v4.4s, v5.4s
 	MOVD	$log1p32consts<>+16(SB), R19
 	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea7d4c8 // fsub v8.4s, v6.4s, v7.4s
+	VAND	V7.B16, V26.B16, V8.B16
 	MOVD	$log1p32consts<>+20(SB), R19
 	VLD1R	(R19), [V9.S4]
-	VAND	V9.B16, V28.B16, V10.B16
-	MOVD	$log1p32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VADD	V11.S4, V10.S4, V16.S4
-	VUSHR	$19, V28.S4, V18.S4
+	VADD	V9.S4, V8.S4, V10.S4
+	VUSHR	$19, V26.S4, V11.S4
 	MOVD	$loginvc_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
+	VMOV	V11.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[0]
-	VMOV	V18.S[1], R20
+	VMOV	R20, V16.S[0]
+	VMOV	V11.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[1]
-	VMOV	V18.S[2], R20
+	VMOV	R20, V16.S[1]
+	VMOV	V11.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[2]
-	VMOV	V18.S[3], R20
+	VMOV	R20, V16.S[2]
+	VMOV	V11.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[3]
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.S4, V16.S4, V19.S4
-	MOVD	$loglhi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	MOVD	$log1p32consts<>+32(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V22.B16, V25.B16
-	VFMLA	V23.S4, V8.S4, V25.S4
-	MOVD	$logllo_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[3]
-	MOVD	$log1p32consts<>+36(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V27.B16, V5.B16
-	VFMLA	V17.S4, V8.S4, V5.S4
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VAND	V4.B16, V28.B16, V7.B16
-	VSUB	V7.S4, V21.S4, V6.S4
-	MOVD	$log1p32consts<>+0(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VADD	V9.S4, V6.S4, V11.S4
-	WORD	$0x6e2bdf0a // fmul v10.4s, v24.4s, v11.4s
-	VMOV	V10.B16, V20.B16
-	VFMLS	V19.S4, V10.S4, V20.S4
-	MOVD	$log1p32consts<>+44(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V26.B16, V23.B16
-	VBSL	V16.B16, V20.B16, V23.B16
-	WORD	$0x4e37d4b6 // fadd v22.4s, v5.4s, v23.4s
-	WORD	$0x4e33d732 // fadd v18.4s, v25.4s, v19.4s
-	WORD	$0x4eb2d731 // fsub v17.4s, v25.4s, v18.4s
-	WORD	$0x4e33d628 // fadd v8.4s, v17.4s, v19.4s
-	MOVD	$log1p32consts<>+48(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$log1p32consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V19.S4, V27.S4, V28.S4
-	MOVD	$log1p32consts<>+56(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V7.B16
-	VFMLA	V19.S4, V28.S4, V7.S4
-	MOVD	$log1p32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V9.B16, V6.B16
-	VFMLA	V19.S4, V7.S4, V6.S4
-	MOVD	$log1p32consts<>+64(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V11.B16
-	VFMLA	V19.S4, V6.S4, V11.S4
-	WORD	$0x6e33de6a // fmul v10.4s, v19.4s, v19.4s
-	WORD	$0x4e36d510 // fadd v16.4s, v8.4s, v22.4s
-	VMOV	V16.B16, V26.B16
-	VFMLA	V11.S4, V10.S4, V26.S4
-	MOVD	$log1p32consts<>+44(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4e34e405 // fcmeq v5.4s, v0.4s, v20.4s
-	WORD	$0x4e3ad657 // fadd v23.4s, v18.4s, v26.4s
-	VMOV	V5.B16, V25.B16
-	VBSL	V23.B16, V0.B16, V25.B16
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb1e41b // fcmgt v27.4s, v0.4s, v17.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24e415 // fcmeq v21.4s, v0.4s, v4.4s
-	VORR	V21.B16, V27.B16, V28.B16
-	WORD	$0x6eb0ab89 // umaxv s9, v28.4s
-	FMOVS	F9, R20
-	CBZ	R20, mathblock50
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27e418 // fcmeq v24.4s, v0.4s, v7.4s
-	MOVD	$log1p32consts<>+68(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V24.B16, V19.B16
-	VBSL	V25.B16, V6.B16, V19.B16
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea0e516 // fcmgt v22.4s, v8.4s, v0.4s
-	MOVD	$log1p32consts<>+72(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V22.B16, V11.B16
-	VBSL	V19.B16, V10.B16, V11.B16
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x4e30e414 // fcmeq v20.4s, v0.4s, v16.4s
-	MOVD	$log1p32consts<>+40(SB), R19
+	VMOV	R20, V16.S[3]
+	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V26.B16
-	VBSL	V11.B16, V18.B16, V26.B16
-	WORD	$0x4e20e405 // fcmeq v5.4s, v0.4s, v0.4s
-	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
-	MOVD	$log1p32consts<>+76(SB), R19
+	VMOV	V18.B16, V21.B16
+	VFMLA	V16.S4, V10.S4, V21.S4
+	MOVD	$loglhi_32<>+0(SB), R19
+	VMOV	V11.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V11.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V11.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V11.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	MOVD	$log1p32consts<>+28(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V19.S4, V6.S4, V22.S4
+	MOVD	$logllo_32<>+0(SB), R19
+	VMOV	V11.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[0]
+	VMOV	V11.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[1]
+	VMOV	V11.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[2]
+	VMOV	V11.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[3]
+	MOVD	$log1p32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V25.S4, V6.S4, V17.S4
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VAND	V28.B16, V26.B16, V27.B16
+	VSUB	V27.S4, V16.S4, V5.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VADD	V4.S4, V5.S4, V7.S4
+	WORD	$0x6e27df09 // fmul v9.4s, v24.4s, v7.4s
+	MOVD	$log1p32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea0e512 // fcmgt v18.4s, v8.4s, v0.4s
+	VMOV	V9.B16, V10.B16
+	VFMLS	V21.S4, V9.S4, V10.S4
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V18.B16, V20.B16
+	VBSL	V19.B16, V10.B16, V20.B16
+	WORD	$0x4e34d62b // fadd v11.4s, v17.4s, v20.4s
+	WORD	$0x4e35d6d9 // fadd v25.4s, v22.4s, v21.4s
+	WORD	$0x4eb9d6c6 // fsub v6.4s, v22.4s, v25.4s
+	WORD	$0x4e35d4d7 // fadd v23.4s, v6.4s, v21.4s
+	MOVD	$log1p32consts<>+48(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$log1p32consts<>+52(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V21.S4, V28.S4, V16.S4
+	MOVD	$log1p32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V4.B16
+	VFMLA	V21.S4, V16.S4, V4.S4
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V24.B16
+	VFMLA	V21.S4, V4.S4, V24.S4
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V21.S4, V24.S4, V8.S4
+	WORD	$0x6e35dea9 // fmul v9.4s, v21.4s, v21.4s
+	WORD	$0x4e2bd6f3 // fadd v19.4s, v23.4s, v11.4s
+	VMOV	V19.B16, V18.B16
+	VFMLA	V8.S4, V9.S4, V18.S4
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x4e2ae411 // fcmeq v17.4s, v0.4s, v10.4s
+	WORD	$0x4e32d734 // fadd v20.4s, v25.4s, v18.4s
+	VMOV	V17.B16, V22.B16
+	VBSL	V20.B16, V0.B16, V22.B16
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6ea6e41c // fcmgt v28.4s, v0.4s, v6.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e3ae41b // fcmeq v27.4s, v0.4s, v26.4s
+	VORR	V27.B16, V28.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock50
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4e24e407 // fcmeq v7.4s, v0.4s, v4.4s
+	MOVD	$log1p32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V7.B16, V21.B16
+	VBSL	V22.B16, V24.B16, V21.B16
+	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V0.B16, V17.B16
-	VMOV	V5.B16, V4.B16
-	VBSL	V26.B16, V17.B16, V4.B16
-	VMOV	V28.B16, V27.B16
-	VBSL	V25.B16, V4.B16, V27.B16
-	VMOV	V27.B16, V25.B16
+	WORD	$0x6ea0e6eb // fcmgt v11.4s, v23.4s, v0.4s
+	MOVD	$log1p32consts<>+72(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V11.B16, V8.B16
+	VBSL	V21.B16, V9.B16, V8.B16
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e40a // fcmeq v10.4s, v0.4s, v19.4s
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V18.B16
+	VBSL	V8.B16, V25.B16, V18.B16
+	WORD	$0x4e20e411 // fcmeq v17.4s, v0.4s, v0.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VORR	V20.B16, V0.B16, V6.B16
+	VMOV	V17.B16, V26.B16
+	VBSL	V18.B16, V6.B16, V26.B16
+	VMOV	V16.B16, V28.B16
+	VBSL	V22.B16, V26.B16, V28.B16
+	VMOV	V28.B16, V22.B16
 mathblock50:
-	VMOV	V25.B16, V12.B16
+	VMOV	V22.B16, V12.B16
 	MOVD	$log1p32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x4e21d611 // fadd v17.4s, v16.4s, v1.4s
@@ -15055,177 +15055,177 @@ mathblock50:
 	WORD	$0x4e37d6d8 // fadd v24.4s, v22.4s, v23.4s
 	MOVD	$log1p32consts<>+4(SB), R19
 	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ea1e73a // fcmgt v26.4s, v25.4s, v1.4s
+	VADD	V25.S4, V17.S4, V26.S4
+	VUSHR	$23, V26.S4, V27.S4
 	MOVD	$log1p32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VADD	V27.S4, V17.S4, V28.S4
-	VUSHR	$23, V28.S4, V4.S4
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V27.B16, V4.B16
 	MOVD	$log1p32consts<>+12(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VORR	V5.B16, V4.B16, V6.B16
+	WORD	$0x4ea5d486 // fsub v6.4s, v4.4s, v5.4s
 	MOVD	$log1p32consts<>+16(SB), R19
 	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea7d4c8 // fsub v8.4s, v6.4s, v7.4s
+	VAND	V7.B16, V26.B16, V8.B16
 	MOVD	$log1p32consts<>+20(SB), R19
 	VLD1R	(R19), [V9.S4]
-	VAND	V9.B16, V28.B16, V10.B16
-	MOVD	$log1p32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VADD	V11.S4, V10.S4, V16.S4
-	VUSHR	$19, V28.S4, V18.S4
+	VADD	V9.S4, V8.S4, V10.S4
+	VUSHR	$19, V26.S4, V11.S4
 	MOVD	$loginvc_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
+	VMOV	V11.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[0]
-	VMOV	V18.S[1], R20
+	VMOV	R20, V16.S[0]
+	VMOV	V11.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[1]
-	VMOV	V18.S[2], R20
+	VMOV	R20, V16.S[1]
+	VMOV	V11.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[2]
-	VMOV	V18.S[3], R20
+	VMOV	R20, V16.S[2]
+	VMOV	V11.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[3]
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.S4, V16.S4, V19.S4
-	MOVD	$loglhi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	MOVD	$log1p32consts<>+32(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V22.B16, V25.B16
-	VFMLA	V23.S4, V8.S4, V25.S4
-	MOVD	$logllo_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[3]
-	MOVD	$log1p32consts<>+36(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V27.B16, V5.B16
-	VFMLA	V17.S4, V8.S4, V5.S4
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VAND	V4.B16, V28.B16, V7.B16
-	VSUB	V7.S4, V21.S4, V6.S4
-	MOVD	$log1p32consts<>+0(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VADD	V9.S4, V6.S4, V11.S4
-	WORD	$0x6e2bdf0a // fmul v10.4s, v24.4s, v11.4s
-	VMOV	V10.B16, V20.B16
-	VFMLS	V19.S4, V10.S4, V20.S4
-	MOVD	$log1p32consts<>+44(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V26.B16, V23.B16
-	VBSL	V16.B16, V20.B16, V23.B16
-	WORD	$0x4e37d4b6 // fadd v22.4s, v5.4s, v23.4s
-	WORD	$0x4e33d732 // fadd v18.4s, v25.4s, v19.4s
-	WORD	$0x4eb2d731 // fsub v17.4s, v25.4s, v18.4s
-	WORD	$0x4e33d628 // fadd v8.4s, v17.4s, v19.4s
-	MOVD	$log1p32consts<>+48(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$log1p32consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V19.S4, V27.S4, V28.S4
-	MOVD	$log1p32consts<>+56(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V7.B16
-	VFMLA	V19.S4, V28.S4, V7.S4
-	MOVD	$log1p32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V9.B16, V6.B16
-	VFMLA	V19.S4, V7.S4, V6.S4
-	MOVD	$log1p32consts<>+64(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V11.B16
-	VFMLA	V19.S4, V6.S4, V11.S4
-	WORD	$0x6e33de6a // fmul v10.4s, v19.4s, v19.4s
-	WORD	$0x4e36d510 // fadd v16.4s, v8.4s, v22.4s
-	VMOV	V16.B16, V26.B16
-	VFMLA	V11.S4, V10.S4, V26.S4
-	MOVD	$log1p32consts<>+44(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4e34e425 // fcmeq v5.4s, v1.4s, v20.4s
-	WORD	$0x4e3ad657 // fadd v23.4s, v18.4s, v26.4s
-	VMOV	V5.B16, V25.B16
-	VBSL	V23.B16, V1.B16, V25.B16
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb1e43b // fcmgt v27.4s, v1.4s, v17.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24e435 // fcmeq v21.4s, v1.4s, v4.4s
-	VORR	V21.B16, V27.B16, V28.B16
-	WORD	$0x6eb0ab89 // umaxv s9, v28.4s
-	FMOVS	F9, R20
-	CBZ	R20, mathblock51
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27e438 // fcmeq v24.4s, v1.4s, v7.4s
-	MOVD	$log1p32consts<>+68(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V24.B16, V19.B16
-	VBSL	V25.B16, V6.B16, V19.B16
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea1e516 // fcmgt v22.4s, v8.4s, v1.4s
-	MOVD	$log1p32consts<>+72(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V22.B16, V11.B16
-	VBSL	V19.B16, V10.B16, V11.B16
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x4e30e434 // fcmeq v20.4s, v1.4s, v16.4s
-	MOVD	$log1p32consts<>+40(SB), R19
+	VMOV	R20, V16.S[3]
+	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V26.B16
-	VBSL	V11.B16, V18.B16, V26.B16
-	WORD	$0x4e21e425 // fcmeq v5.4s, v1.4s, v1.4s
-	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
-	MOVD	$log1p32consts<>+76(SB), R19
+	VMOV	V18.B16, V21.B16
+	VFMLA	V16.S4, V10.S4, V21.S4
+	MOVD	$loglhi_32<>+0(SB), R19
+	VMOV	V11.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V11.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V11.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V11.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	MOVD	$log1p32consts<>+28(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V19.S4, V6.S4, V22.S4
+	MOVD	$logllo_32<>+0(SB), R19
+	VMOV	V11.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[0]
+	VMOV	V11.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[1]
+	VMOV	V11.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[2]
+	VMOV	V11.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[3]
+	MOVD	$log1p32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V25.S4, V6.S4, V17.S4
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VAND	V28.B16, V26.B16, V27.B16
+	VSUB	V27.S4, V16.S4, V5.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VADD	V4.S4, V5.S4, V7.S4
+	WORD	$0x6e27df09 // fmul v9.4s, v24.4s, v7.4s
+	MOVD	$log1p32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea1e512 // fcmgt v18.4s, v8.4s, v1.4s
+	VMOV	V9.B16, V10.B16
+	VFMLS	V21.S4, V9.S4, V10.S4
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V18.B16, V20.B16
+	VBSL	V19.B16, V10.B16, V20.B16
+	WORD	$0x4e34d62b // fadd v11.4s, v17.4s, v20.4s
+	WORD	$0x4e35d6d9 // fadd v25.4s, v22.4s, v21.4s
+	WORD	$0x4eb9d6c6 // fsub v6.4s, v22.4s, v25.4s
+	WORD	$0x4e35d4d7 // fadd v23.4s, v6.4s, v21.4s
+	MOVD	$log1p32consts<>+48(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$log1p32consts<>+52(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V21.S4, V28.S4, V16.S4
+	MOVD	$log1p32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V4.B16
+	VFMLA	V21.S4, V16.S4, V4.S4
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V24.B16
+	VFMLA	V21.S4, V4.S4, V24.S4
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V21.S4, V24.S4, V8.S4
+	WORD	$0x6e35dea9 // fmul v9.4s, v21.4s, v21.4s
+	WORD	$0x4e2bd6f3 // fadd v19.4s, v23.4s, v11.4s
+	VMOV	V19.B16, V18.B16
+	VFMLA	V8.S4, V9.S4, V18.S4
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x4e2ae431 // fcmeq v17.4s, v1.4s, v10.4s
+	WORD	$0x4e32d734 // fadd v20.4s, v25.4s, v18.4s
+	VMOV	V17.B16, V22.B16
+	VBSL	V20.B16, V1.B16, V22.B16
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6ea6e43c // fcmgt v28.4s, v1.4s, v6.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e3ae43b // fcmeq v27.4s, v1.4s, v26.4s
+	VORR	V27.B16, V28.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock51
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4e24e427 // fcmeq v7.4s, v1.4s, v4.4s
+	MOVD	$log1p32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V7.B16, V21.B16
+	VBSL	V22.B16, V24.B16, V21.B16
+	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V1.B16, V17.B16
-	VMOV	V5.B16, V4.B16
-	VBSL	V26.B16, V17.B16, V4.B16
-	VMOV	V28.B16, V27.B16
-	VBSL	V25.B16, V4.B16, V27.B16
-	VMOV	V27.B16, V25.B16
+	WORD	$0x6ea1e6eb // fcmgt v11.4s, v23.4s, v1.4s
+	MOVD	$log1p32consts<>+72(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V11.B16, V8.B16
+	VBSL	V21.B16, V9.B16, V8.B16
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e42a // fcmeq v10.4s, v1.4s, v19.4s
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V18.B16
+	VBSL	V8.B16, V25.B16, V18.B16
+	WORD	$0x4e21e431 // fcmeq v17.4s, v1.4s, v1.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VORR	V20.B16, V1.B16, V6.B16
+	VMOV	V17.B16, V26.B16
+	VBSL	V18.B16, V6.B16, V26.B16
+	VMOV	V16.B16, V28.B16
+	VBSL	V22.B16, V26.B16, V28.B16
+	VMOV	V28.B16, V22.B16
 mathblock51:
-	VMOV	V25.B16, V13.B16
+	VMOV	V22.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
@@ -15244,177 +15244,177 @@ tail4:
 	WORD	$0x4e37d6d8 // fadd v24.4s, v22.4s, v23.4s
 	MOVD	$log1p32consts<>+4(SB), R19
 	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ea0e73a // fcmgt v26.4s, v25.4s, v0.4s
+	VADD	V25.S4, V17.S4, V26.S4
+	VUSHR	$23, V26.S4, V27.S4
 	MOVD	$log1p32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VADD	V27.S4, V17.S4, V28.S4
-	VUSHR	$23, V28.S4, V4.S4
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V27.B16, V4.B16
 	MOVD	$log1p32consts<>+12(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VORR	V5.B16, V4.B16, V6.B16
+	WORD	$0x4ea5d486 // fsub v6.4s, v4.4s, v5.4s
 	MOVD	$log1p32consts<>+16(SB), R19
 	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea7d4c8 // fsub v8.4s, v6.4s, v7.4s
+	VAND	V7.B16, V26.B16, V8.B16
 	MOVD	$log1p32consts<>+20(SB), R19
 	VLD1R	(R19), [V9.S4]
-	VAND	V9.B16, V28.B16, V10.B16
-	MOVD	$log1p32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VADD	V11.S4, V10.S4, V16.S4
-	VUSHR	$19, V28.S4, V18.S4
+	VADD	V9.S4, V8.S4, V10.S4
+	VUSHR	$19, V26.S4, V11.S4
 	MOVD	$loginvc_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
+	VMOV	V11.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[0]
-	VMOV	V18.S[1], R20
+	VMOV	R20, V16.S[0]
+	VMOV	V11.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[1]
-	VMOV	V18.S[2], R20
+	VMOV	R20, V16.S[1]
+	VMOV	V11.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[2]
-	VMOV	V18.S[3], R20
+	VMOV	R20, V16.S[2]
+	VMOV	V11.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[3]
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.S4, V16.S4, V19.S4
-	MOVD	$loglhi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	MOVD	$log1p32consts<>+32(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V22.B16, V25.B16
-	VFMLA	V23.S4, V8.S4, V25.S4
-	MOVD	$logllo_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[3]
-	MOVD	$log1p32consts<>+36(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V27.B16, V5.B16
-	VFMLA	V17.S4, V8.S4, V5.S4
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VAND	V4.B16, V28.B16, V7.B16
-	VSUB	V7.S4, V21.S4, V6.S4
-	MOVD	$log1p32consts<>+0(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VADD	V9.S4, V6.S4, V11.S4
-	WORD	$0x6e2bdf0a // fmul v10.4s, v24.4s, v11.4s
-	VMOV	V10.B16, V20.B16
-	VFMLS	V19.S4, V10.S4, V20.S4
-	MOVD	$log1p32consts<>+44(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V26.B16, V23.B16
-	VBSL	V16.B16, V20.B16, V23.B16
-	WORD	$0x4e37d4b6 // fadd v22.4s, v5.4s, v23.4s
-	WORD	$0x4e33d732 // fadd v18.4s, v25.4s, v19.4s
-	WORD	$0x4eb2d731 // fsub v17.4s, v25.4s, v18.4s
-	WORD	$0x4e33d628 // fadd v8.4s, v17.4s, v19.4s
-	MOVD	$log1p32consts<>+48(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$log1p32consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V19.S4, V27.S4, V28.S4
-	MOVD	$log1p32consts<>+56(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V7.B16
-	VFMLA	V19.S4, V28.S4, V7.S4
-	MOVD	$log1p32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V9.B16, V6.B16
-	VFMLA	V19.S4, V7.S4, V6.S4
-	MOVD	$log1p32consts<>+64(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V11.B16
-	VFMLA	V19.S4, V6.S4, V11.S4
-	WORD	$0x6e33de6a // fmul v10.4s, v19.4s, v19.4s
-	WORD	$0x4e36d510 // fadd v16.4s, v8.4s, v22.4s
-	VMOV	V16.B16, V26.B16
-	VFMLA	V11.S4, V10.S4, V26.S4
-	MOVD	$log1p32consts<>+44(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4e34e405 // fcmeq v5.4s, v0.4s, v20.4s
-	WORD	$0x4e3ad657 // fadd v23.4s, v18.4s, v26.4s
-	VMOV	V5.B16, V25.B16
-	VBSL	V23.B16, V0.B16, V25.B16
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb1e41b // fcmgt v27.4s, v0.4s, v17.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4e24e415 // fcmeq v21.4s, v0.4s, v4.4s
-	VORR	V21.B16, V27.B16, V28.B16
-	WORD	$0x6eb0ab89 // umaxv s9, v28.4s
-	FMOVS	F9, R20
-	CBZ	R20, mathblock52
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27e418 // fcmeq v24.4s, v0.4s, v7.4s
-	MOVD	$log1p32consts<>+68(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V24.B16, V19.B16
-	VBSL	V25.B16, V6.B16, V19.B16
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea0e516 // fcmgt v22.4s, v8.4s, v0.4s
-	MOVD	$log1p32consts<>+72(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V22.B16, V11.B16
-	VBSL	V19.B16, V10.B16, V11.B16
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V16.S4]
-	WORD	$0x4e30e414 // fcmeq v20.4s, v0.4s, v16.4s
-	MOVD	$log1p32consts<>+40(SB), R19
+	VMOV	R20, V16.S[3]
+	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V18.S4]
-	VMOV	V20.B16, V26.B16
-	VBSL	V11.B16, V18.B16, V26.B16
-	WORD	$0x4e20e405 // fcmeq v5.4s, v0.4s, v0.4s
-	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
-	MOVD	$log1p32consts<>+76(SB), R19
+	VMOV	V18.B16, V21.B16
+	VFMLA	V16.S4, V10.S4, V21.S4
+	MOVD	$loglhi_32<>+0(SB), R19
+	VMOV	V11.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V11.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V11.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V11.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	MOVD	$log1p32consts<>+28(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V19.S4, V6.S4, V22.S4
+	MOVD	$logllo_32<>+0(SB), R19
+	VMOV	V11.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[0]
+	VMOV	V11.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[1]
+	VMOV	V11.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[2]
+	VMOV	V11.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[3]
+	MOVD	$log1p32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V25.S4, V6.S4, V17.S4
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VAND	V28.B16, V26.B16, V27.B16
+	VSUB	V27.S4, V16.S4, V5.S4
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VADD	V4.S4, V5.S4, V7.S4
+	WORD	$0x6e27df09 // fmul v9.4s, v24.4s, v7.4s
+	MOVD	$log1p32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea0e512 // fcmgt v18.4s, v8.4s, v0.4s
+	VMOV	V9.B16, V10.B16
+	VFMLS	V21.S4, V9.S4, V10.S4
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VMOV	V18.B16, V20.B16
+	VBSL	V19.B16, V10.B16, V20.B16
+	WORD	$0x4e34d62b // fadd v11.4s, v17.4s, v20.4s
+	WORD	$0x4e35d6d9 // fadd v25.4s, v22.4s, v21.4s
+	WORD	$0x4eb9d6c6 // fsub v6.4s, v22.4s, v25.4s
+	WORD	$0x4e35d4d7 // fadd v23.4s, v6.4s, v21.4s
+	MOVD	$log1p32consts<>+48(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$log1p32consts<>+52(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V21.S4, V28.S4, V16.S4
+	MOVD	$log1p32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V4.B16
+	VFMLA	V21.S4, V16.S4, V4.S4
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V24.B16
+	VFMLA	V21.S4, V4.S4, V24.S4
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V21.S4, V24.S4, V8.S4
+	WORD	$0x6e35dea9 // fmul v9.4s, v21.4s, v21.4s
+	WORD	$0x4e2bd6f3 // fadd v19.4s, v23.4s, v11.4s
+	VMOV	V19.B16, V18.B16
+	VFMLA	V8.S4, V9.S4, V18.S4
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x4e2ae411 // fcmeq v17.4s, v0.4s, v10.4s
+	WORD	$0x4e32d734 // fadd v20.4s, v25.4s, v18.4s
+	VMOV	V17.B16, V22.B16
+	VBSL	V20.B16, V0.B16, V22.B16
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6ea6e41c // fcmgt v28.4s, v0.4s, v6.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e3ae41b // fcmeq v27.4s, v0.4s, v26.4s
+	VORR	V27.B16, V28.B16, V16.B16
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock52
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4e24e407 // fcmeq v7.4s, v0.4s, v4.4s
+	MOVD	$log1p32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V7.B16, V21.B16
+	VBSL	V22.B16, V24.B16, V21.B16
+	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V0.B16, V17.B16
-	VMOV	V5.B16, V4.B16
-	VBSL	V26.B16, V17.B16, V4.B16
-	VMOV	V28.B16, V27.B16
-	VBSL	V25.B16, V4.B16, V27.B16
-	VMOV	V27.B16, V25.B16
+	WORD	$0x6ea0e6eb // fcmgt v11.4s, v23.4s, v0.4s
+	MOVD	$log1p32consts<>+72(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V11.B16, V8.B16
+	VBSL	V21.B16, V9.B16, V8.B16
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e40a // fcmeq v10.4s, v0.4s, v19.4s
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V18.B16
+	VBSL	V8.B16, V25.B16, V18.B16
+	WORD	$0x4e20e411 // fcmeq v17.4s, v0.4s, v0.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VORR	V20.B16, V0.B16, V6.B16
+	VMOV	V17.B16, V26.B16
+	VBSL	V18.B16, V6.B16, V26.B16
+	VMOV	V16.B16, V28.B16
+	VBSL	V22.B16, V26.B16, V28.B16
+	VMOV	V28.B16, V22.B16
 mathblock52:
-	VMOV	V25.B16, V12.B16
+	VMOV	V22.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -15433,177 +15433,177 @@ tail2:
 	WORD	$0x0e37d6d8 // fadd v24.2s, v22.2s, v23.2s
 	MOVD	$log1p32consts<>+4(SB), R19
 	VLD1R	(R19), [V25.S2]
-	WORD	$0x2ea0e73a // fcmgt v26.2s, v25.2s, v0.2s
+	VADD	V25.S2, V17.S2, V26.S2
+	VUSHR	$23, V26.S2, V27.S2
 	MOVD	$log1p32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VADD	V27.S2, V17.S2, V28.S2
-	VUSHR	$23, V28.S2, V4.S2
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V27.B8, V4.B8
 	MOVD	$log1p32consts<>+12(SB), R19
 	VLD1R	(R19), [V5.S2]
-	VORR	V5.B8, V4.B8, V6.B8
+	WORD	$0x0ea5d486 // fsub v6.2s, v4.2s, v5.2s
 	MOVD	$log1p32consts<>+16(SB), R19
 	VLD1R	(R19), [V7.S2]
-	WORD	$0x0ea7d4c8 // fsub v8.2s, v6.2s, v7.2s
+	VAND	V7.B8, V26.B8, V8.B8
 	MOVD	$log1p32consts<>+20(SB), R19
 	VLD1R	(R19), [V9.S2]
-	VAND	V9.B8, V28.B8, V10.B8
-	MOVD	$log1p32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VADD	V11.S2, V10.S2, V16.S2
-	VUSHR	$19, V28.S2, V18.S2
+	VADD	V9.S2, V8.S2, V10.S2
+	VUSHR	$19, V26.S2, V11.S2
 	MOVD	$loginvc_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
+	VMOV	V11.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[0]
-	VMOV	V18.S[1], R20
+	VMOV	R20, V16.S[0]
+	VMOV	V11.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[1]
-	VMOV	V18.S[2], R20
+	VMOV	R20, V16.S[1]
+	VMOV	V11.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[2]
-	VMOV	V18.S[3], R20
+	VMOV	R20, V16.S[2]
+	VMOV	V11.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[3]
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.S2, V16.S2, V19.S2
-	MOVD	$loglhi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	MOVD	$log1p32consts<>+32(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V22.B16, V25.B16
-	VFMLA	V23.S2, V8.S2, V25.S2
-	MOVD	$logllo_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[3]
-	MOVD	$log1p32consts<>+36(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V27.B16, V5.B16
-	VFMLA	V17.S2, V8.S2, V5.S2
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VAND	V4.B8, V28.B8, V7.B8
-	VSUB	V7.S2, V21.S2, V6.S2
-	MOVD	$log1p32consts<>+0(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VADD	V9.S2, V6.S2, V11.S2
-	WORD	$0x2e2bdf0a // fmul v10.2s, v24.2s, v11.2s
-	VMOV	V10.B16, V20.B16
-	VFMLS	V19.S2, V10.S2, V20.S2
-	MOVD	$log1p32consts<>+44(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V26.B16, V23.B16
-	VBSL	V16.B8, V20.B8, V23.B8
-	WORD	$0x0e37d4b6 // fadd v22.2s, v5.2s, v23.2s
-	WORD	$0x0e33d732 // fadd v18.2s, v25.2s, v19.2s
-	WORD	$0x0eb2d731 // fsub v17.2s, v25.2s, v18.2s
-	WORD	$0x0e33d628 // fadd v8.2s, v17.2s, v19.2s
-	MOVD	$log1p32consts<>+48(SB), R19
-	VLD1R	(R19), [V27.S2]
-	MOVD	$log1p32consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V19.S2, V27.S2, V28.S2
-	MOVD	$log1p32consts<>+56(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V7.B16
-	VFMLA	V19.S2, V28.S2, V7.S2
-	MOVD	$log1p32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VMOV	V9.B16, V6.B16
-	VFMLA	V19.S2, V7.S2, V6.S2
-	MOVD	$log1p32consts<>+64(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V24.B16, V11.B16
-	VFMLA	V19.S2, V6.S2, V11.S2
-	WORD	$0x2e33de6a // fmul v10.2s, v19.2s, v19.2s
-	WORD	$0x0e36d510 // fadd v16.2s, v8.2s, v22.2s
-	VMOV	V16.B16, V26.B16
-	VFMLA	V11.S2, V10.S2, V26.S2
-	MOVD	$log1p32consts<>+44(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x0e34e405 // fcmeq v5.2s, v0.2s, v20.2s
-	WORD	$0x0e3ad657 // fadd v23.2s, v18.2s, v26.2s
-	VMOV	V5.B16, V25.B16
-	VBSL	V23.B8, V0.B8, V25.B8
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x2eb1e41b // fcmgt v27.2s, v0.2s, v17.2s
-	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x0e24e415 // fcmeq v21.2s, v0.2s, v4.2s
-	VORR	V21.B8, V27.B8, V28.B8
-	WORD	$0x6eb0ab89 // umaxv s9, v28.4s
-	FMOVS	F9, R20
-	CBZ	R20, mathblock53
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x0e27e418 // fcmeq v24.2s, v0.2s, v7.2s
-	MOVD	$log1p32consts<>+68(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V25.B8, V6.B8, V19.B8
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x2ea0e516 // fcmgt v22.2s, v8.2s, v0.2s
-	MOVD	$log1p32consts<>+72(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V22.B16, V11.B16
-	VBSL	V19.B8, V10.B8, V11.B8
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V16.S2]
-	WORD	$0x0e30e414 // fcmeq v20.2s, v0.2s, v16.2s
-	MOVD	$log1p32consts<>+40(SB), R19
+	VMOV	R20, V16.S[3]
+	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V18.S2]
-	VMOV	V20.B16, V26.B16
-	VBSL	V11.B8, V18.B8, V26.B8
-	WORD	$0x0e20e405 // fcmeq v5.2s, v0.2s, v0.2s
-	WORD	$0x2e2058a5 // mvn v5.8b, v5.8b
-	MOVD	$log1p32consts<>+76(SB), R19
+	VMOV	V18.B16, V21.B16
+	VFMLA	V16.S2, V10.S2, V21.S2
+	MOVD	$loglhi_32<>+0(SB), R19
+	VMOV	V11.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V11.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V11.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V11.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	MOVD	$log1p32consts<>+28(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V19.S2, V6.S2, V22.S2
+	MOVD	$logllo_32<>+0(SB), R19
+	VMOV	V11.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[0]
+	VMOV	V11.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[1]
+	VMOV	V11.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[2]
+	VMOV	V11.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[3]
+	MOVD	$log1p32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V25.S2, V6.S2, V17.S2
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VAND	V28.B8, V26.B8, V27.B8
+	VSUB	V27.S2, V16.S2, V5.S2
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VADD	V4.S2, V5.S2, V7.S2
+	WORD	$0x2e27df09 // fmul v9.2s, v24.2s, v7.2s
+	MOVD	$log1p32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x2ea0e512 // fcmgt v18.2s, v8.2s, v0.2s
+	VMOV	V9.B16, V10.B16
+	VFMLS	V21.S2, V9.S2, V10.S2
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VMOV	V18.B16, V20.B16
+	VBSL	V19.B8, V10.B8, V20.B8
+	WORD	$0x0e34d62b // fadd v11.2s, v17.2s, v20.2s
+	WORD	$0x0e35d6d9 // fadd v25.2s, v22.2s, v21.2s
+	WORD	$0x0eb9d6c6 // fsub v6.2s, v22.2s, v25.2s
+	WORD	$0x0e35d4d7 // fadd v23.2s, v6.2s, v21.2s
+	MOVD	$log1p32consts<>+48(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$log1p32consts<>+52(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V21.S2, V28.S2, V16.S2
+	MOVD	$log1p32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V4.B16
+	VFMLA	V21.S2, V16.S2, V4.S2
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V5.B16, V24.B16
+	VFMLA	V21.S2, V4.S2, V24.S2
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V7.S2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V21.S2, V24.S2, V8.S2
+	WORD	$0x2e35dea9 // fmul v9.2s, v21.2s, v21.2s
+	WORD	$0x0e2bd6f3 // fadd v19.2s, v23.2s, v11.2s
+	VMOV	V19.B16, V18.B16
+	VFMLA	V8.S2, V9.S2, V18.S2
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x0e2ae411 // fcmeq v17.2s, v0.2s, v10.2s
+	WORD	$0x0e32d734 // fadd v20.2s, v25.2s, v18.2s
+	VMOV	V17.B16, V22.B16
+	VBSL	V20.B8, V0.B8, V22.B8
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S2]
+	WORD	$0x2ea6e41c // fcmgt v28.2s, v0.2s, v6.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e3ae41b // fcmeq v27.2s, v0.2s, v26.2s
+	VORR	V27.B8, V28.B8, V16.B8
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock53
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V4.S2]
+	WORD	$0x0e24e407 // fcmeq v7.2s, v0.2s, v4.2s
+	MOVD	$log1p32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V7.B16, V21.B16
+	VBSL	V22.B8, V24.B8, V21.B8
+	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V0.B8, V17.B8
-	VMOV	V5.B16, V4.B16
-	VBSL	V26.B8, V17.B8, V4.B8
-	VMOV	V28.B16, V27.B16
-	VBSL	V25.B8, V4.B8, V27.B8
-	VMOV	V27.B16, V25.B16
+	WORD	$0x2ea0e6eb // fcmgt v11.2s, v23.2s, v0.2s
+	MOVD	$log1p32consts<>+72(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V11.B16, V8.B16
+	VBSL	V21.B8, V9.B8, V8.B8
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x0e33e40a // fcmeq v10.2s, v0.2s, v19.2s
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V10.B16, V18.B16
+	VBSL	V8.B8, V25.B8, V18.B8
+	WORD	$0x0e20e411 // fcmeq v17.2s, v0.2s, v0.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VORR	V20.B8, V0.B8, V6.B8
+	VMOV	V17.B16, V26.B16
+	VBSL	V18.B8, V6.B8, V26.B8
+	VMOV	V16.B16, V28.B16
+	VBSL	V22.B8, V26.B8, V28.B8
+	VMOV	V28.B16, V22.B16
 mathblock53:
-	VMOV	V25.B16, V12.B16
+	VMOV	V22.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -15622,177 +15622,177 @@ tail1:
 	WORD	$0x0e37d6d8 // fadd v24.2s, v22.2s, v23.2s
 	MOVD	$log1p32consts<>+4(SB), R19
 	VLD1R	(R19), [V25.S2]
-	WORD	$0x2ea0e73a // fcmgt v26.2s, v25.2s, v0.2s
+	VADD	V25.S2, V17.S2, V26.S2
+	VUSHR	$23, V26.S2, V27.S2
 	MOVD	$log1p32consts<>+8(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VADD	V27.S2, V17.S2, V28.S2
-	VUSHR	$23, V28.S2, V4.S2
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V27.B8, V4.B8
 	MOVD	$log1p32consts<>+12(SB), R19
 	VLD1R	(R19), [V5.S2]
-	VORR	V5.B8, V4.B8, V6.B8
+	WORD	$0x0ea5d486 // fsub v6.2s, v4.2s, v5.2s
 	MOVD	$log1p32consts<>+16(SB), R19
 	VLD1R	(R19), [V7.S2]
-	WORD	$0x0ea7d4c8 // fsub v8.2s, v6.2s, v7.2s
+	VAND	V7.B8, V26.B8, V8.B8
 	MOVD	$log1p32consts<>+20(SB), R19
 	VLD1R	(R19), [V9.S2]
-	VAND	V9.B8, V28.B8, V10.B8
-	MOVD	$log1p32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VADD	V11.S2, V10.S2, V16.S2
-	VUSHR	$19, V28.S2, V18.S2
+	VADD	V9.S2, V8.S2, V10.S2
+	VUSHR	$19, V26.S2, V11.S2
 	MOVD	$loginvc_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
+	VMOV	V11.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[0]
-	VMOV	V18.S[1], R20
+	VMOV	R20, V16.S[0]
+	VMOV	V11.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[1]
-	VMOV	V18.S[2], R20
+	VMOV	R20, V16.S[1]
+	VMOV	V11.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[2]
-	VMOV	V18.S[3], R20
+	VMOV	R20, V16.S[2]
+	VMOV	V11.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[3]
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.S2, V16.S2, V19.S2
-	MOVD	$loglhi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	MOVD	$log1p32consts<>+32(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V22.B16, V25.B16
-	VFMLA	V23.S2, V8.S2, V25.S2
-	MOVD	$logllo_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V27.S[3]
-	MOVD	$log1p32consts<>+36(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V27.B16, V5.B16
-	VFMLA	V17.S2, V8.S2, V5.S2
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VAND	V4.B8, V28.B8, V7.B8
-	VSUB	V7.S2, V21.S2, V6.S2
-	MOVD	$log1p32consts<>+0(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VADD	V9.S2, V6.S2, V11.S2
-	WORD	$0x2e2bdf0a // fmul v10.2s, v24.2s, v11.2s
-	VMOV	V10.B16, V20.B16
-	VFMLS	V19.S2, V10.S2, V20.S2
-	MOVD	$log1p32consts<>+44(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V26.B16, V23.B16
-	VBSL	V16.B8, V20.B8, V23.B8
-	WORD	$0x0e37d4b6 // fadd v22.2s, v5.2s, v23.2s
-	WORD	$0x0e33d732 // fadd v18.2s, v25.2s, v19.2s
-	WORD	$0x0eb2d731 // fsub v17.2s, v25.2s, v18.2s
-	WORD	$0x0e33d628 // fadd v8.2s, v17.2s, v19.2s
-	MOVD	$log1p32consts<>+48(SB), R19
-	VLD1R	(R19), [V27.S2]
-	MOVD	$log1p32consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V19.S2, V27.S2, V28.S2
-	MOVD	$log1p32consts<>+56(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V7.B16
-	VFMLA	V19.S2, V28.S2, V7.S2
-	MOVD	$log1p32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VMOV	V9.B16, V6.B16
-	VFMLA	V19.S2, V7.S2, V6.S2
-	MOVD	$log1p32consts<>+64(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V24.B16, V11.B16
-	VFMLA	V19.S2, V6.S2, V11.S2
-	WORD	$0x2e33de6a // fmul v10.2s, v19.2s, v19.2s
-	WORD	$0x0e36d510 // fadd v16.2s, v8.2s, v22.2s
-	VMOV	V16.B16, V26.B16
-	VFMLA	V11.S2, V10.S2, V26.S2
-	MOVD	$log1p32consts<>+44(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x0e34e405 // fcmeq v5.2s, v0.2s, v20.2s
-	WORD	$0x0e3ad657 // fadd v23.2s, v18.2s, v26.2s
-	VMOV	V5.B16, V25.B16
-	VBSL	V23.B8, V0.B8, V25.B8
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x2eb1e41b // fcmgt v27.2s, v0.2s, v17.2s
-	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x0e24e415 // fcmeq v21.2s, v0.2s, v4.2s
-	VORR	V21.B8, V27.B8, V28.B8
-	WORD	$0x6eb0ab89 // umaxv s9, v28.4s
-	FMOVS	F9, R20
-	CBZ	R20, mathblock54
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x0e27e418 // fcmeq v24.2s, v0.2s, v7.2s
-	MOVD	$log1p32consts<>+68(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V25.B8, V6.B8, V19.B8
-	MOVD	$log1p32consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x2ea0e516 // fcmgt v22.2s, v8.2s, v0.2s
-	MOVD	$log1p32consts<>+72(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V22.B16, V11.B16
-	VBSL	V19.B8, V10.B8, V11.B8
-	MOVD	$log1p32consts<>+40(SB), R19
-	VLD1R	(R19), [V16.S2]
-	WORD	$0x0e30e414 // fcmeq v20.2s, v0.2s, v16.2s
-	MOVD	$log1p32consts<>+40(SB), R19
+	VMOV	R20, V16.S[3]
+	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V18.S2]
-	VMOV	V20.B16, V26.B16
-	VBSL	V11.B8, V18.B8, V26.B8
-	WORD	$0x0e20e405 // fcmeq v5.2s, v0.2s, v0.2s
-	WORD	$0x2e2058a5 // mvn v5.8b, v5.8b
-	MOVD	$log1p32consts<>+76(SB), R19
+	VMOV	V18.B16, V21.B16
+	VFMLA	V16.S2, V10.S2, V21.S2
+	MOVD	$loglhi_32<>+0(SB), R19
+	VMOV	V11.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V11.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V11.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V11.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	MOVD	$log1p32consts<>+28(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V19.S2, V6.S2, V22.S2
+	MOVD	$logllo_32<>+0(SB), R19
+	VMOV	V11.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[0]
+	VMOV	V11.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[1]
+	VMOV	V11.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[2]
+	VMOV	V11.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V23.S[3]
+	MOVD	$log1p32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V23.B16, V17.B16
+	VFMLA	V25.S2, V6.S2, V17.S2
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VAND	V28.B8, V26.B8, V27.B8
+	VSUB	V27.S2, V16.S2, V5.S2
+	MOVD	$log1p32consts<>+0(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VADD	V4.S2, V5.S2, V7.S2
+	WORD	$0x2e27df09 // fmul v9.2s, v24.2s, v7.2s
+	MOVD	$log1p32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x2ea0e512 // fcmgt v18.2s, v8.2s, v0.2s
+	VMOV	V9.B16, V10.B16
+	VFMLS	V21.S2, V9.S2, V10.S2
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VMOV	V18.B16, V20.B16
+	VBSL	V19.B8, V10.B8, V20.B8
+	WORD	$0x0e34d62b // fadd v11.2s, v17.2s, v20.2s
+	WORD	$0x0e35d6d9 // fadd v25.2s, v22.2s, v21.2s
+	WORD	$0x0eb9d6c6 // fsub v6.2s, v22.2s, v25.2s
+	WORD	$0x0e35d4d7 // fadd v23.2s, v6.2s, v21.2s
+	MOVD	$log1p32consts<>+48(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$log1p32consts<>+52(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V21.S2, V28.S2, V16.S2
+	MOVD	$log1p32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V4.B16
+	VFMLA	V21.S2, V16.S2, V4.S2
+	MOVD	$log1p32consts<>+60(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V5.B16, V24.B16
+	VFMLA	V21.S2, V4.S2, V24.S2
+	MOVD	$log1p32consts<>+64(SB), R19
+	VLD1R	(R19), [V7.S2]
+	VMOV	V7.B16, V8.B16
+	VFMLA	V21.S2, V24.S2, V8.S2
+	WORD	$0x2e35dea9 // fmul v9.2s, v21.2s, v21.2s
+	WORD	$0x0e2bd6f3 // fadd v19.2s, v23.2s, v11.2s
+	VMOV	V19.B16, V18.B16
+	VFMLA	V8.S2, V9.S2, V18.S2
+	MOVD	$log1p32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x0e2ae411 // fcmeq v17.2s, v0.2s, v10.2s
+	WORD	$0x0e32d734 // fadd v20.2s, v25.2s, v18.2s
+	VMOV	V17.B16, V22.B16
+	VBSL	V20.B8, V0.B8, V22.B8
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S2]
+	WORD	$0x2ea6e41c // fcmgt v28.2s, v0.2s, v6.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e3ae41b // fcmeq v27.2s, v0.2s, v26.2s
+	VORR	V27.B8, V28.B8, V16.B8
+	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock54
+	MOVD	$log1p32consts<>+24(SB), R19
+	VLD1R	(R19), [V4.S2]
+	WORD	$0x0e24e407 // fcmeq v7.2s, v0.2s, v4.2s
+	MOVD	$log1p32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V7.B16, V21.B16
+	VBSL	V22.B8, V24.B8, V21.B8
+	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V0.B8, V17.B8
-	VMOV	V5.B16, V4.B16
-	VBSL	V26.B8, V17.B8, V4.B8
-	VMOV	V28.B16, V27.B16
-	VBSL	V25.B8, V4.B8, V27.B8
-	VMOV	V27.B16, V25.B16
+	WORD	$0x2ea0e6eb // fcmgt v11.2s, v23.2s, v0.2s
+	MOVD	$log1p32consts<>+72(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V11.B16, V8.B16
+	VBSL	V21.B8, V9.B8, V8.B8
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x0e33e40a // fcmeq v10.2s, v0.2s, v19.2s
+	MOVD	$log1p32consts<>+36(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V10.B16, V18.B16
+	VBSL	V8.B8, V25.B8, V18.B8
+	WORD	$0x0e20e411 // fcmeq v17.2s, v0.2s, v0.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	MOVD	$log1p32consts<>+76(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VORR	V20.B8, V0.B8, V6.B8
+	VMOV	V17.B16, V26.B16
+	VBSL	V18.B8, V6.B8, V26.B8
+	VMOV	V16.B16, V28.B16
+	VBSL	V22.B8, V26.B8, V28.B8
+	VMOV	V28.B16, V22.B16
 mathblock54:
-	VMOV	V25.B16, V12.B16
+	VMOV	V22.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -39538,173 +39538,173 @@ loop:
 	WORD	$0x4e77d6d8 // fadd v24.2d, v22.2d, v23.2d
 	MOVD	$log1p64consts<>+8(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ee0e73a // fcmgt v26.2d, v25.2d, v0.2d
+	VADD	V25.D2, V17.D2, V26.D2
+	VUSHR	$52, V26.D2, V27.D2
 	MOVD	$log1p64consts<>+16(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V17.D2, V28.D2
-	VUSHR	$52, V28.D2, V4.D2
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V27.B16, V4.B16
 	MOVD	$log1p64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VORR	V5.B16, V4.B16, V6.B16
+	WORD	$0x4ee5d486 // fsub v6.2d, v4.2d, v5.2d
 	MOVD	$log1p64consts<>+32(SB), R19
 	VLD1R	(R19), [V7.D2]
-	WORD	$0x4ee7d4c8 // fsub v8.2d, v6.2d, v7.2d
+	VAND	V7.B16, V26.B16, V8.B16
 	MOVD	$log1p64consts<>+40(SB), R19
 	VLD1R	(R19), [V9.D2]
-	VAND	V9.B16, V28.B16, V10.B16
-	MOVD	$log1p64consts<>+48(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VADD	V11.D2, V10.D2, V16.D2
-	VUSHR	$48, V28.D2, V18.D2
+	VADD	V9.D2, V8.D2, V10.D2
+	VUSHR	$48, V26.D2, V11.D2
 	MOVD	$loginvc_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V16.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.D2, V16.D2, V19.D2
+	VMOV	R20, V16.D[1]
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V21.B16
+	VFMLA	V16.D2, V10.D2, V21.D2
 	MOVD	$loglhi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V20.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	MOVD	$log1p64consts<>+64(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V22.B16, V25.B16
-	VFMLA	V23.D2, V8.D2, V25.D2
+	VMOV	R20, V20.D[1]
+	MOVD	$log1p64consts<>+56(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V19.D2, V6.D2, V22.D2
 	MOVD	$logllo_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V23.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[1]
-	MOVD	$log1p64consts<>+72(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V27.B16, V5.B16
-	VFMLA	V17.D2, V8.D2, V5.D2
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VAND	V4.B16, V28.B16, V7.B16
-	VSUB	V7.D2, V21.D2, V6.D2
-	MOVD	$log1p64consts<>+0(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VADD	V9.D2, V6.D2, V11.D2
-	WORD	$0x6e6bdf0a // fmul v10.2d, v24.2d, v11.2d
-	VMOV	V10.B16, V20.B16
-	VFMLS	V19.D2, V10.D2, V20.D2
-	MOVD	$log1p64consts<>+88(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V26.B16, V23.B16
-	VBSL	V16.B16, V20.B16, V23.B16
-	WORD	$0x4e77d4b6 // fadd v22.2d, v5.2d, v23.2d
-	WORD	$0x4e73d732 // fadd v18.2d, v25.2d, v19.2d
-	WORD	$0x4ef2d731 // fsub v17.2d, v25.2d, v18.2d
-	WORD	$0x4e73d628 // fadd v8.2d, v17.2d, v19.2d
-	MOVD	$log1p64consts<>+96(SB), R19
-	VLD1R	(R19), [V27.D2]
-	MOVD	$log1p64consts<>+104(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V19.D2, V27.D2, V28.D2
-	MOVD	$log1p64consts<>+112(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V7.B16
-	VFMLA	V19.D2, V28.D2, V7.D2
-	MOVD	$log1p64consts<>+120(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V6.B16
-	VFMLA	V19.D2, V7.D2, V6.D2
-	MOVD	$log1p64consts<>+128(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V11.B16
-	VFMLA	V19.D2, V6.D2, V11.D2
-	MOVD	$log1p64consts<>+136(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V16.B16
-	VFMLA	V19.D2, V11.D2, V16.D2
-	MOVD	$log1p64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V20.B16
-	VFMLA	V19.D2, V16.D2, V20.D2
-	MOVD	$log1p64consts<>+152(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V23.B16
-	VFMLA	V19.D2, V20.D2, V23.D2
-	MOVD	$log1p64consts<>+160(SB), R19
+	VMOV	R20, V23.D[1]
+	MOVD	$log1p64consts<>+64(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V17.B16
-	VFMLA	V19.D2, V23.D2, V17.D2
-	MOVD	$log1p64consts<>+168(SB), R19
+	VMOV	V23.B16, V17.B16
+	VFMLA	V25.D2, V6.D2, V17.D2
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V26.B16, V27.B16
+	VSUB	V27.D2, V16.D2, V5.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VADD	V4.D2, V5.D2, V7.D2
+	WORD	$0x6e67df09 // fmul v9.2d, v24.2d, v7.2d
+	MOVD	$log1p64consts<>+80(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ee0e512 // fcmgt v18.2d, v8.2d, v0.2d
+	VMOV	V9.B16, V10.B16
+	VFMLS	V21.D2, V9.D2, V10.D2
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V18.B16, V20.B16
+	VBSL	V19.B16, V10.B16, V20.B16
+	WORD	$0x4e74d62b // fadd v11.2d, v17.2d, v20.2d
+	WORD	$0x4e75d6d9 // fadd v25.2d, v22.2d, v21.2d
+	WORD	$0x4ef9d6c6 // fsub v6.2d, v22.2d, v25.2d
+	WORD	$0x4e75d4d7 // fadd v23.2d, v6.2d, v21.2d
+	MOVD	$log1p64consts<>+96(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$log1p64consts<>+104(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V21.D2, V28.D2, V16.D2
+	MOVD	$log1p64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VMOV	V27.B16, V4.B16
-	VFMLA	V19.D2, V17.D2, V4.D2
-	WORD	$0x6e73de75 // fmul v21.2d, v19.2d, v19.2d
-	WORD	$0x4e76d51c // fadd v28.2d, v8.2d, v22.2d
-	VMOV	V28.B16, V9.B16
-	VFMLA	V4.D2, V21.D2, V9.D2
-	MOVD	$log1p64consts<>+88(SB), R19
+	VFMLA	V21.D2, V16.D2, V4.D2
+	MOVD	$log1p64consts<>+120(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V24.B16
+	VFMLA	V21.D2, V4.D2, V24.D2
+	MOVD	$log1p64consts<>+128(SB), R19
 	VLD1R	(R19), [V7.D2]
-	WORD	$0x4e67e418 // fcmeq v24.2d, v0.2d, v7.2d
-	WORD	$0x4e69d646 // fadd v6.2d, v18.2d, v9.2d
-	VMOV	V24.B16, V10.B16
-	VBSL	V6.B16, V0.B16, V10.B16
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x6eebe41a // fcmgt v26.2d, v0.2d, v11.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e70e405 // fcmeq v5.2d, v0.2d, v16.2d
-	VORR	V5.B16, V26.B16, V20.B16
-	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock131
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x4e77e41b // fcmeq v27.2d, v0.2d, v23.2d
-	MOVD	$log1p64consts<>+176(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V27.B16, V19.B16
-	VBSL	V10.B16, V17.B16, V19.B16
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee0e516 // fcmgt v22.2d, v8.2d, v0.2d
-	MOVD	$log1p64consts<>+184(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V22.B16, V4.B16
-	VBSL	V19.B16, V21.B16, V4.B16
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce407 // fcmeq v7.2d, v0.2d, v28.2d
-	MOVD	$log1p64consts<>+80(SB), R19
+	VMOV	V7.B16, V8.B16
+	VFMLA	V21.D2, V24.D2, V8.D2
+	MOVD	$log1p64consts<>+136(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V19.B16
+	VFMLA	V21.D2, V8.D2, V19.D2
+	MOVD	$log1p64consts<>+144(SB), R19
 	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V10.B16
+	VFMLA	V21.D2, V19.D2, V10.D2
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V20.B16
+	VFMLA	V21.D2, V10.D2, V20.D2
+	MOVD	$log1p64consts<>+160(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V6.B16
+	VFMLA	V21.D2, V20.D2, V6.D2
+	MOVD	$log1p64consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V26.B16
+	VFMLA	V21.D2, V6.D2, V26.D2
+	WORD	$0x6e75debb // fmul v27.2d, v21.2d, v21.2d
+	WORD	$0x4e6bd6f0 // fadd v16.2d, v23.2d, v11.2d
+	VMOV	V16.B16, V5.B16
+	VFMLA	V26.D2, V27.D2, V5.D2
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x4e64e407 // fcmeq v7.2d, v0.2d, v4.2d
+	WORD	$0x4e65d738 // fadd v24.2d, v25.2d, v5.2d
 	VMOV	V7.B16, V9.B16
-	VBSL	V4.B16, V18.B16, V9.B16
-	WORD	$0x4e60e418 // fcmeq v24.2d, v0.2d, v0.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$log1p64consts<>+192(SB), R19
+	VBSL	V24.B16, V0.B16, V9.B16
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ee8e412 // fcmgt v18.2d, v0.2d, v8.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e411 // fcmeq v17.2d, v0.2d, v19.2d
+	VORR	V17.B16, V18.B16, V10.B16
+	WORD	$0x6eb0a956 // umaxv s22, v10.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock131
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e41c // fcmeq v28.2d, v0.2d, v20.2d
+	MOVD	$log1p64consts<>+176(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V0.B16, V11.B16
-	VMOV	V24.B16, V16.B16
-	VBSL	V9.B16, V11.B16, V16.B16
-	VMOV	V20.B16, V26.B16
-	VBSL	V10.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V10.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V9.B16, V6.B16, V21.B16
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee0e6eb // fcmgt v11.2d, v23.2d, v0.2d
+	MOVD	$log1p64consts<>+184(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V11.B16, V26.B16
+	VBSL	V21.B16, V27.B16, V26.B16
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e404 // fcmeq v4.2d, v0.2d, v16.2d
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V4.B16, V5.B16
+	VBSL	V26.B16, V25.B16, V5.B16
+	WORD	$0x4e60e407 // fcmeq v7.2d, v0.2d, v0.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	MOVD	$log1p64consts<>+192(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V0.B16, V8.B16
+	VMOV	V7.B16, V19.B16
+	VBSL	V5.B16, V8.B16, V19.B16
+	VMOV	V10.B16, V18.B16
+	VBSL	V9.B16, V19.B16, V18.B16
+	VMOV	V18.B16, V9.B16
 mathblock131:
-	VMOV	V10.B16, V12.B16
+	VMOV	V9.B16, V12.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x4e61d611 // fadd v17.2d, v16.2d, v1.2d
@@ -39719,173 +39719,173 @@ mathblock131:
 	WORD	$0x4e77d6d8 // fadd v24.2d, v22.2d, v23.2d
 	MOVD	$log1p64consts<>+8(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ee1e73a // fcmgt v26.2d, v25.2d, v1.2d
+	VADD	V25.D2, V17.D2, V26.D2
+	VUSHR	$52, V26.D2, V27.D2
 	MOVD	$log1p64consts<>+16(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V17.D2, V28.D2
-	VUSHR	$52, V28.D2, V4.D2
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V27.B16, V4.B16
 	MOVD	$log1p64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VORR	V5.B16, V4.B16, V6.B16
+	WORD	$0x4ee5d486 // fsub v6.2d, v4.2d, v5.2d
 	MOVD	$log1p64consts<>+32(SB), R19
 	VLD1R	(R19), [V7.D2]
-	WORD	$0x4ee7d4c8 // fsub v8.2d, v6.2d, v7.2d
+	VAND	V7.B16, V26.B16, V8.B16
 	MOVD	$log1p64consts<>+40(SB), R19
 	VLD1R	(R19), [V9.D2]
-	VAND	V9.B16, V28.B16, V10.B16
-	MOVD	$log1p64consts<>+48(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VADD	V11.D2, V10.D2, V16.D2
-	VUSHR	$48, V28.D2, V18.D2
+	VADD	V9.D2, V8.D2, V10.D2
+	VUSHR	$48, V26.D2, V11.D2
 	MOVD	$loginvc_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V16.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.D2, V16.D2, V19.D2
+	VMOV	R20, V16.D[1]
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V21.B16
+	VFMLA	V16.D2, V10.D2, V21.D2
 	MOVD	$loglhi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V20.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	MOVD	$log1p64consts<>+64(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V22.B16, V25.B16
-	VFMLA	V23.D2, V8.D2, V25.D2
+	VMOV	R20, V20.D[1]
+	MOVD	$log1p64consts<>+56(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V19.D2, V6.D2, V22.D2
 	MOVD	$logllo_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V23.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[1]
-	MOVD	$log1p64consts<>+72(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V27.B16, V5.B16
-	VFMLA	V17.D2, V8.D2, V5.D2
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VAND	V4.B16, V28.B16, V7.B16
-	VSUB	V7.D2, V21.D2, V6.D2
-	MOVD	$log1p64consts<>+0(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VADD	V9.D2, V6.D2, V11.D2
-	WORD	$0x6e6bdf0a // fmul v10.2d, v24.2d, v11.2d
-	VMOV	V10.B16, V20.B16
-	VFMLS	V19.D2, V10.D2, V20.D2
-	MOVD	$log1p64consts<>+88(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V26.B16, V23.B16
-	VBSL	V16.B16, V20.B16, V23.B16
-	WORD	$0x4e77d4b6 // fadd v22.2d, v5.2d, v23.2d
-	WORD	$0x4e73d732 // fadd v18.2d, v25.2d, v19.2d
-	WORD	$0x4ef2d731 // fsub v17.2d, v25.2d, v18.2d
-	WORD	$0x4e73d628 // fadd v8.2d, v17.2d, v19.2d
-	MOVD	$log1p64consts<>+96(SB), R19
-	VLD1R	(R19), [V27.D2]
-	MOVD	$log1p64consts<>+104(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V19.D2, V27.D2, V28.D2
-	MOVD	$log1p64consts<>+112(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V7.B16
-	VFMLA	V19.D2, V28.D2, V7.D2
-	MOVD	$log1p64consts<>+120(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V6.B16
-	VFMLA	V19.D2, V7.D2, V6.D2
-	MOVD	$log1p64consts<>+128(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V11.B16
-	VFMLA	V19.D2, V6.D2, V11.D2
-	MOVD	$log1p64consts<>+136(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V16.B16
-	VFMLA	V19.D2, V11.D2, V16.D2
-	MOVD	$log1p64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V20.B16
-	VFMLA	V19.D2, V16.D2, V20.D2
-	MOVD	$log1p64consts<>+152(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V23.B16
-	VFMLA	V19.D2, V20.D2, V23.D2
-	MOVD	$log1p64consts<>+160(SB), R19
+	VMOV	R20, V23.D[1]
+	MOVD	$log1p64consts<>+64(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V17.B16
-	VFMLA	V19.D2, V23.D2, V17.D2
-	MOVD	$log1p64consts<>+168(SB), R19
+	VMOV	V23.B16, V17.B16
+	VFMLA	V25.D2, V6.D2, V17.D2
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V26.B16, V27.B16
+	VSUB	V27.D2, V16.D2, V5.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VADD	V4.D2, V5.D2, V7.D2
+	WORD	$0x6e67df09 // fmul v9.2d, v24.2d, v7.2d
+	MOVD	$log1p64consts<>+80(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ee1e512 // fcmgt v18.2d, v8.2d, v1.2d
+	VMOV	V9.B16, V10.B16
+	VFMLS	V21.D2, V9.D2, V10.D2
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V18.B16, V20.B16
+	VBSL	V19.B16, V10.B16, V20.B16
+	WORD	$0x4e74d62b // fadd v11.2d, v17.2d, v20.2d
+	WORD	$0x4e75d6d9 // fadd v25.2d, v22.2d, v21.2d
+	WORD	$0x4ef9d6c6 // fsub v6.2d, v22.2d, v25.2d
+	WORD	$0x4e75d4d7 // fadd v23.2d, v6.2d, v21.2d
+	MOVD	$log1p64consts<>+96(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$log1p64consts<>+104(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V21.D2, V28.D2, V16.D2
+	MOVD	$log1p64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VMOV	V27.B16, V4.B16
-	VFMLA	V19.D2, V17.D2, V4.D2
-	WORD	$0x6e73de75 // fmul v21.2d, v19.2d, v19.2d
-	WORD	$0x4e76d51c // fadd v28.2d, v8.2d, v22.2d
-	VMOV	V28.B16, V9.B16
-	VFMLA	V4.D2, V21.D2, V9.D2
-	MOVD	$log1p64consts<>+88(SB), R19
+	VFMLA	V21.D2, V16.D2, V4.D2
+	MOVD	$log1p64consts<>+120(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V24.B16
+	VFMLA	V21.D2, V4.D2, V24.D2
+	MOVD	$log1p64consts<>+128(SB), R19
 	VLD1R	(R19), [V7.D2]
-	WORD	$0x4e67e438 // fcmeq v24.2d, v1.2d, v7.2d
-	WORD	$0x4e69d646 // fadd v6.2d, v18.2d, v9.2d
-	VMOV	V24.B16, V10.B16
-	VBSL	V6.B16, V1.B16, V10.B16
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x6eebe43a // fcmgt v26.2d, v1.2d, v11.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e70e425 // fcmeq v5.2d, v1.2d, v16.2d
-	VORR	V5.B16, V26.B16, V20.B16
-	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock132
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x4e77e43b // fcmeq v27.2d, v1.2d, v23.2d
-	MOVD	$log1p64consts<>+176(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V27.B16, V19.B16
-	VBSL	V10.B16, V17.B16, V19.B16
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee1e516 // fcmgt v22.2d, v8.2d, v1.2d
-	MOVD	$log1p64consts<>+184(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V22.B16, V4.B16
-	VBSL	V19.B16, V21.B16, V4.B16
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce427 // fcmeq v7.2d, v1.2d, v28.2d
-	MOVD	$log1p64consts<>+80(SB), R19
+	VMOV	V7.B16, V8.B16
+	VFMLA	V21.D2, V24.D2, V8.D2
+	MOVD	$log1p64consts<>+136(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V19.B16
+	VFMLA	V21.D2, V8.D2, V19.D2
+	MOVD	$log1p64consts<>+144(SB), R19
 	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V10.B16
+	VFMLA	V21.D2, V19.D2, V10.D2
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V20.B16
+	VFMLA	V21.D2, V10.D2, V20.D2
+	MOVD	$log1p64consts<>+160(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V6.B16
+	VFMLA	V21.D2, V20.D2, V6.D2
+	MOVD	$log1p64consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V26.B16
+	VFMLA	V21.D2, V6.D2, V26.D2
+	WORD	$0x6e75debb // fmul v27.2d, v21.2d, v21.2d
+	WORD	$0x4e6bd6f0 // fadd v16.2d, v23.2d, v11.2d
+	VMOV	V16.B16, V5.B16
+	VFMLA	V26.D2, V27.D2, V5.D2
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x4e64e427 // fcmeq v7.2d, v1.2d, v4.2d
+	WORD	$0x4e65d738 // fadd v24.2d, v25.2d, v5.2d
 	VMOV	V7.B16, V9.B16
-	VBSL	V4.B16, V18.B16, V9.B16
-	WORD	$0x4e61e438 // fcmeq v24.2d, v1.2d, v1.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$log1p64consts<>+192(SB), R19
+	VBSL	V24.B16, V1.B16, V9.B16
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ee8e432 // fcmgt v18.2d, v1.2d, v8.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e431 // fcmeq v17.2d, v1.2d, v19.2d
+	VORR	V17.B16, V18.B16, V10.B16
+	WORD	$0x6eb0a956 // umaxv s22, v10.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock132
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e43c // fcmeq v28.2d, v1.2d, v20.2d
+	MOVD	$log1p64consts<>+176(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V1.B16, V11.B16
-	VMOV	V24.B16, V16.B16
-	VBSL	V9.B16, V11.B16, V16.B16
-	VMOV	V20.B16, V26.B16
-	VBSL	V10.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V10.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V9.B16, V6.B16, V21.B16
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee1e6eb // fcmgt v11.2d, v23.2d, v1.2d
+	MOVD	$log1p64consts<>+184(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V11.B16, V26.B16
+	VBSL	V21.B16, V27.B16, V26.B16
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e424 // fcmeq v4.2d, v1.2d, v16.2d
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V4.B16, V5.B16
+	VBSL	V26.B16, V25.B16, V5.B16
+	WORD	$0x4e61e427 // fcmeq v7.2d, v1.2d, v1.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	MOVD	$log1p64consts<>+192(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V1.B16, V8.B16
+	VMOV	V7.B16, V19.B16
+	VBSL	V5.B16, V8.B16, V19.B16
+	VMOV	V10.B16, V18.B16
+	VBSL	V9.B16, V19.B16, V18.B16
+	VMOV	V18.B16, V9.B16
 mathblock132:
-	VMOV	V10.B16, V13.B16
+	VMOV	V9.B16, V13.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x4e62d611 // fadd v17.2d, v16.2d, v2.2d
@@ -39900,173 +39900,173 @@ mathblock132:
 	WORD	$0x4e77d6d8 // fadd v24.2d, v22.2d, v23.2d
 	MOVD	$log1p64consts<>+8(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ee2e73a // fcmgt v26.2d, v25.2d, v2.2d
+	VADD	V25.D2, V17.D2, V26.D2
+	VUSHR	$52, V26.D2, V27.D2
 	MOVD	$log1p64consts<>+16(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V17.D2, V28.D2
-	VUSHR	$52, V28.D2, V4.D2
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V27.B16, V4.B16
 	MOVD	$log1p64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VORR	V5.B16, V4.B16, V6.B16
+	WORD	$0x4ee5d486 // fsub v6.2d, v4.2d, v5.2d
 	MOVD	$log1p64consts<>+32(SB), R19
 	VLD1R	(R19), [V7.D2]
-	WORD	$0x4ee7d4c8 // fsub v8.2d, v6.2d, v7.2d
+	VAND	V7.B16, V26.B16, V8.B16
 	MOVD	$log1p64consts<>+40(SB), R19
 	VLD1R	(R19), [V9.D2]
-	VAND	V9.B16, V28.B16, V10.B16
-	MOVD	$log1p64consts<>+48(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VADD	V11.D2, V10.D2, V16.D2
-	VUSHR	$48, V28.D2, V18.D2
+	VADD	V9.D2, V8.D2, V10.D2
+	VUSHR	$48, V26.D2, V11.D2
 	MOVD	$loginvc_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V16.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.D2, V16.D2, V19.D2
+	VMOV	R20, V16.D[1]
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V21.B16
+	VFMLA	V16.D2, V10.D2, V21.D2
 	MOVD	$loglhi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V20.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	MOVD	$log1p64consts<>+64(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V22.B16, V25.B16
-	VFMLA	V23.D2, V8.D2, V25.D2
+	VMOV	R20, V20.D[1]
+	MOVD	$log1p64consts<>+56(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V19.D2, V6.D2, V22.D2
 	MOVD	$logllo_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V23.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[1]
-	MOVD	$log1p64consts<>+72(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V27.B16, V5.B16
-	VFMLA	V17.D2, V8.D2, V5.D2
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VAND	V4.B16, V28.B16, V7.B16
-	VSUB	V7.D2, V21.D2, V6.D2
-	MOVD	$log1p64consts<>+0(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VADD	V9.D2, V6.D2, V11.D2
-	WORD	$0x6e6bdf0a // fmul v10.2d, v24.2d, v11.2d
-	VMOV	V10.B16, V20.B16
-	VFMLS	V19.D2, V10.D2, V20.D2
-	MOVD	$log1p64consts<>+88(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V26.B16, V23.B16
-	VBSL	V16.B16, V20.B16, V23.B16
-	WORD	$0x4e77d4b6 // fadd v22.2d, v5.2d, v23.2d
-	WORD	$0x4e73d732 // fadd v18.2d, v25.2d, v19.2d
-	WORD	$0x4ef2d731 // fsub v17.2d, v25.2d, v18.2d
-	WORD	$0x4e73d628 // fadd v8.2d, v17.2d, v19.2d
-	MOVD	$log1p64consts<>+96(SB), R19
-	VLD1R	(R19), [V27.D2]
-	MOVD	$log1p64consts<>+104(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V19.D2, V27.D2, V28.D2
-	MOVD	$log1p64consts<>+112(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V7.B16
-	VFMLA	V19.D2, V28.D2, V7.D2
-	MOVD	$log1p64consts<>+120(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V6.B16
-	VFMLA	V19.D2, V7.D2, V6.D2
-	MOVD	$log1p64consts<>+128(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V11.B16
-	VFMLA	V19.D2, V6.D2, V11.D2
-	MOVD	$log1p64consts<>+136(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V16.B16
-	VFMLA	V19.D2, V11.D2, V16.D2
-	MOVD	$log1p64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V20.B16
-	VFMLA	V19.D2, V16.D2, V20.D2
-	MOVD	$log1p64consts<>+152(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V23.B16
-	VFMLA	V19.D2, V20.D2, V23.D2
-	MOVD	$log1p64consts<>+160(SB), R19
+	VMOV	R20, V23.D[1]
+	MOVD	$log1p64consts<>+64(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V17.B16
-	VFMLA	V19.D2, V23.D2, V17.D2
-	MOVD	$log1p64consts<>+168(SB), R19
+	VMOV	V23.B16, V17.B16
+	VFMLA	V25.D2, V6.D2, V17.D2
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V26.B16, V27.B16
+	VSUB	V27.D2, V16.D2, V5.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VADD	V4.D2, V5.D2, V7.D2
+	WORD	$0x6e67df09 // fmul v9.2d, v24.2d, v7.2d
+	MOVD	$log1p64consts<>+80(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ee2e512 // fcmgt v18.2d, v8.2d, v2.2d
+	VMOV	V9.B16, V10.B16
+	VFMLS	V21.D2, V9.D2, V10.D2
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V18.B16, V20.B16
+	VBSL	V19.B16, V10.B16, V20.B16
+	WORD	$0x4e74d62b // fadd v11.2d, v17.2d, v20.2d
+	WORD	$0x4e75d6d9 // fadd v25.2d, v22.2d, v21.2d
+	WORD	$0x4ef9d6c6 // fsub v6.2d, v22.2d, v25.2d
+	WORD	$0x4e75d4d7 // fadd v23.2d, v6.2d, v21.2d
+	MOVD	$log1p64consts<>+96(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$log1p64consts<>+104(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V21.D2, V28.D2, V16.D2
+	MOVD	$log1p64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VMOV	V27.B16, V4.B16
-	VFMLA	V19.D2, V17.D2, V4.D2
-	WORD	$0x6e73de75 // fmul v21.2d, v19.2d, v19.2d
-	WORD	$0x4e76d51c // fadd v28.2d, v8.2d, v22.2d
-	VMOV	V28.B16, V9.B16
-	VFMLA	V4.D2, V21.D2, V9.D2
-	MOVD	$log1p64consts<>+88(SB), R19
+	VFMLA	V21.D2, V16.D2, V4.D2
+	MOVD	$log1p64consts<>+120(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V24.B16
+	VFMLA	V21.D2, V4.D2, V24.D2
+	MOVD	$log1p64consts<>+128(SB), R19
 	VLD1R	(R19), [V7.D2]
-	WORD	$0x4e67e458 // fcmeq v24.2d, v2.2d, v7.2d
-	WORD	$0x4e69d646 // fadd v6.2d, v18.2d, v9.2d
-	VMOV	V24.B16, V10.B16
-	VBSL	V6.B16, V2.B16, V10.B16
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x6eebe45a // fcmgt v26.2d, v2.2d, v11.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e70e445 // fcmeq v5.2d, v2.2d, v16.2d
-	VORR	V5.B16, V26.B16, V20.B16
-	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock133
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x4e77e45b // fcmeq v27.2d, v2.2d, v23.2d
-	MOVD	$log1p64consts<>+176(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V27.B16, V19.B16
-	VBSL	V10.B16, V17.B16, V19.B16
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee2e516 // fcmgt v22.2d, v8.2d, v2.2d
-	MOVD	$log1p64consts<>+184(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V22.B16, V4.B16
-	VBSL	V19.B16, V21.B16, V4.B16
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce447 // fcmeq v7.2d, v2.2d, v28.2d
-	MOVD	$log1p64consts<>+80(SB), R19
+	VMOV	V7.B16, V8.B16
+	VFMLA	V21.D2, V24.D2, V8.D2
+	MOVD	$log1p64consts<>+136(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V19.B16
+	VFMLA	V21.D2, V8.D2, V19.D2
+	MOVD	$log1p64consts<>+144(SB), R19
 	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V10.B16
+	VFMLA	V21.D2, V19.D2, V10.D2
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V20.B16
+	VFMLA	V21.D2, V10.D2, V20.D2
+	MOVD	$log1p64consts<>+160(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V6.B16
+	VFMLA	V21.D2, V20.D2, V6.D2
+	MOVD	$log1p64consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V26.B16
+	VFMLA	V21.D2, V6.D2, V26.D2
+	WORD	$0x6e75debb // fmul v27.2d, v21.2d, v21.2d
+	WORD	$0x4e6bd6f0 // fadd v16.2d, v23.2d, v11.2d
+	VMOV	V16.B16, V5.B16
+	VFMLA	V26.D2, V27.D2, V5.D2
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x4e64e447 // fcmeq v7.2d, v2.2d, v4.2d
+	WORD	$0x4e65d738 // fadd v24.2d, v25.2d, v5.2d
 	VMOV	V7.B16, V9.B16
-	VBSL	V4.B16, V18.B16, V9.B16
-	WORD	$0x4e62e458 // fcmeq v24.2d, v2.2d, v2.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$log1p64consts<>+192(SB), R19
+	VBSL	V24.B16, V2.B16, V9.B16
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ee8e452 // fcmgt v18.2d, v2.2d, v8.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e451 // fcmeq v17.2d, v2.2d, v19.2d
+	VORR	V17.B16, V18.B16, V10.B16
+	WORD	$0x6eb0a956 // umaxv s22, v10.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock133
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e45c // fcmeq v28.2d, v2.2d, v20.2d
+	MOVD	$log1p64consts<>+176(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V2.B16, V11.B16
-	VMOV	V24.B16, V16.B16
-	VBSL	V9.B16, V11.B16, V16.B16
-	VMOV	V20.B16, V26.B16
-	VBSL	V10.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V10.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V9.B16, V6.B16, V21.B16
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee2e6eb // fcmgt v11.2d, v23.2d, v2.2d
+	MOVD	$log1p64consts<>+184(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V11.B16, V26.B16
+	VBSL	V21.B16, V27.B16, V26.B16
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e444 // fcmeq v4.2d, v2.2d, v16.2d
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V4.B16, V5.B16
+	VBSL	V26.B16, V25.B16, V5.B16
+	WORD	$0x4e62e447 // fcmeq v7.2d, v2.2d, v2.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	MOVD	$log1p64consts<>+192(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V2.B16, V8.B16
+	VMOV	V7.B16, V19.B16
+	VBSL	V5.B16, V8.B16, V19.B16
+	VMOV	V10.B16, V18.B16
+	VBSL	V9.B16, V19.B16, V18.B16
+	VMOV	V18.B16, V9.B16
 mathblock133:
-	VMOV	V10.B16, V14.B16
+	VMOV	V9.B16, V14.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x4e63d611 // fadd v17.2d, v16.2d, v3.2d
@@ -40081,173 +40081,173 @@ mathblock133:
 	WORD	$0x4e77d6d8 // fadd v24.2d, v22.2d, v23.2d
 	MOVD	$log1p64consts<>+8(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ee3e73a // fcmgt v26.2d, v25.2d, v3.2d
+	VADD	V25.D2, V17.D2, V26.D2
+	VUSHR	$52, V26.D2, V27.D2
 	MOVD	$log1p64consts<>+16(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V17.D2, V28.D2
-	VUSHR	$52, V28.D2, V4.D2
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V27.B16, V4.B16
 	MOVD	$log1p64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VORR	V5.B16, V4.B16, V6.B16
+	WORD	$0x4ee5d486 // fsub v6.2d, v4.2d, v5.2d
 	MOVD	$log1p64consts<>+32(SB), R19
 	VLD1R	(R19), [V7.D2]
-	WORD	$0x4ee7d4c8 // fsub v8.2d, v6.2d, v7.2d
+	VAND	V7.B16, V26.B16, V8.B16
 	MOVD	$log1p64consts<>+40(SB), R19
 	VLD1R	(R19), [V9.D2]
-	VAND	V9.B16, V28.B16, V10.B16
-	MOVD	$log1p64consts<>+48(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VADD	V11.D2, V10.D2, V16.D2
-	VUSHR	$48, V28.D2, V18.D2
+	VADD	V9.D2, V8.D2, V10.D2
+	VUSHR	$48, V26.D2, V11.D2
 	MOVD	$loginvc_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V16.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.D2, V16.D2, V19.D2
+	VMOV	R20, V16.D[1]
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V21.B16
+	VFMLA	V16.D2, V10.D2, V21.D2
 	MOVD	$loglhi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V20.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	MOVD	$log1p64consts<>+64(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V22.B16, V25.B16
-	VFMLA	V23.D2, V8.D2, V25.D2
+	VMOV	R20, V20.D[1]
+	MOVD	$log1p64consts<>+56(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V19.D2, V6.D2, V22.D2
 	MOVD	$logllo_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V23.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[1]
-	MOVD	$log1p64consts<>+72(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V27.B16, V5.B16
-	VFMLA	V17.D2, V8.D2, V5.D2
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VAND	V4.B16, V28.B16, V7.B16
-	VSUB	V7.D2, V21.D2, V6.D2
-	MOVD	$log1p64consts<>+0(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VADD	V9.D2, V6.D2, V11.D2
-	WORD	$0x6e6bdf0a // fmul v10.2d, v24.2d, v11.2d
-	VMOV	V10.B16, V20.B16
-	VFMLS	V19.D2, V10.D2, V20.D2
-	MOVD	$log1p64consts<>+88(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V26.B16, V23.B16
-	VBSL	V16.B16, V20.B16, V23.B16
-	WORD	$0x4e77d4b6 // fadd v22.2d, v5.2d, v23.2d
-	WORD	$0x4e73d732 // fadd v18.2d, v25.2d, v19.2d
-	WORD	$0x4ef2d731 // fsub v17.2d, v25.2d, v18.2d
-	WORD	$0x4e73d628 // fadd v8.2d, v17.2d, v19.2d
-	MOVD	$log1p64consts<>+96(SB), R19
-	VLD1R	(R19), [V27.D2]
-	MOVD	$log1p64consts<>+104(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V19.D2, V27.D2, V28.D2
-	MOVD	$log1p64consts<>+112(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V7.B16
-	VFMLA	V19.D2, V28.D2, V7.D2
-	MOVD	$log1p64consts<>+120(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V6.B16
-	VFMLA	V19.D2, V7.D2, V6.D2
-	MOVD	$log1p64consts<>+128(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V11.B16
-	VFMLA	V19.D2, V6.D2, V11.D2
-	MOVD	$log1p64consts<>+136(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V16.B16
-	VFMLA	V19.D2, V11.D2, V16.D2
-	MOVD	$log1p64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V20.B16
-	VFMLA	V19.D2, V16.D2, V20.D2
-	MOVD	$log1p64consts<>+152(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V23.B16
-	VFMLA	V19.D2, V20.D2, V23.D2
-	MOVD	$log1p64consts<>+160(SB), R19
+	VMOV	R20, V23.D[1]
+	MOVD	$log1p64consts<>+64(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V17.B16
-	VFMLA	V19.D2, V23.D2, V17.D2
-	MOVD	$log1p64consts<>+168(SB), R19
+	VMOV	V23.B16, V17.B16
+	VFMLA	V25.D2, V6.D2, V17.D2
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V26.B16, V27.B16
+	VSUB	V27.D2, V16.D2, V5.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VADD	V4.D2, V5.D2, V7.D2
+	WORD	$0x6e67df09 // fmul v9.2d, v24.2d, v7.2d
+	MOVD	$log1p64consts<>+80(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ee3e512 // fcmgt v18.2d, v8.2d, v3.2d
+	VMOV	V9.B16, V10.B16
+	VFMLS	V21.D2, V9.D2, V10.D2
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V18.B16, V20.B16
+	VBSL	V19.B16, V10.B16, V20.B16
+	WORD	$0x4e74d62b // fadd v11.2d, v17.2d, v20.2d
+	WORD	$0x4e75d6d9 // fadd v25.2d, v22.2d, v21.2d
+	WORD	$0x4ef9d6c6 // fsub v6.2d, v22.2d, v25.2d
+	WORD	$0x4e75d4d7 // fadd v23.2d, v6.2d, v21.2d
+	MOVD	$log1p64consts<>+96(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$log1p64consts<>+104(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V21.D2, V28.D2, V16.D2
+	MOVD	$log1p64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VMOV	V27.B16, V4.B16
-	VFMLA	V19.D2, V17.D2, V4.D2
-	WORD	$0x6e73de75 // fmul v21.2d, v19.2d, v19.2d
-	WORD	$0x4e76d51c // fadd v28.2d, v8.2d, v22.2d
-	VMOV	V28.B16, V9.B16
-	VFMLA	V4.D2, V21.D2, V9.D2
-	MOVD	$log1p64consts<>+88(SB), R19
+	VFMLA	V21.D2, V16.D2, V4.D2
+	MOVD	$log1p64consts<>+120(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V24.B16
+	VFMLA	V21.D2, V4.D2, V24.D2
+	MOVD	$log1p64consts<>+128(SB), R19
 	VLD1R	(R19), [V7.D2]
-	WORD	$0x4e67e478 // fcmeq v24.2d, v3.2d, v7.2d
-	WORD	$0x4e69d646 // fadd v6.2d, v18.2d, v9.2d
-	VMOV	V24.B16, V10.B16
-	VBSL	V6.B16, V3.B16, V10.B16
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x6eebe47a // fcmgt v26.2d, v3.2d, v11.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e70e465 // fcmeq v5.2d, v3.2d, v16.2d
-	VORR	V5.B16, V26.B16, V20.B16
-	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock134
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x4e77e47b // fcmeq v27.2d, v3.2d, v23.2d
-	MOVD	$log1p64consts<>+176(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V27.B16, V19.B16
-	VBSL	V10.B16, V17.B16, V19.B16
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee3e516 // fcmgt v22.2d, v8.2d, v3.2d
-	MOVD	$log1p64consts<>+184(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V22.B16, V4.B16
-	VBSL	V19.B16, V21.B16, V4.B16
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce467 // fcmeq v7.2d, v3.2d, v28.2d
-	MOVD	$log1p64consts<>+80(SB), R19
+	VMOV	V7.B16, V8.B16
+	VFMLA	V21.D2, V24.D2, V8.D2
+	MOVD	$log1p64consts<>+136(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V19.B16
+	VFMLA	V21.D2, V8.D2, V19.D2
+	MOVD	$log1p64consts<>+144(SB), R19
 	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V10.B16
+	VFMLA	V21.D2, V19.D2, V10.D2
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V20.B16
+	VFMLA	V21.D2, V10.D2, V20.D2
+	MOVD	$log1p64consts<>+160(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V6.B16
+	VFMLA	V21.D2, V20.D2, V6.D2
+	MOVD	$log1p64consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V26.B16
+	VFMLA	V21.D2, V6.D2, V26.D2
+	WORD	$0x6e75debb // fmul v27.2d, v21.2d, v21.2d
+	WORD	$0x4e6bd6f0 // fadd v16.2d, v23.2d, v11.2d
+	VMOV	V16.B16, V5.B16
+	VFMLA	V26.D2, V27.D2, V5.D2
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x4e64e467 // fcmeq v7.2d, v3.2d, v4.2d
+	WORD	$0x4e65d738 // fadd v24.2d, v25.2d, v5.2d
 	VMOV	V7.B16, V9.B16
-	VBSL	V4.B16, V18.B16, V9.B16
-	WORD	$0x4e63e478 // fcmeq v24.2d, v3.2d, v3.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$log1p64consts<>+192(SB), R19
+	VBSL	V24.B16, V3.B16, V9.B16
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ee8e472 // fcmgt v18.2d, v3.2d, v8.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e471 // fcmeq v17.2d, v3.2d, v19.2d
+	VORR	V17.B16, V18.B16, V10.B16
+	WORD	$0x6eb0a956 // umaxv s22, v10.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock134
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e47c // fcmeq v28.2d, v3.2d, v20.2d
+	MOVD	$log1p64consts<>+176(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V3.B16, V11.B16
-	VMOV	V24.B16, V16.B16
-	VBSL	V9.B16, V11.B16, V16.B16
-	VMOV	V20.B16, V26.B16
-	VBSL	V10.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V10.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V9.B16, V6.B16, V21.B16
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee3e6eb // fcmgt v11.2d, v23.2d, v3.2d
+	MOVD	$log1p64consts<>+184(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V11.B16, V26.B16
+	VBSL	V21.B16, V27.B16, V26.B16
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e464 // fcmeq v4.2d, v3.2d, v16.2d
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V4.B16, V5.B16
+	VBSL	V26.B16, V25.B16, V5.B16
+	WORD	$0x4e63e467 // fcmeq v7.2d, v3.2d, v3.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	MOVD	$log1p64consts<>+192(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V3.B16, V8.B16
+	VMOV	V7.B16, V19.B16
+	VBSL	V5.B16, V8.B16, V19.B16
+	VMOV	V10.B16, V18.B16
+	VBSL	V9.B16, V19.B16, V18.B16
+	VMOV	V18.B16, V9.B16
 mathblock134:
-	VMOV	V10.B16, V15.B16
+	VMOV	V9.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
 	BGE	loop
@@ -40268,173 +40268,173 @@ tail:
 	WORD	$0x4e77d6d8 // fadd v24.2d, v22.2d, v23.2d
 	MOVD	$log1p64consts<>+8(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ee0e73a // fcmgt v26.2d, v25.2d, v0.2d
+	VADD	V25.D2, V17.D2, V26.D2
+	VUSHR	$52, V26.D2, V27.D2
 	MOVD	$log1p64consts<>+16(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V17.D2, V28.D2
-	VUSHR	$52, V28.D2, V4.D2
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V27.B16, V4.B16
 	MOVD	$log1p64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VORR	V5.B16, V4.B16, V6.B16
+	WORD	$0x4ee5d486 // fsub v6.2d, v4.2d, v5.2d
 	MOVD	$log1p64consts<>+32(SB), R19
 	VLD1R	(R19), [V7.D2]
-	WORD	$0x4ee7d4c8 // fsub v8.2d, v6.2d, v7.2d
+	VAND	V7.B16, V26.B16, V8.B16
 	MOVD	$log1p64consts<>+40(SB), R19
 	VLD1R	(R19), [V9.D2]
-	VAND	V9.B16, V28.B16, V10.B16
-	MOVD	$log1p64consts<>+48(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VADD	V11.D2, V10.D2, V16.D2
-	VUSHR	$48, V28.D2, V18.D2
+	VADD	V9.D2, V8.D2, V10.D2
+	VUSHR	$48, V26.D2, V11.D2
 	MOVD	$loginvc_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V16.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.D2, V16.D2, V19.D2
+	VMOV	R20, V16.D[1]
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V21.B16
+	VFMLA	V16.D2, V10.D2, V21.D2
 	MOVD	$loglhi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V20.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	MOVD	$log1p64consts<>+64(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V22.B16, V25.B16
-	VFMLA	V23.D2, V8.D2, V25.D2
+	VMOV	R20, V20.D[1]
+	MOVD	$log1p64consts<>+56(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V19.D2, V6.D2, V22.D2
 	MOVD	$logllo_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V23.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[1]
-	MOVD	$log1p64consts<>+72(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V27.B16, V5.B16
-	VFMLA	V17.D2, V8.D2, V5.D2
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VAND	V4.B16, V28.B16, V7.B16
-	VSUB	V7.D2, V21.D2, V6.D2
-	MOVD	$log1p64consts<>+0(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VADD	V9.D2, V6.D2, V11.D2
-	WORD	$0x6e6bdf0a // fmul v10.2d, v24.2d, v11.2d
-	VMOV	V10.B16, V20.B16
-	VFMLS	V19.D2, V10.D2, V20.D2
-	MOVD	$log1p64consts<>+88(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V26.B16, V23.B16
-	VBSL	V16.B16, V20.B16, V23.B16
-	WORD	$0x4e77d4b6 // fadd v22.2d, v5.2d, v23.2d
-	WORD	$0x4e73d732 // fadd v18.2d, v25.2d, v19.2d
-	WORD	$0x4ef2d731 // fsub v17.2d, v25.2d, v18.2d
-	WORD	$0x4e73d628 // fadd v8.2d, v17.2d, v19.2d
-	MOVD	$log1p64consts<>+96(SB), R19
-	VLD1R	(R19), [V27.D2]
-	MOVD	$log1p64consts<>+104(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V19.D2, V27.D2, V28.D2
-	MOVD	$log1p64consts<>+112(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V7.B16
-	VFMLA	V19.D2, V28.D2, V7.D2
-	MOVD	$log1p64consts<>+120(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V6.B16
-	VFMLA	V19.D2, V7.D2, V6.D2
-	MOVD	$log1p64consts<>+128(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V11.B16
-	VFMLA	V19.D2, V6.D2, V11.D2
-	MOVD	$log1p64consts<>+136(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V16.B16
-	VFMLA	V19.D2, V11.D2, V16.D2
-	MOVD	$log1p64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V20.B16
-	VFMLA	V19.D2, V16.D2, V20.D2
-	MOVD	$log1p64consts<>+152(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V23.B16
-	VFMLA	V19.D2, V20.D2, V23.D2
-	MOVD	$log1p64consts<>+160(SB), R19
+	VMOV	R20, V23.D[1]
+	MOVD	$log1p64consts<>+64(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V17.B16
-	VFMLA	V19.D2, V23.D2, V17.D2
-	MOVD	$log1p64consts<>+168(SB), R19
+	VMOV	V23.B16, V17.B16
+	VFMLA	V25.D2, V6.D2, V17.D2
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V26.B16, V27.B16
+	VSUB	V27.D2, V16.D2, V5.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VADD	V4.D2, V5.D2, V7.D2
+	WORD	$0x6e67df09 // fmul v9.2d, v24.2d, v7.2d
+	MOVD	$log1p64consts<>+80(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ee0e512 // fcmgt v18.2d, v8.2d, v0.2d
+	VMOV	V9.B16, V10.B16
+	VFMLS	V21.D2, V9.D2, V10.D2
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V18.B16, V20.B16
+	VBSL	V19.B16, V10.B16, V20.B16
+	WORD	$0x4e74d62b // fadd v11.2d, v17.2d, v20.2d
+	WORD	$0x4e75d6d9 // fadd v25.2d, v22.2d, v21.2d
+	WORD	$0x4ef9d6c6 // fsub v6.2d, v22.2d, v25.2d
+	WORD	$0x4e75d4d7 // fadd v23.2d, v6.2d, v21.2d
+	MOVD	$log1p64consts<>+96(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$log1p64consts<>+104(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V21.D2, V28.D2, V16.D2
+	MOVD	$log1p64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VMOV	V27.B16, V4.B16
-	VFMLA	V19.D2, V17.D2, V4.D2
-	WORD	$0x6e73de75 // fmul v21.2d, v19.2d, v19.2d
-	WORD	$0x4e76d51c // fadd v28.2d, v8.2d, v22.2d
-	VMOV	V28.B16, V9.B16
-	VFMLA	V4.D2, V21.D2, V9.D2
-	MOVD	$log1p64consts<>+88(SB), R19
+	VFMLA	V21.D2, V16.D2, V4.D2
+	MOVD	$log1p64consts<>+120(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V24.B16
+	VFMLA	V21.D2, V4.D2, V24.D2
+	MOVD	$log1p64consts<>+128(SB), R19
 	VLD1R	(R19), [V7.D2]
-	WORD	$0x4e67e418 // fcmeq v24.2d, v0.2d, v7.2d
-	WORD	$0x4e69d646 // fadd v6.2d, v18.2d, v9.2d
-	VMOV	V24.B16, V10.B16
-	VBSL	V6.B16, V0.B16, V10.B16
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x6eebe41a // fcmgt v26.2d, v0.2d, v11.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e70e405 // fcmeq v5.2d, v0.2d, v16.2d
-	VORR	V5.B16, V26.B16, V20.B16
-	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock135
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x4e77e41b // fcmeq v27.2d, v0.2d, v23.2d
-	MOVD	$log1p64consts<>+176(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V27.B16, V19.B16
-	VBSL	V10.B16, V17.B16, V19.B16
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee0e516 // fcmgt v22.2d, v8.2d, v0.2d
-	MOVD	$log1p64consts<>+184(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V22.B16, V4.B16
-	VBSL	V19.B16, V21.B16, V4.B16
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce407 // fcmeq v7.2d, v0.2d, v28.2d
-	MOVD	$log1p64consts<>+80(SB), R19
+	VMOV	V7.B16, V8.B16
+	VFMLA	V21.D2, V24.D2, V8.D2
+	MOVD	$log1p64consts<>+136(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V19.B16
+	VFMLA	V21.D2, V8.D2, V19.D2
+	MOVD	$log1p64consts<>+144(SB), R19
 	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V10.B16
+	VFMLA	V21.D2, V19.D2, V10.D2
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V20.B16
+	VFMLA	V21.D2, V10.D2, V20.D2
+	MOVD	$log1p64consts<>+160(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V6.B16
+	VFMLA	V21.D2, V20.D2, V6.D2
+	MOVD	$log1p64consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V26.B16
+	VFMLA	V21.D2, V6.D2, V26.D2
+	WORD	$0x6e75debb // fmul v27.2d, v21.2d, v21.2d
+	WORD	$0x4e6bd6f0 // fadd v16.2d, v23.2d, v11.2d
+	VMOV	V16.B16, V5.B16
+	VFMLA	V26.D2, V27.D2, V5.D2
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x4e64e407 // fcmeq v7.2d, v0.2d, v4.2d
+	WORD	$0x4e65d738 // fadd v24.2d, v25.2d, v5.2d
 	VMOV	V7.B16, V9.B16
-	VBSL	V4.B16, V18.B16, V9.B16
-	WORD	$0x4e60e418 // fcmeq v24.2d, v0.2d, v0.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$log1p64consts<>+192(SB), R19
+	VBSL	V24.B16, V0.B16, V9.B16
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ee8e412 // fcmgt v18.2d, v0.2d, v8.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e411 // fcmeq v17.2d, v0.2d, v19.2d
+	VORR	V17.B16, V18.B16, V10.B16
+	WORD	$0x6eb0a956 // umaxv s22, v10.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock135
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e41c // fcmeq v28.2d, v0.2d, v20.2d
+	MOVD	$log1p64consts<>+176(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V0.B16, V11.B16
-	VMOV	V24.B16, V16.B16
-	VBSL	V9.B16, V11.B16, V16.B16
-	VMOV	V20.B16, V26.B16
-	VBSL	V10.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V10.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V9.B16, V6.B16, V21.B16
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee0e6eb // fcmgt v11.2d, v23.2d, v0.2d
+	MOVD	$log1p64consts<>+184(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V11.B16, V26.B16
+	VBSL	V21.B16, V27.B16, V26.B16
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e404 // fcmeq v4.2d, v0.2d, v16.2d
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V4.B16, V5.B16
+	VBSL	V26.B16, V25.B16, V5.B16
+	WORD	$0x4e60e407 // fcmeq v7.2d, v0.2d, v0.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	MOVD	$log1p64consts<>+192(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V0.B16, V8.B16
+	VMOV	V7.B16, V19.B16
+	VBSL	V5.B16, V8.B16, V19.B16
+	VMOV	V10.B16, V18.B16
+	VBSL	V9.B16, V19.B16, V18.B16
+	VMOV	V18.B16, V9.B16
 mathblock135:
-	VMOV	V10.B16, V12.B16
+	VMOV	V9.B16, V12.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x4e61d611 // fadd v17.2d, v16.2d, v1.2d
@@ -40449,173 +40449,173 @@ mathblock135:
 	WORD	$0x4e77d6d8 // fadd v24.2d, v22.2d, v23.2d
 	MOVD	$log1p64consts<>+8(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ee1e73a // fcmgt v26.2d, v25.2d, v1.2d
+	VADD	V25.D2, V17.D2, V26.D2
+	VUSHR	$52, V26.D2, V27.D2
 	MOVD	$log1p64consts<>+16(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V17.D2, V28.D2
-	VUSHR	$52, V28.D2, V4.D2
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V27.B16, V4.B16
 	MOVD	$log1p64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VORR	V5.B16, V4.B16, V6.B16
+	WORD	$0x4ee5d486 // fsub v6.2d, v4.2d, v5.2d
 	MOVD	$log1p64consts<>+32(SB), R19
 	VLD1R	(R19), [V7.D2]
-	WORD	$0x4ee7d4c8 // fsub v8.2d, v6.2d, v7.2d
+	VAND	V7.B16, V26.B16, V8.B16
 	MOVD	$log1p64consts<>+40(SB), R19
 	VLD1R	(R19), [V9.D2]
-	VAND	V9.B16, V28.B16, V10.B16
-	MOVD	$log1p64consts<>+48(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VADD	V11.D2, V10.D2, V16.D2
-	VUSHR	$48, V28.D2, V18.D2
+	VADD	V9.D2, V8.D2, V10.D2
+	VUSHR	$48, V26.D2, V11.D2
 	MOVD	$loginvc_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V16.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.D2, V16.D2, V19.D2
+	VMOV	R20, V16.D[1]
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V21.B16
+	VFMLA	V16.D2, V10.D2, V21.D2
 	MOVD	$loglhi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V20.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	MOVD	$log1p64consts<>+64(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V22.B16, V25.B16
-	VFMLA	V23.D2, V8.D2, V25.D2
+	VMOV	R20, V20.D[1]
+	MOVD	$log1p64consts<>+56(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V19.D2, V6.D2, V22.D2
 	MOVD	$logllo_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V23.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[1]
-	MOVD	$log1p64consts<>+72(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V27.B16, V5.B16
-	VFMLA	V17.D2, V8.D2, V5.D2
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VAND	V4.B16, V28.B16, V7.B16
-	VSUB	V7.D2, V21.D2, V6.D2
-	MOVD	$log1p64consts<>+0(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VADD	V9.D2, V6.D2, V11.D2
-	WORD	$0x6e6bdf0a // fmul v10.2d, v24.2d, v11.2d
-	VMOV	V10.B16, V20.B16
-	VFMLS	V19.D2, V10.D2, V20.D2
-	MOVD	$log1p64consts<>+88(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V26.B16, V23.B16
-	VBSL	V16.B16, V20.B16, V23.B16
-	WORD	$0x4e77d4b6 // fadd v22.2d, v5.2d, v23.2d
-	WORD	$0x4e73d732 // fadd v18.2d, v25.2d, v19.2d
-	WORD	$0x4ef2d731 // fsub v17.2d, v25.2d, v18.2d
-	WORD	$0x4e73d628 // fadd v8.2d, v17.2d, v19.2d
-	MOVD	$log1p64consts<>+96(SB), R19
-	VLD1R	(R19), [V27.D2]
-	MOVD	$log1p64consts<>+104(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V19.D2, V27.D2, V28.D2
-	MOVD	$log1p64consts<>+112(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V7.B16
-	VFMLA	V19.D2, V28.D2, V7.D2
-	MOVD	$log1p64consts<>+120(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V6.B16
-	VFMLA	V19.D2, V7.D2, V6.D2
-	MOVD	$log1p64consts<>+128(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V11.B16
-	VFMLA	V19.D2, V6.D2, V11.D2
-	MOVD	$log1p64consts<>+136(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V16.B16
-	VFMLA	V19.D2, V11.D2, V16.D2
-	MOVD	$log1p64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V20.B16
-	VFMLA	V19.D2, V16.D2, V20.D2
-	MOVD	$log1p64consts<>+152(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V23.B16
-	VFMLA	V19.D2, V20.D2, V23.D2
-	MOVD	$log1p64consts<>+160(SB), R19
+	VMOV	R20, V23.D[1]
+	MOVD	$log1p64consts<>+64(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V17.B16
-	VFMLA	V19.D2, V23.D2, V17.D2
-	MOVD	$log1p64consts<>+168(SB), R19
+	VMOV	V23.B16, V17.B16
+	VFMLA	V25.D2, V6.D2, V17.D2
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V26.B16, V27.B16
+	VSUB	V27.D2, V16.D2, V5.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VADD	V4.D2, V5.D2, V7.D2
+	WORD	$0x6e67df09 // fmul v9.2d, v24.2d, v7.2d
+	MOVD	$log1p64consts<>+80(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ee1e512 // fcmgt v18.2d, v8.2d, v1.2d
+	VMOV	V9.B16, V10.B16
+	VFMLS	V21.D2, V9.D2, V10.D2
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V18.B16, V20.B16
+	VBSL	V19.B16, V10.B16, V20.B16
+	WORD	$0x4e74d62b // fadd v11.2d, v17.2d, v20.2d
+	WORD	$0x4e75d6d9 // fadd v25.2d, v22.2d, v21.2d
+	WORD	$0x4ef9d6c6 // fsub v6.2d, v22.2d, v25.2d
+	WORD	$0x4e75d4d7 // fadd v23.2d, v6.2d, v21.2d
+	MOVD	$log1p64consts<>+96(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$log1p64consts<>+104(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V21.D2, V28.D2, V16.D2
+	MOVD	$log1p64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VMOV	V27.B16, V4.B16
-	VFMLA	V19.D2, V17.D2, V4.D2
-	WORD	$0x6e73de75 // fmul v21.2d, v19.2d, v19.2d
-	WORD	$0x4e76d51c // fadd v28.2d, v8.2d, v22.2d
-	VMOV	V28.B16, V9.B16
-	VFMLA	V4.D2, V21.D2, V9.D2
-	MOVD	$log1p64consts<>+88(SB), R19
+	VFMLA	V21.D2, V16.D2, V4.D2
+	MOVD	$log1p64consts<>+120(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V24.B16
+	VFMLA	V21.D2, V4.D2, V24.D2
+	MOVD	$log1p64consts<>+128(SB), R19
 	VLD1R	(R19), [V7.D2]
-	WORD	$0x4e67e438 // fcmeq v24.2d, v1.2d, v7.2d
-	WORD	$0x4e69d646 // fadd v6.2d, v18.2d, v9.2d
-	VMOV	V24.B16, V10.B16
-	VBSL	V6.B16, V1.B16, V10.B16
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x6eebe43a // fcmgt v26.2d, v1.2d, v11.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e70e425 // fcmeq v5.2d, v1.2d, v16.2d
-	VORR	V5.B16, V26.B16, V20.B16
-	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock136
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x4e77e43b // fcmeq v27.2d, v1.2d, v23.2d
-	MOVD	$log1p64consts<>+176(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V27.B16, V19.B16
-	VBSL	V10.B16, V17.B16, V19.B16
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee1e516 // fcmgt v22.2d, v8.2d, v1.2d
-	MOVD	$log1p64consts<>+184(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V22.B16, V4.B16
-	VBSL	V19.B16, V21.B16, V4.B16
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce427 // fcmeq v7.2d, v1.2d, v28.2d
-	MOVD	$log1p64consts<>+80(SB), R19
+	VMOV	V7.B16, V8.B16
+	VFMLA	V21.D2, V24.D2, V8.D2
+	MOVD	$log1p64consts<>+136(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V19.B16
+	VFMLA	V21.D2, V8.D2, V19.D2
+	MOVD	$log1p64consts<>+144(SB), R19
 	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V10.B16
+	VFMLA	V21.D2, V19.D2, V10.D2
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V20.B16
+	VFMLA	V21.D2, V10.D2, V20.D2
+	MOVD	$log1p64consts<>+160(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V6.B16
+	VFMLA	V21.D2, V20.D2, V6.D2
+	MOVD	$log1p64consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V26.B16
+	VFMLA	V21.D2, V6.D2, V26.D2
+	WORD	$0x6e75debb // fmul v27.2d, v21.2d, v21.2d
+	WORD	$0x4e6bd6f0 // fadd v16.2d, v23.2d, v11.2d
+	VMOV	V16.B16, V5.B16
+	VFMLA	V26.D2, V27.D2, V5.D2
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x4e64e427 // fcmeq v7.2d, v1.2d, v4.2d
+	WORD	$0x4e65d738 // fadd v24.2d, v25.2d, v5.2d
 	VMOV	V7.B16, V9.B16
-	VBSL	V4.B16, V18.B16, V9.B16
-	WORD	$0x4e61e438 // fcmeq v24.2d, v1.2d, v1.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$log1p64consts<>+192(SB), R19
+	VBSL	V24.B16, V1.B16, V9.B16
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ee8e432 // fcmgt v18.2d, v1.2d, v8.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e431 // fcmeq v17.2d, v1.2d, v19.2d
+	VORR	V17.B16, V18.B16, V10.B16
+	WORD	$0x6eb0a956 // umaxv s22, v10.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock136
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e43c // fcmeq v28.2d, v1.2d, v20.2d
+	MOVD	$log1p64consts<>+176(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V1.B16, V11.B16
-	VMOV	V24.B16, V16.B16
-	VBSL	V9.B16, V11.B16, V16.B16
-	VMOV	V20.B16, V26.B16
-	VBSL	V10.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V10.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V9.B16, V6.B16, V21.B16
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee1e6eb // fcmgt v11.2d, v23.2d, v1.2d
+	MOVD	$log1p64consts<>+184(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V11.B16, V26.B16
+	VBSL	V21.B16, V27.B16, V26.B16
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e424 // fcmeq v4.2d, v1.2d, v16.2d
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V4.B16, V5.B16
+	VBSL	V26.B16, V25.B16, V5.B16
+	WORD	$0x4e61e427 // fcmeq v7.2d, v1.2d, v1.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	MOVD	$log1p64consts<>+192(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V1.B16, V8.B16
+	VMOV	V7.B16, V19.B16
+	VBSL	V5.B16, V8.B16, V19.B16
+	VMOV	V10.B16, V18.B16
+	VBSL	V9.B16, V19.B16, V18.B16
+	VMOV	V18.B16, V9.B16
 mathblock136:
-	VMOV	V10.B16, V13.B16
+	VMOV	V9.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -40634,173 +40634,173 @@ tail2:
 	WORD	$0x4e77d6d8 // fadd v24.2d, v22.2d, v23.2d
 	MOVD	$log1p64consts<>+8(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ee0e73a // fcmgt v26.2d, v25.2d, v0.2d
+	VADD	V25.D2, V17.D2, V26.D2
+	VUSHR	$52, V26.D2, V27.D2
 	MOVD	$log1p64consts<>+16(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V17.D2, V28.D2
-	VUSHR	$52, V28.D2, V4.D2
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V27.B16, V4.B16
 	MOVD	$log1p64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VORR	V5.B16, V4.B16, V6.B16
+	WORD	$0x4ee5d486 // fsub v6.2d, v4.2d, v5.2d
 	MOVD	$log1p64consts<>+32(SB), R19
 	VLD1R	(R19), [V7.D2]
-	WORD	$0x4ee7d4c8 // fsub v8.2d, v6.2d, v7.2d
+	VAND	V7.B16, V26.B16, V8.B16
 	MOVD	$log1p64consts<>+40(SB), R19
 	VLD1R	(R19), [V9.D2]
-	VAND	V9.B16, V28.B16, V10.B16
-	MOVD	$log1p64consts<>+48(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VADD	V11.D2, V10.D2, V16.D2
-	VUSHR	$48, V28.D2, V18.D2
+	VADD	V9.D2, V8.D2, V10.D2
+	VUSHR	$48, V26.D2, V11.D2
 	MOVD	$loginvc_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V16.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.D2, V16.D2, V19.D2
+	VMOV	R20, V16.D[1]
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V21.B16
+	VFMLA	V16.D2, V10.D2, V21.D2
 	MOVD	$loglhi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V20.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	MOVD	$log1p64consts<>+64(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V22.B16, V25.B16
-	VFMLA	V23.D2, V8.D2, V25.D2
+	VMOV	R20, V20.D[1]
+	MOVD	$log1p64consts<>+56(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V19.D2, V6.D2, V22.D2
 	MOVD	$logllo_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V23.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[1]
-	MOVD	$log1p64consts<>+72(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V27.B16, V5.B16
-	VFMLA	V17.D2, V8.D2, V5.D2
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VAND	V4.B16, V28.B16, V7.B16
-	VSUB	V7.D2, V21.D2, V6.D2
-	MOVD	$log1p64consts<>+0(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VADD	V9.D2, V6.D2, V11.D2
-	WORD	$0x6e6bdf0a // fmul v10.2d, v24.2d, v11.2d
-	VMOV	V10.B16, V20.B16
-	VFMLS	V19.D2, V10.D2, V20.D2
-	MOVD	$log1p64consts<>+88(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V26.B16, V23.B16
-	VBSL	V16.B16, V20.B16, V23.B16
-	WORD	$0x4e77d4b6 // fadd v22.2d, v5.2d, v23.2d
-	WORD	$0x4e73d732 // fadd v18.2d, v25.2d, v19.2d
-	WORD	$0x4ef2d731 // fsub v17.2d, v25.2d, v18.2d
-	WORD	$0x4e73d628 // fadd v8.2d, v17.2d, v19.2d
-	MOVD	$log1p64consts<>+96(SB), R19
-	VLD1R	(R19), [V27.D2]
-	MOVD	$log1p64consts<>+104(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V19.D2, V27.D2, V28.D2
-	MOVD	$log1p64consts<>+112(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V7.B16
-	VFMLA	V19.D2, V28.D2, V7.D2
-	MOVD	$log1p64consts<>+120(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V6.B16
-	VFMLA	V19.D2, V7.D2, V6.D2
-	MOVD	$log1p64consts<>+128(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V11.B16
-	VFMLA	V19.D2, V6.D2, V11.D2
-	MOVD	$log1p64consts<>+136(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V16.B16
-	VFMLA	V19.D2, V11.D2, V16.D2
-	MOVD	$log1p64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V20.B16
-	VFMLA	V19.D2, V16.D2, V20.D2
-	MOVD	$log1p64consts<>+152(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V23.B16
-	VFMLA	V19.D2, V20.D2, V23.D2
-	MOVD	$log1p64consts<>+160(SB), R19
+	VMOV	R20, V23.D[1]
+	MOVD	$log1p64consts<>+64(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V17.B16
-	VFMLA	V19.D2, V23.D2, V17.D2
-	MOVD	$log1p64consts<>+168(SB), R19
+	VMOV	V23.B16, V17.B16
+	VFMLA	V25.D2, V6.D2, V17.D2
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V26.B16, V27.B16
+	VSUB	V27.D2, V16.D2, V5.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VADD	V4.D2, V5.D2, V7.D2
+	WORD	$0x6e67df09 // fmul v9.2d, v24.2d, v7.2d
+	MOVD	$log1p64consts<>+80(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ee0e512 // fcmgt v18.2d, v8.2d, v0.2d
+	VMOV	V9.B16, V10.B16
+	VFMLS	V21.D2, V9.D2, V10.D2
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V18.B16, V20.B16
+	VBSL	V19.B16, V10.B16, V20.B16
+	WORD	$0x4e74d62b // fadd v11.2d, v17.2d, v20.2d
+	WORD	$0x4e75d6d9 // fadd v25.2d, v22.2d, v21.2d
+	WORD	$0x4ef9d6c6 // fsub v6.2d, v22.2d, v25.2d
+	WORD	$0x4e75d4d7 // fadd v23.2d, v6.2d, v21.2d
+	MOVD	$log1p64consts<>+96(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$log1p64consts<>+104(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V21.D2, V28.D2, V16.D2
+	MOVD	$log1p64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VMOV	V27.B16, V4.B16
-	VFMLA	V19.D2, V17.D2, V4.D2
-	WORD	$0x6e73de75 // fmul v21.2d, v19.2d, v19.2d
-	WORD	$0x4e76d51c // fadd v28.2d, v8.2d, v22.2d
-	VMOV	V28.B16, V9.B16
-	VFMLA	V4.D2, V21.D2, V9.D2
-	MOVD	$log1p64consts<>+88(SB), R19
+	VFMLA	V21.D2, V16.D2, V4.D2
+	MOVD	$log1p64consts<>+120(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V24.B16
+	VFMLA	V21.D2, V4.D2, V24.D2
+	MOVD	$log1p64consts<>+128(SB), R19
 	VLD1R	(R19), [V7.D2]
-	WORD	$0x4e67e418 // fcmeq v24.2d, v0.2d, v7.2d
-	WORD	$0x4e69d646 // fadd v6.2d, v18.2d, v9.2d
-	VMOV	V24.B16, V10.B16
-	VBSL	V6.B16, V0.B16, V10.B16
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x6eebe41a // fcmgt v26.2d, v0.2d, v11.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e70e405 // fcmeq v5.2d, v0.2d, v16.2d
-	VORR	V5.B16, V26.B16, V20.B16
-	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock137
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x4e77e41b // fcmeq v27.2d, v0.2d, v23.2d
-	MOVD	$log1p64consts<>+176(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V27.B16, V19.B16
-	VBSL	V10.B16, V17.B16, V19.B16
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee0e516 // fcmgt v22.2d, v8.2d, v0.2d
-	MOVD	$log1p64consts<>+184(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V22.B16, V4.B16
-	VBSL	V19.B16, V21.B16, V4.B16
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce407 // fcmeq v7.2d, v0.2d, v28.2d
-	MOVD	$log1p64consts<>+80(SB), R19
+	VMOV	V7.B16, V8.B16
+	VFMLA	V21.D2, V24.D2, V8.D2
+	MOVD	$log1p64consts<>+136(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V19.B16
+	VFMLA	V21.D2, V8.D2, V19.D2
+	MOVD	$log1p64consts<>+144(SB), R19
 	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V10.B16
+	VFMLA	V21.D2, V19.D2, V10.D2
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V20.B16
+	VFMLA	V21.D2, V10.D2, V20.D2
+	MOVD	$log1p64consts<>+160(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V6.B16
+	VFMLA	V21.D2, V20.D2, V6.D2
+	MOVD	$log1p64consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V26.B16
+	VFMLA	V21.D2, V6.D2, V26.D2
+	WORD	$0x6e75debb // fmul v27.2d, v21.2d, v21.2d
+	WORD	$0x4e6bd6f0 // fadd v16.2d, v23.2d, v11.2d
+	VMOV	V16.B16, V5.B16
+	VFMLA	V26.D2, V27.D2, V5.D2
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x4e64e407 // fcmeq v7.2d, v0.2d, v4.2d
+	WORD	$0x4e65d738 // fadd v24.2d, v25.2d, v5.2d
 	VMOV	V7.B16, V9.B16
-	VBSL	V4.B16, V18.B16, V9.B16
-	WORD	$0x4e60e418 // fcmeq v24.2d, v0.2d, v0.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$log1p64consts<>+192(SB), R19
+	VBSL	V24.B16, V0.B16, V9.B16
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ee8e412 // fcmgt v18.2d, v0.2d, v8.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e411 // fcmeq v17.2d, v0.2d, v19.2d
+	VORR	V17.B16, V18.B16, V10.B16
+	WORD	$0x6eb0a956 // umaxv s22, v10.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock137
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e41c // fcmeq v28.2d, v0.2d, v20.2d
+	MOVD	$log1p64consts<>+176(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V0.B16, V11.B16
-	VMOV	V24.B16, V16.B16
-	VBSL	V9.B16, V11.B16, V16.B16
-	VMOV	V20.B16, V26.B16
-	VBSL	V10.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V10.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V9.B16, V6.B16, V21.B16
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee0e6eb // fcmgt v11.2d, v23.2d, v0.2d
+	MOVD	$log1p64consts<>+184(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V11.B16, V26.B16
+	VBSL	V21.B16, V27.B16, V26.B16
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e404 // fcmeq v4.2d, v0.2d, v16.2d
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V4.B16, V5.B16
+	VBSL	V26.B16, V25.B16, V5.B16
+	WORD	$0x4e60e407 // fcmeq v7.2d, v0.2d, v0.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	MOVD	$log1p64consts<>+192(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V0.B16, V8.B16
+	VMOV	V7.B16, V19.B16
+	VBSL	V5.B16, V8.B16, V19.B16
+	VMOV	V10.B16, V18.B16
+	VBSL	V9.B16, V19.B16, V18.B16
+	VMOV	V18.B16, V9.B16
 mathblock137:
-	VMOV	V10.B16, V12.B16
+	VMOV	V9.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -40819,173 +40819,173 @@ tail1:
 	WORD	$0x4e77d6d8 // fadd v24.2d, v22.2d, v23.2d
 	MOVD	$log1p64consts<>+8(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ee0e73a // fcmgt v26.2d, v25.2d, v0.2d
+	VADD	V25.D2, V17.D2, V26.D2
+	VUSHR	$52, V26.D2, V27.D2
 	MOVD	$log1p64consts<>+16(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V17.D2, V28.D2
-	VUSHR	$52, V28.D2, V4.D2
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V27.B16, V4.B16
 	MOVD	$log1p64consts<>+24(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VORR	V5.B16, V4.B16, V6.B16
+	WORD	$0x4ee5d486 // fsub v6.2d, v4.2d, v5.2d
 	MOVD	$log1p64consts<>+32(SB), R19
 	VLD1R	(R19), [V7.D2]
-	WORD	$0x4ee7d4c8 // fsub v8.2d, v6.2d, v7.2d
+	VAND	V7.B16, V26.B16, V8.B16
 	MOVD	$log1p64consts<>+40(SB), R19
 	VLD1R	(R19), [V9.D2]
-	VAND	V9.B16, V28.B16, V10.B16
-	MOVD	$log1p64consts<>+48(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VADD	V11.D2, V10.D2, V16.D2
-	VUSHR	$48, V28.D2, V18.D2
+	VADD	V9.D2, V8.D2, V10.D2
+	VUSHR	$48, V26.D2, V11.D2
 	MOVD	$loginvc_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V16.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.D2, V16.D2, V19.D2
+	VMOV	R20, V16.D[1]
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V21.B16
+	VFMLA	V16.D2, V10.D2, V21.D2
 	MOVD	$loglhi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V20.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	MOVD	$log1p64consts<>+64(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V22.B16, V25.B16
-	VFMLA	V23.D2, V8.D2, V25.D2
+	VMOV	R20, V20.D[1]
+	MOVD	$log1p64consts<>+56(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V19.D2, V6.D2, V22.D2
 	MOVD	$logllo_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
+	VMOV	V11.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[0]
-	VMOV	V18.D[1], R20
+	VMOV	R20, V23.D[0]
+	VMOV	V11.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[1]
-	MOVD	$log1p64consts<>+72(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V27.B16, V5.B16
-	VFMLA	V17.D2, V8.D2, V5.D2
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VAND	V4.B16, V28.B16, V7.B16
-	VSUB	V7.D2, V21.D2, V6.D2
-	MOVD	$log1p64consts<>+0(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VADD	V9.D2, V6.D2, V11.D2
-	WORD	$0x6e6bdf0a // fmul v10.2d, v24.2d, v11.2d
-	VMOV	V10.B16, V20.B16
-	VFMLS	V19.D2, V10.D2, V20.D2
-	MOVD	$log1p64consts<>+88(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V26.B16, V23.B16
-	VBSL	V16.B16, V20.B16, V23.B16
-	WORD	$0x4e77d4b6 // fadd v22.2d, v5.2d, v23.2d
-	WORD	$0x4e73d732 // fadd v18.2d, v25.2d, v19.2d
-	WORD	$0x4ef2d731 // fsub v17.2d, v25.2d, v18.2d
-	WORD	$0x4e73d628 // fadd v8.2d, v17.2d, v19.2d
-	MOVD	$log1p64consts<>+96(SB), R19
-	VLD1R	(R19), [V27.D2]
-	MOVD	$log1p64consts<>+104(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V19.D2, V27.D2, V28.D2
-	MOVD	$log1p64consts<>+112(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V7.B16
-	VFMLA	V19.D2, V28.D2, V7.D2
-	MOVD	$log1p64consts<>+120(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V6.B16
-	VFMLA	V19.D2, V7.D2, V6.D2
-	MOVD	$log1p64consts<>+128(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V11.B16
-	VFMLA	V19.D2, V6.D2, V11.D2
-	MOVD	$log1p64consts<>+136(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V10.B16, V16.B16
-	VFMLA	V19.D2, V11.D2, V16.D2
-	MOVD	$log1p64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V20.B16
-	VFMLA	V19.D2, V16.D2, V20.D2
-	MOVD	$log1p64consts<>+152(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V23.B16
-	VFMLA	V19.D2, V20.D2, V23.D2
-	MOVD	$log1p64consts<>+160(SB), R19
+	VMOV	R20, V23.D[1]
+	MOVD	$log1p64consts<>+64(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V17.B16
-	VFMLA	V19.D2, V23.D2, V17.D2
-	MOVD	$log1p64consts<>+168(SB), R19
+	VMOV	V23.B16, V17.B16
+	VFMLA	V25.D2, V6.D2, V17.D2
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V26.B16, V27.B16
+	VSUB	V27.D2, V16.D2, V5.D2
+	MOVD	$log1p64consts<>+0(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VADD	V4.D2, V5.D2, V7.D2
+	WORD	$0x6e67df09 // fmul v9.2d, v24.2d, v7.2d
+	MOVD	$log1p64consts<>+80(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ee0e512 // fcmgt v18.2d, v8.2d, v0.2d
+	VMOV	V9.B16, V10.B16
+	VFMLS	V21.D2, V9.D2, V10.D2
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V18.B16, V20.B16
+	VBSL	V19.B16, V10.B16, V20.B16
+	WORD	$0x4e74d62b // fadd v11.2d, v17.2d, v20.2d
+	WORD	$0x4e75d6d9 // fadd v25.2d, v22.2d, v21.2d
+	WORD	$0x4ef9d6c6 // fsub v6.2d, v22.2d, v25.2d
+	WORD	$0x4e75d4d7 // fadd v23.2d, v6.2d, v21.2d
+	MOVD	$log1p64consts<>+96(SB), R19
+	VLD1R	(R19), [V28.D2]
+	MOVD	$log1p64consts<>+104(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V21.D2, V28.D2, V16.D2
+	MOVD	$log1p64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VMOV	V27.B16, V4.B16
-	VFMLA	V19.D2, V17.D2, V4.D2
-	WORD	$0x6e73de75 // fmul v21.2d, v19.2d, v19.2d
-	WORD	$0x4e76d51c // fadd v28.2d, v8.2d, v22.2d
-	VMOV	V28.B16, V9.B16
-	VFMLA	V4.D2, V21.D2, V9.D2
-	MOVD	$log1p64consts<>+88(SB), R19
+	VFMLA	V21.D2, V16.D2, V4.D2
+	MOVD	$log1p64consts<>+120(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VMOV	V5.B16, V24.B16
+	VFMLA	V21.D2, V4.D2, V24.D2
+	MOVD	$log1p64consts<>+128(SB), R19
 	VLD1R	(R19), [V7.D2]
-	WORD	$0x4e67e418 // fcmeq v24.2d, v0.2d, v7.2d
-	WORD	$0x4e69d646 // fadd v6.2d, v18.2d, v9.2d
-	VMOV	V24.B16, V10.B16
-	VBSL	V6.B16, V0.B16, V10.B16
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x6eebe41a // fcmgt v26.2d, v0.2d, v11.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e70e405 // fcmeq v5.2d, v0.2d, v16.2d
-	VORR	V5.B16, V26.B16, V20.B16
-	WORD	$0x6eb0aa99 // umaxv s25, v20.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock138
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V23.D2]
-	WORD	$0x4e77e41b // fcmeq v27.2d, v0.2d, v23.2d
-	MOVD	$log1p64consts<>+176(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V27.B16, V19.B16
-	VBSL	V10.B16, V17.B16, V19.B16
-	MOVD	$log1p64consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee0e516 // fcmgt v22.2d, v8.2d, v0.2d
-	MOVD	$log1p64consts<>+184(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V22.B16, V4.B16
-	VBSL	V19.B16, V21.B16, V4.B16
-	MOVD	$log1p64consts<>+80(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce407 // fcmeq v7.2d, v0.2d, v28.2d
-	MOVD	$log1p64consts<>+80(SB), R19
+	VMOV	V7.B16, V8.B16
+	VFMLA	V21.D2, V24.D2, V8.D2
+	MOVD	$log1p64consts<>+136(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V19.B16
+	VFMLA	V21.D2, V8.D2, V19.D2
+	MOVD	$log1p64consts<>+144(SB), R19
 	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V10.B16
+	VFMLA	V21.D2, V19.D2, V10.D2
+	MOVD	$log1p64consts<>+152(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V20.B16
+	VFMLA	V21.D2, V10.D2, V20.D2
+	MOVD	$log1p64consts<>+160(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V22.B16, V6.B16
+	VFMLA	V21.D2, V20.D2, V6.D2
+	MOVD	$log1p64consts<>+168(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V26.B16
+	VFMLA	V21.D2, V6.D2, V26.D2
+	WORD	$0x6e75debb // fmul v27.2d, v21.2d, v21.2d
+	WORD	$0x4e6bd6f0 // fadd v16.2d, v23.2d, v11.2d
+	VMOV	V16.B16, V5.B16
+	VFMLA	V26.D2, V27.D2, V5.D2
+	MOVD	$log1p64consts<>+88(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x4e64e407 // fcmeq v7.2d, v0.2d, v4.2d
+	WORD	$0x4e65d738 // fadd v24.2d, v25.2d, v5.2d
 	VMOV	V7.B16, V9.B16
-	VBSL	V4.B16, V18.B16, V9.B16
-	WORD	$0x4e60e418 // fcmeq v24.2d, v0.2d, v0.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$log1p64consts<>+192(SB), R19
+	VBSL	V24.B16, V0.B16, V9.B16
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ee8e412 // fcmgt v18.2d, v0.2d, v8.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e411 // fcmeq v17.2d, v0.2d, v19.2d
+	VORR	V17.B16, V18.B16, V10.B16
+	WORD	$0x6eb0a956 // umaxv s22, v10.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock138
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e74e41c // fcmeq v28.2d, v0.2d, v20.2d
+	MOVD	$log1p64consts<>+176(SB), R19
 	VLD1R	(R19), [V6.D2]
-	VORR	V6.B16, V0.B16, V11.B16
-	VMOV	V24.B16, V16.B16
-	VBSL	V9.B16, V11.B16, V16.B16
-	VMOV	V20.B16, V26.B16
-	VBSL	V10.B16, V16.B16, V26.B16
-	VMOV	V26.B16, V10.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V9.B16, V6.B16, V21.B16
+	MOVD	$log1p64consts<>+48(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee0e6eb // fcmgt v11.2d, v23.2d, v0.2d
+	MOVD	$log1p64consts<>+184(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V11.B16, V26.B16
+	VBSL	V21.B16, V27.B16, V26.B16
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70e404 // fcmeq v4.2d, v0.2d, v16.2d
+	MOVD	$log1p64consts<>+72(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V4.B16, V5.B16
+	VBSL	V26.B16, V25.B16, V5.B16
+	WORD	$0x4e60e407 // fcmeq v7.2d, v0.2d, v0.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	MOVD	$log1p64consts<>+192(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V0.B16, V8.B16
+	VMOV	V7.B16, V19.B16
+	VBSL	V5.B16, V8.B16, V19.B16
+	VMOV	V10.B16, V18.B16
+	VBSL	V9.B16, V19.B16, V18.B16
+	VMOV	V18.B16, V9.B16
 mathblock138:
-	VMOV	V10.B16, V12.B16
+	VMOV	V9.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2

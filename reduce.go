@@ -111,8 +111,8 @@ func SumSq[T Number](a []T) T {
 // On an integer type it is the least value. It panics if a is empty.
 func MinOf[T Number](a []T) T {
 	mustNotEmpty("MinOf", len(a))
-	if onePassExtreme[T](len(a)) {
-		return a[byGoRules(a, kernel.ArgMin(a), false)]
+	if onePassArg[T](len(a)) {
+		return valueByGoRules(a, kernel.LeastBits(a), false)
 	}
 	if m := minOf(a); m == m {
 		return m
@@ -125,8 +125,8 @@ func MinOf[T Number](a []T) T {
 // a. On an integer type it is the greatest value. It panics if a is empty.
 func MaxOf[T Number](a []T) T {
 	mustNotEmpty("MaxOf", len(a))
-	if onePassExtreme[T](len(a)) {
-		return a[byGoRules(a, kernel.ArgMax(a), true)]
+	if onePassArg[T](len(a)) {
+		return valueByGoRules(a, kernel.GreatestBits(a), true)
 	}
 	if m := maxOf(a); m == m {
 		return m
@@ -162,17 +162,6 @@ func onePassArg[T Number](n int) bool {
 	return n > smallExtreme && kernel.IsFloat[T]() && kernel.OnePassArg[T]()
 }
 
-// onePassExtreme tells MaxOf and MinOf to take the value at the one-pass
-// ArgMax (ArgMin): onePassArg's slices up to onePassMax long. The
-// extreme's kernel combines its lanes itself, where MaxOf's 32
-// accumulators are combined in Go: float32 on a Zen 4 (AVX-512), n = 1000:
-// 77 against 128 ns; n = 16000: 893 against 855 ns; n = 262144: 16.7
-// against 14.4 us.
-func onePassExtreme[T Number](n int) bool { return n <= onePassMax && onePassArg[T](n) }
-
-// onePassMax is the longest slice onePassExtreme takes.
-const onePassMax = 8192
-
 // byGoRules turns the one-pass kernels' index i (the first extreme by the
 // ordered comparison, where -0 and +0 tie; -1 when a holds a NaN) into
 // ArgMax's (greatest) or ArgMin's: the first NaN; and where the extreme
@@ -195,6 +184,31 @@ func byGoRules[T Number](a []T, i int, greatest bool) int {
 		return j
 	}
 	return i
+}
+
+// valueByGoRules turns the bits b that the value kernels GreatestBits and
+// LeastBits found (-1 when a holds a NaN, +0's for a zero of either sign)
+// into MaxOf's (greatest) or MinOf's result: the first NaN; and for a
+// zero, the sign Go's max (min) prefers if a has a zero of it. Both are
+// rare searches of their own.
+func valueByGoRules[T Number](a []T, b int, greatest bool) T {
+	if b == -1 {
+		return a[kernel.FindNaN(a)]
+	}
+	v := kernel.FromExtremeBits[T](b)
+	if v != 0 {
+		return v
+	}
+	preferred, other := T(0), T(0) // +0 beats -0 in a max
+	if greatest {
+		other = -other // a negation at run time: -0
+	} else {
+		preferred = -preferred
+	}
+	if kernel.FindBits(a, preferred) < len(a) {
+		return preferred
+	}
+	return other
 }
 
 // minOf is Go's min over a: a NaN (any) when a has one.

@@ -10,7 +10,8 @@ import (
 // gave them, a lane mask of the elements that were not NaN, and the lanes
 // combined at the end. NEON has no masked loads: the kernel takes whole
 // registers, and its piece folds the last elements with the generic loop
-// (neonExtremeVectors).
+// (neonExtremeVectors). FindGreatest and FindLeast keep no positions
+// (extremeValue).
 
 // neonExtremeData adds the constants the extremes read to p: the start
 // values (-Inf for a max, +Inf for a min), the element offsets of the
@@ -87,23 +88,14 @@ func (k *neonReduce) extreme(ret int) {
 		p.FVector(arm64enc.FCmEq, q, vxEq, x, x) // not a NaN
 		p.Vec(arm64enc.And, arm64enc.B16, vxOK, vxOK, vxEq)
 	}
-	for _, count := range []int{4, 1} {
-		loop, next := "block", "single"
-		if count == 1 {
-			loop, next = "single", "combine"
-		}
-		p.Label(loop)
-		p.CMPImm(rdCnt, count*lanes)
-		p.BCond(arm64enc.LT, next)
+	k.extremeLoop(func(count int) {
 		p.VDUPGen(q, vxJ, rdJ)
 		p.VLD1P(rdA, q, regs(vxX, count)...)
 		for u := range arm64enc.VReg(count) {
 			update(u)
 		}
 		p.ADDImm(rdJ, rdJ, count*lanes)
-		p.SUBImm(rdCnt, rdCnt, count*lanes)
-		p.B(loop)
-	}
+	})
 	p.Label("combine")
 	p.VUnary(arm64enc.Not, arm64enc.B16, vxT1, vxOK)
 	p.UMaxV(vxT2, vxT1)
@@ -144,6 +136,25 @@ func (k *neonReduce) extreme(ret int) {
 	p.RET()
 }
 
+// extremeLoop emits the extremes' loops over rdCnt elements: steps of four
+// registers while they last, then of one, each emitted by step (which
+// loads from rdA), then on to "combine".
+func (k *neonReduce) extremeLoop(step func(count int)) {
+	p, lanes := k.p, k.q.Lanes()
+	for _, count := range []int{4, 1} {
+		loop, next := "block", "single"
+		if count == 1 {
+			loop, next = "single", "combine"
+		}
+		p.Label(loop)
+		p.CMPImm(rdCnt, count*lanes)
+		p.BCond(arm64enc.LT, next)
+		step(count)
+		p.SUBImm(rdCnt, rdCnt, count*lanes)
+		p.B(loop)
+	}
+}
+
 // leastIndex emits d = the lane-wise signed minimum of the indices n and
 // m: SMIN on 32-bit lanes; on 64-bit lanes, which have none, the lanes
 // where n > m take m's bits (CMGT, BIT).
@@ -168,4 +179,52 @@ func (k *neonReduce) across(v arm64enc.VReg, op func(d, n, m arm64enc.VReg)) {
 		k.p.Vec(arm64enc.Uzp2, k.q, vxT2, v, v)
 		op(v, vxT1, vxT2)
 	}
+}
+
+// extremeValue emits FindGreatest or FindLeast on the whole registers of
+// a[:n] (n a multiple of the lanes) and stores the result at ret: FMAX
+// (FMIN) into four registers, which carries a NaN through to the end, the
+// lanes folded, and the result's bits, with +0's for a zero of either sign.
+func (k *neonReduce) extremeValue(ret int) {
+	p := k.p
+	q := k.q
+	bits, start, op := "32", 0, arm64enc.FMax
+	if k.t.Bits == 64 {
+		bits = "64"
+	}
+	if k.r.Fold.Least() {
+		start, op = k.t.Size(), arm64enc.FMin
+	}
+	p.MOVDAddr("argstart"+bits, start, rdTmp)
+	p.VLD1R(rdTmp, q, vxBest)
+	for u := arm64enc.VReg(1); u < 4; u++ {
+		p.VMOV(vxBest+u, vxBest)
+	}
+	p.MOVD(rdN, rdCnt)
+	k.extremeLoop(func(count int) {
+		p.VLD1P(rdA, q, regs(vxX, count)...)
+		for u := range arm64enc.VReg(count) {
+			p.FVector(op, q, vxBest+u, vxBest+u, vxX+u)
+		}
+	})
+	p.Label("combine")
+	p.FVector(op, q, vxE, vxBest, vxBest+1)
+	p.FVector(op, q, vxE, vxE, vxBest+2)
+	p.FVector(op, q, vxE, vxE, vxBest+3)
+	k.across(vxE, func(d, n, m arm64enc.VReg) { p.FVector(op, q, d, n, m) })
+	p.FVector(arm64enc.FCmEq, q, vxEq, vxE, vxE) // all zeros for a NaN
+	p.VUnary(arm64enc.Not, arm64enc.B16, vxT1, vxEq)
+	p.VMOVToGP(q, rdTmp, vxT1, 0)
+	p.CBNZ(rdTmp, "nan")
+	p.Vec(arm64enc.Eor, arm64enc.B16, vxT2, vxT2, vxT2)
+	p.FVector(arm64enc.FCmEq, q, vxEq, vxE, vxT2) // a zero of either sign
+	p.IntVector(arm64enc.Bic, arm64enc.B16, vxE, vxE, vxEq)
+	p.VMOVToGP(q, rdTmp, vxE, 0)
+	p.StoreArg("ret", ret, rdTmp)
+	p.RET()
+	p.Label("nan")
+	p.MOVImm(rdTmp, 1)
+	p.NEG(rdTmp, rdTmp)
+	p.StoreArg("ret", ret, rdTmp)
+	p.RET()
 }

@@ -43,6 +43,8 @@ var neonReducers = map[string]neonReducer{
 	"findnan":  {},
 	"argmax":   {},
 	"argmin":   {},
+	"greatest": {},
+	"least":    {},
 }
 
 // neonElement is the term of a plain sum, min or max: the element.
@@ -190,6 +192,8 @@ func (k *neonReduce) generate() {
 	switch {
 	case k.r.Fold.Extreme():
 		k.extreme(registry.Offset(len(params)))
+	case k.r.Fold.Valued():
+		k.extremeValue(registry.Offset(len(params)))
 	case k.r.Fold.Finds():
 		k.find(registry.Offset(len(params)))
 	default:

@@ -165,6 +165,24 @@ func writeReduceGeneric(g *goFile, r registry.Reduction) {
 		g.p("if x %s a[at] { at = i }", r.Fold.Beats())
 		g.p("}")
 		g.p("return at")
+	case registry.FindGreatest, registry.FindLeast:
+		sign := -1 // the start beats nothing: -Inf for the greatest, +Inf for the least
+		if r.Fold.Least() {
+			sign = 1
+		}
+		g.p("if !isFloat[T]() {")
+		g.p("// No kernel: the plain loop, whose value is the result.")
+		g.p("if len(a) == 0 { return 0 }")
+		g.p("m := a[0]")
+		g.p("for _, x := range a { if x %s m { m = x } }", r.Fold.Beats())
+		g.p("return int(m)")
+		g.p("}")
+		g.p("m := inf[T](%d)", sign)
+		g.p("for _, x := range a {")
+		g.p("if x != x { return -1 }")
+		g.p("if x %s m { m = x }", r.Fold.Beats())
+		g.p("}")
+		g.p("return extremeBits(m)")
 	default:
 		var round, tail, cut, advance []string
 		for _, in := range r.Inputs {
@@ -235,6 +253,22 @@ func writeReduceEntry(g *goFile, r registry.Reduction) {
 		pieceArgs = append(pieceArgs, "v")
 	}
 	g.p("c := chunkElems[T]()")
+	if r.Fold.Valued() {
+		// Each piece's extreme against the earlier pieces': the values
+		// decide, and a NaN anywhere makes the result (-1 is a NaN's bits
+		// for float64, and no float32's: never an extreme's).
+		g.p("if len(a) == 0 { return %sGeneric(a) }", r.Entry)
+		g.p("b := 0")
+		g.p("for off := 0; off < len(a); off += c {")
+		g.p("p := %s(a[off:min(off+c, len(a))])", piece)
+		g.p("if p == -1 && isFloat[T]() { return -1 }")
+		g.p("if off == 0 || FromExtremeBits[T](p) %s FromExtremeBits[T](b) { b = p }", r.Fold.Beats())
+		g.p("}")
+		g.p("return b")
+		g.p("}")
+		g.p("")
+		return
+	}
 	if r.Fold.Extreme() {
 		// Each piece's extreme against the earlier pieces': a tie keeps
 		// the earlier one, so the first index stays.
@@ -366,6 +400,12 @@ func writeReduceKernelSwitch(g *goFile, r registry.Reduction, arch string) {
 				g.p("return extremeRest(a, m, %s, %v)", strings.Replace(call, "(len(a), ", "(m, ", 1), r.Fold == registry.FindMax)
 				continue
 			}
+			if v := reduceExtremeVectors[arch](t); r.Fold.Valued() && v > 0 {
+				g.p("case %s:", isa.Name)
+				g.p("m := len(a) &^ %d", v-1)
+				g.p("return valuedRest(a, m, %s, %v)", strings.Replace(call, "(len(a), ", "(m, ", 1), !r.Fold.Least())
+				continue
+			}
 			if r.Fold.Finds() {
 				g.p("case %s: return %s", isa.Name, call)
 			} else {
@@ -416,5 +456,5 @@ func writeReduceTests(dir string) error {
 
 // foldName names a fold for the tests.
 func foldName(f registry.Fold) string {
-	return [...]string{"sum", "min", "max", "findbits", "findnan", "argmax", "argmin"}[f]
+	return [...]string{"sum", "min", "max", "findbits", "findnan", "argmax", "argmin", "greatest", "least"}[f]
 }

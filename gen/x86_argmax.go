@@ -7,8 +7,6 @@ import (
 	"github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
-
-	"github.com/simdkit/elem/gen/registry"
 )
 
 // The extremes' searches (FindMax, FindMin) in one pass: each lane keeps
@@ -48,28 +46,37 @@ const (
 	x86CmpUnord = 0x03
 )
 
-// extreme emits FindMax or FindMin. Lane l of best register u holds the
+// extreme emits FindMax or FindMin, or without the positions
+// FindGreatest or FindLeast. Lane l of best register u holds the
 // best value of the elements it met (element u*lanes + l of each step) by
 // an ordered comparison, strict so that the first stays on a tie, and the
 // same lane of idx register u the index j of that step; every element is
 // also checked for a NaN, which makes the result -1. At the end the best
 // of all lanes is found, then the least index among the lanes that hold
 // it. Indices are lanes of T's width: the entry's pieces are far below
-// 2^31 elements.
+// 2^31 elements. Without positions a lane keeps the greater (lesser) by
+// VMAXPS (VMINPS), whose choice on a tie of zeros or a NaN does not
+// matter: a NaN was seen, and a zero result is +0.
 func (k *x86Reduce) extreme(laneMask Mem) {
 	w, lanes := k.w, k.lanes
-	masked := k.isa.masked
+	masked, valued := k.isa.masked, k.r.Fold.Valued()
 	beats, inf32, inf64 := uint8(x86CmpGT), uint32(0xff800000), uint64(0xfff0000000000000) // -Inf
-	if k.r.Fold == registry.FindMin {
+	extremeOf := pick(k.t, k.VMAXPS, k.VMAXPD)
+	if k.r.Fold.Least() {
 		beats, inf32, inf64 = x86CmpLT, 0x7f800000, 0x7ff0000000000000
+		extremeOf = pick(k.t, k.VMINPS, k.VMINPD)
 	}
 	start := k.constant(inf32, inf64)
 	var best, idx []reg.VecVirtual
 	for range extremeRegs {
-		b, x := k.vec(w), k.vec(w)
+		b := k.vec(w)
 		k.move(narrow(start, w), narrow(b, w))
-		k.xor(narrow(x, w), narrow(x, w), narrow(x, w), w)
-		best, idx = append(best, b), append(idx, x)
+		best = append(best, b)
+		if !valued {
+			x := k.vec(w)
+			k.xor(narrow(x, w), narrow(x, w), narrow(x, w), w)
+			idx = append(idx, x)
+		}
 	}
 	var nanMask Op // an opmask (AVX-512) or a lane mask of NaNs met
 	if masked {
@@ -80,8 +87,12 @@ func (k *x86Reduce) extreme(laneMask Mem) {
 		k.xor(nanMask, nanMask, nanMask, w)
 	}
 	cmp := pick(k.t, k.VCMPPS, k.VCMPPD)
-	// at broadcasts j, the index of the step's first element.
+	// at broadcasts j, the index of the step's first element, where
+	// positions are kept.
 	at := func() Op {
+		if valued {
+			return nil
+		}
 		x, v := k.XMM(), narrow(k.vec(w), w)
 		k.VMOVQ(k.j, x)
 		if k.t.Bits == 32 {
@@ -92,6 +103,11 @@ func (k *x86Reduce) extreme(laneMask Mem) {
 		return v
 	}
 	update := func(u int, x, j Op) {
+		if valued {
+			b := narrow(best[u], w)
+			extremeOf(x, b, b)
+			return
+		}
 		b, p := narrow(best[u], w), narrow(idx[u], w)
 		if masked {
 			m := k.K()
@@ -174,16 +190,44 @@ func (k *x86Reduce) extreme(laneMask Mem) {
 		k.VPTEST(nanMask, nanMask)
 	}
 	k.JNE(LabelRef(k.name + "_nan"))
-	extremeOf := pick(k.t, k.VMAXPS, k.VMAXPD) // no NaN is left, so these are exact
-	if k.r.Fold == registry.FindMin {
-		extremeOf = pick(k.t, k.VMINPS, k.VMINPD)
-	}
-	e := narrow(k.vec(w), w)
+	// No NaN is left, so the combine is exact.
+	eReg := k.vec(w)
+	e := narrow(eReg, w)
 	extremeOf(narrow(best[1], w), narrow(best[0], w), e)
 	for _, b := range best[2:] {
 		extremeOf(narrow(b, w), e, e)
 	}
 	k.across(e, func(x, y, r Op) { extremeOf(x, y, r) })
+	r := k.GP64()
+	// ret returns r, then the NaN's result -1.
+	ret := func() {
+		k.Store(r, k.ReturnIndex(0))
+		k.VZEROUPPER()
+		k.RET()
+		k.Label(k.name + "_nan")
+		k.MOVQ(I32(-1), r)
+		k.Store(r, k.ReturnIndex(0))
+		k.VZEROUPPER()
+		k.RET()
+	}
+	if valued {
+		// The bits of lane 0, those of +0 for a zero: the magnitude's bits
+		// are all clear then, and replace them.
+		mag := k.GP64()
+		if k.t.Bits == 32 {
+			k.VMOVD(eReg.AsX(), r.As32())
+			k.MOVL(U32(0x7fffffff), mag.As32())
+			k.ANDL(r.As32(), mag.As32())
+			k.CMOVLEQ(mag.As32(), r.As32())
+		} else {
+			k.VMOVQ(eReg.AsX(), r)
+			k.MOVQ(U64(0x7fffffffffffffff), mag)
+			k.ANDQ(r, mag)
+			k.CMOVQEQ(mag, r)
+		}
+		ret()
+		return
+	}
 	// The least index among the lanes holding the extreme (-0 and +0 alike):
 	// every other lane offers the largest index.
 	iota := x86ArgIota32
@@ -209,20 +253,12 @@ func (k *x86Reduce) extreme(laneMask Mem) {
 		k.leastIndex(m, least, least)
 	}
 	k.across(least, k.leastIndex)
-	r := k.GP64()
 	if k.t.Bits == 32 {
 		k.VMOVD(leastReg.AsX(), r.As32()) // zero-extended: indices are not negative
 	} else {
 		k.VMOVQ(leastReg.AsX(), r)
 	}
-	k.Store(r, k.ReturnIndex(0))
-	k.VZEROUPPER()
-	k.RET()
-	k.Label(k.name + "_nan")
-	k.MOVQ(I32(-1), r)
-	k.Store(r, k.ReturnIndex(0))
-	k.VZEROUPPER()
-	k.RET()
+	ret()
 }
 
 // leastIndex emits r = the lane-wise signed minimum of the indices x and

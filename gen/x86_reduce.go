@@ -38,6 +38,8 @@ var x86Reducers = map[string]x86Reducer{
 	"findnan":  {},
 	"argmax":   {},
 	"argmin":   {},
+	"greatest": {},
+	"least":    {},
 }
 
 // x86ReduceEmitted tells whether r has an amd64 kernel on t.
@@ -157,7 +159,7 @@ func (k *x86Reduce) generate(laneMask Mem) {
 	k.j = k.GP64()
 	k.XORQ(k.j, k.j)
 	switch {
-	case k.r.Fold.Extreme():
+	case k.r.Fold.Extreme() || k.r.Fold.Valued():
 		k.extreme(laneMask)
 	case k.r.Fold.Finds():
 		k.find()

@@ -44,6 +44,16 @@ const (
 	// says so.
 	FindMax
 	FindMin
+	// FindGreatest and FindLeast return the bits of the greatest (least)
+	// element by the ordered comparison as an int (a float32's
+	// zero-extended), those of +0 for a zero of either sign, or -1 if there
+	// is a NaN; -Inf's (+Inf's) for no elements. The value depends on the
+	// values only, so kernels may keep any lanes, and without positions to
+	// keep they take half the instructions of FindMax. Go's rules are the
+	// caller's: it looks for the first NaN, or for a zero of the sign Go's
+	// max (min) prefers, only when the kernel says so.
+	FindGreatest
+	FindLeast
 )
 
 // Finds reports whether f searches for an index rather than folding.
@@ -52,10 +62,17 @@ func (f Fold) Finds() bool { return f >= FindBits }
 // Extreme reports whether f is FindMax or FindMin.
 func (f Fold) Extreme() bool { return f == FindMax || f == FindMin }
 
+// Valued reports whether f is FindGreatest or FindLeast.
+func (f Fold) Valued() bool { return f == FindGreatest || f == FindLeast }
+
+// Least reports whether f looks for the least element: FindMin or
+// FindLeast.
+func (f Fold) Least() bool { return f == FindMin || f == FindLeast }
+
 // Beats is the Go comparison by which an element replaces the extreme of
-// FindMax (">") or FindMin ("<").
+// FindMax or FindGreatest (">"), FindMin or FindLeast ("<").
 func (f Fold) Beats() string {
-	if f == FindMin {
+	if f.Least() {
 		return "<"
 	}
 	return ">"
@@ -94,12 +111,12 @@ var ReduceTypes = Numbers
 
 // Supports reports whether r is defined on t: FindNaN only on the floats
 // (an integer is never a NaN, and its generic kernel returns len(a)), and
-// FindMax and FindMin too (integers take MaxOf and FindBits, whose kernels
+// FindMax and FindMin too, and FindGreatest and FindLeast (integers take MaxOf and FindBits, whose kernels
 // are as fast as integer lanes allow, and whose index lanes would overflow
 // in 8- and 16-bit lanes), and the shifted folds (variances of integer data
 // are computed on floats; their generic kernels serve the integer types).
 func (r Reduction) Supports(t Type) bool {
-	return t.Float || r.Fold != FindNaN && !r.Fold.Extreme() && !r.Shifted
+	return t.Float || r.Fold != FindNaN && !r.Fold.Extreme() && !r.Fold.Valued() && !r.Shifted
 }
 
 // HasValue reports whether r's kernels take the value v beside the inputs:
@@ -130,6 +147,10 @@ var Reductions = []Reduction{
 		Doc: "returns the first index of the greatest element of a by > (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty)"},
 	{Name: "argmin", Inputs: []string{"a"}, Fold: FindMin, Entry: "ArgMin",
 		Doc: "returns the first index of the least element of a by < (-0 and +0 tie), or -1 if a holds a NaN (0 if a is empty)"},
+	{Name: "greatest", Inputs: []string{"a"}, Fold: FindGreatest, Entry: "GreatestBits",
+		Doc: "returns the bits of the greatest element of a by > as an int (a float32's zero-extended), +0's for a zero of either sign, or -1 if a holds a NaN (-Inf's if a is empty)"},
+	{Name: "least", Inputs: []string{"a"}, Fold: FindLeast, Entry: "LeastBits",
+		Doc: "returns the bits of the least element of a by < as an int (a float32's zero-extended), +0's for a zero of either sign, or -1 if a holds a NaN (+Inf's if a is empty)"},
 }
 
 // ReduceKernelName is the name of the kernel of r on t for isa:

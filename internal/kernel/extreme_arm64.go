@@ -21,3 +21,23 @@ func extremeRest[T Number](a []T, m, i int, greatest bool) int {
 	}
 	return i
 }
+
+// valuedRest completes b, the bits the NEON kernel of GreatestBits
+// (LeastBits) found in the whole registers a[:m], with the generic loop
+// over the last elements.
+func valuedRest[T Number](a []T, m, b int, greatest bool) int {
+	if b == -1 || m == len(a) { // -1: a NaN (see GreatestBits)
+		return b
+	}
+	r := LeastBitsGeneric(a[m:])
+	if greatest {
+		r = GreatestBitsGeneric(a[m:])
+	}
+	switch {
+	case r == -1:
+		return -1
+	case m == 0, greatest && FromExtremeBits[T](r) > FromExtremeBits[T](b), !greatest && FromExtremeBits[T](r) < FromExtremeBits[T](b):
+		return r
+	}
+	return b
+}

@@ -226,3 +226,30 @@ func inf[T Number](sign float64) T {
 	big := math.MaxFloat64 * sign
 	return T(big * 2)
 }
+
+// extremeBits is the result of GreatestBits and LeastBits for their
+// extreme m (not a NaN): m's bits as an int, +0's for either zero; an
+// integer as itself (their generic loop serves integers too).
+func extremeBits[T Number](m T) int {
+	switch {
+	case m == 0:
+		return 0
+	case typeOf[T]() == tFloat32:
+		return int(math.Float32bits(float32(m)))
+	case typeOf[T]() == tFloat64:
+		return int(math.Float64bits(float64(m)))
+	}
+	return int(m)
+}
+
+// FromExtremeBits is the value whose bits GreatestBits or LeastBits gave
+// (not -1, a NaN's).
+func FromExtremeBits[T Number](b int) T {
+	switch typeOf[T]() {
+	case tFloat32:
+		return T(math.Float32frombits(uint32(b)))
+	case tFloat64:
+		return T(math.Float64frombits(uint64(b)))
+	}
+	return T(b)
+}

@@ -54,6 +54,16 @@ func argmaxF32AVX2(n int, a *float32) int
 //go:noescape
 func argminF32AVX2(n int, a *float32) int
 
+// greatestF32AVX2 returns the bits of the greatest element of a by > as an int (a float32's zero-extended), +0's for a zero of either sign, or -1 if a holds a NaN (-Inf's if a is empty) with AVX2.
+//
+//go:noescape
+func greatestF32AVX2(n int, a *float32) int
+
+// leastF32AVX2 returns the bits of the least element of a by < as an int (a float32's zero-extended), +0's for a zero of either sign, or -1 if a holds a NaN (+Inf's if a is empty) with AVX2.
+//
+//go:noescape
+func leastF32AVX2(n int, a *float32) int
+
 // sumF64AVX2 adds a into the accumulators acc in the canonical order with AVX2.
 //
 //go:noescape
@@ -103,6 +113,16 @@ func argmaxF64AVX2(n int, a *float64) int
 //
 //go:noescape
 func argminF64AVX2(n int, a *float64) int
+
+// greatestF64AVX2 returns the bits of the greatest element of a by > as an int (a float32's zero-extended), +0's for a zero of either sign, or -1 if a holds a NaN (-Inf's if a is empty) with AVX2.
+//
+//go:noescape
+func greatestF64AVX2(n int, a *float64) int
+
+// leastF64AVX2 returns the bits of the least element of a by < as an int (a float32's zero-extended), +0's for a zero of either sign, or -1 if a holds a NaN (+Inf's if a is empty) with AVX2.
+//
+//go:noescape
+func leastF64AVX2(n int, a *float64) int
 
 // sumI8AVX2 adds a into the accumulators acc in the canonical order with AVX2.
 //
@@ -394,6 +414,16 @@ func argmaxF32AVX512(n int, a *float32) int
 //go:noescape
 func argminF32AVX512(n int, a *float32) int
 
+// greatestF32AVX512 returns the bits of the greatest element of a by > as an int (a float32's zero-extended), +0's for a zero of either sign, or -1 if a holds a NaN (-Inf's if a is empty) with AVX512.
+//
+//go:noescape
+func greatestF32AVX512(n int, a *float32) int
+
+// leastF32AVX512 returns the bits of the least element of a by < as an int (a float32's zero-extended), +0's for a zero of either sign, or -1 if a holds a NaN (+Inf's if a is empty) with AVX512.
+//
+//go:noescape
+func leastF32AVX512(n int, a *float32) int
+
 // sumF64AVX512 adds a into the accumulators acc in the canonical order with AVX512.
 //
 //go:noescape
@@ -443,6 +473,16 @@ func argmaxF64AVX512(n int, a *float64) int
 //
 //go:noescape
 func argminF64AVX512(n int, a *float64) int
+
+// greatestF64AVX512 returns the bits of the greatest element of a by > as an int (a float32's zero-extended), +0's for a zero of either sign, or -1 if a holds a NaN (-Inf's if a is empty) with AVX512.
+//
+//go:noescape
+func greatestF64AVX512(n int, a *float64) int
+
+// leastF64AVX512 returns the bits of the least element of a by < as an int (a float32's zero-extended), +0's for a zero of either sign, or -1 if a holds a NaN (+Inf's if a is empty) with AVX512.
+//
+//go:noescape
+func leastF64AVX512(n int, a *float64) int
 
 // sumI8AVX512 adds a into the accumulators acc in the canonical order with AVX512.
 //

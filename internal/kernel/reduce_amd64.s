@@ -1528,6 +1528,182 @@ argminF32AVX2_nan:
 	VZEROUPPER
 	RET
 
+// func greatestF32AVX2(n int, a *float32) int
+// Requires: AVX, AVX2, CMOV
+TEXT ·greatestF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVL         $0xff800000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTD X0, Y0
+	VMOVUPS      Y0, Y1
+	VMOVUPS      Y0, Y2
+	VMOVUPS      Y0, Y3
+	VMOVUPS      Y0, Y4
+	VPXOR        Y5, Y5, Y5
+
+greatestF32AVX2_loop4:
+	MOVQ    AX, BX
+	SUBQ    DX, BX
+	CMPQ    BX, $0x00000020
+	JB      greatestF32AVX2_after4
+	VMOVUPS (CX)(DX*4), Y6
+	VMAXPS  Y6, Y1, Y1
+	VMOVUPS 32(CX)(DX*4), Y7
+	VMAXPS  Y7, Y2, Y2
+	VMOVUPS 64(CX)(DX*4), Y8
+	VMAXPS  Y8, Y3, Y3
+	VMOVUPS 96(CX)(DX*4), Y9
+	VMAXPS  Y9, Y4, Y4
+	VCMPPS  $0x03, Y7, Y6, Y6
+	VPOR    Y6, Y5, Y5
+	VCMPPS  $0x03, Y9, Y8, Y6
+	VPOR    Y6, Y5, Y5
+	ADDQ    $0x00000020, DX
+	JMP     greatestF32AVX2_loop4
+
+greatestF32AVX2_after4:
+greatestF32AVX2_loop1:
+	MOVQ    AX, BX
+	SUBQ    DX, BX
+	CMPQ    BX, $0x00000008
+	JB      greatestF32AVX2_after1
+	VMOVUPS (CX)(DX*4), Y6
+	VMAXPS  Y6, Y1, Y1
+	VCMPPS  $0x03, Y6, Y6, Y6
+	VPOR    Y6, Y5, Y5
+	ADDQ    $0x00000008, DX
+	JMP     greatestF32AVX2_loop1
+
+greatestF32AVX2_after1:
+	SUBQ       DX, AX
+	JZ         greatestF32AVX2_combine
+	VMOVUPS    Y0, Y0
+	LEAQ       lanemask<>+0(SB), BX
+	SHLQ       $0x02, AX
+	SUBQ       AX, BX
+	VMOVDQU    32(BX), Y6
+	VMASKMOVPS (CX)(DX*4), Y6, Y7
+	VBLENDVPS  Y6, Y7, Y0, Y0
+	VMAXPS     Y0, Y1, Y1
+	VCMPPS     $0x03, Y0, Y0, Y0
+	VPOR       Y0, Y5, Y5
+
+greatestF32AVX2_combine:
+	VPTEST     Y5, Y5
+	JNE        greatestF32AVX2_nan
+	VMAXPS     Y2, Y1, Y0
+	VMAXPS     Y3, Y0, Y0
+	VMAXPS     Y4, Y0, Y0
+	VPERM2F128 $0x01, Y0, Y0, Y1
+	VMAXPS     Y1, Y0, Y0
+	VPSHUFD    $0x4e, Y0, Y1
+	VMAXPS     Y1, Y0, Y0
+	VPSHUFD    $0xb1, Y0, Y1
+	VMAXPS     Y1, Y0, Y0
+	VMOVD      X0, AX
+	MOVL       $0x7fffffff, CX
+	ANDL       AX, CX
+	CMOVLEQ    CX, AX
+	MOVQ       AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+greatestF32AVX2_nan:
+	MOVQ $-1, AX
+	MOVQ AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func leastF32AVX2(n int, a *float32) int
+// Requires: AVX, AVX2, CMOV
+TEXT ·leastF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVL         $0x7f800000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTD X0, Y0
+	VMOVUPS      Y0, Y1
+	VMOVUPS      Y0, Y2
+	VMOVUPS      Y0, Y3
+	VMOVUPS      Y0, Y4
+	VPXOR        Y5, Y5, Y5
+
+leastF32AVX2_loop4:
+	MOVQ    AX, BX
+	SUBQ    DX, BX
+	CMPQ    BX, $0x00000020
+	JB      leastF32AVX2_after4
+	VMOVUPS (CX)(DX*4), Y6
+	VMINPS  Y6, Y1, Y1
+	VMOVUPS 32(CX)(DX*4), Y7
+	VMINPS  Y7, Y2, Y2
+	VMOVUPS 64(CX)(DX*4), Y8
+	VMINPS  Y8, Y3, Y3
+	VMOVUPS 96(CX)(DX*4), Y9
+	VMINPS  Y9, Y4, Y4
+	VCMPPS  $0x03, Y7, Y6, Y6
+	VPOR    Y6, Y5, Y5
+	VCMPPS  $0x03, Y9, Y8, Y6
+	VPOR    Y6, Y5, Y5
+	ADDQ    $0x00000020, DX
+	JMP     leastF32AVX2_loop4
+
+leastF32AVX2_after4:
+leastF32AVX2_loop1:
+	MOVQ    AX, BX
+	SUBQ    DX, BX
+	CMPQ    BX, $0x00000008
+	JB      leastF32AVX2_after1
+	VMOVUPS (CX)(DX*4), Y6
+	VMINPS  Y6, Y1, Y1
+	VCMPPS  $0x03, Y6, Y6, Y6
+	VPOR    Y6, Y5, Y5
+	ADDQ    $0x00000008, DX
+	JMP     leastF32AVX2_loop1
+
+leastF32AVX2_after1:
+	SUBQ       DX, AX
+	JZ         leastF32AVX2_combine
+	VMOVUPS    Y0, Y0
+	LEAQ       lanemask<>+0(SB), BX
+	SHLQ       $0x02, AX
+	SUBQ       AX, BX
+	VMOVDQU    32(BX), Y6
+	VMASKMOVPS (CX)(DX*4), Y6, Y7
+	VBLENDVPS  Y6, Y7, Y0, Y0
+	VMINPS     Y0, Y1, Y1
+	VCMPPS     $0x03, Y0, Y0, Y0
+	VPOR       Y0, Y5, Y5
+
+leastF32AVX2_combine:
+	VPTEST     Y5, Y5
+	JNE        leastF32AVX2_nan
+	VMINPS     Y2, Y1, Y0
+	VMINPS     Y3, Y0, Y0
+	VMINPS     Y4, Y0, Y0
+	VPERM2F128 $0x01, Y0, Y0, Y1
+	VMINPS     Y1, Y0, Y0
+	VPSHUFD    $0x4e, Y0, Y1
+	VMINPS     Y1, Y0, Y0
+	VPSHUFD    $0xb1, Y0, Y1
+	VMINPS     Y1, Y0, Y0
+	VMOVD      X0, AX
+	MOVL       $0x7fffffff, CX
+	ANDL       AX, CX
+	CMOVLEQ    CX, AX
+	MOVQ       AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+leastF32AVX2_nan:
+	MOVQ $-1, AX
+	MOVQ AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
 // func sumF64AVX2(n int, acc *float64, a *float64)
 // Requires: AVX, CMOV
 TEXT ·sumF64AVX2(SB), NOSPLIT, $0-24
@@ -3250,6 +3426,178 @@ argminF64AVX2_combine:
 	RET
 
 argminF64AVX2_nan:
+	MOVQ $-1, AX
+	MOVQ AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func greatestF64AVX2(n int, a *float64) int
+// Requires: AVX, AVX2, CMOV
+TEXT ·greatestF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         $0xfff0000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+	VMOVUPD      Y0, Y1
+	VMOVUPD      Y0, Y2
+	VMOVUPD      Y0, Y3
+	VMOVUPD      Y0, Y4
+	VPXOR        Y5, Y5, Y5
+
+greatestF64AVX2_loop4:
+	MOVQ    AX, BX
+	SUBQ    DX, BX
+	CMPQ    BX, $0x00000010
+	JB      greatestF64AVX2_after4
+	VMOVUPD (CX)(DX*8), Y6
+	VMAXPD  Y6, Y1, Y1
+	VMOVUPD 32(CX)(DX*8), Y7
+	VMAXPD  Y7, Y2, Y2
+	VMOVUPD 64(CX)(DX*8), Y8
+	VMAXPD  Y8, Y3, Y3
+	VMOVUPD 96(CX)(DX*8), Y9
+	VMAXPD  Y9, Y4, Y4
+	VCMPPD  $0x03, Y7, Y6, Y6
+	VPOR    Y6, Y5, Y5
+	VCMPPD  $0x03, Y9, Y8, Y6
+	VPOR    Y6, Y5, Y5
+	ADDQ    $0x00000010, DX
+	JMP     greatestF64AVX2_loop4
+
+greatestF64AVX2_after4:
+greatestF64AVX2_loop1:
+	MOVQ    AX, BX
+	SUBQ    DX, BX
+	CMPQ    BX, $0x00000004
+	JB      greatestF64AVX2_after1
+	VMOVUPD (CX)(DX*8), Y6
+	VMAXPD  Y6, Y1, Y1
+	VCMPPD  $0x03, Y6, Y6, Y6
+	VPOR    Y6, Y5, Y5
+	ADDQ    $0x00000004, DX
+	JMP     greatestF64AVX2_loop1
+
+greatestF64AVX2_after1:
+	SUBQ       DX, AX
+	JZ         greatestF64AVX2_combine
+	VMOVUPD    Y0, Y0
+	LEAQ       lanemask<>+0(SB), BX
+	SHLQ       $0x03, AX
+	SUBQ       AX, BX
+	VMOVDQU    32(BX), Y6
+	VMASKMOVPD (CX)(DX*8), Y6, Y7
+	VBLENDVPD  Y6, Y7, Y0, Y0
+	VMAXPD     Y0, Y1, Y1
+	VCMPPD     $0x03, Y0, Y0, Y0
+	VPOR       Y0, Y5, Y5
+
+greatestF64AVX2_combine:
+	VPTEST     Y5, Y5
+	JNE        greatestF64AVX2_nan
+	VMAXPD     Y2, Y1, Y0
+	VMAXPD     Y3, Y0, Y0
+	VMAXPD     Y4, Y0, Y0
+	VPERM2F128 $0x01, Y0, Y0, Y1
+	VMAXPD     Y1, Y0, Y0
+	VPSHUFD    $0x4e, Y0, Y1
+	VMAXPD     Y1, Y0, Y0
+	VMOVQ      X0, AX
+	MOVQ       $0x7fffffffffffffff, CX
+	ANDQ       AX, CX
+	CMOVQEQ    CX, AX
+	MOVQ       AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+greatestF64AVX2_nan:
+	MOVQ $-1, AX
+	MOVQ AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func leastF64AVX2(n int, a *float64) int
+// Requires: AVX, AVX2, CMOV
+TEXT ·leastF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         $0x7ff0000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+	VMOVUPD      Y0, Y1
+	VMOVUPD      Y0, Y2
+	VMOVUPD      Y0, Y3
+	VMOVUPD      Y0, Y4
+	VPXOR        Y5, Y5, Y5
+
+leastF64AVX2_loop4:
+	MOVQ    AX, BX
+	SUBQ    DX, BX
+	CMPQ    BX, $0x00000010
+	JB      leastF64AVX2_after4
+	VMOVUPD (CX)(DX*8), Y6
+	VMINPD  Y6, Y1, Y1
+	VMOVUPD 32(CX)(DX*8), Y7
+	VMINPD  Y7, Y2, Y2
+	VMOVUPD 64(CX)(DX*8), Y8
+	VMINPD  Y8, Y3, Y3
+	VMOVUPD 96(CX)(DX*8), Y9
+	VMINPD  Y9, Y4, Y4
+	VCMPPD  $0x03, Y7, Y6, Y6
+	VPOR    Y6, Y5, Y5
+	VCMPPD  $0x03, Y9, Y8, Y6
+	VPOR    Y6, Y5, Y5
+	ADDQ    $0x00000010, DX
+	JMP     leastF64AVX2_loop4
+
+leastF64AVX2_after4:
+leastF64AVX2_loop1:
+	MOVQ    AX, BX
+	SUBQ    DX, BX
+	CMPQ    BX, $0x00000004
+	JB      leastF64AVX2_after1
+	VMOVUPD (CX)(DX*8), Y6
+	VMINPD  Y6, Y1, Y1
+	VCMPPD  $0x03, Y6, Y6, Y6
+	VPOR    Y6, Y5, Y5
+	ADDQ    $0x00000004, DX
+	JMP     leastF64AVX2_loop1
+
+leastF64AVX2_after1:
+	SUBQ       DX, AX
+	JZ         leastF64AVX2_combine
+	VMOVUPD    Y0, Y0
+	LEAQ       lanemask<>+0(SB), BX
+	SHLQ       $0x03, AX
+	SUBQ       AX, BX
+	VMOVDQU    32(BX), Y6
+	VMASKMOVPD (CX)(DX*8), Y6, Y7
+	VBLENDVPD  Y6, Y7, Y0, Y0
+	VMINPD     Y0, Y1, Y1
+	VCMPPD     $0x03, Y0, Y0, Y0
+	VPOR       Y0, Y5, Y5
+
+leastF64AVX2_combine:
+	VPTEST     Y5, Y5
+	JNE        leastF64AVX2_nan
+	VMINPD     Y2, Y1, Y0
+	VMINPD     Y3, Y0, Y0
+	VMINPD     Y4, Y0, Y0
+	VPERM2F128 $0x01, Y0, Y0, Y1
+	VMINPD     Y1, Y0, Y0
+	VPSHUFD    $0x4e, Y0, Y1
+	VMINPD     Y1, Y0, Y0
+	VMOVQ      X0, AX
+	MOVQ       $0x7fffffffffffffff, CX
+	ANDQ       AX, CX
+	CMOVQEQ    CX, AX
+	MOVQ       AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+leastF64AVX2_nan:
 	MOVQ $-1, AX
 	MOVQ AX, ret+16(FP)
 	VZEROUPPER
@@ -9716,6 +10064,180 @@ argminF32AVX512_nan:
 	VZEROUPPER
 	RET
 
+// func greatestF32AVX512(n int, a *float32) int
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·greatestF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVL         $0xff800000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVUPS      Z0, Z1
+	VMOVUPS      Z0, Z2
+	VMOVUPS      Z0, Z3
+	VMOVUPS      Z0, Z4
+	KXORW        K1, K1, K1
+
+greatestF32AVX512_loop4:
+	MOVQ    AX, BX
+	SUBQ    DX, BX
+	CMPQ    BX, $0x00000040
+	JB      greatestF32AVX512_after4
+	VMOVUPS (CX)(DX*4), Z5
+	VMAXPS  Z5, Z1, Z1
+	VMOVUPS 64(CX)(DX*4), Z6
+	VMAXPS  Z6, Z2, Z2
+	VMOVUPS 128(CX)(DX*4), Z7
+	VMAXPS  Z7, Z3, Z3
+	VMOVUPS 192(CX)(DX*4), Z8
+	VMAXPS  Z8, Z4, Z4
+	VCMPPS  $0x03, Z6, Z5, K2
+	KORW    K2, K1, K1
+	VCMPPS  $0x03, Z8, Z7, K2
+	KORW    K2, K1, K1
+	ADDQ    $0x00000040, DX
+	JMP     greatestF32AVX512_loop4
+
+greatestF32AVX512_after4:
+greatestF32AVX512_loop1:
+	MOVQ    AX, BX
+	SUBQ    DX, BX
+	CMPQ    BX, $0x00000010
+	JB      greatestF32AVX512_after1
+	VMOVUPS (CX)(DX*4), Z5
+	VMAXPS  Z5, Z1, Z1
+	VCMPPS  $0x03, Z5, Z5, K2
+	KORW    K2, K1, K1
+	ADDQ    $0x00000010, DX
+	JMP     greatestF32AVX512_loop1
+
+greatestF32AVX512_after1:
+	SUBQ    DX, AX
+	JZ      greatestF32AVX512_combine
+	VMOVUPS Z0, Z0
+	LEAQ    tailmask<>+0(SB), BX
+	KMOVQ   (BX)(AX*8), K2
+	VMOVUPS (CX)(DX*4), K2, Z0
+	VMAXPS  Z0, Z1, Z1
+	VCMPPS  $0x03, Z0, Z0, K2
+	KORW    K2, K1, K1
+
+greatestF32AVX512_combine:
+	KORTESTW   K1, K1
+	JNE        greatestF32AVX512_nan
+	VMAXPS     Z2, Z1, Z0
+	VMAXPS     Z3, Z0, Z0
+	VMAXPS     Z4, Z0, Z0
+	VSHUFF64X2 $0x4e, Z0, Z0, Z1
+	VMAXPS     Z1, Z0, Z0
+	VSHUFF64X2 $0xb1, Z0, Z0, Z1
+	VMAXPS     Z1, Z0, Z0
+	VPSHUFD    $0x4e, Z0, Z1
+	VMAXPS     Z1, Z0, Z0
+	VPSHUFD    $0xb1, Z0, Z1
+	VMAXPS     Z1, Z0, Z0
+	VMOVD      X0, AX
+	MOVL       $0x7fffffff, CX
+	ANDL       AX, CX
+	CMOVLEQ    CX, AX
+	MOVQ       AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+greatestF32AVX512_nan:
+	MOVQ $-1, AX
+	MOVQ AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func leastF32AVX512(n int, a *float32) int
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·leastF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVL         $0x7f800000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVUPS      Z0, Z1
+	VMOVUPS      Z0, Z2
+	VMOVUPS      Z0, Z3
+	VMOVUPS      Z0, Z4
+	KXORW        K1, K1, K1
+
+leastF32AVX512_loop4:
+	MOVQ    AX, BX
+	SUBQ    DX, BX
+	CMPQ    BX, $0x00000040
+	JB      leastF32AVX512_after4
+	VMOVUPS (CX)(DX*4), Z5
+	VMINPS  Z5, Z1, Z1
+	VMOVUPS 64(CX)(DX*4), Z6
+	VMINPS  Z6, Z2, Z2
+	VMOVUPS 128(CX)(DX*4), Z7
+	VMINPS  Z7, Z3, Z3
+	VMOVUPS 192(CX)(DX*4), Z8
+	VMINPS  Z8, Z4, Z4
+	VCMPPS  $0x03, Z6, Z5, K2
+	KORW    K2, K1, K1
+	VCMPPS  $0x03, Z8, Z7, K2
+	KORW    K2, K1, K1
+	ADDQ    $0x00000040, DX
+	JMP     leastF32AVX512_loop4
+
+leastF32AVX512_after4:
+leastF32AVX512_loop1:
+	MOVQ    AX, BX
+	SUBQ    DX, BX
+	CMPQ    BX, $0x00000010
+	JB      leastF32AVX512_after1
+	VMOVUPS (CX)(DX*4), Z5
+	VMINPS  Z5, Z1, Z1
+	VCMPPS  $0x03, Z5, Z5, K2
+	KORW    K2, K1, K1
+	ADDQ    $0x00000010, DX
+	JMP     leastF32AVX512_loop1
+
+leastF32AVX512_after1:
+	SUBQ    DX, AX
+	JZ      leastF32AVX512_combine
+	VMOVUPS Z0, Z0
+	LEAQ    tailmask<>+0(SB), BX
+	KMOVQ   (BX)(AX*8), K2
+	VMOVUPS (CX)(DX*4), K2, Z0
+	VMINPS  Z0, Z1, Z1
+	VCMPPS  $0x03, Z0, Z0, K2
+	KORW    K2, K1, K1
+
+leastF32AVX512_combine:
+	KORTESTW   K1, K1
+	JNE        leastF32AVX512_nan
+	VMINPS     Z2, Z1, Z0
+	VMINPS     Z3, Z0, Z0
+	VMINPS     Z4, Z0, Z0
+	VSHUFF64X2 $0x4e, Z0, Z0, Z1
+	VMINPS     Z1, Z0, Z0
+	VSHUFF64X2 $0xb1, Z0, Z0, Z1
+	VMINPS     Z1, Z0, Z0
+	VPSHUFD    $0x4e, Z0, Z1
+	VMINPS     Z1, Z0, Z0
+	VPSHUFD    $0xb1, Z0, Z1
+	VMINPS     Z1, Z0, Z0
+	VMOVD      X0, AX
+	MOVL       $0x7fffffff, CX
+	ANDL       AX, CX
+	CMOVLEQ    CX, AX
+	MOVQ       AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+leastF32AVX512_nan:
+	MOVQ $-1, AX
+	MOVQ AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
 // func sumF64AVX512(n int, acc *float64, a *float64)
 // Requires: AVX, AVX512BW, AVX512F, CMOV
 TEXT ·sumF64AVX512(SB), NOSPLIT, $0-24
@@ -10988,6 +11510,176 @@ argminF64AVX512_combine:
 	RET
 
 argminF64AVX512_nan:
+	MOVQ $-1, AX
+	MOVQ AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func greatestF64AVX512(n int, a *float64) int
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·greatestF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         $0xfff0000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVUPD      Z0, Z1
+	VMOVUPD      Z0, Z2
+	VMOVUPD      Z0, Z3
+	VMOVUPD      Z0, Z4
+	KXORW        K1, K1, K1
+
+greatestF64AVX512_loop4:
+	MOVQ    AX, BX
+	SUBQ    DX, BX
+	CMPQ    BX, $0x00000020
+	JB      greatestF64AVX512_after4
+	VMOVUPD (CX)(DX*8), Z5
+	VMAXPD  Z5, Z1, Z1
+	VMOVUPD 64(CX)(DX*8), Z6
+	VMAXPD  Z6, Z2, Z2
+	VMOVUPD 128(CX)(DX*8), Z7
+	VMAXPD  Z7, Z3, Z3
+	VMOVUPD 192(CX)(DX*8), Z8
+	VMAXPD  Z8, Z4, Z4
+	VCMPPD  $0x03, Z6, Z5, K2
+	KORW    K2, K1, K1
+	VCMPPD  $0x03, Z8, Z7, K2
+	KORW    K2, K1, K1
+	ADDQ    $0x00000020, DX
+	JMP     greatestF64AVX512_loop4
+
+greatestF64AVX512_after4:
+greatestF64AVX512_loop1:
+	MOVQ    AX, BX
+	SUBQ    DX, BX
+	CMPQ    BX, $0x00000008
+	JB      greatestF64AVX512_after1
+	VMOVUPD (CX)(DX*8), Z5
+	VMAXPD  Z5, Z1, Z1
+	VCMPPD  $0x03, Z5, Z5, K2
+	KORW    K2, K1, K1
+	ADDQ    $0x00000008, DX
+	JMP     greatestF64AVX512_loop1
+
+greatestF64AVX512_after1:
+	SUBQ    DX, AX
+	JZ      greatestF64AVX512_combine
+	VMOVUPD Z0, Z0
+	LEAQ    tailmask<>+0(SB), BX
+	KMOVQ   (BX)(AX*8), K2
+	VMOVUPD (CX)(DX*8), K2, Z0
+	VMAXPD  Z0, Z1, Z1
+	VCMPPD  $0x03, Z0, Z0, K2
+	KORW    K2, K1, K1
+
+greatestF64AVX512_combine:
+	KORTESTW   K1, K1
+	JNE        greatestF64AVX512_nan
+	VMAXPD     Z2, Z1, Z0
+	VMAXPD     Z3, Z0, Z0
+	VMAXPD     Z4, Z0, Z0
+	VSHUFF64X2 $0x4e, Z0, Z0, Z1
+	VMAXPD     Z1, Z0, Z0
+	VSHUFF64X2 $0xb1, Z0, Z0, Z1
+	VMAXPD     Z1, Z0, Z0
+	VPSHUFD    $0x4e, Z0, Z1
+	VMAXPD     Z1, Z0, Z0
+	VMOVQ      X0, AX
+	MOVQ       $0x7fffffffffffffff, CX
+	ANDQ       AX, CX
+	CMOVQEQ    CX, AX
+	MOVQ       AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+greatestF64AVX512_nan:
+	MOVQ $-1, AX
+	MOVQ AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func leastF64AVX512(n int, a *float64) int
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·leastF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	XORQ         DX, DX
+	MOVQ         $0x7ff0000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVUPD      Z0, Z1
+	VMOVUPD      Z0, Z2
+	VMOVUPD      Z0, Z3
+	VMOVUPD      Z0, Z4
+	KXORW        K1, K1, K1
+
+leastF64AVX512_loop4:
+	MOVQ    AX, BX
+	SUBQ    DX, BX
+	CMPQ    BX, $0x00000020
+	JB      leastF64AVX512_after4
+	VMOVUPD (CX)(DX*8), Z5
+	VMINPD  Z5, Z1, Z1
+	VMOVUPD 64(CX)(DX*8), Z6
+	VMINPD  Z6, Z2, Z2
+	VMOVUPD 128(CX)(DX*8), Z7
+	VMINPD  Z7, Z3, Z3
+	VMOVUPD 192(CX)(DX*8), Z8
+	VMINPD  Z8, Z4, Z4
+	VCMPPD  $0x03, Z6, Z5, K2
+	KORW    K2, K1, K1
+	VCMPPD  $0x03, Z8, Z7, K2
+	KORW    K2, K1, K1
+	ADDQ    $0x00000020, DX
+	JMP     leastF64AVX512_loop4
+
+leastF64AVX512_after4:
+leastF64AVX512_loop1:
+	MOVQ    AX, BX
+	SUBQ    DX, BX
+	CMPQ    BX, $0x00000008
+	JB      leastF64AVX512_after1
+	VMOVUPD (CX)(DX*8), Z5
+	VMINPD  Z5, Z1, Z1
+	VCMPPD  $0x03, Z5, Z5, K2
+	KORW    K2, K1, K1
+	ADDQ    $0x00000008, DX
+	JMP     leastF64AVX512_loop1
+
+leastF64AVX512_after1:
+	SUBQ    DX, AX
+	JZ      leastF64AVX512_combine
+	VMOVUPD Z0, Z0
+	LEAQ    tailmask<>+0(SB), BX
+	KMOVQ   (BX)(AX*8), K2
+	VMOVUPD (CX)(DX*8), K2, Z0
+	VMINPD  Z0, Z1, Z1
+	VCMPPD  $0x03, Z0, Z0, K2
+	KORW    K2, K1, K1
+
+leastF64AVX512_combine:
+	KORTESTW   K1, K1
+	JNE        leastF64AVX512_nan
+	VMINPD     Z2, Z1, Z0
+	VMINPD     Z3, Z0, Z0
+	VMINPD     Z4, Z0, Z0
+	VSHUFF64X2 $0x4e, Z0, Z0, Z1
+	VMINPD     Z1, Z0, Z0
+	VSHUFF64X2 $0xb1, Z0, Z0, Z1
+	VMINPD     Z1, Z0, Z0
+	VPSHUFD    $0x4e, Z0, Z1
+	VMINPD     Z1, Z0, Z0
+	VMOVQ      X0, AX
+	MOVQ       $0x7fffffffffffffff, CX
+	ANDQ       AX, CX
+	CMOVQEQ    CX, AX
+	MOVQ       AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+leastF64AVX512_nan:
 	MOVQ $-1, AX
 	MOVQ AX, ret+16(FP)
 	VZEROUPPER

@@ -54,6 +54,16 @@ func argmaxF32NEON(n int, a *float32) int
 //go:noescape
 func argminF32NEON(n int, a *float32) int
 
+// greatestF32NEON returns the bits of the greatest element of a by > as an int (a float32's zero-extended), +0's for a zero of either sign, or -1 if a holds a NaN (-Inf's if a is empty) with NEON.
+//
+//go:noescape
+func greatestF32NEON(n int, a *float32) int
+
+// leastF32NEON returns the bits of the least element of a by < as an int (a float32's zero-extended), +0's for a zero of either sign, or -1 if a holds a NaN (+Inf's if a is empty) with NEON.
+//
+//go:noescape
+func leastF32NEON(n int, a *float32) int
+
 // sumF64NEON adds a into the accumulators acc in the canonical order with NEON.
 //
 //go:noescape
@@ -103,6 +113,16 @@ func argmaxF64NEON(n int, a *float64) int
 //
 //go:noescape
 func argminF64NEON(n int, a *float64) int
+
+// greatestF64NEON returns the bits of the greatest element of a by > as an int (a float32's zero-extended), +0's for a zero of either sign, or -1 if a holds a NaN (-Inf's if a is empty) with NEON.
+//
+//go:noescape
+func greatestF64NEON(n int, a *float64) int
+
+// leastF64NEON returns the bits of the least element of a by < as an int (a float32's zero-extended), +0's for a zero of either sign, or -1 if a holds a NaN (+Inf's if a is empty) with NEON.
+//
+//go:noescape
+func leastF64NEON(n int, a *float64) int
 
 // sumI8NEON adds a into the accumulators acc in the canonical order with NEON.
 //

@@ -832,6 +832,112 @@ nan:
 	MOVD	R8, ret+16(FP)
 	RET
 
+	// func greatestF32NEON(n int, a *float32) int
+TEXT ·greatestF32NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	a+8(FP), R2
+	MOVD	$argstart32<>+0(SB), R8
+	VLD1R	(R8), [V0.S4]
+	VMOV	V0.B16, V1.B16
+	VMOV	V0.B16, V2.B16
+	VMOV	V0.B16, V3.B16
+	MOVD	R0, R4
+block:
+	CMP	$16, R4
+	BLT	single
+	VLD1.P	64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	WORD	$0x4e30f400 // fmax v0.4s, v0.4s, v16.4s
+	WORD	$0x4e31f421 // fmax v1.4s, v1.4s, v17.4s
+	WORD	$0x4e32f442 // fmax v2.4s, v2.4s, v18.4s
+	WORD	$0x4e33f463 // fmax v3.4s, v3.4s, v19.4s
+	SUB	$16, R4, R4
+	B	block
+single:
+	CMP	$4, R4
+	BLT	combine
+	VLD1.P	16(R2), [V16.S4]
+	WORD	$0x4e30f400 // fmax v0.4s, v0.4s, v16.4s
+	SUB	$4, R4, R4
+	B	single
+combine:
+	WORD	$0x4e21f419 // fmax v25.4s, v0.4s, v1.4s
+	WORD	$0x4e22f739 // fmax v25.4s, v25.4s, v2.4s
+	WORD	$0x4e23f739 // fmax v25.4s, v25.4s, v3.4s
+	VUZP1	V25.S4, V25.S4, V26.S4
+	VUZP2	V25.S4, V25.S4, V27.S4
+	WORD	$0x4e3bf759 // fmax v25.4s, v26.4s, v27.4s
+	VUZP1	V25.S4, V25.S4, V26.S4
+	VUZP2	V25.S4, V25.S4, V27.S4
+	WORD	$0x4e3bf759 // fmax v25.4s, v26.4s, v27.4s
+	WORD	$0x4e39e738 // fcmeq v24.4s, v25.4s, v25.4s
+	WORD	$0x6e205b1a // mvn v26.16b, v24.16b
+	VMOV	V26.S[0], R8
+	CBNZ	R8, nan
+	VEOR	V27.B16, V27.B16, V27.B16
+	WORD	$0x4e3be738 // fcmeq v24.4s, v25.4s, v27.4s
+	WORD	$0x4e781f39 // bic v25.16b, v25.16b, v24.16b
+	VMOV	V25.S[0], R8
+	MOVD	R8, ret+16(FP)
+	RET
+nan:
+	MOVD	$1, R8
+	NEG	R8, R8
+	MOVD	R8, ret+16(FP)
+	RET
+
+	// func leastF32NEON(n int, a *float32) int
+TEXT ·leastF32NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	a+8(FP), R2
+	MOVD	$argstart32<>+4(SB), R8
+	VLD1R	(R8), [V0.S4]
+	VMOV	V0.B16, V1.B16
+	VMOV	V0.B16, V2.B16
+	VMOV	V0.B16, V3.B16
+	MOVD	R0, R4
+block:
+	CMP	$16, R4
+	BLT	single
+	VLD1.P	64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	WORD	$0x4eb0f400 // fmin v0.4s, v0.4s, v16.4s
+	WORD	$0x4eb1f421 // fmin v1.4s, v1.4s, v17.4s
+	WORD	$0x4eb2f442 // fmin v2.4s, v2.4s, v18.4s
+	WORD	$0x4eb3f463 // fmin v3.4s, v3.4s, v19.4s
+	SUB	$16, R4, R4
+	B	block
+single:
+	CMP	$4, R4
+	BLT	combine
+	VLD1.P	16(R2), [V16.S4]
+	WORD	$0x4eb0f400 // fmin v0.4s, v0.4s, v16.4s
+	SUB	$4, R4, R4
+	B	single
+combine:
+	WORD	$0x4ea1f419 // fmin v25.4s, v0.4s, v1.4s
+	WORD	$0x4ea2f739 // fmin v25.4s, v25.4s, v2.4s
+	WORD	$0x4ea3f739 // fmin v25.4s, v25.4s, v3.4s
+	VUZP1	V25.S4, V25.S4, V26.S4
+	VUZP2	V25.S4, V25.S4, V27.S4
+	WORD	$0x4ebbf759 // fmin v25.4s, v26.4s, v27.4s
+	VUZP1	V25.S4, V25.S4, V26.S4
+	VUZP2	V25.S4, V25.S4, V27.S4
+	WORD	$0x4ebbf759 // fmin v25.4s, v26.4s, v27.4s
+	WORD	$0x4e39e738 // fcmeq v24.4s, v25.4s, v25.4s
+	WORD	$0x6e205b1a // mvn v26.16b, v24.16b
+	VMOV	V26.S[0], R8
+	CBNZ	R8, nan
+	VEOR	V27.B16, V27.B16, V27.B16
+	WORD	$0x4e3be738 // fcmeq v24.4s, v25.4s, v27.4s
+	WORD	$0x4e781f39 // bic v25.16b, v25.16b, v24.16b
+	VMOV	V25.S[0], R8
+	MOVD	R8, ret+16(FP)
+	RET
+nan:
+	MOVD	$1, R8
+	NEG	R8, R8
+	MOVD	R8, ret+16(FP)
+	RET
+
 	// func sumF64NEON(n int, acc *float64, a *float64)
 TEXT ·sumF64NEON(SB), NOSPLIT, $0-24
 	MOVD	n+0(FP), R0
@@ -1829,6 +1935,106 @@ combine:
 	VMOV	V26.B16, V29.B16
 	VBIT	V24.B16, V27.B16, V29.B16
 	VMOV	V29.D[0], R8
+	MOVD	R8, ret+16(FP)
+	RET
+nan:
+	MOVD	$1, R8
+	NEG	R8, R8
+	MOVD	R8, ret+16(FP)
+	RET
+
+	// func greatestF64NEON(n int, a *float64) int
+TEXT ·greatestF64NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	a+8(FP), R2
+	MOVD	$argstart64<>+0(SB), R8
+	VLD1R	(R8), [V0.D2]
+	VMOV	V0.B16, V1.B16
+	VMOV	V0.B16, V2.B16
+	VMOV	V0.B16, V3.B16
+	MOVD	R0, R4
+block:
+	CMP	$8, R4
+	BLT	single
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x4e70f400 // fmax v0.2d, v0.2d, v16.2d
+	WORD	$0x4e71f421 // fmax v1.2d, v1.2d, v17.2d
+	WORD	$0x4e72f442 // fmax v2.2d, v2.2d, v18.2d
+	WORD	$0x4e73f463 // fmax v3.2d, v3.2d, v19.2d
+	SUB	$8, R4, R4
+	B	block
+single:
+	CMP	$2, R4
+	BLT	combine
+	VLD1.P	16(R2), [V16.D2]
+	WORD	$0x4e70f400 // fmax v0.2d, v0.2d, v16.2d
+	SUB	$2, R4, R4
+	B	single
+combine:
+	WORD	$0x4e61f419 // fmax v25.2d, v0.2d, v1.2d
+	WORD	$0x4e62f739 // fmax v25.2d, v25.2d, v2.2d
+	WORD	$0x4e63f739 // fmax v25.2d, v25.2d, v3.2d
+	VUZP1	V25.D2, V25.D2, V26.D2
+	VUZP2	V25.D2, V25.D2, V27.D2
+	WORD	$0x4e7bf759 // fmax v25.2d, v26.2d, v27.2d
+	WORD	$0x4e79e738 // fcmeq v24.2d, v25.2d, v25.2d
+	WORD	$0x6e205b1a // mvn v26.16b, v24.16b
+	VMOV	V26.D[0], R8
+	CBNZ	R8, nan
+	VEOR	V27.B16, V27.B16, V27.B16
+	WORD	$0x4e7be738 // fcmeq v24.2d, v25.2d, v27.2d
+	WORD	$0x4e781f39 // bic v25.16b, v25.16b, v24.16b
+	VMOV	V25.D[0], R8
+	MOVD	R8, ret+16(FP)
+	RET
+nan:
+	MOVD	$1, R8
+	NEG	R8, R8
+	MOVD	R8, ret+16(FP)
+	RET
+
+	// func leastF64NEON(n int, a *float64) int
+TEXT ·leastF64NEON(SB), NOSPLIT, $0-24
+	MOVD	n+0(FP), R0
+	MOVD	a+8(FP), R2
+	MOVD	$argstart64<>+8(SB), R8
+	VLD1R	(R8), [V0.D2]
+	VMOV	V0.B16, V1.B16
+	VMOV	V0.B16, V2.B16
+	VMOV	V0.B16, V3.B16
+	MOVD	R0, R4
+block:
+	CMP	$8, R4
+	BLT	single
+	VLD1.P	64(R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD	$0x4ef0f400 // fmin v0.2d, v0.2d, v16.2d
+	WORD	$0x4ef1f421 // fmin v1.2d, v1.2d, v17.2d
+	WORD	$0x4ef2f442 // fmin v2.2d, v2.2d, v18.2d
+	WORD	$0x4ef3f463 // fmin v3.2d, v3.2d, v19.2d
+	SUB	$8, R4, R4
+	B	block
+single:
+	CMP	$2, R4
+	BLT	combine
+	VLD1.P	16(R2), [V16.D2]
+	WORD	$0x4ef0f400 // fmin v0.2d, v0.2d, v16.2d
+	SUB	$2, R4, R4
+	B	single
+combine:
+	WORD	$0x4ee1f419 // fmin v25.2d, v0.2d, v1.2d
+	WORD	$0x4ee2f739 // fmin v25.2d, v25.2d, v2.2d
+	WORD	$0x4ee3f739 // fmin v25.2d, v25.2d, v3.2d
+	VUZP1	V25.D2, V25.D2, V26.D2
+	VUZP2	V25.D2, V25.D2, V27.D2
+	WORD	$0x4efbf759 // fmin v25.2d, v26.2d, v27.2d
+	WORD	$0x4e79e738 // fcmeq v24.2d, v25.2d, v25.2d
+	WORD	$0x6e205b1a // mvn v26.16b, v24.16b
+	VMOV	V26.D[0], R8
+	CBNZ	R8, nan
+	VEOR	V27.B16, V27.B16, V27.B16
+	WORD	$0x4e7be738 // fcmeq v24.2d, v25.2d, v27.2d
+	WORD	$0x4e781f39 // bic v25.16b, v25.16b, v24.16b
+	VMOV	V25.D[0], R8
 	MOVD	R8, ret+16(FP)
 	RET
 nan:

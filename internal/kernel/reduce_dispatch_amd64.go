@@ -702,3 +702,45 @@ func argminPiece[T Number](a []T) int {
 	}
 	return ArgMinGeneric(a)
 }
+
+// greatestPiece runs GreatestBits on one piece.
+func greatestPiece[T Number](a []T) int {
+	switch typeOf[T]() {
+	case tFloat32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case AVX2:
+			return greatestF32AVX2(len(a), ptr[float32](a))
+		case AVX512:
+			return greatestF32AVX512(len(a), ptr[float32](a))
+		}
+	case tFloat64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case AVX2:
+			return greatestF64AVX2(len(a), ptr[float64](a))
+		case AVX512:
+			return greatestF64AVX512(len(a), ptr[float64](a))
+		}
+	}
+	return GreatestBitsGeneric(a)
+}
+
+// leastPiece runs LeastBits on one piece.
+func leastPiece[T Number](a []T) int {
+	switch typeOf[T]() {
+	case tFloat32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case AVX2:
+			return leastF32AVX2(len(a), ptr[float32](a))
+		case AVX512:
+			return leastF32AVX512(len(a), ptr[float32](a))
+		}
+	case tFloat64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case AVX2:
+			return leastF64AVX2(len(a), ptr[float64](a))
+		case AVX512:
+			return leastF64AVX512(len(a), ptr[float64](a))
+		}
+	}
+	return LeastBitsGeneric(a)
+}

@@ -558,3 +558,41 @@ func argminPiece[T Number](a []T) int {
 	}
 	return ArgMinGeneric(a)
 }
+
+// greatestPiece runs GreatestBits on one piece.
+func greatestPiece[T Number](a []T) int {
+	switch typeOf[T]() {
+	case tFloat32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case NEON:
+			m := len(a) &^ 3
+			return valuedRest(a, m, greatestF32NEON(m, ptr[float32](a)), true)
+		}
+	case tFloat64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case NEON:
+			m := len(a) &^ 1
+			return valuedRest(a, m, greatestF64NEON(m, ptr[float64](a)), true)
+		}
+	}
+	return GreatestBitsGeneric(a)
+}
+
+// leastPiece runs LeastBits on one piece.
+func leastPiece[T Number](a []T) int {
+	switch typeOf[T]() {
+	case tFloat32:
+		switch implFor(classMemory, len(a)*4, false) {
+		case NEON:
+			m := len(a) &^ 3
+			return valuedRest(a, m, leastF32NEON(m, ptr[float32](a)), false)
+		}
+	case tFloat64:
+		switch implFor(classMemory, len(a)*8, false) {
+		case NEON:
+			m := len(a) &^ 1
+			return valuedRest(a, m, leastF64NEON(m, ptr[float64](a)), false)
+		}
+	}
+	return LeastBitsGeneric(a)
+}

@@ -392,3 +392,105 @@ func ArgMin[T Number](a []T) int {
 	}
 	return at
 }
+
+// GreatestBitsGeneric returns the bits of the greatest element of a by > as an int (a float32's zero-extended), +0's for a zero of either sign, or -1 if a holds a NaN (-Inf's if a is empty) with the generic Go loop: the reference.
+func GreatestBitsGeneric[T Number](a []T) int {
+	if !isFloat[T]() {
+		// No kernel: the plain loop, whose value is the result.
+		if len(a) == 0 {
+			return 0
+		}
+		m := a[0]
+		for _, x := range a {
+			if x > m {
+				m = x
+			}
+		}
+		return int(m)
+	}
+	m := inf[T](-1)
+	for _, x := range a {
+		if x != x {
+			return -1
+		}
+		if x > m {
+			m = x
+		}
+	}
+	return extremeBits(m)
+}
+
+// GreatestBits returns the bits of the greatest element of a by > as an int (a float32's zero-extended), +0's for a zero of either sign, or -1 if a holds a NaN (-Inf's if a is empty) with the implementation in use: the trusted entry, which
+// checks nothing. It searches pieces of chunkBytes, so that the goroutine can be
+// preempted between them.
+func GreatestBits[T Number](a []T) int {
+	if raceEnabled {
+		raceRead(a)
+	}
+	c := chunkElems[T]()
+	if len(a) == 0 {
+		return GreatestBitsGeneric(a)
+	}
+	b := 0
+	for off := 0; off < len(a); off += c {
+		p := greatestPiece(a[off:min(off+c, len(a))])
+		if p == -1 && isFloat[T]() {
+			return -1
+		}
+		if off == 0 || FromExtremeBits[T](p) > FromExtremeBits[T](b) {
+			b = p
+		}
+	}
+	return b
+}
+
+// LeastBitsGeneric returns the bits of the least element of a by < as an int (a float32's zero-extended), +0's for a zero of either sign, or -1 if a holds a NaN (+Inf's if a is empty) with the generic Go loop: the reference.
+func LeastBitsGeneric[T Number](a []T) int {
+	if !isFloat[T]() {
+		// No kernel: the plain loop, whose value is the result.
+		if len(a) == 0 {
+			return 0
+		}
+		m := a[0]
+		for _, x := range a {
+			if x < m {
+				m = x
+			}
+		}
+		return int(m)
+	}
+	m := inf[T](1)
+	for _, x := range a {
+		if x != x {
+			return -1
+		}
+		if x < m {
+			m = x
+		}
+	}
+	return extremeBits(m)
+}
+
+// LeastBits returns the bits of the least element of a by < as an int (a float32's zero-extended), +0's for a zero of either sign, or -1 if a holds a NaN (+Inf's if a is empty) with the implementation in use: the trusted entry, which
+// checks nothing. It searches pieces of chunkBytes, so that the goroutine can be
+// preempted between them.
+func LeastBits[T Number](a []T) int {
+	if raceEnabled {
+		raceRead(a)
+	}
+	c := chunkElems[T]()
+	if len(a) == 0 {
+		return LeastBitsGeneric(a)
+	}
+	b := 0
+	for off := 0; off < len(a); off += c {
+		p := leastPiece(a[off:min(off+c, len(a))])
+		if p == -1 && isFloat[T]() {
+			return -1
+		}
+		if off == 0 || FromExtremeBits[T](p) < FromExtremeBits[T](b) {
+			b = p
+		}
+	}
+	return b
+}

@@ -58,3 +58,13 @@ func argmaxPiece[T Number](a []T) int {
 func argminPiece[T Number](a []T) int {
 	return ArgMinGeneric(a)
 }
+
+// greatestPiece runs GreatestBits on one piece.
+func greatestPiece[T Number](a []T) int {
+	return GreatestBitsGeneric(a)
+}
+
+// leastPiece runs LeastBits on one piece.
+func leastPiece[T Number](a []T) int {
+	return LeastBitsGeneric(a)
+}

@@ -19,7 +19,7 @@ import (
 type reduction[T kernel.Number] struct {
 	name     string
 	inputs   int
-	fold     string // "sum", "min", "max", "findbits", "findnan", "argmax", "argmin"
+	fold     string // "sum", "min", "max", "findbits", "findnan", "argmax", "argmin", "greatest", "least"
 	shifted  bool   // the fold's terms read v (sqdev)
 	run, ref func(acc []T, in [][]T, v T) int
 }
@@ -161,7 +161,7 @@ func checkReduction[T kernel.Number](t *testing.T, r reduction[T], in [][]T, rng
 		for _, v := range vs {
 			require.Equal(t, r.ref(nil, in, v), r.run(nil, in, v), "%s v=%v", what, v)
 		}
-	case "findnan", "argmax", "argmin":
+	case "findnan", "argmax", "argmin", "greatest", "least":
 		require.Equal(t, r.ref(nil, in, 0), r.run(nil, in, 0), what)
 	default:
 		var v T // a shifted fold's shift: an element (differences of 0 among them), or a value not there
@@ -241,15 +241,21 @@ func testArgEveryPosition[T kernel.Float](t *testing.T) {
 					if !max {
 						arg, v = kernel.ArgMin[T], -extreme
 					}
+					bits := kernel.GreatestBits[T]
+					if !max {
+						bits = kernel.LeastBits[T]
+					}
 					old := a[p]
 					a[p] = v
 					require.Equal(t, p, arg(a), "max %v: %v at %d of %d", max, v, p, n)
+					require.Equal(t, testkit.Bits(v), uint64(bits(a)), "max %v: bits of %v at %d of %d", max, v, p, n)
 					if q := p + 1 + rng.IntN(n-p); q < n {
 						oq := a[q]
 						a[q] = v
 						require.Equal(t, p, arg(a), "max %v: %v at %d and %d of %d", max, v, p, q, n)
 						a[q] = nan
 						require.Equal(t, -1, arg(a), "max %v: NaN at %d of %d", max, q, n)
+						require.Equal(t, -1, bits(a), "max %v: bits with a NaN at %d of %d", max, q, n)
 						a[q] = oq
 					}
 					a[p] = old
@@ -268,10 +274,16 @@ func testArgEveryPosition[T kernel.Float](t *testing.T) {
 		}
 		require.Equal(t, first, kernel.ArgMax(z), "zeros after %d -Inf of %d", first, n)
 		require.Equal(t, 0, kernel.ArgMin(z), "zeros after %d -Inf of %d", first, n)
+		// The value searches give +0 for zeros of either sign.
+		require.Equal(t, 0, kernel.GreatestBits(z), "zeros after %d -Inf of %d", first, n)
+		if first == 0 {
+			require.Equal(t, 0, kernel.LeastBits(z), "zeros, %d", n)
+		}
 		for i := range z {
 			z[i] = T(math.Inf(-1))
 		}
 		require.Equal(t, 0, kernel.ArgMax(z), "all -Inf, %d", n)
+		require.Equal(t, testkit.Bits(T(math.Inf(-1))), uint64(kernel.GreatestBits(z)), "all -Inf, %d", n)
 	}
 }
 

@@ -49,5 +49,13 @@ func reductions[T kernel.Number]() []reduction[T] {
 			run: func(acc []T, in [][]T, v T) int { return kernel.ArgMin(in[0]) },
 			ref: func(acc []T, in [][]T, v T) int { return kernel.ArgMinGeneric(in[0]) },
 		},
+		{name: "greatest", inputs: 1, fold: "greatest", shifted: false,
+			run: func(acc []T, in [][]T, v T) int { return kernel.GreatestBits(in[0]) },
+			ref: func(acc []T, in [][]T, v T) int { return kernel.GreatestBitsGeneric(in[0]) },
+		},
+		{name: "least", inputs: 1, fold: "least", shifted: false,
+			run: func(acc []T, in [][]T, v T) int { return kernel.LeastBits(in[0]) },
+			ref: func(acc []T, in [][]T, v T) int { return kernel.LeastBitsGeneric(in[0]) },
+		},
 	}
 }

@@ -257,12 +257,9 @@ func writeReduceEntry(g *goFile, r registry.Reduction) {
 		// Each piece's extreme against the earlier pieces': the values
 		// decide, and a NaN anywhere makes the result (-1 is a NaN's bits
 		// for float64, and no float32's: never an extreme's).
-		g.p("if len(a) == 0 { return %sGeneric(a) }", r.Entry)
-		g.p("b := 0")
-		g.p("for off := 0; off < len(a); off += c {")
-		g.p("p := %s(a[off:min(off+c, len(a))])", piece)
-		g.p("if p == -1 && isFloat[T]() { return -1 }")
-		g.p("if off == 0 || FromExtremeBits[T](p) %s FromExtremeBits[T](b) { b = p }", r.Fold.Beats())
+		g.p("b := %s(a[:min(c, len(a))])", piece)
+		g.p("for off := c; off < len(a) && !(b == -1 && isFloat[T]()); off += c {")
+		g.p("b = joinExtremeBits[T](b, %s(a[off:min(off+c, len(a))]), %v)", piece, !r.Fold.Least())
 		g.p("}")
 		g.p("return b")
 		g.p("}")

@@ -33,11 +33,8 @@ func valuedRest[T Number](a []T, m, b int, greatest bool) int {
 	if greatest {
 		r = GreatestBitsGeneric(a[m:])
 	}
-	switch {
-	case r == -1:
-		return -1
-	case m == 0, greatest && FromExtremeBits[T](r) > FromExtremeBits[T](b), !greatest && FromExtremeBits[T](r) < FromExtremeBits[T](b):
+	if m == 0 {
 		return r
 	}
-	return b
+	return joinExtremeBits[T](b, r, greatest)
 }

@@ -253,3 +253,16 @@ func FromExtremeBits[T Number](b int) T {
 	}
 	return T(b)
 }
+
+// joinExtremeBits is GreatestBits' (greatest) or LeastBits' result over
+// two parts whose results are b and p: -1 if either holds a NaN, else the
+// greater (lesser) value's bits.
+func joinExtremeBits[T Number](b, p int, greatest bool) int {
+	switch {
+	case isFloat[T]() && (b == -1 || p == -1):
+		return -1
+	case greatest && FromExtremeBits[T](p) > FromExtremeBits[T](b), !greatest && FromExtremeBits[T](p) < FromExtremeBits[T](b):
+		return p
+	}
+	return b
+}

@@ -428,18 +428,9 @@ func GreatestBits[T Number](a []T) int {
 		raceRead(a)
 	}
 	c := chunkElems[T]()
-	if len(a) == 0 {
-		return GreatestBitsGeneric(a)
-	}
-	b := 0
-	for off := 0; off < len(a); off += c {
-		p := greatestPiece(a[off:min(off+c, len(a))])
-		if p == -1 && isFloat[T]() {
-			return -1
-		}
-		if off == 0 || FromExtremeBits[T](p) > FromExtremeBits[T](b) {
-			b = p
-		}
+	b := greatestPiece(a[:min(c, len(a))])
+	for off := c; off < len(a) && !(b == -1 && isFloat[T]()); off += c {
+		b = joinExtremeBits[T](b, greatestPiece(a[off:min(off+c, len(a))]), true)
 	}
 	return b
 }
@@ -479,18 +470,9 @@ func LeastBits[T Number](a []T) int {
 		raceRead(a)
 	}
 	c := chunkElems[T]()
-	if len(a) == 0 {
-		return LeastBitsGeneric(a)
-	}
-	b := 0
-	for off := 0; off < len(a); off += c {
-		p := leastPiece(a[off:min(off+c, len(a))])
-		if p == -1 && isFloat[T]() {
-			return -1
-		}
-		if off == 0 || FromExtremeBits[T](p) < FromExtremeBits[T](b) {
-			b = p
-		}
+	b := leastPiece(a[:min(c, len(a))])
+	for off := c; off < len(a) && !(b == -1 && isFloat[T]()); off += c {
+		b = joinExtremeBits[T](b, leastPiece(a[off:min(off+c, len(a))]), false)
 	}
 	return b
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/simdkit/elem"
@@ -453,5 +454,38 @@ func testCopyForms[T Element](t *testing.T) {
 		big := fill((m + 2) * (n + 3))
 		checkFill(t, View[T]{Data: big[1 : 1+(m-1)*(n+3)+1], Shape: S(m), Strides: []int{n + 3}}, fill(1)[0]) // a column
 		checkFill(t, View[T]{Data: big, Shape: S(n, m), Strides: []int{1, n + 3}}, fill(1)[0])                // a transposed block
+	}
+}
+
+// TestBandRows pins the band heights of transposing moves under AMD's rule
+// and the others', and checks a float32 transposition whose dst rows all
+// share an L1 set under both.
+func TestBandRows(t *testing.T) {
+	defer func(v bool) { amdBands = v }(amdBands)
+	for _, c := range []struct {
+		amd                  bool
+		rowBytes, size, want int
+	}{
+		{false, 4096, 4, 8}, {true, 4096, 4, 16}, {true, 4096, 1, 8}, {true, 4096, 2, 8}, {true, 4096, 8, 8},
+		{false, 4100, 4, 16}, {true, 4100, 4, 16}, {false, 8192, 4, 8}, {true, 8192, 4, 16},
+		{false, 2048, 4, 16}, {false, -4096, 4, 8}, {true, 4096, 16, 4},
+	} {
+		amdBands = c.amd
+		assert.Equal(t, c.want, bandRows(c.rowBytes, c.size), "AMD %v, rows %d bytes apart, %d-byte elements", c.amd, c.rowBytes, c.size)
+	}
+	const m, n = 1024, 40 // dst: n rows of m float32, 4 KiB apart
+	src := make([]float32, m*n)
+	for i := range src {
+		src[i] = float32(i)
+	}
+	for _, amd := range []bool{false, true} {
+		amdBands = amd
+		dst := make([]float32, m*n)
+		require.NoError(t, CopyView(ViewOf(dst, Shape{n, m}), ViewOf(src, Shape{m, n}).Transposed()))
+		for r := range n {
+			for j := range m {
+				require.Equal(t, src[j*n+r], dst[r*m+j], "AMD %v: dst (%d, %d)", amd, r, j)
+			}
+		}
 	}
 }

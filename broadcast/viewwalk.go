@@ -3,6 +3,7 @@ package broadcast
 import (
 	"sync"
 
+	"github.com/simdkit/elem/internal/cpuinfo"
 	"github.com/simdkit/elem/internal/elemtype"
 	"github.com/simdkit/elem/internal/kernel"
 	"github.com/simdkit/elem/internal/nditer"
@@ -94,15 +95,37 @@ const transposeCols = 64
 // rows of dst (rowBytes apart) that the transposition kernel writes
 // together while it walks down the input's columns: as many as make a
 // cache line of each input row read (16 of float32), but no more than
-// eight in one L1 set, where rows a multiple of l1SetPeriod apart all land
-// (a 1024x1024 float32 matrix: 8 rows). Measured on the Xeon, m x n float32
-// blocks transposed in bands of 8, 16 and 32 rows (us, min-max of 3 runs;
-// a contiguous copy of 1024x1024 160-350): 1024x1024 230-260, 500-760,
-// 560-780; 1000x1000 215-260, 210-235, 260-370; 4096x256 530-810, 480-720,
-// 400-610; 3136x64 (NCHW to NHWC) 30-32, 27-33, 26-35.
+// setRows(size) in one L1 set, where rows a multiple of l1SetPeriod apart
+// all land (a 1024x1024 float32 matrix: 8 rows, 16 on AMD). Measured on
+// the Xeon, m x n float32 blocks transposed in bands of 8, 16 and 32 rows
+// (us, min-max of 3 runs; a contiguous copy of 1024x1024 160-350):
+// 1024x1024 230-260, 500-760, 560-780; 1000x1000 215-260, 210-235,
+// 260-370; 4096x256 530-810, 480-720, 400-610; 3136x64 (NCHW to NHWC)
+// 30-32, 27-33, 26-35.
 func bandRows(rowBytes, size int) int {
-	return max(1, min(64/size, 8*l1SetPeriod/gcd(abs(rowBytes), l1SetPeriod)))
+	return max(1, min(64/size, setRows(size)*l1SetPeriod/gcd(abs(rowBytes), l1SetPeriod)))
 }
+
+// setRows is how many rows of a band of size-byte elements may share an L1
+// set. Eight, the ways of the set, except for 4-byte elements on AMD's
+// cores, which run sixteen (a whole cache line of each input row) faster
+// although the rows of dst then evict each other: 1024x1024 float32
+// (CopyView, ns per byte, 4 interleaved runs, a contiguous copy
+// 0.053-0.065) in bands of 8 against 16 rows: Zen 3 (AMD EPYC family 25
+// model 1) 0.208-0.230 against 0.144-0.237 (medians 0.216, 0.156), NCHW to
+// NHWC 64x56x56 0.069-0.083 against 0.066-0.078; Zen 4 (family 25 model
+// 17) 472-492 against 403-411 us. Not for 1- and 2-byte elements (Zen 4,
+// uint8 and uint16 1024x1024: 0.44-0.94 ms in bands of 8, 1.06-1.34 in
+// bands of 16), nor on the Xeon (above).
+func setRows(size int) int {
+	if size == 4 && amdBands {
+		return 16
+	}
+	return 8
+}
+
+// amdBands is whether setRows takes AMD's band height.
+var amdBands = cpuinfo.Get().Vendor == cpuinfo.AMD
 
 // l1SetPeriod is the distance at which addresses fall into the same L1
 // data cache set: its size over its ways, 4 KiB on the x86 and Arm cores of

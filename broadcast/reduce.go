@@ -239,6 +239,8 @@ func runReduce[T elem.Number](f fold[T], r reduction, dst, a []T) {
 		}
 	case r.count <= kernel.Lanes && !summedRuns && keptRows && r.kept[len(r.kept)-1].size >= shortColumns:
 		shortColumnSums(f, dst, a, r.kept, r.summed, r.origin)
+	case splitsRows(r, f):
+		splitFoldRows(f, dst, a, r.kept, r.count, r.origin)
 	case r.count <= kernel.Lanes:
 		shortSums(f, dst, a, r.kept, r.summed, r.origin)
 	case summedRuns && len(r.summed) == 1 && r.count > smallArg && f.each == nil &&
@@ -409,6 +411,50 @@ func treeRows[T elem.Number](f fold[T], results, acc []T, ld, count int, load fu
 		}
 	})
 }
+
+// splitsRows reports whether kernel.SplitFold computes the reduction:
+// a float sum, max or min of 2-4 contiguous values per output, whose
+// outputs' values follow each other along the innermost kept axis (xyz
+// points, RGB pixels), without a transform.
+func splitsRows[T elem.Number](r reduction, f fold[T]) bool {
+	if !kernel.IsFloat[T]() || f.each != nil || f.op == foldProd || r.count < 2 || r.count > 4 || len(r.kept) == 0 {
+		return false
+	}
+	return len(r.summed) == 1 && r.summed[0].stride == 1 && r.kept[len(r.kept)-1].stride == r.count
+}
+
+// splitFoldRows computes outputs of 2-4 contiguous values each, the
+// values of consecutive outputs back to back along the innermost kept
+// group, with kernel.SplitFold over each run of that group: one pass that
+// splits the values into columns in registers and folds them there, where
+// shortSums stores the columns and folds them in passes of their own. A
+// NaN result then takes its bits from the values, as shortSums gives
+// them.
+func splitFoldRows[T elem.Number](f fold[T], dst, a []T, kept []group, count, origin int) {
+	values := [...]int{0, 1, 2, 3}
+	op := kernel.SplitFoldSum
+	switch f.op {
+	case foldMax:
+		op = kernel.SplitFoldMax
+	case foldMin:
+		op = kernel.SplitFoldMin
+	}
+	inner, o := kept[len(kept)-1], 0
+	offsets(kept[:len(kept)-1], origin, func(base int) {
+		for c := 0; c < inner.size; c += splitFoldChunk {
+			out, at := dst[o+c:][:min(splitFoldChunk, inner.size-c)], base+c*count
+			kernel.SplitFold(out, a[at:], count, op)
+			for i := kernel.FindNaN(out); i < len(out); i += 1 + kernel.FindNaN(out[i+1:]) {
+				out[i] = shortNaN(f, a, at+i*count, values[:count])
+			}
+		}
+		o += inner.size
+	})
+}
+
+// splitFoldChunk is the most outputs splitFoldRows computes before it
+// looks for their NaNs, which it so finds in L1.
+const splitFoldChunk = 2048
 
 // shortBlock is the number of outputs a short reduction computes at once,
 // in rows of that length: enough that the kernel calls of a block cost

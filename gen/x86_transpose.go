@@ -53,7 +53,251 @@ func generateTransposeAMD64(dir string) error {
 			needs[name] = []string{"cpu.X86.HasAVX", "cpu.X86.HasAVX2"}
 		}
 	}
+	for _, n := range x86Narrows {
+		if n.size < 4 {
+			continue
+		}
+		name := fmt.Sprintf("splitFold%dx%dAVX2", n.size, n.cols)
+		c.Function(name)
+		c.Pragma("noescape")
+		c.Doc(fmt.Sprintf("%s sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (splitFoldSum, splitFoldMax, splitFoldMin) over src[r*%d : r*%d+%d] for r < n (a multiple of %d) with AVX2, %d-byte floats: the rows split into columns in registers, as %s splits them, and folded there.", name, n.cols, n.cols, n.cols, 32/n.size, n.size, narrowName(n.size, n.cols, true)))
+		c.Attributes(attr.NOSPLIT)
+		c.SignatureExpr("func(dst *byte, src *byte, n int, op int)")
+		emitSplitFold(c, name, n.size, n.cols)
+		needs[name] = []string{"cpu.X86.HasAVX", "cpu.X86.HasAVX2"}
+	}
 	return writeAvo(c, dir, "transpose", needs)
+}
+
+// The folds of splitFold kernels, their op argument: as internal/kernel
+// numbers them.
+var splitFoldOps = []struct {
+	name string
+	op   int
+}{{"sum", 0}, {"max", 1}, {"min", 2}}
+
+// emitSplitFold writes a split-fold kernel: a loop per fold op, each
+// splitting side rows of cols contiguous elements into column registers
+// and combining the columns by the canonical tree over cols accumulators
+// (accumulator j combined with j+h for h = 16, 8, ..., 1 where both hold
+// values; elem.Sum's order with the identity accumulators left out) into
+// one register of results. The rows split within 128-bit lanes (the low
+// lanes hold the first half of the rows, the high lanes the second, as
+// they are loaded), so that no instruction crosses lanes: VPERMPS, which
+// the narrow splits use, is the bottleneck of a split on AMD's cores (Zen
+// 3: 16384 rows of 3 float32, 4.0-4.4 us split by VPERMPS, about 8
+// cycles per 8 rows). Max and min are Go's builtins as the VV kernels
+// compute them (goMin's sequence, max on negated values), so that every
+// result that is not a NaN has the bits of the fold's kernels; a NaN stays
+// a NaN, and the caller gives it its bits.
+func emitSplitFold(c *build.Context, name string, size, cols int) {
+	side := 32 / size
+	dst := c.Load(c.Param("dst"), c.GP64())
+	src := c.Load(c.Param("src"), c.GP64())
+	n := c.Load(c.Param("n"), c.GP64())
+	op := c.Load(c.Param("op"), c.GP64())
+	c.TESTQ(n, n)
+	c.JZ(LabelRef(name + "done"))
+	for _, f := range splitFoldOps[1:] {
+		c.CMPQ(op, U8(f.op))
+		c.JE(LabelRef(name + f.name))
+	}
+	vadd, vmin, vxor, vor := c.VADDPS, c.VMINPS, c.VXORPS, c.VORPS
+	if size == 8 {
+		vadd, vmin, vxor, vor = c.VADDPD, c.VMINPD, c.VXORPD, c.VORPD
+	}
+	for _, f := range splitFoldOps {
+		c.Label(name + f.name)
+		var sign reg.VecVirtual
+		if f.name == "max" { // max(x, y) = -min(-x, -y), as the VV kernels compute it
+			sign = signBits(c, size)
+		}
+		c.Label(name + f.name + "loop")
+		acc := splitInLanes(c, src, size, cols)
+		if f.name == "max" {
+			for j, v := range acc {
+				acc[j] = c.YMM()
+				vxor(sign, v, acc[j])
+			}
+		}
+		combine := func(x, y reg.VecVirtual) reg.VecVirtual {
+			r := c.YMM()
+			if f.name == "sum" {
+				vadd(y, x, r)
+				return r
+			}
+			t1, t2 := c.YMM(), c.YMM()
+			vmin(y, x, t1)
+			vmin(x, t1, t2)
+			vor(t2, t1, r)
+			return r
+		}
+		m := cols
+		for h := 16; h > 0; h /= 2 {
+			if m > h {
+				for j := range m - h {
+					acc[j] = combine(acc[j], acc[j+h])
+				}
+				m = h
+			}
+		}
+		out := acc[0]
+		if f.name == "max" {
+			out = c.YMM()
+			vxor(sign, acc[0], out)
+		}
+		c.VMOVUPS(out, Mem{Base: dst})
+		c.ADDQ(U32(uint32(32*cols)), src)
+		c.ADDQ(U32(32), dst)
+		c.SUBQ(U32(uint32(side)), n)
+		c.JNZ(LabelRef(name + f.name + "loop"))
+		c.JMP(LabelRef(name + "end"))
+	}
+	c.Label(name + "end")
+	c.VZEROUPPER()
+	c.Label(name + "done")
+	c.RET()
+}
+
+// splitInLanes loads the 32*cols bytes at src, side rows of cols
+// elements, and returns the cols columns, row r in lane r: register j
+// holds 16-byte piece j of the first half of the rows in its low lane
+// and of the second half in its high lane, so that each lane holds
+// whole rows, which in-lane shuffles (the same in both lanes) split.
+func splitInLanes(c *build.Context, src reg.Register, size, cols int) []reg.VecVirtual {
+	half := 16 / size // lanes of 128 bits: the rows of each half
+	in := make([]reg.VecVirtual, cols)
+	for j := range in {
+		in[j] = c.YMM()
+		c.VMOVUPS(Mem{Base: src, Disp: 16 * j}, in[j].AsX())
+		c.VINSERTF128(U8(1), Mem{Base: src, Disp: 16 * (cols + j)}, in[j], in[j])
+	}
+	if size == 4 && cols == 4 { // a row per lane: the 4x4 transposition
+		return transposeInLanes(c, in)
+	}
+	out := make([]reg.VecVirtual, cols)
+	for j := range out {
+		from := make([]lane, half)
+		for r := range from {
+			e := r*cols + j
+			from[r] = lane{e / half, e % half}
+		}
+		out[j] = gatherInLanes(c, size, in, from)
+	}
+	return out
+}
+
+// gatherInLanes returns a register whose lane l of each 128-bit half is
+// lane from[l].lane of that half of register from[l].reg of in: one
+// shuffle where the low half of the lanes comes from one register and
+// the high half from another (VSHUFPS, VSHUFPD), else blends then one
+// in-lane permutation (VPERMILPS, VPERMILPD) when no lane is wanted from
+// two registers, else each register permuted and then blended.
+func gatherInLanes(c *build.Context, size int, in []reg.VecVirtual, from []lane) reg.VecVirtual {
+	half := len(from)
+	// An immediate's selector per lane: 2 bits (float32, the same 8 bits
+	// for both halves) or 1 bit (float64, 2 bits per half).
+	bits, both := 2, func(imm int) uint8 { return uint8(imm) }
+	shuffle, permute, blend := c.VSHUFPS, c.VPERMILPS, c.VBLENDPS
+	if size == 8 {
+		bits, both = 1, func(imm int) uint8 { return uint8(imm | imm<<2) }
+		shuffle, permute, blend = c.VSHUFPD, c.VPERMILPD, c.VBLENDPD
+	}
+	if lo, hi := from[0].reg, from[half/2].reg; all(from[:half/2], lo) && all(from[half/2:], hi) {
+		imm := 0
+		for l, f := range from {
+			imm |= f.lane << (bits * l)
+		}
+		out := c.YMM()
+		shuffle(U8(both(imm)), in[hi], in[lo], out)
+		return out
+	}
+	lanes := make([]int, half)
+	var regs []int
+	owner := make([]int, half)
+	for i := range owner {
+		owner[i] = -1
+	}
+	shared := false
+	for l, f := range from {
+		lanes[l] = f.lane
+		shared = shared || owner[f.lane] >= 0 && owner[f.lane] != f.reg
+		owner[f.lane] = f.reg
+		if !slices.Contains(regs, f.reg) {
+			regs = append(regs, f.reg)
+		}
+	}
+	perm := func(sel []int, v reg.VecVirtual) reg.VecVirtual {
+		if identity(sel) {
+			return v
+		}
+		imm := 0
+		for l, f := range sel {
+			imm |= f << (bits * l)
+		}
+		out := c.YMM()
+		permute(U8(both(imm)), v, out)
+		return out
+	}
+	mix := func(mask int, v, base reg.VecVirtual) reg.VecVirtual {
+		out := c.YMM()
+		blend(U8(uint8(mask|mask<<half)), v, base, out)
+		return out
+	}
+	if !shared {
+		o := in[regs[0]]
+		for _, r := range regs[1:] {
+			mask := 0
+			for l, w := range owner {
+				if w == r {
+					mask |= 1 << l
+				}
+			}
+			o = mix(mask, in[r], o)
+		}
+		return perm(lanes, o)
+	}
+	var o reg.VecVirtual
+	for k, r := range regs {
+		sel, mask := make([]int, half), 0
+		for l, f := range from {
+			if f.reg == r {
+				sel[l], mask = f.lane, mask|1<<l
+			}
+		}
+		moved := perm(sel, in[r])
+		if k == 0 {
+			o = moved
+			continue
+		}
+		o = mix(mask, moved, o)
+	}
+	return o
+}
+
+// all reports whether every lane in from is from register r.
+func all(from []lane, r int) bool {
+	for _, f := range from {
+		if f.reg != r {
+			return false
+		}
+	}
+	return true
+}
+
+// signBits is a register with the sign bit of every size-byte lane set.
+func signBits(c *build.Context, size int) reg.VecVirtual {
+	g, x, r := c.GP64(), c.XMM(), c.YMM()
+	if size == 4 {
+		c.MOVL(U32(0x80000000), g.As32())
+		c.VMOVQ(g, x)
+		c.VPBROADCASTD(x, r)
+		return r
+	}
+	c.MOVQ(U64(0x8000000000000000), g)
+	c.VMOVQ(g, x)
+	c.VPBROADCASTQ(x, r)
+	return r
 }
 
 // emitTranspose writes the loops of a transposition kernel: over squares
@@ -122,26 +366,32 @@ func emitTranspose(c *build.Context, size, side int) {
 	c.RET()
 }
 
-// transpose8x8 returns the columns of the 8x8 float32 square whose rows are
-// r: pairs of rows interleaved, then pairs of pairs, then the 128-bit halves
-// exchanged.
-func transpose8x8(c *build.Context, r []reg.VecVirtual) []reg.VecVirtual {
-	t := make([]reg.VecVirtual, 8)
-	for i := 0; i < 8; i += 2 {
+// transposeInLanes returns the columns of the 4x4 float32 squares whose
+// rows are the 128-bit lanes of r, in each lane: pairs of rows
+// interleaved, then pairs of pairs.
+func transposeInLanes(c *build.Context, r []reg.VecVirtual) []reg.VecVirtual {
+	t := make([]reg.VecVirtual, 4)
+	for i := 0; i < 4; i += 2 {
 		t[i], t[i+1] = c.YMM(), c.YMM()
 		c.VUNPCKLPS(r[i+1], r[i], t[i])
 		c.VUNPCKHPS(r[i+1], r[i], t[i+1])
 	}
-	u := make([]reg.VecVirtual, 8)
-	for _, h := range []int{0, 4} { // rows 0-3, rows 4-7
-		for k, s := range []struct {
-			a, b int
-			imm  uint8
-		}{{0, 2, 0x44}, {0, 2, 0xEE}, {1, 3, 0x44}, {1, 3, 0xEE}} {
-			u[h+k] = c.YMM()
-			c.VSHUFPS(U8(s.imm), t[h+s.b], t[h+s.a], u[h+k])
-		}
+	out := make([]reg.VecVirtual, 4)
+	for k, s := range []struct {
+		a, b int
+		imm  uint8
+	}{{0, 2, 0x44}, {0, 2, 0xEE}, {1, 3, 0x44}, {1, 3, 0xEE}} {
+		out[k] = c.YMM()
+		c.VSHUFPS(U8(s.imm), t[s.b], t[s.a], out[k])
 	}
+	return out
+}
+
+// transpose8x8 returns the columns of the 8x8 float32 square whose rows are
+// r: pairs of rows interleaved, then pairs of pairs, then the 128-bit halves
+// exchanged.
+func transpose8x8(c *build.Context, r []reg.VecVirtual) []reg.VecVirtual {
+	u := append(transposeInLanes(c, r[:4]), transposeInLanes(c, r[4:])...)
 	out := make([]reg.VecVirtual, 8)
 	for k := range 4 {
 		out[k], out[k+4] = c.YMM(), c.YMM()

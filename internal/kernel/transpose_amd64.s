@@ -50,23 +50,23 @@ square4:
 	VUNPCKHPS  Y1, Y0, Y0
 	VUNPCKLPS  Y3, Y2, Y1
 	VUNPCKHPS  Y3, Y2, Y2
-	VUNPCKLPS  Y5, Y4, Y3
-	VUNPCKHPS  Y5, Y4, Y4
-	VUNPCKLPS  Y7, Y6, Y5
-	VUNPCKHPS  Y7, Y6, Y6
-	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0x44, Y1, Y8, Y3
 	VSHUFPS    $0xee, Y1, Y8, Y1
 	VSHUFPS    $0x44, Y2, Y0, Y8
 	VSHUFPS    $0xee, Y2, Y0, Y0
-	VSHUFPS    $0x44, Y5, Y3, Y2
-	VSHUFPS    $0xee, Y5, Y3, Y3
+	VUNPCKLPS  Y5, Y4, Y2
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y5, Y2, Y7
+	VSHUFPS    $0xee, Y5, Y2, Y2
 	VSHUFPS    $0x44, Y6, Y4, Y5
 	VSHUFPS    $0xee, Y6, Y4, Y4
-	VPERM2F128 $0x20, Y2, Y7, Y6
-	VPERM2F128 $0x31, Y2, Y7, Y2
-	VPERM2F128 $0x20, Y3, Y1, Y7
-	VPERM2F128 $0x31, Y3, Y1, Y1
-	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x20, Y7, Y3, Y6
+	VPERM2F128 $0x31, Y7, Y3, Y3
+	VPERM2F128 $0x20, Y2, Y1, Y7
+	VPERM2F128 $0x31, Y2, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y2
 	VPERM2F128 $0x31, Y5, Y8, Y5
 	VPERM2F128 $0x20, Y4, Y0, Y8
 	VPERM2F128 $0x31, Y4, Y0, Y0
@@ -75,11 +75,11 @@ square4:
 	ADDQ       CX, R13
 	VMOVUPS    Y7, (R13)
 	ADDQ       CX, R13
-	VMOVUPS    Y3, (R13)
+	VMOVUPS    Y2, (R13)
 	ADDQ       CX, R13
 	VMOVUPS    Y8, (R13)
 	ADDQ       CX, R13
-	VMOVUPS    Y2, (R13)
+	VMOVUPS    Y3, (R13)
 	ADDQ       CX, R13
 	VMOVUPS    Y1, (R13)
 	ADDQ       CX, R13
@@ -5531,3 +5531,486 @@ interleave8x3AVX2done:
 	RET
 
 GLOBL interleave8x3AVX2idx<>(SB), RODATA|NOPTR, $0
+
+// func splitFold4x2AVX2(dst *byte, src *byte, n int, op int)
+// Requires: AVX, AVX2
+TEXT ·splitFold4x2AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  op+24(FP), BX
+	TESTQ DX, DX
+	JZ    splitFold4x2AVX2done
+	CMPQ  BX, $0x01
+	JE    splitFold4x2AVX2max
+	CMPQ  BX, $0x02
+	JE    splitFold4x2AVX2min
+
+splitFold4x2AVX2sumloop:
+	VMOVUPS     (CX), X0
+	VINSERTF128 $0x01, 32(CX), Y0, Y0
+	VMOVUPS     16(CX), X1
+	VINSERTF128 $0x01, 48(CX), Y1, Y1
+	VSHUFPS     $0x88, Y1, Y0, Y2
+	VSHUFPS     $0xdd, Y1, Y0, Y3
+	VADDPS      Y3, Y2, Y2
+	VMOVUPS     Y2, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x2AVX2sumloop
+	JMP         splitFold4x2AVX2end
+
+splitFold4x2AVX2max:
+	MOVL         $0x80000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTD X0, Y0
+
+splitFold4x2AVX2maxloop:
+	VMOVUPS     (CX), X1
+	VINSERTF128 $0x01, 32(CX), Y1, Y1
+	VMOVUPS     16(CX), X2
+	VINSERTF128 $0x01, 48(CX), Y2, Y2
+	VSHUFPS     $0x88, Y2, Y1, Y3
+	VSHUFPS     $0xdd, Y2, Y1, Y4
+	VXORPS      Y0, Y3, Y3
+	VXORPS      Y0, Y4, Y4
+	VMINPS      Y4, Y3, Y4
+	VMINPS      Y3, Y4, Y3
+	VORPS       Y3, Y4, Y3
+	VXORPS      Y0, Y3, Y3
+	VMOVUPS     Y3, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x2AVX2maxloop
+	JMP         splitFold4x2AVX2end
+
+splitFold4x2AVX2min:
+splitFold4x2AVX2minloop:
+	VMOVUPS     (CX), X0
+	VINSERTF128 $0x01, 32(CX), Y0, Y0
+	VMOVUPS     16(CX), X1
+	VINSERTF128 $0x01, 48(CX), Y1, Y1
+	VSHUFPS     $0x88, Y1, Y0, Y2
+	VSHUFPS     $0xdd, Y1, Y0, Y3
+	VMINPS      Y3, Y2, Y3
+	VMINPS      Y2, Y3, Y2
+	VORPS       Y2, Y3, Y2
+	VMOVUPS     Y2, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x2AVX2minloop
+
+splitFold4x2AVX2end:
+	VZEROUPPER
+
+splitFold4x2AVX2done:
+	RET
+
+// func splitFold4x3AVX2(dst *byte, src *byte, n int, op int)
+// Requires: AVX, AVX2
+TEXT ·splitFold4x3AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  op+24(FP), BX
+	TESTQ DX, DX
+	JZ    splitFold4x3AVX2done
+	CMPQ  BX, $0x01
+	JE    splitFold4x3AVX2max
+	CMPQ  BX, $0x02
+	JE    splitFold4x3AVX2min
+
+splitFold4x3AVX2sumloop:
+	VMOVUPS     (CX), X0
+	VINSERTF128 $0x01, 48(CX), Y0, Y0
+	VMOVUPS     16(CX), X1
+	VINSERTF128 $0x01, 64(CX), Y1, Y1
+	VMOVUPS     32(CX), X2
+	VINSERTF128 $0x01, 80(CX), Y2, Y2
+	VBLENDPS    $0x44, Y1, Y0, Y3
+	VBLENDPS    $0x22, Y2, Y3, Y3
+	VPERMILPS   $0x6c, Y3, Y3
+	VBLENDPS    $0x99, Y1, Y0, Y4
+	VBLENDPS    $0x44, Y2, Y4, Y4
+	VPERMILPS   $0xb1, Y4, Y4
+	VBLENDPS    $0x22, Y1, Y0, Y5
+	VBLENDPS    $0x99, Y2, Y5, Y5
+	VPERMILPS   $0xc6, Y5, Y5
+	VADDPS      Y5, Y3, Y3
+	VADDPS      Y4, Y3, Y3
+	VMOVUPS     Y3, (AX)
+	ADDQ        $0x00000060, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x3AVX2sumloop
+	JMP         splitFold4x3AVX2end
+
+splitFold4x3AVX2max:
+	MOVL         $0x80000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTD X0, Y0
+
+splitFold4x3AVX2maxloop:
+	VMOVUPS     (CX), X1
+	VINSERTF128 $0x01, 48(CX), Y1, Y1
+	VMOVUPS     16(CX), X2
+	VINSERTF128 $0x01, 64(CX), Y2, Y2
+	VMOVUPS     32(CX), X3
+	VINSERTF128 $0x01, 80(CX), Y3, Y3
+	VBLENDPS    $0x44, Y2, Y1, Y4
+	VBLENDPS    $0x22, Y3, Y4, Y4
+	VPERMILPS   $0x6c, Y4, Y4
+	VBLENDPS    $0x99, Y2, Y1, Y5
+	VBLENDPS    $0x44, Y3, Y5, Y5
+	VPERMILPS   $0xb1, Y5, Y5
+	VBLENDPS    $0x22, Y2, Y1, Y6
+	VBLENDPS    $0x99, Y3, Y6, Y6
+	VPERMILPS   $0xc6, Y6, Y6
+	VXORPS      Y0, Y4, Y4
+	VXORPS      Y0, Y5, Y5
+	VXORPS      Y0, Y6, Y6
+	VMINPS      Y6, Y4, Y6
+	VMINPS      Y4, Y6, Y4
+	VORPS       Y4, Y6, Y4
+	VMINPS      Y5, Y4, Y5
+	VMINPS      Y4, Y5, Y4
+	VORPS       Y4, Y5, Y4
+	VXORPS      Y0, Y4, Y4
+	VMOVUPS     Y4, (AX)
+	ADDQ        $0x00000060, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x3AVX2maxloop
+	JMP         splitFold4x3AVX2end
+
+splitFold4x3AVX2min:
+splitFold4x3AVX2minloop:
+	VMOVUPS     (CX), X0
+	VINSERTF128 $0x01, 48(CX), Y0, Y0
+	VMOVUPS     16(CX), X1
+	VINSERTF128 $0x01, 64(CX), Y1, Y1
+	VMOVUPS     32(CX), X2
+	VINSERTF128 $0x01, 80(CX), Y2, Y2
+	VBLENDPS    $0x44, Y1, Y0, Y3
+	VBLENDPS    $0x22, Y2, Y3, Y3
+	VPERMILPS   $0x6c, Y3, Y3
+	VBLENDPS    $0x99, Y1, Y0, Y4
+	VBLENDPS    $0x44, Y2, Y4, Y4
+	VPERMILPS   $0xb1, Y4, Y4
+	VBLENDPS    $0x22, Y1, Y0, Y5
+	VBLENDPS    $0x99, Y2, Y5, Y5
+	VPERMILPS   $0xc6, Y5, Y5
+	VMINPS      Y5, Y3, Y5
+	VMINPS      Y3, Y5, Y3
+	VORPS       Y3, Y5, Y3
+	VMINPS      Y4, Y3, Y4
+	VMINPS      Y3, Y4, Y3
+	VORPS       Y3, Y4, Y3
+	VMOVUPS     Y3, (AX)
+	ADDQ        $0x00000060, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x3AVX2minloop
+
+splitFold4x3AVX2end:
+	VZEROUPPER
+
+splitFold4x3AVX2done:
+	RET
+
+// func splitFold4x4AVX2(dst *byte, src *byte, n int, op int)
+// Requires: AVX, AVX2
+TEXT ·splitFold4x4AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  op+24(FP), BX
+	TESTQ DX, DX
+	JZ    splitFold4x4AVX2done
+	CMPQ  BX, $0x01
+	JE    splitFold4x4AVX2max
+	CMPQ  BX, $0x02
+	JE    splitFold4x4AVX2min
+
+splitFold4x4AVX2sumloop:
+	VMOVUPS     (CX), X0
+	VINSERTF128 $0x01, 64(CX), Y0, Y0
+	VMOVUPS     16(CX), X1
+	VINSERTF128 $0x01, 80(CX), Y1, Y1
+	VMOVUPS     32(CX), X2
+	VINSERTF128 $0x01, 96(CX), Y2, Y2
+	VMOVUPS     48(CX), X3
+	VINSERTF128 $0x01, 112(CX), Y3, Y3
+	VUNPCKLPS   Y1, Y0, Y4
+	VUNPCKHPS   Y1, Y0, Y5
+	VUNPCKLPS   Y3, Y2, Y6
+	VUNPCKHPS   Y3, Y2, Y7
+	VSHUFPS     $0x44, Y6, Y4, Y8
+	VSHUFPS     $0xee, Y6, Y4, Y4
+	VSHUFPS     $0x44, Y7, Y5, Y6
+	VSHUFPS     $0xee, Y7, Y5, Y5
+	VADDPS      Y6, Y8, Y6
+	VADDPS      Y5, Y4, Y4
+	VADDPS      Y4, Y6, Y4
+	VMOVUPS     Y4, (AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x4AVX2sumloop
+	JMP         splitFold4x4AVX2end
+
+splitFold4x4AVX2max:
+	MOVL         $0x80000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTD X0, Y0
+
+splitFold4x4AVX2maxloop:
+	VMOVUPS     (CX), X1
+	VINSERTF128 $0x01, 64(CX), Y1, Y1
+	VMOVUPS     16(CX), X2
+	VINSERTF128 $0x01, 80(CX), Y2, Y2
+	VMOVUPS     32(CX), X3
+	VINSERTF128 $0x01, 96(CX), Y3, Y3
+	VMOVUPS     48(CX), X4
+	VINSERTF128 $0x01, 112(CX), Y4, Y4
+	VUNPCKLPS   Y2, Y1, Y5
+	VUNPCKHPS   Y2, Y1, Y6
+	VUNPCKLPS   Y4, Y3, Y7
+	VUNPCKHPS   Y4, Y3, Y8
+	VSHUFPS     $0x44, Y7, Y5, Y9
+	VSHUFPS     $0xee, Y7, Y5, Y5
+	VSHUFPS     $0x44, Y8, Y6, Y7
+	VSHUFPS     $0xee, Y8, Y6, Y6
+	VXORPS      Y0, Y9, Y8
+	VXORPS      Y0, Y5, Y5
+	VXORPS      Y0, Y7, Y7
+	VXORPS      Y0, Y6, Y6
+	VMINPS      Y7, Y8, Y7
+	VMINPS      Y8, Y7, Y8
+	VORPS       Y8, Y7, Y7
+	VMINPS      Y6, Y5, Y6
+	VMINPS      Y5, Y6, Y5
+	VORPS       Y5, Y6, Y5
+	VMINPS      Y5, Y7, Y5
+	VMINPS      Y7, Y5, Y6
+	VORPS       Y6, Y5, Y5
+	VXORPS      Y0, Y5, Y5
+	VMOVUPS     Y5, (AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x4AVX2maxloop
+	JMP         splitFold4x4AVX2end
+
+splitFold4x4AVX2min:
+splitFold4x4AVX2minloop:
+	VMOVUPS     (CX), X0
+	VINSERTF128 $0x01, 64(CX), Y0, Y0
+	VMOVUPS     16(CX), X1
+	VINSERTF128 $0x01, 80(CX), Y1, Y1
+	VMOVUPS     32(CX), X2
+	VINSERTF128 $0x01, 96(CX), Y2, Y2
+	VMOVUPS     48(CX), X3
+	VINSERTF128 $0x01, 112(CX), Y3, Y3
+	VUNPCKLPS   Y1, Y0, Y4
+	VUNPCKHPS   Y1, Y0, Y5
+	VUNPCKLPS   Y3, Y2, Y6
+	VUNPCKHPS   Y3, Y2, Y7
+	VSHUFPS     $0x44, Y6, Y4, Y8
+	VSHUFPS     $0xee, Y6, Y4, Y4
+	VSHUFPS     $0x44, Y7, Y5, Y6
+	VSHUFPS     $0xee, Y7, Y5, Y5
+	VMINPS      Y6, Y8, Y6
+	VMINPS      Y8, Y6, Y7
+	VORPS       Y7, Y6, Y6
+	VMINPS      Y5, Y4, Y5
+	VMINPS      Y4, Y5, Y4
+	VORPS       Y4, Y5, Y4
+	VMINPS      Y4, Y6, Y4
+	VMINPS      Y6, Y4, Y5
+	VORPS       Y5, Y4, Y4
+	VMOVUPS     Y4, (AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x4AVX2minloop
+
+splitFold4x4AVX2end:
+	VZEROUPPER
+
+splitFold4x4AVX2done:
+	RET
+
+// func splitFold8x2AVX2(dst *byte, src *byte, n int, op int)
+// Requires: AVX, AVX2
+TEXT ·splitFold8x2AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  op+24(FP), BX
+	TESTQ DX, DX
+	JZ    splitFold8x2AVX2done
+	CMPQ  BX, $0x01
+	JE    splitFold8x2AVX2max
+	CMPQ  BX, $0x02
+	JE    splitFold8x2AVX2min
+
+splitFold8x2AVX2sumloop:
+	VMOVUPS     (CX), X0
+	VINSERTF128 $0x01, 32(CX), Y0, Y0
+	VMOVUPS     16(CX), X1
+	VINSERTF128 $0x01, 48(CX), Y1, Y1
+	VSHUFPD     $0x00, Y1, Y0, Y2
+	VSHUFPD     $0x0f, Y1, Y0, Y3
+	VADDPD      Y3, Y2, Y2
+	VMOVUPS     Y2, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000004, DX
+	JNZ         splitFold8x2AVX2sumloop
+	JMP         splitFold8x2AVX2end
+
+splitFold8x2AVX2max:
+	MOVQ         $0x8000000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+
+splitFold8x2AVX2maxloop:
+	VMOVUPS     (CX), X1
+	VINSERTF128 $0x01, 32(CX), Y1, Y1
+	VMOVUPS     16(CX), X2
+	VINSERTF128 $0x01, 48(CX), Y2, Y2
+	VSHUFPD     $0x00, Y2, Y1, Y3
+	VSHUFPD     $0x0f, Y2, Y1, Y4
+	VXORPD      Y0, Y3, Y3
+	VXORPD      Y0, Y4, Y4
+	VMINPD      Y4, Y3, Y4
+	VMINPD      Y3, Y4, Y3
+	VORPD       Y3, Y4, Y3
+	VXORPD      Y0, Y3, Y3
+	VMOVUPS     Y3, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000004, DX
+	JNZ         splitFold8x2AVX2maxloop
+	JMP         splitFold8x2AVX2end
+
+splitFold8x2AVX2min:
+splitFold8x2AVX2minloop:
+	VMOVUPS     (CX), X0
+	VINSERTF128 $0x01, 32(CX), Y0, Y0
+	VMOVUPS     16(CX), X1
+	VINSERTF128 $0x01, 48(CX), Y1, Y1
+	VSHUFPD     $0x00, Y1, Y0, Y2
+	VSHUFPD     $0x0f, Y1, Y0, Y3
+	VMINPD      Y3, Y2, Y3
+	VMINPD      Y2, Y3, Y2
+	VORPD       Y2, Y3, Y2
+	VMOVUPS     Y2, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000004, DX
+	JNZ         splitFold8x2AVX2minloop
+
+splitFold8x2AVX2end:
+	VZEROUPPER
+
+splitFold8x2AVX2done:
+	RET
+
+// func splitFold8x3AVX2(dst *byte, src *byte, n int, op int)
+// Requires: AVX, AVX2
+TEXT ·splitFold8x3AVX2(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  op+24(FP), BX
+	TESTQ DX, DX
+	JZ    splitFold8x3AVX2done
+	CMPQ  BX, $0x01
+	JE    splitFold8x3AVX2max
+	CMPQ  BX, $0x02
+	JE    splitFold8x3AVX2min
+
+splitFold8x3AVX2sumloop:
+	VMOVUPS     (CX), X0
+	VINSERTF128 $0x01, 48(CX), Y0, Y0
+	VMOVUPS     16(CX), X1
+	VINSERTF128 $0x01, 64(CX), Y1, Y1
+	VMOVUPS     32(CX), X2
+	VINSERTF128 $0x01, 80(CX), Y2, Y2
+	VSHUFPD     $0x0a, Y1, Y0, Y3
+	VSHUFPD     $0x05, Y2, Y0, Y4
+	VSHUFPD     $0x0a, Y2, Y1, Y5
+	VADDPD      Y5, Y3, Y3
+	VADDPD      Y4, Y3, Y3
+	VMOVUPS     Y3, (AX)
+	ADDQ        $0x00000060, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000004, DX
+	JNZ         splitFold8x3AVX2sumloop
+	JMP         splitFold8x3AVX2end
+
+splitFold8x3AVX2max:
+	MOVQ         $0x8000000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+
+splitFold8x3AVX2maxloop:
+	VMOVUPS     (CX), X1
+	VINSERTF128 $0x01, 48(CX), Y1, Y1
+	VMOVUPS     16(CX), X2
+	VINSERTF128 $0x01, 64(CX), Y2, Y2
+	VMOVUPS     32(CX), X3
+	VINSERTF128 $0x01, 80(CX), Y3, Y3
+	VSHUFPD     $0x0a, Y2, Y1, Y4
+	VSHUFPD     $0x05, Y3, Y1, Y5
+	VSHUFPD     $0x0a, Y3, Y2, Y6
+	VXORPD      Y0, Y4, Y4
+	VXORPD      Y0, Y5, Y5
+	VXORPD      Y0, Y6, Y6
+	VMINPD      Y6, Y4, Y6
+	VMINPD      Y4, Y6, Y4
+	VORPD       Y4, Y6, Y4
+	VMINPD      Y5, Y4, Y5
+	VMINPD      Y4, Y5, Y4
+	VORPD       Y4, Y5, Y4
+	VXORPD      Y0, Y4, Y4
+	VMOVUPS     Y4, (AX)
+	ADDQ        $0x00000060, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000004, DX
+	JNZ         splitFold8x3AVX2maxloop
+	JMP         splitFold8x3AVX2end
+
+splitFold8x3AVX2min:
+splitFold8x3AVX2minloop:
+	VMOVUPS     (CX), X0
+	VINSERTF128 $0x01, 48(CX), Y0, Y0
+	VMOVUPS     16(CX), X1
+	VINSERTF128 $0x01, 64(CX), Y1, Y1
+	VMOVUPS     32(CX), X2
+	VINSERTF128 $0x01, 80(CX), Y2, Y2
+	VSHUFPD     $0x0a, Y1, Y0, Y3
+	VSHUFPD     $0x05, Y2, Y0, Y4
+	VSHUFPD     $0x0a, Y2, Y1, Y5
+	VMINPD      Y5, Y3, Y5
+	VMINPD      Y3, Y5, Y3
+	VORPD       Y3, Y5, Y3
+	VMINPD      Y4, Y3, Y4
+	VMINPD      Y3, Y4, Y3
+	VORPD       Y3, Y4, Y3
+	VMOVUPS     Y3, (AX)
+	ADDQ        $0x00000060, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000004, DX
+	JNZ         splitFold8x3AVX2minloop
+
+splitFold8x3AVX2end:
+	VZEROUPPER
+
+splitFold8x3AVX2done:
+	RET

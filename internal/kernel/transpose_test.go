@@ -35,7 +35,7 @@ func testTranspose[T kernel.Number](t *testing.T) {
 	const sentinel = 99
 	// Long blocks of few columns (rows) run the narrow kernels' loops, with
 	// a tail; pad 0 makes them contiguous.
-	narrow := [][2]int{{67, 1}, {67, 2}, {67, 3}, {67, 4}, {67, 5}, {1029, 3}, {2, 67}, {3, 67}, {4, 67}, {5, 67}, {3, 1029}}
+	narrow := [][2]int{{67, 1}, {67, 2}, {67, 3}, {67, 4}, {67, 5}, {1029, 3}, {2, 67}, {3, 67}, {4, 67}, {5, 67}, {3, 1029}, {40, 35}, {35, 40}, {64, 48}}
 	for rows := range testkit.Sweep(20, 20, 10) {
 		for cols := range testkit.Sweep(20, 20, 10) {
 			narrow = append(narrow, [2]int{rows, cols})

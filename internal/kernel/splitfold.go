@@ -1,0 +1,53 @@
+package kernel
+
+// The folds SplitFold computes.
+const (
+	SplitFoldSum = iota
+	SplitFoldMax
+	SplitFoldMin
+)
+
+// SplitFold sets dst[r], for r < len(dst), to the fold op (SplitFoldSum,
+// SplitFoldMax or SplitFoldMin) of the cols (2 to 4) contiguous floats
+// src[r*cols:(r+1)*cols], combined in the canonical order of Sum with
+// the identity accumulators left out: (x0 + x2) + x1 for three, (x0 + x2)
+// + (x1 + x3) for four; max and min are Go's builtins. It is a reduction
+// along a short contiguous axis (the coordinates of xyz points, the
+// channels of RGB pixels) in one pass, the rows split into columns in
+// registers where the implementation has a kernel. Every result that is
+// not a NaN has the bits of the fold; a NaN result is a NaN whose bits
+// depend on the implementation, which the caller replaces (the first NaN
+// value, quieted for a sum), as it must anyway for a sum's NaN made of
+// infinities. src holds at least len(dst)*cols elements.
+func SplitFold[T Number](dst, src []T, cols, op int) {
+	src = src[:len(dst)*cols]
+	n := 0
+	if Current() != Generic {
+		n = splitFoldKernel(dst, src, cols, op)
+	}
+	splitFoldGeneric(dst[n:], src[n*cols:], cols, op)
+}
+
+// splitFoldGeneric is SplitFold as the plain loop, the reference.
+func splitFoldGeneric[T Number](dst, src []T, cols, op int) {
+	combine := func(x, y T) T {
+		switch op {
+		case SplitFoldMax:
+			return max(x, y)
+		case SplitFoldMin:
+			return min(x, y)
+		}
+		return x + y
+	}
+	for r := range dst {
+		x := src[r*cols:][:cols]
+		switch cols {
+		case 2:
+			dst[r] = combine(x[0], x[1])
+		case 3:
+			dst[r] = combine(combine(x[0], x[2]), x[1])
+		default:
+			dst[r] = combine(combine(x[0], x[2]), combine(x[1], x[3]))
+		}
+	}
+}

@@ -282,7 +282,7 @@ func TestImplementations(t *testing.T) {
 		}
 	}
 	require.NoError(t, SetImplementation(Auto))
-	require.Equal(t, kernel.Default().String(), Implementation(), "the automatic mode reports the default level")
+	require.Equal(t, kernel.AutoBase().String(), Implementation(), "the automatic mode reports its base level")
 }
 
 func TestImplementationReason(t *testing.T) {
@@ -327,7 +327,7 @@ func TestBadEnvironmentWarnsOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a subprocess, which emulators may not run")
 	}
-	impl := fmt.Sprintf("elem: ELEM_IMPL=\"bogus\" is not an implementation (known: generic, avx2, avx512, neon); using %s", kernel.Default())
+	impl := fmt.Sprintf("elem: ELEM_IMPL=\"bogus\" is not an implementation (known: generic, avx2, avx512, neon); using %s", kernel.AutoBase())
 	stream := `elem: ELEM_STREAM_MIN="junk" is not a size in bytes (such as 3145728 or 3M); using the rule's (`
 	for _, c := range []struct {
 		name string

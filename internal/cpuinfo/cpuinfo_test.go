@@ -42,6 +42,18 @@ var zen3 = recorded{
 	{0x8000001d, 3}: {0x0001c163, 15<<22 | 63, 32767, 0},
 }
 
+// zen5Guest is the KVM guest of an EPYC family 0x1a model 2 as it answered:
+// zeros in 0x8000001D, the older leaves filled in (48 KiB L1d, 1 MiB L2,
+// 1016 x 512 KiB of L3 in the package).
+var zen5Guest = recorded{
+	{0x0, 0}:        {0x0000000d, 0x68747541, 0x444d4163, 0x69746e65},
+	{0x1, 0}:        {0x00b00f21, 0xf4fe0800, 0xfed83203, 0x178bfbff},
+	{0x80000000, 0}: {0x80000021, 0x68747541, 0x444d4163, 0x69746e65},
+	{0x80000001, 0}: {0x00b00f21, 0x40000000, 0x440001f1, 0x25d3fbff},
+	{0x80000005, 0}: {0xff60ff40, 0xff60ff40, 0x300c0140, 0x20080140},
+	{0x80000006, 0}: {0x40802040, 0x60804040, 0x04006140, 0x0fe09140},
+}
+
 func TestDecode(t *testing.T) {
 	cases := []struct {
 		name     string
@@ -53,6 +65,8 @@ func TestDecode(t *testing.T) {
 			CPU{Vendor: Intel, Family: 6, Model: 167, Caches: Caches{L1d: 48 << 10, L2: 2 << 20, L3: 480 << 20, Source: "cpuid"}}, true},
 		{"Zen 3", zen3,
 			CPU{Vendor: AMD, Family: 0x19, Model: 0x21, Caches: Caches{L1d: 32 << 10, L2: 512 << 10, L3: 32 << 20, Source: "cpuid"}}, true},
+		{"Zen 5 guest hiding 0x8000001D", zen5Guest,
+			CPU{Vendor: AMD, Family: 0x1a, Model: 2, Caches: Caches{L1d: 48 << 10, L2: 1 << 20, L3: 32 << 20, Source: "cpuid"}}, true},
 		{"AMD without topology extensions", recorded{
 			{0x0, 0}: zen3[[2]uint32{0, 0}], {0x1, 0}: zen3[[2]uint32{1, 0}], {0x80000000, 0}: {0x8000001f, 0, 0, 0}},
 			CPU{Vendor: AMD, Family: 0x19, Model: 0x21}, false},

@@ -11,11 +11,13 @@ const (
 	leafExtMax   = 0x80000000 // highest extended leaf
 	leafExtFeats = 0x80000001 // AMD: ECX bit 22 is TopologyExtensions
 	leafAMDCache = 0x8000001D // AMD's cache topology, in leaf 4's layout
+	leafAMDL1    = 0x80000005 // AMD's older cache leaves: L1d size in KiB in ECX[31:24]
+	leafAMDL2L3  = 0x80000006 // L2 in KiB in ECX[31:16], L3 in 512 KiB units in EDX[31:18]
 )
 
 // decode reads the vendor, family, model and caches from cpuid, and
-// reports whether it found the caches (leaf 4 on Intel, 0x8000001D on AMD;
-// hypervisors may hide either).
+// reports whether it found the caches (leaf 4 on Intel, 0x8000001D on AMD,
+// else AMD's older 0x80000005 and 0x80000006; hypervisors may hide any).
 func decode(cpuid cpuidFunc) (c CPU, cachesOK bool) {
 	maxLeaf, ebx, ecx, edx := cpuid(leafVendor, 0)
 	c.Vendor = vendorOf(ebx, edx, ecx)
@@ -32,6 +34,17 @@ func decode(cpuid cpuidFunc) (c CPU, cachesOK bool) {
 				cacheLeaf = leafAMDCache
 			}
 		}
+		if cacheLeaf != 0 {
+			if c.Caches = cachesOf(cpuid, cacheLeaf); c.Caches.L1d > 0 {
+				return c, true
+			}
+		}
+		// The KVM guests of the Zen 5 sessions answer zeros in 0x8000001D
+		// but give the sizes here.
+		if extMax >= leafAMDL2L3 {
+			c.Caches = amdLegacyCaches(cpuid)
+		}
+		return c, c.Caches.L1d > 0
 	case maxLeaf >= leafCaches:
 		cacheLeaf = leafCaches
 	}
@@ -40,6 +53,26 @@ func decode(cpuid cpuidFunc) (c CPU, cachesOK bool) {
 	}
 	c.Caches = cachesOf(cpuid, cacheLeaf)
 	return c, c.Caches.L1d > 0
+}
+
+// zenL3 is the L3 of one core complex of Zen 2 to Zen 5 parts without
+// stacked cache.
+const zenL3 = 32 << 20
+
+// amdLegacyCaches reads AMD's leaves 0x80000005 and 0x80000006. Their L3
+// is the whole package's (508 MiB on the Zen 5 guest), of which one core
+// fills only its core complex's: at most zenL3.
+func amdLegacyCaches(cpuid cpuidFunc) Caches {
+	_, _, l1, _ := cpuid(leafAMDL1, 0)
+	_, _, l2, l3 := cpuid(leafAMDL2L3, 0)
+	cs := Caches{Source: "cpuid"}
+	cs.set(1, int(l1>>24)<<10)
+	cs.set(2, int(l2>>16)<<10)
+	cs.set(3, min(int(l3>>18)<<19, zenL3))
+	if cs.L1d == 0 {
+		return Caches{}
+	}
+	return cs
 }
 
 // vendorOf reads the vendor string of leaf 0 (EBX, EDX, ECX in that order).

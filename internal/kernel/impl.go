@@ -63,7 +63,7 @@ func init() {
 // automatic choice (forced false, i its base implementation), with the
 // reason for the choice and whether that reason is a warning.
 func choose(env string) (i Impl, forced bool, why string, warn bool) {
-	def := Default()
+	def := AutoBase()
 	switch env = strings.TrimSpace(env); {
 	case env == "":
 		return def, false, "the default for this CPU", false

@@ -11,7 +11,7 @@ import (
 // "auto", and anything else give the automatic choice, the last with a
 // warning naming what runs.
 func TestChoose(t *testing.T) {
-	def := Default()
+	def := AutoBase()
 	for _, n := range AvailableNames() {
 		l, forced, why, warn := choose(n)
 		require.Equal(t, n, l.String())
@@ -65,7 +65,7 @@ func TestUse(t *testing.T) {
 	}
 	UseAuto("again")
 	require.False(t, Forced())
-	require.Equal(t, Default(), Current())
+	require.Equal(t, AutoBase(), Current())
 	require.Equal(t, "again", Reason())
 	require.Equal(t, autoDispatch.base, implFor(classMemory, 1<<30, false))
 }

@@ -51,8 +51,9 @@ type rule struct {
 	// every input row) fit in the fastUpTo cache, and with fastStream
 	// those that write with streaming stores, and the calls of
 	// compute-bound ops (div) of at most fastComputeUpTo bytes (0: none);
-	// Default() runs every other call. The rule is skipped on a CPU or
-	// build without fast.
+	// base, or Default() where base is Generic, runs every other call.
+	// The rule is skipped on a CPU or build without fast or base.
+	base            Impl
 	fast            Impl
 	fastUpTo        cacheLevel
 	fastComputeUpTo int
@@ -138,6 +139,28 @@ var rules = []rule{
 		streamAt: levelL2, streamPercent: 125,
 	},
 	{
+		// From elembench -tune (float32 and float64 add, mul, div, max;
+		// fastest of 7 interleaved rounds, the machine quiet): Zen 5 has
+		// full-width AVX-512 units, and AVX-512 was fastest for every
+		// memory-bound call but 2 of 116 (worst 1.06x), 1.2-1.8x faster
+		// than AVX2 in the L1d (add float32 vv at 16 KiB 0.032 vs 0.047
+		// ns per element); div 2x faster from 2 KiB on (float64 vv at 32
+		// KiB 0.138 vs 0.275), AVX2 ahead only for float32 vs at 360 bytes
+		// to 1 KiB (0.090 vs 0.109), so AVX-512 runs every call. Streaming
+		// stores: vv 1.2x faster from 1.41 MiB (add float32 at 2 MiB 0.091
+		// vs 0.118, at 64 MiB 0.144 vs 0.199), vs even with ordinary stores
+		// from 4 MiB and faster from 32 MiB; AVX2's and AVX-512's streaming
+		// stores within noise of each other. -tune fitted from 2x the L2,
+		// except 8 to 11.3 MiB where the two were even. -tune -check:
+		// worst auto/best 1.27 (div float32 vs at 128 MiB, AVX-512's
+		// streaming stores 0.164 against AVX2's 0.137, which swap places
+		// from op to op: add float64 vv at 384 MiB 0.622 against 0.672).
+		cpu:    "AMD EPYC family 26 model 2 (Zen 5; AVX-512 F/DQ/BW/VL, 48 KiB L1d, 1 MiB L2, 32 MiB L3 per complex; 2-core KVM guest), measured 2026-12-04",
+		vendor: cpuinfo.AMD, family: 26, models: []int{2},
+		base:     AVX512,
+		streamAt: levelL2, streamPercent: 200, streamGap: [2]int{8 << 20, 11863284},
+	},
+	{
 		// Streaming stores: measured on a 32 MiB-L3 Zen 3 (float32,
 		// ns/elem, ordinary vs streaming): Add at 1M elements (12 MiB)
 		// 0.188 vs 0.202, at 2M (24 MiB) 0.342 vs 0.254; AddScalar at 2M
@@ -155,7 +178,8 @@ func (r *rule) matches(c cpuinfo.CPU, has func(Impl) bool) bool {
 	return (r.vendor == cpuinfo.Unknown || r.vendor == c.Vendor) &&
 		(r.family == 0 || r.family == c.Family) &&
 		(len(r.models) == 0 || slices.Contains(r.models, c.Model)) &&
-		(!r.usesFast() || has(r.fast))
+		(!r.usesFast() || has(r.fast)) &&
+		(r.base == Generic || has(r.base))
 }
 
 // usesFast reports whether r gives any call to its fast implementation.
@@ -171,9 +195,13 @@ func ruleFor(c cpuinfo.CPU, has func(Impl) bool) *rule {
 	panic("kernel: the last rule matches every CPU")
 }
 
-// dispatchFor is the automatic dispatch of rule r on caches cs, with base
-// running every call r does not give to its fast implementation.
+// dispatchFor is the automatic dispatch of rule r on caches cs, with r's
+// base, else base, running every call r does not give to its fast
+// implementation.
 func (r *rule) dispatchFor(cs cpuinfo.Caches, base Impl) dispatch {
+	if r.base != Generic {
+		base = r.base
+	}
 	d := dispatch{fast: base, base: base, fastMax: [numClasses]int{-1, -1}}
 	if !r.usesFast() {
 		return d
@@ -207,6 +235,11 @@ var (
 	autoDispatch = autoRule.dispatchFor(cpuinfo.Get().Caches, Default())
 	autoStream   = autoRule.streaming(cpuinfo.Get().Caches)
 )
+
+// AutoBase returns the implementation the automatic dispatch on this CPU
+// runs every call with that its rule gives no other: Default(), or the
+// rule's base where it names one.
+func AutoBase() Impl { return autoDispatch.base }
 
 // AutoImplFor returns the implementation that the automatic dispatch on
 // this CPU gives a call moving bytes bytes, of a compute-bound op (div)

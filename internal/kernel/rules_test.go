@@ -22,6 +22,8 @@ var (
 		Caches: cpuinfo.Caches{L1d: 32 << 10, L2: 512 << 10, L3: 32 << 20, Source: "cpuid"}}
 	zen4 = cpuinfo.CPU{Vendor: cpuinfo.AMD, Family: 25, Model: 17,
 		Caches: cpuinfo.Caches{L1d: 32 << 10, L2: 1 << 20, L3: 32 << 20, Source: "cpuid"}}
+	zen5 = cpuinfo.CPU{Vendor: cpuinfo.AMD, Family: 26, Model: 2,
+		Caches: cpuinfo.Caches{L1d: 48 << 10, L2: 1 << 20, L3: 32 << 20, Source: "cpuid"}}
 	smallLLC = cpuinfo.CPU{Caches: cpuinfo.Caches{L1d: 64 << 10, L2: 1 << 20, Source: "sysfs"}}
 )
 
@@ -40,29 +42,32 @@ func TestRules(t *testing.T) {
 		cpu        cpuinfo.CPU
 		has        func(Impl) bool
 		rule       int
-		fast       Impl
+		base, fast Impl
 		fastMax    [numClasses]int
 		fastStream [numClasses]bool
 		stream     StreamPolicy
 	}{
-		{"the measured Xeon", xeon167, amd64, 0, AVX512, [numClasses]int{48 << 10, 384}, [numClasses]bool{true, false},
+		{"the measured Xeon", xeon167, amd64, 0, AVX2, AVX512, [numClasses]int{48 << 10, 384}, [numClasses]bool{true, false},
 			StreamPolicy{Min: 5 << 19, Gap: [2]int{6 << 20, 48 << 20}}},
-		{"the measured Zen 4", zen4, amd64, 1, AVX512, [numClasses]int{32 << 10, 4 << 20}, [numClasses]bool{},
+		{"the measured Zen 4", zen4, amd64, 1, AVX2, AVX512, [numClasses]int{32 << 10, 4 << 20}, [numClasses]bool{},
 			StreamPolicy{Min: 32 << 20 * 35 / 100, Gap: [2]int{16 << 20, 22 << 20}}},
-		{"the measured Xeon model 207", xeon207, amd64, 2, AVX512, [numClasses]int{2 << 20, 4 << 20}, [numClasses]bool{true, false},
+		{"the measured Xeon model 207", xeon207, amd64, 2, AVX2, AVX512, [numClasses]int{2 << 20, 4 << 20}, [numClasses]bool{true, false},
 			StreamPolicy{Min: 5 << 19}},
-		{"the Zen 4 without AVX-512", zen4, noAVX512, def, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
-		{"the Xeon without AVX-512", xeon167, noAVX512, def, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
-		{"an unmeasured Intel model", sapphireRapids, amd64, def, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
-		{"Zen 3: half its L3", zen3, noAVX512, def, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
-		{"no L3: half the L2", smallLLC, noAVX512, def, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 512 << 10}},
+		{"the measured Zen 5: AVX-512 for every call", zen5, amd64, 3, AVX512, AVX512, none, [numClasses]bool{},
+			StreamPolicy{Min: 2 << 20, Gap: [2]int{8 << 20, 11863284}}},
+		{"the Zen 5 without AVX-512", zen5, noAVX512, def, AVX2, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
+		{"the Zen 4 without AVX-512", zen4, noAVX512, def, AVX2, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
+		{"the Xeon without AVX-512", xeon167, noAVX512, def, AVX2, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
+		{"an unmeasured Intel model", sapphireRapids, amd64, def, AVX2, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
+		{"Zen 3: half its L3", zen3, noAVX512, def, AVX2, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
+		{"no L3: half the L2", smallLLC, noAVX512, def, AVX2, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 512 << 10}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := ruleFor(c.cpu, c.has)
 			require.Same(t, &rules[c.rule], r)
 			d := r.dispatchFor(c.cpu.Caches, AVX2)
-			require.Equal(t, dispatch{fast: c.fast, base: AVX2, fastMax: c.fastMax, fastStream: c.fastStream}, d)
+			require.Equal(t, dispatch{fast: c.fast, base: c.base, fastMax: c.fastMax, fastStream: c.fastStream}, d)
 			require.Equal(t, c.stream, r.streaming(c.cpu.Caches))
 		})
 	}

@@ -612,13 +612,18 @@ func (f tuneFindings) print(w io.Writer, cs cpuinfo.Caches) {
 }
 
 // ruleRow writes the Go literal of a rule for this CPU from the findings:
-// the fast implementation is the one the findings give any call that the
-// default level does not run.
+// the base implementation is the one the findings give every memory-bound
+// call (the default level where they split them), the fast one the one
+// they give any call that the base does not run.
 func (f tuneFindings) ruleRow(cs cpuinfo.Caches) string {
 	c := cpuinfo.Get()
 	base := kernel.Default().String()
 	var fast string
-	var fields []string
+	var head, fields []string
+	if i := f.impl; i != nil && i.rule.small == i.rule.large && i.modes[i.rule.small].impl != base {
+		base = i.modes[i.rule.small].impl
+		head = append(head, "base: "+strings.ToUpper(base))
+	}
 	// split reports whether a fitted rule gives small calls to another
 	// implementation than the default, and the same one as before, if any.
 	split := func(i *implFinding) bool {
@@ -650,8 +655,9 @@ func (f tuneFindings) ruleRow(cs cpuinfo.Caches) string {
 		}
 	}
 	if fast != "" {
-		fields = append([]string{"fast: " + strings.ToUpper(fast)}, fields...)
+		head = append(head, "fast: "+strings.ToUpper(fast))
 	}
+	fields = append(head, fields...)
 	return fmt.Sprintf("{cpu: %q, vendor: cpuinfo.%s, family: %d, models: []int{%d}, %s},",
 		fmt.Sprintf("%s family %d model %d, measured %s", cpuModel(), c.Family, c.Model, time.Now().Format("2006-01-02")),
 		c.Vendor, c.Family, c.Model, strings.Join(fields, ", "))

@@ -163,10 +163,12 @@ func varianceOf[F elem.Float](r reduction, dst, a []F, ddof int, std bool) {
 	}
 	room := newChunkRoom[F](chunkValues)
 	defer room.free()
+	tr := new(transform[F]) // one for every chunk, as in softmax
 	inChunks(r, func(sub reduction, lo, hi int) {
 		d, mean := dst[lo:hi], room.get(0, hi-lo)
 		meanOf(sub, mean, a)
-		runReduce(fold[F]{each: &transform[F]{shift: mean}}, sub, d, a)
+		tr.shift = mean
+		runReduce(fold[F]{each: tr}, sub, d, a)
 		divideBy(d, max(r.count-ddof, 0))
 		if std {
 			elem.Sqrt(d, d)

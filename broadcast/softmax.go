@@ -50,9 +50,10 @@ func logSumExpOf[T elem.Float](r reduction, dst, a []T) {
 	}
 	room := newChunkRoom[T](chunkValues)
 	defer room.free()
+	tr := &transform[T]{exp: true} // one for every chunk: a new one each would be an allocation each
 	inChunks(r, func(sub reduction, lo, hi int) {
 		d, m := dst[lo:hi], room.get(0, hi-lo)
-		sumExp(sub, d, m, a)
+		sumExp(sub, d, m, a, tr)
 		elem.Log(d, d)
 		elem.Add(d, d, m)
 		// S, so d, is a NaN exactly where m is not finite (see softmax).
@@ -63,10 +64,11 @@ func logSumExpOf[T elem.Float](r reduction, dst, a []T) {
 }
 
 // sumExp sets m to the maxima of the reduction r of a and s to the sums
-// S of exp(x - m).
-func sumExp[T elem.Float](r reduction, s, m, a []T) {
+// S of exp(x - m), by tr (an exp transform).
+func sumExp[T elem.Float](r reduction, s, m, a []T, tr *transform[T]) {
 	runReduce(fold[T]{op: foldMax}, r, m, a)
-	runReduce(fold[T]{each: &transform[T]{shift: m, exp: true}}, r, s, a)
+	tr.shift = m
+	runReduce(fold[T]{each: tr}, r, s, a)
 }
 
 // Softmax sets dst to the softmax of a (of the given shape) along axis:
@@ -105,16 +107,20 @@ func softmax[T elem.Float](what string, dst, a []T, shape Shape, axis int, log b
 	}
 	room := newChunkRoom[T](chunkValues)
 	defer room.free()
+	tr := &transform[T]{exp: true}
 	inChunks(r, func(sub reduction, lo, hi int) {
 		m, s := room.get(0, hi-lo), room.get(1, hi-lo)
-		c := chunkValuesOf[T]{along: along, inner: inner, lo: lo, hi: hi, rep: room.get(2, (hi-lo)*along)}
-		runReduce(fold[T]{op: foldMax}, sub, m, a)
+		c := chunkValuesOf[T]{along: along, inner: inner, lo: lo, hi: hi}
+		if inner == 1 && along < cachedRows {
+			c.rep = room.get(2, (hi-lo)*along)
+		}
 		if log { // (x - m) - log S
-			runReduce(fold[T]{each: &transform[T]{shift: m, exp: true}}, sub, s, a)
+			sumExp(sub, s, m, a, tr)
 			elem.Log(s, s)
 			c.apply(kernel.Sub[T], dst, a, m)
 			c.apply(kernel.Sub[T], dst, dst, s)
 		} else { // exp(x - m) / S, each exp once: S sums them in dst
+			runReduce(fold[T]{op: foldMax}, sub, m, a)
 			c.apply(kernel.Sub[T], dst, a, m)
 			c.exp(dst)
 			runReduce(fold[T]{}, sub, s, dst)
@@ -137,7 +143,7 @@ func softmax[T elem.Float](what string, dst, a []T, shape Shape, axis int, log b
 // when inner is 1, else columns of blocks of along rows of inner columns.
 type chunkValuesOf[T elem.Float] struct {
 	along, inner, lo, hi int
-	rep                  []T // room for the values of the chunk
+	rep                  []T // room for the values of the chunk, where rows are short
 }
 
 // apply sets each value of the chunk in dst to op(x, v) with v the

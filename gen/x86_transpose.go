@@ -63,8 +63,16 @@ func generateTransposeAMD64(dir string) error {
 		c.Doc(fmt.Sprintf("%s sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (splitFoldSum, splitFoldMax, splitFoldMin) over src[r*%d : r*%d+%d] for r < n (a multiple of %d) with AVX2, %d-byte floats: the rows split into columns in registers, as %s splits them, and folded there.", name, n.cols, n.cols, n.cols, 32/n.size, n.size, narrowName(n.size, n.cols, true)))
 		c.Attributes(attr.NOSPLIT)
 		c.SignatureExpr("func(dst *byte, src *byte, n int, op int)")
-		emitSplitFold(c, name, n.size, n.cols)
+		emitSplitFold(c, name, n.size, n.cols, false)
 		needs[name] = []string{"cpu.X86.HasAVX", "cpu.X86.HasAVX2"}
+		wide := fmt.Sprintf("splitFold%dx%dAVX512", n.size, n.cols)
+		c.Function(wide)
+		c.Pragma("noescape")
+		c.Doc(fmt.Sprintf("%s is %s with AVX-512 (n a multiple of %d): the rows split into columns by two-table and masked permutations.", wide, name, 64/n.size))
+		c.Attributes(attr.NOSPLIT)
+		c.SignatureExpr("func(dst *byte, src *byte, n int, op int)")
+		emitSplitFold(c, wide, n.size, n.cols, true)
+		needs[wide] = []string{"cpu.X86.HasAVX", "cpu.X86.HasAVX2", "cpu.X86.HasAVX512F"}
 	}
 	return writeAvo(c, dir, "transpose", needs)
 }
@@ -89,9 +97,19 @@ var splitFoldOps = []struct {
 // cycles per 8 rows). Max and min are Go's builtins as the VV kernels
 // compute them (goMin's sequence, max on negated values), so that every
 // result that is not a NaN has the bits of the fold's kernels; a NaN stays
-// a NaN, and the caller gives it its bits.
-func emitSplitFold(c *build.Context, name string, size, cols int) {
-	side := 32 / size
+// a NaN, and the caller gives it its bits. wide is the AVX-512 form, whose
+// rows split by permutations across the whole register (splitPermuted).
+func emitSplitFold(c *build.Context, name string, size, cols int, wide bool) {
+	bytes := 32
+	vec := c.YMM
+	vadd, vmin, vxor, vor := c.VADDPS, c.VMINPS, c.VXORPS, c.VORPS
+	if size == 8 {
+		vadd, vmin, vxor, vor = c.VADDPD, c.VMINPD, c.VXORPD, c.VORPD
+	}
+	if wide { // the bitwise ops of AVX512F: VXORPS and VORPS of zmm are AVX512DQ's
+		bytes, vec, vxor, vor = 64, c.ZMM, c.VPXORD, c.VPORD
+	}
+	side := bytes / size
 	dst := c.Load(c.Param("dst"), c.GP64())
 	src := c.Load(c.Param("src"), c.GP64())
 	n := c.Load(c.Param("n"), c.GP64())
@@ -102,31 +120,37 @@ func emitSplitFold(c *build.Context, name string, size, cols int) {
 		c.CMPQ(op, U8(f.op))
 		c.JE(LabelRef(name + f.name))
 	}
-	vadd, vmin, vxor, vor := c.VADDPS, c.VMINPS, c.VXORPS, c.VORPS
-	if size == 8 {
-		vadd, vmin, vxor, vor = c.VADDPD, c.VMINPD, c.VXORPD, c.VORPD
+	var plan permutePlan
+	if wide {
+		plan = planPermutes(c, name, size, cols)
 	}
 	for _, f := range splitFoldOps {
 		c.Label(name + f.name)
 		var sign reg.VecVirtual
 		if f.name == "max" { // max(x, y) = -min(-x, -y), as the VV kernels compute it
-			sign = signBits(c, size)
+			sign = signBits(c, size, vec())
+		}
+		var split func() []reg.VecVirtual
+		if wide {
+			split = splitPermuted(c, plan, src, size, cols)
+		} else {
+			split = func() []reg.VecVirtual { return splitInLanes(c, src, size, cols) }
 		}
 		c.Label(name + f.name + "loop")
-		acc := splitInLanes(c, src, size, cols)
+		acc := split()
 		if f.name == "max" {
 			for j, v := range acc {
-				acc[j] = c.YMM()
+				acc[j] = vec()
 				vxor(sign, v, acc[j])
 			}
 		}
 		combine := func(x, y reg.VecVirtual) reg.VecVirtual {
-			r := c.YMM()
+			r := vec()
 			if f.name == "sum" {
 				vadd(y, x, r)
 				return r
 			}
-			t1, t2 := c.YMM(), c.YMM()
+			t1, t2 := vec(), vec()
 			vmin(y, x, t1)
 			vmin(x, t1, t2)
 			vor(t2, t1, r)
@@ -143,12 +167,12 @@ func emitSplitFold(c *build.Context, name string, size, cols int) {
 		}
 		out := acc[0]
 		if f.name == "max" {
-			out = c.YMM()
+			out = vec()
 			vxor(sign, acc[0], out)
 		}
 		c.VMOVUPS(out, Mem{Base: dst})
-		c.ADDQ(U32(uint32(32*cols)), src)
-		c.ADDQ(U32(32), dst)
+		c.ADDQ(U32(uint32(bytes*cols)), src)
+		c.ADDQ(U32(uint32(bytes)), dst)
 		c.SUBQ(U32(uint32(side)), n)
 		c.JNZ(LabelRef(name + f.name + "loop"))
 		c.JMP(LabelRef(name + "end"))
@@ -285,9 +309,104 @@ func all(from []lane, r int) bool {
 	return true
 }
 
-// signBits is a register with the sign bit of every size-byte lane set.
-func signBits(c *build.Context, size int) reg.VecVirtual {
-	g, x, r := c.GP64(), c.XMM(), c.YMM()
+// permutePlan is how the AVX-512 split of a split-fold kernel gathers each
+// column: column j's lanes from the first two registers come by one
+// two-table permutation (VPERMT2PS), those from each further register by a
+// masked one (VPERMPS), each step with its index vector at offset off of
+// the kernel's table.
+type permutePlan struct {
+	table Mem
+	steps [][]permuteStep
+}
+
+type permuteStep struct {
+	reg, off, mask int // reg 1 for the pair of registers 0 and 1
+}
+
+// planPermutes writes the index table of kernel name's split of rows of
+// cols size-byte elements and returns the plan.
+func planPermutes(c *build.Context, name string, size, cols int) permutePlan {
+	lanes := 64 / size
+	p := permutePlan{table: c.StaticGlobal(name + "idx"), steps: make([][]permuteStep, cols)}
+	c.DataAttributes(attr.RODATA | attr.NOPTR)
+	at := 0
+	for j := range p.steps {
+		for q := 1; q < cols; q++ {
+			first, last := q*lanes, (q+1)*lanes // the elements of register q
+			if q == 1 {
+				first = 0
+			}
+			s := permuteStep{reg: q, off: at}
+			for r := range lanes {
+				v := 0
+				if e := r*cols + j; e >= first && e < last {
+					s.mask |= 1 << r
+					v = e - first
+				}
+				if size == 4 {
+					c.AddDatum(at, U32(uint32(v)))
+				} else {
+					c.AddDatum(at, U64(uint64(v)))
+				}
+				at += size
+			}
+			if s.mask != 0 {
+				p.steps[j] = append(p.steps[j], s)
+			}
+		}
+	}
+	return p
+}
+
+// splitPermuted loads plan's index vectors and masks and returns the
+// AVX-512 split of a split-fold kernel: a function that loads the
+// 64*cols bytes at src, side rows of cols elements, and returns the cols
+// columns, row r in lane r.
+func splitPermuted(c *build.Context, plan permutePlan, src reg.Register, size, cols int) func() []reg.VecVirtual {
+	permute2, permute := c.VPERMT2PS, c.VPERMPS
+	if size == 8 {
+		permute2, permute = c.VPERMT2PD, c.VPERMPD
+	}
+	idx := map[int]reg.VecVirtual{}
+	masks := map[int]reg.Register{}
+	for _, steps := range plan.steps {
+		for _, s := range steps {
+			idx[s.off] = c.ZMM()
+			c.VMOVDQU64(plan.table.Offset(s.off), idx[s.off])
+			if s.reg > 1 && masks[s.mask] == nil {
+				g, k := c.GP32(), c.K()
+				c.MOVL(U32(uint32(s.mask)), g)
+				c.KMOVW(g, k)
+				masks[s.mask] = k
+			}
+		}
+	}
+	return func() []reg.VecVirtual {
+		in := make([]reg.VecVirtual, cols)
+		for i := range in {
+			in[i] = c.ZMM()
+			c.VMOVUPS(Mem{Base: src, Disp: 64 * i}, in[i])
+		}
+		out := make([]reg.VecVirtual, cols)
+		for j := range out {
+			out[j] = c.ZMM()
+			for _, s := range plan.steps[j] {
+				if s.reg == 1 {
+					c.VMOVDQU64(in[0], out[j])
+					permute2(in[1], idx[s.off], out[j])
+					continue
+				}
+				permute(in[s.reg], idx[s.off], masks[s.mask], out[j])
+			}
+		}
+		return out
+	}
+}
+
+// signBits sets r, a register of any width, to the sign bit of every
+// size-byte lane, and returns it.
+func signBits(c *build.Context, size int, r reg.VecVirtual) reg.VecVirtual {
+	g, x := c.GP64(), c.XMM()
 	if size == 4 {
 		c.MOVL(U32(0x80000000), g.As32())
 		c.VMOVQ(g, x)

@@ -10,34 +10,47 @@ import (
 
 // splitFoldKernel runs the split-fold kernel for T's size and cols on the
 // largest whole number of registers of rows, and returns how many it
-// computed: none when there is no kernel.
+// computed: none when there is no kernel. Where the dispatch gives the
+// call to AVX-512 its kernel takes whole zmm registers of rows, and the
+// AVX2 kernel at most one ymm register's more.
 func splitFoldKernel[T Number](dst, src []T, cols, op int) int {
-	if !isFloat[T]() || !cpu.X86.HasAVX2 {
+	size := int(unsafe.Sizeof(T(0)))
+	if !isFloat[T]() || !cpu.X86.HasAVX2 || cols < 2 || cols > 4 || size == 8 && cols == 4 {
 		return 0
 	}
-	size := int(unsafe.Sizeof(T(0)))
-	n := len(dst) &^ (32/size - 1)
-	if n == 0 {
-		return 0
+	done := 0
+	if implFor(classMemory, len(dst)*(cols+1)*size, false) == AVX512 {
+		done = len(dst) &^ (64/size - 1)
+		splitFoldRun(dst[:done], src, cols, op, true)
+	}
+	n := (len(dst) - done) &^ (32/size - 1)
+	splitFoldRun(dst[done:done+n], src[done*cols:], cols, op, false)
+	return done + n
+}
+
+// splitFoldKernels are the kernels by width (AVX2, AVX-512), element size
+// (4, 8 bytes) and columns (2 to 4); 8-byte rows of 4 have none. Called
+// through this table, their arguments escape: SplitFold's callers pass the
+// user's slices, which are on the heap already.
+var splitFoldKernels = [2][2][3]func(dst, src *byte, n, op int){
+	{{splitFold4x2AVX2, splitFold4x3AVX2, splitFold4x4AVX2}, {splitFold8x2AVX2, splitFold8x3AVX2, nil}},
+	{{splitFold4x2AVX512, splitFold4x3AVX512, splitFold4x4AVX512}, {splitFold8x2AVX512, splitFold8x3AVX512, nil}},
+}
+
+// splitFoldRun runs the AVX2 or (wide) AVX-512 kernel for T's size and
+// cols over the rows of dst, a whole number of its registers of rows.
+func splitFoldRun[T Number](dst, src []T, cols, op int, wide bool) {
+	if len(dst) == 0 {
+		return
 	}
 	if raceEnabled {
-		raceWrite(dst[:n])
-		raceRead(src[:n*cols])
+		raceWrite(dst)
+		raceRead(src[:len(dst)*cols])
 	}
-	d, s := (*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src)))
-	switch [2]int{size, cols} {
-	case [2]int{4, 2}:
-		splitFold4x2AVX2(d, s, n, op)
-	case [2]int{4, 3}:
-		splitFold4x3AVX2(d, s, n, op)
-	case [2]int{4, 4}:
-		splitFold4x4AVX2(d, s, n, op)
-	case [2]int{8, 2}:
-		splitFold8x2AVX2(d, s, n, op)
-	case [2]int{8, 3}:
-		splitFold8x3AVX2(d, s, n, op)
-	default:
-		return 0
+	w := 0
+	if wide {
+		w = 1
 	}
-	return n
+	k := splitFoldKernels[w][unsafe.Sizeof(T(0))/8][cols-2]
+	k((*byte)(unsafe.Pointer(unsafe.SliceData(dst))), (*byte)(unsafe.Pointer(unsafe.SliceData(src))), len(dst), op)
 }

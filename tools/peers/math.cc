@@ -4,7 +4,9 @@
 // element at n = 16000 (medians of 31 timings of 200 calls), one thread, on
 // the arguments elembench -math uses, and the largest error in ulps over every
 // 4096th float32 bit pattern against the double function (float64: 2^16
-// arguments in (-10, 10) against long double). Build and run:
+// arguments in (-10, 10) against long double). Build and run (Debian:
+// apt-get install libeigen3-dev libxnnpack-dev libpthreadpool-dev, the last
+// for xnnpack.h's include):
 //
 //   g++ -O3 -march=native -ffast-math -fopenmp -I/usr/include/eigen3 \
 //       tools/peers/math.cc -o /tmp/mathpeers -lXNNPACK -lmvec -lm && /tmp/mathpeers

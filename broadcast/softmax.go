@@ -197,12 +197,22 @@ func (c chunkValuesOf[T]) blocks(f func(at, w, i int)) {
 const cachedRows = 64
 
 // softmaxRows is Softmax along the innermost axis, rows of n values: each
-// row's maximum, then exp(x - m) into dst, its sum in the canonical
-// order, and the division, while the row is in cache.
+// row's maximum, then exp(x - m), its sum in the canonical order, and the
+// division, while the row is in cache. exp(x - m) goes to a scratch row
+// (where the buffer holds one), so that the division is the only pass
+// that writes dst, with streaming stores where the call is that large:
+// dst's lines are then never read. On the Zen 5, float32, 5 interleaved
+// runs: (1024, 1024) 376-402 us through dst itself, 364-386 with the
+// scratch row and streaming; (32, 1000) 11.0-11.3 and 10.3-10.9 us.
 func softmaxRows[T elem.Float](dst, a []T, n int) {
 	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
 	defer scratch.Put(buf)
 	one := unsafe.Slice((*T)(unsafe.Pointer(buf)), 1) // where the kernels read m and S: a local would escape
+	var work []T
+	if size := int(unsafe.Sizeof(T(0))); (n+64/size)*size <= len(buf)*8 {
+		work = unsafe.Slice((*T)(unsafe.Pointer(&buf[8])), n) // a cache line after one
+	}
+	stream := kernel.ShouldStream(2 * len(a) * int(unsafe.Sizeof(T(0))))
 	for at := 0; at < len(a); at += n {
 		d, x := dst[at:][:n], a[at:][:n]
 		m := elem.MaxOf(x)
@@ -213,12 +223,17 @@ func softmaxRows[T elem.Float](dst, a []T, n int) {
 			}
 			continue
 		}
+		w := d
+		if work != nil {
+			w = work
+		}
 		one[0] = m
-		kernel.Sub(kernel.VS, 1, n, d, n, x, n, one, 0, false)
-		kernel.Exp(kernel.V, 1, n, d, n, d, n, false)
-		one[0] = elem.Sum(d)
-		kernel.Div(kernel.VS, 1, n, d, n, d, n, one, 0, false)
+		kernel.Sub(kernel.VS, 1, n, w, n, x, n, one, 0, false)
+		kernel.Exp(kernel.V, 1, n, w, n, w, n, false)
+		one[0] = elem.Sum(w)
+		kernel.Div(kernel.VS, 1, n, d, n, w, n, one, 0, stream && work != nil)
 	}
+	kernel.FenceAfter(stream && work != nil)
 }
 
 // nanResult is every Softmax and LogSoftmax result of values whose

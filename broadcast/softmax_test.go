@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/simdkit/elem"
+	"github.com/simdkit/elem/internal/kernel"
 	"github.com/simdkit/elem/internal/testkit"
 )
 
@@ -171,4 +172,28 @@ func bigLogSumExp(a []float64) float64 {
 	}
 	f, _ := s.Float64()
 	return m + math.Log(f)
+}
+
+// TestSoftmaxRowsStreaming checks that Softmax along long rows gives the
+// same bits whether its divisions stream or not, and for rows longer than
+// the scratch row it otherwise computes exp(x - m) in (dst itself then).
+func TestSoftmaxRowsStreaming(t *testing.T) {
+	defer kernel.Restore(kernel.Save())
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, shape := range []Shape{{37, 300}, {2, 70000}} {
+		a := make([]float32, shape[0]*shape[1])
+		for i := range a {
+			a[i] = float32(rng.NormFloat64() * 8)
+		}
+		var out [2][]float32
+		for i, min := range []int{math.MaxInt, 0} {
+			kernel.SetStreamMinBytes(min)
+			out[i] = make([]float32, len(a))
+			require.NoError(t, Softmax(out[i], a, shape, 1))
+		}
+		testkit.RequireSameBits(t, out[0], out[1], fmt.Sprintf("streaming or not, %v", shape))
+		row := shape[1]
+		s, _, _ := refSoftmax(a[:row])
+		testkit.RequireSameBits(t, s, out[1][:row], fmt.Sprintf("the first row of %v", shape))
+	}
 }

@@ -94,8 +94,7 @@ func softmax[T elem.Float](what string, dst, a []T, shape Shape, axis int, log b
 	if err != nil || len(a) == 0 {
 		return err
 	}
-	if inner == 1 && !log && along >= cachedRows {
-		softmaxRows(dst, a, along)
+	if inner == 1 && along >= cachedRows && softmaxRows(dst, a, along, log) {
 		return nil
 	}
 	reduced := shape.Clone()
@@ -196,23 +195,34 @@ func (c chunkValuesOf[T]) blocks(f func(at, w, i int)) {
 // passes of the other axes, a few kernel calls over all rows at once.
 const cachedRows = 64
 
-// softmaxRows is Softmax along the innermost axis, rows of n values: each
-// row's maximum, then exp(x - m), its sum in the canonical order, and the
-// division, while the row is in cache. exp(x - m) goes to a scratch row
-// (where the buffer holds one), so that the division is the only pass
-// that writes dst, with streaming stores where the call is that large:
-// dst's lines are then never read. On the Zen 5, float32, 5 interleaved
-// runs: (1024, 1024) 376-402 us through dst itself, 364-386 with the
-// scratch row and streaming; (32, 1000) 11.0-11.3 and 10.3-10.9 us.
-func softmaxRows[T elem.Float](dst, a []T, n int) {
+// softmaxRows is Softmax (LogSoftmax, for log) along the innermost axis,
+// rows of n values: each row's maximum, then x - m and exp(x - m), its
+// sum in the canonical order, and the division (the subtraction of log S),
+// while the row is in cache. x - m and exp(x - m) go to scratch rows, so
+// that the last pass is the only one that writes dst, with streaming
+// stores where the call is that large: dst's lines are then never read.
+// On the Zen 5, float32 Softmax, 5 interleaved runs: (1024, 1024) 376-402
+// us through dst itself, 364-386 with the scratch row and streaming;
+// (32, 1000) 11.0-11.3 and 10.3-10.9 us. It reports false, having done
+// nothing, where the scratch buffer does not hold the rows LogSoftmax
+// needs; Softmax then runs in dst.
+func softmaxRows[T elem.Float](dst, a []T, n int, log bool) bool {
 	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
 	defer scratch.Put(buf)
+	size := int(unsafe.Sizeof(T(0)))
+	line := 64 / size
 	one := unsafe.Slice((*T)(unsafe.Pointer(buf)), 1) // where the kernels read m and S: a local would escape
-	var work []T
-	if size := int(unsafe.Sizeof(T(0))); (n+64/size)*size <= len(buf)*8 {
-		work = unsafe.Slice((*T)(unsafe.Pointer(&buf[8])), n) // a cache line after one
+	var diff, work []T                                // x - m (LogSoftmax only) and exp(x - m), each a cache line after the one before
+	if rows := 1 + boolCount(log); (line+rows*(n+line))*size <= len(buf)*8 {
+		room := unsafe.Slice((*T)(unsafe.Pointer(buf)), len(buf)*8/size)
+		work = room[line:][:n]
+		if log {
+			diff = room[2*line+n:][:n]
+		}
+	} else if log {
+		return false
 	}
-	stream := kernel.ShouldStream(2 * len(a) * int(unsafe.Sizeof(T(0))))
+	stream := work != nil && kernel.ShouldStream(2*len(a)*size)
 	for at := 0; at < len(a); at += n {
 		d, x := dst[at:][:n], a[at:][:n]
 		m := elem.MaxOf(x)
@@ -223,17 +233,34 @@ func softmaxRows[T elem.Float](dst, a []T, n int) {
 			}
 			continue
 		}
-		w := d
-		if work != nil {
-			w = work
-		}
 		one[0] = m
-		kernel.Sub(kernel.VS, 1, n, w, n, x, n, one, 0, false)
-		kernel.Exp(kernel.V, 1, n, w, n, w, n, false)
-		one[0] = elem.Sum(w)
-		kernel.Div(kernel.VS, 1, n, d, n, w, n, one, 0, stream && work != nil)
+		if log { // (x - m) - log S
+			kernel.Sub(kernel.VS, 1, n, diff, n, x, n, one, 0, false)
+			kernel.Exp(kernel.V, 1, n, work, n, diff, n, false)
+			one[0] = elem.Sum(work)
+			elem.Log(one, one)
+			kernel.Sub(kernel.VS, 1, n, d, n, diff, n, one, 0, stream)
+			continue
+		}
+		e := d // exp(x - m) / S
+		if work != nil {
+			e = work
+		}
+		kernel.Sub(kernel.VS, 1, n, e, n, x, n, one, 0, false)
+		kernel.Exp(kernel.V, 1, n, e, n, e, n, false)
+		one[0] = elem.Sum(e)
+		kernel.Div(kernel.VS, 1, n, d, n, e, n, one, 0, stream)
 	}
-	kernel.FenceAfter(stream && work != nil)
+	kernel.FenceAfter(stream)
+	return true
+}
+
+// boolCount is 1 for true, 0 for false.
+func boolCount(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // nanResult is every Softmax and LogSoftmax result of values whose

@@ -174,9 +174,10 @@ func bigLogSumExp(a []float64) float64 {
 	return m + math.Log(f)
 }
 
-// TestSoftmaxRowsStreaming checks that Softmax along long rows gives the
-// same bits whether its divisions stream or not, and for rows longer than
-// the scratch row it otherwise computes exp(x - m) in (dst itself then).
+// TestSoftmaxRowsStreaming checks that Softmax and LogSoftmax along long
+// rows give the same bits whether their last pass streams or not, also
+// for rows longer than the scratch rows (Softmax then works in dst,
+// LogSoftmax takes the passes of the other layouts).
 func TestSoftmaxRowsStreaming(t *testing.T) {
 	defer kernel.Restore(kernel.Save())
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -185,15 +186,21 @@ func TestSoftmaxRowsStreaming(t *testing.T) {
 		for i := range a {
 			a[i] = float32(rng.NormFloat64() * 8)
 		}
-		var out [2][]float32
-		for i, min := range []int{math.MaxInt, 0} {
-			kernel.SetStreamMinBytes(min)
-			out[i] = make([]float32, len(a))
-			require.NoError(t, Softmax(out[i], a, shape, 1))
-		}
-		testkit.RequireSameBits(t, out[0], out[1], fmt.Sprintf("streaming or not, %v", shape))
 		row := shape[1]
-		s, _, _ := refSoftmax(a[:row])
-		testkit.RequireSameBits(t, s, out[1][:row], fmt.Sprintf("the first row of %v", shape))
+		soft, logSoft, _ := refSoftmax(a[:row])
+		for _, f := range []struct {
+			name string
+			run  func(dst, a []float32, shape Shape, axis int) error
+			want []float32
+		}{{"softmax", Softmax[float32], soft}, {"log-softmax", LogSoftmax[float32], logSoft}} {
+			var out [2][]float32
+			for i, min := range []int{math.MaxInt, 0} {
+				kernel.SetStreamMinBytes(min)
+				out[i] = make([]float32, len(a))
+				require.NoError(t, f.run(out[i], a, shape, 1))
+			}
+			testkit.RequireSameBits(t, out[0], out[1], fmt.Sprintf("%s streaming or not, %v", f.name, shape))
+			testkit.RequireSameBits(t, f.want, out[1][:row], fmt.Sprintf("%s, the first row of %v", f.name, shape))
+		}
 	}
 }

@@ -213,7 +213,11 @@ func softmaxRows[T elem.Float](dst, a []T, n int, log bool) bool {
 	line := 64 / size
 	one := unsafe.Slice((*T)(unsafe.Pointer(buf)), 1) // where the kernels read m and S: a local would escape
 	var diff, work []T                                // x - m (LogSoftmax only) and exp(x - m), each a cache line after the one before
-	if rows := 1 + boolCount(log); (line+rows*(n+line))*size <= len(buf)*8 {
+	rows := 1
+	if log {
+		rows = 2
+	}
+	if (line+rows*(n+line))*size <= len(buf)*8 {
 		room := unsafe.Slice((*T)(unsafe.Pointer(buf)), len(buf)*8/size)
 		work = room[line:][:n]
 		if log {
@@ -253,14 +257,6 @@ func softmaxRows[T elem.Float](dst, a []T, n int, log bool) bool {
 	}
 	kernel.FenceAfter(stream)
 	return true
-}
-
-// boolCount is 1 for true, 0 for false.
-func boolCount(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // nanResult is every Softmax and LogSoftmax result of values whose

@@ -25,33 +25,26 @@ func decode(cpuid cpuidFunc) (c CPU, cachesOK bool) {
 		eax, _, _, _ := cpuid(leafVersion, 0)
 		c.Family, c.Model = familyModel(eax)
 	}
-	cacheLeaf := uint32(0)
+	cacheLeaf, extMax := uint32(0), uint32(0)
 	switch {
 	case c.Vendor == AMD:
-		extMax, _, _, _ := cpuid(leafExtMax, 0)
+		extMax, _, _, _ = cpuid(leafExtMax, 0)
 		if extMax >= leafAMDCache {
 			if _, _, feats, _ := cpuid(leafExtFeats, 0); feats&(1<<22) != 0 {
 				cacheLeaf = leafAMDCache
 			}
 		}
-		if cacheLeaf != 0 {
-			if c.Caches = cachesOf(cpuid, cacheLeaf); c.Caches.L1d > 0 {
-				return c, true
-			}
-		}
-		// The KVM guests of the Zen 5 sessions answer zeros in 0x8000001D
-		// but give the sizes here.
-		if extMax >= leafAMDL2L3 {
-			c.Caches = amdLegacyCaches(cpuid)
-		}
-		return c, c.Caches.L1d > 0
 	case maxLeaf >= leafCaches:
 		cacheLeaf = leafCaches
 	}
-	if cacheLeaf == 0 {
-		return c, false
+	if cacheLeaf != 0 {
+		c.Caches = cachesOf(cpuid, cacheLeaf)
 	}
-	c.Caches = cachesOf(cpuid, cacheLeaf)
+	// The KVM guests of the Zen 5 sessions answer zeros in 0x8000001D but
+	// give the sizes in the older leaves.
+	if c.Caches.L1d == 0 && c.Vendor == AMD && extMax >= leafAMDL2L3 {
+		c.Caches = amdLegacyCaches(cpuid)
+	}
 	return c, c.Caches.L1d > 0
 }
 

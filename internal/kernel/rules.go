@@ -142,11 +142,13 @@ var rules = []rule{
 		// From elembench -tune (float32 and float64 add, mul, div, max;
 		// fastest of 7 interleaved rounds, the machine quiet): Zen 5 has
 		// full-width AVX-512 units, and AVX-512 was fastest for every
-		// memory-bound call but 2 of 116 (worst 1.06x), 1.2-1.8x faster
-		// than AVX2 in the L1d (add float32 vv at 16 KiB 0.032 vs 0.047
-		// ns per element); div 2x faster from 2 KiB on (float64 vv at 32
-		// KiB 0.138 vs 0.275), AVX2 ahead only for float32 vs at 360 bytes
-		// to 1 KiB (0.090 vs 0.109), so AVX-512 runs every call. Streaming
+		// memory-bound call but 2 of 116 (worst 1.06x), 1.05-1.8x faster
+		// than AVX2 in the L1d (1.2x and more from 1.4 KiB; add float32 vv
+		// at 16 KiB 0.032 vs 0.047 ns per element); div 1.2-2x faster
+		// from 2 KiB on (float64 vv at 32 KiB 0.138 vs 0.275), AVX2 ahead
+		// only on some vs calls of at most 1 KiB (float32 at 1 KiB 0.090
+		// vs 0.109, float64 at 256 bytes 0.547 vs 0.641), so AVX-512 runs
+		// every call. Streaming
 		// stores: vv 1.2x faster from 1.41 MiB (add float32 at 2 MiB 0.091
 		// vs 0.118, at 64 MiB 0.144 vs 0.199), vs even with ordinary stores
 		// from 4 MiB and faster from 32 MiB; AVX2's and AVX-512's streaming

@@ -625,7 +625,7 @@ func (f tuneFindings) ruleRow(cs cpuinfo.Caches) string {
 		head = append(head, "base: "+strings.ToUpper(base))
 	}
 	// split reports whether a fitted rule gives small calls to another
-	// implementation than the default, and the same one as before, if any.
+	// implementation than the base, and the same one as before, if any.
 	split := func(i *implFinding) bool {
 		if i == nil || i.rule.small == i.rule.large || i.modes[i.rule.large].impl != base {
 			return false

@@ -49,7 +49,7 @@ func copyViews(ops []viewOperand) error {
 		return err
 	}
 	for w.next(ops) {
-		move(w.size[0], ops[0].data, w.arg[0], ops[1].data, w.arg[1], w.rows, w.cols)
+		move(w.size[0], ops[0].data, w.arg[0], ops[1].data, w.arg[1], w.rows, w.cols, w.stream)
 	}
 	return nil
 }

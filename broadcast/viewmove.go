@@ -13,18 +13,18 @@ import (
 // gathered and scattered, and the kernel of a copy. The views' validation
 // has proven every element inside its data: the loops index without
 // bounds checks.
-func move(size int, dst []byte, dp blockPos, src []byte, sp blockPos, rows, cols int) {
+func move(size int, dst []byte, dp blockPos, src []byte, sp blockPos, rows, cols int, stream bool) {
 	d := unsafe.Pointer(&dst[dp.at*size])
 	s := unsafe.Pointer(&src[sp.at*size])
 	switch size {
 	case 1:
-		moveNumbers[uint8](d, dp.ld, dp.inc, s, sp.ld, sp.inc, rows, cols)
+		moveNumbers[uint8](d, dp.ld, dp.inc, s, sp.ld, sp.inc, rows, cols, stream)
 	case 2:
-		moveNumbers[uint16](d, dp.ld, dp.inc, s, sp.ld, sp.inc, rows, cols)
+		moveNumbers[uint16](d, dp.ld, dp.inc, s, sp.ld, sp.inc, rows, cols, stream)
 	case 4:
-		moveNumbers[uint32](d, dp.ld, dp.inc, s, sp.ld, sp.inc, rows, cols)
+		moveNumbers[uint32](d, dp.ld, dp.inc, s, sp.ld, sp.inc, rows, cols, stream)
 	case 8:
-		moveNumbers[uint64](d, dp.ld, dp.inc, s, sp.ld, sp.inc, rows, cols)
+		moveNumbers[uint64](d, dp.ld, dp.inc, s, sp.ld, sp.inc, rows, cols, stream)
 	default:
 		moveElements[[2]uint64](d, dp.ld, dp.inc, s, sp.ld, sp.inc, rows, cols)
 	}
@@ -34,13 +34,18 @@ func move(size int, dst []byte, dp blockPos, src []byte, sp blockPos, rows, cols
 // dst and src: a block contiguous across the rows of one of them and
 // along the rows of the other is a transposition, which kernel.Transpose
 // runs a register square (or a split or interleave of narrow rows) at a
-// time.
-func moveNumbers[E kernel.Number](dst unsafe.Pointer, dld, dinc int, src unsafe.Pointer, sld, sinc int, rows, cols int) {
+// time, with streaming stores where stream is set (the walk fences).
+func moveNumbers[E kernel.Number](dst unsafe.Pointer, dld, dinc int, src unsafe.Pointer, sld, sinc int, rows, cols int, stream bool) {
 	switch {
 	case rows > 1 && cols > 1 && dinc == 1 && sld == 1: // src's columns are dst's rows
-		kernel.Transpose[E](dst, dld, src, sinc, cols, rows)
+		rows, cols, dld, dinc, sld, sinc = cols, rows, dinc, dld, sinc, sld
+		fallthrough
 	case rows > 1 && cols > 1 && dld == 1 && sinc == 1: // src's rows are dst's columns
-		kernel.Transpose[E](dst, dinc, src, sld, rows, cols)
+		if stream {
+			kernel.TransposeStream[E](dst, dinc, src, sld, rows, cols)
+		} else {
+			kernel.Transpose[E](dst, dinc, src, sld, rows, cols)
+		}
 	default:
 		moveElements[E](dst, dld, dinc, src, sld, sinc, rows, cols)
 	}

@@ -30,7 +30,7 @@ var (
 	binaryKernel  = blockKernel{kinds: 0b1110, streams: true}      // VV, VS, SV
 	compareKernel = blockKernel{kinds: 0b1110}                     // as elem.Compare, no streaming
 	ternaryKernel = blockKernel{kinds: 0b1111_1110, streams: true} // every form but SSS
-	moveKernel    = blockKernel{kinds: 0xff, moves: true}
+	moveKernel    = blockKernel{kinds: 0xff, moves: true}          // its transpositions' squares stream (ShouldStreamTranspose)
 )
 
 // blockWalk runs a planned view call as a sequence of kernel calls, which
@@ -196,6 +196,9 @@ func (w *blockWalk) start() {
 		bytes += total * w.size[k]
 	}
 	w.streamAll = w.streams && kernel.ShouldStream(bytes) && kernel.StreamBlock(w.m, w.n, w.ld[0], w.size[0])
+	if w.moves {
+		w.streamAll = kernel.ShouldStreamTranspose(bytes)
+	}
 	w.outer, w.at = outer, nest.base
 	if !w.direct {
 		w.tiles()
@@ -273,7 +276,7 @@ func (w *blockWalk) usable(k, rows int) bool {
 // returned, its streaming stores fenced).
 func (w *blockWalk) next(ops []viewOperand) bool {
 	if w.inTile[0] {
-		move(w.size[0], ops[0].data, blockPos{w.scatterAt, w.ld[0], w.inc[0]}, w.tile(0), w.arg[0], w.rows, w.cols)
+		move(w.size[0], ops[0].data, blockPos{w.scatterAt, w.ld[0], w.inc[0]}, w.tile(0), w.arg[0], w.rows, w.cols, false)
 	}
 	if w.nest.empty || !w.advance() {
 		w.close()
@@ -349,7 +352,7 @@ func (w *blockWalk) setTile(ops []viewOperand) {
 			w.scatterAt = at.at
 			continue
 		}
-		move(w.size[k], w.tile(k), w.arg[k], ops[k].data, at, w.rows, w.cols)
+		move(w.size[k], w.tile(k), w.arg[k], ops[k].data, at, w.rows, w.cols, false)
 	}
 	w.stream = w.streamAll && !w.inTile[0]
 }

@@ -15,10 +15,16 @@ import (
 // into a tile a square of registers at a time, where an element loop moves
 // one element per load and store.
 var x86Transposes = []struct {
-	name string
-	size int // element bytes
-	side int // elements per register: the square's side
-}{{"transpose4AVX2", 4, 8}, {"transpose8AVX2", 8, 4}}
+	name   string
+	size   int  // element bytes
+	side   int  // elements per register: the square's side
+	wide   bool // AVX-512: squares whose rows are whole cache lines
+	stream bool // with streaming stores (dst's rows on 64-byte boundaries)
+}{
+	{"transpose4AVX2", 4, 8, false, false}, {"transpose8AVX2", 8, 4, false, false},
+	{"transpose4AVX512", 4, 16, true, false}, {"transpose8AVX512", 8, 8, true, false},
+	{"transpose4AVX512Stream", 4, 16, true, true}, {"transpose8AVX512Stream", 8, 8, true, true},
+}
 
 // generateTransposeAMD64 writes internal/kernel's transposition kernels:
 // transposeNAVX2(dst, ldd, src, lds, rows, cols) sets dst[c*ldd+r] =
@@ -31,11 +37,20 @@ func generateTransposeAMD64(dir string) error {
 	for _, t := range x86Transposes {
 		c.Function(t.name)
 		c.Pragma("noescape")
-		c.Doc(fmt.Sprintf("%s sets dst[c*ldd+r] = src[r*lds+c] for r < rows, c < cols (multiples of %d) with AVX2, %d-byte elements, %dx%d squares at a time.", t.name, t.side, t.size, t.side, t.side))
+		set := "AVX2"
+		needs[t.name] = []string{"cpu.X86.HasAVX", "cpu.X86.HasAVX2"}
+		if t.wide {
+			set = "AVX-512"
+			needs[t.name] = append(needs[t.name], "cpu.X86.HasAVX512F")
+		}
+		doc := fmt.Sprintf("%s sets dst[c*ldd+r] = src[r*lds+c] for r < rows, c < cols (multiples of %d) with %s, %d-byte elements, %dx%d squares at a time.", t.name, t.side, set, t.size, t.side, t.side)
+		if t.stream {
+			doc += " Its stores are streaming: dst and every row of it on a 64-byte boundary, and a store fence after the last call."
+		}
+		c.Doc(doc)
 		c.Attributes(attr.NOSPLIT)
 		c.SignatureExpr("func(dst *byte, ldd int, src *byte, lds int, rows, cols int)")
-		emitTranspose(c, t.size, t.side)
-		needs[t.name] = []string{"cpu.X86.HasAVX", "cpu.X86.HasAVX2"}
+		emitTranspose(c, t.size, t.side, t.wide, t.stream)
 	}
 	for _, n := range x86Narrows {
 		for _, split := range []bool{true, false} {
@@ -197,7 +212,7 @@ func splitInLanes(c *build.Context, src reg.Register, size, cols int) []reg.VecV
 		c.VINSERTF128(U8(1), Mem{Base: src, Disp: 16 * (cols + j)}, in[j], in[j])
 	}
 	if size == 4 && cols == 4 { // a row per lane: the 4x4 transposition
-		return transposeInLanes(c, in)
+		return transposeInLanes(c, in, c.YMM)
 	}
 	out := make([]reg.VecVirtual, cols)
 	for j := range out {
@@ -420,21 +435,35 @@ func signBits(c *build.Context, size int, r reg.VecVirtual) reg.VecVirtual {
 }
 
 // emitTranspose writes the loops of a transposition kernel: over squares
-// down the rows of src, then across its columns.
-func emitTranspose(c *build.Context, size, side int) {
+// down the rows of src, then across its columns. The wide (AVX-512)
+// squares are whole cache lines on both sides: each line of src is read
+// and each line of dst written by one square, whatever the strides'
+// cache-set conflicts evict in between.
+func emitTranspose(c *build.Context, size, side int, wide, stream bool) {
 	dst := c.Load(c.Param("dst"), c.GP64())
 	ldd := c.Load(c.Param("ldd"), c.GP64())
 	src := c.Load(c.Param("src"), c.GP64())
 	lds := c.Load(c.Param("lds"), c.GP64())
 	rows := c.Load(c.Param("rows"), c.GP64())
 	cols := c.Load(c.Param("cols"), c.GP64())
+	tag := fmt.Sprint(size)
+	vec := c.YMM
+	if wide {
+		tag += "w"
+		vec = c.ZMM
+	}
+	store := func(v, m Op) { c.VMOVUPS(v, m) }
+	if stream {
+		tag += "s"
+		store = c.VMOVNTPS
+	}
 	shift := U8(log2(size))
 	c.SHLQ(shift, ldd)
 	c.SHLQ(shift, lds)
 	c.TESTQ(rows, rows)
-	c.JZ(LabelRef("done" + fmt.Sprint(size)))
+	c.JZ(LabelRef("done" + tag))
 	c.TESTQ(cols, cols)
-	c.JZ(LabelRef("done" + fmt.Sprint(size)))
+	c.JZ(LabelRef("done" + tag))
 	// A band of side rows of src: down by side*lds; its squares land side
 	// elements further along every row of dst.
 	band := c.GP64()
@@ -443,31 +472,34 @@ func emitTranspose(c *build.Context, size, side int) {
 	down := c.GP64()
 	c.MOVQ(ldd, down)
 	c.SHLQ(U8(log2(side)), down)
-	c.Label(fmt.Sprintf("band%d", size))
+	c.Label("band" + tag)
 	in, out, n := c.GP64(), c.GP64(), c.GP64()
 	c.MOVQ(src, in)
 	c.MOVQ(dst, out)
 	c.MOVQ(cols, n)
-	c.Label(fmt.Sprintf("square%d", size))
+	c.Label("square" + tag)
 	p := c.GP64()
 	c.MOVQ(in, p)
 	regs := make([]reg.VecVirtual, side)
 	for i := range regs {
-		regs[i] = c.YMM()
+		regs[i] = vec()
 		c.VMOVUPS(Mem{Base: p}, regs[i])
 		if i < side-1 {
 			c.ADDQ(lds, p)
 		}
 	}
 	var cols4 []reg.VecVirtual
-	if size == 4 {
+	switch {
+	case wide:
+		cols4 = transposeWide(c, regs, size)
+	case size == 4:
 		cols4 = transpose8x8(c, regs)
-	} else {
+	default:
 		cols4 = transpose4x4(c, regs)
 	}
 	c.MOVQ(out, p)
 	for i, v := range cols4 {
-		c.VMOVUPS(v, Mem{Base: p})
+		store(v, Mem{Base: p})
 		if i < side-1 {
 			c.ADDQ(ldd, p)
 		}
@@ -475,23 +507,59 @@ func emitTranspose(c *build.Context, size, side int) {
 	c.ADDQ(U32(uint32(side*size)), in)
 	c.ADDQ(down, out)
 	c.SUBQ(U32(uint32(side)), n)
-	c.JNZ(LabelRef(fmt.Sprintf("square%d", size)))
+	c.JNZ(LabelRef("square" + tag))
 	c.ADDQ(band, src)
 	c.ADDQ(U32(uint32(side*size)), dst)
 	c.SUBQ(U32(uint32(side)), rows)
-	c.JNZ(LabelRef(fmt.Sprintf("band%d", size)))
+	c.JNZ(LabelRef("band" + tag))
 	c.VZEROUPPER()
-	c.Label("done" + fmt.Sprint(size))
+	c.Label("done" + tag)
 	c.RET()
+}
+
+// transposeWide returns the columns of the square of size-byte elements
+// whose rows are the zmm registers r (16 float32, 8 float64): the q x q
+// squares in each 128-bit lane transposed (q = 16/size), so that lane l
+// of register g*q + j holds column q*l + j of rows q*g to q*g + q - 1;
+// then, for each j, two rounds of 128-bit lane shuffles (lanes 0 and 2,
+// 1 and 3 of two registers) gather lane l of the four groups into column
+// q*l + j.
+func transposeWide(c *build.Context, r []reg.VecVirtual, size int) []reg.VecVirtual {
+	q := 16 / size
+	var u []reg.VecVirtual
+	for g := range 4 {
+		if size == 4 {
+			u = append(u, transposeInLanes(c, r[4*g:4*g+4], c.ZMM)...)
+			continue
+		}
+		lo, hi := c.ZMM(), c.ZMM()
+		c.VUNPCKLPD(r[2*g+1], r[2*g], lo)
+		c.VUNPCKHPD(r[2*g+1], r[2*g], hi)
+		u = append(u, lo, hi)
+	}
+	shuffle := func(imm uint8, a, b reg.VecVirtual) reg.VecVirtual {
+		v := c.ZMM()
+		c.VSHUFF32X4(U8(imm), b, a, v) // lanes imm[1:0], imm[3:2] of a, imm[5:4], imm[7:6] of b
+		return v
+	}
+	const even, odd = 0x88, 0xdd // lanes 0 and 2; 1 and 3
+	out := make([]reg.VecVirtual, 4*q)
+	for j := range q {
+		a, b := shuffle(even, u[j], u[q+j]), shuffle(odd, u[j], u[q+j])
+		d, e := shuffle(even, u[2*q+j], u[3*q+j]), shuffle(odd, u[2*q+j], u[3*q+j])
+		out[j], out[2*q+j] = shuffle(even, a, d), shuffle(odd, a, d)
+		out[q+j], out[3*q+j] = shuffle(even, b, e), shuffle(odd, b, e)
+	}
+	return out
 }
 
 // transposeInLanes returns the columns of the 4x4 float32 squares whose
 // rows are the 128-bit lanes of r, in each lane: pairs of rows
 // interleaved, then pairs of pairs.
-func transposeInLanes(c *build.Context, r []reg.VecVirtual) []reg.VecVirtual {
+func transposeInLanes(c *build.Context, r []reg.VecVirtual, vec func() reg.VecVirtual) []reg.VecVirtual {
 	t := make([]reg.VecVirtual, 4)
 	for i := 0; i < 4; i += 2 {
-		t[i], t[i+1] = c.YMM(), c.YMM()
+		t[i], t[i+1] = vec(), vec()
 		c.VUNPCKLPS(r[i+1], r[i], t[i])
 		c.VUNPCKHPS(r[i+1], r[i], t[i+1])
 	}
@@ -500,7 +568,7 @@ func transposeInLanes(c *build.Context, r []reg.VecVirtual) []reg.VecVirtual {
 		a, b int
 		imm  uint8
 	}{{0, 2, 0x44}, {0, 2, 0xEE}, {1, 3, 0x44}, {1, 3, 0xEE}} {
-		out[k] = c.YMM()
+		out[k] = vec()
 		c.VSHUFPS(U8(s.imm), t[s.b], t[s.a], out[k])
 	}
 	return out
@@ -510,7 +578,7 @@ func transposeInLanes(c *build.Context, r []reg.VecVirtual) []reg.VecVirtual {
 // r: pairs of rows interleaved, then pairs of pairs, then the 128-bit halves
 // exchanged.
 func transpose8x8(c *build.Context, r []reg.VecVirtual) []reg.VecVirtual {
-	u := append(transposeInLanes(c, r[:4]), transposeInLanes(c, r[4:])...)
+	u := append(transposeInLanes(c, r[:4], c.YMM), transposeInLanes(c, r[4:], c.YMM)...)
 	out := make([]reg.VecVirtual, 8)
 	for k := range 4 {
 		out[k], out[k+4] = c.YMM(), c.YMM()

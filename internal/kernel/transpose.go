@@ -17,10 +17,22 @@ import "unsafe"
 // one past an array even undereferenced): dst and src are those of element
 // (0, 0), and the edges start at elements of the block.
 func Transpose[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer, lds int, rows, cols int) {
+	transpose[T](dst, ldd, src, lds, rows, cols, false)
+}
+
+// TransposeStream is Transpose with streaming stores where a square
+// kernel has them and dst's rows start on cache-line boundaries, for a
+// dst too large to stay in cache: its lines are then written without
+// being read. The caller fences after its last call (FenceAfter(true)).
+func TransposeStream[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer, lds int, rows, cols int) {
+	transpose[T](dst, ldd, src, lds, rows, cols, true)
+}
+
+func transpose[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer, lds int, rows, cols int, stream bool) {
 	size := int(unsafe.Sizeof(T(0)))
 	rr, cc := transposeNarrow[T](dst, ldd, src, lds, rows, cols)
 	if rr == 0 || cc == 0 {
-		rr, cc = transposeSquares[T](dst, ldd, src, lds, rows, cols)
+		rr, cc = transposeSquares[T](dst, ldd, src, lds, rows, cols, stream)
 	}
 	if rr == 0 || cc == 0 {
 		rr, cc = transposeBytes[T](dst, ldd, src, lds, rows, cols)

@@ -14,6 +14,26 @@ func transpose4AVX2(dst *byte, ldd int, src *byte, lds int, rows int, cols int)
 //go:noescape
 func transpose8AVX2(dst *byte, ldd int, src *byte, lds int, rows int, cols int)
 
+// transpose4AVX512 sets dst[c*ldd+r] = src[r*lds+c] for r < rows, c < cols (multiples of 16) with AVX-512, 4-byte elements, 16x16 squares at a time.
+//
+//go:noescape
+func transpose4AVX512(dst *byte, ldd int, src *byte, lds int, rows int, cols int)
+
+// transpose8AVX512 sets dst[c*ldd+r] = src[r*lds+c] for r < rows, c < cols (multiples of 8) with AVX-512, 8-byte elements, 8x8 squares at a time.
+//
+//go:noescape
+func transpose8AVX512(dst *byte, ldd int, src *byte, lds int, rows int, cols int)
+
+// transpose4AVX512Stream sets dst[c*ldd+r] = src[r*lds+c] for r < rows, c < cols (multiples of 16) with AVX-512, 4-byte elements, 16x16 squares at a time. Its stores are streaming: dst and every row of it on a 64-byte boundary, and a store fence after the last call.
+//
+//go:noescape
+func transpose4AVX512Stream(dst *byte, ldd int, src *byte, lds int, rows int, cols int)
+
+// transpose8AVX512Stream sets dst[c*ldd+r] = src[r*lds+c] for r < rows, c < cols (multiples of 8) with AVX-512, 8-byte elements, 8x8 squares at a time. Its stores are streaming: dst and every row of it on a 64-byte boundary, and a store fence after the last call.
+//
+//go:noescape
+func transpose8AVX512Stream(dst *byte, ldd int, src *byte, lds int, rows int, cols int)
+
 // split1x2AVX2 sets dst[c*ld+r] = src[r*2+c] for r < n (a multiple of 32), c < 2 with AVX2, 1-byte elements: a contiguous block of 2-element rows split into its columns.
 //
 //go:noescape

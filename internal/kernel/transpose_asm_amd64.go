@@ -8,29 +8,63 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// transposeSquares runs the transposition kernel for T's size on the
+// transposeSquares runs the transposition kernels for T's size on the
 // largest block of whole squares at the top left, and returns its rows and
 // columns: none when the implementation in use is Generic or T's size has
-// no kernel.
-func transposeSquares[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer, lds int, rows, cols int) (rr, cc int) {
-	if Current() == Generic || !cpu.X86.HasAVX {
+// no kernel. Where the dispatch gives the block's bytes to AVX-512, its
+// squares of whole cache lines take as much of the block as they cover
+// (the AVX2 squares fill half a line of dst each, whose other half a
+// later band writes), and the AVX2 squares the strips right of and below
+// it; with stream, streaming stores where every row of dst starts on a
+// cache line. Zen 5 (AMD EPYC family 26 model 2), CopyView of a 1024x1024 float32
+// matrix transposed, in bands of 16 rows: see the AVX-512 row of
+// BenchmarkCopyView's figures in docs/views.md.
+func transposeSquares[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer, lds int, rows, cols int, stream bool) (rr, cc int) {
+	if Current() == Generic || !cpu.X86.HasAVX2 {
 		return 0, 0
 	}
-	switch unsafe.Sizeof(T(0)) {
-	case 4:
-		rr, cc = rows&^7, cols&^7
-		if rr > 0 && cc > 0 {
-			transpose4AVX2((*byte)(dst), ldd, (*byte)(src), lds, rr, cc)
-			return rr, cc
-		}
-	case 8:
-		rr, cc = rows&^3, cols&^3
-		if rr > 0 && cc > 0 {
-			transpose8AVX2((*byte)(dst), ldd, (*byte)(src), lds, rr, cc)
-			return rr, cc
-		}
+	size := int(unsafe.Sizeof(T(0)))
+	if size != 4 && size != 8 {
+		return 0, 0
 	}
-	return 0, 0
+	side := 32 / size // of an AVX2 square
+	rr, cc = rows&^(side-1), cols&^(side-1)
+	if rr == 0 || cc == 0 {
+		return 0, 0
+	}
+	d, s := (*byte)(dst), (*byte)(src)
+	wr, wc := rows&^(2*side-1), cols&^(2*side-1) // the AVX-512 block
+	if wr == 0 || wc == 0 || implFor(classMemory, 2*rr*cc*size, false) != AVX512 {
+		transposeNarrowSquares(size, d, ldd, s, lds, rr, cc)
+		return rr, cc
+	}
+	lines := stream && uintptr(dst)%64 == 0 && ldd*size%64 == 0
+	switch {
+	case size == 4 && lines:
+		transpose4AVX512Stream(d, ldd, s, lds, wr, wc)
+	case size == 4:
+		transpose4AVX512(d, ldd, s, lds, wr, wc)
+	case lines:
+		transpose8AVX512Stream(d, ldd, s, lds, wr, wc)
+	default:
+		transpose8AVX512(d, ldd, s, lds, wr, wc)
+	}
+	if wc < cc { // right of the block: dst's rows below it
+		transposeNarrowSquares(size, (*byte)(unsafe.Add(dst, wc*ldd*size)), ldd, (*byte)(unsafe.Add(src, wc*size)), lds, wr, cc-wc)
+	}
+	if wr < rr { // below it, every column
+		transposeNarrowSquares(size, (*byte)(unsafe.Add(dst, wr*size)), ldd, (*byte)(unsafe.Add(src, wr*lds*size)), lds, rr-wr, cc)
+	}
+	return rr, cc
+}
+
+// transposeNarrowSquares runs the AVX2 kernel of size-byte elements.
+func transposeNarrowSquares(size int, dst *byte, ldd int, src *byte, lds int, rows, cols int) {
+	if size == 4 {
+		transpose4AVX2(dst, ldd, src, lds, rows, cols)
+	} else {
+		transpose8AVX2(dst, ldd, src, lds, rows, cols)
+	}
 }
 
 // transposeNarrow runs a narrow transposition kernel for T's size on the

@@ -6,7 +6,7 @@ import "unsafe"
 
 // transposeSquares has no kernel to run here: Transpose moves every element
 // on its own.
-func transposeSquares[T Number](unsafe.Pointer, int, unsafe.Pointer, int, int, int) (rr, cc int) {
+func transposeSquares[T Number](unsafe.Pointer, int, unsafe.Pointer, int, int, int, bool) (rr, cc int) {
 	return 0, 0
 }
 

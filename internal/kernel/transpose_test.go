@@ -19,7 +19,10 @@ import (
 // src flush against a guard page after its last row, or before its first
 // when the rows run backwards, and dst after its last column, so that any
 // element read or written past the block faults; every element of dst
-// outside the transposed block keeps its sentinel.
+// outside the transposed block keeps its sentinel. TransposeStream runs
+// the same cases forwards; those whose dst rows start on cache lines (pad
+// 0, rows and dst's length whole lines: 64x48, 48x40 and 40x48) take the
+// streaming squares, the AVX2 strips beside them included.
 func TestTranspose(t *testing.T) {
 	testkit.EachImplementation(t, func(t *testing.T) {
 		t.Run("int8", testTranspose[int8])
@@ -35,7 +38,7 @@ func testTranspose[T kernel.Number](t *testing.T) {
 	const sentinel = 99
 	// Long blocks of few columns (rows) run the narrow kernels' loops, with
 	// a tail; pad 0 makes them contiguous.
-	narrow := [][2]int{{67, 1}, {67, 2}, {67, 3}, {67, 4}, {67, 5}, {1029, 3}, {2, 67}, {3, 67}, {4, 67}, {5, 67}, {3, 1029}, {40, 35}, {35, 40}, {64, 48}}
+	narrow := [][2]int{{67, 1}, {67, 2}, {67, 3}, {67, 4}, {67, 5}, {1029, 3}, {2, 67}, {3, 67}, {4, 67}, {5, 67}, {3, 1029}, {40, 35}, {35, 40}, {64, 48}, {48, 40}, {40, 48}}
 	for rows := range testkit.Sweep(20, 20, 10) {
 		for cols := range testkit.Sweep(20, 20, 10) {
 			narrow = append(narrow, [2]int{rows, cols})
@@ -45,8 +48,9 @@ func testTranspose[T kernel.Number](t *testing.T) {
 		rows, cols := shape[0], shape[1]
 		{
 			for _, pad := range []int{0, 3} {
-				for _, backwards := range []bool{false, true} {
-					name := fmt.Sprintf("%dx%d/pad%d/backwards=%v", rows, cols, pad, backwards)
+				for _, mode := range []int{0, 1, 2} { // forwards, backwards, streaming
+					backwards, stream := mode == 1, mode == 2
+					name := fmt.Sprintf("%dx%d/pad%d/backwards=%v/stream=%v", rows, cols, pad, backwards, stream)
 					lds, ldd := cols+pad, rows+pad
 					srcLen, dstLen := max(0, (rows-1)*lds+cols), max(0, (cols-1)*ldd+rows)
 					size := int(unsafe.Sizeof(T(0)))
@@ -66,7 +70,12 @@ func testTranspose[T kernel.Number](t *testing.T) {
 					for i := range dst {
 						dst[i] = sentinel
 					}
-					if rows > 0 && cols > 0 {
+					switch {
+					case rows == 0 || cols == 0:
+					case stream:
+						kernel.TransposeStream[T](unsafe.Pointer(&dst[0]), ldd, unsafe.Pointer(&src[first]), lds, rows, cols)
+						kernel.FenceAfter(true)
+					default:
 						kernel.Transpose[T](unsafe.Pointer(&dst[0]), ldd, unsafe.Pointer(&src[first]), lds, rows, cols)
 					}
 					want := make([]T, dstLen)

@@ -32,7 +32,7 @@ var x86Features = map[string]string{
 	"SSE4.1": "cpu.X86.HasSSE41", "BMI2": "cpu.X86.HasBMI2",
 	"AVX512F": "cpu.X86.HasAVX512F", "AVX512BW": "cpu.X86.HasAVX512BW",
 	"AVX512DQ": "cpu.X86.HasAVX512DQ", "AVX512VL": "cpu.X86.HasAVX512VL",
-	"F16C": "cpu.X86.HasF16C",
+	"F16C": "cpu.X86.HasF16C", "AVX512VBMI": "cpu.X86.HasAVX512VBMI",
 }
 
 // generateAMD64 writes the kernels of family f for every amd64 level into

@@ -67,6 +67,14 @@ func generateTransposeAMD64(dir string) error {
 			emitNarrow(c, name, n.size, n.cols, split)
 			needs[name] = []string{"cpu.X86.HasAVX", "cpu.X86.HasAVX2"}
 		}
+		wide := fmt.Sprintf("split%dx%dAVX512", n.size, n.cols)
+		c.Function(wide)
+		c.Pragma("noescape")
+		c.Doc(fmt.Sprintf("%s is %s with AVX-512 (n a multiple of %d): the rows split into columns by two-table and masked permutations, whole registers of 64 bytes.", wide, narrowName(n.size, n.cols, true), 64/n.size))
+		c.Attributes(attr.NOSPLIT)
+		c.SignatureExpr("func(dst *byte, src *byte, ld int, n int)")
+		emitSplitWide(c, wide, n.size, n.cols)
+		needs[wide] = append([]string{"cpu.X86.HasAVX", "cpu.X86.HasAVX2", "cpu.X86.HasAVX512F"}, permuteFeature[n.size]...)
 	}
 	for _, n := range x86Narrows {
 		if n.size < 4 {
@@ -358,9 +366,14 @@ func planPermutes(c *build.Context, name string, size, cols int) permutePlan {
 					s.mask |= 1 << r
 					v = e - first
 				}
-				if size == 4 {
+				switch size {
+				case 1:
+					c.AddDatum(at, U8(uint8(v)))
+				case 2:
+					c.AddDatum(at, U16(uint16(v)))
+				case 4:
 					c.AddDatum(at, U32(uint32(v)))
-				} else {
+				default:
 					c.AddDatum(at, U64(uint64(v)))
 				}
 				at += size
@@ -373,13 +386,25 @@ func planPermutes(c *build.Context, name string, size, cols int) permutePlan {
 	return p
 }
 
+// permuteFeature is what the permutations of size-byte lanes need beyond
+// AVX-512 F: VPERMB and VPERMT2B are VBMI's, VPERMW and VPERMT2W and the
+// 64-bit masks (KMOVQ) BW's.
+var permuteFeature = map[int][]string{1: {"cpu.X86.HasAVX512BW", "cpu.X86.HasAVX512VBMI"}, 2: {"cpu.X86.HasAVX512BW"}}
+
 // splitPermuted loads plan's index vectors and masks and returns the
-// AVX-512 split of a split-fold kernel: a function that loads the
-// 64*cols bytes at src, side rows of cols elements, and returns the cols
+// AVX-512 split of a split kernel: a function that loads the 64*cols
+// bytes at src, 64/size rows of cols elements, and returns the cols
 // columns, row r in lane r.
 func splitPermuted(c *build.Context, plan permutePlan, src reg.Register, size, cols int) func() []reg.VecVirtual {
-	permute2, permute := c.VPERMT2PS, c.VPERMPS
-	if size == 8 {
+	var permute2, permute func(...Op)
+	switch size {
+	case 1:
+		permute2, permute = c.VPERMT2B, c.VPERMB
+	case 2:
+		permute2, permute = c.VPERMT2W, c.VPERMW
+	case 4:
+		permute2, permute = c.VPERMT2PS, c.VPERMPS
+	default:
 		permute2, permute = c.VPERMT2PD, c.VPERMPD
 	}
 	idx := map[int]reg.VecVirtual{}
@@ -389,9 +414,21 @@ func splitPermuted(c *build.Context, plan permutePlan, src reg.Register, size, c
 			idx[s.off] = c.ZMM()
 			c.VMOVDQU64(plan.table.Offset(s.off), idx[s.off])
 			if s.reg > 1 && masks[s.mask] == nil {
-				g, k := c.GP32(), c.K()
-				c.MOVL(U32(uint32(s.mask)), g)
-				c.KMOVW(g, k)
+				k := c.K()
+				switch size { // 64, 32, 16 or 8 lanes
+				case 1:
+					g := c.GP64()
+					c.MOVQ(U64(uint64(s.mask)), g)
+					c.KMOVQ(g, k)
+				case 2:
+					g := c.GP32()
+					c.MOVL(U32(uint32(s.mask)), g)
+					c.KMOVD(g, k)
+				default:
+					g := c.GP32()
+					c.MOVL(U32(uint32(s.mask)), g)
+					c.KMOVW(g, k)
+				}
 				masks[s.mask] = k
 			}
 		}
@@ -416,6 +453,46 @@ func splitPermuted(c *build.Context, plan permutePlan, src reg.Register, size, c
 		}
 		return out
 	}
+}
+
+// narrowParams loads the arguments of a narrow kernel (dst, src, ld, n),
+// ld in bytes, and jumps to its end when n is 0.
+func narrowParams(c *build.Context, name string, size int) (dst, src, ld, n reg.Register) {
+	dst = c.Load(c.Param("dst"), c.GP64())
+	src = c.Load(c.Param("src"), c.GP64())
+	ld = c.Load(c.Param("ld"), c.GP64())
+	n = c.Load(c.Param("n"), c.GP64())
+	if size > 1 {
+		c.SHLQ(U8(log2(size)), ld)
+	}
+	c.TESTQ(n, n)
+	c.JZ(LabelRef(name + "done"))
+	return dst, src, ld, n
+}
+
+// emitSplitWide writes an AVX-512 split kernel: 64*cols bytes of rows
+// split into cols registers of columns per step (splitPermuted), each
+// stored at its column of dst.
+func emitSplitWide(c *build.Context, name string, size, cols int) {
+	plan := planPermutes(c, name, size, cols)
+	dst, src, ld, n := narrowParams(c, name, size)
+	split := splitPermuted(c, plan, src, size, cols)
+	c.Label(name + "loop")
+	p := c.GP64()
+	c.MOVQ(dst, p)
+	for j, o := range split() {
+		c.VMOVUPS(o, Mem{Base: p})
+		if j < cols-1 {
+			c.ADDQ(ld, p)
+		}
+	}
+	c.ADDQ(U32(uint32(64*cols)), src)
+	c.ADDQ(U32(64), dst)
+	c.SUBQ(U32(uint32(64/size)), n)
+	c.JNZ(LabelRef(name + "loop"))
+	c.VZEROUPPER()
+	c.Label(name + "done")
+	c.RET()
 }
 
 // signBits sets r, a register of any width, to the sign bit of every
@@ -637,13 +714,7 @@ func emitNarrow(c *build.Context, name string, size, cols int, split bool) {
 	side := 32 / size
 	g := &laneGatherer{c: c, size: size, idx: c.StaticGlobal(name + "idx")}
 	c.DataAttributes(attr.RODATA | attr.NOPTR)
-	dst := c.Load(c.Param("dst"), c.GP64())
-	src := c.Load(c.Param("src"), c.GP64())
-	ld := c.Load(c.Param("ld"), c.GP64())
-	n := c.Load(c.Param("n"), c.GP64())
-	c.SHLQ(U8(log2(size)), ld)
-	c.TESTQ(n, n)
-	c.JZ(LabelRef(name + "done"))
+	dst, src, ld, n := narrowParams(c, name, size)
 	c.Label(name + "loop")
 	in := make([]reg.VecVirtual, cols)
 	p := c.GP64()
@@ -819,15 +890,7 @@ func emitNarrowBytes(c *build.Context, name string, size, cols int, split bool) 
 	idx := c.StaticGlobal(name + "idx")
 	c.DataAttributes(attr.RODATA | attr.NOPTR)
 	datum := 0
-	dst := c.Load(c.Param("dst"), c.GP64())
-	src := c.Load(c.Param("src"), c.GP64())
-	ld := c.Load(c.Param("ld"), c.GP64())
-	n := c.Load(c.Param("n"), c.GP64())
-	if size > 1 {
-		c.SHLQ(U8(log2(size)), ld)
-	}
-	c.TESTQ(n, n)
-	c.JZ(LabelRef(name + "done"))
+	dst, src, ld, n := narrowParams(c, name, size)
 	c.Label(name + "loop")
 	in := make([]reg.VecVirtual, cols)
 	p := c.GP64()

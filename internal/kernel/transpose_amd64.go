@@ -44,6 +44,11 @@ func split1x2AVX2(dst *byte, src *byte, ld int, n int)
 //go:noescape
 func interleave1x2AVX2(dst *byte, src *byte, ld int, n int)
 
+// split1x2AVX512 is split1x2AVX2 with AVX-512 (n a multiple of 64): the rows split into columns by two-table and masked permutations, whole registers of 64 bytes.
+//
+//go:noescape
+func split1x2AVX512(dst *byte, src *byte, ld int, n int)
+
 // split1x3AVX2 sets dst[c*ld+r] = src[r*3+c] for r < n (a multiple of 32), c < 3 with AVX2, 1-byte elements: a contiguous block of 3-element rows split into its columns.
 //
 //go:noescape
@@ -53,6 +58,11 @@ func split1x3AVX2(dst *byte, src *byte, ld int, n int)
 //
 //go:noescape
 func interleave1x3AVX2(dst *byte, src *byte, ld int, n int)
+
+// split1x3AVX512 is split1x3AVX2 with AVX-512 (n a multiple of 64): the rows split into columns by two-table and masked permutations, whole registers of 64 bytes.
+//
+//go:noescape
+func split1x3AVX512(dst *byte, src *byte, ld int, n int)
 
 // split1x4AVX2 sets dst[c*ld+r] = src[r*4+c] for r < n (a multiple of 32), c < 4 with AVX2, 1-byte elements: a contiguous block of 4-element rows split into its columns.
 //
@@ -64,6 +74,11 @@ func split1x4AVX2(dst *byte, src *byte, ld int, n int)
 //go:noescape
 func interleave1x4AVX2(dst *byte, src *byte, ld int, n int)
 
+// split1x4AVX512 is split1x4AVX2 with AVX-512 (n a multiple of 64): the rows split into columns by two-table and masked permutations, whole registers of 64 bytes.
+//
+//go:noescape
+func split1x4AVX512(dst *byte, src *byte, ld int, n int)
+
 // split2x2AVX2 sets dst[c*ld+r] = src[r*2+c] for r < n (a multiple of 16), c < 2 with AVX2, 2-byte elements: a contiguous block of 2-element rows split into its columns.
 //
 //go:noescape
@@ -73,6 +88,11 @@ func split2x2AVX2(dst *byte, src *byte, ld int, n int)
 //
 //go:noescape
 func interleave2x2AVX2(dst *byte, src *byte, ld int, n int)
+
+// split2x2AVX512 is split2x2AVX2 with AVX-512 (n a multiple of 32): the rows split into columns by two-table and masked permutations, whole registers of 64 bytes.
+//
+//go:noescape
+func split2x2AVX512(dst *byte, src *byte, ld int, n int)
 
 // split2x3AVX2 sets dst[c*ld+r] = src[r*3+c] for r < n (a multiple of 16), c < 3 with AVX2, 2-byte elements: a contiguous block of 3-element rows split into its columns.
 //
@@ -84,6 +104,11 @@ func split2x3AVX2(dst *byte, src *byte, ld int, n int)
 //go:noescape
 func interleave2x3AVX2(dst *byte, src *byte, ld int, n int)
 
+// split2x3AVX512 is split2x3AVX2 with AVX-512 (n a multiple of 32): the rows split into columns by two-table and masked permutations, whole registers of 64 bytes.
+//
+//go:noescape
+func split2x3AVX512(dst *byte, src *byte, ld int, n int)
+
 // split2x4AVX2 sets dst[c*ld+r] = src[r*4+c] for r < n (a multiple of 16), c < 4 with AVX2, 2-byte elements: a contiguous block of 4-element rows split into its columns.
 //
 //go:noescape
@@ -93,6 +118,11 @@ func split2x4AVX2(dst *byte, src *byte, ld int, n int)
 //
 //go:noescape
 func interleave2x4AVX2(dst *byte, src *byte, ld int, n int)
+
+// split2x4AVX512 is split2x4AVX2 with AVX-512 (n a multiple of 32): the rows split into columns by two-table and masked permutations, whole registers of 64 bytes.
+//
+//go:noescape
+func split2x4AVX512(dst *byte, src *byte, ld int, n int)
 
 // split4x2AVX2 sets dst[c*ld+r] = src[r*2+c] for r < n (a multiple of 8), c < 2 with AVX2, 4-byte elements: a contiguous block of 2-element rows split into its columns.
 //
@@ -104,6 +134,11 @@ func split4x2AVX2(dst *byte, src *byte, ld int, n int)
 //go:noescape
 func interleave4x2AVX2(dst *byte, src *byte, ld int, n int)
 
+// split4x2AVX512 is split4x2AVX2 with AVX-512 (n a multiple of 16): the rows split into columns by two-table and masked permutations, whole registers of 64 bytes.
+//
+//go:noescape
+func split4x2AVX512(dst *byte, src *byte, ld int, n int)
+
 // split4x3AVX2 sets dst[c*ld+r] = src[r*3+c] for r < n (a multiple of 8), c < 3 with AVX2, 4-byte elements: a contiguous block of 3-element rows split into its columns.
 //
 //go:noescape
@@ -113,6 +148,11 @@ func split4x3AVX2(dst *byte, src *byte, ld int, n int)
 //
 //go:noescape
 func interleave4x3AVX2(dst *byte, src *byte, ld int, n int)
+
+// split4x3AVX512 is split4x3AVX2 with AVX-512 (n a multiple of 16): the rows split into columns by two-table and masked permutations, whole registers of 64 bytes.
+//
+//go:noescape
+func split4x3AVX512(dst *byte, src *byte, ld int, n int)
 
 // split4x4AVX2 sets dst[c*ld+r] = src[r*4+c] for r < n (a multiple of 8), c < 4 with AVX2, 4-byte elements: a contiguous block of 4-element rows split into its columns.
 //
@@ -124,6 +164,11 @@ func split4x4AVX2(dst *byte, src *byte, ld int, n int)
 //go:noescape
 func interleave4x4AVX2(dst *byte, src *byte, ld int, n int)
 
+// split4x4AVX512 is split4x4AVX2 with AVX-512 (n a multiple of 16): the rows split into columns by two-table and masked permutations, whole registers of 64 bytes.
+//
+//go:noescape
+func split4x4AVX512(dst *byte, src *byte, ld int, n int)
+
 // split8x2AVX2 sets dst[c*ld+r] = src[r*2+c] for r < n (a multiple of 4), c < 2 with AVX2, 8-byte elements: a contiguous block of 2-element rows split into its columns.
 //
 //go:noescape
@@ -134,6 +179,11 @@ func split8x2AVX2(dst *byte, src *byte, ld int, n int)
 //go:noescape
 func interleave8x2AVX2(dst *byte, src *byte, ld int, n int)
 
+// split8x2AVX512 is split8x2AVX2 with AVX-512 (n a multiple of 8): the rows split into columns by two-table and masked permutations, whole registers of 64 bytes.
+//
+//go:noescape
+func split8x2AVX512(dst *byte, src *byte, ld int, n int)
+
 // split8x3AVX2 sets dst[c*ld+r] = src[r*3+c] for r < n (a multiple of 4), c < 3 with AVX2, 8-byte elements: a contiguous block of 3-element rows split into its columns.
 //
 //go:noescape
@@ -143,6 +193,11 @@ func split8x3AVX2(dst *byte, src *byte, ld int, n int)
 //
 //go:noescape
 func interleave8x3AVX2(dst *byte, src *byte, ld int, n int)
+
+// split8x3AVX512 is split8x3AVX2 with AVX-512 (n a multiple of 8): the rows split into columns by two-table and masked permutations, whole registers of 64 bytes.
+//
+//go:noescape
+func split8x3AVX512(dst *byte, src *byte, ld int, n int)
 
 // splitFold4x2AVX2 sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (splitFoldSum, splitFoldMax, splitFoldMin) over src[r*2 : r*2+2] for r < n (a multiple of 8) with AVX2, 4-byte floats: the rows split into columns in registers, as split4x2AVX2 splits them, and folded there.
 //

@@ -1024,6 +1024,168 @@ DATA interleave1x2AVX2idx<>+126(SB)/1, $0x80
 DATA interleave1x2AVX2idx<>+127(SB)/1, $0x0f
 GLOBL interleave1x2AVX2idx<>(SB), RODATA|NOPTR, $128
 
+// func split1x2AVX512(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·split1x2AVX512(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	MOVQ      n+24(FP), BX
+	TESTQ     BX, BX
+	JZ        split1x2AVX512done
+	VMOVDQU64 split1x2AVX512idx<>+0(SB), Z0
+	VMOVDQU64 split1x2AVX512idx<>+64(SB), Z1
+
+split1x2AVX512loop:
+	MOVQ      AX, SI
+	VMOVUPS   (CX), Z2
+	VMOVUPS   64(CX), Z3
+	VMOVDQU64 Z2, Z4
+	VPERMT2B  Z3, Z0, Z4
+	VMOVDQU64 Z2, Z2
+	VPERMT2B  Z3, Z1, Z2
+	VMOVUPS   Z4, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z2, (SI)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, BX
+	JNZ       split1x2AVX512loop
+	VZEROUPPER
+
+split1x2AVX512done:
+	RET
+
+DATA split1x2AVX512idx<>+0(SB)/1, $0x00
+DATA split1x2AVX512idx<>+1(SB)/1, $0x02
+DATA split1x2AVX512idx<>+2(SB)/1, $0x04
+DATA split1x2AVX512idx<>+3(SB)/1, $0x06
+DATA split1x2AVX512idx<>+4(SB)/1, $0x08
+DATA split1x2AVX512idx<>+5(SB)/1, $0x0a
+DATA split1x2AVX512idx<>+6(SB)/1, $0x0c
+DATA split1x2AVX512idx<>+7(SB)/1, $0x0e
+DATA split1x2AVX512idx<>+8(SB)/1, $0x10
+DATA split1x2AVX512idx<>+9(SB)/1, $0x12
+DATA split1x2AVX512idx<>+10(SB)/1, $0x14
+DATA split1x2AVX512idx<>+11(SB)/1, $0x16
+DATA split1x2AVX512idx<>+12(SB)/1, $0x18
+DATA split1x2AVX512idx<>+13(SB)/1, $0x1a
+DATA split1x2AVX512idx<>+14(SB)/1, $0x1c
+DATA split1x2AVX512idx<>+15(SB)/1, $0x1e
+DATA split1x2AVX512idx<>+16(SB)/1, $0x20
+DATA split1x2AVX512idx<>+17(SB)/1, $0x22
+DATA split1x2AVX512idx<>+18(SB)/1, $0x24
+DATA split1x2AVX512idx<>+19(SB)/1, $0x26
+DATA split1x2AVX512idx<>+20(SB)/1, $0x28
+DATA split1x2AVX512idx<>+21(SB)/1, $0x2a
+DATA split1x2AVX512idx<>+22(SB)/1, $0x2c
+DATA split1x2AVX512idx<>+23(SB)/1, $0x2e
+DATA split1x2AVX512idx<>+24(SB)/1, $0x30
+DATA split1x2AVX512idx<>+25(SB)/1, $0x32
+DATA split1x2AVX512idx<>+26(SB)/1, $0x34
+DATA split1x2AVX512idx<>+27(SB)/1, $0x36
+DATA split1x2AVX512idx<>+28(SB)/1, $0x38
+DATA split1x2AVX512idx<>+29(SB)/1, $0x3a
+DATA split1x2AVX512idx<>+30(SB)/1, $0x3c
+DATA split1x2AVX512idx<>+31(SB)/1, $0x3e
+DATA split1x2AVX512idx<>+32(SB)/1, $0x40
+DATA split1x2AVX512idx<>+33(SB)/1, $0x42
+DATA split1x2AVX512idx<>+34(SB)/1, $0x44
+DATA split1x2AVX512idx<>+35(SB)/1, $0x46
+DATA split1x2AVX512idx<>+36(SB)/1, $0x48
+DATA split1x2AVX512idx<>+37(SB)/1, $0x4a
+DATA split1x2AVX512idx<>+38(SB)/1, $0x4c
+DATA split1x2AVX512idx<>+39(SB)/1, $0x4e
+DATA split1x2AVX512idx<>+40(SB)/1, $0x50
+DATA split1x2AVX512idx<>+41(SB)/1, $0x52
+DATA split1x2AVX512idx<>+42(SB)/1, $0x54
+DATA split1x2AVX512idx<>+43(SB)/1, $0x56
+DATA split1x2AVX512idx<>+44(SB)/1, $0x58
+DATA split1x2AVX512idx<>+45(SB)/1, $0x5a
+DATA split1x2AVX512idx<>+46(SB)/1, $0x5c
+DATA split1x2AVX512idx<>+47(SB)/1, $0x5e
+DATA split1x2AVX512idx<>+48(SB)/1, $0x60
+DATA split1x2AVX512idx<>+49(SB)/1, $0x62
+DATA split1x2AVX512idx<>+50(SB)/1, $0x64
+DATA split1x2AVX512idx<>+51(SB)/1, $0x66
+DATA split1x2AVX512idx<>+52(SB)/1, $0x68
+DATA split1x2AVX512idx<>+53(SB)/1, $0x6a
+DATA split1x2AVX512idx<>+54(SB)/1, $0x6c
+DATA split1x2AVX512idx<>+55(SB)/1, $0x6e
+DATA split1x2AVX512idx<>+56(SB)/1, $0x70
+DATA split1x2AVX512idx<>+57(SB)/1, $0x72
+DATA split1x2AVX512idx<>+58(SB)/1, $0x74
+DATA split1x2AVX512idx<>+59(SB)/1, $0x76
+DATA split1x2AVX512idx<>+60(SB)/1, $0x78
+DATA split1x2AVX512idx<>+61(SB)/1, $0x7a
+DATA split1x2AVX512idx<>+62(SB)/1, $0x7c
+DATA split1x2AVX512idx<>+63(SB)/1, $0x7e
+DATA split1x2AVX512idx<>+64(SB)/1, $0x01
+DATA split1x2AVX512idx<>+65(SB)/1, $0x03
+DATA split1x2AVX512idx<>+66(SB)/1, $0x05
+DATA split1x2AVX512idx<>+67(SB)/1, $0x07
+DATA split1x2AVX512idx<>+68(SB)/1, $0x09
+DATA split1x2AVX512idx<>+69(SB)/1, $0x0b
+DATA split1x2AVX512idx<>+70(SB)/1, $0x0d
+DATA split1x2AVX512idx<>+71(SB)/1, $0x0f
+DATA split1x2AVX512idx<>+72(SB)/1, $0x11
+DATA split1x2AVX512idx<>+73(SB)/1, $0x13
+DATA split1x2AVX512idx<>+74(SB)/1, $0x15
+DATA split1x2AVX512idx<>+75(SB)/1, $0x17
+DATA split1x2AVX512idx<>+76(SB)/1, $0x19
+DATA split1x2AVX512idx<>+77(SB)/1, $0x1b
+DATA split1x2AVX512idx<>+78(SB)/1, $0x1d
+DATA split1x2AVX512idx<>+79(SB)/1, $0x1f
+DATA split1x2AVX512idx<>+80(SB)/1, $0x21
+DATA split1x2AVX512idx<>+81(SB)/1, $0x23
+DATA split1x2AVX512idx<>+82(SB)/1, $0x25
+DATA split1x2AVX512idx<>+83(SB)/1, $0x27
+DATA split1x2AVX512idx<>+84(SB)/1, $0x29
+DATA split1x2AVX512idx<>+85(SB)/1, $0x2b
+DATA split1x2AVX512idx<>+86(SB)/1, $0x2d
+DATA split1x2AVX512idx<>+87(SB)/1, $0x2f
+DATA split1x2AVX512idx<>+88(SB)/1, $0x31
+DATA split1x2AVX512idx<>+89(SB)/1, $0x33
+DATA split1x2AVX512idx<>+90(SB)/1, $0x35
+DATA split1x2AVX512idx<>+91(SB)/1, $0x37
+DATA split1x2AVX512idx<>+92(SB)/1, $0x39
+DATA split1x2AVX512idx<>+93(SB)/1, $0x3b
+DATA split1x2AVX512idx<>+94(SB)/1, $0x3d
+DATA split1x2AVX512idx<>+95(SB)/1, $0x3f
+DATA split1x2AVX512idx<>+96(SB)/1, $0x41
+DATA split1x2AVX512idx<>+97(SB)/1, $0x43
+DATA split1x2AVX512idx<>+98(SB)/1, $0x45
+DATA split1x2AVX512idx<>+99(SB)/1, $0x47
+DATA split1x2AVX512idx<>+100(SB)/1, $0x49
+DATA split1x2AVX512idx<>+101(SB)/1, $0x4b
+DATA split1x2AVX512idx<>+102(SB)/1, $0x4d
+DATA split1x2AVX512idx<>+103(SB)/1, $0x4f
+DATA split1x2AVX512idx<>+104(SB)/1, $0x51
+DATA split1x2AVX512idx<>+105(SB)/1, $0x53
+DATA split1x2AVX512idx<>+106(SB)/1, $0x55
+DATA split1x2AVX512idx<>+107(SB)/1, $0x57
+DATA split1x2AVX512idx<>+108(SB)/1, $0x59
+DATA split1x2AVX512idx<>+109(SB)/1, $0x5b
+DATA split1x2AVX512idx<>+110(SB)/1, $0x5d
+DATA split1x2AVX512idx<>+111(SB)/1, $0x5f
+DATA split1x2AVX512idx<>+112(SB)/1, $0x61
+DATA split1x2AVX512idx<>+113(SB)/1, $0x63
+DATA split1x2AVX512idx<>+114(SB)/1, $0x65
+DATA split1x2AVX512idx<>+115(SB)/1, $0x67
+DATA split1x2AVX512idx<>+116(SB)/1, $0x69
+DATA split1x2AVX512idx<>+117(SB)/1, $0x6b
+DATA split1x2AVX512idx<>+118(SB)/1, $0x6d
+DATA split1x2AVX512idx<>+119(SB)/1, $0x6f
+DATA split1x2AVX512idx<>+120(SB)/1, $0x71
+DATA split1x2AVX512idx<>+121(SB)/1, $0x73
+DATA split1x2AVX512idx<>+122(SB)/1, $0x75
+DATA split1x2AVX512idx<>+123(SB)/1, $0x77
+DATA split1x2AVX512idx<>+124(SB)/1, $0x79
+DATA split1x2AVX512idx<>+125(SB)/1, $0x7b
+DATA split1x2AVX512idx<>+126(SB)/1, $0x7d
+DATA split1x2AVX512idx<>+127(SB)/1, $0x7f
+GLOBL split1x2AVX512idx<>(SB), RODATA|NOPTR, $128
+
 // func split1x3AVX2(dst *byte, src *byte, ld int, n int)
 // Requires: AVX, AVX2
 TEXT ·split1x3AVX2(SB), NOSPLIT, $0-32
@@ -1717,6 +1879,440 @@ DATA interleave1x3AVX2idx<>+285(SB)/1, $0x80
 DATA interleave1x3AVX2idx<>+286(SB)/1, $0x80
 DATA interleave1x3AVX2idx<>+287(SB)/1, $0x0f
 GLOBL interleave1x3AVX2idx<>(SB), RODATA|NOPTR, $288
+
+// func split1x3AVX512(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·split1x3AVX512(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	MOVQ      n+24(FP), BX
+	TESTQ     BX, BX
+	JZ        split1x3AVX512done
+	VMOVDQU64 split1x3AVX512idx<>+0(SB), Z0
+	VMOVDQU64 split1x3AVX512idx<>+64(SB), Z1
+	MOVQ      $0xfffff80000000000, SI
+	KMOVQ     SI, K1
+	VMOVDQU64 split1x3AVX512idx<>+128(SB), Z2
+	VMOVDQU64 split1x3AVX512idx<>+192(SB), Z3
+	VMOVDQU64 split1x3AVX512idx<>+256(SB), Z4
+	VMOVDQU64 split1x3AVX512idx<>+320(SB), Z5
+	MOVQ      $0xfffffc0000000000, SI
+	KMOVQ     SI, K2
+
+split1x3AVX512loop:
+	MOVQ      AX, SI
+	VMOVUPS   (CX), Z6
+	VMOVUPS   64(CX), Z7
+	VMOVUPS   128(CX), Z8
+	VMOVDQU64 Z6, Z9
+	VPERMT2B  Z7, Z0, Z9
+	VPERMB    Z8, Z1, K1, Z9
+	VMOVDQU64 Z6, Z10
+	VPERMT2B  Z7, Z2, Z10
+	VPERMB    Z8, Z3, K1, Z10
+	VMOVDQU64 Z6, Z6
+	VPERMT2B  Z7, Z4, Z6
+	VPERMB    Z8, Z5, K2, Z6
+	VMOVUPS   Z9, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z10, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z6, (SI)
+	ADDQ      $0x000000c0, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, BX
+	JNZ       split1x3AVX512loop
+	VZEROUPPER
+
+split1x3AVX512done:
+	RET
+
+DATA split1x3AVX512idx<>+0(SB)/1, $0x00
+DATA split1x3AVX512idx<>+1(SB)/1, $0x03
+DATA split1x3AVX512idx<>+2(SB)/1, $0x06
+DATA split1x3AVX512idx<>+3(SB)/1, $0x09
+DATA split1x3AVX512idx<>+4(SB)/1, $0x0c
+DATA split1x3AVX512idx<>+5(SB)/1, $0x0f
+DATA split1x3AVX512idx<>+6(SB)/1, $0x12
+DATA split1x3AVX512idx<>+7(SB)/1, $0x15
+DATA split1x3AVX512idx<>+8(SB)/1, $0x18
+DATA split1x3AVX512idx<>+9(SB)/1, $0x1b
+DATA split1x3AVX512idx<>+10(SB)/1, $0x1e
+DATA split1x3AVX512idx<>+11(SB)/1, $0x21
+DATA split1x3AVX512idx<>+12(SB)/1, $0x24
+DATA split1x3AVX512idx<>+13(SB)/1, $0x27
+DATA split1x3AVX512idx<>+14(SB)/1, $0x2a
+DATA split1x3AVX512idx<>+15(SB)/1, $0x2d
+DATA split1x3AVX512idx<>+16(SB)/1, $0x30
+DATA split1x3AVX512idx<>+17(SB)/1, $0x33
+DATA split1x3AVX512idx<>+18(SB)/1, $0x36
+DATA split1x3AVX512idx<>+19(SB)/1, $0x39
+DATA split1x3AVX512idx<>+20(SB)/1, $0x3c
+DATA split1x3AVX512idx<>+21(SB)/1, $0x3f
+DATA split1x3AVX512idx<>+22(SB)/1, $0x42
+DATA split1x3AVX512idx<>+23(SB)/1, $0x45
+DATA split1x3AVX512idx<>+24(SB)/1, $0x48
+DATA split1x3AVX512idx<>+25(SB)/1, $0x4b
+DATA split1x3AVX512idx<>+26(SB)/1, $0x4e
+DATA split1x3AVX512idx<>+27(SB)/1, $0x51
+DATA split1x3AVX512idx<>+28(SB)/1, $0x54
+DATA split1x3AVX512idx<>+29(SB)/1, $0x57
+DATA split1x3AVX512idx<>+30(SB)/1, $0x5a
+DATA split1x3AVX512idx<>+31(SB)/1, $0x5d
+DATA split1x3AVX512idx<>+32(SB)/1, $0x60
+DATA split1x3AVX512idx<>+33(SB)/1, $0x63
+DATA split1x3AVX512idx<>+34(SB)/1, $0x66
+DATA split1x3AVX512idx<>+35(SB)/1, $0x69
+DATA split1x3AVX512idx<>+36(SB)/1, $0x6c
+DATA split1x3AVX512idx<>+37(SB)/1, $0x6f
+DATA split1x3AVX512idx<>+38(SB)/1, $0x72
+DATA split1x3AVX512idx<>+39(SB)/1, $0x75
+DATA split1x3AVX512idx<>+40(SB)/1, $0x78
+DATA split1x3AVX512idx<>+41(SB)/1, $0x7b
+DATA split1x3AVX512idx<>+42(SB)/1, $0x7e
+DATA split1x3AVX512idx<>+43(SB)/1, $0x00
+DATA split1x3AVX512idx<>+44(SB)/1, $0x00
+DATA split1x3AVX512idx<>+45(SB)/1, $0x00
+DATA split1x3AVX512idx<>+46(SB)/1, $0x00
+DATA split1x3AVX512idx<>+47(SB)/1, $0x00
+DATA split1x3AVX512idx<>+48(SB)/1, $0x00
+DATA split1x3AVX512idx<>+49(SB)/1, $0x00
+DATA split1x3AVX512idx<>+50(SB)/1, $0x00
+DATA split1x3AVX512idx<>+51(SB)/1, $0x00
+DATA split1x3AVX512idx<>+52(SB)/1, $0x00
+DATA split1x3AVX512idx<>+53(SB)/1, $0x00
+DATA split1x3AVX512idx<>+54(SB)/1, $0x00
+DATA split1x3AVX512idx<>+55(SB)/1, $0x00
+DATA split1x3AVX512idx<>+56(SB)/1, $0x00
+DATA split1x3AVX512idx<>+57(SB)/1, $0x00
+DATA split1x3AVX512idx<>+58(SB)/1, $0x00
+DATA split1x3AVX512idx<>+59(SB)/1, $0x00
+DATA split1x3AVX512idx<>+60(SB)/1, $0x00
+DATA split1x3AVX512idx<>+61(SB)/1, $0x00
+DATA split1x3AVX512idx<>+62(SB)/1, $0x00
+DATA split1x3AVX512idx<>+63(SB)/1, $0x00
+DATA split1x3AVX512idx<>+64(SB)/1, $0x00
+DATA split1x3AVX512idx<>+65(SB)/1, $0x00
+DATA split1x3AVX512idx<>+66(SB)/1, $0x00
+DATA split1x3AVX512idx<>+67(SB)/1, $0x00
+DATA split1x3AVX512idx<>+68(SB)/1, $0x00
+DATA split1x3AVX512idx<>+69(SB)/1, $0x00
+DATA split1x3AVX512idx<>+70(SB)/1, $0x00
+DATA split1x3AVX512idx<>+71(SB)/1, $0x00
+DATA split1x3AVX512idx<>+72(SB)/1, $0x00
+DATA split1x3AVX512idx<>+73(SB)/1, $0x00
+DATA split1x3AVX512idx<>+74(SB)/1, $0x00
+DATA split1x3AVX512idx<>+75(SB)/1, $0x00
+DATA split1x3AVX512idx<>+76(SB)/1, $0x00
+DATA split1x3AVX512idx<>+77(SB)/1, $0x00
+DATA split1x3AVX512idx<>+78(SB)/1, $0x00
+DATA split1x3AVX512idx<>+79(SB)/1, $0x00
+DATA split1x3AVX512idx<>+80(SB)/1, $0x00
+DATA split1x3AVX512idx<>+81(SB)/1, $0x00
+DATA split1x3AVX512idx<>+82(SB)/1, $0x00
+DATA split1x3AVX512idx<>+83(SB)/1, $0x00
+DATA split1x3AVX512idx<>+84(SB)/1, $0x00
+DATA split1x3AVX512idx<>+85(SB)/1, $0x00
+DATA split1x3AVX512idx<>+86(SB)/1, $0x00
+DATA split1x3AVX512idx<>+87(SB)/1, $0x00
+DATA split1x3AVX512idx<>+88(SB)/1, $0x00
+DATA split1x3AVX512idx<>+89(SB)/1, $0x00
+DATA split1x3AVX512idx<>+90(SB)/1, $0x00
+DATA split1x3AVX512idx<>+91(SB)/1, $0x00
+DATA split1x3AVX512idx<>+92(SB)/1, $0x00
+DATA split1x3AVX512idx<>+93(SB)/1, $0x00
+DATA split1x3AVX512idx<>+94(SB)/1, $0x00
+DATA split1x3AVX512idx<>+95(SB)/1, $0x00
+DATA split1x3AVX512idx<>+96(SB)/1, $0x00
+DATA split1x3AVX512idx<>+97(SB)/1, $0x00
+DATA split1x3AVX512idx<>+98(SB)/1, $0x00
+DATA split1x3AVX512idx<>+99(SB)/1, $0x00
+DATA split1x3AVX512idx<>+100(SB)/1, $0x00
+DATA split1x3AVX512idx<>+101(SB)/1, $0x00
+DATA split1x3AVX512idx<>+102(SB)/1, $0x00
+DATA split1x3AVX512idx<>+103(SB)/1, $0x00
+DATA split1x3AVX512idx<>+104(SB)/1, $0x00
+DATA split1x3AVX512idx<>+105(SB)/1, $0x00
+DATA split1x3AVX512idx<>+106(SB)/1, $0x00
+DATA split1x3AVX512idx<>+107(SB)/1, $0x01
+DATA split1x3AVX512idx<>+108(SB)/1, $0x04
+DATA split1x3AVX512idx<>+109(SB)/1, $0x07
+DATA split1x3AVX512idx<>+110(SB)/1, $0x0a
+DATA split1x3AVX512idx<>+111(SB)/1, $0x0d
+DATA split1x3AVX512idx<>+112(SB)/1, $0x10
+DATA split1x3AVX512idx<>+113(SB)/1, $0x13
+DATA split1x3AVX512idx<>+114(SB)/1, $0x16
+DATA split1x3AVX512idx<>+115(SB)/1, $0x19
+DATA split1x3AVX512idx<>+116(SB)/1, $0x1c
+DATA split1x3AVX512idx<>+117(SB)/1, $0x1f
+DATA split1x3AVX512idx<>+118(SB)/1, $0x22
+DATA split1x3AVX512idx<>+119(SB)/1, $0x25
+DATA split1x3AVX512idx<>+120(SB)/1, $0x28
+DATA split1x3AVX512idx<>+121(SB)/1, $0x2b
+DATA split1x3AVX512idx<>+122(SB)/1, $0x2e
+DATA split1x3AVX512idx<>+123(SB)/1, $0x31
+DATA split1x3AVX512idx<>+124(SB)/1, $0x34
+DATA split1x3AVX512idx<>+125(SB)/1, $0x37
+DATA split1x3AVX512idx<>+126(SB)/1, $0x3a
+DATA split1x3AVX512idx<>+127(SB)/1, $0x3d
+DATA split1x3AVX512idx<>+128(SB)/1, $0x01
+DATA split1x3AVX512idx<>+129(SB)/1, $0x04
+DATA split1x3AVX512idx<>+130(SB)/1, $0x07
+DATA split1x3AVX512idx<>+131(SB)/1, $0x0a
+DATA split1x3AVX512idx<>+132(SB)/1, $0x0d
+DATA split1x3AVX512idx<>+133(SB)/1, $0x10
+DATA split1x3AVX512idx<>+134(SB)/1, $0x13
+DATA split1x3AVX512idx<>+135(SB)/1, $0x16
+DATA split1x3AVX512idx<>+136(SB)/1, $0x19
+DATA split1x3AVX512idx<>+137(SB)/1, $0x1c
+DATA split1x3AVX512idx<>+138(SB)/1, $0x1f
+DATA split1x3AVX512idx<>+139(SB)/1, $0x22
+DATA split1x3AVX512idx<>+140(SB)/1, $0x25
+DATA split1x3AVX512idx<>+141(SB)/1, $0x28
+DATA split1x3AVX512idx<>+142(SB)/1, $0x2b
+DATA split1x3AVX512idx<>+143(SB)/1, $0x2e
+DATA split1x3AVX512idx<>+144(SB)/1, $0x31
+DATA split1x3AVX512idx<>+145(SB)/1, $0x34
+DATA split1x3AVX512idx<>+146(SB)/1, $0x37
+DATA split1x3AVX512idx<>+147(SB)/1, $0x3a
+DATA split1x3AVX512idx<>+148(SB)/1, $0x3d
+DATA split1x3AVX512idx<>+149(SB)/1, $0x40
+DATA split1x3AVX512idx<>+150(SB)/1, $0x43
+DATA split1x3AVX512idx<>+151(SB)/1, $0x46
+DATA split1x3AVX512idx<>+152(SB)/1, $0x49
+DATA split1x3AVX512idx<>+153(SB)/1, $0x4c
+DATA split1x3AVX512idx<>+154(SB)/1, $0x4f
+DATA split1x3AVX512idx<>+155(SB)/1, $0x52
+DATA split1x3AVX512idx<>+156(SB)/1, $0x55
+DATA split1x3AVX512idx<>+157(SB)/1, $0x58
+DATA split1x3AVX512idx<>+158(SB)/1, $0x5b
+DATA split1x3AVX512idx<>+159(SB)/1, $0x5e
+DATA split1x3AVX512idx<>+160(SB)/1, $0x61
+DATA split1x3AVX512idx<>+161(SB)/1, $0x64
+DATA split1x3AVX512idx<>+162(SB)/1, $0x67
+DATA split1x3AVX512idx<>+163(SB)/1, $0x6a
+DATA split1x3AVX512idx<>+164(SB)/1, $0x6d
+DATA split1x3AVX512idx<>+165(SB)/1, $0x70
+DATA split1x3AVX512idx<>+166(SB)/1, $0x73
+DATA split1x3AVX512idx<>+167(SB)/1, $0x76
+DATA split1x3AVX512idx<>+168(SB)/1, $0x79
+DATA split1x3AVX512idx<>+169(SB)/1, $0x7c
+DATA split1x3AVX512idx<>+170(SB)/1, $0x7f
+DATA split1x3AVX512idx<>+171(SB)/1, $0x00
+DATA split1x3AVX512idx<>+172(SB)/1, $0x00
+DATA split1x3AVX512idx<>+173(SB)/1, $0x00
+DATA split1x3AVX512idx<>+174(SB)/1, $0x00
+DATA split1x3AVX512idx<>+175(SB)/1, $0x00
+DATA split1x3AVX512idx<>+176(SB)/1, $0x00
+DATA split1x3AVX512idx<>+177(SB)/1, $0x00
+DATA split1x3AVX512idx<>+178(SB)/1, $0x00
+DATA split1x3AVX512idx<>+179(SB)/1, $0x00
+DATA split1x3AVX512idx<>+180(SB)/1, $0x00
+DATA split1x3AVX512idx<>+181(SB)/1, $0x00
+DATA split1x3AVX512idx<>+182(SB)/1, $0x00
+DATA split1x3AVX512idx<>+183(SB)/1, $0x00
+DATA split1x3AVX512idx<>+184(SB)/1, $0x00
+DATA split1x3AVX512idx<>+185(SB)/1, $0x00
+DATA split1x3AVX512idx<>+186(SB)/1, $0x00
+DATA split1x3AVX512idx<>+187(SB)/1, $0x00
+DATA split1x3AVX512idx<>+188(SB)/1, $0x00
+DATA split1x3AVX512idx<>+189(SB)/1, $0x00
+DATA split1x3AVX512idx<>+190(SB)/1, $0x00
+DATA split1x3AVX512idx<>+191(SB)/1, $0x00
+DATA split1x3AVX512idx<>+192(SB)/1, $0x00
+DATA split1x3AVX512idx<>+193(SB)/1, $0x00
+DATA split1x3AVX512idx<>+194(SB)/1, $0x00
+DATA split1x3AVX512idx<>+195(SB)/1, $0x00
+DATA split1x3AVX512idx<>+196(SB)/1, $0x00
+DATA split1x3AVX512idx<>+197(SB)/1, $0x00
+DATA split1x3AVX512idx<>+198(SB)/1, $0x00
+DATA split1x3AVX512idx<>+199(SB)/1, $0x00
+DATA split1x3AVX512idx<>+200(SB)/1, $0x00
+DATA split1x3AVX512idx<>+201(SB)/1, $0x00
+DATA split1x3AVX512idx<>+202(SB)/1, $0x00
+DATA split1x3AVX512idx<>+203(SB)/1, $0x00
+DATA split1x3AVX512idx<>+204(SB)/1, $0x00
+DATA split1x3AVX512idx<>+205(SB)/1, $0x00
+DATA split1x3AVX512idx<>+206(SB)/1, $0x00
+DATA split1x3AVX512idx<>+207(SB)/1, $0x00
+DATA split1x3AVX512idx<>+208(SB)/1, $0x00
+DATA split1x3AVX512idx<>+209(SB)/1, $0x00
+DATA split1x3AVX512idx<>+210(SB)/1, $0x00
+DATA split1x3AVX512idx<>+211(SB)/1, $0x00
+DATA split1x3AVX512idx<>+212(SB)/1, $0x00
+DATA split1x3AVX512idx<>+213(SB)/1, $0x00
+DATA split1x3AVX512idx<>+214(SB)/1, $0x00
+DATA split1x3AVX512idx<>+215(SB)/1, $0x00
+DATA split1x3AVX512idx<>+216(SB)/1, $0x00
+DATA split1x3AVX512idx<>+217(SB)/1, $0x00
+DATA split1x3AVX512idx<>+218(SB)/1, $0x00
+DATA split1x3AVX512idx<>+219(SB)/1, $0x00
+DATA split1x3AVX512idx<>+220(SB)/1, $0x00
+DATA split1x3AVX512idx<>+221(SB)/1, $0x00
+DATA split1x3AVX512idx<>+222(SB)/1, $0x00
+DATA split1x3AVX512idx<>+223(SB)/1, $0x00
+DATA split1x3AVX512idx<>+224(SB)/1, $0x00
+DATA split1x3AVX512idx<>+225(SB)/1, $0x00
+DATA split1x3AVX512idx<>+226(SB)/1, $0x00
+DATA split1x3AVX512idx<>+227(SB)/1, $0x00
+DATA split1x3AVX512idx<>+228(SB)/1, $0x00
+DATA split1x3AVX512idx<>+229(SB)/1, $0x00
+DATA split1x3AVX512idx<>+230(SB)/1, $0x00
+DATA split1x3AVX512idx<>+231(SB)/1, $0x00
+DATA split1x3AVX512idx<>+232(SB)/1, $0x00
+DATA split1x3AVX512idx<>+233(SB)/1, $0x00
+DATA split1x3AVX512idx<>+234(SB)/1, $0x00
+DATA split1x3AVX512idx<>+235(SB)/1, $0x02
+DATA split1x3AVX512idx<>+236(SB)/1, $0x05
+DATA split1x3AVX512idx<>+237(SB)/1, $0x08
+DATA split1x3AVX512idx<>+238(SB)/1, $0x0b
+DATA split1x3AVX512idx<>+239(SB)/1, $0x0e
+DATA split1x3AVX512idx<>+240(SB)/1, $0x11
+DATA split1x3AVX512idx<>+241(SB)/1, $0x14
+DATA split1x3AVX512idx<>+242(SB)/1, $0x17
+DATA split1x3AVX512idx<>+243(SB)/1, $0x1a
+DATA split1x3AVX512idx<>+244(SB)/1, $0x1d
+DATA split1x3AVX512idx<>+245(SB)/1, $0x20
+DATA split1x3AVX512idx<>+246(SB)/1, $0x23
+DATA split1x3AVX512idx<>+247(SB)/1, $0x26
+DATA split1x3AVX512idx<>+248(SB)/1, $0x29
+DATA split1x3AVX512idx<>+249(SB)/1, $0x2c
+DATA split1x3AVX512idx<>+250(SB)/1, $0x2f
+DATA split1x3AVX512idx<>+251(SB)/1, $0x32
+DATA split1x3AVX512idx<>+252(SB)/1, $0x35
+DATA split1x3AVX512idx<>+253(SB)/1, $0x38
+DATA split1x3AVX512idx<>+254(SB)/1, $0x3b
+DATA split1x3AVX512idx<>+255(SB)/1, $0x3e
+DATA split1x3AVX512idx<>+256(SB)/1, $0x02
+DATA split1x3AVX512idx<>+257(SB)/1, $0x05
+DATA split1x3AVX512idx<>+258(SB)/1, $0x08
+DATA split1x3AVX512idx<>+259(SB)/1, $0x0b
+DATA split1x3AVX512idx<>+260(SB)/1, $0x0e
+DATA split1x3AVX512idx<>+261(SB)/1, $0x11
+DATA split1x3AVX512idx<>+262(SB)/1, $0x14
+DATA split1x3AVX512idx<>+263(SB)/1, $0x17
+DATA split1x3AVX512idx<>+264(SB)/1, $0x1a
+DATA split1x3AVX512idx<>+265(SB)/1, $0x1d
+DATA split1x3AVX512idx<>+266(SB)/1, $0x20
+DATA split1x3AVX512idx<>+267(SB)/1, $0x23
+DATA split1x3AVX512idx<>+268(SB)/1, $0x26
+DATA split1x3AVX512idx<>+269(SB)/1, $0x29
+DATA split1x3AVX512idx<>+270(SB)/1, $0x2c
+DATA split1x3AVX512idx<>+271(SB)/1, $0x2f
+DATA split1x3AVX512idx<>+272(SB)/1, $0x32
+DATA split1x3AVX512idx<>+273(SB)/1, $0x35
+DATA split1x3AVX512idx<>+274(SB)/1, $0x38
+DATA split1x3AVX512idx<>+275(SB)/1, $0x3b
+DATA split1x3AVX512idx<>+276(SB)/1, $0x3e
+DATA split1x3AVX512idx<>+277(SB)/1, $0x41
+DATA split1x3AVX512idx<>+278(SB)/1, $0x44
+DATA split1x3AVX512idx<>+279(SB)/1, $0x47
+DATA split1x3AVX512idx<>+280(SB)/1, $0x4a
+DATA split1x3AVX512idx<>+281(SB)/1, $0x4d
+DATA split1x3AVX512idx<>+282(SB)/1, $0x50
+DATA split1x3AVX512idx<>+283(SB)/1, $0x53
+DATA split1x3AVX512idx<>+284(SB)/1, $0x56
+DATA split1x3AVX512idx<>+285(SB)/1, $0x59
+DATA split1x3AVX512idx<>+286(SB)/1, $0x5c
+DATA split1x3AVX512idx<>+287(SB)/1, $0x5f
+DATA split1x3AVX512idx<>+288(SB)/1, $0x62
+DATA split1x3AVX512idx<>+289(SB)/1, $0x65
+DATA split1x3AVX512idx<>+290(SB)/1, $0x68
+DATA split1x3AVX512idx<>+291(SB)/1, $0x6b
+DATA split1x3AVX512idx<>+292(SB)/1, $0x6e
+DATA split1x3AVX512idx<>+293(SB)/1, $0x71
+DATA split1x3AVX512idx<>+294(SB)/1, $0x74
+DATA split1x3AVX512idx<>+295(SB)/1, $0x77
+DATA split1x3AVX512idx<>+296(SB)/1, $0x7a
+DATA split1x3AVX512idx<>+297(SB)/1, $0x7d
+DATA split1x3AVX512idx<>+298(SB)/1, $0x00
+DATA split1x3AVX512idx<>+299(SB)/1, $0x00
+DATA split1x3AVX512idx<>+300(SB)/1, $0x00
+DATA split1x3AVX512idx<>+301(SB)/1, $0x00
+DATA split1x3AVX512idx<>+302(SB)/1, $0x00
+DATA split1x3AVX512idx<>+303(SB)/1, $0x00
+DATA split1x3AVX512idx<>+304(SB)/1, $0x00
+DATA split1x3AVX512idx<>+305(SB)/1, $0x00
+DATA split1x3AVX512idx<>+306(SB)/1, $0x00
+DATA split1x3AVX512idx<>+307(SB)/1, $0x00
+DATA split1x3AVX512idx<>+308(SB)/1, $0x00
+DATA split1x3AVX512idx<>+309(SB)/1, $0x00
+DATA split1x3AVX512idx<>+310(SB)/1, $0x00
+DATA split1x3AVX512idx<>+311(SB)/1, $0x00
+DATA split1x3AVX512idx<>+312(SB)/1, $0x00
+DATA split1x3AVX512idx<>+313(SB)/1, $0x00
+DATA split1x3AVX512idx<>+314(SB)/1, $0x00
+DATA split1x3AVX512idx<>+315(SB)/1, $0x00
+DATA split1x3AVX512idx<>+316(SB)/1, $0x00
+DATA split1x3AVX512idx<>+317(SB)/1, $0x00
+DATA split1x3AVX512idx<>+318(SB)/1, $0x00
+DATA split1x3AVX512idx<>+319(SB)/1, $0x00
+DATA split1x3AVX512idx<>+320(SB)/1, $0x00
+DATA split1x3AVX512idx<>+321(SB)/1, $0x00
+DATA split1x3AVX512idx<>+322(SB)/1, $0x00
+DATA split1x3AVX512idx<>+323(SB)/1, $0x00
+DATA split1x3AVX512idx<>+324(SB)/1, $0x00
+DATA split1x3AVX512idx<>+325(SB)/1, $0x00
+DATA split1x3AVX512idx<>+326(SB)/1, $0x00
+DATA split1x3AVX512idx<>+327(SB)/1, $0x00
+DATA split1x3AVX512idx<>+328(SB)/1, $0x00
+DATA split1x3AVX512idx<>+329(SB)/1, $0x00
+DATA split1x3AVX512idx<>+330(SB)/1, $0x00
+DATA split1x3AVX512idx<>+331(SB)/1, $0x00
+DATA split1x3AVX512idx<>+332(SB)/1, $0x00
+DATA split1x3AVX512idx<>+333(SB)/1, $0x00
+DATA split1x3AVX512idx<>+334(SB)/1, $0x00
+DATA split1x3AVX512idx<>+335(SB)/1, $0x00
+DATA split1x3AVX512idx<>+336(SB)/1, $0x00
+DATA split1x3AVX512idx<>+337(SB)/1, $0x00
+DATA split1x3AVX512idx<>+338(SB)/1, $0x00
+DATA split1x3AVX512idx<>+339(SB)/1, $0x00
+DATA split1x3AVX512idx<>+340(SB)/1, $0x00
+DATA split1x3AVX512idx<>+341(SB)/1, $0x00
+DATA split1x3AVX512idx<>+342(SB)/1, $0x00
+DATA split1x3AVX512idx<>+343(SB)/1, $0x00
+DATA split1x3AVX512idx<>+344(SB)/1, $0x00
+DATA split1x3AVX512idx<>+345(SB)/1, $0x00
+DATA split1x3AVX512idx<>+346(SB)/1, $0x00
+DATA split1x3AVX512idx<>+347(SB)/1, $0x00
+DATA split1x3AVX512idx<>+348(SB)/1, $0x00
+DATA split1x3AVX512idx<>+349(SB)/1, $0x00
+DATA split1x3AVX512idx<>+350(SB)/1, $0x00
+DATA split1x3AVX512idx<>+351(SB)/1, $0x00
+DATA split1x3AVX512idx<>+352(SB)/1, $0x00
+DATA split1x3AVX512idx<>+353(SB)/1, $0x00
+DATA split1x3AVX512idx<>+354(SB)/1, $0x00
+DATA split1x3AVX512idx<>+355(SB)/1, $0x00
+DATA split1x3AVX512idx<>+356(SB)/1, $0x00
+DATA split1x3AVX512idx<>+357(SB)/1, $0x00
+DATA split1x3AVX512idx<>+358(SB)/1, $0x00
+DATA split1x3AVX512idx<>+359(SB)/1, $0x00
+DATA split1x3AVX512idx<>+360(SB)/1, $0x00
+DATA split1x3AVX512idx<>+361(SB)/1, $0x00
+DATA split1x3AVX512idx<>+362(SB)/1, $0x00
+DATA split1x3AVX512idx<>+363(SB)/1, $0x03
+DATA split1x3AVX512idx<>+364(SB)/1, $0x06
+DATA split1x3AVX512idx<>+365(SB)/1, $0x09
+DATA split1x3AVX512idx<>+366(SB)/1, $0x0c
+DATA split1x3AVX512idx<>+367(SB)/1, $0x0f
+DATA split1x3AVX512idx<>+368(SB)/1, $0x12
+DATA split1x3AVX512idx<>+369(SB)/1, $0x15
+DATA split1x3AVX512idx<>+370(SB)/1, $0x18
+DATA split1x3AVX512idx<>+371(SB)/1, $0x1b
+DATA split1x3AVX512idx<>+372(SB)/1, $0x1e
+DATA split1x3AVX512idx<>+373(SB)/1, $0x21
+DATA split1x3AVX512idx<>+374(SB)/1, $0x24
+DATA split1x3AVX512idx<>+375(SB)/1, $0x27
+DATA split1x3AVX512idx<>+376(SB)/1, $0x2a
+DATA split1x3AVX512idx<>+377(SB)/1, $0x2d
+DATA split1x3AVX512idx<>+378(SB)/1, $0x30
+DATA split1x3AVX512idx<>+379(SB)/1, $0x33
+DATA split1x3AVX512idx<>+380(SB)/1, $0x36
+DATA split1x3AVX512idx<>+381(SB)/1, $0x39
+DATA split1x3AVX512idx<>+382(SB)/1, $0x3c
+DATA split1x3AVX512idx<>+383(SB)/1, $0x3f
+GLOBL split1x3AVX512idx<>(SB), RODATA|NOPTR, $384
 
 // func split1x4AVX2(dst *byte, src *byte, ld int, n int)
 // Requires: AVX, AVX2
@@ -2908,6 +3504,840 @@ DATA interleave1x4AVX2idx<>+510(SB)/1, $0x80
 DATA interleave1x4AVX2idx<>+511(SB)/1, $0x0f
 GLOBL interleave1x4AVX2idx<>(SB), RODATA|NOPTR, $512
 
+// func split1x4AVX512(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·split1x4AVX512(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	MOVQ      n+24(FP), BX
+	TESTQ     BX, BX
+	JZ        split1x4AVX512done
+	VMOVDQU64 split1x4AVX512idx<>+0(SB), Z0
+	VMOVDQU64 split1x4AVX512idx<>+64(SB), Z1
+	MOVQ      $0x0000ffff00000000, SI
+	KMOVQ     SI, K1
+	VMOVDQU64 split1x4AVX512idx<>+128(SB), Z2
+	MOVQ      $0xffff000000000000, SI
+	KMOVQ     SI, K2
+	VMOVDQU64 split1x4AVX512idx<>+192(SB), Z3
+	VMOVDQU64 split1x4AVX512idx<>+256(SB), Z4
+	VMOVDQU64 split1x4AVX512idx<>+320(SB), Z5
+	VMOVDQU64 split1x4AVX512idx<>+384(SB), Z6
+	VMOVDQU64 split1x4AVX512idx<>+448(SB), Z7
+	VMOVDQU64 split1x4AVX512idx<>+512(SB), Z8
+	VMOVDQU64 split1x4AVX512idx<>+576(SB), Z9
+	VMOVDQU64 split1x4AVX512idx<>+640(SB), Z10
+	VMOVDQU64 split1x4AVX512idx<>+704(SB), Z11
+
+split1x4AVX512loop:
+	MOVQ      AX, SI
+	VMOVUPS   (CX), Z12
+	VMOVUPS   64(CX), Z13
+	VMOVUPS   128(CX), Z14
+	VMOVUPS   192(CX), Z15
+	VMOVDQU64 Z12, Z16
+	VPERMT2B  Z13, Z0, Z16
+	VPERMB    Z14, Z1, K1, Z16
+	VPERMB    Z15, Z2, K2, Z16
+	VMOVDQU64 Z12, Z17
+	VPERMT2B  Z13, Z3, Z17
+	VPERMB    Z14, Z4, K1, Z17
+	VPERMB    Z15, Z5, K2, Z17
+	VMOVDQU64 Z12, Z18
+	VPERMT2B  Z13, Z6, Z18
+	VPERMB    Z14, Z7, K1, Z18
+	VPERMB    Z15, Z8, K2, Z18
+	VMOVDQU64 Z12, Z12
+	VPERMT2B  Z13, Z9, Z12
+	VPERMB    Z14, Z10, K1, Z12
+	VPERMB    Z15, Z11, K2, Z12
+	VMOVUPS   Z16, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z17, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z18, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z12, (SI)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, BX
+	JNZ       split1x4AVX512loop
+	VZEROUPPER
+
+split1x4AVX512done:
+	RET
+
+DATA split1x4AVX512idx<>+0(SB)/1, $0x00
+DATA split1x4AVX512idx<>+1(SB)/1, $0x04
+DATA split1x4AVX512idx<>+2(SB)/1, $0x08
+DATA split1x4AVX512idx<>+3(SB)/1, $0x0c
+DATA split1x4AVX512idx<>+4(SB)/1, $0x10
+DATA split1x4AVX512idx<>+5(SB)/1, $0x14
+DATA split1x4AVX512idx<>+6(SB)/1, $0x18
+DATA split1x4AVX512idx<>+7(SB)/1, $0x1c
+DATA split1x4AVX512idx<>+8(SB)/1, $0x20
+DATA split1x4AVX512idx<>+9(SB)/1, $0x24
+DATA split1x4AVX512idx<>+10(SB)/1, $0x28
+DATA split1x4AVX512idx<>+11(SB)/1, $0x2c
+DATA split1x4AVX512idx<>+12(SB)/1, $0x30
+DATA split1x4AVX512idx<>+13(SB)/1, $0x34
+DATA split1x4AVX512idx<>+14(SB)/1, $0x38
+DATA split1x4AVX512idx<>+15(SB)/1, $0x3c
+DATA split1x4AVX512idx<>+16(SB)/1, $0x40
+DATA split1x4AVX512idx<>+17(SB)/1, $0x44
+DATA split1x4AVX512idx<>+18(SB)/1, $0x48
+DATA split1x4AVX512idx<>+19(SB)/1, $0x4c
+DATA split1x4AVX512idx<>+20(SB)/1, $0x50
+DATA split1x4AVX512idx<>+21(SB)/1, $0x54
+DATA split1x4AVX512idx<>+22(SB)/1, $0x58
+DATA split1x4AVX512idx<>+23(SB)/1, $0x5c
+DATA split1x4AVX512idx<>+24(SB)/1, $0x60
+DATA split1x4AVX512idx<>+25(SB)/1, $0x64
+DATA split1x4AVX512idx<>+26(SB)/1, $0x68
+DATA split1x4AVX512idx<>+27(SB)/1, $0x6c
+DATA split1x4AVX512idx<>+28(SB)/1, $0x70
+DATA split1x4AVX512idx<>+29(SB)/1, $0x74
+DATA split1x4AVX512idx<>+30(SB)/1, $0x78
+DATA split1x4AVX512idx<>+31(SB)/1, $0x7c
+DATA split1x4AVX512idx<>+32(SB)/1, $0x00
+DATA split1x4AVX512idx<>+33(SB)/1, $0x00
+DATA split1x4AVX512idx<>+34(SB)/1, $0x00
+DATA split1x4AVX512idx<>+35(SB)/1, $0x00
+DATA split1x4AVX512idx<>+36(SB)/1, $0x00
+DATA split1x4AVX512idx<>+37(SB)/1, $0x00
+DATA split1x4AVX512idx<>+38(SB)/1, $0x00
+DATA split1x4AVX512idx<>+39(SB)/1, $0x00
+DATA split1x4AVX512idx<>+40(SB)/1, $0x00
+DATA split1x4AVX512idx<>+41(SB)/1, $0x00
+DATA split1x4AVX512idx<>+42(SB)/1, $0x00
+DATA split1x4AVX512idx<>+43(SB)/1, $0x00
+DATA split1x4AVX512idx<>+44(SB)/1, $0x00
+DATA split1x4AVX512idx<>+45(SB)/1, $0x00
+DATA split1x4AVX512idx<>+46(SB)/1, $0x00
+DATA split1x4AVX512idx<>+47(SB)/1, $0x00
+DATA split1x4AVX512idx<>+48(SB)/1, $0x00
+DATA split1x4AVX512idx<>+49(SB)/1, $0x00
+DATA split1x4AVX512idx<>+50(SB)/1, $0x00
+DATA split1x4AVX512idx<>+51(SB)/1, $0x00
+DATA split1x4AVX512idx<>+52(SB)/1, $0x00
+DATA split1x4AVX512idx<>+53(SB)/1, $0x00
+DATA split1x4AVX512idx<>+54(SB)/1, $0x00
+DATA split1x4AVX512idx<>+55(SB)/1, $0x00
+DATA split1x4AVX512idx<>+56(SB)/1, $0x00
+DATA split1x4AVX512idx<>+57(SB)/1, $0x00
+DATA split1x4AVX512idx<>+58(SB)/1, $0x00
+DATA split1x4AVX512idx<>+59(SB)/1, $0x00
+DATA split1x4AVX512idx<>+60(SB)/1, $0x00
+DATA split1x4AVX512idx<>+61(SB)/1, $0x00
+DATA split1x4AVX512idx<>+62(SB)/1, $0x00
+DATA split1x4AVX512idx<>+63(SB)/1, $0x00
+DATA split1x4AVX512idx<>+64(SB)/1, $0x00
+DATA split1x4AVX512idx<>+65(SB)/1, $0x00
+DATA split1x4AVX512idx<>+66(SB)/1, $0x00
+DATA split1x4AVX512idx<>+67(SB)/1, $0x00
+DATA split1x4AVX512idx<>+68(SB)/1, $0x00
+DATA split1x4AVX512idx<>+69(SB)/1, $0x00
+DATA split1x4AVX512idx<>+70(SB)/1, $0x00
+DATA split1x4AVX512idx<>+71(SB)/1, $0x00
+DATA split1x4AVX512idx<>+72(SB)/1, $0x00
+DATA split1x4AVX512idx<>+73(SB)/1, $0x00
+DATA split1x4AVX512idx<>+74(SB)/1, $0x00
+DATA split1x4AVX512idx<>+75(SB)/1, $0x00
+DATA split1x4AVX512idx<>+76(SB)/1, $0x00
+DATA split1x4AVX512idx<>+77(SB)/1, $0x00
+DATA split1x4AVX512idx<>+78(SB)/1, $0x00
+DATA split1x4AVX512idx<>+79(SB)/1, $0x00
+DATA split1x4AVX512idx<>+80(SB)/1, $0x00
+DATA split1x4AVX512idx<>+81(SB)/1, $0x00
+DATA split1x4AVX512idx<>+82(SB)/1, $0x00
+DATA split1x4AVX512idx<>+83(SB)/1, $0x00
+DATA split1x4AVX512idx<>+84(SB)/1, $0x00
+DATA split1x4AVX512idx<>+85(SB)/1, $0x00
+DATA split1x4AVX512idx<>+86(SB)/1, $0x00
+DATA split1x4AVX512idx<>+87(SB)/1, $0x00
+DATA split1x4AVX512idx<>+88(SB)/1, $0x00
+DATA split1x4AVX512idx<>+89(SB)/1, $0x00
+DATA split1x4AVX512idx<>+90(SB)/1, $0x00
+DATA split1x4AVX512idx<>+91(SB)/1, $0x00
+DATA split1x4AVX512idx<>+92(SB)/1, $0x00
+DATA split1x4AVX512idx<>+93(SB)/1, $0x00
+DATA split1x4AVX512idx<>+94(SB)/1, $0x00
+DATA split1x4AVX512idx<>+95(SB)/1, $0x00
+DATA split1x4AVX512idx<>+96(SB)/1, $0x00
+DATA split1x4AVX512idx<>+97(SB)/1, $0x04
+DATA split1x4AVX512idx<>+98(SB)/1, $0x08
+DATA split1x4AVX512idx<>+99(SB)/1, $0x0c
+DATA split1x4AVX512idx<>+100(SB)/1, $0x10
+DATA split1x4AVX512idx<>+101(SB)/1, $0x14
+DATA split1x4AVX512idx<>+102(SB)/1, $0x18
+DATA split1x4AVX512idx<>+103(SB)/1, $0x1c
+DATA split1x4AVX512idx<>+104(SB)/1, $0x20
+DATA split1x4AVX512idx<>+105(SB)/1, $0x24
+DATA split1x4AVX512idx<>+106(SB)/1, $0x28
+DATA split1x4AVX512idx<>+107(SB)/1, $0x2c
+DATA split1x4AVX512idx<>+108(SB)/1, $0x30
+DATA split1x4AVX512idx<>+109(SB)/1, $0x34
+DATA split1x4AVX512idx<>+110(SB)/1, $0x38
+DATA split1x4AVX512idx<>+111(SB)/1, $0x3c
+DATA split1x4AVX512idx<>+112(SB)/1, $0x00
+DATA split1x4AVX512idx<>+113(SB)/1, $0x00
+DATA split1x4AVX512idx<>+114(SB)/1, $0x00
+DATA split1x4AVX512idx<>+115(SB)/1, $0x00
+DATA split1x4AVX512idx<>+116(SB)/1, $0x00
+DATA split1x4AVX512idx<>+117(SB)/1, $0x00
+DATA split1x4AVX512idx<>+118(SB)/1, $0x00
+DATA split1x4AVX512idx<>+119(SB)/1, $0x00
+DATA split1x4AVX512idx<>+120(SB)/1, $0x00
+DATA split1x4AVX512idx<>+121(SB)/1, $0x00
+DATA split1x4AVX512idx<>+122(SB)/1, $0x00
+DATA split1x4AVX512idx<>+123(SB)/1, $0x00
+DATA split1x4AVX512idx<>+124(SB)/1, $0x00
+DATA split1x4AVX512idx<>+125(SB)/1, $0x00
+DATA split1x4AVX512idx<>+126(SB)/1, $0x00
+DATA split1x4AVX512idx<>+127(SB)/1, $0x00
+DATA split1x4AVX512idx<>+128(SB)/1, $0x00
+DATA split1x4AVX512idx<>+129(SB)/1, $0x00
+DATA split1x4AVX512idx<>+130(SB)/1, $0x00
+DATA split1x4AVX512idx<>+131(SB)/1, $0x00
+DATA split1x4AVX512idx<>+132(SB)/1, $0x00
+DATA split1x4AVX512idx<>+133(SB)/1, $0x00
+DATA split1x4AVX512idx<>+134(SB)/1, $0x00
+DATA split1x4AVX512idx<>+135(SB)/1, $0x00
+DATA split1x4AVX512idx<>+136(SB)/1, $0x00
+DATA split1x4AVX512idx<>+137(SB)/1, $0x00
+DATA split1x4AVX512idx<>+138(SB)/1, $0x00
+DATA split1x4AVX512idx<>+139(SB)/1, $0x00
+DATA split1x4AVX512idx<>+140(SB)/1, $0x00
+DATA split1x4AVX512idx<>+141(SB)/1, $0x00
+DATA split1x4AVX512idx<>+142(SB)/1, $0x00
+DATA split1x4AVX512idx<>+143(SB)/1, $0x00
+DATA split1x4AVX512idx<>+144(SB)/1, $0x00
+DATA split1x4AVX512idx<>+145(SB)/1, $0x00
+DATA split1x4AVX512idx<>+146(SB)/1, $0x00
+DATA split1x4AVX512idx<>+147(SB)/1, $0x00
+DATA split1x4AVX512idx<>+148(SB)/1, $0x00
+DATA split1x4AVX512idx<>+149(SB)/1, $0x00
+DATA split1x4AVX512idx<>+150(SB)/1, $0x00
+DATA split1x4AVX512idx<>+151(SB)/1, $0x00
+DATA split1x4AVX512idx<>+152(SB)/1, $0x00
+DATA split1x4AVX512idx<>+153(SB)/1, $0x00
+DATA split1x4AVX512idx<>+154(SB)/1, $0x00
+DATA split1x4AVX512idx<>+155(SB)/1, $0x00
+DATA split1x4AVX512idx<>+156(SB)/1, $0x00
+DATA split1x4AVX512idx<>+157(SB)/1, $0x00
+DATA split1x4AVX512idx<>+158(SB)/1, $0x00
+DATA split1x4AVX512idx<>+159(SB)/1, $0x00
+DATA split1x4AVX512idx<>+160(SB)/1, $0x00
+DATA split1x4AVX512idx<>+161(SB)/1, $0x00
+DATA split1x4AVX512idx<>+162(SB)/1, $0x00
+DATA split1x4AVX512idx<>+163(SB)/1, $0x00
+DATA split1x4AVX512idx<>+164(SB)/1, $0x00
+DATA split1x4AVX512idx<>+165(SB)/1, $0x00
+DATA split1x4AVX512idx<>+166(SB)/1, $0x00
+DATA split1x4AVX512idx<>+167(SB)/1, $0x00
+DATA split1x4AVX512idx<>+168(SB)/1, $0x00
+DATA split1x4AVX512idx<>+169(SB)/1, $0x00
+DATA split1x4AVX512idx<>+170(SB)/1, $0x00
+DATA split1x4AVX512idx<>+171(SB)/1, $0x00
+DATA split1x4AVX512idx<>+172(SB)/1, $0x00
+DATA split1x4AVX512idx<>+173(SB)/1, $0x00
+DATA split1x4AVX512idx<>+174(SB)/1, $0x00
+DATA split1x4AVX512idx<>+175(SB)/1, $0x00
+DATA split1x4AVX512idx<>+176(SB)/1, $0x00
+DATA split1x4AVX512idx<>+177(SB)/1, $0x04
+DATA split1x4AVX512idx<>+178(SB)/1, $0x08
+DATA split1x4AVX512idx<>+179(SB)/1, $0x0c
+DATA split1x4AVX512idx<>+180(SB)/1, $0x10
+DATA split1x4AVX512idx<>+181(SB)/1, $0x14
+DATA split1x4AVX512idx<>+182(SB)/1, $0x18
+DATA split1x4AVX512idx<>+183(SB)/1, $0x1c
+DATA split1x4AVX512idx<>+184(SB)/1, $0x20
+DATA split1x4AVX512idx<>+185(SB)/1, $0x24
+DATA split1x4AVX512idx<>+186(SB)/1, $0x28
+DATA split1x4AVX512idx<>+187(SB)/1, $0x2c
+DATA split1x4AVX512idx<>+188(SB)/1, $0x30
+DATA split1x4AVX512idx<>+189(SB)/1, $0x34
+DATA split1x4AVX512idx<>+190(SB)/1, $0x38
+DATA split1x4AVX512idx<>+191(SB)/1, $0x3c
+DATA split1x4AVX512idx<>+192(SB)/1, $0x01
+DATA split1x4AVX512idx<>+193(SB)/1, $0x05
+DATA split1x4AVX512idx<>+194(SB)/1, $0x09
+DATA split1x4AVX512idx<>+195(SB)/1, $0x0d
+DATA split1x4AVX512idx<>+196(SB)/1, $0x11
+DATA split1x4AVX512idx<>+197(SB)/1, $0x15
+DATA split1x4AVX512idx<>+198(SB)/1, $0x19
+DATA split1x4AVX512idx<>+199(SB)/1, $0x1d
+DATA split1x4AVX512idx<>+200(SB)/1, $0x21
+DATA split1x4AVX512idx<>+201(SB)/1, $0x25
+DATA split1x4AVX512idx<>+202(SB)/1, $0x29
+DATA split1x4AVX512idx<>+203(SB)/1, $0x2d
+DATA split1x4AVX512idx<>+204(SB)/1, $0x31
+DATA split1x4AVX512idx<>+205(SB)/1, $0x35
+DATA split1x4AVX512idx<>+206(SB)/1, $0x39
+DATA split1x4AVX512idx<>+207(SB)/1, $0x3d
+DATA split1x4AVX512idx<>+208(SB)/1, $0x41
+DATA split1x4AVX512idx<>+209(SB)/1, $0x45
+DATA split1x4AVX512idx<>+210(SB)/1, $0x49
+DATA split1x4AVX512idx<>+211(SB)/1, $0x4d
+DATA split1x4AVX512idx<>+212(SB)/1, $0x51
+DATA split1x4AVX512idx<>+213(SB)/1, $0x55
+DATA split1x4AVX512idx<>+214(SB)/1, $0x59
+DATA split1x4AVX512idx<>+215(SB)/1, $0x5d
+DATA split1x4AVX512idx<>+216(SB)/1, $0x61
+DATA split1x4AVX512idx<>+217(SB)/1, $0x65
+DATA split1x4AVX512idx<>+218(SB)/1, $0x69
+DATA split1x4AVX512idx<>+219(SB)/1, $0x6d
+DATA split1x4AVX512idx<>+220(SB)/1, $0x71
+DATA split1x4AVX512idx<>+221(SB)/1, $0x75
+DATA split1x4AVX512idx<>+222(SB)/1, $0x79
+DATA split1x4AVX512idx<>+223(SB)/1, $0x7d
+DATA split1x4AVX512idx<>+224(SB)/1, $0x00
+DATA split1x4AVX512idx<>+225(SB)/1, $0x00
+DATA split1x4AVX512idx<>+226(SB)/1, $0x00
+DATA split1x4AVX512idx<>+227(SB)/1, $0x00
+DATA split1x4AVX512idx<>+228(SB)/1, $0x00
+DATA split1x4AVX512idx<>+229(SB)/1, $0x00
+DATA split1x4AVX512idx<>+230(SB)/1, $0x00
+DATA split1x4AVX512idx<>+231(SB)/1, $0x00
+DATA split1x4AVX512idx<>+232(SB)/1, $0x00
+DATA split1x4AVX512idx<>+233(SB)/1, $0x00
+DATA split1x4AVX512idx<>+234(SB)/1, $0x00
+DATA split1x4AVX512idx<>+235(SB)/1, $0x00
+DATA split1x4AVX512idx<>+236(SB)/1, $0x00
+DATA split1x4AVX512idx<>+237(SB)/1, $0x00
+DATA split1x4AVX512idx<>+238(SB)/1, $0x00
+DATA split1x4AVX512idx<>+239(SB)/1, $0x00
+DATA split1x4AVX512idx<>+240(SB)/1, $0x00
+DATA split1x4AVX512idx<>+241(SB)/1, $0x00
+DATA split1x4AVX512idx<>+242(SB)/1, $0x00
+DATA split1x4AVX512idx<>+243(SB)/1, $0x00
+DATA split1x4AVX512idx<>+244(SB)/1, $0x00
+DATA split1x4AVX512idx<>+245(SB)/1, $0x00
+DATA split1x4AVX512idx<>+246(SB)/1, $0x00
+DATA split1x4AVX512idx<>+247(SB)/1, $0x00
+DATA split1x4AVX512idx<>+248(SB)/1, $0x00
+DATA split1x4AVX512idx<>+249(SB)/1, $0x00
+DATA split1x4AVX512idx<>+250(SB)/1, $0x00
+DATA split1x4AVX512idx<>+251(SB)/1, $0x00
+DATA split1x4AVX512idx<>+252(SB)/1, $0x00
+DATA split1x4AVX512idx<>+253(SB)/1, $0x00
+DATA split1x4AVX512idx<>+254(SB)/1, $0x00
+DATA split1x4AVX512idx<>+255(SB)/1, $0x00
+DATA split1x4AVX512idx<>+256(SB)/1, $0x00
+DATA split1x4AVX512idx<>+257(SB)/1, $0x00
+DATA split1x4AVX512idx<>+258(SB)/1, $0x00
+DATA split1x4AVX512idx<>+259(SB)/1, $0x00
+DATA split1x4AVX512idx<>+260(SB)/1, $0x00
+DATA split1x4AVX512idx<>+261(SB)/1, $0x00
+DATA split1x4AVX512idx<>+262(SB)/1, $0x00
+DATA split1x4AVX512idx<>+263(SB)/1, $0x00
+DATA split1x4AVX512idx<>+264(SB)/1, $0x00
+DATA split1x4AVX512idx<>+265(SB)/1, $0x00
+DATA split1x4AVX512idx<>+266(SB)/1, $0x00
+DATA split1x4AVX512idx<>+267(SB)/1, $0x00
+DATA split1x4AVX512idx<>+268(SB)/1, $0x00
+DATA split1x4AVX512idx<>+269(SB)/1, $0x00
+DATA split1x4AVX512idx<>+270(SB)/1, $0x00
+DATA split1x4AVX512idx<>+271(SB)/1, $0x00
+DATA split1x4AVX512idx<>+272(SB)/1, $0x00
+DATA split1x4AVX512idx<>+273(SB)/1, $0x00
+DATA split1x4AVX512idx<>+274(SB)/1, $0x00
+DATA split1x4AVX512idx<>+275(SB)/1, $0x00
+DATA split1x4AVX512idx<>+276(SB)/1, $0x00
+DATA split1x4AVX512idx<>+277(SB)/1, $0x00
+DATA split1x4AVX512idx<>+278(SB)/1, $0x00
+DATA split1x4AVX512idx<>+279(SB)/1, $0x00
+DATA split1x4AVX512idx<>+280(SB)/1, $0x00
+DATA split1x4AVX512idx<>+281(SB)/1, $0x00
+DATA split1x4AVX512idx<>+282(SB)/1, $0x00
+DATA split1x4AVX512idx<>+283(SB)/1, $0x00
+DATA split1x4AVX512idx<>+284(SB)/1, $0x00
+DATA split1x4AVX512idx<>+285(SB)/1, $0x00
+DATA split1x4AVX512idx<>+286(SB)/1, $0x00
+DATA split1x4AVX512idx<>+287(SB)/1, $0x00
+DATA split1x4AVX512idx<>+288(SB)/1, $0x01
+DATA split1x4AVX512idx<>+289(SB)/1, $0x05
+DATA split1x4AVX512idx<>+290(SB)/1, $0x09
+DATA split1x4AVX512idx<>+291(SB)/1, $0x0d
+DATA split1x4AVX512idx<>+292(SB)/1, $0x11
+DATA split1x4AVX512idx<>+293(SB)/1, $0x15
+DATA split1x4AVX512idx<>+294(SB)/1, $0x19
+DATA split1x4AVX512idx<>+295(SB)/1, $0x1d
+DATA split1x4AVX512idx<>+296(SB)/1, $0x21
+DATA split1x4AVX512idx<>+297(SB)/1, $0x25
+DATA split1x4AVX512idx<>+298(SB)/1, $0x29
+DATA split1x4AVX512idx<>+299(SB)/1, $0x2d
+DATA split1x4AVX512idx<>+300(SB)/1, $0x31
+DATA split1x4AVX512idx<>+301(SB)/1, $0x35
+DATA split1x4AVX512idx<>+302(SB)/1, $0x39
+DATA split1x4AVX512idx<>+303(SB)/1, $0x3d
+DATA split1x4AVX512idx<>+304(SB)/1, $0x00
+DATA split1x4AVX512idx<>+305(SB)/1, $0x00
+DATA split1x4AVX512idx<>+306(SB)/1, $0x00
+DATA split1x4AVX512idx<>+307(SB)/1, $0x00
+DATA split1x4AVX512idx<>+308(SB)/1, $0x00
+DATA split1x4AVX512idx<>+309(SB)/1, $0x00
+DATA split1x4AVX512idx<>+310(SB)/1, $0x00
+DATA split1x4AVX512idx<>+311(SB)/1, $0x00
+DATA split1x4AVX512idx<>+312(SB)/1, $0x00
+DATA split1x4AVX512idx<>+313(SB)/1, $0x00
+DATA split1x4AVX512idx<>+314(SB)/1, $0x00
+DATA split1x4AVX512idx<>+315(SB)/1, $0x00
+DATA split1x4AVX512idx<>+316(SB)/1, $0x00
+DATA split1x4AVX512idx<>+317(SB)/1, $0x00
+DATA split1x4AVX512idx<>+318(SB)/1, $0x00
+DATA split1x4AVX512idx<>+319(SB)/1, $0x00
+DATA split1x4AVX512idx<>+320(SB)/1, $0x00
+DATA split1x4AVX512idx<>+321(SB)/1, $0x00
+DATA split1x4AVX512idx<>+322(SB)/1, $0x00
+DATA split1x4AVX512idx<>+323(SB)/1, $0x00
+DATA split1x4AVX512idx<>+324(SB)/1, $0x00
+DATA split1x4AVX512idx<>+325(SB)/1, $0x00
+DATA split1x4AVX512idx<>+326(SB)/1, $0x00
+DATA split1x4AVX512idx<>+327(SB)/1, $0x00
+DATA split1x4AVX512idx<>+328(SB)/1, $0x00
+DATA split1x4AVX512idx<>+329(SB)/1, $0x00
+DATA split1x4AVX512idx<>+330(SB)/1, $0x00
+DATA split1x4AVX512idx<>+331(SB)/1, $0x00
+DATA split1x4AVX512idx<>+332(SB)/1, $0x00
+DATA split1x4AVX512idx<>+333(SB)/1, $0x00
+DATA split1x4AVX512idx<>+334(SB)/1, $0x00
+DATA split1x4AVX512idx<>+335(SB)/1, $0x00
+DATA split1x4AVX512idx<>+336(SB)/1, $0x00
+DATA split1x4AVX512idx<>+337(SB)/1, $0x00
+DATA split1x4AVX512idx<>+338(SB)/1, $0x00
+DATA split1x4AVX512idx<>+339(SB)/1, $0x00
+DATA split1x4AVX512idx<>+340(SB)/1, $0x00
+DATA split1x4AVX512idx<>+341(SB)/1, $0x00
+DATA split1x4AVX512idx<>+342(SB)/1, $0x00
+DATA split1x4AVX512idx<>+343(SB)/1, $0x00
+DATA split1x4AVX512idx<>+344(SB)/1, $0x00
+DATA split1x4AVX512idx<>+345(SB)/1, $0x00
+DATA split1x4AVX512idx<>+346(SB)/1, $0x00
+DATA split1x4AVX512idx<>+347(SB)/1, $0x00
+DATA split1x4AVX512idx<>+348(SB)/1, $0x00
+DATA split1x4AVX512idx<>+349(SB)/1, $0x00
+DATA split1x4AVX512idx<>+350(SB)/1, $0x00
+DATA split1x4AVX512idx<>+351(SB)/1, $0x00
+DATA split1x4AVX512idx<>+352(SB)/1, $0x00
+DATA split1x4AVX512idx<>+353(SB)/1, $0x00
+DATA split1x4AVX512idx<>+354(SB)/1, $0x00
+DATA split1x4AVX512idx<>+355(SB)/1, $0x00
+DATA split1x4AVX512idx<>+356(SB)/1, $0x00
+DATA split1x4AVX512idx<>+357(SB)/1, $0x00
+DATA split1x4AVX512idx<>+358(SB)/1, $0x00
+DATA split1x4AVX512idx<>+359(SB)/1, $0x00
+DATA split1x4AVX512idx<>+360(SB)/1, $0x00
+DATA split1x4AVX512idx<>+361(SB)/1, $0x00
+DATA split1x4AVX512idx<>+362(SB)/1, $0x00
+DATA split1x4AVX512idx<>+363(SB)/1, $0x00
+DATA split1x4AVX512idx<>+364(SB)/1, $0x00
+DATA split1x4AVX512idx<>+365(SB)/1, $0x00
+DATA split1x4AVX512idx<>+366(SB)/1, $0x00
+DATA split1x4AVX512idx<>+367(SB)/1, $0x00
+DATA split1x4AVX512idx<>+368(SB)/1, $0x01
+DATA split1x4AVX512idx<>+369(SB)/1, $0x05
+DATA split1x4AVX512idx<>+370(SB)/1, $0x09
+DATA split1x4AVX512idx<>+371(SB)/1, $0x0d
+DATA split1x4AVX512idx<>+372(SB)/1, $0x11
+DATA split1x4AVX512idx<>+373(SB)/1, $0x15
+DATA split1x4AVX512idx<>+374(SB)/1, $0x19
+DATA split1x4AVX512idx<>+375(SB)/1, $0x1d
+DATA split1x4AVX512idx<>+376(SB)/1, $0x21
+DATA split1x4AVX512idx<>+377(SB)/1, $0x25
+DATA split1x4AVX512idx<>+378(SB)/1, $0x29
+DATA split1x4AVX512idx<>+379(SB)/1, $0x2d
+DATA split1x4AVX512idx<>+380(SB)/1, $0x31
+DATA split1x4AVX512idx<>+381(SB)/1, $0x35
+DATA split1x4AVX512idx<>+382(SB)/1, $0x39
+DATA split1x4AVX512idx<>+383(SB)/1, $0x3d
+DATA split1x4AVX512idx<>+384(SB)/1, $0x02
+DATA split1x4AVX512idx<>+385(SB)/1, $0x06
+DATA split1x4AVX512idx<>+386(SB)/1, $0x0a
+DATA split1x4AVX512idx<>+387(SB)/1, $0x0e
+DATA split1x4AVX512idx<>+388(SB)/1, $0x12
+DATA split1x4AVX512idx<>+389(SB)/1, $0x16
+DATA split1x4AVX512idx<>+390(SB)/1, $0x1a
+DATA split1x4AVX512idx<>+391(SB)/1, $0x1e
+DATA split1x4AVX512idx<>+392(SB)/1, $0x22
+DATA split1x4AVX512idx<>+393(SB)/1, $0x26
+DATA split1x4AVX512idx<>+394(SB)/1, $0x2a
+DATA split1x4AVX512idx<>+395(SB)/1, $0x2e
+DATA split1x4AVX512idx<>+396(SB)/1, $0x32
+DATA split1x4AVX512idx<>+397(SB)/1, $0x36
+DATA split1x4AVX512idx<>+398(SB)/1, $0x3a
+DATA split1x4AVX512idx<>+399(SB)/1, $0x3e
+DATA split1x4AVX512idx<>+400(SB)/1, $0x42
+DATA split1x4AVX512idx<>+401(SB)/1, $0x46
+DATA split1x4AVX512idx<>+402(SB)/1, $0x4a
+DATA split1x4AVX512idx<>+403(SB)/1, $0x4e
+DATA split1x4AVX512idx<>+404(SB)/1, $0x52
+DATA split1x4AVX512idx<>+405(SB)/1, $0x56
+DATA split1x4AVX512idx<>+406(SB)/1, $0x5a
+DATA split1x4AVX512idx<>+407(SB)/1, $0x5e
+DATA split1x4AVX512idx<>+408(SB)/1, $0x62
+DATA split1x4AVX512idx<>+409(SB)/1, $0x66
+DATA split1x4AVX512idx<>+410(SB)/1, $0x6a
+DATA split1x4AVX512idx<>+411(SB)/1, $0x6e
+DATA split1x4AVX512idx<>+412(SB)/1, $0x72
+DATA split1x4AVX512idx<>+413(SB)/1, $0x76
+DATA split1x4AVX512idx<>+414(SB)/1, $0x7a
+DATA split1x4AVX512idx<>+415(SB)/1, $0x7e
+DATA split1x4AVX512idx<>+416(SB)/1, $0x00
+DATA split1x4AVX512idx<>+417(SB)/1, $0x00
+DATA split1x4AVX512idx<>+418(SB)/1, $0x00
+DATA split1x4AVX512idx<>+419(SB)/1, $0x00
+DATA split1x4AVX512idx<>+420(SB)/1, $0x00
+DATA split1x4AVX512idx<>+421(SB)/1, $0x00
+DATA split1x4AVX512idx<>+422(SB)/1, $0x00
+DATA split1x4AVX512idx<>+423(SB)/1, $0x00
+DATA split1x4AVX512idx<>+424(SB)/1, $0x00
+DATA split1x4AVX512idx<>+425(SB)/1, $0x00
+DATA split1x4AVX512idx<>+426(SB)/1, $0x00
+DATA split1x4AVX512idx<>+427(SB)/1, $0x00
+DATA split1x4AVX512idx<>+428(SB)/1, $0x00
+DATA split1x4AVX512idx<>+429(SB)/1, $0x00
+DATA split1x4AVX512idx<>+430(SB)/1, $0x00
+DATA split1x4AVX512idx<>+431(SB)/1, $0x00
+DATA split1x4AVX512idx<>+432(SB)/1, $0x00
+DATA split1x4AVX512idx<>+433(SB)/1, $0x00
+DATA split1x4AVX512idx<>+434(SB)/1, $0x00
+DATA split1x4AVX512idx<>+435(SB)/1, $0x00
+DATA split1x4AVX512idx<>+436(SB)/1, $0x00
+DATA split1x4AVX512idx<>+437(SB)/1, $0x00
+DATA split1x4AVX512idx<>+438(SB)/1, $0x00
+DATA split1x4AVX512idx<>+439(SB)/1, $0x00
+DATA split1x4AVX512idx<>+440(SB)/1, $0x00
+DATA split1x4AVX512idx<>+441(SB)/1, $0x00
+DATA split1x4AVX512idx<>+442(SB)/1, $0x00
+DATA split1x4AVX512idx<>+443(SB)/1, $0x00
+DATA split1x4AVX512idx<>+444(SB)/1, $0x00
+DATA split1x4AVX512idx<>+445(SB)/1, $0x00
+DATA split1x4AVX512idx<>+446(SB)/1, $0x00
+DATA split1x4AVX512idx<>+447(SB)/1, $0x00
+DATA split1x4AVX512idx<>+448(SB)/1, $0x00
+DATA split1x4AVX512idx<>+449(SB)/1, $0x00
+DATA split1x4AVX512idx<>+450(SB)/1, $0x00
+DATA split1x4AVX512idx<>+451(SB)/1, $0x00
+DATA split1x4AVX512idx<>+452(SB)/1, $0x00
+DATA split1x4AVX512idx<>+453(SB)/1, $0x00
+DATA split1x4AVX512idx<>+454(SB)/1, $0x00
+DATA split1x4AVX512idx<>+455(SB)/1, $0x00
+DATA split1x4AVX512idx<>+456(SB)/1, $0x00
+DATA split1x4AVX512idx<>+457(SB)/1, $0x00
+DATA split1x4AVX512idx<>+458(SB)/1, $0x00
+DATA split1x4AVX512idx<>+459(SB)/1, $0x00
+DATA split1x4AVX512idx<>+460(SB)/1, $0x00
+DATA split1x4AVX512idx<>+461(SB)/1, $0x00
+DATA split1x4AVX512idx<>+462(SB)/1, $0x00
+DATA split1x4AVX512idx<>+463(SB)/1, $0x00
+DATA split1x4AVX512idx<>+464(SB)/1, $0x00
+DATA split1x4AVX512idx<>+465(SB)/1, $0x00
+DATA split1x4AVX512idx<>+466(SB)/1, $0x00
+DATA split1x4AVX512idx<>+467(SB)/1, $0x00
+DATA split1x4AVX512idx<>+468(SB)/1, $0x00
+DATA split1x4AVX512idx<>+469(SB)/1, $0x00
+DATA split1x4AVX512idx<>+470(SB)/1, $0x00
+DATA split1x4AVX512idx<>+471(SB)/1, $0x00
+DATA split1x4AVX512idx<>+472(SB)/1, $0x00
+DATA split1x4AVX512idx<>+473(SB)/1, $0x00
+DATA split1x4AVX512idx<>+474(SB)/1, $0x00
+DATA split1x4AVX512idx<>+475(SB)/1, $0x00
+DATA split1x4AVX512idx<>+476(SB)/1, $0x00
+DATA split1x4AVX512idx<>+477(SB)/1, $0x00
+DATA split1x4AVX512idx<>+478(SB)/1, $0x00
+DATA split1x4AVX512idx<>+479(SB)/1, $0x00
+DATA split1x4AVX512idx<>+480(SB)/1, $0x02
+DATA split1x4AVX512idx<>+481(SB)/1, $0x06
+DATA split1x4AVX512idx<>+482(SB)/1, $0x0a
+DATA split1x4AVX512idx<>+483(SB)/1, $0x0e
+DATA split1x4AVX512idx<>+484(SB)/1, $0x12
+DATA split1x4AVX512idx<>+485(SB)/1, $0x16
+DATA split1x4AVX512idx<>+486(SB)/1, $0x1a
+DATA split1x4AVX512idx<>+487(SB)/1, $0x1e
+DATA split1x4AVX512idx<>+488(SB)/1, $0x22
+DATA split1x4AVX512idx<>+489(SB)/1, $0x26
+DATA split1x4AVX512idx<>+490(SB)/1, $0x2a
+DATA split1x4AVX512idx<>+491(SB)/1, $0x2e
+DATA split1x4AVX512idx<>+492(SB)/1, $0x32
+DATA split1x4AVX512idx<>+493(SB)/1, $0x36
+DATA split1x4AVX512idx<>+494(SB)/1, $0x3a
+DATA split1x4AVX512idx<>+495(SB)/1, $0x3e
+DATA split1x4AVX512idx<>+496(SB)/1, $0x00
+DATA split1x4AVX512idx<>+497(SB)/1, $0x00
+DATA split1x4AVX512idx<>+498(SB)/1, $0x00
+DATA split1x4AVX512idx<>+499(SB)/1, $0x00
+DATA split1x4AVX512idx<>+500(SB)/1, $0x00
+DATA split1x4AVX512idx<>+501(SB)/1, $0x00
+DATA split1x4AVX512idx<>+502(SB)/1, $0x00
+DATA split1x4AVX512idx<>+503(SB)/1, $0x00
+DATA split1x4AVX512idx<>+504(SB)/1, $0x00
+DATA split1x4AVX512idx<>+505(SB)/1, $0x00
+DATA split1x4AVX512idx<>+506(SB)/1, $0x00
+DATA split1x4AVX512idx<>+507(SB)/1, $0x00
+DATA split1x4AVX512idx<>+508(SB)/1, $0x00
+DATA split1x4AVX512idx<>+509(SB)/1, $0x00
+DATA split1x4AVX512idx<>+510(SB)/1, $0x00
+DATA split1x4AVX512idx<>+511(SB)/1, $0x00
+DATA split1x4AVX512idx<>+512(SB)/1, $0x00
+DATA split1x4AVX512idx<>+513(SB)/1, $0x00
+DATA split1x4AVX512idx<>+514(SB)/1, $0x00
+DATA split1x4AVX512idx<>+515(SB)/1, $0x00
+DATA split1x4AVX512idx<>+516(SB)/1, $0x00
+DATA split1x4AVX512idx<>+517(SB)/1, $0x00
+DATA split1x4AVX512idx<>+518(SB)/1, $0x00
+DATA split1x4AVX512idx<>+519(SB)/1, $0x00
+DATA split1x4AVX512idx<>+520(SB)/1, $0x00
+DATA split1x4AVX512idx<>+521(SB)/1, $0x00
+DATA split1x4AVX512idx<>+522(SB)/1, $0x00
+DATA split1x4AVX512idx<>+523(SB)/1, $0x00
+DATA split1x4AVX512idx<>+524(SB)/1, $0x00
+DATA split1x4AVX512idx<>+525(SB)/1, $0x00
+DATA split1x4AVX512idx<>+526(SB)/1, $0x00
+DATA split1x4AVX512idx<>+527(SB)/1, $0x00
+DATA split1x4AVX512idx<>+528(SB)/1, $0x00
+DATA split1x4AVX512idx<>+529(SB)/1, $0x00
+DATA split1x4AVX512idx<>+530(SB)/1, $0x00
+DATA split1x4AVX512idx<>+531(SB)/1, $0x00
+DATA split1x4AVX512idx<>+532(SB)/1, $0x00
+DATA split1x4AVX512idx<>+533(SB)/1, $0x00
+DATA split1x4AVX512idx<>+534(SB)/1, $0x00
+DATA split1x4AVX512idx<>+535(SB)/1, $0x00
+DATA split1x4AVX512idx<>+536(SB)/1, $0x00
+DATA split1x4AVX512idx<>+537(SB)/1, $0x00
+DATA split1x4AVX512idx<>+538(SB)/1, $0x00
+DATA split1x4AVX512idx<>+539(SB)/1, $0x00
+DATA split1x4AVX512idx<>+540(SB)/1, $0x00
+DATA split1x4AVX512idx<>+541(SB)/1, $0x00
+DATA split1x4AVX512idx<>+542(SB)/1, $0x00
+DATA split1x4AVX512idx<>+543(SB)/1, $0x00
+DATA split1x4AVX512idx<>+544(SB)/1, $0x00
+DATA split1x4AVX512idx<>+545(SB)/1, $0x00
+DATA split1x4AVX512idx<>+546(SB)/1, $0x00
+DATA split1x4AVX512idx<>+547(SB)/1, $0x00
+DATA split1x4AVX512idx<>+548(SB)/1, $0x00
+DATA split1x4AVX512idx<>+549(SB)/1, $0x00
+DATA split1x4AVX512idx<>+550(SB)/1, $0x00
+DATA split1x4AVX512idx<>+551(SB)/1, $0x00
+DATA split1x4AVX512idx<>+552(SB)/1, $0x00
+DATA split1x4AVX512idx<>+553(SB)/1, $0x00
+DATA split1x4AVX512idx<>+554(SB)/1, $0x00
+DATA split1x4AVX512idx<>+555(SB)/1, $0x00
+DATA split1x4AVX512idx<>+556(SB)/1, $0x00
+DATA split1x4AVX512idx<>+557(SB)/1, $0x00
+DATA split1x4AVX512idx<>+558(SB)/1, $0x00
+DATA split1x4AVX512idx<>+559(SB)/1, $0x00
+DATA split1x4AVX512idx<>+560(SB)/1, $0x02
+DATA split1x4AVX512idx<>+561(SB)/1, $0x06
+DATA split1x4AVX512idx<>+562(SB)/1, $0x0a
+DATA split1x4AVX512idx<>+563(SB)/1, $0x0e
+DATA split1x4AVX512idx<>+564(SB)/1, $0x12
+DATA split1x4AVX512idx<>+565(SB)/1, $0x16
+DATA split1x4AVX512idx<>+566(SB)/1, $0x1a
+DATA split1x4AVX512idx<>+567(SB)/1, $0x1e
+DATA split1x4AVX512idx<>+568(SB)/1, $0x22
+DATA split1x4AVX512idx<>+569(SB)/1, $0x26
+DATA split1x4AVX512idx<>+570(SB)/1, $0x2a
+DATA split1x4AVX512idx<>+571(SB)/1, $0x2e
+DATA split1x4AVX512idx<>+572(SB)/1, $0x32
+DATA split1x4AVX512idx<>+573(SB)/1, $0x36
+DATA split1x4AVX512idx<>+574(SB)/1, $0x3a
+DATA split1x4AVX512idx<>+575(SB)/1, $0x3e
+DATA split1x4AVX512idx<>+576(SB)/1, $0x03
+DATA split1x4AVX512idx<>+577(SB)/1, $0x07
+DATA split1x4AVX512idx<>+578(SB)/1, $0x0b
+DATA split1x4AVX512idx<>+579(SB)/1, $0x0f
+DATA split1x4AVX512idx<>+580(SB)/1, $0x13
+DATA split1x4AVX512idx<>+581(SB)/1, $0x17
+DATA split1x4AVX512idx<>+582(SB)/1, $0x1b
+DATA split1x4AVX512idx<>+583(SB)/1, $0x1f
+DATA split1x4AVX512idx<>+584(SB)/1, $0x23
+DATA split1x4AVX512idx<>+585(SB)/1, $0x27
+DATA split1x4AVX512idx<>+586(SB)/1, $0x2b
+DATA split1x4AVX512idx<>+587(SB)/1, $0x2f
+DATA split1x4AVX512idx<>+588(SB)/1, $0x33
+DATA split1x4AVX512idx<>+589(SB)/1, $0x37
+DATA split1x4AVX512idx<>+590(SB)/1, $0x3b
+DATA split1x4AVX512idx<>+591(SB)/1, $0x3f
+DATA split1x4AVX512idx<>+592(SB)/1, $0x43
+DATA split1x4AVX512idx<>+593(SB)/1, $0x47
+DATA split1x4AVX512idx<>+594(SB)/1, $0x4b
+DATA split1x4AVX512idx<>+595(SB)/1, $0x4f
+DATA split1x4AVX512idx<>+596(SB)/1, $0x53
+DATA split1x4AVX512idx<>+597(SB)/1, $0x57
+DATA split1x4AVX512idx<>+598(SB)/1, $0x5b
+DATA split1x4AVX512idx<>+599(SB)/1, $0x5f
+DATA split1x4AVX512idx<>+600(SB)/1, $0x63
+DATA split1x4AVX512idx<>+601(SB)/1, $0x67
+DATA split1x4AVX512idx<>+602(SB)/1, $0x6b
+DATA split1x4AVX512idx<>+603(SB)/1, $0x6f
+DATA split1x4AVX512idx<>+604(SB)/1, $0x73
+DATA split1x4AVX512idx<>+605(SB)/1, $0x77
+DATA split1x4AVX512idx<>+606(SB)/1, $0x7b
+DATA split1x4AVX512idx<>+607(SB)/1, $0x7f
+DATA split1x4AVX512idx<>+608(SB)/1, $0x00
+DATA split1x4AVX512idx<>+609(SB)/1, $0x00
+DATA split1x4AVX512idx<>+610(SB)/1, $0x00
+DATA split1x4AVX512idx<>+611(SB)/1, $0x00
+DATA split1x4AVX512idx<>+612(SB)/1, $0x00
+DATA split1x4AVX512idx<>+613(SB)/1, $0x00
+DATA split1x4AVX512idx<>+614(SB)/1, $0x00
+DATA split1x4AVX512idx<>+615(SB)/1, $0x00
+DATA split1x4AVX512idx<>+616(SB)/1, $0x00
+DATA split1x4AVX512idx<>+617(SB)/1, $0x00
+DATA split1x4AVX512idx<>+618(SB)/1, $0x00
+DATA split1x4AVX512idx<>+619(SB)/1, $0x00
+DATA split1x4AVX512idx<>+620(SB)/1, $0x00
+DATA split1x4AVX512idx<>+621(SB)/1, $0x00
+DATA split1x4AVX512idx<>+622(SB)/1, $0x00
+DATA split1x4AVX512idx<>+623(SB)/1, $0x00
+DATA split1x4AVX512idx<>+624(SB)/1, $0x00
+DATA split1x4AVX512idx<>+625(SB)/1, $0x00
+DATA split1x4AVX512idx<>+626(SB)/1, $0x00
+DATA split1x4AVX512idx<>+627(SB)/1, $0x00
+DATA split1x4AVX512idx<>+628(SB)/1, $0x00
+DATA split1x4AVX512idx<>+629(SB)/1, $0x00
+DATA split1x4AVX512idx<>+630(SB)/1, $0x00
+DATA split1x4AVX512idx<>+631(SB)/1, $0x00
+DATA split1x4AVX512idx<>+632(SB)/1, $0x00
+DATA split1x4AVX512idx<>+633(SB)/1, $0x00
+DATA split1x4AVX512idx<>+634(SB)/1, $0x00
+DATA split1x4AVX512idx<>+635(SB)/1, $0x00
+DATA split1x4AVX512idx<>+636(SB)/1, $0x00
+DATA split1x4AVX512idx<>+637(SB)/1, $0x00
+DATA split1x4AVX512idx<>+638(SB)/1, $0x00
+DATA split1x4AVX512idx<>+639(SB)/1, $0x00
+DATA split1x4AVX512idx<>+640(SB)/1, $0x00
+DATA split1x4AVX512idx<>+641(SB)/1, $0x00
+DATA split1x4AVX512idx<>+642(SB)/1, $0x00
+DATA split1x4AVX512idx<>+643(SB)/1, $0x00
+DATA split1x4AVX512idx<>+644(SB)/1, $0x00
+DATA split1x4AVX512idx<>+645(SB)/1, $0x00
+DATA split1x4AVX512idx<>+646(SB)/1, $0x00
+DATA split1x4AVX512idx<>+647(SB)/1, $0x00
+DATA split1x4AVX512idx<>+648(SB)/1, $0x00
+DATA split1x4AVX512idx<>+649(SB)/1, $0x00
+DATA split1x4AVX512idx<>+650(SB)/1, $0x00
+DATA split1x4AVX512idx<>+651(SB)/1, $0x00
+DATA split1x4AVX512idx<>+652(SB)/1, $0x00
+DATA split1x4AVX512idx<>+653(SB)/1, $0x00
+DATA split1x4AVX512idx<>+654(SB)/1, $0x00
+DATA split1x4AVX512idx<>+655(SB)/1, $0x00
+DATA split1x4AVX512idx<>+656(SB)/1, $0x00
+DATA split1x4AVX512idx<>+657(SB)/1, $0x00
+DATA split1x4AVX512idx<>+658(SB)/1, $0x00
+DATA split1x4AVX512idx<>+659(SB)/1, $0x00
+DATA split1x4AVX512idx<>+660(SB)/1, $0x00
+DATA split1x4AVX512idx<>+661(SB)/1, $0x00
+DATA split1x4AVX512idx<>+662(SB)/1, $0x00
+DATA split1x4AVX512idx<>+663(SB)/1, $0x00
+DATA split1x4AVX512idx<>+664(SB)/1, $0x00
+DATA split1x4AVX512idx<>+665(SB)/1, $0x00
+DATA split1x4AVX512idx<>+666(SB)/1, $0x00
+DATA split1x4AVX512idx<>+667(SB)/1, $0x00
+DATA split1x4AVX512idx<>+668(SB)/1, $0x00
+DATA split1x4AVX512idx<>+669(SB)/1, $0x00
+DATA split1x4AVX512idx<>+670(SB)/1, $0x00
+DATA split1x4AVX512idx<>+671(SB)/1, $0x00
+DATA split1x4AVX512idx<>+672(SB)/1, $0x03
+DATA split1x4AVX512idx<>+673(SB)/1, $0x07
+DATA split1x4AVX512idx<>+674(SB)/1, $0x0b
+DATA split1x4AVX512idx<>+675(SB)/1, $0x0f
+DATA split1x4AVX512idx<>+676(SB)/1, $0x13
+DATA split1x4AVX512idx<>+677(SB)/1, $0x17
+DATA split1x4AVX512idx<>+678(SB)/1, $0x1b
+DATA split1x4AVX512idx<>+679(SB)/1, $0x1f
+DATA split1x4AVX512idx<>+680(SB)/1, $0x23
+DATA split1x4AVX512idx<>+681(SB)/1, $0x27
+DATA split1x4AVX512idx<>+682(SB)/1, $0x2b
+DATA split1x4AVX512idx<>+683(SB)/1, $0x2f
+DATA split1x4AVX512idx<>+684(SB)/1, $0x33
+DATA split1x4AVX512idx<>+685(SB)/1, $0x37
+DATA split1x4AVX512idx<>+686(SB)/1, $0x3b
+DATA split1x4AVX512idx<>+687(SB)/1, $0x3f
+DATA split1x4AVX512idx<>+688(SB)/1, $0x00
+DATA split1x4AVX512idx<>+689(SB)/1, $0x00
+DATA split1x4AVX512idx<>+690(SB)/1, $0x00
+DATA split1x4AVX512idx<>+691(SB)/1, $0x00
+DATA split1x4AVX512idx<>+692(SB)/1, $0x00
+DATA split1x4AVX512idx<>+693(SB)/1, $0x00
+DATA split1x4AVX512idx<>+694(SB)/1, $0x00
+DATA split1x4AVX512idx<>+695(SB)/1, $0x00
+DATA split1x4AVX512idx<>+696(SB)/1, $0x00
+DATA split1x4AVX512idx<>+697(SB)/1, $0x00
+DATA split1x4AVX512idx<>+698(SB)/1, $0x00
+DATA split1x4AVX512idx<>+699(SB)/1, $0x00
+DATA split1x4AVX512idx<>+700(SB)/1, $0x00
+DATA split1x4AVX512idx<>+701(SB)/1, $0x00
+DATA split1x4AVX512idx<>+702(SB)/1, $0x00
+DATA split1x4AVX512idx<>+703(SB)/1, $0x00
+DATA split1x4AVX512idx<>+704(SB)/1, $0x00
+DATA split1x4AVX512idx<>+705(SB)/1, $0x00
+DATA split1x4AVX512idx<>+706(SB)/1, $0x00
+DATA split1x4AVX512idx<>+707(SB)/1, $0x00
+DATA split1x4AVX512idx<>+708(SB)/1, $0x00
+DATA split1x4AVX512idx<>+709(SB)/1, $0x00
+DATA split1x4AVX512idx<>+710(SB)/1, $0x00
+DATA split1x4AVX512idx<>+711(SB)/1, $0x00
+DATA split1x4AVX512idx<>+712(SB)/1, $0x00
+DATA split1x4AVX512idx<>+713(SB)/1, $0x00
+DATA split1x4AVX512idx<>+714(SB)/1, $0x00
+DATA split1x4AVX512idx<>+715(SB)/1, $0x00
+DATA split1x4AVX512idx<>+716(SB)/1, $0x00
+DATA split1x4AVX512idx<>+717(SB)/1, $0x00
+DATA split1x4AVX512idx<>+718(SB)/1, $0x00
+DATA split1x4AVX512idx<>+719(SB)/1, $0x00
+DATA split1x4AVX512idx<>+720(SB)/1, $0x00
+DATA split1x4AVX512idx<>+721(SB)/1, $0x00
+DATA split1x4AVX512idx<>+722(SB)/1, $0x00
+DATA split1x4AVX512idx<>+723(SB)/1, $0x00
+DATA split1x4AVX512idx<>+724(SB)/1, $0x00
+DATA split1x4AVX512idx<>+725(SB)/1, $0x00
+DATA split1x4AVX512idx<>+726(SB)/1, $0x00
+DATA split1x4AVX512idx<>+727(SB)/1, $0x00
+DATA split1x4AVX512idx<>+728(SB)/1, $0x00
+DATA split1x4AVX512idx<>+729(SB)/1, $0x00
+DATA split1x4AVX512idx<>+730(SB)/1, $0x00
+DATA split1x4AVX512idx<>+731(SB)/1, $0x00
+DATA split1x4AVX512idx<>+732(SB)/1, $0x00
+DATA split1x4AVX512idx<>+733(SB)/1, $0x00
+DATA split1x4AVX512idx<>+734(SB)/1, $0x00
+DATA split1x4AVX512idx<>+735(SB)/1, $0x00
+DATA split1x4AVX512idx<>+736(SB)/1, $0x00
+DATA split1x4AVX512idx<>+737(SB)/1, $0x00
+DATA split1x4AVX512idx<>+738(SB)/1, $0x00
+DATA split1x4AVX512idx<>+739(SB)/1, $0x00
+DATA split1x4AVX512idx<>+740(SB)/1, $0x00
+DATA split1x4AVX512idx<>+741(SB)/1, $0x00
+DATA split1x4AVX512idx<>+742(SB)/1, $0x00
+DATA split1x4AVX512idx<>+743(SB)/1, $0x00
+DATA split1x4AVX512idx<>+744(SB)/1, $0x00
+DATA split1x4AVX512idx<>+745(SB)/1, $0x00
+DATA split1x4AVX512idx<>+746(SB)/1, $0x00
+DATA split1x4AVX512idx<>+747(SB)/1, $0x00
+DATA split1x4AVX512idx<>+748(SB)/1, $0x00
+DATA split1x4AVX512idx<>+749(SB)/1, $0x00
+DATA split1x4AVX512idx<>+750(SB)/1, $0x00
+DATA split1x4AVX512idx<>+751(SB)/1, $0x00
+DATA split1x4AVX512idx<>+752(SB)/1, $0x03
+DATA split1x4AVX512idx<>+753(SB)/1, $0x07
+DATA split1x4AVX512idx<>+754(SB)/1, $0x0b
+DATA split1x4AVX512idx<>+755(SB)/1, $0x0f
+DATA split1x4AVX512idx<>+756(SB)/1, $0x13
+DATA split1x4AVX512idx<>+757(SB)/1, $0x17
+DATA split1x4AVX512idx<>+758(SB)/1, $0x1b
+DATA split1x4AVX512idx<>+759(SB)/1, $0x1f
+DATA split1x4AVX512idx<>+760(SB)/1, $0x23
+DATA split1x4AVX512idx<>+761(SB)/1, $0x27
+DATA split1x4AVX512idx<>+762(SB)/1, $0x2b
+DATA split1x4AVX512idx<>+763(SB)/1, $0x2f
+DATA split1x4AVX512idx<>+764(SB)/1, $0x33
+DATA split1x4AVX512idx<>+765(SB)/1, $0x37
+DATA split1x4AVX512idx<>+766(SB)/1, $0x3b
+DATA split1x4AVX512idx<>+767(SB)/1, $0x3f
+GLOBL split1x4AVX512idx<>(SB), RODATA|NOPTR, $768
+
 // func split2x2AVX2(dst *byte, src *byte, ld int, n int)
 // Requires: AVX, AVX2
 TEXT ·split2x2AVX2(SB), NOSPLIT, $0-32
@@ -3247,6 +4677,105 @@ DATA interleave2x2AVX2idx<>+125(SB)/1, $0x80
 DATA interleave2x2AVX2idx<>+126(SB)/1, $0x0e
 DATA interleave2x2AVX2idx<>+127(SB)/1, $0x0f
 GLOBL interleave2x2AVX2idx<>(SB), RODATA|NOPTR, $128
+
+// func split2x2AVX512(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·split2x2AVX512(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	MOVQ      n+24(FP), BX
+	SHLQ      $0x01, DX
+	TESTQ     BX, BX
+	JZ        split2x2AVX512done
+	VMOVDQU64 split2x2AVX512idx<>+0(SB), Z0
+	VMOVDQU64 split2x2AVX512idx<>+64(SB), Z1
+
+split2x2AVX512loop:
+	MOVQ      AX, SI
+	VMOVUPS   (CX), Z2
+	VMOVUPS   64(CX), Z3
+	VMOVDQU64 Z2, Z4
+	VPERMT2W  Z3, Z0, Z4
+	VMOVDQU64 Z2, Z2
+	VPERMT2W  Z3, Z1, Z2
+	VMOVUPS   Z4, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z2, (SI)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, BX
+	JNZ       split2x2AVX512loop
+	VZEROUPPER
+
+split2x2AVX512done:
+	RET
+
+DATA split2x2AVX512idx<>+0(SB)/2, $0x0000
+DATA split2x2AVX512idx<>+2(SB)/2, $0x0002
+DATA split2x2AVX512idx<>+4(SB)/2, $0x0004
+DATA split2x2AVX512idx<>+6(SB)/2, $0x0006
+DATA split2x2AVX512idx<>+8(SB)/2, $0x0008
+DATA split2x2AVX512idx<>+10(SB)/2, $0x000a
+DATA split2x2AVX512idx<>+12(SB)/2, $0x000c
+DATA split2x2AVX512idx<>+14(SB)/2, $0x000e
+DATA split2x2AVX512idx<>+16(SB)/2, $0x0010
+DATA split2x2AVX512idx<>+18(SB)/2, $0x0012
+DATA split2x2AVX512idx<>+20(SB)/2, $0x0014
+DATA split2x2AVX512idx<>+22(SB)/2, $0x0016
+DATA split2x2AVX512idx<>+24(SB)/2, $0x0018
+DATA split2x2AVX512idx<>+26(SB)/2, $0x001a
+DATA split2x2AVX512idx<>+28(SB)/2, $0x001c
+DATA split2x2AVX512idx<>+30(SB)/2, $0x001e
+DATA split2x2AVX512idx<>+32(SB)/2, $0x0020
+DATA split2x2AVX512idx<>+34(SB)/2, $0x0022
+DATA split2x2AVX512idx<>+36(SB)/2, $0x0024
+DATA split2x2AVX512idx<>+38(SB)/2, $0x0026
+DATA split2x2AVX512idx<>+40(SB)/2, $0x0028
+DATA split2x2AVX512idx<>+42(SB)/2, $0x002a
+DATA split2x2AVX512idx<>+44(SB)/2, $0x002c
+DATA split2x2AVX512idx<>+46(SB)/2, $0x002e
+DATA split2x2AVX512idx<>+48(SB)/2, $0x0030
+DATA split2x2AVX512idx<>+50(SB)/2, $0x0032
+DATA split2x2AVX512idx<>+52(SB)/2, $0x0034
+DATA split2x2AVX512idx<>+54(SB)/2, $0x0036
+DATA split2x2AVX512idx<>+56(SB)/2, $0x0038
+DATA split2x2AVX512idx<>+58(SB)/2, $0x003a
+DATA split2x2AVX512idx<>+60(SB)/2, $0x003c
+DATA split2x2AVX512idx<>+62(SB)/2, $0x003e
+DATA split2x2AVX512idx<>+64(SB)/2, $0x0001
+DATA split2x2AVX512idx<>+66(SB)/2, $0x0003
+DATA split2x2AVX512idx<>+68(SB)/2, $0x0005
+DATA split2x2AVX512idx<>+70(SB)/2, $0x0007
+DATA split2x2AVX512idx<>+72(SB)/2, $0x0009
+DATA split2x2AVX512idx<>+74(SB)/2, $0x000b
+DATA split2x2AVX512idx<>+76(SB)/2, $0x000d
+DATA split2x2AVX512idx<>+78(SB)/2, $0x000f
+DATA split2x2AVX512idx<>+80(SB)/2, $0x0011
+DATA split2x2AVX512idx<>+82(SB)/2, $0x0013
+DATA split2x2AVX512idx<>+84(SB)/2, $0x0015
+DATA split2x2AVX512idx<>+86(SB)/2, $0x0017
+DATA split2x2AVX512idx<>+88(SB)/2, $0x0019
+DATA split2x2AVX512idx<>+90(SB)/2, $0x001b
+DATA split2x2AVX512idx<>+92(SB)/2, $0x001d
+DATA split2x2AVX512idx<>+94(SB)/2, $0x001f
+DATA split2x2AVX512idx<>+96(SB)/2, $0x0021
+DATA split2x2AVX512idx<>+98(SB)/2, $0x0023
+DATA split2x2AVX512idx<>+100(SB)/2, $0x0025
+DATA split2x2AVX512idx<>+102(SB)/2, $0x0027
+DATA split2x2AVX512idx<>+104(SB)/2, $0x0029
+DATA split2x2AVX512idx<>+106(SB)/2, $0x002b
+DATA split2x2AVX512idx<>+108(SB)/2, $0x002d
+DATA split2x2AVX512idx<>+110(SB)/2, $0x002f
+DATA split2x2AVX512idx<>+112(SB)/2, $0x0031
+DATA split2x2AVX512idx<>+114(SB)/2, $0x0033
+DATA split2x2AVX512idx<>+116(SB)/2, $0x0035
+DATA split2x2AVX512idx<>+118(SB)/2, $0x0037
+DATA split2x2AVX512idx<>+120(SB)/2, $0x0039
+DATA split2x2AVX512idx<>+122(SB)/2, $0x003b
+DATA split2x2AVX512idx<>+124(SB)/2, $0x003d
+DATA split2x2AVX512idx<>+126(SB)/2, $0x003f
+GLOBL split2x2AVX512idx<>(SB), RODATA|NOPTR, $128
 
 // func split2x3AVX2(dst *byte, src *byte, ld int, n int)
 // Requires: AVX, AVX2
@@ -3943,6 +5472,249 @@ DATA interleave2x3AVX2idx<>+285(SB)/1, $0x80
 DATA interleave2x3AVX2idx<>+286(SB)/1, $0x0e
 DATA interleave2x3AVX2idx<>+287(SB)/1, $0x0f
 GLOBL interleave2x3AVX2idx<>(SB), RODATA|NOPTR, $288
+
+// func split2x3AVX512(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·split2x3AVX512(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	MOVQ      n+24(FP), BX
+	SHLQ      $0x01, DX
+	TESTQ     BX, BX
+	JZ        split2x3AVX512done
+	VMOVDQU64 split2x3AVX512idx<>+0(SB), Z0
+	VMOVDQU64 split2x3AVX512idx<>+64(SB), Z1
+	MOVL      $0xffc00000, SI
+	KMOVD     SI, K1
+	VMOVDQU64 split2x3AVX512idx<>+128(SB), Z2
+	VMOVDQU64 split2x3AVX512idx<>+192(SB), Z3
+	MOVL      $0xffe00000, SI
+	KMOVD     SI, K2
+	VMOVDQU64 split2x3AVX512idx<>+256(SB), Z4
+	VMOVDQU64 split2x3AVX512idx<>+320(SB), Z5
+
+split2x3AVX512loop:
+	MOVQ      AX, SI
+	VMOVUPS   (CX), Z6
+	VMOVUPS   64(CX), Z7
+	VMOVUPS   128(CX), Z8
+	VMOVDQU64 Z6, Z9
+	VPERMT2W  Z7, Z0, Z9
+	VPERMW    Z8, Z1, K1, Z9
+	VMOVDQU64 Z6, Z10
+	VPERMT2W  Z7, Z2, Z10
+	VPERMW    Z8, Z3, K2, Z10
+	VMOVDQU64 Z6, Z6
+	VPERMT2W  Z7, Z4, Z6
+	VPERMW    Z8, Z5, K2, Z6
+	VMOVUPS   Z9, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z10, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z6, (SI)
+	ADDQ      $0x000000c0, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, BX
+	JNZ       split2x3AVX512loop
+	VZEROUPPER
+
+split2x3AVX512done:
+	RET
+
+DATA split2x3AVX512idx<>+0(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+2(SB)/2, $0x0003
+DATA split2x3AVX512idx<>+4(SB)/2, $0x0006
+DATA split2x3AVX512idx<>+6(SB)/2, $0x0009
+DATA split2x3AVX512idx<>+8(SB)/2, $0x000c
+DATA split2x3AVX512idx<>+10(SB)/2, $0x000f
+DATA split2x3AVX512idx<>+12(SB)/2, $0x0012
+DATA split2x3AVX512idx<>+14(SB)/2, $0x0015
+DATA split2x3AVX512idx<>+16(SB)/2, $0x0018
+DATA split2x3AVX512idx<>+18(SB)/2, $0x001b
+DATA split2x3AVX512idx<>+20(SB)/2, $0x001e
+DATA split2x3AVX512idx<>+22(SB)/2, $0x0021
+DATA split2x3AVX512idx<>+24(SB)/2, $0x0024
+DATA split2x3AVX512idx<>+26(SB)/2, $0x0027
+DATA split2x3AVX512idx<>+28(SB)/2, $0x002a
+DATA split2x3AVX512idx<>+30(SB)/2, $0x002d
+DATA split2x3AVX512idx<>+32(SB)/2, $0x0030
+DATA split2x3AVX512idx<>+34(SB)/2, $0x0033
+DATA split2x3AVX512idx<>+36(SB)/2, $0x0036
+DATA split2x3AVX512idx<>+38(SB)/2, $0x0039
+DATA split2x3AVX512idx<>+40(SB)/2, $0x003c
+DATA split2x3AVX512idx<>+42(SB)/2, $0x003f
+DATA split2x3AVX512idx<>+44(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+46(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+48(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+50(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+52(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+54(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+56(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+58(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+60(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+62(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+64(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+66(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+68(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+70(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+72(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+74(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+76(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+78(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+80(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+82(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+84(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+86(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+88(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+90(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+92(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+94(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+96(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+98(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+100(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+102(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+104(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+106(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+108(SB)/2, $0x0002
+DATA split2x3AVX512idx<>+110(SB)/2, $0x0005
+DATA split2x3AVX512idx<>+112(SB)/2, $0x0008
+DATA split2x3AVX512idx<>+114(SB)/2, $0x000b
+DATA split2x3AVX512idx<>+116(SB)/2, $0x000e
+DATA split2x3AVX512idx<>+118(SB)/2, $0x0011
+DATA split2x3AVX512idx<>+120(SB)/2, $0x0014
+DATA split2x3AVX512idx<>+122(SB)/2, $0x0017
+DATA split2x3AVX512idx<>+124(SB)/2, $0x001a
+DATA split2x3AVX512idx<>+126(SB)/2, $0x001d
+DATA split2x3AVX512idx<>+128(SB)/2, $0x0001
+DATA split2x3AVX512idx<>+130(SB)/2, $0x0004
+DATA split2x3AVX512idx<>+132(SB)/2, $0x0007
+DATA split2x3AVX512idx<>+134(SB)/2, $0x000a
+DATA split2x3AVX512idx<>+136(SB)/2, $0x000d
+DATA split2x3AVX512idx<>+138(SB)/2, $0x0010
+DATA split2x3AVX512idx<>+140(SB)/2, $0x0013
+DATA split2x3AVX512idx<>+142(SB)/2, $0x0016
+DATA split2x3AVX512idx<>+144(SB)/2, $0x0019
+DATA split2x3AVX512idx<>+146(SB)/2, $0x001c
+DATA split2x3AVX512idx<>+148(SB)/2, $0x001f
+DATA split2x3AVX512idx<>+150(SB)/2, $0x0022
+DATA split2x3AVX512idx<>+152(SB)/2, $0x0025
+DATA split2x3AVX512idx<>+154(SB)/2, $0x0028
+DATA split2x3AVX512idx<>+156(SB)/2, $0x002b
+DATA split2x3AVX512idx<>+158(SB)/2, $0x002e
+DATA split2x3AVX512idx<>+160(SB)/2, $0x0031
+DATA split2x3AVX512idx<>+162(SB)/2, $0x0034
+DATA split2x3AVX512idx<>+164(SB)/2, $0x0037
+DATA split2x3AVX512idx<>+166(SB)/2, $0x003a
+DATA split2x3AVX512idx<>+168(SB)/2, $0x003d
+DATA split2x3AVX512idx<>+170(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+172(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+174(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+176(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+178(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+180(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+182(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+184(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+186(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+188(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+190(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+192(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+194(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+196(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+198(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+200(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+202(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+204(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+206(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+208(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+210(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+212(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+214(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+216(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+218(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+220(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+222(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+224(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+226(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+228(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+230(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+232(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+234(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+236(SB)/2, $0x0003
+DATA split2x3AVX512idx<>+238(SB)/2, $0x0006
+DATA split2x3AVX512idx<>+240(SB)/2, $0x0009
+DATA split2x3AVX512idx<>+242(SB)/2, $0x000c
+DATA split2x3AVX512idx<>+244(SB)/2, $0x000f
+DATA split2x3AVX512idx<>+246(SB)/2, $0x0012
+DATA split2x3AVX512idx<>+248(SB)/2, $0x0015
+DATA split2x3AVX512idx<>+250(SB)/2, $0x0018
+DATA split2x3AVX512idx<>+252(SB)/2, $0x001b
+DATA split2x3AVX512idx<>+254(SB)/2, $0x001e
+DATA split2x3AVX512idx<>+256(SB)/2, $0x0002
+DATA split2x3AVX512idx<>+258(SB)/2, $0x0005
+DATA split2x3AVX512idx<>+260(SB)/2, $0x0008
+DATA split2x3AVX512idx<>+262(SB)/2, $0x000b
+DATA split2x3AVX512idx<>+264(SB)/2, $0x000e
+DATA split2x3AVX512idx<>+266(SB)/2, $0x0011
+DATA split2x3AVX512idx<>+268(SB)/2, $0x0014
+DATA split2x3AVX512idx<>+270(SB)/2, $0x0017
+DATA split2x3AVX512idx<>+272(SB)/2, $0x001a
+DATA split2x3AVX512idx<>+274(SB)/2, $0x001d
+DATA split2x3AVX512idx<>+276(SB)/2, $0x0020
+DATA split2x3AVX512idx<>+278(SB)/2, $0x0023
+DATA split2x3AVX512idx<>+280(SB)/2, $0x0026
+DATA split2x3AVX512idx<>+282(SB)/2, $0x0029
+DATA split2x3AVX512idx<>+284(SB)/2, $0x002c
+DATA split2x3AVX512idx<>+286(SB)/2, $0x002f
+DATA split2x3AVX512idx<>+288(SB)/2, $0x0032
+DATA split2x3AVX512idx<>+290(SB)/2, $0x0035
+DATA split2x3AVX512idx<>+292(SB)/2, $0x0038
+DATA split2x3AVX512idx<>+294(SB)/2, $0x003b
+DATA split2x3AVX512idx<>+296(SB)/2, $0x003e
+DATA split2x3AVX512idx<>+298(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+300(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+302(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+304(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+306(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+308(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+310(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+312(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+314(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+316(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+318(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+320(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+322(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+324(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+326(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+328(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+330(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+332(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+334(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+336(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+338(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+340(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+342(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+344(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+346(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+348(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+350(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+352(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+354(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+356(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+358(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+360(SB)/2, $0x0000
+DATA split2x3AVX512idx<>+362(SB)/2, $0x0001
+DATA split2x3AVX512idx<>+364(SB)/2, $0x0004
+DATA split2x3AVX512idx<>+366(SB)/2, $0x0007
+DATA split2x3AVX512idx<>+368(SB)/2, $0x000a
+DATA split2x3AVX512idx<>+370(SB)/2, $0x000d
+DATA split2x3AVX512idx<>+372(SB)/2, $0x0010
+DATA split2x3AVX512idx<>+374(SB)/2, $0x0013
+DATA split2x3AVX512idx<>+376(SB)/2, $0x0016
+DATA split2x3AVX512idx<>+378(SB)/2, $0x0019
+DATA split2x3AVX512idx<>+380(SB)/2, $0x001c
+DATA split2x3AVX512idx<>+382(SB)/2, $0x001f
+GLOBL split2x3AVX512idx<>(SB), RODATA|NOPTR, $384
 
 // func split2x4AVX2(dst *byte, src *byte, ld int, n int)
 // Requires: AVX, AVX2
@@ -5136,6 +6908,457 @@ DATA interleave2x4AVX2idx<>+510(SB)/1, $0x0e
 DATA interleave2x4AVX2idx<>+511(SB)/1, $0x0f
 GLOBL interleave2x4AVX2idx<>(SB), RODATA|NOPTR, $512
 
+// func split2x4AVX512(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·split2x4AVX512(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	MOVQ      n+24(FP), BX
+	SHLQ      $0x01, DX
+	TESTQ     BX, BX
+	JZ        split2x4AVX512done
+	VMOVDQU64 split2x4AVX512idx<>+0(SB), Z0
+	VMOVDQU64 split2x4AVX512idx<>+64(SB), Z1
+	MOVL      $0x00ff0000, SI
+	KMOVD     SI, K1
+	VMOVDQU64 split2x4AVX512idx<>+128(SB), Z2
+	MOVL      $0xff000000, SI
+	KMOVD     SI, K2
+	VMOVDQU64 split2x4AVX512idx<>+192(SB), Z3
+	VMOVDQU64 split2x4AVX512idx<>+256(SB), Z4
+	VMOVDQU64 split2x4AVX512idx<>+320(SB), Z5
+	VMOVDQU64 split2x4AVX512idx<>+384(SB), Z6
+	VMOVDQU64 split2x4AVX512idx<>+448(SB), Z7
+	VMOVDQU64 split2x4AVX512idx<>+512(SB), Z8
+	VMOVDQU64 split2x4AVX512idx<>+576(SB), Z9
+	VMOVDQU64 split2x4AVX512idx<>+640(SB), Z10
+	VMOVDQU64 split2x4AVX512idx<>+704(SB), Z11
+
+split2x4AVX512loop:
+	MOVQ      AX, SI
+	VMOVUPS   (CX), Z12
+	VMOVUPS   64(CX), Z13
+	VMOVUPS   128(CX), Z14
+	VMOVUPS   192(CX), Z15
+	VMOVDQU64 Z12, Z16
+	VPERMT2W  Z13, Z0, Z16
+	VPERMW    Z14, Z1, K1, Z16
+	VPERMW    Z15, Z2, K2, Z16
+	VMOVDQU64 Z12, Z17
+	VPERMT2W  Z13, Z3, Z17
+	VPERMW    Z14, Z4, K1, Z17
+	VPERMW    Z15, Z5, K2, Z17
+	VMOVDQU64 Z12, Z18
+	VPERMT2W  Z13, Z6, Z18
+	VPERMW    Z14, Z7, K1, Z18
+	VPERMW    Z15, Z8, K2, Z18
+	VMOVDQU64 Z12, Z12
+	VPERMT2W  Z13, Z9, Z12
+	VPERMW    Z14, Z10, K1, Z12
+	VPERMW    Z15, Z11, K2, Z12
+	VMOVUPS   Z16, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z17, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z18, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z12, (SI)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, BX
+	JNZ       split2x4AVX512loop
+	VZEROUPPER
+
+split2x4AVX512done:
+	RET
+
+DATA split2x4AVX512idx<>+0(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+2(SB)/2, $0x0004
+DATA split2x4AVX512idx<>+4(SB)/2, $0x0008
+DATA split2x4AVX512idx<>+6(SB)/2, $0x000c
+DATA split2x4AVX512idx<>+8(SB)/2, $0x0010
+DATA split2x4AVX512idx<>+10(SB)/2, $0x0014
+DATA split2x4AVX512idx<>+12(SB)/2, $0x0018
+DATA split2x4AVX512idx<>+14(SB)/2, $0x001c
+DATA split2x4AVX512idx<>+16(SB)/2, $0x0020
+DATA split2x4AVX512idx<>+18(SB)/2, $0x0024
+DATA split2x4AVX512idx<>+20(SB)/2, $0x0028
+DATA split2x4AVX512idx<>+22(SB)/2, $0x002c
+DATA split2x4AVX512idx<>+24(SB)/2, $0x0030
+DATA split2x4AVX512idx<>+26(SB)/2, $0x0034
+DATA split2x4AVX512idx<>+28(SB)/2, $0x0038
+DATA split2x4AVX512idx<>+30(SB)/2, $0x003c
+DATA split2x4AVX512idx<>+32(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+34(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+36(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+38(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+40(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+42(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+44(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+46(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+48(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+50(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+52(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+54(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+56(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+58(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+60(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+62(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+64(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+66(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+68(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+70(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+72(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+74(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+76(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+78(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+80(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+82(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+84(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+86(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+88(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+90(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+92(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+94(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+96(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+98(SB)/2, $0x0004
+DATA split2x4AVX512idx<>+100(SB)/2, $0x0008
+DATA split2x4AVX512idx<>+102(SB)/2, $0x000c
+DATA split2x4AVX512idx<>+104(SB)/2, $0x0010
+DATA split2x4AVX512idx<>+106(SB)/2, $0x0014
+DATA split2x4AVX512idx<>+108(SB)/2, $0x0018
+DATA split2x4AVX512idx<>+110(SB)/2, $0x001c
+DATA split2x4AVX512idx<>+112(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+114(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+116(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+118(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+120(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+122(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+124(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+126(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+128(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+130(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+132(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+134(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+136(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+138(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+140(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+142(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+144(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+146(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+148(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+150(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+152(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+154(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+156(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+158(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+160(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+162(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+164(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+166(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+168(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+170(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+172(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+174(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+176(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+178(SB)/2, $0x0004
+DATA split2x4AVX512idx<>+180(SB)/2, $0x0008
+DATA split2x4AVX512idx<>+182(SB)/2, $0x000c
+DATA split2x4AVX512idx<>+184(SB)/2, $0x0010
+DATA split2x4AVX512idx<>+186(SB)/2, $0x0014
+DATA split2x4AVX512idx<>+188(SB)/2, $0x0018
+DATA split2x4AVX512idx<>+190(SB)/2, $0x001c
+DATA split2x4AVX512idx<>+192(SB)/2, $0x0001
+DATA split2x4AVX512idx<>+194(SB)/2, $0x0005
+DATA split2x4AVX512idx<>+196(SB)/2, $0x0009
+DATA split2x4AVX512idx<>+198(SB)/2, $0x000d
+DATA split2x4AVX512idx<>+200(SB)/2, $0x0011
+DATA split2x4AVX512idx<>+202(SB)/2, $0x0015
+DATA split2x4AVX512idx<>+204(SB)/2, $0x0019
+DATA split2x4AVX512idx<>+206(SB)/2, $0x001d
+DATA split2x4AVX512idx<>+208(SB)/2, $0x0021
+DATA split2x4AVX512idx<>+210(SB)/2, $0x0025
+DATA split2x4AVX512idx<>+212(SB)/2, $0x0029
+DATA split2x4AVX512idx<>+214(SB)/2, $0x002d
+DATA split2x4AVX512idx<>+216(SB)/2, $0x0031
+DATA split2x4AVX512idx<>+218(SB)/2, $0x0035
+DATA split2x4AVX512idx<>+220(SB)/2, $0x0039
+DATA split2x4AVX512idx<>+222(SB)/2, $0x003d
+DATA split2x4AVX512idx<>+224(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+226(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+228(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+230(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+232(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+234(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+236(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+238(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+240(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+242(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+244(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+246(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+248(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+250(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+252(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+254(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+256(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+258(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+260(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+262(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+264(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+266(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+268(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+270(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+272(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+274(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+276(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+278(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+280(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+282(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+284(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+286(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+288(SB)/2, $0x0001
+DATA split2x4AVX512idx<>+290(SB)/2, $0x0005
+DATA split2x4AVX512idx<>+292(SB)/2, $0x0009
+DATA split2x4AVX512idx<>+294(SB)/2, $0x000d
+DATA split2x4AVX512idx<>+296(SB)/2, $0x0011
+DATA split2x4AVX512idx<>+298(SB)/2, $0x0015
+DATA split2x4AVX512idx<>+300(SB)/2, $0x0019
+DATA split2x4AVX512idx<>+302(SB)/2, $0x001d
+DATA split2x4AVX512idx<>+304(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+306(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+308(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+310(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+312(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+314(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+316(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+318(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+320(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+322(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+324(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+326(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+328(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+330(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+332(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+334(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+336(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+338(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+340(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+342(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+344(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+346(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+348(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+350(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+352(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+354(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+356(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+358(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+360(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+362(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+364(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+366(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+368(SB)/2, $0x0001
+DATA split2x4AVX512idx<>+370(SB)/2, $0x0005
+DATA split2x4AVX512idx<>+372(SB)/2, $0x0009
+DATA split2x4AVX512idx<>+374(SB)/2, $0x000d
+DATA split2x4AVX512idx<>+376(SB)/2, $0x0011
+DATA split2x4AVX512idx<>+378(SB)/2, $0x0015
+DATA split2x4AVX512idx<>+380(SB)/2, $0x0019
+DATA split2x4AVX512idx<>+382(SB)/2, $0x001d
+DATA split2x4AVX512idx<>+384(SB)/2, $0x0002
+DATA split2x4AVX512idx<>+386(SB)/2, $0x0006
+DATA split2x4AVX512idx<>+388(SB)/2, $0x000a
+DATA split2x4AVX512idx<>+390(SB)/2, $0x000e
+DATA split2x4AVX512idx<>+392(SB)/2, $0x0012
+DATA split2x4AVX512idx<>+394(SB)/2, $0x0016
+DATA split2x4AVX512idx<>+396(SB)/2, $0x001a
+DATA split2x4AVX512idx<>+398(SB)/2, $0x001e
+DATA split2x4AVX512idx<>+400(SB)/2, $0x0022
+DATA split2x4AVX512idx<>+402(SB)/2, $0x0026
+DATA split2x4AVX512idx<>+404(SB)/2, $0x002a
+DATA split2x4AVX512idx<>+406(SB)/2, $0x002e
+DATA split2x4AVX512idx<>+408(SB)/2, $0x0032
+DATA split2x4AVX512idx<>+410(SB)/2, $0x0036
+DATA split2x4AVX512idx<>+412(SB)/2, $0x003a
+DATA split2x4AVX512idx<>+414(SB)/2, $0x003e
+DATA split2x4AVX512idx<>+416(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+418(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+420(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+422(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+424(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+426(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+428(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+430(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+432(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+434(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+436(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+438(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+440(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+442(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+444(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+446(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+448(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+450(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+452(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+454(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+456(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+458(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+460(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+462(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+464(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+466(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+468(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+470(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+472(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+474(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+476(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+478(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+480(SB)/2, $0x0002
+DATA split2x4AVX512idx<>+482(SB)/2, $0x0006
+DATA split2x4AVX512idx<>+484(SB)/2, $0x000a
+DATA split2x4AVX512idx<>+486(SB)/2, $0x000e
+DATA split2x4AVX512idx<>+488(SB)/2, $0x0012
+DATA split2x4AVX512idx<>+490(SB)/2, $0x0016
+DATA split2x4AVX512idx<>+492(SB)/2, $0x001a
+DATA split2x4AVX512idx<>+494(SB)/2, $0x001e
+DATA split2x4AVX512idx<>+496(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+498(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+500(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+502(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+504(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+506(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+508(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+510(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+512(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+514(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+516(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+518(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+520(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+522(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+524(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+526(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+528(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+530(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+532(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+534(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+536(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+538(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+540(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+542(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+544(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+546(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+548(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+550(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+552(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+554(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+556(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+558(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+560(SB)/2, $0x0002
+DATA split2x4AVX512idx<>+562(SB)/2, $0x0006
+DATA split2x4AVX512idx<>+564(SB)/2, $0x000a
+DATA split2x4AVX512idx<>+566(SB)/2, $0x000e
+DATA split2x4AVX512idx<>+568(SB)/2, $0x0012
+DATA split2x4AVX512idx<>+570(SB)/2, $0x0016
+DATA split2x4AVX512idx<>+572(SB)/2, $0x001a
+DATA split2x4AVX512idx<>+574(SB)/2, $0x001e
+DATA split2x4AVX512idx<>+576(SB)/2, $0x0003
+DATA split2x4AVX512idx<>+578(SB)/2, $0x0007
+DATA split2x4AVX512idx<>+580(SB)/2, $0x000b
+DATA split2x4AVX512idx<>+582(SB)/2, $0x000f
+DATA split2x4AVX512idx<>+584(SB)/2, $0x0013
+DATA split2x4AVX512idx<>+586(SB)/2, $0x0017
+DATA split2x4AVX512idx<>+588(SB)/2, $0x001b
+DATA split2x4AVX512idx<>+590(SB)/2, $0x001f
+DATA split2x4AVX512idx<>+592(SB)/2, $0x0023
+DATA split2x4AVX512idx<>+594(SB)/2, $0x0027
+DATA split2x4AVX512idx<>+596(SB)/2, $0x002b
+DATA split2x4AVX512idx<>+598(SB)/2, $0x002f
+DATA split2x4AVX512idx<>+600(SB)/2, $0x0033
+DATA split2x4AVX512idx<>+602(SB)/2, $0x0037
+DATA split2x4AVX512idx<>+604(SB)/2, $0x003b
+DATA split2x4AVX512idx<>+606(SB)/2, $0x003f
+DATA split2x4AVX512idx<>+608(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+610(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+612(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+614(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+616(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+618(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+620(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+622(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+624(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+626(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+628(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+630(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+632(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+634(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+636(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+638(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+640(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+642(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+644(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+646(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+648(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+650(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+652(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+654(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+656(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+658(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+660(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+662(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+664(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+666(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+668(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+670(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+672(SB)/2, $0x0003
+DATA split2x4AVX512idx<>+674(SB)/2, $0x0007
+DATA split2x4AVX512idx<>+676(SB)/2, $0x000b
+DATA split2x4AVX512idx<>+678(SB)/2, $0x000f
+DATA split2x4AVX512idx<>+680(SB)/2, $0x0013
+DATA split2x4AVX512idx<>+682(SB)/2, $0x0017
+DATA split2x4AVX512idx<>+684(SB)/2, $0x001b
+DATA split2x4AVX512idx<>+686(SB)/2, $0x001f
+DATA split2x4AVX512idx<>+688(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+690(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+692(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+694(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+696(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+698(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+700(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+702(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+704(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+706(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+708(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+710(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+712(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+714(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+716(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+718(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+720(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+722(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+724(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+726(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+728(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+730(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+732(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+734(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+736(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+738(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+740(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+742(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+744(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+746(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+748(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+750(SB)/2, $0x0000
+DATA split2x4AVX512idx<>+752(SB)/2, $0x0003
+DATA split2x4AVX512idx<>+754(SB)/2, $0x0007
+DATA split2x4AVX512idx<>+756(SB)/2, $0x000b
+DATA split2x4AVX512idx<>+758(SB)/2, $0x000f
+DATA split2x4AVX512idx<>+760(SB)/2, $0x0013
+DATA split2x4AVX512idx<>+762(SB)/2, $0x0017
+DATA split2x4AVX512idx<>+764(SB)/2, $0x001b
+DATA split2x4AVX512idx<>+766(SB)/2, $0x001f
+GLOBL split2x4AVX512idx<>(SB), RODATA|NOPTR, $768
+
 // func split4x2AVX2(dst *byte, src *byte, ld int, n int)
 // Requires: AVX, AVX2
 TEXT ·split4x2AVX2(SB), NOSPLIT, $0-32
@@ -5279,6 +7502,73 @@ DATA interleave4x2AVX2idx<>+116(SB)/4, $0x00000006
 DATA interleave4x2AVX2idx<>+120(SB)/4, $0x00000000
 DATA interleave4x2AVX2idx<>+124(SB)/4, $0x00000007
 GLOBL interleave4x2AVX2idx<>(SB), RODATA|NOPTR, $128
+
+// func split4x2AVX512(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX512F
+TEXT ·split4x2AVX512(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	MOVQ      n+24(FP), BX
+	SHLQ      $0x02, DX
+	TESTQ     BX, BX
+	JZ        split4x2AVX512done
+	VMOVDQU64 split4x2AVX512idx<>+0(SB), Z0
+	VMOVDQU64 split4x2AVX512idx<>+64(SB), Z1
+
+split4x2AVX512loop:
+	MOVQ      AX, SI
+	VMOVUPS   (CX), Z2
+	VMOVUPS   64(CX), Z3
+	VMOVDQU64 Z2, Z4
+	VPERMT2PS Z3, Z0, Z4
+	VMOVDQU64 Z2, Z2
+	VPERMT2PS Z3, Z1, Z2
+	VMOVUPS   Z4, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z2, (SI)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, BX
+	JNZ       split4x2AVX512loop
+	VZEROUPPER
+
+split4x2AVX512done:
+	RET
+
+DATA split4x2AVX512idx<>+0(SB)/4, $0x00000000
+DATA split4x2AVX512idx<>+4(SB)/4, $0x00000002
+DATA split4x2AVX512idx<>+8(SB)/4, $0x00000004
+DATA split4x2AVX512idx<>+12(SB)/4, $0x00000006
+DATA split4x2AVX512idx<>+16(SB)/4, $0x00000008
+DATA split4x2AVX512idx<>+20(SB)/4, $0x0000000a
+DATA split4x2AVX512idx<>+24(SB)/4, $0x0000000c
+DATA split4x2AVX512idx<>+28(SB)/4, $0x0000000e
+DATA split4x2AVX512idx<>+32(SB)/4, $0x00000010
+DATA split4x2AVX512idx<>+36(SB)/4, $0x00000012
+DATA split4x2AVX512idx<>+40(SB)/4, $0x00000014
+DATA split4x2AVX512idx<>+44(SB)/4, $0x00000016
+DATA split4x2AVX512idx<>+48(SB)/4, $0x00000018
+DATA split4x2AVX512idx<>+52(SB)/4, $0x0000001a
+DATA split4x2AVX512idx<>+56(SB)/4, $0x0000001c
+DATA split4x2AVX512idx<>+60(SB)/4, $0x0000001e
+DATA split4x2AVX512idx<>+64(SB)/4, $0x00000001
+DATA split4x2AVX512idx<>+68(SB)/4, $0x00000003
+DATA split4x2AVX512idx<>+72(SB)/4, $0x00000005
+DATA split4x2AVX512idx<>+76(SB)/4, $0x00000007
+DATA split4x2AVX512idx<>+80(SB)/4, $0x00000009
+DATA split4x2AVX512idx<>+84(SB)/4, $0x0000000b
+DATA split4x2AVX512idx<>+88(SB)/4, $0x0000000d
+DATA split4x2AVX512idx<>+92(SB)/4, $0x0000000f
+DATA split4x2AVX512idx<>+96(SB)/4, $0x00000011
+DATA split4x2AVX512idx<>+100(SB)/4, $0x00000013
+DATA split4x2AVX512idx<>+104(SB)/4, $0x00000015
+DATA split4x2AVX512idx<>+108(SB)/4, $0x00000017
+DATA split4x2AVX512idx<>+112(SB)/4, $0x00000019
+DATA split4x2AVX512idx<>+116(SB)/4, $0x0000001b
+DATA split4x2AVX512idx<>+120(SB)/4, $0x0000001d
+DATA split4x2AVX512idx<>+124(SB)/4, $0x0000001f
+GLOBL split4x2AVX512idx<>(SB), RODATA|NOPTR, $128
 
 // func split4x3AVX2(dst *byte, src *byte, ld int, n int)
 // Requires: AVX, AVX2
@@ -5477,6 +7767,153 @@ DATA interleave4x3AVX2idx<>+276(SB)/4, $0x00000007
 DATA interleave4x3AVX2idx<>+280(SB)/4, $0x00000000
 DATA interleave4x3AVX2idx<>+284(SB)/4, $0x00000000
 GLOBL interleave4x3AVX2idx<>(SB), RODATA|NOPTR, $288
+
+// func split4x3AVX512(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX512F
+TEXT ·split4x3AVX512(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	MOVQ      n+24(FP), BX
+	SHLQ      $0x02, DX
+	TESTQ     BX, BX
+	JZ        split4x3AVX512done
+	VMOVDQU64 split4x3AVX512idx<>+0(SB), Z0
+	VMOVDQU64 split4x3AVX512idx<>+64(SB), Z1
+	MOVL      $0x0000f800, SI
+	KMOVW     SI, K1
+	VMOVDQU64 split4x3AVX512idx<>+128(SB), Z2
+	VMOVDQU64 split4x3AVX512idx<>+192(SB), Z3
+	VMOVDQU64 split4x3AVX512idx<>+256(SB), Z4
+	VMOVDQU64 split4x3AVX512idx<>+320(SB), Z5
+	MOVL      $0x0000fc00, SI
+	KMOVW     SI, K2
+
+split4x3AVX512loop:
+	MOVQ      AX, SI
+	VMOVUPS   (CX), Z6
+	VMOVUPS   64(CX), Z7
+	VMOVUPS   128(CX), Z8
+	VMOVDQU64 Z6, Z9
+	VPERMT2PS Z7, Z0, Z9
+	VPERMPS   Z8, Z1, K1, Z9
+	VMOVDQU64 Z6, Z10
+	VPERMT2PS Z7, Z2, Z10
+	VPERMPS   Z8, Z3, K1, Z10
+	VMOVDQU64 Z6, Z6
+	VPERMT2PS Z7, Z4, Z6
+	VPERMPS   Z8, Z5, K2, Z6
+	VMOVUPS   Z9, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z10, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z6, (SI)
+	ADDQ      $0x000000c0, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, BX
+	JNZ       split4x3AVX512loop
+	VZEROUPPER
+
+split4x3AVX512done:
+	RET
+
+DATA split4x3AVX512idx<>+0(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+4(SB)/4, $0x00000003
+DATA split4x3AVX512idx<>+8(SB)/4, $0x00000006
+DATA split4x3AVX512idx<>+12(SB)/4, $0x00000009
+DATA split4x3AVX512idx<>+16(SB)/4, $0x0000000c
+DATA split4x3AVX512idx<>+20(SB)/4, $0x0000000f
+DATA split4x3AVX512idx<>+24(SB)/4, $0x00000012
+DATA split4x3AVX512idx<>+28(SB)/4, $0x00000015
+DATA split4x3AVX512idx<>+32(SB)/4, $0x00000018
+DATA split4x3AVX512idx<>+36(SB)/4, $0x0000001b
+DATA split4x3AVX512idx<>+40(SB)/4, $0x0000001e
+DATA split4x3AVX512idx<>+44(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+48(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+52(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+56(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+60(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+64(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+68(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+72(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+76(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+80(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+84(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+88(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+92(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+96(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+100(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+104(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+108(SB)/4, $0x00000001
+DATA split4x3AVX512idx<>+112(SB)/4, $0x00000004
+DATA split4x3AVX512idx<>+116(SB)/4, $0x00000007
+DATA split4x3AVX512idx<>+120(SB)/4, $0x0000000a
+DATA split4x3AVX512idx<>+124(SB)/4, $0x0000000d
+DATA split4x3AVX512idx<>+128(SB)/4, $0x00000001
+DATA split4x3AVX512idx<>+132(SB)/4, $0x00000004
+DATA split4x3AVX512idx<>+136(SB)/4, $0x00000007
+DATA split4x3AVX512idx<>+140(SB)/4, $0x0000000a
+DATA split4x3AVX512idx<>+144(SB)/4, $0x0000000d
+DATA split4x3AVX512idx<>+148(SB)/4, $0x00000010
+DATA split4x3AVX512idx<>+152(SB)/4, $0x00000013
+DATA split4x3AVX512idx<>+156(SB)/4, $0x00000016
+DATA split4x3AVX512idx<>+160(SB)/4, $0x00000019
+DATA split4x3AVX512idx<>+164(SB)/4, $0x0000001c
+DATA split4x3AVX512idx<>+168(SB)/4, $0x0000001f
+DATA split4x3AVX512idx<>+172(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+176(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+180(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+184(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+188(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+192(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+196(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+200(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+204(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+208(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+212(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+216(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+220(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+224(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+228(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+232(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+236(SB)/4, $0x00000002
+DATA split4x3AVX512idx<>+240(SB)/4, $0x00000005
+DATA split4x3AVX512idx<>+244(SB)/4, $0x00000008
+DATA split4x3AVX512idx<>+248(SB)/4, $0x0000000b
+DATA split4x3AVX512idx<>+252(SB)/4, $0x0000000e
+DATA split4x3AVX512idx<>+256(SB)/4, $0x00000002
+DATA split4x3AVX512idx<>+260(SB)/4, $0x00000005
+DATA split4x3AVX512idx<>+264(SB)/4, $0x00000008
+DATA split4x3AVX512idx<>+268(SB)/4, $0x0000000b
+DATA split4x3AVX512idx<>+272(SB)/4, $0x0000000e
+DATA split4x3AVX512idx<>+276(SB)/4, $0x00000011
+DATA split4x3AVX512idx<>+280(SB)/4, $0x00000014
+DATA split4x3AVX512idx<>+284(SB)/4, $0x00000017
+DATA split4x3AVX512idx<>+288(SB)/4, $0x0000001a
+DATA split4x3AVX512idx<>+292(SB)/4, $0x0000001d
+DATA split4x3AVX512idx<>+296(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+300(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+304(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+308(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+312(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+316(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+320(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+324(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+328(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+332(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+336(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+340(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+344(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+348(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+352(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+356(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+360(SB)/4, $0x00000000
+DATA split4x3AVX512idx<>+364(SB)/4, $0x00000003
+DATA split4x3AVX512idx<>+368(SB)/4, $0x00000006
+DATA split4x3AVX512idx<>+372(SB)/4, $0x00000009
+DATA split4x3AVX512idx<>+376(SB)/4, $0x0000000c
+DATA split4x3AVX512idx<>+380(SB)/4, $0x0000000f
+GLOBL split4x3AVX512idx<>(SB), RODATA|NOPTR, $384
 
 // func split4x4AVX2(dst *byte, src *byte, ld int, n int)
 // Requires: AVX, AVX2
@@ -5894,6 +8331,265 @@ DATA interleave4x4AVX2idx<>+504(SB)/4, $0x00000000
 DATA interleave4x4AVX2idx<>+508(SB)/4, $0x00000007
 GLOBL interleave4x4AVX2idx<>(SB), RODATA|NOPTR, $512
 
+// func split4x4AVX512(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX512F
+TEXT ·split4x4AVX512(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	MOVQ      n+24(FP), BX
+	SHLQ      $0x02, DX
+	TESTQ     BX, BX
+	JZ        split4x4AVX512done
+	VMOVDQU64 split4x4AVX512idx<>+0(SB), Z0
+	VMOVDQU64 split4x4AVX512idx<>+64(SB), Z1
+	MOVL      $0x00000f00, SI
+	KMOVW     SI, K1
+	VMOVDQU64 split4x4AVX512idx<>+128(SB), Z2
+	MOVL      $0x0000f000, SI
+	KMOVW     SI, K2
+	VMOVDQU64 split4x4AVX512idx<>+192(SB), Z3
+	VMOVDQU64 split4x4AVX512idx<>+256(SB), Z4
+	VMOVDQU64 split4x4AVX512idx<>+320(SB), Z5
+	VMOVDQU64 split4x4AVX512idx<>+384(SB), Z6
+	VMOVDQU64 split4x4AVX512idx<>+448(SB), Z7
+	VMOVDQU64 split4x4AVX512idx<>+512(SB), Z8
+	VMOVDQU64 split4x4AVX512idx<>+576(SB), Z9
+	VMOVDQU64 split4x4AVX512idx<>+640(SB), Z10
+	VMOVDQU64 split4x4AVX512idx<>+704(SB), Z11
+
+split4x4AVX512loop:
+	MOVQ      AX, SI
+	VMOVUPS   (CX), Z12
+	VMOVUPS   64(CX), Z13
+	VMOVUPS   128(CX), Z14
+	VMOVUPS   192(CX), Z15
+	VMOVDQU64 Z12, Z16
+	VPERMT2PS Z13, Z0, Z16
+	VPERMPS   Z14, Z1, K1, Z16
+	VPERMPS   Z15, Z2, K2, Z16
+	VMOVDQU64 Z12, Z17
+	VPERMT2PS Z13, Z3, Z17
+	VPERMPS   Z14, Z4, K1, Z17
+	VPERMPS   Z15, Z5, K2, Z17
+	VMOVDQU64 Z12, Z18
+	VPERMT2PS Z13, Z6, Z18
+	VPERMPS   Z14, Z7, K1, Z18
+	VPERMPS   Z15, Z8, K2, Z18
+	VMOVDQU64 Z12, Z12
+	VPERMT2PS Z13, Z9, Z12
+	VPERMPS   Z14, Z10, K1, Z12
+	VPERMPS   Z15, Z11, K2, Z12
+	VMOVUPS   Z16, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z17, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z18, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z12, (SI)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, BX
+	JNZ       split4x4AVX512loop
+	VZEROUPPER
+
+split4x4AVX512done:
+	RET
+
+DATA split4x4AVX512idx<>+0(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+4(SB)/4, $0x00000004
+DATA split4x4AVX512idx<>+8(SB)/4, $0x00000008
+DATA split4x4AVX512idx<>+12(SB)/4, $0x0000000c
+DATA split4x4AVX512idx<>+16(SB)/4, $0x00000010
+DATA split4x4AVX512idx<>+20(SB)/4, $0x00000014
+DATA split4x4AVX512idx<>+24(SB)/4, $0x00000018
+DATA split4x4AVX512idx<>+28(SB)/4, $0x0000001c
+DATA split4x4AVX512idx<>+32(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+36(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+40(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+44(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+48(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+52(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+56(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+60(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+64(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+68(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+72(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+76(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+80(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+84(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+88(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+92(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+96(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+100(SB)/4, $0x00000004
+DATA split4x4AVX512idx<>+104(SB)/4, $0x00000008
+DATA split4x4AVX512idx<>+108(SB)/4, $0x0000000c
+DATA split4x4AVX512idx<>+112(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+116(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+120(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+124(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+128(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+132(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+136(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+140(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+144(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+148(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+152(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+156(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+160(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+164(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+168(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+172(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+176(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+180(SB)/4, $0x00000004
+DATA split4x4AVX512idx<>+184(SB)/4, $0x00000008
+DATA split4x4AVX512idx<>+188(SB)/4, $0x0000000c
+DATA split4x4AVX512idx<>+192(SB)/4, $0x00000001
+DATA split4x4AVX512idx<>+196(SB)/4, $0x00000005
+DATA split4x4AVX512idx<>+200(SB)/4, $0x00000009
+DATA split4x4AVX512idx<>+204(SB)/4, $0x0000000d
+DATA split4x4AVX512idx<>+208(SB)/4, $0x00000011
+DATA split4x4AVX512idx<>+212(SB)/4, $0x00000015
+DATA split4x4AVX512idx<>+216(SB)/4, $0x00000019
+DATA split4x4AVX512idx<>+220(SB)/4, $0x0000001d
+DATA split4x4AVX512idx<>+224(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+228(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+232(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+236(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+240(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+244(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+248(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+252(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+256(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+260(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+264(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+268(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+272(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+276(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+280(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+284(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+288(SB)/4, $0x00000001
+DATA split4x4AVX512idx<>+292(SB)/4, $0x00000005
+DATA split4x4AVX512idx<>+296(SB)/4, $0x00000009
+DATA split4x4AVX512idx<>+300(SB)/4, $0x0000000d
+DATA split4x4AVX512idx<>+304(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+308(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+312(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+316(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+320(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+324(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+328(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+332(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+336(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+340(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+344(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+348(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+352(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+356(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+360(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+364(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+368(SB)/4, $0x00000001
+DATA split4x4AVX512idx<>+372(SB)/4, $0x00000005
+DATA split4x4AVX512idx<>+376(SB)/4, $0x00000009
+DATA split4x4AVX512idx<>+380(SB)/4, $0x0000000d
+DATA split4x4AVX512idx<>+384(SB)/4, $0x00000002
+DATA split4x4AVX512idx<>+388(SB)/4, $0x00000006
+DATA split4x4AVX512idx<>+392(SB)/4, $0x0000000a
+DATA split4x4AVX512idx<>+396(SB)/4, $0x0000000e
+DATA split4x4AVX512idx<>+400(SB)/4, $0x00000012
+DATA split4x4AVX512idx<>+404(SB)/4, $0x00000016
+DATA split4x4AVX512idx<>+408(SB)/4, $0x0000001a
+DATA split4x4AVX512idx<>+412(SB)/4, $0x0000001e
+DATA split4x4AVX512idx<>+416(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+420(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+424(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+428(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+432(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+436(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+440(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+444(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+448(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+452(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+456(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+460(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+464(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+468(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+472(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+476(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+480(SB)/4, $0x00000002
+DATA split4x4AVX512idx<>+484(SB)/4, $0x00000006
+DATA split4x4AVX512idx<>+488(SB)/4, $0x0000000a
+DATA split4x4AVX512idx<>+492(SB)/4, $0x0000000e
+DATA split4x4AVX512idx<>+496(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+500(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+504(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+508(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+512(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+516(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+520(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+524(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+528(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+532(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+536(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+540(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+544(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+548(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+552(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+556(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+560(SB)/4, $0x00000002
+DATA split4x4AVX512idx<>+564(SB)/4, $0x00000006
+DATA split4x4AVX512idx<>+568(SB)/4, $0x0000000a
+DATA split4x4AVX512idx<>+572(SB)/4, $0x0000000e
+DATA split4x4AVX512idx<>+576(SB)/4, $0x00000003
+DATA split4x4AVX512idx<>+580(SB)/4, $0x00000007
+DATA split4x4AVX512idx<>+584(SB)/4, $0x0000000b
+DATA split4x4AVX512idx<>+588(SB)/4, $0x0000000f
+DATA split4x4AVX512idx<>+592(SB)/4, $0x00000013
+DATA split4x4AVX512idx<>+596(SB)/4, $0x00000017
+DATA split4x4AVX512idx<>+600(SB)/4, $0x0000001b
+DATA split4x4AVX512idx<>+604(SB)/4, $0x0000001f
+DATA split4x4AVX512idx<>+608(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+612(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+616(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+620(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+624(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+628(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+632(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+636(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+640(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+644(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+648(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+652(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+656(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+660(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+664(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+668(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+672(SB)/4, $0x00000003
+DATA split4x4AVX512idx<>+676(SB)/4, $0x00000007
+DATA split4x4AVX512idx<>+680(SB)/4, $0x0000000b
+DATA split4x4AVX512idx<>+684(SB)/4, $0x0000000f
+DATA split4x4AVX512idx<>+688(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+692(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+696(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+700(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+704(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+708(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+712(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+716(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+720(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+724(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+728(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+732(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+736(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+740(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+744(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+748(SB)/4, $0x00000000
+DATA split4x4AVX512idx<>+752(SB)/4, $0x00000003
+DATA split4x4AVX512idx<>+756(SB)/4, $0x00000007
+DATA split4x4AVX512idx<>+760(SB)/4, $0x0000000b
+DATA split4x4AVX512idx<>+764(SB)/4, $0x0000000f
+GLOBL split4x4AVX512idx<>(SB), RODATA|NOPTR, $768
+
 // func split8x2AVX2(dst *byte, src *byte, ld int, n int)
 // Requires: AVX, AVX2
 TEXT ·split8x2AVX2(SB), NOSPLIT, $0-32
@@ -5965,6 +8661,57 @@ interleave8x2AVX2done:
 	RET
 
 GLOBL interleave8x2AVX2idx<>(SB), RODATA|NOPTR, $0
+
+// func split8x2AVX512(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX512F
+TEXT ·split8x2AVX512(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	MOVQ      n+24(FP), BX
+	SHLQ      $0x03, DX
+	TESTQ     BX, BX
+	JZ        split8x2AVX512done
+	VMOVDQU64 split8x2AVX512idx<>+0(SB), Z0
+	VMOVDQU64 split8x2AVX512idx<>+64(SB), Z1
+
+split8x2AVX512loop:
+	MOVQ      AX, SI
+	VMOVUPS   (CX), Z2
+	VMOVUPS   64(CX), Z3
+	VMOVDQU64 Z2, Z4
+	VPERMT2PD Z3, Z0, Z4
+	VMOVDQU64 Z2, Z2
+	VPERMT2PD Z3, Z1, Z2
+	VMOVUPS   Z4, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z2, (SI)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, BX
+	JNZ       split8x2AVX512loop
+	VZEROUPPER
+
+split8x2AVX512done:
+	RET
+
+DATA split8x2AVX512idx<>+0(SB)/8, $0x0000000000000000
+DATA split8x2AVX512idx<>+8(SB)/8, $0x0000000000000002
+DATA split8x2AVX512idx<>+16(SB)/8, $0x0000000000000004
+DATA split8x2AVX512idx<>+24(SB)/8, $0x0000000000000006
+DATA split8x2AVX512idx<>+32(SB)/8, $0x0000000000000008
+DATA split8x2AVX512idx<>+40(SB)/8, $0x000000000000000a
+DATA split8x2AVX512idx<>+48(SB)/8, $0x000000000000000c
+DATA split8x2AVX512idx<>+56(SB)/8, $0x000000000000000e
+DATA split8x2AVX512idx<>+64(SB)/8, $0x0000000000000001
+DATA split8x2AVX512idx<>+72(SB)/8, $0x0000000000000003
+DATA split8x2AVX512idx<>+80(SB)/8, $0x0000000000000005
+DATA split8x2AVX512idx<>+88(SB)/8, $0x0000000000000007
+DATA split8x2AVX512idx<>+96(SB)/8, $0x0000000000000009
+DATA split8x2AVX512idx<>+104(SB)/8, $0x000000000000000b
+DATA split8x2AVX512idx<>+112(SB)/8, $0x000000000000000d
+DATA split8x2AVX512idx<>+120(SB)/8, $0x000000000000000f
+GLOBL split8x2AVX512idx<>(SB), RODATA|NOPTR, $128
 
 // func split8x3AVX2(dst *byte, src *byte, ld int, n int)
 // Requires: AVX, AVX2
@@ -6055,6 +8802,105 @@ interleave8x3AVX2done:
 	RET
 
 GLOBL interleave8x3AVX2idx<>(SB), RODATA|NOPTR, $0
+
+// func split8x3AVX512(dst *byte, src *byte, ld int, n int)
+// Requires: AVX, AVX512F
+TEXT ·split8x3AVX512(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      ld+16(FP), DX
+	MOVQ      n+24(FP), BX
+	SHLQ      $0x03, DX
+	TESTQ     BX, BX
+	JZ        split8x3AVX512done
+	VMOVDQU64 split8x3AVX512idx<>+0(SB), Z0
+	VMOVDQU64 split8x3AVX512idx<>+64(SB), Z1
+	MOVL      $0x000000c0, SI
+	KMOVW     SI, K1
+	VMOVDQU64 split8x3AVX512idx<>+128(SB), Z2
+	VMOVDQU64 split8x3AVX512idx<>+192(SB), Z3
+	MOVL      $0x000000e0, SI
+	KMOVW     SI, K2
+	VMOVDQU64 split8x3AVX512idx<>+256(SB), Z4
+	VMOVDQU64 split8x3AVX512idx<>+320(SB), Z5
+
+split8x3AVX512loop:
+	MOVQ      AX, SI
+	VMOVUPS   (CX), Z6
+	VMOVUPS   64(CX), Z7
+	VMOVUPS   128(CX), Z8
+	VMOVDQU64 Z6, Z9
+	VPERMT2PD Z7, Z0, Z9
+	VPERMPD   Z8, Z1, K1, Z9
+	VMOVDQU64 Z6, Z10
+	VPERMT2PD Z7, Z2, Z10
+	VPERMPD   Z8, Z3, K2, Z10
+	VMOVDQU64 Z6, Z6
+	VPERMT2PD Z7, Z4, Z6
+	VPERMPD   Z8, Z5, K2, Z6
+	VMOVUPS   Z9, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z10, (SI)
+	ADDQ      DX, SI
+	VMOVUPS   Z6, (SI)
+	ADDQ      $0x000000c0, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, BX
+	JNZ       split8x3AVX512loop
+	VZEROUPPER
+
+split8x3AVX512done:
+	RET
+
+DATA split8x3AVX512idx<>+0(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+8(SB)/8, $0x0000000000000003
+DATA split8x3AVX512idx<>+16(SB)/8, $0x0000000000000006
+DATA split8x3AVX512idx<>+24(SB)/8, $0x0000000000000009
+DATA split8x3AVX512idx<>+32(SB)/8, $0x000000000000000c
+DATA split8x3AVX512idx<>+40(SB)/8, $0x000000000000000f
+DATA split8x3AVX512idx<>+48(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+56(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+64(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+72(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+80(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+88(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+96(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+104(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+112(SB)/8, $0x0000000000000002
+DATA split8x3AVX512idx<>+120(SB)/8, $0x0000000000000005
+DATA split8x3AVX512idx<>+128(SB)/8, $0x0000000000000001
+DATA split8x3AVX512idx<>+136(SB)/8, $0x0000000000000004
+DATA split8x3AVX512idx<>+144(SB)/8, $0x0000000000000007
+DATA split8x3AVX512idx<>+152(SB)/8, $0x000000000000000a
+DATA split8x3AVX512idx<>+160(SB)/8, $0x000000000000000d
+DATA split8x3AVX512idx<>+168(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+176(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+184(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+192(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+200(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+208(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+216(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+224(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+232(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+240(SB)/8, $0x0000000000000003
+DATA split8x3AVX512idx<>+248(SB)/8, $0x0000000000000006
+DATA split8x3AVX512idx<>+256(SB)/8, $0x0000000000000002
+DATA split8x3AVX512idx<>+264(SB)/8, $0x0000000000000005
+DATA split8x3AVX512idx<>+272(SB)/8, $0x0000000000000008
+DATA split8x3AVX512idx<>+280(SB)/8, $0x000000000000000b
+DATA split8x3AVX512idx<>+288(SB)/8, $0x000000000000000e
+DATA split8x3AVX512idx<>+296(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+304(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+312(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+320(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+328(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+336(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+344(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+352(SB)/8, $0x0000000000000000
+DATA split8x3AVX512idx<>+360(SB)/8, $0x0000000000000001
+DATA split8x3AVX512idx<>+368(SB)/8, $0x0000000000000004
+DATA split8x3AVX512idx<>+376(SB)/8, $0x0000000000000007
+GLOBL split8x3AVX512idx<>(SB), RODATA|NOPTR, $384
 
 // func splitFold4x2AVX2(dst *byte, src *byte, n int, op int)
 // Requires: AVX, AVX2

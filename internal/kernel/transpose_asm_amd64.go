@@ -77,11 +77,20 @@ func transposeNarrow[T Number](dst unsafe.Pointer, ldd int, src unsafe.Pointer, 
 	if Current() == Generic || !cpu.X86.HasAVX2 {
 		return 0, 0
 	}
-	side := 32 / int(unsafe.Sizeof(T(0)))
+	size := int(unsafe.Sizeof(T(0)))
+	side := 32 / size
 	d, s := (*byte)(dst), (*byte)(src)
 	if lds == cols {
-		if n := rows &^ (side - 1); n > 0 && narrowSplit(side, cols, d, s, ldd, n) {
-			return n, cols
+		wide := 0 // rows split by the AVX-512 kernel
+		if n := rows &^ (2*side - 1); n > 0 && wideSplits(size) && implFor(classMemory, 2*rows*cols*size, false) == AVX512 && narrowSplitWide(size, cols, d, s, ldd, n) {
+			wide = n
+			if rows-n < side {
+				return n, cols
+			}
+			d, s = (*byte)(unsafe.Add(dst, n*size)), (*byte)(unsafe.Add(src, n*cols*size))
+		}
+		if n := (rows - wide) &^ (side - 1); n > 0 && narrowSplit(side, cols, d, s, ldd, n) {
+			return wide + n, cols
 		}
 	}
 	if ldd == rows {
@@ -118,6 +127,52 @@ func narrowSplit(side, k int, dst, src *byte, ld, n int) bool {
 		split8x2AVX2(dst, src, ld, n)
 	case [2]int{4, 3}:
 		split8x3AVX2(dst, src, ld, n)
+	default:
+		return false
+	}
+	return true
+}
+
+// wideSplits reports whether the CPU runs the AVX-512 split kernels of
+// size-byte elements: byte permutations are VBMI's, word ones and 64-bit
+// masks BW's.
+func wideSplits(size int) bool {
+	switch size {
+	case 1:
+		return cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI
+	case 2:
+		return cpu.X86.HasAVX512BW
+	}
+	return cpu.X86.HasAVX512F
+}
+
+// narrowSplitWide is narrowSplit with the AVX-512 kernels, n a multiple
+// of 64/size rows. Zen 5 (AMD EPYC family 26 model 2), CopyView of HWC
+// images to CHW, see docs/views.md.
+func narrowSplitWide(size, k int, dst, src *byte, ld, n int) bool {
+	switch [2]int{size, k} {
+	case [2]int{1, 2}:
+		split1x2AVX512(dst, src, ld, n)
+	case [2]int{1, 3}:
+		split1x3AVX512(dst, src, ld, n)
+	case [2]int{1, 4}:
+		split1x4AVX512(dst, src, ld, n)
+	case [2]int{2, 2}:
+		split2x2AVX512(dst, src, ld, n)
+	case [2]int{2, 3}:
+		split2x3AVX512(dst, src, ld, n)
+	case [2]int{2, 4}:
+		split2x4AVX512(dst, src, ld, n)
+	case [2]int{4, 2}:
+		split4x2AVX512(dst, src, ld, n)
+	case [2]int{4, 3}:
+		split4x3AVX512(dst, src, ld, n)
+	case [2]int{4, 4}:
+		split4x4AVX512(dst, src, ld, n)
+	case [2]int{8, 2}:
+		split8x2AVX512(dst, src, ld, n)
+	case [2]int{8, 3}:
+		split8x3AVX512(dst, src, ld, n)
 	default:
 		return false
 	}

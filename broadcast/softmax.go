@@ -196,67 +196,96 @@ func (c chunkValuesOf[T]) blocks(f func(at, w, i int)) {
 const cachedRows = 64
 
 // softmaxRows is Softmax (LogSoftmax, for log) along the innermost axis,
-// rows of n values: each row's maximum, then x - m and exp(x - m), its
-// sum in the canonical order, and the division (the subtraction of log S),
-// while the row is in cache. x - m and exp(x - m) go to scratch rows, so
-// that the last pass is the only one that writes dst, with streaming
-// stores where the call is that large: dst's lines are then never read.
-// On the Zen 5, float32 Softmax, 5 interleaved runs: (1024, 1024) 376-402
-// us through dst itself, 364-386 with the scratch row and streaming;
-// (32, 1000) 11.0-11.3 and 10.3-10.9 us. It reports false, having done
-// nothing, where the scratch buffer does not hold the rows LogSoftmax
-// needs; Softmax then runs in dst.
+// rows of n values, in blocks of rows that stay in the L1d: each row's
+// maximum, then x - m and exp(x - m) of the whole block (a kernel call
+// each, m one value per row), each row's sum in the canonical order, and
+// the division (the subtraction of log S) of the block. x - m and
+// exp(x - m) go to scratch rows, so that the last pass is the only one
+// that writes dst, with streaming stores where the call is that large:
+// dst's lines are then never read. The bits are those of the row by row
+// passes: every step is elementwise but the sums, which stay per row. On
+// the Zen 5 (AMD EPYC family 26 model 2), float32 Softmax, test binaries
+// run interleaved: see docs/reductions.md. It reports false, having done
+// nothing, where the scratch buffer does not hold a row of each of the
+// blocks LogSoftmax needs; Softmax then runs in dst.
 func softmaxRows[T elem.Float](dst, a []T, n int, log bool) bool {
 	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
 	defer scratch.Put(buf)
 	size := int(unsafe.Sizeof(T(0)))
-	line := 64 / size
-	one := unsafe.Slice((*T)(unsafe.Pointer(buf)), 1) // where the kernels read m and S: a local would escape
-	var diff, work []T                                // x - m (LogSoftmax only) and exp(x - m), each a cache line after the one before
-	rows := 1
+	room := unsafe.Slice((*T)(unsafe.Pointer(buf)), len(buf)*8/size)
+	lines := func(k int) int { return (k*size + 63) / 64 * 64 / size } // k values in whole cache lines
+	parts := 1                                                         // blocks of scratch rows: exp(x - m), and x - m for LogSoftmax
 	if log {
-		rows = 2
+		parts = 2
 	}
-	if (line+rows*(n+line))*size <= len(buf)*8 {
-		room := unsafe.Slice((*T)(unsafe.Pointer(buf)), len(buf)*8/size)
-		work = room[line:][:n]
+	rows := len(a) / n
+	block := max(1, min(rows, softmaxBlockBytes/(parts*n*size)))
+	fits := 2*lines(block)+parts*lines(block*n) <= len(room)
+	if !fits {
 		if log {
-			diff = room[2*line+n:][:n]
+			return false
 		}
-	} else if log {
-		return false
+		block = 1
+	}
+	m, s := room[:block], room[lines(block):][:block] // per row: the maximum, the sum (its log)
+	var diff, work []T
+	if fits {
+		work = room[2*lines(block):][:block*n]
+		if log {
+			diff = room[2*lines(block)+lines(block*n):][:block*n]
+		}
 	}
 	stream := work != nil && kernel.ShouldStream(2*len(a)*size)
-	for at := 0; at < len(a); at += n {
-		d, x := dst[at:][:n], a[at:][:n]
-		m := elem.MaxOf(x)
-		if m-m != 0 {
-			nan := nanResult(m)
-			for i := range d {
-				d[i] = nan
-			}
-			continue
+	for r0 := 0; r0 < rows; r0 += block {
+		b := min(block, rows-r0)
+		d, x := dst[r0*n:][:b*n], a[r0*n:][:b*n]
+		bad := false
+		for r := range b {
+			m[r] = elem.MaxOf(x[r*n:][:n])
+			bad = bad || m[r]-m[r] != 0
 		}
-		one[0] = m
-		if log { // (x - m) - log S
-			kernel.Sub(kernel.VS, 1, n, diff, n, x, n, one, 0, false)
-			kernel.Exp(kernel.V, 1, n, work, n, diff, n, false)
-			one[0] = elem.Sum(work)
-			elem.Log(one, one)
-			kernel.Sub(kernel.VS, 1, n, d, n, diff, n, one, 0, stream)
-			continue
-		}
-		e := d // exp(x - m) / S
+		e := d
 		if work != nil {
-			e = work
+			e = work[:b*n]
 		}
-		kernel.Sub(kernel.VS, 1, n, e, n, x, n, one, 0, false)
-		kernel.Exp(kernel.V, 1, n, e, n, e, n, false)
-		one[0] = elem.Sum(e)
-		kernel.Div(kernel.VS, 1, n, d, n, e, n, one, 0, stream)
+		if log { // (x - m) - log S
+			t := diff[:b*n]
+			kernel.Sub(kernel.VS, b, n, t, n, x, n, m, 1, false)
+			kernel.Exp(kernel.V, 1, b*n, e, b*n, t, b*n, false)
+			rowSumsOf(s[:b], e, n)
+			elem.Log(s[:b], s[:b])
+			kernel.Sub(kernel.VS, b, n, d, n, t, n, s, 1, stream)
+		} else { // exp(x - m) / S
+			kernel.Sub(kernel.VS, b, n, e, n, x, n, m, 1, false)
+			kernel.Exp(kernel.V, 1, b*n, e, b*n, e, b*n, false)
+			rowSumsOf(s[:b], e, n)
+			kernel.Div(kernel.VS, b, n, d, n, e, n, s, 1, stream)
+		}
+		if bad { // rows whose maximum is not finite, after the streaming stores
+			kernel.FenceAfter(stream)
+			for r := range b {
+				if m[r]-m[r] != 0 {
+					nan := nanResult(m[r])
+					for i := range n {
+						d[r*n+i] = nan
+					}
+				}
+			}
+		}
 	}
 	kernel.FenceAfter(stream)
 	return true
+}
+
+// softmaxBlockBytes is the most bytes of scratch rows a block of
+// softmaxRows takes: half the L1d, where its three passes find them.
+var softmaxBlockBytes = max(l1d, 16<<10) / 2
+
+// rowSumsOf sets s[r] to the sum of row r of e, rows of n values.
+func rowSumsOf[T elem.Float](s, e []T, n int) {
+	for r := range s {
+		s[r] = elem.Sum(e[r*n:][:n])
+	}
 }
 
 // nanResult is every Softmax and LogSoftmax result of values whose

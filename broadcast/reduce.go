@@ -241,7 +241,7 @@ func runReduce[T elem.Number](f fold[T], r reduction, dst, a []T) {
 	case r.count <= kernel.Lanes && !summedRuns && keptRows && r.kept[len(r.kept)-1].size >= shortColumns:
 		shortColumnSums(f, dst, a, r.kept, r.summed, r.origin)
 	case splitsRows(r, f):
-		splitFoldRows(f, dst, a, r.kept, r.count, r.origin)
+		splitFoldRows(f, false, dst, a, r.kept, r.count, r.origin)
 	case r.count <= kernel.Lanes:
 		shortSums(f, dst, a, r.kept, r.summed, r.origin)
 	case summedRuns && len(r.summed) == 1 && r.count > smallArg && f.each == nil &&
@@ -430,14 +430,17 @@ func splitsRows[T elem.Number](r reduction, f fold[T]) bool {
 // splits the values into columns in registers and folds them there, where
 // shortSums stores the columns and folds them in passes of their own. A
 // NaN result then takes its bits from the values, as shortSums gives
-// them.
-func splitFoldRows[T elem.Number](f fold[T], dst, a []T, kept []group, count, origin int) {
+// them (the sum's NaN, which the division of a mean keeps). With mean the
+// sums (f a sum) are divided by count in the kernel, while in registers.
+func splitFoldRows[T elem.Number](f fold[T], mean bool, dst, a []T, kept []group, count, origin int) {
 	values := [...]int{0, 1, 2, 3}
 	op := kernel.SplitFoldSum
-	switch f.op {
-	case foldMax:
+	switch {
+	case mean:
+		op = kernel.SplitFoldMean
+	case f.op == foldMax:
 		op = kernel.SplitFoldMax
-	case foldMin:
+	case f.op == foldMin:
 		op = kernel.SplitFoldMin
 	}
 	inner, o := kept[len(kept)-1], 0

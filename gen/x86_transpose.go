@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/mmcloughlin/avo/attr"
@@ -83,7 +84,7 @@ func generateTransposeAMD64(dir string) error {
 		name := fmt.Sprintf("splitFold%dx%dAVX2", n.size, n.cols)
 		c.Function(name)
 		c.Pragma("noescape")
-		c.Doc(fmt.Sprintf("%s sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (splitFoldSum, splitFoldMax, splitFoldMin) over src[r*%d : r*%d+%d] for r < n (a multiple of %d) with AVX2, %d-byte floats: the rows split into columns in registers, as %s splits them, and folded there.", name, n.cols, n.cols, n.cols, 32/n.size, n.size, narrowName(n.size, n.cols, true)))
+		c.Doc(fmt.Sprintf("%s sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (splitFoldSum, splitFoldMax, splitFoldMin, splitFoldMean) over src[r*%d : r*%d+%d] for r < n (a multiple of %d) with AVX2, %d-byte floats: the rows split into columns in registers, as %s splits them, and folded there.", name, n.cols, n.cols, n.cols, 32/n.size, n.size, narrowName(n.size, n.cols, true)))
 		c.Attributes(attr.NOSPLIT)
 		c.SignatureExpr("func(dst *byte, src *byte, n int, op int)")
 		emitSplitFold(c, name, n.size, n.cols, false)
@@ -105,7 +106,7 @@ func generateTransposeAMD64(dir string) error {
 var splitFoldOps = []struct {
 	name string
 	op   int
-}{{"sum", 0}, {"max", 1}, {"min", 2}}
+}{{"sum", 0}, {"max", 1}, {"min", 2}, {"mean", 3}}
 
 // emitSplitFold writes a split-fold kernel: a loop per fold op, each
 // splitting side rows of cols contiguous elements into column registers
@@ -125,9 +126,9 @@ var splitFoldOps = []struct {
 func emitSplitFold(c *build.Context, name string, size, cols int, wide bool) {
 	bytes := 32
 	vec := c.YMM
-	vadd, vmin, vxor, vor := c.VADDPS, c.VMINPS, c.VXORPS, c.VORPS
+	vadd, vmin, vxor, vor, vdiv := c.VADDPS, c.VMINPS, c.VXORPS, c.VORPS, c.VDIVPS
 	if size == 8 {
-		vadd, vmin, vxor, vor = c.VADDPD, c.VMINPD, c.VXORPD, c.VORPD
+		vadd, vmin, vxor, vor, vdiv = c.VADDPD, c.VMINPD, c.VXORPD, c.VORPD, c.VDIVPD
 	}
 	if wide { // the bitwise ops of AVX512F: VXORPS and VORPS of zmm are AVX512DQ's
 		bytes, vec, vxor, vor = 64, c.ZMM, c.VPXORD, c.VPORD
@@ -149,9 +150,12 @@ func emitSplitFold(c *build.Context, name string, size, cols int, wide bool) {
 	}
 	for _, f := range splitFoldOps {
 		c.Label(name + f.name)
-		var sign reg.VecVirtual
-		if f.name == "max" { // max(x, y) = -min(-x, -y), as the VV kernels compute it
+		var sign, count reg.VecVirtual
+		switch f.name {
+		case "max": // max(x, y) = -min(-x, -y), as the VV kernels compute it
 			sign = signBits(c, size, vec())
+		case "mean":
+			count = floatConst(c, size, float64(cols), vec())
 		}
 		var split func() []reg.VecVirtual
 		if wide {
@@ -169,7 +173,7 @@ func emitSplitFold(c *build.Context, name string, size, cols int, wide bool) {
 		}
 		combine := func(x, y reg.VecVirtual) reg.VecVirtual {
 			r := vec()
-			if f.name == "sum" {
+			if f.name == "sum" || f.name == "mean" {
 				vadd(y, x, r)
 				return r
 			}
@@ -189,9 +193,13 @@ func emitSplitFold(c *build.Context, name string, size, cols int, wide bool) {
 			}
 		}
 		out := acc[0]
-		if f.name == "max" {
+		switch f.name {
+		case "max":
 			out = vec()
 			vxor(sign, acc[0], out)
+		case "mean":
+			out = vec()
+			vdiv(count, acc[0], out)
 		}
 		c.VMOVUPS(out, Mem{Base: dst})
 		c.ADDQ(U32(uint32(bytes*cols)), src)
@@ -495,20 +503,26 @@ func emitSplitWide(c *build.Context, name string, size, cols int) {
 	c.RET()
 }
 
-// signBits sets r, a register of any width, to the sign bit of every
-// size-byte lane, and returns it.
-func signBits(c *build.Context, size int, r reg.VecVirtual) reg.VecVirtual {
+// floatConst sets r, a register of any width, to v in every size-byte
+// lane, and returns it.
+func floatConst(c *build.Context, size int, v float64, r reg.VecVirtual) reg.VecVirtual {
 	g, x := c.GP64(), c.XMM()
 	if size == 4 {
-		c.MOVL(U32(0x80000000), g.As32())
-		c.VMOVQ(g, x)
+		c.MOVL(U32(math.Float32bits(float32(v))), g.As32())
+		c.VMOVD(g.As32(), x)
 		c.VPBROADCASTD(x, r)
 		return r
 	}
-	c.MOVQ(U64(0x8000000000000000), g)
+	c.MOVQ(U64(math.Float64bits(v)), g)
 	c.VMOVQ(g, x)
 	c.VPBROADCASTQ(x, r)
 	return r
+}
+
+// signBits sets r, a register of any width, to the sign bit of every
+// size-byte lane, and returns it.
+func signBits(c *build.Context, size int, r reg.VecVirtual) reg.VecVirtual {
+	return floatConst(c, size, math.Copysign(0, -1), r)
 }
 
 // emitTranspose writes the loops of a transposition kernel: over squares

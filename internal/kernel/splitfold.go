@@ -5,10 +5,11 @@ const (
 	SplitFoldSum = iota
 	SplitFoldMax
 	SplitFoldMin
+	SplitFoldMean // the sum divided by cols, rounded once more
 )
 
 // SplitFold sets dst[r], for r < len(dst), to the fold op (SplitFoldSum,
-// SplitFoldMax or SplitFoldMin) of the cols (2 to 4) contiguous floats
+// SplitFoldMax, SplitFoldMin or SplitFoldMean) of the cols (2 to 4) contiguous floats
 // src[r*cols:(r+1)*cols], combined in the canonical order of Sum with
 // the identity accumulators left out: (x0 + x2) + x1 for three, (x0 + x2)
 // + (x1 + x3) for four; max and min are Go's builtins. It is a reduction
@@ -48,6 +49,9 @@ func splitFoldGeneric[T Number](dst, src []T, cols, op int) {
 			dst[r] = combine(combine(x[0], x[2]), x[1])
 		default:
 			dst[r] = combine(combine(x[0], x[2]), combine(x[1], x[3]))
+		}
+		if op == SplitFoldMean {
+			dst[r] /= T(cols)
 		}
 	}
 }

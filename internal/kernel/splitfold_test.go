@@ -36,6 +36,7 @@ func testSplitFold[T testkit.Float](t *testing.T) {
 		{"sum", kernel.SplitFoldSum, func(x, y T) T { return x + y }},
 		{"max", kernel.SplitFoldMax, func(x, y T) T { return max(x, y) }},
 		{"min", kernel.SplitFoldMin, func(x, y T) T { return min(x, y) }},
+		{"mean", kernel.SplitFoldMean, func(x, y T) T { return x + y }},
 	}
 	for _, fold := range folds {
 		for cols := 2; cols <= 4; cols++ {
@@ -52,6 +53,9 @@ func testSplitFold[T testkit.Float](t *testing.T) {
 						want = f(x[0], x[1])
 					case 4:
 						want = f(f(x[0], x[2]), f(x[1], x[3]))
+					}
+					if fold.op == kernel.SplitFoldMean {
+						want /= T(cols)
 					}
 					what := fmt.Sprintf("%s of %d columns, %d rows: row %d of %v", fold.name, cols, rows, r, x[:cols])
 					if want != want {

@@ -8915,6 +8915,8 @@ TEXT ·splitFold4x2AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold4x2AVX2max
 	CMPQ  BX, $0x02
 	JE    splitFold4x2AVX2min
+	CMPQ  BX, $0x03
+	JE    splitFold4x2AVX2mean
 
 splitFold4x2AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -8933,7 +8935,7 @@ splitFold4x2AVX2sumloop:
 
 splitFold4x2AVX2max:
 	MOVL         $0x80000000, BX
-	VMOVQ        BX, X0
+	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
 
 splitFold4x2AVX2maxloop:
@@ -8972,6 +8974,27 @@ splitFold4x2AVX2minloop:
 	ADDQ        $0x00000020, AX
 	SUBQ        $0x00000008, DX
 	JNZ         splitFold4x2AVX2minloop
+	JMP         splitFold4x2AVX2end
+
+splitFold4x2AVX2mean:
+	MOVL         $0x40000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+splitFold4x2AVX2meanloop:
+	VMOVUPS     (CX), X1
+	VINSERTF128 $0x01, 32(CX), Y1, Y1
+	VMOVUPS     16(CX), X2
+	VINSERTF128 $0x01, 48(CX), Y2, Y2
+	VSHUFPS     $0x88, Y2, Y1, Y3
+	VSHUFPS     $0xdd, Y2, Y1, Y4
+	VADDPS      Y4, Y3, Y3
+	VDIVPS      Y0, Y3, Y3
+	VMOVUPS     Y3, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x2AVX2meanloop
 
 splitFold4x2AVX2end:
 	VZEROUPPER
@@ -8992,6 +9015,8 @@ TEXT ·splitFold4x2AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold4x2AVX512max
 	CMPQ      BX, $0x02
 	JE        splitFold4x2AVX512min
+	CMPQ      BX, $0x03
+	JE        splitFold4x2AVX512mean
 	VMOVDQU64 splitFold4x2AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold4x2AVX512idx<>+64(SB), Z1
 
@@ -9012,7 +9037,7 @@ splitFold4x2AVX512sumloop:
 
 splitFold4x2AVX512max:
 	MOVL         $0x80000000, BX
-	VMOVQ        BX, X0
+	VMOVD        BX, X0
 	VPBROADCASTD X0, Z0
 	VMOVDQU64    splitFold4x2AVX512idx<>+0(SB), Z1
 	VMOVDQU64    splitFold4x2AVX512idx<>+64(SB), Z2
@@ -9056,6 +9081,29 @@ splitFold4x2AVX512minloop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000010, DX
 	JNZ       splitFold4x2AVX512minloop
+	JMP       splitFold4x2AVX512end
+
+splitFold4x2AVX512mean:
+	MOVL         $0x40000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU64    splitFold4x2AVX512idx<>+0(SB), Z1
+	VMOVDQU64    splitFold4x2AVX512idx<>+64(SB), Z2
+
+splitFold4x2AVX512meanloop:
+	VMOVUPS   (CX), Z3
+	VMOVUPS   64(CX), Z4
+	VMOVDQU64 Z3, Z5
+	VPERMT2PS Z4, Z1, Z5
+	VMOVDQU64 Z3, Z3
+	VPERMT2PS Z4, Z2, Z3
+	VADDPS    Z3, Z5, Z3
+	VDIVPS    Z0, Z3, Z3
+	VMOVUPS   Z3, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JNZ       splitFold4x2AVX512meanloop
 
 splitFold4x2AVX512end:
 	VZEROUPPER
@@ -9110,6 +9158,8 @@ TEXT ·splitFold4x3AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold4x3AVX2max
 	CMPQ  BX, $0x02
 	JE    splitFold4x3AVX2min
+	CMPQ  BX, $0x03
+	JE    splitFold4x3AVX2mean
 
 splitFold4x3AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -9138,7 +9188,7 @@ splitFold4x3AVX2sumloop:
 
 splitFold4x3AVX2max:
 	MOVL         $0x80000000, BX
-	VMOVQ        BX, X0
+	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
 
 splitFold4x3AVX2maxloop:
@@ -9202,6 +9252,37 @@ splitFold4x3AVX2minloop:
 	ADDQ        $0x00000020, AX
 	SUBQ        $0x00000008, DX
 	JNZ         splitFold4x3AVX2minloop
+	JMP         splitFold4x3AVX2end
+
+splitFold4x3AVX2mean:
+	MOVL         $0x40400000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+splitFold4x3AVX2meanloop:
+	VMOVUPS     (CX), X1
+	VINSERTF128 $0x01, 48(CX), Y1, Y1
+	VMOVUPS     16(CX), X2
+	VINSERTF128 $0x01, 64(CX), Y2, Y2
+	VMOVUPS     32(CX), X3
+	VINSERTF128 $0x01, 80(CX), Y3, Y3
+	VBLENDPS    $0x44, Y2, Y1, Y4
+	VBLENDPS    $0x22, Y3, Y4, Y4
+	VPERMILPS   $0x6c, Y4, Y4
+	VBLENDPS    $0x99, Y2, Y1, Y5
+	VBLENDPS    $0x44, Y3, Y5, Y5
+	VPERMILPS   $0xb1, Y5, Y5
+	VBLENDPS    $0x22, Y2, Y1, Y6
+	VBLENDPS    $0x99, Y3, Y6, Y6
+	VPERMILPS   $0xc6, Y6, Y6
+	VADDPS      Y6, Y4, Y4
+	VADDPS      Y5, Y4, Y4
+	VDIVPS      Y0, Y4, Y4
+	VMOVUPS     Y4, (AX)
+	ADDQ        $0x00000060, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x3AVX2meanloop
 
 splitFold4x3AVX2end:
 	VZEROUPPER
@@ -9222,6 +9303,8 @@ TEXT ·splitFold4x3AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold4x3AVX512max
 	CMPQ      BX, $0x02
 	JE        splitFold4x3AVX512min
+	CMPQ      BX, $0x03
+	JE        splitFold4x3AVX512mean
 	VMOVDQU64 splitFold4x3AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold4x3AVX512idx<>+64(SB), Z1
 	MOVL      $0x0000f800, BX
@@ -9257,7 +9340,7 @@ splitFold4x3AVX512sumloop:
 
 splitFold4x3AVX512max:
 	MOVL         $0x80000000, BX
-	VMOVQ        BX, X0
+	VMOVD        BX, X0
 	VPBROADCASTD X0, Z0
 	VMOVDQU64    splitFold4x3AVX512idx<>+0(SB), Z1
 	VMOVDQU64    splitFold4x3AVX512idx<>+64(SB), Z2
@@ -9336,6 +9419,44 @@ splitFold4x3AVX512minloop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000010, DX
 	JNZ       splitFold4x3AVX512minloop
+	JMP       splitFold4x3AVX512end
+
+splitFold4x3AVX512mean:
+	MOVL         $0x40400000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU64    splitFold4x3AVX512idx<>+0(SB), Z1
+	VMOVDQU64    splitFold4x3AVX512idx<>+64(SB), Z2
+	MOVL         $0x0000f800, BX
+	KMOVW        BX, K1
+	VMOVDQU64    splitFold4x3AVX512idx<>+128(SB), Z3
+	VMOVDQU64    splitFold4x3AVX512idx<>+192(SB), Z4
+	VMOVDQU64    splitFold4x3AVX512idx<>+256(SB), Z5
+	VMOVDQU64    splitFold4x3AVX512idx<>+320(SB), Z6
+	MOVL         $0x0000fc00, BX
+	KMOVW        BX, K2
+
+splitFold4x3AVX512meanloop:
+	VMOVUPS   (CX), Z7
+	VMOVUPS   64(CX), Z8
+	VMOVUPS   128(CX), Z9
+	VMOVDQU64 Z7, Z10
+	VPERMT2PS Z8, Z1, Z10
+	VPERMPS   Z9, Z2, K1, Z10
+	VMOVDQU64 Z7, Z11
+	VPERMT2PS Z8, Z3, Z11
+	VPERMPS   Z9, Z4, K1, Z11
+	VMOVDQU64 Z7, Z7
+	VPERMT2PS Z8, Z5, Z7
+	VPERMPS   Z9, Z6, K2, Z7
+	VADDPS    Z7, Z10, Z7
+	VADDPS    Z11, Z7, Z7
+	VDIVPS    Z0, Z7, Z7
+	VMOVUPS   Z7, (AX)
+	ADDQ      $0x000000c0, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JNZ       splitFold4x3AVX512meanloop
 
 splitFold4x3AVX512end:
 	VZEROUPPER
@@ -9454,6 +9575,8 @@ TEXT ·splitFold4x4AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold4x4AVX2max
 	CMPQ  BX, $0x02
 	JE    splitFold4x4AVX2min
+	CMPQ  BX, $0x03
+	JE    splitFold4x4AVX2mean
 
 splitFold4x4AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -9484,7 +9607,7 @@ splitFold4x4AVX2sumloop:
 
 splitFold4x4AVX2max:
 	MOVL         $0x80000000, BX
-	VMOVQ        BX, X0
+	VMOVD        BX, X0
 	VPBROADCASTD X0, Y0
 
 splitFold4x4AVX2maxloop:
@@ -9557,6 +9680,39 @@ splitFold4x4AVX2minloop:
 	ADDQ        $0x00000020, AX
 	SUBQ        $0x00000008, DX
 	JNZ         splitFold4x4AVX2minloop
+	JMP         splitFold4x4AVX2end
+
+splitFold4x4AVX2mean:
+	MOVL         $0x40800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+splitFold4x4AVX2meanloop:
+	VMOVUPS     (CX), X1
+	VINSERTF128 $0x01, 64(CX), Y1, Y1
+	VMOVUPS     16(CX), X2
+	VINSERTF128 $0x01, 80(CX), Y2, Y2
+	VMOVUPS     32(CX), X3
+	VINSERTF128 $0x01, 96(CX), Y3, Y3
+	VMOVUPS     48(CX), X4
+	VINSERTF128 $0x01, 112(CX), Y4, Y4
+	VUNPCKLPS   Y2, Y1, Y5
+	VUNPCKHPS   Y2, Y1, Y6
+	VUNPCKLPS   Y4, Y3, Y7
+	VUNPCKHPS   Y4, Y3, Y8
+	VSHUFPS     $0x44, Y7, Y5, Y9
+	VSHUFPS     $0xee, Y7, Y5, Y5
+	VSHUFPS     $0x44, Y8, Y6, Y7
+	VSHUFPS     $0xee, Y8, Y6, Y6
+	VADDPS      Y7, Y9, Y7
+	VADDPS      Y6, Y5, Y5
+	VADDPS      Y5, Y7, Y5
+	VDIVPS      Y0, Y5, Y5
+	VMOVUPS     Y5, (AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x4AVX2meanloop
 
 splitFold4x4AVX2end:
 	VZEROUPPER
@@ -9577,6 +9733,8 @@ TEXT ·splitFold4x4AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold4x4AVX512max
 	CMPQ      BX, $0x02
 	JE        splitFold4x4AVX512min
+	CMPQ      BX, $0x03
+	JE        splitFold4x4AVX512mean
 	VMOVDQU64 splitFold4x4AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold4x4AVX512idx<>+64(SB), Z1
 	MOVL      $0x00000f00, BX
@@ -9627,7 +9785,7 @@ splitFold4x4AVX512sumloop:
 
 splitFold4x4AVX512max:
 	MOVL         $0x80000000, BX
-	VMOVQ        BX, X0
+	VMOVD        BX, X0
 	VPBROADCASTD X0, Z0
 	VMOVDQU64    splitFold4x4AVX512idx<>+0(SB), Z1
 	VMOVDQU64    splitFold4x4AVX512idx<>+64(SB), Z2
@@ -9741,6 +9899,59 @@ splitFold4x4AVX512minloop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000010, DX
 	JNZ       splitFold4x4AVX512minloop
+	JMP       splitFold4x4AVX512end
+
+splitFold4x4AVX512mean:
+	MOVL         $0x40800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU64    splitFold4x4AVX512idx<>+0(SB), Z1
+	VMOVDQU64    splitFold4x4AVX512idx<>+64(SB), Z2
+	MOVL         $0x00000f00, BX
+	KMOVW        BX, K1
+	VMOVDQU64    splitFold4x4AVX512idx<>+128(SB), Z3
+	MOVL         $0x0000f000, BX
+	KMOVW        BX, K2
+	VMOVDQU64    splitFold4x4AVX512idx<>+192(SB), Z4
+	VMOVDQU64    splitFold4x4AVX512idx<>+256(SB), Z5
+	VMOVDQU64    splitFold4x4AVX512idx<>+320(SB), Z6
+	VMOVDQU64    splitFold4x4AVX512idx<>+384(SB), Z7
+	VMOVDQU64    splitFold4x4AVX512idx<>+448(SB), Z8
+	VMOVDQU64    splitFold4x4AVX512idx<>+512(SB), Z9
+	VMOVDQU64    splitFold4x4AVX512idx<>+576(SB), Z10
+	VMOVDQU64    splitFold4x4AVX512idx<>+640(SB), Z11
+	VMOVDQU64    splitFold4x4AVX512idx<>+704(SB), Z12
+
+splitFold4x4AVX512meanloop:
+	VMOVUPS   (CX), Z13
+	VMOVUPS   64(CX), Z14
+	VMOVUPS   128(CX), Z15
+	VMOVUPS   192(CX), Z16
+	VMOVDQU64 Z13, Z17
+	VPERMT2PS Z14, Z1, Z17
+	VPERMPS   Z15, Z2, K1, Z17
+	VPERMPS   Z16, Z3, K2, Z17
+	VMOVDQU64 Z13, Z18
+	VPERMT2PS Z14, Z4, Z18
+	VPERMPS   Z15, Z5, K1, Z18
+	VPERMPS   Z16, Z6, K2, Z18
+	VMOVDQU64 Z13, Z19
+	VPERMT2PS Z14, Z7, Z19
+	VPERMPS   Z15, Z8, K1, Z19
+	VPERMPS   Z16, Z9, K2, Z19
+	VMOVDQU64 Z13, Z13
+	VPERMT2PS Z14, Z10, Z13
+	VPERMPS   Z15, Z11, K1, Z13
+	VPERMPS   Z16, Z12, K2, Z13
+	VADDPS    Z19, Z17, Z14
+	VADDPS    Z13, Z18, Z13
+	VADDPS    Z13, Z14, Z13
+	VDIVPS    Z0, Z13, Z13
+	VMOVUPS   Z13, (AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JNZ       splitFold4x4AVX512meanloop
 
 splitFold4x4AVX512end:
 	VZEROUPPER
@@ -9955,6 +10166,8 @@ TEXT ·splitFold8x2AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold8x2AVX2max
 	CMPQ  BX, $0x02
 	JE    splitFold8x2AVX2min
+	CMPQ  BX, $0x03
+	JE    splitFold8x2AVX2mean
 
 splitFold8x2AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -10012,6 +10225,27 @@ splitFold8x2AVX2minloop:
 	ADDQ        $0x00000020, AX
 	SUBQ        $0x00000004, DX
 	JNZ         splitFold8x2AVX2minloop
+	JMP         splitFold8x2AVX2end
+
+splitFold8x2AVX2mean:
+	MOVQ         $0x4000000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+
+splitFold8x2AVX2meanloop:
+	VMOVUPS     (CX), X1
+	VINSERTF128 $0x01, 32(CX), Y1, Y1
+	VMOVUPS     16(CX), X2
+	VINSERTF128 $0x01, 48(CX), Y2, Y2
+	VSHUFPD     $0x00, Y2, Y1, Y3
+	VSHUFPD     $0x0f, Y2, Y1, Y4
+	VADDPD      Y4, Y3, Y3
+	VDIVPD      Y0, Y3, Y3
+	VMOVUPS     Y3, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000004, DX
+	JNZ         splitFold8x2AVX2meanloop
 
 splitFold8x2AVX2end:
 	VZEROUPPER
@@ -10032,6 +10266,8 @@ TEXT ·splitFold8x2AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold8x2AVX512max
 	CMPQ      BX, $0x02
 	JE        splitFold8x2AVX512min
+	CMPQ      BX, $0x03
+	JE        splitFold8x2AVX512mean
 	VMOVDQU64 splitFold8x2AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold8x2AVX512idx<>+64(SB), Z1
 
@@ -10096,6 +10332,29 @@ splitFold8x2AVX512minloop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, DX
 	JNZ       splitFold8x2AVX512minloop
+	JMP       splitFold8x2AVX512end
+
+splitFold8x2AVX512mean:
+	MOVQ         $0x4000000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVDQU64    splitFold8x2AVX512idx<>+0(SB), Z1
+	VMOVDQU64    splitFold8x2AVX512idx<>+64(SB), Z2
+
+splitFold8x2AVX512meanloop:
+	VMOVUPS   (CX), Z3
+	VMOVUPS   64(CX), Z4
+	VMOVDQU64 Z3, Z5
+	VPERMT2PD Z4, Z1, Z5
+	VMOVDQU64 Z3, Z3
+	VPERMT2PD Z4, Z2, Z3
+	VADDPD    Z3, Z5, Z3
+	VDIVPD    Z0, Z3, Z3
+	VMOVUPS   Z3, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JNZ       splitFold8x2AVX512meanloop
 
 splitFold8x2AVX512end:
 	VZEROUPPER
@@ -10134,6 +10393,8 @@ TEXT ·splitFold8x3AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold8x3AVX2max
 	CMPQ  BX, $0x02
 	JE    splitFold8x3AVX2min
+	CMPQ  BX, $0x03
+	JE    splitFold8x3AVX2mean
 
 splitFold8x3AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -10208,6 +10469,31 @@ splitFold8x3AVX2minloop:
 	ADDQ        $0x00000020, AX
 	SUBQ        $0x00000004, DX
 	JNZ         splitFold8x3AVX2minloop
+	JMP         splitFold8x3AVX2end
+
+splitFold8x3AVX2mean:
+	MOVQ         $0x4008000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+
+splitFold8x3AVX2meanloop:
+	VMOVUPS     (CX), X1
+	VINSERTF128 $0x01, 48(CX), Y1, Y1
+	VMOVUPS     16(CX), X2
+	VINSERTF128 $0x01, 64(CX), Y2, Y2
+	VMOVUPS     32(CX), X3
+	VINSERTF128 $0x01, 80(CX), Y3, Y3
+	VSHUFPD     $0x0a, Y2, Y1, Y4
+	VSHUFPD     $0x05, Y3, Y1, Y5
+	VSHUFPD     $0x0a, Y3, Y2, Y6
+	VADDPD      Y6, Y4, Y4
+	VADDPD      Y5, Y4, Y4
+	VDIVPD      Y0, Y4, Y4
+	VMOVUPS     Y4, (AX)
+	ADDQ        $0x00000060, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000004, DX
+	JNZ         splitFold8x3AVX2meanloop
 
 splitFold8x3AVX2end:
 	VZEROUPPER
@@ -10228,6 +10514,8 @@ TEXT ·splitFold8x3AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold8x3AVX512max
 	CMPQ      BX, $0x02
 	JE        splitFold8x3AVX512min
+	CMPQ      BX, $0x03
+	JE        splitFold8x3AVX512mean
 	VMOVDQU64 splitFold8x3AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold8x3AVX512idx<>+64(SB), Z1
 	MOVL      $0x000000c0, BX
@@ -10342,6 +10630,44 @@ splitFold8x3AVX512minloop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, DX
 	JNZ       splitFold8x3AVX512minloop
+	JMP       splitFold8x3AVX512end
+
+splitFold8x3AVX512mean:
+	MOVQ         $0x4008000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVDQU64    splitFold8x3AVX512idx<>+0(SB), Z1
+	VMOVDQU64    splitFold8x3AVX512idx<>+64(SB), Z2
+	MOVL         $0x000000c0, BX
+	KMOVW        BX, K1
+	VMOVDQU64    splitFold8x3AVX512idx<>+128(SB), Z3
+	VMOVDQU64    splitFold8x3AVX512idx<>+192(SB), Z4
+	MOVL         $0x000000e0, BX
+	KMOVW        BX, K2
+	VMOVDQU64    splitFold8x3AVX512idx<>+256(SB), Z5
+	VMOVDQU64    splitFold8x3AVX512idx<>+320(SB), Z6
+
+splitFold8x3AVX512meanloop:
+	VMOVUPS   (CX), Z7
+	VMOVUPS   64(CX), Z8
+	VMOVUPS   128(CX), Z9
+	VMOVDQU64 Z7, Z10
+	VPERMT2PD Z8, Z1, Z10
+	VPERMPD   Z9, Z2, K1, Z10
+	VMOVDQU64 Z7, Z11
+	VPERMT2PD Z8, Z3, Z11
+	VPERMPD   Z9, Z4, K2, Z11
+	VMOVDQU64 Z7, Z7
+	VPERMT2PD Z8, Z5, Z7
+	VPERMPD   Z9, Z6, K2, Z7
+	VADDPD    Z7, Z10, Z7
+	VADDPD    Z11, Z7, Z7
+	VDIVPD    Z0, Z7, Z7
+	VMOVUPS   Z7, (AX)
+	ADDQ      $0x000000c0, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JNZ       splitFold8x3AVX512meanloop
 
 splitFold8x3AVX512end:
 	VZEROUPPER

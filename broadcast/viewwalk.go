@@ -195,9 +195,10 @@ func (w *blockWalk) start() {
 	for k := range nest.ops {
 		bytes += total * w.size[k]
 	}
-	w.streamAll = w.streams && kernel.ShouldStream(bytes) && kernel.StreamBlock(w.m, w.n, w.ld[0], w.size[0])
 	if w.moves {
 		w.streamAll = kernel.ShouldStreamTranspose(bytes)
+	} else {
+		w.streamAll = w.streams && kernel.ShouldStream(bytes) && kernel.StreamBlock(w.m, w.n, w.ld[0], w.size[0])
 	}
 	w.outer, w.at = outer, nest.base
 	if !w.direct {

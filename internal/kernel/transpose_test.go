@@ -21,8 +21,8 @@ import (
 // element read or written past the block faults; every element of dst
 // outside the transposed block keeps its sentinel. TransposeStream runs
 // the same cases forwards; those whose dst rows start on cache lines (pad
-// 0, rows and dst's length whole lines: 64x48, 48x40 and 40x48) take the
-// streaming squares, the AVX2 strips beside them included.
+// 0, rows and dst's length whole lines, such as 64x48, 48x40 and 40x48)
+// take the streaming squares, the AVX2 strips beside them included.
 func TestTranspose(t *testing.T) {
 	testkit.EachImplementation(t, func(t *testing.T) {
 		t.Run("int8", testTranspose[int8])

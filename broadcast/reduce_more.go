@@ -292,7 +292,9 @@ func reduceArg[T elem.Number](what string, greatest bool, dst []int, dstShape Sh
 		for c0 := 0; c0 < inner.size; c0 += columnTile {
 			w := min(columnTile, inner.size-c0)
 			x := a[base+c0:]
-			argColumns(dst[o+c0:][:w], best[:w], true, match[:w], x, along, greatest)
+			if !argColumnsFused(dst[o+c0:][:w], x, along, greatest) {
+				argColumns(dst[o+c0:][:w], best[:w], true, match[:w], x, along, greatest)
+			}
 		}
 		o += inner.size
 	})
@@ -347,15 +349,7 @@ func argColumns[T elem.Number](idx []int, best []T, few bool, match []bool, x []
 			kernel.Min(kernel.VV, 1, w, best, w, from, w, row(i), w, false)
 		}
 	}
-	exact := func(c int) {
-		b := row(0)[c]
-		idx[c] = 0
-		for i := 1; i < along.size; i++ {
-			if v := row(i)[c]; beats(v, b, greatest) {
-				b, idx[c] = v, i
-			}
-		}
-	}
+	exact := func(c int) { idx[c] = exactArg(x, along, c, greatest) }
 	if along.size <= fewArg && few && bits.UintSize == 64 {
 		// Every row has candidates: mark them all, last row first, so
 		// that the first match stays, selected into idx as the int64s

@@ -535,3 +535,69 @@ func TestReductionsAllocateNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestReduceArgColumns checks ReduceArgMax and ReduceArgMin over the outer
+// axis of matrices whose rows are about as wide as argMinGroups groups of
+// the fused kernels (128 float32 values with AVX2, 256 with AVX-512) or
+// wider, the rows' last group overlapping the one before it, and on more
+// or fewer lines than fewArg, on data with NaNs, signed zeros, infinities
+// and ties, and (without -short) over more lines than one block of
+// argColumnsFused's index table, under every implementation.
+func TestReduceArgColumns(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
+		argColumnChecks[float32](t)
+		argColumnChecks[float64](t)
+	})
+}
+
+func argColumnChecks[T elem.Float](t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 28))
+	type shape struct{ lines, cols int }
+	shapes := []shape{{2, 64}, {9, 255}, {17, 256}, {100, 257}, {33, 300}, {250, 513}, {5, 1024}, {10, 1024}, {9, 1100}}
+	for _, s := range shapes {
+		for _, pool := range testkit.Pools[T](rng, s.lines*s.cols) {
+			requireArgColumns(t, pool.Data, s.lines, s.cols, pool.Name)
+		}
+	}
+	if testing.Short() || raceBuild {
+		return
+	}
+	// More lines than a block of argColumnsFused's index table, the
+	// extremes of some columns in a later block, NaNs in others.
+	lines, cols := 30000, 256
+	a := make([]T, lines*cols)
+	for i := range a {
+		a[i] = T(math.Round(rng.NormFloat64() * 10))
+	}
+	for c := 0; c < cols; c += 3 {
+		a[(lines-1-c)*cols+c] = 1000
+		a[(lines-2-c)*cols+c] = -1000
+	}
+	for c := 1; c < cols; c += 5 {
+		a[(20000+c)*cols+c] = T(math.NaN())
+	}
+	requireArgColumns(t, a, lines, cols, "rounded normal values, late extremes and NaNs")
+}
+
+// requireArgColumns requires ReduceArgMax and ReduceArgMin over the lines
+// of the (lines, cols) matrix a to be elem's ArgMax and ArgMin of each
+// column.
+func requireArgColumns[T elem.Float](t *testing.T, a []T, lines, cols int, name string) {
+	col := make([]T, lines)
+	for _, greatest := range []bool{true, false} {
+		ref, call := elem.ArgMin[T], ReduceArgMin[T]
+		if greatest {
+			ref, call = elem.ArgMax[T], ReduceArgMax[T]
+		}
+		want := make([]int, cols)
+		for c := range want {
+			for i := range col {
+				col[i] = a[i*cols+c]
+			}
+			want[c] = ref(col)
+		}
+		got := make([]int, cols)
+		require.NoError(t, call(got, S(cols), a, S(lines, cols), 0))
+		require.Equal(t, want, got, "%T arg (greatest %v) over the lines of (%d, %d), %s", T(0), greatest, lines, cols, name)
+	}
+}

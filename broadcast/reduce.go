@@ -241,7 +241,7 @@ func runReduce[T elem.Number](f fold[T], r reduction, dst, a []T) {
 	case r.count <= kernel.Lanes && !summedRuns && keptRows && r.kept[len(r.kept)-1].size >= shortColumns:
 		shortColumnSums(f, dst, a, r.kept, r.summed, r.origin)
 	case splitsRows(r, f):
-		splitFoldRows(f, false, dst, a, r.kept, r.count, r.origin)
+		splitFoldRows(f, kernel.SplitFoldSum, dst, a, r.kept, r.count, r.origin)
 	case r.count <= kernel.Lanes:
 		shortSums(f, dst, a, r.kept, r.summed, r.origin)
 	case summedRuns && len(r.summed) == 1 && r.count > smallArg && f.each == nil &&
@@ -430,17 +430,18 @@ func splitsRows[T elem.Number](r reduction, f fold[T]) bool {
 // splits the values into columns in registers and folds them there, where
 // shortSums stores the columns and folds them in passes of their own. A
 // NaN result then takes its bits from the values, as shortSums gives
-// them (the sum's NaN, which the division of a mean keeps). With mean the
-// sums (f a sum) are divided by count in the kernel, while in registers.
-func splitFoldRows[T elem.Number](f fold[T], mean bool, dst, a []T, kept []group, count, origin int) {
+// them (the sum's NaN, which the division of a mean keeps, and the
+// squared deviations' fold, which takes the first NaN value as it is
+// before the transform). op is the sum's kernel.SplitFold op when f is a
+// sum: SplitFoldSum, or SplitFoldMean and SplitFoldSqDev, which divide
+// by count and square the deviations while the values are in registers;
+// f's own op otherwise.
+func splitFoldRows[T elem.Number](f fold[T], op int, dst, a []T, kept []group, count, origin int) {
 	values := [...]int{0, 1, 2, 3}
-	op := kernel.SplitFoldSum
-	switch {
-	case mean:
-		op = kernel.SplitFoldMean
-	case f.op == foldMax:
+	switch f.op {
+	case foldMax:
 		op = kernel.SplitFoldMax
-	case f.op == foldMin:
+	case foldMin:
 		op = kernel.SplitFoldMin
 	}
 	inner, o := kept[len(kept)-1], 0

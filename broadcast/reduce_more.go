@@ -90,7 +90,7 @@ func ReduceMean[T elem.Number, F elem.Float](dst []F, dstShape Shape, a []T, aSh
 // docs/reductions.md).
 func meanOf[F elem.Float](r reduction, dst, a []F) {
 	if !r.empty && splitsRows(r, fold[F]{}) {
-		splitFoldRows(fold[F]{}, true, dst, a, r.kept, r.count, r.origin)
+		splitFoldRows(fold[F]{}, kernel.SplitFoldMean, dst, a, r.kept, r.count, r.origin)
 		return
 	}
 	runReduce(fold[F]{}, r, dst, a)
@@ -167,6 +167,14 @@ func reduceVar[T elem.Number, F elem.Float](what string, dst []F, dstShape Shape
 func varianceOf[F elem.Float](r reduction, dst, a []F, ddof int, std bool) {
 	if r.longRuns() {
 		varianceRows(dst, a, r.kept, r.count, r.origin, ddof, std)
+		return
+	}
+	if !r.empty && splitsRows(r, fold[F]{}) { // rows of 2-4 contiguous values: one pass
+		splitFoldRows(fold[F]{}, kernel.SplitFoldSqDev, dst, a, r.kept, r.count, r.origin)
+		divideBy(dst, max(r.count-ddof, 0))
+		if std {
+			elem.Sqrt(dst, dst)
+		}
 		return
 	}
 	room := newChunkRoom[F](chunkValues)

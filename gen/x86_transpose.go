@@ -106,7 +106,7 @@ func generateTransposeAMD64(dir string) error {
 var splitFoldOps = []struct {
 	name string
 	op   int
-}{{"sum", 0}, {"max", 1}, {"min", 2}, {"mean", 3}}
+}{{"sum", 0}, {"max", 1}, {"min", 2}, {"mean", 3}, {"sqdev", 4}}
 
 // emitSplitFold writes a split-fold kernel: a loop per fold op, each
 // splitting side rows of cols contiguous elements into column registers
@@ -121,14 +121,17 @@ var splitFoldOps = []struct {
 // cycles per 8 rows). Max and min are Go's builtins as the VV kernels
 // compute them (goMin's sequence, max on negated values), so that every
 // result that is not a NaN has the bits of the fold's kernels; a NaN stays
-// a NaN, and the caller gives it its bits. wide is the AVX-512 form, whose
+// a NaN, and the caller gives it its bits. sqdev is the sum of the squared
+// deviations of a row's values from its mean (mean's result): each
+// difference and square rounded, then the sum's tree, the bits of a
+// variance's passes before its division. wide is the AVX-512 form, whose
 // rows split by permutations across the whole register (splitPermuted).
 func emitSplitFold(c *build.Context, name string, size, cols int, wide bool) {
 	bytes := 32
 	vec := c.YMM
-	vadd, vmin, vxor, vor, vdiv := c.VADDPS, c.VMINPS, c.VXORPS, c.VORPS, c.VDIVPS
+	vadd, vmin, vxor, vor, vdiv, vsub, vmul := c.VADDPS, c.VMINPS, c.VXORPS, c.VORPS, c.VDIVPS, c.VSUBPS, c.VMULPS
 	if size == 8 {
-		vadd, vmin, vxor, vor, vdiv = c.VADDPD, c.VMINPD, c.VXORPD, c.VORPD, c.VDIVPD
+		vadd, vmin, vxor, vor, vdiv, vsub, vmul = c.VADDPD, c.VMINPD, c.VXORPD, c.VORPD, c.VDIVPD, c.VSUBPD, c.VMULPD
 	}
 	if wide { // the bitwise ops of AVX512F: VXORPS and VORPS of zmm are AVX512DQ's
 		bytes, vec, vxor, vor = 64, c.ZMM, c.VPXORD, c.VPORD
@@ -154,7 +157,7 @@ func emitSplitFold(c *build.Context, name string, size, cols int, wide bool) {
 		switch f.name {
 		case "max": // max(x, y) = -min(-x, -y), as the VV kernels compute it
 			sign = signBits(c, size, vec())
-		case "mean":
+		case "mean", "sqdev":
 			count = floatConst(c, size, float64(cols), vec())
 		}
 		var split func() []reg.VecVirtual
@@ -173,7 +176,7 @@ func emitSplitFold(c *build.Context, name string, size, cols int, wide bool) {
 		}
 		combine := func(x, y reg.VecVirtual) reg.VecVirtual {
 			r := vec()
-			if f.name == "sum" || f.name == "mean" {
+			if f.name == "sum" || f.name == "mean" || f.name == "sqdev" {
 				vadd(y, x, r)
 				return r
 			}
@@ -183,23 +186,41 @@ func emitSplitFold(c *build.Context, name string, size, cols int, wide bool) {
 			vor(t2, t1, r)
 			return r
 		}
-		m := cols
-		for h := 16; h > 0; h /= 2 {
-			if m > h {
-				for j := range m - h {
-					acc[j] = combine(acc[j], acc[j+h])
+		tree := func(acc []reg.VecVirtual) reg.VecVirtual {
+			acc = slices.Clone(acc)
+			m := cols
+			for h := 16; h > 0; h /= 2 {
+				if m > h {
+					for j := range m - h {
+						acc[j] = combine(acc[j], acc[j+h])
+					}
+					m = h
 				}
-				m = h
 			}
+			return acc[0]
 		}
-		out := acc[0]
+		out := tree(acc)
+		if f.name == "sqdev" { // the squared deviations from the mean, each rounded, by the same tree
+			mean := vec()
+			vdiv(count, out, mean)
+			sq := make([]reg.VecVirtual, cols)
+			for j, x := range acc {
+				d := vec()
+				vsub(mean, x, d)
+				sq[j] = vec()
+				vmul(d, d, sq[j])
+			}
+			out = tree(sq)
+		}
 		switch f.name {
 		case "max":
-			out = vec()
-			vxor(sign, acc[0], out)
+			pos := vec()
+			vxor(sign, out, pos)
+			out = pos
 		case "mean":
-			out = vec()
-			vdiv(count, acc[0], out)
+			mean := vec()
+			vdiv(count, out, mean)
+			out = mean
 		}
 		c.VMOVUPS(out, Mem{Base: dst})
 		c.ADDQ(U32(uint32(bytes*cols)), src)

@@ -5,14 +5,18 @@ const (
 	SplitFoldSum = iota
 	SplitFoldMax
 	SplitFoldMin
-	SplitFoldMean // the sum divided by cols, rounded once more
+	SplitFoldMean  // the sum divided by cols, rounded once more
+	SplitFoldSqDev // the sum of the squared deviations from the mean
 )
 
 // SplitFold sets dst[r], for r < len(dst), to the fold op (SplitFoldSum,
-// SplitFoldMax, SplitFoldMin or SplitFoldMean) of the cols (2 to 4) contiguous floats
-// src[r*cols:(r+1)*cols], combined in the canonical order of Sum with
-// the identity accumulators left out: (x0 + x2) + x1 for three, (x0 + x2)
-// + (x1 + x3) for four; max and min are Go's builtins. It is a reduction
+// SplitFoldMax, SplitFoldMin, SplitFoldMean or SplitFoldSqDev) of the cols
+// (2 to 4) contiguous floats src[r*cols:(r+1)*cols], combined in the
+// canonical order of Sum with the identity accumulators left out: (x0 +
+// x2) + x1 for three, (x0 + x2) + (x1 + x3) for four; max and min are
+// Go's builtins. SplitFoldSqDev folds the squares (x - m)*(x - m), each
+// difference and product rounded, with m the row's SplitFoldMean: the sum
+// a variance divides, with the bits of its passes. It is a reduction
 // along a short contiguous axis (the coordinates of xyz points, the
 // channels of RGB pixels) in one pass, the rows split into columns in
 // registers where the implementation has a kernel. Every result that is
@@ -40,18 +44,28 @@ func splitFoldGeneric[T Number](dst, src []T, cols, op int) {
 		}
 		return x + y
 	}
-	for r := range dst {
-		x := src[r*cols:][:cols]
+	tree := func(x []T) T {
 		switch cols {
 		case 2:
-			dst[r] = combine(x[0], x[1])
+			return combine(x[0], x[1])
 		case 3:
-			dst[r] = combine(combine(x[0], x[2]), x[1])
-		default:
-			dst[r] = combine(combine(x[0], x[2]), combine(x[1], x[3]))
+			return combine(combine(x[0], x[2]), x[1])
 		}
-		if op == SplitFoldMean {
+		return combine(combine(x[0], x[2]), combine(x[1], x[3]))
+	}
+	var sq [4]T
+	for r := range dst {
+		x := src[r*cols:][:cols]
+		dst[r] = tree(x)
+		if op == SplitFoldMean || op == SplitFoldSqDev {
 			dst[r] /= T(cols)
+		}
+		if op == SplitFoldSqDev {
+			for j, v := range x {
+				d := v - dst[r]
+				sq[j] = T(d * d)
+			}
+			dst[r] = tree(sq[:cols])
 		}
 	}
 }

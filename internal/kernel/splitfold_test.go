@@ -37,6 +37,7 @@ func testSplitFold[T testkit.Float](t *testing.T) {
 		{"max", kernel.SplitFoldMax, func(x, y T) T { return max(x, y) }},
 		{"min", kernel.SplitFoldMin, func(x, y T) T { return min(x, y) }},
 		{"mean", kernel.SplitFoldMean, func(x, y T) T { return x + y }},
+		{"sqdev", kernel.SplitFoldSqDev, func(x, y T) T { return x + y }},
 	}
 	for _, fold := range folds {
 		for cols := 2; cols <= 4; cols++ {
@@ -54,8 +55,22 @@ func testSplitFold[T testkit.Float](t *testing.T) {
 					case 4:
 						want = f(f(x[0], x[2]), f(x[1], x[3]))
 					}
-					if fold.op == kernel.SplitFoldMean {
+					if fold.op == kernel.SplitFoldMean || fold.op == kernel.SplitFoldSqDev {
 						want /= T(cols)
+					}
+					if fold.op == kernel.SplitFoldSqDev {
+						var q [4]T
+						for j := range cols {
+							d := x[j] - want
+							q[j] = T(d * d)
+						}
+						want = f(f(q[0], q[2%cols]), q[1])
+						switch cols {
+						case 2:
+							want = f(q[0], q[1])
+						case 4:
+							want = f(f(q[0], q[2]), f(q[1], q[3]))
+						}
 					}
 					what := fmt.Sprintf("%s of %d columns, %d rows: row %d of %v", fold.name, cols, rows, r, x[:cols])
 					if want != want {

@@ -8917,6 +8917,8 @@ TEXT ·splitFold4x2AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold4x2AVX2min
 	CMPQ  BX, $0x03
 	JE    splitFold4x2AVX2mean
+	CMPQ  BX, $0x04
+	JE    splitFold4x2AVX2sqdev
 
 splitFold4x2AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -8995,6 +8997,32 @@ splitFold4x2AVX2meanloop:
 	ADDQ        $0x00000020, AX
 	SUBQ        $0x00000008, DX
 	JNZ         splitFold4x2AVX2meanloop
+	JMP         splitFold4x2AVX2end
+
+splitFold4x2AVX2sqdev:
+	MOVL         $0x40000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+splitFold4x2AVX2sqdevloop:
+	VMOVUPS     (CX), X1
+	VINSERTF128 $0x01, 32(CX), Y1, Y1
+	VMOVUPS     16(CX), X2
+	VINSERTF128 $0x01, 48(CX), Y2, Y2
+	VSHUFPS     $0x88, Y2, Y1, Y3
+	VSHUFPS     $0xdd, Y2, Y1, Y4
+	VADDPS      Y4, Y3, Y5
+	VDIVPS      Y0, Y5, Y5
+	VSUBPS      Y5, Y3, Y3
+	VMULPS      Y3, Y3, Y3
+	VSUBPS      Y5, Y4, Y4
+	VMULPS      Y4, Y4, Y4
+	VADDPS      Y4, Y3, Y3
+	VMOVUPS     Y3, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x2AVX2sqdevloop
 
 splitFold4x2AVX2end:
 	VZEROUPPER
@@ -9017,6 +9045,8 @@ TEXT ·splitFold4x2AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold4x2AVX512min
 	CMPQ      BX, $0x03
 	JE        splitFold4x2AVX512mean
+	CMPQ      BX, $0x04
+	JE        splitFold4x2AVX512sqdev
 	VMOVDQU64 splitFold4x2AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold4x2AVX512idx<>+64(SB), Z1
 
@@ -9104,6 +9134,34 @@ splitFold4x2AVX512meanloop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000010, DX
 	JNZ       splitFold4x2AVX512meanloop
+	JMP       splitFold4x2AVX512end
+
+splitFold4x2AVX512sqdev:
+	MOVL         $0x40000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU64    splitFold4x2AVX512idx<>+0(SB), Z1
+	VMOVDQU64    splitFold4x2AVX512idx<>+64(SB), Z2
+
+splitFold4x2AVX512sqdevloop:
+	VMOVUPS   (CX), Z3
+	VMOVUPS   64(CX), Z4
+	VMOVDQU64 Z3, Z5
+	VPERMT2PS Z4, Z1, Z5
+	VMOVDQU64 Z3, Z3
+	VPERMT2PS Z4, Z2, Z3
+	VADDPS    Z3, Z5, Z4
+	VDIVPS    Z0, Z4, Z4
+	VSUBPS    Z4, Z5, Z5
+	VMULPS    Z5, Z5, Z5
+	VSUBPS    Z4, Z3, Z3
+	VMULPS    Z3, Z3, Z3
+	VADDPS    Z3, Z5, Z3
+	VMOVUPS   Z3, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JNZ       splitFold4x2AVX512sqdevloop
 
 splitFold4x2AVX512end:
 	VZEROUPPER
@@ -9160,6 +9218,8 @@ TEXT ·splitFold4x3AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold4x3AVX2min
 	CMPQ  BX, $0x03
 	JE    splitFold4x3AVX2mean
+	CMPQ  BX, $0x04
+	JE    splitFold4x3AVX2sqdev
 
 splitFold4x3AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -9283,6 +9343,45 @@ splitFold4x3AVX2meanloop:
 	ADDQ        $0x00000020, AX
 	SUBQ        $0x00000008, DX
 	JNZ         splitFold4x3AVX2meanloop
+	JMP         splitFold4x3AVX2end
+
+splitFold4x3AVX2sqdev:
+	MOVL         $0x40400000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+splitFold4x3AVX2sqdevloop:
+	VMOVUPS     (CX), X1
+	VINSERTF128 $0x01, 48(CX), Y1, Y1
+	VMOVUPS     16(CX), X2
+	VINSERTF128 $0x01, 64(CX), Y2, Y2
+	VMOVUPS     32(CX), X3
+	VINSERTF128 $0x01, 80(CX), Y3, Y3
+	VBLENDPS    $0x44, Y2, Y1, Y4
+	VBLENDPS    $0x22, Y3, Y4, Y4
+	VPERMILPS   $0x6c, Y4, Y4
+	VBLENDPS    $0x99, Y2, Y1, Y5
+	VBLENDPS    $0x44, Y3, Y5, Y5
+	VPERMILPS   $0xb1, Y5, Y5
+	VBLENDPS    $0x22, Y2, Y1, Y6
+	VBLENDPS    $0x99, Y3, Y6, Y6
+	VPERMILPS   $0xc6, Y6, Y6
+	VADDPS      Y6, Y4, Y7
+	VADDPS      Y5, Y7, Y7
+	VDIVPS      Y0, Y7, Y7
+	VSUBPS      Y7, Y4, Y4
+	VMULPS      Y4, Y4, Y4
+	VSUBPS      Y7, Y5, Y5
+	VMULPS      Y5, Y5, Y5
+	VSUBPS      Y7, Y6, Y6
+	VMULPS      Y6, Y6, Y6
+	VADDPS      Y6, Y4, Y4
+	VADDPS      Y5, Y4, Y4
+	VMOVUPS     Y4, (AX)
+	ADDQ        $0x00000060, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x3AVX2sqdevloop
 
 splitFold4x3AVX2end:
 	VZEROUPPER
@@ -9305,6 +9404,8 @@ TEXT ·splitFold4x3AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold4x3AVX512min
 	CMPQ      BX, $0x03
 	JE        splitFold4x3AVX512mean
+	CMPQ      BX, $0x04
+	JE        splitFold4x3AVX512sqdev
 	VMOVDQU64 splitFold4x3AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold4x3AVX512idx<>+64(SB), Z1
 	MOVL      $0x0000f800, BX
@@ -9457,6 +9558,52 @@ splitFold4x3AVX512meanloop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000010, DX
 	JNZ       splitFold4x3AVX512meanloop
+	JMP       splitFold4x3AVX512end
+
+splitFold4x3AVX512sqdev:
+	MOVL         $0x40400000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU64    splitFold4x3AVX512idx<>+0(SB), Z1
+	VMOVDQU64    splitFold4x3AVX512idx<>+64(SB), Z2
+	MOVL         $0x0000f800, BX
+	KMOVW        BX, K1
+	VMOVDQU64    splitFold4x3AVX512idx<>+128(SB), Z3
+	VMOVDQU64    splitFold4x3AVX512idx<>+192(SB), Z4
+	VMOVDQU64    splitFold4x3AVX512idx<>+256(SB), Z5
+	VMOVDQU64    splitFold4x3AVX512idx<>+320(SB), Z6
+	MOVL         $0x0000fc00, BX
+	KMOVW        BX, K2
+
+splitFold4x3AVX512sqdevloop:
+	VMOVUPS   (CX), Z7
+	VMOVUPS   64(CX), Z8
+	VMOVUPS   128(CX), Z9
+	VMOVDQU64 Z7, Z10
+	VPERMT2PS Z8, Z1, Z10
+	VPERMPS   Z9, Z2, K1, Z10
+	VMOVDQU64 Z7, Z11
+	VPERMT2PS Z8, Z3, Z11
+	VPERMPS   Z9, Z4, K1, Z11
+	VMOVDQU64 Z7, Z7
+	VPERMT2PS Z8, Z5, Z7
+	VPERMPS   Z9, Z6, K2, Z7
+	VADDPS    Z7, Z10, Z8
+	VADDPS    Z11, Z8, Z8
+	VDIVPS    Z0, Z8, Z8
+	VSUBPS    Z8, Z10, Z9
+	VMULPS    Z9, Z9, Z9
+	VSUBPS    Z8, Z11, Z10
+	VMULPS    Z10, Z10, Z10
+	VSUBPS    Z8, Z7, Z7
+	VMULPS    Z7, Z7, Z7
+	VADDPS    Z7, Z9, Z7
+	VADDPS    Z10, Z7, Z7
+	VMOVUPS   Z7, (AX)
+	ADDQ      $0x000000c0, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JNZ       splitFold4x3AVX512sqdevloop
 
 splitFold4x3AVX512end:
 	VZEROUPPER
@@ -9577,6 +9724,8 @@ TEXT ·splitFold4x4AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold4x4AVX2min
 	CMPQ  BX, $0x03
 	JE    splitFold4x4AVX2mean
+	CMPQ  BX, $0x04
+	JE    splitFold4x4AVX2sqdev
 
 splitFold4x4AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -9713,6 +9862,50 @@ splitFold4x4AVX2meanloop:
 	ADDQ        $0x00000020, AX
 	SUBQ        $0x00000008, DX
 	JNZ         splitFold4x4AVX2meanloop
+	JMP         splitFold4x4AVX2end
+
+splitFold4x4AVX2sqdev:
+	MOVL         $0x40800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+
+splitFold4x4AVX2sqdevloop:
+	VMOVUPS     (CX), X1
+	VINSERTF128 $0x01, 64(CX), Y1, Y1
+	VMOVUPS     16(CX), X2
+	VINSERTF128 $0x01, 80(CX), Y2, Y2
+	VMOVUPS     32(CX), X3
+	VINSERTF128 $0x01, 96(CX), Y3, Y3
+	VMOVUPS     48(CX), X4
+	VINSERTF128 $0x01, 112(CX), Y4, Y4
+	VUNPCKLPS   Y2, Y1, Y5
+	VUNPCKHPS   Y2, Y1, Y6
+	VUNPCKLPS   Y4, Y3, Y7
+	VUNPCKHPS   Y4, Y3, Y8
+	VSHUFPS     $0x44, Y7, Y5, Y9
+	VSHUFPS     $0xee, Y7, Y5, Y5
+	VSHUFPS     $0x44, Y8, Y6, Y7
+	VSHUFPS     $0xee, Y8, Y6, Y6
+	VADDPS      Y7, Y9, Y8
+	VADDPS      Y6, Y5, Y10
+	VADDPS      Y10, Y8, Y8
+	VDIVPS      Y0, Y8, Y8
+	VSUBPS      Y8, Y9, Y9
+	VMULPS      Y9, Y9, Y9
+	VSUBPS      Y8, Y5, Y5
+	VMULPS      Y5, Y5, Y5
+	VSUBPS      Y8, Y7, Y7
+	VMULPS      Y7, Y7, Y7
+	VSUBPS      Y8, Y6, Y6
+	VMULPS      Y6, Y6, Y6
+	VADDPS      Y7, Y9, Y7
+	VADDPS      Y6, Y5, Y5
+	VADDPS      Y5, Y7, Y5
+	VMOVUPS     Y5, (AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x4AVX2sqdevloop
 
 splitFold4x4AVX2end:
 	VZEROUPPER
@@ -9735,6 +9928,8 @@ TEXT ·splitFold4x4AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold4x4AVX512min
 	CMPQ      BX, $0x03
 	JE        splitFold4x4AVX512mean
+	CMPQ      BX, $0x04
+	JE        splitFold4x4AVX512sqdev
 	VMOVDQU64 splitFold4x4AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold4x4AVX512idx<>+64(SB), Z1
 	MOVL      $0x00000f00, BX
@@ -9952,6 +10147,70 @@ splitFold4x4AVX512meanloop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000010, DX
 	JNZ       splitFold4x4AVX512meanloop
+	JMP       splitFold4x4AVX512end
+
+splitFold4x4AVX512sqdev:
+	MOVL         $0x40800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU64    splitFold4x4AVX512idx<>+0(SB), Z1
+	VMOVDQU64    splitFold4x4AVX512idx<>+64(SB), Z2
+	MOVL         $0x00000f00, BX
+	KMOVW        BX, K1
+	VMOVDQU64    splitFold4x4AVX512idx<>+128(SB), Z3
+	MOVL         $0x0000f000, BX
+	KMOVW        BX, K2
+	VMOVDQU64    splitFold4x4AVX512idx<>+192(SB), Z4
+	VMOVDQU64    splitFold4x4AVX512idx<>+256(SB), Z5
+	VMOVDQU64    splitFold4x4AVX512idx<>+320(SB), Z6
+	VMOVDQU64    splitFold4x4AVX512idx<>+384(SB), Z7
+	VMOVDQU64    splitFold4x4AVX512idx<>+448(SB), Z8
+	VMOVDQU64    splitFold4x4AVX512idx<>+512(SB), Z9
+	VMOVDQU64    splitFold4x4AVX512idx<>+576(SB), Z10
+	VMOVDQU64    splitFold4x4AVX512idx<>+640(SB), Z11
+	VMOVDQU64    splitFold4x4AVX512idx<>+704(SB), Z12
+
+splitFold4x4AVX512sqdevloop:
+	VMOVUPS   (CX), Z13
+	VMOVUPS   64(CX), Z14
+	VMOVUPS   128(CX), Z15
+	VMOVUPS   192(CX), Z16
+	VMOVDQU64 Z13, Z17
+	VPERMT2PS Z14, Z1, Z17
+	VPERMPS   Z15, Z2, K1, Z17
+	VPERMPS   Z16, Z3, K2, Z17
+	VMOVDQU64 Z13, Z18
+	VPERMT2PS Z14, Z4, Z18
+	VPERMPS   Z15, Z5, K1, Z18
+	VPERMPS   Z16, Z6, K2, Z18
+	VMOVDQU64 Z13, Z19
+	VPERMT2PS Z14, Z7, Z19
+	VPERMPS   Z15, Z8, K1, Z19
+	VPERMPS   Z16, Z9, K2, Z19
+	VMOVDQU64 Z13, Z13
+	VPERMT2PS Z14, Z10, Z13
+	VPERMPS   Z15, Z11, K1, Z13
+	VPERMPS   Z16, Z12, K2, Z13
+	VADDPS    Z19, Z17, Z14
+	VADDPS    Z13, Z18, Z15
+	VADDPS    Z15, Z14, Z14
+	VDIVPS    Z0, Z14, Z14
+	VSUBPS    Z14, Z17, Z15
+	VMULPS    Z15, Z15, Z15
+	VSUBPS    Z14, Z18, Z16
+	VMULPS    Z16, Z16, Z16
+	VSUBPS    Z14, Z19, Z17
+	VMULPS    Z17, Z17, Z17
+	VSUBPS    Z14, Z13, Z13
+	VMULPS    Z13, Z13, Z13
+	VADDPS    Z17, Z15, Z14
+	VADDPS    Z13, Z16, Z13
+	VADDPS    Z13, Z14, Z13
+	VMOVUPS   Z13, (AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JNZ       splitFold4x4AVX512sqdevloop
 
 splitFold4x4AVX512end:
 	VZEROUPPER
@@ -10168,6 +10427,8 @@ TEXT ·splitFold8x2AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold8x2AVX2min
 	CMPQ  BX, $0x03
 	JE    splitFold8x2AVX2mean
+	CMPQ  BX, $0x04
+	JE    splitFold8x2AVX2sqdev
 
 splitFold8x2AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -10246,6 +10507,32 @@ splitFold8x2AVX2meanloop:
 	ADDQ        $0x00000020, AX
 	SUBQ        $0x00000004, DX
 	JNZ         splitFold8x2AVX2meanloop
+	JMP         splitFold8x2AVX2end
+
+splitFold8x2AVX2sqdev:
+	MOVQ         $0x4000000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+
+splitFold8x2AVX2sqdevloop:
+	VMOVUPS     (CX), X1
+	VINSERTF128 $0x01, 32(CX), Y1, Y1
+	VMOVUPS     16(CX), X2
+	VINSERTF128 $0x01, 48(CX), Y2, Y2
+	VSHUFPD     $0x00, Y2, Y1, Y3
+	VSHUFPD     $0x0f, Y2, Y1, Y4
+	VADDPD      Y4, Y3, Y5
+	VDIVPD      Y0, Y5, Y5
+	VSUBPD      Y5, Y3, Y3
+	VMULPD      Y3, Y3, Y3
+	VSUBPD      Y5, Y4, Y4
+	VMULPD      Y4, Y4, Y4
+	VADDPD      Y4, Y3, Y3
+	VMOVUPS     Y3, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000004, DX
+	JNZ         splitFold8x2AVX2sqdevloop
 
 splitFold8x2AVX2end:
 	VZEROUPPER
@@ -10268,6 +10555,8 @@ TEXT ·splitFold8x2AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold8x2AVX512min
 	CMPQ      BX, $0x03
 	JE        splitFold8x2AVX512mean
+	CMPQ      BX, $0x04
+	JE        splitFold8x2AVX512sqdev
 	VMOVDQU64 splitFold8x2AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold8x2AVX512idx<>+64(SB), Z1
 
@@ -10355,6 +10644,34 @@ splitFold8x2AVX512meanloop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, DX
 	JNZ       splitFold8x2AVX512meanloop
+	JMP       splitFold8x2AVX512end
+
+splitFold8x2AVX512sqdev:
+	MOVQ         $0x4000000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVDQU64    splitFold8x2AVX512idx<>+0(SB), Z1
+	VMOVDQU64    splitFold8x2AVX512idx<>+64(SB), Z2
+
+splitFold8x2AVX512sqdevloop:
+	VMOVUPS   (CX), Z3
+	VMOVUPS   64(CX), Z4
+	VMOVDQU64 Z3, Z5
+	VPERMT2PD Z4, Z1, Z5
+	VMOVDQU64 Z3, Z3
+	VPERMT2PD Z4, Z2, Z3
+	VADDPD    Z3, Z5, Z4
+	VDIVPD    Z0, Z4, Z4
+	VSUBPD    Z4, Z5, Z5
+	VMULPD    Z5, Z5, Z5
+	VSUBPD    Z4, Z3, Z3
+	VMULPD    Z3, Z3, Z3
+	VADDPD    Z3, Z5, Z3
+	VMOVUPS   Z3, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JNZ       splitFold8x2AVX512sqdevloop
 
 splitFold8x2AVX512end:
 	VZEROUPPER
@@ -10395,6 +10712,8 @@ TEXT ·splitFold8x3AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold8x3AVX2min
 	CMPQ  BX, $0x03
 	JE    splitFold8x3AVX2mean
+	CMPQ  BX, $0x04
+	JE    splitFold8x3AVX2sqdev
 
 splitFold8x3AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -10494,6 +10813,39 @@ splitFold8x3AVX2meanloop:
 	ADDQ        $0x00000020, AX
 	SUBQ        $0x00000004, DX
 	JNZ         splitFold8x3AVX2meanloop
+	JMP         splitFold8x3AVX2end
+
+splitFold8x3AVX2sqdev:
+	MOVQ         $0x4008000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+
+splitFold8x3AVX2sqdevloop:
+	VMOVUPS     (CX), X1
+	VINSERTF128 $0x01, 48(CX), Y1, Y1
+	VMOVUPS     16(CX), X2
+	VINSERTF128 $0x01, 64(CX), Y2, Y2
+	VMOVUPS     32(CX), X3
+	VINSERTF128 $0x01, 80(CX), Y3, Y3
+	VSHUFPD     $0x0a, Y2, Y1, Y4
+	VSHUFPD     $0x05, Y3, Y1, Y5
+	VSHUFPD     $0x0a, Y3, Y2, Y6
+	VADDPD      Y6, Y4, Y7
+	VADDPD      Y5, Y7, Y7
+	VDIVPD      Y0, Y7, Y7
+	VSUBPD      Y7, Y4, Y4
+	VMULPD      Y4, Y4, Y4
+	VSUBPD      Y7, Y5, Y5
+	VMULPD      Y5, Y5, Y5
+	VSUBPD      Y7, Y6, Y6
+	VMULPD      Y6, Y6, Y6
+	VADDPD      Y6, Y4, Y4
+	VADDPD      Y5, Y4, Y4
+	VMOVUPS     Y4, (AX)
+	ADDQ        $0x00000060, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000004, DX
+	JNZ         splitFold8x3AVX2sqdevloop
 
 splitFold8x3AVX2end:
 	VZEROUPPER
@@ -10516,6 +10868,8 @@ TEXT ·splitFold8x3AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold8x3AVX512min
 	CMPQ      BX, $0x03
 	JE        splitFold8x3AVX512mean
+	CMPQ      BX, $0x04
+	JE        splitFold8x3AVX512sqdev
 	VMOVDQU64 splitFold8x3AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold8x3AVX512idx<>+64(SB), Z1
 	MOVL      $0x000000c0, BX
@@ -10668,6 +11022,52 @@ splitFold8x3AVX512meanloop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, DX
 	JNZ       splitFold8x3AVX512meanloop
+	JMP       splitFold8x3AVX512end
+
+splitFold8x3AVX512sqdev:
+	MOVQ         $0x4008000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVDQU64    splitFold8x3AVX512idx<>+0(SB), Z1
+	VMOVDQU64    splitFold8x3AVX512idx<>+64(SB), Z2
+	MOVL         $0x000000c0, BX
+	KMOVW        BX, K1
+	VMOVDQU64    splitFold8x3AVX512idx<>+128(SB), Z3
+	VMOVDQU64    splitFold8x3AVX512idx<>+192(SB), Z4
+	MOVL         $0x000000e0, BX
+	KMOVW        BX, K2
+	VMOVDQU64    splitFold8x3AVX512idx<>+256(SB), Z5
+	VMOVDQU64    splitFold8x3AVX512idx<>+320(SB), Z6
+
+splitFold8x3AVX512sqdevloop:
+	VMOVUPS   (CX), Z7
+	VMOVUPS   64(CX), Z8
+	VMOVUPS   128(CX), Z9
+	VMOVDQU64 Z7, Z10
+	VPERMT2PD Z8, Z1, Z10
+	VPERMPD   Z9, Z2, K1, Z10
+	VMOVDQU64 Z7, Z11
+	VPERMT2PD Z8, Z3, Z11
+	VPERMPD   Z9, Z4, K2, Z11
+	VMOVDQU64 Z7, Z7
+	VPERMT2PD Z8, Z5, Z7
+	VPERMPD   Z9, Z6, K2, Z7
+	VADDPD    Z7, Z10, Z8
+	VADDPD    Z11, Z8, Z8
+	VDIVPD    Z0, Z8, Z8
+	VSUBPD    Z8, Z10, Z9
+	VMULPD    Z9, Z9, Z9
+	VSUBPD    Z8, Z11, Z10
+	VMULPD    Z10, Z10, Z10
+	VSUBPD    Z8, Z7, Z7
+	VMULPD    Z7, Z7, Z7
+	VADDPD    Z7, Z9, Z7
+	VADDPD    Z10, Z7, Z7
+	VMOVUPS   Z7, (AX)
+	ADDQ      $0x000000c0, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JNZ       splitFold8x3AVX512sqdevloop
 
 splitFold8x3AVX512end:
 	VZEROUPPER

@@ -273,6 +273,10 @@ func reduceArg[T elem.Number](what string, greatest bool, dst []int, dstShape Sh
 		return nil
 	}
 	along := r.summed[0]
+	if r.innerSummed && len(r.kept) == 1 && along.size <= 4 && along.stride == 1 && r.kept[0].stride == along.size && kernel.IsFloat[T]() {
+		kernel.SplitArg(dst, a[:len(dst)*along.size], along.size, greatest) // rows of 2-4 contiguous floats: one pass
+		return nil
+	}
 	if r.innerSummed {
 		if len(r.kept) == 1 && along.size <= kernel.Lanes && kernel.IsFloat[T]() {
 			argRows(dst, a, r.kept[0], along.size, greatest)

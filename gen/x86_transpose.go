@@ -84,7 +84,7 @@ func generateTransposeAMD64(dir string) error {
 		name := fmt.Sprintf("splitFold%dx%dAVX2", n.size, n.cols)
 		c.Function(name)
 		c.Pragma("noescape")
-		c.Doc(fmt.Sprintf("%s sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (splitFoldSum, splitFoldMax, splitFoldMin, splitFoldMean) over src[r*%d : r*%d+%d] for r < n (a multiple of %d) with AVX2, %d-byte floats: the rows split into columns in registers, as %s splits them, and folded there.", name, n.cols, n.cols, n.cols, 32/n.size, n.size, narrowName(n.size, n.cols, true)))
+		c.Doc(fmt.Sprintf("%s sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (kernel.SplitFoldSum, SplitFoldMax, SplitFoldMin, SplitFoldMean, SplitFoldSqDev; SplitFoldArgMax and SplitFoldArgMin write the extreme's index, an int64) over src[r*%d : r*%d+%d] for r < n (a multiple of %d) with AVX2, %d-byte floats: the rows split into columns in registers, as %s splits them, and folded there.", name, n.cols, n.cols, n.cols, 32/n.size, n.size, narrowName(n.size, n.cols, true)))
 		c.Attributes(attr.NOSPLIT)
 		c.SignatureExpr("func(dst *byte, src *byte, n int, op int)")
 		emitSplitFold(c, name, n.size, n.cols, false)
@@ -106,7 +106,7 @@ func generateTransposeAMD64(dir string) error {
 var splitFoldOps = []struct {
 	name string
 	op   int
-}{{"sum", 0}, {"max", 1}, {"min", 2}, {"mean", 3}, {"sqdev", 4}}
+}{{"sum", 0}, {"max", 1}, {"min", 2}, {"mean", 3}, {"sqdev", 4}, {"argmax", 5}, {"argmin", 6}}
 
 // emitSplitFold writes a split-fold kernel: a loop per fold op, each
 // splitting side rows of cols contiguous elements into column registers
@@ -121,7 +121,8 @@ var splitFoldOps = []struct {
 // cycles per 8 rows). Max and min are Go's builtins as the VV kernels
 // compute them (goMin's sequence, max on negated values), so that every
 // result that is not a NaN has the bits of the fold's kernels; a NaN stays
-// a NaN, and the caller gives it its bits. sqdev is the sum of the squared
+// a NaN, and the caller gives it its bits. argmax and argmin write the
+// index of each row's extreme as an int64 (splitArgOf). sqdev is the sum of the squared
 // deviations of a row's values from its mean (mean's result): each
 // difference and square rounded, then the sum's tree, the bits of a
 // variance's passes before its division. wide is the AVX-512 form, whose
@@ -160,6 +161,13 @@ func emitSplitFold(c *build.Context, name string, size, cols int, wide bool) {
 		case "mean", "sqdev":
 			count = floatConst(c, size, float64(cols), vec())
 		}
+		arg := f.name == "argmax" || f.name == "argmin"
+		var at []reg.VecVirtual
+		if arg {
+			for j := range cols {
+				at = append(at, intConst(c, size, uint64(j), vec()))
+			}
+		}
 		var split func() []reg.VecVirtual
 		if wide {
 			split = splitPermuted(c, plan, src, size, cols)
@@ -168,6 +176,15 @@ func emitSplitFold(c *build.Context, name string, size, cols int, wide bool) {
 		}
 		c.Label(name + f.name + "loop")
 		acc := split()
+		if arg {
+			splitArgStore(c, dst, size, wide, splitArgOf(c, acc, at, size, wide, f.name == "argmax"))
+			c.ADDQ(U32(uint32(bytes*cols)), src)
+			c.ADDQ(U32(uint32(side*8)), dst)
+			c.SUBQ(U32(uint32(side)), n)
+			c.JNZ(LabelRef(name + f.name + "loop"))
+			c.JMP(LabelRef(name + "end"))
+			continue
+		}
 		if f.name == "max" {
 			for j, v := range acc {
 				acc[j] = vec()
@@ -233,6 +250,129 @@ func emitSplitFold(c *build.Context, name string, size, cols int, wide bool) {
 	c.VZEROUPPER()
 	c.Label(name + "done")
 	c.RET()
+}
+
+// splitArgOf returns the index in its row of the greatest (least) of the
+// columns cols, one lane per row (int32 lanes for float32 rows, int64 for
+// float64), by elem.ArgMax's rule: each value's bits made a signed integer
+// key that orders the floats with -0 below +0 (the magnitude bits flipped
+// where the sign is set), the first strictly greater (less) key taking the
+// index, then the first NaN's index over all. at holds the indexes 0 to
+// cols-1 in every lane.
+func splitArgOf(c *build.Context, cols, at []reg.VecVirtual, size int, wide, greatest bool) reg.VecVirtual {
+	vec := c.YMM
+	if wide {
+		vec = c.ZMM
+	}
+	var zero reg.VecVirtual
+	key := func(x reg.VecVirtual) reg.VecVirtual {
+		t, k := vec(), vec()
+		switch {
+		case size == 4:
+			c.VPSRAD(U8(31), x, t)
+			c.VPSRLD(U8(1), t, t)
+		case wide:
+			c.VPSRAQ(U8(63), x, t)
+			c.VPSRLQ(U8(1), t, t)
+		default: // AVX2 has no 64-bit arithmetic shift: the sign from 0 > x
+			if zero == nil {
+				zero = vec()
+				c.VPXOR(zero, zero, zero)
+			}
+			c.VPCMPGTQ(x, zero, t)
+			c.VPSRLQ(U8(1), t, t)
+		}
+		if wide {
+			c.VPXORD(t, x, k)
+		} else {
+			c.VPXOR(t, x, k)
+		}
+		return k
+	}
+	// pick returns m ? a : b, m an opmask (wide) or a vector of all-ones
+	// and all-zeros lanes.
+	pick := func(m reg.Register, a, b reg.VecVirtual) reg.VecVirtual {
+		r := vec()
+		if !wide {
+			c.VPBLENDVB(m, a, b, r)
+			return r
+		}
+		c.VMOVDQU64(b, r) // defines r: see selectLanes
+		if size == 4 {
+			c.VPBLENDMD(a, b, m, r)
+		} else {
+			c.VPBLENDMQ(a, b, m, r)
+		}
+		return r
+	}
+	mask := func() reg.Register {
+		if wide {
+			return c.K()
+		}
+		return vec()
+	}
+	gt, cmpNaN := c.VPCMPGTD, c.VCMPPS
+	if size == 8 {
+		gt, cmpNaN = c.VPCMPGTQ, c.VCMPPD
+	}
+	best, idx := key(cols[0]), at[0]
+	for j := 1; j < len(cols); j++ {
+		k, m := key(cols[j]), mask()
+		if greatest {
+			gt(best, k, m) // k > best
+		} else {
+			gt(k, best, m) // best > k
+		}
+		best, idx = pick(m, k, best), pick(m, at[j], idx)
+	}
+	for j := len(cols) - 1; j >= 0; j-- {
+		m := mask()
+		cmpNaN(U8(3), cols[j], cols[j], m) // unordered: a NaN
+		idx = pick(m, at[j], idx)
+	}
+	return idx
+}
+
+// splitArgStore stores the row indexes idx of splitArgOf at dst as int64s:
+// float64 rows' lanes as they are, float32 rows' widened, each half of the
+// register in turn.
+func splitArgStore(c *build.Context, dst reg.Register, size int, wide bool, idx reg.VecVirtual) {
+	switch {
+	case size == 8 && wide:
+		c.VMOVDQU64(idx, Mem{Base: dst})
+	case size == 8:
+		c.VMOVDQU(idx, Mem{Base: dst})
+	case wide:
+		lo, half, hi := c.ZMM(), c.YMM(), c.ZMM()
+		c.VPMOVSXDQ(idx.AsY(), lo)
+		c.VMOVDQU64(lo, Mem{Base: dst})
+		c.VEXTRACTI64X4(U8(1), idx, half)
+		c.VPMOVSXDQ(half, hi)
+		c.VMOVDQU64(hi, Mem{Base: dst, Disp: 64})
+	default:
+		lo, half, hi := c.YMM(), c.XMM(), c.YMM()
+		c.VPMOVSXDQ(idx.AsX(), lo)
+		c.VMOVDQU(lo, Mem{Base: dst})
+		c.VEXTRACTI128(U8(1), idx, half)
+		c.VPMOVSXDQ(half, hi)
+		c.VMOVDQU(hi, Mem{Base: dst, Disp: 32})
+	}
+}
+
+// intConst sets r, a register of any width, to v in every size-byte
+// lane, and returns it.
+func intConst(c *build.Context, size int, v uint64, r reg.VecVirtual) reg.VecVirtual {
+	g, x := c.GP64(), c.XMM()
+	if size == 4 {
+		c.MOVL(U32(uint32(v)), g.As32())
+		c.VMOVD(g.As32(), x)
+		c.VPBROADCASTD(x, r)
+		return r
+	}
+	c.MOVQ(U64(v), g)
+	c.VMOVQ(g, x)
+	c.VPBROADCASTQ(x, r)
+	return r
 }
 
 // splitInLanes loads the 32*cols bytes at src, side rows of cols
@@ -527,17 +667,10 @@ func emitSplitWide(c *build.Context, name string, size, cols int) {
 // floatConst sets r, a register of any width, to v in every size-byte
 // lane, and returns it.
 func floatConst(c *build.Context, size int, v float64, r reg.VecVirtual) reg.VecVirtual {
-	g, x := c.GP64(), c.XMM()
 	if size == 4 {
-		c.MOVL(U32(math.Float32bits(float32(v))), g.As32())
-		c.VMOVD(g.As32(), x)
-		c.VPBROADCASTD(x, r)
-		return r
+		return intConst(c, size, uint64(math.Float32bits(float32(v))), r)
 	}
-	c.MOVQ(U64(math.Float64bits(v)), g)
-	c.VMOVQ(g, x)
-	c.VPBROADCASTQ(x, r)
-	return r
+	return intConst(c, size, math.Float64bits(v), r)
 }
 
 // signBits sets r, a register of any width, to the sign bit of every

@@ -1,5 +1,11 @@
 package kernel
 
+import (
+	"math"
+	"math/bits"
+	"unsafe"
+)
+
 // The folds SplitFold computes.
 const (
 	SplitFoldSum = iota
@@ -7,6 +13,10 @@ const (
 	SplitFoldMin
 	SplitFoldMean  // the sum divided by cols, rounded once more
 	SplitFoldSqDev // the sum of the squared deviations from the mean
+
+	// The kernels' ops of SplitArg, whose results are indexes.
+	splitFoldArgMax
+	splitFoldArgMin
 )
 
 // SplitFold sets dst[r], for r < len(dst), to the fold op (SplitFoldSum,
@@ -31,6 +41,55 @@ func SplitFold[T Number](dst, src []T, cols, op int) {
 		n = splitFoldKernel(dst, src, cols, op)
 	}
 	splitFoldGeneric(dst[n:], src[n*cols:], cols, op)
+}
+
+// SplitArg sets dst[r], for r < len(dst), to the index of the greatest
+// (least, where greatest is false) of the cols (2 to 4) contiguous floats
+// src[r*cols:(r+1)*cols] by elem.ArgMax's rule: the first index of the
+// extreme, +0 above -0, or the first NaN's index if there is one. It is
+// the argmax along a short contiguous axis in one pass, the rows split
+// into columns in registers as SplitFold splits them, where the
+// implementation has a kernel.
+func SplitArg[T Number](dst []int, src []T, cols int, greatest bool) {
+	src = src[:len(dst)*cols]
+	op := splitFoldArgMax
+	if !greatest {
+		op = splitFoldArgMin
+	}
+	n := 0
+	if Current() != Generic && bits.UintSize == 64 {
+		n = splitFoldKernel(dst, src, cols, op)
+	}
+	splitArgGeneric(dst[n:], src[n*cols:], cols, greatest)
+}
+
+// splitArgGeneric is SplitArg as the kernels compute it: each value's
+// bits a signed key that orders the floats with -0 below +0, the first
+// strictly greater (less) key, then the first NaN.
+func splitArgGeneric[T Number](dst []int, src []T, cols int, greatest bool) {
+	key := func(x T) int64 {
+		if unsafe.Sizeof(x) == 4 {
+			b := int32(math.Float32bits(float32(x)))
+			return int64(b ^ int32(uint32(b>>31)>>1))
+		}
+		b := int64(math.Float64bits(float64(x)))
+		return b ^ int64(uint64(b>>63)>>1)
+	}
+	for r := range dst {
+		x := src[r*cols:][:cols]
+		at, best := 0, key(x[0])
+		for j := 1; j < cols; j++ {
+			if k := key(x[j]); greatest && k > best || !greatest && k < best {
+				at, best = j, k
+			}
+		}
+		for j := cols - 1; j >= 0; j-- {
+			if x[j] != x[j] {
+				at = j
+			}
+		}
+		dst[r] = at
+	}
 }
 
 // splitFoldGeneric is SplitFold as the plain loop, the reference.

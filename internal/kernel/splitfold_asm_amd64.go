@@ -10,10 +10,11 @@ import (
 
 // splitFoldKernel runs the split-fold kernel for T's size and cols on the
 // largest whole number of registers of rows, and returns how many it
-// computed: none when there is no kernel. Where the dispatch gives the
+// computed: none when there is no kernel. dst is T, or int for SplitArg's
+// ops. Where the dispatch gives the
 // call to AVX-512 its kernel takes whole zmm registers of rows, and the
 // AVX2 kernel at most one ymm register's more.
-func splitFoldKernel[T Number](dst, src []T, cols, op int) int {
+func splitFoldKernel[T Number, D any](dst []D, src []T, cols, op int) int {
 	size := int(unsafe.Sizeof(T(0)))
 	if !isFloat[T]() || !cpu.X86.HasAVX2 || cols < 2 || cols > 4 || size == 8 && cols == 4 {
 		return 0
@@ -39,7 +40,7 @@ var splitFoldKernels = [2][2][3]func(dst, src *byte, n, op int){
 
 // splitFoldRun runs the AVX2 or (wide) AVX-512 kernel for T's size and
 // cols over the rows of dst, a whole number of its registers of rows.
-func splitFoldRun[T Number](dst, src []T, cols, op int, wide bool) {
+func splitFoldRun[T Number, D any](dst []D, src []T, cols, op int, wide bool) {
 	if len(dst) == 0 {
 		return
 	}

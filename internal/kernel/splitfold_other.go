@@ -3,4 +3,4 @@
 package kernel
 
 // splitFoldKernel has no kernel to run here: SplitFold runs the loop.
-func splitFoldKernel[T Number](dst, src []T, cols, op int) int { return 0 }
+func splitFoldKernel[T Number, D any](dst []D, src []T, cols, op int) int { return 0 }

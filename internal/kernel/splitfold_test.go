@@ -4,6 +4,7 @@ package kernel_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -78,6 +79,63 @@ func testSplitFold[T testkit.Float](t *testing.T) {
 						continue
 					}
 					require.Equal(t, testkit.Bits(want), testkit.Bits(dst[r]), what)
+				}
+			}
+		}
+	}
+}
+
+// TestSplitArg checks SplitArg under every implementation against
+// elem.ArgMax's rule written out here (the first NaN; else the first
+// index of the extreme, +0 above -0), for every row width and length up
+// to 70 rows, on random data with one value in four special and on rows
+// of ties and signed zeros, src flush against a guard page and dst before
+// one.
+func TestSplitArg(t *testing.T) {
+	testkit.EachImplementation(t, func(t *testing.T) {
+		t.Run("float32", testSplitArg[float32])
+		t.Run("float64", testSplitArg[float64])
+	})
+}
+
+func testSplitArg[T testkit.Float](t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	zero, negZero := T(0), T(math.Copysign(0, -1))
+	beats := func(x, b T, greatest bool) bool {
+		switch {
+		case b != b:
+			return false
+		case x != x:
+			return true
+		case x == 0 && b == 0:
+			return math.Signbit(float64(b)) == greatest && math.Signbit(float64(x)) != greatest
+		}
+		return greatest && x > b || !greatest && x < b
+	}
+	for _, greatest := range []bool{true, false} {
+		for cols := 2; cols <= 4; cols++ {
+			for rows := range 71 {
+				for _, data := range []string{"random", "ties and zeros"} {
+					src := testkit.AtEnd[T](testkit.NewGuardPages(t, 1+rows*cols*8/4096), rows*cols)
+					if data == "random" {
+						copy(src, testkit.RandomData[T](rng, len(src)))
+					} else {
+						pool := []T{zero, negZero, 1, 1, -1}
+						for i := range src {
+							src[i] = pool[rng.IntN(len(pool))]
+						}
+					}
+					dst := testkit.AtEnd[int](testkit.NewGuardPages(t, 1+rows*8/4096), rows)
+					kernel.SplitArg(dst, src, cols, greatest)
+					for r := range rows {
+						x, want := src[r*cols:][:cols], 0
+						for j := 1; j < cols; j++ {
+							if beats(x[j], x[want], greatest) {
+								want = j
+							}
+						}
+						require.Equal(t, want, dst[r], "arg (greatest %v) of %d columns, %d rows, %s: row %d of %v", greatest, cols, rows, data, r, x)
+					}
 				}
 			}
 		}

@@ -8919,6 +8919,10 @@ TEXT ·splitFold4x2AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold4x2AVX2mean
 	CMPQ  BX, $0x04
 	JE    splitFold4x2AVX2sqdev
+	CMPQ  BX, $0x05
+	JE    splitFold4x2AVX2argmax
+	CMPQ  BX, $0x06
+	JE    splitFold4x2AVX2argmin
 
 splitFold4x2AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -9023,6 +9027,84 @@ splitFold4x2AVX2sqdevloop:
 	ADDQ        $0x00000020, AX
 	SUBQ        $0x00000008, DX
 	JNZ         splitFold4x2AVX2sqdevloop
+	JMP         splitFold4x2AVX2end
+
+splitFold4x2AVX2argmax:
+	MOVL         $0x00000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+
+splitFold4x2AVX2argmaxloop:
+	VMOVUPS      (CX), X2
+	VINSERTF128  $0x01, 32(CX), Y2, Y2
+	VMOVUPS      16(CX), X3
+	VINSERTF128  $0x01, 48(CX), Y3, Y3
+	VSHUFPS      $0x88, Y3, Y2, Y4
+	VSHUFPS      $0xdd, Y3, Y2, Y5
+	VPSRAD       $0x1f, Y4, Y6
+	VPSRLD       $0x01, Y6, Y6
+	VPXOR        Y6, Y4, Y6
+	VPSRAD       $0x1f, Y5, Y7
+	VPSRLD       $0x01, Y7, Y7
+	VPXOR        Y7, Y5, Y7
+	VPCMPGTD     Y6, Y7, Y8
+	VPBLENDVB    Y8, Y7, Y6, Y6
+	VPBLENDVB    Y8, Y1, Y0, Y6
+	VCMPPS       $0x03, Y5, Y5, Y5
+	VPBLENDVB    Y5, Y1, Y6, Y5
+	VCMPPS       $0x03, Y4, Y4, Y4
+	VPBLENDVB    Y4, Y0, Y5, Y4
+	VPMOVSXDQ    X4, Y5
+	VMOVDQU      Y5, (AX)
+	VEXTRACTI128 $0x01, Y4, X2
+	VPMOVSXDQ    X2, Y4
+	VMOVDQU      Y4, 32(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, DX
+	JNZ          splitFold4x2AVX2argmaxloop
+	JMP          splitFold4x2AVX2end
+
+splitFold4x2AVX2argmin:
+	MOVL         $0x00000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+
+splitFold4x2AVX2argminloop:
+	VMOVUPS      (CX), X2
+	VINSERTF128  $0x01, 32(CX), Y2, Y2
+	VMOVUPS      16(CX), X3
+	VINSERTF128  $0x01, 48(CX), Y3, Y3
+	VSHUFPS      $0x88, Y3, Y2, Y4
+	VSHUFPS      $0xdd, Y3, Y2, Y5
+	VPSRAD       $0x1f, Y4, Y6
+	VPSRLD       $0x01, Y6, Y6
+	VPXOR        Y6, Y4, Y6
+	VPSRAD       $0x1f, Y5, Y7
+	VPSRLD       $0x01, Y7, Y7
+	VPXOR        Y7, Y5, Y7
+	VPCMPGTD     Y7, Y6, Y8
+	VPBLENDVB    Y8, Y7, Y6, Y6
+	VPBLENDVB    Y8, Y1, Y0, Y6
+	VCMPPS       $0x03, Y5, Y5, Y5
+	VPBLENDVB    Y5, Y1, Y6, Y5
+	VCMPPS       $0x03, Y4, Y4, Y4
+	VPBLENDVB    Y4, Y0, Y5, Y4
+	VPMOVSXDQ    X4, Y5
+	VMOVDQU      Y5, (AX)
+	VEXTRACTI128 $0x01, Y4, X2
+	VPMOVSXDQ    X2, Y4
+	VMOVDQU      Y4, 32(AX)
+	ADDQ         $0x00000040, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, DX
+	JNZ          splitFold4x2AVX2argminloop
 
 splitFold4x2AVX2end:
 	VZEROUPPER
@@ -9047,6 +9129,10 @@ TEXT ·splitFold4x2AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold4x2AVX512mean
 	CMPQ      BX, $0x04
 	JE        splitFold4x2AVX512sqdev
+	CMPQ      BX, $0x05
+	JE        splitFold4x2AVX512argmax
+	CMPQ      BX, $0x06
+	JE        splitFold4x2AVX512argmin
 	VMOVDQU64 splitFold4x2AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold4x2AVX512idx<>+64(SB), Z1
 
@@ -9162,6 +9248,96 @@ splitFold4x2AVX512sqdevloop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000010, DX
 	JNZ       splitFold4x2AVX512sqdevloop
+	JMP       splitFold4x2AVX512end
+
+splitFold4x2AVX512argmax:
+	MOVL         $0x00000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Z1
+	VMOVDQU64    splitFold4x2AVX512idx<>+0(SB), Z2
+	VMOVDQU64    splitFold4x2AVX512idx<>+64(SB), Z3
+
+splitFold4x2AVX512argmaxloop:
+	VMOVUPS       (CX), Z4
+	VMOVUPS       64(CX), Z5
+	VMOVDQU64     Z4, Z6
+	VPERMT2PS     Z5, Z2, Z6
+	VMOVDQU64     Z4, Z4
+	VPERMT2PS     Z5, Z3, Z4
+	VPSRAD        $0x1f, Z6, Z5
+	VPSRLD        $0x01, Z5, Z5
+	VPXORD        Z5, Z6, Z5
+	VPSRAD        $0x1f, Z4, Z7
+	VPSRLD        $0x01, Z7, Z7
+	VPXORD        Z7, Z4, Z7
+	VPCMPGTD      Z5, Z7, K1
+	VMOVDQU64     Z5, Z8
+	VPBLENDMD     Z7, Z5, K1, Z8
+	VMOVDQU64     Z0, Z5
+	VPBLENDMD     Z1, Z0, K1, Z5
+	VCMPPS        $0x03, Z4, Z4, K1
+	VMOVDQU64     Z5, Z4
+	VPBLENDMD     Z1, Z5, K1, Z4
+	VCMPPS        $0x03, Z6, Z6, K1
+	VMOVDQU64     Z4, Z5
+	VPBLENDMD     Z0, Z4, K1, Z5
+	VPMOVSXDQ     Y5, Z4
+	VMOVDQU64     Z4, (AX)
+	VEXTRACTI64X4 $0x01, Z5, Y4
+	VPMOVSXDQ     Y4, Z4
+	VMOVDQU64     Z4, 64(AX)
+	ADDQ          $0x00000080, CX
+	ADDQ          $0x00000080, AX
+	SUBQ          $0x00000010, DX
+	JNZ           splitFold4x2AVX512argmaxloop
+	JMP           splitFold4x2AVX512end
+
+splitFold4x2AVX512argmin:
+	MOVL         $0x00000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Z1
+	VMOVDQU64    splitFold4x2AVX512idx<>+0(SB), Z2
+	VMOVDQU64    splitFold4x2AVX512idx<>+64(SB), Z3
+
+splitFold4x2AVX512argminloop:
+	VMOVUPS       (CX), Z4
+	VMOVUPS       64(CX), Z5
+	VMOVDQU64     Z4, Z6
+	VPERMT2PS     Z5, Z2, Z6
+	VMOVDQU64     Z4, Z4
+	VPERMT2PS     Z5, Z3, Z4
+	VPSRAD        $0x1f, Z6, Z5
+	VPSRLD        $0x01, Z5, Z5
+	VPXORD        Z5, Z6, Z5
+	VPSRAD        $0x1f, Z4, Z7
+	VPSRLD        $0x01, Z7, Z7
+	VPXORD        Z7, Z4, Z7
+	VPCMPGTD      Z7, Z5, K1
+	VMOVDQU64     Z5, Z8
+	VPBLENDMD     Z7, Z5, K1, Z8
+	VMOVDQU64     Z0, Z5
+	VPBLENDMD     Z1, Z0, K1, Z5
+	VCMPPS        $0x03, Z4, Z4, K1
+	VMOVDQU64     Z5, Z4
+	VPBLENDMD     Z1, Z5, K1, Z4
+	VCMPPS        $0x03, Z6, Z6, K1
+	VMOVDQU64     Z4, Z5
+	VPBLENDMD     Z0, Z4, K1, Z5
+	VPMOVSXDQ     Y5, Z4
+	VMOVDQU64     Z4, (AX)
+	VEXTRACTI64X4 $0x01, Z5, Y4
+	VPMOVSXDQ     Y4, Z4
+	VMOVDQU64     Z4, 64(AX)
+	ADDQ          $0x00000080, CX
+	ADDQ          $0x00000080, AX
+	SUBQ          $0x00000010, DX
+	JNZ           splitFold4x2AVX512argminloop
 
 splitFold4x2AVX512end:
 	VZEROUPPER
@@ -9220,6 +9396,10 @@ TEXT ·splitFold4x3AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold4x3AVX2mean
 	CMPQ  BX, $0x04
 	JE    splitFold4x3AVX2sqdev
+	CMPQ  BX, $0x05
+	JE    splitFold4x3AVX2argmax
+	CMPQ  BX, $0x06
+	JE    splitFold4x3AVX2argmin
 
 splitFold4x3AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -9382,6 +9562,124 @@ splitFold4x3AVX2sqdevloop:
 	ADDQ        $0x00000020, AX
 	SUBQ        $0x00000008, DX
 	JNZ         splitFold4x3AVX2sqdevloop
+	JMP         splitFold4x3AVX2end
+
+splitFold4x3AVX2argmax:
+	MOVL         $0x00000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x00000002, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+
+splitFold4x3AVX2argmaxloop:
+	VMOVUPS      (CX), X3
+	VINSERTF128  $0x01, 48(CX), Y3, Y3
+	VMOVUPS      16(CX), X4
+	VINSERTF128  $0x01, 64(CX), Y4, Y4
+	VMOVUPS      32(CX), X5
+	VINSERTF128  $0x01, 80(CX), Y5, Y5
+	VBLENDPS     $0x44, Y4, Y3, Y6
+	VBLENDPS     $0x22, Y5, Y6, Y6
+	VPERMILPS    $0x6c, Y6, Y6
+	VBLENDPS     $0x99, Y4, Y3, Y7
+	VBLENDPS     $0x44, Y5, Y7, Y7
+	VPERMILPS    $0xb1, Y7, Y7
+	VBLENDPS     $0x22, Y4, Y3, Y8
+	VBLENDPS     $0x99, Y5, Y8, Y8
+	VPERMILPS    $0xc6, Y8, Y8
+	VPSRAD       $0x1f, Y6, Y9
+	VPSRLD       $0x01, Y9, Y9
+	VPXOR        Y9, Y6, Y9
+	VPSRAD       $0x1f, Y7, Y10
+	VPSRLD       $0x01, Y10, Y10
+	VPXOR        Y10, Y7, Y10
+	VPCMPGTD     Y9, Y10, Y11
+	VPBLENDVB    Y11, Y10, Y9, Y9
+	VPBLENDVB    Y11, Y1, Y0, Y10
+	VPSRAD       $0x1f, Y8, Y11
+	VPSRLD       $0x01, Y11, Y11
+	VPXOR        Y11, Y8, Y11
+	VPCMPGTD     Y9, Y11, Y12
+	VPBLENDVB    Y12, Y11, Y9, Y9
+	VPBLENDVB    Y12, Y2, Y10, Y9
+	VCMPPS       $0x03, Y8, Y8, Y8
+	VPBLENDVB    Y8, Y2, Y9, Y8
+	VCMPPS       $0x03, Y7, Y7, Y7
+	VPBLENDVB    Y7, Y1, Y8, Y7
+	VCMPPS       $0x03, Y6, Y6, Y6
+	VPBLENDVB    Y6, Y0, Y7, Y6
+	VPMOVSXDQ    X6, Y7
+	VMOVDQU      Y7, (AX)
+	VEXTRACTI128 $0x01, Y6, X3
+	VPMOVSXDQ    X3, Y6
+	VMOVDQU      Y6, 32(AX)
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, DX
+	JNZ          splitFold4x3AVX2argmaxloop
+	JMP          splitFold4x3AVX2end
+
+splitFold4x3AVX2argmin:
+	MOVL         $0x00000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x00000002, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+
+splitFold4x3AVX2argminloop:
+	VMOVUPS      (CX), X3
+	VINSERTF128  $0x01, 48(CX), Y3, Y3
+	VMOVUPS      16(CX), X4
+	VINSERTF128  $0x01, 64(CX), Y4, Y4
+	VMOVUPS      32(CX), X5
+	VINSERTF128  $0x01, 80(CX), Y5, Y5
+	VBLENDPS     $0x44, Y4, Y3, Y6
+	VBLENDPS     $0x22, Y5, Y6, Y6
+	VPERMILPS    $0x6c, Y6, Y6
+	VBLENDPS     $0x99, Y4, Y3, Y7
+	VBLENDPS     $0x44, Y5, Y7, Y7
+	VPERMILPS    $0xb1, Y7, Y7
+	VBLENDPS     $0x22, Y4, Y3, Y8
+	VBLENDPS     $0x99, Y5, Y8, Y8
+	VPERMILPS    $0xc6, Y8, Y8
+	VPSRAD       $0x1f, Y6, Y9
+	VPSRLD       $0x01, Y9, Y9
+	VPXOR        Y9, Y6, Y9
+	VPSRAD       $0x1f, Y7, Y10
+	VPSRLD       $0x01, Y10, Y10
+	VPXOR        Y10, Y7, Y10
+	VPCMPGTD     Y10, Y9, Y11
+	VPBLENDVB    Y11, Y10, Y9, Y9
+	VPBLENDVB    Y11, Y1, Y0, Y10
+	VPSRAD       $0x1f, Y8, Y11
+	VPSRLD       $0x01, Y11, Y11
+	VPXOR        Y11, Y8, Y11
+	VPCMPGTD     Y11, Y9, Y12
+	VPBLENDVB    Y12, Y11, Y9, Y9
+	VPBLENDVB    Y12, Y2, Y10, Y9
+	VCMPPS       $0x03, Y8, Y8, Y8
+	VPBLENDVB    Y8, Y2, Y9, Y8
+	VCMPPS       $0x03, Y7, Y7, Y7
+	VPBLENDVB    Y7, Y1, Y8, Y7
+	VCMPPS       $0x03, Y6, Y6, Y6
+	VPBLENDVB    Y6, Y0, Y7, Y6
+	VPMOVSXDQ    X6, Y7
+	VMOVDQU      Y7, (AX)
+	VEXTRACTI128 $0x01, Y6, X3
+	VPMOVSXDQ    X3, Y6
+	VMOVDQU      Y6, 32(AX)
+	ADDQ         $0x00000060, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, DX
+	JNZ          splitFold4x3AVX2argminloop
 
 splitFold4x3AVX2end:
 	VZEROUPPER
@@ -9406,6 +9704,10 @@ TEXT ·splitFold4x3AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold4x3AVX512mean
 	CMPQ      BX, $0x04
 	JE        splitFold4x3AVX512sqdev
+	CMPQ      BX, $0x05
+	JE        splitFold4x3AVX512argmax
+	CMPQ      BX, $0x06
+	JE        splitFold4x3AVX512argmin
 	VMOVDQU64 splitFold4x3AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold4x3AVX512idx<>+64(SB), Z1
 	MOVL      $0x0000f800, BX
@@ -9604,6 +9906,152 @@ splitFold4x3AVX512sqdevloop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000010, DX
 	JNZ       splitFold4x3AVX512sqdevloop
+	JMP       splitFold4x3AVX512end
+
+splitFold4x3AVX512argmax:
+	MOVL         $0x00000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Z1
+	MOVL         $0x00000002, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Z2
+	VMOVDQU64    splitFold4x3AVX512idx<>+0(SB), Z3
+	VMOVDQU64    splitFold4x3AVX512idx<>+64(SB), Z4
+	MOVL         $0x0000f800, BX
+	KMOVW        BX, K1
+	VMOVDQU64    splitFold4x3AVX512idx<>+128(SB), Z5
+	VMOVDQU64    splitFold4x3AVX512idx<>+192(SB), Z6
+	VMOVDQU64    splitFold4x3AVX512idx<>+256(SB), Z7
+	VMOVDQU64    splitFold4x3AVX512idx<>+320(SB), Z8
+	MOVL         $0x0000fc00, BX
+	KMOVW        BX, K2
+
+splitFold4x3AVX512argmaxloop:
+	VMOVUPS       (CX), Z9
+	VMOVUPS       64(CX), Z10
+	VMOVUPS       128(CX), Z11
+	VMOVDQU64     Z9, Z12
+	VPERMT2PS     Z10, Z3, Z12
+	VPERMPS       Z11, Z4, K1, Z12
+	VMOVDQU64     Z9, Z13
+	VPERMT2PS     Z10, Z5, Z13
+	VPERMPS       Z11, Z6, K1, Z13
+	VMOVDQU64     Z9, Z9
+	VPERMT2PS     Z10, Z7, Z9
+	VPERMPS       Z11, Z8, K2, Z9
+	VPSRAD        $0x1f, Z12, Z10
+	VPSRLD        $0x01, Z10, Z10
+	VPXORD        Z10, Z12, Z10
+	VPSRAD        $0x1f, Z13, Z11
+	VPSRLD        $0x01, Z11, Z11
+	VPXORD        Z11, Z13, Z11
+	VPCMPGTD      Z10, Z11, K3
+	VMOVDQU64     Z10, Z14
+	VPBLENDMD     Z11, Z10, K3, Z14
+	VMOVDQU64     Z0, Z10
+	VPBLENDMD     Z1, Z0, K3, Z10
+	VPSRAD        $0x1f, Z9, Z11
+	VPSRLD        $0x01, Z11, Z11
+	VPXORD        Z11, Z9, Z11
+	VPCMPGTD      Z14, Z11, K3
+	VMOVDQU64     Z14, Z15
+	VPBLENDMD     Z11, Z14, K3, Z15
+	VMOVDQU64     Z10, Z11
+	VPBLENDMD     Z2, Z10, K3, Z11
+	VCMPPS        $0x03, Z9, Z9, K3
+	VMOVDQU64     Z11, Z9
+	VPBLENDMD     Z2, Z11, K3, Z9
+	VCMPPS        $0x03, Z13, Z13, K3
+	VMOVDQU64     Z9, Z10
+	VPBLENDMD     Z1, Z9, K3, Z10
+	VCMPPS        $0x03, Z12, Z12, K3
+	VMOVDQU64     Z10, Z9
+	VPBLENDMD     Z0, Z10, K3, Z9
+	VPMOVSXDQ     Y9, Z10
+	VMOVDQU64     Z10, (AX)
+	VEXTRACTI64X4 $0x01, Z9, Y9
+	VPMOVSXDQ     Y9, Z9
+	VMOVDQU64     Z9, 64(AX)
+	ADDQ          $0x000000c0, CX
+	ADDQ          $0x00000080, AX
+	SUBQ          $0x00000010, DX
+	JNZ           splitFold4x3AVX512argmaxloop
+	JMP           splitFold4x3AVX512end
+
+splitFold4x3AVX512argmin:
+	MOVL         $0x00000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Z1
+	MOVL         $0x00000002, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Z2
+	VMOVDQU64    splitFold4x3AVX512idx<>+0(SB), Z3
+	VMOVDQU64    splitFold4x3AVX512idx<>+64(SB), Z4
+	MOVL         $0x0000f800, BX
+	KMOVW        BX, K1
+	VMOVDQU64    splitFold4x3AVX512idx<>+128(SB), Z5
+	VMOVDQU64    splitFold4x3AVX512idx<>+192(SB), Z6
+	VMOVDQU64    splitFold4x3AVX512idx<>+256(SB), Z7
+	VMOVDQU64    splitFold4x3AVX512idx<>+320(SB), Z8
+	MOVL         $0x0000fc00, BX
+	KMOVW        BX, K2
+
+splitFold4x3AVX512argminloop:
+	VMOVUPS       (CX), Z9
+	VMOVUPS       64(CX), Z10
+	VMOVUPS       128(CX), Z11
+	VMOVDQU64     Z9, Z12
+	VPERMT2PS     Z10, Z3, Z12
+	VPERMPS       Z11, Z4, K1, Z12
+	VMOVDQU64     Z9, Z13
+	VPERMT2PS     Z10, Z5, Z13
+	VPERMPS       Z11, Z6, K1, Z13
+	VMOVDQU64     Z9, Z9
+	VPERMT2PS     Z10, Z7, Z9
+	VPERMPS       Z11, Z8, K2, Z9
+	VPSRAD        $0x1f, Z12, Z10
+	VPSRLD        $0x01, Z10, Z10
+	VPXORD        Z10, Z12, Z10
+	VPSRAD        $0x1f, Z13, Z11
+	VPSRLD        $0x01, Z11, Z11
+	VPXORD        Z11, Z13, Z11
+	VPCMPGTD      Z11, Z10, K3
+	VMOVDQU64     Z10, Z14
+	VPBLENDMD     Z11, Z10, K3, Z14
+	VMOVDQU64     Z0, Z10
+	VPBLENDMD     Z1, Z0, K3, Z10
+	VPSRAD        $0x1f, Z9, Z11
+	VPSRLD        $0x01, Z11, Z11
+	VPXORD        Z11, Z9, Z11
+	VPCMPGTD      Z11, Z14, K3
+	VMOVDQU64     Z14, Z15
+	VPBLENDMD     Z11, Z14, K3, Z15
+	VMOVDQU64     Z10, Z11
+	VPBLENDMD     Z2, Z10, K3, Z11
+	VCMPPS        $0x03, Z9, Z9, K3
+	VMOVDQU64     Z11, Z9
+	VPBLENDMD     Z2, Z11, K3, Z9
+	VCMPPS        $0x03, Z13, Z13, K3
+	VMOVDQU64     Z9, Z10
+	VPBLENDMD     Z1, Z9, K3, Z10
+	VCMPPS        $0x03, Z12, Z12, K3
+	VMOVDQU64     Z10, Z9
+	VPBLENDMD     Z0, Z10, K3, Z9
+	VPMOVSXDQ     Y9, Z10
+	VMOVDQU64     Z10, (AX)
+	VEXTRACTI64X4 $0x01, Z9, Y9
+	VPMOVSXDQ     Y9, Z9
+	VMOVDQU64     Z9, 64(AX)
+	ADDQ          $0x000000c0, CX
+	ADDQ          $0x00000080, AX
+	SUBQ          $0x00000010, DX
+	JNZ           splitFold4x3AVX512argminloop
 
 splitFold4x3AVX512end:
 	VZEROUPPER
@@ -9726,6 +10174,10 @@ TEXT ·splitFold4x4AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold4x4AVX2mean
 	CMPQ  BX, $0x04
 	JE    splitFold4x4AVX2sqdev
+	CMPQ  BX, $0x05
+	JE    splitFold4x4AVX2argmax
+	CMPQ  BX, $0x06
+	JE    splitFold4x4AVX2argmin
 
 splitFold4x4AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -9906,6 +10358,148 @@ splitFold4x4AVX2sqdevloop:
 	ADDQ        $0x00000020, AX
 	SUBQ        $0x00000008, DX
 	JNZ         splitFold4x4AVX2sqdevloop
+	JMP         splitFold4x4AVX2end
+
+splitFold4x4AVX2argmax:
+	MOVL         $0x00000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x00000002, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+
+splitFold4x4AVX2argmaxloop:
+	VMOVUPS      (CX), X4
+	VINSERTF128  $0x01, 64(CX), Y4, Y4
+	VMOVUPS      16(CX), X5
+	VINSERTF128  $0x01, 80(CX), Y5, Y5
+	VMOVUPS      32(CX), X6
+	VINSERTF128  $0x01, 96(CX), Y6, Y6
+	VMOVUPS      48(CX), X7
+	VINSERTF128  $0x01, 112(CX), Y7, Y7
+	VUNPCKLPS    Y5, Y4, Y8
+	VUNPCKHPS    Y5, Y4, Y9
+	VUNPCKLPS    Y7, Y6, Y10
+	VUNPCKHPS    Y7, Y6, Y11
+	VSHUFPS      $0x44, Y10, Y8, Y12
+	VSHUFPS      $0xee, Y10, Y8, Y8
+	VSHUFPS      $0x44, Y11, Y9, Y10
+	VSHUFPS      $0xee, Y11, Y9, Y9
+	VPSRAD       $0x1f, Y12, Y11
+	VPSRLD       $0x01, Y11, Y11
+	VPXOR        Y11, Y12, Y11
+	VPSRAD       $0x1f, Y8, Y13
+	VPSRLD       $0x01, Y13, Y13
+	VPXOR        Y13, Y8, Y13
+	VPCMPGTD     Y11, Y13, Y14
+	VPBLENDVB    Y14, Y13, Y11, Y11
+	VPBLENDVB    Y14, Y1, Y0, Y13
+	VPSRAD       $0x1f, Y10, Y14
+	VPSRLD       $0x01, Y14, Y14
+	VPXOR        Y14, Y10, Y14
+	VPCMPGTD     Y11, Y14, Y15
+	VPBLENDVB    Y15, Y14, Y11, Y11
+	VPBLENDVB    Y15, Y2, Y13, Y13
+	VPSRAD       $0x1f, Y9, Y14
+	VPSRLD       $0x01, Y14, Y14
+	VPXOR        Y14, Y9, Y14
+	VPCMPGTD     Y11, Y14, Y15
+	VPBLENDVB    Y15, Y14, Y11, Y11
+	VPBLENDVB    Y15, Y3, Y13, Y11
+	VCMPPS       $0x03, Y9, Y9, Y9
+	VPBLENDVB    Y9, Y3, Y11, Y9
+	VCMPPS       $0x03, Y10, Y10, Y10
+	VPBLENDVB    Y10, Y2, Y9, Y9
+	VCMPPS       $0x03, Y8, Y8, Y8
+	VPBLENDVB    Y8, Y1, Y9, Y8
+	VCMPPS       $0x03, Y12, Y12, Y9
+	VPBLENDVB    Y9, Y0, Y8, Y8
+	VPMOVSXDQ    X8, Y9
+	VMOVDQU      Y9, (AX)
+	VEXTRACTI128 $0x01, Y8, X4
+	VPMOVSXDQ    X4, Y8
+	VMOVDQU      Y8, 32(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, DX
+	JNZ          splitFold4x4AVX2argmaxloop
+	JMP          splitFold4x4AVX2end
+
+splitFold4x4AVX2argmin:
+	MOVL         $0x00000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0x00000002, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Y3
+
+splitFold4x4AVX2argminloop:
+	VMOVUPS      (CX), X4
+	VINSERTF128  $0x01, 64(CX), Y4, Y4
+	VMOVUPS      16(CX), X5
+	VINSERTF128  $0x01, 80(CX), Y5, Y5
+	VMOVUPS      32(CX), X6
+	VINSERTF128  $0x01, 96(CX), Y6, Y6
+	VMOVUPS      48(CX), X7
+	VINSERTF128  $0x01, 112(CX), Y7, Y7
+	VUNPCKLPS    Y5, Y4, Y8
+	VUNPCKHPS    Y5, Y4, Y9
+	VUNPCKLPS    Y7, Y6, Y10
+	VUNPCKHPS    Y7, Y6, Y11
+	VSHUFPS      $0x44, Y10, Y8, Y12
+	VSHUFPS      $0xee, Y10, Y8, Y8
+	VSHUFPS      $0x44, Y11, Y9, Y10
+	VSHUFPS      $0xee, Y11, Y9, Y9
+	VPSRAD       $0x1f, Y12, Y11
+	VPSRLD       $0x01, Y11, Y11
+	VPXOR        Y11, Y12, Y11
+	VPSRAD       $0x1f, Y8, Y13
+	VPSRLD       $0x01, Y13, Y13
+	VPXOR        Y13, Y8, Y13
+	VPCMPGTD     Y13, Y11, Y14
+	VPBLENDVB    Y14, Y13, Y11, Y11
+	VPBLENDVB    Y14, Y1, Y0, Y13
+	VPSRAD       $0x1f, Y10, Y14
+	VPSRLD       $0x01, Y14, Y14
+	VPXOR        Y14, Y10, Y14
+	VPCMPGTD     Y14, Y11, Y15
+	VPBLENDVB    Y15, Y14, Y11, Y11
+	VPBLENDVB    Y15, Y2, Y13, Y13
+	VPSRAD       $0x1f, Y9, Y14
+	VPSRLD       $0x01, Y14, Y14
+	VPXOR        Y14, Y9, Y14
+	VPCMPGTD     Y14, Y11, Y15
+	VPBLENDVB    Y15, Y14, Y11, Y11
+	VPBLENDVB    Y15, Y3, Y13, Y11
+	VCMPPS       $0x03, Y9, Y9, Y9
+	VPBLENDVB    Y9, Y3, Y11, Y9
+	VCMPPS       $0x03, Y10, Y10, Y10
+	VPBLENDVB    Y10, Y2, Y9, Y9
+	VCMPPS       $0x03, Y8, Y8, Y8
+	VPBLENDVB    Y8, Y1, Y9, Y8
+	VCMPPS       $0x03, Y12, Y12, Y9
+	VPBLENDVB    Y9, Y0, Y8, Y8
+	VPMOVSXDQ    X8, Y9
+	VMOVDQU      Y9, (AX)
+	VEXTRACTI128 $0x01, Y8, X4
+	VPMOVSXDQ    X4, Y8
+	VMOVDQU      Y8, 32(AX)
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, DX
+	JNZ          splitFold4x4AVX2argminloop
 
 splitFold4x4AVX2end:
 	VZEROUPPER
@@ -9930,6 +10524,10 @@ TEXT ·splitFold4x4AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold4x4AVX512mean
 	CMPQ      BX, $0x04
 	JE        splitFold4x4AVX512sqdev
+	CMPQ      BX, $0x05
+	JE        splitFold4x4AVX512argmax
+	CMPQ      BX, $0x06
+	JE        splitFold4x4AVX512argmin
 	VMOVDQU64 splitFold4x4AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold4x4AVX512idx<>+64(SB), Z1
 	MOVL      $0x00000f00, BX
@@ -10211,6 +10809,208 @@ splitFold4x4AVX512sqdevloop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000010, DX
 	JNZ       splitFold4x4AVX512sqdevloop
+	JMP       splitFold4x4AVX512end
+
+splitFold4x4AVX512argmax:
+	MOVL         $0x00000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Z1
+	MOVL         $0x00000002, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Z2
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Z3
+	VMOVDQU64    splitFold4x4AVX512idx<>+0(SB), Z4
+	VMOVDQU64    splitFold4x4AVX512idx<>+64(SB), Z5
+	MOVL         $0x00000f00, BX
+	KMOVW        BX, K1
+	VMOVDQU64    splitFold4x4AVX512idx<>+128(SB), Z6
+	MOVL         $0x0000f000, BX
+	KMOVW        BX, K2
+	VMOVDQU64    splitFold4x4AVX512idx<>+192(SB), Z7
+	VMOVDQU64    splitFold4x4AVX512idx<>+256(SB), Z8
+	VMOVDQU64    splitFold4x4AVX512idx<>+320(SB), Z9
+	VMOVDQU64    splitFold4x4AVX512idx<>+384(SB), Z10
+	VMOVDQU64    splitFold4x4AVX512idx<>+448(SB), Z11
+	VMOVDQU64    splitFold4x4AVX512idx<>+512(SB), Z12
+	VMOVDQU64    splitFold4x4AVX512idx<>+576(SB), Z13
+	VMOVDQU64    splitFold4x4AVX512idx<>+640(SB), Z14
+	VMOVDQU64    splitFold4x4AVX512idx<>+704(SB), Z15
+
+splitFold4x4AVX512argmaxloop:
+	VMOVUPS       (CX), Z16
+	VMOVUPS       64(CX), Z17
+	VMOVUPS       128(CX), Z18
+	VMOVUPS       192(CX), Z19
+	VMOVDQU64     Z16, Z20
+	VPERMT2PS     Z17, Z4, Z20
+	VPERMPS       Z18, Z5, K1, Z20
+	VPERMPS       Z19, Z6, K2, Z20
+	VMOVDQU64     Z16, Z21
+	VPERMT2PS     Z17, Z7, Z21
+	VPERMPS       Z18, Z8, K1, Z21
+	VPERMPS       Z19, Z9, K2, Z21
+	VMOVDQU64     Z16, Z22
+	VPERMT2PS     Z17, Z10, Z22
+	VPERMPS       Z18, Z11, K1, Z22
+	VPERMPS       Z19, Z12, K2, Z22
+	VMOVDQU64     Z16, Z16
+	VPERMT2PS     Z17, Z13, Z16
+	VPERMPS       Z18, Z14, K1, Z16
+	VPERMPS       Z19, Z15, K2, Z16
+	VPSRAD        $0x1f, Z20, Z17
+	VPSRLD        $0x01, Z17, Z17
+	VPXORD        Z17, Z20, Z17
+	VPSRAD        $0x1f, Z21, Z18
+	VPSRLD        $0x01, Z18, Z18
+	VPXORD        Z18, Z21, Z18
+	VPCMPGTD      Z17, Z18, K3
+	VMOVDQU64     Z17, Z19
+	VPBLENDMD     Z18, Z17, K3, Z19
+	VMOVDQU64     Z0, Z17
+	VPBLENDMD     Z1, Z0, K3, Z17
+	VPSRAD        $0x1f, Z22, Z18
+	VPSRLD        $0x01, Z18, Z18
+	VPXORD        Z18, Z22, Z18
+	VPCMPGTD      Z19, Z18, K3
+	VMOVDQU64     Z19, Z23
+	VPBLENDMD     Z18, Z19, K3, Z23
+	VMOVDQU64     Z17, Z18
+	VPBLENDMD     Z2, Z17, K3, Z18
+	VPSRAD        $0x1f, Z16, Z17
+	VPSRLD        $0x01, Z17, Z17
+	VPXORD        Z17, Z16, Z17
+	VPCMPGTD      Z23, Z17, K3
+	VMOVDQU64     Z23, Z19
+	VPBLENDMD     Z17, Z23, K3, Z19
+	VMOVDQU64     Z18, Z17
+	VPBLENDMD     Z3, Z18, K3, Z17
+	VCMPPS        $0x03, Z16, Z16, K3
+	VMOVDQU64     Z17, Z16
+	VPBLENDMD     Z3, Z17, K3, Z16
+	VCMPPS        $0x03, Z22, Z22, K3
+	VMOVDQU64     Z16, Z17
+	VPBLENDMD     Z2, Z16, K3, Z17
+	VCMPPS        $0x03, Z21, Z21, K3
+	VMOVDQU64     Z17, Z16
+	VPBLENDMD     Z1, Z17, K3, Z16
+	VCMPPS        $0x03, Z20, Z20, K3
+	VMOVDQU64     Z16, Z17
+	VPBLENDMD     Z0, Z16, K3, Z17
+	VPMOVSXDQ     Y17, Z16
+	VMOVDQU64     Z16, (AX)
+	VEXTRACTI64X4 $0x01, Z17, Y16
+	VPMOVSXDQ     Y16, Z16
+	VMOVDQU64     Z16, 64(AX)
+	ADDQ          $0x00000100, CX
+	ADDQ          $0x00000080, AX
+	SUBQ          $0x00000010, DX
+	JNZ           splitFold4x4AVX512argmaxloop
+	JMP           splitFold4x4AVX512end
+
+splitFold4x4AVX512argmin:
+	MOVL         $0x00000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	MOVL         $0x00000001, BX
+	VMOVD        BX, X1
+	VPBROADCASTD X1, Z1
+	MOVL         $0x00000002, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Z2
+	MOVL         $0x00000003, BX
+	VMOVD        BX, X3
+	VPBROADCASTD X3, Z3
+	VMOVDQU64    splitFold4x4AVX512idx<>+0(SB), Z4
+	VMOVDQU64    splitFold4x4AVX512idx<>+64(SB), Z5
+	MOVL         $0x00000f00, BX
+	KMOVW        BX, K1
+	VMOVDQU64    splitFold4x4AVX512idx<>+128(SB), Z6
+	MOVL         $0x0000f000, BX
+	KMOVW        BX, K2
+	VMOVDQU64    splitFold4x4AVX512idx<>+192(SB), Z7
+	VMOVDQU64    splitFold4x4AVX512idx<>+256(SB), Z8
+	VMOVDQU64    splitFold4x4AVX512idx<>+320(SB), Z9
+	VMOVDQU64    splitFold4x4AVX512idx<>+384(SB), Z10
+	VMOVDQU64    splitFold4x4AVX512idx<>+448(SB), Z11
+	VMOVDQU64    splitFold4x4AVX512idx<>+512(SB), Z12
+	VMOVDQU64    splitFold4x4AVX512idx<>+576(SB), Z13
+	VMOVDQU64    splitFold4x4AVX512idx<>+640(SB), Z14
+	VMOVDQU64    splitFold4x4AVX512idx<>+704(SB), Z15
+
+splitFold4x4AVX512argminloop:
+	VMOVUPS       (CX), Z16
+	VMOVUPS       64(CX), Z17
+	VMOVUPS       128(CX), Z18
+	VMOVUPS       192(CX), Z19
+	VMOVDQU64     Z16, Z20
+	VPERMT2PS     Z17, Z4, Z20
+	VPERMPS       Z18, Z5, K1, Z20
+	VPERMPS       Z19, Z6, K2, Z20
+	VMOVDQU64     Z16, Z21
+	VPERMT2PS     Z17, Z7, Z21
+	VPERMPS       Z18, Z8, K1, Z21
+	VPERMPS       Z19, Z9, K2, Z21
+	VMOVDQU64     Z16, Z22
+	VPERMT2PS     Z17, Z10, Z22
+	VPERMPS       Z18, Z11, K1, Z22
+	VPERMPS       Z19, Z12, K2, Z22
+	VMOVDQU64     Z16, Z16
+	VPERMT2PS     Z17, Z13, Z16
+	VPERMPS       Z18, Z14, K1, Z16
+	VPERMPS       Z19, Z15, K2, Z16
+	VPSRAD        $0x1f, Z20, Z17
+	VPSRLD        $0x01, Z17, Z17
+	VPXORD        Z17, Z20, Z17
+	VPSRAD        $0x1f, Z21, Z18
+	VPSRLD        $0x01, Z18, Z18
+	VPXORD        Z18, Z21, Z18
+	VPCMPGTD      Z18, Z17, K3
+	VMOVDQU64     Z17, Z19
+	VPBLENDMD     Z18, Z17, K3, Z19
+	VMOVDQU64     Z0, Z17
+	VPBLENDMD     Z1, Z0, K3, Z17
+	VPSRAD        $0x1f, Z22, Z18
+	VPSRLD        $0x01, Z18, Z18
+	VPXORD        Z18, Z22, Z18
+	VPCMPGTD      Z18, Z19, K3
+	VMOVDQU64     Z19, Z23
+	VPBLENDMD     Z18, Z19, K3, Z23
+	VMOVDQU64     Z17, Z18
+	VPBLENDMD     Z2, Z17, K3, Z18
+	VPSRAD        $0x1f, Z16, Z17
+	VPSRLD        $0x01, Z17, Z17
+	VPXORD        Z17, Z16, Z17
+	VPCMPGTD      Z17, Z23, K3
+	VMOVDQU64     Z23, Z19
+	VPBLENDMD     Z17, Z23, K3, Z19
+	VMOVDQU64     Z18, Z17
+	VPBLENDMD     Z3, Z18, K3, Z17
+	VCMPPS        $0x03, Z16, Z16, K3
+	VMOVDQU64     Z17, Z16
+	VPBLENDMD     Z3, Z17, K3, Z16
+	VCMPPS        $0x03, Z22, Z22, K3
+	VMOVDQU64     Z16, Z17
+	VPBLENDMD     Z2, Z16, K3, Z17
+	VCMPPS        $0x03, Z21, Z21, K3
+	VMOVDQU64     Z17, Z16
+	VPBLENDMD     Z1, Z17, K3, Z16
+	VCMPPS        $0x03, Z20, Z20, K3
+	VMOVDQU64     Z16, Z17
+	VPBLENDMD     Z0, Z16, K3, Z17
+	VPMOVSXDQ     Y17, Z16
+	VMOVDQU64     Z16, (AX)
+	VEXTRACTI64X4 $0x01, Z17, Y16
+	VPMOVSXDQ     Y16, Z16
+	VMOVDQU64     Z16, 64(AX)
+	ADDQ          $0x00000100, CX
+	ADDQ          $0x00000080, AX
+	SUBQ          $0x00000010, DX
+	JNZ           splitFold4x4AVX512argminloop
 
 splitFold4x4AVX512end:
 	VZEROUPPER
@@ -10429,6 +11229,10 @@ TEXT ·splitFold8x2AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold8x2AVX2mean
 	CMPQ  BX, $0x04
 	JE    splitFold8x2AVX2sqdev
+	CMPQ  BX, $0x05
+	JE    splitFold8x2AVX2argmax
+	CMPQ  BX, $0x06
+	JE    splitFold8x2AVX2argmin
 
 splitFold8x2AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -10533,6 +11337,78 @@ splitFold8x2AVX2sqdevloop:
 	ADDQ        $0x00000020, AX
 	SUBQ        $0x00000004, DX
 	JNZ         splitFold8x2AVX2sqdevloop
+	JMP         splitFold8x2AVX2end
+
+splitFold8x2AVX2argmax:
+	MOVQ         $0x0000000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000000000001, BX
+	VMOVQ        BX, X1
+	VPBROADCASTQ X1, Y1
+
+splitFold8x2AVX2argmaxloop:
+	VMOVUPS     (CX), X2
+	VINSERTF128 $0x01, 32(CX), Y2, Y2
+	VMOVUPS     16(CX), X3
+	VINSERTF128 $0x01, 48(CX), Y3, Y3
+	VSHUFPD     $0x00, Y3, Y2, Y4
+	VSHUFPD     $0x0f, Y3, Y2, Y5
+	VPXOR       Y7, Y7, Y7
+	VPCMPGTQ    Y4, Y7, Y6
+	VPSRLQ      $0x01, Y6, Y6
+	VPXOR       Y6, Y4, Y6
+	VPCMPGTQ    Y5, Y7, Y7
+	VPSRLQ      $0x01, Y7, Y7
+	VPXOR       Y7, Y5, Y7
+	VPCMPGTQ    Y6, Y7, Y8
+	VPBLENDVB   Y8, Y7, Y6, Y6
+	VPBLENDVB   Y8, Y1, Y0, Y6
+	VCMPPD      $0x03, Y5, Y5, Y5
+	VPBLENDVB   Y5, Y1, Y6, Y5
+	VCMPPD      $0x03, Y4, Y4, Y4
+	VPBLENDVB   Y4, Y0, Y5, Y4
+	VMOVDQU     Y4, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000004, DX
+	JNZ         splitFold8x2AVX2argmaxloop
+	JMP         splitFold8x2AVX2end
+
+splitFold8x2AVX2argmin:
+	MOVQ         $0x0000000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000000000001, BX
+	VMOVQ        BX, X1
+	VPBROADCASTQ X1, Y1
+
+splitFold8x2AVX2argminloop:
+	VMOVUPS     (CX), X2
+	VINSERTF128 $0x01, 32(CX), Y2, Y2
+	VMOVUPS     16(CX), X3
+	VINSERTF128 $0x01, 48(CX), Y3, Y3
+	VSHUFPD     $0x00, Y3, Y2, Y4
+	VSHUFPD     $0x0f, Y3, Y2, Y5
+	VPXOR       Y7, Y7, Y7
+	VPCMPGTQ    Y4, Y7, Y6
+	VPSRLQ      $0x01, Y6, Y6
+	VPXOR       Y6, Y4, Y6
+	VPCMPGTQ    Y5, Y7, Y7
+	VPSRLQ      $0x01, Y7, Y7
+	VPXOR       Y7, Y5, Y7
+	VPCMPGTQ    Y7, Y6, Y8
+	VPBLENDVB   Y8, Y7, Y6, Y6
+	VPBLENDVB   Y8, Y1, Y0, Y6
+	VCMPPD      $0x03, Y5, Y5, Y5
+	VPBLENDVB   Y5, Y1, Y6, Y5
+	VCMPPD      $0x03, Y4, Y4, Y4
+	VPBLENDVB   Y4, Y0, Y5, Y4
+	VMOVDQU     Y4, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000004, DX
+	JNZ         splitFold8x2AVX2argminloop
 
 splitFold8x2AVX2end:
 	VZEROUPPER
@@ -10557,6 +11433,10 @@ TEXT ·splitFold8x2AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold8x2AVX512mean
 	CMPQ      BX, $0x04
 	JE        splitFold8x2AVX512sqdev
+	CMPQ      BX, $0x05
+	JE        splitFold8x2AVX512argmax
+	CMPQ      BX, $0x06
+	JE        splitFold8x2AVX512argmin
 	VMOVDQU64 splitFold8x2AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold8x2AVX512idx<>+64(SB), Z1
 
@@ -10672,6 +11552,88 @@ splitFold8x2AVX512sqdevloop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, DX
 	JNZ       splitFold8x2AVX512sqdevloop
+	JMP       splitFold8x2AVX512end
+
+splitFold8x2AVX512argmax:
+	MOVQ         $0x0000000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z0
+	MOVQ         $0x0000000000000001, BX
+	VMOVQ        BX, X1
+	VPBROADCASTQ X1, Z1
+	VMOVDQU64    splitFold8x2AVX512idx<>+0(SB), Z2
+	VMOVDQU64    splitFold8x2AVX512idx<>+64(SB), Z3
+
+splitFold8x2AVX512argmaxloop:
+	VMOVUPS   (CX), Z4
+	VMOVUPS   64(CX), Z5
+	VMOVDQU64 Z4, Z6
+	VPERMT2PD Z5, Z2, Z6
+	VMOVDQU64 Z4, Z4
+	VPERMT2PD Z5, Z3, Z4
+	VPSRAQ    $0x3f, Z6, Z5
+	VPSRLQ    $0x01, Z5, Z5
+	VPXORD    Z5, Z6, Z5
+	VPSRAQ    $0x3f, Z4, Z7
+	VPSRLQ    $0x01, Z7, Z7
+	VPXORD    Z7, Z4, Z7
+	VPCMPGTQ  Z5, Z7, K1
+	VMOVDQU64 Z5, Z8
+	VPBLENDMQ Z7, Z5, K1, Z8
+	VMOVDQU64 Z0, Z5
+	VPBLENDMQ Z1, Z0, K1, Z5
+	VCMPPD    $0x03, Z4, Z4, K1
+	VMOVDQU64 Z5, Z4
+	VPBLENDMQ Z1, Z5, K1, Z4
+	VCMPPD    $0x03, Z6, Z6, K1
+	VMOVDQU64 Z4, Z5
+	VPBLENDMQ Z0, Z4, K1, Z5
+	VMOVDQU64 Z5, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JNZ       splitFold8x2AVX512argmaxloop
+	JMP       splitFold8x2AVX512end
+
+splitFold8x2AVX512argmin:
+	MOVQ         $0x0000000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z0
+	MOVQ         $0x0000000000000001, BX
+	VMOVQ        BX, X1
+	VPBROADCASTQ X1, Z1
+	VMOVDQU64    splitFold8x2AVX512idx<>+0(SB), Z2
+	VMOVDQU64    splitFold8x2AVX512idx<>+64(SB), Z3
+
+splitFold8x2AVX512argminloop:
+	VMOVUPS   (CX), Z4
+	VMOVUPS   64(CX), Z5
+	VMOVDQU64 Z4, Z6
+	VPERMT2PD Z5, Z2, Z6
+	VMOVDQU64 Z4, Z4
+	VPERMT2PD Z5, Z3, Z4
+	VPSRAQ    $0x3f, Z6, Z5
+	VPSRLQ    $0x01, Z5, Z5
+	VPXORD    Z5, Z6, Z5
+	VPSRAQ    $0x3f, Z4, Z7
+	VPSRLQ    $0x01, Z7, Z7
+	VPXORD    Z7, Z4, Z7
+	VPCMPGTQ  Z7, Z5, K1
+	VMOVDQU64 Z5, Z8
+	VPBLENDMQ Z7, Z5, K1, Z8
+	VMOVDQU64 Z0, Z5
+	VPBLENDMQ Z1, Z0, K1, Z5
+	VCMPPD    $0x03, Z4, Z4, K1
+	VMOVDQU64 Z5, Z4
+	VPBLENDMQ Z1, Z5, K1, Z4
+	VCMPPD    $0x03, Z6, Z6, K1
+	VMOVDQU64 Z4, Z5
+	VPBLENDMQ Z0, Z4, K1, Z5
+	VMOVDQU64 Z5, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JNZ       splitFold8x2AVX512argminloop
 
 splitFold8x2AVX512end:
 	VZEROUPPER
@@ -10714,6 +11676,10 @@ TEXT ·splitFold8x3AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold8x3AVX2mean
 	CMPQ  BX, $0x04
 	JE    splitFold8x3AVX2sqdev
+	CMPQ  BX, $0x05
+	JE    splitFold8x3AVX2argmax
+	CMPQ  BX, $0x06
+	JE    splitFold8x3AVX2argmin
 
 splitFold8x3AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -10846,6 +11812,106 @@ splitFold8x3AVX2sqdevloop:
 	ADDQ        $0x00000020, AX
 	SUBQ        $0x00000004, DX
 	JNZ         splitFold8x3AVX2sqdevloop
+	JMP         splitFold8x3AVX2end
+
+splitFold8x3AVX2argmax:
+	MOVQ         $0x0000000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000000000001, BX
+	VMOVQ        BX, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000000000002, BX
+	VMOVQ        BX, X2
+	VPBROADCASTQ X2, Y2
+
+splitFold8x3AVX2argmaxloop:
+	VMOVUPS     (CX), X3
+	VINSERTF128 $0x01, 48(CX), Y3, Y3
+	VMOVUPS     16(CX), X4
+	VINSERTF128 $0x01, 64(CX), Y4, Y4
+	VMOVUPS     32(CX), X5
+	VINSERTF128 $0x01, 80(CX), Y5, Y5
+	VSHUFPD     $0x0a, Y4, Y3, Y6
+	VSHUFPD     $0x05, Y5, Y3, Y7
+	VSHUFPD     $0x0a, Y5, Y4, Y8
+	VPXOR       Y10, Y10, Y10
+	VPCMPGTQ    Y6, Y10, Y9
+	VPSRLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y6, Y9
+	VPCMPGTQ    Y7, Y10, Y11
+	VPSRLQ      $0x01, Y11, Y11
+	VPXOR       Y11, Y7, Y11
+	VPCMPGTQ    Y9, Y11, Y12
+	VPBLENDVB   Y12, Y11, Y9, Y9
+	VPBLENDVB   Y12, Y1, Y0, Y11
+	VPCMPGTQ    Y8, Y10, Y10
+	VPSRLQ      $0x01, Y10, Y10
+	VPXOR       Y10, Y8, Y10
+	VPCMPGTQ    Y9, Y10, Y12
+	VPBLENDVB   Y12, Y10, Y9, Y9
+	VPBLENDVB   Y12, Y2, Y11, Y9
+	VCMPPD      $0x03, Y8, Y8, Y8
+	VPBLENDVB   Y8, Y2, Y9, Y8
+	VCMPPD      $0x03, Y7, Y7, Y7
+	VPBLENDVB   Y7, Y1, Y8, Y7
+	VCMPPD      $0x03, Y6, Y6, Y6
+	VPBLENDVB   Y6, Y0, Y7, Y6
+	VMOVDQU     Y6, (AX)
+	ADDQ        $0x00000060, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000004, DX
+	JNZ         splitFold8x3AVX2argmaxloop
+	JMP         splitFold8x3AVX2end
+
+splitFold8x3AVX2argmin:
+	MOVQ         $0x0000000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x0000000000000001, BX
+	VMOVQ        BX, X1
+	VPBROADCASTQ X1, Y1
+	MOVQ         $0x0000000000000002, BX
+	VMOVQ        BX, X2
+	VPBROADCASTQ X2, Y2
+
+splitFold8x3AVX2argminloop:
+	VMOVUPS     (CX), X3
+	VINSERTF128 $0x01, 48(CX), Y3, Y3
+	VMOVUPS     16(CX), X4
+	VINSERTF128 $0x01, 64(CX), Y4, Y4
+	VMOVUPS     32(CX), X5
+	VINSERTF128 $0x01, 80(CX), Y5, Y5
+	VSHUFPD     $0x0a, Y4, Y3, Y6
+	VSHUFPD     $0x05, Y5, Y3, Y7
+	VSHUFPD     $0x0a, Y5, Y4, Y8
+	VPXOR       Y10, Y10, Y10
+	VPCMPGTQ    Y6, Y10, Y9
+	VPSRLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y6, Y9
+	VPCMPGTQ    Y7, Y10, Y11
+	VPSRLQ      $0x01, Y11, Y11
+	VPXOR       Y11, Y7, Y11
+	VPCMPGTQ    Y11, Y9, Y12
+	VPBLENDVB   Y12, Y11, Y9, Y9
+	VPBLENDVB   Y12, Y1, Y0, Y11
+	VPCMPGTQ    Y8, Y10, Y10
+	VPSRLQ      $0x01, Y10, Y10
+	VPXOR       Y10, Y8, Y10
+	VPCMPGTQ    Y10, Y9, Y12
+	VPBLENDVB   Y12, Y10, Y9, Y9
+	VPBLENDVB   Y12, Y2, Y11, Y9
+	VCMPPD      $0x03, Y8, Y8, Y8
+	VPBLENDVB   Y8, Y2, Y9, Y8
+	VCMPPD      $0x03, Y7, Y7, Y7
+	VPBLENDVB   Y7, Y1, Y8, Y7
+	VCMPPD      $0x03, Y6, Y6, Y6
+	VPBLENDVB   Y6, Y0, Y7, Y6
+	VMOVDQU     Y6, (AX)
+	ADDQ        $0x00000060, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000004, DX
+	JNZ         splitFold8x3AVX2argminloop
 
 splitFold8x3AVX2end:
 	VZEROUPPER
@@ -10870,6 +11936,10 @@ TEXT ·splitFold8x3AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold8x3AVX512mean
 	CMPQ      BX, $0x04
 	JE        splitFold8x3AVX512sqdev
+	CMPQ      BX, $0x05
+	JE        splitFold8x3AVX512argmax
+	CMPQ      BX, $0x06
+	JE        splitFold8x3AVX512argmin
 	VMOVDQU64 splitFold8x3AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold8x3AVX512idx<>+64(SB), Z1
 	MOVL      $0x000000c0, BX
@@ -11068,6 +12138,144 @@ splitFold8x3AVX512sqdevloop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, DX
 	JNZ       splitFold8x3AVX512sqdevloop
+	JMP       splitFold8x3AVX512end
+
+splitFold8x3AVX512argmax:
+	MOVQ         $0x0000000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z0
+	MOVQ         $0x0000000000000001, BX
+	VMOVQ        BX, X1
+	VPBROADCASTQ X1, Z1
+	MOVQ         $0x0000000000000002, BX
+	VMOVQ        BX, X2
+	VPBROADCASTQ X2, Z2
+	VMOVDQU64    splitFold8x3AVX512idx<>+0(SB), Z3
+	VMOVDQU64    splitFold8x3AVX512idx<>+64(SB), Z4
+	MOVL         $0x000000c0, BX
+	KMOVW        BX, K1
+	VMOVDQU64    splitFold8x3AVX512idx<>+128(SB), Z5
+	VMOVDQU64    splitFold8x3AVX512idx<>+192(SB), Z6
+	MOVL         $0x000000e0, BX
+	KMOVW        BX, K2
+	VMOVDQU64    splitFold8x3AVX512idx<>+256(SB), Z7
+	VMOVDQU64    splitFold8x3AVX512idx<>+320(SB), Z8
+
+splitFold8x3AVX512argmaxloop:
+	VMOVUPS   (CX), Z9
+	VMOVUPS   64(CX), Z10
+	VMOVUPS   128(CX), Z11
+	VMOVDQU64 Z9, Z12
+	VPERMT2PD Z10, Z3, Z12
+	VPERMPD   Z11, Z4, K1, Z12
+	VMOVDQU64 Z9, Z13
+	VPERMT2PD Z10, Z5, Z13
+	VPERMPD   Z11, Z6, K2, Z13
+	VMOVDQU64 Z9, Z9
+	VPERMT2PD Z10, Z7, Z9
+	VPERMPD   Z11, Z8, K2, Z9
+	VPSRAQ    $0x3f, Z12, Z10
+	VPSRLQ    $0x01, Z10, Z10
+	VPXORD    Z10, Z12, Z10
+	VPSRAQ    $0x3f, Z13, Z11
+	VPSRLQ    $0x01, Z11, Z11
+	VPXORD    Z11, Z13, Z11
+	VPCMPGTQ  Z10, Z11, K3
+	VMOVDQU64 Z10, Z14
+	VPBLENDMQ Z11, Z10, K3, Z14
+	VMOVDQU64 Z0, Z10
+	VPBLENDMQ Z1, Z0, K3, Z10
+	VPSRAQ    $0x3f, Z9, Z11
+	VPSRLQ    $0x01, Z11, Z11
+	VPXORD    Z11, Z9, Z11
+	VPCMPGTQ  Z14, Z11, K3
+	VMOVDQU64 Z14, Z15
+	VPBLENDMQ Z11, Z14, K3, Z15
+	VMOVDQU64 Z10, Z11
+	VPBLENDMQ Z2, Z10, K3, Z11
+	VCMPPD    $0x03, Z9, Z9, K3
+	VMOVDQU64 Z11, Z9
+	VPBLENDMQ Z2, Z11, K3, Z9
+	VCMPPD    $0x03, Z13, Z13, K3
+	VMOVDQU64 Z9, Z10
+	VPBLENDMQ Z1, Z9, K3, Z10
+	VCMPPD    $0x03, Z12, Z12, K3
+	VMOVDQU64 Z10, Z9
+	VPBLENDMQ Z0, Z10, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	ADDQ      $0x000000c0, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JNZ       splitFold8x3AVX512argmaxloop
+	JMP       splitFold8x3AVX512end
+
+splitFold8x3AVX512argmin:
+	MOVQ         $0x0000000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z0
+	MOVQ         $0x0000000000000001, BX
+	VMOVQ        BX, X1
+	VPBROADCASTQ X1, Z1
+	MOVQ         $0x0000000000000002, BX
+	VMOVQ        BX, X2
+	VPBROADCASTQ X2, Z2
+	VMOVDQU64    splitFold8x3AVX512idx<>+0(SB), Z3
+	VMOVDQU64    splitFold8x3AVX512idx<>+64(SB), Z4
+	MOVL         $0x000000c0, BX
+	KMOVW        BX, K1
+	VMOVDQU64    splitFold8x3AVX512idx<>+128(SB), Z5
+	VMOVDQU64    splitFold8x3AVX512idx<>+192(SB), Z6
+	MOVL         $0x000000e0, BX
+	KMOVW        BX, K2
+	VMOVDQU64    splitFold8x3AVX512idx<>+256(SB), Z7
+	VMOVDQU64    splitFold8x3AVX512idx<>+320(SB), Z8
+
+splitFold8x3AVX512argminloop:
+	VMOVUPS   (CX), Z9
+	VMOVUPS   64(CX), Z10
+	VMOVUPS   128(CX), Z11
+	VMOVDQU64 Z9, Z12
+	VPERMT2PD Z10, Z3, Z12
+	VPERMPD   Z11, Z4, K1, Z12
+	VMOVDQU64 Z9, Z13
+	VPERMT2PD Z10, Z5, Z13
+	VPERMPD   Z11, Z6, K2, Z13
+	VMOVDQU64 Z9, Z9
+	VPERMT2PD Z10, Z7, Z9
+	VPERMPD   Z11, Z8, K2, Z9
+	VPSRAQ    $0x3f, Z12, Z10
+	VPSRLQ    $0x01, Z10, Z10
+	VPXORD    Z10, Z12, Z10
+	VPSRAQ    $0x3f, Z13, Z11
+	VPSRLQ    $0x01, Z11, Z11
+	VPXORD    Z11, Z13, Z11
+	VPCMPGTQ  Z11, Z10, K3
+	VMOVDQU64 Z10, Z14
+	VPBLENDMQ Z11, Z10, K3, Z14
+	VMOVDQU64 Z0, Z10
+	VPBLENDMQ Z1, Z0, K3, Z10
+	VPSRAQ    $0x3f, Z9, Z11
+	VPSRLQ    $0x01, Z11, Z11
+	VPXORD    Z11, Z9, Z11
+	VPCMPGTQ  Z11, Z14, K3
+	VMOVDQU64 Z14, Z15
+	VPBLENDMQ Z11, Z14, K3, Z15
+	VMOVDQU64 Z10, Z11
+	VPBLENDMQ Z2, Z10, K3, Z11
+	VCMPPD    $0x03, Z9, Z9, K3
+	VMOVDQU64 Z11, Z9
+	VPBLENDMQ Z2, Z11, K3, Z9
+	VCMPPD    $0x03, Z13, Z13, K3
+	VMOVDQU64 Z9, Z10
+	VPBLENDMQ Z1, Z9, K3, Z10
+	VCMPPD    $0x03, Z12, Z12, K3
+	VMOVDQU64 Z10, Z9
+	VPBLENDMQ Z0, Z10, K3, Z9
+	VMOVDQU64 Z9, (AX)
+	ADDQ      $0x000000c0, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JNZ       splitFold8x3AVX512argminloop
 
 splitFold8x3AVX512end:
 	VZEROUPPER

@@ -170,8 +170,12 @@ func varianceOf[F elem.Float](r reduction, dst, a []F, ddof int, std bool) {
 		return
 	}
 	if !r.empty && splitsRows(r, fold[F]{}) { // rows of 2-4 contiguous values: one pass
+		if d := r.count - ddof; d >= 1 {
+			splitFoldRows(fold[F]{}, kernel.SplitFoldVarOp(d, std), dst, a, r.kept, r.count, r.origin)
+			return
+		}
 		splitFoldRows(fold[F]{}, kernel.SplitFoldSqDev, dst, a, r.kept, r.count, r.origin)
-		divideBy(dst, max(r.count-ddof, 0))
+		divideBy(dst, 0)
 		if std {
 			elem.Sqrt(dst, dst)
 		}

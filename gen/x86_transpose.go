@@ -106,7 +106,7 @@ func generateTransposeAMD64(dir string) error {
 var splitFoldOps = []struct {
 	name string
 	op   int
-}{{"sum", 0}, {"max", 1}, {"min", 2}, {"mean", 3}, {"sqdev", 4}, {"argmax", 5}, {"argmin", 6}}
+}{{"sum", 0}, {"max", 1}, {"min", 2}, {"mean", 3}, {"sqdev", 4}, {"argmax", 5}, {"argmin", 6}, {"var", 7}, {"std", 8}}
 
 // emitSplitFold writes a split-fold kernel: a loop per fold op, each
 // splitting side rows of cols contiguous elements into column registers
@@ -125,14 +125,15 @@ var splitFoldOps = []struct {
 // index of each row's extreme as an int64 (splitArgOf). sqdev is the sum of the squared
 // deviations of a row's values from its mean (mean's result): each
 // difference and square rounded, then the sum's tree, the bits of a
-// variance's passes before its division. wide is the AVX-512 form, whose
+// variance's passes before its division; var and std divide it by the
+// divisor in op's bits from 8 on (and take the square root). wide is the AVX-512 form, whose
 // rows split by permutations across the whole register (splitPermuted).
 func emitSplitFold(c *build.Context, name string, size, cols int, wide bool) {
 	bytes := 32
 	vec := c.YMM
-	vadd, vmin, vxor, vor, vdiv, vsub, vmul := c.VADDPS, c.VMINPS, c.VXORPS, c.VORPS, c.VDIVPS, c.VSUBPS, c.VMULPS
+	vadd, vmin, vxor, vor, vdiv, vsub, vmul, vsqrt := c.VADDPS, c.VMINPS, c.VXORPS, c.VORPS, c.VDIVPS, c.VSUBPS, c.VMULPS, c.VSQRTPS
 	if size == 8 {
-		vadd, vmin, vxor, vor, vdiv, vsub, vmul = c.VADDPD, c.VMINPD, c.VXORPD, c.VORPD, c.VDIVPD, c.VSUBPD, c.VMULPD
+		vadd, vmin, vxor, vor, vdiv, vsub, vmul, vsqrt = c.VADDPD, c.VMINPD, c.VXORPD, c.VORPD, c.VDIVPD, c.VSUBPD, c.VMULPD, c.VSQRTPD
 	}
 	if wide { // the bitwise ops of AVX512F: VXORPS and VORPS of zmm are AVX512DQ's
 		bytes, vec, vxor, vor = 64, c.ZMM, c.VPXORD, c.VPORD
@@ -142,6 +143,10 @@ func emitSplitFold(c *build.Context, name string, size, cols int, wide bool) {
 	src := c.Load(c.Param("src"), c.GP64())
 	n := c.Load(c.Param("n"), c.GP64())
 	op := c.Load(c.Param("op"), c.GP64())
+	divisor := c.GP64() // var and std: op's bits from 8 on
+	c.MOVQ(op, divisor)
+	c.SHRQ(U8(8), divisor)
+	c.ANDQ(U32(255), op)
 	c.TESTQ(n, n)
 	c.JZ(LabelRef(name + "done"))
 	for _, f := range splitFoldOps[1:] {
@@ -160,6 +165,19 @@ func emitSplitFold(c *build.Context, name string, size, cols int, wide bool) {
 			sign = signBits(c, size, vec())
 		case "mean", "sqdev":
 			count = floatConst(c, size, float64(cols), vec())
+		}
+		moment := f.name == "sqdev" || f.name == "var" || f.name == "std"
+		var div reg.VecVirtual
+		if f.name == "var" || f.name == "std" {
+			count, div = floatConst(c, size, float64(cols), vec()), vec()
+			x := c.XMM()
+			if size == 4 {
+				c.VCVTSI2SSQ(divisor, x, x)
+				c.VBROADCASTSS(x, div)
+			} else {
+				c.VCVTSI2SDQ(divisor, x, x)
+				c.VBROADCASTSD(x, div)
+			}
 		}
 		arg := f.name == "argmax" || f.name == "argmin"
 		var at []reg.VecVirtual
@@ -193,7 +211,7 @@ func emitSplitFold(c *build.Context, name string, size, cols int, wide bool) {
 		}
 		combine := func(x, y reg.VecVirtual) reg.VecVirtual {
 			r := vec()
-			if f.name == "sum" || f.name == "mean" || f.name == "sqdev" {
+			if f.name == "sum" || f.name == "mean" || moment {
 				vadd(y, x, r)
 				return r
 			}
@@ -217,7 +235,7 @@ func emitSplitFold(c *build.Context, name string, size, cols int, wide bool) {
 			return acc[0]
 		}
 		out := tree(acc)
-		if f.name == "sqdev" { // the squared deviations from the mean, each rounded, by the same tree
+		if moment { // the squared deviations from the mean, each rounded, by the same tree
 			mean := vec()
 			vdiv(count, out, mean)
 			sq := make([]reg.VecVirtual, cols)
@@ -238,6 +256,15 @@ func emitSplitFold(c *build.Context, name string, size, cols int, wide bool) {
 			mean := vec()
 			vdiv(count, out, mean)
 			out = mean
+		case "var", "std":
+			v := vec()
+			vdiv(div, out, v)
+			out = v
+			if f.name == "std" {
+				r := vec()
+				vsqrt(out, r)
+				out = r
+			}
 		}
 		c.VMOVUPS(out, Mem{Base: dst})
 		c.ADDQ(U32(uint32(bytes*cols)), src)

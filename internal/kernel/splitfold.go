@@ -17,10 +17,15 @@ const (
 	// The kernels' ops of SplitArg, whose results are indexes.
 	splitFoldArgMax
 	splitFoldArgMin
+	// The kernels' ops of SplitFoldVar: SqDev divided by the divisor in
+	// the op's bits from 8 on, and its square root.
+	splitFoldVar
+	splitFoldStd
 )
 
 // SplitFold sets dst[r], for r < len(dst), to the fold op (SplitFoldSum,
-// SplitFoldMax, SplitFoldMin, SplitFoldMean or SplitFoldSqDev) of the cols
+// SplitFoldMax, SplitFoldMin, SplitFoldMean, SplitFoldSqDev or one of
+// SplitFoldVarOp) of the cols
 // (2 to 4) contiguous floats src[r*cols:(r+1)*cols], combined in the
 // canonical order of Sum with the identity accumulators left out: (x0 +
 // x2) + x1 for three, (x0 + x2) + (x1 + x3) for four; max and min are
@@ -41,6 +46,20 @@ func SplitFold[T Number](dst, src []T, cols, op int) {
 		n = splitFoldKernel(dst, src, cols, op)
 	}
 	splitFoldGeneric(dst[n:], src[n*cols:], cols, op)
+}
+
+// SplitFoldVarOp is the SplitFold op of the SplitFoldSqDev fold divided
+// by divisor (1 to 255), and of its square root where std is set: a
+// variance's (standard deviation's) passes over a short contiguous axis
+// in one.
+func SplitFoldVarOp(divisor int, std bool) int {
+	if divisor < 1 || divisor > 255 {
+		panic("kernel: SplitFoldVarOp of a divisor out of 1 to 255")
+	}
+	if std {
+		return splitFoldStd | divisor<<8
+	}
+	return splitFoldVar | divisor<<8
 }
 
 // SplitArg sets dst[r], for r < len(dst), to the index of the greatest
@@ -94,8 +113,9 @@ func splitArgGeneric[T Number](dst []int, src []T, cols int, greatest bool) {
 
 // splitFoldGeneric is SplitFold as the plain loop, the reference.
 func splitFoldGeneric[T Number](dst, src []T, cols, op int) {
+	kind := op & 255
 	combine := func(x, y T) T {
-		switch op {
+		switch kind {
 		case SplitFoldMax:
 			return max(x, y)
 		case SplitFoldMin:
@@ -116,15 +136,22 @@ func splitFoldGeneric[T Number](dst, src []T, cols, op int) {
 	for r := range dst {
 		x := src[r*cols:][:cols]
 		dst[r] = tree(x)
-		if op == SplitFoldMean || op == SplitFoldSqDev {
+		moment := kind == SplitFoldSqDev || kind == splitFoldVar || kind == splitFoldStd
+		if kind == SplitFoldMean || moment {
 			dst[r] /= T(cols)
 		}
-		if op == SplitFoldSqDev {
+		if moment {
 			for j, v := range x {
 				d := v - dst[r]
 				sq[j] = T(d * d)
 			}
 			dst[r] = tree(sq[:cols])
+		}
+		if kind == splitFoldVar || kind == splitFoldStd {
+			dst[r] /= T(op >> 8)
+		}
+		if kind == splitFoldStd {
+			dst[r] = T(math.Sqrt(float64(dst[r])))
 		}
 	}
 }

@@ -20,10 +20,17 @@ import (
 // one value in four special (NaNs, signed zeros, infinities, subnormals),
 // src flush against a guard page and dst before one. A result that is not
 // a NaN must have the tree's bits; a NaN must be a NaN.
+//
+// It runs the checks of SplitArg (testSplitArg) and of SplitFoldVarOp's
+// ops (testSplitFoldVar) too.
 func TestSplitFold(t *testing.T) {
 	testkit.EachImplementation(t, func(t *testing.T) {
 		t.Run("float32", testSplitFold[float32])
 		t.Run("float64", testSplitFold[float64])
+		t.Run("arg/float32", testSplitArg[float32])
+		t.Run("arg/float64", testSplitArg[float64])
+		t.Run("var/float32", testSplitFoldVar[float32])
+		t.Run("var/float64", testSplitFoldVar[float64])
 	})
 }
 
@@ -85,19 +92,11 @@ func testSplitFold[T testkit.Float](t *testing.T) {
 	}
 }
 
-// TestSplitArg checks SplitArg under every implementation against
-// elem.ArgMax's rule written out here (the first NaN; else the first
-// index of the extreme, +0 above -0), for every row width and length up
-// to 70 rows, on random data with one value in four special and on rows
-// of ties and signed zeros, src flush against a guard page and dst before
-// one.
-func TestSplitArg(t *testing.T) {
-	testkit.EachImplementation(t, func(t *testing.T) {
-		t.Run("float32", testSplitArg[float32])
-		t.Run("float64", testSplitArg[float64])
-	})
-}
-
+// testSplitArg checks SplitArg against elem.ArgMax's rule written out
+// here (the first NaN; else the first index of the extreme, +0 above -0),
+// for every row width and length up to 70 rows, on random data with one
+// value in four special and on rows of ties and signed zeros, src flush
+// against a guard page and dst before one.
 func testSplitArg[T testkit.Float](t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	zero, negZero := T(0), T(math.Copysign(0, -1))
@@ -135,6 +134,38 @@ func testSplitArg[T testkit.Float](t *testing.T) {
 							}
 						}
 						require.Equal(t, want, dst[r], "arg (greatest %v) of %d columns, %d rows, %s: row %d of %v", greatest, cols, rows, data, r, x)
+					}
+				}
+			}
+		}
+	}
+}
+
+// testSplitFoldVar checks the ops of SplitFoldVarOp: the SplitFoldSqDev
+// fold (which testSplitFold checks) divided by each divisor, and its
+// square root, bit for bit, NaN for NaN.
+func testSplitFoldVar[T testkit.Float](t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for cols := 2; cols <= 4; cols++ {
+		for _, rows := range []int{1, 7, 16, 33, 70} {
+			src := testkit.RandomData[T](rng, rows*cols)
+			ss := make([]T, rows)
+			kernel.SplitFold(ss, src, cols, kernel.SplitFoldSqDev)
+			for divisor := 1; divisor <= cols; divisor++ {
+				for _, std := range []bool{false, true} {
+					dst := testkit.AtEnd[T](testkit.NewGuardPages(t, 1+rows*8/4096), rows)
+					kernel.SplitFold(dst, src, cols, kernel.SplitFoldVarOp(divisor, std))
+					for r := range rows {
+						want := ss[r] / T(divisor)
+						if std {
+							want = T(math.Sqrt(float64(want)))
+						}
+						what := fmt.Sprintf("var (std %v) of %d columns over %d, %d rows: row %d of %v", std, cols, divisor, rows, r, src[r*cols:][:cols])
+						if want != want {
+							require.True(t, dst[r] != dst[r], what)
+							continue
+						}
+						require.Equal(t, testkit.Bits(want), testkit.Bits(dst[r]), what)
 					}
 				}
 			}

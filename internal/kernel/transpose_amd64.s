@@ -8909,6 +8909,9 @@ TEXT ·splitFold4x2AVX2(SB), NOSPLIT, $0-32
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
 	MOVQ  op+24(FP), BX
+	MOVQ  BX, SI
+	SHRQ  $0x08, SI
+	ANDQ  $0x000000ff, BX
 	TESTQ DX, DX
 	JZ    splitFold4x2AVX2done
 	CMPQ  BX, $0x01
@@ -8923,6 +8926,10 @@ TEXT ·splitFold4x2AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold4x2AVX2argmax
 	CMPQ  BX, $0x06
 	JE    splitFold4x2AVX2argmin
+	CMPQ  BX, $0x07
+	JE    splitFold4x2AVX2var
+	CMPQ  BX, $0x08
+	JE    splitFold4x2AVX2std
 
 splitFold4x2AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -9105,6 +9112,65 @@ splitFold4x2AVX2argminloop:
 	ADDQ         $0x00000040, AX
 	SUBQ         $0x00000008, DX
 	JNZ          splitFold4x2AVX2argminloop
+	JMP          splitFold4x2AVX2end
+
+splitFold4x2AVX2var:
+	MOVL         $0x40000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VCVTSI2SSQ   SI, X1, X1
+	VBROADCASTSS X1, Y1
+
+splitFold4x2AVX2varloop:
+	VMOVUPS     (CX), X2
+	VINSERTF128 $0x01, 32(CX), Y2, Y2
+	VMOVUPS     16(CX), X3
+	VINSERTF128 $0x01, 48(CX), Y3, Y3
+	VSHUFPS     $0x88, Y3, Y2, Y4
+	VSHUFPS     $0xdd, Y3, Y2, Y5
+	VADDPS      Y5, Y4, Y6
+	VDIVPS      Y0, Y6, Y6
+	VSUBPS      Y6, Y4, Y4
+	VMULPS      Y4, Y4, Y4
+	VSUBPS      Y6, Y5, Y5
+	VMULPS      Y5, Y5, Y5
+	VADDPS      Y5, Y4, Y4
+	VDIVPS      Y1, Y4, Y4
+	VMOVUPS     Y4, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x2AVX2varloop
+	JMP         splitFold4x2AVX2end
+
+splitFold4x2AVX2std:
+	MOVL         $0x40000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VCVTSI2SSQ   SI, X1, X1
+	VBROADCASTSS X1, Y1
+
+splitFold4x2AVX2stdloop:
+	VMOVUPS     (CX), X2
+	VINSERTF128 $0x01, 32(CX), Y2, Y2
+	VMOVUPS     16(CX), X3
+	VINSERTF128 $0x01, 48(CX), Y3, Y3
+	VSHUFPS     $0x88, Y3, Y2, Y4
+	VSHUFPS     $0xdd, Y3, Y2, Y5
+	VADDPS      Y5, Y4, Y6
+	VDIVPS      Y0, Y6, Y6
+	VSUBPS      Y6, Y4, Y4
+	VMULPS      Y4, Y4, Y4
+	VSUBPS      Y6, Y5, Y5
+	VMULPS      Y5, Y5, Y5
+	VADDPS      Y5, Y4, Y4
+	VDIVPS      Y1, Y4, Y4
+	VSQRTPS     Y4, Y4
+	VMOVUPS     Y4, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x2AVX2stdloop
 
 splitFold4x2AVX2end:
 	VZEROUPPER
@@ -9119,6 +9185,9 @@ TEXT ·splitFold4x2AVX512(SB), NOSPLIT, $0-32
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	MOVQ      op+24(FP), BX
+	MOVQ      BX, SI
+	SHRQ      $0x08, SI
+	ANDQ      $0x000000ff, BX
 	TESTQ     DX, DX
 	JZ        splitFold4x2AVX512done
 	CMPQ      BX, $0x01
@@ -9133,6 +9202,10 @@ TEXT ·splitFold4x2AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold4x2AVX512argmax
 	CMPQ      BX, $0x06
 	JE        splitFold4x2AVX512argmin
+	CMPQ      BX, $0x07
+	JE        splitFold4x2AVX512var
+	CMPQ      BX, $0x08
+	JE        splitFold4x2AVX512std
 	VMOVDQU64 splitFold4x2AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold4x2AVX512idx<>+64(SB), Z1
 
@@ -9338,6 +9411,69 @@ splitFold4x2AVX512argminloop:
 	ADDQ          $0x00000080, AX
 	SUBQ          $0x00000010, DX
 	JNZ           splitFold4x2AVX512argminloop
+	JMP           splitFold4x2AVX512end
+
+splitFold4x2AVX512var:
+	MOVL         $0x40000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	VCVTSI2SSQ   SI, X1, X1
+	VBROADCASTSS X1, Z1
+	VMOVDQU64    splitFold4x2AVX512idx<>+0(SB), Z2
+	VMOVDQU64    splitFold4x2AVX512idx<>+64(SB), Z3
+
+splitFold4x2AVX512varloop:
+	VMOVUPS   (CX), Z4
+	VMOVUPS   64(CX), Z5
+	VMOVDQU64 Z4, Z6
+	VPERMT2PS Z5, Z2, Z6
+	VMOVDQU64 Z4, Z4
+	VPERMT2PS Z5, Z3, Z4
+	VADDPS    Z4, Z6, Z5
+	VDIVPS    Z0, Z5, Z5
+	VSUBPS    Z5, Z6, Z6
+	VMULPS    Z6, Z6, Z6
+	VSUBPS    Z5, Z4, Z4
+	VMULPS    Z4, Z4, Z4
+	VADDPS    Z4, Z6, Z4
+	VDIVPS    Z1, Z4, Z4
+	VMOVUPS   Z4, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JNZ       splitFold4x2AVX512varloop
+	JMP       splitFold4x2AVX512end
+
+splitFold4x2AVX512std:
+	MOVL         $0x40000000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	VCVTSI2SSQ   SI, X1, X1
+	VBROADCASTSS X1, Z1
+	VMOVDQU64    splitFold4x2AVX512idx<>+0(SB), Z2
+	VMOVDQU64    splitFold4x2AVX512idx<>+64(SB), Z3
+
+splitFold4x2AVX512stdloop:
+	VMOVUPS   (CX), Z4
+	VMOVUPS   64(CX), Z5
+	VMOVDQU64 Z4, Z6
+	VPERMT2PS Z5, Z2, Z6
+	VMOVDQU64 Z4, Z4
+	VPERMT2PS Z5, Z3, Z4
+	VADDPS    Z4, Z6, Z5
+	VDIVPS    Z0, Z5, Z5
+	VSUBPS    Z5, Z6, Z6
+	VMULPS    Z6, Z6, Z6
+	VSUBPS    Z5, Z4, Z4
+	VMULPS    Z4, Z4, Z4
+	VADDPS    Z4, Z6, Z4
+	VDIVPS    Z1, Z4, Z4
+	VSQRTPS   Z4, Z4
+	VMOVUPS   Z4, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JNZ       splitFold4x2AVX512stdloop
 
 splitFold4x2AVX512end:
 	VZEROUPPER
@@ -9386,6 +9522,9 @@ TEXT ·splitFold4x3AVX2(SB), NOSPLIT, $0-32
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
 	MOVQ  op+24(FP), BX
+	MOVQ  BX, SI
+	SHRQ  $0x08, SI
+	ANDQ  $0x000000ff, BX
 	TESTQ DX, DX
 	JZ    splitFold4x3AVX2done
 	CMPQ  BX, $0x01
@@ -9400,6 +9539,10 @@ TEXT ·splitFold4x3AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold4x3AVX2argmax
 	CMPQ  BX, $0x06
 	JE    splitFold4x3AVX2argmin
+	CMPQ  BX, $0x07
+	JE    splitFold4x3AVX2var
+	CMPQ  BX, $0x08
+	JE    splitFold4x3AVX2std
 
 splitFold4x3AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -9680,6 +9823,91 @@ splitFold4x3AVX2argminloop:
 	ADDQ         $0x00000040, AX
 	SUBQ         $0x00000008, DX
 	JNZ          splitFold4x3AVX2argminloop
+	JMP          splitFold4x3AVX2end
+
+splitFold4x3AVX2var:
+	MOVL         $0x40400000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VCVTSI2SSQ   SI, X1, X1
+	VBROADCASTSS X1, Y1
+
+splitFold4x3AVX2varloop:
+	VMOVUPS     (CX), X2
+	VINSERTF128 $0x01, 48(CX), Y2, Y2
+	VMOVUPS     16(CX), X3
+	VINSERTF128 $0x01, 64(CX), Y3, Y3
+	VMOVUPS     32(CX), X4
+	VINSERTF128 $0x01, 80(CX), Y4, Y4
+	VBLENDPS    $0x44, Y3, Y2, Y5
+	VBLENDPS    $0x22, Y4, Y5, Y5
+	VPERMILPS   $0x6c, Y5, Y5
+	VBLENDPS    $0x99, Y3, Y2, Y6
+	VBLENDPS    $0x44, Y4, Y6, Y6
+	VPERMILPS   $0xb1, Y6, Y6
+	VBLENDPS    $0x22, Y3, Y2, Y7
+	VBLENDPS    $0x99, Y4, Y7, Y7
+	VPERMILPS   $0xc6, Y7, Y7
+	VADDPS      Y7, Y5, Y8
+	VADDPS      Y6, Y8, Y8
+	VDIVPS      Y0, Y8, Y8
+	VSUBPS      Y8, Y5, Y5
+	VMULPS      Y5, Y5, Y5
+	VSUBPS      Y8, Y6, Y6
+	VMULPS      Y6, Y6, Y6
+	VSUBPS      Y8, Y7, Y7
+	VMULPS      Y7, Y7, Y7
+	VADDPS      Y7, Y5, Y5
+	VADDPS      Y6, Y5, Y5
+	VDIVPS      Y1, Y5, Y5
+	VMOVUPS     Y5, (AX)
+	ADDQ        $0x00000060, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x3AVX2varloop
+	JMP         splitFold4x3AVX2end
+
+splitFold4x3AVX2std:
+	MOVL         $0x40400000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VCVTSI2SSQ   SI, X1, X1
+	VBROADCASTSS X1, Y1
+
+splitFold4x3AVX2stdloop:
+	VMOVUPS     (CX), X2
+	VINSERTF128 $0x01, 48(CX), Y2, Y2
+	VMOVUPS     16(CX), X3
+	VINSERTF128 $0x01, 64(CX), Y3, Y3
+	VMOVUPS     32(CX), X4
+	VINSERTF128 $0x01, 80(CX), Y4, Y4
+	VBLENDPS    $0x44, Y3, Y2, Y5
+	VBLENDPS    $0x22, Y4, Y5, Y5
+	VPERMILPS   $0x6c, Y5, Y5
+	VBLENDPS    $0x99, Y3, Y2, Y6
+	VBLENDPS    $0x44, Y4, Y6, Y6
+	VPERMILPS   $0xb1, Y6, Y6
+	VBLENDPS    $0x22, Y3, Y2, Y7
+	VBLENDPS    $0x99, Y4, Y7, Y7
+	VPERMILPS   $0xc6, Y7, Y7
+	VADDPS      Y7, Y5, Y8
+	VADDPS      Y6, Y8, Y8
+	VDIVPS      Y0, Y8, Y8
+	VSUBPS      Y8, Y5, Y5
+	VMULPS      Y5, Y5, Y5
+	VSUBPS      Y8, Y6, Y6
+	VMULPS      Y6, Y6, Y6
+	VSUBPS      Y8, Y7, Y7
+	VMULPS      Y7, Y7, Y7
+	VADDPS      Y7, Y5, Y5
+	VADDPS      Y6, Y5, Y5
+	VDIVPS      Y1, Y5, Y5
+	VSQRTPS     Y5, Y5
+	VMOVUPS     Y5, (AX)
+	ADDQ        $0x00000060, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x3AVX2stdloop
 
 splitFold4x3AVX2end:
 	VZEROUPPER
@@ -9694,6 +9922,9 @@ TEXT ·splitFold4x3AVX512(SB), NOSPLIT, $0-32
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	MOVQ      op+24(FP), BX
+	MOVQ      BX, SI
+	SHRQ      $0x08, SI
+	ANDQ      $0x000000ff, BX
 	TESTQ     DX, DX
 	JZ        splitFold4x3AVX512done
 	CMPQ      BX, $0x01
@@ -9708,6 +9939,10 @@ TEXT ·splitFold4x3AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold4x3AVX512argmax
 	CMPQ      BX, $0x06
 	JE        splitFold4x3AVX512argmin
+	CMPQ      BX, $0x07
+	JE        splitFold4x3AVX512var
+	CMPQ      BX, $0x08
+	JE        splitFold4x3AVX512std
 	VMOVDQU64 splitFold4x3AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold4x3AVX512idx<>+64(SB), Z1
 	MOVL      $0x0000f800, BX
@@ -10052,6 +10287,105 @@ splitFold4x3AVX512argminloop:
 	ADDQ          $0x00000080, AX
 	SUBQ          $0x00000010, DX
 	JNZ           splitFold4x3AVX512argminloop
+	JMP           splitFold4x3AVX512end
+
+splitFold4x3AVX512var:
+	MOVL         $0x40400000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	VCVTSI2SSQ   SI, X1, X1
+	VBROADCASTSS X1, Z1
+	VMOVDQU64    splitFold4x3AVX512idx<>+0(SB), Z2
+	VMOVDQU64    splitFold4x3AVX512idx<>+64(SB), Z3
+	MOVL         $0x0000f800, BX
+	KMOVW        BX, K1
+	VMOVDQU64    splitFold4x3AVX512idx<>+128(SB), Z4
+	VMOVDQU64    splitFold4x3AVX512idx<>+192(SB), Z5
+	VMOVDQU64    splitFold4x3AVX512idx<>+256(SB), Z6
+	VMOVDQU64    splitFold4x3AVX512idx<>+320(SB), Z7
+	MOVL         $0x0000fc00, BX
+	KMOVW        BX, K2
+
+splitFold4x3AVX512varloop:
+	VMOVUPS   (CX), Z8
+	VMOVUPS   64(CX), Z9
+	VMOVUPS   128(CX), Z10
+	VMOVDQU64 Z8, Z11
+	VPERMT2PS Z9, Z2, Z11
+	VPERMPS   Z10, Z3, K1, Z11
+	VMOVDQU64 Z8, Z12
+	VPERMT2PS Z9, Z4, Z12
+	VPERMPS   Z10, Z5, K1, Z12
+	VMOVDQU64 Z8, Z8
+	VPERMT2PS Z9, Z6, Z8
+	VPERMPS   Z10, Z7, K2, Z8
+	VADDPS    Z8, Z11, Z9
+	VADDPS    Z12, Z9, Z9
+	VDIVPS    Z0, Z9, Z9
+	VSUBPS    Z9, Z11, Z10
+	VMULPS    Z10, Z10, Z10
+	VSUBPS    Z9, Z12, Z11
+	VMULPS    Z11, Z11, Z11
+	VSUBPS    Z9, Z8, Z8
+	VMULPS    Z8, Z8, Z8
+	VADDPS    Z8, Z10, Z8
+	VADDPS    Z11, Z8, Z8
+	VDIVPS    Z1, Z8, Z8
+	VMOVUPS   Z8, (AX)
+	ADDQ      $0x000000c0, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JNZ       splitFold4x3AVX512varloop
+	JMP       splitFold4x3AVX512end
+
+splitFold4x3AVX512std:
+	MOVL         $0x40400000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	VCVTSI2SSQ   SI, X1, X1
+	VBROADCASTSS X1, Z1
+	VMOVDQU64    splitFold4x3AVX512idx<>+0(SB), Z2
+	VMOVDQU64    splitFold4x3AVX512idx<>+64(SB), Z3
+	MOVL         $0x0000f800, BX
+	KMOVW        BX, K1
+	VMOVDQU64    splitFold4x3AVX512idx<>+128(SB), Z4
+	VMOVDQU64    splitFold4x3AVX512idx<>+192(SB), Z5
+	VMOVDQU64    splitFold4x3AVX512idx<>+256(SB), Z6
+	VMOVDQU64    splitFold4x3AVX512idx<>+320(SB), Z7
+	MOVL         $0x0000fc00, BX
+	KMOVW        BX, K2
+
+splitFold4x3AVX512stdloop:
+	VMOVUPS   (CX), Z8
+	VMOVUPS   64(CX), Z9
+	VMOVUPS   128(CX), Z10
+	VMOVDQU64 Z8, Z11
+	VPERMT2PS Z9, Z2, Z11
+	VPERMPS   Z10, Z3, K1, Z11
+	VMOVDQU64 Z8, Z12
+	VPERMT2PS Z9, Z4, Z12
+	VPERMPS   Z10, Z5, K1, Z12
+	VMOVDQU64 Z8, Z8
+	VPERMT2PS Z9, Z6, Z8
+	VPERMPS   Z10, Z7, K2, Z8
+	VADDPS    Z8, Z11, Z9
+	VADDPS    Z12, Z9, Z9
+	VDIVPS    Z0, Z9, Z9
+	VSUBPS    Z9, Z11, Z10
+	VMULPS    Z10, Z10, Z10
+	VSUBPS    Z9, Z12, Z11
+	VMULPS    Z11, Z11, Z11
+	VSUBPS    Z9, Z8, Z8
+	VMULPS    Z8, Z8, Z8
+	VADDPS    Z8, Z10, Z8
+	VADDPS    Z11, Z8, Z8
+	VDIVPS    Z1, Z8, Z8
+	VSQRTPS   Z8, Z8
+	VMOVUPS   Z8, (AX)
+	ADDQ      $0x000000c0, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JNZ       splitFold4x3AVX512stdloop
 
 splitFold4x3AVX512end:
 	VZEROUPPER
@@ -10164,6 +10498,9 @@ TEXT ·splitFold4x4AVX2(SB), NOSPLIT, $0-32
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
 	MOVQ  op+24(FP), BX
+	MOVQ  BX, SI
+	SHRQ  $0x08, SI
+	ANDQ  $0x000000ff, BX
 	TESTQ DX, DX
 	JZ    splitFold4x4AVX2done
 	CMPQ  BX, $0x01
@@ -10178,6 +10515,10 @@ TEXT ·splitFold4x4AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold4x4AVX2argmax
 	CMPQ  BX, $0x06
 	JE    splitFold4x4AVX2argmin
+	CMPQ  BX, $0x07
+	JE    splitFold4x4AVX2var
+	CMPQ  BX, $0x08
+	JE    splitFold4x4AVX2std
 
 splitFold4x4AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -10500,6 +10841,101 @@ splitFold4x4AVX2argminloop:
 	ADDQ         $0x00000040, AX
 	SUBQ         $0x00000008, DX
 	JNZ          splitFold4x4AVX2argminloop
+	JMP          splitFold4x4AVX2end
+
+splitFold4x4AVX2var:
+	MOVL         $0x40800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VCVTSI2SSQ   SI, X1, X1
+	VBROADCASTSS X1, Y1
+
+splitFold4x4AVX2varloop:
+	VMOVUPS     (CX), X2
+	VINSERTF128 $0x01, 64(CX), Y2, Y2
+	VMOVUPS     16(CX), X3
+	VINSERTF128 $0x01, 80(CX), Y3, Y3
+	VMOVUPS     32(CX), X4
+	VINSERTF128 $0x01, 96(CX), Y4, Y4
+	VMOVUPS     48(CX), X5
+	VINSERTF128 $0x01, 112(CX), Y5, Y5
+	VUNPCKLPS   Y3, Y2, Y6
+	VUNPCKHPS   Y3, Y2, Y7
+	VUNPCKLPS   Y5, Y4, Y8
+	VUNPCKHPS   Y5, Y4, Y9
+	VSHUFPS     $0x44, Y8, Y6, Y10
+	VSHUFPS     $0xee, Y8, Y6, Y6
+	VSHUFPS     $0x44, Y9, Y7, Y8
+	VSHUFPS     $0xee, Y9, Y7, Y7
+	VADDPS      Y8, Y10, Y9
+	VADDPS      Y7, Y6, Y11
+	VADDPS      Y11, Y9, Y9
+	VDIVPS      Y0, Y9, Y9
+	VSUBPS      Y9, Y10, Y10
+	VMULPS      Y10, Y10, Y10
+	VSUBPS      Y9, Y6, Y6
+	VMULPS      Y6, Y6, Y6
+	VSUBPS      Y9, Y8, Y8
+	VMULPS      Y8, Y8, Y8
+	VSUBPS      Y9, Y7, Y7
+	VMULPS      Y7, Y7, Y7
+	VADDPS      Y8, Y10, Y8
+	VADDPS      Y7, Y6, Y6
+	VADDPS      Y6, Y8, Y6
+	VDIVPS      Y1, Y6, Y6
+	VMOVUPS     Y6, (AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x4AVX2varloop
+	JMP         splitFold4x4AVX2end
+
+splitFold4x4AVX2std:
+	MOVL         $0x40800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VCVTSI2SSQ   SI, X1, X1
+	VBROADCASTSS X1, Y1
+
+splitFold4x4AVX2stdloop:
+	VMOVUPS     (CX), X2
+	VINSERTF128 $0x01, 64(CX), Y2, Y2
+	VMOVUPS     16(CX), X3
+	VINSERTF128 $0x01, 80(CX), Y3, Y3
+	VMOVUPS     32(CX), X4
+	VINSERTF128 $0x01, 96(CX), Y4, Y4
+	VMOVUPS     48(CX), X5
+	VINSERTF128 $0x01, 112(CX), Y5, Y5
+	VUNPCKLPS   Y3, Y2, Y6
+	VUNPCKHPS   Y3, Y2, Y7
+	VUNPCKLPS   Y5, Y4, Y8
+	VUNPCKHPS   Y5, Y4, Y9
+	VSHUFPS     $0x44, Y8, Y6, Y10
+	VSHUFPS     $0xee, Y8, Y6, Y6
+	VSHUFPS     $0x44, Y9, Y7, Y8
+	VSHUFPS     $0xee, Y9, Y7, Y7
+	VADDPS      Y8, Y10, Y9
+	VADDPS      Y7, Y6, Y11
+	VADDPS      Y11, Y9, Y9
+	VDIVPS      Y0, Y9, Y9
+	VSUBPS      Y9, Y10, Y10
+	VMULPS      Y10, Y10, Y10
+	VSUBPS      Y9, Y6, Y6
+	VMULPS      Y6, Y6, Y6
+	VSUBPS      Y9, Y8, Y8
+	VMULPS      Y8, Y8, Y8
+	VSUBPS      Y9, Y7, Y7
+	VMULPS      Y7, Y7, Y7
+	VADDPS      Y8, Y10, Y8
+	VADDPS      Y7, Y6, Y6
+	VADDPS      Y6, Y8, Y6
+	VDIVPS      Y1, Y6, Y6
+	VSQRTPS     Y6, Y6
+	VMOVUPS     Y6, (AX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, DX
+	JNZ         splitFold4x4AVX2stdloop
 
 splitFold4x4AVX2end:
 	VZEROUPPER
@@ -10514,6 +10950,9 @@ TEXT ·splitFold4x4AVX512(SB), NOSPLIT, $0-32
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	MOVQ      op+24(FP), BX
+	MOVQ      BX, SI
+	SHRQ      $0x08, SI
+	ANDQ      $0x000000ff, BX
 	TESTQ     DX, DX
 	JZ        splitFold4x4AVX512done
 	CMPQ      BX, $0x01
@@ -10528,6 +10967,10 @@ TEXT ·splitFold4x4AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold4x4AVX512argmax
 	CMPQ      BX, $0x06
 	JE        splitFold4x4AVX512argmin
+	CMPQ      BX, $0x07
+	JE        splitFold4x4AVX512var
+	CMPQ      BX, $0x08
+	JE        splitFold4x4AVX512std
 	VMOVDQU64 splitFold4x4AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold4x4AVX512idx<>+64(SB), Z1
 	MOVL      $0x00000f00, BX
@@ -11011,6 +11454,141 @@ splitFold4x4AVX512argminloop:
 	ADDQ          $0x00000080, AX
 	SUBQ          $0x00000010, DX
 	JNZ           splitFold4x4AVX512argminloop
+	JMP           splitFold4x4AVX512end
+
+splitFold4x4AVX512var:
+	MOVL         $0x40800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	VCVTSI2SSQ   SI, X1, X1
+	VBROADCASTSS X1, Z1
+	VMOVDQU64    splitFold4x4AVX512idx<>+0(SB), Z2
+	VMOVDQU64    splitFold4x4AVX512idx<>+64(SB), Z3
+	MOVL         $0x00000f00, BX
+	KMOVW        BX, K1
+	VMOVDQU64    splitFold4x4AVX512idx<>+128(SB), Z4
+	MOVL         $0x0000f000, BX
+	KMOVW        BX, K2
+	VMOVDQU64    splitFold4x4AVX512idx<>+192(SB), Z5
+	VMOVDQU64    splitFold4x4AVX512idx<>+256(SB), Z6
+	VMOVDQU64    splitFold4x4AVX512idx<>+320(SB), Z7
+	VMOVDQU64    splitFold4x4AVX512idx<>+384(SB), Z8
+	VMOVDQU64    splitFold4x4AVX512idx<>+448(SB), Z9
+	VMOVDQU64    splitFold4x4AVX512idx<>+512(SB), Z10
+	VMOVDQU64    splitFold4x4AVX512idx<>+576(SB), Z11
+	VMOVDQU64    splitFold4x4AVX512idx<>+640(SB), Z12
+	VMOVDQU64    splitFold4x4AVX512idx<>+704(SB), Z13
+
+splitFold4x4AVX512varloop:
+	VMOVUPS   (CX), Z14
+	VMOVUPS   64(CX), Z15
+	VMOVUPS   128(CX), Z16
+	VMOVUPS   192(CX), Z17
+	VMOVDQU64 Z14, Z18
+	VPERMT2PS Z15, Z2, Z18
+	VPERMPS   Z16, Z3, K1, Z18
+	VPERMPS   Z17, Z4, K2, Z18
+	VMOVDQU64 Z14, Z19
+	VPERMT2PS Z15, Z5, Z19
+	VPERMPS   Z16, Z6, K1, Z19
+	VPERMPS   Z17, Z7, K2, Z19
+	VMOVDQU64 Z14, Z20
+	VPERMT2PS Z15, Z8, Z20
+	VPERMPS   Z16, Z9, K1, Z20
+	VPERMPS   Z17, Z10, K2, Z20
+	VMOVDQU64 Z14, Z14
+	VPERMT2PS Z15, Z11, Z14
+	VPERMPS   Z16, Z12, K1, Z14
+	VPERMPS   Z17, Z13, K2, Z14
+	VADDPS    Z20, Z18, Z15
+	VADDPS    Z14, Z19, Z16
+	VADDPS    Z16, Z15, Z15
+	VDIVPS    Z0, Z15, Z15
+	VSUBPS    Z15, Z18, Z16
+	VMULPS    Z16, Z16, Z16
+	VSUBPS    Z15, Z19, Z17
+	VMULPS    Z17, Z17, Z17
+	VSUBPS    Z15, Z20, Z18
+	VMULPS    Z18, Z18, Z18
+	VSUBPS    Z15, Z14, Z14
+	VMULPS    Z14, Z14, Z14
+	VADDPS    Z18, Z16, Z15
+	VADDPS    Z14, Z17, Z14
+	VADDPS    Z14, Z15, Z14
+	VDIVPS    Z1, Z14, Z14
+	VMOVUPS   Z14, (AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JNZ       splitFold4x4AVX512varloop
+	JMP       splitFold4x4AVX512end
+
+splitFold4x4AVX512std:
+	MOVL         $0x40800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	VCVTSI2SSQ   SI, X1, X1
+	VBROADCASTSS X1, Z1
+	VMOVDQU64    splitFold4x4AVX512idx<>+0(SB), Z2
+	VMOVDQU64    splitFold4x4AVX512idx<>+64(SB), Z3
+	MOVL         $0x00000f00, BX
+	KMOVW        BX, K1
+	VMOVDQU64    splitFold4x4AVX512idx<>+128(SB), Z4
+	MOVL         $0x0000f000, BX
+	KMOVW        BX, K2
+	VMOVDQU64    splitFold4x4AVX512idx<>+192(SB), Z5
+	VMOVDQU64    splitFold4x4AVX512idx<>+256(SB), Z6
+	VMOVDQU64    splitFold4x4AVX512idx<>+320(SB), Z7
+	VMOVDQU64    splitFold4x4AVX512idx<>+384(SB), Z8
+	VMOVDQU64    splitFold4x4AVX512idx<>+448(SB), Z9
+	VMOVDQU64    splitFold4x4AVX512idx<>+512(SB), Z10
+	VMOVDQU64    splitFold4x4AVX512idx<>+576(SB), Z11
+	VMOVDQU64    splitFold4x4AVX512idx<>+640(SB), Z12
+	VMOVDQU64    splitFold4x4AVX512idx<>+704(SB), Z13
+
+splitFold4x4AVX512stdloop:
+	VMOVUPS   (CX), Z14
+	VMOVUPS   64(CX), Z15
+	VMOVUPS   128(CX), Z16
+	VMOVUPS   192(CX), Z17
+	VMOVDQU64 Z14, Z18
+	VPERMT2PS Z15, Z2, Z18
+	VPERMPS   Z16, Z3, K1, Z18
+	VPERMPS   Z17, Z4, K2, Z18
+	VMOVDQU64 Z14, Z19
+	VPERMT2PS Z15, Z5, Z19
+	VPERMPS   Z16, Z6, K1, Z19
+	VPERMPS   Z17, Z7, K2, Z19
+	VMOVDQU64 Z14, Z20
+	VPERMT2PS Z15, Z8, Z20
+	VPERMPS   Z16, Z9, K1, Z20
+	VPERMPS   Z17, Z10, K2, Z20
+	VMOVDQU64 Z14, Z14
+	VPERMT2PS Z15, Z11, Z14
+	VPERMPS   Z16, Z12, K1, Z14
+	VPERMPS   Z17, Z13, K2, Z14
+	VADDPS    Z20, Z18, Z15
+	VADDPS    Z14, Z19, Z16
+	VADDPS    Z16, Z15, Z15
+	VDIVPS    Z0, Z15, Z15
+	VSUBPS    Z15, Z18, Z16
+	VMULPS    Z16, Z16, Z16
+	VSUBPS    Z15, Z19, Z17
+	VMULPS    Z17, Z17, Z17
+	VSUBPS    Z15, Z20, Z18
+	VMULPS    Z18, Z18, Z18
+	VSUBPS    Z15, Z14, Z14
+	VMULPS    Z14, Z14, Z14
+	VADDPS    Z18, Z16, Z15
+	VADDPS    Z14, Z17, Z14
+	VADDPS    Z14, Z15, Z14
+	VDIVPS    Z1, Z14, Z14
+	VSQRTPS   Z14, Z14
+	VMOVUPS   Z14, (AX)
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, DX
+	JNZ       splitFold4x4AVX512stdloop
 
 splitFold4x4AVX512end:
 	VZEROUPPER
@@ -11219,6 +11797,9 @@ TEXT ·splitFold8x2AVX2(SB), NOSPLIT, $0-32
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
 	MOVQ  op+24(FP), BX
+	MOVQ  BX, SI
+	SHRQ  $0x08, SI
+	ANDQ  $0x000000ff, BX
 	TESTQ DX, DX
 	JZ    splitFold8x2AVX2done
 	CMPQ  BX, $0x01
@@ -11233,6 +11814,10 @@ TEXT ·splitFold8x2AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold8x2AVX2argmax
 	CMPQ  BX, $0x06
 	JE    splitFold8x2AVX2argmin
+	CMPQ  BX, $0x07
+	JE    splitFold8x2AVX2var
+	CMPQ  BX, $0x08
+	JE    splitFold8x2AVX2std
 
 splitFold8x2AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -11409,6 +11994,65 @@ splitFold8x2AVX2argminloop:
 	ADDQ        $0x00000020, AX
 	SUBQ        $0x00000004, DX
 	JNZ         splitFold8x2AVX2argminloop
+	JMP         splitFold8x2AVX2end
+
+splitFold8x2AVX2var:
+	MOVQ         $0x4000000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+	VCVTSI2SDQ   SI, X1, X1
+	VBROADCASTSD X1, Y1
+
+splitFold8x2AVX2varloop:
+	VMOVUPS     (CX), X2
+	VINSERTF128 $0x01, 32(CX), Y2, Y2
+	VMOVUPS     16(CX), X3
+	VINSERTF128 $0x01, 48(CX), Y3, Y3
+	VSHUFPD     $0x00, Y3, Y2, Y4
+	VSHUFPD     $0x0f, Y3, Y2, Y5
+	VADDPD      Y5, Y4, Y6
+	VDIVPD      Y0, Y6, Y6
+	VSUBPD      Y6, Y4, Y4
+	VMULPD      Y4, Y4, Y4
+	VSUBPD      Y6, Y5, Y5
+	VMULPD      Y5, Y5, Y5
+	VADDPD      Y5, Y4, Y4
+	VDIVPD      Y1, Y4, Y4
+	VMOVUPS     Y4, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000004, DX
+	JNZ         splitFold8x2AVX2varloop
+	JMP         splitFold8x2AVX2end
+
+splitFold8x2AVX2std:
+	MOVQ         $0x4000000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+	VCVTSI2SDQ   SI, X1, X1
+	VBROADCASTSD X1, Y1
+
+splitFold8x2AVX2stdloop:
+	VMOVUPS     (CX), X2
+	VINSERTF128 $0x01, 32(CX), Y2, Y2
+	VMOVUPS     16(CX), X3
+	VINSERTF128 $0x01, 48(CX), Y3, Y3
+	VSHUFPD     $0x00, Y3, Y2, Y4
+	VSHUFPD     $0x0f, Y3, Y2, Y5
+	VADDPD      Y5, Y4, Y6
+	VDIVPD      Y0, Y6, Y6
+	VSUBPD      Y6, Y4, Y4
+	VMULPD      Y4, Y4, Y4
+	VSUBPD      Y6, Y5, Y5
+	VMULPD      Y5, Y5, Y5
+	VADDPD      Y5, Y4, Y4
+	VDIVPD      Y1, Y4, Y4
+	VSQRTPD     Y4, Y4
+	VMOVUPS     Y4, (AX)
+	ADDQ        $0x00000040, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000004, DX
+	JNZ         splitFold8x2AVX2stdloop
 
 splitFold8x2AVX2end:
 	VZEROUPPER
@@ -11423,6 +12067,9 @@ TEXT ·splitFold8x2AVX512(SB), NOSPLIT, $0-32
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	MOVQ      op+24(FP), BX
+	MOVQ      BX, SI
+	SHRQ      $0x08, SI
+	ANDQ      $0x000000ff, BX
 	TESTQ     DX, DX
 	JZ        splitFold8x2AVX512done
 	CMPQ      BX, $0x01
@@ -11437,6 +12084,10 @@ TEXT ·splitFold8x2AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold8x2AVX512argmax
 	CMPQ      BX, $0x06
 	JE        splitFold8x2AVX512argmin
+	CMPQ      BX, $0x07
+	JE        splitFold8x2AVX512var
+	CMPQ      BX, $0x08
+	JE        splitFold8x2AVX512std
 	VMOVDQU64 splitFold8x2AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold8x2AVX512idx<>+64(SB), Z1
 
@@ -11634,6 +12285,69 @@ splitFold8x2AVX512argminloop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, DX
 	JNZ       splitFold8x2AVX512argminloop
+	JMP       splitFold8x2AVX512end
+
+splitFold8x2AVX512var:
+	MOVQ         $0x4000000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z0
+	VCVTSI2SDQ   SI, X1, X1
+	VBROADCASTSD X1, Z1
+	VMOVDQU64    splitFold8x2AVX512idx<>+0(SB), Z2
+	VMOVDQU64    splitFold8x2AVX512idx<>+64(SB), Z3
+
+splitFold8x2AVX512varloop:
+	VMOVUPS   (CX), Z4
+	VMOVUPS   64(CX), Z5
+	VMOVDQU64 Z4, Z6
+	VPERMT2PD Z5, Z2, Z6
+	VMOVDQU64 Z4, Z4
+	VPERMT2PD Z5, Z3, Z4
+	VADDPD    Z4, Z6, Z5
+	VDIVPD    Z0, Z5, Z5
+	VSUBPD    Z5, Z6, Z6
+	VMULPD    Z6, Z6, Z6
+	VSUBPD    Z5, Z4, Z4
+	VMULPD    Z4, Z4, Z4
+	VADDPD    Z4, Z6, Z4
+	VDIVPD    Z1, Z4, Z4
+	VMOVUPS   Z4, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JNZ       splitFold8x2AVX512varloop
+	JMP       splitFold8x2AVX512end
+
+splitFold8x2AVX512std:
+	MOVQ         $0x4000000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z0
+	VCVTSI2SDQ   SI, X1, X1
+	VBROADCASTSD X1, Z1
+	VMOVDQU64    splitFold8x2AVX512idx<>+0(SB), Z2
+	VMOVDQU64    splitFold8x2AVX512idx<>+64(SB), Z3
+
+splitFold8x2AVX512stdloop:
+	VMOVUPS   (CX), Z4
+	VMOVUPS   64(CX), Z5
+	VMOVDQU64 Z4, Z6
+	VPERMT2PD Z5, Z2, Z6
+	VMOVDQU64 Z4, Z4
+	VPERMT2PD Z5, Z3, Z4
+	VADDPD    Z4, Z6, Z5
+	VDIVPD    Z0, Z5, Z5
+	VSUBPD    Z5, Z6, Z6
+	VMULPD    Z6, Z6, Z6
+	VSUBPD    Z5, Z4, Z4
+	VMULPD    Z4, Z4, Z4
+	VADDPD    Z4, Z6, Z4
+	VDIVPD    Z1, Z4, Z4
+	VSQRTPD   Z4, Z4
+	VMOVUPS   Z4, (AX)
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JNZ       splitFold8x2AVX512stdloop
 
 splitFold8x2AVX512end:
 	VZEROUPPER
@@ -11666,6 +12380,9 @@ TEXT ·splitFold8x3AVX2(SB), NOSPLIT, $0-32
 	MOVQ  src+8(FP), CX
 	MOVQ  n+16(FP), DX
 	MOVQ  op+24(FP), BX
+	MOVQ  BX, SI
+	SHRQ  $0x08, SI
+	ANDQ  $0x000000ff, BX
 	TESTQ DX, DX
 	JZ    splitFold8x3AVX2done
 	CMPQ  BX, $0x01
@@ -11680,6 +12397,10 @@ TEXT ·splitFold8x3AVX2(SB), NOSPLIT, $0-32
 	JE    splitFold8x3AVX2argmax
 	CMPQ  BX, $0x06
 	JE    splitFold8x3AVX2argmin
+	CMPQ  BX, $0x07
+	JE    splitFold8x3AVX2var
+	CMPQ  BX, $0x08
+	JE    splitFold8x3AVX2std
 
 splitFold8x3AVX2sumloop:
 	VMOVUPS     (CX), X0
@@ -11912,6 +12633,79 @@ splitFold8x3AVX2argminloop:
 	ADDQ        $0x00000020, AX
 	SUBQ        $0x00000004, DX
 	JNZ         splitFold8x3AVX2argminloop
+	JMP         splitFold8x3AVX2end
+
+splitFold8x3AVX2var:
+	MOVQ         $0x4008000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+	VCVTSI2SDQ   SI, X1, X1
+	VBROADCASTSD X1, Y1
+
+splitFold8x3AVX2varloop:
+	VMOVUPS     (CX), X2
+	VINSERTF128 $0x01, 48(CX), Y2, Y2
+	VMOVUPS     16(CX), X3
+	VINSERTF128 $0x01, 64(CX), Y3, Y3
+	VMOVUPS     32(CX), X4
+	VINSERTF128 $0x01, 80(CX), Y4, Y4
+	VSHUFPD     $0x0a, Y3, Y2, Y5
+	VSHUFPD     $0x05, Y4, Y2, Y6
+	VSHUFPD     $0x0a, Y4, Y3, Y7
+	VADDPD      Y7, Y5, Y8
+	VADDPD      Y6, Y8, Y8
+	VDIVPD      Y0, Y8, Y8
+	VSUBPD      Y8, Y5, Y5
+	VMULPD      Y5, Y5, Y5
+	VSUBPD      Y8, Y6, Y6
+	VMULPD      Y6, Y6, Y6
+	VSUBPD      Y8, Y7, Y7
+	VMULPD      Y7, Y7, Y7
+	VADDPD      Y7, Y5, Y5
+	VADDPD      Y6, Y5, Y5
+	VDIVPD      Y1, Y5, Y5
+	VMOVUPS     Y5, (AX)
+	ADDQ        $0x00000060, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000004, DX
+	JNZ         splitFold8x3AVX2varloop
+	JMP         splitFold8x3AVX2end
+
+splitFold8x3AVX2std:
+	MOVQ         $0x4008000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y0
+	VCVTSI2SDQ   SI, X1, X1
+	VBROADCASTSD X1, Y1
+
+splitFold8x3AVX2stdloop:
+	VMOVUPS     (CX), X2
+	VINSERTF128 $0x01, 48(CX), Y2, Y2
+	VMOVUPS     16(CX), X3
+	VINSERTF128 $0x01, 64(CX), Y3, Y3
+	VMOVUPS     32(CX), X4
+	VINSERTF128 $0x01, 80(CX), Y4, Y4
+	VSHUFPD     $0x0a, Y3, Y2, Y5
+	VSHUFPD     $0x05, Y4, Y2, Y6
+	VSHUFPD     $0x0a, Y4, Y3, Y7
+	VADDPD      Y7, Y5, Y8
+	VADDPD      Y6, Y8, Y8
+	VDIVPD      Y0, Y8, Y8
+	VSUBPD      Y8, Y5, Y5
+	VMULPD      Y5, Y5, Y5
+	VSUBPD      Y8, Y6, Y6
+	VMULPD      Y6, Y6, Y6
+	VSUBPD      Y8, Y7, Y7
+	VMULPD      Y7, Y7, Y7
+	VADDPD      Y7, Y5, Y5
+	VADDPD      Y6, Y5, Y5
+	VDIVPD      Y1, Y5, Y5
+	VSQRTPD     Y5, Y5
+	VMOVUPS     Y5, (AX)
+	ADDQ        $0x00000060, CX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000004, DX
+	JNZ         splitFold8x3AVX2stdloop
 
 splitFold8x3AVX2end:
 	VZEROUPPER
@@ -11926,6 +12720,9 @@ TEXT ·splitFold8x3AVX512(SB), NOSPLIT, $0-32
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	MOVQ      op+24(FP), BX
+	MOVQ      BX, SI
+	SHRQ      $0x08, SI
+	ANDQ      $0x000000ff, BX
 	TESTQ     DX, DX
 	JZ        splitFold8x3AVX512done
 	CMPQ      BX, $0x01
@@ -11940,6 +12737,10 @@ TEXT ·splitFold8x3AVX512(SB), NOSPLIT, $0-32
 	JE        splitFold8x3AVX512argmax
 	CMPQ      BX, $0x06
 	JE        splitFold8x3AVX512argmin
+	CMPQ      BX, $0x07
+	JE        splitFold8x3AVX512var
+	CMPQ      BX, $0x08
+	JE        splitFold8x3AVX512std
 	VMOVDQU64 splitFold8x3AVX512idx<>+0(SB), Z0
 	VMOVDQU64 splitFold8x3AVX512idx<>+64(SB), Z1
 	MOVL      $0x000000c0, BX
@@ -12276,6 +13077,105 @@ splitFold8x3AVX512argminloop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, DX
 	JNZ       splitFold8x3AVX512argminloop
+	JMP       splitFold8x3AVX512end
+
+splitFold8x3AVX512var:
+	MOVQ         $0x4008000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z0
+	VCVTSI2SDQ   SI, X1, X1
+	VBROADCASTSD X1, Z1
+	VMOVDQU64    splitFold8x3AVX512idx<>+0(SB), Z2
+	VMOVDQU64    splitFold8x3AVX512idx<>+64(SB), Z3
+	MOVL         $0x000000c0, BX
+	KMOVW        BX, K1
+	VMOVDQU64    splitFold8x3AVX512idx<>+128(SB), Z4
+	VMOVDQU64    splitFold8x3AVX512idx<>+192(SB), Z5
+	MOVL         $0x000000e0, BX
+	KMOVW        BX, K2
+	VMOVDQU64    splitFold8x3AVX512idx<>+256(SB), Z6
+	VMOVDQU64    splitFold8x3AVX512idx<>+320(SB), Z7
+
+splitFold8x3AVX512varloop:
+	VMOVUPS   (CX), Z8
+	VMOVUPS   64(CX), Z9
+	VMOVUPS   128(CX), Z10
+	VMOVDQU64 Z8, Z11
+	VPERMT2PD Z9, Z2, Z11
+	VPERMPD   Z10, Z3, K1, Z11
+	VMOVDQU64 Z8, Z12
+	VPERMT2PD Z9, Z4, Z12
+	VPERMPD   Z10, Z5, K2, Z12
+	VMOVDQU64 Z8, Z8
+	VPERMT2PD Z9, Z6, Z8
+	VPERMPD   Z10, Z7, K2, Z8
+	VADDPD    Z8, Z11, Z9
+	VADDPD    Z12, Z9, Z9
+	VDIVPD    Z0, Z9, Z9
+	VSUBPD    Z9, Z11, Z10
+	VMULPD    Z10, Z10, Z10
+	VSUBPD    Z9, Z12, Z11
+	VMULPD    Z11, Z11, Z11
+	VSUBPD    Z9, Z8, Z8
+	VMULPD    Z8, Z8, Z8
+	VADDPD    Z8, Z10, Z8
+	VADDPD    Z11, Z8, Z8
+	VDIVPD    Z1, Z8, Z8
+	VMOVUPS   Z8, (AX)
+	ADDQ      $0x000000c0, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JNZ       splitFold8x3AVX512varloop
+	JMP       splitFold8x3AVX512end
+
+splitFold8x3AVX512std:
+	MOVQ         $0x4008000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z0
+	VCVTSI2SDQ   SI, X1, X1
+	VBROADCASTSD X1, Z1
+	VMOVDQU64    splitFold8x3AVX512idx<>+0(SB), Z2
+	VMOVDQU64    splitFold8x3AVX512idx<>+64(SB), Z3
+	MOVL         $0x000000c0, BX
+	KMOVW        BX, K1
+	VMOVDQU64    splitFold8x3AVX512idx<>+128(SB), Z4
+	VMOVDQU64    splitFold8x3AVX512idx<>+192(SB), Z5
+	MOVL         $0x000000e0, BX
+	KMOVW        BX, K2
+	VMOVDQU64    splitFold8x3AVX512idx<>+256(SB), Z6
+	VMOVDQU64    splitFold8x3AVX512idx<>+320(SB), Z7
+
+splitFold8x3AVX512stdloop:
+	VMOVUPS   (CX), Z8
+	VMOVUPS   64(CX), Z9
+	VMOVUPS   128(CX), Z10
+	VMOVDQU64 Z8, Z11
+	VPERMT2PD Z9, Z2, Z11
+	VPERMPD   Z10, Z3, K1, Z11
+	VMOVDQU64 Z8, Z12
+	VPERMT2PD Z9, Z4, Z12
+	VPERMPD   Z10, Z5, K2, Z12
+	VMOVDQU64 Z8, Z8
+	VPERMT2PD Z9, Z6, Z8
+	VPERMPD   Z10, Z7, K2, Z8
+	VADDPD    Z8, Z11, Z9
+	VADDPD    Z12, Z9, Z9
+	VDIVPD    Z0, Z9, Z9
+	VSUBPD    Z9, Z11, Z10
+	VMULPD    Z10, Z10, Z10
+	VSUBPD    Z9, Z12, Z11
+	VMULPD    Z11, Z11, Z11
+	VSUBPD    Z9, Z8, Z8
+	VMULPD    Z8, Z8, Z8
+	VADDPD    Z8, Z10, Z8
+	VADDPD    Z11, Z8, Z8
+	VDIVPD    Z1, Z8, Z8
+	VSQRTPD   Z8, Z8
+	VMOVUPS   Z8, (AX)
+	ADDQ      $0x000000c0, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, DX
+	JNZ       splitFold8x3AVX512stdloop
 
 splitFold8x3AVX512end:
 	VZEROUPPER

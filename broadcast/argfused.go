@@ -18,7 +18,8 @@ import (
 // does not see). Otherwise the extreme entered best at its first index,
 // which the comparison saw: nothing before it was greater or equal.
 // Indexes go through T, in blocks of lines whose indexes T holds exactly
-// (the block's index table), each block's found indexes into idx after it.
+// (the block's index table, in the scratch room), each block's found
+// indexes into idx after it.
 // A row's last elements are a group overlapping the one before it, which
 // the three steps leave as they are a second time. It reports false,
 // having done nothing, where no fused kernel runs or the columns are
@@ -47,13 +48,14 @@ func argColumnsFused[T elem.Number](idx []int, x []T, along group, greatest bool
 	if w < argMinGroups*group || along.size <= fewArg {
 		return false
 	}
+	heldOnHeap(unsafe.Pointer(unsafe.SliceData(x)))
 	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
 	defer scratch.Put(buf)
 	room := unsafe.Slice((*T)(unsafe.Pointer(buf)), len(buf)*8/size)
 	best, at := room[:w], room[columnTile:][:w]
 	mask := unsafe.Slice((*bool)(unsafe.Pointer(&room[2*columnTile])), argChunkBytes+kernel.FuseMaxGroupBytes)
 	table := room[2*columnTile+(argChunkBytes+kernel.FuseMaxGroupBytes+size-1)/size:]
-	table = table[:min(len(table), along.size-1, argExactLines)]
+	table = table[:min(len(table), along.size-1, argTableLines)]
 	for j := range table {
 		table[j] = T(j)
 	}
@@ -127,12 +129,21 @@ const argMinGroups = 4
 const argChunkBytes = 4096
 
 // argCallBytes is the most bytes of lines one fused call of
-// argColumnsFused reads, as the fused kernels' limit on a call's output.
+// argColumnsFused reads: a call cannot be preempted, as the fused
+// kernels' limit on a call's output says (this program writes best, at
+// and the mask of each line besides).
 const argCallBytes = 256 << 10
 
-// argExactLines is the most lines of a block of argColumnsFused: float32
-// holds their indexes exactly, and the index table fits the scratch room.
-const argExactLines = 1 << 24
+// argTableLines is the most lines of a block of argColumnsFused, beyond
+// the scratch room's (62400 float32 or 30176 float64 indexes, which T
+// holds exactly): tests lower it to run many blocks.
+var argTableLines = 1 << 24
+
+// heldOnHeap is called through a variable, which escape analysis cannot
+// see through: its argument escapes, so that the lines whose addresses
+// argColumnsFused gives the fused kernels as integers live on the heap,
+// where a growing stack cannot move them from under those integers.
+var heldOnHeap = func(unsafe.Pointer) {}
 
 // exactArg is the index of the greatest (least) value of column c, line i
 // at x[i*along.stride+c], by the exact loop.

@@ -433,9 +433,10 @@ func splitsRows[T elem.Number](r reduction, f fold[T]) bool {
 // them (the sum's NaN, which the division of a mean keeps, and the
 // squared deviations' fold, which takes the first NaN value as it is
 // before the transform). op is the sum's kernel.SplitFold op when f is a
-// sum: SplitFoldSum, or SplitFoldMean and SplitFoldSqDev, which divide
-// by count and square the deviations while the values are in registers;
-// f's own op otherwise.
+// sum: SplitFoldSum, or SplitFoldMean, SplitFoldSqDev and the ops of
+// SplitFoldVarOp, which divide by count, square the deviations (and
+// divide and take the root) while the values are in registers; f's own
+// op otherwise.
 func splitFoldRows[T elem.Number](f fold[T], op int, dst, a []T, kept []group, count, origin int) {
 	values := [...]int{0, 1, 2, 3}
 	switch f.op {

@@ -170,12 +170,13 @@ func varianceOf[F elem.Float](r reduction, dst, a []F, ddof int, std bool) {
 		return
 	}
 	if !r.empty && splitsRows(r, fold[F]{}) { // rows of 2-4 contiguous values: one pass
-		if d := r.count - ddof; d >= 1 {
+		d := r.count - ddof
+		if d >= 1 && d <= 255 { // SplitFoldVarOp's divisors; a large negative ddof takes the passes
 			splitFoldRows(fold[F]{}, kernel.SplitFoldVarOp(d, std), dst, a, r.kept, r.count, r.origin)
 			return
 		}
 		splitFoldRows(fold[F]{}, kernel.SplitFoldSqDev, dst, a, r.kept, r.count, r.origin)
-		divideBy(dst, 0)
+		divideBy(dst, max(d, 0))
 		if std {
 			elem.Sqrt(dst, dst)
 		}

@@ -562,8 +562,12 @@ func argColumnChecks[T elem.Float](t *testing.T) {
 	if testing.Short() || raceBuild {
 		return
 	}
-	// More lines than a block of argColumnsFused's index table, the
-	// extremes of some columns in a later block, NaNs in others.
+	// More lines than a block of argColumnsFused's index table (lowered
+	// here to 1000), the extremes of some columns in a later block, NaNs
+	// in others.
+	saved := argTableLines
+	argTableLines = 1000
+	defer func() { argTableLines = saved }()
 	lines, cols := 30000, 256
 	a := make([]T, lines*cols)
 	for i := range a {
@@ -599,5 +603,32 @@ func requireArgColumns[T elem.Float](t *testing.T, a []T, lines, cols int, name 
 		got := make([]int, cols)
 		require.NoError(t, call(got, S(cols), a, S(lines, cols), 0))
 		require.Equal(t, want, got, "%T arg (greatest %v) over the lines of (%d, %d), %s", T(0), greatest, lines, cols, name)
+	}
+}
+
+// TestReduceVarLargeDdof checks a variance over rows of three contiguous
+// values whose divisor count - ddof is past what the split-fold kernel
+// takes (a ddof of -300: 303): the passes run, with the kernel's bits up
+// to the division.
+func TestReduceVarLargeDdof(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 30))
+	a := testkit.RandomData[float32](rng, 64*3)
+	for i := range a {
+		if a[i] != a[i] || math.IsInf(float64(a[i]), 0) {
+			a[i] = 1
+		}
+	}
+	got := make([]float32, 64)
+	require.NoError(t, ReduceVarDdof(got, S(64), a, S(64, 3), -300, 1))
+	for r := range got {
+		x := a[r*3:][:3]
+		m := ((x[0] + x[2]) + x[1]) / 3
+		var q [3]float32
+		for j, v := range x {
+			d := v - m
+			q[j] = float32(d * d)
+		}
+		want := ((q[0] + q[2]) + q[1]) / 303
+		require.Equal(t, math.Float32bits(want), math.Float32bits(got[r]), "row %d of %v", r, x)
 	}
 }

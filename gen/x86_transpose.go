@@ -84,7 +84,7 @@ func generateTransposeAMD64(dir string) error {
 		name := fmt.Sprintf("splitFold%dx%dAVX2", n.size, n.cols)
 		c.Function(name)
 		c.Pragma("noescape")
-		c.Doc(fmt.Sprintf("%s sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (kernel.SplitFoldSum, SplitFoldMax, SplitFoldMin, SplitFoldMean, SplitFoldSqDev; SplitFoldArgMax and SplitFoldArgMin write the extreme's index, an int64) over src[r*%d : r*%d+%d] for r < n (a multiple of %d) with AVX2, %d-byte floats: the rows split into columns in registers, as %s splits them, and folded there.", name, n.cols, n.cols, n.cols, 32/n.size, n.size, narrowName(n.size, n.cols, true)))
+		c.Doc(fmt.Sprintf("%s sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (kernel.SplitFoldSum, SplitFoldMax, SplitFoldMin, SplitFoldMean, SplitFoldSqDev, SplitFoldVarOp's; SplitArg's ops write the extreme's index, an int64) over src[r*%d : r*%d+%d] for r < n (a multiple of %d) with AVX2, %d-byte floats: the rows split into columns in registers, as %s splits them, and folded there.", name, n.cols, n.cols, n.cols, 32/n.size, n.size, narrowName(n.size, n.cols, true)))
 		c.Attributes(attr.NOSPLIT)
 		c.SignatureExpr("func(dst *byte, src *byte, n int, op int)")
 		emitSplitFold(c, name, n.size, n.cols, false)

@@ -199,7 +199,7 @@ func interleave8x3AVX2(dst *byte, src *byte, ld int, n int)
 //go:noescape
 func split8x3AVX512(dst *byte, src *byte, ld int, n int)
 
-// splitFold4x2AVX2 sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (kernel.SplitFoldSum, SplitFoldMax, SplitFoldMin, SplitFoldMean, SplitFoldSqDev; SplitFoldArgMax and SplitFoldArgMin write the extreme's index, an int64) over src[r*2 : r*2+2] for r < n (a multiple of 8) with AVX2, 4-byte floats: the rows split into columns in registers, as split4x2AVX2 splits them, and folded there.
+// splitFold4x2AVX2 sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (kernel.SplitFoldSum, SplitFoldMax, SplitFoldMin, SplitFoldMean, SplitFoldSqDev, SplitFoldVarOp's; SplitArg's ops write the extreme's index, an int64) over src[r*2 : r*2+2] for r < n (a multiple of 8) with AVX2, 4-byte floats: the rows split into columns in registers, as split4x2AVX2 splits them, and folded there.
 //
 //go:noescape
 func splitFold4x2AVX2(dst *byte, src *byte, n int, op int)
@@ -209,7 +209,7 @@ func splitFold4x2AVX2(dst *byte, src *byte, n int, op int)
 //go:noescape
 func splitFold4x2AVX512(dst *byte, src *byte, n int, op int)
 
-// splitFold4x3AVX2 sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (kernel.SplitFoldSum, SplitFoldMax, SplitFoldMin, SplitFoldMean, SplitFoldSqDev; SplitFoldArgMax and SplitFoldArgMin write the extreme's index, an int64) over src[r*3 : r*3+3] for r < n (a multiple of 8) with AVX2, 4-byte floats: the rows split into columns in registers, as split4x3AVX2 splits them, and folded there.
+// splitFold4x3AVX2 sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (kernel.SplitFoldSum, SplitFoldMax, SplitFoldMin, SplitFoldMean, SplitFoldSqDev, SplitFoldVarOp's; SplitArg's ops write the extreme's index, an int64) over src[r*3 : r*3+3] for r < n (a multiple of 8) with AVX2, 4-byte floats: the rows split into columns in registers, as split4x3AVX2 splits them, and folded there.
 //
 //go:noescape
 func splitFold4x3AVX2(dst *byte, src *byte, n int, op int)
@@ -219,7 +219,7 @@ func splitFold4x3AVX2(dst *byte, src *byte, n int, op int)
 //go:noescape
 func splitFold4x3AVX512(dst *byte, src *byte, n int, op int)
 
-// splitFold4x4AVX2 sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (kernel.SplitFoldSum, SplitFoldMax, SplitFoldMin, SplitFoldMean, SplitFoldSqDev; SplitFoldArgMax and SplitFoldArgMin write the extreme's index, an int64) over src[r*4 : r*4+4] for r < n (a multiple of 8) with AVX2, 4-byte floats: the rows split into columns in registers, as split4x4AVX2 splits them, and folded there.
+// splitFold4x4AVX2 sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (kernel.SplitFoldSum, SplitFoldMax, SplitFoldMin, SplitFoldMean, SplitFoldSqDev, SplitFoldVarOp's; SplitArg's ops write the extreme's index, an int64) over src[r*4 : r*4+4] for r < n (a multiple of 8) with AVX2, 4-byte floats: the rows split into columns in registers, as split4x4AVX2 splits them, and folded there.
 //
 //go:noescape
 func splitFold4x4AVX2(dst *byte, src *byte, n int, op int)
@@ -229,7 +229,7 @@ func splitFold4x4AVX2(dst *byte, src *byte, n int, op int)
 //go:noescape
 func splitFold4x4AVX512(dst *byte, src *byte, n int, op int)
 
-// splitFold8x2AVX2 sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (kernel.SplitFoldSum, SplitFoldMax, SplitFoldMin, SplitFoldMean, SplitFoldSqDev; SplitFoldArgMax and SplitFoldArgMin write the extreme's index, an int64) over src[r*2 : r*2+2] for r < n (a multiple of 4) with AVX2, 8-byte floats: the rows split into columns in registers, as split8x2AVX2 splits them, and folded there.
+// splitFold8x2AVX2 sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (kernel.SplitFoldSum, SplitFoldMax, SplitFoldMin, SplitFoldMean, SplitFoldSqDev, SplitFoldVarOp's; SplitArg's ops write the extreme's index, an int64) over src[r*2 : r*2+2] for r < n (a multiple of 4) with AVX2, 8-byte floats: the rows split into columns in registers, as split8x2AVX2 splits them, and folded there.
 //
 //go:noescape
 func splitFold8x2AVX2(dst *byte, src *byte, n int, op int)
@@ -239,7 +239,7 @@ func splitFold8x2AVX2(dst *byte, src *byte, n int, op int)
 //go:noescape
 func splitFold8x2AVX512(dst *byte, src *byte, n int, op int)
 
-// splitFold8x3AVX2 sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (kernel.SplitFoldSum, SplitFoldMax, SplitFoldMin, SplitFoldMean, SplitFoldSqDev; SplitFoldArgMax and SplitFoldArgMin write the extreme's index, an int64) over src[r*3 : r*3+3] for r < n (a multiple of 4) with AVX2, 8-byte floats: the rows split into columns in registers, as split8x3AVX2 splits them, and folded there.
+// splitFold8x3AVX2 sets dst[r] to the canonical tree (kernel.SplitFold) of the fold op (kernel.SplitFoldSum, SplitFoldMax, SplitFoldMin, SplitFoldMean, SplitFoldSqDev, SplitFoldVarOp's; SplitArg's ops write the extreme's index, an int64) over src[r*3 : r*3+3] for r < n (a multiple of 4) with AVX2, 8-byte floats: the rows split into columns in registers, as split8x3AVX2 splits them, and folded there.
 //
 //go:noescape
 func splitFold8x3AVX2(dst *byte, src *byte, n int, op int)

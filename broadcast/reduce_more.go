@@ -278,7 +278,7 @@ func reduceArg[T elem.Number](what string, greatest bool, dst []int, dstShape Sh
 		return nil
 	}
 	along := r.summed[0]
-	if r.innerSummed && len(r.kept) == 1 && along.size <= 4 && along.stride == 1 && r.kept[0].stride == along.size && kernel.IsFloat[T]() {
+	if r.innerSummed && len(r.kept) == 1 && along.size <= 4 && along.stride == 1 && r.kept[0].stride == along.size && kernel.SplitArgRuns[T](along.size) {
 		kernel.SplitArg(dst, a[:len(dst)*along.size], along.size, greatest) // rows of 2-4 contiguous floats: one pass
 		return nil
 	}

@@ -76,10 +76,17 @@ func SplitArg[T Number](dst []int, src []T, cols int, greatest bool) {
 		op = splitFoldArgMin
 	}
 	n := 0
-	if Current() != Generic && bits.UintSize == 64 {
+	if SplitArgRuns[T](cols) {
 		n = splitFoldKernel(dst, src, cols, op)
 	}
 	splitArgGeneric(dst[n:], src[n*cols:], cols, greatest)
+}
+
+// SplitArgRuns reports whether SplitArg runs a kernel for T and cols under
+// the implementation in effect: elsewhere its loop is slower than the
+// column kernels a caller has beside it.
+func SplitArgRuns[T Number](cols int) bool {
+	return Current() != Generic && bits.UintSize == 64 && splitFoldRuns[T](cols)
 }
 
 // splitArgGeneric is SplitArg as the kernels compute it: each value's

@@ -15,10 +15,10 @@ import (
 // call to AVX-512 its kernel takes whole zmm registers of rows, and the
 // AVX2 kernel at most one ymm register's more.
 func splitFoldKernel[T Number, D any](dst []D, src []T, cols, op int) int {
-	size := int(unsafe.Sizeof(T(0)))
-	if !isFloat[T]() || !cpu.X86.HasAVX2 || cols < 2 || cols > 4 || size == 8 && cols == 4 {
+	if !splitFoldRuns[T](cols) {
 		return 0
 	}
+	size := int(unsafe.Sizeof(T(0)))
 	done := 0
 	if implFor(classMemory, len(dst)*(cols+1)*size, false) == AVX512 {
 		done = len(dst) &^ (64/size - 1)
@@ -27,6 +27,12 @@ func splitFoldKernel[T Number, D any](dst []D, src []T, cols, op int) int {
 	n := (len(dst) - done) &^ (32/size - 1)
 	splitFoldRun(dst[done:done+n], src[done*cols:], cols, op, false)
 	return done + n
+}
+
+// splitFoldRuns reports whether a split-fold kernel exists for T and cols
+// on this CPU.
+func splitFoldRuns[T Number](cols int) bool {
+	return isFloat[T]() && cpu.X86.HasAVX2 && cols >= 2 && cols <= 4 && !(unsafe.Sizeof(T(0)) == 8 && cols == 4)
 }
 
 // splitFoldKernels are the kernels by width (AVX2, AVX-512), element size

@@ -13,15 +13,16 @@ type Op uint8
 
 // The binary operations.
 const (
-	OpAdd   Op = iota // a + b
-	OpSub             // a - b
-	OpMul             // a * b
-	OpDiv             // a / b
-	OpMin             // min(a, b): Go's builtin min: NaN if either operand is NaN, and min(-0, +0) = -0
-	OpMax             // max(a, b): Go's builtin max: NaN if either operand is NaN, and max(-0, +0) = +0
-	OpHypot           // sqrt(a**2 + b**2): within 1 ulp, without overflow or underflow in between; +Inf if either is infinite, else NaN if either is NaN
-	OpAtan2           // atan2(a, b): the angle of the point (x, y) = (b, a), in [-Pi, Pi], within 1 ulp; Go's special cases (signed zeros, infinities)
-	OpPow             // a**b: a to the power b, within 1 ulp over the whole range (large exponents, subnormal results); Go's special cases (math.Pow's list: x**±0 = 1, 1**y = 1, x**1 = x, signed zeros and infinities), NaN for a negative a and a finite b that is not an integer
+	OpAdd    Op = iota // a + b
+	OpSub              // a - b
+	OpMul              // a * b
+	OpDiv              // a / b
+	OpMin              // min(a, b): Go's builtin min: NaN if either operand is NaN, and min(-0, +0) = -0
+	OpMax              // max(a, b): Go's builtin max: NaN if either operand is NaN, and max(-0, +0) = +0
+	OpHypot            // sqrt(a**2 + b**2): within 1 ulp, without overflow or underflow in between; +Inf if either is infinite, else NaN if either is NaN
+	OpAtan2            // atan2(a, b): the angle of the point (x, y) = (b, a), in [-Pi, Pi], within 1 ulp; Go's special cases (signed zeros, infinities)
+	OpPow              // a**b: a to the power b, within 1 ulp over the whole range (large exponents, subnormal results); Go's special cases (math.Pow's list: x**±0 = 1, 1**y = 1, x**1 = x, signed zeros and infinities), NaN for a negative a and a finite b that is not an integer
+	OpExpSub           // exp(a - b): e^(a - b) with a - b rounded first, as Exp of Sub's result, in one pass: the exp(x - max) of softmax and log-sum-exp; within 1 ulp of e to the rounded difference. A NaN argument comes back quieted (a's first), and the NaN of Inf - Inf is Go's math.NaN()
 )
 
 // String returns the lower-case name of op ("add"), or Op(N) for an invalid op.
@@ -33,7 +34,7 @@ func (op Op) Valid() bool { return op < Op(kernel.NumOps) }
 // opOnFloats and opOnIntegers say which ops are defined on the float and on
 // the integer types: bit op is set for each.
 const (
-	opOnFloats   = 0b111111111
+	opOnFloats   = 0b1111111111
 	opOnIntegers = 0b110111
 )
 
@@ -50,7 +51,9 @@ func opOn[T Number]() uint64 {
 func DefinedOn[T Number](op Op) bool { return opOn[T]()>>op&1 != 0 }
 
 // Ops returns every binary operation in order.
-func Ops() []Op { return []Op{OpAdd, OpSub, OpMul, OpDiv, OpMin, OpMax, OpHypot, OpAtan2, OpPow} }
+func Ops() []Op {
+	return []Op{OpAdd, OpSub, OpMul, OpDiv, OpMin, OpMax, OpHypot, OpAtan2, OpPow, OpExpSub}
+}
 
 // Add sets dst[i] = a[i] + b[i].
 // On complex values (see Complex): the parts' sums.
@@ -444,6 +447,28 @@ func PowScalar[T Float](dst []T, a []T, s T) {
 	kernel.FenceAfter(stream)
 }
 
+// ExpSub sets dst[i] = T(expsub64(float64(a[i]), float64(b[i]))).
+// E^(a - b) with a - b rounded first, as Exp of Sub's result, in one pass: the exp(x - max) of softmax and log-sum-exp; within 1 ulp of e to the rounded difference. A NaN argument comes back quieted (a's first), and the NaN of Inf - Inf is Go's math.NaN().
+func ExpSub[T Float](dst []T, a, b []T) {
+	if !fits(dst, a) || !fits(dst, b) {
+		panic(misuseVV(OpExpSub, dst, a, b))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 3)
+	kernel.ExpSub(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
+// ExpSubScalar sets dst[i] = T(expsub64(float64(a[i]), float64(s))).
+// E^(a - b) with a - b rounded first, as Exp of Sub's result, in one pass: the exp(x - max) of softmax and log-sum-exp; within 1 ulp of e to the rounded difference. A NaN argument comes back quieted (a's first), and the NaN of Inf - Inf is Go's math.NaN().
+func ExpSubScalar[T Float](dst []T, a []T, s T) {
+	if !fits(dst, a) {
+		panic(misuseV(OpExpSub, dst, a))
+	}
+	stream := kernel.StreamFlat[T](len(dst), 2)
+	kernel.ExpSub(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
 // Apply sets dst[i] = a[i] op b[i].
 func Apply[T Number](op Op, dst []T, a, b []T) {
 	if !DefinedOn[T](op) {
@@ -530,6 +555,10 @@ func Apply[T Number](op Op, dst []T, a, b []T) {
 	case OpPow:
 		stream := kernel.StreamFlat[T](len(dst), 3)
 		kernel.Pow(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
+		kernel.FenceAfter(stream)
+	case OpExpSub:
+		stream := kernel.StreamFlat[T](len(dst), 3)
+		kernel.ExpSub(kernel.VV, 1, len(dst), dst, 0, a, 0, b, 0, stream)
 		kernel.FenceAfter(stream)
 	}
 }
@@ -620,6 +649,10 @@ func ApplyScalar[T Number](op Op, dst []T, a []T, s T) {
 	case OpPow:
 		stream := kernel.StreamFlat[T](len(dst), 2)
 		kernel.Pow(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
+		kernel.FenceAfter(stream)
+	case OpExpSub:
+		stream := kernel.StreamFlat[T](len(dst), 2)
+		kernel.ExpSub(kernel.VS, 1, len(dst), dst, 0, a, 0, []T{s}, 0, stream)
 		kernel.FenceAfter(stream)
 	}
 }

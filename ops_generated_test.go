@@ -129,6 +129,18 @@ func namedCalls[T Float]() []namedCall {
 				kernel.Reference(kernel.VS, kernel.OpPow, 1, n, dst.([]T), 0, in[0].([]T), 0, in[1].([]T), 0)
 			},
 		},
+		{name: "ExpSub", op: "expsub", kind: "vv", vector: []bool{true, true}, inputs: []string{"T", "T"}, out: "T",
+			run: func(dst any, in []any) { ExpSub(dst.([]T), in[0].([]T), in[1].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.Reference(kernel.VV, kernel.OpExpSub, 1, n, dst.([]T), 0, in[0].([]T), 0, in[1].([]T), 0)
+			},
+		},
+		{name: "ExpSubScalar", op: "expsub", kind: "vs", vector: []bool{true, false}, inputs: []string{"T", "T"}, out: "T",
+			run: func(dst any, in []any) { ExpSubScalar(dst.([]T), in[0].([]T), in[1].([]T)[0]) },
+			ref: func(n int, dst any, in []any) {
+				kernel.Reference(kernel.VS, kernel.OpExpSub, 1, n, dst.([]T), 0, in[0].([]T), 0, in[1].([]T), 0)
+			},
+		},
 		{name: "Neg", op: "neg", kind: "v", vector: []bool{true}, inputs: []string{"T"}, out: "T",
 			run: func(dst any, in []any) { Neg(dst.([]T), in[0].([]T)) },
 			ref: func(n int, dst any, in []any) {

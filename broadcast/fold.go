@@ -226,8 +226,12 @@ func gatherOne[T elem.Number](row, a []T, bases []int, off int) {
 // rows sets the m rows of n elements of dst to g(x - shift), shift one row
 // of n that every row of x meets.
 func (t *transform[T]) rows(m, n int, dst []T, ldd int, x []T, ldx int, shift []T) {
+	if t.exp {
+		t.expSub(kernel.VV, m, n, dst, ldd, x, ldx, shift, 0)
+		return
+	}
 	kernel.Sub(kernel.VV, m, n, dst, ldd, x, ldx, shift, 0, false)
-	t.g(m, n, dst, ldd)
+	kernel.Mul(kernel.VV, m, n, dst, ldd, dst, ldd, dst, ldd, false)
 }
 
 // run sets dst to exp(x - s) for the values x of one output whose shift is
@@ -236,25 +240,19 @@ func (t *transform[T]) rows(m, n int, dst []T, ldd int, x []T, ldx int, shift []
 func (t *transform[T]) run(dst, x []T, s T) {
 	n := len(x)
 	t.one[0] = s
-	kernel.Sub(kernel.VS, 1, n, dst, n, x, n, t.one[:], 0, false)
-	t.g(1, n, dst, n)
+	t.expSub(kernel.VS, 1, n, dst, n, x, n, t.one[:], 0)
 }
 
-// g maps the m rows of n elements of d in place.
-func (t *transform[T]) g(m, n int, d []T, ldd int) {
-	if !t.exp {
-		kernel.Mul(kernel.VV, m, n, d, ldd, d, ldd, d, ldd, false)
-		return
-	}
-	// Only the float types have an exp transform; the element type may be
-	// one defined on them.
+// expSub is kernel.ExpSub on T, one of the float types: only they have an
+// exp transform, and the element type may be one defined on them.
+func (t *transform[T]) expSub(k kernel.Kind, m, n int, dst []T, ldd int, x []T, ldx int, shift []T, lds int) {
 	if unsafe.Sizeof(T(0)) == 4 {
-		x := kernel.FloatsOf[float32](d)
-		kernel.Exp(kernel.V, m, n, x, ldd, x, ldd, false)
+		f := kernel.FloatsOf[float32, T]
+		kernel.ExpSub(k, m, n, f(dst), ldd, f(x), ldx, f(shift), lds, false)
 		return
 	}
-	x := kernel.FloatsOf[float64](d)
-	kernel.Exp(kernel.V, m, n, x, ldd, x, ldd, false)
+	f := kernel.FloatsOf[float64, T]
+	kernel.ExpSub(k, m, n, f(dst), ldd, f(x), ldx, f(shift), lds, false)
 }
 
 // shifts returns the transform's shifts of the n outputs from output o on,

@@ -109,7 +109,9 @@ func checkApply[T elem.Number](t *testing.T, rng *rand.Rand, as, bs Shape) {
 // checkApply runs them on one pair of shapes in eight: their naive
 // references are long there, and they take the same paths through Run as
 // the others, on kernels the kernel tests check.
-func isMathOp(op elem.Op) bool { return op == elem.OpHypot || op == elem.OpAtan2 || op == elem.OpPow }
+func isMathOp(op elem.Op) bool {
+	return op == elem.OpHypot || op == elem.OpAtan2 || op == elem.OpPow || op == elem.OpExpSub
+}
 
 // requireUndefinedOp checks that an op not defined on T (OpDiv on integers)
 // is an error wrapping ErrOp that writes nothing.

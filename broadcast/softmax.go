@@ -120,8 +120,7 @@ func softmax[T elem.Float](what string, dst, a []T, shape Shape, axis int, log b
 			c.apply(kernel.Sub[T], dst, dst, s)
 		} else { // exp(x - m) / S, each exp once: S sums them in dst
 			runReduce(fold[T]{op: foldMax}, sub, m, a)
-			c.apply(kernel.Sub[T], dst, a, m)
-			c.exp(dst)
+			c.apply(kernel.ExpSub[T], dst, a, m)
 			runReduce(fold[T]{}, sub, s, dst)
 			c.apply(kernel.Div[T], dst, dst, s)
 		}
@@ -165,18 +164,6 @@ func (c chunkValuesOf[T]) apply(op func(k kernel.Kind, m, n int, dst []T, ldd in
 	}
 	c.blocks(func(at, w, i int) {
 		op(kernel.VV, c.along, w, dst[at:], c.inner, x[at:], c.inner, v[i:][:w], 0, false)
-	})
-}
-
-// exp sets each value of the chunk in dst to its exp.
-func (c chunkValuesOf[T]) exp(dst []T) {
-	if c.inner == 1 {
-		d := dst[c.lo*c.along : c.hi*c.along]
-		kernel.Exp(kernel.V, 1, len(d), d, 0, d, 0, false)
-		return
-	}
-	c.blocks(func(at, w, _ int) {
-		kernel.Exp(kernel.V, c.along, w, dst[at:], c.inner, dst[at:], c.inner, false)
 	})
 }
 
@@ -256,8 +243,7 @@ func softmaxRows[T elem.Float](dst, a []T, n int, log bool) bool {
 			elem.Log(s[:b], s[:b])
 			kernel.Sub(kernel.VS, b, n, d, n, t, n, s, 1, stream)
 		} else { // exp(x - m) / S
-			kernel.Sub(kernel.VS, b, n, e, n, x, n, m, 1, false)
-			kernel.Exp(kernel.V, 1, b*n, e, b*n, e, b*n, false)
+			kernel.ExpSub(kernel.VS, b, n, e, n, x, n, m, 1, false)
 			rowSumsOf(s[:b], e, n)
 			kernel.Div(kernel.VS, b, n, d, n, e, n, s, 1, stream)
 		}

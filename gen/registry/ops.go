@@ -182,6 +182,7 @@ var Ops = []Op{
 	mathBinaryOp("hypot", "Hypot", "sqrt({a}**2 + {b}**2)", "within 1 ulp, without overflow or underflow in between; +Inf if either is infinite, else NaN if either is NaN"),
 	mathBinaryOp("atan2", "Atan2", "atan2({a}, {b})", "the angle of the point (x, y) = (b, a), in [-Pi, Pi], within 1 ulp; Go's special cases (signed zeros, infinities)"),
 	mathBinaryOp("pow", "Pow", "{a}**{b}", "a to the power b, within 1 ulp over the whole range (large exponents, subnormal results); Go's special cases (math.Pow's list: x**±0 = 1, 1**y = 1, x**1 = x, signed zeros and infinities), NaN for a negative a and a finite b that is not an integer"),
+	mathBinaryOp("expsub", "ExpSub", "exp({a} - {b})", "e^(a - b) with a - b rounded first, as Exp of Sub's result, in one pass: the exp(x - max) of softmax and log-sum-exp; within 1 ulp of e to the rounded difference. A NaN argument comes back quieted (a's first), and the NaN of Inf - Inf is Go's math.NaN()"),
 
 	{Name: "and", Family: Bitwise, Types: Ints, Expr: "{a} & {b}", Named: "And", SignBlind: true},
 	{Name: "or", Family: Bitwise, Types: Ints, Expr: "{a} | {b}", Named: "Or", SignBlind: true},

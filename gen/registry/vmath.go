@@ -404,6 +404,7 @@ var MathPrograms = map[string]func(t Type) *MathProgram{
 	"sin":     sinCosProgram(false),
 	"cos":     sinCosProgram(true),
 	"pow":     powProgram,
+	"expsub":  expSubProgram,
 }
 
 // mathProgramCache holds every program built, by op name and type: the

@@ -158,3 +158,21 @@ func exp2Program(t Type) *MathProgram {
 	b.p.Out = b.expRange(x, b.expFast(x, true), true)
 	return b.p
 }
+
+// expSubProgram is e^(a - b) with a - b rounded to T first: the exp(x - m)
+// of softmax and log-sum-exp in one pass over x, with the bits of Sub and
+// then Exp. A NaN argument comes back quieted (a's first), and a NaN
+// difference of two infinities of one sign is Go's NaN, so that no lane
+// depends on the NaN an instruction set makes.
+func expSubProgram(t Type) *MathProgram {
+	b := newMath("expsub", t, 2)
+	fb := bitsOf(t)
+	x, y := b.in(0), b.in(1)
+	d := b.sub(x, y)
+	r := b.expRange(d, b.expFast(d, false), false)
+	b.p.Out = b.block(b.isNaN(d), []int{r}, func() []int {
+		r := b.sel(b.isNaN(y), b.or(y, b.bits(fb.quiet)), b.bits(fb.defNaN))
+		return []int{b.sel(b.isNaN(x), b.or(x, b.bits(fb.quiet)), r)}
+	})[0]
+	return b.p
+}

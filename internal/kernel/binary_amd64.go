@@ -229,6 +229,21 @@ func powVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *f
 //go:noescape
 func powSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
+// expsubVVF32AVX2 computes dst[r*ldd+j] = exp(a[r*lda+j] - b[r*ldb+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func expsubVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// expsubVSF32AVX2 computes dst[r*ldd+j] = exp(a[r*lda+j] - b[r*ldb]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func expsubVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// expsubSVF32AVX2 computes dst[r*ldd+j] = exp(a[r*lda] - b[r*ldb+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func expsubSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
 // addVVF64AVX2 computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with AVX2.
 //
 //go:noescape
@@ -453,6 +468,21 @@ func powVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *f
 //
 //go:noescape
 func powSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// expsubVVF64AVX2 computes dst[r*ldd+j] = exp(a[r*lda+j] - b[r*ldb+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func expsubVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// expsubVSF64AVX2 computes dst[r*ldd+j] = exp(a[r*lda+j] - b[r*ldb]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func expsubVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// expsubSVF64AVX2 computes dst[r*ldd+j] = exp(a[r*lda] - b[r*ldb+j]) for r < m, j < n with AVX2.
+//
+//go:noescape
+func expsubSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // addVVI8AVX2 computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with AVX2.
 //
@@ -1519,6 +1549,21 @@ func powVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b 
 //go:noescape
 func powSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
+// expsubVVF32AVX512 computes dst[r*ldd+j] = exp(a[r*lda+j] - b[r*ldb+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func expsubVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// expsubVSF32AVX512 computes dst[r*ldd+j] = exp(a[r*lda+j] - b[r*ldb]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func expsubVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// expsubSVF32AVX512 computes dst[r*ldd+j] = exp(a[r*lda] - b[r*ldb+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func expsubSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
 // addVVF64AVX512 computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with AVX512.
 //
 //go:noescape
@@ -1743,6 +1788,21 @@ func powVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b 
 //
 //go:noescape
 func powSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// expsubVVF64AVX512 computes dst[r*ldd+j] = exp(a[r*lda+j] - b[r*ldb+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func expsubVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// expsubVSF64AVX512 computes dst[r*ldd+j] = exp(a[r*lda+j] - b[r*ldb]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func expsubVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// expsubSVF64AVX512 computes dst[r*ldd+j] = exp(a[r*lda] - b[r*ldb+j]) for r < m, j < n with AVX512.
+//
+//go:noescape
+func expsubSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // addVVI8AVX512 computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with AVX512.
 //

@@ -11722,6 +11722,1244 @@ powSVF32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func expsubVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·expsubVVF32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expsubVVF32AVX2_done
+	TESTQ CX, CX
+	JLE   expsubVVF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+expsubVVF32AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+expsubVVF32AVX2_loop1:
+	CMPQ         R11, $0x00000008
+	JB           expsubVVF32AVX2_after1
+	VMOVUPS      (R8)(R10*4), Y0
+	VMOVUPS      (SI)(R10*4), Y1
+	VSUBPS       Y0, Y1, Y1
+	VMOVUPS      expsub32consts<>+0(SB), Y2
+	VFMADD213PS  expsub32consts<>+64(SB), Y1, Y2
+	VSUBPS       expsub32consts<>+64(SB), Y2, Y3
+	VMOVUPS      expsub32consts<>+192(SB), Y4
+	VFNMADD213PS Y1, Y3, Y4
+	VFNMADD231PS expsub32consts<>+128(SB), Y3, Y4
+	VMOVUPS      expsub32consts<>+256(SB), Y3
+	VFMADD213PS  expsub32consts<>+320(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VPERMPS      exptail_32<>+0(SB), Y2, Y6
+	VPERMPS      exptail_32<>+32(SB), Y2, Y7
+	VPSLLD       $0x1c, Y2, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VADDPS       Y6, Y4, Y4
+	VFMADD231PS  Y3, Y5, Y4
+	VPERMPS      exphi_32<>+0(SB), Y2, Y3
+	VPERMPS      exphi_32<>+32(SB), Y2, Y5
+	VPSLLD       $0x1c, Y2, Y6
+	VBLENDVPS    Y6, Y5, Y3, Y3
+	VPSLLD       $0x13, Y2, Y5
+	VPADDD       Y5, Y3, Y3
+	VFMADD231PS  Y4, Y3, Y3
+	VPAND        expsub32consts<>+384(SB), Y1, Y5
+	VCMPPS       $0x15, expsub32consts<>+448(SB), Y5, Y5
+	VPTEST       Y5, Y5
+	JZ           mathblock361
+	VPAND        expsub32consts<>+512(SB), Y2, Y6
+	VPERMPS      exphi_32<>+0(SB), Y2, Y7
+	VPERMPS      exphi_32<>+32(SB), Y2, Y8
+	VPSLLD       $0x1c, Y2, Y9
+	VBLENDVPS    Y9, Y8, Y7, Y7
+	VPSLLD       $0x13, Y6, Y6
+	VPADDD       Y6, Y7, Y7
+	VFMADD231PS  Y7, Y4, Y7
+	VPSUBD       expsub32consts<>+576(SB), Y2, Y2
+	VPSRLD       $0x04, Y2, Y2
+	VPSRLD       $0x01, Y2, Y4
+	VPSUBD       expsub32consts<>+640(SB), Y4, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VPSUBD       Y4, Y2, Y2
+	VPSUBD       expsub32consts<>+640(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y6, Y7, Y7
+	VMULPS       Y2, Y7, Y7
+	VCMPPS       $0x1e, expsub32consts<>+704(SB), Y1, Y2
+	VBLENDVPS    Y2, expsub32consts<>+768(SB), Y7, Y7
+	VCMPPS       $0x11, expsub32consts<>+832(SB), Y1, Y2
+	VBLENDVPS    Y2, expsub32consts<>+896(SB), Y7, Y7
+	VCMPPS       $0x03, Y1, Y1, Y2
+	VPOR         expsub32consts<>+960(SB), Y1, Y4
+	VBLENDVPS    Y2, Y4, Y7, Y4
+	VBLENDVPS    Y5, Y4, Y3, Y3
+
+mathblock361:
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VPTEST    Y1, Y1
+	JZ        mathblock362
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VPOR      expsub32consts<>+960(SB), Y0, Y0
+	VMOVUPS   expsub32consts<>+1024(SB), Y4
+	VBLENDVPS Y2, Y0, Y4, Y0
+	VMOVUPS   (SI)(R10*4), Y2
+	VCMPPS    $0x03, (SI)(R10*4), Y2, Y2
+	VMOVUPS   (SI)(R10*4), Y4
+	VPOR      expsub32consts<>+960(SB), Y4, Y4
+	VBLENDVPS Y2, Y4, Y0, Y4
+	VBLENDVPS Y1, Y4, Y3, Y3
+
+mathblock362:
+	VMOVUPS Y3, (DX)(R10*4)
+	ADDQ    $0x00000008, R10
+	SUBQ    $0x00000008, R11
+	JMP     expsubVVF32AVX2_loop1
+
+expsubVVF32AVX2_after1:
+	CMPQ         R11, $0x00000004
+	JB           expsubVVF32AVX2_tail4
+	VMOVUPS      (SI)(R10*4), X0
+	VMOVUPS      (R8)(R10*4), X1
+	VSUBPS       X1, X0, X2
+	VMOVUPS      expsub32consts<>+0(SB), X3
+	VFMADD213PS  expsub32consts<>+64(SB), X2, X3
+	VSUBPS       expsub32consts<>+64(SB), X3, X4
+	VMOVUPS      expsub32consts<>+192(SB), X5
+	VFNMADD213PS X2, X4, X5
+	VFNMADD231PS expsub32consts<>+128(SB), X4, X5
+	VMOVUPS      expsub32consts<>+256(SB), X4
+	VFMADD213PS  expsub32consts<>+320(SB), X5, X4
+	VMULPS       X5, X5, X6
+	LEAQ         exptail_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R12)(X8*4), X7
+	VADDPS       X7, X5, X5
+	VFMADD231PS  X4, X6, X5
+	LEAQ         exphi_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X6
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X4
+	VPGATHERDD   X7, (R12)(X6*4), X4
+	VPSLLD       $0x13, X3, X6
+	VPADDD       X6, X4, X4
+	VFMADD231PS  X5, X4, X4
+	VPAND        expsub32consts<>+384(SB), X2, X6
+	VCMPPS       $0x15, expsub32consts<>+448(SB), X6, X6
+	VPTEST       X6, X6
+	JZ           mathblock363
+	VPAND        expsub32consts<>+512(SB), X3, X7
+	LEAQ         exphi_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R12)(X9*4), X8
+	VPSLLD       $0x13, X7, X7
+	VPADDD       X7, X8, X8
+	VFMADD231PS  X8, X5, X8
+	VPSUBD       expsub32consts<>+576(SB), X3, X3
+	VPSRLD       $0x04, X3, X3
+	VPSRLD       $0x01, X3, X5
+	VPSUBD       expsub32consts<>+640(SB), X5, X7
+	VPSLLD       $0x17, X7, X7
+	VPSUBD       X5, X3, X3
+	VPSUBD       expsub32consts<>+640(SB), X3, X3
+	VPSLLD       $0x17, X3, X3
+	VMULPS       X7, X8, X8
+	VMULPS       X3, X8, X8
+	VCMPPS       $0x1e, expsub32consts<>+704(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+768(SB), X8, X8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+896(SB), X8, X8
+	VCMPPS       $0x03, X2, X2, X3
+	VPOR         expsub32consts<>+960(SB), X2, X5
+	VBLENDVPS    X3, X5, X8, X5
+	VBLENDVPS    X6, X5, X4, X4
+
+mathblock363:
+	VCMPPS    $0x03, X2, X2, X2
+	VPTEST    X2, X2
+	JZ        mathblock364
+	VCMPPS    $0x03, X1, X1, X3
+	VPOR      expsub32consts<>+960(SB), X1, X1
+	VMOVUPS   expsub32consts<>+1024(SB), X5
+	VBLENDVPS X3, X1, X5, X1
+	VCMPPS    $0x03, X0, X0, X3
+	VPOR      expsub32consts<>+960(SB), X0, X0
+	VBLENDVPS X3, X0, X1, X0
+	VBLENDVPS X2, X0, X4, X4
+
+mathblock364:
+	VMOVUPS X4, (DX)(R10*4)
+	ADDQ    $0x00000004, R10
+	SUBQ    $0x00000004, R11
+
+expsubVVF32AVX2_tail4:
+	CMPQ         R11, $0x00000002
+	JB           expsubVVF32AVX2_tail2
+	VMOVQ        (SI)(R10*4), X0
+	VMOVQ        (R8)(R10*4), X1
+	VSUBPS       X1, X0, X2
+	VMOVUPS      expsub32consts<>+0(SB), X3
+	VFMADD213PS  expsub32consts<>+64(SB), X2, X3
+	VSUBPS       expsub32consts<>+64(SB), X3, X4
+	VMOVUPS      expsub32consts<>+192(SB), X5
+	VFNMADD213PS X2, X4, X5
+	VFNMADD231PS expsub32consts<>+128(SB), X4, X5
+	VMOVUPS      expsub32consts<>+256(SB), X4
+	VFMADD213PS  expsub32consts<>+320(SB), X5, X4
+	VMULPS       X5, X5, X6
+	LEAQ         exptail_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R12)(X8*4), X7
+	VADDPS       X7, X5, X5
+	VFMADD231PS  X4, X6, X5
+	LEAQ         exphi_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X6
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X4
+	VPGATHERDD   X7, (R12)(X6*4), X4
+	VPSLLD       $0x13, X3, X6
+	VPADDD       X6, X4, X4
+	VFMADD231PS  X5, X4, X4
+	VPAND        expsub32consts<>+384(SB), X2, X6
+	VCMPPS       $0x15, expsub32consts<>+448(SB), X6, X6
+	VPTEST       X6, X6
+	JZ           mathblock365
+	VPAND        expsub32consts<>+512(SB), X3, X7
+	LEAQ         exphi_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R12)(X9*4), X8
+	VPSLLD       $0x13, X7, X7
+	VPADDD       X7, X8, X8
+	VFMADD231PS  X8, X5, X8
+	VPSUBD       expsub32consts<>+576(SB), X3, X3
+	VPSRLD       $0x04, X3, X3
+	VPSRLD       $0x01, X3, X5
+	VPSUBD       expsub32consts<>+640(SB), X5, X7
+	VPSLLD       $0x17, X7, X7
+	VPSUBD       X5, X3, X3
+	VPSUBD       expsub32consts<>+640(SB), X3, X3
+	VPSLLD       $0x17, X3, X3
+	VMULPS       X7, X8, X8
+	VMULPS       X3, X8, X8
+	VCMPPS       $0x1e, expsub32consts<>+704(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+768(SB), X8, X8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+896(SB), X8, X8
+	VCMPPS       $0x03, X2, X2, X3
+	VPOR         expsub32consts<>+960(SB), X2, X5
+	VBLENDVPS    X3, X5, X8, X5
+	VBLENDVPS    X6, X5, X4, X4
+
+mathblock365:
+	VCMPPS    $0x03, X2, X2, X2
+	VPTEST    X2, X2
+	JZ        mathblock366
+	VCMPPS    $0x03, X1, X1, X3
+	VPOR      expsub32consts<>+960(SB), X1, X1
+	VMOVUPS   expsub32consts<>+1024(SB), X5
+	VBLENDVPS X3, X1, X5, X1
+	VCMPPS    $0x03, X0, X0, X3
+	VPOR      expsub32consts<>+960(SB), X0, X0
+	VBLENDVPS X3, X0, X1, X0
+	VBLENDVPS X2, X0, X4, X4
+
+mathblock366:
+	VMOVQ X4, (DX)(R10*4)
+	ADDQ  $0x00000002, R10
+	SUBQ  $0x00000002, R11
+
+expsubVVF32AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           expsubVVF32AVX2_tail1
+	VMOVSS       (SI)(R10*4), X0
+	VMOVSS       (R8)(R10*4), X1
+	VSUBPS       X1, X0, X2
+	VMOVUPS      expsub32consts<>+0(SB), X3
+	VFMADD213PS  expsub32consts<>+64(SB), X2, X3
+	VSUBPS       expsub32consts<>+64(SB), X3, X4
+	VMOVUPS      expsub32consts<>+192(SB), X5
+	VFNMADD213PS X2, X4, X5
+	VFNMADD231PS expsub32consts<>+128(SB), X4, X5
+	VMOVUPS      expsub32consts<>+256(SB), X4
+	VFMADD213PS  expsub32consts<>+320(SB), X5, X4
+	VMULPS       X5, X5, X6
+	LEAQ         exptail_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R12)(X8*4), X7
+	VADDPS       X7, X5, X5
+	VFMADD231PS  X4, X6, X5
+	LEAQ         exphi_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X6
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X4
+	VPGATHERDD   X7, (R12)(X6*4), X4
+	VPSLLD       $0x13, X3, X6
+	VPADDD       X6, X4, X4
+	VFMADD231PS  X5, X4, X4
+	VPAND        expsub32consts<>+384(SB), X2, X6
+	VCMPPS       $0x15, expsub32consts<>+448(SB), X6, X6
+	VPTEST       X6, X6
+	JZ           mathblock367
+	VPAND        expsub32consts<>+512(SB), X3, X7
+	LEAQ         exphi_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R12)(X9*4), X8
+	VPSLLD       $0x13, X7, X7
+	VPADDD       X7, X8, X8
+	VFMADD231PS  X8, X5, X8
+	VPSUBD       expsub32consts<>+576(SB), X3, X3
+	VPSRLD       $0x04, X3, X3
+	VPSRLD       $0x01, X3, X5
+	VPSUBD       expsub32consts<>+640(SB), X5, X7
+	VPSLLD       $0x17, X7, X7
+	VPSUBD       X5, X3, X3
+	VPSUBD       expsub32consts<>+640(SB), X3, X3
+	VPSLLD       $0x17, X3, X3
+	VMULPS       X7, X8, X8
+	VMULPS       X3, X8, X8
+	VCMPPS       $0x1e, expsub32consts<>+704(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+768(SB), X8, X8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+896(SB), X8, X8
+	VCMPPS       $0x03, X2, X2, X3
+	VPOR         expsub32consts<>+960(SB), X2, X5
+	VBLENDVPS    X3, X5, X8, X5
+	VBLENDVPS    X6, X5, X4, X4
+
+mathblock367:
+	VCMPPS    $0x03, X2, X2, X2
+	VPTEST    X2, X2
+	JZ        mathblock368
+	VCMPPS    $0x03, X1, X1, X3
+	VPOR      expsub32consts<>+960(SB), X1, X1
+	VMOVUPS   expsub32consts<>+1024(SB), X5
+	VBLENDVPS X3, X1, X5, X1
+	VCMPPS    $0x03, X0, X0, X3
+	VPOR      expsub32consts<>+960(SB), X0, X0
+	VBLENDVPS X3, X0, X1, X0
+	VBLENDVPS X2, X0, X4, X4
+
+mathblock368:
+	VMOVSS X4, (DX)(R10*4)
+	ADDQ   $0x00000001, R10
+	SUBQ   $0x00000001, R11
+
+expsubVVF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  expsubVVF32AVX2_row
+
+expsubVVF32AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA expsub32consts<>+0(SB)/8, $0x41b8aa3b41b8aa3b
+DATA expsub32consts<>+8(SB)/8, $0x41b8aa3b41b8aa3b
+DATA expsub32consts<>+16(SB)/8, $0x41b8aa3b41b8aa3b
+DATA expsub32consts<>+24(SB)/8, $0x41b8aa3b41b8aa3b
+DATA expsub32consts<>+32(SB)/8, $0x41b8aa3b41b8aa3b
+DATA expsub32consts<>+40(SB)/8, $0x41b8aa3b41b8aa3b
+DATA expsub32consts<>+48(SB)/8, $0x41b8aa3b41b8aa3b
+DATA expsub32consts<>+56(SB)/8, $0x41b8aa3b41b8aa3b
+DATA expsub32consts<>+64(SB)/8, $0x4b4000004b400000
+DATA expsub32consts<>+72(SB)/8, $0x4b4000004b400000
+DATA expsub32consts<>+80(SB)/8, $0x4b4000004b400000
+DATA expsub32consts<>+88(SB)/8, $0x4b4000004b400000
+DATA expsub32consts<>+96(SB)/8, $0x4b4000004b400000
+DATA expsub32consts<>+104(SB)/8, $0x4b4000004b400000
+DATA expsub32consts<>+112(SB)/8, $0x4b4000004b400000
+DATA expsub32consts<>+120(SB)/8, $0x4b4000004b400000
+DATA expsub32consts<>+128(SB)/8, $0xb75e8083b75e8083
+DATA expsub32consts<>+136(SB)/8, $0xb75e8083b75e8083
+DATA expsub32consts<>+144(SB)/8, $0xb75e8083b75e8083
+DATA expsub32consts<>+152(SB)/8, $0xb75e8083b75e8083
+DATA expsub32consts<>+160(SB)/8, $0xb75e8083b75e8083
+DATA expsub32consts<>+168(SB)/8, $0xb75e8083b75e8083
+DATA expsub32consts<>+176(SB)/8, $0xb75e8083b75e8083
+DATA expsub32consts<>+184(SB)/8, $0xb75e8083b75e8083
+DATA expsub32consts<>+192(SB)/8, $0x3d3180003d318000
+DATA expsub32consts<>+200(SB)/8, $0x3d3180003d318000
+DATA expsub32consts<>+208(SB)/8, $0x3d3180003d318000
+DATA expsub32consts<>+216(SB)/8, $0x3d3180003d318000
+DATA expsub32consts<>+224(SB)/8, $0x3d3180003d318000
+DATA expsub32consts<>+232(SB)/8, $0x3d3180003d318000
+DATA expsub32consts<>+240(SB)/8, $0x3d3180003d318000
+DATA expsub32consts<>+248(SB)/8, $0x3d3180003d318000
+DATA expsub32consts<>+256(SB)/8, $0x3e2aaace3e2aaace
+DATA expsub32consts<>+264(SB)/8, $0x3e2aaace3e2aaace
+DATA expsub32consts<>+272(SB)/8, $0x3e2aaace3e2aaace
+DATA expsub32consts<>+280(SB)/8, $0x3e2aaace3e2aaace
+DATA expsub32consts<>+288(SB)/8, $0x3e2aaace3e2aaace
+DATA expsub32consts<>+296(SB)/8, $0x3e2aaace3e2aaace
+DATA expsub32consts<>+304(SB)/8, $0x3e2aaace3e2aaace
+DATA expsub32consts<>+312(SB)/8, $0x3e2aaace3e2aaace
+DATA expsub32consts<>+320(SB)/8, $0x3f0001113f000111
+DATA expsub32consts<>+328(SB)/8, $0x3f0001113f000111
+DATA expsub32consts<>+336(SB)/8, $0x3f0001113f000111
+DATA expsub32consts<>+344(SB)/8, $0x3f0001113f000111
+DATA expsub32consts<>+352(SB)/8, $0x3f0001113f000111
+DATA expsub32consts<>+360(SB)/8, $0x3f0001113f000111
+DATA expsub32consts<>+368(SB)/8, $0x3f0001113f000111
+DATA expsub32consts<>+376(SB)/8, $0x3f0001113f000111
+DATA expsub32consts<>+384(SB)/8, $0x7fffffff7fffffff
+DATA expsub32consts<>+392(SB)/8, $0x7fffffff7fffffff
+DATA expsub32consts<>+400(SB)/8, $0x7fffffff7fffffff
+DATA expsub32consts<>+408(SB)/8, $0x7fffffff7fffffff
+DATA expsub32consts<>+416(SB)/8, $0x7fffffff7fffffff
+DATA expsub32consts<>+424(SB)/8, $0x7fffffff7fffffff
+DATA expsub32consts<>+432(SB)/8, $0x7fffffff7fffffff
+DATA expsub32consts<>+440(SB)/8, $0x7fffffff7fffffff
+DATA expsub32consts<>+448(SB)/8, $0x42ae800042ae8000
+DATA expsub32consts<>+456(SB)/8, $0x42ae800042ae8000
+DATA expsub32consts<>+464(SB)/8, $0x42ae800042ae8000
+DATA expsub32consts<>+472(SB)/8, $0x42ae800042ae8000
+DATA expsub32consts<>+480(SB)/8, $0x42ae800042ae8000
+DATA expsub32consts<>+488(SB)/8, $0x42ae800042ae8000
+DATA expsub32consts<>+496(SB)/8, $0x42ae800042ae8000
+DATA expsub32consts<>+504(SB)/8, $0x42ae800042ae8000
+DATA expsub32consts<>+512(SB)/8, $0x0000000f0000000f
+DATA expsub32consts<>+520(SB)/8, $0x0000000f0000000f
+DATA expsub32consts<>+528(SB)/8, $0x0000000f0000000f
+DATA expsub32consts<>+536(SB)/8, $0x0000000f0000000f
+DATA expsub32consts<>+544(SB)/8, $0x0000000f0000000f
+DATA expsub32consts<>+552(SB)/8, $0x0000000f0000000f
+DATA expsub32consts<>+560(SB)/8, $0x0000000f0000000f
+DATA expsub32consts<>+568(SB)/8, $0x0000000f0000000f
+DATA expsub32consts<>+576(SB)/8, $0x4b3ff0004b3ff000
+DATA expsub32consts<>+584(SB)/8, $0x4b3ff0004b3ff000
+DATA expsub32consts<>+592(SB)/8, $0x4b3ff0004b3ff000
+DATA expsub32consts<>+600(SB)/8, $0x4b3ff0004b3ff000
+DATA expsub32consts<>+608(SB)/8, $0x4b3ff0004b3ff000
+DATA expsub32consts<>+616(SB)/8, $0x4b3ff0004b3ff000
+DATA expsub32consts<>+624(SB)/8, $0x4b3ff0004b3ff000
+DATA expsub32consts<>+632(SB)/8, $0x4b3ff0004b3ff000
+DATA expsub32consts<>+640(SB)/8, $0x0000000100000001
+DATA expsub32consts<>+648(SB)/8, $0x0000000100000001
+DATA expsub32consts<>+656(SB)/8, $0x0000000100000001
+DATA expsub32consts<>+664(SB)/8, $0x0000000100000001
+DATA expsub32consts<>+672(SB)/8, $0x0000000100000001
+DATA expsub32consts<>+680(SB)/8, $0x0000000100000001
+DATA expsub32consts<>+688(SB)/8, $0x0000000100000001
+DATA expsub32consts<>+696(SB)/8, $0x0000000100000001
+DATA expsub32consts<>+704(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+712(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+720(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+728(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+736(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+744(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+752(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+760(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+768(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+776(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+784(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+792(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+800(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+808(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+816(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+824(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+832(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+840(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+848(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+856(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+864(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+872(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+880(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+888(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+896(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+904(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+912(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+920(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+928(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+936(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+944(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+952(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+960(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+968(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+976(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+984(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+992(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1000(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1008(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1016(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1024(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1032(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1040(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1048(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1056(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1064(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1072(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1080(SB)/8, $0x7fc000007fc00000
+GLOBL expsub32consts<>(SB), RODATA|NOPTR, $1088
+
+DATA exptail_32<>+0(SB)/4, $0x00000000
+DATA exptail_32<>+4(SB)/4, $0x3346cb6a
+DATA exptail_32<>+8(SB)/4, $0xb24e0611
+DATA exptail_32<>+12(SB)/4, $0x334b2482
+DATA exptail_32<>+16(SB)/4, $0x33092801
+DATA exptail_32<>+20(SB)/4, $0x331b85f2
+DATA exptail_32<>+24(SB)/4, $0xb3051aa8
+DATA exptail_32<>+28(SB)/4, $0xb2006c56
+DATA exptail_32<>+32(SB)/4, $0x329302ae
+DATA exptail_32<>+36(SB)/4, $0xb302e5a2
+DATA exptail_32<>+40(SB)/4, $0x31b3d0e5
+DATA exptail_32<>+44(SB)/4, $0x31d1daf2
+DATA exptail_32<>+48(SB)/4, $0xb27ce182
+DATA exptail_32<>+52(SB)/4, $0xb1b4b0da
+DATA exptail_32<>+56(SB)/4, $0xb1d290be
+DATA exptail_32<>+60(SB)/4, $0x31b0a147
+GLOBL exptail_32<>(SB), RODATA|NOPTR, $64
+
+DATA exphi_32<>+0(SB)/4, $0x3f800000
+DATA exphi_32<>+4(SB)/4, $0x3f7daac3
+DATA exphi_32<>+8(SB)/4, $0x3f7b95c2
+DATA exphi_32<>+12(SB)/4, $0x3f79c3d3
+DATA exphi_32<>+16(SB)/4, $0x3f7837f0
+DATA exphi_32<>+20(SB)/4, $0x3f76f532
+DATA exphi_32<>+24(SB)/4, $0x3f75fed7
+DATA exphi_32<>+28(SB)/4, $0x3f75583f
+DATA exphi_32<>+32(SB)/4, $0x3f7504f3
+DATA exphi_32<>+36(SB)/4, $0x3f7508a4
+DATA exphi_32<>+40(SB)/4, $0x3f75672a
+DATA exphi_32<>+44(SB)/4, $0x3f76248c
+DATA exphi_32<>+48(SB)/4, $0x3f7744fd
+DATA exphi_32<>+52(SB)/4, $0x3f78ccdf
+DATA exphi_32<>+56(SB)/4, $0x3f7ac0c7
+DATA exphi_32<>+60(SB)/4, $0x3f7d257d
+GLOBL exphi_32<>(SB), RODATA|NOPTR, $64
+
+DATA tablemask16_32<>+0(SB)/8, $0x0000000f0000000f
+DATA tablemask16_32<>+8(SB)/8, $0x0000000f0000000f
+DATA tablemask16_32<>+16(SB)/8, $0x0000000f0000000f
+DATA tablemask16_32<>+24(SB)/8, $0x0000000f0000000f
+DATA tablemask16_32<>+32(SB)/8, $0x0000000f0000000f
+DATA tablemask16_32<>+40(SB)/8, $0x0000000f0000000f
+DATA tablemask16_32<>+48(SB)/8, $0x0000000f0000000f
+DATA tablemask16_32<>+56(SB)/8, $0x0000000f0000000f
+GLOBL tablemask16_32<>(SB), RODATA|NOPTR, $64
+
+// func expsubVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·expsubVSF32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expsubVSF32AVX2_done
+	TESTQ CX, CX
+	JLE   expsubVSF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+expsubVSF32AVX2_row:
+	VBROADCASTSS (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+expsubVSF32AVX2_loop1:
+	CMPQ         R11, $0x00000008
+	JB           expsubVSF32AVX2_after1
+	VMOVUPS      (SI)(R10*4), Y1
+	VSUBPS       Y0, Y1, Y1
+	VMOVUPS      expsub32consts<>+0(SB), Y2
+	VFMADD213PS  expsub32consts<>+64(SB), Y1, Y2
+	VSUBPS       expsub32consts<>+64(SB), Y2, Y3
+	VMOVUPS      expsub32consts<>+192(SB), Y4
+	VFNMADD213PS Y1, Y3, Y4
+	VFNMADD231PS expsub32consts<>+128(SB), Y3, Y4
+	VMOVUPS      expsub32consts<>+256(SB), Y3
+	VFMADD213PS  expsub32consts<>+320(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VPERMPS      exptail_32<>+0(SB), Y2, Y6
+	VPERMPS      exptail_32<>+32(SB), Y2, Y7
+	VPSLLD       $0x1c, Y2, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VADDPS       Y6, Y4, Y4
+	VFMADD231PS  Y3, Y5, Y4
+	VPERMPS      exphi_32<>+0(SB), Y2, Y3
+	VPERMPS      exphi_32<>+32(SB), Y2, Y5
+	VPSLLD       $0x1c, Y2, Y6
+	VBLENDVPS    Y6, Y5, Y3, Y3
+	VPSLLD       $0x13, Y2, Y5
+	VPADDD       Y5, Y3, Y3
+	VFMADD231PS  Y4, Y3, Y3
+	VPAND        expsub32consts<>+384(SB), Y1, Y5
+	VCMPPS       $0x15, expsub32consts<>+448(SB), Y5, Y5
+	VPTEST       Y5, Y5
+	JZ           mathblock369
+	VPAND        expsub32consts<>+512(SB), Y2, Y6
+	VPERMPS      exphi_32<>+0(SB), Y2, Y7
+	VPERMPS      exphi_32<>+32(SB), Y2, Y8
+	VPSLLD       $0x1c, Y2, Y9
+	VBLENDVPS    Y9, Y8, Y7, Y7
+	VPSLLD       $0x13, Y6, Y6
+	VPADDD       Y6, Y7, Y7
+	VFMADD231PS  Y7, Y4, Y7
+	VPSUBD       expsub32consts<>+576(SB), Y2, Y2
+	VPSRLD       $0x04, Y2, Y2
+	VPSRLD       $0x01, Y2, Y4
+	VPSUBD       expsub32consts<>+640(SB), Y4, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VPSUBD       Y4, Y2, Y2
+	VPSUBD       expsub32consts<>+640(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y6, Y7, Y7
+	VMULPS       Y2, Y7, Y7
+	VCMPPS       $0x1e, expsub32consts<>+704(SB), Y1, Y2
+	VBLENDVPS    Y2, expsub32consts<>+768(SB), Y7, Y7
+	VCMPPS       $0x11, expsub32consts<>+832(SB), Y1, Y2
+	VBLENDVPS    Y2, expsub32consts<>+896(SB), Y7, Y7
+	VCMPPS       $0x03, Y1, Y1, Y2
+	VPOR         expsub32consts<>+960(SB), Y1, Y4
+	VBLENDVPS    Y2, Y4, Y7, Y4
+	VBLENDVPS    Y5, Y4, Y3, Y3
+
+mathblock369:
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VPTEST    Y1, Y1
+	JZ        mathblock370
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VPOR      expsub32consts<>+960(SB), Y0, Y4
+	VMOVUPS   expsub32consts<>+1024(SB), Y5
+	VBLENDVPS Y2, Y4, Y5, Y4
+	VMOVUPS   (SI)(R10*4), Y2
+	VCMPPS    $0x03, (SI)(R10*4), Y2, Y2
+	VMOVUPS   (SI)(R10*4), Y5
+	VPOR      expsub32consts<>+960(SB), Y5, Y5
+	VBLENDVPS Y2, Y5, Y4, Y5
+	VBLENDVPS Y1, Y5, Y3, Y3
+
+mathblock370:
+	VMOVUPS Y3, (DX)(R10*4)
+	ADDQ    $0x00000008, R10
+	SUBQ    $0x00000008, R11
+	JMP     expsubVSF32AVX2_loop1
+
+expsubVSF32AVX2_after1:
+	CMPQ         R11, $0x00000004
+	JB           expsubVSF32AVX2_tail4
+	VMOVUPS      (SI)(R10*4), X1
+	VSUBPS       X0, X1, X2
+	VMOVUPS      expsub32consts<>+0(SB), X3
+	VFMADD213PS  expsub32consts<>+64(SB), X2, X3
+	VSUBPS       expsub32consts<>+64(SB), X3, X4
+	VMOVUPS      expsub32consts<>+192(SB), X5
+	VFNMADD213PS X2, X4, X5
+	VFNMADD231PS expsub32consts<>+128(SB), X4, X5
+	VMOVUPS      expsub32consts<>+256(SB), X4
+	VFMADD213PS  expsub32consts<>+320(SB), X5, X4
+	VMULPS       X5, X5, X6
+	LEAQ         exptail_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R12)(X8*4), X7
+	VADDPS       X7, X5, X5
+	VFMADD231PS  X4, X6, X5
+	LEAQ         exphi_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X6
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X4
+	VPGATHERDD   X7, (R12)(X6*4), X4
+	VPSLLD       $0x13, X3, X6
+	VPADDD       X6, X4, X4
+	VFMADD231PS  X5, X4, X4
+	VPAND        expsub32consts<>+384(SB), X2, X6
+	VCMPPS       $0x15, expsub32consts<>+448(SB), X6, X6
+	VPTEST       X6, X6
+	JZ           mathblock371
+	VPAND        expsub32consts<>+512(SB), X3, X7
+	LEAQ         exphi_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R12)(X9*4), X8
+	VPSLLD       $0x13, X7, X7
+	VPADDD       X7, X8, X8
+	VFMADD231PS  X8, X5, X8
+	VPSUBD       expsub32consts<>+576(SB), X3, X3
+	VPSRLD       $0x04, X3, X3
+	VPSRLD       $0x01, X3, X5
+	VPSUBD       expsub32consts<>+640(SB), X5, X7
+	VPSLLD       $0x17, X7, X7
+	VPSUBD       X5, X3, X3
+	VPSUBD       expsub32consts<>+640(SB), X3, X3
+	VPSLLD       $0x17, X3, X3
+	VMULPS       X7, X8, X8
+	VMULPS       X3, X8, X8
+	VCMPPS       $0x1e, expsub32consts<>+704(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+768(SB), X8, X8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+896(SB), X8, X8
+	VCMPPS       $0x03, X2, X2, X3
+	VPOR         expsub32consts<>+960(SB), X2, X5
+	VBLENDVPS    X3, X5, X8, X5
+	VBLENDVPS    X6, X5, X4, X4
+
+mathblock371:
+	VCMPPS    $0x03, X2, X2, X2
+	VPTEST    X2, X2
+	JZ        mathblock372
+	VCMPPS    $0x03, X0, X0, X3
+	VPOR      expsub32consts<>+960(SB), X0, X5
+	VMOVUPS   expsub32consts<>+1024(SB), X6
+	VBLENDVPS X3, X5, X6, X5
+	VCMPPS    $0x03, X1, X1, X3
+	VPOR      expsub32consts<>+960(SB), X1, X1
+	VBLENDVPS X3, X1, X5, X1
+	VBLENDVPS X2, X1, X4, X4
+
+mathblock372:
+	VMOVUPS X4, (DX)(R10*4)
+	ADDQ    $0x00000004, R10
+	SUBQ    $0x00000004, R11
+
+expsubVSF32AVX2_tail4:
+	CMPQ         R11, $0x00000002
+	JB           expsubVSF32AVX2_tail2
+	VMOVQ        (SI)(R10*4), X1
+	VSUBPS       X0, X1, X2
+	VMOVUPS      expsub32consts<>+0(SB), X3
+	VFMADD213PS  expsub32consts<>+64(SB), X2, X3
+	VSUBPS       expsub32consts<>+64(SB), X3, X4
+	VMOVUPS      expsub32consts<>+192(SB), X5
+	VFNMADD213PS X2, X4, X5
+	VFNMADD231PS expsub32consts<>+128(SB), X4, X5
+	VMOVUPS      expsub32consts<>+256(SB), X4
+	VFMADD213PS  expsub32consts<>+320(SB), X5, X4
+	VMULPS       X5, X5, X6
+	LEAQ         exptail_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R12)(X8*4), X7
+	VADDPS       X7, X5, X5
+	VFMADD231PS  X4, X6, X5
+	LEAQ         exphi_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X6
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X4
+	VPGATHERDD   X7, (R12)(X6*4), X4
+	VPSLLD       $0x13, X3, X6
+	VPADDD       X6, X4, X4
+	VFMADD231PS  X5, X4, X4
+	VPAND        expsub32consts<>+384(SB), X2, X6
+	VCMPPS       $0x15, expsub32consts<>+448(SB), X6, X6
+	VPTEST       X6, X6
+	JZ           mathblock373
+	VPAND        expsub32consts<>+512(SB), X3, X7
+	LEAQ         exphi_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R12)(X9*4), X8
+	VPSLLD       $0x13, X7, X7
+	VPADDD       X7, X8, X8
+	VFMADD231PS  X8, X5, X8
+	VPSUBD       expsub32consts<>+576(SB), X3, X3
+	VPSRLD       $0x04, X3, X3
+	VPSRLD       $0x01, X3, X5
+	VPSUBD       expsub32consts<>+640(SB), X5, X7
+	VPSLLD       $0x17, X7, X7
+	VPSUBD       X5, X3, X3
+	VPSUBD       expsub32consts<>+640(SB), X3, X3
+	VPSLLD       $0x17, X3, X3
+	VMULPS       X7, X8, X8
+	VMULPS       X3, X8, X8
+	VCMPPS       $0x1e, expsub32consts<>+704(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+768(SB), X8, X8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+896(SB), X8, X8
+	VCMPPS       $0x03, X2, X2, X3
+	VPOR         expsub32consts<>+960(SB), X2, X5
+	VBLENDVPS    X3, X5, X8, X5
+	VBLENDVPS    X6, X5, X4, X4
+
+mathblock373:
+	VCMPPS    $0x03, X2, X2, X2
+	VPTEST    X2, X2
+	JZ        mathblock374
+	VCMPPS    $0x03, X0, X0, X3
+	VPOR      expsub32consts<>+960(SB), X0, X5
+	VMOVUPS   expsub32consts<>+1024(SB), X6
+	VBLENDVPS X3, X5, X6, X5
+	VCMPPS    $0x03, X1, X1, X3
+	VPOR      expsub32consts<>+960(SB), X1, X1
+	VBLENDVPS X3, X1, X5, X1
+	VBLENDVPS X2, X1, X4, X4
+
+mathblock374:
+	VMOVQ X4, (DX)(R10*4)
+	ADDQ  $0x00000002, R10
+	SUBQ  $0x00000002, R11
+
+expsubVSF32AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           expsubVSF32AVX2_tail1
+	VMOVSS       (SI)(R10*4), X1
+	VSUBPS       X0, X1, X2
+	VMOVUPS      expsub32consts<>+0(SB), X3
+	VFMADD213PS  expsub32consts<>+64(SB), X2, X3
+	VSUBPS       expsub32consts<>+64(SB), X3, X4
+	VMOVUPS      expsub32consts<>+192(SB), X5
+	VFNMADD213PS X2, X4, X5
+	VFNMADD231PS expsub32consts<>+128(SB), X4, X5
+	VMOVUPS      expsub32consts<>+256(SB), X4
+	VFMADD213PS  expsub32consts<>+320(SB), X5, X4
+	VMULPS       X5, X5, X6
+	LEAQ         exptail_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R12)(X8*4), X7
+	VADDPS       X7, X5, X5
+	VFMADD231PS  X4, X6, X5
+	LEAQ         exphi_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X6
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X4
+	VPGATHERDD   X7, (R12)(X6*4), X4
+	VPSLLD       $0x13, X3, X6
+	VPADDD       X6, X4, X4
+	VFMADD231PS  X5, X4, X4
+	VPAND        expsub32consts<>+384(SB), X2, X6
+	VCMPPS       $0x15, expsub32consts<>+448(SB), X6, X6
+	VPTEST       X6, X6
+	JZ           mathblock375
+	VPAND        expsub32consts<>+512(SB), X3, X7
+	LEAQ         exphi_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R12)(X9*4), X8
+	VPSLLD       $0x13, X7, X7
+	VPADDD       X7, X8, X8
+	VFMADD231PS  X8, X5, X8
+	VPSUBD       expsub32consts<>+576(SB), X3, X3
+	VPSRLD       $0x04, X3, X3
+	VPSRLD       $0x01, X3, X5
+	VPSUBD       expsub32consts<>+640(SB), X5, X7
+	VPSLLD       $0x17, X7, X7
+	VPSUBD       X5, X3, X3
+	VPSUBD       expsub32consts<>+640(SB), X3, X3
+	VPSLLD       $0x17, X3, X3
+	VMULPS       X7, X8, X8
+	VMULPS       X3, X8, X8
+	VCMPPS       $0x1e, expsub32consts<>+704(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+768(SB), X8, X8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+896(SB), X8, X8
+	VCMPPS       $0x03, X2, X2, X3
+	VPOR         expsub32consts<>+960(SB), X2, X5
+	VBLENDVPS    X3, X5, X8, X5
+	VBLENDVPS    X6, X5, X4, X4
+
+mathblock375:
+	VCMPPS    $0x03, X2, X2, X2
+	VPTEST    X2, X2
+	JZ        mathblock376
+	VCMPPS    $0x03, X0, X0, X3
+	VPOR      expsub32consts<>+960(SB), X0, X0
+	VMOVUPS   expsub32consts<>+1024(SB), X5
+	VBLENDVPS X3, X0, X5, X0
+	VCMPPS    $0x03, X1, X1, X3
+	VPOR      expsub32consts<>+960(SB), X1, X1
+	VBLENDVPS X3, X1, X0, X1
+	VBLENDVPS X2, X1, X4, X4
+
+mathblock376:
+	VMOVSS X4, (DX)(R10*4)
+	ADDQ   $0x00000001, R10
+	SUBQ   $0x00000001, R11
+
+expsubVSF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  expsubVSF32AVX2_row
+
+expsubVSF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func expsubSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·expsubSVF32AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expsubSVF32AVX2_done
+	TESTQ CX, CX
+	JLE   expsubSVF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+expsubSVF32AVX2_row:
+	VBROADCASTSS (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+expsubSVF32AVX2_loop1:
+	CMPQ         R11, $0x00000008
+	JB           expsubSVF32AVX2_after1
+	VMOVUPS      (R8)(R10*4), Y1
+	VSUBPS       Y1, Y0, Y2
+	VMOVUPS      expsub32consts<>+0(SB), Y3
+	VFMADD213PS  expsub32consts<>+64(SB), Y2, Y3
+	VSUBPS       expsub32consts<>+64(SB), Y3, Y4
+	VMOVUPS      expsub32consts<>+192(SB), Y5
+	VFNMADD213PS Y2, Y4, Y5
+	VFNMADD231PS expsub32consts<>+128(SB), Y4, Y5
+	VMOVUPS      expsub32consts<>+256(SB), Y4
+	VFMADD213PS  expsub32consts<>+320(SB), Y5, Y4
+	VMULPS       Y5, Y5, Y6
+	VPERMPS      exptail_32<>+0(SB), Y3, Y7
+	VPERMPS      exptail_32<>+32(SB), Y3, Y8
+	VPSLLD       $0x1c, Y3, Y9
+	VBLENDVPS    Y9, Y8, Y7, Y7
+	VADDPS       Y7, Y5, Y5
+	VFMADD231PS  Y4, Y6, Y5
+	VPERMPS      exphi_32<>+0(SB), Y3, Y4
+	VPERMPS      exphi_32<>+32(SB), Y3, Y6
+	VPSLLD       $0x1c, Y3, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y4
+	VPSLLD       $0x13, Y3, Y6
+	VPADDD       Y6, Y4, Y4
+	VFMADD231PS  Y5, Y4, Y4
+	VPAND        expsub32consts<>+384(SB), Y2, Y6
+	VCMPPS       $0x15, expsub32consts<>+448(SB), Y6, Y6
+	VPTEST       Y6, Y6
+	JZ           mathblock377
+	VPAND        expsub32consts<>+512(SB), Y3, Y7
+	VPERMPS      exphi_32<>+0(SB), Y3, Y8
+	VPERMPS      exphi_32<>+32(SB), Y3, Y9
+	VPSLLD       $0x1c, Y3, Y10
+	VBLENDVPS    Y10, Y9, Y8, Y8
+	VPSLLD       $0x13, Y7, Y7
+	VPADDD       Y7, Y8, Y8
+	VFMADD231PS  Y8, Y5, Y8
+	VPSUBD       expsub32consts<>+576(SB), Y3, Y3
+	VPSRLD       $0x04, Y3, Y3
+	VPSRLD       $0x01, Y3, Y5
+	VPSUBD       expsub32consts<>+640(SB), Y5, Y7
+	VPSLLD       $0x17, Y7, Y7
+	VPSUBD       Y5, Y3, Y3
+	VPSUBD       expsub32consts<>+640(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y7, Y8, Y8
+	VMULPS       Y3, Y8, Y8
+	VCMPPS       $0x1e, expsub32consts<>+704(SB), Y2, Y3
+	VBLENDVPS    Y3, expsub32consts<>+768(SB), Y8, Y8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), Y2, Y3
+	VBLENDVPS    Y3, expsub32consts<>+896(SB), Y8, Y8
+	VCMPPS       $0x03, Y2, Y2, Y3
+	VPOR         expsub32consts<>+960(SB), Y2, Y5
+	VBLENDVPS    Y3, Y5, Y8, Y5
+	VBLENDVPS    Y6, Y5, Y4, Y4
+
+mathblock377:
+	VCMPPS    $0x03, Y2, Y2, Y2
+	VPTEST    Y2, Y2
+	JZ        mathblock378
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VPOR      expsub32consts<>+960(SB), Y1, Y1
+	VMOVUPS   expsub32consts<>+1024(SB), Y5
+	VBLENDVPS Y3, Y1, Y5, Y1
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VPOR      expsub32consts<>+960(SB), Y0, Y5
+	VBLENDVPS Y3, Y5, Y1, Y5
+	VBLENDVPS Y2, Y5, Y4, Y4
+
+mathblock378:
+	VMOVUPS Y4, (DX)(R10*4)
+	ADDQ    $0x00000008, R10
+	SUBQ    $0x00000008, R11
+	JMP     expsubSVF32AVX2_loop1
+
+expsubSVF32AVX2_after1:
+	CMPQ         R11, $0x00000004
+	JB           expsubSVF32AVX2_tail4
+	VMOVUPS      (R8)(R10*4), X1
+	VSUBPS       X1, X0, X2
+	VMOVUPS      expsub32consts<>+0(SB), X3
+	VFMADD213PS  expsub32consts<>+64(SB), X2, X3
+	VSUBPS       expsub32consts<>+64(SB), X3, X4
+	VMOVUPS      expsub32consts<>+192(SB), X5
+	VFNMADD213PS X2, X4, X5
+	VFNMADD231PS expsub32consts<>+128(SB), X4, X5
+	VMOVUPS      expsub32consts<>+256(SB), X4
+	VFMADD213PS  expsub32consts<>+320(SB), X5, X4
+	VMULPS       X5, X5, X6
+	LEAQ         exptail_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R12)(X8*4), X7
+	VADDPS       X7, X5, X5
+	VFMADD231PS  X4, X6, X5
+	LEAQ         exphi_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X6
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X4
+	VPGATHERDD   X7, (R12)(X6*4), X4
+	VPSLLD       $0x13, X3, X6
+	VPADDD       X6, X4, X4
+	VFMADD231PS  X5, X4, X4
+	VPAND        expsub32consts<>+384(SB), X2, X6
+	VCMPPS       $0x15, expsub32consts<>+448(SB), X6, X6
+	VPTEST       X6, X6
+	JZ           mathblock379
+	VPAND        expsub32consts<>+512(SB), X3, X7
+	LEAQ         exphi_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R12)(X9*4), X8
+	VPSLLD       $0x13, X7, X7
+	VPADDD       X7, X8, X8
+	VFMADD231PS  X8, X5, X8
+	VPSUBD       expsub32consts<>+576(SB), X3, X3
+	VPSRLD       $0x04, X3, X3
+	VPSRLD       $0x01, X3, X5
+	VPSUBD       expsub32consts<>+640(SB), X5, X7
+	VPSLLD       $0x17, X7, X7
+	VPSUBD       X5, X3, X3
+	VPSUBD       expsub32consts<>+640(SB), X3, X3
+	VPSLLD       $0x17, X3, X3
+	VMULPS       X7, X8, X8
+	VMULPS       X3, X8, X8
+	VCMPPS       $0x1e, expsub32consts<>+704(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+768(SB), X8, X8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+896(SB), X8, X8
+	VCMPPS       $0x03, X2, X2, X3
+	VPOR         expsub32consts<>+960(SB), X2, X5
+	VBLENDVPS    X3, X5, X8, X5
+	VBLENDVPS    X6, X5, X4, X4
+
+mathblock379:
+	VCMPPS    $0x03, X2, X2, X2
+	VPTEST    X2, X2
+	JZ        mathblock380
+	VCMPPS    $0x03, X1, X1, X3
+	VPOR      expsub32consts<>+960(SB), X1, X1
+	VMOVUPS   expsub32consts<>+1024(SB), X5
+	VBLENDVPS X3, X1, X5, X1
+	VCMPPS    $0x03, X0, X0, X3
+	VPOR      expsub32consts<>+960(SB), X0, X5
+	VBLENDVPS X3, X5, X1, X5
+	VBLENDVPS X2, X5, X4, X4
+
+mathblock380:
+	VMOVUPS X4, (DX)(R10*4)
+	ADDQ    $0x00000004, R10
+	SUBQ    $0x00000004, R11
+
+expsubSVF32AVX2_tail4:
+	CMPQ         R11, $0x00000002
+	JB           expsubSVF32AVX2_tail2
+	VMOVQ        (R8)(R10*4), X1
+	VSUBPS       X1, X0, X2
+	VMOVUPS      expsub32consts<>+0(SB), X3
+	VFMADD213PS  expsub32consts<>+64(SB), X2, X3
+	VSUBPS       expsub32consts<>+64(SB), X3, X4
+	VMOVUPS      expsub32consts<>+192(SB), X5
+	VFNMADD213PS X2, X4, X5
+	VFNMADD231PS expsub32consts<>+128(SB), X4, X5
+	VMOVUPS      expsub32consts<>+256(SB), X4
+	VFMADD213PS  expsub32consts<>+320(SB), X5, X4
+	VMULPS       X5, X5, X6
+	LEAQ         exptail_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R12)(X8*4), X7
+	VADDPS       X7, X5, X5
+	VFMADD231PS  X4, X6, X5
+	LEAQ         exphi_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X6
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X4
+	VPGATHERDD   X7, (R12)(X6*4), X4
+	VPSLLD       $0x13, X3, X6
+	VPADDD       X6, X4, X4
+	VFMADD231PS  X5, X4, X4
+	VPAND        expsub32consts<>+384(SB), X2, X6
+	VCMPPS       $0x15, expsub32consts<>+448(SB), X6, X6
+	VPTEST       X6, X6
+	JZ           mathblock381
+	VPAND        expsub32consts<>+512(SB), X3, X7
+	LEAQ         exphi_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R12)(X9*4), X8
+	VPSLLD       $0x13, X7, X7
+	VPADDD       X7, X8, X8
+	VFMADD231PS  X8, X5, X8
+	VPSUBD       expsub32consts<>+576(SB), X3, X3
+	VPSRLD       $0x04, X3, X3
+	VPSRLD       $0x01, X3, X5
+	VPSUBD       expsub32consts<>+640(SB), X5, X7
+	VPSLLD       $0x17, X7, X7
+	VPSUBD       X5, X3, X3
+	VPSUBD       expsub32consts<>+640(SB), X3, X3
+	VPSLLD       $0x17, X3, X3
+	VMULPS       X7, X8, X8
+	VMULPS       X3, X8, X8
+	VCMPPS       $0x1e, expsub32consts<>+704(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+768(SB), X8, X8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+896(SB), X8, X8
+	VCMPPS       $0x03, X2, X2, X3
+	VPOR         expsub32consts<>+960(SB), X2, X5
+	VBLENDVPS    X3, X5, X8, X5
+	VBLENDVPS    X6, X5, X4, X4
+
+mathblock381:
+	VCMPPS    $0x03, X2, X2, X2
+	VPTEST    X2, X2
+	JZ        mathblock382
+	VCMPPS    $0x03, X1, X1, X3
+	VPOR      expsub32consts<>+960(SB), X1, X1
+	VMOVUPS   expsub32consts<>+1024(SB), X5
+	VBLENDVPS X3, X1, X5, X1
+	VCMPPS    $0x03, X0, X0, X3
+	VPOR      expsub32consts<>+960(SB), X0, X5
+	VBLENDVPS X3, X5, X1, X5
+	VBLENDVPS X2, X5, X4, X4
+
+mathblock382:
+	VMOVQ X4, (DX)(R10*4)
+	ADDQ  $0x00000002, R10
+	SUBQ  $0x00000002, R11
+
+expsubSVF32AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           expsubSVF32AVX2_tail1
+	VMOVSS       (R8)(R10*4), X1
+	VSUBPS       X1, X0, X2
+	VMOVUPS      expsub32consts<>+0(SB), X3
+	VFMADD213PS  expsub32consts<>+64(SB), X2, X3
+	VSUBPS       expsub32consts<>+64(SB), X3, X4
+	VMOVUPS      expsub32consts<>+192(SB), X5
+	VFNMADD213PS X2, X4, X5
+	VFNMADD231PS expsub32consts<>+128(SB), X4, X5
+	VMOVUPS      expsub32consts<>+256(SB), X4
+	VFMADD213PS  expsub32consts<>+320(SB), X5, X4
+	VMULPS       X5, X5, X6
+	LEAQ         exptail_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R12)(X8*4), X7
+	VADDPS       X7, X5, X5
+	VFMADD231PS  X4, X6, X5
+	LEAQ         exphi_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X6
+	VPCMPEQD     X6, X6, X7
+	VPXOR        X6, X6, X4
+	VPGATHERDD   X7, (R12)(X6*4), X4
+	VPSLLD       $0x13, X3, X6
+	VPADDD       X6, X4, X4
+	VFMADD231PS  X5, X4, X4
+	VPAND        expsub32consts<>+384(SB), X2, X6
+	VCMPPS       $0x15, expsub32consts<>+448(SB), X6, X6
+	VPTEST       X6, X6
+	JZ           mathblock383
+	VPAND        expsub32consts<>+512(SB), X3, X7
+	LEAQ         exphi_32<>+0(SB), R12
+	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R12)(X9*4), X8
+	VPSLLD       $0x13, X7, X7
+	VPADDD       X7, X8, X8
+	VFMADD231PS  X8, X5, X8
+	VPSUBD       expsub32consts<>+576(SB), X3, X3
+	VPSRLD       $0x04, X3, X3
+	VPSRLD       $0x01, X3, X5
+	VPSUBD       expsub32consts<>+640(SB), X5, X7
+	VPSLLD       $0x17, X7, X7
+	VPSUBD       X5, X3, X3
+	VPSUBD       expsub32consts<>+640(SB), X3, X3
+	VPSLLD       $0x17, X3, X3
+	VMULPS       X7, X8, X8
+	VMULPS       X3, X8, X8
+	VCMPPS       $0x1e, expsub32consts<>+704(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+768(SB), X8, X8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+896(SB), X8, X8
+	VCMPPS       $0x03, X2, X2, X3
+	VPOR         expsub32consts<>+960(SB), X2, X5
+	VBLENDVPS    X3, X5, X8, X5
+	VBLENDVPS    X6, X5, X4, X4
+
+mathblock383:
+	VCMPPS    $0x03, X2, X2, X2
+	VPTEST    X2, X2
+	JZ        mathblock384
+	VCMPPS    $0x03, X1, X1, X3
+	VPOR      expsub32consts<>+960(SB), X1, X1
+	VMOVUPS   expsub32consts<>+1024(SB), X5
+	VBLENDVPS X3, X1, X5, X1
+	VCMPPS    $0x03, X0, X0, X3
+	VPOR      expsub32consts<>+960(SB), X0, X0
+	VBLENDVPS X3, X0, X1, X0
+	VBLENDVPS X2, X0, X4, X4
+
+mathblock384:
+	VMOVSS X4, (DX)(R10*4)
+	ADDQ   $0x00000001, R10
+	SUBQ   $0x00000001, R11
+
+expsubSVF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  expsubSVF32AVX2_row
+
+expsubSVF32AVX2_done:
+	VZEROUPPER
+	RET
+
 // func addVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 // Requires: AVX
 TEXT ·addVVF64AVX2(SB), NOSPLIT, $0-64
@@ -21854,6 +23092,1066 @@ powSVF64AVX2_tail1:
 	JNZ  powSVF64AVX2_row
 
 powSVF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func expsubVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·expsubVVF64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expsubVVF64AVX2_done
+	TESTQ CX, CX
+	JLE   expsubVVF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+expsubVVF64AVX2_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+expsubVVF64AVX2_loop1:
+	CMPQ         R11, $0x00000004
+	JB           expsubVVF64AVX2_after1
+	VMOVUPD      (R8)(R10*8), Y0
+	VMOVUPD      (SI)(R10*8), Y1
+	VSUBPD       Y0, Y1, Y1
+	VMOVUPD      expsub64consts<>+0(SB), Y2
+	VFMADD213PD  expsub64consts<>+64(SB), Y1, Y2
+	VSUBPD       expsub64consts<>+64(SB), Y2, Y3
+	VMOVUPD      expsub64consts<>+192(SB), Y4
+	VFNMADD213PD Y1, Y3, Y4
+	VFNMADD231PD expsub64consts<>+128(SB), Y3, Y4
+	VMOVUPD      expsub64consts<>+256(SB), Y3
+	VFMADD213PD  expsub64consts<>+320(SB), Y4, Y3
+	VFMADD213PD  expsub64consts<>+384(SB), Y4, Y3
+	VFMADD213PD  expsub64consts<>+448(SB), Y4, Y3
+	VFMADD213PD  expsub64consts<>+512(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	LEAQ         exptail_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), Y2, Y7
+	VPCMPEQQ     Y7, Y7, Y8
+	VPXOR        Y7, Y7, Y6
+	VPGATHERQQ   Y8, (R12)(Y7*8), Y6
+	VADDPD       Y6, Y4, Y4
+	VFMADD231PD  Y3, Y5, Y4
+	LEAQ         exphi_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), Y2, Y5
+	VPCMPEQQ     Y5, Y5, Y6
+	VPXOR        Y5, Y5, Y3
+	VPGATHERQQ   Y6, (R12)(Y5*8), Y3
+	VPSLLQ       $0x30, Y2, Y5
+	VPADDQ       Y5, Y3, Y3
+	VFMADD231PD  Y4, Y3, Y3
+	VPAND        expsub64consts<>+576(SB), Y1, Y5
+	VCMPPD       $0x15, expsub64consts<>+640(SB), Y5, Y5
+	VPTEST       Y5, Y5
+	JZ           mathblock385
+	VPAND        expsub64consts<>+704(SB), Y2, Y6
+	LEAQ         exphi_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), Y2, Y8
+	VPCMPEQQ     Y8, Y8, Y9
+	VPXOR        Y8, Y8, Y7
+	VPGATHERQQ   Y9, (R12)(Y8*8), Y7
+	VPSLLQ       $0x30, Y6, Y6
+	VPADDQ       Y6, Y7, Y7
+	VFMADD231PD  Y7, Y4, Y7
+	VPSUBQ       expsub64consts<>+768(SB), Y2, Y2
+	VPSRLQ       $0x04, Y2, Y2
+	VPSRLQ       $0x01, Y2, Y4
+	VPSUBQ       expsub64consts<>+832(SB), Y4, Y6
+	VPSLLQ       $0x34, Y6, Y6
+	VPSUBQ       Y4, Y2, Y2
+	VPSUBQ       expsub64consts<>+832(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y6, Y7, Y7
+	VMULPD       Y2, Y7, Y7
+	VCMPPD       $0x1e, expsub64consts<>+896(SB), Y1, Y2
+	VBLENDVPD    Y2, expsub64consts<>+960(SB), Y7, Y7
+	VCMPPD       $0x11, expsub64consts<>+1024(SB), Y1, Y2
+	VBLENDVPD    Y2, expsub64consts<>+1088(SB), Y7, Y7
+	VCMPPD       $0x03, Y1, Y1, Y2
+	VPOR         expsub64consts<>+1152(SB), Y1, Y4
+	VBLENDVPD    Y2, Y4, Y7, Y4
+	VBLENDVPD    Y5, Y4, Y3, Y3
+
+mathblock385:
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VPTEST    Y1, Y1
+	JZ        mathblock386
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VPOR      expsub64consts<>+1152(SB), Y0, Y0
+	VMOVUPS   expsub64consts<>+1216(SB), Y4
+	VBLENDVPD Y2, Y0, Y4, Y0
+	VMOVUPD   (SI)(R10*8), Y2
+	VCMPPD    $0x03, (SI)(R10*8), Y2, Y2
+	VMOVUPD   (SI)(R10*8), Y4
+	VPOR      expsub64consts<>+1152(SB), Y4, Y4
+	VBLENDVPD Y2, Y4, Y0, Y4
+	VBLENDVPD Y1, Y4, Y3, Y3
+
+mathblock386:
+	VMOVUPD Y3, (DX)(R10*8)
+	ADDQ    $0x00000004, R10
+	SUBQ    $0x00000004, R11
+	JMP     expsubVVF64AVX2_loop1
+
+expsubVVF64AVX2_after1:
+	CMPQ         R11, $0x00000002
+	JB           expsubVVF64AVX2_tail2
+	VMOVUPD      (SI)(R10*8), X0
+	VMOVUPD      (R8)(R10*8), X1
+	VSUBPD       X1, X0, X2
+	VMOVUPD      expsub64consts<>+0(SB), X3
+	VFMADD213PD  expsub64consts<>+64(SB), X2, X3
+	VSUBPD       expsub64consts<>+64(SB), X3, X4
+	VMOVUPD      expsub64consts<>+192(SB), X5
+	VFNMADD213PD X2, X4, X5
+	VFNMADD231PD expsub64consts<>+128(SB), X4, X5
+	VMOVUPD      expsub64consts<>+256(SB), X4
+	VFMADD213PD  expsub64consts<>+320(SB), X5, X4
+	VFMADD213PD  expsub64consts<>+384(SB), X5, X4
+	VFMADD213PD  expsub64consts<>+448(SB), X5, X4
+	VFMADD213PD  expsub64consts<>+512(SB), X5, X4
+	VMULPD       X5, X5, X6
+	LEAQ         exptail_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), X3, X8
+	VPCMPEQQ     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERQQ   X9, (R12)(X8*8), X7
+	VADDPD       X7, X5, X5
+	VFMADD231PD  X4, X6, X5
+	LEAQ         exphi_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), X3, X6
+	VPCMPEQQ     X6, X6, X7
+	VPXOR        X6, X6, X4
+	VPGATHERQQ   X7, (R12)(X6*8), X4
+	VPSLLQ       $0x30, X3, X6
+	VPADDQ       X6, X4, X4
+	VFMADD231PD  X5, X4, X4
+	VPAND        expsub64consts<>+576(SB), X2, X6
+	VCMPPD       $0x15, expsub64consts<>+640(SB), X6, X6
+	VPTEST       X6, X6
+	JZ           mathblock387
+	VPAND        expsub64consts<>+704(SB), X3, X7
+	LEAQ         exphi_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), X3, X9
+	VPCMPEQQ     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERQQ   X10, (R12)(X9*8), X8
+	VPSLLQ       $0x30, X7, X7
+	VPADDQ       X7, X8, X8
+	VFMADD231PD  X8, X5, X8
+	VPSUBQ       expsub64consts<>+768(SB), X3, X3
+	VPSRLQ       $0x04, X3, X3
+	VPSRLQ       $0x01, X3, X5
+	VPSUBQ       expsub64consts<>+832(SB), X5, X7
+	VPSLLQ       $0x34, X7, X7
+	VPSUBQ       X5, X3, X3
+	VPSUBQ       expsub64consts<>+832(SB), X3, X3
+	VPSLLQ       $0x34, X3, X3
+	VMULPD       X7, X8, X8
+	VMULPD       X3, X8, X8
+	VCMPPD       $0x1e, expsub64consts<>+896(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+960(SB), X8, X8
+	VCMPPD       $0x11, expsub64consts<>+1024(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+1088(SB), X8, X8
+	VCMPPD       $0x03, X2, X2, X3
+	VPOR         expsub64consts<>+1152(SB), X2, X5
+	VBLENDVPD    X3, X5, X8, X5
+	VBLENDVPD    X6, X5, X4, X4
+
+mathblock387:
+	VCMPPD    $0x03, X2, X2, X2
+	VPTEST    X2, X2
+	JZ        mathblock388
+	VCMPPD    $0x03, X1, X1, X3
+	VPOR      expsub64consts<>+1152(SB), X1, X1
+	VMOVUPS   expsub64consts<>+1216(SB), X5
+	VBLENDVPD X3, X1, X5, X1
+	VCMPPD    $0x03, X0, X0, X3
+	VPOR      expsub64consts<>+1152(SB), X0, X0
+	VBLENDVPD X3, X0, X1, X0
+	VBLENDVPD X2, X0, X4, X4
+
+mathblock388:
+	VMOVUPD X4, (DX)(R10*8)
+	ADDQ    $0x00000002, R10
+	SUBQ    $0x00000002, R11
+
+expsubVVF64AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           expsubVVF64AVX2_tail1
+	VMOVQ        (SI)(R10*8), X0
+	VMOVQ        (R8)(R10*8), X1
+	VSUBPD       X1, X0, X2
+	VMOVUPD      expsub64consts<>+0(SB), X3
+	VFMADD213PD  expsub64consts<>+64(SB), X2, X3
+	VSUBPD       expsub64consts<>+64(SB), X3, X4
+	VMOVUPD      expsub64consts<>+192(SB), X5
+	VFNMADD213PD X2, X4, X5
+	VFNMADD231PD expsub64consts<>+128(SB), X4, X5
+	VMOVUPD      expsub64consts<>+256(SB), X4
+	VFMADD213PD  expsub64consts<>+320(SB), X5, X4
+	VFMADD213PD  expsub64consts<>+384(SB), X5, X4
+	VFMADD213PD  expsub64consts<>+448(SB), X5, X4
+	VFMADD213PD  expsub64consts<>+512(SB), X5, X4
+	VMULPD       X5, X5, X6
+	LEAQ         exptail_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), X3, X8
+	VPCMPEQQ     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERQQ   X9, (R12)(X8*8), X7
+	VADDPD       X7, X5, X5
+	VFMADD231PD  X4, X6, X5
+	LEAQ         exphi_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), X3, X6
+	VPCMPEQQ     X6, X6, X7
+	VPXOR        X6, X6, X4
+	VPGATHERQQ   X7, (R12)(X6*8), X4
+	VPSLLQ       $0x30, X3, X6
+	VPADDQ       X6, X4, X4
+	VFMADD231PD  X5, X4, X4
+	VPAND        expsub64consts<>+576(SB), X2, X6
+	VCMPPD       $0x15, expsub64consts<>+640(SB), X6, X6
+	VPTEST       X6, X6
+	JZ           mathblock389
+	VPAND        expsub64consts<>+704(SB), X3, X7
+	LEAQ         exphi_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), X3, X9
+	VPCMPEQQ     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERQQ   X10, (R12)(X9*8), X8
+	VPSLLQ       $0x30, X7, X7
+	VPADDQ       X7, X8, X8
+	VFMADD231PD  X8, X5, X8
+	VPSUBQ       expsub64consts<>+768(SB), X3, X3
+	VPSRLQ       $0x04, X3, X3
+	VPSRLQ       $0x01, X3, X5
+	VPSUBQ       expsub64consts<>+832(SB), X5, X7
+	VPSLLQ       $0x34, X7, X7
+	VPSUBQ       X5, X3, X3
+	VPSUBQ       expsub64consts<>+832(SB), X3, X3
+	VPSLLQ       $0x34, X3, X3
+	VMULPD       X7, X8, X8
+	VMULPD       X3, X8, X8
+	VCMPPD       $0x1e, expsub64consts<>+896(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+960(SB), X8, X8
+	VCMPPD       $0x11, expsub64consts<>+1024(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+1088(SB), X8, X8
+	VCMPPD       $0x03, X2, X2, X3
+	VPOR         expsub64consts<>+1152(SB), X2, X5
+	VBLENDVPD    X3, X5, X8, X5
+	VBLENDVPD    X6, X5, X4, X4
+
+mathblock389:
+	VCMPPD    $0x03, X2, X2, X2
+	VPTEST    X2, X2
+	JZ        mathblock390
+	VCMPPD    $0x03, X1, X1, X3
+	VPOR      expsub64consts<>+1152(SB), X1, X1
+	VMOVUPS   expsub64consts<>+1216(SB), X5
+	VBLENDVPD X3, X1, X5, X1
+	VCMPPD    $0x03, X0, X0, X3
+	VPOR      expsub64consts<>+1152(SB), X0, X0
+	VBLENDVPD X3, X0, X1, X0
+	VBLENDVPD X2, X0, X4, X4
+
+mathblock390:
+	VMOVQ X4, (DX)(R10*8)
+	ADDQ  $0x00000001, R10
+	SUBQ  $0x00000001, R11
+
+expsubVVF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  expsubVVF64AVX2_row
+
+expsubVVF64AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA expsub64consts<>+0(SB)/8, $0x40371547652b82fe
+DATA expsub64consts<>+8(SB)/8, $0x40371547652b82fe
+DATA expsub64consts<>+16(SB)/8, $0x40371547652b82fe
+DATA expsub64consts<>+24(SB)/8, $0x40371547652b82fe
+DATA expsub64consts<>+32(SB)/8, $0x40371547652b82fe
+DATA expsub64consts<>+40(SB)/8, $0x40371547652b82fe
+DATA expsub64consts<>+48(SB)/8, $0x40371547652b82fe
+DATA expsub64consts<>+56(SB)/8, $0x40371547652b82fe
+DATA expsub64consts<>+64(SB)/8, $0x4338000000000000
+DATA expsub64consts<>+72(SB)/8, $0x4338000000000000
+DATA expsub64consts<>+80(SB)/8, $0x4338000000000000
+DATA expsub64consts<>+88(SB)/8, $0x4338000000000000
+DATA expsub64consts<>+96(SB)/8, $0x4338000000000000
+DATA expsub64consts<>+104(SB)/8, $0x4338000000000000
+DATA expsub64consts<>+112(SB)/8, $0x4338000000000000
+DATA expsub64consts<>+120(SB)/8, $0x4338000000000000
+DATA expsub64consts<>+128(SB)/8, $0x3daa39ef35793c76
+DATA expsub64consts<>+136(SB)/8, $0x3daa39ef35793c76
+DATA expsub64consts<>+144(SB)/8, $0x3daa39ef35793c76
+DATA expsub64consts<>+152(SB)/8, $0x3daa39ef35793c76
+DATA expsub64consts<>+160(SB)/8, $0x3daa39ef35793c76
+DATA expsub64consts<>+168(SB)/8, $0x3daa39ef35793c76
+DATA expsub64consts<>+176(SB)/8, $0x3daa39ef35793c76
+DATA expsub64consts<>+184(SB)/8, $0x3daa39ef35793c76
+DATA expsub64consts<>+192(SB)/8, $0x3fa62e42fee00000
+DATA expsub64consts<>+200(SB)/8, $0x3fa62e42fee00000
+DATA expsub64consts<>+208(SB)/8, $0x3fa62e42fee00000
+DATA expsub64consts<>+216(SB)/8, $0x3fa62e42fee00000
+DATA expsub64consts<>+224(SB)/8, $0x3fa62e42fee00000
+DATA expsub64consts<>+232(SB)/8, $0x3fa62e42fee00000
+DATA expsub64consts<>+240(SB)/8, $0x3fa62e42fee00000
+DATA expsub64consts<>+248(SB)/8, $0x3fa62e42fee00000
+DATA expsub64consts<>+256(SB)/8, $0x3f56c14c2f182d7d
+DATA expsub64consts<>+264(SB)/8, $0x3f56c14c2f182d7d
+DATA expsub64consts<>+272(SB)/8, $0x3f56c14c2f182d7d
+DATA expsub64consts<>+280(SB)/8, $0x3f56c14c2f182d7d
+DATA expsub64consts<>+288(SB)/8, $0x3f56c14c2f182d7d
+DATA expsub64consts<>+296(SB)/8, $0x3f56c14c2f182d7d
+DATA expsub64consts<>+304(SB)/8, $0x3f56c14c2f182d7d
+DATA expsub64consts<>+312(SB)/8, $0x3f56c14c2f182d7d
+DATA expsub64consts<>+320(SB)/8, $0x3f811123d02b1b3f
+DATA expsub64consts<>+328(SB)/8, $0x3f811123d02b1b3f
+DATA expsub64consts<>+336(SB)/8, $0x3f811123d02b1b3f
+DATA expsub64consts<>+344(SB)/8, $0x3f811123d02b1b3f
+DATA expsub64consts<>+352(SB)/8, $0x3f811123d02b1b3f
+DATA expsub64consts<>+360(SB)/8, $0x3f811123d02b1b3f
+DATA expsub64consts<>+368(SB)/8, $0x3f811123d02b1b3f
+DATA expsub64consts<>+376(SB)/8, $0x3f811123d02b1b3f
+DATA expsub64consts<>+384(SB)/8, $0x3fa555555590b5c5
+DATA expsub64consts<>+392(SB)/8, $0x3fa555555590b5c5
+DATA expsub64consts<>+400(SB)/8, $0x3fa555555590b5c5
+DATA expsub64consts<>+408(SB)/8, $0x3fa555555590b5c5
+DATA expsub64consts<>+416(SB)/8, $0x3fa555555590b5c5
+DATA expsub64consts<>+424(SB)/8, $0x3fa555555590b5c5
+DATA expsub64consts<>+432(SB)/8, $0x3fa555555590b5c5
+DATA expsub64consts<>+440(SB)/8, $0x3fa555555590b5c5
+DATA expsub64consts<>+448(SB)/8, $0x3fc555555548c6d6
+DATA expsub64consts<>+456(SB)/8, $0x3fc555555548c6d6
+DATA expsub64consts<>+464(SB)/8, $0x3fc555555548c6d6
+DATA expsub64consts<>+472(SB)/8, $0x3fc555555548c6d6
+DATA expsub64consts<>+480(SB)/8, $0x3fc555555548c6d6
+DATA expsub64consts<>+488(SB)/8, $0x3fc555555548c6d6
+DATA expsub64consts<>+496(SB)/8, $0x3fc555555548c6d6
+DATA expsub64consts<>+504(SB)/8, $0x3fc555555548c6d6
+DATA expsub64consts<>+512(SB)/8, $0x3fdfffffffffffb7
+DATA expsub64consts<>+520(SB)/8, $0x3fdfffffffffffb7
+DATA expsub64consts<>+528(SB)/8, $0x3fdfffffffffffb7
+DATA expsub64consts<>+536(SB)/8, $0x3fdfffffffffffb7
+DATA expsub64consts<>+544(SB)/8, $0x3fdfffffffffffb7
+DATA expsub64consts<>+552(SB)/8, $0x3fdfffffffffffb7
+DATA expsub64consts<>+560(SB)/8, $0x3fdfffffffffffb7
+DATA expsub64consts<>+568(SB)/8, $0x3fdfffffffffffb7
+DATA expsub64consts<>+576(SB)/8, $0x7fffffffffffffff
+DATA expsub64consts<>+584(SB)/8, $0x7fffffffffffffff
+DATA expsub64consts<>+592(SB)/8, $0x7fffffffffffffff
+DATA expsub64consts<>+600(SB)/8, $0x7fffffffffffffff
+DATA expsub64consts<>+608(SB)/8, $0x7fffffffffffffff
+DATA expsub64consts<>+616(SB)/8, $0x7fffffffffffffff
+DATA expsub64consts<>+624(SB)/8, $0x7fffffffffffffff
+DATA expsub64consts<>+632(SB)/8, $0x7fffffffffffffff
+DATA expsub64consts<>+640(SB)/8, $0x4086220000000000
+DATA expsub64consts<>+648(SB)/8, $0x4086220000000000
+DATA expsub64consts<>+656(SB)/8, $0x4086220000000000
+DATA expsub64consts<>+664(SB)/8, $0x4086220000000000
+DATA expsub64consts<>+672(SB)/8, $0x4086220000000000
+DATA expsub64consts<>+680(SB)/8, $0x4086220000000000
+DATA expsub64consts<>+688(SB)/8, $0x4086220000000000
+DATA expsub64consts<>+696(SB)/8, $0x4086220000000000
+DATA expsub64consts<>+704(SB)/8, $0x000000000000000f
+DATA expsub64consts<>+712(SB)/8, $0x000000000000000f
+DATA expsub64consts<>+720(SB)/8, $0x000000000000000f
+DATA expsub64consts<>+728(SB)/8, $0x000000000000000f
+DATA expsub64consts<>+736(SB)/8, $0x000000000000000f
+DATA expsub64consts<>+744(SB)/8, $0x000000000000000f
+DATA expsub64consts<>+752(SB)/8, $0x000000000000000f
+DATA expsub64consts<>+760(SB)/8, $0x000000000000000f
+DATA expsub64consts<>+768(SB)/8, $0x4337ffffffff8000
+DATA expsub64consts<>+776(SB)/8, $0x4337ffffffff8000
+DATA expsub64consts<>+784(SB)/8, $0x4337ffffffff8000
+DATA expsub64consts<>+792(SB)/8, $0x4337ffffffff8000
+DATA expsub64consts<>+800(SB)/8, $0x4337ffffffff8000
+DATA expsub64consts<>+808(SB)/8, $0x4337ffffffff8000
+DATA expsub64consts<>+816(SB)/8, $0x4337ffffffff8000
+DATA expsub64consts<>+824(SB)/8, $0x4337ffffffff8000
+DATA expsub64consts<>+832(SB)/8, $0x0000000000000001
+DATA expsub64consts<>+840(SB)/8, $0x0000000000000001
+DATA expsub64consts<>+848(SB)/8, $0x0000000000000001
+DATA expsub64consts<>+856(SB)/8, $0x0000000000000001
+DATA expsub64consts<>+864(SB)/8, $0x0000000000000001
+DATA expsub64consts<>+872(SB)/8, $0x0000000000000001
+DATA expsub64consts<>+880(SB)/8, $0x0000000000000001
+DATA expsub64consts<>+888(SB)/8, $0x0000000000000001
+DATA expsub64consts<>+896(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+904(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+912(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+920(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+928(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+936(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+944(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+952(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+960(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+968(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+976(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+984(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+992(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1000(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1008(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1016(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1024(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1032(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1040(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1048(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1056(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1064(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1072(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1080(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1088(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+1096(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+1104(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+1112(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+1120(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+1128(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+1136(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+1144(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+1152(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1160(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1168(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1176(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1184(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1192(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1200(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1208(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1216(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1224(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1232(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1240(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1248(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1256(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1264(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1272(SB)/8, $0x7ff8000000000001
+GLOBL expsub64consts<>(SB), RODATA|NOPTR, $1280
+
+DATA exptail_64<>+0(SB)/8, $0x0000000000000000
+DATA exptail_64<>+8(SB)/8, $0x3c979aa65d837b6d
+DATA exptail_64<>+16(SB)/8, $0xbc801b15eaa59348
+DATA exptail_64<>+24(SB)/8, $0x3c968efde3a8a894
+DATA exptail_64<>+32(SB)/8, $0x3c834d754db0abb6
+DATA exptail_64<>+40(SB)/8, $0x3c859f48a72a4c6d
+DATA exptail_64<>+48(SB)/8, $0x3c7690cebb7aafb0
+DATA exptail_64<>+56(SB)/8, $0x3c9063e1e21c5409
+DATA exptail_64<>+64(SB)/8, $0xbc93b3efbf5e2228
+DATA exptail_64<>+72(SB)/8, $0xbc7b32dcb94da51d
+DATA exptail_64<>+80(SB)/8, $0x3c8db72fc1f0eab4
+DATA exptail_64<>+88(SB)/8, $0x3c71affc2b91ce27
+DATA exptail_64<>+96(SB)/8, $0x3c8c1a7792cb3387
+DATA exptail_64<>+104(SB)/8, $0x3c736eae30af0cb3
+DATA exptail_64<>+112(SB)/8, $0x3c74a385a63d07a7
+DATA exptail_64<>+120(SB)/8, $0xbc8ff7128fd391f0
+GLOBL exptail_64<>(SB), RODATA|NOPTR, $128
+
+DATA tablemask16_64<>+0(SB)/8, $0x000000000000000f
+DATA tablemask16_64<>+8(SB)/8, $0x000000000000000f
+DATA tablemask16_64<>+16(SB)/8, $0x000000000000000f
+DATA tablemask16_64<>+24(SB)/8, $0x000000000000000f
+DATA tablemask16_64<>+32(SB)/8, $0x000000000000000f
+DATA tablemask16_64<>+40(SB)/8, $0x000000000000000f
+DATA tablemask16_64<>+48(SB)/8, $0x000000000000000f
+DATA tablemask16_64<>+56(SB)/8, $0x000000000000000f
+GLOBL tablemask16_64<>(SB), RODATA|NOPTR, $64
+
+DATA exphi_64<>+0(SB)/8, $0x3ff0000000000000
+DATA exphi_64<>+8(SB)/8, $0x3fefb5586cf9890f
+DATA exphi_64<>+16(SB)/8, $0x3fef72b83c7d517b
+DATA exphi_64<>+24(SB)/8, $0x3fef387a6e756238
+DATA exphi_64<>+32(SB)/8, $0x3fef06fe0a31b715
+DATA exphi_64<>+40(SB)/8, $0x3feedea64c123422
+DATA exphi_64<>+48(SB)/8, $0x3feebfdad5362a27
+DATA exphi_64<>+56(SB)/8, $0x3feeab07dd485429
+DATA exphi_64<>+64(SB)/8, $0x3feea09e667f3bcd
+DATA exphi_64<>+72(SB)/8, $0x3feea11473eb0187
+DATA exphi_64<>+80(SB)/8, $0x3feeace5422aa0db
+DATA exphi_64<>+88(SB)/8, $0x3feec49182a3f090
+DATA exphi_64<>+96(SB)/8, $0x3feee89f995ad3ad
+DATA exphi_64<>+104(SB)/8, $0x3fef199bdd85529c
+DATA exphi_64<>+112(SB)/8, $0x3fef5818dcfba487
+DATA exphi_64<>+120(SB)/8, $0x3fefa4afa2a490da
+GLOBL exphi_64<>(SB), RODATA|NOPTR, $128
+
+// func expsubVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·expsubVSF64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expsubVSF64AVX2_done
+	TESTQ CX, CX
+	JLE   expsubVSF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+expsubVSF64AVX2_row:
+	VBROADCASTSD (R8), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+expsubVSF64AVX2_loop1:
+	CMPQ         R11, $0x00000004
+	JB           expsubVSF64AVX2_after1
+	VMOVUPD      (SI)(R10*8), Y1
+	VSUBPD       Y0, Y1, Y1
+	VMOVUPD      expsub64consts<>+0(SB), Y2
+	VFMADD213PD  expsub64consts<>+64(SB), Y1, Y2
+	VSUBPD       expsub64consts<>+64(SB), Y2, Y3
+	VMOVUPD      expsub64consts<>+192(SB), Y4
+	VFNMADD213PD Y1, Y3, Y4
+	VFNMADD231PD expsub64consts<>+128(SB), Y3, Y4
+	VMOVUPD      expsub64consts<>+256(SB), Y3
+	VFMADD213PD  expsub64consts<>+320(SB), Y4, Y3
+	VFMADD213PD  expsub64consts<>+384(SB), Y4, Y3
+	VFMADD213PD  expsub64consts<>+448(SB), Y4, Y3
+	VFMADD213PD  expsub64consts<>+512(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	LEAQ         exptail_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), Y2, Y7
+	VPCMPEQQ     Y7, Y7, Y8
+	VPXOR        Y7, Y7, Y6
+	VPGATHERQQ   Y8, (R12)(Y7*8), Y6
+	VADDPD       Y6, Y4, Y4
+	VFMADD231PD  Y3, Y5, Y4
+	LEAQ         exphi_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), Y2, Y5
+	VPCMPEQQ     Y5, Y5, Y6
+	VPXOR        Y5, Y5, Y3
+	VPGATHERQQ   Y6, (R12)(Y5*8), Y3
+	VPSLLQ       $0x30, Y2, Y5
+	VPADDQ       Y5, Y3, Y3
+	VFMADD231PD  Y4, Y3, Y3
+	VPAND        expsub64consts<>+576(SB), Y1, Y5
+	VCMPPD       $0x15, expsub64consts<>+640(SB), Y5, Y5
+	VPTEST       Y5, Y5
+	JZ           mathblock391
+	VPAND        expsub64consts<>+704(SB), Y2, Y6
+	LEAQ         exphi_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), Y2, Y8
+	VPCMPEQQ     Y8, Y8, Y9
+	VPXOR        Y8, Y8, Y7
+	VPGATHERQQ   Y9, (R12)(Y8*8), Y7
+	VPSLLQ       $0x30, Y6, Y6
+	VPADDQ       Y6, Y7, Y7
+	VFMADD231PD  Y7, Y4, Y7
+	VPSUBQ       expsub64consts<>+768(SB), Y2, Y2
+	VPSRLQ       $0x04, Y2, Y2
+	VPSRLQ       $0x01, Y2, Y4
+	VPSUBQ       expsub64consts<>+832(SB), Y4, Y6
+	VPSLLQ       $0x34, Y6, Y6
+	VPSUBQ       Y4, Y2, Y2
+	VPSUBQ       expsub64consts<>+832(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMULPD       Y6, Y7, Y7
+	VMULPD       Y2, Y7, Y7
+	VCMPPD       $0x1e, expsub64consts<>+896(SB), Y1, Y2
+	VBLENDVPD    Y2, expsub64consts<>+960(SB), Y7, Y7
+	VCMPPD       $0x11, expsub64consts<>+1024(SB), Y1, Y2
+	VBLENDVPD    Y2, expsub64consts<>+1088(SB), Y7, Y7
+	VCMPPD       $0x03, Y1, Y1, Y2
+	VPOR         expsub64consts<>+1152(SB), Y1, Y4
+	VBLENDVPD    Y2, Y4, Y7, Y4
+	VBLENDVPD    Y5, Y4, Y3, Y3
+
+mathblock391:
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VPTEST    Y1, Y1
+	JZ        mathblock392
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VPOR      expsub64consts<>+1152(SB), Y0, Y4
+	VMOVUPS   expsub64consts<>+1216(SB), Y5
+	VBLENDVPD Y2, Y4, Y5, Y4
+	VMOVUPD   (SI)(R10*8), Y2
+	VCMPPD    $0x03, (SI)(R10*8), Y2, Y2
+	VMOVUPD   (SI)(R10*8), Y5
+	VPOR      expsub64consts<>+1152(SB), Y5, Y5
+	VBLENDVPD Y2, Y5, Y4, Y5
+	VBLENDVPD Y1, Y5, Y3, Y3
+
+mathblock392:
+	VMOVUPD Y3, (DX)(R10*8)
+	ADDQ    $0x00000004, R10
+	SUBQ    $0x00000004, R11
+	JMP     expsubVSF64AVX2_loop1
+
+expsubVSF64AVX2_after1:
+	CMPQ         R11, $0x00000002
+	JB           expsubVSF64AVX2_tail2
+	VMOVUPD      (SI)(R10*8), X1
+	VSUBPD       X0, X1, X2
+	VMOVUPD      expsub64consts<>+0(SB), X3
+	VFMADD213PD  expsub64consts<>+64(SB), X2, X3
+	VSUBPD       expsub64consts<>+64(SB), X3, X4
+	VMOVUPD      expsub64consts<>+192(SB), X5
+	VFNMADD213PD X2, X4, X5
+	VFNMADD231PD expsub64consts<>+128(SB), X4, X5
+	VMOVUPD      expsub64consts<>+256(SB), X4
+	VFMADD213PD  expsub64consts<>+320(SB), X5, X4
+	VFMADD213PD  expsub64consts<>+384(SB), X5, X4
+	VFMADD213PD  expsub64consts<>+448(SB), X5, X4
+	VFMADD213PD  expsub64consts<>+512(SB), X5, X4
+	VMULPD       X5, X5, X6
+	LEAQ         exptail_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), X3, X8
+	VPCMPEQQ     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERQQ   X9, (R12)(X8*8), X7
+	VADDPD       X7, X5, X5
+	VFMADD231PD  X4, X6, X5
+	LEAQ         exphi_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), X3, X6
+	VPCMPEQQ     X6, X6, X7
+	VPXOR        X6, X6, X4
+	VPGATHERQQ   X7, (R12)(X6*8), X4
+	VPSLLQ       $0x30, X3, X6
+	VPADDQ       X6, X4, X4
+	VFMADD231PD  X5, X4, X4
+	VPAND        expsub64consts<>+576(SB), X2, X6
+	VCMPPD       $0x15, expsub64consts<>+640(SB), X6, X6
+	VPTEST       X6, X6
+	JZ           mathblock393
+	VPAND        expsub64consts<>+704(SB), X3, X7
+	LEAQ         exphi_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), X3, X9
+	VPCMPEQQ     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERQQ   X10, (R12)(X9*8), X8
+	VPSLLQ       $0x30, X7, X7
+	VPADDQ       X7, X8, X8
+	VFMADD231PD  X8, X5, X8
+	VPSUBQ       expsub64consts<>+768(SB), X3, X3
+	VPSRLQ       $0x04, X3, X3
+	VPSRLQ       $0x01, X3, X5
+	VPSUBQ       expsub64consts<>+832(SB), X5, X7
+	VPSLLQ       $0x34, X7, X7
+	VPSUBQ       X5, X3, X3
+	VPSUBQ       expsub64consts<>+832(SB), X3, X3
+	VPSLLQ       $0x34, X3, X3
+	VMULPD       X7, X8, X8
+	VMULPD       X3, X8, X8
+	VCMPPD       $0x1e, expsub64consts<>+896(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+960(SB), X8, X8
+	VCMPPD       $0x11, expsub64consts<>+1024(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+1088(SB), X8, X8
+	VCMPPD       $0x03, X2, X2, X3
+	VPOR         expsub64consts<>+1152(SB), X2, X5
+	VBLENDVPD    X3, X5, X8, X5
+	VBLENDVPD    X6, X5, X4, X4
+
+mathblock393:
+	VCMPPD    $0x03, X2, X2, X2
+	VPTEST    X2, X2
+	JZ        mathblock394
+	VCMPPD    $0x03, X0, X0, X3
+	VPOR      expsub64consts<>+1152(SB), X0, X5
+	VMOVUPS   expsub64consts<>+1216(SB), X6
+	VBLENDVPD X3, X5, X6, X5
+	VCMPPD    $0x03, X1, X1, X3
+	VPOR      expsub64consts<>+1152(SB), X1, X1
+	VBLENDVPD X3, X1, X5, X1
+	VBLENDVPD X2, X1, X4, X4
+
+mathblock394:
+	VMOVUPD X4, (DX)(R10*8)
+	ADDQ    $0x00000002, R10
+	SUBQ    $0x00000002, R11
+
+expsubVSF64AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           expsubVSF64AVX2_tail1
+	VMOVQ        (SI)(R10*8), X1
+	VSUBPD       X0, X1, X2
+	VMOVUPD      expsub64consts<>+0(SB), X3
+	VFMADD213PD  expsub64consts<>+64(SB), X2, X3
+	VSUBPD       expsub64consts<>+64(SB), X3, X4
+	VMOVUPD      expsub64consts<>+192(SB), X5
+	VFNMADD213PD X2, X4, X5
+	VFNMADD231PD expsub64consts<>+128(SB), X4, X5
+	VMOVUPD      expsub64consts<>+256(SB), X4
+	VFMADD213PD  expsub64consts<>+320(SB), X5, X4
+	VFMADD213PD  expsub64consts<>+384(SB), X5, X4
+	VFMADD213PD  expsub64consts<>+448(SB), X5, X4
+	VFMADD213PD  expsub64consts<>+512(SB), X5, X4
+	VMULPD       X5, X5, X6
+	LEAQ         exptail_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), X3, X8
+	VPCMPEQQ     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERQQ   X9, (R12)(X8*8), X7
+	VADDPD       X7, X5, X5
+	VFMADD231PD  X4, X6, X5
+	LEAQ         exphi_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), X3, X6
+	VPCMPEQQ     X6, X6, X7
+	VPXOR        X6, X6, X4
+	VPGATHERQQ   X7, (R12)(X6*8), X4
+	VPSLLQ       $0x30, X3, X6
+	VPADDQ       X6, X4, X4
+	VFMADD231PD  X5, X4, X4
+	VPAND        expsub64consts<>+576(SB), X2, X6
+	VCMPPD       $0x15, expsub64consts<>+640(SB), X6, X6
+	VPTEST       X6, X6
+	JZ           mathblock395
+	VPAND        expsub64consts<>+704(SB), X3, X7
+	LEAQ         exphi_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), X3, X9
+	VPCMPEQQ     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERQQ   X10, (R12)(X9*8), X8
+	VPSLLQ       $0x30, X7, X7
+	VPADDQ       X7, X8, X8
+	VFMADD231PD  X8, X5, X8
+	VPSUBQ       expsub64consts<>+768(SB), X3, X3
+	VPSRLQ       $0x04, X3, X3
+	VPSRLQ       $0x01, X3, X5
+	VPSUBQ       expsub64consts<>+832(SB), X5, X7
+	VPSLLQ       $0x34, X7, X7
+	VPSUBQ       X5, X3, X3
+	VPSUBQ       expsub64consts<>+832(SB), X3, X3
+	VPSLLQ       $0x34, X3, X3
+	VMULPD       X7, X8, X8
+	VMULPD       X3, X8, X8
+	VCMPPD       $0x1e, expsub64consts<>+896(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+960(SB), X8, X8
+	VCMPPD       $0x11, expsub64consts<>+1024(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+1088(SB), X8, X8
+	VCMPPD       $0x03, X2, X2, X3
+	VPOR         expsub64consts<>+1152(SB), X2, X5
+	VBLENDVPD    X3, X5, X8, X5
+	VBLENDVPD    X6, X5, X4, X4
+
+mathblock395:
+	VCMPPD    $0x03, X2, X2, X2
+	VPTEST    X2, X2
+	JZ        mathblock396
+	VCMPPD    $0x03, X0, X0, X3
+	VPOR      expsub64consts<>+1152(SB), X0, X0
+	VMOVUPS   expsub64consts<>+1216(SB), X5
+	VBLENDVPD X3, X0, X5, X0
+	VCMPPD    $0x03, X1, X1, X3
+	VPOR      expsub64consts<>+1152(SB), X1, X1
+	VBLENDVPD X3, X1, X0, X1
+	VBLENDVPD X2, X1, X4, X4
+
+mathblock396:
+	VMOVQ X4, (DX)(R10*8)
+	ADDQ  $0x00000001, R10
+	SUBQ  $0x00000001, R11
+
+expsubVSF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  expsubVSF64AVX2_row
+
+expsubVSF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func expsubSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·expsubSVF64AVX2(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expsubSVF64AVX2_done
+	TESTQ CX, CX
+	JLE   expsubSVF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+expsubSVF64AVX2_row:
+	VBROADCASTSD (SI), Y0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+expsubSVF64AVX2_loop1:
+	CMPQ         R11, $0x00000004
+	JB           expsubSVF64AVX2_after1
+	VMOVUPD      (R8)(R10*8), Y1
+	VSUBPD       Y1, Y0, Y2
+	VMOVUPD      expsub64consts<>+0(SB), Y3
+	VFMADD213PD  expsub64consts<>+64(SB), Y2, Y3
+	VSUBPD       expsub64consts<>+64(SB), Y3, Y4
+	VMOVUPD      expsub64consts<>+192(SB), Y5
+	VFNMADD213PD Y2, Y4, Y5
+	VFNMADD231PD expsub64consts<>+128(SB), Y4, Y5
+	VMOVUPD      expsub64consts<>+256(SB), Y4
+	VFMADD213PD  expsub64consts<>+320(SB), Y5, Y4
+	VFMADD213PD  expsub64consts<>+384(SB), Y5, Y4
+	VFMADD213PD  expsub64consts<>+448(SB), Y5, Y4
+	VFMADD213PD  expsub64consts<>+512(SB), Y5, Y4
+	VMULPD       Y5, Y5, Y6
+	LEAQ         exptail_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), Y3, Y8
+	VPCMPEQQ     Y8, Y8, Y9
+	VPXOR        Y8, Y8, Y7
+	VPGATHERQQ   Y9, (R12)(Y8*8), Y7
+	VADDPD       Y7, Y5, Y5
+	VFMADD231PD  Y4, Y6, Y5
+	LEAQ         exphi_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), Y3, Y6
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y4
+	VPGATHERQQ   Y7, (R12)(Y6*8), Y4
+	VPSLLQ       $0x30, Y3, Y6
+	VPADDQ       Y6, Y4, Y4
+	VFMADD231PD  Y5, Y4, Y4
+	VPAND        expsub64consts<>+576(SB), Y2, Y6
+	VCMPPD       $0x15, expsub64consts<>+640(SB), Y6, Y6
+	VPTEST       Y6, Y6
+	JZ           mathblock397
+	VPAND        expsub64consts<>+704(SB), Y3, Y7
+	LEAQ         exphi_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), Y3, Y9
+	VPCMPEQQ     Y9, Y9, Y10
+	VPXOR        Y9, Y9, Y8
+	VPGATHERQQ   Y10, (R12)(Y9*8), Y8
+	VPSLLQ       $0x30, Y7, Y7
+	VPADDQ       Y7, Y8, Y8
+	VFMADD231PD  Y8, Y5, Y8
+	VPSUBQ       expsub64consts<>+768(SB), Y3, Y3
+	VPSRLQ       $0x04, Y3, Y3
+	VPSRLQ       $0x01, Y3, Y5
+	VPSUBQ       expsub64consts<>+832(SB), Y5, Y7
+	VPSLLQ       $0x34, Y7, Y7
+	VPSUBQ       Y5, Y3, Y3
+	VPSUBQ       expsub64consts<>+832(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VMULPD       Y7, Y8, Y8
+	VMULPD       Y3, Y8, Y8
+	VCMPPD       $0x1e, expsub64consts<>+896(SB), Y2, Y3
+	VBLENDVPD    Y3, expsub64consts<>+960(SB), Y8, Y8
+	VCMPPD       $0x11, expsub64consts<>+1024(SB), Y2, Y3
+	VBLENDVPD    Y3, expsub64consts<>+1088(SB), Y8, Y8
+	VCMPPD       $0x03, Y2, Y2, Y3
+	VPOR         expsub64consts<>+1152(SB), Y2, Y5
+	VBLENDVPD    Y3, Y5, Y8, Y5
+	VBLENDVPD    Y6, Y5, Y4, Y4
+
+mathblock397:
+	VCMPPD    $0x03, Y2, Y2, Y2
+	VPTEST    Y2, Y2
+	JZ        mathblock398
+	VCMPPD    $0x03, Y1, Y1, Y3
+	VPOR      expsub64consts<>+1152(SB), Y1, Y1
+	VMOVUPS   expsub64consts<>+1216(SB), Y5
+	VBLENDVPD Y3, Y1, Y5, Y1
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VPOR      expsub64consts<>+1152(SB), Y0, Y5
+	VBLENDVPD Y3, Y5, Y1, Y5
+	VBLENDVPD Y2, Y5, Y4, Y4
+
+mathblock398:
+	VMOVUPD Y4, (DX)(R10*8)
+	ADDQ    $0x00000004, R10
+	SUBQ    $0x00000004, R11
+	JMP     expsubSVF64AVX2_loop1
+
+expsubSVF64AVX2_after1:
+	CMPQ         R11, $0x00000002
+	JB           expsubSVF64AVX2_tail2
+	VMOVUPD      (R8)(R10*8), X1
+	VSUBPD       X1, X0, X2
+	VMOVUPD      expsub64consts<>+0(SB), X3
+	VFMADD213PD  expsub64consts<>+64(SB), X2, X3
+	VSUBPD       expsub64consts<>+64(SB), X3, X4
+	VMOVUPD      expsub64consts<>+192(SB), X5
+	VFNMADD213PD X2, X4, X5
+	VFNMADD231PD expsub64consts<>+128(SB), X4, X5
+	VMOVUPD      expsub64consts<>+256(SB), X4
+	VFMADD213PD  expsub64consts<>+320(SB), X5, X4
+	VFMADD213PD  expsub64consts<>+384(SB), X5, X4
+	VFMADD213PD  expsub64consts<>+448(SB), X5, X4
+	VFMADD213PD  expsub64consts<>+512(SB), X5, X4
+	VMULPD       X5, X5, X6
+	LEAQ         exptail_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), X3, X8
+	VPCMPEQQ     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERQQ   X9, (R12)(X8*8), X7
+	VADDPD       X7, X5, X5
+	VFMADD231PD  X4, X6, X5
+	LEAQ         exphi_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), X3, X6
+	VPCMPEQQ     X6, X6, X7
+	VPXOR        X6, X6, X4
+	VPGATHERQQ   X7, (R12)(X6*8), X4
+	VPSLLQ       $0x30, X3, X6
+	VPADDQ       X6, X4, X4
+	VFMADD231PD  X5, X4, X4
+	VPAND        expsub64consts<>+576(SB), X2, X6
+	VCMPPD       $0x15, expsub64consts<>+640(SB), X6, X6
+	VPTEST       X6, X6
+	JZ           mathblock399
+	VPAND        expsub64consts<>+704(SB), X3, X7
+	LEAQ         exphi_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), X3, X9
+	VPCMPEQQ     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERQQ   X10, (R12)(X9*8), X8
+	VPSLLQ       $0x30, X7, X7
+	VPADDQ       X7, X8, X8
+	VFMADD231PD  X8, X5, X8
+	VPSUBQ       expsub64consts<>+768(SB), X3, X3
+	VPSRLQ       $0x04, X3, X3
+	VPSRLQ       $0x01, X3, X5
+	VPSUBQ       expsub64consts<>+832(SB), X5, X7
+	VPSLLQ       $0x34, X7, X7
+	VPSUBQ       X5, X3, X3
+	VPSUBQ       expsub64consts<>+832(SB), X3, X3
+	VPSLLQ       $0x34, X3, X3
+	VMULPD       X7, X8, X8
+	VMULPD       X3, X8, X8
+	VCMPPD       $0x1e, expsub64consts<>+896(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+960(SB), X8, X8
+	VCMPPD       $0x11, expsub64consts<>+1024(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+1088(SB), X8, X8
+	VCMPPD       $0x03, X2, X2, X3
+	VPOR         expsub64consts<>+1152(SB), X2, X5
+	VBLENDVPD    X3, X5, X8, X5
+	VBLENDVPD    X6, X5, X4, X4
+
+mathblock399:
+	VCMPPD    $0x03, X2, X2, X2
+	VPTEST    X2, X2
+	JZ        mathblock400
+	VCMPPD    $0x03, X1, X1, X3
+	VPOR      expsub64consts<>+1152(SB), X1, X1
+	VMOVUPS   expsub64consts<>+1216(SB), X5
+	VBLENDVPD X3, X1, X5, X1
+	VCMPPD    $0x03, X0, X0, X3
+	VPOR      expsub64consts<>+1152(SB), X0, X5
+	VBLENDVPD X3, X5, X1, X5
+	VBLENDVPD X2, X5, X4, X4
+
+mathblock400:
+	VMOVUPD X4, (DX)(R10*8)
+	ADDQ    $0x00000002, R10
+	SUBQ    $0x00000002, R11
+
+expsubSVF64AVX2_tail2:
+	CMPQ         R11, $0x00000001
+	JB           expsubSVF64AVX2_tail1
+	VMOVQ        (R8)(R10*8), X1
+	VSUBPD       X1, X0, X2
+	VMOVUPD      expsub64consts<>+0(SB), X3
+	VFMADD213PD  expsub64consts<>+64(SB), X2, X3
+	VSUBPD       expsub64consts<>+64(SB), X3, X4
+	VMOVUPD      expsub64consts<>+192(SB), X5
+	VFNMADD213PD X2, X4, X5
+	VFNMADD231PD expsub64consts<>+128(SB), X4, X5
+	VMOVUPD      expsub64consts<>+256(SB), X4
+	VFMADD213PD  expsub64consts<>+320(SB), X5, X4
+	VFMADD213PD  expsub64consts<>+384(SB), X5, X4
+	VFMADD213PD  expsub64consts<>+448(SB), X5, X4
+	VFMADD213PD  expsub64consts<>+512(SB), X5, X4
+	VMULPD       X5, X5, X6
+	LEAQ         exptail_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), X3, X8
+	VPCMPEQQ     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERQQ   X9, (R12)(X8*8), X7
+	VADDPD       X7, X5, X5
+	VFMADD231PD  X4, X6, X5
+	LEAQ         exphi_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), X3, X6
+	VPCMPEQQ     X6, X6, X7
+	VPXOR        X6, X6, X4
+	VPGATHERQQ   X7, (R12)(X6*8), X4
+	VPSLLQ       $0x30, X3, X6
+	VPADDQ       X6, X4, X4
+	VFMADD231PD  X5, X4, X4
+	VPAND        expsub64consts<>+576(SB), X2, X6
+	VCMPPD       $0x15, expsub64consts<>+640(SB), X6, X6
+	VPTEST       X6, X6
+	JZ           mathblock401
+	VPAND        expsub64consts<>+704(SB), X3, X7
+	LEAQ         exphi_64<>+0(SB), R12
+	VPAND        tablemask16_64<>+0(SB), X3, X9
+	VPCMPEQQ     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERQQ   X10, (R12)(X9*8), X8
+	VPSLLQ       $0x30, X7, X7
+	VPADDQ       X7, X8, X8
+	VFMADD231PD  X8, X5, X8
+	VPSUBQ       expsub64consts<>+768(SB), X3, X3
+	VPSRLQ       $0x04, X3, X3
+	VPSRLQ       $0x01, X3, X5
+	VPSUBQ       expsub64consts<>+832(SB), X5, X7
+	VPSLLQ       $0x34, X7, X7
+	VPSUBQ       X5, X3, X3
+	VPSUBQ       expsub64consts<>+832(SB), X3, X3
+	VPSLLQ       $0x34, X3, X3
+	VMULPD       X7, X8, X8
+	VMULPD       X3, X8, X8
+	VCMPPD       $0x1e, expsub64consts<>+896(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+960(SB), X8, X8
+	VCMPPD       $0x11, expsub64consts<>+1024(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+1088(SB), X8, X8
+	VCMPPD       $0x03, X2, X2, X3
+	VPOR         expsub64consts<>+1152(SB), X2, X5
+	VBLENDVPD    X3, X5, X8, X5
+	VBLENDVPD    X6, X5, X4, X4
+
+mathblock401:
+	VCMPPD    $0x03, X2, X2, X2
+	VPTEST    X2, X2
+	JZ        mathblock402
+	VCMPPD    $0x03, X1, X1, X3
+	VPOR      expsub64consts<>+1152(SB), X1, X1
+	VMOVUPS   expsub64consts<>+1216(SB), X5
+	VBLENDVPD X3, X1, X5, X1
+	VCMPPD    $0x03, X0, X0, X3
+	VPOR      expsub64consts<>+1152(SB), X0, X0
+	VBLENDVPD X3, X0, X1, X0
+	VBLENDVPD X2, X0, X4, X4
+
+mathblock402:
+	VMOVQ X4, (DX)(R10*8)
+	ADDQ  $0x00000001, R10
+	SUBQ  $0x00000001, R11
+
+expsubSVF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  expsubSVF64AVX2_row
+
+expsubSVF64AVX2_done:
 	VZEROUPPER
 	RET
 
@@ -60674,6 +62972,918 @@ powSVF32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func expsubVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·expsubVVF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expsubVVF32AVX512_done
+	TESTQ CX, CX
+	JLE   expsubVVF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+expsubVVF32AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+expsubVVF32AVX512_loop2:
+	CMPQ              R11, $0x00000020
+	JB                expsubVVF32AVX512_after2
+	VMOVUPS           (R8)(R10*4), Z0
+	VMOVUPS           64(R8)(R10*4), Z1
+	VMOVUPS           (SI)(R10*4), Z2
+	VSUBPS            Z0, Z2, Z2
+	VMOVUPS           64(SI)(R10*4), Z3
+	VSUBPS            Z1, Z3, Z3
+	VBROADCASTSS      expsub32consts<>+0(SB), Z4
+	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z2, Z4
+	VBROADCASTSS      expsub32consts<>+0(SB), Z5
+	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z3, Z5
+	VSUBPS.BCST       expsub32consts<>+64(SB), Z4, Z6
+	VSUBPS.BCST       expsub32consts<>+64(SB), Z5, Z7
+	VBROADCASTSS      expsub32consts<>+192(SB), Z8
+	VFNMADD213PS      Z2, Z6, Z8
+	VBROADCASTSS      expsub32consts<>+192(SB), Z9
+	VFNMADD213PS      Z3, Z7, Z9
+	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z6, Z8
+	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z7, Z9
+	VBROADCASTSS      expsub32consts<>+256(SB), Z6
+	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z8, Z6
+	VBROADCASTSS      expsub32consts<>+256(SB), Z7
+	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z9, Z7
+	VMULPS            Z8, Z8, Z10
+	VMULPS            Z9, Z9, Z11
+	VPERMPS           exptail_32<>+0(SB), Z4, Z12
+	VPERMPS           exptail_32<>+0(SB), Z5, Z13
+	VADDPS            Z12, Z8, Z8
+	VADDPS            Z13, Z9, Z9
+	VFMADD231PS       Z6, Z10, Z8
+	VFMADD231PS       Z7, Z11, Z9
+	VPERMPS           exphi_32<>+0(SB), Z4, Z6
+	VPERMPS           exphi_32<>+0(SB), Z5, Z7
+	VPSLLD            $0x13, Z4, Z10
+	VPSLLD            $0x13, Z5, Z11
+	VPADDD            Z10, Z6, Z6
+	VPADDD            Z11, Z7, Z7
+	VFMADD231PS       Z8, Z6, Z6
+	VFMADD231PS       Z9, Z7, Z7
+	VPANDD.BCST       expsub32consts<>+384(SB), Z2, Z10
+	VPANDD.BCST       expsub32consts<>+384(SB), Z3, Z11
+	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z10, K1
+	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z11, K2
+	KORW              K1, K2, K3
+	KORTESTW          K3, K3
+	JZ                mathblock403
+	VPANDD.BCST       expsub32consts<>+512(SB), Z4, Z10
+	VPERMPS           exphi_32<>+0(SB), Z4, Z11
+	VPSLLD            $0x13, Z10, Z10
+	VPADDD            Z10, Z11, Z11
+	VFMADD231PS       Z11, Z8, Z11
+	VPSUBD.BCST       expsub32consts<>+576(SB), Z4, Z4
+	VPSRLD            $0x04, Z4, Z4
+	VPSRLD            $0x01, Z4, Z8
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z8, Z10
+	VPSLLD            $0x17, Z10, Z10
+	VPSUBD            Z8, Z4, Z4
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z4, Z4
+	VPSLLD            $0x17, Z4, Z4
+	VMULPS            Z10, Z11, Z11
+	VMULPS            Z4, Z11, Z11
+	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z11, K3, Z11
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z11, K3, Z11
+	VCMPPS            $0x03, Z2, Z2, K3
+	VPORD.BCST        expsub32consts<>+960(SB), Z2, Z4
+	VBLENDMPS         Z4, Z11, K3, Z11
+	VBLENDMPS         Z11, Z6, K1, Z6
+	VPANDD.BCST       expsub32consts<>+512(SB), Z5, Z4
+	VPERMPS           exphi_32<>+0(SB), Z5, Z8
+	VPSLLD            $0x13, Z4, Z4
+	VPADDD            Z4, Z8, Z8
+	VFMADD231PS       Z8, Z9, Z8
+	VPSUBD.BCST       expsub32consts<>+576(SB), Z5, Z5
+	VPSRLD            $0x04, Z5, Z5
+	VPSRLD            $0x01, Z5, Z4
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z4, Z9
+	VPSLLD            $0x17, Z9, Z9
+	VPSUBD            Z4, Z5, Z5
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z5, Z5
+	VPSLLD            $0x17, Z5, Z5
+	VMULPS            Z9, Z8, Z8
+	VMULPS            Z5, Z8, Z8
+	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z3, K1
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z8, K1, Z8
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z3, K1
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z8, K1, Z8
+	VCMPPS            $0x03, Z3, Z3, K1
+	VPORD.BCST        expsub32consts<>+960(SB), Z3, Z4
+	VBLENDMPS         Z4, Z8, K1, Z8
+	VBLENDMPS         Z8, Z7, K2, Z7
+
+mathblock403:
+	VCMPPS       $0x03, Z2, Z2, K1
+	VCMPPS       $0x03, Z3, Z3, K2
+	KORW         K1, K2, K3
+	KORTESTW     K3, K3
+	JZ           mathblock404
+	VCMPPS       $0x03, Z0, Z0, K3
+	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z0
+	VBROADCASTSS expsub32consts<>+1024(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    Z0, Z2, K3, Z2
+	VMOVUPS      (SI)(R10*4), Z0
+	VCMPPS       $0x03, (SI)(R10*4), Z0, K3
+	VMOVUPS      (SI)(R10*4), Z0
+	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z0
+	VBLENDMPS    Z0, Z2, K3, Z2
+	VBLENDMPS    Z2, Z6, K1, Z6
+	VCMPPS       $0x03, Z1, Z1, K1
+	VPORD.BCST   expsub32consts<>+960(SB), Z1, Z0
+	VBROADCASTSS expsub32consts<>+1024(SB), Z1
+	VMOVUPS      Z1, Z1
+	VBLENDMPS    Z0, Z1, K1, Z1
+	VMOVUPS      64(SI)(R10*4), Z0
+	VCMPPS       $0x03, 64(SI)(R10*4), Z0, K1
+	VMOVUPS      64(SI)(R10*4), Z0
+	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z0
+	VBLENDMPS    Z0, Z1, K1, Z1
+	VBLENDMPS    Z1, Z7, K2, Z7
+
+mathblock404:
+	VMOVUPS Z6, (DX)(R10*4)
+	VMOVUPS Z7, 64(DX)(R10*4)
+	ADDQ    $0x00000020, R10
+	SUBQ    $0x00000020, R11
+	JMP     expsubVVF32AVX512_loop2
+
+expsubVVF32AVX512_after2:
+expsubVVF32AVX512_loop1:
+	CMPQ              R11, $0x00000010
+	JB                expsubVVF32AVX512_after1
+	VMOVUPS           (R8)(R10*4), Z0
+	VMOVUPS           (SI)(R10*4), Z1
+	VSUBPS            Z0, Z1, Z1
+	VBROADCASTSS      expsub32consts<>+0(SB), Z2
+	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z1, Z2
+	VSUBPS.BCST       expsub32consts<>+64(SB), Z2, Z3
+	VBROADCASTSS      expsub32consts<>+192(SB), Z4
+	VFNMADD213PS      Z1, Z3, Z4
+	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z3, Z4
+	VBROADCASTSS      expsub32consts<>+256(SB), Z3
+	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z4, Z3
+	VMULPS            Z4, Z4, Z5
+	VPERMPS           exptail_32<>+0(SB), Z2, Z6
+	VADDPS            Z6, Z4, Z4
+	VFMADD231PS       Z3, Z5, Z4
+	VPERMPS           exphi_32<>+0(SB), Z2, Z3
+	VPSLLD            $0x13, Z2, Z5
+	VPADDD            Z5, Z3, Z3
+	VFMADD231PS       Z4, Z3, Z3
+	VPANDD.BCST       expsub32consts<>+384(SB), Z1, Z5
+	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z5, K1
+	KORTESTW          K1, K1
+	JZ                mathblock405
+	VPANDD.BCST       expsub32consts<>+512(SB), Z2, Z5
+	VPERMPS           exphi_32<>+0(SB), Z2, Z6
+	VPSLLD            $0x13, Z5, Z5
+	VPADDD            Z5, Z6, Z6
+	VFMADD231PS       Z6, Z4, Z6
+	VPSUBD.BCST       expsub32consts<>+576(SB), Z2, Z2
+	VPSRLD            $0x04, Z2, Z2
+	VPSRLD            $0x01, Z2, Z4
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z4, Z5
+	VPSLLD            $0x17, Z5, Z5
+	VPSUBD            Z4, Z2, Z2
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z2, Z2
+	VPSLLD            $0x17, Z2, Z2
+	VMULPS            Z5, Z6, Z6
+	VMULPS            Z2, Z6, Z6
+	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z1, K2
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z6, K2, Z6
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z1, K2
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z6, K2, Z6
+	VCMPPS            $0x03, Z1, Z1, K2
+	VPORD.BCST        expsub32consts<>+960(SB), Z1, Z2
+	VBLENDMPS         Z2, Z6, K2, Z6
+	VBLENDMPS         Z6, Z3, K1, Z3
+
+mathblock405:
+	VCMPPS       $0x03, Z1, Z1, K1
+	KORTESTW     K1, K1
+	JZ           mathblock406
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z0
+	VBROADCASTSS expsub32consts<>+1024(SB), Z1
+	VMOVUPS      Z1, Z1
+	VBLENDMPS    Z0, Z1, K2, Z1
+	VMOVUPS      (SI)(R10*4), Z0
+	VCMPPS       $0x03, (SI)(R10*4), Z0, K2
+	VMOVUPS      (SI)(R10*4), Z0
+	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z0
+	VBLENDMPS    Z0, Z1, K2, Z1
+	VBLENDMPS    Z1, Z3, K1, Z3
+
+mathblock406:
+	VMOVUPS Z3, (DX)(R10*4)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000010, R11
+	JMP     expsubVVF32AVX512_loop1
+
+expsubVVF32AVX512_after1:
+	TESTQ             R11, R11
+	JZ                expsubVVF32AVX512_tail_done
+	LEAQ              tailmask<>+0(SB), R12
+	KMOVQ             (R12)(R11*8), K1
+	VMOVUPS.Z         (SI)(R10*4), K1, Z0
+	VMOVUPS.Z         (R8)(R10*4), K1, Z1
+	VSUBPS            Z1, Z0, Z2
+	VBROADCASTSS      expsub32consts<>+0(SB), Z3
+	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z2, Z3
+	VSUBPS.BCST       expsub32consts<>+64(SB), Z3, Z4
+	VBROADCASTSS      expsub32consts<>+192(SB), Z5
+	VFNMADD213PS      Z2, Z4, Z5
+	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z4, Z5
+	VBROADCASTSS      expsub32consts<>+256(SB), Z4
+	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z5, Z4
+	VMULPS            Z5, Z5, Z6
+	VPERMPS           exptail_32<>+0(SB), Z3, Z7
+	VADDPS            Z7, Z5, Z5
+	VFMADD231PS       Z4, Z6, Z5
+	VPERMPS           exphi_32<>+0(SB), Z3, Z4
+	VPSLLD            $0x13, Z3, Z6
+	VPADDD            Z6, Z4, Z4
+	VFMADD231PS       Z5, Z4, Z4
+	VPANDD.BCST       expsub32consts<>+384(SB), Z2, Z6
+	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z6, K2
+	KORTESTW          K2, K2
+	JZ                mathblock407
+	VPANDD.BCST       expsub32consts<>+512(SB), Z3, Z6
+	VPERMPS           exphi_32<>+0(SB), Z3, Z7
+	VPSLLD            $0x13, Z6, Z6
+	VPADDD            Z6, Z7, Z7
+	VFMADD231PS       Z7, Z5, Z7
+	VPSUBD.BCST       expsub32consts<>+576(SB), Z3, Z3
+	VPSRLD            $0x04, Z3, Z3
+	VPSRLD            $0x01, Z3, Z5
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z5, Z6
+	VPSLLD            $0x17, Z6, Z6
+	VPSUBD            Z5, Z3, Z3
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z3
+	VPSLLD            $0x17, Z3, Z3
+	VMULPS            Z6, Z7, Z7
+	VMULPS            Z3, Z7, Z7
+	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z7, K3, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z7, K3, Z7
+	VCMPPS            $0x03, Z2, Z2, K3
+	VPORD.BCST        expsub32consts<>+960(SB), Z2, Z3
+	VBLENDMPS         Z3, Z7, K3, Z7
+	VBLENDMPS         Z7, Z4, K2, Z4
+
+mathblock407:
+	VCMPPS       $0x03, Z2, Z2, K2
+	KORTESTW     K2, K2
+	JZ           mathblock408
+	VCMPPS       $0x03, Z1, Z1, K3
+	VPORD.BCST   expsub32consts<>+960(SB), Z1, Z1
+	VBROADCASTSS expsub32consts<>+1024(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    Z1, Z2, K3, Z2
+	VCMPPS       $0x03, Z0, Z0, K3
+	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z0
+	VBLENDMPS    Z0, Z2, K3, Z2
+	VBLENDMPS    Z2, Z4, K2, Z4
+
+mathblock408:
+	VMOVUPS Z4, K1, (DX)(R10*4)
+	ADDQ    R11, R10
+
+expsubVVF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  expsubVVF32AVX512_row
+
+expsubVVF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func expsubVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·expsubVSF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expsubVSF32AVX512_done
+	TESTQ CX, CX
+	JLE   expsubVSF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+expsubVSF32AVX512_row:
+	VBROADCASTSS (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+expsubVSF32AVX512_loop2:
+	CMPQ              R11, $0x00000020
+	JB                expsubVSF32AVX512_after2
+	VMOVUPS           (SI)(R10*4), Z1
+	VSUBPS            Z0, Z1, Z1
+	VMOVUPS           64(SI)(R10*4), Z2
+	VSUBPS            Z0, Z2, Z2
+	VBROADCASTSS      expsub32consts<>+0(SB), Z3
+	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z1, Z3
+	VBROADCASTSS      expsub32consts<>+0(SB), Z4
+	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z2, Z4
+	VSUBPS.BCST       expsub32consts<>+64(SB), Z3, Z5
+	VSUBPS.BCST       expsub32consts<>+64(SB), Z4, Z6
+	VBROADCASTSS      expsub32consts<>+192(SB), Z7
+	VFNMADD213PS      Z1, Z5, Z7
+	VBROADCASTSS      expsub32consts<>+192(SB), Z8
+	VFNMADD213PS      Z2, Z6, Z8
+	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z5, Z7
+	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z6, Z8
+	VBROADCASTSS      expsub32consts<>+256(SB), Z5
+	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z7, Z5
+	VBROADCASTSS      expsub32consts<>+256(SB), Z6
+	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z8, Z6
+	VMULPS            Z7, Z7, Z9
+	VMULPS            Z8, Z8, Z10
+	VPERMPS           exptail_32<>+0(SB), Z3, Z11
+	VPERMPS           exptail_32<>+0(SB), Z4, Z12
+	VADDPS            Z11, Z7, Z7
+	VADDPS            Z12, Z8, Z8
+	VFMADD231PS       Z5, Z9, Z7
+	VFMADD231PS       Z6, Z10, Z8
+	VPERMPS           exphi_32<>+0(SB), Z3, Z5
+	VPERMPS           exphi_32<>+0(SB), Z4, Z6
+	VPSLLD            $0x13, Z3, Z9
+	VPSLLD            $0x13, Z4, Z10
+	VPADDD            Z9, Z5, Z5
+	VPADDD            Z10, Z6, Z6
+	VFMADD231PS       Z7, Z5, Z5
+	VFMADD231PS       Z8, Z6, Z6
+	VPANDD.BCST       expsub32consts<>+384(SB), Z1, Z9
+	VPANDD.BCST       expsub32consts<>+384(SB), Z2, Z10
+	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z9, K1
+	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z10, K2
+	KORW              K1, K2, K3
+	KORTESTW          K3, K3
+	JZ                mathblock409
+	VPANDD.BCST       expsub32consts<>+512(SB), Z3, Z9
+	VPERMPS           exphi_32<>+0(SB), Z3, Z10
+	VPSLLD            $0x13, Z9, Z9
+	VPADDD            Z9, Z10, Z10
+	VFMADD231PS       Z10, Z7, Z10
+	VPSUBD.BCST       expsub32consts<>+576(SB), Z3, Z3
+	VPSRLD            $0x04, Z3, Z3
+	VPSRLD            $0x01, Z3, Z7
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z7, Z9
+	VPSLLD            $0x17, Z9, Z9
+	VPSUBD            Z7, Z3, Z3
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z3
+	VPSLLD            $0x17, Z3, Z3
+	VMULPS            Z9, Z10, Z10
+	VMULPS            Z3, Z10, Z10
+	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z1, K3
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z10, K3, Z10
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z1, K3
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z10, K3, Z10
+	VCMPPS            $0x03, Z1, Z1, K3
+	VPORD.BCST        expsub32consts<>+960(SB), Z1, Z3
+	VBLENDMPS         Z3, Z10, K3, Z10
+	VBLENDMPS         Z10, Z5, K1, Z5
+	VPANDD.BCST       expsub32consts<>+512(SB), Z4, Z3
+	VPERMPS           exphi_32<>+0(SB), Z4, Z7
+	VPSLLD            $0x13, Z3, Z3
+	VPADDD            Z3, Z7, Z7
+	VFMADD231PS       Z7, Z8, Z7
+	VPSUBD.BCST       expsub32consts<>+576(SB), Z4, Z4
+	VPSRLD            $0x04, Z4, Z4
+	VPSRLD            $0x01, Z4, Z3
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z8
+	VPSLLD            $0x17, Z8, Z8
+	VPSUBD            Z3, Z4, Z4
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z4, Z4
+	VPSLLD            $0x17, Z4, Z4
+	VMULPS            Z8, Z7, Z7
+	VMULPS            Z4, Z7, Z7
+	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z2, K1
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z7, K1, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z2, K1
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z7, K1, Z7
+	VCMPPS            $0x03, Z2, Z2, K1
+	VPORD.BCST        expsub32consts<>+960(SB), Z2, Z3
+	VBLENDMPS         Z3, Z7, K1, Z7
+	VBLENDMPS         Z7, Z6, K2, Z6
+
+mathblock409:
+	VCMPPS       $0x03, Z1, Z1, K1
+	VCMPPS       $0x03, Z2, Z2, K2
+	KORW         K1, K2, K3
+	KORTESTW     K3, K3
+	JZ           mathblock410
+	VCMPPS       $0x03, Z0, Z0, K3
+	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z1
+	VBROADCASTSS expsub32consts<>+1024(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    Z1, Z2, K3, Z2
+	VMOVUPS      (SI)(R10*4), Z1
+	VCMPPS       $0x03, (SI)(R10*4), Z1, K3
+	VMOVUPS      (SI)(R10*4), Z1
+	VPORD.BCST   expsub32consts<>+960(SB), Z1, Z1
+	VBLENDMPS    Z1, Z2, K3, Z2
+	VBLENDMPS    Z2, Z5, K1, Z5
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z1
+	VBROADCASTSS expsub32consts<>+1024(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    Z1, Z2, K1, Z2
+	VMOVUPS      64(SI)(R10*4), Z1
+	VCMPPS       $0x03, 64(SI)(R10*4), Z1, K1
+	VMOVUPS      64(SI)(R10*4), Z1
+	VPORD.BCST   expsub32consts<>+960(SB), Z1, Z1
+	VBLENDMPS    Z1, Z2, K1, Z2
+	VBLENDMPS    Z2, Z6, K2, Z6
+
+mathblock410:
+	VMOVUPS Z5, (DX)(R10*4)
+	VMOVUPS Z6, 64(DX)(R10*4)
+	ADDQ    $0x00000020, R10
+	SUBQ    $0x00000020, R11
+	JMP     expsubVSF32AVX512_loop2
+
+expsubVSF32AVX512_after2:
+expsubVSF32AVX512_loop1:
+	CMPQ              R11, $0x00000010
+	JB                expsubVSF32AVX512_after1
+	VMOVUPS           (SI)(R10*4), Z1
+	VSUBPS            Z0, Z1, Z1
+	VBROADCASTSS      expsub32consts<>+0(SB), Z2
+	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z1, Z2
+	VSUBPS.BCST       expsub32consts<>+64(SB), Z2, Z3
+	VBROADCASTSS      expsub32consts<>+192(SB), Z4
+	VFNMADD213PS      Z1, Z3, Z4
+	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z3, Z4
+	VBROADCASTSS      expsub32consts<>+256(SB), Z3
+	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z4, Z3
+	VMULPS            Z4, Z4, Z5
+	VPERMPS           exptail_32<>+0(SB), Z2, Z6
+	VADDPS            Z6, Z4, Z4
+	VFMADD231PS       Z3, Z5, Z4
+	VPERMPS           exphi_32<>+0(SB), Z2, Z3
+	VPSLLD            $0x13, Z2, Z5
+	VPADDD            Z5, Z3, Z3
+	VFMADD231PS       Z4, Z3, Z3
+	VPANDD.BCST       expsub32consts<>+384(SB), Z1, Z5
+	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z5, K1
+	KORTESTW          K1, K1
+	JZ                mathblock411
+	VPANDD.BCST       expsub32consts<>+512(SB), Z2, Z5
+	VPERMPS           exphi_32<>+0(SB), Z2, Z6
+	VPSLLD            $0x13, Z5, Z5
+	VPADDD            Z5, Z6, Z6
+	VFMADD231PS       Z6, Z4, Z6
+	VPSUBD.BCST       expsub32consts<>+576(SB), Z2, Z2
+	VPSRLD            $0x04, Z2, Z2
+	VPSRLD            $0x01, Z2, Z4
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z4, Z5
+	VPSLLD            $0x17, Z5, Z5
+	VPSUBD            Z4, Z2, Z2
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z2, Z2
+	VPSLLD            $0x17, Z2, Z2
+	VMULPS            Z5, Z6, Z6
+	VMULPS            Z2, Z6, Z6
+	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z1, K2
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z6, K2, Z6
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z1, K2
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z6, K2, Z6
+	VCMPPS            $0x03, Z1, Z1, K2
+	VPORD.BCST        expsub32consts<>+960(SB), Z1, Z2
+	VBLENDMPS         Z2, Z6, K2, Z6
+	VBLENDMPS         Z6, Z3, K1, Z3
+
+mathblock411:
+	VCMPPS       $0x03, Z1, Z1, K1
+	KORTESTW     K1, K1
+	JZ           mathblock412
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z1
+	VBROADCASTSS expsub32consts<>+1024(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    Z1, Z2, K2, Z2
+	VMOVUPS      (SI)(R10*4), Z1
+	VCMPPS       $0x03, (SI)(R10*4), Z1, K2
+	VMOVUPS      (SI)(R10*4), Z1
+	VPORD.BCST   expsub32consts<>+960(SB), Z1, Z1
+	VBLENDMPS    Z1, Z2, K2, Z2
+	VBLENDMPS    Z2, Z3, K1, Z3
+
+mathblock412:
+	VMOVUPS Z3, (DX)(R10*4)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000010, R11
+	JMP     expsubVSF32AVX512_loop1
+
+expsubVSF32AVX512_after1:
+	TESTQ             R11, R11
+	JZ                expsubVSF32AVX512_tail_done
+	LEAQ              tailmask<>+0(SB), R12
+	KMOVQ             (R12)(R11*8), K1
+	VMOVUPS.Z         (SI)(R10*4), K1, Z1
+	VSUBPS            Z0, Z1, Z2
+	VBROADCASTSS      expsub32consts<>+0(SB), Z3
+	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z2, Z3
+	VSUBPS.BCST       expsub32consts<>+64(SB), Z3, Z4
+	VBROADCASTSS      expsub32consts<>+192(SB), Z5
+	VFNMADD213PS      Z2, Z4, Z5
+	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z4, Z5
+	VBROADCASTSS      expsub32consts<>+256(SB), Z4
+	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z5, Z4
+	VMULPS            Z5, Z5, Z6
+	VPERMPS           exptail_32<>+0(SB), Z3, Z7
+	VADDPS            Z7, Z5, Z5
+	VFMADD231PS       Z4, Z6, Z5
+	VPERMPS           exphi_32<>+0(SB), Z3, Z4
+	VPSLLD            $0x13, Z3, Z6
+	VPADDD            Z6, Z4, Z4
+	VFMADD231PS       Z5, Z4, Z4
+	VPANDD.BCST       expsub32consts<>+384(SB), Z2, Z6
+	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z6, K2
+	KORTESTW          K2, K2
+	JZ                mathblock413
+	VPANDD.BCST       expsub32consts<>+512(SB), Z3, Z6
+	VPERMPS           exphi_32<>+0(SB), Z3, Z7
+	VPSLLD            $0x13, Z6, Z6
+	VPADDD            Z6, Z7, Z7
+	VFMADD231PS       Z7, Z5, Z7
+	VPSUBD.BCST       expsub32consts<>+576(SB), Z3, Z3
+	VPSRLD            $0x04, Z3, Z3
+	VPSRLD            $0x01, Z3, Z5
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z5, Z6
+	VPSLLD            $0x17, Z6, Z6
+	VPSUBD            Z5, Z3, Z3
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z3
+	VPSLLD            $0x17, Z3, Z3
+	VMULPS            Z6, Z7, Z7
+	VMULPS            Z3, Z7, Z7
+	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z7, K3, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z7, K3, Z7
+	VCMPPS            $0x03, Z2, Z2, K3
+	VPORD.BCST        expsub32consts<>+960(SB), Z2, Z3
+	VBLENDMPS         Z3, Z7, K3, Z7
+	VBLENDMPS         Z7, Z4, K2, Z4
+
+mathblock413:
+	VCMPPS       $0x03, Z2, Z2, K2
+	KORTESTW     K2, K2
+	JZ           mathblock414
+	VCMPPS       $0x03, Z0, Z0, K3
+	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z0
+	VBROADCASTSS expsub32consts<>+1024(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    Z0, Z2, K3, Z2
+	VCMPPS       $0x03, Z1, Z1, K3
+	VPORD.BCST   expsub32consts<>+960(SB), Z1, Z0
+	VBLENDMPS    Z0, Z2, K3, Z2
+	VBLENDMPS    Z2, Z4, K2, Z4
+
+mathblock414:
+	VMOVUPS Z4, K1, (DX)(R10*4)
+	ADDQ    R11, R10
+
+expsubVSF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  expsubVSF32AVX512_row
+
+expsubVSF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func expsubSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·expsubSVF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expsubSVF32AVX512_done
+	TESTQ CX, CX
+	JLE   expsubSVF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+
+expsubSVF32AVX512_row:
+	VBROADCASTSS (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+expsubSVF32AVX512_loop2:
+	CMPQ              R11, $0x00000020
+	JB                expsubSVF32AVX512_after2
+	VMOVUPS           (R8)(R10*4), Z1
+	VMOVUPS           64(R8)(R10*4), Z2
+	VSUBPS            Z1, Z0, Z3
+	VSUBPS            Z2, Z0, Z4
+	VBROADCASTSS      expsub32consts<>+0(SB), Z5
+	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z3, Z5
+	VBROADCASTSS      expsub32consts<>+0(SB), Z6
+	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z4, Z6
+	VSUBPS.BCST       expsub32consts<>+64(SB), Z5, Z7
+	VSUBPS.BCST       expsub32consts<>+64(SB), Z6, Z8
+	VBROADCASTSS      expsub32consts<>+192(SB), Z9
+	VFNMADD213PS      Z3, Z7, Z9
+	VBROADCASTSS      expsub32consts<>+192(SB), Z10
+	VFNMADD213PS      Z4, Z8, Z10
+	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z7, Z9
+	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z8, Z10
+	VBROADCASTSS      expsub32consts<>+256(SB), Z7
+	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z9, Z7
+	VBROADCASTSS      expsub32consts<>+256(SB), Z8
+	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z10, Z8
+	VMULPS            Z9, Z9, Z11
+	VMULPS            Z10, Z10, Z12
+	VPERMPS           exptail_32<>+0(SB), Z5, Z13
+	VPERMPS           exptail_32<>+0(SB), Z6, Z14
+	VADDPS            Z13, Z9, Z9
+	VADDPS            Z14, Z10, Z10
+	VFMADD231PS       Z7, Z11, Z9
+	VFMADD231PS       Z8, Z12, Z10
+	VPERMPS           exphi_32<>+0(SB), Z5, Z7
+	VPERMPS           exphi_32<>+0(SB), Z6, Z8
+	VPSLLD            $0x13, Z5, Z11
+	VPSLLD            $0x13, Z6, Z12
+	VPADDD            Z11, Z7, Z7
+	VPADDD            Z12, Z8, Z8
+	VFMADD231PS       Z9, Z7, Z7
+	VFMADD231PS       Z10, Z8, Z8
+	VPANDD.BCST       expsub32consts<>+384(SB), Z3, Z11
+	VPANDD.BCST       expsub32consts<>+384(SB), Z4, Z12
+	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z11, K1
+	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z12, K2
+	KORW              K1, K2, K3
+	KORTESTW          K3, K3
+	JZ                mathblock415
+	VPANDD.BCST       expsub32consts<>+512(SB), Z5, Z11
+	VPERMPS           exphi_32<>+0(SB), Z5, Z12
+	VPSLLD            $0x13, Z11, Z11
+	VPADDD            Z11, Z12, Z12
+	VFMADD231PS       Z12, Z9, Z12
+	VPSUBD.BCST       expsub32consts<>+576(SB), Z5, Z5
+	VPSRLD            $0x04, Z5, Z5
+	VPSRLD            $0x01, Z5, Z9
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z9, Z11
+	VPSLLD            $0x17, Z11, Z11
+	VPSUBD            Z9, Z5, Z5
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z5, Z5
+	VPSLLD            $0x17, Z5, Z5
+	VMULPS            Z11, Z12, Z12
+	VMULPS            Z5, Z12, Z12
+	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z3, K3
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z12, K3, Z12
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z3, K3
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z12, K3, Z12
+	VCMPPS            $0x03, Z3, Z3, K3
+	VPORD.BCST        expsub32consts<>+960(SB), Z3, Z5
+	VBLENDMPS         Z5, Z12, K3, Z12
+	VBLENDMPS         Z12, Z7, K1, Z7
+	VPANDD.BCST       expsub32consts<>+512(SB), Z6, Z5
+	VPERMPS           exphi_32<>+0(SB), Z6, Z9
+	VPSLLD            $0x13, Z5, Z5
+	VPADDD            Z5, Z9, Z9
+	VFMADD231PS       Z9, Z10, Z9
+	VPSUBD.BCST       expsub32consts<>+576(SB), Z6, Z6
+	VPSRLD            $0x04, Z6, Z6
+	VPSRLD            $0x01, Z6, Z5
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z5, Z10
+	VPSLLD            $0x17, Z10, Z10
+	VPSUBD            Z5, Z6, Z6
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z6, Z6
+	VPSLLD            $0x17, Z6, Z6
+	VMULPS            Z10, Z9, Z9
+	VMULPS            Z6, Z9, Z9
+	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z4, K1
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z9, K1, Z9
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z4, K1
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z9, K1, Z9
+	VCMPPS            $0x03, Z4, Z4, K1
+	VPORD.BCST        expsub32consts<>+960(SB), Z4, Z5
+	VBLENDMPS         Z5, Z9, K1, Z9
+	VBLENDMPS         Z9, Z8, K2, Z8
+
+mathblock415:
+	VCMPPS       $0x03, Z3, Z3, K1
+	VCMPPS       $0x03, Z4, Z4, K2
+	KORW         K1, K2, K3
+	KORTESTW     K3, K3
+	JZ           mathblock416
+	VCMPPS       $0x03, Z1, Z1, K3
+	VPORD.BCST   expsub32consts<>+960(SB), Z1, Z1
+	VBROADCASTSS expsub32consts<>+1024(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPS    Z1, Z3, K3, Z3
+	VCMPPS       $0x03, Z0, Z0, K3
+	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z1
+	VBLENDMPS    Z1, Z3, K3, Z3
+	VBLENDMPS    Z3, Z7, K1, Z7
+	VCMPPS       $0x03, Z2, Z2, K1
+	VPORD.BCST   expsub32consts<>+960(SB), Z2, Z1
+	VBROADCASTSS expsub32consts<>+1024(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    Z1, Z2, K1, Z2
+	VCMPPS       $0x03, Z0, Z0, K1
+	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z1
+	VBLENDMPS    Z1, Z2, K1, Z2
+	VBLENDMPS    Z2, Z8, K2, Z8
+
+mathblock416:
+	VMOVUPS Z7, (DX)(R10*4)
+	VMOVUPS Z8, 64(DX)(R10*4)
+	ADDQ    $0x00000020, R10
+	SUBQ    $0x00000020, R11
+	JMP     expsubSVF32AVX512_loop2
+
+expsubSVF32AVX512_after2:
+expsubSVF32AVX512_loop1:
+	CMPQ              R11, $0x00000010
+	JB                expsubSVF32AVX512_after1
+	VMOVUPS           (R8)(R10*4), Z1
+	VSUBPS            Z1, Z0, Z2
+	VBROADCASTSS      expsub32consts<>+0(SB), Z3
+	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z2, Z3
+	VSUBPS.BCST       expsub32consts<>+64(SB), Z3, Z4
+	VBROADCASTSS      expsub32consts<>+192(SB), Z5
+	VFNMADD213PS      Z2, Z4, Z5
+	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z4, Z5
+	VBROADCASTSS      expsub32consts<>+256(SB), Z4
+	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z5, Z4
+	VMULPS            Z5, Z5, Z6
+	VPERMPS           exptail_32<>+0(SB), Z3, Z7
+	VADDPS            Z7, Z5, Z5
+	VFMADD231PS       Z4, Z6, Z5
+	VPERMPS           exphi_32<>+0(SB), Z3, Z4
+	VPSLLD            $0x13, Z3, Z6
+	VPADDD            Z6, Z4, Z4
+	VFMADD231PS       Z5, Z4, Z4
+	VPANDD.BCST       expsub32consts<>+384(SB), Z2, Z6
+	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z6, K1
+	KORTESTW          K1, K1
+	JZ                mathblock417
+	VPANDD.BCST       expsub32consts<>+512(SB), Z3, Z6
+	VPERMPS           exphi_32<>+0(SB), Z3, Z7
+	VPSLLD            $0x13, Z6, Z6
+	VPADDD            Z6, Z7, Z7
+	VFMADD231PS       Z7, Z5, Z7
+	VPSUBD.BCST       expsub32consts<>+576(SB), Z3, Z3
+	VPSRLD            $0x04, Z3, Z3
+	VPSRLD            $0x01, Z3, Z5
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z5, Z6
+	VPSLLD            $0x17, Z6, Z6
+	VPSUBD            Z5, Z3, Z3
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z3
+	VPSLLD            $0x17, Z3, Z3
+	VMULPS            Z6, Z7, Z7
+	VMULPS            Z3, Z7, Z7
+	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z2, K2
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z7, K2, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z2, K2
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z7, K2, Z7
+	VCMPPS            $0x03, Z2, Z2, K2
+	VPORD.BCST        expsub32consts<>+960(SB), Z2, Z3
+	VBLENDMPS         Z3, Z7, K2, Z7
+	VBLENDMPS         Z7, Z4, K1, Z4
+
+mathblock417:
+	VCMPPS       $0x03, Z2, Z2, K1
+	KORTESTW     K1, K1
+	JZ           mathblock418
+	VCMPPS       $0x03, Z1, Z1, K2
+	VPORD.BCST   expsub32consts<>+960(SB), Z1, Z1
+	VBROADCASTSS expsub32consts<>+1024(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    Z1, Z2, K2, Z2
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z1
+	VBLENDMPS    Z1, Z2, K2, Z2
+	VBLENDMPS    Z2, Z4, K1, Z4
+
+mathblock418:
+	VMOVUPS Z4, (DX)(R10*4)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000010, R11
+	JMP     expsubSVF32AVX512_loop1
+
+expsubSVF32AVX512_after1:
+	TESTQ             R11, R11
+	JZ                expsubSVF32AVX512_tail_done
+	LEAQ              tailmask<>+0(SB), R12
+	KMOVQ             (R12)(R11*8), K1
+	VMOVUPS.Z         (R8)(R10*4), K1, Z1
+	VSUBPS            Z1, Z0, Z2
+	VBROADCASTSS      expsub32consts<>+0(SB), Z3
+	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z2, Z3
+	VSUBPS.BCST       expsub32consts<>+64(SB), Z3, Z4
+	VBROADCASTSS      expsub32consts<>+192(SB), Z5
+	VFNMADD213PS      Z2, Z4, Z5
+	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z4, Z5
+	VBROADCASTSS      expsub32consts<>+256(SB), Z4
+	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z5, Z4
+	VMULPS            Z5, Z5, Z6
+	VPERMPS           exptail_32<>+0(SB), Z3, Z7
+	VADDPS            Z7, Z5, Z5
+	VFMADD231PS       Z4, Z6, Z5
+	VPERMPS           exphi_32<>+0(SB), Z3, Z4
+	VPSLLD            $0x13, Z3, Z6
+	VPADDD            Z6, Z4, Z4
+	VFMADD231PS       Z5, Z4, Z4
+	VPANDD.BCST       expsub32consts<>+384(SB), Z2, Z6
+	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z6, K2
+	KORTESTW          K2, K2
+	JZ                mathblock419
+	VPANDD.BCST       expsub32consts<>+512(SB), Z3, Z6
+	VPERMPS           exphi_32<>+0(SB), Z3, Z7
+	VPSLLD            $0x13, Z6, Z6
+	VPADDD            Z6, Z7, Z7
+	VFMADD231PS       Z7, Z5, Z7
+	VPSUBD.BCST       expsub32consts<>+576(SB), Z3, Z3
+	VPSRLD            $0x04, Z3, Z3
+	VPSRLD            $0x01, Z3, Z5
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z5, Z6
+	VPSLLD            $0x17, Z6, Z6
+	VPSUBD            Z5, Z3, Z3
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z3
+	VPSLLD            $0x17, Z3, Z3
+	VMULPS            Z6, Z7, Z7
+	VMULPS            Z3, Z7, Z7
+	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z7, K3, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z7, K3, Z7
+	VCMPPS            $0x03, Z2, Z2, K3
+	VPORD.BCST        expsub32consts<>+960(SB), Z2, Z3
+	VBLENDMPS         Z3, Z7, K3, Z7
+	VBLENDMPS         Z7, Z4, K2, Z4
+
+mathblock419:
+	VCMPPS       $0x03, Z2, Z2, K2
+	KORTESTW     K2, K2
+	JZ           mathblock420
+	VCMPPS       $0x03, Z1, Z1, K3
+	VPORD.BCST   expsub32consts<>+960(SB), Z1, Z1
+	VBROADCASTSS expsub32consts<>+1024(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPS    Z1, Z2, K3, Z2
+	VCMPPS       $0x03, Z0, Z0, K3
+	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z0
+	VBLENDMPS    Z0, Z2, K3, Z2
+	VBLENDMPS    Z2, Z4, K2, Z4
+
+mathblock420:
+	VMOVUPS Z4, K1, (DX)(R10*4)
+	ADDQ    R11, R10
+
+expsubSVF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  expsubSVF32AVX512_row
+
+expsubSVF32AVX512_done:
+	VZEROUPPER
+	RET
+
 // func addVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·addVVF64AVX512(SB), NOSPLIT, $0-64
@@ -70013,6 +73223,990 @@ powSVF64AVX512_tail_done:
 	JNZ  powSVF64AVX512_row
 
 powSVF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func expsubVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·expsubVVF64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expsubVVF64AVX512_done
+	TESTQ CX, CX
+	JLE   expsubVVF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+expsubVVF64AVX512_row:
+	XORQ R10, R10
+	MOVQ CX, R11
+
+expsubVVF64AVX512_loop2:
+	CMPQ              R11, $0x00000010
+	JB                expsubVVF64AVX512_after2
+	VMOVUPD           (R8)(R10*8), Z0
+	VMOVUPD           64(R8)(R10*8), Z1
+	VMOVUPD           (SI)(R10*8), Z2
+	VSUBPD            Z0, Z2, Z2
+	VMOVUPD           64(SI)(R10*8), Z3
+	VSUBPD            Z1, Z3, Z3
+	VBROADCASTSD      expsub64consts<>+0(SB), Z4
+	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z2, Z4
+	VBROADCASTSD      expsub64consts<>+0(SB), Z5
+	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z3, Z5
+	VSUBPD.BCST       expsub64consts<>+64(SB), Z4, Z6
+	VSUBPD.BCST       expsub64consts<>+64(SB), Z5, Z7
+	VBROADCASTSD      expsub64consts<>+192(SB), Z8
+	VFNMADD213PD      Z2, Z6, Z8
+	VBROADCASTSD      expsub64consts<>+192(SB), Z9
+	VFNMADD213PD      Z3, Z7, Z9
+	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z6, Z8
+	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z7, Z9
+	VBROADCASTSD      expsub64consts<>+256(SB), Z6
+	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z8, Z6
+	VBROADCASTSD      expsub64consts<>+256(SB), Z7
+	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z9, Z7
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z8, Z6
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z9, Z7
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z8, Z6
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z9, Z7
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z8, Z6
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z9, Z7
+	VMULPD            Z8, Z8, Z10
+	VMULPD            Z9, Z9, Z11
+	VMOVUPS           exptail_64<>+0(SB), Z12
+	VPERMT2PD         exptail_64<>+64(SB), Z4, Z12
+	VMOVUPS           exptail_64<>+0(SB), Z13
+	VPERMT2PD         exptail_64<>+64(SB), Z5, Z13
+	VADDPD            Z12, Z8, Z8
+	VADDPD            Z13, Z9, Z9
+	VFMADD231PD       Z6, Z10, Z8
+	VFMADD231PD       Z7, Z11, Z9
+	VMOVUPS           exphi_64<>+0(SB), Z6
+	VPERMT2PD         exphi_64<>+64(SB), Z4, Z6
+	VMOVUPS           exphi_64<>+0(SB), Z7
+	VPERMT2PD         exphi_64<>+64(SB), Z5, Z7
+	VPSLLQ            $0x30, Z4, Z10
+	VPSLLQ            $0x30, Z5, Z11
+	VPADDQ            Z10, Z6, Z6
+	VPADDQ            Z11, Z7, Z7
+	VFMADD231PD       Z8, Z6, Z6
+	VFMADD231PD       Z9, Z7, Z7
+	VPANDQ.BCST       expsub64consts<>+576(SB), Z2, Z10
+	VPANDQ.BCST       expsub64consts<>+576(SB), Z3, Z11
+	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z10, K1
+	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z11, K2
+	KORW              K1, K2, K3
+	KORTESTW          K3, K3
+	JZ                mathblock421
+	VPANDQ.BCST       expsub64consts<>+704(SB), Z4, Z10
+	VMOVUPS           exphi_64<>+0(SB), Z11
+	VPERMT2PD         exphi_64<>+64(SB), Z4, Z11
+	VPSLLQ            $0x30, Z10, Z10
+	VPADDQ            Z10, Z11, Z11
+	VFMADD231PD       Z11, Z8, Z11
+	VPSUBQ.BCST       expsub64consts<>+768(SB), Z4, Z4
+	VPSRLQ            $0x04, Z4, Z4
+	VPSRLQ            $0x01, Z4, Z8
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z8, Z10
+	VPSLLQ            $0x34, Z10, Z10
+	VPSUBQ            Z8, Z4, Z4
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z4, Z4
+	VPSLLQ            $0x34, Z4, Z4
+	VMULPD            Z10, Z11, Z11
+	VMULPD            Z4, Z11, Z11
+	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z11, K3, Z11
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z11, K3, Z11
+	VCMPPD            $0x03, Z2, Z2, K3
+	VPORQ.BCST        expsub64consts<>+1152(SB), Z2, Z4
+	VBLENDMPD         Z4, Z11, K3, Z11
+	VBLENDMPD         Z11, Z6, K1, Z6
+	VPANDQ.BCST       expsub64consts<>+704(SB), Z5, Z4
+	VMOVUPS           exphi_64<>+0(SB), Z8
+	VPERMT2PD         exphi_64<>+64(SB), Z5, Z8
+	VPSLLQ            $0x30, Z4, Z4
+	VPADDQ            Z4, Z8, Z8
+	VFMADD231PD       Z8, Z9, Z8
+	VPSUBQ.BCST       expsub64consts<>+768(SB), Z5, Z5
+	VPSRLQ            $0x04, Z5, Z5
+	VPSRLQ            $0x01, Z5, Z4
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z4, Z9
+	VPSLLQ            $0x34, Z9, Z9
+	VPSUBQ            Z4, Z5, Z5
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z5, Z5
+	VPSLLQ            $0x34, Z5, Z5
+	VMULPD            Z9, Z8, Z8
+	VMULPD            Z5, Z8, Z8
+	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z3, K1
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z8, K1, Z8
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z3, K1
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z8, K1, Z8
+	VCMPPD            $0x03, Z3, Z3, K1
+	VPORQ.BCST        expsub64consts<>+1152(SB), Z3, Z4
+	VBLENDMPD         Z4, Z8, K1, Z8
+	VBLENDMPD         Z8, Z7, K2, Z7
+
+mathblock421:
+	VCMPPD       $0x03, Z2, Z2, K1
+	VCMPPD       $0x03, Z3, Z3, K2
+	KORW         K1, K2, K3
+	KORTESTW     K3, K3
+	JZ           mathblock422
+	VCMPPD       $0x03, Z0, Z0, K3
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z0
+	VBROADCASTSD expsub64consts<>+1216(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    Z0, Z2, K3, Z2
+	VMOVUPD      (SI)(R10*8), Z0
+	VCMPPD       $0x03, (SI)(R10*8), Z0, K3
+	VMOVUPD      (SI)(R10*8), Z0
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z0
+	VBLENDMPD    Z0, Z2, K3, Z2
+	VBLENDMPD    Z2, Z6, K1, Z6
+	VCMPPD       $0x03, Z1, Z1, K1
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z1, Z0
+	VBROADCASTSD expsub64consts<>+1216(SB), Z1
+	VMOVUPS      Z1, Z1
+	VBLENDMPD    Z0, Z1, K1, Z1
+	VMOVUPD      64(SI)(R10*8), Z0
+	VCMPPD       $0x03, 64(SI)(R10*8), Z0, K1
+	VMOVUPD      64(SI)(R10*8), Z0
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z0
+	VBLENDMPD    Z0, Z1, K1, Z1
+	VBLENDMPD    Z1, Z7, K2, Z7
+
+mathblock422:
+	VMOVUPD Z6, (DX)(R10*8)
+	VMOVUPD Z7, 64(DX)(R10*8)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000010, R11
+	JMP     expsubVVF64AVX512_loop2
+
+expsubVVF64AVX512_after2:
+expsubVVF64AVX512_loop1:
+	CMPQ              R11, $0x00000008
+	JB                expsubVVF64AVX512_after1
+	VMOVUPD           (R8)(R10*8), Z0
+	VMOVUPD           (SI)(R10*8), Z1
+	VSUBPD            Z0, Z1, Z1
+	VBROADCASTSD      expsub64consts<>+0(SB), Z2
+	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z1, Z2
+	VSUBPD.BCST       expsub64consts<>+64(SB), Z2, Z3
+	VBROADCASTSD      expsub64consts<>+192(SB), Z4
+	VFNMADD213PD      Z1, Z3, Z4
+	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z3, Z4
+	VBROADCASTSD      expsub64consts<>+256(SB), Z3
+	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z4, Z3
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z4, Z3
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z4, Z3
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z4, Z3
+	VMULPD            Z4, Z4, Z5
+	VMOVUPS           exptail_64<>+0(SB), Z6
+	VPERMT2PD         exptail_64<>+64(SB), Z2, Z6
+	VADDPD            Z6, Z4, Z4
+	VFMADD231PD       Z3, Z5, Z4
+	VMOVUPS           exphi_64<>+0(SB), Z3
+	VPERMT2PD         exphi_64<>+64(SB), Z2, Z3
+	VPSLLQ            $0x30, Z2, Z5
+	VPADDQ            Z5, Z3, Z3
+	VFMADD231PD       Z4, Z3, Z3
+	VPANDQ.BCST       expsub64consts<>+576(SB), Z1, Z5
+	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z5, K1
+	KORTESTW          K1, K1
+	JZ                mathblock423
+	VPANDQ.BCST       expsub64consts<>+704(SB), Z2, Z5
+	VMOVUPS           exphi_64<>+0(SB), Z6
+	VPERMT2PD         exphi_64<>+64(SB), Z2, Z6
+	VPSLLQ            $0x30, Z5, Z5
+	VPADDQ            Z5, Z6, Z6
+	VFMADD231PD       Z6, Z4, Z6
+	VPSUBQ.BCST       expsub64consts<>+768(SB), Z2, Z2
+	VPSRLQ            $0x04, Z2, Z2
+	VPSRLQ            $0x01, Z2, Z4
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z4, Z5
+	VPSLLQ            $0x34, Z5, Z5
+	VPSUBQ            Z4, Z2, Z2
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z2, Z2
+	VPSLLQ            $0x34, Z2, Z2
+	VMULPD            Z5, Z6, Z6
+	VMULPD            Z2, Z6, Z6
+	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z1, K2
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z6, K2, Z6
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z1, K2
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z6, K2, Z6
+	VCMPPD            $0x03, Z1, Z1, K2
+	VPORQ.BCST        expsub64consts<>+1152(SB), Z1, Z2
+	VBLENDMPD         Z2, Z6, K2, Z6
+	VBLENDMPD         Z6, Z3, K1, Z3
+
+mathblock423:
+	VCMPPD       $0x03, Z1, Z1, K1
+	KORTESTW     K1, K1
+	JZ           mathblock424
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z0
+	VBROADCASTSD expsub64consts<>+1216(SB), Z1
+	VMOVUPS      Z1, Z1
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VMOVUPD      (SI)(R10*8), Z0
+	VCMPPD       $0x03, (SI)(R10*8), Z0, K2
+	VMOVUPD      (SI)(R10*8), Z0
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z0
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VBLENDMPD    Z1, Z3, K1, Z3
+
+mathblock424:
+	VMOVUPD Z3, (DX)(R10*8)
+	ADDQ    $0x00000008, R10
+	SUBQ    $0x00000008, R11
+	JMP     expsubVVF64AVX512_loop1
+
+expsubVVF64AVX512_after1:
+	TESTQ             R11, R11
+	JZ                expsubVVF64AVX512_tail_done
+	LEAQ              tailmask<>+0(SB), R12
+	KMOVQ             (R12)(R11*8), K1
+	VMOVUPD.Z         (SI)(R10*8), K1, Z0
+	VMOVUPD.Z         (R8)(R10*8), K1, Z1
+	VSUBPD            Z1, Z0, Z2
+	VBROADCASTSD      expsub64consts<>+0(SB), Z3
+	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z2, Z3
+	VSUBPD.BCST       expsub64consts<>+64(SB), Z3, Z4
+	VBROADCASTSD      expsub64consts<>+192(SB), Z5
+	VFNMADD213PD      Z2, Z4, Z5
+	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z4, Z5
+	VBROADCASTSD      expsub64consts<>+256(SB), Z4
+	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z5, Z4
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z5, Z4
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z5, Z4
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z5, Z4
+	VMULPD            Z5, Z5, Z6
+	VMOVUPS           exptail_64<>+0(SB), Z7
+	VPERMT2PD         exptail_64<>+64(SB), Z3, Z7
+	VADDPD            Z7, Z5, Z5
+	VFMADD231PD       Z4, Z6, Z5
+	VMOVUPS           exphi_64<>+0(SB), Z4
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z4
+	VPSLLQ            $0x30, Z3, Z6
+	VPADDQ            Z6, Z4, Z4
+	VFMADD231PD       Z5, Z4, Z4
+	VPANDQ.BCST       expsub64consts<>+576(SB), Z2, Z6
+	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z6, K2
+	KORTESTW          K2, K2
+	JZ                mathblock425
+	VPANDQ.BCST       expsub64consts<>+704(SB), Z3, Z6
+	VMOVUPS           exphi_64<>+0(SB), Z7
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z7
+	VPSLLQ            $0x30, Z6, Z6
+	VPADDQ            Z6, Z7, Z7
+	VFMADD231PD       Z7, Z5, Z7
+	VPSUBQ.BCST       expsub64consts<>+768(SB), Z3, Z3
+	VPSRLQ            $0x04, Z3, Z3
+	VPSRLQ            $0x01, Z3, Z5
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z5, Z6
+	VPSLLQ            $0x34, Z6, Z6
+	VPSUBQ            Z5, Z3, Z3
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z3
+	VPSLLQ            $0x34, Z3, Z3
+	VMULPD            Z6, Z7, Z7
+	VMULPD            Z3, Z7, Z7
+	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z7, K3, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z7, K3, Z7
+	VCMPPD            $0x03, Z2, Z2, K3
+	VPORQ.BCST        expsub64consts<>+1152(SB), Z2, Z3
+	VBLENDMPD         Z3, Z7, K3, Z7
+	VBLENDMPD         Z7, Z4, K2, Z4
+
+mathblock425:
+	VCMPPD       $0x03, Z2, Z2, K2
+	KORTESTW     K2, K2
+	JZ           mathblock426
+	VCMPPD       $0x03, Z1, Z1, K3
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z1, Z1
+	VBROADCASTSD expsub64consts<>+1216(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    Z1, Z2, K3, Z2
+	VCMPPD       $0x03, Z0, Z0, K3
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z0
+	VBLENDMPD    Z0, Z2, K3, Z2
+	VBLENDMPD    Z2, Z4, K2, Z4
+
+mathblock426:
+	VMOVUPD Z4, K1, (DX)(R10*8)
+	ADDQ    R11, R10
+
+expsubVVF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  expsubVVF64AVX512_row
+
+expsubVVF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func expsubVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·expsubVSF64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expsubVSF64AVX512_done
+	TESTQ CX, CX
+	JLE   expsubVSF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+expsubVSF64AVX512_row:
+	VBROADCASTSD (R8), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+expsubVSF64AVX512_loop2:
+	CMPQ              R11, $0x00000010
+	JB                expsubVSF64AVX512_after2
+	VMOVUPD           (SI)(R10*8), Z1
+	VSUBPD            Z0, Z1, Z1
+	VMOVUPD           64(SI)(R10*8), Z2
+	VSUBPD            Z0, Z2, Z2
+	VBROADCASTSD      expsub64consts<>+0(SB), Z3
+	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z1, Z3
+	VBROADCASTSD      expsub64consts<>+0(SB), Z4
+	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z2, Z4
+	VSUBPD.BCST       expsub64consts<>+64(SB), Z3, Z5
+	VSUBPD.BCST       expsub64consts<>+64(SB), Z4, Z6
+	VBROADCASTSD      expsub64consts<>+192(SB), Z7
+	VFNMADD213PD      Z1, Z5, Z7
+	VBROADCASTSD      expsub64consts<>+192(SB), Z8
+	VFNMADD213PD      Z2, Z6, Z8
+	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z5, Z7
+	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z6, Z8
+	VBROADCASTSD      expsub64consts<>+256(SB), Z5
+	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z7, Z5
+	VBROADCASTSD      expsub64consts<>+256(SB), Z6
+	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z8, Z6
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z7, Z5
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z8, Z6
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z7, Z5
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z8, Z6
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z7, Z5
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z8, Z6
+	VMULPD            Z7, Z7, Z9
+	VMULPD            Z8, Z8, Z10
+	VMOVUPS           exptail_64<>+0(SB), Z11
+	VPERMT2PD         exptail_64<>+64(SB), Z3, Z11
+	VMOVUPS           exptail_64<>+0(SB), Z12
+	VPERMT2PD         exptail_64<>+64(SB), Z4, Z12
+	VADDPD            Z11, Z7, Z7
+	VADDPD            Z12, Z8, Z8
+	VFMADD231PD       Z5, Z9, Z7
+	VFMADD231PD       Z6, Z10, Z8
+	VMOVUPS           exphi_64<>+0(SB), Z5
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z5
+	VMOVUPS           exphi_64<>+0(SB), Z6
+	VPERMT2PD         exphi_64<>+64(SB), Z4, Z6
+	VPSLLQ            $0x30, Z3, Z9
+	VPSLLQ            $0x30, Z4, Z10
+	VPADDQ            Z9, Z5, Z5
+	VPADDQ            Z10, Z6, Z6
+	VFMADD231PD       Z7, Z5, Z5
+	VFMADD231PD       Z8, Z6, Z6
+	VPANDQ.BCST       expsub64consts<>+576(SB), Z1, Z9
+	VPANDQ.BCST       expsub64consts<>+576(SB), Z2, Z10
+	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z9, K1
+	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z10, K2
+	KORW              K1, K2, K3
+	KORTESTW          K3, K3
+	JZ                mathblock427
+	VPANDQ.BCST       expsub64consts<>+704(SB), Z3, Z9
+	VMOVUPS           exphi_64<>+0(SB), Z10
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z10
+	VPSLLQ            $0x30, Z9, Z9
+	VPADDQ            Z9, Z10, Z10
+	VFMADD231PD       Z10, Z7, Z10
+	VPSUBQ.BCST       expsub64consts<>+768(SB), Z3, Z3
+	VPSRLQ            $0x04, Z3, Z3
+	VPSRLQ            $0x01, Z3, Z7
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z7, Z9
+	VPSLLQ            $0x34, Z9, Z9
+	VPSUBQ            Z7, Z3, Z3
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z3
+	VPSLLQ            $0x34, Z3, Z3
+	VMULPD            Z9, Z10, Z10
+	VMULPD            Z3, Z10, Z10
+	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z1, K3
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z10, K3, Z10
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z1, K3
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z10, K3, Z10
+	VCMPPD            $0x03, Z1, Z1, K3
+	VPORQ.BCST        expsub64consts<>+1152(SB), Z1, Z3
+	VBLENDMPD         Z3, Z10, K3, Z10
+	VBLENDMPD         Z10, Z5, K1, Z5
+	VPANDQ.BCST       expsub64consts<>+704(SB), Z4, Z3
+	VMOVUPS           exphi_64<>+0(SB), Z7
+	VPERMT2PD         exphi_64<>+64(SB), Z4, Z7
+	VPSLLQ            $0x30, Z3, Z3
+	VPADDQ            Z3, Z7, Z7
+	VFMADD231PD       Z7, Z8, Z7
+	VPSUBQ.BCST       expsub64consts<>+768(SB), Z4, Z4
+	VPSRLQ            $0x04, Z4, Z4
+	VPSRLQ            $0x01, Z4, Z3
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z8
+	VPSLLQ            $0x34, Z8, Z8
+	VPSUBQ            Z3, Z4, Z4
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z4, Z4
+	VPSLLQ            $0x34, Z4, Z4
+	VMULPD            Z8, Z7, Z7
+	VMULPD            Z4, Z7, Z7
+	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z2, K1
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z7, K1, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z2, K1
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z7, K1, Z7
+	VCMPPD            $0x03, Z2, Z2, K1
+	VPORQ.BCST        expsub64consts<>+1152(SB), Z2, Z3
+	VBLENDMPD         Z3, Z7, K1, Z7
+	VBLENDMPD         Z7, Z6, K2, Z6
+
+mathblock427:
+	VCMPPD       $0x03, Z1, Z1, K1
+	VCMPPD       $0x03, Z2, Z2, K2
+	KORW         K1, K2, K3
+	KORTESTW     K3, K3
+	JZ           mathblock428
+	VCMPPD       $0x03, Z0, Z0, K3
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z1
+	VBROADCASTSD expsub64consts<>+1216(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    Z1, Z2, K3, Z2
+	VMOVUPD      (SI)(R10*8), Z1
+	VCMPPD       $0x03, (SI)(R10*8), Z1, K3
+	VMOVUPD      (SI)(R10*8), Z1
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z1, Z1
+	VBLENDMPD    Z1, Z2, K3, Z2
+	VBLENDMPD    Z2, Z5, K1, Z5
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z1
+	VBROADCASTSD expsub64consts<>+1216(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    Z1, Z2, K1, Z2
+	VMOVUPD      64(SI)(R10*8), Z1
+	VCMPPD       $0x03, 64(SI)(R10*8), Z1, K1
+	VMOVUPD      64(SI)(R10*8), Z1
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z1, Z1
+	VBLENDMPD    Z1, Z2, K1, Z2
+	VBLENDMPD    Z2, Z6, K2, Z6
+
+mathblock428:
+	VMOVUPD Z5, (DX)(R10*8)
+	VMOVUPD Z6, 64(DX)(R10*8)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000010, R11
+	JMP     expsubVSF64AVX512_loop2
+
+expsubVSF64AVX512_after2:
+expsubVSF64AVX512_loop1:
+	CMPQ              R11, $0x00000008
+	JB                expsubVSF64AVX512_after1
+	VMOVUPD           (SI)(R10*8), Z1
+	VSUBPD            Z0, Z1, Z1
+	VBROADCASTSD      expsub64consts<>+0(SB), Z2
+	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z1, Z2
+	VSUBPD.BCST       expsub64consts<>+64(SB), Z2, Z3
+	VBROADCASTSD      expsub64consts<>+192(SB), Z4
+	VFNMADD213PD      Z1, Z3, Z4
+	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z3, Z4
+	VBROADCASTSD      expsub64consts<>+256(SB), Z3
+	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z4, Z3
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z4, Z3
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z4, Z3
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z4, Z3
+	VMULPD            Z4, Z4, Z5
+	VMOVUPS           exptail_64<>+0(SB), Z6
+	VPERMT2PD         exptail_64<>+64(SB), Z2, Z6
+	VADDPD            Z6, Z4, Z4
+	VFMADD231PD       Z3, Z5, Z4
+	VMOVUPS           exphi_64<>+0(SB), Z3
+	VPERMT2PD         exphi_64<>+64(SB), Z2, Z3
+	VPSLLQ            $0x30, Z2, Z5
+	VPADDQ            Z5, Z3, Z3
+	VFMADD231PD       Z4, Z3, Z3
+	VPANDQ.BCST       expsub64consts<>+576(SB), Z1, Z5
+	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z5, K1
+	KORTESTW          K1, K1
+	JZ                mathblock429
+	VPANDQ.BCST       expsub64consts<>+704(SB), Z2, Z5
+	VMOVUPS           exphi_64<>+0(SB), Z6
+	VPERMT2PD         exphi_64<>+64(SB), Z2, Z6
+	VPSLLQ            $0x30, Z5, Z5
+	VPADDQ            Z5, Z6, Z6
+	VFMADD231PD       Z6, Z4, Z6
+	VPSUBQ.BCST       expsub64consts<>+768(SB), Z2, Z2
+	VPSRLQ            $0x04, Z2, Z2
+	VPSRLQ            $0x01, Z2, Z4
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z4, Z5
+	VPSLLQ            $0x34, Z5, Z5
+	VPSUBQ            Z4, Z2, Z2
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z2, Z2
+	VPSLLQ            $0x34, Z2, Z2
+	VMULPD            Z5, Z6, Z6
+	VMULPD            Z2, Z6, Z6
+	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z1, K2
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z6, K2, Z6
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z1, K2
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z6, K2, Z6
+	VCMPPD            $0x03, Z1, Z1, K2
+	VPORQ.BCST        expsub64consts<>+1152(SB), Z1, Z2
+	VBLENDMPD         Z2, Z6, K2, Z6
+	VBLENDMPD         Z6, Z3, K1, Z3
+
+mathblock429:
+	VCMPPD       $0x03, Z1, Z1, K1
+	KORTESTW     K1, K1
+	JZ           mathblock430
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z1
+	VBROADCASTSD expsub64consts<>+1216(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    Z1, Z2, K2, Z2
+	VMOVUPD      (SI)(R10*8), Z1
+	VCMPPD       $0x03, (SI)(R10*8), Z1, K2
+	VMOVUPD      (SI)(R10*8), Z1
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z1, Z1
+	VBLENDMPD    Z1, Z2, K2, Z2
+	VBLENDMPD    Z2, Z3, K1, Z3
+
+mathblock430:
+	VMOVUPD Z3, (DX)(R10*8)
+	ADDQ    $0x00000008, R10
+	SUBQ    $0x00000008, R11
+	JMP     expsubVSF64AVX512_loop1
+
+expsubVSF64AVX512_after1:
+	TESTQ             R11, R11
+	JZ                expsubVSF64AVX512_tail_done
+	LEAQ              tailmask<>+0(SB), R12
+	KMOVQ             (R12)(R11*8), K1
+	VMOVUPD.Z         (SI)(R10*8), K1, Z1
+	VSUBPD            Z0, Z1, Z2
+	VBROADCASTSD      expsub64consts<>+0(SB), Z3
+	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z2, Z3
+	VSUBPD.BCST       expsub64consts<>+64(SB), Z3, Z4
+	VBROADCASTSD      expsub64consts<>+192(SB), Z5
+	VFNMADD213PD      Z2, Z4, Z5
+	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z4, Z5
+	VBROADCASTSD      expsub64consts<>+256(SB), Z4
+	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z5, Z4
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z5, Z4
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z5, Z4
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z5, Z4
+	VMULPD            Z5, Z5, Z6
+	VMOVUPS           exptail_64<>+0(SB), Z7
+	VPERMT2PD         exptail_64<>+64(SB), Z3, Z7
+	VADDPD            Z7, Z5, Z5
+	VFMADD231PD       Z4, Z6, Z5
+	VMOVUPS           exphi_64<>+0(SB), Z4
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z4
+	VPSLLQ            $0x30, Z3, Z6
+	VPADDQ            Z6, Z4, Z4
+	VFMADD231PD       Z5, Z4, Z4
+	VPANDQ.BCST       expsub64consts<>+576(SB), Z2, Z6
+	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z6, K2
+	KORTESTW          K2, K2
+	JZ                mathblock431
+	VPANDQ.BCST       expsub64consts<>+704(SB), Z3, Z6
+	VMOVUPS           exphi_64<>+0(SB), Z7
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z7
+	VPSLLQ            $0x30, Z6, Z6
+	VPADDQ            Z6, Z7, Z7
+	VFMADD231PD       Z7, Z5, Z7
+	VPSUBQ.BCST       expsub64consts<>+768(SB), Z3, Z3
+	VPSRLQ            $0x04, Z3, Z3
+	VPSRLQ            $0x01, Z3, Z5
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z5, Z6
+	VPSLLQ            $0x34, Z6, Z6
+	VPSUBQ            Z5, Z3, Z3
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z3
+	VPSLLQ            $0x34, Z3, Z3
+	VMULPD            Z6, Z7, Z7
+	VMULPD            Z3, Z7, Z7
+	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z7, K3, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z7, K3, Z7
+	VCMPPD            $0x03, Z2, Z2, K3
+	VPORQ.BCST        expsub64consts<>+1152(SB), Z2, Z3
+	VBLENDMPD         Z3, Z7, K3, Z7
+	VBLENDMPD         Z7, Z4, K2, Z4
+
+mathblock431:
+	VCMPPD       $0x03, Z2, Z2, K2
+	KORTESTW     K2, K2
+	JZ           mathblock432
+	VCMPPD       $0x03, Z0, Z0, K3
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z0
+	VBROADCASTSD expsub64consts<>+1216(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    Z0, Z2, K3, Z2
+	VCMPPD       $0x03, Z1, Z1, K3
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z1, Z0
+	VBLENDMPD    Z0, Z2, K3, Z2
+	VBLENDMPD    Z2, Z4, K2, Z4
+
+mathblock432:
+	VMOVUPD Z4, K1, (DX)(R10*8)
+	ADDQ    R11, R10
+
+expsubVSF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  expsubVSF64AVX512_row
+
+expsubVSF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func expsubSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·expsubSVF64AVX512(SB), NOSPLIT, $0-64
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   expsubSVF64AVX512_done
+	TESTQ CX, CX
+	JLE   expsubSVF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+
+expsubSVF64AVX512_row:
+	VBROADCASTSD (SI), Z0
+	XORQ         R10, R10
+	MOVQ         CX, R11
+
+expsubSVF64AVX512_loop2:
+	CMPQ              R11, $0x00000010
+	JB                expsubSVF64AVX512_after2
+	VMOVUPD           (R8)(R10*8), Z1
+	VMOVUPD           64(R8)(R10*8), Z2
+	VSUBPD            Z1, Z0, Z3
+	VSUBPD            Z2, Z0, Z4
+	VBROADCASTSD      expsub64consts<>+0(SB), Z5
+	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z3, Z5
+	VBROADCASTSD      expsub64consts<>+0(SB), Z6
+	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z4, Z6
+	VSUBPD.BCST       expsub64consts<>+64(SB), Z5, Z7
+	VSUBPD.BCST       expsub64consts<>+64(SB), Z6, Z8
+	VBROADCASTSD      expsub64consts<>+192(SB), Z9
+	VFNMADD213PD      Z3, Z7, Z9
+	VBROADCASTSD      expsub64consts<>+192(SB), Z10
+	VFNMADD213PD      Z4, Z8, Z10
+	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z7, Z9
+	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z8, Z10
+	VBROADCASTSD      expsub64consts<>+256(SB), Z7
+	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z9, Z7
+	VBROADCASTSD      expsub64consts<>+256(SB), Z8
+	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z10, Z8
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z9, Z7
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z10, Z8
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z9, Z7
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z10, Z8
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z9, Z7
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z10, Z8
+	VMULPD            Z9, Z9, Z11
+	VMULPD            Z10, Z10, Z12
+	VMOVUPS           exptail_64<>+0(SB), Z13
+	VPERMT2PD         exptail_64<>+64(SB), Z5, Z13
+	VMOVUPS           exptail_64<>+0(SB), Z14
+	VPERMT2PD         exptail_64<>+64(SB), Z6, Z14
+	VADDPD            Z13, Z9, Z9
+	VADDPD            Z14, Z10, Z10
+	VFMADD231PD       Z7, Z11, Z9
+	VFMADD231PD       Z8, Z12, Z10
+	VMOVUPS           exphi_64<>+0(SB), Z7
+	VPERMT2PD         exphi_64<>+64(SB), Z5, Z7
+	VMOVUPS           exphi_64<>+0(SB), Z8
+	VPERMT2PD         exphi_64<>+64(SB), Z6, Z8
+	VPSLLQ            $0x30, Z5, Z11
+	VPSLLQ            $0x30, Z6, Z12
+	VPADDQ            Z11, Z7, Z7
+	VPADDQ            Z12, Z8, Z8
+	VFMADD231PD       Z9, Z7, Z7
+	VFMADD231PD       Z10, Z8, Z8
+	VPANDQ.BCST       expsub64consts<>+576(SB), Z3, Z11
+	VPANDQ.BCST       expsub64consts<>+576(SB), Z4, Z12
+	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z11, K1
+	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z12, K2
+	KORW              K1, K2, K3
+	KORTESTW          K3, K3
+	JZ                mathblock433
+	VPANDQ.BCST       expsub64consts<>+704(SB), Z5, Z11
+	VMOVUPS           exphi_64<>+0(SB), Z12
+	VPERMT2PD         exphi_64<>+64(SB), Z5, Z12
+	VPSLLQ            $0x30, Z11, Z11
+	VPADDQ            Z11, Z12, Z12
+	VFMADD231PD       Z12, Z9, Z12
+	VPSUBQ.BCST       expsub64consts<>+768(SB), Z5, Z5
+	VPSRLQ            $0x04, Z5, Z5
+	VPSRLQ            $0x01, Z5, Z9
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z9, Z11
+	VPSLLQ            $0x34, Z11, Z11
+	VPSUBQ            Z9, Z5, Z5
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z5, Z5
+	VPSLLQ            $0x34, Z5, Z5
+	VMULPD            Z11, Z12, Z12
+	VMULPD            Z5, Z12, Z12
+	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z3, K3
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z12, K3, Z12
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z3, K3
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z12, K3, Z12
+	VCMPPD            $0x03, Z3, Z3, K3
+	VPORQ.BCST        expsub64consts<>+1152(SB), Z3, Z5
+	VBLENDMPD         Z5, Z12, K3, Z12
+	VBLENDMPD         Z12, Z7, K1, Z7
+	VPANDQ.BCST       expsub64consts<>+704(SB), Z6, Z5
+	VMOVUPS           exphi_64<>+0(SB), Z9
+	VPERMT2PD         exphi_64<>+64(SB), Z6, Z9
+	VPSLLQ            $0x30, Z5, Z5
+	VPADDQ            Z5, Z9, Z9
+	VFMADD231PD       Z9, Z10, Z9
+	VPSUBQ.BCST       expsub64consts<>+768(SB), Z6, Z6
+	VPSRLQ            $0x04, Z6, Z6
+	VPSRLQ            $0x01, Z6, Z5
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z5, Z10
+	VPSLLQ            $0x34, Z10, Z10
+	VPSUBQ            Z5, Z6, Z6
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z6, Z6
+	VPSLLQ            $0x34, Z6, Z6
+	VMULPD            Z10, Z9, Z9
+	VMULPD            Z6, Z9, Z9
+	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z4, K1
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z9, K1, Z9
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z4, K1
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z9, K1, Z9
+	VCMPPD            $0x03, Z4, Z4, K1
+	VPORQ.BCST        expsub64consts<>+1152(SB), Z4, Z5
+	VBLENDMPD         Z5, Z9, K1, Z9
+	VBLENDMPD         Z9, Z8, K2, Z8
+
+mathblock433:
+	VCMPPD       $0x03, Z3, Z3, K1
+	VCMPPD       $0x03, Z4, Z4, K2
+	KORW         K1, K2, K3
+	KORTESTW     K3, K3
+	JZ           mathblock434
+	VCMPPD       $0x03, Z1, Z1, K3
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z1, Z1
+	VBROADCASTSD expsub64consts<>+1216(SB), Z3
+	VMOVUPS      Z3, Z3
+	VBLENDMPD    Z1, Z3, K3, Z3
+	VCMPPD       $0x03, Z0, Z0, K3
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z1
+	VBLENDMPD    Z1, Z3, K3, Z3
+	VBLENDMPD    Z3, Z7, K1, Z7
+	VCMPPD       $0x03, Z2, Z2, K1
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z2, Z1
+	VBROADCASTSD expsub64consts<>+1216(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    Z1, Z2, K1, Z2
+	VCMPPD       $0x03, Z0, Z0, K1
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z1
+	VBLENDMPD    Z1, Z2, K1, Z2
+	VBLENDMPD    Z2, Z8, K2, Z8
+
+mathblock434:
+	VMOVUPD Z7, (DX)(R10*8)
+	VMOVUPD Z8, 64(DX)(R10*8)
+	ADDQ    $0x00000010, R10
+	SUBQ    $0x00000010, R11
+	JMP     expsubSVF64AVX512_loop2
+
+expsubSVF64AVX512_after2:
+expsubSVF64AVX512_loop1:
+	CMPQ              R11, $0x00000008
+	JB                expsubSVF64AVX512_after1
+	VMOVUPD           (R8)(R10*8), Z1
+	VSUBPD            Z1, Z0, Z2
+	VBROADCASTSD      expsub64consts<>+0(SB), Z3
+	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z2, Z3
+	VSUBPD.BCST       expsub64consts<>+64(SB), Z3, Z4
+	VBROADCASTSD      expsub64consts<>+192(SB), Z5
+	VFNMADD213PD      Z2, Z4, Z5
+	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z4, Z5
+	VBROADCASTSD      expsub64consts<>+256(SB), Z4
+	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z5, Z4
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z5, Z4
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z5, Z4
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z5, Z4
+	VMULPD            Z5, Z5, Z6
+	VMOVUPS           exptail_64<>+0(SB), Z7
+	VPERMT2PD         exptail_64<>+64(SB), Z3, Z7
+	VADDPD            Z7, Z5, Z5
+	VFMADD231PD       Z4, Z6, Z5
+	VMOVUPS           exphi_64<>+0(SB), Z4
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z4
+	VPSLLQ            $0x30, Z3, Z6
+	VPADDQ            Z6, Z4, Z4
+	VFMADD231PD       Z5, Z4, Z4
+	VPANDQ.BCST       expsub64consts<>+576(SB), Z2, Z6
+	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z6, K1
+	KORTESTW          K1, K1
+	JZ                mathblock435
+	VPANDQ.BCST       expsub64consts<>+704(SB), Z3, Z6
+	VMOVUPS           exphi_64<>+0(SB), Z7
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z7
+	VPSLLQ            $0x30, Z6, Z6
+	VPADDQ            Z6, Z7, Z7
+	VFMADD231PD       Z7, Z5, Z7
+	VPSUBQ.BCST       expsub64consts<>+768(SB), Z3, Z3
+	VPSRLQ            $0x04, Z3, Z3
+	VPSRLQ            $0x01, Z3, Z5
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z5, Z6
+	VPSLLQ            $0x34, Z6, Z6
+	VPSUBQ            Z5, Z3, Z3
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z3
+	VPSLLQ            $0x34, Z3, Z3
+	VMULPD            Z6, Z7, Z7
+	VMULPD            Z3, Z7, Z7
+	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z2, K2
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z7, K2, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z2, K2
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z7, K2, Z7
+	VCMPPD            $0x03, Z2, Z2, K2
+	VPORQ.BCST        expsub64consts<>+1152(SB), Z2, Z3
+	VBLENDMPD         Z3, Z7, K2, Z7
+	VBLENDMPD         Z7, Z4, K1, Z4
+
+mathblock435:
+	VCMPPD       $0x03, Z2, Z2, K1
+	KORTESTW     K1, K1
+	JZ           mathblock436
+	VCMPPD       $0x03, Z1, Z1, K2
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z1, Z1
+	VBROADCASTSD expsub64consts<>+1216(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    Z1, Z2, K2, Z2
+	VCMPPD       $0x03, Z0, Z0, K2
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z1
+	VBLENDMPD    Z1, Z2, K2, Z2
+	VBLENDMPD    Z2, Z4, K1, Z4
+
+mathblock436:
+	VMOVUPD Z4, (DX)(R10*8)
+	ADDQ    $0x00000008, R10
+	SUBQ    $0x00000008, R11
+	JMP     expsubSVF64AVX512_loop1
+
+expsubSVF64AVX512_after1:
+	TESTQ             R11, R11
+	JZ                expsubSVF64AVX512_tail_done
+	LEAQ              tailmask<>+0(SB), R12
+	KMOVQ             (R12)(R11*8), K1
+	VMOVUPD.Z         (R8)(R10*8), K1, Z1
+	VSUBPD            Z1, Z0, Z2
+	VBROADCASTSD      expsub64consts<>+0(SB), Z3
+	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z2, Z3
+	VSUBPD.BCST       expsub64consts<>+64(SB), Z3, Z4
+	VBROADCASTSD      expsub64consts<>+192(SB), Z5
+	VFNMADD213PD      Z2, Z4, Z5
+	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z4, Z5
+	VBROADCASTSD      expsub64consts<>+256(SB), Z4
+	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z5, Z4
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z5, Z4
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z5, Z4
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z5, Z4
+	VMULPD            Z5, Z5, Z6
+	VMOVUPS           exptail_64<>+0(SB), Z7
+	VPERMT2PD         exptail_64<>+64(SB), Z3, Z7
+	VADDPD            Z7, Z5, Z5
+	VFMADD231PD       Z4, Z6, Z5
+	VMOVUPS           exphi_64<>+0(SB), Z4
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z4
+	VPSLLQ            $0x30, Z3, Z6
+	VPADDQ            Z6, Z4, Z4
+	VFMADD231PD       Z5, Z4, Z4
+	VPANDQ.BCST       expsub64consts<>+576(SB), Z2, Z6
+	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z6, K2
+	KORTESTW          K2, K2
+	JZ                mathblock437
+	VPANDQ.BCST       expsub64consts<>+704(SB), Z3, Z6
+	VMOVUPS           exphi_64<>+0(SB), Z7
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z7
+	VPSLLQ            $0x30, Z6, Z6
+	VPADDQ            Z6, Z7, Z7
+	VFMADD231PD       Z7, Z5, Z7
+	VPSUBQ.BCST       expsub64consts<>+768(SB), Z3, Z3
+	VPSRLQ            $0x04, Z3, Z3
+	VPSRLQ            $0x01, Z3, Z5
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z5, Z6
+	VPSLLQ            $0x34, Z6, Z6
+	VPSUBQ            Z5, Z3, Z3
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z3
+	VPSLLQ            $0x34, Z3, Z3
+	VMULPD            Z6, Z7, Z7
+	VMULPD            Z3, Z7, Z7
+	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z7, K3, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z7, K3, Z7
+	VCMPPD            $0x03, Z2, Z2, K3
+	VPORQ.BCST        expsub64consts<>+1152(SB), Z2, Z3
+	VBLENDMPD         Z3, Z7, K3, Z7
+	VBLENDMPD         Z7, Z4, K2, Z4
+
+mathblock437:
+	VCMPPD       $0x03, Z2, Z2, K2
+	KORTESTW     K2, K2
+	JZ           mathblock438
+	VCMPPD       $0x03, Z1, Z1, K3
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z1, Z1
+	VBROADCASTSD expsub64consts<>+1216(SB), Z2
+	VMOVUPS      Z2, Z2
+	VBLENDMPD    Z1, Z2, K3, Z2
+	VCMPPD       $0x03, Z0, Z0, K3
+	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z0
+	VBLENDMPD    Z0, Z2, K3, Z2
+	VBLENDMPD    Z2, Z4, K2, Z4
+
+mathblock438:
+	VMOVUPD Z4, K1, (DX)(R10*8)
+	ADDQ    R11, R10
+
+expsubSVF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	DECQ AX
+	JNZ  expsubSVF64AVX512_row
+
+expsubSVF64AVX512_done:
 	VZEROUPPER
 	RET
 

@@ -139,6 +139,21 @@ func powVSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *f
 //go:noescape
 func powSVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 
+// expsubVVF32NEON computes dst[r*ldd+j] = exp(a[r*lda+j] - b[r*ldb+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func expsubVVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// expsubVSF32NEON computes dst[r*ldd+j] = exp(a[r*lda+j] - b[r*ldb]) for r < m, j < n with NEON.
+//
+//go:noescape
+func expsubVSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
+// expsubSVF32NEON computes dst[r*ldd+j] = exp(a[r*lda] - b[r*ldb+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func expsubSVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+
 // addVVF64NEON computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with NEON.
 //
 //go:noescape
@@ -273,6 +288,21 @@ func powVSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *f
 //
 //go:noescape
 func powSVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// expsubVVF64NEON computes dst[r*ldd+j] = exp(a[r*lda+j] - b[r*ldb+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func expsubVVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// expsubVSF64NEON computes dst[r*ldd+j] = exp(a[r*lda+j] - b[r*ldb]) for r < m, j < n with NEON.
+//
+//go:noescape
+func expsubVSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+
+// expsubSVF64NEON computes dst[r*ldd+j] = exp(a[r*lda] - b[r*ldb+j]) for r < m, j < n with NEON.
+//
+//go:noescape
+func expsubSVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 
 // addVVI8NEON computes dst[r*ldd+j] = a[r*lda+j] + b[r*ldb+j] for r < m, j < n with NEON.
 //

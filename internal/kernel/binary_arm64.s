@@ -177,6 +177,113 @@ DATA pow64consts<>+408(SB)/8, $0x4340000000000000
 DATA pow64consts<>+416(SB)/8, $0x7ff8000000000001
 DATA pow64consts<>+424(SB)/8, $0x8000000000000
 GLOBL pow64consts<>(SB), RODATA|NOPTR, $432
+DATA expsub32consts<>+0(SB)/4, $0x41b8aa3b
+DATA expsub32consts<>+4(SB)/4, $0x4b400000
+DATA expsub32consts<>+8(SB)/4, $0xb75e8083
+DATA expsub32consts<>+12(SB)/4, $0x3d318000
+DATA expsub32consts<>+16(SB)/4, $0x3e2aaace
+DATA expsub32consts<>+20(SB)/4, $0x3f000111
+DATA expsub32consts<>+24(SB)/4, $0x7fffffff
+DATA expsub32consts<>+28(SB)/4, $0x42ae8000
+DATA expsub32consts<>+32(SB)/4, $0xf
+DATA expsub32consts<>+36(SB)/4, $0x4b3ff000
+DATA expsub32consts<>+40(SB)/4, $0x1
+DATA expsub32consts<>+44(SB)/4, $0x42b20000
+DATA expsub32consts<>+48(SB)/4, $0x7f800000
+DATA expsub32consts<>+52(SB)/4, $0xc2d20000
+DATA expsub32consts<>+56(SB)/4, $0x0
+DATA expsub32consts<>+60(SB)/4, $0x400000
+DATA expsub32consts<>+64(SB)/4, $0x7fc00000
+GLOBL expsub32consts<>(SB), RODATA|NOPTR, $68
+DATA exptail_32<>+0(SB)/4, $0x0
+DATA exptail_32<>+4(SB)/4, $0x3346cb6a
+DATA exptail_32<>+8(SB)/4, $0xb24e0611
+DATA exptail_32<>+12(SB)/4, $0x334b2482
+DATA exptail_32<>+16(SB)/4, $0x33092801
+DATA exptail_32<>+20(SB)/4, $0x331b85f2
+DATA exptail_32<>+24(SB)/4, $0xb3051aa8
+DATA exptail_32<>+28(SB)/4, $0xb2006c56
+DATA exptail_32<>+32(SB)/4, $0x329302ae
+DATA exptail_32<>+36(SB)/4, $0xb302e5a2
+DATA exptail_32<>+40(SB)/4, $0x31b3d0e5
+DATA exptail_32<>+44(SB)/4, $0x31d1daf2
+DATA exptail_32<>+48(SB)/4, $0xb27ce182
+DATA exptail_32<>+52(SB)/4, $0xb1b4b0da
+DATA exptail_32<>+56(SB)/4, $0xb1d290be
+DATA exptail_32<>+60(SB)/4, $0x31b0a147
+GLOBL exptail_32<>(SB), RODATA|NOPTR, $64
+DATA exphi_32<>+0(SB)/4, $0x3f800000
+DATA exphi_32<>+4(SB)/4, $0x3f7daac3
+DATA exphi_32<>+8(SB)/4, $0x3f7b95c2
+DATA exphi_32<>+12(SB)/4, $0x3f79c3d3
+DATA exphi_32<>+16(SB)/4, $0x3f7837f0
+DATA exphi_32<>+20(SB)/4, $0x3f76f532
+DATA exphi_32<>+24(SB)/4, $0x3f75fed7
+DATA exphi_32<>+28(SB)/4, $0x3f75583f
+DATA exphi_32<>+32(SB)/4, $0x3f7504f3
+DATA exphi_32<>+36(SB)/4, $0x3f7508a4
+DATA exphi_32<>+40(SB)/4, $0x3f75672a
+DATA exphi_32<>+44(SB)/4, $0x3f76248c
+DATA exphi_32<>+48(SB)/4, $0x3f7744fd
+DATA exphi_32<>+52(SB)/4, $0x3f78ccdf
+DATA exphi_32<>+56(SB)/4, $0x3f7ac0c7
+DATA exphi_32<>+60(SB)/4, $0x3f7d257d
+GLOBL exphi_32<>(SB), RODATA|NOPTR, $64
+DATA expsub64consts<>+0(SB)/8, $0x40371547652b82fe
+DATA expsub64consts<>+8(SB)/8, $0x4338000000000000
+DATA expsub64consts<>+16(SB)/8, $0x3daa39ef35793c76
+DATA expsub64consts<>+24(SB)/8, $0x3fa62e42fee00000
+DATA expsub64consts<>+32(SB)/8, $0x3f56c14c2f182d7d
+DATA expsub64consts<>+40(SB)/8, $0x3f811123d02b1b3f
+DATA expsub64consts<>+48(SB)/8, $0x3fa555555590b5c5
+DATA expsub64consts<>+56(SB)/8, $0x3fc555555548c6d6
+DATA expsub64consts<>+64(SB)/8, $0x3fdfffffffffffb7
+DATA expsub64consts<>+72(SB)/8, $0x7fffffffffffffff
+DATA expsub64consts<>+80(SB)/8, $0x4086220000000000
+DATA expsub64consts<>+88(SB)/8, $0xf
+DATA expsub64consts<>+96(SB)/8, $0x4337ffffffff8000
+DATA expsub64consts<>+104(SB)/8, $0x1
+DATA expsub64consts<>+112(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+120(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+128(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+136(SB)/8, $0x0
+DATA expsub64consts<>+144(SB)/8, $0x8000000000000
+DATA expsub64consts<>+152(SB)/8, $0x7ff8000000000001
+GLOBL expsub64consts<>(SB), RODATA|NOPTR, $160
+DATA exptail_64<>+0(SB)/8, $0x0
+DATA exptail_64<>+8(SB)/8, $0x3c979aa65d837b6d
+DATA exptail_64<>+16(SB)/8, $0xbc801b15eaa59348
+DATA exptail_64<>+24(SB)/8, $0x3c968efde3a8a894
+DATA exptail_64<>+32(SB)/8, $0x3c834d754db0abb6
+DATA exptail_64<>+40(SB)/8, $0x3c859f48a72a4c6d
+DATA exptail_64<>+48(SB)/8, $0x3c7690cebb7aafb0
+DATA exptail_64<>+56(SB)/8, $0x3c9063e1e21c5409
+DATA exptail_64<>+64(SB)/8, $0xbc93b3efbf5e2228
+DATA exptail_64<>+72(SB)/8, $0xbc7b32dcb94da51d
+DATA exptail_64<>+80(SB)/8, $0x3c8db72fc1f0eab4
+DATA exptail_64<>+88(SB)/8, $0x3c71affc2b91ce27
+DATA exptail_64<>+96(SB)/8, $0x3c8c1a7792cb3387
+DATA exptail_64<>+104(SB)/8, $0x3c736eae30af0cb3
+DATA exptail_64<>+112(SB)/8, $0x3c74a385a63d07a7
+DATA exptail_64<>+120(SB)/8, $0xbc8ff7128fd391f0
+GLOBL exptail_64<>(SB), RODATA|NOPTR, $128
+DATA exphi_64<>+0(SB)/8, $0x3ff0000000000000
+DATA exphi_64<>+8(SB)/8, $0x3fefb5586cf9890f
+DATA exphi_64<>+16(SB)/8, $0x3fef72b83c7d517b
+DATA exphi_64<>+24(SB)/8, $0x3fef387a6e756238
+DATA exphi_64<>+32(SB)/8, $0x3fef06fe0a31b715
+DATA exphi_64<>+40(SB)/8, $0x3feedea64c123422
+DATA exphi_64<>+48(SB)/8, $0x3feebfdad5362a27
+DATA exphi_64<>+56(SB)/8, $0x3feeab07dd485429
+DATA exphi_64<>+64(SB)/8, $0x3feea09e667f3bcd
+DATA exphi_64<>+72(SB)/8, $0x3feea11473eb0187
+DATA exphi_64<>+80(SB)/8, $0x3feeace5422aa0db
+DATA exphi_64<>+88(SB)/8, $0x3feec49182a3f090
+DATA exphi_64<>+96(SB)/8, $0x3feee89f995ad3ad
+DATA exphi_64<>+104(SB)/8, $0x3fef199bdd85529c
+DATA exphi_64<>+112(SB)/8, $0x3fef5818dcfba487
+DATA exphi_64<>+120(SB)/8, $0x3fefa4afa2a490da
+GLOBL exphi_64<>(SB), RODATA|NOPTR, $128
 
 // func addVVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
 TEXT ·addVVF32NEON(SB), NOSPLIT, $0-64
@@ -22174,6 +22281,4682 @@ next:
 done:
 	RET
 
+	// func expsubVVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+TEXT ·expsubVVF32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x4ea4d410 // fsub v16.4s, v0.4s, v4.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock1
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock1:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock2
+	WORD	$0x4e24e494 // fcmeq v20.4s, v4.4s, v4.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V4.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V0.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock2:
+	VMOV	V22.B16, V12.B16
+	WORD	$0x4ea5d430 // fsub v16.4s, v1.4s, v5.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock3
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock3:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock4
+	WORD	$0x4e25e4b4 // fcmeq v20.4s, v5.4s, v5.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V5.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e21e43b // fcmeq v27.4s, v1.4s, v1.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V1.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock4:
+	VMOV	V22.B16, V13.B16
+	WORD	$0x4ea6d450 // fsub v16.4s, v2.4s, v6.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock5
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock5:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock6
+	WORD	$0x4e26e4d4 // fcmeq v20.4s, v6.4s, v6.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V6.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e22e45b // fcmeq v27.4s, v2.4s, v2.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V2.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock6:
+	VMOV	V22.B16, V14.B16
+	WORD	$0x4ea7d470 // fsub v16.4s, v3.4s, v7.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock7
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock7:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock8
+	WORD	$0x4e27e4f4 // fcmeq v20.4s, v7.4s, v7.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V7.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e23e47b // fcmeq v27.4s, v3.4s, v3.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V3.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock8:
+	VMOV	V22.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x4ea4d410 // fsub v16.4s, v0.4s, v4.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock9
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock9:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock10
+	WORD	$0x4e24e494 // fcmeq v20.4s, v4.4s, v4.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V4.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V0.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock10:
+	VMOV	V22.B16, V12.B16
+	WORD	$0x4ea5d430 // fsub v16.4s, v1.4s, v5.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock11
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock11:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock12
+	WORD	$0x4e25e4b4 // fcmeq v20.4s, v5.4s, v5.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V5.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e21e43b // fcmeq v27.4s, v1.4s, v1.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V1.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock12:
+	VMOV	V22.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x4ea4d410 // fsub v16.4s, v0.4s, v4.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock13
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock13:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock14
+	WORD	$0x4e24e494 // fcmeq v20.4s, v4.4s, v4.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V4.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V0.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock14:
+	VMOV	V22.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x0ea4d410 // fsub v16.2s, v0.2s, v4.2s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S2]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S2, V16.S2, V19.S2
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0eb4d675 // fsub v21.2s, v19.2s, v20.2s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S2, V21.S2, V23.S2
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S2, V21.S2, V25.S2
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S2, V26.S2, V28.S2
+	WORD	$0x2e39df28 // fmul v8.2s, v25.2s, v25.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x0e29d72a // fadd v10.2s, v25.2s, v9.2s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S2, V8.S2, V11.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S2, V18.S2
+	VADD	V18.S2, V17.S2, V20.S2
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S2, V11.S2, V22.S2
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VAND	V24.B8, V16.B8, V21.B8
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2eb5e6fa // fcmgt v26.2s, v23.2s, v21.2s
+	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock15
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VAND	V25.B8, V19.B8, V9.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S2, V28.S2
+	VADD	V28.S2, V8.S2, V10.S2
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S2, V11.S2, V17.S2
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VSUB	V18.S2, V19.S2, V20.S2
+	VUSHR	$4, V20.S2, V24.S2
+	VUSHR	$1, V24.S2, V23.S2
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V23.S2, V27.S2
+	VSHL	$23, V27.S2, V25.S2
+	VSUB	V23.S2, V24.S2, V9.S2
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VSUB	V8.S2, V9.S2, V28.S2
+	VSHL	$23, V28.S2, V11.S2
+	WORD	$0x2e39de2a // fmul v10.2s, v17.2s, v25.2s
+	WORD	$0x2e2bdd52 // fmul v18.2s, v10.2s, v11.2s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2eb3e614 // fcmgt v20.2s, v16.2s, v19.2s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B8, V21.B8, V27.B8
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb0e717 // fcmgt v23.2s, v24.2s, v16.2s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B8, V8.B8, V9.B8
+	WORD	$0x0e30e61c // fcmeq v28.2s, v16.2s, v16.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V16.B8, V25.B8
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B8, V25.B8, V10.B8
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B8, V10.B8, V11.B8
+	VMOV	V11.B16, V22.B16
+mathblock15:
+	WORD	$0x0e30e613 // fcmeq v19.2s, v16.2s, v16.2s
+	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock16
+	WORD	$0x0e24e494 // fcmeq v20.2s, v4.2s, v4.2s
+	WORD	$0x2e205a94 // mvn v20.8b, v20.8b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V4.B8, V24.B8
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B8, V24.B8, V23.B8
+	WORD	$0x0e20e41b // fcmeq v27.2s, v0.2s, v0.2s
+	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V0.B8, V28.B8
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B8, V28.B8, V25.B8
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B8, V25.B8, V9.B8
+	VMOV	V9.B16, V22.B16
+mathblock16:
+	VMOV	V22.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	WORD	$0x0ea4d410 // fsub v16.2s, v0.2s, v4.2s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S2]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S2, V16.S2, V19.S2
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0eb4d675 // fsub v21.2s, v19.2s, v20.2s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S2, V21.S2, V23.S2
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S2, V21.S2, V25.S2
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S2, V26.S2, V28.S2
+	WORD	$0x2e39df28 // fmul v8.2s, v25.2s, v25.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x0e29d72a // fadd v10.2s, v25.2s, v9.2s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S2, V8.S2, V11.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S2, V18.S2
+	VADD	V18.S2, V17.S2, V20.S2
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S2, V11.S2, V22.S2
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VAND	V24.B8, V16.B8, V21.B8
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2eb5e6fa // fcmgt v26.2s, v23.2s, v21.2s
+	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock17
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VAND	V25.B8, V19.B8, V9.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S2, V28.S2
+	VADD	V28.S2, V8.S2, V10.S2
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S2, V11.S2, V17.S2
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VSUB	V18.S2, V19.S2, V20.S2
+	VUSHR	$4, V20.S2, V24.S2
+	VUSHR	$1, V24.S2, V23.S2
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V23.S2, V27.S2
+	VSHL	$23, V27.S2, V25.S2
+	VSUB	V23.S2, V24.S2, V9.S2
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VSUB	V8.S2, V9.S2, V28.S2
+	VSHL	$23, V28.S2, V11.S2
+	WORD	$0x2e39de2a // fmul v10.2s, v17.2s, v25.2s
+	WORD	$0x2e2bdd52 // fmul v18.2s, v10.2s, v11.2s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2eb3e614 // fcmgt v20.2s, v16.2s, v19.2s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B8, V21.B8, V27.B8
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb0e717 // fcmgt v23.2s, v24.2s, v16.2s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B8, V8.B8, V9.B8
+	WORD	$0x0e30e61c // fcmeq v28.2s, v16.2s, v16.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V16.B8, V25.B8
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B8, V25.B8, V10.B8
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B8, V10.B8, V11.B8
+	VMOV	V11.B16, V22.B16
+mathblock17:
+	WORD	$0x0e30e613 // fcmeq v19.2s, v16.2s, v16.2s
+	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock18
+	WORD	$0x0e24e494 // fcmeq v20.2s, v4.2s, v4.2s
+	WORD	$0x2e205a94 // mvn v20.8b, v20.8b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V4.B8, V24.B8
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B8, V24.B8, V23.B8
+	WORD	$0x0e20e41b // fcmeq v27.2s, v0.2s, v0.2s
+	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V0.B8, V28.B8
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B8, V28.B8, V25.B8
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B8, V25.B8, V9.B8
+	VMOV	V9.B16, V22.B16
+mathblock18:
+	VMOV	V22.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func expsubVSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+TEXT ·expsubVSF32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x4ebed410 // fsub v16.4s, v0.4s, v30.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock19
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock19:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock20
+	WORD	$0x4e3ee7d4 // fcmeq v20.4s, v30.4s, v30.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V30.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V0.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock20:
+	VMOV	V22.B16, V12.B16
+	WORD	$0x4ebed430 // fsub v16.4s, v1.4s, v30.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock21
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock21:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock22
+	WORD	$0x4e3ee7d4 // fcmeq v20.4s, v30.4s, v30.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V30.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e21e43b // fcmeq v27.4s, v1.4s, v1.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V1.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock22:
+	VMOV	V22.B16, V13.B16
+	WORD	$0x4ebed450 // fsub v16.4s, v2.4s, v30.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock23
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock23:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock24
+	WORD	$0x4e3ee7d4 // fcmeq v20.4s, v30.4s, v30.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V30.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e22e45b // fcmeq v27.4s, v2.4s, v2.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V2.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock24:
+	VMOV	V22.B16, V14.B16
+	WORD	$0x4ebed470 // fsub v16.4s, v3.4s, v30.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock25
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock25:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock26
+	WORD	$0x4e3ee7d4 // fcmeq v20.4s, v30.4s, v30.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V30.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e23e47b // fcmeq v27.4s, v3.4s, v3.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V3.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock26:
+	VMOV	V22.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	WORD	$0x4ebed410 // fsub v16.4s, v0.4s, v30.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock27
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock27:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock28
+	WORD	$0x4e3ee7d4 // fcmeq v20.4s, v30.4s, v30.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V30.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V0.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock28:
+	VMOV	V22.B16, V12.B16
+	WORD	$0x4ebed430 // fsub v16.4s, v1.4s, v30.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock29
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock29:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock30
+	WORD	$0x4e3ee7d4 // fcmeq v20.4s, v30.4s, v30.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V30.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e21e43b // fcmeq v27.4s, v1.4s, v1.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V1.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock30:
+	VMOV	V22.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	WORD	$0x4ebed410 // fsub v16.4s, v0.4s, v30.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock31
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock31:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock32
+	WORD	$0x4e3ee7d4 // fcmeq v20.4s, v30.4s, v30.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V30.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V0.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock32:
+	VMOV	V22.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	WORD	$0x0ebed410 // fsub v16.2s, v0.2s, v30.2s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S2]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S2, V16.S2, V19.S2
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0eb4d675 // fsub v21.2s, v19.2s, v20.2s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S2, V21.S2, V23.S2
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S2, V21.S2, V25.S2
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S2, V26.S2, V28.S2
+	WORD	$0x2e39df28 // fmul v8.2s, v25.2s, v25.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x0e29d72a // fadd v10.2s, v25.2s, v9.2s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S2, V8.S2, V11.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S2, V18.S2
+	VADD	V18.S2, V17.S2, V20.S2
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S2, V11.S2, V22.S2
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VAND	V24.B8, V16.B8, V21.B8
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2eb5e6fa // fcmgt v26.2s, v23.2s, v21.2s
+	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock33
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VAND	V25.B8, V19.B8, V9.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S2, V28.S2
+	VADD	V28.S2, V8.S2, V10.S2
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S2, V11.S2, V17.S2
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VSUB	V18.S2, V19.S2, V20.S2
+	VUSHR	$4, V20.S2, V24.S2
+	VUSHR	$1, V24.S2, V23.S2
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V23.S2, V27.S2
+	VSHL	$23, V27.S2, V25.S2
+	VSUB	V23.S2, V24.S2, V9.S2
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VSUB	V8.S2, V9.S2, V28.S2
+	VSHL	$23, V28.S2, V11.S2
+	WORD	$0x2e39de2a // fmul v10.2s, v17.2s, v25.2s
+	WORD	$0x2e2bdd52 // fmul v18.2s, v10.2s, v11.2s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2eb3e614 // fcmgt v20.2s, v16.2s, v19.2s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B8, V21.B8, V27.B8
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb0e717 // fcmgt v23.2s, v24.2s, v16.2s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B8, V8.B8, V9.B8
+	WORD	$0x0e30e61c // fcmeq v28.2s, v16.2s, v16.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V16.B8, V25.B8
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B8, V25.B8, V10.B8
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B8, V10.B8, V11.B8
+	VMOV	V11.B16, V22.B16
+mathblock33:
+	WORD	$0x0e30e613 // fcmeq v19.2s, v16.2s, v16.2s
+	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock34
+	WORD	$0x0e3ee7d4 // fcmeq v20.2s, v30.2s, v30.2s
+	WORD	$0x2e205a94 // mvn v20.8b, v20.8b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V30.B8, V24.B8
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B8, V24.B8, V23.B8
+	WORD	$0x0e20e41b // fcmeq v27.2s, v0.2s, v0.2s
+	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V0.B8, V28.B8
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B8, V28.B8, V25.B8
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B8, V25.B8, V9.B8
+	VMOV	V9.B16, V22.B16
+mathblock34:
+	VMOV	V22.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	WORD	$0x0ebed410 // fsub v16.2s, v0.2s, v30.2s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S2]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S2, V16.S2, V19.S2
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0eb4d675 // fsub v21.2s, v19.2s, v20.2s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S2, V21.S2, V23.S2
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S2, V21.S2, V25.S2
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S2, V26.S2, V28.S2
+	WORD	$0x2e39df28 // fmul v8.2s, v25.2s, v25.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x0e29d72a // fadd v10.2s, v25.2s, v9.2s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S2, V8.S2, V11.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S2, V18.S2
+	VADD	V18.S2, V17.S2, V20.S2
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S2, V11.S2, V22.S2
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VAND	V24.B8, V16.B8, V21.B8
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2eb5e6fa // fcmgt v26.2s, v23.2s, v21.2s
+	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock35
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VAND	V25.B8, V19.B8, V9.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S2, V28.S2
+	VADD	V28.S2, V8.S2, V10.S2
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S2, V11.S2, V17.S2
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VSUB	V18.S2, V19.S2, V20.S2
+	VUSHR	$4, V20.S2, V24.S2
+	VUSHR	$1, V24.S2, V23.S2
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V23.S2, V27.S2
+	VSHL	$23, V27.S2, V25.S2
+	VSUB	V23.S2, V24.S2, V9.S2
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VSUB	V8.S2, V9.S2, V28.S2
+	VSHL	$23, V28.S2, V11.S2
+	WORD	$0x2e39de2a // fmul v10.2s, v17.2s, v25.2s
+	WORD	$0x2e2bdd52 // fmul v18.2s, v10.2s, v11.2s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2eb3e614 // fcmgt v20.2s, v16.2s, v19.2s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B8, V21.B8, V27.B8
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb0e717 // fcmgt v23.2s, v24.2s, v16.2s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B8, V8.B8, V9.B8
+	WORD	$0x0e30e61c // fcmeq v28.2s, v16.2s, v16.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V16.B8, V25.B8
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B8, V25.B8, V10.B8
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B8, V10.B8, V11.B8
+	VMOV	V11.B16, V22.B16
+mathblock35:
+	WORD	$0x0e30e613 // fcmeq v19.2s, v16.2s, v16.2s
+	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock36
+	WORD	$0x0e3ee7d4 // fcmeq v20.2s, v30.2s, v30.2s
+	WORD	$0x2e205a94 // mvn v20.8b, v20.8b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V30.B8, V24.B8
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B8, V24.B8, V23.B8
+	WORD	$0x0e20e41b // fcmeq v27.2s, v0.2s, v0.2s
+	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V0.B8, V28.B8
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B8, V28.B8, V25.B8
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B8, V25.B8, V9.B8
+	VMOV	V9.B16, V22.B16
+mathblock36:
+	VMOV	V22.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func expsubSVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+TEXT ·expsubSVF32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x4ea4d7f0 // fsub v16.4s, v31.4s, v4.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock37
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock37:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock38
+	WORD	$0x4e24e494 // fcmeq v20.4s, v4.4s, v4.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V4.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e3fe7fb // fcmeq v27.4s, v31.4s, v31.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V31.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock38:
+	VMOV	V22.B16, V12.B16
+	WORD	$0x4ea5d7f0 // fsub v16.4s, v31.4s, v5.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock39
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock39:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock40
+	WORD	$0x4e25e4b4 // fcmeq v20.4s, v5.4s, v5.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V5.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e3fe7fb // fcmeq v27.4s, v31.4s, v31.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V31.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock40:
+	VMOV	V22.B16, V13.B16
+	WORD	$0x4ea6d7f0 // fsub v16.4s, v31.4s, v6.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock41
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock41:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock42
+	WORD	$0x4e26e4d4 // fcmeq v20.4s, v6.4s, v6.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V6.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e3fe7fb // fcmeq v27.4s, v31.4s, v31.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V31.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock42:
+	VMOV	V22.B16, V14.B16
+	WORD	$0x4ea7d7f0 // fsub v16.4s, v31.4s, v7.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock43
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock43:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock44
+	WORD	$0x4e27e4f4 // fcmeq v20.4s, v7.4s, v7.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V7.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e3fe7fb // fcmeq v27.4s, v31.4s, v31.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V31.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock44:
+	VMOV	V22.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x4ea4d7f0 // fsub v16.4s, v31.4s, v4.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock45
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock45:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock46
+	WORD	$0x4e24e494 // fcmeq v20.4s, v4.4s, v4.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V4.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e3fe7fb // fcmeq v27.4s, v31.4s, v31.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V31.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock46:
+	VMOV	V22.B16, V12.B16
+	WORD	$0x4ea5d7f0 // fsub v16.4s, v31.4s, v5.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock47
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock47:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock48
+	WORD	$0x4e25e4b4 // fcmeq v20.4s, v5.4s, v5.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V5.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e3fe7fb // fcmeq v27.4s, v31.4s, v31.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V31.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock48:
+	VMOV	V22.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x4ea4d7f0 // fsub v16.4s, v31.4s, v4.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S4, V16.S4, V19.S4
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S4, V21.S4, V23.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S4, V21.S4, V25.S4
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S4, V26.S4, V28.S4
+	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S4, V18.S4
+	VADD	V18.S4, V17.S4, V20.S4
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S4, V11.S4, V22.S4
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VAND	V24.B16, V16.B16, V21.B16
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock49
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V19.B16, V9.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S4, V28.S4
+	VADD	V28.S4, V8.S4, V10.S4
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S4, V11.S4, V17.S4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V19.S4, V20.S4
+	VUSHR	$4, V20.S4, V24.S4
+	VUSHR	$1, V24.S4, V23.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V23.S4, V27.S4
+	VSHL	$23, V27.S4, V25.S4
+	VSUB	V23.S4, V24.S4, V9.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V9.S4, V28.S4
+	VSHL	$23, V28.S4, V11.S4
+	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
+	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B16, V21.B16, V27.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B16, V8.B16, V9.B16
+	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V16.B16, V25.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B16, V25.B16, V10.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B16, V10.B16, V11.B16
+	VMOV	V11.B16, V22.B16
+mathblock49:
+	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock50
+	WORD	$0x4e24e494 // fcmeq v20.4s, v4.4s, v4.4s
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V4.B16, V24.B16
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e3fe7fb // fcmeq v27.4s, v31.4s, v31.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V31.B16, V28.B16
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B16, V28.B16, V25.B16
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B16, V25.B16, V9.B16
+	VMOV	V9.B16, V22.B16
+mathblock50:
+	VMOV	V22.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x0ea4d7f0 // fsub v16.2s, v31.2s, v4.2s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S2]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S2, V16.S2, V19.S2
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0eb4d675 // fsub v21.2s, v19.2s, v20.2s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S2, V21.S2, V23.S2
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S2, V21.S2, V25.S2
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S2, V26.S2, V28.S2
+	WORD	$0x2e39df28 // fmul v8.2s, v25.2s, v25.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x0e29d72a // fadd v10.2s, v25.2s, v9.2s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S2, V8.S2, V11.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S2, V18.S2
+	VADD	V18.S2, V17.S2, V20.S2
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S2, V11.S2, V22.S2
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VAND	V24.B8, V16.B8, V21.B8
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2eb5e6fa // fcmgt v26.2s, v23.2s, v21.2s
+	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock51
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VAND	V25.B8, V19.B8, V9.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S2, V28.S2
+	VADD	V28.S2, V8.S2, V10.S2
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S2, V11.S2, V17.S2
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VSUB	V18.S2, V19.S2, V20.S2
+	VUSHR	$4, V20.S2, V24.S2
+	VUSHR	$1, V24.S2, V23.S2
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V23.S2, V27.S2
+	VSHL	$23, V27.S2, V25.S2
+	VSUB	V23.S2, V24.S2, V9.S2
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VSUB	V8.S2, V9.S2, V28.S2
+	VSHL	$23, V28.S2, V11.S2
+	WORD	$0x2e39de2a // fmul v10.2s, v17.2s, v25.2s
+	WORD	$0x2e2bdd52 // fmul v18.2s, v10.2s, v11.2s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2eb3e614 // fcmgt v20.2s, v16.2s, v19.2s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B8, V21.B8, V27.B8
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb0e717 // fcmgt v23.2s, v24.2s, v16.2s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B8, V8.B8, V9.B8
+	WORD	$0x0e30e61c // fcmeq v28.2s, v16.2s, v16.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V16.B8, V25.B8
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B8, V25.B8, V10.B8
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B8, V10.B8, V11.B8
+	VMOV	V11.B16, V22.B16
+mathblock51:
+	WORD	$0x0e30e613 // fcmeq v19.2s, v16.2s, v16.2s
+	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock52
+	WORD	$0x0e24e494 // fcmeq v20.2s, v4.2s, v4.2s
+	WORD	$0x2e205a94 // mvn v20.8b, v20.8b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V4.B8, V24.B8
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B8, V24.B8, V23.B8
+	WORD	$0x0e3fe7fb // fcmeq v27.2s, v31.2s, v31.2s
+	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V31.B8, V28.B8
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B8, V28.B8, V25.B8
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B8, V25.B8, V9.B8
+	VMOV	V9.B16, V22.B16
+mathblock52:
+	VMOV	V22.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	WORD	$0x0ea4d7f0 // fsub v16.2s, v31.2s, v4.2s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S2]
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.S2, V16.S2, V19.S2
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0eb4d675 // fsub v21.2s, v19.2s, v20.2s
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.S2, V21.S2, V23.S2
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.S2, V21.S2, V25.S2
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.S2, V26.S2, V28.S2
+	WORD	$0x2e39df28 // fmul v8.2s, v25.2s, v25.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	WORD	$0x0e29d72a // fadd v10.2s, v25.2s, v9.2s
+	VMOV	V10.B16, V11.B16
+	VFMLA	V28.S2, V8.S2, V11.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V17.S[3]
+	VSHL	$19, V19.S2, V18.S2
+	VADD	V18.S2, V17.S2, V20.S2
+	VMOV	V20.B16, V22.B16
+	VFMLA	V20.S2, V11.S2, V22.S2
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VAND	V24.B8, V16.B8, V21.B8
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2eb5e6fa // fcmgt v26.2s, v23.2s, v21.2s
+	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
+	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock53
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VAND	V25.B8, V19.B8, V9.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V19.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[0]
+	VMOV	V19.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[1]
+	VMOV	V19.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[2]
+	VMOV	V19.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V8.S[3]
+	VSHL	$19, V9.S2, V28.S2
+	VADD	V28.S2, V8.S2, V10.S2
+	VMOV	V10.B16, V17.B16
+	VFMLA	V10.S2, V11.S2, V17.S2
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VSUB	V18.S2, V19.S2, V20.S2
+	VUSHR	$4, V20.S2, V24.S2
+	VUSHR	$1, V24.S2, V23.S2
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V23.S2, V27.S2
+	VSHL	$23, V27.S2, V25.S2
+	VSUB	V23.S2, V24.S2, V9.S2
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VSUB	V8.S2, V9.S2, V28.S2
+	VSHL	$23, V28.S2, V11.S2
+	WORD	$0x2e39de2a // fmul v10.2s, v17.2s, v25.2s
+	WORD	$0x2e2bdd52 // fmul v18.2s, v10.2s, v11.2s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x2eb3e614 // fcmgt v20.2s, v16.2s, v19.2s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V20.B16, V27.B16
+	VBSL	V18.B8, V21.B8, V27.B8
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb0e717 // fcmgt v23.2s, v24.2s, v16.2s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V27.B8, V8.B8, V9.B8
+	WORD	$0x0e30e61c // fcmeq v28.2s, v16.2s, v16.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V16.B8, V25.B8
+	VMOV	V28.B16, V10.B16
+	VBSL	V9.B8, V25.B8, V10.B8
+	VMOV	V26.B16, V11.B16
+	VBSL	V22.B8, V10.B8, V11.B8
+	VMOV	V11.B16, V22.B16
+mathblock53:
+	WORD	$0x0e30e613 // fcmeq v19.2s, v16.2s, v16.2s
+	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
+	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
+	FMOVS	F21, R20
+	CBZ	R20, mathblock54
+	WORD	$0x0e24e494 // fcmeq v20.2s, v4.2s, v4.2s
+	WORD	$0x2e205a94 // mvn v20.8b, v20.8b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V4.B8, V24.B8
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V20.B16, V23.B16
+	VBSL	V8.B8, V24.B8, V23.B8
+	WORD	$0x0e3fe7fb // fcmeq v27.2s, v31.2s, v31.2s
+	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V31.B8, V28.B8
+	VMOV	V27.B16, V25.B16
+	VBSL	V23.B8, V28.B8, V25.B8
+	VMOV	V19.B16, V9.B16
+	VBSL	V22.B8, V25.B8, V9.B8
+	VMOV	V9.B16, V22.B16
+mathblock54:
+	VMOV	V22.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
 	// func addVVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
 TEXT ·addVVF64NEON(SB), NOSPLIT, $0-64
 	MOVD	m+0(FP), R0
@@ -42726,6 +47509,3880 @@ tail1:
 	VMOV	V10.B16, V19.B16
 	VBSL	V8.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func expsubVVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+TEXT ·expsubVVF64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x4ee4d410 // fsub v16.2d, v0.2d, v4.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock55
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock55:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock56
+	WORD	$0x4e64e49b // fcmeq v27.2d, v4.2d, v4.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V4.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e60e40b // fcmeq v11.2d, v0.2d, v0.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock56:
+	VMOV	V8.B16, V12.B16
+	WORD	$0x4ee5d430 // fsub v16.2d, v1.2d, v5.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock57
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock57:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock58
+	WORD	$0x4e65e4bb // fcmeq v27.2d, v5.2d, v5.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V5.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e61e42b // fcmeq v11.2d, v1.2d, v1.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V1.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock58:
+	VMOV	V8.B16, V13.B16
+	WORD	$0x4ee6d450 // fsub v16.2d, v2.2d, v6.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock59
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock59:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock60
+	WORD	$0x4e66e4db // fcmeq v27.2d, v6.2d, v6.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V6.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e62e44b // fcmeq v11.2d, v2.2d, v2.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V2.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock60:
+	VMOV	V8.B16, V14.B16
+	WORD	$0x4ee7d470 // fsub v16.2d, v3.2d, v7.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock61
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock61:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock62
+	WORD	$0x4e67e4fb // fcmeq v27.2d, v7.2d, v7.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V7.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e63e46b // fcmeq v11.2d, v3.2d, v3.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V3.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock62:
+	VMOV	V8.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x4ee4d410 // fsub v16.2d, v0.2d, v4.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock63
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock63:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock64
+	WORD	$0x4e64e49b // fcmeq v27.2d, v4.2d, v4.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V4.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e60e40b // fcmeq v11.2d, v0.2d, v0.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock64:
+	VMOV	V8.B16, V12.B16
+	WORD	$0x4ee5d430 // fsub v16.2d, v1.2d, v5.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock65
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock65:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock66
+	WORD	$0x4e65e4bb // fcmeq v27.2d, v5.2d, v5.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V5.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e61e42b // fcmeq v11.2d, v1.2d, v1.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V1.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock66:
+	VMOV	V8.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x4ee4d410 // fsub v16.2d, v0.2d, v4.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock67
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock67:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock68
+	WORD	$0x4e64e49b // fcmeq v27.2d, v4.2d, v4.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V4.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e60e40b // fcmeq v11.2d, v0.2d, v0.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock68:
+	VMOV	V8.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	WORD	$0x4ee4d410 // fsub v16.2d, v0.2d, v4.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock69
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock69:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock70
+	WORD	$0x4e64e49b // fcmeq v27.2d, v4.2d, v4.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V4.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e60e40b // fcmeq v11.2d, v0.2d, v0.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock70:
+	VMOV	V8.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func expsubVSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+TEXT ·expsubVSF64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x4efed410 // fsub v16.2d, v0.2d, v30.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock71
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock71:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock72
+	WORD	$0x4e7ee7db // fcmeq v27.2d, v30.2d, v30.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V30.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e60e40b // fcmeq v11.2d, v0.2d, v0.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock72:
+	VMOV	V8.B16, V12.B16
+	WORD	$0x4efed430 // fsub v16.2d, v1.2d, v30.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock73
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock73:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock74
+	WORD	$0x4e7ee7db // fcmeq v27.2d, v30.2d, v30.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V30.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e61e42b // fcmeq v11.2d, v1.2d, v1.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V1.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock74:
+	VMOV	V8.B16, V13.B16
+	WORD	$0x4efed450 // fsub v16.2d, v2.2d, v30.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock75
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock75:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock76
+	WORD	$0x4e7ee7db // fcmeq v27.2d, v30.2d, v30.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V30.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e62e44b // fcmeq v11.2d, v2.2d, v2.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V2.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock76:
+	VMOV	V8.B16, V14.B16
+	WORD	$0x4efed470 // fsub v16.2d, v3.2d, v30.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock77
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock77:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock78
+	WORD	$0x4e7ee7db // fcmeq v27.2d, v30.2d, v30.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V30.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e63e46b // fcmeq v11.2d, v3.2d, v3.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V3.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock78:
+	VMOV	V8.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	WORD	$0x4efed410 // fsub v16.2d, v0.2d, v30.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock79
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock79:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock80
+	WORD	$0x4e7ee7db // fcmeq v27.2d, v30.2d, v30.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V30.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e60e40b // fcmeq v11.2d, v0.2d, v0.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock80:
+	VMOV	V8.B16, V12.B16
+	WORD	$0x4efed430 // fsub v16.2d, v1.2d, v30.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock81
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock81:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock82
+	WORD	$0x4e7ee7db // fcmeq v27.2d, v30.2d, v30.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V30.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e61e42b // fcmeq v11.2d, v1.2d, v1.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V1.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock82:
+	VMOV	V8.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	WORD	$0x4efed410 // fsub v16.2d, v0.2d, v30.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock83
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock83:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock84
+	WORD	$0x4e7ee7db // fcmeq v27.2d, v30.2d, v30.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V30.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e60e40b // fcmeq v11.2d, v0.2d, v0.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock84:
+	VMOV	V8.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	WORD	$0x4efed410 // fsub v16.2d, v0.2d, v30.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock85
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock85:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock86
+	WORD	$0x4e7ee7db // fcmeq v27.2d, v30.2d, v30.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V30.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e60e40b // fcmeq v11.2d, v0.2d, v0.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock86:
+	VMOV	V8.B16, V12.B16
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func expsubSVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int)
+TEXT ·expsubSVF64NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x4ee4d7f0 // fsub v16.2d, v31.2d, v4.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock87
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock87:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock88
+	WORD	$0x4e64e49b // fcmeq v27.2d, v4.2d, v4.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V4.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e7fe7eb // fcmeq v11.2d, v31.2d, v31.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V31.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock88:
+	VMOV	V8.B16, V12.B16
+	WORD	$0x4ee5d7f0 // fsub v16.2d, v31.2d, v5.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock89
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock89:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock90
+	WORD	$0x4e65e4bb // fcmeq v27.2d, v5.2d, v5.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V5.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e7fe7eb // fcmeq v11.2d, v31.2d, v31.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V31.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock90:
+	VMOV	V8.B16, V13.B16
+	WORD	$0x4ee6d7f0 // fsub v16.2d, v31.2d, v6.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock91
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock91:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock92
+	WORD	$0x4e66e4db // fcmeq v27.2d, v6.2d, v6.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V6.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e7fe7eb // fcmeq v11.2d, v31.2d, v31.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V31.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock92:
+	VMOV	V8.B16, V14.B16
+	WORD	$0x4ee7d7f0 // fsub v16.2d, v31.2d, v7.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock93
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock93:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock94
+	WORD	$0x4e67e4fb // fcmeq v27.2d, v7.2d, v7.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V7.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e7fe7eb // fcmeq v11.2d, v31.2d, v31.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V31.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock94:
+	VMOV	V8.B16, V15.B16
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x4ee4d7f0 // fsub v16.2d, v31.2d, v4.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock95
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock95:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock96
+	WORD	$0x4e64e49b // fcmeq v27.2d, v4.2d, v4.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V4.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e7fe7eb // fcmeq v11.2d, v31.2d, v31.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V31.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock96:
+	VMOV	V8.B16, V12.B16
+	WORD	$0x4ee5d7f0 // fsub v16.2d, v31.2d, v5.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock97
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock97:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock98
+	WORD	$0x4e65e4bb // fcmeq v27.2d, v5.2d, v5.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V5.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e7fe7eb // fcmeq v11.2d, v31.2d, v31.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V31.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock98:
+	VMOV	V8.B16, V13.B16
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x4ee4d7f0 // fsub v16.2d, v31.2d, v4.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock99
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock99:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock100
+	WORD	$0x4e64e49b // fcmeq v27.2d, v4.2d, v4.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V4.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e7fe7eb // fcmeq v11.2d, v31.2d, v31.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V31.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock100:
+	VMOV	V8.B16, V12.B16
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	WORD	$0x4ee4d7f0 // fsub v16.2d, v31.2d, v4.2d
+	MOVD	$expsub64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V19.B16
+	VFMLA	V17.D2, V16.D2, V19.D2
+	MOVD	$expsub64consts<>+8(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
+	MOVD	$expsub64consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V16.B16, V23.B16
+	VFMLS	V22.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLS	V24.D2, V21.D2, V25.D2
+	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V26.D2]
+	MOVD	$expsub64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V28.B16
+	VFMLA	V25.D2, V26.D2, V28.D2
+	MOVD	$expsub64consts<>+48(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V25.D2, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+56(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V11.B16
+	VFMLA	V25.D2, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+64(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V18.B16
+	VFMLA	V25.D2, V11.D2, V18.D2
+	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V22.D[1]
+	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
+	VMOV	V24.B16, V21.B16
+	VFMLA	V18.D2, V20.D2, V21.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V23.D[1]
+	VSHL	$48, V19.D2, V26.D2
+	VADD	V26.D2, V23.D2, V27.D2
+	VMOV	V27.B16, V8.B16
+	VFMLA	V27.D2, V21.D2, V8.D2
+	MOVD	$expsub64consts<>+72(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VAND	V28.B16, V16.B16, V10.B16
+	MOVD	$expsub64consts<>+80(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
+	FMOVS	F11, R20
+	CBZ	R20, mathblock101
+	MOVD	$expsub64consts<>+88(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VAND	V25.B16, V19.B16, V22.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V19.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[0]
+	VMOV	V19.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V20.D[1]
+	VSHL	$48, V22.D2, V18.D2
+	VADD	V18.D2, V20.D2, V24.D2
+	VMOV	V24.B16, V23.B16
+	VFMLA	V24.D2, V21.D2, V23.D2
+	MOVD	$expsub64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V19.D2, V27.D2
+	VUSHR	$4, V27.D2, V28.D2
+	VUSHR	$1, V28.D2, V9.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V9.D2, V11.D2
+	VSHL	$52, V11.D2, V25.D2
+	VSUB	V9.D2, V28.D2, V22.D2
+	MOVD	$expsub64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V22.D2, V18.D2
+	VSHL	$52, V18.D2, V21.D2
+	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
+	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V27.B16, V11.B16
+	VBSL	V26.B16, V10.B16, V11.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V9.B16, V22.B16
+	VBSL	V11.B16, V20.B16, V22.B16
+	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V16.B16, V25.B16
+	VMOV	V18.B16, V24.B16
+	VBSL	V22.B16, V25.B16, V24.B16
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	VMOV	V21.B16, V8.B16
+mathblock101:
+	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock102
+	WORD	$0x4e64e49b // fcmeq v27.2d, v4.2d, v4.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V4.B16, V28.B16
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V27.B16, V9.B16
+	VBSL	V20.B16, V28.B16, V9.B16
+	WORD	$0x4e7fe7eb // fcmeq v11.2d, v31.2d, v31.2d
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V31.B16, V18.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V9.B16, V18.B16, V25.B16
+	VMOV	V19.B16, V22.B16
+	VBSL	V8.B16, V25.B16, V22.B16
+	VMOV	V22.B16, V8.B16
+mathblock102:
+	VMOV	V8.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2

@@ -2889,6 +2889,117 @@ var powKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 	21: powSVF64AVX512,
 }
 
+// ExpSub computes the m x n block of kind k of expsub with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func ExpSub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+	if raceEnabled {
+		raceBinary(k, m, n, dst, ldd, a, lda, b, ldb)
+	}
+	if m*n > chunkElems[T]() {
+		expsubChunked(k, m, n, dst, ldd, a, lda, b, ldb, stream)
+		return
+	}
+	if cpu.X86.HasFMA {
+		switch typeOf[T]() {
+		case tFloat32:
+			pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
+			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			case 2, 3:
+				expsubVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 4, 5:
+				expsubVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 10, 11:
+				expsubVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 12, 13:
+				expsubVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 18, 19:
+				expsubSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 20, 21:
+				expsubSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+			default:
+				expsubGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+			}
+			return
+		case tFloat64:
+			pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
+			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			case 2, 3:
+				expsubVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 4, 5:
+				expsubVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 10, 11:
+				expsubVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 12, 13:
+				expsubVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 18, 19:
+				expsubSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
+			case 20, 21:
+				expsubSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb)
+			default:
+				expsubGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+			}
+			return
+		}
+	}
+	expsubGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// expsubKernel returns the assembly kernel that ExpSub would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func expsubKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	if !(cpu.X86.HasFMA) {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](expsubKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](expsubKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// expsubKernelsF32 are expsub's float32 kernels by kernelKey, as ExpSub's switch calls them.
+var expsubKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
+	2:  expsubVVF32AVX2,
+	3:  expsubVVF32AVX2,
+	4:  expsubVVF32AVX512,
+	5:  expsubVVF32AVX512,
+	10: expsubVSF32AVX2,
+	11: expsubVSF32AVX2,
+	12: expsubVSF32AVX512,
+	13: expsubVSF32AVX512,
+	18: expsubSVF32AVX2,
+	19: expsubSVF32AVX2,
+	20: expsubSVF32AVX512,
+	21: expsubSVF32AVX512,
+}
+
+// expsubKernelsF64 are expsub's float64 kernels by kernelKey, as ExpSub's switch calls them.
+var expsubKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
+	2:  expsubVVF64AVX2,
+	3:  expsubVVF64AVX2,
+	4:  expsubVVF64AVX512,
+	5:  expsubVVF64AVX512,
+	10: expsubVSF64AVX2,
+	11: expsubVSF64AVX2,
+	12: expsubVSF64AVX512,
+	13: expsubVSF64AVX512,
+	18: expsubSVF64AVX2,
+	19: expsubSVF64AVX2,
+	20: expsubSVF64AVX512,
+	21: expsubSVF64AVX512,
+}
+
 // And computes the m x n block of kind k of and with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which

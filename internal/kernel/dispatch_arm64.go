@@ -1622,6 +1622,88 @@ var powKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, l
 	23: powSVF64NEON,
 }
 
+// ExpSub computes the m x n block of kind k of expsub with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func ExpSub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+	if raceEnabled {
+		raceBinary(k, m, n, dst, ldd, a, lda, b, ldb)
+	}
+	if m*n > chunkElems[T]() {
+		expsubChunked(k, m, n, dst, ldd, a, lda, b, ldb, stream)
+		return
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
+		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		case 6, 7:
+			expsubVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			expsubVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			expsubSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			expsubGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	case tFloat64:
+		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
+		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		case 6, 7:
+			expsubVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 14, 15:
+			expsubVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		case 22, 23:
+			expsubSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
+		default:
+			expsubGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+		}
+		return
+	}
+	expsubGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// expsubKernel returns the assembly kernel that ExpSub would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func expsubKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel3](expsubKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel3](expsubKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// expsubKernelsF32 are expsub's float32 kernels by kernelKey, as ExpSub's switch calls them.
+var expsubKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int){
+	6:  expsubVVF32NEON,
+	7:  expsubVVF32NEON,
+	14: expsubVSF32NEON,
+	15: expsubVSF32NEON,
+	22: expsubSVF32NEON,
+	23: expsubSVF32NEON,
+}
+
+// expsubKernelsF64 are expsub's float64 kernels by kernelKey, as ExpSub's switch calls them.
+var expsubKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int){
+	6:  expsubVVF64NEON,
+	7:  expsubVVF64NEON,
+	14: expsubVSF64NEON,
+	15: expsubVSF64NEON,
+	22: expsubSVF64NEON,
+	23: expsubSVF64NEON,
+}
+
 // And computes the m x n block of kind k of and with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which

@@ -238,6 +238,31 @@ func powKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	return nil
 }
 
+// ExpSub computes the m x n block of kind k of expsub with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func ExpSub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+	if raceEnabled {
+		raceBinary(k, m, n, dst, ldd, a, lda, b, ldb)
+	}
+	if m*n > chunkElems[T]() {
+		expsubChunked(k, m, n, dst, ldd, a, lda, b, ldb, stream)
+		return
+	}
+	expsubGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+}
+
+// expsubKernel returns the assembly kernel that ExpSub would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel3.
+func expsubKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
+	return nil
+}
+
 // And computes the m x n block of kind k of and with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which

@@ -736,12 +736,12 @@ func conversions() []conversion {
 // float types, for element type T, with those ops.
 func families[T kernel.Float]() []family {
 	return []family{
-		{name: "binary", ops: []string{"add", "sub", "mul", "div", "min", "max", "hypot", "atan2", "pow"}, kinds: []kernel.Kind{kernel.VV, kernel.VS, kernel.SV}, vector: [][]bool{{true, true}, {true, false}, {false, true}}, inputs: []string{"T", "T"}, out: "T", stream: true,
+		{name: "binary", ops: []string{"add", "sub", "mul", "div", "min", "max", "hypot", "atan2", "pow", "expsub"}, kinds: []kernel.Kind{kernel.VV, kernel.VS, kernel.SV}, vector: [][]bool{{true, true}, {true, false}, {false, true}}, inputs: []string{"T", "T"}, out: "T", stream: true,
 			run: func(op int, k kernel.Kind, m, n int, dst any, ldd int, in []any, ld []int, stream bool) {
-				kernel.Binary(k, kernel.Op([...]int{0, 1, 2, 3, 4, 5, 6, 7, 8}[op]), m, n, dst.([]T), ldd, in[0].([]T), ld[0], in[1].([]T), ld[1], stream)
+				kernel.Binary(k, kernel.Op([...]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}[op]), m, n, dst.([]T), ldd, in[0].([]T), ld[0], in[1].([]T), ld[1], stream)
 			},
 			ref: func(op int, k kernel.Kind, m, n int, dst any, ldd int, in []any, ld []int) {
-				kernel.Reference(k, kernel.Op([...]int{0, 1, 2, 3, 4, 5, 6, 7, 8}[op]), m, n, dst.([]T), ldd, in[0].([]T), ld[0], in[1].([]T), ld[1])
+				kernel.Reference(k, kernel.Op([...]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}[op]), m, n, dst.([]T), ldd, in[0].([]T), ld[0], in[1].([]T), ld[1])
 			},
 		},
 		{name: "unary", ops: []string{"neg", "abs", "sqrt", "floor", "ceil", "trunc", "roundeven", "round", "exp", "log", "exp2", "expm1", "log2", "log10", "log1p", "sigmoid", "tanh", "erf", "sin", "cos"}, kinds: []kernel.Kind{kernel.V}, vector: [][]bool{{true}}, inputs: []string{"T"}, out: "T", stream: true,

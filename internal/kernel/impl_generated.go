@@ -16,4 +16,4 @@ var implNames = [numImpls]string{"generic", "avx2", "avx512", "neon"}
 
 // computeOps names the ops of classCompute, whose speed is their arithmetic
 // unit's rather than the memory traffic's, for descriptions of the dispatch.
-var computeOps = []string{"div", "hypot", "atan2", "pow", "sqrt", "exp", "log", "exp2", "expm1", "log2", "log10", "log1p", "sigmoid", "tanh", "erf", "sin", "cos"}
+var computeOps = []string{"div", "hypot", "atan2", "pow", "expsub", "sqrt", "exp", "log", "exp2", "expm1", "log2", "log10", "log1p", "sigmoid", "tanh", "erf", "sin", "cos"}

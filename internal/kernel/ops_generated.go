@@ -79,19 +79,20 @@ type Op uint8
 
 // The binary operations, numbered as in package elem.
 const (
-	OpAdd   Op = 0 // a + b
-	OpSub   Op = 1 // a - b
-	OpMul   Op = 2 // a * b
-	OpDiv   Op = 3 // a / b
-	OpMin   Op = 4 // min(a, b)
-	OpMax   Op = 5 // max(a, b)
-	OpHypot Op = 6 // sqrt(a**2 + b**2)
-	OpAtan2 Op = 7 // atan2(a, b)
-	OpPow   Op = 8 // a**b
-	NumOps  Op = 9 // the number of binary operations
+	OpAdd    Op = 0  // a + b
+	OpSub    Op = 1  // a - b
+	OpMul    Op = 2  // a * b
+	OpDiv    Op = 3  // a / b
+	OpMin    Op = 4  // min(a, b)
+	OpMax    Op = 5  // max(a, b)
+	OpHypot  Op = 6  // sqrt(a**2 + b**2)
+	OpAtan2  Op = 7  // atan2(a, b)
+	OpPow    Op = 8  // a**b
+	OpExpSub Op = 9  // exp(a - b)
+	NumOps   Op = 10 // the number of binary operations
 )
 
-var opNames = [NumOps]string{"add", "sub", "mul", "div", "min", "max", "hypot", "atan2", "pow"}
+var opNames = [NumOps]string{"add", "sub", "mul", "div", "min", "max", "hypot", "atan2", "pow", "expsub"}
 
 // String returns the lower-case name of op ("add"), or Op(N) for an invalid op.
 func (op Op) String() string {
@@ -123,6 +124,8 @@ func Binary[T Number](k Kind, op Op, m, n int, dst []T, ldd int, a []T, lda int,
 		Atan2(k, m, n, dst, ldd, a, lda, b, ldb, stream)
 	case OpPow:
 		Pow(k, m, n, dst, ldd, a, lda, b, ldb, stream)
+	case OpExpSub:
+		ExpSub(k, m, n, dst, ldd, a, lda, b, ldb, stream)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -151,6 +154,8 @@ func BinaryEntry[T Number](op Op) func(k Kind, m, n int, dst []T, ldd int, a []T
 		return Atan2[T]
 	case OpPow:
 		return Pow[T]
+	case OpExpSub:
+		return ExpSub[T]
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -177,6 +182,8 @@ func BinaryKernel[T Number](op Op, k Kind, m, n int, stream bool) Kernel3 {
 		return atan2Kernel[T](k, m, n, stream)
 	case OpPow:
 		return powKernel[T](k, m, n, stream)
+	case OpExpSub:
+		return expsubKernel[T](k, m, n, stream)
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -203,6 +210,8 @@ func Reference[T Number](k Kind, op Op, m, n int, dst []T, ldd int, a []T, lda i
 		atan2Generic(k, m, n, dst, ldd, a, lda, b, ldb)
 	case OpPow:
 		powGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
+	case OpExpSub:
+		expsubGeneric(k, m, n, dst, ldd, a, lda, b, ldb)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -229,6 +238,8 @@ func RowVV[T Number](op Op, d []T, a []T, b []T) {
 		atan2VV(d, a, b)
 	case OpPow:
 		powVV(d, a, b)
+	case OpExpSub:
+		expsubVV(d, a, b)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -255,6 +266,8 @@ func RowVS[T Number](op Op, d []T, a []T, b T) {
 		atan2VS(d, a, b)
 	case OpPow:
 		powVS(d, a, b)
+	case OpExpSub:
+		expsubVS(d, a, b)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -281,6 +294,8 @@ func RowSV[T Number](op Op, d []T, a *T, b []T) {
 		atan2SV(d, a, b)
 	case OpPow:
 		powSV(d, a, b)
+	case OpExpSub:
+		expsubSV(d, a, b)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -804,6 +819,76 @@ func powChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b 
 		}
 		for col := 0; col < n; col += limit {
 			Pow(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, b[r*ldb+col*inputStep[k][1]:], ldb, stream)
+		}
+	}
+}
+
+//go:noinline
+func expsubVV[T Number](d []T, a []T, b []T) {
+	a, b = a[:len(d)], b[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(expsub32(float32(a[j]), float32(b[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(expsub64(float64(a[j]), float64(b[j])))
+	}
+}
+
+//go:noinline
+func expsubVS[T Number](d []T, a []T, b T) {
+	a = a[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(expsub32(float32(a[j]), float32(b)))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(expsub64(float64(a[j]), float64(b)))
+	}
+}
+
+//go:noinline
+func expsubSV[T Number](d []T, a *T, b []T) {
+	b = b[:len(d)]
+	if isFloat32[T]() {
+		for j := range d {
+			d[j] = T(expsub32(float32(*a), float32(b[j])))
+		}
+		return
+	}
+	for j := range d {
+		d[j] = T(expsub64(float64(*a), float64(b[j])))
+	}
+}
+
+func expsubGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int) {
+	for r := range m {
+		switch k {
+		case VV:
+			expsubVV(dst[r*ldd:][:n], a[r*lda:][:n], b[r*ldb:][:n])
+		case VS:
+			expsubVS(dst[r*ldd:][:n], a[r*lda:][:n], b[r*ldb])
+		case SV:
+			expsubSV(dst[r*ldd:][:n], &a[r*lda], b[r*ldb:][:n])
+		}
+	}
+}
+
+func expsubChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, stream bool) {
+	limit := chunkElems[T]()
+	rows := max(1, limit/n)
+	for r := 0; r < m; r += rows {
+		rr := min(rows, m-r)
+		if n <= limit {
+			ExpSub(k, rr, n, dst[r*ldd:], ldd, a[r*lda:], lda, b[r*ldb:], ldb, stream)
+			continue
+		}
+		for col := 0; col < n; col += limit {
+			ExpSub(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, b[r*ldb+col*inputStep[k][1]:], ldb, stream)
 		}
 	}
 }

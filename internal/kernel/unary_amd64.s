@@ -2608,7 +2608,7 @@ expVF32AVX2_loop2:
 	VCMPPS       $0x15, exp32consts<>+448(SB), Y7, Y7
 	VPOR         Y7, Y6, Y8
 	VPTEST       Y8, Y8
-	JZ           mathblock265
+	JZ           mathblock439
 	VPAND        exp32consts<>+512(SB), Y0, Y8
 	VPERMPS      exphi_32<>+0(SB), Y0, Y9
 	VPERMPS      exphi_32<>+32(SB), Y0, Y10
@@ -2670,7 +2670,7 @@ expVF32AVX2_loop2:
 	VBLENDVPS    Y0, Y1, Y4, Y1
 	VBLENDVPS    Y7, Y1, Y3, Y3
 
-mathblock265:
+mathblock439:
 	VMOVUPS Y2, (DX)(R8*4)
 	VMOVUPS Y3, 32(DX)(R8*4)
 	ADDQ    $0x00000010, R8
@@ -2708,7 +2708,7 @@ expVF32AVX2_loop1:
 	VPAND        exp32consts<>+384(SB), Y3, Y3
 	VCMPPS       $0x15, exp32consts<>+448(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock266
+	JZ           mathblock440
 	VPAND        exp32consts<>+512(SB), Y0, Y4
 	VPERMPS      exphi_32<>+0(SB), Y0, Y5
 	VPERMPS      exphi_32<>+32(SB), Y0, Y6
@@ -2740,7 +2740,7 @@ expVF32AVX2_loop1:
 	VBLENDVPS    Y0, Y2, Y5, Y2
 	VBLENDVPS    Y3, Y2, Y1, Y1
 
-mathblock266:
+mathblock440:
 	VMOVUPS Y1, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -2777,7 +2777,7 @@ expVF32AVX2_after1:
 	VPAND        exp32consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp32consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock267
+	JZ           mathblock441
 	VPAND        exp32consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -2806,7 +2806,7 @@ expVF32AVX2_after1:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X2, X2
 
-mathblock267:
+mathblock441:
 	VMOVUPS X2, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -2842,7 +2842,7 @@ expVF32AVX2_tail4:
 	VPAND        exp32consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp32consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock268
+	JZ           mathblock442
 	VPAND        exp32consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -2871,7 +2871,7 @@ expVF32AVX2_tail4:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X2, X2
 
-mathblock268:
+mathblock442:
 	VMOVQ X2, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -2907,7 +2907,7 @@ expVF32AVX2_tail2:
 	VPAND        exp32consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp32consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock269
+	JZ           mathblock443
 	VPAND        exp32consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -2936,7 +2936,7 @@ expVF32AVX2_tail2:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X2, X2
 
-mathblock269:
+mathblock443:
 	VMOVSS X2, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -3232,7 +3232,7 @@ logVF32AVX2_loop2:
 	VPOR        Y3, Y5, Y3
 	VPOR        Y3, Y0, Y4
 	VPTEST      Y4, Y4
-	JZ          mathblock270
+	JZ          mathblock444
 	VMOVUPS     (SI)(R8*4), Y4
 	VMULPS      log32consts<>+960(SB), Y4, Y4
 	VPADDD      log32consts<>+0(SB), Y4, Y4
@@ -3338,7 +3338,7 @@ logVF32AVX2_loop2:
 	VBLENDVPS   Y4, Y5, Y0, Y5
 	VBLENDVPS   Y3, Y5, Y2, Y2
 
-mathblock270:
+mathblock444:
 	VMOVUPS Y1, (DX)(R8*4)
 	VMOVUPS Y2, 32(DX)(R8*4)
 	ADDQ    $0x00000010, R8
@@ -3390,7 +3390,7 @@ logVF32AVX2_loop1:
 	VCMPPS      $0x15, log32consts<>+832(SB), Y2, Y2
 	VPOR        Y1, Y2, Y1
 	VPTEST      Y1, Y1
-	JZ          mathblock271
+	JZ          mathblock445
 	VMOVUPS     (SI)(R8*4), Y2
 	VMULPS      log32consts<>+960(SB), Y2, Y2
 	VPADDD      log32consts<>+0(SB), Y2, Y2
@@ -3444,7 +3444,7 @@ logVF32AVX2_loop1:
 	VBLENDVPS   Y3, Y4, Y2, Y4
 	VBLENDVPS   Y1, Y4, Y0, Y0
 
-mathblock271:
+mathblock445:
 	VMOVUPS Y0, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -3495,7 +3495,7 @@ logVF32AVX2_after1:
 	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock272
+	JZ          mathblock446
 	VMULPS      log32consts<>+960(SB), X0, X3
 	VPADDD      log32consts<>+0(SB), X3, X3
 	VPSRLD      $0x17, X3, X4
@@ -3546,7 +3546,7 @@ logVF32AVX2_after1:
 	VBLENDVPS   X3, X0, X4, X0
 	VBLENDVPS   X1, X0, X2, X2
 
-mathblock272:
+mathblock446:
 	VMOVUPS X2, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -3596,7 +3596,7 @@ logVF32AVX2_tail4:
 	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock273
+	JZ          mathblock447
 	VMULPS      log32consts<>+960(SB), X0, X3
 	VPADDD      log32consts<>+0(SB), X3, X3
 	VPSRLD      $0x17, X3, X4
@@ -3647,7 +3647,7 @@ logVF32AVX2_tail4:
 	VBLENDVPS   X3, X0, X4, X0
 	VBLENDVPS   X1, X0, X2, X2
 
-mathblock273:
+mathblock447:
 	VMOVQ X2, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -3697,7 +3697,7 @@ logVF32AVX2_tail2:
 	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock274
+	JZ          mathblock448
 	VMULPS      log32consts<>+960(SB), X0, X3
 	VPADDD      log32consts<>+0(SB), X3, X3
 	VPSRLD      $0x17, X3, X4
@@ -3748,7 +3748,7 @@ logVF32AVX2_tail2:
 	VBLENDVPS   X3, X0, X4, X0
 	VBLENDVPS   X1, X0, X2, X2
 
-mathblock274:
+mathblock448:
 	VMOVSS X2, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -4064,7 +4064,7 @@ exp2VF32AVX2_loop2:
 	VCMPPS       $0x15, exp232consts<>+448(SB), Y7, Y7
 	VPOR         Y7, Y6, Y8
 	VPTEST       Y8, Y8
-	JZ           mathblock275
+	JZ           mathblock449
 	VPAND        exp232consts<>+512(SB), Y0, Y8
 	VPERMPS      exphi_32<>+0(SB), Y0, Y9
 	VPERMPS      exphi_32<>+32(SB), Y0, Y10
@@ -4126,7 +4126,7 @@ exp2VF32AVX2_loop2:
 	VBLENDVPS    Y0, Y1, Y2, Y1
 	VBLENDVPS    Y7, Y1, Y5, Y5
 
-mathblock275:
+mathblock449:
 	VMOVUPS Y4, (DX)(R8*4)
 	VMOVUPS Y5, 32(DX)(R8*4)
 	ADDQ    $0x00000010, R8
@@ -4164,7 +4164,7 @@ exp2VF32AVX2_loop1:
 	VPAND        exp232consts<>+384(SB), Y3, Y3
 	VCMPPS       $0x15, exp232consts<>+448(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock276
+	JZ           mathblock450
 	VPAND        exp232consts<>+512(SB), Y0, Y4
 	VPERMPS      exphi_32<>+0(SB), Y0, Y5
 	VPERMPS      exphi_32<>+32(SB), Y0, Y6
@@ -4196,7 +4196,7 @@ exp2VF32AVX2_loop1:
 	VBLENDVPS    Y0, Y1, Y5, Y1
 	VBLENDVPS    Y3, Y1, Y2, Y2
 
-mathblock276:
+mathblock450:
 	VMOVUPS Y2, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -4232,7 +4232,7 @@ exp2VF32AVX2_after1:
 	VPAND        exp232consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp232consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock277
+	JZ           mathblock451
 	VPAND        exp232consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -4261,7 +4261,7 @@ exp2VF32AVX2_after1:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock277:
+mathblock451:
 	VMOVUPS X3, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -4296,7 +4296,7 @@ exp2VF32AVX2_tail4:
 	VPAND        exp232consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp232consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock278
+	JZ           mathblock452
 	VPAND        exp232consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -4325,7 +4325,7 @@ exp2VF32AVX2_tail4:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock278:
+mathblock452:
 	VMOVQ X3, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -4360,7 +4360,7 @@ exp2VF32AVX2_tail2:
 	VPAND        exp232consts<>+384(SB), X0, X4
 	VCMPPS       $0x15, exp232consts<>+448(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock279
+	JZ           mathblock453
 	VPAND        exp232consts<>+512(SB), X1, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X1, X7
@@ -4389,7 +4389,7 @@ exp2VF32AVX2_tail2:
 	VBLENDVPS    X1, X0, X6, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock279:
+mathblock453:
 	VMOVSS X3, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -5225,7 +5225,7 @@ log2VF32AVX2_loop2:
 	VPOR         Y1, Y4, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock280
+	JZ           mathblock454
 	VMOVUPS      (SI)(R8*4), Y2
 	VMULPS       log232consts<>+1088(SB), Y2, Y2
 	VPADDD       log232consts<>+64(SB), Y2, Y2
@@ -5341,7 +5341,7 @@ log2VF32AVX2_loop2:
 	VBLENDVPS    Y0, Y4, Y2, Y4
 	VBLENDVPS    Y1, Y4, Y9, Y9
 
-mathblock280:
+mathblock454:
 	VMOVUPS Y3, (DX)(R8*4)
 	VMOVUPS Y9, 32(DX)(R8*4)
 	ADDQ    $0x00000010, R8
@@ -5398,7 +5398,7 @@ log2VF32AVX2_loop1:
 	VCMPPS       $0x15, log232consts<>+960(SB), Y2, Y2
 	VPOR         Y0, Y2, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock281
+	JZ           mathblock455
 	VMOVUPS      (SI)(R8*4), Y2
 	VMULPS       log232consts<>+1088(SB), Y2, Y2
 	VPADDD       log232consts<>+64(SB), Y2, Y2
@@ -5457,7 +5457,7 @@ log2VF32AVX2_loop1:
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VBLENDVPS    Y0, Y4, Y1, Y1
 
-mathblock281:
+mathblock455:
 	VMOVUPS Y1, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -5513,7 +5513,7 @@ log2VF32AVX2_after1:
 	VCMPPS       $0x15, log232consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock282
+	JZ           mathblock456
 	VMULPS       log232consts<>+1088(SB), X0, X2
 	VPADDD       log232consts<>+64(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -5569,7 +5569,7 @@ log2VF32AVX2_after1:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock282:
+mathblock456:
 	VMOVUPS X5, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -5624,7 +5624,7 @@ log2VF32AVX2_tail4:
 	VCMPPS       $0x15, log232consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock283
+	JZ           mathblock457
 	VMULPS       log232consts<>+1088(SB), X0, X2
 	VPADDD       log232consts<>+64(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -5680,7 +5680,7 @@ log2VF32AVX2_tail4:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock283:
+mathblock457:
 	VMOVQ X5, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -5735,7 +5735,7 @@ log2VF32AVX2_tail2:
 	VCMPPS       $0x15, log232consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock284
+	JZ           mathblock458
 	VMULPS       log232consts<>+1088(SB), X0, X2
 	VPADDD       log232consts<>+64(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -5791,7 +5791,7 @@ log2VF32AVX2_tail2:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock284:
+mathblock458:
 	VMOVSS X5, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -6153,7 +6153,7 @@ log10VF32AVX2_loop2:
 	VPOR         Y1, Y4, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock285
+	JZ           mathblock459
 	VMOVUPS      (SI)(R8*4), Y2
 	VMULPS       log1032consts<>+1088(SB), Y2, Y2
 	VPADDD       log1032consts<>+0(SB), Y2, Y2
@@ -6269,7 +6269,7 @@ log10VF32AVX2_loop2:
 	VBLENDVPS    Y0, Y4, Y2, Y4
 	VBLENDVPS    Y1, Y4, Y9, Y9
 
-mathblock285:
+mathblock459:
 	VMOVUPS Y3, (DX)(R8*4)
 	VMOVUPS Y9, 32(DX)(R8*4)
 	ADDQ    $0x00000010, R8
@@ -6326,7 +6326,7 @@ log10VF32AVX2_loop1:
 	VCMPPS       $0x15, log1032consts<>+960(SB), Y2, Y2
 	VPOR         Y0, Y2, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock286
+	JZ           mathblock460
 	VMOVUPS      (SI)(R8*4), Y2
 	VMULPS       log1032consts<>+1088(SB), Y2, Y2
 	VPADDD       log1032consts<>+0(SB), Y2, Y2
@@ -6385,7 +6385,7 @@ log10VF32AVX2_loop1:
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VBLENDVPS    Y0, Y4, Y1, Y1
 
-mathblock286:
+mathblock460:
 	VMOVUPS Y1, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -6441,7 +6441,7 @@ log10VF32AVX2_after1:
 	VCMPPS       $0x15, log1032consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock287
+	JZ           mathblock461
 	VMULPS       log1032consts<>+1088(SB), X0, X2
 	VPADDD       log1032consts<>+0(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -6497,7 +6497,7 @@ log10VF32AVX2_after1:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock287:
+mathblock461:
 	VMOVUPS X5, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -6552,7 +6552,7 @@ log10VF32AVX2_tail4:
 	VCMPPS       $0x15, log1032consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock288
+	JZ           mathblock462
 	VMULPS       log1032consts<>+1088(SB), X0, X2
 	VPADDD       log1032consts<>+0(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -6608,7 +6608,7 @@ log10VF32AVX2_tail4:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock288:
+mathblock462:
 	VMOVQ X5, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -6663,7 +6663,7 @@ log10VF32AVX2_tail2:
 	VCMPPS       $0x15, log1032consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock289
+	JZ           mathblock463
 	VMULPS       log1032consts<>+1088(SB), X0, X2
 	VPADDD       log1032consts<>+0(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -6719,7 +6719,7 @@ log10VF32AVX2_tail2:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock289:
+mathblock463:
 	VMOVSS X5, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -7121,7 +7121,7 @@ log1pVF32AVX2_loop2:
 	VPOR         Y3, Y5, Y3
 	VPOR         Y3, Y2, Y4
 	VPTEST       Y4, Y4
-	JZ           mathblock290
+	JZ           mathblock464
 	VMOVUPS      (SI)(R8*4), Y4
 	VCMPPS       $0x00, log1p32consts<>+384(SB), Y4, Y4
 	VBLENDVPS    Y4, log1p32consts<>+1088(SB), Y0, Y4
@@ -7153,7 +7153,7 @@ log1pVF32AVX2_loop2:
 	VBLENDVPS    Y4, Y5, Y2, Y5
 	VBLENDVPS    Y3, Y5, Y1, Y1
 
-mathblock290:
+mathblock464:
 	VMOVUPS Y0, (DX)(R8*4)
 	VMOVUPS Y1, 32(DX)(R8*4)
 	ADDQ    $0x00000010, R8
@@ -7226,7 +7226,7 @@ log1pVF32AVX2_loop1:
 	VCMPPS       $0x00, log1p32consts<>+576(SB), Y2, Y2
 	VPOR         Y1, Y2, Y1
 	VPTEST       Y1, Y1
-	JZ           mathblock291
+	JZ           mathblock465
 	VMOVUPS      (SI)(R8*4), Y2
 	VCMPPS       $0x00, log1p32consts<>+384(SB), Y2, Y2
 	VBLENDVPS    Y2, log1p32consts<>+1088(SB), Y0, Y2
@@ -7243,7 +7243,7 @@ log1pVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y4, Y2, Y4
 	VBLENDVPS    Y1, Y4, Y0, Y0
 
-mathblock291:
+mathblock465:
 	VMOVUPS Y0, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -7312,7 +7312,7 @@ log1pVF32AVX2_after1:
 	VCMPPS       $0x00, log1p32consts<>+576(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock292
+	JZ           mathblock466
 	VCMPPS       $0x00, log1p32consts<>+384(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
 	VCMPPS       $0x11, log1p32consts<>+384(SB), X0, X4
@@ -7324,7 +7324,7 @@ log1pVF32AVX2_after1:
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock292:
+mathblock466:
 	VMOVUPS X1, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -7392,7 +7392,7 @@ log1pVF32AVX2_tail4:
 	VCMPPS       $0x00, log1p32consts<>+576(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock293
+	JZ           mathblock467
 	VCMPPS       $0x00, log1p32consts<>+384(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
 	VCMPPS       $0x11, log1p32consts<>+384(SB), X0, X4
@@ -7404,7 +7404,7 @@ log1pVF32AVX2_tail4:
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock293:
+mathblock467:
 	VMOVQ X1, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -7472,7 +7472,7 @@ log1pVF32AVX2_tail2:
 	VCMPPS       $0x00, log1p32consts<>+576(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock294
+	JZ           mathblock468
 	VCMPPS       $0x00, log1p32consts<>+384(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
 	VCMPPS       $0x11, log1p32consts<>+384(SB), X0, X4
@@ -7484,7 +7484,7 @@ log1pVF32AVX2_tail2:
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock294:
+mathblock468:
 	VMOVSS X1, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -7780,7 +7780,7 @@ sigmoidVF32AVX2_loop2:
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), Y1, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock295
+	JZ           mathblock469
 	VMOVUPS      (SI)(R8*4), Y2
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y2, Y2
 	VMOVUPS      sigmoid32consts<>+64(SB), Y3
@@ -7892,7 +7892,7 @@ sigmoidVF32AVX2_loop2:
 	VBLENDVPS    Y0, Y2, Y3, Y2
 	VBLENDVPS    Y1, Y2, Y11, Y11
 
-mathblock295:
+mathblock469:
 	VMOVUPS Y10, (DX)(R8*4)
 	VMOVUPS Y11, 32(DX)(R8*4)
 	ADDQ    $0x00000010, R8
@@ -7951,7 +7951,7 @@ sigmoidVF32AVX2_loop1:
 	VPAND        sigmoid32consts<>+576(SB), Y0, Y0
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock296
+	JZ           mathblock470
 	VMOVUPS      (SI)(R8*4), Y1
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y1, Y1
 	VMOVUPS      sigmoid32consts<>+64(SB), Y2
@@ -8008,7 +8008,7 @@ sigmoidVF32AVX2_loop1:
 	VBLENDVPS    Y1, Y2, Y3, Y2
 	VBLENDVPS    Y0, Y2, Y5, Y5
 
-mathblock296:
+mathblock470:
 	VMOVUPS Y5, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -8065,7 +8065,7 @@ sigmoidVF32AVX2_after1:
 	VPAND        sigmoid32consts<>+576(SB), X0, X1
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock297
+	JZ           mathblock471
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
 	VMOVUPS      sigmoid32consts<>+64(SB), X3
 	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
@@ -8116,7 +8116,7 @@ sigmoidVF32AVX2_after1:
 	VBLENDVPS    X2, X0, X4, X0
 	VBLENDVPS    X1, X0, X6, X6
 
-mathblock297:
+mathblock471:
 	VMOVUPS X6, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -8172,7 +8172,7 @@ sigmoidVF32AVX2_tail4:
 	VPAND        sigmoid32consts<>+576(SB), X0, X1
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock298
+	JZ           mathblock472
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
 	VMOVUPS      sigmoid32consts<>+64(SB), X3
 	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
@@ -8223,7 +8223,7 @@ sigmoidVF32AVX2_tail4:
 	VBLENDVPS    X2, X0, X4, X0
 	VBLENDVPS    X1, X0, X6, X6
 
-mathblock298:
+mathblock472:
 	VMOVQ X6, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -8279,7 +8279,7 @@ sigmoidVF32AVX2_tail2:
 	VPAND        sigmoid32consts<>+576(SB), X0, X1
 	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock299
+	JZ           mathblock473
 	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
 	VMOVUPS      sigmoid32consts<>+64(SB), X3
 	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
@@ -8330,7 +8330,7 @@ sigmoidVF32AVX2_tail2:
 	VBLENDVPS    X2, X0, X4, X0
 	VBLENDVPS    X1, X0, X6, X6
 
-mathblock299:
+mathblock473:
 	VMOVSS X6, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -8618,7 +8618,7 @@ tanhVF32AVX2_loop2:
 	VCMPPS       $0x11, tanh32consts<>+704(SB), Y1, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock300
+	JZ           mathblock474
 	VMOVUPS      (SI)(R8*4), Y2
 	VMULPS       (SI)(R8*4), Y2, Y2
 	VMOVUPS      tanh32consts<>+768(SB), Y3
@@ -8640,7 +8640,7 @@ tanhVF32AVX2_loop2:
 	VFMADD213PS  32(SI)(R8*4), Y2, Y0
 	VBLENDVPS    Y1, Y0, Y9, Y9
 
-mathblock300:
+mathblock474:
 	VMOVUPS   (SI)(R8*4), Y0
 	VPAND     tanh32consts<>+0(SB), Y0, Y0
 	VMOVUPS   32(SI)(R8*4), Y1
@@ -8719,7 +8719,7 @@ tanhVF32AVX2_loop1:
 	VBLENDVPS    Y1, Y4, Y2, Y4
 	VCMPPS       $0x11, tanh32consts<>+704(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock301
+	JZ           mathblock475
 	VMOVUPS      (SI)(R8*4), Y1
 	VMULPS       (SI)(R8*4), Y1, Y1
 	VMOVUPS      tanh32consts<>+768(SB), Y2
@@ -8731,7 +8731,7 @@ tanhVF32AVX2_loop1:
 	VFMADD213PS  (SI)(R8*4), Y2, Y1
 	VBLENDVPS    Y0, Y1, Y4, Y4
 
-mathblock301:
+mathblock475:
 	VMOVUPS   (SI)(R8*4), Y0
 	VPAND     tanh32consts<>+0(SB), Y0, Y0
 	VPOR      Y0, Y4, Y4
@@ -8801,7 +8801,7 @@ tanhVF32AVX2_after1:
 	VBLENDVPS    X2, X5, X3, X5
 	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock302
+	JZ           mathblock476
 	VMULPS       X0, X0, X2
 	VMOVUPS      tanh32consts<>+768(SB), X3
 	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
@@ -8812,7 +8812,7 @@ tanhVF32AVX2_after1:
 	VFMADD213PS  X0, X3, X2
 	VBLENDVPS    X1, X2, X5, X5
 
-mathblock302:
+mathblock476:
 	VPAND     tanh32consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPS    $0x03, X0, X0, X1
@@ -8878,7 +8878,7 @@ tanhVF32AVX2_tail4:
 	VBLENDVPS    X2, X5, X3, X5
 	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock303
+	JZ           mathblock477
 	VMULPS       X0, X0, X2
 	VMOVUPS      tanh32consts<>+768(SB), X3
 	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
@@ -8889,7 +8889,7 @@ tanhVF32AVX2_tail4:
 	VFMADD213PS  X0, X3, X2
 	VBLENDVPS    X1, X2, X5, X5
 
-mathblock303:
+mathblock477:
 	VPAND     tanh32consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPS    $0x03, X0, X0, X1
@@ -8955,7 +8955,7 @@ tanhVF32AVX2_tail2:
 	VBLENDVPS    X2, X5, X3, X5
 	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock304
+	JZ           mathblock478
 	VMULPS       X0, X0, X2
 	VMOVUPS      tanh32consts<>+768(SB), X3
 	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
@@ -8966,7 +8966,7 @@ tanhVF32AVX2_tail2:
 	VFMADD213PS  X0, X3, X2
 	VBLENDVPS    X1, X2, X5, X5
 
-mathblock304:
+mathblock478:
 	VPAND     tanh32consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPS    $0x03, X0, X0, X1
@@ -9902,7 +9902,7 @@ sinVF32AVX2_loop1:
 	VCMPPS       $0x11, sin32consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock305
+	JZ           mathblock479
 	VPSRLD       $0x17, Y0, Y4
 	VPSRLD       $0x03, Y4, Y5
 	VPAND        sin32consts<>+640(SB), Y4, Y4
@@ -10032,7 +10032,7 @@ sinVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VBLENDVPS    Y3, Y4, Y8, Y8
 
-mathblock305:
+mathblock479:
 	VPAND        sin32consts<>+1152(SB), Y1, Y0
 	VCMPPS       $0x00, sin32consts<>+1216(SB), Y0, Y0
 	VPAND        sin32consts<>+1280(SB), Y1, Y1
@@ -10132,7 +10132,7 @@ sinVF32AVX2_after1:
 	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock306
+	JZ           mathblock480
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        sin32consts<>+640(SB), X5, X5
@@ -10262,7 +10262,7 @@ sinVF32AVX2_after1:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock306:
+mathblock480:
 	VPAND        sin32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
 	VPAND        sin32consts<>+1280(SB), X2, X2
@@ -10357,7 +10357,7 @@ sinVF32AVX2_tail4:
 	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock307
+	JZ           mathblock481
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        sin32consts<>+640(SB), X5, X5
@@ -10487,7 +10487,7 @@ sinVF32AVX2_tail4:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock307:
+mathblock481:
 	VPAND        sin32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
 	VPAND        sin32consts<>+1280(SB), X2, X2
@@ -10582,7 +10582,7 @@ sinVF32AVX2_tail2:
 	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock308
+	JZ           mathblock482
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        sin32consts<>+640(SB), X5, X5
@@ -10712,7 +10712,7 @@ sinVF32AVX2_tail2:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock308:
+mathblock482:
 	VPAND        sin32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
 	VPAND        sin32consts<>+1280(SB), X2, X2
@@ -11273,7 +11273,7 @@ cosVF32AVX2_loop1:
 	VCMPPS       $0x11, cos32consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock309
+	JZ           mathblock483
 	VPSRLD       $0x17, Y0, Y4
 	VPSRLD       $0x03, Y4, Y5
 	VPAND        cos32consts<>+640(SB), Y4, Y4
@@ -11403,7 +11403,7 @@ cosVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VBLENDVPS    Y3, Y4, Y8, Y8
 
-mathblock309:
+mathblock483:
 	VPADDD       cos32consts<>+1152(SB), Y1, Y1
 	VPAND        cos32consts<>+1152(SB), Y1, Y0
 	VCMPPS       $0x00, cos32consts<>+1216(SB), Y0, Y0
@@ -11501,7 +11501,7 @@ cosVF32AVX2_after1:
 	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock310
+	JZ           mathblock484
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        cos32consts<>+640(SB), X5, X5
@@ -11631,7 +11631,7 @@ cosVF32AVX2_after1:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock310:
+mathblock484:
 	VPADDD       cos32consts<>+1152(SB), X2, X2
 	VPAND        cos32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
@@ -11725,7 +11725,7 @@ cosVF32AVX2_tail4:
 	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock311
+	JZ           mathblock485
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        cos32consts<>+640(SB), X5, X5
@@ -11855,7 +11855,7 @@ cosVF32AVX2_tail4:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock311:
+mathblock485:
 	VPADDD       cos32consts<>+1152(SB), X2, X2
 	VPAND        cos32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
@@ -11949,7 +11949,7 @@ cosVF32AVX2_tail2:
 	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock312
+	JZ           mathblock486
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        cos32consts<>+640(SB), X5, X5
@@ -12079,7 +12079,7 @@ cosVF32AVX2_tail2:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock312:
+mathblock486:
 	VPADDD       cos32consts<>+1152(SB), X2, X2
 	VPAND        cos32consts<>+1152(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
@@ -14793,7 +14793,7 @@ expVF64AVX2_loop2:
 	VCMPPD       $0x15, exp64consts<>+640(SB), Y7, Y7
 	VPOR         Y7, Y6, Y8
 	VPTEST       Y8, Y8
-	JZ           mathblock313
+	JZ           mathblock487
 	VPAND        exp64consts<>+704(SB), Y0, Y8
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y10
@@ -14857,7 +14857,7 @@ expVF64AVX2_loop2:
 	VBLENDVPD    Y0, Y1, Y4, Y1
 	VBLENDVPD    Y7, Y1, Y3, Y3
 
-mathblock313:
+mathblock487:
 	VMOVUPD Y2, (DX)(R8*8)
 	VMOVUPD Y3, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -14900,7 +14900,7 @@ expVF64AVX2_loop1:
 	VPAND        exp64consts<>+576(SB), Y3, Y3
 	VCMPPD       $0x15, exp64consts<>+640(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock314
+	JZ           mathblock488
 	VPAND        exp64consts<>+704(SB), Y0, Y4
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y6
@@ -14933,7 +14933,7 @@ expVF64AVX2_loop1:
 	VBLENDVPD    Y0, Y2, Y5, Y2
 	VBLENDVPD    Y3, Y2, Y1, Y1
 
-mathblock314:
+mathblock488:
 	VMOVUPD Y1, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -14973,7 +14973,7 @@ expVF64AVX2_after1:
 	VPAND        exp64consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp64consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock315
+	JZ           mathblock489
 	VPAND        exp64consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -15002,7 +15002,7 @@ expVF64AVX2_after1:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X2, X2
 
-mathblock315:
+mathblock489:
 	VMOVUPD X2, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -15041,7 +15041,7 @@ expVF64AVX2_tail2:
 	VPAND        exp64consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp64consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock316
+	JZ           mathblock490
 	VPAND        exp64consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -15070,7 +15070,7 @@ expVF64AVX2_tail2:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X2, X2
 
-mathblock316:
+mathblock490:
 	VMOVQ X2, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -15406,7 +15406,7 @@ logVF64AVX2_loop2:
 	VPOR        Y1, Y5, Y1
 	VPOR        Y1, Y0, Y4
 	VPTEST      Y4, Y4
-	JZ          mathblock317
+	JZ          mathblock491
 	VMOVUPD     (SI)(R8*8), Y4
 	VMULPD      log64consts<>+1280(SB), Y4, Y4
 	VPADDQ      log64consts<>+0(SB), Y4, Y4
@@ -15528,7 +15528,7 @@ logVF64AVX2_loop2:
 	VBLENDVPD   Y0, Y5, Y4, Y5
 	VBLENDVPD   Y1, Y5, Y3, Y3
 
-mathblock317:
+mathblock491:
 	VMOVUPD Y2, (DX)(R8*8)
 	VMOVUPD Y3, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -15588,7 +15588,7 @@ logVF64AVX2_loop1:
 	VCMPPD      $0x15, log64consts<>+1152(SB), Y2, Y2
 	VPOR        Y0, Y2, Y0
 	VPTEST      Y0, Y0
-	JZ          mathblock318
+	JZ          mathblock492
 	VMOVUPD     (SI)(R8*8), Y2
 	VMULPD      log64consts<>+1280(SB), Y2, Y2
 	VPADDQ      log64consts<>+0(SB), Y2, Y2
@@ -15650,7 +15650,7 @@ logVF64AVX2_loop1:
 	VBLENDVPD   Y2, Y4, Y3, Y4
 	VBLENDVPD   Y0, Y4, Y1, Y1
 
-mathblock318:
+mathblock492:
 	VMOVUPD Y1, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -15706,7 +15706,7 @@ logVF64AVX2_after1:
 	VCMPPD      $0x15, log64consts<>+1152(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock319
+	JZ          mathblock493
 	VMULPD      log64consts<>+1280(SB), X0, X3
 	VPADDQ      log64consts<>+0(SB), X3, X3
 	VPSRLQ      $0x34, X3, X4
@@ -15762,7 +15762,7 @@ logVF64AVX2_after1:
 	VBLENDVPD   X3, X0, X4, X0
 	VBLENDVPD   X1, X0, X2, X2
 
-mathblock319:
+mathblock493:
 	VMOVUPD X2, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -15817,7 +15817,7 @@ logVF64AVX2_tail2:
 	VCMPPD      $0x15, log64consts<>+1152(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock320
+	JZ          mathblock494
 	VMULPD      log64consts<>+1280(SB), X0, X3
 	VPADDQ      log64consts<>+0(SB), X3, X3
 	VPSRLQ      $0x34, X3, X4
@@ -15873,7 +15873,7 @@ logVF64AVX2_tail2:
 	VBLENDVPD   X3, X0, X4, X0
 	VBLENDVPD   X1, X0, X2, X2
 
-mathblock320:
+mathblock494:
 	VMOVQ X2, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -16239,7 +16239,7 @@ exp2VF64AVX2_loop2:
 	VCMPPD       $0x15, exp264consts<>+640(SB), Y7, Y7
 	VPOR         Y7, Y6, Y8
 	VPTEST       Y8, Y8
-	JZ           mathblock321
+	JZ           mathblock495
 	VPAND        exp264consts<>+704(SB), Y0, Y8
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y10
@@ -16303,7 +16303,7 @@ exp2VF64AVX2_loop2:
 	VBLENDVPD    Y0, Y1, Y2, Y1
 	VBLENDVPD    Y7, Y1, Y5, Y5
 
-mathblock321:
+mathblock495:
 	VMOVUPD Y4, (DX)(R8*8)
 	VMOVUPD Y5, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -16346,7 +16346,7 @@ exp2VF64AVX2_loop1:
 	VPAND        exp264consts<>+576(SB), Y3, Y3
 	VCMPPD       $0x15, exp264consts<>+640(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock322
+	JZ           mathblock496
 	VPAND        exp264consts<>+704(SB), Y0, Y4
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y6
@@ -16379,7 +16379,7 @@ exp2VF64AVX2_loop1:
 	VBLENDVPD    Y0, Y1, Y5, Y1
 	VBLENDVPD    Y3, Y1, Y2, Y2
 
-mathblock322:
+mathblock496:
 	VMOVUPD Y2, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -16418,7 +16418,7 @@ exp2VF64AVX2_after1:
 	VPAND        exp264consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp264consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock323
+	JZ           mathblock497
 	VPAND        exp264consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -16447,7 +16447,7 @@ exp2VF64AVX2_after1:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X3, X3
 
-mathblock323:
+mathblock497:
 	VMOVUPD X3, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -16485,7 +16485,7 @@ exp2VF64AVX2_tail2:
 	VPAND        exp264consts<>+576(SB), X0, X4
 	VCMPPD       $0x15, exp264consts<>+640(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock324
+	JZ           mathblock498
 	VPAND        exp264consts<>+704(SB), X1, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X1, X7
@@ -16514,7 +16514,7 @@ exp2VF64AVX2_tail2:
 	VBLENDVPD    X1, X0, X6, X0
 	VBLENDVPD    X4, X0, X3, X3
 
-mathblock324:
+mathblock498:
 	VMOVQ X3, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -17392,7 +17392,7 @@ log2VF64AVX2_loop2:
 	VPOR         Y1, Y3, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock325
+	JZ           mathblock499
 	VMOVUPD      (SI)(R8*8), Y2
 	VMULPD       log264consts<>+1408(SB), Y2, Y2
 	VPADDQ       log264consts<>+64(SB), Y2, Y2
@@ -17524,7 +17524,7 @@ log2VF64AVX2_loop2:
 	VBLENDVPD    Y0, Y2, Y5, Y2
 	VBLENDVPD    Y1, Y2, Y9, Y9
 
-mathblock325:
+mathblock499:
 	VMOVUPD Y8, (DX)(R8*8)
 	VMOVUPD Y9, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -17589,7 +17589,7 @@ log2VF64AVX2_loop1:
 	VCMPPD       $0x15, log264consts<>+1280(SB), Y1, Y1
 	VPOR         Y0, Y1, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock326
+	JZ           mathblock500
 	VMOVUPD      (SI)(R8*8), Y1
 	VMULPD       log264consts<>+1408(SB), Y1, Y1
 	VPADDQ       log264consts<>+64(SB), Y1, Y1
@@ -17656,7 +17656,7 @@ log2VF64AVX2_loop1:
 	VBLENDVPD    Y1, Y2, Y6, Y2
 	VBLENDVPD    Y0, Y2, Y4, Y4
 
-mathblock326:
+mathblock500:
 	VMOVUPD Y4, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -17717,7 +17717,7 @@ log2VF64AVX2_after1:
 	VCMPPD       $0x15, log264consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock327
+	JZ           mathblock501
 	VMULPD       log264consts<>+1408(SB), X0, X2
 	VPADDQ       log264consts<>+64(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -17778,7 +17778,7 @@ log2VF64AVX2_after1:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock327:
+mathblock501:
 	VMOVUPD X5, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -17838,7 +17838,7 @@ log2VF64AVX2_tail2:
 	VCMPPD       $0x15, log264consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock328
+	JZ           mathblock502
 	VMULPD       log264consts<>+1408(SB), X0, X2
 	VPADDQ       log264consts<>+64(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -17899,7 +17899,7 @@ log2VF64AVX2_tail2:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock328:
+mathblock502:
 	VMOVQ X5, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -18317,7 +18317,7 @@ log10VF64AVX2_loop2:
 	VPOR         Y1, Y3, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock329
+	JZ           mathblock503
 	VMOVUPD      (SI)(R8*8), Y2
 	VMULPD       log1064consts<>+1408(SB), Y2, Y2
 	VPADDQ       log1064consts<>+0(SB), Y2, Y2
@@ -18449,7 +18449,7 @@ log10VF64AVX2_loop2:
 	VBLENDVPD    Y0, Y2, Y5, Y2
 	VBLENDVPD    Y1, Y2, Y9, Y9
 
-mathblock329:
+mathblock503:
 	VMOVUPD Y8, (DX)(R8*8)
 	VMOVUPD Y9, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -18514,7 +18514,7 @@ log10VF64AVX2_loop1:
 	VCMPPD       $0x15, log1064consts<>+1280(SB), Y1, Y1
 	VPOR         Y0, Y1, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock330
+	JZ           mathblock504
 	VMOVUPD      (SI)(R8*8), Y1
 	VMULPD       log1064consts<>+1408(SB), Y1, Y1
 	VPADDQ       log1064consts<>+0(SB), Y1, Y1
@@ -18581,7 +18581,7 @@ log10VF64AVX2_loop1:
 	VBLENDVPD    Y1, Y2, Y6, Y2
 	VBLENDVPD    Y0, Y2, Y4, Y4
 
-mathblock330:
+mathblock504:
 	VMOVUPD Y4, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -18642,7 +18642,7 @@ log10VF64AVX2_after1:
 	VCMPPD       $0x15, log1064consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock331
+	JZ           mathblock505
 	VMULPD       log1064consts<>+1408(SB), X0, X2
 	VPADDQ       log1064consts<>+0(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -18703,7 +18703,7 @@ log10VF64AVX2_after1:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock331:
+mathblock505:
 	VMOVUPD X5, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -18763,7 +18763,7 @@ log10VF64AVX2_tail2:
 	VCMPPD       $0x15, log1064consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock332
+	JZ           mathblock506
 	VMULPD       log1064consts<>+1408(SB), X0, X2
 	VPADDQ       log1064consts<>+0(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -18824,7 +18824,7 @@ log10VF64AVX2_tail2:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock332:
+mathblock506:
 	VMOVQ X5, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -19282,7 +19282,7 @@ log1pVF64AVX2_loop2:
 	VPOR         Y3, Y5, Y3
 	VPOR         Y3, Y2, Y4
 	VPTEST       Y4, Y4
-	JZ           mathblock333
+	JZ           mathblock507
 	VMOVUPD      (SI)(R8*8), Y4
 	VCMPPD       $0x00, log1p64consts<>+384(SB), Y4, Y4
 	VBLENDVPD    Y4, log1p64consts<>+1408(SB), Y0, Y4
@@ -19314,7 +19314,7 @@ log1pVF64AVX2_loop2:
 	VBLENDVPD    Y4, Y5, Y2, Y5
 	VBLENDVPD    Y3, Y5, Y1, Y1
 
-mathblock333:
+mathblock507:
 	VMOVUPD Y0, (DX)(R8*8)
 	VMOVUPD Y1, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -19395,7 +19395,7 @@ log1pVF64AVX2_loop1:
 	VCMPPD       $0x00, log1p64consts<>+576(SB), Y2, Y2
 	VPOR         Y1, Y2, Y1
 	VPTEST       Y1, Y1
-	JZ           mathblock334
+	JZ           mathblock508
 	VMOVUPD      (SI)(R8*8), Y2
 	VCMPPD       $0x00, log1p64consts<>+384(SB), Y2, Y2
 	VBLENDVPD    Y2, log1p64consts<>+1408(SB), Y0, Y2
@@ -19412,7 +19412,7 @@ log1pVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y4, Y2, Y4
 	VBLENDVPD    Y1, Y4, Y0, Y0
 
-mathblock334:
+mathblock508:
 	VMOVUPD Y0, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -19486,7 +19486,7 @@ log1pVF64AVX2_after1:
 	VCMPPD       $0x00, log1p64consts<>+576(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock335
+	JZ           mathblock509
 	VCMPPD       $0x00, log1p64consts<>+384(SB), X0, X3
 	VBLENDVPD    X3, log1p64consts<>+1408(SB), X1, X3
 	VCMPPD       $0x11, log1p64consts<>+384(SB), X0, X4
@@ -19498,7 +19498,7 @@ log1pVF64AVX2_after1:
 	VBLENDVPD    X4, X0, X3, X0
 	VBLENDVPD    X2, X0, X1, X1
 
-mathblock335:
+mathblock509:
 	VMOVUPD X1, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -19571,7 +19571,7 @@ log1pVF64AVX2_tail2:
 	VCMPPD       $0x00, log1p64consts<>+576(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock336
+	JZ           mathblock510
 	VCMPPD       $0x00, log1p64consts<>+384(SB), X0, X3
 	VBLENDVPD    X3, log1p64consts<>+1408(SB), X1, X3
 	VCMPPD       $0x11, log1p64consts<>+384(SB), X0, X4
@@ -19583,7 +19583,7 @@ log1pVF64AVX2_tail2:
 	VBLENDVPD    X4, X0, X3, X0
 	VBLENDVPD    X2, X0, X1, X1
 
-mathblock336:
+mathblock510:
 	VMOVQ X1, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -19929,7 +19929,7 @@ sigmoidVF64AVX2_loop2:
 	VCMPPD       $0x15, sigmoid64consts<>+832(SB), Y1, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock337
+	JZ           mathblock511
 	VMOVUPD      (SI)(R8*8), Y2
 	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y2, Y2
 	VMOVUPD      sigmoid64consts<>+64(SB), Y3
@@ -20051,7 +20051,7 @@ sigmoidVF64AVX2_loop2:
 	VBLENDVPD    Y0, Y2, Y3, Y2
 	VBLENDVPD    Y1, Y2, Y11, Y11
 
-mathblock337:
+mathblock511:
 	VMOVUPD Y10, (DX)(R8*8)
 	VMOVUPD Y11, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -20115,7 +20115,7 @@ sigmoidVF64AVX2_loop1:
 	VPAND        sigmoid64consts<>+768(SB), Y0, Y0
 	VCMPPD       $0x15, sigmoid64consts<>+832(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock338
+	JZ           mathblock512
 	VMOVUPD      (SI)(R8*8), Y1
 	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y1, Y1
 	VMOVUPD      sigmoid64consts<>+64(SB), Y2
@@ -20177,7 +20177,7 @@ sigmoidVF64AVX2_loop1:
 	VBLENDVPD    Y1, Y2, Y3, Y2
 	VBLENDVPD    Y0, Y2, Y5, Y5
 
-mathblock338:
+mathblock512:
 	VMOVUPD Y5, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -20237,7 +20237,7 @@ sigmoidVF64AVX2_after1:
 	VPAND        sigmoid64consts<>+768(SB), X0, X1
 	VCMPPD       $0x15, sigmoid64consts<>+832(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock339
+	JZ           mathblock513
 	VCMPPD       $0x11, sigmoid64consts<>+704(SB), X0, X2
 	VMOVUPD      sigmoid64consts<>+64(SB), X3
 	VFMADD213PD  sigmoid64consts<>+128(SB), X0, X3
@@ -20291,7 +20291,7 @@ sigmoidVF64AVX2_after1:
 	VBLENDVPD    X2, X0, X4, X0
 	VBLENDVPD    X1, X0, X6, X6
 
-mathblock339:
+mathblock513:
 	VMOVUPD X6, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -20350,7 +20350,7 @@ sigmoidVF64AVX2_tail2:
 	VPAND        sigmoid64consts<>+768(SB), X0, X1
 	VCMPPD       $0x15, sigmoid64consts<>+832(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock340
+	JZ           mathblock514
 	VCMPPD       $0x11, sigmoid64consts<>+704(SB), X0, X2
 	VMOVUPD      sigmoid64consts<>+64(SB), X3
 	VFMADD213PD  sigmoid64consts<>+128(SB), X0, X3
@@ -20404,7 +20404,7 @@ sigmoidVF64AVX2_tail2:
 	VBLENDVPD    X2, X0, X4, X0
 	VBLENDVPD    X1, X0, X6, X6
 
-mathblock340:
+mathblock514:
 	VMOVQ X6, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -20726,7 +20726,7 @@ tanhVF64AVX2_loop2:
 	VCMPPD       $0x11, tanh64consts<>+896(SB), Y1, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock341
+	JZ           mathblock515
 	VMOVUPD      (SI)(R8*8), Y2
 	VMULPD       (SI)(R8*8), Y2, Y2
 	VMOVUPD      tanh64consts<>+960(SB), Y3
@@ -20758,7 +20758,7 @@ tanhVF64AVX2_loop2:
 	VFMADD213PD  32(SI)(R8*8), Y2, Y0
 	VBLENDVPD    Y1, Y0, Y9, Y9
 
-mathblock341:
+mathblock515:
 	VMOVUPD   (SI)(R8*8), Y0
 	VPAND     tanh64consts<>+0(SB), Y0, Y0
 	VMOVUPD   32(SI)(R8*8), Y1
@@ -20842,7 +20842,7 @@ tanhVF64AVX2_loop1:
 	VBLENDVPD    Y1, Y4, Y2, Y4
 	VCMPPD       $0x11, tanh64consts<>+896(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock342
+	JZ           mathblock516
 	VMOVUPD      (SI)(R8*8), Y1
 	VMULPD       (SI)(R8*8), Y1, Y1
 	VMOVUPD      tanh64consts<>+960(SB), Y2
@@ -20859,7 +20859,7 @@ tanhVF64AVX2_loop1:
 	VFMADD213PD  (SI)(R8*8), Y2, Y1
 	VBLENDVPD    Y0, Y1, Y4, Y4
 
-mathblock342:
+mathblock516:
 	VMOVUPD   (SI)(R8*8), Y0
 	VPAND     tanh64consts<>+0(SB), Y0, Y0
 	VPOR      Y0, Y4, Y4
@@ -20932,7 +20932,7 @@ tanhVF64AVX2_after1:
 	VBLENDVPD    X2, X5, X3, X5
 	VCMPPD       $0x11, tanh64consts<>+896(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock343
+	JZ           mathblock517
 	VMULPD       X0, X0, X2
 	VMOVUPD      tanh64consts<>+960(SB), X3
 	VFMADD213PD  tanh64consts<>+1024(SB), X2, X3
@@ -20948,7 +20948,7 @@ tanhVF64AVX2_after1:
 	VFMADD213PD  X0, X3, X2
 	VBLENDVPD    X1, X2, X5, X5
 
-mathblock343:
+mathblock517:
 	VPAND     tanh64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
@@ -21017,7 +21017,7 @@ tanhVF64AVX2_tail2:
 	VBLENDVPD    X2, X5, X3, X5
 	VCMPPD       $0x11, tanh64consts<>+896(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock344
+	JZ           mathblock518
 	VMULPD       X0, X0, X2
 	VMOVUPD      tanh64consts<>+960(SB), X3
 	VFMADD213PD  tanh64consts<>+1024(SB), X2, X3
@@ -21033,7 +21033,7 @@ tanhVF64AVX2_tail2:
 	VFMADD213PD  X0, X3, X2
 	VBLENDVPD    X1, X2, X5, X5
 
-mathblock344:
+mathblock518:
 	VPAND     tanh64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
@@ -21406,7 +21406,7 @@ erfVF64AVX2_loop1:
 	VBLENDVPD    Y2, Y4, Y3, Y4
 	VCMPPD       $0x11, erf64consts<>+3712(SB), Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock345
+	JZ           mathblock519
 	VSUBPD       erf64consts<>+128(SB), Y0, Y3
 	VMOVUPD      erf64consts<>+3776(SB), Y5
 	VFMADD213PD  erf64consts<>+3840(SB), Y3, Y5
@@ -21426,10 +21426,10 @@ erfVF64AVX2_loop1:
 	VADDPD       erf64consts<>+4608(SB), Y5, Y5
 	VBLENDVPD    Y2, Y5, Y4, Y4
 
-mathblock345:
+mathblock519:
 	VCMPPD      $0x11, erf64consts<>+4672(SB), Y0, Y2
 	VPTEST      Y2, Y2
-	JZ          mathblock346
+	JZ          mathblock520
 	VMOVUPD     erf64consts<>+4736(SB), Y3
 	VFMADD213PD erf64consts<>+4800(SB), Y1, Y3
 	VFMADD213PD erf64consts<>+4864(SB), Y1, Y3
@@ -21445,7 +21445,7 @@ mathblock345:
 	VFMADD231PD Y3, Y0, Y0
 	VBLENDVPD   Y2, Y0, Y4, Y4
 
-mathblock346:
+mathblock520:
 	VMOVUPD   (SI)(R8*8), Y0
 	VPAND     erf64consts<>+0(SB), Y0, Y0
 	VPOR      Y0, Y4, Y4
@@ -21582,7 +21582,7 @@ erfVF64AVX2_after1:
 	VBLENDVPD    X3, X5, X4, X5
 	VCMPPD       $0x11, erf64consts<>+3712(SB), X1, X3
 	VPTEST       X3, X3
-	JZ           mathblock347
+	JZ           mathblock521
 	VSUBPD       erf64consts<>+128(SB), X1, X4
 	VMOVUPD      erf64consts<>+3776(SB), X6
 	VFMADD213PD  erf64consts<>+3840(SB), X4, X6
@@ -21602,10 +21602,10 @@ erfVF64AVX2_after1:
 	VADDPD       erf64consts<>+4608(SB), X6, X6
 	VBLENDVPD    X3, X6, X5, X5
 
-mathblock347:
+mathblock521:
 	VCMPPD      $0x11, erf64consts<>+4672(SB), X1, X3
 	VPTEST      X3, X3
-	JZ          mathblock348
+	JZ          mathblock522
 	VMOVUPD     erf64consts<>+4736(SB), X4
 	VFMADD213PD erf64consts<>+4800(SB), X2, X4
 	VFMADD213PD erf64consts<>+4864(SB), X2, X4
@@ -21621,7 +21621,7 @@ mathblock347:
 	VFMADD231PD X4, X1, X1
 	VBLENDVPD   X3, X1, X5, X5
 
-mathblock348:
+mathblock522:
 	VPAND     erf64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
@@ -21754,7 +21754,7 @@ erfVF64AVX2_tail2:
 	VBLENDVPD    X3, X5, X4, X5
 	VCMPPD       $0x11, erf64consts<>+3712(SB), X1, X3
 	VPTEST       X3, X3
-	JZ           mathblock349
+	JZ           mathblock523
 	VSUBPD       erf64consts<>+128(SB), X1, X4
 	VMOVUPD      erf64consts<>+3776(SB), X6
 	VFMADD213PD  erf64consts<>+3840(SB), X4, X6
@@ -21774,10 +21774,10 @@ erfVF64AVX2_tail2:
 	VADDPD       erf64consts<>+4608(SB), X6, X6
 	VBLENDVPD    X3, X6, X5, X5
 
-mathblock349:
+mathblock523:
 	VCMPPD      $0x11, erf64consts<>+4672(SB), X1, X3
 	VPTEST      X3, X3
-	JZ          mathblock350
+	JZ          mathblock524
 	VMOVUPD     erf64consts<>+4736(SB), X4
 	VFMADD213PD erf64consts<>+4800(SB), X2, X4
 	VFMADD213PD erf64consts<>+4864(SB), X2, X4
@@ -21793,7 +21793,7 @@ mathblock349:
 	VFMADD231PD X4, X1, X1
 	VBLENDVPD   X3, X1, X5, X5
 
-mathblock350:
+mathblock524:
 	VPAND     erf64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
@@ -22559,7 +22559,7 @@ sinVF64AVX2_loop1:
 	VCMPPD       $0x11, sin64consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock351
+	JZ           mathblock525
 	VPSRLQ       $0x34, Y0, Y4
 	VPSRLQ       $0x03, Y4, Y5
 	VPAND        sin64consts<>+640(SB), Y4, Y4
@@ -22689,7 +22689,7 @@ sinVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y0, Y2, Y2
 	VBLENDVPD    Y3, Y4, Y8, Y8
 
-mathblock351:
+mathblock525:
 	VPAND        sin64consts<>+1088(SB), Y1, Y0
 	VCMPPD       $0x00, sin64consts<>+1152(SB), Y0, Y0
 	VPAND        sin64consts<>+1216(SB), Y1, Y1
@@ -22796,7 +22796,7 @@ sinVF64AVX2_after1:
 	VCMPPD       $0x11, sin64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock352
+	JZ           mathblock526
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        sin64consts<>+640(SB), X5, X5
@@ -22926,7 +22926,7 @@ sinVF64AVX2_after1:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock352:
+mathblock526:
 	VPAND        sin64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, sin64consts<>+1152(SB), X1, X1
 	VPAND        sin64consts<>+1216(SB), X2, X2
@@ -23028,7 +23028,7 @@ sinVF64AVX2_tail2:
 	VCMPPD       $0x11, sin64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock353
+	JZ           mathblock527
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        sin64consts<>+640(SB), X5, X5
@@ -23158,7 +23158,7 @@ sinVF64AVX2_tail2:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock353:
+mathblock527:
 	VPAND        sin64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, sin64consts<>+1152(SB), X1, X1
 	VPAND        sin64consts<>+1216(SB), X2, X2
@@ -24670,7 +24670,7 @@ cosVF64AVX2_loop1:
 	VCMPPD       $0x11, cos64consts<>+576(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock354
+	JZ           mathblock528
 	VPSRLQ       $0x34, Y0, Y4
 	VPSRLQ       $0x03, Y4, Y5
 	VPAND        cos64consts<>+640(SB), Y4, Y4
@@ -24800,7 +24800,7 @@ cosVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y0, Y2, Y2
 	VBLENDVPD    Y3, Y4, Y8, Y8
 
-mathblock354:
+mathblock528:
 	VPADDQ       cos64consts<>+1088(SB), Y1, Y1
 	VPAND        cos64consts<>+1088(SB), Y1, Y0
 	VCMPPD       $0x00, cos64consts<>+1152(SB), Y0, Y0
@@ -24905,7 +24905,7 @@ cosVF64AVX2_after1:
 	VCMPPD       $0x11, cos64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock355
+	JZ           mathblock529
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        cos64consts<>+640(SB), X5, X5
@@ -25035,7 +25035,7 @@ cosVF64AVX2_after1:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock355:
+mathblock529:
 	VPADDQ       cos64consts<>+1088(SB), X2, X2
 	VPAND        cos64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, cos64consts<>+1152(SB), X1, X1
@@ -25136,7 +25136,7 @@ cosVF64AVX2_tail2:
 	VCMPPD       $0x11, cos64consts<>+576(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock356
+	JZ           mathblock530
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        cos64consts<>+640(SB), X5, X5
@@ -25266,7 +25266,7 @@ cosVF64AVX2_tail2:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock356:
+mathblock530:
 	VPADDQ       cos64consts<>+1088(SB), X2, X2
 	VPAND        cos64consts<>+1088(SB), X2, X1
 	VCMPPD       $0x00, cos64consts<>+1152(SB), X1, X1
@@ -31287,7 +31287,7 @@ expVF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock357
+	JZ                mathblock531
 	VPANDD.BCST       exp32consts<>+512(SB), Z0, Z9
 	VPERMPS           exphi_32<>+0(SB), Z0, Z10
 	VPSLLD            $0x13, Z9, Z9
@@ -31370,7 +31370,7 @@ expVF32AVX512_loop3:
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VBLENDMPS         Z1, Z5, K3, Z5
 
-mathblock357:
+mathblock531:
 	VMOVUPS Z3, (DX)(R8*4)
 	VMOVUPS Z4, 64(DX)(R8*4)
 	VMOVUPS Z5, 128(DX)(R8*4)
@@ -31403,7 +31403,7 @@ expVF32AVX512_loop1:
 	VPANDD.BCST       exp32consts<>+384(SB), Z3, Z3
 	VCMPPS.BCST       $0x15, exp32consts<>+448(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock358
+	JZ                mathblock532
 	VPANDD.BCST       exp32consts<>+512(SB), Z0, Z3
 	VPERMPS           exphi_32<>+0(SB), Z0, Z4
 	VPSLLD            $0x13, Z3, Z3
@@ -31432,7 +31432,7 @@ expVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z4, K2, Z4
 	VBLENDMPS         Z4, Z1, K1, Z1
 
-mathblock358:
+mathblock532:
 	VMOVUPS Z1, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -31463,7 +31463,7 @@ expVF32AVX512_after1:
 	VPANDD.BCST       exp32consts<>+384(SB), Z0, Z4
 	VCMPPS.BCST       $0x15, exp32consts<>+448(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock359
+	JZ                mathblock533
 	VPANDD.BCST       exp32consts<>+512(SB), Z1, Z4
 	VPERMPS           exphi_32<>+0(SB), Z1, Z5
 	VPSLLD            $0x13, Z4, Z4
@@ -31488,7 +31488,7 @@ expVF32AVX512_after1:
 	VBLENDMPS         Z0, Z5, K3, Z5
 	VBLENDMPS         Z5, Z2, K2, Z2
 
-mathblock359:
+mathblock533:
 	VMOVUPS Z2, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -31621,7 +31621,7 @@ logVF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock360
+	JZ               mathblock534
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log32consts<>+960(SB), Z0, Z0
 	VPADDD.BCST      log32consts<>+0(SB), Z0, Z0
@@ -31752,7 +31752,7 @@ logVF32AVX512_loop3:
 	VBLENDMPS        Z0, Z1, K1, Z1
 	VBLENDMPS        Z1, Z5, K3, Z5
 
-mathblock360:
+mathblock534:
 	VMOVUPS Z3, (DX)(R8*4)
 	VMOVUPS Z4, 64(DX)(R8*4)
 	VMOVUPS Z5, 128(DX)(R8*4)
@@ -31796,7 +31796,7 @@ logVF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log32consts<>+832(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock361
+	JZ               mathblock535
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log32consts<>+960(SB), Z0, Z0
 	VPADDD.BCST      log32consts<>+0(SB), Z0, Z0
@@ -31841,7 +31841,7 @@ logVF32AVX512_loop1:
 	VBLENDMPS        Z0, Z2, K2, Z2
 	VBLENDMPS        Z2, Z1, K1, Z1
 
-mathblock361:
+mathblock535:
 	VMOVUPS Z1, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -31882,7 +31882,7 @@ logVF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log32consts<>+832(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock362
+	JZ               mathblock536
 	VMULPS.BCST      log32consts<>+960(SB), Z0, Z1
 	VPADDD.BCST      log32consts<>+0(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z3
@@ -31921,7 +31921,7 @@ logVF32AVX512_after1:
 	VBLENDMPS        Z0, Z3, K3, Z3
 	VBLENDMPS        Z3, Z2, K2, Z2
 
-mathblock362:
+mathblock536:
 	VMOVUPS Z2, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -32021,7 +32021,7 @@ exp2VF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock363
+	JZ                mathblock537
 	VPANDD.BCST       exp232consts<>+512(SB), Z0, Z9
 	VPERMPS           exphi_32<>+0(SB), Z0, Z10
 	VPSLLD            $0x13, Z9, Z9
@@ -32104,7 +32104,7 @@ exp2VF32AVX512_loop3:
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VBLENDMPS         Z1, Z8, K3, Z8
 
-mathblock363:
+mathblock537:
 	VMOVUPS Z6, (DX)(R8*4)
 	VMOVUPS Z7, 64(DX)(R8*4)
 	VMOVUPS Z8, 128(DX)(R8*4)
@@ -32137,7 +32137,7 @@ exp2VF32AVX512_loop1:
 	VPANDD.BCST       exp232consts<>+384(SB), Z3, Z3
 	VCMPPS.BCST       $0x15, exp232consts<>+448(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock364
+	JZ                mathblock538
 	VPANDD.BCST       exp232consts<>+512(SB), Z0, Z3
 	VPERMPS           exphi_32<>+0(SB), Z0, Z4
 	VPSLLD            $0x13, Z3, Z3
@@ -32166,7 +32166,7 @@ exp2VF32AVX512_loop1:
 	VBLENDMPS         Z0, Z4, K2, Z4
 	VBLENDMPS         Z4, Z2, K1, Z2
 
-mathblock364:
+mathblock538:
 	VMOVUPS Z2, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -32196,7 +32196,7 @@ exp2VF32AVX512_after1:
 	VPANDD.BCST       exp232consts<>+384(SB), Z0, Z4
 	VCMPPS.BCST       $0x15, exp232consts<>+448(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock365
+	JZ                mathblock539
 	VPANDD.BCST       exp232consts<>+512(SB), Z1, Z4
 	VPERMPS           exphi_32<>+0(SB), Z1, Z5
 	VPSLLD            $0x13, Z4, Z4
@@ -32221,7 +32221,7 @@ exp2VF32AVX512_after1:
 	VBLENDMPS         Z0, Z5, K3, Z5
 	VBLENDMPS         Z5, Z3, K2, Z3
 
-mathblock365:
+mathblock539:
 	VMOVUPS Z3, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -32718,7 +32718,7 @@ log2VF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock366
+	JZ               mathblock540
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log232consts<>+64(SB), Z0, Z0
@@ -32864,7 +32864,7 @@ log2VF32AVX512_loop3:
 	VBLENDMPS        Z0, Z4, K1, Z4
 	VBLENDMPS        Z4, Z14, K3, Z14
 
-mathblock366:
+mathblock540:
 	VMOVUPS Z12, (DX)(R8*4)
 	VMOVUPS Z13, 64(DX)(R8*4)
 	VMOVUPS Z14, 128(DX)(R8*4)
@@ -32913,7 +32913,7 @@ log2VF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log232consts<>+960(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock367
+	JZ               mathblock541
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log232consts<>+64(SB), Z0, Z0
@@ -32963,7 +32963,7 @@ log2VF32AVX512_loop1:
 	VBLENDMPS        Z0, Z5, K2, Z5
 	VBLENDMPS        Z5, Z4, K1, Z4
 
-mathblock367:
+mathblock541:
 	VMOVUPS Z4, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -33009,7 +33009,7 @@ log2VF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log232consts<>+960(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock368
+	JZ               mathblock542
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z1
 	VPADDD.BCST      log232consts<>+64(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z2
@@ -33053,7 +33053,7 @@ log2VF32AVX512_after1:
 	VBLENDMPS        Z0, Z6, K3, Z6
 	VBLENDMPS        Z6, Z5, K2, Z5
 
-mathblock368:
+mathblock542:
 	VMOVUPS Z5, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -33201,7 +33201,7 @@ log10VF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock369
+	JZ               mathblock543
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z0
@@ -33347,7 +33347,7 @@ log10VF32AVX512_loop3:
 	VBLENDMPS        Z0, Z4, K1, Z4
 	VBLENDMPS        Z4, Z14, K3, Z14
 
-mathblock369:
+mathblock543:
 	VMOVUPS Z12, (DX)(R8*4)
 	VMOVUPS Z13, 64(DX)(R8*4)
 	VMOVUPS Z14, 128(DX)(R8*4)
@@ -33396,7 +33396,7 @@ log10VF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log1032consts<>+960(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock370
+	JZ               mathblock544
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z0
@@ -33446,7 +33446,7 @@ log10VF32AVX512_loop1:
 	VBLENDMPS        Z0, Z5, K2, Z5
 	VBLENDMPS        Z5, Z4, K1, Z4
 
-mathblock370:
+mathblock544:
 	VMOVUPS Z4, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -33492,7 +33492,7 @@ log10VF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log1032consts<>+960(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock371
+	JZ               mathblock545
 	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z1
 	VPADDD.BCST      log1032consts<>+0(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z2
@@ -33536,7 +33536,7 @@ log10VF32AVX512_after1:
 	VBLENDMPS        Z0, Z6, K3, Z6
 	VBLENDMPS        Z6, Z5, K2, Z5
 
-mathblock371:
+mathblock545:
 	VMOVUPS Z5, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -33681,7 +33681,7 @@ log1pVF32AVX512_loop2:
 	KORW             K2, K4, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock372
+	JZ               mathblock546
 	VMOVUPS          (SI)(R8*4), Z2
 	VCMPPS.BCST      $0x00, log1p32consts<>+384(SB), Z2, K3
 	VMOVUPS          Z0, Z2
@@ -33715,7 +33715,7 @@ log1pVF32AVX512_loop2:
 	VBLENDMPS        Z3, Z2, K1, Z2
 	VBLENDMPS        Z2, Z1, K2, Z1
 
-mathblock372:
+mathblock546:
 	VMOVUPS Z0, (DX)(R8*4)
 	VMOVUPS Z1, 64(DX)(R8*4)
 	ADDQ    $0x00000020, R8
@@ -33780,7 +33780,7 @@ log1pVF32AVX512_loop1:
 	VCMPPS.BCST      $0x00, log1p32consts<>+576(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock373
+	JZ               mathblock547
 	VMOVUPS          (SI)(R8*4), Z1
 	VCMPPS.BCST      $0x00, log1p32consts<>+384(SB), Z1, K2
 	VMOVUPS          Z0, Z1
@@ -33798,7 +33798,7 @@ log1pVF32AVX512_loop1:
 	VBLENDMPS        Z2, Z1, K2, Z1
 	VBLENDMPS        Z1, Z0, K1, Z0
 
-mathblock373:
+mathblock547:
 	VMOVUPS Z0, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -33858,7 +33858,7 @@ log1pVF32AVX512_after1:
 	VCMPPS.BCST      $0x00, log1p32consts<>+576(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock374
+	JZ               mathblock548
 	VCMPPS.BCST      $0x00, log1p32consts<>+384(SB), Z0, K3
 	VMOVUPS          Z1, Z2
 	VBLENDMPS.BCST   log1p32consts<>+1088(SB), Z2, K3, Z2
@@ -33871,7 +33871,7 @@ log1pVF32AVX512_after1:
 	VBLENDMPS        Z0, Z2, K3, Z2
 	VBLENDMPS        Z2, Z1, K2, Z1
 
-mathblock374:
+mathblock548:
 	VMOVUPS Z1, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -34040,7 +34040,7 @@ sigmoidVF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock375
+	JZ                mathblock549
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K4
 	VBROADCASTSS      sigmoid32consts<>+64(SB), Z0
@@ -34192,7 +34192,7 @@ sigmoidVF32AVX512_loop3:
 	VBLENDMPS         Z1, Z0, K1, Z0
 	VBLENDMPS         Z0, Z17, K3, Z17
 
-mathblock375:
+mathblock549:
 	VMOVUPS Z15, (DX)(R8*4)
 	VMOVUPS Z16, 64(DX)(R8*4)
 	VMOVUPS Z17, 128(DX)(R8*4)
@@ -34248,7 +34248,7 @@ sigmoidVF32AVX512_loop1:
 	VPANDD.BCST       sigmoid32consts<>+576(SB), Z0, Z0
 	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock376
+	JZ                mathblock550
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K2
 	VBROADCASTSS      sigmoid32consts<>+64(SB), Z0
@@ -34300,7 +34300,7 @@ sigmoidVF32AVX512_loop1:
 	VBLENDMPS         Z1, Z0, K2, Z0
 	VBLENDMPS         Z0, Z5, K1, Z5
 
-mathblock376:
+mathblock550:
 	VMOVUPS Z5, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -34353,7 +34353,7 @@ sigmoidVF32AVX512_after1:
 	VPANDD.BCST       sigmoid32consts<>+576(SB), Z0, Z1
 	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock377
+	JZ                mathblock551
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K3
 	VBROADCASTSS      sigmoid32consts<>+64(SB), Z1
 	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z0, Z1
@@ -34397,7 +34397,7 @@ sigmoidVF32AVX512_after1:
 	VBLENDMPS         Z0, Z1, K3, Z1
 	VBLENDMPS         Z1, Z6, K2, Z6
 
-mathblock377:
+mathblock551:
 	VMOVUPS Z6, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -34528,7 +34528,7 @@ tanhVF32AVX512_loop2:
 	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock378
+	JZ                mathblock552
 	VMOVUPS           (SI)(R8*4), Z0
 	VMULPS            (SI)(R8*4), Z0, Z0
 	VBROADCASTSS      tanh32consts<>+768(SB), Z1
@@ -34550,7 +34550,7 @@ tanhVF32AVX512_loop2:
 	VFMADD213PS       64(SI)(R8*4), Z1, Z0
 	VBLENDMPS         Z0, Z3, K2, Z3
 
-mathblock378:
+mathblock552:
 	VMOVUPS     (SI)(R8*4), Z0
 	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z0
 	VMOVUPS     64(SI)(R8*4), Z1
@@ -34624,7 +34624,7 @@ tanhVF32AVX512_loop1:
 	VBLENDMPS         Z4, Z1, K1, Z1
 	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock379
+	JZ                mathblock553
 	VMOVUPS           (SI)(R8*4), Z0
 	VMULPS            (SI)(R8*4), Z0, Z0
 	VBROADCASTSS      tanh32consts<>+768(SB), Z2
@@ -34636,7 +34636,7 @@ tanhVF32AVX512_loop1:
 	VFMADD213PS       (SI)(R8*4), Z2, Z0
 	VBLENDMPS         Z0, Z1, K1, Z1
 
-mathblock379:
+mathblock553:
 	VMOVUPS     (SI)(R8*4), Z0
 	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z0
 	VPORD       Z0, Z1, Z1
@@ -34701,7 +34701,7 @@ tanhVF32AVX512_after1:
 	VBLENDMPS         Z5, Z2, K2, Z2
 	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock380
+	JZ                mathblock554
 	VMULPS            Z0, Z0, Z1
 	VBROADCASTSS      tanh32consts<>+768(SB), Z3
 	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z1, Z3
@@ -34712,7 +34712,7 @@ tanhVF32AVX512_after1:
 	VFMADD213PS       Z0, Z3, Z1
 	VBLENDMPS         Z1, Z2, K2, Z2
 
-mathblock380:
+mathblock554:
 	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z1
 	VPORD       Z1, Z2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
@@ -35090,7 +35090,7 @@ sinVF32AVX512_loop1:
 	VCMPPS.BCST       $0x11, sin32consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock381
+	JZ                mathblock555
 	VPSRLD            $0x17, Z0, Z3
 	VPSRLD            $0x03, Z3, Z4
 	VPANDD.BCST       sin32consts<>+640(SB), Z3, Z3
@@ -35209,7 +35209,7 @@ sinVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z3, Z8, K1, Z8
 
-mathblock381:
+mathblock555:
 	VPANDD.BCST       sin32consts<>+1152(SB), Z1, Z0
 	VCMPPS.BCST       $0x00, sin32consts<>+1216(SB), Z0, K1
 	VPANDD.BCST       sin32consts<>+1280(SB), Z1, Z1
@@ -35311,7 +35311,7 @@ sinVF32AVX512_after1:
 	VCMPPS.BCST       $0x11, sin32consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock382
+	JZ                mathblock556
 	VPSRLD            $0x17, Z1, Z4
 	VPSRLD            $0x03, Z4, Z5
 	VPANDD.BCST       sin32consts<>+640(SB), Z4, Z4
@@ -35430,7 +35430,7 @@ sinVF32AVX512_after1:
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VBLENDMPS         Z4, Z9, K2, Z9
 
-mathblock382:
+mathblock556:
 	VPANDD.BCST       sin32consts<>+1152(SB), Z2, Z1
 	VCMPPS.BCST       $0x00, sin32consts<>+1216(SB), Z1, K2
 	VPANDD.BCST       sin32consts<>+1280(SB), Z2, Z2
@@ -35554,7 +35554,7 @@ cosVF32AVX512_loop1:
 	VCMPPS.BCST       $0x11, cos32consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock383
+	JZ                mathblock557
 	VPSRLD            $0x17, Z0, Z3
 	VPSRLD            $0x03, Z3, Z4
 	VPANDD.BCST       cos32consts<>+640(SB), Z3, Z3
@@ -35673,7 +35673,7 @@ cosVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z3, Z8, K1, Z8
 
-mathblock383:
+mathblock557:
 	VPADDD.BCST       cos32consts<>+1152(SB), Z1, Z1
 	VPANDD.BCST       cos32consts<>+1152(SB), Z1, Z0
 	VCMPPS.BCST       $0x00, cos32consts<>+1216(SB), Z0, K1
@@ -35773,7 +35773,7 @@ cosVF32AVX512_after1:
 	VCMPPS.BCST       $0x11, cos32consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock384
+	JZ                mathblock558
 	VPSRLD            $0x17, Z1, Z4
 	VPSRLD            $0x03, Z4, Z5
 	VPANDD.BCST       cos32consts<>+640(SB), Z4, Z4
@@ -35892,7 +35892,7 @@ cosVF32AVX512_after1:
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VBLENDMPS         Z4, Z9, K2, Z9
 
-mathblock384:
+mathblock558:
 	VPADDD.BCST       cos32consts<>+1152(SB), Z2, Z2
 	VPANDD.BCST       cos32consts<>+1152(SB), Z2, Z1
 	VCMPPS.BCST       $0x00, cos32consts<>+1216(SB), Z1, K2
@@ -38110,7 +38110,7 @@ expVF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock385
+	JZ                mathblock559
 	VPANDQ.BCST       exp64consts<>+704(SB), Z0, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z10
@@ -38196,7 +38196,7 @@ expVF64AVX512_loop3:
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z5, K3, Z5
 
-mathblock385:
+mathblock559:
 	VMOVUPD Z3, (DX)(R8*8)
 	VMOVUPD Z4, 64(DX)(R8*8)
 	VMOVUPD Z5, 128(DX)(R8*8)
@@ -38234,7 +38234,7 @@ expVF64AVX512_loop1:
 	VPANDQ.BCST       exp64consts<>+576(SB), Z3, Z3
 	VCMPPD.BCST       $0x15, exp64consts<>+640(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock386
+	JZ                mathblock560
 	VPANDQ.BCST       exp64consts<>+704(SB), Z0, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z4
@@ -38264,7 +38264,7 @@ expVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z1, K1, Z1
 
-mathblock386:
+mathblock560:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -38300,7 +38300,7 @@ expVF64AVX512_after1:
 	VPANDQ.BCST       exp64consts<>+576(SB), Z0, Z4
 	VCMPPD.BCST       $0x15, exp64consts<>+640(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock387
+	JZ                mathblock561
 	VPANDQ.BCST       exp64consts<>+704(SB), Z1, Z4
 	VMOVUPS           exphi_64<>+0(SB), Z5
 	VPERMT2PD         exphi_64<>+64(SB), Z1, Z5
@@ -38326,7 +38326,7 @@ expVF64AVX512_after1:
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z2, K2, Z2
 
-mathblock387:
+mathblock561:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -38483,7 +38483,7 @@ logVF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock388
+	JZ               mathblock562
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log64consts<>+1280(SB), Z0, Z0
 	VPADDQ.BCST      log64consts<>+0(SB), Z0, Z0
@@ -38638,7 +38638,7 @@ logVF64AVX512_loop3:
 	VBLENDMPD        Z1, Z0, K1, Z0
 	VBLENDMPD        Z0, Z4, K3, Z4
 
-mathblock388:
+mathblock562:
 	VMOVUPD Z2, (DX)(R8*8)
 	VMOVUPD Z3, 64(DX)(R8*8)
 	VMOVUPD Z4, 128(DX)(R8*8)
@@ -38690,7 +38690,7 @@ logVF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock389
+	JZ               mathblock563
 	VMOVUPD          (SI)(R8*8), Z1
 	VMULPD.BCST      log64consts<>+1280(SB), Z1, Z1
 	VPADDQ.BCST      log64consts<>+0(SB), Z1, Z1
@@ -38743,7 +38743,7 @@ logVF64AVX512_loop1:
 	VBLENDMPD        Z2, Z1, K2, Z1
 	VBLENDMPD        Z1, Z0, K1, Z0
 
-mathblock389:
+mathblock563:
 	VMOVUPD Z0, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -38792,7 +38792,7 @@ logVF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock390
+	JZ               mathblock564
 	VMULPD.BCST      log64consts<>+1280(SB), Z0, Z2
 	VPADDQ.BCST      log64consts<>+0(SB), Z2, Z2
 	VPSRLQ           $0x34, Z2, Z3
@@ -38839,7 +38839,7 @@ logVF64AVX512_after1:
 	VBLENDMPD        Z0, Z2, K3, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock390:
+mathblock564:
 	VMOVUPD Z1, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -38954,7 +38954,7 @@ exp2VF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock391
+	JZ                mathblock565
 	VPANDQ.BCST       exp264consts<>+704(SB), Z0, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z10
@@ -39040,7 +39040,7 @@ exp2VF64AVX512_loop3:
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z8, K3, Z8
 
-mathblock391:
+mathblock565:
 	VMOVUPD Z6, (DX)(R8*8)
 	VMOVUPD Z7, 64(DX)(R8*8)
 	VMOVUPD Z8, 128(DX)(R8*8)
@@ -39078,7 +39078,7 @@ exp2VF64AVX512_loop1:
 	VPANDQ.BCST       exp264consts<>+576(SB), Z3, Z3
 	VCMPPD.BCST       $0x15, exp264consts<>+640(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock392
+	JZ                mathblock566
 	VPANDQ.BCST       exp264consts<>+704(SB), Z0, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z4
@@ -39108,7 +39108,7 @@ exp2VF64AVX512_loop1:
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z2, K1, Z2
 
-mathblock392:
+mathblock566:
 	VMOVUPD Z2, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -39143,7 +39143,7 @@ exp2VF64AVX512_after1:
 	VPANDQ.BCST       exp264consts<>+576(SB), Z0, Z4
 	VCMPPD.BCST       $0x15, exp264consts<>+640(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock393
+	JZ                mathblock567
 	VPANDQ.BCST       exp264consts<>+704(SB), Z1, Z4
 	VMOVUPS           exphi_64<>+0(SB), Z5
 	VPERMT2PD         exphi_64<>+64(SB), Z1, Z5
@@ -39169,7 +39169,7 @@ exp2VF64AVX512_after1:
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z3, K2, Z3
 
-mathblock393:
+mathblock567:
 	VMOVUPD Z3, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -39715,7 +39715,7 @@ log2VF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock394
+	JZ               mathblock568
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log264consts<>+64(SB), Z0, Z0
@@ -39885,7 +39885,7 @@ log2VF64AVX512_loop3:
 	VBLENDMPD        Z0, Z1, K1, Z1
 	VBLENDMPD        Z1, Z14, K3, Z14
 
-mathblock394:
+mathblock568:
 	VMOVUPD Z5, (DX)(R8*8)
 	VMOVUPD Z13, 64(DX)(R8*8)
 	VMOVUPD Z14, 128(DX)(R8*8)
@@ -39942,7 +39942,7 @@ log2VF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log264consts<>+1280(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock395
+	JZ               mathblock569
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log264consts<>+64(SB), Z0, Z0
@@ -40000,7 +40000,7 @@ log2VF64AVX512_loop1:
 	VBLENDMPD        Z0, Z2, K2, Z2
 	VBLENDMPD        Z2, Z1, K1, Z1
 
-mathblock395:
+mathblock569:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -40054,7 +40054,7 @@ log2VF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log264consts<>+1280(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock396
+	JZ               mathblock570
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z1
 	VPADDQ.BCST      log264consts<>+64(SB), Z1, Z1
 	VPSRLQ           $0x34, Z1, Z3
@@ -40106,7 +40106,7 @@ log2VF64AVX512_after1:
 	VBLENDMPD        Z0, Z3, K3, Z3
 	VBLENDMPD        Z3, Z2, K2, Z2
 
-mathblock396:
+mathblock570:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -40278,7 +40278,7 @@ log10VF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock397
+	JZ               mathblock571
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
@@ -40448,7 +40448,7 @@ log10VF64AVX512_loop3:
 	VBLENDMPD        Z0, Z1, K1, Z1
 	VBLENDMPD        Z1, Z14, K3, Z14
 
-mathblock397:
+mathblock571:
 	VMOVUPD Z5, (DX)(R8*8)
 	VMOVUPD Z13, 64(DX)(R8*8)
 	VMOVUPD Z14, 128(DX)(R8*8)
@@ -40505,7 +40505,7 @@ log10VF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock398
+	JZ               mathblock572
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
@@ -40563,7 +40563,7 @@ log10VF64AVX512_loop1:
 	VBLENDMPD        Z0, Z2, K2, Z2
 	VBLENDMPD        Z2, Z1, K1, Z1
 
-mathblock398:
+mathblock572:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -40617,7 +40617,7 @@ log10VF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock399
+	JZ               mathblock573
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z1
 	VPADDQ.BCST      log1064consts<>+0(SB), Z1, Z1
 	VPSRLQ           $0x34, Z1, Z3
@@ -40669,7 +40669,7 @@ log10VF64AVX512_after1:
 	VBLENDMPD        Z0, Z3, K3, Z3
 	VBLENDMPD        Z3, Z2, K2, Z2
 
-mathblock399:
+mathblock573:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -40830,7 +40830,7 @@ log1pVF64AVX512_loop2:
 	KORW             K2, K4, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock400
+	JZ               mathblock574
 	VMOVUPD          (SI)(R8*8), Z2
 	VCMPPD.BCST      $0x00, log1p64consts<>+384(SB), Z2, K3
 	VMOVUPS          Z0, Z2
@@ -40864,7 +40864,7 @@ log1pVF64AVX512_loop2:
 	VBLENDMPD        Z3, Z2, K1, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock400:
+mathblock574:
 	VMOVUPD Z0, (DX)(R8*8)
 	VMOVUPD Z1, 64(DX)(R8*8)
 	ADDQ    $0x00000010, R8
@@ -40937,7 +40937,7 @@ log1pVF64AVX512_loop1:
 	VCMPPD.BCST      $0x00, log1p64consts<>+576(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock401
+	JZ               mathblock575
 	VMOVUPD          (SI)(R8*8), Z1
 	VCMPPD.BCST      $0x00, log1p64consts<>+384(SB), Z1, K2
 	VMOVUPS          Z0, Z1
@@ -40955,7 +40955,7 @@ log1pVF64AVX512_loop1:
 	VBLENDMPD        Z2, Z1, K2, Z1
 	VBLENDMPD        Z1, Z0, K1, Z0
 
-mathblock401:
+mathblock575:
 	VMOVUPD Z0, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -41023,7 +41023,7 @@ log1pVF64AVX512_after1:
 	VCMPPD.BCST      $0x00, log1p64consts<>+576(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock402
+	JZ               mathblock576
 	VCMPPD.BCST      $0x00, log1p64consts<>+384(SB), Z0, K3
 	VMOVUPS          Z1, Z2
 	VBLENDMPD.BCST   log1p64consts<>+1408(SB), Z2, K3, Z2
@@ -41036,7 +41036,7 @@ log1pVF64AVX512_after1:
 	VBLENDMPD        Z0, Z2, K3, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock402:
+mathblock576:
 	VMOVUPD Z1, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -41220,7 +41220,7 @@ sigmoidVF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock403
+	JZ                mathblock577
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K4
 	VBROADCASTSD      sigmoid64consts<>+64(SB), Z0
@@ -41387,7 +41387,7 @@ sigmoidVF64AVX512_loop3:
 	VBLENDMPD         Z1, Z0, K1, Z0
 	VBLENDMPD         Z0, Z17, K3, Z17
 
-mathblock403:
+mathblock577:
 	VMOVUPD Z15, (DX)(R8*8)
 	VMOVUPD Z16, 64(DX)(R8*8)
 	VMOVUPD Z17, 128(DX)(R8*8)
@@ -41448,7 +41448,7 @@ sigmoidVF64AVX512_loop1:
 	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z0, Z0
 	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock404
+	JZ                mathblock578
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K2
 	VBROADCASTSD      sigmoid64consts<>+64(SB), Z0
@@ -41505,7 +41505,7 @@ sigmoidVF64AVX512_loop1:
 	VBLENDMPD         Z1, Z0, K2, Z0
 	VBLENDMPD         Z0, Z5, K1, Z5
 
-mathblock404:
+mathblock578:
 	VMOVUPD Z5, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -41563,7 +41563,7 @@ sigmoidVF64AVX512_after1:
 	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z0, Z1
 	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock405
+	JZ                mathblock579
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K3
 	VBROADCASTSD      sigmoid64consts<>+64(SB), Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z0, Z1
@@ -41612,7 +41612,7 @@ sigmoidVF64AVX512_after1:
 	VBLENDMPD         Z0, Z1, K3, Z1
 	VBLENDMPD         Z1, Z6, K2, Z6
 
-mathblock405:
+mathblock579:
 	VMOVUPD Z6, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -41753,7 +41753,7 @@ tanhVF64AVX512_loop2:
 	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock406
+	JZ                mathblock580
 	VMOVUPD           (SI)(R8*8), Z0
 	VMULPD            (SI)(R8*8), Z0, Z0
 	VBROADCASTSD      tanh64consts<>+960(SB), Z1
@@ -41785,7 +41785,7 @@ tanhVF64AVX512_loop2:
 	VFMADD213PD       64(SI)(R8*8), Z1, Z0
 	VBLENDMPD         Z0, Z3, K2, Z3
 
-mathblock406:
+mathblock580:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z0
 	VMOVUPD     64(SI)(R8*8), Z1
@@ -41864,7 +41864,7 @@ tanhVF64AVX512_loop1:
 	VBLENDMPD         Z4, Z1, K1, Z1
 	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock407
+	JZ                mathblock581
 	VMOVUPD           (SI)(R8*8), Z0
 	VMULPD            (SI)(R8*8), Z0, Z0
 	VBROADCASTSD      tanh64consts<>+960(SB), Z2
@@ -41881,7 +41881,7 @@ tanhVF64AVX512_loop1:
 	VFMADD213PD       (SI)(R8*8), Z2, Z0
 	VBLENDMPD         Z0, Z1, K1, Z1
 
-mathblock407:
+mathblock581:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z0
 	VPORQ       Z0, Z1, Z1
@@ -41951,7 +41951,7 @@ tanhVF64AVX512_after1:
 	VBLENDMPD         Z5, Z2, K2, Z2
 	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock408
+	JZ                mathblock582
 	VMULPD            Z0, Z0, Z1
 	VBROADCASTSD      tanh64consts<>+960(SB), Z3
 	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z1, Z3
@@ -41967,7 +41967,7 @@ tanhVF64AVX512_after1:
 	VFMADD213PD       Z0, Z3, Z1
 	VBLENDMPD         Z1, Z2, K2, Z2
 
-mathblock408:
+mathblock582:
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z1
 	VPORQ       Z1, Z2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
@@ -42285,7 +42285,7 @@ erfVF64AVX512_loop2:
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock409
+	JZ                mathblock583
 	VSUBPD.BCST       erf64consts<>+128(SB), Z0, Z6
 	VBROADCASTSD      erf64consts<>+3776(SB), Z7
 	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z6, Z7
@@ -42323,12 +42323,12 @@ erfVF64AVX512_loop2:
 	VADDPD.BCST       erf64consts<>+4608(SB), Z7, Z7
 	VBLENDMPD         Z7, Z5, K2, Z5
 
-mathblock409:
+mathblock583:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z0, K1
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z1, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock410
+	JZ               mathblock584
 	VBROADCASTSD     erf64consts<>+4736(SB), Z6
 	VFMADD213PD.BCST erf64consts<>+4800(SB), Z2, Z6
 	VFMADD213PD.BCST erf64consts<>+4864(SB), Z2, Z6
@@ -42358,7 +42358,7 @@ mathblock409:
 	VFMADD231PD      Z0, Z1, Z1
 	VBLENDMPD        Z1, Z5, K2, Z5
 
-mathblock410:
+mathblock584:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z0
 	VMOVUPD     64(SI)(R8*8), Z1
@@ -42523,7 +42523,7 @@ erfVF64AVX512_loop1:
 	VBLENDMPD         Z5, Z2, K1, Z2
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock411
+	JZ                mathblock585
 	VSUBPD.BCST       erf64consts<>+128(SB), Z0, Z3
 	VBROADCASTSD      erf64consts<>+3776(SB), Z4
 	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z3, Z4
@@ -42543,10 +42543,10 @@ erfVF64AVX512_loop1:
 	VADDPD.BCST       erf64consts<>+4608(SB), Z4, Z4
 	VBLENDMPD         Z4, Z2, K1, Z2
 
-mathblock411:
+mathblock585:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z0, K1
 	KORTESTW         K1, K1
-	JZ               mathblock412
+	JZ               mathblock586
 	VBROADCASTSD     erf64consts<>+4736(SB), Z3
 	VFMADD213PD.BCST erf64consts<>+4800(SB), Z1, Z3
 	VFMADD213PD.BCST erf64consts<>+4864(SB), Z1, Z3
@@ -42562,7 +42562,7 @@ mathblock411:
 	VFMADD231PD      Z3, Z0, Z0
 	VBLENDMPD        Z0, Z2, K1, Z2
 
-mathblock412:
+mathblock586:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z0
 	VPORQ       Z0, Z2, Z2
@@ -42719,7 +42719,7 @@ erfVF64AVX512_after1:
 	VBLENDMPD         Z6, Z3, K2, Z3
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock413
+	JZ                mathblock587
 	VSUBPD.BCST       erf64consts<>+128(SB), Z1, Z4
 	VBROADCASTSD      erf64consts<>+3776(SB), Z5
 	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z4, Z5
@@ -42739,10 +42739,10 @@ erfVF64AVX512_after1:
 	VADDPD.BCST       erf64consts<>+4608(SB), Z5, Z5
 	VBLENDMPD         Z5, Z3, K2, Z3
 
-mathblock413:
+mathblock587:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z1, K2
 	KORTESTW         K2, K2
-	JZ               mathblock414
+	JZ               mathblock588
 	VBROADCASTSD     erf64consts<>+4736(SB), Z4
 	VFMADD213PD.BCST erf64consts<>+4800(SB), Z2, Z4
 	VFMADD213PD.BCST erf64consts<>+4864(SB), Z2, Z4
@@ -42758,7 +42758,7 @@ mathblock413:
 	VFMADD231PD      Z4, Z1, Z1
 	VBLENDMPD        Z1, Z3, K2, Z3
 
-mathblock414:
+mathblock588:
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z1
 	VPORQ       Z1, Z3, Z3
 	VCMPPD      $0x03, Z0, Z0, K2
@@ -42841,7 +42841,7 @@ sinVF64AVX512_loop1:
 	VCMPPD.BCST       $0x11, sin64consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock415
+	JZ                mathblock589
 	VPSRLQ            $0x34, Z0, Z3
 	VPSRLQ            $0x03, Z3, Z4
 	VPANDQ.BCST       sin64consts<>+640(SB), Z3, Z3
@@ -42972,7 +42972,7 @@ sinVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z2, K1, Z2
 	VBLENDMPD         Z3, Z8, K1, Z8
 
-mathblock415:
+mathblock589:
 	VPANDQ.BCST       sin64consts<>+1088(SB), Z1, Z0
 	VCMPPD.BCST       $0x00, sin64consts<>+1152(SB), Z0, K1
 	VPANDQ.BCST       sin64consts<>+1216(SB), Z1, Z1
@@ -43081,7 +43081,7 @@ sinVF64AVX512_after1:
 	VCMPPD.BCST       $0x11, sin64consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock416
+	JZ                mathblock590
 	VPSRLQ            $0x34, Z1, Z4
 	VPSRLQ            $0x03, Z4, Z5
 	VPANDQ.BCST       sin64consts<>+640(SB), Z4, Z4
@@ -43212,7 +43212,7 @@ sinVF64AVX512_after1:
 	VBLENDMPD         Z1, Z3, K2, Z3
 	VBLENDMPD         Z4, Z9, K2, Z9
 
-mathblock416:
+mathblock590:
 	VPANDQ.BCST       sin64consts<>+1088(SB), Z2, Z1
 	VCMPPD.BCST       $0x00, sin64consts<>+1152(SB), Z1, K2
 	VPANDQ.BCST       sin64consts<>+1216(SB), Z2, Z2
@@ -43343,7 +43343,7 @@ cosVF64AVX512_loop1:
 	VCMPPD.BCST       $0x11, cos64consts<>+576(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock417
+	JZ                mathblock591
 	VPSRLQ            $0x34, Z0, Z3
 	VPSRLQ            $0x03, Z3, Z4
 	VPANDQ.BCST       cos64consts<>+640(SB), Z3, Z3
@@ -43474,7 +43474,7 @@ cosVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z2, K1, Z2
 	VBLENDMPD         Z3, Z8, K1, Z8
 
-mathblock417:
+mathblock591:
 	VPADDQ.BCST       cos64consts<>+1088(SB), Z1, Z1
 	VPANDQ.BCST       cos64consts<>+1088(SB), Z1, Z0
 	VCMPPD.BCST       $0x00, cos64consts<>+1152(SB), Z0, K1
@@ -43581,7 +43581,7 @@ cosVF64AVX512_after1:
 	VCMPPD.BCST       $0x11, cos64consts<>+576(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock418
+	JZ                mathblock592
 	VPSRLQ            $0x34, Z1, Z4
 	VPSRLQ            $0x03, Z4, Z5
 	VPANDQ.BCST       cos64consts<>+640(SB), Z4, Z4
@@ -43712,7 +43712,7 @@ cosVF64AVX512_after1:
 	VBLENDMPD         Z1, Z3, K2, Z3
 	VBLENDMPD         Z4, Z9, K2, Z9
 
-mathblock418:
+mathblock592:
 	VPADDQ.BCST       cos64consts<>+1088(SB), Z2, Z2
 	VPANDQ.BCST       cos64consts<>+1088(SB), Z2, Z1
 	VCMPPD.BCST       $0x00, cos64consts<>+1152(SB), Z1, K2

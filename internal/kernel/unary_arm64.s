@@ -2784,7 +2784,7 @@ loop:
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
 	FMOVS	F21, R20
-	CBZ	R20, mathblock1
+	CBZ	R20, mathblock103
 	MOVD	$exp32consts<>+32(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V18.B16, V20.B16
@@ -2849,7 +2849,7 @@ loop:
 	VMOV	V19.B16, V11.B16
 	VBSL	V10.B16, V17.B16, V11.B16
 	VMOV	V11.B16, V10.B16
-mathblock1:
+mathblock103:
 	VMOV	V10.B16, V12.B16
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -2925,7 +2925,7 @@ mathblock1:
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
 	FMOVS	F21, R20
-	CBZ	R20, mathblock2
+	CBZ	R20, mathblock104
 	MOVD	$exp32consts<>+32(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V18.B16, V20.B16
@@ -2990,7 +2990,7 @@ mathblock1:
 	VMOV	V19.B16, V11.B16
 	VBSL	V10.B16, V17.B16, V11.B16
 	VMOV	V11.B16, V10.B16
-mathblock2:
+mathblock104:
 	VMOV	V10.B16, V13.B16
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -3066,7 +3066,7 @@ mathblock2:
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
 	FMOVS	F21, R20
-	CBZ	R20, mathblock3
+	CBZ	R20, mathblock105
 	MOVD	$exp32consts<>+32(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V18.B16, V20.B16
@@ -3131,7 +3131,7 @@ mathblock2:
 	VMOV	V19.B16, V11.B16
 	VBSL	V10.B16, V17.B16, V11.B16
 	VMOV	V11.B16, V10.B16
-mathblock3:
+mathblock105:
 	VMOV	V10.B16, V14.B16
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -3207,7 +3207,7 @@ mathblock3:
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
 	FMOVS	F21, R20
-	CBZ	R20, mathblock4
+	CBZ	R20, mathblock106
 	MOVD	$exp32consts<>+32(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V18.B16, V20.B16
@@ -3272,7 +3272,7 @@ mathblock3:
 	VMOV	V19.B16, V11.B16
 	VBSL	V10.B16, V17.B16, V11.B16
 	VMOV	V11.B16, V10.B16
-mathblock4:
+mathblock106:
 	VMOV	V10.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
@@ -3354,7 +3354,7 @@ tail:
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
 	FMOVS	F21, R20
-	CBZ	R20, mathblock5
+	CBZ	R20, mathblock107
 	MOVD	$exp32consts<>+32(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V18.B16, V20.B16
@@ -3419,7 +3419,7 @@ tail:
 	VMOV	V19.B16, V11.B16
 	VBSL	V10.B16, V17.B16, V11.B16
 	VMOV	V11.B16, V10.B16
-mathblock5:
+mathblock107:
 	VMOV	V10.B16, V12.B16
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -3495,7 +3495,7 @@ mathblock5:
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
 	FMOVS	F21, R20
-	CBZ	R20, mathblock6
+	CBZ	R20, mathblock108
 	MOVD	$exp32consts<>+32(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V18.B16, V20.B16
@@ -3560,7 +3560,7 @@ mathblock5:
 	VMOV	V19.B16, V11.B16
 	VBSL	V10.B16, V17.B16, V11.B16
 	VMOV	V11.B16, V10.B16
-mathblock6:
+mathblock108:
 	VMOV	V10.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
@@ -3640,7 +3640,7 @@ tail4:
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
 	FMOVS	F21, R20
-	CBZ	R20, mathblock7
+	CBZ	R20, mathblock109
 	MOVD	$exp32consts<>+32(SB), R19
 	VLD1R	(R19), [V23.S4]
 	VAND	V23.B16, V18.B16, V20.B16
@@ -3705,7 +3705,7 @@ tail4:
 	VMOV	V19.B16, V11.B16
 	VBSL	V10.B16, V17.B16, V11.B16
 	VMOV	V11.B16, V10.B16
-mathblock7:
+mathblock109:
 	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
@@ -3785,7 +3785,7 @@ tail2:
 	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
 	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
 	FMOVS	F21, R20
-	CBZ	R20, mathblock8
+	CBZ	R20, mathblock110
 	MOVD	$exp32consts<>+32(SB), R19
 	VLD1R	(R19), [V23.S2]
 	VAND	V23.B8, V18.B8, V20.B8
@@ -3850,7 +3850,7 @@ tail2:
 	VMOV	V19.B16, V11.B16
 	VBSL	V10.B8, V17.B8, V11.B8
 	VMOV	V11.B16, V10.B16
-mathblock8:
+mathblock110:
 	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
@@ -3930,7 +3930,7 @@ tail1:
 	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
 	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
 	FMOVS	F21, R20
-	CBZ	R20, mathblock9
+	CBZ	R20, mathblock111
 	MOVD	$exp32consts<>+32(SB), R19
 	VLD1R	(R19), [V23.S2]
 	VAND	V23.B8, V18.B8, V20.B8
@@ -3995,7 +3995,7 @@ tail1:
 	VMOV	V19.B16, V11.B16
 	VBSL	V10.B8, V17.B8, V11.B8
 	VMOV	V11.B16, V10.B16
-mathblock9:
+mathblock111:
 	VMOV	V10.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
@@ -4144,7 +4144,7 @@ loop:
 	VORR	V19.B16, V9.B16, V21.B16
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
-	CBZ	R20, mathblock10
+	CBZ	R20, mathblock112
 	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc17 // fmul v23.4s, v0.4s, v25.4s
@@ -4288,7 +4288,7 @@ loop:
 	VMOV	V21.B16, V5.B16
 	VBSL	V10.B16, V26.B16, V5.B16
 	VMOV	V5.B16, V10.B16
-mathblock10:
+mathblock112:
 	VMOV	V10.B16, V12.B16
 	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -4406,7 +4406,7 @@ mathblock10:
 	VORR	V19.B16, V9.B16, V21.B16
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
-	CBZ	R20, mathblock11
+	CBZ	R20, mathblock113
 	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc37 // fmul v23.4s, v1.4s, v25.4s
@@ -4550,7 +4550,7 @@ mathblock10:
 	VMOV	V21.B16, V5.B16
 	VBSL	V10.B16, V26.B16, V5.B16
 	VMOV	V5.B16, V10.B16
-mathblock11:
+mathblock113:
 	VMOV	V10.B16, V13.B16
 	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -4668,7 +4668,7 @@ mathblock11:
 	VORR	V19.B16, V9.B16, V21.B16
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
-	CBZ	R20, mathblock12
+	CBZ	R20, mathblock114
 	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc57 // fmul v23.4s, v2.4s, v25.4s
@@ -4812,7 +4812,7 @@ mathblock11:
 	VMOV	V21.B16, V5.B16
 	VBSL	V10.B16, V26.B16, V5.B16
 	VMOV	V5.B16, V10.B16
-mathblock12:
+mathblock114:
 	VMOV	V10.B16, V14.B16
 	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -4930,7 +4930,7 @@ mathblock12:
 	VORR	V19.B16, V9.B16, V21.B16
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
-	CBZ	R20, mathblock13
+	CBZ	R20, mathblock115
 	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc77 // fmul v23.4s, v3.4s, v25.4s
@@ -5074,7 +5074,7 @@ mathblock12:
 	VMOV	V21.B16, V5.B16
 	VBSL	V10.B16, V26.B16, V5.B16
 	VMOV	V5.B16, V10.B16
-mathblock13:
+mathblock115:
 	VMOV	V10.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
@@ -5198,7 +5198,7 @@ tail:
 	VORR	V19.B16, V9.B16, V21.B16
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
-	CBZ	R20, mathblock14
+	CBZ	R20, mathblock116
 	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc17 // fmul v23.4s, v0.4s, v25.4s
@@ -5342,7 +5342,7 @@ tail:
 	VMOV	V21.B16, V5.B16
 	VBSL	V10.B16, V26.B16, V5.B16
 	VMOV	V5.B16, V10.B16
-mathblock14:
+mathblock116:
 	VMOV	V10.B16, V12.B16
 	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -5460,7 +5460,7 @@ mathblock14:
 	VORR	V19.B16, V9.B16, V21.B16
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
-	CBZ	R20, mathblock15
+	CBZ	R20, mathblock117
 	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc37 // fmul v23.4s, v1.4s, v25.4s
@@ -5604,7 +5604,7 @@ mathblock14:
 	VMOV	V21.B16, V5.B16
 	VBSL	V10.B16, V26.B16, V5.B16
 	VMOV	V5.B16, V10.B16
-mathblock15:
+mathblock117:
 	VMOV	V10.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
@@ -5726,7 +5726,7 @@ tail4:
 	VORR	V19.B16, V9.B16, V21.B16
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
-	CBZ	R20, mathblock16
+	CBZ	R20, mathblock118
 	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc17 // fmul v23.4s, v0.4s, v25.4s
@@ -5870,7 +5870,7 @@ tail4:
 	VMOV	V21.B16, V5.B16
 	VBSL	V10.B16, V26.B16, V5.B16
 	VMOV	V5.B16, V10.B16
-mathblock16:
+mathblock118:
 	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
@@ -5992,7 +5992,7 @@ tail2:
 	VORR	V19.B8, V9.B8, V21.B8
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
-	CBZ	R20, mathblock17
+	CBZ	R20, mathblock119
 	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S2]
 	WORD	$0x2e39dc17 // fmul v23.2s, v0.2s, v25.2s
@@ -6136,7 +6136,7 @@ tail2:
 	VMOV	V21.B16, V5.B16
 	VBSL	V10.B8, V26.B8, V5.B8
 	VMOV	V5.B16, V10.B16
-mathblock17:
+mathblock119:
 	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
@@ -6258,7 +6258,7 @@ tail1:
 	VORR	V19.B8, V9.B8, V21.B8
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
-	CBZ	R20, mathblock18
+	CBZ	R20, mathblock120
 	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S2]
 	WORD	$0x2e39dc17 // fmul v23.2s, v0.2s, v25.2s
@@ -6402,7 +6402,7 @@ tail1:
 	VMOV	V21.B16, V5.B16
 	VBSL	V10.B8, V26.B8, V5.B8
 	VMOV	V5.B16, V10.B16
-mathblock18:
+mathblock120:
 	VMOV	V10.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
@@ -6508,7 +6508,7 @@ loop:
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
 	FMOVS	F21, R20
-	CBZ	R20, mathblock19
+	CBZ	R20, mathblock121
 	MOVD	$exp232consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VAND	V20.B16, V18.B16, V23.B16
@@ -6573,7 +6573,7 @@ loop:
 	VMOV	V19.B16, V11.B16
 	VBSL	V10.B16, V17.B16, V11.B16
 	VMOV	V11.B16, V10.B16
-mathblock19:
+mathblock121:
 	VMOV	V10.B16, V12.B16
 	MOVD	$exp232consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -6648,7 +6648,7 @@ mathblock19:
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
 	FMOVS	F21, R20
-	CBZ	R20, mathblock20
+	CBZ	R20, mathblock122
 	MOVD	$exp232consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VAND	V20.B16, V18.B16, V23.B16
@@ -6713,7 +6713,7 @@ mathblock19:
 	VMOV	V19.B16, V11.B16
 	VBSL	V10.B16, V17.B16, V11.B16
 	VMOV	V11.B16, V10.B16
-mathblock20:
+mathblock122:
 	VMOV	V10.B16, V13.B16
 	MOVD	$exp232consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -6788,7 +6788,7 @@ mathblock20:
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
 	FMOVS	F21, R20
-	CBZ	R20, mathblock21
+	CBZ	R20, mathblock123
 	MOVD	$exp232consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VAND	V20.B16, V18.B16, V23.B16
@@ -6853,7 +6853,7 @@ mathblock20:
 	VMOV	V19.B16, V11.B16
 	VBSL	V10.B16, V17.B16, V11.B16
 	VMOV	V11.B16, V10.B16
-mathblock21:
+mathblock123:
 	VMOV	V10.B16, V14.B16
 	MOVD	$exp232consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -6928,7 +6928,7 @@ mathblock21:
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
 	FMOVS	F21, R20
-	CBZ	R20, mathblock22
+	CBZ	R20, mathblock124
 	MOVD	$exp232consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VAND	V20.B16, V18.B16, V23.B16
@@ -6993,7 +6993,7 @@ mathblock21:
 	VMOV	V19.B16, V11.B16
 	VBSL	V10.B16, V17.B16, V11.B16
 	VMOV	V11.B16, V10.B16
-mathblock22:
+mathblock124:
 	VMOV	V10.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
@@ -7074,7 +7074,7 @@ tail:
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
 	FMOVS	F21, R20
-	CBZ	R20, mathblock23
+	CBZ	R20, mathblock125
 	MOVD	$exp232consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VAND	V20.B16, V18.B16, V23.B16
@@ -7139,7 +7139,7 @@ tail:
 	VMOV	V19.B16, V11.B16
 	VBSL	V10.B16, V17.B16, V11.B16
 	VMOV	V11.B16, V10.B16
-mathblock23:
+mathblock125:
 	VMOV	V10.B16, V12.B16
 	MOVD	$exp232consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -7214,7 +7214,7 @@ mathblock23:
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
 	FMOVS	F21, R20
-	CBZ	R20, mathblock24
+	CBZ	R20, mathblock126
 	MOVD	$exp232consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VAND	V20.B16, V18.B16, V23.B16
@@ -7279,7 +7279,7 @@ mathblock23:
 	VMOV	V19.B16, V11.B16
 	VBSL	V10.B16, V17.B16, V11.B16
 	VMOV	V11.B16, V10.B16
-mathblock24:
+mathblock126:
 	VMOV	V10.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
@@ -7358,7 +7358,7 @@ tail4:
 	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
 	FMOVS	F21, R20
-	CBZ	R20, mathblock25
+	CBZ	R20, mathblock127
 	MOVD	$exp232consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S4]
 	VAND	V20.B16, V18.B16, V23.B16
@@ -7423,7 +7423,7 @@ tail4:
 	VMOV	V19.B16, V11.B16
 	VBSL	V10.B16, V17.B16, V11.B16
 	VMOV	V11.B16, V10.B16
-mathblock25:
+mathblock127:
 	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
@@ -7502,7 +7502,7 @@ tail2:
 	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
 	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
 	FMOVS	F21, R20
-	CBZ	R20, mathblock26
+	CBZ	R20, mathblock128
 	MOVD	$exp232consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S2]
 	VAND	V20.B8, V18.B8, V23.B8
@@ -7567,7 +7567,7 @@ tail2:
 	VMOV	V19.B16, V11.B16
 	VBSL	V10.B8, V17.B8, V11.B8
 	VMOV	V11.B16, V10.B16
-mathblock26:
+mathblock128:
 	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
@@ -7646,7 +7646,7 @@ tail1:
 	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
 	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
 	FMOVS	F21, R20
-	CBZ	R20, mathblock27
+	CBZ	R20, mathblock129
 	MOVD	$exp232consts<>+32(SB), R19
 	VLD1R	(R19), [V20.S2]
 	VAND	V20.B8, V18.B8, V23.B8
@@ -7711,7 +7711,7 @@ tail1:
 	VMOV	V19.B16, V11.B16
 	VBSL	V10.B8, V17.B8, V11.B8
 	VMOV	V11.B16, V10.B16
-mathblock27:
+mathblock129:
 	VMOV	V10.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
@@ -8992,7 +8992,7 @@ loop:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock28
+	CBZ	R20, mathblock130
 	MOVD	$log232consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc07 // fmul v7.4s, v0.4s, v6.4s
@@ -9148,7 +9148,7 @@ loop:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock28:
+mathblock130:
 	VMOV	V21.B16, V12.B16
 	MOVD	$log232consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -9278,7 +9278,7 @@ mathblock28:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock29
+	CBZ	R20, mathblock131
 	MOVD	$log232consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc27 // fmul v7.4s, v1.4s, v6.4s
@@ -9434,7 +9434,7 @@ mathblock28:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock29:
+mathblock131:
 	VMOV	V21.B16, V13.B16
 	MOVD	$log232consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -9564,7 +9564,7 @@ mathblock29:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock30
+	CBZ	R20, mathblock132
 	MOVD	$log232consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc47 // fmul v7.4s, v2.4s, v6.4s
@@ -9720,7 +9720,7 @@ mathblock29:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock30:
+mathblock132:
 	VMOV	V21.B16, V14.B16
 	MOVD	$log232consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -9850,7 +9850,7 @@ mathblock30:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock31
+	CBZ	R20, mathblock133
 	MOVD	$log232consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc67 // fmul v7.4s, v3.4s, v6.4s
@@ -10006,7 +10006,7 @@ mathblock30:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock31:
+mathblock133:
 	VMOV	V21.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
@@ -10142,7 +10142,7 @@ tail:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock32
+	CBZ	R20, mathblock134
 	MOVD	$log232consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc07 // fmul v7.4s, v0.4s, v6.4s
@@ -10298,7 +10298,7 @@ tail:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock32:
+mathblock134:
 	VMOV	V21.B16, V12.B16
 	MOVD	$log232consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -10428,7 +10428,7 @@ mathblock32:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock33
+	CBZ	R20, mathblock135
 	MOVD	$log232consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc27 // fmul v7.4s, v1.4s, v6.4s
@@ -10584,7 +10584,7 @@ mathblock32:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock33:
+mathblock135:
 	VMOV	V21.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
@@ -10718,7 +10718,7 @@ tail4:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock34
+	CBZ	R20, mathblock136
 	MOVD	$log232consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc07 // fmul v7.4s, v0.4s, v6.4s
@@ -10874,7 +10874,7 @@ tail4:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock34:
+mathblock136:
 	VMOV	V21.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
@@ -11008,7 +11008,7 @@ tail2:
 	VORR	V19.B8, V8.B8, V26.B8
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock35
+	CBZ	R20, mathblock137
 	MOVD	$log232consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S2]
 	WORD	$0x2e26dc07 // fmul v7.2s, v0.2s, v6.2s
@@ -11164,7 +11164,7 @@ tail2:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B8, V11.B8, V19.B8
 	VMOV	V19.B16, V21.B16
-mathblock35:
+mathblock137:
 	VMOV	V21.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
@@ -11298,7 +11298,7 @@ tail1:
 	VORR	V19.B8, V8.B8, V26.B8
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock36
+	CBZ	R20, mathblock138
 	MOVD	$log232consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S2]
 	WORD	$0x2e26dc07 // fmul v7.2s, v0.2s, v6.2s
@@ -11454,7 +11454,7 @@ tail1:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B8, V11.B8, V19.B8
 	VMOV	V19.B16, V21.B16
-mathblock36:
+mathblock138:
 	VMOV	V21.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
@@ -11615,7 +11615,7 @@ loop:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock37
+	CBZ	R20, mathblock139
 	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc07 // fmul v7.4s, v0.4s, v6.4s
@@ -11771,7 +11771,7 @@ loop:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock37:
+mathblock139:
 	VMOV	V21.B16, V12.B16
 	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -11901,7 +11901,7 @@ mathblock37:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock38
+	CBZ	R20, mathblock140
 	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc27 // fmul v7.4s, v1.4s, v6.4s
@@ -12057,7 +12057,7 @@ mathblock37:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock38:
+mathblock140:
 	VMOV	V21.B16, V13.B16
 	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -12187,7 +12187,7 @@ mathblock38:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock39
+	CBZ	R20, mathblock141
 	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc47 // fmul v7.4s, v2.4s, v6.4s
@@ -12343,7 +12343,7 @@ mathblock38:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock39:
+mathblock141:
 	VMOV	V21.B16, V14.B16
 	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -12473,7 +12473,7 @@ mathblock39:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock40
+	CBZ	R20, mathblock142
 	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc67 // fmul v7.4s, v3.4s, v6.4s
@@ -12629,7 +12629,7 @@ mathblock39:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock40:
+mathblock142:
 	VMOV	V21.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
@@ -12765,7 +12765,7 @@ tail:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock41
+	CBZ	R20, mathblock143
 	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc07 // fmul v7.4s, v0.4s, v6.4s
@@ -12921,7 +12921,7 @@ tail:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock41:
+mathblock143:
 	VMOV	V21.B16, V12.B16
 	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -13051,7 +13051,7 @@ mathblock41:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock42
+	CBZ	R20, mathblock144
 	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc27 // fmul v7.4s, v1.4s, v6.4s
@@ -13207,7 +13207,7 @@ mathblock41:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock42:
+mathblock144:
 	VMOV	V21.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
@@ -13341,7 +13341,7 @@ tail4:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock43
+	CBZ	R20, mathblock145
 	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc07 // fmul v7.4s, v0.4s, v6.4s
@@ -13497,7 +13497,7 @@ tail4:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock43:
+mathblock145:
 	VMOV	V21.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
@@ -13631,7 +13631,7 @@ tail2:
 	VORR	V19.B8, V8.B8, V26.B8
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock44
+	CBZ	R20, mathblock146
 	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S2]
 	WORD	$0x2e26dc07 // fmul v7.2s, v0.2s, v6.2s
@@ -13787,7 +13787,7 @@ tail2:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B8, V11.B8, V19.B8
 	VMOV	V19.B16, V21.B16
-mathblock44:
+mathblock146:
 	VMOV	V21.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
@@ -13921,7 +13921,7 @@ tail1:
 	VORR	V19.B8, V8.B8, V26.B8
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock45
+	CBZ	R20, mathblock147
 	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S2]
 	WORD	$0x2e26dc07 // fmul v7.2s, v0.2s, v6.2s
@@ -14077,7 +14077,7 @@ tail1:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B8, V11.B8, V19.B8
 	VMOV	V19.B16, V21.B16
-mathblock45:
+mathblock147:
 	VMOV	V21.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
@@ -14261,7 +14261,7 @@ loop:
 	VORR	V27.B16, V28.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock46
+	CBZ	R20, mathblock148
 	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4e24e407 // fcmeq v7.4s, v0.4s, v4.4s
@@ -14293,7 +14293,7 @@ loop:
 	VMOV	V16.B16, V28.B16
 	VBSL	V22.B16, V26.B16, V28.B16
 	VMOV	V28.B16, V22.B16
-mathblock46:
+mathblock148:
 	VMOV	V22.B16, V12.B16
 	MOVD	$log1p32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -14446,7 +14446,7 @@ mathblock46:
 	VORR	V27.B16, V28.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock47
+	CBZ	R20, mathblock149
 	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4e24e427 // fcmeq v7.4s, v1.4s, v4.4s
@@ -14478,7 +14478,7 @@ mathblock46:
 	VMOV	V16.B16, V28.B16
 	VBSL	V22.B16, V26.B16, V28.B16
 	VMOV	V28.B16, V22.B16
-mathblock47:
+mathblock149:
 	VMOV	V22.B16, V13.B16
 	MOVD	$log1p32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -14631,7 +14631,7 @@ mathblock47:
 	VORR	V27.B16, V28.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock48
+	CBZ	R20, mathblock150
 	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4e24e447 // fcmeq v7.4s, v2.4s, v4.4s
@@ -14663,7 +14663,7 @@ mathblock47:
 	VMOV	V16.B16, V28.B16
 	VBSL	V22.B16, V26.B16, V28.B16
 	VMOV	V28.B16, V22.B16
-mathblock48:
+mathblock150:
 	VMOV	V22.B16, V14.B16
 	MOVD	$log1p32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -14816,7 +14816,7 @@ mathblock48:
 	VORR	V27.B16, V28.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock49
+	CBZ	R20, mathblock151
 	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4e24e467 // fcmeq v7.4s, v3.4s, v4.4s
@@ -14848,7 +14848,7 @@ mathblock48:
 	VMOV	V16.B16, V28.B16
 	VBSL	V22.B16, V26.B16, V28.B16
 	VMOV	V28.B16, V22.B16
-mathblock49:
+mathblock151:
 	VMOV	V22.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
@@ -15007,7 +15007,7 @@ tail:
 	VORR	V27.B16, V28.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock50
+	CBZ	R20, mathblock152
 	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4e24e407 // fcmeq v7.4s, v0.4s, v4.4s
@@ -15039,7 +15039,7 @@ tail:
 	VMOV	V16.B16, V28.B16
 	VBSL	V22.B16, V26.B16, V28.B16
 	VMOV	V28.B16, V22.B16
-mathblock50:
+mathblock152:
 	VMOV	V22.B16, V12.B16
 	MOVD	$log1p32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -15192,7 +15192,7 @@ mathblock50:
 	VORR	V27.B16, V28.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock51
+	CBZ	R20, mathblock153
 	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4e24e427 // fcmeq v7.4s, v1.4s, v4.4s
@@ -15224,7 +15224,7 @@ mathblock50:
 	VMOV	V16.B16, V28.B16
 	VBSL	V22.B16, V26.B16, V28.B16
 	VMOV	V28.B16, V22.B16
-mathblock51:
+mathblock153:
 	VMOV	V22.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
@@ -15381,7 +15381,7 @@ tail4:
 	VORR	V27.B16, V28.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock52
+	CBZ	R20, mathblock154
 	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4e24e407 // fcmeq v7.4s, v0.4s, v4.4s
@@ -15413,7 +15413,7 @@ tail4:
 	VMOV	V16.B16, V28.B16
 	VBSL	V22.B16, V26.B16, V28.B16
 	VMOV	V28.B16, V22.B16
-mathblock52:
+mathblock154:
 	VMOV	V22.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
@@ -15570,7 +15570,7 @@ tail2:
 	VORR	V27.B8, V28.B8, V16.B8
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock53
+	CBZ	R20, mathblock155
 	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V4.S2]
 	WORD	$0x0e24e407 // fcmeq v7.2s, v0.2s, v4.2s
@@ -15602,7 +15602,7 @@ tail2:
 	VMOV	V16.B16, V28.B16
 	VBSL	V22.B8, V26.B8, V28.B8
 	VMOV	V28.B16, V22.B16
-mathblock53:
+mathblock155:
 	VMOV	V22.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
@@ -15759,7 +15759,7 @@ tail1:
 	VORR	V27.B8, V28.B8, V16.B8
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock54
+	CBZ	R20, mathblock156
 	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V4.S2]
 	WORD	$0x0e24e407 // fcmeq v7.2s, v0.2s, v4.2s
@@ -15791,7 +15791,7 @@ tail1:
 	VMOV	V16.B16, V28.B16
 	VBSL	V22.B8, V26.B8, V28.B8
 	VMOV	V28.B16, V22.B16
-mathblock54:
+mathblock156:
 	VMOV	V22.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
@@ -15934,7 +15934,7 @@ loop:
 	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
 	WORD	$0x6eb0aadb // umaxv s27, v22.4s
 	FMOVS	F27, R20
-	CBZ	R20, mathblock55
+	CBZ	R20, mathblock157
 	MOVD	$sigmoid32consts<>+32(SB), R19
 	VLD1R	(R19), [V26.S4]
 	WORD	$0x6ea0e750 // fcmgt v16.4s, v26.4s, v0.4s
@@ -16057,7 +16057,7 @@ loop:
 	VMOV	V22.B16, V7.B16
 	VBSL	V18.B16, V28.B16, V7.B16
 	VMOV	V7.B16, V18.B16
-mathblock55:
+mathblock157:
 	VMOV	V18.B16, V12.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -16169,7 +16169,7 @@ mathblock55:
 	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
 	WORD	$0x6eb0aadb // umaxv s27, v22.4s
 	FMOVS	F27, R20
-	CBZ	R20, mathblock56
+	CBZ	R20, mathblock158
 	MOVD	$sigmoid32consts<>+32(SB), R19
 	VLD1R	(R19), [V26.S4]
 	WORD	$0x6ea1e750 // fcmgt v16.4s, v26.4s, v1.4s
@@ -16292,7 +16292,7 @@ mathblock55:
 	VMOV	V22.B16, V7.B16
 	VBSL	V18.B16, V28.B16, V7.B16
 	VMOV	V7.B16, V18.B16
-mathblock56:
+mathblock158:
 	VMOV	V18.B16, V13.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -16404,7 +16404,7 @@ mathblock56:
 	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
 	WORD	$0x6eb0aadb // umaxv s27, v22.4s
 	FMOVS	F27, R20
-	CBZ	R20, mathblock57
+	CBZ	R20, mathblock159
 	MOVD	$sigmoid32consts<>+32(SB), R19
 	VLD1R	(R19), [V26.S4]
 	WORD	$0x6ea2e750 // fcmgt v16.4s, v26.4s, v2.4s
@@ -16527,7 +16527,7 @@ mathblock56:
 	VMOV	V22.B16, V7.B16
 	VBSL	V18.B16, V28.B16, V7.B16
 	VMOV	V7.B16, V18.B16
-mathblock57:
+mathblock159:
 	VMOV	V18.B16, V14.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -16639,7 +16639,7 @@ mathblock57:
 	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
 	WORD	$0x6eb0aadb // umaxv s27, v22.4s
 	FMOVS	F27, R20
-	CBZ	R20, mathblock58
+	CBZ	R20, mathblock160
 	MOVD	$sigmoid32consts<>+32(SB), R19
 	VLD1R	(R19), [V26.S4]
 	WORD	$0x6ea3e750 // fcmgt v16.4s, v26.4s, v3.4s
@@ -16762,7 +16762,7 @@ mathblock57:
 	VMOV	V22.B16, V7.B16
 	VBSL	V18.B16, V28.B16, V7.B16
 	VMOV	V7.B16, V18.B16
-mathblock58:
+mathblock160:
 	VMOV	V18.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
@@ -16880,7 +16880,7 @@ tail:
 	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
 	WORD	$0x6eb0aadb // umaxv s27, v22.4s
 	FMOVS	F27, R20
-	CBZ	R20, mathblock59
+	CBZ	R20, mathblock161
 	MOVD	$sigmoid32consts<>+32(SB), R19
 	VLD1R	(R19), [V26.S4]
 	WORD	$0x6ea0e750 // fcmgt v16.4s, v26.4s, v0.4s
@@ -17003,7 +17003,7 @@ tail:
 	VMOV	V22.B16, V7.B16
 	VBSL	V18.B16, V28.B16, V7.B16
 	VMOV	V7.B16, V18.B16
-mathblock59:
+mathblock161:
 	VMOV	V18.B16, V12.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -17115,7 +17115,7 @@ mathblock59:
 	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
 	WORD	$0x6eb0aadb // umaxv s27, v22.4s
 	FMOVS	F27, R20
-	CBZ	R20, mathblock60
+	CBZ	R20, mathblock162
 	MOVD	$sigmoid32consts<>+32(SB), R19
 	VLD1R	(R19), [V26.S4]
 	WORD	$0x6ea1e750 // fcmgt v16.4s, v26.4s, v1.4s
@@ -17238,7 +17238,7 @@ mathblock59:
 	VMOV	V22.B16, V7.B16
 	VBSL	V18.B16, V28.B16, V7.B16
 	VMOV	V7.B16, V18.B16
-mathblock60:
+mathblock162:
 	VMOV	V18.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
@@ -17354,7 +17354,7 @@ tail4:
 	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
 	WORD	$0x6eb0aadb // umaxv s27, v22.4s
 	FMOVS	F27, R20
-	CBZ	R20, mathblock61
+	CBZ	R20, mathblock163
 	MOVD	$sigmoid32consts<>+32(SB), R19
 	VLD1R	(R19), [V26.S4]
 	WORD	$0x6ea0e750 // fcmgt v16.4s, v26.4s, v0.4s
@@ -17477,7 +17477,7 @@ tail4:
 	VMOV	V22.B16, V7.B16
 	VBSL	V18.B16, V28.B16, V7.B16
 	VMOV	V7.B16, V18.B16
-mathblock61:
+mathblock163:
 	VMOV	V18.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
@@ -17593,7 +17593,7 @@ tail2:
 	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
 	WORD	$0x6eb0aadb // umaxv s27, v22.4s
 	FMOVS	F27, R20
-	CBZ	R20, mathblock62
+	CBZ	R20, mathblock164
 	MOVD	$sigmoid32consts<>+32(SB), R19
 	VLD1R	(R19), [V26.S2]
 	WORD	$0x2ea0e750 // fcmgt v16.2s, v26.2s, v0.2s
@@ -17716,7 +17716,7 @@ tail2:
 	VMOV	V22.B16, V7.B16
 	VBSL	V18.B8, V28.B8, V7.B8
 	VMOV	V7.B16, V18.B16
-mathblock62:
+mathblock164:
 	VMOV	V18.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
@@ -17832,7 +17832,7 @@ tail1:
 	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
 	WORD	$0x6eb0aadb // umaxv s27, v22.4s
 	FMOVS	F27, R20
-	CBZ	R20, mathblock63
+	CBZ	R20, mathblock165
 	MOVD	$sigmoid32consts<>+32(SB), R19
 	VLD1R	(R19), [V26.S2]
 	WORD	$0x2ea0e750 // fcmgt v16.2s, v26.2s, v0.2s
@@ -17955,7 +17955,7 @@ tail1:
 	VMOV	V22.B16, V7.B16
 	VBSL	V18.B8, V28.B8, V7.B8
 	VMOV	V7.B16, V18.B16
-mathblock63:
+mathblock165:
 	VMOV	V18.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
@@ -18104,7 +18104,7 @@ loop:
 	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
 	WORD	$0x6eb0a936 // umaxv s22, v9.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock64
+	CBZ	R20, mathblock166
 	WORD	$0x6e20dc08 // fmul v8.4s, v0.4s, v0.4s
 	MOVD	$tanh32consts<>+48(SB), R19
 	VLD1R	(R19), [V25.S4]
@@ -18130,7 +18130,7 @@ loop:
 	VMOV	V9.B16, V4.B16
 	VBSL	V7.B16, V20.B16, V4.B16
 	VMOV	V4.B16, V7.B16
-mathblock64:
+mathblock166:
 	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V0.B16, V26.B16
@@ -18259,7 +18259,7 @@ mathblock64:
 	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
 	WORD	$0x6eb0a936 // umaxv s22, v9.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock65
+	CBZ	R20, mathblock167
 	WORD	$0x6e21dc28 // fmul v8.4s, v1.4s, v1.4s
 	MOVD	$tanh32consts<>+48(SB), R19
 	VLD1R	(R19), [V25.S4]
@@ -18285,7 +18285,7 @@ mathblock64:
 	VMOV	V9.B16, V4.B16
 	VBSL	V7.B16, V20.B16, V4.B16
 	VMOV	V4.B16, V7.B16
-mathblock65:
+mathblock167:
 	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V1.B16, V26.B16
@@ -18414,7 +18414,7 @@ mathblock65:
 	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
 	WORD	$0x6eb0a936 // umaxv s22, v9.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock66
+	CBZ	R20, mathblock168
 	WORD	$0x6e22dc48 // fmul v8.4s, v2.4s, v2.4s
 	MOVD	$tanh32consts<>+48(SB), R19
 	VLD1R	(R19), [V25.S4]
@@ -18440,7 +18440,7 @@ mathblock65:
 	VMOV	V9.B16, V4.B16
 	VBSL	V7.B16, V20.B16, V4.B16
 	VMOV	V4.B16, V7.B16
-mathblock66:
+mathblock168:
 	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V2.B16, V26.B16
@@ -18569,7 +18569,7 @@ mathblock66:
 	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
 	WORD	$0x6eb0a936 // umaxv s22, v9.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock67
+	CBZ	R20, mathblock169
 	WORD	$0x6e23dc68 // fmul v8.4s, v3.4s, v3.4s
 	MOVD	$tanh32consts<>+48(SB), R19
 	VLD1R	(R19), [V25.S4]
@@ -18595,7 +18595,7 @@ mathblock66:
 	VMOV	V9.B16, V4.B16
 	VBSL	V7.B16, V20.B16, V4.B16
 	VMOV	V4.B16, V7.B16
-mathblock67:
+mathblock169:
 	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V3.B16, V26.B16
@@ -18730,7 +18730,7 @@ tail:
 	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
 	WORD	$0x6eb0a936 // umaxv s22, v9.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock68
+	CBZ	R20, mathblock170
 	WORD	$0x6e20dc08 // fmul v8.4s, v0.4s, v0.4s
 	MOVD	$tanh32consts<>+48(SB), R19
 	VLD1R	(R19), [V25.S4]
@@ -18756,7 +18756,7 @@ tail:
 	VMOV	V9.B16, V4.B16
 	VBSL	V7.B16, V20.B16, V4.B16
 	VMOV	V4.B16, V7.B16
-mathblock68:
+mathblock170:
 	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V0.B16, V26.B16
@@ -18885,7 +18885,7 @@ mathblock68:
 	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
 	WORD	$0x6eb0a936 // umaxv s22, v9.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock69
+	CBZ	R20, mathblock171
 	WORD	$0x6e21dc28 // fmul v8.4s, v1.4s, v1.4s
 	MOVD	$tanh32consts<>+48(SB), R19
 	VLD1R	(R19), [V25.S4]
@@ -18911,7 +18911,7 @@ mathblock68:
 	VMOV	V9.B16, V4.B16
 	VBSL	V7.B16, V20.B16, V4.B16
 	VMOV	V4.B16, V7.B16
-mathblock69:
+mathblock171:
 	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V1.B16, V26.B16
@@ -19044,7 +19044,7 @@ tail4:
 	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
 	WORD	$0x6eb0a936 // umaxv s22, v9.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock70
+	CBZ	R20, mathblock172
 	WORD	$0x6e20dc08 // fmul v8.4s, v0.4s, v0.4s
 	MOVD	$tanh32consts<>+48(SB), R19
 	VLD1R	(R19), [V25.S4]
@@ -19070,7 +19070,7 @@ tail4:
 	VMOV	V9.B16, V4.B16
 	VBSL	V7.B16, V20.B16, V4.B16
 	VMOV	V4.B16, V7.B16
-mathblock70:
+mathblock172:
 	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V0.B16, V26.B16
@@ -19203,7 +19203,7 @@ tail2:
 	WORD	$0x2eb1e549 // fcmgt v9.2s, v10.2s, v17.2s
 	WORD	$0x6eb0a936 // umaxv s22, v9.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock71
+	CBZ	R20, mathblock173
 	WORD	$0x2e20dc08 // fmul v8.2s, v0.2s, v0.2s
 	MOVD	$tanh32consts<>+48(SB), R19
 	VLD1R	(R19), [V25.S2]
@@ -19229,7 +19229,7 @@ tail2:
 	VMOV	V9.B16, V4.B16
 	VBSL	V7.B8, V20.B8, V4.B8
 	VMOV	V4.B16, V7.B16
-mathblock71:
+mathblock173:
 	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V28.S2]
 	VAND	V28.B8, V0.B8, V26.B8
@@ -19362,7 +19362,7 @@ tail1:
 	WORD	$0x2eb1e549 // fcmgt v9.2s, v10.2s, v17.2s
 	WORD	$0x6eb0a936 // umaxv s22, v9.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock72
+	CBZ	R20, mathblock174
 	WORD	$0x2e20dc08 // fmul v8.2s, v0.2s, v0.2s
 	MOVD	$tanh32consts<>+48(SB), R19
 	VLD1R	(R19), [V25.S2]
@@ -19388,7 +19388,7 @@ tail1:
 	VMOV	V9.B16, V4.B16
 	VBSL	V7.B8, V20.B8, V4.B8
 	VMOV	V4.B16, V7.B16
-mathblock72:
+mathblock174:
 	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V28.S2]
 	VAND	V28.B8, V0.B8, V26.B8
@@ -21195,7 +21195,7 @@ loop:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock73
+	CBZ	R20, mathblock175
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -21445,7 +21445,7 @@ loop:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock73:
+mathblock175:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -21637,7 +21637,7 @@ mathblock73:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock74
+	CBZ	R20, mathblock176
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -21887,7 +21887,7 @@ mathblock73:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock74:
+mathblock176:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -22079,7 +22079,7 @@ mathblock74:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock75
+	CBZ	R20, mathblock177
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -22329,7 +22329,7 @@ mathblock74:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock75:
+mathblock177:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -22521,7 +22521,7 @@ mathblock75:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock76
+	CBZ	R20, mathblock178
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -22771,7 +22771,7 @@ mathblock75:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock76:
+mathblock178:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -22969,7 +22969,7 @@ tail:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock77
+	CBZ	R20, mathblock179
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -23219,7 +23219,7 @@ tail:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock77:
+mathblock179:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -23411,7 +23411,7 @@ mathblock77:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock78
+	CBZ	R20, mathblock180
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -23661,7 +23661,7 @@ mathblock77:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock78:
+mathblock180:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -23857,7 +23857,7 @@ tail4:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock79
+	CBZ	R20, mathblock181
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$sin32consts<>+40(SB), R19
@@ -24107,7 +24107,7 @@ tail4:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock79:
+mathblock181:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -24303,7 +24303,7 @@ tail2:
 	VAND	V11.B8, V9.B8, V16.B8
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock80
+	CBZ	R20, mathblock182
 	VUSHR	$23, V17.S2, V23.S2
 	VUSHR	$3, V23.S2, V22.S2
 	MOVD	$sin32consts<>+40(SB), R19
@@ -24553,7 +24553,7 @@ tail2:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B8, V21.B8, V10.B8
 	VMOV	V10.B16, V24.B16
-mathblock80:
+mathblock182:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S2]
 	VAND	V26.B8, V20.B8, V22.B8
@@ -24749,7 +24749,7 @@ tail1:
 	VAND	V11.B8, V9.B8, V16.B8
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock81
+	CBZ	R20, mathblock183
 	VUSHR	$23, V17.S2, V23.S2
 	VUSHR	$3, V23.S2, V22.S2
 	MOVD	$sin32consts<>+40(SB), R19
@@ -24999,7 +24999,7 @@ tail1:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B8, V21.B8, V10.B8
 	VMOV	V10.B16, V24.B16
-mathblock81:
+mathblock183:
 	MOVD	$sin32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S2]
 	VAND	V26.B8, V20.B8, V22.B8
@@ -25222,7 +25222,7 @@ loop:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock82
+	CBZ	R20, mathblock184
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -25472,7 +25472,7 @@ loop:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock82:
+mathblock184:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -25665,7 +25665,7 @@ mathblock82:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock83
+	CBZ	R20, mathblock185
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -25915,7 +25915,7 @@ mathblock82:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock83:
+mathblock185:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -26108,7 +26108,7 @@ mathblock83:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock84
+	CBZ	R20, mathblock186
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -26358,7 +26358,7 @@ mathblock83:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock84:
+mathblock186:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -26551,7 +26551,7 @@ mathblock84:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock85
+	CBZ	R20, mathblock187
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -26801,7 +26801,7 @@ mathblock84:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock85:
+mathblock187:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -27000,7 +27000,7 @@ tail:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock86
+	CBZ	R20, mathblock188
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -27250,7 +27250,7 @@ tail:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock86:
+mathblock188:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -27443,7 +27443,7 @@ mathblock86:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock87
+	CBZ	R20, mathblock189
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -27693,7 +27693,7 @@ mathblock86:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock87:
+mathblock189:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -27890,7 +27890,7 @@ tail4:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock88
+	CBZ	R20, mathblock190
 	VUSHR	$23, V17.S4, V23.S4
 	VUSHR	$3, V23.S4, V22.S4
 	MOVD	$cos32consts<>+40(SB), R19
@@ -28140,7 +28140,7 @@ tail4:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock88:
+mathblock190:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S4]
 	VADD	V26.S4, V20.S4, V22.S4
@@ -28337,7 +28337,7 @@ tail2:
 	VAND	V11.B8, V9.B8, V16.B8
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock89
+	CBZ	R20, mathblock191
 	VUSHR	$23, V17.S2, V23.S2
 	VUSHR	$3, V23.S2, V22.S2
 	MOVD	$cos32consts<>+40(SB), R19
@@ -28587,7 +28587,7 @@ tail2:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B8, V21.B8, V10.B8
 	VMOV	V10.B16, V24.B16
-mathblock89:
+mathblock191:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S2]
 	VADD	V26.S2, V20.S2, V22.S2
@@ -28784,7 +28784,7 @@ tail1:
 	VAND	V11.B8, V9.B8, V16.B8
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock90
+	CBZ	R20, mathblock192
 	VUSHR	$23, V17.S2, V23.S2
 	VUSHR	$3, V23.S2, V22.S2
 	MOVD	$cos32consts<>+40(SB), R19
@@ -29034,7 +29034,7 @@ tail1:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B8, V21.B8, V10.B8
 	VMOV	V10.B16, V24.B16
-mathblock90:
+mathblock192:
 	MOVD	$cos32consts<>+72(SB), R19
 	VLD1R	(R19), [V26.S2]
 	VADD	V26.S2, V20.S2, V22.S2
@@ -29676,7 +29676,7 @@ loop:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock91
+	CBZ	R20, mathblock193
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -29733,7 +29733,7 @@ loop:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock91:
+mathblock193:
 	VMOV	V23.B16, V12.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -29805,7 +29805,7 @@ mathblock91:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock92
+	CBZ	R20, mathblock194
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -29862,7 +29862,7 @@ mathblock91:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock92:
+mathblock194:
 	VMOV	V23.B16, V13.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -29934,7 +29934,7 @@ mathblock92:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock93
+	CBZ	R20, mathblock195
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -29991,7 +29991,7 @@ mathblock92:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock93:
+mathblock195:
 	VMOV	V23.B16, V14.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -30063,7 +30063,7 @@ mathblock93:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock94
+	CBZ	R20, mathblock196
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -30120,7 +30120,7 @@ mathblock93:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock94:
+mathblock196:
 	VMOV	V23.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -30198,7 +30198,7 @@ tail:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock95
+	CBZ	R20, mathblock197
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -30255,7 +30255,7 @@ tail:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock95:
+mathblock197:
 	VMOV	V23.B16, V12.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -30327,7 +30327,7 @@ mathblock95:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock96
+	CBZ	R20, mathblock198
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -30384,7 +30384,7 @@ mathblock95:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock96:
+mathblock198:
 	VMOV	V23.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -30460,7 +30460,7 @@ tail2:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock97
+	CBZ	R20, mathblock199
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -30517,7 +30517,7 @@ tail2:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock97:
+mathblock199:
 	VMOV	V23.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -30593,7 +30593,7 @@ tail1:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock98
+	CBZ	R20, mathblock200
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -30650,7 +30650,7 @@ tail1:
 	VMOV	V26.B16, V20.B16
 	VBSL	V23.B16, V25.B16, V20.B16
 	VMOV	V20.B16, V23.B16
-mathblock98:
+mathblock200:
 	VMOV	V23.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -30795,7 +30795,7 @@ loop:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock99
+	CBZ	R20, mathblock201
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc0a // fmul v10.2d, v0.2d, v22.2d
@@ -30935,7 +30935,7 @@ loop:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock99:
+mathblock201:
 	VMOV	V24.B16, V12.B16
 	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -31049,7 +31049,7 @@ mathblock99:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock100
+	CBZ	R20, mathblock202
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc2a // fmul v10.2d, v1.2d, v22.2d
@@ -31189,7 +31189,7 @@ mathblock99:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock100:
+mathblock202:
 	VMOV	V24.B16, V13.B16
 	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -31303,7 +31303,7 @@ mathblock100:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock101
+	CBZ	R20, mathblock203
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc4a // fmul v10.2d, v2.2d, v22.2d
@@ -31443,7 +31443,7 @@ mathblock100:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock101:
+mathblock203:
 	VMOV	V24.B16, V14.B16
 	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -31557,7 +31557,7 @@ mathblock101:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock102
+	CBZ	R20, mathblock204
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc6a // fmul v10.2d, v3.2d, v22.2d
@@ -31697,7 +31697,7 @@ mathblock101:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock102:
+mathblock204:
 	VMOV	V24.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -31817,7 +31817,7 @@ tail:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock103
+	CBZ	R20, mathblock205
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc0a // fmul v10.2d, v0.2d, v22.2d
@@ -31957,7 +31957,7 @@ tail:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock103:
+mathblock205:
 	VMOV	V24.B16, V12.B16
 	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -32071,7 +32071,7 @@ mathblock103:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock104
+	CBZ	R20, mathblock206
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc2a // fmul v10.2d, v1.2d, v22.2d
@@ -32211,7 +32211,7 @@ mathblock103:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock104:
+mathblock206:
 	VMOV	V24.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -32329,7 +32329,7 @@ tail2:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock105
+	CBZ	R20, mathblock207
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc0a // fmul v10.2d, v0.2d, v22.2d
@@ -32469,7 +32469,7 @@ tail2:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock105:
+mathblock207:
 	VMOV	V24.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -32587,7 +32587,7 @@ tail1:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock106
+	CBZ	R20, mathblock208
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc0a // fmul v10.2d, v0.2d, v22.2d
@@ -32727,7 +32727,7 @@ tail1:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock106:
+mathblock208:
 	VMOV	V24.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -32829,7 +32829,7 @@ loop:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock107
+	CBZ	R20, mathblock209
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -32886,7 +32886,7 @@ loop:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock107:
+mathblock209:
 	VMOV	V20.B16, V12.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -32957,7 +32957,7 @@ mathblock107:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock108
+	CBZ	R20, mathblock210
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -33014,7 +33014,7 @@ mathblock107:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock108:
+mathblock210:
 	VMOV	V20.B16, V13.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -33085,7 +33085,7 @@ mathblock108:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock109
+	CBZ	R20, mathblock211
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -33142,7 +33142,7 @@ mathblock108:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock109:
+mathblock211:
 	VMOV	V20.B16, V14.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -33213,7 +33213,7 @@ mathblock109:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock110
+	CBZ	R20, mathblock212
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -33270,7 +33270,7 @@ mathblock109:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock110:
+mathblock212:
 	VMOV	V20.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -33347,7 +33347,7 @@ tail:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock111
+	CBZ	R20, mathblock213
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -33404,7 +33404,7 @@ tail:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock111:
+mathblock213:
 	VMOV	V20.B16, V12.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -33475,7 +33475,7 @@ mathblock111:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock112
+	CBZ	R20, mathblock214
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -33532,7 +33532,7 @@ mathblock111:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock112:
+mathblock214:
 	VMOV	V20.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -33607,7 +33607,7 @@ tail2:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock113
+	CBZ	R20, mathblock215
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -33664,7 +33664,7 @@ tail2:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock113:
+mathblock215:
 	VMOV	V20.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -33739,7 +33739,7 @@ tail1:
 	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock114
+	CBZ	R20, mathblock216
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V18.B16, V5.B16
@@ -33796,7 +33796,7 @@ tail1:
 	VMOV	V26.B16, V23.B16
 	VBSL	V20.B16, V25.B16, V23.B16
 	VMOV	V23.B16, V20.B16
-mathblock114:
+mathblock216:
 	VMOV	V20.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -35110,7 +35110,7 @@ loop:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock115
+	CBZ	R20, mathblock217
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -35262,7 +35262,7 @@ loop:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock115:
+mathblock217:
 	VMOV	V27.B16, V12.B16
 	MOVD	$log264consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -35388,7 +35388,7 @@ mathblock115:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock116
+	CBZ	R20, mathblock218
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc35 // fmul v21.2d, v1.2d, v23.2d
@@ -35540,7 +35540,7 @@ mathblock115:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock116:
+mathblock218:
 	VMOV	V27.B16, V13.B16
 	MOVD	$log264consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -35666,7 +35666,7 @@ mathblock116:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock117
+	CBZ	R20, mathblock219
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc55 // fmul v21.2d, v2.2d, v23.2d
@@ -35818,7 +35818,7 @@ mathblock116:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock117:
+mathblock219:
 	VMOV	V27.B16, V14.B16
 	MOVD	$log264consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -35944,7 +35944,7 @@ mathblock117:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock118
+	CBZ	R20, mathblock220
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc75 // fmul v21.2d, v3.2d, v23.2d
@@ -36096,7 +36096,7 @@ mathblock117:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock118:
+mathblock220:
 	VMOV	V27.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -36228,7 +36228,7 @@ tail:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock119
+	CBZ	R20, mathblock221
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -36380,7 +36380,7 @@ tail:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock119:
+mathblock221:
 	VMOV	V27.B16, V12.B16
 	MOVD	$log264consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -36506,7 +36506,7 @@ mathblock119:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock120
+	CBZ	R20, mathblock222
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc35 // fmul v21.2d, v1.2d, v23.2d
@@ -36658,7 +36658,7 @@ mathblock119:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock120:
+mathblock222:
 	VMOV	V27.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -36788,7 +36788,7 @@ tail2:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock121
+	CBZ	R20, mathblock223
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -36940,7 +36940,7 @@ tail2:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock121:
+mathblock223:
 	VMOV	V27.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -37070,7 +37070,7 @@ tail1:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock122
+	CBZ	R20, mathblock224
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -37222,7 +37222,7 @@ tail1:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock122:
+mathblock224:
 	VMOV	V27.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -37379,7 +37379,7 @@ loop:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock123
+	CBZ	R20, mathblock225
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -37531,7 +37531,7 @@ loop:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock123:
+mathblock225:
 	VMOV	V27.B16, V12.B16
 	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -37657,7 +37657,7 @@ mathblock123:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock124
+	CBZ	R20, mathblock226
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc35 // fmul v21.2d, v1.2d, v23.2d
@@ -37809,7 +37809,7 @@ mathblock123:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock124:
+mathblock226:
 	VMOV	V27.B16, V13.B16
 	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -37935,7 +37935,7 @@ mathblock124:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock125
+	CBZ	R20, mathblock227
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc55 // fmul v21.2d, v2.2d, v23.2d
@@ -38087,7 +38087,7 @@ mathblock124:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock125:
+mathblock227:
 	VMOV	V27.B16, V14.B16
 	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -38213,7 +38213,7 @@ mathblock125:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock126
+	CBZ	R20, mathblock228
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc75 // fmul v21.2d, v3.2d, v23.2d
@@ -38365,7 +38365,7 @@ mathblock125:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock126:
+mathblock228:
 	VMOV	V27.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -38497,7 +38497,7 @@ tail:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock127
+	CBZ	R20, mathblock229
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -38649,7 +38649,7 @@ tail:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock127:
+mathblock229:
 	VMOV	V27.B16, V12.B16
 	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -38775,7 +38775,7 @@ mathblock127:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock128
+	CBZ	R20, mathblock230
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc35 // fmul v21.2d, v1.2d, v23.2d
@@ -38927,7 +38927,7 @@ mathblock127:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock128:
+mathblock230:
 	VMOV	V27.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -39057,7 +39057,7 @@ tail2:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock129
+	CBZ	R20, mathblock231
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -39209,7 +39209,7 @@ tail2:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock129:
+mathblock231:
 	VMOV	V27.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -39339,7 +39339,7 @@ tail1:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock130
+	CBZ	R20, mathblock232
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -39491,7 +39491,7 @@ tail1:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock130:
+mathblock232:
 	VMOV	V27.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -39671,7 +39671,7 @@ loop:
 	VORR	V17.B16, V18.B16, V10.B16
 	WORD	$0x6eb0a956 // umaxv s22, v10.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock131
+	CBZ	R20, mathblock233
 	MOVD	$log1p64consts<>+48(SB), R19
 	VLD1R	(R19), [V20.D2]
 	WORD	$0x4e74e41c // fcmeq v28.2d, v0.2d, v20.2d
@@ -39703,7 +39703,7 @@ loop:
 	VMOV	V10.B16, V18.B16
 	VBSL	V9.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V9.B16
-mathblock131:
+mathblock233:
 	VMOV	V9.B16, V12.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -39852,7 +39852,7 @@ mathblock131:
 	VORR	V17.B16, V18.B16, V10.B16
 	WORD	$0x6eb0a956 // umaxv s22, v10.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock132
+	CBZ	R20, mathblock234
 	MOVD	$log1p64consts<>+48(SB), R19
 	VLD1R	(R19), [V20.D2]
 	WORD	$0x4e74e43c // fcmeq v28.2d, v1.2d, v20.2d
@@ -39884,7 +39884,7 @@ mathblock131:
 	VMOV	V10.B16, V18.B16
 	VBSL	V9.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V9.B16
-mathblock132:
+mathblock234:
 	VMOV	V9.B16, V13.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -40033,7 +40033,7 @@ mathblock132:
 	VORR	V17.B16, V18.B16, V10.B16
 	WORD	$0x6eb0a956 // umaxv s22, v10.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock133
+	CBZ	R20, mathblock235
 	MOVD	$log1p64consts<>+48(SB), R19
 	VLD1R	(R19), [V20.D2]
 	WORD	$0x4e74e45c // fcmeq v28.2d, v2.2d, v20.2d
@@ -40065,7 +40065,7 @@ mathblock132:
 	VMOV	V10.B16, V18.B16
 	VBSL	V9.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V9.B16
-mathblock133:
+mathblock235:
 	VMOV	V9.B16, V14.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -40214,7 +40214,7 @@ mathblock133:
 	VORR	V17.B16, V18.B16, V10.B16
 	WORD	$0x6eb0a956 // umaxv s22, v10.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock134
+	CBZ	R20, mathblock236
 	MOVD	$log1p64consts<>+48(SB), R19
 	VLD1R	(R19), [V20.D2]
 	WORD	$0x4e74e47c // fcmeq v28.2d, v3.2d, v20.2d
@@ -40246,7 +40246,7 @@ mathblock133:
 	VMOV	V10.B16, V18.B16
 	VBSL	V9.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V9.B16
-mathblock134:
+mathblock236:
 	VMOV	V9.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -40401,7 +40401,7 @@ tail:
 	VORR	V17.B16, V18.B16, V10.B16
 	WORD	$0x6eb0a956 // umaxv s22, v10.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock135
+	CBZ	R20, mathblock237
 	MOVD	$log1p64consts<>+48(SB), R19
 	VLD1R	(R19), [V20.D2]
 	WORD	$0x4e74e41c // fcmeq v28.2d, v0.2d, v20.2d
@@ -40433,7 +40433,7 @@ tail:
 	VMOV	V10.B16, V18.B16
 	VBSL	V9.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V9.B16
-mathblock135:
+mathblock237:
 	VMOV	V9.B16, V12.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -40582,7 +40582,7 @@ mathblock135:
 	VORR	V17.B16, V18.B16, V10.B16
 	WORD	$0x6eb0a956 // umaxv s22, v10.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock136
+	CBZ	R20, mathblock238
 	MOVD	$log1p64consts<>+48(SB), R19
 	VLD1R	(R19), [V20.D2]
 	WORD	$0x4e74e43c // fcmeq v28.2d, v1.2d, v20.2d
@@ -40614,7 +40614,7 @@ mathblock135:
 	VMOV	V10.B16, V18.B16
 	VBSL	V9.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V9.B16
-mathblock136:
+mathblock238:
 	VMOV	V9.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -40767,7 +40767,7 @@ tail2:
 	VORR	V17.B16, V18.B16, V10.B16
 	WORD	$0x6eb0a956 // umaxv s22, v10.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock137
+	CBZ	R20, mathblock239
 	MOVD	$log1p64consts<>+48(SB), R19
 	VLD1R	(R19), [V20.D2]
 	WORD	$0x4e74e41c // fcmeq v28.2d, v0.2d, v20.2d
@@ -40799,7 +40799,7 @@ tail2:
 	VMOV	V10.B16, V18.B16
 	VBSL	V9.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V9.B16
-mathblock137:
+mathblock239:
 	VMOV	V9.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -40952,7 +40952,7 @@ tail1:
 	VORR	V17.B16, V18.B16, V10.B16
 	WORD	$0x6eb0a956 // umaxv s22, v10.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock138
+	CBZ	R20, mathblock240
 	MOVD	$log1p64consts<>+48(SB), R19
 	VLD1R	(R19), [V20.D2]
 	WORD	$0x4e74e41c // fcmeq v28.2d, v0.2d, v20.2d
@@ -40984,7 +40984,7 @@ tail1:
 	VMOV	V10.B16, V18.B16
 	VBSL	V9.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V9.B16
-mathblock138:
+mathblock240:
 	VMOV	V9.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -41123,7 +41123,7 @@ loop:
 	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
 	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
 	FMOVS	F9, R20
-	CBZ	R20, mathblock139
+	CBZ	R20, mathblock241
 	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee0e759 // fcmgt v25.2d, v26.2d, v0.2d
@@ -41242,7 +41242,7 @@ loop:
 	VMOV	V7.B16, V17.B16
 	VBSL	V22.B16, V19.B16, V17.B16
 	VMOV	V17.B16, V22.B16
-mathblock139:
+mathblock241:
 	VMOV	V22.B16, V12.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -41350,7 +41350,7 @@ mathblock139:
 	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
 	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
 	FMOVS	F9, R20
-	CBZ	R20, mathblock140
+	CBZ	R20, mathblock242
 	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee1e759 // fcmgt v25.2d, v26.2d, v1.2d
@@ -41469,7 +41469,7 @@ mathblock139:
 	VMOV	V7.B16, V17.B16
 	VBSL	V22.B16, V19.B16, V17.B16
 	VMOV	V17.B16, V22.B16
-mathblock140:
+mathblock242:
 	VMOV	V22.B16, V13.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -41577,7 +41577,7 @@ mathblock140:
 	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
 	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
 	FMOVS	F9, R20
-	CBZ	R20, mathblock141
+	CBZ	R20, mathblock243
 	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee2e759 // fcmgt v25.2d, v26.2d, v2.2d
@@ -41696,7 +41696,7 @@ mathblock140:
 	VMOV	V7.B16, V17.B16
 	VBSL	V22.B16, V19.B16, V17.B16
 	VMOV	V17.B16, V22.B16
-mathblock141:
+mathblock243:
 	VMOV	V22.B16, V14.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -41804,7 +41804,7 @@ mathblock141:
 	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
 	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
 	FMOVS	F9, R20
-	CBZ	R20, mathblock142
+	CBZ	R20, mathblock244
 	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee3e759 // fcmgt v25.2d, v26.2d, v3.2d
@@ -41923,7 +41923,7 @@ mathblock141:
 	VMOV	V7.B16, V17.B16
 	VBSL	V22.B16, V19.B16, V17.B16
 	VMOV	V17.B16, V22.B16
-mathblock142:
+mathblock244:
 	VMOV	V22.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -42037,7 +42037,7 @@ tail:
 	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
 	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
 	FMOVS	F9, R20
-	CBZ	R20, mathblock143
+	CBZ	R20, mathblock245
 	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee0e759 // fcmgt v25.2d, v26.2d, v0.2d
@@ -42156,7 +42156,7 @@ tail:
 	VMOV	V7.B16, V17.B16
 	VBSL	V22.B16, V19.B16, V17.B16
 	VMOV	V17.B16, V22.B16
-mathblock143:
+mathblock245:
 	VMOV	V22.B16, V12.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -42264,7 +42264,7 @@ mathblock143:
 	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
 	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
 	FMOVS	F9, R20
-	CBZ	R20, mathblock144
+	CBZ	R20, mathblock246
 	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee1e759 // fcmgt v25.2d, v26.2d, v1.2d
@@ -42383,7 +42383,7 @@ mathblock143:
 	VMOV	V7.B16, V17.B16
 	VBSL	V22.B16, V19.B16, V17.B16
 	VMOV	V17.B16, V22.B16
-mathblock144:
+mathblock246:
 	VMOV	V22.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -42495,7 +42495,7 @@ tail2:
 	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
 	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
 	FMOVS	F9, R20
-	CBZ	R20, mathblock145
+	CBZ	R20, mathblock247
 	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee0e759 // fcmgt v25.2d, v26.2d, v0.2d
@@ -42614,7 +42614,7 @@ tail2:
 	VMOV	V7.B16, V17.B16
 	VBSL	V22.B16, V19.B16, V17.B16
 	VMOV	V17.B16, V22.B16
-mathblock145:
+mathblock247:
 	VMOV	V22.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -42726,7 +42726,7 @@ tail1:
 	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
 	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
 	FMOVS	F9, R20
-	CBZ	R20, mathblock146
+	CBZ	R20, mathblock248
 	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V26.D2]
 	WORD	$0x6ee0e759 // fcmgt v25.2d, v26.2d, v0.2d
@@ -42845,7 +42845,7 @@ tail1:
 	VMOV	V7.B16, V17.B16
 	VBSL	V22.B16, V19.B16, V17.B16
 	VMOV	V17.B16, V22.B16
-mathblock146:
+mathblock248:
 	VMOV	V22.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -42990,7 +42990,7 @@ loop:
 	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
 	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
 	FMOVS	F26, R20
-	CBZ	R20, mathblock147
+	CBZ	R20, mathblock249
 	WORD	$0x6e60dc14 // fmul v20.2d, v0.2d, v0.2d
 	MOVD	$tanh64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
@@ -43036,7 +43036,7 @@ loop:
 	VMOV	V19.B16, V5.B16
 	VBSL	V16.B16, V9.B16, V5.B16
 	VMOV	V5.B16, V16.B16
-mathblock147:
+mathblock249:
 	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VAND	V18.B16, V0.B16, V25.B16
@@ -43161,7 +43161,7 @@ mathblock147:
 	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
 	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
 	FMOVS	F26, R20
-	CBZ	R20, mathblock148
+	CBZ	R20, mathblock250
 	WORD	$0x6e61dc34 // fmul v20.2d, v1.2d, v1.2d
 	MOVD	$tanh64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
@@ -43207,7 +43207,7 @@ mathblock147:
 	VMOV	V19.B16, V5.B16
 	VBSL	V16.B16, V9.B16, V5.B16
 	VMOV	V5.B16, V16.B16
-mathblock148:
+mathblock250:
 	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VAND	V18.B16, V1.B16, V25.B16
@@ -43332,7 +43332,7 @@ mathblock148:
 	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
 	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
 	FMOVS	F26, R20
-	CBZ	R20, mathblock149
+	CBZ	R20, mathblock251
 	WORD	$0x6e62dc54 // fmul v20.2d, v2.2d, v2.2d
 	MOVD	$tanh64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
@@ -43378,7 +43378,7 @@ mathblock148:
 	VMOV	V19.B16, V5.B16
 	VBSL	V16.B16, V9.B16, V5.B16
 	VMOV	V5.B16, V16.B16
-mathblock149:
+mathblock251:
 	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VAND	V18.B16, V2.B16, V25.B16
@@ -43503,7 +43503,7 @@ mathblock149:
 	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
 	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
 	FMOVS	F26, R20
-	CBZ	R20, mathblock150
+	CBZ	R20, mathblock252
 	WORD	$0x6e63dc74 // fmul v20.2d, v3.2d, v3.2d
 	MOVD	$tanh64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
@@ -43549,7 +43549,7 @@ mathblock149:
 	VMOV	V19.B16, V5.B16
 	VBSL	V16.B16, V9.B16, V5.B16
 	VMOV	V5.B16, V16.B16
-mathblock150:
+mathblock252:
 	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VAND	V18.B16, V3.B16, V25.B16
@@ -43680,7 +43680,7 @@ tail:
 	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
 	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
 	FMOVS	F26, R20
-	CBZ	R20, mathblock151
+	CBZ	R20, mathblock253
 	WORD	$0x6e60dc14 // fmul v20.2d, v0.2d, v0.2d
 	MOVD	$tanh64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
@@ -43726,7 +43726,7 @@ tail:
 	VMOV	V19.B16, V5.B16
 	VBSL	V16.B16, V9.B16, V5.B16
 	VMOV	V5.B16, V16.B16
-mathblock151:
+mathblock253:
 	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VAND	V18.B16, V0.B16, V25.B16
@@ -43851,7 +43851,7 @@ mathblock151:
 	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
 	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
 	FMOVS	F26, R20
-	CBZ	R20, mathblock152
+	CBZ	R20, mathblock254
 	WORD	$0x6e61dc34 // fmul v20.2d, v1.2d, v1.2d
 	MOVD	$tanh64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
@@ -43897,7 +43897,7 @@ mathblock151:
 	VMOV	V19.B16, V5.B16
 	VBSL	V16.B16, V9.B16, V5.B16
 	VMOV	V5.B16, V16.B16
-mathblock152:
+mathblock254:
 	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VAND	V18.B16, V1.B16, V25.B16
@@ -44026,7 +44026,7 @@ tail2:
 	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
 	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
 	FMOVS	F26, R20
-	CBZ	R20, mathblock153
+	CBZ	R20, mathblock255
 	WORD	$0x6e60dc14 // fmul v20.2d, v0.2d, v0.2d
 	MOVD	$tanh64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
@@ -44072,7 +44072,7 @@ tail2:
 	VMOV	V19.B16, V5.B16
 	VBSL	V16.B16, V9.B16, V5.B16
 	VMOV	V5.B16, V16.B16
-mathblock153:
+mathblock255:
 	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VAND	V18.B16, V0.B16, V25.B16
@@ -44201,7 +44201,7 @@ tail1:
 	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
 	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
 	FMOVS	F26, R20
-	CBZ	R20, mathblock154
+	CBZ	R20, mathblock256
 	WORD	$0x6e60dc14 // fmul v20.2d, v0.2d, v0.2d
 	MOVD	$tanh64consts<>+120(SB), R19
 	VLD1R	(R19), [V6.D2]
@@ -44247,7 +44247,7 @@ tail1:
 	VMOV	V19.B16, V5.B16
 	VBSL	V16.B16, V9.B16, V5.B16
 	VMOV	V5.B16, V16.B16
-mathblock154:
+mathblock256:
 	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VAND	V18.B16, V0.B16, V25.B16
@@ -44574,7 +44574,7 @@ loop:
 	WORD	$0x6ef1e768 // fcmgt v8.2d, v27.2d, v17.2d
 	WORD	$0x6eb0a906 // umaxv s6, v8.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock155
+	CBZ	R20, mathblock257
 	MOVD	$erf64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d637 // fsub v23.2d, v17.2d, v21.2d
@@ -44637,13 +44637,13 @@ loop:
 	VMOV	V8.B16, V6.B16
 	VBSL	V26.B16, V27.B16, V6.B16
 	VMOV	V6.B16, V26.B16
-mathblock155:
+mathblock257:
 	MOVD	$erf64consts<>+584(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x6ef1e555 // fcmgt v21.2d, v10.2d, v17.2d
 	WORD	$0x6eb0aaa5 // umaxv s5, v21.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock156
+	CBZ	R20, mathblock258
 	MOVD	$erf64consts<>+592(SB), R19
 	VLD1R	(R19), [V4.D2]
 	MOVD	$erf64consts<>+600(SB), R19
@@ -44690,7 +44690,7 @@ mathblock155:
 	VMOV	V21.B16, V7.B16
 	VBSL	V26.B16, V9.B16, V7.B16
 	VMOV	V7.B16, V26.B16
-mathblock156:
+mathblock258:
 	MOVD	$erf64consts<>+0(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V0.B16, V22.B16
@@ -44986,7 +44986,7 @@ mathblock156:
 	WORD	$0x6ef1e768 // fcmgt v8.2d, v27.2d, v17.2d
 	WORD	$0x6eb0a906 // umaxv s6, v8.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock157
+	CBZ	R20, mathblock259
 	MOVD	$erf64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d637 // fsub v23.2d, v17.2d, v21.2d
@@ -45049,13 +45049,13 @@ mathblock156:
 	VMOV	V8.B16, V6.B16
 	VBSL	V26.B16, V27.B16, V6.B16
 	VMOV	V6.B16, V26.B16
-mathblock157:
+mathblock259:
 	MOVD	$erf64consts<>+584(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x6ef1e555 // fcmgt v21.2d, v10.2d, v17.2d
 	WORD	$0x6eb0aaa5 // umaxv s5, v21.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock158
+	CBZ	R20, mathblock260
 	MOVD	$erf64consts<>+592(SB), R19
 	VLD1R	(R19), [V4.D2]
 	MOVD	$erf64consts<>+600(SB), R19
@@ -45102,7 +45102,7 @@ mathblock157:
 	VMOV	V21.B16, V7.B16
 	VBSL	V26.B16, V9.B16, V7.B16
 	VMOV	V7.B16, V26.B16
-mathblock158:
+mathblock260:
 	MOVD	$erf64consts<>+0(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V1.B16, V22.B16
@@ -45398,7 +45398,7 @@ mathblock158:
 	WORD	$0x6ef1e768 // fcmgt v8.2d, v27.2d, v17.2d
 	WORD	$0x6eb0a906 // umaxv s6, v8.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock159
+	CBZ	R20, mathblock261
 	MOVD	$erf64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d637 // fsub v23.2d, v17.2d, v21.2d
@@ -45461,13 +45461,13 @@ mathblock158:
 	VMOV	V8.B16, V6.B16
 	VBSL	V26.B16, V27.B16, V6.B16
 	VMOV	V6.B16, V26.B16
-mathblock159:
+mathblock261:
 	MOVD	$erf64consts<>+584(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x6ef1e555 // fcmgt v21.2d, v10.2d, v17.2d
 	WORD	$0x6eb0aaa5 // umaxv s5, v21.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock160
+	CBZ	R20, mathblock262
 	MOVD	$erf64consts<>+592(SB), R19
 	VLD1R	(R19), [V4.D2]
 	MOVD	$erf64consts<>+600(SB), R19
@@ -45514,7 +45514,7 @@ mathblock159:
 	VMOV	V21.B16, V7.B16
 	VBSL	V26.B16, V9.B16, V7.B16
 	VMOV	V7.B16, V26.B16
-mathblock160:
+mathblock262:
 	MOVD	$erf64consts<>+0(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V2.B16, V22.B16
@@ -45810,7 +45810,7 @@ mathblock160:
 	WORD	$0x6ef1e768 // fcmgt v8.2d, v27.2d, v17.2d
 	WORD	$0x6eb0a906 // umaxv s6, v8.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock161
+	CBZ	R20, mathblock263
 	MOVD	$erf64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d637 // fsub v23.2d, v17.2d, v21.2d
@@ -45873,13 +45873,13 @@ mathblock160:
 	VMOV	V8.B16, V6.B16
 	VBSL	V26.B16, V27.B16, V6.B16
 	VMOV	V6.B16, V26.B16
-mathblock161:
+mathblock263:
 	MOVD	$erf64consts<>+584(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x6ef1e555 // fcmgt v21.2d, v10.2d, v17.2d
 	WORD	$0x6eb0aaa5 // umaxv s5, v21.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock162
+	CBZ	R20, mathblock264
 	MOVD	$erf64consts<>+592(SB), R19
 	VLD1R	(R19), [V4.D2]
 	MOVD	$erf64consts<>+600(SB), R19
@@ -45926,7 +45926,7 @@ mathblock161:
 	VMOV	V21.B16, V7.B16
 	VBSL	V26.B16, V9.B16, V7.B16
 	VMOV	V7.B16, V26.B16
-mathblock162:
+mathblock264:
 	MOVD	$erf64consts<>+0(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V3.B16, V22.B16
@@ -46228,7 +46228,7 @@ tail:
 	WORD	$0x6ef1e768 // fcmgt v8.2d, v27.2d, v17.2d
 	WORD	$0x6eb0a906 // umaxv s6, v8.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock163
+	CBZ	R20, mathblock265
 	MOVD	$erf64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d637 // fsub v23.2d, v17.2d, v21.2d
@@ -46291,13 +46291,13 @@ tail:
 	VMOV	V8.B16, V6.B16
 	VBSL	V26.B16, V27.B16, V6.B16
 	VMOV	V6.B16, V26.B16
-mathblock163:
+mathblock265:
 	MOVD	$erf64consts<>+584(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x6ef1e555 // fcmgt v21.2d, v10.2d, v17.2d
 	WORD	$0x6eb0aaa5 // umaxv s5, v21.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock164
+	CBZ	R20, mathblock266
 	MOVD	$erf64consts<>+592(SB), R19
 	VLD1R	(R19), [V4.D2]
 	MOVD	$erf64consts<>+600(SB), R19
@@ -46344,7 +46344,7 @@ mathblock163:
 	VMOV	V21.B16, V7.B16
 	VBSL	V26.B16, V9.B16, V7.B16
 	VMOV	V7.B16, V26.B16
-mathblock164:
+mathblock266:
 	MOVD	$erf64consts<>+0(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V0.B16, V22.B16
@@ -46640,7 +46640,7 @@ mathblock164:
 	WORD	$0x6ef1e768 // fcmgt v8.2d, v27.2d, v17.2d
 	WORD	$0x6eb0a906 // umaxv s6, v8.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock165
+	CBZ	R20, mathblock267
 	MOVD	$erf64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d637 // fsub v23.2d, v17.2d, v21.2d
@@ -46703,13 +46703,13 @@ mathblock164:
 	VMOV	V8.B16, V6.B16
 	VBSL	V26.B16, V27.B16, V6.B16
 	VMOV	V6.B16, V26.B16
-mathblock165:
+mathblock267:
 	MOVD	$erf64consts<>+584(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x6ef1e555 // fcmgt v21.2d, v10.2d, v17.2d
 	WORD	$0x6eb0aaa5 // umaxv s5, v21.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock166
+	CBZ	R20, mathblock268
 	MOVD	$erf64consts<>+592(SB), R19
 	VLD1R	(R19), [V4.D2]
 	MOVD	$erf64consts<>+600(SB), R19
@@ -46756,7 +46756,7 @@ mathblock165:
 	VMOV	V21.B16, V7.B16
 	VBSL	V26.B16, V9.B16, V7.B16
 	VMOV	V7.B16, V26.B16
-mathblock166:
+mathblock268:
 	MOVD	$erf64consts<>+0(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V1.B16, V22.B16
@@ -47056,7 +47056,7 @@ tail2:
 	WORD	$0x6ef1e768 // fcmgt v8.2d, v27.2d, v17.2d
 	WORD	$0x6eb0a906 // umaxv s6, v8.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock167
+	CBZ	R20, mathblock269
 	MOVD	$erf64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d637 // fsub v23.2d, v17.2d, v21.2d
@@ -47119,13 +47119,13 @@ tail2:
 	VMOV	V8.B16, V6.B16
 	VBSL	V26.B16, V27.B16, V6.B16
 	VMOV	V6.B16, V26.B16
-mathblock167:
+mathblock269:
 	MOVD	$erf64consts<>+584(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x6ef1e555 // fcmgt v21.2d, v10.2d, v17.2d
 	WORD	$0x6eb0aaa5 // umaxv s5, v21.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock168
+	CBZ	R20, mathblock270
 	MOVD	$erf64consts<>+592(SB), R19
 	VLD1R	(R19), [V4.D2]
 	MOVD	$erf64consts<>+600(SB), R19
@@ -47172,7 +47172,7 @@ mathblock167:
 	VMOV	V21.B16, V7.B16
 	VBSL	V26.B16, V9.B16, V7.B16
 	VMOV	V7.B16, V26.B16
-mathblock168:
+mathblock270:
 	MOVD	$erf64consts<>+0(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V0.B16, V22.B16
@@ -47472,7 +47472,7 @@ tail1:
 	WORD	$0x6ef1e768 // fcmgt v8.2d, v27.2d, v17.2d
 	WORD	$0x6eb0a906 // umaxv s6, v8.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock169
+	CBZ	R20, mathblock271
 	MOVD	$erf64consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4ef5d637 // fsub v23.2d, v17.2d, v21.2d
@@ -47535,13 +47535,13 @@ tail1:
 	VMOV	V8.B16, V6.B16
 	VBSL	V26.B16, V27.B16, V6.B16
 	VMOV	V6.B16, V26.B16
-mathblock169:
+mathblock271:
 	MOVD	$erf64consts<>+584(SB), R19
 	VLD1R	(R19), [V10.D2]
 	WORD	$0x6ef1e555 // fcmgt v21.2d, v10.2d, v17.2d
 	WORD	$0x6eb0aaa5 // umaxv s5, v21.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock170
+	CBZ	R20, mathblock272
 	MOVD	$erf64consts<>+592(SB), R19
 	VLD1R	(R19), [V4.D2]
 	MOVD	$erf64consts<>+600(SB), R19
@@ -47588,7 +47588,7 @@ mathblock169:
 	VMOV	V21.B16, V7.B16
 	VBSL	V26.B16, V9.B16, V7.B16
 	VMOV	V7.B16, V26.B16
-mathblock170:
+mathblock272:
 	MOVD	$erf64consts<>+0(SB), R19
 	VLD1R	(R19), [V23.D2]
 	VAND	V23.B16, V0.B16, V22.B16
@@ -47708,7 +47708,7 @@ loop:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock171
+	CBZ	R20, mathblock273
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -47926,7 +47926,7 @@ loop:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock171:
+mathblock273:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -48146,7 +48146,7 @@ mathblock171:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock172
+	CBZ	R20, mathblock274
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -48364,7 +48364,7 @@ mathblock171:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock172:
+mathblock274:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -48584,7 +48584,7 @@ mathblock172:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock173
+	CBZ	R20, mathblock275
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -48802,7 +48802,7 @@ mathblock172:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock173:
+mathblock275:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -49022,7 +49022,7 @@ mathblock173:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock174
+	CBZ	R20, mathblock276
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -49240,7 +49240,7 @@ mathblock173:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock174:
+mathblock276:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -49466,7 +49466,7 @@ tail:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock175
+	CBZ	R20, mathblock277
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -49684,7 +49684,7 @@ tail:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock175:
+mathblock277:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -49904,7 +49904,7 @@ mathblock175:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock176
+	CBZ	R20, mathblock278
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -50122,7 +50122,7 @@ mathblock175:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock176:
+mathblock278:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -50346,7 +50346,7 @@ tail2:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock177
+	CBZ	R20, mathblock279
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -50564,7 +50564,7 @@ tail2:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock177:
+mathblock279:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -50788,7 +50788,7 @@ tail1:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock178
+	CBZ	R20, mathblock280
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$sin64consts<>+80(SB), R19
@@ -51006,7 +51006,7 @@ tail1:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock178:
+mathblock280:
 	MOVD	$sin64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VAND	V26.B16, V20.B16, V22.B16
@@ -51257,7 +51257,7 @@ loop:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock179
+	CBZ	R20, mathblock281
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -51475,7 +51475,7 @@ loop:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock179:
+mathblock281:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -51696,7 +51696,7 @@ mathblock179:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock180
+	CBZ	R20, mathblock282
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -51914,7 +51914,7 @@ mathblock179:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock180:
+mathblock282:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -52135,7 +52135,7 @@ mathblock180:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock181
+	CBZ	R20, mathblock283
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -52353,7 +52353,7 @@ mathblock180:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock181:
+mathblock283:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -52574,7 +52574,7 @@ mathblock181:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock182
+	CBZ	R20, mathblock284
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -52792,7 +52792,7 @@ mathblock181:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock182:
+mathblock284:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -53019,7 +53019,7 @@ tail:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock183
+	CBZ	R20, mathblock285
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -53237,7 +53237,7 @@ tail:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock183:
+mathblock285:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -53458,7 +53458,7 @@ mathblock183:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock184
+	CBZ	R20, mathblock286
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -53676,7 +53676,7 @@ mathblock183:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock184:
+mathblock286:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -53901,7 +53901,7 @@ tail2:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock185
+	CBZ	R20, mathblock287
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -54119,7 +54119,7 @@ tail2:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock185:
+mathblock287:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2
@@ -54344,7 +54344,7 @@ tail1:
 	VAND	V11.B16, V9.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock186
+	CBZ	R20, mathblock288
 	VUSHR	$52, V17.D2, V23.D2
 	VUSHR	$3, V23.D2, V22.D2
 	MOVD	$cos64consts<>+80(SB), R19
@@ -54562,7 +54562,7 @@ tail1:
 	VMOV	V16.B16, V10.B16
 	VBSL	V24.B16, V21.B16, V10.B16
 	VMOV	V10.B16, V24.B16
-mathblock186:
+mathblock288:
 	MOVD	$cos64consts<>+136(SB), R19
 	VLD1R	(R19), [V26.D2]
 	VADD	V26.D2, V20.D2, V22.D2

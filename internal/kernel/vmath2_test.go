@@ -63,6 +63,20 @@ var mathPairs = map[string]func(rng *rand.Rand) (float64, float64){
 		}
 		return rng.Float64() * 10, (rng.Float64() - 0.5) * 40
 	},
+	"expsub": func(rng *rand.Rand) (float64, float64) {
+		switch rng.IntN(4) {
+		case 0:
+			return math.Float64frombits(rng.Uint64()), math.Float64frombits(rng.Uint64())
+		case 1: // differences near overflow and underflow, both types'
+			m := (rng.Float64() - 0.5) * math.Ldexp(1, rng.IntN(20))
+			t := []float64{709.78, -708.4, -745.13, 88.72, -87.33, -103.97}[rng.IntN(6)]
+			return m + t*(1+(rng.Float64()-0.5)*1e-6), m
+		case 2: // softmax's: x - max(x) <= 0
+			m := (rng.Float64() - 0.5) * 200
+			return m - rng.ExpFloat64()*4, m
+		}
+		return (rng.Float64() - 0.5) * 40, (rng.Float64() - 0.5) * 40
+	},
 }
 
 func binaryOpNamed(t *testing.T, name string) kernel.Op {

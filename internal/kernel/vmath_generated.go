@@ -970,6 +970,187 @@ func pow64(x0, x1 float64) float64 {
 	return math.Float64frombits(v250)
 }
 
+// expsub32 is expsub on float32, the steps of its program (see gen/registry/vmath.go).
+func expsub32(x0, x1 float32) float32 {
+	v2 := float32(x0 - x1)
+	v5 := fma32(v2, float32(23.08312), float32(1.2582912e+07))
+	v6 := float32(v5 - float32(1.2582912e+07))
+	v9 := fma32(-v6, float32(0.04333496), v2)
+	v10 := fma32(-v6, float32(-1.3262153e-05), v9)
+	v13 := fma32(float32(0.1666672), v10, float32(0.5000163))
+	v14 := float32(v10 * v10)
+	v15 := exptail_32[math.Float32bits(v5)&0xf]
+	v16 := float32(v10 + math.Float32frombits(v15))
+	v17 := fma32(v14, v13, v16)
+	v18 := exphi_32[math.Float32bits(v5)&0xf]
+	v19 := math.Float32bits(v5) << 19
+	v20 := v18 + v19
+	v21 := fma32(v17, math.Float32frombits(v20), math.Float32frombits(v20))
+	v23 := math.Float32bits(v2) & uint32(0x7fffffff)
+	v25 := !(math.Float32frombits(v23) < float32(87.25))
+	v56 := math.Float32bits(v21)
+	if v25 {
+		v27 := math.Float32bits(v5) & uint32(0xf)
+		v28 := exphi_32[math.Float32bits(v5)&0xf]
+		v29 := v27 << 19
+		v30 := v28 + v29
+		v31 := fma32(v17, math.Float32frombits(v30), math.Float32frombits(v30))
+		v33 := math.Float32bits(v5) - uint32(0x4b3ff000)
+		v34 := v33 >> 4
+		v35 := v34 >> 1
+		v37 := v35 - uint32(0x1)
+		v38 := v37 << 23
+		v39 := v34 - v35
+		v40 := v39 - uint32(0x1)
+		v41 := v40 << 23
+		v42 := float32(v31 * math.Float32frombits(v38))
+		v43 := float32(v42 * math.Float32frombits(v41))
+		v45 := float32(89) < v2
+		v47 := math.Float32bits(v43)
+		if v45 {
+			v47 = uint32(0x7f800000)
+		}
+		v49 := v2 < float32(-105)
+		v51 := v47
+		if v49 {
+			v51 = uint32(0x0)
+		}
+		v52 := v2 != v2
+		v54 := math.Float32bits(v2) | uint32(0x400000)
+		v55 := v51
+		if v52 {
+			v55 = v54
+		}
+		v56 = v55
+	}
+	v57 := v2 != v2
+	v65 := v56
+	if v57 {
+		v58 := x1 != x1
+		v59 := math.Float32bits(x1) | uint32(0x400000)
+		v61 := uint32(0x7fc00000)
+		if v58 {
+			v61 = v59
+		}
+		v62 := x0 != x0
+		v63 := math.Float32bits(x0) | uint32(0x400000)
+		v64 := v61
+		if v62 {
+			v64 = v63
+		}
+		v65 = v64
+	}
+	return math.Float32frombits(v65)
+}
+
+// exptail_32 is a lookup table of the math functions (see gen/registry).
+var exptail_32 = [...]uint32{
+	0x0, 0x3346cb6a, 0xb24e0611, 0x334b2482,
+	0x33092801, 0x331b85f2, 0xb3051aa8, 0xb2006c56,
+	0x329302ae, 0xb302e5a2, 0x31b3d0e5, 0x31d1daf2,
+	0xb27ce182, 0xb1b4b0da, 0xb1d290be, 0x31b0a147,
+}
+
+// exphi_32 is a lookup table of the math functions (see gen/registry).
+var exphi_32 = [...]uint32{
+	0x3f800000, 0x3f7daac3, 0x3f7b95c2, 0x3f79c3d3,
+	0x3f7837f0, 0x3f76f532, 0x3f75fed7, 0x3f75583f,
+	0x3f7504f3, 0x3f7508a4, 0x3f75672a, 0x3f76248c,
+	0x3f7744fd, 0x3f78ccdf, 0x3f7ac0c7, 0x3f7d257d,
+}
+
+// expsub64 is expsub on float64, the steps of its program (see gen/registry/vmath.go).
+func expsub64(x0, x1 float64) float64 {
+	v2 := float64(x0 - x1)
+	v5 := math.FMA(v2, float64(23.083120654223414), float64(6.755399441055744e+15))
+	v6 := float64(v5 - float64(6.755399441055744e+15))
+	v9 := math.FMA(-v6, float64(0.04332169877307024), v2)
+	v10 := math.FMA(-v6, float64(1.1926343307941173e-11), v9)
+	v13 := math.FMA(float64(0.001388859175110862), v10, float64(0.008333473005576074))
+	v15 := math.FMA(v13, v10, float64(0.041666666693668065))
+	v17 := math.FMA(v15, v10, float64(0.1666666666438263))
+	v19 := math.FMA(v17, v10, float64(0.49999999999999595))
+	v20 := float64(v10 * v10)
+	v21 := exptail_64[math.Float64bits(v5)&0xf]
+	v22 := float64(v10 + math.Float64frombits(v21))
+	v23 := math.FMA(v20, v19, v22)
+	v24 := exphi_64[math.Float64bits(v5)&0xf]
+	v25 := math.Float64bits(v5) << 48
+	v26 := v24 + v25
+	v27 := math.FMA(v23, math.Float64frombits(v26), math.Float64frombits(v26))
+	v29 := math.Float64bits(v2) & uint64(0x7fffffffffffffff)
+	v31 := !(math.Float64frombits(v29) < float64(708.25))
+	v62 := math.Float64bits(v27)
+	if v31 {
+		v33 := math.Float64bits(v5) & uint64(0xf)
+		v34 := exphi_64[math.Float64bits(v5)&0xf]
+		v35 := v33 << 48
+		v36 := v34 + v35
+		v37 := math.FMA(v23, math.Float64frombits(v36), math.Float64frombits(v36))
+		v39 := math.Float64bits(v5) - uint64(0x4337ffffffff8000)
+		v40 := v39 >> 4
+		v41 := v40 >> 1
+		v43 := v41 - uint64(0x1)
+		v44 := v43 << 52
+		v45 := v40 - v41
+		v46 := v45 - uint64(0x1)
+		v47 := v46 << 52
+		v48 := float64(v37 * math.Float64frombits(v44))
+		v49 := float64(v48 * math.Float64frombits(v47))
+		v51 := float64(710) < v2
+		v53 := math.Float64bits(v49)
+		if v51 {
+			v53 = uint64(0x7ff0000000000000)
+		}
+		v55 := v2 < float64(-746)
+		v57 := v53
+		if v55 {
+			v57 = uint64(0x0)
+		}
+		v58 := v2 != v2
+		v60 := math.Float64bits(v2) | uint64(0x8000000000000)
+		v61 := v57
+		if v58 {
+			v61 = v60
+		}
+		v62 = v61
+	}
+	v63 := v2 != v2
+	v71 := v62
+	if v63 {
+		v64 := x1 != x1
+		v65 := math.Float64bits(x1) | uint64(0x8000000000000)
+		v67 := uint64(0x7ff8000000000001)
+		if v64 {
+			v67 = v65
+		}
+		v68 := x0 != x0
+		v69 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v70 := v67
+		if v68 {
+			v70 = v69
+		}
+		v71 = v70
+	}
+	return math.Float64frombits(v71)
+}
+
+// exptail_64 is a lookup table of the math functions (see gen/registry).
+var exptail_64 = [...]uint64{
+	0x0, 0x3c979aa65d837b6d, 0xbc801b15eaa59348, 0x3c968efde3a8a894,
+	0x3c834d754db0abb6, 0x3c859f48a72a4c6d, 0x3c7690cebb7aafb0, 0x3c9063e1e21c5409,
+	0xbc93b3efbf5e2228, 0xbc7b32dcb94da51d, 0x3c8db72fc1f0eab4, 0x3c71affc2b91ce27,
+	0x3c8c1a7792cb3387, 0x3c736eae30af0cb3, 0x3c74a385a63d07a7, 0xbc8ff7128fd391f0,
+}
+
+// exphi_64 is a lookup table of the math functions (see gen/registry).
+var exphi_64 = [...]uint64{
+	0x3ff0000000000000, 0x3fefb5586cf9890f, 0x3fef72b83c7d517b, 0x3fef387a6e756238,
+	0x3fef06fe0a31b715, 0x3feedea64c123422, 0x3feebfdad5362a27, 0x3feeab07dd485429,
+	0x3feea09e667f3bcd, 0x3feea11473eb0187, 0x3feeace5422aa0db, 0x3feec49182a3f090,
+	0x3feee89f995ad3ad, 0x3fef199bdd85529c, 0x3fef5818dcfba487, 0x3fefa4afa2a490da,
+}
+
 // exp32 is exp on float32, the steps of its program (see gen/registry/vmath.go).
 func exp32(x0 float32) float32 {
 	v3 := fma32(x0, float32(23.08312), float32(1.2582912e+07))
@@ -1023,22 +1204,6 @@ func exp32(x0 float32) float32 {
 		v54 = v53
 	}
 	return math.Float32frombits(v54)
-}
-
-// exptail_32 is a lookup table of the math functions (see gen/registry).
-var exptail_32 = [...]uint32{
-	0x0, 0x3346cb6a, 0xb24e0611, 0x334b2482,
-	0x33092801, 0x331b85f2, 0xb3051aa8, 0xb2006c56,
-	0x329302ae, 0xb302e5a2, 0x31b3d0e5, 0x31d1daf2,
-	0xb27ce182, 0xb1b4b0da, 0xb1d290be, 0x31b0a147,
-}
-
-// exphi_32 is a lookup table of the math functions (see gen/registry).
-var exphi_32 = [...]uint32{
-	0x3f800000, 0x3f7daac3, 0x3f7b95c2, 0x3f79c3d3,
-	0x3f7837f0, 0x3f76f532, 0x3f75fed7, 0x3f75583f,
-	0x3f7504f3, 0x3f7508a4, 0x3f75672a, 0x3f76248c,
-	0x3f7744fd, 0x3f78ccdf, 0x3f7ac0c7, 0x3f7d257d,
 }
 
 // exp64 is exp on float64, the steps of its program (see gen/registry/vmath.go).
@@ -1097,22 +1262,6 @@ func exp64(x0 float64) float64 {
 		v60 = v59
 	}
 	return math.Float64frombits(v60)
-}
-
-// exptail_64 is a lookup table of the math functions (see gen/registry).
-var exptail_64 = [...]uint64{
-	0x0, 0x3c979aa65d837b6d, 0xbc801b15eaa59348, 0x3c968efde3a8a894,
-	0x3c834d754db0abb6, 0x3c859f48a72a4c6d, 0x3c7690cebb7aafb0, 0x3c9063e1e21c5409,
-	0xbc93b3efbf5e2228, 0xbc7b32dcb94da51d, 0x3c8db72fc1f0eab4, 0x3c71affc2b91ce27,
-	0x3c8c1a7792cb3387, 0x3c736eae30af0cb3, 0x3c74a385a63d07a7, 0xbc8ff7128fd391f0,
-}
-
-// exphi_64 is a lookup table of the math functions (see gen/registry).
-var exphi_64 = [...]uint64{
-	0x3ff0000000000000, 0x3fefb5586cf9890f, 0x3fef72b83c7d517b, 0x3fef387a6e756238,
-	0x3fef06fe0a31b715, 0x3feedea64c123422, 0x3feebfdad5362a27, 0x3feeab07dd485429,
-	0x3feea09e667f3bcd, 0x3feea11473eb0187, 0x3feeace5422aa0db, 0x3feec49182a3f090,
-	0x3feee89f995ad3ad, 0x3fef199bdd85529c, 0x3fef5818dcfba487, 0x3fefa4afa2a490da,
 }
 
 // log32 is log on float32, the steps of its program (see gen/registry/vmath.go).

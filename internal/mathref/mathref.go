@@ -300,9 +300,10 @@ type Func2 struct {
 
 // Funcs2 are the references of the functions of two arguments, by op name.
 var Funcs2 = map[string]Func2{
-	"hypot": {math.Hypot, Hypot},
-	"atan2": {math.Atan2, Atan2},
-	"pow":   {math.Pow, Pow},
+	"hypot":  {math.Hypot, Hypot},
+	"atan2":  {math.Atan2, Atan2},
+	"pow":    {math.Pow, Pow},
+	"expsub": {ExpSub32, ExpSub},
 }
 
 // Atan2 is the angle of (x, y): atan(|y|/|x|) or pi/2 - atan(|x|/|y|) by
@@ -439,4 +440,21 @@ func Pow(x, y float64) *big.Float {
 		r.Neg(r)
 	}
 	return r
+}
+
+// ExpSub32 is e^(x - y) with the difference rounded as the op rounds it:
+// in float32 where both are float32 values, else in float64.
+func ExpSub32(x, y float64) float64 {
+	if float64(float32(x)) == x && float64(float32(y)) == y {
+		return math.Exp(float64(float32(x) - float32(y)))
+	}
+	return math.Exp(x - y)
+}
+
+// ExpSub is e^(x - y) with the difference rounded in float64, nil for NaN.
+func ExpSub(x, y float64) *big.Float {
+	if d := x - y; d == d {
+		return Exp(d)
+	}
+	return nil
 }

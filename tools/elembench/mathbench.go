@@ -152,6 +152,11 @@ var mathLoops2 = map[string]func(d, a, b []float64){
 			d[i] = math.Pow(a[i], b[i])
 		}
 	},
+	"expsub": func(d, a, b []float64) {
+		for i := range d {
+			d[i] = math.Exp(a[i] - b[i])
+		}
+	},
 }
 
 // mathRows2 is mathRows for a function of two arguments: timed on pairs

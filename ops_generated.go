@@ -1294,8 +1294,9 @@ type TernaryOp uint8
 
 // The ternary operations.
 const (
-	OpFMA   TernaryOp = iota // a*b + c: one rounding, as math.FMA; for float32, the correctly rounded float32 result
-	OpClamp                  // min(max(a, b), c): Go's min and max: NaN if any operand is NaN (floats); hi wins where lo > hi
+	OpFMA       TernaryOp = iota // a*b + c: one rounding, as math.FMA; for float32, the correctly rounded float32 result
+	OpClamp                      // min(max(a, b), c): Go's min and max: NaN if any operand is NaN (floats); hi wins where lo > hi
+	OpSqDiffAdd                  // (a - b)**2 + c: Each of the three steps rounded to T, the square not fused into the sum: the squared deviations of a variance, or the terms of a squared distance, accumulated in one pass with the bits of Sub, Mul and Add in turn
 )
 
 // String returns the lower-case name of op ("fma"), or TernaryOp(N) for an invalid op.
@@ -1307,7 +1308,7 @@ func (op TernaryOp) Valid() bool { return op < TernaryOp(kernel.NumTernaryOps) }
 // ternaryOpOnFloats and ternaryOpOnIntegers say which ops are defined on the float and on
 // the integer types: bit op is set for each.
 const (
-	ternaryOpOnFloats   = 0b11
+	ternaryOpOnFloats   = 0b111
 	ternaryOpOnIntegers = 0b10
 )
 
@@ -1324,7 +1325,7 @@ func ternaryOpOn[T Number]() uint64 {
 func TernaryDefinedOn[T Number](op TernaryOp) bool { return ternaryOpOn[T]()>>op&1 != 0 }
 
 // TernaryOps returns every ternary operation in order.
-func TernaryOps() []TernaryOp { return []TernaryOp{OpFMA, OpClamp} }
+func TernaryOps() []TernaryOp { return []TernaryOp{OpFMA, OpClamp, OpSqDiffAdd} }
 
 // FMA sets dst[i] = a[i]*b[i] + c[i].
 // One rounding, as math.FMA; for float32, the correctly rounded float32 result.
@@ -1413,6 +1414,24 @@ func Clamp[T Number](dst []T, a []T, lo T, hi T) {
 	}
 	stream := kernel.StreamFlat[T](len(dst), 2)
 	kernel.Clamp(kernel.VSS, 1, len(dst), dst, 0, a, 0, []T{lo}, 0, []T{hi}, 0, stream)
+	kernel.FenceAfter(stream)
+}
+
+// SqDiffAdd sets dst[i] = (a[i] - b[i])**2 + c[i].
+// Each of the three steps rounded to T, the square not fused into the sum: the squared deviations of a variance, or the terms of a squared distance, accumulated in one pass with the bits of Sub, Mul and Add in turn.
+func SqDiffAdd[T Float](dst []T, a []T, b []T, c []T) {
+	if !fits(dst, a) || !fits(dst, b) || !fits(dst, c) {
+		mustFit("SqDiffAdd", in("dst", dst), in("a", a), in("b", b), in("c", c))
+	}
+	if len(dst) <= smallN {
+		a, b, c = a[:len(dst)], b[:len(dst)], c[:len(dst)]
+		for i := range dst {
+			dst[i] = T(T(T(a[i]-b[i])*T(a[i]-b[i])) + c[i])
+		}
+		return
+	}
+	stream := kernel.StreamFlat[T](len(dst), 4)
+	kernel.SqDiffAdd(kernel.VVV, 1, len(dst), dst, 0, a, 0, b, 0, c, 0, stream)
 	kernel.FenceAfter(stream)
 }
 

@@ -357,6 +357,12 @@ func namedCalls[T Float]() []namedCall {
 				kernel.ReferenceTernary(kernel.VSS, kernel.OpClamp, 1, n, dst.([]T), 0, in[0].([]T), 0, in[1].([]T), 0, in[2].([]T), 0)
 			},
 		},
+		{name: "SqDiffAdd", op: "sqdiffadd", kind: "vvv", vector: []bool{true, true, true}, inputs: []string{"T", "T", "T"}, out: "T",
+			run: func(dst any, in []any) { SqDiffAdd(dst.([]T), in[0].([]T), in[1].([]T), in[2].([]T)) },
+			ref: func(n int, dst any, in []any) {
+				kernel.ReferenceTernary(kernel.VVV, kernel.OpSqDiffAdd, 1, n, dst.([]T), 0, in[0].([]T), 0, in[1].([]T), 0, in[2].([]T), 0)
+			},
+		},
 		{name: "Select", op: "select", kind: "vvv", vector: []bool{true, true, true}, inputs: []string{"bool", "T", "T"}, out: "T",
 			run: func(dst any, in []any) { Select(dst.([]T), in[0].([]bool), in[1].([]T), in[2].([]T)) },
 			ref: func(n int, dst any, in []any) {

@@ -202,7 +202,10 @@ func (f fold[T]) load(row, tmp, x, y []T, shift []T) {
 	w := len(row)
 	if f.each != nil {
 		f.each.rows(1, w, row, w, x, w, shift)
-		if y != nil {
+		switch {
+		case y != nil && f.squares(): // g(y) + g(x): g(x) + g(y)'s value; a NaN result is replaced after
+			kernel.SqDiffAdd(kernel.VVV, 1, w, row, w, y, w, shift, 0, row, w, false)
+		case y != nil:
 			f.each.rows(1, w, tmp, w, y, w, shift)
 			f.rows(1, w, row, w, row, w, tmp, w)
 		}

@@ -896,14 +896,15 @@ func columnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, orig
 		lanes = 1 // no order to keep: one accumulator row, which stays in L1
 	}
 	rows := unsafe.Slice((*T)(unsafe.Pointer(buf)), lanes*columnTile)
-	var tmp []T
-	if f.each != nil {
+	var tmp []T // exp(x - m) of a group of rows
+	transformed := f.each != nil && !f.squares()
+	if transformed {
 		tbuf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
 		defer scratch.Put(tbuf)
 		tmp = unsafe.Slice((*T)(unsafe.Pointer(tbuf)), lanes*columnTile)
 	}
 	start := f.start()
-	tile := accTile(int(unsafe.Sizeof(T(0))), lanes, f.each != nil)
+	tile := accTile(int(unsafe.Sizeof(T(0))), lanes, transformed)
 	o := 0
 	offsets(outer, origin, func(base int) {
 		for c0 := 0; c0 < cols; c0 += tile {
@@ -917,12 +918,16 @@ func columnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, orig
 				for left := inner.size; left > 0; {
 					p := i % lanes
 					m := min(lanes-p, left)
-					x, ldx := a[at:], inner.stride
-					if f.each != nil {
+					x, ldx, sums := a[at:], inner.stride, acc[p*w:]
+					switch {
+					case f.squares(): // (x - m)^2 + acc: the bits of a subtraction, a multiply and the fold's Add
+						kernel.SqDiffAdd(kernel.VVV, m, w, sums, w, x, ldx, shift, 0, sums, w, false)
+					case transformed:
 						f.each.rows(m, w, tmp, w, x, ldx, shift)
-						x, ldx = tmp, w
+						f.rows(m, w, sums, w, sums, w, tmp, w)
+					default:
+						f.rows(m, w, sums, w, sums, w, x, ldx)
 					}
-					f.rows(m, w, acc[p*w:], w, acc[p*w:], w, x, ldx)
 					at += m * inner.stride
 					i, left = i+m, left-m
 				}

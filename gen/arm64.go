@@ -114,6 +114,15 @@ var neonClamp = neonEmitter{compute: func(k *neonKernel, arr arm64enc.Arrangemen
 	return out
 }}
 
+// neonSqDiffAdd is (a - b)^2 + c, each step rounded: FSUB, FMUL, FADD with
+// the square first.
+var neonSqDiffAdd = neonEmitter{compute: func(k *neonKernel, arr arm64enc.Arrangement, out arm64enc.VReg, in []neonValue) arm64enc.VReg {
+	k.p.FVector(arm64enc.FSub, arr, out, in[0].reg, in[1].reg)
+	k.p.FVector(arm64enc.FMul, arr, out, out, out)
+	k.p.FVector(arm64enc.FAdd, arr, out, out, in[2].reg)
+	return out
+}}
+
 // neonSelect picks a where the mask cond is set, else b: a bitwise
 // selection, so NaNs pass unchanged. It writes into whichever operand is
 // fresh (every kind has one): BSL into the mask, BIF into a, BIT into b.
@@ -168,9 +177,10 @@ var neonEmitters = map[string]neonEmitter{
 	"gt": neonCompare(arm64enc.FCmGt, false),
 	"ge": neonCompare(arm64enc.FCmGe, false),
 
-	"fma":    neonFMA,
-	"clamp":  neonClamp,
-	"select": neonSelect,
+	"fma":       neonFMA,
+	"clamp":     neonClamp,
+	"sqdiffadd": neonSqDiffAdd,
+	"select":    neonSelect,
 }
 
 // The fixed register assignment of every NEON kernel. None is reserved (the

@@ -104,6 +104,15 @@ var x86Emitters = map[string]x86Emitter{
 		pick(k.t, k.VFMADD231PS, k.VFMADD231PD)(in[1].v, k.reg(in[0], w), acc)
 		return acc
 	}},
+	// (a - b)^2 + c: b folded into the subtraction, the square the
+	// addition's first source (its NaN wins over c's, as in Go's t + c).
+	"sqdiffadd": {memInput: 2, compute: func(k *x86Kernel, in []x86Src, w int) Op {
+		d, r := narrow(k.vec(w), w), narrow(k.vec(w), w)
+		pick(k.t, k.VSUBPS, k.VSUBPD)(in[1].v, k.reg(in[0], w), d)
+		pick(k.t, k.VMULPS, k.VMULPD)(d, d, d)
+		pick(k.t, k.VADDPS, k.VADDPD)(k.reg(in[2], w), d, r)
+		return r
+	}},
 	"clamp": {memInput: 1, consts: signConsts, preps: 1,
 		prep: func(k *x86Kernel, bc Op, out []Op, w int) { k.negate(bc, out[0], w) },
 		compute: func(k *x86Kernel, in []x86Src, w int) Op {

@@ -236,6 +236,13 @@ var Ops = []Op{
 	{Name: "clamp", Family: Ternary, Types: Numbers, Expr: "min(max({a}, {b}), {c})", Named: "Clamp",
 		Doc:   "Go's min and max: NaN if any operand is NaN (floats); hi wins where lo > hi",
 		Forms: []Form{{Name: "Clamp", Kind: "vss", Params: []string{"a", "lo", "hi"}}}},
+	// The square first in the sum: with both NaN, it carries the square's
+	// payload, as the Go compiler orders the sum (the square in a register,
+	// c folded from memory).
+	{Name: "sqdiffadd", Formula: "({a} - {b})**2 + {c}", Family: Ternary, Types: Floats,
+		Expr: "{T}({T}({T}({a}-{b})*{T}({a}-{b})) + {c})", Named: "SqDiffAdd",
+		Doc:   "Each of the three steps rounded to T, the square not fused into the sum: the squared deviations of a variance, or the terms of a squared distance, accumulated in one pass with the bits of Sub, Mul and Add in turn",
+		Forms: []Form{{Name: "SqDiffAdd", Kind: "vvv"}}},
 
 	{Name: "shl", Family: Shift, Types: Ints, Expr: "{a} << {s}", Named: "Shl", SignBlind: true,
 		Doc: "Go's <<: 0 once s reaches the width"},

@@ -9929,6 +9929,232 @@ var clampKernelsU64 = [...]func(m int, n int, dst *uint64, ldd int, a *uint64, l
 	85: clampSSVU64AVX512NT,
 }
 
+// SqDiffAdd computes the m x n block of kind k of sqdiffadd with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func SqDiffAdd[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
+	if raceEnabled {
+		raceTernary(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+	}
+	if m*n > chunkElems[T]() {
+		sqdiffaddChunked(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc, stream)
+		return
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		pdst, pa, pb, pc := ptr[float32](dst), ptr[float32](a), ptr[float32](b), ptr[float32](c)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 34:
+			sqdiffaddVVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 35:
+			sqdiffaddVVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 36:
+			sqdiffaddVVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 37:
+			sqdiffaddVVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 42:
+			sqdiffaddVVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 43:
+			sqdiffaddVVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 44:
+			sqdiffaddVVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 45:
+			sqdiffaddVVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 50:
+			sqdiffaddVSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 51:
+			sqdiffaddVSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 52:
+			sqdiffaddVSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 53:
+			sqdiffaddVSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 58:
+			sqdiffaddSVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 59:
+			sqdiffaddSVVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 60:
+			sqdiffaddSVVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 61:
+			sqdiffaddSVVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 66:
+			sqdiffaddVSSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 67:
+			sqdiffaddVSSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 68:
+			sqdiffaddVSSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 69:
+			sqdiffaddVSSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 74:
+			sqdiffaddSVSF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 75:
+			sqdiffaddSVSF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 76:
+			sqdiffaddSVSF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 77:
+			sqdiffaddSVSF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 82:
+			sqdiffaddSSVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 83:
+			sqdiffaddSSVF32AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 84:
+			sqdiffaddSSVF32AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 85:
+			sqdiffaddSSVF32AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			sqdiffaddGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
+	case tFloat64:
+		pdst, pa, pb, pc := ptr[float64](dst), ptr[float64](a), ptr[float64](b), ptr[float64](c)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 34:
+			sqdiffaddVVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 35:
+			sqdiffaddVVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 36:
+			sqdiffaddVVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 37:
+			sqdiffaddVVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 42:
+			sqdiffaddVVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 43:
+			sqdiffaddVVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 44:
+			sqdiffaddVVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 45:
+			sqdiffaddVVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 50:
+			sqdiffaddVSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 51:
+			sqdiffaddVSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 52:
+			sqdiffaddVSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 53:
+			sqdiffaddVSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 58:
+			sqdiffaddSVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 59:
+			sqdiffaddSVVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 60:
+			sqdiffaddSVVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 61:
+			sqdiffaddSVVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 66:
+			sqdiffaddVSSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 67:
+			sqdiffaddVSSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 68:
+			sqdiffaddVSSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 69:
+			sqdiffaddVSSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 74:
+			sqdiffaddSVSF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 75:
+			sqdiffaddSVSF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 76:
+			sqdiffaddSVSF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 77:
+			sqdiffaddSVSF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 82:
+			sqdiffaddSSVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 83:
+			sqdiffaddSSVF64AVX2NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 84:
+			sqdiffaddSSVF64AVX512(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 85:
+			sqdiffaddSSVF64AVX512NT(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			sqdiffaddGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
+	}
+	sqdiffaddGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+}
+
+// sqdiffaddKernel returns the assembly kernel that SqDiffAdd would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel4.
+func sqdiffaddKernel[T Number](k Kind, m, n int, stream bool) Kernel4 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel4](sqdiffaddKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel4](sqdiffaddKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// sqdiffaddKernelsF32 are sqdiffadd's float32 kernels by kernelKey, as SqDiffAdd's switch calls them.
+var sqdiffaddKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int){
+	34: sqdiffaddVVVF32AVX2,
+	35: sqdiffaddVVVF32AVX2NT,
+	36: sqdiffaddVVVF32AVX512,
+	37: sqdiffaddVVVF32AVX512NT,
+	42: sqdiffaddVVSF32AVX2,
+	43: sqdiffaddVVSF32AVX2NT,
+	44: sqdiffaddVVSF32AVX512,
+	45: sqdiffaddVVSF32AVX512NT,
+	50: sqdiffaddVSVF32AVX2,
+	51: sqdiffaddVSVF32AVX2NT,
+	52: sqdiffaddVSVF32AVX512,
+	53: sqdiffaddVSVF32AVX512NT,
+	58: sqdiffaddSVVF32AVX2,
+	59: sqdiffaddSVVF32AVX2NT,
+	60: sqdiffaddSVVF32AVX512,
+	61: sqdiffaddSVVF32AVX512NT,
+	66: sqdiffaddVSSF32AVX2,
+	67: sqdiffaddVSSF32AVX2NT,
+	68: sqdiffaddVSSF32AVX512,
+	69: sqdiffaddVSSF32AVX512NT,
+	74: sqdiffaddSVSF32AVX2,
+	75: sqdiffaddSVSF32AVX2NT,
+	76: sqdiffaddSVSF32AVX512,
+	77: sqdiffaddSVSF32AVX512NT,
+	82: sqdiffaddSSVF32AVX2,
+	83: sqdiffaddSSVF32AVX2NT,
+	84: sqdiffaddSSVF32AVX512,
+	85: sqdiffaddSSVF32AVX512NT,
+}
+
+// sqdiffaddKernelsF64 are sqdiffadd's float64 kernels by kernelKey, as SqDiffAdd's switch calls them.
+var sqdiffaddKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int){
+	34: sqdiffaddVVVF64AVX2,
+	35: sqdiffaddVVVF64AVX2NT,
+	36: sqdiffaddVVVF64AVX512,
+	37: sqdiffaddVVVF64AVX512NT,
+	42: sqdiffaddVVSF64AVX2,
+	43: sqdiffaddVVSF64AVX2NT,
+	44: sqdiffaddVVSF64AVX512,
+	45: sqdiffaddVVSF64AVX512NT,
+	50: sqdiffaddVSVF64AVX2,
+	51: sqdiffaddVSVF64AVX2NT,
+	52: sqdiffaddVSVF64AVX512,
+	53: sqdiffaddVSVF64AVX512NT,
+	58: sqdiffaddSVVF64AVX2,
+	59: sqdiffaddSVVF64AVX2NT,
+	60: sqdiffaddSVVF64AVX512,
+	61: sqdiffaddSVVF64AVX512NT,
+	66: sqdiffaddVSSF64AVX2,
+	67: sqdiffaddVSSF64AVX2NT,
+	68: sqdiffaddVSSF64AVX512,
+	69: sqdiffaddVSSF64AVX512NT,
+	74: sqdiffaddSVSF64AVX2,
+	75: sqdiffaddSVSF64AVX2NT,
+	76: sqdiffaddSVSF64AVX512,
+	77: sqdiffaddSVSF64AVX512NT,
+	82: sqdiffaddSSVF64AVX2,
+	83: sqdiffaddSSVF64AVX2NT,
+	84: sqdiffaddSSVF64AVX512,
+	85: sqdiffaddSSVF64AVX512NT,
+}
+
 // Shl computes the m x n block of kind k of shl with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which

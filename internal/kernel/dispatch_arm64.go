@@ -6208,6 +6208,120 @@ var clampKernelsU64 = [...]func(m int, n int, dst *uint64, ldd int, a *uint64, l
 	87: clampSSVU64NEON,
 }
 
+// SqDiffAdd computes the m x n block of kind k of sqdiffadd with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func SqDiffAdd[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
+	if raceEnabled {
+		raceTernary(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+	}
+	if m*n > chunkElems[T]() {
+		sqdiffaddChunked(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc, stream)
+		return
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		pdst, pa, pb, pc := ptr[float32](dst), ptr[float32](a), ptr[float32](b), ptr[float32](c)
+		switch kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream) {
+		case 38, 39:
+			sqdiffaddVVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 46, 47:
+			sqdiffaddVVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 54, 55:
+			sqdiffaddVSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 62, 63:
+			sqdiffaddSVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 70, 71:
+			sqdiffaddVSSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 78, 79:
+			sqdiffaddSVSF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 86, 87:
+			sqdiffaddSSVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			sqdiffaddGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
+	case tFloat64:
+		pdst, pa, pb, pc := ptr[float64](dst), ptr[float64](a), ptr[float64](b), ptr[float64](c)
+		switch kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream) {
+		case 38, 39:
+			sqdiffaddVVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 46, 47:
+			sqdiffaddVVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 54, 55:
+			sqdiffaddVSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 62, 63:
+			sqdiffaddSVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 70, 71:
+			sqdiffaddVSSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 78, 79:
+			sqdiffaddSVSF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		case 86, 87:
+			sqdiffaddSSVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb, pc, ldc)
+		default:
+			sqdiffaddGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+		}
+		return
+	}
+	sqdiffaddGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+}
+
+// sqdiffaddKernel returns the assembly kernel that SqDiffAdd would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel4.
+func sqdiffaddKernel[T Number](k Kind, m, n int, stream bool) Kernel4 {
+	if raceEnabled || m*n > chunkElems[T]() {
+		return nil
+	}
+	switch typeOf[T]() {
+	case tFloat32:
+		return kernelAt[Kernel4](sqdiffaddKernelsF32[:], kernelKey(k, implFor(classMemory, m*n*4*kindArrays[k], stream), stream))
+	case tFloat64:
+		return kernelAt[Kernel4](sqdiffaddKernelsF64[:], kernelKey(k, implFor(classMemory, m*n*8*kindArrays[k], stream), stream))
+	}
+	return nil
+}
+
+// sqdiffaddKernelsF32 are sqdiffadd's float32 kernels by kernelKey, as SqDiffAdd's switch calls them.
+var sqdiffaddKernelsF32 = [...]func(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int){
+	38: sqdiffaddVVVF32NEON,
+	39: sqdiffaddVVVF32NEON,
+	46: sqdiffaddVVSF32NEON,
+	47: sqdiffaddVVSF32NEON,
+	54: sqdiffaddVSVF32NEON,
+	55: sqdiffaddVSVF32NEON,
+	62: sqdiffaddSVVF32NEON,
+	63: sqdiffaddSVVF32NEON,
+	70: sqdiffaddVSSF32NEON,
+	71: sqdiffaddVSSF32NEON,
+	78: sqdiffaddSVSF32NEON,
+	79: sqdiffaddSVSF32NEON,
+	86: sqdiffaddSSVF32NEON,
+	87: sqdiffaddSSVF32NEON,
+}
+
+// sqdiffaddKernelsF64 are sqdiffadd's float64 kernels by kernelKey, as SqDiffAdd's switch calls them.
+var sqdiffaddKernelsF64 = [...]func(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int){
+	38: sqdiffaddVVVF64NEON,
+	39: sqdiffaddVVVF64NEON,
+	46: sqdiffaddVVSF64NEON,
+	47: sqdiffaddVVSF64NEON,
+	54: sqdiffaddVSVF64NEON,
+	55: sqdiffaddVSVF64NEON,
+	62: sqdiffaddSVVF64NEON,
+	63: sqdiffaddSVVF64NEON,
+	70: sqdiffaddVSSF64NEON,
+	71: sqdiffaddVSSF64NEON,
+	78: sqdiffaddSVSF64NEON,
+	79: sqdiffaddSVSF64NEON,
+	86: sqdiffaddSSVF64NEON,
+	87: sqdiffaddSSVF64NEON,
+}
+
 // Shl computes the m x n block of kind k of shl with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which

@@ -1063,6 +1063,31 @@ func clampKernel[T Number](k Kind, m, n int, stream bool) Kernel4 {
 	return nil
 }
 
+// SqDiffAdd computes the m x n block of kind k of sqdiffadd with the implementation in
+// use, writing with non-temporal stores when stream is set and the kernel has
+// them, left unordered until the caller's Fence: the trusted entry, which
+// checks nothing. A block of more than
+// chunkBytes of output runs as pieces, so that the goroutine can be preempted
+// between them.
+func SqDiffAdd[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
+	if raceEnabled {
+		raceTernary(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+	}
+	if m*n > chunkElems[T]() {
+		sqdiffaddChunked(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc, stream)
+		return
+	}
+	sqdiffaddGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+}
+
+// sqdiffaddKernel returns the assembly kernel that SqDiffAdd would run for a call of
+// kind k and m x n elements with the implementation in use, or nil where it
+// would run something else (the generic loop, the race detector's checks,
+// pieces of a large call): see Kernel4.
+func sqdiffaddKernel[T Number](k Kind, m, n int, stream bool) Kernel4 {
+	return nil
+}
+
 // Shl computes the m x n block of kind k of shl with the implementation in
 // use, writing with non-temporal stores when stream is set and the kernel has
 // them, left unordered until the caller's Fence: the trusted entry, which

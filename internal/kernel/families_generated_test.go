@@ -760,12 +760,12 @@ func families[T kernel.Float]() []family {
 				kernel.ReferenceCompare(k, kernel.CompareOp([...]int{0, 1, 2, 3, 4, 5}[op]), m, n, dst.([]bool), ldd, in[0].([]T), ld[0], in[1].([]T), ld[1])
 			},
 		},
-		{name: "ternary", ops: []string{"fma", "clamp"}, kinds: []kernel.Kind{kernel.VVV, kernel.VVS, kernel.VSV, kernel.SVV, kernel.VSS, kernel.SVS, kernel.SSV}, vector: [][]bool{{true, true, true}, {true, true, false}, {true, false, true}, {false, true, true}, {true, false, false}, {false, true, false}, {false, false, true}}, inputs: []string{"T", "T", "T"}, out: "T", stream: true,
+		{name: "ternary", ops: []string{"fma", "clamp", "sqdiffadd"}, kinds: []kernel.Kind{kernel.VVV, kernel.VVS, kernel.VSV, kernel.SVV, kernel.VSS, kernel.SVS, kernel.SSV}, vector: [][]bool{{true, true, true}, {true, true, false}, {true, false, true}, {false, true, true}, {true, false, false}, {false, true, false}, {false, false, true}}, inputs: []string{"T", "T", "T"}, out: "T", stream: true,
 			run: func(op int, k kernel.Kind, m, n int, dst any, ldd int, in []any, ld []int, stream bool) {
-				kernel.Ternary(k, kernel.TernaryOp([...]int{0, 1}[op]), m, n, dst.([]T), ldd, in[0].([]T), ld[0], in[1].([]T), ld[1], in[2].([]T), ld[2], stream)
+				kernel.Ternary(k, kernel.TernaryOp([...]int{0, 1, 2}[op]), m, n, dst.([]T), ldd, in[0].([]T), ld[0], in[1].([]T), ld[1], in[2].([]T), ld[2], stream)
 			},
 			ref: func(op int, k kernel.Kind, m, n int, dst any, ldd int, in []any, ld []int) {
-				kernel.ReferenceTernary(k, kernel.TernaryOp([...]int{0, 1}[op]), m, n, dst.([]T), ldd, in[0].([]T), ld[0], in[1].([]T), ld[1], in[2].([]T), ld[2])
+				kernel.ReferenceTernary(k, kernel.TernaryOp([...]int{0, 1, 2}[op]), m, n, dst.([]T), ldd, in[0].([]T), ld[0], in[1].([]T), ld[1], in[2].([]T), ld[2])
 			},
 		},
 		{name: "selection", ops: []string{"select"}, kinds: []kernel.Kind{kernel.VVV, kernel.VVS, kernel.VSV, kernel.VSS, kernel.SVV, kernel.SVS, kernel.SSV}, vector: [][]bool{{true, true, true}, {true, true, false}, {true, false, true}, {true, false, false}, {false, true, true}, {false, true, false}, {false, false, true}}, inputs: []string{"bool", "T", "T"}, out: "T", stream: true,

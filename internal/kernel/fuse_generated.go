@@ -29,8 +29,8 @@ const fuseGroup = 4
 // fuseHas is, for float32 and float64, the set of codes the fused kernels
 // run: bit c for code c.
 var fuseHas = [2]uint64{
-	0x13f30fffff7fe, // float32
-	0x13f30fffff7fe, // float64
+	0x13f70fffff7fe, // float32
+	0x13f70fffff7fe, // float64
 }
 
 // fuseCPU reports whether this CPU has the features the fused kernels

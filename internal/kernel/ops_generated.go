@@ -2407,10 +2407,11 @@ type TernaryOp uint8
 const (
 	OpFMA         TernaryOp = 0 // a*b + c
 	OpClamp       TernaryOp = 1 // min(max(a, b), c)
-	NumTernaryOps TernaryOp = 2 // the number of ternary operations
+	OpSqDiffAdd   TernaryOp = 2 // (a - b)**2 + c
+	NumTernaryOps TernaryOp = 3 // the number of ternary operations
 )
 
-var ternaryOpNames = [NumTernaryOps]string{"fma", "clamp"}
+var ternaryOpNames = [NumTernaryOps]string{"fma", "clamp", "sqdiffadd"}
 
 // String returns the lower-case name of op ("fma"), or TernaryOp(N) for an invalid op.
 func (op TernaryOp) String() string {
@@ -2428,6 +2429,8 @@ func Ternary[T Number](k Kind, op TernaryOp, m, n int, dst []T, ldd int, a []T, 
 		FMA(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc, stream)
 	case OpClamp:
 		Clamp(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc, stream)
+	case OpSqDiffAdd:
+		SqDiffAdd(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc, stream)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -2442,6 +2445,8 @@ func TernaryEntry[T Number](op TernaryOp) func(k Kind, m, n int, dst []T, ldd in
 		return FMA[T]
 	case OpClamp:
 		return Clamp[T]
+	case OpSqDiffAdd:
+		return SqDiffAdd[T]
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -2454,6 +2459,8 @@ func TernaryKernel[T Number](op TernaryOp, k Kind, m, n int, stream bool) Kernel
 		return fmaKernel[T](k, m, n, stream)
 	case OpClamp:
 		return clampKernel[T](k, m, n, stream)
+	case OpSqDiffAdd:
+		return sqdiffaddKernel[T](k, m, n, stream)
 	}
 	panic("kernel: invalid " + op.String())
 }
@@ -2466,6 +2473,8 @@ func ReferenceTernary[T Number](k Kind, op TernaryOp, m, n int, dst []T, ldd int
 		fmaGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 	case OpClamp:
 		clampGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
+	case OpSqDiffAdd:
+		sqdiffaddGeneric(k, m, n, dst, ldd, a, lda, b, ldb, c, ldc)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -2478,6 +2487,8 @@ func TernaryRowVVV[T Number](op TernaryOp, d []T, a []T, b []T, c []T) {
 		fmaVVV(d, a, b, c)
 	case OpClamp:
 		clampVVV(d, a, b, c)
+	case OpSqDiffAdd:
+		sqdiffaddVVV(d, a, b, c)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -2490,6 +2501,8 @@ func TernaryRowVVS[T Number](op TernaryOp, d []T, a []T, b []T, c T) {
 		fmaVVS(d, a, b, c)
 	case OpClamp:
 		clampVVS(d, a, b, c)
+	case OpSqDiffAdd:
+		sqdiffaddVVS(d, a, b, c)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -2502,6 +2515,8 @@ func TernaryRowVSV[T Number](op TernaryOp, d []T, a []T, b T, c []T) {
 		fmaVSV(d, a, b, c)
 	case OpClamp:
 		clampVSV(d, a, b, c)
+	case OpSqDiffAdd:
+		sqdiffaddVSV(d, a, b, c)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -2514,6 +2529,8 @@ func TernaryRowSVV[T Number](op TernaryOp, d []T, a *T, b []T, c []T) {
 		fmaSVV(d, a, b, c)
 	case OpClamp:
 		clampSVV(d, a, b, c)
+	case OpSqDiffAdd:
+		sqdiffaddSVV(d, a, b, c)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -2526,6 +2543,8 @@ func TernaryRowVSS[T Number](op TernaryOp, d []T, a []T, b T, c T) {
 		fmaVSS(d, a, b, c)
 	case OpClamp:
 		clampVSS(d, a, b, c)
+	case OpSqDiffAdd:
+		sqdiffaddVSS(d, a, b, c)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -2538,6 +2557,8 @@ func TernaryRowSVS[T Number](op TernaryOp, d []T, a *T, b []T, c T) {
 		fmaSVS(d, a, b, c)
 	case OpClamp:
 		clampSVS(d, a, b, c)
+	case OpSqDiffAdd:
+		sqdiffaddSVS(d, a, b, c)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -2550,6 +2571,8 @@ func TernaryRowSSV[T Number](op TernaryOp, d []T, a *T, b T, c []T) {
 		fmaSSV(d, a, b, c)
 	case OpClamp:
 		clampSSV(d, a, b, c)
+	case OpSqDiffAdd:
+		sqdiffaddSSV(d, a, b, c)
 	default:
 		panic("kernel: invalid " + op.String())
 	}
@@ -2777,6 +2800,98 @@ func clampChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, 
 		}
 		for col := 0; col < n; col += limit {
 			Clamp(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, b[r*ldb+col*inputStep[k][1]:], ldb, c[r*ldc+col*inputStep[k][2]:], ldc, stream)
+		}
+	}
+}
+
+//go:noinline
+func sqdiffaddVVV[T Number](d []T, a []T, b []T, c []T) {
+	a, b, c = a[:len(d)], b[:len(d)], c[:len(d)]
+	for j := range d {
+		d[j] = T(T(T(a[j]-b[j])*T(a[j]-b[j])) + c[j])
+	}
+}
+
+//go:noinline
+func sqdiffaddVVS[T Number](d []T, a []T, b []T, c T) {
+	a, b = a[:len(d)], b[:len(d)]
+	for j := range d {
+		d[j] = T(T(T(a[j]-b[j])*T(a[j]-b[j])) + c)
+	}
+}
+
+//go:noinline
+func sqdiffaddVSV[T Number](d []T, a []T, b T, c []T) {
+	a, c = a[:len(d)], c[:len(d)]
+	for j := range d {
+		d[j] = T(T(T(a[j]-b)*T(a[j]-b)) + c[j])
+	}
+}
+
+//go:noinline
+func sqdiffaddSVV[T Number](d []T, a *T, b []T, c []T) {
+	b, c = b[:len(d)], c[:len(d)]
+	for j := range d {
+		d[j] = T(T(T(*a-b[j])*T(*a-b[j])) + c[j])
+	}
+}
+
+//go:noinline
+func sqdiffaddVSS[T Number](d []T, a []T, b T, c T) {
+	a = a[:len(d)]
+	for j := range d {
+		d[j] = T(T(T(a[j]-b)*T(a[j]-b)) + c)
+	}
+}
+
+//go:noinline
+func sqdiffaddSVS[T Number](d []T, a *T, b []T, c T) {
+	b = b[:len(d)]
+	for j := range d {
+		d[j] = T(T(T(*a-b[j])*T(*a-b[j])) + c)
+	}
+}
+
+//go:noinline
+func sqdiffaddSSV[T Number](d []T, a *T, b T, c []T) {
+	c = c[:len(d)]
+	for j := range d {
+		d[j] = T(T(T(*a-b)*T(*a-b)) + c[j])
+	}
+}
+
+func sqdiffaddGeneric[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int) {
+	for r := range m {
+		switch k {
+		case VVV:
+			sqdiffaddVVV(dst[r*ldd:][:n], a[r*lda:][:n], b[r*ldb:][:n], c[r*ldc:][:n])
+		case VVS:
+			sqdiffaddVVS(dst[r*ldd:][:n], a[r*lda:][:n], b[r*ldb:][:n], c[r*ldc])
+		case VSV:
+			sqdiffaddVSV(dst[r*ldd:][:n], a[r*lda:][:n], b[r*ldb], c[r*ldc:][:n])
+		case SVV:
+			sqdiffaddSVV(dst[r*ldd:][:n], &a[r*lda], b[r*ldb:][:n], c[r*ldc:][:n])
+		case VSS:
+			sqdiffaddVSS(dst[r*ldd:][:n], a[r*lda:][:n], b[r*ldb], c[r*ldc])
+		case SVS:
+			sqdiffaddSVS(dst[r*ldd:][:n], &a[r*lda], b[r*ldb:][:n], c[r*ldc])
+		case SSV:
+			sqdiffaddSSV(dst[r*ldd:][:n], &a[r*lda], b[r*ldb], c[r*ldc:][:n])
+		}
+	}
+}
+
+func sqdiffaddChunked[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ldb int, c []T, ldc int, stream bool) {
+	limit := chunkElems[T]()
+	rows := max(1, limit/n)
+	for r := 0; r < m; r += rows {
+		rr := min(rows, m-r)
+		if n <= limit {
+			SqDiffAdd(k, rr, n, dst[r*ldd:], ldd, a[r*lda:], lda, b[r*ldb:], ldb, c[r*ldc:], ldc, stream)
+			continue
+		}
+		for col := 0; col < n; col += limit {
+			SqDiffAdd(k, 1, min(limit, n-col), dst[r*ldd+col:], ldd, a[r*lda+col*inputStep[k][0]:], lda, b[r*ldb+col*inputStep[k][1]:], ldb, c[r*ldc+col*inputStep[k][2]:], ldc, stream)
 		}
 	}
 }

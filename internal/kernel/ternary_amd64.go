@@ -144,6 +144,76 @@ func clampSSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b
 //go:noescape
 func clampSSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
+// sqdiffaddVVVF32AVX2 computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb+j])**2 + c[r*ldc+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func sqdiffaddVVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddVVVF32AVX2NT is sqdiffaddVVVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddVVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddVVSF32AVX2 computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb+j])**2 + c[r*ldc] for r < m, j < n with AVX2.
+//
+//go:noescape
+func sqdiffaddVVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddVVSF32AVX2NT is sqdiffaddVVSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddVVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddVSVF32AVX2 computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb])**2 + c[r*ldc+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func sqdiffaddVSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddVSVF32AVX2NT is sqdiffaddVSVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddVSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddSVVF32AVX2 computes dst[r*ldd+j] = (a[r*lda] - b[r*ldb+j])**2 + c[r*ldc+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func sqdiffaddSVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddSVVF32AVX2NT is sqdiffaddSVVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddSVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddVSSF32AVX2 computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb])**2 + c[r*ldc] for r < m, j < n with AVX2.
+//
+//go:noescape
+func sqdiffaddVSSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddVSSF32AVX2NT is sqdiffaddVSSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddVSSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddSVSF32AVX2 computes dst[r*ldd+j] = (a[r*lda] - b[r*ldb+j])**2 + c[r*ldc] for r < m, j < n with AVX2.
+//
+//go:noescape
+func sqdiffaddSVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddSVSF32AVX2NT is sqdiffaddSVSF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddSVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddSSVF32AVX2 computes dst[r*ldd+j] = (a[r*lda] - b[r*ldb])**2 + c[r*ldc+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func sqdiffaddSSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddSSVF32AVX2NT is sqdiffaddSSVF32AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddSSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
 // fmaVVVF64AVX2 computes dst[r*ldd+j] = a[r*lda+j]*b[r*ldb+j] + c[r*ldc+j] for r < m, j < n with AVX2.
 //
 //go:noescape
@@ -283,6 +353,76 @@ func clampSSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b
 //
 //go:noescape
 func clampSSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVVVF64AVX2 computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb+j])**2 + c[r*ldc+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func sqdiffaddVVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVVVF64AVX2NT is sqdiffaddVVVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddVVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVVSF64AVX2 computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb+j])**2 + c[r*ldc] for r < m, j < n with AVX2.
+//
+//go:noescape
+func sqdiffaddVVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVVSF64AVX2NT is sqdiffaddVVSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddVVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVSVF64AVX2 computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb])**2 + c[r*ldc+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func sqdiffaddVSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVSVF64AVX2NT is sqdiffaddVSVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddVSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddSVVF64AVX2 computes dst[r*ldd+j] = (a[r*lda] - b[r*ldb+j])**2 + c[r*ldc+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func sqdiffaddSVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddSVVF64AVX2NT is sqdiffaddSVVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddSVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVSSF64AVX2 computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb])**2 + c[r*ldc] for r < m, j < n with AVX2.
+//
+//go:noescape
+func sqdiffaddVSSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVSSF64AVX2NT is sqdiffaddVSSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddVSSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddSVSF64AVX2 computes dst[r*ldd+j] = (a[r*lda] - b[r*ldb+j])**2 + c[r*ldc] for r < m, j < n with AVX2.
+//
+//go:noescape
+func sqdiffaddSVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddSVSF64AVX2NT is sqdiffaddSVSF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddSVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddSSVF64AVX2 computes dst[r*ldd+j] = (a[r*lda] - b[r*ldb])**2 + c[r*ldc+j] for r < m, j < n with AVX2.
+//
+//go:noescape
+func sqdiffaddSSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddSSVF64AVX2NT is sqdiffaddSSVF64AVX2 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddSSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
 // clampVVVI8AVX2 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX2.
 //
@@ -984,6 +1124,76 @@ func clampSSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int,
 //go:noescape
 func clampSSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
+// sqdiffaddVVVF32AVX512 computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb+j])**2 + c[r*ldc+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func sqdiffaddVVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddVVVF32AVX512NT is sqdiffaddVVVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddVVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddVVSF32AVX512 computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb+j])**2 + c[r*ldc] for r < m, j < n with AVX512.
+//
+//go:noescape
+func sqdiffaddVVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddVVSF32AVX512NT is sqdiffaddVVSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddVVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddVSVF32AVX512 computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb])**2 + c[r*ldc+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func sqdiffaddVSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddVSVF32AVX512NT is sqdiffaddVSVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddVSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddSVVF32AVX512 computes dst[r*ldd+j] = (a[r*lda] - b[r*ldb+j])**2 + c[r*ldc+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func sqdiffaddSVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddSVVF32AVX512NT is sqdiffaddSVVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddSVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddVSSF32AVX512 computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb])**2 + c[r*ldc] for r < m, j < n with AVX512.
+//
+//go:noescape
+func sqdiffaddVSSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddVSSF32AVX512NT is sqdiffaddVSSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddVSSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddSVSF32AVX512 computes dst[r*ldd+j] = (a[r*lda] - b[r*ldb+j])**2 + c[r*ldc] for r < m, j < n with AVX512.
+//
+//go:noescape
+func sqdiffaddSVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddSVSF32AVX512NT is sqdiffaddSVSF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddSVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddSSVF32AVX512 computes dst[r*ldd+j] = (a[r*lda] - b[r*ldb])**2 + c[r*ldc+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func sqdiffaddSSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddSSVF32AVX512NT is sqdiffaddSSVF32AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddSSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
 // fmaVVVF64AVX512 computes dst[r*ldd+j] = a[r*lda+j]*b[r*ldb+j] + c[r*ldc+j] for r < m, j < n with AVX512.
 //
 //go:noescape
@@ -1123,6 +1333,76 @@ func clampSSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int,
 //
 //go:noescape
 func clampSSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVVVF64AVX512 computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb+j])**2 + c[r*ldc+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func sqdiffaddVVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVVVF64AVX512NT is sqdiffaddVVVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddVVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVVSF64AVX512 computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb+j])**2 + c[r*ldc] for r < m, j < n with AVX512.
+//
+//go:noescape
+func sqdiffaddVVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVVSF64AVX512NT is sqdiffaddVVSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddVVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVSVF64AVX512 computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb])**2 + c[r*ldc+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func sqdiffaddVSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVSVF64AVX512NT is sqdiffaddVSVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddVSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddSVVF64AVX512 computes dst[r*ldd+j] = (a[r*lda] - b[r*ldb+j])**2 + c[r*ldc+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func sqdiffaddSVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddSVVF64AVX512NT is sqdiffaddSVVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddSVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVSSF64AVX512 computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb])**2 + c[r*ldc] for r < m, j < n with AVX512.
+//
+//go:noescape
+func sqdiffaddVSSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVSSF64AVX512NT is sqdiffaddVSSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddVSSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddSVSF64AVX512 computes dst[r*ldd+j] = (a[r*lda] - b[r*ldb+j])**2 + c[r*ldc] for r < m, j < n with AVX512.
+//
+//go:noescape
+func sqdiffaddSVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddSVSF64AVX512NT is sqdiffaddSVSF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddSVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddSSVF64AVX512 computes dst[r*ldd+j] = (a[r*lda] - b[r*ldb])**2 + c[r*ldc+j] for r < m, j < n with AVX512.
+//
+//go:noescape
+func sqdiffaddSSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddSSVF64AVX512NT is sqdiffaddSSVF64AVX512 writing the aligned part of each row with non-temporal stores, which it leaves unordered: Fence orders them.
+//
+//go:noescape
+func sqdiffaddSSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
 // clampVVVI8AVX512 computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with AVX512.
 //

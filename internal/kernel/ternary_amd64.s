@@ -6646,6 +6646,2806 @@ clampSSVF32AVX2NT_done:
 	VZEROUPPER
 	RET
 
+// func sqdiffaddVVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX
+TEXT ·sqdiffaddVVVF32AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVVVF32AVX2_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVVVF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddVVVF32AVX2_single
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddVVVF32AVX2_exact1
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddVVVF32AVX2_exact2
+	CMPQ  CX, $0x00000018
+	JE    sqdiffaddVVVF32AVX2_exact3
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddVVVF32AVX2_exact4
+
+sqdiffaddVVVF32AVX2_row:
+	XORQ R12, R12
+	MOVQ CX, R13
+
+sqdiffaddVVVF32AVX2_loop4:
+	CMPQ    R13, $0x00000020
+	JB      sqdiffaddVVVF32AVX2_after4
+	VMOVUPS (SI)(R12*4), Y0
+	VMOVUPS (R10)(R12*4), Y1
+	VSUBPS  (R8)(R12*4), Y0, Y0
+	VMULPS  Y0, Y0, Y0
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 32(SI)(R12*4), Y1
+	VMOVUPS 32(R10)(R12*4), Y2
+	VSUBPS  32(R8)(R12*4), Y1, Y1
+	VMULPS  Y1, Y1, Y1
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 64(SI)(R12*4), Y2
+	VMOVUPS 64(R10)(R12*4), Y3
+	VSUBPS  64(R8)(R12*4), Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y3, Y2, Y2
+	VMOVUPS 96(SI)(R12*4), Y3
+	VMOVUPS 96(R10)(R12*4), Y4
+	VSUBPS  96(R8)(R12*4), Y3, Y3
+	VMULPS  Y3, Y3, Y3
+	VADDPS  Y4, Y3, Y3
+	VMOVUPS Y0, (DX)(R12*4)
+	VMOVUPS Y1, 32(DX)(R12*4)
+	VMOVUPS Y2, 64(DX)(R12*4)
+	VMOVUPS Y3, 96(DX)(R12*4)
+	ADDQ    $0x00000020, R12
+	SUBQ    $0x00000020, R13
+	JMP     sqdiffaddVVVF32AVX2_loop4
+
+sqdiffaddVVVF32AVX2_after4:
+sqdiffaddVVVF32AVX2_loop1:
+	CMPQ    R13, $0x00000008
+	JB      sqdiffaddVVVF32AVX2_after1
+	VMOVUPS (SI)(R12*4), Y0
+	VMOVUPS (R10)(R12*4), Y1
+	VSUBPS  (R8)(R12*4), Y0, Y0
+	VMULPS  Y0, Y0, Y0
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS Y0, (DX)(R12*4)
+	ADDQ    $0x00000008, R12
+	SUBQ    $0x00000008, R13
+	JMP     sqdiffaddVVVF32AVX2_loop1
+
+sqdiffaddVVVF32AVX2_after1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddVVVF32AVX2_tail4
+	VMOVUPS (SI)(R12*4), X0
+	VMOVUPS (R8)(R12*4), X1
+	VMOVUPS (R10)(R12*4), X2
+	VSUBPS  X1, X0, X0
+	VMULPS  X0, X0, X0
+	VADDPS  X2, X0, X0
+	VMOVUPS X0, (DX)(R12*4)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+
+sqdiffaddVVVF32AVX2_tail4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddVVVF32AVX2_tail2
+	VMOVQ  (SI)(R12*4), X0
+	VMOVQ  (R8)(R12*4), X1
+	VMOVQ  (R10)(R12*4), X2
+	VSUBPS X1, X0, X0
+	VMULPS X0, X0, X0
+	VADDPS X2, X0, X0
+	VMOVQ  X0, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddVVVF32AVX2_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVVVF32AVX2_tail1
+	VMOVSS (SI)(R12*4), X0
+	VMOVSS (R8)(R12*4), X1
+	VMOVSS (R10)(R12*4), X2
+	VSUBPS X1, X0, X0
+	VMULPS X0, X0, X0
+	VADDPS X2, X0, X0
+	VMOVSS X0, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVVVF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVVVF32AVX2_row
+	JMP  sqdiffaddVVVF32AVX2_end
+
+sqdiffaddVVVF32AVX2_exact1:
+	XORQ    R12, R12
+	VMOVUPS (SI)(R12*4), Y0
+	VMOVUPS (R10)(R12*4), Y1
+	VSUBPS  (R8)(R12*4), Y0, Y0
+	VMULPS  Y0, Y0, Y0
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS Y0, (DX)(R12*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     sqdiffaddVVVF32AVX2_exact1
+	JMP     sqdiffaddVVVF32AVX2_end
+
+sqdiffaddVVVF32AVX2_exact2:
+	XORQ    R12, R12
+	VMOVUPS (SI)(R12*4), Y0
+	VMOVUPS (R10)(R12*4), Y1
+	VSUBPS  (R8)(R12*4), Y0, Y0
+	VMULPS  Y0, Y0, Y0
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 32(SI)(R12*4), Y1
+	VMOVUPS 32(R10)(R12*4), Y2
+	VSUBPS  32(R8)(R12*4), Y1, Y1
+	VMULPS  Y1, Y1, Y1
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS Y0, (DX)(R12*4)
+	VMOVUPS Y1, 32(DX)(R12*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     sqdiffaddVVVF32AVX2_exact2
+	JMP     sqdiffaddVVVF32AVX2_end
+
+sqdiffaddVVVF32AVX2_exact3:
+	XORQ    R12, R12
+	VMOVUPS (SI)(R12*4), Y0
+	VMOVUPS (R10)(R12*4), Y1
+	VSUBPS  (R8)(R12*4), Y0, Y0
+	VMULPS  Y0, Y0, Y0
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 32(SI)(R12*4), Y1
+	VMOVUPS 32(R10)(R12*4), Y2
+	VSUBPS  32(R8)(R12*4), Y1, Y1
+	VMULPS  Y1, Y1, Y1
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 64(SI)(R12*4), Y2
+	VMOVUPS 64(R10)(R12*4), Y3
+	VSUBPS  64(R8)(R12*4), Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y3, Y2, Y2
+	VMOVUPS Y0, (DX)(R12*4)
+	VMOVUPS Y1, 32(DX)(R12*4)
+	VMOVUPS Y2, 64(DX)(R12*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     sqdiffaddVVVF32AVX2_exact3
+	JMP     sqdiffaddVVVF32AVX2_end
+
+sqdiffaddVVVF32AVX2_exact4:
+	XORQ    R12, R12
+	VMOVUPS (SI)(R12*4), Y0
+	VMOVUPS (R10)(R12*4), Y1
+	VSUBPS  (R8)(R12*4), Y0, Y0
+	VMULPS  Y0, Y0, Y0
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 32(SI)(R12*4), Y1
+	VMOVUPS 32(R10)(R12*4), Y2
+	VSUBPS  32(R8)(R12*4), Y1, Y1
+	VMULPS  Y1, Y1, Y1
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 64(SI)(R12*4), Y2
+	VMOVUPS 64(R10)(R12*4), Y3
+	VSUBPS  64(R8)(R12*4), Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y3, Y2, Y2
+	VMOVUPS 96(SI)(R12*4), Y3
+	VMOVUPS 96(R10)(R12*4), Y4
+	VSUBPS  96(R8)(R12*4), Y3, Y3
+	VMULPS  Y3, Y3, Y3
+	VADDPS  Y4, Y3, Y3
+	VMOVUPS Y0, (DX)(R12*4)
+	VMOVUPS Y1, 32(DX)(R12*4)
+	VMOVUPS Y2, 64(DX)(R12*4)
+	VMOVUPS Y3, 96(DX)(R12*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     sqdiffaddVVVF32AVX2_exact4
+	JMP     sqdiffaddVVVF32AVX2_end
+
+sqdiffaddVVVF32AVX2_single:
+	XORQ   R12, R12
+	VMOVSS (SI)(R12*4), X0
+	VMOVSS (R8)(R12*4), X1
+	VMOVSS (R10)(R12*4), X2
+	VSUBPS X1, X0, X0
+	VMULPS X0, X0, X0
+	VADDPS X2, X0, X0
+	VMOVSS X0, (DX)(R12*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	ADDQ   R11, R10
+	DECQ   AX
+	JNZ    sqdiffaddVVVF32AVX2_single
+
+sqdiffaddVVVF32AVX2_end:
+sqdiffaddVVVF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, CMOV
+TEXT ·sqdiffaddVVVF32AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVVVF32AVX2NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVVVF32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+
+sqdiffaddVVVF32AVX2NT_row:
+	XORQ    R12, R12
+	MOVQ    CX, R13
+	MOVQ    DX, R14
+	NEGQ    R14
+	ANDQ    $0x0000001f, R14
+	SHRQ    $0x02, R14
+	CMPQ    R14, R13
+	CMOVQGT R13, R14
+	MOVQ    R13, R15
+	SUBQ    R14, R15
+	MOVQ    R14, R13
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddVVVF32AVX2NT_head4
+	VMOVUPS (SI)(R12*4), X0
+	VMOVUPS (R8)(R12*4), X1
+	VMOVUPS (R10)(R12*4), X2
+	VSUBPS  X1, X0, X0
+	VMULPS  X0, X0, X0
+	VADDPS  X2, X0, X0
+	VMOVUPS X0, (DX)(R12*4)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+
+sqdiffaddVVVF32AVX2NT_head4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddVVVF32AVX2NT_head2
+	VMOVQ  (SI)(R12*4), X0
+	VMOVQ  (R8)(R12*4), X1
+	VMOVQ  (R10)(R12*4), X2
+	VSUBPS X1, X0, X0
+	VMULPS X0, X0, X0
+	VADDPS X2, X0, X0
+	VMOVQ  X0, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddVVVF32AVX2NT_head2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVVVF32AVX2NT_head1
+	VMOVSS (SI)(R12*4), X0
+	VMOVSS (R8)(R12*4), X1
+	VMOVSS (R10)(R12*4), X2
+	VSUBPS X1, X0, X0
+	VMULPS X0, X0, X0
+	VADDPS X2, X0, X0
+	VMOVSS X0, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVVVF32AVX2NT_head1:
+	MOVQ R15, R13
+
+sqdiffaddVVVF32AVX2NT_loop4:
+	CMPQ     R13, $0x00000020
+	JB       sqdiffaddVVVF32AVX2NT_after4
+	VMOVUPS  (SI)(R12*4), Y0
+	VMOVUPS  (R10)(R12*4), Y1
+	VSUBPS   (R8)(R12*4), Y0, Y0
+	VMULPS   Y0, Y0, Y0
+	VADDPS   Y1, Y0, Y0
+	VMOVUPS  32(SI)(R12*4), Y1
+	VMOVUPS  32(R10)(R12*4), Y2
+	VSUBPS   32(R8)(R12*4), Y1, Y1
+	VMULPS   Y1, Y1, Y1
+	VADDPS   Y2, Y1, Y1
+	VMOVUPS  64(SI)(R12*4), Y2
+	VMOVUPS  64(R10)(R12*4), Y3
+	VSUBPS   64(R8)(R12*4), Y2, Y2
+	VMULPS   Y2, Y2, Y2
+	VADDPS   Y3, Y2, Y2
+	VMOVUPS  96(SI)(R12*4), Y3
+	VMOVUPS  96(R10)(R12*4), Y4
+	VSUBPS   96(R8)(R12*4), Y3, Y3
+	VMULPS   Y3, Y3, Y3
+	VADDPS   Y4, Y3, Y3
+	VMOVNTPS Y0, (DX)(R12*4)
+	VMOVNTPS Y1, 32(DX)(R12*4)
+	VMOVNTPS Y2, 64(DX)(R12*4)
+	VMOVNTPS Y3, 96(DX)(R12*4)
+	ADDQ     $0x00000020, R12
+	SUBQ     $0x00000020, R13
+	JMP      sqdiffaddVVVF32AVX2NT_loop4
+
+sqdiffaddVVVF32AVX2NT_after4:
+sqdiffaddVVVF32AVX2NT_loop1:
+	CMPQ     R13, $0x00000008
+	JB       sqdiffaddVVVF32AVX2NT_after1
+	VMOVUPS  (SI)(R12*4), Y0
+	VMOVUPS  (R10)(R12*4), Y1
+	VSUBPS   (R8)(R12*4), Y0, Y0
+	VMULPS   Y0, Y0, Y0
+	VADDPS   Y1, Y0, Y0
+	VMOVNTPS Y0, (DX)(R12*4)
+	ADDQ     $0x00000008, R12
+	SUBQ     $0x00000008, R13
+	JMP      sqdiffaddVVVF32AVX2NT_loop1
+
+sqdiffaddVVVF32AVX2NT_after1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddVVVF32AVX2NT_tail4
+	VMOVUPS (SI)(R12*4), X0
+	VMOVUPS (R8)(R12*4), X1
+	VMOVUPS (R10)(R12*4), X2
+	VSUBPS  X1, X0, X0
+	VMULPS  X0, X0, X0
+	VADDPS  X2, X0, X0
+	VMOVUPS X0, (DX)(R12*4)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+
+sqdiffaddVVVF32AVX2NT_tail4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddVVVF32AVX2NT_tail2
+	VMOVQ  (SI)(R12*4), X0
+	VMOVQ  (R8)(R12*4), X1
+	VMOVQ  (R10)(R12*4), X2
+	VSUBPS X1, X0, X0
+	VMULPS X0, X0, X0
+	VADDPS X2, X0, X0
+	VMOVQ  X0, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddVVVF32AVX2NT_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVVVF32AVX2NT_tail1
+	VMOVSS (SI)(R12*4), X0
+	VMOVSS (R8)(R12*4), X1
+	VMOVSS (R10)(R12*4), X2
+	VSUBPS X1, X0, X0
+	VMULPS X0, X0, X0
+	VADDPS X2, X0, X0
+	VMOVSS X0, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVVVF32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVVVF32AVX2NT_row
+
+sqdiffaddVVVF32AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX
+TEXT ·sqdiffaddVVSF32AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVVSF32AVX2_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVVSF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddVVSF32AVX2_single
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddVVSF32AVX2_exact1
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddVVSF32AVX2_exact2
+	CMPQ  CX, $0x00000018
+	JE    sqdiffaddVVSF32AVX2_exact3
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddVVSF32AVX2_exact4
+
+sqdiffaddVVSF32AVX2_row:
+	VBROADCASTSS (R10), Y0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddVVSF32AVX2_loop4:
+	CMPQ    R13, $0x00000020
+	JB      sqdiffaddVVSF32AVX2_after4
+	VMOVUPS (SI)(R12*4), Y1
+	VSUBPS  (R8)(R12*4), Y1, Y1
+	VMULPS  Y1, Y1, Y1
+	VADDPS  Y0, Y1, Y1
+	VMOVUPS 32(SI)(R12*4), Y2
+	VSUBPS  32(R8)(R12*4), Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y0, Y2, Y2
+	VMOVUPS 64(SI)(R12*4), Y3
+	VSUBPS  64(R8)(R12*4), Y3, Y3
+	VMULPS  Y3, Y3, Y3
+	VADDPS  Y0, Y3, Y3
+	VMOVUPS 96(SI)(R12*4), Y4
+	VSUBPS  96(R8)(R12*4), Y4, Y4
+	VMULPS  Y4, Y4, Y4
+	VADDPS  Y0, Y4, Y4
+	VMOVUPS Y1, (DX)(R12*4)
+	VMOVUPS Y2, 32(DX)(R12*4)
+	VMOVUPS Y3, 64(DX)(R12*4)
+	VMOVUPS Y4, 96(DX)(R12*4)
+	ADDQ    $0x00000020, R12
+	SUBQ    $0x00000020, R13
+	JMP     sqdiffaddVVSF32AVX2_loop4
+
+sqdiffaddVVSF32AVX2_after4:
+sqdiffaddVVSF32AVX2_loop1:
+	CMPQ    R13, $0x00000008
+	JB      sqdiffaddVVSF32AVX2_after1
+	VMOVUPS (SI)(R12*4), Y1
+	VSUBPS  (R8)(R12*4), Y1, Y1
+	VMULPS  Y1, Y1, Y1
+	VADDPS  Y0, Y1, Y1
+	VMOVUPS Y1, (DX)(R12*4)
+	ADDQ    $0x00000008, R12
+	SUBQ    $0x00000008, R13
+	JMP     sqdiffaddVVSF32AVX2_loop1
+
+sqdiffaddVVSF32AVX2_after1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddVVSF32AVX2_tail4
+	VMOVUPS (SI)(R12*4), X1
+	VMOVUPS (R8)(R12*4), X2
+	VSUBPS  X2, X1, X1
+	VMULPS  X1, X1, X1
+	VADDPS  X0, X1, X1
+	VMOVUPS X1, (DX)(R12*4)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+
+sqdiffaddVVSF32AVX2_tail4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddVVSF32AVX2_tail2
+	VMOVQ  (SI)(R12*4), X1
+	VMOVQ  (R8)(R12*4), X2
+	VSUBPS X2, X1, X1
+	VMULPS X1, X1, X1
+	VADDPS X0, X1, X1
+	VMOVQ  X1, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddVVSF32AVX2_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVVSF32AVX2_tail1
+	VMOVSS (SI)(R12*4), X1
+	VMOVSS (R8)(R12*4), X2
+	VSUBPS X2, X1, X1
+	VMULPS X1, X1, X1
+	VADDPS X0, X1, X0
+	VMOVSS X0, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVVSF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVVSF32AVX2_row
+	JMP  sqdiffaddVVSF32AVX2_end
+
+sqdiffaddVVSF32AVX2_exact1:
+	VBROADCASTSS (R10), Y0
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Y1
+	VSUBPS       (R8)(R12*4), Y1, Y1
+	VMULPS       Y1, Y1, Y1
+	VADDPS       Y0, Y1, Y0
+	VMOVUPS      Y0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF32AVX2_exact1
+	JMP          sqdiffaddVVSF32AVX2_end
+
+sqdiffaddVVSF32AVX2_exact2:
+	VBROADCASTSS (R10), Y0
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Y1
+	VSUBPS       (R8)(R12*4), Y1, Y1
+	VMULPS       Y1, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VMOVUPS      32(SI)(R12*4), Y2
+	VSUBPS       32(R8)(R12*4), Y2, Y2
+	VMULPS       Y2, Y2, Y2
+	VADDPS       Y0, Y2, Y0
+	VMOVUPS      Y1, (DX)(R12*4)
+	VMOVUPS      Y0, 32(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF32AVX2_exact2
+	JMP          sqdiffaddVVSF32AVX2_end
+
+sqdiffaddVVSF32AVX2_exact3:
+	VBROADCASTSS (R10), Y0
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Y1
+	VSUBPS       (R8)(R12*4), Y1, Y1
+	VMULPS       Y1, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VMOVUPS      32(SI)(R12*4), Y2
+	VSUBPS       32(R8)(R12*4), Y2, Y2
+	VMULPS       Y2, Y2, Y2
+	VADDPS       Y0, Y2, Y2
+	VMOVUPS      64(SI)(R12*4), Y3
+	VSUBPS       64(R8)(R12*4), Y3, Y3
+	VMULPS       Y3, Y3, Y3
+	VADDPS       Y0, Y3, Y0
+	VMOVUPS      Y1, (DX)(R12*4)
+	VMOVUPS      Y2, 32(DX)(R12*4)
+	VMOVUPS      Y0, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF32AVX2_exact3
+	JMP          sqdiffaddVVSF32AVX2_end
+
+sqdiffaddVVSF32AVX2_exact4:
+	VBROADCASTSS (R10), Y0
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Y1
+	VSUBPS       (R8)(R12*4), Y1, Y1
+	VMULPS       Y1, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VMOVUPS      32(SI)(R12*4), Y2
+	VSUBPS       32(R8)(R12*4), Y2, Y2
+	VMULPS       Y2, Y2, Y2
+	VADDPS       Y0, Y2, Y2
+	VMOVUPS      64(SI)(R12*4), Y3
+	VSUBPS       64(R8)(R12*4), Y3, Y3
+	VMULPS       Y3, Y3, Y3
+	VADDPS       Y0, Y3, Y3
+	VMOVUPS      96(SI)(R12*4), Y4
+	VSUBPS       96(R8)(R12*4), Y4, Y4
+	VMULPS       Y4, Y4, Y4
+	VADDPS       Y0, Y4, Y0
+	VMOVUPS      Y1, (DX)(R12*4)
+	VMOVUPS      Y2, 32(DX)(R12*4)
+	VMOVUPS      Y3, 64(DX)(R12*4)
+	VMOVUPS      Y0, 96(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF32AVX2_exact4
+	JMP          sqdiffaddVVSF32AVX2_end
+
+sqdiffaddVVSF32AVX2_single:
+	VBROADCASTSS (R10), Y0
+	XORQ         R12, R12
+	VMOVSS       (SI)(R12*4), X1
+	VMOVSS       (R8)(R12*4), X2
+	VSUBPS       X2, X1, X1
+	VMULPS       X1, X1, X1
+	VADDPS       X0, X1, X0
+	VMOVSS       X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF32AVX2_single
+
+sqdiffaddVVSF32AVX2_end:
+sqdiffaddVVSF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, CMOV
+TEXT ·sqdiffaddVVSF32AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVVSF32AVX2NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVVSF32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+
+sqdiffaddVVSF32AVX2NT_row:
+	VBROADCASTSS (R10), Y0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000004
+	JB           sqdiffaddVVSF32AVX2NT_head4
+	VMOVUPS      (SI)(R12*4), X1
+	VMOVUPS      (R8)(R12*4), X2
+	VSUBPS       X2, X1, X1
+	VMULPS       X1, X1, X1
+	VADDPS       X0, X1, X1
+	VMOVUPS      X1, (DX)(R12*4)
+	ADDQ         $0x00000004, R12
+	SUBQ         $0x00000004, R13
+
+sqdiffaddVVSF32AVX2NT_head4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddVVSF32AVX2NT_head2
+	VMOVQ  (SI)(R12*4), X1
+	VMOVQ  (R8)(R12*4), X2
+	VSUBPS X2, X1, X1
+	VMULPS X1, X1, X1
+	VADDPS X0, X1, X1
+	VMOVQ  X1, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddVVSF32AVX2NT_head2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVVSF32AVX2NT_head1
+	VMOVSS (SI)(R12*4), X1
+	VMOVSS (R8)(R12*4), X2
+	VSUBPS X2, X1, X1
+	VMULPS X1, X1, X1
+	VADDPS X0, X1, X1
+	VMOVSS X1, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVVSF32AVX2NT_head1:
+	MOVQ R15, R13
+
+sqdiffaddVVSF32AVX2NT_loop4:
+	CMPQ     R13, $0x00000020
+	JB       sqdiffaddVVSF32AVX2NT_after4
+	VMOVUPS  (SI)(R12*4), Y1
+	VSUBPS   (R8)(R12*4), Y1, Y1
+	VMULPS   Y1, Y1, Y1
+	VADDPS   Y0, Y1, Y1
+	VMOVUPS  32(SI)(R12*4), Y2
+	VSUBPS   32(R8)(R12*4), Y2, Y2
+	VMULPS   Y2, Y2, Y2
+	VADDPS   Y0, Y2, Y2
+	VMOVUPS  64(SI)(R12*4), Y3
+	VSUBPS   64(R8)(R12*4), Y3, Y3
+	VMULPS   Y3, Y3, Y3
+	VADDPS   Y0, Y3, Y3
+	VMOVUPS  96(SI)(R12*4), Y4
+	VSUBPS   96(R8)(R12*4), Y4, Y4
+	VMULPS   Y4, Y4, Y4
+	VADDPS   Y0, Y4, Y4
+	VMOVNTPS Y1, (DX)(R12*4)
+	VMOVNTPS Y2, 32(DX)(R12*4)
+	VMOVNTPS Y3, 64(DX)(R12*4)
+	VMOVNTPS Y4, 96(DX)(R12*4)
+	ADDQ     $0x00000020, R12
+	SUBQ     $0x00000020, R13
+	JMP      sqdiffaddVVSF32AVX2NT_loop4
+
+sqdiffaddVVSF32AVX2NT_after4:
+sqdiffaddVVSF32AVX2NT_loop1:
+	CMPQ     R13, $0x00000008
+	JB       sqdiffaddVVSF32AVX2NT_after1
+	VMOVUPS  (SI)(R12*4), Y1
+	VSUBPS   (R8)(R12*4), Y1, Y1
+	VMULPS   Y1, Y1, Y1
+	VADDPS   Y0, Y1, Y1
+	VMOVNTPS Y1, (DX)(R12*4)
+	ADDQ     $0x00000008, R12
+	SUBQ     $0x00000008, R13
+	JMP      sqdiffaddVVSF32AVX2NT_loop1
+
+sqdiffaddVVSF32AVX2NT_after1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddVVSF32AVX2NT_tail4
+	VMOVUPS (SI)(R12*4), X1
+	VMOVUPS (R8)(R12*4), X2
+	VSUBPS  X2, X1, X1
+	VMULPS  X1, X1, X1
+	VADDPS  X0, X1, X1
+	VMOVUPS X1, (DX)(R12*4)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+
+sqdiffaddVVSF32AVX2NT_tail4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddVVSF32AVX2NT_tail2
+	VMOVQ  (SI)(R12*4), X1
+	VMOVQ  (R8)(R12*4), X2
+	VSUBPS X2, X1, X1
+	VMULPS X1, X1, X1
+	VADDPS X0, X1, X1
+	VMOVQ  X1, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddVVSF32AVX2NT_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVVSF32AVX2NT_tail1
+	VMOVSS (SI)(R12*4), X1
+	VMOVSS (R8)(R12*4), X2
+	VSUBPS X2, X1, X1
+	VMULPS X1, X1, X1
+	VADDPS X0, X1, X0
+	VMOVSS X0, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVVSF32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVVSF32AVX2NT_row
+
+sqdiffaddVVSF32AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX
+TEXT ·sqdiffaddVSVF32AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVSVF32AVX2_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVSVF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddVSVF32AVX2_single
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddVSVF32AVX2_exact1
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddVSVF32AVX2_exact2
+	CMPQ  CX, $0x00000018
+	JE    sqdiffaddVSVF32AVX2_exact3
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddVSVF32AVX2_exact4
+
+sqdiffaddVSVF32AVX2_row:
+	VBROADCASTSS (R8), Y0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddVSVF32AVX2_loop4:
+	CMPQ    R13, $0x00000020
+	JB      sqdiffaddVSVF32AVX2_after4
+	VMOVUPS (SI)(R12*4), Y1
+	VMOVUPS (R10)(R12*4), Y2
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y1, Y1, Y1
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 32(SI)(R12*4), Y2
+	VMOVUPS 32(R10)(R12*4), Y3
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y3, Y2, Y2
+	VMOVUPS 64(SI)(R12*4), Y3
+	VMOVUPS 64(R10)(R12*4), Y4
+	VSUBPS  Y0, Y3, Y3
+	VMULPS  Y3, Y3, Y3
+	VADDPS  Y4, Y3, Y3
+	VMOVUPS 96(SI)(R12*4), Y4
+	VMOVUPS 96(R10)(R12*4), Y5
+	VSUBPS  Y0, Y4, Y4
+	VMULPS  Y4, Y4, Y4
+	VADDPS  Y5, Y4, Y4
+	VMOVUPS Y1, (DX)(R12*4)
+	VMOVUPS Y2, 32(DX)(R12*4)
+	VMOVUPS Y3, 64(DX)(R12*4)
+	VMOVUPS Y4, 96(DX)(R12*4)
+	ADDQ    $0x00000020, R12
+	SUBQ    $0x00000020, R13
+	JMP     sqdiffaddVSVF32AVX2_loop4
+
+sqdiffaddVSVF32AVX2_after4:
+sqdiffaddVSVF32AVX2_loop1:
+	CMPQ    R13, $0x00000008
+	JB      sqdiffaddVSVF32AVX2_after1
+	VMOVUPS (SI)(R12*4), Y1
+	VMOVUPS (R10)(R12*4), Y2
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y1, Y1, Y1
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS Y1, (DX)(R12*4)
+	ADDQ    $0x00000008, R12
+	SUBQ    $0x00000008, R13
+	JMP     sqdiffaddVSVF32AVX2_loop1
+
+sqdiffaddVSVF32AVX2_after1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddVSVF32AVX2_tail4
+	VMOVUPS (SI)(R12*4), X1
+	VMOVUPS (R10)(R12*4), X2
+	VSUBPS  X0, X1, X1
+	VMULPS  X1, X1, X1
+	VADDPS  X2, X1, X1
+	VMOVUPS X1, (DX)(R12*4)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+
+sqdiffaddVSVF32AVX2_tail4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddVSVF32AVX2_tail2
+	VMOVQ  (SI)(R12*4), X1
+	VMOVQ  (R10)(R12*4), X2
+	VSUBPS X0, X1, X1
+	VMULPS X1, X1, X1
+	VADDPS X2, X1, X1
+	VMOVQ  X1, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddVSVF32AVX2_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVSVF32AVX2_tail1
+	VMOVSS (SI)(R12*4), X1
+	VMOVSS (R10)(R12*4), X2
+	VSUBPS X0, X1, X0
+	VMULPS X0, X0, X0
+	VADDPS X2, X0, X0
+	VMOVSS X0, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVSVF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVSVF32AVX2_row
+	JMP  sqdiffaddVSVF32AVX2_end
+
+sqdiffaddVSVF32AVX2_exact1:
+	VBROADCASTSS (R8), Y0
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Y1
+	VMOVUPS      (R10)(R12*4), Y2
+	VSUBPS       Y0, Y1, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y2, Y0, Y0
+	VMOVUPS      Y0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF32AVX2_exact1
+	JMP          sqdiffaddVSVF32AVX2_end
+
+sqdiffaddVSVF32AVX2_exact2:
+	VBROADCASTSS (R8), Y0
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Y1
+	VMOVUPS      (R10)(R12*4), Y2
+	VSUBPS       Y0, Y1, Y1
+	VMULPS       Y1, Y1, Y1
+	VADDPS       Y2, Y1, Y1
+	VMOVUPS      32(SI)(R12*4), Y2
+	VMOVUPS      32(R10)(R12*4), Y3
+	VSUBPS       Y0, Y2, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y3, Y0, Y0
+	VMOVUPS      Y1, (DX)(R12*4)
+	VMOVUPS      Y0, 32(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF32AVX2_exact2
+	JMP          sqdiffaddVSVF32AVX2_end
+
+sqdiffaddVSVF32AVX2_exact3:
+	VBROADCASTSS (R8), Y0
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Y1
+	VMOVUPS      (R10)(R12*4), Y2
+	VSUBPS       Y0, Y1, Y1
+	VMULPS       Y1, Y1, Y1
+	VADDPS       Y2, Y1, Y1
+	VMOVUPS      32(SI)(R12*4), Y2
+	VMOVUPS      32(R10)(R12*4), Y3
+	VSUBPS       Y0, Y2, Y2
+	VMULPS       Y2, Y2, Y2
+	VADDPS       Y3, Y2, Y2
+	VMOVUPS      64(SI)(R12*4), Y3
+	VMOVUPS      64(R10)(R12*4), Y4
+	VSUBPS       Y0, Y3, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y4, Y0, Y0
+	VMOVUPS      Y1, (DX)(R12*4)
+	VMOVUPS      Y2, 32(DX)(R12*4)
+	VMOVUPS      Y0, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF32AVX2_exact3
+	JMP          sqdiffaddVSVF32AVX2_end
+
+sqdiffaddVSVF32AVX2_exact4:
+	VBROADCASTSS (R8), Y0
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Y1
+	VMOVUPS      (R10)(R12*4), Y2
+	VSUBPS       Y0, Y1, Y1
+	VMULPS       Y1, Y1, Y1
+	VADDPS       Y2, Y1, Y1
+	VMOVUPS      32(SI)(R12*4), Y2
+	VMOVUPS      32(R10)(R12*4), Y3
+	VSUBPS       Y0, Y2, Y2
+	VMULPS       Y2, Y2, Y2
+	VADDPS       Y3, Y2, Y2
+	VMOVUPS      64(SI)(R12*4), Y3
+	VMOVUPS      64(R10)(R12*4), Y4
+	VSUBPS       Y0, Y3, Y3
+	VMULPS       Y3, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VMOVUPS      96(SI)(R12*4), Y4
+	VMOVUPS      96(R10)(R12*4), Y5
+	VSUBPS       Y0, Y4, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y5, Y0, Y0
+	VMOVUPS      Y1, (DX)(R12*4)
+	VMOVUPS      Y2, 32(DX)(R12*4)
+	VMOVUPS      Y3, 64(DX)(R12*4)
+	VMOVUPS      Y0, 96(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF32AVX2_exact4
+	JMP          sqdiffaddVSVF32AVX2_end
+
+sqdiffaddVSVF32AVX2_single:
+	VBROADCASTSS (R8), Y0
+	XORQ         R12, R12
+	VMOVSS       (SI)(R12*4), X1
+	VMOVSS       (R10)(R12*4), X2
+	VSUBPS       X0, X1, X0
+	VMULPS       X0, X0, X0
+	VADDPS       X2, X0, X0
+	VMOVSS       X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF32AVX2_single
+
+sqdiffaddVSVF32AVX2_end:
+sqdiffaddVSVF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, CMOV
+TEXT ·sqdiffaddVSVF32AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVSVF32AVX2NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVSVF32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+
+sqdiffaddVSVF32AVX2NT_row:
+	VBROADCASTSS (R8), Y0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000004
+	JB           sqdiffaddVSVF32AVX2NT_head4
+	VMOVUPS      (SI)(R12*4), X1
+	VMOVUPS      (R10)(R12*4), X2
+	VSUBPS       X0, X1, X1
+	VMULPS       X1, X1, X1
+	VADDPS       X2, X1, X1
+	VMOVUPS      X1, (DX)(R12*4)
+	ADDQ         $0x00000004, R12
+	SUBQ         $0x00000004, R13
+
+sqdiffaddVSVF32AVX2NT_head4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddVSVF32AVX2NT_head2
+	VMOVQ  (SI)(R12*4), X1
+	VMOVQ  (R10)(R12*4), X2
+	VSUBPS X0, X1, X1
+	VMULPS X1, X1, X1
+	VADDPS X2, X1, X1
+	VMOVQ  X1, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddVSVF32AVX2NT_head2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVSVF32AVX2NT_head1
+	VMOVSS (SI)(R12*4), X1
+	VMOVSS (R10)(R12*4), X2
+	VSUBPS X0, X1, X1
+	VMULPS X1, X1, X1
+	VADDPS X2, X1, X1
+	VMOVSS X1, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVSVF32AVX2NT_head1:
+	MOVQ R15, R13
+
+sqdiffaddVSVF32AVX2NT_loop4:
+	CMPQ     R13, $0x00000020
+	JB       sqdiffaddVSVF32AVX2NT_after4
+	VMOVUPS  (SI)(R12*4), Y1
+	VMOVUPS  (R10)(R12*4), Y2
+	VSUBPS   Y0, Y1, Y1
+	VMULPS   Y1, Y1, Y1
+	VADDPS   Y2, Y1, Y1
+	VMOVUPS  32(SI)(R12*4), Y2
+	VMOVUPS  32(R10)(R12*4), Y3
+	VSUBPS   Y0, Y2, Y2
+	VMULPS   Y2, Y2, Y2
+	VADDPS   Y3, Y2, Y2
+	VMOVUPS  64(SI)(R12*4), Y3
+	VMOVUPS  64(R10)(R12*4), Y4
+	VSUBPS   Y0, Y3, Y3
+	VMULPS   Y3, Y3, Y3
+	VADDPS   Y4, Y3, Y3
+	VMOVUPS  96(SI)(R12*4), Y4
+	VMOVUPS  96(R10)(R12*4), Y5
+	VSUBPS   Y0, Y4, Y4
+	VMULPS   Y4, Y4, Y4
+	VADDPS   Y5, Y4, Y4
+	VMOVNTPS Y1, (DX)(R12*4)
+	VMOVNTPS Y2, 32(DX)(R12*4)
+	VMOVNTPS Y3, 64(DX)(R12*4)
+	VMOVNTPS Y4, 96(DX)(R12*4)
+	ADDQ     $0x00000020, R12
+	SUBQ     $0x00000020, R13
+	JMP      sqdiffaddVSVF32AVX2NT_loop4
+
+sqdiffaddVSVF32AVX2NT_after4:
+sqdiffaddVSVF32AVX2NT_loop1:
+	CMPQ     R13, $0x00000008
+	JB       sqdiffaddVSVF32AVX2NT_after1
+	VMOVUPS  (SI)(R12*4), Y1
+	VMOVUPS  (R10)(R12*4), Y2
+	VSUBPS   Y0, Y1, Y1
+	VMULPS   Y1, Y1, Y1
+	VADDPS   Y2, Y1, Y1
+	VMOVNTPS Y1, (DX)(R12*4)
+	ADDQ     $0x00000008, R12
+	SUBQ     $0x00000008, R13
+	JMP      sqdiffaddVSVF32AVX2NT_loop1
+
+sqdiffaddVSVF32AVX2NT_after1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddVSVF32AVX2NT_tail4
+	VMOVUPS (SI)(R12*4), X1
+	VMOVUPS (R10)(R12*4), X2
+	VSUBPS  X0, X1, X1
+	VMULPS  X1, X1, X1
+	VADDPS  X2, X1, X1
+	VMOVUPS X1, (DX)(R12*4)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+
+sqdiffaddVSVF32AVX2NT_tail4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddVSVF32AVX2NT_tail2
+	VMOVQ  (SI)(R12*4), X1
+	VMOVQ  (R10)(R12*4), X2
+	VSUBPS X0, X1, X1
+	VMULPS X1, X1, X1
+	VADDPS X2, X1, X1
+	VMOVQ  X1, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddVSVF32AVX2NT_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVSVF32AVX2NT_tail1
+	VMOVSS (SI)(R12*4), X1
+	VMOVSS (R10)(R12*4), X2
+	VSUBPS X0, X1, X0
+	VMULPS X0, X0, X0
+	VADDPS X2, X0, X0
+	VMOVSS X0, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVSVF32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVSVF32AVX2NT_row
+
+sqdiffaddVSVF32AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSVVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX
+TEXT ·sqdiffaddSVVF32AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSVVF32AVX2_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSVVF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddSVVF32AVX2_single
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddSVVF32AVX2_exact1
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddSVVF32AVX2_exact2
+	CMPQ  CX, $0x00000018
+	JE    sqdiffaddSVVF32AVX2_exact3
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddSVVF32AVX2_exact4
+
+sqdiffaddSVVF32AVX2_row:
+	VBROADCASTSS (SI), Y0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddSVVF32AVX2_loop4:
+	CMPQ    R13, $0x00000020
+	JB      sqdiffaddSVVF32AVX2_after4
+	VMOVUPS (R10)(R12*4), Y1
+	VSUBPS  (R8)(R12*4), Y0, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y1, Y2, Y1
+	VMOVUPS 32(R10)(R12*4), Y2
+	VSUBPS  32(R8)(R12*4), Y0, Y3
+	VMULPS  Y3, Y3, Y3
+	VADDPS  Y2, Y3, Y2
+	VMOVUPS 64(R10)(R12*4), Y3
+	VSUBPS  64(R8)(R12*4), Y0, Y4
+	VMULPS  Y4, Y4, Y4
+	VADDPS  Y3, Y4, Y3
+	VMOVUPS 96(R10)(R12*4), Y4
+	VSUBPS  96(R8)(R12*4), Y0, Y5
+	VMULPS  Y5, Y5, Y5
+	VADDPS  Y4, Y5, Y4
+	VMOVUPS Y1, (DX)(R12*4)
+	VMOVUPS Y2, 32(DX)(R12*4)
+	VMOVUPS Y3, 64(DX)(R12*4)
+	VMOVUPS Y4, 96(DX)(R12*4)
+	ADDQ    $0x00000020, R12
+	SUBQ    $0x00000020, R13
+	JMP     sqdiffaddSVVF32AVX2_loop4
+
+sqdiffaddSVVF32AVX2_after4:
+sqdiffaddSVVF32AVX2_loop1:
+	CMPQ    R13, $0x00000008
+	JB      sqdiffaddSVVF32AVX2_after1
+	VMOVUPS (R10)(R12*4), Y1
+	VSUBPS  (R8)(R12*4), Y0, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y1, Y2, Y1
+	VMOVUPS Y1, (DX)(R12*4)
+	ADDQ    $0x00000008, R12
+	SUBQ    $0x00000008, R13
+	JMP     sqdiffaddSVVF32AVX2_loop1
+
+sqdiffaddSVVF32AVX2_after1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddSVVF32AVX2_tail4
+	VMOVUPS (R8)(R12*4), X1
+	VMOVUPS (R10)(R12*4), X2
+	VSUBPS  X1, X0, X1
+	VMULPS  X1, X1, X1
+	VADDPS  X2, X1, X1
+	VMOVUPS X1, (DX)(R12*4)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+
+sqdiffaddSVVF32AVX2_tail4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddSVVF32AVX2_tail2
+	VMOVQ  (R8)(R12*4), X1
+	VMOVQ  (R10)(R12*4), X2
+	VSUBPS X1, X0, X1
+	VMULPS X1, X1, X1
+	VADDPS X2, X1, X1
+	VMOVQ  X1, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddSVVF32AVX2_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddSVVF32AVX2_tail1
+	VMOVSS (R8)(R12*4), X1
+	VMOVSS (R10)(R12*4), X2
+	VSUBPS X1, X0, X0
+	VMULPS X0, X0, X0
+	VADDPS X2, X0, X0
+	VMOVSS X0, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddSVVF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSVVF32AVX2_row
+	JMP  sqdiffaddSVVF32AVX2_end
+
+sqdiffaddSVVF32AVX2_exact1:
+	VBROADCASTSS (SI), Y0
+	XORQ         R12, R12
+	VMOVUPS      (R10)(R12*4), Y1
+	VSUBPS       (R8)(R12*4), Y0, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y1, Y0, Y0
+	VMOVUPS      Y0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF32AVX2_exact1
+	JMP          sqdiffaddSVVF32AVX2_end
+
+sqdiffaddSVVF32AVX2_exact2:
+	VBROADCASTSS (SI), Y0
+	XORQ         R12, R12
+	VMOVUPS      (R10)(R12*4), Y1
+	VSUBPS       (R8)(R12*4), Y0, Y2
+	VMULPS       Y2, Y2, Y2
+	VADDPS       Y1, Y2, Y1
+	VMOVUPS      32(R10)(R12*4), Y2
+	VSUBPS       32(R8)(R12*4), Y0, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y2, Y0, Y0
+	VMOVUPS      Y1, (DX)(R12*4)
+	VMOVUPS      Y0, 32(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF32AVX2_exact2
+	JMP          sqdiffaddSVVF32AVX2_end
+
+sqdiffaddSVVF32AVX2_exact3:
+	VBROADCASTSS (SI), Y0
+	XORQ         R12, R12
+	VMOVUPS      (R10)(R12*4), Y1
+	VSUBPS       (R8)(R12*4), Y0, Y2
+	VMULPS       Y2, Y2, Y2
+	VADDPS       Y1, Y2, Y1
+	VMOVUPS      32(R10)(R12*4), Y2
+	VSUBPS       32(R8)(R12*4), Y0, Y3
+	VMULPS       Y3, Y3, Y3
+	VADDPS       Y2, Y3, Y2
+	VMOVUPS      64(R10)(R12*4), Y3
+	VSUBPS       64(R8)(R12*4), Y0, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y3, Y0, Y0
+	VMOVUPS      Y1, (DX)(R12*4)
+	VMOVUPS      Y2, 32(DX)(R12*4)
+	VMOVUPS      Y0, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF32AVX2_exact3
+	JMP          sqdiffaddSVVF32AVX2_end
+
+sqdiffaddSVVF32AVX2_exact4:
+	VBROADCASTSS (SI), Y0
+	XORQ         R12, R12
+	VMOVUPS      (R10)(R12*4), Y1
+	VSUBPS       (R8)(R12*4), Y0, Y2
+	VMULPS       Y2, Y2, Y2
+	VADDPS       Y1, Y2, Y1
+	VMOVUPS      32(R10)(R12*4), Y2
+	VSUBPS       32(R8)(R12*4), Y0, Y3
+	VMULPS       Y3, Y3, Y3
+	VADDPS       Y2, Y3, Y2
+	VMOVUPS      64(R10)(R12*4), Y3
+	VSUBPS       64(R8)(R12*4), Y0, Y4
+	VMULPS       Y4, Y4, Y4
+	VADDPS       Y3, Y4, Y3
+	VMOVUPS      96(R10)(R12*4), Y4
+	VSUBPS       96(R8)(R12*4), Y0, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y4, Y0, Y0
+	VMOVUPS      Y1, (DX)(R12*4)
+	VMOVUPS      Y2, 32(DX)(R12*4)
+	VMOVUPS      Y3, 64(DX)(R12*4)
+	VMOVUPS      Y0, 96(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF32AVX2_exact4
+	JMP          sqdiffaddSVVF32AVX2_end
+
+sqdiffaddSVVF32AVX2_single:
+	VBROADCASTSS (SI), Y0
+	XORQ         R12, R12
+	VMOVSS       (R8)(R12*4), X1
+	VMOVSS       (R10)(R12*4), X2
+	VSUBPS       X1, X0, X0
+	VMULPS       X0, X0, X0
+	VADDPS       X2, X0, X0
+	VMOVSS       X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF32AVX2_single
+
+sqdiffaddSVVF32AVX2_end:
+sqdiffaddSVVF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSVVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, CMOV
+TEXT ·sqdiffaddSVVF32AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSVVF32AVX2NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSVVF32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+
+sqdiffaddSVVF32AVX2NT_row:
+	VBROADCASTSS (SI), Y0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000004
+	JB           sqdiffaddSVVF32AVX2NT_head4
+	VMOVUPS      (R8)(R12*4), X1
+	VMOVUPS      (R10)(R12*4), X2
+	VSUBPS       X1, X0, X1
+	VMULPS       X1, X1, X1
+	VADDPS       X2, X1, X1
+	VMOVUPS      X1, (DX)(R12*4)
+	ADDQ         $0x00000004, R12
+	SUBQ         $0x00000004, R13
+
+sqdiffaddSVVF32AVX2NT_head4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddSVVF32AVX2NT_head2
+	VMOVQ  (R8)(R12*4), X1
+	VMOVQ  (R10)(R12*4), X2
+	VSUBPS X1, X0, X1
+	VMULPS X1, X1, X1
+	VADDPS X2, X1, X1
+	VMOVQ  X1, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddSVVF32AVX2NT_head2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddSVVF32AVX2NT_head1
+	VMOVSS (R8)(R12*4), X1
+	VMOVSS (R10)(R12*4), X2
+	VSUBPS X1, X0, X1
+	VMULPS X1, X1, X1
+	VADDPS X2, X1, X1
+	VMOVSS X1, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddSVVF32AVX2NT_head1:
+	MOVQ R15, R13
+
+sqdiffaddSVVF32AVX2NT_loop4:
+	CMPQ     R13, $0x00000020
+	JB       sqdiffaddSVVF32AVX2NT_after4
+	VMOVUPS  (R10)(R12*4), Y1
+	VSUBPS   (R8)(R12*4), Y0, Y2
+	VMULPS   Y2, Y2, Y2
+	VADDPS   Y1, Y2, Y1
+	VMOVUPS  32(R10)(R12*4), Y2
+	VSUBPS   32(R8)(R12*4), Y0, Y3
+	VMULPS   Y3, Y3, Y3
+	VADDPS   Y2, Y3, Y2
+	VMOVUPS  64(R10)(R12*4), Y3
+	VSUBPS   64(R8)(R12*4), Y0, Y4
+	VMULPS   Y4, Y4, Y4
+	VADDPS   Y3, Y4, Y3
+	VMOVUPS  96(R10)(R12*4), Y4
+	VSUBPS   96(R8)(R12*4), Y0, Y5
+	VMULPS   Y5, Y5, Y5
+	VADDPS   Y4, Y5, Y4
+	VMOVNTPS Y1, (DX)(R12*4)
+	VMOVNTPS Y2, 32(DX)(R12*4)
+	VMOVNTPS Y3, 64(DX)(R12*4)
+	VMOVNTPS Y4, 96(DX)(R12*4)
+	ADDQ     $0x00000020, R12
+	SUBQ     $0x00000020, R13
+	JMP      sqdiffaddSVVF32AVX2NT_loop4
+
+sqdiffaddSVVF32AVX2NT_after4:
+sqdiffaddSVVF32AVX2NT_loop1:
+	CMPQ     R13, $0x00000008
+	JB       sqdiffaddSVVF32AVX2NT_after1
+	VMOVUPS  (R10)(R12*4), Y1
+	VSUBPS   (R8)(R12*4), Y0, Y2
+	VMULPS   Y2, Y2, Y2
+	VADDPS   Y1, Y2, Y1
+	VMOVNTPS Y1, (DX)(R12*4)
+	ADDQ     $0x00000008, R12
+	SUBQ     $0x00000008, R13
+	JMP      sqdiffaddSVVF32AVX2NT_loop1
+
+sqdiffaddSVVF32AVX2NT_after1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddSVVF32AVX2NT_tail4
+	VMOVUPS (R8)(R12*4), X1
+	VMOVUPS (R10)(R12*4), X2
+	VSUBPS  X1, X0, X1
+	VMULPS  X1, X1, X1
+	VADDPS  X2, X1, X1
+	VMOVUPS X1, (DX)(R12*4)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+
+sqdiffaddSVVF32AVX2NT_tail4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddSVVF32AVX2NT_tail2
+	VMOVQ  (R8)(R12*4), X1
+	VMOVQ  (R10)(R12*4), X2
+	VSUBPS X1, X0, X1
+	VMULPS X1, X1, X1
+	VADDPS X2, X1, X1
+	VMOVQ  X1, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddSVVF32AVX2NT_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddSVVF32AVX2NT_tail1
+	VMOVSS (R8)(R12*4), X1
+	VMOVSS (R10)(R12*4), X2
+	VSUBPS X1, X0, X0
+	VMULPS X0, X0, X0
+	VADDPS X2, X0, X0
+	VMOVSS X0, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddSVVF32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSVVF32AVX2NT_row
+
+sqdiffaddSVVF32AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVSSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX
+TEXT ·sqdiffaddVSSF32AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVSSF32AVX2_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVSSF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddVSSF32AVX2_single
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddVSSF32AVX2_exact1
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddVSSF32AVX2_exact2
+	CMPQ  CX, $0x00000018
+	JE    sqdiffaddVSSF32AVX2_exact3
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddVSSF32AVX2_exact4
+
+sqdiffaddVSSF32AVX2_row:
+	VBROADCASTSS (R8), Y0
+	VBROADCASTSS (R10), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddVSSF32AVX2_loop4:
+	CMPQ    R13, $0x00000020
+	JB      sqdiffaddVSSF32AVX2_after4
+	VMOVUPS (SI)(R12*4), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y1, Y2, Y2
+	VMOVUPS 32(SI)(R12*4), Y3
+	VSUBPS  Y0, Y3, Y3
+	VMULPS  Y3, Y3, Y3
+	VADDPS  Y1, Y3, Y3
+	VMOVUPS 64(SI)(R12*4), Y4
+	VSUBPS  Y0, Y4, Y4
+	VMULPS  Y4, Y4, Y4
+	VADDPS  Y1, Y4, Y4
+	VMOVUPS 96(SI)(R12*4), Y5
+	VSUBPS  Y0, Y5, Y5
+	VMULPS  Y5, Y5, Y5
+	VADDPS  Y1, Y5, Y5
+	VMOVUPS Y2, (DX)(R12*4)
+	VMOVUPS Y3, 32(DX)(R12*4)
+	VMOVUPS Y4, 64(DX)(R12*4)
+	VMOVUPS Y5, 96(DX)(R12*4)
+	ADDQ    $0x00000020, R12
+	SUBQ    $0x00000020, R13
+	JMP     sqdiffaddVSSF32AVX2_loop4
+
+sqdiffaddVSSF32AVX2_after4:
+sqdiffaddVSSF32AVX2_loop1:
+	CMPQ    R13, $0x00000008
+	JB      sqdiffaddVSSF32AVX2_after1
+	VMOVUPS (SI)(R12*4), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y1, Y2, Y2
+	VMOVUPS Y2, (DX)(R12*4)
+	ADDQ    $0x00000008, R12
+	SUBQ    $0x00000008, R13
+	JMP     sqdiffaddVSSF32AVX2_loop1
+
+sqdiffaddVSSF32AVX2_after1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddVSSF32AVX2_tail4
+	VMOVUPS (SI)(R12*4), X2
+	VSUBPS  X0, X2, X2
+	VMULPS  X2, X2, X2
+	VADDPS  X1, X2, X2
+	VMOVUPS X2, (DX)(R12*4)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+
+sqdiffaddVSSF32AVX2_tail4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddVSSF32AVX2_tail2
+	VMOVQ  (SI)(R12*4), X2
+	VSUBPS X0, X2, X2
+	VMULPS X2, X2, X2
+	VADDPS X1, X2, X2
+	VMOVQ  X2, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddVSSF32AVX2_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVSSF32AVX2_tail1
+	VMOVSS (SI)(R12*4), X2
+	VSUBPS X0, X2, X0
+	VMULPS X0, X0, X0
+	VADDPS X1, X0, X0
+	VMOVSS X0, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVSSF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVSSF32AVX2_row
+	JMP  sqdiffaddVSSF32AVX2_end
+
+sqdiffaddVSSF32AVX2_exact1:
+	VBROADCASTSS (R8), Y0
+	VBROADCASTSS (R10), Y1
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Y2
+	VSUBPS       Y0, Y2, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y1, Y0, Y0
+	VMOVUPS      Y0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF32AVX2_exact1
+	JMP          sqdiffaddVSSF32AVX2_end
+
+sqdiffaddVSSF32AVX2_exact2:
+	VBROADCASTSS (R8), Y0
+	VBROADCASTSS (R10), Y1
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Y2
+	VSUBPS       Y0, Y2, Y2
+	VMULPS       Y2, Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMOVUPS      32(SI)(R12*4), Y3
+	VSUBPS       Y0, Y3, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y1, Y0, Y0
+	VMOVUPS      Y2, (DX)(R12*4)
+	VMOVUPS      Y0, 32(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF32AVX2_exact2
+	JMP          sqdiffaddVSSF32AVX2_end
+
+sqdiffaddVSSF32AVX2_exact3:
+	VBROADCASTSS (R8), Y0
+	VBROADCASTSS (R10), Y1
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Y2
+	VSUBPS       Y0, Y2, Y2
+	VMULPS       Y2, Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMOVUPS      32(SI)(R12*4), Y3
+	VSUBPS       Y0, Y3, Y3
+	VMULPS       Y3, Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMOVUPS      64(SI)(R12*4), Y4
+	VSUBPS       Y0, Y4, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y1, Y0, Y0
+	VMOVUPS      Y2, (DX)(R12*4)
+	VMOVUPS      Y3, 32(DX)(R12*4)
+	VMOVUPS      Y0, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF32AVX2_exact3
+	JMP          sqdiffaddVSSF32AVX2_end
+
+sqdiffaddVSSF32AVX2_exact4:
+	VBROADCASTSS (R8), Y0
+	VBROADCASTSS (R10), Y1
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Y2
+	VSUBPS       Y0, Y2, Y2
+	VMULPS       Y2, Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMOVUPS      32(SI)(R12*4), Y3
+	VSUBPS       Y0, Y3, Y3
+	VMULPS       Y3, Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMOVUPS      64(SI)(R12*4), Y4
+	VSUBPS       Y0, Y4, Y4
+	VMULPS       Y4, Y4, Y4
+	VADDPS       Y1, Y4, Y4
+	VMOVUPS      96(SI)(R12*4), Y5
+	VSUBPS       Y0, Y5, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y1, Y0, Y0
+	VMOVUPS      Y2, (DX)(R12*4)
+	VMOVUPS      Y3, 32(DX)(R12*4)
+	VMOVUPS      Y4, 64(DX)(R12*4)
+	VMOVUPS      Y0, 96(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF32AVX2_exact4
+	JMP          sqdiffaddVSSF32AVX2_end
+
+sqdiffaddVSSF32AVX2_single:
+	VBROADCASTSS (R8), Y0
+	VBROADCASTSS (R10), Y1
+	XORQ         R12, R12
+	VMOVSS       (SI)(R12*4), X2
+	VSUBPS       X0, X2, X0
+	VMULPS       X0, X0, X0
+	VADDPS       X1, X0, X0
+	VMOVSS       X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF32AVX2_single
+
+sqdiffaddVSSF32AVX2_end:
+sqdiffaddVSSF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVSSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, CMOV
+TEXT ·sqdiffaddVSSF32AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVSSF32AVX2NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVSSF32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+
+sqdiffaddVSSF32AVX2NT_row:
+	VBROADCASTSS (R8), Y0
+	VBROADCASTSS (R10), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000004
+	JB           sqdiffaddVSSF32AVX2NT_head4
+	VMOVUPS      (SI)(R12*4), X2
+	VSUBPS       X0, X2, X2
+	VMULPS       X2, X2, X2
+	VADDPS       X1, X2, X2
+	VMOVUPS      X2, (DX)(R12*4)
+	ADDQ         $0x00000004, R12
+	SUBQ         $0x00000004, R13
+
+sqdiffaddVSSF32AVX2NT_head4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddVSSF32AVX2NT_head2
+	VMOVQ  (SI)(R12*4), X2
+	VSUBPS X0, X2, X2
+	VMULPS X2, X2, X2
+	VADDPS X1, X2, X2
+	VMOVQ  X2, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddVSSF32AVX2NT_head2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVSSF32AVX2NT_head1
+	VMOVSS (SI)(R12*4), X2
+	VSUBPS X0, X2, X2
+	VMULPS X2, X2, X2
+	VADDPS X1, X2, X2
+	VMOVSS X2, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVSSF32AVX2NT_head1:
+	MOVQ R15, R13
+
+sqdiffaddVSSF32AVX2NT_loop4:
+	CMPQ     R13, $0x00000020
+	JB       sqdiffaddVSSF32AVX2NT_after4
+	VMOVUPS  (SI)(R12*4), Y2
+	VSUBPS   Y0, Y2, Y2
+	VMULPS   Y2, Y2, Y2
+	VADDPS   Y1, Y2, Y2
+	VMOVUPS  32(SI)(R12*4), Y3
+	VSUBPS   Y0, Y3, Y3
+	VMULPS   Y3, Y3, Y3
+	VADDPS   Y1, Y3, Y3
+	VMOVUPS  64(SI)(R12*4), Y4
+	VSUBPS   Y0, Y4, Y4
+	VMULPS   Y4, Y4, Y4
+	VADDPS   Y1, Y4, Y4
+	VMOVUPS  96(SI)(R12*4), Y5
+	VSUBPS   Y0, Y5, Y5
+	VMULPS   Y5, Y5, Y5
+	VADDPS   Y1, Y5, Y5
+	VMOVNTPS Y2, (DX)(R12*4)
+	VMOVNTPS Y3, 32(DX)(R12*4)
+	VMOVNTPS Y4, 64(DX)(R12*4)
+	VMOVNTPS Y5, 96(DX)(R12*4)
+	ADDQ     $0x00000020, R12
+	SUBQ     $0x00000020, R13
+	JMP      sqdiffaddVSSF32AVX2NT_loop4
+
+sqdiffaddVSSF32AVX2NT_after4:
+sqdiffaddVSSF32AVX2NT_loop1:
+	CMPQ     R13, $0x00000008
+	JB       sqdiffaddVSSF32AVX2NT_after1
+	VMOVUPS  (SI)(R12*4), Y2
+	VSUBPS   Y0, Y2, Y2
+	VMULPS   Y2, Y2, Y2
+	VADDPS   Y1, Y2, Y2
+	VMOVNTPS Y2, (DX)(R12*4)
+	ADDQ     $0x00000008, R12
+	SUBQ     $0x00000008, R13
+	JMP      sqdiffaddVSSF32AVX2NT_loop1
+
+sqdiffaddVSSF32AVX2NT_after1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddVSSF32AVX2NT_tail4
+	VMOVUPS (SI)(R12*4), X2
+	VSUBPS  X0, X2, X2
+	VMULPS  X2, X2, X2
+	VADDPS  X1, X2, X2
+	VMOVUPS X2, (DX)(R12*4)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+
+sqdiffaddVSSF32AVX2NT_tail4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddVSSF32AVX2NT_tail2
+	VMOVQ  (SI)(R12*4), X2
+	VSUBPS X0, X2, X2
+	VMULPS X2, X2, X2
+	VADDPS X1, X2, X2
+	VMOVQ  X2, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddVSSF32AVX2NT_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVSSF32AVX2NT_tail1
+	VMOVSS (SI)(R12*4), X2
+	VSUBPS X0, X2, X0
+	VMULPS X0, X0, X0
+	VADDPS X1, X0, X0
+	VMOVSS X0, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVSSF32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVSSF32AVX2NT_row
+
+sqdiffaddVSSF32AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSVSF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX
+TEXT ·sqdiffaddSVSF32AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSVSF32AVX2_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSVSF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddSVSF32AVX2_single
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddSVSF32AVX2_exact1
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddSVSF32AVX2_exact2
+	CMPQ  CX, $0x00000018
+	JE    sqdiffaddSVSF32AVX2_exact3
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddSVSF32AVX2_exact4
+
+sqdiffaddSVSF32AVX2_row:
+	VBROADCASTSS (SI), Y0
+	VBROADCASTSS (R10), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddSVSF32AVX2_loop4:
+	CMPQ    R13, $0x00000020
+	JB      sqdiffaddSVSF32AVX2_after4
+	VSUBPS  (R8)(R12*4), Y0, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y1, Y2, Y2
+	VSUBPS  32(R8)(R12*4), Y0, Y3
+	VMULPS  Y3, Y3, Y3
+	VADDPS  Y1, Y3, Y3
+	VSUBPS  64(R8)(R12*4), Y0, Y4
+	VMULPS  Y4, Y4, Y4
+	VADDPS  Y1, Y4, Y4
+	VSUBPS  96(R8)(R12*4), Y0, Y5
+	VMULPS  Y5, Y5, Y5
+	VADDPS  Y1, Y5, Y5
+	VMOVUPS Y2, (DX)(R12*4)
+	VMOVUPS Y3, 32(DX)(R12*4)
+	VMOVUPS Y4, 64(DX)(R12*4)
+	VMOVUPS Y5, 96(DX)(R12*4)
+	ADDQ    $0x00000020, R12
+	SUBQ    $0x00000020, R13
+	JMP     sqdiffaddSVSF32AVX2_loop4
+
+sqdiffaddSVSF32AVX2_after4:
+sqdiffaddSVSF32AVX2_loop1:
+	CMPQ    R13, $0x00000008
+	JB      sqdiffaddSVSF32AVX2_after1
+	VSUBPS  (R8)(R12*4), Y0, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y1, Y2, Y2
+	VMOVUPS Y2, (DX)(R12*4)
+	ADDQ    $0x00000008, R12
+	SUBQ    $0x00000008, R13
+	JMP     sqdiffaddSVSF32AVX2_loop1
+
+sqdiffaddSVSF32AVX2_after1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddSVSF32AVX2_tail4
+	VMOVUPS (R8)(R12*4), X2
+	VSUBPS  X2, X0, X2
+	VMULPS  X2, X2, X2
+	VADDPS  X1, X2, X2
+	VMOVUPS X2, (DX)(R12*4)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+
+sqdiffaddSVSF32AVX2_tail4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddSVSF32AVX2_tail2
+	VMOVQ  (R8)(R12*4), X2
+	VSUBPS X2, X0, X2
+	VMULPS X2, X2, X2
+	VADDPS X1, X2, X2
+	VMOVQ  X2, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddSVSF32AVX2_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddSVSF32AVX2_tail1
+	VMOVSS (R8)(R12*4), X2
+	VSUBPS X2, X0, X0
+	VMULPS X0, X0, X0
+	VADDPS X1, X0, X0
+	VMOVSS X0, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddSVSF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSVSF32AVX2_row
+	JMP  sqdiffaddSVSF32AVX2_end
+
+sqdiffaddSVSF32AVX2_exact1:
+	VBROADCASTSS (SI), Y0
+	VBROADCASTSS (R10), Y1
+	XORQ         R12, R12
+	VSUBPS       (R8)(R12*4), Y0, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y1, Y0, Y0
+	VMOVUPS      Y0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF32AVX2_exact1
+	JMP          sqdiffaddSVSF32AVX2_end
+
+sqdiffaddSVSF32AVX2_exact2:
+	VBROADCASTSS (SI), Y0
+	VBROADCASTSS (R10), Y1
+	XORQ         R12, R12
+	VSUBPS       (R8)(R12*4), Y0, Y2
+	VMULPS       Y2, Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VSUBPS       32(R8)(R12*4), Y0, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y1, Y0, Y0
+	VMOVUPS      Y2, (DX)(R12*4)
+	VMOVUPS      Y0, 32(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF32AVX2_exact2
+	JMP          sqdiffaddSVSF32AVX2_end
+
+sqdiffaddSVSF32AVX2_exact3:
+	VBROADCASTSS (SI), Y0
+	VBROADCASTSS (R10), Y1
+	XORQ         R12, R12
+	VSUBPS       (R8)(R12*4), Y0, Y2
+	VMULPS       Y2, Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VSUBPS       32(R8)(R12*4), Y0, Y3
+	VMULPS       Y3, Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VSUBPS       64(R8)(R12*4), Y0, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y1, Y0, Y0
+	VMOVUPS      Y2, (DX)(R12*4)
+	VMOVUPS      Y3, 32(DX)(R12*4)
+	VMOVUPS      Y0, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF32AVX2_exact3
+	JMP          sqdiffaddSVSF32AVX2_end
+
+sqdiffaddSVSF32AVX2_exact4:
+	VBROADCASTSS (SI), Y0
+	VBROADCASTSS (R10), Y1
+	XORQ         R12, R12
+	VSUBPS       (R8)(R12*4), Y0, Y2
+	VMULPS       Y2, Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VSUBPS       32(R8)(R12*4), Y0, Y3
+	VMULPS       Y3, Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VSUBPS       64(R8)(R12*4), Y0, Y4
+	VMULPS       Y4, Y4, Y4
+	VADDPS       Y1, Y4, Y4
+	VSUBPS       96(R8)(R12*4), Y0, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y1, Y0, Y0
+	VMOVUPS      Y2, (DX)(R12*4)
+	VMOVUPS      Y3, 32(DX)(R12*4)
+	VMOVUPS      Y4, 64(DX)(R12*4)
+	VMOVUPS      Y0, 96(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF32AVX2_exact4
+	JMP          sqdiffaddSVSF32AVX2_end
+
+sqdiffaddSVSF32AVX2_single:
+	VBROADCASTSS (SI), Y0
+	VBROADCASTSS (R10), Y1
+	XORQ         R12, R12
+	VMOVSS       (R8)(R12*4), X2
+	VSUBPS       X2, X0, X0
+	VMULPS       X0, X0, X0
+	VADDPS       X1, X0, X0
+	VMOVSS       X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF32AVX2_single
+
+sqdiffaddSVSF32AVX2_end:
+sqdiffaddSVSF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSVSF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, CMOV
+TEXT ·sqdiffaddSVSF32AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSVSF32AVX2NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSVSF32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+
+sqdiffaddSVSF32AVX2NT_row:
+	VBROADCASTSS (SI), Y0
+	VBROADCASTSS (R10), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000004
+	JB           sqdiffaddSVSF32AVX2NT_head4
+	VMOVUPS      (R8)(R12*4), X2
+	VSUBPS       X2, X0, X2
+	VMULPS       X2, X2, X2
+	VADDPS       X1, X2, X2
+	VMOVUPS      X2, (DX)(R12*4)
+	ADDQ         $0x00000004, R12
+	SUBQ         $0x00000004, R13
+
+sqdiffaddSVSF32AVX2NT_head4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddSVSF32AVX2NT_head2
+	VMOVQ  (R8)(R12*4), X2
+	VSUBPS X2, X0, X2
+	VMULPS X2, X2, X2
+	VADDPS X1, X2, X2
+	VMOVQ  X2, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddSVSF32AVX2NT_head2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddSVSF32AVX2NT_head1
+	VMOVSS (R8)(R12*4), X2
+	VSUBPS X2, X0, X2
+	VMULPS X2, X2, X2
+	VADDPS X1, X2, X2
+	VMOVSS X2, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddSVSF32AVX2NT_head1:
+	MOVQ R15, R13
+
+sqdiffaddSVSF32AVX2NT_loop4:
+	CMPQ     R13, $0x00000020
+	JB       sqdiffaddSVSF32AVX2NT_after4
+	VSUBPS   (R8)(R12*4), Y0, Y2
+	VMULPS   Y2, Y2, Y2
+	VADDPS   Y1, Y2, Y2
+	VSUBPS   32(R8)(R12*4), Y0, Y3
+	VMULPS   Y3, Y3, Y3
+	VADDPS   Y1, Y3, Y3
+	VSUBPS   64(R8)(R12*4), Y0, Y4
+	VMULPS   Y4, Y4, Y4
+	VADDPS   Y1, Y4, Y4
+	VSUBPS   96(R8)(R12*4), Y0, Y5
+	VMULPS   Y5, Y5, Y5
+	VADDPS   Y1, Y5, Y5
+	VMOVNTPS Y2, (DX)(R12*4)
+	VMOVNTPS Y3, 32(DX)(R12*4)
+	VMOVNTPS Y4, 64(DX)(R12*4)
+	VMOVNTPS Y5, 96(DX)(R12*4)
+	ADDQ     $0x00000020, R12
+	SUBQ     $0x00000020, R13
+	JMP      sqdiffaddSVSF32AVX2NT_loop4
+
+sqdiffaddSVSF32AVX2NT_after4:
+sqdiffaddSVSF32AVX2NT_loop1:
+	CMPQ     R13, $0x00000008
+	JB       sqdiffaddSVSF32AVX2NT_after1
+	VSUBPS   (R8)(R12*4), Y0, Y2
+	VMULPS   Y2, Y2, Y2
+	VADDPS   Y1, Y2, Y2
+	VMOVNTPS Y2, (DX)(R12*4)
+	ADDQ     $0x00000008, R12
+	SUBQ     $0x00000008, R13
+	JMP      sqdiffaddSVSF32AVX2NT_loop1
+
+sqdiffaddSVSF32AVX2NT_after1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddSVSF32AVX2NT_tail4
+	VMOVUPS (R8)(R12*4), X2
+	VSUBPS  X2, X0, X2
+	VMULPS  X2, X2, X2
+	VADDPS  X1, X2, X2
+	VMOVUPS X2, (DX)(R12*4)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+
+sqdiffaddSVSF32AVX2NT_tail4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddSVSF32AVX2NT_tail2
+	VMOVQ  (R8)(R12*4), X2
+	VSUBPS X2, X0, X2
+	VMULPS X2, X2, X2
+	VADDPS X1, X2, X2
+	VMOVQ  X2, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddSVSF32AVX2NT_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddSVSF32AVX2NT_tail1
+	VMOVSS (R8)(R12*4), X2
+	VSUBPS X2, X0, X0
+	VMULPS X0, X0, X0
+	VADDPS X1, X0, X0
+	VMOVSS X0, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddSVSF32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSVSF32AVX2NT_row
+
+sqdiffaddSVSF32AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSSVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX
+TEXT ·sqdiffaddSSVF32AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSSVF32AVX2_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSSVF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddSSVF32AVX2_single
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddSSVF32AVX2_exact1
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddSSVF32AVX2_exact2
+	CMPQ  CX, $0x00000018
+	JE    sqdiffaddSSVF32AVX2_exact3
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddSSVF32AVX2_exact4
+
+sqdiffaddSSVF32AVX2_row:
+	VBROADCASTSS (SI), Y0
+	VBROADCASTSS (R8), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddSSVF32AVX2_loop4:
+	CMPQ    R13, $0x00000020
+	JB      sqdiffaddSSVF32AVX2_after4
+	VMOVUPS (R10)(R12*4), Y2
+	VSUBPS  Y1, Y0, Y3
+	VMULPS  Y3, Y3, Y3
+	VADDPS  Y2, Y3, Y2
+	VMOVUPS 32(R10)(R12*4), Y3
+	VSUBPS  Y1, Y0, Y4
+	VMULPS  Y4, Y4, Y4
+	VADDPS  Y3, Y4, Y3
+	VMOVUPS 64(R10)(R12*4), Y4
+	VSUBPS  Y1, Y0, Y5
+	VMULPS  Y5, Y5, Y5
+	VADDPS  Y4, Y5, Y4
+	VMOVUPS 96(R10)(R12*4), Y5
+	VSUBPS  Y1, Y0, Y6
+	VMULPS  Y6, Y6, Y6
+	VADDPS  Y5, Y6, Y5
+	VMOVUPS Y2, (DX)(R12*4)
+	VMOVUPS Y3, 32(DX)(R12*4)
+	VMOVUPS Y4, 64(DX)(R12*4)
+	VMOVUPS Y5, 96(DX)(R12*4)
+	ADDQ    $0x00000020, R12
+	SUBQ    $0x00000020, R13
+	JMP     sqdiffaddSSVF32AVX2_loop4
+
+sqdiffaddSSVF32AVX2_after4:
+sqdiffaddSSVF32AVX2_loop1:
+	CMPQ    R13, $0x00000008
+	JB      sqdiffaddSSVF32AVX2_after1
+	VMOVUPS (R10)(R12*4), Y2
+	VSUBPS  Y1, Y0, Y3
+	VMULPS  Y3, Y3, Y3
+	VADDPS  Y2, Y3, Y2
+	VMOVUPS Y2, (DX)(R12*4)
+	ADDQ    $0x00000008, R12
+	SUBQ    $0x00000008, R13
+	JMP     sqdiffaddSSVF32AVX2_loop1
+
+sqdiffaddSSVF32AVX2_after1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddSSVF32AVX2_tail4
+	VMOVUPS (R10)(R12*4), X2
+	VSUBPS  X1, X0, X3
+	VMULPS  X3, X3, X3
+	VADDPS  X2, X3, X2
+	VMOVUPS X2, (DX)(R12*4)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+
+sqdiffaddSSVF32AVX2_tail4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddSSVF32AVX2_tail2
+	VMOVQ  (R10)(R12*4), X2
+	VSUBPS X1, X0, X3
+	VMULPS X3, X3, X3
+	VADDPS X2, X3, X2
+	VMOVQ  X2, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddSSVF32AVX2_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddSSVF32AVX2_tail1
+	VMOVSS (R10)(R12*4), X2
+	VSUBPS X1, X0, X0
+	VMULPS X0, X0, X0
+	VADDPS X2, X0, X0
+	VMOVSS X0, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddSSVF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSSVF32AVX2_row
+	JMP  sqdiffaddSSVF32AVX2_end
+
+sqdiffaddSSVF32AVX2_exact1:
+	VBROADCASTSS (SI), Y0
+	VBROADCASTSS (R8), Y1
+	XORQ         R12, R12
+	VMOVUPS      (R10)(R12*4), Y2
+	VSUBPS       Y1, Y0, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y2, Y0, Y0
+	VMOVUPS      Y0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF32AVX2_exact1
+	JMP          sqdiffaddSSVF32AVX2_end
+
+sqdiffaddSSVF32AVX2_exact2:
+	VBROADCASTSS (SI), Y0
+	VBROADCASTSS (R8), Y1
+	XORQ         R12, R12
+	VMOVUPS      (R10)(R12*4), Y2
+	VSUBPS       Y1, Y0, Y3
+	VMULPS       Y3, Y3, Y3
+	VADDPS       Y2, Y3, Y2
+	VMOVUPS      32(R10)(R12*4), Y3
+	VSUBPS       Y1, Y0, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y3, Y0, Y0
+	VMOVUPS      Y2, (DX)(R12*4)
+	VMOVUPS      Y0, 32(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF32AVX2_exact2
+	JMP          sqdiffaddSSVF32AVX2_end
+
+sqdiffaddSSVF32AVX2_exact3:
+	VBROADCASTSS (SI), Y0
+	VBROADCASTSS (R8), Y1
+	XORQ         R12, R12
+	VMOVUPS      (R10)(R12*4), Y2
+	VSUBPS       Y1, Y0, Y3
+	VMULPS       Y3, Y3, Y3
+	VADDPS       Y2, Y3, Y2
+	VMOVUPS      32(R10)(R12*4), Y3
+	VSUBPS       Y1, Y0, Y4
+	VMULPS       Y4, Y4, Y4
+	VADDPS       Y3, Y4, Y3
+	VMOVUPS      64(R10)(R12*4), Y4
+	VSUBPS       Y1, Y0, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y4, Y0, Y0
+	VMOVUPS      Y2, (DX)(R12*4)
+	VMOVUPS      Y3, 32(DX)(R12*4)
+	VMOVUPS      Y0, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF32AVX2_exact3
+	JMP          sqdiffaddSSVF32AVX2_end
+
+sqdiffaddSSVF32AVX2_exact4:
+	VBROADCASTSS (SI), Y0
+	VBROADCASTSS (R8), Y1
+	XORQ         R12, R12
+	VMOVUPS      (R10)(R12*4), Y2
+	VSUBPS       Y1, Y0, Y3
+	VMULPS       Y3, Y3, Y3
+	VADDPS       Y2, Y3, Y2
+	VMOVUPS      32(R10)(R12*4), Y3
+	VSUBPS       Y1, Y0, Y4
+	VMULPS       Y4, Y4, Y4
+	VADDPS       Y3, Y4, Y3
+	VMOVUPS      64(R10)(R12*4), Y4
+	VSUBPS       Y1, Y0, Y5
+	VMULPS       Y5, Y5, Y5
+	VADDPS       Y4, Y5, Y4
+	VMOVUPS      96(R10)(R12*4), Y5
+	VSUBPS       Y1, Y0, Y0
+	VMULPS       Y0, Y0, Y0
+	VADDPS       Y5, Y0, Y0
+	VMOVUPS      Y2, (DX)(R12*4)
+	VMOVUPS      Y3, 32(DX)(R12*4)
+	VMOVUPS      Y4, 64(DX)(R12*4)
+	VMOVUPS      Y0, 96(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF32AVX2_exact4
+	JMP          sqdiffaddSSVF32AVX2_end
+
+sqdiffaddSSVF32AVX2_single:
+	VBROADCASTSS (SI), Y0
+	VBROADCASTSS (R8), Y1
+	XORQ         R12, R12
+	VMOVSS       (R10)(R12*4), X2
+	VSUBPS       X1, X0, X0
+	VMULPS       X0, X0, X0
+	VADDPS       X2, X0, X0
+	VMOVSS       X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF32AVX2_single
+
+sqdiffaddSSVF32AVX2_end:
+sqdiffaddSSVF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSSVF32AVX2NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, CMOV
+TEXT ·sqdiffaddSSVF32AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSSVF32AVX2NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSSVF32AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+
+sqdiffaddSSVF32AVX2NT_row:
+	VBROADCASTSS (SI), Y0
+	VBROADCASTSS (R8), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000004
+	JB           sqdiffaddSSVF32AVX2NT_head4
+	VMOVUPS      (R10)(R12*4), X2
+	VSUBPS       X1, X0, X3
+	VMULPS       X3, X3, X3
+	VADDPS       X2, X3, X2
+	VMOVUPS      X2, (DX)(R12*4)
+	ADDQ         $0x00000004, R12
+	SUBQ         $0x00000004, R13
+
+sqdiffaddSSVF32AVX2NT_head4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddSSVF32AVX2NT_head2
+	VMOVQ  (R10)(R12*4), X2
+	VSUBPS X1, X0, X3
+	VMULPS X3, X3, X3
+	VADDPS X2, X3, X2
+	VMOVQ  X2, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddSSVF32AVX2NT_head2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddSSVF32AVX2NT_head1
+	VMOVSS (R10)(R12*4), X2
+	VSUBPS X1, X0, X3
+	VMULPS X3, X3, X3
+	VADDPS X2, X3, X2
+	VMOVSS X2, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddSSVF32AVX2NT_head1:
+	MOVQ R15, R13
+
+sqdiffaddSSVF32AVX2NT_loop4:
+	CMPQ     R13, $0x00000020
+	JB       sqdiffaddSSVF32AVX2NT_after4
+	VMOVUPS  (R10)(R12*4), Y2
+	VSUBPS   Y1, Y0, Y3
+	VMULPS   Y3, Y3, Y3
+	VADDPS   Y2, Y3, Y2
+	VMOVUPS  32(R10)(R12*4), Y3
+	VSUBPS   Y1, Y0, Y4
+	VMULPS   Y4, Y4, Y4
+	VADDPS   Y3, Y4, Y3
+	VMOVUPS  64(R10)(R12*4), Y4
+	VSUBPS   Y1, Y0, Y5
+	VMULPS   Y5, Y5, Y5
+	VADDPS   Y4, Y5, Y4
+	VMOVUPS  96(R10)(R12*4), Y5
+	VSUBPS   Y1, Y0, Y6
+	VMULPS   Y6, Y6, Y6
+	VADDPS   Y5, Y6, Y5
+	VMOVNTPS Y2, (DX)(R12*4)
+	VMOVNTPS Y3, 32(DX)(R12*4)
+	VMOVNTPS Y4, 64(DX)(R12*4)
+	VMOVNTPS Y5, 96(DX)(R12*4)
+	ADDQ     $0x00000020, R12
+	SUBQ     $0x00000020, R13
+	JMP      sqdiffaddSSVF32AVX2NT_loop4
+
+sqdiffaddSSVF32AVX2NT_after4:
+sqdiffaddSSVF32AVX2NT_loop1:
+	CMPQ     R13, $0x00000008
+	JB       sqdiffaddSSVF32AVX2NT_after1
+	VMOVUPS  (R10)(R12*4), Y2
+	VSUBPS   Y1, Y0, Y3
+	VMULPS   Y3, Y3, Y3
+	VADDPS   Y2, Y3, Y2
+	VMOVNTPS Y2, (DX)(R12*4)
+	ADDQ     $0x00000008, R12
+	SUBQ     $0x00000008, R13
+	JMP      sqdiffaddSSVF32AVX2NT_loop1
+
+sqdiffaddSSVF32AVX2NT_after1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddSSVF32AVX2NT_tail4
+	VMOVUPS (R10)(R12*4), X2
+	VSUBPS  X1, X0, X3
+	VMULPS  X3, X3, X3
+	VADDPS  X2, X3, X2
+	VMOVUPS X2, (DX)(R12*4)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+
+sqdiffaddSSVF32AVX2NT_tail4:
+	CMPQ   R13, $0x00000002
+	JB     sqdiffaddSSVF32AVX2NT_tail2
+	VMOVQ  (R10)(R12*4), X2
+	VSUBPS X1, X0, X3
+	VMULPS X3, X3, X3
+	VADDPS X2, X3, X2
+	VMOVQ  X2, (DX)(R12*4)
+	ADDQ   $0x00000002, R12
+	SUBQ   $0x00000002, R13
+
+sqdiffaddSSVF32AVX2NT_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddSSVF32AVX2NT_tail1
+	VMOVSS (R10)(R12*4), X2
+	VSUBPS X1, X0, X0
+	VMULPS X0, X0, X0
+	VADDPS X2, X0, X0
+	VMOVSS X0, (DX)(R12*4)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddSSVF32AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSSVF32AVX2NT_row
+
+sqdiffaddSSVF32AVX2NT_done:
+	VZEROUPPER
+	RET
+
 // func fmaVVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 // Requires: AVX, FMA3
 TEXT ·fmaVVVF64AVX2(SB), NOSPLIT, $0-80
@@ -12639,6 +15439,2560 @@ clampSSVF64AVX2NT_tail1:
 	JNZ  clampSSVF64AVX2NT_row
 
 clampSSVF64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX
+TEXT ·sqdiffaddVVVF64AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVVVF64AVX2_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVVVF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddVVVF64AVX2_single
+	CMPQ  CX, $0x00000004
+	JE    sqdiffaddVVVF64AVX2_exact1
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddVVVF64AVX2_exact2
+	CMPQ  CX, $0x0000000c
+	JE    sqdiffaddVVVF64AVX2_exact3
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddVVVF64AVX2_exact4
+
+sqdiffaddVVVF64AVX2_row:
+	XORQ R12, R12
+	MOVQ CX, R13
+
+sqdiffaddVVVF64AVX2_loop4:
+	CMPQ    R13, $0x00000010
+	JB      sqdiffaddVVVF64AVX2_after4
+	VMOVUPD (SI)(R12*8), Y0
+	VMOVUPD (R10)(R12*8), Y1
+	VSUBPD  (R8)(R12*8), Y0, Y0
+	VMULPD  Y0, Y0, Y0
+	VADDPD  Y1, Y0, Y0
+	VMOVUPD 32(SI)(R12*8), Y1
+	VMOVUPD 32(R10)(R12*8), Y2
+	VSUBPD  32(R8)(R12*8), Y1, Y1
+	VMULPD  Y1, Y1, Y1
+	VADDPD  Y2, Y1, Y1
+	VMOVUPD 64(SI)(R12*8), Y2
+	VMOVUPD 64(R10)(R12*8), Y3
+	VSUBPD  64(R8)(R12*8), Y2, Y2
+	VMULPD  Y2, Y2, Y2
+	VADDPD  Y3, Y2, Y2
+	VMOVUPD 96(SI)(R12*8), Y3
+	VMOVUPD 96(R10)(R12*8), Y4
+	VSUBPD  96(R8)(R12*8), Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y4, Y3, Y3
+	VMOVUPD Y0, (DX)(R12*8)
+	VMOVUPD Y1, 32(DX)(R12*8)
+	VMOVUPD Y2, 64(DX)(R12*8)
+	VMOVUPD Y3, 96(DX)(R12*8)
+	ADDQ    $0x00000010, R12
+	SUBQ    $0x00000010, R13
+	JMP     sqdiffaddVVVF64AVX2_loop4
+
+sqdiffaddVVVF64AVX2_after4:
+sqdiffaddVVVF64AVX2_loop1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddVVVF64AVX2_after1
+	VMOVUPD (SI)(R12*8), Y0
+	VMOVUPD (R10)(R12*8), Y1
+	VSUBPD  (R8)(R12*8), Y0, Y0
+	VMULPD  Y0, Y0, Y0
+	VADDPD  Y1, Y0, Y0
+	VMOVUPD Y0, (DX)(R12*8)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+	JMP     sqdiffaddVVVF64AVX2_loop1
+
+sqdiffaddVVVF64AVX2_after1:
+	CMPQ    R13, $0x00000002
+	JB      sqdiffaddVVVF64AVX2_tail2
+	VMOVUPD (SI)(R12*8), X0
+	VMOVUPD (R8)(R12*8), X1
+	VMOVUPD (R10)(R12*8), X2
+	VSUBPD  X1, X0, X0
+	VMULPD  X0, X0, X0
+	VADDPD  X2, X0, X0
+	VMOVUPD X0, (DX)(R12*8)
+	ADDQ    $0x00000002, R12
+	SUBQ    $0x00000002, R13
+
+sqdiffaddVVVF64AVX2_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVVVF64AVX2_tail1
+	VMOVQ  (SI)(R12*8), X0
+	VMOVQ  (R8)(R12*8), X1
+	VMOVQ  (R10)(R12*8), X2
+	VSUBPD X1, X0, X0
+	VMULPD X0, X0, X0
+	VADDPD X2, X0, X0
+	VMOVQ  X0, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVVVF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVVVF64AVX2_row
+	JMP  sqdiffaddVVVF64AVX2_end
+
+sqdiffaddVVVF64AVX2_exact1:
+	XORQ    R12, R12
+	VMOVUPD (SI)(R12*8), Y0
+	VMOVUPD (R10)(R12*8), Y1
+	VSUBPD  (R8)(R12*8), Y0, Y0
+	VMULPD  Y0, Y0, Y0
+	VADDPD  Y1, Y0, Y0
+	VMOVUPD Y0, (DX)(R12*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     sqdiffaddVVVF64AVX2_exact1
+	JMP     sqdiffaddVVVF64AVX2_end
+
+sqdiffaddVVVF64AVX2_exact2:
+	XORQ    R12, R12
+	VMOVUPD (SI)(R12*8), Y0
+	VMOVUPD (R10)(R12*8), Y1
+	VSUBPD  (R8)(R12*8), Y0, Y0
+	VMULPD  Y0, Y0, Y0
+	VADDPD  Y1, Y0, Y0
+	VMOVUPD 32(SI)(R12*8), Y1
+	VMOVUPD 32(R10)(R12*8), Y2
+	VSUBPD  32(R8)(R12*8), Y1, Y1
+	VMULPD  Y1, Y1, Y1
+	VADDPD  Y2, Y1, Y1
+	VMOVUPD Y0, (DX)(R12*8)
+	VMOVUPD Y1, 32(DX)(R12*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     sqdiffaddVVVF64AVX2_exact2
+	JMP     sqdiffaddVVVF64AVX2_end
+
+sqdiffaddVVVF64AVX2_exact3:
+	XORQ    R12, R12
+	VMOVUPD (SI)(R12*8), Y0
+	VMOVUPD (R10)(R12*8), Y1
+	VSUBPD  (R8)(R12*8), Y0, Y0
+	VMULPD  Y0, Y0, Y0
+	VADDPD  Y1, Y0, Y0
+	VMOVUPD 32(SI)(R12*8), Y1
+	VMOVUPD 32(R10)(R12*8), Y2
+	VSUBPD  32(R8)(R12*8), Y1, Y1
+	VMULPD  Y1, Y1, Y1
+	VADDPD  Y2, Y1, Y1
+	VMOVUPD 64(SI)(R12*8), Y2
+	VMOVUPD 64(R10)(R12*8), Y3
+	VSUBPD  64(R8)(R12*8), Y2, Y2
+	VMULPD  Y2, Y2, Y2
+	VADDPD  Y3, Y2, Y2
+	VMOVUPD Y0, (DX)(R12*8)
+	VMOVUPD Y1, 32(DX)(R12*8)
+	VMOVUPD Y2, 64(DX)(R12*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     sqdiffaddVVVF64AVX2_exact3
+	JMP     sqdiffaddVVVF64AVX2_end
+
+sqdiffaddVVVF64AVX2_exact4:
+	XORQ    R12, R12
+	VMOVUPD (SI)(R12*8), Y0
+	VMOVUPD (R10)(R12*8), Y1
+	VSUBPD  (R8)(R12*8), Y0, Y0
+	VMULPD  Y0, Y0, Y0
+	VADDPD  Y1, Y0, Y0
+	VMOVUPD 32(SI)(R12*8), Y1
+	VMOVUPD 32(R10)(R12*8), Y2
+	VSUBPD  32(R8)(R12*8), Y1, Y1
+	VMULPD  Y1, Y1, Y1
+	VADDPD  Y2, Y1, Y1
+	VMOVUPD 64(SI)(R12*8), Y2
+	VMOVUPD 64(R10)(R12*8), Y3
+	VSUBPD  64(R8)(R12*8), Y2, Y2
+	VMULPD  Y2, Y2, Y2
+	VADDPD  Y3, Y2, Y2
+	VMOVUPD 96(SI)(R12*8), Y3
+	VMOVUPD 96(R10)(R12*8), Y4
+	VSUBPD  96(R8)(R12*8), Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y4, Y3, Y3
+	VMOVUPD Y0, (DX)(R12*8)
+	VMOVUPD Y1, 32(DX)(R12*8)
+	VMOVUPD Y2, 64(DX)(R12*8)
+	VMOVUPD Y3, 96(DX)(R12*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     sqdiffaddVVVF64AVX2_exact4
+	JMP     sqdiffaddVVVF64AVX2_end
+
+sqdiffaddVVVF64AVX2_single:
+	XORQ   R12, R12
+	VMOVQ  (SI)(R12*8), X0
+	VMOVQ  (R8)(R12*8), X1
+	VMOVQ  (R10)(R12*8), X2
+	VSUBPD X1, X0, X0
+	VMULPD X0, X0, X0
+	VADDPD X2, X0, X0
+	VMOVQ  X0, (DX)(R12*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	ADDQ   R11, R10
+	DECQ   AX
+	JNZ    sqdiffaddVVVF64AVX2_single
+
+sqdiffaddVVVF64AVX2_end:
+sqdiffaddVVVF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, CMOV
+TEXT ·sqdiffaddVVVF64AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVVVF64AVX2NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVVVF64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+
+sqdiffaddVVVF64AVX2NT_row:
+	XORQ    R12, R12
+	MOVQ    CX, R13
+	MOVQ    DX, R14
+	NEGQ    R14
+	ANDQ    $0x0000001f, R14
+	SHRQ    $0x03, R14
+	CMPQ    R14, R13
+	CMOVQGT R13, R14
+	MOVQ    R13, R15
+	SUBQ    R14, R15
+	MOVQ    R14, R13
+	CMPQ    R13, $0x00000002
+	JB      sqdiffaddVVVF64AVX2NT_head2
+	VMOVUPD (SI)(R12*8), X0
+	VMOVUPD (R8)(R12*8), X1
+	VMOVUPD (R10)(R12*8), X2
+	VSUBPD  X1, X0, X0
+	VMULPD  X0, X0, X0
+	VADDPD  X2, X0, X0
+	VMOVUPD X0, (DX)(R12*8)
+	ADDQ    $0x00000002, R12
+	SUBQ    $0x00000002, R13
+
+sqdiffaddVVVF64AVX2NT_head2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVVVF64AVX2NT_head1
+	VMOVQ  (SI)(R12*8), X0
+	VMOVQ  (R8)(R12*8), X1
+	VMOVQ  (R10)(R12*8), X2
+	VSUBPD X1, X0, X0
+	VMULPD X0, X0, X0
+	VADDPD X2, X0, X0
+	VMOVQ  X0, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVVVF64AVX2NT_head1:
+	MOVQ R15, R13
+
+sqdiffaddVVVF64AVX2NT_loop4:
+	CMPQ     R13, $0x00000010
+	JB       sqdiffaddVVVF64AVX2NT_after4
+	VMOVUPD  (SI)(R12*8), Y0
+	VMOVUPD  (R10)(R12*8), Y1
+	VSUBPD   (R8)(R12*8), Y0, Y0
+	VMULPD   Y0, Y0, Y0
+	VADDPD   Y1, Y0, Y0
+	VMOVUPD  32(SI)(R12*8), Y1
+	VMOVUPD  32(R10)(R12*8), Y2
+	VSUBPD   32(R8)(R12*8), Y1, Y1
+	VMULPD   Y1, Y1, Y1
+	VADDPD   Y2, Y1, Y1
+	VMOVUPD  64(SI)(R12*8), Y2
+	VMOVUPD  64(R10)(R12*8), Y3
+	VSUBPD   64(R8)(R12*8), Y2, Y2
+	VMULPD   Y2, Y2, Y2
+	VADDPD   Y3, Y2, Y2
+	VMOVUPD  96(SI)(R12*8), Y3
+	VMOVUPD  96(R10)(R12*8), Y4
+	VSUBPD   96(R8)(R12*8), Y3, Y3
+	VMULPD   Y3, Y3, Y3
+	VADDPD   Y4, Y3, Y3
+	VMOVNTPD Y0, (DX)(R12*8)
+	VMOVNTPD Y1, 32(DX)(R12*8)
+	VMOVNTPD Y2, 64(DX)(R12*8)
+	VMOVNTPD Y3, 96(DX)(R12*8)
+	ADDQ     $0x00000010, R12
+	SUBQ     $0x00000010, R13
+	JMP      sqdiffaddVVVF64AVX2NT_loop4
+
+sqdiffaddVVVF64AVX2NT_after4:
+sqdiffaddVVVF64AVX2NT_loop1:
+	CMPQ     R13, $0x00000004
+	JB       sqdiffaddVVVF64AVX2NT_after1
+	VMOVUPD  (SI)(R12*8), Y0
+	VMOVUPD  (R10)(R12*8), Y1
+	VSUBPD   (R8)(R12*8), Y0, Y0
+	VMULPD   Y0, Y0, Y0
+	VADDPD   Y1, Y0, Y0
+	VMOVNTPD Y0, (DX)(R12*8)
+	ADDQ     $0x00000004, R12
+	SUBQ     $0x00000004, R13
+	JMP      sqdiffaddVVVF64AVX2NT_loop1
+
+sqdiffaddVVVF64AVX2NT_after1:
+	CMPQ    R13, $0x00000002
+	JB      sqdiffaddVVVF64AVX2NT_tail2
+	VMOVUPD (SI)(R12*8), X0
+	VMOVUPD (R8)(R12*8), X1
+	VMOVUPD (R10)(R12*8), X2
+	VSUBPD  X1, X0, X0
+	VMULPD  X0, X0, X0
+	VADDPD  X2, X0, X0
+	VMOVUPD X0, (DX)(R12*8)
+	ADDQ    $0x00000002, R12
+	SUBQ    $0x00000002, R13
+
+sqdiffaddVVVF64AVX2NT_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVVVF64AVX2NT_tail1
+	VMOVQ  (SI)(R12*8), X0
+	VMOVQ  (R8)(R12*8), X1
+	VMOVQ  (R10)(R12*8), X2
+	VSUBPD X1, X0, X0
+	VMULPD X0, X0, X0
+	VADDPD X2, X0, X0
+	VMOVQ  X0, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVVVF64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVVVF64AVX2NT_row
+
+sqdiffaddVVVF64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX
+TEXT ·sqdiffaddVVSF64AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVVSF64AVX2_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVVSF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddVVSF64AVX2_single
+	CMPQ  CX, $0x00000004
+	JE    sqdiffaddVVSF64AVX2_exact1
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddVVSF64AVX2_exact2
+	CMPQ  CX, $0x0000000c
+	JE    sqdiffaddVVSF64AVX2_exact3
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddVVSF64AVX2_exact4
+
+sqdiffaddVVSF64AVX2_row:
+	VBROADCASTSD (R10), Y0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddVVSF64AVX2_loop4:
+	CMPQ    R13, $0x00000010
+	JB      sqdiffaddVVSF64AVX2_after4
+	VMOVUPD (SI)(R12*8), Y1
+	VSUBPD  (R8)(R12*8), Y1, Y1
+	VMULPD  Y1, Y1, Y1
+	VADDPD  Y0, Y1, Y1
+	VMOVUPD 32(SI)(R12*8), Y2
+	VSUBPD  32(R8)(R12*8), Y2, Y2
+	VMULPD  Y2, Y2, Y2
+	VADDPD  Y0, Y2, Y2
+	VMOVUPD 64(SI)(R12*8), Y3
+	VSUBPD  64(R8)(R12*8), Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y0, Y3, Y3
+	VMOVUPD 96(SI)(R12*8), Y4
+	VSUBPD  96(R8)(R12*8), Y4, Y4
+	VMULPD  Y4, Y4, Y4
+	VADDPD  Y0, Y4, Y4
+	VMOVUPD Y1, (DX)(R12*8)
+	VMOVUPD Y2, 32(DX)(R12*8)
+	VMOVUPD Y3, 64(DX)(R12*8)
+	VMOVUPD Y4, 96(DX)(R12*8)
+	ADDQ    $0x00000010, R12
+	SUBQ    $0x00000010, R13
+	JMP     sqdiffaddVVSF64AVX2_loop4
+
+sqdiffaddVVSF64AVX2_after4:
+sqdiffaddVVSF64AVX2_loop1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddVVSF64AVX2_after1
+	VMOVUPD (SI)(R12*8), Y1
+	VSUBPD  (R8)(R12*8), Y1, Y1
+	VMULPD  Y1, Y1, Y1
+	VADDPD  Y0, Y1, Y1
+	VMOVUPD Y1, (DX)(R12*8)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+	JMP     sqdiffaddVVSF64AVX2_loop1
+
+sqdiffaddVVSF64AVX2_after1:
+	CMPQ    R13, $0x00000002
+	JB      sqdiffaddVVSF64AVX2_tail2
+	VMOVUPD (SI)(R12*8), X1
+	VMOVUPD (R8)(R12*8), X2
+	VSUBPD  X2, X1, X1
+	VMULPD  X1, X1, X1
+	VADDPD  X0, X1, X1
+	VMOVUPD X1, (DX)(R12*8)
+	ADDQ    $0x00000002, R12
+	SUBQ    $0x00000002, R13
+
+sqdiffaddVVSF64AVX2_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVVSF64AVX2_tail1
+	VMOVQ  (SI)(R12*8), X1
+	VMOVQ  (R8)(R12*8), X2
+	VSUBPD X2, X1, X1
+	VMULPD X1, X1, X1
+	VADDPD X0, X1, X0
+	VMOVQ  X0, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVVSF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVVSF64AVX2_row
+	JMP  sqdiffaddVVSF64AVX2_end
+
+sqdiffaddVVSF64AVX2_exact1:
+	VBROADCASTSD (R10), Y0
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Y1
+	VSUBPD       (R8)(R12*8), Y1, Y1
+	VMULPD       Y1, Y1, Y1
+	VADDPD       Y0, Y1, Y0
+	VMOVUPD      Y0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF64AVX2_exact1
+	JMP          sqdiffaddVVSF64AVX2_end
+
+sqdiffaddVVSF64AVX2_exact2:
+	VBROADCASTSD (R10), Y0
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Y1
+	VSUBPD       (R8)(R12*8), Y1, Y1
+	VMULPD       Y1, Y1, Y1
+	VADDPD       Y0, Y1, Y1
+	VMOVUPD      32(SI)(R12*8), Y2
+	VSUBPD       32(R8)(R12*8), Y2, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       Y0, Y2, Y0
+	VMOVUPD      Y1, (DX)(R12*8)
+	VMOVUPD      Y0, 32(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF64AVX2_exact2
+	JMP          sqdiffaddVVSF64AVX2_end
+
+sqdiffaddVVSF64AVX2_exact3:
+	VBROADCASTSD (R10), Y0
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Y1
+	VSUBPD       (R8)(R12*8), Y1, Y1
+	VMULPD       Y1, Y1, Y1
+	VADDPD       Y0, Y1, Y1
+	VMOVUPD      32(SI)(R12*8), Y2
+	VSUBPD       32(R8)(R12*8), Y2, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       Y0, Y2, Y2
+	VMOVUPD      64(SI)(R12*8), Y3
+	VSUBPD       64(R8)(R12*8), Y3, Y3
+	VMULPD       Y3, Y3, Y3
+	VADDPD       Y0, Y3, Y0
+	VMOVUPD      Y1, (DX)(R12*8)
+	VMOVUPD      Y2, 32(DX)(R12*8)
+	VMOVUPD      Y0, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF64AVX2_exact3
+	JMP          sqdiffaddVVSF64AVX2_end
+
+sqdiffaddVVSF64AVX2_exact4:
+	VBROADCASTSD (R10), Y0
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Y1
+	VSUBPD       (R8)(R12*8), Y1, Y1
+	VMULPD       Y1, Y1, Y1
+	VADDPD       Y0, Y1, Y1
+	VMOVUPD      32(SI)(R12*8), Y2
+	VSUBPD       32(R8)(R12*8), Y2, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       Y0, Y2, Y2
+	VMOVUPD      64(SI)(R12*8), Y3
+	VSUBPD       64(R8)(R12*8), Y3, Y3
+	VMULPD       Y3, Y3, Y3
+	VADDPD       Y0, Y3, Y3
+	VMOVUPD      96(SI)(R12*8), Y4
+	VSUBPD       96(R8)(R12*8), Y4, Y4
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y0, Y4, Y0
+	VMOVUPD      Y1, (DX)(R12*8)
+	VMOVUPD      Y2, 32(DX)(R12*8)
+	VMOVUPD      Y3, 64(DX)(R12*8)
+	VMOVUPD      Y0, 96(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF64AVX2_exact4
+	JMP          sqdiffaddVVSF64AVX2_end
+
+sqdiffaddVVSF64AVX2_single:
+	VBROADCASTSD (R10), Y0
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*8), X1
+	VMOVQ        (R8)(R12*8), X2
+	VSUBPD       X2, X1, X1
+	VMULPD       X1, X1, X1
+	VADDPD       X0, X1, X0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF64AVX2_single
+
+sqdiffaddVVSF64AVX2_end:
+sqdiffaddVVSF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, CMOV
+TEXT ·sqdiffaddVVSF64AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVVSF64AVX2NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVVSF64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+
+sqdiffaddVVSF64AVX2NT_row:
+	VBROADCASTSD (R10), Y0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000002
+	JB           sqdiffaddVVSF64AVX2NT_head2
+	VMOVUPD      (SI)(R12*8), X1
+	VMOVUPD      (R8)(R12*8), X2
+	VSUBPD       X2, X1, X1
+	VMULPD       X1, X1, X1
+	VADDPD       X0, X1, X1
+	VMOVUPD      X1, (DX)(R12*8)
+	ADDQ         $0x00000002, R12
+	SUBQ         $0x00000002, R13
+
+sqdiffaddVVSF64AVX2NT_head2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVVSF64AVX2NT_head1
+	VMOVQ  (SI)(R12*8), X1
+	VMOVQ  (R8)(R12*8), X2
+	VSUBPD X2, X1, X1
+	VMULPD X1, X1, X1
+	VADDPD X0, X1, X1
+	VMOVQ  X1, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVVSF64AVX2NT_head1:
+	MOVQ R15, R13
+
+sqdiffaddVVSF64AVX2NT_loop4:
+	CMPQ     R13, $0x00000010
+	JB       sqdiffaddVVSF64AVX2NT_after4
+	VMOVUPD  (SI)(R12*8), Y1
+	VSUBPD   (R8)(R12*8), Y1, Y1
+	VMULPD   Y1, Y1, Y1
+	VADDPD   Y0, Y1, Y1
+	VMOVUPD  32(SI)(R12*8), Y2
+	VSUBPD   32(R8)(R12*8), Y2, Y2
+	VMULPD   Y2, Y2, Y2
+	VADDPD   Y0, Y2, Y2
+	VMOVUPD  64(SI)(R12*8), Y3
+	VSUBPD   64(R8)(R12*8), Y3, Y3
+	VMULPD   Y3, Y3, Y3
+	VADDPD   Y0, Y3, Y3
+	VMOVUPD  96(SI)(R12*8), Y4
+	VSUBPD   96(R8)(R12*8), Y4, Y4
+	VMULPD   Y4, Y4, Y4
+	VADDPD   Y0, Y4, Y4
+	VMOVNTPD Y1, (DX)(R12*8)
+	VMOVNTPD Y2, 32(DX)(R12*8)
+	VMOVNTPD Y3, 64(DX)(R12*8)
+	VMOVNTPD Y4, 96(DX)(R12*8)
+	ADDQ     $0x00000010, R12
+	SUBQ     $0x00000010, R13
+	JMP      sqdiffaddVVSF64AVX2NT_loop4
+
+sqdiffaddVVSF64AVX2NT_after4:
+sqdiffaddVVSF64AVX2NT_loop1:
+	CMPQ     R13, $0x00000004
+	JB       sqdiffaddVVSF64AVX2NT_after1
+	VMOVUPD  (SI)(R12*8), Y1
+	VSUBPD   (R8)(R12*8), Y1, Y1
+	VMULPD   Y1, Y1, Y1
+	VADDPD   Y0, Y1, Y1
+	VMOVNTPD Y1, (DX)(R12*8)
+	ADDQ     $0x00000004, R12
+	SUBQ     $0x00000004, R13
+	JMP      sqdiffaddVVSF64AVX2NT_loop1
+
+sqdiffaddVVSF64AVX2NT_after1:
+	CMPQ    R13, $0x00000002
+	JB      sqdiffaddVVSF64AVX2NT_tail2
+	VMOVUPD (SI)(R12*8), X1
+	VMOVUPD (R8)(R12*8), X2
+	VSUBPD  X2, X1, X1
+	VMULPD  X1, X1, X1
+	VADDPD  X0, X1, X1
+	VMOVUPD X1, (DX)(R12*8)
+	ADDQ    $0x00000002, R12
+	SUBQ    $0x00000002, R13
+
+sqdiffaddVVSF64AVX2NT_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVVSF64AVX2NT_tail1
+	VMOVQ  (SI)(R12*8), X1
+	VMOVQ  (R8)(R12*8), X2
+	VSUBPD X2, X1, X1
+	VMULPD X1, X1, X1
+	VADDPD X0, X1, X0
+	VMOVQ  X0, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVVSF64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVVSF64AVX2NT_row
+
+sqdiffaddVVSF64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX
+TEXT ·sqdiffaddVSVF64AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVSVF64AVX2_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVSVF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddVSVF64AVX2_single
+	CMPQ  CX, $0x00000004
+	JE    sqdiffaddVSVF64AVX2_exact1
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddVSVF64AVX2_exact2
+	CMPQ  CX, $0x0000000c
+	JE    sqdiffaddVSVF64AVX2_exact3
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddVSVF64AVX2_exact4
+
+sqdiffaddVSVF64AVX2_row:
+	VBROADCASTSD (R8), Y0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddVSVF64AVX2_loop4:
+	CMPQ    R13, $0x00000010
+	JB      sqdiffaddVSVF64AVX2_after4
+	VMOVUPD (SI)(R12*8), Y1
+	VMOVUPD (R10)(R12*8), Y2
+	VSUBPD  Y0, Y1, Y1
+	VMULPD  Y1, Y1, Y1
+	VADDPD  Y2, Y1, Y1
+	VMOVUPD 32(SI)(R12*8), Y2
+	VMOVUPD 32(R10)(R12*8), Y3
+	VSUBPD  Y0, Y2, Y2
+	VMULPD  Y2, Y2, Y2
+	VADDPD  Y3, Y2, Y2
+	VMOVUPD 64(SI)(R12*8), Y3
+	VMOVUPD 64(R10)(R12*8), Y4
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y4, Y3, Y3
+	VMOVUPD 96(SI)(R12*8), Y4
+	VMOVUPD 96(R10)(R12*8), Y5
+	VSUBPD  Y0, Y4, Y4
+	VMULPD  Y4, Y4, Y4
+	VADDPD  Y5, Y4, Y4
+	VMOVUPD Y1, (DX)(R12*8)
+	VMOVUPD Y2, 32(DX)(R12*8)
+	VMOVUPD Y3, 64(DX)(R12*8)
+	VMOVUPD Y4, 96(DX)(R12*8)
+	ADDQ    $0x00000010, R12
+	SUBQ    $0x00000010, R13
+	JMP     sqdiffaddVSVF64AVX2_loop4
+
+sqdiffaddVSVF64AVX2_after4:
+sqdiffaddVSVF64AVX2_loop1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddVSVF64AVX2_after1
+	VMOVUPD (SI)(R12*8), Y1
+	VMOVUPD (R10)(R12*8), Y2
+	VSUBPD  Y0, Y1, Y1
+	VMULPD  Y1, Y1, Y1
+	VADDPD  Y2, Y1, Y1
+	VMOVUPD Y1, (DX)(R12*8)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+	JMP     sqdiffaddVSVF64AVX2_loop1
+
+sqdiffaddVSVF64AVX2_after1:
+	CMPQ    R13, $0x00000002
+	JB      sqdiffaddVSVF64AVX2_tail2
+	VMOVUPD (SI)(R12*8), X1
+	VMOVUPD (R10)(R12*8), X2
+	VSUBPD  X0, X1, X1
+	VMULPD  X1, X1, X1
+	VADDPD  X2, X1, X1
+	VMOVUPD X1, (DX)(R12*8)
+	ADDQ    $0x00000002, R12
+	SUBQ    $0x00000002, R13
+
+sqdiffaddVSVF64AVX2_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVSVF64AVX2_tail1
+	VMOVQ  (SI)(R12*8), X1
+	VMOVQ  (R10)(R12*8), X2
+	VSUBPD X0, X1, X0
+	VMULPD X0, X0, X0
+	VADDPD X2, X0, X0
+	VMOVQ  X0, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVSVF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVSVF64AVX2_row
+	JMP  sqdiffaddVSVF64AVX2_end
+
+sqdiffaddVSVF64AVX2_exact1:
+	VBROADCASTSD (R8), Y0
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Y1
+	VMOVUPD      (R10)(R12*8), Y2
+	VSUBPD       Y0, Y1, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y2, Y0, Y0
+	VMOVUPD      Y0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF64AVX2_exact1
+	JMP          sqdiffaddVSVF64AVX2_end
+
+sqdiffaddVSVF64AVX2_exact2:
+	VBROADCASTSD (R8), Y0
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Y1
+	VMOVUPD      (R10)(R12*8), Y2
+	VSUBPD       Y0, Y1, Y1
+	VMULPD       Y1, Y1, Y1
+	VADDPD       Y2, Y1, Y1
+	VMOVUPD      32(SI)(R12*8), Y2
+	VMOVUPD      32(R10)(R12*8), Y3
+	VSUBPD       Y0, Y2, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y3, Y0, Y0
+	VMOVUPD      Y1, (DX)(R12*8)
+	VMOVUPD      Y0, 32(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF64AVX2_exact2
+	JMP          sqdiffaddVSVF64AVX2_end
+
+sqdiffaddVSVF64AVX2_exact3:
+	VBROADCASTSD (R8), Y0
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Y1
+	VMOVUPD      (R10)(R12*8), Y2
+	VSUBPD       Y0, Y1, Y1
+	VMULPD       Y1, Y1, Y1
+	VADDPD       Y2, Y1, Y1
+	VMOVUPD      32(SI)(R12*8), Y2
+	VMOVUPD      32(R10)(R12*8), Y3
+	VSUBPD       Y0, Y2, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       Y3, Y2, Y2
+	VMOVUPD      64(SI)(R12*8), Y3
+	VMOVUPD      64(R10)(R12*8), Y4
+	VSUBPD       Y0, Y3, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y4, Y0, Y0
+	VMOVUPD      Y1, (DX)(R12*8)
+	VMOVUPD      Y2, 32(DX)(R12*8)
+	VMOVUPD      Y0, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF64AVX2_exact3
+	JMP          sqdiffaddVSVF64AVX2_end
+
+sqdiffaddVSVF64AVX2_exact4:
+	VBROADCASTSD (R8), Y0
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Y1
+	VMOVUPD      (R10)(R12*8), Y2
+	VSUBPD       Y0, Y1, Y1
+	VMULPD       Y1, Y1, Y1
+	VADDPD       Y2, Y1, Y1
+	VMOVUPD      32(SI)(R12*8), Y2
+	VMOVUPD      32(R10)(R12*8), Y3
+	VSUBPD       Y0, Y2, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       Y3, Y2, Y2
+	VMOVUPD      64(SI)(R12*8), Y3
+	VMOVUPD      64(R10)(R12*8), Y4
+	VSUBPD       Y0, Y3, Y3
+	VMULPD       Y3, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VMOVUPD      96(SI)(R12*8), Y4
+	VMOVUPD      96(R10)(R12*8), Y5
+	VSUBPD       Y0, Y4, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y5, Y0, Y0
+	VMOVUPD      Y1, (DX)(R12*8)
+	VMOVUPD      Y2, 32(DX)(R12*8)
+	VMOVUPD      Y3, 64(DX)(R12*8)
+	VMOVUPD      Y0, 96(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF64AVX2_exact4
+	JMP          sqdiffaddVSVF64AVX2_end
+
+sqdiffaddVSVF64AVX2_single:
+	VBROADCASTSD (R8), Y0
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*8), X1
+	VMOVQ        (R10)(R12*8), X2
+	VSUBPD       X0, X1, X0
+	VMULPD       X0, X0, X0
+	VADDPD       X2, X0, X0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF64AVX2_single
+
+sqdiffaddVSVF64AVX2_end:
+sqdiffaddVSVF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, CMOV
+TEXT ·sqdiffaddVSVF64AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVSVF64AVX2NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVSVF64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+
+sqdiffaddVSVF64AVX2NT_row:
+	VBROADCASTSD (R8), Y0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000002
+	JB           sqdiffaddVSVF64AVX2NT_head2
+	VMOVUPD      (SI)(R12*8), X1
+	VMOVUPD      (R10)(R12*8), X2
+	VSUBPD       X0, X1, X1
+	VMULPD       X1, X1, X1
+	VADDPD       X2, X1, X1
+	VMOVUPD      X1, (DX)(R12*8)
+	ADDQ         $0x00000002, R12
+	SUBQ         $0x00000002, R13
+
+sqdiffaddVSVF64AVX2NT_head2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVSVF64AVX2NT_head1
+	VMOVQ  (SI)(R12*8), X1
+	VMOVQ  (R10)(R12*8), X2
+	VSUBPD X0, X1, X1
+	VMULPD X1, X1, X1
+	VADDPD X2, X1, X1
+	VMOVQ  X1, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVSVF64AVX2NT_head1:
+	MOVQ R15, R13
+
+sqdiffaddVSVF64AVX2NT_loop4:
+	CMPQ     R13, $0x00000010
+	JB       sqdiffaddVSVF64AVX2NT_after4
+	VMOVUPD  (SI)(R12*8), Y1
+	VMOVUPD  (R10)(R12*8), Y2
+	VSUBPD   Y0, Y1, Y1
+	VMULPD   Y1, Y1, Y1
+	VADDPD   Y2, Y1, Y1
+	VMOVUPD  32(SI)(R12*8), Y2
+	VMOVUPD  32(R10)(R12*8), Y3
+	VSUBPD   Y0, Y2, Y2
+	VMULPD   Y2, Y2, Y2
+	VADDPD   Y3, Y2, Y2
+	VMOVUPD  64(SI)(R12*8), Y3
+	VMOVUPD  64(R10)(R12*8), Y4
+	VSUBPD   Y0, Y3, Y3
+	VMULPD   Y3, Y3, Y3
+	VADDPD   Y4, Y3, Y3
+	VMOVUPD  96(SI)(R12*8), Y4
+	VMOVUPD  96(R10)(R12*8), Y5
+	VSUBPD   Y0, Y4, Y4
+	VMULPD   Y4, Y4, Y4
+	VADDPD   Y5, Y4, Y4
+	VMOVNTPD Y1, (DX)(R12*8)
+	VMOVNTPD Y2, 32(DX)(R12*8)
+	VMOVNTPD Y3, 64(DX)(R12*8)
+	VMOVNTPD Y4, 96(DX)(R12*8)
+	ADDQ     $0x00000010, R12
+	SUBQ     $0x00000010, R13
+	JMP      sqdiffaddVSVF64AVX2NT_loop4
+
+sqdiffaddVSVF64AVX2NT_after4:
+sqdiffaddVSVF64AVX2NT_loop1:
+	CMPQ     R13, $0x00000004
+	JB       sqdiffaddVSVF64AVX2NT_after1
+	VMOVUPD  (SI)(R12*8), Y1
+	VMOVUPD  (R10)(R12*8), Y2
+	VSUBPD   Y0, Y1, Y1
+	VMULPD   Y1, Y1, Y1
+	VADDPD   Y2, Y1, Y1
+	VMOVNTPD Y1, (DX)(R12*8)
+	ADDQ     $0x00000004, R12
+	SUBQ     $0x00000004, R13
+	JMP      sqdiffaddVSVF64AVX2NT_loop1
+
+sqdiffaddVSVF64AVX2NT_after1:
+	CMPQ    R13, $0x00000002
+	JB      sqdiffaddVSVF64AVX2NT_tail2
+	VMOVUPD (SI)(R12*8), X1
+	VMOVUPD (R10)(R12*8), X2
+	VSUBPD  X0, X1, X1
+	VMULPD  X1, X1, X1
+	VADDPD  X2, X1, X1
+	VMOVUPD X1, (DX)(R12*8)
+	ADDQ    $0x00000002, R12
+	SUBQ    $0x00000002, R13
+
+sqdiffaddVSVF64AVX2NT_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVSVF64AVX2NT_tail1
+	VMOVQ  (SI)(R12*8), X1
+	VMOVQ  (R10)(R12*8), X2
+	VSUBPD X0, X1, X0
+	VMULPD X0, X0, X0
+	VADDPD X2, X0, X0
+	VMOVQ  X0, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVSVF64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVSVF64AVX2NT_row
+
+sqdiffaddVSVF64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSVVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX
+TEXT ·sqdiffaddSVVF64AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSVVF64AVX2_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSVVF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddSVVF64AVX2_single
+	CMPQ  CX, $0x00000004
+	JE    sqdiffaddSVVF64AVX2_exact1
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddSVVF64AVX2_exact2
+	CMPQ  CX, $0x0000000c
+	JE    sqdiffaddSVVF64AVX2_exact3
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddSVVF64AVX2_exact4
+
+sqdiffaddSVVF64AVX2_row:
+	VBROADCASTSD (SI), Y0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddSVVF64AVX2_loop4:
+	CMPQ    R13, $0x00000010
+	JB      sqdiffaddSVVF64AVX2_after4
+	VMOVUPD (R10)(R12*8), Y1
+	VSUBPD  (R8)(R12*8), Y0, Y2
+	VMULPD  Y2, Y2, Y2
+	VADDPD  Y1, Y2, Y1
+	VMOVUPD 32(R10)(R12*8), Y2
+	VSUBPD  32(R8)(R12*8), Y0, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y2, Y3, Y2
+	VMOVUPD 64(R10)(R12*8), Y3
+	VSUBPD  64(R8)(R12*8), Y0, Y4
+	VMULPD  Y4, Y4, Y4
+	VADDPD  Y3, Y4, Y3
+	VMOVUPD 96(R10)(R12*8), Y4
+	VSUBPD  96(R8)(R12*8), Y0, Y5
+	VMULPD  Y5, Y5, Y5
+	VADDPD  Y4, Y5, Y4
+	VMOVUPD Y1, (DX)(R12*8)
+	VMOVUPD Y2, 32(DX)(R12*8)
+	VMOVUPD Y3, 64(DX)(R12*8)
+	VMOVUPD Y4, 96(DX)(R12*8)
+	ADDQ    $0x00000010, R12
+	SUBQ    $0x00000010, R13
+	JMP     sqdiffaddSVVF64AVX2_loop4
+
+sqdiffaddSVVF64AVX2_after4:
+sqdiffaddSVVF64AVX2_loop1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddSVVF64AVX2_after1
+	VMOVUPD (R10)(R12*8), Y1
+	VSUBPD  (R8)(R12*8), Y0, Y2
+	VMULPD  Y2, Y2, Y2
+	VADDPD  Y1, Y2, Y1
+	VMOVUPD Y1, (DX)(R12*8)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+	JMP     sqdiffaddSVVF64AVX2_loop1
+
+sqdiffaddSVVF64AVX2_after1:
+	CMPQ    R13, $0x00000002
+	JB      sqdiffaddSVVF64AVX2_tail2
+	VMOVUPD (R8)(R12*8), X1
+	VMOVUPD (R10)(R12*8), X2
+	VSUBPD  X1, X0, X1
+	VMULPD  X1, X1, X1
+	VADDPD  X2, X1, X1
+	VMOVUPD X1, (DX)(R12*8)
+	ADDQ    $0x00000002, R12
+	SUBQ    $0x00000002, R13
+
+sqdiffaddSVVF64AVX2_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddSVVF64AVX2_tail1
+	VMOVQ  (R8)(R12*8), X1
+	VMOVQ  (R10)(R12*8), X2
+	VSUBPD X1, X0, X0
+	VMULPD X0, X0, X0
+	VADDPD X2, X0, X0
+	VMOVQ  X0, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddSVVF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSVVF64AVX2_row
+	JMP  sqdiffaddSVVF64AVX2_end
+
+sqdiffaddSVVF64AVX2_exact1:
+	VBROADCASTSD (SI), Y0
+	XORQ         R12, R12
+	VMOVUPD      (R10)(R12*8), Y1
+	VSUBPD       (R8)(R12*8), Y0, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y1, Y0, Y0
+	VMOVUPD      Y0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF64AVX2_exact1
+	JMP          sqdiffaddSVVF64AVX2_end
+
+sqdiffaddSVVF64AVX2_exact2:
+	VBROADCASTSD (SI), Y0
+	XORQ         R12, R12
+	VMOVUPD      (R10)(R12*8), Y1
+	VSUBPD       (R8)(R12*8), Y0, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       Y1, Y2, Y1
+	VMOVUPD      32(R10)(R12*8), Y2
+	VSUBPD       32(R8)(R12*8), Y0, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y2, Y0, Y0
+	VMOVUPD      Y1, (DX)(R12*8)
+	VMOVUPD      Y0, 32(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF64AVX2_exact2
+	JMP          sqdiffaddSVVF64AVX2_end
+
+sqdiffaddSVVF64AVX2_exact3:
+	VBROADCASTSD (SI), Y0
+	XORQ         R12, R12
+	VMOVUPD      (R10)(R12*8), Y1
+	VSUBPD       (R8)(R12*8), Y0, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       Y1, Y2, Y1
+	VMOVUPD      32(R10)(R12*8), Y2
+	VSUBPD       32(R8)(R12*8), Y0, Y3
+	VMULPD       Y3, Y3, Y3
+	VADDPD       Y2, Y3, Y2
+	VMOVUPD      64(R10)(R12*8), Y3
+	VSUBPD       64(R8)(R12*8), Y0, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y3, Y0, Y0
+	VMOVUPD      Y1, (DX)(R12*8)
+	VMOVUPD      Y2, 32(DX)(R12*8)
+	VMOVUPD      Y0, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF64AVX2_exact3
+	JMP          sqdiffaddSVVF64AVX2_end
+
+sqdiffaddSVVF64AVX2_exact4:
+	VBROADCASTSD (SI), Y0
+	XORQ         R12, R12
+	VMOVUPD      (R10)(R12*8), Y1
+	VSUBPD       (R8)(R12*8), Y0, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       Y1, Y2, Y1
+	VMOVUPD      32(R10)(R12*8), Y2
+	VSUBPD       32(R8)(R12*8), Y0, Y3
+	VMULPD       Y3, Y3, Y3
+	VADDPD       Y2, Y3, Y2
+	VMOVUPD      64(R10)(R12*8), Y3
+	VSUBPD       64(R8)(R12*8), Y0, Y4
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y3, Y4, Y3
+	VMOVUPD      96(R10)(R12*8), Y4
+	VSUBPD       96(R8)(R12*8), Y0, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y4, Y0, Y0
+	VMOVUPD      Y1, (DX)(R12*8)
+	VMOVUPD      Y2, 32(DX)(R12*8)
+	VMOVUPD      Y3, 64(DX)(R12*8)
+	VMOVUPD      Y0, 96(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF64AVX2_exact4
+	JMP          sqdiffaddSVVF64AVX2_end
+
+sqdiffaddSVVF64AVX2_single:
+	VBROADCASTSD (SI), Y0
+	XORQ         R12, R12
+	VMOVQ        (R8)(R12*8), X1
+	VMOVQ        (R10)(R12*8), X2
+	VSUBPD       X1, X0, X0
+	VMULPD       X0, X0, X0
+	VADDPD       X2, X0, X0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF64AVX2_single
+
+sqdiffaddSVVF64AVX2_end:
+sqdiffaddSVVF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSVVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, CMOV
+TEXT ·sqdiffaddSVVF64AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSVVF64AVX2NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSVVF64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+
+sqdiffaddSVVF64AVX2NT_row:
+	VBROADCASTSD (SI), Y0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000002
+	JB           sqdiffaddSVVF64AVX2NT_head2
+	VMOVUPD      (R8)(R12*8), X1
+	VMOVUPD      (R10)(R12*8), X2
+	VSUBPD       X1, X0, X1
+	VMULPD       X1, X1, X1
+	VADDPD       X2, X1, X1
+	VMOVUPD      X1, (DX)(R12*8)
+	ADDQ         $0x00000002, R12
+	SUBQ         $0x00000002, R13
+
+sqdiffaddSVVF64AVX2NT_head2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddSVVF64AVX2NT_head1
+	VMOVQ  (R8)(R12*8), X1
+	VMOVQ  (R10)(R12*8), X2
+	VSUBPD X1, X0, X1
+	VMULPD X1, X1, X1
+	VADDPD X2, X1, X1
+	VMOVQ  X1, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddSVVF64AVX2NT_head1:
+	MOVQ R15, R13
+
+sqdiffaddSVVF64AVX2NT_loop4:
+	CMPQ     R13, $0x00000010
+	JB       sqdiffaddSVVF64AVX2NT_after4
+	VMOVUPD  (R10)(R12*8), Y1
+	VSUBPD   (R8)(R12*8), Y0, Y2
+	VMULPD   Y2, Y2, Y2
+	VADDPD   Y1, Y2, Y1
+	VMOVUPD  32(R10)(R12*8), Y2
+	VSUBPD   32(R8)(R12*8), Y0, Y3
+	VMULPD   Y3, Y3, Y3
+	VADDPD   Y2, Y3, Y2
+	VMOVUPD  64(R10)(R12*8), Y3
+	VSUBPD   64(R8)(R12*8), Y0, Y4
+	VMULPD   Y4, Y4, Y4
+	VADDPD   Y3, Y4, Y3
+	VMOVUPD  96(R10)(R12*8), Y4
+	VSUBPD   96(R8)(R12*8), Y0, Y5
+	VMULPD   Y5, Y5, Y5
+	VADDPD   Y4, Y5, Y4
+	VMOVNTPD Y1, (DX)(R12*8)
+	VMOVNTPD Y2, 32(DX)(R12*8)
+	VMOVNTPD Y3, 64(DX)(R12*8)
+	VMOVNTPD Y4, 96(DX)(R12*8)
+	ADDQ     $0x00000010, R12
+	SUBQ     $0x00000010, R13
+	JMP      sqdiffaddSVVF64AVX2NT_loop4
+
+sqdiffaddSVVF64AVX2NT_after4:
+sqdiffaddSVVF64AVX2NT_loop1:
+	CMPQ     R13, $0x00000004
+	JB       sqdiffaddSVVF64AVX2NT_after1
+	VMOVUPD  (R10)(R12*8), Y1
+	VSUBPD   (R8)(R12*8), Y0, Y2
+	VMULPD   Y2, Y2, Y2
+	VADDPD   Y1, Y2, Y1
+	VMOVNTPD Y1, (DX)(R12*8)
+	ADDQ     $0x00000004, R12
+	SUBQ     $0x00000004, R13
+	JMP      sqdiffaddSVVF64AVX2NT_loop1
+
+sqdiffaddSVVF64AVX2NT_after1:
+	CMPQ    R13, $0x00000002
+	JB      sqdiffaddSVVF64AVX2NT_tail2
+	VMOVUPD (R8)(R12*8), X1
+	VMOVUPD (R10)(R12*8), X2
+	VSUBPD  X1, X0, X1
+	VMULPD  X1, X1, X1
+	VADDPD  X2, X1, X1
+	VMOVUPD X1, (DX)(R12*8)
+	ADDQ    $0x00000002, R12
+	SUBQ    $0x00000002, R13
+
+sqdiffaddSVVF64AVX2NT_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddSVVF64AVX2NT_tail1
+	VMOVQ  (R8)(R12*8), X1
+	VMOVQ  (R10)(R12*8), X2
+	VSUBPD X1, X0, X0
+	VMULPD X0, X0, X0
+	VADDPD X2, X0, X0
+	VMOVQ  X0, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddSVVF64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSVVF64AVX2NT_row
+
+sqdiffaddSVVF64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVSSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX
+TEXT ·sqdiffaddVSSF64AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVSSF64AVX2_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVSSF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddVSSF64AVX2_single
+	CMPQ  CX, $0x00000004
+	JE    sqdiffaddVSSF64AVX2_exact1
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddVSSF64AVX2_exact2
+	CMPQ  CX, $0x0000000c
+	JE    sqdiffaddVSSF64AVX2_exact3
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddVSSF64AVX2_exact4
+
+sqdiffaddVSSF64AVX2_row:
+	VBROADCASTSD (R8), Y0
+	VBROADCASTSD (R10), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddVSSF64AVX2_loop4:
+	CMPQ    R13, $0x00000010
+	JB      sqdiffaddVSSF64AVX2_after4
+	VMOVUPD (SI)(R12*8), Y2
+	VSUBPD  Y0, Y2, Y2
+	VMULPD  Y2, Y2, Y2
+	VADDPD  Y1, Y2, Y2
+	VMOVUPD 32(SI)(R12*8), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y1, Y3, Y3
+	VMOVUPD 64(SI)(R12*8), Y4
+	VSUBPD  Y0, Y4, Y4
+	VMULPD  Y4, Y4, Y4
+	VADDPD  Y1, Y4, Y4
+	VMOVUPD 96(SI)(R12*8), Y5
+	VSUBPD  Y0, Y5, Y5
+	VMULPD  Y5, Y5, Y5
+	VADDPD  Y1, Y5, Y5
+	VMOVUPD Y2, (DX)(R12*8)
+	VMOVUPD Y3, 32(DX)(R12*8)
+	VMOVUPD Y4, 64(DX)(R12*8)
+	VMOVUPD Y5, 96(DX)(R12*8)
+	ADDQ    $0x00000010, R12
+	SUBQ    $0x00000010, R13
+	JMP     sqdiffaddVSSF64AVX2_loop4
+
+sqdiffaddVSSF64AVX2_after4:
+sqdiffaddVSSF64AVX2_loop1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddVSSF64AVX2_after1
+	VMOVUPD (SI)(R12*8), Y2
+	VSUBPD  Y0, Y2, Y2
+	VMULPD  Y2, Y2, Y2
+	VADDPD  Y1, Y2, Y2
+	VMOVUPD Y2, (DX)(R12*8)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+	JMP     sqdiffaddVSSF64AVX2_loop1
+
+sqdiffaddVSSF64AVX2_after1:
+	CMPQ    R13, $0x00000002
+	JB      sqdiffaddVSSF64AVX2_tail2
+	VMOVUPD (SI)(R12*8), X2
+	VSUBPD  X0, X2, X2
+	VMULPD  X2, X2, X2
+	VADDPD  X1, X2, X2
+	VMOVUPD X2, (DX)(R12*8)
+	ADDQ    $0x00000002, R12
+	SUBQ    $0x00000002, R13
+
+sqdiffaddVSSF64AVX2_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVSSF64AVX2_tail1
+	VMOVQ  (SI)(R12*8), X2
+	VSUBPD X0, X2, X0
+	VMULPD X0, X0, X0
+	VADDPD X1, X0, X0
+	VMOVQ  X0, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVSSF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVSSF64AVX2_row
+	JMP  sqdiffaddVSSF64AVX2_end
+
+sqdiffaddVSSF64AVX2_exact1:
+	VBROADCASTSD (R8), Y0
+	VBROADCASTSD (R10), Y1
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Y2
+	VSUBPD       Y0, Y2, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y1, Y0, Y0
+	VMOVUPD      Y0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF64AVX2_exact1
+	JMP          sqdiffaddVSSF64AVX2_end
+
+sqdiffaddVSSF64AVX2_exact2:
+	VBROADCASTSD (R8), Y0
+	VBROADCASTSD (R10), Y1
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Y2
+	VSUBPD       Y0, Y2, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       Y1, Y2, Y2
+	VMOVUPD      32(SI)(R12*8), Y3
+	VSUBPD       Y0, Y3, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y1, Y0, Y0
+	VMOVUPD      Y2, (DX)(R12*8)
+	VMOVUPD      Y0, 32(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF64AVX2_exact2
+	JMP          sqdiffaddVSSF64AVX2_end
+
+sqdiffaddVSSF64AVX2_exact3:
+	VBROADCASTSD (R8), Y0
+	VBROADCASTSD (R10), Y1
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Y2
+	VSUBPD       Y0, Y2, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       Y1, Y2, Y2
+	VMOVUPD      32(SI)(R12*8), Y3
+	VSUBPD       Y0, Y3, Y3
+	VMULPD       Y3, Y3, Y3
+	VADDPD       Y1, Y3, Y3
+	VMOVUPD      64(SI)(R12*8), Y4
+	VSUBPD       Y0, Y4, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y1, Y0, Y0
+	VMOVUPD      Y2, (DX)(R12*8)
+	VMOVUPD      Y3, 32(DX)(R12*8)
+	VMOVUPD      Y0, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF64AVX2_exact3
+	JMP          sqdiffaddVSSF64AVX2_end
+
+sqdiffaddVSSF64AVX2_exact4:
+	VBROADCASTSD (R8), Y0
+	VBROADCASTSD (R10), Y1
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Y2
+	VSUBPD       Y0, Y2, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       Y1, Y2, Y2
+	VMOVUPD      32(SI)(R12*8), Y3
+	VSUBPD       Y0, Y3, Y3
+	VMULPD       Y3, Y3, Y3
+	VADDPD       Y1, Y3, Y3
+	VMOVUPD      64(SI)(R12*8), Y4
+	VSUBPD       Y0, Y4, Y4
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y1, Y4, Y4
+	VMOVUPD      96(SI)(R12*8), Y5
+	VSUBPD       Y0, Y5, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y1, Y0, Y0
+	VMOVUPD      Y2, (DX)(R12*8)
+	VMOVUPD      Y3, 32(DX)(R12*8)
+	VMOVUPD      Y4, 64(DX)(R12*8)
+	VMOVUPD      Y0, 96(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF64AVX2_exact4
+	JMP          sqdiffaddVSSF64AVX2_end
+
+sqdiffaddVSSF64AVX2_single:
+	VBROADCASTSD (R8), Y0
+	VBROADCASTSD (R10), Y1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*8), X2
+	VSUBPD       X0, X2, X0
+	VMULPD       X0, X0, X0
+	VADDPD       X1, X0, X0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF64AVX2_single
+
+sqdiffaddVSSF64AVX2_end:
+sqdiffaddVSSF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVSSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, CMOV
+TEXT ·sqdiffaddVSSF64AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVSSF64AVX2NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVSSF64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+
+sqdiffaddVSSF64AVX2NT_row:
+	VBROADCASTSD (R8), Y0
+	VBROADCASTSD (R10), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000002
+	JB           sqdiffaddVSSF64AVX2NT_head2
+	VMOVUPD      (SI)(R12*8), X2
+	VSUBPD       X0, X2, X2
+	VMULPD       X2, X2, X2
+	VADDPD       X1, X2, X2
+	VMOVUPD      X2, (DX)(R12*8)
+	ADDQ         $0x00000002, R12
+	SUBQ         $0x00000002, R13
+
+sqdiffaddVSSF64AVX2NT_head2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVSSF64AVX2NT_head1
+	VMOVQ  (SI)(R12*8), X2
+	VSUBPD X0, X2, X2
+	VMULPD X2, X2, X2
+	VADDPD X1, X2, X2
+	VMOVQ  X2, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVSSF64AVX2NT_head1:
+	MOVQ R15, R13
+
+sqdiffaddVSSF64AVX2NT_loop4:
+	CMPQ     R13, $0x00000010
+	JB       sqdiffaddVSSF64AVX2NT_after4
+	VMOVUPD  (SI)(R12*8), Y2
+	VSUBPD   Y0, Y2, Y2
+	VMULPD   Y2, Y2, Y2
+	VADDPD   Y1, Y2, Y2
+	VMOVUPD  32(SI)(R12*8), Y3
+	VSUBPD   Y0, Y3, Y3
+	VMULPD   Y3, Y3, Y3
+	VADDPD   Y1, Y3, Y3
+	VMOVUPD  64(SI)(R12*8), Y4
+	VSUBPD   Y0, Y4, Y4
+	VMULPD   Y4, Y4, Y4
+	VADDPD   Y1, Y4, Y4
+	VMOVUPD  96(SI)(R12*8), Y5
+	VSUBPD   Y0, Y5, Y5
+	VMULPD   Y5, Y5, Y5
+	VADDPD   Y1, Y5, Y5
+	VMOVNTPD Y2, (DX)(R12*8)
+	VMOVNTPD Y3, 32(DX)(R12*8)
+	VMOVNTPD Y4, 64(DX)(R12*8)
+	VMOVNTPD Y5, 96(DX)(R12*8)
+	ADDQ     $0x00000010, R12
+	SUBQ     $0x00000010, R13
+	JMP      sqdiffaddVSSF64AVX2NT_loop4
+
+sqdiffaddVSSF64AVX2NT_after4:
+sqdiffaddVSSF64AVX2NT_loop1:
+	CMPQ     R13, $0x00000004
+	JB       sqdiffaddVSSF64AVX2NT_after1
+	VMOVUPD  (SI)(R12*8), Y2
+	VSUBPD   Y0, Y2, Y2
+	VMULPD   Y2, Y2, Y2
+	VADDPD   Y1, Y2, Y2
+	VMOVNTPD Y2, (DX)(R12*8)
+	ADDQ     $0x00000004, R12
+	SUBQ     $0x00000004, R13
+	JMP      sqdiffaddVSSF64AVX2NT_loop1
+
+sqdiffaddVSSF64AVX2NT_after1:
+	CMPQ    R13, $0x00000002
+	JB      sqdiffaddVSSF64AVX2NT_tail2
+	VMOVUPD (SI)(R12*8), X2
+	VSUBPD  X0, X2, X2
+	VMULPD  X2, X2, X2
+	VADDPD  X1, X2, X2
+	VMOVUPD X2, (DX)(R12*8)
+	ADDQ    $0x00000002, R12
+	SUBQ    $0x00000002, R13
+
+sqdiffaddVSSF64AVX2NT_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddVSSF64AVX2NT_tail1
+	VMOVQ  (SI)(R12*8), X2
+	VSUBPD X0, X2, X0
+	VMULPD X0, X0, X0
+	VADDPD X1, X0, X0
+	VMOVQ  X0, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddVSSF64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVSSF64AVX2NT_row
+
+sqdiffaddVSSF64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSVSF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX
+TEXT ·sqdiffaddSVSF64AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSVSF64AVX2_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSVSF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddSVSF64AVX2_single
+	CMPQ  CX, $0x00000004
+	JE    sqdiffaddSVSF64AVX2_exact1
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddSVSF64AVX2_exact2
+	CMPQ  CX, $0x0000000c
+	JE    sqdiffaddSVSF64AVX2_exact3
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddSVSF64AVX2_exact4
+
+sqdiffaddSVSF64AVX2_row:
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD (R10), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddSVSF64AVX2_loop4:
+	CMPQ    R13, $0x00000010
+	JB      sqdiffaddSVSF64AVX2_after4
+	VSUBPD  (R8)(R12*8), Y0, Y2
+	VMULPD  Y2, Y2, Y2
+	VADDPD  Y1, Y2, Y2
+	VSUBPD  32(R8)(R12*8), Y0, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y1, Y3, Y3
+	VSUBPD  64(R8)(R12*8), Y0, Y4
+	VMULPD  Y4, Y4, Y4
+	VADDPD  Y1, Y4, Y4
+	VSUBPD  96(R8)(R12*8), Y0, Y5
+	VMULPD  Y5, Y5, Y5
+	VADDPD  Y1, Y5, Y5
+	VMOVUPD Y2, (DX)(R12*8)
+	VMOVUPD Y3, 32(DX)(R12*8)
+	VMOVUPD Y4, 64(DX)(R12*8)
+	VMOVUPD Y5, 96(DX)(R12*8)
+	ADDQ    $0x00000010, R12
+	SUBQ    $0x00000010, R13
+	JMP     sqdiffaddSVSF64AVX2_loop4
+
+sqdiffaddSVSF64AVX2_after4:
+sqdiffaddSVSF64AVX2_loop1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddSVSF64AVX2_after1
+	VSUBPD  (R8)(R12*8), Y0, Y2
+	VMULPD  Y2, Y2, Y2
+	VADDPD  Y1, Y2, Y2
+	VMOVUPD Y2, (DX)(R12*8)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+	JMP     sqdiffaddSVSF64AVX2_loop1
+
+sqdiffaddSVSF64AVX2_after1:
+	CMPQ    R13, $0x00000002
+	JB      sqdiffaddSVSF64AVX2_tail2
+	VMOVUPD (R8)(R12*8), X2
+	VSUBPD  X2, X0, X2
+	VMULPD  X2, X2, X2
+	VADDPD  X1, X2, X2
+	VMOVUPD X2, (DX)(R12*8)
+	ADDQ    $0x00000002, R12
+	SUBQ    $0x00000002, R13
+
+sqdiffaddSVSF64AVX2_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddSVSF64AVX2_tail1
+	VMOVQ  (R8)(R12*8), X2
+	VSUBPD X2, X0, X0
+	VMULPD X0, X0, X0
+	VADDPD X1, X0, X0
+	VMOVQ  X0, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddSVSF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSVSF64AVX2_row
+	JMP  sqdiffaddSVSF64AVX2_end
+
+sqdiffaddSVSF64AVX2_exact1:
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD (R10), Y1
+	XORQ         R12, R12
+	VSUBPD       (R8)(R12*8), Y0, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y1, Y0, Y0
+	VMOVUPD      Y0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF64AVX2_exact1
+	JMP          sqdiffaddSVSF64AVX2_end
+
+sqdiffaddSVSF64AVX2_exact2:
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD (R10), Y1
+	XORQ         R12, R12
+	VSUBPD       (R8)(R12*8), Y0, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       Y1, Y2, Y2
+	VSUBPD       32(R8)(R12*8), Y0, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y1, Y0, Y0
+	VMOVUPD      Y2, (DX)(R12*8)
+	VMOVUPD      Y0, 32(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF64AVX2_exact2
+	JMP          sqdiffaddSVSF64AVX2_end
+
+sqdiffaddSVSF64AVX2_exact3:
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD (R10), Y1
+	XORQ         R12, R12
+	VSUBPD       (R8)(R12*8), Y0, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       Y1, Y2, Y2
+	VSUBPD       32(R8)(R12*8), Y0, Y3
+	VMULPD       Y3, Y3, Y3
+	VADDPD       Y1, Y3, Y3
+	VSUBPD       64(R8)(R12*8), Y0, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y1, Y0, Y0
+	VMOVUPD      Y2, (DX)(R12*8)
+	VMOVUPD      Y3, 32(DX)(R12*8)
+	VMOVUPD      Y0, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF64AVX2_exact3
+	JMP          sqdiffaddSVSF64AVX2_end
+
+sqdiffaddSVSF64AVX2_exact4:
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD (R10), Y1
+	XORQ         R12, R12
+	VSUBPD       (R8)(R12*8), Y0, Y2
+	VMULPD       Y2, Y2, Y2
+	VADDPD       Y1, Y2, Y2
+	VSUBPD       32(R8)(R12*8), Y0, Y3
+	VMULPD       Y3, Y3, Y3
+	VADDPD       Y1, Y3, Y3
+	VSUBPD       64(R8)(R12*8), Y0, Y4
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y1, Y4, Y4
+	VSUBPD       96(R8)(R12*8), Y0, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y1, Y0, Y0
+	VMOVUPD      Y2, (DX)(R12*8)
+	VMOVUPD      Y3, 32(DX)(R12*8)
+	VMOVUPD      Y4, 64(DX)(R12*8)
+	VMOVUPD      Y0, 96(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF64AVX2_exact4
+	JMP          sqdiffaddSVSF64AVX2_end
+
+sqdiffaddSVSF64AVX2_single:
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD (R10), Y1
+	XORQ         R12, R12
+	VMOVQ        (R8)(R12*8), X2
+	VSUBPD       X2, X0, X0
+	VMULPD       X0, X0, X0
+	VADDPD       X1, X0, X0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF64AVX2_single
+
+sqdiffaddSVSF64AVX2_end:
+sqdiffaddSVSF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSVSF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, CMOV
+TEXT ·sqdiffaddSVSF64AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSVSF64AVX2NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSVSF64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+
+sqdiffaddSVSF64AVX2NT_row:
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD (R10), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000002
+	JB           sqdiffaddSVSF64AVX2NT_head2
+	VMOVUPD      (R8)(R12*8), X2
+	VSUBPD       X2, X0, X2
+	VMULPD       X2, X2, X2
+	VADDPD       X1, X2, X2
+	VMOVUPD      X2, (DX)(R12*8)
+	ADDQ         $0x00000002, R12
+	SUBQ         $0x00000002, R13
+
+sqdiffaddSVSF64AVX2NT_head2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddSVSF64AVX2NT_head1
+	VMOVQ  (R8)(R12*8), X2
+	VSUBPD X2, X0, X2
+	VMULPD X2, X2, X2
+	VADDPD X1, X2, X2
+	VMOVQ  X2, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddSVSF64AVX2NT_head1:
+	MOVQ R15, R13
+
+sqdiffaddSVSF64AVX2NT_loop4:
+	CMPQ     R13, $0x00000010
+	JB       sqdiffaddSVSF64AVX2NT_after4
+	VSUBPD   (R8)(R12*8), Y0, Y2
+	VMULPD   Y2, Y2, Y2
+	VADDPD   Y1, Y2, Y2
+	VSUBPD   32(R8)(R12*8), Y0, Y3
+	VMULPD   Y3, Y3, Y3
+	VADDPD   Y1, Y3, Y3
+	VSUBPD   64(R8)(R12*8), Y0, Y4
+	VMULPD   Y4, Y4, Y4
+	VADDPD   Y1, Y4, Y4
+	VSUBPD   96(R8)(R12*8), Y0, Y5
+	VMULPD   Y5, Y5, Y5
+	VADDPD   Y1, Y5, Y5
+	VMOVNTPD Y2, (DX)(R12*8)
+	VMOVNTPD Y3, 32(DX)(R12*8)
+	VMOVNTPD Y4, 64(DX)(R12*8)
+	VMOVNTPD Y5, 96(DX)(R12*8)
+	ADDQ     $0x00000010, R12
+	SUBQ     $0x00000010, R13
+	JMP      sqdiffaddSVSF64AVX2NT_loop4
+
+sqdiffaddSVSF64AVX2NT_after4:
+sqdiffaddSVSF64AVX2NT_loop1:
+	CMPQ     R13, $0x00000004
+	JB       sqdiffaddSVSF64AVX2NT_after1
+	VSUBPD   (R8)(R12*8), Y0, Y2
+	VMULPD   Y2, Y2, Y2
+	VADDPD   Y1, Y2, Y2
+	VMOVNTPD Y2, (DX)(R12*8)
+	ADDQ     $0x00000004, R12
+	SUBQ     $0x00000004, R13
+	JMP      sqdiffaddSVSF64AVX2NT_loop1
+
+sqdiffaddSVSF64AVX2NT_after1:
+	CMPQ    R13, $0x00000002
+	JB      sqdiffaddSVSF64AVX2NT_tail2
+	VMOVUPD (R8)(R12*8), X2
+	VSUBPD  X2, X0, X2
+	VMULPD  X2, X2, X2
+	VADDPD  X1, X2, X2
+	VMOVUPD X2, (DX)(R12*8)
+	ADDQ    $0x00000002, R12
+	SUBQ    $0x00000002, R13
+
+sqdiffaddSVSF64AVX2NT_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddSVSF64AVX2NT_tail1
+	VMOVQ  (R8)(R12*8), X2
+	VSUBPD X2, X0, X0
+	VMULPD X0, X0, X0
+	VADDPD X1, X0, X0
+	VMOVQ  X0, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddSVSF64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSVSF64AVX2NT_row
+
+sqdiffaddSVSF64AVX2NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSSVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX
+TEXT ·sqdiffaddSSVF64AVX2(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSSVF64AVX2_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSSVF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddSSVF64AVX2_single
+	CMPQ  CX, $0x00000004
+	JE    sqdiffaddSSVF64AVX2_exact1
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddSSVF64AVX2_exact2
+	CMPQ  CX, $0x0000000c
+	JE    sqdiffaddSSVF64AVX2_exact3
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddSSVF64AVX2_exact4
+
+sqdiffaddSSVF64AVX2_row:
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD (R8), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddSSVF64AVX2_loop4:
+	CMPQ    R13, $0x00000010
+	JB      sqdiffaddSSVF64AVX2_after4
+	VMOVUPD (R10)(R12*8), Y2
+	VSUBPD  Y1, Y0, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y2, Y3, Y2
+	VMOVUPD 32(R10)(R12*8), Y3
+	VSUBPD  Y1, Y0, Y4
+	VMULPD  Y4, Y4, Y4
+	VADDPD  Y3, Y4, Y3
+	VMOVUPD 64(R10)(R12*8), Y4
+	VSUBPD  Y1, Y0, Y5
+	VMULPD  Y5, Y5, Y5
+	VADDPD  Y4, Y5, Y4
+	VMOVUPD 96(R10)(R12*8), Y5
+	VSUBPD  Y1, Y0, Y6
+	VMULPD  Y6, Y6, Y6
+	VADDPD  Y5, Y6, Y5
+	VMOVUPD Y2, (DX)(R12*8)
+	VMOVUPD Y3, 32(DX)(R12*8)
+	VMOVUPD Y4, 64(DX)(R12*8)
+	VMOVUPD Y5, 96(DX)(R12*8)
+	ADDQ    $0x00000010, R12
+	SUBQ    $0x00000010, R13
+	JMP     sqdiffaddSSVF64AVX2_loop4
+
+sqdiffaddSSVF64AVX2_after4:
+sqdiffaddSSVF64AVX2_loop1:
+	CMPQ    R13, $0x00000004
+	JB      sqdiffaddSSVF64AVX2_after1
+	VMOVUPD (R10)(R12*8), Y2
+	VSUBPD  Y1, Y0, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y2, Y3, Y2
+	VMOVUPD Y2, (DX)(R12*8)
+	ADDQ    $0x00000004, R12
+	SUBQ    $0x00000004, R13
+	JMP     sqdiffaddSSVF64AVX2_loop1
+
+sqdiffaddSSVF64AVX2_after1:
+	CMPQ    R13, $0x00000002
+	JB      sqdiffaddSSVF64AVX2_tail2
+	VMOVUPD (R10)(R12*8), X2
+	VSUBPD  X1, X0, X3
+	VMULPD  X3, X3, X3
+	VADDPD  X2, X3, X2
+	VMOVUPD X2, (DX)(R12*8)
+	ADDQ    $0x00000002, R12
+	SUBQ    $0x00000002, R13
+
+sqdiffaddSSVF64AVX2_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddSSVF64AVX2_tail1
+	VMOVQ  (R10)(R12*8), X2
+	VSUBPD X1, X0, X0
+	VMULPD X0, X0, X0
+	VADDPD X2, X0, X0
+	VMOVQ  X0, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddSSVF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSSVF64AVX2_row
+	JMP  sqdiffaddSSVF64AVX2_end
+
+sqdiffaddSSVF64AVX2_exact1:
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD (R8), Y1
+	XORQ         R12, R12
+	VMOVUPD      (R10)(R12*8), Y2
+	VSUBPD       Y1, Y0, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y2, Y0, Y0
+	VMOVUPD      Y0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF64AVX2_exact1
+	JMP          sqdiffaddSSVF64AVX2_end
+
+sqdiffaddSSVF64AVX2_exact2:
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD (R8), Y1
+	XORQ         R12, R12
+	VMOVUPD      (R10)(R12*8), Y2
+	VSUBPD       Y1, Y0, Y3
+	VMULPD       Y3, Y3, Y3
+	VADDPD       Y2, Y3, Y2
+	VMOVUPD      32(R10)(R12*8), Y3
+	VSUBPD       Y1, Y0, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y3, Y0, Y0
+	VMOVUPD      Y2, (DX)(R12*8)
+	VMOVUPD      Y0, 32(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF64AVX2_exact2
+	JMP          sqdiffaddSSVF64AVX2_end
+
+sqdiffaddSSVF64AVX2_exact3:
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD (R8), Y1
+	XORQ         R12, R12
+	VMOVUPD      (R10)(R12*8), Y2
+	VSUBPD       Y1, Y0, Y3
+	VMULPD       Y3, Y3, Y3
+	VADDPD       Y2, Y3, Y2
+	VMOVUPD      32(R10)(R12*8), Y3
+	VSUBPD       Y1, Y0, Y4
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y3, Y4, Y3
+	VMOVUPD      64(R10)(R12*8), Y4
+	VSUBPD       Y1, Y0, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y4, Y0, Y0
+	VMOVUPD      Y2, (DX)(R12*8)
+	VMOVUPD      Y3, 32(DX)(R12*8)
+	VMOVUPD      Y0, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF64AVX2_exact3
+	JMP          sqdiffaddSSVF64AVX2_end
+
+sqdiffaddSSVF64AVX2_exact4:
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD (R8), Y1
+	XORQ         R12, R12
+	VMOVUPD      (R10)(R12*8), Y2
+	VSUBPD       Y1, Y0, Y3
+	VMULPD       Y3, Y3, Y3
+	VADDPD       Y2, Y3, Y2
+	VMOVUPD      32(R10)(R12*8), Y3
+	VSUBPD       Y1, Y0, Y4
+	VMULPD       Y4, Y4, Y4
+	VADDPD       Y3, Y4, Y3
+	VMOVUPD      64(R10)(R12*8), Y4
+	VSUBPD       Y1, Y0, Y5
+	VMULPD       Y5, Y5, Y5
+	VADDPD       Y4, Y5, Y4
+	VMOVUPD      96(R10)(R12*8), Y5
+	VSUBPD       Y1, Y0, Y0
+	VMULPD       Y0, Y0, Y0
+	VADDPD       Y5, Y0, Y0
+	VMOVUPD      Y2, (DX)(R12*8)
+	VMOVUPD      Y3, 32(DX)(R12*8)
+	VMOVUPD      Y4, 64(DX)(R12*8)
+	VMOVUPD      Y0, 96(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF64AVX2_exact4
+	JMP          sqdiffaddSSVF64AVX2_end
+
+sqdiffaddSSVF64AVX2_single:
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD (R8), Y1
+	XORQ         R12, R12
+	VMOVQ        (R10)(R12*8), X2
+	VSUBPD       X1, X0, X0
+	VMULPD       X0, X0, X0
+	VADDPD       X2, X0, X0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF64AVX2_single
+
+sqdiffaddSSVF64AVX2_end:
+sqdiffaddSSVF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSSVF64AVX2NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, CMOV
+TEXT ·sqdiffaddSSVF64AVX2NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSSVF64AVX2NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSSVF64AVX2NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+
+sqdiffaddSSVF64AVX2NT_row:
+	VBROADCASTSD (SI), Y0
+	VBROADCASTSD (R8), Y1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000001f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	CMPQ         R13, $0x00000002
+	JB           sqdiffaddSSVF64AVX2NT_head2
+	VMOVUPD      (R10)(R12*8), X2
+	VSUBPD       X1, X0, X3
+	VMULPD       X3, X3, X3
+	VADDPD       X2, X3, X2
+	VMOVUPD      X2, (DX)(R12*8)
+	ADDQ         $0x00000002, R12
+	SUBQ         $0x00000002, R13
+
+sqdiffaddSSVF64AVX2NT_head2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddSSVF64AVX2NT_head1
+	VMOVQ  (R10)(R12*8), X2
+	VSUBPD X1, X0, X3
+	VMULPD X3, X3, X3
+	VADDPD X2, X3, X2
+	VMOVQ  X2, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddSSVF64AVX2NT_head1:
+	MOVQ R15, R13
+
+sqdiffaddSSVF64AVX2NT_loop4:
+	CMPQ     R13, $0x00000010
+	JB       sqdiffaddSSVF64AVX2NT_after4
+	VMOVUPD  (R10)(R12*8), Y2
+	VSUBPD   Y1, Y0, Y3
+	VMULPD   Y3, Y3, Y3
+	VADDPD   Y2, Y3, Y2
+	VMOVUPD  32(R10)(R12*8), Y3
+	VSUBPD   Y1, Y0, Y4
+	VMULPD   Y4, Y4, Y4
+	VADDPD   Y3, Y4, Y3
+	VMOVUPD  64(R10)(R12*8), Y4
+	VSUBPD   Y1, Y0, Y5
+	VMULPD   Y5, Y5, Y5
+	VADDPD   Y4, Y5, Y4
+	VMOVUPD  96(R10)(R12*8), Y5
+	VSUBPD   Y1, Y0, Y6
+	VMULPD   Y6, Y6, Y6
+	VADDPD   Y5, Y6, Y5
+	VMOVNTPD Y2, (DX)(R12*8)
+	VMOVNTPD Y3, 32(DX)(R12*8)
+	VMOVNTPD Y4, 64(DX)(R12*8)
+	VMOVNTPD Y5, 96(DX)(R12*8)
+	ADDQ     $0x00000010, R12
+	SUBQ     $0x00000010, R13
+	JMP      sqdiffaddSSVF64AVX2NT_loop4
+
+sqdiffaddSSVF64AVX2NT_after4:
+sqdiffaddSSVF64AVX2NT_loop1:
+	CMPQ     R13, $0x00000004
+	JB       sqdiffaddSSVF64AVX2NT_after1
+	VMOVUPD  (R10)(R12*8), Y2
+	VSUBPD   Y1, Y0, Y3
+	VMULPD   Y3, Y3, Y3
+	VADDPD   Y2, Y3, Y2
+	VMOVNTPD Y2, (DX)(R12*8)
+	ADDQ     $0x00000004, R12
+	SUBQ     $0x00000004, R13
+	JMP      sqdiffaddSSVF64AVX2NT_loop1
+
+sqdiffaddSSVF64AVX2NT_after1:
+	CMPQ    R13, $0x00000002
+	JB      sqdiffaddSSVF64AVX2NT_tail2
+	VMOVUPD (R10)(R12*8), X2
+	VSUBPD  X1, X0, X3
+	VMULPD  X3, X3, X3
+	VADDPD  X2, X3, X2
+	VMOVUPD X2, (DX)(R12*8)
+	ADDQ    $0x00000002, R12
+	SUBQ    $0x00000002, R13
+
+sqdiffaddSSVF64AVX2NT_tail2:
+	CMPQ   R13, $0x00000001
+	JB     sqdiffaddSSVF64AVX2NT_tail1
+	VMOVQ  (R10)(R12*8), X2
+	VSUBPD X1, X0, X0
+	VMULPD X0, X0, X0
+	VADDPD X2, X0, X0
+	VMOVQ  X0, (DX)(R12*8)
+	ADDQ   $0x00000001, R12
+	SUBQ   $0x00000001, R13
+
+sqdiffaddSSVF64AVX2NT_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSSVF64AVX2NT_row
+
+sqdiffaddSSVF64AVX2NT_done:
 	VZEROUPPER
 	RET
 
@@ -41699,6 +47053,2335 @@ clampSSVF32AVX512NT_done:
 	VZEROUPPER
 	RET
 
+// func sqdiffaddVVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sqdiffaddVVVF32AVX512(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVVVF32AVX512_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVVVF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddVVVF32AVX512_single
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddVVVF32AVX512_exact1
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddVVVF32AVX512_exact2
+	CMPQ  CX, $0x00000030
+	JE    sqdiffaddVVVF32AVX512_exact3
+	CMPQ  CX, $0x00000040
+	JE    sqdiffaddVVVF32AVX512_exact4
+
+sqdiffaddVVVF32AVX512_row:
+	XORQ R12, R12
+	MOVQ CX, R13
+
+sqdiffaddVVVF32AVX512_loop4:
+	CMPQ    R13, $0x00000040
+	JB      sqdiffaddVVVF32AVX512_after4
+	VMOVUPS (SI)(R12*4), Z0
+	VMOVUPS (R10)(R12*4), Z1
+	VSUBPS  (R8)(R12*4), Z0, Z0
+	VMULPS  Z0, Z0, Z0
+	VADDPS  Z1, Z0, Z0
+	VMOVUPS 64(SI)(R12*4), Z1
+	VMOVUPS 64(R10)(R12*4), Z2
+	VSUBPS  64(R8)(R12*4), Z1, Z1
+	VMULPS  Z1, Z1, Z1
+	VADDPS  Z2, Z1, Z1
+	VMOVUPS 128(SI)(R12*4), Z2
+	VMOVUPS 128(R10)(R12*4), Z3
+	VSUBPS  128(R8)(R12*4), Z2, Z2
+	VMULPS  Z2, Z2, Z2
+	VADDPS  Z3, Z2, Z2
+	VMOVUPS 192(SI)(R12*4), Z3
+	VMOVUPS 192(R10)(R12*4), Z4
+	VSUBPS  192(R8)(R12*4), Z3, Z3
+	VMULPS  Z3, Z3, Z3
+	VADDPS  Z4, Z3, Z3
+	VMOVUPS Z0, (DX)(R12*4)
+	VMOVUPS Z1, 64(DX)(R12*4)
+	VMOVUPS Z2, 128(DX)(R12*4)
+	VMOVUPS Z3, 192(DX)(R12*4)
+	ADDQ    $0x00000040, R12
+	SUBQ    $0x00000040, R13
+	JMP     sqdiffaddVVVF32AVX512_loop4
+
+sqdiffaddVVVF32AVX512_after4:
+sqdiffaddVVVF32AVX512_loop1:
+	CMPQ    R13, $0x00000010
+	JB      sqdiffaddVVVF32AVX512_after1
+	VMOVUPS (SI)(R12*4), Z0
+	VMOVUPS (R10)(R12*4), Z1
+	VSUBPS  (R8)(R12*4), Z0, Z0
+	VMULPS  Z0, Z0, Z0
+	VADDPS  Z1, Z0, Z0
+	VMOVUPS Z0, (DX)(R12*4)
+	ADDQ    $0x00000010, R12
+	SUBQ    $0x00000010, R13
+	JMP     sqdiffaddVVVF32AVX512_loop1
+
+sqdiffaddVVVF32AVX512_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddVVVF32AVX512_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPS.Z (SI)(R12*4), K1, Z0
+	VMOVUPS.Z (R8)(R12*4), K1, Z1
+	VMOVUPS.Z (R10)(R12*4), K1, Z2
+	VSUBPS    Z1, Z0, Z0
+	VMULPS    Z0, Z0, Z0
+	VADDPS    Z2, Z0, Z0
+	VMOVUPS   Z0, K1, (DX)(R12*4)
+	ADDQ      R13, R12
+
+sqdiffaddVVVF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVVVF32AVX512_row
+	JMP  sqdiffaddVVVF32AVX512_end
+
+sqdiffaddVVVF32AVX512_exact1:
+	XORQ    R12, R12
+	VMOVUPS (SI)(R12*4), Z0
+	VMOVUPS (R10)(R12*4), Z1
+	VSUBPS  (R8)(R12*4), Z0, Z0
+	VMULPS  Z0, Z0, Z0
+	VADDPS  Z1, Z0, Z0
+	VMOVUPS Z0, (DX)(R12*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     sqdiffaddVVVF32AVX512_exact1
+	JMP     sqdiffaddVVVF32AVX512_end
+
+sqdiffaddVVVF32AVX512_exact2:
+	XORQ    R12, R12
+	VMOVUPS (SI)(R12*4), Z0
+	VMOVUPS (R10)(R12*4), Z1
+	VSUBPS  (R8)(R12*4), Z0, Z0
+	VMULPS  Z0, Z0, Z0
+	VADDPS  Z1, Z0, Z0
+	VMOVUPS 64(SI)(R12*4), Z1
+	VMOVUPS 64(R10)(R12*4), Z2
+	VSUBPS  64(R8)(R12*4), Z1, Z1
+	VMULPS  Z1, Z1, Z1
+	VADDPS  Z2, Z1, Z1
+	VMOVUPS Z0, (DX)(R12*4)
+	VMOVUPS Z1, 64(DX)(R12*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     sqdiffaddVVVF32AVX512_exact2
+	JMP     sqdiffaddVVVF32AVX512_end
+
+sqdiffaddVVVF32AVX512_exact3:
+	XORQ    R12, R12
+	VMOVUPS (SI)(R12*4), Z0
+	VMOVUPS (R10)(R12*4), Z1
+	VSUBPS  (R8)(R12*4), Z0, Z0
+	VMULPS  Z0, Z0, Z0
+	VADDPS  Z1, Z0, Z0
+	VMOVUPS 64(SI)(R12*4), Z1
+	VMOVUPS 64(R10)(R12*4), Z2
+	VSUBPS  64(R8)(R12*4), Z1, Z1
+	VMULPS  Z1, Z1, Z1
+	VADDPS  Z2, Z1, Z1
+	VMOVUPS 128(SI)(R12*4), Z2
+	VMOVUPS 128(R10)(R12*4), Z3
+	VSUBPS  128(R8)(R12*4), Z2, Z2
+	VMULPS  Z2, Z2, Z2
+	VADDPS  Z3, Z2, Z2
+	VMOVUPS Z0, (DX)(R12*4)
+	VMOVUPS Z1, 64(DX)(R12*4)
+	VMOVUPS Z2, 128(DX)(R12*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     sqdiffaddVVVF32AVX512_exact3
+	JMP     sqdiffaddVVVF32AVX512_end
+
+sqdiffaddVVVF32AVX512_exact4:
+	XORQ    R12, R12
+	VMOVUPS (SI)(R12*4), Z0
+	VMOVUPS (R10)(R12*4), Z1
+	VSUBPS  (R8)(R12*4), Z0, Z0
+	VMULPS  Z0, Z0, Z0
+	VADDPS  Z1, Z0, Z0
+	VMOVUPS 64(SI)(R12*4), Z1
+	VMOVUPS 64(R10)(R12*4), Z2
+	VSUBPS  64(R8)(R12*4), Z1, Z1
+	VMULPS  Z1, Z1, Z1
+	VADDPS  Z2, Z1, Z1
+	VMOVUPS 128(SI)(R12*4), Z2
+	VMOVUPS 128(R10)(R12*4), Z3
+	VSUBPS  128(R8)(R12*4), Z2, Z2
+	VMULPS  Z2, Z2, Z2
+	VADDPS  Z3, Z2, Z2
+	VMOVUPS 192(SI)(R12*4), Z3
+	VMOVUPS 192(R10)(R12*4), Z4
+	VSUBPS  192(R8)(R12*4), Z3, Z3
+	VMULPS  Z3, Z3, Z3
+	VADDPS  Z4, Z3, Z3
+	VMOVUPS Z0, (DX)(R12*4)
+	VMOVUPS Z1, 64(DX)(R12*4)
+	VMOVUPS Z2, 128(DX)(R12*4)
+	VMOVUPS Z3, 192(DX)(R12*4)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     sqdiffaddVVVF32AVX512_exact4
+	JMP     sqdiffaddVVVF32AVX512_end
+
+sqdiffaddVVVF32AVX512_single:
+	XORQ   R12, R12
+	VMOVSS (SI)(R12*4), X0
+	VMOVSS (R8)(R12*4), X1
+	VMOVSS (R10)(R12*4), X2
+	VSUBPS Z1, Z0, Z3
+	VMULPS Z3, Z3, Z3
+	VADDPS Z2, Z3, Z3
+	VMOVSS X3, (DX)(R12*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	ADDQ   R11, R10
+	DECQ   AX
+	JNZ    sqdiffaddVVVF32AVX512_single
+
+sqdiffaddVVVF32AVX512_end:
+sqdiffaddVVVF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sqdiffaddVVVF32AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVVVF32AVX512NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVVVF32AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+
+sqdiffaddVVVF32AVX512NT_row:
+	XORQ      R12, R12
+	MOVQ      CX, R13
+	MOVQ      DX, R14
+	NEGQ      R14
+	ANDQ      $0x0000003f, R14
+	SHRQ      $0x02, R14
+	CMPQ      R14, R13
+	CMOVQGT   R13, R14
+	MOVQ      R13, R15
+	SUBQ      R14, R15
+	MOVQ      R14, R13
+	TESTQ     R13, R13
+	JZ        sqdiffaddVVVF32AVX512NT_head_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPS.Z (SI)(R12*4), K1, Z0
+	VMOVUPS.Z (R8)(R12*4), K1, Z1
+	VMOVUPS.Z (R10)(R12*4), K1, Z2
+	VSUBPS    Z1, Z0, Z0
+	VMULPS    Z0, Z0, Z0
+	VADDPS    Z2, Z0, Z0
+	VMOVUPS   Z0, K1, (DX)(R12*4)
+	ADDQ      R13, R12
+
+sqdiffaddVVVF32AVX512NT_head_done:
+	MOVQ R15, R13
+
+sqdiffaddVVVF32AVX512NT_loop4:
+	CMPQ     R13, $0x00000040
+	JB       sqdiffaddVVVF32AVX512NT_after4
+	VMOVUPS  (SI)(R12*4), Z0
+	VMOVUPS  (R10)(R12*4), Z1
+	VSUBPS   (R8)(R12*4), Z0, Z0
+	VMULPS   Z0, Z0, Z0
+	VADDPS   Z1, Z0, Z0
+	VMOVUPS  64(SI)(R12*4), Z1
+	VMOVUPS  64(R10)(R12*4), Z2
+	VSUBPS   64(R8)(R12*4), Z1, Z1
+	VMULPS   Z1, Z1, Z1
+	VADDPS   Z2, Z1, Z1
+	VMOVUPS  128(SI)(R12*4), Z2
+	VMOVUPS  128(R10)(R12*4), Z3
+	VSUBPS   128(R8)(R12*4), Z2, Z2
+	VMULPS   Z2, Z2, Z2
+	VADDPS   Z3, Z2, Z2
+	VMOVUPS  192(SI)(R12*4), Z3
+	VMOVUPS  192(R10)(R12*4), Z4
+	VSUBPS   192(R8)(R12*4), Z3, Z3
+	VMULPS   Z3, Z3, Z3
+	VADDPS   Z4, Z3, Z3
+	VMOVNTPS Z0, (DX)(R12*4)
+	VMOVNTPS Z1, 64(DX)(R12*4)
+	VMOVNTPS Z2, 128(DX)(R12*4)
+	VMOVNTPS Z3, 192(DX)(R12*4)
+	ADDQ     $0x00000040, R12
+	SUBQ     $0x00000040, R13
+	JMP      sqdiffaddVVVF32AVX512NT_loop4
+
+sqdiffaddVVVF32AVX512NT_after4:
+sqdiffaddVVVF32AVX512NT_loop1:
+	CMPQ     R13, $0x00000010
+	JB       sqdiffaddVVVF32AVX512NT_after1
+	VMOVUPS  (SI)(R12*4), Z0
+	VMOVUPS  (R10)(R12*4), Z1
+	VSUBPS   (R8)(R12*4), Z0, Z0
+	VMULPS   Z0, Z0, Z0
+	VADDPS   Z1, Z0, Z0
+	VMOVNTPS Z0, (DX)(R12*4)
+	ADDQ     $0x00000010, R12
+	SUBQ     $0x00000010, R13
+	JMP      sqdiffaddVVVF32AVX512NT_loop1
+
+sqdiffaddVVVF32AVX512NT_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddVVVF32AVX512NT_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPS.Z (SI)(R12*4), K1, Z0
+	VMOVUPS.Z (R8)(R12*4), K1, Z1
+	VMOVUPS.Z (R10)(R12*4), K1, Z2
+	VSUBPS    Z1, Z0, Z0
+	VMULPS    Z0, Z0, Z0
+	VADDPS    Z2, Z0, Z0
+	VMOVUPS   Z0, K1, (DX)(R12*4)
+	ADDQ      R13, R12
+
+sqdiffaddVVVF32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVVVF32AVX512NT_row
+
+sqdiffaddVVVF32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sqdiffaddVVSF32AVX512(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVVSF32AVX512_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVVSF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddVVSF32AVX512_single
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddVVSF32AVX512_exact1
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddVVSF32AVX512_exact2
+	CMPQ  CX, $0x00000030
+	JE    sqdiffaddVVSF32AVX512_exact3
+	CMPQ  CX, $0x00000040
+	JE    sqdiffaddVVSF32AVX512_exact4
+
+sqdiffaddVVSF32AVX512_row:
+	VBROADCASTSS (R10), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddVVSF32AVX512_loop4:
+	CMPQ    R13, $0x00000040
+	JB      sqdiffaddVVSF32AVX512_after4
+	VMOVUPS (SI)(R12*4), Z1
+	VSUBPS  (R8)(R12*4), Z1, Z1
+	VMULPS  Z1, Z1, Z1
+	VADDPS  Z0, Z1, Z1
+	VMOVUPS 64(SI)(R12*4), Z2
+	VSUBPS  64(R8)(R12*4), Z2, Z2
+	VMULPS  Z2, Z2, Z2
+	VADDPS  Z0, Z2, Z2
+	VMOVUPS 128(SI)(R12*4), Z3
+	VSUBPS  128(R8)(R12*4), Z3, Z3
+	VMULPS  Z3, Z3, Z3
+	VADDPS  Z0, Z3, Z3
+	VMOVUPS 192(SI)(R12*4), Z4
+	VSUBPS  192(R8)(R12*4), Z4, Z4
+	VMULPS  Z4, Z4, Z4
+	VADDPS  Z0, Z4, Z4
+	VMOVUPS Z1, (DX)(R12*4)
+	VMOVUPS Z2, 64(DX)(R12*4)
+	VMOVUPS Z3, 128(DX)(R12*4)
+	VMOVUPS Z4, 192(DX)(R12*4)
+	ADDQ    $0x00000040, R12
+	SUBQ    $0x00000040, R13
+	JMP     sqdiffaddVVSF32AVX512_loop4
+
+sqdiffaddVVSF32AVX512_after4:
+sqdiffaddVVSF32AVX512_loop1:
+	CMPQ    R13, $0x00000010
+	JB      sqdiffaddVVSF32AVX512_after1
+	VMOVUPS (SI)(R12*4), Z1
+	VSUBPS  (R8)(R12*4), Z1, Z1
+	VMULPS  Z1, Z1, Z1
+	VADDPS  Z0, Z1, Z1
+	VMOVUPS Z1, (DX)(R12*4)
+	ADDQ    $0x00000010, R12
+	SUBQ    $0x00000010, R13
+	JMP     sqdiffaddVVSF32AVX512_loop1
+
+sqdiffaddVVSF32AVX512_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddVVSF32AVX512_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPS.Z (SI)(R12*4), K1, Z1
+	VMOVUPS.Z (R8)(R12*4), K1, Z2
+	VSUBPS    Z2, Z1, Z1
+	VMULPS    Z1, Z1, Z1
+	VADDPS    Z0, Z1, Z0
+	VMOVUPS   Z0, K1, (DX)(R12*4)
+	ADDQ      R13, R12
+
+sqdiffaddVVSF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVVSF32AVX512_row
+	JMP  sqdiffaddVVSF32AVX512_end
+
+sqdiffaddVVSF32AVX512_exact1:
+	VBROADCASTSS (R10), Z0
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Z1
+	VSUBPS       (R8)(R12*4), Z1, Z1
+	VMULPS       Z1, Z1, Z1
+	VADDPS       Z0, Z1, Z0
+	VMOVUPS      Z0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF32AVX512_exact1
+	JMP          sqdiffaddVVSF32AVX512_end
+
+sqdiffaddVVSF32AVX512_exact2:
+	VBROADCASTSS (R10), Z0
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Z1
+	VSUBPS       (R8)(R12*4), Z1, Z1
+	VMULPS       Z1, Z1, Z1
+	VADDPS       Z0, Z1, Z1
+	VMOVUPS      64(SI)(R12*4), Z2
+	VSUBPS       64(R8)(R12*4), Z2, Z2
+	VMULPS       Z2, Z2, Z2
+	VADDPS       Z0, Z2, Z0
+	VMOVUPS      Z1, (DX)(R12*4)
+	VMOVUPS      Z0, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF32AVX512_exact2
+	JMP          sqdiffaddVVSF32AVX512_end
+
+sqdiffaddVVSF32AVX512_exact3:
+	VBROADCASTSS (R10), Z0
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Z1
+	VSUBPS       (R8)(R12*4), Z1, Z1
+	VMULPS       Z1, Z1, Z1
+	VADDPS       Z0, Z1, Z1
+	VMOVUPS      64(SI)(R12*4), Z2
+	VSUBPS       64(R8)(R12*4), Z2, Z2
+	VMULPS       Z2, Z2, Z2
+	VADDPS       Z0, Z2, Z2
+	VMOVUPS      128(SI)(R12*4), Z3
+	VSUBPS       128(R8)(R12*4), Z3, Z3
+	VMULPS       Z3, Z3, Z3
+	VADDPS       Z0, Z3, Z0
+	VMOVUPS      Z1, (DX)(R12*4)
+	VMOVUPS      Z2, 64(DX)(R12*4)
+	VMOVUPS      Z0, 128(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF32AVX512_exact3
+	JMP          sqdiffaddVVSF32AVX512_end
+
+sqdiffaddVVSF32AVX512_exact4:
+	VBROADCASTSS (R10), Z0
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Z1
+	VSUBPS       (R8)(R12*4), Z1, Z1
+	VMULPS       Z1, Z1, Z1
+	VADDPS       Z0, Z1, Z1
+	VMOVUPS      64(SI)(R12*4), Z2
+	VSUBPS       64(R8)(R12*4), Z2, Z2
+	VMULPS       Z2, Z2, Z2
+	VADDPS       Z0, Z2, Z2
+	VMOVUPS      128(SI)(R12*4), Z3
+	VSUBPS       128(R8)(R12*4), Z3, Z3
+	VMULPS       Z3, Z3, Z3
+	VADDPS       Z0, Z3, Z3
+	VMOVUPS      192(SI)(R12*4), Z4
+	VSUBPS       192(R8)(R12*4), Z4, Z4
+	VMULPS       Z4, Z4, Z4
+	VADDPS       Z0, Z4, Z0
+	VMOVUPS      Z1, (DX)(R12*4)
+	VMOVUPS      Z2, 64(DX)(R12*4)
+	VMOVUPS      Z3, 128(DX)(R12*4)
+	VMOVUPS      Z0, 192(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF32AVX512_exact4
+	JMP          sqdiffaddVVSF32AVX512_end
+
+sqdiffaddVVSF32AVX512_single:
+	VBROADCASTSS (R10), Z0
+	XORQ         R12, R12
+	VMOVSS       (SI)(R12*4), X1
+	VMOVSS       (R8)(R12*4), X2
+	VSUBPS       Z2, Z1, Z3
+	VMULPS       Z3, Z3, Z3
+	VADDPS       Z0, Z3, Z0
+	VMOVSS       X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF32AVX512_single
+
+sqdiffaddVVSF32AVX512_end:
+sqdiffaddVVSF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sqdiffaddVVSF32AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVVSF32AVX512NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVVSF32AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+
+sqdiffaddVVSF32AVX512NT_row:
+	VBROADCASTSS (R10), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           sqdiffaddVVSF32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVUPS.Z    (SI)(R12*4), K1, Z1
+	VMOVUPS.Z    (R8)(R12*4), K1, Z2
+	VSUBPS       Z2, Z1, Z1
+	VMULPS       Z1, Z1, Z1
+	VADDPS       Z0, Z1, Z1
+	VMOVUPS      Z1, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+sqdiffaddVVSF32AVX512NT_head_done:
+	MOVQ R15, R13
+
+sqdiffaddVVSF32AVX512NT_loop4:
+	CMPQ     R13, $0x00000040
+	JB       sqdiffaddVVSF32AVX512NT_after4
+	VMOVUPS  (SI)(R12*4), Z1
+	VSUBPS   (R8)(R12*4), Z1, Z1
+	VMULPS   Z1, Z1, Z1
+	VADDPS   Z0, Z1, Z1
+	VMOVUPS  64(SI)(R12*4), Z2
+	VSUBPS   64(R8)(R12*4), Z2, Z2
+	VMULPS   Z2, Z2, Z2
+	VADDPS   Z0, Z2, Z2
+	VMOVUPS  128(SI)(R12*4), Z3
+	VSUBPS   128(R8)(R12*4), Z3, Z3
+	VMULPS   Z3, Z3, Z3
+	VADDPS   Z0, Z3, Z3
+	VMOVUPS  192(SI)(R12*4), Z4
+	VSUBPS   192(R8)(R12*4), Z4, Z4
+	VMULPS   Z4, Z4, Z4
+	VADDPS   Z0, Z4, Z4
+	VMOVNTPS Z1, (DX)(R12*4)
+	VMOVNTPS Z2, 64(DX)(R12*4)
+	VMOVNTPS Z3, 128(DX)(R12*4)
+	VMOVNTPS Z4, 192(DX)(R12*4)
+	ADDQ     $0x00000040, R12
+	SUBQ     $0x00000040, R13
+	JMP      sqdiffaddVVSF32AVX512NT_loop4
+
+sqdiffaddVVSF32AVX512NT_after4:
+sqdiffaddVVSF32AVX512NT_loop1:
+	CMPQ     R13, $0x00000010
+	JB       sqdiffaddVVSF32AVX512NT_after1
+	VMOVUPS  (SI)(R12*4), Z1
+	VSUBPS   (R8)(R12*4), Z1, Z1
+	VMULPS   Z1, Z1, Z1
+	VADDPS   Z0, Z1, Z1
+	VMOVNTPS Z1, (DX)(R12*4)
+	ADDQ     $0x00000010, R12
+	SUBQ     $0x00000010, R13
+	JMP      sqdiffaddVVSF32AVX512NT_loop1
+
+sqdiffaddVVSF32AVX512NT_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddVVSF32AVX512NT_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPS.Z (SI)(R12*4), K1, Z1
+	VMOVUPS.Z (R8)(R12*4), K1, Z2
+	VSUBPS    Z2, Z1, Z1
+	VMULPS    Z1, Z1, Z1
+	VADDPS    Z0, Z1, Z0
+	VMOVUPS   Z0, K1, (DX)(R12*4)
+	ADDQ      R13, R12
+
+sqdiffaddVVSF32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVVSF32AVX512NT_row
+
+sqdiffaddVVSF32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sqdiffaddVSVF32AVX512(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVSVF32AVX512_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVSVF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddVSVF32AVX512_single
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddVSVF32AVX512_exact1
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddVSVF32AVX512_exact2
+	CMPQ  CX, $0x00000030
+	JE    sqdiffaddVSVF32AVX512_exact3
+	CMPQ  CX, $0x00000040
+	JE    sqdiffaddVSVF32AVX512_exact4
+
+sqdiffaddVSVF32AVX512_row:
+	VBROADCASTSS (R8), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddVSVF32AVX512_loop4:
+	CMPQ    R13, $0x00000040
+	JB      sqdiffaddVSVF32AVX512_after4
+	VMOVUPS (SI)(R12*4), Z1
+	VMOVUPS (R10)(R12*4), Z2
+	VSUBPS  Z0, Z1, Z1
+	VMULPS  Z1, Z1, Z1
+	VADDPS  Z2, Z1, Z1
+	VMOVUPS 64(SI)(R12*4), Z2
+	VMOVUPS 64(R10)(R12*4), Z3
+	VSUBPS  Z0, Z2, Z2
+	VMULPS  Z2, Z2, Z2
+	VADDPS  Z3, Z2, Z2
+	VMOVUPS 128(SI)(R12*4), Z3
+	VMOVUPS 128(R10)(R12*4), Z4
+	VSUBPS  Z0, Z3, Z3
+	VMULPS  Z3, Z3, Z3
+	VADDPS  Z4, Z3, Z3
+	VMOVUPS 192(SI)(R12*4), Z4
+	VMOVUPS 192(R10)(R12*4), Z5
+	VSUBPS  Z0, Z4, Z4
+	VMULPS  Z4, Z4, Z4
+	VADDPS  Z5, Z4, Z4
+	VMOVUPS Z1, (DX)(R12*4)
+	VMOVUPS Z2, 64(DX)(R12*4)
+	VMOVUPS Z3, 128(DX)(R12*4)
+	VMOVUPS Z4, 192(DX)(R12*4)
+	ADDQ    $0x00000040, R12
+	SUBQ    $0x00000040, R13
+	JMP     sqdiffaddVSVF32AVX512_loop4
+
+sqdiffaddVSVF32AVX512_after4:
+sqdiffaddVSVF32AVX512_loop1:
+	CMPQ    R13, $0x00000010
+	JB      sqdiffaddVSVF32AVX512_after1
+	VMOVUPS (SI)(R12*4), Z1
+	VMOVUPS (R10)(R12*4), Z2
+	VSUBPS  Z0, Z1, Z1
+	VMULPS  Z1, Z1, Z1
+	VADDPS  Z2, Z1, Z1
+	VMOVUPS Z1, (DX)(R12*4)
+	ADDQ    $0x00000010, R12
+	SUBQ    $0x00000010, R13
+	JMP     sqdiffaddVSVF32AVX512_loop1
+
+sqdiffaddVSVF32AVX512_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddVSVF32AVX512_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPS.Z (SI)(R12*4), K1, Z1
+	VMOVUPS.Z (R10)(R12*4), K1, Z2
+	VSUBPS    Z0, Z1, Z0
+	VMULPS    Z0, Z0, Z0
+	VADDPS    Z2, Z0, Z0
+	VMOVUPS   Z0, K1, (DX)(R12*4)
+	ADDQ      R13, R12
+
+sqdiffaddVSVF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVSVF32AVX512_row
+	JMP  sqdiffaddVSVF32AVX512_end
+
+sqdiffaddVSVF32AVX512_exact1:
+	VBROADCASTSS (R8), Z0
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Z1
+	VMOVUPS      (R10)(R12*4), Z2
+	VSUBPS       Z0, Z1, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z2, Z0, Z0
+	VMOVUPS      Z0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF32AVX512_exact1
+	JMP          sqdiffaddVSVF32AVX512_end
+
+sqdiffaddVSVF32AVX512_exact2:
+	VBROADCASTSS (R8), Z0
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Z1
+	VMOVUPS      (R10)(R12*4), Z2
+	VSUBPS       Z0, Z1, Z1
+	VMULPS       Z1, Z1, Z1
+	VADDPS       Z2, Z1, Z1
+	VMOVUPS      64(SI)(R12*4), Z2
+	VMOVUPS      64(R10)(R12*4), Z3
+	VSUBPS       Z0, Z2, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z3, Z0, Z0
+	VMOVUPS      Z1, (DX)(R12*4)
+	VMOVUPS      Z0, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF32AVX512_exact2
+	JMP          sqdiffaddVSVF32AVX512_end
+
+sqdiffaddVSVF32AVX512_exact3:
+	VBROADCASTSS (R8), Z0
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Z1
+	VMOVUPS      (R10)(R12*4), Z2
+	VSUBPS       Z0, Z1, Z1
+	VMULPS       Z1, Z1, Z1
+	VADDPS       Z2, Z1, Z1
+	VMOVUPS      64(SI)(R12*4), Z2
+	VMOVUPS      64(R10)(R12*4), Z3
+	VSUBPS       Z0, Z2, Z2
+	VMULPS       Z2, Z2, Z2
+	VADDPS       Z3, Z2, Z2
+	VMOVUPS      128(SI)(R12*4), Z3
+	VMOVUPS      128(R10)(R12*4), Z4
+	VSUBPS       Z0, Z3, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z4, Z0, Z0
+	VMOVUPS      Z1, (DX)(R12*4)
+	VMOVUPS      Z2, 64(DX)(R12*4)
+	VMOVUPS      Z0, 128(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF32AVX512_exact3
+	JMP          sqdiffaddVSVF32AVX512_end
+
+sqdiffaddVSVF32AVX512_exact4:
+	VBROADCASTSS (R8), Z0
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Z1
+	VMOVUPS      (R10)(R12*4), Z2
+	VSUBPS       Z0, Z1, Z1
+	VMULPS       Z1, Z1, Z1
+	VADDPS       Z2, Z1, Z1
+	VMOVUPS      64(SI)(R12*4), Z2
+	VMOVUPS      64(R10)(R12*4), Z3
+	VSUBPS       Z0, Z2, Z2
+	VMULPS       Z2, Z2, Z2
+	VADDPS       Z3, Z2, Z2
+	VMOVUPS      128(SI)(R12*4), Z3
+	VMOVUPS      128(R10)(R12*4), Z4
+	VSUBPS       Z0, Z3, Z3
+	VMULPS       Z3, Z3, Z3
+	VADDPS       Z4, Z3, Z3
+	VMOVUPS      192(SI)(R12*4), Z4
+	VMOVUPS      192(R10)(R12*4), Z5
+	VSUBPS       Z0, Z4, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z5, Z0, Z0
+	VMOVUPS      Z1, (DX)(R12*4)
+	VMOVUPS      Z2, 64(DX)(R12*4)
+	VMOVUPS      Z3, 128(DX)(R12*4)
+	VMOVUPS      Z0, 192(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF32AVX512_exact4
+	JMP          sqdiffaddVSVF32AVX512_end
+
+sqdiffaddVSVF32AVX512_single:
+	VBROADCASTSS (R8), Z0
+	XORQ         R12, R12
+	VMOVSS       (SI)(R12*4), X1
+	VMOVSS       (R10)(R12*4), X2
+	VSUBPS       Z0, Z1, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z2, Z0, Z0
+	VMOVSS       X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF32AVX512_single
+
+sqdiffaddVSVF32AVX512_end:
+sqdiffaddVSVF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sqdiffaddVSVF32AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVSVF32AVX512NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVSVF32AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+
+sqdiffaddVSVF32AVX512NT_row:
+	VBROADCASTSS (R8), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           sqdiffaddVSVF32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVUPS.Z    (SI)(R12*4), K1, Z1
+	VMOVUPS.Z    (R10)(R12*4), K1, Z2
+	VSUBPS       Z0, Z1, Z1
+	VMULPS       Z1, Z1, Z1
+	VADDPS       Z2, Z1, Z1
+	VMOVUPS      Z1, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+sqdiffaddVSVF32AVX512NT_head_done:
+	MOVQ R15, R13
+
+sqdiffaddVSVF32AVX512NT_loop4:
+	CMPQ     R13, $0x00000040
+	JB       sqdiffaddVSVF32AVX512NT_after4
+	VMOVUPS  (SI)(R12*4), Z1
+	VMOVUPS  (R10)(R12*4), Z2
+	VSUBPS   Z0, Z1, Z1
+	VMULPS   Z1, Z1, Z1
+	VADDPS   Z2, Z1, Z1
+	VMOVUPS  64(SI)(R12*4), Z2
+	VMOVUPS  64(R10)(R12*4), Z3
+	VSUBPS   Z0, Z2, Z2
+	VMULPS   Z2, Z2, Z2
+	VADDPS   Z3, Z2, Z2
+	VMOVUPS  128(SI)(R12*4), Z3
+	VMOVUPS  128(R10)(R12*4), Z4
+	VSUBPS   Z0, Z3, Z3
+	VMULPS   Z3, Z3, Z3
+	VADDPS   Z4, Z3, Z3
+	VMOVUPS  192(SI)(R12*4), Z4
+	VMOVUPS  192(R10)(R12*4), Z5
+	VSUBPS   Z0, Z4, Z4
+	VMULPS   Z4, Z4, Z4
+	VADDPS   Z5, Z4, Z4
+	VMOVNTPS Z1, (DX)(R12*4)
+	VMOVNTPS Z2, 64(DX)(R12*4)
+	VMOVNTPS Z3, 128(DX)(R12*4)
+	VMOVNTPS Z4, 192(DX)(R12*4)
+	ADDQ     $0x00000040, R12
+	SUBQ     $0x00000040, R13
+	JMP      sqdiffaddVSVF32AVX512NT_loop4
+
+sqdiffaddVSVF32AVX512NT_after4:
+sqdiffaddVSVF32AVX512NT_loop1:
+	CMPQ     R13, $0x00000010
+	JB       sqdiffaddVSVF32AVX512NT_after1
+	VMOVUPS  (SI)(R12*4), Z1
+	VMOVUPS  (R10)(R12*4), Z2
+	VSUBPS   Z0, Z1, Z1
+	VMULPS   Z1, Z1, Z1
+	VADDPS   Z2, Z1, Z1
+	VMOVNTPS Z1, (DX)(R12*4)
+	ADDQ     $0x00000010, R12
+	SUBQ     $0x00000010, R13
+	JMP      sqdiffaddVSVF32AVX512NT_loop1
+
+sqdiffaddVSVF32AVX512NT_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddVSVF32AVX512NT_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPS.Z (SI)(R12*4), K1, Z1
+	VMOVUPS.Z (R10)(R12*4), K1, Z2
+	VSUBPS    Z0, Z1, Z0
+	VMULPS    Z0, Z0, Z0
+	VADDPS    Z2, Z0, Z0
+	VMOVUPS   Z0, K1, (DX)(R12*4)
+	ADDQ      R13, R12
+
+sqdiffaddVSVF32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVSVF32AVX512NT_row
+
+sqdiffaddVSVF32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sqdiffaddSVVF32AVX512(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSVVF32AVX512_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSVVF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddSVVF32AVX512_single
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddSVVF32AVX512_exact1
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddSVVF32AVX512_exact2
+	CMPQ  CX, $0x00000030
+	JE    sqdiffaddSVVF32AVX512_exact3
+	CMPQ  CX, $0x00000040
+	JE    sqdiffaddSVVF32AVX512_exact4
+
+sqdiffaddSVVF32AVX512_row:
+	VBROADCASTSS (SI), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddSVVF32AVX512_loop4:
+	CMPQ    R13, $0x00000040
+	JB      sqdiffaddSVVF32AVX512_after4
+	VMOVUPS (R10)(R12*4), Z1
+	VSUBPS  (R8)(R12*4), Z0, Z2
+	VMULPS  Z2, Z2, Z2
+	VADDPS  Z1, Z2, Z1
+	VMOVUPS 64(R10)(R12*4), Z2
+	VSUBPS  64(R8)(R12*4), Z0, Z3
+	VMULPS  Z3, Z3, Z3
+	VADDPS  Z2, Z3, Z2
+	VMOVUPS 128(R10)(R12*4), Z3
+	VSUBPS  128(R8)(R12*4), Z0, Z4
+	VMULPS  Z4, Z4, Z4
+	VADDPS  Z3, Z4, Z3
+	VMOVUPS 192(R10)(R12*4), Z4
+	VSUBPS  192(R8)(R12*4), Z0, Z5
+	VMULPS  Z5, Z5, Z5
+	VADDPS  Z4, Z5, Z4
+	VMOVUPS Z1, (DX)(R12*4)
+	VMOVUPS Z2, 64(DX)(R12*4)
+	VMOVUPS Z3, 128(DX)(R12*4)
+	VMOVUPS Z4, 192(DX)(R12*4)
+	ADDQ    $0x00000040, R12
+	SUBQ    $0x00000040, R13
+	JMP     sqdiffaddSVVF32AVX512_loop4
+
+sqdiffaddSVVF32AVX512_after4:
+sqdiffaddSVVF32AVX512_loop1:
+	CMPQ    R13, $0x00000010
+	JB      sqdiffaddSVVF32AVX512_after1
+	VMOVUPS (R10)(R12*4), Z1
+	VSUBPS  (R8)(R12*4), Z0, Z2
+	VMULPS  Z2, Z2, Z2
+	VADDPS  Z1, Z2, Z1
+	VMOVUPS Z1, (DX)(R12*4)
+	ADDQ    $0x00000010, R12
+	SUBQ    $0x00000010, R13
+	JMP     sqdiffaddSVVF32AVX512_loop1
+
+sqdiffaddSVVF32AVX512_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddSVVF32AVX512_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPS.Z (R8)(R12*4), K1, Z1
+	VMOVUPS.Z (R10)(R12*4), K1, Z2
+	VSUBPS    Z1, Z0, Z0
+	VMULPS    Z0, Z0, Z0
+	VADDPS    Z2, Z0, Z0
+	VMOVUPS   Z0, K1, (DX)(R12*4)
+	ADDQ      R13, R12
+
+sqdiffaddSVVF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSVVF32AVX512_row
+	JMP  sqdiffaddSVVF32AVX512_end
+
+sqdiffaddSVVF32AVX512_exact1:
+	VBROADCASTSS (SI), Z0
+	XORQ         R12, R12
+	VMOVUPS      (R10)(R12*4), Z1
+	VSUBPS       (R8)(R12*4), Z0, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z1, Z0, Z0
+	VMOVUPS      Z0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF32AVX512_exact1
+	JMP          sqdiffaddSVVF32AVX512_end
+
+sqdiffaddSVVF32AVX512_exact2:
+	VBROADCASTSS (SI), Z0
+	XORQ         R12, R12
+	VMOVUPS      (R10)(R12*4), Z1
+	VSUBPS       (R8)(R12*4), Z0, Z2
+	VMULPS       Z2, Z2, Z2
+	VADDPS       Z1, Z2, Z1
+	VMOVUPS      64(R10)(R12*4), Z2
+	VSUBPS       64(R8)(R12*4), Z0, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z2, Z0, Z0
+	VMOVUPS      Z1, (DX)(R12*4)
+	VMOVUPS      Z0, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF32AVX512_exact2
+	JMP          sqdiffaddSVVF32AVX512_end
+
+sqdiffaddSVVF32AVX512_exact3:
+	VBROADCASTSS (SI), Z0
+	XORQ         R12, R12
+	VMOVUPS      (R10)(R12*4), Z1
+	VSUBPS       (R8)(R12*4), Z0, Z2
+	VMULPS       Z2, Z2, Z2
+	VADDPS       Z1, Z2, Z1
+	VMOVUPS      64(R10)(R12*4), Z2
+	VSUBPS       64(R8)(R12*4), Z0, Z3
+	VMULPS       Z3, Z3, Z3
+	VADDPS       Z2, Z3, Z2
+	VMOVUPS      128(R10)(R12*4), Z3
+	VSUBPS       128(R8)(R12*4), Z0, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z3, Z0, Z0
+	VMOVUPS      Z1, (DX)(R12*4)
+	VMOVUPS      Z2, 64(DX)(R12*4)
+	VMOVUPS      Z0, 128(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF32AVX512_exact3
+	JMP          sqdiffaddSVVF32AVX512_end
+
+sqdiffaddSVVF32AVX512_exact4:
+	VBROADCASTSS (SI), Z0
+	XORQ         R12, R12
+	VMOVUPS      (R10)(R12*4), Z1
+	VSUBPS       (R8)(R12*4), Z0, Z2
+	VMULPS       Z2, Z2, Z2
+	VADDPS       Z1, Z2, Z1
+	VMOVUPS      64(R10)(R12*4), Z2
+	VSUBPS       64(R8)(R12*4), Z0, Z3
+	VMULPS       Z3, Z3, Z3
+	VADDPS       Z2, Z3, Z2
+	VMOVUPS      128(R10)(R12*4), Z3
+	VSUBPS       128(R8)(R12*4), Z0, Z4
+	VMULPS       Z4, Z4, Z4
+	VADDPS       Z3, Z4, Z3
+	VMOVUPS      192(R10)(R12*4), Z4
+	VSUBPS       192(R8)(R12*4), Z0, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z4, Z0, Z0
+	VMOVUPS      Z1, (DX)(R12*4)
+	VMOVUPS      Z2, 64(DX)(R12*4)
+	VMOVUPS      Z3, 128(DX)(R12*4)
+	VMOVUPS      Z0, 192(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF32AVX512_exact4
+	JMP          sqdiffaddSVVF32AVX512_end
+
+sqdiffaddSVVF32AVX512_single:
+	VBROADCASTSS (SI), Z0
+	XORQ         R12, R12
+	VMOVSS       (R8)(R12*4), X1
+	VMOVSS       (R10)(R12*4), X2
+	VSUBPS       Z1, Z0, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z2, Z0, Z0
+	VMOVSS       X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF32AVX512_single
+
+sqdiffaddSVVF32AVX512_end:
+sqdiffaddSVVF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSVVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sqdiffaddSVVF32AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSVVF32AVX512NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSVVF32AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+
+sqdiffaddSVVF32AVX512NT_row:
+	VBROADCASTSS (SI), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           sqdiffaddSVVF32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVUPS.Z    (R8)(R12*4), K1, Z1
+	VMOVUPS.Z    (R10)(R12*4), K1, Z2
+	VSUBPS       Z1, Z0, Z1
+	VMULPS       Z1, Z1, Z1
+	VADDPS       Z2, Z1, Z1
+	VMOVUPS      Z1, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+sqdiffaddSVVF32AVX512NT_head_done:
+	MOVQ R15, R13
+
+sqdiffaddSVVF32AVX512NT_loop4:
+	CMPQ     R13, $0x00000040
+	JB       sqdiffaddSVVF32AVX512NT_after4
+	VMOVUPS  (R10)(R12*4), Z1
+	VSUBPS   (R8)(R12*4), Z0, Z2
+	VMULPS   Z2, Z2, Z2
+	VADDPS   Z1, Z2, Z1
+	VMOVUPS  64(R10)(R12*4), Z2
+	VSUBPS   64(R8)(R12*4), Z0, Z3
+	VMULPS   Z3, Z3, Z3
+	VADDPS   Z2, Z3, Z2
+	VMOVUPS  128(R10)(R12*4), Z3
+	VSUBPS   128(R8)(R12*4), Z0, Z4
+	VMULPS   Z4, Z4, Z4
+	VADDPS   Z3, Z4, Z3
+	VMOVUPS  192(R10)(R12*4), Z4
+	VSUBPS   192(R8)(R12*4), Z0, Z5
+	VMULPS   Z5, Z5, Z5
+	VADDPS   Z4, Z5, Z4
+	VMOVNTPS Z1, (DX)(R12*4)
+	VMOVNTPS Z2, 64(DX)(R12*4)
+	VMOVNTPS Z3, 128(DX)(R12*4)
+	VMOVNTPS Z4, 192(DX)(R12*4)
+	ADDQ     $0x00000040, R12
+	SUBQ     $0x00000040, R13
+	JMP      sqdiffaddSVVF32AVX512NT_loop4
+
+sqdiffaddSVVF32AVX512NT_after4:
+sqdiffaddSVVF32AVX512NT_loop1:
+	CMPQ     R13, $0x00000010
+	JB       sqdiffaddSVVF32AVX512NT_after1
+	VMOVUPS  (R10)(R12*4), Z1
+	VSUBPS   (R8)(R12*4), Z0, Z2
+	VMULPS   Z2, Z2, Z2
+	VADDPS   Z1, Z2, Z1
+	VMOVNTPS Z1, (DX)(R12*4)
+	ADDQ     $0x00000010, R12
+	SUBQ     $0x00000010, R13
+	JMP      sqdiffaddSVVF32AVX512NT_loop1
+
+sqdiffaddSVVF32AVX512NT_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddSVVF32AVX512NT_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPS.Z (R8)(R12*4), K1, Z1
+	VMOVUPS.Z (R10)(R12*4), K1, Z2
+	VSUBPS    Z1, Z0, Z0
+	VMULPS    Z0, Z0, Z0
+	VADDPS    Z2, Z0, Z0
+	VMOVUPS   Z0, K1, (DX)(R12*4)
+	ADDQ      R13, R12
+
+sqdiffaddSVVF32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSVVF32AVX512NT_row
+
+sqdiffaddSVVF32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVSSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sqdiffaddVSSF32AVX512(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVSSF32AVX512_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVSSF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddVSSF32AVX512_single
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddVSSF32AVX512_exact1
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddVSSF32AVX512_exact2
+	CMPQ  CX, $0x00000030
+	JE    sqdiffaddVSSF32AVX512_exact3
+	CMPQ  CX, $0x00000040
+	JE    sqdiffaddVSSF32AVX512_exact4
+
+sqdiffaddVSSF32AVX512_row:
+	VBROADCASTSS (R8), Z0
+	VBROADCASTSS (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddVSSF32AVX512_loop4:
+	CMPQ    R13, $0x00000040
+	JB      sqdiffaddVSSF32AVX512_after4
+	VMOVUPS (SI)(R12*4), Z2
+	VSUBPS  Z0, Z2, Z2
+	VMULPS  Z2, Z2, Z2
+	VADDPS  Z1, Z2, Z2
+	VMOVUPS 64(SI)(R12*4), Z3
+	VSUBPS  Z0, Z3, Z3
+	VMULPS  Z3, Z3, Z3
+	VADDPS  Z1, Z3, Z3
+	VMOVUPS 128(SI)(R12*4), Z4
+	VSUBPS  Z0, Z4, Z4
+	VMULPS  Z4, Z4, Z4
+	VADDPS  Z1, Z4, Z4
+	VMOVUPS 192(SI)(R12*4), Z5
+	VSUBPS  Z0, Z5, Z5
+	VMULPS  Z5, Z5, Z5
+	VADDPS  Z1, Z5, Z5
+	VMOVUPS Z2, (DX)(R12*4)
+	VMOVUPS Z3, 64(DX)(R12*4)
+	VMOVUPS Z4, 128(DX)(R12*4)
+	VMOVUPS Z5, 192(DX)(R12*4)
+	ADDQ    $0x00000040, R12
+	SUBQ    $0x00000040, R13
+	JMP     sqdiffaddVSSF32AVX512_loop4
+
+sqdiffaddVSSF32AVX512_after4:
+sqdiffaddVSSF32AVX512_loop1:
+	CMPQ    R13, $0x00000010
+	JB      sqdiffaddVSSF32AVX512_after1
+	VMOVUPS (SI)(R12*4), Z2
+	VSUBPS  Z0, Z2, Z2
+	VMULPS  Z2, Z2, Z2
+	VADDPS  Z1, Z2, Z2
+	VMOVUPS Z2, (DX)(R12*4)
+	ADDQ    $0x00000010, R12
+	SUBQ    $0x00000010, R13
+	JMP     sqdiffaddVSSF32AVX512_loop1
+
+sqdiffaddVSSF32AVX512_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddVSSF32AVX512_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPS.Z (SI)(R12*4), K1, Z2
+	VSUBPS    Z0, Z2, Z0
+	VMULPS    Z0, Z0, Z0
+	VADDPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (DX)(R12*4)
+	ADDQ      R13, R12
+
+sqdiffaddVSSF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVSSF32AVX512_row
+	JMP  sqdiffaddVSSF32AVX512_end
+
+sqdiffaddVSSF32AVX512_exact1:
+	VBROADCASTSS (R8), Z0
+	VBROADCASTSS (R10), Z1
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Z2
+	VSUBPS       Z0, Z2, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z1, Z0, Z0
+	VMOVUPS      Z0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF32AVX512_exact1
+	JMP          sqdiffaddVSSF32AVX512_end
+
+sqdiffaddVSSF32AVX512_exact2:
+	VBROADCASTSS (R8), Z0
+	VBROADCASTSS (R10), Z1
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Z2
+	VSUBPS       Z0, Z2, Z2
+	VMULPS       Z2, Z2, Z2
+	VADDPS       Z1, Z2, Z2
+	VMOVUPS      64(SI)(R12*4), Z3
+	VSUBPS       Z0, Z3, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z1, Z0, Z0
+	VMOVUPS      Z2, (DX)(R12*4)
+	VMOVUPS      Z0, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF32AVX512_exact2
+	JMP          sqdiffaddVSSF32AVX512_end
+
+sqdiffaddVSSF32AVX512_exact3:
+	VBROADCASTSS (R8), Z0
+	VBROADCASTSS (R10), Z1
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Z2
+	VSUBPS       Z0, Z2, Z2
+	VMULPS       Z2, Z2, Z2
+	VADDPS       Z1, Z2, Z2
+	VMOVUPS      64(SI)(R12*4), Z3
+	VSUBPS       Z0, Z3, Z3
+	VMULPS       Z3, Z3, Z3
+	VADDPS       Z1, Z3, Z3
+	VMOVUPS      128(SI)(R12*4), Z4
+	VSUBPS       Z0, Z4, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z1, Z0, Z0
+	VMOVUPS      Z2, (DX)(R12*4)
+	VMOVUPS      Z3, 64(DX)(R12*4)
+	VMOVUPS      Z0, 128(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF32AVX512_exact3
+	JMP          sqdiffaddVSSF32AVX512_end
+
+sqdiffaddVSSF32AVX512_exact4:
+	VBROADCASTSS (R8), Z0
+	VBROADCASTSS (R10), Z1
+	XORQ         R12, R12
+	VMOVUPS      (SI)(R12*4), Z2
+	VSUBPS       Z0, Z2, Z2
+	VMULPS       Z2, Z2, Z2
+	VADDPS       Z1, Z2, Z2
+	VMOVUPS      64(SI)(R12*4), Z3
+	VSUBPS       Z0, Z3, Z3
+	VMULPS       Z3, Z3, Z3
+	VADDPS       Z1, Z3, Z3
+	VMOVUPS      128(SI)(R12*4), Z4
+	VSUBPS       Z0, Z4, Z4
+	VMULPS       Z4, Z4, Z4
+	VADDPS       Z1, Z4, Z4
+	VMOVUPS      192(SI)(R12*4), Z5
+	VSUBPS       Z0, Z5, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z1, Z0, Z0
+	VMOVUPS      Z2, (DX)(R12*4)
+	VMOVUPS      Z3, 64(DX)(R12*4)
+	VMOVUPS      Z4, 128(DX)(R12*4)
+	VMOVUPS      Z0, 192(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF32AVX512_exact4
+	JMP          sqdiffaddVSSF32AVX512_end
+
+sqdiffaddVSSF32AVX512_single:
+	VBROADCASTSS (R8), Z0
+	VBROADCASTSS (R10), Z1
+	XORQ         R12, R12
+	VMOVSS       (SI)(R12*4), X2
+	VSUBPS       Z0, Z2, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z1, Z0, Z0
+	VMOVSS       X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF32AVX512_single
+
+sqdiffaddVSSF32AVX512_end:
+sqdiffaddVSSF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVSSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sqdiffaddVSSF32AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVSSF32AVX512NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVSSF32AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+
+sqdiffaddVSSF32AVX512NT_row:
+	VBROADCASTSS (R8), Z0
+	VBROADCASTSS (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           sqdiffaddVSSF32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVUPS.Z    (SI)(R12*4), K1, Z2
+	VSUBPS       Z0, Z2, Z2
+	VMULPS       Z2, Z2, Z2
+	VADDPS       Z1, Z2, Z2
+	VMOVUPS      Z2, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+sqdiffaddVSSF32AVX512NT_head_done:
+	MOVQ R15, R13
+
+sqdiffaddVSSF32AVX512NT_loop4:
+	CMPQ     R13, $0x00000040
+	JB       sqdiffaddVSSF32AVX512NT_after4
+	VMOVUPS  (SI)(R12*4), Z2
+	VSUBPS   Z0, Z2, Z2
+	VMULPS   Z2, Z2, Z2
+	VADDPS   Z1, Z2, Z2
+	VMOVUPS  64(SI)(R12*4), Z3
+	VSUBPS   Z0, Z3, Z3
+	VMULPS   Z3, Z3, Z3
+	VADDPS   Z1, Z3, Z3
+	VMOVUPS  128(SI)(R12*4), Z4
+	VSUBPS   Z0, Z4, Z4
+	VMULPS   Z4, Z4, Z4
+	VADDPS   Z1, Z4, Z4
+	VMOVUPS  192(SI)(R12*4), Z5
+	VSUBPS   Z0, Z5, Z5
+	VMULPS   Z5, Z5, Z5
+	VADDPS   Z1, Z5, Z5
+	VMOVNTPS Z2, (DX)(R12*4)
+	VMOVNTPS Z3, 64(DX)(R12*4)
+	VMOVNTPS Z4, 128(DX)(R12*4)
+	VMOVNTPS Z5, 192(DX)(R12*4)
+	ADDQ     $0x00000040, R12
+	SUBQ     $0x00000040, R13
+	JMP      sqdiffaddVSSF32AVX512NT_loop4
+
+sqdiffaddVSSF32AVX512NT_after4:
+sqdiffaddVSSF32AVX512NT_loop1:
+	CMPQ     R13, $0x00000010
+	JB       sqdiffaddVSSF32AVX512NT_after1
+	VMOVUPS  (SI)(R12*4), Z2
+	VSUBPS   Z0, Z2, Z2
+	VMULPS   Z2, Z2, Z2
+	VADDPS   Z1, Z2, Z2
+	VMOVNTPS Z2, (DX)(R12*4)
+	ADDQ     $0x00000010, R12
+	SUBQ     $0x00000010, R13
+	JMP      sqdiffaddVSSF32AVX512NT_loop1
+
+sqdiffaddVSSF32AVX512NT_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddVSSF32AVX512NT_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPS.Z (SI)(R12*4), K1, Z2
+	VSUBPS    Z0, Z2, Z0
+	VMULPS    Z0, Z0, Z0
+	VADDPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (DX)(R12*4)
+	ADDQ      R13, R12
+
+sqdiffaddVSSF32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVSSF32AVX512NT_row
+
+sqdiffaddVSSF32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sqdiffaddSVSF32AVX512(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSVSF32AVX512_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSVSF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddSVSF32AVX512_single
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddSVSF32AVX512_exact1
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddSVSF32AVX512_exact2
+	CMPQ  CX, $0x00000030
+	JE    sqdiffaddSVSF32AVX512_exact3
+	CMPQ  CX, $0x00000040
+	JE    sqdiffaddSVSF32AVX512_exact4
+
+sqdiffaddSVSF32AVX512_row:
+	VBROADCASTSS (SI), Z0
+	VBROADCASTSS (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddSVSF32AVX512_loop4:
+	CMPQ    R13, $0x00000040
+	JB      sqdiffaddSVSF32AVX512_after4
+	VSUBPS  (R8)(R12*4), Z0, Z2
+	VMULPS  Z2, Z2, Z2
+	VADDPS  Z1, Z2, Z2
+	VSUBPS  64(R8)(R12*4), Z0, Z3
+	VMULPS  Z3, Z3, Z3
+	VADDPS  Z1, Z3, Z3
+	VSUBPS  128(R8)(R12*4), Z0, Z4
+	VMULPS  Z4, Z4, Z4
+	VADDPS  Z1, Z4, Z4
+	VSUBPS  192(R8)(R12*4), Z0, Z5
+	VMULPS  Z5, Z5, Z5
+	VADDPS  Z1, Z5, Z5
+	VMOVUPS Z2, (DX)(R12*4)
+	VMOVUPS Z3, 64(DX)(R12*4)
+	VMOVUPS Z4, 128(DX)(R12*4)
+	VMOVUPS Z5, 192(DX)(R12*4)
+	ADDQ    $0x00000040, R12
+	SUBQ    $0x00000040, R13
+	JMP     sqdiffaddSVSF32AVX512_loop4
+
+sqdiffaddSVSF32AVX512_after4:
+sqdiffaddSVSF32AVX512_loop1:
+	CMPQ    R13, $0x00000010
+	JB      sqdiffaddSVSF32AVX512_after1
+	VSUBPS  (R8)(R12*4), Z0, Z2
+	VMULPS  Z2, Z2, Z2
+	VADDPS  Z1, Z2, Z2
+	VMOVUPS Z2, (DX)(R12*4)
+	ADDQ    $0x00000010, R12
+	SUBQ    $0x00000010, R13
+	JMP     sqdiffaddSVSF32AVX512_loop1
+
+sqdiffaddSVSF32AVX512_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddSVSF32AVX512_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPS.Z (R8)(R12*4), K1, Z2
+	VSUBPS    Z2, Z0, Z0
+	VMULPS    Z0, Z0, Z0
+	VADDPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (DX)(R12*4)
+	ADDQ      R13, R12
+
+sqdiffaddSVSF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSVSF32AVX512_row
+	JMP  sqdiffaddSVSF32AVX512_end
+
+sqdiffaddSVSF32AVX512_exact1:
+	VBROADCASTSS (SI), Z0
+	VBROADCASTSS (R10), Z1
+	XORQ         R12, R12
+	VSUBPS       (R8)(R12*4), Z0, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z1, Z0, Z0
+	VMOVUPS      Z0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF32AVX512_exact1
+	JMP          sqdiffaddSVSF32AVX512_end
+
+sqdiffaddSVSF32AVX512_exact2:
+	VBROADCASTSS (SI), Z0
+	VBROADCASTSS (R10), Z1
+	XORQ         R12, R12
+	VSUBPS       (R8)(R12*4), Z0, Z2
+	VMULPS       Z2, Z2, Z2
+	VADDPS       Z1, Z2, Z2
+	VSUBPS       64(R8)(R12*4), Z0, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z1, Z0, Z0
+	VMOVUPS      Z2, (DX)(R12*4)
+	VMOVUPS      Z0, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF32AVX512_exact2
+	JMP          sqdiffaddSVSF32AVX512_end
+
+sqdiffaddSVSF32AVX512_exact3:
+	VBROADCASTSS (SI), Z0
+	VBROADCASTSS (R10), Z1
+	XORQ         R12, R12
+	VSUBPS       (R8)(R12*4), Z0, Z2
+	VMULPS       Z2, Z2, Z2
+	VADDPS       Z1, Z2, Z2
+	VSUBPS       64(R8)(R12*4), Z0, Z3
+	VMULPS       Z3, Z3, Z3
+	VADDPS       Z1, Z3, Z3
+	VSUBPS       128(R8)(R12*4), Z0, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z1, Z0, Z0
+	VMOVUPS      Z2, (DX)(R12*4)
+	VMOVUPS      Z3, 64(DX)(R12*4)
+	VMOVUPS      Z0, 128(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF32AVX512_exact3
+	JMP          sqdiffaddSVSF32AVX512_end
+
+sqdiffaddSVSF32AVX512_exact4:
+	VBROADCASTSS (SI), Z0
+	VBROADCASTSS (R10), Z1
+	XORQ         R12, R12
+	VSUBPS       (R8)(R12*4), Z0, Z2
+	VMULPS       Z2, Z2, Z2
+	VADDPS       Z1, Z2, Z2
+	VSUBPS       64(R8)(R12*4), Z0, Z3
+	VMULPS       Z3, Z3, Z3
+	VADDPS       Z1, Z3, Z3
+	VSUBPS       128(R8)(R12*4), Z0, Z4
+	VMULPS       Z4, Z4, Z4
+	VADDPS       Z1, Z4, Z4
+	VSUBPS       192(R8)(R12*4), Z0, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z1, Z0, Z0
+	VMOVUPS      Z2, (DX)(R12*4)
+	VMOVUPS      Z3, 64(DX)(R12*4)
+	VMOVUPS      Z4, 128(DX)(R12*4)
+	VMOVUPS      Z0, 192(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF32AVX512_exact4
+	JMP          sqdiffaddSVSF32AVX512_end
+
+sqdiffaddSVSF32AVX512_single:
+	VBROADCASTSS (SI), Z0
+	VBROADCASTSS (R10), Z1
+	XORQ         R12, R12
+	VMOVSS       (R8)(R12*4), X2
+	VSUBPS       Z2, Z0, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z1, Z0, Z0
+	VMOVSS       X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF32AVX512_single
+
+sqdiffaddSVSF32AVX512_end:
+sqdiffaddSVSF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSVSF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sqdiffaddSVSF32AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSVSF32AVX512NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSVSF32AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+
+sqdiffaddSVSF32AVX512NT_row:
+	VBROADCASTSS (SI), Z0
+	VBROADCASTSS (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           sqdiffaddSVSF32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVUPS.Z    (R8)(R12*4), K1, Z2
+	VSUBPS       Z2, Z0, Z2
+	VMULPS       Z2, Z2, Z2
+	VADDPS       Z1, Z2, Z2
+	VMOVUPS      Z2, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+sqdiffaddSVSF32AVX512NT_head_done:
+	MOVQ R15, R13
+
+sqdiffaddSVSF32AVX512NT_loop4:
+	CMPQ     R13, $0x00000040
+	JB       sqdiffaddSVSF32AVX512NT_after4
+	VSUBPS   (R8)(R12*4), Z0, Z2
+	VMULPS   Z2, Z2, Z2
+	VADDPS   Z1, Z2, Z2
+	VSUBPS   64(R8)(R12*4), Z0, Z3
+	VMULPS   Z3, Z3, Z3
+	VADDPS   Z1, Z3, Z3
+	VSUBPS   128(R8)(R12*4), Z0, Z4
+	VMULPS   Z4, Z4, Z4
+	VADDPS   Z1, Z4, Z4
+	VSUBPS   192(R8)(R12*4), Z0, Z5
+	VMULPS   Z5, Z5, Z5
+	VADDPS   Z1, Z5, Z5
+	VMOVNTPS Z2, (DX)(R12*4)
+	VMOVNTPS Z3, 64(DX)(R12*4)
+	VMOVNTPS Z4, 128(DX)(R12*4)
+	VMOVNTPS Z5, 192(DX)(R12*4)
+	ADDQ     $0x00000040, R12
+	SUBQ     $0x00000040, R13
+	JMP      sqdiffaddSVSF32AVX512NT_loop4
+
+sqdiffaddSVSF32AVX512NT_after4:
+sqdiffaddSVSF32AVX512NT_loop1:
+	CMPQ     R13, $0x00000010
+	JB       sqdiffaddSVSF32AVX512NT_after1
+	VSUBPS   (R8)(R12*4), Z0, Z2
+	VMULPS   Z2, Z2, Z2
+	VADDPS   Z1, Z2, Z2
+	VMOVNTPS Z2, (DX)(R12*4)
+	ADDQ     $0x00000010, R12
+	SUBQ     $0x00000010, R13
+	JMP      sqdiffaddSVSF32AVX512NT_loop1
+
+sqdiffaddSVSF32AVX512NT_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddSVSF32AVX512NT_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPS.Z (R8)(R12*4), K1, Z2
+	VSUBPS    Z2, Z0, Z0
+	VMULPS    Z0, Z0, Z0
+	VADDPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (DX)(R12*4)
+	ADDQ      R13, R12
+
+sqdiffaddSVSF32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSVSF32AVX512NT_row
+
+sqdiffaddSVSF32AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sqdiffaddSSVF32AVX512(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSSVF32AVX512_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSSVF32AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddSSVF32AVX512_single
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddSSVF32AVX512_exact1
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddSSVF32AVX512_exact2
+	CMPQ  CX, $0x00000030
+	JE    sqdiffaddSSVF32AVX512_exact3
+	CMPQ  CX, $0x00000040
+	JE    sqdiffaddSSVF32AVX512_exact4
+
+sqdiffaddSSVF32AVX512_row:
+	VBROADCASTSS (SI), Z0
+	VBROADCASTSS (R8), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddSSVF32AVX512_loop4:
+	CMPQ    R13, $0x00000040
+	JB      sqdiffaddSSVF32AVX512_after4
+	VMOVUPS (R10)(R12*4), Z2
+	VSUBPS  Z1, Z0, Z3
+	VMULPS  Z3, Z3, Z3
+	VADDPS  Z2, Z3, Z2
+	VMOVUPS 64(R10)(R12*4), Z3
+	VSUBPS  Z1, Z0, Z4
+	VMULPS  Z4, Z4, Z4
+	VADDPS  Z3, Z4, Z3
+	VMOVUPS 128(R10)(R12*4), Z4
+	VSUBPS  Z1, Z0, Z5
+	VMULPS  Z5, Z5, Z5
+	VADDPS  Z4, Z5, Z4
+	VMOVUPS 192(R10)(R12*4), Z5
+	VSUBPS  Z1, Z0, Z6
+	VMULPS  Z6, Z6, Z6
+	VADDPS  Z5, Z6, Z5
+	VMOVUPS Z2, (DX)(R12*4)
+	VMOVUPS Z3, 64(DX)(R12*4)
+	VMOVUPS Z4, 128(DX)(R12*4)
+	VMOVUPS Z5, 192(DX)(R12*4)
+	ADDQ    $0x00000040, R12
+	SUBQ    $0x00000040, R13
+	JMP     sqdiffaddSSVF32AVX512_loop4
+
+sqdiffaddSSVF32AVX512_after4:
+sqdiffaddSSVF32AVX512_loop1:
+	CMPQ    R13, $0x00000010
+	JB      sqdiffaddSSVF32AVX512_after1
+	VMOVUPS (R10)(R12*4), Z2
+	VSUBPS  Z1, Z0, Z3
+	VMULPS  Z3, Z3, Z3
+	VADDPS  Z2, Z3, Z2
+	VMOVUPS Z2, (DX)(R12*4)
+	ADDQ    $0x00000010, R12
+	SUBQ    $0x00000010, R13
+	JMP     sqdiffaddSSVF32AVX512_loop1
+
+sqdiffaddSSVF32AVX512_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddSSVF32AVX512_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPS.Z (R10)(R12*4), K1, Z2
+	VSUBPS    Z1, Z0, Z0
+	VMULPS    Z0, Z0, Z0
+	VADDPS    Z2, Z0, Z0
+	VMOVUPS   Z0, K1, (DX)(R12*4)
+	ADDQ      R13, R12
+
+sqdiffaddSSVF32AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSSVF32AVX512_row
+	JMP  sqdiffaddSSVF32AVX512_end
+
+sqdiffaddSSVF32AVX512_exact1:
+	VBROADCASTSS (SI), Z0
+	VBROADCASTSS (R8), Z1
+	XORQ         R12, R12
+	VMOVUPS      (R10)(R12*4), Z2
+	VSUBPS       Z1, Z0, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z2, Z0, Z0
+	VMOVUPS      Z0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF32AVX512_exact1
+	JMP          sqdiffaddSSVF32AVX512_end
+
+sqdiffaddSSVF32AVX512_exact2:
+	VBROADCASTSS (SI), Z0
+	VBROADCASTSS (R8), Z1
+	XORQ         R12, R12
+	VMOVUPS      (R10)(R12*4), Z2
+	VSUBPS       Z1, Z0, Z3
+	VMULPS       Z3, Z3, Z3
+	VADDPS       Z2, Z3, Z2
+	VMOVUPS      64(R10)(R12*4), Z3
+	VSUBPS       Z1, Z0, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z3, Z0, Z0
+	VMOVUPS      Z2, (DX)(R12*4)
+	VMOVUPS      Z0, 64(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF32AVX512_exact2
+	JMP          sqdiffaddSSVF32AVX512_end
+
+sqdiffaddSSVF32AVX512_exact3:
+	VBROADCASTSS (SI), Z0
+	VBROADCASTSS (R8), Z1
+	XORQ         R12, R12
+	VMOVUPS      (R10)(R12*4), Z2
+	VSUBPS       Z1, Z0, Z3
+	VMULPS       Z3, Z3, Z3
+	VADDPS       Z2, Z3, Z2
+	VMOVUPS      64(R10)(R12*4), Z3
+	VSUBPS       Z1, Z0, Z4
+	VMULPS       Z4, Z4, Z4
+	VADDPS       Z3, Z4, Z3
+	VMOVUPS      128(R10)(R12*4), Z4
+	VSUBPS       Z1, Z0, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z4, Z0, Z0
+	VMOVUPS      Z2, (DX)(R12*4)
+	VMOVUPS      Z3, 64(DX)(R12*4)
+	VMOVUPS      Z0, 128(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF32AVX512_exact3
+	JMP          sqdiffaddSSVF32AVX512_end
+
+sqdiffaddSSVF32AVX512_exact4:
+	VBROADCASTSS (SI), Z0
+	VBROADCASTSS (R8), Z1
+	XORQ         R12, R12
+	VMOVUPS      (R10)(R12*4), Z2
+	VSUBPS       Z1, Z0, Z3
+	VMULPS       Z3, Z3, Z3
+	VADDPS       Z2, Z3, Z2
+	VMOVUPS      64(R10)(R12*4), Z3
+	VSUBPS       Z1, Z0, Z4
+	VMULPS       Z4, Z4, Z4
+	VADDPS       Z3, Z4, Z3
+	VMOVUPS      128(R10)(R12*4), Z4
+	VSUBPS       Z1, Z0, Z5
+	VMULPS       Z5, Z5, Z5
+	VADDPS       Z4, Z5, Z4
+	VMOVUPS      192(R10)(R12*4), Z5
+	VSUBPS       Z1, Z0, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z5, Z0, Z0
+	VMOVUPS      Z2, (DX)(R12*4)
+	VMOVUPS      Z3, 64(DX)(R12*4)
+	VMOVUPS      Z4, 128(DX)(R12*4)
+	VMOVUPS      Z0, 192(DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF32AVX512_exact4
+	JMP          sqdiffaddSSVF32AVX512_end
+
+sqdiffaddSSVF32AVX512_single:
+	VBROADCASTSS (SI), Z0
+	VBROADCASTSS (R8), Z1
+	XORQ         R12, R12
+	VMOVSS       (R10)(R12*4), X2
+	VSUBPS       Z1, Z0, Z0
+	VMULPS       Z0, Z0, Z0
+	VADDPS       Z2, Z0, Z0
+	VMOVSS       X0, (DX)(R12*4)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF32AVX512_single
+
+sqdiffaddSSVF32AVX512_end:
+sqdiffaddSSVF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSSVF32AVX512NT(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sqdiffaddSSVF32AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSSVF32AVX512NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSSVF32AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x02, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x02, R11
+
+sqdiffaddSSVF32AVX512NT_row:
+	VBROADCASTSS (SI), Z0
+	VBROADCASTSS (R8), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x02, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           sqdiffaddSSVF32AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVUPS.Z    (R10)(R12*4), K1, Z2
+	VSUBPS       Z1, Z0, Z3
+	VMULPS       Z3, Z3, Z3
+	VADDPS       Z2, Z3, Z2
+	VMOVUPS      Z2, K1, (DX)(R12*4)
+	ADDQ         R13, R12
+
+sqdiffaddSSVF32AVX512NT_head_done:
+	MOVQ R15, R13
+
+sqdiffaddSSVF32AVX512NT_loop4:
+	CMPQ     R13, $0x00000040
+	JB       sqdiffaddSSVF32AVX512NT_after4
+	VMOVUPS  (R10)(R12*4), Z2
+	VSUBPS   Z1, Z0, Z3
+	VMULPS   Z3, Z3, Z3
+	VADDPS   Z2, Z3, Z2
+	VMOVUPS  64(R10)(R12*4), Z3
+	VSUBPS   Z1, Z0, Z4
+	VMULPS   Z4, Z4, Z4
+	VADDPS   Z3, Z4, Z3
+	VMOVUPS  128(R10)(R12*4), Z4
+	VSUBPS   Z1, Z0, Z5
+	VMULPS   Z5, Z5, Z5
+	VADDPS   Z4, Z5, Z4
+	VMOVUPS  192(R10)(R12*4), Z5
+	VSUBPS   Z1, Z0, Z6
+	VMULPS   Z6, Z6, Z6
+	VADDPS   Z5, Z6, Z5
+	VMOVNTPS Z2, (DX)(R12*4)
+	VMOVNTPS Z3, 64(DX)(R12*4)
+	VMOVNTPS Z4, 128(DX)(R12*4)
+	VMOVNTPS Z5, 192(DX)(R12*4)
+	ADDQ     $0x00000040, R12
+	SUBQ     $0x00000040, R13
+	JMP      sqdiffaddSSVF32AVX512NT_loop4
+
+sqdiffaddSSVF32AVX512NT_after4:
+sqdiffaddSSVF32AVX512NT_loop1:
+	CMPQ     R13, $0x00000010
+	JB       sqdiffaddSSVF32AVX512NT_after1
+	VMOVUPS  (R10)(R12*4), Z2
+	VSUBPS   Z1, Z0, Z3
+	VMULPS   Z3, Z3, Z3
+	VADDPS   Z2, Z3, Z2
+	VMOVNTPS Z2, (DX)(R12*4)
+	ADDQ     $0x00000010, R12
+	SUBQ     $0x00000010, R13
+	JMP      sqdiffaddSSVF32AVX512NT_loop1
+
+sqdiffaddSSVF32AVX512NT_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddSSVF32AVX512NT_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPS.Z (R10)(R12*4), K1, Z2
+	VSUBPS    Z1, Z0, Z0
+	VMULPS    Z0, Z0, Z0
+	VADDPS    Z2, Z0, Z0
+	VMOVUPS   Z0, K1, (DX)(R12*4)
+	ADDQ      R13, R12
+
+sqdiffaddSSVF32AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSSVF32AVX512NT_row
+
+sqdiffaddSSVF32AVX512NT_done:
+	VZEROUPPER
+	RET
+
 // func fmaVVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·fmaVVVF64AVX512(SB), NOSPLIT, $0-80
@@ -47155,6 +54838,2335 @@ clampSSVF64AVX512NT_tail_done:
 	JNZ  clampSSVF64AVX512NT_row
 
 clampSSVF64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sqdiffaddVVVF64AVX512(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVVVF64AVX512_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVVVF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddVVVF64AVX512_single
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddVVVF64AVX512_exact1
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddVVVF64AVX512_exact2
+	CMPQ  CX, $0x00000018
+	JE    sqdiffaddVVVF64AVX512_exact3
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddVVVF64AVX512_exact4
+
+sqdiffaddVVVF64AVX512_row:
+	XORQ R12, R12
+	MOVQ CX, R13
+
+sqdiffaddVVVF64AVX512_loop4:
+	CMPQ    R13, $0x00000020
+	JB      sqdiffaddVVVF64AVX512_after4
+	VMOVUPD (SI)(R12*8), Z0
+	VMOVUPD (R10)(R12*8), Z1
+	VSUBPD  (R8)(R12*8), Z0, Z0
+	VMULPD  Z0, Z0, Z0
+	VADDPD  Z1, Z0, Z0
+	VMOVUPD 64(SI)(R12*8), Z1
+	VMOVUPD 64(R10)(R12*8), Z2
+	VSUBPD  64(R8)(R12*8), Z1, Z1
+	VMULPD  Z1, Z1, Z1
+	VADDPD  Z2, Z1, Z1
+	VMOVUPD 128(SI)(R12*8), Z2
+	VMOVUPD 128(R10)(R12*8), Z3
+	VSUBPD  128(R8)(R12*8), Z2, Z2
+	VMULPD  Z2, Z2, Z2
+	VADDPD  Z3, Z2, Z2
+	VMOVUPD 192(SI)(R12*8), Z3
+	VMOVUPD 192(R10)(R12*8), Z4
+	VSUBPD  192(R8)(R12*8), Z3, Z3
+	VMULPD  Z3, Z3, Z3
+	VADDPD  Z4, Z3, Z3
+	VMOVUPD Z0, (DX)(R12*8)
+	VMOVUPD Z1, 64(DX)(R12*8)
+	VMOVUPD Z2, 128(DX)(R12*8)
+	VMOVUPD Z3, 192(DX)(R12*8)
+	ADDQ    $0x00000020, R12
+	SUBQ    $0x00000020, R13
+	JMP     sqdiffaddVVVF64AVX512_loop4
+
+sqdiffaddVVVF64AVX512_after4:
+sqdiffaddVVVF64AVX512_loop1:
+	CMPQ    R13, $0x00000008
+	JB      sqdiffaddVVVF64AVX512_after1
+	VMOVUPD (SI)(R12*8), Z0
+	VMOVUPD (R10)(R12*8), Z1
+	VSUBPD  (R8)(R12*8), Z0, Z0
+	VMULPD  Z0, Z0, Z0
+	VADDPD  Z1, Z0, Z0
+	VMOVUPD Z0, (DX)(R12*8)
+	ADDQ    $0x00000008, R12
+	SUBQ    $0x00000008, R13
+	JMP     sqdiffaddVVVF64AVX512_loop1
+
+sqdiffaddVVVF64AVX512_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddVVVF64AVX512_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPD.Z (SI)(R12*8), K1, Z0
+	VMOVUPD.Z (R8)(R12*8), K1, Z1
+	VMOVUPD.Z (R10)(R12*8), K1, Z2
+	VSUBPD    Z1, Z0, Z0
+	VMULPD    Z0, Z0, Z0
+	VADDPD    Z2, Z0, Z0
+	VMOVUPD   Z0, K1, (DX)(R12*8)
+	ADDQ      R13, R12
+
+sqdiffaddVVVF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVVVF64AVX512_row
+	JMP  sqdiffaddVVVF64AVX512_end
+
+sqdiffaddVVVF64AVX512_exact1:
+	XORQ    R12, R12
+	VMOVUPD (SI)(R12*8), Z0
+	VMOVUPD (R10)(R12*8), Z1
+	VSUBPD  (R8)(R12*8), Z0, Z0
+	VMULPD  Z0, Z0, Z0
+	VADDPD  Z1, Z0, Z0
+	VMOVUPD Z0, (DX)(R12*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     sqdiffaddVVVF64AVX512_exact1
+	JMP     sqdiffaddVVVF64AVX512_end
+
+sqdiffaddVVVF64AVX512_exact2:
+	XORQ    R12, R12
+	VMOVUPD (SI)(R12*8), Z0
+	VMOVUPD (R10)(R12*8), Z1
+	VSUBPD  (R8)(R12*8), Z0, Z0
+	VMULPD  Z0, Z0, Z0
+	VADDPD  Z1, Z0, Z0
+	VMOVUPD 64(SI)(R12*8), Z1
+	VMOVUPD 64(R10)(R12*8), Z2
+	VSUBPD  64(R8)(R12*8), Z1, Z1
+	VMULPD  Z1, Z1, Z1
+	VADDPD  Z2, Z1, Z1
+	VMOVUPD Z0, (DX)(R12*8)
+	VMOVUPD Z1, 64(DX)(R12*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     sqdiffaddVVVF64AVX512_exact2
+	JMP     sqdiffaddVVVF64AVX512_end
+
+sqdiffaddVVVF64AVX512_exact3:
+	XORQ    R12, R12
+	VMOVUPD (SI)(R12*8), Z0
+	VMOVUPD (R10)(R12*8), Z1
+	VSUBPD  (R8)(R12*8), Z0, Z0
+	VMULPD  Z0, Z0, Z0
+	VADDPD  Z1, Z0, Z0
+	VMOVUPD 64(SI)(R12*8), Z1
+	VMOVUPD 64(R10)(R12*8), Z2
+	VSUBPD  64(R8)(R12*8), Z1, Z1
+	VMULPD  Z1, Z1, Z1
+	VADDPD  Z2, Z1, Z1
+	VMOVUPD 128(SI)(R12*8), Z2
+	VMOVUPD 128(R10)(R12*8), Z3
+	VSUBPD  128(R8)(R12*8), Z2, Z2
+	VMULPD  Z2, Z2, Z2
+	VADDPD  Z3, Z2, Z2
+	VMOVUPD Z0, (DX)(R12*8)
+	VMOVUPD Z1, 64(DX)(R12*8)
+	VMOVUPD Z2, 128(DX)(R12*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     sqdiffaddVVVF64AVX512_exact3
+	JMP     sqdiffaddVVVF64AVX512_end
+
+sqdiffaddVVVF64AVX512_exact4:
+	XORQ    R12, R12
+	VMOVUPD (SI)(R12*8), Z0
+	VMOVUPD (R10)(R12*8), Z1
+	VSUBPD  (R8)(R12*8), Z0, Z0
+	VMULPD  Z0, Z0, Z0
+	VADDPD  Z1, Z0, Z0
+	VMOVUPD 64(SI)(R12*8), Z1
+	VMOVUPD 64(R10)(R12*8), Z2
+	VSUBPD  64(R8)(R12*8), Z1, Z1
+	VMULPD  Z1, Z1, Z1
+	VADDPD  Z2, Z1, Z1
+	VMOVUPD 128(SI)(R12*8), Z2
+	VMOVUPD 128(R10)(R12*8), Z3
+	VSUBPD  128(R8)(R12*8), Z2, Z2
+	VMULPD  Z2, Z2, Z2
+	VADDPD  Z3, Z2, Z2
+	VMOVUPD 192(SI)(R12*8), Z3
+	VMOVUPD 192(R10)(R12*8), Z4
+	VSUBPD  192(R8)(R12*8), Z3, Z3
+	VMULPD  Z3, Z3, Z3
+	VADDPD  Z4, Z3, Z3
+	VMOVUPD Z0, (DX)(R12*8)
+	VMOVUPD Z1, 64(DX)(R12*8)
+	VMOVUPD Z2, 128(DX)(R12*8)
+	VMOVUPD Z3, 192(DX)(R12*8)
+	ADDQ    BX, DX
+	ADDQ    DI, SI
+	ADDQ    R9, R8
+	ADDQ    R11, R10
+	DECQ    AX
+	JNZ     sqdiffaddVVVF64AVX512_exact4
+	JMP     sqdiffaddVVVF64AVX512_end
+
+sqdiffaddVVVF64AVX512_single:
+	XORQ   R12, R12
+	VMOVQ  (SI)(R12*8), X0
+	VMOVQ  (R8)(R12*8), X1
+	VMOVQ  (R10)(R12*8), X2
+	VSUBPD Z1, Z0, Z3
+	VMULPD Z3, Z3, Z3
+	VADDPD Z2, Z3, Z3
+	VMOVQ  X3, (DX)(R12*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	ADDQ   R9, R8
+	ADDQ   R11, R10
+	DECQ   AX
+	JNZ    sqdiffaddVVVF64AVX512_single
+
+sqdiffaddVVVF64AVX512_end:
+sqdiffaddVVVF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sqdiffaddVVVF64AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVVVF64AVX512NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVVVF64AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+
+sqdiffaddVVVF64AVX512NT_row:
+	XORQ      R12, R12
+	MOVQ      CX, R13
+	MOVQ      DX, R14
+	NEGQ      R14
+	ANDQ      $0x0000003f, R14
+	SHRQ      $0x03, R14
+	CMPQ      R14, R13
+	CMOVQGT   R13, R14
+	MOVQ      R13, R15
+	SUBQ      R14, R15
+	MOVQ      R14, R13
+	TESTQ     R13, R13
+	JZ        sqdiffaddVVVF64AVX512NT_head_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPD.Z (SI)(R12*8), K1, Z0
+	VMOVUPD.Z (R8)(R12*8), K1, Z1
+	VMOVUPD.Z (R10)(R12*8), K1, Z2
+	VSUBPD    Z1, Z0, Z0
+	VMULPD    Z0, Z0, Z0
+	VADDPD    Z2, Z0, Z0
+	VMOVUPD   Z0, K1, (DX)(R12*8)
+	ADDQ      R13, R12
+
+sqdiffaddVVVF64AVX512NT_head_done:
+	MOVQ R15, R13
+
+sqdiffaddVVVF64AVX512NT_loop4:
+	CMPQ     R13, $0x00000020
+	JB       sqdiffaddVVVF64AVX512NT_after4
+	VMOVUPD  (SI)(R12*8), Z0
+	VMOVUPD  (R10)(R12*8), Z1
+	VSUBPD   (R8)(R12*8), Z0, Z0
+	VMULPD   Z0, Z0, Z0
+	VADDPD   Z1, Z0, Z0
+	VMOVUPD  64(SI)(R12*8), Z1
+	VMOVUPD  64(R10)(R12*8), Z2
+	VSUBPD   64(R8)(R12*8), Z1, Z1
+	VMULPD   Z1, Z1, Z1
+	VADDPD   Z2, Z1, Z1
+	VMOVUPD  128(SI)(R12*8), Z2
+	VMOVUPD  128(R10)(R12*8), Z3
+	VSUBPD   128(R8)(R12*8), Z2, Z2
+	VMULPD   Z2, Z2, Z2
+	VADDPD   Z3, Z2, Z2
+	VMOVUPD  192(SI)(R12*8), Z3
+	VMOVUPD  192(R10)(R12*8), Z4
+	VSUBPD   192(R8)(R12*8), Z3, Z3
+	VMULPD   Z3, Z3, Z3
+	VADDPD   Z4, Z3, Z3
+	VMOVNTPD Z0, (DX)(R12*8)
+	VMOVNTPD Z1, 64(DX)(R12*8)
+	VMOVNTPD Z2, 128(DX)(R12*8)
+	VMOVNTPD Z3, 192(DX)(R12*8)
+	ADDQ     $0x00000020, R12
+	SUBQ     $0x00000020, R13
+	JMP      sqdiffaddVVVF64AVX512NT_loop4
+
+sqdiffaddVVVF64AVX512NT_after4:
+sqdiffaddVVVF64AVX512NT_loop1:
+	CMPQ     R13, $0x00000008
+	JB       sqdiffaddVVVF64AVX512NT_after1
+	VMOVUPD  (SI)(R12*8), Z0
+	VMOVUPD  (R10)(R12*8), Z1
+	VSUBPD   (R8)(R12*8), Z0, Z0
+	VMULPD   Z0, Z0, Z0
+	VADDPD   Z1, Z0, Z0
+	VMOVNTPD Z0, (DX)(R12*8)
+	ADDQ     $0x00000008, R12
+	SUBQ     $0x00000008, R13
+	JMP      sqdiffaddVVVF64AVX512NT_loop1
+
+sqdiffaddVVVF64AVX512NT_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddVVVF64AVX512NT_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPD.Z (SI)(R12*8), K1, Z0
+	VMOVUPD.Z (R8)(R12*8), K1, Z1
+	VMOVUPD.Z (R10)(R12*8), K1, Z2
+	VSUBPD    Z1, Z0, Z0
+	VMULPD    Z0, Z0, Z0
+	VADDPD    Z2, Z0, Z0
+	VMOVUPD   Z0, K1, (DX)(R12*8)
+	ADDQ      R13, R12
+
+sqdiffaddVVVF64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVVVF64AVX512NT_row
+
+sqdiffaddVVVF64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sqdiffaddVVSF64AVX512(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVVSF64AVX512_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVVSF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddVVSF64AVX512_single
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddVVSF64AVX512_exact1
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddVVSF64AVX512_exact2
+	CMPQ  CX, $0x00000018
+	JE    sqdiffaddVVSF64AVX512_exact3
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddVVSF64AVX512_exact4
+
+sqdiffaddVVSF64AVX512_row:
+	VBROADCASTSD (R10), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddVVSF64AVX512_loop4:
+	CMPQ    R13, $0x00000020
+	JB      sqdiffaddVVSF64AVX512_after4
+	VMOVUPD (SI)(R12*8), Z1
+	VSUBPD  (R8)(R12*8), Z1, Z1
+	VMULPD  Z1, Z1, Z1
+	VADDPD  Z0, Z1, Z1
+	VMOVUPD 64(SI)(R12*8), Z2
+	VSUBPD  64(R8)(R12*8), Z2, Z2
+	VMULPD  Z2, Z2, Z2
+	VADDPD  Z0, Z2, Z2
+	VMOVUPD 128(SI)(R12*8), Z3
+	VSUBPD  128(R8)(R12*8), Z3, Z3
+	VMULPD  Z3, Z3, Z3
+	VADDPD  Z0, Z3, Z3
+	VMOVUPD 192(SI)(R12*8), Z4
+	VSUBPD  192(R8)(R12*8), Z4, Z4
+	VMULPD  Z4, Z4, Z4
+	VADDPD  Z0, Z4, Z4
+	VMOVUPD Z1, (DX)(R12*8)
+	VMOVUPD Z2, 64(DX)(R12*8)
+	VMOVUPD Z3, 128(DX)(R12*8)
+	VMOVUPD Z4, 192(DX)(R12*8)
+	ADDQ    $0x00000020, R12
+	SUBQ    $0x00000020, R13
+	JMP     sqdiffaddVVSF64AVX512_loop4
+
+sqdiffaddVVSF64AVX512_after4:
+sqdiffaddVVSF64AVX512_loop1:
+	CMPQ    R13, $0x00000008
+	JB      sqdiffaddVVSF64AVX512_after1
+	VMOVUPD (SI)(R12*8), Z1
+	VSUBPD  (R8)(R12*8), Z1, Z1
+	VMULPD  Z1, Z1, Z1
+	VADDPD  Z0, Z1, Z1
+	VMOVUPD Z1, (DX)(R12*8)
+	ADDQ    $0x00000008, R12
+	SUBQ    $0x00000008, R13
+	JMP     sqdiffaddVVSF64AVX512_loop1
+
+sqdiffaddVVSF64AVX512_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddVVSF64AVX512_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPD.Z (SI)(R12*8), K1, Z1
+	VMOVUPD.Z (R8)(R12*8), K1, Z2
+	VSUBPD    Z2, Z1, Z1
+	VMULPD    Z1, Z1, Z1
+	VADDPD    Z0, Z1, Z0
+	VMOVUPD   Z0, K1, (DX)(R12*8)
+	ADDQ      R13, R12
+
+sqdiffaddVVSF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVVSF64AVX512_row
+	JMP  sqdiffaddVVSF64AVX512_end
+
+sqdiffaddVVSF64AVX512_exact1:
+	VBROADCASTSD (R10), Z0
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Z1
+	VSUBPD       (R8)(R12*8), Z1, Z1
+	VMULPD       Z1, Z1, Z1
+	VADDPD       Z0, Z1, Z0
+	VMOVUPD      Z0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF64AVX512_exact1
+	JMP          sqdiffaddVVSF64AVX512_end
+
+sqdiffaddVVSF64AVX512_exact2:
+	VBROADCASTSD (R10), Z0
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Z1
+	VSUBPD       (R8)(R12*8), Z1, Z1
+	VMULPD       Z1, Z1, Z1
+	VADDPD       Z0, Z1, Z1
+	VMOVUPD      64(SI)(R12*8), Z2
+	VSUBPD       64(R8)(R12*8), Z2, Z2
+	VMULPD       Z2, Z2, Z2
+	VADDPD       Z0, Z2, Z0
+	VMOVUPD      Z1, (DX)(R12*8)
+	VMOVUPD      Z0, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF64AVX512_exact2
+	JMP          sqdiffaddVVSF64AVX512_end
+
+sqdiffaddVVSF64AVX512_exact3:
+	VBROADCASTSD (R10), Z0
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Z1
+	VSUBPD       (R8)(R12*8), Z1, Z1
+	VMULPD       Z1, Z1, Z1
+	VADDPD       Z0, Z1, Z1
+	VMOVUPD      64(SI)(R12*8), Z2
+	VSUBPD       64(R8)(R12*8), Z2, Z2
+	VMULPD       Z2, Z2, Z2
+	VADDPD       Z0, Z2, Z2
+	VMOVUPD      128(SI)(R12*8), Z3
+	VSUBPD       128(R8)(R12*8), Z3, Z3
+	VMULPD       Z3, Z3, Z3
+	VADDPD       Z0, Z3, Z0
+	VMOVUPD      Z1, (DX)(R12*8)
+	VMOVUPD      Z2, 64(DX)(R12*8)
+	VMOVUPD      Z0, 128(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF64AVX512_exact3
+	JMP          sqdiffaddVVSF64AVX512_end
+
+sqdiffaddVVSF64AVX512_exact4:
+	VBROADCASTSD (R10), Z0
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Z1
+	VSUBPD       (R8)(R12*8), Z1, Z1
+	VMULPD       Z1, Z1, Z1
+	VADDPD       Z0, Z1, Z1
+	VMOVUPD      64(SI)(R12*8), Z2
+	VSUBPD       64(R8)(R12*8), Z2, Z2
+	VMULPD       Z2, Z2, Z2
+	VADDPD       Z0, Z2, Z2
+	VMOVUPD      128(SI)(R12*8), Z3
+	VSUBPD       128(R8)(R12*8), Z3, Z3
+	VMULPD       Z3, Z3, Z3
+	VADDPD       Z0, Z3, Z3
+	VMOVUPD      192(SI)(R12*8), Z4
+	VSUBPD       192(R8)(R12*8), Z4, Z4
+	VMULPD       Z4, Z4, Z4
+	VADDPD       Z0, Z4, Z0
+	VMOVUPD      Z1, (DX)(R12*8)
+	VMOVUPD      Z2, 64(DX)(R12*8)
+	VMOVUPD      Z3, 128(DX)(R12*8)
+	VMOVUPD      Z0, 192(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF64AVX512_exact4
+	JMP          sqdiffaddVVSF64AVX512_end
+
+sqdiffaddVVSF64AVX512_single:
+	VBROADCASTSD (R10), Z0
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*8), X1
+	VMOVQ        (R8)(R12*8), X2
+	VSUBPD       Z2, Z1, Z3
+	VMULPD       Z3, Z3, Z3
+	VADDPD       Z0, Z3, Z0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVVSF64AVX512_single
+
+sqdiffaddVVSF64AVX512_end:
+sqdiffaddVVSF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sqdiffaddVVSF64AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVVSF64AVX512NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVVSF64AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+
+sqdiffaddVVSF64AVX512NT_row:
+	VBROADCASTSD (R10), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           sqdiffaddVVSF64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVUPD.Z    (SI)(R12*8), K1, Z1
+	VMOVUPD.Z    (R8)(R12*8), K1, Z2
+	VSUBPD       Z2, Z1, Z1
+	VMULPD       Z1, Z1, Z1
+	VADDPD       Z0, Z1, Z1
+	VMOVUPD      Z1, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+sqdiffaddVVSF64AVX512NT_head_done:
+	MOVQ R15, R13
+
+sqdiffaddVVSF64AVX512NT_loop4:
+	CMPQ     R13, $0x00000020
+	JB       sqdiffaddVVSF64AVX512NT_after4
+	VMOVUPD  (SI)(R12*8), Z1
+	VSUBPD   (R8)(R12*8), Z1, Z1
+	VMULPD   Z1, Z1, Z1
+	VADDPD   Z0, Z1, Z1
+	VMOVUPD  64(SI)(R12*8), Z2
+	VSUBPD   64(R8)(R12*8), Z2, Z2
+	VMULPD   Z2, Z2, Z2
+	VADDPD   Z0, Z2, Z2
+	VMOVUPD  128(SI)(R12*8), Z3
+	VSUBPD   128(R8)(R12*8), Z3, Z3
+	VMULPD   Z3, Z3, Z3
+	VADDPD   Z0, Z3, Z3
+	VMOVUPD  192(SI)(R12*8), Z4
+	VSUBPD   192(R8)(R12*8), Z4, Z4
+	VMULPD   Z4, Z4, Z4
+	VADDPD   Z0, Z4, Z4
+	VMOVNTPD Z1, (DX)(R12*8)
+	VMOVNTPD Z2, 64(DX)(R12*8)
+	VMOVNTPD Z3, 128(DX)(R12*8)
+	VMOVNTPD Z4, 192(DX)(R12*8)
+	ADDQ     $0x00000020, R12
+	SUBQ     $0x00000020, R13
+	JMP      sqdiffaddVVSF64AVX512NT_loop4
+
+sqdiffaddVVSF64AVX512NT_after4:
+sqdiffaddVVSF64AVX512NT_loop1:
+	CMPQ     R13, $0x00000008
+	JB       sqdiffaddVVSF64AVX512NT_after1
+	VMOVUPD  (SI)(R12*8), Z1
+	VSUBPD   (R8)(R12*8), Z1, Z1
+	VMULPD   Z1, Z1, Z1
+	VADDPD   Z0, Z1, Z1
+	VMOVNTPD Z1, (DX)(R12*8)
+	ADDQ     $0x00000008, R12
+	SUBQ     $0x00000008, R13
+	JMP      sqdiffaddVVSF64AVX512NT_loop1
+
+sqdiffaddVVSF64AVX512NT_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddVVSF64AVX512NT_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPD.Z (SI)(R12*8), K1, Z1
+	VMOVUPD.Z (R8)(R12*8), K1, Z2
+	VSUBPD    Z2, Z1, Z1
+	VMULPD    Z1, Z1, Z1
+	VADDPD    Z0, Z1, Z0
+	VMOVUPD   Z0, K1, (DX)(R12*8)
+	ADDQ      R13, R12
+
+sqdiffaddVVSF64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVVSF64AVX512NT_row
+
+sqdiffaddVVSF64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sqdiffaddVSVF64AVX512(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVSVF64AVX512_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVSVF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddVSVF64AVX512_single
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddVSVF64AVX512_exact1
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddVSVF64AVX512_exact2
+	CMPQ  CX, $0x00000018
+	JE    sqdiffaddVSVF64AVX512_exact3
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddVSVF64AVX512_exact4
+
+sqdiffaddVSVF64AVX512_row:
+	VBROADCASTSD (R8), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddVSVF64AVX512_loop4:
+	CMPQ    R13, $0x00000020
+	JB      sqdiffaddVSVF64AVX512_after4
+	VMOVUPD (SI)(R12*8), Z1
+	VMOVUPD (R10)(R12*8), Z2
+	VSUBPD  Z0, Z1, Z1
+	VMULPD  Z1, Z1, Z1
+	VADDPD  Z2, Z1, Z1
+	VMOVUPD 64(SI)(R12*8), Z2
+	VMOVUPD 64(R10)(R12*8), Z3
+	VSUBPD  Z0, Z2, Z2
+	VMULPD  Z2, Z2, Z2
+	VADDPD  Z3, Z2, Z2
+	VMOVUPD 128(SI)(R12*8), Z3
+	VMOVUPD 128(R10)(R12*8), Z4
+	VSUBPD  Z0, Z3, Z3
+	VMULPD  Z3, Z3, Z3
+	VADDPD  Z4, Z3, Z3
+	VMOVUPD 192(SI)(R12*8), Z4
+	VMOVUPD 192(R10)(R12*8), Z5
+	VSUBPD  Z0, Z4, Z4
+	VMULPD  Z4, Z4, Z4
+	VADDPD  Z5, Z4, Z4
+	VMOVUPD Z1, (DX)(R12*8)
+	VMOVUPD Z2, 64(DX)(R12*8)
+	VMOVUPD Z3, 128(DX)(R12*8)
+	VMOVUPD Z4, 192(DX)(R12*8)
+	ADDQ    $0x00000020, R12
+	SUBQ    $0x00000020, R13
+	JMP     sqdiffaddVSVF64AVX512_loop4
+
+sqdiffaddVSVF64AVX512_after4:
+sqdiffaddVSVF64AVX512_loop1:
+	CMPQ    R13, $0x00000008
+	JB      sqdiffaddVSVF64AVX512_after1
+	VMOVUPD (SI)(R12*8), Z1
+	VMOVUPD (R10)(R12*8), Z2
+	VSUBPD  Z0, Z1, Z1
+	VMULPD  Z1, Z1, Z1
+	VADDPD  Z2, Z1, Z1
+	VMOVUPD Z1, (DX)(R12*8)
+	ADDQ    $0x00000008, R12
+	SUBQ    $0x00000008, R13
+	JMP     sqdiffaddVSVF64AVX512_loop1
+
+sqdiffaddVSVF64AVX512_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddVSVF64AVX512_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPD.Z (SI)(R12*8), K1, Z1
+	VMOVUPD.Z (R10)(R12*8), K1, Z2
+	VSUBPD    Z0, Z1, Z0
+	VMULPD    Z0, Z0, Z0
+	VADDPD    Z2, Z0, Z0
+	VMOVUPD   Z0, K1, (DX)(R12*8)
+	ADDQ      R13, R12
+
+sqdiffaddVSVF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVSVF64AVX512_row
+	JMP  sqdiffaddVSVF64AVX512_end
+
+sqdiffaddVSVF64AVX512_exact1:
+	VBROADCASTSD (R8), Z0
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Z1
+	VMOVUPD      (R10)(R12*8), Z2
+	VSUBPD       Z0, Z1, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z2, Z0, Z0
+	VMOVUPD      Z0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF64AVX512_exact1
+	JMP          sqdiffaddVSVF64AVX512_end
+
+sqdiffaddVSVF64AVX512_exact2:
+	VBROADCASTSD (R8), Z0
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Z1
+	VMOVUPD      (R10)(R12*8), Z2
+	VSUBPD       Z0, Z1, Z1
+	VMULPD       Z1, Z1, Z1
+	VADDPD       Z2, Z1, Z1
+	VMOVUPD      64(SI)(R12*8), Z2
+	VMOVUPD      64(R10)(R12*8), Z3
+	VSUBPD       Z0, Z2, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z3, Z0, Z0
+	VMOVUPD      Z1, (DX)(R12*8)
+	VMOVUPD      Z0, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF64AVX512_exact2
+	JMP          sqdiffaddVSVF64AVX512_end
+
+sqdiffaddVSVF64AVX512_exact3:
+	VBROADCASTSD (R8), Z0
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Z1
+	VMOVUPD      (R10)(R12*8), Z2
+	VSUBPD       Z0, Z1, Z1
+	VMULPD       Z1, Z1, Z1
+	VADDPD       Z2, Z1, Z1
+	VMOVUPD      64(SI)(R12*8), Z2
+	VMOVUPD      64(R10)(R12*8), Z3
+	VSUBPD       Z0, Z2, Z2
+	VMULPD       Z2, Z2, Z2
+	VADDPD       Z3, Z2, Z2
+	VMOVUPD      128(SI)(R12*8), Z3
+	VMOVUPD      128(R10)(R12*8), Z4
+	VSUBPD       Z0, Z3, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z4, Z0, Z0
+	VMOVUPD      Z1, (DX)(R12*8)
+	VMOVUPD      Z2, 64(DX)(R12*8)
+	VMOVUPD      Z0, 128(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF64AVX512_exact3
+	JMP          sqdiffaddVSVF64AVX512_end
+
+sqdiffaddVSVF64AVX512_exact4:
+	VBROADCASTSD (R8), Z0
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Z1
+	VMOVUPD      (R10)(R12*8), Z2
+	VSUBPD       Z0, Z1, Z1
+	VMULPD       Z1, Z1, Z1
+	VADDPD       Z2, Z1, Z1
+	VMOVUPD      64(SI)(R12*8), Z2
+	VMOVUPD      64(R10)(R12*8), Z3
+	VSUBPD       Z0, Z2, Z2
+	VMULPD       Z2, Z2, Z2
+	VADDPD       Z3, Z2, Z2
+	VMOVUPD      128(SI)(R12*8), Z3
+	VMOVUPD      128(R10)(R12*8), Z4
+	VSUBPD       Z0, Z3, Z3
+	VMULPD       Z3, Z3, Z3
+	VADDPD       Z4, Z3, Z3
+	VMOVUPD      192(SI)(R12*8), Z4
+	VMOVUPD      192(R10)(R12*8), Z5
+	VSUBPD       Z0, Z4, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z5, Z0, Z0
+	VMOVUPD      Z1, (DX)(R12*8)
+	VMOVUPD      Z2, 64(DX)(R12*8)
+	VMOVUPD      Z3, 128(DX)(R12*8)
+	VMOVUPD      Z0, 192(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF64AVX512_exact4
+	JMP          sqdiffaddVSVF64AVX512_end
+
+sqdiffaddVSVF64AVX512_single:
+	VBROADCASTSD (R8), Z0
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*8), X1
+	VMOVQ        (R10)(R12*8), X2
+	VSUBPD       Z0, Z1, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z2, Z0, Z0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSVF64AVX512_single
+
+sqdiffaddVSVF64AVX512_end:
+sqdiffaddVSVF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sqdiffaddVSVF64AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVSVF64AVX512NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVSVF64AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+
+sqdiffaddVSVF64AVX512NT_row:
+	VBROADCASTSD (R8), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           sqdiffaddVSVF64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVUPD.Z    (SI)(R12*8), K1, Z1
+	VMOVUPD.Z    (R10)(R12*8), K1, Z2
+	VSUBPD       Z0, Z1, Z1
+	VMULPD       Z1, Z1, Z1
+	VADDPD       Z2, Z1, Z1
+	VMOVUPD      Z1, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+sqdiffaddVSVF64AVX512NT_head_done:
+	MOVQ R15, R13
+
+sqdiffaddVSVF64AVX512NT_loop4:
+	CMPQ     R13, $0x00000020
+	JB       sqdiffaddVSVF64AVX512NT_after4
+	VMOVUPD  (SI)(R12*8), Z1
+	VMOVUPD  (R10)(R12*8), Z2
+	VSUBPD   Z0, Z1, Z1
+	VMULPD   Z1, Z1, Z1
+	VADDPD   Z2, Z1, Z1
+	VMOVUPD  64(SI)(R12*8), Z2
+	VMOVUPD  64(R10)(R12*8), Z3
+	VSUBPD   Z0, Z2, Z2
+	VMULPD   Z2, Z2, Z2
+	VADDPD   Z3, Z2, Z2
+	VMOVUPD  128(SI)(R12*8), Z3
+	VMOVUPD  128(R10)(R12*8), Z4
+	VSUBPD   Z0, Z3, Z3
+	VMULPD   Z3, Z3, Z3
+	VADDPD   Z4, Z3, Z3
+	VMOVUPD  192(SI)(R12*8), Z4
+	VMOVUPD  192(R10)(R12*8), Z5
+	VSUBPD   Z0, Z4, Z4
+	VMULPD   Z4, Z4, Z4
+	VADDPD   Z5, Z4, Z4
+	VMOVNTPD Z1, (DX)(R12*8)
+	VMOVNTPD Z2, 64(DX)(R12*8)
+	VMOVNTPD Z3, 128(DX)(R12*8)
+	VMOVNTPD Z4, 192(DX)(R12*8)
+	ADDQ     $0x00000020, R12
+	SUBQ     $0x00000020, R13
+	JMP      sqdiffaddVSVF64AVX512NT_loop4
+
+sqdiffaddVSVF64AVX512NT_after4:
+sqdiffaddVSVF64AVX512NT_loop1:
+	CMPQ     R13, $0x00000008
+	JB       sqdiffaddVSVF64AVX512NT_after1
+	VMOVUPD  (SI)(R12*8), Z1
+	VMOVUPD  (R10)(R12*8), Z2
+	VSUBPD   Z0, Z1, Z1
+	VMULPD   Z1, Z1, Z1
+	VADDPD   Z2, Z1, Z1
+	VMOVNTPD Z1, (DX)(R12*8)
+	ADDQ     $0x00000008, R12
+	SUBQ     $0x00000008, R13
+	JMP      sqdiffaddVSVF64AVX512NT_loop1
+
+sqdiffaddVSVF64AVX512NT_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddVSVF64AVX512NT_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPD.Z (SI)(R12*8), K1, Z1
+	VMOVUPD.Z (R10)(R12*8), K1, Z2
+	VSUBPD    Z0, Z1, Z0
+	VMULPD    Z0, Z0, Z0
+	VADDPD    Z2, Z0, Z0
+	VMOVUPD   Z0, K1, (DX)(R12*8)
+	ADDQ      R13, R12
+
+sqdiffaddVSVF64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVSVF64AVX512NT_row
+
+sqdiffaddVSVF64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sqdiffaddSVVF64AVX512(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSVVF64AVX512_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSVVF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddSVVF64AVX512_single
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddSVVF64AVX512_exact1
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddSVVF64AVX512_exact2
+	CMPQ  CX, $0x00000018
+	JE    sqdiffaddSVVF64AVX512_exact3
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddSVVF64AVX512_exact4
+
+sqdiffaddSVVF64AVX512_row:
+	VBROADCASTSD (SI), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddSVVF64AVX512_loop4:
+	CMPQ    R13, $0x00000020
+	JB      sqdiffaddSVVF64AVX512_after4
+	VMOVUPD (R10)(R12*8), Z1
+	VSUBPD  (R8)(R12*8), Z0, Z2
+	VMULPD  Z2, Z2, Z2
+	VADDPD  Z1, Z2, Z1
+	VMOVUPD 64(R10)(R12*8), Z2
+	VSUBPD  64(R8)(R12*8), Z0, Z3
+	VMULPD  Z3, Z3, Z3
+	VADDPD  Z2, Z3, Z2
+	VMOVUPD 128(R10)(R12*8), Z3
+	VSUBPD  128(R8)(R12*8), Z0, Z4
+	VMULPD  Z4, Z4, Z4
+	VADDPD  Z3, Z4, Z3
+	VMOVUPD 192(R10)(R12*8), Z4
+	VSUBPD  192(R8)(R12*8), Z0, Z5
+	VMULPD  Z5, Z5, Z5
+	VADDPD  Z4, Z5, Z4
+	VMOVUPD Z1, (DX)(R12*8)
+	VMOVUPD Z2, 64(DX)(R12*8)
+	VMOVUPD Z3, 128(DX)(R12*8)
+	VMOVUPD Z4, 192(DX)(R12*8)
+	ADDQ    $0x00000020, R12
+	SUBQ    $0x00000020, R13
+	JMP     sqdiffaddSVVF64AVX512_loop4
+
+sqdiffaddSVVF64AVX512_after4:
+sqdiffaddSVVF64AVX512_loop1:
+	CMPQ    R13, $0x00000008
+	JB      sqdiffaddSVVF64AVX512_after1
+	VMOVUPD (R10)(R12*8), Z1
+	VSUBPD  (R8)(R12*8), Z0, Z2
+	VMULPD  Z2, Z2, Z2
+	VADDPD  Z1, Z2, Z1
+	VMOVUPD Z1, (DX)(R12*8)
+	ADDQ    $0x00000008, R12
+	SUBQ    $0x00000008, R13
+	JMP     sqdiffaddSVVF64AVX512_loop1
+
+sqdiffaddSVVF64AVX512_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddSVVF64AVX512_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPD.Z (R8)(R12*8), K1, Z1
+	VMOVUPD.Z (R10)(R12*8), K1, Z2
+	VSUBPD    Z1, Z0, Z0
+	VMULPD    Z0, Z0, Z0
+	VADDPD    Z2, Z0, Z0
+	VMOVUPD   Z0, K1, (DX)(R12*8)
+	ADDQ      R13, R12
+
+sqdiffaddSVVF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSVVF64AVX512_row
+	JMP  sqdiffaddSVVF64AVX512_end
+
+sqdiffaddSVVF64AVX512_exact1:
+	VBROADCASTSD (SI), Z0
+	XORQ         R12, R12
+	VMOVUPD      (R10)(R12*8), Z1
+	VSUBPD       (R8)(R12*8), Z0, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z1, Z0, Z0
+	VMOVUPD      Z0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF64AVX512_exact1
+	JMP          sqdiffaddSVVF64AVX512_end
+
+sqdiffaddSVVF64AVX512_exact2:
+	VBROADCASTSD (SI), Z0
+	XORQ         R12, R12
+	VMOVUPD      (R10)(R12*8), Z1
+	VSUBPD       (R8)(R12*8), Z0, Z2
+	VMULPD       Z2, Z2, Z2
+	VADDPD       Z1, Z2, Z1
+	VMOVUPD      64(R10)(R12*8), Z2
+	VSUBPD       64(R8)(R12*8), Z0, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z2, Z0, Z0
+	VMOVUPD      Z1, (DX)(R12*8)
+	VMOVUPD      Z0, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF64AVX512_exact2
+	JMP          sqdiffaddSVVF64AVX512_end
+
+sqdiffaddSVVF64AVX512_exact3:
+	VBROADCASTSD (SI), Z0
+	XORQ         R12, R12
+	VMOVUPD      (R10)(R12*8), Z1
+	VSUBPD       (R8)(R12*8), Z0, Z2
+	VMULPD       Z2, Z2, Z2
+	VADDPD       Z1, Z2, Z1
+	VMOVUPD      64(R10)(R12*8), Z2
+	VSUBPD       64(R8)(R12*8), Z0, Z3
+	VMULPD       Z3, Z3, Z3
+	VADDPD       Z2, Z3, Z2
+	VMOVUPD      128(R10)(R12*8), Z3
+	VSUBPD       128(R8)(R12*8), Z0, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z3, Z0, Z0
+	VMOVUPD      Z1, (DX)(R12*8)
+	VMOVUPD      Z2, 64(DX)(R12*8)
+	VMOVUPD      Z0, 128(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF64AVX512_exact3
+	JMP          sqdiffaddSVVF64AVX512_end
+
+sqdiffaddSVVF64AVX512_exact4:
+	VBROADCASTSD (SI), Z0
+	XORQ         R12, R12
+	VMOVUPD      (R10)(R12*8), Z1
+	VSUBPD       (R8)(R12*8), Z0, Z2
+	VMULPD       Z2, Z2, Z2
+	VADDPD       Z1, Z2, Z1
+	VMOVUPD      64(R10)(R12*8), Z2
+	VSUBPD       64(R8)(R12*8), Z0, Z3
+	VMULPD       Z3, Z3, Z3
+	VADDPD       Z2, Z3, Z2
+	VMOVUPD      128(R10)(R12*8), Z3
+	VSUBPD       128(R8)(R12*8), Z0, Z4
+	VMULPD       Z4, Z4, Z4
+	VADDPD       Z3, Z4, Z3
+	VMOVUPD      192(R10)(R12*8), Z4
+	VSUBPD       192(R8)(R12*8), Z0, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z4, Z0, Z0
+	VMOVUPD      Z1, (DX)(R12*8)
+	VMOVUPD      Z2, 64(DX)(R12*8)
+	VMOVUPD      Z3, 128(DX)(R12*8)
+	VMOVUPD      Z0, 192(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF64AVX512_exact4
+	JMP          sqdiffaddSVVF64AVX512_end
+
+sqdiffaddSVVF64AVX512_single:
+	VBROADCASTSD (SI), Z0
+	XORQ         R12, R12
+	VMOVQ        (R8)(R12*8), X1
+	VMOVQ        (R10)(R12*8), X2
+	VSUBPD       Z1, Z0, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z2, Z0, Z0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVVF64AVX512_single
+
+sqdiffaddSVVF64AVX512_end:
+sqdiffaddSVVF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSVVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sqdiffaddSVVF64AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSVVF64AVX512NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSVVF64AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+
+sqdiffaddSVVF64AVX512NT_row:
+	VBROADCASTSD (SI), Z0
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           sqdiffaddSVVF64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVUPD.Z    (R8)(R12*8), K1, Z1
+	VMOVUPD.Z    (R10)(R12*8), K1, Z2
+	VSUBPD       Z1, Z0, Z1
+	VMULPD       Z1, Z1, Z1
+	VADDPD       Z2, Z1, Z1
+	VMOVUPD      Z1, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+sqdiffaddSVVF64AVX512NT_head_done:
+	MOVQ R15, R13
+
+sqdiffaddSVVF64AVX512NT_loop4:
+	CMPQ     R13, $0x00000020
+	JB       sqdiffaddSVVF64AVX512NT_after4
+	VMOVUPD  (R10)(R12*8), Z1
+	VSUBPD   (R8)(R12*8), Z0, Z2
+	VMULPD   Z2, Z2, Z2
+	VADDPD   Z1, Z2, Z1
+	VMOVUPD  64(R10)(R12*8), Z2
+	VSUBPD   64(R8)(R12*8), Z0, Z3
+	VMULPD   Z3, Z3, Z3
+	VADDPD   Z2, Z3, Z2
+	VMOVUPD  128(R10)(R12*8), Z3
+	VSUBPD   128(R8)(R12*8), Z0, Z4
+	VMULPD   Z4, Z4, Z4
+	VADDPD   Z3, Z4, Z3
+	VMOVUPD  192(R10)(R12*8), Z4
+	VSUBPD   192(R8)(R12*8), Z0, Z5
+	VMULPD   Z5, Z5, Z5
+	VADDPD   Z4, Z5, Z4
+	VMOVNTPD Z1, (DX)(R12*8)
+	VMOVNTPD Z2, 64(DX)(R12*8)
+	VMOVNTPD Z3, 128(DX)(R12*8)
+	VMOVNTPD Z4, 192(DX)(R12*8)
+	ADDQ     $0x00000020, R12
+	SUBQ     $0x00000020, R13
+	JMP      sqdiffaddSVVF64AVX512NT_loop4
+
+sqdiffaddSVVF64AVX512NT_after4:
+sqdiffaddSVVF64AVX512NT_loop1:
+	CMPQ     R13, $0x00000008
+	JB       sqdiffaddSVVF64AVX512NT_after1
+	VMOVUPD  (R10)(R12*8), Z1
+	VSUBPD   (R8)(R12*8), Z0, Z2
+	VMULPD   Z2, Z2, Z2
+	VADDPD   Z1, Z2, Z1
+	VMOVNTPD Z1, (DX)(R12*8)
+	ADDQ     $0x00000008, R12
+	SUBQ     $0x00000008, R13
+	JMP      sqdiffaddSVVF64AVX512NT_loop1
+
+sqdiffaddSVVF64AVX512NT_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddSVVF64AVX512NT_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPD.Z (R8)(R12*8), K1, Z1
+	VMOVUPD.Z (R10)(R12*8), K1, Z2
+	VSUBPD    Z1, Z0, Z0
+	VMULPD    Z0, Z0, Z0
+	VADDPD    Z2, Z0, Z0
+	VMOVUPD   Z0, K1, (DX)(R12*8)
+	ADDQ      R13, R12
+
+sqdiffaddSVVF64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSVVF64AVX512NT_row
+
+sqdiffaddSVVF64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVSSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sqdiffaddVSSF64AVX512(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVSSF64AVX512_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVSSF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddVSSF64AVX512_single
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddVSSF64AVX512_exact1
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddVSSF64AVX512_exact2
+	CMPQ  CX, $0x00000018
+	JE    sqdiffaddVSSF64AVX512_exact3
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddVSSF64AVX512_exact4
+
+sqdiffaddVSSF64AVX512_row:
+	VBROADCASTSD (R8), Z0
+	VBROADCASTSD (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddVSSF64AVX512_loop4:
+	CMPQ    R13, $0x00000020
+	JB      sqdiffaddVSSF64AVX512_after4
+	VMOVUPD (SI)(R12*8), Z2
+	VSUBPD  Z0, Z2, Z2
+	VMULPD  Z2, Z2, Z2
+	VADDPD  Z1, Z2, Z2
+	VMOVUPD 64(SI)(R12*8), Z3
+	VSUBPD  Z0, Z3, Z3
+	VMULPD  Z3, Z3, Z3
+	VADDPD  Z1, Z3, Z3
+	VMOVUPD 128(SI)(R12*8), Z4
+	VSUBPD  Z0, Z4, Z4
+	VMULPD  Z4, Z4, Z4
+	VADDPD  Z1, Z4, Z4
+	VMOVUPD 192(SI)(R12*8), Z5
+	VSUBPD  Z0, Z5, Z5
+	VMULPD  Z5, Z5, Z5
+	VADDPD  Z1, Z5, Z5
+	VMOVUPD Z2, (DX)(R12*8)
+	VMOVUPD Z3, 64(DX)(R12*8)
+	VMOVUPD Z4, 128(DX)(R12*8)
+	VMOVUPD Z5, 192(DX)(R12*8)
+	ADDQ    $0x00000020, R12
+	SUBQ    $0x00000020, R13
+	JMP     sqdiffaddVSSF64AVX512_loop4
+
+sqdiffaddVSSF64AVX512_after4:
+sqdiffaddVSSF64AVX512_loop1:
+	CMPQ    R13, $0x00000008
+	JB      sqdiffaddVSSF64AVX512_after1
+	VMOVUPD (SI)(R12*8), Z2
+	VSUBPD  Z0, Z2, Z2
+	VMULPD  Z2, Z2, Z2
+	VADDPD  Z1, Z2, Z2
+	VMOVUPD Z2, (DX)(R12*8)
+	ADDQ    $0x00000008, R12
+	SUBQ    $0x00000008, R13
+	JMP     sqdiffaddVSSF64AVX512_loop1
+
+sqdiffaddVSSF64AVX512_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddVSSF64AVX512_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPD.Z (SI)(R12*8), K1, Z2
+	VSUBPD    Z0, Z2, Z0
+	VMULPD    Z0, Z0, Z0
+	VADDPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (DX)(R12*8)
+	ADDQ      R13, R12
+
+sqdiffaddVSSF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVSSF64AVX512_row
+	JMP  sqdiffaddVSSF64AVX512_end
+
+sqdiffaddVSSF64AVX512_exact1:
+	VBROADCASTSD (R8), Z0
+	VBROADCASTSD (R10), Z1
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Z2
+	VSUBPD       Z0, Z2, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z1, Z0, Z0
+	VMOVUPD      Z0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF64AVX512_exact1
+	JMP          sqdiffaddVSSF64AVX512_end
+
+sqdiffaddVSSF64AVX512_exact2:
+	VBROADCASTSD (R8), Z0
+	VBROADCASTSD (R10), Z1
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Z2
+	VSUBPD       Z0, Z2, Z2
+	VMULPD       Z2, Z2, Z2
+	VADDPD       Z1, Z2, Z2
+	VMOVUPD      64(SI)(R12*8), Z3
+	VSUBPD       Z0, Z3, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z1, Z0, Z0
+	VMOVUPD      Z2, (DX)(R12*8)
+	VMOVUPD      Z0, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF64AVX512_exact2
+	JMP          sqdiffaddVSSF64AVX512_end
+
+sqdiffaddVSSF64AVX512_exact3:
+	VBROADCASTSD (R8), Z0
+	VBROADCASTSD (R10), Z1
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Z2
+	VSUBPD       Z0, Z2, Z2
+	VMULPD       Z2, Z2, Z2
+	VADDPD       Z1, Z2, Z2
+	VMOVUPD      64(SI)(R12*8), Z3
+	VSUBPD       Z0, Z3, Z3
+	VMULPD       Z3, Z3, Z3
+	VADDPD       Z1, Z3, Z3
+	VMOVUPD      128(SI)(R12*8), Z4
+	VSUBPD       Z0, Z4, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z1, Z0, Z0
+	VMOVUPD      Z2, (DX)(R12*8)
+	VMOVUPD      Z3, 64(DX)(R12*8)
+	VMOVUPD      Z0, 128(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF64AVX512_exact3
+	JMP          sqdiffaddVSSF64AVX512_end
+
+sqdiffaddVSSF64AVX512_exact4:
+	VBROADCASTSD (R8), Z0
+	VBROADCASTSD (R10), Z1
+	XORQ         R12, R12
+	VMOVUPD      (SI)(R12*8), Z2
+	VSUBPD       Z0, Z2, Z2
+	VMULPD       Z2, Z2, Z2
+	VADDPD       Z1, Z2, Z2
+	VMOVUPD      64(SI)(R12*8), Z3
+	VSUBPD       Z0, Z3, Z3
+	VMULPD       Z3, Z3, Z3
+	VADDPD       Z1, Z3, Z3
+	VMOVUPD      128(SI)(R12*8), Z4
+	VSUBPD       Z0, Z4, Z4
+	VMULPD       Z4, Z4, Z4
+	VADDPD       Z1, Z4, Z4
+	VMOVUPD      192(SI)(R12*8), Z5
+	VSUBPD       Z0, Z5, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z1, Z0, Z0
+	VMOVUPD      Z2, (DX)(R12*8)
+	VMOVUPD      Z3, 64(DX)(R12*8)
+	VMOVUPD      Z4, 128(DX)(R12*8)
+	VMOVUPD      Z0, 192(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF64AVX512_exact4
+	JMP          sqdiffaddVSSF64AVX512_end
+
+sqdiffaddVSSF64AVX512_single:
+	VBROADCASTSD (R8), Z0
+	VBROADCASTSD (R10), Z1
+	XORQ         R12, R12
+	VMOVQ        (SI)(R12*8), X2
+	VSUBPD       Z0, Z2, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z1, Z0, Z0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddVSSF64AVX512_single
+
+sqdiffaddVSSF64AVX512_end:
+sqdiffaddVSSF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddVSSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sqdiffaddVSSF64AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddVSSF64AVX512NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddVSSF64AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+
+sqdiffaddVSSF64AVX512NT_row:
+	VBROADCASTSD (R8), Z0
+	VBROADCASTSD (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           sqdiffaddVSSF64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVUPD.Z    (SI)(R12*8), K1, Z2
+	VSUBPD       Z0, Z2, Z2
+	VMULPD       Z2, Z2, Z2
+	VADDPD       Z1, Z2, Z2
+	VMOVUPD      Z2, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+sqdiffaddVSSF64AVX512NT_head_done:
+	MOVQ R15, R13
+
+sqdiffaddVSSF64AVX512NT_loop4:
+	CMPQ     R13, $0x00000020
+	JB       sqdiffaddVSSF64AVX512NT_after4
+	VMOVUPD  (SI)(R12*8), Z2
+	VSUBPD   Z0, Z2, Z2
+	VMULPD   Z2, Z2, Z2
+	VADDPD   Z1, Z2, Z2
+	VMOVUPD  64(SI)(R12*8), Z3
+	VSUBPD   Z0, Z3, Z3
+	VMULPD   Z3, Z3, Z3
+	VADDPD   Z1, Z3, Z3
+	VMOVUPD  128(SI)(R12*8), Z4
+	VSUBPD   Z0, Z4, Z4
+	VMULPD   Z4, Z4, Z4
+	VADDPD   Z1, Z4, Z4
+	VMOVUPD  192(SI)(R12*8), Z5
+	VSUBPD   Z0, Z5, Z5
+	VMULPD   Z5, Z5, Z5
+	VADDPD   Z1, Z5, Z5
+	VMOVNTPD Z2, (DX)(R12*8)
+	VMOVNTPD Z3, 64(DX)(R12*8)
+	VMOVNTPD Z4, 128(DX)(R12*8)
+	VMOVNTPD Z5, 192(DX)(R12*8)
+	ADDQ     $0x00000020, R12
+	SUBQ     $0x00000020, R13
+	JMP      sqdiffaddVSSF64AVX512NT_loop4
+
+sqdiffaddVSSF64AVX512NT_after4:
+sqdiffaddVSSF64AVX512NT_loop1:
+	CMPQ     R13, $0x00000008
+	JB       sqdiffaddVSSF64AVX512NT_after1
+	VMOVUPD  (SI)(R12*8), Z2
+	VSUBPD   Z0, Z2, Z2
+	VMULPD   Z2, Z2, Z2
+	VADDPD   Z1, Z2, Z2
+	VMOVNTPD Z2, (DX)(R12*8)
+	ADDQ     $0x00000008, R12
+	SUBQ     $0x00000008, R13
+	JMP      sqdiffaddVSSF64AVX512NT_loop1
+
+sqdiffaddVSSF64AVX512NT_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddVSSF64AVX512NT_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPD.Z (SI)(R12*8), K1, Z2
+	VSUBPD    Z0, Z2, Z0
+	VMULPD    Z0, Z0, Z0
+	VADDPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (DX)(R12*8)
+	ADDQ      R13, R12
+
+sqdiffaddVSSF64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddVSSF64AVX512NT_row
+
+sqdiffaddVSSF64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sqdiffaddSVSF64AVX512(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSVSF64AVX512_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSVSF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddSVSF64AVX512_single
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddSVSF64AVX512_exact1
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddSVSF64AVX512_exact2
+	CMPQ  CX, $0x00000018
+	JE    sqdiffaddSVSF64AVX512_exact3
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddSVSF64AVX512_exact4
+
+sqdiffaddSVSF64AVX512_row:
+	VBROADCASTSD (SI), Z0
+	VBROADCASTSD (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddSVSF64AVX512_loop4:
+	CMPQ    R13, $0x00000020
+	JB      sqdiffaddSVSF64AVX512_after4
+	VSUBPD  (R8)(R12*8), Z0, Z2
+	VMULPD  Z2, Z2, Z2
+	VADDPD  Z1, Z2, Z2
+	VSUBPD  64(R8)(R12*8), Z0, Z3
+	VMULPD  Z3, Z3, Z3
+	VADDPD  Z1, Z3, Z3
+	VSUBPD  128(R8)(R12*8), Z0, Z4
+	VMULPD  Z4, Z4, Z4
+	VADDPD  Z1, Z4, Z4
+	VSUBPD  192(R8)(R12*8), Z0, Z5
+	VMULPD  Z5, Z5, Z5
+	VADDPD  Z1, Z5, Z5
+	VMOVUPD Z2, (DX)(R12*8)
+	VMOVUPD Z3, 64(DX)(R12*8)
+	VMOVUPD Z4, 128(DX)(R12*8)
+	VMOVUPD Z5, 192(DX)(R12*8)
+	ADDQ    $0x00000020, R12
+	SUBQ    $0x00000020, R13
+	JMP     sqdiffaddSVSF64AVX512_loop4
+
+sqdiffaddSVSF64AVX512_after4:
+sqdiffaddSVSF64AVX512_loop1:
+	CMPQ    R13, $0x00000008
+	JB      sqdiffaddSVSF64AVX512_after1
+	VSUBPD  (R8)(R12*8), Z0, Z2
+	VMULPD  Z2, Z2, Z2
+	VADDPD  Z1, Z2, Z2
+	VMOVUPD Z2, (DX)(R12*8)
+	ADDQ    $0x00000008, R12
+	SUBQ    $0x00000008, R13
+	JMP     sqdiffaddSVSF64AVX512_loop1
+
+sqdiffaddSVSF64AVX512_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddSVSF64AVX512_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPD.Z (R8)(R12*8), K1, Z2
+	VSUBPD    Z2, Z0, Z0
+	VMULPD    Z0, Z0, Z0
+	VADDPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (DX)(R12*8)
+	ADDQ      R13, R12
+
+sqdiffaddSVSF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSVSF64AVX512_row
+	JMP  sqdiffaddSVSF64AVX512_end
+
+sqdiffaddSVSF64AVX512_exact1:
+	VBROADCASTSD (SI), Z0
+	VBROADCASTSD (R10), Z1
+	XORQ         R12, R12
+	VSUBPD       (R8)(R12*8), Z0, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z1, Z0, Z0
+	VMOVUPD      Z0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF64AVX512_exact1
+	JMP          sqdiffaddSVSF64AVX512_end
+
+sqdiffaddSVSF64AVX512_exact2:
+	VBROADCASTSD (SI), Z0
+	VBROADCASTSD (R10), Z1
+	XORQ         R12, R12
+	VSUBPD       (R8)(R12*8), Z0, Z2
+	VMULPD       Z2, Z2, Z2
+	VADDPD       Z1, Z2, Z2
+	VSUBPD       64(R8)(R12*8), Z0, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z1, Z0, Z0
+	VMOVUPD      Z2, (DX)(R12*8)
+	VMOVUPD      Z0, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF64AVX512_exact2
+	JMP          sqdiffaddSVSF64AVX512_end
+
+sqdiffaddSVSF64AVX512_exact3:
+	VBROADCASTSD (SI), Z0
+	VBROADCASTSD (R10), Z1
+	XORQ         R12, R12
+	VSUBPD       (R8)(R12*8), Z0, Z2
+	VMULPD       Z2, Z2, Z2
+	VADDPD       Z1, Z2, Z2
+	VSUBPD       64(R8)(R12*8), Z0, Z3
+	VMULPD       Z3, Z3, Z3
+	VADDPD       Z1, Z3, Z3
+	VSUBPD       128(R8)(R12*8), Z0, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z1, Z0, Z0
+	VMOVUPD      Z2, (DX)(R12*8)
+	VMOVUPD      Z3, 64(DX)(R12*8)
+	VMOVUPD      Z0, 128(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF64AVX512_exact3
+	JMP          sqdiffaddSVSF64AVX512_end
+
+sqdiffaddSVSF64AVX512_exact4:
+	VBROADCASTSD (SI), Z0
+	VBROADCASTSD (R10), Z1
+	XORQ         R12, R12
+	VSUBPD       (R8)(R12*8), Z0, Z2
+	VMULPD       Z2, Z2, Z2
+	VADDPD       Z1, Z2, Z2
+	VSUBPD       64(R8)(R12*8), Z0, Z3
+	VMULPD       Z3, Z3, Z3
+	VADDPD       Z1, Z3, Z3
+	VSUBPD       128(R8)(R12*8), Z0, Z4
+	VMULPD       Z4, Z4, Z4
+	VADDPD       Z1, Z4, Z4
+	VSUBPD       192(R8)(R12*8), Z0, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z1, Z0, Z0
+	VMOVUPD      Z2, (DX)(R12*8)
+	VMOVUPD      Z3, 64(DX)(R12*8)
+	VMOVUPD      Z4, 128(DX)(R12*8)
+	VMOVUPD      Z0, 192(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF64AVX512_exact4
+	JMP          sqdiffaddSVSF64AVX512_end
+
+sqdiffaddSVSF64AVX512_single:
+	VBROADCASTSD (SI), Z0
+	VBROADCASTSD (R10), Z1
+	XORQ         R12, R12
+	VMOVQ        (R8)(R12*8), X2
+	VSUBPD       Z2, Z0, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z1, Z0, Z0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSVSF64AVX512_single
+
+sqdiffaddSVSF64AVX512_end:
+sqdiffaddSVSF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSVSF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sqdiffaddSVSF64AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSVSF64AVX512NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSVSF64AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+
+sqdiffaddSVSF64AVX512NT_row:
+	VBROADCASTSD (SI), Z0
+	VBROADCASTSD (R10), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           sqdiffaddSVSF64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVUPD.Z    (R8)(R12*8), K1, Z2
+	VSUBPD       Z2, Z0, Z2
+	VMULPD       Z2, Z2, Z2
+	VADDPD       Z1, Z2, Z2
+	VMOVUPD      Z2, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+sqdiffaddSVSF64AVX512NT_head_done:
+	MOVQ R15, R13
+
+sqdiffaddSVSF64AVX512NT_loop4:
+	CMPQ     R13, $0x00000020
+	JB       sqdiffaddSVSF64AVX512NT_after4
+	VSUBPD   (R8)(R12*8), Z0, Z2
+	VMULPD   Z2, Z2, Z2
+	VADDPD   Z1, Z2, Z2
+	VSUBPD   64(R8)(R12*8), Z0, Z3
+	VMULPD   Z3, Z3, Z3
+	VADDPD   Z1, Z3, Z3
+	VSUBPD   128(R8)(R12*8), Z0, Z4
+	VMULPD   Z4, Z4, Z4
+	VADDPD   Z1, Z4, Z4
+	VSUBPD   192(R8)(R12*8), Z0, Z5
+	VMULPD   Z5, Z5, Z5
+	VADDPD   Z1, Z5, Z5
+	VMOVNTPD Z2, (DX)(R12*8)
+	VMOVNTPD Z3, 64(DX)(R12*8)
+	VMOVNTPD Z4, 128(DX)(R12*8)
+	VMOVNTPD Z5, 192(DX)(R12*8)
+	ADDQ     $0x00000020, R12
+	SUBQ     $0x00000020, R13
+	JMP      sqdiffaddSVSF64AVX512NT_loop4
+
+sqdiffaddSVSF64AVX512NT_after4:
+sqdiffaddSVSF64AVX512NT_loop1:
+	CMPQ     R13, $0x00000008
+	JB       sqdiffaddSVSF64AVX512NT_after1
+	VSUBPD   (R8)(R12*8), Z0, Z2
+	VMULPD   Z2, Z2, Z2
+	VADDPD   Z1, Z2, Z2
+	VMOVNTPD Z2, (DX)(R12*8)
+	ADDQ     $0x00000008, R12
+	SUBQ     $0x00000008, R13
+	JMP      sqdiffaddSVSF64AVX512NT_loop1
+
+sqdiffaddSVSF64AVX512NT_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddSVSF64AVX512NT_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPD.Z (R8)(R12*8), K1, Z2
+	VSUBPD    Z2, Z0, Z0
+	VMULPD    Z0, Z0, Z0
+	VADDPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K1, (DX)(R12*8)
+	ADDQ      R13, R12
+
+sqdiffaddSVSF64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSVSF64AVX512NT_row
+
+sqdiffaddSVSF64AVX512NT_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sqdiffaddSSVF64AVX512(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSSVF64AVX512_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSSVF64AVX512_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+	CMPQ  CX, $0x00000001
+	JE    sqdiffaddSSVF64AVX512_single
+	CMPQ  CX, $0x00000008
+	JE    sqdiffaddSSVF64AVX512_exact1
+	CMPQ  CX, $0x00000010
+	JE    sqdiffaddSSVF64AVX512_exact2
+	CMPQ  CX, $0x00000018
+	JE    sqdiffaddSSVF64AVX512_exact3
+	CMPQ  CX, $0x00000020
+	JE    sqdiffaddSSVF64AVX512_exact4
+
+sqdiffaddSSVF64AVX512_row:
+	VBROADCASTSD (SI), Z0
+	VBROADCASTSD (R8), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+
+sqdiffaddSSVF64AVX512_loop4:
+	CMPQ    R13, $0x00000020
+	JB      sqdiffaddSSVF64AVX512_after4
+	VMOVUPD (R10)(R12*8), Z2
+	VSUBPD  Z1, Z0, Z3
+	VMULPD  Z3, Z3, Z3
+	VADDPD  Z2, Z3, Z2
+	VMOVUPD 64(R10)(R12*8), Z3
+	VSUBPD  Z1, Z0, Z4
+	VMULPD  Z4, Z4, Z4
+	VADDPD  Z3, Z4, Z3
+	VMOVUPD 128(R10)(R12*8), Z4
+	VSUBPD  Z1, Z0, Z5
+	VMULPD  Z5, Z5, Z5
+	VADDPD  Z4, Z5, Z4
+	VMOVUPD 192(R10)(R12*8), Z5
+	VSUBPD  Z1, Z0, Z6
+	VMULPD  Z6, Z6, Z6
+	VADDPD  Z5, Z6, Z5
+	VMOVUPD Z2, (DX)(R12*8)
+	VMOVUPD Z3, 64(DX)(R12*8)
+	VMOVUPD Z4, 128(DX)(R12*8)
+	VMOVUPD Z5, 192(DX)(R12*8)
+	ADDQ    $0x00000020, R12
+	SUBQ    $0x00000020, R13
+	JMP     sqdiffaddSSVF64AVX512_loop4
+
+sqdiffaddSSVF64AVX512_after4:
+sqdiffaddSSVF64AVX512_loop1:
+	CMPQ    R13, $0x00000008
+	JB      sqdiffaddSSVF64AVX512_after1
+	VMOVUPD (R10)(R12*8), Z2
+	VSUBPD  Z1, Z0, Z3
+	VMULPD  Z3, Z3, Z3
+	VADDPD  Z2, Z3, Z2
+	VMOVUPD Z2, (DX)(R12*8)
+	ADDQ    $0x00000008, R12
+	SUBQ    $0x00000008, R13
+	JMP     sqdiffaddSSVF64AVX512_loop1
+
+sqdiffaddSSVF64AVX512_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddSSVF64AVX512_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPD.Z (R10)(R12*8), K1, Z2
+	VSUBPD    Z1, Z0, Z0
+	VMULPD    Z0, Z0, Z0
+	VADDPD    Z2, Z0, Z0
+	VMOVUPD   Z0, K1, (DX)(R12*8)
+	ADDQ      R13, R12
+
+sqdiffaddSSVF64AVX512_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSSVF64AVX512_row
+	JMP  sqdiffaddSSVF64AVX512_end
+
+sqdiffaddSSVF64AVX512_exact1:
+	VBROADCASTSD (SI), Z0
+	VBROADCASTSD (R8), Z1
+	XORQ         R12, R12
+	VMOVUPD      (R10)(R12*8), Z2
+	VSUBPD       Z1, Z0, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z2, Z0, Z0
+	VMOVUPD      Z0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF64AVX512_exact1
+	JMP          sqdiffaddSSVF64AVX512_end
+
+sqdiffaddSSVF64AVX512_exact2:
+	VBROADCASTSD (SI), Z0
+	VBROADCASTSD (R8), Z1
+	XORQ         R12, R12
+	VMOVUPD      (R10)(R12*8), Z2
+	VSUBPD       Z1, Z0, Z3
+	VMULPD       Z3, Z3, Z3
+	VADDPD       Z2, Z3, Z2
+	VMOVUPD      64(R10)(R12*8), Z3
+	VSUBPD       Z1, Z0, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z3, Z0, Z0
+	VMOVUPD      Z2, (DX)(R12*8)
+	VMOVUPD      Z0, 64(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF64AVX512_exact2
+	JMP          sqdiffaddSSVF64AVX512_end
+
+sqdiffaddSSVF64AVX512_exact3:
+	VBROADCASTSD (SI), Z0
+	VBROADCASTSD (R8), Z1
+	XORQ         R12, R12
+	VMOVUPD      (R10)(R12*8), Z2
+	VSUBPD       Z1, Z0, Z3
+	VMULPD       Z3, Z3, Z3
+	VADDPD       Z2, Z3, Z2
+	VMOVUPD      64(R10)(R12*8), Z3
+	VSUBPD       Z1, Z0, Z4
+	VMULPD       Z4, Z4, Z4
+	VADDPD       Z3, Z4, Z3
+	VMOVUPD      128(R10)(R12*8), Z4
+	VSUBPD       Z1, Z0, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z4, Z0, Z0
+	VMOVUPD      Z2, (DX)(R12*8)
+	VMOVUPD      Z3, 64(DX)(R12*8)
+	VMOVUPD      Z0, 128(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF64AVX512_exact3
+	JMP          sqdiffaddSSVF64AVX512_end
+
+sqdiffaddSSVF64AVX512_exact4:
+	VBROADCASTSD (SI), Z0
+	VBROADCASTSD (R8), Z1
+	XORQ         R12, R12
+	VMOVUPD      (R10)(R12*8), Z2
+	VSUBPD       Z1, Z0, Z3
+	VMULPD       Z3, Z3, Z3
+	VADDPD       Z2, Z3, Z2
+	VMOVUPD      64(R10)(R12*8), Z3
+	VSUBPD       Z1, Z0, Z4
+	VMULPD       Z4, Z4, Z4
+	VADDPD       Z3, Z4, Z3
+	VMOVUPD      128(R10)(R12*8), Z4
+	VSUBPD       Z1, Z0, Z5
+	VMULPD       Z5, Z5, Z5
+	VADDPD       Z4, Z5, Z4
+	VMOVUPD      192(R10)(R12*8), Z5
+	VSUBPD       Z1, Z0, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z5, Z0, Z0
+	VMOVUPD      Z2, (DX)(R12*8)
+	VMOVUPD      Z3, 64(DX)(R12*8)
+	VMOVUPD      Z4, 128(DX)(R12*8)
+	VMOVUPD      Z0, 192(DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF64AVX512_exact4
+	JMP          sqdiffaddSSVF64AVX512_end
+
+sqdiffaddSSVF64AVX512_single:
+	VBROADCASTSD (SI), Z0
+	VBROADCASTSD (R8), Z1
+	XORQ         R12, R12
+	VMOVQ        (R10)(R12*8), X2
+	VSUBPD       Z1, Z0, Z0
+	VMULPD       Z0, Z0, Z0
+	VADDPD       Z2, Z0, Z0
+	VMOVQ        X0, (DX)(R12*8)
+	ADDQ         BX, DX
+	ADDQ         DI, SI
+	ADDQ         R9, R8
+	ADDQ         R11, R10
+	DECQ         AX
+	JNZ          sqdiffaddSSVF64AVX512_single
+
+sqdiffaddSSVF64AVX512_end:
+sqdiffaddSSVF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func sqdiffaddSSVF64AVX512NT(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·sqdiffaddSSVF64AVX512NT(SB), NOSPLIT, $0-80
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   sqdiffaddSSVF64AVX512NT_done
+	TESTQ CX, CX
+	JLE   sqdiffaddSSVF64AVX512NT_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+	MOVQ  b+48(FP), R8
+	MOVQ  ldb+56(FP), R9
+	SHLQ  $0x03, R9
+	MOVQ  c+64(FP), R10
+	MOVQ  ldc+72(FP), R11
+	SHLQ  $0x03, R11
+
+sqdiffaddSSVF64AVX512NT_row:
+	VBROADCASTSD (SI), Z0
+	VBROADCASTSD (R8), Z1
+	XORQ         R12, R12
+	MOVQ         CX, R13
+	MOVQ         DX, R14
+	NEGQ         R14
+	ANDQ         $0x0000003f, R14
+	SHRQ         $0x03, R14
+	CMPQ         R14, R13
+	CMOVQGT      R13, R14
+	MOVQ         R13, R15
+	SUBQ         R14, R15
+	MOVQ         R14, R13
+	TESTQ        R13, R13
+	JZ           sqdiffaddSSVF64AVX512NT_head_done
+	LEAQ         tailmask<>+0(SB), R14
+	KMOVQ        (R14)(R13*8), K1
+	VMOVUPD.Z    (R10)(R12*8), K1, Z2
+	VSUBPD       Z1, Z0, Z3
+	VMULPD       Z3, Z3, Z3
+	VADDPD       Z2, Z3, Z2
+	VMOVUPD      Z2, K1, (DX)(R12*8)
+	ADDQ         R13, R12
+
+sqdiffaddSSVF64AVX512NT_head_done:
+	MOVQ R15, R13
+
+sqdiffaddSSVF64AVX512NT_loop4:
+	CMPQ     R13, $0x00000020
+	JB       sqdiffaddSSVF64AVX512NT_after4
+	VMOVUPD  (R10)(R12*8), Z2
+	VSUBPD   Z1, Z0, Z3
+	VMULPD   Z3, Z3, Z3
+	VADDPD   Z2, Z3, Z2
+	VMOVUPD  64(R10)(R12*8), Z3
+	VSUBPD   Z1, Z0, Z4
+	VMULPD   Z4, Z4, Z4
+	VADDPD   Z3, Z4, Z3
+	VMOVUPD  128(R10)(R12*8), Z4
+	VSUBPD   Z1, Z0, Z5
+	VMULPD   Z5, Z5, Z5
+	VADDPD   Z4, Z5, Z4
+	VMOVUPD  192(R10)(R12*8), Z5
+	VSUBPD   Z1, Z0, Z6
+	VMULPD   Z6, Z6, Z6
+	VADDPD   Z5, Z6, Z5
+	VMOVNTPD Z2, (DX)(R12*8)
+	VMOVNTPD Z3, 64(DX)(R12*8)
+	VMOVNTPD Z4, 128(DX)(R12*8)
+	VMOVNTPD Z5, 192(DX)(R12*8)
+	ADDQ     $0x00000020, R12
+	SUBQ     $0x00000020, R13
+	JMP      sqdiffaddSSVF64AVX512NT_loop4
+
+sqdiffaddSSVF64AVX512NT_after4:
+sqdiffaddSSVF64AVX512NT_loop1:
+	CMPQ     R13, $0x00000008
+	JB       sqdiffaddSSVF64AVX512NT_after1
+	VMOVUPD  (R10)(R12*8), Z2
+	VSUBPD   Z1, Z0, Z3
+	VMULPD   Z3, Z3, Z3
+	VADDPD   Z2, Z3, Z2
+	VMOVNTPD Z2, (DX)(R12*8)
+	ADDQ     $0x00000008, R12
+	SUBQ     $0x00000008, R13
+	JMP      sqdiffaddSSVF64AVX512NT_loop1
+
+sqdiffaddSSVF64AVX512NT_after1:
+	TESTQ     R13, R13
+	JZ        sqdiffaddSSVF64AVX512NT_tail_done
+	LEAQ      tailmask<>+0(SB), R14
+	KMOVQ     (R14)(R13*8), K1
+	VMOVUPD.Z (R10)(R12*8), K1, Z2
+	VSUBPD    Z1, Z0, Z0
+	VMULPD    Z0, Z0, Z0
+	VADDPD    Z2, Z0, Z0
+	VMOVUPD   Z0, K1, (DX)(R12*8)
+	ADDQ      R13, R12
+
+sqdiffaddSSVF64AVX512NT_tail_done:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	ADDQ R9, R8
+	ADDQ R11, R10
+	DECQ AX
+	JNZ  sqdiffaddSSVF64AVX512NT_row
+
+sqdiffaddSSVF64AVX512NT_done:
 	VZEROUPPER
 	RET
 

@@ -74,6 +74,41 @@ func clampSVSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b
 //go:noescape
 func clampSSVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
 
+// sqdiffaddVVVF32NEON computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb+j])**2 + c[r*ldc+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func sqdiffaddVVVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddVVSF32NEON computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb+j])**2 + c[r*ldc] for r < m, j < n with NEON.
+//
+//go:noescape
+func sqdiffaddVVSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddVSVF32NEON computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb])**2 + c[r*ldc+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func sqdiffaddVSVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddSVVF32NEON computes dst[r*ldd+j] = (a[r*lda] - b[r*ldb+j])**2 + c[r*ldc+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func sqdiffaddSVVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddVSSF32NEON computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb])**2 + c[r*ldc] for r < m, j < n with NEON.
+//
+//go:noescape
+func sqdiffaddVSSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddSVSF32NEON computes dst[r*ldd+j] = (a[r*lda] - b[r*ldb+j])**2 + c[r*ldc] for r < m, j < n with NEON.
+//
+//go:noescape
+func sqdiffaddSVSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// sqdiffaddSSVF32NEON computes dst[r*ldd+j] = (a[r*lda] - b[r*ldb])**2 + c[r*ldc+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func sqdiffaddSSVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
 // fmaVVVF64NEON computes dst[r*ldd+j] = a[r*lda+j]*b[r*ldb+j] + c[r*ldc+j] for r < m, j < n with NEON.
 //
 //go:noescape
@@ -143,6 +178,41 @@ func clampSVSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b
 //
 //go:noescape
 func clampSSVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVVVF64NEON computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb+j])**2 + c[r*ldc+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func sqdiffaddVVVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVVSF64NEON computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb+j])**2 + c[r*ldc] for r < m, j < n with NEON.
+//
+//go:noescape
+func sqdiffaddVVSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVSVF64NEON computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb])**2 + c[r*ldc+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func sqdiffaddVSVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddSVVF64NEON computes dst[r*ldd+j] = (a[r*lda] - b[r*ldb+j])**2 + c[r*ldc+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func sqdiffaddSVVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddVSSF64NEON computes dst[r*ldd+j] = (a[r*lda+j] - b[r*ldb])**2 + c[r*ldc] for r < m, j < n with NEON.
+//
+//go:noescape
+func sqdiffaddVSSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddSVSF64NEON computes dst[r*ldd+j] = (a[r*lda] - b[r*ldb+j])**2 + c[r*ldc] for r < m, j < n with NEON.
+//
+//go:noescape
+func sqdiffaddSVSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+
+// sqdiffaddSSVF64NEON computes dst[r*ldd+j] = (a[r*lda] - b[r*ldb])**2 + c[r*ldc+j] for r < m, j < n with NEON.
+//
+//go:noescape
+func sqdiffaddSSVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 
 // clampVVVI8NEON computes dst[r*ldd+j] = min(max(a[r*lda+j], b[r*ldb+j]), c[r*ldc+j]) for r < m, j < n with NEON.
 //

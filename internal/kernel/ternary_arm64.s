@@ -1096,6 +1096,633 @@ next:
 done:
 	RET
 
+	// func sqdiffaddVVVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+TEXT ·sqdiffaddVVVF32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VLD1.P	64(R13), [V8.S4, V9.S4, V10.S4, V11.S4]
+	WORD	$0x4ea4d40c // fsub v12.4s, v0.4s, v4.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e28d58c // fadd v12.4s, v12.4s, v8.4s
+	WORD	$0x4ea5d42d // fsub v13.4s, v1.4s, v5.4s
+	WORD	$0x6e2dddad // fmul v13.4s, v13.4s, v13.4s
+	WORD	$0x4e29d5ad // fadd v13.4s, v13.4s, v9.4s
+	WORD	$0x4ea6d44e // fsub v14.4s, v2.4s, v6.4s
+	WORD	$0x6e2eddce // fmul v14.4s, v14.4s, v14.4s
+	WORD	$0x4e2ad5ce // fadd v14.4s, v14.4s, v10.4s
+	WORD	$0x4ea7d46f // fsub v15.4s, v3.4s, v7.4s
+	WORD	$0x6e2fddef // fmul v15.4s, v15.4s, v15.4s
+	WORD	$0x4e2bd5ef // fadd v15.4s, v15.4s, v11.4s
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	VLD1.P	32(R13), [V8.S4, V9.S4]
+	WORD	$0x4ea4d40c // fsub v12.4s, v0.4s, v4.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e28d58c // fadd v12.4s, v12.4s, v8.4s
+	WORD	$0x4ea5d42d // fsub v13.4s, v1.4s, v5.4s
+	WORD	$0x6e2dddad // fmul v13.4s, v13.4s, v13.4s
+	WORD	$0x4e29d5ad // fadd v13.4s, v13.4s, v9.4s
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	VLD1.P	16(R13), [V8.S4]
+	WORD	$0x4ea4d40c // fsub v12.4s, v0.4s, v4.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e28d58c // fadd v12.4s, v12.4s, v8.4s
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	VLD1.P	8(R13), [V8.S2]
+	WORD	$0x0ea4d40c // fsub v12.2s, v0.2s, v4.2s
+	WORD	$0x2e2cdd8c // fmul v12.2s, v12.2s, v12.2s
+	WORD	$0x0e28d58c // fadd v12.2s, v12.2s, v8.2s
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	FMOVS	(R13), F8
+	WORD	$0x0ea4d40c // fsub v12.2s, v0.2s, v4.2s
+	WORD	$0x2e2cdd8c // fmul v12.2s, v12.2s, v12.2s
+	WORD	$0x0e28d58c // fadd v12.2s, v12.2s, v8.2s
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func sqdiffaddVVSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+TEXT ·sqdiffaddVVSF32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x4ea4d40c // fsub v12.4s, v0.4s, v4.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e3dd58c // fadd v12.4s, v12.4s, v29.4s
+	WORD	$0x4ea5d42d // fsub v13.4s, v1.4s, v5.4s
+	WORD	$0x6e2dddad // fmul v13.4s, v13.4s, v13.4s
+	WORD	$0x4e3dd5ad // fadd v13.4s, v13.4s, v29.4s
+	WORD	$0x4ea6d44e // fsub v14.4s, v2.4s, v6.4s
+	WORD	$0x6e2eddce // fmul v14.4s, v14.4s, v14.4s
+	WORD	$0x4e3dd5ce // fadd v14.4s, v14.4s, v29.4s
+	WORD	$0x4ea7d46f // fsub v15.4s, v3.4s, v7.4s
+	WORD	$0x6e2fddef // fmul v15.4s, v15.4s, v15.4s
+	WORD	$0x4e3dd5ef // fadd v15.4s, v15.4s, v29.4s
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x4ea4d40c // fsub v12.4s, v0.4s, v4.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e3dd58c // fadd v12.4s, v12.4s, v29.4s
+	WORD	$0x4ea5d42d // fsub v13.4s, v1.4s, v5.4s
+	WORD	$0x6e2dddad // fmul v13.4s, v13.4s, v13.4s
+	WORD	$0x4e3dd5ad // fadd v13.4s, v13.4s, v29.4s
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x4ea4d40c // fsub v12.4s, v0.4s, v4.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e3dd58c // fadd v12.4s, v12.4s, v29.4s
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x0ea4d40c // fsub v12.2s, v0.2s, v4.2s
+	WORD	$0x2e2cdd8c // fmul v12.2s, v12.2s, v12.2s
+	WORD	$0x0e3dd58c // fadd v12.2s, v12.2s, v29.2s
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	WORD	$0x0ea4d40c // fsub v12.2s, v0.2s, v4.2s
+	WORD	$0x2e2cdd8c // fmul v12.2s, v12.2s, v12.2s
+	WORD	$0x0e3dd58c // fadd v12.2s, v12.2s, v29.2s
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func sqdiffaddVSVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+TEXT ·sqdiffaddVSVF32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	MOVD	R8, R13
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R13), [V8.S4, V9.S4, V10.S4, V11.S4]
+	WORD	$0x4ebed40c // fsub v12.4s, v0.4s, v30.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e28d58c // fadd v12.4s, v12.4s, v8.4s
+	WORD	$0x4ebed42d // fsub v13.4s, v1.4s, v30.4s
+	WORD	$0x6e2dddad // fmul v13.4s, v13.4s, v13.4s
+	WORD	$0x4e29d5ad // fadd v13.4s, v13.4s, v9.4s
+	WORD	$0x4ebed44e // fsub v14.4s, v2.4s, v30.4s
+	WORD	$0x6e2eddce // fmul v14.4s, v14.4s, v14.4s
+	WORD	$0x4e2ad5ce // fadd v14.4s, v14.4s, v10.4s
+	WORD	$0x4ebed46f // fsub v15.4s, v3.4s, v30.4s
+	WORD	$0x6e2fddef // fmul v15.4s, v15.4s, v15.4s
+	WORD	$0x4e2bd5ef // fadd v15.4s, v15.4s, v11.4s
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R13), [V8.S4, V9.S4]
+	WORD	$0x4ebed40c // fsub v12.4s, v0.4s, v30.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e28d58c // fadd v12.4s, v12.4s, v8.4s
+	WORD	$0x4ebed42d // fsub v13.4s, v1.4s, v30.4s
+	WORD	$0x6e2dddad // fmul v13.4s, v13.4s, v13.4s
+	WORD	$0x4e29d5ad // fadd v13.4s, v13.4s, v9.4s
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R13), [V8.S4]
+	WORD	$0x4ebed40c // fsub v12.4s, v0.4s, v30.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e28d58c // fadd v12.4s, v12.4s, v8.4s
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R13), [V8.S2]
+	WORD	$0x0ebed40c // fsub v12.2s, v0.2s, v30.2s
+	WORD	$0x2e2cdd8c // fmul v12.2s, v12.2s, v12.2s
+	WORD	$0x0e28d58c // fadd v12.2s, v12.2s, v8.2s
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R13), F8
+	WORD	$0x0ebed40c // fsub v12.2s, v0.2s, v30.2s
+	WORD	$0x2e2cdd8c // fmul v12.2s, v12.2s, v12.2s
+	WORD	$0x0e28d58c // fadd v12.2s, v12.2s, v8.2s
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func sqdiffaddSVVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+TEXT ·sqdiffaddSVVF32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VLD1.P	64(R13), [V8.S4, V9.S4, V10.S4, V11.S4]
+	WORD	$0x4ea4d7ec // fsub v12.4s, v31.4s, v4.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e28d58c // fadd v12.4s, v12.4s, v8.4s
+	WORD	$0x4ea5d7ed // fsub v13.4s, v31.4s, v5.4s
+	WORD	$0x6e2dddad // fmul v13.4s, v13.4s, v13.4s
+	WORD	$0x4e29d5ad // fadd v13.4s, v13.4s, v9.4s
+	WORD	$0x4ea6d7ee // fsub v14.4s, v31.4s, v6.4s
+	WORD	$0x6e2eddce // fmul v14.4s, v14.4s, v14.4s
+	WORD	$0x4e2ad5ce // fadd v14.4s, v14.4s, v10.4s
+	WORD	$0x4ea7d7ef // fsub v15.4s, v31.4s, v7.4s
+	WORD	$0x6e2fddef // fmul v15.4s, v15.4s, v15.4s
+	WORD	$0x4e2bd5ef // fadd v15.4s, v15.4s, v11.4s
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	VLD1.P	32(R13), [V8.S4, V9.S4]
+	WORD	$0x4ea4d7ec // fsub v12.4s, v31.4s, v4.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e28d58c // fadd v12.4s, v12.4s, v8.4s
+	WORD	$0x4ea5d7ed // fsub v13.4s, v31.4s, v5.4s
+	WORD	$0x6e2dddad // fmul v13.4s, v13.4s, v13.4s
+	WORD	$0x4e29d5ad // fadd v13.4s, v13.4s, v9.4s
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	VLD1.P	16(R13), [V8.S4]
+	WORD	$0x4ea4d7ec // fsub v12.4s, v31.4s, v4.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e28d58c // fadd v12.4s, v12.4s, v8.4s
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	VLD1.P	8(R13), [V8.S2]
+	WORD	$0x0ea4d7ec // fsub v12.2s, v31.2s, v4.2s
+	WORD	$0x2e2cdd8c // fmul v12.2s, v12.2s, v12.2s
+	WORD	$0x0e28d58c // fadd v12.2s, v12.2s, v8.2s
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	FMOVS	(R13), F8
+	WORD	$0x0ea4d7ec // fsub v12.2s, v31.2s, v4.2s
+	WORD	$0x2e2cdd8c // fmul v12.2s, v12.2s, v12.2s
+	WORD	$0x0e28d58c // fadd v12.2s, v12.2s, v8.2s
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func sqdiffaddVSSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+TEXT ·sqdiffaddVSSF32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	VLD1R	(R8), [V29.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x4ebed40c // fsub v12.4s, v0.4s, v30.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e3dd58c // fadd v12.4s, v12.4s, v29.4s
+	WORD	$0x4ebed42d // fsub v13.4s, v1.4s, v30.4s
+	WORD	$0x6e2dddad // fmul v13.4s, v13.4s, v13.4s
+	WORD	$0x4e3dd5ad // fadd v13.4s, v13.4s, v29.4s
+	WORD	$0x4ebed44e // fsub v14.4s, v2.4s, v30.4s
+	WORD	$0x6e2eddce // fmul v14.4s, v14.4s, v14.4s
+	WORD	$0x4e3dd5ce // fadd v14.4s, v14.4s, v29.4s
+	WORD	$0x4ebed46f // fsub v15.4s, v3.4s, v30.4s
+	WORD	$0x6e2fddef // fmul v15.4s, v15.4s, v15.4s
+	WORD	$0x4e3dd5ef // fadd v15.4s, v15.4s, v29.4s
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	WORD	$0x4ebed40c // fsub v12.4s, v0.4s, v30.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e3dd58c // fadd v12.4s, v12.4s, v29.4s
+	WORD	$0x4ebed42d // fsub v13.4s, v1.4s, v30.4s
+	WORD	$0x6e2dddad // fmul v13.4s, v13.4s, v13.4s
+	WORD	$0x4e3dd5ad // fadd v13.4s, v13.4s, v29.4s
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	WORD	$0x4ebed40c // fsub v12.4s, v0.4s, v30.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e3dd58c // fadd v12.4s, v12.4s, v29.4s
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	WORD	$0x0ebed40c // fsub v12.2s, v0.2s, v30.2s
+	WORD	$0x2e2cdd8c // fmul v12.2s, v12.2s, v12.2s
+	WORD	$0x0e3dd58c // fadd v12.2s, v12.2s, v29.2s
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	WORD	$0x0ebed40c // fsub v12.2s, v0.2s, v30.2s
+	WORD	$0x2e2cdd8c // fmul v12.2s, v12.2s, v12.2s
+	WORD	$0x0e3dd58c // fadd v12.2s, v12.2s, v29.2s
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func sqdiffaddSVSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+TEXT ·sqdiffaddSVSF32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x4ea4d7ec // fsub v12.4s, v31.4s, v4.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e3dd58c // fadd v12.4s, v12.4s, v29.4s
+	WORD	$0x4ea5d7ed // fsub v13.4s, v31.4s, v5.4s
+	WORD	$0x6e2dddad // fmul v13.4s, v13.4s, v13.4s
+	WORD	$0x4e3dd5ad // fadd v13.4s, v13.4s, v29.4s
+	WORD	$0x4ea6d7ee // fsub v14.4s, v31.4s, v6.4s
+	WORD	$0x6e2eddce // fmul v14.4s, v14.4s, v14.4s
+	WORD	$0x4e3dd5ce // fadd v14.4s, v14.4s, v29.4s
+	WORD	$0x4ea7d7ef // fsub v15.4s, v31.4s, v7.4s
+	WORD	$0x6e2fddef // fmul v15.4s, v15.4s, v15.4s
+	WORD	$0x4e3dd5ef // fadd v15.4s, v15.4s, v29.4s
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x4ea4d7ec // fsub v12.4s, v31.4s, v4.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e3dd58c // fadd v12.4s, v12.4s, v29.4s
+	WORD	$0x4ea5d7ed // fsub v13.4s, v31.4s, v5.4s
+	WORD	$0x6e2dddad // fmul v13.4s, v13.4s, v13.4s
+	WORD	$0x4e3dd5ad // fadd v13.4s, v13.4s, v29.4s
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x4ea4d7ec // fsub v12.4s, v31.4s, v4.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e3dd58c // fadd v12.4s, v12.4s, v29.4s
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x0ea4d7ec // fsub v12.2s, v31.2s, v4.2s
+	WORD	$0x2e2cdd8c // fmul v12.2s, v12.2s, v12.2s
+	WORD	$0x0e3dd58c // fadd v12.2s, v12.2s, v29.2s
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R12), F4
+	WORD	$0x0ea4d7ec // fsub v12.2s, v31.2s, v4.2s
+	WORD	$0x2e2cdd8c // fmul v12.2s, v12.2s, v12.2s
+	WORD	$0x0e3dd58c // fadd v12.2s, v12.2s, v29.2s
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func sqdiffaddSSVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+TEXT ·sqdiffaddSSVF32NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$2, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.S4]
+	VLD1R	(R6), [V30.S4]
+	MOVD	R8, R13
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R13), [V8.S4, V9.S4, V10.S4, V11.S4]
+	WORD	$0x4ebed7ec // fsub v12.4s, v31.4s, v30.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e28d58c // fadd v12.4s, v12.4s, v8.4s
+	WORD	$0x4ebed7ed // fsub v13.4s, v31.4s, v30.4s
+	WORD	$0x6e2dddad // fmul v13.4s, v13.4s, v13.4s
+	WORD	$0x4e29d5ad // fadd v13.4s, v13.4s, v9.4s
+	WORD	$0x4ebed7ee // fsub v14.4s, v31.4s, v30.4s
+	WORD	$0x6e2eddce // fmul v14.4s, v14.4s, v14.4s
+	WORD	$0x4e2ad5ce // fadd v14.4s, v14.4s, v10.4s
+	WORD	$0x4ebed7ef // fsub v15.4s, v31.4s, v30.4s
+	WORD	$0x6e2fddef // fmul v15.4s, v15.4s, v15.4s
+	WORD	$0x4e2bd5ef // fadd v15.4s, v15.4s, v11.4s
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R13), [V8.S4, V9.S4]
+	WORD	$0x4ebed7ec // fsub v12.4s, v31.4s, v30.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e28d58c // fadd v12.4s, v12.4s, v8.4s
+	WORD	$0x4ebed7ed // fsub v13.4s, v31.4s, v30.4s
+	WORD	$0x6e2dddad // fmul v13.4s, v13.4s, v13.4s
+	WORD	$0x4e29d5ad // fadd v13.4s, v13.4s, v9.4s
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R13), [V8.S4]
+	WORD	$0x4ebed7ec // fsub v12.4s, v31.4s, v30.4s
+	WORD	$0x6e2cdd8c // fmul v12.4s, v12.4s, v12.4s
+	WORD	$0x4e28d58c // fadd v12.4s, v12.4s, v8.4s
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R13), [V8.S2]
+	WORD	$0x0ebed7ec // fsub v12.2s, v31.2s, v30.2s
+	WORD	$0x2e2cdd8c // fmul v12.2s, v12.2s, v12.2s
+	WORD	$0x0e28d58c // fadd v12.2s, v12.2s, v8.2s
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R13), F8
+	WORD	$0x0ebed7ec // fsub v12.2s, v31.2s, v30.2s
+	WORD	$0x2e2cdd8c // fmul v12.2s, v12.2s, v12.2s
+	WORD	$0x0e28d58c // fadd v12.2s, v12.2s, v8.2s
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
 	// func fmaVVVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
 TEXT ·fmaVVVF64NEON(SB), NOSPLIT, $0-80
 	MOVD	m+0(FP), R0
@@ -2087,6 +2714,579 @@ tail1:
 	FMOVD	(R13), F8
 	WORD	$0x4e7ef7ec // fmax v12.2d, v31.2d, v30.2d
 	WORD	$0x4ee8f58c // fmin v12.2d, v12.2d, v8.2d
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func sqdiffaddVVVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+TEXT ·sqdiffaddVVVF64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R13), [V8.D2, V9.D2, V10.D2, V11.D2]
+	WORD	$0x4ee4d40c // fsub v12.2d, v0.2d, v4.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e68d58c // fadd v12.2d, v12.2d, v8.2d
+	WORD	$0x4ee5d42d // fsub v13.2d, v1.2d, v5.2d
+	WORD	$0x6e6dddad // fmul v13.2d, v13.2d, v13.2d
+	WORD	$0x4e69d5ad // fadd v13.2d, v13.2d, v9.2d
+	WORD	$0x4ee6d44e // fsub v14.2d, v2.2d, v6.2d
+	WORD	$0x6e6eddce // fmul v14.2d, v14.2d, v14.2d
+	WORD	$0x4e6ad5ce // fadd v14.2d, v14.2d, v10.2d
+	WORD	$0x4ee7d46f // fsub v15.2d, v3.2d, v7.2d
+	WORD	$0x6e6fddef // fmul v15.2d, v15.2d, v15.2d
+	WORD	$0x4e6bd5ef // fadd v15.2d, v15.2d, v11.2d
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	VLD1.P	32(R13), [V8.D2, V9.D2]
+	WORD	$0x4ee4d40c // fsub v12.2d, v0.2d, v4.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e68d58c // fadd v12.2d, v12.2d, v8.2d
+	WORD	$0x4ee5d42d // fsub v13.2d, v1.2d, v5.2d
+	WORD	$0x6e6dddad // fmul v13.2d, v13.2d, v13.2d
+	WORD	$0x4e69d5ad // fadd v13.2d, v13.2d, v9.2d
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	VLD1.P	16(R13), [V8.D2]
+	WORD	$0x4ee4d40c // fsub v12.2d, v0.2d, v4.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e68d58c // fadd v12.2d, v12.2d, v8.2d
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	FMOVD	(R13), F8
+	WORD	$0x4ee4d40c // fsub v12.2d, v0.2d, v4.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e68d58c // fadd v12.2d, v12.2d, v8.2d
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func sqdiffaddVVSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+TEXT ·sqdiffaddVVSF64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x4ee4d40c // fsub v12.2d, v0.2d, v4.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e7dd58c // fadd v12.2d, v12.2d, v29.2d
+	WORD	$0x4ee5d42d // fsub v13.2d, v1.2d, v5.2d
+	WORD	$0x6e6dddad // fmul v13.2d, v13.2d, v13.2d
+	WORD	$0x4e7dd5ad // fadd v13.2d, v13.2d, v29.2d
+	WORD	$0x4ee6d44e // fsub v14.2d, v2.2d, v6.2d
+	WORD	$0x6e6eddce // fmul v14.2d, v14.2d, v14.2d
+	WORD	$0x4e7dd5ce // fadd v14.2d, v14.2d, v29.2d
+	WORD	$0x4ee7d46f // fsub v15.2d, v3.2d, v7.2d
+	WORD	$0x6e6fddef // fmul v15.2d, v15.2d, v15.2d
+	WORD	$0x4e7dd5ef // fadd v15.2d, v15.2d, v29.2d
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x4ee4d40c // fsub v12.2d, v0.2d, v4.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e7dd58c // fadd v12.2d, v12.2d, v29.2d
+	WORD	$0x4ee5d42d // fsub v13.2d, v1.2d, v5.2d
+	WORD	$0x6e6dddad // fmul v13.2d, v13.2d, v13.2d
+	WORD	$0x4e7dd5ad // fadd v13.2d, v13.2d, v29.2d
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x4ee4d40c // fsub v12.2d, v0.2d, v4.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e7dd58c // fadd v12.2d, v12.2d, v29.2d
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R12), F4
+	WORD	$0x4ee4d40c // fsub v12.2d, v0.2d, v4.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e7dd58c // fadd v12.2d, v12.2d, v29.2d
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func sqdiffaddVSVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+TEXT ·sqdiffaddVSVF64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	MOVD	R8, R13
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P	64(R13), [V8.D2, V9.D2, V10.D2, V11.D2]
+	WORD	$0x4efed40c // fsub v12.2d, v0.2d, v30.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e68d58c // fadd v12.2d, v12.2d, v8.2d
+	WORD	$0x4efed42d // fsub v13.2d, v1.2d, v30.2d
+	WORD	$0x6e6dddad // fmul v13.2d, v13.2d, v13.2d
+	WORD	$0x4e69d5ad // fadd v13.2d, v13.2d, v9.2d
+	WORD	$0x4efed44e // fsub v14.2d, v2.2d, v30.2d
+	WORD	$0x6e6eddce // fmul v14.2d, v14.2d, v14.2d
+	WORD	$0x4e6ad5ce // fadd v14.2d, v14.2d, v10.2d
+	WORD	$0x4efed46f // fsub v15.2d, v3.2d, v30.2d
+	WORD	$0x6e6fddef // fmul v15.2d, v15.2d, v15.2d
+	WORD	$0x4e6bd5ef // fadd v15.2d, v15.2d, v11.2d
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	VLD1.P	32(R13), [V8.D2, V9.D2]
+	WORD	$0x4efed40c // fsub v12.2d, v0.2d, v30.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e68d58c // fadd v12.2d, v12.2d, v8.2d
+	WORD	$0x4efed42d // fsub v13.2d, v1.2d, v30.2d
+	WORD	$0x6e6dddad // fmul v13.2d, v13.2d, v13.2d
+	WORD	$0x4e69d5ad // fadd v13.2d, v13.2d, v9.2d
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	VLD1.P	16(R13), [V8.D2]
+	WORD	$0x4efed40c // fsub v12.2d, v0.2d, v30.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e68d58c // fadd v12.2d, v12.2d, v8.2d
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	FMOVD	(R13), F8
+	WORD	$0x4efed40c // fsub v12.2d, v0.2d, v30.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e68d58c // fadd v12.2d, v12.2d, v8.2d
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func sqdiffaddSVVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+TEXT ·sqdiffaddSVVF64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	MOVD	R8, R13
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P	64(R13), [V8.D2, V9.D2, V10.D2, V11.D2]
+	WORD	$0x4ee4d7ec // fsub v12.2d, v31.2d, v4.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e68d58c // fadd v12.2d, v12.2d, v8.2d
+	WORD	$0x4ee5d7ed // fsub v13.2d, v31.2d, v5.2d
+	WORD	$0x6e6dddad // fmul v13.2d, v13.2d, v13.2d
+	WORD	$0x4e69d5ad // fadd v13.2d, v13.2d, v9.2d
+	WORD	$0x4ee6d7ee // fsub v14.2d, v31.2d, v6.2d
+	WORD	$0x6e6eddce // fmul v14.2d, v14.2d, v14.2d
+	WORD	$0x4e6ad5ce // fadd v14.2d, v14.2d, v10.2d
+	WORD	$0x4ee7d7ef // fsub v15.2d, v31.2d, v7.2d
+	WORD	$0x6e6fddef // fmul v15.2d, v15.2d, v15.2d
+	WORD	$0x4e6bd5ef // fadd v15.2d, v15.2d, v11.2d
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	VLD1.P	32(R13), [V8.D2, V9.D2]
+	WORD	$0x4ee4d7ec // fsub v12.2d, v31.2d, v4.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e68d58c // fadd v12.2d, v12.2d, v8.2d
+	WORD	$0x4ee5d7ed // fsub v13.2d, v31.2d, v5.2d
+	WORD	$0x6e6dddad // fmul v13.2d, v13.2d, v13.2d
+	WORD	$0x4e69d5ad // fadd v13.2d, v13.2d, v9.2d
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	VLD1.P	16(R13), [V8.D2]
+	WORD	$0x4ee4d7ec // fsub v12.2d, v31.2d, v4.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e68d58c // fadd v12.2d, v12.2d, v8.2d
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	FMOVD	(R13), F8
+	WORD	$0x4ee4d7ec // fsub v12.2d, v31.2d, v4.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e68d58c // fadd v12.2d, v12.2d, v8.2d
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func sqdiffaddVSSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+TEXT ·sqdiffaddVSSF64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.D2]
+	VLD1R	(R8), [V29.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x4efed40c // fsub v12.2d, v0.2d, v30.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e7dd58c // fadd v12.2d, v12.2d, v29.2d
+	WORD	$0x4efed42d // fsub v13.2d, v1.2d, v30.2d
+	WORD	$0x6e6dddad // fmul v13.2d, v13.2d, v13.2d
+	WORD	$0x4e7dd5ad // fadd v13.2d, v13.2d, v29.2d
+	WORD	$0x4efed44e // fsub v14.2d, v2.2d, v30.2d
+	WORD	$0x6e6eddce // fmul v14.2d, v14.2d, v14.2d
+	WORD	$0x4e7dd5ce // fadd v14.2d, v14.2d, v29.2d
+	WORD	$0x4efed46f // fsub v15.2d, v3.2d, v30.2d
+	WORD	$0x6e6fddef // fmul v15.2d, v15.2d, v15.2d
+	WORD	$0x4e7dd5ef // fadd v15.2d, v15.2d, v29.2d
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R11), [V0.D2, V1.D2]
+	WORD	$0x4efed40c // fsub v12.2d, v0.2d, v30.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e7dd58c // fadd v12.2d, v12.2d, v29.2d
+	WORD	$0x4efed42d // fsub v13.2d, v1.2d, v30.2d
+	WORD	$0x6e6dddad // fmul v13.2d, v13.2d, v13.2d
+	WORD	$0x4e7dd5ad // fadd v13.2d, v13.2d, v29.2d
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R11), [V0.D2]
+	WORD	$0x4efed40c // fsub v12.2d, v0.2d, v30.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e7dd58c // fadd v12.2d, v12.2d, v29.2d
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R11), F0
+	WORD	$0x4efed40c // fsub v12.2d, v0.2d, v30.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e7dd58c // fadd v12.2d, v12.2d, v29.2d
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func sqdiffaddSVSF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+TEXT ·sqdiffaddSVSF64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	MOVD	R6, R12
+	VLD1R	(R8), [V29.D2]
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R12), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD	$0x4ee4d7ec // fsub v12.2d, v31.2d, v4.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e7dd58c // fadd v12.2d, v12.2d, v29.2d
+	WORD	$0x4ee5d7ed // fsub v13.2d, v31.2d, v5.2d
+	WORD	$0x6e6dddad // fmul v13.2d, v13.2d, v13.2d
+	WORD	$0x4e7dd5ad // fadd v13.2d, v13.2d, v29.2d
+	WORD	$0x4ee6d7ee // fsub v14.2d, v31.2d, v6.2d
+	WORD	$0x6e6eddce // fmul v14.2d, v14.2d, v14.2d
+	WORD	$0x4e7dd5ce // fadd v14.2d, v14.2d, v29.2d
+	WORD	$0x4ee7d7ef // fsub v15.2d, v31.2d, v7.2d
+	WORD	$0x6e6fddef // fmul v15.2d, v15.2d, v15.2d
+	WORD	$0x4e7dd5ef // fadd v15.2d, v15.2d, v29.2d
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R12), [V4.D2, V5.D2]
+	WORD	$0x4ee4d7ec // fsub v12.2d, v31.2d, v4.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e7dd58c // fadd v12.2d, v12.2d, v29.2d
+	WORD	$0x4ee5d7ed // fsub v13.2d, v31.2d, v5.2d
+	WORD	$0x6e6dddad // fmul v13.2d, v13.2d, v13.2d
+	WORD	$0x4e7dd5ad // fadd v13.2d, v13.2d, v29.2d
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R12), [V4.D2]
+	WORD	$0x4ee4d7ec // fsub v12.2d, v31.2d, v4.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e7dd58c // fadd v12.2d, v12.2d, v29.2d
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R12), F4
+	WORD	$0x4ee4d7ec // fsub v12.2d, v31.2d, v4.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e7dd58c // fadd v12.2d, v12.2d, v29.2d
+	FMOVD	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	ADD	R9, R8, R8
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func sqdiffaddSSVF64NEON(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
+TEXT ·sqdiffaddSSVF64NEON(SB), NOSPLIT, $0-80
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$3, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$3, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$3, R7, R7
+	MOVD	c+64(FP), R8
+	MOVD	ldc+72(FP), R9
+	LSL	$3, R9, R9
+row:
+	MOVD	R2, R10
+	VLD1R	(R4), [V31.D2]
+	VLD1R	(R6), [V30.D2]
+	MOVD	R8, R13
+	// R14: whole blocks of 8 elements, then the low bits of the count
+	SUBS	$8, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R13), [V8.D2, V9.D2, V10.D2, V11.D2]
+	WORD	$0x4efed7ec // fsub v12.2d, v31.2d, v30.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e68d58c // fadd v12.2d, v12.2d, v8.2d
+	WORD	$0x4efed7ed // fsub v13.2d, v31.2d, v30.2d
+	WORD	$0x6e6dddad // fmul v13.2d, v13.2d, v13.2d
+	WORD	$0x4e69d5ad // fadd v13.2d, v13.2d, v9.2d
+	WORD	$0x4efed7ee // fsub v14.2d, v31.2d, v30.2d
+	WORD	$0x6e6eddce // fmul v14.2d, v14.2d, v14.2d
+	WORD	$0x4e6ad5ce // fadd v14.2d, v14.2d, v10.2d
+	WORD	$0x4efed7ef // fsub v15.2d, v31.2d, v30.2d
+	WORD	$0x6e6fddef // fmul v15.2d, v15.2d, v15.2d
+	WORD	$0x4e6bd5ef // fadd v15.2d, v15.2d, v11.2d
+	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
+	SUBS	$8, R14, R14
+	BGE	loop
+tail:
+	TBZ	$2, R14, tail2
+	VLD1.P	32(R13), [V8.D2, V9.D2]
+	WORD	$0x4efed7ec // fsub v12.2d, v31.2d, v30.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e68d58c // fadd v12.2d, v12.2d, v8.2d
+	WORD	$0x4efed7ed // fsub v13.2d, v31.2d, v30.2d
+	WORD	$0x6e6dddad // fmul v13.2d, v13.2d, v13.2d
+	WORD	$0x4e69d5ad // fadd v13.2d, v13.2d, v9.2d
+	VST1.P	[V12.D2, V13.D2], 32(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	16(R13), [V8.D2]
+	WORD	$0x4efed7ec // fsub v12.2d, v31.2d, v30.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e68d58c // fadd v12.2d, v12.2d, v8.2d
+	VST1.P	[V12.D2], 16(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVD	(R13), F8
+	WORD	$0x4efed7ec // fsub v12.2d, v31.2d, v30.2d
+	WORD	$0x6e6cdd8c // fmul v12.2d, v12.2d, v12.2d
+	WORD	$0x4e68d58c // fadd v12.2d, v12.2d, v8.2d
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2

@@ -50,12 +50,27 @@ func writeImpls(dir string) error {
 	g.p("")
 	var compute []string
 	for _, o := range registry.Ops {
-		if o.Compute {
+		if o.Compute && !o.Math {
 			compute = append(compute, fmt.Sprintf("%q", o.Name))
 		}
 	}
 	g.doc("computeOps names the ops of classCompute, whose speed is their arithmetic\nunit's rather than the memory traffic's, for descriptions of the dispatch.")
 	g.p("var computeOps = []string{%s}", strings.Join(compute, ", "))
+	for _, o := range registry.Ops {
+		if o.FMAKind == "" {
+			continue
+		}
+		var classes []string
+		for _, kd := range o.Family.Kinds {
+			class := "classCompute"
+			if kd.Name == o.FMAKind {
+				class = "classFMA"
+			}
+			classes = append(classes, kd.Const()+": "+class)
+		}
+		g.doc(fmt.Sprintf("%s is the class of %s's calls by kind: its kernel of kind %s on\nAVX-512 is a sequence of multiply-adds.", kindClasses(o), o.Name, o.FMAKind))
+		g.p("var %s = [numKinds]opClass{%s}", kindClasses(o), strings.Join(classes, ", "))
+	}
 	if err := g.write(); err != nil {
 		return err
 	}
@@ -71,7 +86,7 @@ func writeImpls(dir string) error {
 func writeArchImpls(dir, arch string) error {
 	isas := registry.ISAsOf(arch)
 	g := newGoFile(filepath.Join(dir, "impl_"+arch+".go"), "!purego", "kernel", "golang.org/x/sys/cpu")
-	g.doc("Available lists the implementations this CPU can run, Generic first: a level\nneeds every CPU feature of its instructions (x/sys/cpu also checks that the\nOS saves the registers).")
+	g.doc("Available lists the implementations this CPU can run, Generic first and\nthen from the narrowest level to the widest: a level needs every CPU\nfeature of its instructions (x/sys/cpu also checks that the OS saves the\nregisters).")
 	g.p("func Available() []Impl {")
 	g.p("impls := []Impl{Generic}")
 	for _, isa := range isas {
@@ -209,13 +224,22 @@ func writeKernelTables(g *goFile, o registry.Op, isas []*registry.ISA, types []r
 // kernelTable names op o's table of kernels on t: "addKernelsF32".
 func kernelTable(o registry.Op, t registry.Type) string { return o.Name + "Kernels" + t.Short }
 
-// opClass is the implFor class of op o.
+// opClass is the implFor class of op o, a Go expression of the kind k.
 func opClass(o registry.Op) string {
+	switch {
+	case o.Math:
+		return "classFMA"
+	case o.FMAKind != "":
+		return kindClasses(o) + "[k]"
+	}
 	if o.Compute {
 		return "classCompute"
 	}
 	return "classMemory"
 }
+
+// kindClasses names the table of op o's classes by kind: "divClasses".
+func kindClasses(o registry.Op) string { return o.Name + "Classes" }
 
 // convertKernels lists the conversions with kernels on arch, with the
 // implementations that have them.

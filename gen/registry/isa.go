@@ -23,8 +23,10 @@ type ISA struct {
 	Rank int
 }
 
-// ISAs lists the assembly implementations of every architecture; the
-// generic Go kernels are implementation 0 everywhere and are not listed.
+// ISAs lists the assembly implementations of every architecture, those of
+// one architecture from the narrowest vectors to the widest (the order of
+// kernel.Available, whose last is kernel.Widest); the generic Go kernels
+// are implementation 0 everywhere and are not listed.
 var ISAs = []*ISA{
 	{Name: "AVX2", Arch: "amd64", Doc: "the AVX2 kernels (256-bit vectors)", Vector: 32,
 		Features: []string{"cpu.X86.HasAVX", "cpu.X86.HasAVX2"}, Stream: true, Rank: 2},

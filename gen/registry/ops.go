@@ -151,6 +151,11 @@ type Op struct {
 	// square root) rather than memory traffic: size-aware dispatch treats
 	// it apart.
 	Compute bool
+	// FMAKind is the kind ("vs") of a Compute op whose kernel on
+	// AVX-512 is a sequence of multiply-adds instead (division by one
+	// value per row, from its reciprocal): size-aware dispatch treats
+	// that kind as it does the math functions.
+	FMAKind string
 	// Forms are the op's named calls beyond the family's.
 	Forms []Form
 	// ScalarFirst is whether elem exports a named call with the scalar as
@@ -174,7 +179,7 @@ var Ops = []Op{
 	{Name: "add", Family: Binary, Types: Numbers, Expr: "{a} + {b}", Named: "Add", SignBlind: true},
 	{Name: "sub", Family: Binary, Types: Numbers, Expr: "{a} - {b}", Named: "Sub", ScalarFirst: true, SignBlind: true},
 	{Name: "mul", Family: Binary, Types: Numbers, Expr: "{a} * {b}", Named: "Mul", SignBlind: true},
-	{Name: "div", Family: Binary, Types: Floats, Expr: "{a} / {b}", Named: "Div", ScalarFirst: true, Compute: true},
+	{Name: "div", Family: Binary, Types: Floats, Expr: "{a} / {b}", Named: "Div", ScalarFirst: true, Compute: true, FMAKind: "vs"},
 	{Name: "min", Family: Binary, Types: Numbers, Expr: "min({a}, {b})", Named: "Min",
 		Doc: "Go's builtin min: NaN if either operand is NaN, and min(-0, +0) = -0"},
 	{Name: "max", Family: Binary, Types: Numbers, Expr: "max({a}, {b})", Named: "Max",

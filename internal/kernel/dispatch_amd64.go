@@ -1399,7 +1399,7 @@ func Div[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(divClasses[k], m*n*4*kindArrays[k], stream), stream) {
 		case 2:
 			divVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
 		case 3:
@@ -1430,7 +1430,7 @@ func Div[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 		return
 	case tFloat64:
 		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(divClasses[k], m*n*8*kindArrays[k], stream), stream) {
 		case 2:
 			divVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
 		case 3:
@@ -1473,9 +1473,9 @@ func divKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel3](divKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](divKernelsF32[:], kernelKey(k, implFor(divClasses[k], m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel3](divKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](divKernelsF64[:], kernelKey(k, implFor(divClasses[k], m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -2574,7 +2574,7 @@ func Hypot[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, 
 		switch typeOf[T]() {
 		case tFloat32:
 			pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 			case 2, 3:
 				hypotVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
 			case 4, 5:
@@ -2593,7 +2593,7 @@ func Hypot[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, 
 			return
 		case tFloat64:
 			pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 			case 2, 3:
 				hypotVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
 			case 4, 5:
@@ -2628,9 +2628,9 @@ func hypotKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel3](hypotKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](hypotKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel3](hypotKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](hypotKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -2685,7 +2685,7 @@ func Atan2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, 
 		switch typeOf[T]() {
 		case tFloat32:
 			pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 			case 2, 3:
 				atan2VVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
 			case 4, 5:
@@ -2704,7 +2704,7 @@ func Atan2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, 
 			return
 		case tFloat64:
 			pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 			case 2, 3:
 				atan2VVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
 			case 4, 5:
@@ -2739,9 +2739,9 @@ func atan2Kernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel3](atan2KernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](atan2KernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel3](atan2KernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](atan2KernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -2796,7 +2796,7 @@ func Pow[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 		switch typeOf[T]() {
 		case tFloat32:
 			pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 			case 2, 3:
 				powVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
 			case 4, 5:
@@ -2815,7 +2815,7 @@ func Pow[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 			return
 		case tFloat64:
 			pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 			case 2, 3:
 				powVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
 			case 4, 5:
@@ -2850,9 +2850,9 @@ func powKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel3](powKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](powKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel3](powKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](powKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -2907,7 +2907,7 @@ func ExpSub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T,
 		switch typeOf[T]() {
 		case tFloat32:
 			pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 			case 2, 3:
 				expsubVVF32AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
 			case 4, 5:
@@ -2926,7 +2926,7 @@ func ExpSub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T,
 			return
 		case tFloat64:
 			pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 			case 2, 3:
 				expsubVVF64AVX2(m, n, pdst, ldd, pa, lda, pb, ldb)
 			case 4, 5:
@@ -2961,9 +2961,9 @@ func expsubKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel3](expsubKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](expsubKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel3](expsubKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](expsubKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -5482,7 +5482,7 @@ func Exp[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		switch typeOf[T]() {
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
-			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 			case 26, 27:
 				expVF32AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -5493,7 +5493,7 @@ func Exp[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 			return
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
-			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 			case 26, 27:
 				expVF64AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -5520,9 +5520,9 @@ func expKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](expKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](expKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](expKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](expKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -5561,7 +5561,7 @@ func Log[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		switch typeOf[T]() {
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
-			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 			case 26, 27:
 				logVF32AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -5572,7 +5572,7 @@ func Log[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 			return
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
-			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 			case 26, 27:
 				logVF64AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -5599,9 +5599,9 @@ func logKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](logKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](logKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](logKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](logKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -5640,7 +5640,7 @@ func Exp2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		switch typeOf[T]() {
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
-			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 			case 26, 27:
 				exp2VF32AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -5651,7 +5651,7 @@ func Exp2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 			return
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
-			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 			case 26, 27:
 				exp2VF64AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -5678,9 +5678,9 @@ func exp2Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](exp2KernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](exp2KernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](exp2KernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](exp2KernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -5719,7 +5719,7 @@ func Expm1[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream 
 		switch typeOf[T]() {
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
-			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 			case 26, 27:
 				expm1VF32AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -5730,7 +5730,7 @@ func Expm1[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream 
 			return
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
-			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 			case 26, 27:
 				expm1VF64AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -5757,9 +5757,9 @@ func expm1Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](expm1KernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](expm1KernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](expm1KernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](expm1KernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -5798,7 +5798,7 @@ func Log2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		switch typeOf[T]() {
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
-			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 			case 26, 27:
 				log2VF32AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -5809,7 +5809,7 @@ func Log2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 			return
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
-			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 			case 26, 27:
 				log2VF64AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -5836,9 +5836,9 @@ func log2Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](log2KernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](log2KernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](log2KernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](log2KernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -5877,7 +5877,7 @@ func Log10[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream 
 		switch typeOf[T]() {
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
-			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 			case 26, 27:
 				log10VF32AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -5888,7 +5888,7 @@ func Log10[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream 
 			return
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
-			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 			case 26, 27:
 				log10VF64AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -5915,9 +5915,9 @@ func log10Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](log10KernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](log10KernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](log10KernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](log10KernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -5956,7 +5956,7 @@ func Log1p[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream 
 		switch typeOf[T]() {
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
-			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 			case 26, 27:
 				log1pVF32AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -5967,7 +5967,7 @@ func Log1p[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream 
 			return
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
-			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 			case 26, 27:
 				log1pVF64AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -5994,9 +5994,9 @@ func log1pKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](log1pKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](log1pKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](log1pKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](log1pKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -6035,7 +6035,7 @@ func Sigmoid[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, strea
 		switch typeOf[T]() {
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
-			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 			case 26, 27:
 				sigmoidVF32AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -6046,7 +6046,7 @@ func Sigmoid[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, strea
 			return
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
-			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 			case 26, 27:
 				sigmoidVF64AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -6073,9 +6073,9 @@ func sigmoidKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](sigmoidKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](sigmoidKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](sigmoidKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](sigmoidKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -6114,7 +6114,7 @@ func Tanh[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		switch typeOf[T]() {
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
-			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 			case 26, 27:
 				tanhVF32AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -6125,7 +6125,7 @@ func Tanh[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 			return
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
-			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 			case 26, 27:
 				tanhVF64AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -6152,9 +6152,9 @@ func tanhKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](tanhKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](tanhKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](tanhKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](tanhKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -6193,7 +6193,7 @@ func Erf[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		switch typeOf[T]() {
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
-			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 			case 26, 27:
 				erfVF32AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -6204,7 +6204,7 @@ func Erf[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 			return
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
-			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 			case 26, 27:
 				erfVF64AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -6231,9 +6231,9 @@ func erfKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](erfKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](erfKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](erfKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](erfKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -6272,7 +6272,7 @@ func Sin[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		switch typeOf[T]() {
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
-			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 			case 26, 27:
 				sinVF32AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -6283,7 +6283,7 @@ func Sin[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 			return
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
-			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 			case 26, 27:
 				sinVF64AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -6310,9 +6310,9 @@ func sinKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](sinKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](sinKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](sinKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](sinKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -6351,7 +6351,7 @@ func Cos[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		switch typeOf[T]() {
 		case tFloat32:
 			pdst, pa := ptr[float32](dst), ptr[float32](a)
-			switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 			case 26, 27:
 				cosVF32AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -6362,7 +6362,7 @@ func Cos[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 			return
 		case tFloat64:
 			pdst, pa := ptr[float64](dst), ptr[float64](a)
-			switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+			switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 			case 26, 27:
 				cosVF64AVX2(m, n, pdst, ldd, pa, lda)
 			case 28, 29:
@@ -6389,9 +6389,9 @@ func cosKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](cosKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](cosKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](cosKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](cosKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }

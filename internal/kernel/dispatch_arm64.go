@@ -747,7 +747,7 @@ func Div[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(divClasses[k], m*n*4*kindArrays[k], stream), stream) {
 		case 6, 7:
 			divVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
 		case 14, 15:
@@ -760,7 +760,7 @@ func Div[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 		return
 	case tFloat64:
 		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(divClasses[k], m*n*8*kindArrays[k], stream), stream) {
 		case 6, 7:
 			divVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
 		case 14, 15:
@@ -785,9 +785,9 @@ func divKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel3](divKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](divKernelsF32[:], kernelKey(k, implFor(divClasses[k], m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel3](divKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](divKernelsF64[:], kernelKey(k, implFor(divClasses[k], m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -1393,7 +1393,7 @@ func Hypot[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, 
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 		case 6, 7:
 			hypotVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
 		case 14, 15:
@@ -1406,7 +1406,7 @@ func Hypot[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, 
 		return
 	case tFloat64:
 		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 		case 6, 7:
 			hypotVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
 		case 14, 15:
@@ -1431,9 +1431,9 @@ func hypotKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel3](hypotKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](hypotKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel3](hypotKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](hypotKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -1475,7 +1475,7 @@ func Atan2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, 
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 		case 6, 7:
 			atan2VVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
 		case 14, 15:
@@ -1488,7 +1488,7 @@ func Atan2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, 
 		return
 	case tFloat64:
 		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 		case 6, 7:
 			atan2VVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
 		case 14, 15:
@@ -1513,9 +1513,9 @@ func atan2Kernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel3](atan2KernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](atan2KernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel3](atan2KernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](atan2KernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -1557,7 +1557,7 @@ func Pow[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 		case 6, 7:
 			powVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
 		case 14, 15:
@@ -1570,7 +1570,7 @@ func Pow[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T, ld
 		return
 	case tFloat64:
 		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 		case 6, 7:
 			powVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
 		case 14, 15:
@@ -1595,9 +1595,9 @@ func powKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel3](powKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](powKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel3](powKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](powKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -1639,7 +1639,7 @@ func ExpSub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T,
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa, pb := ptr[float32](dst), ptr[float32](a), ptr[float32](b)
-		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 		case 6, 7:
 			expsubVVF32NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
 		case 14, 15:
@@ -1652,7 +1652,7 @@ func ExpSub[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, b []T,
 		return
 	case tFloat64:
 		pdst, pa, pb := ptr[float64](dst), ptr[float64](a), ptr[float64](b)
-		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 		case 6, 7:
 			expsubVVF64NEON(m, n, pdst, ldd, pa, lda, pb, ldb)
 		case 14, 15:
@@ -1677,9 +1677,9 @@ func expsubKernel[T Number](k Kind, m, n int, stream bool) Kernel3 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel3](expsubKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](expsubKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel3](expsubKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel3](expsubKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -3265,7 +3265,7 @@ func Exp[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 		case 30, 31:
 			expVF32NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3274,7 +3274,7 @@ func Exp[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 		case 30, 31:
 			expVF64NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3295,9 +3295,9 @@ func expKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](expKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](expKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](expKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](expKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -3331,7 +3331,7 @@ func Log[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 		case 30, 31:
 			logVF32NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3340,7 +3340,7 @@ func Log[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 		case 30, 31:
 			logVF64NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3361,9 +3361,9 @@ func logKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](logKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](logKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](logKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](logKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -3397,7 +3397,7 @@ func Exp2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 		case 30, 31:
 			exp2VF32NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3406,7 +3406,7 @@ func Exp2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 		case 30, 31:
 			exp2VF64NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3427,9 +3427,9 @@ func exp2Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](exp2KernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](exp2KernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](exp2KernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](exp2KernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -3463,7 +3463,7 @@ func Expm1[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream 
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 		case 30, 31:
 			expm1VF32NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3472,7 +3472,7 @@ func Expm1[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream 
 		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 		case 30, 31:
 			expm1VF64NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3493,9 +3493,9 @@ func expm1Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](expm1KernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](expm1KernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](expm1KernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](expm1KernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -3529,7 +3529,7 @@ func Log2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 		case 30, 31:
 			log2VF32NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3538,7 +3538,7 @@ func Log2[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 		case 30, 31:
 			log2VF64NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3559,9 +3559,9 @@ func log2Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](log2KernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](log2KernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](log2KernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](log2KernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -3595,7 +3595,7 @@ func Log10[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream 
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 		case 30, 31:
 			log10VF32NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3604,7 +3604,7 @@ func Log10[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream 
 		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 		case 30, 31:
 			log10VF64NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3625,9 +3625,9 @@ func log10Kernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](log10KernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](log10KernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](log10KernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](log10KernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -3661,7 +3661,7 @@ func Log1p[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream 
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 		case 30, 31:
 			log1pVF32NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3670,7 +3670,7 @@ func Log1p[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream 
 		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 		case 30, 31:
 			log1pVF64NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3691,9 +3691,9 @@ func log1pKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](log1pKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](log1pKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](log1pKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](log1pKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -3727,7 +3727,7 @@ func Sigmoid[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, strea
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 		case 30, 31:
 			sigmoidVF32NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3736,7 +3736,7 @@ func Sigmoid[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, strea
 		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 		case 30, 31:
 			sigmoidVF64NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3757,9 +3757,9 @@ func sigmoidKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](sigmoidKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](sigmoidKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](sigmoidKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](sigmoidKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -3793,7 +3793,7 @@ func Tanh[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 		case 30, 31:
 			tanhVF32NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3802,7 +3802,7 @@ func Tanh[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream b
 		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 		case 30, 31:
 			tanhVF64NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3823,9 +3823,9 @@ func tanhKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](tanhKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](tanhKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](tanhKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](tanhKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -3859,7 +3859,7 @@ func Erf[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 		case 30, 31:
 			erfVF32NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3868,7 +3868,7 @@ func Erf[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 		case 30, 31:
 			erfVF64NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3889,9 +3889,9 @@ func erfKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](erfKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](erfKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](erfKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](erfKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -3925,7 +3925,7 @@ func Sin[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 		case 30, 31:
 			sinVF32NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3934,7 +3934,7 @@ func Sin[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 		case 30, 31:
 			sinVF64NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -3955,9 +3955,9 @@ func sinKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](sinKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](sinKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](sinKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](sinKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }
@@ -3991,7 +3991,7 @@ func Cos[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 	switch typeOf[T]() {
 	case tFloat32:
 		pdst, pa := ptr[float32](dst), ptr[float32](a)
-		switch kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream) {
 		case 30, 31:
 			cosVF32NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -4000,7 +4000,7 @@ func Cos[T Number](k Kind, m, n int, dst []T, ldd int, a []T, lda int, stream bo
 		return
 	case tFloat64:
 		pdst, pa := ptr[float64](dst), ptr[float64](a)
-		switch kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream) {
+		switch kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream) {
 		case 30, 31:
 			cosVF64NEON(m, n, pdst, ldd, pa, lda)
 		default:
@@ -4021,9 +4021,9 @@ func cosKernel[T Number](k Kind, m, n int, stream bool) Kernel2 {
 	}
 	switch typeOf[T]() {
 	case tFloat32:
-		return kernelAt[Kernel2](cosKernelsF32[:], kernelKey(k, implFor(classCompute, m*n*4*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](cosKernelsF32[:], kernelKey(k, implFor(classFMA, m*n*4*kindArrays[k], stream), stream))
 	case tFloat64:
-		return kernelAt[Kernel2](cosKernelsF64[:], kernelKey(k, implFor(classCompute, m*n*8*kindArrays[k], stream), stream))
+		return kernelAt[Kernel2](cosKernelsF64[:], kernelKey(k, implFor(classFMA, m*n*8*kindArrays[k], stream), stream))
 	}
 	return nil
 }

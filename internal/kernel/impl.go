@@ -93,6 +93,13 @@ func Parse(name string) (Impl, bool) {
 	return 0, false
 }
 
+// Widest returns the widest implementation this CPU and build can run:
+// the last of Available, which lists them from the narrowest.
+func Widest() Impl {
+	a := Available()
+	return a[len(a)-1]
+}
+
 // Has reports whether this CPU and build can run i.
 func Has(i Impl) bool {
 	for _, a := range Available() {
@@ -128,8 +135,12 @@ type opClass uint8
 const (
 	classMemory  opClass = iota // one cheap instruction per vector: memory traffic
 	classCompute                // a divider or square root unit
+	classFMA                    // tens of multiply-adds per vector: the math functions, DivScalar on AVX-512
 	numClasses
 )
+
+// noFast is the fastMax of a dispatch that runs no class fast.
+var noFast = [numClasses]int{-1, -1, -1}
 
 // implFor returns the implementation that runs a call of class c that
 // reads and writes bytes bytes (its output and every input row), with
@@ -189,7 +200,7 @@ func Reason() string { return active.Load().why }
 // Use makes i, which must be available, run every call, for the reason
 // given.
 func Use(i Impl, why string) {
-	active.Store(&dispatch{fast: i, base: i, fastMax: [numClasses]int{-1, -1}, forced: true, why: why})
+	active.Store(&dispatch{fast: i, base: i, fastMax: noFast, forced: true, why: why})
 }
 
 // UseAuto makes the rule for this CPU choose the implementation of every

@@ -8,9 +8,10 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// Available lists the implementations this CPU can run, Generic first: a level
-// needs every CPU feature of its instructions (x/sys/cpu also checks that the
-// OS saves the registers).
+// Available lists the implementations this CPU can run, Generic first and
+// then from the narrowest level to the widest: a level needs every CPU
+// feature of its instructions (x/sys/cpu also checks that the OS saves the
+// registers).
 func Available() []Impl {
 	impls := []Impl{Generic}
 	if cpu.ARM64.HasASIMD {

@@ -16,4 +16,8 @@ var implNames = [numImpls]string{"generic", "avx2", "avx512", "neon"}
 
 // computeOps names the ops of classCompute, whose speed is their arithmetic
 // unit's rather than the memory traffic's, for descriptions of the dispatch.
-var computeOps = []string{"div", "hypot", "atan2", "pow", "expsub", "sqrt", "exp", "log", "exp2", "expm1", "log2", "log10", "log1p", "sigmoid", "tanh", "erf", "sin", "cos"}
+var computeOps = []string{"div", "sqrt"}
+
+// divClasses is the class of div's calls by kind: its kernel of kind vs on
+// AVX-512 is a sequence of multiply-adds.
+var divClasses = [numKinds]opClass{VV: classCompute, VS: classFMA, SV: classCompute}

@@ -55,7 +55,7 @@ func TestUse(t *testing.T) {
 		require.True(t, Forced())
 		require.Equal(t, i, Current())
 		require.Equal(t, "test", Reason())
-		for _, c := range []opClass{classMemory, classCompute} {
+		for c := range numClasses {
 			for _, bytes := range []int{0, 1, 1 << 10, 48 << 10, 1 << 30} {
 				require.Equal(t, i, implFor(c, bytes, false))
 				require.Equal(t, i, implFor(c, bytes, true))
@@ -89,8 +89,8 @@ func TestSaveRestore(t *testing.T) {
 func TestImplAmong(t *testing.T) {
 	defer Restore(Save())
 	const base, fast = Impl(1), Impl(2)
-	auto := &dispatch{fast: fast, base: base, fastMax: [numClasses]int{1000, 1000}}
-	forced := &dispatch{fast: base, base: base, fastMax: [numClasses]int{-1, -1}, forced: true}
+	auto := &dispatch{fast: fast, base: base, fastMax: [numClasses]int{1000, 1000, 1000}}
+	forced := &dispatch{fast: base, base: base, fastMax: noFast, forced: true}
 	tests := []struct {
 		d     *dispatch
 		bytes int

@@ -199,21 +199,43 @@ func ruleFor(c cpuinfo.CPU, has func(Impl) bool) *rule {
 
 // dispatchFor is the automatic dispatch of rule r on caches cs, with r's
 // base, else base, running every call r does not give to its fast
-// implementation.
-func (r *rule) dispatchFor(cs cpuinfo.Caches, base Impl) dispatch {
+// implementation, and widest, the widest implementation available,
+// running the calls of classFMA at every size, whatever the rule.
+//
+// Those are tens of multiply-adds per vector, bound by the arithmetic
+// units from the L1d to memory, where wider vectors do more for each
+// instruction: the math functions, and a division by one value per row
+// (DivScalar, Softmax's last pass), which AVX-512 computes from the
+// reciprocal (see gen/x86_div.go) where AVX2 keeps the divider. The
+// rules' measurements (cheap ops, div vv) do not carry over to them.
+// Intel Xeon family 6 model 167 (the first rule's CPU, which runs AVX2
+// for div from 384 bytes), float32, BenchmarkKernel, ns per call,
+// AVX-512 against AVX2: exp2 at n = 1000 196 vs 375, at 262144 58k vs
+// 115k, at 16M 9.5M vs 14.7M; log at 16M 11.9M vs 20.2M; pow vv at 16M
+// 68M vs 76M; hypot vs at 16M 14.0M vs 33.0M; float64 erf at 16M 134M vs
+// 290M, exp2 at 1000 476 vs 1028; div vs at 1000 92 vs 165, at 16000
+// 1457 vs 2661, at 262144 32k vs 43k (div vv and sv: AVX2 5-10% ahead up
+// to 16000, even at 262144). AVX-512 was 1.1-2.5x faster at every size
+// and function measured. Zen 5 runs AVX-512 for every call anyway; Zen 4
+// ran these on AVX-512 up to 4 MiB by the compute class and now beyond
+// too (not measured there past 4 MiB).
+func (r *rule) dispatchFor(cs cpuinfo.Caches, base, widest Impl) dispatch {
 	if r.base != Generic {
 		base = r.base
 	}
-	d := dispatch{fast: base, base: base, fastMax: [numClasses]int{-1, -1}}
-	if !r.usesFast() {
-		return d
+	d := dispatch{fast: base, base: base, fastMax: noFast}
+	if r.usesFast() {
+		d.fast, d.fastStream[classMemory] = r.fast, r.fastStream
+		if r.fastUpTo != noCache {
+			d.fastMax[classMemory] = r.fastUpTo.size(cs)
+		}
+		if r.fastComputeUpTo > 0 {
+			d.fastMax[classCompute] = r.fastComputeUpTo
+		}
 	}
-	d.fast, d.fastStream[classMemory] = r.fast, r.fastStream
-	if r.fastUpTo != noCache {
-		d.fastMax[classMemory] = r.fastUpTo.size(cs)
-	}
-	if r.fastComputeUpTo > 0 {
-		d.fastMax[classCompute] = r.fastComputeUpTo
+	if widest != base && (d.fast == base || d.fast == widest) {
+		d.fast = widest
+		d.fastMax[classFMA], d.fastStream[classFMA] = math.MaxInt, true
 	}
 	return d
 }
@@ -234,7 +256,7 @@ func (r *rule) streaming(cs cpuinfo.Caches) StreamPolicy {
 // The automatic choice on this CPU, worked out once.
 var (
 	autoRule     = ruleFor(cpuinfo.Get(), Has)
-	autoDispatch = autoRule.dispatchFor(cpuinfo.Get().Caches, Default())
+	autoDispatch = autoRule.dispatchFor(cpuinfo.Get().Caches, Default(), Widest())
 	autoStream   = autoRule.streaming(cpuinfo.Get().Caches)
 )
 
@@ -278,6 +300,9 @@ func Describe() string {
 		}
 		if d.fastStream[classMemory] {
 			parts = append(parts, "calls with streaming stores (not "+strings.Join(computeOps, ", ")+")")
+		}
+		if d.fastMax[classFMA] >= 0 {
+			parts = append(parts, "the math functions (Exp, Log, Sin, ...) and DivScalar at every size")
 		}
 		fmt.Fprintf(&b, "%s for %s; %s for the rest", d.fast, strings.Join(parts, " and "), d.base)
 	}

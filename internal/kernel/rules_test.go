@@ -27,6 +27,15 @@ var (
 	smallLLC = cpuinfo.CPU{Caches: cpuinfo.Caches{L1d: 64 << 10, L2: 1 << 20, Source: "sysfs"}}
 )
 
+// widestOf is the widest implementation that has allows, as Widest is on
+// this CPU.
+func widestOf(has func(Impl) bool) Impl {
+	if has(AVX512) {
+		return AVX512
+	}
+	return AVX2
+}
+
 // amd64 has what the Xeon has: AVX2 and AVX-512.
 func amd64(i Impl) bool { return i == Generic || i == AVX2 || i == AVX512 }
 
@@ -35,7 +44,9 @@ func amd64(i Impl) bool { return i == Generic || i == AVX2 || i == AVX512 }
 func noAVX512(i Impl) bool { return i == Generic || i == AVX2 }
 
 func TestRules(t *testing.T) {
-	none := [numClasses]int{-1, -1}
+	none, mathOnly := noFast, noFast // mathOnly: the math functions on the widest at every size
+	mathOnly[classFMA] = math.MaxInt
+	mathStream := [numClasses]bool{classFMA: true}
 	def := len(rules) - 1 // safe defaults
 	cases := []struct {
 		name       string
@@ -47,18 +58,18 @@ func TestRules(t *testing.T) {
 		fastStream [numClasses]bool
 		stream     StreamPolicy
 	}{
-		{"the measured Xeon", xeon167, amd64, 0, AVX2, AVX512, [numClasses]int{48 << 10, 384}, [numClasses]bool{true, false},
+		{"the measured Xeon", xeon167, amd64, 0, AVX2, AVX512, [numClasses]int{48 << 10, 384, math.MaxInt}, [numClasses]bool{true, false, true},
 			StreamPolicy{Min: 5 << 19, Gap: [2]int{6 << 20, 48 << 20}}},
-		{"the measured Zen 4", zen4, amd64, 1, AVX2, AVX512, [numClasses]int{32 << 10, 4 << 20}, [numClasses]bool{},
+		{"the measured Zen 4", zen4, amd64, 1, AVX2, AVX512, [numClasses]int{32 << 10, 4 << 20, math.MaxInt}, mathStream,
 			StreamPolicy{Min: 32 << 20 * 35 / 100, Gap: [2]int{16 << 20, 22 << 20}}},
-		{"the measured Xeon model 207", xeon207, amd64, 2, AVX2, AVX512, [numClasses]int{2 << 20, 4 << 20}, [numClasses]bool{true, false},
+		{"the measured Xeon model 207", xeon207, amd64, 2, AVX2, AVX512, [numClasses]int{2 << 20, 4 << 20, math.MaxInt}, [numClasses]bool{true, false, true},
 			StreamPolicy{Min: 5 << 19}},
 		{"the measured Zen 5: AVX-512 for every call", zen5, amd64, 3, AVX512, AVX512, none, [numClasses]bool{},
 			StreamPolicy{Min: 2 << 20, Gap: [2]int{8 << 20, 11863284}}},
 		{"the Zen 5 without AVX-512", zen5, noAVX512, def, AVX2, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
 		{"the Zen 4 without AVX-512", zen4, noAVX512, def, AVX2, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
 		{"the Xeon without AVX-512", xeon167, noAVX512, def, AVX2, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
-		{"an unmeasured Intel model", sapphireRapids, amd64, def, AVX2, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
+		{"an unmeasured Intel model: AVX-512 for the math functions", sapphireRapids, amd64, def, AVX2, AVX512, mathOnly, mathStream, StreamPolicy{Min: 16 << 20}},
 		{"Zen 3: half its L3", zen3, noAVX512, def, AVX2, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 16 << 20}},
 		{"no L3: half the L2", smallLLC, noAVX512, def, AVX2, AVX2, none, [numClasses]bool{}, StreamPolicy{Min: 512 << 10}},
 	}
@@ -66,7 +77,7 @@ func TestRules(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			r := ruleFor(c.cpu, c.has)
 			require.Same(t, &rules[c.rule], r)
-			d := r.dispatchFor(c.cpu.Caches, AVX2)
+			d := r.dispatchFor(c.cpu.Caches, AVX2, widestOf(c.has))
 			require.Equal(t, dispatch{fast: c.fast, base: c.base, fastMax: c.fastMax, fastStream: c.fastStream}, d)
 			require.Equal(t, c.stream, r.streaming(c.cpu.Caches))
 		})
@@ -84,15 +95,16 @@ func TestRuleTable(t *testing.T) {
 	}
 	last := &rules[len(rules)-1]
 	require.True(t, last.matches(cpuinfo.CPU{}, func(Impl) bool { return false }))
-	require.Equal(t, noCache, last.fastUpTo, "the safe default runs Default() for every call")
+	require.Equal(t, noCache, last.fastUpTo, "the safe default runs Default() for every call but the math functions")
 }
 
 // TestImplForBySize runs the measured Xeon's dispatch through implFor: the
 // fast implementation up to the L1d's bytes and for streaming calls of
-// memory-bound ops, and up to 384 bytes for compute-bound ones.
+// memory-bound ops, up to 384 bytes for compute-bound ones, and at every
+// size for the math functions.
 func TestImplForBySize(t *testing.T) {
 	defer Restore(Save())
-	d := rules[0].dispatchFor(xeon167.Caches, AVX2)
+	d := rules[0].dispatchFor(xeon167.Caches, AVX2, AVX512)
 	active.Store(&d)
 	for _, c := range []struct {
 		class  opClass
@@ -107,6 +119,10 @@ func TestImplForBySize(t *testing.T) {
 		// A streaming call stands for work past the caches, whatever its
 		// own bytes (a piece of a chunked call): fastStream decides.
 		{classMemory, 96, true, AVX512}, {classCompute, 96, true, AVX2},
+		// The math functions: the widest at every size.
+		{classFMA, 4, false, AVX512}, {classFMA, 1 << 30, false, AVX512}, {classFMA, 1 << 30, true, AVX512},
+		// Division by one value per row is of that class, the others not.
+		{divClasses[VS], 1 << 20, false, AVX512}, {divClasses[VV], 1 << 20, false, AVX2}, {divClasses[SV], 96, true, AVX2},
 	} {
 		require.Equal(t, c.want, implFor(c.class, c.bytes, c.stream), "class %d, %d bytes, stream %v", c.class, c.bytes, c.stream)
 	}

@@ -11793,15 +11793,28 @@ expsubVVF32AVX2_loop1:
 	VPSUBD       Y4, Y2, Y2
 	VPSUBD       expsub32consts<>+640(SB), Y2, Y2
 	VPSLLD       $0x17, Y2, Y2
+	VCMPPS       $0x11, expsub32consts<>+704(SB), Y1, Y4
 	VMULPS       Y6, Y7, Y7
-	VMULPS       Y2, Y7, Y7
-	VCMPPS       $0x1e, expsub32consts<>+704(SB), Y1, Y2
-	VBLENDVPS    Y2, expsub32consts<>+768(SB), Y7, Y7
-	VCMPPS       $0x11, expsub32consts<>+832(SB), Y1, Y2
-	VBLENDVPS    Y2, expsub32consts<>+896(SB), Y7, Y7
+	VPADDD       expsub32consts<>+768(SB), Y2, Y6
+	VBLENDVPS    Y4, Y6, Y2, Y6
+	VMULPS       Y6, Y7, Y7
+	VCMPPS       $0x11, expsub32consts<>+832(SB), Y7, Y2
+	VPAND        Y4, Y2, Y2
+	VCMPPS       $0x15, expsub32consts<>+832(SB), Y7, Y6
+	VPAND        Y4, Y6, Y4
+	VADDPS       expsub32consts<>+832(SB), Y7, Y6
+	VPSUBD       expsub32consts<>+832(SB), Y6, Y6
+	VMOVUPS      expsub32consts<>+960(SB), Y8
+	VBLENDVPS    Y4, expsub32consts<>+896(SB), Y8, Y4
+	VMULPS       Y4, Y7, Y7
+	VBLENDVPS    Y2, Y6, Y7, Y6
+	VCMPPS       $0x1e, expsub32consts<>+1024(SB), Y1, Y2
+	VBLENDVPS    Y2, expsub32consts<>+1088(SB), Y6, Y6
+	VCMPPS       $0x11, expsub32consts<>+1152(SB), Y1, Y2
+	VBLENDVPS    Y2, expsub32consts<>+704(SB), Y6, Y6
 	VCMPPS       $0x03, Y1, Y1, Y2
-	VPOR         expsub32consts<>+960(SB), Y1, Y4
-	VBLENDVPS    Y2, Y4, Y7, Y4
+	VPOR         expsub32consts<>+1216(SB), Y1, Y4
+	VBLENDVPS    Y2, Y4, Y6, Y4
 	VBLENDVPS    Y5, Y4, Y3, Y3
 
 mathblock361:
@@ -11809,13 +11822,13 @@ mathblock361:
 	VPTEST    Y1, Y1
 	JZ        mathblock362
 	VCMPPS    $0x03, Y0, Y0, Y2
-	VPOR      expsub32consts<>+960(SB), Y0, Y0
-	VMOVUPS   expsub32consts<>+1024(SB), Y4
+	VPOR      expsub32consts<>+1216(SB), Y0, Y0
+	VMOVUPS   expsub32consts<>+1280(SB), Y4
 	VBLENDVPS Y2, Y0, Y4, Y0
 	VMOVUPS   (SI)(R10*4), Y2
 	VCMPPS    $0x03, (SI)(R10*4), Y2, Y2
 	VMOVUPS   (SI)(R10*4), Y4
-	VPOR      expsub32consts<>+960(SB), Y4, Y4
+	VPOR      expsub32consts<>+1216(SB), Y4, Y4
 	VBLENDVPS Y2, Y4, Y0, Y4
 	VBLENDVPS Y1, Y4, Y3, Y3
 
@@ -11876,15 +11889,28 @@ expsubVVF32AVX2_after1:
 	VPSUBD       X5, X3, X3
 	VPSUBD       expsub32consts<>+640(SB), X3, X3
 	VPSLLD       $0x17, X3, X3
+	VCMPPS       $0x11, expsub32consts<>+704(SB), X2, X5
 	VMULPS       X7, X8, X8
-	VMULPS       X3, X8, X8
-	VCMPPS       $0x1e, expsub32consts<>+704(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+768(SB), X8, X8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+896(SB), X8, X8
+	VPADDD       expsub32consts<>+768(SB), X3, X7
+	VBLENDVPS    X5, X7, X3, X7
+	VMULPS       X7, X8, X8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), X8, X3
+	VPAND        X5, X3, X3
+	VCMPPS       $0x15, expsub32consts<>+832(SB), X8, X7
+	VPAND        X5, X7, X5
+	VADDPS       expsub32consts<>+832(SB), X8, X7
+	VPSUBD       expsub32consts<>+832(SB), X7, X7
+	VMOVUPS      expsub32consts<>+960(SB), X9
+	VBLENDVPS    X5, expsub32consts<>+896(SB), X9, X5
+	VMULPS       X5, X8, X8
+	VBLENDVPS    X3, X7, X8, X7
+	VCMPPS       $0x1e, expsub32consts<>+1024(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+1088(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+1152(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+704(SB), X7, X7
 	VCMPPS       $0x03, X2, X2, X3
-	VPOR         expsub32consts<>+960(SB), X2, X5
-	VBLENDVPS    X3, X5, X8, X5
+	VPOR         expsub32consts<>+1216(SB), X2, X5
+	VBLENDVPS    X3, X5, X7, X5
 	VBLENDVPS    X6, X5, X4, X4
 
 mathblock363:
@@ -11892,11 +11918,11 @@ mathblock363:
 	VPTEST    X2, X2
 	JZ        mathblock364
 	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+960(SB), X1, X1
-	VMOVUPS   expsub32consts<>+1024(SB), X5
+	VPOR      expsub32consts<>+1216(SB), X1, X1
+	VMOVUPS   expsub32consts<>+1280(SB), X5
 	VBLENDVPS X3, X1, X5, X1
 	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+960(SB), X0, X0
+	VPOR      expsub32consts<>+1216(SB), X0, X0
 	VBLENDVPS X3, X0, X1, X0
 	VBLENDVPS X2, X0, X4, X4
 
@@ -11956,15 +11982,28 @@ expsubVVF32AVX2_tail4:
 	VPSUBD       X5, X3, X3
 	VPSUBD       expsub32consts<>+640(SB), X3, X3
 	VPSLLD       $0x17, X3, X3
+	VCMPPS       $0x11, expsub32consts<>+704(SB), X2, X5
 	VMULPS       X7, X8, X8
-	VMULPS       X3, X8, X8
-	VCMPPS       $0x1e, expsub32consts<>+704(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+768(SB), X8, X8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+896(SB), X8, X8
+	VPADDD       expsub32consts<>+768(SB), X3, X7
+	VBLENDVPS    X5, X7, X3, X7
+	VMULPS       X7, X8, X8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), X8, X3
+	VPAND        X5, X3, X3
+	VCMPPS       $0x15, expsub32consts<>+832(SB), X8, X7
+	VPAND        X5, X7, X5
+	VADDPS       expsub32consts<>+832(SB), X8, X7
+	VPSUBD       expsub32consts<>+832(SB), X7, X7
+	VMOVUPS      expsub32consts<>+960(SB), X9
+	VBLENDVPS    X5, expsub32consts<>+896(SB), X9, X5
+	VMULPS       X5, X8, X8
+	VBLENDVPS    X3, X7, X8, X7
+	VCMPPS       $0x1e, expsub32consts<>+1024(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+1088(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+1152(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+704(SB), X7, X7
 	VCMPPS       $0x03, X2, X2, X3
-	VPOR         expsub32consts<>+960(SB), X2, X5
-	VBLENDVPS    X3, X5, X8, X5
+	VPOR         expsub32consts<>+1216(SB), X2, X5
+	VBLENDVPS    X3, X5, X7, X5
 	VBLENDVPS    X6, X5, X4, X4
 
 mathblock365:
@@ -11972,11 +12011,11 @@ mathblock365:
 	VPTEST    X2, X2
 	JZ        mathblock366
 	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+960(SB), X1, X1
-	VMOVUPS   expsub32consts<>+1024(SB), X5
+	VPOR      expsub32consts<>+1216(SB), X1, X1
+	VMOVUPS   expsub32consts<>+1280(SB), X5
 	VBLENDVPS X3, X1, X5, X1
 	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+960(SB), X0, X0
+	VPOR      expsub32consts<>+1216(SB), X0, X0
 	VBLENDVPS X3, X0, X1, X0
 	VBLENDVPS X2, X0, X4, X4
 
@@ -12036,15 +12075,28 @@ expsubVVF32AVX2_tail2:
 	VPSUBD       X5, X3, X3
 	VPSUBD       expsub32consts<>+640(SB), X3, X3
 	VPSLLD       $0x17, X3, X3
+	VCMPPS       $0x11, expsub32consts<>+704(SB), X2, X5
 	VMULPS       X7, X8, X8
-	VMULPS       X3, X8, X8
-	VCMPPS       $0x1e, expsub32consts<>+704(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+768(SB), X8, X8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+896(SB), X8, X8
+	VPADDD       expsub32consts<>+768(SB), X3, X7
+	VBLENDVPS    X5, X7, X3, X7
+	VMULPS       X7, X8, X8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), X8, X3
+	VPAND        X5, X3, X3
+	VCMPPS       $0x15, expsub32consts<>+832(SB), X8, X7
+	VPAND        X5, X7, X5
+	VADDPS       expsub32consts<>+832(SB), X8, X7
+	VPSUBD       expsub32consts<>+832(SB), X7, X7
+	VMOVUPS      expsub32consts<>+960(SB), X9
+	VBLENDVPS    X5, expsub32consts<>+896(SB), X9, X5
+	VMULPS       X5, X8, X8
+	VBLENDVPS    X3, X7, X8, X7
+	VCMPPS       $0x1e, expsub32consts<>+1024(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+1088(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+1152(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+704(SB), X7, X7
 	VCMPPS       $0x03, X2, X2, X3
-	VPOR         expsub32consts<>+960(SB), X2, X5
-	VBLENDVPS    X3, X5, X8, X5
+	VPOR         expsub32consts<>+1216(SB), X2, X5
+	VBLENDVPS    X3, X5, X7, X5
 	VBLENDVPS    X6, X5, X4, X4
 
 mathblock367:
@@ -12052,11 +12104,11 @@ mathblock367:
 	VPTEST    X2, X2
 	JZ        mathblock368
 	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+960(SB), X1, X1
-	VMOVUPS   expsub32consts<>+1024(SB), X5
+	VPOR      expsub32consts<>+1216(SB), X1, X1
+	VMOVUPS   expsub32consts<>+1280(SB), X5
 	VBLENDVPS X3, X1, X5, X1
 	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+960(SB), X0, X0
+	VPOR      expsub32consts<>+1216(SB), X0, X0
 	VBLENDVPS X3, X0, X1, X0
 	VBLENDVPS X2, X0, X4, X4
 
@@ -12164,55 +12216,87 @@ DATA expsub32consts<>+672(SB)/8, $0x0000000100000001
 DATA expsub32consts<>+680(SB)/8, $0x0000000100000001
 DATA expsub32consts<>+688(SB)/8, $0x0000000100000001
 DATA expsub32consts<>+696(SB)/8, $0x0000000100000001
-DATA expsub32consts<>+704(SB)/8, $0x42b2000042b20000
-DATA expsub32consts<>+712(SB)/8, $0x42b2000042b20000
-DATA expsub32consts<>+720(SB)/8, $0x42b2000042b20000
-DATA expsub32consts<>+728(SB)/8, $0x42b2000042b20000
-DATA expsub32consts<>+736(SB)/8, $0x42b2000042b20000
-DATA expsub32consts<>+744(SB)/8, $0x42b2000042b20000
-DATA expsub32consts<>+752(SB)/8, $0x42b2000042b20000
-DATA expsub32consts<>+760(SB)/8, $0x42b2000042b20000
-DATA expsub32consts<>+768(SB)/8, $0x7f8000007f800000
-DATA expsub32consts<>+776(SB)/8, $0x7f8000007f800000
-DATA expsub32consts<>+784(SB)/8, $0x7f8000007f800000
-DATA expsub32consts<>+792(SB)/8, $0x7f8000007f800000
-DATA expsub32consts<>+800(SB)/8, $0x7f8000007f800000
-DATA expsub32consts<>+808(SB)/8, $0x7f8000007f800000
-DATA expsub32consts<>+816(SB)/8, $0x7f8000007f800000
-DATA expsub32consts<>+824(SB)/8, $0x7f8000007f800000
-DATA expsub32consts<>+832(SB)/8, $0xc2d20000c2d20000
-DATA expsub32consts<>+840(SB)/8, $0xc2d20000c2d20000
-DATA expsub32consts<>+848(SB)/8, $0xc2d20000c2d20000
-DATA expsub32consts<>+856(SB)/8, $0xc2d20000c2d20000
-DATA expsub32consts<>+864(SB)/8, $0xc2d20000c2d20000
-DATA expsub32consts<>+872(SB)/8, $0xc2d20000c2d20000
-DATA expsub32consts<>+880(SB)/8, $0xc2d20000c2d20000
-DATA expsub32consts<>+888(SB)/8, $0xc2d20000c2d20000
-DATA expsub32consts<>+896(SB)/8, $0x0000000000000000
-DATA expsub32consts<>+904(SB)/8, $0x0000000000000000
-DATA expsub32consts<>+912(SB)/8, $0x0000000000000000
-DATA expsub32consts<>+920(SB)/8, $0x0000000000000000
-DATA expsub32consts<>+928(SB)/8, $0x0000000000000000
-DATA expsub32consts<>+936(SB)/8, $0x0000000000000000
-DATA expsub32consts<>+944(SB)/8, $0x0000000000000000
-DATA expsub32consts<>+952(SB)/8, $0x0000000000000000
-DATA expsub32consts<>+960(SB)/8, $0x0040000000400000
-DATA expsub32consts<>+968(SB)/8, $0x0040000000400000
-DATA expsub32consts<>+976(SB)/8, $0x0040000000400000
-DATA expsub32consts<>+984(SB)/8, $0x0040000000400000
-DATA expsub32consts<>+992(SB)/8, $0x0040000000400000
-DATA expsub32consts<>+1000(SB)/8, $0x0040000000400000
-DATA expsub32consts<>+1008(SB)/8, $0x0040000000400000
-DATA expsub32consts<>+1016(SB)/8, $0x0040000000400000
-DATA expsub32consts<>+1024(SB)/8, $0x7fc000007fc00000
-DATA expsub32consts<>+1032(SB)/8, $0x7fc000007fc00000
-DATA expsub32consts<>+1040(SB)/8, $0x7fc000007fc00000
-DATA expsub32consts<>+1048(SB)/8, $0x7fc000007fc00000
-DATA expsub32consts<>+1056(SB)/8, $0x7fc000007fc00000
-DATA expsub32consts<>+1064(SB)/8, $0x7fc000007fc00000
-DATA expsub32consts<>+1072(SB)/8, $0x7fc000007fc00000
-DATA expsub32consts<>+1080(SB)/8, $0x7fc000007fc00000
-GLOBL expsub32consts<>(SB), RODATA|NOPTR, $1088
+DATA expsub32consts<>+704(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+712(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+720(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+728(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+736(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+744(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+752(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+760(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+768(SB)/8, $0x2000000020000000
+DATA expsub32consts<>+776(SB)/8, $0x2000000020000000
+DATA expsub32consts<>+784(SB)/8, $0x2000000020000000
+DATA expsub32consts<>+792(SB)/8, $0x2000000020000000
+DATA expsub32consts<>+800(SB)/8, $0x2000000020000000
+DATA expsub32consts<>+808(SB)/8, $0x2000000020000000
+DATA expsub32consts<>+816(SB)/8, $0x2000000020000000
+DATA expsub32consts<>+824(SB)/8, $0x2000000020000000
+DATA expsub32consts<>+832(SB)/8, $0x2080000020800000
+DATA expsub32consts<>+840(SB)/8, $0x2080000020800000
+DATA expsub32consts<>+848(SB)/8, $0x2080000020800000
+DATA expsub32consts<>+856(SB)/8, $0x2080000020800000
+DATA expsub32consts<>+864(SB)/8, $0x2080000020800000
+DATA expsub32consts<>+872(SB)/8, $0x2080000020800000
+DATA expsub32consts<>+880(SB)/8, $0x2080000020800000
+DATA expsub32consts<>+888(SB)/8, $0x2080000020800000
+DATA expsub32consts<>+896(SB)/8, $0x1f8000001f800000
+DATA expsub32consts<>+904(SB)/8, $0x1f8000001f800000
+DATA expsub32consts<>+912(SB)/8, $0x1f8000001f800000
+DATA expsub32consts<>+920(SB)/8, $0x1f8000001f800000
+DATA expsub32consts<>+928(SB)/8, $0x1f8000001f800000
+DATA expsub32consts<>+936(SB)/8, $0x1f8000001f800000
+DATA expsub32consts<>+944(SB)/8, $0x1f8000001f800000
+DATA expsub32consts<>+952(SB)/8, $0x1f8000001f800000
+DATA expsub32consts<>+960(SB)/8, $0x3f8000003f800000
+DATA expsub32consts<>+968(SB)/8, $0x3f8000003f800000
+DATA expsub32consts<>+976(SB)/8, $0x3f8000003f800000
+DATA expsub32consts<>+984(SB)/8, $0x3f8000003f800000
+DATA expsub32consts<>+992(SB)/8, $0x3f8000003f800000
+DATA expsub32consts<>+1000(SB)/8, $0x3f8000003f800000
+DATA expsub32consts<>+1008(SB)/8, $0x3f8000003f800000
+DATA expsub32consts<>+1016(SB)/8, $0x3f8000003f800000
+DATA expsub32consts<>+1024(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+1032(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+1040(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+1048(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+1056(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+1064(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+1072(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+1080(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+1088(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+1096(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+1104(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+1112(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+1120(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+1128(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+1136(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+1144(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+1152(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+1160(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+1168(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+1176(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+1184(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+1192(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+1200(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+1208(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+1216(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1224(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1232(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1240(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1248(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1256(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1264(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1272(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1280(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1288(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1296(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1304(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1312(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1320(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1328(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1336(SB)/8, $0x7fc000007fc00000
+GLOBL expsub32consts<>(SB), RODATA|NOPTR, $1344
 
 DATA exptail_32<>+0(SB)/4, $0x00000000
 DATA exptail_32<>+4(SB)/4, $0x3346cb6a
@@ -12331,15 +12415,28 @@ expsubVSF32AVX2_loop1:
 	VPSUBD       Y4, Y2, Y2
 	VPSUBD       expsub32consts<>+640(SB), Y2, Y2
 	VPSLLD       $0x17, Y2, Y2
+	VCMPPS       $0x11, expsub32consts<>+704(SB), Y1, Y4
 	VMULPS       Y6, Y7, Y7
-	VMULPS       Y2, Y7, Y7
-	VCMPPS       $0x1e, expsub32consts<>+704(SB), Y1, Y2
-	VBLENDVPS    Y2, expsub32consts<>+768(SB), Y7, Y7
-	VCMPPS       $0x11, expsub32consts<>+832(SB), Y1, Y2
-	VBLENDVPS    Y2, expsub32consts<>+896(SB), Y7, Y7
+	VPADDD       expsub32consts<>+768(SB), Y2, Y6
+	VBLENDVPS    Y4, Y6, Y2, Y6
+	VMULPS       Y6, Y7, Y7
+	VCMPPS       $0x11, expsub32consts<>+832(SB), Y7, Y2
+	VPAND        Y4, Y2, Y2
+	VCMPPS       $0x15, expsub32consts<>+832(SB), Y7, Y6
+	VPAND        Y4, Y6, Y4
+	VADDPS       expsub32consts<>+832(SB), Y7, Y6
+	VPSUBD       expsub32consts<>+832(SB), Y6, Y6
+	VMOVUPS      expsub32consts<>+960(SB), Y8
+	VBLENDVPS    Y4, expsub32consts<>+896(SB), Y8, Y4
+	VMULPS       Y4, Y7, Y7
+	VBLENDVPS    Y2, Y6, Y7, Y6
+	VCMPPS       $0x1e, expsub32consts<>+1024(SB), Y1, Y2
+	VBLENDVPS    Y2, expsub32consts<>+1088(SB), Y6, Y6
+	VCMPPS       $0x11, expsub32consts<>+1152(SB), Y1, Y2
+	VBLENDVPS    Y2, expsub32consts<>+704(SB), Y6, Y6
 	VCMPPS       $0x03, Y1, Y1, Y2
-	VPOR         expsub32consts<>+960(SB), Y1, Y4
-	VBLENDVPS    Y2, Y4, Y7, Y4
+	VPOR         expsub32consts<>+1216(SB), Y1, Y4
+	VBLENDVPS    Y2, Y4, Y6, Y4
 	VBLENDVPS    Y5, Y4, Y3, Y3
 
 mathblock369:
@@ -12347,13 +12444,13 @@ mathblock369:
 	VPTEST    Y1, Y1
 	JZ        mathblock370
 	VCMPPS    $0x03, Y0, Y0, Y2
-	VPOR      expsub32consts<>+960(SB), Y0, Y4
-	VMOVUPS   expsub32consts<>+1024(SB), Y5
+	VPOR      expsub32consts<>+1216(SB), Y0, Y4
+	VMOVUPS   expsub32consts<>+1280(SB), Y5
 	VBLENDVPS Y2, Y4, Y5, Y4
 	VMOVUPS   (SI)(R10*4), Y2
 	VCMPPS    $0x03, (SI)(R10*4), Y2, Y2
 	VMOVUPS   (SI)(R10*4), Y5
-	VPOR      expsub32consts<>+960(SB), Y5, Y5
+	VPOR      expsub32consts<>+1216(SB), Y5, Y5
 	VBLENDVPS Y2, Y5, Y4, Y5
 	VBLENDVPS Y1, Y5, Y3, Y3
 
@@ -12413,15 +12510,28 @@ expsubVSF32AVX2_after1:
 	VPSUBD       X5, X3, X3
 	VPSUBD       expsub32consts<>+640(SB), X3, X3
 	VPSLLD       $0x17, X3, X3
+	VCMPPS       $0x11, expsub32consts<>+704(SB), X2, X5
 	VMULPS       X7, X8, X8
-	VMULPS       X3, X8, X8
-	VCMPPS       $0x1e, expsub32consts<>+704(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+768(SB), X8, X8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+896(SB), X8, X8
+	VPADDD       expsub32consts<>+768(SB), X3, X7
+	VBLENDVPS    X5, X7, X3, X7
+	VMULPS       X7, X8, X8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), X8, X3
+	VPAND        X5, X3, X3
+	VCMPPS       $0x15, expsub32consts<>+832(SB), X8, X7
+	VPAND        X5, X7, X5
+	VADDPS       expsub32consts<>+832(SB), X8, X7
+	VPSUBD       expsub32consts<>+832(SB), X7, X7
+	VMOVUPS      expsub32consts<>+960(SB), X9
+	VBLENDVPS    X5, expsub32consts<>+896(SB), X9, X5
+	VMULPS       X5, X8, X8
+	VBLENDVPS    X3, X7, X8, X7
+	VCMPPS       $0x1e, expsub32consts<>+1024(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+1088(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+1152(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+704(SB), X7, X7
 	VCMPPS       $0x03, X2, X2, X3
-	VPOR         expsub32consts<>+960(SB), X2, X5
-	VBLENDVPS    X3, X5, X8, X5
+	VPOR         expsub32consts<>+1216(SB), X2, X5
+	VBLENDVPS    X3, X5, X7, X5
 	VBLENDVPS    X6, X5, X4, X4
 
 mathblock371:
@@ -12429,11 +12539,11 @@ mathblock371:
 	VPTEST    X2, X2
 	JZ        mathblock372
 	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+960(SB), X0, X5
-	VMOVUPS   expsub32consts<>+1024(SB), X6
+	VPOR      expsub32consts<>+1216(SB), X0, X5
+	VMOVUPS   expsub32consts<>+1280(SB), X6
 	VBLENDVPS X3, X5, X6, X5
 	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+960(SB), X1, X1
+	VPOR      expsub32consts<>+1216(SB), X1, X1
 	VBLENDVPS X3, X1, X5, X1
 	VBLENDVPS X2, X1, X4, X4
 
@@ -12492,15 +12602,28 @@ expsubVSF32AVX2_tail4:
 	VPSUBD       X5, X3, X3
 	VPSUBD       expsub32consts<>+640(SB), X3, X3
 	VPSLLD       $0x17, X3, X3
+	VCMPPS       $0x11, expsub32consts<>+704(SB), X2, X5
 	VMULPS       X7, X8, X8
-	VMULPS       X3, X8, X8
-	VCMPPS       $0x1e, expsub32consts<>+704(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+768(SB), X8, X8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+896(SB), X8, X8
+	VPADDD       expsub32consts<>+768(SB), X3, X7
+	VBLENDVPS    X5, X7, X3, X7
+	VMULPS       X7, X8, X8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), X8, X3
+	VPAND        X5, X3, X3
+	VCMPPS       $0x15, expsub32consts<>+832(SB), X8, X7
+	VPAND        X5, X7, X5
+	VADDPS       expsub32consts<>+832(SB), X8, X7
+	VPSUBD       expsub32consts<>+832(SB), X7, X7
+	VMOVUPS      expsub32consts<>+960(SB), X9
+	VBLENDVPS    X5, expsub32consts<>+896(SB), X9, X5
+	VMULPS       X5, X8, X8
+	VBLENDVPS    X3, X7, X8, X7
+	VCMPPS       $0x1e, expsub32consts<>+1024(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+1088(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+1152(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+704(SB), X7, X7
 	VCMPPS       $0x03, X2, X2, X3
-	VPOR         expsub32consts<>+960(SB), X2, X5
-	VBLENDVPS    X3, X5, X8, X5
+	VPOR         expsub32consts<>+1216(SB), X2, X5
+	VBLENDVPS    X3, X5, X7, X5
 	VBLENDVPS    X6, X5, X4, X4
 
 mathblock373:
@@ -12508,11 +12631,11 @@ mathblock373:
 	VPTEST    X2, X2
 	JZ        mathblock374
 	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+960(SB), X0, X5
-	VMOVUPS   expsub32consts<>+1024(SB), X6
+	VPOR      expsub32consts<>+1216(SB), X0, X5
+	VMOVUPS   expsub32consts<>+1280(SB), X6
 	VBLENDVPS X3, X5, X6, X5
 	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+960(SB), X1, X1
+	VPOR      expsub32consts<>+1216(SB), X1, X1
 	VBLENDVPS X3, X1, X5, X1
 	VBLENDVPS X2, X1, X4, X4
 
@@ -12571,15 +12694,28 @@ expsubVSF32AVX2_tail2:
 	VPSUBD       X5, X3, X3
 	VPSUBD       expsub32consts<>+640(SB), X3, X3
 	VPSLLD       $0x17, X3, X3
+	VCMPPS       $0x11, expsub32consts<>+704(SB), X2, X5
 	VMULPS       X7, X8, X8
-	VMULPS       X3, X8, X8
-	VCMPPS       $0x1e, expsub32consts<>+704(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+768(SB), X8, X8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+896(SB), X8, X8
+	VPADDD       expsub32consts<>+768(SB), X3, X7
+	VBLENDVPS    X5, X7, X3, X7
+	VMULPS       X7, X8, X8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), X8, X3
+	VPAND        X5, X3, X3
+	VCMPPS       $0x15, expsub32consts<>+832(SB), X8, X7
+	VPAND        X5, X7, X5
+	VADDPS       expsub32consts<>+832(SB), X8, X7
+	VPSUBD       expsub32consts<>+832(SB), X7, X7
+	VMOVUPS      expsub32consts<>+960(SB), X9
+	VBLENDVPS    X5, expsub32consts<>+896(SB), X9, X5
+	VMULPS       X5, X8, X8
+	VBLENDVPS    X3, X7, X8, X7
+	VCMPPS       $0x1e, expsub32consts<>+1024(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+1088(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+1152(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+704(SB), X7, X7
 	VCMPPS       $0x03, X2, X2, X3
-	VPOR         expsub32consts<>+960(SB), X2, X5
-	VBLENDVPS    X3, X5, X8, X5
+	VPOR         expsub32consts<>+1216(SB), X2, X5
+	VBLENDVPS    X3, X5, X7, X5
 	VBLENDVPS    X6, X5, X4, X4
 
 mathblock375:
@@ -12587,11 +12723,11 @@ mathblock375:
 	VPTEST    X2, X2
 	JZ        mathblock376
 	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+960(SB), X0, X0
-	VMOVUPS   expsub32consts<>+1024(SB), X5
+	VPOR      expsub32consts<>+1216(SB), X0, X0
+	VMOVUPS   expsub32consts<>+1280(SB), X5
 	VBLENDVPS X3, X0, X5, X0
 	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+960(SB), X1, X1
+	VPOR      expsub32consts<>+1216(SB), X1, X1
 	VBLENDVPS X3, X1, X0, X1
 	VBLENDVPS X2, X1, X4, X4
 
@@ -12682,15 +12818,28 @@ expsubSVF32AVX2_loop1:
 	VPSUBD       Y5, Y3, Y3
 	VPSUBD       expsub32consts<>+640(SB), Y3, Y3
 	VPSLLD       $0x17, Y3, Y3
+	VCMPPS       $0x11, expsub32consts<>+704(SB), Y2, Y5
 	VMULPS       Y7, Y8, Y8
-	VMULPS       Y3, Y8, Y8
-	VCMPPS       $0x1e, expsub32consts<>+704(SB), Y2, Y3
-	VBLENDVPS    Y3, expsub32consts<>+768(SB), Y8, Y8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), Y2, Y3
-	VBLENDVPS    Y3, expsub32consts<>+896(SB), Y8, Y8
+	VPADDD       expsub32consts<>+768(SB), Y3, Y7
+	VBLENDVPS    Y5, Y7, Y3, Y7
+	VMULPS       Y7, Y8, Y8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), Y8, Y3
+	VPAND        Y5, Y3, Y3
+	VCMPPS       $0x15, expsub32consts<>+832(SB), Y8, Y7
+	VPAND        Y5, Y7, Y5
+	VADDPS       expsub32consts<>+832(SB), Y8, Y7
+	VPSUBD       expsub32consts<>+832(SB), Y7, Y7
+	VMOVUPS      expsub32consts<>+960(SB), Y9
+	VBLENDVPS    Y5, expsub32consts<>+896(SB), Y9, Y5
+	VMULPS       Y5, Y8, Y8
+	VBLENDVPS    Y3, Y7, Y8, Y7
+	VCMPPS       $0x1e, expsub32consts<>+1024(SB), Y2, Y3
+	VBLENDVPS    Y3, expsub32consts<>+1088(SB), Y7, Y7
+	VCMPPS       $0x11, expsub32consts<>+1152(SB), Y2, Y3
+	VBLENDVPS    Y3, expsub32consts<>+704(SB), Y7, Y7
 	VCMPPS       $0x03, Y2, Y2, Y3
-	VPOR         expsub32consts<>+960(SB), Y2, Y5
-	VBLENDVPS    Y3, Y5, Y8, Y5
+	VPOR         expsub32consts<>+1216(SB), Y2, Y5
+	VBLENDVPS    Y3, Y5, Y7, Y5
 	VBLENDVPS    Y6, Y5, Y4, Y4
 
 mathblock377:
@@ -12698,11 +12847,11 @@ mathblock377:
 	VPTEST    Y2, Y2
 	JZ        mathblock378
 	VCMPPS    $0x03, Y1, Y1, Y3
-	VPOR      expsub32consts<>+960(SB), Y1, Y1
-	VMOVUPS   expsub32consts<>+1024(SB), Y5
+	VPOR      expsub32consts<>+1216(SB), Y1, Y1
+	VMOVUPS   expsub32consts<>+1280(SB), Y5
 	VBLENDVPS Y3, Y1, Y5, Y1
 	VCMPPS    $0x03, Y0, Y0, Y3
-	VPOR      expsub32consts<>+960(SB), Y0, Y5
+	VPOR      expsub32consts<>+1216(SB), Y0, Y5
 	VBLENDVPS Y3, Y5, Y1, Y5
 	VBLENDVPS Y2, Y5, Y4, Y4
 
@@ -12762,15 +12911,28 @@ expsubSVF32AVX2_after1:
 	VPSUBD       X5, X3, X3
 	VPSUBD       expsub32consts<>+640(SB), X3, X3
 	VPSLLD       $0x17, X3, X3
+	VCMPPS       $0x11, expsub32consts<>+704(SB), X2, X5
 	VMULPS       X7, X8, X8
-	VMULPS       X3, X8, X8
-	VCMPPS       $0x1e, expsub32consts<>+704(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+768(SB), X8, X8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+896(SB), X8, X8
+	VPADDD       expsub32consts<>+768(SB), X3, X7
+	VBLENDVPS    X5, X7, X3, X7
+	VMULPS       X7, X8, X8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), X8, X3
+	VPAND        X5, X3, X3
+	VCMPPS       $0x15, expsub32consts<>+832(SB), X8, X7
+	VPAND        X5, X7, X5
+	VADDPS       expsub32consts<>+832(SB), X8, X7
+	VPSUBD       expsub32consts<>+832(SB), X7, X7
+	VMOVUPS      expsub32consts<>+960(SB), X9
+	VBLENDVPS    X5, expsub32consts<>+896(SB), X9, X5
+	VMULPS       X5, X8, X8
+	VBLENDVPS    X3, X7, X8, X7
+	VCMPPS       $0x1e, expsub32consts<>+1024(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+1088(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+1152(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+704(SB), X7, X7
 	VCMPPS       $0x03, X2, X2, X3
-	VPOR         expsub32consts<>+960(SB), X2, X5
-	VBLENDVPS    X3, X5, X8, X5
+	VPOR         expsub32consts<>+1216(SB), X2, X5
+	VBLENDVPS    X3, X5, X7, X5
 	VBLENDVPS    X6, X5, X4, X4
 
 mathblock379:
@@ -12778,11 +12940,11 @@ mathblock379:
 	VPTEST    X2, X2
 	JZ        mathblock380
 	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+960(SB), X1, X1
-	VMOVUPS   expsub32consts<>+1024(SB), X5
+	VPOR      expsub32consts<>+1216(SB), X1, X1
+	VMOVUPS   expsub32consts<>+1280(SB), X5
 	VBLENDVPS X3, X1, X5, X1
 	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+960(SB), X0, X5
+	VPOR      expsub32consts<>+1216(SB), X0, X5
 	VBLENDVPS X3, X5, X1, X5
 	VBLENDVPS X2, X5, X4, X4
 
@@ -12841,15 +13003,28 @@ expsubSVF32AVX2_tail4:
 	VPSUBD       X5, X3, X3
 	VPSUBD       expsub32consts<>+640(SB), X3, X3
 	VPSLLD       $0x17, X3, X3
+	VCMPPS       $0x11, expsub32consts<>+704(SB), X2, X5
 	VMULPS       X7, X8, X8
-	VMULPS       X3, X8, X8
-	VCMPPS       $0x1e, expsub32consts<>+704(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+768(SB), X8, X8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+896(SB), X8, X8
+	VPADDD       expsub32consts<>+768(SB), X3, X7
+	VBLENDVPS    X5, X7, X3, X7
+	VMULPS       X7, X8, X8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), X8, X3
+	VPAND        X5, X3, X3
+	VCMPPS       $0x15, expsub32consts<>+832(SB), X8, X7
+	VPAND        X5, X7, X5
+	VADDPS       expsub32consts<>+832(SB), X8, X7
+	VPSUBD       expsub32consts<>+832(SB), X7, X7
+	VMOVUPS      expsub32consts<>+960(SB), X9
+	VBLENDVPS    X5, expsub32consts<>+896(SB), X9, X5
+	VMULPS       X5, X8, X8
+	VBLENDVPS    X3, X7, X8, X7
+	VCMPPS       $0x1e, expsub32consts<>+1024(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+1088(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+1152(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+704(SB), X7, X7
 	VCMPPS       $0x03, X2, X2, X3
-	VPOR         expsub32consts<>+960(SB), X2, X5
-	VBLENDVPS    X3, X5, X8, X5
+	VPOR         expsub32consts<>+1216(SB), X2, X5
+	VBLENDVPS    X3, X5, X7, X5
 	VBLENDVPS    X6, X5, X4, X4
 
 mathblock381:
@@ -12857,11 +13032,11 @@ mathblock381:
 	VPTEST    X2, X2
 	JZ        mathblock382
 	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+960(SB), X1, X1
-	VMOVUPS   expsub32consts<>+1024(SB), X5
+	VPOR      expsub32consts<>+1216(SB), X1, X1
+	VMOVUPS   expsub32consts<>+1280(SB), X5
 	VBLENDVPS X3, X1, X5, X1
 	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+960(SB), X0, X5
+	VPOR      expsub32consts<>+1216(SB), X0, X5
 	VBLENDVPS X3, X5, X1, X5
 	VBLENDVPS X2, X5, X4, X4
 
@@ -12920,15 +13095,28 @@ expsubSVF32AVX2_tail2:
 	VPSUBD       X5, X3, X3
 	VPSUBD       expsub32consts<>+640(SB), X3, X3
 	VPSLLD       $0x17, X3, X3
+	VCMPPS       $0x11, expsub32consts<>+704(SB), X2, X5
 	VMULPS       X7, X8, X8
-	VMULPS       X3, X8, X8
-	VCMPPS       $0x1e, expsub32consts<>+704(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+768(SB), X8, X8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+896(SB), X8, X8
+	VPADDD       expsub32consts<>+768(SB), X3, X7
+	VBLENDVPS    X5, X7, X3, X7
+	VMULPS       X7, X8, X8
+	VCMPPS       $0x11, expsub32consts<>+832(SB), X8, X3
+	VPAND        X5, X3, X3
+	VCMPPS       $0x15, expsub32consts<>+832(SB), X8, X7
+	VPAND        X5, X7, X5
+	VADDPS       expsub32consts<>+832(SB), X8, X7
+	VPSUBD       expsub32consts<>+832(SB), X7, X7
+	VMOVUPS      expsub32consts<>+960(SB), X9
+	VBLENDVPS    X5, expsub32consts<>+896(SB), X9, X5
+	VMULPS       X5, X8, X8
+	VBLENDVPS    X3, X7, X8, X7
+	VCMPPS       $0x1e, expsub32consts<>+1024(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+1088(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+1152(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+704(SB), X7, X7
 	VCMPPS       $0x03, X2, X2, X3
-	VPOR         expsub32consts<>+960(SB), X2, X5
-	VBLENDVPS    X3, X5, X8, X5
+	VPOR         expsub32consts<>+1216(SB), X2, X5
+	VBLENDVPS    X3, X5, X7, X5
 	VBLENDVPS    X6, X5, X4, X4
 
 mathblock383:
@@ -12936,11 +13124,11 @@ mathblock383:
 	VPTEST    X2, X2
 	JZ        mathblock384
 	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+960(SB), X1, X1
-	VMOVUPS   expsub32consts<>+1024(SB), X5
+	VPOR      expsub32consts<>+1216(SB), X1, X1
+	VMOVUPS   expsub32consts<>+1280(SB), X5
 	VBLENDVPS X3, X1, X5, X1
 	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+960(SB), X0, X0
+	VPOR      expsub32consts<>+1216(SB), X0, X0
 	VBLENDVPS X3, X0, X1, X0
 	VBLENDVPS X2, X0, X4, X4
 
@@ -23172,15 +23360,28 @@ expsubVVF64AVX2_loop1:
 	VPSUBQ       Y4, Y2, Y2
 	VPSUBQ       expsub64consts<>+832(SB), Y2, Y2
 	VPSLLQ       $0x34, Y2, Y2
+	VCMPPD       $0x11, expsub64consts<>+896(SB), Y1, Y4
 	VMULPD       Y6, Y7, Y7
-	VMULPD       Y2, Y7, Y7
-	VCMPPD       $0x1e, expsub64consts<>+896(SB), Y1, Y2
-	VBLENDVPD    Y2, expsub64consts<>+960(SB), Y7, Y7
-	VCMPPD       $0x11, expsub64consts<>+1024(SB), Y1, Y2
-	VBLENDVPD    Y2, expsub64consts<>+1088(SB), Y7, Y7
+	VPADDQ       expsub64consts<>+960(SB), Y2, Y6
+	VBLENDVPD    Y4, Y6, Y2, Y6
+	VMULPD       Y6, Y7, Y7
+	VCMPPD       $0x11, expsub64consts<>+1024(SB), Y7, Y2
+	VPAND        Y4, Y2, Y2
+	VCMPPD       $0x15, expsub64consts<>+1024(SB), Y7, Y6
+	VPAND        Y4, Y6, Y4
+	VADDPD       expsub64consts<>+1024(SB), Y7, Y6
+	VPSUBQ       expsub64consts<>+1024(SB), Y6, Y6
+	VMOVUPS      expsub64consts<>+1152(SB), Y8
+	VBLENDVPD    Y4, expsub64consts<>+1088(SB), Y8, Y4
+	VMULPD       Y4, Y7, Y7
+	VBLENDVPD    Y2, Y6, Y7, Y6
+	VCMPPD       $0x1e, expsub64consts<>+1216(SB), Y1, Y2
+	VBLENDVPD    Y2, expsub64consts<>+1280(SB), Y6, Y6
+	VCMPPD       $0x11, expsub64consts<>+1344(SB), Y1, Y2
+	VBLENDVPD    Y2, expsub64consts<>+896(SB), Y6, Y6
 	VCMPPD       $0x03, Y1, Y1, Y2
-	VPOR         expsub64consts<>+1152(SB), Y1, Y4
-	VBLENDVPD    Y2, Y4, Y7, Y4
+	VPOR         expsub64consts<>+1408(SB), Y1, Y4
+	VBLENDVPD    Y2, Y4, Y6, Y4
 	VBLENDVPD    Y5, Y4, Y3, Y3
 
 mathblock385:
@@ -23188,13 +23389,13 @@ mathblock385:
 	VPTEST    Y1, Y1
 	JZ        mathblock386
 	VCMPPD    $0x03, Y0, Y0, Y2
-	VPOR      expsub64consts<>+1152(SB), Y0, Y0
-	VMOVUPS   expsub64consts<>+1216(SB), Y4
+	VPOR      expsub64consts<>+1408(SB), Y0, Y0
+	VMOVUPS   expsub64consts<>+1472(SB), Y4
 	VBLENDVPD Y2, Y0, Y4, Y0
 	VMOVUPD   (SI)(R10*8), Y2
 	VCMPPD    $0x03, (SI)(R10*8), Y2, Y2
 	VMOVUPD   (SI)(R10*8), Y4
-	VPOR      expsub64consts<>+1152(SB), Y4, Y4
+	VPOR      expsub64consts<>+1408(SB), Y4, Y4
 	VBLENDVPD Y2, Y4, Y0, Y4
 	VBLENDVPD Y1, Y4, Y3, Y3
 
@@ -23258,15 +23459,28 @@ expsubVVF64AVX2_after1:
 	VPSUBQ       X5, X3, X3
 	VPSUBQ       expsub64consts<>+832(SB), X3, X3
 	VPSLLQ       $0x34, X3, X3
+	VCMPPD       $0x11, expsub64consts<>+896(SB), X2, X5
 	VMULPD       X7, X8, X8
-	VMULPD       X3, X8, X8
-	VCMPPD       $0x1e, expsub64consts<>+896(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+960(SB), X8, X8
-	VCMPPD       $0x11, expsub64consts<>+1024(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+1088(SB), X8, X8
+	VPADDQ       expsub64consts<>+960(SB), X3, X7
+	VBLENDVPD    X5, X7, X3, X7
+	VMULPD       X7, X8, X8
+	VCMPPD       $0x11, expsub64consts<>+1024(SB), X8, X3
+	VPAND        X5, X3, X3
+	VCMPPD       $0x15, expsub64consts<>+1024(SB), X8, X7
+	VPAND        X5, X7, X5
+	VADDPD       expsub64consts<>+1024(SB), X8, X7
+	VPSUBQ       expsub64consts<>+1024(SB), X7, X7
+	VMOVUPS      expsub64consts<>+1152(SB), X9
+	VBLENDVPD    X5, expsub64consts<>+1088(SB), X9, X5
+	VMULPD       X5, X8, X8
+	VBLENDVPD    X3, X7, X8, X7
+	VCMPPD       $0x1e, expsub64consts<>+1216(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+1280(SB), X7, X7
+	VCMPPD       $0x11, expsub64consts<>+1344(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+896(SB), X7, X7
 	VCMPPD       $0x03, X2, X2, X3
-	VPOR         expsub64consts<>+1152(SB), X2, X5
-	VBLENDVPD    X3, X5, X8, X5
+	VPOR         expsub64consts<>+1408(SB), X2, X5
+	VBLENDVPD    X3, X5, X7, X5
 	VBLENDVPD    X6, X5, X4, X4
 
 mathblock387:
@@ -23274,11 +23488,11 @@ mathblock387:
 	VPTEST    X2, X2
 	JZ        mathblock388
 	VCMPPD    $0x03, X1, X1, X3
-	VPOR      expsub64consts<>+1152(SB), X1, X1
-	VMOVUPS   expsub64consts<>+1216(SB), X5
+	VPOR      expsub64consts<>+1408(SB), X1, X1
+	VMOVUPS   expsub64consts<>+1472(SB), X5
 	VBLENDVPD X3, X1, X5, X1
 	VCMPPD    $0x03, X0, X0, X3
-	VPOR      expsub64consts<>+1152(SB), X0, X0
+	VPOR      expsub64consts<>+1408(SB), X0, X0
 	VBLENDVPD X3, X0, X1, X0
 	VBLENDVPD X2, X0, X4, X4
 
@@ -23341,15 +23555,28 @@ expsubVVF64AVX2_tail2:
 	VPSUBQ       X5, X3, X3
 	VPSUBQ       expsub64consts<>+832(SB), X3, X3
 	VPSLLQ       $0x34, X3, X3
+	VCMPPD       $0x11, expsub64consts<>+896(SB), X2, X5
 	VMULPD       X7, X8, X8
-	VMULPD       X3, X8, X8
-	VCMPPD       $0x1e, expsub64consts<>+896(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+960(SB), X8, X8
-	VCMPPD       $0x11, expsub64consts<>+1024(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+1088(SB), X8, X8
+	VPADDQ       expsub64consts<>+960(SB), X3, X7
+	VBLENDVPD    X5, X7, X3, X7
+	VMULPD       X7, X8, X8
+	VCMPPD       $0x11, expsub64consts<>+1024(SB), X8, X3
+	VPAND        X5, X3, X3
+	VCMPPD       $0x15, expsub64consts<>+1024(SB), X8, X7
+	VPAND        X5, X7, X5
+	VADDPD       expsub64consts<>+1024(SB), X8, X7
+	VPSUBQ       expsub64consts<>+1024(SB), X7, X7
+	VMOVUPS      expsub64consts<>+1152(SB), X9
+	VBLENDVPD    X5, expsub64consts<>+1088(SB), X9, X5
+	VMULPD       X5, X8, X8
+	VBLENDVPD    X3, X7, X8, X7
+	VCMPPD       $0x1e, expsub64consts<>+1216(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+1280(SB), X7, X7
+	VCMPPD       $0x11, expsub64consts<>+1344(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+896(SB), X7, X7
 	VCMPPD       $0x03, X2, X2, X3
-	VPOR         expsub64consts<>+1152(SB), X2, X5
-	VBLENDVPD    X3, X5, X8, X5
+	VPOR         expsub64consts<>+1408(SB), X2, X5
+	VBLENDVPD    X3, X5, X7, X5
 	VBLENDVPD    X6, X5, X4, X4
 
 mathblock389:
@@ -23357,11 +23584,11 @@ mathblock389:
 	VPTEST    X2, X2
 	JZ        mathblock390
 	VCMPPD    $0x03, X1, X1, X3
-	VPOR      expsub64consts<>+1152(SB), X1, X1
-	VMOVUPS   expsub64consts<>+1216(SB), X5
+	VPOR      expsub64consts<>+1408(SB), X1, X1
+	VMOVUPS   expsub64consts<>+1472(SB), X5
 	VBLENDVPD X3, X1, X5, X1
 	VCMPPD    $0x03, X0, X0, X3
-	VPOR      expsub64consts<>+1152(SB), X0, X0
+	VPOR      expsub64consts<>+1408(SB), X0, X0
 	VBLENDVPD X3, X0, X1, X0
 	VBLENDVPD X2, X0, X4, X4
 
@@ -23493,55 +23720,87 @@ DATA expsub64consts<>+864(SB)/8, $0x0000000000000001
 DATA expsub64consts<>+872(SB)/8, $0x0000000000000001
 DATA expsub64consts<>+880(SB)/8, $0x0000000000000001
 DATA expsub64consts<>+888(SB)/8, $0x0000000000000001
-DATA expsub64consts<>+896(SB)/8, $0x4086300000000000
-DATA expsub64consts<>+904(SB)/8, $0x4086300000000000
-DATA expsub64consts<>+912(SB)/8, $0x4086300000000000
-DATA expsub64consts<>+920(SB)/8, $0x4086300000000000
-DATA expsub64consts<>+928(SB)/8, $0x4086300000000000
-DATA expsub64consts<>+936(SB)/8, $0x4086300000000000
-DATA expsub64consts<>+944(SB)/8, $0x4086300000000000
-DATA expsub64consts<>+952(SB)/8, $0x4086300000000000
-DATA expsub64consts<>+960(SB)/8, $0x7ff0000000000000
-DATA expsub64consts<>+968(SB)/8, $0x7ff0000000000000
-DATA expsub64consts<>+976(SB)/8, $0x7ff0000000000000
-DATA expsub64consts<>+984(SB)/8, $0x7ff0000000000000
-DATA expsub64consts<>+992(SB)/8, $0x7ff0000000000000
-DATA expsub64consts<>+1000(SB)/8, $0x7ff0000000000000
-DATA expsub64consts<>+1008(SB)/8, $0x7ff0000000000000
-DATA expsub64consts<>+1016(SB)/8, $0x7ff0000000000000
-DATA expsub64consts<>+1024(SB)/8, $0xc087500000000000
-DATA expsub64consts<>+1032(SB)/8, $0xc087500000000000
-DATA expsub64consts<>+1040(SB)/8, $0xc087500000000000
-DATA expsub64consts<>+1048(SB)/8, $0xc087500000000000
-DATA expsub64consts<>+1056(SB)/8, $0xc087500000000000
-DATA expsub64consts<>+1064(SB)/8, $0xc087500000000000
-DATA expsub64consts<>+1072(SB)/8, $0xc087500000000000
-DATA expsub64consts<>+1080(SB)/8, $0xc087500000000000
-DATA expsub64consts<>+1088(SB)/8, $0x0000000000000000
-DATA expsub64consts<>+1096(SB)/8, $0x0000000000000000
-DATA expsub64consts<>+1104(SB)/8, $0x0000000000000000
-DATA expsub64consts<>+1112(SB)/8, $0x0000000000000000
-DATA expsub64consts<>+1120(SB)/8, $0x0000000000000000
-DATA expsub64consts<>+1128(SB)/8, $0x0000000000000000
-DATA expsub64consts<>+1136(SB)/8, $0x0000000000000000
-DATA expsub64consts<>+1144(SB)/8, $0x0000000000000000
-DATA expsub64consts<>+1152(SB)/8, $0x0008000000000000
-DATA expsub64consts<>+1160(SB)/8, $0x0008000000000000
-DATA expsub64consts<>+1168(SB)/8, $0x0008000000000000
-DATA expsub64consts<>+1176(SB)/8, $0x0008000000000000
-DATA expsub64consts<>+1184(SB)/8, $0x0008000000000000
-DATA expsub64consts<>+1192(SB)/8, $0x0008000000000000
-DATA expsub64consts<>+1200(SB)/8, $0x0008000000000000
-DATA expsub64consts<>+1208(SB)/8, $0x0008000000000000
-DATA expsub64consts<>+1216(SB)/8, $0x7ff8000000000001
-DATA expsub64consts<>+1224(SB)/8, $0x7ff8000000000001
-DATA expsub64consts<>+1232(SB)/8, $0x7ff8000000000001
-DATA expsub64consts<>+1240(SB)/8, $0x7ff8000000000001
-DATA expsub64consts<>+1248(SB)/8, $0x7ff8000000000001
-DATA expsub64consts<>+1256(SB)/8, $0x7ff8000000000001
-DATA expsub64consts<>+1264(SB)/8, $0x7ff8000000000001
-DATA expsub64consts<>+1272(SB)/8, $0x7ff8000000000001
-GLOBL expsub64consts<>(SB), RODATA|NOPTR, $1280
+DATA expsub64consts<>+896(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+904(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+912(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+920(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+928(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+936(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+944(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+952(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+960(SB)/8, $0x2000000000000000
+DATA expsub64consts<>+968(SB)/8, $0x2000000000000000
+DATA expsub64consts<>+976(SB)/8, $0x2000000000000000
+DATA expsub64consts<>+984(SB)/8, $0x2000000000000000
+DATA expsub64consts<>+992(SB)/8, $0x2000000000000000
+DATA expsub64consts<>+1000(SB)/8, $0x2000000000000000
+DATA expsub64consts<>+1008(SB)/8, $0x2000000000000000
+DATA expsub64consts<>+1016(SB)/8, $0x2000000000000000
+DATA expsub64consts<>+1024(SB)/8, $0x2010000000000000
+DATA expsub64consts<>+1032(SB)/8, $0x2010000000000000
+DATA expsub64consts<>+1040(SB)/8, $0x2010000000000000
+DATA expsub64consts<>+1048(SB)/8, $0x2010000000000000
+DATA expsub64consts<>+1056(SB)/8, $0x2010000000000000
+DATA expsub64consts<>+1064(SB)/8, $0x2010000000000000
+DATA expsub64consts<>+1072(SB)/8, $0x2010000000000000
+DATA expsub64consts<>+1080(SB)/8, $0x2010000000000000
+DATA expsub64consts<>+1088(SB)/8, $0x1ff0000000000000
+DATA expsub64consts<>+1096(SB)/8, $0x1ff0000000000000
+DATA expsub64consts<>+1104(SB)/8, $0x1ff0000000000000
+DATA expsub64consts<>+1112(SB)/8, $0x1ff0000000000000
+DATA expsub64consts<>+1120(SB)/8, $0x1ff0000000000000
+DATA expsub64consts<>+1128(SB)/8, $0x1ff0000000000000
+DATA expsub64consts<>+1136(SB)/8, $0x1ff0000000000000
+DATA expsub64consts<>+1144(SB)/8, $0x1ff0000000000000
+DATA expsub64consts<>+1152(SB)/8, $0x3ff0000000000000
+DATA expsub64consts<>+1160(SB)/8, $0x3ff0000000000000
+DATA expsub64consts<>+1168(SB)/8, $0x3ff0000000000000
+DATA expsub64consts<>+1176(SB)/8, $0x3ff0000000000000
+DATA expsub64consts<>+1184(SB)/8, $0x3ff0000000000000
+DATA expsub64consts<>+1192(SB)/8, $0x3ff0000000000000
+DATA expsub64consts<>+1200(SB)/8, $0x3ff0000000000000
+DATA expsub64consts<>+1208(SB)/8, $0x3ff0000000000000
+DATA expsub64consts<>+1216(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+1224(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+1232(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+1240(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+1248(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+1256(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+1264(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+1272(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+1280(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1288(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1296(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1304(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1312(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1320(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1328(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1336(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1344(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1352(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1360(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1368(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1376(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1384(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1392(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1400(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1408(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1416(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1424(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1432(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1440(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1448(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1456(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1464(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1472(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1480(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1488(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1496(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1504(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1512(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1520(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1528(SB)/8, $0x7ff8000000000001
+GLOBL expsub64consts<>(SB), RODATA|NOPTR, $1536
 
 DATA exptail_64<>+0(SB)/8, $0x0000000000000000
 DATA exptail_64<>+8(SB)/8, $0x3c979aa65d837b6d
@@ -23666,15 +23925,28 @@ expsubVSF64AVX2_loop1:
 	VPSUBQ       Y4, Y2, Y2
 	VPSUBQ       expsub64consts<>+832(SB), Y2, Y2
 	VPSLLQ       $0x34, Y2, Y2
+	VCMPPD       $0x11, expsub64consts<>+896(SB), Y1, Y4
 	VMULPD       Y6, Y7, Y7
-	VMULPD       Y2, Y7, Y7
-	VCMPPD       $0x1e, expsub64consts<>+896(SB), Y1, Y2
-	VBLENDVPD    Y2, expsub64consts<>+960(SB), Y7, Y7
-	VCMPPD       $0x11, expsub64consts<>+1024(SB), Y1, Y2
-	VBLENDVPD    Y2, expsub64consts<>+1088(SB), Y7, Y7
+	VPADDQ       expsub64consts<>+960(SB), Y2, Y6
+	VBLENDVPD    Y4, Y6, Y2, Y6
+	VMULPD       Y6, Y7, Y7
+	VCMPPD       $0x11, expsub64consts<>+1024(SB), Y7, Y2
+	VPAND        Y4, Y2, Y2
+	VCMPPD       $0x15, expsub64consts<>+1024(SB), Y7, Y6
+	VPAND        Y4, Y6, Y4
+	VADDPD       expsub64consts<>+1024(SB), Y7, Y6
+	VPSUBQ       expsub64consts<>+1024(SB), Y6, Y6
+	VMOVUPS      expsub64consts<>+1152(SB), Y8
+	VBLENDVPD    Y4, expsub64consts<>+1088(SB), Y8, Y4
+	VMULPD       Y4, Y7, Y7
+	VBLENDVPD    Y2, Y6, Y7, Y6
+	VCMPPD       $0x1e, expsub64consts<>+1216(SB), Y1, Y2
+	VBLENDVPD    Y2, expsub64consts<>+1280(SB), Y6, Y6
+	VCMPPD       $0x11, expsub64consts<>+1344(SB), Y1, Y2
+	VBLENDVPD    Y2, expsub64consts<>+896(SB), Y6, Y6
 	VCMPPD       $0x03, Y1, Y1, Y2
-	VPOR         expsub64consts<>+1152(SB), Y1, Y4
-	VBLENDVPD    Y2, Y4, Y7, Y4
+	VPOR         expsub64consts<>+1408(SB), Y1, Y4
+	VBLENDVPD    Y2, Y4, Y6, Y4
 	VBLENDVPD    Y5, Y4, Y3, Y3
 
 mathblock391:
@@ -23682,13 +23954,13 @@ mathblock391:
 	VPTEST    Y1, Y1
 	JZ        mathblock392
 	VCMPPD    $0x03, Y0, Y0, Y2
-	VPOR      expsub64consts<>+1152(SB), Y0, Y4
-	VMOVUPS   expsub64consts<>+1216(SB), Y5
+	VPOR      expsub64consts<>+1408(SB), Y0, Y4
+	VMOVUPS   expsub64consts<>+1472(SB), Y5
 	VBLENDVPD Y2, Y4, Y5, Y4
 	VMOVUPD   (SI)(R10*8), Y2
 	VCMPPD    $0x03, (SI)(R10*8), Y2, Y2
 	VMOVUPD   (SI)(R10*8), Y5
-	VPOR      expsub64consts<>+1152(SB), Y5, Y5
+	VPOR      expsub64consts<>+1408(SB), Y5, Y5
 	VBLENDVPD Y2, Y5, Y4, Y5
 	VBLENDVPD Y1, Y5, Y3, Y3
 
@@ -23751,15 +24023,28 @@ expsubVSF64AVX2_after1:
 	VPSUBQ       X5, X3, X3
 	VPSUBQ       expsub64consts<>+832(SB), X3, X3
 	VPSLLQ       $0x34, X3, X3
+	VCMPPD       $0x11, expsub64consts<>+896(SB), X2, X5
 	VMULPD       X7, X8, X8
-	VMULPD       X3, X8, X8
-	VCMPPD       $0x1e, expsub64consts<>+896(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+960(SB), X8, X8
-	VCMPPD       $0x11, expsub64consts<>+1024(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+1088(SB), X8, X8
+	VPADDQ       expsub64consts<>+960(SB), X3, X7
+	VBLENDVPD    X5, X7, X3, X7
+	VMULPD       X7, X8, X8
+	VCMPPD       $0x11, expsub64consts<>+1024(SB), X8, X3
+	VPAND        X5, X3, X3
+	VCMPPD       $0x15, expsub64consts<>+1024(SB), X8, X7
+	VPAND        X5, X7, X5
+	VADDPD       expsub64consts<>+1024(SB), X8, X7
+	VPSUBQ       expsub64consts<>+1024(SB), X7, X7
+	VMOVUPS      expsub64consts<>+1152(SB), X9
+	VBLENDVPD    X5, expsub64consts<>+1088(SB), X9, X5
+	VMULPD       X5, X8, X8
+	VBLENDVPD    X3, X7, X8, X7
+	VCMPPD       $0x1e, expsub64consts<>+1216(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+1280(SB), X7, X7
+	VCMPPD       $0x11, expsub64consts<>+1344(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+896(SB), X7, X7
 	VCMPPD       $0x03, X2, X2, X3
-	VPOR         expsub64consts<>+1152(SB), X2, X5
-	VBLENDVPD    X3, X5, X8, X5
+	VPOR         expsub64consts<>+1408(SB), X2, X5
+	VBLENDVPD    X3, X5, X7, X5
 	VBLENDVPD    X6, X5, X4, X4
 
 mathblock393:
@@ -23767,11 +24052,11 @@ mathblock393:
 	VPTEST    X2, X2
 	JZ        mathblock394
 	VCMPPD    $0x03, X0, X0, X3
-	VPOR      expsub64consts<>+1152(SB), X0, X5
-	VMOVUPS   expsub64consts<>+1216(SB), X6
+	VPOR      expsub64consts<>+1408(SB), X0, X5
+	VMOVUPS   expsub64consts<>+1472(SB), X6
 	VBLENDVPD X3, X5, X6, X5
 	VCMPPD    $0x03, X1, X1, X3
-	VPOR      expsub64consts<>+1152(SB), X1, X1
+	VPOR      expsub64consts<>+1408(SB), X1, X1
 	VBLENDVPD X3, X1, X5, X1
 	VBLENDVPD X2, X1, X4, X4
 
@@ -23833,15 +24118,28 @@ expsubVSF64AVX2_tail2:
 	VPSUBQ       X5, X3, X3
 	VPSUBQ       expsub64consts<>+832(SB), X3, X3
 	VPSLLQ       $0x34, X3, X3
+	VCMPPD       $0x11, expsub64consts<>+896(SB), X2, X5
 	VMULPD       X7, X8, X8
-	VMULPD       X3, X8, X8
-	VCMPPD       $0x1e, expsub64consts<>+896(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+960(SB), X8, X8
-	VCMPPD       $0x11, expsub64consts<>+1024(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+1088(SB), X8, X8
+	VPADDQ       expsub64consts<>+960(SB), X3, X7
+	VBLENDVPD    X5, X7, X3, X7
+	VMULPD       X7, X8, X8
+	VCMPPD       $0x11, expsub64consts<>+1024(SB), X8, X3
+	VPAND        X5, X3, X3
+	VCMPPD       $0x15, expsub64consts<>+1024(SB), X8, X7
+	VPAND        X5, X7, X5
+	VADDPD       expsub64consts<>+1024(SB), X8, X7
+	VPSUBQ       expsub64consts<>+1024(SB), X7, X7
+	VMOVUPS      expsub64consts<>+1152(SB), X9
+	VBLENDVPD    X5, expsub64consts<>+1088(SB), X9, X5
+	VMULPD       X5, X8, X8
+	VBLENDVPD    X3, X7, X8, X7
+	VCMPPD       $0x1e, expsub64consts<>+1216(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+1280(SB), X7, X7
+	VCMPPD       $0x11, expsub64consts<>+1344(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+896(SB), X7, X7
 	VCMPPD       $0x03, X2, X2, X3
-	VPOR         expsub64consts<>+1152(SB), X2, X5
-	VBLENDVPD    X3, X5, X8, X5
+	VPOR         expsub64consts<>+1408(SB), X2, X5
+	VBLENDVPD    X3, X5, X7, X5
 	VBLENDVPD    X6, X5, X4, X4
 
 mathblock395:
@@ -23849,11 +24147,11 @@ mathblock395:
 	VPTEST    X2, X2
 	JZ        mathblock396
 	VCMPPD    $0x03, X0, X0, X3
-	VPOR      expsub64consts<>+1152(SB), X0, X0
-	VMOVUPS   expsub64consts<>+1216(SB), X5
+	VPOR      expsub64consts<>+1408(SB), X0, X0
+	VMOVUPS   expsub64consts<>+1472(SB), X5
 	VBLENDVPD X3, X0, X5, X0
 	VCMPPD    $0x03, X1, X1, X3
-	VPOR      expsub64consts<>+1152(SB), X1, X1
+	VPOR      expsub64consts<>+1408(SB), X1, X1
 	VBLENDVPD X3, X1, X0, X1
 	VBLENDVPD X2, X1, X4, X4
 
@@ -23950,15 +24248,28 @@ expsubSVF64AVX2_loop1:
 	VPSUBQ       Y5, Y3, Y3
 	VPSUBQ       expsub64consts<>+832(SB), Y3, Y3
 	VPSLLQ       $0x34, Y3, Y3
+	VCMPPD       $0x11, expsub64consts<>+896(SB), Y2, Y5
 	VMULPD       Y7, Y8, Y8
-	VMULPD       Y3, Y8, Y8
-	VCMPPD       $0x1e, expsub64consts<>+896(SB), Y2, Y3
-	VBLENDVPD    Y3, expsub64consts<>+960(SB), Y8, Y8
-	VCMPPD       $0x11, expsub64consts<>+1024(SB), Y2, Y3
-	VBLENDVPD    Y3, expsub64consts<>+1088(SB), Y8, Y8
+	VPADDQ       expsub64consts<>+960(SB), Y3, Y7
+	VBLENDVPD    Y5, Y7, Y3, Y7
+	VMULPD       Y7, Y8, Y8
+	VCMPPD       $0x11, expsub64consts<>+1024(SB), Y8, Y3
+	VPAND        Y5, Y3, Y3
+	VCMPPD       $0x15, expsub64consts<>+1024(SB), Y8, Y7
+	VPAND        Y5, Y7, Y5
+	VADDPD       expsub64consts<>+1024(SB), Y8, Y7
+	VPSUBQ       expsub64consts<>+1024(SB), Y7, Y7
+	VMOVUPS      expsub64consts<>+1152(SB), Y9
+	VBLENDVPD    Y5, expsub64consts<>+1088(SB), Y9, Y5
+	VMULPD       Y5, Y8, Y8
+	VBLENDVPD    Y3, Y7, Y8, Y7
+	VCMPPD       $0x1e, expsub64consts<>+1216(SB), Y2, Y3
+	VBLENDVPD    Y3, expsub64consts<>+1280(SB), Y7, Y7
+	VCMPPD       $0x11, expsub64consts<>+1344(SB), Y2, Y3
+	VBLENDVPD    Y3, expsub64consts<>+896(SB), Y7, Y7
 	VCMPPD       $0x03, Y2, Y2, Y3
-	VPOR         expsub64consts<>+1152(SB), Y2, Y5
-	VBLENDVPD    Y3, Y5, Y8, Y5
+	VPOR         expsub64consts<>+1408(SB), Y2, Y5
+	VBLENDVPD    Y3, Y5, Y7, Y5
 	VBLENDVPD    Y6, Y5, Y4, Y4
 
 mathblock397:
@@ -23966,11 +24277,11 @@ mathblock397:
 	VPTEST    Y2, Y2
 	JZ        mathblock398
 	VCMPPD    $0x03, Y1, Y1, Y3
-	VPOR      expsub64consts<>+1152(SB), Y1, Y1
-	VMOVUPS   expsub64consts<>+1216(SB), Y5
+	VPOR      expsub64consts<>+1408(SB), Y1, Y1
+	VMOVUPS   expsub64consts<>+1472(SB), Y5
 	VBLENDVPD Y3, Y1, Y5, Y1
 	VCMPPD    $0x03, Y0, Y0, Y3
-	VPOR      expsub64consts<>+1152(SB), Y0, Y5
+	VPOR      expsub64consts<>+1408(SB), Y0, Y5
 	VBLENDVPD Y3, Y5, Y1, Y5
 	VBLENDVPD Y2, Y5, Y4, Y4
 
@@ -24033,15 +24344,28 @@ expsubSVF64AVX2_after1:
 	VPSUBQ       X5, X3, X3
 	VPSUBQ       expsub64consts<>+832(SB), X3, X3
 	VPSLLQ       $0x34, X3, X3
+	VCMPPD       $0x11, expsub64consts<>+896(SB), X2, X5
 	VMULPD       X7, X8, X8
-	VMULPD       X3, X8, X8
-	VCMPPD       $0x1e, expsub64consts<>+896(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+960(SB), X8, X8
-	VCMPPD       $0x11, expsub64consts<>+1024(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+1088(SB), X8, X8
+	VPADDQ       expsub64consts<>+960(SB), X3, X7
+	VBLENDVPD    X5, X7, X3, X7
+	VMULPD       X7, X8, X8
+	VCMPPD       $0x11, expsub64consts<>+1024(SB), X8, X3
+	VPAND        X5, X3, X3
+	VCMPPD       $0x15, expsub64consts<>+1024(SB), X8, X7
+	VPAND        X5, X7, X5
+	VADDPD       expsub64consts<>+1024(SB), X8, X7
+	VPSUBQ       expsub64consts<>+1024(SB), X7, X7
+	VMOVUPS      expsub64consts<>+1152(SB), X9
+	VBLENDVPD    X5, expsub64consts<>+1088(SB), X9, X5
+	VMULPD       X5, X8, X8
+	VBLENDVPD    X3, X7, X8, X7
+	VCMPPD       $0x1e, expsub64consts<>+1216(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+1280(SB), X7, X7
+	VCMPPD       $0x11, expsub64consts<>+1344(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+896(SB), X7, X7
 	VCMPPD       $0x03, X2, X2, X3
-	VPOR         expsub64consts<>+1152(SB), X2, X5
-	VBLENDVPD    X3, X5, X8, X5
+	VPOR         expsub64consts<>+1408(SB), X2, X5
+	VBLENDVPD    X3, X5, X7, X5
 	VBLENDVPD    X6, X5, X4, X4
 
 mathblock399:
@@ -24049,11 +24373,11 @@ mathblock399:
 	VPTEST    X2, X2
 	JZ        mathblock400
 	VCMPPD    $0x03, X1, X1, X3
-	VPOR      expsub64consts<>+1152(SB), X1, X1
-	VMOVUPS   expsub64consts<>+1216(SB), X5
+	VPOR      expsub64consts<>+1408(SB), X1, X1
+	VMOVUPS   expsub64consts<>+1472(SB), X5
 	VBLENDVPD X3, X1, X5, X1
 	VCMPPD    $0x03, X0, X0, X3
-	VPOR      expsub64consts<>+1152(SB), X0, X5
+	VPOR      expsub64consts<>+1408(SB), X0, X5
 	VBLENDVPD X3, X5, X1, X5
 	VBLENDVPD X2, X5, X4, X4
 
@@ -24115,15 +24439,28 @@ expsubSVF64AVX2_tail2:
 	VPSUBQ       X5, X3, X3
 	VPSUBQ       expsub64consts<>+832(SB), X3, X3
 	VPSLLQ       $0x34, X3, X3
+	VCMPPD       $0x11, expsub64consts<>+896(SB), X2, X5
 	VMULPD       X7, X8, X8
-	VMULPD       X3, X8, X8
-	VCMPPD       $0x1e, expsub64consts<>+896(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+960(SB), X8, X8
-	VCMPPD       $0x11, expsub64consts<>+1024(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+1088(SB), X8, X8
+	VPADDQ       expsub64consts<>+960(SB), X3, X7
+	VBLENDVPD    X5, X7, X3, X7
+	VMULPD       X7, X8, X8
+	VCMPPD       $0x11, expsub64consts<>+1024(SB), X8, X3
+	VPAND        X5, X3, X3
+	VCMPPD       $0x15, expsub64consts<>+1024(SB), X8, X7
+	VPAND        X5, X7, X5
+	VADDPD       expsub64consts<>+1024(SB), X8, X7
+	VPSUBQ       expsub64consts<>+1024(SB), X7, X7
+	VMOVUPS      expsub64consts<>+1152(SB), X9
+	VBLENDVPD    X5, expsub64consts<>+1088(SB), X9, X5
+	VMULPD       X5, X8, X8
+	VBLENDVPD    X3, X7, X8, X7
+	VCMPPD       $0x1e, expsub64consts<>+1216(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+1280(SB), X7, X7
+	VCMPPD       $0x11, expsub64consts<>+1344(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+896(SB), X7, X7
 	VCMPPD       $0x03, X2, X2, X3
-	VPOR         expsub64consts<>+1152(SB), X2, X5
-	VBLENDVPD    X3, X5, X8, X5
+	VPOR         expsub64consts<>+1408(SB), X2, X5
+	VBLENDVPD    X3, X5, X7, X5
 	VBLENDVPD    X6, X5, X4, X4
 
 mathblock401:
@@ -24131,11 +24468,11 @@ mathblock401:
 	VPTEST    X2, X2
 	JZ        mathblock402
 	VCMPPD    $0x03, X1, X1, X3
-	VPOR      expsub64consts<>+1152(SB), X1, X1
-	VMOVUPS   expsub64consts<>+1216(SB), X5
+	VPOR      expsub64consts<>+1408(SB), X1, X1
+	VMOVUPS   expsub64consts<>+1472(SB), X5
 	VBLENDVPD X3, X1, X5, X1
 	VCMPPD    $0x03, X0, X0, X3
-	VPOR      expsub64consts<>+1152(SB), X0, X0
+	VPOR      expsub64consts<>+1408(SB), X0, X0
 	VBLENDVPD X3, X0, X1, X0
 	VBLENDVPD X2, X0, X4, X4
 
@@ -63056,14 +63393,28 @@ expsubVVF32AVX512_loop2:
 	VPSUBD            Z8, Z4, Z4
 	VPSUBD.BCST       expsub32consts<>+640(SB), Z4, Z4
 	VPSLLD            $0x17, Z4, Z4
+	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z2, K3
 	VMULPS            Z10, Z11, Z11
+	VPADDD.BCST       expsub32consts<>+768(SB), Z4, Z8
+	VBLENDMPS         Z8, Z4, K3, Z4
 	VMULPS            Z4, Z11, Z11
-	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z2, K3
-	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z11, K3, Z11
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z2, K3
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z11, K3, Z11
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z11, K4
+	KANDW             K3, K4, K4
+	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z11, K5
+	KANDW             K3, K5, K3
+	VADDPS.BCST       expsub32consts<>+832(SB), Z11, Z4
+	VPSUBD.BCST       expsub32consts<>+832(SB), Z4, Z4
+	VBROADCASTSS      expsub32consts<>+960(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z8, K3, Z8
+	VMULPS            Z8, Z11, Z11
+	VBLENDMPS         Z4, Z11, K4, Z11
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z11, K3, Z11
+	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z11, K3, Z11
 	VCMPPS            $0x03, Z2, Z2, K3
-	VPORD.BCST        expsub32consts<>+960(SB), Z2, Z4
+	VPORD.BCST        expsub32consts<>+1216(SB), Z2, Z4
 	VBLENDMPS         Z4, Z11, K3, Z11
 	VBLENDMPS         Z11, Z6, K1, Z6
 	VPANDD.BCST       expsub32consts<>+512(SB), Z5, Z4
@@ -63079,14 +63430,28 @@ expsubVVF32AVX512_loop2:
 	VPSUBD            Z4, Z5, Z5
 	VPSUBD.BCST       expsub32consts<>+640(SB), Z5, Z5
 	VPSLLD            $0x17, Z5, Z5
+	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z3, K1
 	VMULPS            Z9, Z8, Z8
+	VPADDD.BCST       expsub32consts<>+768(SB), Z5, Z4
+	VBLENDMPS         Z4, Z5, K1, Z5
 	VMULPS            Z5, Z8, Z8
-	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z3, K1
-	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z8, K1, Z8
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z3, K1
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z8, K1, Z8
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z8, K3
+	KANDW             K1, K3, K3
+	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z8, K4
+	KANDW             K1, K4, K1
+	VADDPS.BCST       expsub32consts<>+832(SB), Z8, Z4
+	VPSUBD.BCST       expsub32consts<>+832(SB), Z4, Z4
+	VBROADCASTSS      expsub32consts<>+960(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z5, K1, Z5
+	VMULPS            Z5, Z8, Z8
+	VBLENDMPS         Z4, Z8, K3, Z8
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z3, K1
+	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z8, K1, Z8
+	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z3, K1
+	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z8, K1, Z8
 	VCMPPS            $0x03, Z3, Z3, K1
-	VPORD.BCST        expsub32consts<>+960(SB), Z3, Z4
+	VPORD.BCST        expsub32consts<>+1216(SB), Z3, Z4
 	VBLENDMPS         Z4, Z8, K1, Z8
 	VBLENDMPS         Z8, Z7, K2, Z7
 
@@ -63097,25 +63462,25 @@ mathblock403:
 	KORTESTW     K3, K3
 	JZ           mathblock404
 	VCMPPS       $0x03, Z0, Z0, K3
-	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z0
-	VBROADCASTSS expsub32consts<>+1024(SB), Z2
+	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z0
+	VBROADCASTSS expsub32consts<>+1280(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z0, Z2, K3, Z2
 	VMOVUPS      (SI)(R10*4), Z0
 	VCMPPS       $0x03, (SI)(R10*4), Z0, K3
 	VMOVUPS      (SI)(R10*4), Z0
-	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z0
+	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z0
 	VBLENDMPS    Z0, Z2, K3, Z2
 	VBLENDMPS    Z2, Z6, K1, Z6
 	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD.BCST   expsub32consts<>+960(SB), Z1, Z0
-	VBROADCASTSS expsub32consts<>+1024(SB), Z1
+	VPORD.BCST   expsub32consts<>+1216(SB), Z1, Z0
+	VBROADCASTSS expsub32consts<>+1280(SB), Z1
 	VMOVUPS      Z1, Z1
 	VBLENDMPS    Z0, Z1, K1, Z1
 	VMOVUPS      64(SI)(R10*4), Z0
 	VCMPPS       $0x03, 64(SI)(R10*4), Z0, K1
 	VMOVUPS      64(SI)(R10*4), Z0
-	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z0
+	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z0
 	VBLENDMPS    Z0, Z1, K1, Z1
 	VBLENDMPS    Z1, Z7, K2, Z7
 
@@ -63166,14 +63531,28 @@ expsubVVF32AVX512_loop1:
 	VPSUBD            Z4, Z2, Z2
 	VPSUBD.BCST       expsub32consts<>+640(SB), Z2, Z2
 	VPSLLD            $0x17, Z2, Z2
+	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z1, K2
 	VMULPS            Z5, Z6, Z6
+	VPADDD.BCST       expsub32consts<>+768(SB), Z2, Z4
+	VBLENDMPS         Z4, Z2, K2, Z2
 	VMULPS            Z2, Z6, Z6
-	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z1, K2
-	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z6, K2, Z6
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z1, K2
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z6, K2, Z6
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z6, K3
+	KANDW             K2, K3, K3
+	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z6, K4
+	KANDW             K2, K4, K2
+	VADDPS.BCST       expsub32consts<>+832(SB), Z6, Z2
+	VPSUBD.BCST       expsub32consts<>+832(SB), Z2, Z2
+	VBROADCASTSS      expsub32consts<>+960(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z4, K2, Z4
+	VMULPS            Z4, Z6, Z6
+	VBLENDMPS         Z2, Z6, K3, Z6
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z1, K2
+	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z6, K2, Z6
+	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z1, K2
+	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z6, K2, Z6
 	VCMPPS            $0x03, Z1, Z1, K2
-	VPORD.BCST        expsub32consts<>+960(SB), Z1, Z2
+	VPORD.BCST        expsub32consts<>+1216(SB), Z1, Z2
 	VBLENDMPS         Z2, Z6, K2, Z6
 	VBLENDMPS         Z6, Z3, K1, Z3
 
@@ -63182,14 +63561,14 @@ mathblock405:
 	KORTESTW     K1, K1
 	JZ           mathblock406
 	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z0
-	VBROADCASTSS expsub32consts<>+1024(SB), Z1
+	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z0
+	VBROADCASTSS expsub32consts<>+1280(SB), Z1
 	VMOVUPS      Z1, Z1
 	VBLENDMPS    Z0, Z1, K2, Z1
 	VMOVUPS      (SI)(R10*4), Z0
 	VCMPPS       $0x03, (SI)(R10*4), Z0, K2
 	VMOVUPS      (SI)(R10*4), Z0
-	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z0
+	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z0
 	VBLENDMPS    Z0, Z1, K2, Z1
 	VBLENDMPS    Z1, Z3, K1, Z3
 
@@ -63240,14 +63619,28 @@ expsubVVF32AVX512_after1:
 	VPSUBD            Z5, Z3, Z3
 	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z3
 	VPSLLD            $0x17, Z3, Z3
+	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z2, K3
 	VMULPS            Z6, Z7, Z7
+	VPADDD.BCST       expsub32consts<>+768(SB), Z3, Z5
+	VBLENDMPS         Z5, Z3, K3, Z3
 	VMULPS            Z3, Z7, Z7
-	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z2, K3
-	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z7, K3, Z7
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z2, K3
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z7, K3, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z7, K4
+	KANDW             K3, K4, K4
+	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z7, K5
+	KANDW             K3, K5, K3
+	VADDPS.BCST       expsub32consts<>+832(SB), Z7, Z3
+	VPSUBD.BCST       expsub32consts<>+832(SB), Z3, Z3
+	VBROADCASTSS      expsub32consts<>+960(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z5, K3, Z5
+	VMULPS            Z5, Z7, Z7
+	VBLENDMPS         Z3, Z7, K4, Z7
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z7, K3, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z7, K3, Z7
 	VCMPPS            $0x03, Z2, Z2, K3
-	VPORD.BCST        expsub32consts<>+960(SB), Z2, Z3
+	VPORD.BCST        expsub32consts<>+1216(SB), Z2, Z3
 	VBLENDMPS         Z3, Z7, K3, Z7
 	VBLENDMPS         Z7, Z4, K2, Z4
 
@@ -63256,12 +63649,12 @@ mathblock407:
 	KORTESTW     K2, K2
 	JZ           mathblock408
 	VCMPPS       $0x03, Z1, Z1, K3
-	VPORD.BCST   expsub32consts<>+960(SB), Z1, Z1
-	VBROADCASTSS expsub32consts<>+1024(SB), Z2
+	VPORD.BCST   expsub32consts<>+1216(SB), Z1, Z1
+	VBROADCASTSS expsub32consts<>+1280(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z1, Z2, K3, Z2
 	VCMPPS       $0x03, Z0, Z0, K3
-	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z0
+	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z0
 	VBLENDMPS    Z0, Z2, K3, Z2
 	VBLENDMPS    Z2, Z4, K2, Z4
 
@@ -63363,14 +63756,28 @@ expsubVSF32AVX512_loop2:
 	VPSUBD            Z7, Z3, Z3
 	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z3
 	VPSLLD            $0x17, Z3, Z3
+	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z1, K3
 	VMULPS            Z9, Z10, Z10
+	VPADDD.BCST       expsub32consts<>+768(SB), Z3, Z7
+	VBLENDMPS         Z7, Z3, K3, Z3
 	VMULPS            Z3, Z10, Z10
-	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z1, K3
-	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z10, K3, Z10
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z1, K3
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z10, K3, Z10
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z10, K4
+	KANDW             K3, K4, K4
+	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z10, K5
+	KANDW             K3, K5, K3
+	VADDPS.BCST       expsub32consts<>+832(SB), Z10, Z3
+	VPSUBD.BCST       expsub32consts<>+832(SB), Z3, Z3
+	VBROADCASTSS      expsub32consts<>+960(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z7, K3, Z7
+	VMULPS            Z7, Z10, Z10
+	VBLENDMPS         Z3, Z10, K4, Z10
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z1, K3
+	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z10, K3, Z10
+	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z1, K3
+	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z10, K3, Z10
 	VCMPPS            $0x03, Z1, Z1, K3
-	VPORD.BCST        expsub32consts<>+960(SB), Z1, Z3
+	VPORD.BCST        expsub32consts<>+1216(SB), Z1, Z3
 	VBLENDMPS         Z3, Z10, K3, Z10
 	VBLENDMPS         Z10, Z5, K1, Z5
 	VPANDD.BCST       expsub32consts<>+512(SB), Z4, Z3
@@ -63386,14 +63793,28 @@ expsubVSF32AVX512_loop2:
 	VPSUBD            Z3, Z4, Z4
 	VPSUBD.BCST       expsub32consts<>+640(SB), Z4, Z4
 	VPSLLD            $0x17, Z4, Z4
+	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z2, K1
 	VMULPS            Z8, Z7, Z7
+	VPADDD.BCST       expsub32consts<>+768(SB), Z4, Z3
+	VBLENDMPS         Z3, Z4, K1, Z4
 	VMULPS            Z4, Z7, Z7
-	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z2, K1
-	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z7, K1, Z7
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z2, K1
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z7, K1, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z7, K3
+	KANDW             K1, K3, K3
+	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z7, K4
+	KANDW             K1, K4, K1
+	VADDPS.BCST       expsub32consts<>+832(SB), Z7, Z3
+	VPSUBD.BCST       expsub32consts<>+832(SB), Z3, Z3
+	VBROADCASTSS      expsub32consts<>+960(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z4, K1, Z4
+	VMULPS            Z4, Z7, Z7
+	VBLENDMPS         Z3, Z7, K3, Z7
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z2, K1
+	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z7, K1, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z2, K1
+	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z7, K1, Z7
 	VCMPPS            $0x03, Z2, Z2, K1
-	VPORD.BCST        expsub32consts<>+960(SB), Z2, Z3
+	VPORD.BCST        expsub32consts<>+1216(SB), Z2, Z3
 	VBLENDMPS         Z3, Z7, K1, Z7
 	VBLENDMPS         Z7, Z6, K2, Z6
 
@@ -63404,25 +63825,25 @@ mathblock409:
 	KORTESTW     K3, K3
 	JZ           mathblock410
 	VCMPPS       $0x03, Z0, Z0, K3
-	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z1
-	VBROADCASTSS expsub32consts<>+1024(SB), Z2
+	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z1
+	VBROADCASTSS expsub32consts<>+1280(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z1, Z2, K3, Z2
 	VMOVUPS      (SI)(R10*4), Z1
 	VCMPPS       $0x03, (SI)(R10*4), Z1, K3
 	VMOVUPS      (SI)(R10*4), Z1
-	VPORD.BCST   expsub32consts<>+960(SB), Z1, Z1
+	VPORD.BCST   expsub32consts<>+1216(SB), Z1, Z1
 	VBLENDMPS    Z1, Z2, K3, Z2
 	VBLENDMPS    Z2, Z5, K1, Z5
 	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z1
-	VBROADCASTSS expsub32consts<>+1024(SB), Z2
+	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z1
+	VBROADCASTSS expsub32consts<>+1280(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z1, Z2, K1, Z2
 	VMOVUPS      64(SI)(R10*4), Z1
 	VCMPPS       $0x03, 64(SI)(R10*4), Z1, K1
 	VMOVUPS      64(SI)(R10*4), Z1
-	VPORD.BCST   expsub32consts<>+960(SB), Z1, Z1
+	VPORD.BCST   expsub32consts<>+1216(SB), Z1, Z1
 	VBLENDMPS    Z1, Z2, K1, Z2
 	VBLENDMPS    Z2, Z6, K2, Z6
 
@@ -63472,14 +63893,28 @@ expsubVSF32AVX512_loop1:
 	VPSUBD            Z4, Z2, Z2
 	VPSUBD.BCST       expsub32consts<>+640(SB), Z2, Z2
 	VPSLLD            $0x17, Z2, Z2
+	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z1, K2
 	VMULPS            Z5, Z6, Z6
+	VPADDD.BCST       expsub32consts<>+768(SB), Z2, Z4
+	VBLENDMPS         Z4, Z2, K2, Z2
 	VMULPS            Z2, Z6, Z6
-	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z1, K2
-	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z6, K2, Z6
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z1, K2
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z6, K2, Z6
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z6, K3
+	KANDW             K2, K3, K3
+	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z6, K4
+	KANDW             K2, K4, K2
+	VADDPS.BCST       expsub32consts<>+832(SB), Z6, Z2
+	VPSUBD.BCST       expsub32consts<>+832(SB), Z2, Z2
+	VBROADCASTSS      expsub32consts<>+960(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z4, K2, Z4
+	VMULPS            Z4, Z6, Z6
+	VBLENDMPS         Z2, Z6, K3, Z6
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z1, K2
+	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z6, K2, Z6
+	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z1, K2
+	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z6, K2, Z6
 	VCMPPS            $0x03, Z1, Z1, K2
-	VPORD.BCST        expsub32consts<>+960(SB), Z1, Z2
+	VPORD.BCST        expsub32consts<>+1216(SB), Z1, Z2
 	VBLENDMPS         Z2, Z6, K2, Z6
 	VBLENDMPS         Z6, Z3, K1, Z3
 
@@ -63488,14 +63923,14 @@ mathblock411:
 	KORTESTW     K1, K1
 	JZ           mathblock412
 	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z1
-	VBROADCASTSS expsub32consts<>+1024(SB), Z2
+	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z1
+	VBROADCASTSS expsub32consts<>+1280(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z1, Z2, K2, Z2
 	VMOVUPS      (SI)(R10*4), Z1
 	VCMPPS       $0x03, (SI)(R10*4), Z1, K2
 	VMOVUPS      (SI)(R10*4), Z1
-	VPORD.BCST   expsub32consts<>+960(SB), Z1, Z1
+	VPORD.BCST   expsub32consts<>+1216(SB), Z1, Z1
 	VBLENDMPS    Z1, Z2, K2, Z2
 	VBLENDMPS    Z2, Z3, K1, Z3
 
@@ -63545,14 +63980,28 @@ expsubVSF32AVX512_after1:
 	VPSUBD            Z5, Z3, Z3
 	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z3
 	VPSLLD            $0x17, Z3, Z3
+	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z2, K3
 	VMULPS            Z6, Z7, Z7
+	VPADDD.BCST       expsub32consts<>+768(SB), Z3, Z5
+	VBLENDMPS         Z5, Z3, K3, Z3
 	VMULPS            Z3, Z7, Z7
-	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z2, K3
-	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z7, K3, Z7
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z2, K3
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z7, K3, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z7, K4
+	KANDW             K3, K4, K4
+	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z7, K5
+	KANDW             K3, K5, K3
+	VADDPS.BCST       expsub32consts<>+832(SB), Z7, Z3
+	VPSUBD.BCST       expsub32consts<>+832(SB), Z3, Z3
+	VBROADCASTSS      expsub32consts<>+960(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z5, K3, Z5
+	VMULPS            Z5, Z7, Z7
+	VBLENDMPS         Z3, Z7, K4, Z7
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z7, K3, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z7, K3, Z7
 	VCMPPS            $0x03, Z2, Z2, K3
-	VPORD.BCST        expsub32consts<>+960(SB), Z2, Z3
+	VPORD.BCST        expsub32consts<>+1216(SB), Z2, Z3
 	VBLENDMPS         Z3, Z7, K3, Z7
 	VBLENDMPS         Z7, Z4, K2, Z4
 
@@ -63561,12 +64010,12 @@ mathblock413:
 	KORTESTW     K2, K2
 	JZ           mathblock414
 	VCMPPS       $0x03, Z0, Z0, K3
-	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z0
-	VBROADCASTSS expsub32consts<>+1024(SB), Z2
+	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z0
+	VBROADCASTSS expsub32consts<>+1280(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z0, Z2, K3, Z2
 	VCMPPS       $0x03, Z1, Z1, K3
-	VPORD.BCST   expsub32consts<>+960(SB), Z1, Z0
+	VPORD.BCST   expsub32consts<>+1216(SB), Z1, Z0
 	VBLENDMPS    Z0, Z2, K3, Z2
 	VBLENDMPS    Z2, Z4, K2, Z4
 
@@ -63668,14 +64117,28 @@ expsubSVF32AVX512_loop2:
 	VPSUBD            Z9, Z5, Z5
 	VPSUBD.BCST       expsub32consts<>+640(SB), Z5, Z5
 	VPSLLD            $0x17, Z5, Z5
+	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z3, K3
 	VMULPS            Z11, Z12, Z12
+	VPADDD.BCST       expsub32consts<>+768(SB), Z5, Z9
+	VBLENDMPS         Z9, Z5, K3, Z5
 	VMULPS            Z5, Z12, Z12
-	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z3, K3
-	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z12, K3, Z12
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z3, K3
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z12, K3, Z12
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z12, K4
+	KANDW             K3, K4, K4
+	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z12, K5
+	KANDW             K3, K5, K3
+	VADDPS.BCST       expsub32consts<>+832(SB), Z12, Z5
+	VPSUBD.BCST       expsub32consts<>+832(SB), Z5, Z5
+	VBROADCASTSS      expsub32consts<>+960(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z9, K3, Z9
+	VMULPS            Z9, Z12, Z12
+	VBLENDMPS         Z5, Z12, K4, Z12
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z3, K3
+	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z12, K3, Z12
+	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z3, K3
+	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z12, K3, Z12
 	VCMPPS            $0x03, Z3, Z3, K3
-	VPORD.BCST        expsub32consts<>+960(SB), Z3, Z5
+	VPORD.BCST        expsub32consts<>+1216(SB), Z3, Z5
 	VBLENDMPS         Z5, Z12, K3, Z12
 	VBLENDMPS         Z12, Z7, K1, Z7
 	VPANDD.BCST       expsub32consts<>+512(SB), Z6, Z5
@@ -63691,14 +64154,28 @@ expsubSVF32AVX512_loop2:
 	VPSUBD            Z5, Z6, Z6
 	VPSUBD.BCST       expsub32consts<>+640(SB), Z6, Z6
 	VPSLLD            $0x17, Z6, Z6
+	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z4, K1
 	VMULPS            Z10, Z9, Z9
+	VPADDD.BCST       expsub32consts<>+768(SB), Z6, Z5
+	VBLENDMPS         Z5, Z6, K1, Z6
 	VMULPS            Z6, Z9, Z9
-	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z4, K1
-	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z9, K1, Z9
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z4, K1
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z9, K1, Z9
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z9, K3
+	KANDW             K1, K3, K3
+	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z9, K4
+	KANDW             K1, K4, K1
+	VADDPS.BCST       expsub32consts<>+832(SB), Z9, Z5
+	VPSUBD.BCST       expsub32consts<>+832(SB), Z5, Z5
+	VBROADCASTSS      expsub32consts<>+960(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z6, K1, Z6
+	VMULPS            Z6, Z9, Z9
+	VBLENDMPS         Z5, Z9, K3, Z9
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z4, K1
+	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z9, K1, Z9
+	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z4, K1
+	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z9, K1, Z9
 	VCMPPS            $0x03, Z4, Z4, K1
-	VPORD.BCST        expsub32consts<>+960(SB), Z4, Z5
+	VPORD.BCST        expsub32consts<>+1216(SB), Z4, Z5
 	VBLENDMPS         Z5, Z9, K1, Z9
 	VBLENDMPS         Z9, Z8, K2, Z8
 
@@ -63709,21 +64186,21 @@ mathblock415:
 	KORTESTW     K3, K3
 	JZ           mathblock416
 	VCMPPS       $0x03, Z1, Z1, K3
-	VPORD.BCST   expsub32consts<>+960(SB), Z1, Z1
-	VBROADCASTSS expsub32consts<>+1024(SB), Z3
+	VPORD.BCST   expsub32consts<>+1216(SB), Z1, Z1
+	VBROADCASTSS expsub32consts<>+1280(SB), Z3
 	VMOVUPS      Z3, Z3
 	VBLENDMPS    Z1, Z3, K3, Z3
 	VCMPPS       $0x03, Z0, Z0, K3
-	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z1
+	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z1
 	VBLENDMPS    Z1, Z3, K3, Z3
 	VBLENDMPS    Z3, Z7, K1, Z7
 	VCMPPS       $0x03, Z2, Z2, K1
-	VPORD.BCST   expsub32consts<>+960(SB), Z2, Z1
-	VBROADCASTSS expsub32consts<>+1024(SB), Z2
+	VPORD.BCST   expsub32consts<>+1216(SB), Z2, Z1
+	VBROADCASTSS expsub32consts<>+1280(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z1, Z2, K1, Z2
 	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z1
+	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z1
 	VBLENDMPS    Z1, Z2, K1, Z2
 	VBLENDMPS    Z2, Z8, K2, Z8
 
@@ -63773,14 +64250,28 @@ expsubSVF32AVX512_loop1:
 	VPSUBD            Z5, Z3, Z3
 	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z3
 	VPSLLD            $0x17, Z3, Z3
+	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z2, K2
 	VMULPS            Z6, Z7, Z7
+	VPADDD.BCST       expsub32consts<>+768(SB), Z3, Z5
+	VBLENDMPS         Z5, Z3, K2, Z3
 	VMULPS            Z3, Z7, Z7
-	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z2, K2
-	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z7, K2, Z7
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z2, K2
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z7, K2, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z7, K3
+	KANDW             K2, K3, K3
+	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z7, K4
+	KANDW             K2, K4, K2
+	VADDPS.BCST       expsub32consts<>+832(SB), Z7, Z3
+	VPSUBD.BCST       expsub32consts<>+832(SB), Z3, Z3
+	VBROADCASTSS      expsub32consts<>+960(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z5, K2, Z5
+	VMULPS            Z5, Z7, Z7
+	VBLENDMPS         Z3, Z7, K3, Z7
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z2, K2
+	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z7, K2, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z2, K2
+	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z7, K2, Z7
 	VCMPPS            $0x03, Z2, Z2, K2
-	VPORD.BCST        expsub32consts<>+960(SB), Z2, Z3
+	VPORD.BCST        expsub32consts<>+1216(SB), Z2, Z3
 	VBLENDMPS         Z3, Z7, K2, Z7
 	VBLENDMPS         Z7, Z4, K1, Z4
 
@@ -63789,12 +64280,12 @@ mathblock417:
 	KORTESTW     K1, K1
 	JZ           mathblock418
 	VCMPPS       $0x03, Z1, Z1, K2
-	VPORD.BCST   expsub32consts<>+960(SB), Z1, Z1
-	VBROADCASTSS expsub32consts<>+1024(SB), Z2
+	VPORD.BCST   expsub32consts<>+1216(SB), Z1, Z1
+	VBROADCASTSS expsub32consts<>+1280(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z1, Z2, K2, Z2
 	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z1
+	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z1
 	VBLENDMPS    Z1, Z2, K2, Z2
 	VBLENDMPS    Z2, Z4, K1, Z4
 
@@ -63844,14 +64335,28 @@ expsubSVF32AVX512_after1:
 	VPSUBD            Z5, Z3, Z3
 	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z3
 	VPSLLD            $0x17, Z3, Z3
+	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z2, K3
 	VMULPS            Z6, Z7, Z7
+	VPADDD.BCST       expsub32consts<>+768(SB), Z3, Z5
+	VBLENDMPS         Z5, Z3, K3, Z3
 	VMULPS            Z3, Z7, Z7
-	VCMPPS.BCST       $0x1e, expsub32consts<>+704(SB), Z2, K3
-	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z7, K3, Z7
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z2, K3
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z7, K3, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z7, K4
+	KANDW             K3, K4, K4
+	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z7, K5
+	KANDW             K3, K5, K3
+	VADDPS.BCST       expsub32consts<>+832(SB), Z7, Z3
+	VPSUBD.BCST       expsub32consts<>+832(SB), Z3, Z3
+	VBROADCASTSS      expsub32consts<>+960(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z5, K3, Z5
+	VMULPS            Z5, Z7, Z7
+	VBLENDMPS         Z3, Z7, K4, Z7
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z7, K3, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z7, K3, Z7
 	VCMPPS            $0x03, Z2, Z2, K3
-	VPORD.BCST        expsub32consts<>+960(SB), Z2, Z3
+	VPORD.BCST        expsub32consts<>+1216(SB), Z2, Z3
 	VBLENDMPS         Z3, Z7, K3, Z7
 	VBLENDMPS         Z7, Z4, K2, Z4
 
@@ -63860,12 +64365,12 @@ mathblock419:
 	KORTESTW     K2, K2
 	JZ           mathblock420
 	VCMPPS       $0x03, Z1, Z1, K3
-	VPORD.BCST   expsub32consts<>+960(SB), Z1, Z1
-	VBROADCASTSS expsub32consts<>+1024(SB), Z2
+	VPORD.BCST   expsub32consts<>+1216(SB), Z1, Z1
+	VBROADCASTSS expsub32consts<>+1280(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z1, Z2, K3, Z2
 	VCMPPS       $0x03, Z0, Z0, K3
-	VPORD.BCST   expsub32consts<>+960(SB), Z0, Z0
+	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z0
 	VBLENDMPS    Z0, Z2, K3, Z2
 	VBLENDMPS    Z2, Z4, K2, Z4
 
@@ -73321,14 +73826,28 @@ expsubVVF64AVX512_loop2:
 	VPSUBQ            Z8, Z4, Z4
 	VPSUBQ.BCST       expsub64consts<>+832(SB), Z4, Z4
 	VPSLLQ            $0x34, Z4, Z4
+	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z2, K3
 	VMULPD            Z10, Z11, Z11
+	VPADDQ.BCST       expsub64consts<>+960(SB), Z4, Z8
+	VBLENDMPD         Z8, Z4, K3, Z4
 	VMULPD            Z4, Z11, Z11
-	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z2, K3
-	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z11, K3, Z11
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z2, K3
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z11, K3, Z11
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z11, K4
+	KANDW             K3, K4, K4
+	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z11, K5
+	KANDW             K3, K5, K3
+	VADDPD.BCST       expsub64consts<>+1024(SB), Z11, Z4
+	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z4, Z4
+	VBROADCASTSD      expsub64consts<>+1152(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z8, K3, Z8
+	VMULPD            Z8, Z11, Z11
+	VBLENDMPD         Z4, Z11, K4, Z11
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z11, K3, Z11
+	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z11, K3, Z11
 	VCMPPD            $0x03, Z2, Z2, K3
-	VPORQ.BCST        expsub64consts<>+1152(SB), Z2, Z4
+	VPORQ.BCST        expsub64consts<>+1408(SB), Z2, Z4
 	VBLENDMPD         Z4, Z11, K3, Z11
 	VBLENDMPD         Z11, Z6, K1, Z6
 	VPANDQ.BCST       expsub64consts<>+704(SB), Z5, Z4
@@ -73345,14 +73864,28 @@ expsubVVF64AVX512_loop2:
 	VPSUBQ            Z4, Z5, Z5
 	VPSUBQ.BCST       expsub64consts<>+832(SB), Z5, Z5
 	VPSLLQ            $0x34, Z5, Z5
+	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z3, K1
 	VMULPD            Z9, Z8, Z8
+	VPADDQ.BCST       expsub64consts<>+960(SB), Z5, Z4
+	VBLENDMPD         Z4, Z5, K1, Z5
 	VMULPD            Z5, Z8, Z8
-	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z3, K1
-	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z8, K1, Z8
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z3, K1
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z8, K1, Z8
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z8, K3
+	KANDW             K1, K3, K3
+	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z8, K4
+	KANDW             K1, K4, K1
+	VADDPD.BCST       expsub64consts<>+1024(SB), Z8, Z4
+	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z4, Z4
+	VBROADCASTSD      expsub64consts<>+1152(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z5, K1, Z5
+	VMULPD            Z5, Z8, Z8
+	VBLENDMPD         Z4, Z8, K3, Z8
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z3, K1
+	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z8, K1, Z8
+	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z3, K1
+	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z8, K1, Z8
 	VCMPPD            $0x03, Z3, Z3, K1
-	VPORQ.BCST        expsub64consts<>+1152(SB), Z3, Z4
+	VPORQ.BCST        expsub64consts<>+1408(SB), Z3, Z4
 	VBLENDMPD         Z4, Z8, K1, Z8
 	VBLENDMPD         Z8, Z7, K2, Z7
 
@@ -73363,25 +73896,25 @@ mathblock421:
 	KORTESTW     K3, K3
 	JZ           mathblock422
 	VCMPPD       $0x03, Z0, Z0, K3
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z0
-	VBROADCASTSD expsub64consts<>+1216(SB), Z2
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z0
+	VBROADCASTSD expsub64consts<>+1472(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z0, Z2, K3, Z2
 	VMOVUPD      (SI)(R10*8), Z0
 	VCMPPD       $0x03, (SI)(R10*8), Z0, K3
 	VMOVUPD      (SI)(R10*8), Z0
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z0
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z0
 	VBLENDMPD    Z0, Z2, K3, Z2
 	VBLENDMPD    Z2, Z6, K1, Z6
 	VCMPPD       $0x03, Z1, Z1, K1
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z1, Z0
-	VBROADCASTSD expsub64consts<>+1216(SB), Z1
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z1, Z0
+	VBROADCASTSD expsub64consts<>+1472(SB), Z1
 	VMOVUPS      Z1, Z1
 	VBLENDMPD    Z0, Z1, K1, Z1
 	VMOVUPD      64(SI)(R10*8), Z0
 	VCMPPD       $0x03, 64(SI)(R10*8), Z0, K1
 	VMOVUPD      64(SI)(R10*8), Z0
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z0
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z0
 	VBLENDMPD    Z0, Z1, K1, Z1
 	VBLENDMPD    Z1, Z7, K2, Z7
 
@@ -73438,14 +73971,28 @@ expsubVVF64AVX512_loop1:
 	VPSUBQ            Z4, Z2, Z2
 	VPSUBQ.BCST       expsub64consts<>+832(SB), Z2, Z2
 	VPSLLQ            $0x34, Z2, Z2
+	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z1, K2
 	VMULPD            Z5, Z6, Z6
+	VPADDQ.BCST       expsub64consts<>+960(SB), Z2, Z4
+	VBLENDMPD         Z4, Z2, K2, Z2
 	VMULPD            Z2, Z6, Z6
-	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z1, K2
-	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z6, K2, Z6
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z1, K2
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z6, K2, Z6
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z6, K3
+	KANDW             K2, K3, K3
+	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z6, K4
+	KANDW             K2, K4, K2
+	VADDPD.BCST       expsub64consts<>+1024(SB), Z6, Z2
+	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z2, Z2
+	VBROADCASTSD      expsub64consts<>+1152(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z4, K2, Z4
+	VMULPD            Z4, Z6, Z6
+	VBLENDMPD         Z2, Z6, K3, Z6
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z1, K2
+	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z6, K2, Z6
+	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z1, K2
+	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z6, K2, Z6
 	VCMPPD            $0x03, Z1, Z1, K2
-	VPORQ.BCST        expsub64consts<>+1152(SB), Z1, Z2
+	VPORQ.BCST        expsub64consts<>+1408(SB), Z1, Z2
 	VBLENDMPD         Z2, Z6, K2, Z6
 	VBLENDMPD         Z6, Z3, K1, Z3
 
@@ -73454,14 +74001,14 @@ mathblock423:
 	KORTESTW     K1, K1
 	JZ           mathblock424
 	VCMPPD       $0x03, Z0, Z0, K2
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z0
-	VBROADCASTSD expsub64consts<>+1216(SB), Z1
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z0
+	VBROADCASTSD expsub64consts<>+1472(SB), Z1
 	VMOVUPS      Z1, Z1
 	VBLENDMPD    Z0, Z1, K2, Z1
 	VMOVUPD      (SI)(R10*8), Z0
 	VCMPPD       $0x03, (SI)(R10*8), Z0, K2
 	VMOVUPD      (SI)(R10*8), Z0
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z0
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z0
 	VBLENDMPD    Z0, Z1, K2, Z1
 	VBLENDMPD    Z1, Z3, K1, Z3
 
@@ -73518,14 +74065,28 @@ expsubVVF64AVX512_after1:
 	VPSUBQ            Z5, Z3, Z3
 	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z3
 	VPSLLQ            $0x34, Z3, Z3
+	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z2, K3
 	VMULPD            Z6, Z7, Z7
+	VPADDQ.BCST       expsub64consts<>+960(SB), Z3, Z5
+	VBLENDMPD         Z5, Z3, K3, Z3
 	VMULPD            Z3, Z7, Z7
-	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z2, K3
-	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z7, K3, Z7
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z2, K3
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z7, K3, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z7, K4
+	KANDW             K3, K4, K4
+	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z7, K5
+	KANDW             K3, K5, K3
+	VADDPD.BCST       expsub64consts<>+1024(SB), Z7, Z3
+	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z3, Z3
+	VBROADCASTSD      expsub64consts<>+1152(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z5, K3, Z5
+	VMULPD            Z5, Z7, Z7
+	VBLENDMPD         Z3, Z7, K4, Z7
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z7, K3, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z7, K3, Z7
 	VCMPPD            $0x03, Z2, Z2, K3
-	VPORQ.BCST        expsub64consts<>+1152(SB), Z2, Z3
+	VPORQ.BCST        expsub64consts<>+1408(SB), Z2, Z3
 	VBLENDMPD         Z3, Z7, K3, Z7
 	VBLENDMPD         Z7, Z4, K2, Z4
 
@@ -73534,12 +74095,12 @@ mathblock425:
 	KORTESTW     K2, K2
 	JZ           mathblock426
 	VCMPPD       $0x03, Z1, Z1, K3
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z1, Z1
-	VBROADCASTSD expsub64consts<>+1216(SB), Z2
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z1, Z1
+	VBROADCASTSD expsub64consts<>+1472(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z1, Z2, K3, Z2
 	VCMPPD       $0x03, Z0, Z0, K3
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z0
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z0
 	VBLENDMPD    Z0, Z2, K3, Z2
 	VBLENDMPD    Z2, Z4, K2, Z4
 
@@ -73652,14 +74213,28 @@ expsubVSF64AVX512_loop2:
 	VPSUBQ            Z7, Z3, Z3
 	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z3
 	VPSLLQ            $0x34, Z3, Z3
+	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z1, K3
 	VMULPD            Z9, Z10, Z10
+	VPADDQ.BCST       expsub64consts<>+960(SB), Z3, Z7
+	VBLENDMPD         Z7, Z3, K3, Z3
 	VMULPD            Z3, Z10, Z10
-	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z1, K3
-	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z10, K3, Z10
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z1, K3
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z10, K3, Z10
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z10, K4
+	KANDW             K3, K4, K4
+	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z10, K5
+	KANDW             K3, K5, K3
+	VADDPD.BCST       expsub64consts<>+1024(SB), Z10, Z3
+	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z3, Z3
+	VBROADCASTSD      expsub64consts<>+1152(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z7, K3, Z7
+	VMULPD            Z7, Z10, Z10
+	VBLENDMPD         Z3, Z10, K4, Z10
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z1, K3
+	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z10, K3, Z10
+	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z1, K3
+	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z10, K3, Z10
 	VCMPPD            $0x03, Z1, Z1, K3
-	VPORQ.BCST        expsub64consts<>+1152(SB), Z1, Z3
+	VPORQ.BCST        expsub64consts<>+1408(SB), Z1, Z3
 	VBLENDMPD         Z3, Z10, K3, Z10
 	VBLENDMPD         Z10, Z5, K1, Z5
 	VPANDQ.BCST       expsub64consts<>+704(SB), Z4, Z3
@@ -73676,14 +74251,28 @@ expsubVSF64AVX512_loop2:
 	VPSUBQ            Z3, Z4, Z4
 	VPSUBQ.BCST       expsub64consts<>+832(SB), Z4, Z4
 	VPSLLQ            $0x34, Z4, Z4
+	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z2, K1
 	VMULPD            Z8, Z7, Z7
+	VPADDQ.BCST       expsub64consts<>+960(SB), Z4, Z3
+	VBLENDMPD         Z3, Z4, K1, Z4
 	VMULPD            Z4, Z7, Z7
-	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z2, K1
-	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z7, K1, Z7
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z2, K1
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z7, K1, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z7, K3
+	KANDW             K1, K3, K3
+	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z7, K4
+	KANDW             K1, K4, K1
+	VADDPD.BCST       expsub64consts<>+1024(SB), Z7, Z3
+	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z3, Z3
+	VBROADCASTSD      expsub64consts<>+1152(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z4, K1, Z4
+	VMULPD            Z4, Z7, Z7
+	VBLENDMPD         Z3, Z7, K3, Z7
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z2, K1
+	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z7, K1, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z2, K1
+	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z7, K1, Z7
 	VCMPPD            $0x03, Z2, Z2, K1
-	VPORQ.BCST        expsub64consts<>+1152(SB), Z2, Z3
+	VPORQ.BCST        expsub64consts<>+1408(SB), Z2, Z3
 	VBLENDMPD         Z3, Z7, K1, Z7
 	VBLENDMPD         Z7, Z6, K2, Z6
 
@@ -73694,25 +74283,25 @@ mathblock427:
 	KORTESTW     K3, K3
 	JZ           mathblock428
 	VCMPPD       $0x03, Z0, Z0, K3
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z1
-	VBROADCASTSD expsub64consts<>+1216(SB), Z2
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z1
+	VBROADCASTSD expsub64consts<>+1472(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z1, Z2, K3, Z2
 	VMOVUPD      (SI)(R10*8), Z1
 	VCMPPD       $0x03, (SI)(R10*8), Z1, K3
 	VMOVUPD      (SI)(R10*8), Z1
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z1, Z1
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z1, Z1
 	VBLENDMPD    Z1, Z2, K3, Z2
 	VBLENDMPD    Z2, Z5, K1, Z5
 	VCMPPD       $0x03, Z0, Z0, K1
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z1
-	VBROADCASTSD expsub64consts<>+1216(SB), Z2
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z1
+	VBROADCASTSD expsub64consts<>+1472(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z1, Z2, K1, Z2
 	VMOVUPD      64(SI)(R10*8), Z1
 	VCMPPD       $0x03, 64(SI)(R10*8), Z1, K1
 	VMOVUPD      64(SI)(R10*8), Z1
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z1, Z1
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z1, Z1
 	VBLENDMPD    Z1, Z2, K1, Z2
 	VBLENDMPD    Z2, Z6, K2, Z6
 
@@ -73768,14 +74357,28 @@ expsubVSF64AVX512_loop1:
 	VPSUBQ            Z4, Z2, Z2
 	VPSUBQ.BCST       expsub64consts<>+832(SB), Z2, Z2
 	VPSLLQ            $0x34, Z2, Z2
+	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z1, K2
 	VMULPD            Z5, Z6, Z6
+	VPADDQ.BCST       expsub64consts<>+960(SB), Z2, Z4
+	VBLENDMPD         Z4, Z2, K2, Z2
 	VMULPD            Z2, Z6, Z6
-	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z1, K2
-	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z6, K2, Z6
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z1, K2
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z6, K2, Z6
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z6, K3
+	KANDW             K2, K3, K3
+	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z6, K4
+	KANDW             K2, K4, K2
+	VADDPD.BCST       expsub64consts<>+1024(SB), Z6, Z2
+	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z2, Z2
+	VBROADCASTSD      expsub64consts<>+1152(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z4, K2, Z4
+	VMULPD            Z4, Z6, Z6
+	VBLENDMPD         Z2, Z6, K3, Z6
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z1, K2
+	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z6, K2, Z6
+	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z1, K2
+	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z6, K2, Z6
 	VCMPPD            $0x03, Z1, Z1, K2
-	VPORQ.BCST        expsub64consts<>+1152(SB), Z1, Z2
+	VPORQ.BCST        expsub64consts<>+1408(SB), Z1, Z2
 	VBLENDMPD         Z2, Z6, K2, Z6
 	VBLENDMPD         Z6, Z3, K1, Z3
 
@@ -73784,14 +74387,14 @@ mathblock429:
 	KORTESTW     K1, K1
 	JZ           mathblock430
 	VCMPPD       $0x03, Z0, Z0, K2
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z1
-	VBROADCASTSD expsub64consts<>+1216(SB), Z2
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z1
+	VBROADCASTSD expsub64consts<>+1472(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z1, Z2, K2, Z2
 	VMOVUPD      (SI)(R10*8), Z1
 	VCMPPD       $0x03, (SI)(R10*8), Z1, K2
 	VMOVUPD      (SI)(R10*8), Z1
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z1, Z1
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z1, Z1
 	VBLENDMPD    Z1, Z2, K2, Z2
 	VBLENDMPD    Z2, Z3, K1, Z3
 
@@ -73847,14 +74450,28 @@ expsubVSF64AVX512_after1:
 	VPSUBQ            Z5, Z3, Z3
 	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z3
 	VPSLLQ            $0x34, Z3, Z3
+	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z2, K3
 	VMULPD            Z6, Z7, Z7
+	VPADDQ.BCST       expsub64consts<>+960(SB), Z3, Z5
+	VBLENDMPD         Z5, Z3, K3, Z3
 	VMULPD            Z3, Z7, Z7
-	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z2, K3
-	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z7, K3, Z7
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z2, K3
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z7, K3, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z7, K4
+	KANDW             K3, K4, K4
+	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z7, K5
+	KANDW             K3, K5, K3
+	VADDPD.BCST       expsub64consts<>+1024(SB), Z7, Z3
+	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z3, Z3
+	VBROADCASTSD      expsub64consts<>+1152(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z5, K3, Z5
+	VMULPD            Z5, Z7, Z7
+	VBLENDMPD         Z3, Z7, K4, Z7
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z7, K3, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z7, K3, Z7
 	VCMPPD            $0x03, Z2, Z2, K3
-	VPORQ.BCST        expsub64consts<>+1152(SB), Z2, Z3
+	VPORQ.BCST        expsub64consts<>+1408(SB), Z2, Z3
 	VBLENDMPD         Z3, Z7, K3, Z7
 	VBLENDMPD         Z7, Z4, K2, Z4
 
@@ -73863,12 +74480,12 @@ mathblock431:
 	KORTESTW     K2, K2
 	JZ           mathblock432
 	VCMPPD       $0x03, Z0, Z0, K3
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z0
-	VBROADCASTSD expsub64consts<>+1216(SB), Z2
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z0
+	VBROADCASTSD expsub64consts<>+1472(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z0, Z2, K3, Z2
 	VCMPPD       $0x03, Z1, Z1, K3
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z1, Z0
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z1, Z0
 	VBLENDMPD    Z0, Z2, K3, Z2
 	VBLENDMPD    Z2, Z4, K2, Z4
 
@@ -73981,14 +74598,28 @@ expsubSVF64AVX512_loop2:
 	VPSUBQ            Z9, Z5, Z5
 	VPSUBQ.BCST       expsub64consts<>+832(SB), Z5, Z5
 	VPSLLQ            $0x34, Z5, Z5
+	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z3, K3
 	VMULPD            Z11, Z12, Z12
+	VPADDQ.BCST       expsub64consts<>+960(SB), Z5, Z9
+	VBLENDMPD         Z9, Z5, K3, Z5
 	VMULPD            Z5, Z12, Z12
-	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z3, K3
-	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z12, K3, Z12
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z3, K3
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z12, K3, Z12
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z12, K4
+	KANDW             K3, K4, K4
+	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z12, K5
+	KANDW             K3, K5, K3
+	VADDPD.BCST       expsub64consts<>+1024(SB), Z12, Z5
+	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z5, Z5
+	VBROADCASTSD      expsub64consts<>+1152(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z9, K3, Z9
+	VMULPD            Z9, Z12, Z12
+	VBLENDMPD         Z5, Z12, K4, Z12
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z3, K3
+	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z12, K3, Z12
+	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z3, K3
+	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z12, K3, Z12
 	VCMPPD            $0x03, Z3, Z3, K3
-	VPORQ.BCST        expsub64consts<>+1152(SB), Z3, Z5
+	VPORQ.BCST        expsub64consts<>+1408(SB), Z3, Z5
 	VBLENDMPD         Z5, Z12, K3, Z12
 	VBLENDMPD         Z12, Z7, K1, Z7
 	VPANDQ.BCST       expsub64consts<>+704(SB), Z6, Z5
@@ -74005,14 +74636,28 @@ expsubSVF64AVX512_loop2:
 	VPSUBQ            Z5, Z6, Z6
 	VPSUBQ.BCST       expsub64consts<>+832(SB), Z6, Z6
 	VPSLLQ            $0x34, Z6, Z6
+	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z4, K1
 	VMULPD            Z10, Z9, Z9
+	VPADDQ.BCST       expsub64consts<>+960(SB), Z6, Z5
+	VBLENDMPD         Z5, Z6, K1, Z6
 	VMULPD            Z6, Z9, Z9
-	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z4, K1
-	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z9, K1, Z9
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z4, K1
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z9, K1, Z9
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z9, K3
+	KANDW             K1, K3, K3
+	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z9, K4
+	KANDW             K1, K4, K1
+	VADDPD.BCST       expsub64consts<>+1024(SB), Z9, Z5
+	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z5, Z5
+	VBROADCASTSD      expsub64consts<>+1152(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z6, K1, Z6
+	VMULPD            Z6, Z9, Z9
+	VBLENDMPD         Z5, Z9, K3, Z9
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z4, K1
+	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z9, K1, Z9
+	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z4, K1
+	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z9, K1, Z9
 	VCMPPD            $0x03, Z4, Z4, K1
-	VPORQ.BCST        expsub64consts<>+1152(SB), Z4, Z5
+	VPORQ.BCST        expsub64consts<>+1408(SB), Z4, Z5
 	VBLENDMPD         Z5, Z9, K1, Z9
 	VBLENDMPD         Z9, Z8, K2, Z8
 
@@ -74023,21 +74668,21 @@ mathblock433:
 	KORTESTW     K3, K3
 	JZ           mathblock434
 	VCMPPD       $0x03, Z1, Z1, K3
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z1, Z1
-	VBROADCASTSD expsub64consts<>+1216(SB), Z3
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z1, Z1
+	VBROADCASTSD expsub64consts<>+1472(SB), Z3
 	VMOVUPS      Z3, Z3
 	VBLENDMPD    Z1, Z3, K3, Z3
 	VCMPPD       $0x03, Z0, Z0, K3
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z1
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z1
 	VBLENDMPD    Z1, Z3, K3, Z3
 	VBLENDMPD    Z3, Z7, K1, Z7
 	VCMPPD       $0x03, Z2, Z2, K1
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z2, Z1
-	VBROADCASTSD expsub64consts<>+1216(SB), Z2
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z2, Z1
+	VBROADCASTSD expsub64consts<>+1472(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z1, Z2, K1, Z2
 	VCMPPD       $0x03, Z0, Z0, K1
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z1
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z1
 	VBLENDMPD    Z1, Z2, K1, Z2
 	VBLENDMPD    Z2, Z8, K2, Z8
 
@@ -74093,14 +74738,28 @@ expsubSVF64AVX512_loop1:
 	VPSUBQ            Z5, Z3, Z3
 	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z3
 	VPSLLQ            $0x34, Z3, Z3
+	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z2, K2
 	VMULPD            Z6, Z7, Z7
+	VPADDQ.BCST       expsub64consts<>+960(SB), Z3, Z5
+	VBLENDMPD         Z5, Z3, K2, Z3
 	VMULPD            Z3, Z7, Z7
-	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z2, K2
-	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z7, K2, Z7
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z2, K2
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z7, K2, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z7, K3
+	KANDW             K2, K3, K3
+	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z7, K4
+	KANDW             K2, K4, K2
+	VADDPD.BCST       expsub64consts<>+1024(SB), Z7, Z3
+	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z3, Z3
+	VBROADCASTSD      expsub64consts<>+1152(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z5, K2, Z5
+	VMULPD            Z5, Z7, Z7
+	VBLENDMPD         Z3, Z7, K3, Z7
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z2, K2
+	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z7, K2, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z2, K2
+	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z7, K2, Z7
 	VCMPPD            $0x03, Z2, Z2, K2
-	VPORQ.BCST        expsub64consts<>+1152(SB), Z2, Z3
+	VPORQ.BCST        expsub64consts<>+1408(SB), Z2, Z3
 	VBLENDMPD         Z3, Z7, K2, Z7
 	VBLENDMPD         Z7, Z4, K1, Z4
 
@@ -74109,12 +74768,12 @@ mathblock435:
 	KORTESTW     K1, K1
 	JZ           mathblock436
 	VCMPPD       $0x03, Z1, Z1, K2
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z1, Z1
-	VBROADCASTSD expsub64consts<>+1216(SB), Z2
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z1, Z1
+	VBROADCASTSD expsub64consts<>+1472(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z1, Z2, K2, Z2
 	VCMPPD       $0x03, Z0, Z0, K2
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z1
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z1
 	VBLENDMPD    Z1, Z2, K2, Z2
 	VBLENDMPD    Z2, Z4, K1, Z4
 
@@ -74170,14 +74829,28 @@ expsubSVF64AVX512_after1:
 	VPSUBQ            Z5, Z3, Z3
 	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z3
 	VPSLLQ            $0x34, Z3, Z3
+	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z2, K3
 	VMULPD            Z6, Z7, Z7
+	VPADDQ.BCST       expsub64consts<>+960(SB), Z3, Z5
+	VBLENDMPD         Z5, Z3, K3, Z3
 	VMULPD            Z3, Z7, Z7
-	VCMPPD.BCST       $0x1e, expsub64consts<>+896(SB), Z2, K3
-	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z7, K3, Z7
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z2, K3
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z7, K3, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z7, K4
+	KANDW             K3, K4, K4
+	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z7, K5
+	KANDW             K3, K5, K3
+	VADDPD.BCST       expsub64consts<>+1024(SB), Z7, Z3
+	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z3, Z3
+	VBROADCASTSD      expsub64consts<>+1152(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z5, K3, Z5
+	VMULPD            Z5, Z7, Z7
+	VBLENDMPD         Z3, Z7, K4, Z7
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z7, K3, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z7, K3, Z7
 	VCMPPD            $0x03, Z2, Z2, K3
-	VPORQ.BCST        expsub64consts<>+1152(SB), Z2, Z3
+	VPORQ.BCST        expsub64consts<>+1408(SB), Z2, Z3
 	VBLENDMPD         Z3, Z7, K3, Z7
 	VBLENDMPD         Z7, Z4, K2, Z4
 
@@ -74186,12 +74859,12 @@ mathblock437:
 	KORTESTW     K2, K2
 	JZ           mathblock438
 	VCMPPD       $0x03, Z1, Z1, K3
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z1, Z1
-	VBROADCASTSD expsub64consts<>+1216(SB), Z2
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z1, Z1
+	VBROADCASTSD expsub64consts<>+1472(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z1, Z2, K3, Z2
 	VCMPPD       $0x03, Z0, Z0, K3
-	VPORQ.BCST   expsub64consts<>+1152(SB), Z0, Z0
+	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z0
 	VBLENDMPD    Z0, Z2, K3, Z2
 	VBLENDMPD    Z2, Z4, K2, Z4
 

@@ -188,13 +188,17 @@ DATA expsub32consts<>+28(SB)/4, $0x42ae8000
 DATA expsub32consts<>+32(SB)/4, $0xf
 DATA expsub32consts<>+36(SB)/4, $0x4b3ff000
 DATA expsub32consts<>+40(SB)/4, $0x1
-DATA expsub32consts<>+44(SB)/4, $0x42b20000
-DATA expsub32consts<>+48(SB)/4, $0x7f800000
-DATA expsub32consts<>+52(SB)/4, $0xc2d20000
-DATA expsub32consts<>+56(SB)/4, $0x0
-DATA expsub32consts<>+60(SB)/4, $0x400000
-DATA expsub32consts<>+64(SB)/4, $0x7fc00000
-GLOBL expsub32consts<>(SB), RODATA|NOPTR, $68
+DATA expsub32consts<>+44(SB)/4, $0x0
+DATA expsub32consts<>+48(SB)/4, $0x20000000
+DATA expsub32consts<>+52(SB)/4, $0x20800000
+DATA expsub32consts<>+56(SB)/4, $0x1f800000
+DATA expsub32consts<>+60(SB)/4, $0x3f800000
+DATA expsub32consts<>+64(SB)/4, $0x42b20000
+DATA expsub32consts<>+68(SB)/4, $0x7f800000
+DATA expsub32consts<>+72(SB)/4, $0xc2d20000
+DATA expsub32consts<>+76(SB)/4, $0x400000
+DATA expsub32consts<>+80(SB)/4, $0x7fc00000
+GLOBL expsub32consts<>(SB), RODATA|NOPTR, $84
 DATA exptail_32<>+0(SB)/4, $0x0
 DATA exptail_32<>+4(SB)/4, $0x3346cb6a
 DATA exptail_32<>+8(SB)/4, $0xb24e0611
@@ -243,13 +247,17 @@ DATA expsub64consts<>+80(SB)/8, $0x4086220000000000
 DATA expsub64consts<>+88(SB)/8, $0xf
 DATA expsub64consts<>+96(SB)/8, $0x4337ffffffff8000
 DATA expsub64consts<>+104(SB)/8, $0x1
-DATA expsub64consts<>+112(SB)/8, $0x4086300000000000
-DATA expsub64consts<>+120(SB)/8, $0x7ff0000000000000
-DATA expsub64consts<>+128(SB)/8, $0xc087500000000000
-DATA expsub64consts<>+136(SB)/8, $0x0
-DATA expsub64consts<>+144(SB)/8, $0x8000000000000
-DATA expsub64consts<>+152(SB)/8, $0x7ff8000000000001
-GLOBL expsub64consts<>(SB), RODATA|NOPTR, $160
+DATA expsub64consts<>+112(SB)/8, $0x0
+DATA expsub64consts<>+120(SB)/8, $0x2000000000000000
+DATA expsub64consts<>+128(SB)/8, $0x2010000000000000
+DATA expsub64consts<>+136(SB)/8, $0x1ff0000000000000
+DATA expsub64consts<>+144(SB)/8, $0x3ff0000000000000
+DATA expsub64consts<>+152(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+160(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+168(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+176(SB)/8, $0x8000000000000
+DATA expsub64consts<>+184(SB)/8, $0x7ff8000000000001
+GLOBL expsub64consts<>(SB), RODATA|NOPTR, $192
 DATA exptail_64<>+0(SB)/8, $0x0
 DATA exptail_64<>+8(SB)/8, $0x3c979aa65d837b6d
 DATA exptail_64<>+16(SB)/8, $0xbc801b15eaa59348
@@ -22422,57 +22430,89 @@ loop:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock1:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock2
-	WORD	$0x4e24e494 // fcmeq v20.4s, v4.4s, v4.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V4.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V0.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock1:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock2
+	WORD	$0x4e24e48a // fcmeq v10.4s, v4.4s, v4.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V4.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e20e415 // fcmeq v21.4s, v0.4s, v0.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V0.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock2:
 	VMOV	V22.B16, V12.B16
 	WORD	$0x4ea5d430 // fsub v16.4s, v1.4s, v5.4s
@@ -22589,57 +22629,89 @@ mathblock2:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock3:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock4
-	WORD	$0x4e25e4b4 // fcmeq v20.4s, v5.4s, v5.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V5.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e21e43b // fcmeq v27.4s, v1.4s, v1.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V1.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock3:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock4
+	WORD	$0x4e25e4aa // fcmeq v10.4s, v5.4s, v5.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V5.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e21e435 // fcmeq v21.4s, v1.4s, v1.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V1.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock4:
 	VMOV	V22.B16, V13.B16
 	WORD	$0x4ea6d450 // fsub v16.4s, v2.4s, v6.4s
@@ -22756,57 +22828,89 @@ mathblock4:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock5:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock6
-	WORD	$0x4e26e4d4 // fcmeq v20.4s, v6.4s, v6.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V6.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e22e45b // fcmeq v27.4s, v2.4s, v2.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V2.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock5:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock6
+	WORD	$0x4e26e4ca // fcmeq v10.4s, v6.4s, v6.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V6.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e22e455 // fcmeq v21.4s, v2.4s, v2.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V2.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock6:
 	VMOV	V22.B16, V14.B16
 	WORD	$0x4ea7d470 // fsub v16.4s, v3.4s, v7.4s
@@ -22923,57 +23027,89 @@ mathblock6:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock7:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock8
-	WORD	$0x4e27e4f4 // fcmeq v20.4s, v7.4s, v7.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V7.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e23e47b // fcmeq v27.4s, v3.4s, v3.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V3.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock7:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock8
+	WORD	$0x4e27e4ea // fcmeq v10.4s, v7.4s, v7.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V7.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e23e475 // fcmeq v21.4s, v3.4s, v3.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V3.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock8:
 	VMOV	V22.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
@@ -23097,57 +23233,89 @@ tail:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock9:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock10
-	WORD	$0x4e24e494 // fcmeq v20.4s, v4.4s, v4.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V4.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V0.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock9:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock10
+	WORD	$0x4e24e48a // fcmeq v10.4s, v4.4s, v4.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V4.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e20e415 // fcmeq v21.4s, v0.4s, v0.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V0.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock10:
 	VMOV	V22.B16, V12.B16
 	WORD	$0x4ea5d430 // fsub v16.4s, v1.4s, v5.4s
@@ -23264,57 +23432,89 @@ mathblock10:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock11:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock12
-	WORD	$0x4e25e4b4 // fcmeq v20.4s, v5.4s, v5.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V5.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e21e43b // fcmeq v27.4s, v1.4s, v1.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V1.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock11:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock12
+	WORD	$0x4e25e4aa // fcmeq v10.4s, v5.4s, v5.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V5.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e21e435 // fcmeq v21.4s, v1.4s, v1.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V1.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock12:
 	VMOV	V22.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
@@ -23436,57 +23636,89 @@ tail4:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock13:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock14
-	WORD	$0x4e24e494 // fcmeq v20.4s, v4.4s, v4.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V4.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V0.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock13:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock14
+	WORD	$0x4e24e48a // fcmeq v10.4s, v4.4s, v4.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V4.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e20e415 // fcmeq v21.4s, v0.4s, v0.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V0.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock14:
 	VMOV	V22.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
@@ -23608,57 +23840,89 @@ tail2:
 	VLD1R	(R19), [V8.S2]
 	VSUB	V8.S2, V9.S2, V28.S2
 	VSHL	$23, V28.S2, V11.S2
-	WORD	$0x2e39de2a // fmul v10.2s, v17.2s, v25.2s
-	WORD	$0x2e2bdd52 // fmul v18.2s, v10.2s, v11.2s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S2]
-	WORD	$0x2eb3e614 // fcmgt v20.2s, v16.2s, v19.2s
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2eb0e552 // fcmgt v18.2s, v10.2s, v16.2s
+	WORD	$0x2e39de33 // fmul v19.2s, v17.2s, v25.2s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B8, V21.B8, V27.B8
+	VLD1R	(R19), [V20.S2]
+	VADD	V20.S2, V11.S2, V21.S2
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B8, V21.B8, V27.B8
+	WORD	$0x2e3bde78 // fmul v24.2s, v19.2s, v27.2s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x2eb0e717 // fcmgt v23.2s, v24.2s, v16.2s
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2eb8e6e8 // fcmgt v8.2s, v23.2s, v24.2s
+	VAND	V8.B8, V18.B8, V9.B8
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x2eb8e78a // fcmgt v10.2s, v28.2s, v24.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	VAND	V10.B8, V18.B8, V17.B8
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e39d714 // fadd v20.2s, v24.2s, v25.2s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V20.S2, V11.S2
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B8, V8.B8, V9.B8
-	WORD	$0x0e30e61c // fcmeq v28.2s, v16.2s, v16.2s
-	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	VLD1R	(R19), [V19.S2]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VORR	V17.B8, V16.B8, V25.B8
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B8, V25.B8, V10.B8
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B8, V10.B8, V11.B8
-	VMOV	V11.B16, V22.B16
-mathblock15:
-	WORD	$0x0e30e613 // fcmeq v19.2s, v16.2s, v16.2s
-	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock16
-	WORD	$0x0e24e494 // fcmeq v20.2s, v4.2s, v4.2s
-	WORD	$0x2e205a94 // mvn v20.8b, v20.8b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VORR	V18.B8, V4.B8, V24.B8
+	VLD1R	(R19), [V27.S2]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B8, V19.B8, V23.B8
+	WORD	$0x2e37df08 // fmul v8.2s, v24.2s, v23.2s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B8, V11.B8, V28.B8
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B8, V24.B8, V23.B8
-	WORD	$0x0e20e41b // fcmeq v27.2s, v0.2s, v0.2s
-	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VORR	V17.B8, V0.B8, V28.B8
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B8, V28.B8, V25.B8
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B8, V25.B8, V9.B8
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2eb2e60a // fcmgt v10.2s, v16.2s, v18.2s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B8, V25.B8, V21.B8
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb0e693 // fcmgt v19.2s, v20.2s, v16.2s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B8, V27.B8, V17.B8
+	WORD	$0x0e30e618 // fcmeq v24.2s, v16.2s, v16.2s
+	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VORR	V23.B8, V16.B8, V9.B8
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B8, V9.B8, V11.B8
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B8, V11.B8, V8.B8
+	VMOV	V8.B16, V22.B16
+mathblock15:
+	WORD	$0x0e30e612 // fcmeq v18.2s, v16.2s, v16.2s
+	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock16
+	WORD	$0x0e24e48a // fcmeq v10.2s, v4.2s, v4.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V4.B8, V20.B8
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B8, V20.B8, V19.B8
+	WORD	$0x0e20e415 // fcmeq v21.2s, v0.2s, v0.2s
+	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VORR	V23.B8, V0.B8, V24.B8
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B8, V24.B8, V9.B8
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B8, V9.B8, V17.B8
+	VMOV	V17.B16, V22.B16
 mathblock16:
 	VMOV	V22.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
@@ -23780,57 +24044,89 @@ tail1:
 	VLD1R	(R19), [V8.S2]
 	VSUB	V8.S2, V9.S2, V28.S2
 	VSHL	$23, V28.S2, V11.S2
-	WORD	$0x2e39de2a // fmul v10.2s, v17.2s, v25.2s
-	WORD	$0x2e2bdd52 // fmul v18.2s, v10.2s, v11.2s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S2]
-	WORD	$0x2eb3e614 // fcmgt v20.2s, v16.2s, v19.2s
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2eb0e552 // fcmgt v18.2s, v10.2s, v16.2s
+	WORD	$0x2e39de33 // fmul v19.2s, v17.2s, v25.2s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B8, V21.B8, V27.B8
+	VLD1R	(R19), [V20.S2]
+	VADD	V20.S2, V11.S2, V21.S2
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B8, V21.B8, V27.B8
+	WORD	$0x2e3bde78 // fmul v24.2s, v19.2s, v27.2s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x2eb0e717 // fcmgt v23.2s, v24.2s, v16.2s
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2eb8e6e8 // fcmgt v8.2s, v23.2s, v24.2s
+	VAND	V8.B8, V18.B8, V9.B8
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x2eb8e78a // fcmgt v10.2s, v28.2s, v24.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	VAND	V10.B8, V18.B8, V17.B8
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e39d714 // fadd v20.2s, v24.2s, v25.2s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V20.S2, V11.S2
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B8, V8.B8, V9.B8
-	WORD	$0x0e30e61c // fcmeq v28.2s, v16.2s, v16.2s
-	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	VLD1R	(R19), [V19.S2]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VORR	V17.B8, V16.B8, V25.B8
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B8, V25.B8, V10.B8
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B8, V10.B8, V11.B8
-	VMOV	V11.B16, V22.B16
-mathblock17:
-	WORD	$0x0e30e613 // fcmeq v19.2s, v16.2s, v16.2s
-	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock18
-	WORD	$0x0e24e494 // fcmeq v20.2s, v4.2s, v4.2s
-	WORD	$0x2e205a94 // mvn v20.8b, v20.8b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VORR	V18.B8, V4.B8, V24.B8
+	VLD1R	(R19), [V27.S2]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B8, V19.B8, V23.B8
+	WORD	$0x2e37df08 // fmul v8.2s, v24.2s, v23.2s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B8, V11.B8, V28.B8
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B8, V24.B8, V23.B8
-	WORD	$0x0e20e41b // fcmeq v27.2s, v0.2s, v0.2s
-	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VORR	V17.B8, V0.B8, V28.B8
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B8, V28.B8, V25.B8
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B8, V25.B8, V9.B8
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2eb2e60a // fcmgt v10.2s, v16.2s, v18.2s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B8, V25.B8, V21.B8
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb0e693 // fcmgt v19.2s, v20.2s, v16.2s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B8, V27.B8, V17.B8
+	WORD	$0x0e30e618 // fcmeq v24.2s, v16.2s, v16.2s
+	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VORR	V23.B8, V16.B8, V9.B8
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B8, V9.B8, V11.B8
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B8, V11.B8, V8.B8
+	VMOV	V8.B16, V22.B16
+mathblock17:
+	WORD	$0x0e30e612 // fcmeq v18.2s, v16.2s, v16.2s
+	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock18
+	WORD	$0x0e24e48a // fcmeq v10.2s, v4.2s, v4.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V4.B8, V20.B8
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B8, V20.B8, V19.B8
+	WORD	$0x0e20e415 // fcmeq v21.2s, v0.2s, v0.2s
+	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VORR	V23.B8, V0.B8, V24.B8
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B8, V24.B8, V9.B8
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B8, V9.B8, V17.B8
+	VMOV	V17.B16, V22.B16
 mathblock18:
 	VMOV	V22.B16, V12.B16
 	FMOVS	F12, (R10)
@@ -23983,57 +24279,89 @@ loop:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock19:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock20
-	WORD	$0x4e3ee7d4 // fcmeq v20.4s, v30.4s, v30.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V30.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V0.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock19:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock20
+	WORD	$0x4e3ee7ca // fcmeq v10.4s, v30.4s, v30.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V30.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e20e415 // fcmeq v21.4s, v0.4s, v0.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V0.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock20:
 	VMOV	V22.B16, V12.B16
 	WORD	$0x4ebed430 // fsub v16.4s, v1.4s, v30.4s
@@ -24150,57 +24478,89 @@ mathblock20:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock21:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock22
-	WORD	$0x4e3ee7d4 // fcmeq v20.4s, v30.4s, v30.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V30.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e21e43b // fcmeq v27.4s, v1.4s, v1.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V1.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock21:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock22
+	WORD	$0x4e3ee7ca // fcmeq v10.4s, v30.4s, v30.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V30.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e21e435 // fcmeq v21.4s, v1.4s, v1.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V1.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock22:
 	VMOV	V22.B16, V13.B16
 	WORD	$0x4ebed450 // fsub v16.4s, v2.4s, v30.4s
@@ -24317,57 +24677,89 @@ mathblock22:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock23:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock24
-	WORD	$0x4e3ee7d4 // fcmeq v20.4s, v30.4s, v30.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V30.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e22e45b // fcmeq v27.4s, v2.4s, v2.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V2.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock23:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock24
+	WORD	$0x4e3ee7ca // fcmeq v10.4s, v30.4s, v30.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V30.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e22e455 // fcmeq v21.4s, v2.4s, v2.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V2.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock24:
 	VMOV	V22.B16, V14.B16
 	WORD	$0x4ebed470 // fsub v16.4s, v3.4s, v30.4s
@@ -24484,57 +24876,89 @@ mathblock24:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock25:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock26
-	WORD	$0x4e3ee7d4 // fcmeq v20.4s, v30.4s, v30.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V30.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e23e47b // fcmeq v27.4s, v3.4s, v3.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V3.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock25:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock26
+	WORD	$0x4e3ee7ca // fcmeq v10.4s, v30.4s, v30.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V30.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e23e475 // fcmeq v21.4s, v3.4s, v3.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V3.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock26:
 	VMOV	V22.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
@@ -24657,57 +25081,89 @@ tail:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock27:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock28
-	WORD	$0x4e3ee7d4 // fcmeq v20.4s, v30.4s, v30.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V30.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V0.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock27:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock28
+	WORD	$0x4e3ee7ca // fcmeq v10.4s, v30.4s, v30.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V30.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e20e415 // fcmeq v21.4s, v0.4s, v0.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V0.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock28:
 	VMOV	V22.B16, V12.B16
 	WORD	$0x4ebed430 // fsub v16.4s, v1.4s, v30.4s
@@ -24824,57 +25280,89 @@ mathblock28:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock29:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock30
-	WORD	$0x4e3ee7d4 // fcmeq v20.4s, v30.4s, v30.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V30.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e21e43b // fcmeq v27.4s, v1.4s, v1.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V1.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock29:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock30
+	WORD	$0x4e3ee7ca // fcmeq v10.4s, v30.4s, v30.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V30.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e21e435 // fcmeq v21.4s, v1.4s, v1.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V1.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock30:
 	VMOV	V22.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
@@ -24995,57 +25483,89 @@ tail4:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock31:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock32
-	WORD	$0x4e3ee7d4 // fcmeq v20.4s, v30.4s, v30.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V30.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V0.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock31:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock32
+	WORD	$0x4e3ee7ca // fcmeq v10.4s, v30.4s, v30.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V30.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e20e415 // fcmeq v21.4s, v0.4s, v0.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V0.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock32:
 	VMOV	V22.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
@@ -25166,57 +25686,89 @@ tail2:
 	VLD1R	(R19), [V8.S2]
 	VSUB	V8.S2, V9.S2, V28.S2
 	VSHL	$23, V28.S2, V11.S2
-	WORD	$0x2e39de2a // fmul v10.2s, v17.2s, v25.2s
-	WORD	$0x2e2bdd52 // fmul v18.2s, v10.2s, v11.2s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S2]
-	WORD	$0x2eb3e614 // fcmgt v20.2s, v16.2s, v19.2s
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2eb0e552 // fcmgt v18.2s, v10.2s, v16.2s
+	WORD	$0x2e39de33 // fmul v19.2s, v17.2s, v25.2s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B8, V21.B8, V27.B8
+	VLD1R	(R19), [V20.S2]
+	VADD	V20.S2, V11.S2, V21.S2
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B8, V21.B8, V27.B8
+	WORD	$0x2e3bde78 // fmul v24.2s, v19.2s, v27.2s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x2eb0e717 // fcmgt v23.2s, v24.2s, v16.2s
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2eb8e6e8 // fcmgt v8.2s, v23.2s, v24.2s
+	VAND	V8.B8, V18.B8, V9.B8
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x2eb8e78a // fcmgt v10.2s, v28.2s, v24.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	VAND	V10.B8, V18.B8, V17.B8
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e39d714 // fadd v20.2s, v24.2s, v25.2s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V20.S2, V11.S2
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B8, V8.B8, V9.B8
-	WORD	$0x0e30e61c // fcmeq v28.2s, v16.2s, v16.2s
-	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	VLD1R	(R19), [V19.S2]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VORR	V17.B8, V16.B8, V25.B8
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B8, V25.B8, V10.B8
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B8, V10.B8, V11.B8
-	VMOV	V11.B16, V22.B16
-mathblock33:
-	WORD	$0x0e30e613 // fcmeq v19.2s, v16.2s, v16.2s
-	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock34
-	WORD	$0x0e3ee7d4 // fcmeq v20.2s, v30.2s, v30.2s
-	WORD	$0x2e205a94 // mvn v20.8b, v20.8b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VORR	V18.B8, V30.B8, V24.B8
+	VLD1R	(R19), [V27.S2]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B8, V19.B8, V23.B8
+	WORD	$0x2e37df08 // fmul v8.2s, v24.2s, v23.2s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B8, V11.B8, V28.B8
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B8, V24.B8, V23.B8
-	WORD	$0x0e20e41b // fcmeq v27.2s, v0.2s, v0.2s
-	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VORR	V17.B8, V0.B8, V28.B8
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B8, V28.B8, V25.B8
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B8, V25.B8, V9.B8
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2eb2e60a // fcmgt v10.2s, v16.2s, v18.2s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B8, V25.B8, V21.B8
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb0e693 // fcmgt v19.2s, v20.2s, v16.2s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B8, V27.B8, V17.B8
+	WORD	$0x0e30e618 // fcmeq v24.2s, v16.2s, v16.2s
+	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VORR	V23.B8, V16.B8, V9.B8
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B8, V9.B8, V11.B8
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B8, V11.B8, V8.B8
+	VMOV	V8.B16, V22.B16
+mathblock33:
+	WORD	$0x0e30e612 // fcmeq v18.2s, v16.2s, v16.2s
+	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock34
+	WORD	$0x0e3ee7ca // fcmeq v10.2s, v30.2s, v30.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V30.B8, V20.B8
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B8, V20.B8, V19.B8
+	WORD	$0x0e20e415 // fcmeq v21.2s, v0.2s, v0.2s
+	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VORR	V23.B8, V0.B8, V24.B8
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B8, V24.B8, V9.B8
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B8, V9.B8, V17.B8
+	VMOV	V17.B16, V22.B16
 mathblock34:
 	VMOV	V22.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
@@ -25337,57 +25889,89 @@ tail1:
 	VLD1R	(R19), [V8.S2]
 	VSUB	V8.S2, V9.S2, V28.S2
 	VSHL	$23, V28.S2, V11.S2
-	WORD	$0x2e39de2a // fmul v10.2s, v17.2s, v25.2s
-	WORD	$0x2e2bdd52 // fmul v18.2s, v10.2s, v11.2s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S2]
-	WORD	$0x2eb3e614 // fcmgt v20.2s, v16.2s, v19.2s
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2eb0e552 // fcmgt v18.2s, v10.2s, v16.2s
+	WORD	$0x2e39de33 // fmul v19.2s, v17.2s, v25.2s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B8, V21.B8, V27.B8
+	VLD1R	(R19), [V20.S2]
+	VADD	V20.S2, V11.S2, V21.S2
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B8, V21.B8, V27.B8
+	WORD	$0x2e3bde78 // fmul v24.2s, v19.2s, v27.2s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x2eb0e717 // fcmgt v23.2s, v24.2s, v16.2s
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2eb8e6e8 // fcmgt v8.2s, v23.2s, v24.2s
+	VAND	V8.B8, V18.B8, V9.B8
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x2eb8e78a // fcmgt v10.2s, v28.2s, v24.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	VAND	V10.B8, V18.B8, V17.B8
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e39d714 // fadd v20.2s, v24.2s, v25.2s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V20.S2, V11.S2
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B8, V8.B8, V9.B8
-	WORD	$0x0e30e61c // fcmeq v28.2s, v16.2s, v16.2s
-	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	VLD1R	(R19), [V19.S2]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VORR	V17.B8, V16.B8, V25.B8
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B8, V25.B8, V10.B8
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B8, V10.B8, V11.B8
-	VMOV	V11.B16, V22.B16
-mathblock35:
-	WORD	$0x0e30e613 // fcmeq v19.2s, v16.2s, v16.2s
-	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock36
-	WORD	$0x0e3ee7d4 // fcmeq v20.2s, v30.2s, v30.2s
-	WORD	$0x2e205a94 // mvn v20.8b, v20.8b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VORR	V18.B8, V30.B8, V24.B8
+	VLD1R	(R19), [V27.S2]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B8, V19.B8, V23.B8
+	WORD	$0x2e37df08 // fmul v8.2s, v24.2s, v23.2s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B8, V11.B8, V28.B8
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B8, V24.B8, V23.B8
-	WORD	$0x0e20e41b // fcmeq v27.2s, v0.2s, v0.2s
-	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VORR	V17.B8, V0.B8, V28.B8
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B8, V28.B8, V25.B8
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B8, V25.B8, V9.B8
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2eb2e60a // fcmgt v10.2s, v16.2s, v18.2s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B8, V25.B8, V21.B8
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb0e693 // fcmgt v19.2s, v20.2s, v16.2s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B8, V27.B8, V17.B8
+	WORD	$0x0e30e618 // fcmeq v24.2s, v16.2s, v16.2s
+	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VORR	V23.B8, V16.B8, V9.B8
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B8, V9.B8, V11.B8
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B8, V11.B8, V8.B8
+	VMOV	V8.B16, V22.B16
+mathblock35:
+	WORD	$0x0e30e612 // fcmeq v18.2s, v16.2s, v16.2s
+	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock36
+	WORD	$0x0e3ee7ca // fcmeq v10.2s, v30.2s, v30.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V30.B8, V20.B8
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B8, V20.B8, V19.B8
+	WORD	$0x0e20e415 // fcmeq v21.2s, v0.2s, v0.2s
+	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VORR	V23.B8, V0.B8, V24.B8
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B8, V24.B8, V9.B8
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B8, V9.B8, V17.B8
+	VMOV	V17.B16, V22.B16
 mathblock36:
 	VMOV	V22.B16, V12.B16
 	FMOVS	F12, (R10)
@@ -25540,57 +26124,89 @@ loop:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock37:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock38
-	WORD	$0x4e24e494 // fcmeq v20.4s, v4.4s, v4.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V4.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e3fe7fb // fcmeq v27.4s, v31.4s, v31.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V31.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock37:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock38
+	WORD	$0x4e24e48a // fcmeq v10.4s, v4.4s, v4.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V4.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e3fe7f5 // fcmeq v21.4s, v31.4s, v31.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V31.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock38:
 	VMOV	V22.B16, V12.B16
 	WORD	$0x4ea5d7f0 // fsub v16.4s, v31.4s, v5.4s
@@ -25707,57 +26323,89 @@ mathblock38:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock39:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock40
-	WORD	$0x4e25e4b4 // fcmeq v20.4s, v5.4s, v5.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V5.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e3fe7fb // fcmeq v27.4s, v31.4s, v31.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V31.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock39:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock40
+	WORD	$0x4e25e4aa // fcmeq v10.4s, v5.4s, v5.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V5.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e3fe7f5 // fcmeq v21.4s, v31.4s, v31.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V31.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock40:
 	VMOV	V22.B16, V13.B16
 	WORD	$0x4ea6d7f0 // fsub v16.4s, v31.4s, v6.4s
@@ -25874,57 +26522,89 @@ mathblock40:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock41:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock42
-	WORD	$0x4e26e4d4 // fcmeq v20.4s, v6.4s, v6.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V6.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e3fe7fb // fcmeq v27.4s, v31.4s, v31.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V31.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock41:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock42
+	WORD	$0x4e26e4ca // fcmeq v10.4s, v6.4s, v6.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V6.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e3fe7f5 // fcmeq v21.4s, v31.4s, v31.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V31.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock42:
 	VMOV	V22.B16, V14.B16
 	WORD	$0x4ea7d7f0 // fsub v16.4s, v31.4s, v7.4s
@@ -26041,57 +26721,89 @@ mathblock42:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock43:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock44
-	WORD	$0x4e27e4f4 // fcmeq v20.4s, v7.4s, v7.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V7.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e3fe7fb // fcmeq v27.4s, v31.4s, v31.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V31.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock43:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock44
+	WORD	$0x4e27e4ea // fcmeq v10.4s, v7.4s, v7.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V7.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e3fe7f5 // fcmeq v21.4s, v31.4s, v31.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V31.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock44:
 	VMOV	V22.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
@@ -26214,57 +26926,89 @@ tail:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock45:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock46
-	WORD	$0x4e24e494 // fcmeq v20.4s, v4.4s, v4.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V4.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e3fe7fb // fcmeq v27.4s, v31.4s, v31.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V31.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock45:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock46
+	WORD	$0x4e24e48a // fcmeq v10.4s, v4.4s, v4.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V4.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e3fe7f5 // fcmeq v21.4s, v31.4s, v31.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V31.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock46:
 	VMOV	V22.B16, V12.B16
 	WORD	$0x4ea5d7f0 // fsub v16.4s, v31.4s, v5.4s
@@ -26381,57 +27125,89 @@ mathblock46:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock47:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock48
-	WORD	$0x4e25e4b4 // fcmeq v20.4s, v5.4s, v5.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V5.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e3fe7fb // fcmeq v27.4s, v31.4s, v31.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V31.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock47:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock48
+	WORD	$0x4e25e4aa // fcmeq v10.4s, v5.4s, v5.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V5.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e3fe7f5 // fcmeq v21.4s, v31.4s, v31.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V31.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock48:
 	VMOV	V22.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
@@ -26552,57 +27328,89 @@ tail4:
 	VLD1R	(R19), [V8.S4]
 	VSUB	V8.S4, V9.S4, V28.S4
 	VSHL	$23, V28.S4, V11.S4
-	WORD	$0x6e39de2a // fmul v10.4s, v17.4s, v25.4s
-	WORD	$0x6e2bdd52 // fmul v18.4s, v10.4s, v11.4s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6eb3e614 // fcmgt v20.4s, v16.4s, v19.4s
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
+	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B16, V21.B16, V27.B16
+	VLD1R	(R19), [V20.S4]
+	VADD	V20.S4, V11.S4, V21.S4
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B16, V21.B16, V27.B16
+	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e717 // fcmgt v23.4s, v24.4s, v16.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
+	VAND	V8.B16, V18.B16, V9.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V18.B16, V17.B16
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V20.S4, V11.S4
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B16, V8.B16, V9.B16
-	WORD	$0x4e30e61c // fcmeq v28.4s, v16.4s, v16.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V16.B16, V25.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B16, V25.B16, V10.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B16, V10.B16, V11.B16
-	VMOV	V11.B16, V22.B16
-mathblock49:
-	WORD	$0x4e30e613 // fcmeq v19.4s, v16.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock50
-	WORD	$0x4e24e494 // fcmeq v20.4s, v4.4s, v4.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V4.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V19.B16, V23.B16
+	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B16, V11.B16, V28.B16
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B16, V24.B16, V23.B16
-	WORD	$0x4e3fe7fb // fcmeq v27.4s, v31.4s, v31.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V31.B16, V28.B16
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B16, V28.B16, V25.B16
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B16, V25.B16, V9.B16
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B16, V25.B16, V21.B16
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B16, V27.B16, V17.B16
+	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V16.B16, V9.B16
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B16, V9.B16, V11.B16
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B16, V11.B16, V8.B16
+	VMOV	V8.B16, V22.B16
+mathblock49:
+	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
+	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock50
+	WORD	$0x4e24e48a // fcmeq v10.4s, v4.4s, v4.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V4.B16, V20.B16
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B16, V20.B16, V19.B16
+	WORD	$0x4e3fe7f5 // fcmeq v21.4s, v31.4s, v31.4s
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VORR	V23.B16, V31.B16, V24.B16
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B16, V24.B16, V9.B16
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
+	VMOV	V17.B16, V22.B16
 mathblock50:
 	VMOV	V22.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
@@ -26723,57 +27531,89 @@ tail2:
 	VLD1R	(R19), [V8.S2]
 	VSUB	V8.S2, V9.S2, V28.S2
 	VSHL	$23, V28.S2, V11.S2
-	WORD	$0x2e39de2a // fmul v10.2s, v17.2s, v25.2s
-	WORD	$0x2e2bdd52 // fmul v18.2s, v10.2s, v11.2s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S2]
-	WORD	$0x2eb3e614 // fcmgt v20.2s, v16.2s, v19.2s
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2eb0e552 // fcmgt v18.2s, v10.2s, v16.2s
+	WORD	$0x2e39de33 // fmul v19.2s, v17.2s, v25.2s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B8, V21.B8, V27.B8
+	VLD1R	(R19), [V20.S2]
+	VADD	V20.S2, V11.S2, V21.S2
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B8, V21.B8, V27.B8
+	WORD	$0x2e3bde78 // fmul v24.2s, v19.2s, v27.2s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x2eb0e717 // fcmgt v23.2s, v24.2s, v16.2s
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2eb8e6e8 // fcmgt v8.2s, v23.2s, v24.2s
+	VAND	V8.B8, V18.B8, V9.B8
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x2eb8e78a // fcmgt v10.2s, v28.2s, v24.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	VAND	V10.B8, V18.B8, V17.B8
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e39d714 // fadd v20.2s, v24.2s, v25.2s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V20.S2, V11.S2
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B8, V8.B8, V9.B8
-	WORD	$0x0e30e61c // fcmeq v28.2s, v16.2s, v16.2s
-	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	VLD1R	(R19), [V19.S2]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VORR	V17.B8, V16.B8, V25.B8
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B8, V25.B8, V10.B8
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B8, V10.B8, V11.B8
-	VMOV	V11.B16, V22.B16
-mathblock51:
-	WORD	$0x0e30e613 // fcmeq v19.2s, v16.2s, v16.2s
-	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock52
-	WORD	$0x0e24e494 // fcmeq v20.2s, v4.2s, v4.2s
-	WORD	$0x2e205a94 // mvn v20.8b, v20.8b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VORR	V18.B8, V4.B8, V24.B8
+	VLD1R	(R19), [V27.S2]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B8, V19.B8, V23.B8
+	WORD	$0x2e37df08 // fmul v8.2s, v24.2s, v23.2s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B8, V11.B8, V28.B8
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B8, V24.B8, V23.B8
-	WORD	$0x0e3fe7fb // fcmeq v27.2s, v31.2s, v31.2s
-	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VORR	V17.B8, V31.B8, V28.B8
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B8, V28.B8, V25.B8
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B8, V25.B8, V9.B8
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2eb2e60a // fcmgt v10.2s, v16.2s, v18.2s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B8, V25.B8, V21.B8
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb0e693 // fcmgt v19.2s, v20.2s, v16.2s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B8, V27.B8, V17.B8
+	WORD	$0x0e30e618 // fcmeq v24.2s, v16.2s, v16.2s
+	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VORR	V23.B8, V16.B8, V9.B8
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B8, V9.B8, V11.B8
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B8, V11.B8, V8.B8
+	VMOV	V8.B16, V22.B16
+mathblock51:
+	WORD	$0x0e30e612 // fcmeq v18.2s, v16.2s, v16.2s
+	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock52
+	WORD	$0x0e24e48a // fcmeq v10.2s, v4.2s, v4.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V4.B8, V20.B8
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B8, V20.B8, V19.B8
+	WORD	$0x0e3fe7f5 // fcmeq v21.2s, v31.2s, v31.2s
+	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VORR	V23.B8, V31.B8, V24.B8
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B8, V24.B8, V9.B8
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B8, V9.B8, V17.B8
+	VMOV	V17.B16, V22.B16
 mathblock52:
 	VMOV	V22.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
@@ -26894,57 +27734,89 @@ tail1:
 	VLD1R	(R19), [V8.S2]
 	VSUB	V8.S2, V9.S2, V28.S2
 	VSHL	$23, V28.S2, V11.S2
-	WORD	$0x2e39de2a // fmul v10.2s, v17.2s, v25.2s
-	WORD	$0x2e2bdd52 // fmul v18.2s, v10.2s, v11.2s
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V19.S2]
-	WORD	$0x2eb3e614 // fcmgt v20.2s, v16.2s, v19.2s
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2eb0e552 // fcmgt v18.2s, v10.2s, v16.2s
+	WORD	$0x2e39de33 // fmul v19.2s, v17.2s, v25.2s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V20.B16, V27.B16
-	VBSL	V18.B8, V21.B8, V27.B8
+	VLD1R	(R19), [V20.S2]
+	VADD	V20.S2, V11.S2, V21.S2
+	VMOV	V18.B16, V27.B16
+	VBSL	V11.B8, V21.B8, V27.B8
+	WORD	$0x2e3bde78 // fmul v24.2s, v19.2s, v27.2s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x2eb0e717 // fcmgt v23.2s, v24.2s, v16.2s
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2eb8e6e8 // fcmgt v8.2s, v23.2s, v24.2s
+	VAND	V8.B8, V18.B8, V9.B8
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x2eb8e78a // fcmgt v10.2s, v28.2s, v24.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	VAND	V10.B8, V18.B8, V17.B8
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e39d714 // fadd v20.2s, v24.2s, v25.2s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V20.S2, V11.S2
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V27.B8, V8.B8, V9.B8
-	WORD	$0x0e30e61c // fcmeq v28.2s, v16.2s, v16.2s
-	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	VLD1R	(R19), [V19.S2]
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VORR	V17.B8, V16.B8, V25.B8
-	VMOV	V28.B16, V10.B16
-	VBSL	V9.B8, V25.B8, V10.B8
-	VMOV	V26.B16, V11.B16
-	VBSL	V22.B8, V10.B8, V11.B8
-	VMOV	V11.B16, V22.B16
-mathblock53:
-	WORD	$0x0e30e613 // fcmeq v19.2s, v16.2s, v16.2s
-	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock54
-	WORD	$0x0e24e494 // fcmeq v20.2s, v4.2s, v4.2s
-	WORD	$0x2e205a94 // mvn v20.8b, v20.8b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VORR	V18.B8, V4.B8, V24.B8
+	VLD1R	(R19), [V27.S2]
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B8, V19.B8, V23.B8
+	WORD	$0x2e37df08 // fmul v8.2s, v24.2s, v23.2s
+	VMOV	V9.B16, V28.B16
+	VBSL	V8.B8, V11.B8, V28.B8
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V20.B16, V23.B16
-	VBSL	V8.B8, V24.B8, V23.B8
-	WORD	$0x0e3fe7fb // fcmeq v27.2s, v31.2s, v31.2s
-	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VORR	V17.B8, V31.B8, V28.B8
-	VMOV	V27.B16, V25.B16
-	VBSL	V23.B8, V28.B8, V25.B8
-	VMOV	V19.B16, V9.B16
-	VBSL	V22.B8, V25.B8, V9.B8
-	VMOV	V9.B16, V22.B16
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2eb2e60a // fcmgt v10.2s, v16.2s, v18.2s
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V10.B16, V21.B16
+	VBSL	V28.B8, V25.B8, V21.B8
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb0e693 // fcmgt v19.2s, v20.2s, v16.2s
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V19.B16, V17.B16
+	VBSL	V21.B8, V27.B8, V17.B8
+	WORD	$0x0e30e618 // fcmeq v24.2s, v16.2s, v16.2s
+	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VORR	V23.B8, V16.B8, V9.B8
+	VMOV	V24.B16, V11.B16
+	VBSL	V17.B8, V9.B8, V11.B8
+	VMOV	V26.B16, V8.B16
+	VBSL	V22.B8, V11.B8, V8.B8
+	VMOV	V8.B16, V22.B16
+mathblock53:
+	WORD	$0x0e30e612 // fcmeq v18.2s, v16.2s, v16.2s
+	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
+	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock54
+	WORD	$0x0e24e48a // fcmeq v10.2s, v4.2s, v4.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V4.B8, V20.B8
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V10.B16, V19.B16
+	VBSL	V27.B8, V20.B8, V19.B8
+	WORD	$0x0e3fe7f5 // fcmeq v21.2s, v31.2s, v31.2s
+	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VORR	V23.B8, V31.B8, V24.B8
+	VMOV	V21.B16, V9.B16
+	VBSL	V19.B8, V24.B8, V9.B8
+	VMOV	V18.B16, V17.B16
+	VBSL	V22.B8, V9.B8, V17.B8
+	VMOV	V17.B16, V22.B16
 mathblock54:
 	VMOV	V22.B16, V12.B16
 	FMOVS	F12, (R10)
@@ -47648,57 +48520,89 @@ loop:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock55:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock56
-	WORD	$0x4e64e49b // fcmeq v27.2d, v4.2d, v4.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V4.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e60e40b // fcmeq v11.2d, v0.2d, v0.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V0.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock55:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock56
+	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V4.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e60e40a // fcmeq v10.2d, v0.2d, v0.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V0.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock56:
 	VMOV	V8.B16, V12.B16
 	WORD	$0x4ee5d430 // fsub v16.2d, v1.2d, v5.2d
@@ -47803,57 +48707,89 @@ mathblock56:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock57:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock58
-	WORD	$0x4e65e4bb // fcmeq v27.2d, v5.2d, v5.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V5.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e61e42b // fcmeq v11.2d, v1.2d, v1.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V1.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock57:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock58
+	WORD	$0x4e65e4b8 // fcmeq v24.2d, v5.2d, v5.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V5.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e61e42a // fcmeq v10.2d, v1.2d, v1.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V1.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock58:
 	VMOV	V8.B16, V13.B16
 	WORD	$0x4ee6d450 // fsub v16.2d, v2.2d, v6.2d
@@ -47958,57 +48894,89 @@ mathblock58:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock59:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock60
-	WORD	$0x4e66e4db // fcmeq v27.2d, v6.2d, v6.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V6.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e62e44b // fcmeq v11.2d, v2.2d, v2.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V2.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock59:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock60
+	WORD	$0x4e66e4d8 // fcmeq v24.2d, v6.2d, v6.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V6.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e62e44a // fcmeq v10.2d, v2.2d, v2.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V2.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock60:
 	VMOV	V8.B16, V14.B16
 	WORD	$0x4ee7d470 // fsub v16.2d, v3.2d, v7.2d
@@ -48113,57 +49081,89 @@ mathblock60:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock61:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock62
-	WORD	$0x4e67e4fb // fcmeq v27.2d, v7.2d, v7.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V7.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e63e46b // fcmeq v11.2d, v3.2d, v3.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V3.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock61:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock62
+	WORD	$0x4e67e4f8 // fcmeq v24.2d, v7.2d, v7.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V7.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e63e46a // fcmeq v10.2d, v3.2d, v3.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V3.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock62:
 	VMOV	V8.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
@@ -48275,57 +49275,89 @@ tail:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock63:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock64
-	WORD	$0x4e64e49b // fcmeq v27.2d, v4.2d, v4.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V4.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e60e40b // fcmeq v11.2d, v0.2d, v0.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V0.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock63:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock64
+	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V4.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e60e40a // fcmeq v10.2d, v0.2d, v0.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V0.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock64:
 	VMOV	V8.B16, V12.B16
 	WORD	$0x4ee5d430 // fsub v16.2d, v1.2d, v5.2d
@@ -48430,57 +49462,89 @@ mathblock64:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock65:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock66
-	WORD	$0x4e65e4bb // fcmeq v27.2d, v5.2d, v5.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V5.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e61e42b // fcmeq v11.2d, v1.2d, v1.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V1.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock65:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock66
+	WORD	$0x4e65e4b8 // fcmeq v24.2d, v5.2d, v5.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V5.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e61e42a // fcmeq v10.2d, v1.2d, v1.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V1.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock66:
 	VMOV	V8.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
@@ -48590,57 +49654,89 @@ tail2:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock67:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock68
-	WORD	$0x4e64e49b // fcmeq v27.2d, v4.2d, v4.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V4.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e60e40b // fcmeq v11.2d, v0.2d, v0.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V0.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock67:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock68
+	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V4.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e60e40a // fcmeq v10.2d, v0.2d, v0.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V0.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock68:
 	VMOV	V8.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
@@ -48750,57 +49846,89 @@ tail1:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock69:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock70
-	WORD	$0x4e64e49b // fcmeq v27.2d, v4.2d, v4.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V4.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e60e40b // fcmeq v11.2d, v0.2d, v0.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V0.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock69:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock70
+	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V4.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e60e40a // fcmeq v10.2d, v0.2d, v0.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V0.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock70:
 	VMOV	V8.B16, V12.B16
 	FMOVD	F12, (R10)
@@ -48941,57 +50069,89 @@ loop:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock71:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock72
-	WORD	$0x4e7ee7db // fcmeq v27.2d, v30.2d, v30.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V30.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e60e40b // fcmeq v11.2d, v0.2d, v0.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V0.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock71:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock72
+	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V30.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e60e40a // fcmeq v10.2d, v0.2d, v0.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V0.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock72:
 	VMOV	V8.B16, V12.B16
 	WORD	$0x4efed430 // fsub v16.2d, v1.2d, v30.2d
@@ -49096,57 +50256,89 @@ mathblock72:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock73:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock74
-	WORD	$0x4e7ee7db // fcmeq v27.2d, v30.2d, v30.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V30.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e61e42b // fcmeq v11.2d, v1.2d, v1.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V1.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock73:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock74
+	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V30.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e61e42a // fcmeq v10.2d, v1.2d, v1.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V1.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock74:
 	VMOV	V8.B16, V13.B16
 	WORD	$0x4efed450 // fsub v16.2d, v2.2d, v30.2d
@@ -49251,57 +50443,89 @@ mathblock74:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock75:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock76
-	WORD	$0x4e7ee7db // fcmeq v27.2d, v30.2d, v30.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V30.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e62e44b // fcmeq v11.2d, v2.2d, v2.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V2.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock75:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock76
+	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V30.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e62e44a // fcmeq v10.2d, v2.2d, v2.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V2.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock76:
 	VMOV	V8.B16, V14.B16
 	WORD	$0x4efed470 // fsub v16.2d, v3.2d, v30.2d
@@ -49406,57 +50630,89 @@ mathblock76:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock77:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock78
-	WORD	$0x4e7ee7db // fcmeq v27.2d, v30.2d, v30.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V30.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e63e46b // fcmeq v11.2d, v3.2d, v3.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V3.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock77:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock78
+	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V30.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e63e46a // fcmeq v10.2d, v3.2d, v3.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V3.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock78:
 	VMOV	V8.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
@@ -49567,57 +50823,89 @@ tail:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock79:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock80
-	WORD	$0x4e7ee7db // fcmeq v27.2d, v30.2d, v30.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V30.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e60e40b // fcmeq v11.2d, v0.2d, v0.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V0.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock79:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock80
+	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V30.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e60e40a // fcmeq v10.2d, v0.2d, v0.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V0.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock80:
 	VMOV	V8.B16, V12.B16
 	WORD	$0x4efed430 // fsub v16.2d, v1.2d, v30.2d
@@ -49722,57 +51010,89 @@ mathblock80:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock81:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock82
-	WORD	$0x4e7ee7db // fcmeq v27.2d, v30.2d, v30.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V30.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e61e42b // fcmeq v11.2d, v1.2d, v1.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V1.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock81:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock82
+	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V30.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e61e42a // fcmeq v10.2d, v1.2d, v1.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V1.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock82:
 	VMOV	V8.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
@@ -49881,57 +51201,89 @@ tail2:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock83:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock84
-	WORD	$0x4e7ee7db // fcmeq v27.2d, v30.2d, v30.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V30.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e60e40b // fcmeq v11.2d, v0.2d, v0.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V0.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock83:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock84
+	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V30.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e60e40a // fcmeq v10.2d, v0.2d, v0.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V0.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock84:
 	VMOV	V8.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
@@ -50040,57 +51392,89 @@ tail1:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock85:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock86
-	WORD	$0x4e7ee7db // fcmeq v27.2d, v30.2d, v30.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V30.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e60e40b // fcmeq v11.2d, v0.2d, v0.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V0.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock85:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock86
+	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V30.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e60e40a // fcmeq v10.2d, v0.2d, v0.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V0.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock86:
 	VMOV	V8.B16, V12.B16
 	FMOVD	F12, (R10)
@@ -50231,57 +51615,89 @@ loop:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock87:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock88
-	WORD	$0x4e64e49b // fcmeq v27.2d, v4.2d, v4.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V4.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e7fe7eb // fcmeq v11.2d, v31.2d, v31.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V31.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock87:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock88
+	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V4.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e7fe7ea // fcmeq v10.2d, v31.2d, v31.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V31.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock88:
 	VMOV	V8.B16, V12.B16
 	WORD	$0x4ee5d7f0 // fsub v16.2d, v31.2d, v5.2d
@@ -50386,57 +51802,89 @@ mathblock88:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock89:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock90
-	WORD	$0x4e65e4bb // fcmeq v27.2d, v5.2d, v5.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V5.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e7fe7eb // fcmeq v11.2d, v31.2d, v31.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V31.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock89:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock90
+	WORD	$0x4e65e4b8 // fcmeq v24.2d, v5.2d, v5.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V5.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e7fe7ea // fcmeq v10.2d, v31.2d, v31.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V31.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock90:
 	VMOV	V8.B16, V13.B16
 	WORD	$0x4ee6d7f0 // fsub v16.2d, v31.2d, v6.2d
@@ -50541,57 +51989,89 @@ mathblock90:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock91:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock92
-	WORD	$0x4e66e4db // fcmeq v27.2d, v6.2d, v6.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V6.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e7fe7eb // fcmeq v11.2d, v31.2d, v31.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V31.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock91:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock92
+	WORD	$0x4e66e4d8 // fcmeq v24.2d, v6.2d, v6.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V6.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e7fe7ea // fcmeq v10.2d, v31.2d, v31.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V31.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock92:
 	VMOV	V8.B16, V14.B16
 	WORD	$0x4ee7d7f0 // fsub v16.2d, v31.2d, v7.2d
@@ -50696,57 +52176,89 @@ mathblock92:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock93:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock94
-	WORD	$0x4e67e4fb // fcmeq v27.2d, v7.2d, v7.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V7.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e7fe7eb // fcmeq v11.2d, v31.2d, v31.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V31.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock93:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock94
+	WORD	$0x4e67e4f8 // fcmeq v24.2d, v7.2d, v7.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V7.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e7fe7ea // fcmeq v10.2d, v31.2d, v31.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V31.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock94:
 	VMOV	V8.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
@@ -50857,57 +52369,89 @@ tail:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock95:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock96
-	WORD	$0x4e64e49b // fcmeq v27.2d, v4.2d, v4.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V4.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e7fe7eb // fcmeq v11.2d, v31.2d, v31.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V31.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock95:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock96
+	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V4.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e7fe7ea // fcmeq v10.2d, v31.2d, v31.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V31.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock96:
 	VMOV	V8.B16, V12.B16
 	WORD	$0x4ee5d7f0 // fsub v16.2d, v31.2d, v5.2d
@@ -51012,57 +52556,89 @@ mathblock96:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock97:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock98
-	WORD	$0x4e65e4bb // fcmeq v27.2d, v5.2d, v5.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V5.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e7fe7eb // fcmeq v11.2d, v31.2d, v31.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V31.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock97:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock98
+	WORD	$0x4e65e4b8 // fcmeq v24.2d, v5.2d, v5.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V5.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e7fe7ea // fcmeq v10.2d, v31.2d, v31.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V31.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock98:
 	VMOV	V8.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
@@ -51171,57 +52747,89 @@ tail2:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock99:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock100
-	WORD	$0x4e64e49b // fcmeq v27.2d, v4.2d, v4.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V4.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e7fe7eb // fcmeq v11.2d, v31.2d, v31.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V31.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock99:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock100
+	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V4.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e7fe7ea // fcmeq v10.2d, v31.2d, v31.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V31.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock100:
 	VMOV	V8.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
@@ -51330,57 +52938,89 @@ tail1:
 	VLD1R	(R19), [V20.D2]
 	VSUB	V20.D2, V22.D2, V18.D2
 	VSHL	$52, V18.D2, V21.D2
-	WORD	$0x6e79def8 // fmul v24.2d, v23.2d, v25.2d
-	WORD	$0x6e75df1a // fmul v26.2d, v24.2d, v21.2d
 	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e61b // fcmgt v27.2d, v16.2d, v19.2d
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
+	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V27.B16, V11.B16
-	VBSL	V26.B16, V10.B16, V11.B16
+	VLD1R	(R19), [V27.D2]
+	VADD	V27.D2, V21.D2, V10.D2
+	VMOV	V26.B16, V11.B16
+	VBSL	V21.B16, V10.B16, V11.B16
+	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
 	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x6ef0e789 // fcmgt v9.2d, v28.2d, v16.2d
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
+	VAND	V20.B16, V26.B16, V22.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VAND	V24.B16, V26.B16, V23.B16
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V27.D2, V21.D2
 	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V9.B16, V22.B16
-	VBSL	V11.B16, V20.B16, V22.B16
-	WORD	$0x4e70e612 // fcmeq v18.2d, v16.2d, v16.2d
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V16.B16, V25.B16
-	VMOV	V18.B16, V24.B16
-	VBSL	V22.B16, V25.B16, V24.B16
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	VMOV	V21.B16, V8.B16
-mathblock101:
-	WORD	$0x4e70e613 // fcmeq v19.2d, v16.2d, v16.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa6a // umaxv s10, v19.4s
-	FMOVS	F10, R20
-	CBZ	R20, mathblock102
-	WORD	$0x4e64e49b // fcmeq v27.2d, v4.2d, v4.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VORR	V26.B16, V4.B16, V28.B16
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V9.B16
+	VBSL	V11.B16, V19.B16, V9.B16
+	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
+	VMOV	V22.B16, V18.B16
+	VBSL	V20.B16, V21.B16, V18.B16
 	MOVD	$expsub64consts<>+152(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V27.B16, V9.B16
-	VBSL	V20.B16, V28.B16, V9.B16
-	WORD	$0x4e7fe7eb // fcmeq v11.2d, v31.2d, v31.2d
-	WORD	$0x6e20596b // mvn v11.16b, v11.16b
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V31.B16, V18.B16
-	VMOV	V11.B16, V25.B16
-	VBSL	V9.B16, V18.B16, V25.B16
-	VMOV	V19.B16, V22.B16
-	VBSL	V8.B16, V25.B16, V22.B16
-	VMOV	V22.B16, V8.B16
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	MOVD	$expsub64consts<>+160(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V10.B16
+	VBSL	V18.B16, V25.B16, V10.B16
+	MOVD	$expsub64consts<>+168(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V19.B16, V23.B16
+	VBSL	V10.B16, V11.B16, V23.B16
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V16.B16, V22.B16
+	VMOV	V28.B16, V21.B16
+	VBSL	V23.B16, V22.B16, V21.B16
+	VMOV	V17.B16, V20.B16
+	VBSL	V8.B16, V21.B16, V20.B16
+	VMOV	V20.B16, V8.B16
+mathblock101:
+	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
+	FMOVS	F25, R20
+	CBZ	R20, mathblock102
+	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V4.B16, V27.B16
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V24.B16, V19.B16
+	VBSL	V11.B16, V27.B16, V19.B16
+	WORD	$0x4e7fe7ea // fcmeq v10.2d, v31.2d, v31.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	MOVD	$expsub64consts<>+176(SB), R19
+	VLD1R	(R19), [V9.D2]
+	VORR	V9.B16, V31.B16, V28.B16
+	VMOV	V10.B16, V22.B16
+	VBSL	V19.B16, V28.B16, V22.B16
+	VMOV	V26.B16, V23.B16
+	VBSL	V8.B16, V22.B16, V23.B16
+	VMOV	V23.B16, V8.B16
 mathblock102:
 	VMOV	V8.B16, V12.B16
 	FMOVD	F12, (R10)

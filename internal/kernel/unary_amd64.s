@@ -2625,19 +2625,33 @@ expVF32AVX2_loop2:
 	VPSUBD       Y4, Y0, Y0
 	VPSUBD       exp32consts<>+640(SB), Y0, Y0
 	VPSLLD       $0x17, Y0, Y0
+	VMOVUPS      (SI)(R8*4), Y4
+	VCMPPS       $0x11, exp32consts<>+704(SB), Y4, Y4
 	VMULPS       Y8, Y9, Y9
-	VMULPS       Y0, Y9, Y9
+	VPADDD       exp32consts<>+768(SB), Y0, Y8
+	VBLENDVPS    Y4, Y8, Y0, Y8
+	VMULPS       Y8, Y9, Y9
+	VCMPPS       $0x11, exp32consts<>+832(SB), Y9, Y0
+	VPAND        Y4, Y0, Y0
+	VCMPPS       $0x15, exp32consts<>+832(SB), Y9, Y8
+	VPAND        Y4, Y8, Y4
+	VADDPS       exp32consts<>+832(SB), Y9, Y8
+	VPSUBD       exp32consts<>+832(SB), Y8, Y8
+	VMOVUPS      exp32consts<>+960(SB), Y10
+	VBLENDVPS    Y4, exp32consts<>+896(SB), Y10, Y4
+	VMULPS       Y4, Y9, Y9
+	VBLENDVPS    Y0, Y8, Y9, Y8
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x1e, exp32consts<>+704(SB), Y0, Y0
-	VBLENDVPS    Y0, exp32consts<>+768(SB), Y9, Y9
+	VCMPPS       $0x1e, exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y0, exp32consts<>+1088(SB), Y8, Y8
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x11, exp32consts<>+832(SB), Y0, Y0
-	VBLENDVPS    Y0, exp32consts<>+896(SB), Y9, Y9
+	VCMPPS       $0x11, exp32consts<>+1152(SB), Y0, Y0
+	VBLENDVPS    Y0, exp32consts<>+704(SB), Y8, Y8
 	VMOVUPS      (SI)(R8*4), Y0
 	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
 	VMOVUPS      (SI)(R8*4), Y4
-	VPOR         exp32consts<>+960(SB), Y4, Y4
-	VBLENDVPS    Y0, Y4, Y9, Y4
+	VPOR         exp32consts<>+1216(SB), Y4, Y4
+	VBLENDVPS    Y0, Y4, Y8, Y4
 	VBLENDVPS    Y6, Y4, Y2, Y2
 	VPAND        exp32consts<>+512(SB), Y1, Y0
 	VPERMPS      exphi_32<>+0(SB), Y1, Y4
@@ -2655,19 +2669,33 @@ expVF32AVX2_loop2:
 	VPSUBD       Y0, Y1, Y1
 	VPSUBD       exp32consts<>+640(SB), Y1, Y1
 	VPSLLD       $0x17, Y1, Y1
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x11, exp32consts<>+704(SB), Y0, Y0
 	VMULPS       Y5, Y4, Y4
-	VMULPS       Y1, Y4, Y4
+	VPADDD       exp32consts<>+768(SB), Y1, Y5
+	VBLENDVPS    Y0, Y5, Y1, Y5
+	VMULPS       Y5, Y4, Y4
+	VCMPPS       $0x11, exp32consts<>+832(SB), Y4, Y1
+	VPAND        Y0, Y1, Y1
+	VCMPPS       $0x15, exp32consts<>+832(SB), Y4, Y5
+	VPAND        Y0, Y5, Y0
+	VADDPS       exp32consts<>+832(SB), Y4, Y5
+	VPSUBD       exp32consts<>+832(SB), Y5, Y5
+	VMOVUPS      exp32consts<>+960(SB), Y6
+	VBLENDVPS    Y0, exp32consts<>+896(SB), Y6, Y0
+	VMULPS       Y0, Y4, Y4
+	VBLENDVPS    Y1, Y5, Y4, Y5
 	VMOVUPS      32(SI)(R8*4), Y0
-	VCMPPS       $0x1e, exp32consts<>+704(SB), Y0, Y0
-	VBLENDVPS    Y0, exp32consts<>+768(SB), Y4, Y4
+	VCMPPS       $0x1e, exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y0, exp32consts<>+1088(SB), Y5, Y5
 	VMOVUPS      32(SI)(R8*4), Y0
-	VCMPPS       $0x11, exp32consts<>+832(SB), Y0, Y0
-	VBLENDVPS    Y0, exp32consts<>+896(SB), Y4, Y4
+	VCMPPS       $0x11, exp32consts<>+1152(SB), Y0, Y0
+	VBLENDVPS    Y0, exp32consts<>+704(SB), Y5, Y5
 	VMOVUPS      32(SI)(R8*4), Y0
 	VCMPPS       $0x03, 32(SI)(R8*4), Y0, Y0
 	VMOVUPS      32(SI)(R8*4), Y1
-	VPOR         exp32consts<>+960(SB), Y1, Y1
-	VBLENDVPS    Y0, Y1, Y4, Y1
+	VPOR         exp32consts<>+1216(SB), Y1, Y1
+	VBLENDVPS    Y0, Y1, Y5, Y1
 	VBLENDVPS    Y7, Y1, Y3, Y3
 
 mathblock439:
@@ -2725,19 +2753,33 @@ expVF32AVX2_loop1:
 	VPSUBD       Y2, Y0, Y0
 	VPSUBD       exp32consts<>+640(SB), Y0, Y0
 	VPSLLD       $0x17, Y0, Y0
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x11, exp32consts<>+704(SB), Y2, Y2
 	VMULPS       Y4, Y5, Y5
-	VMULPS       Y0, Y5, Y5
+	VPADDD       exp32consts<>+768(SB), Y0, Y4
+	VBLENDVPS    Y2, Y4, Y0, Y4
+	VMULPS       Y4, Y5, Y5
+	VCMPPS       $0x11, exp32consts<>+832(SB), Y5, Y0
+	VPAND        Y2, Y0, Y0
+	VCMPPS       $0x15, exp32consts<>+832(SB), Y5, Y4
+	VPAND        Y2, Y4, Y2
+	VADDPS       exp32consts<>+832(SB), Y5, Y4
+	VPSUBD       exp32consts<>+832(SB), Y4, Y4
+	VMOVUPS      exp32consts<>+960(SB), Y6
+	VBLENDVPS    Y2, exp32consts<>+896(SB), Y6, Y2
+	VMULPS       Y2, Y5, Y5
+	VBLENDVPS    Y0, Y4, Y5, Y4
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x1e, exp32consts<>+704(SB), Y0, Y0
-	VBLENDVPS    Y0, exp32consts<>+768(SB), Y5, Y5
+	VCMPPS       $0x1e, exp32consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y0, exp32consts<>+1088(SB), Y4, Y4
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x11, exp32consts<>+832(SB), Y0, Y0
-	VBLENDVPS    Y0, exp32consts<>+896(SB), Y5, Y5
+	VCMPPS       $0x11, exp32consts<>+1152(SB), Y0, Y0
+	VBLENDVPS    Y0, exp32consts<>+704(SB), Y4, Y4
 	VMOVUPS      (SI)(R8*4), Y0
 	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
 	VMOVUPS      (SI)(R8*4), Y2
-	VPOR         exp32consts<>+960(SB), Y2, Y2
-	VBLENDVPS    Y0, Y2, Y5, Y2
+	VPOR         exp32consts<>+1216(SB), Y2, Y2
+	VBLENDVPS    Y0, Y2, Y4, Y2
 	VBLENDVPS    Y3, Y2, Y1, Y1
 
 mathblock440:
@@ -2795,15 +2837,28 @@ expVF32AVX2_after1:
 	VPSUBD       X3, X1, X1
 	VPSUBD       exp32consts<>+640(SB), X1, X1
 	VPSLLD       $0x17, X1, X1
+	VCMPPS       $0x11, exp32consts<>+704(SB), X0, X3
 	VMULPS       X5, X6, X6
-	VMULPS       X1, X6, X6
-	VCMPPS       $0x1e, exp32consts<>+704(SB), X0, X1
-	VBLENDVPS    X1, exp32consts<>+768(SB), X6, X6
-	VCMPPS       $0x11, exp32consts<>+832(SB), X0, X1
-	VBLENDVPS    X1, exp32consts<>+896(SB), X6, X6
+	VPADDD       exp32consts<>+768(SB), X1, X5
+	VBLENDVPS    X3, X5, X1, X5
+	VMULPS       X5, X6, X6
+	VCMPPS       $0x11, exp32consts<>+832(SB), X6, X1
+	VPAND        X3, X1, X1
+	VCMPPS       $0x15, exp32consts<>+832(SB), X6, X5
+	VPAND        X3, X5, X3
+	VADDPS       exp32consts<>+832(SB), X6, X5
+	VPSUBD       exp32consts<>+832(SB), X5, X5
+	VMOVUPS      exp32consts<>+960(SB), X7
+	VBLENDVPS    X3, exp32consts<>+896(SB), X7, X3
+	VMULPS       X3, X6, X6
+	VBLENDVPS    X1, X5, X6, X5
+	VCMPPS       $0x1e, exp32consts<>+1024(SB), X0, X1
+	VBLENDVPS    X1, exp32consts<>+1088(SB), X5, X5
+	VCMPPS       $0x11, exp32consts<>+1152(SB), X0, X1
+	VBLENDVPS    X1, exp32consts<>+704(SB), X5, X5
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         exp32consts<>+960(SB), X0, X0
-	VBLENDVPS    X1, X0, X6, X0
+	VPOR         exp32consts<>+1216(SB), X0, X0
+	VBLENDVPS    X1, X0, X5, X0
 	VBLENDVPS    X4, X0, X2, X2
 
 mathblock441:
@@ -2860,15 +2915,28 @@ expVF32AVX2_tail4:
 	VPSUBD       X3, X1, X1
 	VPSUBD       exp32consts<>+640(SB), X1, X1
 	VPSLLD       $0x17, X1, X1
+	VCMPPS       $0x11, exp32consts<>+704(SB), X0, X3
 	VMULPS       X5, X6, X6
-	VMULPS       X1, X6, X6
-	VCMPPS       $0x1e, exp32consts<>+704(SB), X0, X1
-	VBLENDVPS    X1, exp32consts<>+768(SB), X6, X6
-	VCMPPS       $0x11, exp32consts<>+832(SB), X0, X1
-	VBLENDVPS    X1, exp32consts<>+896(SB), X6, X6
+	VPADDD       exp32consts<>+768(SB), X1, X5
+	VBLENDVPS    X3, X5, X1, X5
+	VMULPS       X5, X6, X6
+	VCMPPS       $0x11, exp32consts<>+832(SB), X6, X1
+	VPAND        X3, X1, X1
+	VCMPPS       $0x15, exp32consts<>+832(SB), X6, X5
+	VPAND        X3, X5, X3
+	VADDPS       exp32consts<>+832(SB), X6, X5
+	VPSUBD       exp32consts<>+832(SB), X5, X5
+	VMOVUPS      exp32consts<>+960(SB), X7
+	VBLENDVPS    X3, exp32consts<>+896(SB), X7, X3
+	VMULPS       X3, X6, X6
+	VBLENDVPS    X1, X5, X6, X5
+	VCMPPS       $0x1e, exp32consts<>+1024(SB), X0, X1
+	VBLENDVPS    X1, exp32consts<>+1088(SB), X5, X5
+	VCMPPS       $0x11, exp32consts<>+1152(SB), X0, X1
+	VBLENDVPS    X1, exp32consts<>+704(SB), X5, X5
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         exp32consts<>+960(SB), X0, X0
-	VBLENDVPS    X1, X0, X6, X0
+	VPOR         exp32consts<>+1216(SB), X0, X0
+	VBLENDVPS    X1, X0, X5, X0
 	VBLENDVPS    X4, X0, X2, X2
 
 mathblock442:
@@ -2925,15 +2993,28 @@ expVF32AVX2_tail2:
 	VPSUBD       X3, X1, X1
 	VPSUBD       exp32consts<>+640(SB), X1, X1
 	VPSLLD       $0x17, X1, X1
+	VCMPPS       $0x11, exp32consts<>+704(SB), X0, X3
 	VMULPS       X5, X6, X6
-	VMULPS       X1, X6, X6
-	VCMPPS       $0x1e, exp32consts<>+704(SB), X0, X1
-	VBLENDVPS    X1, exp32consts<>+768(SB), X6, X6
-	VCMPPS       $0x11, exp32consts<>+832(SB), X0, X1
-	VBLENDVPS    X1, exp32consts<>+896(SB), X6, X6
+	VPADDD       exp32consts<>+768(SB), X1, X5
+	VBLENDVPS    X3, X5, X1, X5
+	VMULPS       X5, X6, X6
+	VCMPPS       $0x11, exp32consts<>+832(SB), X6, X1
+	VPAND        X3, X1, X1
+	VCMPPS       $0x15, exp32consts<>+832(SB), X6, X5
+	VPAND        X3, X5, X3
+	VADDPS       exp32consts<>+832(SB), X6, X5
+	VPSUBD       exp32consts<>+832(SB), X5, X5
+	VMOVUPS      exp32consts<>+960(SB), X7
+	VBLENDVPS    X3, exp32consts<>+896(SB), X7, X3
+	VMULPS       X3, X6, X6
+	VBLENDVPS    X1, X5, X6, X5
+	VCMPPS       $0x1e, exp32consts<>+1024(SB), X0, X1
+	VBLENDVPS    X1, exp32consts<>+1088(SB), X5, X5
+	VCMPPS       $0x11, exp32consts<>+1152(SB), X0, X1
+	VBLENDVPS    X1, exp32consts<>+704(SB), X5, X5
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         exp32consts<>+960(SB), X0, X0
-	VBLENDVPS    X1, X0, X6, X0
+	VPOR         exp32consts<>+1216(SB), X0, X0
+	VBLENDVPS    X1, X0, X5, X0
 	VBLENDVPS    X4, X0, X2, X2
 
 mathblock443:
@@ -3039,47 +3120,79 @@ DATA exp32consts<>+672(SB)/8, $0x0000000100000001
 DATA exp32consts<>+680(SB)/8, $0x0000000100000001
 DATA exp32consts<>+688(SB)/8, $0x0000000100000001
 DATA exp32consts<>+696(SB)/8, $0x0000000100000001
-DATA exp32consts<>+704(SB)/8, $0x42b2000042b20000
-DATA exp32consts<>+712(SB)/8, $0x42b2000042b20000
-DATA exp32consts<>+720(SB)/8, $0x42b2000042b20000
-DATA exp32consts<>+728(SB)/8, $0x42b2000042b20000
-DATA exp32consts<>+736(SB)/8, $0x42b2000042b20000
-DATA exp32consts<>+744(SB)/8, $0x42b2000042b20000
-DATA exp32consts<>+752(SB)/8, $0x42b2000042b20000
-DATA exp32consts<>+760(SB)/8, $0x42b2000042b20000
-DATA exp32consts<>+768(SB)/8, $0x7f8000007f800000
-DATA exp32consts<>+776(SB)/8, $0x7f8000007f800000
-DATA exp32consts<>+784(SB)/8, $0x7f8000007f800000
-DATA exp32consts<>+792(SB)/8, $0x7f8000007f800000
-DATA exp32consts<>+800(SB)/8, $0x7f8000007f800000
-DATA exp32consts<>+808(SB)/8, $0x7f8000007f800000
-DATA exp32consts<>+816(SB)/8, $0x7f8000007f800000
-DATA exp32consts<>+824(SB)/8, $0x7f8000007f800000
-DATA exp32consts<>+832(SB)/8, $0xc2d20000c2d20000
-DATA exp32consts<>+840(SB)/8, $0xc2d20000c2d20000
-DATA exp32consts<>+848(SB)/8, $0xc2d20000c2d20000
-DATA exp32consts<>+856(SB)/8, $0xc2d20000c2d20000
-DATA exp32consts<>+864(SB)/8, $0xc2d20000c2d20000
-DATA exp32consts<>+872(SB)/8, $0xc2d20000c2d20000
-DATA exp32consts<>+880(SB)/8, $0xc2d20000c2d20000
-DATA exp32consts<>+888(SB)/8, $0xc2d20000c2d20000
-DATA exp32consts<>+896(SB)/8, $0x0000000000000000
-DATA exp32consts<>+904(SB)/8, $0x0000000000000000
-DATA exp32consts<>+912(SB)/8, $0x0000000000000000
-DATA exp32consts<>+920(SB)/8, $0x0000000000000000
-DATA exp32consts<>+928(SB)/8, $0x0000000000000000
-DATA exp32consts<>+936(SB)/8, $0x0000000000000000
-DATA exp32consts<>+944(SB)/8, $0x0000000000000000
-DATA exp32consts<>+952(SB)/8, $0x0000000000000000
-DATA exp32consts<>+960(SB)/8, $0x0040000000400000
-DATA exp32consts<>+968(SB)/8, $0x0040000000400000
-DATA exp32consts<>+976(SB)/8, $0x0040000000400000
-DATA exp32consts<>+984(SB)/8, $0x0040000000400000
-DATA exp32consts<>+992(SB)/8, $0x0040000000400000
-DATA exp32consts<>+1000(SB)/8, $0x0040000000400000
-DATA exp32consts<>+1008(SB)/8, $0x0040000000400000
-DATA exp32consts<>+1016(SB)/8, $0x0040000000400000
-GLOBL exp32consts<>(SB), RODATA|NOPTR, $1024
+DATA exp32consts<>+704(SB)/8, $0x0000000000000000
+DATA exp32consts<>+712(SB)/8, $0x0000000000000000
+DATA exp32consts<>+720(SB)/8, $0x0000000000000000
+DATA exp32consts<>+728(SB)/8, $0x0000000000000000
+DATA exp32consts<>+736(SB)/8, $0x0000000000000000
+DATA exp32consts<>+744(SB)/8, $0x0000000000000000
+DATA exp32consts<>+752(SB)/8, $0x0000000000000000
+DATA exp32consts<>+760(SB)/8, $0x0000000000000000
+DATA exp32consts<>+768(SB)/8, $0x2000000020000000
+DATA exp32consts<>+776(SB)/8, $0x2000000020000000
+DATA exp32consts<>+784(SB)/8, $0x2000000020000000
+DATA exp32consts<>+792(SB)/8, $0x2000000020000000
+DATA exp32consts<>+800(SB)/8, $0x2000000020000000
+DATA exp32consts<>+808(SB)/8, $0x2000000020000000
+DATA exp32consts<>+816(SB)/8, $0x2000000020000000
+DATA exp32consts<>+824(SB)/8, $0x2000000020000000
+DATA exp32consts<>+832(SB)/8, $0x2080000020800000
+DATA exp32consts<>+840(SB)/8, $0x2080000020800000
+DATA exp32consts<>+848(SB)/8, $0x2080000020800000
+DATA exp32consts<>+856(SB)/8, $0x2080000020800000
+DATA exp32consts<>+864(SB)/8, $0x2080000020800000
+DATA exp32consts<>+872(SB)/8, $0x2080000020800000
+DATA exp32consts<>+880(SB)/8, $0x2080000020800000
+DATA exp32consts<>+888(SB)/8, $0x2080000020800000
+DATA exp32consts<>+896(SB)/8, $0x1f8000001f800000
+DATA exp32consts<>+904(SB)/8, $0x1f8000001f800000
+DATA exp32consts<>+912(SB)/8, $0x1f8000001f800000
+DATA exp32consts<>+920(SB)/8, $0x1f8000001f800000
+DATA exp32consts<>+928(SB)/8, $0x1f8000001f800000
+DATA exp32consts<>+936(SB)/8, $0x1f8000001f800000
+DATA exp32consts<>+944(SB)/8, $0x1f8000001f800000
+DATA exp32consts<>+952(SB)/8, $0x1f8000001f800000
+DATA exp32consts<>+960(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+968(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+976(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+984(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+992(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+1000(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+1008(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+1016(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+1024(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+1032(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+1040(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+1048(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+1056(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+1064(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+1072(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+1080(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+1088(SB)/8, $0x7f8000007f800000
+DATA exp32consts<>+1096(SB)/8, $0x7f8000007f800000
+DATA exp32consts<>+1104(SB)/8, $0x7f8000007f800000
+DATA exp32consts<>+1112(SB)/8, $0x7f8000007f800000
+DATA exp32consts<>+1120(SB)/8, $0x7f8000007f800000
+DATA exp32consts<>+1128(SB)/8, $0x7f8000007f800000
+DATA exp32consts<>+1136(SB)/8, $0x7f8000007f800000
+DATA exp32consts<>+1144(SB)/8, $0x7f8000007f800000
+DATA exp32consts<>+1152(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+1160(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+1168(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+1176(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+1184(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+1192(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+1200(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+1208(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+1216(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1224(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1232(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1240(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1248(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1256(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1264(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1272(SB)/8, $0x0040000000400000
+GLOBL exp32consts<>(SB), RODATA|NOPTR, $1280
 
 DATA exptail_32<>+0(SB)/4, $0x00000000
 DATA exptail_32<>+4(SB)/4, $0x3346cb6a
@@ -4081,19 +4194,33 @@ exp2VF32AVX2_loop2:
 	VPSUBD       Y2, Y0, Y0
 	VPSUBD       exp232consts<>+640(SB), Y0, Y0
 	VPSLLD       $0x17, Y0, Y0
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x11, exp232consts<>+704(SB), Y2, Y2
 	VMULPS       Y8, Y9, Y9
-	VMULPS       Y0, Y9, Y9
+	VPADDD       exp232consts<>+768(SB), Y0, Y8
+	VBLENDVPS    Y2, Y8, Y0, Y8
+	VMULPS       Y8, Y9, Y9
+	VCMPPS       $0x11, exp232consts<>+832(SB), Y9, Y0
+	VPAND        Y2, Y0, Y0
+	VCMPPS       $0x15, exp232consts<>+832(SB), Y9, Y8
+	VPAND        Y2, Y8, Y2
+	VADDPS       exp232consts<>+832(SB), Y9, Y8
+	VPSUBD       exp232consts<>+832(SB), Y8, Y8
+	VMOVUPS      exp232consts<>+960(SB), Y10
+	VBLENDVPS    Y2, exp232consts<>+896(SB), Y10, Y2
+	VMULPS       Y2, Y9, Y9
+	VBLENDVPS    Y0, Y8, Y9, Y8
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x1e, exp232consts<>+704(SB), Y0, Y0
-	VBLENDVPS    Y0, exp232consts<>+768(SB), Y9, Y9
+	VCMPPS       $0x1e, exp232consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y0, exp232consts<>+1088(SB), Y8, Y8
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x11, exp232consts<>+832(SB), Y0, Y0
-	VBLENDVPS    Y0, exp232consts<>+896(SB), Y9, Y9
+	VCMPPS       $0x11, exp232consts<>+1152(SB), Y0, Y0
+	VBLENDVPS    Y0, exp232consts<>+704(SB), Y8, Y8
 	VMOVUPS      (SI)(R8*4), Y0
 	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
 	VMOVUPS      (SI)(R8*4), Y2
-	VPOR         exp232consts<>+960(SB), Y2, Y2
-	VBLENDVPS    Y0, Y2, Y9, Y2
+	VPOR         exp232consts<>+1216(SB), Y2, Y2
+	VBLENDVPS    Y0, Y2, Y8, Y2
 	VBLENDVPS    Y6, Y2, Y4, Y4
 	VPAND        exp232consts<>+512(SB), Y1, Y0
 	VPERMPS      exphi_32<>+0(SB), Y1, Y2
@@ -4111,19 +4238,33 @@ exp2VF32AVX2_loop2:
 	VPSUBD       Y0, Y1, Y1
 	VPSUBD       exp232consts<>+640(SB), Y1, Y1
 	VPSLLD       $0x17, Y1, Y1
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x11, exp232consts<>+704(SB), Y0, Y0
 	VMULPS       Y3, Y2, Y2
-	VMULPS       Y1, Y2, Y2
+	VPADDD       exp232consts<>+768(SB), Y1, Y3
+	VBLENDVPS    Y0, Y3, Y1, Y3
+	VMULPS       Y3, Y2, Y2
+	VCMPPS       $0x11, exp232consts<>+832(SB), Y2, Y1
+	VPAND        Y0, Y1, Y1
+	VCMPPS       $0x15, exp232consts<>+832(SB), Y2, Y3
+	VPAND        Y0, Y3, Y0
+	VADDPS       exp232consts<>+832(SB), Y2, Y3
+	VPSUBD       exp232consts<>+832(SB), Y3, Y3
+	VMOVUPS      exp232consts<>+960(SB), Y6
+	VBLENDVPS    Y0, exp232consts<>+896(SB), Y6, Y0
+	VMULPS       Y0, Y2, Y2
+	VBLENDVPS    Y1, Y3, Y2, Y3
 	VMOVUPS      32(SI)(R8*4), Y0
-	VCMPPS       $0x1e, exp232consts<>+704(SB), Y0, Y0
-	VBLENDVPS    Y0, exp232consts<>+768(SB), Y2, Y2
+	VCMPPS       $0x1e, exp232consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y0, exp232consts<>+1088(SB), Y3, Y3
 	VMOVUPS      32(SI)(R8*4), Y0
-	VCMPPS       $0x11, exp232consts<>+832(SB), Y0, Y0
-	VBLENDVPS    Y0, exp232consts<>+896(SB), Y2, Y2
+	VCMPPS       $0x11, exp232consts<>+1152(SB), Y0, Y0
+	VBLENDVPS    Y0, exp232consts<>+704(SB), Y3, Y3
 	VMOVUPS      32(SI)(R8*4), Y0
 	VCMPPS       $0x03, 32(SI)(R8*4), Y0, Y0
 	VMOVUPS      32(SI)(R8*4), Y1
-	VPOR         exp232consts<>+960(SB), Y1, Y1
-	VBLENDVPS    Y0, Y1, Y2, Y1
+	VPOR         exp232consts<>+1216(SB), Y1, Y1
+	VBLENDVPS    Y0, Y1, Y3, Y1
 	VBLENDVPS    Y7, Y1, Y5, Y5
 
 mathblock449:
@@ -4181,19 +4322,33 @@ exp2VF32AVX2_loop1:
 	VPSUBD       Y1, Y0, Y0
 	VPSUBD       exp232consts<>+640(SB), Y0, Y0
 	VPSLLD       $0x17, Y0, Y0
+	VMOVUPS      (SI)(R8*4), Y1
+	VCMPPS       $0x11, exp232consts<>+704(SB), Y1, Y1
 	VMULPS       Y4, Y5, Y5
-	VMULPS       Y0, Y5, Y5
+	VPADDD       exp232consts<>+768(SB), Y0, Y4
+	VBLENDVPS    Y1, Y4, Y0, Y4
+	VMULPS       Y4, Y5, Y5
+	VCMPPS       $0x11, exp232consts<>+832(SB), Y5, Y0
+	VPAND        Y1, Y0, Y0
+	VCMPPS       $0x15, exp232consts<>+832(SB), Y5, Y4
+	VPAND        Y1, Y4, Y1
+	VADDPS       exp232consts<>+832(SB), Y5, Y4
+	VPSUBD       exp232consts<>+832(SB), Y4, Y4
+	VMOVUPS      exp232consts<>+960(SB), Y6
+	VBLENDVPS    Y1, exp232consts<>+896(SB), Y6, Y1
+	VMULPS       Y1, Y5, Y5
+	VBLENDVPS    Y0, Y4, Y5, Y4
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x1e, exp232consts<>+704(SB), Y0, Y0
-	VBLENDVPS    Y0, exp232consts<>+768(SB), Y5, Y5
+	VCMPPS       $0x1e, exp232consts<>+1024(SB), Y0, Y0
+	VBLENDVPS    Y0, exp232consts<>+1088(SB), Y4, Y4
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x11, exp232consts<>+832(SB), Y0, Y0
-	VBLENDVPS    Y0, exp232consts<>+896(SB), Y5, Y5
+	VCMPPS       $0x11, exp232consts<>+1152(SB), Y0, Y0
+	VBLENDVPS    Y0, exp232consts<>+704(SB), Y4, Y4
 	VMOVUPS      (SI)(R8*4), Y0
 	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
 	VMOVUPS      (SI)(R8*4), Y1
-	VPOR         exp232consts<>+960(SB), Y1, Y1
-	VBLENDVPS    Y0, Y1, Y5, Y1
+	VPOR         exp232consts<>+1216(SB), Y1, Y1
+	VBLENDVPS    Y0, Y1, Y4, Y1
 	VBLENDVPS    Y3, Y1, Y2, Y2
 
 mathblock450:
@@ -4250,15 +4405,28 @@ exp2VF32AVX2_after1:
 	VPSUBD       X2, X1, X1
 	VPSUBD       exp232consts<>+640(SB), X1, X1
 	VPSLLD       $0x17, X1, X1
+	VCMPPS       $0x11, exp232consts<>+704(SB), X0, X2
 	VMULPS       X5, X6, X6
-	VMULPS       X1, X6, X6
-	VCMPPS       $0x1e, exp232consts<>+704(SB), X0, X1
-	VBLENDVPS    X1, exp232consts<>+768(SB), X6, X6
-	VCMPPS       $0x11, exp232consts<>+832(SB), X0, X1
-	VBLENDVPS    X1, exp232consts<>+896(SB), X6, X6
+	VPADDD       exp232consts<>+768(SB), X1, X5
+	VBLENDVPS    X2, X5, X1, X5
+	VMULPS       X5, X6, X6
+	VCMPPS       $0x11, exp232consts<>+832(SB), X6, X1
+	VPAND        X2, X1, X1
+	VCMPPS       $0x15, exp232consts<>+832(SB), X6, X5
+	VPAND        X2, X5, X2
+	VADDPS       exp232consts<>+832(SB), X6, X5
+	VPSUBD       exp232consts<>+832(SB), X5, X5
+	VMOVUPS      exp232consts<>+960(SB), X7
+	VBLENDVPS    X2, exp232consts<>+896(SB), X7, X2
+	VMULPS       X2, X6, X6
+	VBLENDVPS    X1, X5, X6, X5
+	VCMPPS       $0x1e, exp232consts<>+1024(SB), X0, X1
+	VBLENDVPS    X1, exp232consts<>+1088(SB), X5, X5
+	VCMPPS       $0x11, exp232consts<>+1152(SB), X0, X1
+	VBLENDVPS    X1, exp232consts<>+704(SB), X5, X5
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         exp232consts<>+960(SB), X0, X0
-	VBLENDVPS    X1, X0, X6, X0
+	VPOR         exp232consts<>+1216(SB), X0, X0
+	VBLENDVPS    X1, X0, X5, X0
 	VBLENDVPS    X4, X0, X3, X3
 
 mathblock451:
@@ -4314,15 +4482,28 @@ exp2VF32AVX2_tail4:
 	VPSUBD       X2, X1, X1
 	VPSUBD       exp232consts<>+640(SB), X1, X1
 	VPSLLD       $0x17, X1, X1
+	VCMPPS       $0x11, exp232consts<>+704(SB), X0, X2
 	VMULPS       X5, X6, X6
-	VMULPS       X1, X6, X6
-	VCMPPS       $0x1e, exp232consts<>+704(SB), X0, X1
-	VBLENDVPS    X1, exp232consts<>+768(SB), X6, X6
-	VCMPPS       $0x11, exp232consts<>+832(SB), X0, X1
-	VBLENDVPS    X1, exp232consts<>+896(SB), X6, X6
+	VPADDD       exp232consts<>+768(SB), X1, X5
+	VBLENDVPS    X2, X5, X1, X5
+	VMULPS       X5, X6, X6
+	VCMPPS       $0x11, exp232consts<>+832(SB), X6, X1
+	VPAND        X2, X1, X1
+	VCMPPS       $0x15, exp232consts<>+832(SB), X6, X5
+	VPAND        X2, X5, X2
+	VADDPS       exp232consts<>+832(SB), X6, X5
+	VPSUBD       exp232consts<>+832(SB), X5, X5
+	VMOVUPS      exp232consts<>+960(SB), X7
+	VBLENDVPS    X2, exp232consts<>+896(SB), X7, X2
+	VMULPS       X2, X6, X6
+	VBLENDVPS    X1, X5, X6, X5
+	VCMPPS       $0x1e, exp232consts<>+1024(SB), X0, X1
+	VBLENDVPS    X1, exp232consts<>+1088(SB), X5, X5
+	VCMPPS       $0x11, exp232consts<>+1152(SB), X0, X1
+	VBLENDVPS    X1, exp232consts<>+704(SB), X5, X5
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         exp232consts<>+960(SB), X0, X0
-	VBLENDVPS    X1, X0, X6, X0
+	VPOR         exp232consts<>+1216(SB), X0, X0
+	VBLENDVPS    X1, X0, X5, X0
 	VBLENDVPS    X4, X0, X3, X3
 
 mathblock452:
@@ -4378,15 +4559,28 @@ exp2VF32AVX2_tail2:
 	VPSUBD       X2, X1, X1
 	VPSUBD       exp232consts<>+640(SB), X1, X1
 	VPSLLD       $0x17, X1, X1
+	VCMPPS       $0x11, exp232consts<>+704(SB), X0, X2
 	VMULPS       X5, X6, X6
-	VMULPS       X1, X6, X6
-	VCMPPS       $0x1e, exp232consts<>+704(SB), X0, X1
-	VBLENDVPS    X1, exp232consts<>+768(SB), X6, X6
-	VCMPPS       $0x11, exp232consts<>+832(SB), X0, X1
-	VBLENDVPS    X1, exp232consts<>+896(SB), X6, X6
+	VPADDD       exp232consts<>+768(SB), X1, X5
+	VBLENDVPS    X2, X5, X1, X5
+	VMULPS       X5, X6, X6
+	VCMPPS       $0x11, exp232consts<>+832(SB), X6, X1
+	VPAND        X2, X1, X1
+	VCMPPS       $0x15, exp232consts<>+832(SB), X6, X5
+	VPAND        X2, X5, X2
+	VADDPS       exp232consts<>+832(SB), X6, X5
+	VPSUBD       exp232consts<>+832(SB), X5, X5
+	VMOVUPS      exp232consts<>+960(SB), X7
+	VBLENDVPS    X2, exp232consts<>+896(SB), X7, X2
+	VMULPS       X2, X6, X6
+	VBLENDVPS    X1, X5, X6, X5
+	VCMPPS       $0x1e, exp232consts<>+1024(SB), X0, X1
+	VBLENDVPS    X1, exp232consts<>+1088(SB), X5, X5
+	VCMPPS       $0x11, exp232consts<>+1152(SB), X0, X1
+	VBLENDVPS    X1, exp232consts<>+704(SB), X5, X5
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         exp232consts<>+960(SB), X0, X0
-	VBLENDVPS    X1, X0, X6, X0
+	VPOR         exp232consts<>+1216(SB), X0, X0
+	VBLENDVPS    X1, X0, X5, X0
 	VBLENDVPS    X4, X0, X3, X3
 
 mathblock453:
@@ -4492,47 +4686,79 @@ DATA exp232consts<>+672(SB)/8, $0x0000000100000001
 DATA exp232consts<>+680(SB)/8, $0x0000000100000001
 DATA exp232consts<>+688(SB)/8, $0x0000000100000001
 DATA exp232consts<>+696(SB)/8, $0x0000000100000001
-DATA exp232consts<>+704(SB)/8, $0x4300000043000000
-DATA exp232consts<>+712(SB)/8, $0x4300000043000000
-DATA exp232consts<>+720(SB)/8, $0x4300000043000000
-DATA exp232consts<>+728(SB)/8, $0x4300000043000000
-DATA exp232consts<>+736(SB)/8, $0x4300000043000000
-DATA exp232consts<>+744(SB)/8, $0x4300000043000000
-DATA exp232consts<>+752(SB)/8, $0x4300000043000000
-DATA exp232consts<>+760(SB)/8, $0x4300000043000000
-DATA exp232consts<>+768(SB)/8, $0x7f8000007f800000
-DATA exp232consts<>+776(SB)/8, $0x7f8000007f800000
-DATA exp232consts<>+784(SB)/8, $0x7f8000007f800000
-DATA exp232consts<>+792(SB)/8, $0x7f8000007f800000
-DATA exp232consts<>+800(SB)/8, $0x7f8000007f800000
-DATA exp232consts<>+808(SB)/8, $0x7f8000007f800000
-DATA exp232consts<>+816(SB)/8, $0x7f8000007f800000
-DATA exp232consts<>+824(SB)/8, $0x7f8000007f800000
-DATA exp232consts<>+832(SB)/8, $0xc3170000c3170000
-DATA exp232consts<>+840(SB)/8, $0xc3170000c3170000
-DATA exp232consts<>+848(SB)/8, $0xc3170000c3170000
-DATA exp232consts<>+856(SB)/8, $0xc3170000c3170000
-DATA exp232consts<>+864(SB)/8, $0xc3170000c3170000
-DATA exp232consts<>+872(SB)/8, $0xc3170000c3170000
-DATA exp232consts<>+880(SB)/8, $0xc3170000c3170000
-DATA exp232consts<>+888(SB)/8, $0xc3170000c3170000
-DATA exp232consts<>+896(SB)/8, $0x0000000000000000
-DATA exp232consts<>+904(SB)/8, $0x0000000000000000
-DATA exp232consts<>+912(SB)/8, $0x0000000000000000
-DATA exp232consts<>+920(SB)/8, $0x0000000000000000
-DATA exp232consts<>+928(SB)/8, $0x0000000000000000
-DATA exp232consts<>+936(SB)/8, $0x0000000000000000
-DATA exp232consts<>+944(SB)/8, $0x0000000000000000
-DATA exp232consts<>+952(SB)/8, $0x0000000000000000
-DATA exp232consts<>+960(SB)/8, $0x0040000000400000
-DATA exp232consts<>+968(SB)/8, $0x0040000000400000
-DATA exp232consts<>+976(SB)/8, $0x0040000000400000
-DATA exp232consts<>+984(SB)/8, $0x0040000000400000
-DATA exp232consts<>+992(SB)/8, $0x0040000000400000
-DATA exp232consts<>+1000(SB)/8, $0x0040000000400000
-DATA exp232consts<>+1008(SB)/8, $0x0040000000400000
-DATA exp232consts<>+1016(SB)/8, $0x0040000000400000
-GLOBL exp232consts<>(SB), RODATA|NOPTR, $1024
+DATA exp232consts<>+704(SB)/8, $0x0000000000000000
+DATA exp232consts<>+712(SB)/8, $0x0000000000000000
+DATA exp232consts<>+720(SB)/8, $0x0000000000000000
+DATA exp232consts<>+728(SB)/8, $0x0000000000000000
+DATA exp232consts<>+736(SB)/8, $0x0000000000000000
+DATA exp232consts<>+744(SB)/8, $0x0000000000000000
+DATA exp232consts<>+752(SB)/8, $0x0000000000000000
+DATA exp232consts<>+760(SB)/8, $0x0000000000000000
+DATA exp232consts<>+768(SB)/8, $0x2000000020000000
+DATA exp232consts<>+776(SB)/8, $0x2000000020000000
+DATA exp232consts<>+784(SB)/8, $0x2000000020000000
+DATA exp232consts<>+792(SB)/8, $0x2000000020000000
+DATA exp232consts<>+800(SB)/8, $0x2000000020000000
+DATA exp232consts<>+808(SB)/8, $0x2000000020000000
+DATA exp232consts<>+816(SB)/8, $0x2000000020000000
+DATA exp232consts<>+824(SB)/8, $0x2000000020000000
+DATA exp232consts<>+832(SB)/8, $0x2080000020800000
+DATA exp232consts<>+840(SB)/8, $0x2080000020800000
+DATA exp232consts<>+848(SB)/8, $0x2080000020800000
+DATA exp232consts<>+856(SB)/8, $0x2080000020800000
+DATA exp232consts<>+864(SB)/8, $0x2080000020800000
+DATA exp232consts<>+872(SB)/8, $0x2080000020800000
+DATA exp232consts<>+880(SB)/8, $0x2080000020800000
+DATA exp232consts<>+888(SB)/8, $0x2080000020800000
+DATA exp232consts<>+896(SB)/8, $0x1f8000001f800000
+DATA exp232consts<>+904(SB)/8, $0x1f8000001f800000
+DATA exp232consts<>+912(SB)/8, $0x1f8000001f800000
+DATA exp232consts<>+920(SB)/8, $0x1f8000001f800000
+DATA exp232consts<>+928(SB)/8, $0x1f8000001f800000
+DATA exp232consts<>+936(SB)/8, $0x1f8000001f800000
+DATA exp232consts<>+944(SB)/8, $0x1f8000001f800000
+DATA exp232consts<>+952(SB)/8, $0x1f8000001f800000
+DATA exp232consts<>+960(SB)/8, $0x3f8000003f800000
+DATA exp232consts<>+968(SB)/8, $0x3f8000003f800000
+DATA exp232consts<>+976(SB)/8, $0x3f8000003f800000
+DATA exp232consts<>+984(SB)/8, $0x3f8000003f800000
+DATA exp232consts<>+992(SB)/8, $0x3f8000003f800000
+DATA exp232consts<>+1000(SB)/8, $0x3f8000003f800000
+DATA exp232consts<>+1008(SB)/8, $0x3f8000003f800000
+DATA exp232consts<>+1016(SB)/8, $0x3f8000003f800000
+DATA exp232consts<>+1024(SB)/8, $0x4300000043000000
+DATA exp232consts<>+1032(SB)/8, $0x4300000043000000
+DATA exp232consts<>+1040(SB)/8, $0x4300000043000000
+DATA exp232consts<>+1048(SB)/8, $0x4300000043000000
+DATA exp232consts<>+1056(SB)/8, $0x4300000043000000
+DATA exp232consts<>+1064(SB)/8, $0x4300000043000000
+DATA exp232consts<>+1072(SB)/8, $0x4300000043000000
+DATA exp232consts<>+1080(SB)/8, $0x4300000043000000
+DATA exp232consts<>+1088(SB)/8, $0x7f8000007f800000
+DATA exp232consts<>+1096(SB)/8, $0x7f8000007f800000
+DATA exp232consts<>+1104(SB)/8, $0x7f8000007f800000
+DATA exp232consts<>+1112(SB)/8, $0x7f8000007f800000
+DATA exp232consts<>+1120(SB)/8, $0x7f8000007f800000
+DATA exp232consts<>+1128(SB)/8, $0x7f8000007f800000
+DATA exp232consts<>+1136(SB)/8, $0x7f8000007f800000
+DATA exp232consts<>+1144(SB)/8, $0x7f8000007f800000
+DATA exp232consts<>+1152(SB)/8, $0xc3170000c3170000
+DATA exp232consts<>+1160(SB)/8, $0xc3170000c3170000
+DATA exp232consts<>+1168(SB)/8, $0xc3170000c3170000
+DATA exp232consts<>+1176(SB)/8, $0xc3170000c3170000
+DATA exp232consts<>+1184(SB)/8, $0xc3170000c3170000
+DATA exp232consts<>+1192(SB)/8, $0xc3170000c3170000
+DATA exp232consts<>+1200(SB)/8, $0xc3170000c3170000
+DATA exp232consts<>+1208(SB)/8, $0xc3170000c3170000
+DATA exp232consts<>+1216(SB)/8, $0x0040000000400000
+DATA exp232consts<>+1224(SB)/8, $0x0040000000400000
+DATA exp232consts<>+1232(SB)/8, $0x0040000000400000
+DATA exp232consts<>+1240(SB)/8, $0x0040000000400000
+DATA exp232consts<>+1248(SB)/8, $0x0040000000400000
+DATA exp232consts<>+1256(SB)/8, $0x0040000000400000
+DATA exp232consts<>+1264(SB)/8, $0x0040000000400000
+DATA exp232consts<>+1272(SB)/8, $0x0040000000400000
+GLOBL exp232consts<>(SB), RODATA|NOPTR, $1280
 
 // func expm1VF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -7685,859 +7911,33 @@ sigmoidVF32AVX2_loop2:
 	CMPQ         R9, $0x00000010
 	JB           sigmoidVF32AVX2_after2
 	VMOVUPS      (SI)(R8*4), Y0
-	VPOR         sigmoid32consts<>+0(SB), Y0, Y0
+	VCMPPS       $0x11, sigmoid32consts<>+0(SB), Y0, Y0
 	VMOVUPS      32(SI)(R8*4), Y1
-	VPOR         sigmoid32consts<>+0(SB), Y1, Y1
-	VMOVUPS      sigmoid32consts<>+64(SB), Y2
-	VFMADD213PS  sigmoid32consts<>+128(SB), Y0, Y2
-	VMOVUPS      sigmoid32consts<>+64(SB), Y3
-	VFMADD213PS  sigmoid32consts<>+128(SB), Y1, Y3
-	VSUBPS       sigmoid32consts<>+128(SB), Y2, Y4
-	VSUBPS       sigmoid32consts<>+128(SB), Y3, Y5
-	VFNMADD231PS sigmoid32consts<>+256(SB), Y4, Y0
-	VFNMADD231PS sigmoid32consts<>+256(SB), Y5, Y1
-	VFNMADD231PS sigmoid32consts<>+192(SB), Y4, Y0
-	VFNMADD231PS sigmoid32consts<>+192(SB), Y5, Y1
-	VMOVUPS      sigmoid32consts<>+320(SB), Y4
-	VFMADD213PS  sigmoid32consts<>+384(SB), Y0, Y4
-	VMOVUPS      sigmoid32consts<>+320(SB), Y5
-	VFMADD213PS  sigmoid32consts<>+384(SB), Y1, Y5
-	VMULPS       Y0, Y0, Y6
-	VMULPS       Y1, Y1, Y7
-	VPERMPS      exptail_32<>+0(SB), Y2, Y8
-	VPERMPS      exptail_32<>+32(SB), Y2, Y9
-	VPSLLD       $0x1c, Y2, Y10
-	VBLENDVPS    Y10, Y9, Y8, Y8
-	VPERMPS      exptail_32<>+0(SB), Y3, Y9
-	VPERMPS      exptail_32<>+32(SB), Y3, Y10
-	VPSLLD       $0x1c, Y3, Y11
-	VBLENDVPS    Y11, Y10, Y9, Y9
-	VADDPS       Y8, Y0, Y0
-	VADDPS       Y9, Y1, Y1
-	VFMADD231PS  Y4, Y6, Y0
-	VFMADD231PS  Y5, Y7, Y1
-	VPERMPS      exphi_32<>+0(SB), Y2, Y4
-	VPERMPS      exphi_32<>+32(SB), Y2, Y5
-	VPSLLD       $0x1c, Y2, Y6
-	VBLENDVPS    Y6, Y5, Y4, Y4
-	VPERMPS      exphi_32<>+0(SB), Y3, Y5
-	VPERMPS      exphi_32<>+32(SB), Y3, Y6
-	VPSLLD       $0x1c, Y3, Y7
-	VBLENDVPS    Y7, Y6, Y5, Y5
-	VPSLLD       $0x13, Y2, Y2
-	VPSLLD       $0x13, Y3, Y3
-	VPADDD       Y2, Y4, Y4
-	VPADDD       Y3, Y5, Y5
-	VMOVUPS      Y4, Y2
-	VFMADD231PS  Y4, Y0, Y2
-	VMOVUPS      Y5, Y3
-	VFMADD231PS  Y5, Y1, Y3
-	VSUBPS       Y2, Y4, Y6
-	VSUBPS       Y3, Y5, Y7
-	VFMADD231PS  Y4, Y0, Y6
-	VFMADD231PS  Y5, Y1, Y7
-	VADDPS       sigmoid32consts<>+448(SB), Y2, Y0
-	VADDPS       sigmoid32consts<>+448(SB), Y3, Y1
-	VMOVUPS      sigmoid32consts<>+448(SB), Y4
-	VSUBPS       Y0, Y4, Y4
-	VMOVUPS      sigmoid32consts<>+448(SB), Y5
-	VSUBPS       Y1, Y5, Y5
-	VADDPS       Y2, Y4, Y4
-	VADDPS       Y3, Y5, Y5
-	VADDPS       Y6, Y4, Y4
-	VADDPS       Y7, Y5, Y5
-	VMOVUPS      (SI)(R8*4), Y8
-	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y8, Y8
-	VMOVUPS      32(SI)(R8*4), Y9
-	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y9, Y9
-	VMOVUPS      sigmoid32consts<>+448(SB), Y10
-	VBLENDVPS    Y8, Y2, Y10, Y2
-	VMOVUPS      sigmoid32consts<>+448(SB), Y10
-	VBLENDVPS    Y9, Y3, Y10, Y3
-	VMOVUPS      sigmoid32consts<>+512(SB), Y10
-	VBLENDVPS    Y8, Y6, Y10, Y6
-	VMOVUPS      sigmoid32consts<>+512(SB), Y8
-	VBLENDVPS    Y9, Y7, Y8, Y7
-	VMOVUPS      sigmoid32consts<>+448(SB), Y8
-	VDIVPS       Y0, Y8, Y8
-	VMOVUPS      sigmoid32consts<>+448(SB), Y9
-	VDIVPS       Y1, Y9, Y9
-	VMULPS       Y8, Y2, Y10
-	VMULPS       Y9, Y3, Y11
-	VFNMADD231PS Y10, Y0, Y2
-	VFNMADD231PS Y11, Y1, Y3
-	VADDPS       Y6, Y2, Y2
-	VADDPS       Y7, Y3, Y3
-	VFNMADD231PS Y10, Y4, Y2
-	VFNMADD231PS Y11, Y5, Y3
-	VFMADD231PS  Y8, Y2, Y10
-	VFMADD231PS  Y9, Y3, Y11
-	VMOVUPS      (SI)(R8*4), Y0
-	VPAND        sigmoid32consts<>+576(SB), Y0, Y0
-	VMOVUPS      32(SI)(R8*4), Y1
-	VPAND        sigmoid32consts<>+576(SB), Y1, Y1
-	VCMPPS       $0x15, sigmoid32consts<>+640(SB), Y0, Y0
-	VCMPPS       $0x15, sigmoid32consts<>+640(SB), Y1, Y1
-	VPOR         Y1, Y0, Y2
-	VPTEST       Y2, Y2
-	JZ           mathblock469
+	VCMPPS       $0x11, sigmoid32consts<>+0(SB), Y1, Y1
 	VMOVUPS      (SI)(R8*4), Y2
-	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y2, Y2
-	VMOVUPS      sigmoid32consts<>+64(SB), Y3
-	VMOVUPS      (SI)(R8*4), Y4
-	VFMADD213PS  sigmoid32consts<>+128(SB), Y4, Y3
-	VSUBPS       sigmoid32consts<>+128(SB), Y3, Y4
+	VPOR         sigmoid32consts<>+64(SB), Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y3
+	VPOR         sigmoid32consts<>+64(SB), Y3, Y3
+	VMOVUPS      sigmoid32consts<>+192(SB), Y4
+	VBLENDVPS    Y0, sigmoid32consts<>+128(SB), Y4, Y4
+	VMOVUPS      sigmoid32consts<>+192(SB), Y5
+	VBLENDVPS    Y1, sigmoid32consts<>+128(SB), Y5, Y5
+	VMAXPS       Y4, Y2, Y2
+	VMAXPS       Y5, Y3, Y3
+	VMOVUPS      sigmoid32consts<>+256(SB), Y4
+	VFMADD213PS  sigmoid32consts<>+320(SB), Y2, Y4
 	VMOVUPS      sigmoid32consts<>+256(SB), Y5
-	VFNMADD213PS (SI)(R8*4), Y4, Y5
-	VFNMADD231PS sigmoid32consts<>+192(SB), Y4, Y5
-	VMOVUPS      sigmoid32consts<>+320(SB), Y4
-	VFMADD213PS  sigmoid32consts<>+384(SB), Y5, Y4
-	VMULPS       Y5, Y5, Y6
-	VPERMPS      exptail_32<>+0(SB), Y3, Y7
-	VPERMPS      exptail_32<>+32(SB), Y3, Y8
-	VPSLLD       $0x1c, Y3, Y9
-	VBLENDVPS    Y9, Y8, Y7, Y7
-	VADDPS       Y7, Y5, Y5
-	VFMADD231PS  Y4, Y6, Y5
-	VPAND        sigmoid32consts<>+704(SB), Y3, Y4
-	VPERMPS      exphi_32<>+0(SB), Y3, Y6
-	VPERMPS      exphi_32<>+32(SB), Y3, Y7
-	VPSLLD       $0x1c, Y3, Y8
-	VBLENDVPS    Y8, Y7, Y6, Y6
-	VPSLLD       $0x13, Y4, Y4
-	VPADDD       Y4, Y6, Y6
-	VFMADD231PS  Y6, Y5, Y6
-	VPSUBD       sigmoid32consts<>+768(SB), Y3, Y3
-	VPSRLD       $0x04, Y3, Y3
-	VPSRLD       $0x01, Y3, Y4
-	VPSUBD       sigmoid32consts<>+832(SB), Y4, Y5
-	VPSLLD       $0x17, Y5, Y5
-	VPSUBD       Y4, Y3, Y3
-	VPSUBD       sigmoid32consts<>+832(SB), Y3, Y3
-	VPSLLD       $0x17, Y3, Y3
-	VMULPS       Y5, Y6, Y6
-	VMULPS       Y3, Y6, Y6
-	VMOVUPS      (SI)(R8*4), Y3
-	VCMPPS       $0x1e, sigmoid32consts<>+896(SB), Y3, Y3
-	VBLENDVPS    Y3, sigmoid32consts<>+960(SB), Y6, Y6
-	VMOVUPS      (SI)(R8*4), Y3
-	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), Y3, Y3
-	VBLENDVPS    Y3, sigmoid32consts<>+512(SB), Y6, Y6
-	VMOVUPS      (SI)(R8*4), Y3
-	VCMPPS       $0x03, (SI)(R8*4), Y3, Y3
-	VMOVUPS      (SI)(R8*4), Y4
-	VPOR         sigmoid32consts<>+1088(SB), Y4, Y4
-	VBLENDVPS    Y3, Y4, Y6, Y4
-	VMOVUPS      sigmoid32consts<>+448(SB), Y3
-	VBLENDVPS    Y2, Y4, Y3, Y4
-	VMOVUPS      (SI)(R8*4), Y2
-	VCMPPS       $0x03, (SI)(R8*4), Y2, Y2
-	VMOVUPS      (SI)(R8*4), Y3
-	VPOR         sigmoid32consts<>+1088(SB), Y3, Y3
-	VBLENDVPS    Y2, Y3, Y4, Y3
-	VBLENDVPS    Y0, Y3, Y10, Y10
-	VMOVUPS      32(SI)(R8*4), Y0
-	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y0, Y0
-	VMOVUPS      sigmoid32consts<>+64(SB), Y2
-	VMOVUPS      32(SI)(R8*4), Y3
-	VFMADD213PS  sigmoid32consts<>+128(SB), Y3, Y2
-	VSUBPS       sigmoid32consts<>+128(SB), Y2, Y3
-	VMOVUPS      sigmoid32consts<>+256(SB), Y4
-	VFNMADD213PS 32(SI)(R8*4), Y3, Y4
-	VFNMADD231PS sigmoid32consts<>+192(SB), Y3, Y4
-	VMOVUPS      sigmoid32consts<>+320(SB), Y3
-	VFMADD213PS  sigmoid32consts<>+384(SB), Y4, Y3
-	VMULPS       Y4, Y4, Y5
-	VPERMPS      exptail_32<>+0(SB), Y2, Y6
-	VPERMPS      exptail_32<>+32(SB), Y2, Y7
-	VPSLLD       $0x1c, Y2, Y8
-	VBLENDVPS    Y8, Y7, Y6, Y6
-	VADDPS       Y6, Y4, Y4
-	VFMADD231PS  Y3, Y5, Y4
-	VPAND        sigmoid32consts<>+704(SB), Y2, Y3
-	VPERMPS      exphi_32<>+0(SB), Y2, Y5
-	VPERMPS      exphi_32<>+32(SB), Y2, Y6
-	VPSLLD       $0x1c, Y2, Y7
-	VBLENDVPS    Y7, Y6, Y5, Y5
-	VPSLLD       $0x13, Y3, Y3
-	VPADDD       Y3, Y5, Y5
-	VFMADD231PS  Y5, Y4, Y5
-	VPSUBD       sigmoid32consts<>+768(SB), Y2, Y2
-	VPSRLD       $0x04, Y2, Y2
-	VPSRLD       $0x01, Y2, Y3
-	VPSUBD       sigmoid32consts<>+832(SB), Y3, Y4
-	VPSLLD       $0x17, Y4, Y4
-	VPSUBD       Y3, Y2, Y2
-	VPSUBD       sigmoid32consts<>+832(SB), Y2, Y2
-	VPSLLD       $0x17, Y2, Y2
-	VMULPS       Y4, Y5, Y5
-	VMULPS       Y2, Y5, Y5
-	VMOVUPS      32(SI)(R8*4), Y2
-	VCMPPS       $0x1e, sigmoid32consts<>+896(SB), Y2, Y2
-	VBLENDVPS    Y2, sigmoid32consts<>+960(SB), Y5, Y5
-	VMOVUPS      32(SI)(R8*4), Y2
-	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), Y2, Y2
-	VBLENDVPS    Y2, sigmoid32consts<>+512(SB), Y5, Y5
-	VMOVUPS      32(SI)(R8*4), Y2
-	VCMPPS       $0x03, 32(SI)(R8*4), Y2, Y2
-	VMOVUPS      32(SI)(R8*4), Y3
-	VPOR         sigmoid32consts<>+1088(SB), Y3, Y3
-	VBLENDVPS    Y2, Y3, Y5, Y3
-	VMOVUPS      sigmoid32consts<>+448(SB), Y2
-	VBLENDVPS    Y0, Y3, Y2, Y3
-	VMOVUPS      32(SI)(R8*4), Y0
-	VCMPPS       $0x03, 32(SI)(R8*4), Y0, Y0
-	VMOVUPS      32(SI)(R8*4), Y2
-	VPOR         sigmoid32consts<>+1088(SB), Y2, Y2
-	VBLENDVPS    Y0, Y2, Y3, Y2
-	VBLENDVPS    Y1, Y2, Y11, Y11
-
-mathblock469:
-	VMOVUPS Y10, (DX)(R8*4)
-	VMOVUPS Y11, 32(DX)(R8*4)
-	ADDQ    $0x00000010, R8
-	SUBQ    $0x00000010, R9
-	JMP     sigmoidVF32AVX2_loop2
-
-sigmoidVF32AVX2_after2:
-sigmoidVF32AVX2_loop1:
-	CMPQ         R9, $0x00000008
-	JB           sigmoidVF32AVX2_after1
-	VMOVUPS      (SI)(R8*4), Y0
-	VPOR         sigmoid32consts<>+0(SB), Y0, Y0
-	VMOVUPS      sigmoid32consts<>+64(SB), Y1
-	VFMADD213PS  sigmoid32consts<>+128(SB), Y0, Y1
-	VSUBPS       sigmoid32consts<>+128(SB), Y1, Y2
-	VFNMADD231PS sigmoid32consts<>+256(SB), Y2, Y0
-	VFNMADD231PS sigmoid32consts<>+192(SB), Y2, Y0
-	VMOVUPS      sigmoid32consts<>+320(SB), Y2
-	VFMADD213PS  sigmoid32consts<>+384(SB), Y0, Y2
-	VMULPS       Y0, Y0, Y3
-	VPERMPS      exptail_32<>+0(SB), Y1, Y4
-	VPERMPS      exptail_32<>+32(SB), Y1, Y5
-	VPSLLD       $0x1c, Y1, Y6
-	VBLENDVPS    Y6, Y5, Y4, Y4
-	VADDPS       Y4, Y0, Y0
-	VFMADD231PS  Y2, Y3, Y0
-	VPERMPS      exphi_32<>+0(SB), Y1, Y2
-	VPERMPS      exphi_32<>+32(SB), Y1, Y3
-	VPSLLD       $0x1c, Y1, Y4
-	VBLENDVPS    Y4, Y3, Y2, Y2
-	VPSLLD       $0x13, Y1, Y1
-	VPADDD       Y1, Y2, Y2
-	VMOVUPS      Y2, Y1
-	VFMADD231PS  Y2, Y0, Y1
-	VSUBPS       Y1, Y2, Y3
-	VFMADD231PS  Y2, Y0, Y3
-	VADDPS       sigmoid32consts<>+448(SB), Y1, Y0
-	VMOVUPS      sigmoid32consts<>+448(SB), Y2
-	VSUBPS       Y0, Y2, Y2
-	VADDPS       Y1, Y2, Y2
-	VADDPS       Y3, Y2, Y2
-	VMOVUPS      (SI)(R8*4), Y4
-	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y4, Y4
-	VMOVUPS      sigmoid32consts<>+448(SB), Y5
-	VBLENDVPS    Y4, Y1, Y5, Y1
-	VMOVUPS      sigmoid32consts<>+512(SB), Y5
-	VBLENDVPS    Y4, Y3, Y5, Y3
-	VMOVUPS      sigmoid32consts<>+448(SB), Y4
-	VDIVPS       Y0, Y4, Y4
-	VMULPS       Y4, Y1, Y5
-	VFNMADD231PS Y5, Y0, Y1
-	VADDPS       Y3, Y1, Y1
-	VFNMADD231PS Y5, Y2, Y1
-	VFMADD231PS  Y4, Y1, Y5
-	VMOVUPS      (SI)(R8*4), Y0
-	VPAND        sigmoid32consts<>+576(SB), Y0, Y0
-	VCMPPS       $0x15, sigmoid32consts<>+640(SB), Y0, Y0
-	VPTEST       Y0, Y0
-	JZ           mathblock470
-	VMOVUPS      (SI)(R8*4), Y1
-	VCMPPS       $0x11, sigmoid32consts<>+512(SB), Y1, Y1
-	VMOVUPS      sigmoid32consts<>+64(SB), Y2
-	VMOVUPS      (SI)(R8*4), Y3
-	VFMADD213PS  sigmoid32consts<>+128(SB), Y3, Y2
-	VSUBPS       sigmoid32consts<>+128(SB), Y2, Y3
-	VMOVUPS      sigmoid32consts<>+256(SB), Y4
-	VFNMADD213PS (SI)(R8*4), Y3, Y4
-	VFNMADD231PS sigmoid32consts<>+192(SB), Y3, Y4
-	VMOVUPS      sigmoid32consts<>+320(SB), Y3
-	VFMADD213PS  sigmoid32consts<>+384(SB), Y4, Y3
-	VMULPS       Y4, Y4, Y6
-	VPERMPS      exptail_32<>+0(SB), Y2, Y7
-	VPERMPS      exptail_32<>+32(SB), Y2, Y8
-	VPSLLD       $0x1c, Y2, Y9
-	VBLENDVPS    Y9, Y8, Y7, Y7
-	VADDPS       Y7, Y4, Y4
-	VFMADD231PS  Y3, Y6, Y4
-	VPAND        sigmoid32consts<>+704(SB), Y2, Y3
-	VPERMPS      exphi_32<>+0(SB), Y2, Y6
-	VPERMPS      exphi_32<>+32(SB), Y2, Y7
-	VPSLLD       $0x1c, Y2, Y8
-	VBLENDVPS    Y8, Y7, Y6, Y6
-	VPSLLD       $0x13, Y3, Y3
-	VPADDD       Y3, Y6, Y6
-	VFMADD231PS  Y6, Y4, Y6
-	VPSUBD       sigmoid32consts<>+768(SB), Y2, Y2
-	VPSRLD       $0x04, Y2, Y2
-	VPSRLD       $0x01, Y2, Y3
-	VPSUBD       sigmoid32consts<>+832(SB), Y3, Y4
-	VPSLLD       $0x17, Y4, Y4
-	VPSUBD       Y3, Y2, Y2
-	VPSUBD       sigmoid32consts<>+832(SB), Y2, Y2
-	VPSLLD       $0x17, Y2, Y2
-	VMULPS       Y4, Y6, Y6
-	VMULPS       Y2, Y6, Y6
-	VMOVUPS      (SI)(R8*4), Y2
-	VCMPPS       $0x1e, sigmoid32consts<>+896(SB), Y2, Y2
-	VBLENDVPS    Y2, sigmoid32consts<>+960(SB), Y6, Y6
-	VMOVUPS      (SI)(R8*4), Y2
-	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), Y2, Y2
-	VBLENDVPS    Y2, sigmoid32consts<>+512(SB), Y6, Y6
-	VMOVUPS      (SI)(R8*4), Y2
-	VCMPPS       $0x03, (SI)(R8*4), Y2, Y2
-	VMOVUPS      (SI)(R8*4), Y3
-	VPOR         sigmoid32consts<>+1088(SB), Y3, Y3
-	VBLENDVPS    Y2, Y3, Y6, Y3
-	VMOVUPS      sigmoid32consts<>+448(SB), Y2
-	VBLENDVPS    Y1, Y3, Y2, Y3
-	VMOVUPS      (SI)(R8*4), Y1
-	VCMPPS       $0x03, (SI)(R8*4), Y1, Y1
-	VMOVUPS      (SI)(R8*4), Y2
-	VPOR         sigmoid32consts<>+1088(SB), Y2, Y2
-	VBLENDVPS    Y1, Y2, Y3, Y2
-	VBLENDVPS    Y0, Y2, Y5, Y5
-
-mathblock470:
-	VMOVUPS Y5, (DX)(R8*4)
-	ADDQ    $0x00000008, R8
-	SUBQ    $0x00000008, R9
-	JMP     sigmoidVF32AVX2_loop1
-
-sigmoidVF32AVX2_after1:
-	CMPQ         R9, $0x00000004
-	JB           sigmoidVF32AVX2_tail4
-	VMOVUPS      (SI)(R8*4), X0
-	VPOR         sigmoid32consts<>+0(SB), X0, X1
-	VMOVUPS      sigmoid32consts<>+64(SB), X2
-	VFMADD213PS  sigmoid32consts<>+128(SB), X1, X2
-	VSUBPS       sigmoid32consts<>+128(SB), X2, X3
-	VFNMADD231PS sigmoid32consts<>+256(SB), X3, X1
-	VFNMADD231PS sigmoid32consts<>+192(SB), X3, X1
-	VMOVUPS      sigmoid32consts<>+320(SB), X3
-	VFMADD213PS  sigmoid32consts<>+384(SB), X1, X3
-	VMULPS       X1, X1, X4
-	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X2, X6
-	VPCMPEQD     X6, X6, X7
-	VPXOR        X6, X6, X5
-	VPGATHERDD   X7, (R10)(X6*4), X5
-	VADDPS       X5, X1, X1
-	VFMADD231PS  X3, X4, X1
-	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X2, X4
-	VPCMPEQD     X4, X4, X5
-	VPXOR        X4, X4, X3
-	VPGATHERDD   X5, (R10)(X4*4), X3
-	VPSLLD       $0x13, X2, X2
-	VPADDD       X2, X3, X3
-	VMOVUPS      X3, X2
-	VFMADD231PS  X3, X1, X2
-	VSUBPS       X2, X3, X4
-	VFMADD231PS  X3, X1, X4
-	VADDPS       sigmoid32consts<>+448(SB), X2, X1
-	VMOVUPS      sigmoid32consts<>+448(SB), X3
-	VSUBPS       X1, X3, X3
-	VADDPS       X2, X3, X3
-	VADDPS       X4, X3, X3
-	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X5
-	VMOVUPS      sigmoid32consts<>+448(SB), X6
-	VBLENDVPS    X5, X2, X6, X2
-	VMOVUPS      sigmoid32consts<>+512(SB), X6
-	VBLENDVPS    X5, X4, X6, X4
-	VMOVUPS      sigmoid32consts<>+448(SB), X5
-	VDIVPS       X1, X5, X5
-	VMULPS       X5, X2, X6
-	VFNMADD231PS X6, X1, X2
-	VADDPS       X4, X2, X2
-	VFNMADD231PS X6, X3, X2
-	VFMADD231PS  X5, X2, X6
-	VPAND        sigmoid32consts<>+576(SB), X0, X1
-	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
-	VPTEST       X1, X1
-	JZ           mathblock471
-	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
-	VMOVUPS      sigmoid32consts<>+64(SB), X3
-	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
-	VSUBPS       sigmoid32consts<>+128(SB), X3, X4
-	VMOVUPS      sigmoid32consts<>+256(SB), X5
-	VFNMADD213PS X0, X4, X5
-	VFNMADD231PS sigmoid32consts<>+192(SB), X4, X5
-	VMOVUPS      sigmoid32consts<>+320(SB), X4
-	VFMADD213PS  sigmoid32consts<>+384(SB), X5, X4
-	VMULPS       X5, X5, X7
-	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X3, X9
-	VPCMPEQD     X9, X9, X10
-	VPXOR        X9, X9, X8
-	VPGATHERDD   X10, (R10)(X9*4), X8
-	VADDPS       X8, X5, X5
-	VFMADD231PS  X4, X7, X5
-	VPAND        sigmoid32consts<>+704(SB), X3, X4
-	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X3, X8
-	VPCMPEQD     X8, X8, X9
-	VPXOR        X8, X8, X7
-	VPGATHERDD   X9, (R10)(X8*4), X7
-	VPSLLD       $0x13, X4, X4
-	VPADDD       X4, X7, X7
-	VFMADD231PS  X7, X5, X7
-	VPSUBD       sigmoid32consts<>+768(SB), X3, X3
-	VPSRLD       $0x04, X3, X3
-	VPSRLD       $0x01, X3, X4
-	VPSUBD       sigmoid32consts<>+832(SB), X4, X5
-	VPSLLD       $0x17, X5, X5
-	VPSUBD       X4, X3, X3
-	VPSUBD       sigmoid32consts<>+832(SB), X3, X3
-	VPSLLD       $0x17, X3, X3
-	VMULPS       X5, X7, X7
-	VMULPS       X3, X7, X7
-	VCMPPS       $0x1e, sigmoid32consts<>+896(SB), X0, X3
-	VBLENDVPS    X3, sigmoid32consts<>+960(SB), X7, X7
-	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), X0, X3
-	VBLENDVPS    X3, sigmoid32consts<>+512(SB), X7, X7
-	VCMPPS       $0x03, X0, X0, X3
-	VPOR         sigmoid32consts<>+1088(SB), X0, X4
-	VBLENDVPS    X3, X4, X7, X4
-	VMOVUPS      sigmoid32consts<>+448(SB), X3
-	VBLENDVPS    X2, X4, X3, X4
-	VCMPPS       $0x03, X0, X0, X2
-	VPOR         sigmoid32consts<>+1088(SB), X0, X0
-	VBLENDVPS    X2, X0, X4, X0
-	VBLENDVPS    X1, X0, X6, X6
-
-mathblock471:
-	VMOVUPS X6, (DX)(R8*4)
-	ADDQ    $0x00000004, R8
-	SUBQ    $0x00000004, R9
-
-sigmoidVF32AVX2_tail4:
-	CMPQ         R9, $0x00000002
-	JB           sigmoidVF32AVX2_tail2
-	VMOVQ        (SI)(R8*4), X0
-	VPOR         sigmoid32consts<>+0(SB), X0, X1
-	VMOVUPS      sigmoid32consts<>+64(SB), X2
-	VFMADD213PS  sigmoid32consts<>+128(SB), X1, X2
-	VSUBPS       sigmoid32consts<>+128(SB), X2, X3
-	VFNMADD231PS sigmoid32consts<>+256(SB), X3, X1
-	VFNMADD231PS sigmoid32consts<>+192(SB), X3, X1
-	VMOVUPS      sigmoid32consts<>+320(SB), X3
-	VFMADD213PS  sigmoid32consts<>+384(SB), X1, X3
-	VMULPS       X1, X1, X4
-	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X2, X6
-	VPCMPEQD     X6, X6, X7
-	VPXOR        X6, X6, X5
-	VPGATHERDD   X7, (R10)(X6*4), X5
-	VADDPS       X5, X1, X1
-	VFMADD231PS  X3, X4, X1
-	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X2, X4
-	VPCMPEQD     X4, X4, X5
-	VPXOR        X4, X4, X3
-	VPGATHERDD   X5, (R10)(X4*4), X3
-	VPSLLD       $0x13, X2, X2
-	VPADDD       X2, X3, X3
-	VMOVUPS      X3, X2
-	VFMADD231PS  X3, X1, X2
-	VSUBPS       X2, X3, X4
-	VFMADD231PS  X3, X1, X4
-	VADDPS       sigmoid32consts<>+448(SB), X2, X1
-	VMOVUPS      sigmoid32consts<>+448(SB), X3
-	VSUBPS       X1, X3, X3
-	VADDPS       X2, X3, X3
-	VADDPS       X4, X3, X3
-	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X5
-	VMOVUPS      sigmoid32consts<>+448(SB), X6
-	VBLENDVPS    X5, X2, X6, X2
-	VMOVUPS      sigmoid32consts<>+512(SB), X6
-	VBLENDVPS    X5, X4, X6, X4
-	VMOVUPS      sigmoid32consts<>+448(SB), X5
-	VDIVPS       X1, X5, X5
-	VMULPS       X5, X2, X6
-	VFNMADD231PS X6, X1, X2
-	VADDPS       X4, X2, X2
-	VFNMADD231PS X6, X3, X2
-	VFMADD231PS  X5, X2, X6
-	VPAND        sigmoid32consts<>+576(SB), X0, X1
-	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
-	VPTEST       X1, X1
-	JZ           mathblock472
-	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
-	VMOVUPS      sigmoid32consts<>+64(SB), X3
-	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
-	VSUBPS       sigmoid32consts<>+128(SB), X3, X4
-	VMOVUPS      sigmoid32consts<>+256(SB), X5
-	VFNMADD213PS X0, X4, X5
-	VFNMADD231PS sigmoid32consts<>+192(SB), X4, X5
-	VMOVUPS      sigmoid32consts<>+320(SB), X4
-	VFMADD213PS  sigmoid32consts<>+384(SB), X5, X4
-	VMULPS       X5, X5, X7
-	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X3, X9
-	VPCMPEQD     X9, X9, X10
-	VPXOR        X9, X9, X8
-	VPGATHERDD   X10, (R10)(X9*4), X8
-	VADDPS       X8, X5, X5
-	VFMADD231PS  X4, X7, X5
-	VPAND        sigmoid32consts<>+704(SB), X3, X4
-	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X3, X8
-	VPCMPEQD     X8, X8, X9
-	VPXOR        X8, X8, X7
-	VPGATHERDD   X9, (R10)(X8*4), X7
-	VPSLLD       $0x13, X4, X4
-	VPADDD       X4, X7, X7
-	VFMADD231PS  X7, X5, X7
-	VPSUBD       sigmoid32consts<>+768(SB), X3, X3
-	VPSRLD       $0x04, X3, X3
-	VPSRLD       $0x01, X3, X4
-	VPSUBD       sigmoid32consts<>+832(SB), X4, X5
-	VPSLLD       $0x17, X5, X5
-	VPSUBD       X4, X3, X3
-	VPSUBD       sigmoid32consts<>+832(SB), X3, X3
-	VPSLLD       $0x17, X3, X3
-	VMULPS       X5, X7, X7
-	VMULPS       X3, X7, X7
-	VCMPPS       $0x1e, sigmoid32consts<>+896(SB), X0, X3
-	VBLENDVPS    X3, sigmoid32consts<>+960(SB), X7, X7
-	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), X0, X3
-	VBLENDVPS    X3, sigmoid32consts<>+512(SB), X7, X7
-	VCMPPS       $0x03, X0, X0, X3
-	VPOR         sigmoid32consts<>+1088(SB), X0, X4
-	VBLENDVPS    X3, X4, X7, X4
-	VMOVUPS      sigmoid32consts<>+448(SB), X3
-	VBLENDVPS    X2, X4, X3, X4
-	VCMPPS       $0x03, X0, X0, X2
-	VPOR         sigmoid32consts<>+1088(SB), X0, X0
-	VBLENDVPS    X2, X0, X4, X0
-	VBLENDVPS    X1, X0, X6, X6
-
-mathblock472:
-	VMOVQ X6, (DX)(R8*4)
-	ADDQ  $0x00000002, R8
-	SUBQ  $0x00000002, R9
-
-sigmoidVF32AVX2_tail2:
-	CMPQ         R9, $0x00000001
-	JB           sigmoidVF32AVX2_tail1
-	VMOVSS       (SI)(R8*4), X0
-	VPOR         sigmoid32consts<>+0(SB), X0, X1
-	VMOVUPS      sigmoid32consts<>+64(SB), X2
-	VFMADD213PS  sigmoid32consts<>+128(SB), X1, X2
-	VSUBPS       sigmoid32consts<>+128(SB), X2, X3
-	VFNMADD231PS sigmoid32consts<>+256(SB), X3, X1
-	VFNMADD231PS sigmoid32consts<>+192(SB), X3, X1
-	VMOVUPS      sigmoid32consts<>+320(SB), X3
-	VFMADD213PS  sigmoid32consts<>+384(SB), X1, X3
-	VMULPS       X1, X1, X4
-	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X2, X6
-	VPCMPEQD     X6, X6, X7
-	VPXOR        X6, X6, X5
-	VPGATHERDD   X7, (R10)(X6*4), X5
-	VADDPS       X5, X1, X1
-	VFMADD231PS  X3, X4, X1
-	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X2, X4
-	VPCMPEQD     X4, X4, X5
-	VPXOR        X4, X4, X3
-	VPGATHERDD   X5, (R10)(X4*4), X3
-	VPSLLD       $0x13, X2, X2
-	VPADDD       X2, X3, X3
-	VMOVUPS      X3, X2
-	VFMADD231PS  X3, X1, X2
-	VSUBPS       X2, X3, X4
-	VFMADD231PS  X3, X1, X4
-	VADDPS       sigmoid32consts<>+448(SB), X2, X1
-	VMOVUPS      sigmoid32consts<>+448(SB), X3
-	VSUBPS       X1, X3, X3
-	VADDPS       X2, X3, X3
-	VADDPS       X4, X3, X3
-	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X5
-	VMOVUPS      sigmoid32consts<>+448(SB), X6
-	VBLENDVPS    X5, X2, X6, X2
-	VMOVUPS      sigmoid32consts<>+512(SB), X6
-	VBLENDVPS    X5, X4, X6, X4
-	VMOVUPS      sigmoid32consts<>+448(SB), X5
-	VDIVPS       X1, X5, X5
-	VMULPS       X5, X2, X6
-	VFNMADD231PS X6, X1, X2
-	VADDPS       X4, X2, X2
-	VFNMADD231PS X6, X3, X2
-	VFMADD231PS  X5, X2, X6
-	VPAND        sigmoid32consts<>+576(SB), X0, X1
-	VCMPPS       $0x15, sigmoid32consts<>+640(SB), X1, X1
-	VPTEST       X1, X1
-	JZ           mathblock473
-	VCMPPS       $0x11, sigmoid32consts<>+512(SB), X0, X2
-	VMOVUPS      sigmoid32consts<>+64(SB), X3
-	VFMADD213PS  sigmoid32consts<>+128(SB), X0, X3
-	VSUBPS       sigmoid32consts<>+128(SB), X3, X4
-	VMOVUPS      sigmoid32consts<>+256(SB), X5
-	VFNMADD213PS X0, X4, X5
-	VFNMADD231PS sigmoid32consts<>+192(SB), X4, X5
-	VMOVUPS      sigmoid32consts<>+320(SB), X4
-	VFMADD213PS  sigmoid32consts<>+384(SB), X5, X4
-	VMULPS       X5, X5, X7
-	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X3, X9
-	VPCMPEQD     X9, X9, X10
-	VPXOR        X9, X9, X8
-	VPGATHERDD   X10, (R10)(X9*4), X8
-	VADDPS       X8, X5, X5
-	VFMADD231PS  X4, X7, X5
-	VPAND        sigmoid32consts<>+704(SB), X3, X4
-	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X3, X8
-	VPCMPEQD     X8, X8, X9
-	VPXOR        X8, X8, X7
-	VPGATHERDD   X9, (R10)(X8*4), X7
-	VPSLLD       $0x13, X4, X4
-	VPADDD       X4, X7, X7
-	VFMADD231PS  X7, X5, X7
-	VPSUBD       sigmoid32consts<>+768(SB), X3, X3
-	VPSRLD       $0x04, X3, X3
-	VPSRLD       $0x01, X3, X4
-	VPSUBD       sigmoid32consts<>+832(SB), X4, X5
-	VPSLLD       $0x17, X5, X5
-	VPSUBD       X4, X3, X3
-	VPSUBD       sigmoid32consts<>+832(SB), X3, X3
-	VPSLLD       $0x17, X3, X3
-	VMULPS       X5, X7, X7
-	VMULPS       X3, X7, X7
-	VCMPPS       $0x1e, sigmoid32consts<>+896(SB), X0, X3
-	VBLENDVPS    X3, sigmoid32consts<>+960(SB), X7, X7
-	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), X0, X3
-	VBLENDVPS    X3, sigmoid32consts<>+512(SB), X7, X7
-	VCMPPS       $0x03, X0, X0, X3
-	VPOR         sigmoid32consts<>+1088(SB), X0, X4
-	VBLENDVPS    X3, X4, X7, X4
-	VMOVUPS      sigmoid32consts<>+448(SB), X3
-	VBLENDVPS    X2, X4, X3, X4
-	VCMPPS       $0x03, X0, X0, X2
-	VPOR         sigmoid32consts<>+1088(SB), X0, X0
-	VBLENDVPS    X2, X0, X4, X0
-	VBLENDVPS    X1, X0, X6, X6
-
-mathblock473:
-	VMOVSS X6, (DX)(R8*4)
-	ADDQ   $0x00000001, R8
-	SUBQ   $0x00000001, R9
-
-sigmoidVF32AVX2_tail1:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  sigmoidVF32AVX2_row
-
-sigmoidVF32AVX2_done:
-	VZEROUPPER
-	RET
-
-DATA sigmoid32consts<>+0(SB)/8, $0x8000000080000000
-DATA sigmoid32consts<>+8(SB)/8, $0x8000000080000000
-DATA sigmoid32consts<>+16(SB)/8, $0x8000000080000000
-DATA sigmoid32consts<>+24(SB)/8, $0x8000000080000000
-DATA sigmoid32consts<>+32(SB)/8, $0x8000000080000000
-DATA sigmoid32consts<>+40(SB)/8, $0x8000000080000000
-DATA sigmoid32consts<>+48(SB)/8, $0x8000000080000000
-DATA sigmoid32consts<>+56(SB)/8, $0x8000000080000000
-DATA sigmoid32consts<>+64(SB)/8, $0x41b8aa3b41b8aa3b
-DATA sigmoid32consts<>+72(SB)/8, $0x41b8aa3b41b8aa3b
-DATA sigmoid32consts<>+80(SB)/8, $0x41b8aa3b41b8aa3b
-DATA sigmoid32consts<>+88(SB)/8, $0x41b8aa3b41b8aa3b
-DATA sigmoid32consts<>+96(SB)/8, $0x41b8aa3b41b8aa3b
-DATA sigmoid32consts<>+104(SB)/8, $0x41b8aa3b41b8aa3b
-DATA sigmoid32consts<>+112(SB)/8, $0x41b8aa3b41b8aa3b
-DATA sigmoid32consts<>+120(SB)/8, $0x41b8aa3b41b8aa3b
-DATA sigmoid32consts<>+128(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+136(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+144(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+152(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+160(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+168(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+176(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+184(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+192(SB)/8, $0xb75e8083b75e8083
-DATA sigmoid32consts<>+200(SB)/8, $0xb75e8083b75e8083
-DATA sigmoid32consts<>+208(SB)/8, $0xb75e8083b75e8083
-DATA sigmoid32consts<>+216(SB)/8, $0xb75e8083b75e8083
-DATA sigmoid32consts<>+224(SB)/8, $0xb75e8083b75e8083
-DATA sigmoid32consts<>+232(SB)/8, $0xb75e8083b75e8083
-DATA sigmoid32consts<>+240(SB)/8, $0xb75e8083b75e8083
-DATA sigmoid32consts<>+248(SB)/8, $0xb75e8083b75e8083
-DATA sigmoid32consts<>+256(SB)/8, $0x3d3180003d318000
-DATA sigmoid32consts<>+264(SB)/8, $0x3d3180003d318000
-DATA sigmoid32consts<>+272(SB)/8, $0x3d3180003d318000
-DATA sigmoid32consts<>+280(SB)/8, $0x3d3180003d318000
-DATA sigmoid32consts<>+288(SB)/8, $0x3d3180003d318000
-DATA sigmoid32consts<>+296(SB)/8, $0x3d3180003d318000
-DATA sigmoid32consts<>+304(SB)/8, $0x3d3180003d318000
-DATA sigmoid32consts<>+312(SB)/8, $0x3d3180003d318000
-DATA sigmoid32consts<>+320(SB)/8, $0x3e2aaace3e2aaace
-DATA sigmoid32consts<>+328(SB)/8, $0x3e2aaace3e2aaace
-DATA sigmoid32consts<>+336(SB)/8, $0x3e2aaace3e2aaace
-DATA sigmoid32consts<>+344(SB)/8, $0x3e2aaace3e2aaace
-DATA sigmoid32consts<>+352(SB)/8, $0x3e2aaace3e2aaace
-DATA sigmoid32consts<>+360(SB)/8, $0x3e2aaace3e2aaace
-DATA sigmoid32consts<>+368(SB)/8, $0x3e2aaace3e2aaace
-DATA sigmoid32consts<>+376(SB)/8, $0x3e2aaace3e2aaace
-DATA sigmoid32consts<>+384(SB)/8, $0x3f0001113f000111
-DATA sigmoid32consts<>+392(SB)/8, $0x3f0001113f000111
-DATA sigmoid32consts<>+400(SB)/8, $0x3f0001113f000111
-DATA sigmoid32consts<>+408(SB)/8, $0x3f0001113f000111
-DATA sigmoid32consts<>+416(SB)/8, $0x3f0001113f000111
-DATA sigmoid32consts<>+424(SB)/8, $0x3f0001113f000111
-DATA sigmoid32consts<>+432(SB)/8, $0x3f0001113f000111
-DATA sigmoid32consts<>+440(SB)/8, $0x3f0001113f000111
-DATA sigmoid32consts<>+448(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+456(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+464(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+472(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+480(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+488(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+496(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+504(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+512(SB)/8, $0x0000000000000000
-DATA sigmoid32consts<>+520(SB)/8, $0x0000000000000000
-DATA sigmoid32consts<>+528(SB)/8, $0x0000000000000000
-DATA sigmoid32consts<>+536(SB)/8, $0x0000000000000000
-DATA sigmoid32consts<>+544(SB)/8, $0x0000000000000000
-DATA sigmoid32consts<>+552(SB)/8, $0x0000000000000000
-DATA sigmoid32consts<>+560(SB)/8, $0x0000000000000000
-DATA sigmoid32consts<>+568(SB)/8, $0x0000000000000000
-DATA sigmoid32consts<>+576(SB)/8, $0x7fffffff7fffffff
-DATA sigmoid32consts<>+584(SB)/8, $0x7fffffff7fffffff
-DATA sigmoid32consts<>+592(SB)/8, $0x7fffffff7fffffff
-DATA sigmoid32consts<>+600(SB)/8, $0x7fffffff7fffffff
-DATA sigmoid32consts<>+608(SB)/8, $0x7fffffff7fffffff
-DATA sigmoid32consts<>+616(SB)/8, $0x7fffffff7fffffff
-DATA sigmoid32consts<>+624(SB)/8, $0x7fffffff7fffffff
-DATA sigmoid32consts<>+632(SB)/8, $0x7fffffff7fffffff
-DATA sigmoid32consts<>+640(SB)/8, $0x42ae800042ae8000
-DATA sigmoid32consts<>+648(SB)/8, $0x42ae800042ae8000
-DATA sigmoid32consts<>+656(SB)/8, $0x42ae800042ae8000
-DATA sigmoid32consts<>+664(SB)/8, $0x42ae800042ae8000
-DATA sigmoid32consts<>+672(SB)/8, $0x42ae800042ae8000
-DATA sigmoid32consts<>+680(SB)/8, $0x42ae800042ae8000
-DATA sigmoid32consts<>+688(SB)/8, $0x42ae800042ae8000
-DATA sigmoid32consts<>+696(SB)/8, $0x42ae800042ae8000
-DATA sigmoid32consts<>+704(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+712(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+720(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+728(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+736(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+744(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+752(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+760(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+768(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+776(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+784(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+792(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+800(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+808(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+816(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+824(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+832(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+840(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+848(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+856(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+864(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+872(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+880(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+888(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+896(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+904(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+912(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+920(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+928(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+936(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+944(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+952(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+960(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+968(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+976(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+984(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+992(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1000(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1008(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1016(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1024(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1032(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1040(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1048(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1056(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1064(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1072(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1080(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1088(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1096(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1104(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1112(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1120(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1128(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1136(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1144(SB)/8, $0x0040000000400000
-GLOBL sigmoid32consts<>(SB), RODATA|NOPTR, $1152
-
-// func tanhVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
-// Requires: AVX, AVX2, FMA3
-TEXT ·tanhVF32AVX2(SB), NOSPLIT, $0-48
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   tanhVF32AVX2_done
-	TESTQ CX, CX
-	JLE   tanhVF32AVX2_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x02, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x02, DI
-
-tanhVF32AVX2_row:
-	XORQ R8, R8
-	MOVQ CX, R9
-
-tanhVF32AVX2_loop2:
-	CMPQ         R9, $0x00000010
-	JB           tanhVF32AVX2_after2
-	VMOVUPS      (SI)(R8*4), Y0
-	VPAND        tanh32consts<>+64(SB), Y0, Y0
-	VMOVUPS      32(SI)(R8*4), Y1
-	VPAND        tanh32consts<>+64(SB), Y1, Y1
-	VMOVUPS      (SI)(R8*4), Y2
-	VMULPS       tanh32consts<>+128(SB), Y2, Y2
-	VMOVUPS      32(SI)(R8*4), Y3
-	VMULPS       tanh32consts<>+128(SB), Y3, Y3
-	VPOR         tanh32consts<>+0(SB), Y2, Y2
-	VPOR         tanh32consts<>+0(SB), Y3, Y3
-	VMOVUPS      tanh32consts<>+192(SB), Y4
-	VFMADD213PS  tanh32consts<>+256(SB), Y2, Y4
-	VMOVUPS      tanh32consts<>+192(SB), Y5
-	VFMADD213PS  tanh32consts<>+256(SB), Y3, Y5
-	VSUBPS       tanh32consts<>+256(SB), Y4, Y6
-	VSUBPS       tanh32consts<>+256(SB), Y5, Y7
-	VFNMADD231PS tanh32consts<>+384(SB), Y6, Y2
-	VFNMADD231PS tanh32consts<>+384(SB), Y7, Y3
-	VFNMADD231PS tanh32consts<>+320(SB), Y6, Y2
-	VFNMADD231PS tanh32consts<>+320(SB), Y7, Y3
-	VMOVUPS      tanh32consts<>+448(SB), Y6
-	VFMADD213PS  tanh32consts<>+512(SB), Y2, Y6
-	VMOVUPS      tanh32consts<>+448(SB), Y7
-	VFMADD213PS  tanh32consts<>+512(SB), Y3, Y7
+	VFMADD213PS  sigmoid32consts<>+320(SB), Y3, Y5
+	VSUBPS       sigmoid32consts<>+320(SB), Y4, Y6
+	VSUBPS       sigmoid32consts<>+320(SB), Y5, Y7
+	VFNMADD231PS sigmoid32consts<>+448(SB), Y6, Y2
+	VFNMADD231PS sigmoid32consts<>+448(SB), Y7, Y3
+	VFNMADD231PS sigmoid32consts<>+384(SB), Y6, Y2
+	VFNMADD231PS sigmoid32consts<>+384(SB), Y7, Y3
+	VMOVUPS      sigmoid32consts<>+512(SB), Y6
+	VFMADD213PS  sigmoid32consts<>+576(SB), Y2, Y6
+	VMOVUPS      sigmoid32consts<>+512(SB), Y7
+	VFMADD213PS  sigmoid32consts<>+576(SB), Y3, Y7
 	VMULPS       Y2, Y2, Y8
 	VMULPS       Y3, Y3, Y9
 	VPERMPS      exptail_32<>+0(SB), Y4, Y10
@@ -8572,31 +7972,953 @@ tanhVF32AVX2_loop2:
 	VSUBPS       Y5, Y7, Y9
 	VFMADD231PS  Y6, Y2, Y8
 	VFMADD231PS  Y7, Y3, Y9
-	VMOVUPS      tanh32consts<>+576(SB), Y2
-	VSUBPS       Y4, Y2, Y2
-	VMOVUPS      tanh32consts<>+576(SB), Y3
-	VSUBPS       Y5, Y3, Y3
-	VMOVUPS      tanh32consts<>+576(SB), Y6
+	VADDPS       sigmoid32consts<>+640(SB), Y4, Y2
+	VADDPS       sigmoid32consts<>+640(SB), Y5, Y3
+	VMOVUPS      sigmoid32consts<>+640(SB), Y6
 	VSUBPS       Y2, Y6, Y6
-	VMOVUPS      tanh32consts<>+576(SB), Y7
+	VMOVUPS      sigmoid32consts<>+640(SB), Y7
+	VSUBPS       Y3, Y7, Y7
+	VADDPS       Y4, Y6, Y6
+	VADDPS       Y5, Y7, Y7
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y9, Y7, Y7
+	VMOVUPS      sigmoid32consts<>+640(SB), Y10
+	VBLENDVPS    Y0, Y4, Y10, Y4
+	VMOVUPS      sigmoid32consts<>+640(SB), Y10
+	VBLENDVPS    Y1, Y5, Y10, Y5
+	VMOVUPS      sigmoid32consts<>+0(SB), Y10
+	VBLENDVPS    Y0, Y8, Y10, Y8
+	VMOVUPS      sigmoid32consts<>+0(SB), Y0
+	VBLENDVPS    Y1, Y9, Y0, Y9
+	VMOVUPS      sigmoid32consts<>+640(SB), Y0
+	VDIVPS       Y2, Y0, Y0
+	VMOVUPS      sigmoid32consts<>+640(SB), Y1
+	VDIVPS       Y3, Y1, Y1
+	VMULPS       Y0, Y4, Y10
+	VMULPS       Y1, Y5, Y11
+	VFNMADD231PS Y10, Y2, Y4
+	VFNMADD231PS Y11, Y3, Y5
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y9, Y5, Y5
+	VFNMADD231PS Y10, Y6, Y4
+	VFNMADD231PS Y11, Y7, Y5
+	VFMADD231PS  Y0, Y4, Y10
+	VFMADD231PS  Y1, Y5, Y11
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), Y1, Y1
+	VPOR         Y1, Y0, Y2
+	VPTEST       Y2, Y2
+	JZ           mathblock469
+	VMOVUPS      sigmoid32consts<>+256(SB), Y2
+	VMOVUPS      (SI)(R8*4), Y3
+	VFMADD213PS  sigmoid32consts<>+320(SB), Y3, Y2
+	VSUBPS       sigmoid32consts<>+320(SB), Y2, Y3
+	VMOVUPS      sigmoid32consts<>+448(SB), Y4
+	VFNMADD213PS (SI)(R8*4), Y3, Y4
+	VFNMADD231PS sigmoid32consts<>+384(SB), Y3, Y4
+	VMOVUPS      sigmoid32consts<>+512(SB), Y3
+	VFMADD213PS  sigmoid32consts<>+576(SB), Y4, Y3
+	VMULPS       Y4, Y4, Y5
+	VPERMPS      exptail_32<>+0(SB), Y2, Y6
+	VPERMPS      exptail_32<>+32(SB), Y2, Y7
+	VPSLLD       $0x1c, Y2, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VADDPS       Y6, Y4, Y4
+	VFMADD231PS  Y3, Y5, Y4
+	VPAND        sigmoid32consts<>+704(SB), Y2, Y3
+	VPERMPS      exphi_32<>+0(SB), Y2, Y5
+	VPERMPS      exphi_32<>+32(SB), Y2, Y6
+	VPSLLD       $0x1c, Y2, Y7
+	VBLENDVPS    Y7, Y6, Y5, Y5
+	VPSLLD       $0x13, Y3, Y3
+	VPADDD       Y3, Y5, Y5
+	VFMADD231PS  Y5, Y4, Y5
+	VPSUBD       sigmoid32consts<>+768(SB), Y2, Y2
+	VPSRLD       $0x04, Y2, Y2
+	VPSRLD       $0x01, Y2, Y3
+	VPSUBD       sigmoid32consts<>+832(SB), Y3, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VPSUBD       Y3, Y2, Y2
+	VPSUBD       sigmoid32consts<>+832(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMOVUPS      (SI)(R8*4), Y3
+	VCMPPS       $0x11, sigmoid32consts<>+0(SB), Y3, Y3
+	VMULPS       Y4, Y5, Y5
+	VPADDD       sigmoid32consts<>+896(SB), Y2, Y4
+	VBLENDVPS    Y3, Y4, Y2, Y4
+	VMULPS       Y4, Y5, Y5
+	VCMPPS       $0x11, sigmoid32consts<>+960(SB), Y5, Y2
+	VPAND        Y3, Y2, Y2
+	VCMPPS       $0x15, sigmoid32consts<>+960(SB), Y5, Y4
+	VPAND        Y3, Y4, Y3
+	VADDPS       sigmoid32consts<>+960(SB), Y5, Y4
+	VPSUBD       sigmoid32consts<>+960(SB), Y4, Y4
+	VMOVUPS      sigmoid32consts<>+640(SB), Y6
+	VBLENDVPS    Y3, sigmoid32consts<>+1024(SB), Y6, Y3
+	VMULPS       Y3, Y5, Y5
+	VBLENDVPS    Y2, Y4, Y5, Y4
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x1e, sigmoid32consts<>+1088(SB), Y2, Y2
+	VBLENDVPS    Y2, sigmoid32consts<>+1152(SB), Y4, Y4
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x11, sigmoid32consts<>+1216(SB), Y2, Y2
+	VBLENDVPS    Y2, sigmoid32consts<>+0(SB), Y4, Y4
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x03, (SI)(R8*4), Y2, Y2
+	VMOVUPS      (SI)(R8*4), Y3
+	VPOR         sigmoid32consts<>+1280(SB), Y3, Y3
+	VBLENDVPS    Y2, Y3, Y4, Y3
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x03, (SI)(R8*4), Y2, Y2
+	VMOVUPS      (SI)(R8*4), Y4
+	VPOR         sigmoid32consts<>+1280(SB), Y4, Y4
+	VBLENDVPS    Y2, Y4, Y3, Y4
+	VBLENDVPS    Y0, Y4, Y10, Y10
+	VMOVUPS      sigmoid32consts<>+256(SB), Y0
+	VMOVUPS      32(SI)(R8*4), Y2
+	VFMADD213PS  sigmoid32consts<>+320(SB), Y2, Y0
+	VSUBPS       sigmoid32consts<>+320(SB), Y0, Y2
+	VMOVUPS      sigmoid32consts<>+448(SB), Y3
+	VFNMADD213PS 32(SI)(R8*4), Y2, Y3
+	VFNMADD231PS sigmoid32consts<>+384(SB), Y2, Y3
+	VMOVUPS      sigmoid32consts<>+512(SB), Y2
+	VFMADD213PS  sigmoid32consts<>+576(SB), Y3, Y2
+	VMULPS       Y3, Y3, Y4
+	VPERMPS      exptail_32<>+0(SB), Y0, Y5
+	VPERMPS      exptail_32<>+32(SB), Y0, Y6
+	VPSLLD       $0x1c, Y0, Y7
+	VBLENDVPS    Y7, Y6, Y5, Y5
+	VADDPS       Y5, Y3, Y3
+	VFMADD231PS  Y2, Y4, Y3
+	VPAND        sigmoid32consts<>+704(SB), Y0, Y2
+	VPERMPS      exphi_32<>+0(SB), Y0, Y4
+	VPERMPS      exphi_32<>+32(SB), Y0, Y5
+	VPSLLD       $0x1c, Y0, Y6
+	VBLENDVPS    Y6, Y5, Y4, Y4
+	VPSLLD       $0x13, Y2, Y2
+	VPADDD       Y2, Y4, Y4
+	VFMADD231PS  Y4, Y3, Y4
+	VPSUBD       sigmoid32consts<>+768(SB), Y0, Y0
+	VPSRLD       $0x04, Y0, Y0
+	VPSRLD       $0x01, Y0, Y2
+	VPSUBD       sigmoid32consts<>+832(SB), Y2, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VPSUBD       Y2, Y0, Y0
+	VPSUBD       sigmoid32consts<>+832(SB), Y0, Y0
+	VPSLLD       $0x17, Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y2
+	VCMPPS       $0x11, sigmoid32consts<>+0(SB), Y2, Y2
+	VMULPS       Y3, Y4, Y4
+	VPADDD       sigmoid32consts<>+896(SB), Y0, Y3
+	VBLENDVPS    Y2, Y3, Y0, Y3
+	VMULPS       Y3, Y4, Y4
+	VCMPPS       $0x11, sigmoid32consts<>+960(SB), Y4, Y0
+	VPAND        Y2, Y0, Y0
+	VCMPPS       $0x15, sigmoid32consts<>+960(SB), Y4, Y3
+	VPAND        Y2, Y3, Y2
+	VADDPS       sigmoid32consts<>+960(SB), Y4, Y3
+	VPSUBD       sigmoid32consts<>+960(SB), Y3, Y3
+	VMOVUPS      sigmoid32consts<>+640(SB), Y5
+	VBLENDVPS    Y2, sigmoid32consts<>+1024(SB), Y5, Y2
+	VMULPS       Y2, Y4, Y4
+	VBLENDVPS    Y0, Y3, Y4, Y3
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x1e, sigmoid32consts<>+1088(SB), Y0, Y0
+	VBLENDVPS    Y0, sigmoid32consts<>+1152(SB), Y3, Y3
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x11, sigmoid32consts<>+1216(SB), Y0, Y0
+	VBLENDVPS    Y0, sigmoid32consts<>+0(SB), Y3, Y3
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x03, 32(SI)(R8*4), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y2
+	VPOR         sigmoid32consts<>+1280(SB), Y2, Y2
+	VBLENDVPS    Y0, Y2, Y3, Y2
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x03, 32(SI)(R8*4), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y3
+	VPOR         sigmoid32consts<>+1280(SB), Y3, Y3
+	VBLENDVPS    Y0, Y3, Y2, Y3
+	VBLENDVPS    Y1, Y3, Y11, Y11
+
+mathblock469:
+	VMOVUPS Y10, (DX)(R8*4)
+	VMOVUPS Y11, 32(DX)(R8*4)
+	ADDQ    $0x00000010, R8
+	SUBQ    $0x00000010, R9
+	JMP     sigmoidVF32AVX2_loop2
+
+sigmoidVF32AVX2_after2:
+sigmoidVF32AVX2_loop1:
+	CMPQ         R9, $0x00000008
+	JB           sigmoidVF32AVX2_after1
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x11, sigmoid32consts<>+0(SB), Y0, Y0
+	VMOVUPS      (SI)(R8*4), Y1
+	VPOR         sigmoid32consts<>+64(SB), Y1, Y1
+	VMOVUPS      sigmoid32consts<>+192(SB), Y2
+	VBLENDVPS    Y0, sigmoid32consts<>+128(SB), Y2, Y2
+	VMAXPS       Y2, Y1, Y1
+	VMOVUPS      sigmoid32consts<>+256(SB), Y2
+	VFMADD213PS  sigmoid32consts<>+320(SB), Y1, Y2
+	VSUBPS       sigmoid32consts<>+320(SB), Y2, Y3
+	VFNMADD231PS sigmoid32consts<>+448(SB), Y3, Y1
+	VFNMADD231PS sigmoid32consts<>+384(SB), Y3, Y1
+	VMOVUPS      sigmoid32consts<>+512(SB), Y3
+	VFMADD213PS  sigmoid32consts<>+576(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VPERMPS      exptail_32<>+0(SB), Y2, Y5
+	VPERMPS      exptail_32<>+32(SB), Y2, Y6
+	VPSLLD       $0x1c, Y2, Y7
+	VBLENDVPS    Y7, Y6, Y5, Y5
+	VADDPS       Y5, Y1, Y1
+	VFMADD231PS  Y3, Y4, Y1
+	VPERMPS      exphi_32<>+0(SB), Y2, Y3
+	VPERMPS      exphi_32<>+32(SB), Y2, Y4
+	VPSLLD       $0x1c, Y2, Y5
+	VBLENDVPS    Y5, Y4, Y3, Y3
+	VPSLLD       $0x13, Y2, Y2
+	VPADDD       Y2, Y3, Y3
+	VMOVUPS      Y3, Y2
+	VFMADD231PS  Y3, Y1, Y2
+	VSUBPS       Y2, Y3, Y4
+	VFMADD231PS  Y3, Y1, Y4
+	VADDPS       sigmoid32consts<>+640(SB), Y2, Y1
+	VMOVUPS      sigmoid32consts<>+640(SB), Y3
+	VSUBPS       Y1, Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VMOVUPS      sigmoid32consts<>+640(SB), Y5
+	VBLENDVPS    Y0, Y2, Y5, Y2
+	VMOVUPS      sigmoid32consts<>+0(SB), Y5
+	VBLENDVPS    Y0, Y4, Y5, Y4
+	VMOVUPS      sigmoid32consts<>+640(SB), Y0
+	VDIVPS       Y1, Y0, Y0
+	VMULPS       Y0, Y2, Y5
+	VFNMADD231PS Y5, Y1, Y2
+	VADDPS       Y4, Y2, Y2
+	VFNMADD231PS Y5, Y3, Y2
+	VFMADD231PS  Y0, Y2, Y5
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), Y0, Y0
+	VPTEST       Y0, Y0
+	JZ           mathblock470
+	VMOVUPS      sigmoid32consts<>+256(SB), Y1
+	VMOVUPS      (SI)(R8*4), Y2
+	VFMADD213PS  sigmoid32consts<>+320(SB), Y2, Y1
+	VSUBPS       sigmoid32consts<>+320(SB), Y1, Y2
+	VMOVUPS      sigmoid32consts<>+448(SB), Y3
+	VFNMADD213PS (SI)(R8*4), Y2, Y3
+	VFNMADD231PS sigmoid32consts<>+384(SB), Y2, Y3
+	VMOVUPS      sigmoid32consts<>+512(SB), Y2
+	VFMADD213PS  sigmoid32consts<>+576(SB), Y3, Y2
+	VMULPS       Y3, Y3, Y4
+	VPERMPS      exptail_32<>+0(SB), Y1, Y6
+	VPERMPS      exptail_32<>+32(SB), Y1, Y7
+	VPSLLD       $0x1c, Y1, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VADDPS       Y6, Y3, Y3
+	VFMADD231PS  Y2, Y4, Y3
+	VPAND        sigmoid32consts<>+704(SB), Y1, Y2
+	VPERMPS      exphi_32<>+0(SB), Y1, Y4
+	VPERMPS      exphi_32<>+32(SB), Y1, Y6
+	VPSLLD       $0x1c, Y1, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y4
+	VPSLLD       $0x13, Y2, Y2
+	VPADDD       Y2, Y4, Y4
+	VFMADD231PS  Y4, Y3, Y4
+	VPSUBD       sigmoid32consts<>+768(SB), Y1, Y1
+	VPSRLD       $0x04, Y1, Y1
+	VPSRLD       $0x01, Y1, Y2
+	VPSUBD       sigmoid32consts<>+832(SB), Y2, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VPSUBD       Y2, Y1, Y1
+	VPSUBD       sigmoid32consts<>+832(SB), Y1, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x11, sigmoid32consts<>+0(SB), Y2, Y2
+	VMULPS       Y3, Y4, Y4
+	VPADDD       sigmoid32consts<>+896(SB), Y1, Y3
+	VBLENDVPS    Y2, Y3, Y1, Y3
+	VMULPS       Y3, Y4, Y4
+	VCMPPS       $0x11, sigmoid32consts<>+960(SB), Y4, Y1
+	VPAND        Y2, Y1, Y1
+	VCMPPS       $0x15, sigmoid32consts<>+960(SB), Y4, Y3
+	VPAND        Y2, Y3, Y2
+	VADDPS       sigmoid32consts<>+960(SB), Y4, Y3
+	VPSUBD       sigmoid32consts<>+960(SB), Y3, Y3
+	VMOVUPS      sigmoid32consts<>+640(SB), Y6
+	VBLENDVPS    Y2, sigmoid32consts<>+1024(SB), Y6, Y2
+	VMULPS       Y2, Y4, Y4
+	VBLENDVPS    Y1, Y3, Y4, Y3
+	VMOVUPS      (SI)(R8*4), Y1
+	VCMPPS       $0x1e, sigmoid32consts<>+1088(SB), Y1, Y1
+	VBLENDVPS    Y1, sigmoid32consts<>+1152(SB), Y3, Y3
+	VMOVUPS      (SI)(R8*4), Y1
+	VCMPPS       $0x11, sigmoid32consts<>+1216(SB), Y1, Y1
+	VBLENDVPS    Y1, sigmoid32consts<>+0(SB), Y3, Y3
+	VMOVUPS      (SI)(R8*4), Y1
+	VCMPPS       $0x03, (SI)(R8*4), Y1, Y1
+	VMOVUPS      (SI)(R8*4), Y2
+	VPOR         sigmoid32consts<>+1280(SB), Y2, Y2
+	VBLENDVPS    Y1, Y2, Y3, Y2
+	VMOVUPS      (SI)(R8*4), Y1
+	VCMPPS       $0x03, (SI)(R8*4), Y1, Y1
+	VMOVUPS      (SI)(R8*4), Y3
+	VPOR         sigmoid32consts<>+1280(SB), Y3, Y3
+	VBLENDVPS    Y1, Y3, Y2, Y3
+	VBLENDVPS    Y0, Y3, Y5, Y5
+
+mathblock470:
+	VMOVUPS Y5, (DX)(R8*4)
+	ADDQ    $0x00000008, R8
+	SUBQ    $0x00000008, R9
+	JMP     sigmoidVF32AVX2_loop1
+
+sigmoidVF32AVX2_after1:
+	CMPQ         R9, $0x00000004
+	JB           sigmoidVF32AVX2_tail4
+	VMOVUPS      (SI)(R8*4), X0
+	VCMPPS       $0x11, sigmoid32consts<>+0(SB), X0, X1
+	VPOR         sigmoid32consts<>+64(SB), X0, X2
+	VMOVUPS      sigmoid32consts<>+192(SB), X3
+	VBLENDVPS    X1, sigmoid32consts<>+128(SB), X3, X3
+	VMAXPS       X3, X2, X2
+	VMOVUPS      sigmoid32consts<>+256(SB), X3
+	VFMADD213PS  sigmoid32consts<>+320(SB), X2, X3
+	VSUBPS       sigmoid32consts<>+320(SB), X3, X4
+	VFNMADD231PS sigmoid32consts<>+448(SB), X4, X2
+	VFNMADD231PS sigmoid32consts<>+384(SB), X4, X2
+	VMOVUPS      sigmoid32consts<>+512(SB), X4
+	VFMADD213PS  sigmoid32consts<>+576(SB), X2, X4
+	VMULPS       X2, X2, X5
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERDD   X8, (R10)(X7*4), X6
+	VADDPS       X6, X2, X2
+	VFMADD231PS  X4, X5, X2
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X5
+	VPCMPEQD     X5, X5, X6
+	VPXOR        X5, X5, X4
+	VPGATHERDD   X6, (R10)(X5*4), X4
+	VPSLLD       $0x13, X3, X3
+	VPADDD       X3, X4, X4
+	VMOVUPS      X4, X3
+	VFMADD231PS  X4, X2, X3
+	VSUBPS       X3, X4, X5
+	VFMADD231PS  X4, X2, X5
+	VADDPS       sigmoid32consts<>+640(SB), X3, X2
+	VMOVUPS      sigmoid32consts<>+640(SB), X4
+	VSUBPS       X2, X4, X4
+	VADDPS       X3, X4, X4
+	VADDPS       X5, X4, X4
+	VMOVUPS      sigmoid32consts<>+640(SB), X6
+	VBLENDVPS    X1, X3, X6, X3
+	VMOVUPS      sigmoid32consts<>+0(SB), X6
+	VBLENDVPS    X1, X5, X6, X5
+	VMOVUPS      sigmoid32consts<>+640(SB), X1
+	VDIVPS       X2, X1, X1
+	VMULPS       X1, X3, X6
+	VFNMADD231PS X6, X2, X3
+	VADDPS       X5, X3, X3
+	VFNMADD231PS X6, X4, X3
+	VFMADD231PS  X1, X3, X6
+	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), X0, X1
+	VPTEST       X1, X1
+	JZ           mathblock471
+	VMOVUPS      sigmoid32consts<>+256(SB), X2
+	VFMADD213PS  sigmoid32consts<>+320(SB), X0, X2
+	VSUBPS       sigmoid32consts<>+320(SB), X2, X3
+	VMOVUPS      sigmoid32consts<>+448(SB), X4
+	VFNMADD213PS X0, X3, X4
+	VFNMADD231PS sigmoid32consts<>+384(SB), X3, X4
+	VMOVUPS      sigmoid32consts<>+512(SB), X3
+	VFMADD213PS  sigmoid32consts<>+576(SB), X4, X3
+	VMULPS       X4, X4, X5
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X2, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R10)(X8*4), X7
+	VADDPS       X7, X4, X4
+	VFMADD231PS  X3, X5, X4
+	VPAND        sigmoid32consts<>+704(SB), X2, X3
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X2, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X5
+	VPGATHERDD   X8, (R10)(X7*4), X5
+	VPSLLD       $0x13, X3, X3
+	VPADDD       X3, X5, X5
+	VFMADD231PS  X5, X4, X5
+	VPSUBD       sigmoid32consts<>+768(SB), X2, X2
+	VPSRLD       $0x04, X2, X2
+	VPSRLD       $0x01, X2, X3
+	VPSUBD       sigmoid32consts<>+832(SB), X3, X4
+	VPSLLD       $0x17, X4, X4
+	VPSUBD       X3, X2, X2
+	VPSUBD       sigmoid32consts<>+832(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VCMPPS       $0x11, sigmoid32consts<>+0(SB), X0, X3
+	VMULPS       X4, X5, X5
+	VPADDD       sigmoid32consts<>+896(SB), X2, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VMULPS       X4, X5, X5
+	VCMPPS       $0x11, sigmoid32consts<>+960(SB), X5, X2
+	VPAND        X3, X2, X2
+	VCMPPS       $0x15, sigmoid32consts<>+960(SB), X5, X4
+	VPAND        X3, X4, X3
+	VADDPS       sigmoid32consts<>+960(SB), X5, X4
+	VPSUBD       sigmoid32consts<>+960(SB), X4, X4
+	VMOVUPS      sigmoid32consts<>+640(SB), X7
+	VBLENDVPS    X3, sigmoid32consts<>+1024(SB), X7, X3
+	VMULPS       X3, X5, X5
+	VBLENDVPS    X2, X4, X5, X4
+	VCMPPS       $0x1e, sigmoid32consts<>+1088(SB), X0, X2
+	VBLENDVPS    X2, sigmoid32consts<>+1152(SB), X4, X4
+	VCMPPS       $0x11, sigmoid32consts<>+1216(SB), X0, X2
+	VBLENDVPS    X2, sigmoid32consts<>+0(SB), X4, X4
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         sigmoid32consts<>+1280(SB), X0, X3
+	VBLENDVPS    X2, X3, X4, X3
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         sigmoid32consts<>+1280(SB), X0, X0
+	VBLENDVPS    X2, X0, X3, X0
+	VBLENDVPS    X1, X0, X6, X6
+
+mathblock471:
+	VMOVUPS X6, (DX)(R8*4)
+	ADDQ    $0x00000004, R8
+	SUBQ    $0x00000004, R9
+
+sigmoidVF32AVX2_tail4:
+	CMPQ         R9, $0x00000002
+	JB           sigmoidVF32AVX2_tail2
+	VMOVQ        (SI)(R8*4), X0
+	VCMPPS       $0x11, sigmoid32consts<>+0(SB), X0, X1
+	VPOR         sigmoid32consts<>+64(SB), X0, X2
+	VMOVUPS      sigmoid32consts<>+192(SB), X3
+	VBLENDVPS    X1, sigmoid32consts<>+128(SB), X3, X3
+	VMAXPS       X3, X2, X2
+	VMOVUPS      sigmoid32consts<>+256(SB), X3
+	VFMADD213PS  sigmoid32consts<>+320(SB), X2, X3
+	VSUBPS       sigmoid32consts<>+320(SB), X3, X4
+	VFNMADD231PS sigmoid32consts<>+448(SB), X4, X2
+	VFNMADD231PS sigmoid32consts<>+384(SB), X4, X2
+	VMOVUPS      sigmoid32consts<>+512(SB), X4
+	VFMADD213PS  sigmoid32consts<>+576(SB), X2, X4
+	VMULPS       X2, X2, X5
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERDD   X8, (R10)(X7*4), X6
+	VADDPS       X6, X2, X2
+	VFMADD231PS  X4, X5, X2
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X5
+	VPCMPEQD     X5, X5, X6
+	VPXOR        X5, X5, X4
+	VPGATHERDD   X6, (R10)(X5*4), X4
+	VPSLLD       $0x13, X3, X3
+	VPADDD       X3, X4, X4
+	VMOVUPS      X4, X3
+	VFMADD231PS  X4, X2, X3
+	VSUBPS       X3, X4, X5
+	VFMADD231PS  X4, X2, X5
+	VADDPS       sigmoid32consts<>+640(SB), X3, X2
+	VMOVUPS      sigmoid32consts<>+640(SB), X4
+	VSUBPS       X2, X4, X4
+	VADDPS       X3, X4, X4
+	VADDPS       X5, X4, X4
+	VMOVUPS      sigmoid32consts<>+640(SB), X6
+	VBLENDVPS    X1, X3, X6, X3
+	VMOVUPS      sigmoid32consts<>+0(SB), X6
+	VBLENDVPS    X1, X5, X6, X5
+	VMOVUPS      sigmoid32consts<>+640(SB), X1
+	VDIVPS       X2, X1, X1
+	VMULPS       X1, X3, X6
+	VFNMADD231PS X6, X2, X3
+	VADDPS       X5, X3, X3
+	VFNMADD231PS X6, X4, X3
+	VFMADD231PS  X1, X3, X6
+	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), X0, X1
+	VPTEST       X1, X1
+	JZ           mathblock472
+	VMOVUPS      sigmoid32consts<>+256(SB), X2
+	VFMADD213PS  sigmoid32consts<>+320(SB), X0, X2
+	VSUBPS       sigmoid32consts<>+320(SB), X2, X3
+	VMOVUPS      sigmoid32consts<>+448(SB), X4
+	VFNMADD213PS X0, X3, X4
+	VFNMADD231PS sigmoid32consts<>+384(SB), X3, X4
+	VMOVUPS      sigmoid32consts<>+512(SB), X3
+	VFMADD213PS  sigmoid32consts<>+576(SB), X4, X3
+	VMULPS       X4, X4, X5
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X2, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R10)(X8*4), X7
+	VADDPS       X7, X4, X4
+	VFMADD231PS  X3, X5, X4
+	VPAND        sigmoid32consts<>+704(SB), X2, X3
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X2, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X5
+	VPGATHERDD   X8, (R10)(X7*4), X5
+	VPSLLD       $0x13, X3, X3
+	VPADDD       X3, X5, X5
+	VFMADD231PS  X5, X4, X5
+	VPSUBD       sigmoid32consts<>+768(SB), X2, X2
+	VPSRLD       $0x04, X2, X2
+	VPSRLD       $0x01, X2, X3
+	VPSUBD       sigmoid32consts<>+832(SB), X3, X4
+	VPSLLD       $0x17, X4, X4
+	VPSUBD       X3, X2, X2
+	VPSUBD       sigmoid32consts<>+832(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VCMPPS       $0x11, sigmoid32consts<>+0(SB), X0, X3
+	VMULPS       X4, X5, X5
+	VPADDD       sigmoid32consts<>+896(SB), X2, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VMULPS       X4, X5, X5
+	VCMPPS       $0x11, sigmoid32consts<>+960(SB), X5, X2
+	VPAND        X3, X2, X2
+	VCMPPS       $0x15, sigmoid32consts<>+960(SB), X5, X4
+	VPAND        X3, X4, X3
+	VADDPS       sigmoid32consts<>+960(SB), X5, X4
+	VPSUBD       sigmoid32consts<>+960(SB), X4, X4
+	VMOVUPS      sigmoid32consts<>+640(SB), X7
+	VBLENDVPS    X3, sigmoid32consts<>+1024(SB), X7, X3
+	VMULPS       X3, X5, X5
+	VBLENDVPS    X2, X4, X5, X4
+	VCMPPS       $0x1e, sigmoid32consts<>+1088(SB), X0, X2
+	VBLENDVPS    X2, sigmoid32consts<>+1152(SB), X4, X4
+	VCMPPS       $0x11, sigmoid32consts<>+1216(SB), X0, X2
+	VBLENDVPS    X2, sigmoid32consts<>+0(SB), X4, X4
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         sigmoid32consts<>+1280(SB), X0, X3
+	VBLENDVPS    X2, X3, X4, X3
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         sigmoid32consts<>+1280(SB), X0, X0
+	VBLENDVPS    X2, X0, X3, X0
+	VBLENDVPS    X1, X0, X6, X6
+
+mathblock472:
+	VMOVQ X6, (DX)(R8*4)
+	ADDQ  $0x00000002, R8
+	SUBQ  $0x00000002, R9
+
+sigmoidVF32AVX2_tail2:
+	CMPQ         R9, $0x00000001
+	JB           sigmoidVF32AVX2_tail1
+	VMOVSS       (SI)(R8*4), X0
+	VCMPPS       $0x11, sigmoid32consts<>+0(SB), X0, X1
+	VPOR         sigmoid32consts<>+64(SB), X0, X2
+	VMOVUPS      sigmoid32consts<>+192(SB), X3
+	VBLENDVPS    X1, sigmoid32consts<>+128(SB), X3, X3
+	VMAXPS       X3, X2, X2
+	VMOVUPS      sigmoid32consts<>+256(SB), X3
+	VFMADD213PS  sigmoid32consts<>+320(SB), X2, X3
+	VSUBPS       sigmoid32consts<>+320(SB), X3, X4
+	VFNMADD231PS sigmoid32consts<>+448(SB), X4, X2
+	VFNMADD231PS sigmoid32consts<>+384(SB), X4, X2
+	VMOVUPS      sigmoid32consts<>+512(SB), X4
+	VFMADD213PS  sigmoid32consts<>+576(SB), X2, X4
+	VMULPS       X2, X2, X5
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERDD   X8, (R10)(X7*4), X6
+	VADDPS       X6, X2, X2
+	VFMADD231PS  X4, X5, X2
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X3, X5
+	VPCMPEQD     X5, X5, X6
+	VPXOR        X5, X5, X4
+	VPGATHERDD   X6, (R10)(X5*4), X4
+	VPSLLD       $0x13, X3, X3
+	VPADDD       X3, X4, X4
+	VMOVUPS      X4, X3
+	VFMADD231PS  X4, X2, X3
+	VSUBPS       X3, X4, X5
+	VFMADD231PS  X4, X2, X5
+	VADDPS       sigmoid32consts<>+640(SB), X3, X2
+	VMOVUPS      sigmoid32consts<>+640(SB), X4
+	VSUBPS       X2, X4, X4
+	VADDPS       X3, X4, X4
+	VADDPS       X5, X4, X4
+	VMOVUPS      sigmoid32consts<>+640(SB), X6
+	VBLENDVPS    X1, X3, X6, X3
+	VMOVUPS      sigmoid32consts<>+0(SB), X6
+	VBLENDVPS    X1, X5, X6, X5
+	VMOVUPS      sigmoid32consts<>+640(SB), X1
+	VDIVPS       X2, X1, X1
+	VMULPS       X1, X3, X6
+	VFNMADD231PS X6, X2, X3
+	VADDPS       X5, X3, X3
+	VFNMADD231PS X6, X4, X3
+	VFMADD231PS  X1, X3, X6
+	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), X0, X1
+	VPTEST       X1, X1
+	JZ           mathblock473
+	VMOVUPS      sigmoid32consts<>+256(SB), X2
+	VFMADD213PS  sigmoid32consts<>+320(SB), X0, X2
+	VSUBPS       sigmoid32consts<>+320(SB), X2, X3
+	VMOVUPS      sigmoid32consts<>+448(SB), X4
+	VFNMADD213PS X0, X3, X4
+	VFNMADD231PS sigmoid32consts<>+384(SB), X3, X4
+	VMOVUPS      sigmoid32consts<>+512(SB), X3
+	VFMADD213PS  sigmoid32consts<>+576(SB), X4, X3
+	VMULPS       X4, X4, X5
+	LEAQ         exptail_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X2, X8
+	VPCMPEQD     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERDD   X9, (R10)(X8*4), X7
+	VADDPS       X7, X4, X4
+	VFMADD231PS  X3, X5, X4
+	VPAND        sigmoid32consts<>+704(SB), X2, X3
+	LEAQ         exphi_32<>+0(SB), R10
+	VPAND        tablemask16_32<>+0(SB), X2, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X5
+	VPGATHERDD   X8, (R10)(X7*4), X5
+	VPSLLD       $0x13, X3, X3
+	VPADDD       X3, X5, X5
+	VFMADD231PS  X5, X4, X5
+	VPSUBD       sigmoid32consts<>+768(SB), X2, X2
+	VPSRLD       $0x04, X2, X2
+	VPSRLD       $0x01, X2, X3
+	VPSUBD       sigmoid32consts<>+832(SB), X3, X4
+	VPSLLD       $0x17, X4, X4
+	VPSUBD       X3, X2, X2
+	VPSUBD       sigmoid32consts<>+832(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VCMPPS       $0x11, sigmoid32consts<>+0(SB), X0, X3
+	VMULPS       X4, X5, X5
+	VPADDD       sigmoid32consts<>+896(SB), X2, X4
+	VBLENDVPS    X3, X4, X2, X4
+	VMULPS       X4, X5, X5
+	VCMPPS       $0x11, sigmoid32consts<>+960(SB), X5, X2
+	VPAND        X3, X2, X2
+	VCMPPS       $0x15, sigmoid32consts<>+960(SB), X5, X4
+	VPAND        X3, X4, X3
+	VADDPS       sigmoid32consts<>+960(SB), X5, X4
+	VPSUBD       sigmoid32consts<>+960(SB), X4, X4
+	VMOVUPS      sigmoid32consts<>+640(SB), X7
+	VBLENDVPS    X3, sigmoid32consts<>+1024(SB), X7, X3
+	VMULPS       X3, X5, X5
+	VBLENDVPS    X2, X4, X5, X4
+	VCMPPS       $0x1e, sigmoid32consts<>+1088(SB), X0, X2
+	VBLENDVPS    X2, sigmoid32consts<>+1152(SB), X4, X4
+	VCMPPS       $0x11, sigmoid32consts<>+1216(SB), X0, X2
+	VBLENDVPS    X2, sigmoid32consts<>+0(SB), X4, X4
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         sigmoid32consts<>+1280(SB), X0, X3
+	VBLENDVPS    X2, X3, X4, X3
+	VCMPPS       $0x03, X0, X0, X2
+	VPOR         sigmoid32consts<>+1280(SB), X0, X0
+	VBLENDVPS    X2, X0, X3, X0
+	VBLENDVPS    X1, X0, X6, X6
+
+mathblock473:
+	VMOVSS X6, (DX)(R8*4)
+	ADDQ   $0x00000001, R8
+	SUBQ   $0x00000001, R9
+
+sigmoidVF32AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  sigmoidVF32AVX2_row
+
+sigmoidVF32AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA sigmoid32consts<>+0(SB)/8, $0x0000000000000000
+DATA sigmoid32consts<>+8(SB)/8, $0x0000000000000000
+DATA sigmoid32consts<>+16(SB)/8, $0x0000000000000000
+DATA sigmoid32consts<>+24(SB)/8, $0x0000000000000000
+DATA sigmoid32consts<>+32(SB)/8, $0x0000000000000000
+DATA sigmoid32consts<>+40(SB)/8, $0x0000000000000000
+DATA sigmoid32consts<>+48(SB)/8, $0x0000000000000000
+DATA sigmoid32consts<>+56(SB)/8, $0x0000000000000000
+DATA sigmoid32consts<>+64(SB)/8, $0x8000000080000000
+DATA sigmoid32consts<>+72(SB)/8, $0x8000000080000000
+DATA sigmoid32consts<>+80(SB)/8, $0x8000000080000000
+DATA sigmoid32consts<>+88(SB)/8, $0x8000000080000000
+DATA sigmoid32consts<>+96(SB)/8, $0x8000000080000000
+DATA sigmoid32consts<>+104(SB)/8, $0x8000000080000000
+DATA sigmoid32consts<>+112(SB)/8, $0x8000000080000000
+DATA sigmoid32consts<>+120(SB)/8, $0x8000000080000000
+DATA sigmoid32consts<>+128(SB)/8, $0xc2800000c2800000
+DATA sigmoid32consts<>+136(SB)/8, $0xc2800000c2800000
+DATA sigmoid32consts<>+144(SB)/8, $0xc2800000c2800000
+DATA sigmoid32consts<>+152(SB)/8, $0xc2800000c2800000
+DATA sigmoid32consts<>+160(SB)/8, $0xc2800000c2800000
+DATA sigmoid32consts<>+168(SB)/8, $0xc2800000c2800000
+DATA sigmoid32consts<>+176(SB)/8, $0xc2800000c2800000
+DATA sigmoid32consts<>+184(SB)/8, $0xc2800000c2800000
+DATA sigmoid32consts<>+192(SB)/8, $0xc1a00000c1a00000
+DATA sigmoid32consts<>+200(SB)/8, $0xc1a00000c1a00000
+DATA sigmoid32consts<>+208(SB)/8, $0xc1a00000c1a00000
+DATA sigmoid32consts<>+216(SB)/8, $0xc1a00000c1a00000
+DATA sigmoid32consts<>+224(SB)/8, $0xc1a00000c1a00000
+DATA sigmoid32consts<>+232(SB)/8, $0xc1a00000c1a00000
+DATA sigmoid32consts<>+240(SB)/8, $0xc1a00000c1a00000
+DATA sigmoid32consts<>+248(SB)/8, $0xc1a00000c1a00000
+DATA sigmoid32consts<>+256(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+264(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+272(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+280(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+288(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+296(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+304(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+312(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+320(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+328(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+336(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+344(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+352(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+360(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+368(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+376(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+384(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+392(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+400(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+408(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+416(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+424(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+432(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+440(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+448(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+456(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+464(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+472(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+480(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+488(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+496(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+504(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+512(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+520(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+528(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+536(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+544(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+552(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+560(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+568(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+576(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+584(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+592(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+600(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+608(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+616(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+624(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+632(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+640(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+648(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+656(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+664(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+672(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+680(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+688(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+696(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+704(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+712(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+720(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+728(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+736(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+744(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+752(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+760(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+768(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+776(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+784(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+792(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+800(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+808(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+816(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+824(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+832(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+840(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+848(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+856(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+864(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+872(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+880(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+888(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+896(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+904(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+912(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+920(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+928(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+936(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+944(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+952(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+960(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+968(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+976(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+984(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+992(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1000(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1008(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1016(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1024(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1032(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1040(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1048(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1056(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1064(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1072(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1080(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1088(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1096(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1104(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1112(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1120(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1128(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1136(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1144(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1152(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1160(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1168(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1176(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1184(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1192(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1200(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1208(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1216(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1224(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1232(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1240(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1248(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1256(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1264(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1272(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1280(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1288(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1296(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1304(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1312(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1320(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1328(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1336(SB)/8, $0x0040000000400000
+GLOBL sigmoid32consts<>(SB), RODATA|NOPTR, $1344
+
+// func tanhVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·tanhVF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   tanhVF32AVX2_done
+	TESTQ CX, CX
+	JLE   tanhVF32AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x02, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x02, DI
+
+tanhVF32AVX2_row:
+	XORQ R8, R8
+	MOVQ CX, R9
+
+tanhVF32AVX2_loop2:
+	CMPQ         R9, $0x00000010
+	JB           tanhVF32AVX2_after2
+	VMOVUPS      (SI)(R8*4), Y0
+	VPAND        tanh32consts<>+64(SB), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VPAND        tanh32consts<>+64(SB), Y1, Y1
+	VMINPS       tanh32consts<>+128(SB), Y0, Y2
+	VMINPS       tanh32consts<>+128(SB), Y1, Y3
+	VMULPS       tanh32consts<>+192(SB), Y2, Y2
+	VMULPS       tanh32consts<>+192(SB), Y3, Y3
+	VPOR         tanh32consts<>+0(SB), Y2, Y2
+	VPOR         tanh32consts<>+0(SB), Y3, Y3
+	VMOVUPS      tanh32consts<>+256(SB), Y4
+	VFMADD213PS  tanh32consts<>+320(SB), Y2, Y4
+	VMOVUPS      tanh32consts<>+256(SB), Y5
+	VFMADD213PS  tanh32consts<>+320(SB), Y3, Y5
+	VSUBPS       tanh32consts<>+320(SB), Y4, Y6
+	VSUBPS       tanh32consts<>+320(SB), Y5, Y7
+	VFNMADD231PS tanh32consts<>+448(SB), Y6, Y2
+	VFNMADD231PS tanh32consts<>+448(SB), Y7, Y3
+	VFNMADD231PS tanh32consts<>+384(SB), Y6, Y2
+	VFNMADD231PS tanh32consts<>+384(SB), Y7, Y3
+	VMOVUPS      tanh32consts<>+512(SB), Y6
+	VFMADD213PS  tanh32consts<>+576(SB), Y2, Y6
+	VMOVUPS      tanh32consts<>+512(SB), Y7
+	VFMADD213PS  tanh32consts<>+576(SB), Y3, Y7
+	VMULPS       Y2, Y2, Y8
+	VMULPS       Y3, Y3, Y9
+	VPERMPS      exptail_32<>+0(SB), Y4, Y10
+	VPERMPS      exptail_32<>+32(SB), Y4, Y11
+	VPSLLD       $0x1c, Y4, Y12
+	VBLENDVPS    Y12, Y11, Y10, Y10
+	VPERMPS      exptail_32<>+0(SB), Y5, Y11
+	VPERMPS      exptail_32<>+32(SB), Y5, Y12
+	VPSLLD       $0x1c, Y5, Y13
+	VBLENDVPS    Y13, Y12, Y11, Y11
+	VADDPS       Y10, Y2, Y2
+	VADDPS       Y11, Y3, Y3
+	VFMADD231PS  Y6, Y8, Y2
+	VFMADD231PS  Y7, Y9, Y3
+	VPERMPS      exphi_32<>+0(SB), Y4, Y6
+	VPERMPS      exphi_32<>+32(SB), Y4, Y7
+	VPSLLD       $0x1c, Y4, Y8
+	VBLENDVPS    Y8, Y7, Y6, Y6
+	VPERMPS      exphi_32<>+0(SB), Y5, Y7
+	VPERMPS      exphi_32<>+32(SB), Y5, Y8
+	VPSLLD       $0x1c, Y5, Y9
+	VBLENDVPS    Y9, Y8, Y7, Y7
+	VPSLLD       $0x13, Y4, Y4
+	VPSLLD       $0x13, Y5, Y5
+	VPADDD       Y4, Y6, Y6
+	VPADDD       Y5, Y7, Y7
+	VMOVUPS      Y6, Y4
+	VFMADD231PS  Y6, Y2, Y4
+	VMOVUPS      Y7, Y5
+	VFMADD231PS  Y7, Y3, Y5
+	VSUBPS       Y4, Y6, Y8
+	VSUBPS       Y5, Y7, Y9
+	VFMADD231PS  Y6, Y2, Y8
+	VFMADD231PS  Y7, Y3, Y9
+	VMOVUPS      tanh32consts<>+640(SB), Y2
+	VSUBPS       Y4, Y2, Y2
+	VMOVUPS      tanh32consts<>+640(SB), Y3
+	VSUBPS       Y5, Y3, Y3
+	VMOVUPS      tanh32consts<>+640(SB), Y6
+	VSUBPS       Y2, Y6, Y6
+	VMOVUPS      tanh32consts<>+640(SB), Y7
 	VSUBPS       Y3, Y7, Y7
 	VSUBPS       Y4, Y6, Y6
 	VSUBPS       Y5, Y7, Y7
 	VSUBPS       Y8, Y6, Y6
 	VSUBPS       Y9, Y7, Y7
-	VADDPS       tanh32consts<>+576(SB), Y4, Y10
-	VADDPS       tanh32consts<>+576(SB), Y5, Y11
-	VMOVUPS      tanh32consts<>+576(SB), Y12
+	VADDPS       tanh32consts<>+640(SB), Y4, Y10
+	VADDPS       tanh32consts<>+640(SB), Y5, Y11
+	VMOVUPS      tanh32consts<>+640(SB), Y12
 	VSUBPS       Y10, Y12, Y12
-	VMOVUPS      tanh32consts<>+576(SB), Y13
+	VMOVUPS      tanh32consts<>+640(SB), Y13
 	VSUBPS       Y11, Y13, Y13
 	VADDPS       Y4, Y12, Y12
 	VADDPS       Y5, Y13, Y13
 	VADDPS       Y8, Y12, Y12
 	VADDPS       Y9, Y13, Y13
-	VMOVUPS      tanh32consts<>+576(SB), Y4
+	VMOVUPS      tanh32consts<>+640(SB), Y4
 	VDIVPS       Y10, Y4, Y4
-	VMOVUPS      tanh32consts<>+576(SB), Y5
+	VMOVUPS      tanh32consts<>+640(SB), Y5
 	VDIVPS       Y11, Y5, Y5
 	VMULPS       Y4, Y2, Y8
 	VMULPS       Y5, Y3, Y9
@@ -8608,11 +8930,11 @@ tanhVF32AVX2_loop2:
 	VFNMADD231PS Y9, Y13, Y3
 	VFMADD231PS  Y4, Y2, Y8
 	VFMADD231PS  Y5, Y3, Y9
-	VCMPPS       $0x11, tanh32consts<>+640(SB), Y0, Y2
-	VCMPPS       $0x11, tanh32consts<>+640(SB), Y1, Y3
-	VMOVUPS      tanh32consts<>+576(SB), Y4
+	VCMPPS       $0x11, tanh32consts<>+128(SB), Y0, Y2
+	VCMPPS       $0x11, tanh32consts<>+128(SB), Y1, Y3
+	VMOVUPS      tanh32consts<>+640(SB), Y4
 	VBLENDVPS    Y2, Y8, Y4, Y8
-	VMOVUPS      tanh32consts<>+576(SB), Y2
+	VMOVUPS      tanh32consts<>+640(SB), Y2
 	VBLENDVPS    Y3, Y9, Y2, Y9
 	VCMPPS       $0x11, tanh32consts<>+704(SB), Y0, Y0
 	VCMPPS       $0x11, tanh32consts<>+704(SB), Y1, Y1
@@ -8669,16 +8991,16 @@ tanhVF32AVX2_loop1:
 	JB           tanhVF32AVX2_after1
 	VMOVUPS      (SI)(R8*4), Y0
 	VPAND        tanh32consts<>+64(SB), Y0, Y0
-	VMOVUPS      (SI)(R8*4), Y1
-	VMULPS       tanh32consts<>+128(SB), Y1, Y1
+	VMINPS       tanh32consts<>+128(SB), Y0, Y1
+	VMULPS       tanh32consts<>+192(SB), Y1, Y1
 	VPOR         tanh32consts<>+0(SB), Y1, Y1
-	VMOVUPS      tanh32consts<>+192(SB), Y2
-	VFMADD213PS  tanh32consts<>+256(SB), Y1, Y2
-	VSUBPS       tanh32consts<>+256(SB), Y2, Y3
+	VMOVUPS      tanh32consts<>+256(SB), Y2
+	VFMADD213PS  tanh32consts<>+320(SB), Y1, Y2
+	VSUBPS       tanh32consts<>+320(SB), Y2, Y3
+	VFNMADD231PS tanh32consts<>+448(SB), Y3, Y1
 	VFNMADD231PS tanh32consts<>+384(SB), Y3, Y1
-	VFNMADD231PS tanh32consts<>+320(SB), Y3, Y1
-	VMOVUPS      tanh32consts<>+448(SB), Y3
-	VFMADD213PS  tanh32consts<>+512(SB), Y1, Y3
+	VMOVUPS      tanh32consts<>+512(SB), Y3
+	VFMADD213PS  tanh32consts<>+576(SB), Y1, Y3
 	VMULPS       Y1, Y1, Y4
 	VPERMPS      exptail_32<>+0(SB), Y2, Y5
 	VPERMPS      exptail_32<>+32(SB), Y2, Y6
@@ -8696,26 +9018,26 @@ tanhVF32AVX2_loop1:
 	VFMADD231PS  Y3, Y1, Y2
 	VSUBPS       Y2, Y3, Y4
 	VFMADD231PS  Y3, Y1, Y4
-	VMOVUPS      tanh32consts<>+576(SB), Y1
+	VMOVUPS      tanh32consts<>+640(SB), Y1
 	VSUBPS       Y2, Y1, Y1
-	VMOVUPS      tanh32consts<>+576(SB), Y3
+	VMOVUPS      tanh32consts<>+640(SB), Y3
 	VSUBPS       Y1, Y3, Y3
 	VSUBPS       Y2, Y3, Y3
 	VSUBPS       Y4, Y3, Y3
-	VADDPS       tanh32consts<>+576(SB), Y2, Y5
-	VMOVUPS      tanh32consts<>+576(SB), Y6
+	VADDPS       tanh32consts<>+640(SB), Y2, Y5
+	VMOVUPS      tanh32consts<>+640(SB), Y6
 	VSUBPS       Y5, Y6, Y6
 	VADDPS       Y2, Y6, Y6
 	VADDPS       Y4, Y6, Y6
-	VMOVUPS      tanh32consts<>+576(SB), Y2
+	VMOVUPS      tanh32consts<>+640(SB), Y2
 	VDIVPS       Y5, Y2, Y2
 	VMULPS       Y2, Y1, Y4
 	VFNMADD231PS Y4, Y5, Y1
 	VADDPS       Y3, Y1, Y1
 	VFNMADD231PS Y4, Y6, Y1
 	VFMADD231PS  Y2, Y1, Y4
-	VCMPPS       $0x11, tanh32consts<>+640(SB), Y0, Y1
-	VMOVUPS      tanh32consts<>+576(SB), Y2
+	VCMPPS       $0x11, tanh32consts<>+128(SB), Y0, Y1
+	VMOVUPS      tanh32consts<>+640(SB), Y2
 	VBLENDVPS    Y1, Y4, Y2, Y4
 	VCMPPS       $0x11, tanh32consts<>+704(SB), Y0, Y0
 	VPTEST       Y0, Y0
@@ -8750,15 +9072,16 @@ tanhVF32AVX2_after1:
 	JB           tanhVF32AVX2_tail4
 	VMOVUPS      (SI)(R8*4), X0
 	VPAND        tanh32consts<>+64(SB), X0, X1
-	VMULPS       tanh32consts<>+128(SB), X0, X2
+	VMINPS       tanh32consts<>+128(SB), X1, X2
+	VMULPS       tanh32consts<>+192(SB), X2, X2
 	VPOR         tanh32consts<>+0(SB), X2, X2
-	VMOVUPS      tanh32consts<>+192(SB), X3
-	VFMADD213PS  tanh32consts<>+256(SB), X2, X3
-	VSUBPS       tanh32consts<>+256(SB), X3, X4
+	VMOVUPS      tanh32consts<>+256(SB), X3
+	VFMADD213PS  tanh32consts<>+320(SB), X2, X3
+	VSUBPS       tanh32consts<>+320(SB), X3, X4
+	VFNMADD231PS tanh32consts<>+448(SB), X4, X2
 	VFNMADD231PS tanh32consts<>+384(SB), X4, X2
-	VFNMADD231PS tanh32consts<>+320(SB), X4, X2
-	VMOVUPS      tanh32consts<>+448(SB), X4
-	VFMADD213PS  tanh32consts<>+512(SB), X2, X4
+	VMOVUPS      tanh32consts<>+512(SB), X4
+	VFMADD213PS  tanh32consts<>+576(SB), X2, X4
 	VMULPS       X2, X2, X5
 	LEAQ         exptail_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X3, X7
@@ -8778,26 +9101,26 @@ tanhVF32AVX2_after1:
 	VFMADD231PS  X4, X2, X3
 	VSUBPS       X3, X4, X5
 	VFMADD231PS  X4, X2, X5
-	VMOVUPS      tanh32consts<>+576(SB), X2
+	VMOVUPS      tanh32consts<>+640(SB), X2
 	VSUBPS       X3, X2, X2
-	VMOVUPS      tanh32consts<>+576(SB), X4
+	VMOVUPS      tanh32consts<>+640(SB), X4
 	VSUBPS       X2, X4, X4
 	VSUBPS       X3, X4, X4
 	VSUBPS       X5, X4, X4
-	VADDPS       tanh32consts<>+576(SB), X3, X6
-	VMOVUPS      tanh32consts<>+576(SB), X7
+	VADDPS       tanh32consts<>+640(SB), X3, X6
+	VMOVUPS      tanh32consts<>+640(SB), X7
 	VSUBPS       X6, X7, X7
 	VADDPS       X3, X7, X7
 	VADDPS       X5, X7, X7
-	VMOVUPS      tanh32consts<>+576(SB), X3
+	VMOVUPS      tanh32consts<>+640(SB), X3
 	VDIVPS       X6, X3, X3
 	VMULPS       X3, X2, X5
 	VFNMADD231PS X5, X6, X2
 	VADDPS       X4, X2, X2
 	VFNMADD231PS X5, X7, X2
 	VFMADD231PS  X3, X2, X5
-	VCMPPS       $0x11, tanh32consts<>+640(SB), X1, X2
-	VMOVUPS      tanh32consts<>+576(SB), X3
+	VCMPPS       $0x11, tanh32consts<>+128(SB), X1, X2
+	VMOVUPS      tanh32consts<>+640(SB), X3
 	VBLENDVPS    X2, X5, X3, X5
 	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
 	VPTEST       X1, X1
@@ -8827,15 +9150,16 @@ tanhVF32AVX2_tail4:
 	JB           tanhVF32AVX2_tail2
 	VMOVQ        (SI)(R8*4), X0
 	VPAND        tanh32consts<>+64(SB), X0, X1
-	VMULPS       tanh32consts<>+128(SB), X0, X2
+	VMINPS       tanh32consts<>+128(SB), X1, X2
+	VMULPS       tanh32consts<>+192(SB), X2, X2
 	VPOR         tanh32consts<>+0(SB), X2, X2
-	VMOVUPS      tanh32consts<>+192(SB), X3
-	VFMADD213PS  tanh32consts<>+256(SB), X2, X3
-	VSUBPS       tanh32consts<>+256(SB), X3, X4
+	VMOVUPS      tanh32consts<>+256(SB), X3
+	VFMADD213PS  tanh32consts<>+320(SB), X2, X3
+	VSUBPS       tanh32consts<>+320(SB), X3, X4
+	VFNMADD231PS tanh32consts<>+448(SB), X4, X2
 	VFNMADD231PS tanh32consts<>+384(SB), X4, X2
-	VFNMADD231PS tanh32consts<>+320(SB), X4, X2
-	VMOVUPS      tanh32consts<>+448(SB), X4
-	VFMADD213PS  tanh32consts<>+512(SB), X2, X4
+	VMOVUPS      tanh32consts<>+512(SB), X4
+	VFMADD213PS  tanh32consts<>+576(SB), X2, X4
 	VMULPS       X2, X2, X5
 	LEAQ         exptail_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X3, X7
@@ -8855,26 +9179,26 @@ tanhVF32AVX2_tail4:
 	VFMADD231PS  X4, X2, X3
 	VSUBPS       X3, X4, X5
 	VFMADD231PS  X4, X2, X5
-	VMOVUPS      tanh32consts<>+576(SB), X2
+	VMOVUPS      tanh32consts<>+640(SB), X2
 	VSUBPS       X3, X2, X2
-	VMOVUPS      tanh32consts<>+576(SB), X4
+	VMOVUPS      tanh32consts<>+640(SB), X4
 	VSUBPS       X2, X4, X4
 	VSUBPS       X3, X4, X4
 	VSUBPS       X5, X4, X4
-	VADDPS       tanh32consts<>+576(SB), X3, X6
-	VMOVUPS      tanh32consts<>+576(SB), X7
+	VADDPS       tanh32consts<>+640(SB), X3, X6
+	VMOVUPS      tanh32consts<>+640(SB), X7
 	VSUBPS       X6, X7, X7
 	VADDPS       X3, X7, X7
 	VADDPS       X5, X7, X7
-	VMOVUPS      tanh32consts<>+576(SB), X3
+	VMOVUPS      tanh32consts<>+640(SB), X3
 	VDIVPS       X6, X3, X3
 	VMULPS       X3, X2, X5
 	VFNMADD231PS X5, X6, X2
 	VADDPS       X4, X2, X2
 	VFNMADD231PS X5, X7, X2
 	VFMADD231PS  X3, X2, X5
-	VCMPPS       $0x11, tanh32consts<>+640(SB), X1, X2
-	VMOVUPS      tanh32consts<>+576(SB), X3
+	VCMPPS       $0x11, tanh32consts<>+128(SB), X1, X2
+	VMOVUPS      tanh32consts<>+640(SB), X3
 	VBLENDVPS    X2, X5, X3, X5
 	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
 	VPTEST       X1, X1
@@ -8904,15 +9228,16 @@ tanhVF32AVX2_tail2:
 	JB           tanhVF32AVX2_tail1
 	VMOVSS       (SI)(R8*4), X0
 	VPAND        tanh32consts<>+64(SB), X0, X1
-	VMULPS       tanh32consts<>+128(SB), X0, X2
+	VMINPS       tanh32consts<>+128(SB), X1, X2
+	VMULPS       tanh32consts<>+192(SB), X2, X2
 	VPOR         tanh32consts<>+0(SB), X2, X2
-	VMOVUPS      tanh32consts<>+192(SB), X3
-	VFMADD213PS  tanh32consts<>+256(SB), X2, X3
-	VSUBPS       tanh32consts<>+256(SB), X3, X4
+	VMOVUPS      tanh32consts<>+256(SB), X3
+	VFMADD213PS  tanh32consts<>+320(SB), X2, X3
+	VSUBPS       tanh32consts<>+320(SB), X3, X4
+	VFNMADD231PS tanh32consts<>+448(SB), X4, X2
 	VFNMADD231PS tanh32consts<>+384(SB), X4, X2
-	VFNMADD231PS tanh32consts<>+320(SB), X4, X2
-	VMOVUPS      tanh32consts<>+448(SB), X4
-	VFMADD213PS  tanh32consts<>+512(SB), X2, X4
+	VMOVUPS      tanh32consts<>+512(SB), X4
+	VFMADD213PS  tanh32consts<>+576(SB), X2, X4
 	VMULPS       X2, X2, X5
 	LEAQ         exptail_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X3, X7
@@ -8932,26 +9257,26 @@ tanhVF32AVX2_tail2:
 	VFMADD231PS  X4, X2, X3
 	VSUBPS       X3, X4, X5
 	VFMADD231PS  X4, X2, X5
-	VMOVUPS      tanh32consts<>+576(SB), X2
+	VMOVUPS      tanh32consts<>+640(SB), X2
 	VSUBPS       X3, X2, X2
-	VMOVUPS      tanh32consts<>+576(SB), X4
+	VMOVUPS      tanh32consts<>+640(SB), X4
 	VSUBPS       X2, X4, X4
 	VSUBPS       X3, X4, X4
 	VSUBPS       X5, X4, X4
-	VADDPS       tanh32consts<>+576(SB), X3, X6
-	VMOVUPS      tanh32consts<>+576(SB), X7
+	VADDPS       tanh32consts<>+640(SB), X3, X6
+	VMOVUPS      tanh32consts<>+640(SB), X7
 	VSUBPS       X6, X7, X7
 	VADDPS       X3, X7, X7
 	VADDPS       X5, X7, X7
-	VMOVUPS      tanh32consts<>+576(SB), X3
+	VMOVUPS      tanh32consts<>+640(SB), X3
 	VDIVPS       X6, X3, X3
 	VMULPS       X3, X2, X5
 	VFNMADD231PS X5, X6, X2
 	VADDPS       X4, X2, X2
 	VFNMADD231PS X5, X7, X2
 	VFMADD231PS  X3, X2, X5
-	VCMPPS       $0x11, tanh32consts<>+640(SB), X1, X2
-	VMOVUPS      tanh32consts<>+576(SB), X3
+	VCMPPS       $0x11, tanh32consts<>+128(SB), X1, X2
+	VMOVUPS      tanh32consts<>+640(SB), X3
 	VBLENDVPS    X2, X5, X3, X5
 	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
 	VPTEST       X1, X1
@@ -9002,78 +9327,78 @@ DATA tanh32consts<>+96(SB)/8, $0x7fffffff7fffffff
 DATA tanh32consts<>+104(SB)/8, $0x7fffffff7fffffff
 DATA tanh32consts<>+112(SB)/8, $0x7fffffff7fffffff
 DATA tanh32consts<>+120(SB)/8, $0x7fffffff7fffffff
-DATA tanh32consts<>+128(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+136(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+144(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+152(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+160(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+168(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+176(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+184(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+192(SB)/8, $0x41b8aa3b41b8aa3b
-DATA tanh32consts<>+200(SB)/8, $0x41b8aa3b41b8aa3b
-DATA tanh32consts<>+208(SB)/8, $0x41b8aa3b41b8aa3b
-DATA tanh32consts<>+216(SB)/8, $0x41b8aa3b41b8aa3b
-DATA tanh32consts<>+224(SB)/8, $0x41b8aa3b41b8aa3b
-DATA tanh32consts<>+232(SB)/8, $0x41b8aa3b41b8aa3b
-DATA tanh32consts<>+240(SB)/8, $0x41b8aa3b41b8aa3b
-DATA tanh32consts<>+248(SB)/8, $0x41b8aa3b41b8aa3b
-DATA tanh32consts<>+256(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+264(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+272(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+280(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+288(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+296(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+304(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+312(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+320(SB)/8, $0xb75e8083b75e8083
-DATA tanh32consts<>+328(SB)/8, $0xb75e8083b75e8083
-DATA tanh32consts<>+336(SB)/8, $0xb75e8083b75e8083
-DATA tanh32consts<>+344(SB)/8, $0xb75e8083b75e8083
-DATA tanh32consts<>+352(SB)/8, $0xb75e8083b75e8083
-DATA tanh32consts<>+360(SB)/8, $0xb75e8083b75e8083
-DATA tanh32consts<>+368(SB)/8, $0xb75e8083b75e8083
-DATA tanh32consts<>+376(SB)/8, $0xb75e8083b75e8083
-DATA tanh32consts<>+384(SB)/8, $0x3d3180003d318000
-DATA tanh32consts<>+392(SB)/8, $0x3d3180003d318000
-DATA tanh32consts<>+400(SB)/8, $0x3d3180003d318000
-DATA tanh32consts<>+408(SB)/8, $0x3d3180003d318000
-DATA tanh32consts<>+416(SB)/8, $0x3d3180003d318000
-DATA tanh32consts<>+424(SB)/8, $0x3d3180003d318000
-DATA tanh32consts<>+432(SB)/8, $0x3d3180003d318000
-DATA tanh32consts<>+440(SB)/8, $0x3d3180003d318000
-DATA tanh32consts<>+448(SB)/8, $0x3e2aaace3e2aaace
-DATA tanh32consts<>+456(SB)/8, $0x3e2aaace3e2aaace
-DATA tanh32consts<>+464(SB)/8, $0x3e2aaace3e2aaace
-DATA tanh32consts<>+472(SB)/8, $0x3e2aaace3e2aaace
-DATA tanh32consts<>+480(SB)/8, $0x3e2aaace3e2aaace
-DATA tanh32consts<>+488(SB)/8, $0x3e2aaace3e2aaace
-DATA tanh32consts<>+496(SB)/8, $0x3e2aaace3e2aaace
-DATA tanh32consts<>+504(SB)/8, $0x3e2aaace3e2aaace
-DATA tanh32consts<>+512(SB)/8, $0x3f0001113f000111
-DATA tanh32consts<>+520(SB)/8, $0x3f0001113f000111
-DATA tanh32consts<>+528(SB)/8, $0x3f0001113f000111
-DATA tanh32consts<>+536(SB)/8, $0x3f0001113f000111
-DATA tanh32consts<>+544(SB)/8, $0x3f0001113f000111
-DATA tanh32consts<>+552(SB)/8, $0x3f0001113f000111
-DATA tanh32consts<>+560(SB)/8, $0x3f0001113f000111
-DATA tanh32consts<>+568(SB)/8, $0x3f0001113f000111
-DATA tanh32consts<>+576(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+584(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+592(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+600(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+608(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+616(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+624(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+632(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+640(SB)/8, $0x4112000041120000
-DATA tanh32consts<>+648(SB)/8, $0x4112000041120000
-DATA tanh32consts<>+656(SB)/8, $0x4112000041120000
-DATA tanh32consts<>+664(SB)/8, $0x4112000041120000
-DATA tanh32consts<>+672(SB)/8, $0x4112000041120000
-DATA tanh32consts<>+680(SB)/8, $0x4112000041120000
-DATA tanh32consts<>+688(SB)/8, $0x4112000041120000
-DATA tanh32consts<>+696(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+128(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+136(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+144(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+152(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+160(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+168(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+176(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+184(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+192(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+200(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+208(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+216(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+224(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+232(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+240(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+248(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+256(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+264(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+272(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+280(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+288(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+296(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+304(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+312(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+320(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+328(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+336(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+344(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+352(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+360(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+368(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+376(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+384(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+392(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+400(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+408(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+416(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+424(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+432(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+440(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+448(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+456(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+464(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+472(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+480(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+488(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+496(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+504(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+512(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+520(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+528(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+536(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+544(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+552(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+560(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+568(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+576(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+584(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+592(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+600(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+608(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+616(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+624(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+632(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+640(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+648(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+656(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+664(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+672(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+680(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+688(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+696(SB)/8, $0x3f8000003f800000
 DATA tanh32consts<>+704(SB)/8, $0x3e8000003e800000
 DATA tanh32consts<>+712(SB)/8, $0x3e8000003e800000
 DATA tanh32consts<>+720(SB)/8, $0x3e8000003e800000
@@ -14811,19 +15136,33 @@ expVF64AVX2_loop2:
 	VPSUBQ       Y4, Y0, Y0
 	VPSUBQ       exp64consts<>+832(SB), Y0, Y0
 	VPSLLQ       $0x34, Y0, Y0
+	VMOVUPD      (SI)(R8*8), Y4
+	VCMPPD       $0x11, exp64consts<>+896(SB), Y4, Y4
 	VMULPD       Y8, Y9, Y9
-	VMULPD       Y0, Y9, Y9
+	VPADDQ       exp64consts<>+960(SB), Y0, Y8
+	VBLENDVPD    Y4, Y8, Y0, Y8
+	VMULPD       Y8, Y9, Y9
+	VCMPPD       $0x11, exp64consts<>+1024(SB), Y9, Y0
+	VPAND        Y4, Y0, Y0
+	VCMPPD       $0x15, exp64consts<>+1024(SB), Y9, Y8
+	VPAND        Y4, Y8, Y4
+	VADDPD       exp64consts<>+1024(SB), Y9, Y8
+	VPSUBQ       exp64consts<>+1024(SB), Y8, Y8
+	VMOVUPS      exp64consts<>+1152(SB), Y10
+	VBLENDVPD    Y4, exp64consts<>+1088(SB), Y10, Y4
+	VMULPD       Y4, Y9, Y9
+	VBLENDVPD    Y0, Y8, Y9, Y8
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x1e, exp64consts<>+896(SB), Y0, Y0
-	VBLENDVPD    Y0, exp64consts<>+960(SB), Y9, Y9
+	VCMPPD       $0x1e, exp64consts<>+1216(SB), Y0, Y0
+	VBLENDVPD    Y0, exp64consts<>+1280(SB), Y8, Y8
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x11, exp64consts<>+1024(SB), Y0, Y0
-	VBLENDVPD    Y0, exp64consts<>+1088(SB), Y9, Y9
+	VCMPPD       $0x11, exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y0, exp64consts<>+896(SB), Y8, Y8
 	VMOVUPD      (SI)(R8*8), Y0
 	VCMPPD       $0x03, (SI)(R8*8), Y0, Y0
 	VMOVUPD      (SI)(R8*8), Y4
-	VPOR         exp64consts<>+1152(SB), Y4, Y4
-	VBLENDVPD    Y0, Y4, Y9, Y4
+	VPOR         exp64consts<>+1408(SB), Y4, Y4
+	VBLENDVPD    Y0, Y4, Y8, Y4
 	VBLENDVPD    Y6, Y4, Y2, Y2
 	VPAND        exp64consts<>+704(SB), Y1, Y0
 	LEAQ         exphi_64<>+0(SB), R10
@@ -14842,19 +15181,33 @@ expVF64AVX2_loop2:
 	VPSUBQ       Y0, Y1, Y1
 	VPSUBQ       exp64consts<>+832(SB), Y1, Y1
 	VPSLLQ       $0x34, Y1, Y1
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x11, exp64consts<>+896(SB), Y0, Y0
 	VMULPD       Y5, Y4, Y4
-	VMULPD       Y1, Y4, Y4
+	VPADDQ       exp64consts<>+960(SB), Y1, Y5
+	VBLENDVPD    Y0, Y5, Y1, Y5
+	VMULPD       Y5, Y4, Y4
+	VCMPPD       $0x11, exp64consts<>+1024(SB), Y4, Y1
+	VPAND        Y0, Y1, Y1
+	VCMPPD       $0x15, exp64consts<>+1024(SB), Y4, Y5
+	VPAND        Y0, Y5, Y0
+	VADDPD       exp64consts<>+1024(SB), Y4, Y5
+	VPSUBQ       exp64consts<>+1024(SB), Y5, Y5
+	VMOVUPS      exp64consts<>+1152(SB), Y6
+	VBLENDVPD    Y0, exp64consts<>+1088(SB), Y6, Y0
+	VMULPD       Y0, Y4, Y4
+	VBLENDVPD    Y1, Y5, Y4, Y5
 	VMOVUPD      32(SI)(R8*8), Y0
-	VCMPPD       $0x1e, exp64consts<>+896(SB), Y0, Y0
-	VBLENDVPD    Y0, exp64consts<>+960(SB), Y4, Y4
+	VCMPPD       $0x1e, exp64consts<>+1216(SB), Y0, Y0
+	VBLENDVPD    Y0, exp64consts<>+1280(SB), Y5, Y5
 	VMOVUPD      32(SI)(R8*8), Y0
-	VCMPPD       $0x11, exp64consts<>+1024(SB), Y0, Y0
-	VBLENDVPD    Y0, exp64consts<>+1088(SB), Y4, Y4
+	VCMPPD       $0x11, exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y0, exp64consts<>+896(SB), Y5, Y5
 	VMOVUPD      32(SI)(R8*8), Y0
 	VCMPPD       $0x03, 32(SI)(R8*8), Y0, Y0
 	VMOVUPD      32(SI)(R8*8), Y1
-	VPOR         exp64consts<>+1152(SB), Y1, Y1
-	VBLENDVPD    Y0, Y1, Y4, Y1
+	VPOR         exp64consts<>+1408(SB), Y1, Y1
+	VBLENDVPD    Y0, Y1, Y5, Y1
 	VBLENDVPD    Y7, Y1, Y3, Y3
 
 mathblock487:
@@ -14918,19 +15271,33 @@ expVF64AVX2_loop1:
 	VPSUBQ       Y2, Y0, Y0
 	VPSUBQ       exp64consts<>+832(SB), Y0, Y0
 	VPSLLQ       $0x34, Y0, Y0
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x11, exp64consts<>+896(SB), Y2, Y2
 	VMULPD       Y4, Y5, Y5
-	VMULPD       Y0, Y5, Y5
+	VPADDQ       exp64consts<>+960(SB), Y0, Y4
+	VBLENDVPD    Y2, Y4, Y0, Y4
+	VMULPD       Y4, Y5, Y5
+	VCMPPD       $0x11, exp64consts<>+1024(SB), Y5, Y0
+	VPAND        Y2, Y0, Y0
+	VCMPPD       $0x15, exp64consts<>+1024(SB), Y5, Y4
+	VPAND        Y2, Y4, Y2
+	VADDPD       exp64consts<>+1024(SB), Y5, Y4
+	VPSUBQ       exp64consts<>+1024(SB), Y4, Y4
+	VMOVUPS      exp64consts<>+1152(SB), Y6
+	VBLENDVPD    Y2, exp64consts<>+1088(SB), Y6, Y2
+	VMULPD       Y2, Y5, Y5
+	VBLENDVPD    Y0, Y4, Y5, Y4
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x1e, exp64consts<>+896(SB), Y0, Y0
-	VBLENDVPD    Y0, exp64consts<>+960(SB), Y5, Y5
+	VCMPPD       $0x1e, exp64consts<>+1216(SB), Y0, Y0
+	VBLENDVPD    Y0, exp64consts<>+1280(SB), Y4, Y4
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x11, exp64consts<>+1024(SB), Y0, Y0
-	VBLENDVPD    Y0, exp64consts<>+1088(SB), Y5, Y5
+	VCMPPD       $0x11, exp64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y0, exp64consts<>+896(SB), Y4, Y4
 	VMOVUPD      (SI)(R8*8), Y0
 	VCMPPD       $0x03, (SI)(R8*8), Y0, Y0
 	VMOVUPD      (SI)(R8*8), Y2
-	VPOR         exp64consts<>+1152(SB), Y2, Y2
-	VBLENDVPD    Y0, Y2, Y5, Y2
+	VPOR         exp64consts<>+1408(SB), Y2, Y2
+	VBLENDVPD    Y0, Y2, Y4, Y2
 	VBLENDVPD    Y3, Y2, Y1, Y1
 
 mathblock488:
@@ -14991,15 +15358,28 @@ expVF64AVX2_after1:
 	VPSUBQ       X3, X1, X1
 	VPSUBQ       exp64consts<>+832(SB), X1, X1
 	VPSLLQ       $0x34, X1, X1
+	VCMPPD       $0x11, exp64consts<>+896(SB), X0, X3
 	VMULPD       X5, X6, X6
-	VMULPD       X1, X6, X6
-	VCMPPD       $0x1e, exp64consts<>+896(SB), X0, X1
-	VBLENDVPD    X1, exp64consts<>+960(SB), X6, X6
-	VCMPPD       $0x11, exp64consts<>+1024(SB), X0, X1
-	VBLENDVPD    X1, exp64consts<>+1088(SB), X6, X6
+	VPADDQ       exp64consts<>+960(SB), X1, X5
+	VBLENDVPD    X3, X5, X1, X5
+	VMULPD       X5, X6, X6
+	VCMPPD       $0x11, exp64consts<>+1024(SB), X6, X1
+	VPAND        X3, X1, X1
+	VCMPPD       $0x15, exp64consts<>+1024(SB), X6, X5
+	VPAND        X3, X5, X3
+	VADDPD       exp64consts<>+1024(SB), X6, X5
+	VPSUBQ       exp64consts<>+1024(SB), X5, X5
+	VMOVUPS      exp64consts<>+1152(SB), X7
+	VBLENDVPD    X3, exp64consts<>+1088(SB), X7, X3
+	VMULPD       X3, X6, X6
+	VBLENDVPD    X1, X5, X6, X5
+	VCMPPD       $0x1e, exp64consts<>+1216(SB), X0, X1
+	VBLENDVPD    X1, exp64consts<>+1280(SB), X5, X5
+	VCMPPD       $0x11, exp64consts<>+1344(SB), X0, X1
+	VBLENDVPD    X1, exp64consts<>+896(SB), X5, X5
 	VCMPPD       $0x03, X0, X0, X1
-	VPOR         exp64consts<>+1152(SB), X0, X0
-	VBLENDVPD    X1, X0, X6, X0
+	VPOR         exp64consts<>+1408(SB), X0, X0
+	VBLENDVPD    X1, X0, X5, X0
 	VBLENDVPD    X4, X0, X2, X2
 
 mathblock489:
@@ -15059,15 +15439,28 @@ expVF64AVX2_tail2:
 	VPSUBQ       X3, X1, X1
 	VPSUBQ       exp64consts<>+832(SB), X1, X1
 	VPSLLQ       $0x34, X1, X1
+	VCMPPD       $0x11, exp64consts<>+896(SB), X0, X3
 	VMULPD       X5, X6, X6
-	VMULPD       X1, X6, X6
-	VCMPPD       $0x1e, exp64consts<>+896(SB), X0, X1
-	VBLENDVPD    X1, exp64consts<>+960(SB), X6, X6
-	VCMPPD       $0x11, exp64consts<>+1024(SB), X0, X1
-	VBLENDVPD    X1, exp64consts<>+1088(SB), X6, X6
+	VPADDQ       exp64consts<>+960(SB), X1, X5
+	VBLENDVPD    X3, X5, X1, X5
+	VMULPD       X5, X6, X6
+	VCMPPD       $0x11, exp64consts<>+1024(SB), X6, X1
+	VPAND        X3, X1, X1
+	VCMPPD       $0x15, exp64consts<>+1024(SB), X6, X5
+	VPAND        X3, X5, X3
+	VADDPD       exp64consts<>+1024(SB), X6, X5
+	VPSUBQ       exp64consts<>+1024(SB), X5, X5
+	VMOVUPS      exp64consts<>+1152(SB), X7
+	VBLENDVPD    X3, exp64consts<>+1088(SB), X7, X3
+	VMULPD       X3, X6, X6
+	VBLENDVPD    X1, X5, X6, X5
+	VCMPPD       $0x1e, exp64consts<>+1216(SB), X0, X1
+	VBLENDVPD    X1, exp64consts<>+1280(SB), X5, X5
+	VCMPPD       $0x11, exp64consts<>+1344(SB), X0, X1
+	VBLENDVPD    X1, exp64consts<>+896(SB), X5, X5
 	VCMPPD       $0x03, X0, X0, X1
-	VPOR         exp64consts<>+1152(SB), X0, X0
-	VBLENDVPD    X1, X0, X6, X0
+	VPOR         exp64consts<>+1408(SB), X0, X0
+	VBLENDVPD    X1, X0, X5, X0
 	VBLENDVPD    X4, X0, X2, X2
 
 mathblock490:
@@ -15197,47 +15590,79 @@ DATA exp64consts<>+864(SB)/8, $0x0000000000000001
 DATA exp64consts<>+872(SB)/8, $0x0000000000000001
 DATA exp64consts<>+880(SB)/8, $0x0000000000000001
 DATA exp64consts<>+888(SB)/8, $0x0000000000000001
-DATA exp64consts<>+896(SB)/8, $0x4086300000000000
-DATA exp64consts<>+904(SB)/8, $0x4086300000000000
-DATA exp64consts<>+912(SB)/8, $0x4086300000000000
-DATA exp64consts<>+920(SB)/8, $0x4086300000000000
-DATA exp64consts<>+928(SB)/8, $0x4086300000000000
-DATA exp64consts<>+936(SB)/8, $0x4086300000000000
-DATA exp64consts<>+944(SB)/8, $0x4086300000000000
-DATA exp64consts<>+952(SB)/8, $0x4086300000000000
-DATA exp64consts<>+960(SB)/8, $0x7ff0000000000000
-DATA exp64consts<>+968(SB)/8, $0x7ff0000000000000
-DATA exp64consts<>+976(SB)/8, $0x7ff0000000000000
-DATA exp64consts<>+984(SB)/8, $0x7ff0000000000000
-DATA exp64consts<>+992(SB)/8, $0x7ff0000000000000
-DATA exp64consts<>+1000(SB)/8, $0x7ff0000000000000
-DATA exp64consts<>+1008(SB)/8, $0x7ff0000000000000
-DATA exp64consts<>+1016(SB)/8, $0x7ff0000000000000
-DATA exp64consts<>+1024(SB)/8, $0xc087500000000000
-DATA exp64consts<>+1032(SB)/8, $0xc087500000000000
-DATA exp64consts<>+1040(SB)/8, $0xc087500000000000
-DATA exp64consts<>+1048(SB)/8, $0xc087500000000000
-DATA exp64consts<>+1056(SB)/8, $0xc087500000000000
-DATA exp64consts<>+1064(SB)/8, $0xc087500000000000
-DATA exp64consts<>+1072(SB)/8, $0xc087500000000000
-DATA exp64consts<>+1080(SB)/8, $0xc087500000000000
-DATA exp64consts<>+1088(SB)/8, $0x0000000000000000
-DATA exp64consts<>+1096(SB)/8, $0x0000000000000000
-DATA exp64consts<>+1104(SB)/8, $0x0000000000000000
-DATA exp64consts<>+1112(SB)/8, $0x0000000000000000
-DATA exp64consts<>+1120(SB)/8, $0x0000000000000000
-DATA exp64consts<>+1128(SB)/8, $0x0000000000000000
-DATA exp64consts<>+1136(SB)/8, $0x0000000000000000
-DATA exp64consts<>+1144(SB)/8, $0x0000000000000000
-DATA exp64consts<>+1152(SB)/8, $0x0008000000000000
-DATA exp64consts<>+1160(SB)/8, $0x0008000000000000
-DATA exp64consts<>+1168(SB)/8, $0x0008000000000000
-DATA exp64consts<>+1176(SB)/8, $0x0008000000000000
-DATA exp64consts<>+1184(SB)/8, $0x0008000000000000
-DATA exp64consts<>+1192(SB)/8, $0x0008000000000000
-DATA exp64consts<>+1200(SB)/8, $0x0008000000000000
-DATA exp64consts<>+1208(SB)/8, $0x0008000000000000
-GLOBL exp64consts<>(SB), RODATA|NOPTR, $1216
+DATA exp64consts<>+896(SB)/8, $0x0000000000000000
+DATA exp64consts<>+904(SB)/8, $0x0000000000000000
+DATA exp64consts<>+912(SB)/8, $0x0000000000000000
+DATA exp64consts<>+920(SB)/8, $0x0000000000000000
+DATA exp64consts<>+928(SB)/8, $0x0000000000000000
+DATA exp64consts<>+936(SB)/8, $0x0000000000000000
+DATA exp64consts<>+944(SB)/8, $0x0000000000000000
+DATA exp64consts<>+952(SB)/8, $0x0000000000000000
+DATA exp64consts<>+960(SB)/8, $0x2000000000000000
+DATA exp64consts<>+968(SB)/8, $0x2000000000000000
+DATA exp64consts<>+976(SB)/8, $0x2000000000000000
+DATA exp64consts<>+984(SB)/8, $0x2000000000000000
+DATA exp64consts<>+992(SB)/8, $0x2000000000000000
+DATA exp64consts<>+1000(SB)/8, $0x2000000000000000
+DATA exp64consts<>+1008(SB)/8, $0x2000000000000000
+DATA exp64consts<>+1016(SB)/8, $0x2000000000000000
+DATA exp64consts<>+1024(SB)/8, $0x2010000000000000
+DATA exp64consts<>+1032(SB)/8, $0x2010000000000000
+DATA exp64consts<>+1040(SB)/8, $0x2010000000000000
+DATA exp64consts<>+1048(SB)/8, $0x2010000000000000
+DATA exp64consts<>+1056(SB)/8, $0x2010000000000000
+DATA exp64consts<>+1064(SB)/8, $0x2010000000000000
+DATA exp64consts<>+1072(SB)/8, $0x2010000000000000
+DATA exp64consts<>+1080(SB)/8, $0x2010000000000000
+DATA exp64consts<>+1088(SB)/8, $0x1ff0000000000000
+DATA exp64consts<>+1096(SB)/8, $0x1ff0000000000000
+DATA exp64consts<>+1104(SB)/8, $0x1ff0000000000000
+DATA exp64consts<>+1112(SB)/8, $0x1ff0000000000000
+DATA exp64consts<>+1120(SB)/8, $0x1ff0000000000000
+DATA exp64consts<>+1128(SB)/8, $0x1ff0000000000000
+DATA exp64consts<>+1136(SB)/8, $0x1ff0000000000000
+DATA exp64consts<>+1144(SB)/8, $0x1ff0000000000000
+DATA exp64consts<>+1152(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1160(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1168(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1176(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1184(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1192(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1200(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1208(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1216(SB)/8, $0x4086300000000000
+DATA exp64consts<>+1224(SB)/8, $0x4086300000000000
+DATA exp64consts<>+1232(SB)/8, $0x4086300000000000
+DATA exp64consts<>+1240(SB)/8, $0x4086300000000000
+DATA exp64consts<>+1248(SB)/8, $0x4086300000000000
+DATA exp64consts<>+1256(SB)/8, $0x4086300000000000
+DATA exp64consts<>+1264(SB)/8, $0x4086300000000000
+DATA exp64consts<>+1272(SB)/8, $0x4086300000000000
+DATA exp64consts<>+1280(SB)/8, $0x7ff0000000000000
+DATA exp64consts<>+1288(SB)/8, $0x7ff0000000000000
+DATA exp64consts<>+1296(SB)/8, $0x7ff0000000000000
+DATA exp64consts<>+1304(SB)/8, $0x7ff0000000000000
+DATA exp64consts<>+1312(SB)/8, $0x7ff0000000000000
+DATA exp64consts<>+1320(SB)/8, $0x7ff0000000000000
+DATA exp64consts<>+1328(SB)/8, $0x7ff0000000000000
+DATA exp64consts<>+1336(SB)/8, $0x7ff0000000000000
+DATA exp64consts<>+1344(SB)/8, $0xc087500000000000
+DATA exp64consts<>+1352(SB)/8, $0xc087500000000000
+DATA exp64consts<>+1360(SB)/8, $0xc087500000000000
+DATA exp64consts<>+1368(SB)/8, $0xc087500000000000
+DATA exp64consts<>+1376(SB)/8, $0xc087500000000000
+DATA exp64consts<>+1384(SB)/8, $0xc087500000000000
+DATA exp64consts<>+1392(SB)/8, $0xc087500000000000
+DATA exp64consts<>+1400(SB)/8, $0xc087500000000000
+DATA exp64consts<>+1408(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1416(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1424(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1432(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1440(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1448(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1456(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1464(SB)/8, $0x0008000000000000
+GLOBL exp64consts<>(SB), RODATA|NOPTR, $1472
 
 DATA exptail_64<>+0(SB)/8, $0x0000000000000000
 DATA exptail_64<>+8(SB)/8, $0x3c979aa65d837b6d
@@ -16257,19 +16682,33 @@ exp2VF64AVX2_loop2:
 	VPSUBQ       Y2, Y0, Y0
 	VPSUBQ       exp264consts<>+832(SB), Y0, Y0
 	VPSLLQ       $0x34, Y0, Y0
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x11, exp264consts<>+896(SB), Y2, Y2
 	VMULPD       Y8, Y9, Y9
-	VMULPD       Y0, Y9, Y9
+	VPADDQ       exp264consts<>+960(SB), Y0, Y8
+	VBLENDVPD    Y2, Y8, Y0, Y8
+	VMULPD       Y8, Y9, Y9
+	VCMPPD       $0x11, exp264consts<>+1024(SB), Y9, Y0
+	VPAND        Y2, Y0, Y0
+	VCMPPD       $0x15, exp264consts<>+1024(SB), Y9, Y8
+	VPAND        Y2, Y8, Y2
+	VADDPD       exp264consts<>+1024(SB), Y9, Y8
+	VPSUBQ       exp264consts<>+1024(SB), Y8, Y8
+	VMOVUPS      exp264consts<>+1152(SB), Y10
+	VBLENDVPD    Y2, exp264consts<>+1088(SB), Y10, Y2
+	VMULPD       Y2, Y9, Y9
+	VBLENDVPD    Y0, Y8, Y9, Y8
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x1e, exp264consts<>+896(SB), Y0, Y0
-	VBLENDVPD    Y0, exp264consts<>+960(SB), Y9, Y9
+	VCMPPD       $0x1e, exp264consts<>+1216(SB), Y0, Y0
+	VBLENDVPD    Y0, exp264consts<>+1280(SB), Y8, Y8
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x11, exp264consts<>+1024(SB), Y0, Y0
-	VBLENDVPD    Y0, exp264consts<>+1088(SB), Y9, Y9
+	VCMPPD       $0x11, exp264consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y0, exp264consts<>+896(SB), Y8, Y8
 	VMOVUPD      (SI)(R8*8), Y0
 	VCMPPD       $0x03, (SI)(R8*8), Y0, Y0
 	VMOVUPD      (SI)(R8*8), Y2
-	VPOR         exp264consts<>+1152(SB), Y2, Y2
-	VBLENDVPD    Y0, Y2, Y9, Y2
+	VPOR         exp264consts<>+1408(SB), Y2, Y2
+	VBLENDVPD    Y0, Y2, Y8, Y2
 	VBLENDVPD    Y6, Y2, Y4, Y4
 	VPAND        exp264consts<>+704(SB), Y1, Y0
 	LEAQ         exphi_64<>+0(SB), R10
@@ -16288,19 +16727,33 @@ exp2VF64AVX2_loop2:
 	VPSUBQ       Y0, Y1, Y1
 	VPSUBQ       exp264consts<>+832(SB), Y1, Y1
 	VPSLLQ       $0x34, Y1, Y1
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x11, exp264consts<>+896(SB), Y0, Y0
 	VMULPD       Y3, Y2, Y2
-	VMULPD       Y1, Y2, Y2
+	VPADDQ       exp264consts<>+960(SB), Y1, Y3
+	VBLENDVPD    Y0, Y3, Y1, Y3
+	VMULPD       Y3, Y2, Y2
+	VCMPPD       $0x11, exp264consts<>+1024(SB), Y2, Y1
+	VPAND        Y0, Y1, Y1
+	VCMPPD       $0x15, exp264consts<>+1024(SB), Y2, Y3
+	VPAND        Y0, Y3, Y0
+	VADDPD       exp264consts<>+1024(SB), Y2, Y3
+	VPSUBQ       exp264consts<>+1024(SB), Y3, Y3
+	VMOVUPS      exp264consts<>+1152(SB), Y6
+	VBLENDVPD    Y0, exp264consts<>+1088(SB), Y6, Y0
+	VMULPD       Y0, Y2, Y2
+	VBLENDVPD    Y1, Y3, Y2, Y3
 	VMOVUPD      32(SI)(R8*8), Y0
-	VCMPPD       $0x1e, exp264consts<>+896(SB), Y0, Y0
-	VBLENDVPD    Y0, exp264consts<>+960(SB), Y2, Y2
+	VCMPPD       $0x1e, exp264consts<>+1216(SB), Y0, Y0
+	VBLENDVPD    Y0, exp264consts<>+1280(SB), Y3, Y3
 	VMOVUPD      32(SI)(R8*8), Y0
-	VCMPPD       $0x11, exp264consts<>+1024(SB), Y0, Y0
-	VBLENDVPD    Y0, exp264consts<>+1088(SB), Y2, Y2
+	VCMPPD       $0x11, exp264consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y0, exp264consts<>+896(SB), Y3, Y3
 	VMOVUPD      32(SI)(R8*8), Y0
 	VCMPPD       $0x03, 32(SI)(R8*8), Y0, Y0
 	VMOVUPD      32(SI)(R8*8), Y1
-	VPOR         exp264consts<>+1152(SB), Y1, Y1
-	VBLENDVPD    Y0, Y1, Y2, Y1
+	VPOR         exp264consts<>+1408(SB), Y1, Y1
+	VBLENDVPD    Y0, Y1, Y3, Y1
 	VBLENDVPD    Y7, Y1, Y5, Y5
 
 mathblock495:
@@ -16364,19 +16817,33 @@ exp2VF64AVX2_loop1:
 	VPSUBQ       Y1, Y0, Y0
 	VPSUBQ       exp264consts<>+832(SB), Y0, Y0
 	VPSLLQ       $0x34, Y0, Y0
+	VMOVUPD      (SI)(R8*8), Y1
+	VCMPPD       $0x11, exp264consts<>+896(SB), Y1, Y1
 	VMULPD       Y4, Y5, Y5
-	VMULPD       Y0, Y5, Y5
+	VPADDQ       exp264consts<>+960(SB), Y0, Y4
+	VBLENDVPD    Y1, Y4, Y0, Y4
+	VMULPD       Y4, Y5, Y5
+	VCMPPD       $0x11, exp264consts<>+1024(SB), Y5, Y0
+	VPAND        Y1, Y0, Y0
+	VCMPPD       $0x15, exp264consts<>+1024(SB), Y5, Y4
+	VPAND        Y1, Y4, Y1
+	VADDPD       exp264consts<>+1024(SB), Y5, Y4
+	VPSUBQ       exp264consts<>+1024(SB), Y4, Y4
+	VMOVUPS      exp264consts<>+1152(SB), Y6
+	VBLENDVPD    Y1, exp264consts<>+1088(SB), Y6, Y1
+	VMULPD       Y1, Y5, Y5
+	VBLENDVPD    Y0, Y4, Y5, Y4
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x1e, exp264consts<>+896(SB), Y0, Y0
-	VBLENDVPD    Y0, exp264consts<>+960(SB), Y5, Y5
+	VCMPPD       $0x1e, exp264consts<>+1216(SB), Y0, Y0
+	VBLENDVPD    Y0, exp264consts<>+1280(SB), Y4, Y4
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x11, exp264consts<>+1024(SB), Y0, Y0
-	VBLENDVPD    Y0, exp264consts<>+1088(SB), Y5, Y5
+	VCMPPD       $0x11, exp264consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y0, exp264consts<>+896(SB), Y4, Y4
 	VMOVUPD      (SI)(R8*8), Y0
 	VCMPPD       $0x03, (SI)(R8*8), Y0, Y0
 	VMOVUPD      (SI)(R8*8), Y1
-	VPOR         exp264consts<>+1152(SB), Y1, Y1
-	VBLENDVPD    Y0, Y1, Y5, Y1
+	VPOR         exp264consts<>+1408(SB), Y1, Y1
+	VBLENDVPD    Y0, Y1, Y4, Y1
 	VBLENDVPD    Y3, Y1, Y2, Y2
 
 mathblock496:
@@ -16436,15 +16903,28 @@ exp2VF64AVX2_after1:
 	VPSUBQ       X2, X1, X1
 	VPSUBQ       exp264consts<>+832(SB), X1, X1
 	VPSLLQ       $0x34, X1, X1
+	VCMPPD       $0x11, exp264consts<>+896(SB), X0, X2
 	VMULPD       X5, X6, X6
-	VMULPD       X1, X6, X6
-	VCMPPD       $0x1e, exp264consts<>+896(SB), X0, X1
-	VBLENDVPD    X1, exp264consts<>+960(SB), X6, X6
-	VCMPPD       $0x11, exp264consts<>+1024(SB), X0, X1
-	VBLENDVPD    X1, exp264consts<>+1088(SB), X6, X6
+	VPADDQ       exp264consts<>+960(SB), X1, X5
+	VBLENDVPD    X2, X5, X1, X5
+	VMULPD       X5, X6, X6
+	VCMPPD       $0x11, exp264consts<>+1024(SB), X6, X1
+	VPAND        X2, X1, X1
+	VCMPPD       $0x15, exp264consts<>+1024(SB), X6, X5
+	VPAND        X2, X5, X2
+	VADDPD       exp264consts<>+1024(SB), X6, X5
+	VPSUBQ       exp264consts<>+1024(SB), X5, X5
+	VMOVUPS      exp264consts<>+1152(SB), X7
+	VBLENDVPD    X2, exp264consts<>+1088(SB), X7, X2
+	VMULPD       X2, X6, X6
+	VBLENDVPD    X1, X5, X6, X5
+	VCMPPD       $0x1e, exp264consts<>+1216(SB), X0, X1
+	VBLENDVPD    X1, exp264consts<>+1280(SB), X5, X5
+	VCMPPD       $0x11, exp264consts<>+1344(SB), X0, X1
+	VBLENDVPD    X1, exp264consts<>+896(SB), X5, X5
 	VCMPPD       $0x03, X0, X0, X1
-	VPOR         exp264consts<>+1152(SB), X0, X0
-	VBLENDVPD    X1, X0, X6, X0
+	VPOR         exp264consts<>+1408(SB), X0, X0
+	VBLENDVPD    X1, X0, X5, X0
 	VBLENDVPD    X4, X0, X3, X3
 
 mathblock497:
@@ -16503,15 +16983,28 @@ exp2VF64AVX2_tail2:
 	VPSUBQ       X2, X1, X1
 	VPSUBQ       exp264consts<>+832(SB), X1, X1
 	VPSLLQ       $0x34, X1, X1
+	VCMPPD       $0x11, exp264consts<>+896(SB), X0, X2
 	VMULPD       X5, X6, X6
-	VMULPD       X1, X6, X6
-	VCMPPD       $0x1e, exp264consts<>+896(SB), X0, X1
-	VBLENDVPD    X1, exp264consts<>+960(SB), X6, X6
-	VCMPPD       $0x11, exp264consts<>+1024(SB), X0, X1
-	VBLENDVPD    X1, exp264consts<>+1088(SB), X6, X6
+	VPADDQ       exp264consts<>+960(SB), X1, X5
+	VBLENDVPD    X2, X5, X1, X5
+	VMULPD       X5, X6, X6
+	VCMPPD       $0x11, exp264consts<>+1024(SB), X6, X1
+	VPAND        X2, X1, X1
+	VCMPPD       $0x15, exp264consts<>+1024(SB), X6, X5
+	VPAND        X2, X5, X2
+	VADDPD       exp264consts<>+1024(SB), X6, X5
+	VPSUBQ       exp264consts<>+1024(SB), X5, X5
+	VMOVUPS      exp264consts<>+1152(SB), X7
+	VBLENDVPD    X2, exp264consts<>+1088(SB), X7, X2
+	VMULPD       X2, X6, X6
+	VBLENDVPD    X1, X5, X6, X5
+	VCMPPD       $0x1e, exp264consts<>+1216(SB), X0, X1
+	VBLENDVPD    X1, exp264consts<>+1280(SB), X5, X5
+	VCMPPD       $0x11, exp264consts<>+1344(SB), X0, X1
+	VBLENDVPD    X1, exp264consts<>+896(SB), X5, X5
 	VCMPPD       $0x03, X0, X0, X1
-	VPOR         exp264consts<>+1152(SB), X0, X0
-	VBLENDVPD    X1, X0, X6, X0
+	VPOR         exp264consts<>+1408(SB), X0, X0
+	VBLENDVPD    X1, X0, X5, X0
 	VBLENDVPD    X4, X0, X3, X3
 
 mathblock498:
@@ -16641,47 +17134,79 @@ DATA exp264consts<>+864(SB)/8, $0x0000000000000001
 DATA exp264consts<>+872(SB)/8, $0x0000000000000001
 DATA exp264consts<>+880(SB)/8, $0x0000000000000001
 DATA exp264consts<>+888(SB)/8, $0x0000000000000001
-DATA exp264consts<>+896(SB)/8, $0x4090000000000000
-DATA exp264consts<>+904(SB)/8, $0x4090000000000000
-DATA exp264consts<>+912(SB)/8, $0x4090000000000000
-DATA exp264consts<>+920(SB)/8, $0x4090000000000000
-DATA exp264consts<>+928(SB)/8, $0x4090000000000000
-DATA exp264consts<>+936(SB)/8, $0x4090000000000000
-DATA exp264consts<>+944(SB)/8, $0x4090000000000000
-DATA exp264consts<>+952(SB)/8, $0x4090000000000000
-DATA exp264consts<>+960(SB)/8, $0x7ff0000000000000
-DATA exp264consts<>+968(SB)/8, $0x7ff0000000000000
-DATA exp264consts<>+976(SB)/8, $0x7ff0000000000000
-DATA exp264consts<>+984(SB)/8, $0x7ff0000000000000
-DATA exp264consts<>+992(SB)/8, $0x7ff0000000000000
-DATA exp264consts<>+1000(SB)/8, $0x7ff0000000000000
-DATA exp264consts<>+1008(SB)/8, $0x7ff0000000000000
-DATA exp264consts<>+1016(SB)/8, $0x7ff0000000000000
-DATA exp264consts<>+1024(SB)/8, $0xc090d00000000000
-DATA exp264consts<>+1032(SB)/8, $0xc090d00000000000
-DATA exp264consts<>+1040(SB)/8, $0xc090d00000000000
-DATA exp264consts<>+1048(SB)/8, $0xc090d00000000000
-DATA exp264consts<>+1056(SB)/8, $0xc090d00000000000
-DATA exp264consts<>+1064(SB)/8, $0xc090d00000000000
-DATA exp264consts<>+1072(SB)/8, $0xc090d00000000000
-DATA exp264consts<>+1080(SB)/8, $0xc090d00000000000
-DATA exp264consts<>+1088(SB)/8, $0x0000000000000000
-DATA exp264consts<>+1096(SB)/8, $0x0000000000000000
-DATA exp264consts<>+1104(SB)/8, $0x0000000000000000
-DATA exp264consts<>+1112(SB)/8, $0x0000000000000000
-DATA exp264consts<>+1120(SB)/8, $0x0000000000000000
-DATA exp264consts<>+1128(SB)/8, $0x0000000000000000
-DATA exp264consts<>+1136(SB)/8, $0x0000000000000000
-DATA exp264consts<>+1144(SB)/8, $0x0000000000000000
-DATA exp264consts<>+1152(SB)/8, $0x0008000000000000
-DATA exp264consts<>+1160(SB)/8, $0x0008000000000000
-DATA exp264consts<>+1168(SB)/8, $0x0008000000000000
-DATA exp264consts<>+1176(SB)/8, $0x0008000000000000
-DATA exp264consts<>+1184(SB)/8, $0x0008000000000000
-DATA exp264consts<>+1192(SB)/8, $0x0008000000000000
-DATA exp264consts<>+1200(SB)/8, $0x0008000000000000
-DATA exp264consts<>+1208(SB)/8, $0x0008000000000000
-GLOBL exp264consts<>(SB), RODATA|NOPTR, $1216
+DATA exp264consts<>+896(SB)/8, $0x0000000000000000
+DATA exp264consts<>+904(SB)/8, $0x0000000000000000
+DATA exp264consts<>+912(SB)/8, $0x0000000000000000
+DATA exp264consts<>+920(SB)/8, $0x0000000000000000
+DATA exp264consts<>+928(SB)/8, $0x0000000000000000
+DATA exp264consts<>+936(SB)/8, $0x0000000000000000
+DATA exp264consts<>+944(SB)/8, $0x0000000000000000
+DATA exp264consts<>+952(SB)/8, $0x0000000000000000
+DATA exp264consts<>+960(SB)/8, $0x2000000000000000
+DATA exp264consts<>+968(SB)/8, $0x2000000000000000
+DATA exp264consts<>+976(SB)/8, $0x2000000000000000
+DATA exp264consts<>+984(SB)/8, $0x2000000000000000
+DATA exp264consts<>+992(SB)/8, $0x2000000000000000
+DATA exp264consts<>+1000(SB)/8, $0x2000000000000000
+DATA exp264consts<>+1008(SB)/8, $0x2000000000000000
+DATA exp264consts<>+1016(SB)/8, $0x2000000000000000
+DATA exp264consts<>+1024(SB)/8, $0x2010000000000000
+DATA exp264consts<>+1032(SB)/8, $0x2010000000000000
+DATA exp264consts<>+1040(SB)/8, $0x2010000000000000
+DATA exp264consts<>+1048(SB)/8, $0x2010000000000000
+DATA exp264consts<>+1056(SB)/8, $0x2010000000000000
+DATA exp264consts<>+1064(SB)/8, $0x2010000000000000
+DATA exp264consts<>+1072(SB)/8, $0x2010000000000000
+DATA exp264consts<>+1080(SB)/8, $0x2010000000000000
+DATA exp264consts<>+1088(SB)/8, $0x1ff0000000000000
+DATA exp264consts<>+1096(SB)/8, $0x1ff0000000000000
+DATA exp264consts<>+1104(SB)/8, $0x1ff0000000000000
+DATA exp264consts<>+1112(SB)/8, $0x1ff0000000000000
+DATA exp264consts<>+1120(SB)/8, $0x1ff0000000000000
+DATA exp264consts<>+1128(SB)/8, $0x1ff0000000000000
+DATA exp264consts<>+1136(SB)/8, $0x1ff0000000000000
+DATA exp264consts<>+1144(SB)/8, $0x1ff0000000000000
+DATA exp264consts<>+1152(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+1160(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+1168(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+1176(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+1184(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+1192(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+1200(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+1208(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+1216(SB)/8, $0x4090000000000000
+DATA exp264consts<>+1224(SB)/8, $0x4090000000000000
+DATA exp264consts<>+1232(SB)/8, $0x4090000000000000
+DATA exp264consts<>+1240(SB)/8, $0x4090000000000000
+DATA exp264consts<>+1248(SB)/8, $0x4090000000000000
+DATA exp264consts<>+1256(SB)/8, $0x4090000000000000
+DATA exp264consts<>+1264(SB)/8, $0x4090000000000000
+DATA exp264consts<>+1272(SB)/8, $0x4090000000000000
+DATA exp264consts<>+1280(SB)/8, $0x7ff0000000000000
+DATA exp264consts<>+1288(SB)/8, $0x7ff0000000000000
+DATA exp264consts<>+1296(SB)/8, $0x7ff0000000000000
+DATA exp264consts<>+1304(SB)/8, $0x7ff0000000000000
+DATA exp264consts<>+1312(SB)/8, $0x7ff0000000000000
+DATA exp264consts<>+1320(SB)/8, $0x7ff0000000000000
+DATA exp264consts<>+1328(SB)/8, $0x7ff0000000000000
+DATA exp264consts<>+1336(SB)/8, $0x7ff0000000000000
+DATA exp264consts<>+1344(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+1352(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+1360(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+1368(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+1376(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+1384(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+1392(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+1400(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+1408(SB)/8, $0x0008000000000000
+DATA exp264consts<>+1416(SB)/8, $0x0008000000000000
+DATA exp264consts<>+1424(SB)/8, $0x0008000000000000
+DATA exp264consts<>+1432(SB)/8, $0x0008000000000000
+DATA exp264consts<>+1440(SB)/8, $0x0008000000000000
+DATA exp264consts<>+1448(SB)/8, $0x0008000000000000
+DATA exp264consts<>+1456(SB)/8, $0x0008000000000000
+DATA exp264consts<>+1464(SB)/8, $0x0008000000000000
+GLOBL exp264consts<>(SB), RODATA|NOPTR, $1472
 
 // func expm1VF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -19824,824 +20349,39 @@ sigmoidVF64AVX2_loop2:
 	CMPQ         R9, $0x00000008
 	JB           sigmoidVF64AVX2_after2
 	VMOVUPD      (SI)(R8*8), Y0
-	VPOR         sigmoid64consts<>+0(SB), Y0, Y0
+	VCMPPD       $0x11, sigmoid64consts<>+0(SB), Y0, Y0
 	VMOVUPD      32(SI)(R8*8), Y1
-	VPOR         sigmoid64consts<>+0(SB), Y1, Y1
-	VMOVUPD      sigmoid64consts<>+64(SB), Y2
-	VFMADD213PD  sigmoid64consts<>+128(SB), Y0, Y2
-	VMOVUPD      sigmoid64consts<>+64(SB), Y3
-	VFMADD213PD  sigmoid64consts<>+128(SB), Y1, Y3
-	VSUBPD       sigmoid64consts<>+128(SB), Y2, Y4
-	VSUBPD       sigmoid64consts<>+128(SB), Y3, Y5
-	VFNMADD231PD sigmoid64consts<>+256(SB), Y4, Y0
-	VFNMADD231PD sigmoid64consts<>+256(SB), Y5, Y1
-	VFNMADD231PD sigmoid64consts<>+192(SB), Y4, Y0
-	VFNMADD231PD sigmoid64consts<>+192(SB), Y5, Y1
-	VMOVUPD      sigmoid64consts<>+320(SB), Y4
-	VFMADD213PD  sigmoid64consts<>+384(SB), Y0, Y4
-	VMOVUPD      sigmoid64consts<>+320(SB), Y5
-	VFMADD213PD  sigmoid64consts<>+384(SB), Y1, Y5
-	VFMADD213PD  sigmoid64consts<>+448(SB), Y0, Y4
-	VFMADD213PD  sigmoid64consts<>+448(SB), Y1, Y5
-	VFMADD213PD  sigmoid64consts<>+512(SB), Y0, Y4
-	VFMADD213PD  sigmoid64consts<>+512(SB), Y1, Y5
-	VFMADD213PD  sigmoid64consts<>+576(SB), Y0, Y4
-	VFMADD213PD  sigmoid64consts<>+576(SB), Y1, Y5
-	VMULPD       Y0, Y0, Y6
-	VMULPD       Y1, Y1, Y7
-	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y2, Y9
-	VPCMPEQQ     Y9, Y9, Y10
-	VPXOR        Y9, Y9, Y8
-	VPGATHERQQ   Y10, (R10)(Y9*8), Y8
-	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y3, Y10
-	VPCMPEQQ     Y10, Y10, Y11
-	VPXOR        Y10, Y10, Y9
-	VPGATHERQQ   Y11, (R10)(Y10*8), Y9
-	VADDPD       Y8, Y0, Y0
-	VADDPD       Y9, Y1, Y1
-	VFMADD231PD  Y4, Y6, Y0
-	VFMADD231PD  Y5, Y7, Y1
-	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y2, Y5
-	VPCMPEQQ     Y5, Y5, Y6
-	VPXOR        Y5, Y5, Y4
-	VPGATHERQQ   Y6, (R10)(Y5*8), Y4
-	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y3, Y6
-	VPCMPEQQ     Y6, Y6, Y7
-	VPXOR        Y6, Y6, Y5
-	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
-	VPSLLQ       $0x30, Y2, Y2
-	VPSLLQ       $0x30, Y3, Y3
-	VPADDQ       Y2, Y4, Y4
-	VPADDQ       Y3, Y5, Y5
-	VMOVUPD      Y4, Y2
-	VFMADD231PD  Y4, Y0, Y2
-	VMOVUPD      Y5, Y3
-	VFMADD231PD  Y5, Y1, Y3
-	VSUBPD       Y2, Y4, Y6
-	VSUBPD       Y3, Y5, Y7
-	VFMADD231PD  Y4, Y0, Y6
-	VFMADD231PD  Y5, Y1, Y7
-	VADDPD       sigmoid64consts<>+640(SB), Y2, Y0
-	VADDPD       sigmoid64consts<>+640(SB), Y3, Y1
-	VMOVUPS      sigmoid64consts<>+640(SB), Y4
-	VSUBPD       Y0, Y4, Y4
-	VMOVUPS      sigmoid64consts<>+640(SB), Y5
-	VSUBPD       Y1, Y5, Y5
-	VADDPD       Y2, Y4, Y4
-	VADDPD       Y3, Y5, Y5
-	VADDPD       Y6, Y4, Y4
-	VADDPD       Y7, Y5, Y5
-	VMOVUPD      (SI)(R8*8), Y8
-	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y8, Y8
-	VMOVUPD      32(SI)(R8*8), Y9
-	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y9, Y9
-	VMOVUPS      sigmoid64consts<>+640(SB), Y10
-	VBLENDVPD    Y8, Y2, Y10, Y2
-	VMOVUPS      sigmoid64consts<>+640(SB), Y10
-	VBLENDVPD    Y9, Y3, Y10, Y3
-	VMOVUPS      sigmoid64consts<>+704(SB), Y10
-	VBLENDVPD    Y8, Y6, Y10, Y6
-	VMOVUPS      sigmoid64consts<>+704(SB), Y8
-	VBLENDVPD    Y9, Y7, Y8, Y7
-	VMOVUPS      sigmoid64consts<>+640(SB), Y8
-	VDIVPD       Y0, Y8, Y8
-	VMOVUPS      sigmoid64consts<>+640(SB), Y9
-	VDIVPD       Y1, Y9, Y9
-	VMULPD       Y8, Y2, Y10
-	VMULPD       Y9, Y3, Y11
-	VFNMADD231PD Y10, Y0, Y2
-	VFNMADD231PD Y11, Y1, Y3
-	VADDPD       Y6, Y2, Y2
-	VADDPD       Y7, Y3, Y3
-	VFNMADD231PD Y10, Y4, Y2
-	VFNMADD231PD Y11, Y5, Y3
-	VFMADD231PD  Y8, Y2, Y10
-	VFMADD231PD  Y9, Y3, Y11
-	VMOVUPD      (SI)(R8*8), Y0
-	VPAND        sigmoid64consts<>+768(SB), Y0, Y0
-	VMOVUPD      32(SI)(R8*8), Y1
-	VPAND        sigmoid64consts<>+768(SB), Y1, Y1
-	VCMPPD       $0x15, sigmoid64consts<>+832(SB), Y0, Y0
-	VCMPPD       $0x15, sigmoid64consts<>+832(SB), Y1, Y1
-	VPOR         Y1, Y0, Y2
-	VPTEST       Y2, Y2
-	JZ           mathblock511
+	VCMPPD       $0x11, sigmoid64consts<>+0(SB), Y1, Y1
 	VMOVUPD      (SI)(R8*8), Y2
-	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y2, Y2
-	VMOVUPD      sigmoid64consts<>+64(SB), Y3
-	VMOVUPD      (SI)(R8*8), Y4
-	VFMADD213PD  sigmoid64consts<>+128(SB), Y4, Y3
-	VSUBPD       sigmoid64consts<>+128(SB), Y3, Y4
+	VPOR         sigmoid64consts<>+64(SB), Y2, Y2
+	VMOVUPD      32(SI)(R8*8), Y3
+	VPOR         sigmoid64consts<>+64(SB), Y3, Y3
+	VMOVUPS      sigmoid64consts<>+192(SB), Y4
+	VBLENDVPD    Y0, sigmoid64consts<>+128(SB), Y4, Y4
+	VMOVUPS      sigmoid64consts<>+192(SB), Y5
+	VBLENDVPD    Y1, sigmoid64consts<>+128(SB), Y5, Y5
+	VMAXPD       Y4, Y2, Y2
+	VMAXPD       Y5, Y3, Y3
+	VMOVUPD      sigmoid64consts<>+256(SB), Y4
+	VFMADD213PD  sigmoid64consts<>+320(SB), Y2, Y4
 	VMOVUPD      sigmoid64consts<>+256(SB), Y5
-	VFNMADD213PD (SI)(R8*8), Y4, Y5
-	VFNMADD231PD sigmoid64consts<>+192(SB), Y4, Y5
-	VMOVUPD      sigmoid64consts<>+320(SB), Y4
-	VFMADD213PD  sigmoid64consts<>+384(SB), Y5, Y4
-	VFMADD213PD  sigmoid64consts<>+448(SB), Y5, Y4
-	VFMADD213PD  sigmoid64consts<>+512(SB), Y5, Y4
-	VFMADD213PD  sigmoid64consts<>+576(SB), Y5, Y4
-	VMULPD       Y5, Y5, Y6
-	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y3, Y8
-	VPCMPEQQ     Y8, Y8, Y9
-	VPXOR        Y8, Y8, Y7
-	VPGATHERQQ   Y9, (R10)(Y8*8), Y7
-	VADDPD       Y7, Y5, Y5
-	VFMADD231PD  Y4, Y6, Y5
-	VPAND        sigmoid64consts<>+896(SB), Y3, Y4
-	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y3, Y7
-	VPCMPEQQ     Y7, Y7, Y8
-	VPXOR        Y7, Y7, Y6
-	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
-	VPSLLQ       $0x30, Y4, Y4
-	VPADDQ       Y4, Y6, Y6
-	VFMADD231PD  Y6, Y5, Y6
-	VPSUBQ       sigmoid64consts<>+960(SB), Y3, Y3
-	VPSRLQ       $0x04, Y3, Y3
-	VPSRLQ       $0x01, Y3, Y4
-	VPSUBQ       sigmoid64consts<>+1024(SB), Y4, Y5
-	VPSLLQ       $0x34, Y5, Y5
-	VPSUBQ       Y4, Y3, Y3
-	VPSUBQ       sigmoid64consts<>+1024(SB), Y3, Y3
-	VPSLLQ       $0x34, Y3, Y3
-	VMULPD       Y5, Y6, Y6
-	VMULPD       Y3, Y6, Y6
-	VMOVUPD      (SI)(R8*8), Y3
-	VCMPPD       $0x1e, sigmoid64consts<>+1088(SB), Y3, Y3
-	VBLENDVPD    Y3, sigmoid64consts<>+1152(SB), Y6, Y6
-	VMOVUPD      (SI)(R8*8), Y3
-	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), Y3, Y3
-	VBLENDVPD    Y3, sigmoid64consts<>+704(SB), Y6, Y6
-	VMOVUPD      (SI)(R8*8), Y3
-	VCMPPD       $0x03, (SI)(R8*8), Y3, Y3
-	VMOVUPD      (SI)(R8*8), Y4
-	VPOR         sigmoid64consts<>+1280(SB), Y4, Y4
-	VBLENDVPD    Y3, Y4, Y6, Y4
-	VMOVUPS      sigmoid64consts<>+640(SB), Y3
-	VBLENDVPD    Y2, Y4, Y3, Y4
-	VMOVUPD      (SI)(R8*8), Y2
-	VCMPPD       $0x03, (SI)(R8*8), Y2, Y2
-	VMOVUPD      (SI)(R8*8), Y3
-	VPOR         sigmoid64consts<>+1280(SB), Y3, Y3
-	VBLENDVPD    Y2, Y3, Y4, Y3
-	VBLENDVPD    Y0, Y3, Y10, Y10
-	VMOVUPD      32(SI)(R8*8), Y0
-	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y0, Y0
-	VMOVUPD      sigmoid64consts<>+64(SB), Y2
-	VMOVUPD      32(SI)(R8*8), Y3
-	VFMADD213PD  sigmoid64consts<>+128(SB), Y3, Y2
-	VSUBPD       sigmoid64consts<>+128(SB), Y2, Y3
-	VMOVUPD      sigmoid64consts<>+256(SB), Y4
-	VFNMADD213PD 32(SI)(R8*8), Y3, Y4
-	VFNMADD231PD sigmoid64consts<>+192(SB), Y3, Y4
-	VMOVUPD      sigmoid64consts<>+320(SB), Y3
-	VFMADD213PD  sigmoid64consts<>+384(SB), Y4, Y3
-	VFMADD213PD  sigmoid64consts<>+448(SB), Y4, Y3
-	VFMADD213PD  sigmoid64consts<>+512(SB), Y4, Y3
-	VFMADD213PD  sigmoid64consts<>+576(SB), Y4, Y3
-	VMULPD       Y4, Y4, Y5
-	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y2, Y7
-	VPCMPEQQ     Y7, Y7, Y8
-	VPXOR        Y7, Y7, Y6
-	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
-	VADDPD       Y6, Y4, Y4
-	VFMADD231PD  Y3, Y5, Y4
-	VPAND        sigmoid64consts<>+896(SB), Y2, Y3
-	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y2, Y6
-	VPCMPEQQ     Y6, Y6, Y7
-	VPXOR        Y6, Y6, Y5
-	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
-	VPSLLQ       $0x30, Y3, Y3
-	VPADDQ       Y3, Y5, Y5
-	VFMADD231PD  Y5, Y4, Y5
-	VPSUBQ       sigmoid64consts<>+960(SB), Y2, Y2
-	VPSRLQ       $0x04, Y2, Y2
-	VPSRLQ       $0x01, Y2, Y3
-	VPSUBQ       sigmoid64consts<>+1024(SB), Y3, Y4
-	VPSLLQ       $0x34, Y4, Y4
-	VPSUBQ       Y3, Y2, Y2
-	VPSUBQ       sigmoid64consts<>+1024(SB), Y2, Y2
-	VPSLLQ       $0x34, Y2, Y2
-	VMULPD       Y4, Y5, Y5
-	VMULPD       Y2, Y5, Y5
-	VMOVUPD      32(SI)(R8*8), Y2
-	VCMPPD       $0x1e, sigmoid64consts<>+1088(SB), Y2, Y2
-	VBLENDVPD    Y2, sigmoid64consts<>+1152(SB), Y5, Y5
-	VMOVUPD      32(SI)(R8*8), Y2
-	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), Y2, Y2
-	VBLENDVPD    Y2, sigmoid64consts<>+704(SB), Y5, Y5
-	VMOVUPD      32(SI)(R8*8), Y2
-	VCMPPD       $0x03, 32(SI)(R8*8), Y2, Y2
-	VMOVUPD      32(SI)(R8*8), Y3
-	VPOR         sigmoid64consts<>+1280(SB), Y3, Y3
-	VBLENDVPD    Y2, Y3, Y5, Y3
-	VMOVUPS      sigmoid64consts<>+640(SB), Y2
-	VBLENDVPD    Y0, Y3, Y2, Y3
-	VMOVUPD      32(SI)(R8*8), Y0
-	VCMPPD       $0x03, 32(SI)(R8*8), Y0, Y0
-	VMOVUPD      32(SI)(R8*8), Y2
-	VPOR         sigmoid64consts<>+1280(SB), Y2, Y2
-	VBLENDVPD    Y0, Y2, Y3, Y2
-	VBLENDVPD    Y1, Y2, Y11, Y11
-
-mathblock511:
-	VMOVUPD Y10, (DX)(R8*8)
-	VMOVUPD Y11, 32(DX)(R8*8)
-	ADDQ    $0x00000008, R8
-	SUBQ    $0x00000008, R9
-	JMP     sigmoidVF64AVX2_loop2
-
-sigmoidVF64AVX2_after2:
-sigmoidVF64AVX2_loop1:
-	CMPQ         R9, $0x00000004
-	JB           sigmoidVF64AVX2_after1
-	VMOVUPD      (SI)(R8*8), Y0
-	VPOR         sigmoid64consts<>+0(SB), Y0, Y0
-	VMOVUPD      sigmoid64consts<>+64(SB), Y1
-	VFMADD213PD  sigmoid64consts<>+128(SB), Y0, Y1
-	VSUBPD       sigmoid64consts<>+128(SB), Y1, Y2
-	VFNMADD231PD sigmoid64consts<>+256(SB), Y2, Y0
-	VFNMADD231PD sigmoid64consts<>+192(SB), Y2, Y0
-	VMOVUPD      sigmoid64consts<>+320(SB), Y2
-	VFMADD213PD  sigmoid64consts<>+384(SB), Y0, Y2
-	VFMADD213PD  sigmoid64consts<>+448(SB), Y0, Y2
-	VFMADD213PD  sigmoid64consts<>+512(SB), Y0, Y2
-	VFMADD213PD  sigmoid64consts<>+576(SB), Y0, Y2
-	VMULPD       Y0, Y0, Y3
-	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y1, Y5
-	VPCMPEQQ     Y5, Y5, Y6
-	VPXOR        Y5, Y5, Y4
-	VPGATHERQQ   Y6, (R10)(Y5*8), Y4
-	VADDPD       Y4, Y0, Y0
-	VFMADD231PD  Y2, Y3, Y0
-	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y1, Y3
-	VPCMPEQQ     Y3, Y3, Y4
-	VPXOR        Y3, Y3, Y2
-	VPGATHERQQ   Y4, (R10)(Y3*8), Y2
-	VPSLLQ       $0x30, Y1, Y1
-	VPADDQ       Y1, Y2, Y2
-	VMOVUPD      Y2, Y1
-	VFMADD231PD  Y2, Y0, Y1
-	VSUBPD       Y1, Y2, Y3
-	VFMADD231PD  Y2, Y0, Y3
-	VADDPD       sigmoid64consts<>+640(SB), Y1, Y0
-	VMOVUPS      sigmoid64consts<>+640(SB), Y2
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y1, Y2, Y2
-	VADDPD       Y3, Y2, Y2
-	VMOVUPD      (SI)(R8*8), Y4
-	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y4, Y4
-	VMOVUPS      sigmoid64consts<>+640(SB), Y5
-	VBLENDVPD    Y4, Y1, Y5, Y1
-	VMOVUPS      sigmoid64consts<>+704(SB), Y5
-	VBLENDVPD    Y4, Y3, Y5, Y3
-	VMOVUPS      sigmoid64consts<>+640(SB), Y4
-	VDIVPD       Y0, Y4, Y4
-	VMULPD       Y4, Y1, Y5
-	VFNMADD231PD Y5, Y0, Y1
-	VADDPD       Y3, Y1, Y1
-	VFNMADD231PD Y5, Y2, Y1
-	VFMADD231PD  Y4, Y1, Y5
-	VMOVUPD      (SI)(R8*8), Y0
-	VPAND        sigmoid64consts<>+768(SB), Y0, Y0
-	VCMPPD       $0x15, sigmoid64consts<>+832(SB), Y0, Y0
-	VPTEST       Y0, Y0
-	JZ           mathblock512
-	VMOVUPD      (SI)(R8*8), Y1
-	VCMPPD       $0x11, sigmoid64consts<>+704(SB), Y1, Y1
-	VMOVUPD      sigmoid64consts<>+64(SB), Y2
-	VMOVUPD      (SI)(R8*8), Y3
-	VFMADD213PD  sigmoid64consts<>+128(SB), Y3, Y2
-	VSUBPD       sigmoid64consts<>+128(SB), Y2, Y3
-	VMOVUPD      sigmoid64consts<>+256(SB), Y4
-	VFNMADD213PD (SI)(R8*8), Y3, Y4
-	VFNMADD231PD sigmoid64consts<>+192(SB), Y3, Y4
-	VMOVUPD      sigmoid64consts<>+320(SB), Y3
-	VFMADD213PD  sigmoid64consts<>+384(SB), Y4, Y3
-	VFMADD213PD  sigmoid64consts<>+448(SB), Y4, Y3
-	VFMADD213PD  sigmoid64consts<>+512(SB), Y4, Y3
-	VFMADD213PD  sigmoid64consts<>+576(SB), Y4, Y3
-	VMULPD       Y4, Y4, Y6
-	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y2, Y8
-	VPCMPEQQ     Y8, Y8, Y9
-	VPXOR        Y8, Y8, Y7
-	VPGATHERQQ   Y9, (R10)(Y8*8), Y7
-	VADDPD       Y7, Y4, Y4
-	VFMADD231PD  Y3, Y6, Y4
-	VPAND        sigmoid64consts<>+896(SB), Y2, Y3
-	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y2, Y7
-	VPCMPEQQ     Y7, Y7, Y8
-	VPXOR        Y7, Y7, Y6
-	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
-	VPSLLQ       $0x30, Y3, Y3
-	VPADDQ       Y3, Y6, Y6
-	VFMADD231PD  Y6, Y4, Y6
-	VPSUBQ       sigmoid64consts<>+960(SB), Y2, Y2
-	VPSRLQ       $0x04, Y2, Y2
-	VPSRLQ       $0x01, Y2, Y3
-	VPSUBQ       sigmoid64consts<>+1024(SB), Y3, Y4
-	VPSLLQ       $0x34, Y4, Y4
-	VPSUBQ       Y3, Y2, Y2
-	VPSUBQ       sigmoid64consts<>+1024(SB), Y2, Y2
-	VPSLLQ       $0x34, Y2, Y2
-	VMULPD       Y4, Y6, Y6
-	VMULPD       Y2, Y6, Y6
-	VMOVUPD      (SI)(R8*8), Y2
-	VCMPPD       $0x1e, sigmoid64consts<>+1088(SB), Y2, Y2
-	VBLENDVPD    Y2, sigmoid64consts<>+1152(SB), Y6, Y6
-	VMOVUPD      (SI)(R8*8), Y2
-	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), Y2, Y2
-	VBLENDVPD    Y2, sigmoid64consts<>+704(SB), Y6, Y6
-	VMOVUPD      (SI)(R8*8), Y2
-	VCMPPD       $0x03, (SI)(R8*8), Y2, Y2
-	VMOVUPD      (SI)(R8*8), Y3
-	VPOR         sigmoid64consts<>+1280(SB), Y3, Y3
-	VBLENDVPD    Y2, Y3, Y6, Y3
-	VMOVUPS      sigmoid64consts<>+640(SB), Y2
-	VBLENDVPD    Y1, Y3, Y2, Y3
-	VMOVUPD      (SI)(R8*8), Y1
-	VCMPPD       $0x03, (SI)(R8*8), Y1, Y1
-	VMOVUPD      (SI)(R8*8), Y2
-	VPOR         sigmoid64consts<>+1280(SB), Y2, Y2
-	VBLENDVPD    Y1, Y2, Y3, Y2
-	VBLENDVPD    Y0, Y2, Y5, Y5
-
-mathblock512:
-	VMOVUPD Y5, (DX)(R8*8)
-	ADDQ    $0x00000004, R8
-	SUBQ    $0x00000004, R9
-	JMP     sigmoidVF64AVX2_loop1
-
-sigmoidVF64AVX2_after1:
-	CMPQ         R9, $0x00000002
-	JB           sigmoidVF64AVX2_tail2
-	VMOVUPD      (SI)(R8*8), X0
-	VPOR         sigmoid64consts<>+0(SB), X0, X1
-	VMOVUPD      sigmoid64consts<>+64(SB), X2
-	VFMADD213PD  sigmoid64consts<>+128(SB), X1, X2
-	VSUBPD       sigmoid64consts<>+128(SB), X2, X3
-	VFNMADD231PD sigmoid64consts<>+256(SB), X3, X1
-	VFNMADD231PD sigmoid64consts<>+192(SB), X3, X1
-	VMOVUPD      sigmoid64consts<>+320(SB), X3
-	VFMADD213PD  sigmoid64consts<>+384(SB), X1, X3
-	VFMADD213PD  sigmoid64consts<>+448(SB), X1, X3
-	VFMADD213PD  sigmoid64consts<>+512(SB), X1, X3
-	VFMADD213PD  sigmoid64consts<>+576(SB), X1, X3
-	VMULPD       X1, X1, X4
-	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X2, X6
-	VPCMPEQQ     X6, X6, X7
-	VPXOR        X6, X6, X5
-	VPGATHERQQ   X7, (R10)(X6*8), X5
-	VADDPD       X5, X1, X1
-	VFMADD231PD  X3, X4, X1
-	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X2, X4
-	VPCMPEQQ     X4, X4, X5
-	VPXOR        X4, X4, X3
-	VPGATHERQQ   X5, (R10)(X4*8), X3
-	VPSLLQ       $0x30, X2, X2
-	VPADDQ       X2, X3, X3
-	VMOVUPD      X3, X2
-	VFMADD231PD  X3, X1, X2
-	VSUBPD       X2, X3, X4
-	VFMADD231PD  X3, X1, X4
-	VADDPD       sigmoid64consts<>+640(SB), X2, X1
-	VMOVUPS      sigmoid64consts<>+640(SB), X3
-	VSUBPD       X1, X3, X3
-	VADDPD       X2, X3, X3
-	VADDPD       X4, X3, X3
-	VCMPPD       $0x11, sigmoid64consts<>+704(SB), X0, X5
-	VMOVUPS      sigmoid64consts<>+640(SB), X6
-	VBLENDVPD    X5, X2, X6, X2
-	VMOVUPS      sigmoid64consts<>+704(SB), X6
-	VBLENDVPD    X5, X4, X6, X4
-	VMOVUPS      sigmoid64consts<>+640(SB), X5
-	VDIVPD       X1, X5, X5
-	VMULPD       X5, X2, X6
-	VFNMADD231PD X6, X1, X2
-	VADDPD       X4, X2, X2
-	VFNMADD231PD X6, X3, X2
-	VFMADD231PD  X5, X2, X6
-	VPAND        sigmoid64consts<>+768(SB), X0, X1
-	VCMPPD       $0x15, sigmoid64consts<>+832(SB), X1, X1
-	VPTEST       X1, X1
-	JZ           mathblock513
-	VCMPPD       $0x11, sigmoid64consts<>+704(SB), X0, X2
-	VMOVUPD      sigmoid64consts<>+64(SB), X3
-	VFMADD213PD  sigmoid64consts<>+128(SB), X0, X3
-	VSUBPD       sigmoid64consts<>+128(SB), X3, X4
-	VMOVUPD      sigmoid64consts<>+256(SB), X5
-	VFNMADD213PD X0, X4, X5
-	VFNMADD231PD sigmoid64consts<>+192(SB), X4, X5
-	VMOVUPD      sigmoid64consts<>+320(SB), X4
-	VFMADD213PD  sigmoid64consts<>+384(SB), X5, X4
-	VFMADD213PD  sigmoid64consts<>+448(SB), X5, X4
-	VFMADD213PD  sigmoid64consts<>+512(SB), X5, X4
-	VFMADD213PD  sigmoid64consts<>+576(SB), X5, X4
-	VMULPD       X5, X5, X7
-	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X3, X9
-	VPCMPEQQ     X9, X9, X10
-	VPXOR        X9, X9, X8
-	VPGATHERQQ   X10, (R10)(X9*8), X8
-	VADDPD       X8, X5, X5
-	VFMADD231PD  X4, X7, X5
-	VPAND        sigmoid64consts<>+896(SB), X3, X4
-	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X3, X8
-	VPCMPEQQ     X8, X8, X9
-	VPXOR        X8, X8, X7
-	VPGATHERQQ   X9, (R10)(X8*8), X7
-	VPSLLQ       $0x30, X4, X4
-	VPADDQ       X4, X7, X7
-	VFMADD231PD  X7, X5, X7
-	VPSUBQ       sigmoid64consts<>+960(SB), X3, X3
-	VPSRLQ       $0x04, X3, X3
-	VPSRLQ       $0x01, X3, X4
-	VPSUBQ       sigmoid64consts<>+1024(SB), X4, X5
-	VPSLLQ       $0x34, X5, X5
-	VPSUBQ       X4, X3, X3
-	VPSUBQ       sigmoid64consts<>+1024(SB), X3, X3
-	VPSLLQ       $0x34, X3, X3
-	VMULPD       X5, X7, X7
-	VMULPD       X3, X7, X7
-	VCMPPD       $0x1e, sigmoid64consts<>+1088(SB), X0, X3
-	VBLENDVPD    X3, sigmoid64consts<>+1152(SB), X7, X7
-	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), X0, X3
-	VBLENDVPD    X3, sigmoid64consts<>+704(SB), X7, X7
-	VCMPPD       $0x03, X0, X0, X3
-	VPOR         sigmoid64consts<>+1280(SB), X0, X4
-	VBLENDVPD    X3, X4, X7, X4
-	VMOVUPS      sigmoid64consts<>+640(SB), X3
-	VBLENDVPD    X2, X4, X3, X4
-	VCMPPD       $0x03, X0, X0, X2
-	VPOR         sigmoid64consts<>+1280(SB), X0, X0
-	VBLENDVPD    X2, X0, X4, X0
-	VBLENDVPD    X1, X0, X6, X6
-
-mathblock513:
-	VMOVUPD X6, (DX)(R8*8)
-	ADDQ    $0x00000002, R8
-	SUBQ    $0x00000002, R9
-
-sigmoidVF64AVX2_tail2:
-	CMPQ         R9, $0x00000001
-	JB           sigmoidVF64AVX2_tail1
-	VMOVQ        (SI)(R8*8), X0
-	VPOR         sigmoid64consts<>+0(SB), X0, X1
-	VMOVUPD      sigmoid64consts<>+64(SB), X2
-	VFMADD213PD  sigmoid64consts<>+128(SB), X1, X2
-	VSUBPD       sigmoid64consts<>+128(SB), X2, X3
-	VFNMADD231PD sigmoid64consts<>+256(SB), X3, X1
-	VFNMADD231PD sigmoid64consts<>+192(SB), X3, X1
-	VMOVUPD      sigmoid64consts<>+320(SB), X3
-	VFMADD213PD  sigmoid64consts<>+384(SB), X1, X3
-	VFMADD213PD  sigmoid64consts<>+448(SB), X1, X3
-	VFMADD213PD  sigmoid64consts<>+512(SB), X1, X3
-	VFMADD213PD  sigmoid64consts<>+576(SB), X1, X3
-	VMULPD       X1, X1, X4
-	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X2, X6
-	VPCMPEQQ     X6, X6, X7
-	VPXOR        X6, X6, X5
-	VPGATHERQQ   X7, (R10)(X6*8), X5
-	VADDPD       X5, X1, X1
-	VFMADD231PD  X3, X4, X1
-	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X2, X4
-	VPCMPEQQ     X4, X4, X5
-	VPXOR        X4, X4, X3
-	VPGATHERQQ   X5, (R10)(X4*8), X3
-	VPSLLQ       $0x30, X2, X2
-	VPADDQ       X2, X3, X3
-	VMOVUPD      X3, X2
-	VFMADD231PD  X3, X1, X2
-	VSUBPD       X2, X3, X4
-	VFMADD231PD  X3, X1, X4
-	VADDPD       sigmoid64consts<>+640(SB), X2, X1
-	VMOVUPS      sigmoid64consts<>+640(SB), X3
-	VSUBPD       X1, X3, X3
-	VADDPD       X2, X3, X3
-	VADDPD       X4, X3, X3
-	VCMPPD       $0x11, sigmoid64consts<>+704(SB), X0, X5
-	VMOVUPS      sigmoid64consts<>+640(SB), X6
-	VBLENDVPD    X5, X2, X6, X2
-	VMOVUPS      sigmoid64consts<>+704(SB), X6
-	VBLENDVPD    X5, X4, X6, X4
-	VMOVUPS      sigmoid64consts<>+640(SB), X5
-	VDIVPD       X1, X5, X5
-	VMULPD       X5, X2, X6
-	VFNMADD231PD X6, X1, X2
-	VADDPD       X4, X2, X2
-	VFNMADD231PD X6, X3, X2
-	VFMADD231PD  X5, X2, X6
-	VPAND        sigmoid64consts<>+768(SB), X0, X1
-	VCMPPD       $0x15, sigmoid64consts<>+832(SB), X1, X1
-	VPTEST       X1, X1
-	JZ           mathblock514
-	VCMPPD       $0x11, sigmoid64consts<>+704(SB), X0, X2
-	VMOVUPD      sigmoid64consts<>+64(SB), X3
-	VFMADD213PD  sigmoid64consts<>+128(SB), X0, X3
-	VSUBPD       sigmoid64consts<>+128(SB), X3, X4
-	VMOVUPD      sigmoid64consts<>+256(SB), X5
-	VFNMADD213PD X0, X4, X5
-	VFNMADD231PD sigmoid64consts<>+192(SB), X4, X5
-	VMOVUPD      sigmoid64consts<>+320(SB), X4
-	VFMADD213PD  sigmoid64consts<>+384(SB), X5, X4
-	VFMADD213PD  sigmoid64consts<>+448(SB), X5, X4
-	VFMADD213PD  sigmoid64consts<>+512(SB), X5, X4
-	VFMADD213PD  sigmoid64consts<>+576(SB), X5, X4
-	VMULPD       X5, X5, X7
-	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X3, X9
-	VPCMPEQQ     X9, X9, X10
-	VPXOR        X9, X9, X8
-	VPGATHERQQ   X10, (R10)(X9*8), X8
-	VADDPD       X8, X5, X5
-	VFMADD231PD  X4, X7, X5
-	VPAND        sigmoid64consts<>+896(SB), X3, X4
-	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X3, X8
-	VPCMPEQQ     X8, X8, X9
-	VPXOR        X8, X8, X7
-	VPGATHERQQ   X9, (R10)(X8*8), X7
-	VPSLLQ       $0x30, X4, X4
-	VPADDQ       X4, X7, X7
-	VFMADD231PD  X7, X5, X7
-	VPSUBQ       sigmoid64consts<>+960(SB), X3, X3
-	VPSRLQ       $0x04, X3, X3
-	VPSRLQ       $0x01, X3, X4
-	VPSUBQ       sigmoid64consts<>+1024(SB), X4, X5
-	VPSLLQ       $0x34, X5, X5
-	VPSUBQ       X4, X3, X3
-	VPSUBQ       sigmoid64consts<>+1024(SB), X3, X3
-	VPSLLQ       $0x34, X3, X3
-	VMULPD       X5, X7, X7
-	VMULPD       X3, X7, X7
-	VCMPPD       $0x1e, sigmoid64consts<>+1088(SB), X0, X3
-	VBLENDVPD    X3, sigmoid64consts<>+1152(SB), X7, X7
-	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), X0, X3
-	VBLENDVPD    X3, sigmoid64consts<>+704(SB), X7, X7
-	VCMPPD       $0x03, X0, X0, X3
-	VPOR         sigmoid64consts<>+1280(SB), X0, X4
-	VBLENDVPD    X3, X4, X7, X4
-	VMOVUPS      sigmoid64consts<>+640(SB), X3
-	VBLENDVPD    X2, X4, X3, X4
-	VCMPPD       $0x03, X0, X0, X2
-	VPOR         sigmoid64consts<>+1280(SB), X0, X0
-	VBLENDVPD    X2, X0, X4, X0
-	VBLENDVPD    X1, X0, X6, X6
-
-mathblock514:
-	VMOVQ X6, (DX)(R8*8)
-	ADDQ  $0x00000001, R8
-	SUBQ  $0x00000001, R9
-
-sigmoidVF64AVX2_tail1:
-	ADDQ BX, DX
-	ADDQ DI, SI
-	DECQ AX
-	JNZ  sigmoidVF64AVX2_row
-
-sigmoidVF64AVX2_done:
-	VZEROUPPER
-	RET
-
-DATA sigmoid64consts<>+0(SB)/8, $0x8000000000000000
-DATA sigmoid64consts<>+8(SB)/8, $0x8000000000000000
-DATA sigmoid64consts<>+16(SB)/8, $0x8000000000000000
-DATA sigmoid64consts<>+24(SB)/8, $0x8000000000000000
-DATA sigmoid64consts<>+32(SB)/8, $0x8000000000000000
-DATA sigmoid64consts<>+40(SB)/8, $0x8000000000000000
-DATA sigmoid64consts<>+48(SB)/8, $0x8000000000000000
-DATA sigmoid64consts<>+56(SB)/8, $0x8000000000000000
-DATA sigmoid64consts<>+64(SB)/8, $0x40371547652b82fe
-DATA sigmoid64consts<>+72(SB)/8, $0x40371547652b82fe
-DATA sigmoid64consts<>+80(SB)/8, $0x40371547652b82fe
-DATA sigmoid64consts<>+88(SB)/8, $0x40371547652b82fe
-DATA sigmoid64consts<>+96(SB)/8, $0x40371547652b82fe
-DATA sigmoid64consts<>+104(SB)/8, $0x40371547652b82fe
-DATA sigmoid64consts<>+112(SB)/8, $0x40371547652b82fe
-DATA sigmoid64consts<>+120(SB)/8, $0x40371547652b82fe
-DATA sigmoid64consts<>+128(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+136(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+144(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+152(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+160(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+168(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+176(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+184(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+192(SB)/8, $0x3daa39ef35793c76
-DATA sigmoid64consts<>+200(SB)/8, $0x3daa39ef35793c76
-DATA sigmoid64consts<>+208(SB)/8, $0x3daa39ef35793c76
-DATA sigmoid64consts<>+216(SB)/8, $0x3daa39ef35793c76
-DATA sigmoid64consts<>+224(SB)/8, $0x3daa39ef35793c76
-DATA sigmoid64consts<>+232(SB)/8, $0x3daa39ef35793c76
-DATA sigmoid64consts<>+240(SB)/8, $0x3daa39ef35793c76
-DATA sigmoid64consts<>+248(SB)/8, $0x3daa39ef35793c76
-DATA sigmoid64consts<>+256(SB)/8, $0x3fa62e42fee00000
-DATA sigmoid64consts<>+264(SB)/8, $0x3fa62e42fee00000
-DATA sigmoid64consts<>+272(SB)/8, $0x3fa62e42fee00000
-DATA sigmoid64consts<>+280(SB)/8, $0x3fa62e42fee00000
-DATA sigmoid64consts<>+288(SB)/8, $0x3fa62e42fee00000
-DATA sigmoid64consts<>+296(SB)/8, $0x3fa62e42fee00000
-DATA sigmoid64consts<>+304(SB)/8, $0x3fa62e42fee00000
-DATA sigmoid64consts<>+312(SB)/8, $0x3fa62e42fee00000
-DATA sigmoid64consts<>+320(SB)/8, $0x3f56c14c2f182d7d
-DATA sigmoid64consts<>+328(SB)/8, $0x3f56c14c2f182d7d
-DATA sigmoid64consts<>+336(SB)/8, $0x3f56c14c2f182d7d
-DATA sigmoid64consts<>+344(SB)/8, $0x3f56c14c2f182d7d
-DATA sigmoid64consts<>+352(SB)/8, $0x3f56c14c2f182d7d
-DATA sigmoid64consts<>+360(SB)/8, $0x3f56c14c2f182d7d
-DATA sigmoid64consts<>+368(SB)/8, $0x3f56c14c2f182d7d
-DATA sigmoid64consts<>+376(SB)/8, $0x3f56c14c2f182d7d
-DATA sigmoid64consts<>+384(SB)/8, $0x3f811123d02b1b3f
-DATA sigmoid64consts<>+392(SB)/8, $0x3f811123d02b1b3f
-DATA sigmoid64consts<>+400(SB)/8, $0x3f811123d02b1b3f
-DATA sigmoid64consts<>+408(SB)/8, $0x3f811123d02b1b3f
-DATA sigmoid64consts<>+416(SB)/8, $0x3f811123d02b1b3f
-DATA sigmoid64consts<>+424(SB)/8, $0x3f811123d02b1b3f
-DATA sigmoid64consts<>+432(SB)/8, $0x3f811123d02b1b3f
-DATA sigmoid64consts<>+440(SB)/8, $0x3f811123d02b1b3f
-DATA sigmoid64consts<>+448(SB)/8, $0x3fa555555590b5c5
-DATA sigmoid64consts<>+456(SB)/8, $0x3fa555555590b5c5
-DATA sigmoid64consts<>+464(SB)/8, $0x3fa555555590b5c5
-DATA sigmoid64consts<>+472(SB)/8, $0x3fa555555590b5c5
-DATA sigmoid64consts<>+480(SB)/8, $0x3fa555555590b5c5
-DATA sigmoid64consts<>+488(SB)/8, $0x3fa555555590b5c5
-DATA sigmoid64consts<>+496(SB)/8, $0x3fa555555590b5c5
-DATA sigmoid64consts<>+504(SB)/8, $0x3fa555555590b5c5
-DATA sigmoid64consts<>+512(SB)/8, $0x3fc555555548c6d6
-DATA sigmoid64consts<>+520(SB)/8, $0x3fc555555548c6d6
-DATA sigmoid64consts<>+528(SB)/8, $0x3fc555555548c6d6
-DATA sigmoid64consts<>+536(SB)/8, $0x3fc555555548c6d6
-DATA sigmoid64consts<>+544(SB)/8, $0x3fc555555548c6d6
-DATA sigmoid64consts<>+552(SB)/8, $0x3fc555555548c6d6
-DATA sigmoid64consts<>+560(SB)/8, $0x3fc555555548c6d6
-DATA sigmoid64consts<>+568(SB)/8, $0x3fc555555548c6d6
-DATA sigmoid64consts<>+576(SB)/8, $0x3fdfffffffffffb7
-DATA sigmoid64consts<>+584(SB)/8, $0x3fdfffffffffffb7
-DATA sigmoid64consts<>+592(SB)/8, $0x3fdfffffffffffb7
-DATA sigmoid64consts<>+600(SB)/8, $0x3fdfffffffffffb7
-DATA sigmoid64consts<>+608(SB)/8, $0x3fdfffffffffffb7
-DATA sigmoid64consts<>+616(SB)/8, $0x3fdfffffffffffb7
-DATA sigmoid64consts<>+624(SB)/8, $0x3fdfffffffffffb7
-DATA sigmoid64consts<>+632(SB)/8, $0x3fdfffffffffffb7
-DATA sigmoid64consts<>+640(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+648(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+656(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+664(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+672(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+680(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+688(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+696(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+704(SB)/8, $0x0000000000000000
-DATA sigmoid64consts<>+712(SB)/8, $0x0000000000000000
-DATA sigmoid64consts<>+720(SB)/8, $0x0000000000000000
-DATA sigmoid64consts<>+728(SB)/8, $0x0000000000000000
-DATA sigmoid64consts<>+736(SB)/8, $0x0000000000000000
-DATA sigmoid64consts<>+744(SB)/8, $0x0000000000000000
-DATA sigmoid64consts<>+752(SB)/8, $0x0000000000000000
-DATA sigmoid64consts<>+760(SB)/8, $0x0000000000000000
-DATA sigmoid64consts<>+768(SB)/8, $0x7fffffffffffffff
-DATA sigmoid64consts<>+776(SB)/8, $0x7fffffffffffffff
-DATA sigmoid64consts<>+784(SB)/8, $0x7fffffffffffffff
-DATA sigmoid64consts<>+792(SB)/8, $0x7fffffffffffffff
-DATA sigmoid64consts<>+800(SB)/8, $0x7fffffffffffffff
-DATA sigmoid64consts<>+808(SB)/8, $0x7fffffffffffffff
-DATA sigmoid64consts<>+816(SB)/8, $0x7fffffffffffffff
-DATA sigmoid64consts<>+824(SB)/8, $0x7fffffffffffffff
-DATA sigmoid64consts<>+832(SB)/8, $0x4086220000000000
-DATA sigmoid64consts<>+840(SB)/8, $0x4086220000000000
-DATA sigmoid64consts<>+848(SB)/8, $0x4086220000000000
-DATA sigmoid64consts<>+856(SB)/8, $0x4086220000000000
-DATA sigmoid64consts<>+864(SB)/8, $0x4086220000000000
-DATA sigmoid64consts<>+872(SB)/8, $0x4086220000000000
-DATA sigmoid64consts<>+880(SB)/8, $0x4086220000000000
-DATA sigmoid64consts<>+888(SB)/8, $0x4086220000000000
-DATA sigmoid64consts<>+896(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+904(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+912(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+920(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+928(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+936(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+944(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+952(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+960(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+968(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+976(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+984(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+992(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+1000(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+1008(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+1016(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+1024(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1032(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1040(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1048(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1056(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1064(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1072(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1080(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1088(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1096(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1104(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1112(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1120(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1128(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1136(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1144(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1152(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1160(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1168(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1176(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1184(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1192(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1200(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1208(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1216(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1224(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1232(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1240(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1248(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1256(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1264(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1272(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1280(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1288(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1296(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1304(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1312(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1320(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1328(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1336(SB)/8, $0x0008000000000000
-GLOBL sigmoid64consts<>(SB), RODATA|NOPTR, $1344
-
-// func tanhVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
-// Requires: AVX, AVX2, FMA3
-TEXT ·tanhVF64AVX2(SB), NOSPLIT, $0-48
-	MOVQ  m+0(FP), AX
-	MOVQ  n+8(FP), CX
-	TESTQ AX, AX
-	JLE   tanhVF64AVX2_done
-	TESTQ CX, CX
-	JLE   tanhVF64AVX2_done
-	MOVQ  dst+16(FP), DX
-	MOVQ  ldd+24(FP), BX
-	SHLQ  $0x03, BX
-	MOVQ  a+32(FP), SI
-	MOVQ  lda+40(FP), DI
-	SHLQ  $0x03, DI
-
-tanhVF64AVX2_row:
-	XORQ R8, R8
-	MOVQ CX, R9
-
-tanhVF64AVX2_loop2:
-	CMPQ         R9, $0x00000008
-	JB           tanhVF64AVX2_after2
-	VMOVUPD      (SI)(R8*8), Y0
-	VPAND        tanh64consts<>+64(SB), Y0, Y0
-	VMOVUPD      32(SI)(R8*8), Y1
-	VPAND        tanh64consts<>+64(SB), Y1, Y1
-	VMOVUPD      (SI)(R8*8), Y2
-	VMULPD       tanh64consts<>+128(SB), Y2, Y2
-	VMOVUPD      32(SI)(R8*8), Y3
-	VMULPD       tanh64consts<>+128(SB), Y3, Y3
-	VPOR         tanh64consts<>+0(SB), Y2, Y2
-	VPOR         tanh64consts<>+0(SB), Y3, Y3
-	VMOVUPD      tanh64consts<>+192(SB), Y4
-	VFMADD213PD  tanh64consts<>+256(SB), Y2, Y4
-	VMOVUPD      tanh64consts<>+192(SB), Y5
-	VFMADD213PD  tanh64consts<>+256(SB), Y3, Y5
-	VSUBPD       tanh64consts<>+256(SB), Y4, Y6
-	VSUBPD       tanh64consts<>+256(SB), Y5, Y7
-	VFNMADD231PD tanh64consts<>+384(SB), Y6, Y2
-	VFNMADD231PD tanh64consts<>+384(SB), Y7, Y3
-	VFNMADD231PD tanh64consts<>+320(SB), Y6, Y2
-	VFNMADD231PD tanh64consts<>+320(SB), Y7, Y3
-	VMOVUPD      tanh64consts<>+448(SB), Y6
-	VFMADD213PD  tanh64consts<>+512(SB), Y2, Y6
-	VMOVUPD      tanh64consts<>+448(SB), Y7
-	VFMADD213PD  tanh64consts<>+512(SB), Y3, Y7
-	VFMADD213PD  tanh64consts<>+576(SB), Y2, Y6
-	VFMADD213PD  tanh64consts<>+576(SB), Y3, Y7
-	VFMADD213PD  tanh64consts<>+640(SB), Y2, Y6
-	VFMADD213PD  tanh64consts<>+640(SB), Y3, Y7
-	VFMADD213PD  tanh64consts<>+704(SB), Y2, Y6
-	VFMADD213PD  tanh64consts<>+704(SB), Y3, Y7
+	VFMADD213PD  sigmoid64consts<>+320(SB), Y3, Y5
+	VSUBPD       sigmoid64consts<>+320(SB), Y4, Y6
+	VSUBPD       sigmoid64consts<>+320(SB), Y5, Y7
+	VFNMADD231PD sigmoid64consts<>+448(SB), Y6, Y2
+	VFNMADD231PD sigmoid64consts<>+448(SB), Y7, Y3
+	VFNMADD231PD sigmoid64consts<>+384(SB), Y6, Y2
+	VFNMADD231PD sigmoid64consts<>+384(SB), Y7, Y3
+	VMOVUPD      sigmoid64consts<>+512(SB), Y6
+	VFMADD213PD  sigmoid64consts<>+576(SB), Y2, Y6
+	VMOVUPD      sigmoid64consts<>+512(SB), Y7
+	VFMADD213PD  sigmoid64consts<>+576(SB), Y3, Y7
+	VFMADD213PD  sigmoid64consts<>+640(SB), Y2, Y6
+	VFMADD213PD  sigmoid64consts<>+640(SB), Y3, Y7
+	VFMADD213PD  sigmoid64consts<>+704(SB), Y2, Y6
+	VFMADD213PD  sigmoid64consts<>+704(SB), Y3, Y7
+	VFMADD213PD  sigmoid64consts<>+768(SB), Y2, Y6
+	VFMADD213PD  sigmoid64consts<>+768(SB), Y3, Y7
 	VMULPD       Y2, Y2, Y8
 	VMULPD       Y3, Y3, Y9
 	LEAQ         exptail_64<>+0(SB), R10
@@ -20680,31 +20420,900 @@ tanhVF64AVX2_loop2:
 	VSUBPD       Y5, Y7, Y9
 	VFMADD231PD  Y6, Y2, Y8
 	VFMADD231PD  Y7, Y3, Y9
-	VMOVUPS      tanh64consts<>+768(SB), Y2
-	VSUBPD       Y4, Y2, Y2
-	VMOVUPS      tanh64consts<>+768(SB), Y3
-	VSUBPD       Y5, Y3, Y3
-	VMOVUPS      tanh64consts<>+768(SB), Y6
+	VADDPD       sigmoid64consts<>+832(SB), Y4, Y2
+	VADDPD       sigmoid64consts<>+832(SB), Y5, Y3
+	VMOVUPS      sigmoid64consts<>+832(SB), Y6
 	VSUBPD       Y2, Y6, Y6
-	VMOVUPS      tanh64consts<>+768(SB), Y7
+	VMOVUPS      sigmoid64consts<>+832(SB), Y7
+	VSUBPD       Y3, Y7, Y7
+	VADDPD       Y4, Y6, Y6
+	VADDPD       Y5, Y7, Y7
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y7, Y7
+	VMOVUPS      sigmoid64consts<>+832(SB), Y10
+	VBLENDVPD    Y0, Y4, Y10, Y4
+	VMOVUPS      sigmoid64consts<>+832(SB), Y10
+	VBLENDVPD    Y1, Y5, Y10, Y5
+	VMOVUPS      sigmoid64consts<>+0(SB), Y10
+	VBLENDVPD    Y0, Y8, Y10, Y8
+	VMOVUPS      sigmoid64consts<>+0(SB), Y0
+	VBLENDVPD    Y1, Y9, Y0, Y9
+	VMOVUPS      sigmoid64consts<>+832(SB), Y0
+	VDIVPD       Y2, Y0, Y0
+	VMOVUPS      sigmoid64consts<>+832(SB), Y1
+	VDIVPD       Y3, Y1, Y1
+	VMULPD       Y0, Y4, Y10
+	VMULPD       Y1, Y5, Y11
+	VFNMADD231PD Y10, Y2, Y4
+	VFNMADD231PD Y11, Y3, Y5
+	VADDPD       Y8, Y4, Y4
+	VADDPD       Y9, Y5, Y5
+	VFNMADD231PD Y10, Y6, Y4
+	VFNMADD231PD Y11, Y7, Y5
+	VFMADD231PD  Y0, Y4, Y10
+	VFMADD231PD  Y1, Y5, Y11
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x1a, sigmoid64consts<>+128(SB), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y1
+	VCMPPD       $0x1a, sigmoid64consts<>+128(SB), Y1, Y1
+	VPOR         Y1, Y0, Y2
+	VPTEST       Y2, Y2
+	JZ           mathblock511
+	VMOVUPD      sigmoid64consts<>+256(SB), Y2
+	VMOVUPD      (SI)(R8*8), Y3
+	VFMADD213PD  sigmoid64consts<>+320(SB), Y3, Y2
+	VSUBPD       sigmoid64consts<>+320(SB), Y2, Y3
+	VMOVUPD      sigmoid64consts<>+448(SB), Y4
+	VFNMADD213PD (SI)(R8*8), Y3, Y4
+	VFNMADD231PD sigmoid64consts<>+384(SB), Y3, Y4
+	VMOVUPD      sigmoid64consts<>+512(SB), Y3
+	VFMADD213PD  sigmoid64consts<>+576(SB), Y4, Y3
+	VFMADD213PD  sigmoid64consts<>+640(SB), Y4, Y3
+	VFMADD213PD  sigmoid64consts<>+704(SB), Y4, Y3
+	VFMADD213PD  sigmoid64consts<>+768(SB), Y4, Y3
+	VMULPD       Y4, Y4, Y5
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y7
+	VPCMPEQQ     Y7, Y7, Y8
+	VPXOR        Y7, Y7, Y6
+	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
+	VADDPD       Y6, Y4, Y4
+	VFMADD231PD  Y3, Y5, Y4
+	VPAND        sigmoid64consts<>+896(SB), Y2, Y3
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y6
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
+	VPSLLQ       $0x30, Y3, Y3
+	VPADDQ       Y3, Y5, Y5
+	VFMADD231PD  Y5, Y4, Y5
+	VPSUBQ       sigmoid64consts<>+960(SB), Y2, Y2
+	VPSRLQ       $0x04, Y2, Y2
+	VPSRLQ       $0x01, Y2, Y3
+	VPSUBQ       sigmoid64consts<>+1024(SB), Y3, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VPSUBQ       Y3, Y2, Y2
+	VPSUBQ       sigmoid64consts<>+1024(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMOVUPD      (SI)(R8*8), Y3
+	VCMPPD       $0x11, sigmoid64consts<>+0(SB), Y3, Y3
+	VMULPD       Y4, Y5, Y5
+	VPADDQ       sigmoid64consts<>+1088(SB), Y2, Y4
+	VBLENDVPD    Y3, Y4, Y2, Y4
+	VMULPD       Y4, Y5, Y5
+	VCMPPD       $0x11, sigmoid64consts<>+1152(SB), Y5, Y2
+	VPAND        Y3, Y2, Y2
+	VCMPPD       $0x15, sigmoid64consts<>+1152(SB), Y5, Y4
+	VPAND        Y3, Y4, Y3
+	VADDPD       sigmoid64consts<>+1152(SB), Y5, Y4
+	VPSUBQ       sigmoid64consts<>+1152(SB), Y4, Y4
+	VMOVUPS      sigmoid64consts<>+832(SB), Y6
+	VBLENDVPD    Y3, sigmoid64consts<>+1216(SB), Y6, Y3
+	VMULPD       Y3, Y5, Y5
+	VBLENDVPD    Y2, Y4, Y5, Y4
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x1e, sigmoid64consts<>+1280(SB), Y2, Y2
+	VBLENDVPD    Y2, sigmoid64consts<>+1344(SB), Y4, Y4
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x11, sigmoid64consts<>+1408(SB), Y2, Y2
+	VBLENDVPD    Y2, sigmoid64consts<>+0(SB), Y4, Y4
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x03, (SI)(R8*8), Y2, Y2
+	VMOVUPD      (SI)(R8*8), Y3
+	VPOR         sigmoid64consts<>+1472(SB), Y3, Y3
+	VBLENDVPD    Y2, Y3, Y4, Y3
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x03, (SI)(R8*8), Y2, Y2
+	VMOVUPD      (SI)(R8*8), Y4
+	VPOR         sigmoid64consts<>+1472(SB), Y4, Y4
+	VBLENDVPD    Y2, Y4, Y3, Y4
+	VBLENDVPD    Y0, Y4, Y10, Y10
+	VMOVUPD      sigmoid64consts<>+256(SB), Y0
+	VMOVUPD      32(SI)(R8*8), Y2
+	VFMADD213PD  sigmoid64consts<>+320(SB), Y2, Y0
+	VSUBPD       sigmoid64consts<>+320(SB), Y0, Y2
+	VMOVUPD      sigmoid64consts<>+448(SB), Y3
+	VFNMADD213PD 32(SI)(R8*8), Y2, Y3
+	VFNMADD231PD sigmoid64consts<>+384(SB), Y2, Y3
+	VMOVUPD      sigmoid64consts<>+512(SB), Y2
+	VFMADD213PD  sigmoid64consts<>+576(SB), Y3, Y2
+	VFMADD213PD  sigmoid64consts<>+640(SB), Y3, Y2
+	VFMADD213PD  sigmoid64consts<>+704(SB), Y3, Y2
+	VFMADD213PD  sigmoid64consts<>+768(SB), Y3, Y2
+	VMULPD       Y3, Y3, Y4
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y6
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
+	VADDPD       Y5, Y3, Y3
+	VFMADD231PD  Y2, Y4, Y3
+	VPAND        sigmoid64consts<>+896(SB), Y0, Y2
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y0, Y5
+	VPCMPEQQ     Y5, Y5, Y6
+	VPXOR        Y5, Y5, Y4
+	VPGATHERQQ   Y6, (R10)(Y5*8), Y4
+	VPSLLQ       $0x30, Y2, Y2
+	VPADDQ       Y2, Y4, Y4
+	VFMADD231PD  Y4, Y3, Y4
+	VPSUBQ       sigmoid64consts<>+960(SB), Y0, Y0
+	VPSRLQ       $0x04, Y0, Y0
+	VPSRLQ       $0x01, Y0, Y2
+	VPSUBQ       sigmoid64consts<>+1024(SB), Y2, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VPSUBQ       Y2, Y0, Y0
+	VPSUBQ       sigmoid64consts<>+1024(SB), Y0, Y0
+	VPSLLQ       $0x34, Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y2
+	VCMPPD       $0x11, sigmoid64consts<>+0(SB), Y2, Y2
+	VMULPD       Y3, Y4, Y4
+	VPADDQ       sigmoid64consts<>+1088(SB), Y0, Y3
+	VBLENDVPD    Y2, Y3, Y0, Y3
+	VMULPD       Y3, Y4, Y4
+	VCMPPD       $0x11, sigmoid64consts<>+1152(SB), Y4, Y0
+	VPAND        Y2, Y0, Y0
+	VCMPPD       $0x15, sigmoid64consts<>+1152(SB), Y4, Y3
+	VPAND        Y2, Y3, Y2
+	VADDPD       sigmoid64consts<>+1152(SB), Y4, Y3
+	VPSUBQ       sigmoid64consts<>+1152(SB), Y3, Y3
+	VMOVUPS      sigmoid64consts<>+832(SB), Y5
+	VBLENDVPD    Y2, sigmoid64consts<>+1216(SB), Y5, Y2
+	VMULPD       Y2, Y4, Y4
+	VBLENDVPD    Y0, Y3, Y4, Y3
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x1e, sigmoid64consts<>+1280(SB), Y0, Y0
+	VBLENDVPD    Y0, sigmoid64consts<>+1344(SB), Y3, Y3
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x11, sigmoid64consts<>+1408(SB), Y0, Y0
+	VBLENDVPD    Y0, sigmoid64consts<>+0(SB), Y3, Y3
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x03, 32(SI)(R8*8), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y2
+	VPOR         sigmoid64consts<>+1472(SB), Y2, Y2
+	VBLENDVPD    Y0, Y2, Y3, Y2
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x03, 32(SI)(R8*8), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y3
+	VPOR         sigmoid64consts<>+1472(SB), Y3, Y3
+	VBLENDVPD    Y0, Y3, Y2, Y3
+	VBLENDVPD    Y1, Y3, Y11, Y11
+
+mathblock511:
+	VMOVUPD Y10, (DX)(R8*8)
+	VMOVUPD Y11, 32(DX)(R8*8)
+	ADDQ    $0x00000008, R8
+	SUBQ    $0x00000008, R9
+	JMP     sigmoidVF64AVX2_loop2
+
+sigmoidVF64AVX2_after2:
+sigmoidVF64AVX2_loop1:
+	CMPQ         R9, $0x00000004
+	JB           sigmoidVF64AVX2_after1
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x11, sigmoid64consts<>+0(SB), Y0, Y0
+	VMOVUPD      (SI)(R8*8), Y1
+	VPOR         sigmoid64consts<>+64(SB), Y1, Y1
+	VMOVUPS      sigmoid64consts<>+192(SB), Y2
+	VBLENDVPD    Y0, sigmoid64consts<>+128(SB), Y2, Y2
+	VMAXPD       Y2, Y1, Y1
+	VMOVUPD      sigmoid64consts<>+256(SB), Y2
+	VFMADD213PD  sigmoid64consts<>+320(SB), Y1, Y2
+	VSUBPD       sigmoid64consts<>+320(SB), Y2, Y3
+	VFNMADD231PD sigmoid64consts<>+448(SB), Y3, Y1
+	VFNMADD231PD sigmoid64consts<>+384(SB), Y3, Y1
+	VMOVUPD      sigmoid64consts<>+512(SB), Y3
+	VFMADD213PD  sigmoid64consts<>+576(SB), Y1, Y3
+	VFMADD213PD  sigmoid64consts<>+640(SB), Y1, Y3
+	VFMADD213PD  sigmoid64consts<>+704(SB), Y1, Y3
+	VFMADD213PD  sigmoid64consts<>+768(SB), Y1, Y3
+	VMULPD       Y1, Y1, Y4
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y6
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
+	VADDPD       Y5, Y1, Y1
+	VFMADD231PD  Y3, Y4, Y1
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y4
+	VPCMPEQQ     Y4, Y4, Y5
+	VPXOR        Y4, Y4, Y3
+	VPGATHERQQ   Y5, (R10)(Y4*8), Y3
+	VPSLLQ       $0x30, Y2, Y2
+	VPADDQ       Y2, Y3, Y3
+	VMOVUPD      Y3, Y2
+	VFMADD231PD  Y3, Y1, Y2
+	VSUBPD       Y2, Y3, Y4
+	VFMADD231PD  Y3, Y1, Y4
+	VADDPD       sigmoid64consts<>+832(SB), Y2, Y1
+	VMOVUPS      sigmoid64consts<>+832(SB), Y3
+	VSUBPD       Y1, Y3, Y3
+	VADDPD       Y2, Y3, Y3
+	VADDPD       Y4, Y3, Y3
+	VMOVUPS      sigmoid64consts<>+832(SB), Y5
+	VBLENDVPD    Y0, Y2, Y5, Y2
+	VMOVUPS      sigmoid64consts<>+0(SB), Y5
+	VBLENDVPD    Y0, Y4, Y5, Y4
+	VMOVUPS      sigmoid64consts<>+832(SB), Y0
+	VDIVPD       Y1, Y0, Y0
+	VMULPD       Y0, Y2, Y5
+	VFNMADD231PD Y5, Y1, Y2
+	VADDPD       Y4, Y2, Y2
+	VFNMADD231PD Y5, Y3, Y2
+	VFMADD231PD  Y0, Y2, Y5
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x1a, sigmoid64consts<>+128(SB), Y0, Y0
+	VPTEST       Y0, Y0
+	JZ           mathblock512
+	VMOVUPD      sigmoid64consts<>+256(SB), Y1
+	VMOVUPD      (SI)(R8*8), Y2
+	VFMADD213PD  sigmoid64consts<>+320(SB), Y2, Y1
+	VSUBPD       sigmoid64consts<>+320(SB), Y1, Y2
+	VMOVUPD      sigmoid64consts<>+448(SB), Y3
+	VFNMADD213PD (SI)(R8*8), Y2, Y3
+	VFNMADD231PD sigmoid64consts<>+384(SB), Y2, Y3
+	VMOVUPD      sigmoid64consts<>+512(SB), Y2
+	VFMADD213PD  sigmoid64consts<>+576(SB), Y3, Y2
+	VFMADD213PD  sigmoid64consts<>+640(SB), Y3, Y2
+	VFMADD213PD  sigmoid64consts<>+704(SB), Y3, Y2
+	VFMADD213PD  sigmoid64consts<>+768(SB), Y3, Y2
+	VMULPD       Y3, Y3, Y4
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y1, Y7
+	VPCMPEQQ     Y7, Y7, Y8
+	VPXOR        Y7, Y7, Y6
+	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
+	VADDPD       Y6, Y3, Y3
+	VFMADD231PD  Y2, Y4, Y3
+	VPAND        sigmoid64consts<>+896(SB), Y1, Y2
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y1, Y6
+	VPCMPEQQ     Y6, Y6, Y7
+	VPXOR        Y6, Y6, Y4
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y4
+	VPSLLQ       $0x30, Y2, Y2
+	VPADDQ       Y2, Y4, Y4
+	VFMADD231PD  Y4, Y3, Y4
+	VPSUBQ       sigmoid64consts<>+960(SB), Y1, Y1
+	VPSRLQ       $0x04, Y1, Y1
+	VPSRLQ       $0x01, Y1, Y2
+	VPSUBQ       sigmoid64consts<>+1024(SB), Y2, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VPSUBQ       Y2, Y1, Y1
+	VPSUBQ       sigmoid64consts<>+1024(SB), Y1, Y1
+	VPSLLQ       $0x34, Y1, Y1
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x11, sigmoid64consts<>+0(SB), Y2, Y2
+	VMULPD       Y3, Y4, Y4
+	VPADDQ       sigmoid64consts<>+1088(SB), Y1, Y3
+	VBLENDVPD    Y2, Y3, Y1, Y3
+	VMULPD       Y3, Y4, Y4
+	VCMPPD       $0x11, sigmoid64consts<>+1152(SB), Y4, Y1
+	VPAND        Y2, Y1, Y1
+	VCMPPD       $0x15, sigmoid64consts<>+1152(SB), Y4, Y3
+	VPAND        Y2, Y3, Y2
+	VADDPD       sigmoid64consts<>+1152(SB), Y4, Y3
+	VPSUBQ       sigmoid64consts<>+1152(SB), Y3, Y3
+	VMOVUPS      sigmoid64consts<>+832(SB), Y6
+	VBLENDVPD    Y2, sigmoid64consts<>+1216(SB), Y6, Y2
+	VMULPD       Y2, Y4, Y4
+	VBLENDVPD    Y1, Y3, Y4, Y3
+	VMOVUPD      (SI)(R8*8), Y1
+	VCMPPD       $0x1e, sigmoid64consts<>+1280(SB), Y1, Y1
+	VBLENDVPD    Y1, sigmoid64consts<>+1344(SB), Y3, Y3
+	VMOVUPD      (SI)(R8*8), Y1
+	VCMPPD       $0x11, sigmoid64consts<>+1408(SB), Y1, Y1
+	VBLENDVPD    Y1, sigmoid64consts<>+0(SB), Y3, Y3
+	VMOVUPD      (SI)(R8*8), Y1
+	VCMPPD       $0x03, (SI)(R8*8), Y1, Y1
+	VMOVUPD      (SI)(R8*8), Y2
+	VPOR         sigmoid64consts<>+1472(SB), Y2, Y2
+	VBLENDVPD    Y1, Y2, Y3, Y2
+	VMOVUPD      (SI)(R8*8), Y1
+	VCMPPD       $0x03, (SI)(R8*8), Y1, Y1
+	VMOVUPD      (SI)(R8*8), Y3
+	VPOR         sigmoid64consts<>+1472(SB), Y3, Y3
+	VBLENDVPD    Y1, Y3, Y2, Y3
+	VBLENDVPD    Y0, Y3, Y5, Y5
+
+mathblock512:
+	VMOVUPD Y5, (DX)(R8*8)
+	ADDQ    $0x00000004, R8
+	SUBQ    $0x00000004, R9
+	JMP     sigmoidVF64AVX2_loop1
+
+sigmoidVF64AVX2_after1:
+	CMPQ         R9, $0x00000002
+	JB           sigmoidVF64AVX2_tail2
+	VMOVUPD      (SI)(R8*8), X0
+	VCMPPD       $0x11, sigmoid64consts<>+0(SB), X0, X1
+	VPOR         sigmoid64consts<>+64(SB), X0, X2
+	VMOVUPS      sigmoid64consts<>+192(SB), X3
+	VBLENDVPD    X1, sigmoid64consts<>+128(SB), X3, X3
+	VMAXPD       X3, X2, X2
+	VMOVUPD      sigmoid64consts<>+256(SB), X3
+	VFMADD213PD  sigmoid64consts<>+320(SB), X2, X3
+	VSUBPD       sigmoid64consts<>+320(SB), X3, X4
+	VFNMADD231PD sigmoid64consts<>+448(SB), X4, X2
+	VFNMADD231PD sigmoid64consts<>+384(SB), X4, X2
+	VMOVUPD      sigmoid64consts<>+512(SB), X4
+	VFMADD213PD  sigmoid64consts<>+576(SB), X2, X4
+	VFMADD213PD  sigmoid64consts<>+640(SB), X2, X4
+	VFMADD213PD  sigmoid64consts<>+704(SB), X2, X4
+	VFMADD213PD  sigmoid64consts<>+768(SB), X2, X4
+	VMULPD       X2, X2, X5
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X3, X7
+	VPCMPEQQ     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERQQ   X8, (R10)(X7*8), X6
+	VADDPD       X6, X2, X2
+	VFMADD231PD  X4, X5, X2
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X3, X5
+	VPCMPEQQ     X5, X5, X6
+	VPXOR        X5, X5, X4
+	VPGATHERQQ   X6, (R10)(X5*8), X4
+	VPSLLQ       $0x30, X3, X3
+	VPADDQ       X3, X4, X4
+	VMOVUPD      X4, X3
+	VFMADD231PD  X4, X2, X3
+	VSUBPD       X3, X4, X5
+	VFMADD231PD  X4, X2, X5
+	VADDPD       sigmoid64consts<>+832(SB), X3, X2
+	VMOVUPS      sigmoid64consts<>+832(SB), X4
+	VSUBPD       X2, X4, X4
+	VADDPD       X3, X4, X4
+	VADDPD       X5, X4, X4
+	VMOVUPS      sigmoid64consts<>+832(SB), X6
+	VBLENDVPD    X1, X3, X6, X3
+	VMOVUPS      sigmoid64consts<>+0(SB), X6
+	VBLENDVPD    X1, X5, X6, X5
+	VMOVUPS      sigmoid64consts<>+832(SB), X1
+	VDIVPD       X2, X1, X1
+	VMULPD       X1, X3, X6
+	VFNMADD231PD X6, X2, X3
+	VADDPD       X5, X3, X3
+	VFNMADD231PD X6, X4, X3
+	VFMADD231PD  X1, X3, X6
+	VCMPPD       $0x1a, sigmoid64consts<>+128(SB), X0, X1
+	VPTEST       X1, X1
+	JZ           mathblock513
+	VMOVUPD      sigmoid64consts<>+256(SB), X2
+	VFMADD213PD  sigmoid64consts<>+320(SB), X0, X2
+	VSUBPD       sigmoid64consts<>+320(SB), X2, X3
+	VMOVUPD      sigmoid64consts<>+448(SB), X4
+	VFNMADD213PD X0, X3, X4
+	VFNMADD231PD sigmoid64consts<>+384(SB), X3, X4
+	VMOVUPD      sigmoid64consts<>+512(SB), X3
+	VFMADD213PD  sigmoid64consts<>+576(SB), X4, X3
+	VFMADD213PD  sigmoid64consts<>+640(SB), X4, X3
+	VFMADD213PD  sigmoid64consts<>+704(SB), X4, X3
+	VFMADD213PD  sigmoid64consts<>+768(SB), X4, X3
+	VMULPD       X4, X4, X5
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X2, X8
+	VPCMPEQQ     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERQQ   X9, (R10)(X8*8), X7
+	VADDPD       X7, X4, X4
+	VFMADD231PD  X3, X5, X4
+	VPAND        sigmoid64consts<>+896(SB), X2, X3
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X2, X7
+	VPCMPEQQ     X7, X7, X8
+	VPXOR        X7, X7, X5
+	VPGATHERQQ   X8, (R10)(X7*8), X5
+	VPSLLQ       $0x30, X3, X3
+	VPADDQ       X3, X5, X5
+	VFMADD231PD  X5, X4, X5
+	VPSUBQ       sigmoid64consts<>+960(SB), X2, X2
+	VPSRLQ       $0x04, X2, X2
+	VPSRLQ       $0x01, X2, X3
+	VPSUBQ       sigmoid64consts<>+1024(SB), X3, X4
+	VPSLLQ       $0x34, X4, X4
+	VPSUBQ       X3, X2, X2
+	VPSUBQ       sigmoid64consts<>+1024(SB), X2, X2
+	VPSLLQ       $0x34, X2, X2
+	VCMPPD       $0x11, sigmoid64consts<>+0(SB), X0, X3
+	VMULPD       X4, X5, X5
+	VPADDQ       sigmoid64consts<>+1088(SB), X2, X4
+	VBLENDVPD    X3, X4, X2, X4
+	VMULPD       X4, X5, X5
+	VCMPPD       $0x11, sigmoid64consts<>+1152(SB), X5, X2
+	VPAND        X3, X2, X2
+	VCMPPD       $0x15, sigmoid64consts<>+1152(SB), X5, X4
+	VPAND        X3, X4, X3
+	VADDPD       sigmoid64consts<>+1152(SB), X5, X4
+	VPSUBQ       sigmoid64consts<>+1152(SB), X4, X4
+	VMOVUPS      sigmoid64consts<>+832(SB), X7
+	VBLENDVPD    X3, sigmoid64consts<>+1216(SB), X7, X3
+	VMULPD       X3, X5, X5
+	VBLENDVPD    X2, X4, X5, X4
+	VCMPPD       $0x1e, sigmoid64consts<>+1280(SB), X0, X2
+	VBLENDVPD    X2, sigmoid64consts<>+1344(SB), X4, X4
+	VCMPPD       $0x11, sigmoid64consts<>+1408(SB), X0, X2
+	VBLENDVPD    X2, sigmoid64consts<>+0(SB), X4, X4
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         sigmoid64consts<>+1472(SB), X0, X3
+	VBLENDVPD    X2, X3, X4, X3
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         sigmoid64consts<>+1472(SB), X0, X0
+	VBLENDVPD    X2, X0, X3, X0
+	VBLENDVPD    X1, X0, X6, X6
+
+mathblock513:
+	VMOVUPD X6, (DX)(R8*8)
+	ADDQ    $0x00000002, R8
+	SUBQ    $0x00000002, R9
+
+sigmoidVF64AVX2_tail2:
+	CMPQ         R9, $0x00000001
+	JB           sigmoidVF64AVX2_tail1
+	VMOVQ        (SI)(R8*8), X0
+	VCMPPD       $0x11, sigmoid64consts<>+0(SB), X0, X1
+	VPOR         sigmoid64consts<>+64(SB), X0, X2
+	VMOVUPS      sigmoid64consts<>+192(SB), X3
+	VBLENDVPD    X1, sigmoid64consts<>+128(SB), X3, X3
+	VMAXPD       X3, X2, X2
+	VMOVUPD      sigmoid64consts<>+256(SB), X3
+	VFMADD213PD  sigmoid64consts<>+320(SB), X2, X3
+	VSUBPD       sigmoid64consts<>+320(SB), X3, X4
+	VFNMADD231PD sigmoid64consts<>+448(SB), X4, X2
+	VFNMADD231PD sigmoid64consts<>+384(SB), X4, X2
+	VMOVUPD      sigmoid64consts<>+512(SB), X4
+	VFMADD213PD  sigmoid64consts<>+576(SB), X2, X4
+	VFMADD213PD  sigmoid64consts<>+640(SB), X2, X4
+	VFMADD213PD  sigmoid64consts<>+704(SB), X2, X4
+	VFMADD213PD  sigmoid64consts<>+768(SB), X2, X4
+	VMULPD       X2, X2, X5
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X3, X7
+	VPCMPEQQ     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERQQ   X8, (R10)(X7*8), X6
+	VADDPD       X6, X2, X2
+	VFMADD231PD  X4, X5, X2
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X3, X5
+	VPCMPEQQ     X5, X5, X6
+	VPXOR        X5, X5, X4
+	VPGATHERQQ   X6, (R10)(X5*8), X4
+	VPSLLQ       $0x30, X3, X3
+	VPADDQ       X3, X4, X4
+	VMOVUPD      X4, X3
+	VFMADD231PD  X4, X2, X3
+	VSUBPD       X3, X4, X5
+	VFMADD231PD  X4, X2, X5
+	VADDPD       sigmoid64consts<>+832(SB), X3, X2
+	VMOVUPS      sigmoid64consts<>+832(SB), X4
+	VSUBPD       X2, X4, X4
+	VADDPD       X3, X4, X4
+	VADDPD       X5, X4, X4
+	VMOVUPS      sigmoid64consts<>+832(SB), X6
+	VBLENDVPD    X1, X3, X6, X3
+	VMOVUPS      sigmoid64consts<>+0(SB), X6
+	VBLENDVPD    X1, X5, X6, X5
+	VMOVUPS      sigmoid64consts<>+832(SB), X1
+	VDIVPD       X2, X1, X1
+	VMULPD       X1, X3, X6
+	VFNMADD231PD X6, X2, X3
+	VADDPD       X5, X3, X3
+	VFNMADD231PD X6, X4, X3
+	VFMADD231PD  X1, X3, X6
+	VCMPPD       $0x1a, sigmoid64consts<>+128(SB), X0, X1
+	VPTEST       X1, X1
+	JZ           mathblock514
+	VMOVUPD      sigmoid64consts<>+256(SB), X2
+	VFMADD213PD  sigmoid64consts<>+320(SB), X0, X2
+	VSUBPD       sigmoid64consts<>+320(SB), X2, X3
+	VMOVUPD      sigmoid64consts<>+448(SB), X4
+	VFNMADD213PD X0, X3, X4
+	VFNMADD231PD sigmoid64consts<>+384(SB), X3, X4
+	VMOVUPD      sigmoid64consts<>+512(SB), X3
+	VFMADD213PD  sigmoid64consts<>+576(SB), X4, X3
+	VFMADD213PD  sigmoid64consts<>+640(SB), X4, X3
+	VFMADD213PD  sigmoid64consts<>+704(SB), X4, X3
+	VFMADD213PD  sigmoid64consts<>+768(SB), X4, X3
+	VMULPD       X4, X4, X5
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X2, X8
+	VPCMPEQQ     X8, X8, X9
+	VPXOR        X8, X8, X7
+	VPGATHERQQ   X9, (R10)(X8*8), X7
+	VADDPD       X7, X4, X4
+	VFMADD231PD  X3, X5, X4
+	VPAND        sigmoid64consts<>+896(SB), X2, X3
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), X2, X7
+	VPCMPEQQ     X7, X7, X8
+	VPXOR        X7, X7, X5
+	VPGATHERQQ   X8, (R10)(X7*8), X5
+	VPSLLQ       $0x30, X3, X3
+	VPADDQ       X3, X5, X5
+	VFMADD231PD  X5, X4, X5
+	VPSUBQ       sigmoid64consts<>+960(SB), X2, X2
+	VPSRLQ       $0x04, X2, X2
+	VPSRLQ       $0x01, X2, X3
+	VPSUBQ       sigmoid64consts<>+1024(SB), X3, X4
+	VPSLLQ       $0x34, X4, X4
+	VPSUBQ       X3, X2, X2
+	VPSUBQ       sigmoid64consts<>+1024(SB), X2, X2
+	VPSLLQ       $0x34, X2, X2
+	VCMPPD       $0x11, sigmoid64consts<>+0(SB), X0, X3
+	VMULPD       X4, X5, X5
+	VPADDQ       sigmoid64consts<>+1088(SB), X2, X4
+	VBLENDVPD    X3, X4, X2, X4
+	VMULPD       X4, X5, X5
+	VCMPPD       $0x11, sigmoid64consts<>+1152(SB), X5, X2
+	VPAND        X3, X2, X2
+	VCMPPD       $0x15, sigmoid64consts<>+1152(SB), X5, X4
+	VPAND        X3, X4, X3
+	VADDPD       sigmoid64consts<>+1152(SB), X5, X4
+	VPSUBQ       sigmoid64consts<>+1152(SB), X4, X4
+	VMOVUPS      sigmoid64consts<>+832(SB), X7
+	VBLENDVPD    X3, sigmoid64consts<>+1216(SB), X7, X3
+	VMULPD       X3, X5, X5
+	VBLENDVPD    X2, X4, X5, X4
+	VCMPPD       $0x1e, sigmoid64consts<>+1280(SB), X0, X2
+	VBLENDVPD    X2, sigmoid64consts<>+1344(SB), X4, X4
+	VCMPPD       $0x11, sigmoid64consts<>+1408(SB), X0, X2
+	VBLENDVPD    X2, sigmoid64consts<>+0(SB), X4, X4
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         sigmoid64consts<>+1472(SB), X0, X3
+	VBLENDVPD    X2, X3, X4, X3
+	VCMPPD       $0x03, X0, X0, X2
+	VPOR         sigmoid64consts<>+1472(SB), X0, X0
+	VBLENDVPD    X2, X0, X3, X0
+	VBLENDVPD    X1, X0, X6, X6
+
+mathblock514:
+	VMOVQ X6, (DX)(R8*8)
+	ADDQ  $0x00000001, R8
+	SUBQ  $0x00000001, R9
+
+sigmoidVF64AVX2_tail1:
+	ADDQ BX, DX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  sigmoidVF64AVX2_row
+
+sigmoidVF64AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA sigmoid64consts<>+0(SB)/8, $0x0000000000000000
+DATA sigmoid64consts<>+8(SB)/8, $0x0000000000000000
+DATA sigmoid64consts<>+16(SB)/8, $0x0000000000000000
+DATA sigmoid64consts<>+24(SB)/8, $0x0000000000000000
+DATA sigmoid64consts<>+32(SB)/8, $0x0000000000000000
+DATA sigmoid64consts<>+40(SB)/8, $0x0000000000000000
+DATA sigmoid64consts<>+48(SB)/8, $0x0000000000000000
+DATA sigmoid64consts<>+56(SB)/8, $0x0000000000000000
+DATA sigmoid64consts<>+64(SB)/8, $0x8000000000000000
+DATA sigmoid64consts<>+72(SB)/8, $0x8000000000000000
+DATA sigmoid64consts<>+80(SB)/8, $0x8000000000000000
+DATA sigmoid64consts<>+88(SB)/8, $0x8000000000000000
+DATA sigmoid64consts<>+96(SB)/8, $0x8000000000000000
+DATA sigmoid64consts<>+104(SB)/8, $0x8000000000000000
+DATA sigmoid64consts<>+112(SB)/8, $0x8000000000000000
+DATA sigmoid64consts<>+120(SB)/8, $0x8000000000000000
+DATA sigmoid64consts<>+128(SB)/8, $0xc084f00000000000
+DATA sigmoid64consts<>+136(SB)/8, $0xc084f00000000000
+DATA sigmoid64consts<>+144(SB)/8, $0xc084f00000000000
+DATA sigmoid64consts<>+152(SB)/8, $0xc084f00000000000
+DATA sigmoid64consts<>+160(SB)/8, $0xc084f00000000000
+DATA sigmoid64consts<>+168(SB)/8, $0xc084f00000000000
+DATA sigmoid64consts<>+176(SB)/8, $0xc084f00000000000
+DATA sigmoid64consts<>+184(SB)/8, $0xc084f00000000000
+DATA sigmoid64consts<>+192(SB)/8, $0xc044000000000000
+DATA sigmoid64consts<>+200(SB)/8, $0xc044000000000000
+DATA sigmoid64consts<>+208(SB)/8, $0xc044000000000000
+DATA sigmoid64consts<>+216(SB)/8, $0xc044000000000000
+DATA sigmoid64consts<>+224(SB)/8, $0xc044000000000000
+DATA sigmoid64consts<>+232(SB)/8, $0xc044000000000000
+DATA sigmoid64consts<>+240(SB)/8, $0xc044000000000000
+DATA sigmoid64consts<>+248(SB)/8, $0xc044000000000000
+DATA sigmoid64consts<>+256(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+264(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+272(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+280(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+288(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+296(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+304(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+312(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+320(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+328(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+336(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+344(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+352(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+360(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+368(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+376(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+384(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+392(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+400(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+408(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+416(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+424(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+432(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+440(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+448(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+456(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+464(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+472(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+480(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+488(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+496(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+504(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+512(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+520(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+528(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+536(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+544(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+552(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+560(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+568(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+576(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+584(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+592(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+600(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+608(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+616(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+624(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+632(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+640(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+648(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+656(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+664(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+672(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+680(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+688(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+696(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+704(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+712(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+720(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+728(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+736(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+744(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+752(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+760(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+768(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+776(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+784(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+792(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+800(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+808(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+816(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+824(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+832(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+840(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+848(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+856(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+864(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+872(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+880(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+888(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+896(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+904(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+912(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+920(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+928(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+936(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+944(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+952(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+960(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+968(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+976(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+984(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+992(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1000(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1008(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1016(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1024(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1032(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1040(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1048(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1056(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1064(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1072(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1080(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1088(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1096(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1104(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1112(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1120(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1128(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1136(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1144(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1152(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1160(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1168(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1176(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1184(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1192(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1200(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1208(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1216(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1224(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1232(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1240(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1248(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1256(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1264(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1272(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1280(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1288(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1296(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1304(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1312(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1320(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1328(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1336(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1344(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1352(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1360(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1368(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1376(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1384(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1392(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1400(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1408(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1416(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1424(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1432(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1440(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1448(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1456(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1464(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1472(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1480(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1488(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1496(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1504(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1512(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1520(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1528(SB)/8, $0x0008000000000000
+GLOBL sigmoid64consts<>(SB), RODATA|NOPTR, $1536
+
+// func tanhVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
+// Requires: AVX, AVX2, FMA3
+TEXT ·tanhVF64AVX2(SB), NOSPLIT, $0-48
+	MOVQ  m+0(FP), AX
+	MOVQ  n+8(FP), CX
+	TESTQ AX, AX
+	JLE   tanhVF64AVX2_done
+	TESTQ CX, CX
+	JLE   tanhVF64AVX2_done
+	MOVQ  dst+16(FP), DX
+	MOVQ  ldd+24(FP), BX
+	SHLQ  $0x03, BX
+	MOVQ  a+32(FP), SI
+	MOVQ  lda+40(FP), DI
+	SHLQ  $0x03, DI
+
+tanhVF64AVX2_row:
+	XORQ R8, R8
+	MOVQ CX, R9
+
+tanhVF64AVX2_loop2:
+	CMPQ         R9, $0x00000008
+	JB           tanhVF64AVX2_after2
+	VMOVUPD      (SI)(R8*8), Y0
+	VPAND        tanh64consts<>+64(SB), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y1
+	VPAND        tanh64consts<>+64(SB), Y1, Y1
+	VMINPD       tanh64consts<>+128(SB), Y0, Y2
+	VMINPD       tanh64consts<>+128(SB), Y1, Y3
+	VMULPD       tanh64consts<>+192(SB), Y2, Y2
+	VMULPD       tanh64consts<>+192(SB), Y3, Y3
+	VPOR         tanh64consts<>+0(SB), Y2, Y2
+	VPOR         tanh64consts<>+0(SB), Y3, Y3
+	VMOVUPD      tanh64consts<>+256(SB), Y4
+	VFMADD213PD  tanh64consts<>+320(SB), Y2, Y4
+	VMOVUPD      tanh64consts<>+256(SB), Y5
+	VFMADD213PD  tanh64consts<>+320(SB), Y3, Y5
+	VSUBPD       tanh64consts<>+320(SB), Y4, Y6
+	VSUBPD       tanh64consts<>+320(SB), Y5, Y7
+	VFNMADD231PD tanh64consts<>+448(SB), Y6, Y2
+	VFNMADD231PD tanh64consts<>+448(SB), Y7, Y3
+	VFNMADD231PD tanh64consts<>+384(SB), Y6, Y2
+	VFNMADD231PD tanh64consts<>+384(SB), Y7, Y3
+	VMOVUPD      tanh64consts<>+512(SB), Y6
+	VFMADD213PD  tanh64consts<>+576(SB), Y2, Y6
+	VMOVUPD      tanh64consts<>+512(SB), Y7
+	VFMADD213PD  tanh64consts<>+576(SB), Y3, Y7
+	VFMADD213PD  tanh64consts<>+640(SB), Y2, Y6
+	VFMADD213PD  tanh64consts<>+640(SB), Y3, Y7
+	VFMADD213PD  tanh64consts<>+704(SB), Y2, Y6
+	VFMADD213PD  tanh64consts<>+704(SB), Y3, Y7
+	VFMADD213PD  tanh64consts<>+768(SB), Y2, Y6
+	VFMADD213PD  tanh64consts<>+768(SB), Y3, Y7
+	VMULPD       Y2, Y2, Y8
+	VMULPD       Y3, Y3, Y9
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y4, Y11
+	VPCMPEQQ     Y11, Y11, Y12
+	VPXOR        Y11, Y11, Y10
+	VPGATHERQQ   Y12, (R10)(Y11*8), Y10
+	LEAQ         exptail_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y5, Y12
+	VPCMPEQQ     Y12, Y12, Y13
+	VPXOR        Y12, Y12, Y11
+	VPGATHERQQ   Y13, (R10)(Y12*8), Y11
+	VADDPD       Y10, Y2, Y2
+	VADDPD       Y11, Y3, Y3
+	VFMADD231PD  Y6, Y8, Y2
+	VFMADD231PD  Y7, Y9, Y3
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y4, Y7
+	VPCMPEQQ     Y7, Y7, Y8
+	VPXOR        Y7, Y7, Y6
+	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
+	LEAQ         exphi_64<>+0(SB), R10
+	VPAND        tablemask16_64<>+0(SB), Y5, Y8
+	VPCMPEQQ     Y8, Y8, Y9
+	VPXOR        Y8, Y8, Y7
+	VPGATHERQQ   Y9, (R10)(Y8*8), Y7
+	VPSLLQ       $0x30, Y4, Y4
+	VPSLLQ       $0x30, Y5, Y5
+	VPADDQ       Y4, Y6, Y6
+	VPADDQ       Y5, Y7, Y7
+	VMOVUPD      Y6, Y4
+	VFMADD231PD  Y6, Y2, Y4
+	VMOVUPD      Y7, Y5
+	VFMADD231PD  Y7, Y3, Y5
+	VSUBPD       Y4, Y6, Y8
+	VSUBPD       Y5, Y7, Y9
+	VFMADD231PD  Y6, Y2, Y8
+	VFMADD231PD  Y7, Y3, Y9
+	VMOVUPS      tanh64consts<>+832(SB), Y2
+	VSUBPD       Y4, Y2, Y2
+	VMOVUPS      tanh64consts<>+832(SB), Y3
+	VSUBPD       Y5, Y3, Y3
+	VMOVUPS      tanh64consts<>+832(SB), Y6
+	VSUBPD       Y2, Y6, Y6
+	VMOVUPS      tanh64consts<>+832(SB), Y7
 	VSUBPD       Y3, Y7, Y7
 	VSUBPD       Y4, Y6, Y6
 	VSUBPD       Y5, Y7, Y7
 	VSUBPD       Y8, Y6, Y6
 	VSUBPD       Y9, Y7, Y7
-	VADDPD       tanh64consts<>+768(SB), Y4, Y10
-	VADDPD       tanh64consts<>+768(SB), Y5, Y11
-	VMOVUPS      tanh64consts<>+768(SB), Y12
+	VADDPD       tanh64consts<>+832(SB), Y4, Y10
+	VADDPD       tanh64consts<>+832(SB), Y5, Y11
+	VMOVUPS      tanh64consts<>+832(SB), Y12
 	VSUBPD       Y10, Y12, Y12
-	VMOVUPS      tanh64consts<>+768(SB), Y13
+	VMOVUPS      tanh64consts<>+832(SB), Y13
 	VSUBPD       Y11, Y13, Y13
 	VADDPD       Y4, Y12, Y12
 	VADDPD       Y5, Y13, Y13
 	VADDPD       Y8, Y12, Y12
 	VADDPD       Y9, Y13, Y13
-	VMOVUPS      tanh64consts<>+768(SB), Y4
+	VMOVUPS      tanh64consts<>+832(SB), Y4
 	VDIVPD       Y10, Y4, Y4
-	VMOVUPS      tanh64consts<>+768(SB), Y5
+	VMOVUPS      tanh64consts<>+832(SB), Y5
 	VDIVPD       Y11, Y5, Y5
 	VMULPD       Y4, Y2, Y8
 	VMULPD       Y5, Y3, Y9
@@ -20716,11 +21325,11 @@ tanhVF64AVX2_loop2:
 	VFNMADD231PD Y9, Y13, Y3
 	VFMADD231PD  Y4, Y2, Y8
 	VFMADD231PD  Y5, Y3, Y9
-	VCMPPD       $0x11, tanh64consts<>+832(SB), Y0, Y2
-	VCMPPD       $0x11, tanh64consts<>+832(SB), Y1, Y3
-	VMOVUPS      tanh64consts<>+768(SB), Y4
+	VCMPPD       $0x11, tanh64consts<>+128(SB), Y0, Y2
+	VCMPPD       $0x11, tanh64consts<>+128(SB), Y1, Y3
+	VMOVUPS      tanh64consts<>+832(SB), Y4
 	VBLENDVPD    Y2, Y8, Y4, Y8
-	VMOVUPS      tanh64consts<>+768(SB), Y2
+	VMOVUPS      tanh64consts<>+832(SB), Y2
 	VBLENDVPD    Y3, Y9, Y2, Y9
 	VCMPPD       $0x11, tanh64consts<>+896(SB), Y0, Y0
 	VCMPPD       $0x11, tanh64consts<>+896(SB), Y1, Y1
@@ -20787,19 +21396,19 @@ tanhVF64AVX2_loop1:
 	JB           tanhVF64AVX2_after1
 	VMOVUPD      (SI)(R8*8), Y0
 	VPAND        tanh64consts<>+64(SB), Y0, Y0
-	VMOVUPD      (SI)(R8*8), Y1
-	VMULPD       tanh64consts<>+128(SB), Y1, Y1
+	VMINPD       tanh64consts<>+128(SB), Y0, Y1
+	VMULPD       tanh64consts<>+192(SB), Y1, Y1
 	VPOR         tanh64consts<>+0(SB), Y1, Y1
-	VMOVUPD      tanh64consts<>+192(SB), Y2
-	VFMADD213PD  tanh64consts<>+256(SB), Y1, Y2
-	VSUBPD       tanh64consts<>+256(SB), Y2, Y3
+	VMOVUPD      tanh64consts<>+256(SB), Y2
+	VFMADD213PD  tanh64consts<>+320(SB), Y1, Y2
+	VSUBPD       tanh64consts<>+320(SB), Y2, Y3
+	VFNMADD231PD tanh64consts<>+448(SB), Y3, Y1
 	VFNMADD231PD tanh64consts<>+384(SB), Y3, Y1
-	VFNMADD231PD tanh64consts<>+320(SB), Y3, Y1
-	VMOVUPD      tanh64consts<>+448(SB), Y3
-	VFMADD213PD  tanh64consts<>+512(SB), Y1, Y3
+	VMOVUPD      tanh64consts<>+512(SB), Y3
 	VFMADD213PD  tanh64consts<>+576(SB), Y1, Y3
 	VFMADD213PD  tanh64consts<>+640(SB), Y1, Y3
 	VFMADD213PD  tanh64consts<>+704(SB), Y1, Y3
+	VFMADD213PD  tanh64consts<>+768(SB), Y1, Y3
 	VMULPD       Y1, Y1, Y4
 	LEAQ         exptail_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y2, Y6
@@ -20819,26 +21428,26 @@ tanhVF64AVX2_loop1:
 	VFMADD231PD  Y3, Y1, Y2
 	VSUBPD       Y2, Y3, Y4
 	VFMADD231PD  Y3, Y1, Y4
-	VMOVUPS      tanh64consts<>+768(SB), Y1
+	VMOVUPS      tanh64consts<>+832(SB), Y1
 	VSUBPD       Y2, Y1, Y1
-	VMOVUPS      tanh64consts<>+768(SB), Y3
+	VMOVUPS      tanh64consts<>+832(SB), Y3
 	VSUBPD       Y1, Y3, Y3
 	VSUBPD       Y2, Y3, Y3
 	VSUBPD       Y4, Y3, Y3
-	VADDPD       tanh64consts<>+768(SB), Y2, Y5
-	VMOVUPS      tanh64consts<>+768(SB), Y6
+	VADDPD       tanh64consts<>+832(SB), Y2, Y5
+	VMOVUPS      tanh64consts<>+832(SB), Y6
 	VSUBPD       Y5, Y6, Y6
 	VADDPD       Y2, Y6, Y6
 	VADDPD       Y4, Y6, Y6
-	VMOVUPS      tanh64consts<>+768(SB), Y2
+	VMOVUPS      tanh64consts<>+832(SB), Y2
 	VDIVPD       Y5, Y2, Y2
 	VMULPD       Y2, Y1, Y4
 	VFNMADD231PD Y4, Y5, Y1
 	VADDPD       Y3, Y1, Y1
 	VFNMADD231PD Y4, Y6, Y1
 	VFMADD231PD  Y2, Y1, Y4
-	VCMPPD       $0x11, tanh64consts<>+832(SB), Y0, Y1
-	VMOVUPS      tanh64consts<>+768(SB), Y2
+	VCMPPD       $0x11, tanh64consts<>+128(SB), Y0, Y1
+	VMOVUPS      tanh64consts<>+832(SB), Y2
 	VBLENDVPD    Y1, Y4, Y2, Y4
 	VCMPPD       $0x11, tanh64consts<>+896(SB), Y0, Y0
 	VPTEST       Y0, Y0
@@ -20878,18 +21487,19 @@ tanhVF64AVX2_after1:
 	JB           tanhVF64AVX2_tail2
 	VMOVUPD      (SI)(R8*8), X0
 	VPAND        tanh64consts<>+64(SB), X0, X1
-	VMULPD       tanh64consts<>+128(SB), X0, X2
+	VMINPD       tanh64consts<>+128(SB), X1, X2
+	VMULPD       tanh64consts<>+192(SB), X2, X2
 	VPOR         tanh64consts<>+0(SB), X2, X2
-	VMOVUPD      tanh64consts<>+192(SB), X3
-	VFMADD213PD  tanh64consts<>+256(SB), X2, X3
-	VSUBPD       tanh64consts<>+256(SB), X3, X4
+	VMOVUPD      tanh64consts<>+256(SB), X3
+	VFMADD213PD  tanh64consts<>+320(SB), X2, X3
+	VSUBPD       tanh64consts<>+320(SB), X3, X4
+	VFNMADD231PD tanh64consts<>+448(SB), X4, X2
 	VFNMADD231PD tanh64consts<>+384(SB), X4, X2
-	VFNMADD231PD tanh64consts<>+320(SB), X4, X2
-	VMOVUPD      tanh64consts<>+448(SB), X4
-	VFMADD213PD  tanh64consts<>+512(SB), X2, X4
+	VMOVUPD      tanh64consts<>+512(SB), X4
 	VFMADD213PD  tanh64consts<>+576(SB), X2, X4
 	VFMADD213PD  tanh64consts<>+640(SB), X2, X4
 	VFMADD213PD  tanh64consts<>+704(SB), X2, X4
+	VFMADD213PD  tanh64consts<>+768(SB), X2, X4
 	VMULPD       X2, X2, X5
 	LEAQ         exptail_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X3, X7
@@ -20909,26 +21519,26 @@ tanhVF64AVX2_after1:
 	VFMADD231PD  X4, X2, X3
 	VSUBPD       X3, X4, X5
 	VFMADD231PD  X4, X2, X5
-	VMOVUPS      tanh64consts<>+768(SB), X2
+	VMOVUPS      tanh64consts<>+832(SB), X2
 	VSUBPD       X3, X2, X2
-	VMOVUPS      tanh64consts<>+768(SB), X4
+	VMOVUPS      tanh64consts<>+832(SB), X4
 	VSUBPD       X2, X4, X4
 	VSUBPD       X3, X4, X4
 	VSUBPD       X5, X4, X4
-	VADDPD       tanh64consts<>+768(SB), X3, X6
-	VMOVUPS      tanh64consts<>+768(SB), X7
+	VADDPD       tanh64consts<>+832(SB), X3, X6
+	VMOVUPS      tanh64consts<>+832(SB), X7
 	VSUBPD       X6, X7, X7
 	VADDPD       X3, X7, X7
 	VADDPD       X5, X7, X7
-	VMOVUPS      tanh64consts<>+768(SB), X3
+	VMOVUPS      tanh64consts<>+832(SB), X3
 	VDIVPD       X6, X3, X3
 	VMULPD       X3, X2, X5
 	VFNMADD231PD X5, X6, X2
 	VADDPD       X4, X2, X2
 	VFNMADD231PD X5, X7, X2
 	VFMADD231PD  X3, X2, X5
-	VCMPPD       $0x11, tanh64consts<>+832(SB), X1, X2
-	VMOVUPS      tanh64consts<>+768(SB), X3
+	VCMPPD       $0x11, tanh64consts<>+128(SB), X1, X2
+	VMOVUPS      tanh64consts<>+832(SB), X3
 	VBLENDVPD    X2, X5, X3, X5
 	VCMPPD       $0x11, tanh64consts<>+896(SB), X1, X1
 	VPTEST       X1, X1
@@ -20963,18 +21573,19 @@ tanhVF64AVX2_tail2:
 	JB           tanhVF64AVX2_tail1
 	VMOVQ        (SI)(R8*8), X0
 	VPAND        tanh64consts<>+64(SB), X0, X1
-	VMULPD       tanh64consts<>+128(SB), X0, X2
+	VMINPD       tanh64consts<>+128(SB), X1, X2
+	VMULPD       tanh64consts<>+192(SB), X2, X2
 	VPOR         tanh64consts<>+0(SB), X2, X2
-	VMOVUPD      tanh64consts<>+192(SB), X3
-	VFMADD213PD  tanh64consts<>+256(SB), X2, X3
-	VSUBPD       tanh64consts<>+256(SB), X3, X4
+	VMOVUPD      tanh64consts<>+256(SB), X3
+	VFMADD213PD  tanh64consts<>+320(SB), X2, X3
+	VSUBPD       tanh64consts<>+320(SB), X3, X4
+	VFNMADD231PD tanh64consts<>+448(SB), X4, X2
 	VFNMADD231PD tanh64consts<>+384(SB), X4, X2
-	VFNMADD231PD tanh64consts<>+320(SB), X4, X2
-	VMOVUPD      tanh64consts<>+448(SB), X4
-	VFMADD213PD  tanh64consts<>+512(SB), X2, X4
+	VMOVUPD      tanh64consts<>+512(SB), X4
 	VFMADD213PD  tanh64consts<>+576(SB), X2, X4
 	VFMADD213PD  tanh64consts<>+640(SB), X2, X4
 	VFMADD213PD  tanh64consts<>+704(SB), X2, X4
+	VFMADD213PD  tanh64consts<>+768(SB), X2, X4
 	VMULPD       X2, X2, X5
 	LEAQ         exptail_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X3, X7
@@ -20994,26 +21605,26 @@ tanhVF64AVX2_tail2:
 	VFMADD231PD  X4, X2, X3
 	VSUBPD       X3, X4, X5
 	VFMADD231PD  X4, X2, X5
-	VMOVUPS      tanh64consts<>+768(SB), X2
+	VMOVUPS      tanh64consts<>+832(SB), X2
 	VSUBPD       X3, X2, X2
-	VMOVUPS      tanh64consts<>+768(SB), X4
+	VMOVUPS      tanh64consts<>+832(SB), X4
 	VSUBPD       X2, X4, X4
 	VSUBPD       X3, X4, X4
 	VSUBPD       X5, X4, X4
-	VADDPD       tanh64consts<>+768(SB), X3, X6
-	VMOVUPS      tanh64consts<>+768(SB), X7
+	VADDPD       tanh64consts<>+832(SB), X3, X6
+	VMOVUPS      tanh64consts<>+832(SB), X7
 	VSUBPD       X6, X7, X7
 	VADDPD       X3, X7, X7
 	VADDPD       X5, X7, X7
-	VMOVUPS      tanh64consts<>+768(SB), X3
+	VMOVUPS      tanh64consts<>+832(SB), X3
 	VDIVPD       X6, X3, X3
 	VMULPD       X3, X2, X5
 	VFNMADD231PD X5, X6, X2
 	VADDPD       X4, X2, X2
 	VFNMADD231PD X5, X7, X2
 	VFMADD231PD  X3, X2, X5
-	VCMPPD       $0x11, tanh64consts<>+832(SB), X1, X2
-	VMOVUPS      tanh64consts<>+768(SB), X3
+	VCMPPD       $0x11, tanh64consts<>+128(SB), X1, X2
+	VMOVUPS      tanh64consts<>+832(SB), X3
 	VBLENDVPD    X2, X5, X3, X5
 	VCMPPD       $0x11, tanh64consts<>+896(SB), X1, X1
 	VPTEST       X1, X1
@@ -21069,102 +21680,102 @@ DATA tanh64consts<>+96(SB)/8, $0x7fffffffffffffff
 DATA tanh64consts<>+104(SB)/8, $0x7fffffffffffffff
 DATA tanh64consts<>+112(SB)/8, $0x7fffffffffffffff
 DATA tanh64consts<>+120(SB)/8, $0x7fffffffffffffff
-DATA tanh64consts<>+128(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+136(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+144(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+152(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+160(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+168(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+176(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+184(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+192(SB)/8, $0x40371547652b82fe
-DATA tanh64consts<>+200(SB)/8, $0x40371547652b82fe
-DATA tanh64consts<>+208(SB)/8, $0x40371547652b82fe
-DATA tanh64consts<>+216(SB)/8, $0x40371547652b82fe
-DATA tanh64consts<>+224(SB)/8, $0x40371547652b82fe
-DATA tanh64consts<>+232(SB)/8, $0x40371547652b82fe
-DATA tanh64consts<>+240(SB)/8, $0x40371547652b82fe
-DATA tanh64consts<>+248(SB)/8, $0x40371547652b82fe
-DATA tanh64consts<>+256(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+264(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+272(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+280(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+288(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+296(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+304(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+312(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+320(SB)/8, $0x3daa39ef35793c76
-DATA tanh64consts<>+328(SB)/8, $0x3daa39ef35793c76
-DATA tanh64consts<>+336(SB)/8, $0x3daa39ef35793c76
-DATA tanh64consts<>+344(SB)/8, $0x3daa39ef35793c76
-DATA tanh64consts<>+352(SB)/8, $0x3daa39ef35793c76
-DATA tanh64consts<>+360(SB)/8, $0x3daa39ef35793c76
-DATA tanh64consts<>+368(SB)/8, $0x3daa39ef35793c76
-DATA tanh64consts<>+376(SB)/8, $0x3daa39ef35793c76
-DATA tanh64consts<>+384(SB)/8, $0x3fa62e42fee00000
-DATA tanh64consts<>+392(SB)/8, $0x3fa62e42fee00000
-DATA tanh64consts<>+400(SB)/8, $0x3fa62e42fee00000
-DATA tanh64consts<>+408(SB)/8, $0x3fa62e42fee00000
-DATA tanh64consts<>+416(SB)/8, $0x3fa62e42fee00000
-DATA tanh64consts<>+424(SB)/8, $0x3fa62e42fee00000
-DATA tanh64consts<>+432(SB)/8, $0x3fa62e42fee00000
-DATA tanh64consts<>+440(SB)/8, $0x3fa62e42fee00000
-DATA tanh64consts<>+448(SB)/8, $0x3f56c14c2f182d7d
-DATA tanh64consts<>+456(SB)/8, $0x3f56c14c2f182d7d
-DATA tanh64consts<>+464(SB)/8, $0x3f56c14c2f182d7d
-DATA tanh64consts<>+472(SB)/8, $0x3f56c14c2f182d7d
-DATA tanh64consts<>+480(SB)/8, $0x3f56c14c2f182d7d
-DATA tanh64consts<>+488(SB)/8, $0x3f56c14c2f182d7d
-DATA tanh64consts<>+496(SB)/8, $0x3f56c14c2f182d7d
-DATA tanh64consts<>+504(SB)/8, $0x3f56c14c2f182d7d
-DATA tanh64consts<>+512(SB)/8, $0x3f811123d02b1b3f
-DATA tanh64consts<>+520(SB)/8, $0x3f811123d02b1b3f
-DATA tanh64consts<>+528(SB)/8, $0x3f811123d02b1b3f
-DATA tanh64consts<>+536(SB)/8, $0x3f811123d02b1b3f
-DATA tanh64consts<>+544(SB)/8, $0x3f811123d02b1b3f
-DATA tanh64consts<>+552(SB)/8, $0x3f811123d02b1b3f
-DATA tanh64consts<>+560(SB)/8, $0x3f811123d02b1b3f
-DATA tanh64consts<>+568(SB)/8, $0x3f811123d02b1b3f
-DATA tanh64consts<>+576(SB)/8, $0x3fa555555590b5c5
-DATA tanh64consts<>+584(SB)/8, $0x3fa555555590b5c5
-DATA tanh64consts<>+592(SB)/8, $0x3fa555555590b5c5
-DATA tanh64consts<>+600(SB)/8, $0x3fa555555590b5c5
-DATA tanh64consts<>+608(SB)/8, $0x3fa555555590b5c5
-DATA tanh64consts<>+616(SB)/8, $0x3fa555555590b5c5
-DATA tanh64consts<>+624(SB)/8, $0x3fa555555590b5c5
-DATA tanh64consts<>+632(SB)/8, $0x3fa555555590b5c5
-DATA tanh64consts<>+640(SB)/8, $0x3fc555555548c6d6
-DATA tanh64consts<>+648(SB)/8, $0x3fc555555548c6d6
-DATA tanh64consts<>+656(SB)/8, $0x3fc555555548c6d6
-DATA tanh64consts<>+664(SB)/8, $0x3fc555555548c6d6
-DATA tanh64consts<>+672(SB)/8, $0x3fc555555548c6d6
-DATA tanh64consts<>+680(SB)/8, $0x3fc555555548c6d6
-DATA tanh64consts<>+688(SB)/8, $0x3fc555555548c6d6
-DATA tanh64consts<>+696(SB)/8, $0x3fc555555548c6d6
-DATA tanh64consts<>+704(SB)/8, $0x3fdfffffffffffb7
-DATA tanh64consts<>+712(SB)/8, $0x3fdfffffffffffb7
-DATA tanh64consts<>+720(SB)/8, $0x3fdfffffffffffb7
-DATA tanh64consts<>+728(SB)/8, $0x3fdfffffffffffb7
-DATA tanh64consts<>+736(SB)/8, $0x3fdfffffffffffb7
-DATA tanh64consts<>+744(SB)/8, $0x3fdfffffffffffb7
-DATA tanh64consts<>+752(SB)/8, $0x3fdfffffffffffb7
-DATA tanh64consts<>+760(SB)/8, $0x3fdfffffffffffb7
-DATA tanh64consts<>+768(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+776(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+784(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+792(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+800(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+808(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+816(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+824(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+832(SB)/8, $0x4033200000000000
-DATA tanh64consts<>+840(SB)/8, $0x4033200000000000
-DATA tanh64consts<>+848(SB)/8, $0x4033200000000000
-DATA tanh64consts<>+856(SB)/8, $0x4033200000000000
-DATA tanh64consts<>+864(SB)/8, $0x4033200000000000
-DATA tanh64consts<>+872(SB)/8, $0x4033200000000000
-DATA tanh64consts<>+880(SB)/8, $0x4033200000000000
-DATA tanh64consts<>+888(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+128(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+136(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+144(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+152(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+160(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+168(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+176(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+184(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+192(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+200(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+208(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+216(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+224(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+232(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+240(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+248(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+256(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+264(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+272(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+280(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+288(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+296(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+304(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+312(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+320(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+328(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+336(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+344(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+352(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+360(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+368(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+376(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+384(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+392(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+400(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+408(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+416(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+424(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+432(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+440(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+448(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+456(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+464(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+472(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+480(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+488(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+496(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+504(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+512(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+520(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+528(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+536(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+544(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+552(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+560(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+568(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+576(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+584(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+592(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+600(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+608(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+616(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+624(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+632(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+640(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+648(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+656(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+664(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+672(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+680(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+688(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+696(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+704(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+712(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+720(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+728(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+736(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+744(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+752(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+760(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+768(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+776(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+784(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+792(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+800(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+808(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+816(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+824(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+832(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+840(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+848(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+856(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+864(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+872(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+880(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+888(SB)/8, $0x3ff0000000000000
 DATA tanh64consts<>+896(SB)/8, $0x3fd0000000000000
 DATA tanh64consts<>+904(SB)/8, $0x3fd0000000000000
 DATA tanh64consts<>+912(SB)/8, $0x3fd0000000000000
@@ -31301,18 +31912,33 @@ expVF32AVX512_loop3:
 	VPSUBD            Z6, Z0, Z0
 	VPSUBD.BCST       exp32consts<>+640(SB), Z0, Z0
 	VPSLLD            $0x17, Z0, Z0
+	VMOVUPS           (SI)(R8*4), Z6
+	VCMPPS.BCST       $0x11, exp32consts<>+704(SB), Z6, K4
 	VMULPS            Z9, Z10, Z10
+	VPADDD.BCST       exp32consts<>+768(SB), Z0, Z6
+	VBLENDMPS         Z6, Z0, K4, Z0
 	VMULPS            Z0, Z10, Z10
+	VCMPPS.BCST       $0x11, exp32consts<>+832(SB), Z10, K5
+	KANDW             K4, K5, K5
+	VCMPPS.BCST       $0x15, exp32consts<>+832(SB), Z10, K6
+	KANDW             K4, K6, K4
+	VADDPS.BCST       exp32consts<>+832(SB), Z10, Z0
+	VPSUBD.BCST       exp32consts<>+832(SB), Z0, Z0
+	VBROADCASTSS      exp32consts<>+960(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPS.BCST    exp32consts<>+896(SB), Z6, K4, Z6
+	VMULPS            Z6, Z10, Z10
+	VBLENDMPS         Z0, Z10, K5, Z10
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, exp32consts<>+704(SB), Z0, K4
-	VBLENDMPS.BCST    exp32consts<>+768(SB), Z10, K4, Z10
+	VCMPPS.BCST       $0x1e, exp32consts<>+1024(SB), Z0, K4
+	VBLENDMPS.BCST    exp32consts<>+1088(SB), Z10, K4, Z10
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp32consts<>+832(SB), Z0, K4
-	VBLENDMPS.BCST    exp32consts<>+896(SB), Z10, K4, Z10
+	VCMPPS.BCST       $0x11, exp32consts<>+1152(SB), Z0, K4
+	VBLENDMPS.BCST    exp32consts<>+704(SB), Z10, K4, Z10
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K4
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        exp32consts<>+960(SB), Z0, Z0
+	VPORD.BCST        exp32consts<>+1216(SB), Z0, Z0
 	VBLENDMPS         Z0, Z10, K4, Z10
 	VBLENDMPS         Z10, Z3, K1, Z3
 	VPANDD.BCST       exp32consts<>+512(SB), Z1, Z0
@@ -31328,18 +31954,33 @@ expVF32AVX512_loop3:
 	VPSUBD            Z0, Z1, Z1
 	VPSUBD.BCST       exp32consts<>+640(SB), Z1, Z1
 	VPSLLD            $0x17, Z1, Z1
+	VMOVUPS           64(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, exp32consts<>+704(SB), Z0, K1
 	VMULPS            Z7, Z6, Z6
+	VPADDD.BCST       exp32consts<>+768(SB), Z1, Z0
+	VBLENDMPS         Z0, Z1, K1, Z1
 	VMULPS            Z1, Z6, Z6
+	VCMPPS.BCST       $0x11, exp32consts<>+832(SB), Z6, K4
+	KANDW             K1, K4, K4
+	VCMPPS.BCST       $0x15, exp32consts<>+832(SB), Z6, K5
+	KANDW             K1, K5, K1
+	VADDPS.BCST       exp32consts<>+832(SB), Z6, Z0
+	VPSUBD.BCST       exp32consts<>+832(SB), Z0, Z0
+	VBROADCASTSS      exp32consts<>+960(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPS.BCST    exp32consts<>+896(SB), Z1, K1, Z1
+	VMULPS            Z1, Z6, Z6
+	VBLENDMPS         Z0, Z6, K4, Z6
 	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, exp32consts<>+704(SB), Z0, K1
-	VBLENDMPS.BCST    exp32consts<>+768(SB), Z6, K1, Z6
+	VCMPPS.BCST       $0x1e, exp32consts<>+1024(SB), Z0, K1
+	VBLENDMPS.BCST    exp32consts<>+1088(SB), Z6, K1, Z6
 	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp32consts<>+832(SB), Z0, K1
-	VBLENDMPS.BCST    exp32consts<>+896(SB), Z6, K1, Z6
+	VCMPPS.BCST       $0x11, exp32consts<>+1152(SB), Z0, K1
+	VBLENDMPS.BCST    exp32consts<>+704(SB), Z6, K1, Z6
 	VMOVUPS           64(SI)(R8*4), Z0
 	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K1
 	VMOVUPS           64(SI)(R8*4), Z0
-	VPORD.BCST        exp32consts<>+960(SB), Z0, Z0
+	VPORD.BCST        exp32consts<>+1216(SB), Z0, Z0
 	VBLENDMPS         Z0, Z6, K1, Z6
 	VBLENDMPS         Z6, Z4, K2, Z4
 	VPANDD.BCST       exp32consts<>+512(SB), Z2, Z0
@@ -31355,18 +31996,33 @@ expVF32AVX512_loop3:
 	VPSUBD            Z0, Z2, Z2
 	VPSUBD.BCST       exp32consts<>+640(SB), Z2, Z2
 	VPSLLD            $0x17, Z2, Z2
+	VMOVUPS           128(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, exp32consts<>+704(SB), Z0, K1
 	VMULPS            Z6, Z1, Z1
+	VPADDD.BCST       exp32consts<>+768(SB), Z2, Z0
+	VBLENDMPS         Z0, Z2, K1, Z2
 	VMULPS            Z2, Z1, Z1
+	VCMPPS.BCST       $0x11, exp32consts<>+832(SB), Z1, K2
+	KANDW             K1, K2, K2
+	VCMPPS.BCST       $0x15, exp32consts<>+832(SB), Z1, K4
+	KANDW             K1, K4, K1
+	VADDPS.BCST       exp32consts<>+832(SB), Z1, Z0
+	VPSUBD.BCST       exp32consts<>+832(SB), Z0, Z0
+	VBROADCASTSS      exp32consts<>+960(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS.BCST    exp32consts<>+896(SB), Z2, K1, Z2
+	VMULPS            Z2, Z1, Z1
+	VBLENDMPS         Z0, Z1, K2, Z1
 	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, exp32consts<>+704(SB), Z0, K1
-	VBLENDMPS.BCST    exp32consts<>+768(SB), Z1, K1, Z1
+	VCMPPS.BCST       $0x1e, exp32consts<>+1024(SB), Z0, K1
+	VBLENDMPS.BCST    exp32consts<>+1088(SB), Z1, K1, Z1
 	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp32consts<>+832(SB), Z0, K1
-	VBLENDMPS.BCST    exp32consts<>+896(SB), Z1, K1, Z1
+	VCMPPS.BCST       $0x11, exp32consts<>+1152(SB), Z0, K1
+	VBLENDMPS.BCST    exp32consts<>+704(SB), Z1, K1, Z1
 	VMOVUPS           128(SI)(R8*4), Z0
 	VCMPPS            $0x03, 128(SI)(R8*4), Z0, K1
 	VMOVUPS           128(SI)(R8*4), Z0
-	VPORD.BCST        exp32consts<>+960(SB), Z0, Z0
+	VPORD.BCST        exp32consts<>+1216(SB), Z0, Z0
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VBLENDMPS         Z1, Z5, K3, Z5
 
@@ -31417,18 +32073,33 @@ expVF32AVX512_loop1:
 	VPSUBD            Z2, Z0, Z0
 	VPSUBD.BCST       exp32consts<>+640(SB), Z0, Z0
 	VPSLLD            $0x17, Z0, Z0
+	VMOVUPS           (SI)(R8*4), Z2
+	VCMPPS.BCST       $0x11, exp32consts<>+704(SB), Z2, K2
 	VMULPS            Z3, Z4, Z4
+	VPADDD.BCST       exp32consts<>+768(SB), Z0, Z2
+	VBLENDMPS         Z2, Z0, K2, Z0
 	VMULPS            Z0, Z4, Z4
+	VCMPPS.BCST       $0x11, exp32consts<>+832(SB), Z4, K3
+	KANDW             K2, K3, K3
+	VCMPPS.BCST       $0x15, exp32consts<>+832(SB), Z4, K4
+	KANDW             K2, K4, K2
+	VADDPS.BCST       exp32consts<>+832(SB), Z4, Z0
+	VPSUBD.BCST       exp32consts<>+832(SB), Z0, Z0
+	VBROADCASTSS      exp32consts<>+960(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS.BCST    exp32consts<>+896(SB), Z2, K2, Z2
+	VMULPS            Z2, Z4, Z4
+	VBLENDMPS         Z0, Z4, K3, Z4
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, exp32consts<>+704(SB), Z0, K2
-	VBLENDMPS.BCST    exp32consts<>+768(SB), Z4, K2, Z4
+	VCMPPS.BCST       $0x1e, exp32consts<>+1024(SB), Z0, K2
+	VBLENDMPS.BCST    exp32consts<>+1088(SB), Z4, K2, Z4
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp32consts<>+832(SB), Z0, K2
-	VBLENDMPS.BCST    exp32consts<>+896(SB), Z4, K2, Z4
+	VCMPPS.BCST       $0x11, exp32consts<>+1152(SB), Z0, K2
+	VBLENDMPS.BCST    exp32consts<>+704(SB), Z4, K2, Z4
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K2
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        exp32consts<>+960(SB), Z0, Z0
+	VPORD.BCST        exp32consts<>+1216(SB), Z0, Z0
 	VBLENDMPS         Z0, Z4, K2, Z4
 	VBLENDMPS         Z4, Z1, K1, Z1
 
@@ -31477,14 +32148,28 @@ expVF32AVX512_after1:
 	VPSUBD            Z3, Z1, Z1
 	VPSUBD.BCST       exp32consts<>+640(SB), Z1, Z1
 	VPSLLD            $0x17, Z1, Z1
+	VCMPPS.BCST       $0x11, exp32consts<>+704(SB), Z0, K3
 	VMULPS            Z4, Z5, Z5
+	VPADDD.BCST       exp32consts<>+768(SB), Z1, Z3
+	VBLENDMPS         Z3, Z1, K3, Z1
 	VMULPS            Z1, Z5, Z5
-	VCMPPS.BCST       $0x1e, exp32consts<>+704(SB), Z0, K3
-	VBLENDMPS.BCST    exp32consts<>+768(SB), Z5, K3, Z5
-	VCMPPS.BCST       $0x11, exp32consts<>+832(SB), Z0, K3
-	VBLENDMPS.BCST    exp32consts<>+896(SB), Z5, K3, Z5
+	VCMPPS.BCST       $0x11, exp32consts<>+832(SB), Z5, K4
+	KANDW             K3, K4, K4
+	VCMPPS.BCST       $0x15, exp32consts<>+832(SB), Z5, K5
+	KANDW             K3, K5, K3
+	VADDPS.BCST       exp32consts<>+832(SB), Z5, Z1
+	VPSUBD.BCST       exp32consts<>+832(SB), Z1, Z1
+	VBROADCASTSS      exp32consts<>+960(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPS.BCST    exp32consts<>+896(SB), Z3, K3, Z3
+	VMULPS            Z3, Z5, Z5
+	VBLENDMPS         Z1, Z5, K4, Z5
+	VCMPPS.BCST       $0x1e, exp32consts<>+1024(SB), Z0, K3
+	VBLENDMPS.BCST    exp32consts<>+1088(SB), Z5, K3, Z5
+	VCMPPS.BCST       $0x11, exp32consts<>+1152(SB), Z0, K3
+	VBLENDMPS.BCST    exp32consts<>+704(SB), Z5, K3, Z5
 	VCMPPS            $0x03, Z0, Z0, K3
-	VPORD.BCST        exp32consts<>+960(SB), Z0, Z0
+	VPORD.BCST        exp32consts<>+1216(SB), Z0, Z0
 	VBLENDMPS         Z0, Z5, K3, Z5
 	VBLENDMPS         Z5, Z2, K2, Z2
 
@@ -32035,18 +32720,33 @@ exp2VF32AVX512_loop3:
 	VPSUBD            Z3, Z0, Z0
 	VPSUBD.BCST       exp232consts<>+640(SB), Z0, Z0
 	VPSLLD            $0x17, Z0, Z0
+	VMOVUPS           (SI)(R8*4), Z3
+	VCMPPS.BCST       $0x11, exp232consts<>+704(SB), Z3, K4
 	VMULPS            Z9, Z10, Z10
+	VPADDD.BCST       exp232consts<>+768(SB), Z0, Z3
+	VBLENDMPS         Z3, Z0, K4, Z0
 	VMULPS            Z0, Z10, Z10
+	VCMPPS.BCST       $0x11, exp232consts<>+832(SB), Z10, K5
+	KANDW             K4, K5, K5
+	VCMPPS.BCST       $0x15, exp232consts<>+832(SB), Z10, K6
+	KANDW             K4, K6, K4
+	VADDPS.BCST       exp232consts<>+832(SB), Z10, Z0
+	VPSUBD.BCST       exp232consts<>+832(SB), Z0, Z0
+	VBROADCASTSS      exp232consts<>+960(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPS.BCST    exp232consts<>+896(SB), Z3, K4, Z3
+	VMULPS            Z3, Z10, Z10
+	VBLENDMPS         Z0, Z10, K5, Z10
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, exp232consts<>+704(SB), Z0, K4
-	VBLENDMPS.BCST    exp232consts<>+768(SB), Z10, K4, Z10
+	VCMPPS.BCST       $0x1e, exp232consts<>+1024(SB), Z0, K4
+	VBLENDMPS.BCST    exp232consts<>+1088(SB), Z10, K4, Z10
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp232consts<>+832(SB), Z0, K4
-	VBLENDMPS.BCST    exp232consts<>+896(SB), Z10, K4, Z10
+	VCMPPS.BCST       $0x11, exp232consts<>+1152(SB), Z0, K4
+	VBLENDMPS.BCST    exp232consts<>+704(SB), Z10, K4, Z10
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K4
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        exp232consts<>+960(SB), Z0, Z0
+	VPORD.BCST        exp232consts<>+1216(SB), Z0, Z0
 	VBLENDMPS         Z0, Z10, K4, Z10
 	VBLENDMPS         Z10, Z6, K1, Z6
 	VPANDD.BCST       exp232consts<>+512(SB), Z1, Z0
@@ -32062,18 +32762,33 @@ exp2VF32AVX512_loop3:
 	VPSUBD            Z0, Z1, Z1
 	VPSUBD.BCST       exp232consts<>+640(SB), Z1, Z1
 	VPSLLD            $0x17, Z1, Z1
+	VMOVUPS           64(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, exp232consts<>+704(SB), Z0, K1
 	VMULPS            Z4, Z3, Z3
+	VPADDD.BCST       exp232consts<>+768(SB), Z1, Z0
+	VBLENDMPS         Z0, Z1, K1, Z1
 	VMULPS            Z1, Z3, Z3
+	VCMPPS.BCST       $0x11, exp232consts<>+832(SB), Z3, K4
+	KANDW             K1, K4, K4
+	VCMPPS.BCST       $0x15, exp232consts<>+832(SB), Z3, K5
+	KANDW             K1, K5, K1
+	VADDPS.BCST       exp232consts<>+832(SB), Z3, Z0
+	VPSUBD.BCST       exp232consts<>+832(SB), Z0, Z0
+	VBROADCASTSS      exp232consts<>+960(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPS.BCST    exp232consts<>+896(SB), Z1, K1, Z1
+	VMULPS            Z1, Z3, Z3
+	VBLENDMPS         Z0, Z3, K4, Z3
 	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, exp232consts<>+704(SB), Z0, K1
-	VBLENDMPS.BCST    exp232consts<>+768(SB), Z3, K1, Z3
+	VCMPPS.BCST       $0x1e, exp232consts<>+1024(SB), Z0, K1
+	VBLENDMPS.BCST    exp232consts<>+1088(SB), Z3, K1, Z3
 	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp232consts<>+832(SB), Z0, K1
-	VBLENDMPS.BCST    exp232consts<>+896(SB), Z3, K1, Z3
+	VCMPPS.BCST       $0x11, exp232consts<>+1152(SB), Z0, K1
+	VBLENDMPS.BCST    exp232consts<>+704(SB), Z3, K1, Z3
 	VMOVUPS           64(SI)(R8*4), Z0
 	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K1
 	VMOVUPS           64(SI)(R8*4), Z0
-	VPORD.BCST        exp232consts<>+960(SB), Z0, Z0
+	VPORD.BCST        exp232consts<>+1216(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K1, Z3
 	VBLENDMPS         Z3, Z7, K2, Z7
 	VPANDD.BCST       exp232consts<>+512(SB), Z2, Z0
@@ -32089,18 +32804,33 @@ exp2VF32AVX512_loop3:
 	VPSUBD            Z0, Z2, Z2
 	VPSUBD.BCST       exp232consts<>+640(SB), Z2, Z2
 	VPSLLD            $0x17, Z2, Z2
+	VMOVUPS           128(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, exp232consts<>+704(SB), Z0, K1
 	VMULPS            Z3, Z1, Z1
+	VPADDD.BCST       exp232consts<>+768(SB), Z2, Z0
+	VBLENDMPS         Z0, Z2, K1, Z2
 	VMULPS            Z2, Z1, Z1
+	VCMPPS.BCST       $0x11, exp232consts<>+832(SB), Z1, K2
+	KANDW             K1, K2, K2
+	VCMPPS.BCST       $0x15, exp232consts<>+832(SB), Z1, K4
+	KANDW             K1, K4, K1
+	VADDPS.BCST       exp232consts<>+832(SB), Z1, Z0
+	VPSUBD.BCST       exp232consts<>+832(SB), Z0, Z0
+	VBROADCASTSS      exp232consts<>+960(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS.BCST    exp232consts<>+896(SB), Z2, K1, Z2
+	VMULPS            Z2, Z1, Z1
+	VBLENDMPS         Z0, Z1, K2, Z1
 	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, exp232consts<>+704(SB), Z0, K1
-	VBLENDMPS.BCST    exp232consts<>+768(SB), Z1, K1, Z1
+	VCMPPS.BCST       $0x1e, exp232consts<>+1024(SB), Z0, K1
+	VBLENDMPS.BCST    exp232consts<>+1088(SB), Z1, K1, Z1
 	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp232consts<>+832(SB), Z0, K1
-	VBLENDMPS.BCST    exp232consts<>+896(SB), Z1, K1, Z1
+	VCMPPS.BCST       $0x11, exp232consts<>+1152(SB), Z0, K1
+	VBLENDMPS.BCST    exp232consts<>+704(SB), Z1, K1, Z1
 	VMOVUPS           128(SI)(R8*4), Z0
 	VCMPPS            $0x03, 128(SI)(R8*4), Z0, K1
 	VMOVUPS           128(SI)(R8*4), Z0
-	VPORD.BCST        exp232consts<>+960(SB), Z0, Z0
+	VPORD.BCST        exp232consts<>+1216(SB), Z0, Z0
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VBLENDMPS         Z1, Z8, K3, Z8
 
@@ -32151,18 +32881,33 @@ exp2VF32AVX512_loop1:
 	VPSUBD            Z1, Z0, Z0
 	VPSUBD.BCST       exp232consts<>+640(SB), Z0, Z0
 	VPSLLD            $0x17, Z0, Z0
+	VMOVUPS           (SI)(R8*4), Z1
+	VCMPPS.BCST       $0x11, exp232consts<>+704(SB), Z1, K2
 	VMULPS            Z3, Z4, Z4
+	VPADDD.BCST       exp232consts<>+768(SB), Z0, Z1
+	VBLENDMPS         Z1, Z0, K2, Z0
 	VMULPS            Z0, Z4, Z4
+	VCMPPS.BCST       $0x11, exp232consts<>+832(SB), Z4, K3
+	KANDW             K2, K3, K3
+	VCMPPS.BCST       $0x15, exp232consts<>+832(SB), Z4, K4
+	KANDW             K2, K4, K2
+	VADDPS.BCST       exp232consts<>+832(SB), Z4, Z0
+	VPSUBD.BCST       exp232consts<>+832(SB), Z0, Z0
+	VBROADCASTSS      exp232consts<>+960(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPS.BCST    exp232consts<>+896(SB), Z1, K2, Z1
+	VMULPS            Z1, Z4, Z4
+	VBLENDMPS         Z0, Z4, K3, Z4
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, exp232consts<>+704(SB), Z0, K2
-	VBLENDMPS.BCST    exp232consts<>+768(SB), Z4, K2, Z4
+	VCMPPS.BCST       $0x1e, exp232consts<>+1024(SB), Z0, K2
+	VBLENDMPS.BCST    exp232consts<>+1088(SB), Z4, K2, Z4
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp232consts<>+832(SB), Z0, K2
-	VBLENDMPS.BCST    exp232consts<>+896(SB), Z4, K2, Z4
+	VCMPPS.BCST       $0x11, exp232consts<>+1152(SB), Z0, K2
+	VBLENDMPS.BCST    exp232consts<>+704(SB), Z4, K2, Z4
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K2
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        exp232consts<>+960(SB), Z0, Z0
+	VPORD.BCST        exp232consts<>+1216(SB), Z0, Z0
 	VBLENDMPS         Z0, Z4, K2, Z4
 	VBLENDMPS         Z4, Z2, K1, Z2
 
@@ -32210,14 +32955,28 @@ exp2VF32AVX512_after1:
 	VPSUBD            Z2, Z1, Z1
 	VPSUBD.BCST       exp232consts<>+640(SB), Z1, Z1
 	VPSLLD            $0x17, Z1, Z1
+	VCMPPS.BCST       $0x11, exp232consts<>+704(SB), Z0, K3
 	VMULPS            Z4, Z5, Z5
+	VPADDD.BCST       exp232consts<>+768(SB), Z1, Z2
+	VBLENDMPS         Z2, Z1, K3, Z1
 	VMULPS            Z1, Z5, Z5
-	VCMPPS.BCST       $0x1e, exp232consts<>+704(SB), Z0, K3
-	VBLENDMPS.BCST    exp232consts<>+768(SB), Z5, K3, Z5
-	VCMPPS.BCST       $0x11, exp232consts<>+832(SB), Z0, K3
-	VBLENDMPS.BCST    exp232consts<>+896(SB), Z5, K3, Z5
+	VCMPPS.BCST       $0x11, exp232consts<>+832(SB), Z5, K4
+	KANDW             K3, K4, K4
+	VCMPPS.BCST       $0x15, exp232consts<>+832(SB), Z5, K5
+	KANDW             K3, K5, K3
+	VADDPS.BCST       exp232consts<>+832(SB), Z5, Z1
+	VPSUBD.BCST       exp232consts<>+832(SB), Z1, Z1
+	VBROADCASTSS      exp232consts<>+960(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS.BCST    exp232consts<>+896(SB), Z2, K3, Z2
+	VMULPS            Z2, Z5, Z5
+	VBLENDMPS         Z1, Z5, K4, Z5
+	VCMPPS.BCST       $0x1e, exp232consts<>+1024(SB), Z0, K3
+	VBLENDMPS.BCST    exp232consts<>+1088(SB), Z5, K3, Z5
+	VCMPPS.BCST       $0x11, exp232consts<>+1152(SB), Z0, K3
+	VBLENDMPS.BCST    exp232consts<>+704(SB), Z5, K3, Z5
 	VCMPPS            $0x03, Z0, Z0, K3
-	VPORD.BCST        exp232consts<>+960(SB), Z0, Z0
+	VPORD.BCST        exp232consts<>+1216(SB), Z0, Z0
 	VBLENDMPS         Z0, Z5, K3, Z5
 	VBLENDMPS         Z5, Z3, K2, Z3
 
@@ -33909,32 +34668,50 @@ sigmoidVF32AVX512_loop3:
 	CMPQ              R9, $0x00000030
 	JB                sigmoidVF32AVX512_after3
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+0(SB), Z0, Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z0, K1
+	VMOVUPS           64(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z0, K2
+	VMOVUPS           128(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z0, K3
+	VMOVUPS           (SI)(R8*4), Z0
+	VPORD.BCST        sigmoid32consts<>+64(SB), Z0, Z0
 	VMOVUPS           64(SI)(R8*4), Z1
-	VPORD.BCST        sigmoid32consts<>+0(SB), Z1, Z1
+	VPORD.BCST        sigmoid32consts<>+64(SB), Z1, Z1
 	VMOVUPS           128(SI)(R8*4), Z2
-	VPORD.BCST        sigmoid32consts<>+0(SB), Z2, Z2
-	VBROADCASTSS      sigmoid32consts<>+64(SB), Z3
-	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z0, Z3
-	VBROADCASTSS      sigmoid32consts<>+64(SB), Z4
-	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z1, Z4
-	VBROADCASTSS      sigmoid32consts<>+64(SB), Z5
-	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z2, Z5
-	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z3, Z6
-	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z4, Z7
-	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z5, Z8
-	VFNMADD231PS.BCST sigmoid32consts<>+256(SB), Z6, Z0
-	VFNMADD231PS.BCST sigmoid32consts<>+256(SB), Z7, Z1
-	VFNMADD231PS.BCST sigmoid32consts<>+256(SB), Z8, Z2
-	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z6, Z0
-	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z7, Z1
-	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z8, Z2
-	VBROADCASTSS      sigmoid32consts<>+320(SB), Z6
-	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z0, Z6
-	VBROADCASTSS      sigmoid32consts<>+320(SB), Z7
-	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z1, Z7
-	VBROADCASTSS      sigmoid32consts<>+320(SB), Z8
-	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z2, Z8
+	VPORD.BCST        sigmoid32consts<>+64(SB), Z2, Z2
+	VBROADCASTSS      sigmoid32consts<>+192(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPS.BCST    sigmoid32consts<>+128(SB), Z3, K1, Z3
+	VBROADCASTSS      sigmoid32consts<>+192(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPS.BCST    sigmoid32consts<>+128(SB), Z4, K2, Z4
+	VBROADCASTSS      sigmoid32consts<>+192(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPS.BCST    sigmoid32consts<>+128(SB), Z5, K3, Z5
+	VMAXPS            Z3, Z0, Z0
+	VMAXPS            Z4, Z1, Z1
+	VMAXPS            Z5, Z2, Z2
+	VBROADCASTSS      sigmoid32consts<>+256(SB), Z3
+	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z0, Z3
+	VBROADCASTSS      sigmoid32consts<>+256(SB), Z4
+	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z1, Z4
+	VBROADCASTSS      sigmoid32consts<>+256(SB), Z5
+	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z2, Z5
+	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z3, Z6
+	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z4, Z7
+	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z5, Z8
+	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z6, Z0
+	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z7, Z1
+	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z8, Z2
+	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z6, Z0
+	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z7, Z1
+	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z8, Z2
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z6
+	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z0, Z6
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z7
+	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z1, Z7
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z8
+	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z2, Z8
 	VMULPS            Z0, Z0, Z9
 	VMULPS            Z1, Z1, Z10
 	VMULPS            Z2, Z2, Z11
@@ -33968,14 +34745,14 @@ sigmoidVF32AVX512_loop3:
 	VFMADD231PS       Z6, Z0, Z9
 	VFMADD231PS       Z7, Z1, Z10
 	VFMADD231PS       Z8, Z2, Z11
-	VADDPS.BCST       sigmoid32consts<>+448(SB), Z3, Z0
-	VADDPS.BCST       sigmoid32consts<>+448(SB), Z4, Z1
-	VADDPS.BCST       sigmoid32consts<>+448(SB), Z5, Z2
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z6
+	VADDPS.BCST       sigmoid32consts<>+640(SB), Z3, Z0
+	VADDPS.BCST       sigmoid32consts<>+640(SB), Z4, Z1
+	VADDPS.BCST       sigmoid32consts<>+640(SB), Z5, Z2
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z6
 	VSUBPS            Z0, Z6, Z6
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z7
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z7
 	VSUBPS            Z1, Z7, Z7
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z8
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z8
 	VSUBPS            Z2, Z8, Z8
 	VADDPS            Z3, Z6, Z6
 	VADDPS            Z4, Z7, Z7
@@ -33983,35 +34760,29 @@ sigmoidVF32AVX512_loop3:
 	VADDPS            Z9, Z6, Z6
 	VADDPS            Z10, Z7, Z7
 	VADDPS            Z11, Z8, Z8
-	VMOVUPS           (SI)(R8*4), Z12
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z12, K1
-	VMOVUPS           64(SI)(R8*4), Z12
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z12, K2
-	VMOVUPS           128(SI)(R8*4), Z12
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z12, K3
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z12
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z12
 	VMOVUPS           Z12, Z12
 	VBLENDMPS         Z3, Z12, K1, Z12
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z3
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z3
 	VMOVUPS           Z3, Z3
 	VBLENDMPS         Z4, Z3, K2, Z3
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z4
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z4
 	VMOVUPS           Z4, Z4
 	VBLENDMPS         Z5, Z4, K3, Z4
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z5
+	VBROADCASTSS      sigmoid32consts<>+0(SB), Z5
 	VMOVUPS           Z5, Z5
 	VBLENDMPS         Z9, Z5, K1, Z5
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z9
+	VBROADCASTSS      sigmoid32consts<>+0(SB), Z9
 	VMOVUPS           Z9, Z9
 	VBLENDMPS         Z10, Z9, K2, Z9
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z10
+	VBROADCASTSS      sigmoid32consts<>+0(SB), Z10
 	VMOVUPS           Z10, Z10
 	VBLENDMPS         Z11, Z10, K3, Z10
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z11
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z11
 	VDIVPS            Z0, Z11, Z11
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z13
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z13
 	VDIVPS            Z1, Z13, Z13
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z14
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z14
 	VDIVPS            Z2, Z14, Z14
 	VMULPS            Z11, Z12, Z15
 	VMULPS            Z13, Z3, Z16
@@ -34029,29 +34800,24 @@ sigmoidVF32AVX512_loop3:
 	VFMADD231PS       Z13, Z3, Z16
 	VFMADD231PS       Z14, Z4, Z17
 	VMOVUPS           (SI)(R8*4), Z0
-	VPANDD.BCST       sigmoid32consts<>+576(SB), Z0, Z0
-	VMOVUPS           64(SI)(R8*4), Z1
-	VPANDD.BCST       sigmoid32consts<>+576(SB), Z1, Z1
-	VMOVUPS           128(SI)(R8*4), Z2
-	VPANDD.BCST       sigmoid32consts<>+576(SB), Z2, Z2
-	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z0, K1
-	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z1, K2
-	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z2, K3
+	VCMPPS.BCST       $0x1a, sigmoid32consts<>+128(SB), Z0, K1
+	VMOVUPS           64(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x1a, sigmoid32consts<>+128(SB), Z0, K2
+	VMOVUPS           128(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x1a, sigmoid32consts<>+128(SB), Z0, K3
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
 	JZ                mathblock549
-	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K4
-	VBROADCASTSS      sigmoid32consts<>+64(SB), Z0
+	VBROADCASTSS      sigmoid32consts<>+256(SB), Z0
 	VMOVUPS           (SI)(R8*4), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z1, Z0
-	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z0, Z1
-	VBROADCASTSS      sigmoid32consts<>+256(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z1, Z0
+	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z0, Z1
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z2
 	VFNMADD213PS      (SI)(R8*4), Z1, Z2
-	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z1, Z2
-	VBROADCASTSS      sigmoid32consts<>+320(SB), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z2, Z1
+	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z1, Z2
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z2, Z1
 	VMULPS            Z2, Z2, Z3
 	VPERMPS           exptail_32<>+0(SB), Z0, Z4
 	VADDPS            Z4, Z2, Z2
@@ -34069,89 +34835,49 @@ sigmoidVF32AVX512_loop3:
 	VPSUBD            Z1, Z0, Z0
 	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
 	VPSLLD            $0x17, Z0, Z0
+	VMOVUPS           (SI)(R8*4), Z1
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z1, K4
 	VMULPS            Z2, Z3, Z3
-	VMULPS            Z0, Z3, Z3
-	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, sigmoid32consts<>+896(SB), Z0, K5
-	VBLENDMPS.BCST    sigmoid32consts<>+960(SB), Z3, K5, Z3
-	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z0, K5
-	VBLENDMPS.BCST    sigmoid32consts<>+512(SB), Z3, K5, Z3
-	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS            $0x03, (SI)(R8*4), Z0, K5
-	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1088(SB), Z0, Z0
-	VBLENDMPS         Z0, Z3, K5, Z3
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z0
-	VMOVUPS           Z0, Z0
-	VBLENDMPS         Z3, Z0, K4, Z0
-	VMOVUPS           (SI)(R8*4), Z1
-	VCMPPS            $0x03, (SI)(R8*4), Z1, K4
-	VMOVUPS           (SI)(R8*4), Z1
-	VPORD.BCST        sigmoid32consts<>+1088(SB), Z1, Z1
+	VPADDD.BCST       sigmoid32consts<>+896(SB), Z0, Z1
 	VBLENDMPS         Z1, Z0, K4, Z0
-	VBLENDMPS         Z0, Z15, K1, Z15
-	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K1
-	VBROADCASTSS      sigmoid32consts<>+64(SB), Z0
-	VMOVUPS           64(SI)(R8*4), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z1, Z0
-	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z0, Z1
-	VBROADCASTSS      sigmoid32consts<>+256(SB), Z2
-	VFNMADD213PS      64(SI)(R8*4), Z1, Z2
-	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z1, Z2
-	VBROADCASTSS      sigmoid32consts<>+320(SB), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z2, Z1
-	VMULPS            Z2, Z2, Z3
-	VPERMPS           exptail_32<>+0(SB), Z0, Z4
-	VADDPS            Z4, Z2, Z2
-	VFMADD231PS       Z1, Z3, Z2
-	VPANDD.BCST       sigmoid32consts<>+704(SB), Z0, Z1
-	VPERMPS           exphi_32<>+0(SB), Z0, Z3
-	VPSLLD            $0x13, Z1, Z1
-	VPADDD            Z1, Z3, Z3
-	VFMADD231PS       Z3, Z2, Z3
-	VPSUBD.BCST       sigmoid32consts<>+768(SB), Z0, Z0
-	VPSRLD            $0x04, Z0, Z0
-	VPSRLD            $0x01, Z0, Z1
-	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z1, Z2
-	VPSLLD            $0x17, Z2, Z2
-	VPSUBD            Z1, Z0, Z0
-	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
-	VPSLLD            $0x17, Z0, Z0
-	VMULPS            Z2, Z3, Z3
 	VMULPS            Z0, Z3, Z3
-	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, sigmoid32consts<>+896(SB), Z0, K4
-	VBLENDMPS.BCST    sigmoid32consts<>+960(SB), Z3, K4, Z3
-	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z0, K4
-	VBLENDMPS.BCST    sigmoid32consts<>+512(SB), Z3, K4, Z3
-	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K4
-	VMOVUPS           64(SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1088(SB), Z0, Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+960(SB), Z3, K5
+	KANDW             K4, K5, K5
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+960(SB), Z3, K6
+	KANDW             K4, K6, K4
+	VADDPS.BCST       sigmoid32consts<>+960(SB), Z3, Z0
+	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z0, Z0
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPS.BCST    sigmoid32consts<>+1024(SB), Z1, K4, Z1
+	VMULPS            Z1, Z3, Z3
+	VBLENDMPS         Z0, Z3, K5, Z3
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1088(SB), Z0, K4
+	VBLENDMPS.BCST    sigmoid32consts<>+1152(SB), Z3, K4, Z3
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1216(SB), Z0, K4
+	VBLENDMPS.BCST    sigmoid32consts<>+0(SB), Z3, K4, Z3
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS            $0x03, (SI)(R8*4), Z0, K4
+	VMOVUPS           (SI)(R8*4), Z0
+	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K4, Z3
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z0
-	VMOVUPS           Z0, Z0
-	VBLENDMPS         Z3, Z0, K1, Z0
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS            $0x03, (SI)(R8*4), Z0, K4
+	VMOVUPS           (SI)(R8*4), Z0
+	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z0
+	VBLENDMPS         Z0, Z3, K4, Z3
+	VBLENDMPS         Z3, Z15, K1, Z15
+	VBROADCASTSS      sigmoid32consts<>+256(SB), Z0
 	VMOVUPS           64(SI)(R8*4), Z1
-	VCMPPS            $0x03, 64(SI)(R8*4), Z1, K1
-	VMOVUPS           64(SI)(R8*4), Z1
-	VPORD.BCST        sigmoid32consts<>+1088(SB), Z1, Z1
-	VBLENDMPS         Z1, Z0, K1, Z0
-	VBLENDMPS         Z0, Z16, K2, Z16
-	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K1
-	VBROADCASTSS      sigmoid32consts<>+64(SB), Z0
-	VMOVUPS           128(SI)(R8*4), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z1, Z0
-	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z0, Z1
-	VBROADCASTSS      sigmoid32consts<>+256(SB), Z2
-	VFNMADD213PS      128(SI)(R8*4), Z1, Z2
-	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z1, Z2
-	VBROADCASTSS      sigmoid32consts<>+320(SB), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z2, Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z1, Z0
+	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z0, Z1
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z2
+	VFNMADD213PS      64(SI)(R8*4), Z1, Z2
+	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z1, Z2
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z2, Z1
 	VMULPS            Z2, Z2, Z3
 	VPERMPS           exptail_32<>+0(SB), Z0, Z4
 	VADDPS            Z4, Z2, Z2
@@ -34169,28 +34895,100 @@ sigmoidVF32AVX512_loop3:
 	VPSUBD            Z1, Z0, Z0
 	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
 	VPSLLD            $0x17, Z0, Z0
+	VMOVUPS           64(SI)(R8*4), Z1
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z1, K1
 	VMULPS            Z2, Z3, Z3
-	VMULPS            Z0, Z3, Z3
-	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, sigmoid32consts<>+896(SB), Z0, K2
-	VBLENDMPS.BCST    sigmoid32consts<>+960(SB), Z3, K2, Z3
-	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z0, K2
-	VBLENDMPS.BCST    sigmoid32consts<>+512(SB), Z3, K2, Z3
-	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS            $0x03, 128(SI)(R8*4), Z0, K2
-	VMOVUPS           128(SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1088(SB), Z0, Z0
-	VBLENDMPS         Z0, Z3, K2, Z3
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z0
-	VMOVUPS           Z0, Z0
-	VBLENDMPS         Z3, Z0, K1, Z0
-	VMOVUPS           128(SI)(R8*4), Z1
-	VCMPPS            $0x03, 128(SI)(R8*4), Z1, K1
-	VMOVUPS           128(SI)(R8*4), Z1
-	VPORD.BCST        sigmoid32consts<>+1088(SB), Z1, Z1
+	VPADDD.BCST       sigmoid32consts<>+896(SB), Z0, Z1
 	VBLENDMPS         Z1, Z0, K1, Z0
-	VBLENDMPS         Z0, Z17, K3, Z17
+	VMULPS            Z0, Z3, Z3
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+960(SB), Z3, K4
+	KANDW             K1, K4, K4
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+960(SB), Z3, K5
+	KANDW             K1, K5, K1
+	VADDPS.BCST       sigmoid32consts<>+960(SB), Z3, Z0
+	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z0, Z0
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPS.BCST    sigmoid32consts<>+1024(SB), Z1, K1, Z1
+	VMULPS            Z1, Z3, Z3
+	VBLENDMPS         Z0, Z3, K4, Z3
+	VMOVUPS           64(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1088(SB), Z0, K1
+	VBLENDMPS.BCST    sigmoid32consts<>+1152(SB), Z3, K1, Z3
+	VMOVUPS           64(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1216(SB), Z0, K1
+	VBLENDMPS.BCST    sigmoid32consts<>+0(SB), Z3, K1, Z3
+	VMOVUPS           64(SI)(R8*4), Z0
+	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K1
+	VMOVUPS           64(SI)(R8*4), Z0
+	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z0
+	VBLENDMPS         Z0, Z3, K1, Z3
+	VMOVUPS           64(SI)(R8*4), Z0
+	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K1
+	VMOVUPS           64(SI)(R8*4), Z0
+	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z0
+	VBLENDMPS         Z0, Z3, K1, Z3
+	VBLENDMPS         Z3, Z16, K2, Z16
+	VBROADCASTSS      sigmoid32consts<>+256(SB), Z0
+	VMOVUPS           128(SI)(R8*4), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z1, Z0
+	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z0, Z1
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z2
+	VFNMADD213PS      128(SI)(R8*4), Z1, Z2
+	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z1, Z2
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z2, Z1
+	VMULPS            Z2, Z2, Z3
+	VPERMPS           exptail_32<>+0(SB), Z0, Z4
+	VADDPS            Z4, Z2, Z2
+	VFMADD231PS       Z1, Z3, Z2
+	VPANDD.BCST       sigmoid32consts<>+704(SB), Z0, Z1
+	VPERMPS           exphi_32<>+0(SB), Z0, Z3
+	VPSLLD            $0x13, Z1, Z1
+	VPADDD            Z1, Z3, Z3
+	VFMADD231PS       Z3, Z2, Z3
+	VPSUBD.BCST       sigmoid32consts<>+768(SB), Z0, Z0
+	VPSRLD            $0x04, Z0, Z0
+	VPSRLD            $0x01, Z0, Z1
+	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z1, Z2
+	VPSLLD            $0x17, Z2, Z2
+	VPSUBD            Z1, Z0, Z0
+	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
+	VPSLLD            $0x17, Z0, Z0
+	VMOVUPS           128(SI)(R8*4), Z1
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z1, K1
+	VMULPS            Z2, Z3, Z3
+	VPADDD.BCST       sigmoid32consts<>+896(SB), Z0, Z1
+	VBLENDMPS         Z1, Z0, K1, Z0
+	VMULPS            Z0, Z3, Z3
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+960(SB), Z3, K2
+	KANDW             K1, K2, K2
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+960(SB), Z3, K4
+	KANDW             K1, K4, K1
+	VADDPS.BCST       sigmoid32consts<>+960(SB), Z3, Z0
+	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z0, Z0
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPS.BCST    sigmoid32consts<>+1024(SB), Z1, K1, Z1
+	VMULPS            Z1, Z3, Z3
+	VBLENDMPS         Z0, Z3, K2, Z3
+	VMOVUPS           128(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1088(SB), Z0, K1
+	VBLENDMPS.BCST    sigmoid32consts<>+1152(SB), Z3, K1, Z3
+	VMOVUPS           128(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1216(SB), Z0, K1
+	VBLENDMPS.BCST    sigmoid32consts<>+0(SB), Z3, K1, Z3
+	VMOVUPS           128(SI)(R8*4), Z0
+	VCMPPS            $0x03, 128(SI)(R8*4), Z0, K1
+	VMOVUPS           128(SI)(R8*4), Z0
+	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z0
+	VBLENDMPS         Z0, Z3, K1, Z3
+	VMOVUPS           128(SI)(R8*4), Z0
+	VCMPPS            $0x03, 128(SI)(R8*4), Z0, K1
+	VMOVUPS           128(SI)(R8*4), Z0
+	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z0
+	VBLENDMPS         Z0, Z3, K1, Z3
+	VBLENDMPS         Z3, Z17, K3, Z17
 
 mathblock549:
 	VMOVUPS Z15, (DX)(R8*4)
@@ -34205,14 +35003,20 @@ sigmoidVF32AVX512_loop1:
 	CMPQ              R9, $0x00000010
 	JB                sigmoidVF32AVX512_after1
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+0(SB), Z0, Z0
-	VBROADCASTSS      sigmoid32consts<>+64(SB), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z0, Z1
-	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z1, Z2
-	VFNMADD231PS.BCST sigmoid32consts<>+256(SB), Z2, Z0
-	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z2, Z0
-	VBROADCASTSS      sigmoid32consts<>+320(SB), Z2
-	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z0, Z2
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z0, K1
+	VMOVUPS           (SI)(R8*4), Z0
+	VPORD.BCST        sigmoid32consts<>+64(SB), Z0, Z0
+	VBROADCASTSS      sigmoid32consts<>+192(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPS.BCST    sigmoid32consts<>+128(SB), Z1, K1, Z1
+	VMAXPS            Z1, Z0, Z0
+	VBROADCASTSS      sigmoid32consts<>+256(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z0, Z1
+	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z1, Z2
+	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z2, Z0
+	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z2, Z0
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z0, Z2
 	VMULPS            Z0, Z0, Z3
 	VPERMPS           exptail_32<>+0(SB), Z1, Z4
 	VADDPS            Z4, Z0, Z0
@@ -34224,20 +35028,18 @@ sigmoidVF32AVX512_loop1:
 	VFMADD231PS       Z2, Z0, Z1
 	VSUBPS            Z1, Z2, Z3
 	VFMADD231PS       Z2, Z0, Z3
-	VADDPS.BCST       sigmoid32consts<>+448(SB), Z1, Z0
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z2
+	VADDPS.BCST       sigmoid32consts<>+640(SB), Z1, Z0
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z2
 	VSUBPS            Z0, Z2, Z2
 	VADDPS            Z1, Z2, Z2
 	VADDPS            Z3, Z2, Z2
-	VMOVUPS           (SI)(R8*4), Z4
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z4, K1
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z4
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z4
 	VMOVUPS           Z4, Z4
 	VBLENDMPS         Z1, Z4, K1, Z4
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z1
+	VBROADCASTSS      sigmoid32consts<>+0(SB), Z1
 	VMOVUPS           Z1, Z1
 	VBLENDMPS         Z3, Z1, K1, Z1
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z3
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z3
 	VDIVPS            Z0, Z3, Z3
 	VMULPS            Z3, Z4, Z5
 	VFNMADD231PS      Z5, Z0, Z4
@@ -34245,21 +35047,18 @@ sigmoidVF32AVX512_loop1:
 	VFNMADD231PS      Z5, Z2, Z4
 	VFMADD231PS       Z3, Z4, Z5
 	VMOVUPS           (SI)(R8*4), Z0
-	VPANDD.BCST       sigmoid32consts<>+576(SB), Z0, Z0
-	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z0, K1
+	VCMPPS.BCST       $0x1a, sigmoid32consts<>+128(SB), Z0, K1
 	KORTESTW          K1, K1
 	JZ                mathblock550
-	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K2
-	VBROADCASTSS      sigmoid32consts<>+64(SB), Z0
+	VBROADCASTSS      sigmoid32consts<>+256(SB), Z0
 	VMOVUPS           (SI)(R8*4), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z1, Z0
-	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z0, Z1
-	VBROADCASTSS      sigmoid32consts<>+256(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z1, Z0
+	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z0, Z1
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z2
 	VFNMADD213PS      (SI)(R8*4), Z1, Z2
-	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z1, Z2
-	VBROADCASTSS      sigmoid32consts<>+320(SB), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z2, Z1
+	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z1, Z2
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z2, Z1
 	VMULPS            Z2, Z2, Z3
 	VPERMPS           exptail_32<>+0(SB), Z0, Z4
 	VADDPS            Z4, Z2, Z2
@@ -34277,28 +35076,40 @@ sigmoidVF32AVX512_loop1:
 	VPSUBD            Z1, Z0, Z0
 	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
 	VPSLLD            $0x17, Z0, Z0
+	VMOVUPS           (SI)(R8*4), Z1
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z1, K2
 	VMULPS            Z2, Z3, Z3
-	VMULPS            Z0, Z3, Z3
-	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, sigmoid32consts<>+896(SB), Z0, K3
-	VBLENDMPS.BCST    sigmoid32consts<>+960(SB), Z3, K3, Z3
-	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z0, K3
-	VBLENDMPS.BCST    sigmoid32consts<>+512(SB), Z3, K3, Z3
-	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS            $0x03, (SI)(R8*4), Z0, K3
-	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1088(SB), Z0, Z0
-	VBLENDMPS         Z0, Z3, K3, Z3
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z0
-	VMOVUPS           Z0, Z0
-	VBLENDMPS         Z3, Z0, K2, Z0
-	VMOVUPS           (SI)(R8*4), Z1
-	VCMPPS            $0x03, (SI)(R8*4), Z1, K2
-	VMOVUPS           (SI)(R8*4), Z1
-	VPORD.BCST        sigmoid32consts<>+1088(SB), Z1, Z1
+	VPADDD.BCST       sigmoid32consts<>+896(SB), Z0, Z1
 	VBLENDMPS         Z1, Z0, K2, Z0
-	VBLENDMPS         Z0, Z5, K1, Z5
+	VMULPS            Z0, Z3, Z3
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+960(SB), Z3, K3
+	KANDW             K2, K3, K3
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+960(SB), Z3, K4
+	KANDW             K2, K4, K2
+	VADDPS.BCST       sigmoid32consts<>+960(SB), Z3, Z0
+	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z0, Z0
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPS.BCST    sigmoid32consts<>+1024(SB), Z1, K2, Z1
+	VMULPS            Z1, Z3, Z3
+	VBLENDMPS         Z0, Z3, K3, Z3
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1088(SB), Z0, K2
+	VBLENDMPS.BCST    sigmoid32consts<>+1152(SB), Z3, K2, Z3
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1216(SB), Z0, K2
+	VBLENDMPS.BCST    sigmoid32consts<>+0(SB), Z3, K2, Z3
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS            $0x03, (SI)(R8*4), Z0, K2
+	VMOVUPS           (SI)(R8*4), Z0
+	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z0
+	VBLENDMPS         Z0, Z3, K2, Z3
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS            $0x03, (SI)(R8*4), Z0, K2
+	VMOVUPS           (SI)(R8*4), Z0
+	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z0
+	VBLENDMPS         Z0, Z3, K2, Z3
+	VBLENDMPS         Z3, Z5, K1, Z5
 
 mathblock550:
 	VMOVUPS Z5, (DX)(R8*4)
@@ -34312,14 +35123,19 @@ sigmoidVF32AVX512_after1:
 	LEAQ              tailmask<>+0(SB), R10
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPS.Z         (SI)(R8*4), K1, Z0
-	VPORD.BCST        sigmoid32consts<>+0(SB), Z0, Z1
-	VBROADCASTSS      sigmoid32consts<>+64(SB), Z2
-	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z1, Z2
-	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z2, Z3
-	VFNMADD231PS.BCST sigmoid32consts<>+256(SB), Z3, Z1
-	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z3, Z1
-	VBROADCASTSS      sigmoid32consts<>+320(SB), Z3
-	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z1, Z3
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z0, K2
+	VPORD.BCST        sigmoid32consts<>+64(SB), Z0, Z1
+	VBROADCASTSS      sigmoid32consts<>+192(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS.BCST    sigmoid32consts<>+128(SB), Z2, K2, Z2
+	VMAXPS            Z2, Z1, Z1
+	VBROADCASTSS      sigmoid32consts<>+256(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z1, Z2
+	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z2, Z3
+	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z3, Z1
+	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z3, Z1
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z3
+	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z1, Z3
 	VMULPS            Z1, Z1, Z4
 	VPERMPS           exptail_32<>+0(SB), Z2, Z5
 	VADDPS            Z5, Z1, Z1
@@ -34331,38 +35147,35 @@ sigmoidVF32AVX512_after1:
 	VFMADD231PS       Z3, Z1, Z2
 	VSUBPS            Z2, Z3, Z4
 	VFMADD231PS       Z3, Z1, Z4
-	VADDPS.BCST       sigmoid32consts<>+448(SB), Z2, Z1
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z3
+	VADDPS.BCST       sigmoid32consts<>+640(SB), Z2, Z1
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z3
 	VSUBPS            Z1, Z3, Z3
 	VADDPS            Z2, Z3, Z3
 	VADDPS            Z4, Z3, Z3
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K2
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z5
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z5
 	VMOVUPS           Z5, Z5
 	VBLENDMPS         Z2, Z5, K2, Z5
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z2
+	VBROADCASTSS      sigmoid32consts<>+0(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPS         Z4, Z2, K2, Z2
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z4
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z4
 	VDIVPS            Z1, Z4, Z4
 	VMULPS            Z4, Z5, Z6
 	VFNMADD231PS      Z6, Z1, Z5
 	VADDPS            Z2, Z5, Z5
 	VFNMADD231PS      Z6, Z3, Z5
 	VFMADD231PS       Z4, Z5, Z6
-	VPANDD.BCST       sigmoid32consts<>+576(SB), Z0, Z1
-	VCMPPS.BCST       $0x15, sigmoid32consts<>+640(SB), Z1, K2
+	VCMPPS.BCST       $0x1a, sigmoid32consts<>+128(SB), Z0, K2
 	KORTESTW          K2, K2
 	JZ                mathblock551
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+512(SB), Z0, K3
-	VBROADCASTSS      sigmoid32consts<>+64(SB), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+128(SB), Z0, Z1
-	VSUBPS.BCST       sigmoid32consts<>+128(SB), Z1, Z2
-	VBROADCASTSS      sigmoid32consts<>+256(SB), Z3
+	VBROADCASTSS      sigmoid32consts<>+256(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z0, Z1
+	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z1, Z2
+	VBROADCASTSS      sigmoid32consts<>+448(SB), Z3
 	VFNMADD213PS      Z0, Z2, Z3
-	VFNMADD231PS.BCST sigmoid32consts<>+192(SB), Z2, Z3
-	VBROADCASTSS      sigmoid32consts<>+320(SB), Z2
-	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z3, Z2
+	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z2, Z3
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z3, Z2
 	VMULPS            Z3, Z3, Z4
 	VPERMPS           exptail_32<>+0(SB), Z1, Z5
 	VADDPS            Z5, Z3, Z3
@@ -34380,22 +35193,33 @@ sigmoidVF32AVX512_after1:
 	VPSUBD            Z2, Z1, Z1
 	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z1, Z1
 	VPSLLD            $0x17, Z1, Z1
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z0, K3
 	VMULPS            Z3, Z4, Z4
+	VPADDD.BCST       sigmoid32consts<>+896(SB), Z1, Z2
+	VBLENDMPS         Z2, Z1, K3, Z1
 	VMULPS            Z1, Z4, Z4
-	VCMPPS.BCST       $0x1e, sigmoid32consts<>+896(SB), Z0, K4
-	VBLENDMPS.BCST    sigmoid32consts<>+960(SB), Z4, K4, Z4
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z0, K4
-	VBLENDMPS.BCST    sigmoid32consts<>+512(SB), Z4, K4, Z4
-	VCMPPS            $0x03, Z0, Z0, K4
-	VPORD.BCST        sigmoid32consts<>+1088(SB), Z0, Z1
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+960(SB), Z4, K4
+	KANDW             K3, K4, K4
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+960(SB), Z4, K5
+	KANDW             K3, K5, K3
+	VADDPS.BCST       sigmoid32consts<>+960(SB), Z4, Z1
+	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z1, Z1
+	VBROADCASTSS      sigmoid32consts<>+640(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS.BCST    sigmoid32consts<>+1024(SB), Z2, K3, Z2
+	VMULPS            Z2, Z4, Z4
 	VBLENDMPS         Z1, Z4, K4, Z4
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z1
-	VMOVUPS           Z1, Z1
-	VBLENDMPS         Z4, Z1, K3, Z1
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1088(SB), Z0, K3
+	VBLENDMPS.BCST    sigmoid32consts<>+1152(SB), Z4, K3, Z4
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1216(SB), Z0, K3
+	VBLENDMPS.BCST    sigmoid32consts<>+0(SB), Z4, K3, Z4
 	VCMPPS            $0x03, Z0, Z0, K3
-	VPORD.BCST        sigmoid32consts<>+1088(SB), Z0, Z0
-	VBLENDMPS         Z0, Z1, K3, Z1
-	VBLENDMPS         Z1, Z6, K2, Z6
+	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z1
+	VBLENDMPS         Z1, Z4, K3, Z4
+	VCMPPS            $0x03, Z0, Z0, K3
+	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z0
+	VBLENDMPS         Z0, Z4, K3, Z4
+	VBLENDMPS         Z4, Z6, K2, Z6
 
 mathblock551:
 	VMOVUPS Z6, K1, (DX)(R8*4)
@@ -34438,26 +35262,26 @@ tanhVF32AVX512_loop2:
 	VPANDD.BCST       tanh32consts<>+64(SB), Z0, Z0
 	VMOVUPS           64(SI)(R8*4), Z1
 	VPANDD.BCST       tanh32consts<>+64(SB), Z1, Z1
-	VMOVUPS           (SI)(R8*4), Z2
-	VMULPS.BCST       tanh32consts<>+128(SB), Z2, Z2
-	VMOVUPS           64(SI)(R8*4), Z3
-	VMULPS.BCST       tanh32consts<>+128(SB), Z3, Z3
+	VMINPS.BCST       tanh32consts<>+128(SB), Z0, Z2
+	VMINPS.BCST       tanh32consts<>+128(SB), Z1, Z3
+	VMULPS.BCST       tanh32consts<>+192(SB), Z2, Z2
+	VMULPS.BCST       tanh32consts<>+192(SB), Z3, Z3
 	VPORD.BCST        tanh32consts<>+0(SB), Z2, Z2
 	VPORD.BCST        tanh32consts<>+0(SB), Z3, Z3
-	VBROADCASTSS      tanh32consts<>+192(SB), Z4
-	VFMADD213PS.BCST  tanh32consts<>+256(SB), Z2, Z4
-	VBROADCASTSS      tanh32consts<>+192(SB), Z5
-	VFMADD213PS.BCST  tanh32consts<>+256(SB), Z3, Z5
-	VSUBPS.BCST       tanh32consts<>+256(SB), Z4, Z6
-	VSUBPS.BCST       tanh32consts<>+256(SB), Z5, Z7
+	VBROADCASTSS      tanh32consts<>+256(SB), Z4
+	VFMADD213PS.BCST  tanh32consts<>+320(SB), Z2, Z4
+	VBROADCASTSS      tanh32consts<>+256(SB), Z5
+	VFMADD213PS.BCST  tanh32consts<>+320(SB), Z3, Z5
+	VSUBPS.BCST       tanh32consts<>+320(SB), Z4, Z6
+	VSUBPS.BCST       tanh32consts<>+320(SB), Z5, Z7
+	VFNMADD231PS.BCST tanh32consts<>+448(SB), Z6, Z2
+	VFNMADD231PS.BCST tanh32consts<>+448(SB), Z7, Z3
 	VFNMADD231PS.BCST tanh32consts<>+384(SB), Z6, Z2
 	VFNMADD231PS.BCST tanh32consts<>+384(SB), Z7, Z3
-	VFNMADD231PS.BCST tanh32consts<>+320(SB), Z6, Z2
-	VFNMADD231PS.BCST tanh32consts<>+320(SB), Z7, Z3
-	VBROADCASTSS      tanh32consts<>+448(SB), Z6
-	VFMADD213PS.BCST  tanh32consts<>+512(SB), Z2, Z6
-	VBROADCASTSS      tanh32consts<>+448(SB), Z7
-	VFMADD213PS.BCST  tanh32consts<>+512(SB), Z3, Z7
+	VBROADCASTSS      tanh32consts<>+512(SB), Z6
+	VFMADD213PS.BCST  tanh32consts<>+576(SB), Z2, Z6
+	VBROADCASTSS      tanh32consts<>+512(SB), Z7
+	VFMADD213PS.BCST  tanh32consts<>+576(SB), Z3, Z7
 	VMULPS            Z2, Z2, Z8
 	VMULPS            Z3, Z3, Z9
 	VPERMPS           exptail_32<>+0(SB), Z4, Z10
@@ -34480,31 +35304,31 @@ tanhVF32AVX512_loop2:
 	VSUBPS            Z5, Z7, Z9
 	VFMADD231PS       Z6, Z2, Z8
 	VFMADD231PS       Z7, Z3, Z9
-	VBROADCASTSS      tanh32consts<>+576(SB), Z2
+	VBROADCASTSS      tanh32consts<>+640(SB), Z2
 	VSUBPS            Z4, Z2, Z2
-	VBROADCASTSS      tanh32consts<>+576(SB), Z3
+	VBROADCASTSS      tanh32consts<>+640(SB), Z3
 	VSUBPS            Z5, Z3, Z3
-	VBROADCASTSS      tanh32consts<>+576(SB), Z6
+	VBROADCASTSS      tanh32consts<>+640(SB), Z6
 	VSUBPS            Z2, Z6, Z6
-	VBROADCASTSS      tanh32consts<>+576(SB), Z7
+	VBROADCASTSS      tanh32consts<>+640(SB), Z7
 	VSUBPS            Z3, Z7, Z7
 	VSUBPS            Z4, Z6, Z6
 	VSUBPS            Z5, Z7, Z7
 	VSUBPS            Z8, Z6, Z6
 	VSUBPS            Z9, Z7, Z7
-	VADDPS.BCST       tanh32consts<>+576(SB), Z4, Z10
-	VADDPS.BCST       tanh32consts<>+576(SB), Z5, Z11
-	VBROADCASTSS      tanh32consts<>+576(SB), Z12
+	VADDPS.BCST       tanh32consts<>+640(SB), Z4, Z10
+	VADDPS.BCST       tanh32consts<>+640(SB), Z5, Z11
+	VBROADCASTSS      tanh32consts<>+640(SB), Z12
 	VSUBPS            Z10, Z12, Z12
-	VBROADCASTSS      tanh32consts<>+576(SB), Z13
+	VBROADCASTSS      tanh32consts<>+640(SB), Z13
 	VSUBPS            Z11, Z13, Z13
 	VADDPS            Z4, Z12, Z12
 	VADDPS            Z5, Z13, Z13
 	VADDPS            Z8, Z12, Z12
 	VADDPS            Z9, Z13, Z13
-	VBROADCASTSS      tanh32consts<>+576(SB), Z4
+	VBROADCASTSS      tanh32consts<>+640(SB), Z4
 	VDIVPS            Z10, Z4, Z4
-	VBROADCASTSS      tanh32consts<>+576(SB), Z5
+	VBROADCASTSS      tanh32consts<>+640(SB), Z5
 	VDIVPS            Z11, Z5, Z5
 	VMULPS            Z4, Z2, Z8
 	VMULPS            Z5, Z3, Z9
@@ -34516,12 +35340,12 @@ tanhVF32AVX512_loop2:
 	VFNMADD231PS      Z9, Z13, Z3
 	VFMADD231PS       Z4, Z2, Z8
 	VFMADD231PS       Z5, Z3, Z9
-	VCMPPS.BCST       $0x11, tanh32consts<>+640(SB), Z0, K1
-	VCMPPS.BCST       $0x11, tanh32consts<>+640(SB), Z1, K2
-	VBROADCASTSS      tanh32consts<>+576(SB), Z2
+	VCMPPS.BCST       $0x11, tanh32consts<>+128(SB), Z0, K1
+	VCMPPS.BCST       $0x11, tanh32consts<>+128(SB), Z1, K2
+	VBROADCASTSS      tanh32consts<>+640(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPS         Z8, Z2, K1, Z2
-	VBROADCASTSS      tanh32consts<>+576(SB), Z3
+	VBROADCASTSS      tanh32consts<>+640(SB), Z3
 	VMOVUPS           Z3, Z3
 	VBLENDMPS         Z9, Z3, K2, Z3
 	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z0, K1
@@ -34579,16 +35403,16 @@ tanhVF32AVX512_loop1:
 	JB                tanhVF32AVX512_after1
 	VMOVUPS           (SI)(R8*4), Z0
 	VPANDD.BCST       tanh32consts<>+64(SB), Z0, Z0
-	VMOVUPS           (SI)(R8*4), Z1
-	VMULPS.BCST       tanh32consts<>+128(SB), Z1, Z1
+	VMINPS.BCST       tanh32consts<>+128(SB), Z0, Z1
+	VMULPS.BCST       tanh32consts<>+192(SB), Z1, Z1
 	VPORD.BCST        tanh32consts<>+0(SB), Z1, Z1
-	VBROADCASTSS      tanh32consts<>+192(SB), Z2
-	VFMADD213PS.BCST  tanh32consts<>+256(SB), Z1, Z2
-	VSUBPS.BCST       tanh32consts<>+256(SB), Z2, Z3
+	VBROADCASTSS      tanh32consts<>+256(SB), Z2
+	VFMADD213PS.BCST  tanh32consts<>+320(SB), Z1, Z2
+	VSUBPS.BCST       tanh32consts<>+320(SB), Z2, Z3
+	VFNMADD231PS.BCST tanh32consts<>+448(SB), Z3, Z1
 	VFNMADD231PS.BCST tanh32consts<>+384(SB), Z3, Z1
-	VFNMADD231PS.BCST tanh32consts<>+320(SB), Z3, Z1
-	VBROADCASTSS      tanh32consts<>+448(SB), Z3
-	VFMADD213PS.BCST  tanh32consts<>+512(SB), Z1, Z3
+	VBROADCASTSS      tanh32consts<>+512(SB), Z3
+	VFMADD213PS.BCST  tanh32consts<>+576(SB), Z1, Z3
 	VMULPS            Z1, Z1, Z4
 	VPERMPS           exptail_32<>+0(SB), Z2, Z5
 	VADDPS            Z5, Z1, Z1
@@ -34600,26 +35424,26 @@ tanhVF32AVX512_loop1:
 	VFMADD231PS       Z3, Z1, Z2
 	VSUBPS            Z2, Z3, Z4
 	VFMADD231PS       Z3, Z1, Z4
-	VBROADCASTSS      tanh32consts<>+576(SB), Z1
+	VBROADCASTSS      tanh32consts<>+640(SB), Z1
 	VSUBPS            Z2, Z1, Z1
-	VBROADCASTSS      tanh32consts<>+576(SB), Z3
+	VBROADCASTSS      tanh32consts<>+640(SB), Z3
 	VSUBPS            Z1, Z3, Z3
 	VSUBPS            Z2, Z3, Z3
 	VSUBPS            Z4, Z3, Z3
-	VADDPS.BCST       tanh32consts<>+576(SB), Z2, Z5
-	VBROADCASTSS      tanh32consts<>+576(SB), Z6
+	VADDPS.BCST       tanh32consts<>+640(SB), Z2, Z5
+	VBROADCASTSS      tanh32consts<>+640(SB), Z6
 	VSUBPS            Z5, Z6, Z6
 	VADDPS            Z2, Z6, Z6
 	VADDPS            Z4, Z6, Z6
-	VBROADCASTSS      tanh32consts<>+576(SB), Z2
+	VBROADCASTSS      tanh32consts<>+640(SB), Z2
 	VDIVPS            Z5, Z2, Z2
 	VMULPS            Z2, Z1, Z4
 	VFNMADD231PS      Z4, Z5, Z1
 	VADDPS            Z3, Z1, Z1
 	VFNMADD231PS      Z4, Z6, Z1
 	VFMADD231PS       Z2, Z1, Z4
-	VCMPPS.BCST       $0x11, tanh32consts<>+640(SB), Z0, K1
-	VBROADCASTSS      tanh32consts<>+576(SB), Z1
+	VCMPPS.BCST       $0x11, tanh32consts<>+128(SB), Z0, K1
+	VBROADCASTSS      tanh32consts<>+640(SB), Z1
 	VMOVUPS           Z1, Z1
 	VBLENDMPS         Z4, Z1, K1, Z1
 	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z0, K1
@@ -34657,15 +35481,16 @@ tanhVF32AVX512_after1:
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPS.Z         (SI)(R8*4), K1, Z0
 	VPANDD.BCST       tanh32consts<>+64(SB), Z0, Z1
-	VMULPS.BCST       tanh32consts<>+128(SB), Z0, Z2
+	VMINPS.BCST       tanh32consts<>+128(SB), Z1, Z2
+	VMULPS.BCST       tanh32consts<>+192(SB), Z2, Z2
 	VPORD.BCST        tanh32consts<>+0(SB), Z2, Z2
-	VBROADCASTSS      tanh32consts<>+192(SB), Z3
-	VFMADD213PS.BCST  tanh32consts<>+256(SB), Z2, Z3
-	VSUBPS.BCST       tanh32consts<>+256(SB), Z3, Z4
+	VBROADCASTSS      tanh32consts<>+256(SB), Z3
+	VFMADD213PS.BCST  tanh32consts<>+320(SB), Z2, Z3
+	VSUBPS.BCST       tanh32consts<>+320(SB), Z3, Z4
+	VFNMADD231PS.BCST tanh32consts<>+448(SB), Z4, Z2
 	VFNMADD231PS.BCST tanh32consts<>+384(SB), Z4, Z2
-	VFNMADD231PS.BCST tanh32consts<>+320(SB), Z4, Z2
-	VBROADCASTSS      tanh32consts<>+448(SB), Z4
-	VFMADD213PS.BCST  tanh32consts<>+512(SB), Z2, Z4
+	VBROADCASTSS      tanh32consts<>+512(SB), Z4
+	VFMADD213PS.BCST  tanh32consts<>+576(SB), Z2, Z4
 	VMULPS            Z2, Z2, Z5
 	VPERMPS           exptail_32<>+0(SB), Z3, Z6
 	VADDPS            Z6, Z2, Z2
@@ -34677,26 +35502,26 @@ tanhVF32AVX512_after1:
 	VFMADD231PS       Z4, Z2, Z3
 	VSUBPS            Z3, Z4, Z5
 	VFMADD231PS       Z4, Z2, Z5
-	VBROADCASTSS      tanh32consts<>+576(SB), Z2
+	VBROADCASTSS      tanh32consts<>+640(SB), Z2
 	VSUBPS            Z3, Z2, Z2
-	VBROADCASTSS      tanh32consts<>+576(SB), Z4
+	VBROADCASTSS      tanh32consts<>+640(SB), Z4
 	VSUBPS            Z2, Z4, Z4
 	VSUBPS            Z3, Z4, Z4
 	VSUBPS            Z5, Z4, Z4
-	VADDPS.BCST       tanh32consts<>+576(SB), Z3, Z6
-	VBROADCASTSS      tanh32consts<>+576(SB), Z7
+	VADDPS.BCST       tanh32consts<>+640(SB), Z3, Z6
+	VBROADCASTSS      tanh32consts<>+640(SB), Z7
 	VSUBPS            Z6, Z7, Z7
 	VADDPS            Z3, Z7, Z7
 	VADDPS            Z5, Z7, Z7
-	VBROADCASTSS      tanh32consts<>+576(SB), Z3
+	VBROADCASTSS      tanh32consts<>+640(SB), Z3
 	VDIVPS            Z6, Z3, Z3
 	VMULPS            Z3, Z2, Z5
 	VFNMADD231PS      Z5, Z6, Z2
 	VADDPS            Z4, Z2, Z2
 	VFNMADD231PS      Z5, Z7, Z2
 	VFMADD231PS       Z3, Z2, Z5
-	VCMPPS.BCST       $0x11, tanh32consts<>+640(SB), Z1, K2
-	VBROADCASTSS      tanh32consts<>+576(SB), Z2
+	VCMPPS.BCST       $0x11, tanh32consts<>+128(SB), Z1, K2
+	VBROADCASTSS      tanh32consts<>+640(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPS         Z5, Z2, K2, Z2
 	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z1, K2
@@ -38125,18 +38950,33 @@ expVF64AVX512_loop3:
 	VPSUBQ            Z6, Z0, Z0
 	VPSUBQ.BCST       exp64consts<>+832(SB), Z0, Z0
 	VPSLLQ            $0x34, Z0, Z0
+	VMOVUPD           (SI)(R8*8), Z6
+	VCMPPD.BCST       $0x11, exp64consts<>+896(SB), Z6, K4
 	VMULPD            Z9, Z10, Z10
+	VPADDQ.BCST       exp64consts<>+960(SB), Z0, Z6
+	VBLENDMPD         Z6, Z0, K4, Z0
 	VMULPD            Z0, Z10, Z10
+	VCMPPD.BCST       $0x11, exp64consts<>+1024(SB), Z10, K5
+	KANDW             K4, K5, K5
+	VCMPPD.BCST       $0x15, exp64consts<>+1024(SB), Z10, K6
+	KANDW             K4, K6, K4
+	VADDPD.BCST       exp64consts<>+1024(SB), Z10, Z0
+	VPSUBQ.BCST       exp64consts<>+1024(SB), Z0, Z0
+	VBROADCASTSD      exp64consts<>+1152(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    exp64consts<>+1088(SB), Z6, K4, Z6
+	VMULPD            Z6, Z10, Z10
+	VBLENDMPD         Z0, Z10, K5, Z10
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, exp64consts<>+896(SB), Z0, K4
-	VBLENDMPD.BCST    exp64consts<>+960(SB), Z10, K4, Z10
+	VCMPPD.BCST       $0x1e, exp64consts<>+1216(SB), Z0, K4
+	VBLENDMPD.BCST    exp64consts<>+1280(SB), Z10, K4, Z10
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp64consts<>+1024(SB), Z0, K4
-	VBLENDMPD.BCST    exp64consts<>+1088(SB), Z10, K4, Z10
+	VCMPPD.BCST       $0x11, exp64consts<>+1344(SB), Z0, K4
+	VBLENDMPD.BCST    exp64consts<>+896(SB), Z10, K4, Z10
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K4
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        exp64consts<>+1152(SB), Z0, Z0
+	VPORQ.BCST        exp64consts<>+1408(SB), Z0, Z0
 	VBLENDMPD         Z0, Z10, K4, Z10
 	VBLENDMPD         Z10, Z3, K1, Z3
 	VPANDQ.BCST       exp64consts<>+704(SB), Z1, Z0
@@ -38153,18 +38993,33 @@ expVF64AVX512_loop3:
 	VPSUBQ            Z0, Z1, Z1
 	VPSUBQ.BCST       exp64consts<>+832(SB), Z1, Z1
 	VPSLLQ            $0x34, Z1, Z1
+	VMOVUPD           64(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, exp64consts<>+896(SB), Z0, K1
 	VMULPD            Z7, Z6, Z6
+	VPADDQ.BCST       exp64consts<>+960(SB), Z1, Z0
+	VBLENDMPD         Z0, Z1, K1, Z1
 	VMULPD            Z1, Z6, Z6
+	VCMPPD.BCST       $0x11, exp64consts<>+1024(SB), Z6, K4
+	KANDW             K1, K4, K4
+	VCMPPD.BCST       $0x15, exp64consts<>+1024(SB), Z6, K5
+	KANDW             K1, K5, K1
+	VADDPD.BCST       exp64consts<>+1024(SB), Z6, Z0
+	VPSUBQ.BCST       exp64consts<>+1024(SB), Z0, Z0
+	VBROADCASTSD      exp64consts<>+1152(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD.BCST    exp64consts<>+1088(SB), Z1, K1, Z1
+	VMULPD            Z1, Z6, Z6
+	VBLENDMPD         Z0, Z6, K4, Z6
 	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, exp64consts<>+896(SB), Z0, K1
-	VBLENDMPD.BCST    exp64consts<>+960(SB), Z6, K1, Z6
+	VCMPPD.BCST       $0x1e, exp64consts<>+1216(SB), Z0, K1
+	VBLENDMPD.BCST    exp64consts<>+1280(SB), Z6, K1, Z6
 	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp64consts<>+1024(SB), Z0, K1
-	VBLENDMPD.BCST    exp64consts<>+1088(SB), Z6, K1, Z6
+	VCMPPD.BCST       $0x11, exp64consts<>+1344(SB), Z0, K1
+	VBLENDMPD.BCST    exp64consts<>+896(SB), Z6, K1, Z6
 	VMOVUPD           64(SI)(R8*8), Z0
 	VCMPPD            $0x03, 64(SI)(R8*8), Z0, K1
 	VMOVUPD           64(SI)(R8*8), Z0
-	VPORQ.BCST        exp64consts<>+1152(SB), Z0, Z0
+	VPORQ.BCST        exp64consts<>+1408(SB), Z0, Z0
 	VBLENDMPD         Z0, Z6, K1, Z6
 	VBLENDMPD         Z6, Z4, K2, Z4
 	VPANDQ.BCST       exp64consts<>+704(SB), Z2, Z0
@@ -38181,18 +39036,33 @@ expVF64AVX512_loop3:
 	VPSUBQ            Z0, Z2, Z2
 	VPSUBQ.BCST       exp64consts<>+832(SB), Z2, Z2
 	VPSLLQ            $0x34, Z2, Z2
+	VMOVUPD           128(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, exp64consts<>+896(SB), Z0, K1
 	VMULPD            Z6, Z1, Z1
+	VPADDQ.BCST       exp64consts<>+960(SB), Z2, Z0
+	VBLENDMPD         Z0, Z2, K1, Z2
 	VMULPD            Z2, Z1, Z1
+	VCMPPD.BCST       $0x11, exp64consts<>+1024(SB), Z1, K2
+	KANDW             K1, K2, K2
+	VCMPPD.BCST       $0x15, exp64consts<>+1024(SB), Z1, K4
+	KANDW             K1, K4, K1
+	VADDPD.BCST       exp64consts<>+1024(SB), Z1, Z0
+	VPSUBQ.BCST       exp64consts<>+1024(SB), Z0, Z0
+	VBROADCASTSD      exp64consts<>+1152(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD.BCST    exp64consts<>+1088(SB), Z2, K1, Z2
+	VMULPD            Z2, Z1, Z1
+	VBLENDMPD         Z0, Z1, K2, Z1
 	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, exp64consts<>+896(SB), Z0, K1
-	VBLENDMPD.BCST    exp64consts<>+960(SB), Z1, K1, Z1
+	VCMPPD.BCST       $0x1e, exp64consts<>+1216(SB), Z0, K1
+	VBLENDMPD.BCST    exp64consts<>+1280(SB), Z1, K1, Z1
 	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp64consts<>+1024(SB), Z0, K1
-	VBLENDMPD.BCST    exp64consts<>+1088(SB), Z1, K1, Z1
+	VCMPPD.BCST       $0x11, exp64consts<>+1344(SB), Z0, K1
+	VBLENDMPD.BCST    exp64consts<>+896(SB), Z1, K1, Z1
 	VMOVUPD           128(SI)(R8*8), Z0
 	VCMPPD            $0x03, 128(SI)(R8*8), Z0, K1
 	VMOVUPD           128(SI)(R8*8), Z0
-	VPORQ.BCST        exp64consts<>+1152(SB), Z0, Z0
+	VPORQ.BCST        exp64consts<>+1408(SB), Z0, Z0
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z5, K3, Z5
 
@@ -38249,18 +39119,33 @@ expVF64AVX512_loop1:
 	VPSUBQ            Z2, Z0, Z0
 	VPSUBQ.BCST       exp64consts<>+832(SB), Z0, Z0
 	VPSLLQ            $0x34, Z0, Z0
+	VMOVUPD           (SI)(R8*8), Z2
+	VCMPPD.BCST       $0x11, exp64consts<>+896(SB), Z2, K2
 	VMULPD            Z3, Z4, Z4
+	VPADDQ.BCST       exp64consts<>+960(SB), Z0, Z2
+	VBLENDMPD         Z2, Z0, K2, Z0
 	VMULPD            Z0, Z4, Z4
+	VCMPPD.BCST       $0x11, exp64consts<>+1024(SB), Z4, K3
+	KANDW             K2, K3, K3
+	VCMPPD.BCST       $0x15, exp64consts<>+1024(SB), Z4, K4
+	KANDW             K2, K4, K2
+	VADDPD.BCST       exp64consts<>+1024(SB), Z4, Z0
+	VPSUBQ.BCST       exp64consts<>+1024(SB), Z0, Z0
+	VBROADCASTSD      exp64consts<>+1152(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD.BCST    exp64consts<>+1088(SB), Z2, K2, Z2
+	VMULPD            Z2, Z4, Z4
+	VBLENDMPD         Z0, Z4, K3, Z4
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, exp64consts<>+896(SB), Z0, K2
-	VBLENDMPD.BCST    exp64consts<>+960(SB), Z4, K2, Z4
+	VCMPPD.BCST       $0x1e, exp64consts<>+1216(SB), Z0, K2
+	VBLENDMPD.BCST    exp64consts<>+1280(SB), Z4, K2, Z4
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp64consts<>+1024(SB), Z0, K2
-	VBLENDMPD.BCST    exp64consts<>+1088(SB), Z4, K2, Z4
+	VCMPPD.BCST       $0x11, exp64consts<>+1344(SB), Z0, K2
+	VBLENDMPD.BCST    exp64consts<>+896(SB), Z4, K2, Z4
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K2
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        exp64consts<>+1152(SB), Z0, Z0
+	VPORQ.BCST        exp64consts<>+1408(SB), Z0, Z0
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z1, K1, Z1
 
@@ -38315,14 +39200,28 @@ expVF64AVX512_after1:
 	VPSUBQ            Z3, Z1, Z1
 	VPSUBQ.BCST       exp64consts<>+832(SB), Z1, Z1
 	VPSLLQ            $0x34, Z1, Z1
+	VCMPPD.BCST       $0x11, exp64consts<>+896(SB), Z0, K3
 	VMULPD            Z4, Z5, Z5
+	VPADDQ.BCST       exp64consts<>+960(SB), Z1, Z3
+	VBLENDMPD         Z3, Z1, K3, Z1
 	VMULPD            Z1, Z5, Z5
-	VCMPPD.BCST       $0x1e, exp64consts<>+896(SB), Z0, K3
-	VBLENDMPD.BCST    exp64consts<>+960(SB), Z5, K3, Z5
-	VCMPPD.BCST       $0x11, exp64consts<>+1024(SB), Z0, K3
-	VBLENDMPD.BCST    exp64consts<>+1088(SB), Z5, K3, Z5
+	VCMPPD.BCST       $0x11, exp64consts<>+1024(SB), Z5, K4
+	KANDW             K3, K4, K4
+	VCMPPD.BCST       $0x15, exp64consts<>+1024(SB), Z5, K5
+	KANDW             K3, K5, K3
+	VADDPD.BCST       exp64consts<>+1024(SB), Z5, Z1
+	VPSUBQ.BCST       exp64consts<>+1024(SB), Z1, Z1
+	VBROADCASTSD      exp64consts<>+1152(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    exp64consts<>+1088(SB), Z3, K3, Z3
+	VMULPD            Z3, Z5, Z5
+	VBLENDMPD         Z1, Z5, K4, Z5
+	VCMPPD.BCST       $0x1e, exp64consts<>+1216(SB), Z0, K3
+	VBLENDMPD.BCST    exp64consts<>+1280(SB), Z5, K3, Z5
+	VCMPPD.BCST       $0x11, exp64consts<>+1344(SB), Z0, K3
+	VBLENDMPD.BCST    exp64consts<>+896(SB), Z5, K3, Z5
 	VCMPPD            $0x03, Z0, Z0, K3
-	VPORQ.BCST        exp64consts<>+1152(SB), Z0, Z0
+	VPORQ.BCST        exp64consts<>+1408(SB), Z0, Z0
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z2, K2, Z2
 
@@ -38969,18 +39868,33 @@ exp2VF64AVX512_loop3:
 	VPSUBQ            Z3, Z0, Z0
 	VPSUBQ.BCST       exp264consts<>+832(SB), Z0, Z0
 	VPSLLQ            $0x34, Z0, Z0
+	VMOVUPD           (SI)(R8*8), Z3
+	VCMPPD.BCST       $0x11, exp264consts<>+896(SB), Z3, K4
 	VMULPD            Z9, Z10, Z10
+	VPADDQ.BCST       exp264consts<>+960(SB), Z0, Z3
+	VBLENDMPD         Z3, Z0, K4, Z0
 	VMULPD            Z0, Z10, Z10
+	VCMPPD.BCST       $0x11, exp264consts<>+1024(SB), Z10, K5
+	KANDW             K4, K5, K5
+	VCMPPD.BCST       $0x15, exp264consts<>+1024(SB), Z10, K6
+	KANDW             K4, K6, K4
+	VADDPD.BCST       exp264consts<>+1024(SB), Z10, Z0
+	VPSUBQ.BCST       exp264consts<>+1024(SB), Z0, Z0
+	VBROADCASTSD      exp264consts<>+1152(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    exp264consts<>+1088(SB), Z3, K4, Z3
+	VMULPD            Z3, Z10, Z10
+	VBLENDMPD         Z0, Z10, K5, Z10
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, exp264consts<>+896(SB), Z0, K4
-	VBLENDMPD.BCST    exp264consts<>+960(SB), Z10, K4, Z10
+	VCMPPD.BCST       $0x1e, exp264consts<>+1216(SB), Z0, K4
+	VBLENDMPD.BCST    exp264consts<>+1280(SB), Z10, K4, Z10
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp264consts<>+1024(SB), Z0, K4
-	VBLENDMPD.BCST    exp264consts<>+1088(SB), Z10, K4, Z10
+	VCMPPD.BCST       $0x11, exp264consts<>+1344(SB), Z0, K4
+	VBLENDMPD.BCST    exp264consts<>+896(SB), Z10, K4, Z10
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K4
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        exp264consts<>+1152(SB), Z0, Z0
+	VPORQ.BCST        exp264consts<>+1408(SB), Z0, Z0
 	VBLENDMPD         Z0, Z10, K4, Z10
 	VBLENDMPD         Z10, Z6, K1, Z6
 	VPANDQ.BCST       exp264consts<>+704(SB), Z1, Z0
@@ -38997,18 +39911,33 @@ exp2VF64AVX512_loop3:
 	VPSUBQ            Z0, Z1, Z1
 	VPSUBQ.BCST       exp264consts<>+832(SB), Z1, Z1
 	VPSLLQ            $0x34, Z1, Z1
+	VMOVUPD           64(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, exp264consts<>+896(SB), Z0, K1
 	VMULPD            Z4, Z3, Z3
+	VPADDQ.BCST       exp264consts<>+960(SB), Z1, Z0
+	VBLENDMPD         Z0, Z1, K1, Z1
 	VMULPD            Z1, Z3, Z3
+	VCMPPD.BCST       $0x11, exp264consts<>+1024(SB), Z3, K4
+	KANDW             K1, K4, K4
+	VCMPPD.BCST       $0x15, exp264consts<>+1024(SB), Z3, K5
+	KANDW             K1, K5, K1
+	VADDPD.BCST       exp264consts<>+1024(SB), Z3, Z0
+	VPSUBQ.BCST       exp264consts<>+1024(SB), Z0, Z0
+	VBROADCASTSD      exp264consts<>+1152(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD.BCST    exp264consts<>+1088(SB), Z1, K1, Z1
+	VMULPD            Z1, Z3, Z3
+	VBLENDMPD         Z0, Z3, K4, Z3
 	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, exp264consts<>+896(SB), Z0, K1
-	VBLENDMPD.BCST    exp264consts<>+960(SB), Z3, K1, Z3
+	VCMPPD.BCST       $0x1e, exp264consts<>+1216(SB), Z0, K1
+	VBLENDMPD.BCST    exp264consts<>+1280(SB), Z3, K1, Z3
 	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp264consts<>+1024(SB), Z0, K1
-	VBLENDMPD.BCST    exp264consts<>+1088(SB), Z3, K1, Z3
+	VCMPPD.BCST       $0x11, exp264consts<>+1344(SB), Z0, K1
+	VBLENDMPD.BCST    exp264consts<>+896(SB), Z3, K1, Z3
 	VMOVUPD           64(SI)(R8*8), Z0
 	VCMPPD            $0x03, 64(SI)(R8*8), Z0, K1
 	VMOVUPD           64(SI)(R8*8), Z0
-	VPORQ.BCST        exp264consts<>+1152(SB), Z0, Z0
+	VPORQ.BCST        exp264consts<>+1408(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K1, Z3
 	VBLENDMPD         Z3, Z7, K2, Z7
 	VPANDQ.BCST       exp264consts<>+704(SB), Z2, Z0
@@ -39025,18 +39954,33 @@ exp2VF64AVX512_loop3:
 	VPSUBQ            Z0, Z2, Z2
 	VPSUBQ.BCST       exp264consts<>+832(SB), Z2, Z2
 	VPSLLQ            $0x34, Z2, Z2
+	VMOVUPD           128(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, exp264consts<>+896(SB), Z0, K1
 	VMULPD            Z3, Z1, Z1
+	VPADDQ.BCST       exp264consts<>+960(SB), Z2, Z0
+	VBLENDMPD         Z0, Z2, K1, Z2
 	VMULPD            Z2, Z1, Z1
+	VCMPPD.BCST       $0x11, exp264consts<>+1024(SB), Z1, K2
+	KANDW             K1, K2, K2
+	VCMPPD.BCST       $0x15, exp264consts<>+1024(SB), Z1, K4
+	KANDW             K1, K4, K1
+	VADDPD.BCST       exp264consts<>+1024(SB), Z1, Z0
+	VPSUBQ.BCST       exp264consts<>+1024(SB), Z0, Z0
+	VBROADCASTSD      exp264consts<>+1152(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD.BCST    exp264consts<>+1088(SB), Z2, K1, Z2
+	VMULPD            Z2, Z1, Z1
+	VBLENDMPD         Z0, Z1, K2, Z1
 	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, exp264consts<>+896(SB), Z0, K1
-	VBLENDMPD.BCST    exp264consts<>+960(SB), Z1, K1, Z1
+	VCMPPD.BCST       $0x1e, exp264consts<>+1216(SB), Z0, K1
+	VBLENDMPD.BCST    exp264consts<>+1280(SB), Z1, K1, Z1
 	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp264consts<>+1024(SB), Z0, K1
-	VBLENDMPD.BCST    exp264consts<>+1088(SB), Z1, K1, Z1
+	VCMPPD.BCST       $0x11, exp264consts<>+1344(SB), Z0, K1
+	VBLENDMPD.BCST    exp264consts<>+896(SB), Z1, K1, Z1
 	VMOVUPD           128(SI)(R8*8), Z0
 	VCMPPD            $0x03, 128(SI)(R8*8), Z0, K1
 	VMOVUPD           128(SI)(R8*8), Z0
-	VPORQ.BCST        exp264consts<>+1152(SB), Z0, Z0
+	VPORQ.BCST        exp264consts<>+1408(SB), Z0, Z0
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z8, K3, Z8
 
@@ -39093,18 +40037,33 @@ exp2VF64AVX512_loop1:
 	VPSUBQ            Z1, Z0, Z0
 	VPSUBQ.BCST       exp264consts<>+832(SB), Z0, Z0
 	VPSLLQ            $0x34, Z0, Z0
+	VMOVUPD           (SI)(R8*8), Z1
+	VCMPPD.BCST       $0x11, exp264consts<>+896(SB), Z1, K2
 	VMULPD            Z3, Z4, Z4
+	VPADDQ.BCST       exp264consts<>+960(SB), Z0, Z1
+	VBLENDMPD         Z1, Z0, K2, Z0
 	VMULPD            Z0, Z4, Z4
+	VCMPPD.BCST       $0x11, exp264consts<>+1024(SB), Z4, K3
+	KANDW             K2, K3, K3
+	VCMPPD.BCST       $0x15, exp264consts<>+1024(SB), Z4, K4
+	KANDW             K2, K4, K2
+	VADDPD.BCST       exp264consts<>+1024(SB), Z4, Z0
+	VPSUBQ.BCST       exp264consts<>+1024(SB), Z0, Z0
+	VBROADCASTSD      exp264consts<>+1152(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD.BCST    exp264consts<>+1088(SB), Z1, K2, Z1
+	VMULPD            Z1, Z4, Z4
+	VBLENDMPD         Z0, Z4, K3, Z4
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, exp264consts<>+896(SB), Z0, K2
-	VBLENDMPD.BCST    exp264consts<>+960(SB), Z4, K2, Z4
+	VCMPPD.BCST       $0x1e, exp264consts<>+1216(SB), Z0, K2
+	VBLENDMPD.BCST    exp264consts<>+1280(SB), Z4, K2, Z4
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp264consts<>+1024(SB), Z0, K2
-	VBLENDMPD.BCST    exp264consts<>+1088(SB), Z4, K2, Z4
+	VCMPPD.BCST       $0x11, exp264consts<>+1344(SB), Z0, K2
+	VBLENDMPD.BCST    exp264consts<>+896(SB), Z4, K2, Z4
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K2
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        exp264consts<>+1152(SB), Z0, Z0
+	VPORQ.BCST        exp264consts<>+1408(SB), Z0, Z0
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z2, K1, Z2
 
@@ -39158,14 +40117,28 @@ exp2VF64AVX512_after1:
 	VPSUBQ            Z2, Z1, Z1
 	VPSUBQ.BCST       exp264consts<>+832(SB), Z1, Z1
 	VPSLLQ            $0x34, Z1, Z1
+	VCMPPD.BCST       $0x11, exp264consts<>+896(SB), Z0, K3
 	VMULPD            Z4, Z5, Z5
+	VPADDQ.BCST       exp264consts<>+960(SB), Z1, Z2
+	VBLENDMPD         Z2, Z1, K3, Z1
 	VMULPD            Z1, Z5, Z5
-	VCMPPD.BCST       $0x1e, exp264consts<>+896(SB), Z0, K3
-	VBLENDMPD.BCST    exp264consts<>+960(SB), Z5, K3, Z5
-	VCMPPD.BCST       $0x11, exp264consts<>+1024(SB), Z0, K3
-	VBLENDMPD.BCST    exp264consts<>+1088(SB), Z5, K3, Z5
+	VCMPPD.BCST       $0x11, exp264consts<>+1024(SB), Z5, K4
+	KANDW             K3, K4, K4
+	VCMPPD.BCST       $0x15, exp264consts<>+1024(SB), Z5, K5
+	KANDW             K3, K5, K3
+	VADDPD.BCST       exp264consts<>+1024(SB), Z5, Z1
+	VPSUBQ.BCST       exp264consts<>+1024(SB), Z1, Z1
+	VBROADCASTSD      exp264consts<>+1152(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD.BCST    exp264consts<>+1088(SB), Z2, K3, Z2
+	VMULPD            Z2, Z5, Z5
+	VBLENDMPD         Z1, Z5, K4, Z5
+	VCMPPD.BCST       $0x1e, exp264consts<>+1216(SB), Z0, K3
+	VBLENDMPD.BCST    exp264consts<>+1280(SB), Z5, K3, Z5
+	VCMPPD.BCST       $0x11, exp264consts<>+1344(SB), Z0, K3
+	VBLENDMPD.BCST    exp264consts<>+896(SB), Z5, K3, Z5
 	VCMPPD            $0x03, Z0, Z0, K3
-	VPORQ.BCST        exp264consts<>+1152(SB), Z0, Z0
+	VPORQ.BCST        exp264consts<>+1408(SB), Z0, Z0
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z3, K2, Z3
 
@@ -41074,41 +42047,59 @@ sigmoidVF64AVX512_loop3:
 	CMPQ              R9, $0x00000018
 	JB                sigmoidVF64AVX512_after3
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+0(SB), Z0, Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z0, K1
+	VMOVUPD           64(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z0, K2
+	VMOVUPD           128(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z0, K3
+	VMOVUPD           (SI)(R8*8), Z0
+	VPORQ.BCST        sigmoid64consts<>+64(SB), Z0, Z0
 	VMOVUPD           64(SI)(R8*8), Z1
-	VPORQ.BCST        sigmoid64consts<>+0(SB), Z1, Z1
+	VPORQ.BCST        sigmoid64consts<>+64(SB), Z1, Z1
 	VMOVUPD           128(SI)(R8*8), Z2
-	VPORQ.BCST        sigmoid64consts<>+0(SB), Z2, Z2
-	VBROADCASTSD      sigmoid64consts<>+64(SB), Z3
-	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z0, Z3
-	VBROADCASTSD      sigmoid64consts<>+64(SB), Z4
-	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z1, Z4
-	VBROADCASTSD      sigmoid64consts<>+64(SB), Z5
-	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z2, Z5
-	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z3, Z6
-	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z4, Z7
-	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z5, Z8
-	VFNMADD231PD.BCST sigmoid64consts<>+256(SB), Z6, Z0
-	VFNMADD231PD.BCST sigmoid64consts<>+256(SB), Z7, Z1
-	VFNMADD231PD.BCST sigmoid64consts<>+256(SB), Z8, Z2
-	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z6, Z0
-	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z7, Z1
-	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z8, Z2
-	VBROADCASTSD      sigmoid64consts<>+320(SB), Z6
-	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z0, Z6
-	VBROADCASTSD      sigmoid64consts<>+320(SB), Z7
-	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z1, Z7
-	VBROADCASTSD      sigmoid64consts<>+320(SB), Z8
-	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z2, Z8
-	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z0, Z6
-	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z1, Z7
-	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z2, Z8
-	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z0, Z6
-	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z1, Z7
-	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z2, Z8
+	VPORQ.BCST        sigmoid64consts<>+64(SB), Z2, Z2
+	VBROADCASTSD      sigmoid64consts<>+192(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    sigmoid64consts<>+128(SB), Z3, K1, Z3
+	VBROADCASTSD      sigmoid64consts<>+192(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    sigmoid64consts<>+128(SB), Z4, K2, Z4
+	VBROADCASTSD      sigmoid64consts<>+192(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    sigmoid64consts<>+128(SB), Z5, K3, Z5
+	VMAXPD            Z3, Z0, Z0
+	VMAXPD            Z4, Z1, Z1
+	VMAXPD            Z5, Z2, Z2
+	VBROADCASTSD      sigmoid64consts<>+256(SB), Z3
+	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z0, Z3
+	VBROADCASTSD      sigmoid64consts<>+256(SB), Z4
+	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z1, Z4
+	VBROADCASTSD      sigmoid64consts<>+256(SB), Z5
+	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z2, Z5
+	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z3, Z6
+	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z4, Z7
+	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z5, Z8
+	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z6, Z0
+	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z7, Z1
+	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z8, Z2
+	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z6, Z0
+	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z7, Z1
+	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z8, Z2
+	VBROADCASTSD      sigmoid64consts<>+512(SB), Z6
 	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z0, Z6
+	VBROADCASTSD      sigmoid64consts<>+512(SB), Z7
 	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z1, Z7
+	VBROADCASTSD      sigmoid64consts<>+512(SB), Z8
 	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z2, Z8
+	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z0, Z6
+	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z1, Z7
+	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z2, Z8
+	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z0, Z6
+	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z1, Z7
+	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z2, Z8
+	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z0, Z6
+	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z1, Z7
+	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z2, Z8
 	VMULPD            Z0, Z0, Z9
 	VMULPD            Z1, Z1, Z10
 	VMULPD            Z2, Z2, Z11
@@ -41148,14 +42139,14 @@ sigmoidVF64AVX512_loop3:
 	VFMADD231PD       Z6, Z0, Z9
 	VFMADD231PD       Z7, Z1, Z10
 	VFMADD231PD       Z8, Z2, Z11
-	VADDPD.BCST       sigmoid64consts<>+640(SB), Z3, Z0
-	VADDPD.BCST       sigmoid64consts<>+640(SB), Z4, Z1
-	VADDPD.BCST       sigmoid64consts<>+640(SB), Z5, Z2
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z6
+	VADDPD.BCST       sigmoid64consts<>+832(SB), Z3, Z0
+	VADDPD.BCST       sigmoid64consts<>+832(SB), Z4, Z1
+	VADDPD.BCST       sigmoid64consts<>+832(SB), Z5, Z2
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z6
 	VSUBPD            Z0, Z6, Z6
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z7
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z7
 	VSUBPD            Z1, Z7, Z7
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z8
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z8
 	VSUBPD            Z2, Z8, Z8
 	VADDPD            Z3, Z6, Z6
 	VADDPD            Z4, Z7, Z7
@@ -41163,35 +42154,29 @@ sigmoidVF64AVX512_loop3:
 	VADDPD            Z9, Z6, Z6
 	VADDPD            Z10, Z7, Z7
 	VADDPD            Z11, Z8, Z8
-	VMOVUPD           (SI)(R8*8), Z12
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z12, K1
-	VMOVUPD           64(SI)(R8*8), Z12
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z12, K2
-	VMOVUPD           128(SI)(R8*8), Z12
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z12, K3
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z12
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z12
 	VMOVUPS           Z12, Z12
 	VBLENDMPD         Z3, Z12, K1, Z12
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z3
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z3
 	VMOVUPS           Z3, Z3
 	VBLENDMPD         Z4, Z3, K2, Z3
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z4
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z4
 	VMOVUPS           Z4, Z4
 	VBLENDMPD         Z5, Z4, K3, Z4
-	VBROADCASTSD      sigmoid64consts<>+704(SB), Z5
+	VBROADCASTSD      sigmoid64consts<>+0(SB), Z5
 	VMOVUPS           Z5, Z5
 	VBLENDMPD         Z9, Z5, K1, Z5
-	VBROADCASTSD      sigmoid64consts<>+704(SB), Z9
+	VBROADCASTSD      sigmoid64consts<>+0(SB), Z9
 	VMOVUPS           Z9, Z9
 	VBLENDMPD         Z10, Z9, K2, Z9
-	VBROADCASTSD      sigmoid64consts<>+704(SB), Z10
+	VBROADCASTSD      sigmoid64consts<>+0(SB), Z10
 	VMOVUPS           Z10, Z10
 	VBLENDMPD         Z11, Z10, K3, Z10
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z11
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z11
 	VDIVPD            Z0, Z11, Z11
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z13
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z13
 	VDIVPD            Z1, Z13, Z13
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z14
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z14
 	VDIVPD            Z2, Z14, Z14
 	VMULPD            Z11, Z12, Z15
 	VMULPD            Z13, Z3, Z16
@@ -41209,32 +42194,27 @@ sigmoidVF64AVX512_loop3:
 	VFMADD231PD       Z13, Z3, Z16
 	VFMADD231PD       Z14, Z4, Z17
 	VMOVUPD           (SI)(R8*8), Z0
-	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z0, Z0
-	VMOVUPD           64(SI)(R8*8), Z1
-	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z1, Z1
-	VMOVUPD           128(SI)(R8*8), Z2
-	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z2, Z2
-	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z0, K1
-	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z1, K2
-	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z2, K3
+	VCMPPD.BCST       $0x1a, sigmoid64consts<>+128(SB), Z0, K1
+	VMOVUPD           64(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x1a, sigmoid64consts<>+128(SB), Z0, K2
+	VMOVUPD           128(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x1a, sigmoid64consts<>+128(SB), Z0, K3
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
 	JZ                mathblock577
-	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K4
-	VBROADCASTSD      sigmoid64consts<>+64(SB), Z0
+	VBROADCASTSD      sigmoid64consts<>+256(SB), Z0
 	VMOVUPD           (SI)(R8*8), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z1, Z0
-	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z0, Z1
-	VBROADCASTSD      sigmoid64consts<>+256(SB), Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z1, Z0
+	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z0, Z1
+	VBROADCASTSD      sigmoid64consts<>+448(SB), Z2
 	VFNMADD213PD      (SI)(R8*8), Z1, Z2
-	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z1, Z2
-	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z2, Z1
+	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z1, Z2
+	VBROADCASTSD      sigmoid64consts<>+512(SB), Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z2, Z1
 	VMULPD            Z2, Z2, Z3
 	VMOVUPS           exptail_64<>+0(SB), Z4
 	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
@@ -41254,97 +42234,52 @@ sigmoidVF64AVX512_loop3:
 	VPSUBQ            Z1, Z0, Z0
 	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
 	VPSLLQ            $0x34, Z0, Z0
+	VMOVUPD           (SI)(R8*8), Z1
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z1, K4
 	VMULPD            Z2, Z3, Z3
-	VMULPD            Z0, Z3, Z3
-	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1088(SB), Z0, K5
-	VBLENDMPD.BCST    sigmoid64consts<>+1152(SB), Z3, K5, Z3
-	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z0, K5
-	VBLENDMPD.BCST    sigmoid64consts<>+704(SB), Z3, K5, Z3
-	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD            $0x03, (SI)(R8*8), Z0, K5
-	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z0, Z0
-	VBLENDMPD         Z0, Z3, K5, Z3
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z0
-	VMOVUPS           Z0, Z0
-	VBLENDMPD         Z3, Z0, K4, Z0
-	VMOVUPD           (SI)(R8*8), Z1
-	VCMPPD            $0x03, (SI)(R8*8), Z1, K4
-	VMOVUPD           (SI)(R8*8), Z1
-	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z1, Z1
+	VPADDQ.BCST       sigmoid64consts<>+1088(SB), Z0, Z1
 	VBLENDMPD         Z1, Z0, K4, Z0
-	VBLENDMPD         Z0, Z15, K1, Z15
-	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K1
-	VBROADCASTSD      sigmoid64consts<>+64(SB), Z0
-	VMOVUPD           64(SI)(R8*8), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z1, Z0
-	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z0, Z1
-	VBROADCASTSD      sigmoid64consts<>+256(SB), Z2
-	VFNMADD213PD      64(SI)(R8*8), Z1, Z2
-	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z1, Z2
-	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z2, Z1
-	VMULPD            Z2, Z2, Z3
-	VMOVUPS           exptail_64<>+0(SB), Z4
-	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
-	VADDPD            Z4, Z2, Z2
-	VFMADD231PD       Z1, Z3, Z2
-	VPANDQ.BCST       sigmoid64consts<>+896(SB), Z0, Z1
-	VMOVUPS           exphi_64<>+0(SB), Z3
-	VPERMT2PD         exphi_64<>+64(SB), Z0, Z3
-	VPSLLQ            $0x30, Z1, Z1
-	VPADDQ            Z1, Z3, Z3
-	VFMADD231PD       Z3, Z2, Z3
-	VPSUBQ.BCST       sigmoid64consts<>+960(SB), Z0, Z0
-	VPSRLQ            $0x04, Z0, Z0
-	VPSRLQ            $0x01, Z0, Z1
-	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z2
-	VPSLLQ            $0x34, Z2, Z2
-	VPSUBQ            Z1, Z0, Z0
-	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
-	VPSLLQ            $0x34, Z0, Z0
-	VMULPD            Z2, Z3, Z3
 	VMULPD            Z0, Z3, Z3
-	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1088(SB), Z0, K4
-	VBLENDMPD.BCST    sigmoid64consts<>+1152(SB), Z3, K4, Z3
-	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z0, K4
-	VBLENDMPD.BCST    sigmoid64consts<>+704(SB), Z3, K4, Z3
-	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD            $0x03, 64(SI)(R8*8), Z0, K4
-	VMOVUPD           64(SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z0, Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1152(SB), Z3, K5
+	KANDW             K4, K5, K5
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+1152(SB), Z3, K6
+	KANDW             K4, K6, K4
+	VADDPD.BCST       sigmoid64consts<>+1152(SB), Z3, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z0
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD.BCST    sigmoid64consts<>+1216(SB), Z1, K4, Z1
+	VMULPD            Z1, Z3, Z3
+	VBLENDMPD         Z0, Z3, K5, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1280(SB), Z0, K4
+	VBLENDMPD.BCST    sigmoid64consts<>+1344(SB), Z3, K4, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1408(SB), Z0, K4
+	VBLENDMPD.BCST    sigmoid64consts<>+0(SB), Z3, K4, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD            $0x03, (SI)(R8*8), Z0, K4
+	VMOVUPD           (SI)(R8*8), Z0
+	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K4, Z3
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z0
-	VMOVUPS           Z0, Z0
-	VBLENDMPD         Z3, Z0, K1, Z0
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD            $0x03, (SI)(R8*8), Z0, K4
+	VMOVUPD           (SI)(R8*8), Z0
+	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VBLENDMPD         Z0, Z3, K4, Z3
+	VBLENDMPD         Z3, Z15, K1, Z15
+	VBROADCASTSD      sigmoid64consts<>+256(SB), Z0
 	VMOVUPD           64(SI)(R8*8), Z1
-	VCMPPD            $0x03, 64(SI)(R8*8), Z1, K1
-	VMOVUPD           64(SI)(R8*8), Z1
-	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z1, Z1
-	VBLENDMPD         Z1, Z0, K1, Z0
-	VBLENDMPD         Z0, Z16, K2, Z16
-	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K1
-	VBROADCASTSD      sigmoid64consts<>+64(SB), Z0
-	VMOVUPD           128(SI)(R8*8), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z1, Z0
-	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z0, Z1
-	VBROADCASTSD      sigmoid64consts<>+256(SB), Z2
-	VFNMADD213PD      128(SI)(R8*8), Z1, Z2
-	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z1, Z2
-	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z1, Z0
+	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z0, Z1
+	VBROADCASTSD      sigmoid64consts<>+448(SB), Z2
+	VFNMADD213PD      64(SI)(R8*8), Z1, Z2
+	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z1, Z2
+	VBROADCASTSD      sigmoid64consts<>+512(SB), Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z2, Z1
 	VMULPD            Z2, Z2, Z3
 	VMOVUPS           exptail_64<>+0(SB), Z4
 	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
@@ -41364,28 +42299,105 @@ sigmoidVF64AVX512_loop3:
 	VPSUBQ            Z1, Z0, Z0
 	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
 	VPSLLQ            $0x34, Z0, Z0
+	VMOVUPD           64(SI)(R8*8), Z1
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z1, K1
 	VMULPD            Z2, Z3, Z3
-	VMULPD            Z0, Z3, Z3
-	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1088(SB), Z0, K2
-	VBLENDMPD.BCST    sigmoid64consts<>+1152(SB), Z3, K2, Z3
-	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z0, K2
-	VBLENDMPD.BCST    sigmoid64consts<>+704(SB), Z3, K2, Z3
-	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD            $0x03, 128(SI)(R8*8), Z0, K2
-	VMOVUPD           128(SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z0, Z0
-	VBLENDMPD         Z0, Z3, K2, Z3
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z0
-	VMOVUPS           Z0, Z0
-	VBLENDMPD         Z3, Z0, K1, Z0
-	VMOVUPD           128(SI)(R8*8), Z1
-	VCMPPD            $0x03, 128(SI)(R8*8), Z1, K1
-	VMOVUPD           128(SI)(R8*8), Z1
-	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z1, Z1
+	VPADDQ.BCST       sigmoid64consts<>+1088(SB), Z0, Z1
 	VBLENDMPD         Z1, Z0, K1, Z0
-	VBLENDMPD         Z0, Z17, K3, Z17
+	VMULPD            Z0, Z3, Z3
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1152(SB), Z3, K4
+	KANDW             K1, K4, K4
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+1152(SB), Z3, K5
+	KANDW             K1, K5, K1
+	VADDPD.BCST       sigmoid64consts<>+1152(SB), Z3, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z0
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD.BCST    sigmoid64consts<>+1216(SB), Z1, K1, Z1
+	VMULPD            Z1, Z3, Z3
+	VBLENDMPD         Z0, Z3, K4, Z3
+	VMOVUPD           64(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1280(SB), Z0, K1
+	VBLENDMPD.BCST    sigmoid64consts<>+1344(SB), Z3, K1, Z3
+	VMOVUPD           64(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1408(SB), Z0, K1
+	VBLENDMPD.BCST    sigmoid64consts<>+0(SB), Z3, K1, Z3
+	VMOVUPD           64(SI)(R8*8), Z0
+	VCMPPD            $0x03, 64(SI)(R8*8), Z0, K1
+	VMOVUPD           64(SI)(R8*8), Z0
+	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VBLENDMPD         Z0, Z3, K1, Z3
+	VMOVUPD           64(SI)(R8*8), Z0
+	VCMPPD            $0x03, 64(SI)(R8*8), Z0, K1
+	VMOVUPD           64(SI)(R8*8), Z0
+	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VBLENDMPD         Z0, Z3, K1, Z3
+	VBLENDMPD         Z3, Z16, K2, Z16
+	VBROADCASTSD      sigmoid64consts<>+256(SB), Z0
+	VMOVUPD           128(SI)(R8*8), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z1, Z0
+	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z0, Z1
+	VBROADCASTSD      sigmoid64consts<>+448(SB), Z2
+	VFNMADD213PD      128(SI)(R8*8), Z1, Z2
+	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z1, Z2
+	VBROADCASTSD      sigmoid64consts<>+512(SB), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z2, Z1
+	VMULPD            Z2, Z2, Z3
+	VMOVUPS           exptail_64<>+0(SB), Z4
+	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
+	VADDPD            Z4, Z2, Z2
+	VFMADD231PD       Z1, Z3, Z2
+	VPANDQ.BCST       sigmoid64consts<>+896(SB), Z0, Z1
+	VMOVUPS           exphi_64<>+0(SB), Z3
+	VPERMT2PD         exphi_64<>+64(SB), Z0, Z3
+	VPSLLQ            $0x30, Z1, Z1
+	VPADDQ            Z1, Z3, Z3
+	VFMADD231PD       Z3, Z2, Z3
+	VPSUBQ.BCST       sigmoid64consts<>+960(SB), Z0, Z0
+	VPSRLQ            $0x04, Z0, Z0
+	VPSRLQ            $0x01, Z0, Z1
+	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z2
+	VPSLLQ            $0x34, Z2, Z2
+	VPSUBQ            Z1, Z0, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
+	VPSLLQ            $0x34, Z0, Z0
+	VMOVUPD           128(SI)(R8*8), Z1
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z1, K1
+	VMULPD            Z2, Z3, Z3
+	VPADDQ.BCST       sigmoid64consts<>+1088(SB), Z0, Z1
+	VBLENDMPD         Z1, Z0, K1, Z0
+	VMULPD            Z0, Z3, Z3
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1152(SB), Z3, K2
+	KANDW             K1, K2, K2
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+1152(SB), Z3, K4
+	KANDW             K1, K4, K1
+	VADDPD.BCST       sigmoid64consts<>+1152(SB), Z3, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z0
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD.BCST    sigmoid64consts<>+1216(SB), Z1, K1, Z1
+	VMULPD            Z1, Z3, Z3
+	VBLENDMPD         Z0, Z3, K2, Z3
+	VMOVUPD           128(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1280(SB), Z0, K1
+	VBLENDMPD.BCST    sigmoid64consts<>+1344(SB), Z3, K1, Z3
+	VMOVUPD           128(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1408(SB), Z0, K1
+	VBLENDMPD.BCST    sigmoid64consts<>+0(SB), Z3, K1, Z3
+	VMOVUPD           128(SI)(R8*8), Z0
+	VCMPPD            $0x03, 128(SI)(R8*8), Z0, K1
+	VMOVUPD           128(SI)(R8*8), Z0
+	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VBLENDMPD         Z0, Z3, K1, Z3
+	VMOVUPD           128(SI)(R8*8), Z0
+	VCMPPD            $0x03, 128(SI)(R8*8), Z0, K1
+	VMOVUPD           128(SI)(R8*8), Z0
+	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VBLENDMPD         Z0, Z3, K1, Z3
+	VBLENDMPD         Z3, Z17, K3, Z17
 
 mathblock577:
 	VMOVUPD Z15, (DX)(R8*8)
@@ -41400,17 +42412,23 @@ sigmoidVF64AVX512_loop1:
 	CMPQ              R9, $0x00000008
 	JB                sigmoidVF64AVX512_after1
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+0(SB), Z0, Z0
-	VBROADCASTSD      sigmoid64consts<>+64(SB), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z0, Z1
-	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z1, Z2
-	VFNMADD231PD.BCST sigmoid64consts<>+256(SB), Z2, Z0
-	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z2, Z0
-	VBROADCASTSD      sigmoid64consts<>+320(SB), Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z0, Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z0, Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z0, Z2
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z0, K1
+	VMOVUPD           (SI)(R8*8), Z0
+	VPORQ.BCST        sigmoid64consts<>+64(SB), Z0, Z0
+	VBROADCASTSD      sigmoid64consts<>+192(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD.BCST    sigmoid64consts<>+128(SB), Z1, K1, Z1
+	VMAXPD            Z1, Z0, Z0
+	VBROADCASTSD      sigmoid64consts<>+256(SB), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z0, Z1
+	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z1, Z2
+	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z2, Z0
+	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z2, Z0
+	VBROADCASTSD      sigmoid64consts<>+512(SB), Z2
 	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z0, Z2
 	VMULPD            Z0, Z0, Z3
 	VMOVUPS           exptail_64<>+0(SB), Z4
 	VPERMT2PD         exptail_64<>+64(SB), Z1, Z4
@@ -41424,20 +42442,18 @@ sigmoidVF64AVX512_loop1:
 	VFMADD231PD       Z2, Z0, Z1
 	VSUBPD            Z1, Z2, Z3
 	VFMADD231PD       Z2, Z0, Z3
-	VADDPD.BCST       sigmoid64consts<>+640(SB), Z1, Z0
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z2
+	VADDPD.BCST       sigmoid64consts<>+832(SB), Z1, Z0
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z2
 	VSUBPD            Z0, Z2, Z2
 	VADDPD            Z1, Z2, Z2
 	VADDPD            Z3, Z2, Z2
-	VMOVUPD           (SI)(R8*8), Z4
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z4, K1
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z4
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z4
 	VMOVUPS           Z4, Z4
 	VBLENDMPD         Z1, Z4, K1, Z4
-	VBROADCASTSD      sigmoid64consts<>+704(SB), Z1
+	VBROADCASTSD      sigmoid64consts<>+0(SB), Z1
 	VMOVUPS           Z1, Z1
 	VBLENDMPD         Z3, Z1, K1, Z1
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z3
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z3
 	VDIVPD            Z0, Z3, Z3
 	VMULPD            Z3, Z4, Z5
 	VFNMADD231PD      Z5, Z0, Z4
@@ -41445,24 +42461,21 @@ sigmoidVF64AVX512_loop1:
 	VFNMADD231PD      Z5, Z2, Z4
 	VFMADD231PD       Z3, Z4, Z5
 	VMOVUPD           (SI)(R8*8), Z0
-	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z0, Z0
-	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z0, K1
+	VCMPPD.BCST       $0x1a, sigmoid64consts<>+128(SB), Z0, K1
 	KORTESTW          K1, K1
 	JZ                mathblock578
-	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K2
-	VBROADCASTSD      sigmoid64consts<>+64(SB), Z0
+	VBROADCASTSD      sigmoid64consts<>+256(SB), Z0
 	VMOVUPD           (SI)(R8*8), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z1, Z0
-	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z0, Z1
-	VBROADCASTSD      sigmoid64consts<>+256(SB), Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z1, Z0
+	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z0, Z1
+	VBROADCASTSD      sigmoid64consts<>+448(SB), Z2
 	VFNMADD213PD      (SI)(R8*8), Z1, Z2
-	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z1, Z2
-	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z2, Z1
+	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z1, Z2
+	VBROADCASTSD      sigmoid64consts<>+512(SB), Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z2, Z1
 	VMULPD            Z2, Z2, Z3
 	VMOVUPS           exptail_64<>+0(SB), Z4
 	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
@@ -41482,28 +42495,40 @@ sigmoidVF64AVX512_loop1:
 	VPSUBQ            Z1, Z0, Z0
 	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
 	VPSLLQ            $0x34, Z0, Z0
+	VMOVUPD           (SI)(R8*8), Z1
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z1, K2
 	VMULPD            Z2, Z3, Z3
-	VMULPD            Z0, Z3, Z3
-	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1088(SB), Z0, K3
-	VBLENDMPD.BCST    sigmoid64consts<>+1152(SB), Z3, K3, Z3
-	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z0, K3
-	VBLENDMPD.BCST    sigmoid64consts<>+704(SB), Z3, K3, Z3
-	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD            $0x03, (SI)(R8*8), Z0, K3
-	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z0, Z0
-	VBLENDMPD         Z0, Z3, K3, Z3
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z0
-	VMOVUPS           Z0, Z0
-	VBLENDMPD         Z3, Z0, K2, Z0
-	VMOVUPD           (SI)(R8*8), Z1
-	VCMPPD            $0x03, (SI)(R8*8), Z1, K2
-	VMOVUPD           (SI)(R8*8), Z1
-	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z1, Z1
+	VPADDQ.BCST       sigmoid64consts<>+1088(SB), Z0, Z1
 	VBLENDMPD         Z1, Z0, K2, Z0
-	VBLENDMPD         Z0, Z5, K1, Z5
+	VMULPD            Z0, Z3, Z3
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1152(SB), Z3, K3
+	KANDW             K2, K3, K3
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+1152(SB), Z3, K4
+	KANDW             K2, K4, K2
+	VADDPD.BCST       sigmoid64consts<>+1152(SB), Z3, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z0
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD.BCST    sigmoid64consts<>+1216(SB), Z1, K2, Z1
+	VMULPD            Z1, Z3, Z3
+	VBLENDMPD         Z0, Z3, K3, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1280(SB), Z0, K2
+	VBLENDMPD.BCST    sigmoid64consts<>+1344(SB), Z3, K2, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1408(SB), Z0, K2
+	VBLENDMPD.BCST    sigmoid64consts<>+0(SB), Z3, K2, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD            $0x03, (SI)(R8*8), Z0, K2
+	VMOVUPD           (SI)(R8*8), Z0
+	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VBLENDMPD         Z0, Z3, K2, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD            $0x03, (SI)(R8*8), Z0, K2
+	VMOVUPD           (SI)(R8*8), Z0
+	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VBLENDMPD         Z0, Z3, K2, Z3
+	VBLENDMPD         Z3, Z5, K1, Z5
 
 mathblock578:
 	VMOVUPD Z5, (DX)(R8*8)
@@ -41517,17 +42542,22 @@ sigmoidVF64AVX512_after1:
 	LEAQ              tailmask<>+0(SB), R10
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPD.Z         (SI)(R8*8), K1, Z0
-	VPORQ.BCST        sigmoid64consts<>+0(SB), Z0, Z1
-	VBROADCASTSD      sigmoid64consts<>+64(SB), Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z1, Z2
-	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z2, Z3
-	VFNMADD231PD.BCST sigmoid64consts<>+256(SB), Z3, Z1
-	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z3, Z1
-	VBROADCASTSD      sigmoid64consts<>+320(SB), Z3
-	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z1, Z3
-	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z1, Z3
-	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z1, Z3
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z0, K2
+	VPORQ.BCST        sigmoid64consts<>+64(SB), Z0, Z1
+	VBROADCASTSD      sigmoid64consts<>+192(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD.BCST    sigmoid64consts<>+128(SB), Z2, K2, Z2
+	VMAXPD            Z2, Z1, Z1
+	VBROADCASTSD      sigmoid64consts<>+256(SB), Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z1, Z2
+	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z2, Z3
+	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z3, Z1
+	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z3, Z1
+	VBROADCASTSD      sigmoid64consts<>+512(SB), Z3
 	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z1, Z3
+	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z1, Z3
+	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z1, Z3
+	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z1, Z3
 	VMULPD            Z1, Z1, Z4
 	VMOVUPS           exptail_64<>+0(SB), Z5
 	VPERMT2PD         exptail_64<>+64(SB), Z2, Z5
@@ -41541,41 +42571,38 @@ sigmoidVF64AVX512_after1:
 	VFMADD231PD       Z3, Z1, Z2
 	VSUBPD            Z2, Z3, Z4
 	VFMADD231PD       Z3, Z1, Z4
-	VADDPD.BCST       sigmoid64consts<>+640(SB), Z2, Z1
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z3
+	VADDPD.BCST       sigmoid64consts<>+832(SB), Z2, Z1
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z3
 	VSUBPD            Z1, Z3, Z3
 	VADDPD            Z2, Z3, Z3
 	VADDPD            Z4, Z3, Z3
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K2
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z5
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z5
 	VMOVUPS           Z5, Z5
 	VBLENDMPD         Z2, Z5, K2, Z5
-	VBROADCASTSD      sigmoid64consts<>+704(SB), Z2
+	VBROADCASTSD      sigmoid64consts<>+0(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPD         Z4, Z2, K2, Z2
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z4
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z4
 	VDIVPD            Z1, Z4, Z4
 	VMULPD            Z4, Z5, Z6
 	VFNMADD231PD      Z6, Z1, Z5
 	VADDPD            Z2, Z5, Z5
 	VFNMADD231PD      Z6, Z3, Z5
 	VFMADD231PD       Z4, Z5, Z6
-	VPANDQ.BCST       sigmoid64consts<>+768(SB), Z0, Z1
-	VCMPPD.BCST       $0x15, sigmoid64consts<>+832(SB), Z1, K2
+	VCMPPD.BCST       $0x1a, sigmoid64consts<>+128(SB), Z0, K2
 	KORTESTW          K2, K2
 	JZ                mathblock579
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+704(SB), Z0, K3
-	VBROADCASTSD      sigmoid64consts<>+64(SB), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+128(SB), Z0, Z1
-	VSUBPD.BCST       sigmoid64consts<>+128(SB), Z1, Z2
-	VBROADCASTSD      sigmoid64consts<>+256(SB), Z3
+	VBROADCASTSD      sigmoid64consts<>+256(SB), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z0, Z1
+	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z1, Z2
+	VBROADCASTSD      sigmoid64consts<>+448(SB), Z3
 	VFNMADD213PD      Z0, Z2, Z3
-	VFNMADD231PD.BCST sigmoid64consts<>+192(SB), Z2, Z3
-	VBROADCASTSD      sigmoid64consts<>+320(SB), Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z3, Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+448(SB), Z3, Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+512(SB), Z3, Z2
+	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z2, Z3
+	VBROADCASTSD      sigmoid64consts<>+512(SB), Z2
 	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z3, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z3, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z3, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z3, Z2
 	VMULPD            Z3, Z3, Z4
 	VMOVUPS           exptail_64<>+0(SB), Z5
 	VPERMT2PD         exptail_64<>+64(SB), Z1, Z5
@@ -41595,22 +42622,33 @@ sigmoidVF64AVX512_after1:
 	VPSUBQ            Z2, Z1, Z1
 	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z1
 	VPSLLQ            $0x34, Z1, Z1
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z0, K3
 	VMULPD            Z3, Z4, Z4
+	VPADDQ.BCST       sigmoid64consts<>+1088(SB), Z1, Z2
+	VBLENDMPD         Z2, Z1, K3, Z1
 	VMULPD            Z1, Z4, Z4
-	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1088(SB), Z0, K4
-	VBLENDMPD.BCST    sigmoid64consts<>+1152(SB), Z4, K4, Z4
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z0, K4
-	VBLENDMPD.BCST    sigmoid64consts<>+704(SB), Z4, K4, Z4
-	VCMPPD            $0x03, Z0, Z0, K4
-	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z0, Z1
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1152(SB), Z4, K4
+	KANDW             K3, K4, K4
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+1152(SB), Z4, K5
+	KANDW             K3, K5, K3
+	VADDPD.BCST       sigmoid64consts<>+1152(SB), Z4, Z1
+	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z1, Z1
+	VBROADCASTSD      sigmoid64consts<>+832(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD.BCST    sigmoid64consts<>+1216(SB), Z2, K3, Z2
+	VMULPD            Z2, Z4, Z4
 	VBLENDMPD         Z1, Z4, K4, Z4
-	VBROADCASTSD      sigmoid64consts<>+640(SB), Z1
-	VMOVUPS           Z1, Z1
-	VBLENDMPD         Z4, Z1, K3, Z1
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1280(SB), Z0, K3
+	VBLENDMPD.BCST    sigmoid64consts<>+1344(SB), Z4, K3, Z4
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1408(SB), Z0, K3
+	VBLENDMPD.BCST    sigmoid64consts<>+0(SB), Z4, K3, Z4
 	VCMPPD            $0x03, Z0, Z0, K3
-	VPORQ.BCST        sigmoid64consts<>+1280(SB), Z0, Z0
-	VBLENDMPD         Z0, Z1, K3, Z1
-	VBLENDMPD         Z1, Z6, K2, Z6
+	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z1
+	VBLENDMPD         Z1, Z4, K3, Z4
+	VCMPPD            $0x03, Z0, Z0, K3
+	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VBLENDMPD         Z0, Z4, K3, Z4
+	VBLENDMPD         Z4, Z6, K2, Z6
 
 mathblock579:
 	VMOVUPD Z6, K1, (DX)(R8*8)
@@ -41653,32 +42691,32 @@ tanhVF64AVX512_loop2:
 	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z0
 	VMOVUPD           64(SI)(R8*8), Z1
 	VPANDQ.BCST       tanh64consts<>+64(SB), Z1, Z1
-	VMOVUPD           (SI)(R8*8), Z2
-	VMULPD.BCST       tanh64consts<>+128(SB), Z2, Z2
-	VMOVUPD           64(SI)(R8*8), Z3
-	VMULPD.BCST       tanh64consts<>+128(SB), Z3, Z3
+	VMINPD.BCST       tanh64consts<>+128(SB), Z0, Z2
+	VMINPD.BCST       tanh64consts<>+128(SB), Z1, Z3
+	VMULPD.BCST       tanh64consts<>+192(SB), Z2, Z2
+	VMULPD.BCST       tanh64consts<>+192(SB), Z3, Z3
 	VPORQ.BCST        tanh64consts<>+0(SB), Z2, Z2
 	VPORQ.BCST        tanh64consts<>+0(SB), Z3, Z3
-	VBROADCASTSD      tanh64consts<>+192(SB), Z4
-	VFMADD213PD.BCST  tanh64consts<>+256(SB), Z2, Z4
-	VBROADCASTSD      tanh64consts<>+192(SB), Z5
-	VFMADD213PD.BCST  tanh64consts<>+256(SB), Z3, Z5
-	VSUBPD.BCST       tanh64consts<>+256(SB), Z4, Z6
-	VSUBPD.BCST       tanh64consts<>+256(SB), Z5, Z7
+	VBROADCASTSD      tanh64consts<>+256(SB), Z4
+	VFMADD213PD.BCST  tanh64consts<>+320(SB), Z2, Z4
+	VBROADCASTSD      tanh64consts<>+256(SB), Z5
+	VFMADD213PD.BCST  tanh64consts<>+320(SB), Z3, Z5
+	VSUBPD.BCST       tanh64consts<>+320(SB), Z4, Z6
+	VSUBPD.BCST       tanh64consts<>+320(SB), Z5, Z7
+	VFNMADD231PD.BCST tanh64consts<>+448(SB), Z6, Z2
+	VFNMADD231PD.BCST tanh64consts<>+448(SB), Z7, Z3
 	VFNMADD231PD.BCST tanh64consts<>+384(SB), Z6, Z2
 	VFNMADD231PD.BCST tanh64consts<>+384(SB), Z7, Z3
-	VFNMADD231PD.BCST tanh64consts<>+320(SB), Z6, Z2
-	VFNMADD231PD.BCST tanh64consts<>+320(SB), Z7, Z3
-	VBROADCASTSD      tanh64consts<>+448(SB), Z6
-	VFMADD213PD.BCST  tanh64consts<>+512(SB), Z2, Z6
-	VBROADCASTSD      tanh64consts<>+448(SB), Z7
-	VFMADD213PD.BCST  tanh64consts<>+512(SB), Z3, Z7
+	VBROADCASTSD      tanh64consts<>+512(SB), Z6
 	VFMADD213PD.BCST  tanh64consts<>+576(SB), Z2, Z6
+	VBROADCASTSD      tanh64consts<>+512(SB), Z7
 	VFMADD213PD.BCST  tanh64consts<>+576(SB), Z3, Z7
 	VFMADD213PD.BCST  tanh64consts<>+640(SB), Z2, Z6
 	VFMADD213PD.BCST  tanh64consts<>+640(SB), Z3, Z7
 	VFMADD213PD.BCST  tanh64consts<>+704(SB), Z2, Z6
 	VFMADD213PD.BCST  tanh64consts<>+704(SB), Z3, Z7
+	VFMADD213PD.BCST  tanh64consts<>+768(SB), Z2, Z6
+	VFMADD213PD.BCST  tanh64consts<>+768(SB), Z3, Z7
 	VMULPD            Z2, Z2, Z8
 	VMULPD            Z3, Z3, Z9
 	VMOVUPS           exptail_64<>+0(SB), Z10
@@ -41705,31 +42743,31 @@ tanhVF64AVX512_loop2:
 	VSUBPD            Z5, Z7, Z9
 	VFMADD231PD       Z6, Z2, Z8
 	VFMADD231PD       Z7, Z3, Z9
-	VBROADCASTSD      tanh64consts<>+768(SB), Z2
+	VBROADCASTSD      tanh64consts<>+832(SB), Z2
 	VSUBPD            Z4, Z2, Z2
-	VBROADCASTSD      tanh64consts<>+768(SB), Z3
+	VBROADCASTSD      tanh64consts<>+832(SB), Z3
 	VSUBPD            Z5, Z3, Z3
-	VBROADCASTSD      tanh64consts<>+768(SB), Z6
+	VBROADCASTSD      tanh64consts<>+832(SB), Z6
 	VSUBPD            Z2, Z6, Z6
-	VBROADCASTSD      tanh64consts<>+768(SB), Z7
+	VBROADCASTSD      tanh64consts<>+832(SB), Z7
 	VSUBPD            Z3, Z7, Z7
 	VSUBPD            Z4, Z6, Z6
 	VSUBPD            Z5, Z7, Z7
 	VSUBPD            Z8, Z6, Z6
 	VSUBPD            Z9, Z7, Z7
-	VADDPD.BCST       tanh64consts<>+768(SB), Z4, Z10
-	VADDPD.BCST       tanh64consts<>+768(SB), Z5, Z11
-	VBROADCASTSD      tanh64consts<>+768(SB), Z12
+	VADDPD.BCST       tanh64consts<>+832(SB), Z4, Z10
+	VADDPD.BCST       tanh64consts<>+832(SB), Z5, Z11
+	VBROADCASTSD      tanh64consts<>+832(SB), Z12
 	VSUBPD            Z10, Z12, Z12
-	VBROADCASTSD      tanh64consts<>+768(SB), Z13
+	VBROADCASTSD      tanh64consts<>+832(SB), Z13
 	VSUBPD            Z11, Z13, Z13
 	VADDPD            Z4, Z12, Z12
 	VADDPD            Z5, Z13, Z13
 	VADDPD            Z8, Z12, Z12
 	VADDPD            Z9, Z13, Z13
-	VBROADCASTSD      tanh64consts<>+768(SB), Z4
+	VBROADCASTSD      tanh64consts<>+832(SB), Z4
 	VDIVPD            Z10, Z4, Z4
-	VBROADCASTSD      tanh64consts<>+768(SB), Z5
+	VBROADCASTSD      tanh64consts<>+832(SB), Z5
 	VDIVPD            Z11, Z5, Z5
 	VMULPD            Z4, Z2, Z8
 	VMULPD            Z5, Z3, Z9
@@ -41741,12 +42779,12 @@ tanhVF64AVX512_loop2:
 	VFNMADD231PD      Z9, Z13, Z3
 	VFMADD231PD       Z4, Z2, Z8
 	VFMADD231PD       Z5, Z3, Z9
-	VCMPPD.BCST       $0x11, tanh64consts<>+832(SB), Z0, K1
-	VCMPPD.BCST       $0x11, tanh64consts<>+832(SB), Z1, K2
-	VBROADCASTSD      tanh64consts<>+768(SB), Z2
+	VCMPPD.BCST       $0x11, tanh64consts<>+128(SB), Z0, K1
+	VCMPPD.BCST       $0x11, tanh64consts<>+128(SB), Z1, K2
+	VBROADCASTSD      tanh64consts<>+832(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPD         Z8, Z2, K1, Z2
-	VBROADCASTSD      tanh64consts<>+768(SB), Z3
+	VBROADCASTSD      tanh64consts<>+832(SB), Z3
 	VMOVUPS           Z3, Z3
 	VBLENDMPD         Z9, Z3, K2, Z3
 	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z0, K1
@@ -41814,19 +42852,19 @@ tanhVF64AVX512_loop1:
 	JB                tanhVF64AVX512_after1
 	VMOVUPD           (SI)(R8*8), Z0
 	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z0
-	VMOVUPD           (SI)(R8*8), Z1
-	VMULPD.BCST       tanh64consts<>+128(SB), Z1, Z1
+	VMINPD.BCST       tanh64consts<>+128(SB), Z0, Z1
+	VMULPD.BCST       tanh64consts<>+192(SB), Z1, Z1
 	VPORQ.BCST        tanh64consts<>+0(SB), Z1, Z1
-	VBROADCASTSD      tanh64consts<>+192(SB), Z2
-	VFMADD213PD.BCST  tanh64consts<>+256(SB), Z1, Z2
-	VSUBPD.BCST       tanh64consts<>+256(SB), Z2, Z3
+	VBROADCASTSD      tanh64consts<>+256(SB), Z2
+	VFMADD213PD.BCST  tanh64consts<>+320(SB), Z1, Z2
+	VSUBPD.BCST       tanh64consts<>+320(SB), Z2, Z3
+	VFNMADD231PD.BCST tanh64consts<>+448(SB), Z3, Z1
 	VFNMADD231PD.BCST tanh64consts<>+384(SB), Z3, Z1
-	VFNMADD231PD.BCST tanh64consts<>+320(SB), Z3, Z1
-	VBROADCASTSD      tanh64consts<>+448(SB), Z3
-	VFMADD213PD.BCST  tanh64consts<>+512(SB), Z1, Z3
+	VBROADCASTSD      tanh64consts<>+512(SB), Z3
 	VFMADD213PD.BCST  tanh64consts<>+576(SB), Z1, Z3
 	VFMADD213PD.BCST  tanh64consts<>+640(SB), Z1, Z3
 	VFMADD213PD.BCST  tanh64consts<>+704(SB), Z1, Z3
+	VFMADD213PD.BCST  tanh64consts<>+768(SB), Z1, Z3
 	VMULPD            Z1, Z1, Z4
 	VMOVUPS           exptail_64<>+0(SB), Z5
 	VPERMT2PD         exptail_64<>+64(SB), Z2, Z5
@@ -41840,26 +42878,26 @@ tanhVF64AVX512_loop1:
 	VFMADD231PD       Z3, Z1, Z2
 	VSUBPD            Z2, Z3, Z4
 	VFMADD231PD       Z3, Z1, Z4
-	VBROADCASTSD      tanh64consts<>+768(SB), Z1
+	VBROADCASTSD      tanh64consts<>+832(SB), Z1
 	VSUBPD            Z2, Z1, Z1
-	VBROADCASTSD      tanh64consts<>+768(SB), Z3
+	VBROADCASTSD      tanh64consts<>+832(SB), Z3
 	VSUBPD            Z1, Z3, Z3
 	VSUBPD            Z2, Z3, Z3
 	VSUBPD            Z4, Z3, Z3
-	VADDPD.BCST       tanh64consts<>+768(SB), Z2, Z5
-	VBROADCASTSD      tanh64consts<>+768(SB), Z6
+	VADDPD.BCST       tanh64consts<>+832(SB), Z2, Z5
+	VBROADCASTSD      tanh64consts<>+832(SB), Z6
 	VSUBPD            Z5, Z6, Z6
 	VADDPD            Z2, Z6, Z6
 	VADDPD            Z4, Z6, Z6
-	VBROADCASTSD      tanh64consts<>+768(SB), Z2
+	VBROADCASTSD      tanh64consts<>+832(SB), Z2
 	VDIVPD            Z5, Z2, Z2
 	VMULPD            Z2, Z1, Z4
 	VFNMADD231PD      Z4, Z5, Z1
 	VADDPD            Z3, Z1, Z1
 	VFNMADD231PD      Z4, Z6, Z1
 	VFMADD231PD       Z2, Z1, Z4
-	VCMPPD.BCST       $0x11, tanh64consts<>+832(SB), Z0, K1
-	VBROADCASTSD      tanh64consts<>+768(SB), Z1
+	VCMPPD.BCST       $0x11, tanh64consts<>+128(SB), Z0, K1
+	VBROADCASTSD      tanh64consts<>+832(SB), Z1
 	VMOVUPS           Z1, Z1
 	VBLENDMPD         Z4, Z1, K1, Z1
 	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z0, K1
@@ -41902,18 +42940,19 @@ tanhVF64AVX512_after1:
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPD.Z         (SI)(R8*8), K1, Z0
 	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z1
-	VMULPD.BCST       tanh64consts<>+128(SB), Z0, Z2
+	VMINPD.BCST       tanh64consts<>+128(SB), Z1, Z2
+	VMULPD.BCST       tanh64consts<>+192(SB), Z2, Z2
 	VPORQ.BCST        tanh64consts<>+0(SB), Z2, Z2
-	VBROADCASTSD      tanh64consts<>+192(SB), Z3
-	VFMADD213PD.BCST  tanh64consts<>+256(SB), Z2, Z3
-	VSUBPD.BCST       tanh64consts<>+256(SB), Z3, Z4
+	VBROADCASTSD      tanh64consts<>+256(SB), Z3
+	VFMADD213PD.BCST  tanh64consts<>+320(SB), Z2, Z3
+	VSUBPD.BCST       tanh64consts<>+320(SB), Z3, Z4
+	VFNMADD231PD.BCST tanh64consts<>+448(SB), Z4, Z2
 	VFNMADD231PD.BCST tanh64consts<>+384(SB), Z4, Z2
-	VFNMADD231PD.BCST tanh64consts<>+320(SB), Z4, Z2
-	VBROADCASTSD      tanh64consts<>+448(SB), Z4
-	VFMADD213PD.BCST  tanh64consts<>+512(SB), Z2, Z4
+	VBROADCASTSD      tanh64consts<>+512(SB), Z4
 	VFMADD213PD.BCST  tanh64consts<>+576(SB), Z2, Z4
 	VFMADD213PD.BCST  tanh64consts<>+640(SB), Z2, Z4
 	VFMADD213PD.BCST  tanh64consts<>+704(SB), Z2, Z4
+	VFMADD213PD.BCST  tanh64consts<>+768(SB), Z2, Z4
 	VMULPD            Z2, Z2, Z5
 	VMOVUPS           exptail_64<>+0(SB), Z6
 	VPERMT2PD         exptail_64<>+64(SB), Z3, Z6
@@ -41927,26 +42966,26 @@ tanhVF64AVX512_after1:
 	VFMADD231PD       Z4, Z2, Z3
 	VSUBPD            Z3, Z4, Z5
 	VFMADD231PD       Z4, Z2, Z5
-	VBROADCASTSD      tanh64consts<>+768(SB), Z2
+	VBROADCASTSD      tanh64consts<>+832(SB), Z2
 	VSUBPD            Z3, Z2, Z2
-	VBROADCASTSD      tanh64consts<>+768(SB), Z4
+	VBROADCASTSD      tanh64consts<>+832(SB), Z4
 	VSUBPD            Z2, Z4, Z4
 	VSUBPD            Z3, Z4, Z4
 	VSUBPD            Z5, Z4, Z4
-	VADDPD.BCST       tanh64consts<>+768(SB), Z3, Z6
-	VBROADCASTSD      tanh64consts<>+768(SB), Z7
+	VADDPD.BCST       tanh64consts<>+832(SB), Z3, Z6
+	VBROADCASTSD      tanh64consts<>+832(SB), Z7
 	VSUBPD            Z6, Z7, Z7
 	VADDPD            Z3, Z7, Z7
 	VADDPD            Z5, Z7, Z7
-	VBROADCASTSD      tanh64consts<>+768(SB), Z3
+	VBROADCASTSD      tanh64consts<>+832(SB), Z3
 	VDIVPD            Z6, Z3, Z3
 	VMULPD            Z3, Z2, Z5
 	VFNMADD231PD      Z5, Z6, Z2
 	VADDPD            Z4, Z2, Z2
 	VFNMADD231PD      Z5, Z7, Z2
 	VFMADD231PD       Z3, Z2, Z5
-	VCMPPD.BCST       $0x11, tanh64consts<>+832(SB), Z1, K2
-	VBROADCASTSD      tanh64consts<>+768(SB), Z2
+	VCMPPD.BCST       $0x11, tanh64consts<>+128(SB), Z1, K2
+	VBROADCASTSD      tanh64consts<>+832(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPD         Z5, Z2, K2, Z2
 	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z1, K2

@@ -14,12 +14,16 @@ DATA exp32consts<>+28(SB)/4, $0x42ae8000
 DATA exp32consts<>+32(SB)/4, $0xf
 DATA exp32consts<>+36(SB)/4, $0x4b3ff000
 DATA exp32consts<>+40(SB)/4, $0x1
-DATA exp32consts<>+44(SB)/4, $0x42b20000
-DATA exp32consts<>+48(SB)/4, $0x7f800000
-DATA exp32consts<>+52(SB)/4, $0xc2d20000
-DATA exp32consts<>+56(SB)/4, $0x0
-DATA exp32consts<>+60(SB)/4, $0x400000
-GLOBL exp32consts<>(SB), RODATA|NOPTR, $64
+DATA exp32consts<>+44(SB)/4, $0x0
+DATA exp32consts<>+48(SB)/4, $0x20000000
+DATA exp32consts<>+52(SB)/4, $0x20800000
+DATA exp32consts<>+56(SB)/4, $0x1f800000
+DATA exp32consts<>+60(SB)/4, $0x3f800000
+DATA exp32consts<>+64(SB)/4, $0x42b20000
+DATA exp32consts<>+68(SB)/4, $0x7f800000
+DATA exp32consts<>+72(SB)/4, $0xc2d20000
+DATA exp32consts<>+76(SB)/4, $0x400000
+GLOBL exp32consts<>(SB), RODATA|NOPTR, $80
 DATA exptail_32<>+0(SB)/4, $0x0
 DATA exptail_32<>+4(SB)/4, $0x3346cb6a
 DATA exptail_32<>+8(SB)/4, $0xb24e0611
@@ -68,12 +72,16 @@ DATA exp64consts<>+80(SB)/8, $0x4086220000000000
 DATA exp64consts<>+88(SB)/8, $0xf
 DATA exp64consts<>+96(SB)/8, $0x4337ffffffff8000
 DATA exp64consts<>+104(SB)/8, $0x1
-DATA exp64consts<>+112(SB)/8, $0x4086300000000000
-DATA exp64consts<>+120(SB)/8, $0x7ff0000000000000
-DATA exp64consts<>+128(SB)/8, $0xc087500000000000
-DATA exp64consts<>+136(SB)/8, $0x0
-DATA exp64consts<>+144(SB)/8, $0x8000000000000
-GLOBL exp64consts<>(SB), RODATA|NOPTR, $152
+DATA exp64consts<>+112(SB)/8, $0x0
+DATA exp64consts<>+120(SB)/8, $0x2000000000000000
+DATA exp64consts<>+128(SB)/8, $0x2010000000000000
+DATA exp64consts<>+136(SB)/8, $0x1ff0000000000000
+DATA exp64consts<>+144(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+152(SB)/8, $0x4086300000000000
+DATA exp64consts<>+160(SB)/8, $0x7ff0000000000000
+DATA exp64consts<>+168(SB)/8, $0xc087500000000000
+DATA exp64consts<>+176(SB)/8, $0x8000000000000
+GLOBL exp64consts<>(SB), RODATA|NOPTR, $184
 DATA exptail_64<>+0(SB)/8, $0x0
 DATA exptail_64<>+8(SB)/8, $0x3c979aa65d837b6d
 DATA exptail_64<>+16(SB)/8, $0xbc801b15eaa59348
@@ -270,12 +278,16 @@ DATA exp232consts<>+28(SB)/4, $0x42fb0000
 DATA exp232consts<>+32(SB)/4, $0xf
 DATA exp232consts<>+36(SB)/4, $0x4b3ff000
 DATA exp232consts<>+40(SB)/4, $0x1
-DATA exp232consts<>+44(SB)/4, $0x43000000
-DATA exp232consts<>+48(SB)/4, $0x7f800000
-DATA exp232consts<>+52(SB)/4, $0xc3170000
-DATA exp232consts<>+56(SB)/4, $0x0
-DATA exp232consts<>+60(SB)/4, $0x400000
-GLOBL exp232consts<>(SB), RODATA|NOPTR, $64
+DATA exp232consts<>+44(SB)/4, $0x0
+DATA exp232consts<>+48(SB)/4, $0x20000000
+DATA exp232consts<>+52(SB)/4, $0x20800000
+DATA exp232consts<>+56(SB)/4, $0x1f800000
+DATA exp232consts<>+60(SB)/4, $0x3f800000
+DATA exp232consts<>+64(SB)/4, $0x43000000
+DATA exp232consts<>+68(SB)/4, $0x7f800000
+DATA exp232consts<>+72(SB)/4, $0xc3170000
+DATA exp232consts<>+76(SB)/4, $0x400000
+GLOBL exp232consts<>(SB), RODATA|NOPTR, $80
 DATA exp264consts<>+0(SB)/8, $0x4030000000000000
 DATA exp264consts<>+8(SB)/8, $0x4338000000000000
 DATA exp264consts<>+16(SB)/8, $0x3fb0000000000000
@@ -290,12 +302,16 @@ DATA exp264consts<>+80(SB)/8, $0x408fec0000000000
 DATA exp264consts<>+88(SB)/8, $0xf
 DATA exp264consts<>+96(SB)/8, $0x4337ffffffff8000
 DATA exp264consts<>+104(SB)/8, $0x1
-DATA exp264consts<>+112(SB)/8, $0x4090000000000000
-DATA exp264consts<>+120(SB)/8, $0x7ff0000000000000
-DATA exp264consts<>+128(SB)/8, $0xc090d00000000000
-DATA exp264consts<>+136(SB)/8, $0x0
-DATA exp264consts<>+144(SB)/8, $0x8000000000000
-GLOBL exp264consts<>(SB), RODATA|NOPTR, $152
+DATA exp264consts<>+112(SB)/8, $0x0
+DATA exp264consts<>+120(SB)/8, $0x2000000000000000
+DATA exp264consts<>+128(SB)/8, $0x2010000000000000
+DATA exp264consts<>+136(SB)/8, $0x1ff0000000000000
+DATA exp264consts<>+144(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+152(SB)/8, $0x4090000000000000
+DATA exp264consts<>+160(SB)/8, $0x7ff0000000000000
+DATA exp264consts<>+168(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+176(SB)/8, $0x8000000000000
+GLOBL exp264consts<>(SB), RODATA|NOPTR, $184
 DATA expm132consts<>+0(SB)/4, $0xc2d20000
 DATA expm132consts<>+4(SB)/4, $0x42b20000
 DATA expm132consts<>+8(SB)/4, $0x3fb8aa3b
@@ -698,58 +714,64 @@ DATA log1p64consts<>+176(SB)/8, $0xfff0000000000000
 DATA log1p64consts<>+184(SB)/8, $0x7ff8000000000001
 DATA log1p64consts<>+192(SB)/8, $0x8000000000000
 GLOBL log1p64consts<>(SB), RODATA|NOPTR, $200
-DATA sigmoid32consts<>+0(SB)/4, $0x80000000
-DATA sigmoid32consts<>+4(SB)/4, $0x41b8aa3b
-DATA sigmoid32consts<>+8(SB)/4, $0x4b400000
-DATA sigmoid32consts<>+12(SB)/4, $0xb75e8083
-DATA sigmoid32consts<>+16(SB)/4, $0x3d318000
-DATA sigmoid32consts<>+20(SB)/4, $0x3e2aaace
-DATA sigmoid32consts<>+24(SB)/4, $0x3f000111
-DATA sigmoid32consts<>+28(SB)/4, $0x3f800000
-DATA sigmoid32consts<>+32(SB)/4, $0x0
-DATA sigmoid32consts<>+36(SB)/4, $0x7fffffff
-DATA sigmoid32consts<>+40(SB)/4, $0x42ae8000
+DATA sigmoid32consts<>+0(SB)/4, $0x0
+DATA sigmoid32consts<>+4(SB)/4, $0x80000000
+DATA sigmoid32consts<>+8(SB)/4, $0xc2800000
+DATA sigmoid32consts<>+12(SB)/4, $0xc1a00000
+DATA sigmoid32consts<>+16(SB)/4, $0x41b8aa3b
+DATA sigmoid32consts<>+20(SB)/4, $0x4b400000
+DATA sigmoid32consts<>+24(SB)/4, $0xb75e8083
+DATA sigmoid32consts<>+28(SB)/4, $0x3d318000
+DATA sigmoid32consts<>+32(SB)/4, $0x3e2aaace
+DATA sigmoid32consts<>+36(SB)/4, $0x3f000111
+DATA sigmoid32consts<>+40(SB)/4, $0x3f800000
 DATA sigmoid32consts<>+44(SB)/4, $0xf
 DATA sigmoid32consts<>+48(SB)/4, $0x4b3ff000
 DATA sigmoid32consts<>+52(SB)/4, $0x1
-DATA sigmoid32consts<>+56(SB)/4, $0x42b20000
-DATA sigmoid32consts<>+60(SB)/4, $0x7f800000
-DATA sigmoid32consts<>+64(SB)/4, $0xc2d20000
-DATA sigmoid32consts<>+68(SB)/4, $0x400000
-GLOBL sigmoid32consts<>(SB), RODATA|NOPTR, $72
-DATA sigmoid64consts<>+0(SB)/8, $0x8000000000000000
-DATA sigmoid64consts<>+8(SB)/8, $0x40371547652b82fe
-DATA sigmoid64consts<>+16(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+24(SB)/8, $0x3daa39ef35793c76
-DATA sigmoid64consts<>+32(SB)/8, $0x3fa62e42fee00000
-DATA sigmoid64consts<>+40(SB)/8, $0x3f56c14c2f182d7d
-DATA sigmoid64consts<>+48(SB)/8, $0x3f811123d02b1b3f
-DATA sigmoid64consts<>+56(SB)/8, $0x3fa555555590b5c5
-DATA sigmoid64consts<>+64(SB)/8, $0x3fc555555548c6d6
-DATA sigmoid64consts<>+72(SB)/8, $0x3fdfffffffffffb7
-DATA sigmoid64consts<>+80(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+88(SB)/8, $0x0
-DATA sigmoid64consts<>+96(SB)/8, $0x7fffffffffffffff
-DATA sigmoid64consts<>+104(SB)/8, $0x4086220000000000
+DATA sigmoid32consts<>+56(SB)/4, $0x20000000
+DATA sigmoid32consts<>+60(SB)/4, $0x20800000
+DATA sigmoid32consts<>+64(SB)/4, $0x1f800000
+DATA sigmoid32consts<>+68(SB)/4, $0x42b20000
+DATA sigmoid32consts<>+72(SB)/4, $0x7f800000
+DATA sigmoid32consts<>+76(SB)/4, $0xc2d20000
+DATA sigmoid32consts<>+80(SB)/4, $0x400000
+GLOBL sigmoid32consts<>(SB), RODATA|NOPTR, $84
+DATA sigmoid64consts<>+0(SB)/8, $0x0
+DATA sigmoid64consts<>+8(SB)/8, $0x8000000000000000
+DATA sigmoid64consts<>+16(SB)/8, $0xc084f00000000000
+DATA sigmoid64consts<>+24(SB)/8, $0xc044000000000000
+DATA sigmoid64consts<>+32(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+40(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+48(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+56(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+64(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+72(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+80(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+88(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+96(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+104(SB)/8, $0x3ff0000000000000
 DATA sigmoid64consts<>+112(SB)/8, $0xf
 DATA sigmoid64consts<>+120(SB)/8, $0x4337ffffffff8000
 DATA sigmoid64consts<>+128(SB)/8, $0x1
-DATA sigmoid64consts<>+136(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+144(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+152(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+160(SB)/8, $0x8000000000000
-GLOBL sigmoid64consts<>(SB), RODATA|NOPTR, $168
+DATA sigmoid64consts<>+136(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+144(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+152(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+160(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+168(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+176(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+184(SB)/8, $0x8000000000000
+GLOBL sigmoid64consts<>(SB), RODATA|NOPTR, $192
 DATA tanh32consts<>+0(SB)/4, $0x80000000
 DATA tanh32consts<>+4(SB)/4, $0x7fffffff
-DATA tanh32consts<>+8(SB)/4, $0x40000000
-DATA tanh32consts<>+12(SB)/4, $0x41b8aa3b
-DATA tanh32consts<>+16(SB)/4, $0x4b400000
-DATA tanh32consts<>+20(SB)/4, $0xb75e8083
-DATA tanh32consts<>+24(SB)/4, $0x3d318000
-DATA tanh32consts<>+28(SB)/4, $0x3e2aaace
-DATA tanh32consts<>+32(SB)/4, $0x3f000111
-DATA tanh32consts<>+36(SB)/4, $0x3f800000
-DATA tanh32consts<>+40(SB)/4, $0x41120000
+DATA tanh32consts<>+8(SB)/4, $0x41120000
+DATA tanh32consts<>+12(SB)/4, $0x40000000
+DATA tanh32consts<>+16(SB)/4, $0x41b8aa3b
+DATA tanh32consts<>+20(SB)/4, $0x4b400000
+DATA tanh32consts<>+24(SB)/4, $0xb75e8083
+DATA tanh32consts<>+28(SB)/4, $0x3d318000
+DATA tanh32consts<>+32(SB)/4, $0x3e2aaace
+DATA tanh32consts<>+36(SB)/4, $0x3f000111
+DATA tanh32consts<>+40(SB)/4, $0x3f800000
 DATA tanh32consts<>+44(SB)/4, $0x3e800000
 DATA tanh32consts<>+48(SB)/4, $0xbc06c930
 DATA tanh32consts<>+52(SB)/4, $0x3cb2ccd7
@@ -760,18 +782,18 @@ DATA tanh32consts<>+68(SB)/4, $0x400000
 GLOBL tanh32consts<>(SB), RODATA|NOPTR, $72
 DATA tanh64consts<>+0(SB)/8, $0x8000000000000000
 DATA tanh64consts<>+8(SB)/8, $0x7fffffffffffffff
-DATA tanh64consts<>+16(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+24(SB)/8, $0x40371547652b82fe
-DATA tanh64consts<>+32(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+40(SB)/8, $0x3daa39ef35793c76
-DATA tanh64consts<>+48(SB)/8, $0x3fa62e42fee00000
-DATA tanh64consts<>+56(SB)/8, $0x3f56c14c2f182d7d
-DATA tanh64consts<>+64(SB)/8, $0x3f811123d02b1b3f
-DATA tanh64consts<>+72(SB)/8, $0x3fa555555590b5c5
-DATA tanh64consts<>+80(SB)/8, $0x3fc555555548c6d6
-DATA tanh64consts<>+88(SB)/8, $0x3fdfffffffffffb7
-DATA tanh64consts<>+96(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+104(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+16(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+24(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+32(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+40(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+48(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+56(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+64(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+72(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+80(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+88(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+96(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+104(SB)/8, $0x3ff0000000000000
 DATA tanh64consts<>+112(SB)/8, $0x3fd0000000000000
 DATA tanh64consts<>+120(SB)/8, $0x3f161f84888eb9d4
 DATA tanh64consts<>+128(SB)/8, $0xbf2f1b00d365661a
@@ -2823,32 +2845,64 @@ loop:
 	VLD1R	(R19), [V17.S4]
 	VSUB	V17.S4, V11.S4, V16.S4
 	VSHL	$23, V16.S4, V21.S4
-	WORD	$0x6e29df17 // fmul v23.4s, v24.4s, v9.4s
-	WORD	$0x6e35def4 // fmul v20.4s, v23.4s, v21.4s
 	MOVD	$exp32consts<>+44(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e419 // fcmgt v25.4s, v0.4s, v22.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea0e6f4 // fcmgt v20.4s, v23.4s, v0.4s
+	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
 	MOVD	$exp32consts<>+48(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V26.B16
-	VBSL	V20.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	VADD	V25.S4, V21.S4, V6.S4
+	VMOV	V20.B16, V26.B16
+	VBSL	V21.B16, V6.B16, V26.B16
+	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
 	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6ea0e492 // fcmgt v18.4s, v4.4s, v0.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
+	VAND	V28.B16, V20.B16, V7.B16
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V20.B16, V5.B16
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V11.S4, V23.S4
 	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V18.B16, V7.B16
-	VBSL	V26.B16, V28.B16, V7.B16
-	WORD	$0x4e20e408 // fcmeq v8.4s, v0.4s, v0.4s
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VLD1R	(R19), [V24.S4]
 	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V24.B16, V25.B16
+	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
+	VMOV	V7.B16, V21.B16
+	VBSL	V6.B16, V23.B16, V21.B16
+	MOVD	$exp32consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e41a // fcmgt v26.4s, v0.4s, v22.4s
+	MOVD	$exp32consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V26.B16, V28.B16
+	VBSL	V21.B16, V18.B16, V28.B16
+	MOVD	$exp32consts<>+72(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea0e514 // fcmgt v20.4s, v8.4s, v0.4s
+	MOVD	$exp32consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VORR	V27.B16, V0.B16, V5.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V7.B16, V5.B16, V17.B16
-	VMOV	V19.B16, V11.B16
-	VBSL	V10.B16, V17.B16, V11.B16
-	VMOV	V11.B16, V10.B16
+	VMOV	V20.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$exp32consts<>+76(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VORR	V11.B16, V0.B16, V24.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V17.B16, V24.B16, V9.B16
+	VMOV	V19.B16, V5.B16
+	VBSL	V10.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V10.B16
 mathblock103:
 	VMOV	V10.B16, V12.B16
 	MOVD	$exp32consts<>+0(SB), R19
@@ -2964,32 +3018,64 @@ mathblock103:
 	VLD1R	(R19), [V17.S4]
 	VSUB	V17.S4, V11.S4, V16.S4
 	VSHL	$23, V16.S4, V21.S4
-	WORD	$0x6e29df17 // fmul v23.4s, v24.4s, v9.4s
-	WORD	$0x6e35def4 // fmul v20.4s, v23.4s, v21.4s
 	MOVD	$exp32consts<>+44(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e439 // fcmgt v25.4s, v1.4s, v22.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea1e6f4 // fcmgt v20.4s, v23.4s, v1.4s
+	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
 	MOVD	$exp32consts<>+48(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V26.B16
-	VBSL	V20.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	VADD	V25.S4, V21.S4, V6.S4
+	VMOV	V20.B16, V26.B16
+	VBSL	V21.B16, V6.B16, V26.B16
+	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
 	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6ea1e492 // fcmgt v18.4s, v4.4s, v1.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
+	VAND	V28.B16, V20.B16, V7.B16
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V20.B16, V5.B16
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V11.S4, V23.S4
 	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V18.B16, V7.B16
-	VBSL	V26.B16, V28.B16, V7.B16
-	WORD	$0x4e21e428 // fcmeq v8.4s, v1.4s, v1.4s
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VLD1R	(R19), [V24.S4]
 	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V24.B16, V25.B16
+	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
+	VMOV	V7.B16, V21.B16
+	VBSL	V6.B16, V23.B16, V21.B16
+	MOVD	$exp32consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e43a // fcmgt v26.4s, v1.4s, v22.4s
+	MOVD	$exp32consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V26.B16, V28.B16
+	VBSL	V21.B16, V18.B16, V28.B16
+	MOVD	$exp32consts<>+72(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea1e514 // fcmgt v20.4s, v8.4s, v1.4s
+	MOVD	$exp32consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VORR	V27.B16, V1.B16, V5.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V7.B16, V5.B16, V17.B16
-	VMOV	V19.B16, V11.B16
-	VBSL	V10.B16, V17.B16, V11.B16
-	VMOV	V11.B16, V10.B16
+	VMOV	V20.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x4e21e430 // fcmeq v16.4s, v1.4s, v1.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$exp32consts<>+76(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VORR	V11.B16, V1.B16, V24.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V17.B16, V24.B16, V9.B16
+	VMOV	V19.B16, V5.B16
+	VBSL	V10.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V10.B16
 mathblock104:
 	VMOV	V10.B16, V13.B16
 	MOVD	$exp32consts<>+0(SB), R19
@@ -3105,32 +3191,64 @@ mathblock104:
 	VLD1R	(R19), [V17.S4]
 	VSUB	V17.S4, V11.S4, V16.S4
 	VSHL	$23, V16.S4, V21.S4
-	WORD	$0x6e29df17 // fmul v23.4s, v24.4s, v9.4s
-	WORD	$0x6e35def4 // fmul v20.4s, v23.4s, v21.4s
 	MOVD	$exp32consts<>+44(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e459 // fcmgt v25.4s, v2.4s, v22.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea2e6f4 // fcmgt v20.4s, v23.4s, v2.4s
+	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
 	MOVD	$exp32consts<>+48(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V26.B16
-	VBSL	V20.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	VADD	V25.S4, V21.S4, V6.S4
+	VMOV	V20.B16, V26.B16
+	VBSL	V21.B16, V6.B16, V26.B16
+	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
 	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6ea2e492 // fcmgt v18.4s, v4.4s, v2.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
+	VAND	V28.B16, V20.B16, V7.B16
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V20.B16, V5.B16
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V11.S4, V23.S4
 	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V18.B16, V7.B16
-	VBSL	V26.B16, V28.B16, V7.B16
-	WORD	$0x4e22e448 // fcmeq v8.4s, v2.4s, v2.4s
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VLD1R	(R19), [V24.S4]
 	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V24.B16, V25.B16
+	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
+	VMOV	V7.B16, V21.B16
+	VBSL	V6.B16, V23.B16, V21.B16
+	MOVD	$exp32consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e45a // fcmgt v26.4s, v2.4s, v22.4s
+	MOVD	$exp32consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V26.B16, V28.B16
+	VBSL	V21.B16, V18.B16, V28.B16
+	MOVD	$exp32consts<>+72(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea2e514 // fcmgt v20.4s, v8.4s, v2.4s
+	MOVD	$exp32consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VORR	V27.B16, V2.B16, V5.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V7.B16, V5.B16, V17.B16
-	VMOV	V19.B16, V11.B16
-	VBSL	V10.B16, V17.B16, V11.B16
-	VMOV	V11.B16, V10.B16
+	VMOV	V20.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x4e22e450 // fcmeq v16.4s, v2.4s, v2.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$exp32consts<>+76(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VORR	V11.B16, V2.B16, V24.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V17.B16, V24.B16, V9.B16
+	VMOV	V19.B16, V5.B16
+	VBSL	V10.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V10.B16
 mathblock105:
 	VMOV	V10.B16, V14.B16
 	MOVD	$exp32consts<>+0(SB), R19
@@ -3246,32 +3364,64 @@ mathblock105:
 	VLD1R	(R19), [V17.S4]
 	VSUB	V17.S4, V11.S4, V16.S4
 	VSHL	$23, V16.S4, V21.S4
-	WORD	$0x6e29df17 // fmul v23.4s, v24.4s, v9.4s
-	WORD	$0x6e35def4 // fmul v20.4s, v23.4s, v21.4s
 	MOVD	$exp32consts<>+44(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e479 // fcmgt v25.4s, v3.4s, v22.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea3e6f4 // fcmgt v20.4s, v23.4s, v3.4s
+	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
 	MOVD	$exp32consts<>+48(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V26.B16
-	VBSL	V20.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	VADD	V25.S4, V21.S4, V6.S4
+	VMOV	V20.B16, V26.B16
+	VBSL	V21.B16, V6.B16, V26.B16
+	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
 	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6ea3e492 // fcmgt v18.4s, v4.4s, v3.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
+	VAND	V28.B16, V20.B16, V7.B16
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V20.B16, V5.B16
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V11.S4, V23.S4
 	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V18.B16, V7.B16
-	VBSL	V26.B16, V28.B16, V7.B16
-	WORD	$0x4e23e468 // fcmeq v8.4s, v3.4s, v3.4s
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VLD1R	(R19), [V24.S4]
 	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V24.B16, V25.B16
+	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
+	VMOV	V7.B16, V21.B16
+	VBSL	V6.B16, V23.B16, V21.B16
+	MOVD	$exp32consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e47a // fcmgt v26.4s, v3.4s, v22.4s
+	MOVD	$exp32consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V26.B16, V28.B16
+	VBSL	V21.B16, V18.B16, V28.B16
+	MOVD	$exp32consts<>+72(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea3e514 // fcmgt v20.4s, v8.4s, v3.4s
+	MOVD	$exp32consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VORR	V27.B16, V3.B16, V5.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V7.B16, V5.B16, V17.B16
-	VMOV	V19.B16, V11.B16
-	VBSL	V10.B16, V17.B16, V11.B16
-	VMOV	V11.B16, V10.B16
+	VMOV	V20.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x4e23e470 // fcmeq v16.4s, v3.4s, v3.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$exp32consts<>+76(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VORR	V11.B16, V3.B16, V24.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V17.B16, V24.B16, V9.B16
+	VMOV	V19.B16, V5.B16
+	VBSL	V10.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V10.B16
 mathblock106:
 	VMOV	V10.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
@@ -3393,32 +3543,64 @@ tail:
 	VLD1R	(R19), [V17.S4]
 	VSUB	V17.S4, V11.S4, V16.S4
 	VSHL	$23, V16.S4, V21.S4
-	WORD	$0x6e29df17 // fmul v23.4s, v24.4s, v9.4s
-	WORD	$0x6e35def4 // fmul v20.4s, v23.4s, v21.4s
 	MOVD	$exp32consts<>+44(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e419 // fcmgt v25.4s, v0.4s, v22.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea0e6f4 // fcmgt v20.4s, v23.4s, v0.4s
+	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
 	MOVD	$exp32consts<>+48(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V26.B16
-	VBSL	V20.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	VADD	V25.S4, V21.S4, V6.S4
+	VMOV	V20.B16, V26.B16
+	VBSL	V21.B16, V6.B16, V26.B16
+	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
 	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6ea0e492 // fcmgt v18.4s, v4.4s, v0.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
+	VAND	V28.B16, V20.B16, V7.B16
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V20.B16, V5.B16
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V11.S4, V23.S4
 	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V18.B16, V7.B16
-	VBSL	V26.B16, V28.B16, V7.B16
-	WORD	$0x4e20e408 // fcmeq v8.4s, v0.4s, v0.4s
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VLD1R	(R19), [V24.S4]
 	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V24.B16, V25.B16
+	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
+	VMOV	V7.B16, V21.B16
+	VBSL	V6.B16, V23.B16, V21.B16
+	MOVD	$exp32consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e41a // fcmgt v26.4s, v0.4s, v22.4s
+	MOVD	$exp32consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V26.B16, V28.B16
+	VBSL	V21.B16, V18.B16, V28.B16
+	MOVD	$exp32consts<>+72(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea0e514 // fcmgt v20.4s, v8.4s, v0.4s
+	MOVD	$exp32consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VORR	V27.B16, V0.B16, V5.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V7.B16, V5.B16, V17.B16
-	VMOV	V19.B16, V11.B16
-	VBSL	V10.B16, V17.B16, V11.B16
-	VMOV	V11.B16, V10.B16
+	VMOV	V20.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$exp32consts<>+76(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VORR	V11.B16, V0.B16, V24.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V17.B16, V24.B16, V9.B16
+	VMOV	V19.B16, V5.B16
+	VBSL	V10.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V10.B16
 mathblock107:
 	VMOV	V10.B16, V12.B16
 	MOVD	$exp32consts<>+0(SB), R19
@@ -3534,32 +3716,64 @@ mathblock107:
 	VLD1R	(R19), [V17.S4]
 	VSUB	V17.S4, V11.S4, V16.S4
 	VSHL	$23, V16.S4, V21.S4
-	WORD	$0x6e29df17 // fmul v23.4s, v24.4s, v9.4s
-	WORD	$0x6e35def4 // fmul v20.4s, v23.4s, v21.4s
 	MOVD	$exp32consts<>+44(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e439 // fcmgt v25.4s, v1.4s, v22.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea1e6f4 // fcmgt v20.4s, v23.4s, v1.4s
+	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
 	MOVD	$exp32consts<>+48(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V26.B16
-	VBSL	V20.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	VADD	V25.S4, V21.S4, V6.S4
+	VMOV	V20.B16, V26.B16
+	VBSL	V21.B16, V6.B16, V26.B16
+	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
 	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6ea1e492 // fcmgt v18.4s, v4.4s, v1.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
+	VAND	V28.B16, V20.B16, V7.B16
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V20.B16, V5.B16
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V11.S4, V23.S4
 	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V18.B16, V7.B16
-	VBSL	V26.B16, V28.B16, V7.B16
-	WORD	$0x4e21e428 // fcmeq v8.4s, v1.4s, v1.4s
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VLD1R	(R19), [V24.S4]
 	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V24.B16, V25.B16
+	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
+	VMOV	V7.B16, V21.B16
+	VBSL	V6.B16, V23.B16, V21.B16
+	MOVD	$exp32consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e43a // fcmgt v26.4s, v1.4s, v22.4s
+	MOVD	$exp32consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V26.B16, V28.B16
+	VBSL	V21.B16, V18.B16, V28.B16
+	MOVD	$exp32consts<>+72(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea1e514 // fcmgt v20.4s, v8.4s, v1.4s
+	MOVD	$exp32consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VORR	V27.B16, V1.B16, V5.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V7.B16, V5.B16, V17.B16
-	VMOV	V19.B16, V11.B16
-	VBSL	V10.B16, V17.B16, V11.B16
-	VMOV	V11.B16, V10.B16
+	VMOV	V20.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x4e21e430 // fcmeq v16.4s, v1.4s, v1.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$exp32consts<>+76(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VORR	V11.B16, V1.B16, V24.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V17.B16, V24.B16, V9.B16
+	VMOV	V19.B16, V5.B16
+	VBSL	V10.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V10.B16
 mathblock108:
 	VMOV	V10.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
@@ -3679,32 +3893,64 @@ tail4:
 	VLD1R	(R19), [V17.S4]
 	VSUB	V17.S4, V11.S4, V16.S4
 	VSHL	$23, V16.S4, V21.S4
-	WORD	$0x6e29df17 // fmul v23.4s, v24.4s, v9.4s
-	WORD	$0x6e35def4 // fmul v20.4s, v23.4s, v21.4s
 	MOVD	$exp32consts<>+44(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e419 // fcmgt v25.4s, v0.4s, v22.4s
+	VLD1R	(R19), [V23.S4]
+	WORD	$0x6ea0e6f4 // fcmgt v20.4s, v23.4s, v0.4s
+	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
 	MOVD	$exp32consts<>+48(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V26.B16
-	VBSL	V20.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	VADD	V25.S4, V21.S4, V6.S4
+	VMOV	V20.B16, V26.B16
+	VBSL	V21.B16, V6.B16, V26.B16
+	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
 	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6ea0e492 // fcmgt v18.4s, v4.4s, v0.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
+	VAND	V28.B16, V20.B16, V7.B16
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V20.B16, V5.B16
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V11.S4, V23.S4
 	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V18.B16, V7.B16
-	VBSL	V26.B16, V28.B16, V7.B16
-	WORD	$0x4e20e408 // fcmeq v8.4s, v0.4s, v0.4s
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VLD1R	(R19), [V24.S4]
 	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V24.B16, V25.B16
+	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
+	VMOV	V7.B16, V21.B16
+	VBSL	V6.B16, V23.B16, V21.B16
+	MOVD	$exp32consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e41a // fcmgt v26.4s, v0.4s, v22.4s
+	MOVD	$exp32consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V26.B16, V28.B16
+	VBSL	V21.B16, V18.B16, V28.B16
+	MOVD	$exp32consts<>+72(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea0e514 // fcmgt v20.4s, v8.4s, v0.4s
+	MOVD	$exp32consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VORR	V27.B16, V0.B16, V5.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V7.B16, V5.B16, V17.B16
-	VMOV	V19.B16, V11.B16
-	VBSL	V10.B16, V17.B16, V11.B16
-	VMOV	V11.B16, V10.B16
+	VMOV	V20.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$exp32consts<>+76(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VORR	V11.B16, V0.B16, V24.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V17.B16, V24.B16, V9.B16
+	VMOV	V19.B16, V5.B16
+	VBSL	V10.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V10.B16
 mathblock109:
 	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
@@ -3824,32 +4070,64 @@ tail2:
 	VLD1R	(R19), [V17.S2]
 	VSUB	V17.S2, V11.S2, V16.S2
 	VSHL	$23, V16.S2, V21.S2
-	WORD	$0x2e29df17 // fmul v23.2s, v24.2s, v9.2s
-	WORD	$0x2e35def4 // fmul v20.2s, v23.2s, v21.2s
 	MOVD	$exp32consts<>+44(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2eb6e419 // fcmgt v25.2s, v0.2s, v22.2s
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2ea0e6f4 // fcmgt v20.2s, v23.2s, v0.2s
+	WORD	$0x2e29df16 // fmul v22.2s, v24.2s, v9.2s
 	MOVD	$exp32consts<>+48(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V25.B16, V26.B16
-	VBSL	V20.B8, V6.B8, V26.B8
+	VLD1R	(R19), [V25.S2]
+	VADD	V25.S2, V21.S2, V6.S2
+	VMOV	V20.B16, V26.B16
+	VBSL	V21.B8, V6.B8, V26.B8
+	WORD	$0x2e3adec4 // fmul v4.2s, v22.2s, v26.2s
 	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x2ea0e492 // fcmgt v18.2s, v4.2s, v0.2s
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2ea4e65c // fcmgt v28.2s, v18.2s, v4.2s
+	VAND	V28.B8, V20.B8, V7.B8
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x2ea4e51b // fcmgt v27.2s, v8.2s, v4.2s
+	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
+	VAND	V27.B8, V20.B8, V5.B8
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31d48b // fadd v11.2s, v4.2s, v17.2s
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VSUB	V16.S2, V11.S2, V23.S2
 	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VMOV	V18.B16, V7.B16
-	VBSL	V26.B8, V28.B8, V7.B8
-	WORD	$0x0e20e408 // fcmeq v8.2s, v0.2s, v0.2s
-	WORD	$0x2e205908 // mvn v8.8b, v8.8b
+	VLD1R	(R19), [V24.S2]
 	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B8, V24.B8, V25.B8
+	WORD	$0x2e39dc86 // fmul v6.2s, v4.2s, v25.2s
+	VMOV	V7.B16, V21.B16
+	VBSL	V6.B8, V23.B8, V21.B8
+	MOVD	$exp32consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e41a // fcmgt v26.2s, v0.2s, v22.2s
+	MOVD	$exp32consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V26.B16, V28.B16
+	VBSL	V21.B8, V18.B8, V28.B8
+	MOVD	$exp32consts<>+72(SB), R19
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x2ea0e514 // fcmgt v20.2s, v8.2s, v0.2s
+	MOVD	$exp32consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S2]
-	VORR	V27.B8, V0.B8, V5.B8
-	VMOV	V8.B16, V17.B16
-	VBSL	V7.B8, V5.B8, V17.B8
-	VMOV	V19.B16, V11.B16
-	VBSL	V10.B8, V17.B8, V11.B8
-	VMOV	V11.B16, V10.B16
+	VMOV	V20.B16, V17.B16
+	VBSL	V28.B8, V27.B8, V17.B8
+	WORD	$0x0e20e410 // fcmeq v16.2s, v0.2s, v0.2s
+	WORD	$0x2e205a10 // mvn v16.8b, v16.8b
+	MOVD	$exp32consts<>+76(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VORR	V11.B8, V0.B8, V24.B8
+	VMOV	V16.B16, V9.B16
+	VBSL	V17.B8, V24.B8, V9.B8
+	VMOV	V19.B16, V5.B16
+	VBSL	V10.B8, V9.B8, V5.B8
+	VMOV	V5.B16, V10.B16
 mathblock110:
 	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
@@ -3969,32 +4247,64 @@ tail1:
 	VLD1R	(R19), [V17.S2]
 	VSUB	V17.S2, V11.S2, V16.S2
 	VSHL	$23, V16.S2, V21.S2
-	WORD	$0x2e29df17 // fmul v23.2s, v24.2s, v9.2s
-	WORD	$0x2e35def4 // fmul v20.2s, v23.2s, v21.2s
 	MOVD	$exp32consts<>+44(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2eb6e419 // fcmgt v25.2s, v0.2s, v22.2s
+	VLD1R	(R19), [V23.S2]
+	WORD	$0x2ea0e6f4 // fcmgt v20.2s, v23.2s, v0.2s
+	WORD	$0x2e29df16 // fmul v22.2s, v24.2s, v9.2s
 	MOVD	$exp32consts<>+48(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V25.B16, V26.B16
-	VBSL	V20.B8, V6.B8, V26.B8
+	VLD1R	(R19), [V25.S2]
+	VADD	V25.S2, V21.S2, V6.S2
+	VMOV	V20.B16, V26.B16
+	VBSL	V21.B8, V6.B8, V26.B8
+	WORD	$0x2e3adec4 // fmul v4.2s, v22.2s, v26.2s
 	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x2ea0e492 // fcmgt v18.2s, v4.2s, v0.2s
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2ea4e65c // fcmgt v28.2s, v18.2s, v4.2s
+	VAND	V28.B8, V20.B8, V7.B8
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x2ea4e51b // fcmgt v27.2s, v8.2s, v4.2s
+	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
+	VAND	V27.B8, V20.B8, V5.B8
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31d48b // fadd v11.2s, v4.2s, v17.2s
+	MOVD	$exp32consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VSUB	V16.S2, V11.S2, V23.S2
 	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VMOV	V18.B16, V7.B16
-	VBSL	V26.B8, V28.B8, V7.B8
-	WORD	$0x0e20e408 // fcmeq v8.2s, v0.2s, v0.2s
-	WORD	$0x2e205908 // mvn v8.8b, v8.8b
+	VLD1R	(R19), [V24.S2]
 	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B8, V24.B8, V25.B8
+	WORD	$0x2e39dc86 // fmul v6.2s, v4.2s, v25.2s
+	VMOV	V7.B16, V21.B16
+	VBSL	V6.B8, V23.B8, V21.B8
+	MOVD	$exp32consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e41a // fcmgt v26.2s, v0.2s, v22.2s
+	MOVD	$exp32consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V26.B16, V28.B16
+	VBSL	V21.B8, V18.B8, V28.B8
+	MOVD	$exp32consts<>+72(SB), R19
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x2ea0e514 // fcmgt v20.2s, v8.2s, v0.2s
+	MOVD	$exp32consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S2]
-	VORR	V27.B8, V0.B8, V5.B8
-	VMOV	V8.B16, V17.B16
-	VBSL	V7.B8, V5.B8, V17.B8
-	VMOV	V19.B16, V11.B16
-	VBSL	V10.B8, V17.B8, V11.B8
-	VMOV	V11.B16, V10.B16
+	VMOV	V20.B16, V17.B16
+	VBSL	V28.B8, V27.B8, V17.B8
+	WORD	$0x0e20e410 // fcmeq v16.2s, v0.2s, v0.2s
+	WORD	$0x2e205a10 // mvn v16.8b, v16.8b
+	MOVD	$exp32consts<>+76(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VORR	V11.B8, V0.B8, V24.B8
+	VMOV	V16.B16, V9.B16
+	VBSL	V17.B8, V24.B8, V9.B8
+	VMOV	V19.B16, V5.B16
+	VBSL	V10.B8, V9.B8, V5.B8
+	VMOV	V5.B16, V10.B16
 mathblock111:
 	VMOV	V10.B16, V12.B16
 	FMOVS	F12, (R10)
@@ -6547,32 +6857,64 @@ loop:
 	VLD1R	(R19), [V17.S4]
 	VSUB	V17.S4, V11.S4, V16.S4
 	VSHL	$23, V16.S4, V21.S4
-	WORD	$0x6e29df14 // fmul v20.4s, v24.4s, v9.4s
-	WORD	$0x6e35de97 // fmul v23.4s, v20.4s, v21.4s
 	MOVD	$exp232consts<>+44(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e419 // fcmgt v25.4s, v0.4s, v22.4s
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea0e697 // fcmgt v23.4s, v20.4s, v0.4s
+	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
 	MOVD	$exp232consts<>+48(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V26.B16
-	VBSL	V23.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	VADD	V25.S4, V21.S4, V6.S4
+	VMOV	V23.B16, V26.B16
+	VBSL	V21.B16, V6.B16, V26.B16
+	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
 	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6ea0e492 // fcmgt v18.4s, v4.4s, v0.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
+	VAND	V28.B16, V23.B16, V7.B16
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V23.B16, V5.B16
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V11.S4, V20.S4
 	MOVD	$exp232consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V18.B16, V7.B16
-	VBSL	V26.B16, V28.B16, V7.B16
-	WORD	$0x4e20e408 // fcmeq v8.4s, v0.4s, v0.4s
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VLD1R	(R19), [V24.S4]
 	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V24.B16, V25.B16
+	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
+	VMOV	V7.B16, V21.B16
+	VBSL	V6.B16, V20.B16, V21.B16
+	MOVD	$exp232consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e41a // fcmgt v26.4s, v0.4s, v22.4s
+	MOVD	$exp232consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V26.B16, V28.B16
+	VBSL	V21.B16, V18.B16, V28.B16
+	MOVD	$exp232consts<>+72(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea0e517 // fcmgt v23.4s, v8.4s, v0.4s
+	MOVD	$exp232consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VORR	V27.B16, V0.B16, V5.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V7.B16, V5.B16, V17.B16
-	VMOV	V19.B16, V11.B16
-	VBSL	V10.B16, V17.B16, V11.B16
-	VMOV	V11.B16, V10.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$exp232consts<>+76(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VORR	V11.B16, V0.B16, V24.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V17.B16, V24.B16, V9.B16
+	VMOV	V19.B16, V5.B16
+	VBSL	V10.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V10.B16
 mathblock121:
 	VMOV	V10.B16, V12.B16
 	MOVD	$exp232consts<>+0(SB), R19
@@ -6687,32 +7029,64 @@ mathblock121:
 	VLD1R	(R19), [V17.S4]
 	VSUB	V17.S4, V11.S4, V16.S4
 	VSHL	$23, V16.S4, V21.S4
-	WORD	$0x6e29df14 // fmul v20.4s, v24.4s, v9.4s
-	WORD	$0x6e35de97 // fmul v23.4s, v20.4s, v21.4s
 	MOVD	$exp232consts<>+44(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e439 // fcmgt v25.4s, v1.4s, v22.4s
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea1e697 // fcmgt v23.4s, v20.4s, v1.4s
+	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
 	MOVD	$exp232consts<>+48(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V26.B16
-	VBSL	V23.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	VADD	V25.S4, V21.S4, V6.S4
+	VMOV	V23.B16, V26.B16
+	VBSL	V21.B16, V6.B16, V26.B16
+	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
 	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6ea1e492 // fcmgt v18.4s, v4.4s, v1.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
+	VAND	V28.B16, V23.B16, V7.B16
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V23.B16, V5.B16
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V11.S4, V20.S4
 	MOVD	$exp232consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V18.B16, V7.B16
-	VBSL	V26.B16, V28.B16, V7.B16
-	WORD	$0x4e21e428 // fcmeq v8.4s, v1.4s, v1.4s
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VLD1R	(R19), [V24.S4]
 	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V24.B16, V25.B16
+	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
+	VMOV	V7.B16, V21.B16
+	VBSL	V6.B16, V20.B16, V21.B16
+	MOVD	$exp232consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e43a // fcmgt v26.4s, v1.4s, v22.4s
+	MOVD	$exp232consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V26.B16, V28.B16
+	VBSL	V21.B16, V18.B16, V28.B16
+	MOVD	$exp232consts<>+72(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea1e517 // fcmgt v23.4s, v8.4s, v1.4s
+	MOVD	$exp232consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VORR	V27.B16, V1.B16, V5.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V7.B16, V5.B16, V17.B16
-	VMOV	V19.B16, V11.B16
-	VBSL	V10.B16, V17.B16, V11.B16
-	VMOV	V11.B16, V10.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x4e21e430 // fcmeq v16.4s, v1.4s, v1.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$exp232consts<>+76(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VORR	V11.B16, V1.B16, V24.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V17.B16, V24.B16, V9.B16
+	VMOV	V19.B16, V5.B16
+	VBSL	V10.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V10.B16
 mathblock122:
 	VMOV	V10.B16, V13.B16
 	MOVD	$exp232consts<>+0(SB), R19
@@ -6827,32 +7201,64 @@ mathblock122:
 	VLD1R	(R19), [V17.S4]
 	VSUB	V17.S4, V11.S4, V16.S4
 	VSHL	$23, V16.S4, V21.S4
-	WORD	$0x6e29df14 // fmul v20.4s, v24.4s, v9.4s
-	WORD	$0x6e35de97 // fmul v23.4s, v20.4s, v21.4s
 	MOVD	$exp232consts<>+44(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e459 // fcmgt v25.4s, v2.4s, v22.4s
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea2e697 // fcmgt v23.4s, v20.4s, v2.4s
+	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
 	MOVD	$exp232consts<>+48(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V26.B16
-	VBSL	V23.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	VADD	V25.S4, V21.S4, V6.S4
+	VMOV	V23.B16, V26.B16
+	VBSL	V21.B16, V6.B16, V26.B16
+	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
 	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6ea2e492 // fcmgt v18.4s, v4.4s, v2.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
+	VAND	V28.B16, V23.B16, V7.B16
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V23.B16, V5.B16
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V11.S4, V20.S4
 	MOVD	$exp232consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V18.B16, V7.B16
-	VBSL	V26.B16, V28.B16, V7.B16
-	WORD	$0x4e22e448 // fcmeq v8.4s, v2.4s, v2.4s
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VLD1R	(R19), [V24.S4]
 	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V24.B16, V25.B16
+	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
+	VMOV	V7.B16, V21.B16
+	VBSL	V6.B16, V20.B16, V21.B16
+	MOVD	$exp232consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e45a // fcmgt v26.4s, v2.4s, v22.4s
+	MOVD	$exp232consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V26.B16, V28.B16
+	VBSL	V21.B16, V18.B16, V28.B16
+	MOVD	$exp232consts<>+72(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea2e517 // fcmgt v23.4s, v8.4s, v2.4s
+	MOVD	$exp232consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VORR	V27.B16, V2.B16, V5.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V7.B16, V5.B16, V17.B16
-	VMOV	V19.B16, V11.B16
-	VBSL	V10.B16, V17.B16, V11.B16
-	VMOV	V11.B16, V10.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x4e22e450 // fcmeq v16.4s, v2.4s, v2.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$exp232consts<>+76(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VORR	V11.B16, V2.B16, V24.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V17.B16, V24.B16, V9.B16
+	VMOV	V19.B16, V5.B16
+	VBSL	V10.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V10.B16
 mathblock123:
 	VMOV	V10.B16, V14.B16
 	MOVD	$exp232consts<>+0(SB), R19
@@ -6967,32 +7373,64 @@ mathblock123:
 	VLD1R	(R19), [V17.S4]
 	VSUB	V17.S4, V11.S4, V16.S4
 	VSHL	$23, V16.S4, V21.S4
-	WORD	$0x6e29df14 // fmul v20.4s, v24.4s, v9.4s
-	WORD	$0x6e35de97 // fmul v23.4s, v20.4s, v21.4s
 	MOVD	$exp232consts<>+44(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e479 // fcmgt v25.4s, v3.4s, v22.4s
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea3e697 // fcmgt v23.4s, v20.4s, v3.4s
+	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
 	MOVD	$exp232consts<>+48(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V26.B16
-	VBSL	V23.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	VADD	V25.S4, V21.S4, V6.S4
+	VMOV	V23.B16, V26.B16
+	VBSL	V21.B16, V6.B16, V26.B16
+	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
 	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6ea3e492 // fcmgt v18.4s, v4.4s, v3.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
+	VAND	V28.B16, V23.B16, V7.B16
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V23.B16, V5.B16
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V11.S4, V20.S4
 	MOVD	$exp232consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V18.B16, V7.B16
-	VBSL	V26.B16, V28.B16, V7.B16
-	WORD	$0x4e23e468 // fcmeq v8.4s, v3.4s, v3.4s
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VLD1R	(R19), [V24.S4]
 	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V24.B16, V25.B16
+	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
+	VMOV	V7.B16, V21.B16
+	VBSL	V6.B16, V20.B16, V21.B16
+	MOVD	$exp232consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e47a // fcmgt v26.4s, v3.4s, v22.4s
+	MOVD	$exp232consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V26.B16, V28.B16
+	VBSL	V21.B16, V18.B16, V28.B16
+	MOVD	$exp232consts<>+72(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea3e517 // fcmgt v23.4s, v8.4s, v3.4s
+	MOVD	$exp232consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VORR	V27.B16, V3.B16, V5.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V7.B16, V5.B16, V17.B16
-	VMOV	V19.B16, V11.B16
-	VBSL	V10.B16, V17.B16, V11.B16
-	VMOV	V11.B16, V10.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x4e23e470 // fcmeq v16.4s, v3.4s, v3.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$exp232consts<>+76(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VORR	V11.B16, V3.B16, V24.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V17.B16, V24.B16, V9.B16
+	VMOV	V19.B16, V5.B16
+	VBSL	V10.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V10.B16
 mathblock124:
 	VMOV	V10.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
@@ -7113,32 +7551,64 @@ tail:
 	VLD1R	(R19), [V17.S4]
 	VSUB	V17.S4, V11.S4, V16.S4
 	VSHL	$23, V16.S4, V21.S4
-	WORD	$0x6e29df14 // fmul v20.4s, v24.4s, v9.4s
-	WORD	$0x6e35de97 // fmul v23.4s, v20.4s, v21.4s
 	MOVD	$exp232consts<>+44(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e419 // fcmgt v25.4s, v0.4s, v22.4s
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea0e697 // fcmgt v23.4s, v20.4s, v0.4s
+	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
 	MOVD	$exp232consts<>+48(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V26.B16
-	VBSL	V23.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	VADD	V25.S4, V21.S4, V6.S4
+	VMOV	V23.B16, V26.B16
+	VBSL	V21.B16, V6.B16, V26.B16
+	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
 	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6ea0e492 // fcmgt v18.4s, v4.4s, v0.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
+	VAND	V28.B16, V23.B16, V7.B16
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V23.B16, V5.B16
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V11.S4, V20.S4
 	MOVD	$exp232consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V18.B16, V7.B16
-	VBSL	V26.B16, V28.B16, V7.B16
-	WORD	$0x4e20e408 // fcmeq v8.4s, v0.4s, v0.4s
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VLD1R	(R19), [V24.S4]
 	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V24.B16, V25.B16
+	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
+	VMOV	V7.B16, V21.B16
+	VBSL	V6.B16, V20.B16, V21.B16
+	MOVD	$exp232consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e41a // fcmgt v26.4s, v0.4s, v22.4s
+	MOVD	$exp232consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V26.B16, V28.B16
+	VBSL	V21.B16, V18.B16, V28.B16
+	MOVD	$exp232consts<>+72(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea0e517 // fcmgt v23.4s, v8.4s, v0.4s
+	MOVD	$exp232consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VORR	V27.B16, V0.B16, V5.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V7.B16, V5.B16, V17.B16
-	VMOV	V19.B16, V11.B16
-	VBSL	V10.B16, V17.B16, V11.B16
-	VMOV	V11.B16, V10.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$exp232consts<>+76(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VORR	V11.B16, V0.B16, V24.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V17.B16, V24.B16, V9.B16
+	VMOV	V19.B16, V5.B16
+	VBSL	V10.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V10.B16
 mathblock125:
 	VMOV	V10.B16, V12.B16
 	MOVD	$exp232consts<>+0(SB), R19
@@ -7253,32 +7723,64 @@ mathblock125:
 	VLD1R	(R19), [V17.S4]
 	VSUB	V17.S4, V11.S4, V16.S4
 	VSHL	$23, V16.S4, V21.S4
-	WORD	$0x6e29df14 // fmul v20.4s, v24.4s, v9.4s
-	WORD	$0x6e35de97 // fmul v23.4s, v20.4s, v21.4s
 	MOVD	$exp232consts<>+44(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e439 // fcmgt v25.4s, v1.4s, v22.4s
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea1e697 // fcmgt v23.4s, v20.4s, v1.4s
+	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
 	MOVD	$exp232consts<>+48(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V26.B16
-	VBSL	V23.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	VADD	V25.S4, V21.S4, V6.S4
+	VMOV	V23.B16, V26.B16
+	VBSL	V21.B16, V6.B16, V26.B16
+	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
 	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6ea1e492 // fcmgt v18.4s, v4.4s, v1.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
+	VAND	V28.B16, V23.B16, V7.B16
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V23.B16, V5.B16
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V11.S4, V20.S4
 	MOVD	$exp232consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V18.B16, V7.B16
-	VBSL	V26.B16, V28.B16, V7.B16
-	WORD	$0x4e21e428 // fcmeq v8.4s, v1.4s, v1.4s
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VLD1R	(R19), [V24.S4]
 	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V24.B16, V25.B16
+	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
+	VMOV	V7.B16, V21.B16
+	VBSL	V6.B16, V20.B16, V21.B16
+	MOVD	$exp232consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e43a // fcmgt v26.4s, v1.4s, v22.4s
+	MOVD	$exp232consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V26.B16, V28.B16
+	VBSL	V21.B16, V18.B16, V28.B16
+	MOVD	$exp232consts<>+72(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea1e517 // fcmgt v23.4s, v8.4s, v1.4s
+	MOVD	$exp232consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VORR	V27.B16, V1.B16, V5.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V7.B16, V5.B16, V17.B16
-	VMOV	V19.B16, V11.B16
-	VBSL	V10.B16, V17.B16, V11.B16
-	VMOV	V11.B16, V10.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x4e21e430 // fcmeq v16.4s, v1.4s, v1.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$exp232consts<>+76(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VORR	V11.B16, V1.B16, V24.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V17.B16, V24.B16, V9.B16
+	VMOV	V19.B16, V5.B16
+	VBSL	V10.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V10.B16
 mathblock126:
 	VMOV	V10.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
@@ -7397,32 +7899,64 @@ tail4:
 	VLD1R	(R19), [V17.S4]
 	VSUB	V17.S4, V11.S4, V16.S4
 	VSHL	$23, V16.S4, V21.S4
-	WORD	$0x6e29df14 // fmul v20.4s, v24.4s, v9.4s
-	WORD	$0x6e35de97 // fmul v23.4s, v20.4s, v21.4s
 	MOVD	$exp232consts<>+44(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e419 // fcmgt v25.4s, v0.4s, v22.4s
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea0e697 // fcmgt v23.4s, v20.4s, v0.4s
+	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
 	MOVD	$exp232consts<>+48(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V25.B16, V26.B16
-	VBSL	V23.B16, V6.B16, V26.B16
+	VLD1R	(R19), [V25.S4]
+	VADD	V25.S4, V21.S4, V6.S4
+	VMOV	V23.B16, V26.B16
+	VBSL	V21.B16, V6.B16, V26.B16
+	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
 	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x6ea0e492 // fcmgt v18.4s, v4.4s, v0.4s
+	VLD1R	(R19), [V18.S4]
+	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
+	VAND	V28.B16, V23.B16, V7.B16
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V23.B16, V5.B16
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V11.S4, V20.S4
 	MOVD	$exp232consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V18.B16, V7.B16
-	VBSL	V26.B16, V28.B16, V7.B16
-	WORD	$0x4e20e408 // fcmeq v8.4s, v0.4s, v0.4s
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VLD1R	(R19), [V24.S4]
 	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V24.B16, V25.B16
+	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
+	VMOV	V7.B16, V21.B16
+	VBSL	V6.B16, V20.B16, V21.B16
+	MOVD	$exp232consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e41a // fcmgt v26.4s, v0.4s, v22.4s
+	MOVD	$exp232consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V26.B16, V28.B16
+	VBSL	V21.B16, V18.B16, V28.B16
+	MOVD	$exp232consts<>+72(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea0e517 // fcmgt v23.4s, v8.4s, v0.4s
+	MOVD	$exp232consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VORR	V27.B16, V0.B16, V5.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V7.B16, V5.B16, V17.B16
-	VMOV	V19.B16, V11.B16
-	VBSL	V10.B16, V17.B16, V11.B16
-	VMOV	V11.B16, V10.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$exp232consts<>+76(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VORR	V11.B16, V0.B16, V24.B16
+	VMOV	V16.B16, V9.B16
+	VBSL	V17.B16, V24.B16, V9.B16
+	VMOV	V19.B16, V5.B16
+	VBSL	V10.B16, V9.B16, V5.B16
+	VMOV	V5.B16, V10.B16
 mathblock127:
 	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
@@ -7541,32 +8075,64 @@ tail2:
 	VLD1R	(R19), [V17.S2]
 	VSUB	V17.S2, V11.S2, V16.S2
 	VSHL	$23, V16.S2, V21.S2
-	WORD	$0x2e29df14 // fmul v20.2s, v24.2s, v9.2s
-	WORD	$0x2e35de97 // fmul v23.2s, v20.2s, v21.2s
 	MOVD	$exp232consts<>+44(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2eb6e419 // fcmgt v25.2s, v0.2s, v22.2s
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2ea0e697 // fcmgt v23.2s, v20.2s, v0.2s
+	WORD	$0x2e29df16 // fmul v22.2s, v24.2s, v9.2s
 	MOVD	$exp232consts<>+48(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V25.B16, V26.B16
-	VBSL	V23.B8, V6.B8, V26.B8
+	VLD1R	(R19), [V25.S2]
+	VADD	V25.S2, V21.S2, V6.S2
+	VMOV	V23.B16, V26.B16
+	VBSL	V21.B8, V6.B8, V26.B8
+	WORD	$0x2e3adec4 // fmul v4.2s, v22.2s, v26.2s
 	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x2ea0e492 // fcmgt v18.2s, v4.2s, v0.2s
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2ea4e65c // fcmgt v28.2s, v18.2s, v4.2s
+	VAND	V28.B8, V23.B8, V7.B8
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x2ea4e51b // fcmgt v27.2s, v8.2s, v4.2s
+	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
+	VAND	V27.B8, V23.B8, V5.B8
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31d48b // fadd v11.2s, v4.2s, v17.2s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VSUB	V16.S2, V11.S2, V20.S2
 	MOVD	$exp232consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VMOV	V18.B16, V7.B16
-	VBSL	V26.B8, V28.B8, V7.B8
-	WORD	$0x0e20e408 // fcmeq v8.2s, v0.2s, v0.2s
-	WORD	$0x2e205908 // mvn v8.8b, v8.8b
+	VLD1R	(R19), [V24.S2]
 	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B8, V24.B8, V25.B8
+	WORD	$0x2e39dc86 // fmul v6.2s, v4.2s, v25.2s
+	VMOV	V7.B16, V21.B16
+	VBSL	V6.B8, V20.B8, V21.B8
+	MOVD	$exp232consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e41a // fcmgt v26.2s, v0.2s, v22.2s
+	MOVD	$exp232consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V26.B16, V28.B16
+	VBSL	V21.B8, V18.B8, V28.B8
+	MOVD	$exp232consts<>+72(SB), R19
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x2ea0e517 // fcmgt v23.2s, v8.2s, v0.2s
+	MOVD	$exp232consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S2]
-	VORR	V27.B8, V0.B8, V5.B8
-	VMOV	V8.B16, V17.B16
-	VBSL	V7.B8, V5.B8, V17.B8
-	VMOV	V19.B16, V11.B16
-	VBSL	V10.B8, V17.B8, V11.B8
-	VMOV	V11.B16, V10.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V28.B8, V27.B8, V17.B8
+	WORD	$0x0e20e410 // fcmeq v16.2s, v0.2s, v0.2s
+	WORD	$0x2e205a10 // mvn v16.8b, v16.8b
+	MOVD	$exp232consts<>+76(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VORR	V11.B8, V0.B8, V24.B8
+	VMOV	V16.B16, V9.B16
+	VBSL	V17.B8, V24.B8, V9.B8
+	VMOV	V19.B16, V5.B16
+	VBSL	V10.B8, V9.B8, V5.B8
+	VMOV	V5.B16, V10.B16
 mathblock128:
 	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
@@ -7685,32 +8251,64 @@ tail1:
 	VLD1R	(R19), [V17.S2]
 	VSUB	V17.S2, V11.S2, V16.S2
 	VSHL	$23, V16.S2, V21.S2
-	WORD	$0x2e29df14 // fmul v20.2s, v24.2s, v9.2s
-	WORD	$0x2e35de97 // fmul v23.2s, v20.2s, v21.2s
 	MOVD	$exp232consts<>+44(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2eb6e419 // fcmgt v25.2s, v0.2s, v22.2s
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2ea0e697 // fcmgt v23.2s, v20.2s, v0.2s
+	WORD	$0x2e29df16 // fmul v22.2s, v24.2s, v9.2s
 	MOVD	$exp232consts<>+48(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V25.B16, V26.B16
-	VBSL	V23.B8, V6.B8, V26.B8
+	VLD1R	(R19), [V25.S2]
+	VADD	V25.S2, V21.S2, V6.S2
+	VMOV	V23.B16, V26.B16
+	VBSL	V21.B8, V6.B8, V26.B8
+	WORD	$0x2e3adec4 // fmul v4.2s, v22.2s, v26.2s
 	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x2ea0e492 // fcmgt v18.2s, v4.2s, v0.2s
+	VLD1R	(R19), [V18.S2]
+	WORD	$0x2ea4e65c // fcmgt v28.2s, v18.2s, v4.2s
+	VAND	V28.B8, V23.B8, V7.B8
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x2ea4e51b // fcmgt v27.2s, v8.2s, v4.2s
+	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
+	VAND	V27.B8, V23.B8, V5.B8
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31d48b // fadd v11.2s, v4.2s, v17.2s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VSUB	V16.S2, V11.S2, V20.S2
 	MOVD	$exp232consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VMOV	V18.B16, V7.B16
-	VBSL	V26.B8, V28.B8, V7.B8
-	WORD	$0x0e20e408 // fcmeq v8.2s, v0.2s, v0.2s
-	WORD	$0x2e205908 // mvn v8.8b, v8.8b
+	VLD1R	(R19), [V24.S2]
 	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B8, V24.B8, V25.B8
+	WORD	$0x2e39dc86 // fmul v6.2s, v4.2s, v25.2s
+	VMOV	V7.B16, V21.B16
+	VBSL	V6.B8, V20.B8, V21.B8
+	MOVD	$exp232consts<>+64(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e41a // fcmgt v26.2s, v0.2s, v22.2s
+	MOVD	$exp232consts<>+68(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V26.B16, V28.B16
+	VBSL	V21.B8, V18.B8, V28.B8
+	MOVD	$exp232consts<>+72(SB), R19
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x2ea0e517 // fcmgt v23.2s, v8.2s, v0.2s
+	MOVD	$exp232consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S2]
-	VORR	V27.B8, V0.B8, V5.B8
-	VMOV	V8.B16, V17.B16
-	VBSL	V7.B8, V5.B8, V17.B8
-	VMOV	V19.B16, V11.B16
-	VBSL	V10.B8, V17.B8, V11.B8
-	VMOV	V11.B16, V10.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V28.B8, V27.B8, V17.B8
+	WORD	$0x0e20e410 // fcmeq v16.2s, v0.2s, v0.2s
+	WORD	$0x2e205a10 // mvn v16.8b, v16.8b
+	MOVD	$exp232consts<>+76(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VORR	V11.B8, V0.B8, V24.B8
+	VMOV	V16.B16, V9.B16
+	VBSL	V17.B8, V24.B8, V9.B8
+	VMOV	V19.B16, V5.B16
+	VBSL	V10.B8, V9.B8, V5.B8
+	VMOV	V5.B16, V10.B16
 mathblock129:
 	VMOV	V10.B16, V12.B16
 	FMOVS	F12, (R10)
@@ -15826,944 +16424,1060 @@ loop:
 	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V0.B16, V17.B16
+	WORD	$0x6ea0e611 // fcmgt v17.4s, v16.4s, v0.4s
 	MOVD	$sigmoid32consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V0.B16, V19.B16
 	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V20.B16
-	VFMLA	V18.S4, V17.S4, V20.S4
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$sigmoid32consts<>+16(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V17.B16, V24.B16
-	VFMLS	V23.S4, V22.S4, V24.S4
+	VLD1R	(R19), [V20.S4]
 	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V17.B16, V22.B16
+	VBSL	V21.B16, V20.B16, V22.B16
+	WORD	$0x4e36f677 // fmax v23.4s, v19.4s, v22.4s
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V24.B16, V26.B16
-	VFMLS	V25.S4, V22.S4, V26.S4
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
 	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.S4, V28.S4, V5.S4
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V28.B16, V4.B16
-	VFMLA	V26.S4, V27.S4, V4.S4
-	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V20.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[0]
-	VMOV	V20.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[1]
-	VMOV	V20.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[2]
-	VMOV	V20.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[3]
-	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
-	VMOV	V7.B16, V8.B16
-	VFMLA	V4.S4, V5.S4, V8.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V20.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V20.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V20.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V20.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	VSHL	$19, V20.S4, V10.S4
-	VADD	V10.S4, V9.S4, V11.S4
-	VMOV	V11.B16, V16.B16
-	VFMLA	V11.S4, V8.S4, V16.S4
-	WORD	$0x4eb0d572 // fsub v18.4s, v11.4s, v16.4s
-	VMOV	V18.B16, V19.B16
-	VFMLA	V11.S4, V8.S4, V19.S4
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e30d6b7 // fadd v23.4s, v21.4s, v16.4s
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4eb7d639 // fsub v25.4s, v17.4s, v23.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e33d6d8 // fadd v24.4s, v22.4s, v19.4s
+	VLD1R	(R19), [V6.S4]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.S4, V28.S4, V7.S4
 	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea0e77c // fcmgt v28.4s, v27.4s, v0.4s
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V28.B16, V6.B16
-	VBSL	V26.B16, V16.B16, V6.B16
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V28.B16, V4.B16
-	VBSL	V5.B16, V19.B16, V4.B16
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e37fcf4 // fdiv v20.4s, v7.4s, v23.4s
-	WORD	$0x6e34dcc9 // fmul v9.4s, v6.4s, v20.4s
-	VMOV	V6.B16, V10.B16
-	VFMLS	V23.S4, V9.S4, V10.S4
-	WORD	$0x4e24d548 // fadd v8.4s, v10.4s, v4.4s
-	VMOV	V8.B16, V11.B16
-	VFMLS	V24.S4, V9.S4, V11.S4
-	VMOV	V9.B16, V18.B16
-	VFMLA	V20.S4, V11.S4, V18.S4
+	VLD1R	(R19), [V8.S4]
 	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V0.B16, V17.B16
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V7.S4, V8.S4, V10.S4
+	WORD	$0x6e27dceb // fmul v11.4s, v7.4s, v7.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[3]
+	WORD	$0x4e30d4f2 // fadd v18.4s, v7.4s, v16.4s
+	VMOV	V18.B16, V20.B16
+	VFMLA	V10.S4, V11.S4, V20.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	VSHL	$19, V26.S4, V19.S4
+	VADD	V19.S4, V21.S4, V22.S4
+	VMOV	V22.B16, V24.B16
+	VFMLA	V22.S4, V20.S4, V24.S4
+	WORD	$0x4eb8d6d9 // fsub v25.4s, v22.4s, v24.4s
+	VMOV	V25.B16, V27.B16
+	VFMLA	V22.S4, V20.S4, V27.S4
 	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x4eb7d4dc // fsub v28.4s, v6.4s, v23.4s
+	WORD	$0x4e38d785 // fadd v5.4s, v28.4s, v24.4s
+	WORD	$0x4e3bd4a8 // fadd v8.4s, v5.4s, v27.4s
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V17.B16, V7.B16
+	VBSL	V9.B16, V24.B16, V7.B16
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V17.B16, V11.B16
+	VBSL	V16.B16, V27.B16, V11.B16
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6e37fd52 // fdiv v18.4s, v10.4s, v23.4s
+	WORD	$0x6e32dcfa // fmul v26.4s, v7.4s, v18.4s
+	VMOV	V7.B16, V21.B16
+	VFMLS	V23.S4, V26.S4, V21.S4
+	WORD	$0x4e2bd6b3 // fadd v19.4s, v21.4s, v11.4s
+	VMOV	V19.B16, V20.B16
+	VFMLS	V8.S4, V26.S4, V20.S4
+	VMOV	V26.B16, V22.B16
+	VFMLA	V18.S4, V20.S4, V22.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
 	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb1e736 // fcmgt v22.4s, v25.4s, v17.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
+	WORD	$0x6eb9e404 // fcmgt v4.4s, v0.4s, v25.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	WORD	$0x6eb0a886 // umaxv s6, v4.4s
+	FMOVS	F6, R20
 	CBZ	R20, mathblock157
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V26.S4]
-	WORD	$0x6ea0e750 // fcmgt v16.4s, v26.4s, v0.4s
-	MOVD	$sigmoid32consts<>+4(SB), R19
-	VLD1R	(R19), [V5.S4]
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V28.B16, V19.B16
-	VFMLA	V5.S4, V0.S4, V19.S4
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea7d677 // fsub v23.4s, v19.4s, v7.4s
 	MOVD	$sigmoid32consts<>+16(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V0.B16, V10.B16
-	VFMLS	V6.S4, V23.S4, V10.S4
-	MOVD	$sigmoid32consts<>+12(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V10.B16, V24.B16
-	VFMLS	V4.S4, V23.S4, V24.S4
+	VLD1R	(R19), [V28.S4]
 	MOVD	$sigmoid32consts<>+20(SB), R19
-	VLD1R	(R19), [V8.S4]
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V9.B16
+	VFMLA	V28.S4, V0.S4, V9.S4
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d530 // fsub v16.4s, v9.4s, v24.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V0.B16, V27.B16
+	VFMLS	V17.S4, V16.S4, V27.S4
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V20.B16
-	VFMLA	V24.S4, V8.S4, V20.S4
-	WORD	$0x6e38df09 // fmul v9.4s, v24.4s, v24.4s
+	VLD1R	(R19), [V10.S4]
+	VMOV	V27.B16, V23.B16
+	VFMLS	V10.S4, V16.S4, V23.S4
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V7.S4]
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V11.B16
+	VFMLA	V23.S4, V7.S4, V11.S4
+	WORD	$0x6e37dee8 // fmul v8.4s, v23.4s, v23.4s
 	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
+	VMOV	V9.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[0]
-	VMOV	V19.S[1], R20
+	VMOV	R20, V19.S[0]
+	VMOV	V9.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[1]
-	VMOV	V19.S[2], R20
+	VMOV	R20, V19.S[1]
+	VMOV	V9.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[2]
-	VMOV	V19.S[3], R20
+	VMOV	R20, V19.S[2]
+	VMOV	V9.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[3]
-	WORD	$0x4e35d719 // fadd v25.4s, v24.4s, v21.4s
-	VMOV	V25.B16, V17.B16
-	VFMLA	V20.S4, V9.S4, V17.S4
+	VMOV	R20, V19.S[3]
+	WORD	$0x4e33d6f4 // fadd v20.4s, v23.4s, v19.4s
+	VMOV	V20.B16, V18.B16
+	VFMLA	V11.S4, V8.S4, V18.S4
 	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VAND	V27.B16, V19.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V9.B16, V25.B16
 	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
+	VMOV	V9.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[0]
-	VMOV	V19.S[1], R20
+	VMOV	R20, V6.S[0]
+	VMOV	V9.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[1]
-	VMOV	V19.S[2], R20
+	VMOV	R20, V6.S[1]
+	VMOV	V9.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[2]
-	VMOV	V19.S[3], R20
+	VMOV	R20, V6.S[2]
+	VMOV	V9.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[3]
-	VSHL	$19, V26.S4, V28.S4
-	VADD	V28.S4, V5.S4, V7.S4
-	VMOV	V7.B16, V6.B16
-	VFMLA	V7.S4, V17.S4, V6.S4
+	VMOV	R20, V6.S[3]
+	VSHL	$19, V25.S4, V28.S4
+	VADD	V28.S4, V6.S4, V5.S4
+	VMOV	V5.B16, V24.B16
+	VFMLA	V5.S4, V18.S4, V24.S4
 	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V19.S4, V23.S4
-	VUSHR	$4, V23.S4, V10.S4
-	VUSHR	$1, V10.S4, V8.S4
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V9.S4, V10.S4
+	VUSHR	$4, V10.S4, V16.S4
+	VUSHR	$1, V16.S4, V27.S4
 	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VSUB	V11.S4, V8.S4, V24.S4
-	VSHL	$23, V24.S4, V21.S4
-	VSUB	V8.S4, V10.S4, V9.S4
+	VLD1R	(R19), [V7.S4]
+	VSUB	V7.S4, V27.S4, V21.S4
+	VSHL	$23, V21.S4, V23.S4
+	VSUB	V27.S4, V16.S4, V19.S4
 	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V9.S4, V25.S4
-	VSHL	$23, V25.S4, V27.S4
-	WORD	$0x6e35dcda // fmul v26.4s, v6.4s, v21.4s
-	WORD	$0x6e3bdf45 // fmul v5.4s, v26.4s, v27.4s
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V19.S4, V11.S4
+	VSHL	$23, V11.S4, V20.S4
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6ea0e759 // fcmgt v25.4s, v26.4s, v0.4s
+	WORD	$0x6e37df06 // fmul v6.4s, v24.4s, v23.4s
 	MOVD	$sigmoid32consts<>+56(SB), R19
 	VLD1R	(R19), [V28.S4]
-	WORD	$0x6ebce411 // fcmgt v17.4s, v0.4s, v28.4s
+	VADD	V28.S4, V20.S4, V18.S4
+	VMOV	V25.B16, V5.B16
+	VBSL	V20.B16, V18.B16, V5.B16
+	WORD	$0x6e25dcd1 // fmul v17.4s, v6.4s, v5.4s
 	MOVD	$sigmoid32consts<>+60(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V17.B16, V4.B16
-	VBSL	V5.B16, V7.B16, V4.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6ea0e677 // fcmgt v23.4s, v19.4s, v0.4s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V23.B16, V24.B16
-	VBSL	V4.B16, V11.B16, V24.B16
-	WORD	$0x4e20e40a // fcmeq v10.4s, v0.4s, v0.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6eb1e52a // fcmgt v10.4s, v9.4s, v17.4s
+	VAND	V10.B16, V25.B16, V7.B16
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb1e6b0 // fcmgt v16.4s, v21.4s, v17.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	VAND	V16.B16, V25.B16, V27.B16
+	MOVD	$sigmoid32consts<>+60(SB), R19
 	VLD1R	(R19), [V8.S4]
-	VORR	V8.B16, V0.B16, V20.B16
-	VMOV	V10.B16, V9.B16
-	VBSL	V24.B16, V20.B16, V9.B16
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V16.B16, V6.B16
-	VBSL	V25.B16, V9.B16, V6.B16
-	WORD	$0x4e20e415 // fcmeq v21.4s, v0.4s, v0.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	WORD	$0x4e28d633 // fadd v19.4s, v17.4s, v8.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VSUB	V11.S4, V19.S4, V26.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V27.B16, V28.B16
+	VBSL	V23.B16, V24.B16, V28.B16
+	WORD	$0x6e3cde32 // fmul v18.4s, v17.4s, v28.4s
+	VMOV	V7.B16, V20.B16
+	VBSL	V18.B16, V26.B16, V20.B16
 	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V0.B16, V27.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V6.B16, V27.B16, V28.B16
-	VMOV	V22.B16, V7.B16
-	VBSL	V18.B16, V28.B16, V7.B16
-	VMOV	V7.B16, V18.B16
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6ea6e405 // fcmgt v5.4s, v0.4s, v6.4s
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V10.B16
+	VBSL	V20.B16, V9.B16, V10.B16
+	MOVD	$sigmoid32consts<>+76(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6ea0e6b9 // fcmgt v25.4s, v21.4s, v0.4s
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V25.B16, V8.B16
+	VBSL	V10.B16, V16.B16, V8.B16
+	WORD	$0x4e20e40b // fcmeq v11.4s, v0.4s, v0.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$sigmoid32consts<>+80(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V0.B16, V24.B16
+	VMOV	V11.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid32consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V0.B16, V28.B16
+	VMOV	V27.B16, V7.B16
+	VBSL	V23.B16, V28.B16, V7.B16
+	VMOV	V4.B16, V26.B16
+	VBSL	V22.B16, V7.B16, V26.B16
+	VMOV	V26.B16, V22.B16
 mathblock157:
-	VMOV	V18.B16, V12.B16
+	VMOV	V22.B16, V12.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V1.B16, V17.B16
+	WORD	$0x6ea1e611 // fcmgt v17.4s, v16.4s, v1.4s
 	MOVD	$sigmoid32consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V1.B16, V19.B16
 	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V20.B16
-	VFMLA	V18.S4, V17.S4, V20.S4
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$sigmoid32consts<>+16(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V17.B16, V24.B16
-	VFMLS	V23.S4, V22.S4, V24.S4
+	VLD1R	(R19), [V20.S4]
 	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V17.B16, V22.B16
+	VBSL	V21.B16, V20.B16, V22.B16
+	WORD	$0x4e36f677 // fmax v23.4s, v19.4s, v22.4s
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V24.B16, V26.B16
-	VFMLS	V25.S4, V22.S4, V26.S4
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
 	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.S4, V28.S4, V5.S4
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V28.B16, V4.B16
-	VFMLA	V26.S4, V27.S4, V4.S4
-	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V20.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[0]
-	VMOV	V20.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[1]
-	VMOV	V20.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[2]
-	VMOV	V20.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[3]
-	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
-	VMOV	V7.B16, V8.B16
-	VFMLA	V4.S4, V5.S4, V8.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V20.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V20.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V20.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V20.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	VSHL	$19, V20.S4, V10.S4
-	VADD	V10.S4, V9.S4, V11.S4
-	VMOV	V11.B16, V16.B16
-	VFMLA	V11.S4, V8.S4, V16.S4
-	WORD	$0x4eb0d572 // fsub v18.4s, v11.4s, v16.4s
-	VMOV	V18.B16, V19.B16
-	VFMLA	V11.S4, V8.S4, V19.S4
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e30d6b7 // fadd v23.4s, v21.4s, v16.4s
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4eb7d639 // fsub v25.4s, v17.4s, v23.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e33d6d8 // fadd v24.4s, v22.4s, v19.4s
+	VLD1R	(R19), [V6.S4]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.S4, V28.S4, V7.S4
 	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea1e77c // fcmgt v28.4s, v27.4s, v1.4s
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V28.B16, V6.B16
-	VBSL	V26.B16, V16.B16, V6.B16
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V28.B16, V4.B16
-	VBSL	V5.B16, V19.B16, V4.B16
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e37fcf4 // fdiv v20.4s, v7.4s, v23.4s
-	WORD	$0x6e34dcc9 // fmul v9.4s, v6.4s, v20.4s
-	VMOV	V6.B16, V10.B16
-	VFMLS	V23.S4, V9.S4, V10.S4
-	WORD	$0x4e24d548 // fadd v8.4s, v10.4s, v4.4s
-	VMOV	V8.B16, V11.B16
-	VFMLS	V24.S4, V9.S4, V11.S4
-	VMOV	V9.B16, V18.B16
-	VFMLA	V20.S4, V11.S4, V18.S4
+	VLD1R	(R19), [V8.S4]
 	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V1.B16, V17.B16
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V7.S4, V8.S4, V10.S4
+	WORD	$0x6e27dceb // fmul v11.4s, v7.4s, v7.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[3]
+	WORD	$0x4e30d4f2 // fadd v18.4s, v7.4s, v16.4s
+	VMOV	V18.B16, V20.B16
+	VFMLA	V10.S4, V11.S4, V20.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	VSHL	$19, V26.S4, V19.S4
+	VADD	V19.S4, V21.S4, V22.S4
+	VMOV	V22.B16, V24.B16
+	VFMLA	V22.S4, V20.S4, V24.S4
+	WORD	$0x4eb8d6d9 // fsub v25.4s, v22.4s, v24.4s
+	VMOV	V25.B16, V27.B16
+	VFMLA	V22.S4, V20.S4, V27.S4
 	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x4eb7d4dc // fsub v28.4s, v6.4s, v23.4s
+	WORD	$0x4e38d785 // fadd v5.4s, v28.4s, v24.4s
+	WORD	$0x4e3bd4a8 // fadd v8.4s, v5.4s, v27.4s
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V17.B16, V7.B16
+	VBSL	V9.B16, V24.B16, V7.B16
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V17.B16, V11.B16
+	VBSL	V16.B16, V27.B16, V11.B16
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6e37fd52 // fdiv v18.4s, v10.4s, v23.4s
+	WORD	$0x6e32dcfa // fmul v26.4s, v7.4s, v18.4s
+	VMOV	V7.B16, V21.B16
+	VFMLS	V23.S4, V26.S4, V21.S4
+	WORD	$0x4e2bd6b3 // fadd v19.4s, v21.4s, v11.4s
+	VMOV	V19.B16, V20.B16
+	VFMLS	V8.S4, V26.S4, V20.S4
+	VMOV	V26.B16, V22.B16
+	VFMLA	V18.S4, V20.S4, V22.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
 	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb1e736 // fcmgt v22.4s, v25.4s, v17.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
+	WORD	$0x6eb9e424 // fcmgt v4.4s, v1.4s, v25.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	WORD	$0x6eb0a886 // umaxv s6, v4.4s
+	FMOVS	F6, R20
 	CBZ	R20, mathblock158
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V26.S4]
-	WORD	$0x6ea1e750 // fcmgt v16.4s, v26.4s, v1.4s
-	MOVD	$sigmoid32consts<>+4(SB), R19
-	VLD1R	(R19), [V5.S4]
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V28.B16, V19.B16
-	VFMLA	V5.S4, V1.S4, V19.S4
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea7d677 // fsub v23.4s, v19.4s, v7.4s
 	MOVD	$sigmoid32consts<>+16(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V1.B16, V10.B16
-	VFMLS	V6.S4, V23.S4, V10.S4
-	MOVD	$sigmoid32consts<>+12(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V10.B16, V24.B16
-	VFMLS	V4.S4, V23.S4, V24.S4
+	VLD1R	(R19), [V28.S4]
 	MOVD	$sigmoid32consts<>+20(SB), R19
-	VLD1R	(R19), [V8.S4]
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V9.B16
+	VFMLA	V28.S4, V1.S4, V9.S4
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d530 // fsub v16.4s, v9.4s, v24.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V1.B16, V27.B16
+	VFMLS	V17.S4, V16.S4, V27.S4
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V20.B16
-	VFMLA	V24.S4, V8.S4, V20.S4
-	WORD	$0x6e38df09 // fmul v9.4s, v24.4s, v24.4s
+	VLD1R	(R19), [V10.S4]
+	VMOV	V27.B16, V23.B16
+	VFMLS	V10.S4, V16.S4, V23.S4
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V7.S4]
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V11.B16
+	VFMLA	V23.S4, V7.S4, V11.S4
+	WORD	$0x6e37dee8 // fmul v8.4s, v23.4s, v23.4s
 	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
+	VMOV	V9.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[0]
-	VMOV	V19.S[1], R20
+	VMOV	R20, V19.S[0]
+	VMOV	V9.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[1]
-	VMOV	V19.S[2], R20
+	VMOV	R20, V19.S[1]
+	VMOV	V9.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[2]
-	VMOV	V19.S[3], R20
+	VMOV	R20, V19.S[2]
+	VMOV	V9.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[3]
-	WORD	$0x4e35d719 // fadd v25.4s, v24.4s, v21.4s
-	VMOV	V25.B16, V17.B16
-	VFMLA	V20.S4, V9.S4, V17.S4
+	VMOV	R20, V19.S[3]
+	WORD	$0x4e33d6f4 // fadd v20.4s, v23.4s, v19.4s
+	VMOV	V20.B16, V18.B16
+	VFMLA	V11.S4, V8.S4, V18.S4
 	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VAND	V27.B16, V19.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V9.B16, V25.B16
 	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
+	VMOV	V9.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[0]
-	VMOV	V19.S[1], R20
+	VMOV	R20, V6.S[0]
+	VMOV	V9.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[1]
-	VMOV	V19.S[2], R20
+	VMOV	R20, V6.S[1]
+	VMOV	V9.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[2]
-	VMOV	V19.S[3], R20
+	VMOV	R20, V6.S[2]
+	VMOV	V9.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[3]
-	VSHL	$19, V26.S4, V28.S4
-	VADD	V28.S4, V5.S4, V7.S4
-	VMOV	V7.B16, V6.B16
-	VFMLA	V7.S4, V17.S4, V6.S4
+	VMOV	R20, V6.S[3]
+	VSHL	$19, V25.S4, V28.S4
+	VADD	V28.S4, V6.S4, V5.S4
+	VMOV	V5.B16, V24.B16
+	VFMLA	V5.S4, V18.S4, V24.S4
 	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V19.S4, V23.S4
-	VUSHR	$4, V23.S4, V10.S4
-	VUSHR	$1, V10.S4, V8.S4
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V9.S4, V10.S4
+	VUSHR	$4, V10.S4, V16.S4
+	VUSHR	$1, V16.S4, V27.S4
 	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VSUB	V11.S4, V8.S4, V24.S4
-	VSHL	$23, V24.S4, V21.S4
-	VSUB	V8.S4, V10.S4, V9.S4
+	VLD1R	(R19), [V7.S4]
+	VSUB	V7.S4, V27.S4, V21.S4
+	VSHL	$23, V21.S4, V23.S4
+	VSUB	V27.S4, V16.S4, V19.S4
 	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V9.S4, V25.S4
-	VSHL	$23, V25.S4, V27.S4
-	WORD	$0x6e35dcda // fmul v26.4s, v6.4s, v21.4s
-	WORD	$0x6e3bdf45 // fmul v5.4s, v26.4s, v27.4s
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V19.S4, V11.S4
+	VSHL	$23, V11.S4, V20.S4
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6ea1e759 // fcmgt v25.4s, v26.4s, v1.4s
+	WORD	$0x6e37df06 // fmul v6.4s, v24.4s, v23.4s
 	MOVD	$sigmoid32consts<>+56(SB), R19
 	VLD1R	(R19), [V28.S4]
-	WORD	$0x6ebce431 // fcmgt v17.4s, v1.4s, v28.4s
+	VADD	V28.S4, V20.S4, V18.S4
+	VMOV	V25.B16, V5.B16
+	VBSL	V20.B16, V18.B16, V5.B16
+	WORD	$0x6e25dcd1 // fmul v17.4s, v6.4s, v5.4s
 	MOVD	$sigmoid32consts<>+60(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V17.B16, V4.B16
-	VBSL	V5.B16, V7.B16, V4.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6ea1e677 // fcmgt v23.4s, v19.4s, v1.4s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V23.B16, V24.B16
-	VBSL	V4.B16, V11.B16, V24.B16
-	WORD	$0x4e21e42a // fcmeq v10.4s, v1.4s, v1.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6eb1e52a // fcmgt v10.4s, v9.4s, v17.4s
+	VAND	V10.B16, V25.B16, V7.B16
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb1e6b0 // fcmgt v16.4s, v21.4s, v17.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	VAND	V16.B16, V25.B16, V27.B16
+	MOVD	$sigmoid32consts<>+60(SB), R19
 	VLD1R	(R19), [V8.S4]
-	VORR	V8.B16, V1.B16, V20.B16
-	VMOV	V10.B16, V9.B16
-	VBSL	V24.B16, V20.B16, V9.B16
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V16.B16, V6.B16
-	VBSL	V25.B16, V9.B16, V6.B16
-	WORD	$0x4e21e435 // fcmeq v21.4s, v1.4s, v1.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	WORD	$0x4e28d633 // fadd v19.4s, v17.4s, v8.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VSUB	V11.S4, V19.S4, V26.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V27.B16, V28.B16
+	VBSL	V23.B16, V24.B16, V28.B16
+	WORD	$0x6e3cde32 // fmul v18.4s, v17.4s, v28.4s
+	VMOV	V7.B16, V20.B16
+	VBSL	V18.B16, V26.B16, V20.B16
 	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V1.B16, V27.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V6.B16, V27.B16, V28.B16
-	VMOV	V22.B16, V7.B16
-	VBSL	V18.B16, V28.B16, V7.B16
-	VMOV	V7.B16, V18.B16
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6ea6e425 // fcmgt v5.4s, v1.4s, v6.4s
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V10.B16
+	VBSL	V20.B16, V9.B16, V10.B16
+	MOVD	$sigmoid32consts<>+76(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6ea1e6b9 // fcmgt v25.4s, v21.4s, v1.4s
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V25.B16, V8.B16
+	VBSL	V10.B16, V16.B16, V8.B16
+	WORD	$0x4e21e42b // fcmeq v11.4s, v1.4s, v1.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$sigmoid32consts<>+80(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V1.B16, V24.B16
+	VMOV	V11.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e21e43b // fcmeq v27.4s, v1.4s, v1.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid32consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V1.B16, V28.B16
+	VMOV	V27.B16, V7.B16
+	VBSL	V23.B16, V28.B16, V7.B16
+	VMOV	V4.B16, V26.B16
+	VBSL	V22.B16, V7.B16, V26.B16
+	VMOV	V26.B16, V22.B16
 mathblock158:
-	VMOV	V18.B16, V13.B16
+	VMOV	V22.B16, V13.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V2.B16, V17.B16
+	WORD	$0x6ea2e611 // fcmgt v17.4s, v16.4s, v2.4s
 	MOVD	$sigmoid32consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V2.B16, V19.B16
 	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V20.B16
-	VFMLA	V18.S4, V17.S4, V20.S4
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$sigmoid32consts<>+16(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V17.B16, V24.B16
-	VFMLS	V23.S4, V22.S4, V24.S4
+	VLD1R	(R19), [V20.S4]
 	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V17.B16, V22.B16
+	VBSL	V21.B16, V20.B16, V22.B16
+	WORD	$0x4e36f677 // fmax v23.4s, v19.4s, v22.4s
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V24.B16, V26.B16
-	VFMLS	V25.S4, V22.S4, V26.S4
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
 	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.S4, V28.S4, V5.S4
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V28.B16, V4.B16
-	VFMLA	V26.S4, V27.S4, V4.S4
-	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V20.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[0]
-	VMOV	V20.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[1]
-	VMOV	V20.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[2]
-	VMOV	V20.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[3]
-	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
-	VMOV	V7.B16, V8.B16
-	VFMLA	V4.S4, V5.S4, V8.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V20.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V20.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V20.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V20.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	VSHL	$19, V20.S4, V10.S4
-	VADD	V10.S4, V9.S4, V11.S4
-	VMOV	V11.B16, V16.B16
-	VFMLA	V11.S4, V8.S4, V16.S4
-	WORD	$0x4eb0d572 // fsub v18.4s, v11.4s, v16.4s
-	VMOV	V18.B16, V19.B16
-	VFMLA	V11.S4, V8.S4, V19.S4
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e30d6b7 // fadd v23.4s, v21.4s, v16.4s
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4eb7d639 // fsub v25.4s, v17.4s, v23.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e33d6d8 // fadd v24.4s, v22.4s, v19.4s
+	VLD1R	(R19), [V6.S4]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.S4, V28.S4, V7.S4
 	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea2e77c // fcmgt v28.4s, v27.4s, v2.4s
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V28.B16, V6.B16
-	VBSL	V26.B16, V16.B16, V6.B16
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V28.B16, V4.B16
-	VBSL	V5.B16, V19.B16, V4.B16
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e37fcf4 // fdiv v20.4s, v7.4s, v23.4s
-	WORD	$0x6e34dcc9 // fmul v9.4s, v6.4s, v20.4s
-	VMOV	V6.B16, V10.B16
-	VFMLS	V23.S4, V9.S4, V10.S4
-	WORD	$0x4e24d548 // fadd v8.4s, v10.4s, v4.4s
-	VMOV	V8.B16, V11.B16
-	VFMLS	V24.S4, V9.S4, V11.S4
-	VMOV	V9.B16, V18.B16
-	VFMLA	V20.S4, V11.S4, V18.S4
+	VLD1R	(R19), [V8.S4]
 	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V2.B16, V17.B16
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V7.S4, V8.S4, V10.S4
+	WORD	$0x6e27dceb // fmul v11.4s, v7.4s, v7.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[3]
+	WORD	$0x4e30d4f2 // fadd v18.4s, v7.4s, v16.4s
+	VMOV	V18.B16, V20.B16
+	VFMLA	V10.S4, V11.S4, V20.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	VSHL	$19, V26.S4, V19.S4
+	VADD	V19.S4, V21.S4, V22.S4
+	VMOV	V22.B16, V24.B16
+	VFMLA	V22.S4, V20.S4, V24.S4
+	WORD	$0x4eb8d6d9 // fsub v25.4s, v22.4s, v24.4s
+	VMOV	V25.B16, V27.B16
+	VFMLA	V22.S4, V20.S4, V27.S4
 	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V4.S4]
+	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x4eb7d4dc // fsub v28.4s, v6.4s, v23.4s
+	WORD	$0x4e38d785 // fadd v5.4s, v28.4s, v24.4s
+	WORD	$0x4e3bd4a8 // fadd v8.4s, v5.4s, v27.4s
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V17.B16, V7.B16
+	VBSL	V9.B16, V24.B16, V7.B16
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V17.B16, V11.B16
+	VBSL	V16.B16, V27.B16, V11.B16
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6e37fd52 // fdiv v18.4s, v10.4s, v23.4s
+	WORD	$0x6e32dcfa // fmul v26.4s, v7.4s, v18.4s
+	VMOV	V7.B16, V21.B16
+	VFMLS	V23.S4, V26.S4, V21.S4
+	WORD	$0x4e2bd6b3 // fadd v19.4s, v21.4s, v11.4s
+	VMOV	V19.B16, V20.B16
+	VFMLS	V8.S4, V26.S4, V20.S4
+	VMOV	V26.B16, V22.B16
+	VFMLA	V18.S4, V20.S4, V22.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
 	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb1e736 // fcmgt v22.4s, v25.4s, v17.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
+	WORD	$0x6eb9e444 // fcmgt v4.4s, v2.4s, v25.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	WORD	$0x6eb0a886 // umaxv s6, v4.4s
+	FMOVS	F6, R20
 	CBZ	R20, mathblock159
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V26.S4]
-	WORD	$0x6ea2e750 // fcmgt v16.4s, v26.4s, v2.4s
-	MOVD	$sigmoid32consts<>+4(SB), R19
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V5.S4]
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V28.B16, V19.B16
-	VFMLA	V5.S4, V2.S4, V19.S4
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea7d677 // fsub v23.4s, v19.4s, v7.4s
-	MOVD	$sigmoid32consts<>+16(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V2.B16, V10.B16
-	VFMLS	V6.S4, V23.S4, V10.S4
-	MOVD	$sigmoid32consts<>+12(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V10.B16, V24.B16
-	VFMLS	V4.S4, V23.S4, V24.S4
+	VMOV	V5.B16, V9.B16
+	VFMLA	V28.S4, V2.S4, V9.S4
 	MOVD	$sigmoid32consts<>+20(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V20.B16
-	VFMLA	V24.S4, V8.S4, V20.S4
-	WORD	$0x6e38df09 // fmul v9.4s, v24.4s, v24.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V21.S[3]
-	WORD	$0x4e35d719 // fadd v25.4s, v24.4s, v21.4s
-	VMOV	V25.B16, V17.B16
-	VFMLA	V20.S4, V9.S4, V17.S4
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VAND	V27.B16, V19.B16, V26.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[3]
-	VSHL	$19, V26.S4, V28.S4
-	VADD	V28.S4, V5.S4, V7.S4
-	VMOV	V7.B16, V6.B16
-	VFMLA	V7.S4, V17.S4, V6.S4
-	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V19.S4, V23.S4
-	VUSHR	$4, V23.S4, V10.S4
-	VUSHR	$1, V10.S4, V8.S4
-	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VSUB	V11.S4, V8.S4, V24.S4
-	VSHL	$23, V24.S4, V21.S4
-	VSUB	V8.S4, V10.S4, V9.S4
-	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V9.S4, V25.S4
-	VSHL	$23, V25.S4, V27.S4
-	WORD	$0x6e35dcda // fmul v26.4s, v6.4s, v21.4s
-	WORD	$0x6e3bdf45 // fmul v5.4s, v26.4s, v27.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6ebce451 // fcmgt v17.4s, v2.4s, v28.4s
-	MOVD	$sigmoid32consts<>+60(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V17.B16, V4.B16
-	VBSL	V5.B16, V7.B16, V4.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6ea2e677 // fcmgt v23.4s, v19.4s, v2.4s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V23.B16, V24.B16
-	VBSL	V4.B16, V11.B16, V24.B16
-	WORD	$0x4e22e44a // fcmeq v10.4s, v2.4s, v2.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VORR	V8.B16, V2.B16, V20.B16
-	VMOV	V10.B16, V9.B16
-	VBSL	V24.B16, V20.B16, V9.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d530 // fsub v16.4s, v9.4s, v24.4s
 	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V16.B16, V6.B16
-	VBSL	V25.B16, V9.B16, V6.B16
-	WORD	$0x4e22e455 // fcmeq v21.4s, v2.4s, v2.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V2.B16, V27.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V6.B16, V27.B16, V28.B16
-	VMOV	V22.B16, V7.B16
-	VBSL	V18.B16, V28.B16, V7.B16
-	VMOV	V7.B16, V18.B16
-mathblock159:
-	VMOV	V18.B16, V14.B16
-	MOVD	$sigmoid32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V3.B16, V17.B16
-	MOVD	$sigmoid32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V20.B16
-	VFMLA	V18.S4, V17.S4, V20.S4
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$sigmoid32consts<>+16(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V17.B16, V24.B16
-	VFMLS	V23.S4, V22.S4, V24.S4
-	MOVD	$sigmoid32consts<>+12(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V24.B16, V26.B16
-	VFMLS	V25.S4, V22.S4, V26.S4
-	MOVD	$sigmoid32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
+	VLD1R	(R19), [V17.S4]
+	VMOV	V2.B16, V27.B16
+	VFMLS	V17.S4, V16.S4, V27.S4
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V28.B16, V4.B16
-	VFMLA	V26.S4, V27.S4, V4.S4
-	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	VLD1R	(R19), [V10.S4]
+	VMOV	V27.B16, V23.B16
+	VFMLS	V10.S4, V16.S4, V23.S4
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V7.S4]
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V11.B16
+	VFMLA	V23.S4, V7.S4, V11.S4
+	WORD	$0x6e37dee8 // fmul v8.4s, v23.4s, v23.4s
 	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V20.S[0], R20
+	VMOV	V9.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[0]
+	VMOV	V9.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[1]
+	VMOV	V9.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[2]
+	VMOV	V9.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[3]
+	WORD	$0x4e33d6f4 // fadd v20.4s, v23.4s, v19.4s
+	VMOV	V20.B16, V18.B16
+	VFMLA	V11.S4, V8.S4, V18.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V9.B16, V25.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V9.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[0]
-	VMOV	V20.S[1], R20
+	VMOV	V9.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[1]
-	VMOV	V20.S[2], R20
+	VMOV	V9.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[2]
-	VMOV	V20.S[3], R20
+	VMOV	V9.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
-	VMOV	V7.B16, V8.B16
-	VFMLA	V4.S4, V5.S4, V8.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V20.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V20.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V20.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V20.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	VSHL	$19, V20.S4, V10.S4
-	VADD	V10.S4, V9.S4, V11.S4
-	VMOV	V11.B16, V16.B16
-	VFMLA	V11.S4, V8.S4, V16.S4
-	WORD	$0x4eb0d572 // fsub v18.4s, v11.4s, v16.4s
-	VMOV	V18.B16, V19.B16
-	VFMLA	V11.S4, V8.S4, V19.S4
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e30d6b7 // fadd v23.4s, v21.4s, v16.4s
-	MOVD	$sigmoid32consts<>+28(SB), R19
+	VSHL	$19, V25.S4, V28.S4
+	VADD	V28.S4, V6.S4, V5.S4
+	VMOV	V5.B16, V24.B16
+	VFMLA	V5.S4, V18.S4, V24.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4eb7d639 // fsub v25.4s, v17.4s, v23.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e33d6d8 // fadd v24.4s, v22.4s, v19.4s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea3e77c // fcmgt v28.4s, v27.4s, v3.4s
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V28.B16, V6.B16
-	VBSL	V26.B16, V16.B16, V6.B16
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V28.B16, V4.B16
-	VBSL	V5.B16, V19.B16, V4.B16
-	MOVD	$sigmoid32consts<>+28(SB), R19
+	VSUB	V17.S4, V9.S4, V10.S4
+	VUSHR	$4, V10.S4, V16.S4
+	VUSHR	$1, V16.S4, V27.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e37fcf4 // fdiv v20.4s, v7.4s, v23.4s
-	WORD	$0x6e34dcc9 // fmul v9.4s, v6.4s, v20.4s
-	VMOV	V6.B16, V10.B16
-	VFMLS	V23.S4, V9.S4, V10.S4
-	WORD	$0x4e24d548 // fadd v8.4s, v10.4s, v4.4s
-	VMOV	V8.B16, V11.B16
-	VFMLS	V24.S4, V9.S4, V11.S4
-	VMOV	V9.B16, V18.B16
-	VFMLA	V20.S4, V11.S4, V18.S4
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V3.B16, V17.B16
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb1e736 // fcmgt v22.4s, v25.4s, v17.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock160
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V26.S4]
-	WORD	$0x6ea3e750 // fcmgt v16.4s, v26.4s, v3.4s
-	MOVD	$sigmoid32consts<>+4(SB), R19
-	VLD1R	(R19), [V5.S4]
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V28.B16, V19.B16
-	VFMLA	V5.S4, V3.S4, V19.S4
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea7d677 // fsub v23.4s, v19.4s, v7.4s
-	MOVD	$sigmoid32consts<>+16(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V3.B16, V10.B16
-	VFMLS	V6.S4, V23.S4, V10.S4
-	MOVD	$sigmoid32consts<>+12(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V10.B16, V24.B16
-	VFMLS	V4.S4, V23.S4, V24.S4
-	MOVD	$sigmoid32consts<>+20(SB), R19
+	VSUB	V7.S4, V27.S4, V21.S4
+	VSHL	$23, V21.S4, V23.S4
+	VSUB	V27.S4, V16.S4, V19.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S4]
-	MOVD	$sigmoid32consts<>+24(SB), R19
+	VSUB	V8.S4, V19.S4, V11.S4
+	VSHL	$23, V11.S4, V20.S4
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6ea2e759 // fcmgt v25.4s, v26.4s, v2.4s
+	WORD	$0x6e37df06 // fmul v6.4s, v24.4s, v23.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VADD	V28.S4, V20.S4, V18.S4
+	VMOV	V25.B16, V5.B16
+	VBSL	V20.B16, V18.B16, V5.B16
+	WORD	$0x6e25dcd1 // fmul v17.4s, v6.4s, v5.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6eb1e52a // fcmgt v10.4s, v9.4s, v17.4s
+	VAND	V10.B16, V25.B16, V7.B16
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb1e6b0 // fcmgt v16.4s, v21.4s, v17.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	VAND	V16.B16, V25.B16, V27.B16
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4e28d633 // fadd v19.4s, v17.4s, v8.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V20.B16
-	VFMLA	V24.S4, V8.S4, V20.S4
-	WORD	$0x6e38df09 // fmul v9.4s, v24.4s, v24.4s
+	VSUB	V11.S4, V19.S4, V26.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V27.B16, V28.B16
+	VBSL	V23.B16, V24.B16, V28.B16
+	WORD	$0x6e3cde32 // fmul v18.4s, v17.4s, v28.4s
+	VMOV	V7.B16, V20.B16
+	VBSL	V18.B16, V26.B16, V20.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6ea6e445 // fcmgt v5.4s, v2.4s, v6.4s
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V10.B16
+	VBSL	V20.B16, V9.B16, V10.B16
+	MOVD	$sigmoid32consts<>+76(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6ea2e6b9 // fcmgt v25.4s, v21.4s, v2.4s
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V25.B16, V8.B16
+	VBSL	V10.B16, V16.B16, V8.B16
+	WORD	$0x4e22e44b // fcmeq v11.4s, v2.4s, v2.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$sigmoid32consts<>+80(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V2.B16, V24.B16
+	VMOV	V11.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e22e45b // fcmeq v27.4s, v2.4s, v2.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid32consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V2.B16, V28.B16
+	VMOV	V27.B16, V7.B16
+	VBSL	V23.B16, V28.B16, V7.B16
+	VMOV	V4.B16, V26.B16
+	VBSL	V22.B16, V7.B16, V26.B16
+	VMOV	V26.B16, V22.B16
+mathblock159:
+	VMOV	V22.B16, V14.B16
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea3e611 // fcmgt v17.4s, v16.4s, v3.4s
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V3.B16, V19.B16
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V17.B16, V22.B16
+	VBSL	V21.B16, V20.B16, V22.B16
+	WORD	$0x4e36f677 // fmax v23.4s, v19.4s, v22.4s
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.S4, V28.S4, V5.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.S4, V28.S4, V7.S4
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V8.S4]
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V7.S4, V8.S4, V10.S4
+	WORD	$0x6e27dceb // fmul v11.4s, v7.4s, v7.4s
 	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[3]
+	WORD	$0x4e30d4f2 // fadd v18.4s, v7.4s, v16.4s
+	VMOV	V18.B16, V20.B16
+	VFMLA	V10.S4, V11.S4, V20.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[0]
-	VMOV	V19.S[1], R20
+	VMOV	V26.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[1]
-	VMOV	V19.S[2], R20
+	VMOV	V26.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[2]
-	VMOV	V19.S[3], R20
+	VMOV	V26.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[3]
-	WORD	$0x4e35d719 // fadd v25.4s, v24.4s, v21.4s
-	VMOV	V25.B16, V17.B16
-	VFMLA	V20.S4, V9.S4, V17.S4
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VAND	V27.B16, V19.B16, V26.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[3]
-	VSHL	$19, V26.S4, V28.S4
-	VADD	V28.S4, V5.S4, V7.S4
-	VMOV	V7.B16, V6.B16
-	VFMLA	V7.S4, V17.S4, V6.S4
-	MOVD	$sigmoid32consts<>+48(SB), R19
+	VSHL	$19, V26.S4, V19.S4
+	VADD	V19.S4, V21.S4, V22.S4
+	VMOV	V22.B16, V24.B16
+	VFMLA	V22.S4, V20.S4, V24.S4
+	WORD	$0x4eb8d6d9 // fsub v25.4s, v22.4s, v24.4s
+	VMOV	V25.B16, V27.B16
+	VFMLA	V22.S4, V20.S4, V27.S4
+	MOVD	$sigmoid32consts<>+40(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V19.S4, V23.S4
-	VUSHR	$4, V23.S4, V10.S4
-	VUSHR	$1, V10.S4, V8.S4
+	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x4eb7d4dc // fsub v28.4s, v6.4s, v23.4s
+	WORD	$0x4e38d785 // fadd v5.4s, v28.4s, v24.4s
+	WORD	$0x4e3bd4a8 // fadd v8.4s, v5.4s, v27.4s
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V17.B16, V7.B16
+	VBSL	V9.B16, V24.B16, V7.B16
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V17.B16, V11.B16
+	VBSL	V16.B16, V27.B16, V11.B16
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6e37fd52 // fdiv v18.4s, v10.4s, v23.4s
+	WORD	$0x6e32dcfa // fmul v26.4s, v7.4s, v18.4s
+	VMOV	V7.B16, V21.B16
+	VFMLS	V23.S4, V26.S4, V21.S4
+	WORD	$0x4e2bd6b3 // fadd v19.4s, v21.4s, v11.4s
+	VMOV	V19.B16, V20.B16
+	VFMLS	V8.S4, V26.S4, V20.S4
+	VMOV	V26.B16, V22.B16
+	VFMLA	V18.S4, V20.S4, V22.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb9e464 // fcmgt v4.4s, v3.4s, v25.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	WORD	$0x6eb0a886 // umaxv s6, v4.4s
+	FMOVS	F6, R20
+	CBZ	R20, mathblock160
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V9.B16
+	VFMLA	V28.S4, V3.S4, V9.S4
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d530 // fsub v16.4s, v9.4s, v24.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V3.B16, V27.B16
+	VFMLS	V17.S4, V16.S4, V27.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V27.B16, V23.B16
+	VFMLS	V10.S4, V16.S4, V23.S4
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V7.S4]
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V11.B16
+	VFMLA	V23.S4, V7.S4, V11.S4
+	WORD	$0x6e37dee8 // fmul v8.4s, v23.4s, v23.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V9.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[0]
+	VMOV	V9.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[1]
+	VMOV	V9.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[2]
+	VMOV	V9.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[3]
+	WORD	$0x4e33d6f4 // fadd v20.4s, v23.4s, v19.4s
+	VMOV	V20.B16, V18.B16
+	VFMLA	V11.S4, V8.S4, V18.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V9.B16, V25.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V9.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V9.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V9.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V9.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	VSHL	$19, V25.S4, V28.S4
+	VADD	V28.S4, V6.S4, V5.S4
+	VMOV	V5.B16, V24.B16
+	VFMLA	V5.S4, V18.S4, V24.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V9.S4, V10.S4
+	VUSHR	$4, V10.S4, V16.S4
+	VUSHR	$1, V16.S4, V27.S4
 	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VSUB	V11.S4, V8.S4, V24.S4
-	VSHL	$23, V24.S4, V21.S4
-	VSUB	V8.S4, V10.S4, V9.S4
+	VLD1R	(R19), [V7.S4]
+	VSUB	V7.S4, V27.S4, V21.S4
+	VSHL	$23, V21.S4, V23.S4
+	VSUB	V27.S4, V16.S4, V19.S4
 	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V9.S4, V25.S4
-	VSHL	$23, V25.S4, V27.S4
-	WORD	$0x6e35dcda // fmul v26.4s, v6.4s, v21.4s
-	WORD	$0x6e3bdf45 // fmul v5.4s, v26.4s, v27.4s
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V19.S4, V11.S4
+	VSHL	$23, V11.S4, V20.S4
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6ea3e759 // fcmgt v25.4s, v26.4s, v3.4s
+	WORD	$0x6e37df06 // fmul v6.4s, v24.4s, v23.4s
 	MOVD	$sigmoid32consts<>+56(SB), R19
 	VLD1R	(R19), [V28.S4]
-	WORD	$0x6ebce471 // fcmgt v17.4s, v3.4s, v28.4s
+	VADD	V28.S4, V20.S4, V18.S4
+	VMOV	V25.B16, V5.B16
+	VBSL	V20.B16, V18.B16, V5.B16
+	WORD	$0x6e25dcd1 // fmul v17.4s, v6.4s, v5.4s
 	MOVD	$sigmoid32consts<>+60(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V17.B16, V4.B16
-	VBSL	V5.B16, V7.B16, V4.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6ea3e677 // fcmgt v23.4s, v19.4s, v3.4s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V23.B16, V24.B16
-	VBSL	V4.B16, V11.B16, V24.B16
-	WORD	$0x4e23e46a // fcmeq v10.4s, v3.4s, v3.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6eb1e52a // fcmgt v10.4s, v9.4s, v17.4s
+	VAND	V10.B16, V25.B16, V7.B16
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb1e6b0 // fcmgt v16.4s, v21.4s, v17.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	VAND	V16.B16, V25.B16, V27.B16
+	MOVD	$sigmoid32consts<>+60(SB), R19
 	VLD1R	(R19), [V8.S4]
-	VORR	V8.B16, V3.B16, V20.B16
-	VMOV	V10.B16, V9.B16
-	VBSL	V24.B16, V20.B16, V9.B16
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V16.B16, V6.B16
-	VBSL	V25.B16, V9.B16, V6.B16
-	WORD	$0x4e23e475 // fcmeq v21.4s, v3.4s, v3.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	WORD	$0x4e28d633 // fadd v19.4s, v17.4s, v8.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VSUB	V11.S4, V19.S4, V26.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V27.B16, V28.B16
+	VBSL	V23.B16, V24.B16, V28.B16
+	WORD	$0x6e3cde32 // fmul v18.4s, v17.4s, v28.4s
+	VMOV	V7.B16, V20.B16
+	VBSL	V18.B16, V26.B16, V20.B16
 	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V3.B16, V27.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V6.B16, V27.B16, V28.B16
-	VMOV	V22.B16, V7.B16
-	VBSL	V18.B16, V28.B16, V7.B16
-	VMOV	V7.B16, V18.B16
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6ea6e465 // fcmgt v5.4s, v3.4s, v6.4s
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V10.B16
+	VBSL	V20.B16, V9.B16, V10.B16
+	MOVD	$sigmoid32consts<>+76(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6ea3e6b9 // fcmgt v25.4s, v21.4s, v3.4s
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V25.B16, V8.B16
+	VBSL	V10.B16, V16.B16, V8.B16
+	WORD	$0x4e23e46b // fcmeq v11.4s, v3.4s, v3.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$sigmoid32consts<>+80(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V3.B16, V24.B16
+	VMOV	V11.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e23e47b // fcmeq v27.4s, v3.4s, v3.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid32consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V3.B16, V28.B16
+	VMOV	V27.B16, V7.B16
+	VBSL	V23.B16, V28.B16, V7.B16
+	VMOV	V4.B16, V26.B16
+	VBSL	V22.B16, V7.B16, V26.B16
+	VMOV	V26.B16, V22.B16
 mathblock160:
-	VMOV	V18.B16, V15.B16
+	VMOV	V22.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -16772,1191 +17486,1336 @@ tail:
 	VLD1.P	32(R11), [V0.S4, V1.S4]
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V0.B16, V17.B16
+	WORD	$0x6ea0e611 // fcmgt v17.4s, v16.4s, v0.4s
 	MOVD	$sigmoid32consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V0.B16, V19.B16
 	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V20.B16
-	VFMLA	V18.S4, V17.S4, V20.S4
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$sigmoid32consts<>+16(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V17.B16, V24.B16
-	VFMLS	V23.S4, V22.S4, V24.S4
+	VLD1R	(R19), [V20.S4]
 	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V17.B16, V22.B16
+	VBSL	V21.B16, V20.B16, V22.B16
+	WORD	$0x4e36f677 // fmax v23.4s, v19.4s, v22.4s
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V24.B16, V26.B16
-	VFMLS	V25.S4, V22.S4, V26.S4
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
 	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V28.B16, V4.B16
-	VFMLA	V26.S4, V27.S4, V4.S4
-	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V20.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[0]
-	VMOV	V20.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[1]
-	VMOV	V20.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[2]
-	VMOV	V20.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[3]
-	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
-	VMOV	V7.B16, V8.B16
-	VFMLA	V4.S4, V5.S4, V8.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V20.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V20.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V20.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V20.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	VSHL	$19, V20.S4, V10.S4
-	VADD	V10.S4, V9.S4, V11.S4
-	VMOV	V11.B16, V16.B16
-	VFMLA	V11.S4, V8.S4, V16.S4
-	WORD	$0x4eb0d572 // fsub v18.4s, v11.4s, v16.4s
-	VMOV	V18.B16, V19.B16
-	VFMLA	V11.S4, V8.S4, V19.S4
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
 	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e30d6b7 // fadd v23.4s, v21.4s, v16.4s
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4eb7d639 // fsub v25.4s, v17.4s, v23.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e33d6d8 // fadd v24.4s, v22.4s, v19.4s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea0e77c // fcmgt v28.4s, v27.4s, v0.4s
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V28.B16, V6.B16
-	VBSL	V26.B16, V16.B16, V6.B16
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V28.B16, V4.B16
-	VBSL	V5.B16, V19.B16, V4.B16
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e37fcf4 // fdiv v20.4s, v7.4s, v23.4s
-	WORD	$0x6e34dcc9 // fmul v9.4s, v6.4s, v20.4s
-	VMOV	V6.B16, V10.B16
-	VFMLS	V23.S4, V9.S4, V10.S4
-	WORD	$0x4e24d548 // fadd v8.4s, v10.4s, v4.4s
-	VMOV	V8.B16, V11.B16
-	VFMLS	V24.S4, V9.S4, V11.S4
-	VMOV	V9.B16, V18.B16
-	VFMLA	V20.S4, V11.S4, V18.S4
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V0.B16, V17.B16
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb1e736 // fcmgt v22.4s, v25.4s, v17.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock161
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V26.S4]
-	WORD	$0x6ea0e750 // fcmgt v16.4s, v26.4s, v0.4s
-	MOVD	$sigmoid32consts<>+4(SB), R19
-	VLD1R	(R19), [V5.S4]
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V28.B16, V19.B16
-	VFMLA	V5.S4, V0.S4, V19.S4
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea7d677 // fsub v23.4s, v19.4s, v7.4s
-	MOVD	$sigmoid32consts<>+16(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V0.B16, V10.B16
-	VFMLS	V6.S4, V23.S4, V10.S4
-	MOVD	$sigmoid32consts<>+12(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VMOV	V10.B16, V24.B16
-	VFMLS	V4.S4, V23.S4, V24.S4
-	MOVD	$sigmoid32consts<>+20(SB), R19
-	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.S4, V28.S4, V5.S4
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V20.B16
-	VFMLA	V24.S4, V8.S4, V20.S4
-	WORD	$0x6e38df09 // fmul v9.4s, v24.4s, v24.4s
+	VLD1R	(R19), [V6.S4]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.S4, V28.S4, V7.S4
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V8.S4]
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V7.S4, V8.S4, V10.S4
+	WORD	$0x6e27dceb // fmul v11.4s, v7.4s, v7.4s
 	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[3]
+	WORD	$0x4e30d4f2 // fadd v18.4s, v7.4s, v16.4s
+	VMOV	V18.B16, V20.B16
+	VFMLA	V10.S4, V11.S4, V20.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[0]
-	VMOV	V19.S[1], R20
+	VMOV	V26.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[1]
-	VMOV	V19.S[2], R20
+	VMOV	V26.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[2]
-	VMOV	V19.S[3], R20
+	VMOV	V26.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[3]
-	WORD	$0x4e35d719 // fadd v25.4s, v24.4s, v21.4s
-	VMOV	V25.B16, V17.B16
-	VFMLA	V20.S4, V9.S4, V17.S4
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VAND	V27.B16, V19.B16, V26.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[3]
-	VSHL	$19, V26.S4, V28.S4
-	VADD	V28.S4, V5.S4, V7.S4
-	VMOV	V7.B16, V6.B16
-	VFMLA	V7.S4, V17.S4, V6.S4
-	MOVD	$sigmoid32consts<>+48(SB), R19
+	VSHL	$19, V26.S4, V19.S4
+	VADD	V19.S4, V21.S4, V22.S4
+	VMOV	V22.B16, V24.B16
+	VFMLA	V22.S4, V20.S4, V24.S4
+	WORD	$0x4eb8d6d9 // fsub v25.4s, v22.4s, v24.4s
+	VMOV	V25.B16, V27.B16
+	VFMLA	V22.S4, V20.S4, V27.S4
+	MOVD	$sigmoid32consts<>+40(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V19.S4, V23.S4
-	VUSHR	$4, V23.S4, V10.S4
-	VUSHR	$1, V10.S4, V8.S4
-	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VSUB	V11.S4, V8.S4, V24.S4
-	VSHL	$23, V24.S4, V21.S4
-	VSUB	V8.S4, V10.S4, V9.S4
-	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V9.S4, V25.S4
-	VSHL	$23, V25.S4, V27.S4
-	WORD	$0x6e35dcda // fmul v26.4s, v6.4s, v21.4s
-	WORD	$0x6e3bdf45 // fmul v5.4s, v26.4s, v27.4s
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6ebce411 // fcmgt v17.4s, v0.4s, v28.4s
-	MOVD	$sigmoid32consts<>+60(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V17.B16, V4.B16
-	VBSL	V5.B16, V7.B16, V4.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6ea0e677 // fcmgt v23.4s, v19.4s, v0.4s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V23.B16, V24.B16
-	VBSL	V4.B16, V11.B16, V24.B16
-	WORD	$0x4e20e40a // fcmeq v10.4s, v0.4s, v0.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VORR	V8.B16, V0.B16, V20.B16
-	VMOV	V10.B16, V9.B16
-	VBSL	V24.B16, V20.B16, V9.B16
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V16.B16, V6.B16
-	VBSL	V25.B16, V9.B16, V6.B16
-	WORD	$0x4e20e415 // fcmeq v21.4s, v0.4s, v0.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V0.B16, V27.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V6.B16, V27.B16, V28.B16
-	VMOV	V22.B16, V7.B16
-	VBSL	V18.B16, V28.B16, V7.B16
-	VMOV	V7.B16, V18.B16
-mathblock161:
-	VMOV	V18.B16, V12.B16
+	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x4eb7d4dc // fsub v28.4s, v6.4s, v23.4s
+	WORD	$0x4e38d785 // fadd v5.4s, v28.4s, v24.4s
+	WORD	$0x4e3bd4a8 // fadd v8.4s, v5.4s, v27.4s
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V17.B16, V7.B16
+	VBSL	V9.B16, V24.B16, V7.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V1.B16, V17.B16
-	MOVD	$sigmoid32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VMOV	V17.B16, V11.B16
+	VBSL	V16.B16, V27.B16, V11.B16
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6e37fd52 // fdiv v18.4s, v10.4s, v23.4s
+	WORD	$0x6e32dcfa // fmul v26.4s, v7.4s, v18.4s
+	VMOV	V7.B16, V21.B16
+	VFMLS	V23.S4, V26.S4, V21.S4
+	WORD	$0x4e2bd6b3 // fadd v19.4s, v21.4s, v11.4s
 	VMOV	V19.B16, V20.B16
-	VFMLA	V18.S4, V17.S4, V20.S4
+	VFMLS	V8.S4, V26.S4, V20.S4
+	VMOV	V26.B16, V22.B16
+	VFMLA	V18.S4, V20.S4, V22.S4
 	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$sigmoid32consts<>+16(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V17.B16, V24.B16
-	VFMLS	V23.S4, V22.S4, V24.S4
-	MOVD	$sigmoid32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V24.B16, V26.B16
-	VFMLS	V25.S4, V22.S4, V26.S4
-	MOVD	$sigmoid32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	MOVD	$sigmoid32consts<>+24(SB), R19
+	WORD	$0x6eb9e404 // fcmgt v4.4s, v0.4s, v25.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	WORD	$0x6eb0a886 // umaxv s6, v4.4s
+	FMOVS	F6, R20
+	CBZ	R20, mathblock161
+	MOVD	$sigmoid32consts<>+16(SB), R19
 	VLD1R	(R19), [V28.S4]
-	VMOV	V28.B16, V4.B16
-	VFMLA	V26.S4, V27.S4, V4.S4
-	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V9.B16
+	VFMLA	V28.S4, V0.S4, V9.S4
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d530 // fsub v16.4s, v9.4s, v24.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V0.B16, V27.B16
+	VFMLS	V17.S4, V16.S4, V27.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V27.B16, V23.B16
+	VFMLS	V10.S4, V16.S4, V23.S4
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V7.S4]
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V11.B16
+	VFMLA	V23.S4, V7.S4, V11.S4
+	WORD	$0x6e37dee8 // fmul v8.4s, v23.4s, v23.4s
 	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V20.S[0], R20
+	VMOV	V9.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[0]
+	VMOV	V9.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[1]
+	VMOV	V9.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[2]
+	VMOV	V9.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[3]
+	WORD	$0x4e33d6f4 // fadd v20.4s, v23.4s, v19.4s
+	VMOV	V20.B16, V18.B16
+	VFMLA	V11.S4, V8.S4, V18.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V9.B16, V25.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V9.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[0]
-	VMOV	V20.S[1], R20
+	VMOV	V9.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[1]
-	VMOV	V20.S[2], R20
+	VMOV	V9.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[2]
-	VMOV	V20.S[3], R20
+	VMOV	V9.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V6.S[3]
-	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
-	VMOV	V7.B16, V8.B16
-	VFMLA	V4.S4, V5.S4, V8.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V20.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V20.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V20.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V20.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	VSHL	$19, V20.S4, V10.S4
-	VADD	V10.S4, V9.S4, V11.S4
-	VMOV	V11.B16, V16.B16
-	VFMLA	V11.S4, V8.S4, V16.S4
-	WORD	$0x4eb0d572 // fsub v18.4s, v11.4s, v16.4s
-	VMOV	V18.B16, V19.B16
-	VFMLA	V11.S4, V8.S4, V19.S4
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e30d6b7 // fadd v23.4s, v21.4s, v16.4s
-	MOVD	$sigmoid32consts<>+28(SB), R19
+	VSHL	$19, V25.S4, V28.S4
+	VADD	V28.S4, V6.S4, V5.S4
+	VMOV	V5.B16, V24.B16
+	VFMLA	V5.S4, V18.S4, V24.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4eb7d639 // fsub v25.4s, v17.4s, v23.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e33d6d8 // fadd v24.4s, v22.4s, v19.4s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea1e77c // fcmgt v28.4s, v27.4s, v1.4s
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V28.B16, V6.B16
-	VBSL	V26.B16, V16.B16, V6.B16
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V28.B16, V4.B16
-	VBSL	V5.B16, V19.B16, V4.B16
-	MOVD	$sigmoid32consts<>+28(SB), R19
+	VSUB	V17.S4, V9.S4, V10.S4
+	VUSHR	$4, V10.S4, V16.S4
+	VUSHR	$1, V16.S4, V27.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e37fcf4 // fdiv v20.4s, v7.4s, v23.4s
-	WORD	$0x6e34dcc9 // fmul v9.4s, v6.4s, v20.4s
-	VMOV	V6.B16, V10.B16
-	VFMLS	V23.S4, V9.S4, V10.S4
-	WORD	$0x4e24d548 // fadd v8.4s, v10.4s, v4.4s
-	VMOV	V8.B16, V11.B16
-	VFMLS	V24.S4, V9.S4, V11.S4
-	VMOV	V9.B16, V18.B16
-	VFMLA	V20.S4, V11.S4, V18.S4
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V1.B16, V17.B16
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb1e736 // fcmgt v22.4s, v25.4s, v17.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock162
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V26.S4]
-	WORD	$0x6ea1e750 // fcmgt v16.4s, v26.4s, v1.4s
-	MOVD	$sigmoid32consts<>+4(SB), R19
-	VLD1R	(R19), [V5.S4]
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V28.B16, V19.B16
-	VFMLA	V5.S4, V1.S4, V19.S4
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea7d677 // fsub v23.4s, v19.4s, v7.4s
-	MOVD	$sigmoid32consts<>+16(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V1.B16, V10.B16
-	VFMLS	V6.S4, V23.S4, V10.S4
-	MOVD	$sigmoid32consts<>+12(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V10.B16, V24.B16
-	VFMLS	V4.S4, V23.S4, V24.S4
-	MOVD	$sigmoid32consts<>+20(SB), R19
+	VSUB	V7.S4, V27.S4, V21.S4
+	VSHL	$23, V21.S4, V23.S4
+	VSUB	V27.S4, V16.S4, V19.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S4]
-	MOVD	$sigmoid32consts<>+24(SB), R19
+	VSUB	V8.S4, V19.S4, V11.S4
+	VSHL	$23, V11.S4, V20.S4
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6ea0e759 // fcmgt v25.4s, v26.4s, v0.4s
+	WORD	$0x6e37df06 // fmul v6.4s, v24.4s, v23.4s
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VADD	V28.S4, V20.S4, V18.S4
+	VMOV	V25.B16, V5.B16
+	VBSL	V20.B16, V18.B16, V5.B16
+	WORD	$0x6e25dcd1 // fmul v17.4s, v6.4s, v5.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6eb1e52a // fcmgt v10.4s, v9.4s, v17.4s
+	VAND	V10.B16, V25.B16, V7.B16
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb1e6b0 // fcmgt v16.4s, v21.4s, v17.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	VAND	V16.B16, V25.B16, V27.B16
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4e28d633 // fadd v19.4s, v17.4s, v8.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V20.B16
-	VFMLA	V24.S4, V8.S4, V20.S4
-	WORD	$0x6e38df09 // fmul v9.4s, v24.4s, v24.4s
+	VSUB	V11.S4, V19.S4, V26.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V27.B16, V28.B16
+	VBSL	V23.B16, V24.B16, V28.B16
+	WORD	$0x6e3cde32 // fmul v18.4s, v17.4s, v28.4s
+	VMOV	V7.B16, V20.B16
+	VBSL	V18.B16, V26.B16, V20.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6ea6e405 // fcmgt v5.4s, v0.4s, v6.4s
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V10.B16
+	VBSL	V20.B16, V9.B16, V10.B16
+	MOVD	$sigmoid32consts<>+76(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6ea0e6b9 // fcmgt v25.4s, v21.4s, v0.4s
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V25.B16, V8.B16
+	VBSL	V10.B16, V16.B16, V8.B16
+	WORD	$0x4e20e40b // fcmeq v11.4s, v0.4s, v0.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$sigmoid32consts<>+80(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V0.B16, V24.B16
+	VMOV	V11.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid32consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V0.B16, V28.B16
+	VMOV	V27.B16, V7.B16
+	VBSL	V23.B16, V28.B16, V7.B16
+	VMOV	V4.B16, V26.B16
+	VBSL	V22.B16, V7.B16, V26.B16
+	VMOV	V26.B16, V22.B16
+mathblock161:
+	VMOV	V22.B16, V12.B16
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6ea1e611 // fcmgt v17.4s, v16.4s, v1.4s
+	MOVD	$sigmoid32consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V1.B16, V19.B16
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V17.B16, V22.B16
+	VBSL	V21.B16, V20.B16, V22.B16
+	WORD	$0x4e36f677 // fmax v23.4s, v19.4s, v22.4s
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.S4, V28.S4, V5.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.S4, V28.S4, V7.S4
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V8.S4]
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V7.S4, V8.S4, V10.S4
+	WORD	$0x6e27dceb // fmul v11.4s, v7.4s, v7.4s
 	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[3]
+	WORD	$0x4e30d4f2 // fadd v18.4s, v7.4s, v16.4s
+	VMOV	V18.B16, V20.B16
+	VFMLA	V10.S4, V11.S4, V20.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[0]
-	VMOV	V19.S[1], R20
+	VMOV	V26.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[1]
-	VMOV	V19.S[2], R20
+	VMOV	V26.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[2]
-	VMOV	V19.S[3], R20
+	VMOV	V26.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[3]
-	WORD	$0x4e35d719 // fadd v25.4s, v24.4s, v21.4s
-	VMOV	V25.B16, V17.B16
-	VFMLA	V20.S4, V9.S4, V17.S4
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VAND	V27.B16, V19.B16, V26.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[3]
-	VSHL	$19, V26.S4, V28.S4
-	VADD	V28.S4, V5.S4, V7.S4
-	VMOV	V7.B16, V6.B16
-	VFMLA	V7.S4, V17.S4, V6.S4
-	MOVD	$sigmoid32consts<>+48(SB), R19
+	VSHL	$19, V26.S4, V19.S4
+	VADD	V19.S4, V21.S4, V22.S4
+	VMOV	V22.B16, V24.B16
+	VFMLA	V22.S4, V20.S4, V24.S4
+	WORD	$0x4eb8d6d9 // fsub v25.4s, v22.4s, v24.4s
+	VMOV	V25.B16, V27.B16
+	VFMLA	V22.S4, V20.S4, V27.S4
+	MOVD	$sigmoid32consts<>+40(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V19.S4, V23.S4
-	VUSHR	$4, V23.S4, V10.S4
-	VUSHR	$1, V10.S4, V8.S4
+	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x4eb7d4dc // fsub v28.4s, v6.4s, v23.4s
+	WORD	$0x4e38d785 // fadd v5.4s, v28.4s, v24.4s
+	WORD	$0x4e3bd4a8 // fadd v8.4s, v5.4s, v27.4s
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V17.B16, V7.B16
+	VBSL	V9.B16, V24.B16, V7.B16
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V17.B16, V11.B16
+	VBSL	V16.B16, V27.B16, V11.B16
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6e37fd52 // fdiv v18.4s, v10.4s, v23.4s
+	WORD	$0x6e32dcfa // fmul v26.4s, v7.4s, v18.4s
+	VMOV	V7.B16, V21.B16
+	VFMLS	V23.S4, V26.S4, V21.S4
+	WORD	$0x4e2bd6b3 // fadd v19.4s, v21.4s, v11.4s
+	VMOV	V19.B16, V20.B16
+	VFMLS	V8.S4, V26.S4, V20.S4
+	VMOV	V26.B16, V22.B16
+	VFMLA	V18.S4, V20.S4, V22.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb9e424 // fcmgt v4.4s, v1.4s, v25.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	WORD	$0x6eb0a886 // umaxv s6, v4.4s
+	FMOVS	F6, R20
+	CBZ	R20, mathblock162
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V9.B16
+	VFMLA	V28.S4, V1.S4, V9.S4
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d530 // fsub v16.4s, v9.4s, v24.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V1.B16, V27.B16
+	VFMLS	V17.S4, V16.S4, V27.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V27.B16, V23.B16
+	VFMLS	V10.S4, V16.S4, V23.S4
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V7.S4]
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V11.B16
+	VFMLA	V23.S4, V7.S4, V11.S4
+	WORD	$0x6e37dee8 // fmul v8.4s, v23.4s, v23.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V9.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[0]
+	VMOV	V9.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[1]
+	VMOV	V9.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[2]
+	VMOV	V9.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[3]
+	WORD	$0x4e33d6f4 // fadd v20.4s, v23.4s, v19.4s
+	VMOV	V20.B16, V18.B16
+	VFMLA	V11.S4, V8.S4, V18.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V9.B16, V25.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V9.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V9.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V9.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V9.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	VSHL	$19, V25.S4, V28.S4
+	VADD	V28.S4, V6.S4, V5.S4
+	VMOV	V5.B16, V24.B16
+	VFMLA	V5.S4, V18.S4, V24.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V9.S4, V10.S4
+	VUSHR	$4, V10.S4, V16.S4
+	VUSHR	$1, V16.S4, V27.S4
 	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VSUB	V11.S4, V8.S4, V24.S4
-	VSHL	$23, V24.S4, V21.S4
-	VSUB	V8.S4, V10.S4, V9.S4
+	VLD1R	(R19), [V7.S4]
+	VSUB	V7.S4, V27.S4, V21.S4
+	VSHL	$23, V21.S4, V23.S4
+	VSUB	V27.S4, V16.S4, V19.S4
 	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V9.S4, V25.S4
-	VSHL	$23, V25.S4, V27.S4
-	WORD	$0x6e35dcda // fmul v26.4s, v6.4s, v21.4s
-	WORD	$0x6e3bdf45 // fmul v5.4s, v26.4s, v27.4s
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V19.S4, V11.S4
+	VSHL	$23, V11.S4, V20.S4
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6ea1e759 // fcmgt v25.4s, v26.4s, v1.4s
+	WORD	$0x6e37df06 // fmul v6.4s, v24.4s, v23.4s
 	MOVD	$sigmoid32consts<>+56(SB), R19
 	VLD1R	(R19), [V28.S4]
-	WORD	$0x6ebce431 // fcmgt v17.4s, v1.4s, v28.4s
+	VADD	V28.S4, V20.S4, V18.S4
+	VMOV	V25.B16, V5.B16
+	VBSL	V20.B16, V18.B16, V5.B16
+	WORD	$0x6e25dcd1 // fmul v17.4s, v6.4s, v5.4s
 	MOVD	$sigmoid32consts<>+60(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V17.B16, V4.B16
-	VBSL	V5.B16, V7.B16, V4.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6ea1e677 // fcmgt v23.4s, v19.4s, v1.4s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V23.B16, V24.B16
-	VBSL	V4.B16, V11.B16, V24.B16
-	WORD	$0x4e21e42a // fcmeq v10.4s, v1.4s, v1.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6eb1e52a // fcmgt v10.4s, v9.4s, v17.4s
+	VAND	V10.B16, V25.B16, V7.B16
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb1e6b0 // fcmgt v16.4s, v21.4s, v17.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	VAND	V16.B16, V25.B16, V27.B16
+	MOVD	$sigmoid32consts<>+60(SB), R19
 	VLD1R	(R19), [V8.S4]
-	VORR	V8.B16, V1.B16, V20.B16
-	VMOV	V10.B16, V9.B16
-	VBSL	V24.B16, V20.B16, V9.B16
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V16.B16, V6.B16
-	VBSL	V25.B16, V9.B16, V6.B16
-	WORD	$0x4e21e435 // fcmeq v21.4s, v1.4s, v1.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	WORD	$0x4e28d633 // fadd v19.4s, v17.4s, v8.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VSUB	V11.S4, V19.S4, V26.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V27.B16, V28.B16
+	VBSL	V23.B16, V24.B16, V28.B16
+	WORD	$0x6e3cde32 // fmul v18.4s, v17.4s, v28.4s
+	VMOV	V7.B16, V20.B16
+	VBSL	V18.B16, V26.B16, V20.B16
 	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V1.B16, V27.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V6.B16, V27.B16, V28.B16
-	VMOV	V22.B16, V7.B16
-	VBSL	V18.B16, V28.B16, V7.B16
-	VMOV	V7.B16, V18.B16
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6ea6e425 // fcmgt v5.4s, v1.4s, v6.4s
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V10.B16
+	VBSL	V20.B16, V9.B16, V10.B16
+	MOVD	$sigmoid32consts<>+76(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6ea1e6b9 // fcmgt v25.4s, v21.4s, v1.4s
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V25.B16, V8.B16
+	VBSL	V10.B16, V16.B16, V8.B16
+	WORD	$0x4e21e42b // fcmeq v11.4s, v1.4s, v1.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$sigmoid32consts<>+80(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V1.B16, V24.B16
+	VMOV	V11.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e21e43b // fcmeq v27.4s, v1.4s, v1.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid32consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V1.B16, V28.B16
+	VMOV	V27.B16, V7.B16
+	VBSL	V23.B16, V28.B16, V7.B16
+	VMOV	V4.B16, V26.B16
+	VBSL	V22.B16, V7.B16, V26.B16
+	VMOV	V26.B16, V22.B16
 mathblock162:
-	VMOV	V18.B16, V13.B16
+	VMOV	V22.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
 	VLD1.P	16(R11), [V0.S4]
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V0.B16, V17.B16
+	WORD	$0x6ea0e611 // fcmgt v17.4s, v16.4s, v0.4s
 	MOVD	$sigmoid32consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V0.B16, V19.B16
 	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V20.B16
-	VFMLA	V18.S4, V17.S4, V20.S4
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
-	MOVD	$sigmoid32consts<>+16(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V17.B16, V24.B16
-	VFMLS	V23.S4, V22.S4, V24.S4
+	VLD1R	(R19), [V20.S4]
 	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V17.B16, V22.B16
+	VBSL	V21.B16, V20.B16, V22.B16
+	WORD	$0x4e36f677 // fmax v23.4s, v19.4s, v22.4s
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V24.B16, V26.B16
-	VFMLS	V25.S4, V22.S4, V26.S4
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
 	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V28.B16, V4.B16
-	VFMLA	V26.S4, V27.S4, V4.S4
-	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V20.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[0]
-	VMOV	V20.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[1]
-	VMOV	V20.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[2]
-	VMOV	V20.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[3]
-	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
-	VMOV	V7.B16, V8.B16
-	VFMLA	V4.S4, V5.S4, V8.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V20.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V20.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V20.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V20.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	VSHL	$19, V20.S4, V10.S4
-	VADD	V10.S4, V9.S4, V11.S4
-	VMOV	V11.B16, V16.B16
-	VFMLA	V11.S4, V8.S4, V16.S4
-	WORD	$0x4eb0d572 // fsub v18.4s, v11.4s, v16.4s
-	VMOV	V18.B16, V19.B16
-	VFMLA	V11.S4, V8.S4, V19.S4
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
 	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S4]
-	WORD	$0x4e30d6b7 // fadd v23.4s, v21.4s, v16.4s
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4eb7d639 // fsub v25.4s, v17.4s, v23.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e33d6d8 // fadd v24.4s, v22.4s, v19.4s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x6ea0e77c // fcmgt v28.4s, v27.4s, v0.4s
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V28.B16, V6.B16
-	VBSL	V26.B16, V16.B16, V6.B16
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V28.B16, V4.B16
-	VBSL	V5.B16, V19.B16, V4.B16
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x6e37fcf4 // fdiv v20.4s, v7.4s, v23.4s
-	WORD	$0x6e34dcc9 // fmul v9.4s, v6.4s, v20.4s
-	VMOV	V6.B16, V10.B16
-	VFMLS	V23.S4, V9.S4, V10.S4
-	WORD	$0x4e24d548 // fadd v8.4s, v10.4s, v4.4s
-	VMOV	V8.B16, V11.B16
-	VFMLS	V24.S4, V9.S4, V11.S4
-	VMOV	V9.B16, V18.B16
-	VFMLA	V20.S4, V11.S4, V18.S4
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VAND	V21.B16, V0.B16, V17.B16
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb1e736 // fcmgt v22.4s, v25.4s, v17.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock163
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V26.S4]
-	WORD	$0x6ea0e750 // fcmgt v16.4s, v26.4s, v0.4s
-	MOVD	$sigmoid32consts<>+4(SB), R19
-	VLD1R	(R19), [V5.S4]
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V28.B16, V19.B16
-	VFMLA	V5.S4, V0.S4, V19.S4
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea7d677 // fsub v23.4s, v19.4s, v7.4s
-	MOVD	$sigmoid32consts<>+16(SB), R19
-	VLD1R	(R19), [V6.S4]
-	VMOV	V0.B16, V10.B16
-	VFMLS	V6.S4, V23.S4, V10.S4
-	MOVD	$sigmoid32consts<>+12(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VMOV	V10.B16, V24.B16
-	VFMLS	V4.S4, V23.S4, V24.S4
-	MOVD	$sigmoid32consts<>+20(SB), R19
-	VLD1R	(R19), [V8.S4]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.S4, V28.S4, V5.S4
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V20.B16
-	VFMLA	V24.S4, V8.S4, V20.S4
-	WORD	$0x6e38df09 // fmul v9.4s, v24.4s, v24.4s
+	VLD1R	(R19), [V6.S4]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.S4, V28.S4, V7.S4
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V8.S4]
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V7.S4, V8.S4, V10.S4
+	WORD	$0x6e27dceb // fmul v11.4s, v7.4s, v7.4s
 	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[3]
+	WORD	$0x4e30d4f2 // fadd v18.4s, v7.4s, v16.4s
+	VMOV	V18.B16, V20.B16
+	VFMLA	V10.S4, V11.S4, V20.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[0]
-	VMOV	V19.S[1], R20
+	VMOV	V26.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[1]
-	VMOV	V19.S[2], R20
+	VMOV	V26.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[2]
-	VMOV	V19.S[3], R20
+	VMOV	V26.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[3]
-	WORD	$0x4e35d719 // fadd v25.4s, v24.4s, v21.4s
-	VMOV	V25.B16, V17.B16
-	VFMLA	V20.S4, V9.S4, V17.S4
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VAND	V27.B16, V19.B16, V26.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[3]
-	VSHL	$19, V26.S4, V28.S4
-	VADD	V28.S4, V5.S4, V7.S4
-	VMOV	V7.B16, V6.B16
-	VFMLA	V7.S4, V17.S4, V6.S4
-	MOVD	$sigmoid32consts<>+48(SB), R19
+	VSHL	$19, V26.S4, V19.S4
+	VADD	V19.S4, V21.S4, V22.S4
+	VMOV	V22.B16, V24.B16
+	VFMLA	V22.S4, V20.S4, V24.S4
+	WORD	$0x4eb8d6d9 // fsub v25.4s, v22.4s, v24.4s
+	VMOV	V25.B16, V27.B16
+	VFMLA	V22.S4, V20.S4, V27.S4
+	MOVD	$sigmoid32consts<>+40(SB), R19
 	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V19.S4, V23.S4
-	VUSHR	$4, V23.S4, V10.S4
-	VUSHR	$1, V10.S4, V8.S4
+	WORD	$0x4e38d497 // fadd v23.4s, v4.4s, v24.4s
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x4eb7d4dc // fsub v28.4s, v6.4s, v23.4s
+	WORD	$0x4e38d785 // fadd v5.4s, v28.4s, v24.4s
+	WORD	$0x4e3bd4a8 // fadd v8.4s, v5.4s, v27.4s
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V17.B16, V7.B16
+	VBSL	V9.B16, V24.B16, V7.B16
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V17.B16, V11.B16
+	VBSL	V16.B16, V27.B16, V11.B16
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6e37fd52 // fdiv v18.4s, v10.4s, v23.4s
+	WORD	$0x6e32dcfa // fmul v26.4s, v7.4s, v18.4s
+	VMOV	V7.B16, V21.B16
+	VFMLS	V23.S4, V26.S4, V21.S4
+	WORD	$0x4e2bd6b3 // fadd v19.4s, v21.4s, v11.4s
+	VMOV	V19.B16, V20.B16
+	VFMLS	V8.S4, V26.S4, V20.S4
+	VMOV	V26.B16, V22.B16
+	VFMLA	V18.S4, V20.S4, V22.S4
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb9e404 // fcmgt v4.4s, v0.4s, v25.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	WORD	$0x6eb0a886 // umaxv s6, v4.4s
+	FMOVS	F6, R20
+	CBZ	R20, mathblock163
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V5.B16, V9.B16
+	VFMLA	V28.S4, V0.S4, V9.S4
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4eb8d530 // fsub v16.4s, v9.4s, v24.4s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V0.B16, V27.B16
+	VFMLS	V17.S4, V16.S4, V27.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V27.B16, V23.B16
+	VFMLS	V10.S4, V16.S4, V23.S4
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V7.S4]
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V11.B16
+	VFMLA	V23.S4, V7.S4, V11.S4
+	WORD	$0x6e37dee8 // fmul v8.4s, v23.4s, v23.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V9.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[0]
+	VMOV	V9.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[1]
+	VMOV	V9.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[2]
+	VMOV	V9.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[3]
+	WORD	$0x4e33d6f4 // fadd v20.4s, v23.4s, v19.4s
+	VMOV	V20.B16, V18.B16
+	VFMLA	V11.S4, V8.S4, V18.S4
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V9.B16, V25.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V9.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V9.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V9.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V9.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	VSHL	$19, V25.S4, V28.S4
+	VADD	V28.S4, V6.S4, V5.S4
+	VMOV	V5.B16, V24.B16
+	VFMLA	V5.S4, V18.S4, V24.S4
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V9.S4, V10.S4
+	VUSHR	$4, V10.S4, V16.S4
+	VUSHR	$1, V16.S4, V27.S4
 	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VSUB	V11.S4, V8.S4, V24.S4
-	VSHL	$23, V24.S4, V21.S4
-	VSUB	V8.S4, V10.S4, V9.S4
+	VLD1R	(R19), [V7.S4]
+	VSUB	V7.S4, V27.S4, V21.S4
+	VSHL	$23, V21.S4, V23.S4
+	VSUB	V27.S4, V16.S4, V19.S4
 	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VSUB	V20.S4, V9.S4, V25.S4
-	VSHL	$23, V25.S4, V27.S4
-	WORD	$0x6e35dcda // fmul v26.4s, v6.4s, v21.4s
-	WORD	$0x6e3bdf45 // fmul v5.4s, v26.4s, v27.4s
+	VLD1R	(R19), [V8.S4]
+	VSUB	V8.S4, V19.S4, V11.S4
+	VSHL	$23, V11.S4, V20.S4
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6ea0e759 // fcmgt v25.4s, v26.4s, v0.4s
+	WORD	$0x6e37df06 // fmul v6.4s, v24.4s, v23.4s
 	MOVD	$sigmoid32consts<>+56(SB), R19
 	VLD1R	(R19), [V28.S4]
-	WORD	$0x6ebce411 // fcmgt v17.4s, v0.4s, v28.4s
+	VADD	V28.S4, V20.S4, V18.S4
+	VMOV	V25.B16, V5.B16
+	VBSL	V20.B16, V18.B16, V5.B16
+	WORD	$0x6e25dcd1 // fmul v17.4s, v6.4s, v5.4s
 	MOVD	$sigmoid32consts<>+60(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V17.B16, V4.B16
-	VBSL	V5.B16, V7.B16, V4.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x6ea0e677 // fcmgt v23.4s, v19.4s, v0.4s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V23.B16, V24.B16
-	VBSL	V4.B16, V11.B16, V24.B16
-	WORD	$0x4e20e40a // fcmeq v10.4s, v0.4s, v0.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6eb1e52a // fcmgt v10.4s, v9.4s, v17.4s
+	VAND	V10.B16, V25.B16, V7.B16
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb1e6b0 // fcmgt v16.4s, v21.4s, v17.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	VAND	V16.B16, V25.B16, V27.B16
+	MOVD	$sigmoid32consts<>+60(SB), R19
 	VLD1R	(R19), [V8.S4]
-	VORR	V8.B16, V0.B16, V20.B16
-	VMOV	V10.B16, V9.B16
-	VBSL	V24.B16, V20.B16, V9.B16
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V16.B16, V6.B16
-	VBSL	V25.B16, V9.B16, V6.B16
-	WORD	$0x4e20e415 // fcmeq v21.4s, v0.4s, v0.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	WORD	$0x4e28d633 // fadd v19.4s, v17.4s, v8.4s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VSUB	V11.S4, V19.S4, V26.S4
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V24.S4]
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V27.B16, V28.B16
+	VBSL	V23.B16, V24.B16, V28.B16
+	WORD	$0x6e3cde32 // fmul v18.4s, v17.4s, v28.4s
+	VMOV	V7.B16, V20.B16
+	VBSL	V18.B16, V26.B16, V20.B16
 	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V0.B16, V27.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V6.B16, V27.B16, V28.B16
-	VMOV	V22.B16, V7.B16
-	VBSL	V18.B16, V28.B16, V7.B16
-	VMOV	V7.B16, V18.B16
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6ea6e405 // fcmgt v5.4s, v0.4s, v6.4s
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V5.B16, V10.B16
+	VBSL	V20.B16, V9.B16, V10.B16
+	MOVD	$sigmoid32consts<>+76(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6ea0e6b9 // fcmgt v25.4s, v21.4s, v0.4s
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V25.B16, V8.B16
+	VBSL	V10.B16, V16.B16, V8.B16
+	WORD	$0x4e20e40b // fcmeq v11.4s, v0.4s, v0.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$sigmoid32consts<>+80(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VORR	V19.B16, V0.B16, V24.B16
+	VMOV	V11.B16, V23.B16
+	VBSL	V8.B16, V24.B16, V23.B16
+	WORD	$0x4e20e41b // fcmeq v27.4s, v0.4s, v0.4s
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid32consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VORR	V17.B16, V0.B16, V28.B16
+	VMOV	V27.B16, V7.B16
+	VBSL	V23.B16, V28.B16, V7.B16
+	VMOV	V4.B16, V26.B16
+	VBSL	V22.B16, V7.B16, V26.B16
+	VMOV	V26.B16, V22.B16
 mathblock163:
-	VMOV	V18.B16, V12.B16
+	VMOV	V22.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
 	VLD1.P	8(R11), [V0.S2]
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S2]
-	VORR	V16.B8, V0.B8, V17.B8
+	WORD	$0x2ea0e611 // fcmgt v17.2s, v16.2s, v0.2s
 	MOVD	$sigmoid32consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V0.B8, V19.B8
 	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VMOV	V19.B16, V20.B16
-	VFMLA	V18.S2, V17.S2, V20.S2
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V21.S2]
-	WORD	$0x0eb5d696 // fsub v22.2s, v20.2s, v21.2s
-	MOVD	$sigmoid32consts<>+16(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V17.B16, V24.B16
-	VFMLS	V23.S2, V22.S2, V24.S2
+	VLD1R	(R19), [V20.S2]
 	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V17.B16, V22.B16
+	VBSL	V21.B8, V20.B8, V22.B8
+	WORD	$0x0e36f677 // fmax v23.2s, v19.2s, v22.2s
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VMOV	V24.B16, V26.B16
-	VFMLS	V25.S2, V22.S2, V26.S2
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S2, V23.S2, V26.S2
 	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S2]
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VMOV	V28.B16, V4.B16
-	VFMLA	V26.S2, V27.S2, V4.S2
-	WORD	$0x2e3adf45 // fmul v5.2s, v26.2s, v26.2s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V20.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[0]
-	VMOV	V20.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[1]
-	VMOV	V20.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[2]
-	VMOV	V20.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[3]
-	WORD	$0x0e26d747 // fadd v7.2s, v26.2s, v6.2s
-	VMOV	V7.B16, V8.B16
-	VFMLA	V4.S2, V5.S2, V8.S2
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V20.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V20.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V20.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V20.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	VSHL	$19, V20.S2, V10.S2
-	VADD	V10.S2, V9.S2, V11.S2
-	VMOV	V11.B16, V16.B16
-	VFMLA	V11.S2, V8.S2, V16.S2
-	WORD	$0x0eb0d572 // fsub v18.2s, v11.2s, v16.2s
-	VMOV	V18.B16, V19.B16
-	VFMLA	V11.S2, V8.S2, V19.S2
+	WORD	$0x0ebbd75c // fsub v28.2s, v26.2s, v27.2s
 	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S2]
-	WORD	$0x0e30d6b7 // fadd v23.2s, v21.2s, v16.2s
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x0eb7d639 // fsub v25.2s, v17.2s, v23.2s
-	WORD	$0x0e30d736 // fadd v22.2s, v25.2s, v16.2s
-	WORD	$0x0e33d6d8 // fadd v24.2s, v22.2s, v19.2s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x2ea0e77c // fcmgt v28.2s, v27.2s, v0.2s
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VMOV	V28.B16, V6.B16
-	VBSL	V26.B8, V16.B8, V6.B8
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V5.S2]
-	VMOV	V28.B16, V4.B16
-	VBSL	V5.B8, V19.B8, V4.B8
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x2e37fcf4 // fdiv v20.2s, v7.2s, v23.2s
-	WORD	$0x2e34dcc9 // fmul v9.2s, v6.2s, v20.2s
-	VMOV	V6.B16, V10.B16
-	VFMLS	V23.S2, V9.S2, V10.S2
-	WORD	$0x0e24d548 // fadd v8.2s, v10.2s, v4.2s
-	VMOV	V8.B16, V11.B16
-	VFMLS	V24.S2, V9.S2, V11.S2
-	VMOV	V9.B16, V18.B16
-	VFMLA	V20.S2, V11.S2, V18.S2
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VAND	V21.B8, V0.B8, V17.B8
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x2eb1e736 // fcmgt v22.2s, v25.2s, v17.2s
-	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock164
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V26.S2]
-	WORD	$0x2ea0e750 // fcmgt v16.2s, v26.2s, v0.2s
-	MOVD	$sigmoid32consts<>+4(SB), R19
-	VLD1R	(R19), [V5.S2]
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VMOV	V28.B16, V19.B16
-	VFMLA	V5.S2, V0.S2, V19.S2
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x0ea7d677 // fsub v23.2s, v19.2s, v7.2s
-	MOVD	$sigmoid32consts<>+16(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V0.B16, V10.B16
-	VFMLS	V6.S2, V23.S2, V10.S2
-	MOVD	$sigmoid32consts<>+12(SB), R19
 	VLD1R	(R19), [V4.S2]
-	VMOV	V10.B16, V24.B16
-	VFMLS	V4.S2, V23.S2, V24.S2
-	MOVD	$sigmoid32consts<>+20(SB), R19
-	VLD1R	(R19), [V8.S2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.S2, V28.S2, V5.S2
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VMOV	V11.B16, V20.B16
-	VFMLA	V24.S2, V8.S2, V20.S2
-	WORD	$0x2e38df09 // fmul v9.2s, v24.2s, v24.2s
+	VLD1R	(R19), [V6.S2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.S2, V28.S2, V7.S2
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V8.S2]
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V7.S2, V8.S2, V10.S2
+	WORD	$0x2e27dceb // fmul v11.2s, v7.2s, v7.2s
 	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[3]
+	WORD	$0x0e30d4f2 // fadd v18.2s, v7.2s, v16.2s
+	VMOV	V18.B16, V20.B16
+	VFMLA	V10.S2, V11.S2, V20.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[0]
-	VMOV	V19.S[1], R20
+	VMOV	V26.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[1]
-	VMOV	V19.S[2], R20
+	VMOV	V26.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[2]
-	VMOV	V19.S[3], R20
+	VMOV	V26.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[3]
-	WORD	$0x0e35d719 // fadd v25.2s, v24.2s, v21.2s
-	VMOV	V25.B16, V17.B16
-	VFMLA	V20.S2, V9.S2, V17.S2
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VAND	V27.B8, V19.B8, V26.B8
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[3]
-	VSHL	$19, V26.S2, V28.S2
-	VADD	V28.S2, V5.S2, V7.S2
-	VMOV	V7.B16, V6.B16
-	VFMLA	V7.S2, V17.S2, V6.S2
-	MOVD	$sigmoid32consts<>+48(SB), R19
+	VSHL	$19, V26.S2, V19.S2
+	VADD	V19.S2, V21.S2, V22.S2
+	VMOV	V22.B16, V24.B16
+	VFMLA	V22.S2, V20.S2, V24.S2
+	WORD	$0x0eb8d6d9 // fsub v25.2s, v22.2s, v24.2s
+	VMOV	V25.B16, V27.B16
+	VFMLA	V22.S2, V20.S2, V27.S2
+	MOVD	$sigmoid32consts<>+40(SB), R19
 	VLD1R	(R19), [V4.S2]
-	VSUB	V4.S2, V19.S2, V23.S2
-	VUSHR	$4, V23.S2, V10.S2
-	VUSHR	$1, V10.S2, V8.S2
+	WORD	$0x0e38d497 // fadd v23.2s, v4.2s, v24.2s
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V6.S2]
+	WORD	$0x0eb7d4dc // fsub v28.2s, v6.2s, v23.2s
+	WORD	$0x0e38d785 // fadd v5.2s, v28.2s, v24.2s
+	WORD	$0x0e3bd4a8 // fadd v8.2s, v5.2s, v27.2s
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V17.B16, V7.B16
+	VBSL	V9.B8, V24.B8, V7.B8
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V17.B16, V11.B16
+	VBSL	V16.B8, V27.B8, V11.B8
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2e37fd52 // fdiv v18.2s, v10.2s, v23.2s
+	WORD	$0x2e32dcfa // fmul v26.2s, v7.2s, v18.2s
+	VMOV	V7.B16, V21.B16
+	VFMLS	V23.S2, V26.S2, V21.S2
+	WORD	$0x0e2bd6b3 // fadd v19.2s, v21.2s, v11.2s
+	VMOV	V19.B16, V20.B16
+	VFMLS	V8.S2, V26.S2, V20.S2
+	VMOV	V26.B16, V22.B16
+	VFMLA	V18.S2, V20.S2, V22.S2
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2eb9e404 // fcmgt v4.2s, v0.2s, v25.2s
+	WORD	$0x2e205884 // mvn v4.8b, v4.8b
+	WORD	$0x6eb0a886 // umaxv s6, v4.4s
+	FMOVS	F6, R20
+	CBZ	R20, mathblock164
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V5.B16, V9.B16
+	VFMLA	V28.S2, V0.S2, V9.S2
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0eb8d530 // fsub v16.2s, v9.2s, v24.2s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V0.B16, V27.B16
+	VFMLS	V17.S2, V16.S2, V27.S2
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VMOV	V27.B16, V23.B16
+	VFMLS	V10.S2, V16.S2, V23.S2
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V7.S2]
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V11.B16
+	VFMLA	V23.S2, V7.S2, V11.S2
+	WORD	$0x2e37dee8 // fmul v8.2s, v23.2s, v23.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V9.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[0]
+	VMOV	V9.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[1]
+	VMOV	V9.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[2]
+	VMOV	V9.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[3]
+	WORD	$0x0e33d6f4 // fadd v20.2s, v23.2s, v19.2s
+	VMOV	V20.B16, V18.B16
+	VFMLA	V11.S2, V8.S2, V18.S2
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V9.B8, V25.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V9.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V9.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V9.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V9.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	VSHL	$19, V25.S2, V28.S2
+	VADD	V28.S2, V6.S2, V5.S2
+	VMOV	V5.B16, V24.B16
+	VFMLA	V5.S2, V18.S2, V24.S2
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VSUB	V17.S2, V9.S2, V10.S2
+	VUSHR	$4, V10.S2, V16.S2
+	VUSHR	$1, V16.S2, V27.S2
 	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VSUB	V11.S2, V8.S2, V24.S2
-	VSHL	$23, V24.S2, V21.S2
-	VSUB	V8.S2, V10.S2, V9.S2
+	VLD1R	(R19), [V7.S2]
+	VSUB	V7.S2, V27.S2, V21.S2
+	VSHL	$23, V21.S2, V23.S2
+	VSUB	V27.S2, V16.S2, V19.S2
 	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VSUB	V20.S2, V9.S2, V25.S2
-	VSHL	$23, V25.S2, V27.S2
-	WORD	$0x2e35dcda // fmul v26.2s, v6.2s, v21.2s
-	WORD	$0x2e3bdf45 // fmul v5.2s, v26.2s, v27.2s
+	VLD1R	(R19), [V8.S2]
+	VSUB	V8.S2, V19.S2, V11.S2
+	VSHL	$23, V11.S2, V20.S2
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x2ea0e759 // fcmgt v25.2s, v26.2s, v0.2s
+	WORD	$0x2e37df06 // fmul v6.2s, v24.2s, v23.2s
 	MOVD	$sigmoid32consts<>+56(SB), R19
 	VLD1R	(R19), [V28.S2]
-	WORD	$0x2ebce411 // fcmgt v17.2s, v0.2s, v28.2s
+	VADD	V28.S2, V20.S2, V18.S2
+	VMOV	V25.B16, V5.B16
+	VBSL	V20.B8, V18.B8, V5.B8
+	WORD	$0x2e25dcd1 // fmul v17.2s, v6.2s, v5.2s
 	MOVD	$sigmoid32consts<>+60(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VMOV	V17.B16, V4.B16
-	VBSL	V5.B8, V7.B8, V4.B8
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S2]
-	WORD	$0x2ea0e677 // fcmgt v23.2s, v19.2s, v0.2s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VMOV	V23.B16, V24.B16
-	VBSL	V4.B8, V11.B8, V24.B8
-	WORD	$0x0e20e40a // fcmeq v10.2s, v0.2s, v0.2s
-	WORD	$0x2e20594a // mvn v10.8b, v10.8b
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x2eb1e52a // fcmgt v10.2s, v9.2s, v17.2s
+	VAND	V10.B8, V25.B8, V7.B8
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x2eb1e6b0 // fcmgt v16.2s, v21.2s, v17.2s
+	WORD	$0x2e205a10 // mvn v16.8b, v16.8b
+	VAND	V16.B8, V25.B8, V27.B8
+	MOVD	$sigmoid32consts<>+60(SB), R19
 	VLD1R	(R19), [V8.S2]
-	VORR	V8.B8, V0.B8, V20.B8
-	VMOV	V10.B16, V9.B16
-	VBSL	V24.B8, V20.B8, V9.B8
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V16.B16, V6.B16
-	VBSL	V25.B8, V9.B8, V6.B8
-	WORD	$0x0e20e415 // fcmeq v21.2s, v0.2s, v0.2s
-	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
+	WORD	$0x0e28d633 // fadd v19.2s, v17.2s, v8.2s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VSUB	V11.S2, V19.S2, V26.S2
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V27.B16, V28.B16
+	VBSL	V23.B8, V24.B8, V28.B8
+	WORD	$0x2e3cde32 // fmul v18.2s, v17.2s, v28.2s
+	VMOV	V7.B16, V20.B16
+	VBSL	V18.B8, V26.B8, V20.B8
 	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VORR	V26.B8, V0.B8, V27.B8
-	VMOV	V21.B16, V28.B16
-	VBSL	V6.B8, V27.B8, V28.B8
-	VMOV	V22.B16, V7.B16
-	VBSL	V18.B8, V28.B8, V7.B8
-	VMOV	V7.B16, V18.B16
+	VLD1R	(R19), [V6.S2]
+	WORD	$0x2ea6e405 // fcmgt v5.2s, v0.2s, v6.2s
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V5.B16, V10.B16
+	VBSL	V20.B8, V9.B8, V10.B8
+	MOVD	$sigmoid32consts<>+76(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x2ea0e6b9 // fcmgt v25.2s, v21.2s, v0.2s
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V25.B16, V8.B16
+	VBSL	V10.B8, V16.B8, V8.B8
+	WORD	$0x0e20e40b // fcmeq v11.2s, v0.2s, v0.2s
+	WORD	$0x2e20596b // mvn v11.8b, v11.8b
+	MOVD	$sigmoid32consts<>+80(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VORR	V19.B8, V0.B8, V24.B8
+	VMOV	V11.B16, V23.B16
+	VBSL	V8.B8, V24.B8, V23.B8
+	WORD	$0x0e20e41b // fcmeq v27.2s, v0.2s, v0.2s
+	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
+	MOVD	$sigmoid32consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V0.B8, V28.B8
+	VMOV	V27.B16, V7.B16
+	VBSL	V23.B8, V28.B8, V7.B8
+	VMOV	V4.B16, V26.B16
+	VBSL	V22.B8, V7.B8, V26.B8
+	VMOV	V26.B16, V22.B16
 mathblock164:
-	VMOV	V18.B16, V12.B16
+	VMOV	V22.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
 	FMOVS	(R11), F0
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S2]
-	VORR	V16.B8, V0.B8, V17.B8
+	WORD	$0x2ea0e611 // fcmgt v17.2s, v16.2s, v0.2s
 	MOVD	$sigmoid32consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V0.B8, V19.B8
 	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VMOV	V19.B16, V20.B16
-	VFMLA	V18.S2, V17.S2, V20.S2
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V21.S2]
-	WORD	$0x0eb5d696 // fsub v22.2s, v20.2s, v21.2s
-	MOVD	$sigmoid32consts<>+16(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V17.B16, V24.B16
-	VFMLS	V23.S2, V22.S2, V24.S2
+	VLD1R	(R19), [V20.S2]
 	MOVD	$sigmoid32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V17.B16, V22.B16
+	VBSL	V21.B8, V20.B8, V22.B8
+	WORD	$0x0e36f677 // fmax v23.2s, v19.2s, v22.2s
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VMOV	V24.B16, V26.B16
-	VFMLS	V25.S2, V22.S2, V26.S2
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S2, V23.S2, V26.S2
 	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S2]
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VMOV	V28.B16, V4.B16
-	VFMLA	V26.S2, V27.S2, V4.S2
-	WORD	$0x2e3adf45 // fmul v5.2s, v26.2s, v26.2s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V20.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[0]
-	VMOV	V20.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[1]
-	VMOV	V20.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[2]
-	VMOV	V20.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V6.S[3]
-	WORD	$0x0e26d747 // fadd v7.2s, v26.2s, v6.2s
-	VMOV	V7.B16, V8.B16
-	VFMLA	V4.S2, V5.S2, V8.S2
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V20.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V20.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V20.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V20.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	VSHL	$19, V20.S2, V10.S2
-	VADD	V10.S2, V9.S2, V11.S2
-	VMOV	V11.B16, V16.B16
-	VFMLA	V11.S2, V8.S2, V16.S2
-	WORD	$0x0eb0d572 // fsub v18.2s, v11.2s, v16.2s
-	VMOV	V18.B16, V19.B16
-	VFMLA	V11.S2, V8.S2, V19.S2
+	WORD	$0x0ebbd75c // fsub v28.2s, v26.2s, v27.2s
 	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V21.S2]
-	WORD	$0x0e30d6b7 // fadd v23.2s, v21.2s, v16.2s
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x0eb7d639 // fsub v25.2s, v17.2s, v23.2s
-	WORD	$0x0e30d736 // fadd v22.2s, v25.2s, v16.2s
-	WORD	$0x0e33d6d8 // fadd v24.2s, v22.2s, v19.2s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x2ea0e77c // fcmgt v28.2s, v27.2s, v0.2s
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VMOV	V28.B16, V6.B16
-	VBSL	V26.B8, V16.B8, V6.B8
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V5.S2]
-	VMOV	V28.B16, V4.B16
-	VBSL	V5.B8, V19.B8, V4.B8
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x2e37fcf4 // fdiv v20.2s, v7.2s, v23.2s
-	WORD	$0x2e34dcc9 // fmul v9.2s, v6.2s, v20.2s
-	VMOV	V6.B16, V10.B16
-	VFMLS	V23.S2, V9.S2, V10.S2
-	WORD	$0x0e24d548 // fadd v8.2s, v10.2s, v4.2s
-	VMOV	V8.B16, V11.B16
-	VFMLS	V24.S2, V9.S2, V11.S2
-	VMOV	V9.B16, V18.B16
-	VFMLA	V20.S2, V11.S2, V18.S2
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VAND	V21.B8, V0.B8, V17.B8
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x2eb1e736 // fcmgt v22.2s, v25.2s, v17.2s
-	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock165
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V26.S2]
-	WORD	$0x2ea0e750 // fcmgt v16.2s, v26.2s, v0.2s
-	MOVD	$sigmoid32consts<>+4(SB), R19
-	VLD1R	(R19), [V5.S2]
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VMOV	V28.B16, V19.B16
-	VFMLA	V5.S2, V0.S2, V19.S2
-	MOVD	$sigmoid32consts<>+8(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x0ea7d677 // fsub v23.2s, v19.2s, v7.2s
-	MOVD	$sigmoid32consts<>+16(SB), R19
-	VLD1R	(R19), [V6.S2]
-	VMOV	V0.B16, V10.B16
-	VFMLS	V6.S2, V23.S2, V10.S2
-	MOVD	$sigmoid32consts<>+12(SB), R19
 	VLD1R	(R19), [V4.S2]
-	VMOV	V10.B16, V24.B16
-	VFMLS	V4.S2, V23.S2, V24.S2
-	MOVD	$sigmoid32consts<>+20(SB), R19
-	VLD1R	(R19), [V8.S2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.S2, V28.S2, V5.S2
 	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VMOV	V11.B16, V20.B16
-	VFMLA	V24.S2, V8.S2, V20.S2
-	WORD	$0x2e38df09 // fmul v9.2s, v24.2s, v24.2s
+	VLD1R	(R19), [V6.S2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.S2, V28.S2, V7.S2
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V8.S2]
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V7.S2, V8.S2, V10.S2
+	WORD	$0x2e27dceb // fmul v11.2s, v7.2s, v7.2s
 	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[3]
+	WORD	$0x0e30d4f2 // fadd v18.2s, v7.2s, v16.2s
+	VMOV	V18.B16, V20.B16
+	VFMLA	V10.S2, V11.S2, V20.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[0]
-	VMOV	V19.S[1], R20
+	VMOV	V26.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[1]
-	VMOV	V19.S[2], R20
+	VMOV	V26.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[2]
-	VMOV	V19.S[3], R20
+	VMOV	V26.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V21.S[3]
-	WORD	$0x0e35d719 // fadd v25.2s, v24.2s, v21.2s
-	VMOV	V25.B16, V17.B16
-	VFMLA	V20.S2, V9.S2, V17.S2
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VAND	V27.B8, V19.B8, V26.B8
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V5.S[3]
-	VSHL	$19, V26.S2, V28.S2
-	VADD	V28.S2, V5.S2, V7.S2
-	VMOV	V7.B16, V6.B16
-	VFMLA	V7.S2, V17.S2, V6.S2
-	MOVD	$sigmoid32consts<>+48(SB), R19
+	VSHL	$19, V26.S2, V19.S2
+	VADD	V19.S2, V21.S2, V22.S2
+	VMOV	V22.B16, V24.B16
+	VFMLA	V22.S2, V20.S2, V24.S2
+	WORD	$0x0eb8d6d9 // fsub v25.2s, v22.2s, v24.2s
+	VMOV	V25.B16, V27.B16
+	VFMLA	V22.S2, V20.S2, V27.S2
+	MOVD	$sigmoid32consts<>+40(SB), R19
 	VLD1R	(R19), [V4.S2]
-	VSUB	V4.S2, V19.S2, V23.S2
-	VUSHR	$4, V23.S2, V10.S2
-	VUSHR	$1, V10.S2, V8.S2
+	WORD	$0x0e38d497 // fadd v23.2s, v4.2s, v24.2s
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V6.S2]
+	WORD	$0x0eb7d4dc // fsub v28.2s, v6.2s, v23.2s
+	WORD	$0x0e38d785 // fadd v5.2s, v28.2s, v24.2s
+	WORD	$0x0e3bd4a8 // fadd v8.2s, v5.2s, v27.2s
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V17.B16, V7.B16
+	VBSL	V9.B8, V24.B8, V7.B8
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V17.B16, V11.B16
+	VBSL	V16.B8, V27.B8, V11.B8
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2e37fd52 // fdiv v18.2s, v10.2s, v23.2s
+	WORD	$0x2e32dcfa // fmul v26.2s, v7.2s, v18.2s
+	VMOV	V7.B16, V21.B16
+	VFMLS	V23.S2, V26.S2, V21.S2
+	WORD	$0x0e2bd6b3 // fadd v19.2s, v21.2s, v11.2s
+	VMOV	V19.B16, V20.B16
+	VFMLS	V8.S2, V26.S2, V20.S2
+	VMOV	V26.B16, V22.B16
+	VFMLA	V18.S2, V20.S2, V22.S2
+	MOVD	$sigmoid32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2eb9e404 // fcmgt v4.2s, v0.2s, v25.2s
+	WORD	$0x2e205884 // mvn v4.8b, v4.8b
+	WORD	$0x6eb0a886 // umaxv s6, v4.4s
+	FMOVS	F6, R20
+	CBZ	R20, mathblock165
+	MOVD	$sigmoid32consts<>+16(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V5.B16, V9.B16
+	VFMLA	V28.S2, V0.S2, V9.S2
+	MOVD	$sigmoid32consts<>+20(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0eb8d530 // fsub v16.2s, v9.2s, v24.2s
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V0.B16, V27.B16
+	VFMLS	V17.S2, V16.S2, V27.S2
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VMOV	V27.B16, V23.B16
+	VFMLS	V10.S2, V16.S2, V23.S2
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V7.S2]
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V11.B16
+	VFMLA	V23.S2, V7.S2, V11.S2
+	WORD	$0x2e37dee8 // fmul v8.2s, v23.2s, v23.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V9.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[0]
+	VMOV	V9.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[1]
+	VMOV	V9.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[2]
+	VMOV	V9.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[3]
+	WORD	$0x0e33d6f4 // fadd v20.2s, v23.2s, v19.2s
+	VMOV	V20.B16, V18.B16
+	VFMLA	V11.S2, V8.S2, V18.S2
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V9.B8, V25.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V9.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V9.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V9.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V9.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	VSHL	$19, V25.S2, V28.S2
+	VADD	V28.S2, V6.S2, V5.S2
+	VMOV	V5.B16, V24.B16
+	VFMLA	V5.S2, V18.S2, V24.S2
+	MOVD	$sigmoid32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VSUB	V17.S2, V9.S2, V10.S2
+	VUSHR	$4, V10.S2, V16.S2
+	VUSHR	$1, V16.S2, V27.S2
 	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VSUB	V11.S2, V8.S2, V24.S2
-	VSHL	$23, V24.S2, V21.S2
-	VSUB	V8.S2, V10.S2, V9.S2
+	VLD1R	(R19), [V7.S2]
+	VSUB	V7.S2, V27.S2, V21.S2
+	VSHL	$23, V21.S2, V23.S2
+	VSUB	V27.S2, V16.S2, V19.S2
 	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VSUB	V20.S2, V9.S2, V25.S2
-	VSHL	$23, V25.S2, V27.S2
-	WORD	$0x2e35dcda // fmul v26.2s, v6.2s, v21.2s
-	WORD	$0x2e3bdf45 // fmul v5.2s, v26.2s, v27.2s
+	VLD1R	(R19), [V8.S2]
+	VSUB	V8.S2, V19.S2, V11.S2
+	VSHL	$23, V11.S2, V20.S2
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x2ea0e759 // fcmgt v25.2s, v26.2s, v0.2s
+	WORD	$0x2e37df06 // fmul v6.2s, v24.2s, v23.2s
 	MOVD	$sigmoid32consts<>+56(SB), R19
 	VLD1R	(R19), [V28.S2]
-	WORD	$0x2ebce411 // fcmgt v17.2s, v0.2s, v28.2s
+	VADD	V28.S2, V20.S2, V18.S2
+	VMOV	V25.B16, V5.B16
+	VBSL	V20.B8, V18.B8, V5.B8
+	WORD	$0x2e25dcd1 // fmul v17.2s, v6.2s, v5.2s
 	MOVD	$sigmoid32consts<>+60(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VMOV	V17.B16, V4.B16
-	VBSL	V5.B8, V7.B8, V4.B8
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S2]
-	WORD	$0x2ea0e677 // fcmgt v23.2s, v19.2s, v0.2s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VMOV	V23.B16, V24.B16
-	VBSL	V4.B8, V11.B8, V24.B8
-	WORD	$0x0e20e40a // fcmeq v10.2s, v0.2s, v0.2s
-	WORD	$0x2e20594a // mvn v10.8b, v10.8b
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x2eb1e52a // fcmgt v10.2s, v9.2s, v17.2s
+	VAND	V10.B8, V25.B8, V7.B8
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x2eb1e6b0 // fcmgt v16.2s, v21.2s, v17.2s
+	WORD	$0x2e205a10 // mvn v16.8b, v16.8b
+	VAND	V16.B8, V25.B8, V27.B8
+	MOVD	$sigmoid32consts<>+60(SB), R19
 	VLD1R	(R19), [V8.S2]
-	VORR	V8.B8, V0.B8, V20.B8
-	VMOV	V10.B16, V9.B16
-	VBSL	V24.B8, V20.B8, V9.B8
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V16.B16, V6.B16
-	VBSL	V25.B8, V9.B8, V6.B8
-	WORD	$0x0e20e415 // fcmeq v21.2s, v0.2s, v0.2s
-	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
+	WORD	$0x0e28d633 // fadd v19.2s, v17.2s, v8.2s
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VSUB	V11.S2, V19.S2, V26.S2
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V24.S2]
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V27.B16, V28.B16
+	VBSL	V23.B8, V24.B8, V28.B8
+	WORD	$0x2e3cde32 // fmul v18.2s, v17.2s, v28.2s
+	VMOV	V7.B16, V20.B16
+	VBSL	V18.B8, V26.B8, V20.B8
 	MOVD	$sigmoid32consts<>+68(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VORR	V26.B8, V0.B8, V27.B8
-	VMOV	V21.B16, V28.B16
-	VBSL	V6.B8, V27.B8, V28.B8
-	VMOV	V22.B16, V7.B16
-	VBSL	V18.B8, V28.B8, V7.B8
-	VMOV	V7.B16, V18.B16
+	VLD1R	(R19), [V6.S2]
+	WORD	$0x2ea6e405 // fcmgt v5.2s, v0.2s, v6.2s
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V5.B16, V10.B16
+	VBSL	V20.B8, V9.B8, V10.B8
+	MOVD	$sigmoid32consts<>+76(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x2ea0e6b9 // fcmgt v25.2s, v21.2s, v0.2s
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V25.B16, V8.B16
+	VBSL	V10.B8, V16.B8, V8.B8
+	WORD	$0x0e20e40b // fcmeq v11.2s, v0.2s, v0.2s
+	WORD	$0x2e20596b // mvn v11.8b, v11.8b
+	MOVD	$sigmoid32consts<>+80(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VORR	V19.B8, V0.B8, V24.B8
+	VMOV	V11.B16, V23.B16
+	VBSL	V8.B8, V24.B8, V23.B8
+	WORD	$0x0e20e41b // fcmeq v27.2s, v0.2s, v0.2s
+	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
+	MOVD	$sigmoid32consts<>+80(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VORR	V17.B8, V0.B8, V28.B8
+	VMOV	V27.B16, V7.B16
+	VBSL	V23.B8, V28.B8, V7.B8
+	VMOV	V4.B16, V26.B16
+	VBSL	V22.B8, V7.B8, V26.B8
+	VMOV	V26.B16, V22.B16
 mathblock165:
-	VMOV	V18.B16, V12.B16
+	VMOV	V22.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -17993,621 +18852,633 @@ loop:
 	VAND	V16.B16, V0.B16, V17.B16
 	MOVD	$tanh32consts<>+8(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32dc13 // fmul v19.4s, v0.4s, v18.4s
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VORR	V20.B16, V19.B16, V21.B16
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
 	MOVD	$tanh32consts<>+12(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34de75 // fmul v21.4s, v19.4s, v20.4s
+	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
+	VORR	V22.B16, V21.B16, V23.B16
 	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.S4, V21.S4, V24.S4
-	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
-	MOVD	$tanh32consts<>+24(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.S4, V26.S4, V28.S4
-	MOVD	$tanh32consts<>+20(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.S4, V26.S4, V5.S4
-	MOVD	$tanh32consts<>+28(SB), R19
-	VLD1R	(R19), [V6.S4]
-	MOVD	$tanh32consts<>+32(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V5.S4, V6.S4, V8.S4
-	WORD	$0x6e25dca9 // fmul v9.4s, v5.4s, v5.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V24.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V24.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V24.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V24.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	WORD	$0x4e2ad4ab // fadd v11.4s, v5.4s, v10.4s
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.S4, V9.S4, V16.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V24.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
-	VMOV	V24.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
-	VMOV	V24.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
-	VMOV	V24.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	VSHL	$19, V24.S4, V20.S4
-	VADD	V20.S4, V18.S4, V19.S4
-	VMOV	V19.B16, V22.B16
-	VFMLA	V19.S4, V16.S4, V22.S4
-	WORD	$0x4eb6d677 // fsub v23.4s, v19.4s, v22.4s
-	VMOV	V23.B16, V25.B16
-	VFMLA	V19.S4, V16.S4, V25.S4
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4eb6d775 // fsub v21.4s, v27.4s, v22.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4eb5d49a // fsub v26.4s, v4.4s, v21.4s
-	WORD	$0x4eb6d75c // fsub v28.4s, v26.4s, v22.4s
-	WORD	$0x4eb9d786 // fsub v6.4s, v28.4s, v25.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e36d4e5 // fadd v5.4s, v7.4s, v22.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4ea5d549 // fsub v9.4s, v10.4s, v5.4s
-	WORD	$0x4e36d528 // fadd v8.4s, v9.4s, v22.4s
-	WORD	$0x4e39d50b // fadd v11.4s, v8.4s, v25.4s
-	MOVD	$tanh32consts<>+36(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x6e25ff12 // fdiv v18.4s, v24.4s, v5.4s
-	WORD	$0x6e32deb4 // fmul v20.4s, v21.4s, v18.4s
-	VMOV	V21.B16, V16.B16
-	VFMLS	V5.S4, V20.S4, V16.S4
-	WORD	$0x4e26d613 // fadd v19.4s, v16.4s, v6.4s
-	VMOV	V19.B16, V23.B16
-	VFMLS	V11.S4, V20.S4, V23.S4
-	VMOV	V20.B16, V27.B16
-	VFMLA	V18.S4, V23.S4, V27.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.S4, V28.S4, V5.S4
+	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.S4, V28.S4, V7.S4
+	MOVD	$tanh32consts<>+32(SB), R19
+	VLD1R	(R19), [V8.S4]
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V7.S4, V8.S4, V10.S4
+	WORD	$0x6e27dceb // fmul v11.4s, v7.4s, v7.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[3]
+	WORD	$0x4e30d4f2 // fadd v18.4s, v7.4s, v16.4s
+	VMOV	V18.B16, V20.B16
+	VFMLA	V10.S4, V11.S4, V20.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[3]
+	VSHL	$19, V26.S4, V22.S4
+	VADD	V22.S4, V19.S4, V21.S4
+	VMOV	V21.B16, V24.B16
+	VFMLA	V21.S4, V20.S4, V24.S4
+	WORD	$0x4eb8d6b9 // fsub v25.4s, v21.4s, v24.4s
+	VMOV	V25.B16, V27.B16
+	VFMLA	V21.S4, V20.S4, V27.S4
 	MOVD	$tanh32consts<>+40(SB), R19
 	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e49a // fcmgt v26.4s, v4.4s, v17.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V26.B16, V7.B16
-	VBSL	V28.B16, V27.B16, V7.B16
-	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
-	WORD	$0x6eb0a936 // umaxv s22, v9.4s
-	FMOVS	F22, R20
-	CBZ	R20, mathblock166
-	WORD	$0x6e20dc08 // fmul v8.4s, v0.4s, v0.4s
-	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	MOVD	$tanh32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V5.B16
-	VFMLA	V8.S4, V25.S4, V5.S4
-	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V16.B16
-	VFMLA	V8.S4, V5.S4, V16.S4
-	MOVD	$tanh32consts<>+60(SB), R19
+	WORD	$0x4eb8d497 // fsub v23.4s, v4.4s, v24.4s
+	MOVD	$tanh32consts<>+40(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V11.B16
-	VFMLA	V8.S4, V16.S4, V11.S4
+	WORD	$0x4eb7d4dc // fsub v28.4s, v6.4s, v23.4s
+	WORD	$0x4eb8d785 // fsub v5.4s, v28.4s, v24.4s
+	WORD	$0x4ebbd4a8 // fsub v8.4s, v5.4s, v27.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e38d527 // fadd v7.4s, v9.4s, v24.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ea7d60b // fsub v11.4s, v16.4s, v7.4s
+	WORD	$0x4e38d56a // fadd v10.4s, v11.4s, v24.4s
+	WORD	$0x4e3bd552 // fadd v18.4s, v10.4s, v27.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6e27ff53 // fdiv v19.4s, v26.4s, v7.4s
+	WORD	$0x6e33def6 // fmul v22.4s, v23.4s, v19.4s
+	VMOV	V23.B16, V20.B16
+	VFMLS	V7.S4, V22.S4, V20.S4
+	WORD	$0x4e28d695 // fadd v21.4s, v20.4s, v8.4s
+	VMOV	V21.B16, V25.B16
+	VFMLS	V18.S4, V22.S4, V25.S4
+	VMOV	V22.B16, V4.B16
+	VFMLA	V19.S4, V25.S4, V4.S4
+	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6eb1e4dc // fcmgt v28.4s, v6.4s, v17.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V28.B16, V9.B16
+	VBSL	V5.B16, V4.B16, V9.B16
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6eb1e60b // fcmgt v11.4s, v16.4s, v17.4s
+	WORD	$0x6eb0a978 // umaxv s24, v11.4s
+	FMOVS	F24, R20
+	CBZ	R20, mathblock166
+	WORD	$0x6e20dc0a // fmul v10.4s, v0.4s, v0.4s
+	MOVD	$tanh32consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V7.B16
+	VFMLA	V10.S4, V27.S4, V7.S4
+	MOVD	$tanh32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V10.S4, V7.S4, V20.S4
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V18.B16
+	VFMLA	V10.S4, V20.S4, V18.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V23.B16
-	VFMLA	V8.S4, V11.S4, V23.S4
-	WORD	$0x6e20dd12 // fmul v18.4s, v8.4s, v0.4s
-	VMOV	V0.B16, V20.B16
-	VFMLA	V23.S4, V18.S4, V20.S4
-	VMOV	V9.B16, V4.B16
-	VBSL	V7.B16, V20.B16, V4.B16
-	VMOV	V4.B16, V7.B16
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V10.S4, V18.S4, V25.S4
+	WORD	$0x6e20dd53 // fmul v19.4s, v10.4s, v0.4s
+	VMOV	V0.B16, V22.B16
+	VFMLA	V25.S4, V19.S4, V22.S4
+	VMOV	V11.B16, V6.B16
+	VBSL	V9.B16, V22.B16, V6.B16
+	VMOV	V6.B16, V9.B16
 mathblock166:
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V0.B16, V26.B16
-	VORR	V26.B16, V7.B16, V27.B16
-	WORD	$0x4e20e40a // fcmeq v10.4s, v0.4s, v0.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VLD1R	(R19), [V5.S4]
+	VAND	V5.B16, V0.B16, V28.B16
+	VORR	V28.B16, V9.B16, V4.B16
+	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	MOVD	$tanh32consts<>+68(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V0.B16, V22.B16
-	VMOV	V10.B16, V25.B16
-	VBSL	V27.B16, V22.B16, V25.B16
-	VMOV	V25.B16, V12.B16
+	VORR	V17.B16, V0.B16, V24.B16
+	VMOV	V16.B16, V27.B16
+	VBSL	V4.B16, V24.B16, V27.B16
+	VMOV	V27.B16, V12.B16
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V1.B16, V17.B16
 	MOVD	$tanh32consts<>+8(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32dc33 // fmul v19.4s, v1.4s, v18.4s
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VORR	V20.B16, V19.B16, V21.B16
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
 	MOVD	$tanh32consts<>+12(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34de75 // fmul v21.4s, v19.4s, v20.4s
+	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
+	VORR	V22.B16, V21.B16, V23.B16
 	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.S4, V21.S4, V24.S4
-	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
-	MOVD	$tanh32consts<>+24(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.S4, V26.S4, V28.S4
-	MOVD	$tanh32consts<>+20(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.S4, V26.S4, V5.S4
-	MOVD	$tanh32consts<>+28(SB), R19
-	VLD1R	(R19), [V6.S4]
-	MOVD	$tanh32consts<>+32(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V5.S4, V6.S4, V8.S4
-	WORD	$0x6e25dca9 // fmul v9.4s, v5.4s, v5.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V24.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V24.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V24.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V24.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	WORD	$0x4e2ad4ab // fadd v11.4s, v5.4s, v10.4s
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.S4, V9.S4, V16.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V24.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
-	VMOV	V24.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
-	VMOV	V24.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
-	VMOV	V24.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	VSHL	$19, V24.S4, V20.S4
-	VADD	V20.S4, V18.S4, V19.S4
-	VMOV	V19.B16, V22.B16
-	VFMLA	V19.S4, V16.S4, V22.S4
-	WORD	$0x4eb6d677 // fsub v23.4s, v19.4s, v22.4s
-	VMOV	V23.B16, V25.B16
-	VFMLA	V19.S4, V16.S4, V25.S4
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4eb6d775 // fsub v21.4s, v27.4s, v22.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4eb5d49a // fsub v26.4s, v4.4s, v21.4s
-	WORD	$0x4eb6d75c // fsub v28.4s, v26.4s, v22.4s
-	WORD	$0x4eb9d786 // fsub v6.4s, v28.4s, v25.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e36d4e5 // fadd v5.4s, v7.4s, v22.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4ea5d549 // fsub v9.4s, v10.4s, v5.4s
-	WORD	$0x4e36d528 // fadd v8.4s, v9.4s, v22.4s
-	WORD	$0x4e39d50b // fadd v11.4s, v8.4s, v25.4s
-	MOVD	$tanh32consts<>+36(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x6e25ff12 // fdiv v18.4s, v24.4s, v5.4s
-	WORD	$0x6e32deb4 // fmul v20.4s, v21.4s, v18.4s
-	VMOV	V21.B16, V16.B16
-	VFMLS	V5.S4, V20.S4, V16.S4
-	WORD	$0x4e26d613 // fadd v19.4s, v16.4s, v6.4s
-	VMOV	V19.B16, V23.B16
-	VFMLS	V11.S4, V20.S4, V23.S4
-	VMOV	V20.B16, V27.B16
-	VFMLA	V18.S4, V23.S4, V27.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.S4, V28.S4, V5.S4
+	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.S4, V28.S4, V7.S4
+	MOVD	$tanh32consts<>+32(SB), R19
+	VLD1R	(R19), [V8.S4]
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V7.S4, V8.S4, V10.S4
+	WORD	$0x6e27dceb // fmul v11.4s, v7.4s, v7.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[3]
+	WORD	$0x4e30d4f2 // fadd v18.4s, v7.4s, v16.4s
+	VMOV	V18.B16, V20.B16
+	VFMLA	V10.S4, V11.S4, V20.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[3]
+	VSHL	$19, V26.S4, V22.S4
+	VADD	V22.S4, V19.S4, V21.S4
+	VMOV	V21.B16, V24.B16
+	VFMLA	V21.S4, V20.S4, V24.S4
+	WORD	$0x4eb8d6b9 // fsub v25.4s, v21.4s, v24.4s
+	VMOV	V25.B16, V27.B16
+	VFMLA	V21.S4, V20.S4, V27.S4
 	MOVD	$tanh32consts<>+40(SB), R19
 	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e49a // fcmgt v26.4s, v4.4s, v17.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V26.B16, V7.B16
-	VBSL	V28.B16, V27.B16, V7.B16
-	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
-	WORD	$0x6eb0a936 // umaxv s22, v9.4s
-	FMOVS	F22, R20
-	CBZ	R20, mathblock167
-	WORD	$0x6e21dc28 // fmul v8.4s, v1.4s, v1.4s
-	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	MOVD	$tanh32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V5.B16
-	VFMLA	V8.S4, V25.S4, V5.S4
-	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V16.B16
-	VFMLA	V8.S4, V5.S4, V16.S4
-	MOVD	$tanh32consts<>+60(SB), R19
+	WORD	$0x4eb8d497 // fsub v23.4s, v4.4s, v24.4s
+	MOVD	$tanh32consts<>+40(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V11.B16
-	VFMLA	V8.S4, V16.S4, V11.S4
+	WORD	$0x4eb7d4dc // fsub v28.4s, v6.4s, v23.4s
+	WORD	$0x4eb8d785 // fsub v5.4s, v28.4s, v24.4s
+	WORD	$0x4ebbd4a8 // fsub v8.4s, v5.4s, v27.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e38d527 // fadd v7.4s, v9.4s, v24.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ea7d60b // fsub v11.4s, v16.4s, v7.4s
+	WORD	$0x4e38d56a // fadd v10.4s, v11.4s, v24.4s
+	WORD	$0x4e3bd552 // fadd v18.4s, v10.4s, v27.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6e27ff53 // fdiv v19.4s, v26.4s, v7.4s
+	WORD	$0x6e33def6 // fmul v22.4s, v23.4s, v19.4s
+	VMOV	V23.B16, V20.B16
+	VFMLS	V7.S4, V22.S4, V20.S4
+	WORD	$0x4e28d695 // fadd v21.4s, v20.4s, v8.4s
+	VMOV	V21.B16, V25.B16
+	VFMLS	V18.S4, V22.S4, V25.S4
+	VMOV	V22.B16, V4.B16
+	VFMLA	V19.S4, V25.S4, V4.S4
+	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6eb1e4dc // fcmgt v28.4s, v6.4s, v17.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V28.B16, V9.B16
+	VBSL	V5.B16, V4.B16, V9.B16
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6eb1e60b // fcmgt v11.4s, v16.4s, v17.4s
+	WORD	$0x6eb0a978 // umaxv s24, v11.4s
+	FMOVS	F24, R20
+	CBZ	R20, mathblock167
+	WORD	$0x6e21dc2a // fmul v10.4s, v1.4s, v1.4s
+	MOVD	$tanh32consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V7.B16
+	VFMLA	V10.S4, V27.S4, V7.S4
+	MOVD	$tanh32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V10.S4, V7.S4, V20.S4
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V18.B16
+	VFMLA	V10.S4, V20.S4, V18.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V23.B16
-	VFMLA	V8.S4, V11.S4, V23.S4
-	WORD	$0x6e21dd12 // fmul v18.4s, v8.4s, v1.4s
-	VMOV	V1.B16, V20.B16
-	VFMLA	V23.S4, V18.S4, V20.S4
-	VMOV	V9.B16, V4.B16
-	VBSL	V7.B16, V20.B16, V4.B16
-	VMOV	V4.B16, V7.B16
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V10.S4, V18.S4, V25.S4
+	WORD	$0x6e21dd53 // fmul v19.4s, v10.4s, v1.4s
+	VMOV	V1.B16, V22.B16
+	VFMLA	V25.S4, V19.S4, V22.S4
+	VMOV	V11.B16, V6.B16
+	VBSL	V9.B16, V22.B16, V6.B16
+	VMOV	V6.B16, V9.B16
 mathblock167:
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V1.B16, V26.B16
-	VORR	V26.B16, V7.B16, V27.B16
-	WORD	$0x4e21e42a // fcmeq v10.4s, v1.4s, v1.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VLD1R	(R19), [V5.S4]
+	VAND	V5.B16, V1.B16, V28.B16
+	VORR	V28.B16, V9.B16, V4.B16
+	WORD	$0x4e21e430 // fcmeq v16.4s, v1.4s, v1.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	MOVD	$tanh32consts<>+68(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V1.B16, V22.B16
-	VMOV	V10.B16, V25.B16
-	VBSL	V27.B16, V22.B16, V25.B16
-	VMOV	V25.B16, V13.B16
+	VORR	V17.B16, V1.B16, V24.B16
+	VMOV	V16.B16, V27.B16
+	VBSL	V4.B16, V24.B16, V27.B16
+	VMOV	V27.B16, V13.B16
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V2.B16, V17.B16
 	MOVD	$tanh32consts<>+8(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32dc53 // fmul v19.4s, v2.4s, v18.4s
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VORR	V20.B16, V19.B16, V21.B16
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
 	MOVD	$tanh32consts<>+12(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34de75 // fmul v21.4s, v19.4s, v20.4s
+	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
+	VORR	V22.B16, V21.B16, V23.B16
 	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.S4, V21.S4, V24.S4
-	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
-	MOVD	$tanh32consts<>+24(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.S4, V26.S4, V28.S4
-	MOVD	$tanh32consts<>+20(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.S4, V26.S4, V5.S4
-	MOVD	$tanh32consts<>+28(SB), R19
-	VLD1R	(R19), [V6.S4]
-	MOVD	$tanh32consts<>+32(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V5.S4, V6.S4, V8.S4
-	WORD	$0x6e25dca9 // fmul v9.4s, v5.4s, v5.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V24.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V24.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V24.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V24.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	WORD	$0x4e2ad4ab // fadd v11.4s, v5.4s, v10.4s
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.S4, V9.S4, V16.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V24.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
-	VMOV	V24.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
-	VMOV	V24.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
-	VMOV	V24.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	VSHL	$19, V24.S4, V20.S4
-	VADD	V20.S4, V18.S4, V19.S4
-	VMOV	V19.B16, V22.B16
-	VFMLA	V19.S4, V16.S4, V22.S4
-	WORD	$0x4eb6d677 // fsub v23.4s, v19.4s, v22.4s
-	VMOV	V23.B16, V25.B16
-	VFMLA	V19.S4, V16.S4, V25.S4
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4eb6d775 // fsub v21.4s, v27.4s, v22.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4eb5d49a // fsub v26.4s, v4.4s, v21.4s
-	WORD	$0x4eb6d75c // fsub v28.4s, v26.4s, v22.4s
-	WORD	$0x4eb9d786 // fsub v6.4s, v28.4s, v25.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e36d4e5 // fadd v5.4s, v7.4s, v22.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4ea5d549 // fsub v9.4s, v10.4s, v5.4s
-	WORD	$0x4e36d528 // fadd v8.4s, v9.4s, v22.4s
-	WORD	$0x4e39d50b // fadd v11.4s, v8.4s, v25.4s
-	MOVD	$tanh32consts<>+36(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x6e25ff12 // fdiv v18.4s, v24.4s, v5.4s
-	WORD	$0x6e32deb4 // fmul v20.4s, v21.4s, v18.4s
-	VMOV	V21.B16, V16.B16
-	VFMLS	V5.S4, V20.S4, V16.S4
-	WORD	$0x4e26d613 // fadd v19.4s, v16.4s, v6.4s
-	VMOV	V19.B16, V23.B16
-	VFMLS	V11.S4, V20.S4, V23.S4
-	VMOV	V20.B16, V27.B16
-	VFMLA	V18.S4, V23.S4, V27.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.S4, V28.S4, V5.S4
+	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.S4, V28.S4, V7.S4
+	MOVD	$tanh32consts<>+32(SB), R19
+	VLD1R	(R19), [V8.S4]
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V7.S4, V8.S4, V10.S4
+	WORD	$0x6e27dceb // fmul v11.4s, v7.4s, v7.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[3]
+	WORD	$0x4e30d4f2 // fadd v18.4s, v7.4s, v16.4s
+	VMOV	V18.B16, V20.B16
+	VFMLA	V10.S4, V11.S4, V20.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[3]
+	VSHL	$19, V26.S4, V22.S4
+	VADD	V22.S4, V19.S4, V21.S4
+	VMOV	V21.B16, V24.B16
+	VFMLA	V21.S4, V20.S4, V24.S4
+	WORD	$0x4eb8d6b9 // fsub v25.4s, v21.4s, v24.4s
+	VMOV	V25.B16, V27.B16
+	VFMLA	V21.S4, V20.S4, V27.S4
 	MOVD	$tanh32consts<>+40(SB), R19
 	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e49a // fcmgt v26.4s, v4.4s, v17.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V26.B16, V7.B16
-	VBSL	V28.B16, V27.B16, V7.B16
-	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
-	WORD	$0x6eb0a936 // umaxv s22, v9.4s
-	FMOVS	F22, R20
-	CBZ	R20, mathblock168
-	WORD	$0x6e22dc48 // fmul v8.4s, v2.4s, v2.4s
-	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	MOVD	$tanh32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V5.B16
-	VFMLA	V8.S4, V25.S4, V5.S4
-	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V16.B16
-	VFMLA	V8.S4, V5.S4, V16.S4
-	MOVD	$tanh32consts<>+60(SB), R19
+	WORD	$0x4eb8d497 // fsub v23.4s, v4.4s, v24.4s
+	MOVD	$tanh32consts<>+40(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V11.B16
-	VFMLA	V8.S4, V16.S4, V11.S4
+	WORD	$0x4eb7d4dc // fsub v28.4s, v6.4s, v23.4s
+	WORD	$0x4eb8d785 // fsub v5.4s, v28.4s, v24.4s
+	WORD	$0x4ebbd4a8 // fsub v8.4s, v5.4s, v27.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e38d527 // fadd v7.4s, v9.4s, v24.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ea7d60b // fsub v11.4s, v16.4s, v7.4s
+	WORD	$0x4e38d56a // fadd v10.4s, v11.4s, v24.4s
+	WORD	$0x4e3bd552 // fadd v18.4s, v10.4s, v27.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6e27ff53 // fdiv v19.4s, v26.4s, v7.4s
+	WORD	$0x6e33def6 // fmul v22.4s, v23.4s, v19.4s
+	VMOV	V23.B16, V20.B16
+	VFMLS	V7.S4, V22.S4, V20.S4
+	WORD	$0x4e28d695 // fadd v21.4s, v20.4s, v8.4s
+	VMOV	V21.B16, V25.B16
+	VFMLS	V18.S4, V22.S4, V25.S4
+	VMOV	V22.B16, V4.B16
+	VFMLA	V19.S4, V25.S4, V4.S4
+	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6eb1e4dc // fcmgt v28.4s, v6.4s, v17.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V28.B16, V9.B16
+	VBSL	V5.B16, V4.B16, V9.B16
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6eb1e60b // fcmgt v11.4s, v16.4s, v17.4s
+	WORD	$0x6eb0a978 // umaxv s24, v11.4s
+	FMOVS	F24, R20
+	CBZ	R20, mathblock168
+	WORD	$0x6e22dc4a // fmul v10.4s, v2.4s, v2.4s
+	MOVD	$tanh32consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V7.B16
+	VFMLA	V10.S4, V27.S4, V7.S4
+	MOVD	$tanh32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V10.S4, V7.S4, V20.S4
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V18.B16
+	VFMLA	V10.S4, V20.S4, V18.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V23.B16
-	VFMLA	V8.S4, V11.S4, V23.S4
-	WORD	$0x6e22dd12 // fmul v18.4s, v8.4s, v2.4s
-	VMOV	V2.B16, V20.B16
-	VFMLA	V23.S4, V18.S4, V20.S4
-	VMOV	V9.B16, V4.B16
-	VBSL	V7.B16, V20.B16, V4.B16
-	VMOV	V4.B16, V7.B16
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V10.S4, V18.S4, V25.S4
+	WORD	$0x6e22dd53 // fmul v19.4s, v10.4s, v2.4s
+	VMOV	V2.B16, V22.B16
+	VFMLA	V25.S4, V19.S4, V22.S4
+	VMOV	V11.B16, V6.B16
+	VBSL	V9.B16, V22.B16, V6.B16
+	VMOV	V6.B16, V9.B16
 mathblock168:
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V2.B16, V26.B16
-	VORR	V26.B16, V7.B16, V27.B16
-	WORD	$0x4e22e44a // fcmeq v10.4s, v2.4s, v2.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VLD1R	(R19), [V5.S4]
+	VAND	V5.B16, V2.B16, V28.B16
+	VORR	V28.B16, V9.B16, V4.B16
+	WORD	$0x4e22e450 // fcmeq v16.4s, v2.4s, v2.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	MOVD	$tanh32consts<>+68(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V2.B16, V22.B16
-	VMOV	V10.B16, V25.B16
-	VBSL	V27.B16, V22.B16, V25.B16
-	VMOV	V25.B16, V14.B16
+	VORR	V17.B16, V2.B16, V24.B16
+	VMOV	V16.B16, V27.B16
+	VBSL	V4.B16, V24.B16, V27.B16
+	VMOV	V27.B16, V14.B16
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V3.B16, V17.B16
 	MOVD	$tanh32consts<>+8(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32dc73 // fmul v19.4s, v3.4s, v18.4s
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VORR	V20.B16, V19.B16, V21.B16
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
 	MOVD	$tanh32consts<>+12(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34de75 // fmul v21.4s, v19.4s, v20.4s
+	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
+	VORR	V22.B16, V21.B16, V23.B16
 	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.S4, V21.S4, V24.S4
-	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
-	MOVD	$tanh32consts<>+24(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.S4, V26.S4, V28.S4
-	MOVD	$tanh32consts<>+20(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.S4, V26.S4, V5.S4
-	MOVD	$tanh32consts<>+28(SB), R19
-	VLD1R	(R19), [V6.S4]
-	MOVD	$tanh32consts<>+32(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V5.S4, V6.S4, V8.S4
-	WORD	$0x6e25dca9 // fmul v9.4s, v5.4s, v5.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V24.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V24.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V24.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V24.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	WORD	$0x4e2ad4ab // fadd v11.4s, v5.4s, v10.4s
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.S4, V9.S4, V16.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V24.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
-	VMOV	V24.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
-	VMOV	V24.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
-	VMOV	V24.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	VSHL	$19, V24.S4, V20.S4
-	VADD	V20.S4, V18.S4, V19.S4
-	VMOV	V19.B16, V22.B16
-	VFMLA	V19.S4, V16.S4, V22.S4
-	WORD	$0x4eb6d677 // fsub v23.4s, v19.4s, v22.4s
-	VMOV	V23.B16, V25.B16
-	VFMLA	V19.S4, V16.S4, V25.S4
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4eb6d775 // fsub v21.4s, v27.4s, v22.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4eb5d49a // fsub v26.4s, v4.4s, v21.4s
-	WORD	$0x4eb6d75c // fsub v28.4s, v26.4s, v22.4s
-	WORD	$0x4eb9d786 // fsub v6.4s, v28.4s, v25.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e36d4e5 // fadd v5.4s, v7.4s, v22.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4ea5d549 // fsub v9.4s, v10.4s, v5.4s
-	WORD	$0x4e36d528 // fadd v8.4s, v9.4s, v22.4s
-	WORD	$0x4e39d50b // fadd v11.4s, v8.4s, v25.4s
-	MOVD	$tanh32consts<>+36(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x6e25ff12 // fdiv v18.4s, v24.4s, v5.4s
-	WORD	$0x6e32deb4 // fmul v20.4s, v21.4s, v18.4s
-	VMOV	V21.B16, V16.B16
-	VFMLS	V5.S4, V20.S4, V16.S4
-	WORD	$0x4e26d613 // fadd v19.4s, v16.4s, v6.4s
-	VMOV	V19.B16, V23.B16
-	VFMLS	V11.S4, V20.S4, V23.S4
-	VMOV	V20.B16, V27.B16
-	VFMLA	V18.S4, V23.S4, V27.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.S4, V28.S4, V5.S4
+	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.S4, V28.S4, V7.S4
+	MOVD	$tanh32consts<>+32(SB), R19
+	VLD1R	(R19), [V8.S4]
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V7.S4, V8.S4, V10.S4
+	WORD	$0x6e27dceb // fmul v11.4s, v7.4s, v7.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[3]
+	WORD	$0x4e30d4f2 // fadd v18.4s, v7.4s, v16.4s
+	VMOV	V18.B16, V20.B16
+	VFMLA	V10.S4, V11.S4, V20.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[3]
+	VSHL	$19, V26.S4, V22.S4
+	VADD	V22.S4, V19.S4, V21.S4
+	VMOV	V21.B16, V24.B16
+	VFMLA	V21.S4, V20.S4, V24.S4
+	WORD	$0x4eb8d6b9 // fsub v25.4s, v21.4s, v24.4s
+	VMOV	V25.B16, V27.B16
+	VFMLA	V21.S4, V20.S4, V27.S4
 	MOVD	$tanh32consts<>+40(SB), R19
 	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e49a // fcmgt v26.4s, v4.4s, v17.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V26.B16, V7.B16
-	VBSL	V28.B16, V27.B16, V7.B16
-	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
-	WORD	$0x6eb0a936 // umaxv s22, v9.4s
-	FMOVS	F22, R20
-	CBZ	R20, mathblock169
-	WORD	$0x6e23dc68 // fmul v8.4s, v3.4s, v3.4s
-	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	MOVD	$tanh32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V5.B16
-	VFMLA	V8.S4, V25.S4, V5.S4
-	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V16.B16
-	VFMLA	V8.S4, V5.S4, V16.S4
-	MOVD	$tanh32consts<>+60(SB), R19
+	WORD	$0x4eb8d497 // fsub v23.4s, v4.4s, v24.4s
+	MOVD	$tanh32consts<>+40(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V11.B16
-	VFMLA	V8.S4, V16.S4, V11.S4
+	WORD	$0x4eb7d4dc // fsub v28.4s, v6.4s, v23.4s
+	WORD	$0x4eb8d785 // fsub v5.4s, v28.4s, v24.4s
+	WORD	$0x4ebbd4a8 // fsub v8.4s, v5.4s, v27.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e38d527 // fadd v7.4s, v9.4s, v24.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ea7d60b // fsub v11.4s, v16.4s, v7.4s
+	WORD	$0x4e38d56a // fadd v10.4s, v11.4s, v24.4s
+	WORD	$0x4e3bd552 // fadd v18.4s, v10.4s, v27.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6e27ff53 // fdiv v19.4s, v26.4s, v7.4s
+	WORD	$0x6e33def6 // fmul v22.4s, v23.4s, v19.4s
+	VMOV	V23.B16, V20.B16
+	VFMLS	V7.S4, V22.S4, V20.S4
+	WORD	$0x4e28d695 // fadd v21.4s, v20.4s, v8.4s
+	VMOV	V21.B16, V25.B16
+	VFMLS	V18.S4, V22.S4, V25.S4
+	VMOV	V22.B16, V4.B16
+	VFMLA	V19.S4, V25.S4, V4.S4
+	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6eb1e4dc // fcmgt v28.4s, v6.4s, v17.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V28.B16, V9.B16
+	VBSL	V5.B16, V4.B16, V9.B16
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6eb1e60b // fcmgt v11.4s, v16.4s, v17.4s
+	WORD	$0x6eb0a978 // umaxv s24, v11.4s
+	FMOVS	F24, R20
+	CBZ	R20, mathblock169
+	WORD	$0x6e23dc6a // fmul v10.4s, v3.4s, v3.4s
+	MOVD	$tanh32consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V7.B16
+	VFMLA	V10.S4, V27.S4, V7.S4
+	MOVD	$tanh32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V10.S4, V7.S4, V20.S4
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V18.B16
+	VFMLA	V10.S4, V20.S4, V18.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V23.B16
-	VFMLA	V8.S4, V11.S4, V23.S4
-	WORD	$0x6e23dd12 // fmul v18.4s, v8.4s, v3.4s
-	VMOV	V3.B16, V20.B16
-	VFMLA	V23.S4, V18.S4, V20.S4
-	VMOV	V9.B16, V4.B16
-	VBSL	V7.B16, V20.B16, V4.B16
-	VMOV	V4.B16, V7.B16
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V10.S4, V18.S4, V25.S4
+	WORD	$0x6e23dd53 // fmul v19.4s, v10.4s, v3.4s
+	VMOV	V3.B16, V22.B16
+	VFMLA	V25.S4, V19.S4, V22.S4
+	VMOV	V11.B16, V6.B16
+	VBSL	V9.B16, V22.B16, V6.B16
+	VMOV	V6.B16, V9.B16
 mathblock169:
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V3.B16, V26.B16
-	VORR	V26.B16, V7.B16, V27.B16
-	WORD	$0x4e23e46a // fcmeq v10.4s, v3.4s, v3.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VLD1R	(R19), [V5.S4]
+	VAND	V5.B16, V3.B16, V28.B16
+	VORR	V28.B16, V9.B16, V4.B16
+	WORD	$0x4e23e470 // fcmeq v16.4s, v3.4s, v3.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	MOVD	$tanh32consts<>+68(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V3.B16, V22.B16
-	VMOV	V10.B16, V25.B16
-	VBSL	V27.B16, V22.B16, V25.B16
-	VMOV	V25.B16, V15.B16
+	VORR	V17.B16, V3.B16, V24.B16
+	VMOV	V16.B16, V27.B16
+	VBSL	V4.B16, V24.B16, V27.B16
+	VMOV	V27.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -18619,311 +19490,317 @@ tail:
 	VAND	V16.B16, V0.B16, V17.B16
 	MOVD	$tanh32consts<>+8(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32dc13 // fmul v19.4s, v0.4s, v18.4s
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VORR	V20.B16, V19.B16, V21.B16
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
 	MOVD	$tanh32consts<>+12(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34de75 // fmul v21.4s, v19.4s, v20.4s
+	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
+	VORR	V22.B16, V21.B16, V23.B16
 	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.S4, V21.S4, V24.S4
-	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
-	MOVD	$tanh32consts<>+24(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.S4, V26.S4, V28.S4
-	MOVD	$tanh32consts<>+20(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.S4, V26.S4, V5.S4
-	MOVD	$tanh32consts<>+28(SB), R19
-	VLD1R	(R19), [V6.S4]
-	MOVD	$tanh32consts<>+32(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V5.S4, V6.S4, V8.S4
-	WORD	$0x6e25dca9 // fmul v9.4s, v5.4s, v5.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V24.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V24.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V24.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V24.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	WORD	$0x4e2ad4ab // fadd v11.4s, v5.4s, v10.4s
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.S4, V9.S4, V16.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V24.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
-	VMOV	V24.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
-	VMOV	V24.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
-	VMOV	V24.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	VSHL	$19, V24.S4, V20.S4
-	VADD	V20.S4, V18.S4, V19.S4
-	VMOV	V19.B16, V22.B16
-	VFMLA	V19.S4, V16.S4, V22.S4
-	WORD	$0x4eb6d677 // fsub v23.4s, v19.4s, v22.4s
-	VMOV	V23.B16, V25.B16
-	VFMLA	V19.S4, V16.S4, V25.S4
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4eb6d775 // fsub v21.4s, v27.4s, v22.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4eb5d49a // fsub v26.4s, v4.4s, v21.4s
-	WORD	$0x4eb6d75c // fsub v28.4s, v26.4s, v22.4s
-	WORD	$0x4eb9d786 // fsub v6.4s, v28.4s, v25.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e36d4e5 // fadd v5.4s, v7.4s, v22.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4ea5d549 // fsub v9.4s, v10.4s, v5.4s
-	WORD	$0x4e36d528 // fadd v8.4s, v9.4s, v22.4s
-	WORD	$0x4e39d50b // fadd v11.4s, v8.4s, v25.4s
-	MOVD	$tanh32consts<>+36(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x6e25ff12 // fdiv v18.4s, v24.4s, v5.4s
-	WORD	$0x6e32deb4 // fmul v20.4s, v21.4s, v18.4s
-	VMOV	V21.B16, V16.B16
-	VFMLS	V5.S4, V20.S4, V16.S4
-	WORD	$0x4e26d613 // fadd v19.4s, v16.4s, v6.4s
-	VMOV	V19.B16, V23.B16
-	VFMLS	V11.S4, V20.S4, V23.S4
-	VMOV	V20.B16, V27.B16
-	VFMLA	V18.S4, V23.S4, V27.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.S4, V28.S4, V5.S4
+	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.S4, V28.S4, V7.S4
+	MOVD	$tanh32consts<>+32(SB), R19
+	VLD1R	(R19), [V8.S4]
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V7.S4, V8.S4, V10.S4
+	WORD	$0x6e27dceb // fmul v11.4s, v7.4s, v7.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[3]
+	WORD	$0x4e30d4f2 // fadd v18.4s, v7.4s, v16.4s
+	VMOV	V18.B16, V20.B16
+	VFMLA	V10.S4, V11.S4, V20.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[3]
+	VSHL	$19, V26.S4, V22.S4
+	VADD	V22.S4, V19.S4, V21.S4
+	VMOV	V21.B16, V24.B16
+	VFMLA	V21.S4, V20.S4, V24.S4
+	WORD	$0x4eb8d6b9 // fsub v25.4s, v21.4s, v24.4s
+	VMOV	V25.B16, V27.B16
+	VFMLA	V21.S4, V20.S4, V27.S4
 	MOVD	$tanh32consts<>+40(SB), R19
 	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e49a // fcmgt v26.4s, v4.4s, v17.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V26.B16, V7.B16
-	VBSL	V28.B16, V27.B16, V7.B16
-	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
-	WORD	$0x6eb0a936 // umaxv s22, v9.4s
-	FMOVS	F22, R20
-	CBZ	R20, mathblock170
-	WORD	$0x6e20dc08 // fmul v8.4s, v0.4s, v0.4s
-	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	MOVD	$tanh32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V5.B16
-	VFMLA	V8.S4, V25.S4, V5.S4
-	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V16.B16
-	VFMLA	V8.S4, V5.S4, V16.S4
-	MOVD	$tanh32consts<>+60(SB), R19
+	WORD	$0x4eb8d497 // fsub v23.4s, v4.4s, v24.4s
+	MOVD	$tanh32consts<>+40(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V11.B16
-	VFMLA	V8.S4, V16.S4, V11.S4
+	WORD	$0x4eb7d4dc // fsub v28.4s, v6.4s, v23.4s
+	WORD	$0x4eb8d785 // fsub v5.4s, v28.4s, v24.4s
+	WORD	$0x4ebbd4a8 // fsub v8.4s, v5.4s, v27.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e38d527 // fadd v7.4s, v9.4s, v24.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ea7d60b // fsub v11.4s, v16.4s, v7.4s
+	WORD	$0x4e38d56a // fadd v10.4s, v11.4s, v24.4s
+	WORD	$0x4e3bd552 // fadd v18.4s, v10.4s, v27.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6e27ff53 // fdiv v19.4s, v26.4s, v7.4s
+	WORD	$0x6e33def6 // fmul v22.4s, v23.4s, v19.4s
+	VMOV	V23.B16, V20.B16
+	VFMLS	V7.S4, V22.S4, V20.S4
+	WORD	$0x4e28d695 // fadd v21.4s, v20.4s, v8.4s
+	VMOV	V21.B16, V25.B16
+	VFMLS	V18.S4, V22.S4, V25.S4
+	VMOV	V22.B16, V4.B16
+	VFMLA	V19.S4, V25.S4, V4.S4
+	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6eb1e4dc // fcmgt v28.4s, v6.4s, v17.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V28.B16, V9.B16
+	VBSL	V5.B16, V4.B16, V9.B16
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6eb1e60b // fcmgt v11.4s, v16.4s, v17.4s
+	WORD	$0x6eb0a978 // umaxv s24, v11.4s
+	FMOVS	F24, R20
+	CBZ	R20, mathblock170
+	WORD	$0x6e20dc0a // fmul v10.4s, v0.4s, v0.4s
+	MOVD	$tanh32consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V7.B16
+	VFMLA	V10.S4, V27.S4, V7.S4
+	MOVD	$tanh32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V10.S4, V7.S4, V20.S4
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V18.B16
+	VFMLA	V10.S4, V20.S4, V18.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V23.B16
-	VFMLA	V8.S4, V11.S4, V23.S4
-	WORD	$0x6e20dd12 // fmul v18.4s, v8.4s, v0.4s
-	VMOV	V0.B16, V20.B16
-	VFMLA	V23.S4, V18.S4, V20.S4
-	VMOV	V9.B16, V4.B16
-	VBSL	V7.B16, V20.B16, V4.B16
-	VMOV	V4.B16, V7.B16
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V10.S4, V18.S4, V25.S4
+	WORD	$0x6e20dd53 // fmul v19.4s, v10.4s, v0.4s
+	VMOV	V0.B16, V22.B16
+	VFMLA	V25.S4, V19.S4, V22.S4
+	VMOV	V11.B16, V6.B16
+	VBSL	V9.B16, V22.B16, V6.B16
+	VMOV	V6.B16, V9.B16
 mathblock170:
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V0.B16, V26.B16
-	VORR	V26.B16, V7.B16, V27.B16
-	WORD	$0x4e20e40a // fcmeq v10.4s, v0.4s, v0.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VLD1R	(R19), [V5.S4]
+	VAND	V5.B16, V0.B16, V28.B16
+	VORR	V28.B16, V9.B16, V4.B16
+	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	MOVD	$tanh32consts<>+68(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V0.B16, V22.B16
-	VMOV	V10.B16, V25.B16
-	VBSL	V27.B16, V22.B16, V25.B16
-	VMOV	V25.B16, V12.B16
+	VORR	V17.B16, V0.B16, V24.B16
+	VMOV	V16.B16, V27.B16
+	VBSL	V4.B16, V24.B16, V27.B16
+	VMOV	V27.B16, V12.B16
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V1.B16, V17.B16
 	MOVD	$tanh32consts<>+8(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32dc33 // fmul v19.4s, v1.4s, v18.4s
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VORR	V20.B16, V19.B16, V21.B16
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
 	MOVD	$tanh32consts<>+12(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34de75 // fmul v21.4s, v19.4s, v20.4s
+	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
+	VORR	V22.B16, V21.B16, V23.B16
 	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.S4, V21.S4, V24.S4
-	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
-	MOVD	$tanh32consts<>+24(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.S4, V26.S4, V28.S4
-	MOVD	$tanh32consts<>+20(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.S4, V26.S4, V5.S4
-	MOVD	$tanh32consts<>+28(SB), R19
-	VLD1R	(R19), [V6.S4]
-	MOVD	$tanh32consts<>+32(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V5.S4, V6.S4, V8.S4
-	WORD	$0x6e25dca9 // fmul v9.4s, v5.4s, v5.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V24.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V24.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V24.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V24.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	WORD	$0x4e2ad4ab // fadd v11.4s, v5.4s, v10.4s
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.S4, V9.S4, V16.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V24.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
-	VMOV	V24.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
-	VMOV	V24.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
-	VMOV	V24.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	VSHL	$19, V24.S4, V20.S4
-	VADD	V20.S4, V18.S4, V19.S4
-	VMOV	V19.B16, V22.B16
-	VFMLA	V19.S4, V16.S4, V22.S4
-	WORD	$0x4eb6d677 // fsub v23.4s, v19.4s, v22.4s
-	VMOV	V23.B16, V25.B16
-	VFMLA	V19.S4, V16.S4, V25.S4
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4eb6d775 // fsub v21.4s, v27.4s, v22.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4eb5d49a // fsub v26.4s, v4.4s, v21.4s
-	WORD	$0x4eb6d75c // fsub v28.4s, v26.4s, v22.4s
-	WORD	$0x4eb9d786 // fsub v6.4s, v28.4s, v25.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e36d4e5 // fadd v5.4s, v7.4s, v22.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4ea5d549 // fsub v9.4s, v10.4s, v5.4s
-	WORD	$0x4e36d528 // fadd v8.4s, v9.4s, v22.4s
-	WORD	$0x4e39d50b // fadd v11.4s, v8.4s, v25.4s
-	MOVD	$tanh32consts<>+36(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x6e25ff12 // fdiv v18.4s, v24.4s, v5.4s
-	WORD	$0x6e32deb4 // fmul v20.4s, v21.4s, v18.4s
-	VMOV	V21.B16, V16.B16
-	VFMLS	V5.S4, V20.S4, V16.S4
-	WORD	$0x4e26d613 // fadd v19.4s, v16.4s, v6.4s
-	VMOV	V19.B16, V23.B16
-	VFMLS	V11.S4, V20.S4, V23.S4
-	VMOV	V20.B16, V27.B16
-	VFMLA	V18.S4, V23.S4, V27.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.S4, V28.S4, V5.S4
+	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.S4, V28.S4, V7.S4
+	MOVD	$tanh32consts<>+32(SB), R19
+	VLD1R	(R19), [V8.S4]
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V7.S4, V8.S4, V10.S4
+	WORD	$0x6e27dceb // fmul v11.4s, v7.4s, v7.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[3]
+	WORD	$0x4e30d4f2 // fadd v18.4s, v7.4s, v16.4s
+	VMOV	V18.B16, V20.B16
+	VFMLA	V10.S4, V11.S4, V20.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[3]
+	VSHL	$19, V26.S4, V22.S4
+	VADD	V22.S4, V19.S4, V21.S4
+	VMOV	V21.B16, V24.B16
+	VFMLA	V21.S4, V20.S4, V24.S4
+	WORD	$0x4eb8d6b9 // fsub v25.4s, v21.4s, v24.4s
+	VMOV	V25.B16, V27.B16
+	VFMLA	V21.S4, V20.S4, V27.S4
 	MOVD	$tanh32consts<>+40(SB), R19
 	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e49a // fcmgt v26.4s, v4.4s, v17.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V26.B16, V7.B16
-	VBSL	V28.B16, V27.B16, V7.B16
-	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
-	WORD	$0x6eb0a936 // umaxv s22, v9.4s
-	FMOVS	F22, R20
-	CBZ	R20, mathblock171
-	WORD	$0x6e21dc28 // fmul v8.4s, v1.4s, v1.4s
-	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	MOVD	$tanh32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V5.B16
-	VFMLA	V8.S4, V25.S4, V5.S4
-	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V16.B16
-	VFMLA	V8.S4, V5.S4, V16.S4
-	MOVD	$tanh32consts<>+60(SB), R19
+	WORD	$0x4eb8d497 // fsub v23.4s, v4.4s, v24.4s
+	MOVD	$tanh32consts<>+40(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V11.B16
-	VFMLA	V8.S4, V16.S4, V11.S4
+	WORD	$0x4eb7d4dc // fsub v28.4s, v6.4s, v23.4s
+	WORD	$0x4eb8d785 // fsub v5.4s, v28.4s, v24.4s
+	WORD	$0x4ebbd4a8 // fsub v8.4s, v5.4s, v27.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e38d527 // fadd v7.4s, v9.4s, v24.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ea7d60b // fsub v11.4s, v16.4s, v7.4s
+	WORD	$0x4e38d56a // fadd v10.4s, v11.4s, v24.4s
+	WORD	$0x4e3bd552 // fadd v18.4s, v10.4s, v27.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6e27ff53 // fdiv v19.4s, v26.4s, v7.4s
+	WORD	$0x6e33def6 // fmul v22.4s, v23.4s, v19.4s
+	VMOV	V23.B16, V20.B16
+	VFMLS	V7.S4, V22.S4, V20.S4
+	WORD	$0x4e28d695 // fadd v21.4s, v20.4s, v8.4s
+	VMOV	V21.B16, V25.B16
+	VFMLS	V18.S4, V22.S4, V25.S4
+	VMOV	V22.B16, V4.B16
+	VFMLA	V19.S4, V25.S4, V4.S4
+	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6eb1e4dc // fcmgt v28.4s, v6.4s, v17.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V28.B16, V9.B16
+	VBSL	V5.B16, V4.B16, V9.B16
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6eb1e60b // fcmgt v11.4s, v16.4s, v17.4s
+	WORD	$0x6eb0a978 // umaxv s24, v11.4s
+	FMOVS	F24, R20
+	CBZ	R20, mathblock171
+	WORD	$0x6e21dc2a // fmul v10.4s, v1.4s, v1.4s
+	MOVD	$tanh32consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V7.B16
+	VFMLA	V10.S4, V27.S4, V7.S4
+	MOVD	$tanh32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V10.S4, V7.S4, V20.S4
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V18.B16
+	VFMLA	V10.S4, V20.S4, V18.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V23.B16
-	VFMLA	V8.S4, V11.S4, V23.S4
-	WORD	$0x6e21dd12 // fmul v18.4s, v8.4s, v1.4s
-	VMOV	V1.B16, V20.B16
-	VFMLA	V23.S4, V18.S4, V20.S4
-	VMOV	V9.B16, V4.B16
-	VBSL	V7.B16, V20.B16, V4.B16
-	VMOV	V4.B16, V7.B16
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V10.S4, V18.S4, V25.S4
+	WORD	$0x6e21dd53 // fmul v19.4s, v10.4s, v1.4s
+	VMOV	V1.B16, V22.B16
+	VFMLA	V25.S4, V19.S4, V22.S4
+	VMOV	V11.B16, V6.B16
+	VBSL	V9.B16, V22.B16, V6.B16
+	VMOV	V6.B16, V9.B16
 mathblock171:
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V1.B16, V26.B16
-	VORR	V26.B16, V7.B16, V27.B16
-	WORD	$0x4e21e42a // fcmeq v10.4s, v1.4s, v1.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VLD1R	(R19), [V5.S4]
+	VAND	V5.B16, V1.B16, V28.B16
+	VORR	V28.B16, V9.B16, V4.B16
+	WORD	$0x4e21e430 // fcmeq v16.4s, v1.4s, v1.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	MOVD	$tanh32consts<>+68(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V1.B16, V22.B16
-	VMOV	V10.B16, V25.B16
-	VBSL	V27.B16, V22.B16, V25.B16
-	VMOV	V25.B16, V13.B16
+	VORR	V17.B16, V1.B16, V24.B16
+	VMOV	V16.B16, V27.B16
+	VBSL	V4.B16, V24.B16, V27.B16
+	VMOV	V27.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
@@ -18933,156 +19810,159 @@ tail4:
 	VAND	V16.B16, V0.B16, V17.B16
 	MOVD	$tanh32consts<>+8(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6e32dc13 // fmul v19.4s, v0.4s, v18.4s
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VORR	V20.B16, V19.B16, V21.B16
+	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
 	MOVD	$tanh32consts<>+12(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6e34de75 // fmul v21.4s, v19.4s, v20.4s
+	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
+	VORR	V22.B16, V21.B16, V23.B16
 	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.S4, V21.S4, V24.S4
-	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
-	MOVD	$tanh32consts<>+24(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.S4, V26.S4, V28.S4
-	MOVD	$tanh32consts<>+20(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.S4, V26.S4, V5.S4
-	MOVD	$tanh32consts<>+28(SB), R19
-	VLD1R	(R19), [V6.S4]
-	MOVD	$tanh32consts<>+32(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V5.S4, V6.S4, V8.S4
-	WORD	$0x6e25dca9 // fmul v9.4s, v5.4s, v5.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V24.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V24.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V24.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V24.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	WORD	$0x4e2ad4ab // fadd v11.4s, v5.4s, v10.4s
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.S4, V9.S4, V16.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V24.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
-	VMOV	V24.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
-	VMOV	V24.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
-	VMOV	V24.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	VSHL	$19, V24.S4, V20.S4
-	VADD	V20.S4, V18.S4, V19.S4
-	VMOV	V19.B16, V22.B16
-	VFMLA	V19.S4, V16.S4, V22.S4
-	WORD	$0x4eb6d677 // fsub v23.4s, v19.4s, v22.4s
-	VMOV	V23.B16, V25.B16
-	VFMLA	V19.S4, V16.S4, V25.S4
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4eb6d775 // fsub v21.4s, v27.4s, v22.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	WORD	$0x4eb5d49a // fsub v26.4s, v4.4s, v21.4s
-	WORD	$0x4eb6d75c // fsub v28.4s, v26.4s, v22.4s
-	WORD	$0x4eb9d786 // fsub v6.4s, v28.4s, v25.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e36d4e5 // fadd v5.4s, v7.4s, v22.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4ea5d549 // fsub v9.4s, v10.4s, v5.4s
-	WORD	$0x4e36d528 // fadd v8.4s, v9.4s, v22.4s
-	WORD	$0x4e39d50b // fadd v11.4s, v8.4s, v25.4s
-	MOVD	$tanh32consts<>+36(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x6e25ff12 // fdiv v18.4s, v24.4s, v5.4s
-	WORD	$0x6e32deb4 // fmul v20.4s, v21.4s, v18.4s
-	VMOV	V21.B16, V16.B16
-	VFMLS	V5.S4, V20.S4, V16.S4
-	WORD	$0x4e26d613 // fadd v19.4s, v16.4s, v6.4s
-	VMOV	V19.B16, V23.B16
-	VFMLS	V11.S4, V20.S4, V23.S4
-	VMOV	V20.B16, V27.B16
-	VFMLA	V18.S4, V23.S4, V27.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S4, V23.S4, V26.S4
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4ebbd75c // fsub v28.4s, v26.4s, v27.4s
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.S4, V28.S4, V5.S4
+	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.S4, V28.S4, V7.S4
+	MOVD	$tanh32consts<>+32(SB), R19
+	VLD1R	(R19), [V8.S4]
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V7.S4, V8.S4, V10.S4
+	WORD	$0x6e27dceb // fmul v11.4s, v7.4s, v7.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[3]
+	WORD	$0x4e30d4f2 // fadd v18.4s, v7.4s, v16.4s
+	VMOV	V18.B16, V20.B16
+	VFMLA	V10.S4, V11.S4, V20.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[3]
+	VSHL	$19, V26.S4, V22.S4
+	VADD	V22.S4, V19.S4, V21.S4
+	VMOV	V21.B16, V24.B16
+	VFMLA	V21.S4, V20.S4, V24.S4
+	WORD	$0x4eb8d6b9 // fsub v25.4s, v21.4s, v24.4s
+	VMOV	V25.B16, V27.B16
+	VFMLA	V21.S4, V20.S4, V27.S4
 	MOVD	$tanh32consts<>+40(SB), R19
 	VLD1R	(R19), [V4.S4]
-	WORD	$0x6eb1e49a // fcmgt v26.4s, v4.4s, v17.4s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VMOV	V26.B16, V7.B16
-	VBSL	V28.B16, V27.B16, V7.B16
-	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb1e549 // fcmgt v9.4s, v10.4s, v17.4s
-	WORD	$0x6eb0a936 // umaxv s22, v9.4s
-	FMOVS	F22, R20
-	CBZ	R20, mathblock172
-	WORD	$0x6e20dc08 // fmul v8.4s, v0.4s, v0.4s
-	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	MOVD	$tanh32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V24.B16, V5.B16
-	VFMLA	V8.S4, V25.S4, V5.S4
-	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V16.B16
-	VFMLA	V8.S4, V5.S4, V16.S4
-	MOVD	$tanh32consts<>+60(SB), R19
+	WORD	$0x4eb8d497 // fsub v23.4s, v4.4s, v24.4s
+	MOVD	$tanh32consts<>+40(SB), R19
 	VLD1R	(R19), [V6.S4]
-	VMOV	V6.B16, V11.B16
-	VFMLA	V8.S4, V16.S4, V11.S4
+	WORD	$0x4eb7d4dc // fsub v28.4s, v6.4s, v23.4s
+	WORD	$0x4eb8d785 // fsub v5.4s, v28.4s, v24.4s
+	WORD	$0x4ebbd4a8 // fsub v8.4s, v5.4s, v27.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e38d527 // fadd v7.4s, v9.4s, v24.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x4ea7d60b // fsub v11.4s, v16.4s, v7.4s
+	WORD	$0x4e38d56a // fadd v10.4s, v11.4s, v24.4s
+	WORD	$0x4e3bd552 // fadd v18.4s, v10.4s, v27.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6e27ff53 // fdiv v19.4s, v26.4s, v7.4s
+	WORD	$0x6e33def6 // fmul v22.4s, v23.4s, v19.4s
+	VMOV	V23.B16, V20.B16
+	VFMLS	V7.S4, V22.S4, V20.S4
+	WORD	$0x4e28d695 // fadd v21.4s, v20.4s, v8.4s
+	VMOV	V21.B16, V25.B16
+	VFMLS	V18.S4, V22.S4, V25.S4
+	VMOV	V22.B16, V4.B16
+	VFMLA	V19.S4, V25.S4, V4.S4
+	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V6.S4]
+	WORD	$0x6eb1e4dc // fcmgt v28.4s, v6.4s, v17.4s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V5.S4]
+	VMOV	V28.B16, V9.B16
+	VBSL	V5.B16, V4.B16, V9.B16
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S4]
+	WORD	$0x6eb1e60b // fcmgt v11.4s, v16.4s, v17.4s
+	WORD	$0x6eb0a978 // umaxv s24, v11.4s
+	FMOVS	F24, R20
+	CBZ	R20, mathblock172
+	WORD	$0x6e20dc0a // fmul v10.4s, v0.4s, v0.4s
+	MOVD	$tanh32consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V7.B16
+	VFMLA	V10.S4, V27.S4, V7.S4
+	MOVD	$tanh32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V10.S4, V7.S4, V20.S4
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V18.B16
+	VFMLA	V10.S4, V20.S4, V18.S4
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S4]
-	VMOV	V19.B16, V23.B16
-	VFMLA	V8.S4, V11.S4, V23.S4
-	WORD	$0x6e20dd12 // fmul v18.4s, v8.4s, v0.4s
-	VMOV	V0.B16, V20.B16
-	VFMLA	V23.S4, V18.S4, V20.S4
-	VMOV	V9.B16, V4.B16
-	VBSL	V7.B16, V20.B16, V4.B16
-	VMOV	V4.B16, V7.B16
+	VLD1R	(R19), [V21.S4]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V10.S4, V18.S4, V25.S4
+	WORD	$0x6e20dd53 // fmul v19.4s, v10.4s, v0.4s
+	VMOV	V0.B16, V22.B16
+	VFMLA	V25.S4, V19.S4, V22.S4
+	VMOV	V11.B16, V6.B16
+	VBSL	V9.B16, V22.B16, V6.B16
+	VMOV	V6.B16, V9.B16
 mathblock172:
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V0.B16, V26.B16
-	VORR	V26.B16, V7.B16, V27.B16
-	WORD	$0x4e20e40a // fcmeq v10.4s, v0.4s, v0.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VLD1R	(R19), [V5.S4]
+	VAND	V5.B16, V0.B16, V28.B16
+	VORR	V28.B16, V9.B16, V4.B16
+	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
 	MOVD	$tanh32consts<>+68(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V0.B16, V22.B16
-	VMOV	V10.B16, V25.B16
-	VBSL	V27.B16, V22.B16, V25.B16
-	VMOV	V25.B16, V12.B16
+	VORR	V17.B16, V0.B16, V24.B16
+	VMOV	V16.B16, V27.B16
+	VBSL	V4.B16, V24.B16, V27.B16
+	VMOV	V27.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -19092,156 +19972,159 @@ tail2:
 	VAND	V16.B8, V0.B8, V17.B8
 	MOVD	$tanh32consts<>+8(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x2e32dc13 // fmul v19.2s, v0.2s, v18.2s
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VORR	V20.B8, V19.B8, V21.B8
+	WORD	$0x0eb2f633 // fmin v19.2s, v17.2s, v18.2s
 	MOVD	$tanh32consts<>+12(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2e34de75 // fmul v21.2s, v19.2s, v20.2s
+	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S2]
+	VORR	V22.B8, V21.B8, V23.B8
 	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.S2, V21.S2, V24.S2
-	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x0eb9d71a // fsub v26.2s, v24.2s, v25.2s
-	MOVD	$tanh32consts<>+24(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.S2, V26.S2, V28.S2
-	MOVD	$tanh32consts<>+20(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.S2, V26.S2, V5.S2
-	MOVD	$tanh32consts<>+28(SB), R19
-	VLD1R	(R19), [V6.S2]
-	MOVD	$tanh32consts<>+32(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V5.S2, V6.S2, V8.S2
-	WORD	$0x2e25dca9 // fmul v9.2s, v5.2s, v5.2s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V24.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V24.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V24.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V24.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	WORD	$0x0e2ad4ab // fadd v11.2s, v5.2s, v10.2s
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.S2, V9.S2, V16.S2
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V24.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
-	VMOV	V24.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
-	VMOV	V24.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
-	VMOV	V24.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	VSHL	$19, V24.S2, V20.S2
-	VADD	V20.S2, V18.S2, V19.S2
-	VMOV	V19.B16, V22.B16
-	VFMLA	V19.S2, V16.S2, V22.S2
-	WORD	$0x0eb6d677 // fsub v23.2s, v19.2s, v22.2s
-	VMOV	V23.B16, V25.B16
-	VFMLA	V19.S2, V16.S2, V25.S2
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x0eb6d775 // fsub v21.2s, v27.2s, v22.2s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x0eb5d49a // fsub v26.2s, v4.2s, v21.2s
-	WORD	$0x0eb6d75c // fsub v28.2s, v26.2s, v22.2s
-	WORD	$0x0eb9d786 // fsub v6.2s, v28.2s, v25.2s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x0e36d4e5 // fadd v5.2s, v7.2s, v22.2s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V10.S2]
-	WORD	$0x0ea5d549 // fsub v9.2s, v10.2s, v5.2s
-	WORD	$0x0e36d528 // fadd v8.2s, v9.2s, v22.2s
-	WORD	$0x0e39d50b // fadd v11.2s, v8.2s, v25.2s
-	MOVD	$tanh32consts<>+36(SB), R19
 	VLD1R	(R19), [V24.S2]
-	WORD	$0x2e25ff12 // fdiv v18.2s, v24.2s, v5.2s
-	WORD	$0x2e32deb4 // fmul v20.2s, v21.2s, v18.2s
-	VMOV	V21.B16, V16.B16
-	VFMLS	V5.S2, V20.S2, V16.S2
-	WORD	$0x0e26d613 // fadd v19.2s, v16.2s, v6.2s
-	VMOV	V19.B16, V23.B16
-	VFMLS	V11.S2, V20.S2, V23.S2
-	VMOV	V20.B16, V27.B16
-	VFMLA	V18.S2, V23.S2, V27.S2
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S2, V23.S2, V26.S2
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0ebbd75c // fsub v28.2s, v26.2s, v27.2s
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.S2, V28.S2, V5.S2
+	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.S2, V28.S2, V7.S2
+	MOVD	$tanh32consts<>+32(SB), R19
+	VLD1R	(R19), [V8.S2]
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V7.S2, V8.S2, V10.S2
+	WORD	$0x2e27dceb // fmul v11.2s, v7.2s, v7.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[3]
+	WORD	$0x0e30d4f2 // fadd v18.2s, v7.2s, v16.2s
+	VMOV	V18.B16, V20.B16
+	VFMLA	V10.S2, V11.S2, V20.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[3]
+	VSHL	$19, V26.S2, V22.S2
+	VADD	V22.S2, V19.S2, V21.S2
+	VMOV	V21.B16, V24.B16
+	VFMLA	V21.S2, V20.S2, V24.S2
+	WORD	$0x0eb8d6b9 // fsub v25.2s, v21.2s, v24.2s
+	VMOV	V25.B16, V27.B16
+	VFMLA	V21.S2, V20.S2, V27.S2
 	MOVD	$tanh32consts<>+40(SB), R19
 	VLD1R	(R19), [V4.S2]
-	WORD	$0x2eb1e49a // fcmgt v26.2s, v4.2s, v17.2s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VMOV	V26.B16, V7.B16
-	VBSL	V28.B8, V27.B8, V7.B8
-	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S2]
-	WORD	$0x2eb1e549 // fcmgt v9.2s, v10.2s, v17.2s
-	WORD	$0x6eb0a936 // umaxv s22, v9.4s
-	FMOVS	F22, R20
-	CBZ	R20, mathblock173
-	WORD	$0x2e20dc08 // fmul v8.2s, v0.2s, v0.2s
-	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S2]
-	MOVD	$tanh32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V24.B16, V5.B16
-	VFMLA	V8.S2, V25.S2, V5.S2
-	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V16.B16
-	VFMLA	V8.S2, V5.S2, V16.S2
-	MOVD	$tanh32consts<>+60(SB), R19
+	WORD	$0x0eb8d497 // fsub v23.2s, v4.2s, v24.2s
+	MOVD	$tanh32consts<>+40(SB), R19
 	VLD1R	(R19), [V6.S2]
-	VMOV	V6.B16, V11.B16
-	VFMLA	V8.S2, V16.S2, V11.S2
+	WORD	$0x0eb7d4dc // fsub v28.2s, v6.2s, v23.2s
+	WORD	$0x0eb8d785 // fsub v5.2s, v28.2s, v24.2s
+	WORD	$0x0ebbd4a8 // fsub v8.2s, v5.2s, v27.2s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x0e38d527 // fadd v7.2s, v9.2s, v24.2s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0ea7d60b // fsub v11.2s, v16.2s, v7.2s
+	WORD	$0x0e38d56a // fadd v10.2s, v11.2s, v24.2s
+	WORD	$0x0e3bd552 // fadd v18.2s, v10.2s, v27.2s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x2e27ff53 // fdiv v19.2s, v26.2s, v7.2s
+	WORD	$0x2e33def6 // fmul v22.2s, v23.2s, v19.2s
+	VMOV	V23.B16, V20.B16
+	VFMLS	V7.S2, V22.S2, V20.S2
+	WORD	$0x0e28d695 // fadd v21.2s, v20.2s, v8.2s
+	VMOV	V21.B16, V25.B16
+	VFMLS	V18.S2, V22.S2, V25.S2
+	VMOV	V22.B16, V4.B16
+	VFMLA	V19.S2, V25.S2, V4.S2
+	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V6.S2]
+	WORD	$0x2eb1e4dc // fcmgt v28.2s, v6.2s, v17.2s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V28.B16, V9.B16
+	VBSL	V5.B8, V4.B8, V9.B8
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x2eb1e60b // fcmgt v11.2s, v16.2s, v17.2s
+	WORD	$0x6eb0a978 // umaxv s24, v11.4s
+	FMOVS	F24, R20
+	CBZ	R20, mathblock173
+	WORD	$0x2e20dc0a // fmul v10.2s, v0.2s, v0.2s
+	MOVD	$tanh32consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S2]
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V26.B16, V7.B16
+	VFMLA	V10.S2, V27.S2, V7.S2
+	MOVD	$tanh32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V10.S2, V7.S2, V20.S2
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V8.B16, V18.B16
+	VFMLA	V10.S2, V20.S2, V18.S2
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VMOV	V19.B16, V23.B16
-	VFMLA	V8.S2, V11.S2, V23.S2
-	WORD	$0x2e20dd12 // fmul v18.2s, v8.2s, v0.2s
-	VMOV	V0.B16, V20.B16
-	VFMLA	V23.S2, V18.S2, V20.S2
-	VMOV	V9.B16, V4.B16
-	VBSL	V7.B8, V20.B8, V4.B8
-	VMOV	V4.B16, V7.B16
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V10.S2, V18.S2, V25.S2
+	WORD	$0x2e20dd53 // fmul v19.2s, v10.2s, v0.2s
+	VMOV	V0.B16, V22.B16
+	VFMLA	V25.S2, V19.S2, V22.S2
+	VMOV	V11.B16, V6.B16
+	VBSL	V9.B8, V22.B8, V6.B8
+	VMOV	V6.B16, V9.B16
 mathblock173:
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VAND	V28.B8, V0.B8, V26.B8
-	VORR	V26.B8, V7.B8, V27.B8
-	WORD	$0x0e20e40a // fcmeq v10.2s, v0.2s, v0.2s
-	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	VLD1R	(R19), [V5.S2]
+	VAND	V5.B8, V0.B8, V28.B8
+	VORR	V28.B8, V9.B8, V4.B8
+	WORD	$0x0e20e410 // fcmeq v16.2s, v0.2s, v0.2s
+	WORD	$0x2e205a10 // mvn v16.8b, v16.8b
 	MOVD	$tanh32consts<>+68(SB), R19
 	VLD1R	(R19), [V17.S2]
-	VORR	V17.B8, V0.B8, V22.B8
-	VMOV	V10.B16, V25.B16
-	VBSL	V27.B8, V22.B8, V25.B8
-	VMOV	V25.B16, V12.B16
+	VORR	V17.B8, V0.B8, V24.B8
+	VMOV	V16.B16, V27.B16
+	VBSL	V4.B8, V24.B8, V27.B8
+	VMOV	V27.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -19251,156 +20134,159 @@ tail1:
 	VAND	V16.B8, V0.B8, V17.B8
 	MOVD	$tanh32consts<>+8(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x2e32dc13 // fmul v19.2s, v0.2s, v18.2s
-	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VORR	V20.B8, V19.B8, V21.B8
+	WORD	$0x0eb2f633 // fmin v19.2s, v17.2s, v18.2s
 	MOVD	$tanh32consts<>+12(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2e34de75 // fmul v21.2s, v19.2s, v20.2s
+	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S2]
+	VORR	V22.B8, V21.B8, V23.B8
 	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.S2, V21.S2, V24.S2
-	MOVD	$tanh32consts<>+16(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x0eb9d71a // fsub v26.2s, v24.2s, v25.2s
-	MOVD	$tanh32consts<>+24(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.S2, V26.S2, V28.S2
-	MOVD	$tanh32consts<>+20(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.S2, V26.S2, V5.S2
-	MOVD	$tanh32consts<>+28(SB), R19
-	VLD1R	(R19), [V6.S2]
-	MOVD	$tanh32consts<>+32(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V5.S2, V6.S2, V8.S2
-	WORD	$0x2e25dca9 // fmul v9.2s, v5.2s, v5.2s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V24.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V24.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V24.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V24.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	WORD	$0x0e2ad4ab // fadd v11.2s, v5.2s, v10.2s
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.S2, V9.S2, V16.S2
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V24.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[0]
-	VMOV	V24.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[1]
-	VMOV	V24.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[2]
-	VMOV	V24.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V18.S[3]
-	VSHL	$19, V24.S2, V20.S2
-	VADD	V20.S2, V18.S2, V19.S2
-	VMOV	V19.B16, V22.B16
-	VFMLA	V19.S2, V16.S2, V22.S2
-	WORD	$0x0eb6d677 // fsub v23.2s, v19.2s, v22.2s
-	VMOV	V23.B16, V25.B16
-	VFMLA	V19.S2, V16.S2, V25.S2
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x0eb6d775 // fsub v21.2s, v27.2s, v22.2s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S2]
-	WORD	$0x0eb5d49a // fsub v26.2s, v4.2s, v21.2s
-	WORD	$0x0eb6d75c // fsub v28.2s, v26.2s, v22.2s
-	WORD	$0x0eb9d786 // fsub v6.2s, v28.2s, v25.2s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x0e36d4e5 // fadd v5.2s, v7.2s, v22.2s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V10.S2]
-	WORD	$0x0ea5d549 // fsub v9.2s, v10.2s, v5.2s
-	WORD	$0x0e36d528 // fadd v8.2s, v9.2s, v22.2s
-	WORD	$0x0e39d50b // fadd v11.2s, v8.2s, v25.2s
-	MOVD	$tanh32consts<>+36(SB), R19
 	VLD1R	(R19), [V24.S2]
-	WORD	$0x2e25ff12 // fdiv v18.2s, v24.2s, v5.2s
-	WORD	$0x2e32deb4 // fmul v20.2s, v21.2s, v18.2s
-	VMOV	V21.B16, V16.B16
-	VFMLS	V5.S2, V20.S2, V16.S2
-	WORD	$0x0e26d613 // fadd v19.2s, v16.2s, v6.2s
-	VMOV	V19.B16, V23.B16
-	VFMLS	V11.S2, V20.S2, V23.S2
-	VMOV	V20.B16, V27.B16
-	VFMLA	V18.S2, V23.S2, V27.S2
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.S2, V23.S2, V26.S2
+	MOVD	$tanh32consts<>+20(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0ebbd75c // fsub v28.2s, v26.2s, v27.2s
+	MOVD	$tanh32consts<>+28(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.S2, V28.S2, V5.S2
+	MOVD	$tanh32consts<>+24(SB), R19
+	VLD1R	(R19), [V6.S2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.S2, V28.S2, V7.S2
+	MOVD	$tanh32consts<>+32(SB), R19
+	VLD1R	(R19), [V8.S2]
+	MOVD	$tanh32consts<>+36(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V7.S2, V8.S2, V10.S2
+	WORD	$0x2e27dceb // fmul v11.2s, v7.2s, v7.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V16.S[3]
+	WORD	$0x0e30d4f2 // fadd v18.2s, v7.2s, v16.2s
+	VMOV	V18.B16, V20.B16
+	VFMLA	V10.S2, V11.S2, V20.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V26.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[0]
+	VMOV	V26.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[1]
+	VMOV	V26.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[2]
+	VMOV	V26.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V19.S[3]
+	VSHL	$19, V26.S2, V22.S2
+	VADD	V22.S2, V19.S2, V21.S2
+	VMOV	V21.B16, V24.B16
+	VFMLA	V21.S2, V20.S2, V24.S2
+	WORD	$0x0eb8d6b9 // fsub v25.2s, v21.2s, v24.2s
+	VMOV	V25.B16, V27.B16
+	VFMLA	V21.S2, V20.S2, V27.S2
 	MOVD	$tanh32consts<>+40(SB), R19
 	VLD1R	(R19), [V4.S2]
-	WORD	$0x2eb1e49a // fcmgt v26.2s, v4.2s, v17.2s
-	MOVD	$tanh32consts<>+36(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VMOV	V26.B16, V7.B16
-	VBSL	V28.B8, V27.B8, V7.B8
-	MOVD	$tanh32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S2]
-	WORD	$0x2eb1e549 // fcmgt v9.2s, v10.2s, v17.2s
-	WORD	$0x6eb0a936 // umaxv s22, v9.4s
-	FMOVS	F22, R20
-	CBZ	R20, mathblock174
-	WORD	$0x2e20dc08 // fmul v8.2s, v0.2s, v0.2s
-	MOVD	$tanh32consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S2]
-	MOVD	$tanh32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V24.B16, V5.B16
-	VFMLA	V8.S2, V25.S2, V5.S2
-	MOVD	$tanh32consts<>+56(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V16.B16
-	VFMLA	V8.S2, V5.S2, V16.S2
-	MOVD	$tanh32consts<>+60(SB), R19
+	WORD	$0x0eb8d497 // fsub v23.2s, v4.2s, v24.2s
+	MOVD	$tanh32consts<>+40(SB), R19
 	VLD1R	(R19), [V6.S2]
-	VMOV	V6.B16, V11.B16
-	VFMLA	V8.S2, V16.S2, V11.S2
+	WORD	$0x0eb7d4dc // fsub v28.2s, v6.2s, v23.2s
+	WORD	$0x0eb8d785 // fsub v5.2s, v28.2s, v24.2s
+	WORD	$0x0ebbd4a8 // fsub v8.2s, v5.2s, v27.2s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x0e38d527 // fadd v7.2s, v9.2s, v24.2s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x0ea7d60b // fsub v11.2s, v16.2s, v7.2s
+	WORD	$0x0e38d56a // fadd v10.2s, v11.2s, v24.2s
+	WORD	$0x0e3bd552 // fadd v18.2s, v10.2s, v27.2s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x2e27ff53 // fdiv v19.2s, v26.2s, v7.2s
+	WORD	$0x2e33def6 // fmul v22.2s, v23.2s, v19.2s
+	VMOV	V23.B16, V20.B16
+	VFMLS	V7.S2, V22.S2, V20.S2
+	WORD	$0x0e28d695 // fadd v21.2s, v20.2s, v8.2s
+	VMOV	V21.B16, V25.B16
+	VFMLS	V18.S2, V22.S2, V25.S2
+	VMOV	V22.B16, V4.B16
+	VFMLA	V19.S2, V25.S2, V4.S2
+	MOVD	$tanh32consts<>+8(SB), R19
+	VLD1R	(R19), [V6.S2]
+	WORD	$0x2eb1e4dc // fcmgt v28.2s, v6.2s, v17.2s
+	MOVD	$tanh32consts<>+40(SB), R19
+	VLD1R	(R19), [V5.S2]
+	VMOV	V28.B16, V9.B16
+	VBSL	V5.B8, V4.B8, V9.B8
+	MOVD	$tanh32consts<>+44(SB), R19
+	VLD1R	(R19), [V16.S2]
+	WORD	$0x2eb1e60b // fcmgt v11.2s, v16.2s, v17.2s
+	WORD	$0x6eb0a978 // umaxv s24, v11.4s
+	FMOVS	F24, R20
+	CBZ	R20, mathblock174
+	WORD	$0x2e20dc0a // fmul v10.2s, v0.2s, v0.2s
+	MOVD	$tanh32consts<>+48(SB), R19
+	VLD1R	(R19), [V27.S2]
+	MOVD	$tanh32consts<>+52(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V26.B16, V7.B16
+	VFMLA	V10.S2, V27.S2, V7.S2
+	MOVD	$tanh32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V20.B16
+	VFMLA	V10.S2, V7.S2, V20.S2
+	MOVD	$tanh32consts<>+60(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V8.B16, V18.B16
+	VFMLA	V10.S2, V20.S2, V18.S2
 	MOVD	$tanh32consts<>+64(SB), R19
-	VLD1R	(R19), [V19.S2]
-	VMOV	V19.B16, V23.B16
-	VFMLA	V8.S2, V11.S2, V23.S2
-	WORD	$0x2e20dd12 // fmul v18.2s, v8.2s, v0.2s
-	VMOV	V0.B16, V20.B16
-	VFMLA	V23.S2, V18.S2, V20.S2
-	VMOV	V9.B16, V4.B16
-	VBSL	V7.B8, V20.B8, V4.B8
-	VMOV	V4.B16, V7.B16
+	VLD1R	(R19), [V21.S2]
+	VMOV	V21.B16, V25.B16
+	VFMLA	V10.S2, V18.S2, V25.S2
+	WORD	$0x2e20dd53 // fmul v19.2s, v10.2s, v0.2s
+	VMOV	V0.B16, V22.B16
+	VFMLA	V25.S2, V19.S2, V22.S2
+	VMOV	V11.B16, V6.B16
+	VBSL	V9.B8, V22.B8, V6.B8
+	VMOV	V6.B16, V9.B16
 mathblock174:
 	MOVD	$tanh32consts<>+0(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VAND	V28.B8, V0.B8, V26.B8
-	VORR	V26.B8, V7.B8, V27.B8
-	WORD	$0x0e20e40a // fcmeq v10.2s, v0.2s, v0.2s
-	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	VLD1R	(R19), [V5.S2]
+	VAND	V5.B8, V0.B8, V28.B8
+	VORR	V28.B8, V9.B8, V4.B8
+	WORD	$0x0e20e410 // fcmeq v16.2s, v0.2s, v0.2s
+	WORD	$0x2e205a10 // mvn v16.8b, v16.8b
 	MOVD	$tanh32consts<>+68(SB), R19
 	VLD1R	(R19), [V17.S2]
-	VORR	V17.B8, V0.B8, V22.B8
-	VMOV	V10.B16, V25.B16
-	VBSL	V27.B8, V22.B8, V25.B8
-	VMOV	V25.B16, V12.B16
+	VORR	V17.B8, V0.B8, V24.B8
+	VMOV	V16.B16, V27.B16
+	VBSL	V4.B8, V24.B8, V27.B8
+	VMOV	V27.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -29707,32 +30593,64 @@ loop:
 	VLD1R	(R19), [V25.D2]
 	VSUB	V25.D2, V20.D2, V22.D2
 	VSHL	$52, V22.D2, V28.D2
-	WORD	$0x6e75df1b // fmul v27.2d, v24.2d, v21.2d
-	WORD	$0x6e7cdf65 // fmul v5.2d, v27.2d, v28.2d
 	MOVD	$exp64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e407 // fcmgt v7.2d, v0.2d, v4.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ee0e765 // fcmgt v5.2d, v27.2d, v0.2d
+	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
 	MOVD	$exp64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V7.B16, V6.B16
-	VBSL	V5.B16, V16.B16, V6.B16
+	VLD1R	(R19), [V7.D2]
+	VADD	V7.D2, V28.D2, V16.D2
+	VMOV	V5.B16, V6.B16
+	VBSL	V28.B16, V16.B16, V6.B16
+	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
 	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x6ee0e552 // fcmgt v18.2d, v10.2d, v0.2d
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
+	VAND	V9.B16, V5.B16, V17.B16
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VAND	V8.B16, V5.B16, V11.B16
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d554 // fadd v20.2d, v10.2d, v25.2d
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VSUB	V22.D2, V20.D2, V27.D2
 	MOVD	$exp64consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V18.B16, V17.B16
-	VBSL	V6.B16, V9.B16, V17.B16
-	WORD	$0x4e60e413 // fcmeq v19.2d, v0.2d, v0.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	VLD1R	(R19), [V24.D2]
 	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V11.B16, V7.B16
+	VBSL	V21.B16, V24.B16, V7.B16
+	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
+	VMOV	V17.B16, V28.B16
+	VBSL	V16.B16, V27.B16, V28.B16
+	MOVD	$exp64consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee4e406 // fcmgt v6.2d, v0.2d, v4.2d
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V6.B16, V9.B16
+	VBSL	V28.B16, V18.B16, V9.B16
+	MOVD	$exp64consts<>+168(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ee0e665 // fcmgt v5.2d, v19.2d, v0.2d
+	MOVD	$exp64consts<>+112(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VORR	V8.B16, V0.B16, V11.B16
-	VMOV	V19.B16, V25.B16
-	VBSL	V17.B16, V11.B16, V25.B16
-	VMOV	V26.B16, V20.B16
-	VBSL	V23.B16, V25.B16, V20.B16
-	VMOV	V20.B16, V23.B16
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V8.B16, V25.B16
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VORR	V20.B16, V0.B16, V24.B16
+	VMOV	V22.B16, V21.B16
+	VBSL	V25.B16, V24.B16, V21.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V23.B16, V21.B16, V11.B16
+	VMOV	V11.B16, V23.B16
 mathblock193:
 	VMOV	V23.B16, V12.B16
 	MOVD	$exp64consts<>+0(SB), R19
@@ -29836,32 +30754,64 @@ mathblock193:
 	VLD1R	(R19), [V25.D2]
 	VSUB	V25.D2, V20.D2, V22.D2
 	VSHL	$52, V22.D2, V28.D2
-	WORD	$0x6e75df1b // fmul v27.2d, v24.2d, v21.2d
-	WORD	$0x6e7cdf65 // fmul v5.2d, v27.2d, v28.2d
 	MOVD	$exp64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e427 // fcmgt v7.2d, v1.2d, v4.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ee1e765 // fcmgt v5.2d, v27.2d, v1.2d
+	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
 	MOVD	$exp64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V7.B16, V6.B16
-	VBSL	V5.B16, V16.B16, V6.B16
+	VLD1R	(R19), [V7.D2]
+	VADD	V7.D2, V28.D2, V16.D2
+	VMOV	V5.B16, V6.B16
+	VBSL	V28.B16, V16.B16, V6.B16
+	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
 	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x6ee1e552 // fcmgt v18.2d, v10.2d, v1.2d
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
+	VAND	V9.B16, V5.B16, V17.B16
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VAND	V8.B16, V5.B16, V11.B16
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d554 // fadd v20.2d, v10.2d, v25.2d
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VSUB	V22.D2, V20.D2, V27.D2
 	MOVD	$exp64consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V18.B16, V17.B16
-	VBSL	V6.B16, V9.B16, V17.B16
-	WORD	$0x4e61e433 // fcmeq v19.2d, v1.2d, v1.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	VLD1R	(R19), [V24.D2]
 	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V11.B16, V7.B16
+	VBSL	V21.B16, V24.B16, V7.B16
+	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
+	VMOV	V17.B16, V28.B16
+	VBSL	V16.B16, V27.B16, V28.B16
+	MOVD	$exp64consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee4e426 // fcmgt v6.2d, v1.2d, v4.2d
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V6.B16, V9.B16
+	VBSL	V28.B16, V18.B16, V9.B16
+	MOVD	$exp64consts<>+168(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ee1e665 // fcmgt v5.2d, v19.2d, v1.2d
+	MOVD	$exp64consts<>+112(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VORR	V8.B16, V1.B16, V11.B16
-	VMOV	V19.B16, V25.B16
-	VBSL	V17.B16, V11.B16, V25.B16
-	VMOV	V26.B16, V20.B16
-	VBSL	V23.B16, V25.B16, V20.B16
-	VMOV	V20.B16, V23.B16
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V8.B16, V25.B16
+	WORD	$0x4e61e436 // fcmeq v22.2d, v1.2d, v1.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VORR	V20.B16, V1.B16, V24.B16
+	VMOV	V22.B16, V21.B16
+	VBSL	V25.B16, V24.B16, V21.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V23.B16, V21.B16, V11.B16
+	VMOV	V11.B16, V23.B16
 mathblock194:
 	VMOV	V23.B16, V13.B16
 	MOVD	$exp64consts<>+0(SB), R19
@@ -29965,32 +30915,64 @@ mathblock194:
 	VLD1R	(R19), [V25.D2]
 	VSUB	V25.D2, V20.D2, V22.D2
 	VSHL	$52, V22.D2, V28.D2
-	WORD	$0x6e75df1b // fmul v27.2d, v24.2d, v21.2d
-	WORD	$0x6e7cdf65 // fmul v5.2d, v27.2d, v28.2d
 	MOVD	$exp64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e447 // fcmgt v7.2d, v2.2d, v4.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ee2e765 // fcmgt v5.2d, v27.2d, v2.2d
+	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
 	MOVD	$exp64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V7.B16, V6.B16
-	VBSL	V5.B16, V16.B16, V6.B16
+	VLD1R	(R19), [V7.D2]
+	VADD	V7.D2, V28.D2, V16.D2
+	VMOV	V5.B16, V6.B16
+	VBSL	V28.B16, V16.B16, V6.B16
+	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
 	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x6ee2e552 // fcmgt v18.2d, v10.2d, v2.2d
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
+	VAND	V9.B16, V5.B16, V17.B16
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VAND	V8.B16, V5.B16, V11.B16
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d554 // fadd v20.2d, v10.2d, v25.2d
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VSUB	V22.D2, V20.D2, V27.D2
 	MOVD	$exp64consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V18.B16, V17.B16
-	VBSL	V6.B16, V9.B16, V17.B16
-	WORD	$0x4e62e453 // fcmeq v19.2d, v2.2d, v2.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	VLD1R	(R19), [V24.D2]
 	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V11.B16, V7.B16
+	VBSL	V21.B16, V24.B16, V7.B16
+	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
+	VMOV	V17.B16, V28.B16
+	VBSL	V16.B16, V27.B16, V28.B16
+	MOVD	$exp64consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee4e446 // fcmgt v6.2d, v2.2d, v4.2d
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V6.B16, V9.B16
+	VBSL	V28.B16, V18.B16, V9.B16
+	MOVD	$exp64consts<>+168(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ee2e665 // fcmgt v5.2d, v19.2d, v2.2d
+	MOVD	$exp64consts<>+112(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VORR	V8.B16, V2.B16, V11.B16
-	VMOV	V19.B16, V25.B16
-	VBSL	V17.B16, V11.B16, V25.B16
-	VMOV	V26.B16, V20.B16
-	VBSL	V23.B16, V25.B16, V20.B16
-	VMOV	V20.B16, V23.B16
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V8.B16, V25.B16
+	WORD	$0x4e62e456 // fcmeq v22.2d, v2.2d, v2.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VORR	V20.B16, V2.B16, V24.B16
+	VMOV	V22.B16, V21.B16
+	VBSL	V25.B16, V24.B16, V21.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V23.B16, V21.B16, V11.B16
+	VMOV	V11.B16, V23.B16
 mathblock195:
 	VMOV	V23.B16, V14.B16
 	MOVD	$exp64consts<>+0(SB), R19
@@ -30094,32 +31076,64 @@ mathblock195:
 	VLD1R	(R19), [V25.D2]
 	VSUB	V25.D2, V20.D2, V22.D2
 	VSHL	$52, V22.D2, V28.D2
-	WORD	$0x6e75df1b // fmul v27.2d, v24.2d, v21.2d
-	WORD	$0x6e7cdf65 // fmul v5.2d, v27.2d, v28.2d
 	MOVD	$exp64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e467 // fcmgt v7.2d, v3.2d, v4.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ee3e765 // fcmgt v5.2d, v27.2d, v3.2d
+	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
 	MOVD	$exp64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V7.B16, V6.B16
-	VBSL	V5.B16, V16.B16, V6.B16
+	VLD1R	(R19), [V7.D2]
+	VADD	V7.D2, V28.D2, V16.D2
+	VMOV	V5.B16, V6.B16
+	VBSL	V28.B16, V16.B16, V6.B16
+	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
 	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x6ee3e552 // fcmgt v18.2d, v10.2d, v3.2d
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
+	VAND	V9.B16, V5.B16, V17.B16
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VAND	V8.B16, V5.B16, V11.B16
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d554 // fadd v20.2d, v10.2d, v25.2d
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VSUB	V22.D2, V20.D2, V27.D2
 	MOVD	$exp64consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V18.B16, V17.B16
-	VBSL	V6.B16, V9.B16, V17.B16
-	WORD	$0x4e63e473 // fcmeq v19.2d, v3.2d, v3.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	VLD1R	(R19), [V24.D2]
 	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V11.B16, V7.B16
+	VBSL	V21.B16, V24.B16, V7.B16
+	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
+	VMOV	V17.B16, V28.B16
+	VBSL	V16.B16, V27.B16, V28.B16
+	MOVD	$exp64consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee4e466 // fcmgt v6.2d, v3.2d, v4.2d
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V6.B16, V9.B16
+	VBSL	V28.B16, V18.B16, V9.B16
+	MOVD	$exp64consts<>+168(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ee3e665 // fcmgt v5.2d, v19.2d, v3.2d
+	MOVD	$exp64consts<>+112(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VORR	V8.B16, V3.B16, V11.B16
-	VMOV	V19.B16, V25.B16
-	VBSL	V17.B16, V11.B16, V25.B16
-	VMOV	V26.B16, V20.B16
-	VBSL	V23.B16, V25.B16, V20.B16
-	VMOV	V20.B16, V23.B16
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V8.B16, V25.B16
+	WORD	$0x4e63e476 // fcmeq v22.2d, v3.2d, v3.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VORR	V20.B16, V3.B16, V24.B16
+	VMOV	V22.B16, V21.B16
+	VBSL	V25.B16, V24.B16, V21.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V23.B16, V21.B16, V11.B16
+	VMOV	V11.B16, V23.B16
 mathblock196:
 	VMOV	V23.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
@@ -30229,32 +31243,64 @@ tail:
 	VLD1R	(R19), [V25.D2]
 	VSUB	V25.D2, V20.D2, V22.D2
 	VSHL	$52, V22.D2, V28.D2
-	WORD	$0x6e75df1b // fmul v27.2d, v24.2d, v21.2d
-	WORD	$0x6e7cdf65 // fmul v5.2d, v27.2d, v28.2d
 	MOVD	$exp64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e407 // fcmgt v7.2d, v0.2d, v4.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ee0e765 // fcmgt v5.2d, v27.2d, v0.2d
+	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
 	MOVD	$exp64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V7.B16, V6.B16
-	VBSL	V5.B16, V16.B16, V6.B16
+	VLD1R	(R19), [V7.D2]
+	VADD	V7.D2, V28.D2, V16.D2
+	VMOV	V5.B16, V6.B16
+	VBSL	V28.B16, V16.B16, V6.B16
+	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
 	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x6ee0e552 // fcmgt v18.2d, v10.2d, v0.2d
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
+	VAND	V9.B16, V5.B16, V17.B16
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VAND	V8.B16, V5.B16, V11.B16
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d554 // fadd v20.2d, v10.2d, v25.2d
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VSUB	V22.D2, V20.D2, V27.D2
 	MOVD	$exp64consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V18.B16, V17.B16
-	VBSL	V6.B16, V9.B16, V17.B16
-	WORD	$0x4e60e413 // fcmeq v19.2d, v0.2d, v0.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	VLD1R	(R19), [V24.D2]
 	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V11.B16, V7.B16
+	VBSL	V21.B16, V24.B16, V7.B16
+	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
+	VMOV	V17.B16, V28.B16
+	VBSL	V16.B16, V27.B16, V28.B16
+	MOVD	$exp64consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee4e406 // fcmgt v6.2d, v0.2d, v4.2d
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V6.B16, V9.B16
+	VBSL	V28.B16, V18.B16, V9.B16
+	MOVD	$exp64consts<>+168(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ee0e665 // fcmgt v5.2d, v19.2d, v0.2d
+	MOVD	$exp64consts<>+112(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VORR	V8.B16, V0.B16, V11.B16
-	VMOV	V19.B16, V25.B16
-	VBSL	V17.B16, V11.B16, V25.B16
-	VMOV	V26.B16, V20.B16
-	VBSL	V23.B16, V25.B16, V20.B16
-	VMOV	V20.B16, V23.B16
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V8.B16, V25.B16
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VORR	V20.B16, V0.B16, V24.B16
+	VMOV	V22.B16, V21.B16
+	VBSL	V25.B16, V24.B16, V21.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V23.B16, V21.B16, V11.B16
+	VMOV	V11.B16, V23.B16
 mathblock197:
 	VMOV	V23.B16, V12.B16
 	MOVD	$exp64consts<>+0(SB), R19
@@ -30358,32 +31404,64 @@ mathblock197:
 	VLD1R	(R19), [V25.D2]
 	VSUB	V25.D2, V20.D2, V22.D2
 	VSHL	$52, V22.D2, V28.D2
-	WORD	$0x6e75df1b // fmul v27.2d, v24.2d, v21.2d
-	WORD	$0x6e7cdf65 // fmul v5.2d, v27.2d, v28.2d
 	MOVD	$exp64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e427 // fcmgt v7.2d, v1.2d, v4.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ee1e765 // fcmgt v5.2d, v27.2d, v1.2d
+	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
 	MOVD	$exp64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V7.B16, V6.B16
-	VBSL	V5.B16, V16.B16, V6.B16
+	VLD1R	(R19), [V7.D2]
+	VADD	V7.D2, V28.D2, V16.D2
+	VMOV	V5.B16, V6.B16
+	VBSL	V28.B16, V16.B16, V6.B16
+	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
 	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x6ee1e552 // fcmgt v18.2d, v10.2d, v1.2d
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
+	VAND	V9.B16, V5.B16, V17.B16
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VAND	V8.B16, V5.B16, V11.B16
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d554 // fadd v20.2d, v10.2d, v25.2d
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VSUB	V22.D2, V20.D2, V27.D2
 	MOVD	$exp64consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V18.B16, V17.B16
-	VBSL	V6.B16, V9.B16, V17.B16
-	WORD	$0x4e61e433 // fcmeq v19.2d, v1.2d, v1.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	VLD1R	(R19), [V24.D2]
 	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V11.B16, V7.B16
+	VBSL	V21.B16, V24.B16, V7.B16
+	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
+	VMOV	V17.B16, V28.B16
+	VBSL	V16.B16, V27.B16, V28.B16
+	MOVD	$exp64consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee4e426 // fcmgt v6.2d, v1.2d, v4.2d
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V6.B16, V9.B16
+	VBSL	V28.B16, V18.B16, V9.B16
+	MOVD	$exp64consts<>+168(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ee1e665 // fcmgt v5.2d, v19.2d, v1.2d
+	MOVD	$exp64consts<>+112(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VORR	V8.B16, V1.B16, V11.B16
-	VMOV	V19.B16, V25.B16
-	VBSL	V17.B16, V11.B16, V25.B16
-	VMOV	V26.B16, V20.B16
-	VBSL	V23.B16, V25.B16, V20.B16
-	VMOV	V20.B16, V23.B16
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V8.B16, V25.B16
+	WORD	$0x4e61e436 // fcmeq v22.2d, v1.2d, v1.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VORR	V20.B16, V1.B16, V24.B16
+	VMOV	V22.B16, V21.B16
+	VBSL	V25.B16, V24.B16, V21.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V23.B16, V21.B16, V11.B16
+	VMOV	V11.B16, V23.B16
 mathblock198:
 	VMOV	V23.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
@@ -30491,32 +31569,64 @@ tail2:
 	VLD1R	(R19), [V25.D2]
 	VSUB	V25.D2, V20.D2, V22.D2
 	VSHL	$52, V22.D2, V28.D2
-	WORD	$0x6e75df1b // fmul v27.2d, v24.2d, v21.2d
-	WORD	$0x6e7cdf65 // fmul v5.2d, v27.2d, v28.2d
 	MOVD	$exp64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e407 // fcmgt v7.2d, v0.2d, v4.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ee0e765 // fcmgt v5.2d, v27.2d, v0.2d
+	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
 	MOVD	$exp64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V7.B16, V6.B16
-	VBSL	V5.B16, V16.B16, V6.B16
+	VLD1R	(R19), [V7.D2]
+	VADD	V7.D2, V28.D2, V16.D2
+	VMOV	V5.B16, V6.B16
+	VBSL	V28.B16, V16.B16, V6.B16
+	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
 	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x6ee0e552 // fcmgt v18.2d, v10.2d, v0.2d
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
+	VAND	V9.B16, V5.B16, V17.B16
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VAND	V8.B16, V5.B16, V11.B16
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d554 // fadd v20.2d, v10.2d, v25.2d
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VSUB	V22.D2, V20.D2, V27.D2
 	MOVD	$exp64consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V18.B16, V17.B16
-	VBSL	V6.B16, V9.B16, V17.B16
-	WORD	$0x4e60e413 // fcmeq v19.2d, v0.2d, v0.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	VLD1R	(R19), [V24.D2]
 	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V11.B16, V7.B16
+	VBSL	V21.B16, V24.B16, V7.B16
+	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
+	VMOV	V17.B16, V28.B16
+	VBSL	V16.B16, V27.B16, V28.B16
+	MOVD	$exp64consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee4e406 // fcmgt v6.2d, v0.2d, v4.2d
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V6.B16, V9.B16
+	VBSL	V28.B16, V18.B16, V9.B16
+	MOVD	$exp64consts<>+168(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ee0e665 // fcmgt v5.2d, v19.2d, v0.2d
+	MOVD	$exp64consts<>+112(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VORR	V8.B16, V0.B16, V11.B16
-	VMOV	V19.B16, V25.B16
-	VBSL	V17.B16, V11.B16, V25.B16
-	VMOV	V26.B16, V20.B16
-	VBSL	V23.B16, V25.B16, V20.B16
-	VMOV	V20.B16, V23.B16
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V8.B16, V25.B16
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VORR	V20.B16, V0.B16, V24.B16
+	VMOV	V22.B16, V21.B16
+	VBSL	V25.B16, V24.B16, V21.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V23.B16, V21.B16, V11.B16
+	VMOV	V11.B16, V23.B16
 mathblock199:
 	VMOV	V23.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
@@ -30624,32 +31734,64 @@ tail1:
 	VLD1R	(R19), [V25.D2]
 	VSUB	V25.D2, V20.D2, V22.D2
 	VSHL	$52, V22.D2, V28.D2
-	WORD	$0x6e75df1b // fmul v27.2d, v24.2d, v21.2d
-	WORD	$0x6e7cdf65 // fmul v5.2d, v27.2d, v28.2d
 	MOVD	$exp64consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e407 // fcmgt v7.2d, v0.2d, v4.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ee0e765 // fcmgt v5.2d, v27.2d, v0.2d
+	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
 	MOVD	$exp64consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V7.B16, V6.B16
-	VBSL	V5.B16, V16.B16, V6.B16
+	VLD1R	(R19), [V7.D2]
+	VADD	V7.D2, V28.D2, V16.D2
+	VMOV	V5.B16, V6.B16
+	VBSL	V28.B16, V16.B16, V6.B16
+	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
 	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x6ee0e552 // fcmgt v18.2d, v10.2d, v0.2d
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
+	VAND	V9.B16, V5.B16, V17.B16
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VAND	V8.B16, V5.B16, V11.B16
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d554 // fadd v20.2d, v10.2d, v25.2d
+	MOVD	$exp64consts<>+128(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VSUB	V22.D2, V20.D2, V27.D2
 	MOVD	$exp64consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V18.B16, V17.B16
-	VBSL	V6.B16, V9.B16, V17.B16
-	WORD	$0x4e60e413 // fcmeq v19.2d, v0.2d, v0.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	VLD1R	(R19), [V24.D2]
 	MOVD	$exp64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V11.B16, V7.B16
+	VBSL	V21.B16, V24.B16, V7.B16
+	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
+	VMOV	V17.B16, V28.B16
+	VBSL	V16.B16, V27.B16, V28.B16
+	MOVD	$exp64consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee4e406 // fcmgt v6.2d, v0.2d, v4.2d
+	MOVD	$exp64consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V6.B16, V9.B16
+	VBSL	V28.B16, V18.B16, V9.B16
+	MOVD	$exp64consts<>+168(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ee0e665 // fcmgt v5.2d, v19.2d, v0.2d
+	MOVD	$exp64consts<>+112(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VORR	V8.B16, V0.B16, V11.B16
-	VMOV	V19.B16, V25.B16
-	VBSL	V17.B16, V11.B16, V25.B16
-	VMOV	V26.B16, V20.B16
-	VBSL	V23.B16, V25.B16, V20.B16
-	VMOV	V20.B16, V23.B16
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V8.B16, V25.B16
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp64consts<>+176(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VORR	V20.B16, V0.B16, V24.B16
+	VMOV	V22.B16, V21.B16
+	VBSL	V25.B16, V24.B16, V21.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V23.B16, V21.B16, V11.B16
+	VMOV	V11.B16, V23.B16
 mathblock200:
 	VMOV	V23.B16, V12.B16
 	FMOVD	F12, (R10)
@@ -32860,32 +34002,64 @@ loop:
 	VLD1R	(R19), [V25.D2]
 	VSUB	V25.D2, V23.D2, V22.D2
 	VSHL	$52, V22.D2, V28.D2
-	WORD	$0x6e75df1b // fmul v27.2d, v24.2d, v21.2d
-	WORD	$0x6e7cdf65 // fmul v5.2d, v27.2d, v28.2d
 	MOVD	$exp264consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e407 // fcmgt v7.2d, v0.2d, v4.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ee0e765 // fcmgt v5.2d, v27.2d, v0.2d
+	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
 	MOVD	$exp264consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V7.B16, V6.B16
-	VBSL	V5.B16, V16.B16, V6.B16
+	VLD1R	(R19), [V7.D2]
+	VADD	V7.D2, V28.D2, V16.D2
+	VMOV	V5.B16, V6.B16
+	VBSL	V28.B16, V16.B16, V6.B16
+	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
 	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x6ee0e552 // fcmgt v18.2d, v10.2d, v0.2d
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
+	VAND	V9.B16, V5.B16, V17.B16
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VAND	V8.B16, V5.B16, V11.B16
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d557 // fadd v23.2d, v10.2d, v25.2d
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VSUB	V22.D2, V23.D2, V27.D2
 	MOVD	$exp264consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V18.B16, V17.B16
-	VBSL	V6.B16, V9.B16, V17.B16
-	WORD	$0x4e60e413 // fcmeq v19.2d, v0.2d, v0.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	VLD1R	(R19), [V24.D2]
 	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V11.B16, V7.B16
+	VBSL	V21.B16, V24.B16, V7.B16
+	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
+	VMOV	V17.B16, V28.B16
+	VBSL	V16.B16, V27.B16, V28.B16
+	MOVD	$exp264consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee4e406 // fcmgt v6.2d, v0.2d, v4.2d
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V6.B16, V9.B16
+	VBSL	V28.B16, V18.B16, V9.B16
+	MOVD	$exp264consts<>+168(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ee0e665 // fcmgt v5.2d, v19.2d, v0.2d
+	MOVD	$exp264consts<>+112(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VORR	V8.B16, V0.B16, V11.B16
-	VMOV	V19.B16, V25.B16
-	VBSL	V17.B16, V11.B16, V25.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V20.B16, V25.B16, V23.B16
-	VMOV	V23.B16, V20.B16
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V8.B16, V25.B16
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp264consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V24.B16
+	VMOV	V22.B16, V21.B16
+	VBSL	V25.B16, V24.B16, V21.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V20.B16, V21.B16, V11.B16
+	VMOV	V11.B16, V20.B16
 mathblock209:
 	VMOV	V20.B16, V12.B16
 	MOVD	$exp264consts<>+0(SB), R19
@@ -32988,32 +34162,64 @@ mathblock209:
 	VLD1R	(R19), [V25.D2]
 	VSUB	V25.D2, V23.D2, V22.D2
 	VSHL	$52, V22.D2, V28.D2
-	WORD	$0x6e75df1b // fmul v27.2d, v24.2d, v21.2d
-	WORD	$0x6e7cdf65 // fmul v5.2d, v27.2d, v28.2d
 	MOVD	$exp264consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e427 // fcmgt v7.2d, v1.2d, v4.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ee1e765 // fcmgt v5.2d, v27.2d, v1.2d
+	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
 	MOVD	$exp264consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V7.B16, V6.B16
-	VBSL	V5.B16, V16.B16, V6.B16
+	VLD1R	(R19), [V7.D2]
+	VADD	V7.D2, V28.D2, V16.D2
+	VMOV	V5.B16, V6.B16
+	VBSL	V28.B16, V16.B16, V6.B16
+	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
 	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x6ee1e552 // fcmgt v18.2d, v10.2d, v1.2d
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
+	VAND	V9.B16, V5.B16, V17.B16
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VAND	V8.B16, V5.B16, V11.B16
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d557 // fadd v23.2d, v10.2d, v25.2d
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VSUB	V22.D2, V23.D2, V27.D2
 	MOVD	$exp264consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V18.B16, V17.B16
-	VBSL	V6.B16, V9.B16, V17.B16
-	WORD	$0x4e61e433 // fcmeq v19.2d, v1.2d, v1.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	VLD1R	(R19), [V24.D2]
 	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V11.B16, V7.B16
+	VBSL	V21.B16, V24.B16, V7.B16
+	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
+	VMOV	V17.B16, V28.B16
+	VBSL	V16.B16, V27.B16, V28.B16
+	MOVD	$exp264consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee4e426 // fcmgt v6.2d, v1.2d, v4.2d
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V6.B16, V9.B16
+	VBSL	V28.B16, V18.B16, V9.B16
+	MOVD	$exp264consts<>+168(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ee1e665 // fcmgt v5.2d, v19.2d, v1.2d
+	MOVD	$exp264consts<>+112(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VORR	V8.B16, V1.B16, V11.B16
-	VMOV	V19.B16, V25.B16
-	VBSL	V17.B16, V11.B16, V25.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V20.B16, V25.B16, V23.B16
-	VMOV	V23.B16, V20.B16
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V8.B16, V25.B16
+	WORD	$0x4e61e436 // fcmeq v22.2d, v1.2d, v1.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp264consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V1.B16, V24.B16
+	VMOV	V22.B16, V21.B16
+	VBSL	V25.B16, V24.B16, V21.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V20.B16, V21.B16, V11.B16
+	VMOV	V11.B16, V20.B16
 mathblock210:
 	VMOV	V20.B16, V13.B16
 	MOVD	$exp264consts<>+0(SB), R19
@@ -33116,32 +34322,64 @@ mathblock210:
 	VLD1R	(R19), [V25.D2]
 	VSUB	V25.D2, V23.D2, V22.D2
 	VSHL	$52, V22.D2, V28.D2
-	WORD	$0x6e75df1b // fmul v27.2d, v24.2d, v21.2d
-	WORD	$0x6e7cdf65 // fmul v5.2d, v27.2d, v28.2d
 	MOVD	$exp264consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e447 // fcmgt v7.2d, v2.2d, v4.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ee2e765 // fcmgt v5.2d, v27.2d, v2.2d
+	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
 	MOVD	$exp264consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V7.B16, V6.B16
-	VBSL	V5.B16, V16.B16, V6.B16
+	VLD1R	(R19), [V7.D2]
+	VADD	V7.D2, V28.D2, V16.D2
+	VMOV	V5.B16, V6.B16
+	VBSL	V28.B16, V16.B16, V6.B16
+	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
 	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x6ee2e552 // fcmgt v18.2d, v10.2d, v2.2d
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
+	VAND	V9.B16, V5.B16, V17.B16
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VAND	V8.B16, V5.B16, V11.B16
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d557 // fadd v23.2d, v10.2d, v25.2d
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VSUB	V22.D2, V23.D2, V27.D2
 	MOVD	$exp264consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V18.B16, V17.B16
-	VBSL	V6.B16, V9.B16, V17.B16
-	WORD	$0x4e62e453 // fcmeq v19.2d, v2.2d, v2.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	VLD1R	(R19), [V24.D2]
 	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V11.B16, V7.B16
+	VBSL	V21.B16, V24.B16, V7.B16
+	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
+	VMOV	V17.B16, V28.B16
+	VBSL	V16.B16, V27.B16, V28.B16
+	MOVD	$exp264consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee4e446 // fcmgt v6.2d, v2.2d, v4.2d
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V6.B16, V9.B16
+	VBSL	V28.B16, V18.B16, V9.B16
+	MOVD	$exp264consts<>+168(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ee2e665 // fcmgt v5.2d, v19.2d, v2.2d
+	MOVD	$exp264consts<>+112(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VORR	V8.B16, V2.B16, V11.B16
-	VMOV	V19.B16, V25.B16
-	VBSL	V17.B16, V11.B16, V25.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V20.B16, V25.B16, V23.B16
-	VMOV	V23.B16, V20.B16
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V8.B16, V25.B16
+	WORD	$0x4e62e456 // fcmeq v22.2d, v2.2d, v2.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp264consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V2.B16, V24.B16
+	VMOV	V22.B16, V21.B16
+	VBSL	V25.B16, V24.B16, V21.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V20.B16, V21.B16, V11.B16
+	VMOV	V11.B16, V20.B16
 mathblock211:
 	VMOV	V20.B16, V14.B16
 	MOVD	$exp264consts<>+0(SB), R19
@@ -33244,32 +34482,64 @@ mathblock211:
 	VLD1R	(R19), [V25.D2]
 	VSUB	V25.D2, V23.D2, V22.D2
 	VSHL	$52, V22.D2, V28.D2
-	WORD	$0x6e75df1b // fmul v27.2d, v24.2d, v21.2d
-	WORD	$0x6e7cdf65 // fmul v5.2d, v27.2d, v28.2d
 	MOVD	$exp264consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e467 // fcmgt v7.2d, v3.2d, v4.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ee3e765 // fcmgt v5.2d, v27.2d, v3.2d
+	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
 	MOVD	$exp264consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V7.B16, V6.B16
-	VBSL	V5.B16, V16.B16, V6.B16
+	VLD1R	(R19), [V7.D2]
+	VADD	V7.D2, V28.D2, V16.D2
+	VMOV	V5.B16, V6.B16
+	VBSL	V28.B16, V16.B16, V6.B16
+	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
 	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x6ee3e552 // fcmgt v18.2d, v10.2d, v3.2d
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
+	VAND	V9.B16, V5.B16, V17.B16
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VAND	V8.B16, V5.B16, V11.B16
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d557 // fadd v23.2d, v10.2d, v25.2d
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VSUB	V22.D2, V23.D2, V27.D2
 	MOVD	$exp264consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V18.B16, V17.B16
-	VBSL	V6.B16, V9.B16, V17.B16
-	WORD	$0x4e63e473 // fcmeq v19.2d, v3.2d, v3.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	VLD1R	(R19), [V24.D2]
 	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V11.B16, V7.B16
+	VBSL	V21.B16, V24.B16, V7.B16
+	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
+	VMOV	V17.B16, V28.B16
+	VBSL	V16.B16, V27.B16, V28.B16
+	MOVD	$exp264consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee4e466 // fcmgt v6.2d, v3.2d, v4.2d
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V6.B16, V9.B16
+	VBSL	V28.B16, V18.B16, V9.B16
+	MOVD	$exp264consts<>+168(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ee3e665 // fcmgt v5.2d, v19.2d, v3.2d
+	MOVD	$exp264consts<>+112(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VORR	V8.B16, V3.B16, V11.B16
-	VMOV	V19.B16, V25.B16
-	VBSL	V17.B16, V11.B16, V25.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V20.B16, V25.B16, V23.B16
-	VMOV	V23.B16, V20.B16
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V8.B16, V25.B16
+	WORD	$0x4e63e476 // fcmeq v22.2d, v3.2d, v3.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp264consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V3.B16, V24.B16
+	VMOV	V22.B16, V21.B16
+	VBSL	V25.B16, V24.B16, V21.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V20.B16, V21.B16, V11.B16
+	VMOV	V11.B16, V20.B16
 mathblock212:
 	VMOV	V20.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
@@ -33378,32 +34648,64 @@ tail:
 	VLD1R	(R19), [V25.D2]
 	VSUB	V25.D2, V23.D2, V22.D2
 	VSHL	$52, V22.D2, V28.D2
-	WORD	$0x6e75df1b // fmul v27.2d, v24.2d, v21.2d
-	WORD	$0x6e7cdf65 // fmul v5.2d, v27.2d, v28.2d
 	MOVD	$exp264consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e407 // fcmgt v7.2d, v0.2d, v4.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ee0e765 // fcmgt v5.2d, v27.2d, v0.2d
+	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
 	MOVD	$exp264consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V7.B16, V6.B16
-	VBSL	V5.B16, V16.B16, V6.B16
+	VLD1R	(R19), [V7.D2]
+	VADD	V7.D2, V28.D2, V16.D2
+	VMOV	V5.B16, V6.B16
+	VBSL	V28.B16, V16.B16, V6.B16
+	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
 	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x6ee0e552 // fcmgt v18.2d, v10.2d, v0.2d
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
+	VAND	V9.B16, V5.B16, V17.B16
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VAND	V8.B16, V5.B16, V11.B16
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d557 // fadd v23.2d, v10.2d, v25.2d
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VSUB	V22.D2, V23.D2, V27.D2
 	MOVD	$exp264consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V18.B16, V17.B16
-	VBSL	V6.B16, V9.B16, V17.B16
-	WORD	$0x4e60e413 // fcmeq v19.2d, v0.2d, v0.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	VLD1R	(R19), [V24.D2]
 	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V11.B16, V7.B16
+	VBSL	V21.B16, V24.B16, V7.B16
+	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
+	VMOV	V17.B16, V28.B16
+	VBSL	V16.B16, V27.B16, V28.B16
+	MOVD	$exp264consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee4e406 // fcmgt v6.2d, v0.2d, v4.2d
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V6.B16, V9.B16
+	VBSL	V28.B16, V18.B16, V9.B16
+	MOVD	$exp264consts<>+168(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ee0e665 // fcmgt v5.2d, v19.2d, v0.2d
+	MOVD	$exp264consts<>+112(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VORR	V8.B16, V0.B16, V11.B16
-	VMOV	V19.B16, V25.B16
-	VBSL	V17.B16, V11.B16, V25.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V20.B16, V25.B16, V23.B16
-	VMOV	V23.B16, V20.B16
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V8.B16, V25.B16
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp264consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V24.B16
+	VMOV	V22.B16, V21.B16
+	VBSL	V25.B16, V24.B16, V21.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V20.B16, V21.B16, V11.B16
+	VMOV	V11.B16, V20.B16
 mathblock213:
 	VMOV	V20.B16, V12.B16
 	MOVD	$exp264consts<>+0(SB), R19
@@ -33506,32 +34808,64 @@ mathblock213:
 	VLD1R	(R19), [V25.D2]
 	VSUB	V25.D2, V23.D2, V22.D2
 	VSHL	$52, V22.D2, V28.D2
-	WORD	$0x6e75df1b // fmul v27.2d, v24.2d, v21.2d
-	WORD	$0x6e7cdf65 // fmul v5.2d, v27.2d, v28.2d
 	MOVD	$exp264consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e427 // fcmgt v7.2d, v1.2d, v4.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ee1e765 // fcmgt v5.2d, v27.2d, v1.2d
+	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
 	MOVD	$exp264consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V7.B16, V6.B16
-	VBSL	V5.B16, V16.B16, V6.B16
+	VLD1R	(R19), [V7.D2]
+	VADD	V7.D2, V28.D2, V16.D2
+	VMOV	V5.B16, V6.B16
+	VBSL	V28.B16, V16.B16, V6.B16
+	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
 	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x6ee1e552 // fcmgt v18.2d, v10.2d, v1.2d
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
+	VAND	V9.B16, V5.B16, V17.B16
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VAND	V8.B16, V5.B16, V11.B16
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d557 // fadd v23.2d, v10.2d, v25.2d
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VSUB	V22.D2, V23.D2, V27.D2
 	MOVD	$exp264consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V18.B16, V17.B16
-	VBSL	V6.B16, V9.B16, V17.B16
-	WORD	$0x4e61e433 // fcmeq v19.2d, v1.2d, v1.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	VLD1R	(R19), [V24.D2]
 	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V11.B16, V7.B16
+	VBSL	V21.B16, V24.B16, V7.B16
+	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
+	VMOV	V17.B16, V28.B16
+	VBSL	V16.B16, V27.B16, V28.B16
+	MOVD	$exp264consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee4e426 // fcmgt v6.2d, v1.2d, v4.2d
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V6.B16, V9.B16
+	VBSL	V28.B16, V18.B16, V9.B16
+	MOVD	$exp264consts<>+168(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ee1e665 // fcmgt v5.2d, v19.2d, v1.2d
+	MOVD	$exp264consts<>+112(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VORR	V8.B16, V1.B16, V11.B16
-	VMOV	V19.B16, V25.B16
-	VBSL	V17.B16, V11.B16, V25.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V20.B16, V25.B16, V23.B16
-	VMOV	V23.B16, V20.B16
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V8.B16, V25.B16
+	WORD	$0x4e61e436 // fcmeq v22.2d, v1.2d, v1.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp264consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V1.B16, V24.B16
+	VMOV	V22.B16, V21.B16
+	VBSL	V25.B16, V24.B16, V21.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V20.B16, V21.B16, V11.B16
+	VMOV	V11.B16, V20.B16
 mathblock214:
 	VMOV	V20.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
@@ -33638,32 +34972,64 @@ tail2:
 	VLD1R	(R19), [V25.D2]
 	VSUB	V25.D2, V23.D2, V22.D2
 	VSHL	$52, V22.D2, V28.D2
-	WORD	$0x6e75df1b // fmul v27.2d, v24.2d, v21.2d
-	WORD	$0x6e7cdf65 // fmul v5.2d, v27.2d, v28.2d
 	MOVD	$exp264consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e407 // fcmgt v7.2d, v0.2d, v4.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ee0e765 // fcmgt v5.2d, v27.2d, v0.2d
+	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
 	MOVD	$exp264consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V7.B16, V6.B16
-	VBSL	V5.B16, V16.B16, V6.B16
+	VLD1R	(R19), [V7.D2]
+	VADD	V7.D2, V28.D2, V16.D2
+	VMOV	V5.B16, V6.B16
+	VBSL	V28.B16, V16.B16, V6.B16
+	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
 	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x6ee0e552 // fcmgt v18.2d, v10.2d, v0.2d
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
+	VAND	V9.B16, V5.B16, V17.B16
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VAND	V8.B16, V5.B16, V11.B16
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d557 // fadd v23.2d, v10.2d, v25.2d
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VSUB	V22.D2, V23.D2, V27.D2
 	MOVD	$exp264consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V18.B16, V17.B16
-	VBSL	V6.B16, V9.B16, V17.B16
-	WORD	$0x4e60e413 // fcmeq v19.2d, v0.2d, v0.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	VLD1R	(R19), [V24.D2]
 	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V11.B16, V7.B16
+	VBSL	V21.B16, V24.B16, V7.B16
+	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
+	VMOV	V17.B16, V28.B16
+	VBSL	V16.B16, V27.B16, V28.B16
+	MOVD	$exp264consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee4e406 // fcmgt v6.2d, v0.2d, v4.2d
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V6.B16, V9.B16
+	VBSL	V28.B16, V18.B16, V9.B16
+	MOVD	$exp264consts<>+168(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ee0e665 // fcmgt v5.2d, v19.2d, v0.2d
+	MOVD	$exp264consts<>+112(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VORR	V8.B16, V0.B16, V11.B16
-	VMOV	V19.B16, V25.B16
-	VBSL	V17.B16, V11.B16, V25.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V20.B16, V25.B16, V23.B16
-	VMOV	V23.B16, V20.B16
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V8.B16, V25.B16
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp264consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V24.B16
+	VMOV	V22.B16, V21.B16
+	VBSL	V25.B16, V24.B16, V21.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V20.B16, V21.B16, V11.B16
+	VMOV	V11.B16, V20.B16
 mathblock215:
 	VMOV	V20.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
@@ -33770,32 +35136,64 @@ tail1:
 	VLD1R	(R19), [V25.D2]
 	VSUB	V25.D2, V23.D2, V22.D2
 	VSHL	$52, V22.D2, V28.D2
-	WORD	$0x6e75df1b // fmul v27.2d, v24.2d, v21.2d
-	WORD	$0x6e7cdf65 // fmul v5.2d, v27.2d, v28.2d
 	MOVD	$exp264consts<>+112(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e407 // fcmgt v7.2d, v0.2d, v4.2d
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ee0e765 // fcmgt v5.2d, v27.2d, v0.2d
+	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
 	MOVD	$exp264consts<>+120(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V7.B16, V6.B16
-	VBSL	V5.B16, V16.B16, V6.B16
+	VLD1R	(R19), [V7.D2]
+	VADD	V7.D2, V28.D2, V16.D2
+	VMOV	V5.B16, V6.B16
+	VBSL	V28.B16, V16.B16, V6.B16
+	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
 	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x6ee0e552 // fcmgt v18.2d, v10.2d, v0.2d
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
+	VAND	V9.B16, V5.B16, V17.B16
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	VAND	V8.B16, V5.B16, V11.B16
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4e79d557 // fadd v23.2d, v10.2d, v25.2d
+	MOVD	$exp264consts<>+128(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VSUB	V22.D2, V23.D2, V27.D2
 	MOVD	$exp264consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V18.B16, V17.B16
-	VBSL	V6.B16, V9.B16, V17.B16
-	WORD	$0x4e60e413 // fcmeq v19.2d, v0.2d, v0.2d
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	VLD1R	(R19), [V24.D2]
 	MOVD	$exp264consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V11.B16, V7.B16
+	VBSL	V21.B16, V24.B16, V7.B16
+	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
+	VMOV	V17.B16, V28.B16
+	VBSL	V16.B16, V27.B16, V28.B16
+	MOVD	$exp264consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee4e406 // fcmgt v6.2d, v0.2d, v4.2d
+	MOVD	$exp264consts<>+160(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V6.B16, V9.B16
+	VBSL	V28.B16, V18.B16, V9.B16
+	MOVD	$exp264consts<>+168(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6ee0e665 // fcmgt v5.2d, v19.2d, v0.2d
+	MOVD	$exp264consts<>+112(SB), R19
 	VLD1R	(R19), [V8.D2]
-	VORR	V8.B16, V0.B16, V11.B16
-	VMOV	V19.B16, V25.B16
-	VBSL	V17.B16, V11.B16, V25.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V20.B16, V25.B16, V23.B16
-	VMOV	V23.B16, V20.B16
+	VMOV	V5.B16, V25.B16
+	VBSL	V9.B16, V8.B16, V25.B16
+	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$exp264consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VORR	V23.B16, V0.B16, V24.B16
+	VMOV	V22.B16, V21.B16
+	VBSL	V25.B16, V24.B16, V21.B16
+	VMOV	V26.B16, V11.B16
+	VBSL	V20.B16, V21.B16, V11.B16
+	VMOV	V11.B16, V20.B16
 mathblock216:
 	VMOV	V20.B16, V12.B16
 	FMOVD	F12, (R10)
@@ -41019,912 +42417,1028 @@ loop:
 	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V0.B16, V17.B16
+	WORD	$0x6ee0e611 // fcmgt v17.2d, v16.2d, v0.2d
 	MOVD	$sigmoid64consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V0.B16, V19.B16
 	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V20.B16
-	VFMLA	V18.D2, V17.D2, V20.D2
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V17.B16, V24.B16
-	VFMLS	V23.D2, V22.D2, V24.D2
+	VLD1R	(R19), [V20.D2]
 	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V17.B16, V22.B16
+	VBSL	V21.B16, V20.B16, V22.B16
+	WORD	$0x4e76f677 // fmax v23.2d, v19.2d, v22.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$sigmoid64consts<>+40(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V26.B16
-	VFMLS	V25.D2, V22.D2, V26.D2
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
 	MOVD	$sigmoid64consts<>+40(SB), R19
 	VLD1R	(R19), [V27.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VMOV	V28.B16, V4.B16
-	VFMLA	V26.D2, V27.D2, V4.D2
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
 	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V6.B16
-	VFMLA	V26.D2, V4.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.D2, V28.D2, V5.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.D2, V28.D2, V7.D2
 	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V26.D2, V6.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
 	MOVD	$sigmoid64consts<>+72(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V10.B16
-	VFMLA	V26.D2, V8.D2, V10.D2
-	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V20.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V16.D[0]
-	VMOV	V20.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V16.D[1]
-	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
-	VMOV	V18.B16, V19.B16
-	VFMLA	V10.D2, V11.D2, V19.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V20.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V20.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	VSHL	$48, V20.D2, V23.D2
-	VADD	V23.D2, V21.D2, V17.D2
-	VMOV	V17.B16, V25.B16
-	VFMLA	V17.D2, V19.D2, V25.D2
-	WORD	$0x4ef9d636 // fsub v22.2d, v17.2d, v25.2d
-	VMOV	V22.B16, V24.B16
-	VFMLA	V17.D2, V19.D2, V24.D2
+	VFMLA	V7.D2, V8.D2, V10.D2
 	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4e79d77c // fadd v28.2d, v27.2d, v25.2d
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V5.D2]
-	WORD	$0x4efcd4a4 // fsub v4.2d, v5.2d, v28.2d
-	WORD	$0x4e79d487 // fadd v7.2d, v4.2d, v25.2d
-	WORD	$0x4e78d4e6 // fadd v6.2d, v7.2d, v24.2d
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6ee0e528 // fcmgt v8.2d, v9.2d, v0.2d
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V8.B16, V16.B16
-	VBSL	V26.B16, V25.B16, V16.B16
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V8.B16, V10.B16
-	VBSL	V11.B16, V24.B16, V10.B16
-	MOVD	$sigmoid64consts<>+80(SB), R19
+	VMOV	V11.B16, V16.B16
+	VFMLA	V7.D2, V10.D2, V16.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e7cfe54 // fdiv v20.2d, v18.2d, v28.2d
-	WORD	$0x6e74de15 // fmul v21.2d, v16.2d, v20.2d
-	VMOV	V16.B16, V23.B16
-	VFMLS	V28.D2, V21.D2, V23.D2
-	WORD	$0x4e6ad6f3 // fadd v19.2d, v23.2d, v10.2d
-	VMOV	V19.B16, V17.B16
-	VFMLS	V6.D2, V21.D2, V17.D2
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V17.D2, V22.D2
+	VMOV	V18.B16, V20.B16
+	VFMLA	V7.D2, V16.D2, V20.D2
 	MOVD	$sigmoid64consts<>+96(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V0.B16, V5.B16
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V19.B16
+	VFMLA	V7.D2, V20.D2, V19.D2
+	WORD	$0x6e67dcf6 // fmul v22.2d, v7.2d, v7.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V26.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V26.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	WORD	$0x4e78d4f9 // fadd v25.2d, v7.2d, v24.2d
+	VMOV	V25.B16, V27.B16
+	VFMLA	V19.D2, V22.D2, V27.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V26.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V4.D[0]
+	VMOV	V26.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V4.D[1]
+	VSHL	$48, V26.D2, V23.D2
+	VADD	V23.D2, V4.D2, V6.D2
+	VMOV	V6.B16, V28.B16
+	VFMLA	V6.D2, V27.D2, V28.D2
+	WORD	$0x4efcd4c5 // fsub v5.2d, v6.2d, v28.2d
+	VMOV	V5.B16, V8.B16
+	VFMLA	V6.D2, V27.D2, V8.D2
 	MOVD	$sigmoid64consts<>+104(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee5e487 // fcmgt v7.2d, v4.2d, v5.2d
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
-	FMOVS	F9, R20
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x4e7cd52b // fadd v11.2d, v9.2d, v28.2d
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4eebd552 // fsub v18.2d, v10.2d, v11.2d
+	WORD	$0x4e7cd650 // fadd v16.2d, v18.2d, v28.2d
+	WORD	$0x4e68d615 // fadd v21.2d, v16.2d, v8.2d
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V17.B16, V7.B16
+	VBSL	V20.B16, V28.B16, V7.B16
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V17.B16, V22.B16
+	VBSL	V24.B16, V8.B16, V22.B16
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e6bfe79 // fdiv v25.2d, v19.2d, v11.2d
+	WORD	$0x6e79dcfa // fmul v26.2d, v7.2d, v25.2d
+	VMOV	V7.B16, V4.B16
+	VFMLS	V11.D2, V26.D2, V4.D2
+	WORD	$0x4e76d497 // fadd v23.2d, v4.2d, v22.2d
+	VMOV	V23.B16, V27.B16
+	VFMLS	V21.D2, V26.D2, V27.D2
+	VMOV	V26.B16, V6.B16
+	VFMLA	V25.D2, V27.D2, V6.D2
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x6ee5e409 // fcmgt v9.2d, v0.2d, v5.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
+	WORD	$0x6eb0a92a // umaxv s10, v9.4s
+	FMOVS	F10, R20
 	CBZ	R20, mathblock241
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee0e759 // fcmgt v25.2d, v26.2d, v0.2d
-	MOVD	$sigmoid64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V24.B16
-	VFMLA	V11.D2, V0.D2, V24.D2
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x4ef2d71c // fsub v28.2d, v24.2d, v18.2d
 	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V0.B16, V23.B16
-	VFMLS	V16.D2, V28.D2, V23.D2
-	MOVD	$sigmoid64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V23.B16, V6.B16
-	VFMLS	V10.D2, V28.D2, V6.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$sigmoid64consts<>+40(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V6.D2, V19.D2, V20.D2
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V18.D2, V0.D2, V20.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcd698 // fsub v24.2d, v20.2d, v28.2d
 	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V27.B16
-	VFMLA	V6.D2, V20.D2, V27.D2
+	VLD1R	(R19), [V17.D2]
+	VMOV	V0.B16, V8.B16
+	VFMLS	V17.D2, V24.D2, V8.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V8.B16, V11.B16
+	VFMLS	V19.D2, V24.D2, V11.D2
 	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V5.B16
-	VFMLA	V6.D2, V27.D2, V5.D2
+	VLD1R	(R19), [V7.D2]
 	MOVD	$sigmoid64consts<>+72(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V26.B16
-	VFMLA	V6.D2, V5.D2, V26.D2
-	WORD	$0x6e66dccb // fmul v11.2d, v6.2d, v6.2d
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V22.B16
+	VFMLA	V11.D2, V7.D2, V22.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V11.D2, V22.D2, V23.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V25.B16
+	VFMLA	V11.D2, V23.D2, V25.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V5.B16
+	VFMLA	V11.D2, V25.D2, V5.D2
+	WORD	$0x6e6bdd6a // fmul v10.2d, v11.2d, v11.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V20.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V8.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V18.D[0]
+	VMOV	V20.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V8.D[1]
-	WORD	$0x4e68d4d2 // fadd v18.2d, v6.2d, v8.2d
-	VMOV	V18.B16, V16.B16
-	VFMLA	V26.D2, V11.D2, V16.D2
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d570 // fadd v16.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V28.B16
+	VFMLA	V5.D2, V10.D2, V28.D2
 	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V24.B16, V28.B16
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V20.B16, V19.B16
 	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V20.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V24.D[0]
+	VMOV	V20.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V28.D2, V19.D2
-	VADD	V19.D2, V23.D2, V17.D2
-	VMOV	V17.B16, V21.B16
-	VFMLA	V17.D2, V16.D2, V21.D2
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V19.D2, V8.D2
+	VADD	V8.D2, V24.D2, V7.D2
+	VMOV	V7.B16, V4.B16
+	VFMLA	V7.D2, V28.D2, V4.D2
 	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V24.D2, V4.D2
-	VUSHR	$4, V4.D2, V27.D2
-	VUSHR	$1, V27.D2, V9.D2
-	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VSUB	V5.D2, V9.D2, V6.D2
-	VSHL	$52, V6.D2, V8.D2
-	VSUB	V9.D2, V27.D2, V11.D2
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V20.D2, V22.D2
+	VUSHR	$4, V22.D2, V27.D2
+	VUSHR	$1, V27.D2, V23.D2
 	MOVD	$sigmoid64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V11.D2, V18.D2
-	VSHL	$52, V18.D2, V10.D2
-	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
-	WORD	$0x6e6adf97 // fmul v23.2d, v28.2d, v10.2d
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e410 // fcmgt v16.2d, v0.2d, v19.2d
-	MOVD	$sigmoid64consts<>+144(SB), R19
+	VSUB	V26.D2, V23.D2, V25.D2
+	VSHL	$52, V25.D2, V11.D2
+	VSUB	V23.D2, V27.D2, V18.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V18.D2, V5.D2
+	VSHL	$52, V5.D2, V16.D2
+	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V16.B16, V20.B16
-	VBSL	V23.B16, V17.B16, V20.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ee0e704 // fcmgt v4.2d, v24.2d, v0.2d
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V4.B16, V6.B16
-	VBSL	V20.B16, V5.B16, V6.B16
-	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6ee0e633 // fcmgt v19.2d, v17.2d, v0.2d
+	WORD	$0x6e6bdc98 // fmul v24.2d, v4.2d, v11.2d
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V16.D2, V28.D2
+	VMOV	V19.B16, V7.B16
+	VBSL	V16.B16, V28.B16, V7.B16
+	WORD	$0x6e67df15 // fmul v21.2d, v24.2d, v7.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e696 // fcmgt v22.2d, v20.2d, v21.2d
+	VAND	V22.B16, V19.B16, V26.B16
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ef5e73b // fcmgt v27.2d, v25.2d, v21.2d
 	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V19.B16, V23.B16
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4e6ad6b2 // fadd v18.2d, v21.2d, v10.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VSUB	V5.D2, V18.D2, V17.D2
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V8.B16
+	VBSL	V11.B16, V4.B16, V8.B16
+	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
+	VMOV	V26.B16, V16.B16
+	VBSL	V28.B16, V17.B16, V16.B16
 	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V0.B16, V26.B16
-	VMOV	V27.B16, V11.B16
-	VBSL	V6.B16, V26.B16, V11.B16
-	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef8e407 // fcmgt v7.2d, v0.2d, v24.2d
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V7.B16, V22.B16
+	VBSL	V16.B16, V20.B16, V22.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ee0e733 // fcmgt v19.2d, v25.2d, v0.2d
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V10.B16
+	VBSL	V22.B16, V27.B16, V10.B16
+	WORD	$0x4e60e405 // fcmeq v5.2d, v0.2d, v0.2d
+	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
 	VLD1R	(R19), [V18.D2]
-	VMOV	V25.B16, V21.B16
-	VBSL	V18.B16, V11.B16, V21.B16
-	WORD	$0x4e60e408 // fcmeq v8.2d, v0.2d, v0.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VORR	V28.B16, V0.B16, V10.B16
-	VMOV	V8.B16, V19.B16
-	VBSL	V21.B16, V10.B16, V19.B16
-	VMOV	V7.B16, V17.B16
-	VBSL	V22.B16, V19.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VORR	V18.B16, V0.B16, V4.B16
+	VMOV	V5.B16, V11.B16
+	VBSL	V10.B16, V4.B16, V11.B16
+	WORD	$0x4e60e417 // fcmeq v23.2d, v0.2d, v0.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V0.B16, V8.B16
+	VMOV	V23.B16, V26.B16
+	VBSL	V11.B16, V8.B16, V26.B16
+	VMOV	V9.B16, V17.B16
+	VBSL	V6.B16, V26.B16, V17.B16
+	VMOV	V17.B16, V6.B16
 mathblock241:
-	VMOV	V22.B16, V12.B16
+	VMOV	V6.B16, V12.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V1.B16, V17.B16
+	WORD	$0x6ee1e611 // fcmgt v17.2d, v16.2d, v1.2d
 	MOVD	$sigmoid64consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V1.B16, V19.B16
 	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V20.B16
-	VFMLA	V18.D2, V17.D2, V20.D2
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V17.B16, V24.B16
-	VFMLS	V23.D2, V22.D2, V24.D2
+	VLD1R	(R19), [V20.D2]
 	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V17.B16, V22.B16
+	VBSL	V21.B16, V20.B16, V22.B16
+	WORD	$0x4e76f677 // fmax v23.2d, v19.2d, v22.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$sigmoid64consts<>+40(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V26.B16
-	VFMLS	V25.D2, V22.D2, V26.D2
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
 	MOVD	$sigmoid64consts<>+40(SB), R19
 	VLD1R	(R19), [V27.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VMOV	V28.B16, V4.B16
-	VFMLA	V26.D2, V27.D2, V4.D2
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
 	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V6.B16
-	VFMLA	V26.D2, V4.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.D2, V28.D2, V5.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.D2, V28.D2, V7.D2
 	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V26.D2, V6.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
 	MOVD	$sigmoid64consts<>+72(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V10.B16
-	VFMLA	V26.D2, V8.D2, V10.D2
-	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V20.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V16.D[0]
-	VMOV	V20.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V16.D[1]
-	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
-	VMOV	V18.B16, V19.B16
-	VFMLA	V10.D2, V11.D2, V19.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V20.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V20.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	VSHL	$48, V20.D2, V23.D2
-	VADD	V23.D2, V21.D2, V17.D2
-	VMOV	V17.B16, V25.B16
-	VFMLA	V17.D2, V19.D2, V25.D2
-	WORD	$0x4ef9d636 // fsub v22.2d, v17.2d, v25.2d
-	VMOV	V22.B16, V24.B16
-	VFMLA	V17.D2, V19.D2, V24.D2
+	VFMLA	V7.D2, V8.D2, V10.D2
 	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4e79d77c // fadd v28.2d, v27.2d, v25.2d
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V5.D2]
-	WORD	$0x4efcd4a4 // fsub v4.2d, v5.2d, v28.2d
-	WORD	$0x4e79d487 // fadd v7.2d, v4.2d, v25.2d
-	WORD	$0x4e78d4e6 // fadd v6.2d, v7.2d, v24.2d
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6ee1e528 // fcmgt v8.2d, v9.2d, v1.2d
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V8.B16, V16.B16
-	VBSL	V26.B16, V25.B16, V16.B16
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V8.B16, V10.B16
-	VBSL	V11.B16, V24.B16, V10.B16
-	MOVD	$sigmoid64consts<>+80(SB), R19
+	VMOV	V11.B16, V16.B16
+	VFMLA	V7.D2, V10.D2, V16.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e7cfe54 // fdiv v20.2d, v18.2d, v28.2d
-	WORD	$0x6e74de15 // fmul v21.2d, v16.2d, v20.2d
-	VMOV	V16.B16, V23.B16
-	VFMLS	V28.D2, V21.D2, V23.D2
-	WORD	$0x4e6ad6f3 // fadd v19.2d, v23.2d, v10.2d
-	VMOV	V19.B16, V17.B16
-	VFMLS	V6.D2, V21.D2, V17.D2
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V17.D2, V22.D2
+	VMOV	V18.B16, V20.B16
+	VFMLA	V7.D2, V16.D2, V20.D2
 	MOVD	$sigmoid64consts<>+96(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V1.B16, V5.B16
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V19.B16
+	VFMLA	V7.D2, V20.D2, V19.D2
+	WORD	$0x6e67dcf6 // fmul v22.2d, v7.2d, v7.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V26.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V26.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	WORD	$0x4e78d4f9 // fadd v25.2d, v7.2d, v24.2d
+	VMOV	V25.B16, V27.B16
+	VFMLA	V19.D2, V22.D2, V27.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V26.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V4.D[0]
+	VMOV	V26.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V4.D[1]
+	VSHL	$48, V26.D2, V23.D2
+	VADD	V23.D2, V4.D2, V6.D2
+	VMOV	V6.B16, V28.B16
+	VFMLA	V6.D2, V27.D2, V28.D2
+	WORD	$0x4efcd4c5 // fsub v5.2d, v6.2d, v28.2d
+	VMOV	V5.B16, V8.B16
+	VFMLA	V6.D2, V27.D2, V8.D2
 	MOVD	$sigmoid64consts<>+104(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee5e487 // fcmgt v7.2d, v4.2d, v5.2d
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
-	FMOVS	F9, R20
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x4e7cd52b // fadd v11.2d, v9.2d, v28.2d
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4eebd552 // fsub v18.2d, v10.2d, v11.2d
+	WORD	$0x4e7cd650 // fadd v16.2d, v18.2d, v28.2d
+	WORD	$0x4e68d615 // fadd v21.2d, v16.2d, v8.2d
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V17.B16, V7.B16
+	VBSL	V20.B16, V28.B16, V7.B16
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V17.B16, V22.B16
+	VBSL	V24.B16, V8.B16, V22.B16
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e6bfe79 // fdiv v25.2d, v19.2d, v11.2d
+	WORD	$0x6e79dcfa // fmul v26.2d, v7.2d, v25.2d
+	VMOV	V7.B16, V4.B16
+	VFMLS	V11.D2, V26.D2, V4.D2
+	WORD	$0x4e76d497 // fadd v23.2d, v4.2d, v22.2d
+	VMOV	V23.B16, V27.B16
+	VFMLS	V21.D2, V26.D2, V27.D2
+	VMOV	V26.B16, V6.B16
+	VFMLA	V25.D2, V27.D2, V6.D2
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x6ee5e429 // fcmgt v9.2d, v1.2d, v5.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
+	WORD	$0x6eb0a92a // umaxv s10, v9.4s
+	FMOVS	F10, R20
 	CBZ	R20, mathblock242
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee1e759 // fcmgt v25.2d, v26.2d, v1.2d
-	MOVD	$sigmoid64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V24.B16
-	VFMLA	V11.D2, V1.D2, V24.D2
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x4ef2d71c // fsub v28.2d, v24.2d, v18.2d
 	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V1.B16, V23.B16
-	VFMLS	V16.D2, V28.D2, V23.D2
-	MOVD	$sigmoid64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V23.B16, V6.B16
-	VFMLS	V10.D2, V28.D2, V6.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$sigmoid64consts<>+40(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V6.D2, V19.D2, V20.D2
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V18.D2, V1.D2, V20.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcd698 // fsub v24.2d, v20.2d, v28.2d
 	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V27.B16
-	VFMLA	V6.D2, V20.D2, V27.D2
+	VLD1R	(R19), [V17.D2]
+	VMOV	V1.B16, V8.B16
+	VFMLS	V17.D2, V24.D2, V8.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V8.B16, V11.B16
+	VFMLS	V19.D2, V24.D2, V11.D2
 	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V5.B16
-	VFMLA	V6.D2, V27.D2, V5.D2
+	VLD1R	(R19), [V7.D2]
 	MOVD	$sigmoid64consts<>+72(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V26.B16
-	VFMLA	V6.D2, V5.D2, V26.D2
-	WORD	$0x6e66dccb // fmul v11.2d, v6.2d, v6.2d
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V22.B16
+	VFMLA	V11.D2, V7.D2, V22.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V11.D2, V22.D2, V23.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V25.B16
+	VFMLA	V11.D2, V23.D2, V25.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V5.B16
+	VFMLA	V11.D2, V25.D2, V5.D2
+	WORD	$0x6e6bdd6a // fmul v10.2d, v11.2d, v11.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V20.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V8.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V18.D[0]
+	VMOV	V20.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V8.D[1]
-	WORD	$0x4e68d4d2 // fadd v18.2d, v6.2d, v8.2d
-	VMOV	V18.B16, V16.B16
-	VFMLA	V26.D2, V11.D2, V16.D2
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d570 // fadd v16.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V28.B16
+	VFMLA	V5.D2, V10.D2, V28.D2
 	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V24.B16, V28.B16
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V20.B16, V19.B16
 	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V20.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V24.D[0]
+	VMOV	V20.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V28.D2, V19.D2
-	VADD	V19.D2, V23.D2, V17.D2
-	VMOV	V17.B16, V21.B16
-	VFMLA	V17.D2, V16.D2, V21.D2
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V19.D2, V8.D2
+	VADD	V8.D2, V24.D2, V7.D2
+	VMOV	V7.B16, V4.B16
+	VFMLA	V7.D2, V28.D2, V4.D2
 	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V24.D2, V4.D2
-	VUSHR	$4, V4.D2, V27.D2
-	VUSHR	$1, V27.D2, V9.D2
-	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VSUB	V5.D2, V9.D2, V6.D2
-	VSHL	$52, V6.D2, V8.D2
-	VSUB	V9.D2, V27.D2, V11.D2
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V20.D2, V22.D2
+	VUSHR	$4, V22.D2, V27.D2
+	VUSHR	$1, V27.D2, V23.D2
 	MOVD	$sigmoid64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V11.D2, V18.D2
-	VSHL	$52, V18.D2, V10.D2
-	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
-	WORD	$0x6e6adf97 // fmul v23.2d, v28.2d, v10.2d
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e430 // fcmgt v16.2d, v1.2d, v19.2d
-	MOVD	$sigmoid64consts<>+144(SB), R19
+	VSUB	V26.D2, V23.D2, V25.D2
+	VSHL	$52, V25.D2, V11.D2
+	VSUB	V23.D2, V27.D2, V18.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V18.D2, V5.D2
+	VSHL	$52, V5.D2, V16.D2
+	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V16.B16, V20.B16
-	VBSL	V23.B16, V17.B16, V20.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ee1e704 // fcmgt v4.2d, v24.2d, v1.2d
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V4.B16, V6.B16
-	VBSL	V20.B16, V5.B16, V6.B16
-	WORD	$0x4e61e43b // fcmeq v27.2d, v1.2d, v1.2d
+	WORD	$0x6ee1e633 // fcmgt v19.2d, v17.2d, v1.2d
+	WORD	$0x6e6bdc98 // fmul v24.2d, v4.2d, v11.2d
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V16.D2, V28.D2
+	VMOV	V19.B16, V7.B16
+	VBSL	V16.B16, V28.B16, V7.B16
+	WORD	$0x6e67df15 // fmul v21.2d, v24.2d, v7.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e696 // fcmgt v22.2d, v20.2d, v21.2d
+	VAND	V22.B16, V19.B16, V26.B16
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ef5e73b // fcmgt v27.2d, v25.2d, v21.2d
 	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V19.B16, V23.B16
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4e6ad6b2 // fadd v18.2d, v21.2d, v10.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VSUB	V5.D2, V18.D2, V17.D2
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V8.B16
+	VBSL	V11.B16, V4.B16, V8.B16
+	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
+	VMOV	V26.B16, V16.B16
+	VBSL	V28.B16, V17.B16, V16.B16
 	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V1.B16, V26.B16
-	VMOV	V27.B16, V11.B16
-	VBSL	V6.B16, V26.B16, V11.B16
-	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef8e427 // fcmgt v7.2d, v1.2d, v24.2d
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V7.B16, V22.B16
+	VBSL	V16.B16, V20.B16, V22.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ee1e733 // fcmgt v19.2d, v25.2d, v1.2d
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V10.B16
+	VBSL	V22.B16, V27.B16, V10.B16
+	WORD	$0x4e61e425 // fcmeq v5.2d, v1.2d, v1.2d
+	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
 	VLD1R	(R19), [V18.D2]
-	VMOV	V25.B16, V21.B16
-	VBSL	V18.B16, V11.B16, V21.B16
-	WORD	$0x4e61e428 // fcmeq v8.2d, v1.2d, v1.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VORR	V28.B16, V1.B16, V10.B16
-	VMOV	V8.B16, V19.B16
-	VBSL	V21.B16, V10.B16, V19.B16
-	VMOV	V7.B16, V17.B16
-	VBSL	V22.B16, V19.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VORR	V18.B16, V1.B16, V4.B16
+	VMOV	V5.B16, V11.B16
+	VBSL	V10.B16, V4.B16, V11.B16
+	WORD	$0x4e61e437 // fcmeq v23.2d, v1.2d, v1.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V1.B16, V8.B16
+	VMOV	V23.B16, V26.B16
+	VBSL	V11.B16, V8.B16, V26.B16
+	VMOV	V9.B16, V17.B16
+	VBSL	V6.B16, V26.B16, V17.B16
+	VMOV	V17.B16, V6.B16
 mathblock242:
-	VMOV	V22.B16, V13.B16
+	VMOV	V6.B16, V13.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V2.B16, V17.B16
+	WORD	$0x6ee2e611 // fcmgt v17.2d, v16.2d, v2.2d
 	MOVD	$sigmoid64consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V2.B16, V19.B16
 	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V20.B16
-	VFMLA	V18.D2, V17.D2, V20.D2
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V17.B16, V24.B16
-	VFMLS	V23.D2, V22.D2, V24.D2
+	VLD1R	(R19), [V20.D2]
 	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V17.B16, V22.B16
+	VBSL	V21.B16, V20.B16, V22.B16
+	WORD	$0x4e76f677 // fmax v23.2d, v19.2d, v22.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$sigmoid64consts<>+40(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V26.B16
-	VFMLS	V25.D2, V22.D2, V26.D2
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
 	MOVD	$sigmoid64consts<>+40(SB), R19
 	VLD1R	(R19), [V27.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VMOV	V28.B16, V4.B16
-	VFMLA	V26.D2, V27.D2, V4.D2
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
 	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V6.B16
-	VFMLA	V26.D2, V4.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.D2, V28.D2, V5.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.D2, V28.D2, V7.D2
 	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V26.D2, V6.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
 	MOVD	$sigmoid64consts<>+72(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V10.B16
-	VFMLA	V26.D2, V8.D2, V10.D2
-	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V20.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V16.D[0]
-	VMOV	V20.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V16.D[1]
-	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
-	VMOV	V18.B16, V19.B16
-	VFMLA	V10.D2, V11.D2, V19.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V20.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V20.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	VSHL	$48, V20.D2, V23.D2
-	VADD	V23.D2, V21.D2, V17.D2
-	VMOV	V17.B16, V25.B16
-	VFMLA	V17.D2, V19.D2, V25.D2
-	WORD	$0x4ef9d636 // fsub v22.2d, v17.2d, v25.2d
-	VMOV	V22.B16, V24.B16
-	VFMLA	V17.D2, V19.D2, V24.D2
+	VFMLA	V7.D2, V8.D2, V10.D2
 	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4e79d77c // fadd v28.2d, v27.2d, v25.2d
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V5.D2]
-	WORD	$0x4efcd4a4 // fsub v4.2d, v5.2d, v28.2d
-	WORD	$0x4e79d487 // fadd v7.2d, v4.2d, v25.2d
-	WORD	$0x4e78d4e6 // fadd v6.2d, v7.2d, v24.2d
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6ee2e528 // fcmgt v8.2d, v9.2d, v2.2d
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V8.B16, V16.B16
-	VBSL	V26.B16, V25.B16, V16.B16
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V8.B16, V10.B16
-	VBSL	V11.B16, V24.B16, V10.B16
-	MOVD	$sigmoid64consts<>+80(SB), R19
+	VMOV	V11.B16, V16.B16
+	VFMLA	V7.D2, V10.D2, V16.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e7cfe54 // fdiv v20.2d, v18.2d, v28.2d
-	WORD	$0x6e74de15 // fmul v21.2d, v16.2d, v20.2d
-	VMOV	V16.B16, V23.B16
-	VFMLS	V28.D2, V21.D2, V23.D2
-	WORD	$0x4e6ad6f3 // fadd v19.2d, v23.2d, v10.2d
-	VMOV	V19.B16, V17.B16
-	VFMLS	V6.D2, V21.D2, V17.D2
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V17.D2, V22.D2
+	VMOV	V18.B16, V20.B16
+	VFMLA	V7.D2, V16.D2, V20.D2
 	MOVD	$sigmoid64consts<>+96(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V2.B16, V5.B16
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V19.B16
+	VFMLA	V7.D2, V20.D2, V19.D2
+	WORD	$0x6e67dcf6 // fmul v22.2d, v7.2d, v7.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V26.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V26.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	WORD	$0x4e78d4f9 // fadd v25.2d, v7.2d, v24.2d
+	VMOV	V25.B16, V27.B16
+	VFMLA	V19.D2, V22.D2, V27.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V26.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V4.D[0]
+	VMOV	V26.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V4.D[1]
+	VSHL	$48, V26.D2, V23.D2
+	VADD	V23.D2, V4.D2, V6.D2
+	VMOV	V6.B16, V28.B16
+	VFMLA	V6.D2, V27.D2, V28.D2
+	WORD	$0x4efcd4c5 // fsub v5.2d, v6.2d, v28.2d
+	VMOV	V5.B16, V8.B16
+	VFMLA	V6.D2, V27.D2, V8.D2
 	MOVD	$sigmoid64consts<>+104(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee5e487 // fcmgt v7.2d, v4.2d, v5.2d
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
-	FMOVS	F9, R20
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x4e7cd52b // fadd v11.2d, v9.2d, v28.2d
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4eebd552 // fsub v18.2d, v10.2d, v11.2d
+	WORD	$0x4e7cd650 // fadd v16.2d, v18.2d, v28.2d
+	WORD	$0x4e68d615 // fadd v21.2d, v16.2d, v8.2d
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V17.B16, V7.B16
+	VBSL	V20.B16, V28.B16, V7.B16
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V17.B16, V22.B16
+	VBSL	V24.B16, V8.B16, V22.B16
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e6bfe79 // fdiv v25.2d, v19.2d, v11.2d
+	WORD	$0x6e79dcfa // fmul v26.2d, v7.2d, v25.2d
+	VMOV	V7.B16, V4.B16
+	VFMLS	V11.D2, V26.D2, V4.D2
+	WORD	$0x4e76d497 // fadd v23.2d, v4.2d, v22.2d
+	VMOV	V23.B16, V27.B16
+	VFMLS	V21.D2, V26.D2, V27.D2
+	VMOV	V26.B16, V6.B16
+	VFMLA	V25.D2, V27.D2, V6.D2
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x6ee5e449 // fcmgt v9.2d, v2.2d, v5.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
+	WORD	$0x6eb0a92a // umaxv s10, v9.4s
+	FMOVS	F10, R20
 	CBZ	R20, mathblock243
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee2e759 // fcmgt v25.2d, v26.2d, v2.2d
-	MOVD	$sigmoid64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V24.B16
-	VFMLA	V11.D2, V2.D2, V24.D2
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x4ef2d71c // fsub v28.2d, v24.2d, v18.2d
 	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V2.B16, V23.B16
-	VFMLS	V16.D2, V28.D2, V23.D2
-	MOVD	$sigmoid64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V23.B16, V6.B16
-	VFMLS	V10.D2, V28.D2, V6.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$sigmoid64consts<>+40(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V6.D2, V19.D2, V20.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V27.B16
-	VFMLA	V6.D2, V20.D2, V27.D2
-	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V5.B16
-	VFMLA	V6.D2, V27.D2, V5.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V26.B16
-	VFMLA	V6.D2, V5.D2, V26.D2
-	WORD	$0x6e66dccb // fmul v11.2d, v6.2d, v6.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V8.D[0]
-	VMOV	V24.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V8.D[1]
-	WORD	$0x4e68d4d2 // fadd v18.2d, v6.2d, v8.2d
-	VMOV	V18.B16, V16.B16
-	VFMLA	V26.D2, V11.D2, V16.D2
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V24.B16, V28.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V24.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V28.D2, V19.D2
-	VADD	V19.D2, V23.D2, V17.D2
-	VMOV	V17.B16, V21.B16
-	VFMLA	V17.D2, V16.D2, V21.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V24.D2, V4.D2
-	VUSHR	$4, V4.D2, V27.D2
-	VUSHR	$1, V27.D2, V9.D2
-	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VSUB	V5.D2, V9.D2, V6.D2
-	VSHL	$52, V6.D2, V8.D2
-	VSUB	V9.D2, V27.D2, V11.D2
-	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V11.D2, V18.D2
-	VSHL	$52, V18.D2, V10.D2
-	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
-	WORD	$0x6e6adf97 // fmul v23.2d, v28.2d, v10.2d
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e450 // fcmgt v16.2d, v2.2d, v19.2d
-	MOVD	$sigmoid64consts<>+144(SB), R19
-	VLD1R	(R19), [V17.D2]
+	VLD1R	(R19), [V16.D2]
 	VMOV	V16.B16, V20.B16
-	VBSL	V23.B16, V17.B16, V20.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ee2e704 // fcmgt v4.2d, v24.2d, v2.2d
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V4.B16, V6.B16
-	VBSL	V20.B16, V5.B16, V6.B16
-	WORD	$0x4e62e45b // fcmeq v27.2d, v2.2d, v2.2d
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V2.B16, V26.B16
-	VMOV	V27.B16, V11.B16
-	VBSL	V6.B16, V26.B16, V11.B16
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V25.B16, V21.B16
-	VBSL	V18.B16, V11.B16, V21.B16
-	WORD	$0x4e62e448 // fcmeq v8.2d, v2.2d, v2.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VORR	V28.B16, V2.B16, V10.B16
-	VMOV	V8.B16, V19.B16
-	VBSL	V21.B16, V10.B16, V19.B16
-	VMOV	V7.B16, V17.B16
-	VBSL	V22.B16, V19.B16, V17.B16
-	VMOV	V17.B16, V22.B16
-mathblock243:
-	VMOV	V22.B16, V14.B16
-	MOVD	$sigmoid64consts<>+0(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V3.B16, V17.B16
-	MOVD	$sigmoid64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V20.B16
-	VFMLA	V18.D2, V17.D2, V20.D2
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V17.B16, V24.B16
-	VFMLS	V23.D2, V22.D2, V24.D2
-	MOVD	$sigmoid64consts<>+24(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V26.B16
-	VFMLS	V25.D2, V22.D2, V26.D2
+	VFMLA	V18.D2, V2.D2, V20.D2
 	MOVD	$sigmoid64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
 	VLD1R	(R19), [V28.D2]
-	VMOV	V28.B16, V4.B16
-	VFMLA	V26.D2, V27.D2, V4.D2
+	WORD	$0x4efcd698 // fsub v24.2d, v20.2d, v28.2d
 	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V6.B16
-	VFMLA	V26.D2, V4.D2, V6.D2
+	VLD1R	(R19), [V17.D2]
+	VMOV	V2.B16, V8.B16
+	VFMLS	V17.D2, V24.D2, V8.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V8.B16, V11.B16
+	VFMLS	V19.D2, V24.D2, V11.D2
 	MOVD	$sigmoid64consts<>+64(SB), R19
 	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V26.D2, V6.D2, V8.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V22.B16
+	VFMLA	V11.D2, V7.D2, V22.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V11.D2, V22.D2, V23.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V25.B16
+	VFMLA	V11.D2, V23.D2, V25.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V5.B16
+	VFMLA	V11.D2, V25.D2, V5.D2
+	WORD	$0x6e6bdd6a // fmul v10.2d, v11.2d, v11.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d570 // fadd v16.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V28.B16
+	VFMLA	V5.D2, V10.D2, V28.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V20.B16, V19.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V19.D2, V8.D2
+	VADD	V8.D2, V24.D2, V7.D2
+	VMOV	V7.B16, V4.B16
+	VFMLA	V7.D2, V28.D2, V4.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V20.D2, V22.D2
+	VUSHR	$4, V22.D2, V27.D2
+	VUSHR	$1, V27.D2, V23.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V23.D2, V25.D2
+	VSHL	$52, V25.D2, V11.D2
+	VSUB	V23.D2, V27.D2, V18.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V18.D2, V5.D2
+	VSHL	$52, V5.D2, V16.D2
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x6ee2e633 // fcmgt v19.2d, v17.2d, v2.2d
+	WORD	$0x6e6bdc98 // fmul v24.2d, v4.2d, v11.2d
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V16.D2, V28.D2
+	VMOV	V19.B16, V7.B16
+	VBSL	V16.B16, V28.B16, V7.B16
+	WORD	$0x6e67df15 // fmul v21.2d, v24.2d, v7.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e696 // fcmgt v22.2d, v20.2d, v21.2d
+	VAND	V22.B16, V19.B16, V26.B16
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ef5e73b // fcmgt v27.2d, v25.2d, v21.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V19.B16, V23.B16
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4e6ad6b2 // fadd v18.2d, v21.2d, v10.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VSUB	V5.D2, V18.D2, V17.D2
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V8.B16
+	VBSL	V11.B16, V4.B16, V8.B16
+	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
+	VMOV	V26.B16, V16.B16
+	VBSL	V28.B16, V17.B16, V16.B16
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef8e447 // fcmgt v7.2d, v2.2d, v24.2d
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V7.B16, V22.B16
+	VBSL	V16.B16, V20.B16, V22.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ee2e733 // fcmgt v19.2d, v25.2d, v2.2d
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V10.B16
+	VBSL	V22.B16, V27.B16, V10.B16
+	WORD	$0x4e62e445 // fcmeq v5.2d, v2.2d, v2.2d
+	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V2.B16, V4.B16
+	VMOV	V5.B16, V11.B16
+	VBSL	V10.B16, V4.B16, V11.B16
+	WORD	$0x4e62e457 // fcmeq v23.2d, v2.2d, v2.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V2.B16, V8.B16
+	VMOV	V23.B16, V26.B16
+	VBSL	V11.B16, V8.B16, V26.B16
+	VMOV	V9.B16, V17.B16
+	VBSL	V6.B16, V26.B16, V17.B16
+	VMOV	V17.B16, V6.B16
+mathblock243:
+	VMOV	V6.B16, V14.B16
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V16.D2]
+	WORD	$0x6ee3e611 // fcmgt v17.2d, v16.2d, v3.2d
+	MOVD	$sigmoid64consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V3.B16, V19.B16
+	MOVD	$sigmoid64consts<>+16(SB), R19
+	VLD1R	(R19), [V20.D2]
+	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V17.B16, V22.B16
+	VBSL	V21.B16, V20.B16, V22.B16
+	WORD	$0x4e76f677 // fmax v23.2d, v19.2d, v22.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.D2, V28.D2, V5.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.D2, V28.D2, V7.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V8.D2]
 	MOVD	$sigmoid64consts<>+72(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V10.B16
-	VFMLA	V26.D2, V8.D2, V10.D2
-	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V20.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V16.D[0]
-	VMOV	V20.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V16.D[1]
-	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
-	VMOV	V18.B16, V19.B16
-	VFMLA	V10.D2, V11.D2, V19.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V20.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V20.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	VSHL	$48, V20.D2, V23.D2
-	VADD	V23.D2, V21.D2, V17.D2
-	VMOV	V17.B16, V25.B16
-	VFMLA	V17.D2, V19.D2, V25.D2
-	WORD	$0x4ef9d636 // fsub v22.2d, v17.2d, v25.2d
-	VMOV	V22.B16, V24.B16
-	VFMLA	V17.D2, V19.D2, V24.D2
+	VFMLA	V7.D2, V8.D2, V10.D2
 	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4e79d77c // fadd v28.2d, v27.2d, v25.2d
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V5.D2]
-	WORD	$0x4efcd4a4 // fsub v4.2d, v5.2d, v28.2d
-	WORD	$0x4e79d487 // fadd v7.2d, v4.2d, v25.2d
-	WORD	$0x4e78d4e6 // fadd v6.2d, v7.2d, v24.2d
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6ee3e528 // fcmgt v8.2d, v9.2d, v3.2d
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V8.B16, V16.B16
-	VBSL	V26.B16, V25.B16, V16.B16
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V8.B16, V10.B16
-	VBSL	V11.B16, V24.B16, V10.B16
-	MOVD	$sigmoid64consts<>+80(SB), R19
+	VMOV	V11.B16, V16.B16
+	VFMLA	V7.D2, V10.D2, V16.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e7cfe54 // fdiv v20.2d, v18.2d, v28.2d
-	WORD	$0x6e74de15 // fmul v21.2d, v16.2d, v20.2d
-	VMOV	V16.B16, V23.B16
-	VFMLS	V28.D2, V21.D2, V23.D2
-	WORD	$0x4e6ad6f3 // fadd v19.2d, v23.2d, v10.2d
-	VMOV	V19.B16, V17.B16
-	VFMLS	V6.D2, V21.D2, V17.D2
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V17.D2, V22.D2
+	VMOV	V18.B16, V20.B16
+	VFMLA	V7.D2, V16.D2, V20.D2
 	MOVD	$sigmoid64consts<>+96(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V3.B16, V5.B16
-	MOVD	$sigmoid64consts<>+104(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee5e487 // fcmgt v7.2d, v4.2d, v5.2d
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
-	FMOVS	F9, R20
-	CBZ	R20, mathblock244
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee3e759 // fcmgt v25.2d, v26.2d, v3.2d
-	MOVD	$sigmoid64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V24.B16
-	VFMLA	V11.D2, V3.D2, V24.D2
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x4ef2d71c // fsub v28.2d, v24.2d, v18.2d
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V3.B16, V23.B16
-	VFMLS	V16.D2, V28.D2, V23.D2
-	MOVD	$sigmoid64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V23.B16, V6.B16
-	VFMLS	V10.D2, V28.D2, V6.D2
-	MOVD	$sigmoid64consts<>+40(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V6.D2, V19.D2, V20.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V27.B16
-	VFMLA	V6.D2, V20.D2, V27.D2
-	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V5.B16
-	VFMLA	V6.D2, V27.D2, V5.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V26.B16
-	VFMLA	V6.D2, V5.D2, V26.D2
-	WORD	$0x6e66dccb // fmul v11.2d, v6.2d, v6.2d
+	VMOV	V21.B16, V19.B16
+	VFMLA	V7.D2, V20.D2, V19.D2
+	WORD	$0x6e67dcf6 // fmul v22.2d, v7.2d, v7.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V8.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V24.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V8.D[1]
-	WORD	$0x4e68d4d2 // fadd v18.2d, v6.2d, v8.2d
-	VMOV	V18.B16, V16.B16
-	VFMLA	V26.D2, V11.D2, V16.D2
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V24.B16, V28.B16
+	VMOV	R20, V24.D[1]
+	WORD	$0x4e78d4f9 // fadd v25.2d, v7.2d, v24.2d
+	VMOV	V25.B16, V27.B16
+	VFMLA	V19.D2, V22.D2, V27.D2
 	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V4.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V28.D2, V19.D2
-	VADD	V19.D2, V23.D2, V17.D2
-	VMOV	V17.B16, V21.B16
-	VFMLA	V17.D2, V16.D2, V21.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
+	VMOV	R20, V4.D[1]
+	VSHL	$48, V26.D2, V23.D2
+	VADD	V23.D2, V4.D2, V6.D2
+	VMOV	V6.B16, V28.B16
+	VFMLA	V6.D2, V27.D2, V28.D2
+	WORD	$0x4efcd4c5 // fsub v5.2d, v6.2d, v28.2d
+	VMOV	V5.B16, V8.B16
+	VFMLA	V6.D2, V27.D2, V8.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x4e7cd52b // fadd v11.2d, v9.2d, v28.2d
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4eebd552 // fsub v18.2d, v10.2d, v11.2d
+	WORD	$0x4e7cd650 // fadd v16.2d, v18.2d, v28.2d
+	WORD	$0x4e68d615 // fadd v21.2d, v16.2d, v8.2d
+	MOVD	$sigmoid64consts<>+104(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V24.D2, V4.D2
-	VUSHR	$4, V4.D2, V27.D2
-	VUSHR	$1, V27.D2, V9.D2
-	MOVD	$sigmoid64consts<>+128(SB), R19
+	VMOV	V17.B16, V7.B16
+	VBSL	V20.B16, V28.B16, V7.B16
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V17.B16, V22.B16
+	VBSL	V24.B16, V8.B16, V22.B16
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e6bfe79 // fdiv v25.2d, v19.2d, v11.2d
+	WORD	$0x6e79dcfa // fmul v26.2d, v7.2d, v25.2d
+	VMOV	V7.B16, V4.B16
+	VFMLS	V11.D2, V26.D2, V4.D2
+	WORD	$0x4e76d497 // fadd v23.2d, v4.2d, v22.2d
+	VMOV	V23.B16, V27.B16
+	VFMLS	V21.D2, V26.D2, V27.D2
+	VMOV	V26.B16, V6.B16
+	VFMLA	V25.D2, V27.D2, V6.D2
+	MOVD	$sigmoid64consts<>+16(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VSUB	V5.D2, V9.D2, V6.D2
-	VSHL	$52, V6.D2, V8.D2
-	VSUB	V9.D2, V27.D2, V11.D2
+	WORD	$0x6ee5e469 // fcmgt v9.2d, v3.2d, v5.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
+	WORD	$0x6eb0a92a // umaxv s10, v9.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock244
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V18.D2, V3.D2, V20.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcd698 // fsub v24.2d, v20.2d, v28.2d
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V3.B16, V8.B16
+	VFMLS	V17.D2, V24.D2, V8.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V8.B16, V11.B16
+	VFMLS	V19.D2, V24.D2, V11.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V7.D2]
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V22.B16
+	VFMLA	V11.D2, V7.D2, V22.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V11.D2, V22.D2, V23.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V25.B16
+	VFMLA	V11.D2, V23.D2, V25.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V5.B16
+	VFMLA	V11.D2, V25.D2, V5.D2
+	WORD	$0x6e6bdd6a // fmul v10.2d, v11.2d, v11.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d570 // fadd v16.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V28.B16
+	VFMLA	V5.D2, V10.D2, V28.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V20.B16, V19.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V19.D2, V8.D2
+	VADD	V8.D2, V24.D2, V7.D2
+	VMOV	V7.B16, V4.B16
+	VFMLA	V7.D2, V28.D2, V4.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V20.D2, V22.D2
+	VUSHR	$4, V22.D2, V27.D2
+	VUSHR	$1, V27.D2, V23.D2
 	MOVD	$sigmoid64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V11.D2, V18.D2
-	VSHL	$52, V18.D2, V10.D2
-	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
-	WORD	$0x6e6adf97 // fmul v23.2d, v28.2d, v10.2d
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e470 // fcmgt v16.2d, v3.2d, v19.2d
-	MOVD	$sigmoid64consts<>+144(SB), R19
+	VSUB	V26.D2, V23.D2, V25.D2
+	VSHL	$52, V25.D2, V11.D2
+	VSUB	V23.D2, V27.D2, V18.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V18.D2, V5.D2
+	VSHL	$52, V5.D2, V16.D2
+	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V16.B16, V20.B16
-	VBSL	V23.B16, V17.B16, V20.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ee3e704 // fcmgt v4.2d, v24.2d, v3.2d
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V4.B16, V6.B16
-	VBSL	V20.B16, V5.B16, V6.B16
-	WORD	$0x4e63e47b // fcmeq v27.2d, v3.2d, v3.2d
+	WORD	$0x6ee3e633 // fcmgt v19.2d, v17.2d, v3.2d
+	WORD	$0x6e6bdc98 // fmul v24.2d, v4.2d, v11.2d
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V16.D2, V28.D2
+	VMOV	V19.B16, V7.B16
+	VBSL	V16.B16, V28.B16, V7.B16
+	WORD	$0x6e67df15 // fmul v21.2d, v24.2d, v7.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e696 // fcmgt v22.2d, v20.2d, v21.2d
+	VAND	V22.B16, V19.B16, V26.B16
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ef5e73b // fcmgt v27.2d, v25.2d, v21.2d
 	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V19.B16, V23.B16
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4e6ad6b2 // fadd v18.2d, v21.2d, v10.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VSUB	V5.D2, V18.D2, V17.D2
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V8.B16
+	VBSL	V11.B16, V4.B16, V8.B16
+	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
+	VMOV	V26.B16, V16.B16
+	VBSL	V28.B16, V17.B16, V16.B16
 	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V3.B16, V26.B16
-	VMOV	V27.B16, V11.B16
-	VBSL	V6.B16, V26.B16, V11.B16
-	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef8e467 // fcmgt v7.2d, v3.2d, v24.2d
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V7.B16, V22.B16
+	VBSL	V16.B16, V20.B16, V22.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ee3e733 // fcmgt v19.2d, v25.2d, v3.2d
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V10.B16
+	VBSL	V22.B16, V27.B16, V10.B16
+	WORD	$0x4e63e465 // fcmeq v5.2d, v3.2d, v3.2d
+	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
 	VLD1R	(R19), [V18.D2]
-	VMOV	V25.B16, V21.B16
-	VBSL	V18.B16, V11.B16, V21.B16
-	WORD	$0x4e63e468 // fcmeq v8.2d, v3.2d, v3.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VORR	V28.B16, V3.B16, V10.B16
-	VMOV	V8.B16, V19.B16
-	VBSL	V21.B16, V10.B16, V19.B16
-	VMOV	V7.B16, V17.B16
-	VBSL	V22.B16, V19.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VORR	V18.B16, V3.B16, V4.B16
+	VMOV	V5.B16, V11.B16
+	VBSL	V10.B16, V4.B16, V11.B16
+	WORD	$0x4e63e477 // fcmeq v23.2d, v3.2d, v3.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V3.B16, V8.B16
+	VMOV	V23.B16, V26.B16
+	VBSL	V11.B16, V8.B16, V26.B16
+	VMOV	V9.B16, V17.B16
+	VBSL	V6.B16, V26.B16, V17.B16
+	VMOV	V17.B16, V6.B16
 mathblock244:
-	VMOV	V22.B16, V15.B16
+	VMOV	V6.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
 	BGE	loop
@@ -41933,920 +43447,1036 @@ tail:
 	VLD1.P	32(R11), [V0.D2, V1.D2]
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V0.B16, V17.B16
+	WORD	$0x6ee0e611 // fcmgt v17.2d, v16.2d, v0.2d
 	MOVD	$sigmoid64consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V0.B16, V19.B16
 	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V20.B16
-	VFMLA	V18.D2, V17.D2, V20.D2
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V17.B16, V24.B16
-	VFMLS	V23.D2, V22.D2, V24.D2
+	VLD1R	(R19), [V20.D2]
 	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V17.B16, V22.B16
+	VBSL	V21.B16, V20.B16, V22.B16
+	WORD	$0x4e76f677 // fmax v23.2d, v19.2d, v22.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$sigmoid64consts<>+40(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V26.B16
-	VFMLS	V25.D2, V22.D2, V26.D2
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
 	MOVD	$sigmoid64consts<>+40(SB), R19
 	VLD1R	(R19), [V27.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VMOV	V28.B16, V4.B16
-	VFMLA	V26.D2, V27.D2, V4.D2
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
 	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V6.B16
-	VFMLA	V26.D2, V4.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.D2, V28.D2, V5.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.D2, V28.D2, V7.D2
 	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V26.D2, V6.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
 	MOVD	$sigmoid64consts<>+72(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V10.B16
-	VFMLA	V26.D2, V8.D2, V10.D2
-	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V20.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V16.D[0]
-	VMOV	V20.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V16.D[1]
-	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
-	VMOV	V18.B16, V19.B16
-	VFMLA	V10.D2, V11.D2, V19.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V20.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V20.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	VSHL	$48, V20.D2, V23.D2
-	VADD	V23.D2, V21.D2, V17.D2
-	VMOV	V17.B16, V25.B16
-	VFMLA	V17.D2, V19.D2, V25.D2
-	WORD	$0x4ef9d636 // fsub v22.2d, v17.2d, v25.2d
-	VMOV	V22.B16, V24.B16
-	VFMLA	V17.D2, V19.D2, V24.D2
+	VFMLA	V7.D2, V8.D2, V10.D2
 	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4e79d77c // fadd v28.2d, v27.2d, v25.2d
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V5.D2]
-	WORD	$0x4efcd4a4 // fsub v4.2d, v5.2d, v28.2d
-	WORD	$0x4e79d487 // fadd v7.2d, v4.2d, v25.2d
-	WORD	$0x4e78d4e6 // fadd v6.2d, v7.2d, v24.2d
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6ee0e528 // fcmgt v8.2d, v9.2d, v0.2d
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V8.B16, V16.B16
-	VBSL	V26.B16, V25.B16, V16.B16
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V8.B16, V10.B16
-	VBSL	V11.B16, V24.B16, V10.B16
-	MOVD	$sigmoid64consts<>+80(SB), R19
+	VMOV	V11.B16, V16.B16
+	VFMLA	V7.D2, V10.D2, V16.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e7cfe54 // fdiv v20.2d, v18.2d, v28.2d
-	WORD	$0x6e74de15 // fmul v21.2d, v16.2d, v20.2d
-	VMOV	V16.B16, V23.B16
-	VFMLS	V28.D2, V21.D2, V23.D2
-	WORD	$0x4e6ad6f3 // fadd v19.2d, v23.2d, v10.2d
-	VMOV	V19.B16, V17.B16
-	VFMLS	V6.D2, V21.D2, V17.D2
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V17.D2, V22.D2
+	VMOV	V18.B16, V20.B16
+	VFMLA	V7.D2, V16.D2, V20.D2
 	MOVD	$sigmoid64consts<>+96(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V0.B16, V5.B16
-	MOVD	$sigmoid64consts<>+104(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee5e487 // fcmgt v7.2d, v4.2d, v5.2d
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
-	FMOVS	F9, R20
-	CBZ	R20, mathblock245
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee0e759 // fcmgt v25.2d, v26.2d, v0.2d
-	MOVD	$sigmoid64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V24.B16
-	VFMLA	V11.D2, V0.D2, V24.D2
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x4ef2d71c // fsub v28.2d, v24.2d, v18.2d
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V0.B16, V23.B16
-	VFMLS	V16.D2, V28.D2, V23.D2
-	MOVD	$sigmoid64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V23.B16, V6.B16
-	VFMLS	V10.D2, V28.D2, V6.D2
-	MOVD	$sigmoid64consts<>+40(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V6.D2, V19.D2, V20.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V27.B16
-	VFMLA	V6.D2, V20.D2, V27.D2
-	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V5.B16
-	VFMLA	V6.D2, V27.D2, V5.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V26.B16
-	VFMLA	V6.D2, V5.D2, V26.D2
-	WORD	$0x6e66dccb // fmul v11.2d, v6.2d, v6.2d
+	VMOV	V21.B16, V19.B16
+	VFMLA	V7.D2, V20.D2, V19.D2
+	WORD	$0x6e67dcf6 // fmul v22.2d, v7.2d, v7.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V8.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V24.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V8.D[1]
-	WORD	$0x4e68d4d2 // fadd v18.2d, v6.2d, v8.2d
-	VMOV	V18.B16, V16.B16
-	VFMLA	V26.D2, V11.D2, V16.D2
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V24.B16, V28.B16
+	VMOV	R20, V24.D[1]
+	WORD	$0x4e78d4f9 // fadd v25.2d, v7.2d, v24.2d
+	VMOV	V25.B16, V27.B16
+	VFMLA	V19.D2, V22.D2, V27.D2
 	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V4.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V28.D2, V19.D2
-	VADD	V19.D2, V23.D2, V17.D2
-	VMOV	V17.B16, V21.B16
-	VFMLA	V17.D2, V16.D2, V21.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
+	VMOV	R20, V4.D[1]
+	VSHL	$48, V26.D2, V23.D2
+	VADD	V23.D2, V4.D2, V6.D2
+	VMOV	V6.B16, V28.B16
+	VFMLA	V6.D2, V27.D2, V28.D2
+	WORD	$0x4efcd4c5 // fsub v5.2d, v6.2d, v28.2d
+	VMOV	V5.B16, V8.B16
+	VFMLA	V6.D2, V27.D2, V8.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x4e7cd52b // fadd v11.2d, v9.2d, v28.2d
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4eebd552 // fsub v18.2d, v10.2d, v11.2d
+	WORD	$0x4e7cd650 // fadd v16.2d, v18.2d, v28.2d
+	WORD	$0x4e68d615 // fadd v21.2d, v16.2d, v8.2d
+	MOVD	$sigmoid64consts<>+104(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V24.D2, V4.D2
-	VUSHR	$4, V4.D2, V27.D2
-	VUSHR	$1, V27.D2, V9.D2
-	MOVD	$sigmoid64consts<>+128(SB), R19
+	VMOV	V17.B16, V7.B16
+	VBSL	V20.B16, V28.B16, V7.B16
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V17.B16, V22.B16
+	VBSL	V24.B16, V8.B16, V22.B16
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e6bfe79 // fdiv v25.2d, v19.2d, v11.2d
+	WORD	$0x6e79dcfa // fmul v26.2d, v7.2d, v25.2d
+	VMOV	V7.B16, V4.B16
+	VFMLS	V11.D2, V26.D2, V4.D2
+	WORD	$0x4e76d497 // fadd v23.2d, v4.2d, v22.2d
+	VMOV	V23.B16, V27.B16
+	VFMLS	V21.D2, V26.D2, V27.D2
+	VMOV	V26.B16, V6.B16
+	VFMLA	V25.D2, V27.D2, V6.D2
+	MOVD	$sigmoid64consts<>+16(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VSUB	V5.D2, V9.D2, V6.D2
-	VSHL	$52, V6.D2, V8.D2
-	VSUB	V9.D2, V27.D2, V11.D2
+	WORD	$0x6ee5e409 // fcmgt v9.2d, v0.2d, v5.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
+	WORD	$0x6eb0a92a // umaxv s10, v9.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock245
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V18.D2, V0.D2, V20.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcd698 // fsub v24.2d, v20.2d, v28.2d
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V0.B16, V8.B16
+	VFMLS	V17.D2, V24.D2, V8.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V8.B16, V11.B16
+	VFMLS	V19.D2, V24.D2, V11.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V7.D2]
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V22.B16
+	VFMLA	V11.D2, V7.D2, V22.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V11.D2, V22.D2, V23.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V25.B16
+	VFMLA	V11.D2, V23.D2, V25.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V5.B16
+	VFMLA	V11.D2, V25.D2, V5.D2
+	WORD	$0x6e6bdd6a // fmul v10.2d, v11.2d, v11.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d570 // fadd v16.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V28.B16
+	VFMLA	V5.D2, V10.D2, V28.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V20.B16, V19.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V19.D2, V8.D2
+	VADD	V8.D2, V24.D2, V7.D2
+	VMOV	V7.B16, V4.B16
+	VFMLA	V7.D2, V28.D2, V4.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V20.D2, V22.D2
+	VUSHR	$4, V22.D2, V27.D2
+	VUSHR	$1, V27.D2, V23.D2
 	MOVD	$sigmoid64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V11.D2, V18.D2
-	VSHL	$52, V18.D2, V10.D2
-	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
-	WORD	$0x6e6adf97 // fmul v23.2d, v28.2d, v10.2d
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e410 // fcmgt v16.2d, v0.2d, v19.2d
-	MOVD	$sigmoid64consts<>+144(SB), R19
+	VSUB	V26.D2, V23.D2, V25.D2
+	VSHL	$52, V25.D2, V11.D2
+	VSUB	V23.D2, V27.D2, V18.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V18.D2, V5.D2
+	VSHL	$52, V5.D2, V16.D2
+	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V16.B16, V20.B16
-	VBSL	V23.B16, V17.B16, V20.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ee0e704 // fcmgt v4.2d, v24.2d, v0.2d
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V4.B16, V6.B16
-	VBSL	V20.B16, V5.B16, V6.B16
-	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6ee0e633 // fcmgt v19.2d, v17.2d, v0.2d
+	WORD	$0x6e6bdc98 // fmul v24.2d, v4.2d, v11.2d
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V16.D2, V28.D2
+	VMOV	V19.B16, V7.B16
+	VBSL	V16.B16, V28.B16, V7.B16
+	WORD	$0x6e67df15 // fmul v21.2d, v24.2d, v7.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e696 // fcmgt v22.2d, v20.2d, v21.2d
+	VAND	V22.B16, V19.B16, V26.B16
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ef5e73b // fcmgt v27.2d, v25.2d, v21.2d
 	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V19.B16, V23.B16
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4e6ad6b2 // fadd v18.2d, v21.2d, v10.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VSUB	V5.D2, V18.D2, V17.D2
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V8.B16
+	VBSL	V11.B16, V4.B16, V8.B16
+	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
+	VMOV	V26.B16, V16.B16
+	VBSL	V28.B16, V17.B16, V16.B16
 	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V0.B16, V26.B16
-	VMOV	V27.B16, V11.B16
-	VBSL	V6.B16, V26.B16, V11.B16
-	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef8e407 // fcmgt v7.2d, v0.2d, v24.2d
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V7.B16, V22.B16
+	VBSL	V16.B16, V20.B16, V22.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ee0e733 // fcmgt v19.2d, v25.2d, v0.2d
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V10.B16
+	VBSL	V22.B16, V27.B16, V10.B16
+	WORD	$0x4e60e405 // fcmeq v5.2d, v0.2d, v0.2d
+	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
 	VLD1R	(R19), [V18.D2]
-	VMOV	V25.B16, V21.B16
-	VBSL	V18.B16, V11.B16, V21.B16
-	WORD	$0x4e60e408 // fcmeq v8.2d, v0.2d, v0.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VORR	V28.B16, V0.B16, V10.B16
-	VMOV	V8.B16, V19.B16
-	VBSL	V21.B16, V10.B16, V19.B16
-	VMOV	V7.B16, V17.B16
-	VBSL	V22.B16, V19.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VORR	V18.B16, V0.B16, V4.B16
+	VMOV	V5.B16, V11.B16
+	VBSL	V10.B16, V4.B16, V11.B16
+	WORD	$0x4e60e417 // fcmeq v23.2d, v0.2d, v0.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V0.B16, V8.B16
+	VMOV	V23.B16, V26.B16
+	VBSL	V11.B16, V8.B16, V26.B16
+	VMOV	V9.B16, V17.B16
+	VBSL	V6.B16, V26.B16, V17.B16
+	VMOV	V17.B16, V6.B16
 mathblock245:
-	VMOV	V22.B16, V12.B16
+	VMOV	V6.B16, V12.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V1.B16, V17.B16
+	WORD	$0x6ee1e611 // fcmgt v17.2d, v16.2d, v1.2d
 	MOVD	$sigmoid64consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V1.B16, V19.B16
 	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V20.B16
-	VFMLA	V18.D2, V17.D2, V20.D2
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V17.B16, V24.B16
-	VFMLS	V23.D2, V22.D2, V24.D2
+	VLD1R	(R19), [V20.D2]
 	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V17.B16, V22.B16
+	VBSL	V21.B16, V20.B16, V22.B16
+	WORD	$0x4e76f677 // fmax v23.2d, v19.2d, v22.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$sigmoid64consts<>+40(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V26.B16
-	VFMLS	V25.D2, V22.D2, V26.D2
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
 	MOVD	$sigmoid64consts<>+40(SB), R19
 	VLD1R	(R19), [V27.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VMOV	V28.B16, V4.B16
-	VFMLA	V26.D2, V27.D2, V4.D2
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
 	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V6.B16
-	VFMLA	V26.D2, V4.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.D2, V28.D2, V5.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.D2, V28.D2, V7.D2
 	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V26.D2, V6.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
 	MOVD	$sigmoid64consts<>+72(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V10.B16
-	VFMLA	V26.D2, V8.D2, V10.D2
-	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V20.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V16.D[0]
-	VMOV	V20.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V16.D[1]
-	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
-	VMOV	V18.B16, V19.B16
-	VFMLA	V10.D2, V11.D2, V19.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V20.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V20.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	VSHL	$48, V20.D2, V23.D2
-	VADD	V23.D2, V21.D2, V17.D2
-	VMOV	V17.B16, V25.B16
-	VFMLA	V17.D2, V19.D2, V25.D2
-	WORD	$0x4ef9d636 // fsub v22.2d, v17.2d, v25.2d
-	VMOV	V22.B16, V24.B16
-	VFMLA	V17.D2, V19.D2, V24.D2
+	VFMLA	V7.D2, V8.D2, V10.D2
 	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4e79d77c // fadd v28.2d, v27.2d, v25.2d
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V5.D2]
-	WORD	$0x4efcd4a4 // fsub v4.2d, v5.2d, v28.2d
-	WORD	$0x4e79d487 // fadd v7.2d, v4.2d, v25.2d
-	WORD	$0x4e78d4e6 // fadd v6.2d, v7.2d, v24.2d
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6ee1e528 // fcmgt v8.2d, v9.2d, v1.2d
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V8.B16, V16.B16
-	VBSL	V26.B16, V25.B16, V16.B16
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V8.B16, V10.B16
-	VBSL	V11.B16, V24.B16, V10.B16
-	MOVD	$sigmoid64consts<>+80(SB), R19
+	VMOV	V11.B16, V16.B16
+	VFMLA	V7.D2, V10.D2, V16.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e7cfe54 // fdiv v20.2d, v18.2d, v28.2d
-	WORD	$0x6e74de15 // fmul v21.2d, v16.2d, v20.2d
-	VMOV	V16.B16, V23.B16
-	VFMLS	V28.D2, V21.D2, V23.D2
-	WORD	$0x4e6ad6f3 // fadd v19.2d, v23.2d, v10.2d
-	VMOV	V19.B16, V17.B16
-	VFMLS	V6.D2, V21.D2, V17.D2
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V17.D2, V22.D2
+	VMOV	V18.B16, V20.B16
+	VFMLA	V7.D2, V16.D2, V20.D2
 	MOVD	$sigmoid64consts<>+96(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V1.B16, V5.B16
-	MOVD	$sigmoid64consts<>+104(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee5e487 // fcmgt v7.2d, v4.2d, v5.2d
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
-	FMOVS	F9, R20
-	CBZ	R20, mathblock246
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee1e759 // fcmgt v25.2d, v26.2d, v1.2d
-	MOVD	$sigmoid64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V24.B16
-	VFMLA	V11.D2, V1.D2, V24.D2
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x4ef2d71c // fsub v28.2d, v24.2d, v18.2d
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V1.B16, V23.B16
-	VFMLS	V16.D2, V28.D2, V23.D2
-	MOVD	$sigmoid64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V23.B16, V6.B16
-	VFMLS	V10.D2, V28.D2, V6.D2
-	MOVD	$sigmoid64consts<>+40(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V6.D2, V19.D2, V20.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V27.B16
-	VFMLA	V6.D2, V20.D2, V27.D2
-	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V5.B16
-	VFMLA	V6.D2, V27.D2, V5.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V26.B16
-	VFMLA	V6.D2, V5.D2, V26.D2
-	WORD	$0x6e66dccb // fmul v11.2d, v6.2d, v6.2d
+	VMOV	V21.B16, V19.B16
+	VFMLA	V7.D2, V20.D2, V19.D2
+	WORD	$0x6e67dcf6 // fmul v22.2d, v7.2d, v7.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V8.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V24.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V8.D[1]
-	WORD	$0x4e68d4d2 // fadd v18.2d, v6.2d, v8.2d
-	VMOV	V18.B16, V16.B16
-	VFMLA	V26.D2, V11.D2, V16.D2
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V24.B16, V28.B16
+	VMOV	R20, V24.D[1]
+	WORD	$0x4e78d4f9 // fadd v25.2d, v7.2d, v24.2d
+	VMOV	V25.B16, V27.B16
+	VFMLA	V19.D2, V22.D2, V27.D2
 	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V4.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V28.D2, V19.D2
-	VADD	V19.D2, V23.D2, V17.D2
-	VMOV	V17.B16, V21.B16
-	VFMLA	V17.D2, V16.D2, V21.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
+	VMOV	R20, V4.D[1]
+	VSHL	$48, V26.D2, V23.D2
+	VADD	V23.D2, V4.D2, V6.D2
+	VMOV	V6.B16, V28.B16
+	VFMLA	V6.D2, V27.D2, V28.D2
+	WORD	$0x4efcd4c5 // fsub v5.2d, v6.2d, v28.2d
+	VMOV	V5.B16, V8.B16
+	VFMLA	V6.D2, V27.D2, V8.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x4e7cd52b // fadd v11.2d, v9.2d, v28.2d
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4eebd552 // fsub v18.2d, v10.2d, v11.2d
+	WORD	$0x4e7cd650 // fadd v16.2d, v18.2d, v28.2d
+	WORD	$0x4e68d615 // fadd v21.2d, v16.2d, v8.2d
+	MOVD	$sigmoid64consts<>+104(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V24.D2, V4.D2
-	VUSHR	$4, V4.D2, V27.D2
-	VUSHR	$1, V27.D2, V9.D2
-	MOVD	$sigmoid64consts<>+128(SB), R19
+	VMOV	V17.B16, V7.B16
+	VBSL	V20.B16, V28.B16, V7.B16
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V17.B16, V22.B16
+	VBSL	V24.B16, V8.B16, V22.B16
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e6bfe79 // fdiv v25.2d, v19.2d, v11.2d
+	WORD	$0x6e79dcfa // fmul v26.2d, v7.2d, v25.2d
+	VMOV	V7.B16, V4.B16
+	VFMLS	V11.D2, V26.D2, V4.D2
+	WORD	$0x4e76d497 // fadd v23.2d, v4.2d, v22.2d
+	VMOV	V23.B16, V27.B16
+	VFMLS	V21.D2, V26.D2, V27.D2
+	VMOV	V26.B16, V6.B16
+	VFMLA	V25.D2, V27.D2, V6.D2
+	MOVD	$sigmoid64consts<>+16(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VSUB	V5.D2, V9.D2, V6.D2
-	VSHL	$52, V6.D2, V8.D2
-	VSUB	V9.D2, V27.D2, V11.D2
+	WORD	$0x6ee5e429 // fcmgt v9.2d, v1.2d, v5.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
+	WORD	$0x6eb0a92a // umaxv s10, v9.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock246
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V18.D2, V1.D2, V20.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcd698 // fsub v24.2d, v20.2d, v28.2d
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V1.B16, V8.B16
+	VFMLS	V17.D2, V24.D2, V8.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V8.B16, V11.B16
+	VFMLS	V19.D2, V24.D2, V11.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V7.D2]
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V22.B16
+	VFMLA	V11.D2, V7.D2, V22.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V11.D2, V22.D2, V23.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V25.B16
+	VFMLA	V11.D2, V23.D2, V25.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V5.B16
+	VFMLA	V11.D2, V25.D2, V5.D2
+	WORD	$0x6e6bdd6a // fmul v10.2d, v11.2d, v11.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d570 // fadd v16.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V28.B16
+	VFMLA	V5.D2, V10.D2, V28.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V20.B16, V19.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V19.D2, V8.D2
+	VADD	V8.D2, V24.D2, V7.D2
+	VMOV	V7.B16, V4.B16
+	VFMLA	V7.D2, V28.D2, V4.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V20.D2, V22.D2
+	VUSHR	$4, V22.D2, V27.D2
+	VUSHR	$1, V27.D2, V23.D2
 	MOVD	$sigmoid64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V11.D2, V18.D2
-	VSHL	$52, V18.D2, V10.D2
-	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
-	WORD	$0x6e6adf97 // fmul v23.2d, v28.2d, v10.2d
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e430 // fcmgt v16.2d, v1.2d, v19.2d
-	MOVD	$sigmoid64consts<>+144(SB), R19
+	VSUB	V26.D2, V23.D2, V25.D2
+	VSHL	$52, V25.D2, V11.D2
+	VSUB	V23.D2, V27.D2, V18.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V18.D2, V5.D2
+	VSHL	$52, V5.D2, V16.D2
+	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V16.B16, V20.B16
-	VBSL	V23.B16, V17.B16, V20.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ee1e704 // fcmgt v4.2d, v24.2d, v1.2d
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V4.B16, V6.B16
-	VBSL	V20.B16, V5.B16, V6.B16
-	WORD	$0x4e61e43b // fcmeq v27.2d, v1.2d, v1.2d
+	WORD	$0x6ee1e633 // fcmgt v19.2d, v17.2d, v1.2d
+	WORD	$0x6e6bdc98 // fmul v24.2d, v4.2d, v11.2d
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V16.D2, V28.D2
+	VMOV	V19.B16, V7.B16
+	VBSL	V16.B16, V28.B16, V7.B16
+	WORD	$0x6e67df15 // fmul v21.2d, v24.2d, v7.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e696 // fcmgt v22.2d, v20.2d, v21.2d
+	VAND	V22.B16, V19.B16, V26.B16
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ef5e73b // fcmgt v27.2d, v25.2d, v21.2d
 	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V19.B16, V23.B16
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4e6ad6b2 // fadd v18.2d, v21.2d, v10.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VSUB	V5.D2, V18.D2, V17.D2
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V8.B16
+	VBSL	V11.B16, V4.B16, V8.B16
+	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
+	VMOV	V26.B16, V16.B16
+	VBSL	V28.B16, V17.B16, V16.B16
 	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V1.B16, V26.B16
-	VMOV	V27.B16, V11.B16
-	VBSL	V6.B16, V26.B16, V11.B16
-	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef8e427 // fcmgt v7.2d, v1.2d, v24.2d
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V7.B16, V22.B16
+	VBSL	V16.B16, V20.B16, V22.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ee1e733 // fcmgt v19.2d, v25.2d, v1.2d
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V10.B16
+	VBSL	V22.B16, V27.B16, V10.B16
+	WORD	$0x4e61e425 // fcmeq v5.2d, v1.2d, v1.2d
+	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
 	VLD1R	(R19), [V18.D2]
-	VMOV	V25.B16, V21.B16
-	VBSL	V18.B16, V11.B16, V21.B16
-	WORD	$0x4e61e428 // fcmeq v8.2d, v1.2d, v1.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VORR	V28.B16, V1.B16, V10.B16
-	VMOV	V8.B16, V19.B16
-	VBSL	V21.B16, V10.B16, V19.B16
-	VMOV	V7.B16, V17.B16
-	VBSL	V22.B16, V19.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VORR	V18.B16, V1.B16, V4.B16
+	VMOV	V5.B16, V11.B16
+	VBSL	V10.B16, V4.B16, V11.B16
+	WORD	$0x4e61e437 // fcmeq v23.2d, v1.2d, v1.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V1.B16, V8.B16
+	VMOV	V23.B16, V26.B16
+	VBSL	V11.B16, V8.B16, V26.B16
+	VMOV	V9.B16, V17.B16
+	VBSL	V6.B16, V26.B16, V17.B16
+	VMOV	V17.B16, V6.B16
 mathblock246:
-	VMOV	V22.B16, V13.B16
+	VMOV	V6.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
 	VLD1.P	16(R11), [V0.D2]
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V0.B16, V17.B16
+	WORD	$0x6ee0e611 // fcmgt v17.2d, v16.2d, v0.2d
 	MOVD	$sigmoid64consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V0.B16, V19.B16
 	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V20.B16
-	VFMLA	V18.D2, V17.D2, V20.D2
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V17.B16, V24.B16
-	VFMLS	V23.D2, V22.D2, V24.D2
+	VLD1R	(R19), [V20.D2]
 	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V17.B16, V22.B16
+	VBSL	V21.B16, V20.B16, V22.B16
+	WORD	$0x4e76f677 // fmax v23.2d, v19.2d, v22.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$sigmoid64consts<>+40(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V26.B16
-	VFMLS	V25.D2, V22.D2, V26.D2
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
 	MOVD	$sigmoid64consts<>+40(SB), R19
 	VLD1R	(R19), [V27.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VMOV	V28.B16, V4.B16
-	VFMLA	V26.D2, V27.D2, V4.D2
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
 	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V6.B16
-	VFMLA	V26.D2, V4.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.D2, V28.D2, V5.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.D2, V28.D2, V7.D2
 	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V26.D2, V6.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
 	MOVD	$sigmoid64consts<>+72(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V10.B16
-	VFMLA	V26.D2, V8.D2, V10.D2
-	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V20.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V16.D[0]
-	VMOV	V20.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V16.D[1]
-	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
-	VMOV	V18.B16, V19.B16
-	VFMLA	V10.D2, V11.D2, V19.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V20.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V20.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	VSHL	$48, V20.D2, V23.D2
-	VADD	V23.D2, V21.D2, V17.D2
-	VMOV	V17.B16, V25.B16
-	VFMLA	V17.D2, V19.D2, V25.D2
-	WORD	$0x4ef9d636 // fsub v22.2d, v17.2d, v25.2d
-	VMOV	V22.B16, V24.B16
-	VFMLA	V17.D2, V19.D2, V24.D2
+	VFMLA	V7.D2, V8.D2, V10.D2
 	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4e79d77c // fadd v28.2d, v27.2d, v25.2d
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V5.D2]
-	WORD	$0x4efcd4a4 // fsub v4.2d, v5.2d, v28.2d
-	WORD	$0x4e79d487 // fadd v7.2d, v4.2d, v25.2d
-	WORD	$0x4e78d4e6 // fadd v6.2d, v7.2d, v24.2d
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6ee0e528 // fcmgt v8.2d, v9.2d, v0.2d
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V8.B16, V16.B16
-	VBSL	V26.B16, V25.B16, V16.B16
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V8.B16, V10.B16
-	VBSL	V11.B16, V24.B16, V10.B16
-	MOVD	$sigmoid64consts<>+80(SB), R19
+	VMOV	V11.B16, V16.B16
+	VFMLA	V7.D2, V10.D2, V16.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e7cfe54 // fdiv v20.2d, v18.2d, v28.2d
-	WORD	$0x6e74de15 // fmul v21.2d, v16.2d, v20.2d
-	VMOV	V16.B16, V23.B16
-	VFMLS	V28.D2, V21.D2, V23.D2
-	WORD	$0x4e6ad6f3 // fadd v19.2d, v23.2d, v10.2d
-	VMOV	V19.B16, V17.B16
-	VFMLS	V6.D2, V21.D2, V17.D2
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V17.D2, V22.D2
+	VMOV	V18.B16, V20.B16
+	VFMLA	V7.D2, V16.D2, V20.D2
 	MOVD	$sigmoid64consts<>+96(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V0.B16, V5.B16
-	MOVD	$sigmoid64consts<>+104(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee5e487 // fcmgt v7.2d, v4.2d, v5.2d
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
-	FMOVS	F9, R20
-	CBZ	R20, mathblock247
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee0e759 // fcmgt v25.2d, v26.2d, v0.2d
-	MOVD	$sigmoid64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V24.B16
-	VFMLA	V11.D2, V0.D2, V24.D2
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x4ef2d71c // fsub v28.2d, v24.2d, v18.2d
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V0.B16, V23.B16
-	VFMLS	V16.D2, V28.D2, V23.D2
-	MOVD	$sigmoid64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V23.B16, V6.B16
-	VFMLS	V10.D2, V28.D2, V6.D2
-	MOVD	$sigmoid64consts<>+40(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V6.D2, V19.D2, V20.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V27.B16
-	VFMLA	V6.D2, V20.D2, V27.D2
-	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V5.B16
-	VFMLA	V6.D2, V27.D2, V5.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V26.B16
-	VFMLA	V6.D2, V5.D2, V26.D2
-	WORD	$0x6e66dccb // fmul v11.2d, v6.2d, v6.2d
+	VMOV	V21.B16, V19.B16
+	VFMLA	V7.D2, V20.D2, V19.D2
+	WORD	$0x6e67dcf6 // fmul v22.2d, v7.2d, v7.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V8.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V24.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V8.D[1]
-	WORD	$0x4e68d4d2 // fadd v18.2d, v6.2d, v8.2d
-	VMOV	V18.B16, V16.B16
-	VFMLA	V26.D2, V11.D2, V16.D2
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V24.B16, V28.B16
+	VMOV	R20, V24.D[1]
+	WORD	$0x4e78d4f9 // fadd v25.2d, v7.2d, v24.2d
+	VMOV	V25.B16, V27.B16
+	VFMLA	V19.D2, V22.D2, V27.D2
 	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V4.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V28.D2, V19.D2
-	VADD	V19.D2, V23.D2, V17.D2
-	VMOV	V17.B16, V21.B16
-	VFMLA	V17.D2, V16.D2, V21.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
+	VMOV	R20, V4.D[1]
+	VSHL	$48, V26.D2, V23.D2
+	VADD	V23.D2, V4.D2, V6.D2
+	VMOV	V6.B16, V28.B16
+	VFMLA	V6.D2, V27.D2, V28.D2
+	WORD	$0x4efcd4c5 // fsub v5.2d, v6.2d, v28.2d
+	VMOV	V5.B16, V8.B16
+	VFMLA	V6.D2, V27.D2, V8.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x4e7cd52b // fadd v11.2d, v9.2d, v28.2d
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4eebd552 // fsub v18.2d, v10.2d, v11.2d
+	WORD	$0x4e7cd650 // fadd v16.2d, v18.2d, v28.2d
+	WORD	$0x4e68d615 // fadd v21.2d, v16.2d, v8.2d
+	MOVD	$sigmoid64consts<>+104(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V24.D2, V4.D2
-	VUSHR	$4, V4.D2, V27.D2
-	VUSHR	$1, V27.D2, V9.D2
-	MOVD	$sigmoid64consts<>+128(SB), R19
+	VMOV	V17.B16, V7.B16
+	VBSL	V20.B16, V28.B16, V7.B16
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V17.B16, V22.B16
+	VBSL	V24.B16, V8.B16, V22.B16
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e6bfe79 // fdiv v25.2d, v19.2d, v11.2d
+	WORD	$0x6e79dcfa // fmul v26.2d, v7.2d, v25.2d
+	VMOV	V7.B16, V4.B16
+	VFMLS	V11.D2, V26.D2, V4.D2
+	WORD	$0x4e76d497 // fadd v23.2d, v4.2d, v22.2d
+	VMOV	V23.B16, V27.B16
+	VFMLS	V21.D2, V26.D2, V27.D2
+	VMOV	V26.B16, V6.B16
+	VFMLA	V25.D2, V27.D2, V6.D2
+	MOVD	$sigmoid64consts<>+16(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VSUB	V5.D2, V9.D2, V6.D2
-	VSHL	$52, V6.D2, V8.D2
-	VSUB	V9.D2, V27.D2, V11.D2
+	WORD	$0x6ee5e409 // fcmgt v9.2d, v0.2d, v5.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
+	WORD	$0x6eb0a92a // umaxv s10, v9.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock247
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V18.D2, V0.D2, V20.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcd698 // fsub v24.2d, v20.2d, v28.2d
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V0.B16, V8.B16
+	VFMLS	V17.D2, V24.D2, V8.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V8.B16, V11.B16
+	VFMLS	V19.D2, V24.D2, V11.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V7.D2]
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V22.B16
+	VFMLA	V11.D2, V7.D2, V22.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V11.D2, V22.D2, V23.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V25.B16
+	VFMLA	V11.D2, V23.D2, V25.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V5.B16
+	VFMLA	V11.D2, V25.D2, V5.D2
+	WORD	$0x6e6bdd6a // fmul v10.2d, v11.2d, v11.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d570 // fadd v16.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V28.B16
+	VFMLA	V5.D2, V10.D2, V28.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V20.B16, V19.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V19.D2, V8.D2
+	VADD	V8.D2, V24.D2, V7.D2
+	VMOV	V7.B16, V4.B16
+	VFMLA	V7.D2, V28.D2, V4.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V20.D2, V22.D2
+	VUSHR	$4, V22.D2, V27.D2
+	VUSHR	$1, V27.D2, V23.D2
 	MOVD	$sigmoid64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V11.D2, V18.D2
-	VSHL	$52, V18.D2, V10.D2
-	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
-	WORD	$0x6e6adf97 // fmul v23.2d, v28.2d, v10.2d
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e410 // fcmgt v16.2d, v0.2d, v19.2d
-	MOVD	$sigmoid64consts<>+144(SB), R19
+	VSUB	V26.D2, V23.D2, V25.D2
+	VSHL	$52, V25.D2, V11.D2
+	VSUB	V23.D2, V27.D2, V18.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V18.D2, V5.D2
+	VSHL	$52, V5.D2, V16.D2
+	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V16.B16, V20.B16
-	VBSL	V23.B16, V17.B16, V20.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ee0e704 // fcmgt v4.2d, v24.2d, v0.2d
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V4.B16, V6.B16
-	VBSL	V20.B16, V5.B16, V6.B16
-	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6ee0e633 // fcmgt v19.2d, v17.2d, v0.2d
+	WORD	$0x6e6bdc98 // fmul v24.2d, v4.2d, v11.2d
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V16.D2, V28.D2
+	VMOV	V19.B16, V7.B16
+	VBSL	V16.B16, V28.B16, V7.B16
+	WORD	$0x6e67df15 // fmul v21.2d, v24.2d, v7.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e696 // fcmgt v22.2d, v20.2d, v21.2d
+	VAND	V22.B16, V19.B16, V26.B16
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ef5e73b // fcmgt v27.2d, v25.2d, v21.2d
 	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V19.B16, V23.B16
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4e6ad6b2 // fadd v18.2d, v21.2d, v10.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VSUB	V5.D2, V18.D2, V17.D2
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V8.B16
+	VBSL	V11.B16, V4.B16, V8.B16
+	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
+	VMOV	V26.B16, V16.B16
+	VBSL	V28.B16, V17.B16, V16.B16
 	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V0.B16, V26.B16
-	VMOV	V27.B16, V11.B16
-	VBSL	V6.B16, V26.B16, V11.B16
-	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef8e407 // fcmgt v7.2d, v0.2d, v24.2d
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V7.B16, V22.B16
+	VBSL	V16.B16, V20.B16, V22.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ee0e733 // fcmgt v19.2d, v25.2d, v0.2d
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V10.B16
+	VBSL	V22.B16, V27.B16, V10.B16
+	WORD	$0x4e60e405 // fcmeq v5.2d, v0.2d, v0.2d
+	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
 	VLD1R	(R19), [V18.D2]
-	VMOV	V25.B16, V21.B16
-	VBSL	V18.B16, V11.B16, V21.B16
-	WORD	$0x4e60e408 // fcmeq v8.2d, v0.2d, v0.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VORR	V28.B16, V0.B16, V10.B16
-	VMOV	V8.B16, V19.B16
-	VBSL	V21.B16, V10.B16, V19.B16
-	VMOV	V7.B16, V17.B16
-	VBSL	V22.B16, V19.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VORR	V18.B16, V0.B16, V4.B16
+	VMOV	V5.B16, V11.B16
+	VBSL	V10.B16, V4.B16, V11.B16
+	WORD	$0x4e60e417 // fcmeq v23.2d, v0.2d, v0.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V0.B16, V8.B16
+	VMOV	V23.B16, V26.B16
+	VBSL	V11.B16, V8.B16, V26.B16
+	VMOV	V9.B16, V17.B16
+	VBSL	V6.B16, V26.B16, V17.B16
+	VMOV	V17.B16, V6.B16
 mathblock247:
-	VMOV	V22.B16, V12.B16
+	VMOV	V6.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
 	FMOVD	(R11), F0
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V0.B16, V17.B16
+	WORD	$0x6ee0e611 // fcmgt v17.2d, v16.2d, v0.2d
 	MOVD	$sigmoid64consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
+	VORR	V18.B16, V0.B16, V19.B16
 	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V20.B16
-	VFMLA	V18.D2, V17.D2, V20.D2
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V17.B16, V24.B16
-	VFMLS	V23.D2, V22.D2, V24.D2
+	VLD1R	(R19), [V20.D2]
 	MOVD	$sigmoid64consts<>+24(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V17.B16, V22.B16
+	VBSL	V21.B16, V20.B16, V22.B16
+	WORD	$0x4e76f677 // fmax v23.2d, v19.2d, v22.2d
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	MOVD	$sigmoid64consts<>+40(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V26.B16
-	VFMLS	V25.D2, V22.D2, V26.D2
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
 	MOVD	$sigmoid64consts<>+40(SB), R19
 	VLD1R	(R19), [V27.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VMOV	V28.B16, V4.B16
-	VFMLA	V26.D2, V27.D2, V4.D2
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
 	MOVD	$sigmoid64consts<>+56(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V6.B16
-	VFMLA	V26.D2, V4.D2, V6.D2
+	VLD1R	(R19), [V4.D2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.D2, V28.D2, V5.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.D2, V28.D2, V7.D2
 	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V26.D2, V6.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
 	MOVD	$sigmoid64consts<>+72(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V10.B16
-	VFMLA	V26.D2, V8.D2, V10.D2
-	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V20.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V16.D[0]
-	VMOV	V20.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V16.D[1]
-	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
-	VMOV	V18.B16, V19.B16
-	VFMLA	V10.D2, V11.D2, V19.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V20.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V20.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	VSHL	$48, V20.D2, V23.D2
-	VADD	V23.D2, V21.D2, V17.D2
-	VMOV	V17.B16, V25.B16
-	VFMLA	V17.D2, V19.D2, V25.D2
-	WORD	$0x4ef9d636 // fsub v22.2d, v17.2d, v25.2d
-	VMOV	V22.B16, V24.B16
-	VFMLA	V17.D2, V19.D2, V24.D2
+	VFMLA	V7.D2, V8.D2, V10.D2
 	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4e79d77c // fadd v28.2d, v27.2d, v25.2d
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V5.D2]
-	WORD	$0x4efcd4a4 // fsub v4.2d, v5.2d, v28.2d
-	WORD	$0x4e79d487 // fadd v7.2d, v4.2d, v25.2d
-	WORD	$0x4e78d4e6 // fadd v6.2d, v7.2d, v24.2d
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6ee0e528 // fcmgt v8.2d, v9.2d, v0.2d
-	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V8.B16, V16.B16
-	VBSL	V26.B16, V25.B16, V16.B16
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V8.B16, V10.B16
-	VBSL	V11.B16, V24.B16, V10.B16
-	MOVD	$sigmoid64consts<>+80(SB), R19
+	VMOV	V11.B16, V16.B16
+	VFMLA	V7.D2, V10.D2, V16.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e7cfe54 // fdiv v20.2d, v18.2d, v28.2d
-	WORD	$0x6e74de15 // fmul v21.2d, v16.2d, v20.2d
-	VMOV	V16.B16, V23.B16
-	VFMLS	V28.D2, V21.D2, V23.D2
-	WORD	$0x4e6ad6f3 // fadd v19.2d, v23.2d, v10.2d
-	VMOV	V19.B16, V17.B16
-	VFMLS	V6.D2, V21.D2, V17.D2
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V17.D2, V22.D2
+	VMOV	V18.B16, V20.B16
+	VFMLA	V7.D2, V16.D2, V20.D2
 	MOVD	$sigmoid64consts<>+96(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V0.B16, V5.B16
-	MOVD	$sigmoid64consts<>+104(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee5e487 // fcmgt v7.2d, v4.2d, v5.2d
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	WORD	$0x6eb0a8e9 // umaxv s9, v7.4s
-	FMOVS	F9, R20
-	CBZ	R20, mathblock248
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee0e759 // fcmgt v25.2d, v26.2d, v0.2d
-	MOVD	$sigmoid64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V24.B16
-	VFMLA	V11.D2, V0.D2, V24.D2
-	MOVD	$sigmoid64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x4ef2d71c // fsub v28.2d, v24.2d, v18.2d
-	MOVD	$sigmoid64consts<>+32(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V0.B16, V23.B16
-	VFMLS	V16.D2, V28.D2, V23.D2
-	MOVD	$sigmoid64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V23.B16, V6.B16
-	VFMLS	V10.D2, V28.D2, V6.D2
-	MOVD	$sigmoid64consts<>+40(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V20.B16
-	VFMLA	V6.D2, V19.D2, V20.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V27.B16
-	VFMLA	V6.D2, V20.D2, V27.D2
-	MOVD	$sigmoid64consts<>+64(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V5.B16
-	VFMLA	V6.D2, V27.D2, V5.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V26.B16
-	VFMLA	V6.D2, V5.D2, V26.D2
-	WORD	$0x6e66dccb // fmul v11.2d, v6.2d, v6.2d
+	VMOV	V21.B16, V19.B16
+	VFMLA	V7.D2, V20.D2, V19.D2
+	WORD	$0x6e67dcf6 // fmul v22.2d, v7.2d, v7.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V8.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V24.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V8.D[1]
-	WORD	$0x4e68d4d2 // fadd v18.2d, v6.2d, v8.2d
-	VMOV	V18.B16, V16.B16
-	VFMLA	V26.D2, V11.D2, V16.D2
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V24.B16, V28.B16
+	VMOV	R20, V24.D[1]
+	WORD	$0x4e78d4f9 // fadd v25.2d, v7.2d, v24.2d
+	VMOV	V25.B16, V27.B16
+	VFMLA	V19.D2, V22.D2, V27.D2
 	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V4.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V28.D2, V19.D2
-	VADD	V19.D2, V23.D2, V17.D2
-	VMOV	V17.B16, V21.B16
-	VFMLA	V17.D2, V16.D2, V21.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
+	VMOV	R20, V4.D[1]
+	VSHL	$48, V26.D2, V23.D2
+	VADD	V23.D2, V4.D2, V6.D2
+	VMOV	V6.B16, V28.B16
+	VFMLA	V6.D2, V27.D2, V28.D2
+	WORD	$0x4efcd4c5 // fsub v5.2d, v6.2d, v28.2d
+	VMOV	V5.B16, V8.B16
+	VFMLA	V6.D2, V27.D2, V8.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V9.D2]
+	WORD	$0x4e7cd52b // fadd v11.2d, v9.2d, v28.2d
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4eebd552 // fsub v18.2d, v10.2d, v11.2d
+	WORD	$0x4e7cd650 // fadd v16.2d, v18.2d, v28.2d
+	WORD	$0x4e68d615 // fadd v21.2d, v16.2d, v8.2d
+	MOVD	$sigmoid64consts<>+104(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V24.D2, V4.D2
-	VUSHR	$4, V4.D2, V27.D2
-	VUSHR	$1, V27.D2, V9.D2
-	MOVD	$sigmoid64consts<>+128(SB), R19
+	VMOV	V17.B16, V7.B16
+	VBSL	V20.B16, V28.B16, V7.B16
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V17.B16, V22.B16
+	VBSL	V24.B16, V8.B16, V22.B16
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x6e6bfe79 // fdiv v25.2d, v19.2d, v11.2d
+	WORD	$0x6e79dcfa // fmul v26.2d, v7.2d, v25.2d
+	VMOV	V7.B16, V4.B16
+	VFMLS	V11.D2, V26.D2, V4.D2
+	WORD	$0x4e76d497 // fadd v23.2d, v4.2d, v22.2d
+	VMOV	V23.B16, V27.B16
+	VFMLS	V21.D2, V26.D2, V27.D2
+	VMOV	V26.B16, V6.B16
+	VFMLA	V25.D2, V27.D2, V6.D2
+	MOVD	$sigmoid64consts<>+16(SB), R19
 	VLD1R	(R19), [V5.D2]
-	VSUB	V5.D2, V9.D2, V6.D2
-	VSHL	$52, V6.D2, V8.D2
-	VSUB	V9.D2, V27.D2, V11.D2
+	WORD	$0x6ee5e409 // fcmgt v9.2d, v0.2d, v5.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
+	WORD	$0x6eb0a92a // umaxv s10, v9.4s
+	FMOVS	F10, R20
+	CBZ	R20, mathblock248
+	MOVD	$sigmoid64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V20.B16
+	VFMLA	V18.D2, V0.D2, V20.D2
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcd698 // fsub v24.2d, v20.2d, v28.2d
+	MOVD	$sigmoid64consts<>+56(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V0.B16, V8.B16
+	VFMLS	V17.D2, V24.D2, V8.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V8.B16, V11.B16
+	VFMLS	V19.D2, V24.D2, V11.D2
+	MOVD	$sigmoid64consts<>+64(SB), R19
+	VLD1R	(R19), [V7.D2]
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V22.B16
+	VFMLA	V11.D2, V7.D2, V22.D2
+	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V21.B16, V23.B16
+	VFMLA	V11.D2, V22.D2, V23.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V25.B16
+	VFMLA	V11.D2, V23.D2, V25.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V5.B16
+	VFMLA	V11.D2, V25.D2, V5.D2
+	WORD	$0x6e6bdd6a // fmul v10.2d, v11.2d, v11.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d570 // fadd v16.2d, v11.2d, v18.2d
+	VMOV	V16.B16, V28.B16
+	VFMLA	V5.D2, V10.D2, V28.D2
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VAND	V17.B16, V20.B16, V19.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V19.D2, V8.D2
+	VADD	V8.D2, V24.D2, V7.D2
+	VMOV	V7.B16, V4.B16
+	VFMLA	V7.D2, V28.D2, V4.D2
+	MOVD	$sigmoid64consts<>+120(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V20.D2, V22.D2
+	VUSHR	$4, V22.D2, V27.D2
+	VUSHR	$1, V27.D2, V23.D2
 	MOVD	$sigmoid64consts<>+128(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V11.D2, V18.D2
-	VSHL	$52, V18.D2, V10.D2
-	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
-	WORD	$0x6e6adf97 // fmul v23.2d, v28.2d, v10.2d
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef3e410 // fcmgt v16.2d, v0.2d, v19.2d
-	MOVD	$sigmoid64consts<>+144(SB), R19
+	VSUB	V26.D2, V23.D2, V25.D2
+	VSHL	$52, V25.D2, V11.D2
+	VSUB	V23.D2, V27.D2, V18.D2
+	MOVD	$sigmoid64consts<>+128(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VSUB	V10.D2, V18.D2, V5.D2
+	VSHL	$52, V5.D2, V16.D2
+	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V16.B16, V20.B16
-	VBSL	V23.B16, V17.B16, V20.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ee0e704 // fcmgt v4.2d, v24.2d, v0.2d
-	MOVD	$sigmoid64consts<>+88(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V4.B16, V6.B16
-	VBSL	V20.B16, V5.B16, V6.B16
-	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6ee0e633 // fcmgt v19.2d, v17.2d, v0.2d
+	WORD	$0x6e6bdc98 // fmul v24.2d, v4.2d, v11.2d
+	MOVD	$sigmoid64consts<>+136(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V16.D2, V28.D2
+	VMOV	V19.B16, V7.B16
+	VBSL	V16.B16, V28.B16, V7.B16
+	WORD	$0x6e67df15 // fmul v21.2d, v24.2d, v7.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef5e696 // fcmgt v22.2d, v20.2d, v21.2d
+	VAND	V22.B16, V19.B16, V26.B16
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ef5e73b // fcmgt v27.2d, v25.2d, v21.2d
 	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	VAND	V27.B16, V19.B16, V23.B16
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4e6ad6b2 // fadd v18.2d, v21.2d, v10.2d
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VSUB	V5.D2, V18.D2, V17.D2
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V4.D2]
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V23.B16, V8.B16
+	VBSL	V11.B16, V4.B16, V8.B16
+	WORD	$0x6e68debc // fmul v28.2d, v21.2d, v8.2d
+	VMOV	V26.B16, V16.B16
+	VBSL	V28.B16, V17.B16, V16.B16
 	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V0.B16, V26.B16
-	VMOV	V27.B16, V11.B16
-	VBSL	V6.B16, V26.B16, V11.B16
-	MOVD	$sigmoid64consts<>+80(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef8e407 // fcmgt v7.2d, v0.2d, v24.2d
+	MOVD	$sigmoid64consts<>+168(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V7.B16, V22.B16
+	VBSL	V16.B16, V20.B16, V22.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x6ee0e733 // fcmgt v19.2d, v25.2d, v0.2d
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V10.B16
+	VBSL	V22.B16, V27.B16, V10.B16
+	WORD	$0x4e60e405 // fcmeq v5.2d, v0.2d, v0.2d
+	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
 	VLD1R	(R19), [V18.D2]
-	VMOV	V25.B16, V21.B16
-	VBSL	V18.B16, V11.B16, V21.B16
-	WORD	$0x4e60e408 // fcmeq v8.2d, v0.2d, v0.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VORR	V28.B16, V0.B16, V10.B16
-	VMOV	V8.B16, V19.B16
-	VBSL	V21.B16, V10.B16, V19.B16
-	VMOV	V7.B16, V17.B16
-	VBSL	V22.B16, V19.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VORR	V18.B16, V0.B16, V4.B16
+	VMOV	V5.B16, V11.B16
+	VBSL	V10.B16, V4.B16, V11.B16
+	WORD	$0x4e60e417 // fcmeq v23.2d, v0.2d, v0.2d
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V0.B16, V8.B16
+	VMOV	V23.B16, V26.B16
+	VBSL	V11.B16, V8.B16, V26.B16
+	VMOV	V9.B16, V17.B16
+	VBSL	V6.B16, V26.B16, V17.B16
+	VMOV	V17.B16, V6.B16
 mathblock248:
-	VMOV	V22.B16, V12.B16
+	VMOV	V6.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -42883,685 +44513,697 @@ loop:
 	VAND	V16.B16, V0.B16, V17.B16
 	MOVD	$tanh64consts<>+16(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V19.B16, V21.B16
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
 	MOVD	$tanh64consts<>+24(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6e74de75 // fmul v21.2d, v19.2d, v20.2d
+	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V21.B16, V23.B16
 	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.D2, V21.D2, V24.D2
-	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
-	MOVD	$tanh64consts<>+48(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V24.D2]
 	MOVD	$tanh64consts<>+40(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.D2, V26.D2, V5.D2
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
 	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.D2, V28.D2, V5.D2
+	MOVD	$tanh64consts<>+48(SB), R19
 	VLD1R	(R19), [V6.D2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.D2, V28.D2, V7.D2
 	MOVD	$tanh64consts<>+64(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V5.D2, V6.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
 	MOVD	$tanh64consts<>+72(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V10.B16
-	VFMLA	V5.D2, V8.D2, V10.D2
+	VFMLA	V7.D2, V8.D2, V10.D2
 	MOVD	$tanh64consts<>+80(SB), R19
 	VLD1R	(R19), [V11.D2]
 	VMOV	V11.B16, V16.B16
-	VFMLA	V5.D2, V10.D2, V16.D2
+	VFMLA	V7.D2, V10.D2, V16.D2
 	MOVD	$tanh64consts<>+88(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V18.B16, V20.B16
-	VFMLA	V5.D2, V16.D2, V20.D2
-	WORD	$0x6e65dcb3 // fmul v19.2d, v5.2d, v5.2d
+	VFMLA	V7.D2, V16.D2, V20.D2
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V7.D2, V20.D2, V22.D2
+	WORD	$0x6e67dcf5 // fmul v21.2d, v7.2d, v7.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V24.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d4b7 // fadd v23.2d, v5.2d, v22.2d
-	VMOV	V23.B16, V25.B16
-	VFMLA	V20.D2, V19.D2, V25.D2
+	VMOV	R20, V24.D[1]
+	WORD	$0x4e78d4f9 // fadd v25.2d, v7.2d, v24.2d
+	VMOV	V25.B16, V27.B16
+	VFMLA	V22.D2, V21.D2, V27.D2
 	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V4.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[1]
-	VSHL	$48, V24.D2, V21.D2
-	VADD	V21.D2, V27.D2, V4.D2
-	VMOV	V4.B16, V26.B16
-	VFMLA	V4.D2, V25.D2, V26.D2
-	WORD	$0x4efad49c // fsub v28.2d, v4.2d, v26.2d
-	VMOV	V28.B16, V6.B16
-	VFMLA	V4.D2, V25.D2, V6.D2
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x4efad4e9 // fsub v9.2d, v7.2d, v26.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x4ee9d50b // fsub v11.2d, v8.2d, v9.2d
-	WORD	$0x4efad56a // fsub v10.2d, v11.2d, v26.2d
-	WORD	$0x4ee6d552 // fsub v18.2d, v10.2d, v6.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e7ad605 // fadd v5.2d, v16.2d, v26.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x4ee5d6d3 // fsub v19.2d, v22.2d, v5.2d
-	WORD	$0x4e7ad674 // fadd v20.2d, v19.2d, v26.2d
-	WORD	$0x4e66d697 // fadd v23.2d, v20.2d, v6.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6e65ff1b // fdiv v27.2d, v24.2d, v5.2d
-	WORD	$0x6e7bdd35 // fmul v21.2d, v9.2d, v27.2d
-	VMOV	V9.B16, V25.B16
-	VFMLS	V5.D2, V21.D2, V25.D2
-	WORD	$0x4e72d724 // fadd v4.2d, v25.2d, v18.2d
-	VMOV	V4.B16, V28.B16
-	VFMLS	V23.D2, V21.D2, V28.D2
-	VMOV	V21.B16, V7.B16
-	VFMLA	V27.D2, V28.D2, V7.D2
+	VMOV	R20, V4.D[1]
+	VSHL	$48, V26.D2, V23.D2
+	VADD	V23.D2, V4.D2, V6.D2
+	VMOV	V6.B16, V28.B16
+	VFMLA	V6.D2, V27.D2, V28.D2
+	WORD	$0x4efcd4c5 // fsub v5.2d, v6.2d, v28.2d
+	VMOV	V5.B16, V8.B16
+	VFMLA	V6.D2, V27.D2, V8.D2
 	MOVD	$tanh64consts<>+104(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ef1e50b // fcmgt v11.2d, v8.2d, v17.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V11.B16, V16.B16
-	VBSL	V10.B16, V7.B16, V16.B16
-	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
-	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
-	FMOVS	F26, R20
-	CBZ	R20, mathblock249
-	WORD	$0x6e60dc14 // fmul v20.2d, v0.2d, v0.2d
-	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$tanh64consts<>+128(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V5.B16
-	VFMLA	V20.D2, V6.D2, V5.D2
-	MOVD	$tanh64consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V25.B16
-	VFMLA	V20.D2, V5.D2, V25.D2
-	MOVD	$tanh64consts<>+144(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V23.B16
-	VFMLA	V20.D2, V25.D2, V23.D2
-	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V20.D2, V23.D2, V28.D2
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V20.D2, V28.D2, V21.D2
-	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLA	V20.D2, V21.D2, V10.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V7.B16
-	VFMLA	V20.D2, V10.D2, V7.D2
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V17.B16
-	VFMLA	V20.D2, V7.D2, V17.D2
-	MOVD	$tanh64consts<>+192(SB), R19
+	WORD	$0x4efcd52b // fsub v11.2d, v9.2d, v28.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4eebd552 // fsub v18.2d, v10.2d, v11.2d
+	WORD	$0x4efcd650 // fsub v16.2d, v18.2d, v28.2d
+	WORD	$0x4ee8d613 // fsub v19.2d, v16.2d, v8.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e7cd687 // fadd v7.2d, v20.2d, v28.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ee7d715 // fsub v21.2d, v24.2d, v7.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	WORD	$0x4e68d6d9 // fadd v25.2d, v22.2d, v8.2d
+	MOVD	$tanh64consts<>+104(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLA	V20.D2, V17.D2, V6.D2
-	WORD	$0x6e60de98 // fmul v24.2d, v20.2d, v0.2d
-	VMOV	V0.B16, V9.B16
-	VFMLA	V6.D2, V24.D2, V9.D2
-	VMOV	V19.B16, V5.B16
-	VBSL	V16.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V16.B16
+	WORD	$0x6e67ff44 // fdiv v4.2d, v26.2d, v7.2d
+	WORD	$0x6e64dd77 // fmul v23.2d, v11.2d, v4.2d
+	VMOV	V11.B16, V27.B16
+	VFMLS	V7.D2, V23.D2, V27.D2
+	WORD	$0x4e73d766 // fadd v6.2d, v27.2d, v19.2d
+	VMOV	V6.B16, V5.B16
+	VFMLS	V25.D2, V23.D2, V5.D2
+	VMOV	V23.B16, V9.B16
+	VFMLA	V4.D2, V5.D2, V9.D2
+	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef1e552 // fcmgt v18.2d, v10.2d, v17.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V18.B16, V20.B16
+	VBSL	V16.B16, V9.B16, V20.B16
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef1e715 // fcmgt v21.2d, v24.2d, v17.2d
+	WORD	$0x6eb0aabc // umaxv s28, v21.4s
+	FMOVS	F28, R20
+	CBZ	R20, mathblock249
+	WORD	$0x6e60dc16 // fmul v22.2d, v0.2d, v0.2d
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V8.D2]
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V7.B16
+	VFMLA	V22.D2, V8.D2, V7.D2
+	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V27.B16
+	VFMLA	V22.D2, V7.D2, V27.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V22.D2, V27.D2, V25.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V6.B16, V5.B16
+	VFMLA	V22.D2, V25.D2, V5.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V23.B16
+	VFMLA	V22.D2, V5.D2, V23.D2
+	MOVD	$tanh64consts<>+168(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V22.D2, V23.D2, V16.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V9.B16
+	VFMLA	V22.D2, V16.D2, V9.D2
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V22.D2, V9.D2, V17.D2
+	MOVD	$tanh64consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V8.B16
+	VFMLA	V22.D2, V17.D2, V8.D2
+	WORD	$0x6e60deda // fmul v26.2d, v22.2d, v0.2d
+	VMOV	V0.B16, V11.B16
+	VFMLA	V8.D2, V26.D2, V11.D2
+	VMOV	V21.B16, V7.B16
+	VBSL	V20.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V20.B16
 mathblock249:
 	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VAND	V18.B16, V0.B16, V25.B16
-	VORR	V25.B16, V16.B16, V4.B16
-	WORD	$0x4e60e417 // fcmeq v23.2d, v0.2d, v0.2d
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	VLD1R	(R19), [V19.D2]
+	VAND	V19.B16, V0.B16, V27.B16
+	VORR	V27.B16, V20.B16, V6.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
 	MOVD	$tanh64consts<>+200(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VORR	V27.B16, V0.B16, V28.B16
-	VMOV	V23.B16, V8.B16
-	VBSL	V4.B16, V28.B16, V8.B16
-	VMOV	V8.B16, V12.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V0.B16, V5.B16
+	VMOV	V25.B16, V10.B16
+	VBSL	V6.B16, V5.B16, V10.B16
+	VMOV	V10.B16, V12.B16
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V1.B16, V17.B16
 	MOVD	$tanh64consts<>+16(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72dc33 // fmul v19.2d, v1.2d, v18.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V19.B16, V21.B16
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
 	MOVD	$tanh64consts<>+24(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6e74de75 // fmul v21.2d, v19.2d, v20.2d
+	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V21.B16, V23.B16
 	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.D2, V21.D2, V24.D2
-	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
-	MOVD	$tanh64consts<>+48(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V24.D2]
 	MOVD	$tanh64consts<>+40(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.D2, V26.D2, V5.D2
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
 	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.D2, V28.D2, V5.D2
+	MOVD	$tanh64consts<>+48(SB), R19
 	VLD1R	(R19), [V6.D2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.D2, V28.D2, V7.D2
 	MOVD	$tanh64consts<>+64(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V5.D2, V6.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
 	MOVD	$tanh64consts<>+72(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V10.B16
-	VFMLA	V5.D2, V8.D2, V10.D2
+	VFMLA	V7.D2, V8.D2, V10.D2
 	MOVD	$tanh64consts<>+80(SB), R19
 	VLD1R	(R19), [V11.D2]
 	VMOV	V11.B16, V16.B16
-	VFMLA	V5.D2, V10.D2, V16.D2
+	VFMLA	V7.D2, V10.D2, V16.D2
 	MOVD	$tanh64consts<>+88(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V18.B16, V20.B16
-	VFMLA	V5.D2, V16.D2, V20.D2
-	WORD	$0x6e65dcb3 // fmul v19.2d, v5.2d, v5.2d
+	VFMLA	V7.D2, V16.D2, V20.D2
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V7.D2, V20.D2, V22.D2
+	WORD	$0x6e67dcf5 // fmul v21.2d, v7.2d, v7.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V24.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d4b7 // fadd v23.2d, v5.2d, v22.2d
-	VMOV	V23.B16, V25.B16
-	VFMLA	V20.D2, V19.D2, V25.D2
+	VMOV	R20, V24.D[1]
+	WORD	$0x4e78d4f9 // fadd v25.2d, v7.2d, v24.2d
+	VMOV	V25.B16, V27.B16
+	VFMLA	V22.D2, V21.D2, V27.D2
 	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V4.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[1]
-	VSHL	$48, V24.D2, V21.D2
-	VADD	V21.D2, V27.D2, V4.D2
-	VMOV	V4.B16, V26.B16
-	VFMLA	V4.D2, V25.D2, V26.D2
-	WORD	$0x4efad49c // fsub v28.2d, v4.2d, v26.2d
-	VMOV	V28.B16, V6.B16
-	VFMLA	V4.D2, V25.D2, V6.D2
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x4efad4e9 // fsub v9.2d, v7.2d, v26.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x4ee9d50b // fsub v11.2d, v8.2d, v9.2d
-	WORD	$0x4efad56a // fsub v10.2d, v11.2d, v26.2d
-	WORD	$0x4ee6d552 // fsub v18.2d, v10.2d, v6.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e7ad605 // fadd v5.2d, v16.2d, v26.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x4ee5d6d3 // fsub v19.2d, v22.2d, v5.2d
-	WORD	$0x4e7ad674 // fadd v20.2d, v19.2d, v26.2d
-	WORD	$0x4e66d697 // fadd v23.2d, v20.2d, v6.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6e65ff1b // fdiv v27.2d, v24.2d, v5.2d
-	WORD	$0x6e7bdd35 // fmul v21.2d, v9.2d, v27.2d
-	VMOV	V9.B16, V25.B16
-	VFMLS	V5.D2, V21.D2, V25.D2
-	WORD	$0x4e72d724 // fadd v4.2d, v25.2d, v18.2d
-	VMOV	V4.B16, V28.B16
-	VFMLS	V23.D2, V21.D2, V28.D2
-	VMOV	V21.B16, V7.B16
-	VFMLA	V27.D2, V28.D2, V7.D2
+	VMOV	R20, V4.D[1]
+	VSHL	$48, V26.D2, V23.D2
+	VADD	V23.D2, V4.D2, V6.D2
+	VMOV	V6.B16, V28.B16
+	VFMLA	V6.D2, V27.D2, V28.D2
+	WORD	$0x4efcd4c5 // fsub v5.2d, v6.2d, v28.2d
+	VMOV	V5.B16, V8.B16
+	VFMLA	V6.D2, V27.D2, V8.D2
 	MOVD	$tanh64consts<>+104(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ef1e50b // fcmgt v11.2d, v8.2d, v17.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V11.B16, V16.B16
-	VBSL	V10.B16, V7.B16, V16.B16
-	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
-	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
-	FMOVS	F26, R20
-	CBZ	R20, mathblock250
-	WORD	$0x6e61dc34 // fmul v20.2d, v1.2d, v1.2d
-	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$tanh64consts<>+128(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V5.B16
-	VFMLA	V20.D2, V6.D2, V5.D2
-	MOVD	$tanh64consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V25.B16
-	VFMLA	V20.D2, V5.D2, V25.D2
-	MOVD	$tanh64consts<>+144(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V23.B16
-	VFMLA	V20.D2, V25.D2, V23.D2
-	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V20.D2, V23.D2, V28.D2
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V20.D2, V28.D2, V21.D2
-	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLA	V20.D2, V21.D2, V10.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V7.B16
-	VFMLA	V20.D2, V10.D2, V7.D2
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V17.B16
-	VFMLA	V20.D2, V7.D2, V17.D2
-	MOVD	$tanh64consts<>+192(SB), R19
+	WORD	$0x4efcd52b // fsub v11.2d, v9.2d, v28.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4eebd552 // fsub v18.2d, v10.2d, v11.2d
+	WORD	$0x4efcd650 // fsub v16.2d, v18.2d, v28.2d
+	WORD	$0x4ee8d613 // fsub v19.2d, v16.2d, v8.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e7cd687 // fadd v7.2d, v20.2d, v28.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ee7d715 // fsub v21.2d, v24.2d, v7.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	WORD	$0x4e68d6d9 // fadd v25.2d, v22.2d, v8.2d
+	MOVD	$tanh64consts<>+104(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLA	V20.D2, V17.D2, V6.D2
-	WORD	$0x6e61de98 // fmul v24.2d, v20.2d, v1.2d
-	VMOV	V1.B16, V9.B16
-	VFMLA	V6.D2, V24.D2, V9.D2
-	VMOV	V19.B16, V5.B16
-	VBSL	V16.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V16.B16
+	WORD	$0x6e67ff44 // fdiv v4.2d, v26.2d, v7.2d
+	WORD	$0x6e64dd77 // fmul v23.2d, v11.2d, v4.2d
+	VMOV	V11.B16, V27.B16
+	VFMLS	V7.D2, V23.D2, V27.D2
+	WORD	$0x4e73d766 // fadd v6.2d, v27.2d, v19.2d
+	VMOV	V6.B16, V5.B16
+	VFMLS	V25.D2, V23.D2, V5.D2
+	VMOV	V23.B16, V9.B16
+	VFMLA	V4.D2, V5.D2, V9.D2
+	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef1e552 // fcmgt v18.2d, v10.2d, v17.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V18.B16, V20.B16
+	VBSL	V16.B16, V9.B16, V20.B16
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef1e715 // fcmgt v21.2d, v24.2d, v17.2d
+	WORD	$0x6eb0aabc // umaxv s28, v21.4s
+	FMOVS	F28, R20
+	CBZ	R20, mathblock250
+	WORD	$0x6e61dc36 // fmul v22.2d, v1.2d, v1.2d
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V8.D2]
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V7.B16
+	VFMLA	V22.D2, V8.D2, V7.D2
+	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V27.B16
+	VFMLA	V22.D2, V7.D2, V27.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V22.D2, V27.D2, V25.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V6.B16, V5.B16
+	VFMLA	V22.D2, V25.D2, V5.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V23.B16
+	VFMLA	V22.D2, V5.D2, V23.D2
+	MOVD	$tanh64consts<>+168(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V22.D2, V23.D2, V16.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V9.B16
+	VFMLA	V22.D2, V16.D2, V9.D2
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V22.D2, V9.D2, V17.D2
+	MOVD	$tanh64consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V8.B16
+	VFMLA	V22.D2, V17.D2, V8.D2
+	WORD	$0x6e61deda // fmul v26.2d, v22.2d, v1.2d
+	VMOV	V1.B16, V11.B16
+	VFMLA	V8.D2, V26.D2, V11.D2
+	VMOV	V21.B16, V7.B16
+	VBSL	V20.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V20.B16
 mathblock250:
 	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VAND	V18.B16, V1.B16, V25.B16
-	VORR	V25.B16, V16.B16, V4.B16
-	WORD	$0x4e61e437 // fcmeq v23.2d, v1.2d, v1.2d
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	VLD1R	(R19), [V19.D2]
+	VAND	V19.B16, V1.B16, V27.B16
+	VORR	V27.B16, V20.B16, V6.B16
+	WORD	$0x4e61e439 // fcmeq v25.2d, v1.2d, v1.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
 	MOVD	$tanh64consts<>+200(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VORR	V27.B16, V1.B16, V28.B16
-	VMOV	V23.B16, V8.B16
-	VBSL	V4.B16, V28.B16, V8.B16
-	VMOV	V8.B16, V13.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V1.B16, V5.B16
+	VMOV	V25.B16, V10.B16
+	VBSL	V6.B16, V5.B16, V10.B16
+	VMOV	V10.B16, V13.B16
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V2.B16, V17.B16
 	MOVD	$tanh64consts<>+16(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72dc53 // fmul v19.2d, v2.2d, v18.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V19.B16, V21.B16
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
 	MOVD	$tanh64consts<>+24(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6e74de75 // fmul v21.2d, v19.2d, v20.2d
+	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V21.B16, V23.B16
 	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.D2, V21.D2, V24.D2
-	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
-	MOVD	$tanh64consts<>+48(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V24.D2]
 	MOVD	$tanh64consts<>+40(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.D2, V26.D2, V5.D2
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
 	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.D2, V28.D2, V5.D2
+	MOVD	$tanh64consts<>+48(SB), R19
 	VLD1R	(R19), [V6.D2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.D2, V28.D2, V7.D2
 	MOVD	$tanh64consts<>+64(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V5.D2, V6.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
 	MOVD	$tanh64consts<>+72(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V10.B16
-	VFMLA	V5.D2, V8.D2, V10.D2
+	VFMLA	V7.D2, V8.D2, V10.D2
 	MOVD	$tanh64consts<>+80(SB), R19
 	VLD1R	(R19), [V11.D2]
 	VMOV	V11.B16, V16.B16
-	VFMLA	V5.D2, V10.D2, V16.D2
+	VFMLA	V7.D2, V10.D2, V16.D2
 	MOVD	$tanh64consts<>+88(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V18.B16, V20.B16
-	VFMLA	V5.D2, V16.D2, V20.D2
-	WORD	$0x6e65dcb3 // fmul v19.2d, v5.2d, v5.2d
+	VFMLA	V7.D2, V16.D2, V20.D2
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V7.D2, V20.D2, V22.D2
+	WORD	$0x6e67dcf5 // fmul v21.2d, v7.2d, v7.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V24.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d4b7 // fadd v23.2d, v5.2d, v22.2d
-	VMOV	V23.B16, V25.B16
-	VFMLA	V20.D2, V19.D2, V25.D2
+	VMOV	R20, V24.D[1]
+	WORD	$0x4e78d4f9 // fadd v25.2d, v7.2d, v24.2d
+	VMOV	V25.B16, V27.B16
+	VFMLA	V22.D2, V21.D2, V27.D2
 	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V4.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[1]
-	VSHL	$48, V24.D2, V21.D2
-	VADD	V21.D2, V27.D2, V4.D2
-	VMOV	V4.B16, V26.B16
-	VFMLA	V4.D2, V25.D2, V26.D2
-	WORD	$0x4efad49c // fsub v28.2d, v4.2d, v26.2d
-	VMOV	V28.B16, V6.B16
-	VFMLA	V4.D2, V25.D2, V6.D2
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x4efad4e9 // fsub v9.2d, v7.2d, v26.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x4ee9d50b // fsub v11.2d, v8.2d, v9.2d
-	WORD	$0x4efad56a // fsub v10.2d, v11.2d, v26.2d
-	WORD	$0x4ee6d552 // fsub v18.2d, v10.2d, v6.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e7ad605 // fadd v5.2d, v16.2d, v26.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x4ee5d6d3 // fsub v19.2d, v22.2d, v5.2d
-	WORD	$0x4e7ad674 // fadd v20.2d, v19.2d, v26.2d
-	WORD	$0x4e66d697 // fadd v23.2d, v20.2d, v6.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6e65ff1b // fdiv v27.2d, v24.2d, v5.2d
-	WORD	$0x6e7bdd35 // fmul v21.2d, v9.2d, v27.2d
-	VMOV	V9.B16, V25.B16
-	VFMLS	V5.D2, V21.D2, V25.D2
-	WORD	$0x4e72d724 // fadd v4.2d, v25.2d, v18.2d
-	VMOV	V4.B16, V28.B16
-	VFMLS	V23.D2, V21.D2, V28.D2
-	VMOV	V21.B16, V7.B16
-	VFMLA	V27.D2, V28.D2, V7.D2
+	VMOV	R20, V4.D[1]
+	VSHL	$48, V26.D2, V23.D2
+	VADD	V23.D2, V4.D2, V6.D2
+	VMOV	V6.B16, V28.B16
+	VFMLA	V6.D2, V27.D2, V28.D2
+	WORD	$0x4efcd4c5 // fsub v5.2d, v6.2d, v28.2d
+	VMOV	V5.B16, V8.B16
+	VFMLA	V6.D2, V27.D2, V8.D2
 	MOVD	$tanh64consts<>+104(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ef1e50b // fcmgt v11.2d, v8.2d, v17.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V11.B16, V16.B16
-	VBSL	V10.B16, V7.B16, V16.B16
-	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
-	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
-	FMOVS	F26, R20
-	CBZ	R20, mathblock251
-	WORD	$0x6e62dc54 // fmul v20.2d, v2.2d, v2.2d
-	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$tanh64consts<>+128(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V5.B16
-	VFMLA	V20.D2, V6.D2, V5.D2
-	MOVD	$tanh64consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V25.B16
-	VFMLA	V20.D2, V5.D2, V25.D2
-	MOVD	$tanh64consts<>+144(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V23.B16
-	VFMLA	V20.D2, V25.D2, V23.D2
-	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V20.D2, V23.D2, V28.D2
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V20.D2, V28.D2, V21.D2
-	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLA	V20.D2, V21.D2, V10.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V7.B16
-	VFMLA	V20.D2, V10.D2, V7.D2
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V17.B16
-	VFMLA	V20.D2, V7.D2, V17.D2
-	MOVD	$tanh64consts<>+192(SB), R19
+	WORD	$0x4efcd52b // fsub v11.2d, v9.2d, v28.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4eebd552 // fsub v18.2d, v10.2d, v11.2d
+	WORD	$0x4efcd650 // fsub v16.2d, v18.2d, v28.2d
+	WORD	$0x4ee8d613 // fsub v19.2d, v16.2d, v8.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e7cd687 // fadd v7.2d, v20.2d, v28.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ee7d715 // fsub v21.2d, v24.2d, v7.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	WORD	$0x4e68d6d9 // fadd v25.2d, v22.2d, v8.2d
+	MOVD	$tanh64consts<>+104(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLA	V20.D2, V17.D2, V6.D2
-	WORD	$0x6e62de98 // fmul v24.2d, v20.2d, v2.2d
-	VMOV	V2.B16, V9.B16
-	VFMLA	V6.D2, V24.D2, V9.D2
-	VMOV	V19.B16, V5.B16
-	VBSL	V16.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V16.B16
+	WORD	$0x6e67ff44 // fdiv v4.2d, v26.2d, v7.2d
+	WORD	$0x6e64dd77 // fmul v23.2d, v11.2d, v4.2d
+	VMOV	V11.B16, V27.B16
+	VFMLS	V7.D2, V23.D2, V27.D2
+	WORD	$0x4e73d766 // fadd v6.2d, v27.2d, v19.2d
+	VMOV	V6.B16, V5.B16
+	VFMLS	V25.D2, V23.D2, V5.D2
+	VMOV	V23.B16, V9.B16
+	VFMLA	V4.D2, V5.D2, V9.D2
+	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef1e552 // fcmgt v18.2d, v10.2d, v17.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V18.B16, V20.B16
+	VBSL	V16.B16, V9.B16, V20.B16
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef1e715 // fcmgt v21.2d, v24.2d, v17.2d
+	WORD	$0x6eb0aabc // umaxv s28, v21.4s
+	FMOVS	F28, R20
+	CBZ	R20, mathblock251
+	WORD	$0x6e62dc56 // fmul v22.2d, v2.2d, v2.2d
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V8.D2]
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V7.B16
+	VFMLA	V22.D2, V8.D2, V7.D2
+	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V27.B16
+	VFMLA	V22.D2, V7.D2, V27.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V22.D2, V27.D2, V25.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V6.B16, V5.B16
+	VFMLA	V22.D2, V25.D2, V5.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V23.B16
+	VFMLA	V22.D2, V5.D2, V23.D2
+	MOVD	$tanh64consts<>+168(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V22.D2, V23.D2, V16.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V9.B16
+	VFMLA	V22.D2, V16.D2, V9.D2
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V22.D2, V9.D2, V17.D2
+	MOVD	$tanh64consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V8.B16
+	VFMLA	V22.D2, V17.D2, V8.D2
+	WORD	$0x6e62deda // fmul v26.2d, v22.2d, v2.2d
+	VMOV	V2.B16, V11.B16
+	VFMLA	V8.D2, V26.D2, V11.D2
+	VMOV	V21.B16, V7.B16
+	VBSL	V20.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V20.B16
 mathblock251:
 	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VAND	V18.B16, V2.B16, V25.B16
-	VORR	V25.B16, V16.B16, V4.B16
-	WORD	$0x4e62e457 // fcmeq v23.2d, v2.2d, v2.2d
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	VLD1R	(R19), [V19.D2]
+	VAND	V19.B16, V2.B16, V27.B16
+	VORR	V27.B16, V20.B16, V6.B16
+	WORD	$0x4e62e459 // fcmeq v25.2d, v2.2d, v2.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
 	MOVD	$tanh64consts<>+200(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VORR	V27.B16, V2.B16, V28.B16
-	VMOV	V23.B16, V8.B16
-	VBSL	V4.B16, V28.B16, V8.B16
-	VMOV	V8.B16, V14.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V2.B16, V5.B16
+	VMOV	V25.B16, V10.B16
+	VBSL	V6.B16, V5.B16, V10.B16
+	VMOV	V10.B16, V14.B16
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V3.B16, V17.B16
 	MOVD	$tanh64consts<>+16(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72dc73 // fmul v19.2d, v3.2d, v18.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V19.B16, V21.B16
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
 	MOVD	$tanh64consts<>+24(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6e74de75 // fmul v21.2d, v19.2d, v20.2d
+	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V21.B16, V23.B16
 	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.D2, V21.D2, V24.D2
-	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
-	MOVD	$tanh64consts<>+48(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V24.D2]
 	MOVD	$tanh64consts<>+40(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.D2, V26.D2, V5.D2
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
 	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.D2, V28.D2, V5.D2
+	MOVD	$tanh64consts<>+48(SB), R19
 	VLD1R	(R19), [V6.D2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.D2, V28.D2, V7.D2
 	MOVD	$tanh64consts<>+64(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V5.D2, V6.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
 	MOVD	$tanh64consts<>+72(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V10.B16
-	VFMLA	V5.D2, V8.D2, V10.D2
+	VFMLA	V7.D2, V8.D2, V10.D2
 	MOVD	$tanh64consts<>+80(SB), R19
 	VLD1R	(R19), [V11.D2]
 	VMOV	V11.B16, V16.B16
-	VFMLA	V5.D2, V10.D2, V16.D2
+	VFMLA	V7.D2, V10.D2, V16.D2
 	MOVD	$tanh64consts<>+88(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V18.B16, V20.B16
-	VFMLA	V5.D2, V16.D2, V20.D2
-	WORD	$0x6e65dcb3 // fmul v19.2d, v5.2d, v5.2d
+	VFMLA	V7.D2, V16.D2, V20.D2
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V7.D2, V20.D2, V22.D2
+	WORD	$0x6e67dcf5 // fmul v21.2d, v7.2d, v7.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V24.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d4b7 // fadd v23.2d, v5.2d, v22.2d
-	VMOV	V23.B16, V25.B16
-	VFMLA	V20.D2, V19.D2, V25.D2
+	VMOV	R20, V24.D[1]
+	WORD	$0x4e78d4f9 // fadd v25.2d, v7.2d, v24.2d
+	VMOV	V25.B16, V27.B16
+	VFMLA	V22.D2, V21.D2, V27.D2
 	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V4.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[1]
-	VSHL	$48, V24.D2, V21.D2
-	VADD	V21.D2, V27.D2, V4.D2
-	VMOV	V4.B16, V26.B16
-	VFMLA	V4.D2, V25.D2, V26.D2
-	WORD	$0x4efad49c // fsub v28.2d, v4.2d, v26.2d
-	VMOV	V28.B16, V6.B16
-	VFMLA	V4.D2, V25.D2, V6.D2
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x4efad4e9 // fsub v9.2d, v7.2d, v26.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x4ee9d50b // fsub v11.2d, v8.2d, v9.2d
-	WORD	$0x4efad56a // fsub v10.2d, v11.2d, v26.2d
-	WORD	$0x4ee6d552 // fsub v18.2d, v10.2d, v6.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e7ad605 // fadd v5.2d, v16.2d, v26.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x4ee5d6d3 // fsub v19.2d, v22.2d, v5.2d
-	WORD	$0x4e7ad674 // fadd v20.2d, v19.2d, v26.2d
-	WORD	$0x4e66d697 // fadd v23.2d, v20.2d, v6.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6e65ff1b // fdiv v27.2d, v24.2d, v5.2d
-	WORD	$0x6e7bdd35 // fmul v21.2d, v9.2d, v27.2d
-	VMOV	V9.B16, V25.B16
-	VFMLS	V5.D2, V21.D2, V25.D2
-	WORD	$0x4e72d724 // fadd v4.2d, v25.2d, v18.2d
-	VMOV	V4.B16, V28.B16
-	VFMLS	V23.D2, V21.D2, V28.D2
-	VMOV	V21.B16, V7.B16
-	VFMLA	V27.D2, V28.D2, V7.D2
+	VMOV	R20, V4.D[1]
+	VSHL	$48, V26.D2, V23.D2
+	VADD	V23.D2, V4.D2, V6.D2
+	VMOV	V6.B16, V28.B16
+	VFMLA	V6.D2, V27.D2, V28.D2
+	WORD	$0x4efcd4c5 // fsub v5.2d, v6.2d, v28.2d
+	VMOV	V5.B16, V8.B16
+	VFMLA	V6.D2, V27.D2, V8.D2
 	MOVD	$tanh64consts<>+104(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ef1e50b // fcmgt v11.2d, v8.2d, v17.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V11.B16, V16.B16
-	VBSL	V10.B16, V7.B16, V16.B16
-	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
-	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
-	FMOVS	F26, R20
-	CBZ	R20, mathblock252
-	WORD	$0x6e63dc74 // fmul v20.2d, v3.2d, v3.2d
-	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$tanh64consts<>+128(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V5.B16
-	VFMLA	V20.D2, V6.D2, V5.D2
-	MOVD	$tanh64consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V25.B16
-	VFMLA	V20.D2, V5.D2, V25.D2
-	MOVD	$tanh64consts<>+144(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V23.B16
-	VFMLA	V20.D2, V25.D2, V23.D2
-	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V20.D2, V23.D2, V28.D2
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V20.D2, V28.D2, V21.D2
-	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLA	V20.D2, V21.D2, V10.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V7.B16
-	VFMLA	V20.D2, V10.D2, V7.D2
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V17.B16
-	VFMLA	V20.D2, V7.D2, V17.D2
-	MOVD	$tanh64consts<>+192(SB), R19
+	WORD	$0x4efcd52b // fsub v11.2d, v9.2d, v28.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4eebd552 // fsub v18.2d, v10.2d, v11.2d
+	WORD	$0x4efcd650 // fsub v16.2d, v18.2d, v28.2d
+	WORD	$0x4ee8d613 // fsub v19.2d, v16.2d, v8.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e7cd687 // fadd v7.2d, v20.2d, v28.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ee7d715 // fsub v21.2d, v24.2d, v7.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	WORD	$0x4e68d6d9 // fadd v25.2d, v22.2d, v8.2d
+	MOVD	$tanh64consts<>+104(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLA	V20.D2, V17.D2, V6.D2
-	WORD	$0x6e63de98 // fmul v24.2d, v20.2d, v3.2d
-	VMOV	V3.B16, V9.B16
-	VFMLA	V6.D2, V24.D2, V9.D2
-	VMOV	V19.B16, V5.B16
-	VBSL	V16.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V16.B16
+	WORD	$0x6e67ff44 // fdiv v4.2d, v26.2d, v7.2d
+	WORD	$0x6e64dd77 // fmul v23.2d, v11.2d, v4.2d
+	VMOV	V11.B16, V27.B16
+	VFMLS	V7.D2, V23.D2, V27.D2
+	WORD	$0x4e73d766 // fadd v6.2d, v27.2d, v19.2d
+	VMOV	V6.B16, V5.B16
+	VFMLS	V25.D2, V23.D2, V5.D2
+	VMOV	V23.B16, V9.B16
+	VFMLA	V4.D2, V5.D2, V9.D2
+	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef1e552 // fcmgt v18.2d, v10.2d, v17.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V18.B16, V20.B16
+	VBSL	V16.B16, V9.B16, V20.B16
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef1e715 // fcmgt v21.2d, v24.2d, v17.2d
+	WORD	$0x6eb0aabc // umaxv s28, v21.4s
+	FMOVS	F28, R20
+	CBZ	R20, mathblock252
+	WORD	$0x6e63dc76 // fmul v22.2d, v3.2d, v3.2d
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V8.D2]
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V7.B16
+	VFMLA	V22.D2, V8.D2, V7.D2
+	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V27.B16
+	VFMLA	V22.D2, V7.D2, V27.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V22.D2, V27.D2, V25.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V6.B16, V5.B16
+	VFMLA	V22.D2, V25.D2, V5.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V23.B16
+	VFMLA	V22.D2, V5.D2, V23.D2
+	MOVD	$tanh64consts<>+168(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V22.D2, V23.D2, V16.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V9.B16
+	VFMLA	V22.D2, V16.D2, V9.D2
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V22.D2, V9.D2, V17.D2
+	MOVD	$tanh64consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V8.B16
+	VFMLA	V22.D2, V17.D2, V8.D2
+	WORD	$0x6e63deda // fmul v26.2d, v22.2d, v3.2d
+	VMOV	V3.B16, V11.B16
+	VFMLA	V8.D2, V26.D2, V11.D2
+	VMOV	V21.B16, V7.B16
+	VBSL	V20.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V20.B16
 mathblock252:
 	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VAND	V18.B16, V3.B16, V25.B16
-	VORR	V25.B16, V16.B16, V4.B16
-	WORD	$0x4e63e477 // fcmeq v23.2d, v3.2d, v3.2d
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	VLD1R	(R19), [V19.D2]
+	VAND	V19.B16, V3.B16, V27.B16
+	VORR	V27.B16, V20.B16, V6.B16
+	WORD	$0x4e63e479 // fcmeq v25.2d, v3.2d, v3.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
 	MOVD	$tanh64consts<>+200(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VORR	V27.B16, V3.B16, V28.B16
-	VMOV	V23.B16, V8.B16
-	VBSL	V4.B16, V28.B16, V8.B16
-	VMOV	V8.B16, V15.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V3.B16, V5.B16
+	VMOV	V25.B16, V10.B16
+	VBSL	V6.B16, V5.B16, V10.B16
+	VMOV	V10.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
 	BGE	loop
@@ -43573,343 +45215,349 @@ tail:
 	VAND	V16.B16, V0.B16, V17.B16
 	MOVD	$tanh64consts<>+16(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V19.B16, V21.B16
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
 	MOVD	$tanh64consts<>+24(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6e74de75 // fmul v21.2d, v19.2d, v20.2d
+	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V21.B16, V23.B16
 	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.D2, V21.D2, V24.D2
-	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
-	MOVD	$tanh64consts<>+48(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V24.D2]
 	MOVD	$tanh64consts<>+40(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.D2, V26.D2, V5.D2
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
 	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.D2, V28.D2, V5.D2
+	MOVD	$tanh64consts<>+48(SB), R19
 	VLD1R	(R19), [V6.D2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.D2, V28.D2, V7.D2
 	MOVD	$tanh64consts<>+64(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V5.D2, V6.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
 	MOVD	$tanh64consts<>+72(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V10.B16
-	VFMLA	V5.D2, V8.D2, V10.D2
+	VFMLA	V7.D2, V8.D2, V10.D2
 	MOVD	$tanh64consts<>+80(SB), R19
 	VLD1R	(R19), [V11.D2]
 	VMOV	V11.B16, V16.B16
-	VFMLA	V5.D2, V10.D2, V16.D2
+	VFMLA	V7.D2, V10.D2, V16.D2
 	MOVD	$tanh64consts<>+88(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V18.B16, V20.B16
-	VFMLA	V5.D2, V16.D2, V20.D2
-	WORD	$0x6e65dcb3 // fmul v19.2d, v5.2d, v5.2d
+	VFMLA	V7.D2, V16.D2, V20.D2
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V7.D2, V20.D2, V22.D2
+	WORD	$0x6e67dcf5 // fmul v21.2d, v7.2d, v7.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V24.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d4b7 // fadd v23.2d, v5.2d, v22.2d
-	VMOV	V23.B16, V25.B16
-	VFMLA	V20.D2, V19.D2, V25.D2
+	VMOV	R20, V24.D[1]
+	WORD	$0x4e78d4f9 // fadd v25.2d, v7.2d, v24.2d
+	VMOV	V25.B16, V27.B16
+	VFMLA	V22.D2, V21.D2, V27.D2
 	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V4.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[1]
-	VSHL	$48, V24.D2, V21.D2
-	VADD	V21.D2, V27.D2, V4.D2
-	VMOV	V4.B16, V26.B16
-	VFMLA	V4.D2, V25.D2, V26.D2
-	WORD	$0x4efad49c // fsub v28.2d, v4.2d, v26.2d
-	VMOV	V28.B16, V6.B16
-	VFMLA	V4.D2, V25.D2, V6.D2
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x4efad4e9 // fsub v9.2d, v7.2d, v26.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x4ee9d50b // fsub v11.2d, v8.2d, v9.2d
-	WORD	$0x4efad56a // fsub v10.2d, v11.2d, v26.2d
-	WORD	$0x4ee6d552 // fsub v18.2d, v10.2d, v6.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e7ad605 // fadd v5.2d, v16.2d, v26.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x4ee5d6d3 // fsub v19.2d, v22.2d, v5.2d
-	WORD	$0x4e7ad674 // fadd v20.2d, v19.2d, v26.2d
-	WORD	$0x4e66d697 // fadd v23.2d, v20.2d, v6.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6e65ff1b // fdiv v27.2d, v24.2d, v5.2d
-	WORD	$0x6e7bdd35 // fmul v21.2d, v9.2d, v27.2d
-	VMOV	V9.B16, V25.B16
-	VFMLS	V5.D2, V21.D2, V25.D2
-	WORD	$0x4e72d724 // fadd v4.2d, v25.2d, v18.2d
-	VMOV	V4.B16, V28.B16
-	VFMLS	V23.D2, V21.D2, V28.D2
-	VMOV	V21.B16, V7.B16
-	VFMLA	V27.D2, V28.D2, V7.D2
+	VMOV	R20, V4.D[1]
+	VSHL	$48, V26.D2, V23.D2
+	VADD	V23.D2, V4.D2, V6.D2
+	VMOV	V6.B16, V28.B16
+	VFMLA	V6.D2, V27.D2, V28.D2
+	WORD	$0x4efcd4c5 // fsub v5.2d, v6.2d, v28.2d
+	VMOV	V5.B16, V8.B16
+	VFMLA	V6.D2, V27.D2, V8.D2
 	MOVD	$tanh64consts<>+104(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ef1e50b // fcmgt v11.2d, v8.2d, v17.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V11.B16, V16.B16
-	VBSL	V10.B16, V7.B16, V16.B16
-	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
-	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
-	FMOVS	F26, R20
-	CBZ	R20, mathblock253
-	WORD	$0x6e60dc14 // fmul v20.2d, v0.2d, v0.2d
-	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$tanh64consts<>+128(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V5.B16
-	VFMLA	V20.D2, V6.D2, V5.D2
-	MOVD	$tanh64consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V25.B16
-	VFMLA	V20.D2, V5.D2, V25.D2
-	MOVD	$tanh64consts<>+144(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V23.B16
-	VFMLA	V20.D2, V25.D2, V23.D2
-	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V20.D2, V23.D2, V28.D2
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V20.D2, V28.D2, V21.D2
-	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLA	V20.D2, V21.D2, V10.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V7.B16
-	VFMLA	V20.D2, V10.D2, V7.D2
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V17.B16
-	VFMLA	V20.D2, V7.D2, V17.D2
-	MOVD	$tanh64consts<>+192(SB), R19
+	WORD	$0x4efcd52b // fsub v11.2d, v9.2d, v28.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4eebd552 // fsub v18.2d, v10.2d, v11.2d
+	WORD	$0x4efcd650 // fsub v16.2d, v18.2d, v28.2d
+	WORD	$0x4ee8d613 // fsub v19.2d, v16.2d, v8.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e7cd687 // fadd v7.2d, v20.2d, v28.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ee7d715 // fsub v21.2d, v24.2d, v7.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	WORD	$0x4e68d6d9 // fadd v25.2d, v22.2d, v8.2d
+	MOVD	$tanh64consts<>+104(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLA	V20.D2, V17.D2, V6.D2
-	WORD	$0x6e60de98 // fmul v24.2d, v20.2d, v0.2d
-	VMOV	V0.B16, V9.B16
-	VFMLA	V6.D2, V24.D2, V9.D2
-	VMOV	V19.B16, V5.B16
-	VBSL	V16.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V16.B16
+	WORD	$0x6e67ff44 // fdiv v4.2d, v26.2d, v7.2d
+	WORD	$0x6e64dd77 // fmul v23.2d, v11.2d, v4.2d
+	VMOV	V11.B16, V27.B16
+	VFMLS	V7.D2, V23.D2, V27.D2
+	WORD	$0x4e73d766 // fadd v6.2d, v27.2d, v19.2d
+	VMOV	V6.B16, V5.B16
+	VFMLS	V25.D2, V23.D2, V5.D2
+	VMOV	V23.B16, V9.B16
+	VFMLA	V4.D2, V5.D2, V9.D2
+	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef1e552 // fcmgt v18.2d, v10.2d, v17.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V18.B16, V20.B16
+	VBSL	V16.B16, V9.B16, V20.B16
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef1e715 // fcmgt v21.2d, v24.2d, v17.2d
+	WORD	$0x6eb0aabc // umaxv s28, v21.4s
+	FMOVS	F28, R20
+	CBZ	R20, mathblock253
+	WORD	$0x6e60dc16 // fmul v22.2d, v0.2d, v0.2d
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V8.D2]
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V7.B16
+	VFMLA	V22.D2, V8.D2, V7.D2
+	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V27.B16
+	VFMLA	V22.D2, V7.D2, V27.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V22.D2, V27.D2, V25.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V6.B16, V5.B16
+	VFMLA	V22.D2, V25.D2, V5.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V23.B16
+	VFMLA	V22.D2, V5.D2, V23.D2
+	MOVD	$tanh64consts<>+168(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V22.D2, V23.D2, V16.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V9.B16
+	VFMLA	V22.D2, V16.D2, V9.D2
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V22.D2, V9.D2, V17.D2
+	MOVD	$tanh64consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V8.B16
+	VFMLA	V22.D2, V17.D2, V8.D2
+	WORD	$0x6e60deda // fmul v26.2d, v22.2d, v0.2d
+	VMOV	V0.B16, V11.B16
+	VFMLA	V8.D2, V26.D2, V11.D2
+	VMOV	V21.B16, V7.B16
+	VBSL	V20.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V20.B16
 mathblock253:
 	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VAND	V18.B16, V0.B16, V25.B16
-	VORR	V25.B16, V16.B16, V4.B16
-	WORD	$0x4e60e417 // fcmeq v23.2d, v0.2d, v0.2d
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	VLD1R	(R19), [V19.D2]
+	VAND	V19.B16, V0.B16, V27.B16
+	VORR	V27.B16, V20.B16, V6.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
 	MOVD	$tanh64consts<>+200(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VORR	V27.B16, V0.B16, V28.B16
-	VMOV	V23.B16, V8.B16
-	VBSL	V4.B16, V28.B16, V8.B16
-	VMOV	V8.B16, V12.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V0.B16, V5.B16
+	VMOV	V25.B16, V10.B16
+	VBSL	V6.B16, V5.B16, V10.B16
+	VMOV	V10.B16, V12.B16
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V1.B16, V17.B16
 	MOVD	$tanh64consts<>+16(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72dc33 // fmul v19.2d, v1.2d, v18.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V19.B16, V21.B16
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
 	MOVD	$tanh64consts<>+24(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6e74de75 // fmul v21.2d, v19.2d, v20.2d
+	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V21.B16, V23.B16
 	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.D2, V21.D2, V24.D2
-	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
-	MOVD	$tanh64consts<>+48(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V24.D2]
 	MOVD	$tanh64consts<>+40(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.D2, V26.D2, V5.D2
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
 	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.D2, V28.D2, V5.D2
+	MOVD	$tanh64consts<>+48(SB), R19
 	VLD1R	(R19), [V6.D2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.D2, V28.D2, V7.D2
 	MOVD	$tanh64consts<>+64(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V5.D2, V6.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
 	MOVD	$tanh64consts<>+72(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V10.B16
-	VFMLA	V5.D2, V8.D2, V10.D2
+	VFMLA	V7.D2, V8.D2, V10.D2
 	MOVD	$tanh64consts<>+80(SB), R19
 	VLD1R	(R19), [V11.D2]
 	VMOV	V11.B16, V16.B16
-	VFMLA	V5.D2, V10.D2, V16.D2
+	VFMLA	V7.D2, V10.D2, V16.D2
 	MOVD	$tanh64consts<>+88(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V18.B16, V20.B16
-	VFMLA	V5.D2, V16.D2, V20.D2
-	WORD	$0x6e65dcb3 // fmul v19.2d, v5.2d, v5.2d
+	VFMLA	V7.D2, V16.D2, V20.D2
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V7.D2, V20.D2, V22.D2
+	WORD	$0x6e67dcf5 // fmul v21.2d, v7.2d, v7.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V24.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d4b7 // fadd v23.2d, v5.2d, v22.2d
-	VMOV	V23.B16, V25.B16
-	VFMLA	V20.D2, V19.D2, V25.D2
+	VMOV	R20, V24.D[1]
+	WORD	$0x4e78d4f9 // fadd v25.2d, v7.2d, v24.2d
+	VMOV	V25.B16, V27.B16
+	VFMLA	V22.D2, V21.D2, V27.D2
 	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V4.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[1]
-	VSHL	$48, V24.D2, V21.D2
-	VADD	V21.D2, V27.D2, V4.D2
-	VMOV	V4.B16, V26.B16
-	VFMLA	V4.D2, V25.D2, V26.D2
-	WORD	$0x4efad49c // fsub v28.2d, v4.2d, v26.2d
-	VMOV	V28.B16, V6.B16
-	VFMLA	V4.D2, V25.D2, V6.D2
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x4efad4e9 // fsub v9.2d, v7.2d, v26.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x4ee9d50b // fsub v11.2d, v8.2d, v9.2d
-	WORD	$0x4efad56a // fsub v10.2d, v11.2d, v26.2d
-	WORD	$0x4ee6d552 // fsub v18.2d, v10.2d, v6.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e7ad605 // fadd v5.2d, v16.2d, v26.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x4ee5d6d3 // fsub v19.2d, v22.2d, v5.2d
-	WORD	$0x4e7ad674 // fadd v20.2d, v19.2d, v26.2d
-	WORD	$0x4e66d697 // fadd v23.2d, v20.2d, v6.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6e65ff1b // fdiv v27.2d, v24.2d, v5.2d
-	WORD	$0x6e7bdd35 // fmul v21.2d, v9.2d, v27.2d
-	VMOV	V9.B16, V25.B16
-	VFMLS	V5.D2, V21.D2, V25.D2
-	WORD	$0x4e72d724 // fadd v4.2d, v25.2d, v18.2d
-	VMOV	V4.B16, V28.B16
-	VFMLS	V23.D2, V21.D2, V28.D2
-	VMOV	V21.B16, V7.B16
-	VFMLA	V27.D2, V28.D2, V7.D2
+	VMOV	R20, V4.D[1]
+	VSHL	$48, V26.D2, V23.D2
+	VADD	V23.D2, V4.D2, V6.D2
+	VMOV	V6.B16, V28.B16
+	VFMLA	V6.D2, V27.D2, V28.D2
+	WORD	$0x4efcd4c5 // fsub v5.2d, v6.2d, v28.2d
+	VMOV	V5.B16, V8.B16
+	VFMLA	V6.D2, V27.D2, V8.D2
 	MOVD	$tanh64consts<>+104(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ef1e50b // fcmgt v11.2d, v8.2d, v17.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V11.B16, V16.B16
-	VBSL	V10.B16, V7.B16, V16.B16
-	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
-	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
-	FMOVS	F26, R20
-	CBZ	R20, mathblock254
-	WORD	$0x6e61dc34 // fmul v20.2d, v1.2d, v1.2d
-	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$tanh64consts<>+128(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V5.B16
-	VFMLA	V20.D2, V6.D2, V5.D2
-	MOVD	$tanh64consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V25.B16
-	VFMLA	V20.D2, V5.D2, V25.D2
-	MOVD	$tanh64consts<>+144(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V23.B16
-	VFMLA	V20.D2, V25.D2, V23.D2
-	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V20.D2, V23.D2, V28.D2
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V20.D2, V28.D2, V21.D2
-	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLA	V20.D2, V21.D2, V10.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V7.B16
-	VFMLA	V20.D2, V10.D2, V7.D2
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V17.B16
-	VFMLA	V20.D2, V7.D2, V17.D2
-	MOVD	$tanh64consts<>+192(SB), R19
+	WORD	$0x4efcd52b // fsub v11.2d, v9.2d, v28.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4eebd552 // fsub v18.2d, v10.2d, v11.2d
+	WORD	$0x4efcd650 // fsub v16.2d, v18.2d, v28.2d
+	WORD	$0x4ee8d613 // fsub v19.2d, v16.2d, v8.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e7cd687 // fadd v7.2d, v20.2d, v28.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ee7d715 // fsub v21.2d, v24.2d, v7.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	WORD	$0x4e68d6d9 // fadd v25.2d, v22.2d, v8.2d
+	MOVD	$tanh64consts<>+104(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLA	V20.D2, V17.D2, V6.D2
-	WORD	$0x6e61de98 // fmul v24.2d, v20.2d, v1.2d
-	VMOV	V1.B16, V9.B16
-	VFMLA	V6.D2, V24.D2, V9.D2
-	VMOV	V19.B16, V5.B16
-	VBSL	V16.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V16.B16
+	WORD	$0x6e67ff44 // fdiv v4.2d, v26.2d, v7.2d
+	WORD	$0x6e64dd77 // fmul v23.2d, v11.2d, v4.2d
+	VMOV	V11.B16, V27.B16
+	VFMLS	V7.D2, V23.D2, V27.D2
+	WORD	$0x4e73d766 // fadd v6.2d, v27.2d, v19.2d
+	VMOV	V6.B16, V5.B16
+	VFMLS	V25.D2, V23.D2, V5.D2
+	VMOV	V23.B16, V9.B16
+	VFMLA	V4.D2, V5.D2, V9.D2
+	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef1e552 // fcmgt v18.2d, v10.2d, v17.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V18.B16, V20.B16
+	VBSL	V16.B16, V9.B16, V20.B16
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef1e715 // fcmgt v21.2d, v24.2d, v17.2d
+	WORD	$0x6eb0aabc // umaxv s28, v21.4s
+	FMOVS	F28, R20
+	CBZ	R20, mathblock254
+	WORD	$0x6e61dc36 // fmul v22.2d, v1.2d, v1.2d
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V8.D2]
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V7.B16
+	VFMLA	V22.D2, V8.D2, V7.D2
+	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V27.B16
+	VFMLA	V22.D2, V7.D2, V27.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V22.D2, V27.D2, V25.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V6.B16, V5.B16
+	VFMLA	V22.D2, V25.D2, V5.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V23.B16
+	VFMLA	V22.D2, V5.D2, V23.D2
+	MOVD	$tanh64consts<>+168(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V22.D2, V23.D2, V16.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V9.B16
+	VFMLA	V22.D2, V16.D2, V9.D2
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V22.D2, V9.D2, V17.D2
+	MOVD	$tanh64consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V8.B16
+	VFMLA	V22.D2, V17.D2, V8.D2
+	WORD	$0x6e61deda // fmul v26.2d, v22.2d, v1.2d
+	VMOV	V1.B16, V11.B16
+	VFMLA	V8.D2, V26.D2, V11.D2
+	VMOV	V21.B16, V7.B16
+	VBSL	V20.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V20.B16
 mathblock254:
 	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VAND	V18.B16, V1.B16, V25.B16
-	VORR	V25.B16, V16.B16, V4.B16
-	WORD	$0x4e61e437 // fcmeq v23.2d, v1.2d, v1.2d
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	VLD1R	(R19), [V19.D2]
+	VAND	V19.B16, V1.B16, V27.B16
+	VORR	V27.B16, V20.B16, V6.B16
+	WORD	$0x4e61e439 // fcmeq v25.2d, v1.2d, v1.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
 	MOVD	$tanh64consts<>+200(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VORR	V27.B16, V1.B16, V28.B16
-	VMOV	V23.B16, V8.B16
-	VBSL	V4.B16, V28.B16, V8.B16
-	VMOV	V8.B16, V13.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V1.B16, V5.B16
+	VMOV	V25.B16, V10.B16
+	VBSL	V6.B16, V5.B16, V10.B16
+	VMOV	V10.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -43919,172 +45567,175 @@ tail2:
 	VAND	V16.B16, V0.B16, V17.B16
 	MOVD	$tanh64consts<>+16(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V19.B16, V21.B16
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
 	MOVD	$tanh64consts<>+24(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6e74de75 // fmul v21.2d, v19.2d, v20.2d
+	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V21.B16, V23.B16
 	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.D2, V21.D2, V24.D2
-	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
-	MOVD	$tanh64consts<>+48(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V24.D2]
 	MOVD	$tanh64consts<>+40(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.D2, V26.D2, V5.D2
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
 	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.D2, V28.D2, V5.D2
+	MOVD	$tanh64consts<>+48(SB), R19
 	VLD1R	(R19), [V6.D2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.D2, V28.D2, V7.D2
 	MOVD	$tanh64consts<>+64(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V5.D2, V6.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
 	MOVD	$tanh64consts<>+72(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V10.B16
-	VFMLA	V5.D2, V8.D2, V10.D2
+	VFMLA	V7.D2, V8.D2, V10.D2
 	MOVD	$tanh64consts<>+80(SB), R19
 	VLD1R	(R19), [V11.D2]
 	VMOV	V11.B16, V16.B16
-	VFMLA	V5.D2, V10.D2, V16.D2
+	VFMLA	V7.D2, V10.D2, V16.D2
 	MOVD	$tanh64consts<>+88(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V18.B16, V20.B16
-	VFMLA	V5.D2, V16.D2, V20.D2
-	WORD	$0x6e65dcb3 // fmul v19.2d, v5.2d, v5.2d
+	VFMLA	V7.D2, V16.D2, V20.D2
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V7.D2, V20.D2, V22.D2
+	WORD	$0x6e67dcf5 // fmul v21.2d, v7.2d, v7.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V24.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d4b7 // fadd v23.2d, v5.2d, v22.2d
-	VMOV	V23.B16, V25.B16
-	VFMLA	V20.D2, V19.D2, V25.D2
+	VMOV	R20, V24.D[1]
+	WORD	$0x4e78d4f9 // fadd v25.2d, v7.2d, v24.2d
+	VMOV	V25.B16, V27.B16
+	VFMLA	V22.D2, V21.D2, V27.D2
 	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V4.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[1]
-	VSHL	$48, V24.D2, V21.D2
-	VADD	V21.D2, V27.D2, V4.D2
-	VMOV	V4.B16, V26.B16
-	VFMLA	V4.D2, V25.D2, V26.D2
-	WORD	$0x4efad49c // fsub v28.2d, v4.2d, v26.2d
-	VMOV	V28.B16, V6.B16
-	VFMLA	V4.D2, V25.D2, V6.D2
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x4efad4e9 // fsub v9.2d, v7.2d, v26.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x4ee9d50b // fsub v11.2d, v8.2d, v9.2d
-	WORD	$0x4efad56a // fsub v10.2d, v11.2d, v26.2d
-	WORD	$0x4ee6d552 // fsub v18.2d, v10.2d, v6.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e7ad605 // fadd v5.2d, v16.2d, v26.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x4ee5d6d3 // fsub v19.2d, v22.2d, v5.2d
-	WORD	$0x4e7ad674 // fadd v20.2d, v19.2d, v26.2d
-	WORD	$0x4e66d697 // fadd v23.2d, v20.2d, v6.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6e65ff1b // fdiv v27.2d, v24.2d, v5.2d
-	WORD	$0x6e7bdd35 // fmul v21.2d, v9.2d, v27.2d
-	VMOV	V9.B16, V25.B16
-	VFMLS	V5.D2, V21.D2, V25.D2
-	WORD	$0x4e72d724 // fadd v4.2d, v25.2d, v18.2d
-	VMOV	V4.B16, V28.B16
-	VFMLS	V23.D2, V21.D2, V28.D2
-	VMOV	V21.B16, V7.B16
-	VFMLA	V27.D2, V28.D2, V7.D2
+	VMOV	R20, V4.D[1]
+	VSHL	$48, V26.D2, V23.D2
+	VADD	V23.D2, V4.D2, V6.D2
+	VMOV	V6.B16, V28.B16
+	VFMLA	V6.D2, V27.D2, V28.D2
+	WORD	$0x4efcd4c5 // fsub v5.2d, v6.2d, v28.2d
+	VMOV	V5.B16, V8.B16
+	VFMLA	V6.D2, V27.D2, V8.D2
 	MOVD	$tanh64consts<>+104(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ef1e50b // fcmgt v11.2d, v8.2d, v17.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V11.B16, V16.B16
-	VBSL	V10.B16, V7.B16, V16.B16
-	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
-	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
-	FMOVS	F26, R20
-	CBZ	R20, mathblock255
-	WORD	$0x6e60dc14 // fmul v20.2d, v0.2d, v0.2d
-	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$tanh64consts<>+128(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V5.B16
-	VFMLA	V20.D2, V6.D2, V5.D2
-	MOVD	$tanh64consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V25.B16
-	VFMLA	V20.D2, V5.D2, V25.D2
-	MOVD	$tanh64consts<>+144(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V23.B16
-	VFMLA	V20.D2, V25.D2, V23.D2
-	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V20.D2, V23.D2, V28.D2
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V20.D2, V28.D2, V21.D2
-	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLA	V20.D2, V21.D2, V10.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V7.B16
-	VFMLA	V20.D2, V10.D2, V7.D2
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V17.B16
-	VFMLA	V20.D2, V7.D2, V17.D2
-	MOVD	$tanh64consts<>+192(SB), R19
+	WORD	$0x4efcd52b // fsub v11.2d, v9.2d, v28.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4eebd552 // fsub v18.2d, v10.2d, v11.2d
+	WORD	$0x4efcd650 // fsub v16.2d, v18.2d, v28.2d
+	WORD	$0x4ee8d613 // fsub v19.2d, v16.2d, v8.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e7cd687 // fadd v7.2d, v20.2d, v28.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ee7d715 // fsub v21.2d, v24.2d, v7.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	WORD	$0x4e68d6d9 // fadd v25.2d, v22.2d, v8.2d
+	MOVD	$tanh64consts<>+104(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLA	V20.D2, V17.D2, V6.D2
-	WORD	$0x6e60de98 // fmul v24.2d, v20.2d, v0.2d
-	VMOV	V0.B16, V9.B16
-	VFMLA	V6.D2, V24.D2, V9.D2
-	VMOV	V19.B16, V5.B16
-	VBSL	V16.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V16.B16
+	WORD	$0x6e67ff44 // fdiv v4.2d, v26.2d, v7.2d
+	WORD	$0x6e64dd77 // fmul v23.2d, v11.2d, v4.2d
+	VMOV	V11.B16, V27.B16
+	VFMLS	V7.D2, V23.D2, V27.D2
+	WORD	$0x4e73d766 // fadd v6.2d, v27.2d, v19.2d
+	VMOV	V6.B16, V5.B16
+	VFMLS	V25.D2, V23.D2, V5.D2
+	VMOV	V23.B16, V9.B16
+	VFMLA	V4.D2, V5.D2, V9.D2
+	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef1e552 // fcmgt v18.2d, v10.2d, v17.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V18.B16, V20.B16
+	VBSL	V16.B16, V9.B16, V20.B16
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef1e715 // fcmgt v21.2d, v24.2d, v17.2d
+	WORD	$0x6eb0aabc // umaxv s28, v21.4s
+	FMOVS	F28, R20
+	CBZ	R20, mathblock255
+	WORD	$0x6e60dc16 // fmul v22.2d, v0.2d, v0.2d
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V8.D2]
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V7.B16
+	VFMLA	V22.D2, V8.D2, V7.D2
+	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V27.B16
+	VFMLA	V22.D2, V7.D2, V27.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V22.D2, V27.D2, V25.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V6.B16, V5.B16
+	VFMLA	V22.D2, V25.D2, V5.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V23.B16
+	VFMLA	V22.D2, V5.D2, V23.D2
+	MOVD	$tanh64consts<>+168(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V22.D2, V23.D2, V16.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V9.B16
+	VFMLA	V22.D2, V16.D2, V9.D2
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V22.D2, V9.D2, V17.D2
+	MOVD	$tanh64consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V8.B16
+	VFMLA	V22.D2, V17.D2, V8.D2
+	WORD	$0x6e60deda // fmul v26.2d, v22.2d, v0.2d
+	VMOV	V0.B16, V11.B16
+	VFMLA	V8.D2, V26.D2, V11.D2
+	VMOV	V21.B16, V7.B16
+	VBSL	V20.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V20.B16
 mathblock255:
 	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VAND	V18.B16, V0.B16, V25.B16
-	VORR	V25.B16, V16.B16, V4.B16
-	WORD	$0x4e60e417 // fcmeq v23.2d, v0.2d, v0.2d
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	VLD1R	(R19), [V19.D2]
+	VAND	V19.B16, V0.B16, V27.B16
+	VORR	V27.B16, V20.B16, V6.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
 	MOVD	$tanh64consts<>+200(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VORR	V27.B16, V0.B16, V28.B16
-	VMOV	V23.B16, V8.B16
-	VBSL	V4.B16, V28.B16, V8.B16
-	VMOV	V8.B16, V12.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V0.B16, V5.B16
+	VMOV	V25.B16, V10.B16
+	VBSL	V6.B16, V5.B16, V10.B16
+	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -44094,172 +45745,175 @@ tail1:
 	VAND	V16.B16, V0.B16, V17.B16
 	MOVD	$tanh64consts<>+16(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x6e72dc13 // fmul v19.2d, v0.2d, v18.2d
-	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V19.B16, V21.B16
+	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
 	MOVD	$tanh64consts<>+24(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6e74de75 // fmul v21.2d, v19.2d, v20.2d
+	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V21.B16, V23.B16
 	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V24.B16
-	VFMLA	V22.D2, V21.D2, V24.D2
-	MOVD	$tanh64consts<>+32(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
-	MOVD	$tanh64consts<>+48(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V21.B16, V28.B16
-	VFMLS	V27.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V24.D2]
 	MOVD	$tanh64consts<>+40(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V28.B16, V5.B16
-	VFMLS	V4.D2, V26.D2, V5.D2
+	VLD1R	(R19), [V25.D2]
+	VMOV	V25.B16, V26.B16
+	VFMLA	V24.D2, V23.D2, V26.D2
+	MOVD	$tanh64consts<>+40(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4efbd75c // fsub v28.2d, v26.2d, v27.2d
 	MOVD	$tanh64consts<>+56(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V23.B16, V5.B16
+	VFMLS	V4.D2, V28.D2, V5.D2
+	MOVD	$tanh64consts<>+48(SB), R19
 	VLD1R	(R19), [V6.D2]
+	VMOV	V5.B16, V7.B16
+	VFMLS	V6.D2, V28.D2, V7.D2
 	MOVD	$tanh64consts<>+64(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VMOV	V7.B16, V8.B16
-	VFMLA	V5.D2, V6.D2, V8.D2
+	VLD1R	(R19), [V8.D2]
 	MOVD	$tanh64consts<>+72(SB), R19
 	VLD1R	(R19), [V9.D2]
 	VMOV	V9.B16, V10.B16
-	VFMLA	V5.D2, V8.D2, V10.D2
+	VFMLA	V7.D2, V8.D2, V10.D2
 	MOVD	$tanh64consts<>+80(SB), R19
 	VLD1R	(R19), [V11.D2]
 	VMOV	V11.B16, V16.B16
-	VFMLA	V5.D2, V10.D2, V16.D2
+	VFMLA	V7.D2, V10.D2, V16.D2
 	MOVD	$tanh64consts<>+88(SB), R19
 	VLD1R	(R19), [V18.D2]
 	VMOV	V18.B16, V20.B16
-	VFMLA	V5.D2, V16.D2, V20.D2
-	WORD	$0x6e65dcb3 // fmul v19.2d, v5.2d, v5.2d
+	VFMLA	V7.D2, V16.D2, V20.D2
+	MOVD	$tanh64consts<>+96(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V7.D2, V20.D2, V22.D2
+	WORD	$0x6e67dcf5 // fmul v21.2d, v7.2d, v7.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V24.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d4b7 // fadd v23.2d, v5.2d, v22.2d
-	VMOV	V23.B16, V25.B16
-	VFMLA	V20.D2, V19.D2, V25.D2
+	VMOV	R20, V24.D[1]
+	WORD	$0x4e78d4f9 // fadd v25.2d, v7.2d, v24.2d
+	VMOV	V25.B16, V27.B16
+	VFMLA	V22.D2, V21.D2, V27.D2
 	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V24.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[0]
-	VMOV	V24.D[1], R20
+	VMOV	R20, V4.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V27.D[1]
-	VSHL	$48, V24.D2, V21.D2
-	VADD	V21.D2, V27.D2, V4.D2
-	VMOV	V4.B16, V26.B16
-	VFMLA	V4.D2, V25.D2, V26.D2
-	WORD	$0x4efad49c // fsub v28.2d, v4.2d, v26.2d
-	VMOV	V28.B16, V6.B16
-	VFMLA	V4.D2, V25.D2, V6.D2
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V7.D2]
-	WORD	$0x4efad4e9 // fsub v9.2d, v7.2d, v26.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x4ee9d50b // fsub v11.2d, v8.2d, v9.2d
-	WORD	$0x4efad56a // fsub v10.2d, v11.2d, v26.2d
-	WORD	$0x4ee6d552 // fsub v18.2d, v10.2d, v6.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e7ad605 // fadd v5.2d, v16.2d, v26.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x4ee5d6d3 // fsub v19.2d, v22.2d, v5.2d
-	WORD	$0x4e7ad674 // fadd v20.2d, v19.2d, v26.2d
-	WORD	$0x4e66d697 // fadd v23.2d, v20.2d, v6.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6e65ff1b // fdiv v27.2d, v24.2d, v5.2d
-	WORD	$0x6e7bdd35 // fmul v21.2d, v9.2d, v27.2d
-	VMOV	V9.B16, V25.B16
-	VFMLS	V5.D2, V21.D2, V25.D2
-	WORD	$0x4e72d724 // fadd v4.2d, v25.2d, v18.2d
-	VMOV	V4.B16, V28.B16
-	VFMLS	V23.D2, V21.D2, V28.D2
-	VMOV	V21.B16, V7.B16
-	VFMLA	V27.D2, V28.D2, V7.D2
+	VMOV	R20, V4.D[1]
+	VSHL	$48, V26.D2, V23.D2
+	VADD	V23.D2, V4.D2, V6.D2
+	VMOV	V6.B16, V28.B16
+	VFMLA	V6.D2, V27.D2, V28.D2
+	WORD	$0x4efcd4c5 // fsub v5.2d, v6.2d, v28.2d
+	VMOV	V5.B16, V8.B16
+	VFMLA	V6.D2, V27.D2, V8.D2
 	MOVD	$tanh64consts<>+104(SB), R19
-	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ef1e50b // fcmgt v11.2d, v8.2d, v17.2d
-	MOVD	$tanh64consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V11.B16, V16.B16
-	VBSL	V10.B16, V7.B16, V16.B16
-	MOVD	$tanh64consts<>+112(SB), R19
-	VLD1R	(R19), [V22.D2]
-	WORD	$0x6ef1e6d3 // fcmgt v19.2d, v22.2d, v17.2d
-	WORD	$0x6eb0aa7a // umaxv s26, v19.4s
-	FMOVS	F26, R20
-	CBZ	R20, mathblock256
-	WORD	$0x6e60dc14 // fmul v20.2d, v0.2d, v0.2d
-	MOVD	$tanh64consts<>+120(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$tanh64consts<>+128(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V24.B16, V5.B16
-	VFMLA	V20.D2, V6.D2, V5.D2
-	MOVD	$tanh64consts<>+136(SB), R19
 	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V25.B16
-	VFMLA	V20.D2, V5.D2, V25.D2
-	MOVD	$tanh64consts<>+144(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V23.B16
-	VFMLA	V20.D2, V25.D2, V23.D2
-	MOVD	$tanh64consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V28.B16
-	VFMLA	V20.D2, V23.D2, V28.D2
-	MOVD	$tanh64consts<>+160(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V21.B16
-	VFMLA	V20.D2, V28.D2, V21.D2
-	MOVD	$tanh64consts<>+168(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLA	V20.D2, V21.D2, V10.D2
-	MOVD	$tanh64consts<>+176(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V7.B16
-	VFMLA	V20.D2, V10.D2, V7.D2
-	MOVD	$tanh64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V17.B16
-	VFMLA	V20.D2, V7.D2, V17.D2
-	MOVD	$tanh64consts<>+192(SB), R19
+	WORD	$0x4efcd52b // fsub v11.2d, v9.2d, v28.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x4eebd552 // fsub v18.2d, v10.2d, v11.2d
+	WORD	$0x4efcd650 // fsub v16.2d, v18.2d, v28.2d
+	WORD	$0x4ee8d613 // fsub v19.2d, v16.2d, v8.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x4e7cd687 // fadd v7.2d, v20.2d, v28.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4ee7d715 // fsub v21.2d, v24.2d, v7.2d
+	WORD	$0x4e7cd6b6 // fadd v22.2d, v21.2d, v28.2d
+	WORD	$0x4e68d6d9 // fadd v25.2d, v22.2d, v8.2d
+	MOVD	$tanh64consts<>+104(SB), R19
 	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V6.B16
-	VFMLA	V20.D2, V17.D2, V6.D2
-	WORD	$0x6e60de98 // fmul v24.2d, v20.2d, v0.2d
-	VMOV	V0.B16, V9.B16
-	VFMLA	V6.D2, V24.D2, V9.D2
-	VMOV	V19.B16, V5.B16
-	VBSL	V16.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V16.B16
+	WORD	$0x6e67ff44 // fdiv v4.2d, v26.2d, v7.2d
+	WORD	$0x6e64dd77 // fmul v23.2d, v11.2d, v4.2d
+	VMOV	V11.B16, V27.B16
+	VFMLS	V7.D2, V23.D2, V27.D2
+	WORD	$0x4e73d766 // fadd v6.2d, v27.2d, v19.2d
+	VMOV	V6.B16, V5.B16
+	VFMLS	V25.D2, V23.D2, V5.D2
+	VMOV	V23.B16, V9.B16
+	VFMLA	V4.D2, V5.D2, V9.D2
+	MOVD	$tanh64consts<>+16(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef1e552 // fcmgt v18.2d, v10.2d, v17.2d
+	MOVD	$tanh64consts<>+104(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V18.B16, V20.B16
+	VBSL	V16.B16, V9.B16, V20.B16
+	MOVD	$tanh64consts<>+112(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x6ef1e715 // fcmgt v21.2d, v24.2d, v17.2d
+	WORD	$0x6eb0aabc // umaxv s28, v21.4s
+	FMOVS	F28, R20
+	CBZ	R20, mathblock256
+	WORD	$0x6e60dc16 // fmul v22.2d, v0.2d, v0.2d
+	MOVD	$tanh64consts<>+120(SB), R19
+	VLD1R	(R19), [V8.D2]
+	MOVD	$tanh64consts<>+128(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V7.B16
+	VFMLA	V22.D2, V8.D2, V7.D2
+	MOVD	$tanh64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V27.B16
+	VFMLA	V22.D2, V7.D2, V27.D2
+	MOVD	$tanh64consts<>+144(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V25.B16
+	VFMLA	V22.D2, V27.D2, V25.D2
+	MOVD	$tanh64consts<>+152(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V6.B16, V5.B16
+	VFMLA	V22.D2, V25.D2, V5.D2
+	MOVD	$tanh64consts<>+160(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V4.B16, V23.B16
+	VFMLA	V22.D2, V5.D2, V23.D2
+	MOVD	$tanh64consts<>+168(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V22.D2, V23.D2, V16.D2
+	MOVD	$tanh64consts<>+176(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V9.B16
+	VFMLA	V22.D2, V16.D2, V9.D2
+	MOVD	$tanh64consts<>+184(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V24.B16, V17.B16
+	VFMLA	V22.D2, V9.D2, V17.D2
+	MOVD	$tanh64consts<>+192(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V28.B16, V8.B16
+	VFMLA	V22.D2, V17.D2, V8.D2
+	WORD	$0x6e60deda // fmul v26.2d, v22.2d, v0.2d
+	VMOV	V0.B16, V11.B16
+	VFMLA	V8.D2, V26.D2, V11.D2
+	VMOV	V21.B16, V7.B16
+	VBSL	V20.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V20.B16
 mathblock256:
 	MOVD	$tanh64consts<>+0(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VAND	V18.B16, V0.B16, V25.B16
-	VORR	V25.B16, V16.B16, V4.B16
-	WORD	$0x4e60e417 // fcmeq v23.2d, v0.2d, v0.2d
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	VLD1R	(R19), [V19.D2]
+	VAND	V19.B16, V0.B16, V27.B16
+	VORR	V27.B16, V20.B16, V6.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
 	MOVD	$tanh64consts<>+200(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VORR	V27.B16, V0.B16, V28.B16
-	VMOV	V23.B16, V8.B16
-	VBSL	V4.B16, V28.B16, V8.B16
-	VMOV	V8.B16, V12.B16
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V0.B16, V5.B16
+	VMOV	V25.B16, V10.B16
+	VBSL	V6.B16, V5.B16, V10.B16
+	VMOV	V10.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2

@@ -988,7 +988,7 @@ func expsub32(x0, x1 float32) float32 {
 	v21 := fma32(v17, math.Float32frombits(v20), math.Float32frombits(v20))
 	v23 := math.Float32bits(v2) & uint32(0x7fffffff)
 	v25 := !(math.Float32frombits(v23) < float32(87.25))
-	v56 := math.Float32bits(v21)
+	v72 := math.Float32bits(v21)
 	if v25 {
 		v27 := math.Float32bits(v5) & uint32(0xf)
 		v28 := exphi_32[math.Float32bits(v5)&0xf]
@@ -1003,44 +1003,65 @@ func expsub32(x0, x1 float32) float32 {
 		v39 := v34 - v35
 		v40 := v39 - uint32(0x1)
 		v41 := v40 << 23
-		v42 := float32(v31 * math.Float32frombits(v38))
-		v43 := float32(v42 * math.Float32frombits(v41))
-		v45 := float32(89) < v2
-		v47 := math.Float32bits(v43)
-		if v45 {
-			v47 = uint32(0x7f800000)
+		v43 := v2 < float32(0)
+		v44 := float32(v31 * math.Float32frombits(v38))
+		v46 := v41 + uint32(0x20000000)
+		v47 := v41
+		if v43 {
+			v47 = v46
 		}
-		v49 := v2 < float32(-105)
-		v51 := v47
-		if v49 {
-			v51 = uint32(0x0)
+		v48 := float32(v44 * math.Float32frombits(v47))
+		v50 := v48 < float32(2.1684043e-19)
+		v51 := v43 && v50
+		v52 := !(v48 < float32(2.1684043e-19))
+		v53 := v43 && v52
+		v54 := float32(v48 + float32(2.1684043e-19))
+		v55 := math.Float32bits(v54) - uint32(0x20800000)
+		v58 := uint32(0x3f800000)
+		if v53 {
+			v58 = uint32(0x1f800000)
 		}
-		v52 := v2 != v2
-		v54 := math.Float32bits(v2) | uint32(0x400000)
-		v55 := v51
-		if v52 {
-			v55 = v54
+		v59 := float32(v48 * math.Float32frombits(v58))
+		v60 := math.Float32bits(v59)
+		if v51 {
+			v60 = v55
 		}
-		v56 = v55
-	}
-	v57 := v2 != v2
-	v65 := v56
-	if v57 {
-		v58 := x1 != x1
-		v59 := math.Float32bits(x1) | uint32(0x400000)
-		v61 := uint32(0x7fc00000)
-		if v58 {
-			v61 = v59
-		}
-		v62 := x0 != x0
-		v63 := math.Float32bits(x0) | uint32(0x400000)
-		v64 := v61
+		v62 := float32(89) < v2
+		v64 := v60
 		if v62 {
-			v64 = v63
+			v64 = uint32(0x7f800000)
 		}
-		v65 = v64
+		v66 := v2 < float32(-105)
+		v67 := v64
+		if v66 {
+			v67 = uint32(0x0)
+		}
+		v68 := v2 != v2
+		v70 := math.Float32bits(v2) | uint32(0x400000)
+		v71 := v67
+		if v68 {
+			v71 = v70
+		}
+		v72 = v71
 	}
-	return math.Float32frombits(v65)
+	v73 := v2 != v2
+	v81 := v72
+	if v73 {
+		v74 := x1 != x1
+		v75 := math.Float32bits(x1) | uint32(0x400000)
+		v77 := uint32(0x7fc00000)
+		if v74 {
+			v77 = v75
+		}
+		v78 := x0 != x0
+		v79 := math.Float32bits(x0) | uint32(0x400000)
+		v80 := v77
+		if v78 {
+			v80 = v79
+		}
+		v81 = v80
+	}
+	return math.Float32frombits(v81)
 }
 
 // exptail_32 is a lookup table of the math functions (see gen/registry).
@@ -1080,7 +1101,7 @@ func expsub64(x0, x1 float64) float64 {
 	v27 := math.FMA(v23, math.Float64frombits(v26), math.Float64frombits(v26))
 	v29 := math.Float64bits(v2) & uint64(0x7fffffffffffffff)
 	v31 := !(math.Float64frombits(v29) < float64(708.25))
-	v62 := math.Float64bits(v27)
+	v78 := math.Float64bits(v27)
 	if v31 {
 		v33 := math.Float64bits(v5) & uint64(0xf)
 		v34 := exphi_64[math.Float64bits(v5)&0xf]
@@ -1095,44 +1116,65 @@ func expsub64(x0, x1 float64) float64 {
 		v45 := v40 - v41
 		v46 := v45 - uint64(0x1)
 		v47 := v46 << 52
-		v48 := float64(v37 * math.Float64frombits(v44))
-		v49 := float64(v48 * math.Float64frombits(v47))
-		v51 := float64(710) < v2
-		v53 := math.Float64bits(v49)
-		if v51 {
-			v53 = uint64(0x7ff0000000000000)
+		v49 := v2 < float64(0)
+		v50 := float64(v37 * math.Float64frombits(v44))
+		v52 := v47 + uint64(0x2000000000000000)
+		v53 := v47
+		if v49 {
+			v53 = v52
 		}
-		v55 := v2 < float64(-746)
-		v57 := v53
-		if v55 {
-			v57 = uint64(0x0)
+		v54 := float64(v50 * math.Float64frombits(v53))
+		v56 := v54 < float64(2.983336292480083e-154)
+		v57 := v49 && v56
+		v58 := !(v54 < float64(2.983336292480083e-154))
+		v59 := v49 && v58
+		v60 := float64(v54 + float64(2.983336292480083e-154))
+		v61 := math.Float64bits(v60) - uint64(0x2010000000000000)
+		v64 := uint64(0x3ff0000000000000)
+		if v59 {
+			v64 = uint64(0x1ff0000000000000)
 		}
-		v58 := v2 != v2
-		v60 := math.Float64bits(v2) | uint64(0x8000000000000)
-		v61 := v57
-		if v58 {
-			v61 = v60
+		v65 := float64(v54 * math.Float64frombits(v64))
+		v66 := math.Float64bits(v65)
+		if v57 {
+			v66 = v61
 		}
-		v62 = v61
-	}
-	v63 := v2 != v2
-	v71 := v62
-	if v63 {
-		v64 := x1 != x1
-		v65 := math.Float64bits(x1) | uint64(0x8000000000000)
-		v67 := uint64(0x7ff8000000000001)
-		if v64 {
-			v67 = v65
-		}
-		v68 := x0 != x0
-		v69 := math.Float64bits(x0) | uint64(0x8000000000000)
-		v70 := v67
+		v68 := float64(710) < v2
+		v70 := v66
 		if v68 {
-			v70 = v69
+			v70 = uint64(0x7ff0000000000000)
 		}
-		v71 = v70
+		v72 := v2 < float64(-746)
+		v73 := v70
+		if v72 {
+			v73 = uint64(0x0)
+		}
+		v74 := v2 != v2
+		v76 := math.Float64bits(v2) | uint64(0x8000000000000)
+		v77 := v73
+		if v74 {
+			v77 = v76
+		}
+		v78 = v77
 	}
-	return math.Float64frombits(v71)
+	v79 := v2 != v2
+	v87 := v78
+	if v79 {
+		v80 := x1 != x1
+		v81 := math.Float64bits(x1) | uint64(0x8000000000000)
+		v83 := uint64(0x7ff8000000000001)
+		if v80 {
+			v83 = v81
+		}
+		v84 := x0 != x0
+		v85 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v86 := v83
+		if v84 {
+			v86 = v85
+		}
+		v87 = v86
+	}
+	return math.Float64frombits(v87)
 }
 
 // exptail_64 is a lookup table of the math functions (see gen/registry).
@@ -1168,7 +1210,7 @@ func exp32(x0 float32) float32 {
 	v19 := fma32(v15, math.Float32frombits(v18), math.Float32frombits(v18))
 	v21 := math.Float32bits(x0) & uint32(0x7fffffff)
 	v23 := !(math.Float32frombits(v21) < float32(87.25))
-	v54 := math.Float32bits(v19)
+	v70 := math.Float32bits(v19)
 	if v23 {
 		v25 := math.Float32bits(v3) & uint32(0xf)
 		v26 := exphi_32[math.Float32bits(v3)&0xf]
@@ -1183,27 +1225,48 @@ func exp32(x0 float32) float32 {
 		v37 := v32 - v33
 		v38 := v37 - uint32(0x1)
 		v39 := v38 << 23
-		v40 := float32(v29 * math.Float32frombits(v36))
-		v41 := float32(v40 * math.Float32frombits(v39))
-		v43 := float32(89) < x0
-		v45 := math.Float32bits(v41)
-		if v43 {
-			v45 = uint32(0x7f800000)
+		v41 := x0 < float32(0)
+		v42 := float32(v29 * math.Float32frombits(v36))
+		v44 := v39 + uint32(0x20000000)
+		v45 := v39
+		if v41 {
+			v45 = v44
 		}
-		v47 := x0 < float32(-105)
-		v49 := v45
-		if v47 {
-			v49 = uint32(0x0)
+		v46 := float32(v42 * math.Float32frombits(v45))
+		v48 := v46 < float32(2.1684043e-19)
+		v49 := v41 && v48
+		v50 := !(v46 < float32(2.1684043e-19))
+		v51 := v41 && v50
+		v52 := float32(v46 + float32(2.1684043e-19))
+		v53 := math.Float32bits(v52) - uint32(0x20800000)
+		v56 := uint32(0x3f800000)
+		if v51 {
+			v56 = uint32(0x1f800000)
 		}
-		v50 := x0 != x0
-		v52 := math.Float32bits(x0) | uint32(0x400000)
-		v53 := v49
-		if v50 {
-			v53 = v52
+		v57 := float32(v46 * math.Float32frombits(v56))
+		v58 := math.Float32bits(v57)
+		if v49 {
+			v58 = v53
 		}
-		v54 = v53
+		v60 := float32(89) < x0
+		v62 := v58
+		if v60 {
+			v62 = uint32(0x7f800000)
+		}
+		v64 := x0 < float32(-105)
+		v65 := v62
+		if v64 {
+			v65 = uint32(0x0)
+		}
+		v66 := x0 != x0
+		v68 := math.Float32bits(x0) | uint32(0x400000)
+		v69 := v65
+		if v66 {
+			v69 = v68
+		}
+		v70 = v69
 	}
-	return math.Float32frombits(v54)
+	return math.Float32frombits(v70)
 }
 
 // exp64 is exp on float64, the steps of its program (see gen/registry/vmath.go).
@@ -1226,7 +1289,7 @@ func exp64(x0 float64) float64 {
 	v25 := math.FMA(v21, math.Float64frombits(v24), math.Float64frombits(v24))
 	v27 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
 	v29 := !(math.Float64frombits(v27) < float64(708.25))
-	v60 := math.Float64bits(v25)
+	v76 := math.Float64bits(v25)
 	if v29 {
 		v31 := math.Float64bits(v3) & uint64(0xf)
 		v32 := exphi_64[math.Float64bits(v3)&0xf]
@@ -1241,27 +1304,48 @@ func exp64(x0 float64) float64 {
 		v43 := v38 - v39
 		v44 := v43 - uint64(0x1)
 		v45 := v44 << 52
-		v46 := float64(v35 * math.Float64frombits(v42))
-		v47 := float64(v46 * math.Float64frombits(v45))
-		v49 := float64(710) < x0
-		v51 := math.Float64bits(v47)
-		if v49 {
-			v51 = uint64(0x7ff0000000000000)
+		v47 := x0 < float64(0)
+		v48 := float64(v35 * math.Float64frombits(v42))
+		v50 := v45 + uint64(0x2000000000000000)
+		v51 := v45
+		if v47 {
+			v51 = v50
 		}
-		v53 := x0 < float64(-746)
-		v55 := v51
-		if v53 {
-			v55 = uint64(0x0)
+		v52 := float64(v48 * math.Float64frombits(v51))
+		v54 := v52 < float64(2.983336292480083e-154)
+		v55 := v47 && v54
+		v56 := !(v52 < float64(2.983336292480083e-154))
+		v57 := v47 && v56
+		v58 := float64(v52 + float64(2.983336292480083e-154))
+		v59 := math.Float64bits(v58) - uint64(0x2010000000000000)
+		v62 := uint64(0x3ff0000000000000)
+		if v57 {
+			v62 = uint64(0x1ff0000000000000)
 		}
-		v56 := x0 != x0
-		v58 := math.Float64bits(x0) | uint64(0x8000000000000)
-		v59 := v55
-		if v56 {
-			v59 = v58
+		v63 := float64(v52 * math.Float64frombits(v62))
+		v64 := math.Float64bits(v63)
+		if v55 {
+			v64 = v59
 		}
-		v60 = v59
+		v66 := float64(710) < x0
+		v68 := v64
+		if v66 {
+			v68 = uint64(0x7ff0000000000000)
+		}
+		v70 := x0 < float64(-746)
+		v71 := v68
+		if v70 {
+			v71 = uint64(0x0)
+		}
+		v72 := x0 != x0
+		v74 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v75 := v71
+		if v72 {
+			v75 = v74
+		}
+		v76 = v75
 	}
-	return math.Float64frombits(v60)
+	return math.Float64frombits(v76)
 }
 
 // log32 is log on float32, the steps of its program (see gen/registry/vmath.go).
@@ -1505,7 +1589,7 @@ func exp232(x0 float32) float32 {
 	v19 := fma32(v15, math.Float32frombits(v18), math.Float32frombits(v18))
 	v21 := math.Float32bits(x0) & uint32(0x7fffffff)
 	v23 := !(math.Float32frombits(v21) < float32(125.5))
-	v54 := math.Float32bits(v19)
+	v70 := math.Float32bits(v19)
 	if v23 {
 		v25 := math.Float32bits(v3) & uint32(0xf)
 		v26 := exphi_32[math.Float32bits(v3)&0xf]
@@ -1520,27 +1604,48 @@ func exp232(x0 float32) float32 {
 		v37 := v32 - v33
 		v38 := v37 - uint32(0x1)
 		v39 := v38 << 23
-		v40 := float32(v29 * math.Float32frombits(v36))
-		v41 := float32(v40 * math.Float32frombits(v39))
-		v43 := float32(128) < x0
-		v45 := math.Float32bits(v41)
-		if v43 {
-			v45 = uint32(0x7f800000)
+		v41 := x0 < float32(0)
+		v42 := float32(v29 * math.Float32frombits(v36))
+		v44 := v39 + uint32(0x20000000)
+		v45 := v39
+		if v41 {
+			v45 = v44
 		}
-		v47 := x0 < float32(-151)
-		v49 := v45
-		if v47 {
-			v49 = uint32(0x0)
+		v46 := float32(v42 * math.Float32frombits(v45))
+		v48 := v46 < float32(2.1684043e-19)
+		v49 := v41 && v48
+		v50 := !(v46 < float32(2.1684043e-19))
+		v51 := v41 && v50
+		v52 := float32(v46 + float32(2.1684043e-19))
+		v53 := math.Float32bits(v52) - uint32(0x20800000)
+		v56 := uint32(0x3f800000)
+		if v51 {
+			v56 = uint32(0x1f800000)
 		}
-		v50 := x0 != x0
-		v52 := math.Float32bits(x0) | uint32(0x400000)
-		v53 := v49
-		if v50 {
-			v53 = v52
+		v57 := float32(v46 * math.Float32frombits(v56))
+		v58 := math.Float32bits(v57)
+		if v49 {
+			v58 = v53
 		}
-		v54 = v53
+		v60 := float32(128) < x0
+		v62 := v58
+		if v60 {
+			v62 = uint32(0x7f800000)
+		}
+		v64 := x0 < float32(-151)
+		v65 := v62
+		if v64 {
+			v65 = uint32(0x0)
+		}
+		v66 := x0 != x0
+		v68 := math.Float32bits(x0) | uint32(0x400000)
+		v69 := v65
+		if v66 {
+			v69 = v68
+		}
+		v70 = v69
 	}
-	return math.Float32frombits(v54)
+	return math.Float32frombits(v70)
 }
 
 // exp264 is exp2 on float64, the steps of its program (see gen/registry/vmath.go).
@@ -1563,7 +1668,7 @@ func exp264(x0 float64) float64 {
 	v25 := math.FMA(v21, math.Float64frombits(v24), math.Float64frombits(v24))
 	v27 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
 	v29 := !(math.Float64frombits(v27) < float64(1021.5))
-	v60 := math.Float64bits(v25)
+	v76 := math.Float64bits(v25)
 	if v29 {
 		v31 := math.Float64bits(v3) & uint64(0xf)
 		v32 := exphi_64[math.Float64bits(v3)&0xf]
@@ -1578,27 +1683,48 @@ func exp264(x0 float64) float64 {
 		v43 := v38 - v39
 		v44 := v43 - uint64(0x1)
 		v45 := v44 << 52
-		v46 := float64(v35 * math.Float64frombits(v42))
-		v47 := float64(v46 * math.Float64frombits(v45))
-		v49 := float64(1024) < x0
-		v51 := math.Float64bits(v47)
-		if v49 {
-			v51 = uint64(0x7ff0000000000000)
+		v47 := x0 < float64(0)
+		v48 := float64(v35 * math.Float64frombits(v42))
+		v50 := v45 + uint64(0x2000000000000000)
+		v51 := v45
+		if v47 {
+			v51 = v50
 		}
-		v53 := x0 < float64(-1076)
-		v55 := v51
-		if v53 {
-			v55 = uint64(0x0)
+		v52 := float64(v48 * math.Float64frombits(v51))
+		v54 := v52 < float64(2.983336292480083e-154)
+		v55 := v47 && v54
+		v56 := !(v52 < float64(2.983336292480083e-154))
+		v57 := v47 && v56
+		v58 := float64(v52 + float64(2.983336292480083e-154))
+		v59 := math.Float64bits(v58) - uint64(0x2010000000000000)
+		v62 := uint64(0x3ff0000000000000)
+		if v57 {
+			v62 = uint64(0x1ff0000000000000)
 		}
-		v56 := x0 != x0
-		v58 := math.Float64bits(x0) | uint64(0x8000000000000)
-		v59 := v55
-		if v56 {
-			v59 = v58
+		v63 := float64(v52 * math.Float64frombits(v62))
+		v64 := math.Float64bits(v63)
+		if v55 {
+			v64 = v59
 		}
-		v60 = v59
+		v66 := float64(1024) < x0
+		v68 := v64
+		if v66 {
+			v68 = uint64(0x7ff0000000000000)
+		}
+		v70 := x0 < float64(-1076)
+		v71 := v68
+		if v70 {
+			v71 = uint64(0x0)
+		}
+		v72 := x0 != x0
+		v74 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v75 := v71
+		if v72 {
+			v75 = v74
+		}
+		v76 = v75
 	}
-	return math.Float64frombits(v60)
+	return math.Float64frombits(v76)
 }
 
 // expm132 is expm1 on float32, the steps of its program (see gen/registry/vmath.go).
@@ -2379,46 +2505,49 @@ func log1p64(x0 float64) float64 {
 
 // sigmoid32 is sigmoid on float32, the steps of its program (see gen/registry/vmath.go).
 func sigmoid32(x0 float32) float32 {
-	v2 := math.Float32bits(x0) | uint32(0x80000000)
-	v5 := fma32(math.Float32frombits(v2), float32(23.08312), float32(1.2582912e+07))
-	v6 := float32(v5 - float32(1.2582912e+07))
-	v9 := fma32(-v6, float32(0.04333496), math.Float32frombits(v2))
-	v10 := fma32(-v6, float32(-1.3262153e-05), v9)
-	v13 := fma32(float32(0.1666672), v10, float32(0.5000163))
-	v14 := float32(v10 * v10)
-	v15 := exptail_32[math.Float32bits(v5)&0xf]
-	v16 := float32(v10 + math.Float32frombits(v15))
-	v17 := fma32(v14, v13, v16)
-	v18 := exphi_32[math.Float32bits(v5)&0xf]
-	v19 := math.Float32bits(v5) << 19
-	v20 := v18 + v19
-	v21 := fma32(v17, math.Float32frombits(v20), math.Float32frombits(v20))
-	v22 := float32(math.Float32frombits(v20) - v21)
-	v23 := fma32(v17, math.Float32frombits(v20), v22)
-	v25 := float32(float32(1) + v21)
-	v26 := float32(float32(1) - v25)
-	v27 := float32(v26 + v21)
-	v28 := float32(v27 + v23)
-	v30 := x0 < float32(0)
-	v31 := float32(1)
-	if v30 {
-		v31 = v21
+	v2 := x0 < float32(0)
+	v4 := math.Float32bits(x0) | uint32(0x80000000)
+	v7 := uint32(0xc1a00000)
+	if v2 {
+		v7 = uint32(0xc2800000)
 	}
-	v32 := float32(0)
-	if v30 {
-		v32 = v23
+	v8 := max(math.Float32frombits(v4), math.Float32frombits(v7))
+	v11 := fma32(v8, float32(23.08312), float32(1.2582912e+07))
+	v12 := float32(v11 - float32(1.2582912e+07))
+	v15 := fma32(-v12, float32(0.04333496), v8)
+	v16 := fma32(-v12, float32(-1.3262153e-05), v15)
+	v19 := fma32(float32(0.1666672), v16, float32(0.5000163))
+	v20 := float32(v16 * v16)
+	v21 := exptail_32[math.Float32bits(v11)&0xf]
+	v22 := float32(v16 + math.Float32frombits(v21))
+	v23 := fma32(v20, v19, v22)
+	v24 := exphi_32[math.Float32bits(v11)&0xf]
+	v25 := math.Float32bits(v11) << 19
+	v26 := v24 + v25
+	v27 := fma32(v23, math.Float32frombits(v26), math.Float32frombits(v26))
+	v28 := float32(math.Float32frombits(v26) - v27)
+	v29 := fma32(v23, math.Float32frombits(v26), v28)
+	v31 := float32(float32(1) + v27)
+	v32 := float32(float32(1) - v31)
+	v33 := float32(v32 + v27)
+	v34 := float32(v33 + v29)
+	v35 := float32(1)
+	if v2 {
+		v35 = v27
 	}
-	v33 := float32(float32(1) / v25)
-	v34 := float32(v31 * v33)
-	v35 := fma32(-v34, v25, v31)
-	v36 := float32(v35 + v32)
-	v37 := fma32(-v34, v28, v36)
-	v38 := fma32(v37, v33, v34)
-	v40 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v42 := !(math.Float32frombits(v40) < float32(87.25))
-	v86 := math.Float32bits(v38)
-	if v42 {
-		v43 := x0 < float32(0)
+	v36 := float32(0)
+	if v2 {
+		v36 = v29
+	}
+	v37 := float32(float32(1) / v31)
+	v38 := float32(v35 * v37)
+	v39 := fma32(-v38, v31, v35)
+	v40 := float32(v39 + v36)
+	v41 := fma32(-v38, v34, v40)
+	v42 := fma32(v41, v37, v38)
+	v43 := !(float32(-64) < x0)
+	v100 := math.Float32bits(v42)
+	if v43 {
 		v44 := fma32(x0, float32(23.08312), float32(1.2582912e+07))
 		v45 := float32(v44 - float32(1.2582912e+07))
 		v46 := fma32(-v45, float32(0.04333496), x0)
@@ -2441,84 +2570,104 @@ func sigmoid32(x0 float32) float32 {
 		v66 := v61 - v62
 		v67 := v66 - uint32(0x1)
 		v68 := v67 << 23
-		v69 := float32(v58 * math.Float32frombits(v65))
-		v70 := float32(v69 * math.Float32frombits(v68))
-		v72 := float32(89) < x0
-		v74 := math.Float32bits(v70)
-		if v72 {
-			v74 = uint32(0x7f800000)
+		v69 := x0 < float32(0)
+		v70 := float32(v58 * math.Float32frombits(v65))
+		v72 := v68 + uint32(0x20000000)
+		v73 := v68
+		if v69 {
+			v73 = v72
 		}
-		v76 := x0 < float32(-105)
-		v77 := v74
-		if v76 {
-			v77 = uint32(0x0)
+		v74 := float32(v70 * math.Float32frombits(v73))
+		v76 := v74 < float32(2.1684043e-19)
+		v77 := v69 && v76
+		v78 := !(v74 < float32(2.1684043e-19))
+		v79 := v69 && v78
+		v80 := float32(v74 + float32(2.1684043e-19))
+		v81 := math.Float32bits(v80) - uint32(0x20800000)
+		v83 := uint32(0x3f800000)
+		if v79 {
+			v83 = uint32(0x1f800000)
 		}
-		v78 := x0 != x0
-		v80 := math.Float32bits(x0) | uint32(0x400000)
-		v81 := v77
-		if v78 {
-			v81 = v80
+		v84 := float32(v74 * math.Float32frombits(v83))
+		v85 := math.Float32bits(v84)
+		if v77 {
+			v85 = v81
 		}
-		v82 := uint32(0x3f800000)
-		if v43 {
-			v82 = v81
+		v87 := float32(89) < x0
+		v89 := v85
+		if v87 {
+			v89 = uint32(0x7f800000)
 		}
-		v83 := x0 != x0
-		v84 := math.Float32bits(x0) | uint32(0x400000)
-		v85 := v82
-		if v83 {
-			v85 = v84
+		v91 := x0 < float32(-105)
+		v92 := v89
+		if v91 {
+			v92 = uint32(0x0)
 		}
-		v86 = v85
+		v93 := x0 != x0
+		v95 := math.Float32bits(x0) | uint32(0x400000)
+		v96 := v92
+		if v93 {
+			v96 = v95
+		}
+		v97 := x0 != x0
+		v98 := math.Float32bits(x0) | uint32(0x400000)
+		v99 := v96
+		if v97 {
+			v99 = v98
+		}
+		v100 = v99
 	}
-	return math.Float32frombits(v86)
+	return math.Float32frombits(v100)
 }
 
 // sigmoid64 is sigmoid on float64, the steps of its program (see gen/registry/vmath.go).
 func sigmoid64(x0 float64) float64 {
-	v2 := math.Float64bits(x0) | uint64(0x8000000000000000)
-	v5 := math.FMA(math.Float64frombits(v2), float64(23.083120654223414), float64(6.755399441055744e+15))
-	v6 := float64(v5 - float64(6.755399441055744e+15))
-	v9 := math.FMA(-v6, float64(0.04332169877307024), math.Float64frombits(v2))
-	v10 := math.FMA(-v6, float64(1.1926343307941173e-11), v9)
-	v13 := math.FMA(float64(0.001388859175110862), v10, float64(0.008333473005576074))
-	v15 := math.FMA(v13, v10, float64(0.041666666693668065))
-	v17 := math.FMA(v15, v10, float64(0.1666666666438263))
-	v19 := math.FMA(v17, v10, float64(0.49999999999999595))
-	v20 := float64(v10 * v10)
-	v21 := exptail_64[math.Float64bits(v5)&0xf]
-	v22 := float64(v10 + math.Float64frombits(v21))
-	v23 := math.FMA(v20, v19, v22)
-	v24 := exphi_64[math.Float64bits(v5)&0xf]
-	v25 := math.Float64bits(v5) << 48
-	v26 := v24 + v25
-	v27 := math.FMA(v23, math.Float64frombits(v26), math.Float64frombits(v26))
-	v28 := float64(math.Float64frombits(v26) - v27)
-	v29 := math.FMA(v23, math.Float64frombits(v26), v28)
-	v31 := float64(float64(1) + v27)
-	v32 := float64(float64(1) - v31)
-	v33 := float64(v32 + v27)
-	v34 := float64(v33 + v29)
-	v36 := x0 < float64(0)
-	v37 := float64(1)
-	if v36 {
-		v37 = v27
+	v2 := x0 < float64(0)
+	v4 := math.Float64bits(x0) | uint64(0x8000000000000000)
+	v7 := uint64(0xc044000000000000)
+	if v2 {
+		v7 = uint64(0xc084f00000000000)
 	}
-	v38 := float64(0)
-	if v36 {
-		v38 = v29
+	v8 := max(math.Float64frombits(v4), math.Float64frombits(v7))
+	v11 := math.FMA(v8, float64(23.083120654223414), float64(6.755399441055744e+15))
+	v12 := float64(v11 - float64(6.755399441055744e+15))
+	v15 := math.FMA(-v12, float64(0.04332169877307024), v8)
+	v16 := math.FMA(-v12, float64(1.1926343307941173e-11), v15)
+	v19 := math.FMA(float64(0.001388859175110862), v16, float64(0.008333473005576074))
+	v21 := math.FMA(v19, v16, float64(0.041666666693668065))
+	v23 := math.FMA(v21, v16, float64(0.1666666666438263))
+	v25 := math.FMA(v23, v16, float64(0.49999999999999595))
+	v26 := float64(v16 * v16)
+	v27 := exptail_64[math.Float64bits(v11)&0xf]
+	v28 := float64(v16 + math.Float64frombits(v27))
+	v29 := math.FMA(v26, v25, v28)
+	v30 := exphi_64[math.Float64bits(v11)&0xf]
+	v31 := math.Float64bits(v11) << 48
+	v32 := v30 + v31
+	v33 := math.FMA(v29, math.Float64frombits(v32), math.Float64frombits(v32))
+	v34 := float64(math.Float64frombits(v32) - v33)
+	v35 := math.FMA(v29, math.Float64frombits(v32), v34)
+	v37 := float64(float64(1) + v33)
+	v38 := float64(float64(1) - v37)
+	v39 := float64(v38 + v33)
+	v40 := float64(v39 + v35)
+	v41 := float64(1)
+	if v2 {
+		v41 = v33
 	}
-	v39 := float64(float64(1) / v31)
-	v40 := float64(v37 * v39)
-	v41 := math.FMA(-v40, v31, v37)
-	v42 := float64(v41 + v38)
-	v43 := math.FMA(-v40, v34, v42)
-	v44 := math.FMA(v43, v39, v40)
-	v46 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
-	v48 := !(math.Float64frombits(v46) < float64(708.25))
-	v95 := math.Float64bits(v44)
-	if v48 {
-		v49 := x0 < float64(0)
+	v42 := float64(0)
+	if v2 {
+		v42 = v35
+	}
+	v43 := float64(float64(1) / v37)
+	v44 := float64(v41 * v43)
+	v45 := math.FMA(-v44, v37, v41)
+	v46 := float64(v45 + v42)
+	v47 := math.FMA(-v44, v40, v46)
+	v48 := math.FMA(v47, v43, v44)
+	v49 := !(float64(-670) < x0)
+	v109 := math.Float64bits(v48)
+	if v49 {
 		v50 := math.FMA(x0, float64(23.083120654223414), float64(6.755399441055744e+15))
 		v51 := float64(v50 - float64(6.755399441055744e+15))
 		v52 := math.FMA(-v51, float64(0.04332169877307024), x0)
@@ -2544,169 +2693,188 @@ func sigmoid64(x0 float64) float64 {
 		v75 := v70 - v71
 		v76 := v75 - uint64(0x1)
 		v77 := v76 << 52
-		v78 := float64(v67 * math.Float64frombits(v74))
-		v79 := float64(v78 * math.Float64frombits(v77))
-		v81 := float64(710) < x0
-		v83 := math.Float64bits(v79)
-		if v81 {
-			v83 = uint64(0x7ff0000000000000)
+		v78 := x0 < float64(0)
+		v79 := float64(v67 * math.Float64frombits(v74))
+		v81 := v77 + uint64(0x2000000000000000)
+		v82 := v77
+		if v78 {
+			v82 = v81
 		}
-		v85 := x0 < float64(-746)
-		v86 := v83
-		if v85 {
-			v86 = uint64(0x0)
+		v83 := float64(v79 * math.Float64frombits(v82))
+		v85 := v83 < float64(2.983336292480083e-154)
+		v86 := v78 && v85
+		v87 := !(v83 < float64(2.983336292480083e-154))
+		v88 := v78 && v87
+		v89 := float64(v83 + float64(2.983336292480083e-154))
+		v90 := math.Float64bits(v89) - uint64(0x2010000000000000)
+		v92 := uint64(0x3ff0000000000000)
+		if v88 {
+			v92 = uint64(0x1ff0000000000000)
 		}
-		v87 := x0 != x0
-		v89 := math.Float64bits(x0) | uint64(0x8000000000000)
-		v90 := v86
-		if v87 {
-			v90 = v89
+		v93 := float64(v83 * math.Float64frombits(v92))
+		v94 := math.Float64bits(v93)
+		if v86 {
+			v94 = v90
 		}
-		v91 := uint64(0x3ff0000000000000)
-		if v49 {
-			v91 = v90
+		v96 := float64(710) < x0
+		v98 := v94
+		if v96 {
+			v98 = uint64(0x7ff0000000000000)
 		}
-		v92 := x0 != x0
-		v93 := math.Float64bits(x0) | uint64(0x8000000000000)
-		v94 := v91
-		if v92 {
-			v94 = v93
+		v100 := x0 < float64(-746)
+		v101 := v98
+		if v100 {
+			v101 = uint64(0x0)
 		}
-		v95 = v94
+		v102 := x0 != x0
+		v104 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v105 := v101
+		if v102 {
+			v105 = v104
+		}
+		v106 := x0 != x0
+		v107 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v108 := v105
+		if v106 {
+			v108 = v107
+		}
+		v109 = v108
 	}
-	return math.Float64frombits(v95)
+	return math.Float64frombits(v109)
 }
 
 // tanh32 is tanh on float32, the steps of its program (see gen/registry/vmath.go).
 func tanh32(x0 float32) float32 {
 	v3 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v5 := float32(x0 * float32(2))
-	v6 := math.Float32bits(v5) | uint32(0x80000000)
-	v9 := fma32(math.Float32frombits(v6), float32(23.08312), float32(1.2582912e+07))
-	v10 := float32(v9 - float32(1.2582912e+07))
-	v13 := fma32(-v10, float32(0.04333496), math.Float32frombits(v6))
-	v14 := fma32(-v10, float32(-1.3262153e-05), v13)
-	v17 := fma32(float32(0.1666672), v14, float32(0.5000163))
-	v18 := float32(v14 * v14)
-	v19 := exptail_32[math.Float32bits(v9)&0xf]
-	v20 := float32(v14 + math.Float32frombits(v19))
-	v21 := fma32(v18, v17, v20)
-	v22 := exphi_32[math.Float32bits(v9)&0xf]
-	v23 := math.Float32bits(v9) << 19
-	v24 := v22 + v23
-	v25 := fma32(v21, math.Float32frombits(v24), math.Float32frombits(v24))
-	v26 := float32(math.Float32frombits(v24) - v25)
-	v27 := fma32(v21, math.Float32frombits(v24), v26)
-	v29 := float32(float32(1) - v25)
-	v30 := float32(float32(1) - v29)
-	v31 := float32(v30 - v25)
-	v32 := float32(v31 - v27)
-	v33 := float32(float32(1) + v25)
-	v34 := float32(float32(1) - v33)
-	v35 := float32(v34 + v25)
-	v36 := float32(v35 + v27)
-	v37 := float32(float32(1) / v33)
-	v38 := float32(v29 * v37)
-	v39 := fma32(-v38, v33, v29)
-	v40 := float32(v39 + v32)
-	v41 := fma32(-v38, v36, v40)
-	v42 := fma32(v41, v37, v38)
-	v44 := math.Float32frombits(v3) < float32(9.125)
-	v45 := float32(1)
-	if v44 {
-		v45 = v42
+	v5 := min(math.Float32frombits(v3), float32(9.125))
+	v7 := float32(v5 * float32(2))
+	v8 := math.Float32bits(v7) | uint32(0x80000000)
+	v11 := fma32(math.Float32frombits(v8), float32(23.08312), float32(1.2582912e+07))
+	v12 := float32(v11 - float32(1.2582912e+07))
+	v15 := fma32(-v12, float32(0.04333496), math.Float32frombits(v8))
+	v16 := fma32(-v12, float32(-1.3262153e-05), v15)
+	v19 := fma32(float32(0.1666672), v16, float32(0.5000163))
+	v20 := float32(v16 * v16)
+	v21 := exptail_32[math.Float32bits(v11)&0xf]
+	v22 := float32(v16 + math.Float32frombits(v21))
+	v23 := fma32(v20, v19, v22)
+	v24 := exphi_32[math.Float32bits(v11)&0xf]
+	v25 := math.Float32bits(v11) << 19
+	v26 := v24 + v25
+	v27 := fma32(v23, math.Float32frombits(v26), math.Float32frombits(v26))
+	v28 := float32(math.Float32frombits(v26) - v27)
+	v29 := fma32(v23, math.Float32frombits(v26), v28)
+	v31 := float32(float32(1) - v27)
+	v32 := float32(float32(1) - v31)
+	v33 := float32(v32 - v27)
+	v34 := float32(v33 - v29)
+	v35 := float32(float32(1) + v27)
+	v36 := float32(float32(1) - v35)
+	v37 := float32(v36 + v27)
+	v38 := float32(v37 + v29)
+	v39 := float32(float32(1) / v35)
+	v40 := float32(v31 * v39)
+	v41 := fma32(-v40, v35, v31)
+	v42 := float32(v41 + v34)
+	v43 := fma32(-v40, v38, v42)
+	v44 := fma32(v43, v39, v40)
+	v45 := math.Float32frombits(v3) < float32(9.125)
+	v46 := float32(1)
+	if v45 {
+		v46 = v44
 	}
-	v47 := math.Float32frombits(v3) < float32(0.25)
-	v60 := v45
-	if v47 {
-		v48 := float32(x0 * x0)
-		v51 := fma32(float32(-0.008226678), v48, float32(0.02182619))
-		v53 := fma32(v51, v48, float32(-0.053966906))
-		v55 := fma32(v53, v48, float32(0.13333331))
-		v57 := fma32(v55, v48, float32(-0.33333334))
-		v58 := float32(v48 * x0)
-		v59 := fma32(v58, v57, x0)
-		v60 = v59
+	v48 := math.Float32frombits(v3) < float32(0.25)
+	v61 := v46
+	if v48 {
+		v49 := float32(x0 * x0)
+		v52 := fma32(float32(-0.008226678), v49, float32(0.02182619))
+		v54 := fma32(v52, v49, float32(-0.053966906))
+		v56 := fma32(v54, v49, float32(0.13333331))
+		v58 := fma32(v56, v49, float32(-0.33333334))
+		v59 := float32(v49 * x0)
+		v60 := fma32(v59, v58, x0)
+		v61 = v60
 	}
-	v61 := math.Float32bits(x0) & uint32(0x80000000)
-	v62 := math.Float32bits(v60) | v61
-	v63 := x0 != x0
-	v65 := math.Float32bits(x0) | uint32(0x400000)
-	v66 := v62
-	if v63 {
-		v66 = v65
+	v62 := math.Float32bits(x0) & uint32(0x80000000)
+	v63 := math.Float32bits(v61) | v62
+	v64 := x0 != x0
+	v66 := math.Float32bits(x0) | uint32(0x400000)
+	v67 := v63
+	if v64 {
+		v67 = v66
 	}
-	return math.Float32frombits(v66)
+	return math.Float32frombits(v67)
 }
 
 // tanh64 is tanh on float64, the steps of its program (see gen/registry/vmath.go).
 func tanh64(x0 float64) float64 {
 	v3 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
-	v5 := float64(x0 * float64(2))
-	v6 := math.Float64bits(v5) | uint64(0x8000000000000000)
-	v9 := math.FMA(math.Float64frombits(v6), float64(23.083120654223414), float64(6.755399441055744e+15))
-	v10 := float64(v9 - float64(6.755399441055744e+15))
-	v13 := math.FMA(-v10, float64(0.04332169877307024), math.Float64frombits(v6))
-	v14 := math.FMA(-v10, float64(1.1926343307941173e-11), v13)
-	v17 := math.FMA(float64(0.001388859175110862), v14, float64(0.008333473005576074))
-	v19 := math.FMA(v17, v14, float64(0.041666666693668065))
-	v21 := math.FMA(v19, v14, float64(0.1666666666438263))
-	v23 := math.FMA(v21, v14, float64(0.49999999999999595))
-	v24 := float64(v14 * v14)
-	v25 := exptail_64[math.Float64bits(v9)&0xf]
-	v26 := float64(v14 + math.Float64frombits(v25))
-	v27 := math.FMA(v24, v23, v26)
-	v28 := exphi_64[math.Float64bits(v9)&0xf]
-	v29 := math.Float64bits(v9) << 48
-	v30 := v28 + v29
-	v31 := math.FMA(v27, math.Float64frombits(v30), math.Float64frombits(v30))
-	v32 := float64(math.Float64frombits(v30) - v31)
-	v33 := math.FMA(v27, math.Float64frombits(v30), v32)
-	v35 := float64(float64(1) - v31)
-	v36 := float64(float64(1) - v35)
-	v37 := float64(v36 - v31)
-	v38 := float64(v37 - v33)
-	v39 := float64(float64(1) + v31)
-	v40 := float64(float64(1) - v39)
-	v41 := float64(v40 + v31)
-	v42 := float64(v41 + v33)
-	v43 := float64(float64(1) / v39)
-	v44 := float64(v35 * v43)
-	v45 := math.FMA(-v44, v39, v35)
-	v46 := float64(v45 + v38)
-	v47 := math.FMA(-v44, v42, v46)
-	v48 := math.FMA(v47, v43, v44)
-	v50 := math.Float64frombits(v3) < float64(19.125)
-	v51 := float64(1)
-	if v50 {
-		v51 = v48
+	v5 := min(math.Float64frombits(v3), float64(19.125))
+	v7 := float64(v5 * float64(2))
+	v8 := math.Float64bits(v7) | uint64(0x8000000000000000)
+	v11 := math.FMA(math.Float64frombits(v8), float64(23.083120654223414), float64(6.755399441055744e+15))
+	v12 := float64(v11 - float64(6.755399441055744e+15))
+	v15 := math.FMA(-v12, float64(0.04332169877307024), math.Float64frombits(v8))
+	v16 := math.FMA(-v12, float64(1.1926343307941173e-11), v15)
+	v19 := math.FMA(float64(0.001388859175110862), v16, float64(0.008333473005576074))
+	v21 := math.FMA(v19, v16, float64(0.041666666693668065))
+	v23 := math.FMA(v21, v16, float64(0.1666666666438263))
+	v25 := math.FMA(v23, v16, float64(0.49999999999999595))
+	v26 := float64(v16 * v16)
+	v27 := exptail_64[math.Float64bits(v11)&0xf]
+	v28 := float64(v16 + math.Float64frombits(v27))
+	v29 := math.FMA(v26, v25, v28)
+	v30 := exphi_64[math.Float64bits(v11)&0xf]
+	v31 := math.Float64bits(v11) << 48
+	v32 := v30 + v31
+	v33 := math.FMA(v29, math.Float64frombits(v32), math.Float64frombits(v32))
+	v34 := float64(math.Float64frombits(v32) - v33)
+	v35 := math.FMA(v29, math.Float64frombits(v32), v34)
+	v37 := float64(float64(1) - v33)
+	v38 := float64(float64(1) - v37)
+	v39 := float64(v38 - v33)
+	v40 := float64(v39 - v35)
+	v41 := float64(float64(1) + v33)
+	v42 := float64(float64(1) - v41)
+	v43 := float64(v42 + v33)
+	v44 := float64(v43 + v35)
+	v45 := float64(float64(1) / v41)
+	v46 := float64(v37 * v45)
+	v47 := math.FMA(-v46, v41, v37)
+	v48 := float64(v47 + v40)
+	v49 := math.FMA(-v46, v44, v48)
+	v50 := math.FMA(v49, v45, v46)
+	v51 := math.Float64frombits(v3) < float64(19.125)
+	v52 := float64(1)
+	if v51 {
+		v52 = v50
 	}
-	v53 := math.Float64frombits(v3) < float64(0.25)
-	v76 := v51
-	if v53 {
-		v54 := float64(x0 * x0)
-		v57 := math.FMA(float64(8.439299030158577e-05), v54, float64(-0.00023731598930502932))
-		v59 := math.FMA(v57, v54, float64(0.0005898773218888107))
-		v61 := math.FMA(v59, v54, float64(-0.0014558266440348432))
-		v63 := math.FMA(v61, v54, float64(0.003592127780119066))
-		v65 := math.FMA(v63, v54, float64(-0.008863235524465071))
-		v67 := math.FMA(v65, v54, float64(0.021869488536083847))
-		v69 := math.FMA(v67, v54, float64(-0.05396825396825343))
-		v71 := math.FMA(v69, v54, float64(0.13333333333333333))
-		v73 := math.FMA(v71, v54, float64(-0.3333333333333333))
-		v74 := float64(v54 * x0)
-		v75 := math.FMA(v74, v73, x0)
-		v76 = v75
+	v54 := math.Float64frombits(v3) < float64(0.25)
+	v77 := v52
+	if v54 {
+		v55 := float64(x0 * x0)
+		v58 := math.FMA(float64(8.439299030158577e-05), v55, float64(-0.00023731598930502932))
+		v60 := math.FMA(v58, v55, float64(0.0005898773218888107))
+		v62 := math.FMA(v60, v55, float64(-0.0014558266440348432))
+		v64 := math.FMA(v62, v55, float64(0.003592127780119066))
+		v66 := math.FMA(v64, v55, float64(-0.008863235524465071))
+		v68 := math.FMA(v66, v55, float64(0.021869488536083847))
+		v70 := math.FMA(v68, v55, float64(-0.05396825396825343))
+		v72 := math.FMA(v70, v55, float64(0.13333333333333333))
+		v74 := math.FMA(v72, v55, float64(-0.3333333333333333))
+		v75 := float64(v55 * x0)
+		v76 := math.FMA(v75, v74, x0)
+		v77 = v76
 	}
-	v77 := math.Float64bits(x0) & uint64(0x8000000000000000)
-	v78 := math.Float64bits(v76) | v77
-	v79 := x0 != x0
-	v81 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v82 := v78
-	if v79 {
-		v82 = v81
+	v78 := math.Float64bits(x0) & uint64(0x8000000000000000)
+	v79 := math.Float64bits(v77) | v78
+	v80 := x0 != x0
+	v82 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v83 := v79
+	if v80 {
+		v83 = v82
 	}
-	return math.Float64frombits(v82)
+	return math.Float64frombits(v83)
 }
 
 // erf32 is erf on float32, the steps of its program (see gen/registry/vmath.go).

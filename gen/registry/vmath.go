@@ -559,10 +559,15 @@ func (b *mathBuilder) expm1HL(x int) (int, int) {
 }
 
 // expm1Program is e^x - 1 (see expm1HL), relatively accurate near 0.
+// From -sigmoidOne down, where e^x is under half an ulp of -1 and the
+// result -1, x is taken as -sigmoidOne: e^x would be subnormal further
+// down, which costs Intel CPUs a microcode assist per step (expm1 over
+// [-97.5, -80] ran 5.7 ns per element on a Xeon model 167, 0.57 over
+// [-10, 10]).
 func expm1Program(t Type) *MathProgram {
 	b := newMath("expm1", t, 1)
 	x := b.in(0)
-	h, l := b.expm1HL(x)
+	h, l := b.expm1HL(b.max(x, b.f(-sigmoidOne(t))))
 	inf := b.f(bitsOf(t).inf)
 	r := b.sel(b.eq(h, inf), inf, b.add(h, l)) // Inf - 1 has no rounding error
 	return b.finish(b.sel(b.eq(x, b.f(0)), x, r))

@@ -27,7 +27,7 @@ func (b *mathBuilder) quotient(nh, nl, dh, dl int) int {
 // quotient, so that the one rounding that matters is the last. From
 // -sigmoidTiny down (a block), exp's e^x (0 or subnormal where exp's
 // range ends): v/(1 + v) differs from v by a relative v there, under
-// 2^-92 (float64: 2^-966), so that exp's error bound holds for it; a NaN
+// 2^-62 (float64: 2^-505), so that exp's error bound holds for it; a NaN
 // quieted.
 //
 // The argument of e^-|x| is kept from making subnormal numbers where the
@@ -35,8 +35,10 @@ func (b *mathBuilder) quotient(nh, nl, dh, dl int) int {
 // each (sigmoid over x in [80, 97.5] took 6.9 ns per element on a Xeon
 // model 167, against 0.39 over [-10, 10]): from sigmoidOne on, where the
 // result is 1, |x| is taken as sigmoidOne, and below -sigmoidTiny, where
-// the block gives the results, as sigmoidTiny (vl, the rounding error of
-// vh, is subnormal from x = -70.7 on, float64 -671.7).
+// the block gives the results, as sigmoidTiny: there the quotient's
+// product of v and its low part, about v^2, is normal (float32 v^2 is
+// subnormal from x = -43.7 on, float64 from -354; vl, the rounding error
+// of vh, from -70.7 and -671.7).
 func sigmoidProgram(t Type) *MathProgram {
 	b := newMath("sigmoid", t, 1)
 	fb := bitsOf(t)
@@ -65,13 +67,12 @@ func sigmoidOne(t Type) float64 {
 }
 
 // sigmoidTiny is where sigmoid's block starts, -sigmoidTiny: e^x is
-// normal from there to the common path (exp's block gives it), and vl
-// normal above it.
+// normal from there to the common path, and v^2 above it.
 func sigmoidTiny(t Type) float64 {
 	if t.Bits == 64 {
-		return 670
+		return 350
 	}
-	return 64
+	return 43
 }
 
 // tanhProgram is tanh x: below tanhSmall in magnitude x + x^3*P(x^2)

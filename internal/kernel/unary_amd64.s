@@ -4787,29 +4787,29 @@ expm1VF32AVX2_loop2:
 	VMAXPS       expm132consts<>+0(SB), Y0, Y0
 	VMOVUPS      32(SI)(R8*4), Y1
 	VMAXPS       expm132consts<>+0(SB), Y1, Y1
-	VMINPS       expm132consts<>+64(SB), Y0, Y0
-	VMINPS       expm132consts<>+64(SB), Y1, Y1
-	VMOVUPS      expm132consts<>+128(SB), Y2
-	VFMADD213PS  expm132consts<>+192(SB), Y0, Y2
-	VMOVUPS      expm132consts<>+128(SB), Y3
-	VFMADD213PS  expm132consts<>+192(SB), Y1, Y3
-	VSUBPS       expm132consts<>+192(SB), Y2, Y4
-	VSUBPS       expm132consts<>+192(SB), Y3, Y5
-	VFNMADD231PS expm132consts<>+256(SB), Y4, Y0
-	VFNMADD231PS expm132consts<>+256(SB), Y5, Y1
-	VMOVUPS      expm132consts<>+320(SB), Y6
+	VMAXPS       expm132consts<>+64(SB), Y0, Y0
+	VMAXPS       expm132consts<>+64(SB), Y1, Y1
+	VMINPS       expm132consts<>+128(SB), Y0, Y0
+	VMINPS       expm132consts<>+128(SB), Y1, Y1
+	VMOVUPS      expm132consts<>+192(SB), Y2
+	VFMADD213PS  expm132consts<>+256(SB), Y0, Y2
+	VMOVUPS      expm132consts<>+192(SB), Y3
+	VFMADD213PS  expm132consts<>+256(SB), Y1, Y3
+	VSUBPS       expm132consts<>+256(SB), Y2, Y4
+	VSUBPS       expm132consts<>+256(SB), Y3, Y5
+	VFNMADD231PS expm132consts<>+320(SB), Y4, Y0
+	VFNMADD231PS expm132consts<>+320(SB), Y5, Y1
+	VMOVUPS      expm132consts<>+384(SB), Y6
 	VFNMADD213PS Y0, Y4, Y6
-	VMOVUPS      expm132consts<>+320(SB), Y7
+	VMOVUPS      expm132consts<>+384(SB), Y7
 	VFNMADD213PS Y1, Y5, Y7
 	VSUBPS       Y6, Y0, Y0
 	VSUBPS       Y7, Y1, Y1
-	VFNMADD231PS expm132consts<>+320(SB), Y4, Y0
-	VFNMADD231PS expm132consts<>+320(SB), Y5, Y1
-	VMOVUPS      expm132consts<>+384(SB), Y4
-	VFMADD213PS  expm132consts<>+448(SB), Y6, Y4
-	VMOVUPS      expm132consts<>+384(SB), Y5
-	VFMADD213PS  expm132consts<>+448(SB), Y7, Y5
+	VFNMADD231PS expm132consts<>+384(SB), Y4, Y0
+	VFNMADD231PS expm132consts<>+384(SB), Y5, Y1
+	VMOVUPS      expm132consts<>+448(SB), Y4
 	VFMADD213PS  expm132consts<>+512(SB), Y6, Y4
+	VMOVUPS      expm132consts<>+448(SB), Y5
 	VFMADD213PS  expm132consts<>+512(SB), Y7, Y5
 	VFMADD213PS  expm132consts<>+576(SB), Y6, Y4
 	VFMADD213PS  expm132consts<>+576(SB), Y7, Y5
@@ -4819,34 +4819,36 @@ expm1VF32AVX2_loop2:
 	VFMADD213PS  expm132consts<>+704(SB), Y7, Y5
 	VFMADD213PS  expm132consts<>+768(SB), Y6, Y4
 	VFMADD213PS  expm132consts<>+768(SB), Y7, Y5
+	VFMADD213PS  expm132consts<>+832(SB), Y6, Y4
+	VFMADD213PS  expm132consts<>+832(SB), Y7, Y5
 	VMULPS       Y6, Y6, Y8
 	VMULPS       Y7, Y7, Y9
 	VFMADD231PS  Y6, Y0, Y0
 	VFMADD231PS  Y7, Y1, Y1
 	VFMADD231PS  Y8, Y4, Y0
 	VFMADD231PS  Y9, Y5, Y1
-	VADDPS       expm132consts<>+832(SB), Y6, Y4
-	VADDPS       expm132consts<>+832(SB), Y7, Y5
-	VMOVUPS      expm132consts<>+832(SB), Y8
+	VADDPS       expm132consts<>+896(SB), Y6, Y4
+	VADDPS       expm132consts<>+896(SB), Y7, Y5
+	VMOVUPS      expm132consts<>+896(SB), Y8
 	VSUBPS       Y4, Y8, Y8
-	VMOVUPS      expm132consts<>+832(SB), Y9
+	VMOVUPS      expm132consts<>+896(SB), Y9
 	VSUBPS       Y5, Y9, Y9
 	VADDPS       Y6, Y8, Y8
 	VADDPS       Y7, Y9, Y9
 	VADDPS       Y0, Y8, Y8
 	VADDPS       Y1, Y9, Y9
-	VPSUBD       expm132consts<>+896(SB), Y2, Y2
-	VPSUBD       expm132consts<>+896(SB), Y3, Y3
+	VPSUBD       expm132consts<>+960(SB), Y2, Y2
+	VPSUBD       expm132consts<>+960(SB), Y3, Y3
 	VPSRLD       $0x01, Y2, Y0
 	VPSRLD       $0x01, Y3, Y1
-	VPSUBD       expm132consts<>+960(SB), Y0, Y6
-	VPSUBD       expm132consts<>+960(SB), Y1, Y7
+	VPSUBD       expm132consts<>+1024(SB), Y0, Y6
+	VPSUBD       expm132consts<>+1024(SB), Y1, Y7
 	VPSLLD       $0x17, Y6, Y6
 	VPSLLD       $0x17, Y7, Y7
 	VPSUBD       Y0, Y2, Y2
 	VPSUBD       Y1, Y3, Y3
-	VPSUBD       expm132consts<>+960(SB), Y2, Y2
-	VPSUBD       expm132consts<>+960(SB), Y3, Y3
+	VPSUBD       expm132consts<>+1024(SB), Y2, Y2
+	VPSUBD       expm132consts<>+1024(SB), Y3, Y3
 	VPSLLD       $0x17, Y2, Y2
 	VPSLLD       $0x17, Y3, Y3
 	VADDPS       Y8, Y4, Y0
@@ -4859,17 +4861,17 @@ expm1VF32AVX2_loop2:
 	VMULPS       Y7, Y1, Y1
 	VMULPS       Y2, Y0, Y0
 	VMULPS       Y3, Y1, Y1
-	VADDPS       expm132consts<>+1024(SB), Y0, Y8
-	VADDPS       expm132consts<>+1024(SB), Y1, Y9
+	VADDPS       expm132consts<>+1088(SB), Y0, Y8
+	VADDPS       expm132consts<>+1088(SB), Y1, Y9
 	VSUBPS       Y0, Y8, Y10
 	VSUBPS       Y1, Y9, Y11
 	VSUBPS       Y10, Y8, Y12
 	VSUBPS       Y11, Y9, Y13
 	VSUBPS       Y12, Y0, Y0
 	VSUBPS       Y13, Y1, Y1
-	VMOVUPS      expm132consts<>+1024(SB), Y12
+	VMOVUPS      expm132consts<>+1088(SB), Y12
 	VSUBPS       Y10, Y12, Y10
-	VMOVUPS      expm132consts<>+1024(SB), Y12
+	VMOVUPS      expm132consts<>+1088(SB), Y12
 	VSUBPS       Y11, Y12, Y11
 	VADDPS       Y10, Y0, Y0
 	VADDPS       Y11, Y1, Y1
@@ -4879,16 +4881,16 @@ expm1VF32AVX2_loop2:
 	VMULPS       Y3, Y5, Y5
 	VADDPS       Y4, Y0, Y0
 	VADDPS       Y5, Y1, Y1
-	VCMPPS       $0x00, expm132consts<>+1088(SB), Y8, Y2
-	VCMPPS       $0x00, expm132consts<>+1088(SB), Y9, Y3
+	VCMPPS       $0x00, expm132consts<>+1152(SB), Y8, Y2
+	VCMPPS       $0x00, expm132consts<>+1152(SB), Y9, Y3
 	VADDPS       Y0, Y8, Y8
 	VADDPS       Y1, Y9, Y9
-	VBLENDVPS    Y2, expm132consts<>+1088(SB), Y8, Y8
-	VBLENDVPS    Y3, expm132consts<>+1088(SB), Y9, Y9
+	VBLENDVPS    Y2, expm132consts<>+1152(SB), Y8, Y8
+	VBLENDVPS    Y3, expm132consts<>+1152(SB), Y9, Y9
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x00, expm132consts<>+1152(SB), Y0, Y0
+	VCMPPS       $0x00, expm132consts<>+1216(SB), Y0, Y0
 	VMOVUPS      32(SI)(R8*4), Y1
-	VCMPPS       $0x00, expm132consts<>+1152(SB), Y1, Y1
+	VCMPPS       $0x00, expm132consts<>+1216(SB), Y1, Y1
 	VBLENDVPS    Y0, (SI)(R8*4), Y8, Y8
 	VBLENDVPS    Y1, 32(SI)(R8*4), Y9, Y9
 	VMOVUPS      (SI)(R8*4), Y0
@@ -4896,9 +4898,9 @@ expm1VF32AVX2_loop2:
 	VMOVUPS      32(SI)(R8*4), Y1
 	VCMPPS       $0x03, 32(SI)(R8*4), Y1, Y1
 	VMOVUPS      (SI)(R8*4), Y2
-	VPOR         expm132consts<>+1216(SB), Y2, Y2
+	VPOR         expm132consts<>+1280(SB), Y2, Y2
 	VMOVUPS      32(SI)(R8*4), Y3
-	VPOR         expm132consts<>+1216(SB), Y3, Y3
+	VPOR         expm132consts<>+1280(SB), Y3, Y3
 	VBLENDVPS    Y0, Y2, Y8, Y2
 	VBLENDVPS    Y1, Y3, Y9, Y3
 	VMOVUPS      Y2, (DX)(R8*4)
@@ -4913,62 +4915,63 @@ expm1VF32AVX2_loop1:
 	JB           expm1VF32AVX2_after1
 	VMOVUPS      (SI)(R8*4), Y0
 	VMAXPS       expm132consts<>+0(SB), Y0, Y0
-	VMINPS       expm132consts<>+64(SB), Y0, Y0
-	VMOVUPS      expm132consts<>+128(SB), Y1
-	VFMADD213PS  expm132consts<>+192(SB), Y0, Y1
-	VSUBPS       expm132consts<>+192(SB), Y1, Y2
-	VFNMADD231PS expm132consts<>+256(SB), Y2, Y0
-	VMOVUPS      expm132consts<>+320(SB), Y3
+	VMAXPS       expm132consts<>+64(SB), Y0, Y0
+	VMINPS       expm132consts<>+128(SB), Y0, Y0
+	VMOVUPS      expm132consts<>+192(SB), Y1
+	VFMADD213PS  expm132consts<>+256(SB), Y0, Y1
+	VSUBPS       expm132consts<>+256(SB), Y1, Y2
+	VFNMADD231PS expm132consts<>+320(SB), Y2, Y0
+	VMOVUPS      expm132consts<>+384(SB), Y3
 	VFNMADD213PS Y0, Y2, Y3
 	VSUBPS       Y3, Y0, Y0
-	VFNMADD231PS expm132consts<>+320(SB), Y2, Y0
-	VMOVUPS      expm132consts<>+384(SB), Y2
-	VFMADD213PS  expm132consts<>+448(SB), Y3, Y2
+	VFNMADD231PS expm132consts<>+384(SB), Y2, Y0
+	VMOVUPS      expm132consts<>+448(SB), Y2
 	VFMADD213PS  expm132consts<>+512(SB), Y3, Y2
 	VFMADD213PS  expm132consts<>+576(SB), Y3, Y2
 	VFMADD213PS  expm132consts<>+640(SB), Y3, Y2
 	VFMADD213PS  expm132consts<>+704(SB), Y3, Y2
 	VFMADD213PS  expm132consts<>+768(SB), Y3, Y2
+	VFMADD213PS  expm132consts<>+832(SB), Y3, Y2
 	VMULPS       Y3, Y3, Y4
 	VFMADD231PS  Y3, Y0, Y0
 	VFMADD231PS  Y4, Y2, Y0
-	VADDPS       expm132consts<>+832(SB), Y3, Y2
-	VMOVUPS      expm132consts<>+832(SB), Y4
+	VADDPS       expm132consts<>+896(SB), Y3, Y2
+	VMOVUPS      expm132consts<>+896(SB), Y4
 	VSUBPS       Y2, Y4, Y4
 	VADDPS       Y3, Y4, Y4
 	VADDPS       Y0, Y4, Y4
-	VPSUBD       expm132consts<>+896(SB), Y1, Y1
+	VPSUBD       expm132consts<>+960(SB), Y1, Y1
 	VPSRLD       $0x01, Y1, Y0
-	VPSUBD       expm132consts<>+960(SB), Y0, Y3
+	VPSUBD       expm132consts<>+1024(SB), Y0, Y3
 	VPSLLD       $0x17, Y3, Y3
 	VPSUBD       Y0, Y1, Y1
-	VPSUBD       expm132consts<>+960(SB), Y1, Y1
+	VPSUBD       expm132consts<>+1024(SB), Y1, Y1
 	VPSLLD       $0x17, Y1, Y1
 	VADDPS       Y4, Y2, Y0
 	VSUBPS       Y0, Y2, Y2
 	VADDPS       Y4, Y2, Y2
 	VMULPS       Y3, Y0, Y0
 	VMULPS       Y1, Y0, Y0
-	VADDPS       expm132consts<>+1024(SB), Y0, Y4
+	VADDPS       expm132consts<>+1088(SB), Y0, Y4
 	VSUBPS       Y0, Y4, Y5
 	VSUBPS       Y5, Y4, Y6
 	VSUBPS       Y6, Y0, Y0
-	VMOVUPS      expm132consts<>+1024(SB), Y6
+	VMOVUPS      expm132consts<>+1088(SB), Y6
 	VSUBPS       Y5, Y6, Y5
 	VADDPS       Y5, Y0, Y0
 	VMULPS       Y3, Y2, Y2
 	VMULPS       Y1, Y2, Y2
 	VADDPS       Y2, Y0, Y0
-	VCMPPS       $0x00, expm132consts<>+1088(SB), Y4, Y1
+	VCMPPS       $0x00, expm132consts<>+1152(SB), Y4, Y1
 	VADDPS       Y0, Y4, Y4
-	VBLENDVPS    Y1, expm132consts<>+1088(SB), Y4, Y4
+	VBLENDVPS    Y1, expm132consts<>+1152(SB), Y4, Y4
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x00, expm132consts<>+1152(SB), Y0, Y0
+	VCMPPS       $0x00, expm132consts<>+1216(SB), Y0, Y0
 	VBLENDVPS    Y0, (SI)(R8*4), Y4, Y4
 	VMOVUPS      (SI)(R8*4), Y0
 	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
 	VMOVUPS      (SI)(R8*4), Y1
-	VPOR         expm132consts<>+1216(SB), Y1, Y1
+	VPOR         expm132consts<>+1280(SB), Y1, Y1
 	VBLENDVPS    Y0, Y1, Y4, Y1
 	VMOVUPS      Y1, (DX)(R8*4)
 	ADDQ         $0x00000008, R8
@@ -4980,59 +4983,60 @@ expm1VF32AVX2_after1:
 	JB           expm1VF32AVX2_tail4
 	VMOVUPS      (SI)(R8*4), X0
 	VMAXPS       expm132consts<>+0(SB), X0, X1
-	VMINPS       expm132consts<>+64(SB), X1, X1
-	VMOVUPS      expm132consts<>+128(SB), X2
-	VFMADD213PS  expm132consts<>+192(SB), X1, X2
-	VSUBPS       expm132consts<>+192(SB), X2, X3
-	VFNMADD231PS expm132consts<>+256(SB), X3, X1
-	VMOVUPS      expm132consts<>+320(SB), X4
+	VMAXPS       expm132consts<>+64(SB), X1, X1
+	VMINPS       expm132consts<>+128(SB), X1, X1
+	VMOVUPS      expm132consts<>+192(SB), X2
+	VFMADD213PS  expm132consts<>+256(SB), X1, X2
+	VSUBPS       expm132consts<>+256(SB), X2, X3
+	VFNMADD231PS expm132consts<>+320(SB), X3, X1
+	VMOVUPS      expm132consts<>+384(SB), X4
 	VFNMADD213PS X1, X3, X4
 	VSUBPS       X4, X1, X1
-	VFNMADD231PS expm132consts<>+320(SB), X3, X1
-	VMOVUPS      expm132consts<>+384(SB), X3
-	VFMADD213PS  expm132consts<>+448(SB), X4, X3
+	VFNMADD231PS expm132consts<>+384(SB), X3, X1
+	VMOVUPS      expm132consts<>+448(SB), X3
 	VFMADD213PS  expm132consts<>+512(SB), X4, X3
 	VFMADD213PS  expm132consts<>+576(SB), X4, X3
 	VFMADD213PS  expm132consts<>+640(SB), X4, X3
 	VFMADD213PS  expm132consts<>+704(SB), X4, X3
 	VFMADD213PS  expm132consts<>+768(SB), X4, X3
+	VFMADD213PS  expm132consts<>+832(SB), X4, X3
 	VMULPS       X4, X4, X5
 	VFMADD231PS  X4, X1, X1
 	VFMADD231PS  X5, X3, X1
-	VADDPS       expm132consts<>+832(SB), X4, X3
-	VMOVUPS      expm132consts<>+832(SB), X5
+	VADDPS       expm132consts<>+896(SB), X4, X3
+	VMOVUPS      expm132consts<>+896(SB), X5
 	VSUBPS       X3, X5, X5
 	VADDPS       X4, X5, X5
 	VADDPS       X1, X5, X5
-	VPSUBD       expm132consts<>+896(SB), X2, X2
+	VPSUBD       expm132consts<>+960(SB), X2, X2
 	VPSRLD       $0x01, X2, X1
-	VPSUBD       expm132consts<>+960(SB), X1, X4
+	VPSUBD       expm132consts<>+1024(SB), X1, X4
 	VPSLLD       $0x17, X4, X4
 	VPSUBD       X1, X2, X2
-	VPSUBD       expm132consts<>+960(SB), X2, X2
+	VPSUBD       expm132consts<>+1024(SB), X2, X2
 	VPSLLD       $0x17, X2, X2
 	VADDPS       X5, X3, X1
 	VSUBPS       X1, X3, X3
 	VADDPS       X5, X3, X3
 	VMULPS       X4, X1, X1
 	VMULPS       X2, X1, X1
-	VADDPS       expm132consts<>+1024(SB), X1, X5
+	VADDPS       expm132consts<>+1088(SB), X1, X5
 	VSUBPS       X1, X5, X6
 	VSUBPS       X6, X5, X7
 	VSUBPS       X7, X1, X1
-	VMOVUPS      expm132consts<>+1024(SB), X7
+	VMOVUPS      expm132consts<>+1088(SB), X7
 	VSUBPS       X6, X7, X6
 	VADDPS       X6, X1, X1
 	VMULPS       X4, X3, X3
 	VMULPS       X2, X3, X3
 	VADDPS       X3, X1, X1
-	VCMPPS       $0x00, expm132consts<>+1088(SB), X5, X2
+	VCMPPS       $0x00, expm132consts<>+1152(SB), X5, X2
 	VADDPS       X1, X5, X5
-	VBLENDVPS    X2, expm132consts<>+1088(SB), X5, X5
-	VCMPPS       $0x00, expm132consts<>+1152(SB), X0, X1
+	VBLENDVPS    X2, expm132consts<>+1152(SB), X5, X5
+	VCMPPS       $0x00, expm132consts<>+1216(SB), X0, X1
 	VBLENDVPS    X1, X0, X5, X5
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         expm132consts<>+1216(SB), X0, X0
+	VPOR         expm132consts<>+1280(SB), X0, X0
 	VBLENDVPS    X1, X0, X5, X0
 	VMOVUPS      X0, (DX)(R8*4)
 	ADDQ         $0x00000004, R8
@@ -5043,59 +5047,60 @@ expm1VF32AVX2_tail4:
 	JB           expm1VF32AVX2_tail2
 	VMOVQ        (SI)(R8*4), X0
 	VMAXPS       expm132consts<>+0(SB), X0, X1
-	VMINPS       expm132consts<>+64(SB), X1, X1
-	VMOVUPS      expm132consts<>+128(SB), X2
-	VFMADD213PS  expm132consts<>+192(SB), X1, X2
-	VSUBPS       expm132consts<>+192(SB), X2, X3
-	VFNMADD231PS expm132consts<>+256(SB), X3, X1
-	VMOVUPS      expm132consts<>+320(SB), X4
+	VMAXPS       expm132consts<>+64(SB), X1, X1
+	VMINPS       expm132consts<>+128(SB), X1, X1
+	VMOVUPS      expm132consts<>+192(SB), X2
+	VFMADD213PS  expm132consts<>+256(SB), X1, X2
+	VSUBPS       expm132consts<>+256(SB), X2, X3
+	VFNMADD231PS expm132consts<>+320(SB), X3, X1
+	VMOVUPS      expm132consts<>+384(SB), X4
 	VFNMADD213PS X1, X3, X4
 	VSUBPS       X4, X1, X1
-	VFNMADD231PS expm132consts<>+320(SB), X3, X1
-	VMOVUPS      expm132consts<>+384(SB), X3
-	VFMADD213PS  expm132consts<>+448(SB), X4, X3
+	VFNMADD231PS expm132consts<>+384(SB), X3, X1
+	VMOVUPS      expm132consts<>+448(SB), X3
 	VFMADD213PS  expm132consts<>+512(SB), X4, X3
 	VFMADD213PS  expm132consts<>+576(SB), X4, X3
 	VFMADD213PS  expm132consts<>+640(SB), X4, X3
 	VFMADD213PS  expm132consts<>+704(SB), X4, X3
 	VFMADD213PS  expm132consts<>+768(SB), X4, X3
+	VFMADD213PS  expm132consts<>+832(SB), X4, X3
 	VMULPS       X4, X4, X5
 	VFMADD231PS  X4, X1, X1
 	VFMADD231PS  X5, X3, X1
-	VADDPS       expm132consts<>+832(SB), X4, X3
-	VMOVUPS      expm132consts<>+832(SB), X5
+	VADDPS       expm132consts<>+896(SB), X4, X3
+	VMOVUPS      expm132consts<>+896(SB), X5
 	VSUBPS       X3, X5, X5
 	VADDPS       X4, X5, X5
 	VADDPS       X1, X5, X5
-	VPSUBD       expm132consts<>+896(SB), X2, X2
+	VPSUBD       expm132consts<>+960(SB), X2, X2
 	VPSRLD       $0x01, X2, X1
-	VPSUBD       expm132consts<>+960(SB), X1, X4
+	VPSUBD       expm132consts<>+1024(SB), X1, X4
 	VPSLLD       $0x17, X4, X4
 	VPSUBD       X1, X2, X2
-	VPSUBD       expm132consts<>+960(SB), X2, X2
+	VPSUBD       expm132consts<>+1024(SB), X2, X2
 	VPSLLD       $0x17, X2, X2
 	VADDPS       X5, X3, X1
 	VSUBPS       X1, X3, X3
 	VADDPS       X5, X3, X3
 	VMULPS       X4, X1, X1
 	VMULPS       X2, X1, X1
-	VADDPS       expm132consts<>+1024(SB), X1, X5
+	VADDPS       expm132consts<>+1088(SB), X1, X5
 	VSUBPS       X1, X5, X6
 	VSUBPS       X6, X5, X7
 	VSUBPS       X7, X1, X1
-	VMOVUPS      expm132consts<>+1024(SB), X7
+	VMOVUPS      expm132consts<>+1088(SB), X7
 	VSUBPS       X6, X7, X6
 	VADDPS       X6, X1, X1
 	VMULPS       X4, X3, X3
 	VMULPS       X2, X3, X3
 	VADDPS       X3, X1, X1
-	VCMPPS       $0x00, expm132consts<>+1088(SB), X5, X2
+	VCMPPS       $0x00, expm132consts<>+1152(SB), X5, X2
 	VADDPS       X1, X5, X5
-	VBLENDVPS    X2, expm132consts<>+1088(SB), X5, X5
-	VCMPPS       $0x00, expm132consts<>+1152(SB), X0, X1
+	VBLENDVPS    X2, expm132consts<>+1152(SB), X5, X5
+	VCMPPS       $0x00, expm132consts<>+1216(SB), X0, X1
 	VBLENDVPS    X1, X0, X5, X5
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         expm132consts<>+1216(SB), X0, X0
+	VPOR         expm132consts<>+1280(SB), X0, X0
 	VBLENDVPS    X1, X0, X5, X0
 	VMOVQ        X0, (DX)(R8*4)
 	ADDQ         $0x00000002, R8
@@ -5106,59 +5111,60 @@ expm1VF32AVX2_tail2:
 	JB           expm1VF32AVX2_tail1
 	VMOVSS       (SI)(R8*4), X0
 	VMAXPS       expm132consts<>+0(SB), X0, X1
-	VMINPS       expm132consts<>+64(SB), X1, X1
-	VMOVUPS      expm132consts<>+128(SB), X2
-	VFMADD213PS  expm132consts<>+192(SB), X1, X2
-	VSUBPS       expm132consts<>+192(SB), X2, X3
-	VFNMADD231PS expm132consts<>+256(SB), X3, X1
-	VMOVUPS      expm132consts<>+320(SB), X4
+	VMAXPS       expm132consts<>+64(SB), X1, X1
+	VMINPS       expm132consts<>+128(SB), X1, X1
+	VMOVUPS      expm132consts<>+192(SB), X2
+	VFMADD213PS  expm132consts<>+256(SB), X1, X2
+	VSUBPS       expm132consts<>+256(SB), X2, X3
+	VFNMADD231PS expm132consts<>+320(SB), X3, X1
+	VMOVUPS      expm132consts<>+384(SB), X4
 	VFNMADD213PS X1, X3, X4
 	VSUBPS       X4, X1, X1
-	VFNMADD231PS expm132consts<>+320(SB), X3, X1
-	VMOVUPS      expm132consts<>+384(SB), X3
-	VFMADD213PS  expm132consts<>+448(SB), X4, X3
+	VFNMADD231PS expm132consts<>+384(SB), X3, X1
+	VMOVUPS      expm132consts<>+448(SB), X3
 	VFMADD213PS  expm132consts<>+512(SB), X4, X3
 	VFMADD213PS  expm132consts<>+576(SB), X4, X3
 	VFMADD213PS  expm132consts<>+640(SB), X4, X3
 	VFMADD213PS  expm132consts<>+704(SB), X4, X3
 	VFMADD213PS  expm132consts<>+768(SB), X4, X3
+	VFMADD213PS  expm132consts<>+832(SB), X4, X3
 	VMULPS       X4, X4, X5
 	VFMADD231PS  X4, X1, X1
 	VFMADD231PS  X5, X3, X1
-	VADDPS       expm132consts<>+832(SB), X4, X3
-	VMOVUPS      expm132consts<>+832(SB), X5
+	VADDPS       expm132consts<>+896(SB), X4, X3
+	VMOVUPS      expm132consts<>+896(SB), X5
 	VSUBPS       X3, X5, X5
 	VADDPS       X4, X5, X5
 	VADDPS       X1, X5, X5
-	VPSUBD       expm132consts<>+896(SB), X2, X2
+	VPSUBD       expm132consts<>+960(SB), X2, X2
 	VPSRLD       $0x01, X2, X1
-	VPSUBD       expm132consts<>+960(SB), X1, X4
+	VPSUBD       expm132consts<>+1024(SB), X1, X4
 	VPSLLD       $0x17, X4, X4
 	VPSUBD       X1, X2, X2
-	VPSUBD       expm132consts<>+960(SB), X2, X2
+	VPSUBD       expm132consts<>+1024(SB), X2, X2
 	VPSLLD       $0x17, X2, X2
 	VADDPS       X5, X3, X1
 	VSUBPS       X1, X3, X3
 	VADDPS       X5, X3, X3
 	VMULPS       X4, X1, X1
 	VMULPS       X2, X1, X1
-	VADDPS       expm132consts<>+1024(SB), X1, X5
+	VADDPS       expm132consts<>+1088(SB), X1, X5
 	VSUBPS       X1, X5, X6
 	VSUBPS       X6, X5, X7
 	VSUBPS       X7, X1, X1
-	VMOVUPS      expm132consts<>+1024(SB), X7
+	VMOVUPS      expm132consts<>+1088(SB), X7
 	VSUBPS       X6, X7, X6
 	VADDPS       X6, X1, X1
 	VMULPS       X4, X3, X3
 	VMULPS       X2, X3, X3
 	VADDPS       X3, X1, X1
-	VCMPPS       $0x00, expm132consts<>+1088(SB), X5, X2
+	VCMPPS       $0x00, expm132consts<>+1152(SB), X5, X2
 	VADDPS       X1, X5, X5
-	VBLENDVPS    X2, expm132consts<>+1088(SB), X5, X5
-	VCMPPS       $0x00, expm132consts<>+1152(SB), X0, X1
+	VBLENDVPS    X2, expm132consts<>+1152(SB), X5, X5
+	VCMPPS       $0x00, expm132consts<>+1216(SB), X0, X1
 	VBLENDVPS    X1, X0, X5, X5
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         expm132consts<>+1216(SB), X0, X0
+	VPOR         expm132consts<>+1280(SB), X0, X0
 	VBLENDVPS    X1, X0, X5, X0
 	VMOVSS       X0, (DX)(R8*4)
 	ADDQ         $0x00000001, R8
@@ -5174,167 +5180,175 @@ expm1VF32AVX2_done:
 	VZEROUPPER
 	RET
 
-DATA expm132consts<>+0(SB)/8, $0xc2d20000c2d20000
-DATA expm132consts<>+8(SB)/8, $0xc2d20000c2d20000
-DATA expm132consts<>+16(SB)/8, $0xc2d20000c2d20000
-DATA expm132consts<>+24(SB)/8, $0xc2d20000c2d20000
-DATA expm132consts<>+32(SB)/8, $0xc2d20000c2d20000
-DATA expm132consts<>+40(SB)/8, $0xc2d20000c2d20000
-DATA expm132consts<>+48(SB)/8, $0xc2d20000c2d20000
-DATA expm132consts<>+56(SB)/8, $0xc2d20000c2d20000
-DATA expm132consts<>+64(SB)/8, $0x42b2000042b20000
-DATA expm132consts<>+72(SB)/8, $0x42b2000042b20000
-DATA expm132consts<>+80(SB)/8, $0x42b2000042b20000
-DATA expm132consts<>+88(SB)/8, $0x42b2000042b20000
-DATA expm132consts<>+96(SB)/8, $0x42b2000042b20000
-DATA expm132consts<>+104(SB)/8, $0x42b2000042b20000
-DATA expm132consts<>+112(SB)/8, $0x42b2000042b20000
-DATA expm132consts<>+120(SB)/8, $0x42b2000042b20000
-DATA expm132consts<>+128(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA expm132consts<>+136(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA expm132consts<>+144(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA expm132consts<>+152(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA expm132consts<>+160(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA expm132consts<>+168(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA expm132consts<>+176(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA expm132consts<>+184(SB)/8, $0x3fb8aa3b3fb8aa3b
-DATA expm132consts<>+192(SB)/8, $0x4b4000004b400000
-DATA expm132consts<>+200(SB)/8, $0x4b4000004b400000
-DATA expm132consts<>+208(SB)/8, $0x4b4000004b400000
-DATA expm132consts<>+216(SB)/8, $0x4b4000004b400000
-DATA expm132consts<>+224(SB)/8, $0x4b4000004b400000
-DATA expm132consts<>+232(SB)/8, $0x4b4000004b400000
-DATA expm132consts<>+240(SB)/8, $0x4b4000004b400000
-DATA expm132consts<>+248(SB)/8, $0x4b4000004b400000
-DATA expm132consts<>+256(SB)/8, $0x3f3172003f317200
-DATA expm132consts<>+264(SB)/8, $0x3f3172003f317200
-DATA expm132consts<>+272(SB)/8, $0x3f3172003f317200
-DATA expm132consts<>+280(SB)/8, $0x3f3172003f317200
-DATA expm132consts<>+288(SB)/8, $0x3f3172003f317200
-DATA expm132consts<>+296(SB)/8, $0x3f3172003f317200
-DATA expm132consts<>+304(SB)/8, $0x3f3172003f317200
-DATA expm132consts<>+312(SB)/8, $0x3f3172003f317200
-DATA expm132consts<>+320(SB)/8, $0x35bfbe8e35bfbe8e
-DATA expm132consts<>+328(SB)/8, $0x35bfbe8e35bfbe8e
-DATA expm132consts<>+336(SB)/8, $0x35bfbe8e35bfbe8e
-DATA expm132consts<>+344(SB)/8, $0x35bfbe8e35bfbe8e
-DATA expm132consts<>+352(SB)/8, $0x35bfbe8e35bfbe8e
-DATA expm132consts<>+360(SB)/8, $0x35bfbe8e35bfbe8e
-DATA expm132consts<>+368(SB)/8, $0x35bfbe8e35bfbe8e
-DATA expm132consts<>+376(SB)/8, $0x35bfbe8e35bfbe8e
-DATA expm132consts<>+384(SB)/8, $0x37d00d0137d00d01
-DATA expm132consts<>+392(SB)/8, $0x37d00d0137d00d01
-DATA expm132consts<>+400(SB)/8, $0x37d00d0137d00d01
-DATA expm132consts<>+408(SB)/8, $0x37d00d0137d00d01
-DATA expm132consts<>+416(SB)/8, $0x37d00d0137d00d01
-DATA expm132consts<>+424(SB)/8, $0x37d00d0137d00d01
-DATA expm132consts<>+432(SB)/8, $0x37d00d0137d00d01
-DATA expm132consts<>+440(SB)/8, $0x37d00d0137d00d01
-DATA expm132consts<>+448(SB)/8, $0x39500d0139500d01
-DATA expm132consts<>+456(SB)/8, $0x39500d0139500d01
-DATA expm132consts<>+464(SB)/8, $0x39500d0139500d01
-DATA expm132consts<>+472(SB)/8, $0x39500d0139500d01
-DATA expm132consts<>+480(SB)/8, $0x39500d0139500d01
-DATA expm132consts<>+488(SB)/8, $0x39500d0139500d01
-DATA expm132consts<>+496(SB)/8, $0x39500d0139500d01
-DATA expm132consts<>+504(SB)/8, $0x39500d0139500d01
-DATA expm132consts<>+512(SB)/8, $0x3ab60b613ab60b61
-DATA expm132consts<>+520(SB)/8, $0x3ab60b613ab60b61
-DATA expm132consts<>+528(SB)/8, $0x3ab60b613ab60b61
-DATA expm132consts<>+536(SB)/8, $0x3ab60b613ab60b61
-DATA expm132consts<>+544(SB)/8, $0x3ab60b613ab60b61
-DATA expm132consts<>+552(SB)/8, $0x3ab60b613ab60b61
-DATA expm132consts<>+560(SB)/8, $0x3ab60b613ab60b61
-DATA expm132consts<>+568(SB)/8, $0x3ab60b613ab60b61
-DATA expm132consts<>+576(SB)/8, $0x3c0888893c088889
-DATA expm132consts<>+584(SB)/8, $0x3c0888893c088889
-DATA expm132consts<>+592(SB)/8, $0x3c0888893c088889
-DATA expm132consts<>+600(SB)/8, $0x3c0888893c088889
-DATA expm132consts<>+608(SB)/8, $0x3c0888893c088889
-DATA expm132consts<>+616(SB)/8, $0x3c0888893c088889
-DATA expm132consts<>+624(SB)/8, $0x3c0888893c088889
-DATA expm132consts<>+632(SB)/8, $0x3c0888893c088889
-DATA expm132consts<>+640(SB)/8, $0x3d2aaaab3d2aaaab
-DATA expm132consts<>+648(SB)/8, $0x3d2aaaab3d2aaaab
-DATA expm132consts<>+656(SB)/8, $0x3d2aaaab3d2aaaab
-DATA expm132consts<>+664(SB)/8, $0x3d2aaaab3d2aaaab
-DATA expm132consts<>+672(SB)/8, $0x3d2aaaab3d2aaaab
-DATA expm132consts<>+680(SB)/8, $0x3d2aaaab3d2aaaab
-DATA expm132consts<>+688(SB)/8, $0x3d2aaaab3d2aaaab
-DATA expm132consts<>+696(SB)/8, $0x3d2aaaab3d2aaaab
-DATA expm132consts<>+704(SB)/8, $0x3e2aaaab3e2aaaab
-DATA expm132consts<>+712(SB)/8, $0x3e2aaaab3e2aaaab
-DATA expm132consts<>+720(SB)/8, $0x3e2aaaab3e2aaaab
-DATA expm132consts<>+728(SB)/8, $0x3e2aaaab3e2aaaab
-DATA expm132consts<>+736(SB)/8, $0x3e2aaaab3e2aaaab
-DATA expm132consts<>+744(SB)/8, $0x3e2aaaab3e2aaaab
-DATA expm132consts<>+752(SB)/8, $0x3e2aaaab3e2aaaab
-DATA expm132consts<>+760(SB)/8, $0x3e2aaaab3e2aaaab
-DATA expm132consts<>+768(SB)/8, $0x3f0000003f000000
-DATA expm132consts<>+776(SB)/8, $0x3f0000003f000000
-DATA expm132consts<>+784(SB)/8, $0x3f0000003f000000
-DATA expm132consts<>+792(SB)/8, $0x3f0000003f000000
-DATA expm132consts<>+800(SB)/8, $0x3f0000003f000000
-DATA expm132consts<>+808(SB)/8, $0x3f0000003f000000
-DATA expm132consts<>+816(SB)/8, $0x3f0000003f000000
-DATA expm132consts<>+824(SB)/8, $0x3f0000003f000000
-DATA expm132consts<>+832(SB)/8, $0x3f8000003f800000
-DATA expm132consts<>+840(SB)/8, $0x3f8000003f800000
-DATA expm132consts<>+848(SB)/8, $0x3f8000003f800000
-DATA expm132consts<>+856(SB)/8, $0x3f8000003f800000
-DATA expm132consts<>+864(SB)/8, $0x3f8000003f800000
-DATA expm132consts<>+872(SB)/8, $0x3f8000003f800000
-DATA expm132consts<>+880(SB)/8, $0x3f8000003f800000
-DATA expm132consts<>+888(SB)/8, $0x3f8000003f800000
-DATA expm132consts<>+896(SB)/8, $0x4b3fff004b3fff00
-DATA expm132consts<>+904(SB)/8, $0x4b3fff004b3fff00
-DATA expm132consts<>+912(SB)/8, $0x4b3fff004b3fff00
-DATA expm132consts<>+920(SB)/8, $0x4b3fff004b3fff00
-DATA expm132consts<>+928(SB)/8, $0x4b3fff004b3fff00
-DATA expm132consts<>+936(SB)/8, $0x4b3fff004b3fff00
-DATA expm132consts<>+944(SB)/8, $0x4b3fff004b3fff00
-DATA expm132consts<>+952(SB)/8, $0x4b3fff004b3fff00
-DATA expm132consts<>+960(SB)/8, $0x0000000100000001
-DATA expm132consts<>+968(SB)/8, $0x0000000100000001
-DATA expm132consts<>+976(SB)/8, $0x0000000100000001
-DATA expm132consts<>+984(SB)/8, $0x0000000100000001
-DATA expm132consts<>+992(SB)/8, $0x0000000100000001
-DATA expm132consts<>+1000(SB)/8, $0x0000000100000001
-DATA expm132consts<>+1008(SB)/8, $0x0000000100000001
-DATA expm132consts<>+1016(SB)/8, $0x0000000100000001
-DATA expm132consts<>+1024(SB)/8, $0xbf800000bf800000
-DATA expm132consts<>+1032(SB)/8, $0xbf800000bf800000
-DATA expm132consts<>+1040(SB)/8, $0xbf800000bf800000
-DATA expm132consts<>+1048(SB)/8, $0xbf800000bf800000
-DATA expm132consts<>+1056(SB)/8, $0xbf800000bf800000
-DATA expm132consts<>+1064(SB)/8, $0xbf800000bf800000
-DATA expm132consts<>+1072(SB)/8, $0xbf800000bf800000
-DATA expm132consts<>+1080(SB)/8, $0xbf800000bf800000
-DATA expm132consts<>+1088(SB)/8, $0x7f8000007f800000
-DATA expm132consts<>+1096(SB)/8, $0x7f8000007f800000
-DATA expm132consts<>+1104(SB)/8, $0x7f8000007f800000
-DATA expm132consts<>+1112(SB)/8, $0x7f8000007f800000
-DATA expm132consts<>+1120(SB)/8, $0x7f8000007f800000
-DATA expm132consts<>+1128(SB)/8, $0x7f8000007f800000
-DATA expm132consts<>+1136(SB)/8, $0x7f8000007f800000
-DATA expm132consts<>+1144(SB)/8, $0x7f8000007f800000
-DATA expm132consts<>+1152(SB)/8, $0x0000000000000000
-DATA expm132consts<>+1160(SB)/8, $0x0000000000000000
-DATA expm132consts<>+1168(SB)/8, $0x0000000000000000
-DATA expm132consts<>+1176(SB)/8, $0x0000000000000000
-DATA expm132consts<>+1184(SB)/8, $0x0000000000000000
-DATA expm132consts<>+1192(SB)/8, $0x0000000000000000
-DATA expm132consts<>+1200(SB)/8, $0x0000000000000000
-DATA expm132consts<>+1208(SB)/8, $0x0000000000000000
-DATA expm132consts<>+1216(SB)/8, $0x0040000000400000
-DATA expm132consts<>+1224(SB)/8, $0x0040000000400000
-DATA expm132consts<>+1232(SB)/8, $0x0040000000400000
-DATA expm132consts<>+1240(SB)/8, $0x0040000000400000
-DATA expm132consts<>+1248(SB)/8, $0x0040000000400000
-DATA expm132consts<>+1256(SB)/8, $0x0040000000400000
-DATA expm132consts<>+1264(SB)/8, $0x0040000000400000
-DATA expm132consts<>+1272(SB)/8, $0x0040000000400000
-GLOBL expm132consts<>(SB), RODATA|NOPTR, $1280
+DATA expm132consts<>+0(SB)/8, $0xc1a00000c1a00000
+DATA expm132consts<>+8(SB)/8, $0xc1a00000c1a00000
+DATA expm132consts<>+16(SB)/8, $0xc1a00000c1a00000
+DATA expm132consts<>+24(SB)/8, $0xc1a00000c1a00000
+DATA expm132consts<>+32(SB)/8, $0xc1a00000c1a00000
+DATA expm132consts<>+40(SB)/8, $0xc1a00000c1a00000
+DATA expm132consts<>+48(SB)/8, $0xc1a00000c1a00000
+DATA expm132consts<>+56(SB)/8, $0xc1a00000c1a00000
+DATA expm132consts<>+64(SB)/8, $0xc2d20000c2d20000
+DATA expm132consts<>+72(SB)/8, $0xc2d20000c2d20000
+DATA expm132consts<>+80(SB)/8, $0xc2d20000c2d20000
+DATA expm132consts<>+88(SB)/8, $0xc2d20000c2d20000
+DATA expm132consts<>+96(SB)/8, $0xc2d20000c2d20000
+DATA expm132consts<>+104(SB)/8, $0xc2d20000c2d20000
+DATA expm132consts<>+112(SB)/8, $0xc2d20000c2d20000
+DATA expm132consts<>+120(SB)/8, $0xc2d20000c2d20000
+DATA expm132consts<>+128(SB)/8, $0x42b2000042b20000
+DATA expm132consts<>+136(SB)/8, $0x42b2000042b20000
+DATA expm132consts<>+144(SB)/8, $0x42b2000042b20000
+DATA expm132consts<>+152(SB)/8, $0x42b2000042b20000
+DATA expm132consts<>+160(SB)/8, $0x42b2000042b20000
+DATA expm132consts<>+168(SB)/8, $0x42b2000042b20000
+DATA expm132consts<>+176(SB)/8, $0x42b2000042b20000
+DATA expm132consts<>+184(SB)/8, $0x42b2000042b20000
+DATA expm132consts<>+192(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA expm132consts<>+200(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA expm132consts<>+208(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA expm132consts<>+216(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA expm132consts<>+224(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA expm132consts<>+232(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA expm132consts<>+240(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA expm132consts<>+248(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA expm132consts<>+256(SB)/8, $0x4b4000004b400000
+DATA expm132consts<>+264(SB)/8, $0x4b4000004b400000
+DATA expm132consts<>+272(SB)/8, $0x4b4000004b400000
+DATA expm132consts<>+280(SB)/8, $0x4b4000004b400000
+DATA expm132consts<>+288(SB)/8, $0x4b4000004b400000
+DATA expm132consts<>+296(SB)/8, $0x4b4000004b400000
+DATA expm132consts<>+304(SB)/8, $0x4b4000004b400000
+DATA expm132consts<>+312(SB)/8, $0x4b4000004b400000
+DATA expm132consts<>+320(SB)/8, $0x3f3172003f317200
+DATA expm132consts<>+328(SB)/8, $0x3f3172003f317200
+DATA expm132consts<>+336(SB)/8, $0x3f3172003f317200
+DATA expm132consts<>+344(SB)/8, $0x3f3172003f317200
+DATA expm132consts<>+352(SB)/8, $0x3f3172003f317200
+DATA expm132consts<>+360(SB)/8, $0x3f3172003f317200
+DATA expm132consts<>+368(SB)/8, $0x3f3172003f317200
+DATA expm132consts<>+376(SB)/8, $0x3f3172003f317200
+DATA expm132consts<>+384(SB)/8, $0x35bfbe8e35bfbe8e
+DATA expm132consts<>+392(SB)/8, $0x35bfbe8e35bfbe8e
+DATA expm132consts<>+400(SB)/8, $0x35bfbe8e35bfbe8e
+DATA expm132consts<>+408(SB)/8, $0x35bfbe8e35bfbe8e
+DATA expm132consts<>+416(SB)/8, $0x35bfbe8e35bfbe8e
+DATA expm132consts<>+424(SB)/8, $0x35bfbe8e35bfbe8e
+DATA expm132consts<>+432(SB)/8, $0x35bfbe8e35bfbe8e
+DATA expm132consts<>+440(SB)/8, $0x35bfbe8e35bfbe8e
+DATA expm132consts<>+448(SB)/8, $0x37d00d0137d00d01
+DATA expm132consts<>+456(SB)/8, $0x37d00d0137d00d01
+DATA expm132consts<>+464(SB)/8, $0x37d00d0137d00d01
+DATA expm132consts<>+472(SB)/8, $0x37d00d0137d00d01
+DATA expm132consts<>+480(SB)/8, $0x37d00d0137d00d01
+DATA expm132consts<>+488(SB)/8, $0x37d00d0137d00d01
+DATA expm132consts<>+496(SB)/8, $0x37d00d0137d00d01
+DATA expm132consts<>+504(SB)/8, $0x37d00d0137d00d01
+DATA expm132consts<>+512(SB)/8, $0x39500d0139500d01
+DATA expm132consts<>+520(SB)/8, $0x39500d0139500d01
+DATA expm132consts<>+528(SB)/8, $0x39500d0139500d01
+DATA expm132consts<>+536(SB)/8, $0x39500d0139500d01
+DATA expm132consts<>+544(SB)/8, $0x39500d0139500d01
+DATA expm132consts<>+552(SB)/8, $0x39500d0139500d01
+DATA expm132consts<>+560(SB)/8, $0x39500d0139500d01
+DATA expm132consts<>+568(SB)/8, $0x39500d0139500d01
+DATA expm132consts<>+576(SB)/8, $0x3ab60b613ab60b61
+DATA expm132consts<>+584(SB)/8, $0x3ab60b613ab60b61
+DATA expm132consts<>+592(SB)/8, $0x3ab60b613ab60b61
+DATA expm132consts<>+600(SB)/8, $0x3ab60b613ab60b61
+DATA expm132consts<>+608(SB)/8, $0x3ab60b613ab60b61
+DATA expm132consts<>+616(SB)/8, $0x3ab60b613ab60b61
+DATA expm132consts<>+624(SB)/8, $0x3ab60b613ab60b61
+DATA expm132consts<>+632(SB)/8, $0x3ab60b613ab60b61
+DATA expm132consts<>+640(SB)/8, $0x3c0888893c088889
+DATA expm132consts<>+648(SB)/8, $0x3c0888893c088889
+DATA expm132consts<>+656(SB)/8, $0x3c0888893c088889
+DATA expm132consts<>+664(SB)/8, $0x3c0888893c088889
+DATA expm132consts<>+672(SB)/8, $0x3c0888893c088889
+DATA expm132consts<>+680(SB)/8, $0x3c0888893c088889
+DATA expm132consts<>+688(SB)/8, $0x3c0888893c088889
+DATA expm132consts<>+696(SB)/8, $0x3c0888893c088889
+DATA expm132consts<>+704(SB)/8, $0x3d2aaaab3d2aaaab
+DATA expm132consts<>+712(SB)/8, $0x3d2aaaab3d2aaaab
+DATA expm132consts<>+720(SB)/8, $0x3d2aaaab3d2aaaab
+DATA expm132consts<>+728(SB)/8, $0x3d2aaaab3d2aaaab
+DATA expm132consts<>+736(SB)/8, $0x3d2aaaab3d2aaaab
+DATA expm132consts<>+744(SB)/8, $0x3d2aaaab3d2aaaab
+DATA expm132consts<>+752(SB)/8, $0x3d2aaaab3d2aaaab
+DATA expm132consts<>+760(SB)/8, $0x3d2aaaab3d2aaaab
+DATA expm132consts<>+768(SB)/8, $0x3e2aaaab3e2aaaab
+DATA expm132consts<>+776(SB)/8, $0x3e2aaaab3e2aaaab
+DATA expm132consts<>+784(SB)/8, $0x3e2aaaab3e2aaaab
+DATA expm132consts<>+792(SB)/8, $0x3e2aaaab3e2aaaab
+DATA expm132consts<>+800(SB)/8, $0x3e2aaaab3e2aaaab
+DATA expm132consts<>+808(SB)/8, $0x3e2aaaab3e2aaaab
+DATA expm132consts<>+816(SB)/8, $0x3e2aaaab3e2aaaab
+DATA expm132consts<>+824(SB)/8, $0x3e2aaaab3e2aaaab
+DATA expm132consts<>+832(SB)/8, $0x3f0000003f000000
+DATA expm132consts<>+840(SB)/8, $0x3f0000003f000000
+DATA expm132consts<>+848(SB)/8, $0x3f0000003f000000
+DATA expm132consts<>+856(SB)/8, $0x3f0000003f000000
+DATA expm132consts<>+864(SB)/8, $0x3f0000003f000000
+DATA expm132consts<>+872(SB)/8, $0x3f0000003f000000
+DATA expm132consts<>+880(SB)/8, $0x3f0000003f000000
+DATA expm132consts<>+888(SB)/8, $0x3f0000003f000000
+DATA expm132consts<>+896(SB)/8, $0x3f8000003f800000
+DATA expm132consts<>+904(SB)/8, $0x3f8000003f800000
+DATA expm132consts<>+912(SB)/8, $0x3f8000003f800000
+DATA expm132consts<>+920(SB)/8, $0x3f8000003f800000
+DATA expm132consts<>+928(SB)/8, $0x3f8000003f800000
+DATA expm132consts<>+936(SB)/8, $0x3f8000003f800000
+DATA expm132consts<>+944(SB)/8, $0x3f8000003f800000
+DATA expm132consts<>+952(SB)/8, $0x3f8000003f800000
+DATA expm132consts<>+960(SB)/8, $0x4b3fff004b3fff00
+DATA expm132consts<>+968(SB)/8, $0x4b3fff004b3fff00
+DATA expm132consts<>+976(SB)/8, $0x4b3fff004b3fff00
+DATA expm132consts<>+984(SB)/8, $0x4b3fff004b3fff00
+DATA expm132consts<>+992(SB)/8, $0x4b3fff004b3fff00
+DATA expm132consts<>+1000(SB)/8, $0x4b3fff004b3fff00
+DATA expm132consts<>+1008(SB)/8, $0x4b3fff004b3fff00
+DATA expm132consts<>+1016(SB)/8, $0x4b3fff004b3fff00
+DATA expm132consts<>+1024(SB)/8, $0x0000000100000001
+DATA expm132consts<>+1032(SB)/8, $0x0000000100000001
+DATA expm132consts<>+1040(SB)/8, $0x0000000100000001
+DATA expm132consts<>+1048(SB)/8, $0x0000000100000001
+DATA expm132consts<>+1056(SB)/8, $0x0000000100000001
+DATA expm132consts<>+1064(SB)/8, $0x0000000100000001
+DATA expm132consts<>+1072(SB)/8, $0x0000000100000001
+DATA expm132consts<>+1080(SB)/8, $0x0000000100000001
+DATA expm132consts<>+1088(SB)/8, $0xbf800000bf800000
+DATA expm132consts<>+1096(SB)/8, $0xbf800000bf800000
+DATA expm132consts<>+1104(SB)/8, $0xbf800000bf800000
+DATA expm132consts<>+1112(SB)/8, $0xbf800000bf800000
+DATA expm132consts<>+1120(SB)/8, $0xbf800000bf800000
+DATA expm132consts<>+1128(SB)/8, $0xbf800000bf800000
+DATA expm132consts<>+1136(SB)/8, $0xbf800000bf800000
+DATA expm132consts<>+1144(SB)/8, $0xbf800000bf800000
+DATA expm132consts<>+1152(SB)/8, $0x7f8000007f800000
+DATA expm132consts<>+1160(SB)/8, $0x7f8000007f800000
+DATA expm132consts<>+1168(SB)/8, $0x7f8000007f800000
+DATA expm132consts<>+1176(SB)/8, $0x7f8000007f800000
+DATA expm132consts<>+1184(SB)/8, $0x7f8000007f800000
+DATA expm132consts<>+1192(SB)/8, $0x7f8000007f800000
+DATA expm132consts<>+1200(SB)/8, $0x7f8000007f800000
+DATA expm132consts<>+1208(SB)/8, $0x7f8000007f800000
+DATA expm132consts<>+1216(SB)/8, $0x0000000000000000
+DATA expm132consts<>+1224(SB)/8, $0x0000000000000000
+DATA expm132consts<>+1232(SB)/8, $0x0000000000000000
+DATA expm132consts<>+1240(SB)/8, $0x0000000000000000
+DATA expm132consts<>+1248(SB)/8, $0x0000000000000000
+DATA expm132consts<>+1256(SB)/8, $0x0000000000000000
+DATA expm132consts<>+1264(SB)/8, $0x0000000000000000
+DATA expm132consts<>+1272(SB)/8, $0x0000000000000000
+DATA expm132consts<>+1280(SB)/8, $0x0040000000400000
+DATA expm132consts<>+1288(SB)/8, $0x0040000000400000
+DATA expm132consts<>+1296(SB)/8, $0x0040000000400000
+DATA expm132consts<>+1304(SB)/8, $0x0040000000400000
+DATA expm132consts<>+1312(SB)/8, $0x0040000000400000
+DATA expm132consts<>+1320(SB)/8, $0x0040000000400000
+DATA expm132consts<>+1328(SB)/8, $0x0040000000400000
+DATA expm132consts<>+1336(SB)/8, $0x0040000000400000
+GLOBL expm132consts<>(SB), RODATA|NOPTR, $1344
 
 // func log2VF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -8659,14 +8673,14 @@ DATA sigmoid32consts<>+96(SB)/8, $0x8000000080000000
 DATA sigmoid32consts<>+104(SB)/8, $0x8000000080000000
 DATA sigmoid32consts<>+112(SB)/8, $0x8000000080000000
 DATA sigmoid32consts<>+120(SB)/8, $0x8000000080000000
-DATA sigmoid32consts<>+128(SB)/8, $0xc2800000c2800000
-DATA sigmoid32consts<>+136(SB)/8, $0xc2800000c2800000
-DATA sigmoid32consts<>+144(SB)/8, $0xc2800000c2800000
-DATA sigmoid32consts<>+152(SB)/8, $0xc2800000c2800000
-DATA sigmoid32consts<>+160(SB)/8, $0xc2800000c2800000
-DATA sigmoid32consts<>+168(SB)/8, $0xc2800000c2800000
-DATA sigmoid32consts<>+176(SB)/8, $0xc2800000c2800000
-DATA sigmoid32consts<>+184(SB)/8, $0xc2800000c2800000
+DATA sigmoid32consts<>+128(SB)/8, $0xc22c0000c22c0000
+DATA sigmoid32consts<>+136(SB)/8, $0xc22c0000c22c0000
+DATA sigmoid32consts<>+144(SB)/8, $0xc22c0000c22c0000
+DATA sigmoid32consts<>+152(SB)/8, $0xc22c0000c22c0000
+DATA sigmoid32consts<>+160(SB)/8, $0xc22c0000c22c0000
+DATA sigmoid32consts<>+168(SB)/8, $0xc22c0000c22c0000
+DATA sigmoid32consts<>+176(SB)/8, $0xc22c0000c22c0000
+DATA sigmoid32consts<>+184(SB)/8, $0xc22c0000c22c0000
 DATA sigmoid32consts<>+192(SB)/8, $0xc1a00000c1a00000
 DATA sigmoid32consts<>+200(SB)/8, $0xc1a00000c1a00000
 DATA sigmoid32consts<>+208(SB)/8, $0xc1a00000c1a00000
@@ -17235,29 +17249,29 @@ expm1VF64AVX2_loop2:
 	VMAXPD       expm164consts<>+0(SB), Y0, Y0
 	VMOVUPD      32(SI)(R8*8), Y1
 	VMAXPD       expm164consts<>+0(SB), Y1, Y1
-	VMINPD       expm164consts<>+64(SB), Y0, Y0
-	VMINPD       expm164consts<>+64(SB), Y1, Y1
-	VMOVUPD      expm164consts<>+128(SB), Y2
-	VFMADD213PD  expm164consts<>+192(SB), Y0, Y2
-	VMOVUPD      expm164consts<>+128(SB), Y3
-	VFMADD213PD  expm164consts<>+192(SB), Y1, Y3
-	VSUBPD       expm164consts<>+192(SB), Y2, Y4
-	VSUBPD       expm164consts<>+192(SB), Y3, Y5
-	VFNMADD231PD expm164consts<>+256(SB), Y4, Y0
-	VFNMADD231PD expm164consts<>+256(SB), Y5, Y1
-	VMOVUPD      expm164consts<>+320(SB), Y6
+	VMAXPD       expm164consts<>+64(SB), Y0, Y0
+	VMAXPD       expm164consts<>+64(SB), Y1, Y1
+	VMINPD       expm164consts<>+128(SB), Y0, Y0
+	VMINPD       expm164consts<>+128(SB), Y1, Y1
+	VMOVUPD      expm164consts<>+192(SB), Y2
+	VFMADD213PD  expm164consts<>+256(SB), Y0, Y2
+	VMOVUPD      expm164consts<>+192(SB), Y3
+	VFMADD213PD  expm164consts<>+256(SB), Y1, Y3
+	VSUBPD       expm164consts<>+256(SB), Y2, Y4
+	VSUBPD       expm164consts<>+256(SB), Y3, Y5
+	VFNMADD231PD expm164consts<>+320(SB), Y4, Y0
+	VFNMADD231PD expm164consts<>+320(SB), Y5, Y1
+	VMOVUPD      expm164consts<>+384(SB), Y6
 	VFNMADD213PD Y0, Y4, Y6
-	VMOVUPD      expm164consts<>+320(SB), Y7
+	VMOVUPD      expm164consts<>+384(SB), Y7
 	VFNMADD213PD Y1, Y5, Y7
 	VSUBPD       Y6, Y0, Y0
 	VSUBPD       Y7, Y1, Y1
-	VFNMADD231PD expm164consts<>+320(SB), Y4, Y0
-	VFNMADD231PD expm164consts<>+320(SB), Y5, Y1
-	VMOVUPD      expm164consts<>+384(SB), Y4
-	VFMADD213PD  expm164consts<>+448(SB), Y6, Y4
-	VMOVUPD      expm164consts<>+384(SB), Y5
-	VFMADD213PD  expm164consts<>+448(SB), Y7, Y5
+	VFNMADD231PD expm164consts<>+384(SB), Y4, Y0
+	VFNMADD231PD expm164consts<>+384(SB), Y5, Y1
+	VMOVUPD      expm164consts<>+448(SB), Y4
 	VFMADD213PD  expm164consts<>+512(SB), Y6, Y4
+	VMOVUPD      expm164consts<>+448(SB), Y5
 	VFMADD213PD  expm164consts<>+512(SB), Y7, Y5
 	VFMADD213PD  expm164consts<>+576(SB), Y6, Y4
 	VFMADD213PD  expm164consts<>+576(SB), Y7, Y5
@@ -17277,34 +17291,36 @@ expm1VF64AVX2_loop2:
 	VFMADD213PD  expm164consts<>+1024(SB), Y7, Y5
 	VFMADD213PD  expm164consts<>+1088(SB), Y6, Y4
 	VFMADD213PD  expm164consts<>+1088(SB), Y7, Y5
+	VFMADD213PD  expm164consts<>+1152(SB), Y6, Y4
+	VFMADD213PD  expm164consts<>+1152(SB), Y7, Y5
 	VMULPD       Y6, Y6, Y8
 	VMULPD       Y7, Y7, Y9
 	VFMADD231PD  Y6, Y0, Y0
 	VFMADD231PD  Y7, Y1, Y1
 	VFMADD231PD  Y8, Y4, Y0
 	VFMADD231PD  Y9, Y5, Y1
-	VADDPD       expm164consts<>+1152(SB), Y6, Y4
-	VADDPD       expm164consts<>+1152(SB), Y7, Y5
-	VMOVUPS      expm164consts<>+1152(SB), Y8
+	VADDPD       expm164consts<>+1216(SB), Y6, Y4
+	VADDPD       expm164consts<>+1216(SB), Y7, Y5
+	VMOVUPS      expm164consts<>+1216(SB), Y8
 	VSUBPD       Y4, Y8, Y8
-	VMOVUPS      expm164consts<>+1152(SB), Y9
+	VMOVUPS      expm164consts<>+1216(SB), Y9
 	VSUBPD       Y5, Y9, Y9
 	VADDPD       Y6, Y8, Y8
 	VADDPD       Y7, Y9, Y9
 	VADDPD       Y0, Y8, Y8
 	VADDPD       Y1, Y9, Y9
-	VPSUBQ       expm164consts<>+1216(SB), Y2, Y2
-	VPSUBQ       expm164consts<>+1216(SB), Y3, Y3
+	VPSUBQ       expm164consts<>+1280(SB), Y2, Y2
+	VPSUBQ       expm164consts<>+1280(SB), Y3, Y3
 	VPSRLQ       $0x01, Y2, Y0
 	VPSRLQ       $0x01, Y3, Y1
-	VPSUBQ       expm164consts<>+1280(SB), Y0, Y6
-	VPSUBQ       expm164consts<>+1280(SB), Y1, Y7
+	VPSUBQ       expm164consts<>+1344(SB), Y0, Y6
+	VPSUBQ       expm164consts<>+1344(SB), Y1, Y7
 	VPSLLQ       $0x34, Y6, Y6
 	VPSLLQ       $0x34, Y7, Y7
 	VPSUBQ       Y0, Y2, Y2
 	VPSUBQ       Y1, Y3, Y3
-	VPSUBQ       expm164consts<>+1280(SB), Y2, Y2
-	VPSUBQ       expm164consts<>+1280(SB), Y3, Y3
+	VPSUBQ       expm164consts<>+1344(SB), Y2, Y2
+	VPSUBQ       expm164consts<>+1344(SB), Y3, Y3
 	VPSLLQ       $0x34, Y2, Y2
 	VPSLLQ       $0x34, Y3, Y3
 	VADDPD       Y8, Y4, Y0
@@ -17317,17 +17333,17 @@ expm1VF64AVX2_loop2:
 	VMULPD       Y7, Y1, Y1
 	VMULPD       Y2, Y0, Y0
 	VMULPD       Y3, Y1, Y1
-	VADDPD       expm164consts<>+1344(SB), Y0, Y8
-	VADDPD       expm164consts<>+1344(SB), Y1, Y9
+	VADDPD       expm164consts<>+1408(SB), Y0, Y8
+	VADDPD       expm164consts<>+1408(SB), Y1, Y9
 	VSUBPD       Y0, Y8, Y10
 	VSUBPD       Y1, Y9, Y11
 	VSUBPD       Y10, Y8, Y12
 	VSUBPD       Y11, Y9, Y13
 	VSUBPD       Y12, Y0, Y0
 	VSUBPD       Y13, Y1, Y1
-	VMOVUPS      expm164consts<>+1344(SB), Y12
+	VMOVUPS      expm164consts<>+1408(SB), Y12
 	VSUBPD       Y10, Y12, Y10
-	VMOVUPS      expm164consts<>+1344(SB), Y12
+	VMOVUPS      expm164consts<>+1408(SB), Y12
 	VSUBPD       Y11, Y12, Y11
 	VADDPD       Y10, Y0, Y0
 	VADDPD       Y11, Y1, Y1
@@ -17337,16 +17353,16 @@ expm1VF64AVX2_loop2:
 	VMULPD       Y3, Y5, Y5
 	VADDPD       Y4, Y0, Y0
 	VADDPD       Y5, Y1, Y1
-	VCMPPD       $0x00, expm164consts<>+1408(SB), Y8, Y2
-	VCMPPD       $0x00, expm164consts<>+1408(SB), Y9, Y3
+	VCMPPD       $0x00, expm164consts<>+1472(SB), Y8, Y2
+	VCMPPD       $0x00, expm164consts<>+1472(SB), Y9, Y3
 	VADDPD       Y0, Y8, Y8
 	VADDPD       Y1, Y9, Y9
-	VBLENDVPD    Y2, expm164consts<>+1408(SB), Y8, Y8
-	VBLENDVPD    Y3, expm164consts<>+1408(SB), Y9, Y9
+	VBLENDVPD    Y2, expm164consts<>+1472(SB), Y8, Y8
+	VBLENDVPD    Y3, expm164consts<>+1472(SB), Y9, Y9
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x00, expm164consts<>+1472(SB), Y0, Y0
+	VCMPPD       $0x00, expm164consts<>+1536(SB), Y0, Y0
 	VMOVUPD      32(SI)(R8*8), Y1
-	VCMPPD       $0x00, expm164consts<>+1472(SB), Y1, Y1
+	VCMPPD       $0x00, expm164consts<>+1536(SB), Y1, Y1
 	VBLENDVPD    Y0, (SI)(R8*8), Y8, Y8
 	VBLENDVPD    Y1, 32(SI)(R8*8), Y9, Y9
 	VMOVUPD      (SI)(R8*8), Y0
@@ -17354,9 +17370,9 @@ expm1VF64AVX2_loop2:
 	VMOVUPD      32(SI)(R8*8), Y1
 	VCMPPD       $0x03, 32(SI)(R8*8), Y1, Y1
 	VMOVUPD      (SI)(R8*8), Y2
-	VPOR         expm164consts<>+1536(SB), Y2, Y2
+	VPOR         expm164consts<>+1600(SB), Y2, Y2
 	VMOVUPD      32(SI)(R8*8), Y3
-	VPOR         expm164consts<>+1536(SB), Y3, Y3
+	VPOR         expm164consts<>+1600(SB), Y3, Y3
 	VBLENDVPD    Y0, Y2, Y8, Y2
 	VBLENDVPD    Y1, Y3, Y9, Y3
 	VMOVUPD      Y2, (DX)(R8*8)
@@ -17371,17 +17387,17 @@ expm1VF64AVX2_loop1:
 	JB           expm1VF64AVX2_after1
 	VMOVUPD      (SI)(R8*8), Y0
 	VMAXPD       expm164consts<>+0(SB), Y0, Y0
-	VMINPD       expm164consts<>+64(SB), Y0, Y0
-	VMOVUPD      expm164consts<>+128(SB), Y1
-	VFMADD213PD  expm164consts<>+192(SB), Y0, Y1
-	VSUBPD       expm164consts<>+192(SB), Y1, Y2
-	VFNMADD231PD expm164consts<>+256(SB), Y2, Y0
-	VMOVUPD      expm164consts<>+320(SB), Y3
+	VMAXPD       expm164consts<>+64(SB), Y0, Y0
+	VMINPD       expm164consts<>+128(SB), Y0, Y0
+	VMOVUPD      expm164consts<>+192(SB), Y1
+	VFMADD213PD  expm164consts<>+256(SB), Y0, Y1
+	VSUBPD       expm164consts<>+256(SB), Y1, Y2
+	VFNMADD231PD expm164consts<>+320(SB), Y2, Y0
+	VMOVUPD      expm164consts<>+384(SB), Y3
 	VFNMADD213PD Y0, Y2, Y3
 	VSUBPD       Y3, Y0, Y0
-	VFNMADD231PD expm164consts<>+320(SB), Y2, Y0
-	VMOVUPD      expm164consts<>+384(SB), Y2
-	VFMADD213PD  expm164consts<>+448(SB), Y3, Y2
+	VFNMADD231PD expm164consts<>+384(SB), Y2, Y0
+	VMOVUPD      expm164consts<>+448(SB), Y2
 	VFMADD213PD  expm164consts<>+512(SB), Y3, Y2
 	VFMADD213PD  expm164consts<>+576(SB), Y3, Y2
 	VFMADD213PD  expm164consts<>+640(SB), Y3, Y2
@@ -17392,46 +17408,47 @@ expm1VF64AVX2_loop1:
 	VFMADD213PD  expm164consts<>+960(SB), Y3, Y2
 	VFMADD213PD  expm164consts<>+1024(SB), Y3, Y2
 	VFMADD213PD  expm164consts<>+1088(SB), Y3, Y2
+	VFMADD213PD  expm164consts<>+1152(SB), Y3, Y2
 	VMULPD       Y3, Y3, Y4
 	VFMADD231PD  Y3, Y0, Y0
 	VFMADD231PD  Y4, Y2, Y0
-	VADDPD       expm164consts<>+1152(SB), Y3, Y2
-	VMOVUPS      expm164consts<>+1152(SB), Y4
+	VADDPD       expm164consts<>+1216(SB), Y3, Y2
+	VMOVUPS      expm164consts<>+1216(SB), Y4
 	VSUBPD       Y2, Y4, Y4
 	VADDPD       Y3, Y4, Y4
 	VADDPD       Y0, Y4, Y4
-	VPSUBQ       expm164consts<>+1216(SB), Y1, Y1
+	VPSUBQ       expm164consts<>+1280(SB), Y1, Y1
 	VPSRLQ       $0x01, Y1, Y0
-	VPSUBQ       expm164consts<>+1280(SB), Y0, Y3
+	VPSUBQ       expm164consts<>+1344(SB), Y0, Y3
 	VPSLLQ       $0x34, Y3, Y3
 	VPSUBQ       Y0, Y1, Y1
-	VPSUBQ       expm164consts<>+1280(SB), Y1, Y1
+	VPSUBQ       expm164consts<>+1344(SB), Y1, Y1
 	VPSLLQ       $0x34, Y1, Y1
 	VADDPD       Y4, Y2, Y0
 	VSUBPD       Y0, Y2, Y2
 	VADDPD       Y4, Y2, Y2
 	VMULPD       Y3, Y0, Y0
 	VMULPD       Y1, Y0, Y0
-	VADDPD       expm164consts<>+1344(SB), Y0, Y4
+	VADDPD       expm164consts<>+1408(SB), Y0, Y4
 	VSUBPD       Y0, Y4, Y5
 	VSUBPD       Y5, Y4, Y6
 	VSUBPD       Y6, Y0, Y0
-	VMOVUPS      expm164consts<>+1344(SB), Y6
+	VMOVUPS      expm164consts<>+1408(SB), Y6
 	VSUBPD       Y5, Y6, Y5
 	VADDPD       Y5, Y0, Y0
 	VMULPD       Y3, Y2, Y2
 	VMULPD       Y1, Y2, Y2
 	VADDPD       Y2, Y0, Y0
-	VCMPPD       $0x00, expm164consts<>+1408(SB), Y4, Y1
+	VCMPPD       $0x00, expm164consts<>+1472(SB), Y4, Y1
 	VADDPD       Y0, Y4, Y4
-	VBLENDVPD    Y1, expm164consts<>+1408(SB), Y4, Y4
+	VBLENDVPD    Y1, expm164consts<>+1472(SB), Y4, Y4
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x00, expm164consts<>+1472(SB), Y0, Y0
+	VCMPPD       $0x00, expm164consts<>+1536(SB), Y0, Y0
 	VBLENDVPD    Y0, (SI)(R8*8), Y4, Y4
 	VMOVUPD      (SI)(R8*8), Y0
 	VCMPPD       $0x03, (SI)(R8*8), Y0, Y0
 	VMOVUPD      (SI)(R8*8), Y1
-	VPOR         expm164consts<>+1536(SB), Y1, Y1
+	VPOR         expm164consts<>+1600(SB), Y1, Y1
 	VBLENDVPD    Y0, Y1, Y4, Y1
 	VMOVUPD      Y1, (DX)(R8*8)
 	ADDQ         $0x00000004, R8
@@ -17443,17 +17460,17 @@ expm1VF64AVX2_after1:
 	JB           expm1VF64AVX2_tail2
 	VMOVUPD      (SI)(R8*8), X0
 	VMAXPD       expm164consts<>+0(SB), X0, X1
-	VMINPD       expm164consts<>+64(SB), X1, X1
-	VMOVUPD      expm164consts<>+128(SB), X2
-	VFMADD213PD  expm164consts<>+192(SB), X1, X2
-	VSUBPD       expm164consts<>+192(SB), X2, X3
-	VFNMADD231PD expm164consts<>+256(SB), X3, X1
-	VMOVUPD      expm164consts<>+320(SB), X4
+	VMAXPD       expm164consts<>+64(SB), X1, X1
+	VMINPD       expm164consts<>+128(SB), X1, X1
+	VMOVUPD      expm164consts<>+192(SB), X2
+	VFMADD213PD  expm164consts<>+256(SB), X1, X2
+	VSUBPD       expm164consts<>+256(SB), X2, X3
+	VFNMADD231PD expm164consts<>+320(SB), X3, X1
+	VMOVUPD      expm164consts<>+384(SB), X4
 	VFNMADD213PD X1, X3, X4
 	VSUBPD       X4, X1, X1
-	VFNMADD231PD expm164consts<>+320(SB), X3, X1
-	VMOVUPD      expm164consts<>+384(SB), X3
-	VFMADD213PD  expm164consts<>+448(SB), X4, X3
+	VFNMADD231PD expm164consts<>+384(SB), X3, X1
+	VMOVUPD      expm164consts<>+448(SB), X3
 	VFMADD213PD  expm164consts<>+512(SB), X4, X3
 	VFMADD213PD  expm164consts<>+576(SB), X4, X3
 	VFMADD213PD  expm164consts<>+640(SB), X4, X3
@@ -17464,43 +17481,44 @@ expm1VF64AVX2_after1:
 	VFMADD213PD  expm164consts<>+960(SB), X4, X3
 	VFMADD213PD  expm164consts<>+1024(SB), X4, X3
 	VFMADD213PD  expm164consts<>+1088(SB), X4, X3
+	VFMADD213PD  expm164consts<>+1152(SB), X4, X3
 	VMULPD       X4, X4, X5
 	VFMADD231PD  X4, X1, X1
 	VFMADD231PD  X5, X3, X1
-	VADDPD       expm164consts<>+1152(SB), X4, X3
-	VMOVUPS      expm164consts<>+1152(SB), X5
+	VADDPD       expm164consts<>+1216(SB), X4, X3
+	VMOVUPS      expm164consts<>+1216(SB), X5
 	VSUBPD       X3, X5, X5
 	VADDPD       X4, X5, X5
 	VADDPD       X1, X5, X5
-	VPSUBQ       expm164consts<>+1216(SB), X2, X2
+	VPSUBQ       expm164consts<>+1280(SB), X2, X2
 	VPSRLQ       $0x01, X2, X1
-	VPSUBQ       expm164consts<>+1280(SB), X1, X4
+	VPSUBQ       expm164consts<>+1344(SB), X1, X4
 	VPSLLQ       $0x34, X4, X4
 	VPSUBQ       X1, X2, X2
-	VPSUBQ       expm164consts<>+1280(SB), X2, X2
+	VPSUBQ       expm164consts<>+1344(SB), X2, X2
 	VPSLLQ       $0x34, X2, X2
 	VADDPD       X5, X3, X1
 	VSUBPD       X1, X3, X3
 	VADDPD       X5, X3, X3
 	VMULPD       X4, X1, X1
 	VMULPD       X2, X1, X1
-	VADDPD       expm164consts<>+1344(SB), X1, X5
+	VADDPD       expm164consts<>+1408(SB), X1, X5
 	VSUBPD       X1, X5, X6
 	VSUBPD       X6, X5, X7
 	VSUBPD       X7, X1, X1
-	VMOVUPS      expm164consts<>+1344(SB), X7
+	VMOVUPS      expm164consts<>+1408(SB), X7
 	VSUBPD       X6, X7, X6
 	VADDPD       X6, X1, X1
 	VMULPD       X4, X3, X3
 	VMULPD       X2, X3, X3
 	VADDPD       X3, X1, X1
-	VCMPPD       $0x00, expm164consts<>+1408(SB), X5, X2
+	VCMPPD       $0x00, expm164consts<>+1472(SB), X5, X2
 	VADDPD       X1, X5, X5
-	VBLENDVPD    X2, expm164consts<>+1408(SB), X5, X5
-	VCMPPD       $0x00, expm164consts<>+1472(SB), X0, X1
+	VBLENDVPD    X2, expm164consts<>+1472(SB), X5, X5
+	VCMPPD       $0x00, expm164consts<>+1536(SB), X0, X1
 	VBLENDVPD    X1, X0, X5, X5
 	VCMPPD       $0x03, X0, X0, X1
-	VPOR         expm164consts<>+1536(SB), X0, X0
+	VPOR         expm164consts<>+1600(SB), X0, X0
 	VBLENDVPD    X1, X0, X5, X0
 	VMOVUPD      X0, (DX)(R8*8)
 	ADDQ         $0x00000002, R8
@@ -17511,17 +17529,17 @@ expm1VF64AVX2_tail2:
 	JB           expm1VF64AVX2_tail1
 	VMOVQ        (SI)(R8*8), X0
 	VMAXPD       expm164consts<>+0(SB), X0, X1
-	VMINPD       expm164consts<>+64(SB), X1, X1
-	VMOVUPD      expm164consts<>+128(SB), X2
-	VFMADD213PD  expm164consts<>+192(SB), X1, X2
-	VSUBPD       expm164consts<>+192(SB), X2, X3
-	VFNMADD231PD expm164consts<>+256(SB), X3, X1
-	VMOVUPD      expm164consts<>+320(SB), X4
+	VMAXPD       expm164consts<>+64(SB), X1, X1
+	VMINPD       expm164consts<>+128(SB), X1, X1
+	VMOVUPD      expm164consts<>+192(SB), X2
+	VFMADD213PD  expm164consts<>+256(SB), X1, X2
+	VSUBPD       expm164consts<>+256(SB), X2, X3
+	VFNMADD231PD expm164consts<>+320(SB), X3, X1
+	VMOVUPD      expm164consts<>+384(SB), X4
 	VFNMADD213PD X1, X3, X4
 	VSUBPD       X4, X1, X1
-	VFNMADD231PD expm164consts<>+320(SB), X3, X1
-	VMOVUPD      expm164consts<>+384(SB), X3
-	VFMADD213PD  expm164consts<>+448(SB), X4, X3
+	VFNMADD231PD expm164consts<>+384(SB), X3, X1
+	VMOVUPD      expm164consts<>+448(SB), X3
 	VFMADD213PD  expm164consts<>+512(SB), X4, X3
 	VFMADD213PD  expm164consts<>+576(SB), X4, X3
 	VFMADD213PD  expm164consts<>+640(SB), X4, X3
@@ -17532,43 +17550,44 @@ expm1VF64AVX2_tail2:
 	VFMADD213PD  expm164consts<>+960(SB), X4, X3
 	VFMADD213PD  expm164consts<>+1024(SB), X4, X3
 	VFMADD213PD  expm164consts<>+1088(SB), X4, X3
+	VFMADD213PD  expm164consts<>+1152(SB), X4, X3
 	VMULPD       X4, X4, X5
 	VFMADD231PD  X4, X1, X1
 	VFMADD231PD  X5, X3, X1
-	VADDPD       expm164consts<>+1152(SB), X4, X3
-	VMOVUPS      expm164consts<>+1152(SB), X5
+	VADDPD       expm164consts<>+1216(SB), X4, X3
+	VMOVUPS      expm164consts<>+1216(SB), X5
 	VSUBPD       X3, X5, X5
 	VADDPD       X4, X5, X5
 	VADDPD       X1, X5, X5
-	VPSUBQ       expm164consts<>+1216(SB), X2, X2
+	VPSUBQ       expm164consts<>+1280(SB), X2, X2
 	VPSRLQ       $0x01, X2, X1
-	VPSUBQ       expm164consts<>+1280(SB), X1, X4
+	VPSUBQ       expm164consts<>+1344(SB), X1, X4
 	VPSLLQ       $0x34, X4, X4
 	VPSUBQ       X1, X2, X2
-	VPSUBQ       expm164consts<>+1280(SB), X2, X2
+	VPSUBQ       expm164consts<>+1344(SB), X2, X2
 	VPSLLQ       $0x34, X2, X2
 	VADDPD       X5, X3, X1
 	VSUBPD       X1, X3, X3
 	VADDPD       X5, X3, X3
 	VMULPD       X4, X1, X1
 	VMULPD       X2, X1, X1
-	VADDPD       expm164consts<>+1344(SB), X1, X5
+	VADDPD       expm164consts<>+1408(SB), X1, X5
 	VSUBPD       X1, X5, X6
 	VSUBPD       X6, X5, X7
 	VSUBPD       X7, X1, X1
-	VMOVUPS      expm164consts<>+1344(SB), X7
+	VMOVUPS      expm164consts<>+1408(SB), X7
 	VSUBPD       X6, X7, X6
 	VADDPD       X6, X1, X1
 	VMULPD       X4, X3, X3
 	VMULPD       X2, X3, X3
 	VADDPD       X3, X1, X1
-	VCMPPD       $0x00, expm164consts<>+1408(SB), X5, X2
+	VCMPPD       $0x00, expm164consts<>+1472(SB), X5, X2
 	VADDPD       X1, X5, X5
-	VBLENDVPD    X2, expm164consts<>+1408(SB), X5, X5
-	VCMPPD       $0x00, expm164consts<>+1472(SB), X0, X1
+	VBLENDVPD    X2, expm164consts<>+1472(SB), X5, X5
+	VCMPPD       $0x00, expm164consts<>+1536(SB), X0, X1
 	VBLENDVPD    X1, X0, X5, X5
 	VCMPPD       $0x03, X0, X0, X1
-	VPOR         expm164consts<>+1536(SB), X0, X0
+	VPOR         expm164consts<>+1600(SB), X0, X0
 	VBLENDVPD    X1, X0, X5, X0
 	VMOVQ        X0, (DX)(R8*8)
 	ADDQ         $0x00000001, R8
@@ -17584,207 +17603,215 @@ expm1VF64AVX2_done:
 	VZEROUPPER
 	RET
 
-DATA expm164consts<>+0(SB)/8, $0xc087500000000000
-DATA expm164consts<>+8(SB)/8, $0xc087500000000000
-DATA expm164consts<>+16(SB)/8, $0xc087500000000000
-DATA expm164consts<>+24(SB)/8, $0xc087500000000000
-DATA expm164consts<>+32(SB)/8, $0xc087500000000000
-DATA expm164consts<>+40(SB)/8, $0xc087500000000000
-DATA expm164consts<>+48(SB)/8, $0xc087500000000000
-DATA expm164consts<>+56(SB)/8, $0xc087500000000000
-DATA expm164consts<>+64(SB)/8, $0x4086300000000000
-DATA expm164consts<>+72(SB)/8, $0x4086300000000000
-DATA expm164consts<>+80(SB)/8, $0x4086300000000000
-DATA expm164consts<>+88(SB)/8, $0x4086300000000000
-DATA expm164consts<>+96(SB)/8, $0x4086300000000000
-DATA expm164consts<>+104(SB)/8, $0x4086300000000000
-DATA expm164consts<>+112(SB)/8, $0x4086300000000000
-DATA expm164consts<>+120(SB)/8, $0x4086300000000000
-DATA expm164consts<>+128(SB)/8, $0x3ff71547652b82fe
-DATA expm164consts<>+136(SB)/8, $0x3ff71547652b82fe
-DATA expm164consts<>+144(SB)/8, $0x3ff71547652b82fe
-DATA expm164consts<>+152(SB)/8, $0x3ff71547652b82fe
-DATA expm164consts<>+160(SB)/8, $0x3ff71547652b82fe
-DATA expm164consts<>+168(SB)/8, $0x3ff71547652b82fe
-DATA expm164consts<>+176(SB)/8, $0x3ff71547652b82fe
-DATA expm164consts<>+184(SB)/8, $0x3ff71547652b82fe
-DATA expm164consts<>+192(SB)/8, $0x4338000000000000
-DATA expm164consts<>+200(SB)/8, $0x4338000000000000
-DATA expm164consts<>+208(SB)/8, $0x4338000000000000
-DATA expm164consts<>+216(SB)/8, $0x4338000000000000
-DATA expm164consts<>+224(SB)/8, $0x4338000000000000
-DATA expm164consts<>+232(SB)/8, $0x4338000000000000
-DATA expm164consts<>+240(SB)/8, $0x4338000000000000
-DATA expm164consts<>+248(SB)/8, $0x4338000000000000
-DATA expm164consts<>+256(SB)/8, $0x3fe62e42fee00000
-DATA expm164consts<>+264(SB)/8, $0x3fe62e42fee00000
-DATA expm164consts<>+272(SB)/8, $0x3fe62e42fee00000
-DATA expm164consts<>+280(SB)/8, $0x3fe62e42fee00000
-DATA expm164consts<>+288(SB)/8, $0x3fe62e42fee00000
-DATA expm164consts<>+296(SB)/8, $0x3fe62e42fee00000
-DATA expm164consts<>+304(SB)/8, $0x3fe62e42fee00000
-DATA expm164consts<>+312(SB)/8, $0x3fe62e42fee00000
-DATA expm164consts<>+320(SB)/8, $0x3dea39ef35793c76
-DATA expm164consts<>+328(SB)/8, $0x3dea39ef35793c76
-DATA expm164consts<>+336(SB)/8, $0x3dea39ef35793c76
-DATA expm164consts<>+344(SB)/8, $0x3dea39ef35793c76
-DATA expm164consts<>+352(SB)/8, $0x3dea39ef35793c76
-DATA expm164consts<>+360(SB)/8, $0x3dea39ef35793c76
-DATA expm164consts<>+368(SB)/8, $0x3dea39ef35793c76
-DATA expm164consts<>+376(SB)/8, $0x3dea39ef35793c76
-DATA expm164consts<>+384(SB)/8, $0x3de6124613a86d09
-DATA expm164consts<>+392(SB)/8, $0x3de6124613a86d09
-DATA expm164consts<>+400(SB)/8, $0x3de6124613a86d09
-DATA expm164consts<>+408(SB)/8, $0x3de6124613a86d09
-DATA expm164consts<>+416(SB)/8, $0x3de6124613a86d09
-DATA expm164consts<>+424(SB)/8, $0x3de6124613a86d09
-DATA expm164consts<>+432(SB)/8, $0x3de6124613a86d09
-DATA expm164consts<>+440(SB)/8, $0x3de6124613a86d09
-DATA expm164consts<>+448(SB)/8, $0x3e21eed8eff8d898
-DATA expm164consts<>+456(SB)/8, $0x3e21eed8eff8d898
-DATA expm164consts<>+464(SB)/8, $0x3e21eed8eff8d898
-DATA expm164consts<>+472(SB)/8, $0x3e21eed8eff8d898
-DATA expm164consts<>+480(SB)/8, $0x3e21eed8eff8d898
-DATA expm164consts<>+488(SB)/8, $0x3e21eed8eff8d898
-DATA expm164consts<>+496(SB)/8, $0x3e21eed8eff8d898
-DATA expm164consts<>+504(SB)/8, $0x3e21eed8eff8d898
-DATA expm164consts<>+512(SB)/8, $0x3e5ae64567f544e4
-DATA expm164consts<>+520(SB)/8, $0x3e5ae64567f544e4
-DATA expm164consts<>+528(SB)/8, $0x3e5ae64567f544e4
-DATA expm164consts<>+536(SB)/8, $0x3e5ae64567f544e4
-DATA expm164consts<>+544(SB)/8, $0x3e5ae64567f544e4
-DATA expm164consts<>+552(SB)/8, $0x3e5ae64567f544e4
-DATA expm164consts<>+560(SB)/8, $0x3e5ae64567f544e4
-DATA expm164consts<>+568(SB)/8, $0x3e5ae64567f544e4
-DATA expm164consts<>+576(SB)/8, $0x3e927e4fb7789f5c
-DATA expm164consts<>+584(SB)/8, $0x3e927e4fb7789f5c
-DATA expm164consts<>+592(SB)/8, $0x3e927e4fb7789f5c
-DATA expm164consts<>+600(SB)/8, $0x3e927e4fb7789f5c
-DATA expm164consts<>+608(SB)/8, $0x3e927e4fb7789f5c
-DATA expm164consts<>+616(SB)/8, $0x3e927e4fb7789f5c
-DATA expm164consts<>+624(SB)/8, $0x3e927e4fb7789f5c
-DATA expm164consts<>+632(SB)/8, $0x3e927e4fb7789f5c
-DATA expm164consts<>+640(SB)/8, $0x3ec71de3a556c734
-DATA expm164consts<>+648(SB)/8, $0x3ec71de3a556c734
-DATA expm164consts<>+656(SB)/8, $0x3ec71de3a556c734
-DATA expm164consts<>+664(SB)/8, $0x3ec71de3a556c734
-DATA expm164consts<>+672(SB)/8, $0x3ec71de3a556c734
-DATA expm164consts<>+680(SB)/8, $0x3ec71de3a556c734
-DATA expm164consts<>+688(SB)/8, $0x3ec71de3a556c734
-DATA expm164consts<>+696(SB)/8, $0x3ec71de3a556c734
-DATA expm164consts<>+704(SB)/8, $0x3efa01a01a01a01a
-DATA expm164consts<>+712(SB)/8, $0x3efa01a01a01a01a
-DATA expm164consts<>+720(SB)/8, $0x3efa01a01a01a01a
-DATA expm164consts<>+728(SB)/8, $0x3efa01a01a01a01a
-DATA expm164consts<>+736(SB)/8, $0x3efa01a01a01a01a
-DATA expm164consts<>+744(SB)/8, $0x3efa01a01a01a01a
-DATA expm164consts<>+752(SB)/8, $0x3efa01a01a01a01a
-DATA expm164consts<>+760(SB)/8, $0x3efa01a01a01a01a
-DATA expm164consts<>+768(SB)/8, $0x3f2a01a01a01a01a
-DATA expm164consts<>+776(SB)/8, $0x3f2a01a01a01a01a
-DATA expm164consts<>+784(SB)/8, $0x3f2a01a01a01a01a
-DATA expm164consts<>+792(SB)/8, $0x3f2a01a01a01a01a
-DATA expm164consts<>+800(SB)/8, $0x3f2a01a01a01a01a
-DATA expm164consts<>+808(SB)/8, $0x3f2a01a01a01a01a
-DATA expm164consts<>+816(SB)/8, $0x3f2a01a01a01a01a
-DATA expm164consts<>+824(SB)/8, $0x3f2a01a01a01a01a
-DATA expm164consts<>+832(SB)/8, $0x3f56c16c16c16c17
-DATA expm164consts<>+840(SB)/8, $0x3f56c16c16c16c17
-DATA expm164consts<>+848(SB)/8, $0x3f56c16c16c16c17
-DATA expm164consts<>+856(SB)/8, $0x3f56c16c16c16c17
-DATA expm164consts<>+864(SB)/8, $0x3f56c16c16c16c17
-DATA expm164consts<>+872(SB)/8, $0x3f56c16c16c16c17
-DATA expm164consts<>+880(SB)/8, $0x3f56c16c16c16c17
-DATA expm164consts<>+888(SB)/8, $0x3f56c16c16c16c17
-DATA expm164consts<>+896(SB)/8, $0x3f81111111111111
-DATA expm164consts<>+904(SB)/8, $0x3f81111111111111
-DATA expm164consts<>+912(SB)/8, $0x3f81111111111111
-DATA expm164consts<>+920(SB)/8, $0x3f81111111111111
-DATA expm164consts<>+928(SB)/8, $0x3f81111111111111
-DATA expm164consts<>+936(SB)/8, $0x3f81111111111111
-DATA expm164consts<>+944(SB)/8, $0x3f81111111111111
-DATA expm164consts<>+952(SB)/8, $0x3f81111111111111
-DATA expm164consts<>+960(SB)/8, $0x3fa5555555555555
-DATA expm164consts<>+968(SB)/8, $0x3fa5555555555555
-DATA expm164consts<>+976(SB)/8, $0x3fa5555555555555
-DATA expm164consts<>+984(SB)/8, $0x3fa5555555555555
-DATA expm164consts<>+992(SB)/8, $0x3fa5555555555555
-DATA expm164consts<>+1000(SB)/8, $0x3fa5555555555555
-DATA expm164consts<>+1008(SB)/8, $0x3fa5555555555555
-DATA expm164consts<>+1016(SB)/8, $0x3fa5555555555555
-DATA expm164consts<>+1024(SB)/8, $0x3fc5555555555555
-DATA expm164consts<>+1032(SB)/8, $0x3fc5555555555555
-DATA expm164consts<>+1040(SB)/8, $0x3fc5555555555555
-DATA expm164consts<>+1048(SB)/8, $0x3fc5555555555555
-DATA expm164consts<>+1056(SB)/8, $0x3fc5555555555555
-DATA expm164consts<>+1064(SB)/8, $0x3fc5555555555555
-DATA expm164consts<>+1072(SB)/8, $0x3fc5555555555555
-DATA expm164consts<>+1080(SB)/8, $0x3fc5555555555555
-DATA expm164consts<>+1088(SB)/8, $0x3fe0000000000000
-DATA expm164consts<>+1096(SB)/8, $0x3fe0000000000000
-DATA expm164consts<>+1104(SB)/8, $0x3fe0000000000000
-DATA expm164consts<>+1112(SB)/8, $0x3fe0000000000000
-DATA expm164consts<>+1120(SB)/8, $0x3fe0000000000000
-DATA expm164consts<>+1128(SB)/8, $0x3fe0000000000000
-DATA expm164consts<>+1136(SB)/8, $0x3fe0000000000000
-DATA expm164consts<>+1144(SB)/8, $0x3fe0000000000000
-DATA expm164consts<>+1152(SB)/8, $0x3ff0000000000000
-DATA expm164consts<>+1160(SB)/8, $0x3ff0000000000000
-DATA expm164consts<>+1168(SB)/8, $0x3ff0000000000000
-DATA expm164consts<>+1176(SB)/8, $0x3ff0000000000000
-DATA expm164consts<>+1184(SB)/8, $0x3ff0000000000000
-DATA expm164consts<>+1192(SB)/8, $0x3ff0000000000000
-DATA expm164consts<>+1200(SB)/8, $0x3ff0000000000000
-DATA expm164consts<>+1208(SB)/8, $0x3ff0000000000000
-DATA expm164consts<>+1216(SB)/8, $0x4337fffffffff800
-DATA expm164consts<>+1224(SB)/8, $0x4337fffffffff800
-DATA expm164consts<>+1232(SB)/8, $0x4337fffffffff800
-DATA expm164consts<>+1240(SB)/8, $0x4337fffffffff800
-DATA expm164consts<>+1248(SB)/8, $0x4337fffffffff800
-DATA expm164consts<>+1256(SB)/8, $0x4337fffffffff800
-DATA expm164consts<>+1264(SB)/8, $0x4337fffffffff800
-DATA expm164consts<>+1272(SB)/8, $0x4337fffffffff800
-DATA expm164consts<>+1280(SB)/8, $0x0000000000000001
-DATA expm164consts<>+1288(SB)/8, $0x0000000000000001
-DATA expm164consts<>+1296(SB)/8, $0x0000000000000001
-DATA expm164consts<>+1304(SB)/8, $0x0000000000000001
-DATA expm164consts<>+1312(SB)/8, $0x0000000000000001
-DATA expm164consts<>+1320(SB)/8, $0x0000000000000001
-DATA expm164consts<>+1328(SB)/8, $0x0000000000000001
-DATA expm164consts<>+1336(SB)/8, $0x0000000000000001
-DATA expm164consts<>+1344(SB)/8, $0xbff0000000000000
-DATA expm164consts<>+1352(SB)/8, $0xbff0000000000000
-DATA expm164consts<>+1360(SB)/8, $0xbff0000000000000
-DATA expm164consts<>+1368(SB)/8, $0xbff0000000000000
-DATA expm164consts<>+1376(SB)/8, $0xbff0000000000000
-DATA expm164consts<>+1384(SB)/8, $0xbff0000000000000
-DATA expm164consts<>+1392(SB)/8, $0xbff0000000000000
-DATA expm164consts<>+1400(SB)/8, $0xbff0000000000000
-DATA expm164consts<>+1408(SB)/8, $0x7ff0000000000000
-DATA expm164consts<>+1416(SB)/8, $0x7ff0000000000000
-DATA expm164consts<>+1424(SB)/8, $0x7ff0000000000000
-DATA expm164consts<>+1432(SB)/8, $0x7ff0000000000000
-DATA expm164consts<>+1440(SB)/8, $0x7ff0000000000000
-DATA expm164consts<>+1448(SB)/8, $0x7ff0000000000000
-DATA expm164consts<>+1456(SB)/8, $0x7ff0000000000000
-DATA expm164consts<>+1464(SB)/8, $0x7ff0000000000000
-DATA expm164consts<>+1472(SB)/8, $0x0000000000000000
-DATA expm164consts<>+1480(SB)/8, $0x0000000000000000
-DATA expm164consts<>+1488(SB)/8, $0x0000000000000000
-DATA expm164consts<>+1496(SB)/8, $0x0000000000000000
-DATA expm164consts<>+1504(SB)/8, $0x0000000000000000
-DATA expm164consts<>+1512(SB)/8, $0x0000000000000000
-DATA expm164consts<>+1520(SB)/8, $0x0000000000000000
-DATA expm164consts<>+1528(SB)/8, $0x0000000000000000
-DATA expm164consts<>+1536(SB)/8, $0x0008000000000000
-DATA expm164consts<>+1544(SB)/8, $0x0008000000000000
-DATA expm164consts<>+1552(SB)/8, $0x0008000000000000
-DATA expm164consts<>+1560(SB)/8, $0x0008000000000000
-DATA expm164consts<>+1568(SB)/8, $0x0008000000000000
-DATA expm164consts<>+1576(SB)/8, $0x0008000000000000
-DATA expm164consts<>+1584(SB)/8, $0x0008000000000000
-DATA expm164consts<>+1592(SB)/8, $0x0008000000000000
-GLOBL expm164consts<>(SB), RODATA|NOPTR, $1600
+DATA expm164consts<>+0(SB)/8, $0xc044000000000000
+DATA expm164consts<>+8(SB)/8, $0xc044000000000000
+DATA expm164consts<>+16(SB)/8, $0xc044000000000000
+DATA expm164consts<>+24(SB)/8, $0xc044000000000000
+DATA expm164consts<>+32(SB)/8, $0xc044000000000000
+DATA expm164consts<>+40(SB)/8, $0xc044000000000000
+DATA expm164consts<>+48(SB)/8, $0xc044000000000000
+DATA expm164consts<>+56(SB)/8, $0xc044000000000000
+DATA expm164consts<>+64(SB)/8, $0xc087500000000000
+DATA expm164consts<>+72(SB)/8, $0xc087500000000000
+DATA expm164consts<>+80(SB)/8, $0xc087500000000000
+DATA expm164consts<>+88(SB)/8, $0xc087500000000000
+DATA expm164consts<>+96(SB)/8, $0xc087500000000000
+DATA expm164consts<>+104(SB)/8, $0xc087500000000000
+DATA expm164consts<>+112(SB)/8, $0xc087500000000000
+DATA expm164consts<>+120(SB)/8, $0xc087500000000000
+DATA expm164consts<>+128(SB)/8, $0x4086300000000000
+DATA expm164consts<>+136(SB)/8, $0x4086300000000000
+DATA expm164consts<>+144(SB)/8, $0x4086300000000000
+DATA expm164consts<>+152(SB)/8, $0x4086300000000000
+DATA expm164consts<>+160(SB)/8, $0x4086300000000000
+DATA expm164consts<>+168(SB)/8, $0x4086300000000000
+DATA expm164consts<>+176(SB)/8, $0x4086300000000000
+DATA expm164consts<>+184(SB)/8, $0x4086300000000000
+DATA expm164consts<>+192(SB)/8, $0x3ff71547652b82fe
+DATA expm164consts<>+200(SB)/8, $0x3ff71547652b82fe
+DATA expm164consts<>+208(SB)/8, $0x3ff71547652b82fe
+DATA expm164consts<>+216(SB)/8, $0x3ff71547652b82fe
+DATA expm164consts<>+224(SB)/8, $0x3ff71547652b82fe
+DATA expm164consts<>+232(SB)/8, $0x3ff71547652b82fe
+DATA expm164consts<>+240(SB)/8, $0x3ff71547652b82fe
+DATA expm164consts<>+248(SB)/8, $0x3ff71547652b82fe
+DATA expm164consts<>+256(SB)/8, $0x4338000000000000
+DATA expm164consts<>+264(SB)/8, $0x4338000000000000
+DATA expm164consts<>+272(SB)/8, $0x4338000000000000
+DATA expm164consts<>+280(SB)/8, $0x4338000000000000
+DATA expm164consts<>+288(SB)/8, $0x4338000000000000
+DATA expm164consts<>+296(SB)/8, $0x4338000000000000
+DATA expm164consts<>+304(SB)/8, $0x4338000000000000
+DATA expm164consts<>+312(SB)/8, $0x4338000000000000
+DATA expm164consts<>+320(SB)/8, $0x3fe62e42fee00000
+DATA expm164consts<>+328(SB)/8, $0x3fe62e42fee00000
+DATA expm164consts<>+336(SB)/8, $0x3fe62e42fee00000
+DATA expm164consts<>+344(SB)/8, $0x3fe62e42fee00000
+DATA expm164consts<>+352(SB)/8, $0x3fe62e42fee00000
+DATA expm164consts<>+360(SB)/8, $0x3fe62e42fee00000
+DATA expm164consts<>+368(SB)/8, $0x3fe62e42fee00000
+DATA expm164consts<>+376(SB)/8, $0x3fe62e42fee00000
+DATA expm164consts<>+384(SB)/8, $0x3dea39ef35793c76
+DATA expm164consts<>+392(SB)/8, $0x3dea39ef35793c76
+DATA expm164consts<>+400(SB)/8, $0x3dea39ef35793c76
+DATA expm164consts<>+408(SB)/8, $0x3dea39ef35793c76
+DATA expm164consts<>+416(SB)/8, $0x3dea39ef35793c76
+DATA expm164consts<>+424(SB)/8, $0x3dea39ef35793c76
+DATA expm164consts<>+432(SB)/8, $0x3dea39ef35793c76
+DATA expm164consts<>+440(SB)/8, $0x3dea39ef35793c76
+DATA expm164consts<>+448(SB)/8, $0x3de6124613a86d09
+DATA expm164consts<>+456(SB)/8, $0x3de6124613a86d09
+DATA expm164consts<>+464(SB)/8, $0x3de6124613a86d09
+DATA expm164consts<>+472(SB)/8, $0x3de6124613a86d09
+DATA expm164consts<>+480(SB)/8, $0x3de6124613a86d09
+DATA expm164consts<>+488(SB)/8, $0x3de6124613a86d09
+DATA expm164consts<>+496(SB)/8, $0x3de6124613a86d09
+DATA expm164consts<>+504(SB)/8, $0x3de6124613a86d09
+DATA expm164consts<>+512(SB)/8, $0x3e21eed8eff8d898
+DATA expm164consts<>+520(SB)/8, $0x3e21eed8eff8d898
+DATA expm164consts<>+528(SB)/8, $0x3e21eed8eff8d898
+DATA expm164consts<>+536(SB)/8, $0x3e21eed8eff8d898
+DATA expm164consts<>+544(SB)/8, $0x3e21eed8eff8d898
+DATA expm164consts<>+552(SB)/8, $0x3e21eed8eff8d898
+DATA expm164consts<>+560(SB)/8, $0x3e21eed8eff8d898
+DATA expm164consts<>+568(SB)/8, $0x3e21eed8eff8d898
+DATA expm164consts<>+576(SB)/8, $0x3e5ae64567f544e4
+DATA expm164consts<>+584(SB)/8, $0x3e5ae64567f544e4
+DATA expm164consts<>+592(SB)/8, $0x3e5ae64567f544e4
+DATA expm164consts<>+600(SB)/8, $0x3e5ae64567f544e4
+DATA expm164consts<>+608(SB)/8, $0x3e5ae64567f544e4
+DATA expm164consts<>+616(SB)/8, $0x3e5ae64567f544e4
+DATA expm164consts<>+624(SB)/8, $0x3e5ae64567f544e4
+DATA expm164consts<>+632(SB)/8, $0x3e5ae64567f544e4
+DATA expm164consts<>+640(SB)/8, $0x3e927e4fb7789f5c
+DATA expm164consts<>+648(SB)/8, $0x3e927e4fb7789f5c
+DATA expm164consts<>+656(SB)/8, $0x3e927e4fb7789f5c
+DATA expm164consts<>+664(SB)/8, $0x3e927e4fb7789f5c
+DATA expm164consts<>+672(SB)/8, $0x3e927e4fb7789f5c
+DATA expm164consts<>+680(SB)/8, $0x3e927e4fb7789f5c
+DATA expm164consts<>+688(SB)/8, $0x3e927e4fb7789f5c
+DATA expm164consts<>+696(SB)/8, $0x3e927e4fb7789f5c
+DATA expm164consts<>+704(SB)/8, $0x3ec71de3a556c734
+DATA expm164consts<>+712(SB)/8, $0x3ec71de3a556c734
+DATA expm164consts<>+720(SB)/8, $0x3ec71de3a556c734
+DATA expm164consts<>+728(SB)/8, $0x3ec71de3a556c734
+DATA expm164consts<>+736(SB)/8, $0x3ec71de3a556c734
+DATA expm164consts<>+744(SB)/8, $0x3ec71de3a556c734
+DATA expm164consts<>+752(SB)/8, $0x3ec71de3a556c734
+DATA expm164consts<>+760(SB)/8, $0x3ec71de3a556c734
+DATA expm164consts<>+768(SB)/8, $0x3efa01a01a01a01a
+DATA expm164consts<>+776(SB)/8, $0x3efa01a01a01a01a
+DATA expm164consts<>+784(SB)/8, $0x3efa01a01a01a01a
+DATA expm164consts<>+792(SB)/8, $0x3efa01a01a01a01a
+DATA expm164consts<>+800(SB)/8, $0x3efa01a01a01a01a
+DATA expm164consts<>+808(SB)/8, $0x3efa01a01a01a01a
+DATA expm164consts<>+816(SB)/8, $0x3efa01a01a01a01a
+DATA expm164consts<>+824(SB)/8, $0x3efa01a01a01a01a
+DATA expm164consts<>+832(SB)/8, $0x3f2a01a01a01a01a
+DATA expm164consts<>+840(SB)/8, $0x3f2a01a01a01a01a
+DATA expm164consts<>+848(SB)/8, $0x3f2a01a01a01a01a
+DATA expm164consts<>+856(SB)/8, $0x3f2a01a01a01a01a
+DATA expm164consts<>+864(SB)/8, $0x3f2a01a01a01a01a
+DATA expm164consts<>+872(SB)/8, $0x3f2a01a01a01a01a
+DATA expm164consts<>+880(SB)/8, $0x3f2a01a01a01a01a
+DATA expm164consts<>+888(SB)/8, $0x3f2a01a01a01a01a
+DATA expm164consts<>+896(SB)/8, $0x3f56c16c16c16c17
+DATA expm164consts<>+904(SB)/8, $0x3f56c16c16c16c17
+DATA expm164consts<>+912(SB)/8, $0x3f56c16c16c16c17
+DATA expm164consts<>+920(SB)/8, $0x3f56c16c16c16c17
+DATA expm164consts<>+928(SB)/8, $0x3f56c16c16c16c17
+DATA expm164consts<>+936(SB)/8, $0x3f56c16c16c16c17
+DATA expm164consts<>+944(SB)/8, $0x3f56c16c16c16c17
+DATA expm164consts<>+952(SB)/8, $0x3f56c16c16c16c17
+DATA expm164consts<>+960(SB)/8, $0x3f81111111111111
+DATA expm164consts<>+968(SB)/8, $0x3f81111111111111
+DATA expm164consts<>+976(SB)/8, $0x3f81111111111111
+DATA expm164consts<>+984(SB)/8, $0x3f81111111111111
+DATA expm164consts<>+992(SB)/8, $0x3f81111111111111
+DATA expm164consts<>+1000(SB)/8, $0x3f81111111111111
+DATA expm164consts<>+1008(SB)/8, $0x3f81111111111111
+DATA expm164consts<>+1016(SB)/8, $0x3f81111111111111
+DATA expm164consts<>+1024(SB)/8, $0x3fa5555555555555
+DATA expm164consts<>+1032(SB)/8, $0x3fa5555555555555
+DATA expm164consts<>+1040(SB)/8, $0x3fa5555555555555
+DATA expm164consts<>+1048(SB)/8, $0x3fa5555555555555
+DATA expm164consts<>+1056(SB)/8, $0x3fa5555555555555
+DATA expm164consts<>+1064(SB)/8, $0x3fa5555555555555
+DATA expm164consts<>+1072(SB)/8, $0x3fa5555555555555
+DATA expm164consts<>+1080(SB)/8, $0x3fa5555555555555
+DATA expm164consts<>+1088(SB)/8, $0x3fc5555555555555
+DATA expm164consts<>+1096(SB)/8, $0x3fc5555555555555
+DATA expm164consts<>+1104(SB)/8, $0x3fc5555555555555
+DATA expm164consts<>+1112(SB)/8, $0x3fc5555555555555
+DATA expm164consts<>+1120(SB)/8, $0x3fc5555555555555
+DATA expm164consts<>+1128(SB)/8, $0x3fc5555555555555
+DATA expm164consts<>+1136(SB)/8, $0x3fc5555555555555
+DATA expm164consts<>+1144(SB)/8, $0x3fc5555555555555
+DATA expm164consts<>+1152(SB)/8, $0x3fe0000000000000
+DATA expm164consts<>+1160(SB)/8, $0x3fe0000000000000
+DATA expm164consts<>+1168(SB)/8, $0x3fe0000000000000
+DATA expm164consts<>+1176(SB)/8, $0x3fe0000000000000
+DATA expm164consts<>+1184(SB)/8, $0x3fe0000000000000
+DATA expm164consts<>+1192(SB)/8, $0x3fe0000000000000
+DATA expm164consts<>+1200(SB)/8, $0x3fe0000000000000
+DATA expm164consts<>+1208(SB)/8, $0x3fe0000000000000
+DATA expm164consts<>+1216(SB)/8, $0x3ff0000000000000
+DATA expm164consts<>+1224(SB)/8, $0x3ff0000000000000
+DATA expm164consts<>+1232(SB)/8, $0x3ff0000000000000
+DATA expm164consts<>+1240(SB)/8, $0x3ff0000000000000
+DATA expm164consts<>+1248(SB)/8, $0x3ff0000000000000
+DATA expm164consts<>+1256(SB)/8, $0x3ff0000000000000
+DATA expm164consts<>+1264(SB)/8, $0x3ff0000000000000
+DATA expm164consts<>+1272(SB)/8, $0x3ff0000000000000
+DATA expm164consts<>+1280(SB)/8, $0x4337fffffffff800
+DATA expm164consts<>+1288(SB)/8, $0x4337fffffffff800
+DATA expm164consts<>+1296(SB)/8, $0x4337fffffffff800
+DATA expm164consts<>+1304(SB)/8, $0x4337fffffffff800
+DATA expm164consts<>+1312(SB)/8, $0x4337fffffffff800
+DATA expm164consts<>+1320(SB)/8, $0x4337fffffffff800
+DATA expm164consts<>+1328(SB)/8, $0x4337fffffffff800
+DATA expm164consts<>+1336(SB)/8, $0x4337fffffffff800
+DATA expm164consts<>+1344(SB)/8, $0x0000000000000001
+DATA expm164consts<>+1352(SB)/8, $0x0000000000000001
+DATA expm164consts<>+1360(SB)/8, $0x0000000000000001
+DATA expm164consts<>+1368(SB)/8, $0x0000000000000001
+DATA expm164consts<>+1376(SB)/8, $0x0000000000000001
+DATA expm164consts<>+1384(SB)/8, $0x0000000000000001
+DATA expm164consts<>+1392(SB)/8, $0x0000000000000001
+DATA expm164consts<>+1400(SB)/8, $0x0000000000000001
+DATA expm164consts<>+1408(SB)/8, $0xbff0000000000000
+DATA expm164consts<>+1416(SB)/8, $0xbff0000000000000
+DATA expm164consts<>+1424(SB)/8, $0xbff0000000000000
+DATA expm164consts<>+1432(SB)/8, $0xbff0000000000000
+DATA expm164consts<>+1440(SB)/8, $0xbff0000000000000
+DATA expm164consts<>+1448(SB)/8, $0xbff0000000000000
+DATA expm164consts<>+1456(SB)/8, $0xbff0000000000000
+DATA expm164consts<>+1464(SB)/8, $0xbff0000000000000
+DATA expm164consts<>+1472(SB)/8, $0x7ff0000000000000
+DATA expm164consts<>+1480(SB)/8, $0x7ff0000000000000
+DATA expm164consts<>+1488(SB)/8, $0x7ff0000000000000
+DATA expm164consts<>+1496(SB)/8, $0x7ff0000000000000
+DATA expm164consts<>+1504(SB)/8, $0x7ff0000000000000
+DATA expm164consts<>+1512(SB)/8, $0x7ff0000000000000
+DATA expm164consts<>+1520(SB)/8, $0x7ff0000000000000
+DATA expm164consts<>+1528(SB)/8, $0x7ff0000000000000
+DATA expm164consts<>+1536(SB)/8, $0x0000000000000000
+DATA expm164consts<>+1544(SB)/8, $0x0000000000000000
+DATA expm164consts<>+1552(SB)/8, $0x0000000000000000
+DATA expm164consts<>+1560(SB)/8, $0x0000000000000000
+DATA expm164consts<>+1568(SB)/8, $0x0000000000000000
+DATA expm164consts<>+1576(SB)/8, $0x0000000000000000
+DATA expm164consts<>+1584(SB)/8, $0x0000000000000000
+DATA expm164consts<>+1592(SB)/8, $0x0000000000000000
+DATA expm164consts<>+1600(SB)/8, $0x0008000000000000
+DATA expm164consts<>+1608(SB)/8, $0x0008000000000000
+DATA expm164consts<>+1616(SB)/8, $0x0008000000000000
+DATA expm164consts<>+1624(SB)/8, $0x0008000000000000
+DATA expm164consts<>+1632(SB)/8, $0x0008000000000000
+DATA expm164consts<>+1640(SB)/8, $0x0008000000000000
+DATA expm164consts<>+1648(SB)/8, $0x0008000000000000
+DATA expm164consts<>+1656(SB)/8, $0x0008000000000000
+GLOBL expm164consts<>(SB), RODATA|NOPTR, $1664
 
 // func log2VF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -21020,14 +21047,14 @@ DATA sigmoid64consts<>+96(SB)/8, $0x8000000000000000
 DATA sigmoid64consts<>+104(SB)/8, $0x8000000000000000
 DATA sigmoid64consts<>+112(SB)/8, $0x8000000000000000
 DATA sigmoid64consts<>+120(SB)/8, $0x8000000000000000
-DATA sigmoid64consts<>+128(SB)/8, $0xc084f00000000000
-DATA sigmoid64consts<>+136(SB)/8, $0xc084f00000000000
-DATA sigmoid64consts<>+144(SB)/8, $0xc084f00000000000
-DATA sigmoid64consts<>+152(SB)/8, $0xc084f00000000000
-DATA sigmoid64consts<>+160(SB)/8, $0xc084f00000000000
-DATA sigmoid64consts<>+168(SB)/8, $0xc084f00000000000
-DATA sigmoid64consts<>+176(SB)/8, $0xc084f00000000000
-DATA sigmoid64consts<>+184(SB)/8, $0xc084f00000000000
+DATA sigmoid64consts<>+128(SB)/8, $0xc075e00000000000
+DATA sigmoid64consts<>+136(SB)/8, $0xc075e00000000000
+DATA sigmoid64consts<>+144(SB)/8, $0xc075e00000000000
+DATA sigmoid64consts<>+152(SB)/8, $0xc075e00000000000
+DATA sigmoid64consts<>+160(SB)/8, $0xc075e00000000000
+DATA sigmoid64consts<>+168(SB)/8, $0xc075e00000000000
+DATA sigmoid64consts<>+176(SB)/8, $0xc075e00000000000
+DATA sigmoid64consts<>+184(SB)/8, $0xc075e00000000000
 DATA sigmoid64consts<>+192(SB)/8, $0xc044000000000000
 DATA sigmoid64consts<>+200(SB)/8, $0xc044000000000000
 DATA sigmoid64consts<>+208(SB)/8, $0xc044000000000000
@@ -33023,41 +33050,41 @@ expm1VF32AVX512_loop3:
 	VMAXPS.BCST       expm132consts<>+0(SB), Z1, Z1
 	VMOVUPS           128(SI)(R8*4), Z2
 	VMAXPS.BCST       expm132consts<>+0(SB), Z2, Z2
-	VMINPS.BCST       expm132consts<>+64(SB), Z0, Z0
-	VMINPS.BCST       expm132consts<>+64(SB), Z1, Z1
-	VMINPS.BCST       expm132consts<>+64(SB), Z2, Z2
-	VBROADCASTSS      expm132consts<>+128(SB), Z3
-	VFMADD213PS.BCST  expm132consts<>+192(SB), Z0, Z3
-	VBROADCASTSS      expm132consts<>+128(SB), Z4
-	VFMADD213PS.BCST  expm132consts<>+192(SB), Z1, Z4
-	VBROADCASTSS      expm132consts<>+128(SB), Z5
-	VFMADD213PS.BCST  expm132consts<>+192(SB), Z2, Z5
-	VSUBPS.BCST       expm132consts<>+192(SB), Z3, Z6
-	VSUBPS.BCST       expm132consts<>+192(SB), Z4, Z7
-	VSUBPS.BCST       expm132consts<>+192(SB), Z5, Z8
-	VFNMADD231PS.BCST expm132consts<>+256(SB), Z6, Z0
-	VFNMADD231PS.BCST expm132consts<>+256(SB), Z7, Z1
-	VFNMADD231PS.BCST expm132consts<>+256(SB), Z8, Z2
-	VBROADCASTSS      expm132consts<>+320(SB), Z9
+	VMAXPS.BCST       expm132consts<>+64(SB), Z0, Z0
+	VMAXPS.BCST       expm132consts<>+64(SB), Z1, Z1
+	VMAXPS.BCST       expm132consts<>+64(SB), Z2, Z2
+	VMINPS.BCST       expm132consts<>+128(SB), Z0, Z0
+	VMINPS.BCST       expm132consts<>+128(SB), Z1, Z1
+	VMINPS.BCST       expm132consts<>+128(SB), Z2, Z2
+	VBROADCASTSS      expm132consts<>+192(SB), Z3
+	VFMADD213PS.BCST  expm132consts<>+256(SB), Z0, Z3
+	VBROADCASTSS      expm132consts<>+192(SB), Z4
+	VFMADD213PS.BCST  expm132consts<>+256(SB), Z1, Z4
+	VBROADCASTSS      expm132consts<>+192(SB), Z5
+	VFMADD213PS.BCST  expm132consts<>+256(SB), Z2, Z5
+	VSUBPS.BCST       expm132consts<>+256(SB), Z3, Z6
+	VSUBPS.BCST       expm132consts<>+256(SB), Z4, Z7
+	VSUBPS.BCST       expm132consts<>+256(SB), Z5, Z8
+	VFNMADD231PS.BCST expm132consts<>+320(SB), Z6, Z0
+	VFNMADD231PS.BCST expm132consts<>+320(SB), Z7, Z1
+	VFNMADD231PS.BCST expm132consts<>+320(SB), Z8, Z2
+	VBROADCASTSS      expm132consts<>+384(SB), Z9
 	VFNMADD213PS      Z0, Z6, Z9
-	VBROADCASTSS      expm132consts<>+320(SB), Z10
+	VBROADCASTSS      expm132consts<>+384(SB), Z10
 	VFNMADD213PS      Z1, Z7, Z10
-	VBROADCASTSS      expm132consts<>+320(SB), Z11
+	VBROADCASTSS      expm132consts<>+384(SB), Z11
 	VFNMADD213PS      Z2, Z8, Z11
 	VSUBPS            Z9, Z0, Z0
 	VSUBPS            Z10, Z1, Z1
 	VSUBPS            Z11, Z2, Z2
-	VFNMADD231PS.BCST expm132consts<>+320(SB), Z6, Z0
-	VFNMADD231PS.BCST expm132consts<>+320(SB), Z7, Z1
-	VFNMADD231PS.BCST expm132consts<>+320(SB), Z8, Z2
-	VBROADCASTSS      expm132consts<>+384(SB), Z6
-	VFMADD213PS.BCST  expm132consts<>+448(SB), Z9, Z6
-	VBROADCASTSS      expm132consts<>+384(SB), Z7
-	VFMADD213PS.BCST  expm132consts<>+448(SB), Z10, Z7
-	VBROADCASTSS      expm132consts<>+384(SB), Z8
-	VFMADD213PS.BCST  expm132consts<>+448(SB), Z11, Z8
+	VFNMADD231PS.BCST expm132consts<>+384(SB), Z6, Z0
+	VFNMADD231PS.BCST expm132consts<>+384(SB), Z7, Z1
+	VFNMADD231PS.BCST expm132consts<>+384(SB), Z8, Z2
+	VBROADCASTSS      expm132consts<>+448(SB), Z6
 	VFMADD213PS.BCST  expm132consts<>+512(SB), Z9, Z6
+	VBROADCASTSS      expm132consts<>+448(SB), Z7
 	VFMADD213PS.BCST  expm132consts<>+512(SB), Z10, Z7
+	VBROADCASTSS      expm132consts<>+448(SB), Z8
 	VFMADD213PS.BCST  expm132consts<>+512(SB), Z11, Z8
 	VFMADD213PS.BCST  expm132consts<>+576(SB), Z9, Z6
 	VFMADD213PS.BCST  expm132consts<>+576(SB), Z10, Z7
@@ -33071,6 +33098,9 @@ expm1VF32AVX512_loop3:
 	VFMADD213PS.BCST  expm132consts<>+768(SB), Z9, Z6
 	VFMADD213PS.BCST  expm132consts<>+768(SB), Z10, Z7
 	VFMADD213PS.BCST  expm132consts<>+768(SB), Z11, Z8
+	VFMADD213PS.BCST  expm132consts<>+832(SB), Z9, Z6
+	VFMADD213PS.BCST  expm132consts<>+832(SB), Z10, Z7
+	VFMADD213PS.BCST  expm132consts<>+832(SB), Z11, Z8
 	VMULPS            Z9, Z9, Z12
 	VMULPS            Z10, Z10, Z13
 	VMULPS            Z11, Z11, Z14
@@ -33080,14 +33110,14 @@ expm1VF32AVX512_loop3:
 	VFMADD231PS       Z12, Z6, Z0
 	VFMADD231PS       Z13, Z7, Z1
 	VFMADD231PS       Z14, Z8, Z2
-	VADDPS.BCST       expm132consts<>+832(SB), Z9, Z6
-	VADDPS.BCST       expm132consts<>+832(SB), Z10, Z7
-	VADDPS.BCST       expm132consts<>+832(SB), Z11, Z8
-	VBROADCASTSS      expm132consts<>+832(SB), Z12
+	VADDPS.BCST       expm132consts<>+896(SB), Z9, Z6
+	VADDPS.BCST       expm132consts<>+896(SB), Z10, Z7
+	VADDPS.BCST       expm132consts<>+896(SB), Z11, Z8
+	VBROADCASTSS      expm132consts<>+896(SB), Z12
 	VSUBPS            Z6, Z12, Z12
-	VBROADCASTSS      expm132consts<>+832(SB), Z13
+	VBROADCASTSS      expm132consts<>+896(SB), Z13
 	VSUBPS            Z7, Z13, Z13
-	VBROADCASTSS      expm132consts<>+832(SB), Z14
+	VBROADCASTSS      expm132consts<>+896(SB), Z14
 	VSUBPS            Z8, Z14, Z14
 	VADDPS            Z9, Z12, Z12
 	VADDPS            Z10, Z13, Z13
@@ -33095,24 +33125,24 @@ expm1VF32AVX512_loop3:
 	VADDPS            Z0, Z12, Z12
 	VADDPS            Z1, Z13, Z13
 	VADDPS            Z2, Z14, Z14
-	VPSUBD.BCST       expm132consts<>+896(SB), Z3, Z3
-	VPSUBD.BCST       expm132consts<>+896(SB), Z4, Z4
-	VPSUBD.BCST       expm132consts<>+896(SB), Z5, Z5
+	VPSUBD.BCST       expm132consts<>+960(SB), Z3, Z3
+	VPSUBD.BCST       expm132consts<>+960(SB), Z4, Z4
+	VPSUBD.BCST       expm132consts<>+960(SB), Z5, Z5
 	VPSRLD            $0x01, Z3, Z0
 	VPSRLD            $0x01, Z4, Z1
 	VPSRLD            $0x01, Z5, Z2
-	VPSUBD.BCST       expm132consts<>+960(SB), Z0, Z9
-	VPSUBD.BCST       expm132consts<>+960(SB), Z1, Z10
-	VPSUBD.BCST       expm132consts<>+960(SB), Z2, Z11
+	VPSUBD.BCST       expm132consts<>+1024(SB), Z0, Z9
+	VPSUBD.BCST       expm132consts<>+1024(SB), Z1, Z10
+	VPSUBD.BCST       expm132consts<>+1024(SB), Z2, Z11
 	VPSLLD            $0x17, Z9, Z9
 	VPSLLD            $0x17, Z10, Z10
 	VPSLLD            $0x17, Z11, Z11
 	VPSUBD            Z0, Z3, Z3
 	VPSUBD            Z1, Z4, Z4
 	VPSUBD            Z2, Z5, Z5
-	VPSUBD.BCST       expm132consts<>+960(SB), Z3, Z3
-	VPSUBD.BCST       expm132consts<>+960(SB), Z4, Z4
-	VPSUBD.BCST       expm132consts<>+960(SB), Z5, Z5
+	VPSUBD.BCST       expm132consts<>+1024(SB), Z3, Z3
+	VPSUBD.BCST       expm132consts<>+1024(SB), Z4, Z4
+	VPSUBD.BCST       expm132consts<>+1024(SB), Z5, Z5
 	VPSLLD            $0x17, Z3, Z3
 	VPSLLD            $0x17, Z4, Z4
 	VPSLLD            $0x17, Z5, Z5
@@ -33131,9 +33161,9 @@ expm1VF32AVX512_loop3:
 	VMULPS            Z3, Z0, Z0
 	VMULPS            Z4, Z1, Z1
 	VMULPS            Z5, Z2, Z2
-	VADDPS.BCST       expm132consts<>+1024(SB), Z0, Z12
-	VADDPS.BCST       expm132consts<>+1024(SB), Z1, Z13
-	VADDPS.BCST       expm132consts<>+1024(SB), Z2, Z14
+	VADDPS.BCST       expm132consts<>+1088(SB), Z0, Z12
+	VADDPS.BCST       expm132consts<>+1088(SB), Z1, Z13
+	VADDPS.BCST       expm132consts<>+1088(SB), Z2, Z14
 	VSUBPS            Z0, Z12, Z15
 	VSUBPS            Z1, Z13, Z16
 	VSUBPS            Z2, Z14, Z17
@@ -33143,11 +33173,11 @@ expm1VF32AVX512_loop3:
 	VSUBPS            Z18, Z0, Z0
 	VSUBPS            Z19, Z1, Z1
 	VSUBPS            Z20, Z2, Z2
-	VBROADCASTSS      expm132consts<>+1024(SB), Z18
+	VBROADCASTSS      expm132consts<>+1088(SB), Z18
 	VSUBPS            Z15, Z18, Z15
-	VBROADCASTSS      expm132consts<>+1024(SB), Z18
+	VBROADCASTSS      expm132consts<>+1088(SB), Z18
 	VSUBPS            Z16, Z18, Z16
-	VBROADCASTSS      expm132consts<>+1024(SB), Z18
+	VBROADCASTSS      expm132consts<>+1088(SB), Z18
 	VSUBPS            Z17, Z18, Z17
 	VADDPS            Z15, Z0, Z0
 	VADDPS            Z16, Z1, Z1
@@ -33161,21 +33191,21 @@ expm1VF32AVX512_loop3:
 	VADDPS            Z6, Z0, Z0
 	VADDPS            Z7, Z1, Z1
 	VADDPS            Z8, Z2, Z2
-	VCMPPS.BCST       $0x00, expm132consts<>+1088(SB), Z12, K1
-	VCMPPS.BCST       $0x00, expm132consts<>+1088(SB), Z13, K2
-	VCMPPS.BCST       $0x00, expm132consts<>+1088(SB), Z14, K3
+	VCMPPS.BCST       $0x00, expm132consts<>+1152(SB), Z12, K1
+	VCMPPS.BCST       $0x00, expm132consts<>+1152(SB), Z13, K2
+	VCMPPS.BCST       $0x00, expm132consts<>+1152(SB), Z14, K3
 	VADDPS            Z0, Z12, Z12
 	VADDPS            Z1, Z13, Z13
 	VADDPS            Z2, Z14, Z14
-	VBLENDMPS.BCST    expm132consts<>+1088(SB), Z12, K1, Z12
-	VBLENDMPS.BCST    expm132consts<>+1088(SB), Z13, K2, Z13
-	VBLENDMPS.BCST    expm132consts<>+1088(SB), Z14, K3, Z14
+	VBLENDMPS.BCST    expm132consts<>+1152(SB), Z12, K1, Z12
+	VBLENDMPS.BCST    expm132consts<>+1152(SB), Z13, K2, Z13
+	VBLENDMPS.BCST    expm132consts<>+1152(SB), Z14, K3, Z14
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x00, expm132consts<>+1152(SB), Z0, K1
+	VCMPPS.BCST       $0x00, expm132consts<>+1216(SB), Z0, K1
 	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x00, expm132consts<>+1152(SB), Z0, K2
+	VCMPPS.BCST       $0x00, expm132consts<>+1216(SB), Z0, K2
 	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x00, expm132consts<>+1152(SB), Z0, K3
+	VCMPPS.BCST       $0x00, expm132consts<>+1216(SB), Z0, K3
 	VBLENDMPS         (SI)(R8*4), Z12, K1, Z12
 	VBLENDMPS         64(SI)(R8*4), Z13, K2, Z13
 	VBLENDMPS         128(SI)(R8*4), Z14, K3, Z14
@@ -33186,11 +33216,11 @@ expm1VF32AVX512_loop3:
 	VMOVUPS           128(SI)(R8*4), Z0
 	VCMPPS            $0x03, 128(SI)(R8*4), Z0, K3
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        expm132consts<>+1216(SB), Z0, Z0
+	VPORD.BCST        expm132consts<>+1280(SB), Z0, Z0
 	VMOVUPS           64(SI)(R8*4), Z1
-	VPORD.BCST        expm132consts<>+1216(SB), Z1, Z1
+	VPORD.BCST        expm132consts<>+1280(SB), Z1, Z1
 	VMOVUPS           128(SI)(R8*4), Z2
-	VPORD.BCST        expm132consts<>+1216(SB), Z2, Z2
+	VPORD.BCST        expm132consts<>+1280(SB), Z2, Z2
 	VBLENDMPS         Z0, Z12, K1, Z12
 	VBLENDMPS         Z1, Z13, K2, Z13
 	VBLENDMPS         Z2, Z14, K3, Z14
@@ -33207,62 +33237,63 @@ expm1VF32AVX512_loop1:
 	JB                expm1VF32AVX512_after1
 	VMOVUPS           (SI)(R8*4), Z0
 	VMAXPS.BCST       expm132consts<>+0(SB), Z0, Z0
-	VMINPS.BCST       expm132consts<>+64(SB), Z0, Z0
-	VBROADCASTSS      expm132consts<>+128(SB), Z1
-	VFMADD213PS.BCST  expm132consts<>+192(SB), Z0, Z1
-	VSUBPS.BCST       expm132consts<>+192(SB), Z1, Z2
-	VFNMADD231PS.BCST expm132consts<>+256(SB), Z2, Z0
-	VBROADCASTSS      expm132consts<>+320(SB), Z3
+	VMAXPS.BCST       expm132consts<>+64(SB), Z0, Z0
+	VMINPS.BCST       expm132consts<>+128(SB), Z0, Z0
+	VBROADCASTSS      expm132consts<>+192(SB), Z1
+	VFMADD213PS.BCST  expm132consts<>+256(SB), Z0, Z1
+	VSUBPS.BCST       expm132consts<>+256(SB), Z1, Z2
+	VFNMADD231PS.BCST expm132consts<>+320(SB), Z2, Z0
+	VBROADCASTSS      expm132consts<>+384(SB), Z3
 	VFNMADD213PS      Z0, Z2, Z3
 	VSUBPS            Z3, Z0, Z0
-	VFNMADD231PS.BCST expm132consts<>+320(SB), Z2, Z0
-	VBROADCASTSS      expm132consts<>+384(SB), Z2
-	VFMADD213PS.BCST  expm132consts<>+448(SB), Z3, Z2
+	VFNMADD231PS.BCST expm132consts<>+384(SB), Z2, Z0
+	VBROADCASTSS      expm132consts<>+448(SB), Z2
 	VFMADD213PS.BCST  expm132consts<>+512(SB), Z3, Z2
 	VFMADD213PS.BCST  expm132consts<>+576(SB), Z3, Z2
 	VFMADD213PS.BCST  expm132consts<>+640(SB), Z3, Z2
 	VFMADD213PS.BCST  expm132consts<>+704(SB), Z3, Z2
 	VFMADD213PS.BCST  expm132consts<>+768(SB), Z3, Z2
+	VFMADD213PS.BCST  expm132consts<>+832(SB), Z3, Z2
 	VMULPS            Z3, Z3, Z4
 	VFMADD231PS       Z3, Z0, Z0
 	VFMADD231PS       Z4, Z2, Z0
-	VADDPS.BCST       expm132consts<>+832(SB), Z3, Z2
-	VBROADCASTSS      expm132consts<>+832(SB), Z4
+	VADDPS.BCST       expm132consts<>+896(SB), Z3, Z2
+	VBROADCASTSS      expm132consts<>+896(SB), Z4
 	VSUBPS            Z2, Z4, Z4
 	VADDPS            Z3, Z4, Z4
 	VADDPS            Z0, Z4, Z4
-	VPSUBD.BCST       expm132consts<>+896(SB), Z1, Z1
+	VPSUBD.BCST       expm132consts<>+960(SB), Z1, Z1
 	VPSRLD            $0x01, Z1, Z0
-	VPSUBD.BCST       expm132consts<>+960(SB), Z0, Z3
+	VPSUBD.BCST       expm132consts<>+1024(SB), Z0, Z3
 	VPSLLD            $0x17, Z3, Z3
 	VPSUBD            Z0, Z1, Z1
-	VPSUBD.BCST       expm132consts<>+960(SB), Z1, Z1
+	VPSUBD.BCST       expm132consts<>+1024(SB), Z1, Z1
 	VPSLLD            $0x17, Z1, Z1
 	VADDPS            Z4, Z2, Z0
 	VSUBPS            Z0, Z2, Z2
 	VADDPS            Z4, Z2, Z2
 	VMULPS            Z3, Z0, Z0
 	VMULPS            Z1, Z0, Z0
-	VADDPS.BCST       expm132consts<>+1024(SB), Z0, Z4
+	VADDPS.BCST       expm132consts<>+1088(SB), Z0, Z4
 	VSUBPS            Z0, Z4, Z5
 	VSUBPS            Z5, Z4, Z6
 	VSUBPS            Z6, Z0, Z0
-	VBROADCASTSS      expm132consts<>+1024(SB), Z6
+	VBROADCASTSS      expm132consts<>+1088(SB), Z6
 	VSUBPS            Z5, Z6, Z5
 	VADDPS            Z5, Z0, Z0
 	VMULPS            Z3, Z2, Z2
 	VMULPS            Z1, Z2, Z2
 	VADDPS            Z2, Z0, Z0
-	VCMPPS.BCST       $0x00, expm132consts<>+1088(SB), Z4, K1
+	VCMPPS.BCST       $0x00, expm132consts<>+1152(SB), Z4, K1
 	VADDPS            Z0, Z4, Z4
-	VBLENDMPS.BCST    expm132consts<>+1088(SB), Z4, K1, Z4
+	VBLENDMPS.BCST    expm132consts<>+1152(SB), Z4, K1, Z4
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x00, expm132consts<>+1152(SB), Z0, K1
+	VCMPPS.BCST       $0x00, expm132consts<>+1216(SB), Z0, K1
 	VBLENDMPS         (SI)(R8*4), Z4, K1, Z4
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K1
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        expm132consts<>+1216(SB), Z0, Z0
+	VPORD.BCST        expm132consts<>+1280(SB), Z0, Z0
 	VBLENDMPS         Z0, Z4, K1, Z4
 	VMOVUPS           Z4, (DX)(R8*4)
 	ADDQ              $0x00000010, R8
@@ -33276,59 +33307,60 @@ expm1VF32AVX512_after1:
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPS.Z         (SI)(R8*4), K1, Z0
 	VMAXPS.BCST       expm132consts<>+0(SB), Z0, Z1
-	VMINPS.BCST       expm132consts<>+64(SB), Z1, Z1
-	VBROADCASTSS      expm132consts<>+128(SB), Z2
-	VFMADD213PS.BCST  expm132consts<>+192(SB), Z1, Z2
-	VSUBPS.BCST       expm132consts<>+192(SB), Z2, Z3
-	VFNMADD231PS.BCST expm132consts<>+256(SB), Z3, Z1
-	VBROADCASTSS      expm132consts<>+320(SB), Z4
+	VMAXPS.BCST       expm132consts<>+64(SB), Z1, Z1
+	VMINPS.BCST       expm132consts<>+128(SB), Z1, Z1
+	VBROADCASTSS      expm132consts<>+192(SB), Z2
+	VFMADD213PS.BCST  expm132consts<>+256(SB), Z1, Z2
+	VSUBPS.BCST       expm132consts<>+256(SB), Z2, Z3
+	VFNMADD231PS.BCST expm132consts<>+320(SB), Z3, Z1
+	VBROADCASTSS      expm132consts<>+384(SB), Z4
 	VFNMADD213PS      Z1, Z3, Z4
 	VSUBPS            Z4, Z1, Z1
-	VFNMADD231PS.BCST expm132consts<>+320(SB), Z3, Z1
-	VBROADCASTSS      expm132consts<>+384(SB), Z3
-	VFMADD213PS.BCST  expm132consts<>+448(SB), Z4, Z3
+	VFNMADD231PS.BCST expm132consts<>+384(SB), Z3, Z1
+	VBROADCASTSS      expm132consts<>+448(SB), Z3
 	VFMADD213PS.BCST  expm132consts<>+512(SB), Z4, Z3
 	VFMADD213PS.BCST  expm132consts<>+576(SB), Z4, Z3
 	VFMADD213PS.BCST  expm132consts<>+640(SB), Z4, Z3
 	VFMADD213PS.BCST  expm132consts<>+704(SB), Z4, Z3
 	VFMADD213PS.BCST  expm132consts<>+768(SB), Z4, Z3
+	VFMADD213PS.BCST  expm132consts<>+832(SB), Z4, Z3
 	VMULPS            Z4, Z4, Z5
 	VFMADD231PS       Z4, Z1, Z1
 	VFMADD231PS       Z5, Z3, Z1
-	VADDPS.BCST       expm132consts<>+832(SB), Z4, Z3
-	VBROADCASTSS      expm132consts<>+832(SB), Z5
+	VADDPS.BCST       expm132consts<>+896(SB), Z4, Z3
+	VBROADCASTSS      expm132consts<>+896(SB), Z5
 	VSUBPS            Z3, Z5, Z5
 	VADDPS            Z4, Z5, Z5
 	VADDPS            Z1, Z5, Z5
-	VPSUBD.BCST       expm132consts<>+896(SB), Z2, Z2
+	VPSUBD.BCST       expm132consts<>+960(SB), Z2, Z2
 	VPSRLD            $0x01, Z2, Z1
-	VPSUBD.BCST       expm132consts<>+960(SB), Z1, Z4
+	VPSUBD.BCST       expm132consts<>+1024(SB), Z1, Z4
 	VPSLLD            $0x17, Z4, Z4
 	VPSUBD            Z1, Z2, Z2
-	VPSUBD.BCST       expm132consts<>+960(SB), Z2, Z2
+	VPSUBD.BCST       expm132consts<>+1024(SB), Z2, Z2
 	VPSLLD            $0x17, Z2, Z2
 	VADDPS            Z5, Z3, Z1
 	VSUBPS            Z1, Z3, Z3
 	VADDPS            Z5, Z3, Z3
 	VMULPS            Z4, Z1, Z1
 	VMULPS            Z2, Z1, Z1
-	VADDPS.BCST       expm132consts<>+1024(SB), Z1, Z5
+	VADDPS.BCST       expm132consts<>+1088(SB), Z1, Z5
 	VSUBPS            Z1, Z5, Z6
 	VSUBPS            Z6, Z5, Z7
 	VSUBPS            Z7, Z1, Z1
-	VBROADCASTSS      expm132consts<>+1024(SB), Z7
+	VBROADCASTSS      expm132consts<>+1088(SB), Z7
 	VSUBPS            Z6, Z7, Z6
 	VADDPS            Z6, Z1, Z1
 	VMULPS            Z4, Z3, Z3
 	VMULPS            Z2, Z3, Z3
 	VADDPS            Z3, Z1, Z1
-	VCMPPS.BCST       $0x00, expm132consts<>+1088(SB), Z5, K2
+	VCMPPS.BCST       $0x00, expm132consts<>+1152(SB), Z5, K2
 	VADDPS            Z1, Z5, Z5
-	VBLENDMPS.BCST    expm132consts<>+1088(SB), Z5, K2, Z5
-	VCMPPS.BCST       $0x00, expm132consts<>+1152(SB), Z0, K2
+	VBLENDMPS.BCST    expm132consts<>+1152(SB), Z5, K2, Z5
+	VCMPPS.BCST       $0x00, expm132consts<>+1216(SB), Z0, K2
 	VBLENDMPS         Z0, Z5, K2, Z5
 	VCMPPS            $0x03, Z0, Z0, K2
-	VPORD.BCST        expm132consts<>+1216(SB), Z0, Z0
+	VPORD.BCST        expm132consts<>+1280(SB), Z0, Z0
 	VBLENDMPS         Z0, Z5, K2, Z5
 	VMOVUPS           Z5, K1, (DX)(R8*4)
 	ADDQ              R9, R8
@@ -40185,41 +40217,41 @@ expm1VF64AVX512_loop3:
 	VMAXPD.BCST       expm164consts<>+0(SB), Z1, Z1
 	VMOVUPD           128(SI)(R8*8), Z2
 	VMAXPD.BCST       expm164consts<>+0(SB), Z2, Z2
-	VMINPD.BCST       expm164consts<>+64(SB), Z0, Z0
-	VMINPD.BCST       expm164consts<>+64(SB), Z1, Z1
-	VMINPD.BCST       expm164consts<>+64(SB), Z2, Z2
-	VBROADCASTSD      expm164consts<>+128(SB), Z3
-	VFMADD213PD.BCST  expm164consts<>+192(SB), Z0, Z3
-	VBROADCASTSD      expm164consts<>+128(SB), Z4
-	VFMADD213PD.BCST  expm164consts<>+192(SB), Z1, Z4
-	VBROADCASTSD      expm164consts<>+128(SB), Z5
-	VFMADD213PD.BCST  expm164consts<>+192(SB), Z2, Z5
-	VSUBPD.BCST       expm164consts<>+192(SB), Z3, Z6
-	VSUBPD.BCST       expm164consts<>+192(SB), Z4, Z7
-	VSUBPD.BCST       expm164consts<>+192(SB), Z5, Z8
-	VFNMADD231PD.BCST expm164consts<>+256(SB), Z6, Z0
-	VFNMADD231PD.BCST expm164consts<>+256(SB), Z7, Z1
-	VFNMADD231PD.BCST expm164consts<>+256(SB), Z8, Z2
-	VBROADCASTSD      expm164consts<>+320(SB), Z9
+	VMAXPD.BCST       expm164consts<>+64(SB), Z0, Z0
+	VMAXPD.BCST       expm164consts<>+64(SB), Z1, Z1
+	VMAXPD.BCST       expm164consts<>+64(SB), Z2, Z2
+	VMINPD.BCST       expm164consts<>+128(SB), Z0, Z0
+	VMINPD.BCST       expm164consts<>+128(SB), Z1, Z1
+	VMINPD.BCST       expm164consts<>+128(SB), Z2, Z2
+	VBROADCASTSD      expm164consts<>+192(SB), Z3
+	VFMADD213PD.BCST  expm164consts<>+256(SB), Z0, Z3
+	VBROADCASTSD      expm164consts<>+192(SB), Z4
+	VFMADD213PD.BCST  expm164consts<>+256(SB), Z1, Z4
+	VBROADCASTSD      expm164consts<>+192(SB), Z5
+	VFMADD213PD.BCST  expm164consts<>+256(SB), Z2, Z5
+	VSUBPD.BCST       expm164consts<>+256(SB), Z3, Z6
+	VSUBPD.BCST       expm164consts<>+256(SB), Z4, Z7
+	VSUBPD.BCST       expm164consts<>+256(SB), Z5, Z8
+	VFNMADD231PD.BCST expm164consts<>+320(SB), Z6, Z0
+	VFNMADD231PD.BCST expm164consts<>+320(SB), Z7, Z1
+	VFNMADD231PD.BCST expm164consts<>+320(SB), Z8, Z2
+	VBROADCASTSD      expm164consts<>+384(SB), Z9
 	VFNMADD213PD      Z0, Z6, Z9
-	VBROADCASTSD      expm164consts<>+320(SB), Z10
+	VBROADCASTSD      expm164consts<>+384(SB), Z10
 	VFNMADD213PD      Z1, Z7, Z10
-	VBROADCASTSD      expm164consts<>+320(SB), Z11
+	VBROADCASTSD      expm164consts<>+384(SB), Z11
 	VFNMADD213PD      Z2, Z8, Z11
 	VSUBPD            Z9, Z0, Z0
 	VSUBPD            Z10, Z1, Z1
 	VSUBPD            Z11, Z2, Z2
-	VFNMADD231PD.BCST expm164consts<>+320(SB), Z6, Z0
-	VFNMADD231PD.BCST expm164consts<>+320(SB), Z7, Z1
-	VFNMADD231PD.BCST expm164consts<>+320(SB), Z8, Z2
-	VBROADCASTSD      expm164consts<>+384(SB), Z6
-	VFMADD213PD.BCST  expm164consts<>+448(SB), Z9, Z6
-	VBROADCASTSD      expm164consts<>+384(SB), Z7
-	VFMADD213PD.BCST  expm164consts<>+448(SB), Z10, Z7
-	VBROADCASTSD      expm164consts<>+384(SB), Z8
-	VFMADD213PD.BCST  expm164consts<>+448(SB), Z11, Z8
+	VFNMADD231PD.BCST expm164consts<>+384(SB), Z6, Z0
+	VFNMADD231PD.BCST expm164consts<>+384(SB), Z7, Z1
+	VFNMADD231PD.BCST expm164consts<>+384(SB), Z8, Z2
+	VBROADCASTSD      expm164consts<>+448(SB), Z6
 	VFMADD213PD.BCST  expm164consts<>+512(SB), Z9, Z6
+	VBROADCASTSD      expm164consts<>+448(SB), Z7
 	VFMADD213PD.BCST  expm164consts<>+512(SB), Z10, Z7
+	VBROADCASTSD      expm164consts<>+448(SB), Z8
 	VFMADD213PD.BCST  expm164consts<>+512(SB), Z11, Z8
 	VFMADD213PD.BCST  expm164consts<>+576(SB), Z9, Z6
 	VFMADD213PD.BCST  expm164consts<>+576(SB), Z10, Z7
@@ -40248,6 +40280,9 @@ expm1VF64AVX512_loop3:
 	VFMADD213PD.BCST  expm164consts<>+1088(SB), Z9, Z6
 	VFMADD213PD.BCST  expm164consts<>+1088(SB), Z10, Z7
 	VFMADD213PD.BCST  expm164consts<>+1088(SB), Z11, Z8
+	VFMADD213PD.BCST  expm164consts<>+1152(SB), Z9, Z6
+	VFMADD213PD.BCST  expm164consts<>+1152(SB), Z10, Z7
+	VFMADD213PD.BCST  expm164consts<>+1152(SB), Z11, Z8
 	VMULPD            Z9, Z9, Z12
 	VMULPD            Z10, Z10, Z13
 	VMULPD            Z11, Z11, Z14
@@ -40257,14 +40292,14 @@ expm1VF64AVX512_loop3:
 	VFMADD231PD       Z12, Z6, Z0
 	VFMADD231PD       Z13, Z7, Z1
 	VFMADD231PD       Z14, Z8, Z2
-	VADDPD.BCST       expm164consts<>+1152(SB), Z9, Z6
-	VADDPD.BCST       expm164consts<>+1152(SB), Z10, Z7
-	VADDPD.BCST       expm164consts<>+1152(SB), Z11, Z8
-	VBROADCASTSD      expm164consts<>+1152(SB), Z12
+	VADDPD.BCST       expm164consts<>+1216(SB), Z9, Z6
+	VADDPD.BCST       expm164consts<>+1216(SB), Z10, Z7
+	VADDPD.BCST       expm164consts<>+1216(SB), Z11, Z8
+	VBROADCASTSD      expm164consts<>+1216(SB), Z12
 	VSUBPD            Z6, Z12, Z12
-	VBROADCASTSD      expm164consts<>+1152(SB), Z13
+	VBROADCASTSD      expm164consts<>+1216(SB), Z13
 	VSUBPD            Z7, Z13, Z13
-	VBROADCASTSD      expm164consts<>+1152(SB), Z14
+	VBROADCASTSD      expm164consts<>+1216(SB), Z14
 	VSUBPD            Z8, Z14, Z14
 	VADDPD            Z9, Z12, Z12
 	VADDPD            Z10, Z13, Z13
@@ -40272,24 +40307,24 @@ expm1VF64AVX512_loop3:
 	VADDPD            Z0, Z12, Z12
 	VADDPD            Z1, Z13, Z13
 	VADDPD            Z2, Z14, Z14
-	VPSUBQ.BCST       expm164consts<>+1216(SB), Z3, Z3
-	VPSUBQ.BCST       expm164consts<>+1216(SB), Z4, Z4
-	VPSUBQ.BCST       expm164consts<>+1216(SB), Z5, Z5
+	VPSUBQ.BCST       expm164consts<>+1280(SB), Z3, Z3
+	VPSUBQ.BCST       expm164consts<>+1280(SB), Z4, Z4
+	VPSUBQ.BCST       expm164consts<>+1280(SB), Z5, Z5
 	VPSRLQ            $0x01, Z3, Z0
 	VPSRLQ            $0x01, Z4, Z1
 	VPSRLQ            $0x01, Z5, Z2
-	VPSUBQ.BCST       expm164consts<>+1280(SB), Z0, Z9
-	VPSUBQ.BCST       expm164consts<>+1280(SB), Z1, Z10
-	VPSUBQ.BCST       expm164consts<>+1280(SB), Z2, Z11
+	VPSUBQ.BCST       expm164consts<>+1344(SB), Z0, Z9
+	VPSUBQ.BCST       expm164consts<>+1344(SB), Z1, Z10
+	VPSUBQ.BCST       expm164consts<>+1344(SB), Z2, Z11
 	VPSLLQ            $0x34, Z9, Z9
 	VPSLLQ            $0x34, Z10, Z10
 	VPSLLQ            $0x34, Z11, Z11
 	VPSUBQ            Z0, Z3, Z3
 	VPSUBQ            Z1, Z4, Z4
 	VPSUBQ            Z2, Z5, Z5
-	VPSUBQ.BCST       expm164consts<>+1280(SB), Z3, Z3
-	VPSUBQ.BCST       expm164consts<>+1280(SB), Z4, Z4
-	VPSUBQ.BCST       expm164consts<>+1280(SB), Z5, Z5
+	VPSUBQ.BCST       expm164consts<>+1344(SB), Z3, Z3
+	VPSUBQ.BCST       expm164consts<>+1344(SB), Z4, Z4
+	VPSUBQ.BCST       expm164consts<>+1344(SB), Z5, Z5
 	VPSLLQ            $0x34, Z3, Z3
 	VPSLLQ            $0x34, Z4, Z4
 	VPSLLQ            $0x34, Z5, Z5
@@ -40308,9 +40343,9 @@ expm1VF64AVX512_loop3:
 	VMULPD            Z3, Z0, Z0
 	VMULPD            Z4, Z1, Z1
 	VMULPD            Z5, Z2, Z2
-	VADDPD.BCST       expm164consts<>+1344(SB), Z0, Z12
-	VADDPD.BCST       expm164consts<>+1344(SB), Z1, Z13
-	VADDPD.BCST       expm164consts<>+1344(SB), Z2, Z14
+	VADDPD.BCST       expm164consts<>+1408(SB), Z0, Z12
+	VADDPD.BCST       expm164consts<>+1408(SB), Z1, Z13
+	VADDPD.BCST       expm164consts<>+1408(SB), Z2, Z14
 	VSUBPD            Z0, Z12, Z15
 	VSUBPD            Z1, Z13, Z16
 	VSUBPD            Z2, Z14, Z17
@@ -40320,11 +40355,11 @@ expm1VF64AVX512_loop3:
 	VSUBPD            Z18, Z0, Z0
 	VSUBPD            Z19, Z1, Z1
 	VSUBPD            Z20, Z2, Z2
-	VBROADCASTSD      expm164consts<>+1344(SB), Z18
+	VBROADCASTSD      expm164consts<>+1408(SB), Z18
 	VSUBPD            Z15, Z18, Z15
-	VBROADCASTSD      expm164consts<>+1344(SB), Z18
+	VBROADCASTSD      expm164consts<>+1408(SB), Z18
 	VSUBPD            Z16, Z18, Z16
-	VBROADCASTSD      expm164consts<>+1344(SB), Z18
+	VBROADCASTSD      expm164consts<>+1408(SB), Z18
 	VSUBPD            Z17, Z18, Z17
 	VADDPD            Z15, Z0, Z0
 	VADDPD            Z16, Z1, Z1
@@ -40338,21 +40373,21 @@ expm1VF64AVX512_loop3:
 	VADDPD            Z6, Z0, Z0
 	VADDPD            Z7, Z1, Z1
 	VADDPD            Z8, Z2, Z2
-	VCMPPD.BCST       $0x00, expm164consts<>+1408(SB), Z12, K1
-	VCMPPD.BCST       $0x00, expm164consts<>+1408(SB), Z13, K2
-	VCMPPD.BCST       $0x00, expm164consts<>+1408(SB), Z14, K3
+	VCMPPD.BCST       $0x00, expm164consts<>+1472(SB), Z12, K1
+	VCMPPD.BCST       $0x00, expm164consts<>+1472(SB), Z13, K2
+	VCMPPD.BCST       $0x00, expm164consts<>+1472(SB), Z14, K3
 	VADDPD            Z0, Z12, Z12
 	VADDPD            Z1, Z13, Z13
 	VADDPD            Z2, Z14, Z14
-	VBLENDMPD.BCST    expm164consts<>+1408(SB), Z12, K1, Z12
-	VBLENDMPD.BCST    expm164consts<>+1408(SB), Z13, K2, Z13
-	VBLENDMPD.BCST    expm164consts<>+1408(SB), Z14, K3, Z14
+	VBLENDMPD.BCST    expm164consts<>+1472(SB), Z12, K1, Z12
+	VBLENDMPD.BCST    expm164consts<>+1472(SB), Z13, K2, Z13
+	VBLENDMPD.BCST    expm164consts<>+1472(SB), Z14, K3, Z14
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x00, expm164consts<>+1472(SB), Z0, K1
+	VCMPPD.BCST       $0x00, expm164consts<>+1536(SB), Z0, K1
 	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x00, expm164consts<>+1472(SB), Z0, K2
+	VCMPPD.BCST       $0x00, expm164consts<>+1536(SB), Z0, K2
 	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x00, expm164consts<>+1472(SB), Z0, K3
+	VCMPPD.BCST       $0x00, expm164consts<>+1536(SB), Z0, K3
 	VBLENDMPD         (SI)(R8*8), Z12, K1, Z12
 	VBLENDMPD         64(SI)(R8*8), Z13, K2, Z13
 	VBLENDMPD         128(SI)(R8*8), Z14, K3, Z14
@@ -40363,11 +40398,11 @@ expm1VF64AVX512_loop3:
 	VMOVUPD           128(SI)(R8*8), Z0
 	VCMPPD            $0x03, 128(SI)(R8*8), Z0, K3
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        expm164consts<>+1536(SB), Z0, Z0
+	VPORQ.BCST        expm164consts<>+1600(SB), Z0, Z0
 	VMOVUPD           64(SI)(R8*8), Z1
-	VPORQ.BCST        expm164consts<>+1536(SB), Z1, Z1
+	VPORQ.BCST        expm164consts<>+1600(SB), Z1, Z1
 	VMOVUPD           128(SI)(R8*8), Z2
-	VPORQ.BCST        expm164consts<>+1536(SB), Z2, Z2
+	VPORQ.BCST        expm164consts<>+1600(SB), Z2, Z2
 	VBLENDMPD         Z0, Z12, K1, Z12
 	VBLENDMPD         Z1, Z13, K2, Z13
 	VBLENDMPD         Z2, Z14, K3, Z14
@@ -40384,17 +40419,17 @@ expm1VF64AVX512_loop1:
 	JB                expm1VF64AVX512_after1
 	VMOVUPD           (SI)(R8*8), Z0
 	VMAXPD.BCST       expm164consts<>+0(SB), Z0, Z0
-	VMINPD.BCST       expm164consts<>+64(SB), Z0, Z0
-	VBROADCASTSD      expm164consts<>+128(SB), Z1
-	VFMADD213PD.BCST  expm164consts<>+192(SB), Z0, Z1
-	VSUBPD.BCST       expm164consts<>+192(SB), Z1, Z2
-	VFNMADD231PD.BCST expm164consts<>+256(SB), Z2, Z0
-	VBROADCASTSD      expm164consts<>+320(SB), Z3
+	VMAXPD.BCST       expm164consts<>+64(SB), Z0, Z0
+	VMINPD.BCST       expm164consts<>+128(SB), Z0, Z0
+	VBROADCASTSD      expm164consts<>+192(SB), Z1
+	VFMADD213PD.BCST  expm164consts<>+256(SB), Z0, Z1
+	VSUBPD.BCST       expm164consts<>+256(SB), Z1, Z2
+	VFNMADD231PD.BCST expm164consts<>+320(SB), Z2, Z0
+	VBROADCASTSD      expm164consts<>+384(SB), Z3
 	VFNMADD213PD      Z0, Z2, Z3
 	VSUBPD            Z3, Z0, Z0
-	VFNMADD231PD.BCST expm164consts<>+320(SB), Z2, Z0
-	VBROADCASTSD      expm164consts<>+384(SB), Z2
-	VFMADD213PD.BCST  expm164consts<>+448(SB), Z3, Z2
+	VFNMADD231PD.BCST expm164consts<>+384(SB), Z2, Z0
+	VBROADCASTSD      expm164consts<>+448(SB), Z2
 	VFMADD213PD.BCST  expm164consts<>+512(SB), Z3, Z2
 	VFMADD213PD.BCST  expm164consts<>+576(SB), Z3, Z2
 	VFMADD213PD.BCST  expm164consts<>+640(SB), Z3, Z2
@@ -40405,46 +40440,47 @@ expm1VF64AVX512_loop1:
 	VFMADD213PD.BCST  expm164consts<>+960(SB), Z3, Z2
 	VFMADD213PD.BCST  expm164consts<>+1024(SB), Z3, Z2
 	VFMADD213PD.BCST  expm164consts<>+1088(SB), Z3, Z2
+	VFMADD213PD.BCST  expm164consts<>+1152(SB), Z3, Z2
 	VMULPD            Z3, Z3, Z4
 	VFMADD231PD       Z3, Z0, Z0
 	VFMADD231PD       Z4, Z2, Z0
-	VADDPD.BCST       expm164consts<>+1152(SB), Z3, Z2
-	VBROADCASTSD      expm164consts<>+1152(SB), Z4
+	VADDPD.BCST       expm164consts<>+1216(SB), Z3, Z2
+	VBROADCASTSD      expm164consts<>+1216(SB), Z4
 	VSUBPD            Z2, Z4, Z4
 	VADDPD            Z3, Z4, Z4
 	VADDPD            Z0, Z4, Z4
-	VPSUBQ.BCST       expm164consts<>+1216(SB), Z1, Z1
+	VPSUBQ.BCST       expm164consts<>+1280(SB), Z1, Z1
 	VPSRLQ            $0x01, Z1, Z0
-	VPSUBQ.BCST       expm164consts<>+1280(SB), Z0, Z3
+	VPSUBQ.BCST       expm164consts<>+1344(SB), Z0, Z3
 	VPSLLQ            $0x34, Z3, Z3
 	VPSUBQ            Z0, Z1, Z1
-	VPSUBQ.BCST       expm164consts<>+1280(SB), Z1, Z1
+	VPSUBQ.BCST       expm164consts<>+1344(SB), Z1, Z1
 	VPSLLQ            $0x34, Z1, Z1
 	VADDPD            Z4, Z2, Z0
 	VSUBPD            Z0, Z2, Z2
 	VADDPD            Z4, Z2, Z2
 	VMULPD            Z3, Z0, Z0
 	VMULPD            Z1, Z0, Z0
-	VADDPD.BCST       expm164consts<>+1344(SB), Z0, Z4
+	VADDPD.BCST       expm164consts<>+1408(SB), Z0, Z4
 	VSUBPD            Z0, Z4, Z5
 	VSUBPD            Z5, Z4, Z6
 	VSUBPD            Z6, Z0, Z0
-	VBROADCASTSD      expm164consts<>+1344(SB), Z6
+	VBROADCASTSD      expm164consts<>+1408(SB), Z6
 	VSUBPD            Z5, Z6, Z5
 	VADDPD            Z5, Z0, Z0
 	VMULPD            Z3, Z2, Z2
 	VMULPD            Z1, Z2, Z2
 	VADDPD            Z2, Z0, Z0
-	VCMPPD.BCST       $0x00, expm164consts<>+1408(SB), Z4, K1
+	VCMPPD.BCST       $0x00, expm164consts<>+1472(SB), Z4, K1
 	VADDPD            Z0, Z4, Z4
-	VBLENDMPD.BCST    expm164consts<>+1408(SB), Z4, K1, Z4
+	VBLENDMPD.BCST    expm164consts<>+1472(SB), Z4, K1, Z4
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x00, expm164consts<>+1472(SB), Z0, K1
+	VCMPPD.BCST       $0x00, expm164consts<>+1536(SB), Z0, K1
 	VBLENDMPD         (SI)(R8*8), Z4, K1, Z4
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K1
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        expm164consts<>+1536(SB), Z0, Z0
+	VPORQ.BCST        expm164consts<>+1600(SB), Z0, Z0
 	VBLENDMPD         Z0, Z4, K1, Z4
 	VMOVUPD           Z4, (DX)(R8*8)
 	ADDQ              $0x00000008, R8
@@ -40458,17 +40494,17 @@ expm1VF64AVX512_after1:
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPD.Z         (SI)(R8*8), K1, Z0
 	VMAXPD.BCST       expm164consts<>+0(SB), Z0, Z1
-	VMINPD.BCST       expm164consts<>+64(SB), Z1, Z1
-	VBROADCASTSD      expm164consts<>+128(SB), Z2
-	VFMADD213PD.BCST  expm164consts<>+192(SB), Z1, Z2
-	VSUBPD.BCST       expm164consts<>+192(SB), Z2, Z3
-	VFNMADD231PD.BCST expm164consts<>+256(SB), Z3, Z1
-	VBROADCASTSD      expm164consts<>+320(SB), Z4
+	VMAXPD.BCST       expm164consts<>+64(SB), Z1, Z1
+	VMINPD.BCST       expm164consts<>+128(SB), Z1, Z1
+	VBROADCASTSD      expm164consts<>+192(SB), Z2
+	VFMADD213PD.BCST  expm164consts<>+256(SB), Z1, Z2
+	VSUBPD.BCST       expm164consts<>+256(SB), Z2, Z3
+	VFNMADD231PD.BCST expm164consts<>+320(SB), Z3, Z1
+	VBROADCASTSD      expm164consts<>+384(SB), Z4
 	VFNMADD213PD      Z1, Z3, Z4
 	VSUBPD            Z4, Z1, Z1
-	VFNMADD231PD.BCST expm164consts<>+320(SB), Z3, Z1
-	VBROADCASTSD      expm164consts<>+384(SB), Z3
-	VFMADD213PD.BCST  expm164consts<>+448(SB), Z4, Z3
+	VFNMADD231PD.BCST expm164consts<>+384(SB), Z3, Z1
+	VBROADCASTSD      expm164consts<>+448(SB), Z3
 	VFMADD213PD.BCST  expm164consts<>+512(SB), Z4, Z3
 	VFMADD213PD.BCST  expm164consts<>+576(SB), Z4, Z3
 	VFMADD213PD.BCST  expm164consts<>+640(SB), Z4, Z3
@@ -40479,43 +40515,44 @@ expm1VF64AVX512_after1:
 	VFMADD213PD.BCST  expm164consts<>+960(SB), Z4, Z3
 	VFMADD213PD.BCST  expm164consts<>+1024(SB), Z4, Z3
 	VFMADD213PD.BCST  expm164consts<>+1088(SB), Z4, Z3
+	VFMADD213PD.BCST  expm164consts<>+1152(SB), Z4, Z3
 	VMULPD            Z4, Z4, Z5
 	VFMADD231PD       Z4, Z1, Z1
 	VFMADD231PD       Z5, Z3, Z1
-	VADDPD.BCST       expm164consts<>+1152(SB), Z4, Z3
-	VBROADCASTSD      expm164consts<>+1152(SB), Z5
+	VADDPD.BCST       expm164consts<>+1216(SB), Z4, Z3
+	VBROADCASTSD      expm164consts<>+1216(SB), Z5
 	VSUBPD            Z3, Z5, Z5
 	VADDPD            Z4, Z5, Z5
 	VADDPD            Z1, Z5, Z5
-	VPSUBQ.BCST       expm164consts<>+1216(SB), Z2, Z2
+	VPSUBQ.BCST       expm164consts<>+1280(SB), Z2, Z2
 	VPSRLQ            $0x01, Z2, Z1
-	VPSUBQ.BCST       expm164consts<>+1280(SB), Z1, Z4
+	VPSUBQ.BCST       expm164consts<>+1344(SB), Z1, Z4
 	VPSLLQ            $0x34, Z4, Z4
 	VPSUBQ            Z1, Z2, Z2
-	VPSUBQ.BCST       expm164consts<>+1280(SB), Z2, Z2
+	VPSUBQ.BCST       expm164consts<>+1344(SB), Z2, Z2
 	VPSLLQ            $0x34, Z2, Z2
 	VADDPD            Z5, Z3, Z1
 	VSUBPD            Z1, Z3, Z3
 	VADDPD            Z5, Z3, Z3
 	VMULPD            Z4, Z1, Z1
 	VMULPD            Z2, Z1, Z1
-	VADDPD.BCST       expm164consts<>+1344(SB), Z1, Z5
+	VADDPD.BCST       expm164consts<>+1408(SB), Z1, Z5
 	VSUBPD            Z1, Z5, Z6
 	VSUBPD            Z6, Z5, Z7
 	VSUBPD            Z7, Z1, Z1
-	VBROADCASTSD      expm164consts<>+1344(SB), Z7
+	VBROADCASTSD      expm164consts<>+1408(SB), Z7
 	VSUBPD            Z6, Z7, Z6
 	VADDPD            Z6, Z1, Z1
 	VMULPD            Z4, Z3, Z3
 	VMULPD            Z2, Z3, Z3
 	VADDPD            Z3, Z1, Z1
-	VCMPPD.BCST       $0x00, expm164consts<>+1408(SB), Z5, K2
+	VCMPPD.BCST       $0x00, expm164consts<>+1472(SB), Z5, K2
 	VADDPD            Z1, Z5, Z5
-	VBLENDMPD.BCST    expm164consts<>+1408(SB), Z5, K2, Z5
-	VCMPPD.BCST       $0x00, expm164consts<>+1472(SB), Z0, K2
+	VBLENDMPD.BCST    expm164consts<>+1472(SB), Z5, K2, Z5
+	VCMPPD.BCST       $0x00, expm164consts<>+1536(SB), Z0, K2
 	VBLENDMPD         Z0, Z5, K2, Z5
 	VCMPPD            $0x03, Z0, Z0, K2
-	VPORQ.BCST        expm164consts<>+1536(SB), Z0, Z0
+	VPORQ.BCST        expm164consts<>+1600(SB), Z0, Z0
 	VBLENDMPD         Z0, Z5, K2, Z5
 	VMOVUPD           Z5, K1, (DX)(R8*8)
 	ADDQ              R9, R8

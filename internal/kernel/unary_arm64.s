@@ -312,53 +312,55 @@ DATA exp264consts<>+160(SB)/8, $0x7ff0000000000000
 DATA exp264consts<>+168(SB)/8, $0xc090d00000000000
 DATA exp264consts<>+176(SB)/8, $0x8000000000000
 GLOBL exp264consts<>(SB), RODATA|NOPTR, $184
-DATA expm132consts<>+0(SB)/4, $0xc2d20000
-DATA expm132consts<>+4(SB)/4, $0x42b20000
-DATA expm132consts<>+8(SB)/4, $0x3fb8aa3b
-DATA expm132consts<>+12(SB)/4, $0x4b400000
-DATA expm132consts<>+16(SB)/4, $0x3f317200
-DATA expm132consts<>+20(SB)/4, $0x35bfbe8e
-DATA expm132consts<>+24(SB)/4, $0x37d00d01
-DATA expm132consts<>+28(SB)/4, $0x39500d01
-DATA expm132consts<>+32(SB)/4, $0x3ab60b61
-DATA expm132consts<>+36(SB)/4, $0x3c088889
-DATA expm132consts<>+40(SB)/4, $0x3d2aaaab
-DATA expm132consts<>+44(SB)/4, $0x3e2aaaab
-DATA expm132consts<>+48(SB)/4, $0x3f000000
-DATA expm132consts<>+52(SB)/4, $0x3f800000
-DATA expm132consts<>+56(SB)/4, $0x4b3fff00
-DATA expm132consts<>+60(SB)/4, $0x1
-DATA expm132consts<>+64(SB)/4, $0xbf800000
-DATA expm132consts<>+68(SB)/4, $0x7f800000
-DATA expm132consts<>+72(SB)/4, $0x0
-DATA expm132consts<>+76(SB)/4, $0x400000
-GLOBL expm132consts<>(SB), RODATA|NOPTR, $80
-DATA expm164consts<>+0(SB)/8, $0xc087500000000000
-DATA expm164consts<>+8(SB)/8, $0x4086300000000000
-DATA expm164consts<>+16(SB)/8, $0x3ff71547652b82fe
-DATA expm164consts<>+24(SB)/8, $0x4338000000000000
-DATA expm164consts<>+32(SB)/8, $0x3fe62e42fee00000
-DATA expm164consts<>+40(SB)/8, $0x3dea39ef35793c76
-DATA expm164consts<>+48(SB)/8, $0x3de6124613a86d09
-DATA expm164consts<>+56(SB)/8, $0x3e21eed8eff8d898
-DATA expm164consts<>+64(SB)/8, $0x3e5ae64567f544e4
-DATA expm164consts<>+72(SB)/8, $0x3e927e4fb7789f5c
-DATA expm164consts<>+80(SB)/8, $0x3ec71de3a556c734
-DATA expm164consts<>+88(SB)/8, $0x3efa01a01a01a01a
-DATA expm164consts<>+96(SB)/8, $0x3f2a01a01a01a01a
-DATA expm164consts<>+104(SB)/8, $0x3f56c16c16c16c17
-DATA expm164consts<>+112(SB)/8, $0x3f81111111111111
-DATA expm164consts<>+120(SB)/8, $0x3fa5555555555555
-DATA expm164consts<>+128(SB)/8, $0x3fc5555555555555
-DATA expm164consts<>+136(SB)/8, $0x3fe0000000000000
-DATA expm164consts<>+144(SB)/8, $0x3ff0000000000000
-DATA expm164consts<>+152(SB)/8, $0x4337fffffffff800
-DATA expm164consts<>+160(SB)/8, $0x1
-DATA expm164consts<>+168(SB)/8, $0xbff0000000000000
-DATA expm164consts<>+176(SB)/8, $0x7ff0000000000000
-DATA expm164consts<>+184(SB)/8, $0x0
-DATA expm164consts<>+192(SB)/8, $0x8000000000000
-GLOBL expm164consts<>(SB), RODATA|NOPTR, $200
+DATA expm132consts<>+0(SB)/4, $0xc1a00000
+DATA expm132consts<>+4(SB)/4, $0xc2d20000
+DATA expm132consts<>+8(SB)/4, $0x42b20000
+DATA expm132consts<>+12(SB)/4, $0x3fb8aa3b
+DATA expm132consts<>+16(SB)/4, $0x4b400000
+DATA expm132consts<>+20(SB)/4, $0x3f317200
+DATA expm132consts<>+24(SB)/4, $0x35bfbe8e
+DATA expm132consts<>+28(SB)/4, $0x37d00d01
+DATA expm132consts<>+32(SB)/4, $0x39500d01
+DATA expm132consts<>+36(SB)/4, $0x3ab60b61
+DATA expm132consts<>+40(SB)/4, $0x3c088889
+DATA expm132consts<>+44(SB)/4, $0x3d2aaaab
+DATA expm132consts<>+48(SB)/4, $0x3e2aaaab
+DATA expm132consts<>+52(SB)/4, $0x3f000000
+DATA expm132consts<>+56(SB)/4, $0x3f800000
+DATA expm132consts<>+60(SB)/4, $0x4b3fff00
+DATA expm132consts<>+64(SB)/4, $0x1
+DATA expm132consts<>+68(SB)/4, $0xbf800000
+DATA expm132consts<>+72(SB)/4, $0x7f800000
+DATA expm132consts<>+76(SB)/4, $0x0
+DATA expm132consts<>+80(SB)/4, $0x400000
+GLOBL expm132consts<>(SB), RODATA|NOPTR, $84
+DATA expm164consts<>+0(SB)/8, $0xc044000000000000
+DATA expm164consts<>+8(SB)/8, $0xc087500000000000
+DATA expm164consts<>+16(SB)/8, $0x4086300000000000
+DATA expm164consts<>+24(SB)/8, $0x3ff71547652b82fe
+DATA expm164consts<>+32(SB)/8, $0x4338000000000000
+DATA expm164consts<>+40(SB)/8, $0x3fe62e42fee00000
+DATA expm164consts<>+48(SB)/8, $0x3dea39ef35793c76
+DATA expm164consts<>+56(SB)/8, $0x3de6124613a86d09
+DATA expm164consts<>+64(SB)/8, $0x3e21eed8eff8d898
+DATA expm164consts<>+72(SB)/8, $0x3e5ae64567f544e4
+DATA expm164consts<>+80(SB)/8, $0x3e927e4fb7789f5c
+DATA expm164consts<>+88(SB)/8, $0x3ec71de3a556c734
+DATA expm164consts<>+96(SB)/8, $0x3efa01a01a01a01a
+DATA expm164consts<>+104(SB)/8, $0x3f2a01a01a01a01a
+DATA expm164consts<>+112(SB)/8, $0x3f56c16c16c16c17
+DATA expm164consts<>+120(SB)/8, $0x3f81111111111111
+DATA expm164consts<>+128(SB)/8, $0x3fa5555555555555
+DATA expm164consts<>+136(SB)/8, $0x3fc5555555555555
+DATA expm164consts<>+144(SB)/8, $0x3fe0000000000000
+DATA expm164consts<>+152(SB)/8, $0x3ff0000000000000
+DATA expm164consts<>+160(SB)/8, $0x4337fffffffff800
+DATA expm164consts<>+168(SB)/8, $0x1
+DATA expm164consts<>+176(SB)/8, $0xbff0000000000000
+DATA expm164consts<>+184(SB)/8, $0x7ff0000000000000
+DATA expm164consts<>+192(SB)/8, $0x0
+DATA expm164consts<>+200(SB)/8, $0x8000000000000
+GLOBL expm164consts<>(SB), RODATA|NOPTR, $208
 DATA log232consts<>+0(SB)/4, $0x3f800000
 DATA log232consts<>+4(SB)/4, $0x4d0000
 DATA log232consts<>+8(SB)/4, $0x4b000000
@@ -716,7 +718,7 @@ DATA log1p64consts<>+192(SB)/8, $0x8000000000000
 GLOBL log1p64consts<>(SB), RODATA|NOPTR, $200
 DATA sigmoid32consts<>+0(SB)/4, $0x0
 DATA sigmoid32consts<>+4(SB)/4, $0x80000000
-DATA sigmoid32consts<>+8(SB)/4, $0xc2800000
+DATA sigmoid32consts<>+8(SB)/4, $0xc22c0000
 DATA sigmoid32consts<>+12(SB)/4, $0xc1a00000
 DATA sigmoid32consts<>+16(SB)/4, $0x41b8aa3b
 DATA sigmoid32consts<>+20(SB)/4, $0x4b400000
@@ -738,7 +740,7 @@ DATA sigmoid32consts<>+80(SB)/4, $0x400000
 GLOBL sigmoid32consts<>(SB), RODATA|NOPTR, $84
 DATA sigmoid64consts<>+0(SB)/8, $0x0
 DATA sigmoid64consts<>+8(SB)/8, $0x8000000000000000
-DATA sigmoid64consts<>+16(SB)/8, $0xc084f00000000000
+DATA sigmoid64consts<>+16(SB)/8, $0xc075e00000000000
 DATA sigmoid64consts<>+24(SB)/8, $0xc044000000000000
 DATA sigmoid64consts<>+32(SB)/8, $0x40371547652b82fe
 DATA sigmoid64consts<>+40(SB)/8, $0x4338000000000000
@@ -8347,477 +8349,489 @@ loop:
 	WORD	$0x4e30f411 // fmax v17.4s, v0.4s, v16.4s
 	MOVD	$expm132consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
 	MOVD	$expm132consts<>+8(SB), R19
 	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
 	MOVD	$expm132consts<>+12(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.S4, V19.S4, V22.S4
-	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$expm132consts<>+16(SB), R19
 	VLD1R	(R19), [V23.S4]
-	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
 	MOVD	$expm132consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V19.B16, V26.B16
-	VFMLS	V25.S4, V24.S4, V26.S4
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
 	MOVD	$expm132consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V26.B16, V28.B16
-	VFMLS	V27.S4, V24.S4, V28.S4
-	WORD	$0x4ebcd744 // fsub v4.4s, v26.4s, v28.4s
-	MOVD	$expm132consts<>+20(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V4.B16, V6.B16
-	VFMLS	V5.S4, V24.S4, V6.S4
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$expm132consts<>+24(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.S4, V26.S4, V5.S4
+	WORD	$0x4ea5d786 // fsub v6.4s, v28.4s, v5.4s
 	MOVD	$expm132consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
+	VMOV	V6.B16, V8.B16
+	VFMLS	V7.S4, V26.S4, V8.S4
 	MOVD	$expm132consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V28.S4, V7.S4, V9.S4
+	VLD1R	(R19), [V9.S4]
 	MOVD	$expm132consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V9.S4, V11.S4
+	VFMLA	V5.S4, V9.S4, V11.S4
 	MOVD	$expm132consts<>+36(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VMOV	V16.B16, V18.B16
-	VFMLA	V28.S4, V11.S4, V18.S4
+	VFMLA	V5.S4, V11.S4, V18.S4
 	MOVD	$expm132consts<>+40(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V20.B16
-	VFMLA	V28.S4, V18.S4, V20.S4
+	VFMLA	V5.S4, V18.S4, V20.S4
 	MOVD	$expm132consts<>+44(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V23.B16
-	VFMLA	V28.S4, V20.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V5.S4, V20.S4, V22.S4
 	MOVD	$expm132consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V19.B16
-	VFMLA	V28.S4, V23.S4, V19.S4
-	WORD	$0x6e3cdf9b // fmul v27.4s, v28.4s, v28.4s
-	VMOV	V6.B16, V26.B16
-	VFMLA	V28.S4, V6.S4, V26.S4
-	VMOV	V26.B16, V5.B16
-	VFMLA	V27.S4, V19.S4, V5.S4
-	MOVD	$expm132consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e3cd704 // fadd v4.4s, v24.4s, v28.4s
-	MOVD	$expm132consts<>+52(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea4d4e8 // fsub v8.4s, v7.4s, v4.4s
-	WORD	$0x4e3cd50a // fadd v10.4s, v8.4s, v28.4s
-	WORD	$0x4e25d549 // fadd v9.4s, v10.4s, v5.4s
-	MOVD	$expm132consts<>+56(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V22.S4, V11.S4
-	VUSHR	$1, V11.S4, V17.S4
-	MOVD	$expm132consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V17.S4, V21.S4
-	VSHL	$23, V21.S4, V20.S4
-	VSUB	V17.S4, V11.S4, V25.S4
-	MOVD	$expm132consts<>+60(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V25.S4, V6.S4
-	VSHL	$23, V6.S4, V19.S4
-	WORD	$0x4e29d49b // fadd v27.4s, v4.4s, v9.4s
-	WORD	$0x4ebbd49a // fsub v26.4s, v4.4s, v27.4s
-	WORD	$0x4e29d758 // fadd v24.4s, v26.4s, v9.4s
-	WORD	$0x6e34df67 // fmul v7.4s, v27.4s, v20.4s
-	WORD	$0x6e33dce8 // fmul v8.4s, v7.4s, v19.4s
-	MOVD	$expm132consts<>+64(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3cd50a // fadd v10.4s, v8.4s, v28.4s
-	WORD	$0x4ea8d545 // fsub v5.4s, v10.4s, v8.4s
-	WORD	$0x4ea5d550 // fsub v16.4s, v10.4s, v5.4s
-	WORD	$0x4eb0d516 // fsub v22.4s, v8.4s, v16.4s
-	MOVD	$expm132consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x4ea5d655 // fsub v21.4s, v18.4s, v5.4s
-	WORD	$0x4e35d6cb // fadd v11.4s, v22.4s, v21.4s
-	WORD	$0x6e34df11 // fmul v17.4s, v24.4s, v20.4s
-	WORD	$0x6e33de37 // fmul v23.4s, v17.4s, v19.4s
-	WORD	$0x4e37d579 // fadd v25.4s, v11.4s, v23.4s
-	MOVD	$expm132consts<>+68(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x4e26e544 // fcmeq v4.4s, v10.4s, v6.4s
-	WORD	$0x4e39d55a // fadd v26.4s, v10.4s, v25.4s
-	MOVD	$expm132consts<>+68(SB), R19
+	VMOV	V23.B16, V25.B16
+	VFMLA	V5.S4, V22.S4, V25.S4
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V5.S4, V25.S4, V21.S4
+	WORD	$0x6e25dca4 // fmul v4.4s, v5.4s, v5.4s
+	VMOV	V8.B16, V28.B16
+	VFMLA	V5.S4, V8.S4, V28.S4
+	VMOV	V28.B16, V7.B16
+	VFMLA	V4.S4, V21.S4, V7.S4
+	MOVD	$expm132consts<>+56(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e25d746 // fadd v6.4s, v26.4s, v5.4s
+	MOVD	$expm132consts<>+56(SB), R19
 	VLD1R	(R19), [V9.S4]
-	VMOV	V4.B16, V27.B16
-	VBSL	V26.B16, V9.B16, V27.B16
+	WORD	$0x4ea6d52a // fsub v10.4s, v9.4s, v6.4s
+	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
+	WORD	$0x4e27d60b // fadd v11.4s, v16.4s, v7.4s
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V24.S4, V18.S4
+	VUSHR	$1, V18.S4, V19.S4
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V19.S4, V23.S4
+	VSHL	$23, V23.S4, V22.S4
+	VSUB	V19.S4, V18.S4, V27.S4
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VSUB	V25.S4, V27.S4, V8.S4
+	VSHL	$23, V8.S4, V21.S4
+	WORD	$0x4e2bd4c4 // fadd v4.4s, v6.4s, v11.4s
+	WORD	$0x4ea4d4dc // fsub v28.4s, v6.4s, v4.4s
+	WORD	$0x4e2bd79a // fadd v26.4s, v28.4s, v11.4s
+	WORD	$0x6e36dc89 // fmul v9.4s, v4.4s, v22.4s
+	WORD	$0x6e35dd2a // fmul v10.4s, v9.4s, v21.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V5.S4]
+	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
+	WORD	$0x4eaad607 // fsub v7.4s, v16.4s, v10.4s
+	WORD	$0x4ea7d611 // fsub v17.4s, v16.4s, v7.4s
+	WORD	$0x4eb1d558 // fsub v24.4s, v10.4s, v17.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4ea7d697 // fsub v23.4s, v20.4s, v7.4s
+	WORD	$0x4e37d712 // fadd v18.4s, v24.4s, v23.4s
+	WORD	$0x6e36df53 // fmul v19.4s, v26.4s, v22.4s
+	WORD	$0x6e35de79 // fmul v25.4s, v19.4s, v21.4s
+	WORD	$0x4e39d65b // fadd v27.4s, v18.4s, v25.4s
 	MOVD	$expm132consts<>+72(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27e41c // fcmeq v28.4s, v0.4s, v7.4s
-	VMOV	V28.B16, V8.B16
-	VBSL	V27.B16, V0.B16, V8.B16
-	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4e28e606 // fcmeq v6.4s, v16.4s, v8.4s
+	WORD	$0x4e3bd61c // fadd v28.4s, v16.4s, v27.4s
+	MOVD	$expm132consts<>+72(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V6.B16, V4.B16
+	VBSL	V28.B16, V11.B16, V4.B16
 	MOVD	$expm132consts<>+76(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V0.B16, V5.B16
-	VMOV	V16.B16, V22.B16
-	VBSL	V8.B16, V5.B16, V22.B16
-	VMOV	V22.B16, V12.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e405 // fcmeq v5.4s, v0.4s, v9.4s
+	VMOV	V5.B16, V10.B16
+	VBSL	V4.B16, V0.B16, V10.B16
+	WORD	$0x4e20e411 // fcmeq v17.4s, v0.4s, v0.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expm132consts<>+80(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VORR	V20.B16, V0.B16, V7.B16
+	VMOV	V17.B16, V24.B16
+	VBSL	V10.B16, V7.B16, V24.B16
+	VMOV	V24.B16, V12.B16
 	MOVD	$expm132consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x4e30f431 // fmax v17.4s, v1.4s, v16.4s
 	MOVD	$expm132consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
 	MOVD	$expm132consts<>+8(SB), R19
 	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
 	MOVD	$expm132consts<>+12(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.S4, V19.S4, V22.S4
-	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$expm132consts<>+16(SB), R19
 	VLD1R	(R19), [V23.S4]
-	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
 	MOVD	$expm132consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V19.B16, V26.B16
-	VFMLS	V25.S4, V24.S4, V26.S4
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
 	MOVD	$expm132consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V26.B16, V28.B16
-	VFMLS	V27.S4, V24.S4, V28.S4
-	WORD	$0x4ebcd744 // fsub v4.4s, v26.4s, v28.4s
-	MOVD	$expm132consts<>+20(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V4.B16, V6.B16
-	VFMLS	V5.S4, V24.S4, V6.S4
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$expm132consts<>+24(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.S4, V26.S4, V5.S4
+	WORD	$0x4ea5d786 // fsub v6.4s, v28.4s, v5.4s
 	MOVD	$expm132consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
+	VMOV	V6.B16, V8.B16
+	VFMLS	V7.S4, V26.S4, V8.S4
 	MOVD	$expm132consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V28.S4, V7.S4, V9.S4
+	VLD1R	(R19), [V9.S4]
 	MOVD	$expm132consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V9.S4, V11.S4
+	VFMLA	V5.S4, V9.S4, V11.S4
 	MOVD	$expm132consts<>+36(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VMOV	V16.B16, V18.B16
-	VFMLA	V28.S4, V11.S4, V18.S4
+	VFMLA	V5.S4, V11.S4, V18.S4
 	MOVD	$expm132consts<>+40(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V20.B16
-	VFMLA	V28.S4, V18.S4, V20.S4
+	VFMLA	V5.S4, V18.S4, V20.S4
 	MOVD	$expm132consts<>+44(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V23.B16
-	VFMLA	V28.S4, V20.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V5.S4, V20.S4, V22.S4
 	MOVD	$expm132consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V19.B16
-	VFMLA	V28.S4, V23.S4, V19.S4
-	WORD	$0x6e3cdf9b // fmul v27.4s, v28.4s, v28.4s
-	VMOV	V6.B16, V26.B16
-	VFMLA	V28.S4, V6.S4, V26.S4
-	VMOV	V26.B16, V5.B16
-	VFMLA	V27.S4, V19.S4, V5.S4
-	MOVD	$expm132consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e3cd704 // fadd v4.4s, v24.4s, v28.4s
-	MOVD	$expm132consts<>+52(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea4d4e8 // fsub v8.4s, v7.4s, v4.4s
-	WORD	$0x4e3cd50a // fadd v10.4s, v8.4s, v28.4s
-	WORD	$0x4e25d549 // fadd v9.4s, v10.4s, v5.4s
-	MOVD	$expm132consts<>+56(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V22.S4, V11.S4
-	VUSHR	$1, V11.S4, V17.S4
-	MOVD	$expm132consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V17.S4, V21.S4
-	VSHL	$23, V21.S4, V20.S4
-	VSUB	V17.S4, V11.S4, V25.S4
-	MOVD	$expm132consts<>+60(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V25.S4, V6.S4
-	VSHL	$23, V6.S4, V19.S4
-	WORD	$0x4e29d49b // fadd v27.4s, v4.4s, v9.4s
-	WORD	$0x4ebbd49a // fsub v26.4s, v4.4s, v27.4s
-	WORD	$0x4e29d758 // fadd v24.4s, v26.4s, v9.4s
-	WORD	$0x6e34df67 // fmul v7.4s, v27.4s, v20.4s
-	WORD	$0x6e33dce8 // fmul v8.4s, v7.4s, v19.4s
-	MOVD	$expm132consts<>+64(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3cd50a // fadd v10.4s, v8.4s, v28.4s
-	WORD	$0x4ea8d545 // fsub v5.4s, v10.4s, v8.4s
-	WORD	$0x4ea5d550 // fsub v16.4s, v10.4s, v5.4s
-	WORD	$0x4eb0d516 // fsub v22.4s, v8.4s, v16.4s
-	MOVD	$expm132consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x4ea5d655 // fsub v21.4s, v18.4s, v5.4s
-	WORD	$0x4e35d6cb // fadd v11.4s, v22.4s, v21.4s
-	WORD	$0x6e34df11 // fmul v17.4s, v24.4s, v20.4s
-	WORD	$0x6e33de37 // fmul v23.4s, v17.4s, v19.4s
-	WORD	$0x4e37d579 // fadd v25.4s, v11.4s, v23.4s
-	MOVD	$expm132consts<>+68(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x4e26e544 // fcmeq v4.4s, v10.4s, v6.4s
-	WORD	$0x4e39d55a // fadd v26.4s, v10.4s, v25.4s
-	MOVD	$expm132consts<>+68(SB), R19
+	VMOV	V23.B16, V25.B16
+	VFMLA	V5.S4, V22.S4, V25.S4
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V5.S4, V25.S4, V21.S4
+	WORD	$0x6e25dca4 // fmul v4.4s, v5.4s, v5.4s
+	VMOV	V8.B16, V28.B16
+	VFMLA	V5.S4, V8.S4, V28.S4
+	VMOV	V28.B16, V7.B16
+	VFMLA	V4.S4, V21.S4, V7.S4
+	MOVD	$expm132consts<>+56(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e25d746 // fadd v6.4s, v26.4s, v5.4s
+	MOVD	$expm132consts<>+56(SB), R19
 	VLD1R	(R19), [V9.S4]
-	VMOV	V4.B16, V27.B16
-	VBSL	V26.B16, V9.B16, V27.B16
+	WORD	$0x4ea6d52a // fsub v10.4s, v9.4s, v6.4s
+	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
+	WORD	$0x4e27d60b // fadd v11.4s, v16.4s, v7.4s
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V24.S4, V18.S4
+	VUSHR	$1, V18.S4, V19.S4
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V19.S4, V23.S4
+	VSHL	$23, V23.S4, V22.S4
+	VSUB	V19.S4, V18.S4, V27.S4
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VSUB	V25.S4, V27.S4, V8.S4
+	VSHL	$23, V8.S4, V21.S4
+	WORD	$0x4e2bd4c4 // fadd v4.4s, v6.4s, v11.4s
+	WORD	$0x4ea4d4dc // fsub v28.4s, v6.4s, v4.4s
+	WORD	$0x4e2bd79a // fadd v26.4s, v28.4s, v11.4s
+	WORD	$0x6e36dc89 // fmul v9.4s, v4.4s, v22.4s
+	WORD	$0x6e35dd2a // fmul v10.4s, v9.4s, v21.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V5.S4]
+	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
+	WORD	$0x4eaad607 // fsub v7.4s, v16.4s, v10.4s
+	WORD	$0x4ea7d611 // fsub v17.4s, v16.4s, v7.4s
+	WORD	$0x4eb1d558 // fsub v24.4s, v10.4s, v17.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4ea7d697 // fsub v23.4s, v20.4s, v7.4s
+	WORD	$0x4e37d712 // fadd v18.4s, v24.4s, v23.4s
+	WORD	$0x6e36df53 // fmul v19.4s, v26.4s, v22.4s
+	WORD	$0x6e35de79 // fmul v25.4s, v19.4s, v21.4s
+	WORD	$0x4e39d65b // fadd v27.4s, v18.4s, v25.4s
 	MOVD	$expm132consts<>+72(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27e43c // fcmeq v28.4s, v1.4s, v7.4s
-	VMOV	V28.B16, V8.B16
-	VBSL	V27.B16, V1.B16, V8.B16
-	WORD	$0x4e21e430 // fcmeq v16.4s, v1.4s, v1.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4e28e606 // fcmeq v6.4s, v16.4s, v8.4s
+	WORD	$0x4e3bd61c // fadd v28.4s, v16.4s, v27.4s
+	MOVD	$expm132consts<>+72(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V6.B16, V4.B16
+	VBSL	V28.B16, V11.B16, V4.B16
 	MOVD	$expm132consts<>+76(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V1.B16, V5.B16
-	VMOV	V16.B16, V22.B16
-	VBSL	V8.B16, V5.B16, V22.B16
-	VMOV	V22.B16, V13.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e425 // fcmeq v5.4s, v1.4s, v9.4s
+	VMOV	V5.B16, V10.B16
+	VBSL	V4.B16, V1.B16, V10.B16
+	WORD	$0x4e21e431 // fcmeq v17.4s, v1.4s, v1.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expm132consts<>+80(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VORR	V20.B16, V1.B16, V7.B16
+	VMOV	V17.B16, V24.B16
+	VBSL	V10.B16, V7.B16, V24.B16
+	VMOV	V24.B16, V13.B16
 	MOVD	$expm132consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x4e30f451 // fmax v17.4s, v2.4s, v16.4s
 	MOVD	$expm132consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
 	MOVD	$expm132consts<>+8(SB), R19
 	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
 	MOVD	$expm132consts<>+12(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.S4, V19.S4, V22.S4
-	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$expm132consts<>+16(SB), R19
 	VLD1R	(R19), [V23.S4]
-	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
 	MOVD	$expm132consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V19.B16, V26.B16
-	VFMLS	V25.S4, V24.S4, V26.S4
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
 	MOVD	$expm132consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V26.B16, V28.B16
-	VFMLS	V27.S4, V24.S4, V28.S4
-	WORD	$0x4ebcd744 // fsub v4.4s, v26.4s, v28.4s
-	MOVD	$expm132consts<>+20(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V4.B16, V6.B16
-	VFMLS	V5.S4, V24.S4, V6.S4
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$expm132consts<>+24(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.S4, V26.S4, V5.S4
+	WORD	$0x4ea5d786 // fsub v6.4s, v28.4s, v5.4s
 	MOVD	$expm132consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
+	VMOV	V6.B16, V8.B16
+	VFMLS	V7.S4, V26.S4, V8.S4
 	MOVD	$expm132consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V28.S4, V7.S4, V9.S4
+	VLD1R	(R19), [V9.S4]
 	MOVD	$expm132consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V9.S4, V11.S4
+	VFMLA	V5.S4, V9.S4, V11.S4
 	MOVD	$expm132consts<>+36(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VMOV	V16.B16, V18.B16
-	VFMLA	V28.S4, V11.S4, V18.S4
+	VFMLA	V5.S4, V11.S4, V18.S4
 	MOVD	$expm132consts<>+40(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V20.B16
-	VFMLA	V28.S4, V18.S4, V20.S4
+	VFMLA	V5.S4, V18.S4, V20.S4
 	MOVD	$expm132consts<>+44(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V23.B16
-	VFMLA	V28.S4, V20.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V5.S4, V20.S4, V22.S4
 	MOVD	$expm132consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V19.B16
-	VFMLA	V28.S4, V23.S4, V19.S4
-	WORD	$0x6e3cdf9b // fmul v27.4s, v28.4s, v28.4s
-	VMOV	V6.B16, V26.B16
-	VFMLA	V28.S4, V6.S4, V26.S4
-	VMOV	V26.B16, V5.B16
-	VFMLA	V27.S4, V19.S4, V5.S4
-	MOVD	$expm132consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e3cd704 // fadd v4.4s, v24.4s, v28.4s
-	MOVD	$expm132consts<>+52(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea4d4e8 // fsub v8.4s, v7.4s, v4.4s
-	WORD	$0x4e3cd50a // fadd v10.4s, v8.4s, v28.4s
-	WORD	$0x4e25d549 // fadd v9.4s, v10.4s, v5.4s
-	MOVD	$expm132consts<>+56(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V22.S4, V11.S4
-	VUSHR	$1, V11.S4, V17.S4
-	MOVD	$expm132consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V17.S4, V21.S4
-	VSHL	$23, V21.S4, V20.S4
-	VSUB	V17.S4, V11.S4, V25.S4
-	MOVD	$expm132consts<>+60(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V25.S4, V6.S4
-	VSHL	$23, V6.S4, V19.S4
-	WORD	$0x4e29d49b // fadd v27.4s, v4.4s, v9.4s
-	WORD	$0x4ebbd49a // fsub v26.4s, v4.4s, v27.4s
-	WORD	$0x4e29d758 // fadd v24.4s, v26.4s, v9.4s
-	WORD	$0x6e34df67 // fmul v7.4s, v27.4s, v20.4s
-	WORD	$0x6e33dce8 // fmul v8.4s, v7.4s, v19.4s
-	MOVD	$expm132consts<>+64(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3cd50a // fadd v10.4s, v8.4s, v28.4s
-	WORD	$0x4ea8d545 // fsub v5.4s, v10.4s, v8.4s
-	WORD	$0x4ea5d550 // fsub v16.4s, v10.4s, v5.4s
-	WORD	$0x4eb0d516 // fsub v22.4s, v8.4s, v16.4s
-	MOVD	$expm132consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x4ea5d655 // fsub v21.4s, v18.4s, v5.4s
-	WORD	$0x4e35d6cb // fadd v11.4s, v22.4s, v21.4s
-	WORD	$0x6e34df11 // fmul v17.4s, v24.4s, v20.4s
-	WORD	$0x6e33de37 // fmul v23.4s, v17.4s, v19.4s
-	WORD	$0x4e37d579 // fadd v25.4s, v11.4s, v23.4s
-	MOVD	$expm132consts<>+68(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x4e26e544 // fcmeq v4.4s, v10.4s, v6.4s
-	WORD	$0x4e39d55a // fadd v26.4s, v10.4s, v25.4s
-	MOVD	$expm132consts<>+68(SB), R19
+	VMOV	V23.B16, V25.B16
+	VFMLA	V5.S4, V22.S4, V25.S4
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V5.S4, V25.S4, V21.S4
+	WORD	$0x6e25dca4 // fmul v4.4s, v5.4s, v5.4s
+	VMOV	V8.B16, V28.B16
+	VFMLA	V5.S4, V8.S4, V28.S4
+	VMOV	V28.B16, V7.B16
+	VFMLA	V4.S4, V21.S4, V7.S4
+	MOVD	$expm132consts<>+56(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e25d746 // fadd v6.4s, v26.4s, v5.4s
+	MOVD	$expm132consts<>+56(SB), R19
 	VLD1R	(R19), [V9.S4]
-	VMOV	V4.B16, V27.B16
-	VBSL	V26.B16, V9.B16, V27.B16
+	WORD	$0x4ea6d52a // fsub v10.4s, v9.4s, v6.4s
+	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
+	WORD	$0x4e27d60b // fadd v11.4s, v16.4s, v7.4s
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V24.S4, V18.S4
+	VUSHR	$1, V18.S4, V19.S4
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V19.S4, V23.S4
+	VSHL	$23, V23.S4, V22.S4
+	VSUB	V19.S4, V18.S4, V27.S4
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VSUB	V25.S4, V27.S4, V8.S4
+	VSHL	$23, V8.S4, V21.S4
+	WORD	$0x4e2bd4c4 // fadd v4.4s, v6.4s, v11.4s
+	WORD	$0x4ea4d4dc // fsub v28.4s, v6.4s, v4.4s
+	WORD	$0x4e2bd79a // fadd v26.4s, v28.4s, v11.4s
+	WORD	$0x6e36dc89 // fmul v9.4s, v4.4s, v22.4s
+	WORD	$0x6e35dd2a // fmul v10.4s, v9.4s, v21.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V5.S4]
+	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
+	WORD	$0x4eaad607 // fsub v7.4s, v16.4s, v10.4s
+	WORD	$0x4ea7d611 // fsub v17.4s, v16.4s, v7.4s
+	WORD	$0x4eb1d558 // fsub v24.4s, v10.4s, v17.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4ea7d697 // fsub v23.4s, v20.4s, v7.4s
+	WORD	$0x4e37d712 // fadd v18.4s, v24.4s, v23.4s
+	WORD	$0x6e36df53 // fmul v19.4s, v26.4s, v22.4s
+	WORD	$0x6e35de79 // fmul v25.4s, v19.4s, v21.4s
+	WORD	$0x4e39d65b // fadd v27.4s, v18.4s, v25.4s
 	MOVD	$expm132consts<>+72(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27e45c // fcmeq v28.4s, v2.4s, v7.4s
-	VMOV	V28.B16, V8.B16
-	VBSL	V27.B16, V2.B16, V8.B16
-	WORD	$0x4e22e450 // fcmeq v16.4s, v2.4s, v2.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4e28e606 // fcmeq v6.4s, v16.4s, v8.4s
+	WORD	$0x4e3bd61c // fadd v28.4s, v16.4s, v27.4s
+	MOVD	$expm132consts<>+72(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V6.B16, V4.B16
+	VBSL	V28.B16, V11.B16, V4.B16
 	MOVD	$expm132consts<>+76(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V2.B16, V5.B16
-	VMOV	V16.B16, V22.B16
-	VBSL	V8.B16, V5.B16, V22.B16
-	VMOV	V22.B16, V14.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e445 // fcmeq v5.4s, v2.4s, v9.4s
+	VMOV	V5.B16, V10.B16
+	VBSL	V4.B16, V2.B16, V10.B16
+	WORD	$0x4e22e451 // fcmeq v17.4s, v2.4s, v2.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expm132consts<>+80(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VORR	V20.B16, V2.B16, V7.B16
+	VMOV	V17.B16, V24.B16
+	VBSL	V10.B16, V7.B16, V24.B16
+	VMOV	V24.B16, V14.B16
 	MOVD	$expm132consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x4e30f471 // fmax v17.4s, v3.4s, v16.4s
 	MOVD	$expm132consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
 	MOVD	$expm132consts<>+8(SB), R19
 	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
 	MOVD	$expm132consts<>+12(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.S4, V19.S4, V22.S4
-	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$expm132consts<>+16(SB), R19
 	VLD1R	(R19), [V23.S4]
-	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
 	MOVD	$expm132consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V19.B16, V26.B16
-	VFMLS	V25.S4, V24.S4, V26.S4
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
 	MOVD	$expm132consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V26.B16, V28.B16
-	VFMLS	V27.S4, V24.S4, V28.S4
-	WORD	$0x4ebcd744 // fsub v4.4s, v26.4s, v28.4s
-	MOVD	$expm132consts<>+20(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V4.B16, V6.B16
-	VFMLS	V5.S4, V24.S4, V6.S4
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$expm132consts<>+24(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.S4, V26.S4, V5.S4
+	WORD	$0x4ea5d786 // fsub v6.4s, v28.4s, v5.4s
 	MOVD	$expm132consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
+	VMOV	V6.B16, V8.B16
+	VFMLS	V7.S4, V26.S4, V8.S4
 	MOVD	$expm132consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V28.S4, V7.S4, V9.S4
+	VLD1R	(R19), [V9.S4]
 	MOVD	$expm132consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V9.S4, V11.S4
+	VFMLA	V5.S4, V9.S4, V11.S4
 	MOVD	$expm132consts<>+36(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VMOV	V16.B16, V18.B16
-	VFMLA	V28.S4, V11.S4, V18.S4
+	VFMLA	V5.S4, V11.S4, V18.S4
 	MOVD	$expm132consts<>+40(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V20.B16
-	VFMLA	V28.S4, V18.S4, V20.S4
+	VFMLA	V5.S4, V18.S4, V20.S4
 	MOVD	$expm132consts<>+44(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V23.B16
-	VFMLA	V28.S4, V20.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V5.S4, V20.S4, V22.S4
 	MOVD	$expm132consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V19.B16
-	VFMLA	V28.S4, V23.S4, V19.S4
-	WORD	$0x6e3cdf9b // fmul v27.4s, v28.4s, v28.4s
-	VMOV	V6.B16, V26.B16
-	VFMLA	V28.S4, V6.S4, V26.S4
-	VMOV	V26.B16, V5.B16
-	VFMLA	V27.S4, V19.S4, V5.S4
-	MOVD	$expm132consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e3cd704 // fadd v4.4s, v24.4s, v28.4s
-	MOVD	$expm132consts<>+52(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea4d4e8 // fsub v8.4s, v7.4s, v4.4s
-	WORD	$0x4e3cd50a // fadd v10.4s, v8.4s, v28.4s
-	WORD	$0x4e25d549 // fadd v9.4s, v10.4s, v5.4s
-	MOVD	$expm132consts<>+56(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V22.S4, V11.S4
-	VUSHR	$1, V11.S4, V17.S4
-	MOVD	$expm132consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V17.S4, V21.S4
-	VSHL	$23, V21.S4, V20.S4
-	VSUB	V17.S4, V11.S4, V25.S4
-	MOVD	$expm132consts<>+60(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V25.S4, V6.S4
-	VSHL	$23, V6.S4, V19.S4
-	WORD	$0x4e29d49b // fadd v27.4s, v4.4s, v9.4s
-	WORD	$0x4ebbd49a // fsub v26.4s, v4.4s, v27.4s
-	WORD	$0x4e29d758 // fadd v24.4s, v26.4s, v9.4s
-	WORD	$0x6e34df67 // fmul v7.4s, v27.4s, v20.4s
-	WORD	$0x6e33dce8 // fmul v8.4s, v7.4s, v19.4s
-	MOVD	$expm132consts<>+64(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3cd50a // fadd v10.4s, v8.4s, v28.4s
-	WORD	$0x4ea8d545 // fsub v5.4s, v10.4s, v8.4s
-	WORD	$0x4ea5d550 // fsub v16.4s, v10.4s, v5.4s
-	WORD	$0x4eb0d516 // fsub v22.4s, v8.4s, v16.4s
-	MOVD	$expm132consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x4ea5d655 // fsub v21.4s, v18.4s, v5.4s
-	WORD	$0x4e35d6cb // fadd v11.4s, v22.4s, v21.4s
-	WORD	$0x6e34df11 // fmul v17.4s, v24.4s, v20.4s
-	WORD	$0x6e33de37 // fmul v23.4s, v17.4s, v19.4s
-	WORD	$0x4e37d579 // fadd v25.4s, v11.4s, v23.4s
-	MOVD	$expm132consts<>+68(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x4e26e544 // fcmeq v4.4s, v10.4s, v6.4s
-	WORD	$0x4e39d55a // fadd v26.4s, v10.4s, v25.4s
-	MOVD	$expm132consts<>+68(SB), R19
+	VMOV	V23.B16, V25.B16
+	VFMLA	V5.S4, V22.S4, V25.S4
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V5.S4, V25.S4, V21.S4
+	WORD	$0x6e25dca4 // fmul v4.4s, v5.4s, v5.4s
+	VMOV	V8.B16, V28.B16
+	VFMLA	V5.S4, V8.S4, V28.S4
+	VMOV	V28.B16, V7.B16
+	VFMLA	V4.S4, V21.S4, V7.S4
+	MOVD	$expm132consts<>+56(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e25d746 // fadd v6.4s, v26.4s, v5.4s
+	MOVD	$expm132consts<>+56(SB), R19
 	VLD1R	(R19), [V9.S4]
-	VMOV	V4.B16, V27.B16
-	VBSL	V26.B16, V9.B16, V27.B16
+	WORD	$0x4ea6d52a // fsub v10.4s, v9.4s, v6.4s
+	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
+	WORD	$0x4e27d60b // fadd v11.4s, v16.4s, v7.4s
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V24.S4, V18.S4
+	VUSHR	$1, V18.S4, V19.S4
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V19.S4, V23.S4
+	VSHL	$23, V23.S4, V22.S4
+	VSUB	V19.S4, V18.S4, V27.S4
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VSUB	V25.S4, V27.S4, V8.S4
+	VSHL	$23, V8.S4, V21.S4
+	WORD	$0x4e2bd4c4 // fadd v4.4s, v6.4s, v11.4s
+	WORD	$0x4ea4d4dc // fsub v28.4s, v6.4s, v4.4s
+	WORD	$0x4e2bd79a // fadd v26.4s, v28.4s, v11.4s
+	WORD	$0x6e36dc89 // fmul v9.4s, v4.4s, v22.4s
+	WORD	$0x6e35dd2a // fmul v10.4s, v9.4s, v21.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V5.S4]
+	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
+	WORD	$0x4eaad607 // fsub v7.4s, v16.4s, v10.4s
+	WORD	$0x4ea7d611 // fsub v17.4s, v16.4s, v7.4s
+	WORD	$0x4eb1d558 // fsub v24.4s, v10.4s, v17.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4ea7d697 // fsub v23.4s, v20.4s, v7.4s
+	WORD	$0x4e37d712 // fadd v18.4s, v24.4s, v23.4s
+	WORD	$0x6e36df53 // fmul v19.4s, v26.4s, v22.4s
+	WORD	$0x6e35de79 // fmul v25.4s, v19.4s, v21.4s
+	WORD	$0x4e39d65b // fadd v27.4s, v18.4s, v25.4s
 	MOVD	$expm132consts<>+72(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27e47c // fcmeq v28.4s, v3.4s, v7.4s
-	VMOV	V28.B16, V8.B16
-	VBSL	V27.B16, V3.B16, V8.B16
-	WORD	$0x4e23e470 // fcmeq v16.4s, v3.4s, v3.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4e28e606 // fcmeq v6.4s, v16.4s, v8.4s
+	WORD	$0x4e3bd61c // fadd v28.4s, v16.4s, v27.4s
+	MOVD	$expm132consts<>+72(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V6.B16, V4.B16
+	VBSL	V28.B16, V11.B16, V4.B16
 	MOVD	$expm132consts<>+76(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V3.B16, V5.B16
-	VMOV	V16.B16, V22.B16
-	VBSL	V8.B16, V5.B16, V22.B16
-	VMOV	V22.B16, V15.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e465 // fcmeq v5.4s, v3.4s, v9.4s
+	VMOV	V5.B16, V10.B16
+	VBSL	V4.B16, V3.B16, V10.B16
+	WORD	$0x4e23e471 // fcmeq v17.4s, v3.4s, v3.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expm132consts<>+80(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VORR	V20.B16, V3.B16, V7.B16
+	VMOV	V17.B16, V24.B16
+	VBSL	V10.B16, V7.B16, V24.B16
+	VMOV	V24.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -8829,239 +8843,245 @@ tail:
 	WORD	$0x4e30f411 // fmax v17.4s, v0.4s, v16.4s
 	MOVD	$expm132consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
 	MOVD	$expm132consts<>+8(SB), R19
 	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
 	MOVD	$expm132consts<>+12(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.S4, V19.S4, V22.S4
-	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$expm132consts<>+16(SB), R19
 	VLD1R	(R19), [V23.S4]
-	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
 	MOVD	$expm132consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V19.B16, V26.B16
-	VFMLS	V25.S4, V24.S4, V26.S4
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
 	MOVD	$expm132consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V26.B16, V28.B16
-	VFMLS	V27.S4, V24.S4, V28.S4
-	WORD	$0x4ebcd744 // fsub v4.4s, v26.4s, v28.4s
-	MOVD	$expm132consts<>+20(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V4.B16, V6.B16
-	VFMLS	V5.S4, V24.S4, V6.S4
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$expm132consts<>+24(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.S4, V26.S4, V5.S4
+	WORD	$0x4ea5d786 // fsub v6.4s, v28.4s, v5.4s
 	MOVD	$expm132consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
+	VMOV	V6.B16, V8.B16
+	VFMLS	V7.S4, V26.S4, V8.S4
 	MOVD	$expm132consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V28.S4, V7.S4, V9.S4
+	VLD1R	(R19), [V9.S4]
 	MOVD	$expm132consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V9.S4, V11.S4
+	VFMLA	V5.S4, V9.S4, V11.S4
 	MOVD	$expm132consts<>+36(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VMOV	V16.B16, V18.B16
-	VFMLA	V28.S4, V11.S4, V18.S4
+	VFMLA	V5.S4, V11.S4, V18.S4
 	MOVD	$expm132consts<>+40(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V20.B16
-	VFMLA	V28.S4, V18.S4, V20.S4
+	VFMLA	V5.S4, V18.S4, V20.S4
 	MOVD	$expm132consts<>+44(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V23.B16
-	VFMLA	V28.S4, V20.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V5.S4, V20.S4, V22.S4
 	MOVD	$expm132consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V19.B16
-	VFMLA	V28.S4, V23.S4, V19.S4
-	WORD	$0x6e3cdf9b // fmul v27.4s, v28.4s, v28.4s
-	VMOV	V6.B16, V26.B16
-	VFMLA	V28.S4, V6.S4, V26.S4
-	VMOV	V26.B16, V5.B16
-	VFMLA	V27.S4, V19.S4, V5.S4
-	MOVD	$expm132consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e3cd704 // fadd v4.4s, v24.4s, v28.4s
-	MOVD	$expm132consts<>+52(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea4d4e8 // fsub v8.4s, v7.4s, v4.4s
-	WORD	$0x4e3cd50a // fadd v10.4s, v8.4s, v28.4s
-	WORD	$0x4e25d549 // fadd v9.4s, v10.4s, v5.4s
-	MOVD	$expm132consts<>+56(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V22.S4, V11.S4
-	VUSHR	$1, V11.S4, V17.S4
-	MOVD	$expm132consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V17.S4, V21.S4
-	VSHL	$23, V21.S4, V20.S4
-	VSUB	V17.S4, V11.S4, V25.S4
-	MOVD	$expm132consts<>+60(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V25.S4, V6.S4
-	VSHL	$23, V6.S4, V19.S4
-	WORD	$0x4e29d49b // fadd v27.4s, v4.4s, v9.4s
-	WORD	$0x4ebbd49a // fsub v26.4s, v4.4s, v27.4s
-	WORD	$0x4e29d758 // fadd v24.4s, v26.4s, v9.4s
-	WORD	$0x6e34df67 // fmul v7.4s, v27.4s, v20.4s
-	WORD	$0x6e33dce8 // fmul v8.4s, v7.4s, v19.4s
-	MOVD	$expm132consts<>+64(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3cd50a // fadd v10.4s, v8.4s, v28.4s
-	WORD	$0x4ea8d545 // fsub v5.4s, v10.4s, v8.4s
-	WORD	$0x4ea5d550 // fsub v16.4s, v10.4s, v5.4s
-	WORD	$0x4eb0d516 // fsub v22.4s, v8.4s, v16.4s
-	MOVD	$expm132consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x4ea5d655 // fsub v21.4s, v18.4s, v5.4s
-	WORD	$0x4e35d6cb // fadd v11.4s, v22.4s, v21.4s
-	WORD	$0x6e34df11 // fmul v17.4s, v24.4s, v20.4s
-	WORD	$0x6e33de37 // fmul v23.4s, v17.4s, v19.4s
-	WORD	$0x4e37d579 // fadd v25.4s, v11.4s, v23.4s
-	MOVD	$expm132consts<>+68(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x4e26e544 // fcmeq v4.4s, v10.4s, v6.4s
-	WORD	$0x4e39d55a // fadd v26.4s, v10.4s, v25.4s
-	MOVD	$expm132consts<>+68(SB), R19
+	VMOV	V23.B16, V25.B16
+	VFMLA	V5.S4, V22.S4, V25.S4
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V5.S4, V25.S4, V21.S4
+	WORD	$0x6e25dca4 // fmul v4.4s, v5.4s, v5.4s
+	VMOV	V8.B16, V28.B16
+	VFMLA	V5.S4, V8.S4, V28.S4
+	VMOV	V28.B16, V7.B16
+	VFMLA	V4.S4, V21.S4, V7.S4
+	MOVD	$expm132consts<>+56(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e25d746 // fadd v6.4s, v26.4s, v5.4s
+	MOVD	$expm132consts<>+56(SB), R19
 	VLD1R	(R19), [V9.S4]
-	VMOV	V4.B16, V27.B16
-	VBSL	V26.B16, V9.B16, V27.B16
+	WORD	$0x4ea6d52a // fsub v10.4s, v9.4s, v6.4s
+	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
+	WORD	$0x4e27d60b // fadd v11.4s, v16.4s, v7.4s
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V24.S4, V18.S4
+	VUSHR	$1, V18.S4, V19.S4
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V19.S4, V23.S4
+	VSHL	$23, V23.S4, V22.S4
+	VSUB	V19.S4, V18.S4, V27.S4
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VSUB	V25.S4, V27.S4, V8.S4
+	VSHL	$23, V8.S4, V21.S4
+	WORD	$0x4e2bd4c4 // fadd v4.4s, v6.4s, v11.4s
+	WORD	$0x4ea4d4dc // fsub v28.4s, v6.4s, v4.4s
+	WORD	$0x4e2bd79a // fadd v26.4s, v28.4s, v11.4s
+	WORD	$0x6e36dc89 // fmul v9.4s, v4.4s, v22.4s
+	WORD	$0x6e35dd2a // fmul v10.4s, v9.4s, v21.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V5.S4]
+	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
+	WORD	$0x4eaad607 // fsub v7.4s, v16.4s, v10.4s
+	WORD	$0x4ea7d611 // fsub v17.4s, v16.4s, v7.4s
+	WORD	$0x4eb1d558 // fsub v24.4s, v10.4s, v17.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4ea7d697 // fsub v23.4s, v20.4s, v7.4s
+	WORD	$0x4e37d712 // fadd v18.4s, v24.4s, v23.4s
+	WORD	$0x6e36df53 // fmul v19.4s, v26.4s, v22.4s
+	WORD	$0x6e35de79 // fmul v25.4s, v19.4s, v21.4s
+	WORD	$0x4e39d65b // fadd v27.4s, v18.4s, v25.4s
 	MOVD	$expm132consts<>+72(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27e41c // fcmeq v28.4s, v0.4s, v7.4s
-	VMOV	V28.B16, V8.B16
-	VBSL	V27.B16, V0.B16, V8.B16
-	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4e28e606 // fcmeq v6.4s, v16.4s, v8.4s
+	WORD	$0x4e3bd61c // fadd v28.4s, v16.4s, v27.4s
+	MOVD	$expm132consts<>+72(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V6.B16, V4.B16
+	VBSL	V28.B16, V11.B16, V4.B16
 	MOVD	$expm132consts<>+76(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V0.B16, V5.B16
-	VMOV	V16.B16, V22.B16
-	VBSL	V8.B16, V5.B16, V22.B16
-	VMOV	V22.B16, V12.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e405 // fcmeq v5.4s, v0.4s, v9.4s
+	VMOV	V5.B16, V10.B16
+	VBSL	V4.B16, V0.B16, V10.B16
+	WORD	$0x4e20e411 // fcmeq v17.4s, v0.4s, v0.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expm132consts<>+80(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VORR	V20.B16, V0.B16, V7.B16
+	VMOV	V17.B16, V24.B16
+	VBSL	V10.B16, V7.B16, V24.B16
+	VMOV	V24.B16, V12.B16
 	MOVD	$expm132consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
 	WORD	$0x4e30f431 // fmax v17.4s, v1.4s, v16.4s
 	MOVD	$expm132consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
 	MOVD	$expm132consts<>+8(SB), R19
 	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
 	MOVD	$expm132consts<>+12(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.S4, V19.S4, V22.S4
-	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$expm132consts<>+16(SB), R19
 	VLD1R	(R19), [V23.S4]
-	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
 	MOVD	$expm132consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V19.B16, V26.B16
-	VFMLS	V25.S4, V24.S4, V26.S4
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
 	MOVD	$expm132consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V26.B16, V28.B16
-	VFMLS	V27.S4, V24.S4, V28.S4
-	WORD	$0x4ebcd744 // fsub v4.4s, v26.4s, v28.4s
-	MOVD	$expm132consts<>+20(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V4.B16, V6.B16
-	VFMLS	V5.S4, V24.S4, V6.S4
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$expm132consts<>+24(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.S4, V26.S4, V5.S4
+	WORD	$0x4ea5d786 // fsub v6.4s, v28.4s, v5.4s
 	MOVD	$expm132consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
+	VMOV	V6.B16, V8.B16
+	VFMLS	V7.S4, V26.S4, V8.S4
 	MOVD	$expm132consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V28.S4, V7.S4, V9.S4
+	VLD1R	(R19), [V9.S4]
 	MOVD	$expm132consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V9.S4, V11.S4
+	VFMLA	V5.S4, V9.S4, V11.S4
 	MOVD	$expm132consts<>+36(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VMOV	V16.B16, V18.B16
-	VFMLA	V28.S4, V11.S4, V18.S4
+	VFMLA	V5.S4, V11.S4, V18.S4
 	MOVD	$expm132consts<>+40(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V20.B16
-	VFMLA	V28.S4, V18.S4, V20.S4
+	VFMLA	V5.S4, V18.S4, V20.S4
 	MOVD	$expm132consts<>+44(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V23.B16
-	VFMLA	V28.S4, V20.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V5.S4, V20.S4, V22.S4
 	MOVD	$expm132consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V19.B16
-	VFMLA	V28.S4, V23.S4, V19.S4
-	WORD	$0x6e3cdf9b // fmul v27.4s, v28.4s, v28.4s
-	VMOV	V6.B16, V26.B16
-	VFMLA	V28.S4, V6.S4, V26.S4
-	VMOV	V26.B16, V5.B16
-	VFMLA	V27.S4, V19.S4, V5.S4
-	MOVD	$expm132consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e3cd704 // fadd v4.4s, v24.4s, v28.4s
-	MOVD	$expm132consts<>+52(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea4d4e8 // fsub v8.4s, v7.4s, v4.4s
-	WORD	$0x4e3cd50a // fadd v10.4s, v8.4s, v28.4s
-	WORD	$0x4e25d549 // fadd v9.4s, v10.4s, v5.4s
-	MOVD	$expm132consts<>+56(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V22.S4, V11.S4
-	VUSHR	$1, V11.S4, V17.S4
-	MOVD	$expm132consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V17.S4, V21.S4
-	VSHL	$23, V21.S4, V20.S4
-	VSUB	V17.S4, V11.S4, V25.S4
-	MOVD	$expm132consts<>+60(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V25.S4, V6.S4
-	VSHL	$23, V6.S4, V19.S4
-	WORD	$0x4e29d49b // fadd v27.4s, v4.4s, v9.4s
-	WORD	$0x4ebbd49a // fsub v26.4s, v4.4s, v27.4s
-	WORD	$0x4e29d758 // fadd v24.4s, v26.4s, v9.4s
-	WORD	$0x6e34df67 // fmul v7.4s, v27.4s, v20.4s
-	WORD	$0x6e33dce8 // fmul v8.4s, v7.4s, v19.4s
-	MOVD	$expm132consts<>+64(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3cd50a // fadd v10.4s, v8.4s, v28.4s
-	WORD	$0x4ea8d545 // fsub v5.4s, v10.4s, v8.4s
-	WORD	$0x4ea5d550 // fsub v16.4s, v10.4s, v5.4s
-	WORD	$0x4eb0d516 // fsub v22.4s, v8.4s, v16.4s
-	MOVD	$expm132consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x4ea5d655 // fsub v21.4s, v18.4s, v5.4s
-	WORD	$0x4e35d6cb // fadd v11.4s, v22.4s, v21.4s
-	WORD	$0x6e34df11 // fmul v17.4s, v24.4s, v20.4s
-	WORD	$0x6e33de37 // fmul v23.4s, v17.4s, v19.4s
-	WORD	$0x4e37d579 // fadd v25.4s, v11.4s, v23.4s
-	MOVD	$expm132consts<>+68(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x4e26e544 // fcmeq v4.4s, v10.4s, v6.4s
-	WORD	$0x4e39d55a // fadd v26.4s, v10.4s, v25.4s
-	MOVD	$expm132consts<>+68(SB), R19
+	VMOV	V23.B16, V25.B16
+	VFMLA	V5.S4, V22.S4, V25.S4
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V5.S4, V25.S4, V21.S4
+	WORD	$0x6e25dca4 // fmul v4.4s, v5.4s, v5.4s
+	VMOV	V8.B16, V28.B16
+	VFMLA	V5.S4, V8.S4, V28.S4
+	VMOV	V28.B16, V7.B16
+	VFMLA	V4.S4, V21.S4, V7.S4
+	MOVD	$expm132consts<>+56(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e25d746 // fadd v6.4s, v26.4s, v5.4s
+	MOVD	$expm132consts<>+56(SB), R19
 	VLD1R	(R19), [V9.S4]
-	VMOV	V4.B16, V27.B16
-	VBSL	V26.B16, V9.B16, V27.B16
+	WORD	$0x4ea6d52a // fsub v10.4s, v9.4s, v6.4s
+	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
+	WORD	$0x4e27d60b // fadd v11.4s, v16.4s, v7.4s
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V24.S4, V18.S4
+	VUSHR	$1, V18.S4, V19.S4
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V19.S4, V23.S4
+	VSHL	$23, V23.S4, V22.S4
+	VSUB	V19.S4, V18.S4, V27.S4
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VSUB	V25.S4, V27.S4, V8.S4
+	VSHL	$23, V8.S4, V21.S4
+	WORD	$0x4e2bd4c4 // fadd v4.4s, v6.4s, v11.4s
+	WORD	$0x4ea4d4dc // fsub v28.4s, v6.4s, v4.4s
+	WORD	$0x4e2bd79a // fadd v26.4s, v28.4s, v11.4s
+	WORD	$0x6e36dc89 // fmul v9.4s, v4.4s, v22.4s
+	WORD	$0x6e35dd2a // fmul v10.4s, v9.4s, v21.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V5.S4]
+	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
+	WORD	$0x4eaad607 // fsub v7.4s, v16.4s, v10.4s
+	WORD	$0x4ea7d611 // fsub v17.4s, v16.4s, v7.4s
+	WORD	$0x4eb1d558 // fsub v24.4s, v10.4s, v17.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4ea7d697 // fsub v23.4s, v20.4s, v7.4s
+	WORD	$0x4e37d712 // fadd v18.4s, v24.4s, v23.4s
+	WORD	$0x6e36df53 // fmul v19.4s, v26.4s, v22.4s
+	WORD	$0x6e35de79 // fmul v25.4s, v19.4s, v21.4s
+	WORD	$0x4e39d65b // fadd v27.4s, v18.4s, v25.4s
 	MOVD	$expm132consts<>+72(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27e43c // fcmeq v28.4s, v1.4s, v7.4s
-	VMOV	V28.B16, V8.B16
-	VBSL	V27.B16, V1.B16, V8.B16
-	WORD	$0x4e21e430 // fcmeq v16.4s, v1.4s, v1.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4e28e606 // fcmeq v6.4s, v16.4s, v8.4s
+	WORD	$0x4e3bd61c // fadd v28.4s, v16.4s, v27.4s
+	MOVD	$expm132consts<>+72(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V6.B16, V4.B16
+	VBSL	V28.B16, V11.B16, V4.B16
 	MOVD	$expm132consts<>+76(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V1.B16, V5.B16
-	VMOV	V16.B16, V22.B16
-	VBSL	V8.B16, V5.B16, V22.B16
-	VMOV	V22.B16, V13.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e425 // fcmeq v5.4s, v1.4s, v9.4s
+	VMOV	V5.B16, V10.B16
+	VBSL	V4.B16, V1.B16, V10.B16
+	WORD	$0x4e21e431 // fcmeq v17.4s, v1.4s, v1.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expm132consts<>+80(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VORR	V20.B16, V1.B16, V7.B16
+	VMOV	V17.B16, V24.B16
+	VBSL	V10.B16, V7.B16, V24.B16
+	VMOV	V24.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
@@ -9071,120 +9091,123 @@ tail4:
 	WORD	$0x4e30f411 // fmax v17.4s, v0.4s, v16.4s
 	MOVD	$expm132consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4eb2f633 // fmin v19.4s, v17.4s, v18.4s
+	WORD	$0x4e32f633 // fmax v19.4s, v17.4s, v18.4s
 	MOVD	$expm132consts<>+8(SB), R19
 	VLD1R	(R19), [V20.S4]
+	WORD	$0x4eb4f675 // fmin v21.4s, v19.4s, v20.4s
 	MOVD	$expm132consts<>+12(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.S4, V19.S4, V22.S4
-	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S4]
+	MOVD	$expm132consts<>+16(SB), R19
 	VLD1R	(R19), [V23.S4]
-	WORD	$0x4eb7d6d8 // fsub v24.4s, v22.4s, v23.4s
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S4, V21.S4, V24.S4
 	MOVD	$expm132consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VMOV	V19.B16, V26.B16
-	VFMLS	V25.S4, V24.S4, V26.S4
+	WORD	$0x4eb9d71a // fsub v26.4s, v24.4s, v25.4s
 	MOVD	$expm132consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V26.B16, V28.B16
-	VFMLS	V27.S4, V24.S4, V28.S4
-	WORD	$0x4ebcd744 // fsub v4.4s, v26.4s, v28.4s
-	MOVD	$expm132consts<>+20(SB), R19
-	VLD1R	(R19), [V5.S4]
-	VMOV	V4.B16, V6.B16
-	VFMLS	V5.S4, V24.S4, V6.S4
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S4, V26.S4, V28.S4
+	MOVD	$expm132consts<>+24(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.S4, V26.S4, V5.S4
+	WORD	$0x4ea5d786 // fsub v6.4s, v28.4s, v5.4s
 	MOVD	$expm132consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S4]
+	VMOV	V6.B16, V8.B16
+	VFMLS	V7.S4, V26.S4, V8.S4
 	MOVD	$expm132consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V28.S4, V7.S4, V9.S4
+	VLD1R	(R19), [V9.S4]
 	MOVD	$expm132consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V9.S4, V11.S4
+	VFMLA	V5.S4, V9.S4, V11.S4
 	MOVD	$expm132consts<>+36(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VMOV	V16.B16, V18.B16
-	VFMLA	V28.S4, V11.S4, V18.S4
+	VFMLA	V5.S4, V11.S4, V18.S4
 	MOVD	$expm132consts<>+40(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VMOV	V17.B16, V20.B16
-	VFMLA	V28.S4, V18.S4, V20.S4
+	VFMLA	V5.S4, V18.S4, V20.S4
 	MOVD	$expm132consts<>+44(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V23.B16
-	VFMLA	V28.S4, V20.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V5.S4, V20.S4, V22.S4
 	MOVD	$expm132consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V25.B16, V19.B16
-	VFMLA	V28.S4, V23.S4, V19.S4
-	WORD	$0x6e3cdf9b // fmul v27.4s, v28.4s, v28.4s
-	VMOV	V6.B16, V26.B16
-	VFMLA	V28.S4, V6.S4, V26.S4
-	VMOV	V26.B16, V5.B16
-	VFMLA	V27.S4, V19.S4, V5.S4
-	MOVD	$expm132consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e3cd704 // fadd v4.4s, v24.4s, v28.4s
-	MOVD	$expm132consts<>+52(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4ea4d4e8 // fsub v8.4s, v7.4s, v4.4s
-	WORD	$0x4e3cd50a // fadd v10.4s, v8.4s, v28.4s
-	WORD	$0x4e25d549 // fadd v9.4s, v10.4s, v5.4s
-	MOVD	$expm132consts<>+56(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V22.S4, V11.S4
-	VUSHR	$1, V11.S4, V17.S4
-	MOVD	$expm132consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V17.S4, V21.S4
-	VSHL	$23, V21.S4, V20.S4
-	VSUB	V17.S4, V11.S4, V25.S4
-	MOVD	$expm132consts<>+60(SB), R19
 	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V25.S4, V6.S4
-	VSHL	$23, V6.S4, V19.S4
-	WORD	$0x4e29d49b // fadd v27.4s, v4.4s, v9.4s
-	WORD	$0x4ebbd49a // fsub v26.4s, v4.4s, v27.4s
-	WORD	$0x4e29d758 // fadd v24.4s, v26.4s, v9.4s
-	WORD	$0x6e34df67 // fmul v7.4s, v27.4s, v20.4s
-	WORD	$0x6e33dce8 // fmul v8.4s, v7.4s, v19.4s
-	MOVD	$expm132consts<>+64(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3cd50a // fadd v10.4s, v8.4s, v28.4s
-	WORD	$0x4ea8d545 // fsub v5.4s, v10.4s, v8.4s
-	WORD	$0x4ea5d550 // fsub v16.4s, v10.4s, v5.4s
-	WORD	$0x4eb0d516 // fsub v22.4s, v8.4s, v16.4s
-	MOVD	$expm132consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x4ea5d655 // fsub v21.4s, v18.4s, v5.4s
-	WORD	$0x4e35d6cb // fadd v11.4s, v22.4s, v21.4s
-	WORD	$0x6e34df11 // fmul v17.4s, v24.4s, v20.4s
-	WORD	$0x6e33de37 // fmul v23.4s, v17.4s, v19.4s
-	WORD	$0x4e37d579 // fadd v25.4s, v11.4s, v23.4s
-	MOVD	$expm132consts<>+68(SB), R19
-	VLD1R	(R19), [V6.S4]
-	WORD	$0x4e26e544 // fcmeq v4.4s, v10.4s, v6.4s
-	WORD	$0x4e39d55a // fadd v26.4s, v10.4s, v25.4s
-	MOVD	$expm132consts<>+68(SB), R19
+	VMOV	V23.B16, V25.B16
+	VFMLA	V5.S4, V22.S4, V25.S4
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V5.S4, V25.S4, V21.S4
+	WORD	$0x6e25dca4 // fmul v4.4s, v5.4s, v5.4s
+	VMOV	V8.B16, V28.B16
+	VFMLA	V5.S4, V8.S4, V28.S4
+	VMOV	V28.B16, V7.B16
+	VFMLA	V4.S4, V21.S4, V7.S4
+	MOVD	$expm132consts<>+56(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x4e25d746 // fadd v6.4s, v26.4s, v5.4s
+	MOVD	$expm132consts<>+56(SB), R19
 	VLD1R	(R19), [V9.S4]
-	VMOV	V4.B16, V27.B16
-	VBSL	V26.B16, V9.B16, V27.B16
+	WORD	$0x4ea6d52a // fsub v10.4s, v9.4s, v6.4s
+	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
+	WORD	$0x4e27d60b // fadd v11.4s, v16.4s, v7.4s
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VSUB	V17.S4, V24.S4, V18.S4
+	VUSHR	$1, V18.S4, V19.S4
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VSUB	V20.S4, V19.S4, V23.S4
+	VSHL	$23, V23.S4, V22.S4
+	VSUB	V19.S4, V18.S4, V27.S4
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VSUB	V25.S4, V27.S4, V8.S4
+	VSHL	$23, V8.S4, V21.S4
+	WORD	$0x4e2bd4c4 // fadd v4.4s, v6.4s, v11.4s
+	WORD	$0x4ea4d4dc // fsub v28.4s, v6.4s, v4.4s
+	WORD	$0x4e2bd79a // fadd v26.4s, v28.4s, v11.4s
+	WORD	$0x6e36dc89 // fmul v9.4s, v4.4s, v22.4s
+	WORD	$0x6e35dd2a // fmul v10.4s, v9.4s, v21.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V5.S4]
+	WORD	$0x4e25d550 // fadd v16.4s, v10.4s, v5.4s
+	WORD	$0x4eaad607 // fsub v7.4s, v16.4s, v10.4s
+	WORD	$0x4ea7d611 // fsub v17.4s, v16.4s, v7.4s
+	WORD	$0x4eb1d558 // fsub v24.4s, v10.4s, v17.4s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x4ea7d697 // fsub v23.4s, v20.4s, v7.4s
+	WORD	$0x4e37d712 // fadd v18.4s, v24.4s, v23.4s
+	WORD	$0x6e36df53 // fmul v19.4s, v26.4s, v22.4s
+	WORD	$0x6e35de79 // fmul v25.4s, v19.4s, v21.4s
+	WORD	$0x4e39d65b // fadd v27.4s, v18.4s, v25.4s
 	MOVD	$expm132consts<>+72(SB), R19
-	VLD1R	(R19), [V7.S4]
-	WORD	$0x4e27e41c // fcmeq v28.4s, v0.4s, v7.4s
-	VMOV	V28.B16, V8.B16
-	VBSL	V27.B16, V0.B16, V8.B16
-	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4e28e606 // fcmeq v6.4s, v16.4s, v8.4s
+	WORD	$0x4e3bd61c // fadd v28.4s, v16.4s, v27.4s
+	MOVD	$expm132consts<>+72(SB), R19
+	VLD1R	(R19), [V11.S4]
+	VMOV	V6.B16, V4.B16
+	VBSL	V28.B16, V11.B16, V4.B16
 	MOVD	$expm132consts<>+76(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VORR	V18.B16, V0.B16, V5.B16
-	VMOV	V16.B16, V22.B16
-	VBSL	V8.B16, V5.B16, V22.B16
-	VMOV	V22.B16, V12.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e405 // fcmeq v5.4s, v0.4s, v9.4s
+	VMOV	V5.B16, V10.B16
+	VBSL	V4.B16, V0.B16, V10.B16
+	WORD	$0x4e20e411 // fcmeq v17.4s, v0.4s, v0.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expm132consts<>+80(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VORR	V20.B16, V0.B16, V7.B16
+	VMOV	V17.B16, V24.B16
+	VBSL	V10.B16, V7.B16, V24.B16
+	VMOV	V24.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -9194,120 +9217,123 @@ tail2:
 	WORD	$0x0e30f411 // fmax v17.2s, v0.2s, v16.2s
 	MOVD	$expm132consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x0eb2f633 // fmin v19.2s, v17.2s, v18.2s
+	WORD	$0x0e32f633 // fmax v19.2s, v17.2s, v18.2s
 	MOVD	$expm132consts<>+8(SB), R19
 	VLD1R	(R19), [V20.S2]
+	WORD	$0x0eb4f675 // fmin v21.2s, v19.2s, v20.2s
 	MOVD	$expm132consts<>+12(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.S2, V19.S2, V22.S2
-	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S2]
+	MOVD	$expm132consts<>+16(SB), R19
 	VLD1R	(R19), [V23.S2]
-	WORD	$0x0eb7d6d8 // fsub v24.2s, v22.2s, v23.2s
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S2, V21.S2, V24.S2
 	MOVD	$expm132consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VMOV	V19.B16, V26.B16
-	VFMLS	V25.S2, V24.S2, V26.S2
+	WORD	$0x0eb9d71a // fsub v26.2s, v24.2s, v25.2s
 	MOVD	$expm132consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S2]
-	VMOV	V26.B16, V28.B16
-	VFMLS	V27.S2, V24.S2, V28.S2
-	WORD	$0x0ebcd744 // fsub v4.2s, v26.2s, v28.2s
-	MOVD	$expm132consts<>+20(SB), R19
-	VLD1R	(R19), [V5.S2]
-	VMOV	V4.B16, V6.B16
-	VFMLS	V5.S2, V24.S2, V6.S2
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S2, V26.S2, V28.S2
+	MOVD	$expm132consts<>+24(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.S2, V26.S2, V5.S2
+	WORD	$0x0ea5d786 // fsub v6.2s, v28.2s, v5.2s
 	MOVD	$expm132consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S2]
+	VMOV	V6.B16, V8.B16
+	VFMLS	V7.S2, V26.S2, V8.S2
 	MOVD	$expm132consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V28.S2, V7.S2, V9.S2
+	VLD1R	(R19), [V9.S2]
 	MOVD	$expm132consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S2, V9.S2, V11.S2
+	VFMLA	V5.S2, V9.S2, V11.S2
 	MOVD	$expm132consts<>+36(SB), R19
 	VLD1R	(R19), [V16.S2]
 	VMOV	V16.B16, V18.B16
-	VFMLA	V28.S2, V11.S2, V18.S2
+	VFMLA	V5.S2, V11.S2, V18.S2
 	MOVD	$expm132consts<>+40(SB), R19
 	VLD1R	(R19), [V17.S2]
 	VMOV	V17.B16, V20.B16
-	VFMLA	V28.S2, V18.S2, V20.S2
+	VFMLA	V5.S2, V18.S2, V20.S2
 	MOVD	$expm132consts<>+44(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V23.B16
-	VFMLA	V28.S2, V20.S2, V23.S2
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V5.S2, V20.S2, V22.S2
 	MOVD	$expm132consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V25.B16, V19.B16
-	VFMLA	V28.S2, V23.S2, V19.S2
-	WORD	$0x2e3cdf9b // fmul v27.2s, v28.2s, v28.2s
-	VMOV	V6.B16, V26.B16
-	VFMLA	V28.S2, V6.S2, V26.S2
-	VMOV	V26.B16, V5.B16
-	VFMLA	V27.S2, V19.S2, V5.S2
-	MOVD	$expm132consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x0e3cd704 // fadd v4.2s, v24.2s, v28.2s
-	MOVD	$expm132consts<>+52(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x0ea4d4e8 // fsub v8.2s, v7.2s, v4.2s
-	WORD	$0x0e3cd50a // fadd v10.2s, v8.2s, v28.2s
-	WORD	$0x0e25d549 // fadd v9.2s, v10.2s, v5.2s
-	MOVD	$expm132consts<>+56(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VSUB	V16.S2, V22.S2, V11.S2
-	VUSHR	$1, V11.S2, V17.S2
-	MOVD	$expm132consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VSUB	V18.S2, V17.S2, V21.S2
-	VSHL	$23, V21.S2, V20.S2
-	VSUB	V17.S2, V11.S2, V25.S2
-	MOVD	$expm132consts<>+60(SB), R19
 	VLD1R	(R19), [V23.S2]
-	VSUB	V23.S2, V25.S2, V6.S2
-	VSHL	$23, V6.S2, V19.S2
-	WORD	$0x0e29d49b // fadd v27.2s, v4.2s, v9.2s
-	WORD	$0x0ebbd49a // fsub v26.2s, v4.2s, v27.2s
-	WORD	$0x0e29d758 // fadd v24.2s, v26.2s, v9.2s
-	WORD	$0x2e34df67 // fmul v7.2s, v27.2s, v20.2s
-	WORD	$0x2e33dce8 // fmul v8.2s, v7.2s, v19.2s
-	MOVD	$expm132consts<>+64(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x0e3cd50a // fadd v10.2s, v8.2s, v28.2s
-	WORD	$0x0ea8d545 // fsub v5.2s, v10.2s, v8.2s
-	WORD	$0x0ea5d550 // fsub v16.2s, v10.2s, v5.2s
-	WORD	$0x0eb0d516 // fsub v22.2s, v8.2s, v16.2s
-	MOVD	$expm132consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x0ea5d655 // fsub v21.2s, v18.2s, v5.2s
-	WORD	$0x0e35d6cb // fadd v11.2s, v22.2s, v21.2s
-	WORD	$0x2e34df11 // fmul v17.2s, v24.2s, v20.2s
-	WORD	$0x2e33de37 // fmul v23.2s, v17.2s, v19.2s
-	WORD	$0x0e37d579 // fadd v25.2s, v11.2s, v23.2s
-	MOVD	$expm132consts<>+68(SB), R19
-	VLD1R	(R19), [V6.S2]
-	WORD	$0x0e26e544 // fcmeq v4.2s, v10.2s, v6.2s
-	WORD	$0x0e39d55a // fadd v26.2s, v10.2s, v25.2s
-	MOVD	$expm132consts<>+68(SB), R19
+	VMOV	V23.B16, V25.B16
+	VFMLA	V5.S2, V22.S2, V25.S2
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V5.S2, V25.S2, V21.S2
+	WORD	$0x2e25dca4 // fmul v4.2s, v5.2s, v5.2s
+	VMOV	V8.B16, V28.B16
+	VFMLA	V5.S2, V8.S2, V28.S2
+	VMOV	V28.B16, V7.B16
+	VFMLA	V4.S2, V21.S2, V7.S2
+	MOVD	$expm132consts<>+56(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e25d746 // fadd v6.2s, v26.2s, v5.2s
+	MOVD	$expm132consts<>+56(SB), R19
 	VLD1R	(R19), [V9.S2]
-	VMOV	V4.B16, V27.B16
-	VBSL	V26.B8, V9.B8, V27.B8
+	WORD	$0x0ea6d52a // fsub v10.2s, v9.2s, v6.2s
+	WORD	$0x0e25d550 // fadd v16.2s, v10.2s, v5.2s
+	WORD	$0x0e27d60b // fadd v11.2s, v16.2s, v7.2s
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VSUB	V17.S2, V24.S2, V18.S2
+	VUSHR	$1, V18.S2, V19.S2
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VSUB	V20.S2, V19.S2, V23.S2
+	VSHL	$23, V23.S2, V22.S2
+	VSUB	V19.S2, V18.S2, V27.S2
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VSUB	V25.S2, V27.S2, V8.S2
+	VSHL	$23, V8.S2, V21.S2
+	WORD	$0x0e2bd4c4 // fadd v4.2s, v6.2s, v11.2s
+	WORD	$0x0ea4d4dc // fsub v28.2s, v6.2s, v4.2s
+	WORD	$0x0e2bd79a // fadd v26.2s, v28.2s, v11.2s
+	WORD	$0x2e36dc89 // fmul v9.2s, v4.2s, v22.2s
+	WORD	$0x2e35dd2a // fmul v10.2s, v9.2s, v21.2s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V5.S2]
+	WORD	$0x0e25d550 // fadd v16.2s, v10.2s, v5.2s
+	WORD	$0x0eaad607 // fsub v7.2s, v16.2s, v10.2s
+	WORD	$0x0ea7d611 // fsub v17.2s, v16.2s, v7.2s
+	WORD	$0x0eb1d558 // fsub v24.2s, v10.2s, v17.2s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0ea7d697 // fsub v23.2s, v20.2s, v7.2s
+	WORD	$0x0e37d712 // fadd v18.2s, v24.2s, v23.2s
+	WORD	$0x2e36df53 // fmul v19.2s, v26.2s, v22.2s
+	WORD	$0x2e35de79 // fmul v25.2s, v19.2s, v21.2s
+	WORD	$0x0e39d65b // fadd v27.2s, v18.2s, v25.2s
 	MOVD	$expm132consts<>+72(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x0e27e41c // fcmeq v28.2s, v0.2s, v7.2s
-	VMOV	V28.B16, V8.B16
-	VBSL	V27.B8, V0.B8, V8.B8
-	WORD	$0x0e20e410 // fcmeq v16.2s, v0.2s, v0.2s
-	WORD	$0x2e205a10 // mvn v16.8b, v16.8b
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x0e28e606 // fcmeq v6.2s, v16.2s, v8.2s
+	WORD	$0x0e3bd61c // fadd v28.2s, v16.2s, v27.2s
+	MOVD	$expm132consts<>+72(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VMOV	V6.B16, V4.B16
+	VBSL	V28.B8, V11.B8, V4.B8
 	MOVD	$expm132consts<>+76(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VORR	V18.B8, V0.B8, V5.B8
-	VMOV	V16.B16, V22.B16
-	VBSL	V8.B8, V5.B8, V22.B8
-	VMOV	V22.B16, V12.B16
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x0e29e405 // fcmeq v5.2s, v0.2s, v9.2s
+	VMOV	V5.B16, V10.B16
+	VBSL	V4.B8, V0.B8, V10.B8
+	WORD	$0x0e20e411 // fcmeq v17.2s, v0.2s, v0.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	MOVD	$expm132consts<>+80(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VORR	V20.B8, V0.B8, V7.B8
+	VMOV	V17.B16, V24.B16
+	VBSL	V10.B8, V7.B8, V24.B8
+	VMOV	V24.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -9317,120 +9343,123 @@ tail1:
 	WORD	$0x0e30f411 // fmax v17.2s, v0.2s, v16.2s
 	MOVD	$expm132consts<>+4(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x0eb2f633 // fmin v19.2s, v17.2s, v18.2s
+	WORD	$0x0e32f633 // fmax v19.2s, v17.2s, v18.2s
 	MOVD	$expm132consts<>+8(SB), R19
 	VLD1R	(R19), [V20.S2]
+	WORD	$0x0eb4f675 // fmin v21.2s, v19.2s, v20.2s
 	MOVD	$expm132consts<>+12(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.S2, V19.S2, V22.S2
-	MOVD	$expm132consts<>+12(SB), R19
+	VLD1R	(R19), [V22.S2]
+	MOVD	$expm132consts<>+16(SB), R19
 	VLD1R	(R19), [V23.S2]
-	WORD	$0x0eb7d6d8 // fsub v24.2s, v22.2s, v23.2s
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.S2, V21.S2, V24.S2
 	MOVD	$expm132consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VMOV	V19.B16, V26.B16
-	VFMLS	V25.S2, V24.S2, V26.S2
+	WORD	$0x0eb9d71a // fsub v26.2s, v24.2s, v25.2s
 	MOVD	$expm132consts<>+20(SB), R19
 	VLD1R	(R19), [V27.S2]
-	VMOV	V26.B16, V28.B16
-	VFMLS	V27.S2, V24.S2, V28.S2
-	WORD	$0x0ebcd744 // fsub v4.2s, v26.2s, v28.2s
-	MOVD	$expm132consts<>+20(SB), R19
-	VLD1R	(R19), [V5.S2]
-	VMOV	V4.B16, V6.B16
-	VFMLS	V5.S2, V24.S2, V6.S2
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.S2, V26.S2, V28.S2
+	MOVD	$expm132consts<>+24(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.S2, V26.S2, V5.S2
+	WORD	$0x0ea5d786 // fsub v6.2s, v28.2s, v5.2s
 	MOVD	$expm132consts<>+24(SB), R19
 	VLD1R	(R19), [V7.S2]
+	VMOV	V6.B16, V8.B16
+	VFMLS	V7.S2, V26.S2, V8.S2
 	MOVD	$expm132consts<>+28(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V28.S2, V7.S2, V9.S2
+	VLD1R	(R19), [V9.S2]
 	MOVD	$expm132consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S2, V9.S2, V11.S2
+	VFMLA	V5.S2, V9.S2, V11.S2
 	MOVD	$expm132consts<>+36(SB), R19
 	VLD1R	(R19), [V16.S2]
 	VMOV	V16.B16, V18.B16
-	VFMLA	V28.S2, V11.S2, V18.S2
+	VFMLA	V5.S2, V11.S2, V18.S2
 	MOVD	$expm132consts<>+40(SB), R19
 	VLD1R	(R19), [V17.S2]
 	VMOV	V17.B16, V20.B16
-	VFMLA	V28.S2, V18.S2, V20.S2
+	VFMLA	V5.S2, V18.S2, V20.S2
 	MOVD	$expm132consts<>+44(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V23.B16
-	VFMLA	V28.S2, V20.S2, V23.S2
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V5.S2, V20.S2, V22.S2
 	MOVD	$expm132consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V25.B16, V19.B16
-	VFMLA	V28.S2, V23.S2, V19.S2
-	WORD	$0x2e3cdf9b // fmul v27.2s, v28.2s, v28.2s
-	VMOV	V6.B16, V26.B16
-	VFMLA	V28.S2, V6.S2, V26.S2
-	VMOV	V26.B16, V5.B16
-	VFMLA	V27.S2, V19.S2, V5.S2
-	MOVD	$expm132consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x0e3cd704 // fadd v4.2s, v24.2s, v28.2s
-	MOVD	$expm132consts<>+52(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x0ea4d4e8 // fsub v8.2s, v7.2s, v4.2s
-	WORD	$0x0e3cd50a // fadd v10.2s, v8.2s, v28.2s
-	WORD	$0x0e25d549 // fadd v9.2s, v10.2s, v5.2s
-	MOVD	$expm132consts<>+56(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VSUB	V16.S2, V22.S2, V11.S2
-	VUSHR	$1, V11.S2, V17.S2
-	MOVD	$expm132consts<>+60(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VSUB	V18.S2, V17.S2, V21.S2
-	VSHL	$23, V21.S2, V20.S2
-	VSUB	V17.S2, V11.S2, V25.S2
-	MOVD	$expm132consts<>+60(SB), R19
 	VLD1R	(R19), [V23.S2]
-	VSUB	V23.S2, V25.S2, V6.S2
-	VSHL	$23, V6.S2, V19.S2
-	WORD	$0x0e29d49b // fadd v27.2s, v4.2s, v9.2s
-	WORD	$0x0ebbd49a // fsub v26.2s, v4.2s, v27.2s
-	WORD	$0x0e29d758 // fadd v24.2s, v26.2s, v9.2s
-	WORD	$0x2e34df67 // fmul v7.2s, v27.2s, v20.2s
-	WORD	$0x2e33dce8 // fmul v8.2s, v7.2s, v19.2s
-	MOVD	$expm132consts<>+64(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x0e3cd50a // fadd v10.2s, v8.2s, v28.2s
-	WORD	$0x0ea8d545 // fsub v5.2s, v10.2s, v8.2s
-	WORD	$0x0ea5d550 // fsub v16.2s, v10.2s, v5.2s
-	WORD	$0x0eb0d516 // fsub v22.2s, v8.2s, v16.2s
-	MOVD	$expm132consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x0ea5d655 // fsub v21.2s, v18.2s, v5.2s
-	WORD	$0x0e35d6cb // fadd v11.2s, v22.2s, v21.2s
-	WORD	$0x2e34df11 // fmul v17.2s, v24.2s, v20.2s
-	WORD	$0x2e33de37 // fmul v23.2s, v17.2s, v19.2s
-	WORD	$0x0e37d579 // fadd v25.2s, v11.2s, v23.2s
-	MOVD	$expm132consts<>+68(SB), R19
-	VLD1R	(R19), [V6.S2]
-	WORD	$0x0e26e544 // fcmeq v4.2s, v10.2s, v6.2s
-	WORD	$0x0e39d55a // fadd v26.2s, v10.2s, v25.2s
-	MOVD	$expm132consts<>+68(SB), R19
+	VMOV	V23.B16, V25.B16
+	VFMLA	V5.S2, V22.S2, V25.S2
+	MOVD	$expm132consts<>+52(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V5.S2, V25.S2, V21.S2
+	WORD	$0x2e25dca4 // fmul v4.2s, v5.2s, v5.2s
+	VMOV	V8.B16, V28.B16
+	VFMLA	V5.S2, V8.S2, V28.S2
+	VMOV	V28.B16, V7.B16
+	VFMLA	V4.S2, V21.S2, V7.S2
+	MOVD	$expm132consts<>+56(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x0e25d746 // fadd v6.2s, v26.2s, v5.2s
+	MOVD	$expm132consts<>+56(SB), R19
 	VLD1R	(R19), [V9.S2]
-	VMOV	V4.B16, V27.B16
-	VBSL	V26.B8, V9.B8, V27.B8
+	WORD	$0x0ea6d52a // fsub v10.2s, v9.2s, v6.2s
+	WORD	$0x0e25d550 // fadd v16.2s, v10.2s, v5.2s
+	WORD	$0x0e27d60b // fadd v11.2s, v16.2s, v7.2s
+	MOVD	$expm132consts<>+60(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VSUB	V17.S2, V24.S2, V18.S2
+	VUSHR	$1, V18.S2, V19.S2
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VSUB	V20.S2, V19.S2, V23.S2
+	VSHL	$23, V23.S2, V22.S2
+	VSUB	V19.S2, V18.S2, V27.S2
+	MOVD	$expm132consts<>+64(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VSUB	V25.S2, V27.S2, V8.S2
+	VSHL	$23, V8.S2, V21.S2
+	WORD	$0x0e2bd4c4 // fadd v4.2s, v6.2s, v11.2s
+	WORD	$0x0ea4d4dc // fsub v28.2s, v6.2s, v4.2s
+	WORD	$0x0e2bd79a // fadd v26.2s, v28.2s, v11.2s
+	WORD	$0x2e36dc89 // fmul v9.2s, v4.2s, v22.2s
+	WORD	$0x2e35dd2a // fmul v10.2s, v9.2s, v21.2s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V5.S2]
+	WORD	$0x0e25d550 // fadd v16.2s, v10.2s, v5.2s
+	WORD	$0x0eaad607 // fsub v7.2s, v16.2s, v10.2s
+	WORD	$0x0ea7d611 // fsub v17.2s, v16.2s, v7.2s
+	WORD	$0x0eb1d558 // fsub v24.2s, v10.2s, v17.2s
+	MOVD	$expm132consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x0ea7d697 // fsub v23.2s, v20.2s, v7.2s
+	WORD	$0x0e37d712 // fadd v18.2s, v24.2s, v23.2s
+	WORD	$0x2e36df53 // fmul v19.2s, v26.2s, v22.2s
+	WORD	$0x2e35de79 // fmul v25.2s, v19.2s, v21.2s
+	WORD	$0x0e39d65b // fadd v27.2s, v18.2s, v25.2s
 	MOVD	$expm132consts<>+72(SB), R19
-	VLD1R	(R19), [V7.S2]
-	WORD	$0x0e27e41c // fcmeq v28.2s, v0.2s, v7.2s
-	VMOV	V28.B16, V8.B16
-	VBSL	V27.B8, V0.B8, V8.B8
-	WORD	$0x0e20e410 // fcmeq v16.2s, v0.2s, v0.2s
-	WORD	$0x2e205a10 // mvn v16.8b, v16.8b
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x0e28e606 // fcmeq v6.2s, v16.2s, v8.2s
+	WORD	$0x0e3bd61c // fadd v28.2s, v16.2s, v27.2s
+	MOVD	$expm132consts<>+72(SB), R19
+	VLD1R	(R19), [V11.S2]
+	VMOV	V6.B16, V4.B16
+	VBSL	V28.B8, V11.B8, V4.B8
 	MOVD	$expm132consts<>+76(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VORR	V18.B8, V0.B8, V5.B8
-	VMOV	V16.B16, V22.B16
-	VBSL	V8.B8, V5.B8, V22.B8
-	VMOV	V22.B16, V12.B16
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x0e29e405 // fcmeq v5.2s, v0.2s, v9.2s
+	VMOV	V5.B16, V10.B16
+	VBSL	V4.B8, V0.B8, V10.B8
+	WORD	$0x0e20e411 // fcmeq v17.2s, v0.2s, v0.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	MOVD	$expm132consts<>+80(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VORR	V20.B8, V0.B8, V7.B8
+	VMOV	V17.B16, V24.B16
+	VBSL	V10.B8, V7.B8, V24.B8
+	VMOV	V24.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -35232,557 +35261,569 @@ loop:
 	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
 	MOVD	$expm164consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
 	MOVD	$expm164consts<>+16(SB), R19
 	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
 	MOVD	$expm164consts<>+24(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V19.D2, V22.D2
-	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$expm164consts<>+32(SB), R19
 	VLD1R	(R19), [V23.D2]
-	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
 	MOVD	$expm164consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V19.B16, V26.B16
-	VFMLS	V25.D2, V24.D2, V26.D2
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
 	MOVD	$expm164consts<>+40(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VMOV	V26.B16, V28.B16
-	VFMLS	V27.D2, V24.D2, V28.D2
-	WORD	$0x4efcd744 // fsub v4.2d, v26.2d, v28.2d
-	MOVD	$expm164consts<>+40(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V4.B16, V6.B16
-	VFMLS	V5.D2, V24.D2, V6.D2
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$expm164consts<>+48(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.D2, V26.D2, V5.D2
+	WORD	$0x4ee5d786 // fsub v6.2d, v28.2d, v5.2d
 	MOVD	$expm164consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
+	VMOV	V6.B16, V8.B16
+	VFMLS	V7.D2, V26.D2, V8.D2
 	MOVD	$expm164consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V28.D2, V7.D2, V9.D2
+	VLD1R	(R19), [V9.D2]
 	MOVD	$expm164consts<>+64(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V28.D2, V9.D2, V11.D2
+	VFMLA	V5.D2, V9.D2, V11.D2
 	MOVD	$expm164consts<>+72(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VMOV	V16.B16, V18.B16
-	VFMLA	V28.D2, V11.D2, V18.D2
+	VFMLA	V5.D2, V11.D2, V18.D2
 	MOVD	$expm164consts<>+80(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V20.B16
-	VFMLA	V28.D2, V18.D2, V20.D2
+	VFMLA	V5.D2, V18.D2, V20.D2
 	MOVD	$expm164consts<>+88(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V23.B16
-	VFMLA	V28.D2, V20.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V5.D2, V20.D2, V22.D2
 	MOVD	$expm164consts<>+96(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V19.B16
-	VFMLA	V28.D2, V23.D2, V19.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V5.D2, V22.D2, V25.D2
 	MOVD	$expm164consts<>+104(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V26.B16
-	VFMLA	V28.D2, V19.D2, V26.D2
+	VMOV	V27.B16, V21.B16
+	VFMLA	V5.D2, V25.D2, V21.D2
 	MOVD	$expm164consts<>+112(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V24.B16
-	VFMLA	V28.D2, V26.D2, V24.D2
-	MOVD	$expm164consts<>+120(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V7.B16
-	VFMLA	V28.D2, V24.D2, V7.D2
+	VMOV	V4.B16, V28.B16
+	VFMLA	V5.D2, V21.D2, V28.D2
+	MOVD	$expm164consts<>+120(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V26.B16
+	VFMLA	V5.D2, V28.D2, V26.D2
 	MOVD	$expm164consts<>+128(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLA	V28.D2, V7.D2, V10.D2
-	MOVD	$expm164consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V16.B16
-	VFMLA	V28.D2, V10.D2, V16.D2
-	WORD	$0x6e7cdf8b // fmul v11.2d, v28.2d, v28.2d
-	VMOV	V6.B16, V17.B16
-	VFMLA	V28.D2, V6.D2, V17.D2
-	VMOV	V17.B16, V18.B16
-	VFMLA	V11.D2, V16.D2, V18.D2
-	MOVD	$expm164consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4e7cd6b4 // fadd v20.2d, v21.2d, v28.2d
-	MOVD	$expm164consts<>+144(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef4d737 // fsub v23.2d, v25.2d, v20.2d
-	WORD	$0x4e7cd6fb // fadd v27.2d, v23.2d, v28.2d
-	WORD	$0x4e72d773 // fadd v19.2d, v27.2d, v18.2d
-	MOVD	$expm164consts<>+152(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VSUB	V5.D2, V22.D2, V26.D2
-	VUSHR	$1, V26.D2, V4.D2
-	MOVD	$expm164consts<>+160(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VSUB	V24.D2, V4.D2, V8.D2
-	VSHL	$52, V8.D2, V7.D2
-	VSUB	V4.D2, V26.D2, V9.D2
-	MOVD	$expm164consts<>+160(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V6.D2
-	VSHL	$52, V6.D2, V16.D2
-	WORD	$0x4e73d68b // fadd v11.2d, v20.2d, v19.2d
-	WORD	$0x4eebd691 // fsub v17.2d, v20.2d, v11.2d
-	WORD	$0x4e73d635 // fadd v21.2d, v17.2d, v19.2d
-	WORD	$0x6e67dd79 // fmul v25.2d, v11.2d, v7.2d
-	WORD	$0x6e70df37 // fmul v23.2d, v25.2d, v16.2d
-	MOVD	$expm164consts<>+168(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7cd6fb // fadd v27.2d, v23.2d, v28.2d
-	WORD	$0x4ef7d772 // fsub v18.2d, v27.2d, v23.2d
-	WORD	$0x4ef2d765 // fsub v5.2d, v27.2d, v18.2d
-	WORD	$0x4ee5d6f6 // fsub v22.2d, v23.2d, v5.2d
-	MOVD	$expm164consts<>+168(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4ef2d708 // fsub v8.2d, v24.2d, v18.2d
-	WORD	$0x4e68d6da // fadd v26.2d, v22.2d, v8.2d
-	WORD	$0x6e67dea4 // fmul v4.2d, v21.2d, v7.2d
-	WORD	$0x6e70dc8a // fmul v10.2d, v4.2d, v16.2d
-	WORD	$0x4e6ad749 // fadd v9.2d, v26.2d, v10.2d
-	MOVD	$expm164consts<>+176(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x4e66e774 // fcmeq v20.2d, v27.2d, v6.2d
-	WORD	$0x4e69d771 // fadd v17.2d, v27.2d, v9.2d
+	VMOV	V6.B16, V9.B16
+	VFMLA	V5.D2, V26.D2, V9.D2
+	MOVD	$expm164consts<>+136(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V5.D2, V9.D2, V16.D2
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V17.B16
+	VFMLA	V5.D2, V16.D2, V17.D2
+	WORD	$0x6e65dcb2 // fmul v18.2d, v5.2d, v5.2d
+	VMOV	V8.B16, V19.B16
+	VFMLA	V5.D2, V8.D2, V19.D2
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e65d6f6 // fadd v22.2d, v23.2d, v5.2d
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4ef6d779 // fsub v25.2d, v27.2d, v22.2d
+	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
+	WORD	$0x4e74d495 // fadd v21.2d, v4.2d, v20.2d
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VSUB	V7.D2, V24.D2, V28.D2
+	VUSHR	$1, V28.D2, V6.D2
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V6.D2, V10.D2
+	VSHL	$52, V10.D2, V9.D2
+	VSUB	V6.D2, V28.D2, V11.D2
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V11.D2, V8.D2
+	VSHL	$52, V8.D2, V17.D2
+	WORD	$0x4e75d6d2 // fadd v18.2d, v22.2d, v21.2d
+	WORD	$0x4ef2d6d3 // fsub v19.2d, v22.2d, v18.2d
+	WORD	$0x4e75d677 // fadd v23.2d, v19.2d, v21.2d
+	WORD	$0x6e69de5b // fmul v27.2d, v18.2d, v9.2d
+	WORD	$0x6e71df79 // fmul v25.2d, v27.2d, v17.2d
 	MOVD	$expm164consts<>+176(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V20.B16, V11.B16
-	VBSL	V17.B16, V19.B16, V11.B16
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
+	WORD	$0x4ef9d494 // fsub v20.2d, v4.2d, v25.2d
+	WORD	$0x4ef4d487 // fsub v7.2d, v4.2d, v20.2d
+	WORD	$0x4ee7d738 // fsub v24.2d, v25.2d, v7.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef4d74a // fsub v10.2d, v26.2d, v20.2d
+	WORD	$0x4e6ad71c // fadd v28.2d, v24.2d, v10.2d
+	WORD	$0x6e69dee6 // fmul v6.2d, v23.2d, v9.2d
+	WORD	$0x6e71dcd0 // fmul v16.2d, v6.2d, v17.2d
+	WORD	$0x4e70d78b // fadd v11.2d, v28.2d, v16.2d
 	MOVD	$expm164consts<>+184(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e41c // fcmeq v28.2d, v0.2d, v25.2d
-	VMOV	V28.B16, V23.B16
-	VBSL	V11.B16, V0.B16, V23.B16
-	WORD	$0x4e60e405 // fcmeq v5.2d, v0.2d, v0.2d
-	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x4e68e496 // fcmeq v22.2d, v4.2d, v8.2d
+	WORD	$0x4e6bd493 // fadd v19.2d, v4.2d, v11.2d
+	MOVD	$expm164consts<>+184(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V18.B16
+	VBSL	V19.B16, V21.B16, V18.B16
 	MOVD	$expm164consts<>+192(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VORR	V24.B16, V0.B16, V18.B16
-	VMOV	V5.B16, V22.B16
-	VBSL	V23.B16, V18.B16, V22.B16
-	VMOV	V22.B16, V12.B16
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be405 // fcmeq v5.2d, v0.2d, v27.2d
+	VMOV	V5.B16, V25.B16
+	VBSL	V18.B16, V0.B16, V25.B16
+	WORD	$0x4e60e407 // fcmeq v7.2d, v0.2d, v0.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	MOVD	$expm164consts<>+200(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V0.B16, V20.B16
+	VMOV	V7.B16, V24.B16
+	VBSL	V25.B16, V20.B16, V24.B16
+	VMOV	V24.B16, V12.B16
 	MOVD	$expm164consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x4e70f431 // fmax v17.2d, v1.2d, v16.2d
 	MOVD	$expm164consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
 	MOVD	$expm164consts<>+16(SB), R19
 	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
 	MOVD	$expm164consts<>+24(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V19.D2, V22.D2
-	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$expm164consts<>+32(SB), R19
 	VLD1R	(R19), [V23.D2]
-	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
 	MOVD	$expm164consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V19.B16, V26.B16
-	VFMLS	V25.D2, V24.D2, V26.D2
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
 	MOVD	$expm164consts<>+40(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VMOV	V26.B16, V28.B16
-	VFMLS	V27.D2, V24.D2, V28.D2
-	WORD	$0x4efcd744 // fsub v4.2d, v26.2d, v28.2d
-	MOVD	$expm164consts<>+40(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V4.B16, V6.B16
-	VFMLS	V5.D2, V24.D2, V6.D2
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$expm164consts<>+48(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.D2, V26.D2, V5.D2
+	WORD	$0x4ee5d786 // fsub v6.2d, v28.2d, v5.2d
 	MOVD	$expm164consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
+	VMOV	V6.B16, V8.B16
+	VFMLS	V7.D2, V26.D2, V8.D2
 	MOVD	$expm164consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V28.D2, V7.D2, V9.D2
+	VLD1R	(R19), [V9.D2]
 	MOVD	$expm164consts<>+64(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V28.D2, V9.D2, V11.D2
+	VFMLA	V5.D2, V9.D2, V11.D2
 	MOVD	$expm164consts<>+72(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VMOV	V16.B16, V18.B16
-	VFMLA	V28.D2, V11.D2, V18.D2
+	VFMLA	V5.D2, V11.D2, V18.D2
 	MOVD	$expm164consts<>+80(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V20.B16
-	VFMLA	V28.D2, V18.D2, V20.D2
+	VFMLA	V5.D2, V18.D2, V20.D2
 	MOVD	$expm164consts<>+88(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V23.B16
-	VFMLA	V28.D2, V20.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V5.D2, V20.D2, V22.D2
 	MOVD	$expm164consts<>+96(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V19.B16
-	VFMLA	V28.D2, V23.D2, V19.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V5.D2, V22.D2, V25.D2
 	MOVD	$expm164consts<>+104(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V26.B16
-	VFMLA	V28.D2, V19.D2, V26.D2
+	VMOV	V27.B16, V21.B16
+	VFMLA	V5.D2, V25.D2, V21.D2
 	MOVD	$expm164consts<>+112(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V24.B16
-	VFMLA	V28.D2, V26.D2, V24.D2
-	MOVD	$expm164consts<>+120(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V7.B16
-	VFMLA	V28.D2, V24.D2, V7.D2
+	VMOV	V4.B16, V28.B16
+	VFMLA	V5.D2, V21.D2, V28.D2
+	MOVD	$expm164consts<>+120(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V26.B16
+	VFMLA	V5.D2, V28.D2, V26.D2
 	MOVD	$expm164consts<>+128(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLA	V28.D2, V7.D2, V10.D2
-	MOVD	$expm164consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V16.B16
-	VFMLA	V28.D2, V10.D2, V16.D2
-	WORD	$0x6e7cdf8b // fmul v11.2d, v28.2d, v28.2d
-	VMOV	V6.B16, V17.B16
-	VFMLA	V28.D2, V6.D2, V17.D2
-	VMOV	V17.B16, V18.B16
-	VFMLA	V11.D2, V16.D2, V18.D2
-	MOVD	$expm164consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4e7cd6b4 // fadd v20.2d, v21.2d, v28.2d
-	MOVD	$expm164consts<>+144(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef4d737 // fsub v23.2d, v25.2d, v20.2d
-	WORD	$0x4e7cd6fb // fadd v27.2d, v23.2d, v28.2d
-	WORD	$0x4e72d773 // fadd v19.2d, v27.2d, v18.2d
-	MOVD	$expm164consts<>+152(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VSUB	V5.D2, V22.D2, V26.D2
-	VUSHR	$1, V26.D2, V4.D2
-	MOVD	$expm164consts<>+160(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VSUB	V24.D2, V4.D2, V8.D2
-	VSHL	$52, V8.D2, V7.D2
-	VSUB	V4.D2, V26.D2, V9.D2
-	MOVD	$expm164consts<>+160(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V6.D2
-	VSHL	$52, V6.D2, V16.D2
-	WORD	$0x4e73d68b // fadd v11.2d, v20.2d, v19.2d
-	WORD	$0x4eebd691 // fsub v17.2d, v20.2d, v11.2d
-	WORD	$0x4e73d635 // fadd v21.2d, v17.2d, v19.2d
-	WORD	$0x6e67dd79 // fmul v25.2d, v11.2d, v7.2d
-	WORD	$0x6e70df37 // fmul v23.2d, v25.2d, v16.2d
-	MOVD	$expm164consts<>+168(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7cd6fb // fadd v27.2d, v23.2d, v28.2d
-	WORD	$0x4ef7d772 // fsub v18.2d, v27.2d, v23.2d
-	WORD	$0x4ef2d765 // fsub v5.2d, v27.2d, v18.2d
-	WORD	$0x4ee5d6f6 // fsub v22.2d, v23.2d, v5.2d
-	MOVD	$expm164consts<>+168(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4ef2d708 // fsub v8.2d, v24.2d, v18.2d
-	WORD	$0x4e68d6da // fadd v26.2d, v22.2d, v8.2d
-	WORD	$0x6e67dea4 // fmul v4.2d, v21.2d, v7.2d
-	WORD	$0x6e70dc8a // fmul v10.2d, v4.2d, v16.2d
-	WORD	$0x4e6ad749 // fadd v9.2d, v26.2d, v10.2d
-	MOVD	$expm164consts<>+176(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x4e66e774 // fcmeq v20.2d, v27.2d, v6.2d
-	WORD	$0x4e69d771 // fadd v17.2d, v27.2d, v9.2d
+	VMOV	V6.B16, V9.B16
+	VFMLA	V5.D2, V26.D2, V9.D2
+	MOVD	$expm164consts<>+136(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V5.D2, V9.D2, V16.D2
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V17.B16
+	VFMLA	V5.D2, V16.D2, V17.D2
+	WORD	$0x6e65dcb2 // fmul v18.2d, v5.2d, v5.2d
+	VMOV	V8.B16, V19.B16
+	VFMLA	V5.D2, V8.D2, V19.D2
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e65d6f6 // fadd v22.2d, v23.2d, v5.2d
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4ef6d779 // fsub v25.2d, v27.2d, v22.2d
+	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
+	WORD	$0x4e74d495 // fadd v21.2d, v4.2d, v20.2d
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VSUB	V7.D2, V24.D2, V28.D2
+	VUSHR	$1, V28.D2, V6.D2
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V6.D2, V10.D2
+	VSHL	$52, V10.D2, V9.D2
+	VSUB	V6.D2, V28.D2, V11.D2
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V11.D2, V8.D2
+	VSHL	$52, V8.D2, V17.D2
+	WORD	$0x4e75d6d2 // fadd v18.2d, v22.2d, v21.2d
+	WORD	$0x4ef2d6d3 // fsub v19.2d, v22.2d, v18.2d
+	WORD	$0x4e75d677 // fadd v23.2d, v19.2d, v21.2d
+	WORD	$0x6e69de5b // fmul v27.2d, v18.2d, v9.2d
+	WORD	$0x6e71df79 // fmul v25.2d, v27.2d, v17.2d
 	MOVD	$expm164consts<>+176(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V20.B16, V11.B16
-	VBSL	V17.B16, V19.B16, V11.B16
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
+	WORD	$0x4ef9d494 // fsub v20.2d, v4.2d, v25.2d
+	WORD	$0x4ef4d487 // fsub v7.2d, v4.2d, v20.2d
+	WORD	$0x4ee7d738 // fsub v24.2d, v25.2d, v7.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef4d74a // fsub v10.2d, v26.2d, v20.2d
+	WORD	$0x4e6ad71c // fadd v28.2d, v24.2d, v10.2d
+	WORD	$0x6e69dee6 // fmul v6.2d, v23.2d, v9.2d
+	WORD	$0x6e71dcd0 // fmul v16.2d, v6.2d, v17.2d
+	WORD	$0x4e70d78b // fadd v11.2d, v28.2d, v16.2d
 	MOVD	$expm164consts<>+184(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e43c // fcmeq v28.2d, v1.2d, v25.2d
-	VMOV	V28.B16, V23.B16
-	VBSL	V11.B16, V1.B16, V23.B16
-	WORD	$0x4e61e425 // fcmeq v5.2d, v1.2d, v1.2d
-	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x4e68e496 // fcmeq v22.2d, v4.2d, v8.2d
+	WORD	$0x4e6bd493 // fadd v19.2d, v4.2d, v11.2d
+	MOVD	$expm164consts<>+184(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V18.B16
+	VBSL	V19.B16, V21.B16, V18.B16
 	MOVD	$expm164consts<>+192(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VORR	V24.B16, V1.B16, V18.B16
-	VMOV	V5.B16, V22.B16
-	VBSL	V23.B16, V18.B16, V22.B16
-	VMOV	V22.B16, V13.B16
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be425 // fcmeq v5.2d, v1.2d, v27.2d
+	VMOV	V5.B16, V25.B16
+	VBSL	V18.B16, V1.B16, V25.B16
+	WORD	$0x4e61e427 // fcmeq v7.2d, v1.2d, v1.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	MOVD	$expm164consts<>+200(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V1.B16, V20.B16
+	VMOV	V7.B16, V24.B16
+	VBSL	V25.B16, V20.B16, V24.B16
+	VMOV	V24.B16, V13.B16
 	MOVD	$expm164consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x4e70f451 // fmax v17.2d, v2.2d, v16.2d
 	MOVD	$expm164consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
 	MOVD	$expm164consts<>+16(SB), R19
 	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
 	MOVD	$expm164consts<>+24(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V19.D2, V22.D2
-	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$expm164consts<>+32(SB), R19
 	VLD1R	(R19), [V23.D2]
-	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
 	MOVD	$expm164consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V19.B16, V26.B16
-	VFMLS	V25.D2, V24.D2, V26.D2
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
 	MOVD	$expm164consts<>+40(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VMOV	V26.B16, V28.B16
-	VFMLS	V27.D2, V24.D2, V28.D2
-	WORD	$0x4efcd744 // fsub v4.2d, v26.2d, v28.2d
-	MOVD	$expm164consts<>+40(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V4.B16, V6.B16
-	VFMLS	V5.D2, V24.D2, V6.D2
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$expm164consts<>+48(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.D2, V26.D2, V5.D2
+	WORD	$0x4ee5d786 // fsub v6.2d, v28.2d, v5.2d
 	MOVD	$expm164consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
+	VMOV	V6.B16, V8.B16
+	VFMLS	V7.D2, V26.D2, V8.D2
 	MOVD	$expm164consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V28.D2, V7.D2, V9.D2
+	VLD1R	(R19), [V9.D2]
 	MOVD	$expm164consts<>+64(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V28.D2, V9.D2, V11.D2
+	VFMLA	V5.D2, V9.D2, V11.D2
 	MOVD	$expm164consts<>+72(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VMOV	V16.B16, V18.B16
-	VFMLA	V28.D2, V11.D2, V18.D2
+	VFMLA	V5.D2, V11.D2, V18.D2
 	MOVD	$expm164consts<>+80(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V20.B16
-	VFMLA	V28.D2, V18.D2, V20.D2
+	VFMLA	V5.D2, V18.D2, V20.D2
 	MOVD	$expm164consts<>+88(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V23.B16
-	VFMLA	V28.D2, V20.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V5.D2, V20.D2, V22.D2
 	MOVD	$expm164consts<>+96(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V19.B16
-	VFMLA	V28.D2, V23.D2, V19.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V5.D2, V22.D2, V25.D2
 	MOVD	$expm164consts<>+104(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V26.B16
-	VFMLA	V28.D2, V19.D2, V26.D2
+	VMOV	V27.B16, V21.B16
+	VFMLA	V5.D2, V25.D2, V21.D2
 	MOVD	$expm164consts<>+112(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V24.B16
-	VFMLA	V28.D2, V26.D2, V24.D2
-	MOVD	$expm164consts<>+120(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V7.B16
-	VFMLA	V28.D2, V24.D2, V7.D2
+	VMOV	V4.B16, V28.B16
+	VFMLA	V5.D2, V21.D2, V28.D2
+	MOVD	$expm164consts<>+120(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V26.B16
+	VFMLA	V5.D2, V28.D2, V26.D2
 	MOVD	$expm164consts<>+128(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLA	V28.D2, V7.D2, V10.D2
-	MOVD	$expm164consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V16.B16
-	VFMLA	V28.D2, V10.D2, V16.D2
-	WORD	$0x6e7cdf8b // fmul v11.2d, v28.2d, v28.2d
-	VMOV	V6.B16, V17.B16
-	VFMLA	V28.D2, V6.D2, V17.D2
-	VMOV	V17.B16, V18.B16
-	VFMLA	V11.D2, V16.D2, V18.D2
-	MOVD	$expm164consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4e7cd6b4 // fadd v20.2d, v21.2d, v28.2d
-	MOVD	$expm164consts<>+144(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef4d737 // fsub v23.2d, v25.2d, v20.2d
-	WORD	$0x4e7cd6fb // fadd v27.2d, v23.2d, v28.2d
-	WORD	$0x4e72d773 // fadd v19.2d, v27.2d, v18.2d
-	MOVD	$expm164consts<>+152(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VSUB	V5.D2, V22.D2, V26.D2
-	VUSHR	$1, V26.D2, V4.D2
-	MOVD	$expm164consts<>+160(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VSUB	V24.D2, V4.D2, V8.D2
-	VSHL	$52, V8.D2, V7.D2
-	VSUB	V4.D2, V26.D2, V9.D2
-	MOVD	$expm164consts<>+160(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V6.D2
-	VSHL	$52, V6.D2, V16.D2
-	WORD	$0x4e73d68b // fadd v11.2d, v20.2d, v19.2d
-	WORD	$0x4eebd691 // fsub v17.2d, v20.2d, v11.2d
-	WORD	$0x4e73d635 // fadd v21.2d, v17.2d, v19.2d
-	WORD	$0x6e67dd79 // fmul v25.2d, v11.2d, v7.2d
-	WORD	$0x6e70df37 // fmul v23.2d, v25.2d, v16.2d
-	MOVD	$expm164consts<>+168(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7cd6fb // fadd v27.2d, v23.2d, v28.2d
-	WORD	$0x4ef7d772 // fsub v18.2d, v27.2d, v23.2d
-	WORD	$0x4ef2d765 // fsub v5.2d, v27.2d, v18.2d
-	WORD	$0x4ee5d6f6 // fsub v22.2d, v23.2d, v5.2d
-	MOVD	$expm164consts<>+168(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4ef2d708 // fsub v8.2d, v24.2d, v18.2d
-	WORD	$0x4e68d6da // fadd v26.2d, v22.2d, v8.2d
-	WORD	$0x6e67dea4 // fmul v4.2d, v21.2d, v7.2d
-	WORD	$0x6e70dc8a // fmul v10.2d, v4.2d, v16.2d
-	WORD	$0x4e6ad749 // fadd v9.2d, v26.2d, v10.2d
-	MOVD	$expm164consts<>+176(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x4e66e774 // fcmeq v20.2d, v27.2d, v6.2d
-	WORD	$0x4e69d771 // fadd v17.2d, v27.2d, v9.2d
+	VMOV	V6.B16, V9.B16
+	VFMLA	V5.D2, V26.D2, V9.D2
+	MOVD	$expm164consts<>+136(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V5.D2, V9.D2, V16.D2
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V17.B16
+	VFMLA	V5.D2, V16.D2, V17.D2
+	WORD	$0x6e65dcb2 // fmul v18.2d, v5.2d, v5.2d
+	VMOV	V8.B16, V19.B16
+	VFMLA	V5.D2, V8.D2, V19.D2
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e65d6f6 // fadd v22.2d, v23.2d, v5.2d
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4ef6d779 // fsub v25.2d, v27.2d, v22.2d
+	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
+	WORD	$0x4e74d495 // fadd v21.2d, v4.2d, v20.2d
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VSUB	V7.D2, V24.D2, V28.D2
+	VUSHR	$1, V28.D2, V6.D2
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V6.D2, V10.D2
+	VSHL	$52, V10.D2, V9.D2
+	VSUB	V6.D2, V28.D2, V11.D2
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V11.D2, V8.D2
+	VSHL	$52, V8.D2, V17.D2
+	WORD	$0x4e75d6d2 // fadd v18.2d, v22.2d, v21.2d
+	WORD	$0x4ef2d6d3 // fsub v19.2d, v22.2d, v18.2d
+	WORD	$0x4e75d677 // fadd v23.2d, v19.2d, v21.2d
+	WORD	$0x6e69de5b // fmul v27.2d, v18.2d, v9.2d
+	WORD	$0x6e71df79 // fmul v25.2d, v27.2d, v17.2d
 	MOVD	$expm164consts<>+176(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V20.B16, V11.B16
-	VBSL	V17.B16, V19.B16, V11.B16
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
+	WORD	$0x4ef9d494 // fsub v20.2d, v4.2d, v25.2d
+	WORD	$0x4ef4d487 // fsub v7.2d, v4.2d, v20.2d
+	WORD	$0x4ee7d738 // fsub v24.2d, v25.2d, v7.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef4d74a // fsub v10.2d, v26.2d, v20.2d
+	WORD	$0x4e6ad71c // fadd v28.2d, v24.2d, v10.2d
+	WORD	$0x6e69dee6 // fmul v6.2d, v23.2d, v9.2d
+	WORD	$0x6e71dcd0 // fmul v16.2d, v6.2d, v17.2d
+	WORD	$0x4e70d78b // fadd v11.2d, v28.2d, v16.2d
 	MOVD	$expm164consts<>+184(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e45c // fcmeq v28.2d, v2.2d, v25.2d
-	VMOV	V28.B16, V23.B16
-	VBSL	V11.B16, V2.B16, V23.B16
-	WORD	$0x4e62e445 // fcmeq v5.2d, v2.2d, v2.2d
-	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x4e68e496 // fcmeq v22.2d, v4.2d, v8.2d
+	WORD	$0x4e6bd493 // fadd v19.2d, v4.2d, v11.2d
+	MOVD	$expm164consts<>+184(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V18.B16
+	VBSL	V19.B16, V21.B16, V18.B16
 	MOVD	$expm164consts<>+192(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VORR	V24.B16, V2.B16, V18.B16
-	VMOV	V5.B16, V22.B16
-	VBSL	V23.B16, V18.B16, V22.B16
-	VMOV	V22.B16, V14.B16
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be445 // fcmeq v5.2d, v2.2d, v27.2d
+	VMOV	V5.B16, V25.B16
+	VBSL	V18.B16, V2.B16, V25.B16
+	WORD	$0x4e62e447 // fcmeq v7.2d, v2.2d, v2.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	MOVD	$expm164consts<>+200(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V2.B16, V20.B16
+	VMOV	V7.B16, V24.B16
+	VBSL	V25.B16, V20.B16, V24.B16
+	VMOV	V24.B16, V14.B16
 	MOVD	$expm164consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x4e70f471 // fmax v17.2d, v3.2d, v16.2d
 	MOVD	$expm164consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
 	MOVD	$expm164consts<>+16(SB), R19
 	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
 	MOVD	$expm164consts<>+24(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V19.D2, V22.D2
-	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$expm164consts<>+32(SB), R19
 	VLD1R	(R19), [V23.D2]
-	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
 	MOVD	$expm164consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V19.B16, V26.B16
-	VFMLS	V25.D2, V24.D2, V26.D2
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
 	MOVD	$expm164consts<>+40(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VMOV	V26.B16, V28.B16
-	VFMLS	V27.D2, V24.D2, V28.D2
-	WORD	$0x4efcd744 // fsub v4.2d, v26.2d, v28.2d
-	MOVD	$expm164consts<>+40(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V4.B16, V6.B16
-	VFMLS	V5.D2, V24.D2, V6.D2
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$expm164consts<>+48(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.D2, V26.D2, V5.D2
+	WORD	$0x4ee5d786 // fsub v6.2d, v28.2d, v5.2d
 	MOVD	$expm164consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
+	VMOV	V6.B16, V8.B16
+	VFMLS	V7.D2, V26.D2, V8.D2
 	MOVD	$expm164consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V28.D2, V7.D2, V9.D2
+	VLD1R	(R19), [V9.D2]
 	MOVD	$expm164consts<>+64(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V28.D2, V9.D2, V11.D2
+	VFMLA	V5.D2, V9.D2, V11.D2
 	MOVD	$expm164consts<>+72(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VMOV	V16.B16, V18.B16
-	VFMLA	V28.D2, V11.D2, V18.D2
+	VFMLA	V5.D2, V11.D2, V18.D2
 	MOVD	$expm164consts<>+80(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V20.B16
-	VFMLA	V28.D2, V18.D2, V20.D2
+	VFMLA	V5.D2, V18.D2, V20.D2
 	MOVD	$expm164consts<>+88(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V23.B16
-	VFMLA	V28.D2, V20.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V5.D2, V20.D2, V22.D2
 	MOVD	$expm164consts<>+96(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V19.B16
-	VFMLA	V28.D2, V23.D2, V19.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V5.D2, V22.D2, V25.D2
 	MOVD	$expm164consts<>+104(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V26.B16
-	VFMLA	V28.D2, V19.D2, V26.D2
+	VMOV	V27.B16, V21.B16
+	VFMLA	V5.D2, V25.D2, V21.D2
 	MOVD	$expm164consts<>+112(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V24.B16
-	VFMLA	V28.D2, V26.D2, V24.D2
-	MOVD	$expm164consts<>+120(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V7.B16
-	VFMLA	V28.D2, V24.D2, V7.D2
+	VMOV	V4.B16, V28.B16
+	VFMLA	V5.D2, V21.D2, V28.D2
+	MOVD	$expm164consts<>+120(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V26.B16
+	VFMLA	V5.D2, V28.D2, V26.D2
 	MOVD	$expm164consts<>+128(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLA	V28.D2, V7.D2, V10.D2
-	MOVD	$expm164consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V16.B16
-	VFMLA	V28.D2, V10.D2, V16.D2
-	WORD	$0x6e7cdf8b // fmul v11.2d, v28.2d, v28.2d
-	VMOV	V6.B16, V17.B16
-	VFMLA	V28.D2, V6.D2, V17.D2
-	VMOV	V17.B16, V18.B16
-	VFMLA	V11.D2, V16.D2, V18.D2
-	MOVD	$expm164consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4e7cd6b4 // fadd v20.2d, v21.2d, v28.2d
-	MOVD	$expm164consts<>+144(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef4d737 // fsub v23.2d, v25.2d, v20.2d
-	WORD	$0x4e7cd6fb // fadd v27.2d, v23.2d, v28.2d
-	WORD	$0x4e72d773 // fadd v19.2d, v27.2d, v18.2d
-	MOVD	$expm164consts<>+152(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VSUB	V5.D2, V22.D2, V26.D2
-	VUSHR	$1, V26.D2, V4.D2
-	MOVD	$expm164consts<>+160(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VSUB	V24.D2, V4.D2, V8.D2
-	VSHL	$52, V8.D2, V7.D2
-	VSUB	V4.D2, V26.D2, V9.D2
-	MOVD	$expm164consts<>+160(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V6.D2
-	VSHL	$52, V6.D2, V16.D2
-	WORD	$0x4e73d68b // fadd v11.2d, v20.2d, v19.2d
-	WORD	$0x4eebd691 // fsub v17.2d, v20.2d, v11.2d
-	WORD	$0x4e73d635 // fadd v21.2d, v17.2d, v19.2d
-	WORD	$0x6e67dd79 // fmul v25.2d, v11.2d, v7.2d
-	WORD	$0x6e70df37 // fmul v23.2d, v25.2d, v16.2d
-	MOVD	$expm164consts<>+168(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7cd6fb // fadd v27.2d, v23.2d, v28.2d
-	WORD	$0x4ef7d772 // fsub v18.2d, v27.2d, v23.2d
-	WORD	$0x4ef2d765 // fsub v5.2d, v27.2d, v18.2d
-	WORD	$0x4ee5d6f6 // fsub v22.2d, v23.2d, v5.2d
-	MOVD	$expm164consts<>+168(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4ef2d708 // fsub v8.2d, v24.2d, v18.2d
-	WORD	$0x4e68d6da // fadd v26.2d, v22.2d, v8.2d
-	WORD	$0x6e67dea4 // fmul v4.2d, v21.2d, v7.2d
-	WORD	$0x6e70dc8a // fmul v10.2d, v4.2d, v16.2d
-	WORD	$0x4e6ad749 // fadd v9.2d, v26.2d, v10.2d
-	MOVD	$expm164consts<>+176(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x4e66e774 // fcmeq v20.2d, v27.2d, v6.2d
-	WORD	$0x4e69d771 // fadd v17.2d, v27.2d, v9.2d
+	VMOV	V6.B16, V9.B16
+	VFMLA	V5.D2, V26.D2, V9.D2
+	MOVD	$expm164consts<>+136(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V5.D2, V9.D2, V16.D2
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V17.B16
+	VFMLA	V5.D2, V16.D2, V17.D2
+	WORD	$0x6e65dcb2 // fmul v18.2d, v5.2d, v5.2d
+	VMOV	V8.B16, V19.B16
+	VFMLA	V5.D2, V8.D2, V19.D2
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e65d6f6 // fadd v22.2d, v23.2d, v5.2d
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4ef6d779 // fsub v25.2d, v27.2d, v22.2d
+	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
+	WORD	$0x4e74d495 // fadd v21.2d, v4.2d, v20.2d
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VSUB	V7.D2, V24.D2, V28.D2
+	VUSHR	$1, V28.D2, V6.D2
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V6.D2, V10.D2
+	VSHL	$52, V10.D2, V9.D2
+	VSUB	V6.D2, V28.D2, V11.D2
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V11.D2, V8.D2
+	VSHL	$52, V8.D2, V17.D2
+	WORD	$0x4e75d6d2 // fadd v18.2d, v22.2d, v21.2d
+	WORD	$0x4ef2d6d3 // fsub v19.2d, v22.2d, v18.2d
+	WORD	$0x4e75d677 // fadd v23.2d, v19.2d, v21.2d
+	WORD	$0x6e69de5b // fmul v27.2d, v18.2d, v9.2d
+	WORD	$0x6e71df79 // fmul v25.2d, v27.2d, v17.2d
 	MOVD	$expm164consts<>+176(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V20.B16, V11.B16
-	VBSL	V17.B16, V19.B16, V11.B16
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
+	WORD	$0x4ef9d494 // fsub v20.2d, v4.2d, v25.2d
+	WORD	$0x4ef4d487 // fsub v7.2d, v4.2d, v20.2d
+	WORD	$0x4ee7d738 // fsub v24.2d, v25.2d, v7.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef4d74a // fsub v10.2d, v26.2d, v20.2d
+	WORD	$0x4e6ad71c // fadd v28.2d, v24.2d, v10.2d
+	WORD	$0x6e69dee6 // fmul v6.2d, v23.2d, v9.2d
+	WORD	$0x6e71dcd0 // fmul v16.2d, v6.2d, v17.2d
+	WORD	$0x4e70d78b // fadd v11.2d, v28.2d, v16.2d
 	MOVD	$expm164consts<>+184(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e47c // fcmeq v28.2d, v3.2d, v25.2d
-	VMOV	V28.B16, V23.B16
-	VBSL	V11.B16, V3.B16, V23.B16
-	WORD	$0x4e63e465 // fcmeq v5.2d, v3.2d, v3.2d
-	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x4e68e496 // fcmeq v22.2d, v4.2d, v8.2d
+	WORD	$0x4e6bd493 // fadd v19.2d, v4.2d, v11.2d
+	MOVD	$expm164consts<>+184(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V18.B16
+	VBSL	V19.B16, V21.B16, V18.B16
 	MOVD	$expm164consts<>+192(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VORR	V24.B16, V3.B16, V18.B16
-	VMOV	V5.B16, V22.B16
-	VBSL	V23.B16, V18.B16, V22.B16
-	VMOV	V22.B16, V15.B16
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be465 // fcmeq v5.2d, v3.2d, v27.2d
+	VMOV	V5.B16, V25.B16
+	VBSL	V18.B16, V3.B16, V25.B16
+	WORD	$0x4e63e467 // fcmeq v7.2d, v3.2d, v3.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	MOVD	$expm164consts<>+200(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V3.B16, V20.B16
+	VMOV	V7.B16, V24.B16
+	VBSL	V25.B16, V20.B16, V24.B16
+	VMOV	V24.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
 	BGE	loop
@@ -35794,279 +35835,285 @@ tail:
 	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
 	MOVD	$expm164consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
 	MOVD	$expm164consts<>+16(SB), R19
 	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
 	MOVD	$expm164consts<>+24(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V19.D2, V22.D2
-	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$expm164consts<>+32(SB), R19
 	VLD1R	(R19), [V23.D2]
-	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
 	MOVD	$expm164consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V19.B16, V26.B16
-	VFMLS	V25.D2, V24.D2, V26.D2
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
 	MOVD	$expm164consts<>+40(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VMOV	V26.B16, V28.B16
-	VFMLS	V27.D2, V24.D2, V28.D2
-	WORD	$0x4efcd744 // fsub v4.2d, v26.2d, v28.2d
-	MOVD	$expm164consts<>+40(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V4.B16, V6.B16
-	VFMLS	V5.D2, V24.D2, V6.D2
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$expm164consts<>+48(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.D2, V26.D2, V5.D2
+	WORD	$0x4ee5d786 // fsub v6.2d, v28.2d, v5.2d
 	MOVD	$expm164consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
+	VMOV	V6.B16, V8.B16
+	VFMLS	V7.D2, V26.D2, V8.D2
 	MOVD	$expm164consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V28.D2, V7.D2, V9.D2
+	VLD1R	(R19), [V9.D2]
 	MOVD	$expm164consts<>+64(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V28.D2, V9.D2, V11.D2
+	VFMLA	V5.D2, V9.D2, V11.D2
 	MOVD	$expm164consts<>+72(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VMOV	V16.B16, V18.B16
-	VFMLA	V28.D2, V11.D2, V18.D2
+	VFMLA	V5.D2, V11.D2, V18.D2
 	MOVD	$expm164consts<>+80(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V20.B16
-	VFMLA	V28.D2, V18.D2, V20.D2
+	VFMLA	V5.D2, V18.D2, V20.D2
 	MOVD	$expm164consts<>+88(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V23.B16
-	VFMLA	V28.D2, V20.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V5.D2, V20.D2, V22.D2
 	MOVD	$expm164consts<>+96(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V19.B16
-	VFMLA	V28.D2, V23.D2, V19.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V5.D2, V22.D2, V25.D2
 	MOVD	$expm164consts<>+104(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V26.B16
-	VFMLA	V28.D2, V19.D2, V26.D2
+	VMOV	V27.B16, V21.B16
+	VFMLA	V5.D2, V25.D2, V21.D2
 	MOVD	$expm164consts<>+112(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V24.B16
-	VFMLA	V28.D2, V26.D2, V24.D2
-	MOVD	$expm164consts<>+120(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V7.B16
-	VFMLA	V28.D2, V24.D2, V7.D2
+	VMOV	V4.B16, V28.B16
+	VFMLA	V5.D2, V21.D2, V28.D2
+	MOVD	$expm164consts<>+120(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V26.B16
+	VFMLA	V5.D2, V28.D2, V26.D2
 	MOVD	$expm164consts<>+128(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLA	V28.D2, V7.D2, V10.D2
-	MOVD	$expm164consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V16.B16
-	VFMLA	V28.D2, V10.D2, V16.D2
-	WORD	$0x6e7cdf8b // fmul v11.2d, v28.2d, v28.2d
-	VMOV	V6.B16, V17.B16
-	VFMLA	V28.D2, V6.D2, V17.D2
-	VMOV	V17.B16, V18.B16
-	VFMLA	V11.D2, V16.D2, V18.D2
-	MOVD	$expm164consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4e7cd6b4 // fadd v20.2d, v21.2d, v28.2d
-	MOVD	$expm164consts<>+144(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef4d737 // fsub v23.2d, v25.2d, v20.2d
-	WORD	$0x4e7cd6fb // fadd v27.2d, v23.2d, v28.2d
-	WORD	$0x4e72d773 // fadd v19.2d, v27.2d, v18.2d
-	MOVD	$expm164consts<>+152(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VSUB	V5.D2, V22.D2, V26.D2
-	VUSHR	$1, V26.D2, V4.D2
-	MOVD	$expm164consts<>+160(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VSUB	V24.D2, V4.D2, V8.D2
-	VSHL	$52, V8.D2, V7.D2
-	VSUB	V4.D2, V26.D2, V9.D2
-	MOVD	$expm164consts<>+160(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V6.D2
-	VSHL	$52, V6.D2, V16.D2
-	WORD	$0x4e73d68b // fadd v11.2d, v20.2d, v19.2d
-	WORD	$0x4eebd691 // fsub v17.2d, v20.2d, v11.2d
-	WORD	$0x4e73d635 // fadd v21.2d, v17.2d, v19.2d
-	WORD	$0x6e67dd79 // fmul v25.2d, v11.2d, v7.2d
-	WORD	$0x6e70df37 // fmul v23.2d, v25.2d, v16.2d
-	MOVD	$expm164consts<>+168(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7cd6fb // fadd v27.2d, v23.2d, v28.2d
-	WORD	$0x4ef7d772 // fsub v18.2d, v27.2d, v23.2d
-	WORD	$0x4ef2d765 // fsub v5.2d, v27.2d, v18.2d
-	WORD	$0x4ee5d6f6 // fsub v22.2d, v23.2d, v5.2d
-	MOVD	$expm164consts<>+168(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4ef2d708 // fsub v8.2d, v24.2d, v18.2d
-	WORD	$0x4e68d6da // fadd v26.2d, v22.2d, v8.2d
-	WORD	$0x6e67dea4 // fmul v4.2d, v21.2d, v7.2d
-	WORD	$0x6e70dc8a // fmul v10.2d, v4.2d, v16.2d
-	WORD	$0x4e6ad749 // fadd v9.2d, v26.2d, v10.2d
-	MOVD	$expm164consts<>+176(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x4e66e774 // fcmeq v20.2d, v27.2d, v6.2d
-	WORD	$0x4e69d771 // fadd v17.2d, v27.2d, v9.2d
+	VMOV	V6.B16, V9.B16
+	VFMLA	V5.D2, V26.D2, V9.D2
+	MOVD	$expm164consts<>+136(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V5.D2, V9.D2, V16.D2
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V17.B16
+	VFMLA	V5.D2, V16.D2, V17.D2
+	WORD	$0x6e65dcb2 // fmul v18.2d, v5.2d, v5.2d
+	VMOV	V8.B16, V19.B16
+	VFMLA	V5.D2, V8.D2, V19.D2
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e65d6f6 // fadd v22.2d, v23.2d, v5.2d
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4ef6d779 // fsub v25.2d, v27.2d, v22.2d
+	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
+	WORD	$0x4e74d495 // fadd v21.2d, v4.2d, v20.2d
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VSUB	V7.D2, V24.D2, V28.D2
+	VUSHR	$1, V28.D2, V6.D2
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V6.D2, V10.D2
+	VSHL	$52, V10.D2, V9.D2
+	VSUB	V6.D2, V28.D2, V11.D2
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V11.D2, V8.D2
+	VSHL	$52, V8.D2, V17.D2
+	WORD	$0x4e75d6d2 // fadd v18.2d, v22.2d, v21.2d
+	WORD	$0x4ef2d6d3 // fsub v19.2d, v22.2d, v18.2d
+	WORD	$0x4e75d677 // fadd v23.2d, v19.2d, v21.2d
+	WORD	$0x6e69de5b // fmul v27.2d, v18.2d, v9.2d
+	WORD	$0x6e71df79 // fmul v25.2d, v27.2d, v17.2d
 	MOVD	$expm164consts<>+176(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V20.B16, V11.B16
-	VBSL	V17.B16, V19.B16, V11.B16
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
+	WORD	$0x4ef9d494 // fsub v20.2d, v4.2d, v25.2d
+	WORD	$0x4ef4d487 // fsub v7.2d, v4.2d, v20.2d
+	WORD	$0x4ee7d738 // fsub v24.2d, v25.2d, v7.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef4d74a // fsub v10.2d, v26.2d, v20.2d
+	WORD	$0x4e6ad71c // fadd v28.2d, v24.2d, v10.2d
+	WORD	$0x6e69dee6 // fmul v6.2d, v23.2d, v9.2d
+	WORD	$0x6e71dcd0 // fmul v16.2d, v6.2d, v17.2d
+	WORD	$0x4e70d78b // fadd v11.2d, v28.2d, v16.2d
 	MOVD	$expm164consts<>+184(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e41c // fcmeq v28.2d, v0.2d, v25.2d
-	VMOV	V28.B16, V23.B16
-	VBSL	V11.B16, V0.B16, V23.B16
-	WORD	$0x4e60e405 // fcmeq v5.2d, v0.2d, v0.2d
-	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x4e68e496 // fcmeq v22.2d, v4.2d, v8.2d
+	WORD	$0x4e6bd493 // fadd v19.2d, v4.2d, v11.2d
+	MOVD	$expm164consts<>+184(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V18.B16
+	VBSL	V19.B16, V21.B16, V18.B16
 	MOVD	$expm164consts<>+192(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VORR	V24.B16, V0.B16, V18.B16
-	VMOV	V5.B16, V22.B16
-	VBSL	V23.B16, V18.B16, V22.B16
-	VMOV	V22.B16, V12.B16
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be405 // fcmeq v5.2d, v0.2d, v27.2d
+	VMOV	V5.B16, V25.B16
+	VBSL	V18.B16, V0.B16, V25.B16
+	WORD	$0x4e60e407 // fcmeq v7.2d, v0.2d, v0.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	MOVD	$expm164consts<>+200(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V0.B16, V20.B16
+	VMOV	V7.B16, V24.B16
+	VBSL	V25.B16, V20.B16, V24.B16
+	VMOV	V24.B16, V12.B16
 	MOVD	$expm164consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
 	WORD	$0x4e70f431 // fmax v17.2d, v1.2d, v16.2d
 	MOVD	$expm164consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
 	MOVD	$expm164consts<>+16(SB), R19
 	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
 	MOVD	$expm164consts<>+24(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V19.D2, V22.D2
-	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$expm164consts<>+32(SB), R19
 	VLD1R	(R19), [V23.D2]
-	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
 	MOVD	$expm164consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V19.B16, V26.B16
-	VFMLS	V25.D2, V24.D2, V26.D2
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
 	MOVD	$expm164consts<>+40(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VMOV	V26.B16, V28.B16
-	VFMLS	V27.D2, V24.D2, V28.D2
-	WORD	$0x4efcd744 // fsub v4.2d, v26.2d, v28.2d
-	MOVD	$expm164consts<>+40(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V4.B16, V6.B16
-	VFMLS	V5.D2, V24.D2, V6.D2
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$expm164consts<>+48(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.D2, V26.D2, V5.D2
+	WORD	$0x4ee5d786 // fsub v6.2d, v28.2d, v5.2d
 	MOVD	$expm164consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
+	VMOV	V6.B16, V8.B16
+	VFMLS	V7.D2, V26.D2, V8.D2
 	MOVD	$expm164consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V28.D2, V7.D2, V9.D2
+	VLD1R	(R19), [V9.D2]
 	MOVD	$expm164consts<>+64(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V28.D2, V9.D2, V11.D2
+	VFMLA	V5.D2, V9.D2, V11.D2
 	MOVD	$expm164consts<>+72(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VMOV	V16.B16, V18.B16
-	VFMLA	V28.D2, V11.D2, V18.D2
+	VFMLA	V5.D2, V11.D2, V18.D2
 	MOVD	$expm164consts<>+80(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V20.B16
-	VFMLA	V28.D2, V18.D2, V20.D2
+	VFMLA	V5.D2, V18.D2, V20.D2
 	MOVD	$expm164consts<>+88(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V23.B16
-	VFMLA	V28.D2, V20.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V5.D2, V20.D2, V22.D2
 	MOVD	$expm164consts<>+96(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V19.B16
-	VFMLA	V28.D2, V23.D2, V19.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V5.D2, V22.D2, V25.D2
 	MOVD	$expm164consts<>+104(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V26.B16
-	VFMLA	V28.D2, V19.D2, V26.D2
+	VMOV	V27.B16, V21.B16
+	VFMLA	V5.D2, V25.D2, V21.D2
 	MOVD	$expm164consts<>+112(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V24.B16
-	VFMLA	V28.D2, V26.D2, V24.D2
-	MOVD	$expm164consts<>+120(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V7.B16
-	VFMLA	V28.D2, V24.D2, V7.D2
+	VMOV	V4.B16, V28.B16
+	VFMLA	V5.D2, V21.D2, V28.D2
+	MOVD	$expm164consts<>+120(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V26.B16
+	VFMLA	V5.D2, V28.D2, V26.D2
 	MOVD	$expm164consts<>+128(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLA	V28.D2, V7.D2, V10.D2
-	MOVD	$expm164consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V16.B16
-	VFMLA	V28.D2, V10.D2, V16.D2
-	WORD	$0x6e7cdf8b // fmul v11.2d, v28.2d, v28.2d
-	VMOV	V6.B16, V17.B16
-	VFMLA	V28.D2, V6.D2, V17.D2
-	VMOV	V17.B16, V18.B16
-	VFMLA	V11.D2, V16.D2, V18.D2
-	MOVD	$expm164consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4e7cd6b4 // fadd v20.2d, v21.2d, v28.2d
-	MOVD	$expm164consts<>+144(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef4d737 // fsub v23.2d, v25.2d, v20.2d
-	WORD	$0x4e7cd6fb // fadd v27.2d, v23.2d, v28.2d
-	WORD	$0x4e72d773 // fadd v19.2d, v27.2d, v18.2d
-	MOVD	$expm164consts<>+152(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VSUB	V5.D2, V22.D2, V26.D2
-	VUSHR	$1, V26.D2, V4.D2
-	MOVD	$expm164consts<>+160(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VSUB	V24.D2, V4.D2, V8.D2
-	VSHL	$52, V8.D2, V7.D2
-	VSUB	V4.D2, V26.D2, V9.D2
-	MOVD	$expm164consts<>+160(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V6.D2
-	VSHL	$52, V6.D2, V16.D2
-	WORD	$0x4e73d68b // fadd v11.2d, v20.2d, v19.2d
-	WORD	$0x4eebd691 // fsub v17.2d, v20.2d, v11.2d
-	WORD	$0x4e73d635 // fadd v21.2d, v17.2d, v19.2d
-	WORD	$0x6e67dd79 // fmul v25.2d, v11.2d, v7.2d
-	WORD	$0x6e70df37 // fmul v23.2d, v25.2d, v16.2d
-	MOVD	$expm164consts<>+168(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7cd6fb // fadd v27.2d, v23.2d, v28.2d
-	WORD	$0x4ef7d772 // fsub v18.2d, v27.2d, v23.2d
-	WORD	$0x4ef2d765 // fsub v5.2d, v27.2d, v18.2d
-	WORD	$0x4ee5d6f6 // fsub v22.2d, v23.2d, v5.2d
-	MOVD	$expm164consts<>+168(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4ef2d708 // fsub v8.2d, v24.2d, v18.2d
-	WORD	$0x4e68d6da // fadd v26.2d, v22.2d, v8.2d
-	WORD	$0x6e67dea4 // fmul v4.2d, v21.2d, v7.2d
-	WORD	$0x6e70dc8a // fmul v10.2d, v4.2d, v16.2d
-	WORD	$0x4e6ad749 // fadd v9.2d, v26.2d, v10.2d
-	MOVD	$expm164consts<>+176(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x4e66e774 // fcmeq v20.2d, v27.2d, v6.2d
-	WORD	$0x4e69d771 // fadd v17.2d, v27.2d, v9.2d
+	VMOV	V6.B16, V9.B16
+	VFMLA	V5.D2, V26.D2, V9.D2
+	MOVD	$expm164consts<>+136(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V5.D2, V9.D2, V16.D2
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V17.B16
+	VFMLA	V5.D2, V16.D2, V17.D2
+	WORD	$0x6e65dcb2 // fmul v18.2d, v5.2d, v5.2d
+	VMOV	V8.B16, V19.B16
+	VFMLA	V5.D2, V8.D2, V19.D2
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e65d6f6 // fadd v22.2d, v23.2d, v5.2d
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4ef6d779 // fsub v25.2d, v27.2d, v22.2d
+	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
+	WORD	$0x4e74d495 // fadd v21.2d, v4.2d, v20.2d
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VSUB	V7.D2, V24.D2, V28.D2
+	VUSHR	$1, V28.D2, V6.D2
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V6.D2, V10.D2
+	VSHL	$52, V10.D2, V9.D2
+	VSUB	V6.D2, V28.D2, V11.D2
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V11.D2, V8.D2
+	VSHL	$52, V8.D2, V17.D2
+	WORD	$0x4e75d6d2 // fadd v18.2d, v22.2d, v21.2d
+	WORD	$0x4ef2d6d3 // fsub v19.2d, v22.2d, v18.2d
+	WORD	$0x4e75d677 // fadd v23.2d, v19.2d, v21.2d
+	WORD	$0x6e69de5b // fmul v27.2d, v18.2d, v9.2d
+	WORD	$0x6e71df79 // fmul v25.2d, v27.2d, v17.2d
 	MOVD	$expm164consts<>+176(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V20.B16, V11.B16
-	VBSL	V17.B16, V19.B16, V11.B16
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
+	WORD	$0x4ef9d494 // fsub v20.2d, v4.2d, v25.2d
+	WORD	$0x4ef4d487 // fsub v7.2d, v4.2d, v20.2d
+	WORD	$0x4ee7d738 // fsub v24.2d, v25.2d, v7.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef4d74a // fsub v10.2d, v26.2d, v20.2d
+	WORD	$0x4e6ad71c // fadd v28.2d, v24.2d, v10.2d
+	WORD	$0x6e69dee6 // fmul v6.2d, v23.2d, v9.2d
+	WORD	$0x6e71dcd0 // fmul v16.2d, v6.2d, v17.2d
+	WORD	$0x4e70d78b // fadd v11.2d, v28.2d, v16.2d
 	MOVD	$expm164consts<>+184(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e43c // fcmeq v28.2d, v1.2d, v25.2d
-	VMOV	V28.B16, V23.B16
-	VBSL	V11.B16, V1.B16, V23.B16
-	WORD	$0x4e61e425 // fcmeq v5.2d, v1.2d, v1.2d
-	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x4e68e496 // fcmeq v22.2d, v4.2d, v8.2d
+	WORD	$0x4e6bd493 // fadd v19.2d, v4.2d, v11.2d
+	MOVD	$expm164consts<>+184(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V18.B16
+	VBSL	V19.B16, V21.B16, V18.B16
 	MOVD	$expm164consts<>+192(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VORR	V24.B16, V1.B16, V18.B16
-	VMOV	V5.B16, V22.B16
-	VBSL	V23.B16, V18.B16, V22.B16
-	VMOV	V22.B16, V13.B16
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be425 // fcmeq v5.2d, v1.2d, v27.2d
+	VMOV	V5.B16, V25.B16
+	VBSL	V18.B16, V1.B16, V25.B16
+	WORD	$0x4e61e427 // fcmeq v7.2d, v1.2d, v1.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	MOVD	$expm164consts<>+200(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V1.B16, V20.B16
+	VMOV	V7.B16, V24.B16
+	VBSL	V25.B16, V20.B16, V24.B16
+	VMOV	V24.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -36076,140 +36123,143 @@ tail2:
 	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
 	MOVD	$expm164consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
 	MOVD	$expm164consts<>+16(SB), R19
 	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
 	MOVD	$expm164consts<>+24(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V19.D2, V22.D2
-	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$expm164consts<>+32(SB), R19
 	VLD1R	(R19), [V23.D2]
-	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
 	MOVD	$expm164consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V19.B16, V26.B16
-	VFMLS	V25.D2, V24.D2, V26.D2
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
 	MOVD	$expm164consts<>+40(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VMOV	V26.B16, V28.B16
-	VFMLS	V27.D2, V24.D2, V28.D2
-	WORD	$0x4efcd744 // fsub v4.2d, v26.2d, v28.2d
-	MOVD	$expm164consts<>+40(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V4.B16, V6.B16
-	VFMLS	V5.D2, V24.D2, V6.D2
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$expm164consts<>+48(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.D2, V26.D2, V5.D2
+	WORD	$0x4ee5d786 // fsub v6.2d, v28.2d, v5.2d
 	MOVD	$expm164consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
+	VMOV	V6.B16, V8.B16
+	VFMLS	V7.D2, V26.D2, V8.D2
 	MOVD	$expm164consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V28.D2, V7.D2, V9.D2
+	VLD1R	(R19), [V9.D2]
 	MOVD	$expm164consts<>+64(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V28.D2, V9.D2, V11.D2
+	VFMLA	V5.D2, V9.D2, V11.D2
 	MOVD	$expm164consts<>+72(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VMOV	V16.B16, V18.B16
-	VFMLA	V28.D2, V11.D2, V18.D2
+	VFMLA	V5.D2, V11.D2, V18.D2
 	MOVD	$expm164consts<>+80(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V20.B16
-	VFMLA	V28.D2, V18.D2, V20.D2
+	VFMLA	V5.D2, V18.D2, V20.D2
 	MOVD	$expm164consts<>+88(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V23.B16
-	VFMLA	V28.D2, V20.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V5.D2, V20.D2, V22.D2
 	MOVD	$expm164consts<>+96(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V19.B16
-	VFMLA	V28.D2, V23.D2, V19.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V5.D2, V22.D2, V25.D2
 	MOVD	$expm164consts<>+104(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V26.B16
-	VFMLA	V28.D2, V19.D2, V26.D2
+	VMOV	V27.B16, V21.B16
+	VFMLA	V5.D2, V25.D2, V21.D2
 	MOVD	$expm164consts<>+112(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V24.B16
-	VFMLA	V28.D2, V26.D2, V24.D2
-	MOVD	$expm164consts<>+120(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V7.B16
-	VFMLA	V28.D2, V24.D2, V7.D2
+	VMOV	V4.B16, V28.B16
+	VFMLA	V5.D2, V21.D2, V28.D2
+	MOVD	$expm164consts<>+120(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V26.B16
+	VFMLA	V5.D2, V28.D2, V26.D2
 	MOVD	$expm164consts<>+128(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLA	V28.D2, V7.D2, V10.D2
-	MOVD	$expm164consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V16.B16
-	VFMLA	V28.D2, V10.D2, V16.D2
-	WORD	$0x6e7cdf8b // fmul v11.2d, v28.2d, v28.2d
-	VMOV	V6.B16, V17.B16
-	VFMLA	V28.D2, V6.D2, V17.D2
-	VMOV	V17.B16, V18.B16
-	VFMLA	V11.D2, V16.D2, V18.D2
-	MOVD	$expm164consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4e7cd6b4 // fadd v20.2d, v21.2d, v28.2d
-	MOVD	$expm164consts<>+144(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef4d737 // fsub v23.2d, v25.2d, v20.2d
-	WORD	$0x4e7cd6fb // fadd v27.2d, v23.2d, v28.2d
-	WORD	$0x4e72d773 // fadd v19.2d, v27.2d, v18.2d
-	MOVD	$expm164consts<>+152(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VSUB	V5.D2, V22.D2, V26.D2
-	VUSHR	$1, V26.D2, V4.D2
-	MOVD	$expm164consts<>+160(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VSUB	V24.D2, V4.D2, V8.D2
-	VSHL	$52, V8.D2, V7.D2
-	VSUB	V4.D2, V26.D2, V9.D2
-	MOVD	$expm164consts<>+160(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V6.D2
-	VSHL	$52, V6.D2, V16.D2
-	WORD	$0x4e73d68b // fadd v11.2d, v20.2d, v19.2d
-	WORD	$0x4eebd691 // fsub v17.2d, v20.2d, v11.2d
-	WORD	$0x4e73d635 // fadd v21.2d, v17.2d, v19.2d
-	WORD	$0x6e67dd79 // fmul v25.2d, v11.2d, v7.2d
-	WORD	$0x6e70df37 // fmul v23.2d, v25.2d, v16.2d
-	MOVD	$expm164consts<>+168(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7cd6fb // fadd v27.2d, v23.2d, v28.2d
-	WORD	$0x4ef7d772 // fsub v18.2d, v27.2d, v23.2d
-	WORD	$0x4ef2d765 // fsub v5.2d, v27.2d, v18.2d
-	WORD	$0x4ee5d6f6 // fsub v22.2d, v23.2d, v5.2d
-	MOVD	$expm164consts<>+168(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4ef2d708 // fsub v8.2d, v24.2d, v18.2d
-	WORD	$0x4e68d6da // fadd v26.2d, v22.2d, v8.2d
-	WORD	$0x6e67dea4 // fmul v4.2d, v21.2d, v7.2d
-	WORD	$0x6e70dc8a // fmul v10.2d, v4.2d, v16.2d
-	WORD	$0x4e6ad749 // fadd v9.2d, v26.2d, v10.2d
-	MOVD	$expm164consts<>+176(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x4e66e774 // fcmeq v20.2d, v27.2d, v6.2d
-	WORD	$0x4e69d771 // fadd v17.2d, v27.2d, v9.2d
+	VMOV	V6.B16, V9.B16
+	VFMLA	V5.D2, V26.D2, V9.D2
+	MOVD	$expm164consts<>+136(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V5.D2, V9.D2, V16.D2
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V17.B16
+	VFMLA	V5.D2, V16.D2, V17.D2
+	WORD	$0x6e65dcb2 // fmul v18.2d, v5.2d, v5.2d
+	VMOV	V8.B16, V19.B16
+	VFMLA	V5.D2, V8.D2, V19.D2
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e65d6f6 // fadd v22.2d, v23.2d, v5.2d
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4ef6d779 // fsub v25.2d, v27.2d, v22.2d
+	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
+	WORD	$0x4e74d495 // fadd v21.2d, v4.2d, v20.2d
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VSUB	V7.D2, V24.D2, V28.D2
+	VUSHR	$1, V28.D2, V6.D2
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V6.D2, V10.D2
+	VSHL	$52, V10.D2, V9.D2
+	VSUB	V6.D2, V28.D2, V11.D2
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V11.D2, V8.D2
+	VSHL	$52, V8.D2, V17.D2
+	WORD	$0x4e75d6d2 // fadd v18.2d, v22.2d, v21.2d
+	WORD	$0x4ef2d6d3 // fsub v19.2d, v22.2d, v18.2d
+	WORD	$0x4e75d677 // fadd v23.2d, v19.2d, v21.2d
+	WORD	$0x6e69de5b // fmul v27.2d, v18.2d, v9.2d
+	WORD	$0x6e71df79 // fmul v25.2d, v27.2d, v17.2d
 	MOVD	$expm164consts<>+176(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V20.B16, V11.B16
-	VBSL	V17.B16, V19.B16, V11.B16
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
+	WORD	$0x4ef9d494 // fsub v20.2d, v4.2d, v25.2d
+	WORD	$0x4ef4d487 // fsub v7.2d, v4.2d, v20.2d
+	WORD	$0x4ee7d738 // fsub v24.2d, v25.2d, v7.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef4d74a // fsub v10.2d, v26.2d, v20.2d
+	WORD	$0x4e6ad71c // fadd v28.2d, v24.2d, v10.2d
+	WORD	$0x6e69dee6 // fmul v6.2d, v23.2d, v9.2d
+	WORD	$0x6e71dcd0 // fmul v16.2d, v6.2d, v17.2d
+	WORD	$0x4e70d78b // fadd v11.2d, v28.2d, v16.2d
 	MOVD	$expm164consts<>+184(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e41c // fcmeq v28.2d, v0.2d, v25.2d
-	VMOV	V28.B16, V23.B16
-	VBSL	V11.B16, V0.B16, V23.B16
-	WORD	$0x4e60e405 // fcmeq v5.2d, v0.2d, v0.2d
-	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x4e68e496 // fcmeq v22.2d, v4.2d, v8.2d
+	WORD	$0x4e6bd493 // fadd v19.2d, v4.2d, v11.2d
+	MOVD	$expm164consts<>+184(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V18.B16
+	VBSL	V19.B16, V21.B16, V18.B16
 	MOVD	$expm164consts<>+192(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VORR	V24.B16, V0.B16, V18.B16
-	VMOV	V5.B16, V22.B16
-	VBSL	V23.B16, V18.B16, V22.B16
-	VMOV	V22.B16, V12.B16
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be405 // fcmeq v5.2d, v0.2d, v27.2d
+	VMOV	V5.B16, V25.B16
+	VBSL	V18.B16, V0.B16, V25.B16
+	WORD	$0x4e60e407 // fcmeq v7.2d, v0.2d, v0.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	MOVD	$expm164consts<>+200(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V0.B16, V20.B16
+	VMOV	V7.B16, V24.B16
+	VBSL	V25.B16, V20.B16, V24.B16
+	VMOV	V24.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -36219,140 +36269,143 @@ tail1:
 	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
 	MOVD	$expm164consts<>+8(SB), R19
 	VLD1R	(R19), [V18.D2]
-	WORD	$0x4ef2f633 // fmin v19.2d, v17.2d, v18.2d
+	WORD	$0x4e72f633 // fmax v19.2d, v17.2d, v18.2d
 	MOVD	$expm164consts<>+16(SB), R19
 	VLD1R	(R19), [V20.D2]
+	WORD	$0x4ef4f675 // fmin v21.2d, v19.2d, v20.2d
 	MOVD	$expm164consts<>+24(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V22.B16
-	VFMLA	V20.D2, V19.D2, V22.D2
-	MOVD	$expm164consts<>+24(SB), R19
+	VLD1R	(R19), [V22.D2]
+	MOVD	$expm164consts<>+32(SB), R19
 	VLD1R	(R19), [V23.D2]
-	WORD	$0x4ef7d6d8 // fsub v24.2d, v22.2d, v23.2d
+	VMOV	V23.B16, V24.B16
+	VFMLA	V22.D2, V21.D2, V24.D2
 	MOVD	$expm164consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
-	VMOV	V19.B16, V26.B16
-	VFMLS	V25.D2, V24.D2, V26.D2
+	WORD	$0x4ef9d71a // fsub v26.2d, v24.2d, v25.2d
 	MOVD	$expm164consts<>+40(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VMOV	V26.B16, V28.B16
-	VFMLS	V27.D2, V24.D2, V28.D2
-	WORD	$0x4efcd744 // fsub v4.2d, v26.2d, v28.2d
-	MOVD	$expm164consts<>+40(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V4.B16, V6.B16
-	VFMLS	V5.D2, V24.D2, V6.D2
+	VMOV	V21.B16, V28.B16
+	VFMLS	V27.D2, V26.D2, V28.D2
+	MOVD	$expm164consts<>+48(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VMOV	V28.B16, V5.B16
+	VFMLS	V4.D2, V26.D2, V5.D2
+	WORD	$0x4ee5d786 // fsub v6.2d, v28.2d, v5.2d
 	MOVD	$expm164consts<>+48(SB), R19
 	VLD1R	(R19), [V7.D2]
+	VMOV	V6.B16, V8.B16
+	VFMLS	V7.D2, V26.D2, V8.D2
 	MOVD	$expm164consts<>+56(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V28.D2, V7.D2, V9.D2
+	VLD1R	(R19), [V9.D2]
 	MOVD	$expm164consts<>+64(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V28.D2, V9.D2, V11.D2
+	VFMLA	V5.D2, V9.D2, V11.D2
 	MOVD	$expm164consts<>+72(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VMOV	V16.B16, V18.B16
-	VFMLA	V28.D2, V11.D2, V18.D2
+	VFMLA	V5.D2, V11.D2, V18.D2
 	MOVD	$expm164consts<>+80(SB), R19
 	VLD1R	(R19), [V17.D2]
 	VMOV	V17.B16, V20.B16
-	VFMLA	V28.D2, V18.D2, V20.D2
+	VFMLA	V5.D2, V18.D2, V20.D2
 	MOVD	$expm164consts<>+88(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V23.B16
-	VFMLA	V28.D2, V20.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V22.B16
+	VFMLA	V5.D2, V20.D2, V22.D2
 	MOVD	$expm164consts<>+96(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V19.B16
-	VFMLA	V28.D2, V23.D2, V19.D2
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V5.D2, V22.D2, V25.D2
 	MOVD	$expm164consts<>+104(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V26.B16
-	VFMLA	V28.D2, V19.D2, V26.D2
+	VMOV	V27.B16, V21.B16
+	VFMLA	V5.D2, V25.D2, V21.D2
 	MOVD	$expm164consts<>+112(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VMOV	V5.B16, V24.B16
-	VFMLA	V28.D2, V26.D2, V24.D2
-	MOVD	$expm164consts<>+120(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V4.B16, V7.B16
-	VFMLA	V28.D2, V24.D2, V7.D2
+	VMOV	V4.B16, V28.B16
+	VFMLA	V5.D2, V21.D2, V28.D2
+	MOVD	$expm164consts<>+120(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VMOV	V7.B16, V26.B16
+	VFMLA	V5.D2, V28.D2, V26.D2
 	MOVD	$expm164consts<>+128(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V8.B16, V10.B16
-	VFMLA	V28.D2, V7.D2, V10.D2
-	MOVD	$expm164consts<>+136(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V16.B16
-	VFMLA	V28.D2, V10.D2, V16.D2
-	WORD	$0x6e7cdf8b // fmul v11.2d, v28.2d, v28.2d
-	VMOV	V6.B16, V17.B16
-	VFMLA	V28.D2, V6.D2, V17.D2
-	VMOV	V17.B16, V18.B16
-	VFMLA	V11.D2, V16.D2, V18.D2
-	MOVD	$expm164consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	WORD	$0x4e7cd6b4 // fadd v20.2d, v21.2d, v28.2d
-	MOVD	$expm164consts<>+144(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef4d737 // fsub v23.2d, v25.2d, v20.2d
-	WORD	$0x4e7cd6fb // fadd v27.2d, v23.2d, v28.2d
-	WORD	$0x4e72d773 // fadd v19.2d, v27.2d, v18.2d
-	MOVD	$expm164consts<>+152(SB), R19
-	VLD1R	(R19), [V5.D2]
-	VSUB	V5.D2, V22.D2, V26.D2
-	VUSHR	$1, V26.D2, V4.D2
-	MOVD	$expm164consts<>+160(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VSUB	V24.D2, V4.D2, V8.D2
-	VSHL	$52, V8.D2, V7.D2
-	VSUB	V4.D2, V26.D2, V9.D2
-	MOVD	$expm164consts<>+160(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V6.D2
-	VSHL	$52, V6.D2, V16.D2
-	WORD	$0x4e73d68b // fadd v11.2d, v20.2d, v19.2d
-	WORD	$0x4eebd691 // fsub v17.2d, v20.2d, v11.2d
-	WORD	$0x4e73d635 // fadd v21.2d, v17.2d, v19.2d
-	WORD	$0x6e67dd79 // fmul v25.2d, v11.2d, v7.2d
-	WORD	$0x6e70df37 // fmul v23.2d, v25.2d, v16.2d
-	MOVD	$expm164consts<>+168(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7cd6fb // fadd v27.2d, v23.2d, v28.2d
-	WORD	$0x4ef7d772 // fsub v18.2d, v27.2d, v23.2d
-	WORD	$0x4ef2d765 // fsub v5.2d, v27.2d, v18.2d
-	WORD	$0x4ee5d6f6 // fsub v22.2d, v23.2d, v5.2d
-	MOVD	$expm164consts<>+168(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x4ef2d708 // fsub v8.2d, v24.2d, v18.2d
-	WORD	$0x4e68d6da // fadd v26.2d, v22.2d, v8.2d
-	WORD	$0x6e67dea4 // fmul v4.2d, v21.2d, v7.2d
-	WORD	$0x6e70dc8a // fmul v10.2d, v4.2d, v16.2d
-	WORD	$0x4e6ad749 // fadd v9.2d, v26.2d, v10.2d
-	MOVD	$expm164consts<>+176(SB), R19
 	VLD1R	(R19), [V6.D2]
-	WORD	$0x4e66e774 // fcmeq v20.2d, v27.2d, v6.2d
-	WORD	$0x4e69d771 // fadd v17.2d, v27.2d, v9.2d
+	VMOV	V6.B16, V9.B16
+	VFMLA	V5.D2, V26.D2, V9.D2
+	MOVD	$expm164consts<>+136(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V5.D2, V9.D2, V16.D2
+	MOVD	$expm164consts<>+144(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VMOV	V11.B16, V17.B16
+	VFMLA	V5.D2, V16.D2, V17.D2
+	WORD	$0x6e65dcb2 // fmul v18.2d, v5.2d, v5.2d
+	VMOV	V8.B16, V19.B16
+	VFMLA	V5.D2, V8.D2, V19.D2
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e65d6f6 // fadd v22.2d, v23.2d, v5.2d
+	MOVD	$expm164consts<>+152(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4ef6d779 // fsub v25.2d, v27.2d, v22.2d
+	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
+	WORD	$0x4e74d495 // fadd v21.2d, v4.2d, v20.2d
+	MOVD	$expm164consts<>+160(SB), R19
+	VLD1R	(R19), [V7.D2]
+	VSUB	V7.D2, V24.D2, V28.D2
+	VUSHR	$1, V28.D2, V6.D2
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VSUB	V26.D2, V6.D2, V10.D2
+	VSHL	$52, V10.D2, V9.D2
+	VSUB	V6.D2, V28.D2, V11.D2
+	MOVD	$expm164consts<>+168(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V11.D2, V8.D2
+	VSHL	$52, V8.D2, V17.D2
+	WORD	$0x4e75d6d2 // fadd v18.2d, v22.2d, v21.2d
+	WORD	$0x4ef2d6d3 // fsub v19.2d, v22.2d, v18.2d
+	WORD	$0x4e75d677 // fadd v23.2d, v19.2d, v21.2d
+	WORD	$0x6e69de5b // fmul v27.2d, v18.2d, v9.2d
+	WORD	$0x6e71df79 // fmul v25.2d, v27.2d, v17.2d
 	MOVD	$expm164consts<>+176(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V20.B16, V11.B16
-	VBSL	V17.B16, V19.B16, V11.B16
+	VLD1R	(R19), [V5.D2]
+	WORD	$0x4e65d724 // fadd v4.2d, v25.2d, v5.2d
+	WORD	$0x4ef9d494 // fsub v20.2d, v4.2d, v25.2d
+	WORD	$0x4ef4d487 // fsub v7.2d, v4.2d, v20.2d
+	WORD	$0x4ee7d738 // fsub v24.2d, v25.2d, v7.2d
+	MOVD	$expm164consts<>+176(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x4ef4d74a // fsub v10.2d, v26.2d, v20.2d
+	WORD	$0x4e6ad71c // fadd v28.2d, v24.2d, v10.2d
+	WORD	$0x6e69dee6 // fmul v6.2d, v23.2d, v9.2d
+	WORD	$0x6e71dcd0 // fmul v16.2d, v6.2d, v17.2d
+	WORD	$0x4e70d78b // fadd v11.2d, v28.2d, v16.2d
 	MOVD	$expm164consts<>+184(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e41c // fcmeq v28.2d, v0.2d, v25.2d
-	VMOV	V28.B16, V23.B16
-	VBSL	V11.B16, V0.B16, V23.B16
-	WORD	$0x4e60e405 // fcmeq v5.2d, v0.2d, v0.2d
-	WORD	$0x6e2058a5 // mvn v5.16b, v5.16b
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x4e68e496 // fcmeq v22.2d, v4.2d, v8.2d
+	WORD	$0x4e6bd493 // fadd v19.2d, v4.2d, v11.2d
+	MOVD	$expm164consts<>+184(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VMOV	V22.B16, V18.B16
+	VBSL	V19.B16, V21.B16, V18.B16
 	MOVD	$expm164consts<>+192(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VORR	V24.B16, V0.B16, V18.B16
-	VMOV	V5.B16, V22.B16
-	VBSL	V23.B16, V18.B16, V22.B16
-	VMOV	V22.B16, V12.B16
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be405 // fcmeq v5.2d, v0.2d, v27.2d
+	VMOV	V5.B16, V25.B16
+	VBSL	V18.B16, V0.B16, V25.B16
+	WORD	$0x4e60e407 // fcmeq v7.2d, v0.2d, v0.2d
+	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
+	MOVD	$expm164consts<>+200(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V0.B16, V20.B16
+	VMOV	V7.B16, V24.B16
+	VBSL	V25.B16, V20.B16, V24.B16
+	VMOV	V24.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2

@@ -1729,135 +1729,137 @@ func exp264(x0 float64) float64 {
 
 // expm132 is expm1 on float32, the steps of its program (see gen/registry/vmath.go).
 func expm132(x0 float32) float32 {
-	v2 := max(x0, float32(-105))
-	v4 := min(v2, float32(89))
-	v7 := fma32(v4, float32(1.442695), float32(1.2582912e+07))
-	v8 := float32(v7 - float32(1.2582912e+07))
-	v10 := fma32(-v8, float32(0.69314575), v4)
-	v12 := fma32(-v8, float32(1.4286068e-06), v10)
-	v13 := float32(v10 - v12)
-	v14 := fma32(-v8, float32(1.4286068e-06), v13)
-	v17 := fma32(float32(2.4801588e-05), v12, float32(0.0001984127))
-	v19 := fma32(v17, v12, float32(0.0013888889))
-	v21 := fma32(v19, v12, float32(0.008333334))
-	v23 := fma32(v21, v12, float32(0.041666668))
-	v25 := fma32(v23, v12, float32(0.16666667))
-	v27 := fma32(v25, v12, float32(0.5))
-	v28 := float32(v12 * v12)
-	v29 := fma32(v14, v12, v14)
-	v30 := fma32(v27, v28, v29)
-	v32 := float32(float32(1) + v12)
-	v33 := float32(float32(1) - v32)
-	v34 := float32(v33 + v12)
-	v35 := float32(v34 + v30)
-	v37 := math.Float32bits(v7) - uint32(0x4b3fff00)
-	v38 := v37 >> 1
-	v40 := v38 - uint32(0x1)
-	v41 := v40 << 23
-	v42 := v37 - v38
-	v43 := v42 - uint32(0x1)
-	v44 := v43 << 23
-	v45 := float32(v32 + v35)
-	v46 := float32(v32 - v45)
-	v47 := float32(v46 + v35)
-	v48 := float32(v45 * math.Float32frombits(v41))
-	v49 := float32(v48 * math.Float32frombits(v44))
-	v51 := float32(v49 + float32(-1))
-	v52 := float32(v51 - v49)
-	v53 := float32(v51 - v52)
-	v54 := float32(v49 - v53)
-	v55 := float32(float32(-1) - v52)
-	v56 := float32(v54 + v55)
-	v57 := float32(v47 * math.Float32frombits(v41))
-	v58 := float32(v57 * math.Float32frombits(v44))
-	v59 := float32(v56 + v58)
-	v61 := v51 == float32(math.Inf(1))
-	v62 := float32(v51 + v59)
-	v63 := math.Float32bits(v62)
-	if v61 {
-		v63 = uint32(0x7f800000)
+	v2 := max(x0, float32(-20))
+	v4 := max(v2, float32(-105))
+	v6 := min(v4, float32(89))
+	v9 := fma32(v6, float32(1.442695), float32(1.2582912e+07))
+	v10 := float32(v9 - float32(1.2582912e+07))
+	v12 := fma32(-v10, float32(0.69314575), v6)
+	v14 := fma32(-v10, float32(1.4286068e-06), v12)
+	v15 := float32(v12 - v14)
+	v16 := fma32(-v10, float32(1.4286068e-06), v15)
+	v19 := fma32(float32(2.4801588e-05), v14, float32(0.0001984127))
+	v21 := fma32(v19, v14, float32(0.0013888889))
+	v23 := fma32(v21, v14, float32(0.008333334))
+	v25 := fma32(v23, v14, float32(0.041666668))
+	v27 := fma32(v25, v14, float32(0.16666667))
+	v29 := fma32(v27, v14, float32(0.5))
+	v30 := float32(v14 * v14)
+	v31 := fma32(v16, v14, v16)
+	v32 := fma32(v29, v30, v31)
+	v34 := float32(float32(1) + v14)
+	v35 := float32(float32(1) - v34)
+	v36 := float32(v35 + v14)
+	v37 := float32(v36 + v32)
+	v39 := math.Float32bits(v9) - uint32(0x4b3fff00)
+	v40 := v39 >> 1
+	v42 := v40 - uint32(0x1)
+	v43 := v42 << 23
+	v44 := v39 - v40
+	v45 := v44 - uint32(0x1)
+	v46 := v45 << 23
+	v47 := float32(v34 + v37)
+	v48 := float32(v34 - v47)
+	v49 := float32(v48 + v37)
+	v50 := float32(v47 * math.Float32frombits(v43))
+	v51 := float32(v50 * math.Float32frombits(v46))
+	v53 := float32(v51 + float32(-1))
+	v54 := float32(v53 - v51)
+	v55 := float32(v53 - v54)
+	v56 := float32(v51 - v55)
+	v57 := float32(float32(-1) - v54)
+	v58 := float32(v56 + v57)
+	v59 := float32(v49 * math.Float32frombits(v43))
+	v60 := float32(v59 * math.Float32frombits(v46))
+	v61 := float32(v58 + v60)
+	v63 := v53 == float32(math.Inf(1))
+	v64 := float32(v53 + v61)
+	v65 := math.Float32bits(v64)
+	if v63 {
+		v65 = uint32(0x7f800000)
 	}
-	v65 := x0 == float32(0)
-	v66 := math.Float32frombits(v63)
-	if v65 {
-		v66 = x0
-	}
-	v67 := x0 != x0
-	v69 := math.Float32bits(x0) | uint32(0x400000)
-	v70 := math.Float32bits(v66)
+	v67 := x0 == float32(0)
+	v68 := math.Float32frombits(v65)
 	if v67 {
-		v70 = v69
+		v68 = x0
 	}
-	return math.Float32frombits(v70)
+	v69 := x0 != x0
+	v71 := math.Float32bits(x0) | uint32(0x400000)
+	v72 := math.Float32bits(v68)
+	if v69 {
+		v72 = v71
+	}
+	return math.Float32frombits(v72)
 }
 
 // expm164 is expm1 on float64, the steps of its program (see gen/registry/vmath.go).
 func expm164(x0 float64) float64 {
-	v2 := max(x0, float64(-746))
-	v4 := min(v2, float64(710))
-	v7 := math.FMA(v4, float64(1.4426950408889634), float64(6.755399441055744e+15))
-	v8 := float64(v7 - float64(6.755399441055744e+15))
-	v10 := math.FMA(-v8, float64(0.6931471803691238), v4)
-	v12 := math.FMA(-v8, float64(1.9082149292705877e-10), v10)
-	v13 := float64(v10 - v12)
-	v14 := math.FMA(-v8, float64(1.9082149292705877e-10), v13)
-	v17 := math.FMA(float64(1.6059043836821613e-10), v12, float64(2.08767569878681e-09))
-	v19 := math.FMA(v17, v12, float64(2.505210838544172e-08))
-	v21 := math.FMA(v19, v12, float64(2.755731922398589e-07))
-	v23 := math.FMA(v21, v12, float64(2.7557319223985893e-06))
-	v25 := math.FMA(v23, v12, float64(2.48015873015873e-05))
-	v27 := math.FMA(v25, v12, float64(0.0001984126984126984))
-	v29 := math.FMA(v27, v12, float64(0.001388888888888889))
-	v31 := math.FMA(v29, v12, float64(0.008333333333333333))
-	v33 := math.FMA(v31, v12, float64(0.041666666666666664))
-	v35 := math.FMA(v33, v12, float64(0.16666666666666666))
-	v37 := math.FMA(v35, v12, float64(0.5))
-	v38 := float64(v12 * v12)
-	v39 := math.FMA(v14, v12, v14)
-	v40 := math.FMA(v37, v38, v39)
-	v42 := float64(float64(1) + v12)
-	v43 := float64(float64(1) - v42)
-	v44 := float64(v43 + v12)
-	v45 := float64(v44 + v40)
-	v47 := math.Float64bits(v7) - uint64(0x4337fffffffff800)
-	v48 := v47 >> 1
-	v50 := v48 - uint64(0x1)
-	v51 := v50 << 52
-	v52 := v47 - v48
-	v53 := v52 - uint64(0x1)
-	v54 := v53 << 52
-	v55 := float64(v42 + v45)
-	v56 := float64(v42 - v55)
-	v57 := float64(v56 + v45)
-	v58 := float64(v55 * math.Float64frombits(v51))
-	v59 := float64(v58 * math.Float64frombits(v54))
-	v61 := float64(v59 + float64(-1))
-	v62 := float64(v61 - v59)
-	v63 := float64(v61 - v62)
-	v64 := float64(v59 - v63)
-	v65 := float64(float64(-1) - v62)
-	v66 := float64(v64 + v65)
-	v67 := float64(v57 * math.Float64frombits(v51))
-	v68 := float64(v67 * math.Float64frombits(v54))
-	v69 := float64(v66 + v68)
-	v71 := v61 == float64(math.Inf(1))
-	v72 := float64(v61 + v69)
-	v73 := math.Float64bits(v72)
-	if v71 {
-		v73 = uint64(0x7ff0000000000000)
+	v2 := max(x0, float64(-40))
+	v4 := max(v2, float64(-746))
+	v6 := min(v4, float64(710))
+	v9 := math.FMA(v6, float64(1.4426950408889634), float64(6.755399441055744e+15))
+	v10 := float64(v9 - float64(6.755399441055744e+15))
+	v12 := math.FMA(-v10, float64(0.6931471803691238), v6)
+	v14 := math.FMA(-v10, float64(1.9082149292705877e-10), v12)
+	v15 := float64(v12 - v14)
+	v16 := math.FMA(-v10, float64(1.9082149292705877e-10), v15)
+	v19 := math.FMA(float64(1.6059043836821613e-10), v14, float64(2.08767569878681e-09))
+	v21 := math.FMA(v19, v14, float64(2.505210838544172e-08))
+	v23 := math.FMA(v21, v14, float64(2.755731922398589e-07))
+	v25 := math.FMA(v23, v14, float64(2.7557319223985893e-06))
+	v27 := math.FMA(v25, v14, float64(2.48015873015873e-05))
+	v29 := math.FMA(v27, v14, float64(0.0001984126984126984))
+	v31 := math.FMA(v29, v14, float64(0.001388888888888889))
+	v33 := math.FMA(v31, v14, float64(0.008333333333333333))
+	v35 := math.FMA(v33, v14, float64(0.041666666666666664))
+	v37 := math.FMA(v35, v14, float64(0.16666666666666666))
+	v39 := math.FMA(v37, v14, float64(0.5))
+	v40 := float64(v14 * v14)
+	v41 := math.FMA(v16, v14, v16)
+	v42 := math.FMA(v39, v40, v41)
+	v44 := float64(float64(1) + v14)
+	v45 := float64(float64(1) - v44)
+	v46 := float64(v45 + v14)
+	v47 := float64(v46 + v42)
+	v49 := math.Float64bits(v9) - uint64(0x4337fffffffff800)
+	v50 := v49 >> 1
+	v52 := v50 - uint64(0x1)
+	v53 := v52 << 52
+	v54 := v49 - v50
+	v55 := v54 - uint64(0x1)
+	v56 := v55 << 52
+	v57 := float64(v44 + v47)
+	v58 := float64(v44 - v57)
+	v59 := float64(v58 + v47)
+	v60 := float64(v57 * math.Float64frombits(v53))
+	v61 := float64(v60 * math.Float64frombits(v56))
+	v63 := float64(v61 + float64(-1))
+	v64 := float64(v63 - v61)
+	v65 := float64(v63 - v64)
+	v66 := float64(v61 - v65)
+	v67 := float64(float64(-1) - v64)
+	v68 := float64(v66 + v67)
+	v69 := float64(v59 * math.Float64frombits(v53))
+	v70 := float64(v69 * math.Float64frombits(v56))
+	v71 := float64(v68 + v70)
+	v73 := v63 == float64(math.Inf(1))
+	v74 := float64(v63 + v71)
+	v75 := math.Float64bits(v74)
+	if v73 {
+		v75 = uint64(0x7ff0000000000000)
 	}
-	v75 := x0 == float64(0)
-	v76 := math.Float64frombits(v73)
-	if v75 {
-		v76 = x0
-	}
-	v77 := x0 != x0
-	v79 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v80 := math.Float64bits(v76)
+	v77 := x0 == float64(0)
+	v78 := math.Float64frombits(v75)
 	if v77 {
-		v80 = v79
+		v78 = x0
 	}
-	return math.Float64frombits(v80)
+	v79 := x0 != x0
+	v81 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v82 := math.Float64bits(v78)
+	if v79 {
+		v82 = v81
+	}
+	return math.Float64frombits(v82)
 }
 
 // log232 is log2 on float32, the steps of its program (see gen/registry/vmath.go).
@@ -2509,7 +2511,7 @@ func sigmoid32(x0 float32) float32 {
 	v4 := math.Float32bits(x0) | uint32(0x80000000)
 	v7 := uint32(0xc1a00000)
 	if v2 {
-		v7 = uint32(0xc2800000)
+		v7 = uint32(0xc22c0000)
 	}
 	v8 := max(math.Float32frombits(v4), math.Float32frombits(v7))
 	v11 := fma32(v8, float32(23.08312), float32(1.2582912e+07))
@@ -2545,7 +2547,7 @@ func sigmoid32(x0 float32) float32 {
 	v40 := float32(v39 + v36)
 	v41 := fma32(-v38, v34, v40)
 	v42 := fma32(v41, v37, v38)
-	v43 := !(float32(-64) < x0)
+	v43 := !(float32(-43) < x0)
 	v100 := math.Float32bits(v42)
 	if v43 {
 		v44 := fma32(x0, float32(23.08312), float32(1.2582912e+07))
@@ -2626,7 +2628,7 @@ func sigmoid64(x0 float64) float64 {
 	v4 := math.Float64bits(x0) | uint64(0x8000000000000000)
 	v7 := uint64(0xc044000000000000)
 	if v2 {
-		v7 = uint64(0xc084f00000000000)
+		v7 = uint64(0xc075e00000000000)
 	}
 	v8 := max(math.Float64frombits(v4), math.Float64frombits(v7))
 	v11 := math.FMA(v8, float64(23.083120654223414), float64(6.755399441055744e+15))
@@ -2665,7 +2667,7 @@ func sigmoid64(x0 float64) float64 {
 	v46 := float64(v45 + v42)
 	v47 := math.FMA(-v44, v40, v46)
 	v48 := math.FMA(v47, v43, v44)
-	v49 := !(float64(-670) < x0)
+	v49 := !(float64(-350) < x0)
 	v109 := math.Float64bits(v48)
 	if v49 {
 		v50 := math.FMA(x0, float64(23.083120654223414), float64(6.755399441055744e+15))

@@ -231,8 +231,7 @@ func opClass(o registry.Op) string {
 		return "classFMA"
 	case o.FMAKind != "":
 		return kindClasses(o) + "[k]"
-	}
-	if o.Compute {
+	case o.Compute:
 		return "classCompute"
 	}
 	return "classMemory"

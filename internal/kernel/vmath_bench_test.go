@@ -31,13 +31,19 @@ func benchMath[T kernel.Float](b *testing.B, op kernel.UnaryOp, n int) {
 	for _, impl := range kernel.Available() {
 		b.Run(impl.String(), func(b *testing.B) {
 			kernel.Use(impl, "bench")
-			b.SetBytes(int64(n * 2 * int(sizeOfT[T]())))
-			for b.Loop() {
-				kernel.Unary(kernel.V, op, 1, n, d, 0, a, 0, false)
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
+			timeUnary(b, op, d, a)
 		})
 	}
+}
+
+// timeUnary times op from a into d, in bytes moved and ns per element.
+func timeUnary[T kernel.Float](b *testing.B, op kernel.UnaryOp, d, a []T) {
+	n := len(a)
+	b.SetBytes(int64(n * 2 * int(sizeOfT[T]())))
+	for b.Loop() {
+		kernel.Unary(kernel.V, op, 1, n, d, 0, a, 0, false)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
 }
 
 func sizeOfT[T kernel.Float]() uintptr {
@@ -95,9 +101,5 @@ func benchMathRange[T kernel.Float](b *testing.B, op kernel.UnaryOp, n int, lo, 
 	for i := range a {
 		a[i] = T(lo + (hi-lo)*float64(i*7919%n)/float64(n))
 	}
-	b.SetBytes(int64(n * 2 * int(sizeOfT[T]())))
-	for b.Loop() {
-		kernel.Unary(kernel.V, op, 1, n, d, 0, a, 0, false)
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
+	timeUnary(b, op, d, a)
 }

@@ -677,14 +677,18 @@ func erfProgram(t Type) *MathProgram {
 	sign := b.bits(b.signBit())
 	ax := b.abs(x)
 	one := b.f(1)
-	z := b.mul(ax, ax)
+	// |x| cut at 6, whose result is 1 whatever the steps make of it: the
+	// exponential of a larger |x| would be subnormal, and a subnormal
+	// product costs Intel CPUs a microcode assist.
+	ac := b.min(ax, b.f(6))
+	z := b.mul(ac, ac)
 	// The two intervals below 1.25 are blocks, which vectors with no lane
 	// in them skip (each costs a division). [1.25, 6), where most
 	// arguments fall, is not: a block runs one vector after another, and
 	// its long steps would lose the interleaving of vectors.
 	// [1.25, 6)
 	s2 := b.div(one, z)
-	far := b.lt(b.c(1/0.35), ax)
+	far := b.lt(b.c(1/0.35), ac)
 	R := b.hornerSel(s2, far,
 		[]float64{-9.86494403484714822705e-03, -6.93858572707181764372e-01, -1.05586262253232909814e+01, -6.23753324503260060396e+01, -1.62396669462573470355e+02, -1.84605092906711035994e+02, -8.12874355063065934246e+01, -9.81432934416914548592e+00},
 		[]float64{-9.86494292470009928597e-03, -7.99283237680523006574e-01, -1.77579549177547519889e+01, -1.60636384855821916062e+02, -6.37566443368389627722e+02, -1.02509513161107724954e+03, -4.83519191608651397019e+02, 0})
@@ -695,12 +699,12 @@ func erfProgram(t Type) *MathProgram {
 	if t.Bits == 64 {
 		cut = 0xFFFFFFFF00000000
 	}
-	zc := b.and(ax, b.bits(cut))
+	zc := b.and(ac, b.bits(cut))
 	hi := b.fnma(zc, zc, b.f(-0.5625)) // -z^2 - 0.5625, exact
-	lo := b.fma(b.sub(zc, ax), b.add(zc, ax), b.div(R, S))
+	lo := b.fma(b.sub(zc, ac), b.add(zc, ac), b.div(R, S))
 	arg := b.add(hi, lo)
 	e := b.expCoreLo(arg, b.add(b.sub(hi, arg), lo), false)
-	erfc := b.div(b.scale(b.add(e.s, e.lo), e), ax)
+	erfc := b.div(b.scale(b.add(e.s, e.lo), e), ac)
 	r := b.sel(b.lt(ax, b.f(6)), b.sub(one, erfc), one)
 	// [0.84375, 1.25)
 	r = b.block(b.lt(ax, b.f(1.25)), []int{r}, func() []int {

@@ -16,11 +16,15 @@ func erf32Program(t Type) *MathProgram {
 	sign := b.bits(b.signBit())
 	ax := b.abs(x)
 	one := b.f(1)
-	h := b.mul(ax, ax)
-	nl := b.fnma(ax, ax, h) // h - x^2: minus x^2's low part
+	// |x| cut at erfOne, whose result is 1 whatever the steps make of it:
+	// e^(-x^2) of a larger |x| would be subnormal or garbage, and a
+	// subnormal product costs Intel CPUs a microcode assist.
+	al := b.min(ax, b.f(erfOne))
+	h := b.mul(al, al)
+	nl := b.fnma(al, al, h) // h - x^2: minus x^2's low part
 	e := b.expFast(b.xor(h, sign), false)
 	ex := b.fma(e.res, nl, e.res) // e^(-h)*(1 + (h - x^2)) = e^(-x^2) to 2^-48
-	g := b.horner(b.sub(ax, b.f(erfMid)), erfcxPoly(t)...)
+	g := b.horner(b.sub(al, b.f(erfMid)), erfcxPoly(t)...)
 	large := b.fnma(ex, g, one)
 	large = b.sel(b.lt(ax, b.f(erfOne)), large, one)
 	large = b.or(large, b.and(x, sign))

@@ -9491,182 +9491,40 @@ erfVF32AVX2_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
-erfVF32AVX2_loop2:
-	CMPQ         R9, $0x00000010
-	JB           erfVF32AVX2_after2
-	VMOVUPS      (SI)(R8*4), Y0
-	VPAND        erf32consts<>+64(SB), Y0, Y0
-	VMOVUPS      32(SI)(R8*4), Y1
-	VPAND        erf32consts<>+64(SB), Y1, Y1
-	VMULPS       Y0, Y0, Y2
-	VMULPS       Y1, Y1, Y3
-	VMOVUPS      Y2, Y4
-	VFNMADD231PS Y0, Y0, Y4
-	VMOVUPS      Y3, Y5
-	VFNMADD231PS Y1, Y1, Y5
-	VPXOR        erf32consts<>+0(SB), Y2, Y2
-	VPXOR        erf32consts<>+0(SB), Y3, Y3
-	VMOVUPS      erf32consts<>+192(SB), Y6
-	VFMADD213PS  erf32consts<>+256(SB), Y2, Y6
-	VMOVUPS      erf32consts<>+192(SB), Y7
-	VFMADD213PS  erf32consts<>+256(SB), Y3, Y7
-	VSUBPS       erf32consts<>+256(SB), Y6, Y8
-	VSUBPS       erf32consts<>+256(SB), Y7, Y9
-	VFNMADD231PS erf32consts<>+384(SB), Y8, Y2
-	VFNMADD231PS erf32consts<>+384(SB), Y9, Y3
-	VFNMADD231PS erf32consts<>+320(SB), Y8, Y2
-	VFNMADD231PS erf32consts<>+320(SB), Y9, Y3
-	VMOVUPS      erf32consts<>+448(SB), Y8
-	VFMADD213PS  erf32consts<>+512(SB), Y2, Y8
-	VMOVUPS      erf32consts<>+448(SB), Y9
-	VFMADD213PS  erf32consts<>+512(SB), Y3, Y9
-	VMULPS       Y2, Y2, Y10
-	VMULPS       Y3, Y3, Y11
-	VPERMPS      exptail_32<>+0(SB), Y6, Y12
-	VPERMPS      exptail_32<>+32(SB), Y6, Y13
-	VPSLLD       $0x1c, Y6, Y14
-	VBLENDVPS    Y14, Y13, Y12, Y12
-	VPERMPS      exptail_32<>+0(SB), Y7, Y13
-	VPERMPS      exptail_32<>+32(SB), Y7, Y14
-	VPSLLD       $0x1c, Y7, Y15
-	VBLENDVPS    Y15, Y14, Y13, Y13
-	VADDPS       Y12, Y2, Y2
-	VADDPS       Y13, Y3, Y3
-	VFMADD231PS  Y8, Y10, Y2
-	VFMADD231PS  Y9, Y11, Y3
-	VPERMPS      exphi_32<>+0(SB), Y6, Y8
-	VPERMPS      exphi_32<>+32(SB), Y6, Y9
-	VPSLLD       $0x1c, Y6, Y10
-	VBLENDVPS    Y10, Y9, Y8, Y8
-	VPERMPS      exphi_32<>+0(SB), Y7, Y9
-	VPERMPS      exphi_32<>+32(SB), Y7, Y10
-	VPSLLD       $0x1c, Y7, Y11
-	VBLENDVPS    Y11, Y10, Y9, Y9
-	VPSLLD       $0x13, Y6, Y6
-	VPSLLD       $0x13, Y7, Y7
-	VPADDD       Y6, Y8, Y8
-	VPADDD       Y7, Y9, Y9
-	VFMADD231PS  Y8, Y2, Y8
-	VFMADD231PS  Y9, Y3, Y9
-	VFMADD231PS  Y4, Y8, Y8
-	VFMADD231PS  Y5, Y9, Y9
-	VSUBPS       erf32consts<>+576(SB), Y0, Y2
-	VSUBPS       erf32consts<>+576(SB), Y1, Y3
-	VMOVUPS      erf32consts<>+640(SB), Y4
-	VFMADD213PS  erf32consts<>+704(SB), Y2, Y4
-	VMOVUPS      erf32consts<>+640(SB), Y5
-	VFMADD213PS  erf32consts<>+704(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+768(SB), Y2, Y4
-	VFMADD213PS  erf32consts<>+768(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+832(SB), Y2, Y4
-	VFMADD213PS  erf32consts<>+832(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+896(SB), Y2, Y4
-	VFMADD213PS  erf32consts<>+896(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+960(SB), Y2, Y4
-	VFMADD213PS  erf32consts<>+960(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+1024(SB), Y2, Y4
-	VFMADD213PS  erf32consts<>+1024(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+1088(SB), Y2, Y4
-	VFMADD213PS  erf32consts<>+1088(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+1152(SB), Y2, Y4
-	VFMADD213PS  erf32consts<>+1152(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+1216(SB), Y2, Y4
-	VFMADD213PS  erf32consts<>+1216(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+1280(SB), Y2, Y4
-	VFMADD213PS  erf32consts<>+1280(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+1344(SB), Y2, Y4
-	VFMADD213PS  erf32consts<>+1344(SB), Y3, Y5
-	VFNMADD213PS erf32consts<>+128(SB), Y4, Y8
-	VFNMADD213PS erf32consts<>+128(SB), Y5, Y9
-	VCMPPS       $0x11, erf32consts<>+1408(SB), Y0, Y2
-	VCMPPS       $0x11, erf32consts<>+1408(SB), Y1, Y3
-	VMOVUPS      erf32consts<>+128(SB), Y4
-	VBLENDVPS    Y2, Y8, Y4, Y8
-	VMOVUPS      erf32consts<>+128(SB), Y2
-	VBLENDVPS    Y3, Y9, Y2, Y9
-	VMOVUPS      (SI)(R8*4), Y2
-	VPAND        erf32consts<>+0(SB), Y2, Y2
-	VMOVUPS      32(SI)(R8*4), Y3
-	VPAND        erf32consts<>+0(SB), Y3, Y3
-	VPOR         Y2, Y8, Y8
-	VPOR         Y3, Y9, Y9
-	VMOVUPS      (SI)(R8*4), Y2
-	VMULPS       (SI)(R8*4), Y2, Y2
-	VMOVUPS      32(SI)(R8*4), Y3
-	VMULPS       32(SI)(R8*4), Y3, Y3
-	VMOVUPS      erf32consts<>+1472(SB), Y4
-	VFMADD213PS  erf32consts<>+1536(SB), Y2, Y4
-	VMOVUPS      erf32consts<>+1472(SB), Y5
-	VFMADD213PS  erf32consts<>+1536(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+1600(SB), Y2, Y4
-	VFMADD213PS  erf32consts<>+1600(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+1664(SB), Y2, Y4
-	VFMADD213PS  erf32consts<>+1664(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+1728(SB), Y2, Y4
-	VFMADD213PS  erf32consts<>+1728(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+1792(SB), Y2, Y4
-	VFMADD213PS  erf32consts<>+1792(SB), Y3, Y5
-	VFMADD213PS  erf32consts<>+1856(SB), Y2, Y4
-	VFMADD213PS  erf32consts<>+1856(SB), Y3, Y5
-	VMOVUPS      (SI)(R8*4), Y2
-	VFMADD213PS  (SI)(R8*4), Y2, Y4
-	VMOVUPS      32(SI)(R8*4), Y2
-	VFMADD213PS  32(SI)(R8*4), Y2, Y5
-	VCMPPS       $0x11, erf32consts<>+128(SB), Y0, Y0
-	VCMPPS       $0x11, erf32consts<>+128(SB), Y1, Y1
-	VBLENDVPS    Y0, Y4, Y8, Y4
-	VBLENDVPS    Y1, Y5, Y9, Y5
-	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
-	VMOVUPS      32(SI)(R8*4), Y1
-	VCMPPS       $0x03, 32(SI)(R8*4), Y1, Y1
-	VMOVUPS      (SI)(R8*4), Y2
-	VPOR         erf32consts<>+1920(SB), Y2, Y2
-	VMOVUPS      32(SI)(R8*4), Y3
-	VPOR         erf32consts<>+1920(SB), Y3, Y3
-	VBLENDVPS    Y0, Y2, Y4, Y2
-	VBLENDVPS    Y1, Y3, Y5, Y3
-	VMOVUPS      Y2, (DX)(R8*4)
-	VMOVUPS      Y3, 32(DX)(R8*4)
-	ADDQ         $0x00000010, R8
-	SUBQ         $0x00000010, R9
-	JMP          erfVF32AVX2_loop2
-
-erfVF32AVX2_after2:
 erfVF32AVX2_loop1:
 	CMPQ         R9, $0x00000008
 	JB           erfVF32AVX2_after1
 	VMOVUPS      (SI)(R8*4), Y0
 	VPAND        erf32consts<>+64(SB), Y0, Y0
-	VMULPS       Y0, Y0, Y1
-	VMOVUPS      Y1, Y2
-	VFNMADD231PS Y0, Y0, Y2
-	VPXOR        erf32consts<>+0(SB), Y1, Y1
-	VMOVUPS      erf32consts<>+192(SB), Y3
-	VFMADD213PS  erf32consts<>+256(SB), Y1, Y3
-	VSUBPS       erf32consts<>+256(SB), Y3, Y4
-	VFNMADD231PS erf32consts<>+384(SB), Y4, Y1
-	VFNMADD231PS erf32consts<>+320(SB), Y4, Y1
-	VMOVUPS      erf32consts<>+448(SB), Y4
-	VFMADD213PS  erf32consts<>+512(SB), Y1, Y4
-	VMULPS       Y1, Y1, Y5
-	VPERMPS      exptail_32<>+0(SB), Y3, Y6
-	VPERMPS      exptail_32<>+32(SB), Y3, Y7
-	VPSLLD       $0x1c, Y3, Y8
-	VBLENDVPS    Y8, Y7, Y6, Y6
-	VADDPS       Y6, Y1, Y1
-	VFMADD231PS  Y4, Y5, Y1
-	VPERMPS      exphi_32<>+0(SB), Y3, Y4
-	VPERMPS      exphi_32<>+32(SB), Y3, Y5
-	VPSLLD       $0x1c, Y3, Y6
-	VBLENDVPS    Y6, Y5, Y4, Y4
-	VPSLLD       $0x13, Y3, Y3
-	VPADDD       Y3, Y4, Y4
-	VFMADD231PS  Y4, Y1, Y4
-	VFMADD231PS  Y2, Y4, Y4
-	VSUBPS       erf32consts<>+576(SB), Y0, Y1
-	VMOVUPS      erf32consts<>+640(SB), Y2
-	VFMADD213PS  erf32consts<>+704(SB), Y1, Y2
+	VMINPS       erf32consts<>+192(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      Y2, Y3
+	VFNMADD231PS Y1, Y1, Y3
+	VPXOR        erf32consts<>+0(SB), Y2, Y2
+	VMOVUPS      erf32consts<>+256(SB), Y4
+	VFMADD213PS  erf32consts<>+320(SB), Y2, Y4
+	VSUBPS       erf32consts<>+320(SB), Y4, Y5
+	VFNMADD231PS erf32consts<>+448(SB), Y5, Y2
+	VFNMADD231PS erf32consts<>+384(SB), Y5, Y2
+	VMOVUPS      erf32consts<>+512(SB), Y5
+	VFMADD213PS  erf32consts<>+576(SB), Y2, Y5
+	VMULPS       Y2, Y2, Y6
+	VPERMPS      exptail_32<>+0(SB), Y4, Y7
+	VPERMPS      exptail_32<>+32(SB), Y4, Y8
+	VPSLLD       $0x1c, Y4, Y9
+	VBLENDVPS    Y9, Y8, Y7, Y7
+	VADDPS       Y7, Y2, Y2
+	VFMADD231PS  Y5, Y6, Y2
+	VPERMPS      exphi_32<>+0(SB), Y4, Y5
+	VPERMPS      exphi_32<>+32(SB), Y4, Y6
+	VPSLLD       $0x1c, Y4, Y7
+	VBLENDVPS    Y7, Y6, Y5, Y5
+	VPSLLD       $0x13, Y4, Y4
+	VPADDD       Y4, Y5, Y5
+	VFMADD231PS  Y5, Y2, Y5
+	VFMADD231PS  Y3, Y5, Y5
+	VSUBPS       erf32consts<>+640(SB), Y1, Y1
+	VMOVUPS      erf32consts<>+704(SB), Y2
 	VFMADD213PS  erf32consts<>+768(SB), Y1, Y2
 	VFMADD213PS  erf32consts<>+832(SB), Y1, Y2
 	VFMADD213PS  erf32consts<>+896(SB), Y1, Y2
@@ -9677,13 +9535,14 @@ erfVF32AVX2_loop1:
 	VFMADD213PS  erf32consts<>+1216(SB), Y1, Y2
 	VFMADD213PS  erf32consts<>+1280(SB), Y1, Y2
 	VFMADD213PS  erf32consts<>+1344(SB), Y1, Y2
-	VFNMADD213PS erf32consts<>+128(SB), Y2, Y4
-	VCMPPS       $0x11, erf32consts<>+1408(SB), Y0, Y1
+	VFMADD213PS  erf32consts<>+1408(SB), Y1, Y2
+	VFNMADD213PS erf32consts<>+128(SB), Y2, Y5
+	VCMPPS       $0x11, erf32consts<>+192(SB), Y0, Y1
 	VMOVUPS      erf32consts<>+128(SB), Y2
-	VBLENDVPS    Y1, Y4, Y2, Y4
+	VBLENDVPS    Y1, Y5, Y2, Y5
 	VMOVUPS      (SI)(R8*4), Y1
 	VPAND        erf32consts<>+0(SB), Y1, Y1
-	VPOR         Y1, Y4, Y4
+	VPOR         Y1, Y5, Y5
 	VMOVUPS      (SI)(R8*4), Y1
 	VMULPS       (SI)(R8*4), Y1, Y1
 	VMOVUPS      erf32consts<>+1472(SB), Y2
@@ -9696,7 +9555,7 @@ erfVF32AVX2_loop1:
 	VMOVUPS      (SI)(R8*4), Y1
 	VFMADD213PS  (SI)(R8*4), Y1, Y2
 	VCMPPS       $0x11, erf32consts<>+128(SB), Y0, Y0
-	VBLENDVPS    Y0, Y2, Y4, Y2
+	VBLENDVPS    Y0, Y2, Y5, Y2
 	VMOVUPS      (SI)(R8*4), Y0
 	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
 	VMOVUPS      (SI)(R8*4), Y1
@@ -9712,37 +9571,37 @@ erfVF32AVX2_after1:
 	JB           erfVF32AVX2_tail4
 	VMOVUPS      (SI)(R8*4), X0
 	VPAND        erf32consts<>+64(SB), X0, X1
-	VMULPS       X1, X1, X2
-	VMOVUPS      X2, X3
-	VFNMADD231PS X1, X1, X3
-	VPXOR        erf32consts<>+0(SB), X2, X2
-	VMOVUPS      erf32consts<>+192(SB), X4
-	VFMADD213PS  erf32consts<>+256(SB), X2, X4
-	VSUBPS       erf32consts<>+256(SB), X4, X5
-	VFNMADD231PS erf32consts<>+384(SB), X5, X2
-	VFNMADD231PS erf32consts<>+320(SB), X5, X2
-	VMOVUPS      erf32consts<>+448(SB), X5
-	VFMADD213PS  erf32consts<>+512(SB), X2, X5
-	VMULPS       X2, X2, X6
+	VMINPS       erf32consts<>+192(SB), X1, X2
+	VMULPS       X2, X2, X3
+	VMOVUPS      X3, X4
+	VFNMADD231PS X2, X2, X4
+	VPXOR        erf32consts<>+0(SB), X3, X3
+	VMOVUPS      erf32consts<>+256(SB), X5
+	VFMADD213PS  erf32consts<>+320(SB), X3, X5
+	VSUBPS       erf32consts<>+320(SB), X5, X6
+	VFNMADD231PS erf32consts<>+448(SB), X6, X3
+	VFNMADD231PS erf32consts<>+384(SB), X6, X3
+	VMOVUPS      erf32consts<>+512(SB), X6
+	VFMADD213PS  erf32consts<>+576(SB), X3, X6
+	VMULPS       X3, X3, X7
 	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X4, X8
-	VPCMPEQD     X8, X8, X9
-	VPXOR        X8, X8, X7
-	VPGATHERDD   X9, (R10)(X8*4), X7
-	VADDPS       X7, X2, X2
-	VFMADD231PS  X5, X6, X2
+	VPAND        tablemask16_32<>+0(SB), X5, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R10)(X9*4), X8
+	VADDPS       X8, X3, X3
+	VFMADD231PS  X6, X7, X3
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X4, X6
-	VPCMPEQD     X6, X6, X7
-	VPXOR        X6, X6, X5
-	VPGATHERDD   X7, (R10)(X6*4), X5
-	VPSLLD       $0x13, X4, X4
-	VPADDD       X4, X5, X5
-	VFMADD231PS  X5, X2, X5
-	VFMADD231PS  X3, X5, X5
-	VSUBPS       erf32consts<>+576(SB), X1, X2
-	VMOVUPS      erf32consts<>+640(SB), X3
-	VFMADD213PS  erf32consts<>+704(SB), X2, X3
+	VPAND        tablemask16_32<>+0(SB), X5, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERDD   X8, (R10)(X7*4), X6
+	VPSLLD       $0x13, X5, X5
+	VPADDD       X5, X6, X6
+	VFMADD231PS  X6, X3, X6
+	VFMADD231PS  X4, X6, X6
+	VSUBPS       erf32consts<>+640(SB), X2, X2
+	VMOVUPS      erf32consts<>+704(SB), X3
 	VFMADD213PS  erf32consts<>+768(SB), X2, X3
 	VFMADD213PS  erf32consts<>+832(SB), X2, X3
 	VFMADD213PS  erf32consts<>+896(SB), X2, X3
@@ -9753,12 +9612,13 @@ erfVF32AVX2_after1:
 	VFMADD213PS  erf32consts<>+1216(SB), X2, X3
 	VFMADD213PS  erf32consts<>+1280(SB), X2, X3
 	VFMADD213PS  erf32consts<>+1344(SB), X2, X3
-	VFNMADD213PS erf32consts<>+128(SB), X3, X5
-	VCMPPS       $0x11, erf32consts<>+1408(SB), X1, X2
+	VFMADD213PS  erf32consts<>+1408(SB), X2, X3
+	VFNMADD213PS erf32consts<>+128(SB), X3, X6
+	VCMPPS       $0x11, erf32consts<>+192(SB), X1, X2
 	VMOVUPS      erf32consts<>+128(SB), X3
-	VBLENDVPS    X2, X5, X3, X5
+	VBLENDVPS    X2, X6, X3, X6
 	VPAND        erf32consts<>+0(SB), X0, X2
-	VPOR         X2, X5, X5
+	VPOR         X2, X6, X6
 	VMULPS       X0, X0, X2
 	VMOVUPS      erf32consts<>+1472(SB), X3
 	VFMADD213PS  erf32consts<>+1536(SB), X2, X3
@@ -9769,7 +9629,7 @@ erfVF32AVX2_after1:
 	VFMADD213PS  erf32consts<>+1856(SB), X2, X3
 	VFMADD213PS  X0, X0, X3
 	VCMPPS       $0x11, erf32consts<>+128(SB), X1, X1
-	VBLENDVPS    X1, X3, X5, X3
+	VBLENDVPS    X1, X3, X6, X3
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         erf32consts<>+1920(SB), X0, X0
 	VBLENDVPS    X1, X0, X3, X0
@@ -9782,37 +9642,37 @@ erfVF32AVX2_tail4:
 	JB           erfVF32AVX2_tail2
 	VMOVQ        (SI)(R8*4), X0
 	VPAND        erf32consts<>+64(SB), X0, X1
-	VMULPS       X1, X1, X2
-	VMOVUPS      X2, X3
-	VFNMADD231PS X1, X1, X3
-	VPXOR        erf32consts<>+0(SB), X2, X2
-	VMOVUPS      erf32consts<>+192(SB), X4
-	VFMADD213PS  erf32consts<>+256(SB), X2, X4
-	VSUBPS       erf32consts<>+256(SB), X4, X5
-	VFNMADD231PS erf32consts<>+384(SB), X5, X2
-	VFNMADD231PS erf32consts<>+320(SB), X5, X2
-	VMOVUPS      erf32consts<>+448(SB), X5
-	VFMADD213PS  erf32consts<>+512(SB), X2, X5
-	VMULPS       X2, X2, X6
+	VMINPS       erf32consts<>+192(SB), X1, X2
+	VMULPS       X2, X2, X3
+	VMOVUPS      X3, X4
+	VFNMADD231PS X2, X2, X4
+	VPXOR        erf32consts<>+0(SB), X3, X3
+	VMOVUPS      erf32consts<>+256(SB), X5
+	VFMADD213PS  erf32consts<>+320(SB), X3, X5
+	VSUBPS       erf32consts<>+320(SB), X5, X6
+	VFNMADD231PS erf32consts<>+448(SB), X6, X3
+	VFNMADD231PS erf32consts<>+384(SB), X6, X3
+	VMOVUPS      erf32consts<>+512(SB), X6
+	VFMADD213PS  erf32consts<>+576(SB), X3, X6
+	VMULPS       X3, X3, X7
 	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X4, X8
-	VPCMPEQD     X8, X8, X9
-	VPXOR        X8, X8, X7
-	VPGATHERDD   X9, (R10)(X8*4), X7
-	VADDPS       X7, X2, X2
-	VFMADD231PS  X5, X6, X2
+	VPAND        tablemask16_32<>+0(SB), X5, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R10)(X9*4), X8
+	VADDPS       X8, X3, X3
+	VFMADD231PS  X6, X7, X3
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X4, X6
-	VPCMPEQD     X6, X6, X7
-	VPXOR        X6, X6, X5
-	VPGATHERDD   X7, (R10)(X6*4), X5
-	VPSLLD       $0x13, X4, X4
-	VPADDD       X4, X5, X5
-	VFMADD231PS  X5, X2, X5
-	VFMADD231PS  X3, X5, X5
-	VSUBPS       erf32consts<>+576(SB), X1, X2
-	VMOVUPS      erf32consts<>+640(SB), X3
-	VFMADD213PS  erf32consts<>+704(SB), X2, X3
+	VPAND        tablemask16_32<>+0(SB), X5, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERDD   X8, (R10)(X7*4), X6
+	VPSLLD       $0x13, X5, X5
+	VPADDD       X5, X6, X6
+	VFMADD231PS  X6, X3, X6
+	VFMADD231PS  X4, X6, X6
+	VSUBPS       erf32consts<>+640(SB), X2, X2
+	VMOVUPS      erf32consts<>+704(SB), X3
 	VFMADD213PS  erf32consts<>+768(SB), X2, X3
 	VFMADD213PS  erf32consts<>+832(SB), X2, X3
 	VFMADD213PS  erf32consts<>+896(SB), X2, X3
@@ -9823,12 +9683,13 @@ erfVF32AVX2_tail4:
 	VFMADD213PS  erf32consts<>+1216(SB), X2, X3
 	VFMADD213PS  erf32consts<>+1280(SB), X2, X3
 	VFMADD213PS  erf32consts<>+1344(SB), X2, X3
-	VFNMADD213PS erf32consts<>+128(SB), X3, X5
-	VCMPPS       $0x11, erf32consts<>+1408(SB), X1, X2
+	VFMADD213PS  erf32consts<>+1408(SB), X2, X3
+	VFNMADD213PS erf32consts<>+128(SB), X3, X6
+	VCMPPS       $0x11, erf32consts<>+192(SB), X1, X2
 	VMOVUPS      erf32consts<>+128(SB), X3
-	VBLENDVPS    X2, X5, X3, X5
+	VBLENDVPS    X2, X6, X3, X6
 	VPAND        erf32consts<>+0(SB), X0, X2
-	VPOR         X2, X5, X5
+	VPOR         X2, X6, X6
 	VMULPS       X0, X0, X2
 	VMOVUPS      erf32consts<>+1472(SB), X3
 	VFMADD213PS  erf32consts<>+1536(SB), X2, X3
@@ -9839,7 +9700,7 @@ erfVF32AVX2_tail4:
 	VFMADD213PS  erf32consts<>+1856(SB), X2, X3
 	VFMADD213PS  X0, X0, X3
 	VCMPPS       $0x11, erf32consts<>+128(SB), X1, X1
-	VBLENDVPS    X1, X3, X5, X3
+	VBLENDVPS    X1, X3, X6, X3
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         erf32consts<>+1920(SB), X0, X0
 	VBLENDVPS    X1, X0, X3, X0
@@ -9852,37 +9713,37 @@ erfVF32AVX2_tail2:
 	JB           erfVF32AVX2_tail1
 	VMOVSS       (SI)(R8*4), X0
 	VPAND        erf32consts<>+64(SB), X0, X1
-	VMULPS       X1, X1, X2
-	VMOVUPS      X2, X3
-	VFNMADD231PS X1, X1, X3
-	VPXOR        erf32consts<>+0(SB), X2, X2
-	VMOVUPS      erf32consts<>+192(SB), X4
-	VFMADD213PS  erf32consts<>+256(SB), X2, X4
-	VSUBPS       erf32consts<>+256(SB), X4, X5
-	VFNMADD231PS erf32consts<>+384(SB), X5, X2
-	VFNMADD231PS erf32consts<>+320(SB), X5, X2
-	VMOVUPS      erf32consts<>+448(SB), X5
-	VFMADD213PS  erf32consts<>+512(SB), X2, X5
-	VMULPS       X2, X2, X6
+	VMINPS       erf32consts<>+192(SB), X1, X2
+	VMULPS       X2, X2, X3
+	VMOVUPS      X3, X4
+	VFNMADD231PS X2, X2, X4
+	VPXOR        erf32consts<>+0(SB), X3, X3
+	VMOVUPS      erf32consts<>+256(SB), X5
+	VFMADD213PS  erf32consts<>+320(SB), X3, X5
+	VSUBPS       erf32consts<>+320(SB), X5, X6
+	VFNMADD231PS erf32consts<>+448(SB), X6, X3
+	VFNMADD231PS erf32consts<>+384(SB), X6, X3
+	VMOVUPS      erf32consts<>+512(SB), X6
+	VFMADD213PS  erf32consts<>+576(SB), X3, X6
+	VMULPS       X3, X3, X7
 	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X4, X8
-	VPCMPEQD     X8, X8, X9
-	VPXOR        X8, X8, X7
-	VPGATHERDD   X9, (R10)(X8*4), X7
-	VADDPS       X7, X2, X2
-	VFMADD231PS  X5, X6, X2
+	VPAND        tablemask16_32<>+0(SB), X5, X9
+	VPCMPEQD     X9, X9, X10
+	VPXOR        X9, X9, X8
+	VPGATHERDD   X10, (R10)(X9*4), X8
+	VADDPS       X8, X3, X3
+	VFMADD231PS  X6, X7, X3
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X4, X6
-	VPCMPEQD     X6, X6, X7
-	VPXOR        X6, X6, X5
-	VPGATHERDD   X7, (R10)(X6*4), X5
-	VPSLLD       $0x13, X4, X4
-	VPADDD       X4, X5, X5
-	VFMADD231PS  X5, X2, X5
-	VFMADD231PS  X3, X5, X5
-	VSUBPS       erf32consts<>+576(SB), X1, X2
-	VMOVUPS      erf32consts<>+640(SB), X3
-	VFMADD213PS  erf32consts<>+704(SB), X2, X3
+	VPAND        tablemask16_32<>+0(SB), X5, X7
+	VPCMPEQD     X7, X7, X8
+	VPXOR        X7, X7, X6
+	VPGATHERDD   X8, (R10)(X7*4), X6
+	VPSLLD       $0x13, X5, X5
+	VPADDD       X5, X6, X6
+	VFMADD231PS  X6, X3, X6
+	VFMADD231PS  X4, X6, X6
+	VSUBPS       erf32consts<>+640(SB), X2, X2
+	VMOVUPS      erf32consts<>+704(SB), X3
 	VFMADD213PS  erf32consts<>+768(SB), X2, X3
 	VFMADD213PS  erf32consts<>+832(SB), X2, X3
 	VFMADD213PS  erf32consts<>+896(SB), X2, X3
@@ -9893,12 +9754,13 @@ erfVF32AVX2_tail2:
 	VFMADD213PS  erf32consts<>+1216(SB), X2, X3
 	VFMADD213PS  erf32consts<>+1280(SB), X2, X3
 	VFMADD213PS  erf32consts<>+1344(SB), X2, X3
-	VFNMADD213PS erf32consts<>+128(SB), X3, X5
-	VCMPPS       $0x11, erf32consts<>+1408(SB), X1, X2
+	VFMADD213PS  erf32consts<>+1408(SB), X2, X3
+	VFNMADD213PS erf32consts<>+128(SB), X3, X6
+	VCMPPS       $0x11, erf32consts<>+192(SB), X1, X2
 	VMOVUPS      erf32consts<>+128(SB), X3
-	VBLENDVPS    X2, X5, X3, X5
+	VBLENDVPS    X2, X6, X3, X6
 	VPAND        erf32consts<>+0(SB), X0, X2
-	VPOR         X2, X5, X5
+	VPOR         X2, X6, X6
 	VMULPS       X0, X0, X2
 	VMOVUPS      erf32consts<>+1472(SB), X3
 	VFMADD213PS  erf32consts<>+1536(SB), X2, X3
@@ -9909,7 +9771,7 @@ erfVF32AVX2_tail2:
 	VFMADD213PS  erf32consts<>+1856(SB), X2, X3
 	VFMADD213PS  X0, X0, X3
 	VCMPPS       $0x11, erf32consts<>+128(SB), X1, X1
-	VBLENDVPS    X1, X3, X5, X3
+	VBLENDVPS    X1, X3, X6, X3
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         erf32consts<>+1920(SB), X0, X0
 	VBLENDVPS    X1, X0, X3, X0
@@ -9951,166 +9813,166 @@ DATA erf32consts<>+160(SB)/8, $0x3f8000003f800000
 DATA erf32consts<>+168(SB)/8, $0x3f8000003f800000
 DATA erf32consts<>+176(SB)/8, $0x3f8000003f800000
 DATA erf32consts<>+184(SB)/8, $0x3f8000003f800000
-DATA erf32consts<>+192(SB)/8, $0x41b8aa3b41b8aa3b
-DATA erf32consts<>+200(SB)/8, $0x41b8aa3b41b8aa3b
-DATA erf32consts<>+208(SB)/8, $0x41b8aa3b41b8aa3b
-DATA erf32consts<>+216(SB)/8, $0x41b8aa3b41b8aa3b
-DATA erf32consts<>+224(SB)/8, $0x41b8aa3b41b8aa3b
-DATA erf32consts<>+232(SB)/8, $0x41b8aa3b41b8aa3b
-DATA erf32consts<>+240(SB)/8, $0x41b8aa3b41b8aa3b
-DATA erf32consts<>+248(SB)/8, $0x41b8aa3b41b8aa3b
-DATA erf32consts<>+256(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+264(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+272(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+280(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+288(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+296(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+304(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+312(SB)/8, $0x4b4000004b400000
-DATA erf32consts<>+320(SB)/8, $0xb75e8083b75e8083
-DATA erf32consts<>+328(SB)/8, $0xb75e8083b75e8083
-DATA erf32consts<>+336(SB)/8, $0xb75e8083b75e8083
-DATA erf32consts<>+344(SB)/8, $0xb75e8083b75e8083
-DATA erf32consts<>+352(SB)/8, $0xb75e8083b75e8083
-DATA erf32consts<>+360(SB)/8, $0xb75e8083b75e8083
-DATA erf32consts<>+368(SB)/8, $0xb75e8083b75e8083
-DATA erf32consts<>+376(SB)/8, $0xb75e8083b75e8083
-DATA erf32consts<>+384(SB)/8, $0x3d3180003d318000
-DATA erf32consts<>+392(SB)/8, $0x3d3180003d318000
-DATA erf32consts<>+400(SB)/8, $0x3d3180003d318000
-DATA erf32consts<>+408(SB)/8, $0x3d3180003d318000
-DATA erf32consts<>+416(SB)/8, $0x3d3180003d318000
-DATA erf32consts<>+424(SB)/8, $0x3d3180003d318000
-DATA erf32consts<>+432(SB)/8, $0x3d3180003d318000
-DATA erf32consts<>+440(SB)/8, $0x3d3180003d318000
-DATA erf32consts<>+448(SB)/8, $0x3e2aaace3e2aaace
-DATA erf32consts<>+456(SB)/8, $0x3e2aaace3e2aaace
-DATA erf32consts<>+464(SB)/8, $0x3e2aaace3e2aaace
-DATA erf32consts<>+472(SB)/8, $0x3e2aaace3e2aaace
-DATA erf32consts<>+480(SB)/8, $0x3e2aaace3e2aaace
-DATA erf32consts<>+488(SB)/8, $0x3e2aaace3e2aaace
-DATA erf32consts<>+496(SB)/8, $0x3e2aaace3e2aaace
-DATA erf32consts<>+504(SB)/8, $0x3e2aaace3e2aaace
-DATA erf32consts<>+512(SB)/8, $0x3f0001113f000111
-DATA erf32consts<>+520(SB)/8, $0x3f0001113f000111
-DATA erf32consts<>+528(SB)/8, $0x3f0001113f000111
-DATA erf32consts<>+536(SB)/8, $0x3f0001113f000111
-DATA erf32consts<>+544(SB)/8, $0x3f0001113f000111
-DATA erf32consts<>+552(SB)/8, $0x3f0001113f000111
-DATA erf32consts<>+560(SB)/8, $0x3f0001113f000111
-DATA erf32consts<>+568(SB)/8, $0x3f0001113f000111
-DATA erf32consts<>+576(SB)/8, $0x401e0000401e0000
-DATA erf32consts<>+584(SB)/8, $0x401e0000401e0000
-DATA erf32consts<>+592(SB)/8, $0x401e0000401e0000
-DATA erf32consts<>+600(SB)/8, $0x401e0000401e0000
-DATA erf32consts<>+608(SB)/8, $0x401e0000401e0000
-DATA erf32consts<>+616(SB)/8, $0x401e0000401e0000
-DATA erf32consts<>+624(SB)/8, $0x401e0000401e0000
-DATA erf32consts<>+632(SB)/8, $0x401e0000401e0000
-DATA erf32consts<>+640(SB)/8, $0xb4e7149cb4e7149c
-DATA erf32consts<>+648(SB)/8, $0xb4e7149cb4e7149c
-DATA erf32consts<>+656(SB)/8, $0xb4e7149cb4e7149c
-DATA erf32consts<>+664(SB)/8, $0xb4e7149cb4e7149c
-DATA erf32consts<>+672(SB)/8, $0xb4e7149cb4e7149c
-DATA erf32consts<>+680(SB)/8, $0xb4e7149cb4e7149c
-DATA erf32consts<>+688(SB)/8, $0xb4e7149cb4e7149c
-DATA erf32consts<>+696(SB)/8, $0xb4e7149cb4e7149c
-DATA erf32consts<>+704(SB)/8, $0x35f069d535f069d5
-DATA erf32consts<>+712(SB)/8, $0x35f069d535f069d5
-DATA erf32consts<>+720(SB)/8, $0x35f069d535f069d5
-DATA erf32consts<>+728(SB)/8, $0x35f069d535f069d5
-DATA erf32consts<>+736(SB)/8, $0x35f069d535f069d5
-DATA erf32consts<>+744(SB)/8, $0x35f069d535f069d5
-DATA erf32consts<>+752(SB)/8, $0x35f069d535f069d5
-DATA erf32consts<>+760(SB)/8, $0x35f069d535f069d5
-DATA erf32consts<>+768(SB)/8, $0xb68f93a0b68f93a0
-DATA erf32consts<>+776(SB)/8, $0xb68f93a0b68f93a0
-DATA erf32consts<>+784(SB)/8, $0xb68f93a0b68f93a0
-DATA erf32consts<>+792(SB)/8, $0xb68f93a0b68f93a0
-DATA erf32consts<>+800(SB)/8, $0xb68f93a0b68f93a0
-DATA erf32consts<>+808(SB)/8, $0xb68f93a0b68f93a0
-DATA erf32consts<>+816(SB)/8, $0xb68f93a0b68f93a0
-DATA erf32consts<>+824(SB)/8, $0xb68f93a0b68f93a0
-DATA erf32consts<>+832(SB)/8, $0x37830e1337830e13
-DATA erf32consts<>+840(SB)/8, $0x37830e1337830e13
-DATA erf32consts<>+848(SB)/8, $0x37830e1337830e13
-DATA erf32consts<>+856(SB)/8, $0x37830e1337830e13
-DATA erf32consts<>+864(SB)/8, $0x37830e1337830e13
-DATA erf32consts<>+872(SB)/8, $0x37830e1337830e13
-DATA erf32consts<>+880(SB)/8, $0x37830e1337830e13
-DATA erf32consts<>+888(SB)/8, $0x37830e1337830e13
-DATA erf32consts<>+896(SB)/8, $0xb884a8a0b884a8a0
-DATA erf32consts<>+904(SB)/8, $0xb884a8a0b884a8a0
-DATA erf32consts<>+912(SB)/8, $0xb884a8a0b884a8a0
-DATA erf32consts<>+920(SB)/8, $0xb884a8a0b884a8a0
-DATA erf32consts<>+928(SB)/8, $0xb884a8a0b884a8a0
-DATA erf32consts<>+936(SB)/8, $0xb884a8a0b884a8a0
-DATA erf32consts<>+944(SB)/8, $0xb884a8a0b884a8a0
-DATA erf32consts<>+952(SB)/8, $0xb884a8a0b884a8a0
-DATA erf32consts<>+960(SB)/8, $0x396d218a396d218a
-DATA erf32consts<>+968(SB)/8, $0x396d218a396d218a
-DATA erf32consts<>+976(SB)/8, $0x396d218a396d218a
-DATA erf32consts<>+984(SB)/8, $0x396d218a396d218a
-DATA erf32consts<>+992(SB)/8, $0x396d218a396d218a
-DATA erf32consts<>+1000(SB)/8, $0x396d218a396d218a
-DATA erf32consts<>+1008(SB)/8, $0x396d218a396d218a
-DATA erf32consts<>+1016(SB)/8, $0x396d218a396d218a
-DATA erf32consts<>+1024(SB)/8, $0xba4afd8bba4afd8b
-DATA erf32consts<>+1032(SB)/8, $0xba4afd8bba4afd8b
-DATA erf32consts<>+1040(SB)/8, $0xba4afd8bba4afd8b
-DATA erf32consts<>+1048(SB)/8, $0xba4afd8bba4afd8b
-DATA erf32consts<>+1056(SB)/8, $0xba4afd8bba4afd8b
-DATA erf32consts<>+1064(SB)/8, $0xba4afd8bba4afd8b
-DATA erf32consts<>+1072(SB)/8, $0xba4afd8bba4afd8b
-DATA erf32consts<>+1080(SB)/8, $0xba4afd8bba4afd8b
-DATA erf32consts<>+1088(SB)/8, $0x3b2956ad3b2956ad
-DATA erf32consts<>+1096(SB)/8, $0x3b2956ad3b2956ad
-DATA erf32consts<>+1104(SB)/8, $0x3b2956ad3b2956ad
-DATA erf32consts<>+1112(SB)/8, $0x3b2956ad3b2956ad
-DATA erf32consts<>+1120(SB)/8, $0x3b2956ad3b2956ad
-DATA erf32consts<>+1128(SB)/8, $0x3b2956ad3b2956ad
-DATA erf32consts<>+1136(SB)/8, $0x3b2956ad3b2956ad
-DATA erf32consts<>+1144(SB)/8, $0x3b2956ad3b2956ad
-DATA erf32consts<>+1152(SB)/8, $0xbc0844f1bc0844f1
-DATA erf32consts<>+1160(SB)/8, $0xbc0844f1bc0844f1
-DATA erf32consts<>+1168(SB)/8, $0xbc0844f1bc0844f1
-DATA erf32consts<>+1176(SB)/8, $0xbc0844f1bc0844f1
-DATA erf32consts<>+1184(SB)/8, $0xbc0844f1bc0844f1
-DATA erf32consts<>+1192(SB)/8, $0xbc0844f1bc0844f1
-DATA erf32consts<>+1200(SB)/8, $0xbc0844f1bc0844f1
-DATA erf32consts<>+1208(SB)/8, $0xbc0844f1bc0844f1
-DATA erf32consts<>+1216(SB)/8, $0x3cd28f163cd28f16
-DATA erf32consts<>+1224(SB)/8, $0x3cd28f163cd28f16
-DATA erf32consts<>+1232(SB)/8, $0x3cd28f163cd28f16
-DATA erf32consts<>+1240(SB)/8, $0x3cd28f163cd28f16
-DATA erf32consts<>+1248(SB)/8, $0x3cd28f163cd28f16
-DATA erf32consts<>+1256(SB)/8, $0x3cd28f163cd28f16
-DATA erf32consts<>+1264(SB)/8, $0x3cd28f163cd28f16
-DATA erf32consts<>+1272(SB)/8, $0x3cd28f163cd28f16
-DATA erf32consts<>+1280(SB)/8, $0xbd9b810bbd9b810b
-DATA erf32consts<>+1288(SB)/8, $0xbd9b810bbd9b810b
-DATA erf32consts<>+1296(SB)/8, $0xbd9b810bbd9b810b
-DATA erf32consts<>+1304(SB)/8, $0xbd9b810bbd9b810b
-DATA erf32consts<>+1312(SB)/8, $0xbd9b810bbd9b810b
-DATA erf32consts<>+1320(SB)/8, $0xbd9b810bbd9b810b
-DATA erf32consts<>+1328(SB)/8, $0xbd9b810bbd9b810b
-DATA erf32consts<>+1336(SB)/8, $0xbd9b810bbd9b810b
-DATA erf32consts<>+1344(SB)/8, $0x3e5a45203e5a4520
-DATA erf32consts<>+1352(SB)/8, $0x3e5a45203e5a4520
-DATA erf32consts<>+1360(SB)/8, $0x3e5a45203e5a4520
-DATA erf32consts<>+1368(SB)/8, $0x3e5a45203e5a4520
-DATA erf32consts<>+1376(SB)/8, $0x3e5a45203e5a4520
-DATA erf32consts<>+1384(SB)/8, $0x3e5a45203e5a4520
-DATA erf32consts<>+1392(SB)/8, $0x3e5a45203e5a4520
-DATA erf32consts<>+1400(SB)/8, $0x3e5a45203e5a4520
-DATA erf32consts<>+1408(SB)/8, $0x407c0000407c0000
-DATA erf32consts<>+1416(SB)/8, $0x407c0000407c0000
-DATA erf32consts<>+1424(SB)/8, $0x407c0000407c0000
-DATA erf32consts<>+1432(SB)/8, $0x407c0000407c0000
-DATA erf32consts<>+1440(SB)/8, $0x407c0000407c0000
-DATA erf32consts<>+1448(SB)/8, $0x407c0000407c0000
-DATA erf32consts<>+1456(SB)/8, $0x407c0000407c0000
-DATA erf32consts<>+1464(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+192(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+200(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+208(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+216(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+224(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+232(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+240(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+248(SB)/8, $0x407c0000407c0000
+DATA erf32consts<>+256(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+264(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+272(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+280(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+288(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+296(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+304(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+312(SB)/8, $0x41b8aa3b41b8aa3b
+DATA erf32consts<>+320(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+328(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+336(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+344(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+352(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+360(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+368(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+376(SB)/8, $0x4b4000004b400000
+DATA erf32consts<>+384(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+392(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+400(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+408(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+416(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+424(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+432(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+440(SB)/8, $0xb75e8083b75e8083
+DATA erf32consts<>+448(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+456(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+464(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+472(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+480(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+488(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+496(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+504(SB)/8, $0x3d3180003d318000
+DATA erf32consts<>+512(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+520(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+528(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+536(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+544(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+552(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+560(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+568(SB)/8, $0x3e2aaace3e2aaace
+DATA erf32consts<>+576(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+584(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+592(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+600(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+608(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+616(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+624(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+632(SB)/8, $0x3f0001113f000111
+DATA erf32consts<>+640(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+648(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+656(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+664(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+672(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+680(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+688(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+696(SB)/8, $0x401e0000401e0000
+DATA erf32consts<>+704(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+712(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+720(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+728(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+736(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+744(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+752(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+760(SB)/8, $0xb4e7149cb4e7149c
+DATA erf32consts<>+768(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+776(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+784(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+792(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+800(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+808(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+816(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+824(SB)/8, $0x35f069d535f069d5
+DATA erf32consts<>+832(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+840(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+848(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+856(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+864(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+872(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+880(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+888(SB)/8, $0xb68f93a0b68f93a0
+DATA erf32consts<>+896(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+904(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+912(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+920(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+928(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+936(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+944(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+952(SB)/8, $0x37830e1337830e13
+DATA erf32consts<>+960(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+968(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+976(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+984(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+992(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+1000(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+1008(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+1016(SB)/8, $0xb884a8a0b884a8a0
+DATA erf32consts<>+1024(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1032(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1040(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1048(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1056(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1064(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1072(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1080(SB)/8, $0x396d218a396d218a
+DATA erf32consts<>+1088(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1096(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1104(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1112(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1120(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1128(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1136(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1144(SB)/8, $0xba4afd8bba4afd8b
+DATA erf32consts<>+1152(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1160(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1168(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1176(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1184(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1192(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1200(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1208(SB)/8, $0x3b2956ad3b2956ad
+DATA erf32consts<>+1216(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1224(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1232(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1240(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1248(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1256(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1264(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1272(SB)/8, $0xbc0844f1bc0844f1
+DATA erf32consts<>+1280(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1288(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1296(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1304(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1312(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1320(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1328(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1336(SB)/8, $0x3cd28f163cd28f16
+DATA erf32consts<>+1344(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1352(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1360(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1368(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1376(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1384(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1392(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1400(SB)/8, $0xbd9b810bbd9b810b
+DATA erf32consts<>+1408(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1416(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1424(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1432(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1440(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1448(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1456(SB)/8, $0x3e5a45203e5a4520
+DATA erf32consts<>+1464(SB)/8, $0x3e5a45203e5a4520
 DATA erf32consts<>+1472(SB)/8, $0x38a4b51938a4b519
 DATA erf32consts<>+1480(SB)/8, $0x38a4b51938a4b519
 DATA erf32consts<>+1488(SB)/8, $0x38a4b51938a4b519
@@ -21926,133 +21788,134 @@ erfVF64AVX2_loop1:
 	JB           erfVF64AVX2_after1
 	VMOVUPD      (SI)(R8*8), Y0
 	VPAND        erf64consts<>+64(SB), Y0, Y0
-	VMULPD       Y0, Y0, Y1
-	VMOVUPS      erf64consts<>+128(SB), Y2
-	VDIVPD       Y1, Y2, Y2
-	VCMPPD       $0x1e, erf64consts<>+192(SB), Y0, Y3
-	VMOVUPS      erf64consts<>+320(SB), Y4
-	VBLENDVPD    Y3, erf64consts<>+256(SB), Y4, Y4
-	VMOVUPS      erf64consts<>+448(SB), Y5
-	VBLENDVPD    Y3, erf64consts<>+384(SB), Y5, Y5
-	VFMADD231PD  Y2, Y4, Y5
-	VMOVUPS      erf64consts<>+576(SB), Y4
-	VBLENDVPD    Y3, erf64consts<>+512(SB), Y4, Y4
-	VFMADD231PD  Y2, Y5, Y4
-	VMOVUPS      erf64consts<>+704(SB), Y5
-	VBLENDVPD    Y3, erf64consts<>+640(SB), Y5, Y5
-	VFMADD231PD  Y2, Y4, Y5
-	VMOVUPS      erf64consts<>+832(SB), Y4
-	VBLENDVPD    Y3, erf64consts<>+768(SB), Y4, Y4
-	VFMADD231PD  Y2, Y5, Y4
-	VMOVUPS      erf64consts<>+960(SB), Y5
-	VBLENDVPD    Y3, erf64consts<>+896(SB), Y5, Y5
-	VFMADD231PD  Y2, Y4, Y5
-	VMOVUPS      erf64consts<>+1088(SB), Y4
-	VBLENDVPD    Y3, erf64consts<>+1024(SB), Y4, Y4
-	VFMADD231PD  Y2, Y5, Y4
-	VMOVUPS      erf64consts<>+1216(SB), Y5
-	VBLENDVPD    Y3, erf64consts<>+1152(SB), Y5, Y5
-	VFMADD231PD  Y2, Y4, Y5
-	VMOVUPS      erf64consts<>+1280(SB), Y4
-	VBLENDVPD    Y3, erf64consts<>+256(SB), Y4, Y4
-	VMOVUPS      erf64consts<>+1408(SB), Y6
-	VBLENDVPD    Y3, erf64consts<>+1344(SB), Y6, Y6
-	VFMADD231PD  Y2, Y4, Y6
-	VMOVUPS      erf64consts<>+1536(SB), Y4
-	VBLENDVPD    Y3, erf64consts<>+1472(SB), Y4, Y4
-	VFMADD231PD  Y2, Y6, Y4
-	VMOVUPS      erf64consts<>+1664(SB), Y6
-	VBLENDVPD    Y3, erf64consts<>+1600(SB), Y6, Y6
-	VFMADD231PD  Y2, Y4, Y6
-	VMOVUPS      erf64consts<>+1792(SB), Y4
-	VBLENDVPD    Y3, erf64consts<>+1728(SB), Y4, Y4
-	VFMADD231PD  Y2, Y6, Y4
-	VMOVUPS      erf64consts<>+1920(SB), Y6
-	VBLENDVPD    Y3, erf64consts<>+1856(SB), Y6, Y6
-	VFMADD231PD  Y2, Y4, Y6
-	VMOVUPS      erf64consts<>+2048(SB), Y4
-	VBLENDVPD    Y3, erf64consts<>+1984(SB), Y4, Y4
-	VFMADD231PD  Y2, Y6, Y4
-	VMOVUPS      erf64consts<>+2176(SB), Y6
-	VBLENDVPD    Y3, erf64consts<>+2112(SB), Y6, Y6
-	VFMADD231PD  Y2, Y4, Y6
-	VMOVUPS      erf64consts<>+128(SB), Y4
-	VBLENDVPD    Y3, erf64consts<>+128(SB), Y4, Y3
-	VFMADD231PD  Y2, Y6, Y3
-	VPAND        erf64consts<>+2240(SB), Y0, Y2
-	VMOVUPD      erf64consts<>+2304(SB), Y4
-	VFNMADD231PD Y2, Y2, Y4
-	VSUBPD       Y0, Y2, Y6
-	VADDPD       Y0, Y2, Y2
-	VDIVPD       Y3, Y5, Y5
-	VFMADD231PD  Y2, Y6, Y5
-	VADDPD       Y5, Y4, Y2
-	VSUBPD       Y2, Y4, Y4
-	VADDPD       Y5, Y4, Y4
-	VMAXPD       erf64consts<>+2368(SB), Y2, Y2
-	VMINPD       erf64consts<>+2432(SB), Y2, Y2
-	VMOVUPD      erf64consts<>+2496(SB), Y3
-	VFMADD213PD  erf64consts<>+2560(SB), Y2, Y3
-	VSUBPD       erf64consts<>+2560(SB), Y3, Y5
-	VFNMADD231PD erf64consts<>+2624(SB), Y5, Y2
-	VMOVUPD      erf64consts<>+2688(SB), Y6
-	VFNMADD213PD Y2, Y5, Y6
-	VSUBPD       Y6, Y2, Y2
-	VFNMADD231PD erf64consts<>+2688(SB), Y5, Y2
-	VADDPD       Y4, Y6, Y5
-	VSUBPD       Y6, Y5, Y7
-	VSUBPD       Y7, Y5, Y8
-	VSUBPD       Y8, Y6, Y6
-	VSUBPD       Y7, Y4, Y4
-	VADDPD       Y4, Y6, Y6
-	VADDPD       Y6, Y2, Y2
-	VMOVUPD      erf64consts<>+2752(SB), Y4
-	VFMADD213PD  erf64consts<>+2816(SB), Y5, Y4
-	VFMADD213PD  erf64consts<>+2880(SB), Y5, Y4
-	VFMADD213PD  erf64consts<>+2944(SB), Y5, Y4
-	VFMADD213PD  erf64consts<>+3008(SB), Y5, Y4
-	VFMADD213PD  erf64consts<>+3072(SB), Y5, Y4
-	VFMADD213PD  erf64consts<>+3136(SB), Y5, Y4
-	VFMADD213PD  erf64consts<>+3200(SB), Y5, Y4
-	VFMADD213PD  erf64consts<>+3264(SB), Y5, Y4
-	VFMADD213PD  erf64consts<>+3328(SB), Y5, Y4
-	VFMADD213PD  erf64consts<>+3392(SB), Y5, Y4
-	VFMADD213PD  erf64consts<>+3456(SB), Y5, Y4
-	VMULPD       Y5, Y5, Y6
-	VFMADD231PD  Y5, Y2, Y2
-	VFMADD231PD  Y6, Y4, Y2
-	VADDPD       erf64consts<>+128(SB), Y5, Y4
-	VMOVUPS      erf64consts<>+128(SB), Y6
-	VSUBPD       Y4, Y6, Y6
-	VADDPD       Y5, Y6, Y6
-	VADDPD       Y2, Y6, Y6
-	VPSUBQ       erf64consts<>+3520(SB), Y3, Y3
-	VPSRLQ       $0x01, Y3, Y2
-	VPSUBQ       erf64consts<>+3584(SB), Y2, Y5
-	VPSLLQ       $0x34, Y5, Y5
-	VPSUBQ       Y2, Y3, Y3
-	VPSUBQ       erf64consts<>+3584(SB), Y3, Y3
-	VPSLLQ       $0x34, Y3, Y3
-	VADDPD       Y6, Y4, Y4
-	VMULPD       Y5, Y4, Y4
-	VMULPD       Y3, Y4, Y4
-	VDIVPD       Y0, Y4, Y4
-	VCMPPD       $0x11, erf64consts<>+3648(SB), Y0, Y2
+	VMINPD       erf64consts<>+192(SB), Y0, Y1
+	VMULPD       Y1, Y1, Y2
 	VMOVUPS      erf64consts<>+128(SB), Y3
-	VSUBPD       Y4, Y3, Y4
+	VDIVPD       Y2, Y3, Y3
+	VCMPPD       $0x1e, erf64consts<>+256(SB), Y1, Y4
+	VMOVUPS      erf64consts<>+384(SB), Y5
+	VBLENDVPD    Y4, erf64consts<>+320(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+512(SB), Y6
+	VBLENDVPD    Y4, erf64consts<>+448(SB), Y6, Y6
+	VFMADD231PD  Y3, Y5, Y6
+	VMOVUPS      erf64consts<>+640(SB), Y5
+	VBLENDVPD    Y4, erf64consts<>+576(SB), Y5, Y5
+	VFMADD231PD  Y3, Y6, Y5
+	VMOVUPS      erf64consts<>+768(SB), Y6
+	VBLENDVPD    Y4, erf64consts<>+704(SB), Y6, Y6
+	VFMADD231PD  Y3, Y5, Y6
+	VMOVUPS      erf64consts<>+896(SB), Y5
+	VBLENDVPD    Y4, erf64consts<>+832(SB), Y5, Y5
+	VFMADD231PD  Y3, Y6, Y5
+	VMOVUPS      erf64consts<>+1024(SB), Y6
+	VBLENDVPD    Y4, erf64consts<>+960(SB), Y6, Y6
+	VFMADD231PD  Y3, Y5, Y6
+	VMOVUPS      erf64consts<>+1152(SB), Y5
+	VBLENDVPD    Y4, erf64consts<>+1088(SB), Y5, Y5
+	VFMADD231PD  Y3, Y6, Y5
+	VMOVUPS      erf64consts<>+1280(SB), Y6
+	VBLENDVPD    Y4, erf64consts<>+1216(SB), Y6, Y6
+	VFMADD231PD  Y3, Y5, Y6
+	VMOVUPS      erf64consts<>+1344(SB), Y5
+	VBLENDVPD    Y4, erf64consts<>+320(SB), Y5, Y5
+	VMOVUPS      erf64consts<>+1472(SB), Y7
+	VBLENDVPD    Y4, erf64consts<>+1408(SB), Y7, Y7
+	VFMADD231PD  Y3, Y5, Y7
+	VMOVUPS      erf64consts<>+1600(SB), Y5
+	VBLENDVPD    Y4, erf64consts<>+1536(SB), Y5, Y5
+	VFMADD231PD  Y3, Y7, Y5
+	VMOVUPS      erf64consts<>+1728(SB), Y7
+	VBLENDVPD    Y4, erf64consts<>+1664(SB), Y7, Y7
+	VFMADD231PD  Y3, Y5, Y7
+	VMOVUPS      erf64consts<>+1856(SB), Y5
+	VBLENDVPD    Y4, erf64consts<>+1792(SB), Y5, Y5
+	VFMADD231PD  Y3, Y7, Y5
+	VMOVUPS      erf64consts<>+1984(SB), Y7
+	VBLENDVPD    Y4, erf64consts<>+1920(SB), Y7, Y7
+	VFMADD231PD  Y3, Y5, Y7
+	VMOVUPS      erf64consts<>+2112(SB), Y5
+	VBLENDVPD    Y4, erf64consts<>+2048(SB), Y5, Y5
+	VFMADD231PD  Y3, Y7, Y5
+	VMOVUPS      erf64consts<>+2240(SB), Y7
+	VBLENDVPD    Y4, erf64consts<>+2176(SB), Y7, Y7
+	VFMADD231PD  Y3, Y5, Y7
+	VMOVUPS      erf64consts<>+128(SB), Y5
+	VBLENDVPD    Y4, erf64consts<>+128(SB), Y5, Y4
+	VFMADD231PD  Y3, Y7, Y4
+	VPAND        erf64consts<>+2304(SB), Y1, Y3
+	VMOVUPD      erf64consts<>+2368(SB), Y5
+	VFNMADD231PD Y3, Y3, Y5
+	VSUBPD       Y1, Y3, Y7
+	VADDPD       Y1, Y3, Y3
+	VDIVPD       Y4, Y6, Y6
+	VFMADD231PD  Y3, Y7, Y6
+	VADDPD       Y6, Y5, Y3
+	VSUBPD       Y3, Y5, Y5
+	VADDPD       Y6, Y5, Y5
+	VMAXPD       erf64consts<>+2432(SB), Y3, Y3
+	VMINPD       erf64consts<>+2496(SB), Y3, Y3
+	VMOVUPD      erf64consts<>+2560(SB), Y4
+	VFMADD213PD  erf64consts<>+2624(SB), Y3, Y4
+	VSUBPD       erf64consts<>+2624(SB), Y4, Y6
+	VFNMADD231PD erf64consts<>+2688(SB), Y6, Y3
+	VMOVUPD      erf64consts<>+2752(SB), Y7
+	VFNMADD213PD Y3, Y6, Y7
+	VSUBPD       Y7, Y3, Y3
+	VFNMADD231PD erf64consts<>+2752(SB), Y6, Y3
+	VADDPD       Y5, Y7, Y6
+	VSUBPD       Y7, Y6, Y8
+	VSUBPD       Y8, Y6, Y9
+	VSUBPD       Y9, Y7, Y7
+	VSUBPD       Y8, Y5, Y5
+	VADDPD       Y5, Y7, Y7
+	VADDPD       Y7, Y3, Y3
+	VMOVUPD      erf64consts<>+2816(SB), Y5
+	VFMADD213PD  erf64consts<>+2880(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+2944(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+3008(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+3072(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+3136(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+3200(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+3264(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+3328(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+3392(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+3456(SB), Y6, Y5
+	VFMADD213PD  erf64consts<>+3520(SB), Y6, Y5
+	VMULPD       Y6, Y6, Y7
+	VFMADD231PD  Y6, Y3, Y3
+	VFMADD231PD  Y7, Y5, Y3
+	VADDPD       erf64consts<>+128(SB), Y6, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y7
+	VSUBPD       Y5, Y7, Y7
+	VADDPD       Y6, Y7, Y7
+	VADDPD       Y3, Y7, Y7
+	VPSUBQ       erf64consts<>+3584(SB), Y4, Y4
+	VPSRLQ       $0x01, Y4, Y3
+	VPSUBQ       erf64consts<>+3648(SB), Y3, Y6
+	VPSLLQ       $0x34, Y6, Y6
+	VPSUBQ       Y3, Y4, Y4
+	VPSUBQ       erf64consts<>+3648(SB), Y4, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VADDPD       Y7, Y5, Y5
+	VMULPD       Y6, Y5, Y5
+	VMULPD       Y4, Y5, Y5
+	VDIVPD       Y1, Y5, Y5
+	VCMPPD       $0x11, erf64consts<>+192(SB), Y0, Y1
 	VMOVUPS      erf64consts<>+128(SB), Y3
-	VBLENDVPD    Y2, Y4, Y3, Y4
-	VCMPPD       $0x11, erf64consts<>+3712(SB), Y0, Y2
-	VPTEST       Y2, Y2
+	VSUBPD       Y5, Y3, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y3
+	VBLENDVPD    Y1, Y5, Y3, Y5
+	VCMPPD       $0x11, erf64consts<>+3712(SB), Y0, Y1
+	VPTEST       Y1, Y1
 	JZ           mathblock519
 	VSUBPD       erf64consts<>+128(SB), Y0, Y3
-	VMOVUPD      erf64consts<>+3776(SB), Y5
-	VFMADD213PD  erf64consts<>+3840(SB), Y3, Y5
-	VFMADD213PD  erf64consts<>+3904(SB), Y3, Y5
-	VFMADD213PD  erf64consts<>+3968(SB), Y3, Y5
-	VFMADD213PD  erf64consts<>+4032(SB), Y3, Y5
-	VFMADD213PD  erf64consts<>+4096(SB), Y3, Y5
-	VFMADD213PD  erf64consts<>+4160(SB), Y3, Y5
+	VMOVUPD      erf64consts<>+3776(SB), Y4
+	VFMADD213PD  erf64consts<>+3840(SB), Y3, Y4
+	VFMADD213PD  erf64consts<>+3904(SB), Y3, Y4
+	VFMADD213PD  erf64consts<>+3968(SB), Y3, Y4
+	VFMADD213PD  erf64consts<>+4032(SB), Y3, Y4
+	VFMADD213PD  erf64consts<>+4096(SB), Y3, Y4
+	VFMADD213PD  erf64consts<>+4160(SB), Y3, Y4
 	VMOVUPD      erf64consts<>+4224(SB), Y6
 	VFMADD213PD  erf64consts<>+4288(SB), Y3, Y6
 	VFMADD213PD  erf64consts<>+4352(SB), Y3, Y6
@@ -22060,38 +21923,38 @@ erfVF64AVX2_loop1:
 	VFMADD213PD  erf64consts<>+4480(SB), Y3, Y6
 	VFMADD213PD  erf64consts<>+4544(SB), Y3, Y6
 	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
-	VDIVPD       Y6, Y5, Y5
-	VADDPD       erf64consts<>+4608(SB), Y5, Y5
-	VBLENDVPD    Y2, Y5, Y4, Y4
+	VDIVPD       Y6, Y4, Y4
+	VADDPD       erf64consts<>+4608(SB), Y4, Y4
+	VBLENDVPD    Y1, Y4, Y5, Y5
 
 mathblock519:
-	VCMPPD      $0x11, erf64consts<>+4672(SB), Y0, Y2
-	VPTEST      Y2, Y2
+	VCMPPD      $0x11, erf64consts<>+4672(SB), Y0, Y1
+	VPTEST      Y1, Y1
 	JZ          mathblock520
 	VMOVUPD     erf64consts<>+4736(SB), Y3
-	VFMADD213PD erf64consts<>+4800(SB), Y1, Y3
-	VFMADD213PD erf64consts<>+4864(SB), Y1, Y3
-	VFMADD213PD erf64consts<>+4928(SB), Y1, Y3
-	VFMADD213PD erf64consts<>+4992(SB), Y1, Y3
-	VMOVUPD     erf64consts<>+5056(SB), Y5
-	VFMADD213PD erf64consts<>+5120(SB), Y1, Y5
-	VFMADD213PD erf64consts<>+5184(SB), Y1, Y5
-	VFMADD213PD erf64consts<>+5248(SB), Y1, Y5
-	VFMADD213PD erf64consts<>+5312(SB), Y1, Y5
-	VFMADD213PD erf64consts<>+128(SB), Y1, Y5
-	VDIVPD      Y5, Y3, Y3
+	VFMADD213PD erf64consts<>+4800(SB), Y2, Y3
+	VFMADD213PD erf64consts<>+4864(SB), Y2, Y3
+	VFMADD213PD erf64consts<>+4928(SB), Y2, Y3
+	VFMADD213PD erf64consts<>+4992(SB), Y2, Y3
+	VMOVUPD     erf64consts<>+5056(SB), Y4
+	VFMADD213PD erf64consts<>+5120(SB), Y2, Y4
+	VFMADD213PD erf64consts<>+5184(SB), Y2, Y4
+	VFMADD213PD erf64consts<>+5248(SB), Y2, Y4
+	VFMADD213PD erf64consts<>+5312(SB), Y2, Y4
+	VFMADD213PD erf64consts<>+128(SB), Y2, Y4
+	VDIVPD      Y4, Y3, Y3
 	VFMADD231PD Y3, Y0, Y0
-	VBLENDVPD   Y2, Y0, Y4, Y4
+	VBLENDVPD   Y1, Y0, Y5, Y5
 
 mathblock520:
 	VMOVUPD   (SI)(R8*8), Y0
 	VPAND     erf64consts<>+0(SB), Y0, Y0
-	VPOR      Y0, Y4, Y4
+	VPOR      Y0, Y5, Y5
 	VMOVUPD   (SI)(R8*8), Y0
 	VCMPPD    $0x03, (SI)(R8*8), Y0, Y0
 	VMOVUPD   (SI)(R8*8), Y1
 	VPOR      erf64consts<>+5376(SB), Y1, Y1
-	VBLENDVPD Y0, Y1, Y4, Y1
+	VBLENDVPD Y0, Y1, Y5, Y1
 	VMOVUPD   Y1, (DX)(R8*8)
 	ADDQ      $0x00000004, R8
 	SUBQ      $0x00000004, R9
@@ -22102,133 +21965,134 @@ erfVF64AVX2_after1:
 	JB           erfVF64AVX2_tail2
 	VMOVUPD      (SI)(R8*8), X0
 	VPAND        erf64consts<>+64(SB), X0, X1
-	VMULPD       X1, X1, X2
-	VMOVUPS      erf64consts<>+128(SB), X3
-	VDIVPD       X2, X3, X3
-	VCMPPD       $0x1e, erf64consts<>+192(SB), X1, X4
-	VMOVUPS      erf64consts<>+320(SB), X5
-	VBLENDVPD    X4, erf64consts<>+256(SB), X5, X5
-	VMOVUPS      erf64consts<>+448(SB), X6
-	VBLENDVPD    X4, erf64consts<>+384(SB), X6, X6
-	VFMADD231PD  X3, X5, X6
-	VMOVUPS      erf64consts<>+576(SB), X5
-	VBLENDVPD    X4, erf64consts<>+512(SB), X5, X5
-	VFMADD231PD  X3, X6, X5
-	VMOVUPS      erf64consts<>+704(SB), X6
-	VBLENDVPD    X4, erf64consts<>+640(SB), X6, X6
-	VFMADD231PD  X3, X5, X6
-	VMOVUPS      erf64consts<>+832(SB), X5
-	VBLENDVPD    X4, erf64consts<>+768(SB), X5, X5
-	VFMADD231PD  X3, X6, X5
-	VMOVUPS      erf64consts<>+960(SB), X6
-	VBLENDVPD    X4, erf64consts<>+896(SB), X6, X6
-	VFMADD231PD  X3, X5, X6
-	VMOVUPS      erf64consts<>+1088(SB), X5
-	VBLENDVPD    X4, erf64consts<>+1024(SB), X5, X5
-	VFMADD231PD  X3, X6, X5
-	VMOVUPS      erf64consts<>+1216(SB), X6
-	VBLENDVPD    X4, erf64consts<>+1152(SB), X6, X6
-	VFMADD231PD  X3, X5, X6
-	VMOVUPS      erf64consts<>+1280(SB), X5
-	VBLENDVPD    X4, erf64consts<>+256(SB), X5, X5
-	VMOVUPS      erf64consts<>+1408(SB), X7
-	VBLENDVPD    X4, erf64consts<>+1344(SB), X7, X7
-	VFMADD231PD  X3, X5, X7
-	VMOVUPS      erf64consts<>+1536(SB), X5
-	VBLENDVPD    X4, erf64consts<>+1472(SB), X5, X5
-	VFMADD231PD  X3, X7, X5
-	VMOVUPS      erf64consts<>+1664(SB), X7
-	VBLENDVPD    X4, erf64consts<>+1600(SB), X7, X7
-	VFMADD231PD  X3, X5, X7
-	VMOVUPS      erf64consts<>+1792(SB), X5
-	VBLENDVPD    X4, erf64consts<>+1728(SB), X5, X5
-	VFMADD231PD  X3, X7, X5
-	VMOVUPS      erf64consts<>+1920(SB), X7
-	VBLENDVPD    X4, erf64consts<>+1856(SB), X7, X7
-	VFMADD231PD  X3, X5, X7
-	VMOVUPS      erf64consts<>+2048(SB), X5
-	VBLENDVPD    X4, erf64consts<>+1984(SB), X5, X5
-	VFMADD231PD  X3, X7, X5
-	VMOVUPS      erf64consts<>+2176(SB), X7
-	VBLENDVPD    X4, erf64consts<>+2112(SB), X7, X7
-	VFMADD231PD  X3, X5, X7
-	VMOVUPS      erf64consts<>+128(SB), X5
-	VBLENDVPD    X4, erf64consts<>+128(SB), X5, X4
-	VFMADD231PD  X3, X7, X4
-	VPAND        erf64consts<>+2240(SB), X1, X3
-	VMOVUPD      erf64consts<>+2304(SB), X5
-	VFNMADD231PD X3, X3, X5
-	VSUBPD       X1, X3, X7
-	VADDPD       X1, X3, X3
-	VDIVPD       X4, X6, X6
-	VFMADD231PD  X3, X7, X6
-	VADDPD       X6, X5, X3
-	VSUBPD       X3, X5, X5
-	VADDPD       X6, X5, X5
-	VMAXPD       erf64consts<>+2368(SB), X3, X3
-	VMINPD       erf64consts<>+2432(SB), X3, X3
-	VMOVUPD      erf64consts<>+2496(SB), X4
-	VFMADD213PD  erf64consts<>+2560(SB), X3, X4
-	VSUBPD       erf64consts<>+2560(SB), X4, X6
-	VFNMADD231PD erf64consts<>+2624(SB), X6, X3
-	VMOVUPD      erf64consts<>+2688(SB), X7
-	VFNMADD213PD X3, X6, X7
-	VSUBPD       X7, X3, X3
-	VFNMADD231PD erf64consts<>+2688(SB), X6, X3
-	VADDPD       X5, X7, X6
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X6, X9
-	VSUBPD       X9, X7, X7
-	VSUBPD       X8, X5, X5
-	VADDPD       X5, X7, X7
-	VADDPD       X7, X3, X3
-	VMOVUPD      erf64consts<>+2752(SB), X5
-	VFMADD213PD  erf64consts<>+2816(SB), X6, X5
-	VFMADD213PD  erf64consts<>+2880(SB), X6, X5
-	VFMADD213PD  erf64consts<>+2944(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3008(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3072(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3136(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3200(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3264(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3328(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3392(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3456(SB), X6, X5
-	VMULPD       X6, X6, X7
-	VFMADD231PD  X6, X3, X3
-	VFMADD231PD  X7, X5, X3
-	VADDPD       erf64consts<>+128(SB), X6, X5
-	VMOVUPS      erf64consts<>+128(SB), X7
-	VSUBPD       X5, X7, X7
-	VADDPD       X6, X7, X7
-	VADDPD       X3, X7, X7
-	VPSUBQ       erf64consts<>+3520(SB), X4, X4
-	VPSRLQ       $0x01, X4, X3
-	VPSUBQ       erf64consts<>+3584(SB), X3, X6
-	VPSLLQ       $0x34, X6, X6
-	VPSUBQ       X3, X4, X4
-	VPSUBQ       erf64consts<>+3584(SB), X4, X4
-	VPSLLQ       $0x34, X4, X4
-	VADDPD       X7, X5, X5
-	VMULPD       X6, X5, X5
-	VMULPD       X4, X5, X5
-	VDIVPD       X1, X5, X5
-	VCMPPD       $0x11, erf64consts<>+3648(SB), X1, X3
+	VMINPD       erf64consts<>+192(SB), X1, X2
+	VMULPD       X2, X2, X3
 	VMOVUPS      erf64consts<>+128(SB), X4
-	VSUBPD       X5, X4, X5
+	VDIVPD       X3, X4, X4
+	VCMPPD       $0x1e, erf64consts<>+256(SB), X2, X5
+	VMOVUPS      erf64consts<>+384(SB), X6
+	VBLENDVPD    X5, erf64consts<>+320(SB), X6, X6
+	VMOVUPS      erf64consts<>+512(SB), X7
+	VBLENDVPD    X5, erf64consts<>+448(SB), X7, X7
+	VFMADD231PD  X4, X6, X7
+	VMOVUPS      erf64consts<>+640(SB), X6
+	VBLENDVPD    X5, erf64consts<>+576(SB), X6, X6
+	VFMADD231PD  X4, X7, X6
+	VMOVUPS      erf64consts<>+768(SB), X7
+	VBLENDVPD    X5, erf64consts<>+704(SB), X7, X7
+	VFMADD231PD  X4, X6, X7
+	VMOVUPS      erf64consts<>+896(SB), X6
+	VBLENDVPD    X5, erf64consts<>+832(SB), X6, X6
+	VFMADD231PD  X4, X7, X6
+	VMOVUPS      erf64consts<>+1024(SB), X7
+	VBLENDVPD    X5, erf64consts<>+960(SB), X7, X7
+	VFMADD231PD  X4, X6, X7
+	VMOVUPS      erf64consts<>+1152(SB), X6
+	VBLENDVPD    X5, erf64consts<>+1088(SB), X6, X6
+	VFMADD231PD  X4, X7, X6
+	VMOVUPS      erf64consts<>+1280(SB), X7
+	VBLENDVPD    X5, erf64consts<>+1216(SB), X7, X7
+	VFMADD231PD  X4, X6, X7
+	VMOVUPS      erf64consts<>+1344(SB), X6
+	VBLENDVPD    X5, erf64consts<>+320(SB), X6, X6
+	VMOVUPS      erf64consts<>+1472(SB), X8
+	VBLENDVPD    X5, erf64consts<>+1408(SB), X8, X8
+	VFMADD231PD  X4, X6, X8
+	VMOVUPS      erf64consts<>+1600(SB), X6
+	VBLENDVPD    X5, erf64consts<>+1536(SB), X6, X6
+	VFMADD231PD  X4, X8, X6
+	VMOVUPS      erf64consts<>+1728(SB), X8
+	VBLENDVPD    X5, erf64consts<>+1664(SB), X8, X8
+	VFMADD231PD  X4, X6, X8
+	VMOVUPS      erf64consts<>+1856(SB), X6
+	VBLENDVPD    X5, erf64consts<>+1792(SB), X6, X6
+	VFMADD231PD  X4, X8, X6
+	VMOVUPS      erf64consts<>+1984(SB), X8
+	VBLENDVPD    X5, erf64consts<>+1920(SB), X8, X8
+	VFMADD231PD  X4, X6, X8
+	VMOVUPS      erf64consts<>+2112(SB), X6
+	VBLENDVPD    X5, erf64consts<>+2048(SB), X6, X6
+	VFMADD231PD  X4, X8, X6
+	VMOVUPS      erf64consts<>+2240(SB), X8
+	VBLENDVPD    X5, erf64consts<>+2176(SB), X8, X8
+	VFMADD231PD  X4, X6, X8
+	VMOVUPS      erf64consts<>+128(SB), X6
+	VBLENDVPD    X5, erf64consts<>+128(SB), X6, X5
+	VFMADD231PD  X4, X8, X5
+	VPAND        erf64consts<>+2304(SB), X2, X4
+	VMOVUPD      erf64consts<>+2368(SB), X6
+	VFNMADD231PD X4, X4, X6
+	VSUBPD       X2, X4, X8
+	VADDPD       X2, X4, X4
+	VDIVPD       X5, X7, X7
+	VFMADD231PD  X4, X8, X7
+	VADDPD       X7, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X7, X6, X6
+	VMAXPD       erf64consts<>+2432(SB), X4, X4
+	VMINPD       erf64consts<>+2496(SB), X4, X4
+	VMOVUPD      erf64consts<>+2560(SB), X5
+	VFMADD213PD  erf64consts<>+2624(SB), X4, X5
+	VSUBPD       erf64consts<>+2624(SB), X5, X7
+	VFNMADD231PD erf64consts<>+2688(SB), X7, X4
+	VMOVUPD      erf64consts<>+2752(SB), X8
+	VFNMADD213PD X4, X7, X8
+	VSUBPD       X8, X4, X4
+	VFNMADD231PD erf64consts<>+2752(SB), X7, X4
+	VADDPD       X6, X8, X7
+	VSUBPD       X8, X7, X9
+	VSUBPD       X9, X7, X10
+	VSUBPD       X10, X8, X8
+	VSUBPD       X9, X6, X6
+	VADDPD       X6, X8, X8
+	VADDPD       X8, X4, X4
+	VMOVUPD      erf64consts<>+2816(SB), X6
+	VFMADD213PD  erf64consts<>+2880(SB), X7, X6
+	VFMADD213PD  erf64consts<>+2944(SB), X7, X6
+	VFMADD213PD  erf64consts<>+3008(SB), X7, X6
+	VFMADD213PD  erf64consts<>+3072(SB), X7, X6
+	VFMADD213PD  erf64consts<>+3136(SB), X7, X6
+	VFMADD213PD  erf64consts<>+3200(SB), X7, X6
+	VFMADD213PD  erf64consts<>+3264(SB), X7, X6
+	VFMADD213PD  erf64consts<>+3328(SB), X7, X6
+	VFMADD213PD  erf64consts<>+3392(SB), X7, X6
+	VFMADD213PD  erf64consts<>+3456(SB), X7, X6
+	VFMADD213PD  erf64consts<>+3520(SB), X7, X6
+	VMULPD       X7, X7, X8
+	VFMADD231PD  X7, X4, X4
+	VFMADD231PD  X8, X6, X4
+	VADDPD       erf64consts<>+128(SB), X7, X6
+	VMOVUPS      erf64consts<>+128(SB), X8
+	VSUBPD       X6, X8, X8
+	VADDPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VPSUBQ       erf64consts<>+3584(SB), X5, X5
+	VPSRLQ       $0x01, X5, X4
+	VPSUBQ       erf64consts<>+3648(SB), X4, X7
+	VPSLLQ       $0x34, X7, X7
+	VPSUBQ       X4, X5, X5
+	VPSUBQ       erf64consts<>+3648(SB), X5, X5
+	VPSLLQ       $0x34, X5, X5
+	VADDPD       X8, X6, X6
+	VMULPD       X7, X6, X6
+	VMULPD       X5, X6, X6
+	VDIVPD       X2, X6, X6
+	VCMPPD       $0x11, erf64consts<>+192(SB), X1, X2
 	VMOVUPS      erf64consts<>+128(SB), X4
-	VBLENDVPD    X3, X5, X4, X5
-	VCMPPD       $0x11, erf64consts<>+3712(SB), X1, X3
-	VPTEST       X3, X3
+	VSUBPD       X6, X4, X6
+	VMOVUPS      erf64consts<>+128(SB), X4
+	VBLENDVPD    X2, X6, X4, X6
+	VCMPPD       $0x11, erf64consts<>+3712(SB), X1, X2
+	VPTEST       X2, X2
 	JZ           mathblock521
 	VSUBPD       erf64consts<>+128(SB), X1, X4
-	VMOVUPD      erf64consts<>+3776(SB), X6
-	VFMADD213PD  erf64consts<>+3840(SB), X4, X6
-	VFMADD213PD  erf64consts<>+3904(SB), X4, X6
-	VFMADD213PD  erf64consts<>+3968(SB), X4, X6
-	VFMADD213PD  erf64consts<>+4032(SB), X4, X6
-	VFMADD213PD  erf64consts<>+4096(SB), X4, X6
-	VFMADD213PD  erf64consts<>+4160(SB), X4, X6
+	VMOVUPD      erf64consts<>+3776(SB), X5
+	VFMADD213PD  erf64consts<>+3840(SB), X4, X5
+	VFMADD213PD  erf64consts<>+3904(SB), X4, X5
+	VFMADD213PD  erf64consts<>+3968(SB), X4, X5
+	VFMADD213PD  erf64consts<>+4032(SB), X4, X5
+	VFMADD213PD  erf64consts<>+4096(SB), X4, X5
+	VFMADD213PD  erf64consts<>+4160(SB), X4, X5
 	VMOVUPD      erf64consts<>+4224(SB), X7
 	VFMADD213PD  erf64consts<>+4288(SB), X4, X7
 	VFMADD213PD  erf64consts<>+4352(SB), X4, X7
@@ -22236,35 +22100,35 @@ erfVF64AVX2_after1:
 	VFMADD213PD  erf64consts<>+4480(SB), X4, X7
 	VFMADD213PD  erf64consts<>+4544(SB), X4, X7
 	VFMADD213PD  erf64consts<>+128(SB), X4, X7
-	VDIVPD       X7, X6, X6
-	VADDPD       erf64consts<>+4608(SB), X6, X6
-	VBLENDVPD    X3, X6, X5, X5
+	VDIVPD       X7, X5, X5
+	VADDPD       erf64consts<>+4608(SB), X5, X5
+	VBLENDVPD    X2, X5, X6, X6
 
 mathblock521:
-	VCMPPD      $0x11, erf64consts<>+4672(SB), X1, X3
-	VPTEST      X3, X3
+	VCMPPD      $0x11, erf64consts<>+4672(SB), X1, X2
+	VPTEST      X2, X2
 	JZ          mathblock522
 	VMOVUPD     erf64consts<>+4736(SB), X4
-	VFMADD213PD erf64consts<>+4800(SB), X2, X4
-	VFMADD213PD erf64consts<>+4864(SB), X2, X4
-	VFMADD213PD erf64consts<>+4928(SB), X2, X4
-	VFMADD213PD erf64consts<>+4992(SB), X2, X4
-	VMOVUPD     erf64consts<>+5056(SB), X6
-	VFMADD213PD erf64consts<>+5120(SB), X2, X6
-	VFMADD213PD erf64consts<>+5184(SB), X2, X6
-	VFMADD213PD erf64consts<>+5248(SB), X2, X6
-	VFMADD213PD erf64consts<>+5312(SB), X2, X6
-	VFMADD213PD erf64consts<>+128(SB), X2, X6
-	VDIVPD      X6, X4, X4
+	VFMADD213PD erf64consts<>+4800(SB), X3, X4
+	VFMADD213PD erf64consts<>+4864(SB), X3, X4
+	VFMADD213PD erf64consts<>+4928(SB), X3, X4
+	VFMADD213PD erf64consts<>+4992(SB), X3, X4
+	VMOVUPD     erf64consts<>+5056(SB), X5
+	VFMADD213PD erf64consts<>+5120(SB), X3, X5
+	VFMADD213PD erf64consts<>+5184(SB), X3, X5
+	VFMADD213PD erf64consts<>+5248(SB), X3, X5
+	VFMADD213PD erf64consts<>+5312(SB), X3, X5
+	VFMADD213PD erf64consts<>+128(SB), X3, X5
+	VDIVPD      X5, X4, X4
 	VFMADD231PD X4, X1, X1
-	VBLENDVPD   X3, X1, X5, X5
+	VBLENDVPD   X2, X1, X6, X6
 
 mathblock522:
 	VPAND     erf64consts<>+0(SB), X0, X1
-	VPOR      X1, X5, X5
+	VPOR      X1, X6, X6
 	VCMPPD    $0x03, X0, X0, X1
 	VPOR      erf64consts<>+5376(SB), X0, X0
-	VBLENDVPD X1, X0, X5, X0
+	VBLENDVPD X1, X0, X6, X0
 	VMOVUPD   X0, (DX)(R8*8)
 	ADDQ      $0x00000002, R8
 	SUBQ      $0x00000002, R9
@@ -22274,133 +22138,134 @@ erfVF64AVX2_tail2:
 	JB           erfVF64AVX2_tail1
 	VMOVQ        (SI)(R8*8), X0
 	VPAND        erf64consts<>+64(SB), X0, X1
-	VMULPD       X1, X1, X2
-	VMOVUPS      erf64consts<>+128(SB), X3
-	VDIVPD       X2, X3, X3
-	VCMPPD       $0x1e, erf64consts<>+192(SB), X1, X4
-	VMOVUPS      erf64consts<>+320(SB), X5
-	VBLENDVPD    X4, erf64consts<>+256(SB), X5, X5
-	VMOVUPS      erf64consts<>+448(SB), X6
-	VBLENDVPD    X4, erf64consts<>+384(SB), X6, X6
-	VFMADD231PD  X3, X5, X6
-	VMOVUPS      erf64consts<>+576(SB), X5
-	VBLENDVPD    X4, erf64consts<>+512(SB), X5, X5
-	VFMADD231PD  X3, X6, X5
-	VMOVUPS      erf64consts<>+704(SB), X6
-	VBLENDVPD    X4, erf64consts<>+640(SB), X6, X6
-	VFMADD231PD  X3, X5, X6
-	VMOVUPS      erf64consts<>+832(SB), X5
-	VBLENDVPD    X4, erf64consts<>+768(SB), X5, X5
-	VFMADD231PD  X3, X6, X5
-	VMOVUPS      erf64consts<>+960(SB), X6
-	VBLENDVPD    X4, erf64consts<>+896(SB), X6, X6
-	VFMADD231PD  X3, X5, X6
-	VMOVUPS      erf64consts<>+1088(SB), X5
-	VBLENDVPD    X4, erf64consts<>+1024(SB), X5, X5
-	VFMADD231PD  X3, X6, X5
-	VMOVUPS      erf64consts<>+1216(SB), X6
-	VBLENDVPD    X4, erf64consts<>+1152(SB), X6, X6
-	VFMADD231PD  X3, X5, X6
-	VMOVUPS      erf64consts<>+1280(SB), X5
-	VBLENDVPD    X4, erf64consts<>+256(SB), X5, X5
-	VMOVUPS      erf64consts<>+1408(SB), X7
-	VBLENDVPD    X4, erf64consts<>+1344(SB), X7, X7
-	VFMADD231PD  X3, X5, X7
-	VMOVUPS      erf64consts<>+1536(SB), X5
-	VBLENDVPD    X4, erf64consts<>+1472(SB), X5, X5
-	VFMADD231PD  X3, X7, X5
-	VMOVUPS      erf64consts<>+1664(SB), X7
-	VBLENDVPD    X4, erf64consts<>+1600(SB), X7, X7
-	VFMADD231PD  X3, X5, X7
-	VMOVUPS      erf64consts<>+1792(SB), X5
-	VBLENDVPD    X4, erf64consts<>+1728(SB), X5, X5
-	VFMADD231PD  X3, X7, X5
-	VMOVUPS      erf64consts<>+1920(SB), X7
-	VBLENDVPD    X4, erf64consts<>+1856(SB), X7, X7
-	VFMADD231PD  X3, X5, X7
-	VMOVUPS      erf64consts<>+2048(SB), X5
-	VBLENDVPD    X4, erf64consts<>+1984(SB), X5, X5
-	VFMADD231PD  X3, X7, X5
-	VMOVUPS      erf64consts<>+2176(SB), X7
-	VBLENDVPD    X4, erf64consts<>+2112(SB), X7, X7
-	VFMADD231PD  X3, X5, X7
-	VMOVUPS      erf64consts<>+128(SB), X5
-	VBLENDVPD    X4, erf64consts<>+128(SB), X5, X4
-	VFMADD231PD  X3, X7, X4
-	VPAND        erf64consts<>+2240(SB), X1, X3
-	VMOVUPD      erf64consts<>+2304(SB), X5
-	VFNMADD231PD X3, X3, X5
-	VSUBPD       X1, X3, X7
-	VADDPD       X1, X3, X3
-	VDIVPD       X4, X6, X6
-	VFMADD231PD  X3, X7, X6
-	VADDPD       X6, X5, X3
-	VSUBPD       X3, X5, X5
-	VADDPD       X6, X5, X5
-	VMAXPD       erf64consts<>+2368(SB), X3, X3
-	VMINPD       erf64consts<>+2432(SB), X3, X3
-	VMOVUPD      erf64consts<>+2496(SB), X4
-	VFMADD213PD  erf64consts<>+2560(SB), X3, X4
-	VSUBPD       erf64consts<>+2560(SB), X4, X6
-	VFNMADD231PD erf64consts<>+2624(SB), X6, X3
-	VMOVUPD      erf64consts<>+2688(SB), X7
-	VFNMADD213PD X3, X6, X7
-	VSUBPD       X7, X3, X3
-	VFNMADD231PD erf64consts<>+2688(SB), X6, X3
-	VADDPD       X5, X7, X6
-	VSUBPD       X7, X6, X8
-	VSUBPD       X8, X6, X9
-	VSUBPD       X9, X7, X7
-	VSUBPD       X8, X5, X5
-	VADDPD       X5, X7, X7
-	VADDPD       X7, X3, X3
-	VMOVUPD      erf64consts<>+2752(SB), X5
-	VFMADD213PD  erf64consts<>+2816(SB), X6, X5
-	VFMADD213PD  erf64consts<>+2880(SB), X6, X5
-	VFMADD213PD  erf64consts<>+2944(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3008(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3072(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3136(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3200(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3264(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3328(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3392(SB), X6, X5
-	VFMADD213PD  erf64consts<>+3456(SB), X6, X5
-	VMULPD       X6, X6, X7
-	VFMADD231PD  X6, X3, X3
-	VFMADD231PD  X7, X5, X3
-	VADDPD       erf64consts<>+128(SB), X6, X5
-	VMOVUPS      erf64consts<>+128(SB), X7
-	VSUBPD       X5, X7, X7
-	VADDPD       X6, X7, X7
-	VADDPD       X3, X7, X7
-	VPSUBQ       erf64consts<>+3520(SB), X4, X4
-	VPSRLQ       $0x01, X4, X3
-	VPSUBQ       erf64consts<>+3584(SB), X3, X6
-	VPSLLQ       $0x34, X6, X6
-	VPSUBQ       X3, X4, X4
-	VPSUBQ       erf64consts<>+3584(SB), X4, X4
-	VPSLLQ       $0x34, X4, X4
-	VADDPD       X7, X5, X5
-	VMULPD       X6, X5, X5
-	VMULPD       X4, X5, X5
-	VDIVPD       X1, X5, X5
-	VCMPPD       $0x11, erf64consts<>+3648(SB), X1, X3
+	VMINPD       erf64consts<>+192(SB), X1, X2
+	VMULPD       X2, X2, X3
 	VMOVUPS      erf64consts<>+128(SB), X4
-	VSUBPD       X5, X4, X5
+	VDIVPD       X3, X4, X4
+	VCMPPD       $0x1e, erf64consts<>+256(SB), X2, X5
+	VMOVUPS      erf64consts<>+384(SB), X6
+	VBLENDVPD    X5, erf64consts<>+320(SB), X6, X6
+	VMOVUPS      erf64consts<>+512(SB), X7
+	VBLENDVPD    X5, erf64consts<>+448(SB), X7, X7
+	VFMADD231PD  X4, X6, X7
+	VMOVUPS      erf64consts<>+640(SB), X6
+	VBLENDVPD    X5, erf64consts<>+576(SB), X6, X6
+	VFMADD231PD  X4, X7, X6
+	VMOVUPS      erf64consts<>+768(SB), X7
+	VBLENDVPD    X5, erf64consts<>+704(SB), X7, X7
+	VFMADD231PD  X4, X6, X7
+	VMOVUPS      erf64consts<>+896(SB), X6
+	VBLENDVPD    X5, erf64consts<>+832(SB), X6, X6
+	VFMADD231PD  X4, X7, X6
+	VMOVUPS      erf64consts<>+1024(SB), X7
+	VBLENDVPD    X5, erf64consts<>+960(SB), X7, X7
+	VFMADD231PD  X4, X6, X7
+	VMOVUPS      erf64consts<>+1152(SB), X6
+	VBLENDVPD    X5, erf64consts<>+1088(SB), X6, X6
+	VFMADD231PD  X4, X7, X6
+	VMOVUPS      erf64consts<>+1280(SB), X7
+	VBLENDVPD    X5, erf64consts<>+1216(SB), X7, X7
+	VFMADD231PD  X4, X6, X7
+	VMOVUPS      erf64consts<>+1344(SB), X6
+	VBLENDVPD    X5, erf64consts<>+320(SB), X6, X6
+	VMOVUPS      erf64consts<>+1472(SB), X8
+	VBLENDVPD    X5, erf64consts<>+1408(SB), X8, X8
+	VFMADD231PD  X4, X6, X8
+	VMOVUPS      erf64consts<>+1600(SB), X6
+	VBLENDVPD    X5, erf64consts<>+1536(SB), X6, X6
+	VFMADD231PD  X4, X8, X6
+	VMOVUPS      erf64consts<>+1728(SB), X8
+	VBLENDVPD    X5, erf64consts<>+1664(SB), X8, X8
+	VFMADD231PD  X4, X6, X8
+	VMOVUPS      erf64consts<>+1856(SB), X6
+	VBLENDVPD    X5, erf64consts<>+1792(SB), X6, X6
+	VFMADD231PD  X4, X8, X6
+	VMOVUPS      erf64consts<>+1984(SB), X8
+	VBLENDVPD    X5, erf64consts<>+1920(SB), X8, X8
+	VFMADD231PD  X4, X6, X8
+	VMOVUPS      erf64consts<>+2112(SB), X6
+	VBLENDVPD    X5, erf64consts<>+2048(SB), X6, X6
+	VFMADD231PD  X4, X8, X6
+	VMOVUPS      erf64consts<>+2240(SB), X8
+	VBLENDVPD    X5, erf64consts<>+2176(SB), X8, X8
+	VFMADD231PD  X4, X6, X8
+	VMOVUPS      erf64consts<>+128(SB), X6
+	VBLENDVPD    X5, erf64consts<>+128(SB), X6, X5
+	VFMADD231PD  X4, X8, X5
+	VPAND        erf64consts<>+2304(SB), X2, X4
+	VMOVUPD      erf64consts<>+2368(SB), X6
+	VFNMADD231PD X4, X4, X6
+	VSUBPD       X2, X4, X8
+	VADDPD       X2, X4, X4
+	VDIVPD       X5, X7, X7
+	VFMADD231PD  X4, X8, X7
+	VADDPD       X7, X6, X4
+	VSUBPD       X4, X6, X6
+	VADDPD       X7, X6, X6
+	VMAXPD       erf64consts<>+2432(SB), X4, X4
+	VMINPD       erf64consts<>+2496(SB), X4, X4
+	VMOVUPD      erf64consts<>+2560(SB), X5
+	VFMADD213PD  erf64consts<>+2624(SB), X4, X5
+	VSUBPD       erf64consts<>+2624(SB), X5, X7
+	VFNMADD231PD erf64consts<>+2688(SB), X7, X4
+	VMOVUPD      erf64consts<>+2752(SB), X8
+	VFNMADD213PD X4, X7, X8
+	VSUBPD       X8, X4, X4
+	VFNMADD231PD erf64consts<>+2752(SB), X7, X4
+	VADDPD       X6, X8, X7
+	VSUBPD       X8, X7, X9
+	VSUBPD       X9, X7, X10
+	VSUBPD       X10, X8, X8
+	VSUBPD       X9, X6, X6
+	VADDPD       X6, X8, X8
+	VADDPD       X8, X4, X4
+	VMOVUPD      erf64consts<>+2816(SB), X6
+	VFMADD213PD  erf64consts<>+2880(SB), X7, X6
+	VFMADD213PD  erf64consts<>+2944(SB), X7, X6
+	VFMADD213PD  erf64consts<>+3008(SB), X7, X6
+	VFMADD213PD  erf64consts<>+3072(SB), X7, X6
+	VFMADD213PD  erf64consts<>+3136(SB), X7, X6
+	VFMADD213PD  erf64consts<>+3200(SB), X7, X6
+	VFMADD213PD  erf64consts<>+3264(SB), X7, X6
+	VFMADD213PD  erf64consts<>+3328(SB), X7, X6
+	VFMADD213PD  erf64consts<>+3392(SB), X7, X6
+	VFMADD213PD  erf64consts<>+3456(SB), X7, X6
+	VFMADD213PD  erf64consts<>+3520(SB), X7, X6
+	VMULPD       X7, X7, X8
+	VFMADD231PD  X7, X4, X4
+	VFMADD231PD  X8, X6, X4
+	VADDPD       erf64consts<>+128(SB), X7, X6
+	VMOVUPS      erf64consts<>+128(SB), X8
+	VSUBPD       X6, X8, X8
+	VADDPD       X7, X8, X8
+	VADDPD       X4, X8, X8
+	VPSUBQ       erf64consts<>+3584(SB), X5, X5
+	VPSRLQ       $0x01, X5, X4
+	VPSUBQ       erf64consts<>+3648(SB), X4, X7
+	VPSLLQ       $0x34, X7, X7
+	VPSUBQ       X4, X5, X5
+	VPSUBQ       erf64consts<>+3648(SB), X5, X5
+	VPSLLQ       $0x34, X5, X5
+	VADDPD       X8, X6, X6
+	VMULPD       X7, X6, X6
+	VMULPD       X5, X6, X6
+	VDIVPD       X2, X6, X6
+	VCMPPD       $0x11, erf64consts<>+192(SB), X1, X2
 	VMOVUPS      erf64consts<>+128(SB), X4
-	VBLENDVPD    X3, X5, X4, X5
-	VCMPPD       $0x11, erf64consts<>+3712(SB), X1, X3
-	VPTEST       X3, X3
+	VSUBPD       X6, X4, X6
+	VMOVUPS      erf64consts<>+128(SB), X4
+	VBLENDVPD    X2, X6, X4, X6
+	VCMPPD       $0x11, erf64consts<>+3712(SB), X1, X2
+	VPTEST       X2, X2
 	JZ           mathblock523
 	VSUBPD       erf64consts<>+128(SB), X1, X4
-	VMOVUPD      erf64consts<>+3776(SB), X6
-	VFMADD213PD  erf64consts<>+3840(SB), X4, X6
-	VFMADD213PD  erf64consts<>+3904(SB), X4, X6
-	VFMADD213PD  erf64consts<>+3968(SB), X4, X6
-	VFMADD213PD  erf64consts<>+4032(SB), X4, X6
-	VFMADD213PD  erf64consts<>+4096(SB), X4, X6
-	VFMADD213PD  erf64consts<>+4160(SB), X4, X6
+	VMOVUPD      erf64consts<>+3776(SB), X5
+	VFMADD213PD  erf64consts<>+3840(SB), X4, X5
+	VFMADD213PD  erf64consts<>+3904(SB), X4, X5
+	VFMADD213PD  erf64consts<>+3968(SB), X4, X5
+	VFMADD213PD  erf64consts<>+4032(SB), X4, X5
+	VFMADD213PD  erf64consts<>+4096(SB), X4, X5
+	VFMADD213PD  erf64consts<>+4160(SB), X4, X5
 	VMOVUPD      erf64consts<>+4224(SB), X7
 	VFMADD213PD  erf64consts<>+4288(SB), X4, X7
 	VFMADD213PD  erf64consts<>+4352(SB), X4, X7
@@ -22408,35 +22273,35 @@ erfVF64AVX2_tail2:
 	VFMADD213PD  erf64consts<>+4480(SB), X4, X7
 	VFMADD213PD  erf64consts<>+4544(SB), X4, X7
 	VFMADD213PD  erf64consts<>+128(SB), X4, X7
-	VDIVPD       X7, X6, X6
-	VADDPD       erf64consts<>+4608(SB), X6, X6
-	VBLENDVPD    X3, X6, X5, X5
+	VDIVPD       X7, X5, X5
+	VADDPD       erf64consts<>+4608(SB), X5, X5
+	VBLENDVPD    X2, X5, X6, X6
 
 mathblock523:
-	VCMPPD      $0x11, erf64consts<>+4672(SB), X1, X3
-	VPTEST      X3, X3
+	VCMPPD      $0x11, erf64consts<>+4672(SB), X1, X2
+	VPTEST      X2, X2
 	JZ          mathblock524
 	VMOVUPD     erf64consts<>+4736(SB), X4
-	VFMADD213PD erf64consts<>+4800(SB), X2, X4
-	VFMADD213PD erf64consts<>+4864(SB), X2, X4
-	VFMADD213PD erf64consts<>+4928(SB), X2, X4
-	VFMADD213PD erf64consts<>+4992(SB), X2, X4
-	VMOVUPD     erf64consts<>+5056(SB), X6
-	VFMADD213PD erf64consts<>+5120(SB), X2, X6
-	VFMADD213PD erf64consts<>+5184(SB), X2, X6
-	VFMADD213PD erf64consts<>+5248(SB), X2, X6
-	VFMADD213PD erf64consts<>+5312(SB), X2, X6
-	VFMADD213PD erf64consts<>+128(SB), X2, X6
-	VDIVPD      X6, X4, X4
+	VFMADD213PD erf64consts<>+4800(SB), X3, X4
+	VFMADD213PD erf64consts<>+4864(SB), X3, X4
+	VFMADD213PD erf64consts<>+4928(SB), X3, X4
+	VFMADD213PD erf64consts<>+4992(SB), X3, X4
+	VMOVUPD     erf64consts<>+5056(SB), X5
+	VFMADD213PD erf64consts<>+5120(SB), X3, X5
+	VFMADD213PD erf64consts<>+5184(SB), X3, X5
+	VFMADD213PD erf64consts<>+5248(SB), X3, X5
+	VFMADD213PD erf64consts<>+5312(SB), X3, X5
+	VFMADD213PD erf64consts<>+128(SB), X3, X5
+	VDIVPD      X5, X4, X4
 	VFMADD231PD X4, X1, X1
-	VBLENDVPD   X3, X1, X5, X5
+	VBLENDVPD   X2, X1, X6, X6
 
 mathblock524:
 	VPAND     erf64consts<>+0(SB), X0, X1
-	VPOR      X1, X5, X5
+	VPOR      X1, X6, X6
 	VCMPPD    $0x03, X0, X0, X1
 	VPOR      erf64consts<>+5376(SB), X0, X0
-	VBLENDVPD X1, X0, X5, X0
+	VBLENDVPD X1, X0, X6, X0
 	VMOVQ     X0, (DX)(R8*8)
 	ADDQ      $0x00000001, R8
 	SUBQ      $0x00000001, R9
@@ -22475,446 +22340,446 @@ DATA erf64consts<>+160(SB)/8, $0x3ff0000000000000
 DATA erf64consts<>+168(SB)/8, $0x3ff0000000000000
 DATA erf64consts<>+176(SB)/8, $0x3ff0000000000000
 DATA erf64consts<>+184(SB)/8, $0x3ff0000000000000
-DATA erf64consts<>+192(SB)/8, $0x4006db6db6db6db7
-DATA erf64consts<>+200(SB)/8, $0x4006db6db6db6db7
-DATA erf64consts<>+208(SB)/8, $0x4006db6db6db6db7
-DATA erf64consts<>+216(SB)/8, $0x4006db6db6db6db7
-DATA erf64consts<>+224(SB)/8, $0x4006db6db6db6db7
-DATA erf64consts<>+232(SB)/8, $0x4006db6db6db6db7
-DATA erf64consts<>+240(SB)/8, $0x4006db6db6db6db7
-DATA erf64consts<>+248(SB)/8, $0x4006db6db6db6db7
-DATA erf64consts<>+256(SB)/8, $0x0000000000000000
-DATA erf64consts<>+264(SB)/8, $0x0000000000000000
-DATA erf64consts<>+272(SB)/8, $0x0000000000000000
-DATA erf64consts<>+280(SB)/8, $0x0000000000000000
-DATA erf64consts<>+288(SB)/8, $0x0000000000000000
-DATA erf64consts<>+296(SB)/8, $0x0000000000000000
-DATA erf64consts<>+304(SB)/8, $0x0000000000000000
-DATA erf64consts<>+312(SB)/8, $0x0000000000000000
-DATA erf64consts<>+320(SB)/8, $0xc023a0efc69ac25c
-DATA erf64consts<>+328(SB)/8, $0xc023a0efc69ac25c
-DATA erf64consts<>+336(SB)/8, $0xc023a0efc69ac25c
-DATA erf64consts<>+344(SB)/8, $0xc023a0efc69ac25c
-DATA erf64consts<>+352(SB)/8, $0xc023a0efc69ac25c
-DATA erf64consts<>+360(SB)/8, $0xc023a0efc69ac25c
-DATA erf64consts<>+368(SB)/8, $0xc023a0efc69ac25c
-DATA erf64consts<>+376(SB)/8, $0xc023a0efc69ac25c
-DATA erf64consts<>+384(SB)/8, $0xc07e384e9bdc383f
-DATA erf64consts<>+392(SB)/8, $0xc07e384e9bdc383f
-DATA erf64consts<>+400(SB)/8, $0xc07e384e9bdc383f
-DATA erf64consts<>+408(SB)/8, $0xc07e384e9bdc383f
-DATA erf64consts<>+416(SB)/8, $0xc07e384e9bdc383f
-DATA erf64consts<>+424(SB)/8, $0xc07e384e9bdc383f
-DATA erf64consts<>+432(SB)/8, $0xc07e384e9bdc383f
-DATA erf64consts<>+440(SB)/8, $0xc07e384e9bdc383f
-DATA erf64consts<>+448(SB)/8, $0xc054526557e4d2f2
-DATA erf64consts<>+456(SB)/8, $0xc054526557e4d2f2
-DATA erf64consts<>+464(SB)/8, $0xc054526557e4d2f2
-DATA erf64consts<>+472(SB)/8, $0xc054526557e4d2f2
-DATA erf64consts<>+480(SB)/8, $0xc054526557e4d2f2
-DATA erf64consts<>+488(SB)/8, $0xc054526557e4d2f2
-DATA erf64consts<>+496(SB)/8, $0xc054526557e4d2f2
-DATA erf64consts<>+504(SB)/8, $0xc054526557e4d2f2
-DATA erf64consts<>+512(SB)/8, $0xc09004616a2e5992
-DATA erf64consts<>+520(SB)/8, $0xc09004616a2e5992
-DATA erf64consts<>+528(SB)/8, $0xc09004616a2e5992
-DATA erf64consts<>+536(SB)/8, $0xc09004616a2e5992
-DATA erf64consts<>+544(SB)/8, $0xc09004616a2e5992
-DATA erf64consts<>+552(SB)/8, $0xc09004616a2e5992
-DATA erf64consts<>+560(SB)/8, $0xc09004616a2e5992
-DATA erf64consts<>+568(SB)/8, $0xc09004616a2e5992
-DATA erf64consts<>+576(SB)/8, $0xc067135cebccabb2
-DATA erf64consts<>+584(SB)/8, $0xc067135cebccabb2
-DATA erf64consts<>+592(SB)/8, $0xc067135cebccabb2
-DATA erf64consts<>+600(SB)/8, $0xc067135cebccabb2
-DATA erf64consts<>+608(SB)/8, $0xc067135cebccabb2
-DATA erf64consts<>+616(SB)/8, $0xc067135cebccabb2
-DATA erf64consts<>+624(SB)/8, $0xc067135cebccabb2
-DATA erf64consts<>+632(SB)/8, $0xc067135cebccabb2
-DATA erf64consts<>+640(SB)/8, $0xc083ec881375f228
-DATA erf64consts<>+648(SB)/8, $0xc083ec881375f228
-DATA erf64consts<>+656(SB)/8, $0xc083ec881375f228
-DATA erf64consts<>+664(SB)/8, $0xc083ec881375f228
-DATA erf64consts<>+672(SB)/8, $0xc083ec881375f228
-DATA erf64consts<>+680(SB)/8, $0xc083ec881375f228
-DATA erf64consts<>+688(SB)/8, $0xc083ec881375f228
-DATA erf64consts<>+696(SB)/8, $0xc083ec881375f228
-DATA erf64consts<>+704(SB)/8, $0xc0644cb184282266
-DATA erf64consts<>+712(SB)/8, $0xc0644cb184282266
-DATA erf64consts<>+720(SB)/8, $0xc0644cb184282266
-DATA erf64consts<>+728(SB)/8, $0xc0644cb184282266
-DATA erf64consts<>+736(SB)/8, $0xc0644cb184282266
-DATA erf64consts<>+744(SB)/8, $0xc0644cb184282266
-DATA erf64consts<>+752(SB)/8, $0xc0644cb184282266
-DATA erf64consts<>+760(SB)/8, $0xc0644cb184282266
-DATA erf64consts<>+768(SB)/8, $0xc064145d43c5ed98
-DATA erf64consts<>+776(SB)/8, $0xc064145d43c5ed98
-DATA erf64consts<>+784(SB)/8, $0xc064145d43c5ed98
-DATA erf64consts<>+792(SB)/8, $0xc064145d43c5ed98
-DATA erf64consts<>+800(SB)/8, $0xc064145d43c5ed98
-DATA erf64consts<>+808(SB)/8, $0xc064145d43c5ed98
-DATA erf64consts<>+816(SB)/8, $0xc064145d43c5ed98
-DATA erf64consts<>+824(SB)/8, $0xc064145d43c5ed98
-DATA erf64consts<>+832(SB)/8, $0xc04f300ae4cba38d
-DATA erf64consts<>+840(SB)/8, $0xc04f300ae4cba38d
-DATA erf64consts<>+848(SB)/8, $0xc04f300ae4cba38d
-DATA erf64consts<>+856(SB)/8, $0xc04f300ae4cba38d
-DATA erf64consts<>+864(SB)/8, $0xc04f300ae4cba38d
-DATA erf64consts<>+872(SB)/8, $0xc04f300ae4cba38d
-DATA erf64consts<>+880(SB)/8, $0xc04f300ae4cba38d
-DATA erf64consts<>+888(SB)/8, $0xc04f300ae4cba38d
-DATA erf64consts<>+896(SB)/8, $0xc031c209555f995a
-DATA erf64consts<>+904(SB)/8, $0xc031c209555f995a
-DATA erf64consts<>+912(SB)/8, $0xc031c209555f995a
-DATA erf64consts<>+920(SB)/8, $0xc031c209555f995a
-DATA erf64consts<>+928(SB)/8, $0xc031c209555f995a
-DATA erf64consts<>+936(SB)/8, $0xc031c209555f995a
-DATA erf64consts<>+944(SB)/8, $0xc031c209555f995a
-DATA erf64consts<>+952(SB)/8, $0xc031c209555f995a
-DATA erf64consts<>+960(SB)/8, $0xc0251e0441b0e726
-DATA erf64consts<>+968(SB)/8, $0xc0251e0441b0e726
-DATA erf64consts<>+976(SB)/8, $0xc0251e0441b0e726
-DATA erf64consts<>+984(SB)/8, $0xc0251e0441b0e726
-DATA erf64consts<>+992(SB)/8, $0xc0251e0441b0e726
-DATA erf64consts<>+1000(SB)/8, $0xc0251e0441b0e726
-DATA erf64consts<>+1008(SB)/8, $0xc0251e0441b0e726
-DATA erf64consts<>+1016(SB)/8, $0xc0251e0441b0e726
-DATA erf64consts<>+1024(SB)/8, $0xbfe993ba70c285de
-DATA erf64consts<>+1032(SB)/8, $0xbfe993ba70c285de
-DATA erf64consts<>+1040(SB)/8, $0xbfe993ba70c285de
-DATA erf64consts<>+1048(SB)/8, $0xbfe993ba70c285de
-DATA erf64consts<>+1056(SB)/8, $0xbfe993ba70c285de
-DATA erf64consts<>+1064(SB)/8, $0xbfe993ba70c285de
-DATA erf64consts<>+1072(SB)/8, $0xbfe993ba70c285de
-DATA erf64consts<>+1080(SB)/8, $0xbfe993ba70c285de
-DATA erf64consts<>+1088(SB)/8, $0xbfe63416e4ba7360
-DATA erf64consts<>+1096(SB)/8, $0xbfe63416e4ba7360
-DATA erf64consts<>+1104(SB)/8, $0xbfe63416e4ba7360
-DATA erf64consts<>+1112(SB)/8, $0xbfe63416e4ba7360
-DATA erf64consts<>+1120(SB)/8, $0xbfe63416e4ba7360
-DATA erf64consts<>+1128(SB)/8, $0xbfe63416e4ba7360
-DATA erf64consts<>+1136(SB)/8, $0xbfe63416e4ba7360
-DATA erf64consts<>+1144(SB)/8, $0xbfe63416e4ba7360
-DATA erf64consts<>+1152(SB)/8, $0xbf84341239e86f4a
-DATA erf64consts<>+1160(SB)/8, $0xbf84341239e86f4a
-DATA erf64consts<>+1168(SB)/8, $0xbf84341239e86f4a
-DATA erf64consts<>+1176(SB)/8, $0xbf84341239e86f4a
-DATA erf64consts<>+1184(SB)/8, $0xbf84341239e86f4a
-DATA erf64consts<>+1192(SB)/8, $0xbf84341239e86f4a
-DATA erf64consts<>+1200(SB)/8, $0xbf84341239e86f4a
-DATA erf64consts<>+1208(SB)/8, $0xbf84341239e86f4a
-DATA erf64consts<>+1216(SB)/8, $0xbf843412600d6435
-DATA erf64consts<>+1224(SB)/8, $0xbf843412600d6435
-DATA erf64consts<>+1232(SB)/8, $0xbf843412600d6435
-DATA erf64consts<>+1240(SB)/8, $0xbf843412600d6435
-DATA erf64consts<>+1248(SB)/8, $0xbf843412600d6435
-DATA erf64consts<>+1256(SB)/8, $0xbf843412600d6435
-DATA erf64consts<>+1264(SB)/8, $0xbf843412600d6435
-DATA erf64consts<>+1272(SB)/8, $0xbf843412600d6435
-DATA erf64consts<>+1280(SB)/8, $0xbfaeeff2ee749a62
-DATA erf64consts<>+1288(SB)/8, $0xbfaeeff2ee749a62
-DATA erf64consts<>+1296(SB)/8, $0xbfaeeff2ee749a62
-DATA erf64consts<>+1304(SB)/8, $0xbfaeeff2ee749a62
-DATA erf64consts<>+1312(SB)/8, $0xbfaeeff2ee749a62
-DATA erf64consts<>+1320(SB)/8, $0xbfaeeff2ee749a62
-DATA erf64consts<>+1328(SB)/8, $0xbfaeeff2ee749a62
-DATA erf64consts<>+1336(SB)/8, $0xbfaeeff2ee749a62
-DATA erf64consts<>+1344(SB)/8, $0xc03670e242712d62
-DATA erf64consts<>+1352(SB)/8, $0xc03670e242712d62
-DATA erf64consts<>+1360(SB)/8, $0xc03670e242712d62
-DATA erf64consts<>+1368(SB)/8, $0xc03670e242712d62
-DATA erf64consts<>+1376(SB)/8, $0xc03670e242712d62
-DATA erf64consts<>+1384(SB)/8, $0xc03670e242712d62
-DATA erf64consts<>+1392(SB)/8, $0xc03670e242712d62
-DATA erf64consts<>+1400(SB)/8, $0xc03670e242712d62
-DATA erf64consts<>+1408(SB)/8, $0x401a47ef8e484a93
-DATA erf64consts<>+1416(SB)/8, $0x401a47ef8e484a93
-DATA erf64consts<>+1424(SB)/8, $0x401a47ef8e484a93
-DATA erf64consts<>+1432(SB)/8, $0x401a47ef8e484a93
-DATA erf64consts<>+1440(SB)/8, $0x401a47ef8e484a93
-DATA erf64consts<>+1448(SB)/8, $0x401a47ef8e484a93
-DATA erf64consts<>+1456(SB)/8, $0x401a47ef8e484a93
-DATA erf64consts<>+1464(SB)/8, $0x401a47ef8e484a93
-DATA erf64consts<>+1472(SB)/8, $0x407da874e79fe763
-DATA erf64consts<>+1480(SB)/8, $0x407da874e79fe763
-DATA erf64consts<>+1488(SB)/8, $0x407da874e79fe763
-DATA erf64consts<>+1496(SB)/8, $0x407da874e79fe763
-DATA erf64consts<>+1504(SB)/8, $0x407da874e79fe763
-DATA erf64consts<>+1512(SB)/8, $0x407da874e79fe763
-DATA erf64consts<>+1520(SB)/8, $0x407da874e79fe763
-DATA erf64consts<>+1528(SB)/8, $0x407da874e79fe763
-DATA erf64consts<>+1536(SB)/8, $0x405b28a3ee48ae2c
-DATA erf64consts<>+1544(SB)/8, $0x405b28a3ee48ae2c
-DATA erf64consts<>+1552(SB)/8, $0x405b28a3ee48ae2c
-DATA erf64consts<>+1560(SB)/8, $0x405b28a3ee48ae2c
-DATA erf64consts<>+1568(SB)/8, $0x405b28a3ee48ae2c
-DATA erf64consts<>+1576(SB)/8, $0x405b28a3ee48ae2c
-DATA erf64consts<>+1584(SB)/8, $0x405b28a3ee48ae2c
-DATA erf64consts<>+1592(SB)/8, $0x405b28a3ee48ae2c
-DATA erf64consts<>+1600(SB)/8, $0x40a3f219cedf3be6
-DATA erf64consts<>+1608(SB)/8, $0x40a3f219cedf3be6
-DATA erf64consts<>+1616(SB)/8, $0x40a3f219cedf3be6
-DATA erf64consts<>+1624(SB)/8, $0x40a3f219cedf3be6
-DATA erf64consts<>+1632(SB)/8, $0x40a3f219cedf3be6
-DATA erf64consts<>+1640(SB)/8, $0x40a3f219cedf3be6
-DATA erf64consts<>+1648(SB)/8, $0x40a3f219cedf3be6
-DATA erf64consts<>+1656(SB)/8, $0x40a3f219cedf3be6
-DATA erf64consts<>+1664(SB)/8, $0x407ad02157700314
-DATA erf64consts<>+1672(SB)/8, $0x407ad02157700314
-DATA erf64consts<>+1680(SB)/8, $0x407ad02157700314
-DATA erf64consts<>+1688(SB)/8, $0x407ad02157700314
-DATA erf64consts<>+1696(SB)/8, $0x407ad02157700314
-DATA erf64consts<>+1704(SB)/8, $0x407ad02157700314
-DATA erf64consts<>+1712(SB)/8, $0x407ad02157700314
-DATA erf64consts<>+1720(SB)/8, $0x407ad02157700314
-DATA erf64consts<>+1728(SB)/8, $0x40a8ffb7688c246a
-DATA erf64consts<>+1736(SB)/8, $0x40a8ffb7688c246a
-DATA erf64consts<>+1744(SB)/8, $0x40a8ffb7688c246a
-DATA erf64consts<>+1752(SB)/8, $0x40a8ffb7688c246a
-DATA erf64consts<>+1760(SB)/8, $0x40a8ffb7688c246a
-DATA erf64consts<>+1768(SB)/8, $0x40a8ffb7688c246a
-DATA erf64consts<>+1776(SB)/8, $0x40a8ffb7688c246a
-DATA erf64consts<>+1784(SB)/8, $0x40a8ffb7688c246a
-DATA erf64consts<>+1792(SB)/8, $0x40842b1921ec2868
-DATA erf64consts<>+1800(SB)/8, $0x40842b1921ec2868
-DATA erf64consts<>+1808(SB)/8, $0x40842b1921ec2868
-DATA erf64consts<>+1816(SB)/8, $0x40842b1921ec2868
-DATA erf64consts<>+1824(SB)/8, $0x40842b1921ec2868
-DATA erf64consts<>+1832(SB)/8, $0x40842b1921ec2868
-DATA erf64consts<>+1840(SB)/8, $0x40842b1921ec2868
-DATA erf64consts<>+1848(SB)/8, $0x40842b1921ec2868
-DATA erf64consts<>+1856(SB)/8, $0x409802eb189d5118
-DATA erf64consts<>+1864(SB)/8, $0x409802eb189d5118
-DATA erf64consts<>+1872(SB)/8, $0x409802eb189d5118
-DATA erf64consts<>+1880(SB)/8, $0x409802eb189d5118
-DATA erf64consts<>+1888(SB)/8, $0x409802eb189d5118
-DATA erf64consts<>+1896(SB)/8, $0x409802eb189d5118
-DATA erf64consts<>+1904(SB)/8, $0x409802eb189d5118
-DATA erf64consts<>+1912(SB)/8, $0x409802eb189d5118
-DATA erf64consts<>+1920(SB)/8, $0x407b290dd58a1a71
-DATA erf64consts<>+1928(SB)/8, $0x407b290dd58a1a71
-DATA erf64consts<>+1936(SB)/8, $0x407b290dd58a1a71
-DATA erf64consts<>+1944(SB)/8, $0x407b290dd58a1a71
-DATA erf64consts<>+1952(SB)/8, $0x407b290dd58a1a71
-DATA erf64consts<>+1960(SB)/8, $0x407b290dd58a1a71
-DATA erf64consts<>+1968(SB)/8, $0x407b290dd58a1a71
-DATA erf64consts<>+1976(SB)/8, $0x407b290dd58a1a71
-DATA erf64consts<>+1984(SB)/8, $0x40745cae221b9f0a
-DATA erf64consts<>+1992(SB)/8, $0x40745cae221b9f0a
-DATA erf64consts<>+2000(SB)/8, $0x40745cae221b9f0a
-DATA erf64consts<>+2008(SB)/8, $0x40745cae221b9f0a
-DATA erf64consts<>+2016(SB)/8, $0x40745cae221b9f0a
-DATA erf64consts<>+2024(SB)/8, $0x40745cae221b9f0a
-DATA erf64consts<>+2032(SB)/8, $0x40745cae221b9f0a
-DATA erf64consts<>+2040(SB)/8, $0x40745cae221b9f0a
-DATA erf64consts<>+2048(SB)/8, $0x4061350c526ae721
-DATA erf64consts<>+2056(SB)/8, $0x4061350c526ae721
-DATA erf64consts<>+2064(SB)/8, $0x4061350c526ae721
-DATA erf64consts<>+2072(SB)/8, $0x4061350c526ae721
-DATA erf64consts<>+2080(SB)/8, $0x4061350c526ae721
-DATA erf64consts<>+2088(SB)/8, $0x4061350c526ae721
-DATA erf64consts<>+2096(SB)/8, $0x4061350c526ae721
-DATA erf64consts<>+2104(SB)/8, $0x4061350c526ae721
-DATA erf64consts<>+2112(SB)/8, $0x403e568b261d5190
-DATA erf64consts<>+2120(SB)/8, $0x403e568b261d5190
-DATA erf64consts<>+2128(SB)/8, $0x403e568b261d5190
-DATA erf64consts<>+2136(SB)/8, $0x403e568b261d5190
-DATA erf64consts<>+2144(SB)/8, $0x403e568b261d5190
-DATA erf64consts<>+2152(SB)/8, $0x403e568b261d5190
-DATA erf64consts<>+2160(SB)/8, $0x403e568b261d5190
-DATA erf64consts<>+2168(SB)/8, $0x403e568b261d5190
-DATA erf64consts<>+2176(SB)/8, $0x4033a6b9bd707687
-DATA erf64consts<>+2184(SB)/8, $0x4033a6b9bd707687
-DATA erf64consts<>+2192(SB)/8, $0x4033a6b9bd707687
-DATA erf64consts<>+2200(SB)/8, $0x4033a6b9bd707687
-DATA erf64consts<>+2208(SB)/8, $0x4033a6b9bd707687
-DATA erf64consts<>+2216(SB)/8, $0x4033a6b9bd707687
-DATA erf64consts<>+2224(SB)/8, $0x4033a6b9bd707687
-DATA erf64consts<>+2232(SB)/8, $0x4033a6b9bd707687
-DATA erf64consts<>+2240(SB)/8, $0xffffffff00000000
-DATA erf64consts<>+2248(SB)/8, $0xffffffff00000000
-DATA erf64consts<>+2256(SB)/8, $0xffffffff00000000
-DATA erf64consts<>+2264(SB)/8, $0xffffffff00000000
-DATA erf64consts<>+2272(SB)/8, $0xffffffff00000000
-DATA erf64consts<>+2280(SB)/8, $0xffffffff00000000
-DATA erf64consts<>+2288(SB)/8, $0xffffffff00000000
-DATA erf64consts<>+2296(SB)/8, $0xffffffff00000000
-DATA erf64consts<>+2304(SB)/8, $0xbfe2000000000000
-DATA erf64consts<>+2312(SB)/8, $0xbfe2000000000000
-DATA erf64consts<>+2320(SB)/8, $0xbfe2000000000000
-DATA erf64consts<>+2328(SB)/8, $0xbfe2000000000000
-DATA erf64consts<>+2336(SB)/8, $0xbfe2000000000000
-DATA erf64consts<>+2344(SB)/8, $0xbfe2000000000000
-DATA erf64consts<>+2352(SB)/8, $0xbfe2000000000000
-DATA erf64consts<>+2360(SB)/8, $0xbfe2000000000000
-DATA erf64consts<>+2368(SB)/8, $0xc087500000000000
-DATA erf64consts<>+2376(SB)/8, $0xc087500000000000
-DATA erf64consts<>+2384(SB)/8, $0xc087500000000000
-DATA erf64consts<>+2392(SB)/8, $0xc087500000000000
-DATA erf64consts<>+2400(SB)/8, $0xc087500000000000
-DATA erf64consts<>+2408(SB)/8, $0xc087500000000000
-DATA erf64consts<>+2416(SB)/8, $0xc087500000000000
-DATA erf64consts<>+2424(SB)/8, $0xc087500000000000
-DATA erf64consts<>+2432(SB)/8, $0x4086300000000000
-DATA erf64consts<>+2440(SB)/8, $0x4086300000000000
-DATA erf64consts<>+2448(SB)/8, $0x4086300000000000
-DATA erf64consts<>+2456(SB)/8, $0x4086300000000000
-DATA erf64consts<>+2464(SB)/8, $0x4086300000000000
-DATA erf64consts<>+2472(SB)/8, $0x4086300000000000
-DATA erf64consts<>+2480(SB)/8, $0x4086300000000000
-DATA erf64consts<>+2488(SB)/8, $0x4086300000000000
-DATA erf64consts<>+2496(SB)/8, $0x3ff71547652b82fe
-DATA erf64consts<>+2504(SB)/8, $0x3ff71547652b82fe
-DATA erf64consts<>+2512(SB)/8, $0x3ff71547652b82fe
-DATA erf64consts<>+2520(SB)/8, $0x3ff71547652b82fe
-DATA erf64consts<>+2528(SB)/8, $0x3ff71547652b82fe
-DATA erf64consts<>+2536(SB)/8, $0x3ff71547652b82fe
-DATA erf64consts<>+2544(SB)/8, $0x3ff71547652b82fe
-DATA erf64consts<>+2552(SB)/8, $0x3ff71547652b82fe
-DATA erf64consts<>+2560(SB)/8, $0x4338000000000000
-DATA erf64consts<>+2568(SB)/8, $0x4338000000000000
-DATA erf64consts<>+2576(SB)/8, $0x4338000000000000
-DATA erf64consts<>+2584(SB)/8, $0x4338000000000000
-DATA erf64consts<>+2592(SB)/8, $0x4338000000000000
-DATA erf64consts<>+2600(SB)/8, $0x4338000000000000
-DATA erf64consts<>+2608(SB)/8, $0x4338000000000000
-DATA erf64consts<>+2616(SB)/8, $0x4338000000000000
-DATA erf64consts<>+2624(SB)/8, $0x3fe62e42fee00000
-DATA erf64consts<>+2632(SB)/8, $0x3fe62e42fee00000
-DATA erf64consts<>+2640(SB)/8, $0x3fe62e42fee00000
-DATA erf64consts<>+2648(SB)/8, $0x3fe62e42fee00000
-DATA erf64consts<>+2656(SB)/8, $0x3fe62e42fee00000
-DATA erf64consts<>+2664(SB)/8, $0x3fe62e42fee00000
-DATA erf64consts<>+2672(SB)/8, $0x3fe62e42fee00000
-DATA erf64consts<>+2680(SB)/8, $0x3fe62e42fee00000
-DATA erf64consts<>+2688(SB)/8, $0x3dea39ef35793c76
-DATA erf64consts<>+2696(SB)/8, $0x3dea39ef35793c76
-DATA erf64consts<>+2704(SB)/8, $0x3dea39ef35793c76
-DATA erf64consts<>+2712(SB)/8, $0x3dea39ef35793c76
-DATA erf64consts<>+2720(SB)/8, $0x3dea39ef35793c76
-DATA erf64consts<>+2728(SB)/8, $0x3dea39ef35793c76
-DATA erf64consts<>+2736(SB)/8, $0x3dea39ef35793c76
-DATA erf64consts<>+2744(SB)/8, $0x3dea39ef35793c76
-DATA erf64consts<>+2752(SB)/8, $0x3de6124613a86d09
-DATA erf64consts<>+2760(SB)/8, $0x3de6124613a86d09
-DATA erf64consts<>+2768(SB)/8, $0x3de6124613a86d09
-DATA erf64consts<>+2776(SB)/8, $0x3de6124613a86d09
-DATA erf64consts<>+2784(SB)/8, $0x3de6124613a86d09
-DATA erf64consts<>+2792(SB)/8, $0x3de6124613a86d09
-DATA erf64consts<>+2800(SB)/8, $0x3de6124613a86d09
-DATA erf64consts<>+2808(SB)/8, $0x3de6124613a86d09
-DATA erf64consts<>+2816(SB)/8, $0x3e21eed8eff8d898
-DATA erf64consts<>+2824(SB)/8, $0x3e21eed8eff8d898
-DATA erf64consts<>+2832(SB)/8, $0x3e21eed8eff8d898
-DATA erf64consts<>+2840(SB)/8, $0x3e21eed8eff8d898
-DATA erf64consts<>+2848(SB)/8, $0x3e21eed8eff8d898
-DATA erf64consts<>+2856(SB)/8, $0x3e21eed8eff8d898
-DATA erf64consts<>+2864(SB)/8, $0x3e21eed8eff8d898
-DATA erf64consts<>+2872(SB)/8, $0x3e21eed8eff8d898
-DATA erf64consts<>+2880(SB)/8, $0x3e5ae64567f544e4
-DATA erf64consts<>+2888(SB)/8, $0x3e5ae64567f544e4
-DATA erf64consts<>+2896(SB)/8, $0x3e5ae64567f544e4
-DATA erf64consts<>+2904(SB)/8, $0x3e5ae64567f544e4
-DATA erf64consts<>+2912(SB)/8, $0x3e5ae64567f544e4
-DATA erf64consts<>+2920(SB)/8, $0x3e5ae64567f544e4
-DATA erf64consts<>+2928(SB)/8, $0x3e5ae64567f544e4
-DATA erf64consts<>+2936(SB)/8, $0x3e5ae64567f544e4
-DATA erf64consts<>+2944(SB)/8, $0x3e927e4fb7789f5c
-DATA erf64consts<>+2952(SB)/8, $0x3e927e4fb7789f5c
-DATA erf64consts<>+2960(SB)/8, $0x3e927e4fb7789f5c
-DATA erf64consts<>+2968(SB)/8, $0x3e927e4fb7789f5c
-DATA erf64consts<>+2976(SB)/8, $0x3e927e4fb7789f5c
-DATA erf64consts<>+2984(SB)/8, $0x3e927e4fb7789f5c
-DATA erf64consts<>+2992(SB)/8, $0x3e927e4fb7789f5c
-DATA erf64consts<>+3000(SB)/8, $0x3e927e4fb7789f5c
-DATA erf64consts<>+3008(SB)/8, $0x3ec71de3a556c734
-DATA erf64consts<>+3016(SB)/8, $0x3ec71de3a556c734
-DATA erf64consts<>+3024(SB)/8, $0x3ec71de3a556c734
-DATA erf64consts<>+3032(SB)/8, $0x3ec71de3a556c734
-DATA erf64consts<>+3040(SB)/8, $0x3ec71de3a556c734
-DATA erf64consts<>+3048(SB)/8, $0x3ec71de3a556c734
-DATA erf64consts<>+3056(SB)/8, $0x3ec71de3a556c734
-DATA erf64consts<>+3064(SB)/8, $0x3ec71de3a556c734
-DATA erf64consts<>+3072(SB)/8, $0x3efa01a01a01a01a
-DATA erf64consts<>+3080(SB)/8, $0x3efa01a01a01a01a
-DATA erf64consts<>+3088(SB)/8, $0x3efa01a01a01a01a
-DATA erf64consts<>+3096(SB)/8, $0x3efa01a01a01a01a
-DATA erf64consts<>+3104(SB)/8, $0x3efa01a01a01a01a
-DATA erf64consts<>+3112(SB)/8, $0x3efa01a01a01a01a
-DATA erf64consts<>+3120(SB)/8, $0x3efa01a01a01a01a
-DATA erf64consts<>+3128(SB)/8, $0x3efa01a01a01a01a
-DATA erf64consts<>+3136(SB)/8, $0x3f2a01a01a01a01a
-DATA erf64consts<>+3144(SB)/8, $0x3f2a01a01a01a01a
-DATA erf64consts<>+3152(SB)/8, $0x3f2a01a01a01a01a
-DATA erf64consts<>+3160(SB)/8, $0x3f2a01a01a01a01a
-DATA erf64consts<>+3168(SB)/8, $0x3f2a01a01a01a01a
-DATA erf64consts<>+3176(SB)/8, $0x3f2a01a01a01a01a
-DATA erf64consts<>+3184(SB)/8, $0x3f2a01a01a01a01a
-DATA erf64consts<>+3192(SB)/8, $0x3f2a01a01a01a01a
-DATA erf64consts<>+3200(SB)/8, $0x3f56c16c16c16c17
-DATA erf64consts<>+3208(SB)/8, $0x3f56c16c16c16c17
-DATA erf64consts<>+3216(SB)/8, $0x3f56c16c16c16c17
-DATA erf64consts<>+3224(SB)/8, $0x3f56c16c16c16c17
-DATA erf64consts<>+3232(SB)/8, $0x3f56c16c16c16c17
-DATA erf64consts<>+3240(SB)/8, $0x3f56c16c16c16c17
-DATA erf64consts<>+3248(SB)/8, $0x3f56c16c16c16c17
-DATA erf64consts<>+3256(SB)/8, $0x3f56c16c16c16c17
-DATA erf64consts<>+3264(SB)/8, $0x3f81111111111111
-DATA erf64consts<>+3272(SB)/8, $0x3f81111111111111
-DATA erf64consts<>+3280(SB)/8, $0x3f81111111111111
-DATA erf64consts<>+3288(SB)/8, $0x3f81111111111111
-DATA erf64consts<>+3296(SB)/8, $0x3f81111111111111
-DATA erf64consts<>+3304(SB)/8, $0x3f81111111111111
-DATA erf64consts<>+3312(SB)/8, $0x3f81111111111111
-DATA erf64consts<>+3320(SB)/8, $0x3f81111111111111
-DATA erf64consts<>+3328(SB)/8, $0x3fa5555555555555
-DATA erf64consts<>+3336(SB)/8, $0x3fa5555555555555
-DATA erf64consts<>+3344(SB)/8, $0x3fa5555555555555
-DATA erf64consts<>+3352(SB)/8, $0x3fa5555555555555
-DATA erf64consts<>+3360(SB)/8, $0x3fa5555555555555
-DATA erf64consts<>+3368(SB)/8, $0x3fa5555555555555
-DATA erf64consts<>+3376(SB)/8, $0x3fa5555555555555
-DATA erf64consts<>+3384(SB)/8, $0x3fa5555555555555
-DATA erf64consts<>+3392(SB)/8, $0x3fc5555555555555
-DATA erf64consts<>+3400(SB)/8, $0x3fc5555555555555
-DATA erf64consts<>+3408(SB)/8, $0x3fc5555555555555
-DATA erf64consts<>+3416(SB)/8, $0x3fc5555555555555
-DATA erf64consts<>+3424(SB)/8, $0x3fc5555555555555
-DATA erf64consts<>+3432(SB)/8, $0x3fc5555555555555
-DATA erf64consts<>+3440(SB)/8, $0x3fc5555555555555
-DATA erf64consts<>+3448(SB)/8, $0x3fc5555555555555
-DATA erf64consts<>+3456(SB)/8, $0x3fe0000000000000
-DATA erf64consts<>+3464(SB)/8, $0x3fe0000000000000
-DATA erf64consts<>+3472(SB)/8, $0x3fe0000000000000
-DATA erf64consts<>+3480(SB)/8, $0x3fe0000000000000
-DATA erf64consts<>+3488(SB)/8, $0x3fe0000000000000
-DATA erf64consts<>+3496(SB)/8, $0x3fe0000000000000
-DATA erf64consts<>+3504(SB)/8, $0x3fe0000000000000
-DATA erf64consts<>+3512(SB)/8, $0x3fe0000000000000
-DATA erf64consts<>+3520(SB)/8, $0x4337fffffffff800
-DATA erf64consts<>+3528(SB)/8, $0x4337fffffffff800
-DATA erf64consts<>+3536(SB)/8, $0x4337fffffffff800
-DATA erf64consts<>+3544(SB)/8, $0x4337fffffffff800
-DATA erf64consts<>+3552(SB)/8, $0x4337fffffffff800
-DATA erf64consts<>+3560(SB)/8, $0x4337fffffffff800
-DATA erf64consts<>+3568(SB)/8, $0x4337fffffffff800
-DATA erf64consts<>+3576(SB)/8, $0x4337fffffffff800
-DATA erf64consts<>+3584(SB)/8, $0x0000000000000001
-DATA erf64consts<>+3592(SB)/8, $0x0000000000000001
-DATA erf64consts<>+3600(SB)/8, $0x0000000000000001
-DATA erf64consts<>+3608(SB)/8, $0x0000000000000001
-DATA erf64consts<>+3616(SB)/8, $0x0000000000000001
-DATA erf64consts<>+3624(SB)/8, $0x0000000000000001
-DATA erf64consts<>+3632(SB)/8, $0x0000000000000001
-DATA erf64consts<>+3640(SB)/8, $0x0000000000000001
-DATA erf64consts<>+3648(SB)/8, $0x4018000000000000
-DATA erf64consts<>+3656(SB)/8, $0x4018000000000000
-DATA erf64consts<>+3664(SB)/8, $0x4018000000000000
-DATA erf64consts<>+3672(SB)/8, $0x4018000000000000
-DATA erf64consts<>+3680(SB)/8, $0x4018000000000000
-DATA erf64consts<>+3688(SB)/8, $0x4018000000000000
-DATA erf64consts<>+3696(SB)/8, $0x4018000000000000
-DATA erf64consts<>+3704(SB)/8, $0x4018000000000000
+DATA erf64consts<>+192(SB)/8, $0x4018000000000000
+DATA erf64consts<>+200(SB)/8, $0x4018000000000000
+DATA erf64consts<>+208(SB)/8, $0x4018000000000000
+DATA erf64consts<>+216(SB)/8, $0x4018000000000000
+DATA erf64consts<>+224(SB)/8, $0x4018000000000000
+DATA erf64consts<>+232(SB)/8, $0x4018000000000000
+DATA erf64consts<>+240(SB)/8, $0x4018000000000000
+DATA erf64consts<>+248(SB)/8, $0x4018000000000000
+DATA erf64consts<>+256(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+264(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+272(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+280(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+288(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+296(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+304(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+312(SB)/8, $0x4006db6db6db6db7
+DATA erf64consts<>+320(SB)/8, $0x0000000000000000
+DATA erf64consts<>+328(SB)/8, $0x0000000000000000
+DATA erf64consts<>+336(SB)/8, $0x0000000000000000
+DATA erf64consts<>+344(SB)/8, $0x0000000000000000
+DATA erf64consts<>+352(SB)/8, $0x0000000000000000
+DATA erf64consts<>+360(SB)/8, $0x0000000000000000
+DATA erf64consts<>+368(SB)/8, $0x0000000000000000
+DATA erf64consts<>+376(SB)/8, $0x0000000000000000
+DATA erf64consts<>+384(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+392(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+400(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+408(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+416(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+424(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+432(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+440(SB)/8, $0xc023a0efc69ac25c
+DATA erf64consts<>+448(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+456(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+464(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+472(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+480(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+488(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+496(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+504(SB)/8, $0xc07e384e9bdc383f
+DATA erf64consts<>+512(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+520(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+528(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+536(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+544(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+552(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+560(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+568(SB)/8, $0xc054526557e4d2f2
+DATA erf64consts<>+576(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+584(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+592(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+600(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+608(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+616(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+624(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+632(SB)/8, $0xc09004616a2e5992
+DATA erf64consts<>+640(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+648(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+656(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+664(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+672(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+680(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+688(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+696(SB)/8, $0xc067135cebccabb2
+DATA erf64consts<>+704(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+712(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+720(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+728(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+736(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+744(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+752(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+760(SB)/8, $0xc083ec881375f228
+DATA erf64consts<>+768(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+776(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+784(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+792(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+800(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+808(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+816(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+824(SB)/8, $0xc0644cb184282266
+DATA erf64consts<>+832(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+840(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+848(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+856(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+864(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+872(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+880(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+888(SB)/8, $0xc064145d43c5ed98
+DATA erf64consts<>+896(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+904(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+912(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+920(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+928(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+936(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+944(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+952(SB)/8, $0xc04f300ae4cba38d
+DATA erf64consts<>+960(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+968(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+976(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+984(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+992(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+1000(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+1008(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+1016(SB)/8, $0xc031c209555f995a
+DATA erf64consts<>+1024(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+1032(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+1040(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+1048(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+1056(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+1064(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+1072(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+1080(SB)/8, $0xc0251e0441b0e726
+DATA erf64consts<>+1088(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+1096(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+1104(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+1112(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+1120(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+1128(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+1136(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+1144(SB)/8, $0xbfe993ba70c285de
+DATA erf64consts<>+1152(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+1160(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+1168(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+1176(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+1184(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+1192(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+1200(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+1208(SB)/8, $0xbfe63416e4ba7360
+DATA erf64consts<>+1216(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+1224(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+1232(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+1240(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+1248(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+1256(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+1264(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+1272(SB)/8, $0xbf84341239e86f4a
+DATA erf64consts<>+1280(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+1288(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+1296(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+1304(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+1312(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+1320(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+1328(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+1336(SB)/8, $0xbf843412600d6435
+DATA erf64consts<>+1344(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+1352(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+1360(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+1368(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+1376(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+1384(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+1392(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+1400(SB)/8, $0xbfaeeff2ee749a62
+DATA erf64consts<>+1408(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+1416(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+1424(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+1432(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+1440(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+1448(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+1456(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+1464(SB)/8, $0xc03670e242712d62
+DATA erf64consts<>+1472(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+1480(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+1488(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+1496(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+1504(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+1512(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+1520(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+1528(SB)/8, $0x401a47ef8e484a93
+DATA erf64consts<>+1536(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+1544(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+1552(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+1560(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+1568(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+1576(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+1584(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+1592(SB)/8, $0x407da874e79fe763
+DATA erf64consts<>+1600(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+1608(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+1616(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+1624(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+1632(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+1640(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+1648(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+1656(SB)/8, $0x405b28a3ee48ae2c
+DATA erf64consts<>+1664(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+1672(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+1680(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+1688(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+1696(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+1704(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+1712(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+1720(SB)/8, $0x40a3f219cedf3be6
+DATA erf64consts<>+1728(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+1736(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+1744(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+1752(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+1760(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+1768(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+1776(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+1784(SB)/8, $0x407ad02157700314
+DATA erf64consts<>+1792(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+1800(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+1808(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+1816(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+1824(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+1832(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+1840(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+1848(SB)/8, $0x40a8ffb7688c246a
+DATA erf64consts<>+1856(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+1864(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+1872(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+1880(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+1888(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+1896(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+1904(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+1912(SB)/8, $0x40842b1921ec2868
+DATA erf64consts<>+1920(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+1928(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+1936(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+1944(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+1952(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+1960(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+1968(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+1976(SB)/8, $0x409802eb189d5118
+DATA erf64consts<>+1984(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+1992(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+2000(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+2008(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+2016(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+2024(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+2032(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+2040(SB)/8, $0x407b290dd58a1a71
+DATA erf64consts<>+2048(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+2056(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+2064(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+2072(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+2080(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+2088(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+2096(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+2104(SB)/8, $0x40745cae221b9f0a
+DATA erf64consts<>+2112(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+2120(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+2128(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+2136(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+2144(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+2152(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+2160(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+2168(SB)/8, $0x4061350c526ae721
+DATA erf64consts<>+2176(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+2184(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+2192(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+2200(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+2208(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+2216(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+2224(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+2232(SB)/8, $0x403e568b261d5190
+DATA erf64consts<>+2240(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+2248(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+2256(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+2264(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+2272(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+2280(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+2288(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+2296(SB)/8, $0x4033a6b9bd707687
+DATA erf64consts<>+2304(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+2312(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+2320(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+2328(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+2336(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+2344(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+2352(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+2360(SB)/8, $0xffffffff00000000
+DATA erf64consts<>+2368(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+2376(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+2384(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+2392(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+2400(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+2408(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+2416(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+2424(SB)/8, $0xbfe2000000000000
+DATA erf64consts<>+2432(SB)/8, $0xc087500000000000
+DATA erf64consts<>+2440(SB)/8, $0xc087500000000000
+DATA erf64consts<>+2448(SB)/8, $0xc087500000000000
+DATA erf64consts<>+2456(SB)/8, $0xc087500000000000
+DATA erf64consts<>+2464(SB)/8, $0xc087500000000000
+DATA erf64consts<>+2472(SB)/8, $0xc087500000000000
+DATA erf64consts<>+2480(SB)/8, $0xc087500000000000
+DATA erf64consts<>+2488(SB)/8, $0xc087500000000000
+DATA erf64consts<>+2496(SB)/8, $0x4086300000000000
+DATA erf64consts<>+2504(SB)/8, $0x4086300000000000
+DATA erf64consts<>+2512(SB)/8, $0x4086300000000000
+DATA erf64consts<>+2520(SB)/8, $0x4086300000000000
+DATA erf64consts<>+2528(SB)/8, $0x4086300000000000
+DATA erf64consts<>+2536(SB)/8, $0x4086300000000000
+DATA erf64consts<>+2544(SB)/8, $0x4086300000000000
+DATA erf64consts<>+2552(SB)/8, $0x4086300000000000
+DATA erf64consts<>+2560(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+2568(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+2576(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+2584(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+2592(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+2600(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+2608(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+2616(SB)/8, $0x3ff71547652b82fe
+DATA erf64consts<>+2624(SB)/8, $0x4338000000000000
+DATA erf64consts<>+2632(SB)/8, $0x4338000000000000
+DATA erf64consts<>+2640(SB)/8, $0x4338000000000000
+DATA erf64consts<>+2648(SB)/8, $0x4338000000000000
+DATA erf64consts<>+2656(SB)/8, $0x4338000000000000
+DATA erf64consts<>+2664(SB)/8, $0x4338000000000000
+DATA erf64consts<>+2672(SB)/8, $0x4338000000000000
+DATA erf64consts<>+2680(SB)/8, $0x4338000000000000
+DATA erf64consts<>+2688(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+2696(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+2704(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+2712(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+2720(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+2728(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+2736(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+2744(SB)/8, $0x3fe62e42fee00000
+DATA erf64consts<>+2752(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+2760(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+2768(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+2776(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+2784(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+2792(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+2800(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+2808(SB)/8, $0x3dea39ef35793c76
+DATA erf64consts<>+2816(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+2824(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+2832(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+2840(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+2848(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+2856(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+2864(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+2872(SB)/8, $0x3de6124613a86d09
+DATA erf64consts<>+2880(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+2888(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+2896(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+2904(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+2912(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+2920(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+2928(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+2936(SB)/8, $0x3e21eed8eff8d898
+DATA erf64consts<>+2944(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+2952(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+2960(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+2968(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+2976(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+2984(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+2992(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+3000(SB)/8, $0x3e5ae64567f544e4
+DATA erf64consts<>+3008(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+3016(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+3024(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+3032(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+3040(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+3048(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+3056(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+3064(SB)/8, $0x3e927e4fb7789f5c
+DATA erf64consts<>+3072(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+3080(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+3088(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+3096(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+3104(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+3112(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+3120(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+3128(SB)/8, $0x3ec71de3a556c734
+DATA erf64consts<>+3136(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+3144(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+3152(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+3160(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+3168(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+3176(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+3184(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+3192(SB)/8, $0x3efa01a01a01a01a
+DATA erf64consts<>+3200(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+3208(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+3216(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+3224(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+3232(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+3240(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+3248(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+3256(SB)/8, $0x3f2a01a01a01a01a
+DATA erf64consts<>+3264(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+3272(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+3280(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+3288(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+3296(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+3304(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+3312(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+3320(SB)/8, $0x3f56c16c16c16c17
+DATA erf64consts<>+3328(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+3336(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+3344(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+3352(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+3360(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+3368(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+3376(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+3384(SB)/8, $0x3f81111111111111
+DATA erf64consts<>+3392(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+3400(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+3408(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+3416(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+3424(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+3432(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+3440(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+3448(SB)/8, $0x3fa5555555555555
+DATA erf64consts<>+3456(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+3464(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+3472(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+3480(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+3488(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+3496(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+3504(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+3512(SB)/8, $0x3fc5555555555555
+DATA erf64consts<>+3520(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+3528(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+3536(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+3544(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+3552(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+3560(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+3568(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+3576(SB)/8, $0x3fe0000000000000
+DATA erf64consts<>+3584(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+3592(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+3600(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+3608(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+3616(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+3624(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+3632(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+3640(SB)/8, $0x4337fffffffff800
+DATA erf64consts<>+3648(SB)/8, $0x0000000000000001
+DATA erf64consts<>+3656(SB)/8, $0x0000000000000001
+DATA erf64consts<>+3664(SB)/8, $0x0000000000000001
+DATA erf64consts<>+3672(SB)/8, $0x0000000000000001
+DATA erf64consts<>+3680(SB)/8, $0x0000000000000001
+DATA erf64consts<>+3688(SB)/8, $0x0000000000000001
+DATA erf64consts<>+3696(SB)/8, $0x0000000000000001
+DATA erf64consts<>+3704(SB)/8, $0x0000000000000001
 DATA erf64consts<>+3712(SB)/8, $0x3ff4000000000000
 DATA erf64consts<>+3720(SB)/8, $0x3ff4000000000000
 DATA erf64consts<>+3728(SB)/8, $0x3ff4000000000000
@@ -35615,53 +35480,53 @@ erfVF32AVX512_loop2:
 	VPANDD.BCST       erf32consts<>+64(SB), Z0, Z0
 	VMOVUPS           64(SI)(R8*4), Z1
 	VPANDD.BCST       erf32consts<>+64(SB), Z1, Z1
-	VMULPS            Z0, Z0, Z2
-	VMULPS            Z1, Z1, Z3
-	VMOVUPS           Z2, Z4
-	VFNMADD231PS      Z0, Z0, Z4
-	VMOVUPS           Z3, Z5
-	VFNMADD231PS      Z1, Z1, Z5
-	VPXORD.BCST       erf32consts<>+0(SB), Z2, Z2
-	VPXORD.BCST       erf32consts<>+0(SB), Z3, Z3
-	VBROADCASTSS      erf32consts<>+192(SB), Z6
-	VFMADD213PS.BCST  erf32consts<>+256(SB), Z2, Z6
-	VBROADCASTSS      erf32consts<>+192(SB), Z7
-	VFMADD213PS.BCST  erf32consts<>+256(SB), Z3, Z7
-	VSUBPS.BCST       erf32consts<>+256(SB), Z6, Z8
-	VSUBPS.BCST       erf32consts<>+256(SB), Z7, Z9
-	VFNMADD231PS.BCST erf32consts<>+384(SB), Z8, Z2
-	VFNMADD231PS.BCST erf32consts<>+384(SB), Z9, Z3
-	VFNMADD231PS.BCST erf32consts<>+320(SB), Z8, Z2
-	VFNMADD231PS.BCST erf32consts<>+320(SB), Z9, Z3
-	VBROADCASTSS      erf32consts<>+448(SB), Z8
-	VFMADD213PS.BCST  erf32consts<>+512(SB), Z2, Z8
-	VBROADCASTSS      erf32consts<>+448(SB), Z9
-	VFMADD213PS.BCST  erf32consts<>+512(SB), Z3, Z9
-	VMULPS            Z2, Z2, Z10
-	VMULPS            Z3, Z3, Z11
-	VPERMPS           exptail_32<>+0(SB), Z6, Z12
-	VPERMPS           exptail_32<>+0(SB), Z7, Z13
-	VADDPS            Z12, Z2, Z2
-	VADDPS            Z13, Z3, Z3
-	VFMADD231PS       Z8, Z10, Z2
-	VFMADD231PS       Z9, Z11, Z3
-	VPERMPS           exphi_32<>+0(SB), Z6, Z8
-	VPERMPS           exphi_32<>+0(SB), Z7, Z9
-	VPSLLD            $0x13, Z6, Z6
-	VPSLLD            $0x13, Z7, Z7
-	VPADDD            Z6, Z8, Z8
-	VPADDD            Z7, Z9, Z9
-	VFMADD231PS       Z8, Z2, Z8
-	VFMADD231PS       Z9, Z3, Z9
-	VFMADD231PS       Z4, Z8, Z8
-	VFMADD231PS       Z5, Z9, Z9
-	VSUBPS.BCST       erf32consts<>+576(SB), Z0, Z2
-	VSUBPS.BCST       erf32consts<>+576(SB), Z1, Z3
-	VBROADCASTSS      erf32consts<>+640(SB), Z4
-	VFMADD213PS.BCST  erf32consts<>+704(SB), Z2, Z4
-	VBROADCASTSS      erf32consts<>+640(SB), Z5
-	VFMADD213PS.BCST  erf32consts<>+704(SB), Z3, Z5
+	VMINPS.BCST       erf32consts<>+192(SB), Z0, Z2
+	VMINPS.BCST       erf32consts<>+192(SB), Z1, Z3
+	VMULPS            Z2, Z2, Z4
+	VMULPS            Z3, Z3, Z5
+	VMOVUPS           Z4, Z6
+	VFNMADD231PS      Z2, Z2, Z6
+	VMOVUPS           Z5, Z7
+	VFNMADD231PS      Z3, Z3, Z7
+	VPXORD.BCST       erf32consts<>+0(SB), Z4, Z4
+	VPXORD.BCST       erf32consts<>+0(SB), Z5, Z5
+	VBROADCASTSS      erf32consts<>+256(SB), Z8
+	VFMADD213PS.BCST  erf32consts<>+320(SB), Z4, Z8
+	VBROADCASTSS      erf32consts<>+256(SB), Z9
+	VFMADD213PS.BCST  erf32consts<>+320(SB), Z5, Z9
+	VSUBPS.BCST       erf32consts<>+320(SB), Z8, Z10
+	VSUBPS.BCST       erf32consts<>+320(SB), Z9, Z11
+	VFNMADD231PS.BCST erf32consts<>+448(SB), Z10, Z4
+	VFNMADD231PS.BCST erf32consts<>+448(SB), Z11, Z5
+	VFNMADD231PS.BCST erf32consts<>+384(SB), Z10, Z4
+	VFNMADD231PS.BCST erf32consts<>+384(SB), Z11, Z5
+	VBROADCASTSS      erf32consts<>+512(SB), Z10
+	VFMADD213PS.BCST  erf32consts<>+576(SB), Z4, Z10
+	VBROADCASTSS      erf32consts<>+512(SB), Z11
+	VFMADD213PS.BCST  erf32consts<>+576(SB), Z5, Z11
+	VMULPS            Z4, Z4, Z12
+	VMULPS            Z5, Z5, Z13
+	VPERMPS           exptail_32<>+0(SB), Z8, Z14
+	VPERMPS           exptail_32<>+0(SB), Z9, Z15
+	VADDPS            Z14, Z4, Z4
+	VADDPS            Z15, Z5, Z5
+	VFMADD231PS       Z10, Z12, Z4
+	VFMADD231PS       Z11, Z13, Z5
+	VPERMPS           exphi_32<>+0(SB), Z8, Z10
+	VPERMPS           exphi_32<>+0(SB), Z9, Z11
+	VPSLLD            $0x13, Z8, Z8
+	VPSLLD            $0x13, Z9, Z9
+	VPADDD            Z8, Z10, Z10
+	VPADDD            Z9, Z11, Z11
+	VFMADD231PS       Z10, Z4, Z10
+	VFMADD231PS       Z11, Z5, Z11
+	VFMADD231PS       Z6, Z10, Z10
+	VFMADD231PS       Z7, Z11, Z11
+	VSUBPS.BCST       erf32consts<>+640(SB), Z2, Z2
+	VSUBPS.BCST       erf32consts<>+640(SB), Z3, Z3
+	VBROADCASTSS      erf32consts<>+704(SB), Z4
 	VFMADD213PS.BCST  erf32consts<>+768(SB), Z2, Z4
+	VBROADCASTSS      erf32consts<>+704(SB), Z5
 	VFMADD213PS.BCST  erf32consts<>+768(SB), Z3, Z5
 	VFMADD213PS.BCST  erf32consts<>+832(SB), Z2, Z4
 	VFMADD213PS.BCST  erf32consts<>+832(SB), Z3, Z5
@@ -35681,16 +35546,18 @@ erfVF32AVX512_loop2:
 	VFMADD213PS.BCST  erf32consts<>+1280(SB), Z3, Z5
 	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z2, Z4
 	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z3, Z5
-	VFNMADD213PS.BCST erf32consts<>+128(SB), Z4, Z8
-	VFNMADD213PS.BCST erf32consts<>+128(SB), Z5, Z9
-	VCMPPS.BCST       $0x11, erf32consts<>+1408(SB), Z0, K1
-	VCMPPS.BCST       $0x11, erf32consts<>+1408(SB), Z1, K2
+	VFMADD213PS.BCST  erf32consts<>+1408(SB), Z2, Z4
+	VFMADD213PS.BCST  erf32consts<>+1408(SB), Z3, Z5
+	VFNMADD213PS.BCST erf32consts<>+128(SB), Z4, Z10
+	VFNMADD213PS.BCST erf32consts<>+128(SB), Z5, Z11
+	VCMPPS.BCST       $0x11, erf32consts<>+192(SB), Z0, K1
+	VCMPPS.BCST       $0x11, erf32consts<>+192(SB), Z1, K2
 	VBROADCASTSS      erf32consts<>+128(SB), Z2
 	VMOVUPS           Z2, Z2
-	VBLENDMPS         Z8, Z2, K1, Z2
+	VBLENDMPS         Z10, Z2, K1, Z2
 	VBROADCASTSS      erf32consts<>+128(SB), Z3
 	VMOVUPS           Z3, Z3
-	VBLENDMPS         Z9, Z3, K2, Z3
+	VBLENDMPS         Z11, Z3, K2, Z3
 	VMOVUPS           (SI)(R8*4), Z4
 	VPANDD.BCST       erf32consts<>+0(SB), Z4, Z4
 	VMOVUPS           64(SI)(R8*4), Z5
@@ -35745,29 +35612,29 @@ erfVF32AVX512_loop1:
 	JB                erfVF32AVX512_after1
 	VMOVUPS           (SI)(R8*4), Z0
 	VPANDD.BCST       erf32consts<>+64(SB), Z0, Z0
-	VMULPS            Z0, Z0, Z1
-	VMOVUPS           Z1, Z2
-	VFNMADD231PS      Z0, Z0, Z2
-	VPXORD.BCST       erf32consts<>+0(SB), Z1, Z1
-	VBROADCASTSS      erf32consts<>+192(SB), Z3
-	VFMADD213PS.BCST  erf32consts<>+256(SB), Z1, Z3
-	VSUBPS.BCST       erf32consts<>+256(SB), Z3, Z4
-	VFNMADD231PS.BCST erf32consts<>+384(SB), Z4, Z1
-	VFNMADD231PS.BCST erf32consts<>+320(SB), Z4, Z1
-	VBROADCASTSS      erf32consts<>+448(SB), Z4
-	VFMADD213PS.BCST  erf32consts<>+512(SB), Z1, Z4
-	VMULPS            Z1, Z1, Z5
-	VPERMPS           exptail_32<>+0(SB), Z3, Z6
-	VADDPS            Z6, Z1, Z1
-	VFMADD231PS       Z4, Z5, Z1
-	VPERMPS           exphi_32<>+0(SB), Z3, Z4
-	VPSLLD            $0x13, Z3, Z3
-	VPADDD            Z3, Z4, Z4
-	VFMADD231PS       Z4, Z1, Z4
-	VFMADD231PS       Z2, Z4, Z4
-	VSUBPS.BCST       erf32consts<>+576(SB), Z0, Z1
-	VBROADCASTSS      erf32consts<>+640(SB), Z2
-	VFMADD213PS.BCST  erf32consts<>+704(SB), Z1, Z2
+	VMINPS.BCST       erf32consts<>+192(SB), Z0, Z1
+	VMULPS            Z1, Z1, Z2
+	VMOVUPS           Z2, Z3
+	VFNMADD231PS      Z1, Z1, Z3
+	VPXORD.BCST       erf32consts<>+0(SB), Z2, Z2
+	VBROADCASTSS      erf32consts<>+256(SB), Z4
+	VFMADD213PS.BCST  erf32consts<>+320(SB), Z2, Z4
+	VSUBPS.BCST       erf32consts<>+320(SB), Z4, Z5
+	VFNMADD231PS.BCST erf32consts<>+448(SB), Z5, Z2
+	VFNMADD231PS.BCST erf32consts<>+384(SB), Z5, Z2
+	VBROADCASTSS      erf32consts<>+512(SB), Z5
+	VFMADD213PS.BCST  erf32consts<>+576(SB), Z2, Z5
+	VMULPS            Z2, Z2, Z6
+	VPERMPS           exptail_32<>+0(SB), Z4, Z7
+	VADDPS            Z7, Z2, Z2
+	VFMADD231PS       Z5, Z6, Z2
+	VPERMPS           exphi_32<>+0(SB), Z4, Z5
+	VPSLLD            $0x13, Z4, Z4
+	VPADDD            Z4, Z5, Z5
+	VFMADD231PS       Z5, Z2, Z5
+	VFMADD231PS       Z3, Z5, Z5
+	VSUBPS.BCST       erf32consts<>+640(SB), Z1, Z1
+	VBROADCASTSS      erf32consts<>+704(SB), Z2
 	VFMADD213PS.BCST  erf32consts<>+768(SB), Z1, Z2
 	VFMADD213PS.BCST  erf32consts<>+832(SB), Z1, Z2
 	VFMADD213PS.BCST  erf32consts<>+896(SB), Z1, Z2
@@ -35778,11 +35645,12 @@ erfVF32AVX512_loop1:
 	VFMADD213PS.BCST  erf32consts<>+1216(SB), Z1, Z2
 	VFMADD213PS.BCST  erf32consts<>+1280(SB), Z1, Z2
 	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z1, Z2
-	VFNMADD213PS.BCST erf32consts<>+128(SB), Z2, Z4
-	VCMPPS.BCST       $0x11, erf32consts<>+1408(SB), Z0, K1
+	VFMADD213PS.BCST  erf32consts<>+1408(SB), Z1, Z2
+	VFNMADD213PS.BCST erf32consts<>+128(SB), Z2, Z5
+	VCMPPS.BCST       $0x11, erf32consts<>+192(SB), Z0, K1
 	VBROADCASTSS      erf32consts<>+128(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPS         Z4, Z1, K1, Z1
+	VBLENDMPS         Z5, Z1, K1, Z1
 	VMOVUPS           (SI)(R8*4), Z2
 	VPANDD.BCST       erf32consts<>+0(SB), Z2, Z2
 	VPORD             Z2, Z1, Z1
@@ -35816,29 +35684,29 @@ erfVF32AVX512_after1:
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPS.Z         (SI)(R8*4), K1, Z0
 	VPANDD.BCST       erf32consts<>+64(SB), Z0, Z1
-	VMULPS            Z1, Z1, Z2
-	VMOVUPS           Z2, Z3
-	VFNMADD231PS      Z1, Z1, Z3
-	VPXORD.BCST       erf32consts<>+0(SB), Z2, Z2
-	VBROADCASTSS      erf32consts<>+192(SB), Z4
-	VFMADD213PS.BCST  erf32consts<>+256(SB), Z2, Z4
-	VSUBPS.BCST       erf32consts<>+256(SB), Z4, Z5
-	VFNMADD231PS.BCST erf32consts<>+384(SB), Z5, Z2
-	VFNMADD231PS.BCST erf32consts<>+320(SB), Z5, Z2
-	VBROADCASTSS      erf32consts<>+448(SB), Z5
-	VFMADD213PS.BCST  erf32consts<>+512(SB), Z2, Z5
-	VMULPS            Z2, Z2, Z6
-	VPERMPS           exptail_32<>+0(SB), Z4, Z7
-	VADDPS            Z7, Z2, Z2
-	VFMADD231PS       Z5, Z6, Z2
-	VPERMPS           exphi_32<>+0(SB), Z4, Z5
-	VPSLLD            $0x13, Z4, Z4
-	VPADDD            Z4, Z5, Z5
-	VFMADD231PS       Z5, Z2, Z5
-	VFMADD231PS       Z3, Z5, Z5
-	VSUBPS.BCST       erf32consts<>+576(SB), Z1, Z2
-	VBROADCASTSS      erf32consts<>+640(SB), Z3
-	VFMADD213PS.BCST  erf32consts<>+704(SB), Z2, Z3
+	VMINPS.BCST       erf32consts<>+192(SB), Z1, Z2
+	VMULPS            Z2, Z2, Z3
+	VMOVUPS           Z3, Z4
+	VFNMADD231PS      Z2, Z2, Z4
+	VPXORD.BCST       erf32consts<>+0(SB), Z3, Z3
+	VBROADCASTSS      erf32consts<>+256(SB), Z5
+	VFMADD213PS.BCST  erf32consts<>+320(SB), Z3, Z5
+	VSUBPS.BCST       erf32consts<>+320(SB), Z5, Z6
+	VFNMADD231PS.BCST erf32consts<>+448(SB), Z6, Z3
+	VFNMADD231PS.BCST erf32consts<>+384(SB), Z6, Z3
+	VBROADCASTSS      erf32consts<>+512(SB), Z6
+	VFMADD213PS.BCST  erf32consts<>+576(SB), Z3, Z6
+	VMULPS            Z3, Z3, Z7
+	VPERMPS           exptail_32<>+0(SB), Z5, Z8
+	VADDPS            Z8, Z3, Z3
+	VFMADD231PS       Z6, Z7, Z3
+	VPERMPS           exphi_32<>+0(SB), Z5, Z6
+	VPSLLD            $0x13, Z5, Z5
+	VPADDD            Z5, Z6, Z6
+	VFMADD231PS       Z6, Z3, Z6
+	VFMADD231PS       Z4, Z6, Z6
+	VSUBPS.BCST       erf32consts<>+640(SB), Z2, Z2
+	VBROADCASTSS      erf32consts<>+704(SB), Z3
 	VFMADD213PS.BCST  erf32consts<>+768(SB), Z2, Z3
 	VFMADD213PS.BCST  erf32consts<>+832(SB), Z2, Z3
 	VFMADD213PS.BCST  erf32consts<>+896(SB), Z2, Z3
@@ -35849,11 +35717,12 @@ erfVF32AVX512_after1:
 	VFMADD213PS.BCST  erf32consts<>+1216(SB), Z2, Z3
 	VFMADD213PS.BCST  erf32consts<>+1280(SB), Z2, Z3
 	VFMADD213PS.BCST  erf32consts<>+1344(SB), Z2, Z3
-	VFNMADD213PS.BCST erf32consts<>+128(SB), Z3, Z5
-	VCMPPS.BCST       $0x11, erf32consts<>+1408(SB), Z1, K2
+	VFMADD213PS.BCST  erf32consts<>+1408(SB), Z2, Z3
+	VFNMADD213PS.BCST erf32consts<>+128(SB), Z3, Z6
+	VCMPPS.BCST       $0x11, erf32consts<>+192(SB), Z1, K2
 	VBROADCASTSS      erf32consts<>+128(SB), Z2
 	VMOVUPS           Z2, Z2
-	VBLENDMPS         Z5, Z2, K2, Z2
+	VBLENDMPS         Z6, Z2, K2, Z2
 	VPANDD.BCST       erf32consts<>+0(SB), Z0, Z3
 	VPORD             Z3, Z2, Z2
 	VMULPS            Z0, Z0, Z3
@@ -43089,274 +42958,276 @@ erfVF64AVX512_loop2:
 	VPANDQ.BCST       erf64consts<>+64(SB), Z0, Z0
 	VMOVUPD           64(SI)(R8*8), Z1
 	VPANDQ.BCST       erf64consts<>+64(SB), Z1, Z1
-	VMULPD            Z0, Z0, Z2
-	VMULPD            Z1, Z1, Z3
-	VBROADCASTSD      erf64consts<>+128(SB), Z4
-	VDIVPD            Z2, Z4, Z4
-	VBROADCASTSD      erf64consts<>+128(SB), Z5
-	VDIVPD            Z3, Z5, Z5
-	VCMPPD.BCST       $0x1e, erf64consts<>+192(SB), Z0, K1
-	VCMPPD.BCST       $0x1e, erf64consts<>+192(SB), Z1, K2
-	VBROADCASTSD      erf64consts<>+320(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+256(SB), Z6, K1, Z6
-	VBROADCASTSD      erf64consts<>+320(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+256(SB), Z7, K2, Z7
-	VBROADCASTSD      erf64consts<>+448(SB), Z8
-	VMOVUPS           Z8, Z8
-	VBLENDMPD.BCST    erf64consts<>+384(SB), Z8, K1, Z8
-	VBROADCASTSD      erf64consts<>+448(SB), Z9
-	VMOVUPS           Z9, Z9
-	VBLENDMPD.BCST    erf64consts<>+384(SB), Z9, K2, Z9
-	VFMADD231PD       Z4, Z6, Z8
-	VFMADD231PD       Z5, Z7, Z9
-	VBROADCASTSD      erf64consts<>+576(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+512(SB), Z6, K1, Z6
-	VBROADCASTSD      erf64consts<>+576(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+512(SB), Z7, K2, Z7
-	VFMADD231PD       Z4, Z8, Z6
-	VFMADD231PD       Z5, Z9, Z7
-	VBROADCASTSD      erf64consts<>+704(SB), Z8
-	VMOVUPS           Z8, Z8
-	VBLENDMPD.BCST    erf64consts<>+640(SB), Z8, K1, Z8
-	VBROADCASTSD      erf64consts<>+704(SB), Z9
-	VMOVUPS           Z9, Z9
-	VBLENDMPD.BCST    erf64consts<>+640(SB), Z9, K2, Z9
-	VFMADD231PD       Z4, Z6, Z8
-	VFMADD231PD       Z5, Z7, Z9
-	VBROADCASTSD      erf64consts<>+832(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+768(SB), Z6, K1, Z6
-	VBROADCASTSD      erf64consts<>+832(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+768(SB), Z7, K2, Z7
-	VFMADD231PD       Z4, Z8, Z6
-	VFMADD231PD       Z5, Z9, Z7
-	VBROADCASTSD      erf64consts<>+960(SB), Z8
-	VMOVUPS           Z8, Z8
-	VBLENDMPD.BCST    erf64consts<>+896(SB), Z8, K1, Z8
-	VBROADCASTSD      erf64consts<>+960(SB), Z9
-	VMOVUPS           Z9, Z9
-	VBLENDMPD.BCST    erf64consts<>+896(SB), Z9, K2, Z9
-	VFMADD231PD       Z4, Z6, Z8
-	VFMADD231PD       Z5, Z7, Z9
-	VBROADCASTSD      erf64consts<>+1088(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+1024(SB), Z6, K1, Z6
-	VBROADCASTSD      erf64consts<>+1088(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+1024(SB), Z7, K2, Z7
-	VFMADD231PD       Z4, Z8, Z6
-	VFMADD231PD       Z5, Z9, Z7
-	VBROADCASTSD      erf64consts<>+1216(SB), Z8
-	VMOVUPS           Z8, Z8
-	VBLENDMPD.BCST    erf64consts<>+1152(SB), Z8, K1, Z8
-	VBROADCASTSD      erf64consts<>+1216(SB), Z9
-	VMOVUPS           Z9, Z9
-	VBLENDMPD.BCST    erf64consts<>+1152(SB), Z9, K2, Z9
-	VFMADD231PD       Z4, Z6, Z8
-	VFMADD231PD       Z5, Z7, Z9
-	VBROADCASTSD      erf64consts<>+1280(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+256(SB), Z6, K1, Z6
-	VBROADCASTSD      erf64consts<>+1280(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+256(SB), Z7, K2, Z7
-	VBROADCASTSD      erf64consts<>+1408(SB), Z10
-	VMOVUPS           Z10, Z10
-	VBLENDMPD.BCST    erf64consts<>+1344(SB), Z10, K1, Z10
-	VBROADCASTSD      erf64consts<>+1408(SB), Z11
-	VMOVUPS           Z11, Z11
-	VBLENDMPD.BCST    erf64consts<>+1344(SB), Z11, K2, Z11
-	VFMADD231PD       Z4, Z6, Z10
-	VFMADD231PD       Z5, Z7, Z11
-	VBROADCASTSD      erf64consts<>+1536(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+1472(SB), Z6, K1, Z6
-	VBROADCASTSD      erf64consts<>+1536(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+1472(SB), Z7, K2, Z7
-	VFMADD231PD       Z4, Z10, Z6
-	VFMADD231PD       Z5, Z11, Z7
-	VBROADCASTSD      erf64consts<>+1664(SB), Z10
-	VMOVUPS           Z10, Z10
-	VBLENDMPD.BCST    erf64consts<>+1600(SB), Z10, K1, Z10
-	VBROADCASTSD      erf64consts<>+1664(SB), Z11
-	VMOVUPS           Z11, Z11
-	VBLENDMPD.BCST    erf64consts<>+1600(SB), Z11, K2, Z11
-	VFMADD231PD       Z4, Z6, Z10
-	VFMADD231PD       Z5, Z7, Z11
-	VBROADCASTSD      erf64consts<>+1792(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+1728(SB), Z6, K1, Z6
-	VBROADCASTSD      erf64consts<>+1792(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+1728(SB), Z7, K2, Z7
-	VFMADD231PD       Z4, Z10, Z6
-	VFMADD231PD       Z5, Z11, Z7
-	VBROADCASTSD      erf64consts<>+1920(SB), Z10
-	VMOVUPS           Z10, Z10
-	VBLENDMPD.BCST    erf64consts<>+1856(SB), Z10, K1, Z10
-	VBROADCASTSD      erf64consts<>+1920(SB), Z11
-	VMOVUPS           Z11, Z11
-	VBLENDMPD.BCST    erf64consts<>+1856(SB), Z11, K2, Z11
-	VFMADD231PD       Z4, Z6, Z10
-	VFMADD231PD       Z5, Z7, Z11
-	VBROADCASTSD      erf64consts<>+2048(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+1984(SB), Z6, K1, Z6
-	VBROADCASTSD      erf64consts<>+2048(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+1984(SB), Z7, K2, Z7
-	VFMADD231PD       Z4, Z10, Z6
-	VFMADD231PD       Z5, Z11, Z7
-	VBROADCASTSD      erf64consts<>+2176(SB), Z10
-	VMOVUPS           Z10, Z10
-	VBLENDMPD.BCST    erf64consts<>+2112(SB), Z10, K1, Z10
-	VBROADCASTSD      erf64consts<>+2176(SB), Z11
-	VMOVUPS           Z11, Z11
-	VBLENDMPD.BCST    erf64consts<>+2112(SB), Z11, K2, Z11
-	VFMADD231PD       Z4, Z6, Z10
-	VFMADD231PD       Z5, Z7, Z11
+	VMINPD.BCST       erf64consts<>+192(SB), Z0, Z2
+	VMINPD.BCST       erf64consts<>+192(SB), Z1, Z3
+	VMULPD            Z2, Z2, Z4
+	VMULPD            Z3, Z3, Z5
 	VBROADCASTSD      erf64consts<>+128(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+128(SB), Z6, K1, Z6
+	VDIVPD            Z4, Z6, Z6
 	VBROADCASTSD      erf64consts<>+128(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+128(SB), Z7, K2, Z7
-	VFMADD231PD       Z4, Z10, Z6
-	VFMADD231PD       Z5, Z11, Z7
-	VPANDQ.BCST       erf64consts<>+2240(SB), Z0, Z4
-	VPANDQ.BCST       erf64consts<>+2240(SB), Z1, Z5
-	VBROADCASTSD      erf64consts<>+2304(SB), Z10
-	VFNMADD231PD      Z4, Z4, Z10
-	VBROADCASTSD      erf64consts<>+2304(SB), Z11
-	VFNMADD231PD      Z5, Z5, Z11
-	VSUBPD            Z0, Z4, Z12
-	VSUBPD            Z1, Z5, Z13
-	VADDPD            Z0, Z4, Z4
-	VADDPD            Z1, Z5, Z5
-	VDIVPD            Z6, Z8, Z8
-	VDIVPD            Z7, Z9, Z9
-	VFMADD231PD       Z4, Z12, Z8
-	VFMADD231PD       Z5, Z13, Z9
-	VADDPD            Z8, Z10, Z4
-	VADDPD            Z9, Z11, Z5
-	VSUBPD            Z4, Z10, Z10
-	VSUBPD            Z5, Z11, Z11
-	VADDPD            Z8, Z10, Z10
-	VADDPD            Z9, Z11, Z11
-	VMAXPD.BCST       erf64consts<>+2368(SB), Z4, Z4
-	VMAXPD.BCST       erf64consts<>+2368(SB), Z5, Z5
-	VMINPD.BCST       erf64consts<>+2432(SB), Z4, Z4
-	VMINPD.BCST       erf64consts<>+2432(SB), Z5, Z5
-	VBROADCASTSD      erf64consts<>+2496(SB), Z6
-	VFMADD213PD.BCST  erf64consts<>+2560(SB), Z4, Z6
-	VBROADCASTSD      erf64consts<>+2496(SB), Z7
-	VFMADD213PD.BCST  erf64consts<>+2560(SB), Z5, Z7
-	VSUBPD.BCST       erf64consts<>+2560(SB), Z6, Z8
-	VSUBPD.BCST       erf64consts<>+2560(SB), Z7, Z9
-	VFNMADD231PD.BCST erf64consts<>+2624(SB), Z8, Z4
-	VFNMADD231PD.BCST erf64consts<>+2624(SB), Z9, Z5
-	VBROADCASTSD      erf64consts<>+2688(SB), Z12
-	VFNMADD213PD      Z4, Z8, Z12
-	VBROADCASTSD      erf64consts<>+2688(SB), Z13
-	VFNMADD213PD      Z5, Z9, Z13
-	VSUBPD            Z12, Z4, Z4
-	VSUBPD            Z13, Z5, Z5
-	VFNMADD231PD.BCST erf64consts<>+2688(SB), Z8, Z4
-	VFNMADD231PD.BCST erf64consts<>+2688(SB), Z9, Z5
-	VADDPD            Z10, Z12, Z8
-	VADDPD            Z11, Z13, Z9
-	VSUBPD            Z12, Z8, Z14
-	VSUBPD            Z13, Z9, Z15
-	VSUBPD            Z14, Z8, Z16
-	VSUBPD            Z15, Z9, Z17
-	VSUBPD            Z16, Z12, Z12
-	VSUBPD            Z17, Z13, Z13
-	VSUBPD            Z14, Z10, Z10
-	VSUBPD            Z15, Z11, Z11
+	VDIVPD            Z5, Z7, Z7
+	VCMPPD.BCST       $0x1e, erf64consts<>+256(SB), Z2, K1
+	VCMPPD.BCST       $0x1e, erf64consts<>+256(SB), Z3, K2
+	VBROADCASTSD      erf64consts<>+384(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    erf64consts<>+320(SB), Z8, K1, Z8
+	VBROADCASTSD      erf64consts<>+384(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD.BCST    erf64consts<>+320(SB), Z9, K2, Z9
+	VBROADCASTSD      erf64consts<>+512(SB), Z10
+	VMOVUPS           Z10, Z10
+	VBLENDMPD.BCST    erf64consts<>+448(SB), Z10, K1, Z10
+	VBROADCASTSD      erf64consts<>+512(SB), Z11
+	VMOVUPS           Z11, Z11
+	VBLENDMPD.BCST    erf64consts<>+448(SB), Z11, K2, Z11
+	VFMADD231PD       Z6, Z8, Z10
+	VFMADD231PD       Z7, Z9, Z11
+	VBROADCASTSD      erf64consts<>+640(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    erf64consts<>+576(SB), Z8, K1, Z8
+	VBROADCASTSD      erf64consts<>+640(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD.BCST    erf64consts<>+576(SB), Z9, K2, Z9
+	VFMADD231PD       Z6, Z10, Z8
+	VFMADD231PD       Z7, Z11, Z9
+	VBROADCASTSD      erf64consts<>+768(SB), Z10
+	VMOVUPS           Z10, Z10
+	VBLENDMPD.BCST    erf64consts<>+704(SB), Z10, K1, Z10
+	VBROADCASTSD      erf64consts<>+768(SB), Z11
+	VMOVUPS           Z11, Z11
+	VBLENDMPD.BCST    erf64consts<>+704(SB), Z11, K2, Z11
+	VFMADD231PD       Z6, Z8, Z10
+	VFMADD231PD       Z7, Z9, Z11
+	VBROADCASTSD      erf64consts<>+896(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    erf64consts<>+832(SB), Z8, K1, Z8
+	VBROADCASTSD      erf64consts<>+896(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD.BCST    erf64consts<>+832(SB), Z9, K2, Z9
+	VFMADD231PD       Z6, Z10, Z8
+	VFMADD231PD       Z7, Z11, Z9
+	VBROADCASTSD      erf64consts<>+1024(SB), Z10
+	VMOVUPS           Z10, Z10
+	VBLENDMPD.BCST    erf64consts<>+960(SB), Z10, K1, Z10
+	VBROADCASTSD      erf64consts<>+1024(SB), Z11
+	VMOVUPS           Z11, Z11
+	VBLENDMPD.BCST    erf64consts<>+960(SB), Z11, K2, Z11
+	VFMADD231PD       Z6, Z8, Z10
+	VFMADD231PD       Z7, Z9, Z11
+	VBROADCASTSD      erf64consts<>+1152(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    erf64consts<>+1088(SB), Z8, K1, Z8
+	VBROADCASTSD      erf64consts<>+1152(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD.BCST    erf64consts<>+1088(SB), Z9, K2, Z9
+	VFMADD231PD       Z6, Z10, Z8
+	VFMADD231PD       Z7, Z11, Z9
+	VBROADCASTSD      erf64consts<>+1280(SB), Z10
+	VMOVUPS           Z10, Z10
+	VBLENDMPD.BCST    erf64consts<>+1216(SB), Z10, K1, Z10
+	VBROADCASTSD      erf64consts<>+1280(SB), Z11
+	VMOVUPS           Z11, Z11
+	VBLENDMPD.BCST    erf64consts<>+1216(SB), Z11, K2, Z11
+	VFMADD231PD       Z6, Z8, Z10
+	VFMADD231PD       Z7, Z9, Z11
+	VBROADCASTSD      erf64consts<>+1344(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    erf64consts<>+320(SB), Z8, K1, Z8
+	VBROADCASTSD      erf64consts<>+1344(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD.BCST    erf64consts<>+320(SB), Z9, K2, Z9
+	VBROADCASTSD      erf64consts<>+1472(SB), Z12
+	VMOVUPS           Z12, Z12
+	VBLENDMPD.BCST    erf64consts<>+1408(SB), Z12, K1, Z12
+	VBROADCASTSD      erf64consts<>+1472(SB), Z13
+	VMOVUPS           Z13, Z13
+	VBLENDMPD.BCST    erf64consts<>+1408(SB), Z13, K2, Z13
+	VFMADD231PD       Z6, Z8, Z12
+	VFMADD231PD       Z7, Z9, Z13
+	VBROADCASTSD      erf64consts<>+1600(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    erf64consts<>+1536(SB), Z8, K1, Z8
+	VBROADCASTSD      erf64consts<>+1600(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD.BCST    erf64consts<>+1536(SB), Z9, K2, Z9
+	VFMADD231PD       Z6, Z12, Z8
+	VFMADD231PD       Z7, Z13, Z9
+	VBROADCASTSD      erf64consts<>+1728(SB), Z12
+	VMOVUPS           Z12, Z12
+	VBLENDMPD.BCST    erf64consts<>+1664(SB), Z12, K1, Z12
+	VBROADCASTSD      erf64consts<>+1728(SB), Z13
+	VMOVUPS           Z13, Z13
+	VBLENDMPD.BCST    erf64consts<>+1664(SB), Z13, K2, Z13
+	VFMADD231PD       Z6, Z8, Z12
+	VFMADD231PD       Z7, Z9, Z13
+	VBROADCASTSD      erf64consts<>+1856(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z8, K1, Z8
+	VBROADCASTSD      erf64consts<>+1856(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z9, K2, Z9
+	VFMADD231PD       Z6, Z12, Z8
+	VFMADD231PD       Z7, Z13, Z9
+	VBROADCASTSD      erf64consts<>+1984(SB), Z12
+	VMOVUPS           Z12, Z12
+	VBLENDMPD.BCST    erf64consts<>+1920(SB), Z12, K1, Z12
+	VBROADCASTSD      erf64consts<>+1984(SB), Z13
+	VMOVUPS           Z13, Z13
+	VBLENDMPD.BCST    erf64consts<>+1920(SB), Z13, K2, Z13
+	VFMADD231PD       Z6, Z8, Z12
+	VFMADD231PD       Z7, Z9, Z13
+	VBROADCASTSD      erf64consts<>+2112(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    erf64consts<>+2048(SB), Z8, K1, Z8
+	VBROADCASTSD      erf64consts<>+2112(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD.BCST    erf64consts<>+2048(SB), Z9, K2, Z9
+	VFMADD231PD       Z6, Z12, Z8
+	VFMADD231PD       Z7, Z13, Z9
+	VBROADCASTSD      erf64consts<>+2240(SB), Z12
+	VMOVUPS           Z12, Z12
+	VBLENDMPD.BCST    erf64consts<>+2176(SB), Z12, K1, Z12
+	VBROADCASTSD      erf64consts<>+2240(SB), Z13
+	VMOVUPS           Z13, Z13
+	VBLENDMPD.BCST    erf64consts<>+2176(SB), Z13, K2, Z13
+	VFMADD231PD       Z6, Z8, Z12
+	VFMADD231PD       Z7, Z9, Z13
+	VBROADCASTSD      erf64consts<>+128(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    erf64consts<>+128(SB), Z8, K1, Z8
+	VBROADCASTSD      erf64consts<>+128(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD.BCST    erf64consts<>+128(SB), Z9, K2, Z9
+	VFMADD231PD       Z6, Z12, Z8
+	VFMADD231PD       Z7, Z13, Z9
+	VPANDQ.BCST       erf64consts<>+2304(SB), Z2, Z6
+	VPANDQ.BCST       erf64consts<>+2304(SB), Z3, Z7
+	VBROADCASTSD      erf64consts<>+2368(SB), Z12
+	VFNMADD231PD      Z6, Z6, Z12
+	VBROADCASTSD      erf64consts<>+2368(SB), Z13
+	VFNMADD231PD      Z7, Z7, Z13
+	VSUBPD            Z2, Z6, Z14
+	VSUBPD            Z3, Z7, Z15
+	VADDPD            Z2, Z6, Z6
+	VADDPD            Z3, Z7, Z7
+	VDIVPD            Z8, Z10, Z10
+	VDIVPD            Z9, Z11, Z11
+	VFMADD231PD       Z6, Z14, Z10
+	VFMADD231PD       Z7, Z15, Z11
+	VADDPD            Z10, Z12, Z6
+	VADDPD            Z11, Z13, Z7
+	VSUBPD            Z6, Z12, Z12
+	VSUBPD            Z7, Z13, Z13
 	VADDPD            Z10, Z12, Z12
 	VADDPD            Z11, Z13, Z13
-	VADDPD            Z12, Z4, Z4
-	VADDPD            Z13, Z5, Z5
-	VBROADCASTSD      erf64consts<>+2752(SB), Z10
-	VFMADD213PD.BCST  erf64consts<>+2816(SB), Z8, Z10
-	VBROADCASTSD      erf64consts<>+2752(SB), Z11
-	VFMADD213PD.BCST  erf64consts<>+2816(SB), Z9, Z11
-	VFMADD213PD.BCST  erf64consts<>+2880(SB), Z8, Z10
-	VFMADD213PD.BCST  erf64consts<>+2880(SB), Z9, Z11
-	VFMADD213PD.BCST  erf64consts<>+2944(SB), Z8, Z10
-	VFMADD213PD.BCST  erf64consts<>+2944(SB), Z9, Z11
-	VFMADD213PD.BCST  erf64consts<>+3008(SB), Z8, Z10
-	VFMADD213PD.BCST  erf64consts<>+3008(SB), Z9, Z11
-	VFMADD213PD.BCST  erf64consts<>+3072(SB), Z8, Z10
-	VFMADD213PD.BCST  erf64consts<>+3072(SB), Z9, Z11
-	VFMADD213PD.BCST  erf64consts<>+3136(SB), Z8, Z10
-	VFMADD213PD.BCST  erf64consts<>+3136(SB), Z9, Z11
-	VFMADD213PD.BCST  erf64consts<>+3200(SB), Z8, Z10
-	VFMADD213PD.BCST  erf64consts<>+3200(SB), Z9, Z11
-	VFMADD213PD.BCST  erf64consts<>+3264(SB), Z8, Z10
-	VFMADD213PD.BCST  erf64consts<>+3264(SB), Z9, Z11
-	VFMADD213PD.BCST  erf64consts<>+3328(SB), Z8, Z10
-	VFMADD213PD.BCST  erf64consts<>+3328(SB), Z9, Z11
-	VFMADD213PD.BCST  erf64consts<>+3392(SB), Z8, Z10
-	VFMADD213PD.BCST  erf64consts<>+3392(SB), Z9, Z11
-	VFMADD213PD.BCST  erf64consts<>+3456(SB), Z8, Z10
-	VFMADD213PD.BCST  erf64consts<>+3456(SB), Z9, Z11
-	VMULPD            Z8, Z8, Z12
-	VMULPD            Z9, Z9, Z13
-	VFMADD231PD       Z8, Z4, Z4
-	VFMADD231PD       Z9, Z5, Z5
-	VFMADD231PD       Z12, Z10, Z4
-	VFMADD231PD       Z13, Z11, Z5
-	VADDPD.BCST       erf64consts<>+128(SB), Z8, Z10
-	VADDPD.BCST       erf64consts<>+128(SB), Z9, Z11
-	VBROADCASTSD      erf64consts<>+128(SB), Z12
-	VSUBPD            Z10, Z12, Z12
-	VBROADCASTSD      erf64consts<>+128(SB), Z13
-	VSUBPD            Z11, Z13, Z13
-	VADDPD            Z8, Z12, Z12
-	VADDPD            Z9, Z13, Z13
-	VADDPD            Z4, Z12, Z12
-	VADDPD            Z5, Z13, Z13
-	VPSUBQ.BCST       erf64consts<>+3520(SB), Z6, Z6
-	VPSUBQ.BCST       erf64consts<>+3520(SB), Z7, Z7
-	VPSRLQ            $0x01, Z6, Z4
-	VPSRLQ            $0x01, Z7, Z5
-	VPSUBQ.BCST       erf64consts<>+3584(SB), Z4, Z8
-	VPSUBQ.BCST       erf64consts<>+3584(SB), Z5, Z9
+	VMAXPD.BCST       erf64consts<>+2432(SB), Z6, Z6
+	VMAXPD.BCST       erf64consts<>+2432(SB), Z7, Z7
+	VMINPD.BCST       erf64consts<>+2496(SB), Z6, Z6
+	VMINPD.BCST       erf64consts<>+2496(SB), Z7, Z7
+	VBROADCASTSD      erf64consts<>+2560(SB), Z8
+	VFMADD213PD.BCST  erf64consts<>+2624(SB), Z6, Z8
+	VBROADCASTSD      erf64consts<>+2560(SB), Z9
+	VFMADD213PD.BCST  erf64consts<>+2624(SB), Z7, Z9
+	VSUBPD.BCST       erf64consts<>+2624(SB), Z8, Z10
+	VSUBPD.BCST       erf64consts<>+2624(SB), Z9, Z11
+	VFNMADD231PD.BCST erf64consts<>+2688(SB), Z10, Z6
+	VFNMADD231PD.BCST erf64consts<>+2688(SB), Z11, Z7
+	VBROADCASTSD      erf64consts<>+2752(SB), Z14
+	VFNMADD213PD      Z6, Z10, Z14
+	VBROADCASTSD      erf64consts<>+2752(SB), Z15
+	VFNMADD213PD      Z7, Z11, Z15
+	VSUBPD            Z14, Z6, Z6
+	VSUBPD            Z15, Z7, Z7
+	VFNMADD231PD.BCST erf64consts<>+2752(SB), Z10, Z6
+	VFNMADD231PD.BCST erf64consts<>+2752(SB), Z11, Z7
+	VADDPD            Z12, Z14, Z10
+	VADDPD            Z13, Z15, Z11
+	VSUBPD            Z14, Z10, Z16
+	VSUBPD            Z15, Z11, Z17
+	VSUBPD            Z16, Z10, Z18
+	VSUBPD            Z17, Z11, Z19
+	VSUBPD            Z18, Z14, Z14
+	VSUBPD            Z19, Z15, Z15
+	VSUBPD            Z16, Z12, Z12
+	VSUBPD            Z17, Z13, Z13
+	VADDPD            Z12, Z14, Z14
+	VADDPD            Z13, Z15, Z15
+	VADDPD            Z14, Z6, Z6
+	VADDPD            Z15, Z7, Z7
+	VBROADCASTSD      erf64consts<>+2816(SB), Z12
+	VFMADD213PD.BCST  erf64consts<>+2880(SB), Z10, Z12
+	VBROADCASTSD      erf64consts<>+2816(SB), Z13
+	VFMADD213PD.BCST  erf64consts<>+2880(SB), Z11, Z13
+	VFMADD213PD.BCST  erf64consts<>+2944(SB), Z10, Z12
+	VFMADD213PD.BCST  erf64consts<>+2944(SB), Z11, Z13
+	VFMADD213PD.BCST  erf64consts<>+3008(SB), Z10, Z12
+	VFMADD213PD.BCST  erf64consts<>+3008(SB), Z11, Z13
+	VFMADD213PD.BCST  erf64consts<>+3072(SB), Z10, Z12
+	VFMADD213PD.BCST  erf64consts<>+3072(SB), Z11, Z13
+	VFMADD213PD.BCST  erf64consts<>+3136(SB), Z10, Z12
+	VFMADD213PD.BCST  erf64consts<>+3136(SB), Z11, Z13
+	VFMADD213PD.BCST  erf64consts<>+3200(SB), Z10, Z12
+	VFMADD213PD.BCST  erf64consts<>+3200(SB), Z11, Z13
+	VFMADD213PD.BCST  erf64consts<>+3264(SB), Z10, Z12
+	VFMADD213PD.BCST  erf64consts<>+3264(SB), Z11, Z13
+	VFMADD213PD.BCST  erf64consts<>+3328(SB), Z10, Z12
+	VFMADD213PD.BCST  erf64consts<>+3328(SB), Z11, Z13
+	VFMADD213PD.BCST  erf64consts<>+3392(SB), Z10, Z12
+	VFMADD213PD.BCST  erf64consts<>+3392(SB), Z11, Z13
+	VFMADD213PD.BCST  erf64consts<>+3456(SB), Z10, Z12
+	VFMADD213PD.BCST  erf64consts<>+3456(SB), Z11, Z13
+	VFMADD213PD.BCST  erf64consts<>+3520(SB), Z10, Z12
+	VFMADD213PD.BCST  erf64consts<>+3520(SB), Z11, Z13
+	VMULPD            Z10, Z10, Z14
+	VMULPD            Z11, Z11, Z15
+	VFMADD231PD       Z10, Z6, Z6
+	VFMADD231PD       Z11, Z7, Z7
+	VFMADD231PD       Z14, Z12, Z6
+	VFMADD231PD       Z15, Z13, Z7
+	VADDPD.BCST       erf64consts<>+128(SB), Z10, Z12
+	VADDPD.BCST       erf64consts<>+128(SB), Z11, Z13
+	VBROADCASTSD      erf64consts<>+128(SB), Z14
+	VSUBPD            Z12, Z14, Z14
+	VBROADCASTSD      erf64consts<>+128(SB), Z15
+	VSUBPD            Z13, Z15, Z15
+	VADDPD            Z10, Z14, Z14
+	VADDPD            Z11, Z15, Z15
+	VADDPD            Z6, Z14, Z14
+	VADDPD            Z7, Z15, Z15
+	VPSUBQ.BCST       erf64consts<>+3584(SB), Z8, Z8
+	VPSUBQ.BCST       erf64consts<>+3584(SB), Z9, Z9
+	VPSRLQ            $0x01, Z8, Z6
+	VPSRLQ            $0x01, Z9, Z7
+	VPSUBQ.BCST       erf64consts<>+3648(SB), Z6, Z10
+	VPSUBQ.BCST       erf64consts<>+3648(SB), Z7, Z11
+	VPSLLQ            $0x34, Z10, Z10
+	VPSLLQ            $0x34, Z11, Z11
+	VPSUBQ            Z6, Z8, Z8
+	VPSUBQ            Z7, Z9, Z9
+	VPSUBQ.BCST       erf64consts<>+3648(SB), Z8, Z8
+	VPSUBQ.BCST       erf64consts<>+3648(SB), Z9, Z9
 	VPSLLQ            $0x34, Z8, Z8
 	VPSLLQ            $0x34, Z9, Z9
-	VPSUBQ            Z4, Z6, Z6
-	VPSUBQ            Z5, Z7, Z7
-	VPSUBQ.BCST       erf64consts<>+3584(SB), Z6, Z6
-	VPSUBQ.BCST       erf64consts<>+3584(SB), Z7, Z7
-	VPSLLQ            $0x34, Z6, Z6
-	VPSLLQ            $0x34, Z7, Z7
-	VADDPD            Z12, Z10, Z10
-	VADDPD            Z13, Z11, Z11
-	VMULPD            Z8, Z10, Z10
-	VMULPD            Z9, Z11, Z11
-	VMULPD            Z6, Z10, Z10
-	VMULPD            Z7, Z11, Z11
-	VDIVPD            Z0, Z10, Z10
-	VDIVPD            Z1, Z11, Z11
-	VCMPPD.BCST       $0x11, erf64consts<>+3648(SB), Z0, K1
-	VCMPPD.BCST       $0x11, erf64consts<>+3648(SB), Z1, K2
-	VBROADCASTSD      erf64consts<>+128(SB), Z4
-	VSUBPD            Z10, Z4, Z10
-	VBROADCASTSD      erf64consts<>+128(SB), Z4
-	VSUBPD            Z11, Z4, Z11
-	VBROADCASTSD      erf64consts<>+128(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD         Z10, Z4, K1, Z4
-	VBROADCASTSD      erf64consts<>+128(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD         Z11, Z5, K2, Z5
+	VADDPD            Z14, Z12, Z12
+	VADDPD            Z15, Z13, Z13
+	VMULPD            Z10, Z12, Z12
+	VMULPD            Z11, Z13, Z13
+	VMULPD            Z8, Z12, Z12
+	VMULPD            Z9, Z13, Z13
+	VDIVPD            Z2, Z12, Z12
+	VDIVPD            Z3, Z13, Z13
+	VCMPPD.BCST       $0x11, erf64consts<>+192(SB), Z0, K1
+	VCMPPD.BCST       $0x11, erf64consts<>+192(SB), Z1, K2
+	VBROADCASTSD      erf64consts<>+128(SB), Z2
+	VSUBPD            Z12, Z2, Z12
+	VBROADCASTSD      erf64consts<>+128(SB), Z2
+	VSUBPD            Z13, Z2, Z13
+	VBROADCASTSD      erf64consts<>+128(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD         Z12, Z2, K1, Z2
+	VBROADCASTSD      erf64consts<>+128(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD         Z13, Z3, K2, Z3
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z0, K1
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z1, K2
 	KORW              K1, K2, K3
@@ -43379,7 +43250,7 @@ erfVF64AVX512_loop2:
 	VFMADD213PD.BCST  erf64consts<>+128(SB), Z6, Z8
 	VDIVPD            Z8, Z7, Z7
 	VADDPD.BCST       erf64consts<>+4608(SB), Z7, Z7
-	VBLENDMPD         Z7, Z4, K1, Z4
+	VBLENDMPD         Z7, Z2, K1, Z2
 	VSUBPD.BCST       erf64consts<>+128(SB), Z1, Z6
 	VBROADCASTSD      erf64consts<>+3776(SB), Z7
 	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z6, Z7
@@ -43397,7 +43268,7 @@ erfVF64AVX512_loop2:
 	VFMADD213PD.BCST  erf64consts<>+128(SB), Z6, Z8
 	VDIVPD            Z8, Z7, Z7
 	VADDPD.BCST       erf64consts<>+4608(SB), Z7, Z7
-	VBLENDMPD         Z7, Z5, K2, Z5
+	VBLENDMPD         Z7, Z3, K2, Z3
 
 mathblock583:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z0, K1
@@ -43406,41 +43277,41 @@ mathblock583:
 	KORTESTW         K3, K3
 	JZ               mathblock584
 	VBROADCASTSD     erf64consts<>+4736(SB), Z6
-	VFMADD213PD.BCST erf64consts<>+4800(SB), Z2, Z6
-	VFMADD213PD.BCST erf64consts<>+4864(SB), Z2, Z6
-	VFMADD213PD.BCST erf64consts<>+4928(SB), Z2, Z6
-	VFMADD213PD.BCST erf64consts<>+4992(SB), Z2, Z6
+	VFMADD213PD.BCST erf64consts<>+4800(SB), Z4, Z6
+	VFMADD213PD.BCST erf64consts<>+4864(SB), Z4, Z6
+	VFMADD213PD.BCST erf64consts<>+4928(SB), Z4, Z6
+	VFMADD213PD.BCST erf64consts<>+4992(SB), Z4, Z6
 	VBROADCASTSD     erf64consts<>+5056(SB), Z7
-	VFMADD213PD.BCST erf64consts<>+5120(SB), Z2, Z7
-	VFMADD213PD.BCST erf64consts<>+5184(SB), Z2, Z7
-	VFMADD213PD.BCST erf64consts<>+5248(SB), Z2, Z7
-	VFMADD213PD.BCST erf64consts<>+5312(SB), Z2, Z7
-	VFMADD213PD.BCST erf64consts<>+128(SB), Z2, Z7
+	VFMADD213PD.BCST erf64consts<>+5120(SB), Z4, Z7
+	VFMADD213PD.BCST erf64consts<>+5184(SB), Z4, Z7
+	VFMADD213PD.BCST erf64consts<>+5248(SB), Z4, Z7
+	VFMADD213PD.BCST erf64consts<>+5312(SB), Z4, Z7
+	VFMADD213PD.BCST erf64consts<>+128(SB), Z4, Z7
 	VDIVPD           Z7, Z6, Z6
 	VFMADD231PD      Z6, Z0, Z0
-	VBLENDMPD        Z0, Z4, K1, Z4
+	VBLENDMPD        Z0, Z2, K1, Z2
 	VBROADCASTSD     erf64consts<>+4736(SB), Z0
-	VFMADD213PD.BCST erf64consts<>+4800(SB), Z3, Z0
-	VFMADD213PD.BCST erf64consts<>+4864(SB), Z3, Z0
-	VFMADD213PD.BCST erf64consts<>+4928(SB), Z3, Z0
-	VFMADD213PD.BCST erf64consts<>+4992(SB), Z3, Z0
-	VBROADCASTSD     erf64consts<>+5056(SB), Z2
-	VFMADD213PD.BCST erf64consts<>+5120(SB), Z3, Z2
-	VFMADD213PD.BCST erf64consts<>+5184(SB), Z3, Z2
-	VFMADD213PD.BCST erf64consts<>+5248(SB), Z3, Z2
-	VFMADD213PD.BCST erf64consts<>+5312(SB), Z3, Z2
-	VFMADD213PD.BCST erf64consts<>+128(SB), Z3, Z2
-	VDIVPD           Z2, Z0, Z0
+	VFMADD213PD.BCST erf64consts<>+4800(SB), Z5, Z0
+	VFMADD213PD.BCST erf64consts<>+4864(SB), Z5, Z0
+	VFMADD213PD.BCST erf64consts<>+4928(SB), Z5, Z0
+	VFMADD213PD.BCST erf64consts<>+4992(SB), Z5, Z0
+	VBROADCASTSD     erf64consts<>+5056(SB), Z4
+	VFMADD213PD.BCST erf64consts<>+5120(SB), Z5, Z4
+	VFMADD213PD.BCST erf64consts<>+5184(SB), Z5, Z4
+	VFMADD213PD.BCST erf64consts<>+5248(SB), Z5, Z4
+	VFMADD213PD.BCST erf64consts<>+5312(SB), Z5, Z4
+	VFMADD213PD.BCST erf64consts<>+128(SB), Z5, Z4
+	VDIVPD           Z4, Z0, Z0
 	VFMADD231PD      Z0, Z1, Z1
-	VBLENDMPD        Z1, Z5, K2, Z5
+	VBLENDMPD        Z1, Z3, K2, Z3
 
 mathblock584:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z0
 	VMOVUPD     64(SI)(R8*8), Z1
 	VPANDQ.BCST erf64consts<>+0(SB), Z1, Z1
-	VPORQ       Z0, Z4, Z4
-	VPORQ       Z1, Z5, Z5
+	VPORQ       Z0, Z2, Z2
+	VPORQ       Z1, Z3, Z3
 	VMOVUPD     (SI)(R8*8), Z0
 	VCMPPD      $0x03, (SI)(R8*8), Z0, K1
 	VMOVUPD     64(SI)(R8*8), Z0
@@ -43449,10 +43320,10 @@ mathblock584:
 	VPORQ.BCST  erf64consts<>+5376(SB), Z0, Z0
 	VMOVUPD     64(SI)(R8*8), Z1
 	VPORQ.BCST  erf64consts<>+5376(SB), Z1, Z1
-	VBLENDMPD   Z0, Z4, K1, Z4
-	VBLENDMPD   Z1, Z5, K2, Z5
-	VMOVUPD     Z4, (DX)(R8*8)
-	VMOVUPD     Z5, 64(DX)(R8*8)
+	VBLENDMPD   Z0, Z2, K1, Z2
+	VBLENDMPD   Z1, Z3, K2, Z3
+	VMOVUPD     Z2, (DX)(R8*8)
+	VMOVUPD     Z3, 64(DX)(R8*8)
 	ADDQ        $0x00000010, R8
 	SUBQ        $0x00000010, R9
 	JMP         erfVF64AVX512_loop2
@@ -43463,140 +43334,141 @@ erfVF64AVX512_loop1:
 	JB                erfVF64AVX512_after1
 	VMOVUPD           (SI)(R8*8), Z0
 	VPANDQ.BCST       erf64consts<>+64(SB), Z0, Z0
-	VMULPD            Z0, Z0, Z1
-	VBROADCASTSD      erf64consts<>+128(SB), Z2
-	VDIVPD            Z1, Z2, Z2
-	VCMPPD.BCST       $0x1e, erf64consts<>+192(SB), Z0, K1
-	VBROADCASTSD      erf64consts<>+320(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    erf64consts<>+256(SB), Z3, K1, Z3
-	VBROADCASTSD      erf64consts<>+448(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+384(SB), Z4, K1, Z4
-	VFMADD231PD       Z2, Z3, Z4
-	VBROADCASTSD      erf64consts<>+576(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    erf64consts<>+512(SB), Z3, K1, Z3
-	VFMADD231PD       Z2, Z4, Z3
-	VBROADCASTSD      erf64consts<>+704(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+640(SB), Z4, K1, Z4
-	VFMADD231PD       Z2, Z3, Z4
-	VBROADCASTSD      erf64consts<>+832(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    erf64consts<>+768(SB), Z3, K1, Z3
-	VFMADD231PD       Z2, Z4, Z3
-	VBROADCASTSD      erf64consts<>+960(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+896(SB), Z4, K1, Z4
-	VFMADD231PD       Z2, Z3, Z4
-	VBROADCASTSD      erf64consts<>+1088(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    erf64consts<>+1024(SB), Z3, K1, Z3
-	VFMADD231PD       Z2, Z4, Z3
-	VBROADCASTSD      erf64consts<>+1216(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+1152(SB), Z4, K1, Z4
-	VFMADD231PD       Z2, Z3, Z4
-	VBROADCASTSD      erf64consts<>+1280(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    erf64consts<>+256(SB), Z3, K1, Z3
-	VBROADCASTSD      erf64consts<>+1408(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+1344(SB), Z5, K1, Z5
-	VFMADD231PD       Z2, Z3, Z5
-	VBROADCASTSD      erf64consts<>+1536(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    erf64consts<>+1472(SB), Z3, K1, Z3
-	VFMADD231PD       Z2, Z5, Z3
-	VBROADCASTSD      erf64consts<>+1664(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+1600(SB), Z5, K1, Z5
-	VFMADD231PD       Z2, Z3, Z5
-	VBROADCASTSD      erf64consts<>+1792(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    erf64consts<>+1728(SB), Z3, K1, Z3
-	VFMADD231PD       Z2, Z5, Z3
-	VBROADCASTSD      erf64consts<>+1920(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+1856(SB), Z5, K1, Z5
-	VFMADD231PD       Z2, Z3, Z5
-	VBROADCASTSD      erf64consts<>+2048(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    erf64consts<>+1984(SB), Z3, K1, Z3
-	VFMADD231PD       Z2, Z5, Z3
-	VBROADCASTSD      erf64consts<>+2176(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+2112(SB), Z5, K1, Z5
-	VFMADD231PD       Z2, Z3, Z5
+	VMINPD.BCST       erf64consts<>+192(SB), Z0, Z1
+	VMULPD            Z1, Z1, Z2
 	VBROADCASTSD      erf64consts<>+128(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    erf64consts<>+128(SB), Z3, K1, Z3
-	VFMADD231PD       Z2, Z5, Z3
-	VPANDQ.BCST       erf64consts<>+2240(SB), Z0, Z2
-	VBROADCASTSD      erf64consts<>+2304(SB), Z5
-	VFNMADD231PD      Z2, Z2, Z5
-	VSUBPD            Z0, Z2, Z6
-	VADDPD            Z0, Z2, Z2
-	VDIVPD            Z3, Z4, Z4
-	VFMADD231PD       Z2, Z6, Z4
-	VADDPD            Z4, Z5, Z2
-	VSUBPD            Z2, Z5, Z5
-	VADDPD            Z4, Z5, Z5
-	VMAXPD.BCST       erf64consts<>+2368(SB), Z2, Z2
-	VMINPD.BCST       erf64consts<>+2432(SB), Z2, Z2
-	VBROADCASTSD      erf64consts<>+2496(SB), Z3
-	VFMADD213PD.BCST  erf64consts<>+2560(SB), Z2, Z3
-	VSUBPD.BCST       erf64consts<>+2560(SB), Z3, Z4
-	VFNMADD231PD.BCST erf64consts<>+2624(SB), Z4, Z2
-	VBROADCASTSD      erf64consts<>+2688(SB), Z6
-	VFNMADD213PD      Z2, Z4, Z6
-	VSUBPD            Z6, Z2, Z2
-	VFNMADD231PD.BCST erf64consts<>+2688(SB), Z4, Z2
-	VADDPD            Z5, Z6, Z4
-	VSUBPD            Z6, Z4, Z7
-	VSUBPD            Z7, Z4, Z8
-	VSUBPD            Z8, Z6, Z6
-	VSUBPD            Z7, Z5, Z5
+	VDIVPD            Z2, Z3, Z3
+	VCMPPD.BCST       $0x1e, erf64consts<>+256(SB), Z1, K1
+	VBROADCASTSD      erf64consts<>+384(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+320(SB), Z4, K1, Z4
+	VBROADCASTSD      erf64consts<>+512(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+448(SB), Z5, K1, Z5
+	VFMADD231PD       Z3, Z4, Z5
+	VBROADCASTSD      erf64consts<>+640(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+576(SB), Z4, K1, Z4
+	VFMADD231PD       Z3, Z5, Z4
+	VBROADCASTSD      erf64consts<>+768(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+704(SB), Z5, K1, Z5
+	VFMADD231PD       Z3, Z4, Z5
+	VBROADCASTSD      erf64consts<>+896(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+832(SB), Z4, K1, Z4
+	VFMADD231PD       Z3, Z5, Z4
+	VBROADCASTSD      erf64consts<>+1024(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+960(SB), Z5, K1, Z5
+	VFMADD231PD       Z3, Z4, Z5
+	VBROADCASTSD      erf64consts<>+1152(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+1088(SB), Z4, K1, Z4
+	VFMADD231PD       Z3, Z5, Z4
+	VBROADCASTSD      erf64consts<>+1280(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+1216(SB), Z5, K1, Z5
+	VFMADD231PD       Z3, Z4, Z5
+	VBROADCASTSD      erf64consts<>+1344(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+320(SB), Z4, K1, Z4
+	VBROADCASTSD      erf64consts<>+1472(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+1408(SB), Z6, K1, Z6
+	VFMADD231PD       Z3, Z4, Z6
+	VBROADCASTSD      erf64consts<>+1600(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+1536(SB), Z4, K1, Z4
+	VFMADD231PD       Z3, Z6, Z4
+	VBROADCASTSD      erf64consts<>+1728(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+1664(SB), Z6, K1, Z6
+	VFMADD231PD       Z3, Z4, Z6
+	VBROADCASTSD      erf64consts<>+1856(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z4, K1, Z4
+	VFMADD231PD       Z3, Z6, Z4
+	VBROADCASTSD      erf64consts<>+1984(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+1920(SB), Z6, K1, Z6
+	VFMADD231PD       Z3, Z4, Z6
+	VBROADCASTSD      erf64consts<>+2112(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+2048(SB), Z4, K1, Z4
+	VFMADD231PD       Z3, Z6, Z4
+	VBROADCASTSD      erf64consts<>+2240(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+2176(SB), Z6, K1, Z6
+	VFMADD231PD       Z3, Z4, Z6
+	VBROADCASTSD      erf64consts<>+128(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+128(SB), Z4, K1, Z4
+	VFMADD231PD       Z3, Z6, Z4
+	VPANDQ.BCST       erf64consts<>+2304(SB), Z1, Z3
+	VBROADCASTSD      erf64consts<>+2368(SB), Z6
+	VFNMADD231PD      Z3, Z3, Z6
+	VSUBPD            Z1, Z3, Z7
+	VADDPD            Z1, Z3, Z3
+	VDIVPD            Z4, Z5, Z5
+	VFMADD231PD       Z3, Z7, Z5
+	VADDPD            Z5, Z6, Z3
+	VSUBPD            Z3, Z6, Z6
 	VADDPD            Z5, Z6, Z6
-	VADDPD            Z6, Z2, Z2
-	VBROADCASTSD      erf64consts<>+2752(SB), Z5
-	VFMADD213PD.BCST  erf64consts<>+2816(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+2880(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+2944(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+3008(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+3072(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+3136(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+3200(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+3264(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+3328(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+3392(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+3456(SB), Z4, Z5
-	VMULPD            Z4, Z4, Z6
-	VFMADD231PD       Z4, Z2, Z2
-	VFMADD231PD       Z6, Z5, Z2
-	VADDPD.BCST       erf64consts<>+128(SB), Z4, Z5
-	VBROADCASTSD      erf64consts<>+128(SB), Z6
-	VSUBPD            Z5, Z6, Z6
-	VADDPD            Z4, Z6, Z6
-	VADDPD            Z2, Z6, Z6
-	VPSUBQ.BCST       erf64consts<>+3520(SB), Z3, Z3
-	VPSRLQ            $0x01, Z3, Z2
-	VPSUBQ.BCST       erf64consts<>+3584(SB), Z2, Z4
+	VMAXPD.BCST       erf64consts<>+2432(SB), Z3, Z3
+	VMINPD.BCST       erf64consts<>+2496(SB), Z3, Z3
+	VBROADCASTSD      erf64consts<>+2560(SB), Z4
+	VFMADD213PD.BCST  erf64consts<>+2624(SB), Z3, Z4
+	VSUBPD.BCST       erf64consts<>+2624(SB), Z4, Z5
+	VFNMADD231PD.BCST erf64consts<>+2688(SB), Z5, Z3
+	VBROADCASTSD      erf64consts<>+2752(SB), Z7
+	VFNMADD213PD      Z3, Z5, Z7
+	VSUBPD            Z7, Z3, Z3
+	VFNMADD231PD.BCST erf64consts<>+2752(SB), Z5, Z3
+	VADDPD            Z6, Z7, Z5
+	VSUBPD            Z7, Z5, Z8
+	VSUBPD            Z8, Z5, Z9
+	VSUBPD            Z9, Z7, Z7
+	VSUBPD            Z8, Z6, Z6
+	VADDPD            Z6, Z7, Z7
+	VADDPD            Z7, Z3, Z3
+	VBROADCASTSD      erf64consts<>+2816(SB), Z6
+	VFMADD213PD.BCST  erf64consts<>+2880(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+2944(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+3008(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+3072(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+3136(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+3200(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+3264(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+3328(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+3392(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+3456(SB), Z5, Z6
+	VFMADD213PD.BCST  erf64consts<>+3520(SB), Z5, Z6
+	VMULPD            Z5, Z5, Z7
+	VFMADD231PD       Z5, Z3, Z3
+	VFMADD231PD       Z7, Z6, Z3
+	VADDPD.BCST       erf64consts<>+128(SB), Z5, Z6
+	VBROADCASTSD      erf64consts<>+128(SB), Z7
+	VSUBPD            Z6, Z7, Z7
+	VADDPD            Z5, Z7, Z7
+	VADDPD            Z3, Z7, Z7
+	VPSUBQ.BCST       erf64consts<>+3584(SB), Z4, Z4
+	VPSRLQ            $0x01, Z4, Z3
+	VPSUBQ.BCST       erf64consts<>+3648(SB), Z3, Z5
+	VPSLLQ            $0x34, Z5, Z5
+	VPSUBQ            Z3, Z4, Z4
+	VPSUBQ.BCST       erf64consts<>+3648(SB), Z4, Z4
 	VPSLLQ            $0x34, Z4, Z4
-	VPSUBQ            Z2, Z3, Z3
-	VPSUBQ.BCST       erf64consts<>+3584(SB), Z3, Z3
-	VPSLLQ            $0x34, Z3, Z3
-	VADDPD            Z6, Z5, Z5
-	VMULPD            Z4, Z5, Z5
-	VMULPD            Z3, Z5, Z5
-	VDIVPD            Z0, Z5, Z5
-	VCMPPD.BCST       $0x11, erf64consts<>+3648(SB), Z0, K1
-	VBROADCASTSD      erf64consts<>+128(SB), Z2
-	VSUBPD            Z5, Z2, Z5
-	VBROADCASTSD      erf64consts<>+128(SB), Z2
-	VMOVUPS           Z2, Z2
-	VBLENDMPD         Z5, Z2, K1, Z2
+	VADDPD            Z7, Z6, Z6
+	VMULPD            Z5, Z6, Z6
+	VMULPD            Z4, Z6, Z6
+	VDIVPD            Z1, Z6, Z6
+	VCMPPD.BCST       $0x11, erf64consts<>+192(SB), Z0, K1
+	VBROADCASTSD      erf64consts<>+128(SB), Z1
+	VSUBPD            Z6, Z1, Z6
+	VBROADCASTSD      erf64consts<>+128(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD         Z6, Z1, K1, Z1
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z0, K1
 	KORTESTW          K1, K1
 	JZ                mathblock585
@@ -43617,37 +43489,37 @@ erfVF64AVX512_loop1:
 	VFMADD213PD.BCST  erf64consts<>+128(SB), Z3, Z5
 	VDIVPD            Z5, Z4, Z4
 	VADDPD.BCST       erf64consts<>+4608(SB), Z4, Z4
-	VBLENDMPD         Z4, Z2, K1, Z2
+	VBLENDMPD         Z4, Z1, K1, Z1
 
 mathblock585:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z0, K1
 	KORTESTW         K1, K1
 	JZ               mathblock586
 	VBROADCASTSD     erf64consts<>+4736(SB), Z3
-	VFMADD213PD.BCST erf64consts<>+4800(SB), Z1, Z3
-	VFMADD213PD.BCST erf64consts<>+4864(SB), Z1, Z3
-	VFMADD213PD.BCST erf64consts<>+4928(SB), Z1, Z3
-	VFMADD213PD.BCST erf64consts<>+4992(SB), Z1, Z3
+	VFMADD213PD.BCST erf64consts<>+4800(SB), Z2, Z3
+	VFMADD213PD.BCST erf64consts<>+4864(SB), Z2, Z3
+	VFMADD213PD.BCST erf64consts<>+4928(SB), Z2, Z3
+	VFMADD213PD.BCST erf64consts<>+4992(SB), Z2, Z3
 	VBROADCASTSD     erf64consts<>+5056(SB), Z4
-	VFMADD213PD.BCST erf64consts<>+5120(SB), Z1, Z4
-	VFMADD213PD.BCST erf64consts<>+5184(SB), Z1, Z4
-	VFMADD213PD.BCST erf64consts<>+5248(SB), Z1, Z4
-	VFMADD213PD.BCST erf64consts<>+5312(SB), Z1, Z4
-	VFMADD213PD.BCST erf64consts<>+128(SB), Z1, Z4
+	VFMADD213PD.BCST erf64consts<>+5120(SB), Z2, Z4
+	VFMADD213PD.BCST erf64consts<>+5184(SB), Z2, Z4
+	VFMADD213PD.BCST erf64consts<>+5248(SB), Z2, Z4
+	VFMADD213PD.BCST erf64consts<>+5312(SB), Z2, Z4
+	VFMADD213PD.BCST erf64consts<>+128(SB), Z2, Z4
 	VDIVPD           Z4, Z3, Z3
 	VFMADD231PD      Z3, Z0, Z0
-	VBLENDMPD        Z0, Z2, K1, Z2
+	VBLENDMPD        Z0, Z1, K1, Z1
 
 mathblock586:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z0
-	VPORQ       Z0, Z2, Z2
+	VPORQ       Z0, Z1, Z1
 	VMOVUPD     (SI)(R8*8), Z0
 	VCMPPD      $0x03, (SI)(R8*8), Z0, K1
 	VMOVUPD     (SI)(R8*8), Z0
 	VPORQ.BCST  erf64consts<>+5376(SB), Z0, Z0
-	VBLENDMPD   Z0, Z2, K1, Z2
-	VMOVUPD     Z2, (DX)(R8*8)
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVUPD     Z1, (DX)(R8*8)
 	ADDQ        $0x00000008, R8
 	SUBQ        $0x00000008, R9
 	JMP         erfVF64AVX512_loop1
@@ -43659,140 +43531,141 @@ erfVF64AVX512_after1:
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPD.Z         (SI)(R8*8), K1, Z0
 	VPANDQ.BCST       erf64consts<>+64(SB), Z0, Z1
-	VMULPD            Z1, Z1, Z2
-	VBROADCASTSD      erf64consts<>+128(SB), Z3
-	VDIVPD            Z2, Z3, Z3
-	VCMPPD.BCST       $0x1e, erf64consts<>+192(SB), Z1, K2
-	VBROADCASTSD      erf64consts<>+320(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+256(SB), Z4, K2, Z4
-	VBROADCASTSD      erf64consts<>+448(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+384(SB), Z5, K2, Z5
-	VFMADD231PD       Z3, Z4, Z5
-	VBROADCASTSD      erf64consts<>+576(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+512(SB), Z4, K2, Z4
-	VFMADD231PD       Z3, Z5, Z4
-	VBROADCASTSD      erf64consts<>+704(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+640(SB), Z5, K2, Z5
-	VFMADD231PD       Z3, Z4, Z5
-	VBROADCASTSD      erf64consts<>+832(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+768(SB), Z4, K2, Z4
-	VFMADD231PD       Z3, Z5, Z4
-	VBROADCASTSD      erf64consts<>+960(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+896(SB), Z5, K2, Z5
-	VFMADD231PD       Z3, Z4, Z5
-	VBROADCASTSD      erf64consts<>+1088(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+1024(SB), Z4, K2, Z4
-	VFMADD231PD       Z3, Z5, Z4
-	VBROADCASTSD      erf64consts<>+1216(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+1152(SB), Z5, K2, Z5
-	VFMADD231PD       Z3, Z4, Z5
-	VBROADCASTSD      erf64consts<>+1280(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+256(SB), Z4, K2, Z4
-	VBROADCASTSD      erf64consts<>+1408(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+1344(SB), Z6, K2, Z6
-	VFMADD231PD       Z3, Z4, Z6
-	VBROADCASTSD      erf64consts<>+1536(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+1472(SB), Z4, K2, Z4
-	VFMADD231PD       Z3, Z6, Z4
-	VBROADCASTSD      erf64consts<>+1664(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+1600(SB), Z6, K2, Z6
-	VFMADD231PD       Z3, Z4, Z6
-	VBROADCASTSD      erf64consts<>+1792(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+1728(SB), Z4, K2, Z4
-	VFMADD231PD       Z3, Z6, Z4
-	VBROADCASTSD      erf64consts<>+1920(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+1856(SB), Z6, K2, Z6
-	VFMADD231PD       Z3, Z4, Z6
-	VBROADCASTSD      erf64consts<>+2048(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+1984(SB), Z4, K2, Z4
-	VFMADD231PD       Z3, Z6, Z4
-	VBROADCASTSD      erf64consts<>+2176(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+2112(SB), Z6, K2, Z6
-	VFMADD231PD       Z3, Z4, Z6
+	VMINPD.BCST       erf64consts<>+192(SB), Z1, Z2
+	VMULPD            Z2, Z2, Z3
 	VBROADCASTSD      erf64consts<>+128(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+128(SB), Z4, K2, Z4
-	VFMADD231PD       Z3, Z6, Z4
-	VPANDQ.BCST       erf64consts<>+2240(SB), Z1, Z3
-	VBROADCASTSD      erf64consts<>+2304(SB), Z6
-	VFNMADD231PD      Z3, Z3, Z6
-	VSUBPD            Z1, Z3, Z7
-	VADDPD            Z1, Z3, Z3
-	VDIVPD            Z4, Z5, Z5
-	VFMADD231PD       Z3, Z7, Z5
-	VADDPD            Z5, Z6, Z3
-	VSUBPD            Z3, Z6, Z6
-	VADDPD            Z5, Z6, Z6
-	VMAXPD.BCST       erf64consts<>+2368(SB), Z3, Z3
-	VMINPD.BCST       erf64consts<>+2432(SB), Z3, Z3
-	VBROADCASTSD      erf64consts<>+2496(SB), Z4
-	VFMADD213PD.BCST  erf64consts<>+2560(SB), Z3, Z4
-	VSUBPD.BCST       erf64consts<>+2560(SB), Z4, Z5
-	VFNMADD231PD.BCST erf64consts<>+2624(SB), Z5, Z3
-	VBROADCASTSD      erf64consts<>+2688(SB), Z7
-	VFNMADD213PD      Z3, Z5, Z7
-	VSUBPD            Z7, Z3, Z3
-	VFNMADD231PD.BCST erf64consts<>+2688(SB), Z5, Z3
-	VADDPD            Z6, Z7, Z5
-	VSUBPD            Z7, Z5, Z8
-	VSUBPD            Z8, Z5, Z9
-	VSUBPD            Z9, Z7, Z7
-	VSUBPD            Z8, Z6, Z6
+	VDIVPD            Z3, Z4, Z4
+	VCMPPD.BCST       $0x1e, erf64consts<>+256(SB), Z2, K2
+	VBROADCASTSD      erf64consts<>+384(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+320(SB), Z5, K2, Z5
+	VBROADCASTSD      erf64consts<>+512(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+448(SB), Z6, K2, Z6
+	VFMADD231PD       Z4, Z5, Z6
+	VBROADCASTSD      erf64consts<>+640(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+576(SB), Z5, K2, Z5
+	VFMADD231PD       Z4, Z6, Z5
+	VBROADCASTSD      erf64consts<>+768(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+704(SB), Z6, K2, Z6
+	VFMADD231PD       Z4, Z5, Z6
+	VBROADCASTSD      erf64consts<>+896(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+832(SB), Z5, K2, Z5
+	VFMADD231PD       Z4, Z6, Z5
+	VBROADCASTSD      erf64consts<>+1024(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+960(SB), Z6, K2, Z6
+	VFMADD231PD       Z4, Z5, Z6
+	VBROADCASTSD      erf64consts<>+1152(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+1088(SB), Z5, K2, Z5
+	VFMADD231PD       Z4, Z6, Z5
+	VBROADCASTSD      erf64consts<>+1280(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+1216(SB), Z6, K2, Z6
+	VFMADD231PD       Z4, Z5, Z6
+	VBROADCASTSD      erf64consts<>+1344(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+320(SB), Z5, K2, Z5
+	VBROADCASTSD      erf64consts<>+1472(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    erf64consts<>+1408(SB), Z7, K2, Z7
+	VFMADD231PD       Z4, Z5, Z7
+	VBROADCASTSD      erf64consts<>+1600(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+1536(SB), Z5, K2, Z5
+	VFMADD231PD       Z4, Z7, Z5
+	VBROADCASTSD      erf64consts<>+1728(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    erf64consts<>+1664(SB), Z7, K2, Z7
+	VFMADD231PD       Z4, Z5, Z7
+	VBROADCASTSD      erf64consts<>+1856(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z5, K2, Z5
+	VFMADD231PD       Z4, Z7, Z5
+	VBROADCASTSD      erf64consts<>+1984(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    erf64consts<>+1920(SB), Z7, K2, Z7
+	VFMADD231PD       Z4, Z5, Z7
+	VBROADCASTSD      erf64consts<>+2112(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+2048(SB), Z5, K2, Z5
+	VFMADD231PD       Z4, Z7, Z5
+	VBROADCASTSD      erf64consts<>+2240(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    erf64consts<>+2176(SB), Z7, K2, Z7
+	VFMADD231PD       Z4, Z5, Z7
+	VBROADCASTSD      erf64consts<>+128(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+128(SB), Z5, K2, Z5
+	VFMADD231PD       Z4, Z7, Z5
+	VPANDQ.BCST       erf64consts<>+2304(SB), Z2, Z4
+	VBROADCASTSD      erf64consts<>+2368(SB), Z7
+	VFNMADD231PD      Z4, Z4, Z7
+	VSUBPD            Z2, Z4, Z8
+	VADDPD            Z2, Z4, Z4
+	VDIVPD            Z5, Z6, Z6
+	VFMADD231PD       Z4, Z8, Z6
+	VADDPD            Z6, Z7, Z4
+	VSUBPD            Z4, Z7, Z7
 	VADDPD            Z6, Z7, Z7
-	VADDPD            Z7, Z3, Z3
-	VBROADCASTSD      erf64consts<>+2752(SB), Z6
-	VFMADD213PD.BCST  erf64consts<>+2816(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+2880(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+2944(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+3008(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+3072(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+3136(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+3200(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+3264(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+3328(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+3392(SB), Z5, Z6
-	VFMADD213PD.BCST  erf64consts<>+3456(SB), Z5, Z6
-	VMULPD            Z5, Z5, Z7
-	VFMADD231PD       Z5, Z3, Z3
-	VFMADD231PD       Z7, Z6, Z3
-	VADDPD.BCST       erf64consts<>+128(SB), Z5, Z6
-	VBROADCASTSD      erf64consts<>+128(SB), Z7
-	VSUBPD            Z6, Z7, Z7
-	VADDPD            Z5, Z7, Z7
-	VADDPD            Z3, Z7, Z7
-	VPSUBQ.BCST       erf64consts<>+3520(SB), Z4, Z4
-	VPSRLQ            $0x01, Z4, Z3
-	VPSUBQ.BCST       erf64consts<>+3584(SB), Z3, Z5
+	VMAXPD.BCST       erf64consts<>+2432(SB), Z4, Z4
+	VMINPD.BCST       erf64consts<>+2496(SB), Z4, Z4
+	VBROADCASTSD      erf64consts<>+2560(SB), Z5
+	VFMADD213PD.BCST  erf64consts<>+2624(SB), Z4, Z5
+	VSUBPD.BCST       erf64consts<>+2624(SB), Z5, Z6
+	VFNMADD231PD.BCST erf64consts<>+2688(SB), Z6, Z4
+	VBROADCASTSD      erf64consts<>+2752(SB), Z8
+	VFNMADD213PD      Z4, Z6, Z8
+	VSUBPD            Z8, Z4, Z4
+	VFNMADD231PD.BCST erf64consts<>+2752(SB), Z6, Z4
+	VADDPD            Z7, Z8, Z6
+	VSUBPD            Z8, Z6, Z9
+	VSUBPD            Z9, Z6, Z10
+	VSUBPD            Z10, Z8, Z8
+	VSUBPD            Z9, Z7, Z7
+	VADDPD            Z7, Z8, Z8
+	VADDPD            Z8, Z4, Z4
+	VBROADCASTSD      erf64consts<>+2816(SB), Z7
+	VFMADD213PD.BCST  erf64consts<>+2880(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+2944(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+3008(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+3072(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+3136(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+3200(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+3264(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+3328(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+3392(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+3456(SB), Z6, Z7
+	VFMADD213PD.BCST  erf64consts<>+3520(SB), Z6, Z7
+	VMULPD            Z6, Z6, Z8
+	VFMADD231PD       Z6, Z4, Z4
+	VFMADD231PD       Z8, Z7, Z4
+	VADDPD.BCST       erf64consts<>+128(SB), Z6, Z7
+	VBROADCASTSD      erf64consts<>+128(SB), Z8
+	VSUBPD            Z7, Z8, Z8
+	VADDPD            Z6, Z8, Z8
+	VADDPD            Z4, Z8, Z8
+	VPSUBQ.BCST       erf64consts<>+3584(SB), Z5, Z5
+	VPSRLQ            $0x01, Z5, Z4
+	VPSUBQ.BCST       erf64consts<>+3648(SB), Z4, Z6
+	VPSLLQ            $0x34, Z6, Z6
+	VPSUBQ            Z4, Z5, Z5
+	VPSUBQ.BCST       erf64consts<>+3648(SB), Z5, Z5
 	VPSLLQ            $0x34, Z5, Z5
-	VPSUBQ            Z3, Z4, Z4
-	VPSUBQ.BCST       erf64consts<>+3584(SB), Z4, Z4
-	VPSLLQ            $0x34, Z4, Z4
-	VADDPD            Z7, Z6, Z6
-	VMULPD            Z5, Z6, Z6
-	VMULPD            Z4, Z6, Z6
-	VDIVPD            Z1, Z6, Z6
-	VCMPPD.BCST       $0x11, erf64consts<>+3648(SB), Z1, K2
-	VBROADCASTSD      erf64consts<>+128(SB), Z3
-	VSUBPD            Z6, Z3, Z6
-	VBROADCASTSD      erf64consts<>+128(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPD         Z6, Z3, K2, Z3
+	VADDPD            Z8, Z7, Z7
+	VMULPD            Z6, Z7, Z7
+	VMULPD            Z5, Z7, Z7
+	VDIVPD            Z2, Z7, Z7
+	VCMPPD.BCST       $0x11, erf64consts<>+192(SB), Z1, K2
+	VBROADCASTSD      erf64consts<>+128(SB), Z2
+	VSUBPD            Z7, Z2, Z7
+	VBROADCASTSD      erf64consts<>+128(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD         Z7, Z2, K2, Z2
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z1, K2
 	KORTESTW          K2, K2
 	JZ                mathblock587
@@ -43813,34 +43686,34 @@ erfVF64AVX512_after1:
 	VFMADD213PD.BCST  erf64consts<>+128(SB), Z4, Z6
 	VDIVPD            Z6, Z5, Z5
 	VADDPD.BCST       erf64consts<>+4608(SB), Z5, Z5
-	VBLENDMPD         Z5, Z3, K2, Z3
+	VBLENDMPD         Z5, Z2, K2, Z2
 
 mathblock587:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z1, K2
 	KORTESTW         K2, K2
 	JZ               mathblock588
 	VBROADCASTSD     erf64consts<>+4736(SB), Z4
-	VFMADD213PD.BCST erf64consts<>+4800(SB), Z2, Z4
-	VFMADD213PD.BCST erf64consts<>+4864(SB), Z2, Z4
-	VFMADD213PD.BCST erf64consts<>+4928(SB), Z2, Z4
-	VFMADD213PD.BCST erf64consts<>+4992(SB), Z2, Z4
+	VFMADD213PD.BCST erf64consts<>+4800(SB), Z3, Z4
+	VFMADD213PD.BCST erf64consts<>+4864(SB), Z3, Z4
+	VFMADD213PD.BCST erf64consts<>+4928(SB), Z3, Z4
+	VFMADD213PD.BCST erf64consts<>+4992(SB), Z3, Z4
 	VBROADCASTSD     erf64consts<>+5056(SB), Z5
-	VFMADD213PD.BCST erf64consts<>+5120(SB), Z2, Z5
-	VFMADD213PD.BCST erf64consts<>+5184(SB), Z2, Z5
-	VFMADD213PD.BCST erf64consts<>+5248(SB), Z2, Z5
-	VFMADD213PD.BCST erf64consts<>+5312(SB), Z2, Z5
-	VFMADD213PD.BCST erf64consts<>+128(SB), Z2, Z5
+	VFMADD213PD.BCST erf64consts<>+5120(SB), Z3, Z5
+	VFMADD213PD.BCST erf64consts<>+5184(SB), Z3, Z5
+	VFMADD213PD.BCST erf64consts<>+5248(SB), Z3, Z5
+	VFMADD213PD.BCST erf64consts<>+5312(SB), Z3, Z5
+	VFMADD213PD.BCST erf64consts<>+128(SB), Z3, Z5
 	VDIVPD           Z5, Z4, Z4
 	VFMADD231PD      Z4, Z1, Z1
-	VBLENDMPD        Z1, Z3, K2, Z3
+	VBLENDMPD        Z1, Z2, K2, Z2
 
 mathblock588:
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z1
-	VPORQ       Z1, Z3, Z3
+	VPORQ       Z1, Z2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
 	VPORQ.BCST  erf64consts<>+5376(SB), Z0, Z0
-	VBLENDMPD   Z0, Z3, K2, Z3
-	VMOVUPD     Z3, K1, (DX)(R8*8)
+	VBLENDMPD   Z0, Z2, K2, Z2
+	VMOVUPD     Z2, K1, (DX)(R8*8)
 	ADDQ        R9, R8
 
 erfVF64AVX512_tail_done:

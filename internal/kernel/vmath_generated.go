@@ -2882,258 +2882,260 @@ func tanh64(x0 float64) float64 {
 // erf32 is erf on float32, the steps of its program (see gen/registry/vmath.go).
 func erf32(x0 float32) float32 {
 	v3 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v5 := float32(math.Float32frombits(v3) * math.Float32frombits(v3))
-	v6 := fma32(-math.Float32frombits(v3), math.Float32frombits(v3), v5)
-	v7 := math.Float32bits(v5) ^ uint32(0x80000000)
-	v10 := fma32(math.Float32frombits(v7), float32(23.08312), float32(1.2582912e+07))
-	v11 := float32(v10 - float32(1.2582912e+07))
-	v14 := fma32(-v11, float32(0.04333496), math.Float32frombits(v7))
-	v15 := fma32(-v11, float32(-1.3262153e-05), v14)
-	v18 := fma32(float32(0.1666672), v15, float32(0.5000163))
-	v19 := float32(v15 * v15)
-	v20 := exptail_32[math.Float32bits(v10)&0xf]
-	v21 := float32(v15 + math.Float32frombits(v20))
-	v22 := fma32(v19, v18, v21)
-	v23 := exphi_32[math.Float32bits(v10)&0xf]
-	v24 := math.Float32bits(v10) << 19
-	v25 := v23 + v24
-	v26 := fma32(v22, math.Float32frombits(v25), math.Float32frombits(v25))
-	v27 := fma32(v26, v6, v26)
-	v29 := float32(math.Float32frombits(v3) - float32(2.46875))
-	v32 := fma32(float32(-4.3042098e-07), v29, float32(1.7912195e-06))
-	v34 := fma32(v32, v29, float32(-4.278918e-06))
-	v36 := fma32(v34, v29, float32(1.562297e-05))
-	v38 := fma32(v36, v29, float32(-6.325659e-05))
-	v40 := fma32(v38, v29, float32(0.00022614576))
-	v42 := fma32(v40, v29, float32(-0.00077434693))
-	v44 := fma32(v42, v29, float32(0.0025839016))
-	v46 := fma32(v44, v29, float32(-0.008317218))
-	v48 := fma32(v46, v29, float32(0.025702994))
-	v50 := fma32(v48, v29, float32(-0.07592972))
-	v52 := fma32(v50, v29, float32(0.21315432))
-	v53 := fma32(-v27, v52, float32(1))
-	v55 := math.Float32frombits(v3) < float32(3.9375)
-	v56 := float32(1)
-	if v55 {
-		v56 = v53
+	v6 := min(math.Float32frombits(v3), float32(3.9375))
+	v7 := float32(v6 * v6)
+	v8 := fma32(-v6, v6, v7)
+	v9 := math.Float32bits(v7) ^ uint32(0x80000000)
+	v12 := fma32(math.Float32frombits(v9), float32(23.08312), float32(1.2582912e+07))
+	v13 := float32(v12 - float32(1.2582912e+07))
+	v16 := fma32(-v13, float32(0.04333496), math.Float32frombits(v9))
+	v17 := fma32(-v13, float32(-1.3262153e-05), v16)
+	v20 := fma32(float32(0.1666672), v17, float32(0.5000163))
+	v21 := float32(v17 * v17)
+	v22 := exptail_32[math.Float32bits(v12)&0xf]
+	v23 := float32(v17 + math.Float32frombits(v22))
+	v24 := fma32(v21, v20, v23)
+	v25 := exphi_32[math.Float32bits(v12)&0xf]
+	v26 := math.Float32bits(v12) << 19
+	v27 := v25 + v26
+	v28 := fma32(v24, math.Float32frombits(v27), math.Float32frombits(v27))
+	v29 := fma32(v28, v8, v28)
+	v31 := float32(v6 - float32(2.46875))
+	v34 := fma32(float32(-4.3042098e-07), v31, float32(1.7912195e-06))
+	v36 := fma32(v34, v31, float32(-4.278918e-06))
+	v38 := fma32(v36, v31, float32(1.562297e-05))
+	v40 := fma32(v38, v31, float32(-6.325659e-05))
+	v42 := fma32(v40, v31, float32(0.00022614576))
+	v44 := fma32(v42, v31, float32(-0.00077434693))
+	v46 := fma32(v44, v31, float32(0.0025839016))
+	v48 := fma32(v46, v31, float32(-0.008317218))
+	v50 := fma32(v48, v31, float32(0.025702994))
+	v52 := fma32(v50, v31, float32(-0.07592972))
+	v54 := fma32(v52, v31, float32(0.21315432))
+	v55 := fma32(-v29, v54, float32(1))
+	v56 := math.Float32frombits(v3) < float32(3.9375)
+	v57 := float32(1)
+	if v56 {
+		v57 = v55
 	}
-	v57 := math.Float32bits(x0) & uint32(0x80000000)
-	v58 := math.Float32bits(v56) | v57
-	v59 := float32(x0 * x0)
-	v62 := fma32(float32(7.8538615e-05), v59, float32(-0.00080101937))
-	v64 := fma32(v62, v59, float32(0.0051883277))
-	v66 := fma32(v64, v59, float32(-0.026853813))
-	v68 := fma32(v66, v59, float32(0.112835854))
-	v70 := fma32(v68, v59, float32(-0.37612626))
-	v72 := fma32(v70, v59, float32(0.12837917))
-	v73 := fma32(x0, v72, x0)
-	v74 := math.Float32frombits(v3) < float32(1)
-	v75 := math.Float32frombits(v58)
-	if v74 {
-		v75 = v73
+	v58 := math.Float32bits(x0) & uint32(0x80000000)
+	v59 := math.Float32bits(v57) | v58
+	v60 := float32(x0 * x0)
+	v63 := fma32(float32(7.8538615e-05), v60, float32(-0.00080101937))
+	v65 := fma32(v63, v60, float32(0.0051883277))
+	v67 := fma32(v65, v60, float32(-0.026853813))
+	v69 := fma32(v67, v60, float32(0.112835854))
+	v71 := fma32(v69, v60, float32(-0.37612626))
+	v73 := fma32(v71, v60, float32(0.12837917))
+	v74 := fma32(x0, v73, x0)
+	v75 := math.Float32frombits(v3) < float32(1)
+	v76 := math.Float32frombits(v59)
+	if v75 {
+		v76 = v74
 	}
-	v76 := x0 != x0
-	v78 := math.Float32bits(x0) | uint32(0x400000)
-	v79 := math.Float32bits(v75)
-	if v76 {
-		v79 = v78
+	v77 := x0 != x0
+	v79 := math.Float32bits(x0) | uint32(0x400000)
+	v80 := math.Float32bits(v76)
+	if v77 {
+		v80 = v79
 	}
-	return math.Float32frombits(v79)
+	return math.Float32frombits(v80)
 }
 
 // erf64 is erf on float64, the steps of its program (see gen/registry/vmath.go).
 func erf64(x0 float64) float64 {
 	v3 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
-	v5 := float64(math.Float64frombits(v3) * math.Float64frombits(v3))
-	v6 := float64(float64(1) / v5)
-	v8 := float64(2.857142857142857) < math.Float64frombits(v3)
-	v11 := uint64(0xc023a0efc69ac25c)
-	if v8 {
-		v11 = uint64(0x0)
+	v6 := min(math.Float64frombits(v3), float64(6))
+	v7 := float64(v6 * v6)
+	v8 := float64(float64(1) / v7)
+	v10 := float64(2.857142857142857) < v6
+	v13 := uint64(0xc023a0efc69ac25c)
+	if v10 {
+		v13 = uint64(0x0)
 	}
-	v14 := uint64(0xc054526557e4d2f2)
-	if v8 {
-		v14 = uint64(0xc07e384e9bdc383f)
+	v16 := uint64(0xc054526557e4d2f2)
+	if v10 {
+		v16 = uint64(0xc07e384e9bdc383f)
 	}
-	v15 := math.FMA(math.Float64frombits(v11), v6, math.Float64frombits(v14))
-	v18 := uint64(0xc067135cebccabb2)
-	if v8 {
-		v18 = uint64(0xc09004616a2e5992)
+	v17 := math.FMA(math.Float64frombits(v13), v8, math.Float64frombits(v16))
+	v20 := uint64(0xc067135cebccabb2)
+	if v10 {
+		v20 = uint64(0xc09004616a2e5992)
 	}
-	v19 := math.FMA(v15, v6, math.Float64frombits(v18))
-	v22 := uint64(0xc0644cb184282266)
-	if v8 {
-		v22 = uint64(0xc083ec881375f228)
+	v21 := math.FMA(v17, v8, math.Float64frombits(v20))
+	v24 := uint64(0xc0644cb184282266)
+	if v10 {
+		v24 = uint64(0xc083ec881375f228)
 	}
-	v23 := math.FMA(v19, v6, math.Float64frombits(v22))
-	v26 := uint64(0xc04f300ae4cba38d)
-	if v8 {
-		v26 = uint64(0xc064145d43c5ed98)
+	v25 := math.FMA(v21, v8, math.Float64frombits(v24))
+	v28 := uint64(0xc04f300ae4cba38d)
+	if v10 {
+		v28 = uint64(0xc064145d43c5ed98)
 	}
-	v27 := math.FMA(v23, v6, math.Float64frombits(v26))
-	v30 := uint64(0xc0251e0441b0e726)
-	if v8 {
-		v30 = uint64(0xc031c209555f995a)
+	v29 := math.FMA(v25, v8, math.Float64frombits(v28))
+	v32 := uint64(0xc0251e0441b0e726)
+	if v10 {
+		v32 = uint64(0xc031c209555f995a)
 	}
-	v31 := math.FMA(v27, v6, math.Float64frombits(v30))
-	v34 := uint64(0xbfe63416e4ba7360)
-	if v8 {
-		v34 = uint64(0xbfe993ba70c285de)
+	v33 := math.FMA(v29, v8, math.Float64frombits(v32))
+	v36 := uint64(0xbfe63416e4ba7360)
+	if v10 {
+		v36 = uint64(0xbfe993ba70c285de)
 	}
-	v35 := math.FMA(v31, v6, math.Float64frombits(v34))
-	v38 := uint64(0xbf843412600d6435)
-	if v8 {
-		v38 = uint64(0xbf84341239e86f4a)
+	v37 := math.FMA(v33, v8, math.Float64frombits(v36))
+	v40 := uint64(0xbf843412600d6435)
+	if v10 {
+		v40 = uint64(0xbf84341239e86f4a)
 	}
-	v39 := math.FMA(v35, v6, math.Float64frombits(v38))
-	v41 := uint64(0xbfaeeff2ee749a62)
-	if v8 {
-		v41 = uint64(0x0)
+	v41 := math.FMA(v37, v8, math.Float64frombits(v40))
+	v43 := uint64(0xbfaeeff2ee749a62)
+	if v10 {
+		v43 = uint64(0x0)
 	}
-	v44 := uint64(0x401a47ef8e484a93)
-	if v8 {
-		v44 = uint64(0xc03670e242712d62)
+	v46 := uint64(0x401a47ef8e484a93)
+	if v10 {
+		v46 = uint64(0xc03670e242712d62)
 	}
-	v45 := math.FMA(math.Float64frombits(v41), v6, math.Float64frombits(v44))
-	v48 := uint64(0x405b28a3ee48ae2c)
-	if v8 {
-		v48 = uint64(0x407da874e79fe763)
+	v47 := math.FMA(math.Float64frombits(v43), v8, math.Float64frombits(v46))
+	v50 := uint64(0x405b28a3ee48ae2c)
+	if v10 {
+		v50 = uint64(0x407da874e79fe763)
 	}
-	v49 := math.FMA(v45, v6, math.Float64frombits(v48))
-	v52 := uint64(0x407ad02157700314)
-	if v8 {
-		v52 = uint64(0x40a3f219cedf3be6)
+	v51 := math.FMA(v47, v8, math.Float64frombits(v50))
+	v54 := uint64(0x407ad02157700314)
+	if v10 {
+		v54 = uint64(0x40a3f219cedf3be6)
 	}
-	v53 := math.FMA(v49, v6, math.Float64frombits(v52))
-	v56 := uint64(0x40842b1921ec2868)
-	if v8 {
-		v56 = uint64(0x40a8ffb7688c246a)
+	v55 := math.FMA(v51, v8, math.Float64frombits(v54))
+	v58 := uint64(0x40842b1921ec2868)
+	if v10 {
+		v58 = uint64(0x40a8ffb7688c246a)
 	}
-	v57 := math.FMA(v53, v6, math.Float64frombits(v56))
-	v60 := uint64(0x407b290dd58a1a71)
-	if v8 {
-		v60 = uint64(0x409802eb189d5118)
+	v59 := math.FMA(v55, v8, math.Float64frombits(v58))
+	v62 := uint64(0x407b290dd58a1a71)
+	if v10 {
+		v62 = uint64(0x409802eb189d5118)
 	}
-	v61 := math.FMA(v57, v6, math.Float64frombits(v60))
-	v64 := uint64(0x4061350c526ae721)
-	if v8 {
-		v64 = uint64(0x40745cae221b9f0a)
+	v63 := math.FMA(v59, v8, math.Float64frombits(v62))
+	v66 := uint64(0x4061350c526ae721)
+	if v10 {
+		v66 = uint64(0x40745cae221b9f0a)
 	}
-	v65 := math.FMA(v61, v6, math.Float64frombits(v64))
-	v68 := uint64(0x4033a6b9bd707687)
-	if v8 {
-		v68 = uint64(0x403e568b261d5190)
+	v67 := math.FMA(v63, v8, math.Float64frombits(v66))
+	v70 := uint64(0x4033a6b9bd707687)
+	if v10 {
+		v70 = uint64(0x403e568b261d5190)
 	}
-	v69 := math.FMA(v65, v6, math.Float64frombits(v68))
-	v70 := uint64(0x3ff0000000000000)
-	if v8 {
-		v70 = uint64(0x3ff0000000000000)
+	v71 := math.FMA(v67, v8, math.Float64frombits(v70))
+	v72 := uint64(0x3ff0000000000000)
+	if v10 {
+		v72 = uint64(0x3ff0000000000000)
 	}
-	v71 := math.FMA(v69, v6, math.Float64frombits(v70))
-	v73 := v3 & uint64(0xffffffff00000000)
-	v75 := math.FMA(-math.Float64frombits(v73), math.Float64frombits(v73), float64(-0.5625))
-	v76 := float64(math.Float64frombits(v73) - math.Float64frombits(v3))
-	v77 := float64(math.Float64frombits(v73) + math.Float64frombits(v3))
-	v78 := float64(v39 / v71)
-	v79 := math.FMA(v76, v77, v78)
-	v80 := float64(v75 + v79)
-	v81 := float64(v75 - v80)
-	v82 := float64(v81 + v79)
-	v84 := max(v80, float64(-746))
-	v86 := min(v84, float64(710))
-	v89 := math.FMA(v86, float64(1.4426950408889634), float64(6.755399441055744e+15))
-	v90 := float64(v89 - float64(6.755399441055744e+15))
-	v92 := math.FMA(-v90, float64(0.6931471803691238), v86)
-	v94 := math.FMA(-v90, float64(1.9082149292705877e-10), v92)
-	v95 := float64(v92 - v94)
-	v96 := math.FMA(-v90, float64(1.9082149292705877e-10), v95)
-	v97 := float64(v94 + v82)
-	v98 := float64(v97 - v94)
-	v99 := float64(v97 - v98)
-	v100 := float64(v94 - v99)
-	v101 := float64(v82 - v98)
-	v102 := float64(v100 + v101)
-	v103 := float64(v96 + v102)
-	v106 := math.FMA(float64(1.6059043836821613e-10), v97, float64(2.08767569878681e-09))
-	v108 := math.FMA(v106, v97, float64(2.505210838544172e-08))
-	v110 := math.FMA(v108, v97, float64(2.755731922398589e-07))
-	v112 := math.FMA(v110, v97, float64(2.7557319223985893e-06))
-	v114 := math.FMA(v112, v97, float64(2.48015873015873e-05))
-	v116 := math.FMA(v114, v97, float64(0.0001984126984126984))
-	v118 := math.FMA(v116, v97, float64(0.001388888888888889))
-	v120 := math.FMA(v118, v97, float64(0.008333333333333333))
-	v122 := math.FMA(v120, v97, float64(0.041666666666666664))
-	v124 := math.FMA(v122, v97, float64(0.16666666666666666))
-	v126 := math.FMA(v124, v97, float64(0.5))
-	v127 := float64(v97 * v97)
-	v128 := math.FMA(v103, v97, v103)
-	v129 := math.FMA(v126, v127, v128)
-	v130 := float64(float64(1) + v97)
-	v131 := float64(float64(1) - v130)
-	v132 := float64(v131 + v97)
-	v133 := float64(v132 + v129)
-	v135 := math.Float64bits(v89) - uint64(0x4337fffffffff800)
-	v136 := v135 >> 1
-	v138 := v136 - uint64(0x1)
-	v139 := v138 << 52
-	v140 := v135 - v136
-	v141 := v140 - uint64(0x1)
-	v142 := v141 << 52
-	v143 := float64(v130 + v133)
-	v144 := float64(v143 * math.Float64frombits(v139))
-	v145 := float64(v144 * math.Float64frombits(v142))
-	v146 := float64(v145 / math.Float64frombits(v3))
-	v148 := math.Float64frombits(v3) < float64(6)
-	v149 := float64(float64(1) - v146)
-	v150 := float64(1)
-	if v148 {
-		v150 = v149
+	v73 := math.FMA(v71, v8, math.Float64frombits(v72))
+	v75 := math.Float64bits(v6) & uint64(0xffffffff00000000)
+	v77 := math.FMA(-math.Float64frombits(v75), math.Float64frombits(v75), float64(-0.5625))
+	v78 := float64(math.Float64frombits(v75) - v6)
+	v79 := float64(math.Float64frombits(v75) + v6)
+	v80 := float64(v41 / v73)
+	v81 := math.FMA(v78, v79, v80)
+	v82 := float64(v77 + v81)
+	v83 := float64(v77 - v82)
+	v84 := float64(v83 + v81)
+	v86 := max(v82, float64(-746))
+	v88 := min(v86, float64(710))
+	v91 := math.FMA(v88, float64(1.4426950408889634), float64(6.755399441055744e+15))
+	v92 := float64(v91 - float64(6.755399441055744e+15))
+	v94 := math.FMA(-v92, float64(0.6931471803691238), v88)
+	v96 := math.FMA(-v92, float64(1.9082149292705877e-10), v94)
+	v97 := float64(v94 - v96)
+	v98 := math.FMA(-v92, float64(1.9082149292705877e-10), v97)
+	v99 := float64(v96 + v84)
+	v100 := float64(v99 - v96)
+	v101 := float64(v99 - v100)
+	v102 := float64(v96 - v101)
+	v103 := float64(v84 - v100)
+	v104 := float64(v102 + v103)
+	v105 := float64(v98 + v104)
+	v108 := math.FMA(float64(1.6059043836821613e-10), v99, float64(2.08767569878681e-09))
+	v110 := math.FMA(v108, v99, float64(2.505210838544172e-08))
+	v112 := math.FMA(v110, v99, float64(2.755731922398589e-07))
+	v114 := math.FMA(v112, v99, float64(2.7557319223985893e-06))
+	v116 := math.FMA(v114, v99, float64(2.48015873015873e-05))
+	v118 := math.FMA(v116, v99, float64(0.0001984126984126984))
+	v120 := math.FMA(v118, v99, float64(0.001388888888888889))
+	v122 := math.FMA(v120, v99, float64(0.008333333333333333))
+	v124 := math.FMA(v122, v99, float64(0.041666666666666664))
+	v126 := math.FMA(v124, v99, float64(0.16666666666666666))
+	v128 := math.FMA(v126, v99, float64(0.5))
+	v129 := float64(v99 * v99)
+	v130 := math.FMA(v105, v99, v105)
+	v131 := math.FMA(v128, v129, v130)
+	v132 := float64(float64(1) + v99)
+	v133 := float64(float64(1) - v132)
+	v134 := float64(v133 + v99)
+	v135 := float64(v134 + v131)
+	v137 := math.Float64bits(v91) - uint64(0x4337fffffffff800)
+	v138 := v137 >> 1
+	v140 := v138 - uint64(0x1)
+	v141 := v140 << 52
+	v142 := v137 - v138
+	v143 := v142 - uint64(0x1)
+	v144 := v143 << 52
+	v145 := float64(v132 + v135)
+	v146 := float64(v145 * math.Float64frombits(v141))
+	v147 := float64(v146 * math.Float64frombits(v144))
+	v148 := float64(v147 / v6)
+	v149 := math.Float64frombits(v3) < float64(6)
+	v150 := float64(float64(1) - v148)
+	v151 := float64(1)
+	if v149 {
+		v151 = v150
 	}
-	v152 := math.Float64frombits(v3) < float64(1.25)
-	v182 := v150
-	if v152 {
-		v153 := float64(math.Float64frombits(v3) - float64(1))
-		v156 := math.FMA(float64(-0.002166375594868791), v153, float64(0.035478304325618236))
-		v158 := math.FMA(v156, v153, float64(-0.11089469428239668))
-		v160 := math.FMA(v158, v153, float64(0.31834661990116175))
-		v162 := math.FMA(v160, v153, float64(-0.3722078760357013))
-		v164 := math.FMA(v162, v153, float64(0.41485611868374833))
-		v166 := math.FMA(v164, v153, float64(-0.0023621185607526594))
-		v169 := math.FMA(float64(0.011984499846799107), v153, float64(0.01363708391202905))
-		v171 := math.FMA(v169, v153, float64(0.12617121980876164))
-		v173 := math.FMA(v171, v153, float64(0.07182865441419627))
-		v175 := math.FMA(v173, v153, float64(0.540397917702171))
-		v177 := math.FMA(v175, v153, float64(0.10642088040084423))
-		v178 := math.FMA(v177, v153, float64(1))
-		v180 := float64(v166 / v178)
-		v181 := float64(float64(0.8450629115104675) + v180)
-		v182 = v181
+	v153 := math.Float64frombits(v3) < float64(1.25)
+	v183 := v151
+	if v153 {
+		v154 := float64(math.Float64frombits(v3) - float64(1))
+		v157 := math.FMA(float64(-0.002166375594868791), v154, float64(0.035478304325618236))
+		v159 := math.FMA(v157, v154, float64(-0.11089469428239668))
+		v161 := math.FMA(v159, v154, float64(0.31834661990116175))
+		v163 := math.FMA(v161, v154, float64(-0.3722078760357013))
+		v165 := math.FMA(v163, v154, float64(0.41485611868374833))
+		v167 := math.FMA(v165, v154, float64(-0.0023621185607526594))
+		v170 := math.FMA(float64(0.011984499846799107), v154, float64(0.01363708391202905))
+		v172 := math.FMA(v170, v154, float64(0.12617121980876164))
+		v174 := math.FMA(v172, v154, float64(0.07182865441419627))
+		v176 := math.FMA(v174, v154, float64(0.540397917702171))
+		v178 := math.FMA(v176, v154, float64(0.10642088040084423))
+		v179 := math.FMA(v178, v154, float64(1))
+		v181 := float64(v167 / v179)
+		v182 := float64(float64(0.8450629115104675) + v181)
+		v183 = v182
 	}
-	v184 := math.Float64frombits(v3) < float64(0.84375)
-	v206 := v182
-	if v184 {
-		v187 := math.FMA(float64(-2.3763016656650163e-05), v5, float64(-0.005770270296489442))
-		v189 := math.FMA(v187, v5, float64(-0.02848174957559851))
-		v191 := math.FMA(v189, v5, float64(-0.3250421072470015))
-		v193 := math.FMA(v191, v5, float64(0.12837916709551256))
-		v196 := math.FMA(float64(-3.960228278775368e-06), v5, float64(0.00013249473800432164))
-		v198 := math.FMA(v196, v5, float64(0.005081306281875766))
-		v200 := math.FMA(v198, v5, float64(0.0650222499887673))
-		v202 := math.FMA(v200, v5, float64(0.39791722395915535))
-		v203 := math.FMA(v202, v5, float64(1))
-		v204 := float64(v193 / v203)
-		v205 := math.FMA(math.Float64frombits(v3), v204, math.Float64frombits(v3))
-		v206 = v205
+	v185 := math.Float64frombits(v3) < float64(0.84375)
+	v207 := v183
+	if v185 {
+		v188 := math.FMA(float64(-2.3763016656650163e-05), v7, float64(-0.005770270296489442))
+		v190 := math.FMA(v188, v7, float64(-0.02848174957559851))
+		v192 := math.FMA(v190, v7, float64(-0.3250421072470015))
+		v194 := math.FMA(v192, v7, float64(0.12837916709551256))
+		v197 := math.FMA(float64(-3.960228278775368e-06), v7, float64(0.00013249473800432164))
+		v199 := math.FMA(v197, v7, float64(0.005081306281875766))
+		v201 := math.FMA(v199, v7, float64(0.0650222499887673))
+		v203 := math.FMA(v201, v7, float64(0.39791722395915535))
+		v204 := math.FMA(v203, v7, float64(1))
+		v205 := float64(v194 / v204)
+		v206 := math.FMA(math.Float64frombits(v3), v205, math.Float64frombits(v3))
+		v207 = v206
 	}
-	v207 := math.Float64bits(x0) & uint64(0x8000000000000000)
-	v208 := math.Float64bits(v206) | v207
-	v209 := x0 != x0
-	v211 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v212 := v208
-	if v209 {
-		v212 = v211
+	v208 := math.Float64bits(x0) & uint64(0x8000000000000000)
+	v209 := math.Float64bits(v207) | v208
+	v210 := x0 != x0
+	v212 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v213 := v209
+	if v210 {
+		v213 = v212
 	}
-	return math.Float64frombits(v212)
+	return math.Float64frombits(v213)
 }
 
 // sin32 is sin on float32, the steps of its program (see gen/registry/vmath.go).

@@ -677,10 +677,11 @@ func erfProgram(t Type) *MathProgram {
 	sign := b.bits(b.signBit())
 	ax := b.abs(x)
 	one := b.f(1)
-	// |x| cut at 6, whose result is 1 whatever the steps make of it: the
-	// exponential of a larger |x| would be subnormal, and a subnormal
-	// product costs Intel CPUs a microcode assist.
-	ac := b.min(ax, b.f(6))
+	// |x| cut to [1, 6] for [1.25, 6), whose results are not used
+	// outside: the exponential of a larger |x| would be subnormal, and a
+	// subnormal product costs Intel CPUs a microcode assist, as would the
+	// square of a tiny one.
+	ac := b.min(b.max(ax, one), b.f(6))
 	z := b.mul(ac, ac)
 	// The two intervals below 1.25 are blocks, which vectors with no lane
 	// in them skip (each costs a division). [1.25, 6), where most
@@ -715,6 +716,10 @@ func erfProgram(t Type) *MathProgram {
 	})[0]
 	// [0, 0.84375)
 	r = b.block(b.lt(ax, b.f(0.84375)), []int{r}, func() []int {
+		// x^2 of |x| at least 2^-28: below, P and Q are P(0) and Q(0)
+		// all the same.
+		xs := b.max(ax, b.f(0x1p-28))
+		z := b.mul(xs, xs)
 		pp := b.horner(z, 1.28379167095512558561e-01, -3.25042107247001499370e-01, -2.84817495755985104766e-02, -5.77027029648944159157e-03, -2.37630166566501626084e-05)
 		qq := b.horner(z, 1, 3.97917223959155352819e-01, 6.50222499887672944485e-02, 5.08130628187576562776e-03, 1.32494738004321644526e-04, -3.96022827877536812320e-06)
 		return []int{b.fma(ax, b.div(pp, qq), ax)}

@@ -16,10 +16,10 @@ func erf32Program(t Type) *MathProgram {
 	sign := b.bits(b.signBit())
 	ax := b.abs(x)
 	one := b.f(1)
-	// |x| cut at erfOne, whose result is 1 whatever the steps make of it:
-	// e^(-x^2) of a larger |x| would be subnormal or garbage, and a
-	// subnormal product costs Intel CPUs a microcode assist.
-	al := b.min(ax, b.f(erfOne))
+	// |x| cut to [1, erfOne], outside of which this branch's result is
+	// not used: e^(-x^2) of a larger |x| would be subnormal or garbage,
+	// and a subnormal product costs Intel CPUs a microcode assist.
+	al := b.min(b.max(ax, one), b.f(erfOne))
 	h := b.mul(al, al)
 	nl := b.fnma(al, al, h) // h - x^2: minus x^2's low part
 	e := b.expFast(b.xor(h, sign), false)
@@ -30,7 +30,10 @@ func erf32Program(t Type) *MathProgram {
 	large = b.or(large, b.and(x, sign))
 	// |x| < 1 last, so that its value is not held through the exponential:
 	// the program's values then fit twice in AVX2's sixteen registers.
-	z := b.mul(x, x)
+	// x^2 of |x| at least 2^-20: below, P(x^2) is P(0) all the same,
+	// and the square of a tiny x would be subnormal.
+	xs := b.max(ax, b.f(0x1p-20))
+	z := b.mul(xs, xs)
 	small := b.fma(x, b.horner(z, erfSmallPoly(t)...), x)
 	r := b.sel(b.lt(ax, one), small, large)
 	return b.finish(r)

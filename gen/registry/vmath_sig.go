@@ -45,7 +45,10 @@ func sigmoidProgram(t Type) *MathProgram {
 	x := b.in(0)
 	tiny := sigmoidTiny(t)
 	neg := b.lt(x, b.f(0))
-	vh, vl := b.expParts2(b.max(b.or(x, b.bits(b.signBit())), b.sel(neg, b.f(-tiny), b.f(-sigmoidOne(t)))))
+	// -|x| is also cut at -sigmoidHalf, from where the result is 1/2 and
+	// e^-|x| would square |x| into a subnormal number.
+	arg := b.max(b.or(x, b.bits(b.signBit())), b.sel(neg, b.f(-tiny), b.f(-sigmoidOne(t))))
+	vh, vl := b.expParts2(b.min(arg, b.f(-sigmoidHalf(t))))
 	one := b.f(1)
 	dh, dl := b.fastTwoSum(one, vh, vl)
 	y := b.quotient(b.sel(neg, vh, one), b.sel(neg, vl, b.f(0)), dh, dl)
@@ -64,6 +67,15 @@ func sigmoidOne(t Type) float64 {
 		return 40
 	}
 	return 20
+}
+
+// sigmoidHalf is an |x| below which sigmoid x rounds to 1/2: |x|/4 is
+// far under half an ulp of 1/2 below it (2^-26; float64: 2^-55).
+func sigmoidHalf(t Type) float64 {
+	if t.Bits == 64 {
+		return 0x1p-60
+	}
+	return 0x1p-30
 }
 
 // sigmoidTiny is where sigmoid's block starts, -sigmoidTiny: e^x is
@@ -94,7 +106,10 @@ func tanhProgram(t Type) *MathProgram {
 	// it the exponential would make subnormal numbers, which cost Intel
 	// CPUs a microcode assist each (tanh over x in [20, 97.5] took 2.4 ns
 	// per element on a Xeon model 167 instead of 0.5).
-	vh, vl := b.expParts2(b.or(b.mul(b.min(ax, b.f(big)), b.f(2)), sign))
+	// The same below tanhSmall, whose results the block gives: e^(-2|x|)
+	// of a tiny |x| would square it into a subnormal number.
+	small := tanhSmall(t)
+	vh, vl := b.expParts2(b.or(b.mul(b.min(b.max(ax, b.f(small)), b.f(big)), b.f(2)), sign))
 	one := b.f(1)
 	nh := b.sub(one, vh)
 	nl := b.sub(b.sub(b.sub(one, nh), vh), vl) // 1 - vh exactly less nh, then -vl
@@ -103,11 +118,15 @@ func tanhProgram(t Type) *MathProgram {
 	y = b.sel(b.lt(ax, b.f(big)), y, one)
 	// The polynomial is a block: only vectors with a lane under small take
 	// it (a third of them for arguments spread over (-10, 10)).
-	small := tanhSmall(t)
 	y = b.block(b.lt(ax, b.f(small)), []int{y}, func() []int {
-		z := b.mul(x, x)
+		// |x| itself below tanhSmallest, where it is the result; the
+		// polynomial of |x| cut there, whose square is normal.
+		ax := b.abs(x)
+		least := b.f(tanhSmallest(t))
+		xc := b.max(ax, least)
+		z := b.mul(xc, xc)
 		p := b.horner(z, tanhPoly(t, small)...)
-		return []int{b.fma(b.mul(z, x), p, x)}
+		return []int{b.sel(b.lt(ax, least), ax, b.fma(b.mul(z, xc), p, xc))}
 	})[0]
 	return b.finish(b.or(y, b.and(x, sign))) // x's sign: tanh(-0) = -0 too
 }
@@ -119,6 +138,15 @@ func tanhSmall(t Type) float64 {
 		return 0.25
 	}
 	return 0.25
+}
+
+// tanhSmallest is where tanh x rounds to x: x^3/3 is under a quarter
+// ulp of x below 2^-13 (float64: 2^-28).
+func tanhSmallest(t Type) float64 {
+	if t.Bits == 64 {
+		return 0x1p-28
+	}
+	return 0x1p-13
 }
 
 // tanhPoly is P of tanh x = x + x^3*P(x^2) on |x| < small: minimax for

@@ -7938,20 +7938,22 @@ sigmoidVF32AVX2_loop2:
 	VBLENDVPS    Y1, sigmoid32consts<>+128(SB), Y5, Y5
 	VMAXPS       Y4, Y2, Y2
 	VMAXPS       Y5, Y3, Y3
-	VMOVUPS      sigmoid32consts<>+256(SB), Y4
-	VFMADD213PS  sigmoid32consts<>+320(SB), Y2, Y4
-	VMOVUPS      sigmoid32consts<>+256(SB), Y5
-	VFMADD213PS  sigmoid32consts<>+320(SB), Y3, Y5
-	VSUBPS       sigmoid32consts<>+320(SB), Y4, Y6
-	VSUBPS       sigmoid32consts<>+320(SB), Y5, Y7
+	VMINPS       sigmoid32consts<>+256(SB), Y2, Y2
+	VMINPS       sigmoid32consts<>+256(SB), Y3, Y3
+	VMOVUPS      sigmoid32consts<>+320(SB), Y4
+	VFMADD213PS  sigmoid32consts<>+384(SB), Y2, Y4
+	VMOVUPS      sigmoid32consts<>+320(SB), Y5
+	VFMADD213PS  sigmoid32consts<>+384(SB), Y3, Y5
+	VSUBPS       sigmoid32consts<>+384(SB), Y4, Y6
+	VSUBPS       sigmoid32consts<>+384(SB), Y5, Y7
+	VFNMADD231PS sigmoid32consts<>+512(SB), Y6, Y2
+	VFNMADD231PS sigmoid32consts<>+512(SB), Y7, Y3
 	VFNMADD231PS sigmoid32consts<>+448(SB), Y6, Y2
 	VFNMADD231PS sigmoid32consts<>+448(SB), Y7, Y3
-	VFNMADD231PS sigmoid32consts<>+384(SB), Y6, Y2
-	VFNMADD231PS sigmoid32consts<>+384(SB), Y7, Y3
-	VMOVUPS      sigmoid32consts<>+512(SB), Y6
-	VFMADD213PS  sigmoid32consts<>+576(SB), Y2, Y6
-	VMOVUPS      sigmoid32consts<>+512(SB), Y7
-	VFMADD213PS  sigmoid32consts<>+576(SB), Y3, Y7
+	VMOVUPS      sigmoid32consts<>+576(SB), Y6
+	VFMADD213PS  sigmoid32consts<>+640(SB), Y2, Y6
+	VMOVUPS      sigmoid32consts<>+576(SB), Y7
+	VFMADD213PS  sigmoid32consts<>+640(SB), Y3, Y7
 	VMULPS       Y2, Y2, Y8
 	VMULPS       Y3, Y3, Y9
 	VPERMPS      exptail_32<>+0(SB), Y4, Y10
@@ -7986,27 +7988,27 @@ sigmoidVF32AVX2_loop2:
 	VSUBPS       Y5, Y7, Y9
 	VFMADD231PS  Y6, Y2, Y8
 	VFMADD231PS  Y7, Y3, Y9
-	VADDPS       sigmoid32consts<>+640(SB), Y4, Y2
-	VADDPS       sigmoid32consts<>+640(SB), Y5, Y3
-	VMOVUPS      sigmoid32consts<>+640(SB), Y6
+	VADDPS       sigmoid32consts<>+704(SB), Y4, Y2
+	VADDPS       sigmoid32consts<>+704(SB), Y5, Y3
+	VMOVUPS      sigmoid32consts<>+704(SB), Y6
 	VSUBPS       Y2, Y6, Y6
-	VMOVUPS      sigmoid32consts<>+640(SB), Y7
+	VMOVUPS      sigmoid32consts<>+704(SB), Y7
 	VSUBPS       Y3, Y7, Y7
 	VADDPS       Y4, Y6, Y6
 	VADDPS       Y5, Y7, Y7
 	VADDPS       Y8, Y6, Y6
 	VADDPS       Y9, Y7, Y7
-	VMOVUPS      sigmoid32consts<>+640(SB), Y10
+	VMOVUPS      sigmoid32consts<>+704(SB), Y10
 	VBLENDVPS    Y0, Y4, Y10, Y4
-	VMOVUPS      sigmoid32consts<>+640(SB), Y10
+	VMOVUPS      sigmoid32consts<>+704(SB), Y10
 	VBLENDVPS    Y1, Y5, Y10, Y5
 	VMOVUPS      sigmoid32consts<>+0(SB), Y10
 	VBLENDVPS    Y0, Y8, Y10, Y8
 	VMOVUPS      sigmoid32consts<>+0(SB), Y0
 	VBLENDVPS    Y1, Y9, Y0, Y9
-	VMOVUPS      sigmoid32consts<>+640(SB), Y0
+	VMOVUPS      sigmoid32consts<>+704(SB), Y0
 	VDIVPS       Y2, Y0, Y0
-	VMOVUPS      sigmoid32consts<>+640(SB), Y1
+	VMOVUPS      sigmoid32consts<>+704(SB), Y1
 	VDIVPS       Y3, Y1, Y1
 	VMULPS       Y0, Y4, Y10
 	VMULPS       Y1, Y5, Y11
@@ -8025,15 +8027,15 @@ sigmoidVF32AVX2_loop2:
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
 	JZ           mathblock469
-	VMOVUPS      sigmoid32consts<>+256(SB), Y2
+	VMOVUPS      sigmoid32consts<>+320(SB), Y2
 	VMOVUPS      (SI)(R8*4), Y3
-	VFMADD213PS  sigmoid32consts<>+320(SB), Y3, Y2
-	VSUBPS       sigmoid32consts<>+320(SB), Y2, Y3
-	VMOVUPS      sigmoid32consts<>+448(SB), Y4
+	VFMADD213PS  sigmoid32consts<>+384(SB), Y3, Y2
+	VSUBPS       sigmoid32consts<>+384(SB), Y2, Y3
+	VMOVUPS      sigmoid32consts<>+512(SB), Y4
 	VFNMADD213PS (SI)(R8*4), Y3, Y4
-	VFNMADD231PS sigmoid32consts<>+384(SB), Y3, Y4
-	VMOVUPS      sigmoid32consts<>+512(SB), Y3
-	VFMADD213PS  sigmoid32consts<>+576(SB), Y4, Y3
+	VFNMADD231PS sigmoid32consts<>+448(SB), Y3, Y4
+	VMOVUPS      sigmoid32consts<>+576(SB), Y3
+	VFMADD213PS  sigmoid32consts<>+640(SB), Y4, Y3
 	VMULPS       Y4, Y4, Y5
 	VPERMPS      exptail_32<>+0(SB), Y2, Y6
 	VPERMPS      exptail_32<>+32(SB), Y2, Y7
@@ -8041,7 +8043,7 @@ sigmoidVF32AVX2_loop2:
 	VBLENDVPS    Y8, Y7, Y6, Y6
 	VADDPS       Y6, Y4, Y4
 	VFMADD231PS  Y3, Y5, Y4
-	VPAND        sigmoid32consts<>+704(SB), Y2, Y3
+	VPAND        sigmoid32consts<>+768(SB), Y2, Y3
 	VPERMPS      exphi_32<>+0(SB), Y2, Y5
 	VPERMPS      exphi_32<>+32(SB), Y2, Y6
 	VPSLLD       $0x1c, Y2, Y7
@@ -8049,56 +8051,56 @@ sigmoidVF32AVX2_loop2:
 	VPSLLD       $0x13, Y3, Y3
 	VPADDD       Y3, Y5, Y5
 	VFMADD231PS  Y5, Y4, Y5
-	VPSUBD       sigmoid32consts<>+768(SB), Y2, Y2
+	VPSUBD       sigmoid32consts<>+832(SB), Y2, Y2
 	VPSRLD       $0x04, Y2, Y2
 	VPSRLD       $0x01, Y2, Y3
-	VPSUBD       sigmoid32consts<>+832(SB), Y3, Y4
+	VPSUBD       sigmoid32consts<>+896(SB), Y3, Y4
 	VPSLLD       $0x17, Y4, Y4
 	VPSUBD       Y3, Y2, Y2
-	VPSUBD       sigmoid32consts<>+832(SB), Y2, Y2
+	VPSUBD       sigmoid32consts<>+896(SB), Y2, Y2
 	VPSLLD       $0x17, Y2, Y2
 	VMOVUPS      (SI)(R8*4), Y3
 	VCMPPS       $0x11, sigmoid32consts<>+0(SB), Y3, Y3
 	VMULPS       Y4, Y5, Y5
-	VPADDD       sigmoid32consts<>+896(SB), Y2, Y4
+	VPADDD       sigmoid32consts<>+960(SB), Y2, Y4
 	VBLENDVPS    Y3, Y4, Y2, Y4
 	VMULPS       Y4, Y5, Y5
-	VCMPPS       $0x11, sigmoid32consts<>+960(SB), Y5, Y2
+	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), Y5, Y2
 	VPAND        Y3, Y2, Y2
-	VCMPPS       $0x15, sigmoid32consts<>+960(SB), Y5, Y4
+	VCMPPS       $0x15, sigmoid32consts<>+1024(SB), Y5, Y4
 	VPAND        Y3, Y4, Y3
-	VADDPS       sigmoid32consts<>+960(SB), Y5, Y4
-	VPSUBD       sigmoid32consts<>+960(SB), Y4, Y4
-	VMOVUPS      sigmoid32consts<>+640(SB), Y6
-	VBLENDVPS    Y3, sigmoid32consts<>+1024(SB), Y6, Y3
+	VADDPS       sigmoid32consts<>+1024(SB), Y5, Y4
+	VPSUBD       sigmoid32consts<>+1024(SB), Y4, Y4
+	VMOVUPS      sigmoid32consts<>+704(SB), Y6
+	VBLENDVPS    Y3, sigmoid32consts<>+1088(SB), Y6, Y3
 	VMULPS       Y3, Y5, Y5
 	VBLENDVPS    Y2, Y4, Y5, Y4
 	VMOVUPS      (SI)(R8*4), Y2
-	VCMPPS       $0x1e, sigmoid32consts<>+1088(SB), Y2, Y2
-	VBLENDVPS    Y2, sigmoid32consts<>+1152(SB), Y4, Y4
+	VCMPPS       $0x1e, sigmoid32consts<>+1152(SB), Y2, Y2
+	VBLENDVPS    Y2, sigmoid32consts<>+1216(SB), Y4, Y4
 	VMOVUPS      (SI)(R8*4), Y2
-	VCMPPS       $0x11, sigmoid32consts<>+1216(SB), Y2, Y2
+	VCMPPS       $0x11, sigmoid32consts<>+1280(SB), Y2, Y2
 	VBLENDVPS    Y2, sigmoid32consts<>+0(SB), Y4, Y4
 	VMOVUPS      (SI)(R8*4), Y2
 	VCMPPS       $0x03, (SI)(R8*4), Y2, Y2
 	VMOVUPS      (SI)(R8*4), Y3
-	VPOR         sigmoid32consts<>+1280(SB), Y3, Y3
+	VPOR         sigmoid32consts<>+1344(SB), Y3, Y3
 	VBLENDVPS    Y2, Y3, Y4, Y3
 	VMOVUPS      (SI)(R8*4), Y2
 	VCMPPS       $0x03, (SI)(R8*4), Y2, Y2
 	VMOVUPS      (SI)(R8*4), Y4
-	VPOR         sigmoid32consts<>+1280(SB), Y4, Y4
+	VPOR         sigmoid32consts<>+1344(SB), Y4, Y4
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VBLENDVPS    Y0, Y4, Y10, Y10
-	VMOVUPS      sigmoid32consts<>+256(SB), Y0
+	VMOVUPS      sigmoid32consts<>+320(SB), Y0
 	VMOVUPS      32(SI)(R8*4), Y2
-	VFMADD213PS  sigmoid32consts<>+320(SB), Y2, Y0
-	VSUBPS       sigmoid32consts<>+320(SB), Y0, Y2
-	VMOVUPS      sigmoid32consts<>+448(SB), Y3
+	VFMADD213PS  sigmoid32consts<>+384(SB), Y2, Y0
+	VSUBPS       sigmoid32consts<>+384(SB), Y0, Y2
+	VMOVUPS      sigmoid32consts<>+512(SB), Y3
 	VFNMADD213PS 32(SI)(R8*4), Y2, Y3
-	VFNMADD231PS sigmoid32consts<>+384(SB), Y2, Y3
-	VMOVUPS      sigmoid32consts<>+512(SB), Y2
-	VFMADD213PS  sigmoid32consts<>+576(SB), Y3, Y2
+	VFNMADD231PS sigmoid32consts<>+448(SB), Y2, Y3
+	VMOVUPS      sigmoid32consts<>+576(SB), Y2
+	VFMADD213PS  sigmoid32consts<>+640(SB), Y3, Y2
 	VMULPS       Y3, Y3, Y4
 	VPERMPS      exptail_32<>+0(SB), Y0, Y5
 	VPERMPS      exptail_32<>+32(SB), Y0, Y6
@@ -8106,7 +8108,7 @@ sigmoidVF32AVX2_loop2:
 	VBLENDVPS    Y7, Y6, Y5, Y5
 	VADDPS       Y5, Y3, Y3
 	VFMADD231PS  Y2, Y4, Y3
-	VPAND        sigmoid32consts<>+704(SB), Y0, Y2
+	VPAND        sigmoid32consts<>+768(SB), Y0, Y2
 	VPERMPS      exphi_32<>+0(SB), Y0, Y4
 	VPERMPS      exphi_32<>+32(SB), Y0, Y5
 	VPSLLD       $0x1c, Y0, Y6
@@ -8114,45 +8116,45 @@ sigmoidVF32AVX2_loop2:
 	VPSLLD       $0x13, Y2, Y2
 	VPADDD       Y2, Y4, Y4
 	VFMADD231PS  Y4, Y3, Y4
-	VPSUBD       sigmoid32consts<>+768(SB), Y0, Y0
+	VPSUBD       sigmoid32consts<>+832(SB), Y0, Y0
 	VPSRLD       $0x04, Y0, Y0
 	VPSRLD       $0x01, Y0, Y2
-	VPSUBD       sigmoid32consts<>+832(SB), Y2, Y3
+	VPSUBD       sigmoid32consts<>+896(SB), Y2, Y3
 	VPSLLD       $0x17, Y3, Y3
 	VPSUBD       Y2, Y0, Y0
-	VPSUBD       sigmoid32consts<>+832(SB), Y0, Y0
+	VPSUBD       sigmoid32consts<>+896(SB), Y0, Y0
 	VPSLLD       $0x17, Y0, Y0
 	VMOVUPS      32(SI)(R8*4), Y2
 	VCMPPS       $0x11, sigmoid32consts<>+0(SB), Y2, Y2
 	VMULPS       Y3, Y4, Y4
-	VPADDD       sigmoid32consts<>+896(SB), Y0, Y3
+	VPADDD       sigmoid32consts<>+960(SB), Y0, Y3
 	VBLENDVPS    Y2, Y3, Y0, Y3
 	VMULPS       Y3, Y4, Y4
-	VCMPPS       $0x11, sigmoid32consts<>+960(SB), Y4, Y0
+	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), Y4, Y0
 	VPAND        Y2, Y0, Y0
-	VCMPPS       $0x15, sigmoid32consts<>+960(SB), Y4, Y3
+	VCMPPS       $0x15, sigmoid32consts<>+1024(SB), Y4, Y3
 	VPAND        Y2, Y3, Y2
-	VADDPS       sigmoid32consts<>+960(SB), Y4, Y3
-	VPSUBD       sigmoid32consts<>+960(SB), Y3, Y3
-	VMOVUPS      sigmoid32consts<>+640(SB), Y5
-	VBLENDVPS    Y2, sigmoid32consts<>+1024(SB), Y5, Y2
+	VADDPS       sigmoid32consts<>+1024(SB), Y4, Y3
+	VPSUBD       sigmoid32consts<>+1024(SB), Y3, Y3
+	VMOVUPS      sigmoid32consts<>+704(SB), Y5
+	VBLENDVPS    Y2, sigmoid32consts<>+1088(SB), Y5, Y2
 	VMULPS       Y2, Y4, Y4
 	VBLENDVPS    Y0, Y3, Y4, Y3
 	VMOVUPS      32(SI)(R8*4), Y0
-	VCMPPS       $0x1e, sigmoid32consts<>+1088(SB), Y0, Y0
-	VBLENDVPS    Y0, sigmoid32consts<>+1152(SB), Y3, Y3
+	VCMPPS       $0x1e, sigmoid32consts<>+1152(SB), Y0, Y0
+	VBLENDVPS    Y0, sigmoid32consts<>+1216(SB), Y3, Y3
 	VMOVUPS      32(SI)(R8*4), Y0
-	VCMPPS       $0x11, sigmoid32consts<>+1216(SB), Y0, Y0
+	VCMPPS       $0x11, sigmoid32consts<>+1280(SB), Y0, Y0
 	VBLENDVPS    Y0, sigmoid32consts<>+0(SB), Y3, Y3
 	VMOVUPS      32(SI)(R8*4), Y0
 	VCMPPS       $0x03, 32(SI)(R8*4), Y0, Y0
 	VMOVUPS      32(SI)(R8*4), Y2
-	VPOR         sigmoid32consts<>+1280(SB), Y2, Y2
+	VPOR         sigmoid32consts<>+1344(SB), Y2, Y2
 	VBLENDVPS    Y0, Y2, Y3, Y2
 	VMOVUPS      32(SI)(R8*4), Y0
 	VCMPPS       $0x03, 32(SI)(R8*4), Y0, Y0
 	VMOVUPS      32(SI)(R8*4), Y3
-	VPOR         sigmoid32consts<>+1280(SB), Y3, Y3
+	VPOR         sigmoid32consts<>+1344(SB), Y3, Y3
 	VBLENDVPS    Y0, Y3, Y2, Y3
 	VBLENDVPS    Y1, Y3, Y11, Y11
 
@@ -8174,13 +8176,14 @@ sigmoidVF32AVX2_loop1:
 	VMOVUPS      sigmoid32consts<>+192(SB), Y2
 	VBLENDVPS    Y0, sigmoid32consts<>+128(SB), Y2, Y2
 	VMAXPS       Y2, Y1, Y1
-	VMOVUPS      sigmoid32consts<>+256(SB), Y2
-	VFMADD213PS  sigmoid32consts<>+320(SB), Y1, Y2
-	VSUBPS       sigmoid32consts<>+320(SB), Y2, Y3
+	VMINPS       sigmoid32consts<>+256(SB), Y1, Y1
+	VMOVUPS      sigmoid32consts<>+320(SB), Y2
+	VFMADD213PS  sigmoid32consts<>+384(SB), Y1, Y2
+	VSUBPS       sigmoid32consts<>+384(SB), Y2, Y3
+	VFNMADD231PS sigmoid32consts<>+512(SB), Y3, Y1
 	VFNMADD231PS sigmoid32consts<>+448(SB), Y3, Y1
-	VFNMADD231PS sigmoid32consts<>+384(SB), Y3, Y1
-	VMOVUPS      sigmoid32consts<>+512(SB), Y3
-	VFMADD213PS  sigmoid32consts<>+576(SB), Y1, Y3
+	VMOVUPS      sigmoid32consts<>+576(SB), Y3
+	VFMADD213PS  sigmoid32consts<>+640(SB), Y1, Y3
 	VMULPS       Y1, Y1, Y4
 	VPERMPS      exptail_32<>+0(SB), Y2, Y5
 	VPERMPS      exptail_32<>+32(SB), Y2, Y6
@@ -8198,16 +8201,16 @@ sigmoidVF32AVX2_loop1:
 	VFMADD231PS  Y3, Y1, Y2
 	VSUBPS       Y2, Y3, Y4
 	VFMADD231PS  Y3, Y1, Y4
-	VADDPS       sigmoid32consts<>+640(SB), Y2, Y1
-	VMOVUPS      sigmoid32consts<>+640(SB), Y3
+	VADDPS       sigmoid32consts<>+704(SB), Y2, Y1
+	VMOVUPS      sigmoid32consts<>+704(SB), Y3
 	VSUBPS       Y1, Y3, Y3
 	VADDPS       Y2, Y3, Y3
 	VADDPS       Y4, Y3, Y3
-	VMOVUPS      sigmoid32consts<>+640(SB), Y5
+	VMOVUPS      sigmoid32consts<>+704(SB), Y5
 	VBLENDVPS    Y0, Y2, Y5, Y2
 	VMOVUPS      sigmoid32consts<>+0(SB), Y5
 	VBLENDVPS    Y0, Y4, Y5, Y4
-	VMOVUPS      sigmoid32consts<>+640(SB), Y0
+	VMOVUPS      sigmoid32consts<>+704(SB), Y0
 	VDIVPS       Y1, Y0, Y0
 	VMULPS       Y0, Y2, Y5
 	VFNMADD231PS Y5, Y1, Y2
@@ -8218,15 +8221,15 @@ sigmoidVF32AVX2_loop1:
 	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), Y0, Y0
 	VPTEST       Y0, Y0
 	JZ           mathblock470
-	VMOVUPS      sigmoid32consts<>+256(SB), Y1
+	VMOVUPS      sigmoid32consts<>+320(SB), Y1
 	VMOVUPS      (SI)(R8*4), Y2
-	VFMADD213PS  sigmoid32consts<>+320(SB), Y2, Y1
-	VSUBPS       sigmoid32consts<>+320(SB), Y1, Y2
-	VMOVUPS      sigmoid32consts<>+448(SB), Y3
+	VFMADD213PS  sigmoid32consts<>+384(SB), Y2, Y1
+	VSUBPS       sigmoid32consts<>+384(SB), Y1, Y2
+	VMOVUPS      sigmoid32consts<>+512(SB), Y3
 	VFNMADD213PS (SI)(R8*4), Y2, Y3
-	VFNMADD231PS sigmoid32consts<>+384(SB), Y2, Y3
-	VMOVUPS      sigmoid32consts<>+512(SB), Y2
-	VFMADD213PS  sigmoid32consts<>+576(SB), Y3, Y2
+	VFNMADD231PS sigmoid32consts<>+448(SB), Y2, Y3
+	VMOVUPS      sigmoid32consts<>+576(SB), Y2
+	VFMADD213PS  sigmoid32consts<>+640(SB), Y3, Y2
 	VMULPS       Y3, Y3, Y4
 	VPERMPS      exptail_32<>+0(SB), Y1, Y6
 	VPERMPS      exptail_32<>+32(SB), Y1, Y7
@@ -8234,7 +8237,7 @@ sigmoidVF32AVX2_loop1:
 	VBLENDVPS    Y8, Y7, Y6, Y6
 	VADDPS       Y6, Y3, Y3
 	VFMADD231PS  Y2, Y4, Y3
-	VPAND        sigmoid32consts<>+704(SB), Y1, Y2
+	VPAND        sigmoid32consts<>+768(SB), Y1, Y2
 	VPERMPS      exphi_32<>+0(SB), Y1, Y4
 	VPERMPS      exphi_32<>+32(SB), Y1, Y6
 	VPSLLD       $0x1c, Y1, Y7
@@ -8242,45 +8245,45 @@ sigmoidVF32AVX2_loop1:
 	VPSLLD       $0x13, Y2, Y2
 	VPADDD       Y2, Y4, Y4
 	VFMADD231PS  Y4, Y3, Y4
-	VPSUBD       sigmoid32consts<>+768(SB), Y1, Y1
+	VPSUBD       sigmoid32consts<>+832(SB), Y1, Y1
 	VPSRLD       $0x04, Y1, Y1
 	VPSRLD       $0x01, Y1, Y2
-	VPSUBD       sigmoid32consts<>+832(SB), Y2, Y3
+	VPSUBD       sigmoid32consts<>+896(SB), Y2, Y3
 	VPSLLD       $0x17, Y3, Y3
 	VPSUBD       Y2, Y1, Y1
-	VPSUBD       sigmoid32consts<>+832(SB), Y1, Y1
+	VPSUBD       sigmoid32consts<>+896(SB), Y1, Y1
 	VPSLLD       $0x17, Y1, Y1
 	VMOVUPS      (SI)(R8*4), Y2
 	VCMPPS       $0x11, sigmoid32consts<>+0(SB), Y2, Y2
 	VMULPS       Y3, Y4, Y4
-	VPADDD       sigmoid32consts<>+896(SB), Y1, Y3
+	VPADDD       sigmoid32consts<>+960(SB), Y1, Y3
 	VBLENDVPS    Y2, Y3, Y1, Y3
 	VMULPS       Y3, Y4, Y4
-	VCMPPS       $0x11, sigmoid32consts<>+960(SB), Y4, Y1
+	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), Y4, Y1
 	VPAND        Y2, Y1, Y1
-	VCMPPS       $0x15, sigmoid32consts<>+960(SB), Y4, Y3
+	VCMPPS       $0x15, sigmoid32consts<>+1024(SB), Y4, Y3
 	VPAND        Y2, Y3, Y2
-	VADDPS       sigmoid32consts<>+960(SB), Y4, Y3
-	VPSUBD       sigmoid32consts<>+960(SB), Y3, Y3
-	VMOVUPS      sigmoid32consts<>+640(SB), Y6
-	VBLENDVPS    Y2, sigmoid32consts<>+1024(SB), Y6, Y2
+	VADDPS       sigmoid32consts<>+1024(SB), Y4, Y3
+	VPSUBD       sigmoid32consts<>+1024(SB), Y3, Y3
+	VMOVUPS      sigmoid32consts<>+704(SB), Y6
+	VBLENDVPS    Y2, sigmoid32consts<>+1088(SB), Y6, Y2
 	VMULPS       Y2, Y4, Y4
 	VBLENDVPS    Y1, Y3, Y4, Y3
 	VMOVUPS      (SI)(R8*4), Y1
-	VCMPPS       $0x1e, sigmoid32consts<>+1088(SB), Y1, Y1
-	VBLENDVPS    Y1, sigmoid32consts<>+1152(SB), Y3, Y3
+	VCMPPS       $0x1e, sigmoid32consts<>+1152(SB), Y1, Y1
+	VBLENDVPS    Y1, sigmoid32consts<>+1216(SB), Y3, Y3
 	VMOVUPS      (SI)(R8*4), Y1
-	VCMPPS       $0x11, sigmoid32consts<>+1216(SB), Y1, Y1
+	VCMPPS       $0x11, sigmoid32consts<>+1280(SB), Y1, Y1
 	VBLENDVPS    Y1, sigmoid32consts<>+0(SB), Y3, Y3
 	VMOVUPS      (SI)(R8*4), Y1
 	VCMPPS       $0x03, (SI)(R8*4), Y1, Y1
 	VMOVUPS      (SI)(R8*4), Y2
-	VPOR         sigmoid32consts<>+1280(SB), Y2, Y2
+	VPOR         sigmoid32consts<>+1344(SB), Y2, Y2
 	VBLENDVPS    Y1, Y2, Y3, Y2
 	VMOVUPS      (SI)(R8*4), Y1
 	VCMPPS       $0x03, (SI)(R8*4), Y1, Y1
 	VMOVUPS      (SI)(R8*4), Y3
-	VPOR         sigmoid32consts<>+1280(SB), Y3, Y3
+	VPOR         sigmoid32consts<>+1344(SB), Y3, Y3
 	VBLENDVPS    Y1, Y3, Y2, Y3
 	VBLENDVPS    Y0, Y3, Y5, Y5
 
@@ -8299,13 +8302,14 @@ sigmoidVF32AVX2_after1:
 	VMOVUPS      sigmoid32consts<>+192(SB), X3
 	VBLENDVPS    X1, sigmoid32consts<>+128(SB), X3, X3
 	VMAXPS       X3, X2, X2
-	VMOVUPS      sigmoid32consts<>+256(SB), X3
-	VFMADD213PS  sigmoid32consts<>+320(SB), X2, X3
-	VSUBPS       sigmoid32consts<>+320(SB), X3, X4
+	VMINPS       sigmoid32consts<>+256(SB), X2, X2
+	VMOVUPS      sigmoid32consts<>+320(SB), X3
+	VFMADD213PS  sigmoid32consts<>+384(SB), X2, X3
+	VSUBPS       sigmoid32consts<>+384(SB), X3, X4
+	VFNMADD231PS sigmoid32consts<>+512(SB), X4, X2
 	VFNMADD231PS sigmoid32consts<>+448(SB), X4, X2
-	VFNMADD231PS sigmoid32consts<>+384(SB), X4, X2
-	VMOVUPS      sigmoid32consts<>+512(SB), X4
-	VFMADD213PS  sigmoid32consts<>+576(SB), X2, X4
+	VMOVUPS      sigmoid32consts<>+576(SB), X4
+	VFMADD213PS  sigmoid32consts<>+640(SB), X2, X4
 	VMULPS       X2, X2, X5
 	LEAQ         exptail_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X3, X7
@@ -8325,16 +8329,16 @@ sigmoidVF32AVX2_after1:
 	VFMADD231PS  X4, X2, X3
 	VSUBPS       X3, X4, X5
 	VFMADD231PS  X4, X2, X5
-	VADDPS       sigmoid32consts<>+640(SB), X3, X2
-	VMOVUPS      sigmoid32consts<>+640(SB), X4
+	VADDPS       sigmoid32consts<>+704(SB), X3, X2
+	VMOVUPS      sigmoid32consts<>+704(SB), X4
 	VSUBPS       X2, X4, X4
 	VADDPS       X3, X4, X4
 	VADDPS       X5, X4, X4
-	VMOVUPS      sigmoid32consts<>+640(SB), X6
+	VMOVUPS      sigmoid32consts<>+704(SB), X6
 	VBLENDVPS    X1, X3, X6, X3
 	VMOVUPS      sigmoid32consts<>+0(SB), X6
 	VBLENDVPS    X1, X5, X6, X5
-	VMOVUPS      sigmoid32consts<>+640(SB), X1
+	VMOVUPS      sigmoid32consts<>+704(SB), X1
 	VDIVPS       X2, X1, X1
 	VMULPS       X1, X3, X6
 	VFNMADD231PS X6, X2, X3
@@ -8344,14 +8348,14 @@ sigmoidVF32AVX2_after1:
 	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), X0, X1
 	VPTEST       X1, X1
 	JZ           mathblock471
-	VMOVUPS      sigmoid32consts<>+256(SB), X2
-	VFMADD213PS  sigmoid32consts<>+320(SB), X0, X2
-	VSUBPS       sigmoid32consts<>+320(SB), X2, X3
-	VMOVUPS      sigmoid32consts<>+448(SB), X4
+	VMOVUPS      sigmoid32consts<>+320(SB), X2
+	VFMADD213PS  sigmoid32consts<>+384(SB), X0, X2
+	VSUBPS       sigmoid32consts<>+384(SB), X2, X3
+	VMOVUPS      sigmoid32consts<>+512(SB), X4
 	VFNMADD213PS X0, X3, X4
-	VFNMADD231PS sigmoid32consts<>+384(SB), X3, X4
-	VMOVUPS      sigmoid32consts<>+512(SB), X3
-	VFMADD213PS  sigmoid32consts<>+576(SB), X4, X3
+	VFNMADD231PS sigmoid32consts<>+448(SB), X3, X4
+	VMOVUPS      sigmoid32consts<>+576(SB), X3
+	VFMADD213PS  sigmoid32consts<>+640(SB), X4, X3
 	VMULPS       X4, X4, X5
 	LEAQ         exptail_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X8
@@ -8360,7 +8364,7 @@ sigmoidVF32AVX2_after1:
 	VPGATHERDD   X9, (R10)(X8*4), X7
 	VADDPS       X7, X4, X4
 	VFMADD231PS  X3, X5, X4
-	VPAND        sigmoid32consts<>+704(SB), X2, X3
+	VPAND        sigmoid32consts<>+768(SB), X2, X3
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X7
 	VPCMPEQD     X7, X7, X8
@@ -8369,38 +8373,38 @@ sigmoidVF32AVX2_after1:
 	VPSLLD       $0x13, X3, X3
 	VPADDD       X3, X5, X5
 	VFMADD231PS  X5, X4, X5
-	VPSUBD       sigmoid32consts<>+768(SB), X2, X2
+	VPSUBD       sigmoid32consts<>+832(SB), X2, X2
 	VPSRLD       $0x04, X2, X2
 	VPSRLD       $0x01, X2, X3
-	VPSUBD       sigmoid32consts<>+832(SB), X3, X4
+	VPSUBD       sigmoid32consts<>+896(SB), X3, X4
 	VPSLLD       $0x17, X4, X4
 	VPSUBD       X3, X2, X2
-	VPSUBD       sigmoid32consts<>+832(SB), X2, X2
+	VPSUBD       sigmoid32consts<>+896(SB), X2, X2
 	VPSLLD       $0x17, X2, X2
 	VCMPPS       $0x11, sigmoid32consts<>+0(SB), X0, X3
 	VMULPS       X4, X5, X5
-	VPADDD       sigmoid32consts<>+896(SB), X2, X4
+	VPADDD       sigmoid32consts<>+960(SB), X2, X4
 	VBLENDVPS    X3, X4, X2, X4
 	VMULPS       X4, X5, X5
-	VCMPPS       $0x11, sigmoid32consts<>+960(SB), X5, X2
+	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), X5, X2
 	VPAND        X3, X2, X2
-	VCMPPS       $0x15, sigmoid32consts<>+960(SB), X5, X4
+	VCMPPS       $0x15, sigmoid32consts<>+1024(SB), X5, X4
 	VPAND        X3, X4, X3
-	VADDPS       sigmoid32consts<>+960(SB), X5, X4
-	VPSUBD       sigmoid32consts<>+960(SB), X4, X4
-	VMOVUPS      sigmoid32consts<>+640(SB), X7
-	VBLENDVPS    X3, sigmoid32consts<>+1024(SB), X7, X3
+	VADDPS       sigmoid32consts<>+1024(SB), X5, X4
+	VPSUBD       sigmoid32consts<>+1024(SB), X4, X4
+	VMOVUPS      sigmoid32consts<>+704(SB), X7
+	VBLENDVPS    X3, sigmoid32consts<>+1088(SB), X7, X3
 	VMULPS       X3, X5, X5
 	VBLENDVPS    X2, X4, X5, X4
-	VCMPPS       $0x1e, sigmoid32consts<>+1088(SB), X0, X2
-	VBLENDVPS    X2, sigmoid32consts<>+1152(SB), X4, X4
-	VCMPPS       $0x11, sigmoid32consts<>+1216(SB), X0, X2
+	VCMPPS       $0x1e, sigmoid32consts<>+1152(SB), X0, X2
+	VBLENDVPS    X2, sigmoid32consts<>+1216(SB), X4, X4
+	VCMPPS       $0x11, sigmoid32consts<>+1280(SB), X0, X2
 	VBLENDVPS    X2, sigmoid32consts<>+0(SB), X4, X4
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         sigmoid32consts<>+1280(SB), X0, X3
+	VPOR         sigmoid32consts<>+1344(SB), X0, X3
 	VBLENDVPS    X2, X3, X4, X3
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         sigmoid32consts<>+1280(SB), X0, X0
+	VPOR         sigmoid32consts<>+1344(SB), X0, X0
 	VBLENDVPS    X2, X0, X3, X0
 	VBLENDVPS    X1, X0, X6, X6
 
@@ -8418,13 +8422,14 @@ sigmoidVF32AVX2_tail4:
 	VMOVUPS      sigmoid32consts<>+192(SB), X3
 	VBLENDVPS    X1, sigmoid32consts<>+128(SB), X3, X3
 	VMAXPS       X3, X2, X2
-	VMOVUPS      sigmoid32consts<>+256(SB), X3
-	VFMADD213PS  sigmoid32consts<>+320(SB), X2, X3
-	VSUBPS       sigmoid32consts<>+320(SB), X3, X4
+	VMINPS       sigmoid32consts<>+256(SB), X2, X2
+	VMOVUPS      sigmoid32consts<>+320(SB), X3
+	VFMADD213PS  sigmoid32consts<>+384(SB), X2, X3
+	VSUBPS       sigmoid32consts<>+384(SB), X3, X4
+	VFNMADD231PS sigmoid32consts<>+512(SB), X4, X2
 	VFNMADD231PS sigmoid32consts<>+448(SB), X4, X2
-	VFNMADD231PS sigmoid32consts<>+384(SB), X4, X2
-	VMOVUPS      sigmoid32consts<>+512(SB), X4
-	VFMADD213PS  sigmoid32consts<>+576(SB), X2, X4
+	VMOVUPS      sigmoid32consts<>+576(SB), X4
+	VFMADD213PS  sigmoid32consts<>+640(SB), X2, X4
 	VMULPS       X2, X2, X5
 	LEAQ         exptail_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X3, X7
@@ -8444,16 +8449,16 @@ sigmoidVF32AVX2_tail4:
 	VFMADD231PS  X4, X2, X3
 	VSUBPS       X3, X4, X5
 	VFMADD231PS  X4, X2, X5
-	VADDPS       sigmoid32consts<>+640(SB), X3, X2
-	VMOVUPS      sigmoid32consts<>+640(SB), X4
+	VADDPS       sigmoid32consts<>+704(SB), X3, X2
+	VMOVUPS      sigmoid32consts<>+704(SB), X4
 	VSUBPS       X2, X4, X4
 	VADDPS       X3, X4, X4
 	VADDPS       X5, X4, X4
-	VMOVUPS      sigmoid32consts<>+640(SB), X6
+	VMOVUPS      sigmoid32consts<>+704(SB), X6
 	VBLENDVPS    X1, X3, X6, X3
 	VMOVUPS      sigmoid32consts<>+0(SB), X6
 	VBLENDVPS    X1, X5, X6, X5
-	VMOVUPS      sigmoid32consts<>+640(SB), X1
+	VMOVUPS      sigmoid32consts<>+704(SB), X1
 	VDIVPS       X2, X1, X1
 	VMULPS       X1, X3, X6
 	VFNMADD231PS X6, X2, X3
@@ -8463,14 +8468,14 @@ sigmoidVF32AVX2_tail4:
 	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), X0, X1
 	VPTEST       X1, X1
 	JZ           mathblock472
-	VMOVUPS      sigmoid32consts<>+256(SB), X2
-	VFMADD213PS  sigmoid32consts<>+320(SB), X0, X2
-	VSUBPS       sigmoid32consts<>+320(SB), X2, X3
-	VMOVUPS      sigmoid32consts<>+448(SB), X4
+	VMOVUPS      sigmoid32consts<>+320(SB), X2
+	VFMADD213PS  sigmoid32consts<>+384(SB), X0, X2
+	VSUBPS       sigmoid32consts<>+384(SB), X2, X3
+	VMOVUPS      sigmoid32consts<>+512(SB), X4
 	VFNMADD213PS X0, X3, X4
-	VFNMADD231PS sigmoid32consts<>+384(SB), X3, X4
-	VMOVUPS      sigmoid32consts<>+512(SB), X3
-	VFMADD213PS  sigmoid32consts<>+576(SB), X4, X3
+	VFNMADD231PS sigmoid32consts<>+448(SB), X3, X4
+	VMOVUPS      sigmoid32consts<>+576(SB), X3
+	VFMADD213PS  sigmoid32consts<>+640(SB), X4, X3
 	VMULPS       X4, X4, X5
 	LEAQ         exptail_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X8
@@ -8479,7 +8484,7 @@ sigmoidVF32AVX2_tail4:
 	VPGATHERDD   X9, (R10)(X8*4), X7
 	VADDPS       X7, X4, X4
 	VFMADD231PS  X3, X5, X4
-	VPAND        sigmoid32consts<>+704(SB), X2, X3
+	VPAND        sigmoid32consts<>+768(SB), X2, X3
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X7
 	VPCMPEQD     X7, X7, X8
@@ -8488,38 +8493,38 @@ sigmoidVF32AVX2_tail4:
 	VPSLLD       $0x13, X3, X3
 	VPADDD       X3, X5, X5
 	VFMADD231PS  X5, X4, X5
-	VPSUBD       sigmoid32consts<>+768(SB), X2, X2
+	VPSUBD       sigmoid32consts<>+832(SB), X2, X2
 	VPSRLD       $0x04, X2, X2
 	VPSRLD       $0x01, X2, X3
-	VPSUBD       sigmoid32consts<>+832(SB), X3, X4
+	VPSUBD       sigmoid32consts<>+896(SB), X3, X4
 	VPSLLD       $0x17, X4, X4
 	VPSUBD       X3, X2, X2
-	VPSUBD       sigmoid32consts<>+832(SB), X2, X2
+	VPSUBD       sigmoid32consts<>+896(SB), X2, X2
 	VPSLLD       $0x17, X2, X2
 	VCMPPS       $0x11, sigmoid32consts<>+0(SB), X0, X3
 	VMULPS       X4, X5, X5
-	VPADDD       sigmoid32consts<>+896(SB), X2, X4
+	VPADDD       sigmoid32consts<>+960(SB), X2, X4
 	VBLENDVPS    X3, X4, X2, X4
 	VMULPS       X4, X5, X5
-	VCMPPS       $0x11, sigmoid32consts<>+960(SB), X5, X2
+	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), X5, X2
 	VPAND        X3, X2, X2
-	VCMPPS       $0x15, sigmoid32consts<>+960(SB), X5, X4
+	VCMPPS       $0x15, sigmoid32consts<>+1024(SB), X5, X4
 	VPAND        X3, X4, X3
-	VADDPS       sigmoid32consts<>+960(SB), X5, X4
-	VPSUBD       sigmoid32consts<>+960(SB), X4, X4
-	VMOVUPS      sigmoid32consts<>+640(SB), X7
-	VBLENDVPS    X3, sigmoid32consts<>+1024(SB), X7, X3
+	VADDPS       sigmoid32consts<>+1024(SB), X5, X4
+	VPSUBD       sigmoid32consts<>+1024(SB), X4, X4
+	VMOVUPS      sigmoid32consts<>+704(SB), X7
+	VBLENDVPS    X3, sigmoid32consts<>+1088(SB), X7, X3
 	VMULPS       X3, X5, X5
 	VBLENDVPS    X2, X4, X5, X4
-	VCMPPS       $0x1e, sigmoid32consts<>+1088(SB), X0, X2
-	VBLENDVPS    X2, sigmoid32consts<>+1152(SB), X4, X4
-	VCMPPS       $0x11, sigmoid32consts<>+1216(SB), X0, X2
+	VCMPPS       $0x1e, sigmoid32consts<>+1152(SB), X0, X2
+	VBLENDVPS    X2, sigmoid32consts<>+1216(SB), X4, X4
+	VCMPPS       $0x11, sigmoid32consts<>+1280(SB), X0, X2
 	VBLENDVPS    X2, sigmoid32consts<>+0(SB), X4, X4
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         sigmoid32consts<>+1280(SB), X0, X3
+	VPOR         sigmoid32consts<>+1344(SB), X0, X3
 	VBLENDVPS    X2, X3, X4, X3
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         sigmoid32consts<>+1280(SB), X0, X0
+	VPOR         sigmoid32consts<>+1344(SB), X0, X0
 	VBLENDVPS    X2, X0, X3, X0
 	VBLENDVPS    X1, X0, X6, X6
 
@@ -8537,13 +8542,14 @@ sigmoidVF32AVX2_tail2:
 	VMOVUPS      sigmoid32consts<>+192(SB), X3
 	VBLENDVPS    X1, sigmoid32consts<>+128(SB), X3, X3
 	VMAXPS       X3, X2, X2
-	VMOVUPS      sigmoid32consts<>+256(SB), X3
-	VFMADD213PS  sigmoid32consts<>+320(SB), X2, X3
-	VSUBPS       sigmoid32consts<>+320(SB), X3, X4
+	VMINPS       sigmoid32consts<>+256(SB), X2, X2
+	VMOVUPS      sigmoid32consts<>+320(SB), X3
+	VFMADD213PS  sigmoid32consts<>+384(SB), X2, X3
+	VSUBPS       sigmoid32consts<>+384(SB), X3, X4
+	VFNMADD231PS sigmoid32consts<>+512(SB), X4, X2
 	VFNMADD231PS sigmoid32consts<>+448(SB), X4, X2
-	VFNMADD231PS sigmoid32consts<>+384(SB), X4, X2
-	VMOVUPS      sigmoid32consts<>+512(SB), X4
-	VFMADD213PS  sigmoid32consts<>+576(SB), X2, X4
+	VMOVUPS      sigmoid32consts<>+576(SB), X4
+	VFMADD213PS  sigmoid32consts<>+640(SB), X2, X4
 	VMULPS       X2, X2, X5
 	LEAQ         exptail_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X3, X7
@@ -8563,16 +8569,16 @@ sigmoidVF32AVX2_tail2:
 	VFMADD231PS  X4, X2, X3
 	VSUBPS       X3, X4, X5
 	VFMADD231PS  X4, X2, X5
-	VADDPS       sigmoid32consts<>+640(SB), X3, X2
-	VMOVUPS      sigmoid32consts<>+640(SB), X4
+	VADDPS       sigmoid32consts<>+704(SB), X3, X2
+	VMOVUPS      sigmoid32consts<>+704(SB), X4
 	VSUBPS       X2, X4, X4
 	VADDPS       X3, X4, X4
 	VADDPS       X5, X4, X4
-	VMOVUPS      sigmoid32consts<>+640(SB), X6
+	VMOVUPS      sigmoid32consts<>+704(SB), X6
 	VBLENDVPS    X1, X3, X6, X3
 	VMOVUPS      sigmoid32consts<>+0(SB), X6
 	VBLENDVPS    X1, X5, X6, X5
-	VMOVUPS      sigmoid32consts<>+640(SB), X1
+	VMOVUPS      sigmoid32consts<>+704(SB), X1
 	VDIVPS       X2, X1, X1
 	VMULPS       X1, X3, X6
 	VFNMADD231PS X6, X2, X3
@@ -8582,14 +8588,14 @@ sigmoidVF32AVX2_tail2:
 	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), X0, X1
 	VPTEST       X1, X1
 	JZ           mathblock473
-	VMOVUPS      sigmoid32consts<>+256(SB), X2
-	VFMADD213PS  sigmoid32consts<>+320(SB), X0, X2
-	VSUBPS       sigmoid32consts<>+320(SB), X2, X3
-	VMOVUPS      sigmoid32consts<>+448(SB), X4
+	VMOVUPS      sigmoid32consts<>+320(SB), X2
+	VFMADD213PS  sigmoid32consts<>+384(SB), X0, X2
+	VSUBPS       sigmoid32consts<>+384(SB), X2, X3
+	VMOVUPS      sigmoid32consts<>+512(SB), X4
 	VFNMADD213PS X0, X3, X4
-	VFNMADD231PS sigmoid32consts<>+384(SB), X3, X4
-	VMOVUPS      sigmoid32consts<>+512(SB), X3
-	VFMADD213PS  sigmoid32consts<>+576(SB), X4, X3
+	VFNMADD231PS sigmoid32consts<>+448(SB), X3, X4
+	VMOVUPS      sigmoid32consts<>+576(SB), X3
+	VFMADD213PS  sigmoid32consts<>+640(SB), X4, X3
 	VMULPS       X4, X4, X5
 	LEAQ         exptail_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X8
@@ -8598,7 +8604,7 @@ sigmoidVF32AVX2_tail2:
 	VPGATHERDD   X9, (R10)(X8*4), X7
 	VADDPS       X7, X4, X4
 	VFMADD231PS  X3, X5, X4
-	VPAND        sigmoid32consts<>+704(SB), X2, X3
+	VPAND        sigmoid32consts<>+768(SB), X2, X3
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X7
 	VPCMPEQD     X7, X7, X8
@@ -8607,38 +8613,38 @@ sigmoidVF32AVX2_tail2:
 	VPSLLD       $0x13, X3, X3
 	VPADDD       X3, X5, X5
 	VFMADD231PS  X5, X4, X5
-	VPSUBD       sigmoid32consts<>+768(SB), X2, X2
+	VPSUBD       sigmoid32consts<>+832(SB), X2, X2
 	VPSRLD       $0x04, X2, X2
 	VPSRLD       $0x01, X2, X3
-	VPSUBD       sigmoid32consts<>+832(SB), X3, X4
+	VPSUBD       sigmoid32consts<>+896(SB), X3, X4
 	VPSLLD       $0x17, X4, X4
 	VPSUBD       X3, X2, X2
-	VPSUBD       sigmoid32consts<>+832(SB), X2, X2
+	VPSUBD       sigmoid32consts<>+896(SB), X2, X2
 	VPSLLD       $0x17, X2, X2
 	VCMPPS       $0x11, sigmoid32consts<>+0(SB), X0, X3
 	VMULPS       X4, X5, X5
-	VPADDD       sigmoid32consts<>+896(SB), X2, X4
+	VPADDD       sigmoid32consts<>+960(SB), X2, X4
 	VBLENDVPS    X3, X4, X2, X4
 	VMULPS       X4, X5, X5
-	VCMPPS       $0x11, sigmoid32consts<>+960(SB), X5, X2
+	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), X5, X2
 	VPAND        X3, X2, X2
-	VCMPPS       $0x15, sigmoid32consts<>+960(SB), X5, X4
+	VCMPPS       $0x15, sigmoid32consts<>+1024(SB), X5, X4
 	VPAND        X3, X4, X3
-	VADDPS       sigmoid32consts<>+960(SB), X5, X4
-	VPSUBD       sigmoid32consts<>+960(SB), X4, X4
-	VMOVUPS      sigmoid32consts<>+640(SB), X7
-	VBLENDVPS    X3, sigmoid32consts<>+1024(SB), X7, X3
+	VADDPS       sigmoid32consts<>+1024(SB), X5, X4
+	VPSUBD       sigmoid32consts<>+1024(SB), X4, X4
+	VMOVUPS      sigmoid32consts<>+704(SB), X7
+	VBLENDVPS    X3, sigmoid32consts<>+1088(SB), X7, X3
 	VMULPS       X3, X5, X5
 	VBLENDVPS    X2, X4, X5, X4
-	VCMPPS       $0x1e, sigmoid32consts<>+1088(SB), X0, X2
-	VBLENDVPS    X2, sigmoid32consts<>+1152(SB), X4, X4
-	VCMPPS       $0x11, sigmoid32consts<>+1216(SB), X0, X2
+	VCMPPS       $0x1e, sigmoid32consts<>+1152(SB), X0, X2
+	VBLENDVPS    X2, sigmoid32consts<>+1216(SB), X4, X4
+	VCMPPS       $0x11, sigmoid32consts<>+1280(SB), X0, X2
 	VBLENDVPS    X2, sigmoid32consts<>+0(SB), X4, X4
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         sigmoid32consts<>+1280(SB), X0, X3
+	VPOR         sigmoid32consts<>+1344(SB), X0, X3
 	VBLENDVPS    X2, X3, X4, X3
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         sigmoid32consts<>+1280(SB), X0, X0
+	VPOR         sigmoid32consts<>+1344(SB), X0, X0
 	VBLENDVPS    X2, X0, X3, X0
 	VBLENDVPS    X1, X0, X6, X6
 
@@ -8689,143 +8695,151 @@ DATA sigmoid32consts<>+224(SB)/8, $0xc1a00000c1a00000
 DATA sigmoid32consts<>+232(SB)/8, $0xc1a00000c1a00000
 DATA sigmoid32consts<>+240(SB)/8, $0xc1a00000c1a00000
 DATA sigmoid32consts<>+248(SB)/8, $0xc1a00000c1a00000
-DATA sigmoid32consts<>+256(SB)/8, $0x41b8aa3b41b8aa3b
-DATA sigmoid32consts<>+264(SB)/8, $0x41b8aa3b41b8aa3b
-DATA sigmoid32consts<>+272(SB)/8, $0x41b8aa3b41b8aa3b
-DATA sigmoid32consts<>+280(SB)/8, $0x41b8aa3b41b8aa3b
-DATA sigmoid32consts<>+288(SB)/8, $0x41b8aa3b41b8aa3b
-DATA sigmoid32consts<>+296(SB)/8, $0x41b8aa3b41b8aa3b
-DATA sigmoid32consts<>+304(SB)/8, $0x41b8aa3b41b8aa3b
-DATA sigmoid32consts<>+312(SB)/8, $0x41b8aa3b41b8aa3b
-DATA sigmoid32consts<>+320(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+328(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+336(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+344(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+352(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+360(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+368(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+376(SB)/8, $0x4b4000004b400000
-DATA sigmoid32consts<>+384(SB)/8, $0xb75e8083b75e8083
-DATA sigmoid32consts<>+392(SB)/8, $0xb75e8083b75e8083
-DATA sigmoid32consts<>+400(SB)/8, $0xb75e8083b75e8083
-DATA sigmoid32consts<>+408(SB)/8, $0xb75e8083b75e8083
-DATA sigmoid32consts<>+416(SB)/8, $0xb75e8083b75e8083
-DATA sigmoid32consts<>+424(SB)/8, $0xb75e8083b75e8083
-DATA sigmoid32consts<>+432(SB)/8, $0xb75e8083b75e8083
-DATA sigmoid32consts<>+440(SB)/8, $0xb75e8083b75e8083
-DATA sigmoid32consts<>+448(SB)/8, $0x3d3180003d318000
-DATA sigmoid32consts<>+456(SB)/8, $0x3d3180003d318000
-DATA sigmoid32consts<>+464(SB)/8, $0x3d3180003d318000
-DATA sigmoid32consts<>+472(SB)/8, $0x3d3180003d318000
-DATA sigmoid32consts<>+480(SB)/8, $0x3d3180003d318000
-DATA sigmoid32consts<>+488(SB)/8, $0x3d3180003d318000
-DATA sigmoid32consts<>+496(SB)/8, $0x3d3180003d318000
-DATA sigmoid32consts<>+504(SB)/8, $0x3d3180003d318000
-DATA sigmoid32consts<>+512(SB)/8, $0x3e2aaace3e2aaace
-DATA sigmoid32consts<>+520(SB)/8, $0x3e2aaace3e2aaace
-DATA sigmoid32consts<>+528(SB)/8, $0x3e2aaace3e2aaace
-DATA sigmoid32consts<>+536(SB)/8, $0x3e2aaace3e2aaace
-DATA sigmoid32consts<>+544(SB)/8, $0x3e2aaace3e2aaace
-DATA sigmoid32consts<>+552(SB)/8, $0x3e2aaace3e2aaace
-DATA sigmoid32consts<>+560(SB)/8, $0x3e2aaace3e2aaace
-DATA sigmoid32consts<>+568(SB)/8, $0x3e2aaace3e2aaace
-DATA sigmoid32consts<>+576(SB)/8, $0x3f0001113f000111
-DATA sigmoid32consts<>+584(SB)/8, $0x3f0001113f000111
-DATA sigmoid32consts<>+592(SB)/8, $0x3f0001113f000111
-DATA sigmoid32consts<>+600(SB)/8, $0x3f0001113f000111
-DATA sigmoid32consts<>+608(SB)/8, $0x3f0001113f000111
-DATA sigmoid32consts<>+616(SB)/8, $0x3f0001113f000111
-DATA sigmoid32consts<>+624(SB)/8, $0x3f0001113f000111
-DATA sigmoid32consts<>+632(SB)/8, $0x3f0001113f000111
-DATA sigmoid32consts<>+640(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+648(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+656(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+664(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+672(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+680(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+688(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+696(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+704(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+712(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+720(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+728(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+736(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+744(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+752(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+760(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+768(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+776(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+784(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+792(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+800(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+808(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+816(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+824(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+832(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+840(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+848(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+856(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+864(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+872(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+880(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+888(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+896(SB)/8, $0x2000000020000000
-DATA sigmoid32consts<>+904(SB)/8, $0x2000000020000000
-DATA sigmoid32consts<>+912(SB)/8, $0x2000000020000000
-DATA sigmoid32consts<>+920(SB)/8, $0x2000000020000000
-DATA sigmoid32consts<>+928(SB)/8, $0x2000000020000000
-DATA sigmoid32consts<>+936(SB)/8, $0x2000000020000000
-DATA sigmoid32consts<>+944(SB)/8, $0x2000000020000000
-DATA sigmoid32consts<>+952(SB)/8, $0x2000000020000000
-DATA sigmoid32consts<>+960(SB)/8, $0x2080000020800000
-DATA sigmoid32consts<>+968(SB)/8, $0x2080000020800000
-DATA sigmoid32consts<>+976(SB)/8, $0x2080000020800000
-DATA sigmoid32consts<>+984(SB)/8, $0x2080000020800000
-DATA sigmoid32consts<>+992(SB)/8, $0x2080000020800000
-DATA sigmoid32consts<>+1000(SB)/8, $0x2080000020800000
-DATA sigmoid32consts<>+1008(SB)/8, $0x2080000020800000
-DATA sigmoid32consts<>+1016(SB)/8, $0x2080000020800000
-DATA sigmoid32consts<>+1024(SB)/8, $0x1f8000001f800000
-DATA sigmoid32consts<>+1032(SB)/8, $0x1f8000001f800000
-DATA sigmoid32consts<>+1040(SB)/8, $0x1f8000001f800000
-DATA sigmoid32consts<>+1048(SB)/8, $0x1f8000001f800000
-DATA sigmoid32consts<>+1056(SB)/8, $0x1f8000001f800000
-DATA sigmoid32consts<>+1064(SB)/8, $0x1f8000001f800000
-DATA sigmoid32consts<>+1072(SB)/8, $0x1f8000001f800000
-DATA sigmoid32consts<>+1080(SB)/8, $0x1f8000001f800000
-DATA sigmoid32consts<>+1088(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+1096(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+1104(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+1112(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+1120(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+1128(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+1136(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+1144(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+1152(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1160(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1168(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1176(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1184(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1192(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1200(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1208(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1216(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1224(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1232(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1240(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1248(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1256(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1264(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1272(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1280(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1288(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1296(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1304(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1312(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1320(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1328(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1336(SB)/8, $0x0040000000400000
-GLOBL sigmoid32consts<>(SB), RODATA|NOPTR, $1344
+DATA sigmoid32consts<>+256(SB)/8, $0xb0800000b0800000
+DATA sigmoid32consts<>+264(SB)/8, $0xb0800000b0800000
+DATA sigmoid32consts<>+272(SB)/8, $0xb0800000b0800000
+DATA sigmoid32consts<>+280(SB)/8, $0xb0800000b0800000
+DATA sigmoid32consts<>+288(SB)/8, $0xb0800000b0800000
+DATA sigmoid32consts<>+296(SB)/8, $0xb0800000b0800000
+DATA sigmoid32consts<>+304(SB)/8, $0xb0800000b0800000
+DATA sigmoid32consts<>+312(SB)/8, $0xb0800000b0800000
+DATA sigmoid32consts<>+320(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+328(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+336(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+344(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+352(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+360(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+368(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+376(SB)/8, $0x41b8aa3b41b8aa3b
+DATA sigmoid32consts<>+384(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+392(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+400(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+408(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+416(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+424(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+432(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+440(SB)/8, $0x4b4000004b400000
+DATA sigmoid32consts<>+448(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+456(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+464(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+472(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+480(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+488(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+496(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+504(SB)/8, $0xb75e8083b75e8083
+DATA sigmoid32consts<>+512(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+520(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+528(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+536(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+544(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+552(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+560(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+568(SB)/8, $0x3d3180003d318000
+DATA sigmoid32consts<>+576(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+584(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+592(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+600(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+608(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+616(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+624(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+632(SB)/8, $0x3e2aaace3e2aaace
+DATA sigmoid32consts<>+640(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+648(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+656(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+664(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+672(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+680(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+688(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+696(SB)/8, $0x3f0001113f000111
+DATA sigmoid32consts<>+704(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+712(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+720(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+728(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+736(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+744(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+752(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+760(SB)/8, $0x3f8000003f800000
+DATA sigmoid32consts<>+768(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+776(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+784(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+792(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+800(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+808(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+816(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+824(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+832(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+840(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+848(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+856(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+864(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+872(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+880(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+888(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+896(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+904(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+912(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+920(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+928(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+936(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+944(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+952(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+960(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+968(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+976(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+984(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+992(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+1000(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+1008(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+1016(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+1024(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1032(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1040(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1048(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1056(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1064(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1072(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1080(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1088(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1096(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1104(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1112(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1120(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1128(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1136(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1144(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1152(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1160(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1168(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1176(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1184(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1192(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1200(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1208(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1216(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1224(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1232(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1240(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1248(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1256(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1264(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1272(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1280(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1288(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1296(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1304(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1312(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1320(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1328(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1336(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1344(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1352(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1360(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1368(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1376(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1384(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1392(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1400(SB)/8, $0x0040000000400000
+GLOBL sigmoid32consts<>(SB), RODATA|NOPTR, $1408
 
 // func tanhVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -8854,26 +8868,28 @@ tanhVF32AVX2_loop2:
 	VPAND        tanh32consts<>+64(SB), Y0, Y0
 	VMOVUPS      32(SI)(R8*4), Y1
 	VPAND        tanh32consts<>+64(SB), Y1, Y1
-	VMINPS       tanh32consts<>+128(SB), Y0, Y2
-	VMINPS       tanh32consts<>+128(SB), Y1, Y3
-	VMULPS       tanh32consts<>+192(SB), Y2, Y2
-	VMULPS       tanh32consts<>+192(SB), Y3, Y3
+	VMAXPS       tanh32consts<>+128(SB), Y0, Y2
+	VMAXPS       tanh32consts<>+128(SB), Y1, Y3
+	VMINPS       tanh32consts<>+192(SB), Y2, Y2
+	VMINPS       tanh32consts<>+192(SB), Y3, Y3
+	VMULPS       tanh32consts<>+256(SB), Y2, Y2
+	VMULPS       tanh32consts<>+256(SB), Y3, Y3
 	VPOR         tanh32consts<>+0(SB), Y2, Y2
 	VPOR         tanh32consts<>+0(SB), Y3, Y3
-	VMOVUPS      tanh32consts<>+256(SB), Y4
-	VFMADD213PS  tanh32consts<>+320(SB), Y2, Y4
-	VMOVUPS      tanh32consts<>+256(SB), Y5
-	VFMADD213PS  tanh32consts<>+320(SB), Y3, Y5
-	VSUBPS       tanh32consts<>+320(SB), Y4, Y6
-	VSUBPS       tanh32consts<>+320(SB), Y5, Y7
+	VMOVUPS      tanh32consts<>+320(SB), Y4
+	VFMADD213PS  tanh32consts<>+384(SB), Y2, Y4
+	VMOVUPS      tanh32consts<>+320(SB), Y5
+	VFMADD213PS  tanh32consts<>+384(SB), Y3, Y5
+	VSUBPS       tanh32consts<>+384(SB), Y4, Y6
+	VSUBPS       tanh32consts<>+384(SB), Y5, Y7
+	VFNMADD231PS tanh32consts<>+512(SB), Y6, Y2
+	VFNMADD231PS tanh32consts<>+512(SB), Y7, Y3
 	VFNMADD231PS tanh32consts<>+448(SB), Y6, Y2
 	VFNMADD231PS tanh32consts<>+448(SB), Y7, Y3
-	VFNMADD231PS tanh32consts<>+384(SB), Y6, Y2
-	VFNMADD231PS tanh32consts<>+384(SB), Y7, Y3
-	VMOVUPS      tanh32consts<>+512(SB), Y6
-	VFMADD213PS  tanh32consts<>+576(SB), Y2, Y6
-	VMOVUPS      tanh32consts<>+512(SB), Y7
-	VFMADD213PS  tanh32consts<>+576(SB), Y3, Y7
+	VMOVUPS      tanh32consts<>+576(SB), Y6
+	VFMADD213PS  tanh32consts<>+640(SB), Y2, Y6
+	VMOVUPS      tanh32consts<>+576(SB), Y7
+	VFMADD213PS  tanh32consts<>+640(SB), Y3, Y7
 	VMULPS       Y2, Y2, Y8
 	VMULPS       Y3, Y3, Y9
 	VPERMPS      exptail_32<>+0(SB), Y4, Y10
@@ -8908,31 +8924,31 @@ tanhVF32AVX2_loop2:
 	VSUBPS       Y5, Y7, Y9
 	VFMADD231PS  Y6, Y2, Y8
 	VFMADD231PS  Y7, Y3, Y9
-	VMOVUPS      tanh32consts<>+640(SB), Y2
+	VMOVUPS      tanh32consts<>+704(SB), Y2
 	VSUBPS       Y4, Y2, Y2
-	VMOVUPS      tanh32consts<>+640(SB), Y3
+	VMOVUPS      tanh32consts<>+704(SB), Y3
 	VSUBPS       Y5, Y3, Y3
-	VMOVUPS      tanh32consts<>+640(SB), Y6
+	VMOVUPS      tanh32consts<>+704(SB), Y6
 	VSUBPS       Y2, Y6, Y6
-	VMOVUPS      tanh32consts<>+640(SB), Y7
+	VMOVUPS      tanh32consts<>+704(SB), Y7
 	VSUBPS       Y3, Y7, Y7
 	VSUBPS       Y4, Y6, Y6
 	VSUBPS       Y5, Y7, Y7
 	VSUBPS       Y8, Y6, Y6
 	VSUBPS       Y9, Y7, Y7
-	VADDPS       tanh32consts<>+640(SB), Y4, Y10
-	VADDPS       tanh32consts<>+640(SB), Y5, Y11
-	VMOVUPS      tanh32consts<>+640(SB), Y12
+	VADDPS       tanh32consts<>+704(SB), Y4, Y10
+	VADDPS       tanh32consts<>+704(SB), Y5, Y11
+	VMOVUPS      tanh32consts<>+704(SB), Y12
 	VSUBPS       Y10, Y12, Y12
-	VMOVUPS      tanh32consts<>+640(SB), Y13
+	VMOVUPS      tanh32consts<>+704(SB), Y13
 	VSUBPS       Y11, Y13, Y13
 	VADDPS       Y4, Y12, Y12
 	VADDPS       Y5, Y13, Y13
 	VADDPS       Y8, Y12, Y12
 	VADDPS       Y9, Y13, Y13
-	VMOVUPS      tanh32consts<>+640(SB), Y4
+	VMOVUPS      tanh32consts<>+704(SB), Y4
 	VDIVPS       Y10, Y4, Y4
-	VMOVUPS      tanh32consts<>+640(SB), Y5
+	VMOVUPS      tanh32consts<>+704(SB), Y5
 	VDIVPS       Y11, Y5, Y5
 	VMULPS       Y4, Y2, Y8
 	VMULPS       Y5, Y3, Y9
@@ -8944,36 +8960,44 @@ tanhVF32AVX2_loop2:
 	VFNMADD231PS Y9, Y13, Y3
 	VFMADD231PS  Y4, Y2, Y8
 	VFMADD231PS  Y5, Y3, Y9
-	VCMPPS       $0x11, tanh32consts<>+128(SB), Y0, Y2
-	VCMPPS       $0x11, tanh32consts<>+128(SB), Y1, Y3
-	VMOVUPS      tanh32consts<>+640(SB), Y4
+	VCMPPS       $0x11, tanh32consts<>+192(SB), Y0, Y2
+	VCMPPS       $0x11, tanh32consts<>+192(SB), Y1, Y3
+	VMOVUPS      tanh32consts<>+704(SB), Y4
 	VBLENDVPS    Y2, Y8, Y4, Y8
-	VMOVUPS      tanh32consts<>+640(SB), Y2
+	VMOVUPS      tanh32consts<>+704(SB), Y2
 	VBLENDVPS    Y3, Y9, Y2, Y9
-	VCMPPS       $0x11, tanh32consts<>+704(SB), Y0, Y0
-	VCMPPS       $0x11, tanh32consts<>+704(SB), Y1, Y1
+	VCMPPS       $0x11, tanh32consts<>+128(SB), Y0, Y0
+	VCMPPS       $0x11, tanh32consts<>+128(SB), Y1, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
 	JZ           mathblock474
 	VMOVUPS      (SI)(R8*4), Y2
-	VMULPS       (SI)(R8*4), Y2, Y2
-	VMOVUPS      tanh32consts<>+768(SB), Y3
-	VFMADD213PS  tanh32consts<>+832(SB), Y2, Y3
-	VFMADD213PS  tanh32consts<>+896(SB), Y2, Y3
-	VFMADD213PS  tanh32consts<>+960(SB), Y2, Y3
-	VFMADD213PS  tanh32consts<>+1024(SB), Y2, Y3
-	VMULPS       (SI)(R8*4), Y2, Y2
-	VFMADD213PS  (SI)(R8*4), Y3, Y2
+	VPAND        tanh32consts<>+64(SB), Y2, Y2
+	VMAXPS       tanh32consts<>+768(SB), Y2, Y3
+	VMULPS       Y3, Y3, Y4
+	VMOVUPS      tanh32consts<>+832(SB), Y5
+	VFMADD213PS  tanh32consts<>+896(SB), Y4, Y5
+	VFMADD213PS  tanh32consts<>+960(SB), Y4, Y5
+	VFMADD213PS  tanh32consts<>+1024(SB), Y4, Y5
+	VFMADD213PS  tanh32consts<>+1088(SB), Y4, Y5
+	VCMPPS       $0x11, tanh32consts<>+768(SB), Y2, Y6
+	VMULPS       Y3, Y4, Y4
+	VFMADD231PS  Y5, Y4, Y3
+	VBLENDVPS    Y6, Y2, Y3, Y2
 	VBLENDVPS    Y0, Y2, Y8, Y8
 	VMOVUPS      32(SI)(R8*4), Y0
-	VMULPS       32(SI)(R8*4), Y0, Y0
-	VMOVUPS      tanh32consts<>+768(SB), Y2
-	VFMADD213PS  tanh32consts<>+832(SB), Y0, Y2
-	VFMADD213PS  tanh32consts<>+896(SB), Y0, Y2
-	VFMADD213PS  tanh32consts<>+960(SB), Y0, Y2
-	VFMADD213PS  tanh32consts<>+1024(SB), Y0, Y2
-	VMULPS       32(SI)(R8*4), Y0, Y0
-	VFMADD213PS  32(SI)(R8*4), Y2, Y0
+	VPAND        tanh32consts<>+64(SB), Y0, Y0
+	VMAXPS       tanh32consts<>+768(SB), Y0, Y2
+	VMULPS       Y2, Y2, Y3
+	VMOVUPS      tanh32consts<>+832(SB), Y4
+	VFMADD213PS  tanh32consts<>+896(SB), Y3, Y4
+	VFMADD213PS  tanh32consts<>+960(SB), Y3, Y4
+	VFMADD213PS  tanh32consts<>+1024(SB), Y3, Y4
+	VFMADD213PS  tanh32consts<>+1088(SB), Y3, Y4
+	VCMPPS       $0x11, tanh32consts<>+768(SB), Y0, Y5
+	VMULPS       Y2, Y3, Y3
+	VFMADD231PS  Y4, Y3, Y2
+	VBLENDVPS    Y5, Y0, Y2, Y0
 	VBLENDVPS    Y1, Y0, Y9, Y9
 
 mathblock474:
@@ -8988,9 +9012,9 @@ mathblock474:
 	VMOVUPS   32(SI)(R8*4), Y1
 	VCMPPS    $0x03, 32(SI)(R8*4), Y1, Y1
 	VMOVUPS   (SI)(R8*4), Y2
-	VPOR      tanh32consts<>+1088(SB), Y2, Y2
+	VPOR      tanh32consts<>+1152(SB), Y2, Y2
 	VMOVUPS   32(SI)(R8*4), Y3
-	VPOR      tanh32consts<>+1088(SB), Y3, Y3
+	VPOR      tanh32consts<>+1152(SB), Y3, Y3
 	VBLENDVPS Y0, Y2, Y8, Y2
 	VBLENDVPS Y1, Y3, Y9, Y3
 	VMOVUPS   Y2, (DX)(R8*4)
@@ -9005,16 +9029,17 @@ tanhVF32AVX2_loop1:
 	JB           tanhVF32AVX2_after1
 	VMOVUPS      (SI)(R8*4), Y0
 	VPAND        tanh32consts<>+64(SB), Y0, Y0
-	VMINPS       tanh32consts<>+128(SB), Y0, Y1
-	VMULPS       tanh32consts<>+192(SB), Y1, Y1
+	VMAXPS       tanh32consts<>+128(SB), Y0, Y1
+	VMINPS       tanh32consts<>+192(SB), Y1, Y1
+	VMULPS       tanh32consts<>+256(SB), Y1, Y1
 	VPOR         tanh32consts<>+0(SB), Y1, Y1
-	VMOVUPS      tanh32consts<>+256(SB), Y2
-	VFMADD213PS  tanh32consts<>+320(SB), Y1, Y2
-	VSUBPS       tanh32consts<>+320(SB), Y2, Y3
+	VMOVUPS      tanh32consts<>+320(SB), Y2
+	VFMADD213PS  tanh32consts<>+384(SB), Y1, Y2
+	VSUBPS       tanh32consts<>+384(SB), Y2, Y3
+	VFNMADD231PS tanh32consts<>+512(SB), Y3, Y1
 	VFNMADD231PS tanh32consts<>+448(SB), Y3, Y1
-	VFNMADD231PS tanh32consts<>+384(SB), Y3, Y1
-	VMOVUPS      tanh32consts<>+512(SB), Y3
-	VFMADD213PS  tanh32consts<>+576(SB), Y1, Y3
+	VMOVUPS      tanh32consts<>+576(SB), Y3
+	VFMADD213PS  tanh32consts<>+640(SB), Y1, Y3
 	VMULPS       Y1, Y1, Y4
 	VPERMPS      exptail_32<>+0(SB), Y2, Y5
 	VPERMPS      exptail_32<>+32(SB), Y2, Y6
@@ -9032,39 +9057,43 @@ tanhVF32AVX2_loop1:
 	VFMADD231PS  Y3, Y1, Y2
 	VSUBPS       Y2, Y3, Y4
 	VFMADD231PS  Y3, Y1, Y4
-	VMOVUPS      tanh32consts<>+640(SB), Y1
+	VMOVUPS      tanh32consts<>+704(SB), Y1
 	VSUBPS       Y2, Y1, Y1
-	VMOVUPS      tanh32consts<>+640(SB), Y3
+	VMOVUPS      tanh32consts<>+704(SB), Y3
 	VSUBPS       Y1, Y3, Y3
 	VSUBPS       Y2, Y3, Y3
 	VSUBPS       Y4, Y3, Y3
-	VADDPS       tanh32consts<>+640(SB), Y2, Y5
-	VMOVUPS      tanh32consts<>+640(SB), Y6
+	VADDPS       tanh32consts<>+704(SB), Y2, Y5
+	VMOVUPS      tanh32consts<>+704(SB), Y6
 	VSUBPS       Y5, Y6, Y6
 	VADDPS       Y2, Y6, Y6
 	VADDPS       Y4, Y6, Y6
-	VMOVUPS      tanh32consts<>+640(SB), Y2
+	VMOVUPS      tanh32consts<>+704(SB), Y2
 	VDIVPS       Y5, Y2, Y2
 	VMULPS       Y2, Y1, Y4
 	VFNMADD231PS Y4, Y5, Y1
 	VADDPS       Y3, Y1, Y1
 	VFNMADD231PS Y4, Y6, Y1
 	VFMADD231PS  Y2, Y1, Y4
-	VCMPPS       $0x11, tanh32consts<>+128(SB), Y0, Y1
-	VMOVUPS      tanh32consts<>+640(SB), Y2
+	VCMPPS       $0x11, tanh32consts<>+192(SB), Y0, Y1
+	VMOVUPS      tanh32consts<>+704(SB), Y2
 	VBLENDVPS    Y1, Y4, Y2, Y4
-	VCMPPS       $0x11, tanh32consts<>+704(SB), Y0, Y0
+	VCMPPS       $0x11, tanh32consts<>+128(SB), Y0, Y0
 	VPTEST       Y0, Y0
 	JZ           mathblock475
 	VMOVUPS      (SI)(R8*4), Y1
-	VMULPS       (SI)(R8*4), Y1, Y1
-	VMOVUPS      tanh32consts<>+768(SB), Y2
-	VFMADD213PS  tanh32consts<>+832(SB), Y1, Y2
-	VFMADD213PS  tanh32consts<>+896(SB), Y1, Y2
-	VFMADD213PS  tanh32consts<>+960(SB), Y1, Y2
-	VFMADD213PS  tanh32consts<>+1024(SB), Y1, Y2
-	VMULPS       (SI)(R8*4), Y1, Y1
-	VFMADD213PS  (SI)(R8*4), Y2, Y1
+	VPAND        tanh32consts<>+64(SB), Y1, Y1
+	VMAXPS       tanh32consts<>+768(SB), Y1, Y2
+	VMULPS       Y2, Y2, Y3
+	VMOVUPS      tanh32consts<>+832(SB), Y5
+	VFMADD213PS  tanh32consts<>+896(SB), Y3, Y5
+	VFMADD213PS  tanh32consts<>+960(SB), Y3, Y5
+	VFMADD213PS  tanh32consts<>+1024(SB), Y3, Y5
+	VFMADD213PS  tanh32consts<>+1088(SB), Y3, Y5
+	VCMPPS       $0x11, tanh32consts<>+768(SB), Y1, Y6
+	VMULPS       Y2, Y3, Y3
+	VFMADD231PS  Y5, Y3, Y2
+	VBLENDVPS    Y6, Y1, Y2, Y1
 	VBLENDVPS    Y0, Y1, Y4, Y4
 
 mathblock475:
@@ -9074,7 +9103,7 @@ mathblock475:
 	VMOVUPS   (SI)(R8*4), Y0
 	VCMPPS    $0x03, (SI)(R8*4), Y0, Y0
 	VMOVUPS   (SI)(R8*4), Y1
-	VPOR      tanh32consts<>+1088(SB), Y1, Y1
+	VPOR      tanh32consts<>+1152(SB), Y1, Y1
 	VBLENDVPS Y0, Y1, Y4, Y1
 	VMOVUPS   Y1, (DX)(R8*4)
 	ADDQ      $0x00000008, R8
@@ -9086,16 +9115,17 @@ tanhVF32AVX2_after1:
 	JB           tanhVF32AVX2_tail4
 	VMOVUPS      (SI)(R8*4), X0
 	VPAND        tanh32consts<>+64(SB), X0, X1
-	VMINPS       tanh32consts<>+128(SB), X1, X2
-	VMULPS       tanh32consts<>+192(SB), X2, X2
+	VMAXPS       tanh32consts<>+128(SB), X1, X2
+	VMINPS       tanh32consts<>+192(SB), X2, X2
+	VMULPS       tanh32consts<>+256(SB), X2, X2
 	VPOR         tanh32consts<>+0(SB), X2, X2
-	VMOVUPS      tanh32consts<>+256(SB), X3
-	VFMADD213PS  tanh32consts<>+320(SB), X2, X3
-	VSUBPS       tanh32consts<>+320(SB), X3, X4
+	VMOVUPS      tanh32consts<>+320(SB), X3
+	VFMADD213PS  tanh32consts<>+384(SB), X2, X3
+	VSUBPS       tanh32consts<>+384(SB), X3, X4
+	VFNMADD231PS tanh32consts<>+512(SB), X4, X2
 	VFNMADD231PS tanh32consts<>+448(SB), X4, X2
-	VFNMADD231PS tanh32consts<>+384(SB), X4, X2
-	VMOVUPS      tanh32consts<>+512(SB), X4
-	VFMADD213PS  tanh32consts<>+576(SB), X2, X4
+	VMOVUPS      tanh32consts<>+576(SB), X4
+	VFMADD213PS  tanh32consts<>+640(SB), X2, X4
 	VMULPS       X2, X2, X5
 	LEAQ         exptail_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X3, X7
@@ -9115,45 +9145,49 @@ tanhVF32AVX2_after1:
 	VFMADD231PS  X4, X2, X3
 	VSUBPS       X3, X4, X5
 	VFMADD231PS  X4, X2, X5
-	VMOVUPS      tanh32consts<>+640(SB), X2
+	VMOVUPS      tanh32consts<>+704(SB), X2
 	VSUBPS       X3, X2, X2
-	VMOVUPS      tanh32consts<>+640(SB), X4
+	VMOVUPS      tanh32consts<>+704(SB), X4
 	VSUBPS       X2, X4, X4
 	VSUBPS       X3, X4, X4
 	VSUBPS       X5, X4, X4
-	VADDPS       tanh32consts<>+640(SB), X3, X6
-	VMOVUPS      tanh32consts<>+640(SB), X7
+	VADDPS       tanh32consts<>+704(SB), X3, X6
+	VMOVUPS      tanh32consts<>+704(SB), X7
 	VSUBPS       X6, X7, X7
 	VADDPS       X3, X7, X7
 	VADDPS       X5, X7, X7
-	VMOVUPS      tanh32consts<>+640(SB), X3
+	VMOVUPS      tanh32consts<>+704(SB), X3
 	VDIVPS       X6, X3, X3
 	VMULPS       X3, X2, X5
 	VFNMADD231PS X5, X6, X2
 	VADDPS       X4, X2, X2
 	VFNMADD231PS X5, X7, X2
 	VFMADD231PS  X3, X2, X5
-	VCMPPS       $0x11, tanh32consts<>+128(SB), X1, X2
-	VMOVUPS      tanh32consts<>+640(SB), X3
+	VCMPPS       $0x11, tanh32consts<>+192(SB), X1, X2
+	VMOVUPS      tanh32consts<>+704(SB), X3
 	VBLENDVPS    X2, X5, X3, X5
-	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
+	VCMPPS       $0x11, tanh32consts<>+128(SB), X1, X1
 	VPTEST       X1, X1
 	JZ           mathblock476
-	VMULPS       X0, X0, X2
-	VMOVUPS      tanh32consts<>+768(SB), X3
-	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
-	VFMADD213PS  tanh32consts<>+896(SB), X2, X3
-	VFMADD213PS  tanh32consts<>+960(SB), X2, X3
-	VFMADD213PS  tanh32consts<>+1024(SB), X2, X3
-	VMULPS       X0, X2, X2
-	VFMADD213PS  X0, X3, X2
+	VPAND        tanh32consts<>+64(SB), X0, X2
+	VMAXPS       tanh32consts<>+768(SB), X2, X3
+	VMULPS       X3, X3, X4
+	VMOVUPS      tanh32consts<>+832(SB), X6
+	VFMADD213PS  tanh32consts<>+896(SB), X4, X6
+	VFMADD213PS  tanh32consts<>+960(SB), X4, X6
+	VFMADD213PS  tanh32consts<>+1024(SB), X4, X6
+	VFMADD213PS  tanh32consts<>+1088(SB), X4, X6
+	VCMPPS       $0x11, tanh32consts<>+768(SB), X2, X7
+	VMULPS       X3, X4, X4
+	VFMADD231PS  X6, X4, X3
+	VBLENDVPS    X7, X2, X3, X2
 	VBLENDVPS    X1, X2, X5, X5
 
 mathblock476:
 	VPAND     tanh32consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPS    $0x03, X0, X0, X1
-	VPOR      tanh32consts<>+1088(SB), X0, X0
+	VPOR      tanh32consts<>+1152(SB), X0, X0
 	VBLENDVPS X1, X0, X5, X0
 	VMOVUPS   X0, (DX)(R8*4)
 	ADDQ      $0x00000004, R8
@@ -9164,16 +9198,17 @@ tanhVF32AVX2_tail4:
 	JB           tanhVF32AVX2_tail2
 	VMOVQ        (SI)(R8*4), X0
 	VPAND        tanh32consts<>+64(SB), X0, X1
-	VMINPS       tanh32consts<>+128(SB), X1, X2
-	VMULPS       tanh32consts<>+192(SB), X2, X2
+	VMAXPS       tanh32consts<>+128(SB), X1, X2
+	VMINPS       tanh32consts<>+192(SB), X2, X2
+	VMULPS       tanh32consts<>+256(SB), X2, X2
 	VPOR         tanh32consts<>+0(SB), X2, X2
-	VMOVUPS      tanh32consts<>+256(SB), X3
-	VFMADD213PS  tanh32consts<>+320(SB), X2, X3
-	VSUBPS       tanh32consts<>+320(SB), X3, X4
+	VMOVUPS      tanh32consts<>+320(SB), X3
+	VFMADD213PS  tanh32consts<>+384(SB), X2, X3
+	VSUBPS       tanh32consts<>+384(SB), X3, X4
+	VFNMADD231PS tanh32consts<>+512(SB), X4, X2
 	VFNMADD231PS tanh32consts<>+448(SB), X4, X2
-	VFNMADD231PS tanh32consts<>+384(SB), X4, X2
-	VMOVUPS      tanh32consts<>+512(SB), X4
-	VFMADD213PS  tanh32consts<>+576(SB), X2, X4
+	VMOVUPS      tanh32consts<>+576(SB), X4
+	VFMADD213PS  tanh32consts<>+640(SB), X2, X4
 	VMULPS       X2, X2, X5
 	LEAQ         exptail_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X3, X7
@@ -9193,45 +9228,49 @@ tanhVF32AVX2_tail4:
 	VFMADD231PS  X4, X2, X3
 	VSUBPS       X3, X4, X5
 	VFMADD231PS  X4, X2, X5
-	VMOVUPS      tanh32consts<>+640(SB), X2
+	VMOVUPS      tanh32consts<>+704(SB), X2
 	VSUBPS       X3, X2, X2
-	VMOVUPS      tanh32consts<>+640(SB), X4
+	VMOVUPS      tanh32consts<>+704(SB), X4
 	VSUBPS       X2, X4, X4
 	VSUBPS       X3, X4, X4
 	VSUBPS       X5, X4, X4
-	VADDPS       tanh32consts<>+640(SB), X3, X6
-	VMOVUPS      tanh32consts<>+640(SB), X7
+	VADDPS       tanh32consts<>+704(SB), X3, X6
+	VMOVUPS      tanh32consts<>+704(SB), X7
 	VSUBPS       X6, X7, X7
 	VADDPS       X3, X7, X7
 	VADDPS       X5, X7, X7
-	VMOVUPS      tanh32consts<>+640(SB), X3
+	VMOVUPS      tanh32consts<>+704(SB), X3
 	VDIVPS       X6, X3, X3
 	VMULPS       X3, X2, X5
 	VFNMADD231PS X5, X6, X2
 	VADDPS       X4, X2, X2
 	VFNMADD231PS X5, X7, X2
 	VFMADD231PS  X3, X2, X5
-	VCMPPS       $0x11, tanh32consts<>+128(SB), X1, X2
-	VMOVUPS      tanh32consts<>+640(SB), X3
+	VCMPPS       $0x11, tanh32consts<>+192(SB), X1, X2
+	VMOVUPS      tanh32consts<>+704(SB), X3
 	VBLENDVPS    X2, X5, X3, X5
-	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
+	VCMPPS       $0x11, tanh32consts<>+128(SB), X1, X1
 	VPTEST       X1, X1
 	JZ           mathblock477
-	VMULPS       X0, X0, X2
-	VMOVUPS      tanh32consts<>+768(SB), X3
-	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
-	VFMADD213PS  tanh32consts<>+896(SB), X2, X3
-	VFMADD213PS  tanh32consts<>+960(SB), X2, X3
-	VFMADD213PS  tanh32consts<>+1024(SB), X2, X3
-	VMULPS       X0, X2, X2
-	VFMADD213PS  X0, X3, X2
+	VPAND        tanh32consts<>+64(SB), X0, X2
+	VMAXPS       tanh32consts<>+768(SB), X2, X3
+	VMULPS       X3, X3, X4
+	VMOVUPS      tanh32consts<>+832(SB), X6
+	VFMADD213PS  tanh32consts<>+896(SB), X4, X6
+	VFMADD213PS  tanh32consts<>+960(SB), X4, X6
+	VFMADD213PS  tanh32consts<>+1024(SB), X4, X6
+	VFMADD213PS  tanh32consts<>+1088(SB), X4, X6
+	VCMPPS       $0x11, tanh32consts<>+768(SB), X2, X7
+	VMULPS       X3, X4, X4
+	VFMADD231PS  X6, X4, X3
+	VBLENDVPS    X7, X2, X3, X2
 	VBLENDVPS    X1, X2, X5, X5
 
 mathblock477:
 	VPAND     tanh32consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPS    $0x03, X0, X0, X1
-	VPOR      tanh32consts<>+1088(SB), X0, X0
+	VPOR      tanh32consts<>+1152(SB), X0, X0
 	VBLENDVPS X1, X0, X5, X0
 	VMOVQ     X0, (DX)(R8*4)
 	ADDQ      $0x00000002, R8
@@ -9242,16 +9281,17 @@ tanhVF32AVX2_tail2:
 	JB           tanhVF32AVX2_tail1
 	VMOVSS       (SI)(R8*4), X0
 	VPAND        tanh32consts<>+64(SB), X0, X1
-	VMINPS       tanh32consts<>+128(SB), X1, X2
-	VMULPS       tanh32consts<>+192(SB), X2, X2
+	VMAXPS       tanh32consts<>+128(SB), X1, X2
+	VMINPS       tanh32consts<>+192(SB), X2, X2
+	VMULPS       tanh32consts<>+256(SB), X2, X2
 	VPOR         tanh32consts<>+0(SB), X2, X2
-	VMOVUPS      tanh32consts<>+256(SB), X3
-	VFMADD213PS  tanh32consts<>+320(SB), X2, X3
-	VSUBPS       tanh32consts<>+320(SB), X3, X4
+	VMOVUPS      tanh32consts<>+320(SB), X3
+	VFMADD213PS  tanh32consts<>+384(SB), X2, X3
+	VSUBPS       tanh32consts<>+384(SB), X3, X4
+	VFNMADD231PS tanh32consts<>+512(SB), X4, X2
 	VFNMADD231PS tanh32consts<>+448(SB), X4, X2
-	VFNMADD231PS tanh32consts<>+384(SB), X4, X2
-	VMOVUPS      tanh32consts<>+512(SB), X4
-	VFMADD213PS  tanh32consts<>+576(SB), X2, X4
+	VMOVUPS      tanh32consts<>+576(SB), X4
+	VFMADD213PS  tanh32consts<>+640(SB), X2, X4
 	VMULPS       X2, X2, X5
 	LEAQ         exptail_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X3, X7
@@ -9271,45 +9311,49 @@ tanhVF32AVX2_tail2:
 	VFMADD231PS  X4, X2, X3
 	VSUBPS       X3, X4, X5
 	VFMADD231PS  X4, X2, X5
-	VMOVUPS      tanh32consts<>+640(SB), X2
+	VMOVUPS      tanh32consts<>+704(SB), X2
 	VSUBPS       X3, X2, X2
-	VMOVUPS      tanh32consts<>+640(SB), X4
+	VMOVUPS      tanh32consts<>+704(SB), X4
 	VSUBPS       X2, X4, X4
 	VSUBPS       X3, X4, X4
 	VSUBPS       X5, X4, X4
-	VADDPS       tanh32consts<>+640(SB), X3, X6
-	VMOVUPS      tanh32consts<>+640(SB), X7
+	VADDPS       tanh32consts<>+704(SB), X3, X6
+	VMOVUPS      tanh32consts<>+704(SB), X7
 	VSUBPS       X6, X7, X7
 	VADDPS       X3, X7, X7
 	VADDPS       X5, X7, X7
-	VMOVUPS      tanh32consts<>+640(SB), X3
+	VMOVUPS      tanh32consts<>+704(SB), X3
 	VDIVPS       X6, X3, X3
 	VMULPS       X3, X2, X5
 	VFNMADD231PS X5, X6, X2
 	VADDPS       X4, X2, X2
 	VFNMADD231PS X5, X7, X2
 	VFMADD231PS  X3, X2, X5
-	VCMPPS       $0x11, tanh32consts<>+128(SB), X1, X2
-	VMOVUPS      tanh32consts<>+640(SB), X3
+	VCMPPS       $0x11, tanh32consts<>+192(SB), X1, X2
+	VMOVUPS      tanh32consts<>+704(SB), X3
 	VBLENDVPS    X2, X5, X3, X5
-	VCMPPS       $0x11, tanh32consts<>+704(SB), X1, X1
+	VCMPPS       $0x11, tanh32consts<>+128(SB), X1, X1
 	VPTEST       X1, X1
 	JZ           mathblock478
-	VMULPS       X0, X0, X2
-	VMOVUPS      tanh32consts<>+768(SB), X3
-	VFMADD213PS  tanh32consts<>+832(SB), X2, X3
-	VFMADD213PS  tanh32consts<>+896(SB), X2, X3
-	VFMADD213PS  tanh32consts<>+960(SB), X2, X3
-	VFMADD213PS  tanh32consts<>+1024(SB), X2, X3
-	VMULPS       X0, X2, X2
-	VFMADD213PS  X0, X3, X2
+	VPAND        tanh32consts<>+64(SB), X0, X2
+	VMAXPS       tanh32consts<>+768(SB), X2, X3
+	VMULPS       X3, X3, X4
+	VMOVUPS      tanh32consts<>+832(SB), X6
+	VFMADD213PS  tanh32consts<>+896(SB), X4, X6
+	VFMADD213PS  tanh32consts<>+960(SB), X4, X6
+	VFMADD213PS  tanh32consts<>+1024(SB), X4, X6
+	VFMADD213PS  tanh32consts<>+1088(SB), X4, X6
+	VCMPPS       $0x11, tanh32consts<>+768(SB), X2, X7
+	VMULPS       X3, X4, X4
+	VFMADD231PS  X6, X4, X3
+	VBLENDVPS    X7, X2, X3, X2
 	VBLENDVPS    X1, X2, X5, X5
 
 mathblock478:
 	VPAND     tanh32consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPS    $0x03, X0, X0, X1
-	VPOR      tanh32consts<>+1088(SB), X0, X0
+	VPOR      tanh32consts<>+1152(SB), X0, X0
 	VBLENDVPS X1, X0, X5, X0
 	VMOVSS    X0, (DX)(R8*4)
 	ADDQ      $0x00000001, R8
@@ -9341,135 +9385,143 @@ DATA tanh32consts<>+96(SB)/8, $0x7fffffff7fffffff
 DATA tanh32consts<>+104(SB)/8, $0x7fffffff7fffffff
 DATA tanh32consts<>+112(SB)/8, $0x7fffffff7fffffff
 DATA tanh32consts<>+120(SB)/8, $0x7fffffff7fffffff
-DATA tanh32consts<>+128(SB)/8, $0x4112000041120000
-DATA tanh32consts<>+136(SB)/8, $0x4112000041120000
-DATA tanh32consts<>+144(SB)/8, $0x4112000041120000
-DATA tanh32consts<>+152(SB)/8, $0x4112000041120000
-DATA tanh32consts<>+160(SB)/8, $0x4112000041120000
-DATA tanh32consts<>+168(SB)/8, $0x4112000041120000
-DATA tanh32consts<>+176(SB)/8, $0x4112000041120000
-DATA tanh32consts<>+184(SB)/8, $0x4112000041120000
-DATA tanh32consts<>+192(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+200(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+208(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+216(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+224(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+232(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+240(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+248(SB)/8, $0x4000000040000000
-DATA tanh32consts<>+256(SB)/8, $0x41b8aa3b41b8aa3b
-DATA tanh32consts<>+264(SB)/8, $0x41b8aa3b41b8aa3b
-DATA tanh32consts<>+272(SB)/8, $0x41b8aa3b41b8aa3b
-DATA tanh32consts<>+280(SB)/8, $0x41b8aa3b41b8aa3b
-DATA tanh32consts<>+288(SB)/8, $0x41b8aa3b41b8aa3b
-DATA tanh32consts<>+296(SB)/8, $0x41b8aa3b41b8aa3b
-DATA tanh32consts<>+304(SB)/8, $0x41b8aa3b41b8aa3b
-DATA tanh32consts<>+312(SB)/8, $0x41b8aa3b41b8aa3b
-DATA tanh32consts<>+320(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+328(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+336(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+344(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+352(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+360(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+368(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+376(SB)/8, $0x4b4000004b400000
-DATA tanh32consts<>+384(SB)/8, $0xb75e8083b75e8083
-DATA tanh32consts<>+392(SB)/8, $0xb75e8083b75e8083
-DATA tanh32consts<>+400(SB)/8, $0xb75e8083b75e8083
-DATA tanh32consts<>+408(SB)/8, $0xb75e8083b75e8083
-DATA tanh32consts<>+416(SB)/8, $0xb75e8083b75e8083
-DATA tanh32consts<>+424(SB)/8, $0xb75e8083b75e8083
-DATA tanh32consts<>+432(SB)/8, $0xb75e8083b75e8083
-DATA tanh32consts<>+440(SB)/8, $0xb75e8083b75e8083
-DATA tanh32consts<>+448(SB)/8, $0x3d3180003d318000
-DATA tanh32consts<>+456(SB)/8, $0x3d3180003d318000
-DATA tanh32consts<>+464(SB)/8, $0x3d3180003d318000
-DATA tanh32consts<>+472(SB)/8, $0x3d3180003d318000
-DATA tanh32consts<>+480(SB)/8, $0x3d3180003d318000
-DATA tanh32consts<>+488(SB)/8, $0x3d3180003d318000
-DATA tanh32consts<>+496(SB)/8, $0x3d3180003d318000
-DATA tanh32consts<>+504(SB)/8, $0x3d3180003d318000
-DATA tanh32consts<>+512(SB)/8, $0x3e2aaace3e2aaace
-DATA tanh32consts<>+520(SB)/8, $0x3e2aaace3e2aaace
-DATA tanh32consts<>+528(SB)/8, $0x3e2aaace3e2aaace
-DATA tanh32consts<>+536(SB)/8, $0x3e2aaace3e2aaace
-DATA tanh32consts<>+544(SB)/8, $0x3e2aaace3e2aaace
-DATA tanh32consts<>+552(SB)/8, $0x3e2aaace3e2aaace
-DATA tanh32consts<>+560(SB)/8, $0x3e2aaace3e2aaace
-DATA tanh32consts<>+568(SB)/8, $0x3e2aaace3e2aaace
-DATA tanh32consts<>+576(SB)/8, $0x3f0001113f000111
-DATA tanh32consts<>+584(SB)/8, $0x3f0001113f000111
-DATA tanh32consts<>+592(SB)/8, $0x3f0001113f000111
-DATA tanh32consts<>+600(SB)/8, $0x3f0001113f000111
-DATA tanh32consts<>+608(SB)/8, $0x3f0001113f000111
-DATA tanh32consts<>+616(SB)/8, $0x3f0001113f000111
-DATA tanh32consts<>+624(SB)/8, $0x3f0001113f000111
-DATA tanh32consts<>+632(SB)/8, $0x3f0001113f000111
-DATA tanh32consts<>+640(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+648(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+656(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+664(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+672(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+680(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+688(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+696(SB)/8, $0x3f8000003f800000
-DATA tanh32consts<>+704(SB)/8, $0x3e8000003e800000
-DATA tanh32consts<>+712(SB)/8, $0x3e8000003e800000
-DATA tanh32consts<>+720(SB)/8, $0x3e8000003e800000
-DATA tanh32consts<>+728(SB)/8, $0x3e8000003e800000
-DATA tanh32consts<>+736(SB)/8, $0x3e8000003e800000
-DATA tanh32consts<>+744(SB)/8, $0x3e8000003e800000
-DATA tanh32consts<>+752(SB)/8, $0x3e8000003e800000
-DATA tanh32consts<>+760(SB)/8, $0x3e8000003e800000
-DATA tanh32consts<>+768(SB)/8, $0xbc06c930bc06c930
-DATA tanh32consts<>+776(SB)/8, $0xbc06c930bc06c930
-DATA tanh32consts<>+784(SB)/8, $0xbc06c930bc06c930
-DATA tanh32consts<>+792(SB)/8, $0xbc06c930bc06c930
-DATA tanh32consts<>+800(SB)/8, $0xbc06c930bc06c930
-DATA tanh32consts<>+808(SB)/8, $0xbc06c930bc06c930
-DATA tanh32consts<>+816(SB)/8, $0xbc06c930bc06c930
-DATA tanh32consts<>+824(SB)/8, $0xbc06c930bc06c930
-DATA tanh32consts<>+832(SB)/8, $0x3cb2ccd73cb2ccd7
-DATA tanh32consts<>+840(SB)/8, $0x3cb2ccd73cb2ccd7
-DATA tanh32consts<>+848(SB)/8, $0x3cb2ccd73cb2ccd7
-DATA tanh32consts<>+856(SB)/8, $0x3cb2ccd73cb2ccd7
-DATA tanh32consts<>+864(SB)/8, $0x3cb2ccd73cb2ccd7
-DATA tanh32consts<>+872(SB)/8, $0x3cb2ccd73cb2ccd7
-DATA tanh32consts<>+880(SB)/8, $0x3cb2ccd73cb2ccd7
-DATA tanh32consts<>+888(SB)/8, $0x3cb2ccd73cb2ccd7
-DATA tanh32consts<>+896(SB)/8, $0xbd5d0c67bd5d0c67
-DATA tanh32consts<>+904(SB)/8, $0xbd5d0c67bd5d0c67
-DATA tanh32consts<>+912(SB)/8, $0xbd5d0c67bd5d0c67
-DATA tanh32consts<>+920(SB)/8, $0xbd5d0c67bd5d0c67
-DATA tanh32consts<>+928(SB)/8, $0xbd5d0c67bd5d0c67
-DATA tanh32consts<>+936(SB)/8, $0xbd5d0c67bd5d0c67
-DATA tanh32consts<>+944(SB)/8, $0xbd5d0c67bd5d0c67
-DATA tanh32consts<>+952(SB)/8, $0xbd5d0c67bd5d0c67
-DATA tanh32consts<>+960(SB)/8, $0x3e0888873e088887
-DATA tanh32consts<>+968(SB)/8, $0x3e0888873e088887
-DATA tanh32consts<>+976(SB)/8, $0x3e0888873e088887
-DATA tanh32consts<>+984(SB)/8, $0x3e0888873e088887
-DATA tanh32consts<>+992(SB)/8, $0x3e0888873e088887
-DATA tanh32consts<>+1000(SB)/8, $0x3e0888873e088887
-DATA tanh32consts<>+1008(SB)/8, $0x3e0888873e088887
-DATA tanh32consts<>+1016(SB)/8, $0x3e0888873e088887
-DATA tanh32consts<>+1024(SB)/8, $0xbeaaaaabbeaaaaab
-DATA tanh32consts<>+1032(SB)/8, $0xbeaaaaabbeaaaaab
-DATA tanh32consts<>+1040(SB)/8, $0xbeaaaaabbeaaaaab
-DATA tanh32consts<>+1048(SB)/8, $0xbeaaaaabbeaaaaab
-DATA tanh32consts<>+1056(SB)/8, $0xbeaaaaabbeaaaaab
-DATA tanh32consts<>+1064(SB)/8, $0xbeaaaaabbeaaaaab
-DATA tanh32consts<>+1072(SB)/8, $0xbeaaaaabbeaaaaab
-DATA tanh32consts<>+1080(SB)/8, $0xbeaaaaabbeaaaaab
-DATA tanh32consts<>+1088(SB)/8, $0x0040000000400000
-DATA tanh32consts<>+1096(SB)/8, $0x0040000000400000
-DATA tanh32consts<>+1104(SB)/8, $0x0040000000400000
-DATA tanh32consts<>+1112(SB)/8, $0x0040000000400000
-DATA tanh32consts<>+1120(SB)/8, $0x0040000000400000
-DATA tanh32consts<>+1128(SB)/8, $0x0040000000400000
-DATA tanh32consts<>+1136(SB)/8, $0x0040000000400000
-DATA tanh32consts<>+1144(SB)/8, $0x0040000000400000
-GLOBL tanh32consts<>(SB), RODATA|NOPTR, $1152
+DATA tanh32consts<>+128(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+136(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+144(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+152(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+160(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+168(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+176(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+184(SB)/8, $0x3e8000003e800000
+DATA tanh32consts<>+192(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+200(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+208(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+216(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+224(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+232(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+240(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+248(SB)/8, $0x4112000041120000
+DATA tanh32consts<>+256(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+264(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+272(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+280(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+288(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+296(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+304(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+312(SB)/8, $0x4000000040000000
+DATA tanh32consts<>+320(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+328(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+336(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+344(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+352(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+360(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+368(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+376(SB)/8, $0x41b8aa3b41b8aa3b
+DATA tanh32consts<>+384(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+392(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+400(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+408(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+416(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+424(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+432(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+440(SB)/8, $0x4b4000004b400000
+DATA tanh32consts<>+448(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+456(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+464(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+472(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+480(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+488(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+496(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+504(SB)/8, $0xb75e8083b75e8083
+DATA tanh32consts<>+512(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+520(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+528(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+536(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+544(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+552(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+560(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+568(SB)/8, $0x3d3180003d318000
+DATA tanh32consts<>+576(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+584(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+592(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+600(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+608(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+616(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+624(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+632(SB)/8, $0x3e2aaace3e2aaace
+DATA tanh32consts<>+640(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+648(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+656(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+664(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+672(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+680(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+688(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+696(SB)/8, $0x3f0001113f000111
+DATA tanh32consts<>+704(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+712(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+720(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+728(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+736(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+744(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+752(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+760(SB)/8, $0x3f8000003f800000
+DATA tanh32consts<>+768(SB)/8, $0x3900000039000000
+DATA tanh32consts<>+776(SB)/8, $0x3900000039000000
+DATA tanh32consts<>+784(SB)/8, $0x3900000039000000
+DATA tanh32consts<>+792(SB)/8, $0x3900000039000000
+DATA tanh32consts<>+800(SB)/8, $0x3900000039000000
+DATA tanh32consts<>+808(SB)/8, $0x3900000039000000
+DATA tanh32consts<>+816(SB)/8, $0x3900000039000000
+DATA tanh32consts<>+824(SB)/8, $0x3900000039000000
+DATA tanh32consts<>+832(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+840(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+848(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+856(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+864(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+872(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+880(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+888(SB)/8, $0xbc06c930bc06c930
+DATA tanh32consts<>+896(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+904(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+912(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+920(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+928(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+936(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+944(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+952(SB)/8, $0x3cb2ccd73cb2ccd7
+DATA tanh32consts<>+960(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+968(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+976(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+984(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+992(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+1000(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+1008(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+1016(SB)/8, $0xbd5d0c67bd5d0c67
+DATA tanh32consts<>+1024(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+1032(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+1040(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+1048(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+1056(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+1064(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+1072(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+1080(SB)/8, $0x3e0888873e088887
+DATA tanh32consts<>+1088(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1096(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1104(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1112(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1120(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1128(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1136(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1144(SB)/8, $0xbeaaaaabbeaaaaab
+DATA tanh32consts<>+1152(SB)/8, $0x0040000000400000
+DATA tanh32consts<>+1160(SB)/8, $0x0040000000400000
+DATA tanh32consts<>+1168(SB)/8, $0x0040000000400000
+DATA tanh32consts<>+1176(SB)/8, $0x0040000000400000
+DATA tanh32consts<>+1184(SB)/8, $0x0040000000400000
+DATA tanh32consts<>+1192(SB)/8, $0x0040000000400000
+DATA tanh32consts<>+1200(SB)/8, $0x0040000000400000
+DATA tanh32consts<>+1208(SB)/8, $0x0040000000400000
+GLOBL tanh32consts<>(SB), RODATA|NOPTR, $1216
 
 // func erfVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -9496,7 +9548,8 @@ erfVF32AVX2_loop1:
 	JB           erfVF32AVX2_after1
 	VMOVUPS      (SI)(R8*4), Y0
 	VPAND        erf32consts<>+64(SB), Y0, Y0
-	VMINPS       erf32consts<>+192(SB), Y0, Y1
+	VMAXPS       erf32consts<>+128(SB), Y0, Y1
+	VMINPS       erf32consts<>+192(SB), Y1, Y1
 	VMULPS       Y1, Y1, Y2
 	VMOVUPS      Y2, Y3
 	VFNMADD231PS Y1, Y1, Y3
@@ -9543,15 +9596,15 @@ erfVF32AVX2_loop1:
 	VMOVUPS      (SI)(R8*4), Y1
 	VPAND        erf32consts<>+0(SB), Y1, Y1
 	VPOR         Y1, Y5, Y5
-	VMOVUPS      (SI)(R8*4), Y1
-	VMULPS       (SI)(R8*4), Y1, Y1
-	VMOVUPS      erf32consts<>+1472(SB), Y2
-	VFMADD213PS  erf32consts<>+1536(SB), Y1, Y2
+	VMAXPS       erf32consts<>+1472(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y1
+	VMOVUPS      erf32consts<>+1536(SB), Y2
 	VFMADD213PS  erf32consts<>+1600(SB), Y1, Y2
 	VFMADD213PS  erf32consts<>+1664(SB), Y1, Y2
 	VFMADD213PS  erf32consts<>+1728(SB), Y1, Y2
 	VFMADD213PS  erf32consts<>+1792(SB), Y1, Y2
 	VFMADD213PS  erf32consts<>+1856(SB), Y1, Y2
+	VFMADD213PS  erf32consts<>+1920(SB), Y1, Y2
 	VMOVUPS      (SI)(R8*4), Y1
 	VFMADD213PS  (SI)(R8*4), Y1, Y2
 	VCMPPS       $0x11, erf32consts<>+128(SB), Y0, Y0
@@ -9559,7 +9612,7 @@ erfVF32AVX2_loop1:
 	VMOVUPS      (SI)(R8*4), Y0
 	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
 	VMOVUPS      (SI)(R8*4), Y1
-	VPOR         erf32consts<>+1920(SB), Y1, Y1
+	VPOR         erf32consts<>+1984(SB), Y1, Y1
 	VBLENDVPS    Y0, Y1, Y2, Y1
 	VMOVUPS      Y1, (DX)(R8*4)
 	ADDQ         $0x00000008, R8
@@ -9571,7 +9624,8 @@ erfVF32AVX2_after1:
 	JB           erfVF32AVX2_tail4
 	VMOVUPS      (SI)(R8*4), X0
 	VPAND        erf32consts<>+64(SB), X0, X1
-	VMINPS       erf32consts<>+192(SB), X1, X2
+	VMAXPS       erf32consts<>+128(SB), X1, X2
+	VMINPS       erf32consts<>+192(SB), X2, X2
 	VMULPS       X2, X2, X3
 	VMOVUPS      X3, X4
 	VFNMADD231PS X2, X2, X4
@@ -9619,19 +9673,20 @@ erfVF32AVX2_after1:
 	VBLENDVPS    X2, X6, X3, X6
 	VPAND        erf32consts<>+0(SB), X0, X2
 	VPOR         X2, X6, X6
-	VMULPS       X0, X0, X2
-	VMOVUPS      erf32consts<>+1472(SB), X3
-	VFMADD213PS  erf32consts<>+1536(SB), X2, X3
+	VMAXPS       erf32consts<>+1472(SB), X1, X2
+	VMULPS       X2, X2, X2
+	VMOVUPS      erf32consts<>+1536(SB), X3
 	VFMADD213PS  erf32consts<>+1600(SB), X2, X3
 	VFMADD213PS  erf32consts<>+1664(SB), X2, X3
 	VFMADD213PS  erf32consts<>+1728(SB), X2, X3
 	VFMADD213PS  erf32consts<>+1792(SB), X2, X3
 	VFMADD213PS  erf32consts<>+1856(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1920(SB), X2, X3
 	VFMADD213PS  X0, X0, X3
 	VCMPPS       $0x11, erf32consts<>+128(SB), X1, X1
 	VBLENDVPS    X1, X3, X6, X3
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         erf32consts<>+1920(SB), X0, X0
+	VPOR         erf32consts<>+1984(SB), X0, X0
 	VBLENDVPS    X1, X0, X3, X0
 	VMOVUPS      X0, (DX)(R8*4)
 	ADDQ         $0x00000004, R8
@@ -9642,7 +9697,8 @@ erfVF32AVX2_tail4:
 	JB           erfVF32AVX2_tail2
 	VMOVQ        (SI)(R8*4), X0
 	VPAND        erf32consts<>+64(SB), X0, X1
-	VMINPS       erf32consts<>+192(SB), X1, X2
+	VMAXPS       erf32consts<>+128(SB), X1, X2
+	VMINPS       erf32consts<>+192(SB), X2, X2
 	VMULPS       X2, X2, X3
 	VMOVUPS      X3, X4
 	VFNMADD231PS X2, X2, X4
@@ -9690,19 +9746,20 @@ erfVF32AVX2_tail4:
 	VBLENDVPS    X2, X6, X3, X6
 	VPAND        erf32consts<>+0(SB), X0, X2
 	VPOR         X2, X6, X6
-	VMULPS       X0, X0, X2
-	VMOVUPS      erf32consts<>+1472(SB), X3
-	VFMADD213PS  erf32consts<>+1536(SB), X2, X3
+	VMAXPS       erf32consts<>+1472(SB), X1, X2
+	VMULPS       X2, X2, X2
+	VMOVUPS      erf32consts<>+1536(SB), X3
 	VFMADD213PS  erf32consts<>+1600(SB), X2, X3
 	VFMADD213PS  erf32consts<>+1664(SB), X2, X3
 	VFMADD213PS  erf32consts<>+1728(SB), X2, X3
 	VFMADD213PS  erf32consts<>+1792(SB), X2, X3
 	VFMADD213PS  erf32consts<>+1856(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1920(SB), X2, X3
 	VFMADD213PS  X0, X0, X3
 	VCMPPS       $0x11, erf32consts<>+128(SB), X1, X1
 	VBLENDVPS    X1, X3, X6, X3
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         erf32consts<>+1920(SB), X0, X0
+	VPOR         erf32consts<>+1984(SB), X0, X0
 	VBLENDVPS    X1, X0, X3, X0
 	VMOVQ        X0, (DX)(R8*4)
 	ADDQ         $0x00000002, R8
@@ -9713,7 +9770,8 @@ erfVF32AVX2_tail2:
 	JB           erfVF32AVX2_tail1
 	VMOVSS       (SI)(R8*4), X0
 	VPAND        erf32consts<>+64(SB), X0, X1
-	VMINPS       erf32consts<>+192(SB), X1, X2
+	VMAXPS       erf32consts<>+128(SB), X1, X2
+	VMINPS       erf32consts<>+192(SB), X2, X2
 	VMULPS       X2, X2, X3
 	VMOVUPS      X3, X4
 	VFNMADD231PS X2, X2, X4
@@ -9761,19 +9819,20 @@ erfVF32AVX2_tail2:
 	VBLENDVPS    X2, X6, X3, X6
 	VPAND        erf32consts<>+0(SB), X0, X2
 	VPOR         X2, X6, X6
-	VMULPS       X0, X0, X2
-	VMOVUPS      erf32consts<>+1472(SB), X3
-	VFMADD213PS  erf32consts<>+1536(SB), X2, X3
+	VMAXPS       erf32consts<>+1472(SB), X1, X2
+	VMULPS       X2, X2, X2
+	VMOVUPS      erf32consts<>+1536(SB), X3
 	VFMADD213PS  erf32consts<>+1600(SB), X2, X3
 	VFMADD213PS  erf32consts<>+1664(SB), X2, X3
 	VFMADD213PS  erf32consts<>+1728(SB), X2, X3
 	VFMADD213PS  erf32consts<>+1792(SB), X2, X3
 	VFMADD213PS  erf32consts<>+1856(SB), X2, X3
+	VFMADD213PS  erf32consts<>+1920(SB), X2, X3
 	VFMADD213PS  X0, X0, X3
 	VCMPPS       $0x11, erf32consts<>+128(SB), X1, X1
 	VBLENDVPS    X1, X3, X6, X3
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         erf32consts<>+1920(SB), X0, X0
+	VPOR         erf32consts<>+1984(SB), X0, X0
 	VBLENDVPS    X1, X0, X3, X0
 	VMOVSS       X0, (DX)(R8*4)
 	ADDQ         $0x00000001, R8
@@ -9973,71 +10032,79 @@ DATA erf32consts<>+1440(SB)/8, $0x3e5a45203e5a4520
 DATA erf32consts<>+1448(SB)/8, $0x3e5a45203e5a4520
 DATA erf32consts<>+1456(SB)/8, $0x3e5a45203e5a4520
 DATA erf32consts<>+1464(SB)/8, $0x3e5a45203e5a4520
-DATA erf32consts<>+1472(SB)/8, $0x38a4b51938a4b519
-DATA erf32consts<>+1480(SB)/8, $0x38a4b51938a4b519
-DATA erf32consts<>+1488(SB)/8, $0x38a4b51938a4b519
-DATA erf32consts<>+1496(SB)/8, $0x38a4b51938a4b519
-DATA erf32consts<>+1504(SB)/8, $0x38a4b51938a4b519
-DATA erf32consts<>+1512(SB)/8, $0x38a4b51938a4b519
-DATA erf32consts<>+1520(SB)/8, $0x38a4b51938a4b519
-DATA erf32consts<>+1528(SB)/8, $0x38a4b51938a4b519
-DATA erf32consts<>+1536(SB)/8, $0xba51fb80ba51fb80
-DATA erf32consts<>+1544(SB)/8, $0xba51fb80ba51fb80
-DATA erf32consts<>+1552(SB)/8, $0xba51fb80ba51fb80
-DATA erf32consts<>+1560(SB)/8, $0xba51fb80ba51fb80
-DATA erf32consts<>+1568(SB)/8, $0xba51fb80ba51fb80
-DATA erf32consts<>+1576(SB)/8, $0xba51fb80ba51fb80
-DATA erf32consts<>+1584(SB)/8, $0xba51fb80ba51fb80
-DATA erf32consts<>+1592(SB)/8, $0xba51fb80ba51fb80
-DATA erf32consts<>+1600(SB)/8, $0x3baa02d93baa02d9
-DATA erf32consts<>+1608(SB)/8, $0x3baa02d93baa02d9
-DATA erf32consts<>+1616(SB)/8, $0x3baa02d93baa02d9
-DATA erf32consts<>+1624(SB)/8, $0x3baa02d93baa02d9
-DATA erf32consts<>+1632(SB)/8, $0x3baa02d93baa02d9
-DATA erf32consts<>+1640(SB)/8, $0x3baa02d93baa02d9
-DATA erf32consts<>+1648(SB)/8, $0x3baa02d93baa02d9
-DATA erf32consts<>+1656(SB)/8, $0x3baa02d93baa02d9
-DATA erf32consts<>+1664(SB)/8, $0xbcdbfc87bcdbfc87
-DATA erf32consts<>+1672(SB)/8, $0xbcdbfc87bcdbfc87
-DATA erf32consts<>+1680(SB)/8, $0xbcdbfc87bcdbfc87
-DATA erf32consts<>+1688(SB)/8, $0xbcdbfc87bcdbfc87
-DATA erf32consts<>+1696(SB)/8, $0xbcdbfc87bcdbfc87
-DATA erf32consts<>+1704(SB)/8, $0xbcdbfc87bcdbfc87
-DATA erf32consts<>+1712(SB)/8, $0xbcdbfc87bcdbfc87
-DATA erf32consts<>+1720(SB)/8, $0xbcdbfc87bcdbfc87
-DATA erf32consts<>+1728(SB)/8, $0x3de7167c3de7167c
-DATA erf32consts<>+1736(SB)/8, $0x3de7167c3de7167c
-DATA erf32consts<>+1744(SB)/8, $0x3de7167c3de7167c
-DATA erf32consts<>+1752(SB)/8, $0x3de7167c3de7167c
-DATA erf32consts<>+1760(SB)/8, $0x3de7167c3de7167c
-DATA erf32consts<>+1768(SB)/8, $0x3de7167c3de7167c
-DATA erf32consts<>+1776(SB)/8, $0x3de7167c3de7167c
-DATA erf32consts<>+1784(SB)/8, $0x3de7167c3de7167c
-DATA erf32consts<>+1792(SB)/8, $0xbec0939fbec0939f
-DATA erf32consts<>+1800(SB)/8, $0xbec0939fbec0939f
-DATA erf32consts<>+1808(SB)/8, $0xbec0939fbec0939f
-DATA erf32consts<>+1816(SB)/8, $0xbec0939fbec0939f
-DATA erf32consts<>+1824(SB)/8, $0xbec0939fbec0939f
-DATA erf32consts<>+1832(SB)/8, $0xbec0939fbec0939f
-DATA erf32consts<>+1840(SB)/8, $0xbec0939fbec0939f
-DATA erf32consts<>+1848(SB)/8, $0xbec0939fbec0939f
-DATA erf32consts<>+1856(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+1864(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+1872(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+1880(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+1888(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+1896(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+1904(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+1912(SB)/8, $0x3e0375d43e0375d4
-DATA erf32consts<>+1920(SB)/8, $0x0040000000400000
-DATA erf32consts<>+1928(SB)/8, $0x0040000000400000
-DATA erf32consts<>+1936(SB)/8, $0x0040000000400000
-DATA erf32consts<>+1944(SB)/8, $0x0040000000400000
-DATA erf32consts<>+1952(SB)/8, $0x0040000000400000
-DATA erf32consts<>+1960(SB)/8, $0x0040000000400000
-DATA erf32consts<>+1968(SB)/8, $0x0040000000400000
-DATA erf32consts<>+1976(SB)/8, $0x0040000000400000
-GLOBL erf32consts<>(SB), RODATA|NOPTR, $1984
+DATA erf32consts<>+1472(SB)/8, $0x3580000035800000
+DATA erf32consts<>+1480(SB)/8, $0x3580000035800000
+DATA erf32consts<>+1488(SB)/8, $0x3580000035800000
+DATA erf32consts<>+1496(SB)/8, $0x3580000035800000
+DATA erf32consts<>+1504(SB)/8, $0x3580000035800000
+DATA erf32consts<>+1512(SB)/8, $0x3580000035800000
+DATA erf32consts<>+1520(SB)/8, $0x3580000035800000
+DATA erf32consts<>+1528(SB)/8, $0x3580000035800000
+DATA erf32consts<>+1536(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+1544(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+1552(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+1560(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+1568(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+1576(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+1584(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+1592(SB)/8, $0x38a4b51938a4b519
+DATA erf32consts<>+1600(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+1608(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+1616(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+1624(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+1632(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+1640(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+1648(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+1656(SB)/8, $0xba51fb80ba51fb80
+DATA erf32consts<>+1664(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+1672(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+1680(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+1688(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+1696(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+1704(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+1712(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+1720(SB)/8, $0x3baa02d93baa02d9
+DATA erf32consts<>+1728(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+1736(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+1744(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+1752(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+1760(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+1768(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+1776(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+1784(SB)/8, $0xbcdbfc87bcdbfc87
+DATA erf32consts<>+1792(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+1800(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+1808(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+1816(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+1824(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+1832(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+1840(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+1848(SB)/8, $0x3de7167c3de7167c
+DATA erf32consts<>+1856(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+1864(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+1872(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+1880(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+1888(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+1896(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+1904(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+1912(SB)/8, $0xbec0939fbec0939f
+DATA erf32consts<>+1920(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+1928(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+1936(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+1944(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+1952(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+1960(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+1968(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+1976(SB)/8, $0x3e0375d43e0375d4
+DATA erf32consts<>+1984(SB)/8, $0x0040000000400000
+DATA erf32consts<>+1992(SB)/8, $0x0040000000400000
+DATA erf32consts<>+2000(SB)/8, $0x0040000000400000
+DATA erf32consts<>+2008(SB)/8, $0x0040000000400000
+DATA erf32consts<>+2016(SB)/8, $0x0040000000400000
+DATA erf32consts<>+2024(SB)/8, $0x0040000000400000
+DATA erf32consts<>+2032(SB)/8, $0x0040000000400000
+DATA erf32consts<>+2040(SB)/8, $0x0040000000400000
+GLOBL erf32consts<>(SB), RODATA|NOPTR, $2048
 
 // func sinVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -10064,25 +10131,26 @@ sinVF32AVX2_loop1:
 	JB           sinVF32AVX2_after1
 	VMOVUPS      (SI)(R8*4), Y0
 	VPAND        sin32consts<>+0(SB), Y0, Y0
-	VMOVUPS      sin32consts<>+128(SB), Y1
-	VFMADD213PS  sin32consts<>+64(SB), Y0, Y1
-	VSUBPS       sin32consts<>+64(SB), Y1, Y2
-	VMOVUPS      sin32consts<>+192(SB), Y3
+	VMAXPS       sin32consts<>+64(SB), Y0, Y0
+	VMOVUPS      sin32consts<>+192(SB), Y1
+	VFMADD213PS  sin32consts<>+128(SB), Y0, Y1
+	VSUBPS       sin32consts<>+128(SB), Y1, Y2
+	VMOVUPS      sin32consts<>+256(SB), Y3
 	VFNMADD213PS Y0, Y2, Y3
-	VMULPS       sin32consts<>+256(SB), Y2, Y4
-	VPXOR        sin32consts<>+448(SB), Y4, Y5
-	VFMADD231PS  sin32consts<>+256(SB), Y2, Y5
-	VPXOR        sin32consts<>+448(SB), Y4, Y4
+	VMULPS       sin32consts<>+320(SB), Y2, Y4
+	VPXOR        sin32consts<>+512(SB), Y4, Y5
+	VFMADD231PS  sin32consts<>+320(SB), Y2, Y5
+	VPXOR        sin32consts<>+512(SB), Y4, Y4
 	VADDPS       Y4, Y3, Y6
 	VSUBPS       Y3, Y6, Y7
 	VSUBPS       Y7, Y6, Y8
 	VSUBPS       Y8, Y3, Y3
 	VSUBPS       Y7, Y4, Y4
 	VADDPS       Y4, Y3, Y3
-	VMULPS       sin32consts<>+320(SB), Y2, Y4
-	VPXOR        sin32consts<>+448(SB), Y4, Y7
-	VFMADD231PS  sin32consts<>+320(SB), Y2, Y7
-	VPXOR        sin32consts<>+448(SB), Y4, Y4
+	VMULPS       sin32consts<>+384(SB), Y2, Y4
+	VPXOR        sin32consts<>+512(SB), Y4, Y7
+	VFMADD231PS  sin32consts<>+384(SB), Y2, Y7
+	VPXOR        sin32consts<>+512(SB), Y4, Y4
 	VADDPS       Y4, Y6, Y8
 	VSUBPS       Y6, Y8, Y9
 	VSUBPS       Y9, Y8, Y10
@@ -10091,7 +10159,7 @@ sinVF32AVX2_loop1:
 	VADDPS       Y4, Y6, Y6
 	VADDPS       Y6, Y3, Y3
 	VSUBPS       Y5, Y3, Y3
-	VFMADD231PS  sin32consts<>+384(SB), Y2, Y7
+	VFMADD231PS  sin32consts<>+448(SB), Y2, Y7
 	VSUBPS       Y7, Y3, Y3
 	VADDPS       Y3, Y8, Y2
 	VSUBPS       Y8, Y2, Y4
@@ -10099,16 +10167,16 @@ sinVF32AVX2_loop1:
 	VSUBPS       Y5, Y8, Y8
 	VSUBPS       Y4, Y3, Y3
 	VADDPS       Y3, Y8, Y8
-	VCMPPS       $0x1e, sin32consts<>+512(SB), Y0, Y3
-	VCMPPS       $0x11, sin32consts<>+576(SB), Y0, Y4
+	VCMPPS       $0x1e, sin32consts<>+576(SB), Y0, Y3
+	VCMPPS       $0x11, sin32consts<>+640(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
 	JZ           mathblock479
 	VPSRLD       $0x17, Y0, Y4
 	VPSRLD       $0x03, Y4, Y5
-	VPAND        sin32consts<>+640(SB), Y4, Y4
-	VPADDD       sin32consts<>+704(SB), Y4, Y4
-	VPAND        sin32consts<>+768(SB), Y0, Y0
+	VPAND        sin32consts<>+704(SB), Y4, Y4
+	VPADDD       sin32consts<>+768(SB), Y4, Y4
+	VPAND        sin32consts<>+832(SB), Y0, Y0
 	VPSLLD       $0x17, Y4, Y4
 	VPOR         Y4, Y0, Y0
 	LEAQ         rempio2_0_32<>+0(SB), R10
@@ -10117,24 +10185,24 @@ sinVF32AVX2_loop1:
 	VPXOR        Y6, Y6, Y4
 	VPGATHERDD   Y7, (R10)(Y6*4), Y4
 	VMULPS       Y4, Y0, Y6
-	VPXOR        sin32consts<>+448(SB), Y6, Y7
+	VPXOR        sin32consts<>+512(SB), Y6, Y7
 	VFMADD231PS  Y0, Y4, Y7
-	VMULPS       sin32consts<>+896(SB), Y6, Y4
-	VPAND        sin32consts<>+448(SB), Y4, Y9
-	VPOR         sin32consts<>+960(SB), Y9, Y9
+	VMULPS       sin32consts<>+960(SB), Y6, Y4
+	VPAND        sin32consts<>+512(SB), Y4, Y9
+	VPOR         sin32consts<>+1024(SB), Y9, Y9
 	VPAND        sin32consts<>+0(SB), Y4, Y10
-	VCMPPS       $0x11, sin32consts<>+960(SB), Y10, Y10
+	VCMPPS       $0x11, sin32consts<>+1024(SB), Y10, Y10
 	VADDPS       Y9, Y4, Y11
 	VSUBPS       Y9, Y11, Y11
 	VBLENDVPS    Y10, Y11, Y4, Y11
-	VFNMADD231PS sin32consts<>+832(SB), Y11, Y6
+	VFNMADD231PS sin32consts<>+896(SB), Y11, Y6
 	LEAQ         rempio2_1_32<>+0(SB), R10
 	VPAND        tablemask32_32<>+0(SB), Y5, Y9
 	VPCMPEQD     Y9, Y9, Y10
 	VPXOR        Y9, Y9, Y4
 	VPGATHERDD   Y10, (R10)(Y9*4), Y4
 	VMULPS       Y4, Y0, Y9
-	VPXOR        sin32consts<>+448(SB), Y9, Y10
+	VPXOR        sin32consts<>+512(SB), Y9, Y10
 	VFMADD231PS  Y0, Y4, Y10
 	VADDPS       Y9, Y7, Y4
 	VSUBPS       Y7, Y4, Y11
@@ -10148,22 +10216,22 @@ sinVF32AVX2_loop1:
 	VSUBPS       Y12, Y6, Y6
 	VSUBPS       Y11, Y4, Y4
 	VADDPS       Y4, Y6, Y6
-	VMULPS       sin32consts<>+896(SB), Y9, Y4
-	VPAND        sin32consts<>+448(SB), Y4, Y11
-	VPOR         sin32consts<>+960(SB), Y11, Y11
+	VMULPS       sin32consts<>+960(SB), Y9, Y4
+	VPAND        sin32consts<>+512(SB), Y4, Y11
+	VPOR         sin32consts<>+1024(SB), Y11, Y11
 	VPAND        sin32consts<>+0(SB), Y4, Y12
-	VCMPPS       $0x11, sin32consts<>+960(SB), Y12, Y12
+	VCMPPS       $0x11, sin32consts<>+1024(SB), Y12, Y12
 	VADDPS       Y11, Y4, Y13
 	VSUBPS       Y11, Y13, Y13
 	VBLENDVPS    Y12, Y13, Y4, Y13
-	VFNMADD231PS sin32consts<>+832(SB), Y13, Y9
+	VFNMADD231PS sin32consts<>+896(SB), Y13, Y9
 	LEAQ         rempio2_2_32<>+0(SB), R10
 	VPAND        tablemask32_32<>+0(SB), Y5, Y11
 	VPCMPEQD     Y11, Y11, Y12
 	VPXOR        Y11, Y11, Y4
 	VPGATHERDD   Y12, (R10)(Y11*4), Y4
 	VMULPS       Y4, Y0, Y11
-	VPXOR        sin32consts<>+448(SB), Y11, Y12
+	VPXOR        sin32consts<>+512(SB), Y11, Y12
 	VFMADD231PS  Y0, Y4, Y12
 	VADDPS       Y10, Y11, Y4
 	VSUBPS       Y11, Y4, Y13
@@ -10205,10 +10273,10 @@ sinVF32AVX2_loop1:
 	VSUBPS       Y6, Y9, Y9
 	VSUBPS       Y5, Y11, Y11
 	VADDPS       Y11, Y9, Y9
-	VPAND        sin32consts<>+448(SB), Y0, Y5
-	VPOR         sin32consts<>+960(SB), Y5, Y5
+	VPAND        sin32consts<>+512(SB), Y0, Y5
+	VPOR         sin32consts<>+1024(SB), Y5, Y5
 	VPAND        sin32consts<>+0(SB), Y0, Y6
-	VCMPPS       $0x11, sin32consts<>+960(SB), Y6, Y6
+	VCMPPS       $0x11, sin32consts<>+1024(SB), Y6, Y6
 	VADDPS       Y5, Y0, Y7
 	VSUBPS       Y5, Y7, Y7
 	VBLENDVPS    Y6, Y7, Y0, Y7
@@ -10220,64 +10288,64 @@ sinVF32AVX2_loop1:
 	VSUBPS       Y6, Y4, Y4
 	VADDPS       Y4, Y0, Y0
 	VADDPS       Y9, Y0, Y0
-	VMULPS       sin32consts<>+1024(SB), Y5, Y4
-	VPXOR        sin32consts<>+448(SB), Y4, Y6
-	VFMADD231PS  sin32consts<>+1024(SB), Y5, Y6
-	VFMADD231PS  sin32consts<>+1024(SB), Y0, Y6
+	VMULPS       sin32consts<>+1088(SB), Y5, Y4
+	VPXOR        sin32consts<>+512(SB), Y4, Y6
 	VFMADD231PS  sin32consts<>+1088(SB), Y5, Y6
+	VFMADD231PS  sin32consts<>+1088(SB), Y0, Y6
+	VFMADD231PS  sin32consts<>+1152(SB), Y5, Y6
 	VADDPS       Y6, Y4, Y0
 	VSUBPS       Y0, Y4, Y4
 	VADDPS       Y6, Y4, Y4
-	VADDPS       sin32consts<>+64(SB), Y7, Y7
+	VADDPS       sin32consts<>+128(SB), Y7, Y7
 	VBLENDVPS    Y3, Y7, Y1, Y1
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VBLENDVPS    Y3, Y4, Y8, Y8
 
 mathblock479:
-	VPAND        sin32consts<>+1152(SB), Y1, Y0
-	VCMPPS       $0x00, sin32consts<>+1216(SB), Y0, Y0
-	VPAND        sin32consts<>+1280(SB), Y1, Y1
+	VPAND        sin32consts<>+1216(SB), Y1, Y0
+	VCMPPS       $0x00, sin32consts<>+1280(SB), Y0, Y0
+	VPAND        sin32consts<>+1344(SB), Y1, Y1
 	VPSLLD       $0x1e, Y1, Y1
 	VMULPS       Y2, Y2, Y3
-	VMOVUPS      sin32consts<>+1344(SB), Y4
-	VFMADD213PS  sin32consts<>+1408(SB), Y3, Y4
+	VMOVUPS      sin32consts<>+1408(SB), Y4
 	VFMADD213PS  sin32consts<>+1472(SB), Y3, Y4
 	VFMADD213PS  sin32consts<>+1536(SB), Y3, Y4
 	VFMADD213PS  sin32consts<>+1600(SB), Y3, Y4
-	VMULPS       sin32consts<>+1664(SB), Y3, Y5
+	VFMADD213PS  sin32consts<>+1664(SB), Y3, Y4
+	VMULPS       sin32consts<>+1728(SB), Y3, Y5
 	VFNMADD213PS Y8, Y8, Y5
 	VMULPS       Y2, Y3, Y3
 	VFMADD231PS  Y4, Y3, Y5
 	VADDPS       Y5, Y2, Y5
 	VMULPS       Y2, Y2, Y3
-	VPXOR        sin32consts<>+448(SB), Y3, Y4
+	VPXOR        sin32consts<>+512(SB), Y3, Y4
 	VFMADD231PS  Y2, Y2, Y4
-	VMULPS       sin32consts<>+1664(SB), Y3, Y6
-	VPXOR        sin32consts<>+448(SB), Y6, Y6
-	VADDPS       sin32consts<>+1728(SB), Y6, Y7
-	VMOVUPS      sin32consts<>+1728(SB), Y9
+	VMULPS       sin32consts<>+1728(SB), Y3, Y6
+	VPXOR        sin32consts<>+512(SB), Y6, Y6
+	VADDPS       sin32consts<>+1792(SB), Y6, Y7
+	VMOVUPS      sin32consts<>+1792(SB), Y9
 	VSUBPS       Y7, Y9, Y9
 	VADDPS       Y6, Y9, Y9
-	VMOVUPS      sin32consts<>+1792(SB), Y6
-	VFMADD213PS  sin32consts<>+1856(SB), Y3, Y6
+	VMOVUPS      sin32consts<>+1856(SB), Y6
 	VFMADD213PS  sin32consts<>+1920(SB), Y3, Y6
 	VFMADD213PS  sin32consts<>+1984(SB), Y3, Y6
 	VFMADD213PS  sin32consts<>+2048(SB), Y3, Y6
+	VFMADD213PS  sin32consts<>+2112(SB), Y3, Y6
 	VMULPS       Y3, Y3, Y3
 	VFMADD231PS  Y6, Y3, Y9
 	VFNMADD231PS Y8, Y2, Y9
-	VFNMADD231PS sin32consts<>+1664(SB), Y4, Y9
+	VFNMADD231PS sin32consts<>+1728(SB), Y4, Y9
 	VADDPS       Y9, Y7, Y7
 	VBLENDVPS    Y0, Y5, Y7, Y5
 	VMOVUPS      (SI)(R8*4), Y0
 	VPAND        sin32consts<>+0(SB), Y0, Y0
-	VCMPPS       $0x11, sin32consts<>+2112(SB), Y0, Y2
+	VCMPPS       $0x11, sin32consts<>+64(SB), Y0, Y2
 	VMOVUPS      (SI)(R8*4), Y3
-	VPAND        sin32consts<>+448(SB), Y3, Y3
+	VPAND        sin32consts<>+512(SB), Y3, Y3
 	VPXOR        Y3, Y1, Y1
 	VPXOR        Y1, Y5, Y5
 	VBLENDVPS    Y2, (SI)(R8*4), Y5, Y5
-	VCMPPS       $0x00, sin32consts<>+576(SB), Y0, Y0
+	VCMPPS       $0x00, sin32consts<>+640(SB), Y0, Y0
 	VBLENDVPS    Y0, sin32consts<>+2176(SB), Y5, Y5
 	VMOVUPS      (SI)(R8*4), Y0
 	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
@@ -10294,25 +10362,26 @@ sinVF32AVX2_after1:
 	JB           sinVF32AVX2_tail4
 	VMOVUPS      (SI)(R8*4), X0
 	VPAND        sin32consts<>+0(SB), X0, X1
-	VMOVUPS      sin32consts<>+128(SB), X2
-	VFMADD213PS  sin32consts<>+64(SB), X1, X2
-	VSUBPS       sin32consts<>+64(SB), X2, X3
-	VMOVUPS      sin32consts<>+192(SB), X4
+	VMAXPS       sin32consts<>+64(SB), X1, X1
+	VMOVUPS      sin32consts<>+192(SB), X2
+	VFMADD213PS  sin32consts<>+128(SB), X1, X2
+	VSUBPS       sin32consts<>+128(SB), X2, X3
+	VMOVUPS      sin32consts<>+256(SB), X4
 	VFNMADD213PS X1, X3, X4
-	VMULPS       sin32consts<>+256(SB), X3, X5
-	VPXOR        sin32consts<>+448(SB), X5, X6
-	VFMADD231PS  sin32consts<>+256(SB), X3, X6
-	VPXOR        sin32consts<>+448(SB), X5, X5
+	VMULPS       sin32consts<>+320(SB), X3, X5
+	VPXOR        sin32consts<>+512(SB), X5, X6
+	VFMADD231PS  sin32consts<>+320(SB), X3, X6
+	VPXOR        sin32consts<>+512(SB), X5, X5
 	VADDPS       X5, X4, X7
 	VSUBPS       X4, X7, X8
 	VSUBPS       X8, X7, X9
 	VSUBPS       X9, X4, X4
 	VSUBPS       X8, X5, X5
 	VADDPS       X5, X4, X4
-	VMULPS       sin32consts<>+320(SB), X3, X5
-	VPXOR        sin32consts<>+448(SB), X5, X8
-	VFMADD231PS  sin32consts<>+320(SB), X3, X8
-	VPXOR        sin32consts<>+448(SB), X5, X5
+	VMULPS       sin32consts<>+384(SB), X3, X5
+	VPXOR        sin32consts<>+512(SB), X5, X8
+	VFMADD231PS  sin32consts<>+384(SB), X3, X8
+	VPXOR        sin32consts<>+512(SB), X5, X5
 	VADDPS       X5, X7, X9
 	VSUBPS       X7, X9, X10
 	VSUBPS       X10, X9, X11
@@ -10321,7 +10390,7 @@ sinVF32AVX2_after1:
 	VADDPS       X5, X7, X7
 	VADDPS       X7, X4, X4
 	VSUBPS       X6, X4, X4
-	VFMADD231PS  sin32consts<>+384(SB), X3, X8
+	VFMADD231PS  sin32consts<>+448(SB), X3, X8
 	VSUBPS       X8, X4, X4
 	VADDPS       X4, X9, X3
 	VSUBPS       X9, X3, X5
@@ -10329,16 +10398,16 @@ sinVF32AVX2_after1:
 	VSUBPS       X6, X9, X9
 	VSUBPS       X5, X4, X4
 	VADDPS       X4, X9, X9
-	VCMPPS       $0x1e, sin32consts<>+512(SB), X1, X4
-	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
+	VCMPPS       $0x1e, sin32consts<>+576(SB), X1, X4
+	VCMPPS       $0x11, sin32consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock480
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
-	VPAND        sin32consts<>+640(SB), X5, X5
-	VPADDD       sin32consts<>+704(SB), X5, X5
-	VPAND        sin32consts<>+768(SB), X1, X1
+	VPAND        sin32consts<>+704(SB), X5, X5
+	VPADDD       sin32consts<>+768(SB), X5, X5
+	VPAND        sin32consts<>+832(SB), X1, X1
 	VPSLLD       $0x17, X5, X5
 	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_32<>+0(SB), R10
@@ -10347,24 +10416,24 @@ sinVF32AVX2_after1:
 	VPXOR        X7, X7, X5
 	VPGATHERDD   X8, (R10)(X7*4), X5
 	VMULPS       X5, X1, X7
-	VPXOR        sin32consts<>+448(SB), X7, X8
+	VPXOR        sin32consts<>+512(SB), X7, X8
 	VFMADD231PS  X1, X5, X8
-	VMULPS       sin32consts<>+896(SB), X7, X5
-	VPAND        sin32consts<>+448(SB), X5, X10
-	VPOR         sin32consts<>+960(SB), X10, X10
+	VMULPS       sin32consts<>+960(SB), X7, X5
+	VPAND        sin32consts<>+512(SB), X5, X10
+	VPOR         sin32consts<>+1024(SB), X10, X10
 	VPAND        sin32consts<>+0(SB), X5, X11
-	VCMPPS       $0x11, sin32consts<>+960(SB), X11, X11
+	VCMPPS       $0x11, sin32consts<>+1024(SB), X11, X11
 	VADDPS       X10, X5, X12
 	VSUBPS       X10, X12, X12
 	VBLENDVPS    X11, X12, X5, X12
-	VFNMADD231PS sin32consts<>+832(SB), X12, X7
+	VFNMADD231PS sin32consts<>+896(SB), X12, X7
 	LEAQ         rempio2_1_32<>+0(SB), R10
 	VPAND        tablemask32_32<>+0(SB), X6, X10
 	VPCMPEQD     X10, X10, X11
 	VPXOR        X10, X10, X5
 	VPGATHERDD   X11, (R10)(X10*4), X5
 	VMULPS       X5, X1, X10
-	VPXOR        sin32consts<>+448(SB), X10, X11
+	VPXOR        sin32consts<>+512(SB), X10, X11
 	VFMADD231PS  X1, X5, X11
 	VADDPS       X10, X8, X5
 	VSUBPS       X8, X5, X12
@@ -10378,22 +10447,22 @@ sinVF32AVX2_after1:
 	VSUBPS       X13, X7, X7
 	VSUBPS       X12, X5, X5
 	VADDPS       X5, X7, X7
-	VMULPS       sin32consts<>+896(SB), X10, X5
-	VPAND        sin32consts<>+448(SB), X5, X12
-	VPOR         sin32consts<>+960(SB), X12, X12
+	VMULPS       sin32consts<>+960(SB), X10, X5
+	VPAND        sin32consts<>+512(SB), X5, X12
+	VPOR         sin32consts<>+1024(SB), X12, X12
 	VPAND        sin32consts<>+0(SB), X5, X13
-	VCMPPS       $0x11, sin32consts<>+960(SB), X13, X13
+	VCMPPS       $0x11, sin32consts<>+1024(SB), X13, X13
 	VADDPS       X12, X5, X14
 	VSUBPS       X12, X14, X14
 	VBLENDVPS    X13, X14, X5, X14
-	VFNMADD231PS sin32consts<>+832(SB), X14, X10
+	VFNMADD231PS sin32consts<>+896(SB), X14, X10
 	LEAQ         rempio2_2_32<>+0(SB), R10
 	VPAND        tablemask32_32<>+0(SB), X6, X12
 	VPCMPEQD     X12, X12, X13
 	VPXOR        X12, X12, X5
 	VPGATHERDD   X13, (R10)(X12*4), X5
 	VMULPS       X5, X1, X12
-	VPXOR        sin32consts<>+448(SB), X12, X13
+	VPXOR        sin32consts<>+512(SB), X12, X13
 	VFMADD231PS  X1, X5, X13
 	VADDPS       X11, X12, X5
 	VSUBPS       X12, X5, X14
@@ -10435,10 +10504,10 @@ sinVF32AVX2_after1:
 	VSUBPS       X7, X10, X10
 	VSUBPS       X6, X12, X12
 	VADDPS       X12, X10, X10
-	VPAND        sin32consts<>+448(SB), X1, X6
-	VPOR         sin32consts<>+960(SB), X6, X6
+	VPAND        sin32consts<>+512(SB), X1, X6
+	VPOR         sin32consts<>+1024(SB), X6, X6
 	VPAND        sin32consts<>+0(SB), X1, X7
-	VCMPPS       $0x11, sin32consts<>+960(SB), X7, X7
+	VCMPPS       $0x11, sin32consts<>+1024(SB), X7, X7
 	VADDPS       X6, X1, X8
 	VSUBPS       X6, X8, X8
 	VBLENDVPS    X7, X8, X1, X8
@@ -10450,62 +10519,62 @@ sinVF32AVX2_after1:
 	VSUBPS       X7, X5, X5
 	VADDPS       X5, X1, X1
 	VADDPS       X10, X1, X1
-	VMULPS       sin32consts<>+1024(SB), X6, X5
-	VPXOR        sin32consts<>+448(SB), X5, X7
-	VFMADD231PS  sin32consts<>+1024(SB), X6, X7
-	VFMADD231PS  sin32consts<>+1024(SB), X1, X7
+	VMULPS       sin32consts<>+1088(SB), X6, X5
+	VPXOR        sin32consts<>+512(SB), X5, X7
 	VFMADD231PS  sin32consts<>+1088(SB), X6, X7
+	VFMADD231PS  sin32consts<>+1088(SB), X1, X7
+	VFMADD231PS  sin32consts<>+1152(SB), X6, X7
 	VADDPS       X7, X5, X1
 	VSUBPS       X1, X5, X5
 	VADDPS       X7, X5, X5
-	VADDPS       sin32consts<>+64(SB), X8, X8
+	VADDPS       sin32consts<>+128(SB), X8, X8
 	VBLENDVPS    X4, X8, X2, X2
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
 mathblock480:
-	VPAND        sin32consts<>+1152(SB), X2, X1
-	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
-	VPAND        sin32consts<>+1280(SB), X2, X2
+	VPAND        sin32consts<>+1216(SB), X2, X1
+	VCMPPS       $0x00, sin32consts<>+1280(SB), X1, X1
+	VPAND        sin32consts<>+1344(SB), X2, X2
 	VPSLLD       $0x1e, X2, X2
 	VMULPS       X3, X3, X4
-	VMOVUPS      sin32consts<>+1344(SB), X5
-	VFMADD213PS  sin32consts<>+1408(SB), X4, X5
+	VMOVUPS      sin32consts<>+1408(SB), X5
 	VFMADD213PS  sin32consts<>+1472(SB), X4, X5
 	VFMADD213PS  sin32consts<>+1536(SB), X4, X5
 	VFMADD213PS  sin32consts<>+1600(SB), X4, X5
-	VMULPS       sin32consts<>+1664(SB), X4, X6
+	VFMADD213PS  sin32consts<>+1664(SB), X4, X5
+	VMULPS       sin32consts<>+1728(SB), X4, X6
 	VFNMADD213PS X9, X9, X6
 	VMULPS       X3, X4, X4
 	VFMADD231PS  X5, X4, X6
 	VADDPS       X6, X3, X6
 	VMULPS       X3, X3, X4
-	VPXOR        sin32consts<>+448(SB), X4, X5
+	VPXOR        sin32consts<>+512(SB), X4, X5
 	VFMADD231PS  X3, X3, X5
-	VMULPS       sin32consts<>+1664(SB), X4, X7
-	VPXOR        sin32consts<>+448(SB), X7, X7
-	VADDPS       sin32consts<>+1728(SB), X7, X8
-	VMOVUPS      sin32consts<>+1728(SB), X10
+	VMULPS       sin32consts<>+1728(SB), X4, X7
+	VPXOR        sin32consts<>+512(SB), X7, X7
+	VADDPS       sin32consts<>+1792(SB), X7, X8
+	VMOVUPS      sin32consts<>+1792(SB), X10
 	VSUBPS       X8, X10, X10
 	VADDPS       X7, X10, X10
-	VMOVUPS      sin32consts<>+1792(SB), X7
-	VFMADD213PS  sin32consts<>+1856(SB), X4, X7
+	VMOVUPS      sin32consts<>+1856(SB), X7
 	VFMADD213PS  sin32consts<>+1920(SB), X4, X7
 	VFMADD213PS  sin32consts<>+1984(SB), X4, X7
 	VFMADD213PS  sin32consts<>+2048(SB), X4, X7
+	VFMADD213PS  sin32consts<>+2112(SB), X4, X7
 	VMULPS       X4, X4, X4
 	VFMADD231PS  X7, X4, X10
 	VFNMADD231PS X9, X3, X10
-	VFNMADD231PS sin32consts<>+1664(SB), X5, X10
+	VFNMADD231PS sin32consts<>+1728(SB), X5, X10
 	VADDPS       X10, X8, X8
 	VBLENDVPS    X1, X6, X8, X6
 	VPAND        sin32consts<>+0(SB), X0, X1
-	VCMPPS       $0x11, sin32consts<>+2112(SB), X1, X3
-	VPAND        sin32consts<>+448(SB), X0, X4
+	VCMPPS       $0x11, sin32consts<>+64(SB), X1, X3
+	VPAND        sin32consts<>+512(SB), X0, X4
 	VPXOR        X4, X2, X2
 	VPXOR        X2, X6, X6
 	VBLENDVPS    X3, X0, X6, X6
-	VCMPPS       $0x00, sin32consts<>+576(SB), X1, X1
+	VCMPPS       $0x00, sin32consts<>+640(SB), X1, X1
 	VBLENDVPS    X1, sin32consts<>+2176(SB), X6, X6
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         sin32consts<>+2240(SB), X0, X0
@@ -10519,25 +10588,26 @@ sinVF32AVX2_tail4:
 	JB           sinVF32AVX2_tail2
 	VMOVQ        (SI)(R8*4), X0
 	VPAND        sin32consts<>+0(SB), X0, X1
-	VMOVUPS      sin32consts<>+128(SB), X2
-	VFMADD213PS  sin32consts<>+64(SB), X1, X2
-	VSUBPS       sin32consts<>+64(SB), X2, X3
-	VMOVUPS      sin32consts<>+192(SB), X4
+	VMAXPS       sin32consts<>+64(SB), X1, X1
+	VMOVUPS      sin32consts<>+192(SB), X2
+	VFMADD213PS  sin32consts<>+128(SB), X1, X2
+	VSUBPS       sin32consts<>+128(SB), X2, X3
+	VMOVUPS      sin32consts<>+256(SB), X4
 	VFNMADD213PS X1, X3, X4
-	VMULPS       sin32consts<>+256(SB), X3, X5
-	VPXOR        sin32consts<>+448(SB), X5, X6
-	VFMADD231PS  sin32consts<>+256(SB), X3, X6
-	VPXOR        sin32consts<>+448(SB), X5, X5
+	VMULPS       sin32consts<>+320(SB), X3, X5
+	VPXOR        sin32consts<>+512(SB), X5, X6
+	VFMADD231PS  sin32consts<>+320(SB), X3, X6
+	VPXOR        sin32consts<>+512(SB), X5, X5
 	VADDPS       X5, X4, X7
 	VSUBPS       X4, X7, X8
 	VSUBPS       X8, X7, X9
 	VSUBPS       X9, X4, X4
 	VSUBPS       X8, X5, X5
 	VADDPS       X5, X4, X4
-	VMULPS       sin32consts<>+320(SB), X3, X5
-	VPXOR        sin32consts<>+448(SB), X5, X8
-	VFMADD231PS  sin32consts<>+320(SB), X3, X8
-	VPXOR        sin32consts<>+448(SB), X5, X5
+	VMULPS       sin32consts<>+384(SB), X3, X5
+	VPXOR        sin32consts<>+512(SB), X5, X8
+	VFMADD231PS  sin32consts<>+384(SB), X3, X8
+	VPXOR        sin32consts<>+512(SB), X5, X5
 	VADDPS       X5, X7, X9
 	VSUBPS       X7, X9, X10
 	VSUBPS       X10, X9, X11
@@ -10546,7 +10616,7 @@ sinVF32AVX2_tail4:
 	VADDPS       X5, X7, X7
 	VADDPS       X7, X4, X4
 	VSUBPS       X6, X4, X4
-	VFMADD231PS  sin32consts<>+384(SB), X3, X8
+	VFMADD231PS  sin32consts<>+448(SB), X3, X8
 	VSUBPS       X8, X4, X4
 	VADDPS       X4, X9, X3
 	VSUBPS       X9, X3, X5
@@ -10554,16 +10624,16 @@ sinVF32AVX2_tail4:
 	VSUBPS       X6, X9, X9
 	VSUBPS       X5, X4, X4
 	VADDPS       X4, X9, X9
-	VCMPPS       $0x1e, sin32consts<>+512(SB), X1, X4
-	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
+	VCMPPS       $0x1e, sin32consts<>+576(SB), X1, X4
+	VCMPPS       $0x11, sin32consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock481
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
-	VPAND        sin32consts<>+640(SB), X5, X5
-	VPADDD       sin32consts<>+704(SB), X5, X5
-	VPAND        sin32consts<>+768(SB), X1, X1
+	VPAND        sin32consts<>+704(SB), X5, X5
+	VPADDD       sin32consts<>+768(SB), X5, X5
+	VPAND        sin32consts<>+832(SB), X1, X1
 	VPSLLD       $0x17, X5, X5
 	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_32<>+0(SB), R10
@@ -10572,24 +10642,24 @@ sinVF32AVX2_tail4:
 	VPXOR        X7, X7, X5
 	VPGATHERDD   X8, (R10)(X7*4), X5
 	VMULPS       X5, X1, X7
-	VPXOR        sin32consts<>+448(SB), X7, X8
+	VPXOR        sin32consts<>+512(SB), X7, X8
 	VFMADD231PS  X1, X5, X8
-	VMULPS       sin32consts<>+896(SB), X7, X5
-	VPAND        sin32consts<>+448(SB), X5, X10
-	VPOR         sin32consts<>+960(SB), X10, X10
+	VMULPS       sin32consts<>+960(SB), X7, X5
+	VPAND        sin32consts<>+512(SB), X5, X10
+	VPOR         sin32consts<>+1024(SB), X10, X10
 	VPAND        sin32consts<>+0(SB), X5, X11
-	VCMPPS       $0x11, sin32consts<>+960(SB), X11, X11
+	VCMPPS       $0x11, sin32consts<>+1024(SB), X11, X11
 	VADDPS       X10, X5, X12
 	VSUBPS       X10, X12, X12
 	VBLENDVPS    X11, X12, X5, X12
-	VFNMADD231PS sin32consts<>+832(SB), X12, X7
+	VFNMADD231PS sin32consts<>+896(SB), X12, X7
 	LEAQ         rempio2_1_32<>+0(SB), R10
 	VPAND        tablemask32_32<>+0(SB), X6, X10
 	VPCMPEQD     X10, X10, X11
 	VPXOR        X10, X10, X5
 	VPGATHERDD   X11, (R10)(X10*4), X5
 	VMULPS       X5, X1, X10
-	VPXOR        sin32consts<>+448(SB), X10, X11
+	VPXOR        sin32consts<>+512(SB), X10, X11
 	VFMADD231PS  X1, X5, X11
 	VADDPS       X10, X8, X5
 	VSUBPS       X8, X5, X12
@@ -10603,22 +10673,22 @@ sinVF32AVX2_tail4:
 	VSUBPS       X13, X7, X7
 	VSUBPS       X12, X5, X5
 	VADDPS       X5, X7, X7
-	VMULPS       sin32consts<>+896(SB), X10, X5
-	VPAND        sin32consts<>+448(SB), X5, X12
-	VPOR         sin32consts<>+960(SB), X12, X12
+	VMULPS       sin32consts<>+960(SB), X10, X5
+	VPAND        sin32consts<>+512(SB), X5, X12
+	VPOR         sin32consts<>+1024(SB), X12, X12
 	VPAND        sin32consts<>+0(SB), X5, X13
-	VCMPPS       $0x11, sin32consts<>+960(SB), X13, X13
+	VCMPPS       $0x11, sin32consts<>+1024(SB), X13, X13
 	VADDPS       X12, X5, X14
 	VSUBPS       X12, X14, X14
 	VBLENDVPS    X13, X14, X5, X14
-	VFNMADD231PS sin32consts<>+832(SB), X14, X10
+	VFNMADD231PS sin32consts<>+896(SB), X14, X10
 	LEAQ         rempio2_2_32<>+0(SB), R10
 	VPAND        tablemask32_32<>+0(SB), X6, X12
 	VPCMPEQD     X12, X12, X13
 	VPXOR        X12, X12, X5
 	VPGATHERDD   X13, (R10)(X12*4), X5
 	VMULPS       X5, X1, X12
-	VPXOR        sin32consts<>+448(SB), X12, X13
+	VPXOR        sin32consts<>+512(SB), X12, X13
 	VFMADD231PS  X1, X5, X13
 	VADDPS       X11, X12, X5
 	VSUBPS       X12, X5, X14
@@ -10660,10 +10730,10 @@ sinVF32AVX2_tail4:
 	VSUBPS       X7, X10, X10
 	VSUBPS       X6, X12, X12
 	VADDPS       X12, X10, X10
-	VPAND        sin32consts<>+448(SB), X1, X6
-	VPOR         sin32consts<>+960(SB), X6, X6
+	VPAND        sin32consts<>+512(SB), X1, X6
+	VPOR         sin32consts<>+1024(SB), X6, X6
 	VPAND        sin32consts<>+0(SB), X1, X7
-	VCMPPS       $0x11, sin32consts<>+960(SB), X7, X7
+	VCMPPS       $0x11, sin32consts<>+1024(SB), X7, X7
 	VADDPS       X6, X1, X8
 	VSUBPS       X6, X8, X8
 	VBLENDVPS    X7, X8, X1, X8
@@ -10675,62 +10745,62 @@ sinVF32AVX2_tail4:
 	VSUBPS       X7, X5, X5
 	VADDPS       X5, X1, X1
 	VADDPS       X10, X1, X1
-	VMULPS       sin32consts<>+1024(SB), X6, X5
-	VPXOR        sin32consts<>+448(SB), X5, X7
-	VFMADD231PS  sin32consts<>+1024(SB), X6, X7
-	VFMADD231PS  sin32consts<>+1024(SB), X1, X7
+	VMULPS       sin32consts<>+1088(SB), X6, X5
+	VPXOR        sin32consts<>+512(SB), X5, X7
 	VFMADD231PS  sin32consts<>+1088(SB), X6, X7
+	VFMADD231PS  sin32consts<>+1088(SB), X1, X7
+	VFMADD231PS  sin32consts<>+1152(SB), X6, X7
 	VADDPS       X7, X5, X1
 	VSUBPS       X1, X5, X5
 	VADDPS       X7, X5, X5
-	VADDPS       sin32consts<>+64(SB), X8, X8
+	VADDPS       sin32consts<>+128(SB), X8, X8
 	VBLENDVPS    X4, X8, X2, X2
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
 mathblock481:
-	VPAND        sin32consts<>+1152(SB), X2, X1
-	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
-	VPAND        sin32consts<>+1280(SB), X2, X2
+	VPAND        sin32consts<>+1216(SB), X2, X1
+	VCMPPS       $0x00, sin32consts<>+1280(SB), X1, X1
+	VPAND        sin32consts<>+1344(SB), X2, X2
 	VPSLLD       $0x1e, X2, X2
 	VMULPS       X3, X3, X4
-	VMOVUPS      sin32consts<>+1344(SB), X5
-	VFMADD213PS  sin32consts<>+1408(SB), X4, X5
+	VMOVUPS      sin32consts<>+1408(SB), X5
 	VFMADD213PS  sin32consts<>+1472(SB), X4, X5
 	VFMADD213PS  sin32consts<>+1536(SB), X4, X5
 	VFMADD213PS  sin32consts<>+1600(SB), X4, X5
-	VMULPS       sin32consts<>+1664(SB), X4, X6
+	VFMADD213PS  sin32consts<>+1664(SB), X4, X5
+	VMULPS       sin32consts<>+1728(SB), X4, X6
 	VFNMADD213PS X9, X9, X6
 	VMULPS       X3, X4, X4
 	VFMADD231PS  X5, X4, X6
 	VADDPS       X6, X3, X6
 	VMULPS       X3, X3, X4
-	VPXOR        sin32consts<>+448(SB), X4, X5
+	VPXOR        sin32consts<>+512(SB), X4, X5
 	VFMADD231PS  X3, X3, X5
-	VMULPS       sin32consts<>+1664(SB), X4, X7
-	VPXOR        sin32consts<>+448(SB), X7, X7
-	VADDPS       sin32consts<>+1728(SB), X7, X8
-	VMOVUPS      sin32consts<>+1728(SB), X10
+	VMULPS       sin32consts<>+1728(SB), X4, X7
+	VPXOR        sin32consts<>+512(SB), X7, X7
+	VADDPS       sin32consts<>+1792(SB), X7, X8
+	VMOVUPS      sin32consts<>+1792(SB), X10
 	VSUBPS       X8, X10, X10
 	VADDPS       X7, X10, X10
-	VMOVUPS      sin32consts<>+1792(SB), X7
-	VFMADD213PS  sin32consts<>+1856(SB), X4, X7
+	VMOVUPS      sin32consts<>+1856(SB), X7
 	VFMADD213PS  sin32consts<>+1920(SB), X4, X7
 	VFMADD213PS  sin32consts<>+1984(SB), X4, X7
 	VFMADD213PS  sin32consts<>+2048(SB), X4, X7
+	VFMADD213PS  sin32consts<>+2112(SB), X4, X7
 	VMULPS       X4, X4, X4
 	VFMADD231PS  X7, X4, X10
 	VFNMADD231PS X9, X3, X10
-	VFNMADD231PS sin32consts<>+1664(SB), X5, X10
+	VFNMADD231PS sin32consts<>+1728(SB), X5, X10
 	VADDPS       X10, X8, X8
 	VBLENDVPS    X1, X6, X8, X6
 	VPAND        sin32consts<>+0(SB), X0, X1
-	VCMPPS       $0x11, sin32consts<>+2112(SB), X1, X3
-	VPAND        sin32consts<>+448(SB), X0, X4
+	VCMPPS       $0x11, sin32consts<>+64(SB), X1, X3
+	VPAND        sin32consts<>+512(SB), X0, X4
 	VPXOR        X4, X2, X2
 	VPXOR        X2, X6, X6
 	VBLENDVPS    X3, X0, X6, X6
-	VCMPPS       $0x00, sin32consts<>+576(SB), X1, X1
+	VCMPPS       $0x00, sin32consts<>+640(SB), X1, X1
 	VBLENDVPS    X1, sin32consts<>+2176(SB), X6, X6
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         sin32consts<>+2240(SB), X0, X0
@@ -10744,25 +10814,26 @@ sinVF32AVX2_tail2:
 	JB           sinVF32AVX2_tail1
 	VMOVSS       (SI)(R8*4), X0
 	VPAND        sin32consts<>+0(SB), X0, X1
-	VMOVUPS      sin32consts<>+128(SB), X2
-	VFMADD213PS  sin32consts<>+64(SB), X1, X2
-	VSUBPS       sin32consts<>+64(SB), X2, X3
-	VMOVUPS      sin32consts<>+192(SB), X4
+	VMAXPS       sin32consts<>+64(SB), X1, X1
+	VMOVUPS      sin32consts<>+192(SB), X2
+	VFMADD213PS  sin32consts<>+128(SB), X1, X2
+	VSUBPS       sin32consts<>+128(SB), X2, X3
+	VMOVUPS      sin32consts<>+256(SB), X4
 	VFNMADD213PS X1, X3, X4
-	VMULPS       sin32consts<>+256(SB), X3, X5
-	VPXOR        sin32consts<>+448(SB), X5, X6
-	VFMADD231PS  sin32consts<>+256(SB), X3, X6
-	VPXOR        sin32consts<>+448(SB), X5, X5
+	VMULPS       sin32consts<>+320(SB), X3, X5
+	VPXOR        sin32consts<>+512(SB), X5, X6
+	VFMADD231PS  sin32consts<>+320(SB), X3, X6
+	VPXOR        sin32consts<>+512(SB), X5, X5
 	VADDPS       X5, X4, X7
 	VSUBPS       X4, X7, X8
 	VSUBPS       X8, X7, X9
 	VSUBPS       X9, X4, X4
 	VSUBPS       X8, X5, X5
 	VADDPS       X5, X4, X4
-	VMULPS       sin32consts<>+320(SB), X3, X5
-	VPXOR        sin32consts<>+448(SB), X5, X8
-	VFMADD231PS  sin32consts<>+320(SB), X3, X8
-	VPXOR        sin32consts<>+448(SB), X5, X5
+	VMULPS       sin32consts<>+384(SB), X3, X5
+	VPXOR        sin32consts<>+512(SB), X5, X8
+	VFMADD231PS  sin32consts<>+384(SB), X3, X8
+	VPXOR        sin32consts<>+512(SB), X5, X5
 	VADDPS       X5, X7, X9
 	VSUBPS       X7, X9, X10
 	VSUBPS       X10, X9, X11
@@ -10771,7 +10842,7 @@ sinVF32AVX2_tail2:
 	VADDPS       X5, X7, X7
 	VADDPS       X7, X4, X4
 	VSUBPS       X6, X4, X4
-	VFMADD231PS  sin32consts<>+384(SB), X3, X8
+	VFMADD231PS  sin32consts<>+448(SB), X3, X8
 	VSUBPS       X8, X4, X4
 	VADDPS       X4, X9, X3
 	VSUBPS       X9, X3, X5
@@ -10779,16 +10850,16 @@ sinVF32AVX2_tail2:
 	VSUBPS       X6, X9, X9
 	VSUBPS       X5, X4, X4
 	VADDPS       X4, X9, X9
-	VCMPPS       $0x1e, sin32consts<>+512(SB), X1, X4
-	VCMPPS       $0x11, sin32consts<>+576(SB), X1, X5
+	VCMPPS       $0x1e, sin32consts<>+576(SB), X1, X4
+	VCMPPS       $0x11, sin32consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock482
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
-	VPAND        sin32consts<>+640(SB), X5, X5
-	VPADDD       sin32consts<>+704(SB), X5, X5
-	VPAND        sin32consts<>+768(SB), X1, X1
+	VPAND        sin32consts<>+704(SB), X5, X5
+	VPADDD       sin32consts<>+768(SB), X5, X5
+	VPAND        sin32consts<>+832(SB), X1, X1
 	VPSLLD       $0x17, X5, X5
 	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_32<>+0(SB), R10
@@ -10797,24 +10868,24 @@ sinVF32AVX2_tail2:
 	VPXOR        X7, X7, X5
 	VPGATHERDD   X8, (R10)(X7*4), X5
 	VMULPS       X5, X1, X7
-	VPXOR        sin32consts<>+448(SB), X7, X8
+	VPXOR        sin32consts<>+512(SB), X7, X8
 	VFMADD231PS  X1, X5, X8
-	VMULPS       sin32consts<>+896(SB), X7, X5
-	VPAND        sin32consts<>+448(SB), X5, X10
-	VPOR         sin32consts<>+960(SB), X10, X10
+	VMULPS       sin32consts<>+960(SB), X7, X5
+	VPAND        sin32consts<>+512(SB), X5, X10
+	VPOR         sin32consts<>+1024(SB), X10, X10
 	VPAND        sin32consts<>+0(SB), X5, X11
-	VCMPPS       $0x11, sin32consts<>+960(SB), X11, X11
+	VCMPPS       $0x11, sin32consts<>+1024(SB), X11, X11
 	VADDPS       X10, X5, X12
 	VSUBPS       X10, X12, X12
 	VBLENDVPS    X11, X12, X5, X12
-	VFNMADD231PS sin32consts<>+832(SB), X12, X7
+	VFNMADD231PS sin32consts<>+896(SB), X12, X7
 	LEAQ         rempio2_1_32<>+0(SB), R10
 	VPAND        tablemask32_32<>+0(SB), X6, X10
 	VPCMPEQD     X10, X10, X11
 	VPXOR        X10, X10, X5
 	VPGATHERDD   X11, (R10)(X10*4), X5
 	VMULPS       X5, X1, X10
-	VPXOR        sin32consts<>+448(SB), X10, X11
+	VPXOR        sin32consts<>+512(SB), X10, X11
 	VFMADD231PS  X1, X5, X11
 	VADDPS       X10, X8, X5
 	VSUBPS       X8, X5, X12
@@ -10828,22 +10899,22 @@ sinVF32AVX2_tail2:
 	VSUBPS       X13, X7, X7
 	VSUBPS       X12, X5, X5
 	VADDPS       X5, X7, X7
-	VMULPS       sin32consts<>+896(SB), X10, X5
-	VPAND        sin32consts<>+448(SB), X5, X12
-	VPOR         sin32consts<>+960(SB), X12, X12
+	VMULPS       sin32consts<>+960(SB), X10, X5
+	VPAND        sin32consts<>+512(SB), X5, X12
+	VPOR         sin32consts<>+1024(SB), X12, X12
 	VPAND        sin32consts<>+0(SB), X5, X13
-	VCMPPS       $0x11, sin32consts<>+960(SB), X13, X13
+	VCMPPS       $0x11, sin32consts<>+1024(SB), X13, X13
 	VADDPS       X12, X5, X14
 	VSUBPS       X12, X14, X14
 	VBLENDVPS    X13, X14, X5, X14
-	VFNMADD231PS sin32consts<>+832(SB), X14, X10
+	VFNMADD231PS sin32consts<>+896(SB), X14, X10
 	LEAQ         rempio2_2_32<>+0(SB), R10
 	VPAND        tablemask32_32<>+0(SB), X6, X12
 	VPCMPEQD     X12, X12, X13
 	VPXOR        X12, X12, X5
 	VPGATHERDD   X13, (R10)(X12*4), X5
 	VMULPS       X5, X1, X12
-	VPXOR        sin32consts<>+448(SB), X12, X13
+	VPXOR        sin32consts<>+512(SB), X12, X13
 	VFMADD231PS  X1, X5, X13
 	VADDPS       X11, X12, X5
 	VSUBPS       X12, X5, X14
@@ -10885,10 +10956,10 @@ sinVF32AVX2_tail2:
 	VSUBPS       X7, X10, X10
 	VSUBPS       X6, X12, X12
 	VADDPS       X12, X10, X10
-	VPAND        sin32consts<>+448(SB), X1, X6
-	VPOR         sin32consts<>+960(SB), X6, X6
+	VPAND        sin32consts<>+512(SB), X1, X6
+	VPOR         sin32consts<>+1024(SB), X6, X6
 	VPAND        sin32consts<>+0(SB), X1, X7
-	VCMPPS       $0x11, sin32consts<>+960(SB), X7, X7
+	VCMPPS       $0x11, sin32consts<>+1024(SB), X7, X7
 	VADDPS       X6, X1, X8
 	VSUBPS       X6, X8, X8
 	VBLENDVPS    X7, X8, X1, X8
@@ -10900,62 +10971,62 @@ sinVF32AVX2_tail2:
 	VSUBPS       X7, X5, X5
 	VADDPS       X5, X1, X1
 	VADDPS       X10, X1, X1
-	VMULPS       sin32consts<>+1024(SB), X6, X5
-	VPXOR        sin32consts<>+448(SB), X5, X7
-	VFMADD231PS  sin32consts<>+1024(SB), X6, X7
-	VFMADD231PS  sin32consts<>+1024(SB), X1, X7
+	VMULPS       sin32consts<>+1088(SB), X6, X5
+	VPXOR        sin32consts<>+512(SB), X5, X7
 	VFMADD231PS  sin32consts<>+1088(SB), X6, X7
+	VFMADD231PS  sin32consts<>+1088(SB), X1, X7
+	VFMADD231PS  sin32consts<>+1152(SB), X6, X7
 	VADDPS       X7, X5, X1
 	VSUBPS       X1, X5, X5
 	VADDPS       X7, X5, X5
-	VADDPS       sin32consts<>+64(SB), X8, X8
+	VADDPS       sin32consts<>+128(SB), X8, X8
 	VBLENDVPS    X4, X8, X2, X2
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
 mathblock482:
-	VPAND        sin32consts<>+1152(SB), X2, X1
-	VCMPPS       $0x00, sin32consts<>+1216(SB), X1, X1
-	VPAND        sin32consts<>+1280(SB), X2, X2
+	VPAND        sin32consts<>+1216(SB), X2, X1
+	VCMPPS       $0x00, sin32consts<>+1280(SB), X1, X1
+	VPAND        sin32consts<>+1344(SB), X2, X2
 	VPSLLD       $0x1e, X2, X2
 	VMULPS       X3, X3, X4
-	VMOVUPS      sin32consts<>+1344(SB), X5
-	VFMADD213PS  sin32consts<>+1408(SB), X4, X5
+	VMOVUPS      sin32consts<>+1408(SB), X5
 	VFMADD213PS  sin32consts<>+1472(SB), X4, X5
 	VFMADD213PS  sin32consts<>+1536(SB), X4, X5
 	VFMADD213PS  sin32consts<>+1600(SB), X4, X5
-	VMULPS       sin32consts<>+1664(SB), X4, X6
+	VFMADD213PS  sin32consts<>+1664(SB), X4, X5
+	VMULPS       sin32consts<>+1728(SB), X4, X6
 	VFNMADD213PS X9, X9, X6
 	VMULPS       X3, X4, X4
 	VFMADD231PS  X5, X4, X6
 	VADDPS       X6, X3, X6
 	VMULPS       X3, X3, X4
-	VPXOR        sin32consts<>+448(SB), X4, X5
+	VPXOR        sin32consts<>+512(SB), X4, X5
 	VFMADD231PS  X3, X3, X5
-	VMULPS       sin32consts<>+1664(SB), X4, X7
-	VPXOR        sin32consts<>+448(SB), X7, X7
-	VADDPS       sin32consts<>+1728(SB), X7, X8
-	VMOVUPS      sin32consts<>+1728(SB), X10
+	VMULPS       sin32consts<>+1728(SB), X4, X7
+	VPXOR        sin32consts<>+512(SB), X7, X7
+	VADDPS       sin32consts<>+1792(SB), X7, X8
+	VMOVUPS      sin32consts<>+1792(SB), X10
 	VSUBPS       X8, X10, X10
 	VADDPS       X7, X10, X10
-	VMOVUPS      sin32consts<>+1792(SB), X7
-	VFMADD213PS  sin32consts<>+1856(SB), X4, X7
+	VMOVUPS      sin32consts<>+1856(SB), X7
 	VFMADD213PS  sin32consts<>+1920(SB), X4, X7
 	VFMADD213PS  sin32consts<>+1984(SB), X4, X7
 	VFMADD213PS  sin32consts<>+2048(SB), X4, X7
+	VFMADD213PS  sin32consts<>+2112(SB), X4, X7
 	VMULPS       X4, X4, X4
 	VFMADD231PS  X7, X4, X10
 	VFNMADD231PS X9, X3, X10
-	VFNMADD231PS sin32consts<>+1664(SB), X5, X10
+	VFNMADD231PS sin32consts<>+1728(SB), X5, X10
 	VADDPS       X10, X8, X8
 	VBLENDVPS    X1, X6, X8, X6
 	VPAND        sin32consts<>+0(SB), X0, X1
-	VCMPPS       $0x11, sin32consts<>+2112(SB), X1, X3
-	VPAND        sin32consts<>+448(SB), X0, X4
+	VCMPPS       $0x11, sin32consts<>+64(SB), X1, X3
+	VPAND        sin32consts<>+512(SB), X0, X4
 	VPXOR        X4, X2, X2
 	VPXOR        X2, X6, X6
 	VBLENDVPS    X3, X0, X6, X6
-	VCMPPS       $0x00, sin32consts<>+576(SB), X1, X1
+	VCMPPS       $0x00, sin32consts<>+640(SB), X1, X1
 	VBLENDVPS    X1, sin32consts<>+2176(SB), X6, X6
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         sin32consts<>+2240(SB), X0, X0
@@ -10982,270 +11053,270 @@ DATA sin32consts<>+32(SB)/8, $0x7fffffff7fffffff
 DATA sin32consts<>+40(SB)/8, $0x7fffffff7fffffff
 DATA sin32consts<>+48(SB)/8, $0x7fffffff7fffffff
 DATA sin32consts<>+56(SB)/8, $0x7fffffff7fffffff
-DATA sin32consts<>+64(SB)/8, $0x4b4000004b400000
-DATA sin32consts<>+72(SB)/8, $0x4b4000004b400000
-DATA sin32consts<>+80(SB)/8, $0x4b4000004b400000
-DATA sin32consts<>+88(SB)/8, $0x4b4000004b400000
-DATA sin32consts<>+96(SB)/8, $0x4b4000004b400000
-DATA sin32consts<>+104(SB)/8, $0x4b4000004b400000
-DATA sin32consts<>+112(SB)/8, $0x4b4000004b400000
-DATA sin32consts<>+120(SB)/8, $0x4b4000004b400000
-DATA sin32consts<>+128(SB)/8, $0x3f22f9833f22f983
-DATA sin32consts<>+136(SB)/8, $0x3f22f9833f22f983
-DATA sin32consts<>+144(SB)/8, $0x3f22f9833f22f983
-DATA sin32consts<>+152(SB)/8, $0x3f22f9833f22f983
-DATA sin32consts<>+160(SB)/8, $0x3f22f9833f22f983
-DATA sin32consts<>+168(SB)/8, $0x3f22f9833f22f983
-DATA sin32consts<>+176(SB)/8, $0x3f22f9833f22f983
-DATA sin32consts<>+184(SB)/8, $0x3f22f9833f22f983
-DATA sin32consts<>+192(SB)/8, $0x3fc90fda3fc90fda
-DATA sin32consts<>+200(SB)/8, $0x3fc90fda3fc90fda
-DATA sin32consts<>+208(SB)/8, $0x3fc90fda3fc90fda
-DATA sin32consts<>+216(SB)/8, $0x3fc90fda3fc90fda
-DATA sin32consts<>+224(SB)/8, $0x3fc90fda3fc90fda
-DATA sin32consts<>+232(SB)/8, $0x3fc90fda3fc90fda
-DATA sin32consts<>+240(SB)/8, $0x3fc90fda3fc90fda
-DATA sin32consts<>+248(SB)/8, $0x3fc90fda3fc90fda
-DATA sin32consts<>+256(SB)/8, $0x33a2216833a22168
-DATA sin32consts<>+264(SB)/8, $0x33a2216833a22168
-DATA sin32consts<>+272(SB)/8, $0x33a2216833a22168
-DATA sin32consts<>+280(SB)/8, $0x33a2216833a22168
-DATA sin32consts<>+288(SB)/8, $0x33a2216833a22168
-DATA sin32consts<>+296(SB)/8, $0x33a2216833a22168
-DATA sin32consts<>+304(SB)/8, $0x33a2216833a22168
-DATA sin32consts<>+312(SB)/8, $0x33a2216833a22168
-DATA sin32consts<>+320(SB)/8, $0x27c234c427c234c4
-DATA sin32consts<>+328(SB)/8, $0x27c234c427c234c4
-DATA sin32consts<>+336(SB)/8, $0x27c234c427c234c4
-DATA sin32consts<>+344(SB)/8, $0x27c234c427c234c4
-DATA sin32consts<>+352(SB)/8, $0x27c234c427c234c4
-DATA sin32consts<>+360(SB)/8, $0x27c234c427c234c4
-DATA sin32consts<>+368(SB)/8, $0x27c234c427c234c4
-DATA sin32consts<>+376(SB)/8, $0x27c234c427c234c4
-DATA sin32consts<>+384(SB)/8, $0x1bc6628b1bc6628b
-DATA sin32consts<>+392(SB)/8, $0x1bc6628b1bc6628b
-DATA sin32consts<>+400(SB)/8, $0x1bc6628b1bc6628b
-DATA sin32consts<>+408(SB)/8, $0x1bc6628b1bc6628b
-DATA sin32consts<>+416(SB)/8, $0x1bc6628b1bc6628b
-DATA sin32consts<>+424(SB)/8, $0x1bc6628b1bc6628b
-DATA sin32consts<>+432(SB)/8, $0x1bc6628b1bc6628b
-DATA sin32consts<>+440(SB)/8, $0x1bc6628b1bc6628b
-DATA sin32consts<>+448(SB)/8, $0x8000000080000000
-DATA sin32consts<>+456(SB)/8, $0x8000000080000000
-DATA sin32consts<>+464(SB)/8, $0x8000000080000000
-DATA sin32consts<>+472(SB)/8, $0x8000000080000000
-DATA sin32consts<>+480(SB)/8, $0x8000000080000000
-DATA sin32consts<>+488(SB)/8, $0x8000000080000000
-DATA sin32consts<>+496(SB)/8, $0x8000000080000000
-DATA sin32consts<>+504(SB)/8, $0x8000000080000000
-DATA sin32consts<>+512(SB)/8, $0x4700000047000000
-DATA sin32consts<>+520(SB)/8, $0x4700000047000000
-DATA sin32consts<>+528(SB)/8, $0x4700000047000000
-DATA sin32consts<>+536(SB)/8, $0x4700000047000000
-DATA sin32consts<>+544(SB)/8, $0x4700000047000000
-DATA sin32consts<>+552(SB)/8, $0x4700000047000000
-DATA sin32consts<>+560(SB)/8, $0x4700000047000000
-DATA sin32consts<>+568(SB)/8, $0x4700000047000000
-DATA sin32consts<>+576(SB)/8, $0x7f8000007f800000
-DATA sin32consts<>+584(SB)/8, $0x7f8000007f800000
-DATA sin32consts<>+592(SB)/8, $0x7f8000007f800000
-DATA sin32consts<>+600(SB)/8, $0x7f8000007f800000
-DATA sin32consts<>+608(SB)/8, $0x7f8000007f800000
-DATA sin32consts<>+616(SB)/8, $0x7f8000007f800000
-DATA sin32consts<>+624(SB)/8, $0x7f8000007f800000
-DATA sin32consts<>+632(SB)/8, $0x7f8000007f800000
-DATA sin32consts<>+640(SB)/8, $0x0000000700000007
-DATA sin32consts<>+648(SB)/8, $0x0000000700000007
-DATA sin32consts<>+656(SB)/8, $0x0000000700000007
-DATA sin32consts<>+664(SB)/8, $0x0000000700000007
-DATA sin32consts<>+672(SB)/8, $0x0000000700000007
-DATA sin32consts<>+680(SB)/8, $0x0000000700000007
-DATA sin32consts<>+688(SB)/8, $0x0000000700000007
-DATA sin32consts<>+696(SB)/8, $0x0000000700000007
-DATA sin32consts<>+704(SB)/8, $0x0000007f0000007f
-DATA sin32consts<>+712(SB)/8, $0x0000007f0000007f
-DATA sin32consts<>+720(SB)/8, $0x0000007f0000007f
-DATA sin32consts<>+728(SB)/8, $0x0000007f0000007f
-DATA sin32consts<>+736(SB)/8, $0x0000007f0000007f
-DATA sin32consts<>+744(SB)/8, $0x0000007f0000007f
-DATA sin32consts<>+752(SB)/8, $0x0000007f0000007f
-DATA sin32consts<>+760(SB)/8, $0x0000007f0000007f
-DATA sin32consts<>+768(SB)/8, $0x007fffff007fffff
-DATA sin32consts<>+776(SB)/8, $0x007fffff007fffff
-DATA sin32consts<>+784(SB)/8, $0x007fffff007fffff
-DATA sin32consts<>+792(SB)/8, $0x007fffff007fffff
-DATA sin32consts<>+800(SB)/8, $0x007fffff007fffff
-DATA sin32consts<>+808(SB)/8, $0x007fffff007fffff
-DATA sin32consts<>+816(SB)/8, $0x007fffff007fffff
-DATA sin32consts<>+824(SB)/8, $0x007fffff007fffff
-DATA sin32consts<>+832(SB)/8, $0x4080000040800000
-DATA sin32consts<>+840(SB)/8, $0x4080000040800000
-DATA sin32consts<>+848(SB)/8, $0x4080000040800000
-DATA sin32consts<>+856(SB)/8, $0x4080000040800000
-DATA sin32consts<>+864(SB)/8, $0x4080000040800000
-DATA sin32consts<>+872(SB)/8, $0x4080000040800000
-DATA sin32consts<>+880(SB)/8, $0x4080000040800000
-DATA sin32consts<>+888(SB)/8, $0x4080000040800000
-DATA sin32consts<>+896(SB)/8, $0x3e8000003e800000
-DATA sin32consts<>+904(SB)/8, $0x3e8000003e800000
-DATA sin32consts<>+912(SB)/8, $0x3e8000003e800000
-DATA sin32consts<>+920(SB)/8, $0x3e8000003e800000
-DATA sin32consts<>+928(SB)/8, $0x3e8000003e800000
-DATA sin32consts<>+936(SB)/8, $0x3e8000003e800000
-DATA sin32consts<>+944(SB)/8, $0x3e8000003e800000
-DATA sin32consts<>+952(SB)/8, $0x3e8000003e800000
-DATA sin32consts<>+960(SB)/8, $0x4b0000004b000000
-DATA sin32consts<>+968(SB)/8, $0x4b0000004b000000
-DATA sin32consts<>+976(SB)/8, $0x4b0000004b000000
-DATA sin32consts<>+984(SB)/8, $0x4b0000004b000000
-DATA sin32consts<>+992(SB)/8, $0x4b0000004b000000
-DATA sin32consts<>+1000(SB)/8, $0x4b0000004b000000
-DATA sin32consts<>+1008(SB)/8, $0x4b0000004b000000
-DATA sin32consts<>+1016(SB)/8, $0x4b0000004b000000
-DATA sin32consts<>+1024(SB)/8, $0x3fc90fdb3fc90fdb
-DATA sin32consts<>+1032(SB)/8, $0x3fc90fdb3fc90fdb
-DATA sin32consts<>+1040(SB)/8, $0x3fc90fdb3fc90fdb
-DATA sin32consts<>+1048(SB)/8, $0x3fc90fdb3fc90fdb
-DATA sin32consts<>+1056(SB)/8, $0x3fc90fdb3fc90fdb
-DATA sin32consts<>+1064(SB)/8, $0x3fc90fdb3fc90fdb
-DATA sin32consts<>+1072(SB)/8, $0x3fc90fdb3fc90fdb
-DATA sin32consts<>+1080(SB)/8, $0x3fc90fdb3fc90fdb
-DATA sin32consts<>+1088(SB)/8, $0xb33bbd2eb33bbd2e
-DATA sin32consts<>+1096(SB)/8, $0xb33bbd2eb33bbd2e
-DATA sin32consts<>+1104(SB)/8, $0xb33bbd2eb33bbd2e
-DATA sin32consts<>+1112(SB)/8, $0xb33bbd2eb33bbd2e
-DATA sin32consts<>+1120(SB)/8, $0xb33bbd2eb33bbd2e
-DATA sin32consts<>+1128(SB)/8, $0xb33bbd2eb33bbd2e
-DATA sin32consts<>+1136(SB)/8, $0xb33bbd2eb33bbd2e
-DATA sin32consts<>+1144(SB)/8, $0xb33bbd2eb33bbd2e
-DATA sin32consts<>+1152(SB)/8, $0x0000000100000001
-DATA sin32consts<>+1160(SB)/8, $0x0000000100000001
-DATA sin32consts<>+1168(SB)/8, $0x0000000100000001
-DATA sin32consts<>+1176(SB)/8, $0x0000000100000001
-DATA sin32consts<>+1184(SB)/8, $0x0000000100000001
-DATA sin32consts<>+1192(SB)/8, $0x0000000100000001
-DATA sin32consts<>+1200(SB)/8, $0x0000000100000001
-DATA sin32consts<>+1208(SB)/8, $0x0000000100000001
-DATA sin32consts<>+1216(SB)/8, $0x0000000000000000
-DATA sin32consts<>+1224(SB)/8, $0x0000000000000000
-DATA sin32consts<>+1232(SB)/8, $0x0000000000000000
-DATA sin32consts<>+1240(SB)/8, $0x0000000000000000
-DATA sin32consts<>+1248(SB)/8, $0x0000000000000000
-DATA sin32consts<>+1256(SB)/8, $0x0000000000000000
-DATA sin32consts<>+1264(SB)/8, $0x0000000000000000
-DATA sin32consts<>+1272(SB)/8, $0x0000000000000000
-DATA sin32consts<>+1280(SB)/8, $0x0000000200000002
-DATA sin32consts<>+1288(SB)/8, $0x0000000200000002
-DATA sin32consts<>+1296(SB)/8, $0x0000000200000002
-DATA sin32consts<>+1304(SB)/8, $0x0000000200000002
-DATA sin32consts<>+1312(SB)/8, $0x0000000200000002
-DATA sin32consts<>+1320(SB)/8, $0x0000000200000002
-DATA sin32consts<>+1328(SB)/8, $0x0000000200000002
-DATA sin32consts<>+1336(SB)/8, $0x0000000200000002
-DATA sin32consts<>+1344(SB)/8, $0xb2d7322bb2d7322b
-DATA sin32consts<>+1352(SB)/8, $0xb2d7322bb2d7322b
-DATA sin32consts<>+1360(SB)/8, $0xb2d7322bb2d7322b
-DATA sin32consts<>+1368(SB)/8, $0xb2d7322bb2d7322b
-DATA sin32consts<>+1376(SB)/8, $0xb2d7322bb2d7322b
-DATA sin32consts<>+1384(SB)/8, $0xb2d7322bb2d7322b
-DATA sin32consts<>+1392(SB)/8, $0xb2d7322bb2d7322b
-DATA sin32consts<>+1400(SB)/8, $0xb2d7322bb2d7322b
-DATA sin32consts<>+1408(SB)/8, $0x3638ef1d3638ef1d
-DATA sin32consts<>+1416(SB)/8, $0x3638ef1d3638ef1d
-DATA sin32consts<>+1424(SB)/8, $0x3638ef1d3638ef1d
-DATA sin32consts<>+1432(SB)/8, $0x3638ef1d3638ef1d
-DATA sin32consts<>+1440(SB)/8, $0x3638ef1d3638ef1d
-DATA sin32consts<>+1448(SB)/8, $0x3638ef1d3638ef1d
-DATA sin32consts<>+1456(SB)/8, $0x3638ef1d3638ef1d
-DATA sin32consts<>+1464(SB)/8, $0x3638ef1d3638ef1d
-DATA sin32consts<>+1472(SB)/8, $0xb9500d01b9500d01
-DATA sin32consts<>+1480(SB)/8, $0xb9500d01b9500d01
-DATA sin32consts<>+1488(SB)/8, $0xb9500d01b9500d01
-DATA sin32consts<>+1496(SB)/8, $0xb9500d01b9500d01
-DATA sin32consts<>+1504(SB)/8, $0xb9500d01b9500d01
-DATA sin32consts<>+1512(SB)/8, $0xb9500d01b9500d01
-DATA sin32consts<>+1520(SB)/8, $0xb9500d01b9500d01
-DATA sin32consts<>+1528(SB)/8, $0xb9500d01b9500d01
-DATA sin32consts<>+1536(SB)/8, $0x3c0888893c088889
-DATA sin32consts<>+1544(SB)/8, $0x3c0888893c088889
-DATA sin32consts<>+1552(SB)/8, $0x3c0888893c088889
-DATA sin32consts<>+1560(SB)/8, $0x3c0888893c088889
-DATA sin32consts<>+1568(SB)/8, $0x3c0888893c088889
-DATA sin32consts<>+1576(SB)/8, $0x3c0888893c088889
-DATA sin32consts<>+1584(SB)/8, $0x3c0888893c088889
-DATA sin32consts<>+1592(SB)/8, $0x3c0888893c088889
-DATA sin32consts<>+1600(SB)/8, $0xbe2aaaabbe2aaaab
-DATA sin32consts<>+1608(SB)/8, $0xbe2aaaabbe2aaaab
-DATA sin32consts<>+1616(SB)/8, $0xbe2aaaabbe2aaaab
-DATA sin32consts<>+1624(SB)/8, $0xbe2aaaabbe2aaaab
-DATA sin32consts<>+1632(SB)/8, $0xbe2aaaabbe2aaaab
-DATA sin32consts<>+1640(SB)/8, $0xbe2aaaabbe2aaaab
-DATA sin32consts<>+1648(SB)/8, $0xbe2aaaabbe2aaaab
-DATA sin32consts<>+1656(SB)/8, $0xbe2aaaabbe2aaaab
-DATA sin32consts<>+1664(SB)/8, $0x3f0000003f000000
-DATA sin32consts<>+1672(SB)/8, $0x3f0000003f000000
-DATA sin32consts<>+1680(SB)/8, $0x3f0000003f000000
-DATA sin32consts<>+1688(SB)/8, $0x3f0000003f000000
-DATA sin32consts<>+1696(SB)/8, $0x3f0000003f000000
-DATA sin32consts<>+1704(SB)/8, $0x3f0000003f000000
-DATA sin32consts<>+1712(SB)/8, $0x3f0000003f000000
-DATA sin32consts<>+1720(SB)/8, $0x3f0000003f000000
-DATA sin32consts<>+1728(SB)/8, $0x3f8000003f800000
-DATA sin32consts<>+1736(SB)/8, $0x3f8000003f800000
-DATA sin32consts<>+1744(SB)/8, $0x3f8000003f800000
-DATA sin32consts<>+1752(SB)/8, $0x3f8000003f800000
-DATA sin32consts<>+1760(SB)/8, $0x3f8000003f800000
-DATA sin32consts<>+1768(SB)/8, $0x3f8000003f800000
-DATA sin32consts<>+1776(SB)/8, $0x3f8000003f800000
-DATA sin32consts<>+1784(SB)/8, $0x3f8000003f800000
-DATA sin32consts<>+1792(SB)/8, $0x310f76c7310f76c7
-DATA sin32consts<>+1800(SB)/8, $0x310f76c7310f76c7
-DATA sin32consts<>+1808(SB)/8, $0x310f76c7310f76c7
-DATA sin32consts<>+1816(SB)/8, $0x310f76c7310f76c7
-DATA sin32consts<>+1824(SB)/8, $0x310f76c7310f76c7
-DATA sin32consts<>+1832(SB)/8, $0x310f76c7310f76c7
-DATA sin32consts<>+1840(SB)/8, $0x310f76c7310f76c7
-DATA sin32consts<>+1848(SB)/8, $0x310f76c7310f76c7
-DATA sin32consts<>+1856(SB)/8, $0xb493f27eb493f27e
-DATA sin32consts<>+1864(SB)/8, $0xb493f27eb493f27e
-DATA sin32consts<>+1872(SB)/8, $0xb493f27eb493f27e
-DATA sin32consts<>+1880(SB)/8, $0xb493f27eb493f27e
-DATA sin32consts<>+1888(SB)/8, $0xb493f27eb493f27e
-DATA sin32consts<>+1896(SB)/8, $0xb493f27eb493f27e
-DATA sin32consts<>+1904(SB)/8, $0xb493f27eb493f27e
-DATA sin32consts<>+1912(SB)/8, $0xb493f27eb493f27e
-DATA sin32consts<>+1920(SB)/8, $0x37d00d0137d00d01
-DATA sin32consts<>+1928(SB)/8, $0x37d00d0137d00d01
-DATA sin32consts<>+1936(SB)/8, $0x37d00d0137d00d01
-DATA sin32consts<>+1944(SB)/8, $0x37d00d0137d00d01
-DATA sin32consts<>+1952(SB)/8, $0x37d00d0137d00d01
-DATA sin32consts<>+1960(SB)/8, $0x37d00d0137d00d01
-DATA sin32consts<>+1968(SB)/8, $0x37d00d0137d00d01
-DATA sin32consts<>+1976(SB)/8, $0x37d00d0137d00d01
-DATA sin32consts<>+1984(SB)/8, $0xbab60b61bab60b61
-DATA sin32consts<>+1992(SB)/8, $0xbab60b61bab60b61
-DATA sin32consts<>+2000(SB)/8, $0xbab60b61bab60b61
-DATA sin32consts<>+2008(SB)/8, $0xbab60b61bab60b61
-DATA sin32consts<>+2016(SB)/8, $0xbab60b61bab60b61
-DATA sin32consts<>+2024(SB)/8, $0xbab60b61bab60b61
-DATA sin32consts<>+2032(SB)/8, $0xbab60b61bab60b61
-DATA sin32consts<>+2040(SB)/8, $0xbab60b61bab60b61
-DATA sin32consts<>+2048(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sin32consts<>+2056(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sin32consts<>+2064(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sin32consts<>+2072(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sin32consts<>+2080(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sin32consts<>+2088(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sin32consts<>+2096(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sin32consts<>+2104(SB)/8, $0x3d2aaaab3d2aaaab
-DATA sin32consts<>+2112(SB)/8, $0x3980000039800000
-DATA sin32consts<>+2120(SB)/8, $0x3980000039800000
-DATA sin32consts<>+2128(SB)/8, $0x3980000039800000
-DATA sin32consts<>+2136(SB)/8, $0x3980000039800000
-DATA sin32consts<>+2144(SB)/8, $0x3980000039800000
-DATA sin32consts<>+2152(SB)/8, $0x3980000039800000
-DATA sin32consts<>+2160(SB)/8, $0x3980000039800000
-DATA sin32consts<>+2168(SB)/8, $0x3980000039800000
+DATA sin32consts<>+64(SB)/8, $0x3980000039800000
+DATA sin32consts<>+72(SB)/8, $0x3980000039800000
+DATA sin32consts<>+80(SB)/8, $0x3980000039800000
+DATA sin32consts<>+88(SB)/8, $0x3980000039800000
+DATA sin32consts<>+96(SB)/8, $0x3980000039800000
+DATA sin32consts<>+104(SB)/8, $0x3980000039800000
+DATA sin32consts<>+112(SB)/8, $0x3980000039800000
+DATA sin32consts<>+120(SB)/8, $0x3980000039800000
+DATA sin32consts<>+128(SB)/8, $0x4b4000004b400000
+DATA sin32consts<>+136(SB)/8, $0x4b4000004b400000
+DATA sin32consts<>+144(SB)/8, $0x4b4000004b400000
+DATA sin32consts<>+152(SB)/8, $0x4b4000004b400000
+DATA sin32consts<>+160(SB)/8, $0x4b4000004b400000
+DATA sin32consts<>+168(SB)/8, $0x4b4000004b400000
+DATA sin32consts<>+176(SB)/8, $0x4b4000004b400000
+DATA sin32consts<>+184(SB)/8, $0x4b4000004b400000
+DATA sin32consts<>+192(SB)/8, $0x3f22f9833f22f983
+DATA sin32consts<>+200(SB)/8, $0x3f22f9833f22f983
+DATA sin32consts<>+208(SB)/8, $0x3f22f9833f22f983
+DATA sin32consts<>+216(SB)/8, $0x3f22f9833f22f983
+DATA sin32consts<>+224(SB)/8, $0x3f22f9833f22f983
+DATA sin32consts<>+232(SB)/8, $0x3f22f9833f22f983
+DATA sin32consts<>+240(SB)/8, $0x3f22f9833f22f983
+DATA sin32consts<>+248(SB)/8, $0x3f22f9833f22f983
+DATA sin32consts<>+256(SB)/8, $0x3fc90fda3fc90fda
+DATA sin32consts<>+264(SB)/8, $0x3fc90fda3fc90fda
+DATA sin32consts<>+272(SB)/8, $0x3fc90fda3fc90fda
+DATA sin32consts<>+280(SB)/8, $0x3fc90fda3fc90fda
+DATA sin32consts<>+288(SB)/8, $0x3fc90fda3fc90fda
+DATA sin32consts<>+296(SB)/8, $0x3fc90fda3fc90fda
+DATA sin32consts<>+304(SB)/8, $0x3fc90fda3fc90fda
+DATA sin32consts<>+312(SB)/8, $0x3fc90fda3fc90fda
+DATA sin32consts<>+320(SB)/8, $0x33a2216833a22168
+DATA sin32consts<>+328(SB)/8, $0x33a2216833a22168
+DATA sin32consts<>+336(SB)/8, $0x33a2216833a22168
+DATA sin32consts<>+344(SB)/8, $0x33a2216833a22168
+DATA sin32consts<>+352(SB)/8, $0x33a2216833a22168
+DATA sin32consts<>+360(SB)/8, $0x33a2216833a22168
+DATA sin32consts<>+368(SB)/8, $0x33a2216833a22168
+DATA sin32consts<>+376(SB)/8, $0x33a2216833a22168
+DATA sin32consts<>+384(SB)/8, $0x27c234c427c234c4
+DATA sin32consts<>+392(SB)/8, $0x27c234c427c234c4
+DATA sin32consts<>+400(SB)/8, $0x27c234c427c234c4
+DATA sin32consts<>+408(SB)/8, $0x27c234c427c234c4
+DATA sin32consts<>+416(SB)/8, $0x27c234c427c234c4
+DATA sin32consts<>+424(SB)/8, $0x27c234c427c234c4
+DATA sin32consts<>+432(SB)/8, $0x27c234c427c234c4
+DATA sin32consts<>+440(SB)/8, $0x27c234c427c234c4
+DATA sin32consts<>+448(SB)/8, $0x1bc6628b1bc6628b
+DATA sin32consts<>+456(SB)/8, $0x1bc6628b1bc6628b
+DATA sin32consts<>+464(SB)/8, $0x1bc6628b1bc6628b
+DATA sin32consts<>+472(SB)/8, $0x1bc6628b1bc6628b
+DATA sin32consts<>+480(SB)/8, $0x1bc6628b1bc6628b
+DATA sin32consts<>+488(SB)/8, $0x1bc6628b1bc6628b
+DATA sin32consts<>+496(SB)/8, $0x1bc6628b1bc6628b
+DATA sin32consts<>+504(SB)/8, $0x1bc6628b1bc6628b
+DATA sin32consts<>+512(SB)/8, $0x8000000080000000
+DATA sin32consts<>+520(SB)/8, $0x8000000080000000
+DATA sin32consts<>+528(SB)/8, $0x8000000080000000
+DATA sin32consts<>+536(SB)/8, $0x8000000080000000
+DATA sin32consts<>+544(SB)/8, $0x8000000080000000
+DATA sin32consts<>+552(SB)/8, $0x8000000080000000
+DATA sin32consts<>+560(SB)/8, $0x8000000080000000
+DATA sin32consts<>+568(SB)/8, $0x8000000080000000
+DATA sin32consts<>+576(SB)/8, $0x4700000047000000
+DATA sin32consts<>+584(SB)/8, $0x4700000047000000
+DATA sin32consts<>+592(SB)/8, $0x4700000047000000
+DATA sin32consts<>+600(SB)/8, $0x4700000047000000
+DATA sin32consts<>+608(SB)/8, $0x4700000047000000
+DATA sin32consts<>+616(SB)/8, $0x4700000047000000
+DATA sin32consts<>+624(SB)/8, $0x4700000047000000
+DATA sin32consts<>+632(SB)/8, $0x4700000047000000
+DATA sin32consts<>+640(SB)/8, $0x7f8000007f800000
+DATA sin32consts<>+648(SB)/8, $0x7f8000007f800000
+DATA sin32consts<>+656(SB)/8, $0x7f8000007f800000
+DATA sin32consts<>+664(SB)/8, $0x7f8000007f800000
+DATA sin32consts<>+672(SB)/8, $0x7f8000007f800000
+DATA sin32consts<>+680(SB)/8, $0x7f8000007f800000
+DATA sin32consts<>+688(SB)/8, $0x7f8000007f800000
+DATA sin32consts<>+696(SB)/8, $0x7f8000007f800000
+DATA sin32consts<>+704(SB)/8, $0x0000000700000007
+DATA sin32consts<>+712(SB)/8, $0x0000000700000007
+DATA sin32consts<>+720(SB)/8, $0x0000000700000007
+DATA sin32consts<>+728(SB)/8, $0x0000000700000007
+DATA sin32consts<>+736(SB)/8, $0x0000000700000007
+DATA sin32consts<>+744(SB)/8, $0x0000000700000007
+DATA sin32consts<>+752(SB)/8, $0x0000000700000007
+DATA sin32consts<>+760(SB)/8, $0x0000000700000007
+DATA sin32consts<>+768(SB)/8, $0x0000007f0000007f
+DATA sin32consts<>+776(SB)/8, $0x0000007f0000007f
+DATA sin32consts<>+784(SB)/8, $0x0000007f0000007f
+DATA sin32consts<>+792(SB)/8, $0x0000007f0000007f
+DATA sin32consts<>+800(SB)/8, $0x0000007f0000007f
+DATA sin32consts<>+808(SB)/8, $0x0000007f0000007f
+DATA sin32consts<>+816(SB)/8, $0x0000007f0000007f
+DATA sin32consts<>+824(SB)/8, $0x0000007f0000007f
+DATA sin32consts<>+832(SB)/8, $0x007fffff007fffff
+DATA sin32consts<>+840(SB)/8, $0x007fffff007fffff
+DATA sin32consts<>+848(SB)/8, $0x007fffff007fffff
+DATA sin32consts<>+856(SB)/8, $0x007fffff007fffff
+DATA sin32consts<>+864(SB)/8, $0x007fffff007fffff
+DATA sin32consts<>+872(SB)/8, $0x007fffff007fffff
+DATA sin32consts<>+880(SB)/8, $0x007fffff007fffff
+DATA sin32consts<>+888(SB)/8, $0x007fffff007fffff
+DATA sin32consts<>+896(SB)/8, $0x4080000040800000
+DATA sin32consts<>+904(SB)/8, $0x4080000040800000
+DATA sin32consts<>+912(SB)/8, $0x4080000040800000
+DATA sin32consts<>+920(SB)/8, $0x4080000040800000
+DATA sin32consts<>+928(SB)/8, $0x4080000040800000
+DATA sin32consts<>+936(SB)/8, $0x4080000040800000
+DATA sin32consts<>+944(SB)/8, $0x4080000040800000
+DATA sin32consts<>+952(SB)/8, $0x4080000040800000
+DATA sin32consts<>+960(SB)/8, $0x3e8000003e800000
+DATA sin32consts<>+968(SB)/8, $0x3e8000003e800000
+DATA sin32consts<>+976(SB)/8, $0x3e8000003e800000
+DATA sin32consts<>+984(SB)/8, $0x3e8000003e800000
+DATA sin32consts<>+992(SB)/8, $0x3e8000003e800000
+DATA sin32consts<>+1000(SB)/8, $0x3e8000003e800000
+DATA sin32consts<>+1008(SB)/8, $0x3e8000003e800000
+DATA sin32consts<>+1016(SB)/8, $0x3e8000003e800000
+DATA sin32consts<>+1024(SB)/8, $0x4b0000004b000000
+DATA sin32consts<>+1032(SB)/8, $0x4b0000004b000000
+DATA sin32consts<>+1040(SB)/8, $0x4b0000004b000000
+DATA sin32consts<>+1048(SB)/8, $0x4b0000004b000000
+DATA sin32consts<>+1056(SB)/8, $0x4b0000004b000000
+DATA sin32consts<>+1064(SB)/8, $0x4b0000004b000000
+DATA sin32consts<>+1072(SB)/8, $0x4b0000004b000000
+DATA sin32consts<>+1080(SB)/8, $0x4b0000004b000000
+DATA sin32consts<>+1088(SB)/8, $0x3fc90fdb3fc90fdb
+DATA sin32consts<>+1096(SB)/8, $0x3fc90fdb3fc90fdb
+DATA sin32consts<>+1104(SB)/8, $0x3fc90fdb3fc90fdb
+DATA sin32consts<>+1112(SB)/8, $0x3fc90fdb3fc90fdb
+DATA sin32consts<>+1120(SB)/8, $0x3fc90fdb3fc90fdb
+DATA sin32consts<>+1128(SB)/8, $0x3fc90fdb3fc90fdb
+DATA sin32consts<>+1136(SB)/8, $0x3fc90fdb3fc90fdb
+DATA sin32consts<>+1144(SB)/8, $0x3fc90fdb3fc90fdb
+DATA sin32consts<>+1152(SB)/8, $0xb33bbd2eb33bbd2e
+DATA sin32consts<>+1160(SB)/8, $0xb33bbd2eb33bbd2e
+DATA sin32consts<>+1168(SB)/8, $0xb33bbd2eb33bbd2e
+DATA sin32consts<>+1176(SB)/8, $0xb33bbd2eb33bbd2e
+DATA sin32consts<>+1184(SB)/8, $0xb33bbd2eb33bbd2e
+DATA sin32consts<>+1192(SB)/8, $0xb33bbd2eb33bbd2e
+DATA sin32consts<>+1200(SB)/8, $0xb33bbd2eb33bbd2e
+DATA sin32consts<>+1208(SB)/8, $0xb33bbd2eb33bbd2e
+DATA sin32consts<>+1216(SB)/8, $0x0000000100000001
+DATA sin32consts<>+1224(SB)/8, $0x0000000100000001
+DATA sin32consts<>+1232(SB)/8, $0x0000000100000001
+DATA sin32consts<>+1240(SB)/8, $0x0000000100000001
+DATA sin32consts<>+1248(SB)/8, $0x0000000100000001
+DATA sin32consts<>+1256(SB)/8, $0x0000000100000001
+DATA sin32consts<>+1264(SB)/8, $0x0000000100000001
+DATA sin32consts<>+1272(SB)/8, $0x0000000100000001
+DATA sin32consts<>+1280(SB)/8, $0x0000000000000000
+DATA sin32consts<>+1288(SB)/8, $0x0000000000000000
+DATA sin32consts<>+1296(SB)/8, $0x0000000000000000
+DATA sin32consts<>+1304(SB)/8, $0x0000000000000000
+DATA sin32consts<>+1312(SB)/8, $0x0000000000000000
+DATA sin32consts<>+1320(SB)/8, $0x0000000000000000
+DATA sin32consts<>+1328(SB)/8, $0x0000000000000000
+DATA sin32consts<>+1336(SB)/8, $0x0000000000000000
+DATA sin32consts<>+1344(SB)/8, $0x0000000200000002
+DATA sin32consts<>+1352(SB)/8, $0x0000000200000002
+DATA sin32consts<>+1360(SB)/8, $0x0000000200000002
+DATA sin32consts<>+1368(SB)/8, $0x0000000200000002
+DATA sin32consts<>+1376(SB)/8, $0x0000000200000002
+DATA sin32consts<>+1384(SB)/8, $0x0000000200000002
+DATA sin32consts<>+1392(SB)/8, $0x0000000200000002
+DATA sin32consts<>+1400(SB)/8, $0x0000000200000002
+DATA sin32consts<>+1408(SB)/8, $0xb2d7322bb2d7322b
+DATA sin32consts<>+1416(SB)/8, $0xb2d7322bb2d7322b
+DATA sin32consts<>+1424(SB)/8, $0xb2d7322bb2d7322b
+DATA sin32consts<>+1432(SB)/8, $0xb2d7322bb2d7322b
+DATA sin32consts<>+1440(SB)/8, $0xb2d7322bb2d7322b
+DATA sin32consts<>+1448(SB)/8, $0xb2d7322bb2d7322b
+DATA sin32consts<>+1456(SB)/8, $0xb2d7322bb2d7322b
+DATA sin32consts<>+1464(SB)/8, $0xb2d7322bb2d7322b
+DATA sin32consts<>+1472(SB)/8, $0x3638ef1d3638ef1d
+DATA sin32consts<>+1480(SB)/8, $0x3638ef1d3638ef1d
+DATA sin32consts<>+1488(SB)/8, $0x3638ef1d3638ef1d
+DATA sin32consts<>+1496(SB)/8, $0x3638ef1d3638ef1d
+DATA sin32consts<>+1504(SB)/8, $0x3638ef1d3638ef1d
+DATA sin32consts<>+1512(SB)/8, $0x3638ef1d3638ef1d
+DATA sin32consts<>+1520(SB)/8, $0x3638ef1d3638ef1d
+DATA sin32consts<>+1528(SB)/8, $0x3638ef1d3638ef1d
+DATA sin32consts<>+1536(SB)/8, $0xb9500d01b9500d01
+DATA sin32consts<>+1544(SB)/8, $0xb9500d01b9500d01
+DATA sin32consts<>+1552(SB)/8, $0xb9500d01b9500d01
+DATA sin32consts<>+1560(SB)/8, $0xb9500d01b9500d01
+DATA sin32consts<>+1568(SB)/8, $0xb9500d01b9500d01
+DATA sin32consts<>+1576(SB)/8, $0xb9500d01b9500d01
+DATA sin32consts<>+1584(SB)/8, $0xb9500d01b9500d01
+DATA sin32consts<>+1592(SB)/8, $0xb9500d01b9500d01
+DATA sin32consts<>+1600(SB)/8, $0x3c0888893c088889
+DATA sin32consts<>+1608(SB)/8, $0x3c0888893c088889
+DATA sin32consts<>+1616(SB)/8, $0x3c0888893c088889
+DATA sin32consts<>+1624(SB)/8, $0x3c0888893c088889
+DATA sin32consts<>+1632(SB)/8, $0x3c0888893c088889
+DATA sin32consts<>+1640(SB)/8, $0x3c0888893c088889
+DATA sin32consts<>+1648(SB)/8, $0x3c0888893c088889
+DATA sin32consts<>+1656(SB)/8, $0x3c0888893c088889
+DATA sin32consts<>+1664(SB)/8, $0xbe2aaaabbe2aaaab
+DATA sin32consts<>+1672(SB)/8, $0xbe2aaaabbe2aaaab
+DATA sin32consts<>+1680(SB)/8, $0xbe2aaaabbe2aaaab
+DATA sin32consts<>+1688(SB)/8, $0xbe2aaaabbe2aaaab
+DATA sin32consts<>+1696(SB)/8, $0xbe2aaaabbe2aaaab
+DATA sin32consts<>+1704(SB)/8, $0xbe2aaaabbe2aaaab
+DATA sin32consts<>+1712(SB)/8, $0xbe2aaaabbe2aaaab
+DATA sin32consts<>+1720(SB)/8, $0xbe2aaaabbe2aaaab
+DATA sin32consts<>+1728(SB)/8, $0x3f0000003f000000
+DATA sin32consts<>+1736(SB)/8, $0x3f0000003f000000
+DATA sin32consts<>+1744(SB)/8, $0x3f0000003f000000
+DATA sin32consts<>+1752(SB)/8, $0x3f0000003f000000
+DATA sin32consts<>+1760(SB)/8, $0x3f0000003f000000
+DATA sin32consts<>+1768(SB)/8, $0x3f0000003f000000
+DATA sin32consts<>+1776(SB)/8, $0x3f0000003f000000
+DATA sin32consts<>+1784(SB)/8, $0x3f0000003f000000
+DATA sin32consts<>+1792(SB)/8, $0x3f8000003f800000
+DATA sin32consts<>+1800(SB)/8, $0x3f8000003f800000
+DATA sin32consts<>+1808(SB)/8, $0x3f8000003f800000
+DATA sin32consts<>+1816(SB)/8, $0x3f8000003f800000
+DATA sin32consts<>+1824(SB)/8, $0x3f8000003f800000
+DATA sin32consts<>+1832(SB)/8, $0x3f8000003f800000
+DATA sin32consts<>+1840(SB)/8, $0x3f8000003f800000
+DATA sin32consts<>+1848(SB)/8, $0x3f8000003f800000
+DATA sin32consts<>+1856(SB)/8, $0x310f76c7310f76c7
+DATA sin32consts<>+1864(SB)/8, $0x310f76c7310f76c7
+DATA sin32consts<>+1872(SB)/8, $0x310f76c7310f76c7
+DATA sin32consts<>+1880(SB)/8, $0x310f76c7310f76c7
+DATA sin32consts<>+1888(SB)/8, $0x310f76c7310f76c7
+DATA sin32consts<>+1896(SB)/8, $0x310f76c7310f76c7
+DATA sin32consts<>+1904(SB)/8, $0x310f76c7310f76c7
+DATA sin32consts<>+1912(SB)/8, $0x310f76c7310f76c7
+DATA sin32consts<>+1920(SB)/8, $0xb493f27eb493f27e
+DATA sin32consts<>+1928(SB)/8, $0xb493f27eb493f27e
+DATA sin32consts<>+1936(SB)/8, $0xb493f27eb493f27e
+DATA sin32consts<>+1944(SB)/8, $0xb493f27eb493f27e
+DATA sin32consts<>+1952(SB)/8, $0xb493f27eb493f27e
+DATA sin32consts<>+1960(SB)/8, $0xb493f27eb493f27e
+DATA sin32consts<>+1968(SB)/8, $0xb493f27eb493f27e
+DATA sin32consts<>+1976(SB)/8, $0xb493f27eb493f27e
+DATA sin32consts<>+1984(SB)/8, $0x37d00d0137d00d01
+DATA sin32consts<>+1992(SB)/8, $0x37d00d0137d00d01
+DATA sin32consts<>+2000(SB)/8, $0x37d00d0137d00d01
+DATA sin32consts<>+2008(SB)/8, $0x37d00d0137d00d01
+DATA sin32consts<>+2016(SB)/8, $0x37d00d0137d00d01
+DATA sin32consts<>+2024(SB)/8, $0x37d00d0137d00d01
+DATA sin32consts<>+2032(SB)/8, $0x37d00d0137d00d01
+DATA sin32consts<>+2040(SB)/8, $0x37d00d0137d00d01
+DATA sin32consts<>+2048(SB)/8, $0xbab60b61bab60b61
+DATA sin32consts<>+2056(SB)/8, $0xbab60b61bab60b61
+DATA sin32consts<>+2064(SB)/8, $0xbab60b61bab60b61
+DATA sin32consts<>+2072(SB)/8, $0xbab60b61bab60b61
+DATA sin32consts<>+2080(SB)/8, $0xbab60b61bab60b61
+DATA sin32consts<>+2088(SB)/8, $0xbab60b61bab60b61
+DATA sin32consts<>+2096(SB)/8, $0xbab60b61bab60b61
+DATA sin32consts<>+2104(SB)/8, $0xbab60b61bab60b61
+DATA sin32consts<>+2112(SB)/8, $0x3d2aaaab3d2aaaab
+DATA sin32consts<>+2120(SB)/8, $0x3d2aaaab3d2aaaab
+DATA sin32consts<>+2128(SB)/8, $0x3d2aaaab3d2aaaab
+DATA sin32consts<>+2136(SB)/8, $0x3d2aaaab3d2aaaab
+DATA sin32consts<>+2144(SB)/8, $0x3d2aaaab3d2aaaab
+DATA sin32consts<>+2152(SB)/8, $0x3d2aaaab3d2aaaab
+DATA sin32consts<>+2160(SB)/8, $0x3d2aaaab3d2aaaab
+DATA sin32consts<>+2168(SB)/8, $0x3d2aaaab3d2aaaab
 DATA sin32consts<>+2176(SB)/8, $0x7fc000007fc00000
 DATA sin32consts<>+2184(SB)/8, $0x7fc000007fc00000
 DATA sin32consts<>+2192(SB)/8, $0x7fc000007fc00000
@@ -11435,25 +11506,26 @@ cosVF32AVX2_loop1:
 	JB           cosVF32AVX2_after1
 	VMOVUPS      (SI)(R8*4), Y0
 	VPAND        cos32consts<>+0(SB), Y0, Y0
-	VMOVUPS      cos32consts<>+128(SB), Y1
-	VFMADD213PS  cos32consts<>+64(SB), Y0, Y1
-	VSUBPS       cos32consts<>+64(SB), Y1, Y2
-	VMOVUPS      cos32consts<>+192(SB), Y3
+	VMAXPS       cos32consts<>+64(SB), Y0, Y0
+	VMOVUPS      cos32consts<>+192(SB), Y1
+	VFMADD213PS  cos32consts<>+128(SB), Y0, Y1
+	VSUBPS       cos32consts<>+128(SB), Y1, Y2
+	VMOVUPS      cos32consts<>+256(SB), Y3
 	VFNMADD213PS Y0, Y2, Y3
-	VMULPS       cos32consts<>+256(SB), Y2, Y4
-	VPXOR        cos32consts<>+448(SB), Y4, Y5
-	VFMADD231PS  cos32consts<>+256(SB), Y2, Y5
-	VPXOR        cos32consts<>+448(SB), Y4, Y4
+	VMULPS       cos32consts<>+320(SB), Y2, Y4
+	VPXOR        cos32consts<>+512(SB), Y4, Y5
+	VFMADD231PS  cos32consts<>+320(SB), Y2, Y5
+	VPXOR        cos32consts<>+512(SB), Y4, Y4
 	VADDPS       Y4, Y3, Y6
 	VSUBPS       Y3, Y6, Y7
 	VSUBPS       Y7, Y6, Y8
 	VSUBPS       Y8, Y3, Y3
 	VSUBPS       Y7, Y4, Y4
 	VADDPS       Y4, Y3, Y3
-	VMULPS       cos32consts<>+320(SB), Y2, Y4
-	VPXOR        cos32consts<>+448(SB), Y4, Y7
-	VFMADD231PS  cos32consts<>+320(SB), Y2, Y7
-	VPXOR        cos32consts<>+448(SB), Y4, Y4
+	VMULPS       cos32consts<>+384(SB), Y2, Y4
+	VPXOR        cos32consts<>+512(SB), Y4, Y7
+	VFMADD231PS  cos32consts<>+384(SB), Y2, Y7
+	VPXOR        cos32consts<>+512(SB), Y4, Y4
 	VADDPS       Y4, Y6, Y8
 	VSUBPS       Y6, Y8, Y9
 	VSUBPS       Y9, Y8, Y10
@@ -11462,7 +11534,7 @@ cosVF32AVX2_loop1:
 	VADDPS       Y4, Y6, Y6
 	VADDPS       Y6, Y3, Y3
 	VSUBPS       Y5, Y3, Y3
-	VFMADD231PS  cos32consts<>+384(SB), Y2, Y7
+	VFMADD231PS  cos32consts<>+448(SB), Y2, Y7
 	VSUBPS       Y7, Y3, Y3
 	VADDPS       Y3, Y8, Y2
 	VSUBPS       Y8, Y2, Y4
@@ -11470,16 +11542,16 @@ cosVF32AVX2_loop1:
 	VSUBPS       Y5, Y8, Y8
 	VSUBPS       Y4, Y3, Y3
 	VADDPS       Y3, Y8, Y8
-	VCMPPS       $0x1e, cos32consts<>+512(SB), Y0, Y3
-	VCMPPS       $0x11, cos32consts<>+576(SB), Y0, Y4
+	VCMPPS       $0x1e, cos32consts<>+576(SB), Y0, Y3
+	VCMPPS       $0x11, cos32consts<>+640(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
 	JZ           mathblock483
 	VPSRLD       $0x17, Y0, Y4
 	VPSRLD       $0x03, Y4, Y5
-	VPAND        cos32consts<>+640(SB), Y4, Y4
-	VPADDD       cos32consts<>+704(SB), Y4, Y4
-	VPAND        cos32consts<>+768(SB), Y0, Y0
+	VPAND        cos32consts<>+704(SB), Y4, Y4
+	VPADDD       cos32consts<>+768(SB), Y4, Y4
+	VPAND        cos32consts<>+832(SB), Y0, Y0
 	VPSLLD       $0x17, Y4, Y4
 	VPOR         Y4, Y0, Y0
 	LEAQ         rempio2_0_32<>+0(SB), R10
@@ -11488,24 +11560,24 @@ cosVF32AVX2_loop1:
 	VPXOR        Y6, Y6, Y4
 	VPGATHERDD   Y7, (R10)(Y6*4), Y4
 	VMULPS       Y4, Y0, Y6
-	VPXOR        cos32consts<>+448(SB), Y6, Y7
+	VPXOR        cos32consts<>+512(SB), Y6, Y7
 	VFMADD231PS  Y0, Y4, Y7
-	VMULPS       cos32consts<>+896(SB), Y6, Y4
-	VPAND        cos32consts<>+448(SB), Y4, Y9
-	VPOR         cos32consts<>+960(SB), Y9, Y9
+	VMULPS       cos32consts<>+960(SB), Y6, Y4
+	VPAND        cos32consts<>+512(SB), Y4, Y9
+	VPOR         cos32consts<>+1024(SB), Y9, Y9
 	VPAND        cos32consts<>+0(SB), Y4, Y10
-	VCMPPS       $0x11, cos32consts<>+960(SB), Y10, Y10
+	VCMPPS       $0x11, cos32consts<>+1024(SB), Y10, Y10
 	VADDPS       Y9, Y4, Y11
 	VSUBPS       Y9, Y11, Y11
 	VBLENDVPS    Y10, Y11, Y4, Y11
-	VFNMADD231PS cos32consts<>+832(SB), Y11, Y6
+	VFNMADD231PS cos32consts<>+896(SB), Y11, Y6
 	LEAQ         rempio2_1_32<>+0(SB), R10
 	VPAND        tablemask32_32<>+0(SB), Y5, Y9
 	VPCMPEQD     Y9, Y9, Y10
 	VPXOR        Y9, Y9, Y4
 	VPGATHERDD   Y10, (R10)(Y9*4), Y4
 	VMULPS       Y4, Y0, Y9
-	VPXOR        cos32consts<>+448(SB), Y9, Y10
+	VPXOR        cos32consts<>+512(SB), Y9, Y10
 	VFMADD231PS  Y0, Y4, Y10
 	VADDPS       Y9, Y7, Y4
 	VSUBPS       Y7, Y4, Y11
@@ -11519,22 +11591,22 @@ cosVF32AVX2_loop1:
 	VSUBPS       Y12, Y6, Y6
 	VSUBPS       Y11, Y4, Y4
 	VADDPS       Y4, Y6, Y6
-	VMULPS       cos32consts<>+896(SB), Y9, Y4
-	VPAND        cos32consts<>+448(SB), Y4, Y11
-	VPOR         cos32consts<>+960(SB), Y11, Y11
+	VMULPS       cos32consts<>+960(SB), Y9, Y4
+	VPAND        cos32consts<>+512(SB), Y4, Y11
+	VPOR         cos32consts<>+1024(SB), Y11, Y11
 	VPAND        cos32consts<>+0(SB), Y4, Y12
-	VCMPPS       $0x11, cos32consts<>+960(SB), Y12, Y12
+	VCMPPS       $0x11, cos32consts<>+1024(SB), Y12, Y12
 	VADDPS       Y11, Y4, Y13
 	VSUBPS       Y11, Y13, Y13
 	VBLENDVPS    Y12, Y13, Y4, Y13
-	VFNMADD231PS cos32consts<>+832(SB), Y13, Y9
+	VFNMADD231PS cos32consts<>+896(SB), Y13, Y9
 	LEAQ         rempio2_2_32<>+0(SB), R10
 	VPAND        tablemask32_32<>+0(SB), Y5, Y11
 	VPCMPEQD     Y11, Y11, Y12
 	VPXOR        Y11, Y11, Y4
 	VPGATHERDD   Y12, (R10)(Y11*4), Y4
 	VMULPS       Y4, Y0, Y11
-	VPXOR        cos32consts<>+448(SB), Y11, Y12
+	VPXOR        cos32consts<>+512(SB), Y11, Y12
 	VFMADD231PS  Y0, Y4, Y12
 	VADDPS       Y10, Y11, Y4
 	VSUBPS       Y11, Y4, Y13
@@ -11576,10 +11648,10 @@ cosVF32AVX2_loop1:
 	VSUBPS       Y6, Y9, Y9
 	VSUBPS       Y5, Y11, Y11
 	VADDPS       Y11, Y9, Y9
-	VPAND        cos32consts<>+448(SB), Y0, Y5
-	VPOR         cos32consts<>+960(SB), Y5, Y5
+	VPAND        cos32consts<>+512(SB), Y0, Y5
+	VPOR         cos32consts<>+1024(SB), Y5, Y5
 	VPAND        cos32consts<>+0(SB), Y0, Y6
-	VCMPPS       $0x11, cos32consts<>+960(SB), Y6, Y6
+	VCMPPS       $0x11, cos32consts<>+1024(SB), Y6, Y6
 	VADDPS       Y5, Y0, Y7
 	VSUBPS       Y5, Y7, Y7
 	VBLENDVPS    Y6, Y7, Y0, Y7
@@ -11591,62 +11663,62 @@ cosVF32AVX2_loop1:
 	VSUBPS       Y6, Y4, Y4
 	VADDPS       Y4, Y0, Y0
 	VADDPS       Y9, Y0, Y0
-	VMULPS       cos32consts<>+1024(SB), Y5, Y4
-	VPXOR        cos32consts<>+448(SB), Y4, Y6
-	VFMADD231PS  cos32consts<>+1024(SB), Y5, Y6
-	VFMADD231PS  cos32consts<>+1024(SB), Y0, Y6
+	VMULPS       cos32consts<>+1088(SB), Y5, Y4
+	VPXOR        cos32consts<>+512(SB), Y4, Y6
 	VFMADD231PS  cos32consts<>+1088(SB), Y5, Y6
+	VFMADD231PS  cos32consts<>+1088(SB), Y0, Y6
+	VFMADD231PS  cos32consts<>+1152(SB), Y5, Y6
 	VADDPS       Y6, Y4, Y0
 	VSUBPS       Y0, Y4, Y4
 	VADDPS       Y6, Y4, Y4
-	VADDPS       cos32consts<>+64(SB), Y7, Y7
+	VADDPS       cos32consts<>+128(SB), Y7, Y7
 	VBLENDVPS    Y3, Y7, Y1, Y1
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VBLENDVPS    Y3, Y4, Y8, Y8
 
 mathblock483:
-	VPADDD       cos32consts<>+1152(SB), Y1, Y1
-	VPAND        cos32consts<>+1152(SB), Y1, Y0
-	VCMPPS       $0x00, cos32consts<>+1216(SB), Y0, Y0
-	VPAND        cos32consts<>+1280(SB), Y1, Y1
+	VPADDD       cos32consts<>+1216(SB), Y1, Y1
+	VPAND        cos32consts<>+1216(SB), Y1, Y0
+	VCMPPS       $0x00, cos32consts<>+1280(SB), Y0, Y0
+	VPAND        cos32consts<>+1344(SB), Y1, Y1
 	VPSLLD       $0x1e, Y1, Y1
 	VMULPS       Y2, Y2, Y3
-	VMOVUPS      cos32consts<>+1344(SB), Y4
-	VFMADD213PS  cos32consts<>+1408(SB), Y3, Y4
+	VMOVUPS      cos32consts<>+1408(SB), Y4
 	VFMADD213PS  cos32consts<>+1472(SB), Y3, Y4
 	VFMADD213PS  cos32consts<>+1536(SB), Y3, Y4
 	VFMADD213PS  cos32consts<>+1600(SB), Y3, Y4
-	VMULPS       cos32consts<>+1664(SB), Y3, Y5
+	VFMADD213PS  cos32consts<>+1664(SB), Y3, Y4
+	VMULPS       cos32consts<>+1728(SB), Y3, Y5
 	VFNMADD213PS Y8, Y8, Y5
 	VMULPS       Y2, Y3, Y3
 	VFMADD231PS  Y4, Y3, Y5
 	VADDPS       Y5, Y2, Y5
 	VMULPS       Y2, Y2, Y3
-	VPXOR        cos32consts<>+448(SB), Y3, Y4
+	VPXOR        cos32consts<>+512(SB), Y3, Y4
 	VFMADD231PS  Y2, Y2, Y4
-	VMULPS       cos32consts<>+1664(SB), Y3, Y6
-	VPXOR        cos32consts<>+448(SB), Y6, Y6
-	VADDPS       cos32consts<>+1728(SB), Y6, Y7
-	VMOVUPS      cos32consts<>+1728(SB), Y9
+	VMULPS       cos32consts<>+1728(SB), Y3, Y6
+	VPXOR        cos32consts<>+512(SB), Y6, Y6
+	VADDPS       cos32consts<>+1792(SB), Y6, Y7
+	VMOVUPS      cos32consts<>+1792(SB), Y9
 	VSUBPS       Y7, Y9, Y9
 	VADDPS       Y6, Y9, Y9
-	VMOVUPS      cos32consts<>+1792(SB), Y6
-	VFMADD213PS  cos32consts<>+1856(SB), Y3, Y6
+	VMOVUPS      cos32consts<>+1856(SB), Y6
 	VFMADD213PS  cos32consts<>+1920(SB), Y3, Y6
 	VFMADD213PS  cos32consts<>+1984(SB), Y3, Y6
 	VFMADD213PS  cos32consts<>+2048(SB), Y3, Y6
+	VFMADD213PS  cos32consts<>+2112(SB), Y3, Y6
 	VMULPS       Y3, Y3, Y3
 	VFMADD231PS  Y6, Y3, Y9
 	VFNMADD231PS Y8, Y2, Y9
-	VFNMADD231PS cos32consts<>+1664(SB), Y4, Y9
+	VFNMADD231PS cos32consts<>+1728(SB), Y4, Y9
 	VADDPS       Y9, Y7, Y7
 	VBLENDVPS    Y0, Y5, Y7, Y5
 	VMOVUPS      (SI)(R8*4), Y0
 	VPAND        cos32consts<>+0(SB), Y0, Y0
-	VCMPPS       $0x11, cos32consts<>+2112(SB), Y0, Y2
+	VCMPPS       $0x11, cos32consts<>+64(SB), Y0, Y2
 	VPXOR        Y1, Y5, Y5
-	VBLENDVPS    Y2, cos32consts<>+1728(SB), Y5, Y5
-	VCMPPS       $0x00, cos32consts<>+576(SB), Y0, Y0
+	VBLENDVPS    Y2, cos32consts<>+1792(SB), Y5, Y5
+	VCMPPS       $0x00, cos32consts<>+640(SB), Y0, Y0
 	VBLENDVPS    Y0, cos32consts<>+2176(SB), Y5, Y5
 	VMOVUPS      (SI)(R8*4), Y0
 	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
@@ -11663,25 +11735,26 @@ cosVF32AVX2_after1:
 	JB           cosVF32AVX2_tail4
 	VMOVUPS      (SI)(R8*4), X0
 	VPAND        cos32consts<>+0(SB), X0, X1
-	VMOVUPS      cos32consts<>+128(SB), X2
-	VFMADD213PS  cos32consts<>+64(SB), X1, X2
-	VSUBPS       cos32consts<>+64(SB), X2, X3
-	VMOVUPS      cos32consts<>+192(SB), X4
+	VMAXPS       cos32consts<>+64(SB), X1, X1
+	VMOVUPS      cos32consts<>+192(SB), X2
+	VFMADD213PS  cos32consts<>+128(SB), X1, X2
+	VSUBPS       cos32consts<>+128(SB), X2, X3
+	VMOVUPS      cos32consts<>+256(SB), X4
 	VFNMADD213PS X1, X3, X4
-	VMULPS       cos32consts<>+256(SB), X3, X5
-	VPXOR        cos32consts<>+448(SB), X5, X6
-	VFMADD231PS  cos32consts<>+256(SB), X3, X6
-	VPXOR        cos32consts<>+448(SB), X5, X5
+	VMULPS       cos32consts<>+320(SB), X3, X5
+	VPXOR        cos32consts<>+512(SB), X5, X6
+	VFMADD231PS  cos32consts<>+320(SB), X3, X6
+	VPXOR        cos32consts<>+512(SB), X5, X5
 	VADDPS       X5, X4, X7
 	VSUBPS       X4, X7, X8
 	VSUBPS       X8, X7, X9
 	VSUBPS       X9, X4, X4
 	VSUBPS       X8, X5, X5
 	VADDPS       X5, X4, X4
-	VMULPS       cos32consts<>+320(SB), X3, X5
-	VPXOR        cos32consts<>+448(SB), X5, X8
-	VFMADD231PS  cos32consts<>+320(SB), X3, X8
-	VPXOR        cos32consts<>+448(SB), X5, X5
+	VMULPS       cos32consts<>+384(SB), X3, X5
+	VPXOR        cos32consts<>+512(SB), X5, X8
+	VFMADD231PS  cos32consts<>+384(SB), X3, X8
+	VPXOR        cos32consts<>+512(SB), X5, X5
 	VADDPS       X5, X7, X9
 	VSUBPS       X7, X9, X10
 	VSUBPS       X10, X9, X11
@@ -11690,7 +11763,7 @@ cosVF32AVX2_after1:
 	VADDPS       X5, X7, X7
 	VADDPS       X7, X4, X4
 	VSUBPS       X6, X4, X4
-	VFMADD231PS  cos32consts<>+384(SB), X3, X8
+	VFMADD231PS  cos32consts<>+448(SB), X3, X8
 	VSUBPS       X8, X4, X4
 	VADDPS       X4, X9, X3
 	VSUBPS       X9, X3, X5
@@ -11698,16 +11771,16 @@ cosVF32AVX2_after1:
 	VSUBPS       X6, X9, X9
 	VSUBPS       X5, X4, X4
 	VADDPS       X4, X9, X9
-	VCMPPS       $0x1e, cos32consts<>+512(SB), X1, X4
-	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
+	VCMPPS       $0x1e, cos32consts<>+576(SB), X1, X4
+	VCMPPS       $0x11, cos32consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock484
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
-	VPAND        cos32consts<>+640(SB), X5, X5
-	VPADDD       cos32consts<>+704(SB), X5, X5
-	VPAND        cos32consts<>+768(SB), X1, X1
+	VPAND        cos32consts<>+704(SB), X5, X5
+	VPADDD       cos32consts<>+768(SB), X5, X5
+	VPAND        cos32consts<>+832(SB), X1, X1
 	VPSLLD       $0x17, X5, X5
 	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_32<>+0(SB), R10
@@ -11716,24 +11789,24 @@ cosVF32AVX2_after1:
 	VPXOR        X7, X7, X5
 	VPGATHERDD   X8, (R10)(X7*4), X5
 	VMULPS       X5, X1, X7
-	VPXOR        cos32consts<>+448(SB), X7, X8
+	VPXOR        cos32consts<>+512(SB), X7, X8
 	VFMADD231PS  X1, X5, X8
-	VMULPS       cos32consts<>+896(SB), X7, X5
-	VPAND        cos32consts<>+448(SB), X5, X10
-	VPOR         cos32consts<>+960(SB), X10, X10
+	VMULPS       cos32consts<>+960(SB), X7, X5
+	VPAND        cos32consts<>+512(SB), X5, X10
+	VPOR         cos32consts<>+1024(SB), X10, X10
 	VPAND        cos32consts<>+0(SB), X5, X11
-	VCMPPS       $0x11, cos32consts<>+960(SB), X11, X11
+	VCMPPS       $0x11, cos32consts<>+1024(SB), X11, X11
 	VADDPS       X10, X5, X12
 	VSUBPS       X10, X12, X12
 	VBLENDVPS    X11, X12, X5, X12
-	VFNMADD231PS cos32consts<>+832(SB), X12, X7
+	VFNMADD231PS cos32consts<>+896(SB), X12, X7
 	LEAQ         rempio2_1_32<>+0(SB), R10
 	VPAND        tablemask32_32<>+0(SB), X6, X10
 	VPCMPEQD     X10, X10, X11
 	VPXOR        X10, X10, X5
 	VPGATHERDD   X11, (R10)(X10*4), X5
 	VMULPS       X5, X1, X10
-	VPXOR        cos32consts<>+448(SB), X10, X11
+	VPXOR        cos32consts<>+512(SB), X10, X11
 	VFMADD231PS  X1, X5, X11
 	VADDPS       X10, X8, X5
 	VSUBPS       X8, X5, X12
@@ -11747,22 +11820,22 @@ cosVF32AVX2_after1:
 	VSUBPS       X13, X7, X7
 	VSUBPS       X12, X5, X5
 	VADDPS       X5, X7, X7
-	VMULPS       cos32consts<>+896(SB), X10, X5
-	VPAND        cos32consts<>+448(SB), X5, X12
-	VPOR         cos32consts<>+960(SB), X12, X12
+	VMULPS       cos32consts<>+960(SB), X10, X5
+	VPAND        cos32consts<>+512(SB), X5, X12
+	VPOR         cos32consts<>+1024(SB), X12, X12
 	VPAND        cos32consts<>+0(SB), X5, X13
-	VCMPPS       $0x11, cos32consts<>+960(SB), X13, X13
+	VCMPPS       $0x11, cos32consts<>+1024(SB), X13, X13
 	VADDPS       X12, X5, X14
 	VSUBPS       X12, X14, X14
 	VBLENDVPS    X13, X14, X5, X14
-	VFNMADD231PS cos32consts<>+832(SB), X14, X10
+	VFNMADD231PS cos32consts<>+896(SB), X14, X10
 	LEAQ         rempio2_2_32<>+0(SB), R10
 	VPAND        tablemask32_32<>+0(SB), X6, X12
 	VPCMPEQD     X12, X12, X13
 	VPXOR        X12, X12, X5
 	VPGATHERDD   X13, (R10)(X12*4), X5
 	VMULPS       X5, X1, X12
-	VPXOR        cos32consts<>+448(SB), X12, X13
+	VPXOR        cos32consts<>+512(SB), X12, X13
 	VFMADD231PS  X1, X5, X13
 	VADDPS       X11, X12, X5
 	VSUBPS       X12, X5, X14
@@ -11804,10 +11877,10 @@ cosVF32AVX2_after1:
 	VSUBPS       X7, X10, X10
 	VSUBPS       X6, X12, X12
 	VADDPS       X12, X10, X10
-	VPAND        cos32consts<>+448(SB), X1, X6
-	VPOR         cos32consts<>+960(SB), X6, X6
+	VPAND        cos32consts<>+512(SB), X1, X6
+	VPOR         cos32consts<>+1024(SB), X6, X6
 	VPAND        cos32consts<>+0(SB), X1, X7
-	VCMPPS       $0x11, cos32consts<>+960(SB), X7, X7
+	VCMPPS       $0x11, cos32consts<>+1024(SB), X7, X7
 	VADDPS       X6, X1, X8
 	VSUBPS       X6, X8, X8
 	VBLENDVPS    X7, X8, X1, X8
@@ -11819,61 +11892,61 @@ cosVF32AVX2_after1:
 	VSUBPS       X7, X5, X5
 	VADDPS       X5, X1, X1
 	VADDPS       X10, X1, X1
-	VMULPS       cos32consts<>+1024(SB), X6, X5
-	VPXOR        cos32consts<>+448(SB), X5, X7
-	VFMADD231PS  cos32consts<>+1024(SB), X6, X7
-	VFMADD231PS  cos32consts<>+1024(SB), X1, X7
+	VMULPS       cos32consts<>+1088(SB), X6, X5
+	VPXOR        cos32consts<>+512(SB), X5, X7
 	VFMADD231PS  cos32consts<>+1088(SB), X6, X7
+	VFMADD231PS  cos32consts<>+1088(SB), X1, X7
+	VFMADD231PS  cos32consts<>+1152(SB), X6, X7
 	VADDPS       X7, X5, X1
 	VSUBPS       X1, X5, X5
 	VADDPS       X7, X5, X5
-	VADDPS       cos32consts<>+64(SB), X8, X8
+	VADDPS       cos32consts<>+128(SB), X8, X8
 	VBLENDVPS    X4, X8, X2, X2
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
 mathblock484:
-	VPADDD       cos32consts<>+1152(SB), X2, X2
-	VPAND        cos32consts<>+1152(SB), X2, X1
-	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
-	VPAND        cos32consts<>+1280(SB), X2, X2
+	VPADDD       cos32consts<>+1216(SB), X2, X2
+	VPAND        cos32consts<>+1216(SB), X2, X1
+	VCMPPS       $0x00, cos32consts<>+1280(SB), X1, X1
+	VPAND        cos32consts<>+1344(SB), X2, X2
 	VPSLLD       $0x1e, X2, X2
 	VMULPS       X3, X3, X4
-	VMOVUPS      cos32consts<>+1344(SB), X5
-	VFMADD213PS  cos32consts<>+1408(SB), X4, X5
+	VMOVUPS      cos32consts<>+1408(SB), X5
 	VFMADD213PS  cos32consts<>+1472(SB), X4, X5
 	VFMADD213PS  cos32consts<>+1536(SB), X4, X5
 	VFMADD213PS  cos32consts<>+1600(SB), X4, X5
-	VMULPS       cos32consts<>+1664(SB), X4, X6
+	VFMADD213PS  cos32consts<>+1664(SB), X4, X5
+	VMULPS       cos32consts<>+1728(SB), X4, X6
 	VFNMADD213PS X9, X9, X6
 	VMULPS       X3, X4, X4
 	VFMADD231PS  X5, X4, X6
 	VADDPS       X6, X3, X6
 	VMULPS       X3, X3, X4
-	VPXOR        cos32consts<>+448(SB), X4, X5
+	VPXOR        cos32consts<>+512(SB), X4, X5
 	VFMADD231PS  X3, X3, X5
-	VMULPS       cos32consts<>+1664(SB), X4, X7
-	VPXOR        cos32consts<>+448(SB), X7, X7
-	VADDPS       cos32consts<>+1728(SB), X7, X8
-	VMOVUPS      cos32consts<>+1728(SB), X10
+	VMULPS       cos32consts<>+1728(SB), X4, X7
+	VPXOR        cos32consts<>+512(SB), X7, X7
+	VADDPS       cos32consts<>+1792(SB), X7, X8
+	VMOVUPS      cos32consts<>+1792(SB), X10
 	VSUBPS       X8, X10, X10
 	VADDPS       X7, X10, X10
-	VMOVUPS      cos32consts<>+1792(SB), X7
-	VFMADD213PS  cos32consts<>+1856(SB), X4, X7
+	VMOVUPS      cos32consts<>+1856(SB), X7
 	VFMADD213PS  cos32consts<>+1920(SB), X4, X7
 	VFMADD213PS  cos32consts<>+1984(SB), X4, X7
 	VFMADD213PS  cos32consts<>+2048(SB), X4, X7
+	VFMADD213PS  cos32consts<>+2112(SB), X4, X7
 	VMULPS       X4, X4, X4
 	VFMADD231PS  X7, X4, X10
 	VFNMADD231PS X9, X3, X10
-	VFNMADD231PS cos32consts<>+1664(SB), X5, X10
+	VFNMADD231PS cos32consts<>+1728(SB), X5, X10
 	VADDPS       X10, X8, X8
 	VBLENDVPS    X1, X6, X8, X6
 	VPAND        cos32consts<>+0(SB), X0, X1
-	VCMPPS       $0x11, cos32consts<>+2112(SB), X1, X3
+	VCMPPS       $0x11, cos32consts<>+64(SB), X1, X3
 	VPXOR        X2, X6, X6
-	VBLENDVPS    X3, cos32consts<>+1728(SB), X6, X6
-	VCMPPS       $0x00, cos32consts<>+576(SB), X1, X1
+	VBLENDVPS    X3, cos32consts<>+1792(SB), X6, X6
+	VCMPPS       $0x00, cos32consts<>+640(SB), X1, X1
 	VBLENDVPS    X1, cos32consts<>+2176(SB), X6, X6
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         cos32consts<>+2240(SB), X0, X0
@@ -11887,25 +11960,26 @@ cosVF32AVX2_tail4:
 	JB           cosVF32AVX2_tail2
 	VMOVQ        (SI)(R8*4), X0
 	VPAND        cos32consts<>+0(SB), X0, X1
-	VMOVUPS      cos32consts<>+128(SB), X2
-	VFMADD213PS  cos32consts<>+64(SB), X1, X2
-	VSUBPS       cos32consts<>+64(SB), X2, X3
-	VMOVUPS      cos32consts<>+192(SB), X4
+	VMAXPS       cos32consts<>+64(SB), X1, X1
+	VMOVUPS      cos32consts<>+192(SB), X2
+	VFMADD213PS  cos32consts<>+128(SB), X1, X2
+	VSUBPS       cos32consts<>+128(SB), X2, X3
+	VMOVUPS      cos32consts<>+256(SB), X4
 	VFNMADD213PS X1, X3, X4
-	VMULPS       cos32consts<>+256(SB), X3, X5
-	VPXOR        cos32consts<>+448(SB), X5, X6
-	VFMADD231PS  cos32consts<>+256(SB), X3, X6
-	VPXOR        cos32consts<>+448(SB), X5, X5
+	VMULPS       cos32consts<>+320(SB), X3, X5
+	VPXOR        cos32consts<>+512(SB), X5, X6
+	VFMADD231PS  cos32consts<>+320(SB), X3, X6
+	VPXOR        cos32consts<>+512(SB), X5, X5
 	VADDPS       X5, X4, X7
 	VSUBPS       X4, X7, X8
 	VSUBPS       X8, X7, X9
 	VSUBPS       X9, X4, X4
 	VSUBPS       X8, X5, X5
 	VADDPS       X5, X4, X4
-	VMULPS       cos32consts<>+320(SB), X3, X5
-	VPXOR        cos32consts<>+448(SB), X5, X8
-	VFMADD231PS  cos32consts<>+320(SB), X3, X8
-	VPXOR        cos32consts<>+448(SB), X5, X5
+	VMULPS       cos32consts<>+384(SB), X3, X5
+	VPXOR        cos32consts<>+512(SB), X5, X8
+	VFMADD231PS  cos32consts<>+384(SB), X3, X8
+	VPXOR        cos32consts<>+512(SB), X5, X5
 	VADDPS       X5, X7, X9
 	VSUBPS       X7, X9, X10
 	VSUBPS       X10, X9, X11
@@ -11914,7 +11988,7 @@ cosVF32AVX2_tail4:
 	VADDPS       X5, X7, X7
 	VADDPS       X7, X4, X4
 	VSUBPS       X6, X4, X4
-	VFMADD231PS  cos32consts<>+384(SB), X3, X8
+	VFMADD231PS  cos32consts<>+448(SB), X3, X8
 	VSUBPS       X8, X4, X4
 	VADDPS       X4, X9, X3
 	VSUBPS       X9, X3, X5
@@ -11922,16 +11996,16 @@ cosVF32AVX2_tail4:
 	VSUBPS       X6, X9, X9
 	VSUBPS       X5, X4, X4
 	VADDPS       X4, X9, X9
-	VCMPPS       $0x1e, cos32consts<>+512(SB), X1, X4
-	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
+	VCMPPS       $0x1e, cos32consts<>+576(SB), X1, X4
+	VCMPPS       $0x11, cos32consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock485
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
-	VPAND        cos32consts<>+640(SB), X5, X5
-	VPADDD       cos32consts<>+704(SB), X5, X5
-	VPAND        cos32consts<>+768(SB), X1, X1
+	VPAND        cos32consts<>+704(SB), X5, X5
+	VPADDD       cos32consts<>+768(SB), X5, X5
+	VPAND        cos32consts<>+832(SB), X1, X1
 	VPSLLD       $0x17, X5, X5
 	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_32<>+0(SB), R10
@@ -11940,24 +12014,24 @@ cosVF32AVX2_tail4:
 	VPXOR        X7, X7, X5
 	VPGATHERDD   X8, (R10)(X7*4), X5
 	VMULPS       X5, X1, X7
-	VPXOR        cos32consts<>+448(SB), X7, X8
+	VPXOR        cos32consts<>+512(SB), X7, X8
 	VFMADD231PS  X1, X5, X8
-	VMULPS       cos32consts<>+896(SB), X7, X5
-	VPAND        cos32consts<>+448(SB), X5, X10
-	VPOR         cos32consts<>+960(SB), X10, X10
+	VMULPS       cos32consts<>+960(SB), X7, X5
+	VPAND        cos32consts<>+512(SB), X5, X10
+	VPOR         cos32consts<>+1024(SB), X10, X10
 	VPAND        cos32consts<>+0(SB), X5, X11
-	VCMPPS       $0x11, cos32consts<>+960(SB), X11, X11
+	VCMPPS       $0x11, cos32consts<>+1024(SB), X11, X11
 	VADDPS       X10, X5, X12
 	VSUBPS       X10, X12, X12
 	VBLENDVPS    X11, X12, X5, X12
-	VFNMADD231PS cos32consts<>+832(SB), X12, X7
+	VFNMADD231PS cos32consts<>+896(SB), X12, X7
 	LEAQ         rempio2_1_32<>+0(SB), R10
 	VPAND        tablemask32_32<>+0(SB), X6, X10
 	VPCMPEQD     X10, X10, X11
 	VPXOR        X10, X10, X5
 	VPGATHERDD   X11, (R10)(X10*4), X5
 	VMULPS       X5, X1, X10
-	VPXOR        cos32consts<>+448(SB), X10, X11
+	VPXOR        cos32consts<>+512(SB), X10, X11
 	VFMADD231PS  X1, X5, X11
 	VADDPS       X10, X8, X5
 	VSUBPS       X8, X5, X12
@@ -11971,22 +12045,22 @@ cosVF32AVX2_tail4:
 	VSUBPS       X13, X7, X7
 	VSUBPS       X12, X5, X5
 	VADDPS       X5, X7, X7
-	VMULPS       cos32consts<>+896(SB), X10, X5
-	VPAND        cos32consts<>+448(SB), X5, X12
-	VPOR         cos32consts<>+960(SB), X12, X12
+	VMULPS       cos32consts<>+960(SB), X10, X5
+	VPAND        cos32consts<>+512(SB), X5, X12
+	VPOR         cos32consts<>+1024(SB), X12, X12
 	VPAND        cos32consts<>+0(SB), X5, X13
-	VCMPPS       $0x11, cos32consts<>+960(SB), X13, X13
+	VCMPPS       $0x11, cos32consts<>+1024(SB), X13, X13
 	VADDPS       X12, X5, X14
 	VSUBPS       X12, X14, X14
 	VBLENDVPS    X13, X14, X5, X14
-	VFNMADD231PS cos32consts<>+832(SB), X14, X10
+	VFNMADD231PS cos32consts<>+896(SB), X14, X10
 	LEAQ         rempio2_2_32<>+0(SB), R10
 	VPAND        tablemask32_32<>+0(SB), X6, X12
 	VPCMPEQD     X12, X12, X13
 	VPXOR        X12, X12, X5
 	VPGATHERDD   X13, (R10)(X12*4), X5
 	VMULPS       X5, X1, X12
-	VPXOR        cos32consts<>+448(SB), X12, X13
+	VPXOR        cos32consts<>+512(SB), X12, X13
 	VFMADD231PS  X1, X5, X13
 	VADDPS       X11, X12, X5
 	VSUBPS       X12, X5, X14
@@ -12028,10 +12102,10 @@ cosVF32AVX2_tail4:
 	VSUBPS       X7, X10, X10
 	VSUBPS       X6, X12, X12
 	VADDPS       X12, X10, X10
-	VPAND        cos32consts<>+448(SB), X1, X6
-	VPOR         cos32consts<>+960(SB), X6, X6
+	VPAND        cos32consts<>+512(SB), X1, X6
+	VPOR         cos32consts<>+1024(SB), X6, X6
 	VPAND        cos32consts<>+0(SB), X1, X7
-	VCMPPS       $0x11, cos32consts<>+960(SB), X7, X7
+	VCMPPS       $0x11, cos32consts<>+1024(SB), X7, X7
 	VADDPS       X6, X1, X8
 	VSUBPS       X6, X8, X8
 	VBLENDVPS    X7, X8, X1, X8
@@ -12043,61 +12117,61 @@ cosVF32AVX2_tail4:
 	VSUBPS       X7, X5, X5
 	VADDPS       X5, X1, X1
 	VADDPS       X10, X1, X1
-	VMULPS       cos32consts<>+1024(SB), X6, X5
-	VPXOR        cos32consts<>+448(SB), X5, X7
-	VFMADD231PS  cos32consts<>+1024(SB), X6, X7
-	VFMADD231PS  cos32consts<>+1024(SB), X1, X7
+	VMULPS       cos32consts<>+1088(SB), X6, X5
+	VPXOR        cos32consts<>+512(SB), X5, X7
 	VFMADD231PS  cos32consts<>+1088(SB), X6, X7
+	VFMADD231PS  cos32consts<>+1088(SB), X1, X7
+	VFMADD231PS  cos32consts<>+1152(SB), X6, X7
 	VADDPS       X7, X5, X1
 	VSUBPS       X1, X5, X5
 	VADDPS       X7, X5, X5
-	VADDPS       cos32consts<>+64(SB), X8, X8
+	VADDPS       cos32consts<>+128(SB), X8, X8
 	VBLENDVPS    X4, X8, X2, X2
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
 mathblock485:
-	VPADDD       cos32consts<>+1152(SB), X2, X2
-	VPAND        cos32consts<>+1152(SB), X2, X1
-	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
-	VPAND        cos32consts<>+1280(SB), X2, X2
+	VPADDD       cos32consts<>+1216(SB), X2, X2
+	VPAND        cos32consts<>+1216(SB), X2, X1
+	VCMPPS       $0x00, cos32consts<>+1280(SB), X1, X1
+	VPAND        cos32consts<>+1344(SB), X2, X2
 	VPSLLD       $0x1e, X2, X2
 	VMULPS       X3, X3, X4
-	VMOVUPS      cos32consts<>+1344(SB), X5
-	VFMADD213PS  cos32consts<>+1408(SB), X4, X5
+	VMOVUPS      cos32consts<>+1408(SB), X5
 	VFMADD213PS  cos32consts<>+1472(SB), X4, X5
 	VFMADD213PS  cos32consts<>+1536(SB), X4, X5
 	VFMADD213PS  cos32consts<>+1600(SB), X4, X5
-	VMULPS       cos32consts<>+1664(SB), X4, X6
+	VFMADD213PS  cos32consts<>+1664(SB), X4, X5
+	VMULPS       cos32consts<>+1728(SB), X4, X6
 	VFNMADD213PS X9, X9, X6
 	VMULPS       X3, X4, X4
 	VFMADD231PS  X5, X4, X6
 	VADDPS       X6, X3, X6
 	VMULPS       X3, X3, X4
-	VPXOR        cos32consts<>+448(SB), X4, X5
+	VPXOR        cos32consts<>+512(SB), X4, X5
 	VFMADD231PS  X3, X3, X5
-	VMULPS       cos32consts<>+1664(SB), X4, X7
-	VPXOR        cos32consts<>+448(SB), X7, X7
-	VADDPS       cos32consts<>+1728(SB), X7, X8
-	VMOVUPS      cos32consts<>+1728(SB), X10
+	VMULPS       cos32consts<>+1728(SB), X4, X7
+	VPXOR        cos32consts<>+512(SB), X7, X7
+	VADDPS       cos32consts<>+1792(SB), X7, X8
+	VMOVUPS      cos32consts<>+1792(SB), X10
 	VSUBPS       X8, X10, X10
 	VADDPS       X7, X10, X10
-	VMOVUPS      cos32consts<>+1792(SB), X7
-	VFMADD213PS  cos32consts<>+1856(SB), X4, X7
+	VMOVUPS      cos32consts<>+1856(SB), X7
 	VFMADD213PS  cos32consts<>+1920(SB), X4, X7
 	VFMADD213PS  cos32consts<>+1984(SB), X4, X7
 	VFMADD213PS  cos32consts<>+2048(SB), X4, X7
+	VFMADD213PS  cos32consts<>+2112(SB), X4, X7
 	VMULPS       X4, X4, X4
 	VFMADD231PS  X7, X4, X10
 	VFNMADD231PS X9, X3, X10
-	VFNMADD231PS cos32consts<>+1664(SB), X5, X10
+	VFNMADD231PS cos32consts<>+1728(SB), X5, X10
 	VADDPS       X10, X8, X8
 	VBLENDVPS    X1, X6, X8, X6
 	VPAND        cos32consts<>+0(SB), X0, X1
-	VCMPPS       $0x11, cos32consts<>+2112(SB), X1, X3
+	VCMPPS       $0x11, cos32consts<>+64(SB), X1, X3
 	VPXOR        X2, X6, X6
-	VBLENDVPS    X3, cos32consts<>+1728(SB), X6, X6
-	VCMPPS       $0x00, cos32consts<>+576(SB), X1, X1
+	VBLENDVPS    X3, cos32consts<>+1792(SB), X6, X6
+	VCMPPS       $0x00, cos32consts<>+640(SB), X1, X1
 	VBLENDVPS    X1, cos32consts<>+2176(SB), X6, X6
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         cos32consts<>+2240(SB), X0, X0
@@ -12111,25 +12185,26 @@ cosVF32AVX2_tail2:
 	JB           cosVF32AVX2_tail1
 	VMOVSS       (SI)(R8*4), X0
 	VPAND        cos32consts<>+0(SB), X0, X1
-	VMOVUPS      cos32consts<>+128(SB), X2
-	VFMADD213PS  cos32consts<>+64(SB), X1, X2
-	VSUBPS       cos32consts<>+64(SB), X2, X3
-	VMOVUPS      cos32consts<>+192(SB), X4
+	VMAXPS       cos32consts<>+64(SB), X1, X1
+	VMOVUPS      cos32consts<>+192(SB), X2
+	VFMADD213PS  cos32consts<>+128(SB), X1, X2
+	VSUBPS       cos32consts<>+128(SB), X2, X3
+	VMOVUPS      cos32consts<>+256(SB), X4
 	VFNMADD213PS X1, X3, X4
-	VMULPS       cos32consts<>+256(SB), X3, X5
-	VPXOR        cos32consts<>+448(SB), X5, X6
-	VFMADD231PS  cos32consts<>+256(SB), X3, X6
-	VPXOR        cos32consts<>+448(SB), X5, X5
+	VMULPS       cos32consts<>+320(SB), X3, X5
+	VPXOR        cos32consts<>+512(SB), X5, X6
+	VFMADD231PS  cos32consts<>+320(SB), X3, X6
+	VPXOR        cos32consts<>+512(SB), X5, X5
 	VADDPS       X5, X4, X7
 	VSUBPS       X4, X7, X8
 	VSUBPS       X8, X7, X9
 	VSUBPS       X9, X4, X4
 	VSUBPS       X8, X5, X5
 	VADDPS       X5, X4, X4
-	VMULPS       cos32consts<>+320(SB), X3, X5
-	VPXOR        cos32consts<>+448(SB), X5, X8
-	VFMADD231PS  cos32consts<>+320(SB), X3, X8
-	VPXOR        cos32consts<>+448(SB), X5, X5
+	VMULPS       cos32consts<>+384(SB), X3, X5
+	VPXOR        cos32consts<>+512(SB), X5, X8
+	VFMADD231PS  cos32consts<>+384(SB), X3, X8
+	VPXOR        cos32consts<>+512(SB), X5, X5
 	VADDPS       X5, X7, X9
 	VSUBPS       X7, X9, X10
 	VSUBPS       X10, X9, X11
@@ -12138,7 +12213,7 @@ cosVF32AVX2_tail2:
 	VADDPS       X5, X7, X7
 	VADDPS       X7, X4, X4
 	VSUBPS       X6, X4, X4
-	VFMADD231PS  cos32consts<>+384(SB), X3, X8
+	VFMADD231PS  cos32consts<>+448(SB), X3, X8
 	VSUBPS       X8, X4, X4
 	VADDPS       X4, X9, X3
 	VSUBPS       X9, X3, X5
@@ -12146,16 +12221,16 @@ cosVF32AVX2_tail2:
 	VSUBPS       X6, X9, X9
 	VSUBPS       X5, X4, X4
 	VADDPS       X4, X9, X9
-	VCMPPS       $0x1e, cos32consts<>+512(SB), X1, X4
-	VCMPPS       $0x11, cos32consts<>+576(SB), X1, X5
+	VCMPPS       $0x1e, cos32consts<>+576(SB), X1, X4
+	VCMPPS       $0x11, cos32consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock486
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
-	VPAND        cos32consts<>+640(SB), X5, X5
-	VPADDD       cos32consts<>+704(SB), X5, X5
-	VPAND        cos32consts<>+768(SB), X1, X1
+	VPAND        cos32consts<>+704(SB), X5, X5
+	VPADDD       cos32consts<>+768(SB), X5, X5
+	VPAND        cos32consts<>+832(SB), X1, X1
 	VPSLLD       $0x17, X5, X5
 	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_32<>+0(SB), R10
@@ -12164,24 +12239,24 @@ cosVF32AVX2_tail2:
 	VPXOR        X7, X7, X5
 	VPGATHERDD   X8, (R10)(X7*4), X5
 	VMULPS       X5, X1, X7
-	VPXOR        cos32consts<>+448(SB), X7, X8
+	VPXOR        cos32consts<>+512(SB), X7, X8
 	VFMADD231PS  X1, X5, X8
-	VMULPS       cos32consts<>+896(SB), X7, X5
-	VPAND        cos32consts<>+448(SB), X5, X10
-	VPOR         cos32consts<>+960(SB), X10, X10
+	VMULPS       cos32consts<>+960(SB), X7, X5
+	VPAND        cos32consts<>+512(SB), X5, X10
+	VPOR         cos32consts<>+1024(SB), X10, X10
 	VPAND        cos32consts<>+0(SB), X5, X11
-	VCMPPS       $0x11, cos32consts<>+960(SB), X11, X11
+	VCMPPS       $0x11, cos32consts<>+1024(SB), X11, X11
 	VADDPS       X10, X5, X12
 	VSUBPS       X10, X12, X12
 	VBLENDVPS    X11, X12, X5, X12
-	VFNMADD231PS cos32consts<>+832(SB), X12, X7
+	VFNMADD231PS cos32consts<>+896(SB), X12, X7
 	LEAQ         rempio2_1_32<>+0(SB), R10
 	VPAND        tablemask32_32<>+0(SB), X6, X10
 	VPCMPEQD     X10, X10, X11
 	VPXOR        X10, X10, X5
 	VPGATHERDD   X11, (R10)(X10*4), X5
 	VMULPS       X5, X1, X10
-	VPXOR        cos32consts<>+448(SB), X10, X11
+	VPXOR        cos32consts<>+512(SB), X10, X11
 	VFMADD231PS  X1, X5, X11
 	VADDPS       X10, X8, X5
 	VSUBPS       X8, X5, X12
@@ -12195,22 +12270,22 @@ cosVF32AVX2_tail2:
 	VSUBPS       X13, X7, X7
 	VSUBPS       X12, X5, X5
 	VADDPS       X5, X7, X7
-	VMULPS       cos32consts<>+896(SB), X10, X5
-	VPAND        cos32consts<>+448(SB), X5, X12
-	VPOR         cos32consts<>+960(SB), X12, X12
+	VMULPS       cos32consts<>+960(SB), X10, X5
+	VPAND        cos32consts<>+512(SB), X5, X12
+	VPOR         cos32consts<>+1024(SB), X12, X12
 	VPAND        cos32consts<>+0(SB), X5, X13
-	VCMPPS       $0x11, cos32consts<>+960(SB), X13, X13
+	VCMPPS       $0x11, cos32consts<>+1024(SB), X13, X13
 	VADDPS       X12, X5, X14
 	VSUBPS       X12, X14, X14
 	VBLENDVPS    X13, X14, X5, X14
-	VFNMADD231PS cos32consts<>+832(SB), X14, X10
+	VFNMADD231PS cos32consts<>+896(SB), X14, X10
 	LEAQ         rempio2_2_32<>+0(SB), R10
 	VPAND        tablemask32_32<>+0(SB), X6, X12
 	VPCMPEQD     X12, X12, X13
 	VPXOR        X12, X12, X5
 	VPGATHERDD   X13, (R10)(X12*4), X5
 	VMULPS       X5, X1, X12
-	VPXOR        cos32consts<>+448(SB), X12, X13
+	VPXOR        cos32consts<>+512(SB), X12, X13
 	VFMADD231PS  X1, X5, X13
 	VADDPS       X11, X12, X5
 	VSUBPS       X12, X5, X14
@@ -12252,10 +12327,10 @@ cosVF32AVX2_tail2:
 	VSUBPS       X7, X10, X10
 	VSUBPS       X6, X12, X12
 	VADDPS       X12, X10, X10
-	VPAND        cos32consts<>+448(SB), X1, X6
-	VPOR         cos32consts<>+960(SB), X6, X6
+	VPAND        cos32consts<>+512(SB), X1, X6
+	VPOR         cos32consts<>+1024(SB), X6, X6
 	VPAND        cos32consts<>+0(SB), X1, X7
-	VCMPPS       $0x11, cos32consts<>+960(SB), X7, X7
+	VCMPPS       $0x11, cos32consts<>+1024(SB), X7, X7
 	VADDPS       X6, X1, X8
 	VSUBPS       X6, X8, X8
 	VBLENDVPS    X7, X8, X1, X8
@@ -12267,61 +12342,61 @@ cosVF32AVX2_tail2:
 	VSUBPS       X7, X5, X5
 	VADDPS       X5, X1, X1
 	VADDPS       X10, X1, X1
-	VMULPS       cos32consts<>+1024(SB), X6, X5
-	VPXOR        cos32consts<>+448(SB), X5, X7
-	VFMADD231PS  cos32consts<>+1024(SB), X6, X7
-	VFMADD231PS  cos32consts<>+1024(SB), X1, X7
+	VMULPS       cos32consts<>+1088(SB), X6, X5
+	VPXOR        cos32consts<>+512(SB), X5, X7
 	VFMADD231PS  cos32consts<>+1088(SB), X6, X7
+	VFMADD231PS  cos32consts<>+1088(SB), X1, X7
+	VFMADD231PS  cos32consts<>+1152(SB), X6, X7
 	VADDPS       X7, X5, X1
 	VSUBPS       X1, X5, X5
 	VADDPS       X7, X5, X5
-	VADDPS       cos32consts<>+64(SB), X8, X8
+	VADDPS       cos32consts<>+128(SB), X8, X8
 	VBLENDVPS    X4, X8, X2, X2
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
 mathblock486:
-	VPADDD       cos32consts<>+1152(SB), X2, X2
-	VPAND        cos32consts<>+1152(SB), X2, X1
-	VCMPPS       $0x00, cos32consts<>+1216(SB), X1, X1
-	VPAND        cos32consts<>+1280(SB), X2, X2
+	VPADDD       cos32consts<>+1216(SB), X2, X2
+	VPAND        cos32consts<>+1216(SB), X2, X1
+	VCMPPS       $0x00, cos32consts<>+1280(SB), X1, X1
+	VPAND        cos32consts<>+1344(SB), X2, X2
 	VPSLLD       $0x1e, X2, X2
 	VMULPS       X3, X3, X4
-	VMOVUPS      cos32consts<>+1344(SB), X5
-	VFMADD213PS  cos32consts<>+1408(SB), X4, X5
+	VMOVUPS      cos32consts<>+1408(SB), X5
 	VFMADD213PS  cos32consts<>+1472(SB), X4, X5
 	VFMADD213PS  cos32consts<>+1536(SB), X4, X5
 	VFMADD213PS  cos32consts<>+1600(SB), X4, X5
-	VMULPS       cos32consts<>+1664(SB), X4, X6
+	VFMADD213PS  cos32consts<>+1664(SB), X4, X5
+	VMULPS       cos32consts<>+1728(SB), X4, X6
 	VFNMADD213PS X9, X9, X6
 	VMULPS       X3, X4, X4
 	VFMADD231PS  X5, X4, X6
 	VADDPS       X6, X3, X6
 	VMULPS       X3, X3, X4
-	VPXOR        cos32consts<>+448(SB), X4, X5
+	VPXOR        cos32consts<>+512(SB), X4, X5
 	VFMADD231PS  X3, X3, X5
-	VMULPS       cos32consts<>+1664(SB), X4, X7
-	VPXOR        cos32consts<>+448(SB), X7, X7
-	VADDPS       cos32consts<>+1728(SB), X7, X8
-	VMOVUPS      cos32consts<>+1728(SB), X10
+	VMULPS       cos32consts<>+1728(SB), X4, X7
+	VPXOR        cos32consts<>+512(SB), X7, X7
+	VADDPS       cos32consts<>+1792(SB), X7, X8
+	VMOVUPS      cos32consts<>+1792(SB), X10
 	VSUBPS       X8, X10, X10
 	VADDPS       X7, X10, X10
-	VMOVUPS      cos32consts<>+1792(SB), X7
-	VFMADD213PS  cos32consts<>+1856(SB), X4, X7
+	VMOVUPS      cos32consts<>+1856(SB), X7
 	VFMADD213PS  cos32consts<>+1920(SB), X4, X7
 	VFMADD213PS  cos32consts<>+1984(SB), X4, X7
 	VFMADD213PS  cos32consts<>+2048(SB), X4, X7
+	VFMADD213PS  cos32consts<>+2112(SB), X4, X7
 	VMULPS       X4, X4, X4
 	VFMADD231PS  X7, X4, X10
 	VFNMADD231PS X9, X3, X10
-	VFNMADD231PS cos32consts<>+1664(SB), X5, X10
+	VFNMADD231PS cos32consts<>+1728(SB), X5, X10
 	VADDPS       X10, X8, X8
 	VBLENDVPS    X1, X6, X8, X6
 	VPAND        cos32consts<>+0(SB), X0, X1
-	VCMPPS       $0x11, cos32consts<>+2112(SB), X1, X3
+	VCMPPS       $0x11, cos32consts<>+64(SB), X1, X3
 	VPXOR        X2, X6, X6
-	VBLENDVPS    X3, cos32consts<>+1728(SB), X6, X6
-	VCMPPS       $0x00, cos32consts<>+576(SB), X1, X1
+	VBLENDVPS    X3, cos32consts<>+1792(SB), X6, X6
+	VCMPPS       $0x00, cos32consts<>+640(SB), X1, X1
 	VBLENDVPS    X1, cos32consts<>+2176(SB), X6, X6
 	VCMPPS       $0x03, X0, X0, X1
 	VPOR         cos32consts<>+2240(SB), X0, X0
@@ -12348,270 +12423,270 @@ DATA cos32consts<>+32(SB)/8, $0x7fffffff7fffffff
 DATA cos32consts<>+40(SB)/8, $0x7fffffff7fffffff
 DATA cos32consts<>+48(SB)/8, $0x7fffffff7fffffff
 DATA cos32consts<>+56(SB)/8, $0x7fffffff7fffffff
-DATA cos32consts<>+64(SB)/8, $0x4b4000004b400000
-DATA cos32consts<>+72(SB)/8, $0x4b4000004b400000
-DATA cos32consts<>+80(SB)/8, $0x4b4000004b400000
-DATA cos32consts<>+88(SB)/8, $0x4b4000004b400000
-DATA cos32consts<>+96(SB)/8, $0x4b4000004b400000
-DATA cos32consts<>+104(SB)/8, $0x4b4000004b400000
-DATA cos32consts<>+112(SB)/8, $0x4b4000004b400000
-DATA cos32consts<>+120(SB)/8, $0x4b4000004b400000
-DATA cos32consts<>+128(SB)/8, $0x3f22f9833f22f983
-DATA cos32consts<>+136(SB)/8, $0x3f22f9833f22f983
-DATA cos32consts<>+144(SB)/8, $0x3f22f9833f22f983
-DATA cos32consts<>+152(SB)/8, $0x3f22f9833f22f983
-DATA cos32consts<>+160(SB)/8, $0x3f22f9833f22f983
-DATA cos32consts<>+168(SB)/8, $0x3f22f9833f22f983
-DATA cos32consts<>+176(SB)/8, $0x3f22f9833f22f983
-DATA cos32consts<>+184(SB)/8, $0x3f22f9833f22f983
-DATA cos32consts<>+192(SB)/8, $0x3fc90fda3fc90fda
-DATA cos32consts<>+200(SB)/8, $0x3fc90fda3fc90fda
-DATA cos32consts<>+208(SB)/8, $0x3fc90fda3fc90fda
-DATA cos32consts<>+216(SB)/8, $0x3fc90fda3fc90fda
-DATA cos32consts<>+224(SB)/8, $0x3fc90fda3fc90fda
-DATA cos32consts<>+232(SB)/8, $0x3fc90fda3fc90fda
-DATA cos32consts<>+240(SB)/8, $0x3fc90fda3fc90fda
-DATA cos32consts<>+248(SB)/8, $0x3fc90fda3fc90fda
-DATA cos32consts<>+256(SB)/8, $0x33a2216833a22168
-DATA cos32consts<>+264(SB)/8, $0x33a2216833a22168
-DATA cos32consts<>+272(SB)/8, $0x33a2216833a22168
-DATA cos32consts<>+280(SB)/8, $0x33a2216833a22168
-DATA cos32consts<>+288(SB)/8, $0x33a2216833a22168
-DATA cos32consts<>+296(SB)/8, $0x33a2216833a22168
-DATA cos32consts<>+304(SB)/8, $0x33a2216833a22168
-DATA cos32consts<>+312(SB)/8, $0x33a2216833a22168
-DATA cos32consts<>+320(SB)/8, $0x27c234c427c234c4
-DATA cos32consts<>+328(SB)/8, $0x27c234c427c234c4
-DATA cos32consts<>+336(SB)/8, $0x27c234c427c234c4
-DATA cos32consts<>+344(SB)/8, $0x27c234c427c234c4
-DATA cos32consts<>+352(SB)/8, $0x27c234c427c234c4
-DATA cos32consts<>+360(SB)/8, $0x27c234c427c234c4
-DATA cos32consts<>+368(SB)/8, $0x27c234c427c234c4
-DATA cos32consts<>+376(SB)/8, $0x27c234c427c234c4
-DATA cos32consts<>+384(SB)/8, $0x1bc6628b1bc6628b
-DATA cos32consts<>+392(SB)/8, $0x1bc6628b1bc6628b
-DATA cos32consts<>+400(SB)/8, $0x1bc6628b1bc6628b
-DATA cos32consts<>+408(SB)/8, $0x1bc6628b1bc6628b
-DATA cos32consts<>+416(SB)/8, $0x1bc6628b1bc6628b
-DATA cos32consts<>+424(SB)/8, $0x1bc6628b1bc6628b
-DATA cos32consts<>+432(SB)/8, $0x1bc6628b1bc6628b
-DATA cos32consts<>+440(SB)/8, $0x1bc6628b1bc6628b
-DATA cos32consts<>+448(SB)/8, $0x8000000080000000
-DATA cos32consts<>+456(SB)/8, $0x8000000080000000
-DATA cos32consts<>+464(SB)/8, $0x8000000080000000
-DATA cos32consts<>+472(SB)/8, $0x8000000080000000
-DATA cos32consts<>+480(SB)/8, $0x8000000080000000
-DATA cos32consts<>+488(SB)/8, $0x8000000080000000
-DATA cos32consts<>+496(SB)/8, $0x8000000080000000
-DATA cos32consts<>+504(SB)/8, $0x8000000080000000
-DATA cos32consts<>+512(SB)/8, $0x4700000047000000
-DATA cos32consts<>+520(SB)/8, $0x4700000047000000
-DATA cos32consts<>+528(SB)/8, $0x4700000047000000
-DATA cos32consts<>+536(SB)/8, $0x4700000047000000
-DATA cos32consts<>+544(SB)/8, $0x4700000047000000
-DATA cos32consts<>+552(SB)/8, $0x4700000047000000
-DATA cos32consts<>+560(SB)/8, $0x4700000047000000
-DATA cos32consts<>+568(SB)/8, $0x4700000047000000
-DATA cos32consts<>+576(SB)/8, $0x7f8000007f800000
-DATA cos32consts<>+584(SB)/8, $0x7f8000007f800000
-DATA cos32consts<>+592(SB)/8, $0x7f8000007f800000
-DATA cos32consts<>+600(SB)/8, $0x7f8000007f800000
-DATA cos32consts<>+608(SB)/8, $0x7f8000007f800000
-DATA cos32consts<>+616(SB)/8, $0x7f8000007f800000
-DATA cos32consts<>+624(SB)/8, $0x7f8000007f800000
-DATA cos32consts<>+632(SB)/8, $0x7f8000007f800000
-DATA cos32consts<>+640(SB)/8, $0x0000000700000007
-DATA cos32consts<>+648(SB)/8, $0x0000000700000007
-DATA cos32consts<>+656(SB)/8, $0x0000000700000007
-DATA cos32consts<>+664(SB)/8, $0x0000000700000007
-DATA cos32consts<>+672(SB)/8, $0x0000000700000007
-DATA cos32consts<>+680(SB)/8, $0x0000000700000007
-DATA cos32consts<>+688(SB)/8, $0x0000000700000007
-DATA cos32consts<>+696(SB)/8, $0x0000000700000007
-DATA cos32consts<>+704(SB)/8, $0x0000007f0000007f
-DATA cos32consts<>+712(SB)/8, $0x0000007f0000007f
-DATA cos32consts<>+720(SB)/8, $0x0000007f0000007f
-DATA cos32consts<>+728(SB)/8, $0x0000007f0000007f
-DATA cos32consts<>+736(SB)/8, $0x0000007f0000007f
-DATA cos32consts<>+744(SB)/8, $0x0000007f0000007f
-DATA cos32consts<>+752(SB)/8, $0x0000007f0000007f
-DATA cos32consts<>+760(SB)/8, $0x0000007f0000007f
-DATA cos32consts<>+768(SB)/8, $0x007fffff007fffff
-DATA cos32consts<>+776(SB)/8, $0x007fffff007fffff
-DATA cos32consts<>+784(SB)/8, $0x007fffff007fffff
-DATA cos32consts<>+792(SB)/8, $0x007fffff007fffff
-DATA cos32consts<>+800(SB)/8, $0x007fffff007fffff
-DATA cos32consts<>+808(SB)/8, $0x007fffff007fffff
-DATA cos32consts<>+816(SB)/8, $0x007fffff007fffff
-DATA cos32consts<>+824(SB)/8, $0x007fffff007fffff
-DATA cos32consts<>+832(SB)/8, $0x4080000040800000
-DATA cos32consts<>+840(SB)/8, $0x4080000040800000
-DATA cos32consts<>+848(SB)/8, $0x4080000040800000
-DATA cos32consts<>+856(SB)/8, $0x4080000040800000
-DATA cos32consts<>+864(SB)/8, $0x4080000040800000
-DATA cos32consts<>+872(SB)/8, $0x4080000040800000
-DATA cos32consts<>+880(SB)/8, $0x4080000040800000
-DATA cos32consts<>+888(SB)/8, $0x4080000040800000
-DATA cos32consts<>+896(SB)/8, $0x3e8000003e800000
-DATA cos32consts<>+904(SB)/8, $0x3e8000003e800000
-DATA cos32consts<>+912(SB)/8, $0x3e8000003e800000
-DATA cos32consts<>+920(SB)/8, $0x3e8000003e800000
-DATA cos32consts<>+928(SB)/8, $0x3e8000003e800000
-DATA cos32consts<>+936(SB)/8, $0x3e8000003e800000
-DATA cos32consts<>+944(SB)/8, $0x3e8000003e800000
-DATA cos32consts<>+952(SB)/8, $0x3e8000003e800000
-DATA cos32consts<>+960(SB)/8, $0x4b0000004b000000
-DATA cos32consts<>+968(SB)/8, $0x4b0000004b000000
-DATA cos32consts<>+976(SB)/8, $0x4b0000004b000000
-DATA cos32consts<>+984(SB)/8, $0x4b0000004b000000
-DATA cos32consts<>+992(SB)/8, $0x4b0000004b000000
-DATA cos32consts<>+1000(SB)/8, $0x4b0000004b000000
-DATA cos32consts<>+1008(SB)/8, $0x4b0000004b000000
-DATA cos32consts<>+1016(SB)/8, $0x4b0000004b000000
-DATA cos32consts<>+1024(SB)/8, $0x3fc90fdb3fc90fdb
-DATA cos32consts<>+1032(SB)/8, $0x3fc90fdb3fc90fdb
-DATA cos32consts<>+1040(SB)/8, $0x3fc90fdb3fc90fdb
-DATA cos32consts<>+1048(SB)/8, $0x3fc90fdb3fc90fdb
-DATA cos32consts<>+1056(SB)/8, $0x3fc90fdb3fc90fdb
-DATA cos32consts<>+1064(SB)/8, $0x3fc90fdb3fc90fdb
-DATA cos32consts<>+1072(SB)/8, $0x3fc90fdb3fc90fdb
-DATA cos32consts<>+1080(SB)/8, $0x3fc90fdb3fc90fdb
-DATA cos32consts<>+1088(SB)/8, $0xb33bbd2eb33bbd2e
-DATA cos32consts<>+1096(SB)/8, $0xb33bbd2eb33bbd2e
-DATA cos32consts<>+1104(SB)/8, $0xb33bbd2eb33bbd2e
-DATA cos32consts<>+1112(SB)/8, $0xb33bbd2eb33bbd2e
-DATA cos32consts<>+1120(SB)/8, $0xb33bbd2eb33bbd2e
-DATA cos32consts<>+1128(SB)/8, $0xb33bbd2eb33bbd2e
-DATA cos32consts<>+1136(SB)/8, $0xb33bbd2eb33bbd2e
-DATA cos32consts<>+1144(SB)/8, $0xb33bbd2eb33bbd2e
-DATA cos32consts<>+1152(SB)/8, $0x0000000100000001
-DATA cos32consts<>+1160(SB)/8, $0x0000000100000001
-DATA cos32consts<>+1168(SB)/8, $0x0000000100000001
-DATA cos32consts<>+1176(SB)/8, $0x0000000100000001
-DATA cos32consts<>+1184(SB)/8, $0x0000000100000001
-DATA cos32consts<>+1192(SB)/8, $0x0000000100000001
-DATA cos32consts<>+1200(SB)/8, $0x0000000100000001
-DATA cos32consts<>+1208(SB)/8, $0x0000000100000001
-DATA cos32consts<>+1216(SB)/8, $0x0000000000000000
-DATA cos32consts<>+1224(SB)/8, $0x0000000000000000
-DATA cos32consts<>+1232(SB)/8, $0x0000000000000000
-DATA cos32consts<>+1240(SB)/8, $0x0000000000000000
-DATA cos32consts<>+1248(SB)/8, $0x0000000000000000
-DATA cos32consts<>+1256(SB)/8, $0x0000000000000000
-DATA cos32consts<>+1264(SB)/8, $0x0000000000000000
-DATA cos32consts<>+1272(SB)/8, $0x0000000000000000
-DATA cos32consts<>+1280(SB)/8, $0x0000000200000002
-DATA cos32consts<>+1288(SB)/8, $0x0000000200000002
-DATA cos32consts<>+1296(SB)/8, $0x0000000200000002
-DATA cos32consts<>+1304(SB)/8, $0x0000000200000002
-DATA cos32consts<>+1312(SB)/8, $0x0000000200000002
-DATA cos32consts<>+1320(SB)/8, $0x0000000200000002
-DATA cos32consts<>+1328(SB)/8, $0x0000000200000002
-DATA cos32consts<>+1336(SB)/8, $0x0000000200000002
-DATA cos32consts<>+1344(SB)/8, $0xb2d7322bb2d7322b
-DATA cos32consts<>+1352(SB)/8, $0xb2d7322bb2d7322b
-DATA cos32consts<>+1360(SB)/8, $0xb2d7322bb2d7322b
-DATA cos32consts<>+1368(SB)/8, $0xb2d7322bb2d7322b
-DATA cos32consts<>+1376(SB)/8, $0xb2d7322bb2d7322b
-DATA cos32consts<>+1384(SB)/8, $0xb2d7322bb2d7322b
-DATA cos32consts<>+1392(SB)/8, $0xb2d7322bb2d7322b
-DATA cos32consts<>+1400(SB)/8, $0xb2d7322bb2d7322b
-DATA cos32consts<>+1408(SB)/8, $0x3638ef1d3638ef1d
-DATA cos32consts<>+1416(SB)/8, $0x3638ef1d3638ef1d
-DATA cos32consts<>+1424(SB)/8, $0x3638ef1d3638ef1d
-DATA cos32consts<>+1432(SB)/8, $0x3638ef1d3638ef1d
-DATA cos32consts<>+1440(SB)/8, $0x3638ef1d3638ef1d
-DATA cos32consts<>+1448(SB)/8, $0x3638ef1d3638ef1d
-DATA cos32consts<>+1456(SB)/8, $0x3638ef1d3638ef1d
-DATA cos32consts<>+1464(SB)/8, $0x3638ef1d3638ef1d
-DATA cos32consts<>+1472(SB)/8, $0xb9500d01b9500d01
-DATA cos32consts<>+1480(SB)/8, $0xb9500d01b9500d01
-DATA cos32consts<>+1488(SB)/8, $0xb9500d01b9500d01
-DATA cos32consts<>+1496(SB)/8, $0xb9500d01b9500d01
-DATA cos32consts<>+1504(SB)/8, $0xb9500d01b9500d01
-DATA cos32consts<>+1512(SB)/8, $0xb9500d01b9500d01
-DATA cos32consts<>+1520(SB)/8, $0xb9500d01b9500d01
-DATA cos32consts<>+1528(SB)/8, $0xb9500d01b9500d01
-DATA cos32consts<>+1536(SB)/8, $0x3c0888893c088889
-DATA cos32consts<>+1544(SB)/8, $0x3c0888893c088889
-DATA cos32consts<>+1552(SB)/8, $0x3c0888893c088889
-DATA cos32consts<>+1560(SB)/8, $0x3c0888893c088889
-DATA cos32consts<>+1568(SB)/8, $0x3c0888893c088889
-DATA cos32consts<>+1576(SB)/8, $0x3c0888893c088889
-DATA cos32consts<>+1584(SB)/8, $0x3c0888893c088889
-DATA cos32consts<>+1592(SB)/8, $0x3c0888893c088889
-DATA cos32consts<>+1600(SB)/8, $0xbe2aaaabbe2aaaab
-DATA cos32consts<>+1608(SB)/8, $0xbe2aaaabbe2aaaab
-DATA cos32consts<>+1616(SB)/8, $0xbe2aaaabbe2aaaab
-DATA cos32consts<>+1624(SB)/8, $0xbe2aaaabbe2aaaab
-DATA cos32consts<>+1632(SB)/8, $0xbe2aaaabbe2aaaab
-DATA cos32consts<>+1640(SB)/8, $0xbe2aaaabbe2aaaab
-DATA cos32consts<>+1648(SB)/8, $0xbe2aaaabbe2aaaab
-DATA cos32consts<>+1656(SB)/8, $0xbe2aaaabbe2aaaab
-DATA cos32consts<>+1664(SB)/8, $0x3f0000003f000000
-DATA cos32consts<>+1672(SB)/8, $0x3f0000003f000000
-DATA cos32consts<>+1680(SB)/8, $0x3f0000003f000000
-DATA cos32consts<>+1688(SB)/8, $0x3f0000003f000000
-DATA cos32consts<>+1696(SB)/8, $0x3f0000003f000000
-DATA cos32consts<>+1704(SB)/8, $0x3f0000003f000000
-DATA cos32consts<>+1712(SB)/8, $0x3f0000003f000000
-DATA cos32consts<>+1720(SB)/8, $0x3f0000003f000000
-DATA cos32consts<>+1728(SB)/8, $0x3f8000003f800000
-DATA cos32consts<>+1736(SB)/8, $0x3f8000003f800000
-DATA cos32consts<>+1744(SB)/8, $0x3f8000003f800000
-DATA cos32consts<>+1752(SB)/8, $0x3f8000003f800000
-DATA cos32consts<>+1760(SB)/8, $0x3f8000003f800000
-DATA cos32consts<>+1768(SB)/8, $0x3f8000003f800000
-DATA cos32consts<>+1776(SB)/8, $0x3f8000003f800000
-DATA cos32consts<>+1784(SB)/8, $0x3f8000003f800000
-DATA cos32consts<>+1792(SB)/8, $0x310f76c7310f76c7
-DATA cos32consts<>+1800(SB)/8, $0x310f76c7310f76c7
-DATA cos32consts<>+1808(SB)/8, $0x310f76c7310f76c7
-DATA cos32consts<>+1816(SB)/8, $0x310f76c7310f76c7
-DATA cos32consts<>+1824(SB)/8, $0x310f76c7310f76c7
-DATA cos32consts<>+1832(SB)/8, $0x310f76c7310f76c7
-DATA cos32consts<>+1840(SB)/8, $0x310f76c7310f76c7
-DATA cos32consts<>+1848(SB)/8, $0x310f76c7310f76c7
-DATA cos32consts<>+1856(SB)/8, $0xb493f27eb493f27e
-DATA cos32consts<>+1864(SB)/8, $0xb493f27eb493f27e
-DATA cos32consts<>+1872(SB)/8, $0xb493f27eb493f27e
-DATA cos32consts<>+1880(SB)/8, $0xb493f27eb493f27e
-DATA cos32consts<>+1888(SB)/8, $0xb493f27eb493f27e
-DATA cos32consts<>+1896(SB)/8, $0xb493f27eb493f27e
-DATA cos32consts<>+1904(SB)/8, $0xb493f27eb493f27e
-DATA cos32consts<>+1912(SB)/8, $0xb493f27eb493f27e
-DATA cos32consts<>+1920(SB)/8, $0x37d00d0137d00d01
-DATA cos32consts<>+1928(SB)/8, $0x37d00d0137d00d01
-DATA cos32consts<>+1936(SB)/8, $0x37d00d0137d00d01
-DATA cos32consts<>+1944(SB)/8, $0x37d00d0137d00d01
-DATA cos32consts<>+1952(SB)/8, $0x37d00d0137d00d01
-DATA cos32consts<>+1960(SB)/8, $0x37d00d0137d00d01
-DATA cos32consts<>+1968(SB)/8, $0x37d00d0137d00d01
-DATA cos32consts<>+1976(SB)/8, $0x37d00d0137d00d01
-DATA cos32consts<>+1984(SB)/8, $0xbab60b61bab60b61
-DATA cos32consts<>+1992(SB)/8, $0xbab60b61bab60b61
-DATA cos32consts<>+2000(SB)/8, $0xbab60b61bab60b61
-DATA cos32consts<>+2008(SB)/8, $0xbab60b61bab60b61
-DATA cos32consts<>+2016(SB)/8, $0xbab60b61bab60b61
-DATA cos32consts<>+2024(SB)/8, $0xbab60b61bab60b61
-DATA cos32consts<>+2032(SB)/8, $0xbab60b61bab60b61
-DATA cos32consts<>+2040(SB)/8, $0xbab60b61bab60b61
-DATA cos32consts<>+2048(SB)/8, $0x3d2aaaab3d2aaaab
-DATA cos32consts<>+2056(SB)/8, $0x3d2aaaab3d2aaaab
-DATA cos32consts<>+2064(SB)/8, $0x3d2aaaab3d2aaaab
-DATA cos32consts<>+2072(SB)/8, $0x3d2aaaab3d2aaaab
-DATA cos32consts<>+2080(SB)/8, $0x3d2aaaab3d2aaaab
-DATA cos32consts<>+2088(SB)/8, $0x3d2aaaab3d2aaaab
-DATA cos32consts<>+2096(SB)/8, $0x3d2aaaab3d2aaaab
-DATA cos32consts<>+2104(SB)/8, $0x3d2aaaab3d2aaaab
-DATA cos32consts<>+2112(SB)/8, $0x3980000039800000
-DATA cos32consts<>+2120(SB)/8, $0x3980000039800000
-DATA cos32consts<>+2128(SB)/8, $0x3980000039800000
-DATA cos32consts<>+2136(SB)/8, $0x3980000039800000
-DATA cos32consts<>+2144(SB)/8, $0x3980000039800000
-DATA cos32consts<>+2152(SB)/8, $0x3980000039800000
-DATA cos32consts<>+2160(SB)/8, $0x3980000039800000
-DATA cos32consts<>+2168(SB)/8, $0x3980000039800000
+DATA cos32consts<>+64(SB)/8, $0x3980000039800000
+DATA cos32consts<>+72(SB)/8, $0x3980000039800000
+DATA cos32consts<>+80(SB)/8, $0x3980000039800000
+DATA cos32consts<>+88(SB)/8, $0x3980000039800000
+DATA cos32consts<>+96(SB)/8, $0x3980000039800000
+DATA cos32consts<>+104(SB)/8, $0x3980000039800000
+DATA cos32consts<>+112(SB)/8, $0x3980000039800000
+DATA cos32consts<>+120(SB)/8, $0x3980000039800000
+DATA cos32consts<>+128(SB)/8, $0x4b4000004b400000
+DATA cos32consts<>+136(SB)/8, $0x4b4000004b400000
+DATA cos32consts<>+144(SB)/8, $0x4b4000004b400000
+DATA cos32consts<>+152(SB)/8, $0x4b4000004b400000
+DATA cos32consts<>+160(SB)/8, $0x4b4000004b400000
+DATA cos32consts<>+168(SB)/8, $0x4b4000004b400000
+DATA cos32consts<>+176(SB)/8, $0x4b4000004b400000
+DATA cos32consts<>+184(SB)/8, $0x4b4000004b400000
+DATA cos32consts<>+192(SB)/8, $0x3f22f9833f22f983
+DATA cos32consts<>+200(SB)/8, $0x3f22f9833f22f983
+DATA cos32consts<>+208(SB)/8, $0x3f22f9833f22f983
+DATA cos32consts<>+216(SB)/8, $0x3f22f9833f22f983
+DATA cos32consts<>+224(SB)/8, $0x3f22f9833f22f983
+DATA cos32consts<>+232(SB)/8, $0x3f22f9833f22f983
+DATA cos32consts<>+240(SB)/8, $0x3f22f9833f22f983
+DATA cos32consts<>+248(SB)/8, $0x3f22f9833f22f983
+DATA cos32consts<>+256(SB)/8, $0x3fc90fda3fc90fda
+DATA cos32consts<>+264(SB)/8, $0x3fc90fda3fc90fda
+DATA cos32consts<>+272(SB)/8, $0x3fc90fda3fc90fda
+DATA cos32consts<>+280(SB)/8, $0x3fc90fda3fc90fda
+DATA cos32consts<>+288(SB)/8, $0x3fc90fda3fc90fda
+DATA cos32consts<>+296(SB)/8, $0x3fc90fda3fc90fda
+DATA cos32consts<>+304(SB)/8, $0x3fc90fda3fc90fda
+DATA cos32consts<>+312(SB)/8, $0x3fc90fda3fc90fda
+DATA cos32consts<>+320(SB)/8, $0x33a2216833a22168
+DATA cos32consts<>+328(SB)/8, $0x33a2216833a22168
+DATA cos32consts<>+336(SB)/8, $0x33a2216833a22168
+DATA cos32consts<>+344(SB)/8, $0x33a2216833a22168
+DATA cos32consts<>+352(SB)/8, $0x33a2216833a22168
+DATA cos32consts<>+360(SB)/8, $0x33a2216833a22168
+DATA cos32consts<>+368(SB)/8, $0x33a2216833a22168
+DATA cos32consts<>+376(SB)/8, $0x33a2216833a22168
+DATA cos32consts<>+384(SB)/8, $0x27c234c427c234c4
+DATA cos32consts<>+392(SB)/8, $0x27c234c427c234c4
+DATA cos32consts<>+400(SB)/8, $0x27c234c427c234c4
+DATA cos32consts<>+408(SB)/8, $0x27c234c427c234c4
+DATA cos32consts<>+416(SB)/8, $0x27c234c427c234c4
+DATA cos32consts<>+424(SB)/8, $0x27c234c427c234c4
+DATA cos32consts<>+432(SB)/8, $0x27c234c427c234c4
+DATA cos32consts<>+440(SB)/8, $0x27c234c427c234c4
+DATA cos32consts<>+448(SB)/8, $0x1bc6628b1bc6628b
+DATA cos32consts<>+456(SB)/8, $0x1bc6628b1bc6628b
+DATA cos32consts<>+464(SB)/8, $0x1bc6628b1bc6628b
+DATA cos32consts<>+472(SB)/8, $0x1bc6628b1bc6628b
+DATA cos32consts<>+480(SB)/8, $0x1bc6628b1bc6628b
+DATA cos32consts<>+488(SB)/8, $0x1bc6628b1bc6628b
+DATA cos32consts<>+496(SB)/8, $0x1bc6628b1bc6628b
+DATA cos32consts<>+504(SB)/8, $0x1bc6628b1bc6628b
+DATA cos32consts<>+512(SB)/8, $0x8000000080000000
+DATA cos32consts<>+520(SB)/8, $0x8000000080000000
+DATA cos32consts<>+528(SB)/8, $0x8000000080000000
+DATA cos32consts<>+536(SB)/8, $0x8000000080000000
+DATA cos32consts<>+544(SB)/8, $0x8000000080000000
+DATA cos32consts<>+552(SB)/8, $0x8000000080000000
+DATA cos32consts<>+560(SB)/8, $0x8000000080000000
+DATA cos32consts<>+568(SB)/8, $0x8000000080000000
+DATA cos32consts<>+576(SB)/8, $0x4700000047000000
+DATA cos32consts<>+584(SB)/8, $0x4700000047000000
+DATA cos32consts<>+592(SB)/8, $0x4700000047000000
+DATA cos32consts<>+600(SB)/8, $0x4700000047000000
+DATA cos32consts<>+608(SB)/8, $0x4700000047000000
+DATA cos32consts<>+616(SB)/8, $0x4700000047000000
+DATA cos32consts<>+624(SB)/8, $0x4700000047000000
+DATA cos32consts<>+632(SB)/8, $0x4700000047000000
+DATA cos32consts<>+640(SB)/8, $0x7f8000007f800000
+DATA cos32consts<>+648(SB)/8, $0x7f8000007f800000
+DATA cos32consts<>+656(SB)/8, $0x7f8000007f800000
+DATA cos32consts<>+664(SB)/8, $0x7f8000007f800000
+DATA cos32consts<>+672(SB)/8, $0x7f8000007f800000
+DATA cos32consts<>+680(SB)/8, $0x7f8000007f800000
+DATA cos32consts<>+688(SB)/8, $0x7f8000007f800000
+DATA cos32consts<>+696(SB)/8, $0x7f8000007f800000
+DATA cos32consts<>+704(SB)/8, $0x0000000700000007
+DATA cos32consts<>+712(SB)/8, $0x0000000700000007
+DATA cos32consts<>+720(SB)/8, $0x0000000700000007
+DATA cos32consts<>+728(SB)/8, $0x0000000700000007
+DATA cos32consts<>+736(SB)/8, $0x0000000700000007
+DATA cos32consts<>+744(SB)/8, $0x0000000700000007
+DATA cos32consts<>+752(SB)/8, $0x0000000700000007
+DATA cos32consts<>+760(SB)/8, $0x0000000700000007
+DATA cos32consts<>+768(SB)/8, $0x0000007f0000007f
+DATA cos32consts<>+776(SB)/8, $0x0000007f0000007f
+DATA cos32consts<>+784(SB)/8, $0x0000007f0000007f
+DATA cos32consts<>+792(SB)/8, $0x0000007f0000007f
+DATA cos32consts<>+800(SB)/8, $0x0000007f0000007f
+DATA cos32consts<>+808(SB)/8, $0x0000007f0000007f
+DATA cos32consts<>+816(SB)/8, $0x0000007f0000007f
+DATA cos32consts<>+824(SB)/8, $0x0000007f0000007f
+DATA cos32consts<>+832(SB)/8, $0x007fffff007fffff
+DATA cos32consts<>+840(SB)/8, $0x007fffff007fffff
+DATA cos32consts<>+848(SB)/8, $0x007fffff007fffff
+DATA cos32consts<>+856(SB)/8, $0x007fffff007fffff
+DATA cos32consts<>+864(SB)/8, $0x007fffff007fffff
+DATA cos32consts<>+872(SB)/8, $0x007fffff007fffff
+DATA cos32consts<>+880(SB)/8, $0x007fffff007fffff
+DATA cos32consts<>+888(SB)/8, $0x007fffff007fffff
+DATA cos32consts<>+896(SB)/8, $0x4080000040800000
+DATA cos32consts<>+904(SB)/8, $0x4080000040800000
+DATA cos32consts<>+912(SB)/8, $0x4080000040800000
+DATA cos32consts<>+920(SB)/8, $0x4080000040800000
+DATA cos32consts<>+928(SB)/8, $0x4080000040800000
+DATA cos32consts<>+936(SB)/8, $0x4080000040800000
+DATA cos32consts<>+944(SB)/8, $0x4080000040800000
+DATA cos32consts<>+952(SB)/8, $0x4080000040800000
+DATA cos32consts<>+960(SB)/8, $0x3e8000003e800000
+DATA cos32consts<>+968(SB)/8, $0x3e8000003e800000
+DATA cos32consts<>+976(SB)/8, $0x3e8000003e800000
+DATA cos32consts<>+984(SB)/8, $0x3e8000003e800000
+DATA cos32consts<>+992(SB)/8, $0x3e8000003e800000
+DATA cos32consts<>+1000(SB)/8, $0x3e8000003e800000
+DATA cos32consts<>+1008(SB)/8, $0x3e8000003e800000
+DATA cos32consts<>+1016(SB)/8, $0x3e8000003e800000
+DATA cos32consts<>+1024(SB)/8, $0x4b0000004b000000
+DATA cos32consts<>+1032(SB)/8, $0x4b0000004b000000
+DATA cos32consts<>+1040(SB)/8, $0x4b0000004b000000
+DATA cos32consts<>+1048(SB)/8, $0x4b0000004b000000
+DATA cos32consts<>+1056(SB)/8, $0x4b0000004b000000
+DATA cos32consts<>+1064(SB)/8, $0x4b0000004b000000
+DATA cos32consts<>+1072(SB)/8, $0x4b0000004b000000
+DATA cos32consts<>+1080(SB)/8, $0x4b0000004b000000
+DATA cos32consts<>+1088(SB)/8, $0x3fc90fdb3fc90fdb
+DATA cos32consts<>+1096(SB)/8, $0x3fc90fdb3fc90fdb
+DATA cos32consts<>+1104(SB)/8, $0x3fc90fdb3fc90fdb
+DATA cos32consts<>+1112(SB)/8, $0x3fc90fdb3fc90fdb
+DATA cos32consts<>+1120(SB)/8, $0x3fc90fdb3fc90fdb
+DATA cos32consts<>+1128(SB)/8, $0x3fc90fdb3fc90fdb
+DATA cos32consts<>+1136(SB)/8, $0x3fc90fdb3fc90fdb
+DATA cos32consts<>+1144(SB)/8, $0x3fc90fdb3fc90fdb
+DATA cos32consts<>+1152(SB)/8, $0xb33bbd2eb33bbd2e
+DATA cos32consts<>+1160(SB)/8, $0xb33bbd2eb33bbd2e
+DATA cos32consts<>+1168(SB)/8, $0xb33bbd2eb33bbd2e
+DATA cos32consts<>+1176(SB)/8, $0xb33bbd2eb33bbd2e
+DATA cos32consts<>+1184(SB)/8, $0xb33bbd2eb33bbd2e
+DATA cos32consts<>+1192(SB)/8, $0xb33bbd2eb33bbd2e
+DATA cos32consts<>+1200(SB)/8, $0xb33bbd2eb33bbd2e
+DATA cos32consts<>+1208(SB)/8, $0xb33bbd2eb33bbd2e
+DATA cos32consts<>+1216(SB)/8, $0x0000000100000001
+DATA cos32consts<>+1224(SB)/8, $0x0000000100000001
+DATA cos32consts<>+1232(SB)/8, $0x0000000100000001
+DATA cos32consts<>+1240(SB)/8, $0x0000000100000001
+DATA cos32consts<>+1248(SB)/8, $0x0000000100000001
+DATA cos32consts<>+1256(SB)/8, $0x0000000100000001
+DATA cos32consts<>+1264(SB)/8, $0x0000000100000001
+DATA cos32consts<>+1272(SB)/8, $0x0000000100000001
+DATA cos32consts<>+1280(SB)/8, $0x0000000000000000
+DATA cos32consts<>+1288(SB)/8, $0x0000000000000000
+DATA cos32consts<>+1296(SB)/8, $0x0000000000000000
+DATA cos32consts<>+1304(SB)/8, $0x0000000000000000
+DATA cos32consts<>+1312(SB)/8, $0x0000000000000000
+DATA cos32consts<>+1320(SB)/8, $0x0000000000000000
+DATA cos32consts<>+1328(SB)/8, $0x0000000000000000
+DATA cos32consts<>+1336(SB)/8, $0x0000000000000000
+DATA cos32consts<>+1344(SB)/8, $0x0000000200000002
+DATA cos32consts<>+1352(SB)/8, $0x0000000200000002
+DATA cos32consts<>+1360(SB)/8, $0x0000000200000002
+DATA cos32consts<>+1368(SB)/8, $0x0000000200000002
+DATA cos32consts<>+1376(SB)/8, $0x0000000200000002
+DATA cos32consts<>+1384(SB)/8, $0x0000000200000002
+DATA cos32consts<>+1392(SB)/8, $0x0000000200000002
+DATA cos32consts<>+1400(SB)/8, $0x0000000200000002
+DATA cos32consts<>+1408(SB)/8, $0xb2d7322bb2d7322b
+DATA cos32consts<>+1416(SB)/8, $0xb2d7322bb2d7322b
+DATA cos32consts<>+1424(SB)/8, $0xb2d7322bb2d7322b
+DATA cos32consts<>+1432(SB)/8, $0xb2d7322bb2d7322b
+DATA cos32consts<>+1440(SB)/8, $0xb2d7322bb2d7322b
+DATA cos32consts<>+1448(SB)/8, $0xb2d7322bb2d7322b
+DATA cos32consts<>+1456(SB)/8, $0xb2d7322bb2d7322b
+DATA cos32consts<>+1464(SB)/8, $0xb2d7322bb2d7322b
+DATA cos32consts<>+1472(SB)/8, $0x3638ef1d3638ef1d
+DATA cos32consts<>+1480(SB)/8, $0x3638ef1d3638ef1d
+DATA cos32consts<>+1488(SB)/8, $0x3638ef1d3638ef1d
+DATA cos32consts<>+1496(SB)/8, $0x3638ef1d3638ef1d
+DATA cos32consts<>+1504(SB)/8, $0x3638ef1d3638ef1d
+DATA cos32consts<>+1512(SB)/8, $0x3638ef1d3638ef1d
+DATA cos32consts<>+1520(SB)/8, $0x3638ef1d3638ef1d
+DATA cos32consts<>+1528(SB)/8, $0x3638ef1d3638ef1d
+DATA cos32consts<>+1536(SB)/8, $0xb9500d01b9500d01
+DATA cos32consts<>+1544(SB)/8, $0xb9500d01b9500d01
+DATA cos32consts<>+1552(SB)/8, $0xb9500d01b9500d01
+DATA cos32consts<>+1560(SB)/8, $0xb9500d01b9500d01
+DATA cos32consts<>+1568(SB)/8, $0xb9500d01b9500d01
+DATA cos32consts<>+1576(SB)/8, $0xb9500d01b9500d01
+DATA cos32consts<>+1584(SB)/8, $0xb9500d01b9500d01
+DATA cos32consts<>+1592(SB)/8, $0xb9500d01b9500d01
+DATA cos32consts<>+1600(SB)/8, $0x3c0888893c088889
+DATA cos32consts<>+1608(SB)/8, $0x3c0888893c088889
+DATA cos32consts<>+1616(SB)/8, $0x3c0888893c088889
+DATA cos32consts<>+1624(SB)/8, $0x3c0888893c088889
+DATA cos32consts<>+1632(SB)/8, $0x3c0888893c088889
+DATA cos32consts<>+1640(SB)/8, $0x3c0888893c088889
+DATA cos32consts<>+1648(SB)/8, $0x3c0888893c088889
+DATA cos32consts<>+1656(SB)/8, $0x3c0888893c088889
+DATA cos32consts<>+1664(SB)/8, $0xbe2aaaabbe2aaaab
+DATA cos32consts<>+1672(SB)/8, $0xbe2aaaabbe2aaaab
+DATA cos32consts<>+1680(SB)/8, $0xbe2aaaabbe2aaaab
+DATA cos32consts<>+1688(SB)/8, $0xbe2aaaabbe2aaaab
+DATA cos32consts<>+1696(SB)/8, $0xbe2aaaabbe2aaaab
+DATA cos32consts<>+1704(SB)/8, $0xbe2aaaabbe2aaaab
+DATA cos32consts<>+1712(SB)/8, $0xbe2aaaabbe2aaaab
+DATA cos32consts<>+1720(SB)/8, $0xbe2aaaabbe2aaaab
+DATA cos32consts<>+1728(SB)/8, $0x3f0000003f000000
+DATA cos32consts<>+1736(SB)/8, $0x3f0000003f000000
+DATA cos32consts<>+1744(SB)/8, $0x3f0000003f000000
+DATA cos32consts<>+1752(SB)/8, $0x3f0000003f000000
+DATA cos32consts<>+1760(SB)/8, $0x3f0000003f000000
+DATA cos32consts<>+1768(SB)/8, $0x3f0000003f000000
+DATA cos32consts<>+1776(SB)/8, $0x3f0000003f000000
+DATA cos32consts<>+1784(SB)/8, $0x3f0000003f000000
+DATA cos32consts<>+1792(SB)/8, $0x3f8000003f800000
+DATA cos32consts<>+1800(SB)/8, $0x3f8000003f800000
+DATA cos32consts<>+1808(SB)/8, $0x3f8000003f800000
+DATA cos32consts<>+1816(SB)/8, $0x3f8000003f800000
+DATA cos32consts<>+1824(SB)/8, $0x3f8000003f800000
+DATA cos32consts<>+1832(SB)/8, $0x3f8000003f800000
+DATA cos32consts<>+1840(SB)/8, $0x3f8000003f800000
+DATA cos32consts<>+1848(SB)/8, $0x3f8000003f800000
+DATA cos32consts<>+1856(SB)/8, $0x310f76c7310f76c7
+DATA cos32consts<>+1864(SB)/8, $0x310f76c7310f76c7
+DATA cos32consts<>+1872(SB)/8, $0x310f76c7310f76c7
+DATA cos32consts<>+1880(SB)/8, $0x310f76c7310f76c7
+DATA cos32consts<>+1888(SB)/8, $0x310f76c7310f76c7
+DATA cos32consts<>+1896(SB)/8, $0x310f76c7310f76c7
+DATA cos32consts<>+1904(SB)/8, $0x310f76c7310f76c7
+DATA cos32consts<>+1912(SB)/8, $0x310f76c7310f76c7
+DATA cos32consts<>+1920(SB)/8, $0xb493f27eb493f27e
+DATA cos32consts<>+1928(SB)/8, $0xb493f27eb493f27e
+DATA cos32consts<>+1936(SB)/8, $0xb493f27eb493f27e
+DATA cos32consts<>+1944(SB)/8, $0xb493f27eb493f27e
+DATA cos32consts<>+1952(SB)/8, $0xb493f27eb493f27e
+DATA cos32consts<>+1960(SB)/8, $0xb493f27eb493f27e
+DATA cos32consts<>+1968(SB)/8, $0xb493f27eb493f27e
+DATA cos32consts<>+1976(SB)/8, $0xb493f27eb493f27e
+DATA cos32consts<>+1984(SB)/8, $0x37d00d0137d00d01
+DATA cos32consts<>+1992(SB)/8, $0x37d00d0137d00d01
+DATA cos32consts<>+2000(SB)/8, $0x37d00d0137d00d01
+DATA cos32consts<>+2008(SB)/8, $0x37d00d0137d00d01
+DATA cos32consts<>+2016(SB)/8, $0x37d00d0137d00d01
+DATA cos32consts<>+2024(SB)/8, $0x37d00d0137d00d01
+DATA cos32consts<>+2032(SB)/8, $0x37d00d0137d00d01
+DATA cos32consts<>+2040(SB)/8, $0x37d00d0137d00d01
+DATA cos32consts<>+2048(SB)/8, $0xbab60b61bab60b61
+DATA cos32consts<>+2056(SB)/8, $0xbab60b61bab60b61
+DATA cos32consts<>+2064(SB)/8, $0xbab60b61bab60b61
+DATA cos32consts<>+2072(SB)/8, $0xbab60b61bab60b61
+DATA cos32consts<>+2080(SB)/8, $0xbab60b61bab60b61
+DATA cos32consts<>+2088(SB)/8, $0xbab60b61bab60b61
+DATA cos32consts<>+2096(SB)/8, $0xbab60b61bab60b61
+DATA cos32consts<>+2104(SB)/8, $0xbab60b61bab60b61
+DATA cos32consts<>+2112(SB)/8, $0x3d2aaaab3d2aaaab
+DATA cos32consts<>+2120(SB)/8, $0x3d2aaaab3d2aaaab
+DATA cos32consts<>+2128(SB)/8, $0x3d2aaaab3d2aaaab
+DATA cos32consts<>+2136(SB)/8, $0x3d2aaaab3d2aaaab
+DATA cos32consts<>+2144(SB)/8, $0x3d2aaaab3d2aaaab
+DATA cos32consts<>+2152(SB)/8, $0x3d2aaaab3d2aaaab
+DATA cos32consts<>+2160(SB)/8, $0x3d2aaaab3d2aaaab
+DATA cos32consts<>+2168(SB)/8, $0x3d2aaaab3d2aaaab
 DATA cos32consts<>+2176(SB)/8, $0x7fc000007fc00000
 DATA cos32consts<>+2184(SB)/8, $0x7fc000007fc00000
 DATA cos32consts<>+2192(SB)/8, $0x7fc000007fc00000
@@ -20251,26 +20326,28 @@ sigmoidVF64AVX2_loop2:
 	VBLENDVPD    Y1, sigmoid64consts<>+128(SB), Y5, Y5
 	VMAXPD       Y4, Y2, Y2
 	VMAXPD       Y5, Y3, Y3
-	VMOVUPD      sigmoid64consts<>+256(SB), Y4
-	VFMADD213PD  sigmoid64consts<>+320(SB), Y2, Y4
-	VMOVUPD      sigmoid64consts<>+256(SB), Y5
-	VFMADD213PD  sigmoid64consts<>+320(SB), Y3, Y5
-	VSUBPD       sigmoid64consts<>+320(SB), Y4, Y6
-	VSUBPD       sigmoid64consts<>+320(SB), Y5, Y7
+	VMINPD       sigmoid64consts<>+256(SB), Y2, Y2
+	VMINPD       sigmoid64consts<>+256(SB), Y3, Y3
+	VMOVUPD      sigmoid64consts<>+320(SB), Y4
+	VFMADD213PD  sigmoid64consts<>+384(SB), Y2, Y4
+	VMOVUPD      sigmoid64consts<>+320(SB), Y5
+	VFMADD213PD  sigmoid64consts<>+384(SB), Y3, Y5
+	VSUBPD       sigmoid64consts<>+384(SB), Y4, Y6
+	VSUBPD       sigmoid64consts<>+384(SB), Y5, Y7
+	VFNMADD231PD sigmoid64consts<>+512(SB), Y6, Y2
+	VFNMADD231PD sigmoid64consts<>+512(SB), Y7, Y3
 	VFNMADD231PD sigmoid64consts<>+448(SB), Y6, Y2
 	VFNMADD231PD sigmoid64consts<>+448(SB), Y7, Y3
-	VFNMADD231PD sigmoid64consts<>+384(SB), Y6, Y2
-	VFNMADD231PD sigmoid64consts<>+384(SB), Y7, Y3
-	VMOVUPD      sigmoid64consts<>+512(SB), Y6
-	VFMADD213PD  sigmoid64consts<>+576(SB), Y2, Y6
-	VMOVUPD      sigmoid64consts<>+512(SB), Y7
-	VFMADD213PD  sigmoid64consts<>+576(SB), Y3, Y7
+	VMOVUPD      sigmoid64consts<>+576(SB), Y6
 	VFMADD213PD  sigmoid64consts<>+640(SB), Y2, Y6
+	VMOVUPD      sigmoid64consts<>+576(SB), Y7
 	VFMADD213PD  sigmoid64consts<>+640(SB), Y3, Y7
 	VFMADD213PD  sigmoid64consts<>+704(SB), Y2, Y6
 	VFMADD213PD  sigmoid64consts<>+704(SB), Y3, Y7
 	VFMADD213PD  sigmoid64consts<>+768(SB), Y2, Y6
 	VFMADD213PD  sigmoid64consts<>+768(SB), Y3, Y7
+	VFMADD213PD  sigmoid64consts<>+832(SB), Y2, Y6
+	VFMADD213PD  sigmoid64consts<>+832(SB), Y3, Y7
 	VMULPD       Y2, Y2, Y8
 	VMULPD       Y3, Y3, Y9
 	LEAQ         exptail_64<>+0(SB), R10
@@ -20309,27 +20386,27 @@ sigmoidVF64AVX2_loop2:
 	VSUBPD       Y5, Y7, Y9
 	VFMADD231PD  Y6, Y2, Y8
 	VFMADD231PD  Y7, Y3, Y9
-	VADDPD       sigmoid64consts<>+832(SB), Y4, Y2
-	VADDPD       sigmoid64consts<>+832(SB), Y5, Y3
-	VMOVUPS      sigmoid64consts<>+832(SB), Y6
+	VADDPD       sigmoid64consts<>+896(SB), Y4, Y2
+	VADDPD       sigmoid64consts<>+896(SB), Y5, Y3
+	VMOVUPS      sigmoid64consts<>+896(SB), Y6
 	VSUBPD       Y2, Y6, Y6
-	VMOVUPS      sigmoid64consts<>+832(SB), Y7
+	VMOVUPS      sigmoid64consts<>+896(SB), Y7
 	VSUBPD       Y3, Y7, Y7
 	VADDPD       Y4, Y6, Y6
 	VADDPD       Y5, Y7, Y7
 	VADDPD       Y8, Y6, Y6
 	VADDPD       Y9, Y7, Y7
-	VMOVUPS      sigmoid64consts<>+832(SB), Y10
+	VMOVUPS      sigmoid64consts<>+896(SB), Y10
 	VBLENDVPD    Y0, Y4, Y10, Y4
-	VMOVUPS      sigmoid64consts<>+832(SB), Y10
+	VMOVUPS      sigmoid64consts<>+896(SB), Y10
 	VBLENDVPD    Y1, Y5, Y10, Y5
 	VMOVUPS      sigmoid64consts<>+0(SB), Y10
 	VBLENDVPD    Y0, Y8, Y10, Y8
 	VMOVUPS      sigmoid64consts<>+0(SB), Y0
 	VBLENDVPD    Y1, Y9, Y0, Y9
-	VMOVUPS      sigmoid64consts<>+832(SB), Y0
+	VMOVUPS      sigmoid64consts<>+896(SB), Y0
 	VDIVPD       Y2, Y0, Y0
-	VMOVUPS      sigmoid64consts<>+832(SB), Y1
+	VMOVUPS      sigmoid64consts<>+896(SB), Y1
 	VDIVPD       Y3, Y1, Y1
 	VMULPD       Y0, Y4, Y10
 	VMULPD       Y1, Y5, Y11
@@ -20348,18 +20425,18 @@ sigmoidVF64AVX2_loop2:
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
 	JZ           mathblock511
-	VMOVUPD      sigmoid64consts<>+256(SB), Y2
+	VMOVUPD      sigmoid64consts<>+320(SB), Y2
 	VMOVUPD      (SI)(R8*8), Y3
-	VFMADD213PD  sigmoid64consts<>+320(SB), Y3, Y2
-	VSUBPD       sigmoid64consts<>+320(SB), Y2, Y3
-	VMOVUPD      sigmoid64consts<>+448(SB), Y4
+	VFMADD213PD  sigmoid64consts<>+384(SB), Y3, Y2
+	VSUBPD       sigmoid64consts<>+384(SB), Y2, Y3
+	VMOVUPD      sigmoid64consts<>+512(SB), Y4
 	VFNMADD213PD (SI)(R8*8), Y3, Y4
-	VFNMADD231PD sigmoid64consts<>+384(SB), Y3, Y4
-	VMOVUPD      sigmoid64consts<>+512(SB), Y3
-	VFMADD213PD  sigmoid64consts<>+576(SB), Y4, Y3
+	VFNMADD231PD sigmoid64consts<>+448(SB), Y3, Y4
+	VMOVUPD      sigmoid64consts<>+576(SB), Y3
 	VFMADD213PD  sigmoid64consts<>+640(SB), Y4, Y3
 	VFMADD213PD  sigmoid64consts<>+704(SB), Y4, Y3
 	VFMADD213PD  sigmoid64consts<>+768(SB), Y4, Y3
+	VFMADD213PD  sigmoid64consts<>+832(SB), Y4, Y3
 	VMULPD       Y4, Y4, Y5
 	LEAQ         exptail_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y2, Y7
@@ -20368,7 +20445,7 @@ sigmoidVF64AVX2_loop2:
 	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
 	VADDPD       Y6, Y4, Y4
 	VFMADD231PD  Y3, Y5, Y4
-	VPAND        sigmoid64consts<>+896(SB), Y2, Y3
+	VPAND        sigmoid64consts<>+960(SB), Y2, Y3
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y2, Y6
 	VPCMPEQQ     Y6, Y6, Y7
@@ -20377,59 +20454,59 @@ sigmoidVF64AVX2_loop2:
 	VPSLLQ       $0x30, Y3, Y3
 	VPADDQ       Y3, Y5, Y5
 	VFMADD231PD  Y5, Y4, Y5
-	VPSUBQ       sigmoid64consts<>+960(SB), Y2, Y2
+	VPSUBQ       sigmoid64consts<>+1024(SB), Y2, Y2
 	VPSRLQ       $0x04, Y2, Y2
 	VPSRLQ       $0x01, Y2, Y3
-	VPSUBQ       sigmoid64consts<>+1024(SB), Y3, Y4
+	VPSUBQ       sigmoid64consts<>+1088(SB), Y3, Y4
 	VPSLLQ       $0x34, Y4, Y4
 	VPSUBQ       Y3, Y2, Y2
-	VPSUBQ       sigmoid64consts<>+1024(SB), Y2, Y2
+	VPSUBQ       sigmoid64consts<>+1088(SB), Y2, Y2
 	VPSLLQ       $0x34, Y2, Y2
 	VMOVUPD      (SI)(R8*8), Y3
 	VCMPPD       $0x11, sigmoid64consts<>+0(SB), Y3, Y3
 	VMULPD       Y4, Y5, Y5
-	VPADDQ       sigmoid64consts<>+1088(SB), Y2, Y4
+	VPADDQ       sigmoid64consts<>+1152(SB), Y2, Y4
 	VBLENDVPD    Y3, Y4, Y2, Y4
 	VMULPD       Y4, Y5, Y5
-	VCMPPD       $0x11, sigmoid64consts<>+1152(SB), Y5, Y2
+	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), Y5, Y2
 	VPAND        Y3, Y2, Y2
-	VCMPPD       $0x15, sigmoid64consts<>+1152(SB), Y5, Y4
+	VCMPPD       $0x15, sigmoid64consts<>+1216(SB), Y5, Y4
 	VPAND        Y3, Y4, Y3
-	VADDPD       sigmoid64consts<>+1152(SB), Y5, Y4
-	VPSUBQ       sigmoid64consts<>+1152(SB), Y4, Y4
-	VMOVUPS      sigmoid64consts<>+832(SB), Y6
-	VBLENDVPD    Y3, sigmoid64consts<>+1216(SB), Y6, Y3
+	VADDPD       sigmoid64consts<>+1216(SB), Y5, Y4
+	VPSUBQ       sigmoid64consts<>+1216(SB), Y4, Y4
+	VMOVUPS      sigmoid64consts<>+896(SB), Y6
+	VBLENDVPD    Y3, sigmoid64consts<>+1280(SB), Y6, Y3
 	VMULPD       Y3, Y5, Y5
 	VBLENDVPD    Y2, Y4, Y5, Y4
 	VMOVUPD      (SI)(R8*8), Y2
-	VCMPPD       $0x1e, sigmoid64consts<>+1280(SB), Y2, Y2
-	VBLENDVPD    Y2, sigmoid64consts<>+1344(SB), Y4, Y4
+	VCMPPD       $0x1e, sigmoid64consts<>+1344(SB), Y2, Y2
+	VBLENDVPD    Y2, sigmoid64consts<>+1408(SB), Y4, Y4
 	VMOVUPD      (SI)(R8*8), Y2
-	VCMPPD       $0x11, sigmoid64consts<>+1408(SB), Y2, Y2
+	VCMPPD       $0x11, sigmoid64consts<>+1472(SB), Y2, Y2
 	VBLENDVPD    Y2, sigmoid64consts<>+0(SB), Y4, Y4
 	VMOVUPD      (SI)(R8*8), Y2
 	VCMPPD       $0x03, (SI)(R8*8), Y2, Y2
 	VMOVUPD      (SI)(R8*8), Y3
-	VPOR         sigmoid64consts<>+1472(SB), Y3, Y3
+	VPOR         sigmoid64consts<>+1536(SB), Y3, Y3
 	VBLENDVPD    Y2, Y3, Y4, Y3
 	VMOVUPD      (SI)(R8*8), Y2
 	VCMPPD       $0x03, (SI)(R8*8), Y2, Y2
 	VMOVUPD      (SI)(R8*8), Y4
-	VPOR         sigmoid64consts<>+1472(SB), Y4, Y4
+	VPOR         sigmoid64consts<>+1536(SB), Y4, Y4
 	VBLENDVPD    Y2, Y4, Y3, Y4
 	VBLENDVPD    Y0, Y4, Y10, Y10
-	VMOVUPD      sigmoid64consts<>+256(SB), Y0
+	VMOVUPD      sigmoid64consts<>+320(SB), Y0
 	VMOVUPD      32(SI)(R8*8), Y2
-	VFMADD213PD  sigmoid64consts<>+320(SB), Y2, Y0
-	VSUBPD       sigmoid64consts<>+320(SB), Y0, Y2
-	VMOVUPD      sigmoid64consts<>+448(SB), Y3
+	VFMADD213PD  sigmoid64consts<>+384(SB), Y2, Y0
+	VSUBPD       sigmoid64consts<>+384(SB), Y0, Y2
+	VMOVUPD      sigmoid64consts<>+512(SB), Y3
 	VFNMADD213PD 32(SI)(R8*8), Y2, Y3
-	VFNMADD231PD sigmoid64consts<>+384(SB), Y2, Y3
-	VMOVUPD      sigmoid64consts<>+512(SB), Y2
-	VFMADD213PD  sigmoid64consts<>+576(SB), Y3, Y2
+	VFNMADD231PD sigmoid64consts<>+448(SB), Y2, Y3
+	VMOVUPD      sigmoid64consts<>+576(SB), Y2
 	VFMADD213PD  sigmoid64consts<>+640(SB), Y3, Y2
 	VFMADD213PD  sigmoid64consts<>+704(SB), Y3, Y2
 	VFMADD213PD  sigmoid64consts<>+768(SB), Y3, Y2
+	VFMADD213PD  sigmoid64consts<>+832(SB), Y3, Y2
 	VMULPD       Y3, Y3, Y4
 	LEAQ         exptail_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y6
@@ -20438,7 +20515,7 @@ sigmoidVF64AVX2_loop2:
 	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
 	VADDPD       Y5, Y3, Y3
 	VFMADD231PD  Y2, Y4, Y3
-	VPAND        sigmoid64consts<>+896(SB), Y0, Y2
+	VPAND        sigmoid64consts<>+960(SB), Y0, Y2
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y0, Y5
 	VPCMPEQQ     Y5, Y5, Y6
@@ -20447,45 +20524,45 @@ sigmoidVF64AVX2_loop2:
 	VPSLLQ       $0x30, Y2, Y2
 	VPADDQ       Y2, Y4, Y4
 	VFMADD231PD  Y4, Y3, Y4
-	VPSUBQ       sigmoid64consts<>+960(SB), Y0, Y0
+	VPSUBQ       sigmoid64consts<>+1024(SB), Y0, Y0
 	VPSRLQ       $0x04, Y0, Y0
 	VPSRLQ       $0x01, Y0, Y2
-	VPSUBQ       sigmoid64consts<>+1024(SB), Y2, Y3
+	VPSUBQ       sigmoid64consts<>+1088(SB), Y2, Y3
 	VPSLLQ       $0x34, Y3, Y3
 	VPSUBQ       Y2, Y0, Y0
-	VPSUBQ       sigmoid64consts<>+1024(SB), Y0, Y0
+	VPSUBQ       sigmoid64consts<>+1088(SB), Y0, Y0
 	VPSLLQ       $0x34, Y0, Y0
 	VMOVUPD      32(SI)(R8*8), Y2
 	VCMPPD       $0x11, sigmoid64consts<>+0(SB), Y2, Y2
 	VMULPD       Y3, Y4, Y4
-	VPADDQ       sigmoid64consts<>+1088(SB), Y0, Y3
+	VPADDQ       sigmoid64consts<>+1152(SB), Y0, Y3
 	VBLENDVPD    Y2, Y3, Y0, Y3
 	VMULPD       Y3, Y4, Y4
-	VCMPPD       $0x11, sigmoid64consts<>+1152(SB), Y4, Y0
+	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), Y4, Y0
 	VPAND        Y2, Y0, Y0
-	VCMPPD       $0x15, sigmoid64consts<>+1152(SB), Y4, Y3
+	VCMPPD       $0x15, sigmoid64consts<>+1216(SB), Y4, Y3
 	VPAND        Y2, Y3, Y2
-	VADDPD       sigmoid64consts<>+1152(SB), Y4, Y3
-	VPSUBQ       sigmoid64consts<>+1152(SB), Y3, Y3
-	VMOVUPS      sigmoid64consts<>+832(SB), Y5
-	VBLENDVPD    Y2, sigmoid64consts<>+1216(SB), Y5, Y2
+	VADDPD       sigmoid64consts<>+1216(SB), Y4, Y3
+	VPSUBQ       sigmoid64consts<>+1216(SB), Y3, Y3
+	VMOVUPS      sigmoid64consts<>+896(SB), Y5
+	VBLENDVPD    Y2, sigmoid64consts<>+1280(SB), Y5, Y2
 	VMULPD       Y2, Y4, Y4
 	VBLENDVPD    Y0, Y3, Y4, Y3
 	VMOVUPD      32(SI)(R8*8), Y0
-	VCMPPD       $0x1e, sigmoid64consts<>+1280(SB), Y0, Y0
-	VBLENDVPD    Y0, sigmoid64consts<>+1344(SB), Y3, Y3
+	VCMPPD       $0x1e, sigmoid64consts<>+1344(SB), Y0, Y0
+	VBLENDVPD    Y0, sigmoid64consts<>+1408(SB), Y3, Y3
 	VMOVUPD      32(SI)(R8*8), Y0
-	VCMPPD       $0x11, sigmoid64consts<>+1408(SB), Y0, Y0
+	VCMPPD       $0x11, sigmoid64consts<>+1472(SB), Y0, Y0
 	VBLENDVPD    Y0, sigmoid64consts<>+0(SB), Y3, Y3
 	VMOVUPD      32(SI)(R8*8), Y0
 	VCMPPD       $0x03, 32(SI)(R8*8), Y0, Y0
 	VMOVUPD      32(SI)(R8*8), Y2
-	VPOR         sigmoid64consts<>+1472(SB), Y2, Y2
+	VPOR         sigmoid64consts<>+1536(SB), Y2, Y2
 	VBLENDVPD    Y0, Y2, Y3, Y2
 	VMOVUPD      32(SI)(R8*8), Y0
 	VCMPPD       $0x03, 32(SI)(R8*8), Y0, Y0
 	VMOVUPD      32(SI)(R8*8), Y3
-	VPOR         sigmoid64consts<>+1472(SB), Y3, Y3
+	VPOR         sigmoid64consts<>+1536(SB), Y3, Y3
 	VBLENDVPD    Y0, Y3, Y2, Y3
 	VBLENDVPD    Y1, Y3, Y11, Y11
 
@@ -20507,16 +20584,17 @@ sigmoidVF64AVX2_loop1:
 	VMOVUPS      sigmoid64consts<>+192(SB), Y2
 	VBLENDVPD    Y0, sigmoid64consts<>+128(SB), Y2, Y2
 	VMAXPD       Y2, Y1, Y1
-	VMOVUPD      sigmoid64consts<>+256(SB), Y2
-	VFMADD213PD  sigmoid64consts<>+320(SB), Y1, Y2
-	VSUBPD       sigmoid64consts<>+320(SB), Y2, Y3
+	VMINPD       sigmoid64consts<>+256(SB), Y1, Y1
+	VMOVUPD      sigmoid64consts<>+320(SB), Y2
+	VFMADD213PD  sigmoid64consts<>+384(SB), Y1, Y2
+	VSUBPD       sigmoid64consts<>+384(SB), Y2, Y3
+	VFNMADD231PD sigmoid64consts<>+512(SB), Y3, Y1
 	VFNMADD231PD sigmoid64consts<>+448(SB), Y3, Y1
-	VFNMADD231PD sigmoid64consts<>+384(SB), Y3, Y1
-	VMOVUPD      sigmoid64consts<>+512(SB), Y3
-	VFMADD213PD  sigmoid64consts<>+576(SB), Y1, Y3
+	VMOVUPD      sigmoid64consts<>+576(SB), Y3
 	VFMADD213PD  sigmoid64consts<>+640(SB), Y1, Y3
 	VFMADD213PD  sigmoid64consts<>+704(SB), Y1, Y3
 	VFMADD213PD  sigmoid64consts<>+768(SB), Y1, Y3
+	VFMADD213PD  sigmoid64consts<>+832(SB), Y1, Y3
 	VMULPD       Y1, Y1, Y4
 	LEAQ         exptail_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y2, Y6
@@ -20536,16 +20614,16 @@ sigmoidVF64AVX2_loop1:
 	VFMADD231PD  Y3, Y1, Y2
 	VSUBPD       Y2, Y3, Y4
 	VFMADD231PD  Y3, Y1, Y4
-	VADDPD       sigmoid64consts<>+832(SB), Y2, Y1
-	VMOVUPS      sigmoid64consts<>+832(SB), Y3
+	VADDPD       sigmoid64consts<>+896(SB), Y2, Y1
+	VMOVUPS      sigmoid64consts<>+896(SB), Y3
 	VSUBPD       Y1, Y3, Y3
 	VADDPD       Y2, Y3, Y3
 	VADDPD       Y4, Y3, Y3
-	VMOVUPS      sigmoid64consts<>+832(SB), Y5
+	VMOVUPS      sigmoid64consts<>+896(SB), Y5
 	VBLENDVPD    Y0, Y2, Y5, Y2
 	VMOVUPS      sigmoid64consts<>+0(SB), Y5
 	VBLENDVPD    Y0, Y4, Y5, Y4
-	VMOVUPS      sigmoid64consts<>+832(SB), Y0
+	VMOVUPS      sigmoid64consts<>+896(SB), Y0
 	VDIVPD       Y1, Y0, Y0
 	VMULPD       Y0, Y2, Y5
 	VFNMADD231PD Y5, Y1, Y2
@@ -20556,18 +20634,18 @@ sigmoidVF64AVX2_loop1:
 	VCMPPD       $0x1a, sigmoid64consts<>+128(SB), Y0, Y0
 	VPTEST       Y0, Y0
 	JZ           mathblock512
-	VMOVUPD      sigmoid64consts<>+256(SB), Y1
+	VMOVUPD      sigmoid64consts<>+320(SB), Y1
 	VMOVUPD      (SI)(R8*8), Y2
-	VFMADD213PD  sigmoid64consts<>+320(SB), Y2, Y1
-	VSUBPD       sigmoid64consts<>+320(SB), Y1, Y2
-	VMOVUPD      sigmoid64consts<>+448(SB), Y3
+	VFMADD213PD  sigmoid64consts<>+384(SB), Y2, Y1
+	VSUBPD       sigmoid64consts<>+384(SB), Y1, Y2
+	VMOVUPD      sigmoid64consts<>+512(SB), Y3
 	VFNMADD213PD (SI)(R8*8), Y2, Y3
-	VFNMADD231PD sigmoid64consts<>+384(SB), Y2, Y3
-	VMOVUPD      sigmoid64consts<>+512(SB), Y2
-	VFMADD213PD  sigmoid64consts<>+576(SB), Y3, Y2
+	VFNMADD231PD sigmoid64consts<>+448(SB), Y2, Y3
+	VMOVUPD      sigmoid64consts<>+576(SB), Y2
 	VFMADD213PD  sigmoid64consts<>+640(SB), Y3, Y2
 	VFMADD213PD  sigmoid64consts<>+704(SB), Y3, Y2
 	VFMADD213PD  sigmoid64consts<>+768(SB), Y3, Y2
+	VFMADD213PD  sigmoid64consts<>+832(SB), Y3, Y2
 	VMULPD       Y3, Y3, Y4
 	LEAQ         exptail_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y1, Y7
@@ -20576,7 +20654,7 @@ sigmoidVF64AVX2_loop1:
 	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
 	VADDPD       Y6, Y3, Y3
 	VFMADD231PD  Y2, Y4, Y3
-	VPAND        sigmoid64consts<>+896(SB), Y1, Y2
+	VPAND        sigmoid64consts<>+960(SB), Y1, Y2
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y1, Y6
 	VPCMPEQQ     Y6, Y6, Y7
@@ -20585,45 +20663,45 @@ sigmoidVF64AVX2_loop1:
 	VPSLLQ       $0x30, Y2, Y2
 	VPADDQ       Y2, Y4, Y4
 	VFMADD231PD  Y4, Y3, Y4
-	VPSUBQ       sigmoid64consts<>+960(SB), Y1, Y1
+	VPSUBQ       sigmoid64consts<>+1024(SB), Y1, Y1
 	VPSRLQ       $0x04, Y1, Y1
 	VPSRLQ       $0x01, Y1, Y2
-	VPSUBQ       sigmoid64consts<>+1024(SB), Y2, Y3
+	VPSUBQ       sigmoid64consts<>+1088(SB), Y2, Y3
 	VPSLLQ       $0x34, Y3, Y3
 	VPSUBQ       Y2, Y1, Y1
-	VPSUBQ       sigmoid64consts<>+1024(SB), Y1, Y1
+	VPSUBQ       sigmoid64consts<>+1088(SB), Y1, Y1
 	VPSLLQ       $0x34, Y1, Y1
 	VMOVUPD      (SI)(R8*8), Y2
 	VCMPPD       $0x11, sigmoid64consts<>+0(SB), Y2, Y2
 	VMULPD       Y3, Y4, Y4
-	VPADDQ       sigmoid64consts<>+1088(SB), Y1, Y3
+	VPADDQ       sigmoid64consts<>+1152(SB), Y1, Y3
 	VBLENDVPD    Y2, Y3, Y1, Y3
 	VMULPD       Y3, Y4, Y4
-	VCMPPD       $0x11, sigmoid64consts<>+1152(SB), Y4, Y1
+	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), Y4, Y1
 	VPAND        Y2, Y1, Y1
-	VCMPPD       $0x15, sigmoid64consts<>+1152(SB), Y4, Y3
+	VCMPPD       $0x15, sigmoid64consts<>+1216(SB), Y4, Y3
 	VPAND        Y2, Y3, Y2
-	VADDPD       sigmoid64consts<>+1152(SB), Y4, Y3
-	VPSUBQ       sigmoid64consts<>+1152(SB), Y3, Y3
-	VMOVUPS      sigmoid64consts<>+832(SB), Y6
-	VBLENDVPD    Y2, sigmoid64consts<>+1216(SB), Y6, Y2
+	VADDPD       sigmoid64consts<>+1216(SB), Y4, Y3
+	VPSUBQ       sigmoid64consts<>+1216(SB), Y3, Y3
+	VMOVUPS      sigmoid64consts<>+896(SB), Y6
+	VBLENDVPD    Y2, sigmoid64consts<>+1280(SB), Y6, Y2
 	VMULPD       Y2, Y4, Y4
 	VBLENDVPD    Y1, Y3, Y4, Y3
 	VMOVUPD      (SI)(R8*8), Y1
-	VCMPPD       $0x1e, sigmoid64consts<>+1280(SB), Y1, Y1
-	VBLENDVPD    Y1, sigmoid64consts<>+1344(SB), Y3, Y3
+	VCMPPD       $0x1e, sigmoid64consts<>+1344(SB), Y1, Y1
+	VBLENDVPD    Y1, sigmoid64consts<>+1408(SB), Y3, Y3
 	VMOVUPD      (SI)(R8*8), Y1
-	VCMPPD       $0x11, sigmoid64consts<>+1408(SB), Y1, Y1
+	VCMPPD       $0x11, sigmoid64consts<>+1472(SB), Y1, Y1
 	VBLENDVPD    Y1, sigmoid64consts<>+0(SB), Y3, Y3
 	VMOVUPD      (SI)(R8*8), Y1
 	VCMPPD       $0x03, (SI)(R8*8), Y1, Y1
 	VMOVUPD      (SI)(R8*8), Y2
-	VPOR         sigmoid64consts<>+1472(SB), Y2, Y2
+	VPOR         sigmoid64consts<>+1536(SB), Y2, Y2
 	VBLENDVPD    Y1, Y2, Y3, Y2
 	VMOVUPD      (SI)(R8*8), Y1
 	VCMPPD       $0x03, (SI)(R8*8), Y1, Y1
 	VMOVUPD      (SI)(R8*8), Y3
-	VPOR         sigmoid64consts<>+1472(SB), Y3, Y3
+	VPOR         sigmoid64consts<>+1536(SB), Y3, Y3
 	VBLENDVPD    Y1, Y3, Y2, Y3
 	VBLENDVPD    Y0, Y3, Y5, Y5
 
@@ -20642,16 +20720,17 @@ sigmoidVF64AVX2_after1:
 	VMOVUPS      sigmoid64consts<>+192(SB), X3
 	VBLENDVPD    X1, sigmoid64consts<>+128(SB), X3, X3
 	VMAXPD       X3, X2, X2
-	VMOVUPD      sigmoid64consts<>+256(SB), X3
-	VFMADD213PD  sigmoid64consts<>+320(SB), X2, X3
-	VSUBPD       sigmoid64consts<>+320(SB), X3, X4
+	VMINPD       sigmoid64consts<>+256(SB), X2, X2
+	VMOVUPD      sigmoid64consts<>+320(SB), X3
+	VFMADD213PD  sigmoid64consts<>+384(SB), X2, X3
+	VSUBPD       sigmoid64consts<>+384(SB), X3, X4
+	VFNMADD231PD sigmoid64consts<>+512(SB), X4, X2
 	VFNMADD231PD sigmoid64consts<>+448(SB), X4, X2
-	VFNMADD231PD sigmoid64consts<>+384(SB), X4, X2
-	VMOVUPD      sigmoid64consts<>+512(SB), X4
-	VFMADD213PD  sigmoid64consts<>+576(SB), X2, X4
+	VMOVUPD      sigmoid64consts<>+576(SB), X4
 	VFMADD213PD  sigmoid64consts<>+640(SB), X2, X4
 	VFMADD213PD  sigmoid64consts<>+704(SB), X2, X4
 	VFMADD213PD  sigmoid64consts<>+768(SB), X2, X4
+	VFMADD213PD  sigmoid64consts<>+832(SB), X2, X4
 	VMULPD       X2, X2, X5
 	LEAQ         exptail_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X3, X7
@@ -20671,16 +20750,16 @@ sigmoidVF64AVX2_after1:
 	VFMADD231PD  X4, X2, X3
 	VSUBPD       X3, X4, X5
 	VFMADD231PD  X4, X2, X5
-	VADDPD       sigmoid64consts<>+832(SB), X3, X2
-	VMOVUPS      sigmoid64consts<>+832(SB), X4
+	VADDPD       sigmoid64consts<>+896(SB), X3, X2
+	VMOVUPS      sigmoid64consts<>+896(SB), X4
 	VSUBPD       X2, X4, X4
 	VADDPD       X3, X4, X4
 	VADDPD       X5, X4, X4
-	VMOVUPS      sigmoid64consts<>+832(SB), X6
+	VMOVUPS      sigmoid64consts<>+896(SB), X6
 	VBLENDVPD    X1, X3, X6, X3
 	VMOVUPS      sigmoid64consts<>+0(SB), X6
 	VBLENDVPD    X1, X5, X6, X5
-	VMOVUPS      sigmoid64consts<>+832(SB), X1
+	VMOVUPS      sigmoid64consts<>+896(SB), X1
 	VDIVPD       X2, X1, X1
 	VMULPD       X1, X3, X6
 	VFNMADD231PD X6, X2, X3
@@ -20690,17 +20769,17 @@ sigmoidVF64AVX2_after1:
 	VCMPPD       $0x1a, sigmoid64consts<>+128(SB), X0, X1
 	VPTEST       X1, X1
 	JZ           mathblock513
-	VMOVUPD      sigmoid64consts<>+256(SB), X2
-	VFMADD213PD  sigmoid64consts<>+320(SB), X0, X2
-	VSUBPD       sigmoid64consts<>+320(SB), X2, X3
-	VMOVUPD      sigmoid64consts<>+448(SB), X4
+	VMOVUPD      sigmoid64consts<>+320(SB), X2
+	VFMADD213PD  sigmoid64consts<>+384(SB), X0, X2
+	VSUBPD       sigmoid64consts<>+384(SB), X2, X3
+	VMOVUPD      sigmoid64consts<>+512(SB), X4
 	VFNMADD213PD X0, X3, X4
-	VFNMADD231PD sigmoid64consts<>+384(SB), X3, X4
-	VMOVUPD      sigmoid64consts<>+512(SB), X3
-	VFMADD213PD  sigmoid64consts<>+576(SB), X4, X3
+	VFNMADD231PD sigmoid64consts<>+448(SB), X3, X4
+	VMOVUPD      sigmoid64consts<>+576(SB), X3
 	VFMADD213PD  sigmoid64consts<>+640(SB), X4, X3
 	VFMADD213PD  sigmoid64consts<>+704(SB), X4, X3
 	VFMADD213PD  sigmoid64consts<>+768(SB), X4, X3
+	VFMADD213PD  sigmoid64consts<>+832(SB), X4, X3
 	VMULPD       X4, X4, X5
 	LEAQ         exptail_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X2, X8
@@ -20709,7 +20788,7 @@ sigmoidVF64AVX2_after1:
 	VPGATHERQQ   X9, (R10)(X8*8), X7
 	VADDPD       X7, X4, X4
 	VFMADD231PD  X3, X5, X4
-	VPAND        sigmoid64consts<>+896(SB), X2, X3
+	VPAND        sigmoid64consts<>+960(SB), X2, X3
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X2, X7
 	VPCMPEQQ     X7, X7, X8
@@ -20718,38 +20797,38 @@ sigmoidVF64AVX2_after1:
 	VPSLLQ       $0x30, X3, X3
 	VPADDQ       X3, X5, X5
 	VFMADD231PD  X5, X4, X5
-	VPSUBQ       sigmoid64consts<>+960(SB), X2, X2
+	VPSUBQ       sigmoid64consts<>+1024(SB), X2, X2
 	VPSRLQ       $0x04, X2, X2
 	VPSRLQ       $0x01, X2, X3
-	VPSUBQ       sigmoid64consts<>+1024(SB), X3, X4
+	VPSUBQ       sigmoid64consts<>+1088(SB), X3, X4
 	VPSLLQ       $0x34, X4, X4
 	VPSUBQ       X3, X2, X2
-	VPSUBQ       sigmoid64consts<>+1024(SB), X2, X2
+	VPSUBQ       sigmoid64consts<>+1088(SB), X2, X2
 	VPSLLQ       $0x34, X2, X2
 	VCMPPD       $0x11, sigmoid64consts<>+0(SB), X0, X3
 	VMULPD       X4, X5, X5
-	VPADDQ       sigmoid64consts<>+1088(SB), X2, X4
+	VPADDQ       sigmoid64consts<>+1152(SB), X2, X4
 	VBLENDVPD    X3, X4, X2, X4
 	VMULPD       X4, X5, X5
-	VCMPPD       $0x11, sigmoid64consts<>+1152(SB), X5, X2
+	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), X5, X2
 	VPAND        X3, X2, X2
-	VCMPPD       $0x15, sigmoid64consts<>+1152(SB), X5, X4
+	VCMPPD       $0x15, sigmoid64consts<>+1216(SB), X5, X4
 	VPAND        X3, X4, X3
-	VADDPD       sigmoid64consts<>+1152(SB), X5, X4
-	VPSUBQ       sigmoid64consts<>+1152(SB), X4, X4
-	VMOVUPS      sigmoid64consts<>+832(SB), X7
-	VBLENDVPD    X3, sigmoid64consts<>+1216(SB), X7, X3
+	VADDPD       sigmoid64consts<>+1216(SB), X5, X4
+	VPSUBQ       sigmoid64consts<>+1216(SB), X4, X4
+	VMOVUPS      sigmoid64consts<>+896(SB), X7
+	VBLENDVPD    X3, sigmoid64consts<>+1280(SB), X7, X3
 	VMULPD       X3, X5, X5
 	VBLENDVPD    X2, X4, X5, X4
-	VCMPPD       $0x1e, sigmoid64consts<>+1280(SB), X0, X2
-	VBLENDVPD    X2, sigmoid64consts<>+1344(SB), X4, X4
-	VCMPPD       $0x11, sigmoid64consts<>+1408(SB), X0, X2
+	VCMPPD       $0x1e, sigmoid64consts<>+1344(SB), X0, X2
+	VBLENDVPD    X2, sigmoid64consts<>+1408(SB), X4, X4
+	VCMPPD       $0x11, sigmoid64consts<>+1472(SB), X0, X2
 	VBLENDVPD    X2, sigmoid64consts<>+0(SB), X4, X4
 	VCMPPD       $0x03, X0, X0, X2
-	VPOR         sigmoid64consts<>+1472(SB), X0, X3
+	VPOR         sigmoid64consts<>+1536(SB), X0, X3
 	VBLENDVPD    X2, X3, X4, X3
 	VCMPPD       $0x03, X0, X0, X2
-	VPOR         sigmoid64consts<>+1472(SB), X0, X0
+	VPOR         sigmoid64consts<>+1536(SB), X0, X0
 	VBLENDVPD    X2, X0, X3, X0
 	VBLENDVPD    X1, X0, X6, X6
 
@@ -20767,16 +20846,17 @@ sigmoidVF64AVX2_tail2:
 	VMOVUPS      sigmoid64consts<>+192(SB), X3
 	VBLENDVPD    X1, sigmoid64consts<>+128(SB), X3, X3
 	VMAXPD       X3, X2, X2
-	VMOVUPD      sigmoid64consts<>+256(SB), X3
-	VFMADD213PD  sigmoid64consts<>+320(SB), X2, X3
-	VSUBPD       sigmoid64consts<>+320(SB), X3, X4
+	VMINPD       sigmoid64consts<>+256(SB), X2, X2
+	VMOVUPD      sigmoid64consts<>+320(SB), X3
+	VFMADD213PD  sigmoid64consts<>+384(SB), X2, X3
+	VSUBPD       sigmoid64consts<>+384(SB), X3, X4
+	VFNMADD231PD sigmoid64consts<>+512(SB), X4, X2
 	VFNMADD231PD sigmoid64consts<>+448(SB), X4, X2
-	VFNMADD231PD sigmoid64consts<>+384(SB), X4, X2
-	VMOVUPD      sigmoid64consts<>+512(SB), X4
-	VFMADD213PD  sigmoid64consts<>+576(SB), X2, X4
+	VMOVUPD      sigmoid64consts<>+576(SB), X4
 	VFMADD213PD  sigmoid64consts<>+640(SB), X2, X4
 	VFMADD213PD  sigmoid64consts<>+704(SB), X2, X4
 	VFMADD213PD  sigmoid64consts<>+768(SB), X2, X4
+	VFMADD213PD  sigmoid64consts<>+832(SB), X2, X4
 	VMULPD       X2, X2, X5
 	LEAQ         exptail_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X3, X7
@@ -20796,16 +20876,16 @@ sigmoidVF64AVX2_tail2:
 	VFMADD231PD  X4, X2, X3
 	VSUBPD       X3, X4, X5
 	VFMADD231PD  X4, X2, X5
-	VADDPD       sigmoid64consts<>+832(SB), X3, X2
-	VMOVUPS      sigmoid64consts<>+832(SB), X4
+	VADDPD       sigmoid64consts<>+896(SB), X3, X2
+	VMOVUPS      sigmoid64consts<>+896(SB), X4
 	VSUBPD       X2, X4, X4
 	VADDPD       X3, X4, X4
 	VADDPD       X5, X4, X4
-	VMOVUPS      sigmoid64consts<>+832(SB), X6
+	VMOVUPS      sigmoid64consts<>+896(SB), X6
 	VBLENDVPD    X1, X3, X6, X3
 	VMOVUPS      sigmoid64consts<>+0(SB), X6
 	VBLENDVPD    X1, X5, X6, X5
-	VMOVUPS      sigmoid64consts<>+832(SB), X1
+	VMOVUPS      sigmoid64consts<>+896(SB), X1
 	VDIVPD       X2, X1, X1
 	VMULPD       X1, X3, X6
 	VFNMADD231PD X6, X2, X3
@@ -20815,17 +20895,17 @@ sigmoidVF64AVX2_tail2:
 	VCMPPD       $0x1a, sigmoid64consts<>+128(SB), X0, X1
 	VPTEST       X1, X1
 	JZ           mathblock514
-	VMOVUPD      sigmoid64consts<>+256(SB), X2
-	VFMADD213PD  sigmoid64consts<>+320(SB), X0, X2
-	VSUBPD       sigmoid64consts<>+320(SB), X2, X3
-	VMOVUPD      sigmoid64consts<>+448(SB), X4
+	VMOVUPD      sigmoid64consts<>+320(SB), X2
+	VFMADD213PD  sigmoid64consts<>+384(SB), X0, X2
+	VSUBPD       sigmoid64consts<>+384(SB), X2, X3
+	VMOVUPD      sigmoid64consts<>+512(SB), X4
 	VFNMADD213PD X0, X3, X4
-	VFNMADD231PD sigmoid64consts<>+384(SB), X3, X4
-	VMOVUPD      sigmoid64consts<>+512(SB), X3
-	VFMADD213PD  sigmoid64consts<>+576(SB), X4, X3
+	VFNMADD231PD sigmoid64consts<>+448(SB), X3, X4
+	VMOVUPD      sigmoid64consts<>+576(SB), X3
 	VFMADD213PD  sigmoid64consts<>+640(SB), X4, X3
 	VFMADD213PD  sigmoid64consts<>+704(SB), X4, X3
 	VFMADD213PD  sigmoid64consts<>+768(SB), X4, X3
+	VFMADD213PD  sigmoid64consts<>+832(SB), X4, X3
 	VMULPD       X4, X4, X5
 	LEAQ         exptail_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X2, X8
@@ -20834,7 +20914,7 @@ sigmoidVF64AVX2_tail2:
 	VPGATHERQQ   X9, (R10)(X8*8), X7
 	VADDPD       X7, X4, X4
 	VFMADD231PD  X3, X5, X4
-	VPAND        sigmoid64consts<>+896(SB), X2, X3
+	VPAND        sigmoid64consts<>+960(SB), X2, X3
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X2, X7
 	VPCMPEQQ     X7, X7, X8
@@ -20843,38 +20923,38 @@ sigmoidVF64AVX2_tail2:
 	VPSLLQ       $0x30, X3, X3
 	VPADDQ       X3, X5, X5
 	VFMADD231PD  X5, X4, X5
-	VPSUBQ       sigmoid64consts<>+960(SB), X2, X2
+	VPSUBQ       sigmoid64consts<>+1024(SB), X2, X2
 	VPSRLQ       $0x04, X2, X2
 	VPSRLQ       $0x01, X2, X3
-	VPSUBQ       sigmoid64consts<>+1024(SB), X3, X4
+	VPSUBQ       sigmoid64consts<>+1088(SB), X3, X4
 	VPSLLQ       $0x34, X4, X4
 	VPSUBQ       X3, X2, X2
-	VPSUBQ       sigmoid64consts<>+1024(SB), X2, X2
+	VPSUBQ       sigmoid64consts<>+1088(SB), X2, X2
 	VPSLLQ       $0x34, X2, X2
 	VCMPPD       $0x11, sigmoid64consts<>+0(SB), X0, X3
 	VMULPD       X4, X5, X5
-	VPADDQ       sigmoid64consts<>+1088(SB), X2, X4
+	VPADDQ       sigmoid64consts<>+1152(SB), X2, X4
 	VBLENDVPD    X3, X4, X2, X4
 	VMULPD       X4, X5, X5
-	VCMPPD       $0x11, sigmoid64consts<>+1152(SB), X5, X2
+	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), X5, X2
 	VPAND        X3, X2, X2
-	VCMPPD       $0x15, sigmoid64consts<>+1152(SB), X5, X4
+	VCMPPD       $0x15, sigmoid64consts<>+1216(SB), X5, X4
 	VPAND        X3, X4, X3
-	VADDPD       sigmoid64consts<>+1152(SB), X5, X4
-	VPSUBQ       sigmoid64consts<>+1152(SB), X4, X4
-	VMOVUPS      sigmoid64consts<>+832(SB), X7
-	VBLENDVPD    X3, sigmoid64consts<>+1216(SB), X7, X3
+	VADDPD       sigmoid64consts<>+1216(SB), X5, X4
+	VPSUBQ       sigmoid64consts<>+1216(SB), X4, X4
+	VMOVUPS      sigmoid64consts<>+896(SB), X7
+	VBLENDVPD    X3, sigmoid64consts<>+1280(SB), X7, X3
 	VMULPD       X3, X5, X5
 	VBLENDVPD    X2, X4, X5, X4
-	VCMPPD       $0x1e, sigmoid64consts<>+1280(SB), X0, X2
-	VBLENDVPD    X2, sigmoid64consts<>+1344(SB), X4, X4
-	VCMPPD       $0x11, sigmoid64consts<>+1408(SB), X0, X2
+	VCMPPD       $0x1e, sigmoid64consts<>+1344(SB), X0, X2
+	VBLENDVPD    X2, sigmoid64consts<>+1408(SB), X4, X4
+	VCMPPD       $0x11, sigmoid64consts<>+1472(SB), X0, X2
 	VBLENDVPD    X2, sigmoid64consts<>+0(SB), X4, X4
 	VCMPPD       $0x03, X0, X0, X2
-	VPOR         sigmoid64consts<>+1472(SB), X0, X3
+	VPOR         sigmoid64consts<>+1536(SB), X0, X3
 	VBLENDVPD    X2, X3, X4, X3
 	VCMPPD       $0x03, X0, X0, X2
-	VPOR         sigmoid64consts<>+1472(SB), X0, X0
+	VPOR         sigmoid64consts<>+1536(SB), X0, X0
 	VBLENDVPD    X2, X0, X3, X0
 	VBLENDVPD    X1, X0, X6, X6
 
@@ -20925,167 +21005,175 @@ DATA sigmoid64consts<>+224(SB)/8, $0xc044000000000000
 DATA sigmoid64consts<>+232(SB)/8, $0xc044000000000000
 DATA sigmoid64consts<>+240(SB)/8, $0xc044000000000000
 DATA sigmoid64consts<>+248(SB)/8, $0xc044000000000000
-DATA sigmoid64consts<>+256(SB)/8, $0x40371547652b82fe
-DATA sigmoid64consts<>+264(SB)/8, $0x40371547652b82fe
-DATA sigmoid64consts<>+272(SB)/8, $0x40371547652b82fe
-DATA sigmoid64consts<>+280(SB)/8, $0x40371547652b82fe
-DATA sigmoid64consts<>+288(SB)/8, $0x40371547652b82fe
-DATA sigmoid64consts<>+296(SB)/8, $0x40371547652b82fe
-DATA sigmoid64consts<>+304(SB)/8, $0x40371547652b82fe
-DATA sigmoid64consts<>+312(SB)/8, $0x40371547652b82fe
-DATA sigmoid64consts<>+320(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+328(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+336(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+344(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+352(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+360(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+368(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+376(SB)/8, $0x4338000000000000
-DATA sigmoid64consts<>+384(SB)/8, $0x3daa39ef35793c76
-DATA sigmoid64consts<>+392(SB)/8, $0x3daa39ef35793c76
-DATA sigmoid64consts<>+400(SB)/8, $0x3daa39ef35793c76
-DATA sigmoid64consts<>+408(SB)/8, $0x3daa39ef35793c76
-DATA sigmoid64consts<>+416(SB)/8, $0x3daa39ef35793c76
-DATA sigmoid64consts<>+424(SB)/8, $0x3daa39ef35793c76
-DATA sigmoid64consts<>+432(SB)/8, $0x3daa39ef35793c76
-DATA sigmoid64consts<>+440(SB)/8, $0x3daa39ef35793c76
-DATA sigmoid64consts<>+448(SB)/8, $0x3fa62e42fee00000
-DATA sigmoid64consts<>+456(SB)/8, $0x3fa62e42fee00000
-DATA sigmoid64consts<>+464(SB)/8, $0x3fa62e42fee00000
-DATA sigmoid64consts<>+472(SB)/8, $0x3fa62e42fee00000
-DATA sigmoid64consts<>+480(SB)/8, $0x3fa62e42fee00000
-DATA sigmoid64consts<>+488(SB)/8, $0x3fa62e42fee00000
-DATA sigmoid64consts<>+496(SB)/8, $0x3fa62e42fee00000
-DATA sigmoid64consts<>+504(SB)/8, $0x3fa62e42fee00000
-DATA sigmoid64consts<>+512(SB)/8, $0x3f56c14c2f182d7d
-DATA sigmoid64consts<>+520(SB)/8, $0x3f56c14c2f182d7d
-DATA sigmoid64consts<>+528(SB)/8, $0x3f56c14c2f182d7d
-DATA sigmoid64consts<>+536(SB)/8, $0x3f56c14c2f182d7d
-DATA sigmoid64consts<>+544(SB)/8, $0x3f56c14c2f182d7d
-DATA sigmoid64consts<>+552(SB)/8, $0x3f56c14c2f182d7d
-DATA sigmoid64consts<>+560(SB)/8, $0x3f56c14c2f182d7d
-DATA sigmoid64consts<>+568(SB)/8, $0x3f56c14c2f182d7d
-DATA sigmoid64consts<>+576(SB)/8, $0x3f811123d02b1b3f
-DATA sigmoid64consts<>+584(SB)/8, $0x3f811123d02b1b3f
-DATA sigmoid64consts<>+592(SB)/8, $0x3f811123d02b1b3f
-DATA sigmoid64consts<>+600(SB)/8, $0x3f811123d02b1b3f
-DATA sigmoid64consts<>+608(SB)/8, $0x3f811123d02b1b3f
-DATA sigmoid64consts<>+616(SB)/8, $0x3f811123d02b1b3f
-DATA sigmoid64consts<>+624(SB)/8, $0x3f811123d02b1b3f
-DATA sigmoid64consts<>+632(SB)/8, $0x3f811123d02b1b3f
-DATA sigmoid64consts<>+640(SB)/8, $0x3fa555555590b5c5
-DATA sigmoid64consts<>+648(SB)/8, $0x3fa555555590b5c5
-DATA sigmoid64consts<>+656(SB)/8, $0x3fa555555590b5c5
-DATA sigmoid64consts<>+664(SB)/8, $0x3fa555555590b5c5
-DATA sigmoid64consts<>+672(SB)/8, $0x3fa555555590b5c5
-DATA sigmoid64consts<>+680(SB)/8, $0x3fa555555590b5c5
-DATA sigmoid64consts<>+688(SB)/8, $0x3fa555555590b5c5
-DATA sigmoid64consts<>+696(SB)/8, $0x3fa555555590b5c5
-DATA sigmoid64consts<>+704(SB)/8, $0x3fc555555548c6d6
-DATA sigmoid64consts<>+712(SB)/8, $0x3fc555555548c6d6
-DATA sigmoid64consts<>+720(SB)/8, $0x3fc555555548c6d6
-DATA sigmoid64consts<>+728(SB)/8, $0x3fc555555548c6d6
-DATA sigmoid64consts<>+736(SB)/8, $0x3fc555555548c6d6
-DATA sigmoid64consts<>+744(SB)/8, $0x3fc555555548c6d6
-DATA sigmoid64consts<>+752(SB)/8, $0x3fc555555548c6d6
-DATA sigmoid64consts<>+760(SB)/8, $0x3fc555555548c6d6
-DATA sigmoid64consts<>+768(SB)/8, $0x3fdfffffffffffb7
-DATA sigmoid64consts<>+776(SB)/8, $0x3fdfffffffffffb7
-DATA sigmoid64consts<>+784(SB)/8, $0x3fdfffffffffffb7
-DATA sigmoid64consts<>+792(SB)/8, $0x3fdfffffffffffb7
-DATA sigmoid64consts<>+800(SB)/8, $0x3fdfffffffffffb7
-DATA sigmoid64consts<>+808(SB)/8, $0x3fdfffffffffffb7
-DATA sigmoid64consts<>+816(SB)/8, $0x3fdfffffffffffb7
-DATA sigmoid64consts<>+824(SB)/8, $0x3fdfffffffffffb7
-DATA sigmoid64consts<>+832(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+840(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+848(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+856(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+864(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+872(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+880(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+888(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+896(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+904(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+912(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+920(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+928(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+936(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+944(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+952(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+960(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+968(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+976(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+984(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+992(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+1000(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+1008(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+1016(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+1024(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1032(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1040(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1048(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1056(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1064(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1072(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1080(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1088(SB)/8, $0x2000000000000000
-DATA sigmoid64consts<>+1096(SB)/8, $0x2000000000000000
-DATA sigmoid64consts<>+1104(SB)/8, $0x2000000000000000
-DATA sigmoid64consts<>+1112(SB)/8, $0x2000000000000000
-DATA sigmoid64consts<>+1120(SB)/8, $0x2000000000000000
-DATA sigmoid64consts<>+1128(SB)/8, $0x2000000000000000
-DATA sigmoid64consts<>+1136(SB)/8, $0x2000000000000000
-DATA sigmoid64consts<>+1144(SB)/8, $0x2000000000000000
-DATA sigmoid64consts<>+1152(SB)/8, $0x2010000000000000
-DATA sigmoid64consts<>+1160(SB)/8, $0x2010000000000000
-DATA sigmoid64consts<>+1168(SB)/8, $0x2010000000000000
-DATA sigmoid64consts<>+1176(SB)/8, $0x2010000000000000
-DATA sigmoid64consts<>+1184(SB)/8, $0x2010000000000000
-DATA sigmoid64consts<>+1192(SB)/8, $0x2010000000000000
-DATA sigmoid64consts<>+1200(SB)/8, $0x2010000000000000
-DATA sigmoid64consts<>+1208(SB)/8, $0x2010000000000000
-DATA sigmoid64consts<>+1216(SB)/8, $0x1ff0000000000000
-DATA sigmoid64consts<>+1224(SB)/8, $0x1ff0000000000000
-DATA sigmoid64consts<>+1232(SB)/8, $0x1ff0000000000000
-DATA sigmoid64consts<>+1240(SB)/8, $0x1ff0000000000000
-DATA sigmoid64consts<>+1248(SB)/8, $0x1ff0000000000000
-DATA sigmoid64consts<>+1256(SB)/8, $0x1ff0000000000000
-DATA sigmoid64consts<>+1264(SB)/8, $0x1ff0000000000000
-DATA sigmoid64consts<>+1272(SB)/8, $0x1ff0000000000000
-DATA sigmoid64consts<>+1280(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1288(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1296(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1304(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1312(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1320(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1328(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1336(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1344(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1352(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1360(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1368(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1376(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1384(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1392(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1400(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1408(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1416(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1424(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1432(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1440(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1448(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1456(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1464(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1472(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1480(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1488(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1496(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1504(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1512(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1520(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1528(SB)/8, $0x0008000000000000
-GLOBL sigmoid64consts<>(SB), RODATA|NOPTR, $1536
+DATA sigmoid64consts<>+256(SB)/8, $0xbc30000000000000
+DATA sigmoid64consts<>+264(SB)/8, $0xbc30000000000000
+DATA sigmoid64consts<>+272(SB)/8, $0xbc30000000000000
+DATA sigmoid64consts<>+280(SB)/8, $0xbc30000000000000
+DATA sigmoid64consts<>+288(SB)/8, $0xbc30000000000000
+DATA sigmoid64consts<>+296(SB)/8, $0xbc30000000000000
+DATA sigmoid64consts<>+304(SB)/8, $0xbc30000000000000
+DATA sigmoid64consts<>+312(SB)/8, $0xbc30000000000000
+DATA sigmoid64consts<>+320(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+328(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+336(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+344(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+352(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+360(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+368(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+376(SB)/8, $0x40371547652b82fe
+DATA sigmoid64consts<>+384(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+392(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+400(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+408(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+416(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+424(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+432(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+440(SB)/8, $0x4338000000000000
+DATA sigmoid64consts<>+448(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+456(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+464(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+472(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+480(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+488(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+496(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+504(SB)/8, $0x3daa39ef35793c76
+DATA sigmoid64consts<>+512(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+520(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+528(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+536(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+544(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+552(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+560(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+568(SB)/8, $0x3fa62e42fee00000
+DATA sigmoid64consts<>+576(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+584(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+592(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+600(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+608(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+616(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+624(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+632(SB)/8, $0x3f56c14c2f182d7d
+DATA sigmoid64consts<>+640(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+648(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+656(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+664(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+672(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+680(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+688(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+696(SB)/8, $0x3f811123d02b1b3f
+DATA sigmoid64consts<>+704(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+712(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+720(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+728(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+736(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+744(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+752(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+760(SB)/8, $0x3fa555555590b5c5
+DATA sigmoid64consts<>+768(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+776(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+784(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+792(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+800(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+808(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+816(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+824(SB)/8, $0x3fc555555548c6d6
+DATA sigmoid64consts<>+832(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+840(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+848(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+856(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+864(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+872(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+880(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+888(SB)/8, $0x3fdfffffffffffb7
+DATA sigmoid64consts<>+896(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+904(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+912(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+920(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+928(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+936(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+944(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+952(SB)/8, $0x3ff0000000000000
+DATA sigmoid64consts<>+960(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+968(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+976(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+984(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+992(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+1000(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+1008(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+1016(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+1024(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1032(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1040(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1048(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1056(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1064(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1072(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1080(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1088(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1096(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1104(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1112(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1120(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1128(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1136(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1144(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1152(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1160(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1168(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1176(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1184(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1192(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1200(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1208(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1216(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1224(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1232(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1240(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1248(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1256(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1264(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1272(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1280(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1288(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1296(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1304(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1312(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1320(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1328(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1336(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1344(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1352(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1360(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1368(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1376(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1384(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1392(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1400(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1408(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1416(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1424(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1432(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1440(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1448(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1456(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1464(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1472(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1480(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1488(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1496(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1504(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1512(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1520(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1528(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1536(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1544(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1552(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1560(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1568(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1576(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1584(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1592(SB)/8, $0x0008000000000000
+GLOBL sigmoid64consts<>(SB), RODATA|NOPTR, $1600
 
 // func tanhVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -21114,32 +21202,34 @@ tanhVF64AVX2_loop2:
 	VPAND        tanh64consts<>+64(SB), Y0, Y0
 	VMOVUPD      32(SI)(R8*8), Y1
 	VPAND        tanh64consts<>+64(SB), Y1, Y1
-	VMINPD       tanh64consts<>+128(SB), Y0, Y2
-	VMINPD       tanh64consts<>+128(SB), Y1, Y3
-	VMULPD       tanh64consts<>+192(SB), Y2, Y2
-	VMULPD       tanh64consts<>+192(SB), Y3, Y3
+	VMAXPD       tanh64consts<>+128(SB), Y0, Y2
+	VMAXPD       tanh64consts<>+128(SB), Y1, Y3
+	VMINPD       tanh64consts<>+192(SB), Y2, Y2
+	VMINPD       tanh64consts<>+192(SB), Y3, Y3
+	VMULPD       tanh64consts<>+256(SB), Y2, Y2
+	VMULPD       tanh64consts<>+256(SB), Y3, Y3
 	VPOR         tanh64consts<>+0(SB), Y2, Y2
 	VPOR         tanh64consts<>+0(SB), Y3, Y3
-	VMOVUPD      tanh64consts<>+256(SB), Y4
-	VFMADD213PD  tanh64consts<>+320(SB), Y2, Y4
-	VMOVUPD      tanh64consts<>+256(SB), Y5
-	VFMADD213PD  tanh64consts<>+320(SB), Y3, Y5
-	VSUBPD       tanh64consts<>+320(SB), Y4, Y6
-	VSUBPD       tanh64consts<>+320(SB), Y5, Y7
+	VMOVUPD      tanh64consts<>+320(SB), Y4
+	VFMADD213PD  tanh64consts<>+384(SB), Y2, Y4
+	VMOVUPD      tanh64consts<>+320(SB), Y5
+	VFMADD213PD  tanh64consts<>+384(SB), Y3, Y5
+	VSUBPD       tanh64consts<>+384(SB), Y4, Y6
+	VSUBPD       tanh64consts<>+384(SB), Y5, Y7
+	VFNMADD231PD tanh64consts<>+512(SB), Y6, Y2
+	VFNMADD231PD tanh64consts<>+512(SB), Y7, Y3
 	VFNMADD231PD tanh64consts<>+448(SB), Y6, Y2
 	VFNMADD231PD tanh64consts<>+448(SB), Y7, Y3
-	VFNMADD231PD tanh64consts<>+384(SB), Y6, Y2
-	VFNMADD231PD tanh64consts<>+384(SB), Y7, Y3
-	VMOVUPD      tanh64consts<>+512(SB), Y6
-	VFMADD213PD  tanh64consts<>+576(SB), Y2, Y6
-	VMOVUPD      tanh64consts<>+512(SB), Y7
-	VFMADD213PD  tanh64consts<>+576(SB), Y3, Y7
+	VMOVUPD      tanh64consts<>+576(SB), Y6
 	VFMADD213PD  tanh64consts<>+640(SB), Y2, Y6
+	VMOVUPD      tanh64consts<>+576(SB), Y7
 	VFMADD213PD  tanh64consts<>+640(SB), Y3, Y7
 	VFMADD213PD  tanh64consts<>+704(SB), Y2, Y6
 	VFMADD213PD  tanh64consts<>+704(SB), Y3, Y7
 	VFMADD213PD  tanh64consts<>+768(SB), Y2, Y6
 	VFMADD213PD  tanh64consts<>+768(SB), Y3, Y7
+	VFMADD213PD  tanh64consts<>+832(SB), Y2, Y6
+	VFMADD213PD  tanh64consts<>+832(SB), Y3, Y7
 	VMULPD       Y2, Y2, Y8
 	VMULPD       Y3, Y3, Y9
 	LEAQ         exptail_64<>+0(SB), R10
@@ -21178,31 +21268,31 @@ tanhVF64AVX2_loop2:
 	VSUBPD       Y5, Y7, Y9
 	VFMADD231PD  Y6, Y2, Y8
 	VFMADD231PD  Y7, Y3, Y9
-	VMOVUPS      tanh64consts<>+832(SB), Y2
+	VMOVUPS      tanh64consts<>+896(SB), Y2
 	VSUBPD       Y4, Y2, Y2
-	VMOVUPS      tanh64consts<>+832(SB), Y3
+	VMOVUPS      tanh64consts<>+896(SB), Y3
 	VSUBPD       Y5, Y3, Y3
-	VMOVUPS      tanh64consts<>+832(SB), Y6
+	VMOVUPS      tanh64consts<>+896(SB), Y6
 	VSUBPD       Y2, Y6, Y6
-	VMOVUPS      tanh64consts<>+832(SB), Y7
+	VMOVUPS      tanh64consts<>+896(SB), Y7
 	VSUBPD       Y3, Y7, Y7
 	VSUBPD       Y4, Y6, Y6
 	VSUBPD       Y5, Y7, Y7
 	VSUBPD       Y8, Y6, Y6
 	VSUBPD       Y9, Y7, Y7
-	VADDPD       tanh64consts<>+832(SB), Y4, Y10
-	VADDPD       tanh64consts<>+832(SB), Y5, Y11
-	VMOVUPS      tanh64consts<>+832(SB), Y12
+	VADDPD       tanh64consts<>+896(SB), Y4, Y10
+	VADDPD       tanh64consts<>+896(SB), Y5, Y11
+	VMOVUPS      tanh64consts<>+896(SB), Y12
 	VSUBPD       Y10, Y12, Y12
-	VMOVUPS      tanh64consts<>+832(SB), Y13
+	VMOVUPS      tanh64consts<>+896(SB), Y13
 	VSUBPD       Y11, Y13, Y13
 	VADDPD       Y4, Y12, Y12
 	VADDPD       Y5, Y13, Y13
 	VADDPD       Y8, Y12, Y12
 	VADDPD       Y9, Y13, Y13
-	VMOVUPS      tanh64consts<>+832(SB), Y4
+	VMOVUPS      tanh64consts<>+896(SB), Y4
 	VDIVPD       Y10, Y4, Y4
-	VMOVUPS      tanh64consts<>+832(SB), Y5
+	VMOVUPS      tanh64consts<>+896(SB), Y5
 	VDIVPD       Y11, Y5, Y5
 	VMULPD       Y4, Y2, Y8
 	VMULPD       Y5, Y3, Y9
@@ -21214,46 +21304,54 @@ tanhVF64AVX2_loop2:
 	VFNMADD231PD Y9, Y13, Y3
 	VFMADD231PD  Y4, Y2, Y8
 	VFMADD231PD  Y5, Y3, Y9
-	VCMPPD       $0x11, tanh64consts<>+128(SB), Y0, Y2
-	VCMPPD       $0x11, tanh64consts<>+128(SB), Y1, Y3
-	VMOVUPS      tanh64consts<>+832(SB), Y4
+	VCMPPD       $0x11, tanh64consts<>+192(SB), Y0, Y2
+	VCMPPD       $0x11, tanh64consts<>+192(SB), Y1, Y3
+	VMOVUPS      tanh64consts<>+896(SB), Y4
 	VBLENDVPD    Y2, Y8, Y4, Y8
-	VMOVUPS      tanh64consts<>+832(SB), Y2
+	VMOVUPS      tanh64consts<>+896(SB), Y2
 	VBLENDVPD    Y3, Y9, Y2, Y9
-	VCMPPD       $0x11, tanh64consts<>+896(SB), Y0, Y0
-	VCMPPD       $0x11, tanh64consts<>+896(SB), Y1, Y1
+	VCMPPD       $0x11, tanh64consts<>+128(SB), Y0, Y0
+	VCMPPD       $0x11, tanh64consts<>+128(SB), Y1, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
 	JZ           mathblock515
 	VMOVUPD      (SI)(R8*8), Y2
-	VMULPD       (SI)(R8*8), Y2, Y2
-	VMOVUPD      tanh64consts<>+960(SB), Y3
-	VFMADD213PD  tanh64consts<>+1024(SB), Y2, Y3
-	VFMADD213PD  tanh64consts<>+1088(SB), Y2, Y3
-	VFMADD213PD  tanh64consts<>+1152(SB), Y2, Y3
-	VFMADD213PD  tanh64consts<>+1216(SB), Y2, Y3
-	VFMADD213PD  tanh64consts<>+1280(SB), Y2, Y3
-	VFMADD213PD  tanh64consts<>+1344(SB), Y2, Y3
-	VFMADD213PD  tanh64consts<>+1408(SB), Y2, Y3
-	VFMADD213PD  tanh64consts<>+1472(SB), Y2, Y3
-	VFMADD213PD  tanh64consts<>+1536(SB), Y2, Y3
-	VMULPD       (SI)(R8*8), Y2, Y2
-	VFMADD213PD  (SI)(R8*8), Y3, Y2
+	VPAND        tanh64consts<>+64(SB), Y2, Y2
+	VMAXPD       tanh64consts<>+960(SB), Y2, Y3
+	VMULPD       Y3, Y3, Y4
+	VMOVUPD      tanh64consts<>+1024(SB), Y5
+	VFMADD213PD  tanh64consts<>+1088(SB), Y4, Y5
+	VFMADD213PD  tanh64consts<>+1152(SB), Y4, Y5
+	VFMADD213PD  tanh64consts<>+1216(SB), Y4, Y5
+	VFMADD213PD  tanh64consts<>+1280(SB), Y4, Y5
+	VFMADD213PD  tanh64consts<>+1344(SB), Y4, Y5
+	VFMADD213PD  tanh64consts<>+1408(SB), Y4, Y5
+	VFMADD213PD  tanh64consts<>+1472(SB), Y4, Y5
+	VFMADD213PD  tanh64consts<>+1536(SB), Y4, Y5
+	VFMADD213PD  tanh64consts<>+1600(SB), Y4, Y5
+	VCMPPD       $0x11, tanh64consts<>+960(SB), Y2, Y6
+	VMULPD       Y3, Y4, Y4
+	VFMADD231PD  Y5, Y4, Y3
+	VBLENDVPD    Y6, Y2, Y3, Y2
 	VBLENDVPD    Y0, Y2, Y8, Y8
 	VMOVUPD      32(SI)(R8*8), Y0
-	VMULPD       32(SI)(R8*8), Y0, Y0
-	VMOVUPD      tanh64consts<>+960(SB), Y2
-	VFMADD213PD  tanh64consts<>+1024(SB), Y0, Y2
-	VFMADD213PD  tanh64consts<>+1088(SB), Y0, Y2
-	VFMADD213PD  tanh64consts<>+1152(SB), Y0, Y2
-	VFMADD213PD  tanh64consts<>+1216(SB), Y0, Y2
-	VFMADD213PD  tanh64consts<>+1280(SB), Y0, Y2
-	VFMADD213PD  tanh64consts<>+1344(SB), Y0, Y2
-	VFMADD213PD  tanh64consts<>+1408(SB), Y0, Y2
-	VFMADD213PD  tanh64consts<>+1472(SB), Y0, Y2
-	VFMADD213PD  tanh64consts<>+1536(SB), Y0, Y2
-	VMULPD       32(SI)(R8*8), Y0, Y0
-	VFMADD213PD  32(SI)(R8*8), Y2, Y0
+	VPAND        tanh64consts<>+64(SB), Y0, Y0
+	VMAXPD       tanh64consts<>+960(SB), Y0, Y2
+	VMULPD       Y2, Y2, Y3
+	VMOVUPD      tanh64consts<>+1024(SB), Y4
+	VFMADD213PD  tanh64consts<>+1088(SB), Y3, Y4
+	VFMADD213PD  tanh64consts<>+1152(SB), Y3, Y4
+	VFMADD213PD  tanh64consts<>+1216(SB), Y3, Y4
+	VFMADD213PD  tanh64consts<>+1280(SB), Y3, Y4
+	VFMADD213PD  tanh64consts<>+1344(SB), Y3, Y4
+	VFMADD213PD  tanh64consts<>+1408(SB), Y3, Y4
+	VFMADD213PD  tanh64consts<>+1472(SB), Y3, Y4
+	VFMADD213PD  tanh64consts<>+1536(SB), Y3, Y4
+	VFMADD213PD  tanh64consts<>+1600(SB), Y3, Y4
+	VCMPPD       $0x11, tanh64consts<>+960(SB), Y0, Y5
+	VMULPD       Y2, Y3, Y3
+	VFMADD231PD  Y4, Y3, Y2
+	VBLENDVPD    Y5, Y0, Y2, Y0
 	VBLENDVPD    Y1, Y0, Y9, Y9
 
 mathblock515:
@@ -21268,9 +21366,9 @@ mathblock515:
 	VMOVUPD   32(SI)(R8*8), Y1
 	VCMPPD    $0x03, 32(SI)(R8*8), Y1, Y1
 	VMOVUPD   (SI)(R8*8), Y2
-	VPOR      tanh64consts<>+1600(SB), Y2, Y2
+	VPOR      tanh64consts<>+1664(SB), Y2, Y2
 	VMOVUPD   32(SI)(R8*8), Y3
-	VPOR      tanh64consts<>+1600(SB), Y3, Y3
+	VPOR      tanh64consts<>+1664(SB), Y3, Y3
 	VBLENDVPD Y0, Y2, Y8, Y2
 	VBLENDVPD Y1, Y3, Y9, Y3
 	VMOVUPD   Y2, (DX)(R8*8)
@@ -21285,19 +21383,20 @@ tanhVF64AVX2_loop1:
 	JB           tanhVF64AVX2_after1
 	VMOVUPD      (SI)(R8*8), Y0
 	VPAND        tanh64consts<>+64(SB), Y0, Y0
-	VMINPD       tanh64consts<>+128(SB), Y0, Y1
-	VMULPD       tanh64consts<>+192(SB), Y1, Y1
+	VMAXPD       tanh64consts<>+128(SB), Y0, Y1
+	VMINPD       tanh64consts<>+192(SB), Y1, Y1
+	VMULPD       tanh64consts<>+256(SB), Y1, Y1
 	VPOR         tanh64consts<>+0(SB), Y1, Y1
-	VMOVUPD      tanh64consts<>+256(SB), Y2
-	VFMADD213PD  tanh64consts<>+320(SB), Y1, Y2
-	VSUBPD       tanh64consts<>+320(SB), Y2, Y3
+	VMOVUPD      tanh64consts<>+320(SB), Y2
+	VFMADD213PD  tanh64consts<>+384(SB), Y1, Y2
+	VSUBPD       tanh64consts<>+384(SB), Y2, Y3
+	VFNMADD231PD tanh64consts<>+512(SB), Y3, Y1
 	VFNMADD231PD tanh64consts<>+448(SB), Y3, Y1
-	VFNMADD231PD tanh64consts<>+384(SB), Y3, Y1
-	VMOVUPD      tanh64consts<>+512(SB), Y3
-	VFMADD213PD  tanh64consts<>+576(SB), Y1, Y3
+	VMOVUPD      tanh64consts<>+576(SB), Y3
 	VFMADD213PD  tanh64consts<>+640(SB), Y1, Y3
 	VFMADD213PD  tanh64consts<>+704(SB), Y1, Y3
 	VFMADD213PD  tanh64consts<>+768(SB), Y1, Y3
+	VFMADD213PD  tanh64consts<>+832(SB), Y1, Y3
 	VMULPD       Y1, Y1, Y4
 	LEAQ         exptail_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y2, Y6
@@ -21317,44 +21416,48 @@ tanhVF64AVX2_loop1:
 	VFMADD231PD  Y3, Y1, Y2
 	VSUBPD       Y2, Y3, Y4
 	VFMADD231PD  Y3, Y1, Y4
-	VMOVUPS      tanh64consts<>+832(SB), Y1
+	VMOVUPS      tanh64consts<>+896(SB), Y1
 	VSUBPD       Y2, Y1, Y1
-	VMOVUPS      tanh64consts<>+832(SB), Y3
+	VMOVUPS      tanh64consts<>+896(SB), Y3
 	VSUBPD       Y1, Y3, Y3
 	VSUBPD       Y2, Y3, Y3
 	VSUBPD       Y4, Y3, Y3
-	VADDPD       tanh64consts<>+832(SB), Y2, Y5
-	VMOVUPS      tanh64consts<>+832(SB), Y6
+	VADDPD       tanh64consts<>+896(SB), Y2, Y5
+	VMOVUPS      tanh64consts<>+896(SB), Y6
 	VSUBPD       Y5, Y6, Y6
 	VADDPD       Y2, Y6, Y6
 	VADDPD       Y4, Y6, Y6
-	VMOVUPS      tanh64consts<>+832(SB), Y2
+	VMOVUPS      tanh64consts<>+896(SB), Y2
 	VDIVPD       Y5, Y2, Y2
 	VMULPD       Y2, Y1, Y4
 	VFNMADD231PD Y4, Y5, Y1
 	VADDPD       Y3, Y1, Y1
 	VFNMADD231PD Y4, Y6, Y1
 	VFMADD231PD  Y2, Y1, Y4
-	VCMPPD       $0x11, tanh64consts<>+128(SB), Y0, Y1
-	VMOVUPS      tanh64consts<>+832(SB), Y2
+	VCMPPD       $0x11, tanh64consts<>+192(SB), Y0, Y1
+	VMOVUPS      tanh64consts<>+896(SB), Y2
 	VBLENDVPD    Y1, Y4, Y2, Y4
-	VCMPPD       $0x11, tanh64consts<>+896(SB), Y0, Y0
+	VCMPPD       $0x11, tanh64consts<>+128(SB), Y0, Y0
 	VPTEST       Y0, Y0
 	JZ           mathblock516
 	VMOVUPD      (SI)(R8*8), Y1
-	VMULPD       (SI)(R8*8), Y1, Y1
-	VMOVUPD      tanh64consts<>+960(SB), Y2
-	VFMADD213PD  tanh64consts<>+1024(SB), Y1, Y2
-	VFMADD213PD  tanh64consts<>+1088(SB), Y1, Y2
-	VFMADD213PD  tanh64consts<>+1152(SB), Y1, Y2
-	VFMADD213PD  tanh64consts<>+1216(SB), Y1, Y2
-	VFMADD213PD  tanh64consts<>+1280(SB), Y1, Y2
-	VFMADD213PD  tanh64consts<>+1344(SB), Y1, Y2
-	VFMADD213PD  tanh64consts<>+1408(SB), Y1, Y2
-	VFMADD213PD  tanh64consts<>+1472(SB), Y1, Y2
-	VFMADD213PD  tanh64consts<>+1536(SB), Y1, Y2
-	VMULPD       (SI)(R8*8), Y1, Y1
-	VFMADD213PD  (SI)(R8*8), Y2, Y1
+	VPAND        tanh64consts<>+64(SB), Y1, Y1
+	VMAXPD       tanh64consts<>+960(SB), Y1, Y2
+	VMULPD       Y2, Y2, Y3
+	VMOVUPD      tanh64consts<>+1024(SB), Y5
+	VFMADD213PD  tanh64consts<>+1088(SB), Y3, Y5
+	VFMADD213PD  tanh64consts<>+1152(SB), Y3, Y5
+	VFMADD213PD  tanh64consts<>+1216(SB), Y3, Y5
+	VFMADD213PD  tanh64consts<>+1280(SB), Y3, Y5
+	VFMADD213PD  tanh64consts<>+1344(SB), Y3, Y5
+	VFMADD213PD  tanh64consts<>+1408(SB), Y3, Y5
+	VFMADD213PD  tanh64consts<>+1472(SB), Y3, Y5
+	VFMADD213PD  tanh64consts<>+1536(SB), Y3, Y5
+	VFMADD213PD  tanh64consts<>+1600(SB), Y3, Y5
+	VCMPPD       $0x11, tanh64consts<>+960(SB), Y1, Y6
+	VMULPD       Y2, Y3, Y3
+	VFMADD231PD  Y5, Y3, Y2
+	VBLENDVPD    Y6, Y1, Y2, Y1
 	VBLENDVPD    Y0, Y1, Y4, Y4
 
 mathblock516:
@@ -21364,7 +21467,7 @@ mathblock516:
 	VMOVUPD   (SI)(R8*8), Y0
 	VCMPPD    $0x03, (SI)(R8*8), Y0, Y0
 	VMOVUPD   (SI)(R8*8), Y1
-	VPOR      tanh64consts<>+1600(SB), Y1, Y1
+	VPOR      tanh64consts<>+1664(SB), Y1, Y1
 	VBLENDVPD Y0, Y1, Y4, Y1
 	VMOVUPD   Y1, (DX)(R8*8)
 	ADDQ      $0x00000004, R8
@@ -21376,19 +21479,20 @@ tanhVF64AVX2_after1:
 	JB           tanhVF64AVX2_tail2
 	VMOVUPD      (SI)(R8*8), X0
 	VPAND        tanh64consts<>+64(SB), X0, X1
-	VMINPD       tanh64consts<>+128(SB), X1, X2
-	VMULPD       tanh64consts<>+192(SB), X2, X2
+	VMAXPD       tanh64consts<>+128(SB), X1, X2
+	VMINPD       tanh64consts<>+192(SB), X2, X2
+	VMULPD       tanh64consts<>+256(SB), X2, X2
 	VPOR         tanh64consts<>+0(SB), X2, X2
-	VMOVUPD      tanh64consts<>+256(SB), X3
-	VFMADD213PD  tanh64consts<>+320(SB), X2, X3
-	VSUBPD       tanh64consts<>+320(SB), X3, X4
+	VMOVUPD      tanh64consts<>+320(SB), X3
+	VFMADD213PD  tanh64consts<>+384(SB), X2, X3
+	VSUBPD       tanh64consts<>+384(SB), X3, X4
+	VFNMADD231PD tanh64consts<>+512(SB), X4, X2
 	VFNMADD231PD tanh64consts<>+448(SB), X4, X2
-	VFNMADD231PD tanh64consts<>+384(SB), X4, X2
-	VMOVUPD      tanh64consts<>+512(SB), X4
-	VFMADD213PD  tanh64consts<>+576(SB), X2, X4
+	VMOVUPD      tanh64consts<>+576(SB), X4
 	VFMADD213PD  tanh64consts<>+640(SB), X2, X4
 	VFMADD213PD  tanh64consts<>+704(SB), X2, X4
 	VFMADD213PD  tanh64consts<>+768(SB), X2, X4
+	VFMADD213PD  tanh64consts<>+832(SB), X2, X4
 	VMULPD       X2, X2, X5
 	LEAQ         exptail_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X3, X7
@@ -21408,50 +21512,54 @@ tanhVF64AVX2_after1:
 	VFMADD231PD  X4, X2, X3
 	VSUBPD       X3, X4, X5
 	VFMADD231PD  X4, X2, X5
-	VMOVUPS      tanh64consts<>+832(SB), X2
+	VMOVUPS      tanh64consts<>+896(SB), X2
 	VSUBPD       X3, X2, X2
-	VMOVUPS      tanh64consts<>+832(SB), X4
+	VMOVUPS      tanh64consts<>+896(SB), X4
 	VSUBPD       X2, X4, X4
 	VSUBPD       X3, X4, X4
 	VSUBPD       X5, X4, X4
-	VADDPD       tanh64consts<>+832(SB), X3, X6
-	VMOVUPS      tanh64consts<>+832(SB), X7
+	VADDPD       tanh64consts<>+896(SB), X3, X6
+	VMOVUPS      tanh64consts<>+896(SB), X7
 	VSUBPD       X6, X7, X7
 	VADDPD       X3, X7, X7
 	VADDPD       X5, X7, X7
-	VMOVUPS      tanh64consts<>+832(SB), X3
+	VMOVUPS      tanh64consts<>+896(SB), X3
 	VDIVPD       X6, X3, X3
 	VMULPD       X3, X2, X5
 	VFNMADD231PD X5, X6, X2
 	VADDPD       X4, X2, X2
 	VFNMADD231PD X5, X7, X2
 	VFMADD231PD  X3, X2, X5
-	VCMPPD       $0x11, tanh64consts<>+128(SB), X1, X2
-	VMOVUPS      tanh64consts<>+832(SB), X3
+	VCMPPD       $0x11, tanh64consts<>+192(SB), X1, X2
+	VMOVUPS      tanh64consts<>+896(SB), X3
 	VBLENDVPD    X2, X5, X3, X5
-	VCMPPD       $0x11, tanh64consts<>+896(SB), X1, X1
+	VCMPPD       $0x11, tanh64consts<>+128(SB), X1, X1
 	VPTEST       X1, X1
 	JZ           mathblock517
-	VMULPD       X0, X0, X2
-	VMOVUPD      tanh64consts<>+960(SB), X3
-	VFMADD213PD  tanh64consts<>+1024(SB), X2, X3
-	VFMADD213PD  tanh64consts<>+1088(SB), X2, X3
-	VFMADD213PD  tanh64consts<>+1152(SB), X2, X3
-	VFMADD213PD  tanh64consts<>+1216(SB), X2, X3
-	VFMADD213PD  tanh64consts<>+1280(SB), X2, X3
-	VFMADD213PD  tanh64consts<>+1344(SB), X2, X3
-	VFMADD213PD  tanh64consts<>+1408(SB), X2, X3
-	VFMADD213PD  tanh64consts<>+1472(SB), X2, X3
-	VFMADD213PD  tanh64consts<>+1536(SB), X2, X3
-	VMULPD       X0, X2, X2
-	VFMADD213PD  X0, X3, X2
+	VPAND        tanh64consts<>+64(SB), X0, X2
+	VMAXPD       tanh64consts<>+960(SB), X2, X3
+	VMULPD       X3, X3, X4
+	VMOVUPD      tanh64consts<>+1024(SB), X6
+	VFMADD213PD  tanh64consts<>+1088(SB), X4, X6
+	VFMADD213PD  tanh64consts<>+1152(SB), X4, X6
+	VFMADD213PD  tanh64consts<>+1216(SB), X4, X6
+	VFMADD213PD  tanh64consts<>+1280(SB), X4, X6
+	VFMADD213PD  tanh64consts<>+1344(SB), X4, X6
+	VFMADD213PD  tanh64consts<>+1408(SB), X4, X6
+	VFMADD213PD  tanh64consts<>+1472(SB), X4, X6
+	VFMADD213PD  tanh64consts<>+1536(SB), X4, X6
+	VFMADD213PD  tanh64consts<>+1600(SB), X4, X6
+	VCMPPD       $0x11, tanh64consts<>+960(SB), X2, X7
+	VMULPD       X3, X4, X4
+	VFMADD231PD  X6, X4, X3
+	VBLENDVPD    X7, X2, X3, X2
 	VBLENDVPD    X1, X2, X5, X5
 
 mathblock517:
 	VPAND     tanh64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
-	VPOR      tanh64consts<>+1600(SB), X0, X0
+	VPOR      tanh64consts<>+1664(SB), X0, X0
 	VBLENDVPD X1, X0, X5, X0
 	VMOVUPD   X0, (DX)(R8*8)
 	ADDQ      $0x00000002, R8
@@ -21462,19 +21570,20 @@ tanhVF64AVX2_tail2:
 	JB           tanhVF64AVX2_tail1
 	VMOVQ        (SI)(R8*8), X0
 	VPAND        tanh64consts<>+64(SB), X0, X1
-	VMINPD       tanh64consts<>+128(SB), X1, X2
-	VMULPD       tanh64consts<>+192(SB), X2, X2
+	VMAXPD       tanh64consts<>+128(SB), X1, X2
+	VMINPD       tanh64consts<>+192(SB), X2, X2
+	VMULPD       tanh64consts<>+256(SB), X2, X2
 	VPOR         tanh64consts<>+0(SB), X2, X2
-	VMOVUPD      tanh64consts<>+256(SB), X3
-	VFMADD213PD  tanh64consts<>+320(SB), X2, X3
-	VSUBPD       tanh64consts<>+320(SB), X3, X4
+	VMOVUPD      tanh64consts<>+320(SB), X3
+	VFMADD213PD  tanh64consts<>+384(SB), X2, X3
+	VSUBPD       tanh64consts<>+384(SB), X3, X4
+	VFNMADD231PD tanh64consts<>+512(SB), X4, X2
 	VFNMADD231PD tanh64consts<>+448(SB), X4, X2
-	VFNMADD231PD tanh64consts<>+384(SB), X4, X2
-	VMOVUPD      tanh64consts<>+512(SB), X4
-	VFMADD213PD  tanh64consts<>+576(SB), X2, X4
+	VMOVUPD      tanh64consts<>+576(SB), X4
 	VFMADD213PD  tanh64consts<>+640(SB), X2, X4
 	VFMADD213PD  tanh64consts<>+704(SB), X2, X4
 	VFMADD213PD  tanh64consts<>+768(SB), X2, X4
+	VFMADD213PD  tanh64consts<>+832(SB), X2, X4
 	VMULPD       X2, X2, X5
 	LEAQ         exptail_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X3, X7
@@ -21494,50 +21603,54 @@ tanhVF64AVX2_tail2:
 	VFMADD231PD  X4, X2, X3
 	VSUBPD       X3, X4, X5
 	VFMADD231PD  X4, X2, X5
-	VMOVUPS      tanh64consts<>+832(SB), X2
+	VMOVUPS      tanh64consts<>+896(SB), X2
 	VSUBPD       X3, X2, X2
-	VMOVUPS      tanh64consts<>+832(SB), X4
+	VMOVUPS      tanh64consts<>+896(SB), X4
 	VSUBPD       X2, X4, X4
 	VSUBPD       X3, X4, X4
 	VSUBPD       X5, X4, X4
-	VADDPD       tanh64consts<>+832(SB), X3, X6
-	VMOVUPS      tanh64consts<>+832(SB), X7
+	VADDPD       tanh64consts<>+896(SB), X3, X6
+	VMOVUPS      tanh64consts<>+896(SB), X7
 	VSUBPD       X6, X7, X7
 	VADDPD       X3, X7, X7
 	VADDPD       X5, X7, X7
-	VMOVUPS      tanh64consts<>+832(SB), X3
+	VMOVUPS      tanh64consts<>+896(SB), X3
 	VDIVPD       X6, X3, X3
 	VMULPD       X3, X2, X5
 	VFNMADD231PD X5, X6, X2
 	VADDPD       X4, X2, X2
 	VFNMADD231PD X5, X7, X2
 	VFMADD231PD  X3, X2, X5
-	VCMPPD       $0x11, tanh64consts<>+128(SB), X1, X2
-	VMOVUPS      tanh64consts<>+832(SB), X3
+	VCMPPD       $0x11, tanh64consts<>+192(SB), X1, X2
+	VMOVUPS      tanh64consts<>+896(SB), X3
 	VBLENDVPD    X2, X5, X3, X5
-	VCMPPD       $0x11, tanh64consts<>+896(SB), X1, X1
+	VCMPPD       $0x11, tanh64consts<>+128(SB), X1, X1
 	VPTEST       X1, X1
 	JZ           mathblock518
-	VMULPD       X0, X0, X2
-	VMOVUPD      tanh64consts<>+960(SB), X3
-	VFMADD213PD  tanh64consts<>+1024(SB), X2, X3
-	VFMADD213PD  tanh64consts<>+1088(SB), X2, X3
-	VFMADD213PD  tanh64consts<>+1152(SB), X2, X3
-	VFMADD213PD  tanh64consts<>+1216(SB), X2, X3
-	VFMADD213PD  tanh64consts<>+1280(SB), X2, X3
-	VFMADD213PD  tanh64consts<>+1344(SB), X2, X3
-	VFMADD213PD  tanh64consts<>+1408(SB), X2, X3
-	VFMADD213PD  tanh64consts<>+1472(SB), X2, X3
-	VFMADD213PD  tanh64consts<>+1536(SB), X2, X3
-	VMULPD       X0, X2, X2
-	VFMADD213PD  X0, X3, X2
+	VPAND        tanh64consts<>+64(SB), X0, X2
+	VMAXPD       tanh64consts<>+960(SB), X2, X3
+	VMULPD       X3, X3, X4
+	VMOVUPD      tanh64consts<>+1024(SB), X6
+	VFMADD213PD  tanh64consts<>+1088(SB), X4, X6
+	VFMADD213PD  tanh64consts<>+1152(SB), X4, X6
+	VFMADD213PD  tanh64consts<>+1216(SB), X4, X6
+	VFMADD213PD  tanh64consts<>+1280(SB), X4, X6
+	VFMADD213PD  tanh64consts<>+1344(SB), X4, X6
+	VFMADD213PD  tanh64consts<>+1408(SB), X4, X6
+	VFMADD213PD  tanh64consts<>+1472(SB), X4, X6
+	VFMADD213PD  tanh64consts<>+1536(SB), X4, X6
+	VFMADD213PD  tanh64consts<>+1600(SB), X4, X6
+	VCMPPD       $0x11, tanh64consts<>+960(SB), X2, X7
+	VMULPD       X3, X4, X4
+	VFMADD231PD  X6, X4, X3
+	VBLENDVPD    X7, X2, X3, X2
 	VBLENDVPD    X1, X2, X5, X5
 
 mathblock518:
 	VPAND     tanh64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
-	VPOR      tanh64consts<>+1600(SB), X0, X0
+	VPOR      tanh64consts<>+1664(SB), X0, X0
 	VBLENDVPD X1, X0, X5, X0
 	VMOVQ     X0, (DX)(R8*8)
 	ADDQ      $0x00000001, R8
@@ -21569,199 +21682,207 @@ DATA tanh64consts<>+96(SB)/8, $0x7fffffffffffffff
 DATA tanh64consts<>+104(SB)/8, $0x7fffffffffffffff
 DATA tanh64consts<>+112(SB)/8, $0x7fffffffffffffff
 DATA tanh64consts<>+120(SB)/8, $0x7fffffffffffffff
-DATA tanh64consts<>+128(SB)/8, $0x4033200000000000
-DATA tanh64consts<>+136(SB)/8, $0x4033200000000000
-DATA tanh64consts<>+144(SB)/8, $0x4033200000000000
-DATA tanh64consts<>+152(SB)/8, $0x4033200000000000
-DATA tanh64consts<>+160(SB)/8, $0x4033200000000000
-DATA tanh64consts<>+168(SB)/8, $0x4033200000000000
-DATA tanh64consts<>+176(SB)/8, $0x4033200000000000
-DATA tanh64consts<>+184(SB)/8, $0x4033200000000000
-DATA tanh64consts<>+192(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+200(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+208(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+216(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+224(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+232(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+240(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+248(SB)/8, $0x4000000000000000
-DATA tanh64consts<>+256(SB)/8, $0x40371547652b82fe
-DATA tanh64consts<>+264(SB)/8, $0x40371547652b82fe
-DATA tanh64consts<>+272(SB)/8, $0x40371547652b82fe
-DATA tanh64consts<>+280(SB)/8, $0x40371547652b82fe
-DATA tanh64consts<>+288(SB)/8, $0x40371547652b82fe
-DATA tanh64consts<>+296(SB)/8, $0x40371547652b82fe
-DATA tanh64consts<>+304(SB)/8, $0x40371547652b82fe
-DATA tanh64consts<>+312(SB)/8, $0x40371547652b82fe
-DATA tanh64consts<>+320(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+328(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+336(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+344(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+352(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+360(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+368(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+376(SB)/8, $0x4338000000000000
-DATA tanh64consts<>+384(SB)/8, $0x3daa39ef35793c76
-DATA tanh64consts<>+392(SB)/8, $0x3daa39ef35793c76
-DATA tanh64consts<>+400(SB)/8, $0x3daa39ef35793c76
-DATA tanh64consts<>+408(SB)/8, $0x3daa39ef35793c76
-DATA tanh64consts<>+416(SB)/8, $0x3daa39ef35793c76
-DATA tanh64consts<>+424(SB)/8, $0x3daa39ef35793c76
-DATA tanh64consts<>+432(SB)/8, $0x3daa39ef35793c76
-DATA tanh64consts<>+440(SB)/8, $0x3daa39ef35793c76
-DATA tanh64consts<>+448(SB)/8, $0x3fa62e42fee00000
-DATA tanh64consts<>+456(SB)/8, $0x3fa62e42fee00000
-DATA tanh64consts<>+464(SB)/8, $0x3fa62e42fee00000
-DATA tanh64consts<>+472(SB)/8, $0x3fa62e42fee00000
-DATA tanh64consts<>+480(SB)/8, $0x3fa62e42fee00000
-DATA tanh64consts<>+488(SB)/8, $0x3fa62e42fee00000
-DATA tanh64consts<>+496(SB)/8, $0x3fa62e42fee00000
-DATA tanh64consts<>+504(SB)/8, $0x3fa62e42fee00000
-DATA tanh64consts<>+512(SB)/8, $0x3f56c14c2f182d7d
-DATA tanh64consts<>+520(SB)/8, $0x3f56c14c2f182d7d
-DATA tanh64consts<>+528(SB)/8, $0x3f56c14c2f182d7d
-DATA tanh64consts<>+536(SB)/8, $0x3f56c14c2f182d7d
-DATA tanh64consts<>+544(SB)/8, $0x3f56c14c2f182d7d
-DATA tanh64consts<>+552(SB)/8, $0x3f56c14c2f182d7d
-DATA tanh64consts<>+560(SB)/8, $0x3f56c14c2f182d7d
-DATA tanh64consts<>+568(SB)/8, $0x3f56c14c2f182d7d
-DATA tanh64consts<>+576(SB)/8, $0x3f811123d02b1b3f
-DATA tanh64consts<>+584(SB)/8, $0x3f811123d02b1b3f
-DATA tanh64consts<>+592(SB)/8, $0x3f811123d02b1b3f
-DATA tanh64consts<>+600(SB)/8, $0x3f811123d02b1b3f
-DATA tanh64consts<>+608(SB)/8, $0x3f811123d02b1b3f
-DATA tanh64consts<>+616(SB)/8, $0x3f811123d02b1b3f
-DATA tanh64consts<>+624(SB)/8, $0x3f811123d02b1b3f
-DATA tanh64consts<>+632(SB)/8, $0x3f811123d02b1b3f
-DATA tanh64consts<>+640(SB)/8, $0x3fa555555590b5c5
-DATA tanh64consts<>+648(SB)/8, $0x3fa555555590b5c5
-DATA tanh64consts<>+656(SB)/8, $0x3fa555555590b5c5
-DATA tanh64consts<>+664(SB)/8, $0x3fa555555590b5c5
-DATA tanh64consts<>+672(SB)/8, $0x3fa555555590b5c5
-DATA tanh64consts<>+680(SB)/8, $0x3fa555555590b5c5
-DATA tanh64consts<>+688(SB)/8, $0x3fa555555590b5c5
-DATA tanh64consts<>+696(SB)/8, $0x3fa555555590b5c5
-DATA tanh64consts<>+704(SB)/8, $0x3fc555555548c6d6
-DATA tanh64consts<>+712(SB)/8, $0x3fc555555548c6d6
-DATA tanh64consts<>+720(SB)/8, $0x3fc555555548c6d6
-DATA tanh64consts<>+728(SB)/8, $0x3fc555555548c6d6
-DATA tanh64consts<>+736(SB)/8, $0x3fc555555548c6d6
-DATA tanh64consts<>+744(SB)/8, $0x3fc555555548c6d6
-DATA tanh64consts<>+752(SB)/8, $0x3fc555555548c6d6
-DATA tanh64consts<>+760(SB)/8, $0x3fc555555548c6d6
-DATA tanh64consts<>+768(SB)/8, $0x3fdfffffffffffb7
-DATA tanh64consts<>+776(SB)/8, $0x3fdfffffffffffb7
-DATA tanh64consts<>+784(SB)/8, $0x3fdfffffffffffb7
-DATA tanh64consts<>+792(SB)/8, $0x3fdfffffffffffb7
-DATA tanh64consts<>+800(SB)/8, $0x3fdfffffffffffb7
-DATA tanh64consts<>+808(SB)/8, $0x3fdfffffffffffb7
-DATA tanh64consts<>+816(SB)/8, $0x3fdfffffffffffb7
-DATA tanh64consts<>+824(SB)/8, $0x3fdfffffffffffb7
-DATA tanh64consts<>+832(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+840(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+848(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+856(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+864(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+872(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+880(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+888(SB)/8, $0x3ff0000000000000
-DATA tanh64consts<>+896(SB)/8, $0x3fd0000000000000
-DATA tanh64consts<>+904(SB)/8, $0x3fd0000000000000
-DATA tanh64consts<>+912(SB)/8, $0x3fd0000000000000
-DATA tanh64consts<>+920(SB)/8, $0x3fd0000000000000
-DATA tanh64consts<>+928(SB)/8, $0x3fd0000000000000
-DATA tanh64consts<>+936(SB)/8, $0x3fd0000000000000
-DATA tanh64consts<>+944(SB)/8, $0x3fd0000000000000
-DATA tanh64consts<>+952(SB)/8, $0x3fd0000000000000
-DATA tanh64consts<>+960(SB)/8, $0x3f161f84888eb9d4
-DATA tanh64consts<>+968(SB)/8, $0x3f161f84888eb9d4
-DATA tanh64consts<>+976(SB)/8, $0x3f161f84888eb9d4
-DATA tanh64consts<>+984(SB)/8, $0x3f161f84888eb9d4
-DATA tanh64consts<>+992(SB)/8, $0x3f161f84888eb9d4
-DATA tanh64consts<>+1000(SB)/8, $0x3f161f84888eb9d4
-DATA tanh64consts<>+1008(SB)/8, $0x3f161f84888eb9d4
-DATA tanh64consts<>+1016(SB)/8, $0x3f161f84888eb9d4
-DATA tanh64consts<>+1024(SB)/8, $0xbf2f1b00d365661a
-DATA tanh64consts<>+1032(SB)/8, $0xbf2f1b00d365661a
-DATA tanh64consts<>+1040(SB)/8, $0xbf2f1b00d365661a
-DATA tanh64consts<>+1048(SB)/8, $0xbf2f1b00d365661a
-DATA tanh64consts<>+1056(SB)/8, $0xbf2f1b00d365661a
-DATA tanh64consts<>+1064(SB)/8, $0xbf2f1b00d365661a
-DATA tanh64consts<>+1072(SB)/8, $0xbf2f1b00d365661a
-DATA tanh64consts<>+1080(SB)/8, $0xbf2f1b00d365661a
-DATA tanh64consts<>+1088(SB)/8, $0x3f43543fe7306608
-DATA tanh64consts<>+1096(SB)/8, $0x3f43543fe7306608
-DATA tanh64consts<>+1104(SB)/8, $0x3f43543fe7306608
-DATA tanh64consts<>+1112(SB)/8, $0x3f43543fe7306608
-DATA tanh64consts<>+1120(SB)/8, $0x3f43543fe7306608
-DATA tanh64consts<>+1128(SB)/8, $0x3f43543fe7306608
-DATA tanh64consts<>+1136(SB)/8, $0x3f43543fe7306608
-DATA tanh64consts<>+1144(SB)/8, $0x3f43543fe7306608
-DATA tanh64consts<>+1152(SB)/8, $0xbf57da2df4c91d70
-DATA tanh64consts<>+1160(SB)/8, $0xbf57da2df4c91d70
-DATA tanh64consts<>+1168(SB)/8, $0xbf57da2df4c91d70
-DATA tanh64consts<>+1176(SB)/8, $0xbf57da2df4c91d70
-DATA tanh64consts<>+1184(SB)/8, $0xbf57da2df4c91d70
-DATA tanh64consts<>+1192(SB)/8, $0xbf57da2df4c91d70
-DATA tanh64consts<>+1200(SB)/8, $0xbf57da2df4c91d70
-DATA tanh64consts<>+1208(SB)/8, $0xbf57da2df4c91d70
-DATA tanh64consts<>+1216(SB)/8, $0x3f6d6d3cead656de
-DATA tanh64consts<>+1224(SB)/8, $0x3f6d6d3cead656de
-DATA tanh64consts<>+1232(SB)/8, $0x3f6d6d3cead656de
-DATA tanh64consts<>+1240(SB)/8, $0x3f6d6d3cead656de
-DATA tanh64consts<>+1248(SB)/8, $0x3f6d6d3cead656de
-DATA tanh64consts<>+1256(SB)/8, $0x3f6d6d3cead656de
-DATA tanh64consts<>+1264(SB)/8, $0x3f6d6d3cead656de
-DATA tanh64consts<>+1272(SB)/8, $0x3f6d6d3cead656de
-DATA tanh64consts<>+1280(SB)/8, $0xbf8226e355b6eeeb
-DATA tanh64consts<>+1288(SB)/8, $0xbf8226e355b6eeeb
-DATA tanh64consts<>+1296(SB)/8, $0xbf8226e355b6eeeb
-DATA tanh64consts<>+1304(SB)/8, $0xbf8226e355b6eeeb
-DATA tanh64consts<>+1312(SB)/8, $0xbf8226e355b6eeeb
-DATA tanh64consts<>+1320(SB)/8, $0xbf8226e355b6eeeb
-DATA tanh64consts<>+1328(SB)/8, $0xbf8226e355b6eeeb
-DATA tanh64consts<>+1336(SB)/8, $0xbf8226e355b6eeeb
-DATA tanh64consts<>+1344(SB)/8, $0x3f9664f4882bc0a3
-DATA tanh64consts<>+1352(SB)/8, $0x3f9664f4882bc0a3
-DATA tanh64consts<>+1360(SB)/8, $0x3f9664f4882bc0a3
-DATA tanh64consts<>+1368(SB)/8, $0x3f9664f4882bc0a3
-DATA tanh64consts<>+1376(SB)/8, $0x3f9664f4882bc0a3
-DATA tanh64consts<>+1384(SB)/8, $0x3f9664f4882bc0a3
-DATA tanh64consts<>+1392(SB)/8, $0x3f9664f4882bc0a3
-DATA tanh64consts<>+1400(SB)/8, $0x3f9664f4882bc0a3
-DATA tanh64consts<>+1408(SB)/8, $0xbfaba1ba1ba1b9ce
-DATA tanh64consts<>+1416(SB)/8, $0xbfaba1ba1ba1b9ce
-DATA tanh64consts<>+1424(SB)/8, $0xbfaba1ba1ba1b9ce
-DATA tanh64consts<>+1432(SB)/8, $0xbfaba1ba1ba1b9ce
-DATA tanh64consts<>+1440(SB)/8, $0xbfaba1ba1ba1b9ce
-DATA tanh64consts<>+1448(SB)/8, $0xbfaba1ba1ba1b9ce
-DATA tanh64consts<>+1456(SB)/8, $0xbfaba1ba1ba1b9ce
-DATA tanh64consts<>+1464(SB)/8, $0xbfaba1ba1ba1b9ce
-DATA tanh64consts<>+1472(SB)/8, $0x3fc1111111111111
-DATA tanh64consts<>+1480(SB)/8, $0x3fc1111111111111
-DATA tanh64consts<>+1488(SB)/8, $0x3fc1111111111111
-DATA tanh64consts<>+1496(SB)/8, $0x3fc1111111111111
-DATA tanh64consts<>+1504(SB)/8, $0x3fc1111111111111
-DATA tanh64consts<>+1512(SB)/8, $0x3fc1111111111111
-DATA tanh64consts<>+1520(SB)/8, $0x3fc1111111111111
-DATA tanh64consts<>+1528(SB)/8, $0x3fc1111111111111
-DATA tanh64consts<>+1536(SB)/8, $0xbfd5555555555555
-DATA tanh64consts<>+1544(SB)/8, $0xbfd5555555555555
-DATA tanh64consts<>+1552(SB)/8, $0xbfd5555555555555
-DATA tanh64consts<>+1560(SB)/8, $0xbfd5555555555555
-DATA tanh64consts<>+1568(SB)/8, $0xbfd5555555555555
-DATA tanh64consts<>+1576(SB)/8, $0xbfd5555555555555
-DATA tanh64consts<>+1584(SB)/8, $0xbfd5555555555555
-DATA tanh64consts<>+1592(SB)/8, $0xbfd5555555555555
-DATA tanh64consts<>+1600(SB)/8, $0x0008000000000000
-DATA tanh64consts<>+1608(SB)/8, $0x0008000000000000
-DATA tanh64consts<>+1616(SB)/8, $0x0008000000000000
-DATA tanh64consts<>+1624(SB)/8, $0x0008000000000000
-DATA tanh64consts<>+1632(SB)/8, $0x0008000000000000
-DATA tanh64consts<>+1640(SB)/8, $0x0008000000000000
-DATA tanh64consts<>+1648(SB)/8, $0x0008000000000000
-DATA tanh64consts<>+1656(SB)/8, $0x0008000000000000
-GLOBL tanh64consts<>(SB), RODATA|NOPTR, $1664
+DATA tanh64consts<>+128(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+136(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+144(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+152(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+160(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+168(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+176(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+184(SB)/8, $0x3fd0000000000000
+DATA tanh64consts<>+192(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+200(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+208(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+216(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+224(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+232(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+240(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+248(SB)/8, $0x4033200000000000
+DATA tanh64consts<>+256(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+264(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+272(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+280(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+288(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+296(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+304(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+312(SB)/8, $0x4000000000000000
+DATA tanh64consts<>+320(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+328(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+336(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+344(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+352(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+360(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+368(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+376(SB)/8, $0x40371547652b82fe
+DATA tanh64consts<>+384(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+392(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+400(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+408(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+416(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+424(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+432(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+440(SB)/8, $0x4338000000000000
+DATA tanh64consts<>+448(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+456(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+464(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+472(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+480(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+488(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+496(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+504(SB)/8, $0x3daa39ef35793c76
+DATA tanh64consts<>+512(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+520(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+528(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+536(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+544(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+552(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+560(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+568(SB)/8, $0x3fa62e42fee00000
+DATA tanh64consts<>+576(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+584(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+592(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+600(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+608(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+616(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+624(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+632(SB)/8, $0x3f56c14c2f182d7d
+DATA tanh64consts<>+640(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+648(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+656(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+664(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+672(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+680(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+688(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+696(SB)/8, $0x3f811123d02b1b3f
+DATA tanh64consts<>+704(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+712(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+720(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+728(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+736(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+744(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+752(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+760(SB)/8, $0x3fa555555590b5c5
+DATA tanh64consts<>+768(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+776(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+784(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+792(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+800(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+808(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+816(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+824(SB)/8, $0x3fc555555548c6d6
+DATA tanh64consts<>+832(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+840(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+848(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+856(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+864(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+872(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+880(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+888(SB)/8, $0x3fdfffffffffffb7
+DATA tanh64consts<>+896(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+904(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+912(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+920(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+928(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+936(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+944(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+952(SB)/8, $0x3ff0000000000000
+DATA tanh64consts<>+960(SB)/8, $0x3e30000000000000
+DATA tanh64consts<>+968(SB)/8, $0x3e30000000000000
+DATA tanh64consts<>+976(SB)/8, $0x3e30000000000000
+DATA tanh64consts<>+984(SB)/8, $0x3e30000000000000
+DATA tanh64consts<>+992(SB)/8, $0x3e30000000000000
+DATA tanh64consts<>+1000(SB)/8, $0x3e30000000000000
+DATA tanh64consts<>+1008(SB)/8, $0x3e30000000000000
+DATA tanh64consts<>+1016(SB)/8, $0x3e30000000000000
+DATA tanh64consts<>+1024(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+1032(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+1040(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+1048(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+1056(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+1064(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+1072(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+1080(SB)/8, $0x3f161f84888eb9d4
+DATA tanh64consts<>+1088(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1096(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1104(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1112(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1120(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1128(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1136(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1144(SB)/8, $0xbf2f1b00d365661a
+DATA tanh64consts<>+1152(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1160(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1168(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1176(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1184(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1192(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1200(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1208(SB)/8, $0x3f43543fe7306608
+DATA tanh64consts<>+1216(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1224(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1232(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1240(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1248(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1256(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1264(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1272(SB)/8, $0xbf57da2df4c91d70
+DATA tanh64consts<>+1280(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1288(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1296(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1304(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1312(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1320(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1328(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1336(SB)/8, $0x3f6d6d3cead656de
+DATA tanh64consts<>+1344(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1352(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1360(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1368(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1376(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1384(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1392(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1400(SB)/8, $0xbf8226e355b6eeeb
+DATA tanh64consts<>+1408(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1416(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1424(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1432(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1440(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1448(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1456(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1464(SB)/8, $0x3f9664f4882bc0a3
+DATA tanh64consts<>+1472(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1480(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1488(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1496(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1504(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1512(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1520(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1528(SB)/8, $0xbfaba1ba1ba1b9ce
+DATA tanh64consts<>+1536(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1544(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1552(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1560(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1568(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1576(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1584(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1592(SB)/8, $0x3fc1111111111111
+DATA tanh64consts<>+1600(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1608(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1616(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1624(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1632(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1640(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1648(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1656(SB)/8, $0xbfd5555555555555
+DATA tanh64consts<>+1664(SB)/8, $0x0008000000000000
+DATA tanh64consts<>+1672(SB)/8, $0x0008000000000000
+DATA tanh64consts<>+1680(SB)/8, $0x0008000000000000
+DATA tanh64consts<>+1688(SB)/8, $0x0008000000000000
+DATA tanh64consts<>+1696(SB)/8, $0x0008000000000000
+DATA tanh64consts<>+1704(SB)/8, $0x0008000000000000
+DATA tanh64consts<>+1712(SB)/8, $0x0008000000000000
+DATA tanh64consts<>+1720(SB)/8, $0x0008000000000000
+GLOBL tanh64consts<>(SB), RODATA|NOPTR, $1728
 
 // func erfVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -21788,173 +21909,176 @@ erfVF64AVX2_loop1:
 	JB           erfVF64AVX2_after1
 	VMOVUPD      (SI)(R8*8), Y0
 	VPAND        erf64consts<>+64(SB), Y0, Y0
-	VMINPD       erf64consts<>+192(SB), Y0, Y1
+	VMAXPD       erf64consts<>+128(SB), Y0, Y1
+	VMINPD       erf64consts<>+192(SB), Y1, Y1
 	VMULPD       Y1, Y1, Y2
 	VMOVUPS      erf64consts<>+128(SB), Y3
-	VDIVPD       Y2, Y3, Y3
-	VCMPPD       $0x1e, erf64consts<>+256(SB), Y1, Y4
-	VMOVUPS      erf64consts<>+384(SB), Y5
-	VBLENDVPD    Y4, erf64consts<>+320(SB), Y5, Y5
-	VMOVUPS      erf64consts<>+512(SB), Y6
-	VBLENDVPD    Y4, erf64consts<>+448(SB), Y6, Y6
-	VFMADD231PD  Y3, Y5, Y6
-	VMOVUPS      erf64consts<>+640(SB), Y5
-	VBLENDVPD    Y4, erf64consts<>+576(SB), Y5, Y5
-	VFMADD231PD  Y3, Y6, Y5
-	VMOVUPS      erf64consts<>+768(SB), Y6
-	VBLENDVPD    Y4, erf64consts<>+704(SB), Y6, Y6
-	VFMADD231PD  Y3, Y5, Y6
-	VMOVUPS      erf64consts<>+896(SB), Y5
-	VBLENDVPD    Y4, erf64consts<>+832(SB), Y5, Y5
-	VFMADD231PD  Y3, Y6, Y5
-	VMOVUPS      erf64consts<>+1024(SB), Y6
-	VBLENDVPD    Y4, erf64consts<>+960(SB), Y6, Y6
-	VFMADD231PD  Y3, Y5, Y6
-	VMOVUPS      erf64consts<>+1152(SB), Y5
-	VBLENDVPD    Y4, erf64consts<>+1088(SB), Y5, Y5
-	VFMADD231PD  Y3, Y6, Y5
-	VMOVUPS      erf64consts<>+1280(SB), Y6
-	VBLENDVPD    Y4, erf64consts<>+1216(SB), Y6, Y6
-	VFMADD231PD  Y3, Y5, Y6
-	VMOVUPS      erf64consts<>+1344(SB), Y5
-	VBLENDVPD    Y4, erf64consts<>+320(SB), Y5, Y5
-	VMOVUPS      erf64consts<>+1472(SB), Y7
-	VBLENDVPD    Y4, erf64consts<>+1408(SB), Y7, Y7
-	VFMADD231PD  Y3, Y5, Y7
-	VMOVUPS      erf64consts<>+1600(SB), Y5
-	VBLENDVPD    Y4, erf64consts<>+1536(SB), Y5, Y5
-	VFMADD231PD  Y3, Y7, Y5
-	VMOVUPS      erf64consts<>+1728(SB), Y7
-	VBLENDVPD    Y4, erf64consts<>+1664(SB), Y7, Y7
-	VFMADD231PD  Y3, Y5, Y7
-	VMOVUPS      erf64consts<>+1856(SB), Y5
-	VBLENDVPD    Y4, erf64consts<>+1792(SB), Y5, Y5
-	VFMADD231PD  Y3, Y7, Y5
-	VMOVUPS      erf64consts<>+1984(SB), Y7
-	VBLENDVPD    Y4, erf64consts<>+1920(SB), Y7, Y7
-	VFMADD231PD  Y3, Y5, Y7
-	VMOVUPS      erf64consts<>+2112(SB), Y5
-	VBLENDVPD    Y4, erf64consts<>+2048(SB), Y5, Y5
-	VFMADD231PD  Y3, Y7, Y5
-	VMOVUPS      erf64consts<>+2240(SB), Y7
-	VBLENDVPD    Y4, erf64consts<>+2176(SB), Y7, Y7
-	VFMADD231PD  Y3, Y5, Y7
-	VMOVUPS      erf64consts<>+128(SB), Y5
-	VBLENDVPD    Y4, erf64consts<>+128(SB), Y5, Y4
-	VFMADD231PD  Y3, Y7, Y4
-	VPAND        erf64consts<>+2304(SB), Y1, Y3
-	VMOVUPD      erf64consts<>+2368(SB), Y5
-	VFNMADD231PD Y3, Y3, Y5
-	VSUBPD       Y1, Y3, Y7
-	VADDPD       Y1, Y3, Y3
-	VDIVPD       Y4, Y6, Y6
-	VFMADD231PD  Y3, Y7, Y6
-	VADDPD       Y6, Y5, Y3
-	VSUBPD       Y3, Y5, Y5
-	VADDPD       Y6, Y5, Y5
-	VMAXPD       erf64consts<>+2432(SB), Y3, Y3
-	VMINPD       erf64consts<>+2496(SB), Y3, Y3
-	VMOVUPD      erf64consts<>+2560(SB), Y4
-	VFMADD213PD  erf64consts<>+2624(SB), Y3, Y4
-	VSUBPD       erf64consts<>+2624(SB), Y4, Y6
-	VFNMADD231PD erf64consts<>+2688(SB), Y6, Y3
-	VMOVUPD      erf64consts<>+2752(SB), Y7
-	VFNMADD213PD Y3, Y6, Y7
-	VSUBPD       Y7, Y3, Y3
-	VFNMADD231PD erf64consts<>+2752(SB), Y6, Y3
-	VADDPD       Y5, Y7, Y6
-	VSUBPD       Y7, Y6, Y8
-	VSUBPD       Y8, Y6, Y9
-	VSUBPD       Y9, Y7, Y7
-	VSUBPD       Y8, Y5, Y5
-	VADDPD       Y5, Y7, Y7
-	VADDPD       Y7, Y3, Y3
-	VMOVUPD      erf64consts<>+2816(SB), Y5
-	VFMADD213PD  erf64consts<>+2880(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+2944(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+3008(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+3072(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+3136(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+3200(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+3264(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+3328(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+3392(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+3456(SB), Y6, Y5
-	VFMADD213PD  erf64consts<>+3520(SB), Y6, Y5
-	VMULPD       Y6, Y6, Y7
-	VFMADD231PD  Y6, Y3, Y3
-	VFMADD231PD  Y7, Y5, Y3
-	VADDPD       erf64consts<>+128(SB), Y6, Y5
-	VMOVUPS      erf64consts<>+128(SB), Y7
-	VSUBPD       Y5, Y7, Y7
-	VADDPD       Y6, Y7, Y7
-	VADDPD       Y3, Y7, Y7
-	VPSUBQ       erf64consts<>+3584(SB), Y4, Y4
-	VPSRLQ       $0x01, Y4, Y3
-	VPSUBQ       erf64consts<>+3648(SB), Y3, Y6
-	VPSLLQ       $0x34, Y6, Y6
-	VPSUBQ       Y3, Y4, Y4
-	VPSUBQ       erf64consts<>+3648(SB), Y4, Y4
-	VPSLLQ       $0x34, Y4, Y4
-	VADDPD       Y7, Y5, Y5
-	VMULPD       Y6, Y5, Y5
-	VMULPD       Y4, Y5, Y5
-	VDIVPD       Y1, Y5, Y5
+	VDIVPD       Y2, Y3, Y2
+	VCMPPD       $0x1e, erf64consts<>+256(SB), Y1, Y3
+	VMOVUPS      erf64consts<>+384(SB), Y4
+	VBLENDVPD    Y3, erf64consts<>+320(SB), Y4, Y4
+	VMOVUPS      erf64consts<>+512(SB), Y5
+	VBLENDVPD    Y3, erf64consts<>+448(SB), Y5, Y5
+	VFMADD231PD  Y2, Y4, Y5
+	VMOVUPS      erf64consts<>+640(SB), Y4
+	VBLENDVPD    Y3, erf64consts<>+576(SB), Y4, Y4
+	VFMADD231PD  Y2, Y5, Y4
+	VMOVUPS      erf64consts<>+768(SB), Y5
+	VBLENDVPD    Y3, erf64consts<>+704(SB), Y5, Y5
+	VFMADD231PD  Y2, Y4, Y5
+	VMOVUPS      erf64consts<>+896(SB), Y4
+	VBLENDVPD    Y3, erf64consts<>+832(SB), Y4, Y4
+	VFMADD231PD  Y2, Y5, Y4
+	VMOVUPS      erf64consts<>+1024(SB), Y5
+	VBLENDVPD    Y3, erf64consts<>+960(SB), Y5, Y5
+	VFMADD231PD  Y2, Y4, Y5
+	VMOVUPS      erf64consts<>+1152(SB), Y4
+	VBLENDVPD    Y3, erf64consts<>+1088(SB), Y4, Y4
+	VFMADD231PD  Y2, Y5, Y4
+	VMOVUPS      erf64consts<>+1280(SB), Y5
+	VBLENDVPD    Y3, erf64consts<>+1216(SB), Y5, Y5
+	VFMADD231PD  Y2, Y4, Y5
+	VMOVUPS      erf64consts<>+1344(SB), Y4
+	VBLENDVPD    Y3, erf64consts<>+320(SB), Y4, Y4
+	VMOVUPS      erf64consts<>+1472(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1408(SB), Y6, Y6
+	VFMADD231PD  Y2, Y4, Y6
+	VMOVUPS      erf64consts<>+1600(SB), Y4
+	VBLENDVPD    Y3, erf64consts<>+1536(SB), Y4, Y4
+	VFMADD231PD  Y2, Y6, Y4
+	VMOVUPS      erf64consts<>+1728(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1664(SB), Y6, Y6
+	VFMADD231PD  Y2, Y4, Y6
+	VMOVUPS      erf64consts<>+1856(SB), Y4
+	VBLENDVPD    Y3, erf64consts<>+1792(SB), Y4, Y4
+	VFMADD231PD  Y2, Y6, Y4
+	VMOVUPS      erf64consts<>+1984(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+1920(SB), Y6, Y6
+	VFMADD231PD  Y2, Y4, Y6
+	VMOVUPS      erf64consts<>+2112(SB), Y4
+	VBLENDVPD    Y3, erf64consts<>+2048(SB), Y4, Y4
+	VFMADD231PD  Y2, Y6, Y4
+	VMOVUPS      erf64consts<>+2240(SB), Y6
+	VBLENDVPD    Y3, erf64consts<>+2176(SB), Y6, Y6
+	VFMADD231PD  Y2, Y4, Y6
+	VMOVUPS      erf64consts<>+128(SB), Y4
+	VBLENDVPD    Y3, erf64consts<>+128(SB), Y4, Y3
+	VFMADD231PD  Y2, Y6, Y3
+	VPAND        erf64consts<>+2304(SB), Y1, Y2
+	VMOVUPD      erf64consts<>+2368(SB), Y4
+	VFNMADD231PD Y2, Y2, Y4
+	VSUBPD       Y1, Y2, Y6
+	VADDPD       Y1, Y2, Y2
+	VDIVPD       Y3, Y5, Y5
+	VFMADD231PD  Y2, Y6, Y5
+	VADDPD       Y5, Y4, Y2
+	VSUBPD       Y2, Y4, Y4
+	VADDPD       Y5, Y4, Y4
+	VMAXPD       erf64consts<>+2432(SB), Y2, Y2
+	VMINPD       erf64consts<>+2496(SB), Y2, Y2
+	VMOVUPD      erf64consts<>+2560(SB), Y3
+	VFMADD213PD  erf64consts<>+2624(SB), Y2, Y3
+	VSUBPD       erf64consts<>+2624(SB), Y3, Y5
+	VFNMADD231PD erf64consts<>+2688(SB), Y5, Y2
+	VMOVUPD      erf64consts<>+2752(SB), Y6
+	VFNMADD213PD Y2, Y5, Y6
+	VSUBPD       Y6, Y2, Y2
+	VFNMADD231PD erf64consts<>+2752(SB), Y5, Y2
+	VADDPD       Y4, Y6, Y5
+	VSUBPD       Y6, Y5, Y7
+	VSUBPD       Y7, Y5, Y8
+	VSUBPD       Y8, Y6, Y6
+	VSUBPD       Y7, Y4, Y4
+	VADDPD       Y4, Y6, Y6
+	VADDPD       Y6, Y2, Y2
+	VMOVUPD      erf64consts<>+2816(SB), Y4
+	VFMADD213PD  erf64consts<>+2880(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+2944(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+3008(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+3072(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+3136(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+3200(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+3264(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+3328(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+3392(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+3456(SB), Y5, Y4
+	VFMADD213PD  erf64consts<>+3520(SB), Y5, Y4
+	VMULPD       Y5, Y5, Y6
+	VFMADD231PD  Y5, Y2, Y2
+	VFMADD231PD  Y6, Y4, Y2
+	VADDPD       erf64consts<>+128(SB), Y5, Y4
+	VMOVUPS      erf64consts<>+128(SB), Y6
+	VSUBPD       Y4, Y6, Y6
+	VADDPD       Y5, Y6, Y6
+	VADDPD       Y2, Y6, Y6
+	VPSUBQ       erf64consts<>+3584(SB), Y3, Y3
+	VPSRLQ       $0x01, Y3, Y2
+	VPSUBQ       erf64consts<>+3648(SB), Y2, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VPSUBQ       Y2, Y3, Y3
+	VPSUBQ       erf64consts<>+3648(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VADDPD       Y6, Y4, Y4
+	VMULPD       Y5, Y4, Y4
+	VMULPD       Y3, Y4, Y4
+	VDIVPD       Y1, Y4, Y4
 	VCMPPD       $0x11, erf64consts<>+192(SB), Y0, Y1
-	VMOVUPS      erf64consts<>+128(SB), Y3
-	VSUBPD       Y5, Y3, Y5
-	VMOVUPS      erf64consts<>+128(SB), Y3
-	VBLENDVPD    Y1, Y5, Y3, Y5
+	VMOVUPS      erf64consts<>+128(SB), Y2
+	VSUBPD       Y4, Y2, Y4
+	VMOVUPS      erf64consts<>+128(SB), Y2
+	VBLENDVPD    Y1, Y4, Y2, Y4
 	VCMPPD       $0x11, erf64consts<>+3712(SB), Y0, Y1
 	VPTEST       Y1, Y1
 	JZ           mathblock519
-	VSUBPD       erf64consts<>+128(SB), Y0, Y3
-	VMOVUPD      erf64consts<>+3776(SB), Y4
-	VFMADD213PD  erf64consts<>+3840(SB), Y3, Y4
-	VFMADD213PD  erf64consts<>+3904(SB), Y3, Y4
-	VFMADD213PD  erf64consts<>+3968(SB), Y3, Y4
-	VFMADD213PD  erf64consts<>+4032(SB), Y3, Y4
-	VFMADD213PD  erf64consts<>+4096(SB), Y3, Y4
-	VFMADD213PD  erf64consts<>+4160(SB), Y3, Y4
-	VMOVUPD      erf64consts<>+4224(SB), Y6
-	VFMADD213PD  erf64consts<>+4288(SB), Y3, Y6
-	VFMADD213PD  erf64consts<>+4352(SB), Y3, Y6
-	VFMADD213PD  erf64consts<>+4416(SB), Y3, Y6
-	VFMADD213PD  erf64consts<>+4480(SB), Y3, Y6
-	VFMADD213PD  erf64consts<>+4544(SB), Y3, Y6
-	VFMADD213PD  erf64consts<>+128(SB), Y3, Y6
-	VDIVPD       Y6, Y4, Y4
-	VADDPD       erf64consts<>+4608(SB), Y4, Y4
-	VBLENDVPD    Y1, Y4, Y5, Y5
+	VSUBPD       erf64consts<>+128(SB), Y0, Y2
+	VMOVUPD      erf64consts<>+3776(SB), Y3
+	VFMADD213PD  erf64consts<>+3840(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+3904(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+3968(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+4032(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+4096(SB), Y2, Y3
+	VFMADD213PD  erf64consts<>+4160(SB), Y2, Y3
+	VMOVUPD      erf64consts<>+4224(SB), Y5
+	VFMADD213PD  erf64consts<>+4288(SB), Y2, Y5
+	VFMADD213PD  erf64consts<>+4352(SB), Y2, Y5
+	VFMADD213PD  erf64consts<>+4416(SB), Y2, Y5
+	VFMADD213PD  erf64consts<>+4480(SB), Y2, Y5
+	VFMADD213PD  erf64consts<>+4544(SB), Y2, Y5
+	VFMADD213PD  erf64consts<>+128(SB), Y2, Y5
+	VDIVPD       Y5, Y3, Y3
+	VADDPD       erf64consts<>+4608(SB), Y3, Y3
+	VBLENDVPD    Y1, Y3, Y4, Y4
 
 mathblock519:
 	VCMPPD      $0x11, erf64consts<>+4672(SB), Y0, Y1
 	VPTEST      Y1, Y1
 	JZ          mathblock520
-	VMOVUPD     erf64consts<>+4736(SB), Y3
-	VFMADD213PD erf64consts<>+4800(SB), Y2, Y3
+	VMAXPD      erf64consts<>+4736(SB), Y0, Y2
+	VMULPD      Y2, Y2, Y2
+	VMOVUPD     erf64consts<>+4800(SB), Y3
 	VFMADD213PD erf64consts<>+4864(SB), Y2, Y3
 	VFMADD213PD erf64consts<>+4928(SB), Y2, Y3
 	VFMADD213PD erf64consts<>+4992(SB), Y2, Y3
-	VMOVUPD     erf64consts<>+5056(SB), Y4
-	VFMADD213PD erf64consts<>+5120(SB), Y2, Y4
-	VFMADD213PD erf64consts<>+5184(SB), Y2, Y4
-	VFMADD213PD erf64consts<>+5248(SB), Y2, Y4
-	VFMADD213PD erf64consts<>+5312(SB), Y2, Y4
-	VFMADD213PD erf64consts<>+128(SB), Y2, Y4
-	VDIVPD      Y4, Y3, Y3
+	VFMADD213PD erf64consts<>+5056(SB), Y2, Y3
+	VMOVUPD     erf64consts<>+5120(SB), Y5
+	VFMADD213PD erf64consts<>+5184(SB), Y2, Y5
+	VFMADD213PD erf64consts<>+5248(SB), Y2, Y5
+	VFMADD213PD erf64consts<>+5312(SB), Y2, Y5
+	VFMADD213PD erf64consts<>+5376(SB), Y2, Y5
+	VFMADD213PD erf64consts<>+128(SB), Y2, Y5
+	VDIVPD      Y5, Y3, Y3
 	VFMADD231PD Y3, Y0, Y0
-	VBLENDVPD   Y1, Y0, Y5, Y5
+	VBLENDVPD   Y1, Y0, Y4, Y4
 
 mathblock520:
 	VMOVUPD   (SI)(R8*8), Y0
 	VPAND     erf64consts<>+0(SB), Y0, Y0
-	VPOR      Y0, Y5, Y5
+	VPOR      Y0, Y4, Y4
 	VMOVUPD   (SI)(R8*8), Y0
 	VCMPPD    $0x03, (SI)(R8*8), Y0, Y0
 	VMOVUPD   (SI)(R8*8), Y1
-	VPOR      erf64consts<>+5376(SB), Y1, Y1
-	VBLENDVPD Y0, Y1, Y5, Y1
+	VPOR      erf64consts<>+5440(SB), Y1, Y1
+	VBLENDVPD Y0, Y1, Y4, Y1
 	VMOVUPD   Y1, (DX)(R8*8)
 	ADDQ      $0x00000004, R8
 	SUBQ      $0x00000004, R9
@@ -21965,170 +22089,173 @@ erfVF64AVX2_after1:
 	JB           erfVF64AVX2_tail2
 	VMOVUPD      (SI)(R8*8), X0
 	VPAND        erf64consts<>+64(SB), X0, X1
-	VMINPD       erf64consts<>+192(SB), X1, X2
+	VMAXPD       erf64consts<>+128(SB), X1, X2
+	VMINPD       erf64consts<>+192(SB), X2, X2
 	VMULPD       X2, X2, X3
 	VMOVUPS      erf64consts<>+128(SB), X4
-	VDIVPD       X3, X4, X4
-	VCMPPD       $0x1e, erf64consts<>+256(SB), X2, X5
-	VMOVUPS      erf64consts<>+384(SB), X6
-	VBLENDVPD    X5, erf64consts<>+320(SB), X6, X6
-	VMOVUPS      erf64consts<>+512(SB), X7
-	VBLENDVPD    X5, erf64consts<>+448(SB), X7, X7
-	VFMADD231PD  X4, X6, X7
-	VMOVUPS      erf64consts<>+640(SB), X6
-	VBLENDVPD    X5, erf64consts<>+576(SB), X6, X6
-	VFMADD231PD  X4, X7, X6
-	VMOVUPS      erf64consts<>+768(SB), X7
-	VBLENDVPD    X5, erf64consts<>+704(SB), X7, X7
-	VFMADD231PD  X4, X6, X7
-	VMOVUPS      erf64consts<>+896(SB), X6
-	VBLENDVPD    X5, erf64consts<>+832(SB), X6, X6
-	VFMADD231PD  X4, X7, X6
-	VMOVUPS      erf64consts<>+1024(SB), X7
-	VBLENDVPD    X5, erf64consts<>+960(SB), X7, X7
-	VFMADD231PD  X4, X6, X7
-	VMOVUPS      erf64consts<>+1152(SB), X6
-	VBLENDVPD    X5, erf64consts<>+1088(SB), X6, X6
-	VFMADD231PD  X4, X7, X6
-	VMOVUPS      erf64consts<>+1280(SB), X7
-	VBLENDVPD    X5, erf64consts<>+1216(SB), X7, X7
-	VFMADD231PD  X4, X6, X7
-	VMOVUPS      erf64consts<>+1344(SB), X6
-	VBLENDVPD    X5, erf64consts<>+320(SB), X6, X6
-	VMOVUPS      erf64consts<>+1472(SB), X8
-	VBLENDVPD    X5, erf64consts<>+1408(SB), X8, X8
-	VFMADD231PD  X4, X6, X8
-	VMOVUPS      erf64consts<>+1600(SB), X6
-	VBLENDVPD    X5, erf64consts<>+1536(SB), X6, X6
-	VFMADD231PD  X4, X8, X6
-	VMOVUPS      erf64consts<>+1728(SB), X8
-	VBLENDVPD    X5, erf64consts<>+1664(SB), X8, X8
-	VFMADD231PD  X4, X6, X8
-	VMOVUPS      erf64consts<>+1856(SB), X6
-	VBLENDVPD    X5, erf64consts<>+1792(SB), X6, X6
-	VFMADD231PD  X4, X8, X6
-	VMOVUPS      erf64consts<>+1984(SB), X8
-	VBLENDVPD    X5, erf64consts<>+1920(SB), X8, X8
-	VFMADD231PD  X4, X6, X8
-	VMOVUPS      erf64consts<>+2112(SB), X6
-	VBLENDVPD    X5, erf64consts<>+2048(SB), X6, X6
-	VFMADD231PD  X4, X8, X6
-	VMOVUPS      erf64consts<>+2240(SB), X8
-	VBLENDVPD    X5, erf64consts<>+2176(SB), X8, X8
-	VFMADD231PD  X4, X6, X8
-	VMOVUPS      erf64consts<>+128(SB), X6
-	VBLENDVPD    X5, erf64consts<>+128(SB), X6, X5
-	VFMADD231PD  X4, X8, X5
-	VPAND        erf64consts<>+2304(SB), X2, X4
-	VMOVUPD      erf64consts<>+2368(SB), X6
-	VFNMADD231PD X4, X4, X6
-	VSUBPD       X2, X4, X8
-	VADDPD       X2, X4, X4
-	VDIVPD       X5, X7, X7
-	VFMADD231PD  X4, X8, X7
-	VADDPD       X7, X6, X4
-	VSUBPD       X4, X6, X6
-	VADDPD       X7, X6, X6
-	VMAXPD       erf64consts<>+2432(SB), X4, X4
-	VMINPD       erf64consts<>+2496(SB), X4, X4
-	VMOVUPD      erf64consts<>+2560(SB), X5
-	VFMADD213PD  erf64consts<>+2624(SB), X4, X5
-	VSUBPD       erf64consts<>+2624(SB), X5, X7
-	VFNMADD231PD erf64consts<>+2688(SB), X7, X4
-	VMOVUPD      erf64consts<>+2752(SB), X8
-	VFNMADD213PD X4, X7, X8
-	VSUBPD       X8, X4, X4
-	VFNMADD231PD erf64consts<>+2752(SB), X7, X4
-	VADDPD       X6, X8, X7
-	VSUBPD       X8, X7, X9
-	VSUBPD       X9, X7, X10
-	VSUBPD       X10, X8, X8
-	VSUBPD       X9, X6, X6
-	VADDPD       X6, X8, X8
-	VADDPD       X8, X4, X4
-	VMOVUPD      erf64consts<>+2816(SB), X6
-	VFMADD213PD  erf64consts<>+2880(SB), X7, X6
-	VFMADD213PD  erf64consts<>+2944(SB), X7, X6
-	VFMADD213PD  erf64consts<>+3008(SB), X7, X6
-	VFMADD213PD  erf64consts<>+3072(SB), X7, X6
-	VFMADD213PD  erf64consts<>+3136(SB), X7, X6
-	VFMADD213PD  erf64consts<>+3200(SB), X7, X6
-	VFMADD213PD  erf64consts<>+3264(SB), X7, X6
-	VFMADD213PD  erf64consts<>+3328(SB), X7, X6
-	VFMADD213PD  erf64consts<>+3392(SB), X7, X6
-	VFMADD213PD  erf64consts<>+3456(SB), X7, X6
-	VFMADD213PD  erf64consts<>+3520(SB), X7, X6
-	VMULPD       X7, X7, X8
-	VFMADD231PD  X7, X4, X4
-	VFMADD231PD  X8, X6, X4
-	VADDPD       erf64consts<>+128(SB), X7, X6
-	VMOVUPS      erf64consts<>+128(SB), X8
-	VSUBPD       X6, X8, X8
-	VADDPD       X7, X8, X8
-	VADDPD       X4, X8, X8
-	VPSUBQ       erf64consts<>+3584(SB), X5, X5
-	VPSRLQ       $0x01, X5, X4
-	VPSUBQ       erf64consts<>+3648(SB), X4, X7
-	VPSLLQ       $0x34, X7, X7
-	VPSUBQ       X4, X5, X5
-	VPSUBQ       erf64consts<>+3648(SB), X5, X5
-	VPSLLQ       $0x34, X5, X5
-	VADDPD       X8, X6, X6
-	VMULPD       X7, X6, X6
-	VMULPD       X5, X6, X6
-	VDIVPD       X2, X6, X6
+	VDIVPD       X3, X4, X3
+	VCMPPD       $0x1e, erf64consts<>+256(SB), X2, X4
+	VMOVUPS      erf64consts<>+384(SB), X5
+	VBLENDVPD    X4, erf64consts<>+320(SB), X5, X5
+	VMOVUPS      erf64consts<>+512(SB), X6
+	VBLENDVPD    X4, erf64consts<>+448(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+640(SB), X5
+	VBLENDVPD    X4, erf64consts<>+576(SB), X5, X5
+	VFMADD231PD  X3, X6, X5
+	VMOVUPS      erf64consts<>+768(SB), X6
+	VBLENDVPD    X4, erf64consts<>+704(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+896(SB), X5
+	VBLENDVPD    X4, erf64consts<>+832(SB), X5, X5
+	VFMADD231PD  X3, X6, X5
+	VMOVUPS      erf64consts<>+1024(SB), X6
+	VBLENDVPD    X4, erf64consts<>+960(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+1152(SB), X5
+	VBLENDVPD    X4, erf64consts<>+1088(SB), X5, X5
+	VFMADD231PD  X3, X6, X5
+	VMOVUPS      erf64consts<>+1280(SB), X6
+	VBLENDVPD    X4, erf64consts<>+1216(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+1344(SB), X5
+	VBLENDVPD    X4, erf64consts<>+320(SB), X5, X5
+	VMOVUPS      erf64consts<>+1472(SB), X7
+	VBLENDVPD    X4, erf64consts<>+1408(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+1600(SB), X5
+	VBLENDVPD    X4, erf64consts<>+1536(SB), X5, X5
+	VFMADD231PD  X3, X7, X5
+	VMOVUPS      erf64consts<>+1728(SB), X7
+	VBLENDVPD    X4, erf64consts<>+1664(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+1856(SB), X5
+	VBLENDVPD    X4, erf64consts<>+1792(SB), X5, X5
+	VFMADD231PD  X3, X7, X5
+	VMOVUPS      erf64consts<>+1984(SB), X7
+	VBLENDVPD    X4, erf64consts<>+1920(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+2112(SB), X5
+	VBLENDVPD    X4, erf64consts<>+2048(SB), X5, X5
+	VFMADD231PD  X3, X7, X5
+	VMOVUPS      erf64consts<>+2240(SB), X7
+	VBLENDVPD    X4, erf64consts<>+2176(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+128(SB), X5
+	VBLENDVPD    X4, erf64consts<>+128(SB), X5, X4
+	VFMADD231PD  X3, X7, X4
+	VPAND        erf64consts<>+2304(SB), X2, X3
+	VMOVUPD      erf64consts<>+2368(SB), X5
+	VFNMADD231PD X3, X3, X5
+	VSUBPD       X2, X3, X7
+	VADDPD       X2, X3, X3
+	VDIVPD       X4, X6, X6
+	VFMADD231PD  X3, X7, X6
+	VADDPD       X6, X5, X3
+	VSUBPD       X3, X5, X5
+	VADDPD       X6, X5, X5
+	VMAXPD       erf64consts<>+2432(SB), X3, X3
+	VMINPD       erf64consts<>+2496(SB), X3, X3
+	VMOVUPD      erf64consts<>+2560(SB), X4
+	VFMADD213PD  erf64consts<>+2624(SB), X3, X4
+	VSUBPD       erf64consts<>+2624(SB), X4, X6
+	VFNMADD231PD erf64consts<>+2688(SB), X6, X3
+	VMOVUPD      erf64consts<>+2752(SB), X7
+	VFNMADD213PD X3, X6, X7
+	VSUBPD       X7, X3, X3
+	VFNMADD231PD erf64consts<>+2752(SB), X6, X3
+	VADDPD       X5, X7, X6
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X6, X9
+	VSUBPD       X9, X7, X7
+	VSUBPD       X8, X5, X5
+	VADDPD       X5, X7, X7
+	VADDPD       X7, X3, X3
+	VMOVUPD      erf64consts<>+2816(SB), X5
+	VFMADD213PD  erf64consts<>+2880(SB), X6, X5
+	VFMADD213PD  erf64consts<>+2944(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3008(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3072(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3136(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3200(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3264(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3328(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3392(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3456(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3520(SB), X6, X5
+	VMULPD       X6, X6, X7
+	VFMADD231PD  X6, X3, X3
+	VFMADD231PD  X7, X5, X3
+	VADDPD       erf64consts<>+128(SB), X6, X5
+	VMOVUPS      erf64consts<>+128(SB), X7
+	VSUBPD       X5, X7, X7
+	VADDPD       X6, X7, X7
+	VADDPD       X3, X7, X7
+	VPSUBQ       erf64consts<>+3584(SB), X4, X4
+	VPSRLQ       $0x01, X4, X3
+	VPSUBQ       erf64consts<>+3648(SB), X3, X6
+	VPSLLQ       $0x34, X6, X6
+	VPSUBQ       X3, X4, X4
+	VPSUBQ       erf64consts<>+3648(SB), X4, X4
+	VPSLLQ       $0x34, X4, X4
+	VADDPD       X7, X5, X5
+	VMULPD       X6, X5, X5
+	VMULPD       X4, X5, X5
+	VDIVPD       X2, X5, X5
 	VCMPPD       $0x11, erf64consts<>+192(SB), X1, X2
-	VMOVUPS      erf64consts<>+128(SB), X4
-	VSUBPD       X6, X4, X6
-	VMOVUPS      erf64consts<>+128(SB), X4
-	VBLENDVPD    X2, X6, X4, X6
+	VMOVUPS      erf64consts<>+128(SB), X3
+	VSUBPD       X5, X3, X5
+	VMOVUPS      erf64consts<>+128(SB), X3
+	VBLENDVPD    X2, X5, X3, X5
 	VCMPPD       $0x11, erf64consts<>+3712(SB), X1, X2
 	VPTEST       X2, X2
 	JZ           mathblock521
-	VSUBPD       erf64consts<>+128(SB), X1, X4
-	VMOVUPD      erf64consts<>+3776(SB), X5
-	VFMADD213PD  erf64consts<>+3840(SB), X4, X5
-	VFMADD213PD  erf64consts<>+3904(SB), X4, X5
-	VFMADD213PD  erf64consts<>+3968(SB), X4, X5
-	VFMADD213PD  erf64consts<>+4032(SB), X4, X5
-	VFMADD213PD  erf64consts<>+4096(SB), X4, X5
-	VFMADD213PD  erf64consts<>+4160(SB), X4, X5
-	VMOVUPD      erf64consts<>+4224(SB), X7
-	VFMADD213PD  erf64consts<>+4288(SB), X4, X7
-	VFMADD213PD  erf64consts<>+4352(SB), X4, X7
-	VFMADD213PD  erf64consts<>+4416(SB), X4, X7
-	VFMADD213PD  erf64consts<>+4480(SB), X4, X7
-	VFMADD213PD  erf64consts<>+4544(SB), X4, X7
-	VFMADD213PD  erf64consts<>+128(SB), X4, X7
-	VDIVPD       X7, X5, X5
-	VADDPD       erf64consts<>+4608(SB), X5, X5
-	VBLENDVPD    X2, X5, X6, X6
+	VSUBPD       erf64consts<>+128(SB), X1, X3
+	VMOVUPD      erf64consts<>+3776(SB), X4
+	VFMADD213PD  erf64consts<>+3840(SB), X3, X4
+	VFMADD213PD  erf64consts<>+3904(SB), X3, X4
+	VFMADD213PD  erf64consts<>+3968(SB), X3, X4
+	VFMADD213PD  erf64consts<>+4032(SB), X3, X4
+	VFMADD213PD  erf64consts<>+4096(SB), X3, X4
+	VFMADD213PD  erf64consts<>+4160(SB), X3, X4
+	VMOVUPD      erf64consts<>+4224(SB), X6
+	VFMADD213PD  erf64consts<>+4288(SB), X3, X6
+	VFMADD213PD  erf64consts<>+4352(SB), X3, X6
+	VFMADD213PD  erf64consts<>+4416(SB), X3, X6
+	VFMADD213PD  erf64consts<>+4480(SB), X3, X6
+	VFMADD213PD  erf64consts<>+4544(SB), X3, X6
+	VFMADD213PD  erf64consts<>+128(SB), X3, X6
+	VDIVPD       X6, X4, X4
+	VADDPD       erf64consts<>+4608(SB), X4, X4
+	VBLENDVPD    X2, X4, X5, X5
 
 mathblock521:
 	VCMPPD      $0x11, erf64consts<>+4672(SB), X1, X2
 	VPTEST      X2, X2
 	JZ          mathblock522
-	VMOVUPD     erf64consts<>+4736(SB), X4
-	VFMADD213PD erf64consts<>+4800(SB), X3, X4
+	VMAXPD      erf64consts<>+4736(SB), X1, X3
+	VMULPD      X3, X3, X3
+	VMOVUPD     erf64consts<>+4800(SB), X4
 	VFMADD213PD erf64consts<>+4864(SB), X3, X4
 	VFMADD213PD erf64consts<>+4928(SB), X3, X4
 	VFMADD213PD erf64consts<>+4992(SB), X3, X4
-	VMOVUPD     erf64consts<>+5056(SB), X5
-	VFMADD213PD erf64consts<>+5120(SB), X3, X5
-	VFMADD213PD erf64consts<>+5184(SB), X3, X5
-	VFMADD213PD erf64consts<>+5248(SB), X3, X5
-	VFMADD213PD erf64consts<>+5312(SB), X3, X5
-	VFMADD213PD erf64consts<>+128(SB), X3, X5
-	VDIVPD      X5, X4, X4
+	VFMADD213PD erf64consts<>+5056(SB), X3, X4
+	VMOVUPD     erf64consts<>+5120(SB), X6
+	VFMADD213PD erf64consts<>+5184(SB), X3, X6
+	VFMADD213PD erf64consts<>+5248(SB), X3, X6
+	VFMADD213PD erf64consts<>+5312(SB), X3, X6
+	VFMADD213PD erf64consts<>+5376(SB), X3, X6
+	VFMADD213PD erf64consts<>+128(SB), X3, X6
+	VDIVPD      X6, X4, X4
 	VFMADD231PD X4, X1, X1
-	VBLENDVPD   X2, X1, X6, X6
+	VBLENDVPD   X2, X1, X5, X5
 
 mathblock522:
 	VPAND     erf64consts<>+0(SB), X0, X1
-	VPOR      X1, X6, X6
+	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
-	VPOR      erf64consts<>+5376(SB), X0, X0
-	VBLENDVPD X1, X0, X6, X0
+	VPOR      erf64consts<>+5440(SB), X0, X0
+	VBLENDVPD X1, X0, X5, X0
 	VMOVUPD   X0, (DX)(R8*8)
 	ADDQ      $0x00000002, R8
 	SUBQ      $0x00000002, R9
@@ -22138,170 +22265,173 @@ erfVF64AVX2_tail2:
 	JB           erfVF64AVX2_tail1
 	VMOVQ        (SI)(R8*8), X0
 	VPAND        erf64consts<>+64(SB), X0, X1
-	VMINPD       erf64consts<>+192(SB), X1, X2
+	VMAXPD       erf64consts<>+128(SB), X1, X2
+	VMINPD       erf64consts<>+192(SB), X2, X2
 	VMULPD       X2, X2, X3
 	VMOVUPS      erf64consts<>+128(SB), X4
-	VDIVPD       X3, X4, X4
-	VCMPPD       $0x1e, erf64consts<>+256(SB), X2, X5
-	VMOVUPS      erf64consts<>+384(SB), X6
-	VBLENDVPD    X5, erf64consts<>+320(SB), X6, X6
-	VMOVUPS      erf64consts<>+512(SB), X7
-	VBLENDVPD    X5, erf64consts<>+448(SB), X7, X7
-	VFMADD231PD  X4, X6, X7
-	VMOVUPS      erf64consts<>+640(SB), X6
-	VBLENDVPD    X5, erf64consts<>+576(SB), X6, X6
-	VFMADD231PD  X4, X7, X6
-	VMOVUPS      erf64consts<>+768(SB), X7
-	VBLENDVPD    X5, erf64consts<>+704(SB), X7, X7
-	VFMADD231PD  X4, X6, X7
-	VMOVUPS      erf64consts<>+896(SB), X6
-	VBLENDVPD    X5, erf64consts<>+832(SB), X6, X6
-	VFMADD231PD  X4, X7, X6
-	VMOVUPS      erf64consts<>+1024(SB), X7
-	VBLENDVPD    X5, erf64consts<>+960(SB), X7, X7
-	VFMADD231PD  X4, X6, X7
-	VMOVUPS      erf64consts<>+1152(SB), X6
-	VBLENDVPD    X5, erf64consts<>+1088(SB), X6, X6
-	VFMADD231PD  X4, X7, X6
-	VMOVUPS      erf64consts<>+1280(SB), X7
-	VBLENDVPD    X5, erf64consts<>+1216(SB), X7, X7
-	VFMADD231PD  X4, X6, X7
-	VMOVUPS      erf64consts<>+1344(SB), X6
-	VBLENDVPD    X5, erf64consts<>+320(SB), X6, X6
-	VMOVUPS      erf64consts<>+1472(SB), X8
-	VBLENDVPD    X5, erf64consts<>+1408(SB), X8, X8
-	VFMADD231PD  X4, X6, X8
-	VMOVUPS      erf64consts<>+1600(SB), X6
-	VBLENDVPD    X5, erf64consts<>+1536(SB), X6, X6
-	VFMADD231PD  X4, X8, X6
-	VMOVUPS      erf64consts<>+1728(SB), X8
-	VBLENDVPD    X5, erf64consts<>+1664(SB), X8, X8
-	VFMADD231PD  X4, X6, X8
-	VMOVUPS      erf64consts<>+1856(SB), X6
-	VBLENDVPD    X5, erf64consts<>+1792(SB), X6, X6
-	VFMADD231PD  X4, X8, X6
-	VMOVUPS      erf64consts<>+1984(SB), X8
-	VBLENDVPD    X5, erf64consts<>+1920(SB), X8, X8
-	VFMADD231PD  X4, X6, X8
-	VMOVUPS      erf64consts<>+2112(SB), X6
-	VBLENDVPD    X5, erf64consts<>+2048(SB), X6, X6
-	VFMADD231PD  X4, X8, X6
-	VMOVUPS      erf64consts<>+2240(SB), X8
-	VBLENDVPD    X5, erf64consts<>+2176(SB), X8, X8
-	VFMADD231PD  X4, X6, X8
-	VMOVUPS      erf64consts<>+128(SB), X6
-	VBLENDVPD    X5, erf64consts<>+128(SB), X6, X5
-	VFMADD231PD  X4, X8, X5
-	VPAND        erf64consts<>+2304(SB), X2, X4
-	VMOVUPD      erf64consts<>+2368(SB), X6
-	VFNMADD231PD X4, X4, X6
-	VSUBPD       X2, X4, X8
-	VADDPD       X2, X4, X4
-	VDIVPD       X5, X7, X7
-	VFMADD231PD  X4, X8, X7
-	VADDPD       X7, X6, X4
-	VSUBPD       X4, X6, X6
-	VADDPD       X7, X6, X6
-	VMAXPD       erf64consts<>+2432(SB), X4, X4
-	VMINPD       erf64consts<>+2496(SB), X4, X4
-	VMOVUPD      erf64consts<>+2560(SB), X5
-	VFMADD213PD  erf64consts<>+2624(SB), X4, X5
-	VSUBPD       erf64consts<>+2624(SB), X5, X7
-	VFNMADD231PD erf64consts<>+2688(SB), X7, X4
-	VMOVUPD      erf64consts<>+2752(SB), X8
-	VFNMADD213PD X4, X7, X8
-	VSUBPD       X8, X4, X4
-	VFNMADD231PD erf64consts<>+2752(SB), X7, X4
-	VADDPD       X6, X8, X7
-	VSUBPD       X8, X7, X9
-	VSUBPD       X9, X7, X10
-	VSUBPD       X10, X8, X8
-	VSUBPD       X9, X6, X6
-	VADDPD       X6, X8, X8
-	VADDPD       X8, X4, X4
-	VMOVUPD      erf64consts<>+2816(SB), X6
-	VFMADD213PD  erf64consts<>+2880(SB), X7, X6
-	VFMADD213PD  erf64consts<>+2944(SB), X7, X6
-	VFMADD213PD  erf64consts<>+3008(SB), X7, X6
-	VFMADD213PD  erf64consts<>+3072(SB), X7, X6
-	VFMADD213PD  erf64consts<>+3136(SB), X7, X6
-	VFMADD213PD  erf64consts<>+3200(SB), X7, X6
-	VFMADD213PD  erf64consts<>+3264(SB), X7, X6
-	VFMADD213PD  erf64consts<>+3328(SB), X7, X6
-	VFMADD213PD  erf64consts<>+3392(SB), X7, X6
-	VFMADD213PD  erf64consts<>+3456(SB), X7, X6
-	VFMADD213PD  erf64consts<>+3520(SB), X7, X6
-	VMULPD       X7, X7, X8
-	VFMADD231PD  X7, X4, X4
-	VFMADD231PD  X8, X6, X4
-	VADDPD       erf64consts<>+128(SB), X7, X6
-	VMOVUPS      erf64consts<>+128(SB), X8
-	VSUBPD       X6, X8, X8
-	VADDPD       X7, X8, X8
-	VADDPD       X4, X8, X8
-	VPSUBQ       erf64consts<>+3584(SB), X5, X5
-	VPSRLQ       $0x01, X5, X4
-	VPSUBQ       erf64consts<>+3648(SB), X4, X7
-	VPSLLQ       $0x34, X7, X7
-	VPSUBQ       X4, X5, X5
-	VPSUBQ       erf64consts<>+3648(SB), X5, X5
-	VPSLLQ       $0x34, X5, X5
-	VADDPD       X8, X6, X6
-	VMULPD       X7, X6, X6
-	VMULPD       X5, X6, X6
-	VDIVPD       X2, X6, X6
+	VDIVPD       X3, X4, X3
+	VCMPPD       $0x1e, erf64consts<>+256(SB), X2, X4
+	VMOVUPS      erf64consts<>+384(SB), X5
+	VBLENDVPD    X4, erf64consts<>+320(SB), X5, X5
+	VMOVUPS      erf64consts<>+512(SB), X6
+	VBLENDVPD    X4, erf64consts<>+448(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+640(SB), X5
+	VBLENDVPD    X4, erf64consts<>+576(SB), X5, X5
+	VFMADD231PD  X3, X6, X5
+	VMOVUPS      erf64consts<>+768(SB), X6
+	VBLENDVPD    X4, erf64consts<>+704(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+896(SB), X5
+	VBLENDVPD    X4, erf64consts<>+832(SB), X5, X5
+	VFMADD231PD  X3, X6, X5
+	VMOVUPS      erf64consts<>+1024(SB), X6
+	VBLENDVPD    X4, erf64consts<>+960(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+1152(SB), X5
+	VBLENDVPD    X4, erf64consts<>+1088(SB), X5, X5
+	VFMADD231PD  X3, X6, X5
+	VMOVUPS      erf64consts<>+1280(SB), X6
+	VBLENDVPD    X4, erf64consts<>+1216(SB), X6, X6
+	VFMADD231PD  X3, X5, X6
+	VMOVUPS      erf64consts<>+1344(SB), X5
+	VBLENDVPD    X4, erf64consts<>+320(SB), X5, X5
+	VMOVUPS      erf64consts<>+1472(SB), X7
+	VBLENDVPD    X4, erf64consts<>+1408(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+1600(SB), X5
+	VBLENDVPD    X4, erf64consts<>+1536(SB), X5, X5
+	VFMADD231PD  X3, X7, X5
+	VMOVUPS      erf64consts<>+1728(SB), X7
+	VBLENDVPD    X4, erf64consts<>+1664(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+1856(SB), X5
+	VBLENDVPD    X4, erf64consts<>+1792(SB), X5, X5
+	VFMADD231PD  X3, X7, X5
+	VMOVUPS      erf64consts<>+1984(SB), X7
+	VBLENDVPD    X4, erf64consts<>+1920(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+2112(SB), X5
+	VBLENDVPD    X4, erf64consts<>+2048(SB), X5, X5
+	VFMADD231PD  X3, X7, X5
+	VMOVUPS      erf64consts<>+2240(SB), X7
+	VBLENDVPD    X4, erf64consts<>+2176(SB), X7, X7
+	VFMADD231PD  X3, X5, X7
+	VMOVUPS      erf64consts<>+128(SB), X5
+	VBLENDVPD    X4, erf64consts<>+128(SB), X5, X4
+	VFMADD231PD  X3, X7, X4
+	VPAND        erf64consts<>+2304(SB), X2, X3
+	VMOVUPD      erf64consts<>+2368(SB), X5
+	VFNMADD231PD X3, X3, X5
+	VSUBPD       X2, X3, X7
+	VADDPD       X2, X3, X3
+	VDIVPD       X4, X6, X6
+	VFMADD231PD  X3, X7, X6
+	VADDPD       X6, X5, X3
+	VSUBPD       X3, X5, X5
+	VADDPD       X6, X5, X5
+	VMAXPD       erf64consts<>+2432(SB), X3, X3
+	VMINPD       erf64consts<>+2496(SB), X3, X3
+	VMOVUPD      erf64consts<>+2560(SB), X4
+	VFMADD213PD  erf64consts<>+2624(SB), X3, X4
+	VSUBPD       erf64consts<>+2624(SB), X4, X6
+	VFNMADD231PD erf64consts<>+2688(SB), X6, X3
+	VMOVUPD      erf64consts<>+2752(SB), X7
+	VFNMADD213PD X3, X6, X7
+	VSUBPD       X7, X3, X3
+	VFNMADD231PD erf64consts<>+2752(SB), X6, X3
+	VADDPD       X5, X7, X6
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X6, X9
+	VSUBPD       X9, X7, X7
+	VSUBPD       X8, X5, X5
+	VADDPD       X5, X7, X7
+	VADDPD       X7, X3, X3
+	VMOVUPD      erf64consts<>+2816(SB), X5
+	VFMADD213PD  erf64consts<>+2880(SB), X6, X5
+	VFMADD213PD  erf64consts<>+2944(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3008(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3072(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3136(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3200(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3264(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3328(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3392(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3456(SB), X6, X5
+	VFMADD213PD  erf64consts<>+3520(SB), X6, X5
+	VMULPD       X6, X6, X7
+	VFMADD231PD  X6, X3, X3
+	VFMADD231PD  X7, X5, X3
+	VADDPD       erf64consts<>+128(SB), X6, X5
+	VMOVUPS      erf64consts<>+128(SB), X7
+	VSUBPD       X5, X7, X7
+	VADDPD       X6, X7, X7
+	VADDPD       X3, X7, X7
+	VPSUBQ       erf64consts<>+3584(SB), X4, X4
+	VPSRLQ       $0x01, X4, X3
+	VPSUBQ       erf64consts<>+3648(SB), X3, X6
+	VPSLLQ       $0x34, X6, X6
+	VPSUBQ       X3, X4, X4
+	VPSUBQ       erf64consts<>+3648(SB), X4, X4
+	VPSLLQ       $0x34, X4, X4
+	VADDPD       X7, X5, X5
+	VMULPD       X6, X5, X5
+	VMULPD       X4, X5, X5
+	VDIVPD       X2, X5, X5
 	VCMPPD       $0x11, erf64consts<>+192(SB), X1, X2
-	VMOVUPS      erf64consts<>+128(SB), X4
-	VSUBPD       X6, X4, X6
-	VMOVUPS      erf64consts<>+128(SB), X4
-	VBLENDVPD    X2, X6, X4, X6
+	VMOVUPS      erf64consts<>+128(SB), X3
+	VSUBPD       X5, X3, X5
+	VMOVUPS      erf64consts<>+128(SB), X3
+	VBLENDVPD    X2, X5, X3, X5
 	VCMPPD       $0x11, erf64consts<>+3712(SB), X1, X2
 	VPTEST       X2, X2
 	JZ           mathblock523
-	VSUBPD       erf64consts<>+128(SB), X1, X4
-	VMOVUPD      erf64consts<>+3776(SB), X5
-	VFMADD213PD  erf64consts<>+3840(SB), X4, X5
-	VFMADD213PD  erf64consts<>+3904(SB), X4, X5
-	VFMADD213PD  erf64consts<>+3968(SB), X4, X5
-	VFMADD213PD  erf64consts<>+4032(SB), X4, X5
-	VFMADD213PD  erf64consts<>+4096(SB), X4, X5
-	VFMADD213PD  erf64consts<>+4160(SB), X4, X5
-	VMOVUPD      erf64consts<>+4224(SB), X7
-	VFMADD213PD  erf64consts<>+4288(SB), X4, X7
-	VFMADD213PD  erf64consts<>+4352(SB), X4, X7
-	VFMADD213PD  erf64consts<>+4416(SB), X4, X7
-	VFMADD213PD  erf64consts<>+4480(SB), X4, X7
-	VFMADD213PD  erf64consts<>+4544(SB), X4, X7
-	VFMADD213PD  erf64consts<>+128(SB), X4, X7
-	VDIVPD       X7, X5, X5
-	VADDPD       erf64consts<>+4608(SB), X5, X5
-	VBLENDVPD    X2, X5, X6, X6
+	VSUBPD       erf64consts<>+128(SB), X1, X3
+	VMOVUPD      erf64consts<>+3776(SB), X4
+	VFMADD213PD  erf64consts<>+3840(SB), X3, X4
+	VFMADD213PD  erf64consts<>+3904(SB), X3, X4
+	VFMADD213PD  erf64consts<>+3968(SB), X3, X4
+	VFMADD213PD  erf64consts<>+4032(SB), X3, X4
+	VFMADD213PD  erf64consts<>+4096(SB), X3, X4
+	VFMADD213PD  erf64consts<>+4160(SB), X3, X4
+	VMOVUPD      erf64consts<>+4224(SB), X6
+	VFMADD213PD  erf64consts<>+4288(SB), X3, X6
+	VFMADD213PD  erf64consts<>+4352(SB), X3, X6
+	VFMADD213PD  erf64consts<>+4416(SB), X3, X6
+	VFMADD213PD  erf64consts<>+4480(SB), X3, X6
+	VFMADD213PD  erf64consts<>+4544(SB), X3, X6
+	VFMADD213PD  erf64consts<>+128(SB), X3, X6
+	VDIVPD       X6, X4, X4
+	VADDPD       erf64consts<>+4608(SB), X4, X4
+	VBLENDVPD    X2, X4, X5, X5
 
 mathblock523:
 	VCMPPD      $0x11, erf64consts<>+4672(SB), X1, X2
 	VPTEST      X2, X2
 	JZ          mathblock524
-	VMOVUPD     erf64consts<>+4736(SB), X4
-	VFMADD213PD erf64consts<>+4800(SB), X3, X4
+	VMAXPD      erf64consts<>+4736(SB), X1, X3
+	VMULPD      X3, X3, X3
+	VMOVUPD     erf64consts<>+4800(SB), X4
 	VFMADD213PD erf64consts<>+4864(SB), X3, X4
 	VFMADD213PD erf64consts<>+4928(SB), X3, X4
 	VFMADD213PD erf64consts<>+4992(SB), X3, X4
-	VMOVUPD     erf64consts<>+5056(SB), X5
-	VFMADD213PD erf64consts<>+5120(SB), X3, X5
-	VFMADD213PD erf64consts<>+5184(SB), X3, X5
-	VFMADD213PD erf64consts<>+5248(SB), X3, X5
-	VFMADD213PD erf64consts<>+5312(SB), X3, X5
-	VFMADD213PD erf64consts<>+128(SB), X3, X5
-	VDIVPD      X5, X4, X4
+	VFMADD213PD erf64consts<>+5056(SB), X3, X4
+	VMOVUPD     erf64consts<>+5120(SB), X6
+	VFMADD213PD erf64consts<>+5184(SB), X3, X6
+	VFMADD213PD erf64consts<>+5248(SB), X3, X6
+	VFMADD213PD erf64consts<>+5312(SB), X3, X6
+	VFMADD213PD erf64consts<>+5376(SB), X3, X6
+	VFMADD213PD erf64consts<>+128(SB), X3, X6
+	VDIVPD      X6, X4, X4
 	VFMADD231PD X4, X1, X1
-	VBLENDVPD   X2, X1, X6, X6
+	VBLENDVPD   X2, X1, X5, X5
 
 mathblock524:
 	VPAND     erf64consts<>+0(SB), X0, X1
-	VPOR      X1, X6, X6
+	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
-	VPOR      erf64consts<>+5376(SB), X0, X0
-	VBLENDVPD X1, X0, X6, X0
+	VPOR      erf64consts<>+5440(SB), X0, X0
+	VBLENDVPD X1, X0, X5, X0
 	VMOVQ     X0, (DX)(R8*8)
 	ADDQ      $0x00000001, R8
 	SUBQ      $0x00000001, R9
@@ -22908,95 +23038,103 @@ DATA erf64consts<>+4704(SB)/8, $0x3feb000000000000
 DATA erf64consts<>+4712(SB)/8, $0x3feb000000000000
 DATA erf64consts<>+4720(SB)/8, $0x3feb000000000000
 DATA erf64consts<>+4728(SB)/8, $0x3feb000000000000
-DATA erf64consts<>+4736(SB)/8, $0xbef8ead6120016ac
-DATA erf64consts<>+4744(SB)/8, $0xbef8ead6120016ac
-DATA erf64consts<>+4752(SB)/8, $0xbef8ead6120016ac
-DATA erf64consts<>+4760(SB)/8, $0xbef8ead6120016ac
-DATA erf64consts<>+4768(SB)/8, $0xbef8ead6120016ac
-DATA erf64consts<>+4776(SB)/8, $0xbef8ead6120016ac
-DATA erf64consts<>+4784(SB)/8, $0xbef8ead6120016ac
-DATA erf64consts<>+4792(SB)/8, $0xbef8ead6120016ac
-DATA erf64consts<>+4800(SB)/8, $0xbf77a291236668e4
-DATA erf64consts<>+4808(SB)/8, $0xbf77a291236668e4
-DATA erf64consts<>+4816(SB)/8, $0xbf77a291236668e4
-DATA erf64consts<>+4824(SB)/8, $0xbf77a291236668e4
-DATA erf64consts<>+4832(SB)/8, $0xbf77a291236668e4
-DATA erf64consts<>+4840(SB)/8, $0xbf77a291236668e4
-DATA erf64consts<>+4848(SB)/8, $0xbf77a291236668e4
-DATA erf64consts<>+4856(SB)/8, $0xbf77a291236668e4
-DATA erf64consts<>+4864(SB)/8, $0xbf9d2a51dbd7194f
-DATA erf64consts<>+4872(SB)/8, $0xbf9d2a51dbd7194f
-DATA erf64consts<>+4880(SB)/8, $0xbf9d2a51dbd7194f
-DATA erf64consts<>+4888(SB)/8, $0xbf9d2a51dbd7194f
-DATA erf64consts<>+4896(SB)/8, $0xbf9d2a51dbd7194f
-DATA erf64consts<>+4904(SB)/8, $0xbf9d2a51dbd7194f
-DATA erf64consts<>+4912(SB)/8, $0xbf9d2a51dbd7194f
-DATA erf64consts<>+4920(SB)/8, $0xbf9d2a51dbd7194f
-DATA erf64consts<>+4928(SB)/8, $0xbfd4cd7d691cb913
-DATA erf64consts<>+4936(SB)/8, $0xbfd4cd7d691cb913
-DATA erf64consts<>+4944(SB)/8, $0xbfd4cd7d691cb913
-DATA erf64consts<>+4952(SB)/8, $0xbfd4cd7d691cb913
-DATA erf64consts<>+4960(SB)/8, $0xbfd4cd7d691cb913
-DATA erf64consts<>+4968(SB)/8, $0xbfd4cd7d691cb913
-DATA erf64consts<>+4976(SB)/8, $0xbfd4cd7d691cb913
-DATA erf64consts<>+4984(SB)/8, $0xbfd4cd7d691cb913
-DATA erf64consts<>+4992(SB)/8, $0x3fc06eba8214db68
-DATA erf64consts<>+5000(SB)/8, $0x3fc06eba8214db68
-DATA erf64consts<>+5008(SB)/8, $0x3fc06eba8214db68
-DATA erf64consts<>+5016(SB)/8, $0x3fc06eba8214db68
-DATA erf64consts<>+5024(SB)/8, $0x3fc06eba8214db68
-DATA erf64consts<>+5032(SB)/8, $0x3fc06eba8214db68
-DATA erf64consts<>+5040(SB)/8, $0x3fc06eba8214db68
-DATA erf64consts<>+5048(SB)/8, $0x3fc06eba8214db68
-DATA erf64consts<>+5056(SB)/8, $0xbed09c4342a26120
-DATA erf64consts<>+5064(SB)/8, $0xbed09c4342a26120
-DATA erf64consts<>+5072(SB)/8, $0xbed09c4342a26120
-DATA erf64consts<>+5080(SB)/8, $0xbed09c4342a26120
-DATA erf64consts<>+5088(SB)/8, $0xbed09c4342a26120
-DATA erf64consts<>+5096(SB)/8, $0xbed09c4342a26120
-DATA erf64consts<>+5104(SB)/8, $0xbed09c4342a26120
-DATA erf64consts<>+5112(SB)/8, $0xbed09c4342a26120
-DATA erf64consts<>+5120(SB)/8, $0x3f215dc9221c1a10
-DATA erf64consts<>+5128(SB)/8, $0x3f215dc9221c1a10
-DATA erf64consts<>+5136(SB)/8, $0x3f215dc9221c1a10
-DATA erf64consts<>+5144(SB)/8, $0x3f215dc9221c1a10
-DATA erf64consts<>+5152(SB)/8, $0x3f215dc9221c1a10
-DATA erf64consts<>+5160(SB)/8, $0x3f215dc9221c1a10
-DATA erf64consts<>+5168(SB)/8, $0x3f215dc9221c1a10
-DATA erf64consts<>+5176(SB)/8, $0x3f215dc9221c1a10
-DATA erf64consts<>+5184(SB)/8, $0x3f74d022c4d36b0f
-DATA erf64consts<>+5192(SB)/8, $0x3f74d022c4d36b0f
-DATA erf64consts<>+5200(SB)/8, $0x3f74d022c4d36b0f
-DATA erf64consts<>+5208(SB)/8, $0x3f74d022c4d36b0f
-DATA erf64consts<>+5216(SB)/8, $0x3f74d022c4d36b0f
-DATA erf64consts<>+5224(SB)/8, $0x3f74d022c4d36b0f
-DATA erf64consts<>+5232(SB)/8, $0x3f74d022c4d36b0f
-DATA erf64consts<>+5240(SB)/8, $0x3f74d022c4d36b0f
-DATA erf64consts<>+5248(SB)/8, $0x3fb0a54c5536ceba
-DATA erf64consts<>+5256(SB)/8, $0x3fb0a54c5536ceba
-DATA erf64consts<>+5264(SB)/8, $0x3fb0a54c5536ceba
-DATA erf64consts<>+5272(SB)/8, $0x3fb0a54c5536ceba
-DATA erf64consts<>+5280(SB)/8, $0x3fb0a54c5536ceba
-DATA erf64consts<>+5288(SB)/8, $0x3fb0a54c5536ceba
-DATA erf64consts<>+5296(SB)/8, $0x3fb0a54c5536ceba
-DATA erf64consts<>+5304(SB)/8, $0x3fb0a54c5536ceba
-DATA erf64consts<>+5312(SB)/8, $0x3fd97779cddadc09
-DATA erf64consts<>+5320(SB)/8, $0x3fd97779cddadc09
-DATA erf64consts<>+5328(SB)/8, $0x3fd97779cddadc09
-DATA erf64consts<>+5336(SB)/8, $0x3fd97779cddadc09
-DATA erf64consts<>+5344(SB)/8, $0x3fd97779cddadc09
-DATA erf64consts<>+5352(SB)/8, $0x3fd97779cddadc09
-DATA erf64consts<>+5360(SB)/8, $0x3fd97779cddadc09
-DATA erf64consts<>+5368(SB)/8, $0x3fd97779cddadc09
-DATA erf64consts<>+5376(SB)/8, $0x0008000000000000
-DATA erf64consts<>+5384(SB)/8, $0x0008000000000000
-DATA erf64consts<>+5392(SB)/8, $0x0008000000000000
-DATA erf64consts<>+5400(SB)/8, $0x0008000000000000
-DATA erf64consts<>+5408(SB)/8, $0x0008000000000000
-DATA erf64consts<>+5416(SB)/8, $0x0008000000000000
-DATA erf64consts<>+5424(SB)/8, $0x0008000000000000
-DATA erf64consts<>+5432(SB)/8, $0x0008000000000000
-GLOBL erf64consts<>(SB), RODATA|NOPTR, $5440
+DATA erf64consts<>+4736(SB)/8, $0x3e30000000000000
+DATA erf64consts<>+4744(SB)/8, $0x3e30000000000000
+DATA erf64consts<>+4752(SB)/8, $0x3e30000000000000
+DATA erf64consts<>+4760(SB)/8, $0x3e30000000000000
+DATA erf64consts<>+4768(SB)/8, $0x3e30000000000000
+DATA erf64consts<>+4776(SB)/8, $0x3e30000000000000
+DATA erf64consts<>+4784(SB)/8, $0x3e30000000000000
+DATA erf64consts<>+4792(SB)/8, $0x3e30000000000000
+DATA erf64consts<>+4800(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+4808(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+4816(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+4824(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+4832(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+4840(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+4848(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+4856(SB)/8, $0xbef8ead6120016ac
+DATA erf64consts<>+4864(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+4872(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+4880(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+4888(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+4896(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+4904(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+4912(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+4920(SB)/8, $0xbf77a291236668e4
+DATA erf64consts<>+4928(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+4936(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+4944(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+4952(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+4960(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+4968(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+4976(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+4984(SB)/8, $0xbf9d2a51dbd7194f
+DATA erf64consts<>+4992(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+5000(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+5008(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+5016(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+5024(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+5032(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+5040(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+5048(SB)/8, $0xbfd4cd7d691cb913
+DATA erf64consts<>+5056(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+5064(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+5072(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+5080(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+5088(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+5096(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+5104(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+5112(SB)/8, $0x3fc06eba8214db68
+DATA erf64consts<>+5120(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+5128(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+5136(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+5144(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+5152(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+5160(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+5168(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+5176(SB)/8, $0xbed09c4342a26120
+DATA erf64consts<>+5184(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+5192(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+5200(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+5208(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+5216(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+5224(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+5232(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+5240(SB)/8, $0x3f215dc9221c1a10
+DATA erf64consts<>+5248(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+5256(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+5264(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+5272(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+5280(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+5288(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+5296(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+5304(SB)/8, $0x3f74d022c4d36b0f
+DATA erf64consts<>+5312(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+5320(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+5328(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+5336(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+5344(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+5352(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+5360(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+5368(SB)/8, $0x3fb0a54c5536ceba
+DATA erf64consts<>+5376(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+5384(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+5392(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+5400(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+5408(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+5416(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+5424(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+5432(SB)/8, $0x3fd97779cddadc09
+DATA erf64consts<>+5440(SB)/8, $0x0008000000000000
+DATA erf64consts<>+5448(SB)/8, $0x0008000000000000
+DATA erf64consts<>+5456(SB)/8, $0x0008000000000000
+DATA erf64consts<>+5464(SB)/8, $0x0008000000000000
+DATA erf64consts<>+5472(SB)/8, $0x0008000000000000
+DATA erf64consts<>+5480(SB)/8, $0x0008000000000000
+DATA erf64consts<>+5488(SB)/8, $0x0008000000000000
+DATA erf64consts<>+5496(SB)/8, $0x0008000000000000
+GLOBL erf64consts<>(SB), RODATA|NOPTR, $5504
 
 // func sinVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -23023,25 +23161,26 @@ sinVF64AVX2_loop1:
 	JB           sinVF64AVX2_after1
 	VMOVUPD      (SI)(R8*8), Y0
 	VPAND        sin64consts<>+0(SB), Y0, Y0
-	VMOVUPD      sin64consts<>+128(SB), Y1
-	VFMADD213PD  sin64consts<>+64(SB), Y0, Y1
-	VSUBPD       sin64consts<>+64(SB), Y1, Y2
-	VMOVUPD      sin64consts<>+192(SB), Y3
+	VMAXPD       sin64consts<>+64(SB), Y0, Y0
+	VMOVUPD      sin64consts<>+192(SB), Y1
+	VFMADD213PD  sin64consts<>+128(SB), Y0, Y1
+	VSUBPD       sin64consts<>+128(SB), Y1, Y2
+	VMOVUPD      sin64consts<>+256(SB), Y3
 	VFNMADD213PD Y0, Y2, Y3
-	VMULPD       sin64consts<>+256(SB), Y2, Y4
-	VPXOR        sin64consts<>+448(SB), Y4, Y5
-	VFMADD231PD  sin64consts<>+256(SB), Y2, Y5
-	VPXOR        sin64consts<>+448(SB), Y4, Y4
+	VMULPD       sin64consts<>+320(SB), Y2, Y4
+	VPXOR        sin64consts<>+512(SB), Y4, Y5
+	VFMADD231PD  sin64consts<>+320(SB), Y2, Y5
+	VPXOR        sin64consts<>+512(SB), Y4, Y4
 	VADDPD       Y4, Y3, Y6
 	VSUBPD       Y3, Y6, Y7
 	VSUBPD       Y7, Y6, Y8
 	VSUBPD       Y8, Y3, Y3
 	VSUBPD       Y7, Y4, Y4
 	VADDPD       Y4, Y3, Y3
-	VMULPD       sin64consts<>+320(SB), Y2, Y4
-	VPXOR        sin64consts<>+448(SB), Y4, Y7
-	VFMADD231PD  sin64consts<>+320(SB), Y2, Y7
-	VPXOR        sin64consts<>+448(SB), Y4, Y4
+	VMULPD       sin64consts<>+384(SB), Y2, Y4
+	VPXOR        sin64consts<>+512(SB), Y4, Y7
+	VFMADD231PD  sin64consts<>+384(SB), Y2, Y7
+	VPXOR        sin64consts<>+512(SB), Y4, Y4
 	VADDPD       Y4, Y6, Y8
 	VSUBPD       Y6, Y8, Y9
 	VSUBPD       Y9, Y8, Y10
@@ -23050,7 +23189,7 @@ sinVF64AVX2_loop1:
 	VADDPD       Y4, Y6, Y6
 	VADDPD       Y6, Y3, Y3
 	VSUBPD       Y5, Y3, Y3
-	VFMADD231PD  sin64consts<>+384(SB), Y2, Y7
+	VFMADD231PD  sin64consts<>+448(SB), Y2, Y7
 	VSUBPD       Y7, Y3, Y3
 	VADDPD       Y3, Y8, Y2
 	VSUBPD       Y8, Y2, Y4
@@ -23058,16 +23197,16 @@ sinVF64AVX2_loop1:
 	VSUBPD       Y5, Y8, Y8
 	VSUBPD       Y4, Y3, Y3
 	VADDPD       Y3, Y8, Y8
-	VCMPPD       $0x1e, sin64consts<>+512(SB), Y0, Y3
-	VCMPPD       $0x11, sin64consts<>+576(SB), Y0, Y4
+	VCMPPD       $0x1e, sin64consts<>+576(SB), Y0, Y3
+	VCMPPD       $0x11, sin64consts<>+640(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
 	JZ           mathblock525
 	VPSRLQ       $0x34, Y0, Y4
 	VPSRLQ       $0x03, Y4, Y5
-	VPAND        sin64consts<>+640(SB), Y4, Y4
-	VPADDQ       sin64consts<>+704(SB), Y4, Y4
-	VPAND        sin64consts<>+768(SB), Y0, Y0
+	VPAND        sin64consts<>+704(SB), Y4, Y4
+	VPADDQ       sin64consts<>+768(SB), Y4, Y4
+	VPAND        sin64consts<>+832(SB), Y0, Y0
 	VPSLLQ       $0x34, Y4, Y4
 	VPOR         Y4, Y0, Y0
 	LEAQ         rempio2_0_64<>+0(SB), R10
@@ -23076,24 +23215,24 @@ sinVF64AVX2_loop1:
 	VPXOR        Y6, Y6, Y4
 	VPGATHERQQ   Y7, (R10)(Y6*8), Y4
 	VMULPD       Y4, Y0, Y6
-	VPXOR        sin64consts<>+448(SB), Y6, Y7
+	VPXOR        sin64consts<>+512(SB), Y6, Y7
 	VFMADD231PD  Y0, Y4, Y7
-	VMULPD       sin64consts<>+896(SB), Y6, Y4
-	VPAND        sin64consts<>+448(SB), Y4, Y9
-	VPOR         sin64consts<>+960(SB), Y9, Y9
+	VMULPD       sin64consts<>+960(SB), Y6, Y4
+	VPAND        sin64consts<>+512(SB), Y4, Y9
+	VPOR         sin64consts<>+1024(SB), Y9, Y9
 	VPAND        sin64consts<>+0(SB), Y4, Y10
-	VCMPPD       $0x11, sin64consts<>+960(SB), Y10, Y10
+	VCMPPD       $0x11, sin64consts<>+1024(SB), Y10, Y10
 	VADDPD       Y9, Y4, Y11
 	VSUBPD       Y9, Y11, Y11
 	VBLENDVPD    Y10, Y11, Y4, Y11
-	VFNMADD231PD sin64consts<>+832(SB), Y11, Y6
+	VFNMADD231PD sin64consts<>+896(SB), Y11, Y6
 	LEAQ         rempio2_1_64<>+0(SB), R10
 	VPAND        tablemask256_64<>+0(SB), Y5, Y9
 	VPCMPEQQ     Y9, Y9, Y10
 	VPXOR        Y9, Y9, Y4
 	VPGATHERQQ   Y10, (R10)(Y9*8), Y4
 	VMULPD       Y4, Y0, Y9
-	VPXOR        sin64consts<>+448(SB), Y9, Y10
+	VPXOR        sin64consts<>+512(SB), Y9, Y10
 	VFMADD231PD  Y0, Y4, Y10
 	VADDPD       Y9, Y7, Y4
 	VSUBPD       Y7, Y4, Y11
@@ -23107,22 +23246,22 @@ sinVF64AVX2_loop1:
 	VSUBPD       Y12, Y6, Y6
 	VSUBPD       Y11, Y4, Y4
 	VADDPD       Y4, Y6, Y6
-	VMULPD       sin64consts<>+896(SB), Y9, Y4
-	VPAND        sin64consts<>+448(SB), Y4, Y11
-	VPOR         sin64consts<>+960(SB), Y11, Y11
+	VMULPD       sin64consts<>+960(SB), Y9, Y4
+	VPAND        sin64consts<>+512(SB), Y4, Y11
+	VPOR         sin64consts<>+1024(SB), Y11, Y11
 	VPAND        sin64consts<>+0(SB), Y4, Y12
-	VCMPPD       $0x11, sin64consts<>+960(SB), Y12, Y12
+	VCMPPD       $0x11, sin64consts<>+1024(SB), Y12, Y12
 	VADDPD       Y11, Y4, Y13
 	VSUBPD       Y11, Y13, Y13
 	VBLENDVPD    Y12, Y13, Y4, Y13
-	VFNMADD231PD sin64consts<>+832(SB), Y13, Y9
+	VFNMADD231PD sin64consts<>+896(SB), Y13, Y9
 	LEAQ         rempio2_2_64<>+0(SB), R10
 	VPAND        tablemask256_64<>+0(SB), Y5, Y11
 	VPCMPEQQ     Y11, Y11, Y12
 	VPXOR        Y11, Y11, Y4
 	VPGATHERQQ   Y12, (R10)(Y11*8), Y4
 	VMULPD       Y4, Y0, Y11
-	VPXOR        sin64consts<>+448(SB), Y11, Y12
+	VPXOR        sin64consts<>+512(SB), Y11, Y12
 	VFMADD231PD  Y0, Y4, Y12
 	VADDPD       Y10, Y11, Y4
 	VSUBPD       Y11, Y4, Y13
@@ -23164,10 +23303,10 @@ sinVF64AVX2_loop1:
 	VSUBPD       Y6, Y9, Y9
 	VSUBPD       Y5, Y11, Y11
 	VADDPD       Y11, Y9, Y9
-	VPAND        sin64consts<>+448(SB), Y0, Y5
-	VPOR         sin64consts<>+960(SB), Y5, Y5
+	VPAND        sin64consts<>+512(SB), Y0, Y5
+	VPOR         sin64consts<>+1024(SB), Y5, Y5
 	VPAND        sin64consts<>+0(SB), Y0, Y6
-	VCMPPD       $0x11, sin64consts<>+960(SB), Y6, Y6
+	VCMPPD       $0x11, sin64consts<>+1024(SB), Y6, Y6
 	VADDPD       Y5, Y0, Y7
 	VSUBPD       Y5, Y7, Y7
 	VBLENDVPD    Y6, Y7, Y0, Y7
@@ -23179,27 +23318,26 @@ sinVF64AVX2_loop1:
 	VSUBPD       Y6, Y4, Y4
 	VADDPD       Y4, Y0, Y0
 	VADDPD       Y9, Y0, Y0
-	VMULPD       sin64consts<>+192(SB), Y5, Y4
-	VPXOR        sin64consts<>+448(SB), Y4, Y6
-	VFMADD231PD  sin64consts<>+192(SB), Y5, Y6
-	VFMADD231PD  sin64consts<>+192(SB), Y0, Y6
-	VFMADD231PD  sin64consts<>+1024(SB), Y5, Y6
+	VMULPD       sin64consts<>+256(SB), Y5, Y4
+	VPXOR        sin64consts<>+512(SB), Y4, Y6
+	VFMADD231PD  sin64consts<>+256(SB), Y5, Y6
+	VFMADD231PD  sin64consts<>+256(SB), Y0, Y6
+	VFMADD231PD  sin64consts<>+1088(SB), Y5, Y6
 	VADDPD       Y6, Y4, Y0
 	VSUBPD       Y0, Y4, Y4
 	VADDPD       Y6, Y4, Y4
-	VADDPD       sin64consts<>+64(SB), Y7, Y7
+	VADDPD       sin64consts<>+128(SB), Y7, Y7
 	VBLENDVPD    Y3, Y7, Y1, Y1
 	VBLENDVPD    Y3, Y0, Y2, Y2
 	VBLENDVPD    Y3, Y4, Y8, Y8
 
 mathblock525:
-	VPAND        sin64consts<>+1088(SB), Y1, Y0
-	VCMPPD       $0x00, sin64consts<>+1152(SB), Y0, Y0
-	VPAND        sin64consts<>+1216(SB), Y1, Y1
+	VPAND        sin64consts<>+1152(SB), Y1, Y0
+	VCMPPD       $0x00, sin64consts<>+1216(SB), Y0, Y0
+	VPAND        sin64consts<>+1280(SB), Y1, Y1
 	VPSLLQ       $0x3e, Y1, Y1
 	VMULPD       Y2, Y2, Y3
-	VMOVUPD      sin64consts<>+1280(SB), Y4
-	VFMADD213PD  sin64consts<>+1344(SB), Y3, Y4
+	VMOVUPD      sin64consts<>+1344(SB), Y4
 	VFMADD213PD  sin64consts<>+1408(SB), Y3, Y4
 	VFMADD213PD  sin64consts<>+1472(SB), Y3, Y4
 	VFMADD213PD  sin64consts<>+1536(SB), Y3, Y4
@@ -23207,43 +23345,44 @@ mathblock525:
 	VFMADD213PD  sin64consts<>+1664(SB), Y3, Y4
 	VFMADD213PD  sin64consts<>+1728(SB), Y3, Y4
 	VFMADD213PD  sin64consts<>+1792(SB), Y3, Y4
-	VMULPD       sin64consts<>+1856(SB), Y3, Y5
+	VFMADD213PD  sin64consts<>+1856(SB), Y3, Y4
+	VMULPD       sin64consts<>+1920(SB), Y3, Y5
 	VFNMADD213PD Y8, Y8, Y5
 	VMULPD       Y2, Y3, Y3
 	VFMADD231PD  Y4, Y3, Y5
 	VADDPD       Y5, Y2, Y5
 	VMULPD       Y2, Y2, Y3
-	VPXOR        sin64consts<>+448(SB), Y3, Y4
+	VPXOR        sin64consts<>+512(SB), Y3, Y4
 	VFMADD231PD  Y2, Y2, Y4
-	VMULPD       sin64consts<>+1856(SB), Y3, Y6
-	VPXOR        sin64consts<>+448(SB), Y6, Y6
-	VADDPD       sin64consts<>+1920(SB), Y6, Y7
-	VMOVUPS      sin64consts<>+1920(SB), Y9
+	VMULPD       sin64consts<>+1920(SB), Y3, Y6
+	VPXOR        sin64consts<>+512(SB), Y6, Y6
+	VADDPD       sin64consts<>+1984(SB), Y6, Y7
+	VMOVUPS      sin64consts<>+1984(SB), Y9
 	VSUBPD       Y7, Y9, Y9
 	VADDPD       Y6, Y9, Y9
-	VMOVUPD      sin64consts<>+1984(SB), Y6
-	VFMADD213PD  sin64consts<>+2048(SB), Y3, Y6
+	VMOVUPD      sin64consts<>+2048(SB), Y6
 	VFMADD213PD  sin64consts<>+2112(SB), Y3, Y6
 	VFMADD213PD  sin64consts<>+2176(SB), Y3, Y6
 	VFMADD213PD  sin64consts<>+2240(SB), Y3, Y6
 	VFMADD213PD  sin64consts<>+2304(SB), Y3, Y6
 	VFMADD213PD  sin64consts<>+2368(SB), Y3, Y6
 	VFMADD213PD  sin64consts<>+2432(SB), Y3, Y6
+	VFMADD213PD  sin64consts<>+2496(SB), Y3, Y6
 	VMULPD       Y3, Y3, Y3
 	VFMADD231PD  Y6, Y3, Y9
 	VFNMADD231PD Y8, Y2, Y9
-	VFNMADD231PD sin64consts<>+1856(SB), Y4, Y9
+	VFNMADD231PD sin64consts<>+1920(SB), Y4, Y9
 	VADDPD       Y9, Y7, Y7
 	VBLENDVPD    Y0, Y5, Y7, Y5
 	VMOVUPD      (SI)(R8*8), Y0
 	VPAND        sin64consts<>+0(SB), Y0, Y0
-	VCMPPD       $0x11, sin64consts<>+2496(SB), Y0, Y2
+	VCMPPD       $0x11, sin64consts<>+64(SB), Y0, Y2
 	VMOVUPD      (SI)(R8*8), Y3
-	VPAND        sin64consts<>+448(SB), Y3, Y3
+	VPAND        sin64consts<>+512(SB), Y3, Y3
 	VPXOR        Y3, Y1, Y1
 	VPXOR        Y1, Y5, Y5
 	VBLENDVPD    Y2, (SI)(R8*8), Y5, Y5
-	VCMPPD       $0x00, sin64consts<>+576(SB), Y0, Y0
+	VCMPPD       $0x00, sin64consts<>+640(SB), Y0, Y0
 	VBLENDVPD    Y0, sin64consts<>+2560(SB), Y5, Y5
 	VMOVUPD      (SI)(R8*8), Y0
 	VCMPPD       $0x03, (SI)(R8*8), Y0, Y0
@@ -23260,25 +23399,26 @@ sinVF64AVX2_after1:
 	JB           sinVF64AVX2_tail2
 	VMOVUPD      (SI)(R8*8), X0
 	VPAND        sin64consts<>+0(SB), X0, X1
-	VMOVUPD      sin64consts<>+128(SB), X2
-	VFMADD213PD  sin64consts<>+64(SB), X1, X2
-	VSUBPD       sin64consts<>+64(SB), X2, X3
-	VMOVUPD      sin64consts<>+192(SB), X4
+	VMAXPD       sin64consts<>+64(SB), X1, X1
+	VMOVUPD      sin64consts<>+192(SB), X2
+	VFMADD213PD  sin64consts<>+128(SB), X1, X2
+	VSUBPD       sin64consts<>+128(SB), X2, X3
+	VMOVUPD      sin64consts<>+256(SB), X4
 	VFNMADD213PD X1, X3, X4
-	VMULPD       sin64consts<>+256(SB), X3, X5
-	VPXOR        sin64consts<>+448(SB), X5, X6
-	VFMADD231PD  sin64consts<>+256(SB), X3, X6
-	VPXOR        sin64consts<>+448(SB), X5, X5
+	VMULPD       sin64consts<>+320(SB), X3, X5
+	VPXOR        sin64consts<>+512(SB), X5, X6
+	VFMADD231PD  sin64consts<>+320(SB), X3, X6
+	VPXOR        sin64consts<>+512(SB), X5, X5
 	VADDPD       X5, X4, X7
 	VSUBPD       X4, X7, X8
 	VSUBPD       X8, X7, X9
 	VSUBPD       X9, X4, X4
 	VSUBPD       X8, X5, X5
 	VADDPD       X5, X4, X4
-	VMULPD       sin64consts<>+320(SB), X3, X5
-	VPXOR        sin64consts<>+448(SB), X5, X8
-	VFMADD231PD  sin64consts<>+320(SB), X3, X8
-	VPXOR        sin64consts<>+448(SB), X5, X5
+	VMULPD       sin64consts<>+384(SB), X3, X5
+	VPXOR        sin64consts<>+512(SB), X5, X8
+	VFMADD231PD  sin64consts<>+384(SB), X3, X8
+	VPXOR        sin64consts<>+512(SB), X5, X5
 	VADDPD       X5, X7, X9
 	VSUBPD       X7, X9, X10
 	VSUBPD       X10, X9, X11
@@ -23287,7 +23427,7 @@ sinVF64AVX2_after1:
 	VADDPD       X5, X7, X7
 	VADDPD       X7, X4, X4
 	VSUBPD       X6, X4, X4
-	VFMADD231PD  sin64consts<>+384(SB), X3, X8
+	VFMADD231PD  sin64consts<>+448(SB), X3, X8
 	VSUBPD       X8, X4, X4
 	VADDPD       X4, X9, X3
 	VSUBPD       X9, X3, X5
@@ -23295,16 +23435,16 @@ sinVF64AVX2_after1:
 	VSUBPD       X6, X9, X9
 	VSUBPD       X5, X4, X4
 	VADDPD       X4, X9, X9
-	VCMPPD       $0x1e, sin64consts<>+512(SB), X1, X4
-	VCMPPD       $0x11, sin64consts<>+576(SB), X1, X5
+	VCMPPD       $0x1e, sin64consts<>+576(SB), X1, X4
+	VCMPPD       $0x11, sin64consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock526
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
-	VPAND        sin64consts<>+640(SB), X5, X5
-	VPADDQ       sin64consts<>+704(SB), X5, X5
-	VPAND        sin64consts<>+768(SB), X1, X1
+	VPAND        sin64consts<>+704(SB), X5, X5
+	VPADDQ       sin64consts<>+768(SB), X5, X5
+	VPAND        sin64consts<>+832(SB), X1, X1
 	VPSLLQ       $0x34, X5, X5
 	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_64<>+0(SB), R10
@@ -23313,24 +23453,24 @@ sinVF64AVX2_after1:
 	VPXOR        X7, X7, X5
 	VPGATHERQQ   X8, (R10)(X7*8), X5
 	VMULPD       X5, X1, X7
-	VPXOR        sin64consts<>+448(SB), X7, X8
+	VPXOR        sin64consts<>+512(SB), X7, X8
 	VFMADD231PD  X1, X5, X8
-	VMULPD       sin64consts<>+896(SB), X7, X5
-	VPAND        sin64consts<>+448(SB), X5, X10
-	VPOR         sin64consts<>+960(SB), X10, X10
+	VMULPD       sin64consts<>+960(SB), X7, X5
+	VPAND        sin64consts<>+512(SB), X5, X10
+	VPOR         sin64consts<>+1024(SB), X10, X10
 	VPAND        sin64consts<>+0(SB), X5, X11
-	VCMPPD       $0x11, sin64consts<>+960(SB), X11, X11
+	VCMPPD       $0x11, sin64consts<>+1024(SB), X11, X11
 	VADDPD       X10, X5, X12
 	VSUBPD       X10, X12, X12
 	VBLENDVPD    X11, X12, X5, X12
-	VFNMADD231PD sin64consts<>+832(SB), X12, X7
+	VFNMADD231PD sin64consts<>+896(SB), X12, X7
 	LEAQ         rempio2_1_64<>+0(SB), R10
 	VPAND        tablemask256_64<>+0(SB), X6, X10
 	VPCMPEQQ     X10, X10, X11
 	VPXOR        X10, X10, X5
 	VPGATHERQQ   X11, (R10)(X10*8), X5
 	VMULPD       X5, X1, X10
-	VPXOR        sin64consts<>+448(SB), X10, X11
+	VPXOR        sin64consts<>+512(SB), X10, X11
 	VFMADD231PD  X1, X5, X11
 	VADDPD       X10, X8, X5
 	VSUBPD       X8, X5, X12
@@ -23344,22 +23484,22 @@ sinVF64AVX2_after1:
 	VSUBPD       X13, X7, X7
 	VSUBPD       X12, X5, X5
 	VADDPD       X5, X7, X7
-	VMULPD       sin64consts<>+896(SB), X10, X5
-	VPAND        sin64consts<>+448(SB), X5, X12
-	VPOR         sin64consts<>+960(SB), X12, X12
+	VMULPD       sin64consts<>+960(SB), X10, X5
+	VPAND        sin64consts<>+512(SB), X5, X12
+	VPOR         sin64consts<>+1024(SB), X12, X12
 	VPAND        sin64consts<>+0(SB), X5, X13
-	VCMPPD       $0x11, sin64consts<>+960(SB), X13, X13
+	VCMPPD       $0x11, sin64consts<>+1024(SB), X13, X13
 	VADDPD       X12, X5, X14
 	VSUBPD       X12, X14, X14
 	VBLENDVPD    X13, X14, X5, X14
-	VFNMADD231PD sin64consts<>+832(SB), X14, X10
+	VFNMADD231PD sin64consts<>+896(SB), X14, X10
 	LEAQ         rempio2_2_64<>+0(SB), R10
 	VPAND        tablemask256_64<>+0(SB), X6, X12
 	VPCMPEQQ     X12, X12, X13
 	VPXOR        X12, X12, X5
 	VPGATHERQQ   X13, (R10)(X12*8), X5
 	VMULPD       X5, X1, X12
-	VPXOR        sin64consts<>+448(SB), X12, X13
+	VPXOR        sin64consts<>+512(SB), X12, X13
 	VFMADD231PD  X1, X5, X13
 	VADDPD       X11, X12, X5
 	VSUBPD       X12, X5, X14
@@ -23401,10 +23541,10 @@ sinVF64AVX2_after1:
 	VSUBPD       X7, X10, X10
 	VSUBPD       X6, X12, X12
 	VADDPD       X12, X10, X10
-	VPAND        sin64consts<>+448(SB), X1, X6
-	VPOR         sin64consts<>+960(SB), X6, X6
+	VPAND        sin64consts<>+512(SB), X1, X6
+	VPOR         sin64consts<>+1024(SB), X6, X6
 	VPAND        sin64consts<>+0(SB), X1, X7
-	VCMPPD       $0x11, sin64consts<>+960(SB), X7, X7
+	VCMPPD       $0x11, sin64consts<>+1024(SB), X7, X7
 	VADDPD       X6, X1, X8
 	VSUBPD       X6, X8, X8
 	VBLENDVPD    X7, X8, X1, X8
@@ -23416,27 +23556,26 @@ sinVF64AVX2_after1:
 	VSUBPD       X7, X5, X5
 	VADDPD       X5, X1, X1
 	VADDPD       X10, X1, X1
-	VMULPD       sin64consts<>+192(SB), X6, X5
-	VPXOR        sin64consts<>+448(SB), X5, X7
-	VFMADD231PD  sin64consts<>+192(SB), X6, X7
-	VFMADD231PD  sin64consts<>+192(SB), X1, X7
-	VFMADD231PD  sin64consts<>+1024(SB), X6, X7
+	VMULPD       sin64consts<>+256(SB), X6, X5
+	VPXOR        sin64consts<>+512(SB), X5, X7
+	VFMADD231PD  sin64consts<>+256(SB), X6, X7
+	VFMADD231PD  sin64consts<>+256(SB), X1, X7
+	VFMADD231PD  sin64consts<>+1088(SB), X6, X7
 	VADDPD       X7, X5, X1
 	VSUBPD       X1, X5, X5
 	VADDPD       X7, X5, X5
-	VADDPD       sin64consts<>+64(SB), X8, X8
+	VADDPD       sin64consts<>+128(SB), X8, X8
 	VBLENDVPD    X4, X8, X2, X2
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
 mathblock526:
-	VPAND        sin64consts<>+1088(SB), X2, X1
-	VCMPPD       $0x00, sin64consts<>+1152(SB), X1, X1
-	VPAND        sin64consts<>+1216(SB), X2, X2
+	VPAND        sin64consts<>+1152(SB), X2, X1
+	VCMPPD       $0x00, sin64consts<>+1216(SB), X1, X1
+	VPAND        sin64consts<>+1280(SB), X2, X2
 	VPSLLQ       $0x3e, X2, X2
 	VMULPD       X3, X3, X4
-	VMOVUPD      sin64consts<>+1280(SB), X5
-	VFMADD213PD  sin64consts<>+1344(SB), X4, X5
+	VMOVUPD      sin64consts<>+1344(SB), X5
 	VFMADD213PD  sin64consts<>+1408(SB), X4, X5
 	VFMADD213PD  sin64consts<>+1472(SB), X4, X5
 	VFMADD213PD  sin64consts<>+1536(SB), X4, X5
@@ -23444,41 +23583,42 @@ mathblock526:
 	VFMADD213PD  sin64consts<>+1664(SB), X4, X5
 	VFMADD213PD  sin64consts<>+1728(SB), X4, X5
 	VFMADD213PD  sin64consts<>+1792(SB), X4, X5
-	VMULPD       sin64consts<>+1856(SB), X4, X6
+	VFMADD213PD  sin64consts<>+1856(SB), X4, X5
+	VMULPD       sin64consts<>+1920(SB), X4, X6
 	VFNMADD213PD X9, X9, X6
 	VMULPD       X3, X4, X4
 	VFMADD231PD  X5, X4, X6
 	VADDPD       X6, X3, X6
 	VMULPD       X3, X3, X4
-	VPXOR        sin64consts<>+448(SB), X4, X5
+	VPXOR        sin64consts<>+512(SB), X4, X5
 	VFMADD231PD  X3, X3, X5
-	VMULPD       sin64consts<>+1856(SB), X4, X7
-	VPXOR        sin64consts<>+448(SB), X7, X7
-	VADDPD       sin64consts<>+1920(SB), X7, X8
-	VMOVUPS      sin64consts<>+1920(SB), X10
+	VMULPD       sin64consts<>+1920(SB), X4, X7
+	VPXOR        sin64consts<>+512(SB), X7, X7
+	VADDPD       sin64consts<>+1984(SB), X7, X8
+	VMOVUPS      sin64consts<>+1984(SB), X10
 	VSUBPD       X8, X10, X10
 	VADDPD       X7, X10, X10
-	VMOVUPD      sin64consts<>+1984(SB), X7
-	VFMADD213PD  sin64consts<>+2048(SB), X4, X7
+	VMOVUPD      sin64consts<>+2048(SB), X7
 	VFMADD213PD  sin64consts<>+2112(SB), X4, X7
 	VFMADD213PD  sin64consts<>+2176(SB), X4, X7
 	VFMADD213PD  sin64consts<>+2240(SB), X4, X7
 	VFMADD213PD  sin64consts<>+2304(SB), X4, X7
 	VFMADD213PD  sin64consts<>+2368(SB), X4, X7
 	VFMADD213PD  sin64consts<>+2432(SB), X4, X7
+	VFMADD213PD  sin64consts<>+2496(SB), X4, X7
 	VMULPD       X4, X4, X4
 	VFMADD231PD  X7, X4, X10
 	VFNMADD231PD X9, X3, X10
-	VFNMADD231PD sin64consts<>+1856(SB), X5, X10
+	VFNMADD231PD sin64consts<>+1920(SB), X5, X10
 	VADDPD       X10, X8, X8
 	VBLENDVPD    X1, X6, X8, X6
 	VPAND        sin64consts<>+0(SB), X0, X1
-	VCMPPD       $0x11, sin64consts<>+2496(SB), X1, X3
-	VPAND        sin64consts<>+448(SB), X0, X4
+	VCMPPD       $0x11, sin64consts<>+64(SB), X1, X3
+	VPAND        sin64consts<>+512(SB), X0, X4
 	VPXOR        X4, X2, X2
 	VPXOR        X2, X6, X6
 	VBLENDVPD    X3, X0, X6, X6
-	VCMPPD       $0x00, sin64consts<>+576(SB), X1, X1
+	VCMPPD       $0x00, sin64consts<>+640(SB), X1, X1
 	VBLENDVPD    X1, sin64consts<>+2560(SB), X6, X6
 	VCMPPD       $0x03, X0, X0, X1
 	VPOR         sin64consts<>+2624(SB), X0, X0
@@ -23492,25 +23632,26 @@ sinVF64AVX2_tail2:
 	JB           sinVF64AVX2_tail1
 	VMOVQ        (SI)(R8*8), X0
 	VPAND        sin64consts<>+0(SB), X0, X1
-	VMOVUPD      sin64consts<>+128(SB), X2
-	VFMADD213PD  sin64consts<>+64(SB), X1, X2
-	VSUBPD       sin64consts<>+64(SB), X2, X3
-	VMOVUPD      sin64consts<>+192(SB), X4
+	VMAXPD       sin64consts<>+64(SB), X1, X1
+	VMOVUPD      sin64consts<>+192(SB), X2
+	VFMADD213PD  sin64consts<>+128(SB), X1, X2
+	VSUBPD       sin64consts<>+128(SB), X2, X3
+	VMOVUPD      sin64consts<>+256(SB), X4
 	VFNMADD213PD X1, X3, X4
-	VMULPD       sin64consts<>+256(SB), X3, X5
-	VPXOR        sin64consts<>+448(SB), X5, X6
-	VFMADD231PD  sin64consts<>+256(SB), X3, X6
-	VPXOR        sin64consts<>+448(SB), X5, X5
+	VMULPD       sin64consts<>+320(SB), X3, X5
+	VPXOR        sin64consts<>+512(SB), X5, X6
+	VFMADD231PD  sin64consts<>+320(SB), X3, X6
+	VPXOR        sin64consts<>+512(SB), X5, X5
 	VADDPD       X5, X4, X7
 	VSUBPD       X4, X7, X8
 	VSUBPD       X8, X7, X9
 	VSUBPD       X9, X4, X4
 	VSUBPD       X8, X5, X5
 	VADDPD       X5, X4, X4
-	VMULPD       sin64consts<>+320(SB), X3, X5
-	VPXOR        sin64consts<>+448(SB), X5, X8
-	VFMADD231PD  sin64consts<>+320(SB), X3, X8
-	VPXOR        sin64consts<>+448(SB), X5, X5
+	VMULPD       sin64consts<>+384(SB), X3, X5
+	VPXOR        sin64consts<>+512(SB), X5, X8
+	VFMADD231PD  sin64consts<>+384(SB), X3, X8
+	VPXOR        sin64consts<>+512(SB), X5, X5
 	VADDPD       X5, X7, X9
 	VSUBPD       X7, X9, X10
 	VSUBPD       X10, X9, X11
@@ -23519,7 +23660,7 @@ sinVF64AVX2_tail2:
 	VADDPD       X5, X7, X7
 	VADDPD       X7, X4, X4
 	VSUBPD       X6, X4, X4
-	VFMADD231PD  sin64consts<>+384(SB), X3, X8
+	VFMADD231PD  sin64consts<>+448(SB), X3, X8
 	VSUBPD       X8, X4, X4
 	VADDPD       X4, X9, X3
 	VSUBPD       X9, X3, X5
@@ -23527,16 +23668,16 @@ sinVF64AVX2_tail2:
 	VSUBPD       X6, X9, X9
 	VSUBPD       X5, X4, X4
 	VADDPD       X4, X9, X9
-	VCMPPD       $0x1e, sin64consts<>+512(SB), X1, X4
-	VCMPPD       $0x11, sin64consts<>+576(SB), X1, X5
+	VCMPPD       $0x1e, sin64consts<>+576(SB), X1, X4
+	VCMPPD       $0x11, sin64consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock527
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
-	VPAND        sin64consts<>+640(SB), X5, X5
-	VPADDQ       sin64consts<>+704(SB), X5, X5
-	VPAND        sin64consts<>+768(SB), X1, X1
+	VPAND        sin64consts<>+704(SB), X5, X5
+	VPADDQ       sin64consts<>+768(SB), X5, X5
+	VPAND        sin64consts<>+832(SB), X1, X1
 	VPSLLQ       $0x34, X5, X5
 	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_64<>+0(SB), R10
@@ -23545,24 +23686,24 @@ sinVF64AVX2_tail2:
 	VPXOR        X7, X7, X5
 	VPGATHERQQ   X8, (R10)(X7*8), X5
 	VMULPD       X5, X1, X7
-	VPXOR        sin64consts<>+448(SB), X7, X8
+	VPXOR        sin64consts<>+512(SB), X7, X8
 	VFMADD231PD  X1, X5, X8
-	VMULPD       sin64consts<>+896(SB), X7, X5
-	VPAND        sin64consts<>+448(SB), X5, X10
-	VPOR         sin64consts<>+960(SB), X10, X10
+	VMULPD       sin64consts<>+960(SB), X7, X5
+	VPAND        sin64consts<>+512(SB), X5, X10
+	VPOR         sin64consts<>+1024(SB), X10, X10
 	VPAND        sin64consts<>+0(SB), X5, X11
-	VCMPPD       $0x11, sin64consts<>+960(SB), X11, X11
+	VCMPPD       $0x11, sin64consts<>+1024(SB), X11, X11
 	VADDPD       X10, X5, X12
 	VSUBPD       X10, X12, X12
 	VBLENDVPD    X11, X12, X5, X12
-	VFNMADD231PD sin64consts<>+832(SB), X12, X7
+	VFNMADD231PD sin64consts<>+896(SB), X12, X7
 	LEAQ         rempio2_1_64<>+0(SB), R10
 	VPAND        tablemask256_64<>+0(SB), X6, X10
 	VPCMPEQQ     X10, X10, X11
 	VPXOR        X10, X10, X5
 	VPGATHERQQ   X11, (R10)(X10*8), X5
 	VMULPD       X5, X1, X10
-	VPXOR        sin64consts<>+448(SB), X10, X11
+	VPXOR        sin64consts<>+512(SB), X10, X11
 	VFMADD231PD  X1, X5, X11
 	VADDPD       X10, X8, X5
 	VSUBPD       X8, X5, X12
@@ -23576,22 +23717,22 @@ sinVF64AVX2_tail2:
 	VSUBPD       X13, X7, X7
 	VSUBPD       X12, X5, X5
 	VADDPD       X5, X7, X7
-	VMULPD       sin64consts<>+896(SB), X10, X5
-	VPAND        sin64consts<>+448(SB), X5, X12
-	VPOR         sin64consts<>+960(SB), X12, X12
+	VMULPD       sin64consts<>+960(SB), X10, X5
+	VPAND        sin64consts<>+512(SB), X5, X12
+	VPOR         sin64consts<>+1024(SB), X12, X12
 	VPAND        sin64consts<>+0(SB), X5, X13
-	VCMPPD       $0x11, sin64consts<>+960(SB), X13, X13
+	VCMPPD       $0x11, sin64consts<>+1024(SB), X13, X13
 	VADDPD       X12, X5, X14
 	VSUBPD       X12, X14, X14
 	VBLENDVPD    X13, X14, X5, X14
-	VFNMADD231PD sin64consts<>+832(SB), X14, X10
+	VFNMADD231PD sin64consts<>+896(SB), X14, X10
 	LEAQ         rempio2_2_64<>+0(SB), R10
 	VPAND        tablemask256_64<>+0(SB), X6, X12
 	VPCMPEQQ     X12, X12, X13
 	VPXOR        X12, X12, X5
 	VPGATHERQQ   X13, (R10)(X12*8), X5
 	VMULPD       X5, X1, X12
-	VPXOR        sin64consts<>+448(SB), X12, X13
+	VPXOR        sin64consts<>+512(SB), X12, X13
 	VFMADD231PD  X1, X5, X13
 	VADDPD       X11, X12, X5
 	VSUBPD       X12, X5, X14
@@ -23633,10 +23774,10 @@ sinVF64AVX2_tail2:
 	VSUBPD       X7, X10, X10
 	VSUBPD       X6, X12, X12
 	VADDPD       X12, X10, X10
-	VPAND        sin64consts<>+448(SB), X1, X6
-	VPOR         sin64consts<>+960(SB), X6, X6
+	VPAND        sin64consts<>+512(SB), X1, X6
+	VPOR         sin64consts<>+1024(SB), X6, X6
 	VPAND        sin64consts<>+0(SB), X1, X7
-	VCMPPD       $0x11, sin64consts<>+960(SB), X7, X7
+	VCMPPD       $0x11, sin64consts<>+1024(SB), X7, X7
 	VADDPD       X6, X1, X8
 	VSUBPD       X6, X8, X8
 	VBLENDVPD    X7, X8, X1, X8
@@ -23648,27 +23789,26 @@ sinVF64AVX2_tail2:
 	VSUBPD       X7, X5, X5
 	VADDPD       X5, X1, X1
 	VADDPD       X10, X1, X1
-	VMULPD       sin64consts<>+192(SB), X6, X5
-	VPXOR        sin64consts<>+448(SB), X5, X7
-	VFMADD231PD  sin64consts<>+192(SB), X6, X7
-	VFMADD231PD  sin64consts<>+192(SB), X1, X7
-	VFMADD231PD  sin64consts<>+1024(SB), X6, X7
+	VMULPD       sin64consts<>+256(SB), X6, X5
+	VPXOR        sin64consts<>+512(SB), X5, X7
+	VFMADD231PD  sin64consts<>+256(SB), X6, X7
+	VFMADD231PD  sin64consts<>+256(SB), X1, X7
+	VFMADD231PD  sin64consts<>+1088(SB), X6, X7
 	VADDPD       X7, X5, X1
 	VSUBPD       X1, X5, X5
 	VADDPD       X7, X5, X5
-	VADDPD       sin64consts<>+64(SB), X8, X8
+	VADDPD       sin64consts<>+128(SB), X8, X8
 	VBLENDVPD    X4, X8, X2, X2
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
 mathblock527:
-	VPAND        sin64consts<>+1088(SB), X2, X1
-	VCMPPD       $0x00, sin64consts<>+1152(SB), X1, X1
-	VPAND        sin64consts<>+1216(SB), X2, X2
+	VPAND        sin64consts<>+1152(SB), X2, X1
+	VCMPPD       $0x00, sin64consts<>+1216(SB), X1, X1
+	VPAND        sin64consts<>+1280(SB), X2, X2
 	VPSLLQ       $0x3e, X2, X2
 	VMULPD       X3, X3, X4
-	VMOVUPD      sin64consts<>+1280(SB), X5
-	VFMADD213PD  sin64consts<>+1344(SB), X4, X5
+	VMOVUPD      sin64consts<>+1344(SB), X5
 	VFMADD213PD  sin64consts<>+1408(SB), X4, X5
 	VFMADD213PD  sin64consts<>+1472(SB), X4, X5
 	VFMADD213PD  sin64consts<>+1536(SB), X4, X5
@@ -23676,41 +23816,42 @@ mathblock527:
 	VFMADD213PD  sin64consts<>+1664(SB), X4, X5
 	VFMADD213PD  sin64consts<>+1728(SB), X4, X5
 	VFMADD213PD  sin64consts<>+1792(SB), X4, X5
-	VMULPD       sin64consts<>+1856(SB), X4, X6
+	VFMADD213PD  sin64consts<>+1856(SB), X4, X5
+	VMULPD       sin64consts<>+1920(SB), X4, X6
 	VFNMADD213PD X9, X9, X6
 	VMULPD       X3, X4, X4
 	VFMADD231PD  X5, X4, X6
 	VADDPD       X6, X3, X6
 	VMULPD       X3, X3, X4
-	VPXOR        sin64consts<>+448(SB), X4, X5
+	VPXOR        sin64consts<>+512(SB), X4, X5
 	VFMADD231PD  X3, X3, X5
-	VMULPD       sin64consts<>+1856(SB), X4, X7
-	VPXOR        sin64consts<>+448(SB), X7, X7
-	VADDPD       sin64consts<>+1920(SB), X7, X8
-	VMOVUPS      sin64consts<>+1920(SB), X10
+	VMULPD       sin64consts<>+1920(SB), X4, X7
+	VPXOR        sin64consts<>+512(SB), X7, X7
+	VADDPD       sin64consts<>+1984(SB), X7, X8
+	VMOVUPS      sin64consts<>+1984(SB), X10
 	VSUBPD       X8, X10, X10
 	VADDPD       X7, X10, X10
-	VMOVUPD      sin64consts<>+1984(SB), X7
-	VFMADD213PD  sin64consts<>+2048(SB), X4, X7
+	VMOVUPD      sin64consts<>+2048(SB), X7
 	VFMADD213PD  sin64consts<>+2112(SB), X4, X7
 	VFMADD213PD  sin64consts<>+2176(SB), X4, X7
 	VFMADD213PD  sin64consts<>+2240(SB), X4, X7
 	VFMADD213PD  sin64consts<>+2304(SB), X4, X7
 	VFMADD213PD  sin64consts<>+2368(SB), X4, X7
 	VFMADD213PD  sin64consts<>+2432(SB), X4, X7
+	VFMADD213PD  sin64consts<>+2496(SB), X4, X7
 	VMULPD       X4, X4, X4
 	VFMADD231PD  X7, X4, X10
 	VFNMADD231PD X9, X3, X10
-	VFNMADD231PD sin64consts<>+1856(SB), X5, X10
+	VFNMADD231PD sin64consts<>+1920(SB), X5, X10
 	VADDPD       X10, X8, X8
 	VBLENDVPD    X1, X6, X8, X6
 	VPAND        sin64consts<>+0(SB), X0, X1
-	VCMPPD       $0x11, sin64consts<>+2496(SB), X1, X3
-	VPAND        sin64consts<>+448(SB), X0, X4
+	VCMPPD       $0x11, sin64consts<>+64(SB), X1, X3
+	VPAND        sin64consts<>+512(SB), X0, X4
 	VPXOR        X4, X2, X2
 	VPXOR        X2, X6, X6
 	VBLENDVPD    X3, X0, X6, X6
-	VCMPPD       $0x00, sin64consts<>+576(SB), X1, X1
+	VCMPPD       $0x00, sin64consts<>+640(SB), X1, X1
 	VBLENDVPD    X1, sin64consts<>+2560(SB), X6, X6
 	VCMPPD       $0x03, X0, X0, X1
 	VPOR         sin64consts<>+2624(SB), X0, X0
@@ -23737,318 +23878,318 @@ DATA sin64consts<>+32(SB)/8, $0x7fffffffffffffff
 DATA sin64consts<>+40(SB)/8, $0x7fffffffffffffff
 DATA sin64consts<>+48(SB)/8, $0x7fffffffffffffff
 DATA sin64consts<>+56(SB)/8, $0x7fffffffffffffff
-DATA sin64consts<>+64(SB)/8, $0x4338000000000000
-DATA sin64consts<>+72(SB)/8, $0x4338000000000000
-DATA sin64consts<>+80(SB)/8, $0x4338000000000000
-DATA sin64consts<>+88(SB)/8, $0x4338000000000000
-DATA sin64consts<>+96(SB)/8, $0x4338000000000000
-DATA sin64consts<>+104(SB)/8, $0x4338000000000000
-DATA sin64consts<>+112(SB)/8, $0x4338000000000000
-DATA sin64consts<>+120(SB)/8, $0x4338000000000000
-DATA sin64consts<>+128(SB)/8, $0x3fe45f306dc9c883
-DATA sin64consts<>+136(SB)/8, $0x3fe45f306dc9c883
-DATA sin64consts<>+144(SB)/8, $0x3fe45f306dc9c883
-DATA sin64consts<>+152(SB)/8, $0x3fe45f306dc9c883
-DATA sin64consts<>+160(SB)/8, $0x3fe45f306dc9c883
-DATA sin64consts<>+168(SB)/8, $0x3fe45f306dc9c883
-DATA sin64consts<>+176(SB)/8, $0x3fe45f306dc9c883
-DATA sin64consts<>+184(SB)/8, $0x3fe45f306dc9c883
-DATA sin64consts<>+192(SB)/8, $0x3ff921fb54442d18
-DATA sin64consts<>+200(SB)/8, $0x3ff921fb54442d18
-DATA sin64consts<>+208(SB)/8, $0x3ff921fb54442d18
-DATA sin64consts<>+216(SB)/8, $0x3ff921fb54442d18
-DATA sin64consts<>+224(SB)/8, $0x3ff921fb54442d18
-DATA sin64consts<>+232(SB)/8, $0x3ff921fb54442d18
-DATA sin64consts<>+240(SB)/8, $0x3ff921fb54442d18
-DATA sin64consts<>+248(SB)/8, $0x3ff921fb54442d18
-DATA sin64consts<>+256(SB)/8, $0x3c91a62633145c06
-DATA sin64consts<>+264(SB)/8, $0x3c91a62633145c06
-DATA sin64consts<>+272(SB)/8, $0x3c91a62633145c06
-DATA sin64consts<>+280(SB)/8, $0x3c91a62633145c06
-DATA sin64consts<>+288(SB)/8, $0x3c91a62633145c06
-DATA sin64consts<>+296(SB)/8, $0x3c91a62633145c06
-DATA sin64consts<>+304(SB)/8, $0x3c91a62633145c06
-DATA sin64consts<>+312(SB)/8, $0x3c91a62633145c06
-DATA sin64consts<>+320(SB)/8, $0x394c1cd129024e08
-DATA sin64consts<>+328(SB)/8, $0x394c1cd129024e08
-DATA sin64consts<>+336(SB)/8, $0x394c1cd129024e08
-DATA sin64consts<>+344(SB)/8, $0x394c1cd129024e08
-DATA sin64consts<>+352(SB)/8, $0x394c1cd129024e08
-DATA sin64consts<>+360(SB)/8, $0x394c1cd129024e08
-DATA sin64consts<>+368(SB)/8, $0x394c1cd129024e08
-DATA sin64consts<>+376(SB)/8, $0x394c1cd129024e08
-DATA sin64consts<>+384(SB)/8, $0x35f14cf98e80e000
-DATA sin64consts<>+392(SB)/8, $0x35f14cf98e80e000
-DATA sin64consts<>+400(SB)/8, $0x35f14cf98e80e000
-DATA sin64consts<>+408(SB)/8, $0x35f14cf98e80e000
-DATA sin64consts<>+416(SB)/8, $0x35f14cf98e80e000
-DATA sin64consts<>+424(SB)/8, $0x35f14cf98e80e000
-DATA sin64consts<>+432(SB)/8, $0x35f14cf98e80e000
-DATA sin64consts<>+440(SB)/8, $0x35f14cf98e80e000
-DATA sin64consts<>+448(SB)/8, $0x8000000000000000
-DATA sin64consts<>+456(SB)/8, $0x8000000000000000
-DATA sin64consts<>+464(SB)/8, $0x8000000000000000
-DATA sin64consts<>+472(SB)/8, $0x8000000000000000
-DATA sin64consts<>+480(SB)/8, $0x8000000000000000
-DATA sin64consts<>+488(SB)/8, $0x8000000000000000
-DATA sin64consts<>+496(SB)/8, $0x8000000000000000
-DATA sin64consts<>+504(SB)/8, $0x8000000000000000
-DATA sin64consts<>+512(SB)/8, $0x41b0000000000000
-DATA sin64consts<>+520(SB)/8, $0x41b0000000000000
-DATA sin64consts<>+528(SB)/8, $0x41b0000000000000
-DATA sin64consts<>+536(SB)/8, $0x41b0000000000000
-DATA sin64consts<>+544(SB)/8, $0x41b0000000000000
-DATA sin64consts<>+552(SB)/8, $0x41b0000000000000
-DATA sin64consts<>+560(SB)/8, $0x41b0000000000000
-DATA sin64consts<>+568(SB)/8, $0x41b0000000000000
-DATA sin64consts<>+576(SB)/8, $0x7ff0000000000000
-DATA sin64consts<>+584(SB)/8, $0x7ff0000000000000
-DATA sin64consts<>+592(SB)/8, $0x7ff0000000000000
-DATA sin64consts<>+600(SB)/8, $0x7ff0000000000000
-DATA sin64consts<>+608(SB)/8, $0x7ff0000000000000
-DATA sin64consts<>+616(SB)/8, $0x7ff0000000000000
-DATA sin64consts<>+624(SB)/8, $0x7ff0000000000000
-DATA sin64consts<>+632(SB)/8, $0x7ff0000000000000
-DATA sin64consts<>+640(SB)/8, $0x0000000000000007
-DATA sin64consts<>+648(SB)/8, $0x0000000000000007
-DATA sin64consts<>+656(SB)/8, $0x0000000000000007
-DATA sin64consts<>+664(SB)/8, $0x0000000000000007
-DATA sin64consts<>+672(SB)/8, $0x0000000000000007
-DATA sin64consts<>+680(SB)/8, $0x0000000000000007
-DATA sin64consts<>+688(SB)/8, $0x0000000000000007
-DATA sin64consts<>+696(SB)/8, $0x0000000000000007
-DATA sin64consts<>+704(SB)/8, $0x00000000000003ff
-DATA sin64consts<>+712(SB)/8, $0x00000000000003ff
-DATA sin64consts<>+720(SB)/8, $0x00000000000003ff
-DATA sin64consts<>+728(SB)/8, $0x00000000000003ff
-DATA sin64consts<>+736(SB)/8, $0x00000000000003ff
-DATA sin64consts<>+744(SB)/8, $0x00000000000003ff
-DATA sin64consts<>+752(SB)/8, $0x00000000000003ff
-DATA sin64consts<>+760(SB)/8, $0x00000000000003ff
-DATA sin64consts<>+768(SB)/8, $0x000fffffffffffff
-DATA sin64consts<>+776(SB)/8, $0x000fffffffffffff
-DATA sin64consts<>+784(SB)/8, $0x000fffffffffffff
-DATA sin64consts<>+792(SB)/8, $0x000fffffffffffff
-DATA sin64consts<>+800(SB)/8, $0x000fffffffffffff
-DATA sin64consts<>+808(SB)/8, $0x000fffffffffffff
-DATA sin64consts<>+816(SB)/8, $0x000fffffffffffff
-DATA sin64consts<>+824(SB)/8, $0x000fffffffffffff
-DATA sin64consts<>+832(SB)/8, $0x4010000000000000
-DATA sin64consts<>+840(SB)/8, $0x4010000000000000
-DATA sin64consts<>+848(SB)/8, $0x4010000000000000
-DATA sin64consts<>+856(SB)/8, $0x4010000000000000
-DATA sin64consts<>+864(SB)/8, $0x4010000000000000
-DATA sin64consts<>+872(SB)/8, $0x4010000000000000
-DATA sin64consts<>+880(SB)/8, $0x4010000000000000
-DATA sin64consts<>+888(SB)/8, $0x4010000000000000
-DATA sin64consts<>+896(SB)/8, $0x3fd0000000000000
-DATA sin64consts<>+904(SB)/8, $0x3fd0000000000000
-DATA sin64consts<>+912(SB)/8, $0x3fd0000000000000
-DATA sin64consts<>+920(SB)/8, $0x3fd0000000000000
-DATA sin64consts<>+928(SB)/8, $0x3fd0000000000000
-DATA sin64consts<>+936(SB)/8, $0x3fd0000000000000
-DATA sin64consts<>+944(SB)/8, $0x3fd0000000000000
-DATA sin64consts<>+952(SB)/8, $0x3fd0000000000000
-DATA sin64consts<>+960(SB)/8, $0x4330000000000000
-DATA sin64consts<>+968(SB)/8, $0x4330000000000000
-DATA sin64consts<>+976(SB)/8, $0x4330000000000000
-DATA sin64consts<>+984(SB)/8, $0x4330000000000000
-DATA sin64consts<>+992(SB)/8, $0x4330000000000000
-DATA sin64consts<>+1000(SB)/8, $0x4330000000000000
-DATA sin64consts<>+1008(SB)/8, $0x4330000000000000
-DATA sin64consts<>+1016(SB)/8, $0x4330000000000000
-DATA sin64consts<>+1024(SB)/8, $0x3c91a62633145c07
-DATA sin64consts<>+1032(SB)/8, $0x3c91a62633145c07
-DATA sin64consts<>+1040(SB)/8, $0x3c91a62633145c07
-DATA sin64consts<>+1048(SB)/8, $0x3c91a62633145c07
-DATA sin64consts<>+1056(SB)/8, $0x3c91a62633145c07
-DATA sin64consts<>+1064(SB)/8, $0x3c91a62633145c07
-DATA sin64consts<>+1072(SB)/8, $0x3c91a62633145c07
-DATA sin64consts<>+1080(SB)/8, $0x3c91a62633145c07
-DATA sin64consts<>+1088(SB)/8, $0x0000000000000001
-DATA sin64consts<>+1096(SB)/8, $0x0000000000000001
-DATA sin64consts<>+1104(SB)/8, $0x0000000000000001
-DATA sin64consts<>+1112(SB)/8, $0x0000000000000001
-DATA sin64consts<>+1120(SB)/8, $0x0000000000000001
-DATA sin64consts<>+1128(SB)/8, $0x0000000000000001
-DATA sin64consts<>+1136(SB)/8, $0x0000000000000001
-DATA sin64consts<>+1144(SB)/8, $0x0000000000000001
-DATA sin64consts<>+1152(SB)/8, $0x0000000000000000
-DATA sin64consts<>+1160(SB)/8, $0x0000000000000000
-DATA sin64consts<>+1168(SB)/8, $0x0000000000000000
-DATA sin64consts<>+1176(SB)/8, $0x0000000000000000
-DATA sin64consts<>+1184(SB)/8, $0x0000000000000000
-DATA sin64consts<>+1192(SB)/8, $0x0000000000000000
-DATA sin64consts<>+1200(SB)/8, $0x0000000000000000
-DATA sin64consts<>+1208(SB)/8, $0x0000000000000000
-DATA sin64consts<>+1216(SB)/8, $0x0000000000000002
-DATA sin64consts<>+1224(SB)/8, $0x0000000000000002
-DATA sin64consts<>+1232(SB)/8, $0x0000000000000002
-DATA sin64consts<>+1240(SB)/8, $0x0000000000000002
-DATA sin64consts<>+1248(SB)/8, $0x0000000000000002
-DATA sin64consts<>+1256(SB)/8, $0x0000000000000002
-DATA sin64consts<>+1264(SB)/8, $0x0000000000000002
-DATA sin64consts<>+1272(SB)/8, $0x0000000000000002
-DATA sin64consts<>+1280(SB)/8, $0xbc62f49b46814157
-DATA sin64consts<>+1288(SB)/8, $0xbc62f49b46814157
-DATA sin64consts<>+1296(SB)/8, $0xbc62f49b46814157
-DATA sin64consts<>+1304(SB)/8, $0xbc62f49b46814157
-DATA sin64consts<>+1312(SB)/8, $0xbc62f49b46814157
-DATA sin64consts<>+1320(SB)/8, $0xbc62f49b46814157
-DATA sin64consts<>+1328(SB)/8, $0xbc62f49b46814157
-DATA sin64consts<>+1336(SB)/8, $0xbc62f49b46814157
-DATA sin64consts<>+1344(SB)/8, $0x3ce952c77030ad4a
-DATA sin64consts<>+1352(SB)/8, $0x3ce952c77030ad4a
-DATA sin64consts<>+1360(SB)/8, $0x3ce952c77030ad4a
-DATA sin64consts<>+1368(SB)/8, $0x3ce952c77030ad4a
-DATA sin64consts<>+1376(SB)/8, $0x3ce952c77030ad4a
-DATA sin64consts<>+1384(SB)/8, $0x3ce952c77030ad4a
-DATA sin64consts<>+1392(SB)/8, $0x3ce952c77030ad4a
-DATA sin64consts<>+1400(SB)/8, $0x3ce952c77030ad4a
-DATA sin64consts<>+1408(SB)/8, $0xbd6ae7f3e733b81f
-DATA sin64consts<>+1416(SB)/8, $0xbd6ae7f3e733b81f
-DATA sin64consts<>+1424(SB)/8, $0xbd6ae7f3e733b81f
-DATA sin64consts<>+1432(SB)/8, $0xbd6ae7f3e733b81f
-DATA sin64consts<>+1440(SB)/8, $0xbd6ae7f3e733b81f
-DATA sin64consts<>+1448(SB)/8, $0xbd6ae7f3e733b81f
-DATA sin64consts<>+1456(SB)/8, $0xbd6ae7f3e733b81f
-DATA sin64consts<>+1464(SB)/8, $0xbd6ae7f3e733b81f
-DATA sin64consts<>+1472(SB)/8, $0x3de6124613a86d09
-DATA sin64consts<>+1480(SB)/8, $0x3de6124613a86d09
-DATA sin64consts<>+1488(SB)/8, $0x3de6124613a86d09
-DATA sin64consts<>+1496(SB)/8, $0x3de6124613a86d09
-DATA sin64consts<>+1504(SB)/8, $0x3de6124613a86d09
-DATA sin64consts<>+1512(SB)/8, $0x3de6124613a86d09
-DATA sin64consts<>+1520(SB)/8, $0x3de6124613a86d09
-DATA sin64consts<>+1528(SB)/8, $0x3de6124613a86d09
-DATA sin64consts<>+1536(SB)/8, $0xbe5ae64567f544e4
-DATA sin64consts<>+1544(SB)/8, $0xbe5ae64567f544e4
-DATA sin64consts<>+1552(SB)/8, $0xbe5ae64567f544e4
-DATA sin64consts<>+1560(SB)/8, $0xbe5ae64567f544e4
-DATA sin64consts<>+1568(SB)/8, $0xbe5ae64567f544e4
-DATA sin64consts<>+1576(SB)/8, $0xbe5ae64567f544e4
-DATA sin64consts<>+1584(SB)/8, $0xbe5ae64567f544e4
-DATA sin64consts<>+1592(SB)/8, $0xbe5ae64567f544e4
-DATA sin64consts<>+1600(SB)/8, $0x3ec71de3a556c734
-DATA sin64consts<>+1608(SB)/8, $0x3ec71de3a556c734
-DATA sin64consts<>+1616(SB)/8, $0x3ec71de3a556c734
-DATA sin64consts<>+1624(SB)/8, $0x3ec71de3a556c734
-DATA sin64consts<>+1632(SB)/8, $0x3ec71de3a556c734
-DATA sin64consts<>+1640(SB)/8, $0x3ec71de3a556c734
-DATA sin64consts<>+1648(SB)/8, $0x3ec71de3a556c734
-DATA sin64consts<>+1656(SB)/8, $0x3ec71de3a556c734
-DATA sin64consts<>+1664(SB)/8, $0xbf2a01a01a01a01a
-DATA sin64consts<>+1672(SB)/8, $0xbf2a01a01a01a01a
-DATA sin64consts<>+1680(SB)/8, $0xbf2a01a01a01a01a
-DATA sin64consts<>+1688(SB)/8, $0xbf2a01a01a01a01a
-DATA sin64consts<>+1696(SB)/8, $0xbf2a01a01a01a01a
-DATA sin64consts<>+1704(SB)/8, $0xbf2a01a01a01a01a
-DATA sin64consts<>+1712(SB)/8, $0xbf2a01a01a01a01a
-DATA sin64consts<>+1720(SB)/8, $0xbf2a01a01a01a01a
-DATA sin64consts<>+1728(SB)/8, $0x3f81111111111111
-DATA sin64consts<>+1736(SB)/8, $0x3f81111111111111
-DATA sin64consts<>+1744(SB)/8, $0x3f81111111111111
-DATA sin64consts<>+1752(SB)/8, $0x3f81111111111111
-DATA sin64consts<>+1760(SB)/8, $0x3f81111111111111
-DATA sin64consts<>+1768(SB)/8, $0x3f81111111111111
-DATA sin64consts<>+1776(SB)/8, $0x3f81111111111111
-DATA sin64consts<>+1784(SB)/8, $0x3f81111111111111
-DATA sin64consts<>+1792(SB)/8, $0xbfc5555555555555
-DATA sin64consts<>+1800(SB)/8, $0xbfc5555555555555
-DATA sin64consts<>+1808(SB)/8, $0xbfc5555555555555
-DATA sin64consts<>+1816(SB)/8, $0xbfc5555555555555
-DATA sin64consts<>+1824(SB)/8, $0xbfc5555555555555
-DATA sin64consts<>+1832(SB)/8, $0xbfc5555555555555
-DATA sin64consts<>+1840(SB)/8, $0xbfc5555555555555
-DATA sin64consts<>+1848(SB)/8, $0xbfc5555555555555
-DATA sin64consts<>+1856(SB)/8, $0x3fe0000000000000
-DATA sin64consts<>+1864(SB)/8, $0x3fe0000000000000
-DATA sin64consts<>+1872(SB)/8, $0x3fe0000000000000
-DATA sin64consts<>+1880(SB)/8, $0x3fe0000000000000
-DATA sin64consts<>+1888(SB)/8, $0x3fe0000000000000
-DATA sin64consts<>+1896(SB)/8, $0x3fe0000000000000
-DATA sin64consts<>+1904(SB)/8, $0x3fe0000000000000
-DATA sin64consts<>+1912(SB)/8, $0x3fe0000000000000
-DATA sin64consts<>+1920(SB)/8, $0x3ff0000000000000
-DATA sin64consts<>+1928(SB)/8, $0x3ff0000000000000
-DATA sin64consts<>+1936(SB)/8, $0x3ff0000000000000
-DATA sin64consts<>+1944(SB)/8, $0x3ff0000000000000
-DATA sin64consts<>+1952(SB)/8, $0x3ff0000000000000
-DATA sin64consts<>+1960(SB)/8, $0x3ff0000000000000
-DATA sin64consts<>+1968(SB)/8, $0x3ff0000000000000
-DATA sin64consts<>+1976(SB)/8, $0x3ff0000000000000
-DATA sin64consts<>+1984(SB)/8, $0xbca6827863b97d97
-DATA sin64consts<>+1992(SB)/8, $0xbca6827863b97d97
-DATA sin64consts<>+2000(SB)/8, $0xbca6827863b97d97
-DATA sin64consts<>+2008(SB)/8, $0xbca6827863b97d97
-DATA sin64consts<>+2016(SB)/8, $0xbca6827863b97d97
-DATA sin64consts<>+2024(SB)/8, $0xbca6827863b97d97
-DATA sin64consts<>+2032(SB)/8, $0xbca6827863b97d97
-DATA sin64consts<>+2040(SB)/8, $0xbca6827863b97d97
-DATA sin64consts<>+2048(SB)/8, $0x3d2ae7f3e733b81f
-DATA sin64consts<>+2056(SB)/8, $0x3d2ae7f3e733b81f
-DATA sin64consts<>+2064(SB)/8, $0x3d2ae7f3e733b81f
-DATA sin64consts<>+2072(SB)/8, $0x3d2ae7f3e733b81f
-DATA sin64consts<>+2080(SB)/8, $0x3d2ae7f3e733b81f
-DATA sin64consts<>+2088(SB)/8, $0x3d2ae7f3e733b81f
-DATA sin64consts<>+2096(SB)/8, $0x3d2ae7f3e733b81f
-DATA sin64consts<>+2104(SB)/8, $0x3d2ae7f3e733b81f
-DATA sin64consts<>+2112(SB)/8, $0xbda93974a8c07c9d
-DATA sin64consts<>+2120(SB)/8, $0xbda93974a8c07c9d
-DATA sin64consts<>+2128(SB)/8, $0xbda93974a8c07c9d
-DATA sin64consts<>+2136(SB)/8, $0xbda93974a8c07c9d
-DATA sin64consts<>+2144(SB)/8, $0xbda93974a8c07c9d
-DATA sin64consts<>+2152(SB)/8, $0xbda93974a8c07c9d
-DATA sin64consts<>+2160(SB)/8, $0xbda93974a8c07c9d
-DATA sin64consts<>+2168(SB)/8, $0xbda93974a8c07c9d
-DATA sin64consts<>+2176(SB)/8, $0x3e21eed8eff8d898
-DATA sin64consts<>+2184(SB)/8, $0x3e21eed8eff8d898
-DATA sin64consts<>+2192(SB)/8, $0x3e21eed8eff8d898
-DATA sin64consts<>+2200(SB)/8, $0x3e21eed8eff8d898
-DATA sin64consts<>+2208(SB)/8, $0x3e21eed8eff8d898
-DATA sin64consts<>+2216(SB)/8, $0x3e21eed8eff8d898
-DATA sin64consts<>+2224(SB)/8, $0x3e21eed8eff8d898
-DATA sin64consts<>+2232(SB)/8, $0x3e21eed8eff8d898
-DATA sin64consts<>+2240(SB)/8, $0xbe927e4fb7789f5c
-DATA sin64consts<>+2248(SB)/8, $0xbe927e4fb7789f5c
-DATA sin64consts<>+2256(SB)/8, $0xbe927e4fb7789f5c
-DATA sin64consts<>+2264(SB)/8, $0xbe927e4fb7789f5c
-DATA sin64consts<>+2272(SB)/8, $0xbe927e4fb7789f5c
-DATA sin64consts<>+2280(SB)/8, $0xbe927e4fb7789f5c
-DATA sin64consts<>+2288(SB)/8, $0xbe927e4fb7789f5c
-DATA sin64consts<>+2296(SB)/8, $0xbe927e4fb7789f5c
-DATA sin64consts<>+2304(SB)/8, $0x3efa01a01a01a01a
-DATA sin64consts<>+2312(SB)/8, $0x3efa01a01a01a01a
-DATA sin64consts<>+2320(SB)/8, $0x3efa01a01a01a01a
-DATA sin64consts<>+2328(SB)/8, $0x3efa01a01a01a01a
-DATA sin64consts<>+2336(SB)/8, $0x3efa01a01a01a01a
-DATA sin64consts<>+2344(SB)/8, $0x3efa01a01a01a01a
-DATA sin64consts<>+2352(SB)/8, $0x3efa01a01a01a01a
-DATA sin64consts<>+2360(SB)/8, $0x3efa01a01a01a01a
-DATA sin64consts<>+2368(SB)/8, $0xbf56c16c16c16c17
-DATA sin64consts<>+2376(SB)/8, $0xbf56c16c16c16c17
-DATA sin64consts<>+2384(SB)/8, $0xbf56c16c16c16c17
-DATA sin64consts<>+2392(SB)/8, $0xbf56c16c16c16c17
-DATA sin64consts<>+2400(SB)/8, $0xbf56c16c16c16c17
-DATA sin64consts<>+2408(SB)/8, $0xbf56c16c16c16c17
-DATA sin64consts<>+2416(SB)/8, $0xbf56c16c16c16c17
-DATA sin64consts<>+2424(SB)/8, $0xbf56c16c16c16c17
-DATA sin64consts<>+2432(SB)/8, $0x3fa5555555555555
-DATA sin64consts<>+2440(SB)/8, $0x3fa5555555555555
-DATA sin64consts<>+2448(SB)/8, $0x3fa5555555555555
-DATA sin64consts<>+2456(SB)/8, $0x3fa5555555555555
-DATA sin64consts<>+2464(SB)/8, $0x3fa5555555555555
-DATA sin64consts<>+2472(SB)/8, $0x3fa5555555555555
-DATA sin64consts<>+2480(SB)/8, $0x3fa5555555555555
-DATA sin64consts<>+2488(SB)/8, $0x3fa5555555555555
-DATA sin64consts<>+2496(SB)/8, $0x3e40000000000000
-DATA sin64consts<>+2504(SB)/8, $0x3e40000000000000
-DATA sin64consts<>+2512(SB)/8, $0x3e40000000000000
-DATA sin64consts<>+2520(SB)/8, $0x3e40000000000000
-DATA sin64consts<>+2528(SB)/8, $0x3e40000000000000
-DATA sin64consts<>+2536(SB)/8, $0x3e40000000000000
-DATA sin64consts<>+2544(SB)/8, $0x3e40000000000000
-DATA sin64consts<>+2552(SB)/8, $0x3e40000000000000
+DATA sin64consts<>+64(SB)/8, $0x3e40000000000000
+DATA sin64consts<>+72(SB)/8, $0x3e40000000000000
+DATA sin64consts<>+80(SB)/8, $0x3e40000000000000
+DATA sin64consts<>+88(SB)/8, $0x3e40000000000000
+DATA sin64consts<>+96(SB)/8, $0x3e40000000000000
+DATA sin64consts<>+104(SB)/8, $0x3e40000000000000
+DATA sin64consts<>+112(SB)/8, $0x3e40000000000000
+DATA sin64consts<>+120(SB)/8, $0x3e40000000000000
+DATA sin64consts<>+128(SB)/8, $0x4338000000000000
+DATA sin64consts<>+136(SB)/8, $0x4338000000000000
+DATA sin64consts<>+144(SB)/8, $0x4338000000000000
+DATA sin64consts<>+152(SB)/8, $0x4338000000000000
+DATA sin64consts<>+160(SB)/8, $0x4338000000000000
+DATA sin64consts<>+168(SB)/8, $0x4338000000000000
+DATA sin64consts<>+176(SB)/8, $0x4338000000000000
+DATA sin64consts<>+184(SB)/8, $0x4338000000000000
+DATA sin64consts<>+192(SB)/8, $0x3fe45f306dc9c883
+DATA sin64consts<>+200(SB)/8, $0x3fe45f306dc9c883
+DATA sin64consts<>+208(SB)/8, $0x3fe45f306dc9c883
+DATA sin64consts<>+216(SB)/8, $0x3fe45f306dc9c883
+DATA sin64consts<>+224(SB)/8, $0x3fe45f306dc9c883
+DATA sin64consts<>+232(SB)/8, $0x3fe45f306dc9c883
+DATA sin64consts<>+240(SB)/8, $0x3fe45f306dc9c883
+DATA sin64consts<>+248(SB)/8, $0x3fe45f306dc9c883
+DATA sin64consts<>+256(SB)/8, $0x3ff921fb54442d18
+DATA sin64consts<>+264(SB)/8, $0x3ff921fb54442d18
+DATA sin64consts<>+272(SB)/8, $0x3ff921fb54442d18
+DATA sin64consts<>+280(SB)/8, $0x3ff921fb54442d18
+DATA sin64consts<>+288(SB)/8, $0x3ff921fb54442d18
+DATA sin64consts<>+296(SB)/8, $0x3ff921fb54442d18
+DATA sin64consts<>+304(SB)/8, $0x3ff921fb54442d18
+DATA sin64consts<>+312(SB)/8, $0x3ff921fb54442d18
+DATA sin64consts<>+320(SB)/8, $0x3c91a62633145c06
+DATA sin64consts<>+328(SB)/8, $0x3c91a62633145c06
+DATA sin64consts<>+336(SB)/8, $0x3c91a62633145c06
+DATA sin64consts<>+344(SB)/8, $0x3c91a62633145c06
+DATA sin64consts<>+352(SB)/8, $0x3c91a62633145c06
+DATA sin64consts<>+360(SB)/8, $0x3c91a62633145c06
+DATA sin64consts<>+368(SB)/8, $0x3c91a62633145c06
+DATA sin64consts<>+376(SB)/8, $0x3c91a62633145c06
+DATA sin64consts<>+384(SB)/8, $0x394c1cd129024e08
+DATA sin64consts<>+392(SB)/8, $0x394c1cd129024e08
+DATA sin64consts<>+400(SB)/8, $0x394c1cd129024e08
+DATA sin64consts<>+408(SB)/8, $0x394c1cd129024e08
+DATA sin64consts<>+416(SB)/8, $0x394c1cd129024e08
+DATA sin64consts<>+424(SB)/8, $0x394c1cd129024e08
+DATA sin64consts<>+432(SB)/8, $0x394c1cd129024e08
+DATA sin64consts<>+440(SB)/8, $0x394c1cd129024e08
+DATA sin64consts<>+448(SB)/8, $0x35f14cf98e80e000
+DATA sin64consts<>+456(SB)/8, $0x35f14cf98e80e000
+DATA sin64consts<>+464(SB)/8, $0x35f14cf98e80e000
+DATA sin64consts<>+472(SB)/8, $0x35f14cf98e80e000
+DATA sin64consts<>+480(SB)/8, $0x35f14cf98e80e000
+DATA sin64consts<>+488(SB)/8, $0x35f14cf98e80e000
+DATA sin64consts<>+496(SB)/8, $0x35f14cf98e80e000
+DATA sin64consts<>+504(SB)/8, $0x35f14cf98e80e000
+DATA sin64consts<>+512(SB)/8, $0x8000000000000000
+DATA sin64consts<>+520(SB)/8, $0x8000000000000000
+DATA sin64consts<>+528(SB)/8, $0x8000000000000000
+DATA sin64consts<>+536(SB)/8, $0x8000000000000000
+DATA sin64consts<>+544(SB)/8, $0x8000000000000000
+DATA sin64consts<>+552(SB)/8, $0x8000000000000000
+DATA sin64consts<>+560(SB)/8, $0x8000000000000000
+DATA sin64consts<>+568(SB)/8, $0x8000000000000000
+DATA sin64consts<>+576(SB)/8, $0x41b0000000000000
+DATA sin64consts<>+584(SB)/8, $0x41b0000000000000
+DATA sin64consts<>+592(SB)/8, $0x41b0000000000000
+DATA sin64consts<>+600(SB)/8, $0x41b0000000000000
+DATA sin64consts<>+608(SB)/8, $0x41b0000000000000
+DATA sin64consts<>+616(SB)/8, $0x41b0000000000000
+DATA sin64consts<>+624(SB)/8, $0x41b0000000000000
+DATA sin64consts<>+632(SB)/8, $0x41b0000000000000
+DATA sin64consts<>+640(SB)/8, $0x7ff0000000000000
+DATA sin64consts<>+648(SB)/8, $0x7ff0000000000000
+DATA sin64consts<>+656(SB)/8, $0x7ff0000000000000
+DATA sin64consts<>+664(SB)/8, $0x7ff0000000000000
+DATA sin64consts<>+672(SB)/8, $0x7ff0000000000000
+DATA sin64consts<>+680(SB)/8, $0x7ff0000000000000
+DATA sin64consts<>+688(SB)/8, $0x7ff0000000000000
+DATA sin64consts<>+696(SB)/8, $0x7ff0000000000000
+DATA sin64consts<>+704(SB)/8, $0x0000000000000007
+DATA sin64consts<>+712(SB)/8, $0x0000000000000007
+DATA sin64consts<>+720(SB)/8, $0x0000000000000007
+DATA sin64consts<>+728(SB)/8, $0x0000000000000007
+DATA sin64consts<>+736(SB)/8, $0x0000000000000007
+DATA sin64consts<>+744(SB)/8, $0x0000000000000007
+DATA sin64consts<>+752(SB)/8, $0x0000000000000007
+DATA sin64consts<>+760(SB)/8, $0x0000000000000007
+DATA sin64consts<>+768(SB)/8, $0x00000000000003ff
+DATA sin64consts<>+776(SB)/8, $0x00000000000003ff
+DATA sin64consts<>+784(SB)/8, $0x00000000000003ff
+DATA sin64consts<>+792(SB)/8, $0x00000000000003ff
+DATA sin64consts<>+800(SB)/8, $0x00000000000003ff
+DATA sin64consts<>+808(SB)/8, $0x00000000000003ff
+DATA sin64consts<>+816(SB)/8, $0x00000000000003ff
+DATA sin64consts<>+824(SB)/8, $0x00000000000003ff
+DATA sin64consts<>+832(SB)/8, $0x000fffffffffffff
+DATA sin64consts<>+840(SB)/8, $0x000fffffffffffff
+DATA sin64consts<>+848(SB)/8, $0x000fffffffffffff
+DATA sin64consts<>+856(SB)/8, $0x000fffffffffffff
+DATA sin64consts<>+864(SB)/8, $0x000fffffffffffff
+DATA sin64consts<>+872(SB)/8, $0x000fffffffffffff
+DATA sin64consts<>+880(SB)/8, $0x000fffffffffffff
+DATA sin64consts<>+888(SB)/8, $0x000fffffffffffff
+DATA sin64consts<>+896(SB)/8, $0x4010000000000000
+DATA sin64consts<>+904(SB)/8, $0x4010000000000000
+DATA sin64consts<>+912(SB)/8, $0x4010000000000000
+DATA sin64consts<>+920(SB)/8, $0x4010000000000000
+DATA sin64consts<>+928(SB)/8, $0x4010000000000000
+DATA sin64consts<>+936(SB)/8, $0x4010000000000000
+DATA sin64consts<>+944(SB)/8, $0x4010000000000000
+DATA sin64consts<>+952(SB)/8, $0x4010000000000000
+DATA sin64consts<>+960(SB)/8, $0x3fd0000000000000
+DATA sin64consts<>+968(SB)/8, $0x3fd0000000000000
+DATA sin64consts<>+976(SB)/8, $0x3fd0000000000000
+DATA sin64consts<>+984(SB)/8, $0x3fd0000000000000
+DATA sin64consts<>+992(SB)/8, $0x3fd0000000000000
+DATA sin64consts<>+1000(SB)/8, $0x3fd0000000000000
+DATA sin64consts<>+1008(SB)/8, $0x3fd0000000000000
+DATA sin64consts<>+1016(SB)/8, $0x3fd0000000000000
+DATA sin64consts<>+1024(SB)/8, $0x4330000000000000
+DATA sin64consts<>+1032(SB)/8, $0x4330000000000000
+DATA sin64consts<>+1040(SB)/8, $0x4330000000000000
+DATA sin64consts<>+1048(SB)/8, $0x4330000000000000
+DATA sin64consts<>+1056(SB)/8, $0x4330000000000000
+DATA sin64consts<>+1064(SB)/8, $0x4330000000000000
+DATA sin64consts<>+1072(SB)/8, $0x4330000000000000
+DATA sin64consts<>+1080(SB)/8, $0x4330000000000000
+DATA sin64consts<>+1088(SB)/8, $0x3c91a62633145c07
+DATA sin64consts<>+1096(SB)/8, $0x3c91a62633145c07
+DATA sin64consts<>+1104(SB)/8, $0x3c91a62633145c07
+DATA sin64consts<>+1112(SB)/8, $0x3c91a62633145c07
+DATA sin64consts<>+1120(SB)/8, $0x3c91a62633145c07
+DATA sin64consts<>+1128(SB)/8, $0x3c91a62633145c07
+DATA sin64consts<>+1136(SB)/8, $0x3c91a62633145c07
+DATA sin64consts<>+1144(SB)/8, $0x3c91a62633145c07
+DATA sin64consts<>+1152(SB)/8, $0x0000000000000001
+DATA sin64consts<>+1160(SB)/8, $0x0000000000000001
+DATA sin64consts<>+1168(SB)/8, $0x0000000000000001
+DATA sin64consts<>+1176(SB)/8, $0x0000000000000001
+DATA sin64consts<>+1184(SB)/8, $0x0000000000000001
+DATA sin64consts<>+1192(SB)/8, $0x0000000000000001
+DATA sin64consts<>+1200(SB)/8, $0x0000000000000001
+DATA sin64consts<>+1208(SB)/8, $0x0000000000000001
+DATA sin64consts<>+1216(SB)/8, $0x0000000000000000
+DATA sin64consts<>+1224(SB)/8, $0x0000000000000000
+DATA sin64consts<>+1232(SB)/8, $0x0000000000000000
+DATA sin64consts<>+1240(SB)/8, $0x0000000000000000
+DATA sin64consts<>+1248(SB)/8, $0x0000000000000000
+DATA sin64consts<>+1256(SB)/8, $0x0000000000000000
+DATA sin64consts<>+1264(SB)/8, $0x0000000000000000
+DATA sin64consts<>+1272(SB)/8, $0x0000000000000000
+DATA sin64consts<>+1280(SB)/8, $0x0000000000000002
+DATA sin64consts<>+1288(SB)/8, $0x0000000000000002
+DATA sin64consts<>+1296(SB)/8, $0x0000000000000002
+DATA sin64consts<>+1304(SB)/8, $0x0000000000000002
+DATA sin64consts<>+1312(SB)/8, $0x0000000000000002
+DATA sin64consts<>+1320(SB)/8, $0x0000000000000002
+DATA sin64consts<>+1328(SB)/8, $0x0000000000000002
+DATA sin64consts<>+1336(SB)/8, $0x0000000000000002
+DATA sin64consts<>+1344(SB)/8, $0xbc62f49b46814157
+DATA sin64consts<>+1352(SB)/8, $0xbc62f49b46814157
+DATA sin64consts<>+1360(SB)/8, $0xbc62f49b46814157
+DATA sin64consts<>+1368(SB)/8, $0xbc62f49b46814157
+DATA sin64consts<>+1376(SB)/8, $0xbc62f49b46814157
+DATA sin64consts<>+1384(SB)/8, $0xbc62f49b46814157
+DATA sin64consts<>+1392(SB)/8, $0xbc62f49b46814157
+DATA sin64consts<>+1400(SB)/8, $0xbc62f49b46814157
+DATA sin64consts<>+1408(SB)/8, $0x3ce952c77030ad4a
+DATA sin64consts<>+1416(SB)/8, $0x3ce952c77030ad4a
+DATA sin64consts<>+1424(SB)/8, $0x3ce952c77030ad4a
+DATA sin64consts<>+1432(SB)/8, $0x3ce952c77030ad4a
+DATA sin64consts<>+1440(SB)/8, $0x3ce952c77030ad4a
+DATA sin64consts<>+1448(SB)/8, $0x3ce952c77030ad4a
+DATA sin64consts<>+1456(SB)/8, $0x3ce952c77030ad4a
+DATA sin64consts<>+1464(SB)/8, $0x3ce952c77030ad4a
+DATA sin64consts<>+1472(SB)/8, $0xbd6ae7f3e733b81f
+DATA sin64consts<>+1480(SB)/8, $0xbd6ae7f3e733b81f
+DATA sin64consts<>+1488(SB)/8, $0xbd6ae7f3e733b81f
+DATA sin64consts<>+1496(SB)/8, $0xbd6ae7f3e733b81f
+DATA sin64consts<>+1504(SB)/8, $0xbd6ae7f3e733b81f
+DATA sin64consts<>+1512(SB)/8, $0xbd6ae7f3e733b81f
+DATA sin64consts<>+1520(SB)/8, $0xbd6ae7f3e733b81f
+DATA sin64consts<>+1528(SB)/8, $0xbd6ae7f3e733b81f
+DATA sin64consts<>+1536(SB)/8, $0x3de6124613a86d09
+DATA sin64consts<>+1544(SB)/8, $0x3de6124613a86d09
+DATA sin64consts<>+1552(SB)/8, $0x3de6124613a86d09
+DATA sin64consts<>+1560(SB)/8, $0x3de6124613a86d09
+DATA sin64consts<>+1568(SB)/8, $0x3de6124613a86d09
+DATA sin64consts<>+1576(SB)/8, $0x3de6124613a86d09
+DATA sin64consts<>+1584(SB)/8, $0x3de6124613a86d09
+DATA sin64consts<>+1592(SB)/8, $0x3de6124613a86d09
+DATA sin64consts<>+1600(SB)/8, $0xbe5ae64567f544e4
+DATA sin64consts<>+1608(SB)/8, $0xbe5ae64567f544e4
+DATA sin64consts<>+1616(SB)/8, $0xbe5ae64567f544e4
+DATA sin64consts<>+1624(SB)/8, $0xbe5ae64567f544e4
+DATA sin64consts<>+1632(SB)/8, $0xbe5ae64567f544e4
+DATA sin64consts<>+1640(SB)/8, $0xbe5ae64567f544e4
+DATA sin64consts<>+1648(SB)/8, $0xbe5ae64567f544e4
+DATA sin64consts<>+1656(SB)/8, $0xbe5ae64567f544e4
+DATA sin64consts<>+1664(SB)/8, $0x3ec71de3a556c734
+DATA sin64consts<>+1672(SB)/8, $0x3ec71de3a556c734
+DATA sin64consts<>+1680(SB)/8, $0x3ec71de3a556c734
+DATA sin64consts<>+1688(SB)/8, $0x3ec71de3a556c734
+DATA sin64consts<>+1696(SB)/8, $0x3ec71de3a556c734
+DATA sin64consts<>+1704(SB)/8, $0x3ec71de3a556c734
+DATA sin64consts<>+1712(SB)/8, $0x3ec71de3a556c734
+DATA sin64consts<>+1720(SB)/8, $0x3ec71de3a556c734
+DATA sin64consts<>+1728(SB)/8, $0xbf2a01a01a01a01a
+DATA sin64consts<>+1736(SB)/8, $0xbf2a01a01a01a01a
+DATA sin64consts<>+1744(SB)/8, $0xbf2a01a01a01a01a
+DATA sin64consts<>+1752(SB)/8, $0xbf2a01a01a01a01a
+DATA sin64consts<>+1760(SB)/8, $0xbf2a01a01a01a01a
+DATA sin64consts<>+1768(SB)/8, $0xbf2a01a01a01a01a
+DATA sin64consts<>+1776(SB)/8, $0xbf2a01a01a01a01a
+DATA sin64consts<>+1784(SB)/8, $0xbf2a01a01a01a01a
+DATA sin64consts<>+1792(SB)/8, $0x3f81111111111111
+DATA sin64consts<>+1800(SB)/8, $0x3f81111111111111
+DATA sin64consts<>+1808(SB)/8, $0x3f81111111111111
+DATA sin64consts<>+1816(SB)/8, $0x3f81111111111111
+DATA sin64consts<>+1824(SB)/8, $0x3f81111111111111
+DATA sin64consts<>+1832(SB)/8, $0x3f81111111111111
+DATA sin64consts<>+1840(SB)/8, $0x3f81111111111111
+DATA sin64consts<>+1848(SB)/8, $0x3f81111111111111
+DATA sin64consts<>+1856(SB)/8, $0xbfc5555555555555
+DATA sin64consts<>+1864(SB)/8, $0xbfc5555555555555
+DATA sin64consts<>+1872(SB)/8, $0xbfc5555555555555
+DATA sin64consts<>+1880(SB)/8, $0xbfc5555555555555
+DATA sin64consts<>+1888(SB)/8, $0xbfc5555555555555
+DATA sin64consts<>+1896(SB)/8, $0xbfc5555555555555
+DATA sin64consts<>+1904(SB)/8, $0xbfc5555555555555
+DATA sin64consts<>+1912(SB)/8, $0xbfc5555555555555
+DATA sin64consts<>+1920(SB)/8, $0x3fe0000000000000
+DATA sin64consts<>+1928(SB)/8, $0x3fe0000000000000
+DATA sin64consts<>+1936(SB)/8, $0x3fe0000000000000
+DATA sin64consts<>+1944(SB)/8, $0x3fe0000000000000
+DATA sin64consts<>+1952(SB)/8, $0x3fe0000000000000
+DATA sin64consts<>+1960(SB)/8, $0x3fe0000000000000
+DATA sin64consts<>+1968(SB)/8, $0x3fe0000000000000
+DATA sin64consts<>+1976(SB)/8, $0x3fe0000000000000
+DATA sin64consts<>+1984(SB)/8, $0x3ff0000000000000
+DATA sin64consts<>+1992(SB)/8, $0x3ff0000000000000
+DATA sin64consts<>+2000(SB)/8, $0x3ff0000000000000
+DATA sin64consts<>+2008(SB)/8, $0x3ff0000000000000
+DATA sin64consts<>+2016(SB)/8, $0x3ff0000000000000
+DATA sin64consts<>+2024(SB)/8, $0x3ff0000000000000
+DATA sin64consts<>+2032(SB)/8, $0x3ff0000000000000
+DATA sin64consts<>+2040(SB)/8, $0x3ff0000000000000
+DATA sin64consts<>+2048(SB)/8, $0xbca6827863b97d97
+DATA sin64consts<>+2056(SB)/8, $0xbca6827863b97d97
+DATA sin64consts<>+2064(SB)/8, $0xbca6827863b97d97
+DATA sin64consts<>+2072(SB)/8, $0xbca6827863b97d97
+DATA sin64consts<>+2080(SB)/8, $0xbca6827863b97d97
+DATA sin64consts<>+2088(SB)/8, $0xbca6827863b97d97
+DATA sin64consts<>+2096(SB)/8, $0xbca6827863b97d97
+DATA sin64consts<>+2104(SB)/8, $0xbca6827863b97d97
+DATA sin64consts<>+2112(SB)/8, $0x3d2ae7f3e733b81f
+DATA sin64consts<>+2120(SB)/8, $0x3d2ae7f3e733b81f
+DATA sin64consts<>+2128(SB)/8, $0x3d2ae7f3e733b81f
+DATA sin64consts<>+2136(SB)/8, $0x3d2ae7f3e733b81f
+DATA sin64consts<>+2144(SB)/8, $0x3d2ae7f3e733b81f
+DATA sin64consts<>+2152(SB)/8, $0x3d2ae7f3e733b81f
+DATA sin64consts<>+2160(SB)/8, $0x3d2ae7f3e733b81f
+DATA sin64consts<>+2168(SB)/8, $0x3d2ae7f3e733b81f
+DATA sin64consts<>+2176(SB)/8, $0xbda93974a8c07c9d
+DATA sin64consts<>+2184(SB)/8, $0xbda93974a8c07c9d
+DATA sin64consts<>+2192(SB)/8, $0xbda93974a8c07c9d
+DATA sin64consts<>+2200(SB)/8, $0xbda93974a8c07c9d
+DATA sin64consts<>+2208(SB)/8, $0xbda93974a8c07c9d
+DATA sin64consts<>+2216(SB)/8, $0xbda93974a8c07c9d
+DATA sin64consts<>+2224(SB)/8, $0xbda93974a8c07c9d
+DATA sin64consts<>+2232(SB)/8, $0xbda93974a8c07c9d
+DATA sin64consts<>+2240(SB)/8, $0x3e21eed8eff8d898
+DATA sin64consts<>+2248(SB)/8, $0x3e21eed8eff8d898
+DATA sin64consts<>+2256(SB)/8, $0x3e21eed8eff8d898
+DATA sin64consts<>+2264(SB)/8, $0x3e21eed8eff8d898
+DATA sin64consts<>+2272(SB)/8, $0x3e21eed8eff8d898
+DATA sin64consts<>+2280(SB)/8, $0x3e21eed8eff8d898
+DATA sin64consts<>+2288(SB)/8, $0x3e21eed8eff8d898
+DATA sin64consts<>+2296(SB)/8, $0x3e21eed8eff8d898
+DATA sin64consts<>+2304(SB)/8, $0xbe927e4fb7789f5c
+DATA sin64consts<>+2312(SB)/8, $0xbe927e4fb7789f5c
+DATA sin64consts<>+2320(SB)/8, $0xbe927e4fb7789f5c
+DATA sin64consts<>+2328(SB)/8, $0xbe927e4fb7789f5c
+DATA sin64consts<>+2336(SB)/8, $0xbe927e4fb7789f5c
+DATA sin64consts<>+2344(SB)/8, $0xbe927e4fb7789f5c
+DATA sin64consts<>+2352(SB)/8, $0xbe927e4fb7789f5c
+DATA sin64consts<>+2360(SB)/8, $0xbe927e4fb7789f5c
+DATA sin64consts<>+2368(SB)/8, $0x3efa01a01a01a01a
+DATA sin64consts<>+2376(SB)/8, $0x3efa01a01a01a01a
+DATA sin64consts<>+2384(SB)/8, $0x3efa01a01a01a01a
+DATA sin64consts<>+2392(SB)/8, $0x3efa01a01a01a01a
+DATA sin64consts<>+2400(SB)/8, $0x3efa01a01a01a01a
+DATA sin64consts<>+2408(SB)/8, $0x3efa01a01a01a01a
+DATA sin64consts<>+2416(SB)/8, $0x3efa01a01a01a01a
+DATA sin64consts<>+2424(SB)/8, $0x3efa01a01a01a01a
+DATA sin64consts<>+2432(SB)/8, $0xbf56c16c16c16c17
+DATA sin64consts<>+2440(SB)/8, $0xbf56c16c16c16c17
+DATA sin64consts<>+2448(SB)/8, $0xbf56c16c16c16c17
+DATA sin64consts<>+2456(SB)/8, $0xbf56c16c16c16c17
+DATA sin64consts<>+2464(SB)/8, $0xbf56c16c16c16c17
+DATA sin64consts<>+2472(SB)/8, $0xbf56c16c16c16c17
+DATA sin64consts<>+2480(SB)/8, $0xbf56c16c16c16c17
+DATA sin64consts<>+2488(SB)/8, $0xbf56c16c16c16c17
+DATA sin64consts<>+2496(SB)/8, $0x3fa5555555555555
+DATA sin64consts<>+2504(SB)/8, $0x3fa5555555555555
+DATA sin64consts<>+2512(SB)/8, $0x3fa5555555555555
+DATA sin64consts<>+2520(SB)/8, $0x3fa5555555555555
+DATA sin64consts<>+2528(SB)/8, $0x3fa5555555555555
+DATA sin64consts<>+2536(SB)/8, $0x3fa5555555555555
+DATA sin64consts<>+2544(SB)/8, $0x3fa5555555555555
+DATA sin64consts<>+2552(SB)/8, $0x3fa5555555555555
 DATA sin64consts<>+2560(SB)/8, $0x7ff8000000000001
 DATA sin64consts<>+2568(SB)/8, $0x7ff8000000000001
 DATA sin64consts<>+2576(SB)/8, $0x7ff8000000000001
@@ -25134,25 +25275,26 @@ cosVF64AVX2_loop1:
 	JB           cosVF64AVX2_after1
 	VMOVUPD      (SI)(R8*8), Y0
 	VPAND        cos64consts<>+0(SB), Y0, Y0
-	VMOVUPD      cos64consts<>+128(SB), Y1
-	VFMADD213PD  cos64consts<>+64(SB), Y0, Y1
-	VSUBPD       cos64consts<>+64(SB), Y1, Y2
-	VMOVUPD      cos64consts<>+192(SB), Y3
+	VMAXPD       cos64consts<>+64(SB), Y0, Y0
+	VMOVUPD      cos64consts<>+192(SB), Y1
+	VFMADD213PD  cos64consts<>+128(SB), Y0, Y1
+	VSUBPD       cos64consts<>+128(SB), Y1, Y2
+	VMOVUPD      cos64consts<>+256(SB), Y3
 	VFNMADD213PD Y0, Y2, Y3
-	VMULPD       cos64consts<>+256(SB), Y2, Y4
-	VPXOR        cos64consts<>+448(SB), Y4, Y5
-	VFMADD231PD  cos64consts<>+256(SB), Y2, Y5
-	VPXOR        cos64consts<>+448(SB), Y4, Y4
+	VMULPD       cos64consts<>+320(SB), Y2, Y4
+	VPXOR        cos64consts<>+512(SB), Y4, Y5
+	VFMADD231PD  cos64consts<>+320(SB), Y2, Y5
+	VPXOR        cos64consts<>+512(SB), Y4, Y4
 	VADDPD       Y4, Y3, Y6
 	VSUBPD       Y3, Y6, Y7
 	VSUBPD       Y7, Y6, Y8
 	VSUBPD       Y8, Y3, Y3
 	VSUBPD       Y7, Y4, Y4
 	VADDPD       Y4, Y3, Y3
-	VMULPD       cos64consts<>+320(SB), Y2, Y4
-	VPXOR        cos64consts<>+448(SB), Y4, Y7
-	VFMADD231PD  cos64consts<>+320(SB), Y2, Y7
-	VPXOR        cos64consts<>+448(SB), Y4, Y4
+	VMULPD       cos64consts<>+384(SB), Y2, Y4
+	VPXOR        cos64consts<>+512(SB), Y4, Y7
+	VFMADD231PD  cos64consts<>+384(SB), Y2, Y7
+	VPXOR        cos64consts<>+512(SB), Y4, Y4
 	VADDPD       Y4, Y6, Y8
 	VSUBPD       Y6, Y8, Y9
 	VSUBPD       Y9, Y8, Y10
@@ -25161,7 +25303,7 @@ cosVF64AVX2_loop1:
 	VADDPD       Y4, Y6, Y6
 	VADDPD       Y6, Y3, Y3
 	VSUBPD       Y5, Y3, Y3
-	VFMADD231PD  cos64consts<>+384(SB), Y2, Y7
+	VFMADD231PD  cos64consts<>+448(SB), Y2, Y7
 	VSUBPD       Y7, Y3, Y3
 	VADDPD       Y3, Y8, Y2
 	VSUBPD       Y8, Y2, Y4
@@ -25169,16 +25311,16 @@ cosVF64AVX2_loop1:
 	VSUBPD       Y5, Y8, Y8
 	VSUBPD       Y4, Y3, Y3
 	VADDPD       Y3, Y8, Y8
-	VCMPPD       $0x1e, cos64consts<>+512(SB), Y0, Y3
-	VCMPPD       $0x11, cos64consts<>+576(SB), Y0, Y4
+	VCMPPD       $0x1e, cos64consts<>+576(SB), Y0, Y3
+	VCMPPD       $0x11, cos64consts<>+640(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
 	JZ           mathblock528
 	VPSRLQ       $0x34, Y0, Y4
 	VPSRLQ       $0x03, Y4, Y5
-	VPAND        cos64consts<>+640(SB), Y4, Y4
-	VPADDQ       cos64consts<>+704(SB), Y4, Y4
-	VPAND        cos64consts<>+768(SB), Y0, Y0
+	VPAND        cos64consts<>+704(SB), Y4, Y4
+	VPADDQ       cos64consts<>+768(SB), Y4, Y4
+	VPAND        cos64consts<>+832(SB), Y0, Y0
 	VPSLLQ       $0x34, Y4, Y4
 	VPOR         Y4, Y0, Y0
 	LEAQ         rempio2_0_64<>+0(SB), R10
@@ -25187,24 +25329,24 @@ cosVF64AVX2_loop1:
 	VPXOR        Y6, Y6, Y4
 	VPGATHERQQ   Y7, (R10)(Y6*8), Y4
 	VMULPD       Y4, Y0, Y6
-	VPXOR        cos64consts<>+448(SB), Y6, Y7
+	VPXOR        cos64consts<>+512(SB), Y6, Y7
 	VFMADD231PD  Y0, Y4, Y7
-	VMULPD       cos64consts<>+896(SB), Y6, Y4
-	VPAND        cos64consts<>+448(SB), Y4, Y9
-	VPOR         cos64consts<>+960(SB), Y9, Y9
+	VMULPD       cos64consts<>+960(SB), Y6, Y4
+	VPAND        cos64consts<>+512(SB), Y4, Y9
+	VPOR         cos64consts<>+1024(SB), Y9, Y9
 	VPAND        cos64consts<>+0(SB), Y4, Y10
-	VCMPPD       $0x11, cos64consts<>+960(SB), Y10, Y10
+	VCMPPD       $0x11, cos64consts<>+1024(SB), Y10, Y10
 	VADDPD       Y9, Y4, Y11
 	VSUBPD       Y9, Y11, Y11
 	VBLENDVPD    Y10, Y11, Y4, Y11
-	VFNMADD231PD cos64consts<>+832(SB), Y11, Y6
+	VFNMADD231PD cos64consts<>+896(SB), Y11, Y6
 	LEAQ         rempio2_1_64<>+0(SB), R10
 	VPAND        tablemask256_64<>+0(SB), Y5, Y9
 	VPCMPEQQ     Y9, Y9, Y10
 	VPXOR        Y9, Y9, Y4
 	VPGATHERQQ   Y10, (R10)(Y9*8), Y4
 	VMULPD       Y4, Y0, Y9
-	VPXOR        cos64consts<>+448(SB), Y9, Y10
+	VPXOR        cos64consts<>+512(SB), Y9, Y10
 	VFMADD231PD  Y0, Y4, Y10
 	VADDPD       Y9, Y7, Y4
 	VSUBPD       Y7, Y4, Y11
@@ -25218,22 +25360,22 @@ cosVF64AVX2_loop1:
 	VSUBPD       Y12, Y6, Y6
 	VSUBPD       Y11, Y4, Y4
 	VADDPD       Y4, Y6, Y6
-	VMULPD       cos64consts<>+896(SB), Y9, Y4
-	VPAND        cos64consts<>+448(SB), Y4, Y11
-	VPOR         cos64consts<>+960(SB), Y11, Y11
+	VMULPD       cos64consts<>+960(SB), Y9, Y4
+	VPAND        cos64consts<>+512(SB), Y4, Y11
+	VPOR         cos64consts<>+1024(SB), Y11, Y11
 	VPAND        cos64consts<>+0(SB), Y4, Y12
-	VCMPPD       $0x11, cos64consts<>+960(SB), Y12, Y12
+	VCMPPD       $0x11, cos64consts<>+1024(SB), Y12, Y12
 	VADDPD       Y11, Y4, Y13
 	VSUBPD       Y11, Y13, Y13
 	VBLENDVPD    Y12, Y13, Y4, Y13
-	VFNMADD231PD cos64consts<>+832(SB), Y13, Y9
+	VFNMADD231PD cos64consts<>+896(SB), Y13, Y9
 	LEAQ         rempio2_2_64<>+0(SB), R10
 	VPAND        tablemask256_64<>+0(SB), Y5, Y11
 	VPCMPEQQ     Y11, Y11, Y12
 	VPXOR        Y11, Y11, Y4
 	VPGATHERQQ   Y12, (R10)(Y11*8), Y4
 	VMULPD       Y4, Y0, Y11
-	VPXOR        cos64consts<>+448(SB), Y11, Y12
+	VPXOR        cos64consts<>+512(SB), Y11, Y12
 	VFMADD231PD  Y0, Y4, Y12
 	VADDPD       Y10, Y11, Y4
 	VSUBPD       Y11, Y4, Y13
@@ -25275,10 +25417,10 @@ cosVF64AVX2_loop1:
 	VSUBPD       Y6, Y9, Y9
 	VSUBPD       Y5, Y11, Y11
 	VADDPD       Y11, Y9, Y9
-	VPAND        cos64consts<>+448(SB), Y0, Y5
-	VPOR         cos64consts<>+960(SB), Y5, Y5
+	VPAND        cos64consts<>+512(SB), Y0, Y5
+	VPOR         cos64consts<>+1024(SB), Y5, Y5
 	VPAND        cos64consts<>+0(SB), Y0, Y6
-	VCMPPD       $0x11, cos64consts<>+960(SB), Y6, Y6
+	VCMPPD       $0x11, cos64consts<>+1024(SB), Y6, Y6
 	VADDPD       Y5, Y0, Y7
 	VSUBPD       Y5, Y7, Y7
 	VBLENDVPD    Y6, Y7, Y0, Y7
@@ -25290,28 +25432,27 @@ cosVF64AVX2_loop1:
 	VSUBPD       Y6, Y4, Y4
 	VADDPD       Y4, Y0, Y0
 	VADDPD       Y9, Y0, Y0
-	VMULPD       cos64consts<>+192(SB), Y5, Y4
-	VPXOR        cos64consts<>+448(SB), Y4, Y6
-	VFMADD231PD  cos64consts<>+192(SB), Y5, Y6
-	VFMADD231PD  cos64consts<>+192(SB), Y0, Y6
-	VFMADD231PD  cos64consts<>+1024(SB), Y5, Y6
+	VMULPD       cos64consts<>+256(SB), Y5, Y4
+	VPXOR        cos64consts<>+512(SB), Y4, Y6
+	VFMADD231PD  cos64consts<>+256(SB), Y5, Y6
+	VFMADD231PD  cos64consts<>+256(SB), Y0, Y6
+	VFMADD231PD  cos64consts<>+1088(SB), Y5, Y6
 	VADDPD       Y6, Y4, Y0
 	VSUBPD       Y0, Y4, Y4
 	VADDPD       Y6, Y4, Y4
-	VADDPD       cos64consts<>+64(SB), Y7, Y7
+	VADDPD       cos64consts<>+128(SB), Y7, Y7
 	VBLENDVPD    Y3, Y7, Y1, Y1
 	VBLENDVPD    Y3, Y0, Y2, Y2
 	VBLENDVPD    Y3, Y4, Y8, Y8
 
 mathblock528:
-	VPADDQ       cos64consts<>+1088(SB), Y1, Y1
-	VPAND        cos64consts<>+1088(SB), Y1, Y0
-	VCMPPD       $0x00, cos64consts<>+1152(SB), Y0, Y0
-	VPAND        cos64consts<>+1216(SB), Y1, Y1
+	VPADDQ       cos64consts<>+1152(SB), Y1, Y1
+	VPAND        cos64consts<>+1152(SB), Y1, Y0
+	VCMPPD       $0x00, cos64consts<>+1216(SB), Y0, Y0
+	VPAND        cos64consts<>+1280(SB), Y1, Y1
 	VPSLLQ       $0x3e, Y1, Y1
 	VMULPD       Y2, Y2, Y3
-	VMOVUPD      cos64consts<>+1280(SB), Y4
-	VFMADD213PD  cos64consts<>+1344(SB), Y3, Y4
+	VMOVUPD      cos64consts<>+1344(SB), Y4
 	VFMADD213PD  cos64consts<>+1408(SB), Y3, Y4
 	VFMADD213PD  cos64consts<>+1472(SB), Y3, Y4
 	VFMADD213PD  cos64consts<>+1536(SB), Y3, Y4
@@ -25319,40 +25460,41 @@ mathblock528:
 	VFMADD213PD  cos64consts<>+1664(SB), Y3, Y4
 	VFMADD213PD  cos64consts<>+1728(SB), Y3, Y4
 	VFMADD213PD  cos64consts<>+1792(SB), Y3, Y4
-	VMULPD       cos64consts<>+1856(SB), Y3, Y5
+	VFMADD213PD  cos64consts<>+1856(SB), Y3, Y4
+	VMULPD       cos64consts<>+1920(SB), Y3, Y5
 	VFNMADD213PD Y8, Y8, Y5
 	VMULPD       Y2, Y3, Y3
 	VFMADD231PD  Y4, Y3, Y5
 	VADDPD       Y5, Y2, Y5
 	VMULPD       Y2, Y2, Y3
-	VPXOR        cos64consts<>+448(SB), Y3, Y4
+	VPXOR        cos64consts<>+512(SB), Y3, Y4
 	VFMADD231PD  Y2, Y2, Y4
-	VMULPD       cos64consts<>+1856(SB), Y3, Y6
-	VPXOR        cos64consts<>+448(SB), Y6, Y6
-	VADDPD       cos64consts<>+1920(SB), Y6, Y7
-	VMOVUPS      cos64consts<>+1920(SB), Y9
+	VMULPD       cos64consts<>+1920(SB), Y3, Y6
+	VPXOR        cos64consts<>+512(SB), Y6, Y6
+	VADDPD       cos64consts<>+1984(SB), Y6, Y7
+	VMOVUPS      cos64consts<>+1984(SB), Y9
 	VSUBPD       Y7, Y9, Y9
 	VADDPD       Y6, Y9, Y9
-	VMOVUPD      cos64consts<>+1984(SB), Y6
-	VFMADD213PD  cos64consts<>+2048(SB), Y3, Y6
+	VMOVUPD      cos64consts<>+2048(SB), Y6
 	VFMADD213PD  cos64consts<>+2112(SB), Y3, Y6
 	VFMADD213PD  cos64consts<>+2176(SB), Y3, Y6
 	VFMADD213PD  cos64consts<>+2240(SB), Y3, Y6
 	VFMADD213PD  cos64consts<>+2304(SB), Y3, Y6
 	VFMADD213PD  cos64consts<>+2368(SB), Y3, Y6
 	VFMADD213PD  cos64consts<>+2432(SB), Y3, Y6
+	VFMADD213PD  cos64consts<>+2496(SB), Y3, Y6
 	VMULPD       Y3, Y3, Y3
 	VFMADD231PD  Y6, Y3, Y9
 	VFNMADD231PD Y8, Y2, Y9
-	VFNMADD231PD cos64consts<>+1856(SB), Y4, Y9
+	VFNMADD231PD cos64consts<>+1920(SB), Y4, Y9
 	VADDPD       Y9, Y7, Y7
 	VBLENDVPD    Y0, Y5, Y7, Y5
 	VMOVUPD      (SI)(R8*8), Y0
 	VPAND        cos64consts<>+0(SB), Y0, Y0
-	VCMPPD       $0x11, cos64consts<>+2496(SB), Y0, Y2
+	VCMPPD       $0x11, cos64consts<>+64(SB), Y0, Y2
 	VPXOR        Y1, Y5, Y5
-	VBLENDVPD    Y2, cos64consts<>+1920(SB), Y5, Y5
-	VCMPPD       $0x00, cos64consts<>+576(SB), Y0, Y0
+	VBLENDVPD    Y2, cos64consts<>+1984(SB), Y5, Y5
+	VCMPPD       $0x00, cos64consts<>+640(SB), Y0, Y0
 	VBLENDVPD    Y0, cos64consts<>+2560(SB), Y5, Y5
 	VMOVUPD      (SI)(R8*8), Y0
 	VCMPPD       $0x03, (SI)(R8*8), Y0, Y0
@@ -25369,25 +25511,26 @@ cosVF64AVX2_after1:
 	JB           cosVF64AVX2_tail2
 	VMOVUPD      (SI)(R8*8), X0
 	VPAND        cos64consts<>+0(SB), X0, X1
-	VMOVUPD      cos64consts<>+128(SB), X2
-	VFMADD213PD  cos64consts<>+64(SB), X1, X2
-	VSUBPD       cos64consts<>+64(SB), X2, X3
-	VMOVUPD      cos64consts<>+192(SB), X4
+	VMAXPD       cos64consts<>+64(SB), X1, X1
+	VMOVUPD      cos64consts<>+192(SB), X2
+	VFMADD213PD  cos64consts<>+128(SB), X1, X2
+	VSUBPD       cos64consts<>+128(SB), X2, X3
+	VMOVUPD      cos64consts<>+256(SB), X4
 	VFNMADD213PD X1, X3, X4
-	VMULPD       cos64consts<>+256(SB), X3, X5
-	VPXOR        cos64consts<>+448(SB), X5, X6
-	VFMADD231PD  cos64consts<>+256(SB), X3, X6
-	VPXOR        cos64consts<>+448(SB), X5, X5
+	VMULPD       cos64consts<>+320(SB), X3, X5
+	VPXOR        cos64consts<>+512(SB), X5, X6
+	VFMADD231PD  cos64consts<>+320(SB), X3, X6
+	VPXOR        cos64consts<>+512(SB), X5, X5
 	VADDPD       X5, X4, X7
 	VSUBPD       X4, X7, X8
 	VSUBPD       X8, X7, X9
 	VSUBPD       X9, X4, X4
 	VSUBPD       X8, X5, X5
 	VADDPD       X5, X4, X4
-	VMULPD       cos64consts<>+320(SB), X3, X5
-	VPXOR        cos64consts<>+448(SB), X5, X8
-	VFMADD231PD  cos64consts<>+320(SB), X3, X8
-	VPXOR        cos64consts<>+448(SB), X5, X5
+	VMULPD       cos64consts<>+384(SB), X3, X5
+	VPXOR        cos64consts<>+512(SB), X5, X8
+	VFMADD231PD  cos64consts<>+384(SB), X3, X8
+	VPXOR        cos64consts<>+512(SB), X5, X5
 	VADDPD       X5, X7, X9
 	VSUBPD       X7, X9, X10
 	VSUBPD       X10, X9, X11
@@ -25396,7 +25539,7 @@ cosVF64AVX2_after1:
 	VADDPD       X5, X7, X7
 	VADDPD       X7, X4, X4
 	VSUBPD       X6, X4, X4
-	VFMADD231PD  cos64consts<>+384(SB), X3, X8
+	VFMADD231PD  cos64consts<>+448(SB), X3, X8
 	VSUBPD       X8, X4, X4
 	VADDPD       X4, X9, X3
 	VSUBPD       X9, X3, X5
@@ -25404,16 +25547,16 @@ cosVF64AVX2_after1:
 	VSUBPD       X6, X9, X9
 	VSUBPD       X5, X4, X4
 	VADDPD       X4, X9, X9
-	VCMPPD       $0x1e, cos64consts<>+512(SB), X1, X4
-	VCMPPD       $0x11, cos64consts<>+576(SB), X1, X5
+	VCMPPD       $0x1e, cos64consts<>+576(SB), X1, X4
+	VCMPPD       $0x11, cos64consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock529
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
-	VPAND        cos64consts<>+640(SB), X5, X5
-	VPADDQ       cos64consts<>+704(SB), X5, X5
-	VPAND        cos64consts<>+768(SB), X1, X1
+	VPAND        cos64consts<>+704(SB), X5, X5
+	VPADDQ       cos64consts<>+768(SB), X5, X5
+	VPAND        cos64consts<>+832(SB), X1, X1
 	VPSLLQ       $0x34, X5, X5
 	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_64<>+0(SB), R10
@@ -25422,24 +25565,24 @@ cosVF64AVX2_after1:
 	VPXOR        X7, X7, X5
 	VPGATHERQQ   X8, (R10)(X7*8), X5
 	VMULPD       X5, X1, X7
-	VPXOR        cos64consts<>+448(SB), X7, X8
+	VPXOR        cos64consts<>+512(SB), X7, X8
 	VFMADD231PD  X1, X5, X8
-	VMULPD       cos64consts<>+896(SB), X7, X5
-	VPAND        cos64consts<>+448(SB), X5, X10
-	VPOR         cos64consts<>+960(SB), X10, X10
+	VMULPD       cos64consts<>+960(SB), X7, X5
+	VPAND        cos64consts<>+512(SB), X5, X10
+	VPOR         cos64consts<>+1024(SB), X10, X10
 	VPAND        cos64consts<>+0(SB), X5, X11
-	VCMPPD       $0x11, cos64consts<>+960(SB), X11, X11
+	VCMPPD       $0x11, cos64consts<>+1024(SB), X11, X11
 	VADDPD       X10, X5, X12
 	VSUBPD       X10, X12, X12
 	VBLENDVPD    X11, X12, X5, X12
-	VFNMADD231PD cos64consts<>+832(SB), X12, X7
+	VFNMADD231PD cos64consts<>+896(SB), X12, X7
 	LEAQ         rempio2_1_64<>+0(SB), R10
 	VPAND        tablemask256_64<>+0(SB), X6, X10
 	VPCMPEQQ     X10, X10, X11
 	VPXOR        X10, X10, X5
 	VPGATHERQQ   X11, (R10)(X10*8), X5
 	VMULPD       X5, X1, X10
-	VPXOR        cos64consts<>+448(SB), X10, X11
+	VPXOR        cos64consts<>+512(SB), X10, X11
 	VFMADD231PD  X1, X5, X11
 	VADDPD       X10, X8, X5
 	VSUBPD       X8, X5, X12
@@ -25453,22 +25596,22 @@ cosVF64AVX2_after1:
 	VSUBPD       X13, X7, X7
 	VSUBPD       X12, X5, X5
 	VADDPD       X5, X7, X7
-	VMULPD       cos64consts<>+896(SB), X10, X5
-	VPAND        cos64consts<>+448(SB), X5, X12
-	VPOR         cos64consts<>+960(SB), X12, X12
+	VMULPD       cos64consts<>+960(SB), X10, X5
+	VPAND        cos64consts<>+512(SB), X5, X12
+	VPOR         cos64consts<>+1024(SB), X12, X12
 	VPAND        cos64consts<>+0(SB), X5, X13
-	VCMPPD       $0x11, cos64consts<>+960(SB), X13, X13
+	VCMPPD       $0x11, cos64consts<>+1024(SB), X13, X13
 	VADDPD       X12, X5, X14
 	VSUBPD       X12, X14, X14
 	VBLENDVPD    X13, X14, X5, X14
-	VFNMADD231PD cos64consts<>+832(SB), X14, X10
+	VFNMADD231PD cos64consts<>+896(SB), X14, X10
 	LEAQ         rempio2_2_64<>+0(SB), R10
 	VPAND        tablemask256_64<>+0(SB), X6, X12
 	VPCMPEQQ     X12, X12, X13
 	VPXOR        X12, X12, X5
 	VPGATHERQQ   X13, (R10)(X12*8), X5
 	VMULPD       X5, X1, X12
-	VPXOR        cos64consts<>+448(SB), X12, X13
+	VPXOR        cos64consts<>+512(SB), X12, X13
 	VFMADD231PD  X1, X5, X13
 	VADDPD       X11, X12, X5
 	VSUBPD       X12, X5, X14
@@ -25510,10 +25653,10 @@ cosVF64AVX2_after1:
 	VSUBPD       X7, X10, X10
 	VSUBPD       X6, X12, X12
 	VADDPD       X12, X10, X10
-	VPAND        cos64consts<>+448(SB), X1, X6
-	VPOR         cos64consts<>+960(SB), X6, X6
+	VPAND        cos64consts<>+512(SB), X1, X6
+	VPOR         cos64consts<>+1024(SB), X6, X6
 	VPAND        cos64consts<>+0(SB), X1, X7
-	VCMPPD       $0x11, cos64consts<>+960(SB), X7, X7
+	VCMPPD       $0x11, cos64consts<>+1024(SB), X7, X7
 	VADDPD       X6, X1, X8
 	VSUBPD       X6, X8, X8
 	VBLENDVPD    X7, X8, X1, X8
@@ -25525,28 +25668,27 @@ cosVF64AVX2_after1:
 	VSUBPD       X7, X5, X5
 	VADDPD       X5, X1, X1
 	VADDPD       X10, X1, X1
-	VMULPD       cos64consts<>+192(SB), X6, X5
-	VPXOR        cos64consts<>+448(SB), X5, X7
-	VFMADD231PD  cos64consts<>+192(SB), X6, X7
-	VFMADD231PD  cos64consts<>+192(SB), X1, X7
-	VFMADD231PD  cos64consts<>+1024(SB), X6, X7
+	VMULPD       cos64consts<>+256(SB), X6, X5
+	VPXOR        cos64consts<>+512(SB), X5, X7
+	VFMADD231PD  cos64consts<>+256(SB), X6, X7
+	VFMADD231PD  cos64consts<>+256(SB), X1, X7
+	VFMADD231PD  cos64consts<>+1088(SB), X6, X7
 	VADDPD       X7, X5, X1
 	VSUBPD       X1, X5, X5
 	VADDPD       X7, X5, X5
-	VADDPD       cos64consts<>+64(SB), X8, X8
+	VADDPD       cos64consts<>+128(SB), X8, X8
 	VBLENDVPD    X4, X8, X2, X2
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
 mathblock529:
-	VPADDQ       cos64consts<>+1088(SB), X2, X2
-	VPAND        cos64consts<>+1088(SB), X2, X1
-	VCMPPD       $0x00, cos64consts<>+1152(SB), X1, X1
-	VPAND        cos64consts<>+1216(SB), X2, X2
+	VPADDQ       cos64consts<>+1152(SB), X2, X2
+	VPAND        cos64consts<>+1152(SB), X2, X1
+	VCMPPD       $0x00, cos64consts<>+1216(SB), X1, X1
+	VPAND        cos64consts<>+1280(SB), X2, X2
 	VPSLLQ       $0x3e, X2, X2
 	VMULPD       X3, X3, X4
-	VMOVUPD      cos64consts<>+1280(SB), X5
-	VFMADD213PD  cos64consts<>+1344(SB), X4, X5
+	VMOVUPD      cos64consts<>+1344(SB), X5
 	VFMADD213PD  cos64consts<>+1408(SB), X4, X5
 	VFMADD213PD  cos64consts<>+1472(SB), X4, X5
 	VFMADD213PD  cos64consts<>+1536(SB), X4, X5
@@ -25554,39 +25696,40 @@ mathblock529:
 	VFMADD213PD  cos64consts<>+1664(SB), X4, X5
 	VFMADD213PD  cos64consts<>+1728(SB), X4, X5
 	VFMADD213PD  cos64consts<>+1792(SB), X4, X5
-	VMULPD       cos64consts<>+1856(SB), X4, X6
+	VFMADD213PD  cos64consts<>+1856(SB), X4, X5
+	VMULPD       cos64consts<>+1920(SB), X4, X6
 	VFNMADD213PD X9, X9, X6
 	VMULPD       X3, X4, X4
 	VFMADD231PD  X5, X4, X6
 	VADDPD       X6, X3, X6
 	VMULPD       X3, X3, X4
-	VPXOR        cos64consts<>+448(SB), X4, X5
+	VPXOR        cos64consts<>+512(SB), X4, X5
 	VFMADD231PD  X3, X3, X5
-	VMULPD       cos64consts<>+1856(SB), X4, X7
-	VPXOR        cos64consts<>+448(SB), X7, X7
-	VADDPD       cos64consts<>+1920(SB), X7, X8
-	VMOVUPS      cos64consts<>+1920(SB), X10
+	VMULPD       cos64consts<>+1920(SB), X4, X7
+	VPXOR        cos64consts<>+512(SB), X7, X7
+	VADDPD       cos64consts<>+1984(SB), X7, X8
+	VMOVUPS      cos64consts<>+1984(SB), X10
 	VSUBPD       X8, X10, X10
 	VADDPD       X7, X10, X10
-	VMOVUPD      cos64consts<>+1984(SB), X7
-	VFMADD213PD  cos64consts<>+2048(SB), X4, X7
+	VMOVUPD      cos64consts<>+2048(SB), X7
 	VFMADD213PD  cos64consts<>+2112(SB), X4, X7
 	VFMADD213PD  cos64consts<>+2176(SB), X4, X7
 	VFMADD213PD  cos64consts<>+2240(SB), X4, X7
 	VFMADD213PD  cos64consts<>+2304(SB), X4, X7
 	VFMADD213PD  cos64consts<>+2368(SB), X4, X7
 	VFMADD213PD  cos64consts<>+2432(SB), X4, X7
+	VFMADD213PD  cos64consts<>+2496(SB), X4, X7
 	VMULPD       X4, X4, X4
 	VFMADD231PD  X7, X4, X10
 	VFNMADD231PD X9, X3, X10
-	VFNMADD231PD cos64consts<>+1856(SB), X5, X10
+	VFNMADD231PD cos64consts<>+1920(SB), X5, X10
 	VADDPD       X10, X8, X8
 	VBLENDVPD    X1, X6, X8, X6
 	VPAND        cos64consts<>+0(SB), X0, X1
-	VCMPPD       $0x11, cos64consts<>+2496(SB), X1, X3
+	VCMPPD       $0x11, cos64consts<>+64(SB), X1, X3
 	VPXOR        X2, X6, X6
-	VBLENDVPD    X3, cos64consts<>+1920(SB), X6, X6
-	VCMPPD       $0x00, cos64consts<>+576(SB), X1, X1
+	VBLENDVPD    X3, cos64consts<>+1984(SB), X6, X6
+	VCMPPD       $0x00, cos64consts<>+640(SB), X1, X1
 	VBLENDVPD    X1, cos64consts<>+2560(SB), X6, X6
 	VCMPPD       $0x03, X0, X0, X1
 	VPOR         cos64consts<>+2624(SB), X0, X0
@@ -25600,25 +25743,26 @@ cosVF64AVX2_tail2:
 	JB           cosVF64AVX2_tail1
 	VMOVQ        (SI)(R8*8), X0
 	VPAND        cos64consts<>+0(SB), X0, X1
-	VMOVUPD      cos64consts<>+128(SB), X2
-	VFMADD213PD  cos64consts<>+64(SB), X1, X2
-	VSUBPD       cos64consts<>+64(SB), X2, X3
-	VMOVUPD      cos64consts<>+192(SB), X4
+	VMAXPD       cos64consts<>+64(SB), X1, X1
+	VMOVUPD      cos64consts<>+192(SB), X2
+	VFMADD213PD  cos64consts<>+128(SB), X1, X2
+	VSUBPD       cos64consts<>+128(SB), X2, X3
+	VMOVUPD      cos64consts<>+256(SB), X4
 	VFNMADD213PD X1, X3, X4
-	VMULPD       cos64consts<>+256(SB), X3, X5
-	VPXOR        cos64consts<>+448(SB), X5, X6
-	VFMADD231PD  cos64consts<>+256(SB), X3, X6
-	VPXOR        cos64consts<>+448(SB), X5, X5
+	VMULPD       cos64consts<>+320(SB), X3, X5
+	VPXOR        cos64consts<>+512(SB), X5, X6
+	VFMADD231PD  cos64consts<>+320(SB), X3, X6
+	VPXOR        cos64consts<>+512(SB), X5, X5
 	VADDPD       X5, X4, X7
 	VSUBPD       X4, X7, X8
 	VSUBPD       X8, X7, X9
 	VSUBPD       X9, X4, X4
 	VSUBPD       X8, X5, X5
 	VADDPD       X5, X4, X4
-	VMULPD       cos64consts<>+320(SB), X3, X5
-	VPXOR        cos64consts<>+448(SB), X5, X8
-	VFMADD231PD  cos64consts<>+320(SB), X3, X8
-	VPXOR        cos64consts<>+448(SB), X5, X5
+	VMULPD       cos64consts<>+384(SB), X3, X5
+	VPXOR        cos64consts<>+512(SB), X5, X8
+	VFMADD231PD  cos64consts<>+384(SB), X3, X8
+	VPXOR        cos64consts<>+512(SB), X5, X5
 	VADDPD       X5, X7, X9
 	VSUBPD       X7, X9, X10
 	VSUBPD       X10, X9, X11
@@ -25627,7 +25771,7 @@ cosVF64AVX2_tail2:
 	VADDPD       X5, X7, X7
 	VADDPD       X7, X4, X4
 	VSUBPD       X6, X4, X4
-	VFMADD231PD  cos64consts<>+384(SB), X3, X8
+	VFMADD231PD  cos64consts<>+448(SB), X3, X8
 	VSUBPD       X8, X4, X4
 	VADDPD       X4, X9, X3
 	VSUBPD       X9, X3, X5
@@ -25635,16 +25779,16 @@ cosVF64AVX2_tail2:
 	VSUBPD       X6, X9, X9
 	VSUBPD       X5, X4, X4
 	VADDPD       X4, X9, X9
-	VCMPPD       $0x1e, cos64consts<>+512(SB), X1, X4
-	VCMPPD       $0x11, cos64consts<>+576(SB), X1, X5
+	VCMPPD       $0x1e, cos64consts<>+576(SB), X1, X4
+	VCMPPD       $0x11, cos64consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
 	JZ           mathblock530
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
-	VPAND        cos64consts<>+640(SB), X5, X5
-	VPADDQ       cos64consts<>+704(SB), X5, X5
-	VPAND        cos64consts<>+768(SB), X1, X1
+	VPAND        cos64consts<>+704(SB), X5, X5
+	VPADDQ       cos64consts<>+768(SB), X5, X5
+	VPAND        cos64consts<>+832(SB), X1, X1
 	VPSLLQ       $0x34, X5, X5
 	VPOR         X5, X1, X1
 	LEAQ         rempio2_0_64<>+0(SB), R10
@@ -25653,24 +25797,24 @@ cosVF64AVX2_tail2:
 	VPXOR        X7, X7, X5
 	VPGATHERQQ   X8, (R10)(X7*8), X5
 	VMULPD       X5, X1, X7
-	VPXOR        cos64consts<>+448(SB), X7, X8
+	VPXOR        cos64consts<>+512(SB), X7, X8
 	VFMADD231PD  X1, X5, X8
-	VMULPD       cos64consts<>+896(SB), X7, X5
-	VPAND        cos64consts<>+448(SB), X5, X10
-	VPOR         cos64consts<>+960(SB), X10, X10
+	VMULPD       cos64consts<>+960(SB), X7, X5
+	VPAND        cos64consts<>+512(SB), X5, X10
+	VPOR         cos64consts<>+1024(SB), X10, X10
 	VPAND        cos64consts<>+0(SB), X5, X11
-	VCMPPD       $0x11, cos64consts<>+960(SB), X11, X11
+	VCMPPD       $0x11, cos64consts<>+1024(SB), X11, X11
 	VADDPD       X10, X5, X12
 	VSUBPD       X10, X12, X12
 	VBLENDVPD    X11, X12, X5, X12
-	VFNMADD231PD cos64consts<>+832(SB), X12, X7
+	VFNMADD231PD cos64consts<>+896(SB), X12, X7
 	LEAQ         rempio2_1_64<>+0(SB), R10
 	VPAND        tablemask256_64<>+0(SB), X6, X10
 	VPCMPEQQ     X10, X10, X11
 	VPXOR        X10, X10, X5
 	VPGATHERQQ   X11, (R10)(X10*8), X5
 	VMULPD       X5, X1, X10
-	VPXOR        cos64consts<>+448(SB), X10, X11
+	VPXOR        cos64consts<>+512(SB), X10, X11
 	VFMADD231PD  X1, X5, X11
 	VADDPD       X10, X8, X5
 	VSUBPD       X8, X5, X12
@@ -25684,22 +25828,22 @@ cosVF64AVX2_tail2:
 	VSUBPD       X13, X7, X7
 	VSUBPD       X12, X5, X5
 	VADDPD       X5, X7, X7
-	VMULPD       cos64consts<>+896(SB), X10, X5
-	VPAND        cos64consts<>+448(SB), X5, X12
-	VPOR         cos64consts<>+960(SB), X12, X12
+	VMULPD       cos64consts<>+960(SB), X10, X5
+	VPAND        cos64consts<>+512(SB), X5, X12
+	VPOR         cos64consts<>+1024(SB), X12, X12
 	VPAND        cos64consts<>+0(SB), X5, X13
-	VCMPPD       $0x11, cos64consts<>+960(SB), X13, X13
+	VCMPPD       $0x11, cos64consts<>+1024(SB), X13, X13
 	VADDPD       X12, X5, X14
 	VSUBPD       X12, X14, X14
 	VBLENDVPD    X13, X14, X5, X14
-	VFNMADD231PD cos64consts<>+832(SB), X14, X10
+	VFNMADD231PD cos64consts<>+896(SB), X14, X10
 	LEAQ         rempio2_2_64<>+0(SB), R10
 	VPAND        tablemask256_64<>+0(SB), X6, X12
 	VPCMPEQQ     X12, X12, X13
 	VPXOR        X12, X12, X5
 	VPGATHERQQ   X13, (R10)(X12*8), X5
 	VMULPD       X5, X1, X12
-	VPXOR        cos64consts<>+448(SB), X12, X13
+	VPXOR        cos64consts<>+512(SB), X12, X13
 	VFMADD231PD  X1, X5, X13
 	VADDPD       X11, X12, X5
 	VSUBPD       X12, X5, X14
@@ -25741,10 +25885,10 @@ cosVF64AVX2_tail2:
 	VSUBPD       X7, X10, X10
 	VSUBPD       X6, X12, X12
 	VADDPD       X12, X10, X10
-	VPAND        cos64consts<>+448(SB), X1, X6
-	VPOR         cos64consts<>+960(SB), X6, X6
+	VPAND        cos64consts<>+512(SB), X1, X6
+	VPOR         cos64consts<>+1024(SB), X6, X6
 	VPAND        cos64consts<>+0(SB), X1, X7
-	VCMPPD       $0x11, cos64consts<>+960(SB), X7, X7
+	VCMPPD       $0x11, cos64consts<>+1024(SB), X7, X7
 	VADDPD       X6, X1, X8
 	VSUBPD       X6, X8, X8
 	VBLENDVPD    X7, X8, X1, X8
@@ -25756,28 +25900,27 @@ cosVF64AVX2_tail2:
 	VSUBPD       X7, X5, X5
 	VADDPD       X5, X1, X1
 	VADDPD       X10, X1, X1
-	VMULPD       cos64consts<>+192(SB), X6, X5
-	VPXOR        cos64consts<>+448(SB), X5, X7
-	VFMADD231PD  cos64consts<>+192(SB), X6, X7
-	VFMADD231PD  cos64consts<>+192(SB), X1, X7
-	VFMADD231PD  cos64consts<>+1024(SB), X6, X7
+	VMULPD       cos64consts<>+256(SB), X6, X5
+	VPXOR        cos64consts<>+512(SB), X5, X7
+	VFMADD231PD  cos64consts<>+256(SB), X6, X7
+	VFMADD231PD  cos64consts<>+256(SB), X1, X7
+	VFMADD231PD  cos64consts<>+1088(SB), X6, X7
 	VADDPD       X7, X5, X1
 	VSUBPD       X1, X5, X5
 	VADDPD       X7, X5, X5
-	VADDPD       cos64consts<>+64(SB), X8, X8
+	VADDPD       cos64consts<>+128(SB), X8, X8
 	VBLENDVPD    X4, X8, X2, X2
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
 mathblock530:
-	VPADDQ       cos64consts<>+1088(SB), X2, X2
-	VPAND        cos64consts<>+1088(SB), X2, X1
-	VCMPPD       $0x00, cos64consts<>+1152(SB), X1, X1
-	VPAND        cos64consts<>+1216(SB), X2, X2
+	VPADDQ       cos64consts<>+1152(SB), X2, X2
+	VPAND        cos64consts<>+1152(SB), X2, X1
+	VCMPPD       $0x00, cos64consts<>+1216(SB), X1, X1
+	VPAND        cos64consts<>+1280(SB), X2, X2
 	VPSLLQ       $0x3e, X2, X2
 	VMULPD       X3, X3, X4
-	VMOVUPD      cos64consts<>+1280(SB), X5
-	VFMADD213PD  cos64consts<>+1344(SB), X4, X5
+	VMOVUPD      cos64consts<>+1344(SB), X5
 	VFMADD213PD  cos64consts<>+1408(SB), X4, X5
 	VFMADD213PD  cos64consts<>+1472(SB), X4, X5
 	VFMADD213PD  cos64consts<>+1536(SB), X4, X5
@@ -25785,39 +25928,40 @@ mathblock530:
 	VFMADD213PD  cos64consts<>+1664(SB), X4, X5
 	VFMADD213PD  cos64consts<>+1728(SB), X4, X5
 	VFMADD213PD  cos64consts<>+1792(SB), X4, X5
-	VMULPD       cos64consts<>+1856(SB), X4, X6
+	VFMADD213PD  cos64consts<>+1856(SB), X4, X5
+	VMULPD       cos64consts<>+1920(SB), X4, X6
 	VFNMADD213PD X9, X9, X6
 	VMULPD       X3, X4, X4
 	VFMADD231PD  X5, X4, X6
 	VADDPD       X6, X3, X6
 	VMULPD       X3, X3, X4
-	VPXOR        cos64consts<>+448(SB), X4, X5
+	VPXOR        cos64consts<>+512(SB), X4, X5
 	VFMADD231PD  X3, X3, X5
-	VMULPD       cos64consts<>+1856(SB), X4, X7
-	VPXOR        cos64consts<>+448(SB), X7, X7
-	VADDPD       cos64consts<>+1920(SB), X7, X8
-	VMOVUPS      cos64consts<>+1920(SB), X10
+	VMULPD       cos64consts<>+1920(SB), X4, X7
+	VPXOR        cos64consts<>+512(SB), X7, X7
+	VADDPD       cos64consts<>+1984(SB), X7, X8
+	VMOVUPS      cos64consts<>+1984(SB), X10
 	VSUBPD       X8, X10, X10
 	VADDPD       X7, X10, X10
-	VMOVUPD      cos64consts<>+1984(SB), X7
-	VFMADD213PD  cos64consts<>+2048(SB), X4, X7
+	VMOVUPD      cos64consts<>+2048(SB), X7
 	VFMADD213PD  cos64consts<>+2112(SB), X4, X7
 	VFMADD213PD  cos64consts<>+2176(SB), X4, X7
 	VFMADD213PD  cos64consts<>+2240(SB), X4, X7
 	VFMADD213PD  cos64consts<>+2304(SB), X4, X7
 	VFMADD213PD  cos64consts<>+2368(SB), X4, X7
 	VFMADD213PD  cos64consts<>+2432(SB), X4, X7
+	VFMADD213PD  cos64consts<>+2496(SB), X4, X7
 	VMULPD       X4, X4, X4
 	VFMADD231PD  X7, X4, X10
 	VFNMADD231PD X9, X3, X10
-	VFNMADD231PD cos64consts<>+1856(SB), X5, X10
+	VFNMADD231PD cos64consts<>+1920(SB), X5, X10
 	VADDPD       X10, X8, X8
 	VBLENDVPD    X1, X6, X8, X6
 	VPAND        cos64consts<>+0(SB), X0, X1
-	VCMPPD       $0x11, cos64consts<>+2496(SB), X1, X3
+	VCMPPD       $0x11, cos64consts<>+64(SB), X1, X3
 	VPXOR        X2, X6, X6
-	VBLENDVPD    X3, cos64consts<>+1920(SB), X6, X6
-	VCMPPD       $0x00, cos64consts<>+576(SB), X1, X1
+	VBLENDVPD    X3, cos64consts<>+1984(SB), X6, X6
+	VCMPPD       $0x00, cos64consts<>+640(SB), X1, X1
 	VBLENDVPD    X1, cos64consts<>+2560(SB), X6, X6
 	VCMPPD       $0x03, X0, X0, X1
 	VPOR         cos64consts<>+2624(SB), X0, X0
@@ -25844,318 +25988,318 @@ DATA cos64consts<>+32(SB)/8, $0x7fffffffffffffff
 DATA cos64consts<>+40(SB)/8, $0x7fffffffffffffff
 DATA cos64consts<>+48(SB)/8, $0x7fffffffffffffff
 DATA cos64consts<>+56(SB)/8, $0x7fffffffffffffff
-DATA cos64consts<>+64(SB)/8, $0x4338000000000000
-DATA cos64consts<>+72(SB)/8, $0x4338000000000000
-DATA cos64consts<>+80(SB)/8, $0x4338000000000000
-DATA cos64consts<>+88(SB)/8, $0x4338000000000000
-DATA cos64consts<>+96(SB)/8, $0x4338000000000000
-DATA cos64consts<>+104(SB)/8, $0x4338000000000000
-DATA cos64consts<>+112(SB)/8, $0x4338000000000000
-DATA cos64consts<>+120(SB)/8, $0x4338000000000000
-DATA cos64consts<>+128(SB)/8, $0x3fe45f306dc9c883
-DATA cos64consts<>+136(SB)/8, $0x3fe45f306dc9c883
-DATA cos64consts<>+144(SB)/8, $0x3fe45f306dc9c883
-DATA cos64consts<>+152(SB)/8, $0x3fe45f306dc9c883
-DATA cos64consts<>+160(SB)/8, $0x3fe45f306dc9c883
-DATA cos64consts<>+168(SB)/8, $0x3fe45f306dc9c883
-DATA cos64consts<>+176(SB)/8, $0x3fe45f306dc9c883
-DATA cos64consts<>+184(SB)/8, $0x3fe45f306dc9c883
-DATA cos64consts<>+192(SB)/8, $0x3ff921fb54442d18
-DATA cos64consts<>+200(SB)/8, $0x3ff921fb54442d18
-DATA cos64consts<>+208(SB)/8, $0x3ff921fb54442d18
-DATA cos64consts<>+216(SB)/8, $0x3ff921fb54442d18
-DATA cos64consts<>+224(SB)/8, $0x3ff921fb54442d18
-DATA cos64consts<>+232(SB)/8, $0x3ff921fb54442d18
-DATA cos64consts<>+240(SB)/8, $0x3ff921fb54442d18
-DATA cos64consts<>+248(SB)/8, $0x3ff921fb54442d18
-DATA cos64consts<>+256(SB)/8, $0x3c91a62633145c06
-DATA cos64consts<>+264(SB)/8, $0x3c91a62633145c06
-DATA cos64consts<>+272(SB)/8, $0x3c91a62633145c06
-DATA cos64consts<>+280(SB)/8, $0x3c91a62633145c06
-DATA cos64consts<>+288(SB)/8, $0x3c91a62633145c06
-DATA cos64consts<>+296(SB)/8, $0x3c91a62633145c06
-DATA cos64consts<>+304(SB)/8, $0x3c91a62633145c06
-DATA cos64consts<>+312(SB)/8, $0x3c91a62633145c06
-DATA cos64consts<>+320(SB)/8, $0x394c1cd129024e08
-DATA cos64consts<>+328(SB)/8, $0x394c1cd129024e08
-DATA cos64consts<>+336(SB)/8, $0x394c1cd129024e08
-DATA cos64consts<>+344(SB)/8, $0x394c1cd129024e08
-DATA cos64consts<>+352(SB)/8, $0x394c1cd129024e08
-DATA cos64consts<>+360(SB)/8, $0x394c1cd129024e08
-DATA cos64consts<>+368(SB)/8, $0x394c1cd129024e08
-DATA cos64consts<>+376(SB)/8, $0x394c1cd129024e08
-DATA cos64consts<>+384(SB)/8, $0x35f14cf98e80e000
-DATA cos64consts<>+392(SB)/8, $0x35f14cf98e80e000
-DATA cos64consts<>+400(SB)/8, $0x35f14cf98e80e000
-DATA cos64consts<>+408(SB)/8, $0x35f14cf98e80e000
-DATA cos64consts<>+416(SB)/8, $0x35f14cf98e80e000
-DATA cos64consts<>+424(SB)/8, $0x35f14cf98e80e000
-DATA cos64consts<>+432(SB)/8, $0x35f14cf98e80e000
-DATA cos64consts<>+440(SB)/8, $0x35f14cf98e80e000
-DATA cos64consts<>+448(SB)/8, $0x8000000000000000
-DATA cos64consts<>+456(SB)/8, $0x8000000000000000
-DATA cos64consts<>+464(SB)/8, $0x8000000000000000
-DATA cos64consts<>+472(SB)/8, $0x8000000000000000
-DATA cos64consts<>+480(SB)/8, $0x8000000000000000
-DATA cos64consts<>+488(SB)/8, $0x8000000000000000
-DATA cos64consts<>+496(SB)/8, $0x8000000000000000
-DATA cos64consts<>+504(SB)/8, $0x8000000000000000
-DATA cos64consts<>+512(SB)/8, $0x41b0000000000000
-DATA cos64consts<>+520(SB)/8, $0x41b0000000000000
-DATA cos64consts<>+528(SB)/8, $0x41b0000000000000
-DATA cos64consts<>+536(SB)/8, $0x41b0000000000000
-DATA cos64consts<>+544(SB)/8, $0x41b0000000000000
-DATA cos64consts<>+552(SB)/8, $0x41b0000000000000
-DATA cos64consts<>+560(SB)/8, $0x41b0000000000000
-DATA cos64consts<>+568(SB)/8, $0x41b0000000000000
-DATA cos64consts<>+576(SB)/8, $0x7ff0000000000000
-DATA cos64consts<>+584(SB)/8, $0x7ff0000000000000
-DATA cos64consts<>+592(SB)/8, $0x7ff0000000000000
-DATA cos64consts<>+600(SB)/8, $0x7ff0000000000000
-DATA cos64consts<>+608(SB)/8, $0x7ff0000000000000
-DATA cos64consts<>+616(SB)/8, $0x7ff0000000000000
-DATA cos64consts<>+624(SB)/8, $0x7ff0000000000000
-DATA cos64consts<>+632(SB)/8, $0x7ff0000000000000
-DATA cos64consts<>+640(SB)/8, $0x0000000000000007
-DATA cos64consts<>+648(SB)/8, $0x0000000000000007
-DATA cos64consts<>+656(SB)/8, $0x0000000000000007
-DATA cos64consts<>+664(SB)/8, $0x0000000000000007
-DATA cos64consts<>+672(SB)/8, $0x0000000000000007
-DATA cos64consts<>+680(SB)/8, $0x0000000000000007
-DATA cos64consts<>+688(SB)/8, $0x0000000000000007
-DATA cos64consts<>+696(SB)/8, $0x0000000000000007
-DATA cos64consts<>+704(SB)/8, $0x00000000000003ff
-DATA cos64consts<>+712(SB)/8, $0x00000000000003ff
-DATA cos64consts<>+720(SB)/8, $0x00000000000003ff
-DATA cos64consts<>+728(SB)/8, $0x00000000000003ff
-DATA cos64consts<>+736(SB)/8, $0x00000000000003ff
-DATA cos64consts<>+744(SB)/8, $0x00000000000003ff
-DATA cos64consts<>+752(SB)/8, $0x00000000000003ff
-DATA cos64consts<>+760(SB)/8, $0x00000000000003ff
-DATA cos64consts<>+768(SB)/8, $0x000fffffffffffff
-DATA cos64consts<>+776(SB)/8, $0x000fffffffffffff
-DATA cos64consts<>+784(SB)/8, $0x000fffffffffffff
-DATA cos64consts<>+792(SB)/8, $0x000fffffffffffff
-DATA cos64consts<>+800(SB)/8, $0x000fffffffffffff
-DATA cos64consts<>+808(SB)/8, $0x000fffffffffffff
-DATA cos64consts<>+816(SB)/8, $0x000fffffffffffff
-DATA cos64consts<>+824(SB)/8, $0x000fffffffffffff
-DATA cos64consts<>+832(SB)/8, $0x4010000000000000
-DATA cos64consts<>+840(SB)/8, $0x4010000000000000
-DATA cos64consts<>+848(SB)/8, $0x4010000000000000
-DATA cos64consts<>+856(SB)/8, $0x4010000000000000
-DATA cos64consts<>+864(SB)/8, $0x4010000000000000
-DATA cos64consts<>+872(SB)/8, $0x4010000000000000
-DATA cos64consts<>+880(SB)/8, $0x4010000000000000
-DATA cos64consts<>+888(SB)/8, $0x4010000000000000
-DATA cos64consts<>+896(SB)/8, $0x3fd0000000000000
-DATA cos64consts<>+904(SB)/8, $0x3fd0000000000000
-DATA cos64consts<>+912(SB)/8, $0x3fd0000000000000
-DATA cos64consts<>+920(SB)/8, $0x3fd0000000000000
-DATA cos64consts<>+928(SB)/8, $0x3fd0000000000000
-DATA cos64consts<>+936(SB)/8, $0x3fd0000000000000
-DATA cos64consts<>+944(SB)/8, $0x3fd0000000000000
-DATA cos64consts<>+952(SB)/8, $0x3fd0000000000000
-DATA cos64consts<>+960(SB)/8, $0x4330000000000000
-DATA cos64consts<>+968(SB)/8, $0x4330000000000000
-DATA cos64consts<>+976(SB)/8, $0x4330000000000000
-DATA cos64consts<>+984(SB)/8, $0x4330000000000000
-DATA cos64consts<>+992(SB)/8, $0x4330000000000000
-DATA cos64consts<>+1000(SB)/8, $0x4330000000000000
-DATA cos64consts<>+1008(SB)/8, $0x4330000000000000
-DATA cos64consts<>+1016(SB)/8, $0x4330000000000000
-DATA cos64consts<>+1024(SB)/8, $0x3c91a62633145c07
-DATA cos64consts<>+1032(SB)/8, $0x3c91a62633145c07
-DATA cos64consts<>+1040(SB)/8, $0x3c91a62633145c07
-DATA cos64consts<>+1048(SB)/8, $0x3c91a62633145c07
-DATA cos64consts<>+1056(SB)/8, $0x3c91a62633145c07
-DATA cos64consts<>+1064(SB)/8, $0x3c91a62633145c07
-DATA cos64consts<>+1072(SB)/8, $0x3c91a62633145c07
-DATA cos64consts<>+1080(SB)/8, $0x3c91a62633145c07
-DATA cos64consts<>+1088(SB)/8, $0x0000000000000001
-DATA cos64consts<>+1096(SB)/8, $0x0000000000000001
-DATA cos64consts<>+1104(SB)/8, $0x0000000000000001
-DATA cos64consts<>+1112(SB)/8, $0x0000000000000001
-DATA cos64consts<>+1120(SB)/8, $0x0000000000000001
-DATA cos64consts<>+1128(SB)/8, $0x0000000000000001
-DATA cos64consts<>+1136(SB)/8, $0x0000000000000001
-DATA cos64consts<>+1144(SB)/8, $0x0000000000000001
-DATA cos64consts<>+1152(SB)/8, $0x0000000000000000
-DATA cos64consts<>+1160(SB)/8, $0x0000000000000000
-DATA cos64consts<>+1168(SB)/8, $0x0000000000000000
-DATA cos64consts<>+1176(SB)/8, $0x0000000000000000
-DATA cos64consts<>+1184(SB)/8, $0x0000000000000000
-DATA cos64consts<>+1192(SB)/8, $0x0000000000000000
-DATA cos64consts<>+1200(SB)/8, $0x0000000000000000
-DATA cos64consts<>+1208(SB)/8, $0x0000000000000000
-DATA cos64consts<>+1216(SB)/8, $0x0000000000000002
-DATA cos64consts<>+1224(SB)/8, $0x0000000000000002
-DATA cos64consts<>+1232(SB)/8, $0x0000000000000002
-DATA cos64consts<>+1240(SB)/8, $0x0000000000000002
-DATA cos64consts<>+1248(SB)/8, $0x0000000000000002
-DATA cos64consts<>+1256(SB)/8, $0x0000000000000002
-DATA cos64consts<>+1264(SB)/8, $0x0000000000000002
-DATA cos64consts<>+1272(SB)/8, $0x0000000000000002
-DATA cos64consts<>+1280(SB)/8, $0xbc62f49b46814157
-DATA cos64consts<>+1288(SB)/8, $0xbc62f49b46814157
-DATA cos64consts<>+1296(SB)/8, $0xbc62f49b46814157
-DATA cos64consts<>+1304(SB)/8, $0xbc62f49b46814157
-DATA cos64consts<>+1312(SB)/8, $0xbc62f49b46814157
-DATA cos64consts<>+1320(SB)/8, $0xbc62f49b46814157
-DATA cos64consts<>+1328(SB)/8, $0xbc62f49b46814157
-DATA cos64consts<>+1336(SB)/8, $0xbc62f49b46814157
-DATA cos64consts<>+1344(SB)/8, $0x3ce952c77030ad4a
-DATA cos64consts<>+1352(SB)/8, $0x3ce952c77030ad4a
-DATA cos64consts<>+1360(SB)/8, $0x3ce952c77030ad4a
-DATA cos64consts<>+1368(SB)/8, $0x3ce952c77030ad4a
-DATA cos64consts<>+1376(SB)/8, $0x3ce952c77030ad4a
-DATA cos64consts<>+1384(SB)/8, $0x3ce952c77030ad4a
-DATA cos64consts<>+1392(SB)/8, $0x3ce952c77030ad4a
-DATA cos64consts<>+1400(SB)/8, $0x3ce952c77030ad4a
-DATA cos64consts<>+1408(SB)/8, $0xbd6ae7f3e733b81f
-DATA cos64consts<>+1416(SB)/8, $0xbd6ae7f3e733b81f
-DATA cos64consts<>+1424(SB)/8, $0xbd6ae7f3e733b81f
-DATA cos64consts<>+1432(SB)/8, $0xbd6ae7f3e733b81f
-DATA cos64consts<>+1440(SB)/8, $0xbd6ae7f3e733b81f
-DATA cos64consts<>+1448(SB)/8, $0xbd6ae7f3e733b81f
-DATA cos64consts<>+1456(SB)/8, $0xbd6ae7f3e733b81f
-DATA cos64consts<>+1464(SB)/8, $0xbd6ae7f3e733b81f
-DATA cos64consts<>+1472(SB)/8, $0x3de6124613a86d09
-DATA cos64consts<>+1480(SB)/8, $0x3de6124613a86d09
-DATA cos64consts<>+1488(SB)/8, $0x3de6124613a86d09
-DATA cos64consts<>+1496(SB)/8, $0x3de6124613a86d09
-DATA cos64consts<>+1504(SB)/8, $0x3de6124613a86d09
-DATA cos64consts<>+1512(SB)/8, $0x3de6124613a86d09
-DATA cos64consts<>+1520(SB)/8, $0x3de6124613a86d09
-DATA cos64consts<>+1528(SB)/8, $0x3de6124613a86d09
-DATA cos64consts<>+1536(SB)/8, $0xbe5ae64567f544e4
-DATA cos64consts<>+1544(SB)/8, $0xbe5ae64567f544e4
-DATA cos64consts<>+1552(SB)/8, $0xbe5ae64567f544e4
-DATA cos64consts<>+1560(SB)/8, $0xbe5ae64567f544e4
-DATA cos64consts<>+1568(SB)/8, $0xbe5ae64567f544e4
-DATA cos64consts<>+1576(SB)/8, $0xbe5ae64567f544e4
-DATA cos64consts<>+1584(SB)/8, $0xbe5ae64567f544e4
-DATA cos64consts<>+1592(SB)/8, $0xbe5ae64567f544e4
-DATA cos64consts<>+1600(SB)/8, $0x3ec71de3a556c734
-DATA cos64consts<>+1608(SB)/8, $0x3ec71de3a556c734
-DATA cos64consts<>+1616(SB)/8, $0x3ec71de3a556c734
-DATA cos64consts<>+1624(SB)/8, $0x3ec71de3a556c734
-DATA cos64consts<>+1632(SB)/8, $0x3ec71de3a556c734
-DATA cos64consts<>+1640(SB)/8, $0x3ec71de3a556c734
-DATA cos64consts<>+1648(SB)/8, $0x3ec71de3a556c734
-DATA cos64consts<>+1656(SB)/8, $0x3ec71de3a556c734
-DATA cos64consts<>+1664(SB)/8, $0xbf2a01a01a01a01a
-DATA cos64consts<>+1672(SB)/8, $0xbf2a01a01a01a01a
-DATA cos64consts<>+1680(SB)/8, $0xbf2a01a01a01a01a
-DATA cos64consts<>+1688(SB)/8, $0xbf2a01a01a01a01a
-DATA cos64consts<>+1696(SB)/8, $0xbf2a01a01a01a01a
-DATA cos64consts<>+1704(SB)/8, $0xbf2a01a01a01a01a
-DATA cos64consts<>+1712(SB)/8, $0xbf2a01a01a01a01a
-DATA cos64consts<>+1720(SB)/8, $0xbf2a01a01a01a01a
-DATA cos64consts<>+1728(SB)/8, $0x3f81111111111111
-DATA cos64consts<>+1736(SB)/8, $0x3f81111111111111
-DATA cos64consts<>+1744(SB)/8, $0x3f81111111111111
-DATA cos64consts<>+1752(SB)/8, $0x3f81111111111111
-DATA cos64consts<>+1760(SB)/8, $0x3f81111111111111
-DATA cos64consts<>+1768(SB)/8, $0x3f81111111111111
-DATA cos64consts<>+1776(SB)/8, $0x3f81111111111111
-DATA cos64consts<>+1784(SB)/8, $0x3f81111111111111
-DATA cos64consts<>+1792(SB)/8, $0xbfc5555555555555
-DATA cos64consts<>+1800(SB)/8, $0xbfc5555555555555
-DATA cos64consts<>+1808(SB)/8, $0xbfc5555555555555
-DATA cos64consts<>+1816(SB)/8, $0xbfc5555555555555
-DATA cos64consts<>+1824(SB)/8, $0xbfc5555555555555
-DATA cos64consts<>+1832(SB)/8, $0xbfc5555555555555
-DATA cos64consts<>+1840(SB)/8, $0xbfc5555555555555
-DATA cos64consts<>+1848(SB)/8, $0xbfc5555555555555
-DATA cos64consts<>+1856(SB)/8, $0x3fe0000000000000
-DATA cos64consts<>+1864(SB)/8, $0x3fe0000000000000
-DATA cos64consts<>+1872(SB)/8, $0x3fe0000000000000
-DATA cos64consts<>+1880(SB)/8, $0x3fe0000000000000
-DATA cos64consts<>+1888(SB)/8, $0x3fe0000000000000
-DATA cos64consts<>+1896(SB)/8, $0x3fe0000000000000
-DATA cos64consts<>+1904(SB)/8, $0x3fe0000000000000
-DATA cos64consts<>+1912(SB)/8, $0x3fe0000000000000
-DATA cos64consts<>+1920(SB)/8, $0x3ff0000000000000
-DATA cos64consts<>+1928(SB)/8, $0x3ff0000000000000
-DATA cos64consts<>+1936(SB)/8, $0x3ff0000000000000
-DATA cos64consts<>+1944(SB)/8, $0x3ff0000000000000
-DATA cos64consts<>+1952(SB)/8, $0x3ff0000000000000
-DATA cos64consts<>+1960(SB)/8, $0x3ff0000000000000
-DATA cos64consts<>+1968(SB)/8, $0x3ff0000000000000
-DATA cos64consts<>+1976(SB)/8, $0x3ff0000000000000
-DATA cos64consts<>+1984(SB)/8, $0xbca6827863b97d97
-DATA cos64consts<>+1992(SB)/8, $0xbca6827863b97d97
-DATA cos64consts<>+2000(SB)/8, $0xbca6827863b97d97
-DATA cos64consts<>+2008(SB)/8, $0xbca6827863b97d97
-DATA cos64consts<>+2016(SB)/8, $0xbca6827863b97d97
-DATA cos64consts<>+2024(SB)/8, $0xbca6827863b97d97
-DATA cos64consts<>+2032(SB)/8, $0xbca6827863b97d97
-DATA cos64consts<>+2040(SB)/8, $0xbca6827863b97d97
-DATA cos64consts<>+2048(SB)/8, $0x3d2ae7f3e733b81f
-DATA cos64consts<>+2056(SB)/8, $0x3d2ae7f3e733b81f
-DATA cos64consts<>+2064(SB)/8, $0x3d2ae7f3e733b81f
-DATA cos64consts<>+2072(SB)/8, $0x3d2ae7f3e733b81f
-DATA cos64consts<>+2080(SB)/8, $0x3d2ae7f3e733b81f
-DATA cos64consts<>+2088(SB)/8, $0x3d2ae7f3e733b81f
-DATA cos64consts<>+2096(SB)/8, $0x3d2ae7f3e733b81f
-DATA cos64consts<>+2104(SB)/8, $0x3d2ae7f3e733b81f
-DATA cos64consts<>+2112(SB)/8, $0xbda93974a8c07c9d
-DATA cos64consts<>+2120(SB)/8, $0xbda93974a8c07c9d
-DATA cos64consts<>+2128(SB)/8, $0xbda93974a8c07c9d
-DATA cos64consts<>+2136(SB)/8, $0xbda93974a8c07c9d
-DATA cos64consts<>+2144(SB)/8, $0xbda93974a8c07c9d
-DATA cos64consts<>+2152(SB)/8, $0xbda93974a8c07c9d
-DATA cos64consts<>+2160(SB)/8, $0xbda93974a8c07c9d
-DATA cos64consts<>+2168(SB)/8, $0xbda93974a8c07c9d
-DATA cos64consts<>+2176(SB)/8, $0x3e21eed8eff8d898
-DATA cos64consts<>+2184(SB)/8, $0x3e21eed8eff8d898
-DATA cos64consts<>+2192(SB)/8, $0x3e21eed8eff8d898
-DATA cos64consts<>+2200(SB)/8, $0x3e21eed8eff8d898
-DATA cos64consts<>+2208(SB)/8, $0x3e21eed8eff8d898
-DATA cos64consts<>+2216(SB)/8, $0x3e21eed8eff8d898
-DATA cos64consts<>+2224(SB)/8, $0x3e21eed8eff8d898
-DATA cos64consts<>+2232(SB)/8, $0x3e21eed8eff8d898
-DATA cos64consts<>+2240(SB)/8, $0xbe927e4fb7789f5c
-DATA cos64consts<>+2248(SB)/8, $0xbe927e4fb7789f5c
-DATA cos64consts<>+2256(SB)/8, $0xbe927e4fb7789f5c
-DATA cos64consts<>+2264(SB)/8, $0xbe927e4fb7789f5c
-DATA cos64consts<>+2272(SB)/8, $0xbe927e4fb7789f5c
-DATA cos64consts<>+2280(SB)/8, $0xbe927e4fb7789f5c
-DATA cos64consts<>+2288(SB)/8, $0xbe927e4fb7789f5c
-DATA cos64consts<>+2296(SB)/8, $0xbe927e4fb7789f5c
-DATA cos64consts<>+2304(SB)/8, $0x3efa01a01a01a01a
-DATA cos64consts<>+2312(SB)/8, $0x3efa01a01a01a01a
-DATA cos64consts<>+2320(SB)/8, $0x3efa01a01a01a01a
-DATA cos64consts<>+2328(SB)/8, $0x3efa01a01a01a01a
-DATA cos64consts<>+2336(SB)/8, $0x3efa01a01a01a01a
-DATA cos64consts<>+2344(SB)/8, $0x3efa01a01a01a01a
-DATA cos64consts<>+2352(SB)/8, $0x3efa01a01a01a01a
-DATA cos64consts<>+2360(SB)/8, $0x3efa01a01a01a01a
-DATA cos64consts<>+2368(SB)/8, $0xbf56c16c16c16c17
-DATA cos64consts<>+2376(SB)/8, $0xbf56c16c16c16c17
-DATA cos64consts<>+2384(SB)/8, $0xbf56c16c16c16c17
-DATA cos64consts<>+2392(SB)/8, $0xbf56c16c16c16c17
-DATA cos64consts<>+2400(SB)/8, $0xbf56c16c16c16c17
-DATA cos64consts<>+2408(SB)/8, $0xbf56c16c16c16c17
-DATA cos64consts<>+2416(SB)/8, $0xbf56c16c16c16c17
-DATA cos64consts<>+2424(SB)/8, $0xbf56c16c16c16c17
-DATA cos64consts<>+2432(SB)/8, $0x3fa5555555555555
-DATA cos64consts<>+2440(SB)/8, $0x3fa5555555555555
-DATA cos64consts<>+2448(SB)/8, $0x3fa5555555555555
-DATA cos64consts<>+2456(SB)/8, $0x3fa5555555555555
-DATA cos64consts<>+2464(SB)/8, $0x3fa5555555555555
-DATA cos64consts<>+2472(SB)/8, $0x3fa5555555555555
-DATA cos64consts<>+2480(SB)/8, $0x3fa5555555555555
-DATA cos64consts<>+2488(SB)/8, $0x3fa5555555555555
-DATA cos64consts<>+2496(SB)/8, $0x3e40000000000000
-DATA cos64consts<>+2504(SB)/8, $0x3e40000000000000
-DATA cos64consts<>+2512(SB)/8, $0x3e40000000000000
-DATA cos64consts<>+2520(SB)/8, $0x3e40000000000000
-DATA cos64consts<>+2528(SB)/8, $0x3e40000000000000
-DATA cos64consts<>+2536(SB)/8, $0x3e40000000000000
-DATA cos64consts<>+2544(SB)/8, $0x3e40000000000000
-DATA cos64consts<>+2552(SB)/8, $0x3e40000000000000
+DATA cos64consts<>+64(SB)/8, $0x3e40000000000000
+DATA cos64consts<>+72(SB)/8, $0x3e40000000000000
+DATA cos64consts<>+80(SB)/8, $0x3e40000000000000
+DATA cos64consts<>+88(SB)/8, $0x3e40000000000000
+DATA cos64consts<>+96(SB)/8, $0x3e40000000000000
+DATA cos64consts<>+104(SB)/8, $0x3e40000000000000
+DATA cos64consts<>+112(SB)/8, $0x3e40000000000000
+DATA cos64consts<>+120(SB)/8, $0x3e40000000000000
+DATA cos64consts<>+128(SB)/8, $0x4338000000000000
+DATA cos64consts<>+136(SB)/8, $0x4338000000000000
+DATA cos64consts<>+144(SB)/8, $0x4338000000000000
+DATA cos64consts<>+152(SB)/8, $0x4338000000000000
+DATA cos64consts<>+160(SB)/8, $0x4338000000000000
+DATA cos64consts<>+168(SB)/8, $0x4338000000000000
+DATA cos64consts<>+176(SB)/8, $0x4338000000000000
+DATA cos64consts<>+184(SB)/8, $0x4338000000000000
+DATA cos64consts<>+192(SB)/8, $0x3fe45f306dc9c883
+DATA cos64consts<>+200(SB)/8, $0x3fe45f306dc9c883
+DATA cos64consts<>+208(SB)/8, $0x3fe45f306dc9c883
+DATA cos64consts<>+216(SB)/8, $0x3fe45f306dc9c883
+DATA cos64consts<>+224(SB)/8, $0x3fe45f306dc9c883
+DATA cos64consts<>+232(SB)/8, $0x3fe45f306dc9c883
+DATA cos64consts<>+240(SB)/8, $0x3fe45f306dc9c883
+DATA cos64consts<>+248(SB)/8, $0x3fe45f306dc9c883
+DATA cos64consts<>+256(SB)/8, $0x3ff921fb54442d18
+DATA cos64consts<>+264(SB)/8, $0x3ff921fb54442d18
+DATA cos64consts<>+272(SB)/8, $0x3ff921fb54442d18
+DATA cos64consts<>+280(SB)/8, $0x3ff921fb54442d18
+DATA cos64consts<>+288(SB)/8, $0x3ff921fb54442d18
+DATA cos64consts<>+296(SB)/8, $0x3ff921fb54442d18
+DATA cos64consts<>+304(SB)/8, $0x3ff921fb54442d18
+DATA cos64consts<>+312(SB)/8, $0x3ff921fb54442d18
+DATA cos64consts<>+320(SB)/8, $0x3c91a62633145c06
+DATA cos64consts<>+328(SB)/8, $0x3c91a62633145c06
+DATA cos64consts<>+336(SB)/8, $0x3c91a62633145c06
+DATA cos64consts<>+344(SB)/8, $0x3c91a62633145c06
+DATA cos64consts<>+352(SB)/8, $0x3c91a62633145c06
+DATA cos64consts<>+360(SB)/8, $0x3c91a62633145c06
+DATA cos64consts<>+368(SB)/8, $0x3c91a62633145c06
+DATA cos64consts<>+376(SB)/8, $0x3c91a62633145c06
+DATA cos64consts<>+384(SB)/8, $0x394c1cd129024e08
+DATA cos64consts<>+392(SB)/8, $0x394c1cd129024e08
+DATA cos64consts<>+400(SB)/8, $0x394c1cd129024e08
+DATA cos64consts<>+408(SB)/8, $0x394c1cd129024e08
+DATA cos64consts<>+416(SB)/8, $0x394c1cd129024e08
+DATA cos64consts<>+424(SB)/8, $0x394c1cd129024e08
+DATA cos64consts<>+432(SB)/8, $0x394c1cd129024e08
+DATA cos64consts<>+440(SB)/8, $0x394c1cd129024e08
+DATA cos64consts<>+448(SB)/8, $0x35f14cf98e80e000
+DATA cos64consts<>+456(SB)/8, $0x35f14cf98e80e000
+DATA cos64consts<>+464(SB)/8, $0x35f14cf98e80e000
+DATA cos64consts<>+472(SB)/8, $0x35f14cf98e80e000
+DATA cos64consts<>+480(SB)/8, $0x35f14cf98e80e000
+DATA cos64consts<>+488(SB)/8, $0x35f14cf98e80e000
+DATA cos64consts<>+496(SB)/8, $0x35f14cf98e80e000
+DATA cos64consts<>+504(SB)/8, $0x35f14cf98e80e000
+DATA cos64consts<>+512(SB)/8, $0x8000000000000000
+DATA cos64consts<>+520(SB)/8, $0x8000000000000000
+DATA cos64consts<>+528(SB)/8, $0x8000000000000000
+DATA cos64consts<>+536(SB)/8, $0x8000000000000000
+DATA cos64consts<>+544(SB)/8, $0x8000000000000000
+DATA cos64consts<>+552(SB)/8, $0x8000000000000000
+DATA cos64consts<>+560(SB)/8, $0x8000000000000000
+DATA cos64consts<>+568(SB)/8, $0x8000000000000000
+DATA cos64consts<>+576(SB)/8, $0x41b0000000000000
+DATA cos64consts<>+584(SB)/8, $0x41b0000000000000
+DATA cos64consts<>+592(SB)/8, $0x41b0000000000000
+DATA cos64consts<>+600(SB)/8, $0x41b0000000000000
+DATA cos64consts<>+608(SB)/8, $0x41b0000000000000
+DATA cos64consts<>+616(SB)/8, $0x41b0000000000000
+DATA cos64consts<>+624(SB)/8, $0x41b0000000000000
+DATA cos64consts<>+632(SB)/8, $0x41b0000000000000
+DATA cos64consts<>+640(SB)/8, $0x7ff0000000000000
+DATA cos64consts<>+648(SB)/8, $0x7ff0000000000000
+DATA cos64consts<>+656(SB)/8, $0x7ff0000000000000
+DATA cos64consts<>+664(SB)/8, $0x7ff0000000000000
+DATA cos64consts<>+672(SB)/8, $0x7ff0000000000000
+DATA cos64consts<>+680(SB)/8, $0x7ff0000000000000
+DATA cos64consts<>+688(SB)/8, $0x7ff0000000000000
+DATA cos64consts<>+696(SB)/8, $0x7ff0000000000000
+DATA cos64consts<>+704(SB)/8, $0x0000000000000007
+DATA cos64consts<>+712(SB)/8, $0x0000000000000007
+DATA cos64consts<>+720(SB)/8, $0x0000000000000007
+DATA cos64consts<>+728(SB)/8, $0x0000000000000007
+DATA cos64consts<>+736(SB)/8, $0x0000000000000007
+DATA cos64consts<>+744(SB)/8, $0x0000000000000007
+DATA cos64consts<>+752(SB)/8, $0x0000000000000007
+DATA cos64consts<>+760(SB)/8, $0x0000000000000007
+DATA cos64consts<>+768(SB)/8, $0x00000000000003ff
+DATA cos64consts<>+776(SB)/8, $0x00000000000003ff
+DATA cos64consts<>+784(SB)/8, $0x00000000000003ff
+DATA cos64consts<>+792(SB)/8, $0x00000000000003ff
+DATA cos64consts<>+800(SB)/8, $0x00000000000003ff
+DATA cos64consts<>+808(SB)/8, $0x00000000000003ff
+DATA cos64consts<>+816(SB)/8, $0x00000000000003ff
+DATA cos64consts<>+824(SB)/8, $0x00000000000003ff
+DATA cos64consts<>+832(SB)/8, $0x000fffffffffffff
+DATA cos64consts<>+840(SB)/8, $0x000fffffffffffff
+DATA cos64consts<>+848(SB)/8, $0x000fffffffffffff
+DATA cos64consts<>+856(SB)/8, $0x000fffffffffffff
+DATA cos64consts<>+864(SB)/8, $0x000fffffffffffff
+DATA cos64consts<>+872(SB)/8, $0x000fffffffffffff
+DATA cos64consts<>+880(SB)/8, $0x000fffffffffffff
+DATA cos64consts<>+888(SB)/8, $0x000fffffffffffff
+DATA cos64consts<>+896(SB)/8, $0x4010000000000000
+DATA cos64consts<>+904(SB)/8, $0x4010000000000000
+DATA cos64consts<>+912(SB)/8, $0x4010000000000000
+DATA cos64consts<>+920(SB)/8, $0x4010000000000000
+DATA cos64consts<>+928(SB)/8, $0x4010000000000000
+DATA cos64consts<>+936(SB)/8, $0x4010000000000000
+DATA cos64consts<>+944(SB)/8, $0x4010000000000000
+DATA cos64consts<>+952(SB)/8, $0x4010000000000000
+DATA cos64consts<>+960(SB)/8, $0x3fd0000000000000
+DATA cos64consts<>+968(SB)/8, $0x3fd0000000000000
+DATA cos64consts<>+976(SB)/8, $0x3fd0000000000000
+DATA cos64consts<>+984(SB)/8, $0x3fd0000000000000
+DATA cos64consts<>+992(SB)/8, $0x3fd0000000000000
+DATA cos64consts<>+1000(SB)/8, $0x3fd0000000000000
+DATA cos64consts<>+1008(SB)/8, $0x3fd0000000000000
+DATA cos64consts<>+1016(SB)/8, $0x3fd0000000000000
+DATA cos64consts<>+1024(SB)/8, $0x4330000000000000
+DATA cos64consts<>+1032(SB)/8, $0x4330000000000000
+DATA cos64consts<>+1040(SB)/8, $0x4330000000000000
+DATA cos64consts<>+1048(SB)/8, $0x4330000000000000
+DATA cos64consts<>+1056(SB)/8, $0x4330000000000000
+DATA cos64consts<>+1064(SB)/8, $0x4330000000000000
+DATA cos64consts<>+1072(SB)/8, $0x4330000000000000
+DATA cos64consts<>+1080(SB)/8, $0x4330000000000000
+DATA cos64consts<>+1088(SB)/8, $0x3c91a62633145c07
+DATA cos64consts<>+1096(SB)/8, $0x3c91a62633145c07
+DATA cos64consts<>+1104(SB)/8, $0x3c91a62633145c07
+DATA cos64consts<>+1112(SB)/8, $0x3c91a62633145c07
+DATA cos64consts<>+1120(SB)/8, $0x3c91a62633145c07
+DATA cos64consts<>+1128(SB)/8, $0x3c91a62633145c07
+DATA cos64consts<>+1136(SB)/8, $0x3c91a62633145c07
+DATA cos64consts<>+1144(SB)/8, $0x3c91a62633145c07
+DATA cos64consts<>+1152(SB)/8, $0x0000000000000001
+DATA cos64consts<>+1160(SB)/8, $0x0000000000000001
+DATA cos64consts<>+1168(SB)/8, $0x0000000000000001
+DATA cos64consts<>+1176(SB)/8, $0x0000000000000001
+DATA cos64consts<>+1184(SB)/8, $0x0000000000000001
+DATA cos64consts<>+1192(SB)/8, $0x0000000000000001
+DATA cos64consts<>+1200(SB)/8, $0x0000000000000001
+DATA cos64consts<>+1208(SB)/8, $0x0000000000000001
+DATA cos64consts<>+1216(SB)/8, $0x0000000000000000
+DATA cos64consts<>+1224(SB)/8, $0x0000000000000000
+DATA cos64consts<>+1232(SB)/8, $0x0000000000000000
+DATA cos64consts<>+1240(SB)/8, $0x0000000000000000
+DATA cos64consts<>+1248(SB)/8, $0x0000000000000000
+DATA cos64consts<>+1256(SB)/8, $0x0000000000000000
+DATA cos64consts<>+1264(SB)/8, $0x0000000000000000
+DATA cos64consts<>+1272(SB)/8, $0x0000000000000000
+DATA cos64consts<>+1280(SB)/8, $0x0000000000000002
+DATA cos64consts<>+1288(SB)/8, $0x0000000000000002
+DATA cos64consts<>+1296(SB)/8, $0x0000000000000002
+DATA cos64consts<>+1304(SB)/8, $0x0000000000000002
+DATA cos64consts<>+1312(SB)/8, $0x0000000000000002
+DATA cos64consts<>+1320(SB)/8, $0x0000000000000002
+DATA cos64consts<>+1328(SB)/8, $0x0000000000000002
+DATA cos64consts<>+1336(SB)/8, $0x0000000000000002
+DATA cos64consts<>+1344(SB)/8, $0xbc62f49b46814157
+DATA cos64consts<>+1352(SB)/8, $0xbc62f49b46814157
+DATA cos64consts<>+1360(SB)/8, $0xbc62f49b46814157
+DATA cos64consts<>+1368(SB)/8, $0xbc62f49b46814157
+DATA cos64consts<>+1376(SB)/8, $0xbc62f49b46814157
+DATA cos64consts<>+1384(SB)/8, $0xbc62f49b46814157
+DATA cos64consts<>+1392(SB)/8, $0xbc62f49b46814157
+DATA cos64consts<>+1400(SB)/8, $0xbc62f49b46814157
+DATA cos64consts<>+1408(SB)/8, $0x3ce952c77030ad4a
+DATA cos64consts<>+1416(SB)/8, $0x3ce952c77030ad4a
+DATA cos64consts<>+1424(SB)/8, $0x3ce952c77030ad4a
+DATA cos64consts<>+1432(SB)/8, $0x3ce952c77030ad4a
+DATA cos64consts<>+1440(SB)/8, $0x3ce952c77030ad4a
+DATA cos64consts<>+1448(SB)/8, $0x3ce952c77030ad4a
+DATA cos64consts<>+1456(SB)/8, $0x3ce952c77030ad4a
+DATA cos64consts<>+1464(SB)/8, $0x3ce952c77030ad4a
+DATA cos64consts<>+1472(SB)/8, $0xbd6ae7f3e733b81f
+DATA cos64consts<>+1480(SB)/8, $0xbd6ae7f3e733b81f
+DATA cos64consts<>+1488(SB)/8, $0xbd6ae7f3e733b81f
+DATA cos64consts<>+1496(SB)/8, $0xbd6ae7f3e733b81f
+DATA cos64consts<>+1504(SB)/8, $0xbd6ae7f3e733b81f
+DATA cos64consts<>+1512(SB)/8, $0xbd6ae7f3e733b81f
+DATA cos64consts<>+1520(SB)/8, $0xbd6ae7f3e733b81f
+DATA cos64consts<>+1528(SB)/8, $0xbd6ae7f3e733b81f
+DATA cos64consts<>+1536(SB)/8, $0x3de6124613a86d09
+DATA cos64consts<>+1544(SB)/8, $0x3de6124613a86d09
+DATA cos64consts<>+1552(SB)/8, $0x3de6124613a86d09
+DATA cos64consts<>+1560(SB)/8, $0x3de6124613a86d09
+DATA cos64consts<>+1568(SB)/8, $0x3de6124613a86d09
+DATA cos64consts<>+1576(SB)/8, $0x3de6124613a86d09
+DATA cos64consts<>+1584(SB)/8, $0x3de6124613a86d09
+DATA cos64consts<>+1592(SB)/8, $0x3de6124613a86d09
+DATA cos64consts<>+1600(SB)/8, $0xbe5ae64567f544e4
+DATA cos64consts<>+1608(SB)/8, $0xbe5ae64567f544e4
+DATA cos64consts<>+1616(SB)/8, $0xbe5ae64567f544e4
+DATA cos64consts<>+1624(SB)/8, $0xbe5ae64567f544e4
+DATA cos64consts<>+1632(SB)/8, $0xbe5ae64567f544e4
+DATA cos64consts<>+1640(SB)/8, $0xbe5ae64567f544e4
+DATA cos64consts<>+1648(SB)/8, $0xbe5ae64567f544e4
+DATA cos64consts<>+1656(SB)/8, $0xbe5ae64567f544e4
+DATA cos64consts<>+1664(SB)/8, $0x3ec71de3a556c734
+DATA cos64consts<>+1672(SB)/8, $0x3ec71de3a556c734
+DATA cos64consts<>+1680(SB)/8, $0x3ec71de3a556c734
+DATA cos64consts<>+1688(SB)/8, $0x3ec71de3a556c734
+DATA cos64consts<>+1696(SB)/8, $0x3ec71de3a556c734
+DATA cos64consts<>+1704(SB)/8, $0x3ec71de3a556c734
+DATA cos64consts<>+1712(SB)/8, $0x3ec71de3a556c734
+DATA cos64consts<>+1720(SB)/8, $0x3ec71de3a556c734
+DATA cos64consts<>+1728(SB)/8, $0xbf2a01a01a01a01a
+DATA cos64consts<>+1736(SB)/8, $0xbf2a01a01a01a01a
+DATA cos64consts<>+1744(SB)/8, $0xbf2a01a01a01a01a
+DATA cos64consts<>+1752(SB)/8, $0xbf2a01a01a01a01a
+DATA cos64consts<>+1760(SB)/8, $0xbf2a01a01a01a01a
+DATA cos64consts<>+1768(SB)/8, $0xbf2a01a01a01a01a
+DATA cos64consts<>+1776(SB)/8, $0xbf2a01a01a01a01a
+DATA cos64consts<>+1784(SB)/8, $0xbf2a01a01a01a01a
+DATA cos64consts<>+1792(SB)/8, $0x3f81111111111111
+DATA cos64consts<>+1800(SB)/8, $0x3f81111111111111
+DATA cos64consts<>+1808(SB)/8, $0x3f81111111111111
+DATA cos64consts<>+1816(SB)/8, $0x3f81111111111111
+DATA cos64consts<>+1824(SB)/8, $0x3f81111111111111
+DATA cos64consts<>+1832(SB)/8, $0x3f81111111111111
+DATA cos64consts<>+1840(SB)/8, $0x3f81111111111111
+DATA cos64consts<>+1848(SB)/8, $0x3f81111111111111
+DATA cos64consts<>+1856(SB)/8, $0xbfc5555555555555
+DATA cos64consts<>+1864(SB)/8, $0xbfc5555555555555
+DATA cos64consts<>+1872(SB)/8, $0xbfc5555555555555
+DATA cos64consts<>+1880(SB)/8, $0xbfc5555555555555
+DATA cos64consts<>+1888(SB)/8, $0xbfc5555555555555
+DATA cos64consts<>+1896(SB)/8, $0xbfc5555555555555
+DATA cos64consts<>+1904(SB)/8, $0xbfc5555555555555
+DATA cos64consts<>+1912(SB)/8, $0xbfc5555555555555
+DATA cos64consts<>+1920(SB)/8, $0x3fe0000000000000
+DATA cos64consts<>+1928(SB)/8, $0x3fe0000000000000
+DATA cos64consts<>+1936(SB)/8, $0x3fe0000000000000
+DATA cos64consts<>+1944(SB)/8, $0x3fe0000000000000
+DATA cos64consts<>+1952(SB)/8, $0x3fe0000000000000
+DATA cos64consts<>+1960(SB)/8, $0x3fe0000000000000
+DATA cos64consts<>+1968(SB)/8, $0x3fe0000000000000
+DATA cos64consts<>+1976(SB)/8, $0x3fe0000000000000
+DATA cos64consts<>+1984(SB)/8, $0x3ff0000000000000
+DATA cos64consts<>+1992(SB)/8, $0x3ff0000000000000
+DATA cos64consts<>+2000(SB)/8, $0x3ff0000000000000
+DATA cos64consts<>+2008(SB)/8, $0x3ff0000000000000
+DATA cos64consts<>+2016(SB)/8, $0x3ff0000000000000
+DATA cos64consts<>+2024(SB)/8, $0x3ff0000000000000
+DATA cos64consts<>+2032(SB)/8, $0x3ff0000000000000
+DATA cos64consts<>+2040(SB)/8, $0x3ff0000000000000
+DATA cos64consts<>+2048(SB)/8, $0xbca6827863b97d97
+DATA cos64consts<>+2056(SB)/8, $0xbca6827863b97d97
+DATA cos64consts<>+2064(SB)/8, $0xbca6827863b97d97
+DATA cos64consts<>+2072(SB)/8, $0xbca6827863b97d97
+DATA cos64consts<>+2080(SB)/8, $0xbca6827863b97d97
+DATA cos64consts<>+2088(SB)/8, $0xbca6827863b97d97
+DATA cos64consts<>+2096(SB)/8, $0xbca6827863b97d97
+DATA cos64consts<>+2104(SB)/8, $0xbca6827863b97d97
+DATA cos64consts<>+2112(SB)/8, $0x3d2ae7f3e733b81f
+DATA cos64consts<>+2120(SB)/8, $0x3d2ae7f3e733b81f
+DATA cos64consts<>+2128(SB)/8, $0x3d2ae7f3e733b81f
+DATA cos64consts<>+2136(SB)/8, $0x3d2ae7f3e733b81f
+DATA cos64consts<>+2144(SB)/8, $0x3d2ae7f3e733b81f
+DATA cos64consts<>+2152(SB)/8, $0x3d2ae7f3e733b81f
+DATA cos64consts<>+2160(SB)/8, $0x3d2ae7f3e733b81f
+DATA cos64consts<>+2168(SB)/8, $0x3d2ae7f3e733b81f
+DATA cos64consts<>+2176(SB)/8, $0xbda93974a8c07c9d
+DATA cos64consts<>+2184(SB)/8, $0xbda93974a8c07c9d
+DATA cos64consts<>+2192(SB)/8, $0xbda93974a8c07c9d
+DATA cos64consts<>+2200(SB)/8, $0xbda93974a8c07c9d
+DATA cos64consts<>+2208(SB)/8, $0xbda93974a8c07c9d
+DATA cos64consts<>+2216(SB)/8, $0xbda93974a8c07c9d
+DATA cos64consts<>+2224(SB)/8, $0xbda93974a8c07c9d
+DATA cos64consts<>+2232(SB)/8, $0xbda93974a8c07c9d
+DATA cos64consts<>+2240(SB)/8, $0x3e21eed8eff8d898
+DATA cos64consts<>+2248(SB)/8, $0x3e21eed8eff8d898
+DATA cos64consts<>+2256(SB)/8, $0x3e21eed8eff8d898
+DATA cos64consts<>+2264(SB)/8, $0x3e21eed8eff8d898
+DATA cos64consts<>+2272(SB)/8, $0x3e21eed8eff8d898
+DATA cos64consts<>+2280(SB)/8, $0x3e21eed8eff8d898
+DATA cos64consts<>+2288(SB)/8, $0x3e21eed8eff8d898
+DATA cos64consts<>+2296(SB)/8, $0x3e21eed8eff8d898
+DATA cos64consts<>+2304(SB)/8, $0xbe927e4fb7789f5c
+DATA cos64consts<>+2312(SB)/8, $0xbe927e4fb7789f5c
+DATA cos64consts<>+2320(SB)/8, $0xbe927e4fb7789f5c
+DATA cos64consts<>+2328(SB)/8, $0xbe927e4fb7789f5c
+DATA cos64consts<>+2336(SB)/8, $0xbe927e4fb7789f5c
+DATA cos64consts<>+2344(SB)/8, $0xbe927e4fb7789f5c
+DATA cos64consts<>+2352(SB)/8, $0xbe927e4fb7789f5c
+DATA cos64consts<>+2360(SB)/8, $0xbe927e4fb7789f5c
+DATA cos64consts<>+2368(SB)/8, $0x3efa01a01a01a01a
+DATA cos64consts<>+2376(SB)/8, $0x3efa01a01a01a01a
+DATA cos64consts<>+2384(SB)/8, $0x3efa01a01a01a01a
+DATA cos64consts<>+2392(SB)/8, $0x3efa01a01a01a01a
+DATA cos64consts<>+2400(SB)/8, $0x3efa01a01a01a01a
+DATA cos64consts<>+2408(SB)/8, $0x3efa01a01a01a01a
+DATA cos64consts<>+2416(SB)/8, $0x3efa01a01a01a01a
+DATA cos64consts<>+2424(SB)/8, $0x3efa01a01a01a01a
+DATA cos64consts<>+2432(SB)/8, $0xbf56c16c16c16c17
+DATA cos64consts<>+2440(SB)/8, $0xbf56c16c16c16c17
+DATA cos64consts<>+2448(SB)/8, $0xbf56c16c16c16c17
+DATA cos64consts<>+2456(SB)/8, $0xbf56c16c16c16c17
+DATA cos64consts<>+2464(SB)/8, $0xbf56c16c16c16c17
+DATA cos64consts<>+2472(SB)/8, $0xbf56c16c16c16c17
+DATA cos64consts<>+2480(SB)/8, $0xbf56c16c16c16c17
+DATA cos64consts<>+2488(SB)/8, $0xbf56c16c16c16c17
+DATA cos64consts<>+2496(SB)/8, $0x3fa5555555555555
+DATA cos64consts<>+2504(SB)/8, $0x3fa5555555555555
+DATA cos64consts<>+2512(SB)/8, $0x3fa5555555555555
+DATA cos64consts<>+2520(SB)/8, $0x3fa5555555555555
+DATA cos64consts<>+2528(SB)/8, $0x3fa5555555555555
+DATA cos64consts<>+2536(SB)/8, $0x3fa5555555555555
+DATA cos64consts<>+2544(SB)/8, $0x3fa5555555555555
+DATA cos64consts<>+2552(SB)/8, $0x3fa5555555555555
 DATA cos64consts<>+2560(SB)/8, $0x7ff8000000000001
 DATA cos64consts<>+2568(SB)/8, $0x7ff8000000000001
 DATA cos64consts<>+2576(SB)/8, $0x7ff8000000000001
@@ -34588,27 +34732,30 @@ sigmoidVF32AVX512_loop3:
 	VMAXPS            Z3, Z0, Z0
 	VMAXPS            Z4, Z1, Z1
 	VMAXPS            Z5, Z2, Z2
-	VBROADCASTSS      sigmoid32consts<>+256(SB), Z3
-	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z0, Z3
-	VBROADCASTSS      sigmoid32consts<>+256(SB), Z4
-	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z1, Z4
-	VBROADCASTSS      sigmoid32consts<>+256(SB), Z5
-	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z2, Z5
-	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z3, Z6
-	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z4, Z7
-	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z5, Z8
+	VMINPS.BCST       sigmoid32consts<>+256(SB), Z0, Z0
+	VMINPS.BCST       sigmoid32consts<>+256(SB), Z1, Z1
+	VMINPS.BCST       sigmoid32consts<>+256(SB), Z2, Z2
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z3
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z0, Z3
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z4
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z1, Z4
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z5
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z2, Z5
+	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z3, Z6
+	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z4, Z7
+	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z5, Z8
+	VFNMADD231PS.BCST sigmoid32consts<>+512(SB), Z6, Z0
+	VFNMADD231PS.BCST sigmoid32consts<>+512(SB), Z7, Z1
+	VFNMADD231PS.BCST sigmoid32consts<>+512(SB), Z8, Z2
 	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z6, Z0
 	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z7, Z1
 	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z8, Z2
-	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z6, Z0
-	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z7, Z1
-	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z8, Z2
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z6
-	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z0, Z6
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z7
-	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z1, Z7
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z8
-	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z2, Z8
+	VBROADCASTSS      sigmoid32consts<>+576(SB), Z6
+	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z0, Z6
+	VBROADCASTSS      sigmoid32consts<>+576(SB), Z7
+	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z1, Z7
+	VBROADCASTSS      sigmoid32consts<>+576(SB), Z8
+	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z2, Z8
 	VMULPS            Z0, Z0, Z9
 	VMULPS            Z1, Z1, Z10
 	VMULPS            Z2, Z2, Z11
@@ -34642,14 +34789,14 @@ sigmoidVF32AVX512_loop3:
 	VFMADD231PS       Z6, Z0, Z9
 	VFMADD231PS       Z7, Z1, Z10
 	VFMADD231PS       Z8, Z2, Z11
-	VADDPS.BCST       sigmoid32consts<>+640(SB), Z3, Z0
-	VADDPS.BCST       sigmoid32consts<>+640(SB), Z4, Z1
-	VADDPS.BCST       sigmoid32consts<>+640(SB), Z5, Z2
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z6
+	VADDPS.BCST       sigmoid32consts<>+704(SB), Z3, Z0
+	VADDPS.BCST       sigmoid32consts<>+704(SB), Z4, Z1
+	VADDPS.BCST       sigmoid32consts<>+704(SB), Z5, Z2
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z6
 	VSUBPS            Z0, Z6, Z6
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z7
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z7
 	VSUBPS            Z1, Z7, Z7
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z8
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z8
 	VSUBPS            Z2, Z8, Z8
 	VADDPS            Z3, Z6, Z6
 	VADDPS            Z4, Z7, Z7
@@ -34657,13 +34804,13 @@ sigmoidVF32AVX512_loop3:
 	VADDPS            Z9, Z6, Z6
 	VADDPS            Z10, Z7, Z7
 	VADDPS            Z11, Z8, Z8
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z12
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z12
 	VMOVUPS           Z12, Z12
 	VBLENDMPS         Z3, Z12, K1, Z12
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z3
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z3
 	VMOVUPS           Z3, Z3
 	VBLENDMPS         Z4, Z3, K2, Z3
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z4
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z4
 	VMOVUPS           Z4, Z4
 	VBLENDMPS         Z5, Z4, K3, Z4
 	VBROADCASTSS      sigmoid32consts<>+0(SB), Z5
@@ -34675,11 +34822,11 @@ sigmoidVF32AVX512_loop3:
 	VBROADCASTSS      sigmoid32consts<>+0(SB), Z10
 	VMOVUPS           Z10, Z10
 	VBLENDMPS         Z11, Z10, K3, Z10
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z11
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z11
 	VDIVPS            Z0, Z11, Z11
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z13
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z13
 	VDIVPS            Z1, Z13, Z13
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z14
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z14
 	VDIVPS            Z2, Z14, Z14
 	VMULPS            Z11, Z12, Z15
 	VMULPS            Z13, Z3, Z16
@@ -34706,184 +34853,184 @@ sigmoidVF32AVX512_loop3:
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
 	JZ                mathblock549
-	VBROADCASTSS      sigmoid32consts<>+256(SB), Z0
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z0
 	VMOVUPS           (SI)(R8*4), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z1, Z0
-	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z0, Z1
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z1, Z0
+	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z0, Z1
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z2
 	VFNMADD213PS      (SI)(R8*4), Z1, Z2
-	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z1, Z2
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z2, Z1
+	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z1, Z2
+	VBROADCASTSS      sigmoid32consts<>+576(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z2, Z1
 	VMULPS            Z2, Z2, Z3
 	VPERMPS           exptail_32<>+0(SB), Z0, Z4
 	VADDPS            Z4, Z2, Z2
 	VFMADD231PS       Z1, Z3, Z2
-	VPANDD.BCST       sigmoid32consts<>+704(SB), Z0, Z1
+	VPANDD.BCST       sigmoid32consts<>+768(SB), Z0, Z1
 	VPERMPS           exphi_32<>+0(SB), Z0, Z3
 	VPSLLD            $0x13, Z1, Z1
 	VPADDD            Z1, Z3, Z3
 	VFMADD231PS       Z3, Z2, Z3
-	VPSUBD.BCST       sigmoid32consts<>+768(SB), Z0, Z0
+	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
 	VPSRLD            $0x04, Z0, Z0
 	VPSRLD            $0x01, Z0, Z1
-	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z1, Z2
+	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z1, Z2
 	VPSLLD            $0x17, Z2, Z2
 	VPSUBD            Z1, Z0, Z0
-	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
+	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z0, Z0
 	VPSLLD            $0x17, Z0, Z0
 	VMOVUPS           (SI)(R8*4), Z1
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z1, K4
 	VMULPS            Z2, Z3, Z3
-	VPADDD.BCST       sigmoid32consts<>+896(SB), Z0, Z1
+	VPADDD.BCST       sigmoid32consts<>+960(SB), Z0, Z1
 	VBLENDMPS         Z1, Z0, K4, Z0
 	VMULPS            Z0, Z3, Z3
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+960(SB), Z3, K5
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z3, K5
 	KANDW             K4, K5, K5
-	VCMPPS.BCST       $0x15, sigmoid32consts<>+960(SB), Z3, K6
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+1024(SB), Z3, K6
 	KANDW             K4, K6, K4
-	VADDPS.BCST       sigmoid32consts<>+960(SB), Z3, Z0
-	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z0, Z0
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z1
+	VADDPS.BCST       sigmoid32consts<>+1024(SB), Z3, Z0
+	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z0, Z0
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPS.BCST    sigmoid32consts<>+1024(SB), Z1, K4, Z1
+	VBLENDMPS.BCST    sigmoid32consts<>+1088(SB), Z1, K4, Z1
 	VMULPS            Z1, Z3, Z3
 	VBLENDMPS         Z0, Z3, K5, Z3
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1088(SB), Z0, K4
-	VBLENDMPS.BCST    sigmoid32consts<>+1152(SB), Z3, K4, Z3
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1152(SB), Z0, K4
+	VBLENDMPS.BCST    sigmoid32consts<>+1216(SB), Z3, K4, Z3
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1216(SB), Z0, K4
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1280(SB), Z0, K4
 	VBLENDMPS.BCST    sigmoid32consts<>+0(SB), Z3, K4, Z3
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K4
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z0
+	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K4, Z3
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K4
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z0
+	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K4, Z3
 	VBLENDMPS         Z3, Z15, K1, Z15
-	VBROADCASTSS      sigmoid32consts<>+256(SB), Z0
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z0
 	VMOVUPS           64(SI)(R8*4), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z1, Z0
-	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z0, Z1
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z1, Z0
+	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z0, Z1
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z2
 	VFNMADD213PS      64(SI)(R8*4), Z1, Z2
-	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z1, Z2
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z2, Z1
+	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z1, Z2
+	VBROADCASTSS      sigmoid32consts<>+576(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z2, Z1
 	VMULPS            Z2, Z2, Z3
 	VPERMPS           exptail_32<>+0(SB), Z0, Z4
 	VADDPS            Z4, Z2, Z2
 	VFMADD231PS       Z1, Z3, Z2
-	VPANDD.BCST       sigmoid32consts<>+704(SB), Z0, Z1
+	VPANDD.BCST       sigmoid32consts<>+768(SB), Z0, Z1
 	VPERMPS           exphi_32<>+0(SB), Z0, Z3
 	VPSLLD            $0x13, Z1, Z1
 	VPADDD            Z1, Z3, Z3
 	VFMADD231PS       Z3, Z2, Z3
-	VPSUBD.BCST       sigmoid32consts<>+768(SB), Z0, Z0
+	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
 	VPSRLD            $0x04, Z0, Z0
 	VPSRLD            $0x01, Z0, Z1
-	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z1, Z2
+	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z1, Z2
 	VPSLLD            $0x17, Z2, Z2
 	VPSUBD            Z1, Z0, Z0
-	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
+	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z0, Z0
 	VPSLLD            $0x17, Z0, Z0
 	VMOVUPS           64(SI)(R8*4), Z1
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z1, K1
 	VMULPS            Z2, Z3, Z3
-	VPADDD.BCST       sigmoid32consts<>+896(SB), Z0, Z1
+	VPADDD.BCST       sigmoid32consts<>+960(SB), Z0, Z1
 	VBLENDMPS         Z1, Z0, K1, Z0
 	VMULPS            Z0, Z3, Z3
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+960(SB), Z3, K4
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z3, K4
 	KANDW             K1, K4, K4
-	VCMPPS.BCST       $0x15, sigmoid32consts<>+960(SB), Z3, K5
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+1024(SB), Z3, K5
 	KANDW             K1, K5, K1
-	VADDPS.BCST       sigmoid32consts<>+960(SB), Z3, Z0
-	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z0, Z0
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z1
+	VADDPS.BCST       sigmoid32consts<>+1024(SB), Z3, Z0
+	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z0, Z0
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPS.BCST    sigmoid32consts<>+1024(SB), Z1, K1, Z1
+	VBLENDMPS.BCST    sigmoid32consts<>+1088(SB), Z1, K1, Z1
 	VMULPS            Z1, Z3, Z3
 	VBLENDMPS         Z0, Z3, K4, Z3
 	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1088(SB), Z0, K1
-	VBLENDMPS.BCST    sigmoid32consts<>+1152(SB), Z3, K1, Z3
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1152(SB), Z0, K1
+	VBLENDMPS.BCST    sigmoid32consts<>+1216(SB), Z3, K1, Z3
 	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1216(SB), Z0, K1
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1280(SB), Z0, K1
 	VBLENDMPS.BCST    sigmoid32consts<>+0(SB), Z3, K1, Z3
 	VMOVUPS           64(SI)(R8*4), Z0
 	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K1
 	VMOVUPS           64(SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z0
+	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K1, Z3
 	VMOVUPS           64(SI)(R8*4), Z0
 	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K1
 	VMOVUPS           64(SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z0
+	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K1, Z3
 	VBLENDMPS         Z3, Z16, K2, Z16
-	VBROADCASTSS      sigmoid32consts<>+256(SB), Z0
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z0
 	VMOVUPS           128(SI)(R8*4), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z1, Z0
-	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z0, Z1
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z1, Z0
+	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z0, Z1
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z2
 	VFNMADD213PS      128(SI)(R8*4), Z1, Z2
-	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z1, Z2
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z2, Z1
+	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z1, Z2
+	VBROADCASTSS      sigmoid32consts<>+576(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z2, Z1
 	VMULPS            Z2, Z2, Z3
 	VPERMPS           exptail_32<>+0(SB), Z0, Z4
 	VADDPS            Z4, Z2, Z2
 	VFMADD231PS       Z1, Z3, Z2
-	VPANDD.BCST       sigmoid32consts<>+704(SB), Z0, Z1
+	VPANDD.BCST       sigmoid32consts<>+768(SB), Z0, Z1
 	VPERMPS           exphi_32<>+0(SB), Z0, Z3
 	VPSLLD            $0x13, Z1, Z1
 	VPADDD            Z1, Z3, Z3
 	VFMADD231PS       Z3, Z2, Z3
-	VPSUBD.BCST       sigmoid32consts<>+768(SB), Z0, Z0
+	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
 	VPSRLD            $0x04, Z0, Z0
 	VPSRLD            $0x01, Z0, Z1
-	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z1, Z2
+	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z1, Z2
 	VPSLLD            $0x17, Z2, Z2
 	VPSUBD            Z1, Z0, Z0
-	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
+	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z0, Z0
 	VPSLLD            $0x17, Z0, Z0
 	VMOVUPS           128(SI)(R8*4), Z1
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z1, K1
 	VMULPS            Z2, Z3, Z3
-	VPADDD.BCST       sigmoid32consts<>+896(SB), Z0, Z1
+	VPADDD.BCST       sigmoid32consts<>+960(SB), Z0, Z1
 	VBLENDMPS         Z1, Z0, K1, Z0
 	VMULPS            Z0, Z3, Z3
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+960(SB), Z3, K2
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z3, K2
 	KANDW             K1, K2, K2
-	VCMPPS.BCST       $0x15, sigmoid32consts<>+960(SB), Z3, K4
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+1024(SB), Z3, K4
 	KANDW             K1, K4, K1
-	VADDPS.BCST       sigmoid32consts<>+960(SB), Z3, Z0
-	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z0, Z0
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z1
+	VADDPS.BCST       sigmoid32consts<>+1024(SB), Z3, Z0
+	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z0, Z0
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPS.BCST    sigmoid32consts<>+1024(SB), Z1, K1, Z1
+	VBLENDMPS.BCST    sigmoid32consts<>+1088(SB), Z1, K1, Z1
 	VMULPS            Z1, Z3, Z3
 	VBLENDMPS         Z0, Z3, K2, Z3
 	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1088(SB), Z0, K1
-	VBLENDMPS.BCST    sigmoid32consts<>+1152(SB), Z3, K1, Z3
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1152(SB), Z0, K1
+	VBLENDMPS.BCST    sigmoid32consts<>+1216(SB), Z3, K1, Z3
 	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1216(SB), Z0, K1
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1280(SB), Z0, K1
 	VBLENDMPS.BCST    sigmoid32consts<>+0(SB), Z3, K1, Z3
 	VMOVUPS           128(SI)(R8*4), Z0
 	VCMPPS            $0x03, 128(SI)(R8*4), Z0, K1
 	VMOVUPS           128(SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z0
+	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K1, Z3
 	VMOVUPS           128(SI)(R8*4), Z0
 	VCMPPS            $0x03, 128(SI)(R8*4), Z0, K1
 	VMOVUPS           128(SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z0
+	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K1, Z3
 	VBLENDMPS         Z3, Z17, K3, Z17
 
@@ -34907,13 +35054,14 @@ sigmoidVF32AVX512_loop1:
 	VMOVUPS           Z1, Z1
 	VBLENDMPS.BCST    sigmoid32consts<>+128(SB), Z1, K1, Z1
 	VMAXPS            Z1, Z0, Z0
-	VBROADCASTSS      sigmoid32consts<>+256(SB), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z0, Z1
-	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z1, Z2
+	VMINPS.BCST       sigmoid32consts<>+256(SB), Z0, Z0
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z0, Z1
+	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z1, Z2
+	VFNMADD231PS.BCST sigmoid32consts<>+512(SB), Z2, Z0
 	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z2, Z0
-	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z2, Z0
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z2
-	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z0, Z2
+	VBROADCASTSS      sigmoid32consts<>+576(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z0, Z2
 	VMULPS            Z0, Z0, Z3
 	VPERMPS           exptail_32<>+0(SB), Z1, Z4
 	VADDPS            Z4, Z0, Z0
@@ -34925,18 +35073,18 @@ sigmoidVF32AVX512_loop1:
 	VFMADD231PS       Z2, Z0, Z1
 	VSUBPS            Z1, Z2, Z3
 	VFMADD231PS       Z2, Z0, Z3
-	VADDPS.BCST       sigmoid32consts<>+640(SB), Z1, Z0
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z2
+	VADDPS.BCST       sigmoid32consts<>+704(SB), Z1, Z0
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z2
 	VSUBPS            Z0, Z2, Z2
 	VADDPS            Z1, Z2, Z2
 	VADDPS            Z3, Z2, Z2
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z4
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z4
 	VMOVUPS           Z4, Z4
 	VBLENDMPS         Z1, Z4, K1, Z4
 	VBROADCASTSS      sigmoid32consts<>+0(SB), Z1
 	VMOVUPS           Z1, Z1
 	VBLENDMPS         Z3, Z1, K1, Z1
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z3
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z3
 	VDIVPS            Z0, Z3, Z3
 	VMULPS            Z3, Z4, Z5
 	VFNMADD231PS      Z5, Z0, Z4
@@ -34947,64 +35095,64 @@ sigmoidVF32AVX512_loop1:
 	VCMPPS.BCST       $0x1a, sigmoid32consts<>+128(SB), Z0, K1
 	KORTESTW          K1, K1
 	JZ                mathblock550
-	VBROADCASTSS      sigmoid32consts<>+256(SB), Z0
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z0
 	VMOVUPS           (SI)(R8*4), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z1, Z0
-	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z0, Z1
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z1, Z0
+	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z0, Z1
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z2
 	VFNMADD213PS      (SI)(R8*4), Z1, Z2
-	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z1, Z2
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z2, Z1
+	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z1, Z2
+	VBROADCASTSS      sigmoid32consts<>+576(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z2, Z1
 	VMULPS            Z2, Z2, Z3
 	VPERMPS           exptail_32<>+0(SB), Z0, Z4
 	VADDPS            Z4, Z2, Z2
 	VFMADD231PS       Z1, Z3, Z2
-	VPANDD.BCST       sigmoid32consts<>+704(SB), Z0, Z1
+	VPANDD.BCST       sigmoid32consts<>+768(SB), Z0, Z1
 	VPERMPS           exphi_32<>+0(SB), Z0, Z3
 	VPSLLD            $0x13, Z1, Z1
 	VPADDD            Z1, Z3, Z3
 	VFMADD231PS       Z3, Z2, Z3
-	VPSUBD.BCST       sigmoid32consts<>+768(SB), Z0, Z0
+	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
 	VPSRLD            $0x04, Z0, Z0
 	VPSRLD            $0x01, Z0, Z1
-	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z1, Z2
+	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z1, Z2
 	VPSLLD            $0x17, Z2, Z2
 	VPSUBD            Z1, Z0, Z0
-	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
+	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z0, Z0
 	VPSLLD            $0x17, Z0, Z0
 	VMOVUPS           (SI)(R8*4), Z1
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z1, K2
 	VMULPS            Z2, Z3, Z3
-	VPADDD.BCST       sigmoid32consts<>+896(SB), Z0, Z1
+	VPADDD.BCST       sigmoid32consts<>+960(SB), Z0, Z1
 	VBLENDMPS         Z1, Z0, K2, Z0
 	VMULPS            Z0, Z3, Z3
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+960(SB), Z3, K3
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z3, K3
 	KANDW             K2, K3, K3
-	VCMPPS.BCST       $0x15, sigmoid32consts<>+960(SB), Z3, K4
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+1024(SB), Z3, K4
 	KANDW             K2, K4, K2
-	VADDPS.BCST       sigmoid32consts<>+960(SB), Z3, Z0
-	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z0, Z0
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z1
+	VADDPS.BCST       sigmoid32consts<>+1024(SB), Z3, Z0
+	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z0, Z0
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPS.BCST    sigmoid32consts<>+1024(SB), Z1, K2, Z1
+	VBLENDMPS.BCST    sigmoid32consts<>+1088(SB), Z1, K2, Z1
 	VMULPS            Z1, Z3, Z3
 	VBLENDMPS         Z0, Z3, K3, Z3
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1088(SB), Z0, K2
-	VBLENDMPS.BCST    sigmoid32consts<>+1152(SB), Z3, K2, Z3
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1152(SB), Z0, K2
+	VBLENDMPS.BCST    sigmoid32consts<>+1216(SB), Z3, K2, Z3
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1216(SB), Z0, K2
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1280(SB), Z0, K2
 	VBLENDMPS.BCST    sigmoid32consts<>+0(SB), Z3, K2, Z3
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K2
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z0
+	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K2, Z3
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K2
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z0
+	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K2, Z3
 	VBLENDMPS         Z3, Z5, K1, Z5
 
@@ -35026,13 +35174,14 @@ sigmoidVF32AVX512_after1:
 	VMOVUPS           Z2, Z2
 	VBLENDMPS.BCST    sigmoid32consts<>+128(SB), Z2, K2, Z2
 	VMAXPS            Z2, Z1, Z1
-	VBROADCASTSS      sigmoid32consts<>+256(SB), Z2
-	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z1, Z2
-	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z2, Z3
+	VMINPS.BCST       sigmoid32consts<>+256(SB), Z1, Z1
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z1, Z2
+	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z2, Z3
+	VFNMADD231PS.BCST sigmoid32consts<>+512(SB), Z3, Z1
 	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z3, Z1
-	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z3, Z1
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z3
-	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z1, Z3
+	VBROADCASTSS      sigmoid32consts<>+576(SB), Z3
+	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z1, Z3
 	VMULPS            Z1, Z1, Z4
 	VPERMPS           exptail_32<>+0(SB), Z2, Z5
 	VADDPS            Z5, Z1, Z1
@@ -35044,18 +35193,18 @@ sigmoidVF32AVX512_after1:
 	VFMADD231PS       Z3, Z1, Z2
 	VSUBPS            Z2, Z3, Z4
 	VFMADD231PS       Z3, Z1, Z4
-	VADDPS.BCST       sigmoid32consts<>+640(SB), Z2, Z1
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z3
+	VADDPS.BCST       sigmoid32consts<>+704(SB), Z2, Z1
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z3
 	VSUBPS            Z1, Z3, Z3
 	VADDPS            Z2, Z3, Z3
 	VADDPS            Z4, Z3, Z3
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z5
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z5
 	VMOVUPS           Z5, Z5
 	VBLENDMPS         Z2, Z5, K2, Z5
 	VBROADCASTSS      sigmoid32consts<>+0(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPS         Z4, Z2, K2, Z2
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z4
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z4
 	VDIVPS            Z1, Z4, Z4
 	VMULPS            Z4, Z5, Z6
 	VFNMADD231PS      Z6, Z1, Z5
@@ -35065,56 +35214,56 @@ sigmoidVF32AVX512_after1:
 	VCMPPS.BCST       $0x1a, sigmoid32consts<>+128(SB), Z0, K2
 	KORTESTW          K2, K2
 	JZ                mathblock551
-	VBROADCASTSS      sigmoid32consts<>+256(SB), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+320(SB), Z0, Z1
-	VSUBPS.BCST       sigmoid32consts<>+320(SB), Z1, Z2
-	VBROADCASTSS      sigmoid32consts<>+448(SB), Z3
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z0, Z1
+	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z1, Z2
+	VBROADCASTSS      sigmoid32consts<>+512(SB), Z3
 	VFNMADD213PS      Z0, Z2, Z3
-	VFNMADD231PS.BCST sigmoid32consts<>+384(SB), Z2, Z3
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z2
-	VFMADD213PS.BCST  sigmoid32consts<>+576(SB), Z3, Z2
+	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z2, Z3
+	VBROADCASTSS      sigmoid32consts<>+576(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z3, Z2
 	VMULPS            Z3, Z3, Z4
 	VPERMPS           exptail_32<>+0(SB), Z1, Z5
 	VADDPS            Z5, Z3, Z3
 	VFMADD231PS       Z2, Z4, Z3
-	VPANDD.BCST       sigmoid32consts<>+704(SB), Z1, Z2
+	VPANDD.BCST       sigmoid32consts<>+768(SB), Z1, Z2
 	VPERMPS           exphi_32<>+0(SB), Z1, Z4
 	VPSLLD            $0x13, Z2, Z2
 	VPADDD            Z2, Z4, Z4
 	VFMADD231PS       Z4, Z3, Z4
-	VPSUBD.BCST       sigmoid32consts<>+768(SB), Z1, Z1
+	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z1, Z1
 	VPSRLD            $0x04, Z1, Z1
 	VPSRLD            $0x01, Z1, Z2
-	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z2, Z3
+	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z2, Z3
 	VPSLLD            $0x17, Z3, Z3
 	VPSUBD            Z2, Z1, Z1
-	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z1, Z1
+	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z1, Z1
 	VPSLLD            $0x17, Z1, Z1
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z0, K3
 	VMULPS            Z3, Z4, Z4
-	VPADDD.BCST       sigmoid32consts<>+896(SB), Z1, Z2
+	VPADDD.BCST       sigmoid32consts<>+960(SB), Z1, Z2
 	VBLENDMPS         Z2, Z1, K3, Z1
 	VMULPS            Z1, Z4, Z4
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+960(SB), Z4, K4
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z4, K4
 	KANDW             K3, K4, K4
-	VCMPPS.BCST       $0x15, sigmoid32consts<>+960(SB), Z4, K5
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+1024(SB), Z4, K5
 	KANDW             K3, K5, K3
-	VADDPS.BCST       sigmoid32consts<>+960(SB), Z4, Z1
-	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z1, Z1
-	VBROADCASTSS      sigmoid32consts<>+640(SB), Z2
+	VADDPS.BCST       sigmoid32consts<>+1024(SB), Z4, Z1
+	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z1, Z1
+	VBROADCASTSS      sigmoid32consts<>+704(SB), Z2
 	VMOVUPS           Z2, Z2
-	VBLENDMPS.BCST    sigmoid32consts<>+1024(SB), Z2, K3, Z2
+	VBLENDMPS.BCST    sigmoid32consts<>+1088(SB), Z2, K3, Z2
 	VMULPS            Z2, Z4, Z4
 	VBLENDMPS         Z1, Z4, K4, Z4
-	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1088(SB), Z0, K3
-	VBLENDMPS.BCST    sigmoid32consts<>+1152(SB), Z4, K3, Z4
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1216(SB), Z0, K3
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1152(SB), Z0, K3
+	VBLENDMPS.BCST    sigmoid32consts<>+1216(SB), Z4, K3, Z4
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1280(SB), Z0, K3
 	VBLENDMPS.BCST    sigmoid32consts<>+0(SB), Z4, K3, Z4
 	VCMPPS            $0x03, Z0, Z0, K3
-	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z1
+	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z1
 	VBLENDMPS         Z1, Z4, K3, Z4
 	VCMPPS            $0x03, Z0, Z0, K3
-	VPORD.BCST        sigmoid32consts<>+1280(SB), Z0, Z0
+	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z0
 	VBLENDMPS         Z0, Z4, K3, Z4
 	VBLENDMPS         Z4, Z6, K2, Z6
 
@@ -35159,26 +35308,28 @@ tanhVF32AVX512_loop2:
 	VPANDD.BCST       tanh32consts<>+64(SB), Z0, Z0
 	VMOVUPS           64(SI)(R8*4), Z1
 	VPANDD.BCST       tanh32consts<>+64(SB), Z1, Z1
-	VMINPS.BCST       tanh32consts<>+128(SB), Z0, Z2
-	VMINPS.BCST       tanh32consts<>+128(SB), Z1, Z3
-	VMULPS.BCST       tanh32consts<>+192(SB), Z2, Z2
-	VMULPS.BCST       tanh32consts<>+192(SB), Z3, Z3
+	VMAXPS.BCST       tanh32consts<>+128(SB), Z0, Z2
+	VMAXPS.BCST       tanh32consts<>+128(SB), Z1, Z3
+	VMINPS.BCST       tanh32consts<>+192(SB), Z2, Z2
+	VMINPS.BCST       tanh32consts<>+192(SB), Z3, Z3
+	VMULPS.BCST       tanh32consts<>+256(SB), Z2, Z2
+	VMULPS.BCST       tanh32consts<>+256(SB), Z3, Z3
 	VPORD.BCST        tanh32consts<>+0(SB), Z2, Z2
 	VPORD.BCST        tanh32consts<>+0(SB), Z3, Z3
-	VBROADCASTSS      tanh32consts<>+256(SB), Z4
-	VFMADD213PS.BCST  tanh32consts<>+320(SB), Z2, Z4
-	VBROADCASTSS      tanh32consts<>+256(SB), Z5
-	VFMADD213PS.BCST  tanh32consts<>+320(SB), Z3, Z5
-	VSUBPS.BCST       tanh32consts<>+320(SB), Z4, Z6
-	VSUBPS.BCST       tanh32consts<>+320(SB), Z5, Z7
+	VBROADCASTSS      tanh32consts<>+320(SB), Z4
+	VFMADD213PS.BCST  tanh32consts<>+384(SB), Z2, Z4
+	VBROADCASTSS      tanh32consts<>+320(SB), Z5
+	VFMADD213PS.BCST  tanh32consts<>+384(SB), Z3, Z5
+	VSUBPS.BCST       tanh32consts<>+384(SB), Z4, Z6
+	VSUBPS.BCST       tanh32consts<>+384(SB), Z5, Z7
+	VFNMADD231PS.BCST tanh32consts<>+512(SB), Z6, Z2
+	VFNMADD231PS.BCST tanh32consts<>+512(SB), Z7, Z3
 	VFNMADD231PS.BCST tanh32consts<>+448(SB), Z6, Z2
 	VFNMADD231PS.BCST tanh32consts<>+448(SB), Z7, Z3
-	VFNMADD231PS.BCST tanh32consts<>+384(SB), Z6, Z2
-	VFNMADD231PS.BCST tanh32consts<>+384(SB), Z7, Z3
-	VBROADCASTSS      tanh32consts<>+512(SB), Z6
-	VFMADD213PS.BCST  tanh32consts<>+576(SB), Z2, Z6
-	VBROADCASTSS      tanh32consts<>+512(SB), Z7
-	VFMADD213PS.BCST  tanh32consts<>+576(SB), Z3, Z7
+	VBROADCASTSS      tanh32consts<>+576(SB), Z6
+	VFMADD213PS.BCST  tanh32consts<>+640(SB), Z2, Z6
+	VBROADCASTSS      tanh32consts<>+576(SB), Z7
+	VFMADD213PS.BCST  tanh32consts<>+640(SB), Z3, Z7
 	VMULPS            Z2, Z2, Z8
 	VMULPS            Z3, Z3, Z9
 	VPERMPS           exptail_32<>+0(SB), Z4, Z10
@@ -35201,31 +35352,31 @@ tanhVF32AVX512_loop2:
 	VSUBPS            Z5, Z7, Z9
 	VFMADD231PS       Z6, Z2, Z8
 	VFMADD231PS       Z7, Z3, Z9
-	VBROADCASTSS      tanh32consts<>+640(SB), Z2
+	VBROADCASTSS      tanh32consts<>+704(SB), Z2
 	VSUBPS            Z4, Z2, Z2
-	VBROADCASTSS      tanh32consts<>+640(SB), Z3
+	VBROADCASTSS      tanh32consts<>+704(SB), Z3
 	VSUBPS            Z5, Z3, Z3
-	VBROADCASTSS      tanh32consts<>+640(SB), Z6
+	VBROADCASTSS      tanh32consts<>+704(SB), Z6
 	VSUBPS            Z2, Z6, Z6
-	VBROADCASTSS      tanh32consts<>+640(SB), Z7
+	VBROADCASTSS      tanh32consts<>+704(SB), Z7
 	VSUBPS            Z3, Z7, Z7
 	VSUBPS            Z4, Z6, Z6
 	VSUBPS            Z5, Z7, Z7
 	VSUBPS            Z8, Z6, Z6
 	VSUBPS            Z9, Z7, Z7
-	VADDPS.BCST       tanh32consts<>+640(SB), Z4, Z10
-	VADDPS.BCST       tanh32consts<>+640(SB), Z5, Z11
-	VBROADCASTSS      tanh32consts<>+640(SB), Z12
+	VADDPS.BCST       tanh32consts<>+704(SB), Z4, Z10
+	VADDPS.BCST       tanh32consts<>+704(SB), Z5, Z11
+	VBROADCASTSS      tanh32consts<>+704(SB), Z12
 	VSUBPS            Z10, Z12, Z12
-	VBROADCASTSS      tanh32consts<>+640(SB), Z13
+	VBROADCASTSS      tanh32consts<>+704(SB), Z13
 	VSUBPS            Z11, Z13, Z13
 	VADDPS            Z4, Z12, Z12
 	VADDPS            Z5, Z13, Z13
 	VADDPS            Z8, Z12, Z12
 	VADDPS            Z9, Z13, Z13
-	VBROADCASTSS      tanh32consts<>+640(SB), Z4
+	VBROADCASTSS      tanh32consts<>+704(SB), Z4
 	VDIVPS            Z10, Z4, Z4
-	VBROADCASTSS      tanh32consts<>+640(SB), Z5
+	VBROADCASTSS      tanh32consts<>+704(SB), Z5
 	VDIVPS            Z11, Z5, Z5
 	VMULPS            Z4, Z2, Z8
 	VMULPS            Z5, Z3, Z9
@@ -35237,39 +35388,47 @@ tanhVF32AVX512_loop2:
 	VFNMADD231PS      Z9, Z13, Z3
 	VFMADD231PS       Z4, Z2, Z8
 	VFMADD231PS       Z5, Z3, Z9
-	VCMPPS.BCST       $0x11, tanh32consts<>+128(SB), Z0, K1
-	VCMPPS.BCST       $0x11, tanh32consts<>+128(SB), Z1, K2
-	VBROADCASTSS      tanh32consts<>+640(SB), Z2
+	VCMPPS.BCST       $0x11, tanh32consts<>+192(SB), Z0, K1
+	VCMPPS.BCST       $0x11, tanh32consts<>+192(SB), Z1, K2
+	VBROADCASTSS      tanh32consts<>+704(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPS         Z8, Z2, K1, Z2
-	VBROADCASTSS      tanh32consts<>+640(SB), Z3
+	VBROADCASTSS      tanh32consts<>+704(SB), Z3
 	VMOVUPS           Z3, Z3
 	VBLENDMPS         Z9, Z3, K2, Z3
-	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z0, K1
-	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z1, K2
+	VCMPPS.BCST       $0x11, tanh32consts<>+128(SB), Z0, K1
+	VCMPPS.BCST       $0x11, tanh32consts<>+128(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
 	JZ                mathblock552
 	VMOVUPS           (SI)(R8*4), Z0
-	VMULPS            (SI)(R8*4), Z0, Z0
-	VBROADCASTSS      tanh32consts<>+768(SB), Z1
-	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z0, Z1
-	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z0, Z1
-	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z0, Z1
-	VFMADD213PS.BCST  tanh32consts<>+1024(SB), Z0, Z1
-	VMULPS            (SI)(R8*4), Z0, Z0
-	VFMADD213PS       (SI)(R8*4), Z1, Z0
-	VBLENDMPS         Z0, Z2, K1, Z2
+	VPANDD.BCST       tanh32consts<>+64(SB), Z0, Z0
+	VMAXPS.BCST       tanh32consts<>+768(SB), Z0, Z1
+	VMULPS            Z1, Z1, Z4
+	VBROADCASTSS      tanh32consts<>+832(SB), Z5
+	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z4, Z5
+	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z4, Z5
+	VFMADD213PS.BCST  tanh32consts<>+1024(SB), Z4, Z5
+	VFMADD213PS.BCST  tanh32consts<>+1088(SB), Z4, Z5
+	VCMPPS.BCST       $0x11, tanh32consts<>+768(SB), Z0, K3
+	VMULPS            Z1, Z4, Z4
+	VFMADD231PS       Z5, Z4, Z1
+	VBLENDMPS         Z0, Z1, K3, Z1
+	VBLENDMPS         Z1, Z2, K1, Z2
 	VMOVUPS           64(SI)(R8*4), Z0
-	VMULPS            64(SI)(R8*4), Z0, Z0
-	VBROADCASTSS      tanh32consts<>+768(SB), Z1
-	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z0, Z1
-	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z0, Z1
-	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z0, Z1
-	VFMADD213PS.BCST  tanh32consts<>+1024(SB), Z0, Z1
-	VMULPS            64(SI)(R8*4), Z0, Z0
-	VFMADD213PS       64(SI)(R8*4), Z1, Z0
-	VBLENDMPS         Z0, Z3, K2, Z3
+	VPANDD.BCST       tanh32consts<>+64(SB), Z0, Z0
+	VMAXPS.BCST       tanh32consts<>+768(SB), Z0, Z1
+	VMULPS            Z1, Z1, Z4
+	VBROADCASTSS      tanh32consts<>+832(SB), Z5
+	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z4, Z5
+	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z4, Z5
+	VFMADD213PS.BCST  tanh32consts<>+1024(SB), Z4, Z5
+	VFMADD213PS.BCST  tanh32consts<>+1088(SB), Z4, Z5
+	VCMPPS.BCST       $0x11, tanh32consts<>+768(SB), Z0, K1
+	VMULPS            Z1, Z4, Z4
+	VFMADD231PS       Z5, Z4, Z1
+	VBLENDMPS         Z0, Z1, K1, Z1
+	VBLENDMPS         Z1, Z3, K2, Z3
 
 mathblock552:
 	VMOVUPS     (SI)(R8*4), Z0
@@ -35283,9 +35442,9 @@ mathblock552:
 	VMOVUPS     64(SI)(R8*4), Z0
 	VCMPPS      $0x03, 64(SI)(R8*4), Z0, K2
 	VMOVUPS     (SI)(R8*4), Z0
-	VPORD.BCST  tanh32consts<>+1088(SB), Z0, Z0
+	VPORD.BCST  tanh32consts<>+1152(SB), Z0, Z0
 	VMOVUPS     64(SI)(R8*4), Z1
-	VPORD.BCST  tanh32consts<>+1088(SB), Z1, Z1
+	VPORD.BCST  tanh32consts<>+1152(SB), Z1, Z1
 	VBLENDMPS   Z0, Z2, K1, Z2
 	VBLENDMPS   Z1, Z3, K2, Z3
 	VMOVUPS     Z2, (DX)(R8*4)
@@ -35300,16 +35459,17 @@ tanhVF32AVX512_loop1:
 	JB                tanhVF32AVX512_after1
 	VMOVUPS           (SI)(R8*4), Z0
 	VPANDD.BCST       tanh32consts<>+64(SB), Z0, Z0
-	VMINPS.BCST       tanh32consts<>+128(SB), Z0, Z1
-	VMULPS.BCST       tanh32consts<>+192(SB), Z1, Z1
+	VMAXPS.BCST       tanh32consts<>+128(SB), Z0, Z1
+	VMINPS.BCST       tanh32consts<>+192(SB), Z1, Z1
+	VMULPS.BCST       tanh32consts<>+256(SB), Z1, Z1
 	VPORD.BCST        tanh32consts<>+0(SB), Z1, Z1
-	VBROADCASTSS      tanh32consts<>+256(SB), Z2
-	VFMADD213PS.BCST  tanh32consts<>+320(SB), Z1, Z2
-	VSUBPS.BCST       tanh32consts<>+320(SB), Z2, Z3
+	VBROADCASTSS      tanh32consts<>+320(SB), Z2
+	VFMADD213PS.BCST  tanh32consts<>+384(SB), Z1, Z2
+	VSUBPS.BCST       tanh32consts<>+384(SB), Z2, Z3
+	VFNMADD231PS.BCST tanh32consts<>+512(SB), Z3, Z1
 	VFNMADD231PS.BCST tanh32consts<>+448(SB), Z3, Z1
-	VFNMADD231PS.BCST tanh32consts<>+384(SB), Z3, Z1
-	VBROADCASTSS      tanh32consts<>+512(SB), Z3
-	VFMADD213PS.BCST  tanh32consts<>+576(SB), Z1, Z3
+	VBROADCASTSS      tanh32consts<>+576(SB), Z3
+	VFMADD213PS.BCST  tanh32consts<>+640(SB), Z1, Z3
 	VMULPS            Z1, Z1, Z4
 	VPERMPS           exptail_32<>+0(SB), Z2, Z5
 	VADDPS            Z5, Z1, Z1
@@ -35321,41 +35481,45 @@ tanhVF32AVX512_loop1:
 	VFMADD231PS       Z3, Z1, Z2
 	VSUBPS            Z2, Z3, Z4
 	VFMADD231PS       Z3, Z1, Z4
-	VBROADCASTSS      tanh32consts<>+640(SB), Z1
+	VBROADCASTSS      tanh32consts<>+704(SB), Z1
 	VSUBPS            Z2, Z1, Z1
-	VBROADCASTSS      tanh32consts<>+640(SB), Z3
+	VBROADCASTSS      tanh32consts<>+704(SB), Z3
 	VSUBPS            Z1, Z3, Z3
 	VSUBPS            Z2, Z3, Z3
 	VSUBPS            Z4, Z3, Z3
-	VADDPS.BCST       tanh32consts<>+640(SB), Z2, Z5
-	VBROADCASTSS      tanh32consts<>+640(SB), Z6
+	VADDPS.BCST       tanh32consts<>+704(SB), Z2, Z5
+	VBROADCASTSS      tanh32consts<>+704(SB), Z6
 	VSUBPS            Z5, Z6, Z6
 	VADDPS            Z2, Z6, Z6
 	VADDPS            Z4, Z6, Z6
-	VBROADCASTSS      tanh32consts<>+640(SB), Z2
+	VBROADCASTSS      tanh32consts<>+704(SB), Z2
 	VDIVPS            Z5, Z2, Z2
 	VMULPS            Z2, Z1, Z4
 	VFNMADD231PS      Z4, Z5, Z1
 	VADDPS            Z3, Z1, Z1
 	VFNMADD231PS      Z4, Z6, Z1
 	VFMADD231PS       Z2, Z1, Z4
-	VCMPPS.BCST       $0x11, tanh32consts<>+128(SB), Z0, K1
-	VBROADCASTSS      tanh32consts<>+640(SB), Z1
+	VCMPPS.BCST       $0x11, tanh32consts<>+192(SB), Z0, K1
+	VBROADCASTSS      tanh32consts<>+704(SB), Z1
 	VMOVUPS           Z1, Z1
 	VBLENDMPS         Z4, Z1, K1, Z1
-	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z0, K1
+	VCMPPS.BCST       $0x11, tanh32consts<>+128(SB), Z0, K1
 	KORTESTW          K1, K1
 	JZ                mathblock553
 	VMOVUPS           (SI)(R8*4), Z0
-	VMULPS            (SI)(R8*4), Z0, Z0
-	VBROADCASTSS      tanh32consts<>+768(SB), Z2
-	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z0, Z2
-	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z0, Z2
-	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z0, Z2
-	VFMADD213PS.BCST  tanh32consts<>+1024(SB), Z0, Z2
-	VMULPS            (SI)(R8*4), Z0, Z0
-	VFMADD213PS       (SI)(R8*4), Z2, Z0
-	VBLENDMPS         Z0, Z1, K1, Z1
+	VPANDD.BCST       tanh32consts<>+64(SB), Z0, Z0
+	VMAXPS.BCST       tanh32consts<>+768(SB), Z0, Z2
+	VMULPS            Z2, Z2, Z3
+	VBROADCASTSS      tanh32consts<>+832(SB), Z4
+	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z3, Z4
+	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z3, Z4
+	VFMADD213PS.BCST  tanh32consts<>+1024(SB), Z3, Z4
+	VFMADD213PS.BCST  tanh32consts<>+1088(SB), Z3, Z4
+	VCMPPS.BCST       $0x11, tanh32consts<>+768(SB), Z0, K2
+	VMULPS            Z2, Z3, Z3
+	VFMADD231PS       Z4, Z3, Z2
+	VBLENDMPS         Z0, Z2, K2, Z2
+	VBLENDMPS         Z2, Z1, K1, Z1
 
 mathblock553:
 	VMOVUPS     (SI)(R8*4), Z0
@@ -35364,7 +35528,7 @@ mathblock553:
 	VMOVUPS     (SI)(R8*4), Z0
 	VCMPPS      $0x03, (SI)(R8*4), Z0, K1
 	VMOVUPS     (SI)(R8*4), Z0
-	VPORD.BCST  tanh32consts<>+1088(SB), Z0, Z0
+	VPORD.BCST  tanh32consts<>+1152(SB), Z0, Z0
 	VBLENDMPS   Z0, Z1, K1, Z1
 	VMOVUPS     Z1, (DX)(R8*4)
 	ADDQ        $0x00000010, R8
@@ -35378,16 +35542,17 @@ tanhVF32AVX512_after1:
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPS.Z         (SI)(R8*4), K1, Z0
 	VPANDD.BCST       tanh32consts<>+64(SB), Z0, Z1
-	VMINPS.BCST       tanh32consts<>+128(SB), Z1, Z2
-	VMULPS.BCST       tanh32consts<>+192(SB), Z2, Z2
+	VMAXPS.BCST       tanh32consts<>+128(SB), Z1, Z2
+	VMINPS.BCST       tanh32consts<>+192(SB), Z2, Z2
+	VMULPS.BCST       tanh32consts<>+256(SB), Z2, Z2
 	VPORD.BCST        tanh32consts<>+0(SB), Z2, Z2
-	VBROADCASTSS      tanh32consts<>+256(SB), Z3
-	VFMADD213PS.BCST  tanh32consts<>+320(SB), Z2, Z3
-	VSUBPS.BCST       tanh32consts<>+320(SB), Z3, Z4
+	VBROADCASTSS      tanh32consts<>+320(SB), Z3
+	VFMADD213PS.BCST  tanh32consts<>+384(SB), Z2, Z3
+	VSUBPS.BCST       tanh32consts<>+384(SB), Z3, Z4
+	VFNMADD231PS.BCST tanh32consts<>+512(SB), Z4, Z2
 	VFNMADD231PS.BCST tanh32consts<>+448(SB), Z4, Z2
-	VFNMADD231PS.BCST tanh32consts<>+384(SB), Z4, Z2
-	VBROADCASTSS      tanh32consts<>+512(SB), Z4
-	VFMADD213PS.BCST  tanh32consts<>+576(SB), Z2, Z4
+	VBROADCASTSS      tanh32consts<>+576(SB), Z4
+	VFMADD213PS.BCST  tanh32consts<>+640(SB), Z2, Z4
 	VMULPS            Z2, Z2, Z5
 	VPERMPS           exptail_32<>+0(SB), Z3, Z6
 	VADDPS            Z6, Z2, Z2
@@ -35399,46 +35564,50 @@ tanhVF32AVX512_after1:
 	VFMADD231PS       Z4, Z2, Z3
 	VSUBPS            Z3, Z4, Z5
 	VFMADD231PS       Z4, Z2, Z5
-	VBROADCASTSS      tanh32consts<>+640(SB), Z2
+	VBROADCASTSS      tanh32consts<>+704(SB), Z2
 	VSUBPS            Z3, Z2, Z2
-	VBROADCASTSS      tanh32consts<>+640(SB), Z4
+	VBROADCASTSS      tanh32consts<>+704(SB), Z4
 	VSUBPS            Z2, Z4, Z4
 	VSUBPS            Z3, Z4, Z4
 	VSUBPS            Z5, Z4, Z4
-	VADDPS.BCST       tanh32consts<>+640(SB), Z3, Z6
-	VBROADCASTSS      tanh32consts<>+640(SB), Z7
+	VADDPS.BCST       tanh32consts<>+704(SB), Z3, Z6
+	VBROADCASTSS      tanh32consts<>+704(SB), Z7
 	VSUBPS            Z6, Z7, Z7
 	VADDPS            Z3, Z7, Z7
 	VADDPS            Z5, Z7, Z7
-	VBROADCASTSS      tanh32consts<>+640(SB), Z3
+	VBROADCASTSS      tanh32consts<>+704(SB), Z3
 	VDIVPS            Z6, Z3, Z3
 	VMULPS            Z3, Z2, Z5
 	VFNMADD231PS      Z5, Z6, Z2
 	VADDPS            Z4, Z2, Z2
 	VFNMADD231PS      Z5, Z7, Z2
 	VFMADD231PS       Z3, Z2, Z5
-	VCMPPS.BCST       $0x11, tanh32consts<>+128(SB), Z1, K2
-	VBROADCASTSS      tanh32consts<>+640(SB), Z2
+	VCMPPS.BCST       $0x11, tanh32consts<>+192(SB), Z1, K2
+	VBROADCASTSS      tanh32consts<>+704(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPS         Z5, Z2, K2, Z2
-	VCMPPS.BCST       $0x11, tanh32consts<>+704(SB), Z1, K2
+	VCMPPS.BCST       $0x11, tanh32consts<>+128(SB), Z1, K2
 	KORTESTW          K2, K2
 	JZ                mathblock554
-	VMULPS            Z0, Z0, Z1
-	VBROADCASTSS      tanh32consts<>+768(SB), Z3
-	VFMADD213PS.BCST  tanh32consts<>+832(SB), Z1, Z3
-	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z1, Z3
-	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z1, Z3
-	VFMADD213PS.BCST  tanh32consts<>+1024(SB), Z1, Z3
-	VMULPS            Z0, Z1, Z1
-	VFMADD213PS       Z0, Z3, Z1
-	VBLENDMPS         Z1, Z2, K2, Z2
+	VPANDD.BCST       tanh32consts<>+64(SB), Z0, Z1
+	VMAXPS.BCST       tanh32consts<>+768(SB), Z1, Z3
+	VMULPS            Z3, Z3, Z4
+	VBROADCASTSS      tanh32consts<>+832(SB), Z5
+	VFMADD213PS.BCST  tanh32consts<>+896(SB), Z4, Z5
+	VFMADD213PS.BCST  tanh32consts<>+960(SB), Z4, Z5
+	VFMADD213PS.BCST  tanh32consts<>+1024(SB), Z4, Z5
+	VFMADD213PS.BCST  tanh32consts<>+1088(SB), Z4, Z5
+	VCMPPS.BCST       $0x11, tanh32consts<>+768(SB), Z1, K3
+	VMULPS            Z3, Z4, Z4
+	VFMADD231PS       Z5, Z4, Z3
+	VBLENDMPS         Z1, Z3, K3, Z3
+	VBLENDMPS         Z3, Z2, K2, Z2
 
 mathblock554:
 	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z1
 	VPORD       Z1, Z2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VPORD.BCST  tanh32consts<>+1088(SB), Z0, Z0
+	VPORD.BCST  tanh32consts<>+1152(SB), Z0, Z0
 	VBLENDMPS   Z0, Z2, K2, Z2
 	VMOVUPS     Z2, K1, (DX)(R8*4)
 	ADDQ        R9, R8
@@ -35480,8 +35649,10 @@ erfVF32AVX512_loop2:
 	VPANDD.BCST       erf32consts<>+64(SB), Z0, Z0
 	VMOVUPS           64(SI)(R8*4), Z1
 	VPANDD.BCST       erf32consts<>+64(SB), Z1, Z1
-	VMINPS.BCST       erf32consts<>+192(SB), Z0, Z2
-	VMINPS.BCST       erf32consts<>+192(SB), Z1, Z3
+	VMAXPS.BCST       erf32consts<>+128(SB), Z0, Z2
+	VMAXPS.BCST       erf32consts<>+128(SB), Z1, Z3
+	VMINPS.BCST       erf32consts<>+192(SB), Z2, Z2
+	VMINPS.BCST       erf32consts<>+192(SB), Z3, Z3
 	VMULPS            Z2, Z2, Z4
 	VMULPS            Z3, Z3, Z5
 	VMOVUPS           Z4, Z6
@@ -35564,15 +35735,13 @@ erfVF32AVX512_loop2:
 	VPANDD.BCST       erf32consts<>+0(SB), Z5, Z5
 	VPORD             Z4, Z2, Z2
 	VPORD             Z5, Z3, Z3
-	VMOVUPS           (SI)(R8*4), Z4
-	VMULPS            (SI)(R8*4), Z4, Z4
-	VMOVUPS           64(SI)(R8*4), Z5
-	VMULPS            64(SI)(R8*4), Z5, Z5
-	VBROADCASTSS      erf32consts<>+1472(SB), Z6
-	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z4, Z6
-	VBROADCASTSS      erf32consts<>+1472(SB), Z7
-	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z5, Z7
+	VMAXPS.BCST       erf32consts<>+1472(SB), Z0, Z4
+	VMAXPS.BCST       erf32consts<>+1472(SB), Z1, Z5
+	VMULPS            Z4, Z4, Z4
+	VMULPS            Z5, Z5, Z5
+	VBROADCASTSS      erf32consts<>+1536(SB), Z6
 	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z4, Z6
+	VBROADCASTSS      erf32consts<>+1536(SB), Z7
 	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z5, Z7
 	VFMADD213PS.BCST  erf32consts<>+1664(SB), Z4, Z6
 	VFMADD213PS.BCST  erf32consts<>+1664(SB), Z5, Z7
@@ -35582,6 +35751,8 @@ erfVF32AVX512_loop2:
 	VFMADD213PS.BCST  erf32consts<>+1792(SB), Z5, Z7
 	VFMADD213PS.BCST  erf32consts<>+1856(SB), Z4, Z6
 	VFMADD213PS.BCST  erf32consts<>+1856(SB), Z5, Z7
+	VFMADD213PS.BCST  erf32consts<>+1920(SB), Z4, Z6
+	VFMADD213PS.BCST  erf32consts<>+1920(SB), Z5, Z7
 	VMOVUPS           (SI)(R8*4), Z4
 	VFMADD213PS       (SI)(R8*4), Z4, Z6
 	VMOVUPS           64(SI)(R8*4), Z4
@@ -35595,9 +35766,9 @@ erfVF32AVX512_loop2:
 	VMOVUPS           64(SI)(R8*4), Z0
 	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K2
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        erf32consts<>+1920(SB), Z0, Z0
+	VPORD.BCST        erf32consts<>+1984(SB), Z0, Z0
 	VMOVUPS           64(SI)(R8*4), Z1
-	VPORD.BCST        erf32consts<>+1920(SB), Z1, Z1
+	VPORD.BCST        erf32consts<>+1984(SB), Z1, Z1
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VMOVUPS           Z2, (DX)(R8*4)
@@ -35612,7 +35783,8 @@ erfVF32AVX512_loop1:
 	JB                erfVF32AVX512_after1
 	VMOVUPS           (SI)(R8*4), Z0
 	VPANDD.BCST       erf32consts<>+64(SB), Z0, Z0
-	VMINPS.BCST       erf32consts<>+192(SB), Z0, Z1
+	VMAXPS.BCST       erf32consts<>+128(SB), Z0, Z1
+	VMINPS.BCST       erf32consts<>+192(SB), Z1, Z1
 	VMULPS            Z1, Z1, Z2
 	VMOVUPS           Z2, Z3
 	VFNMADD231PS      Z1, Z1, Z3
@@ -35654,15 +35826,15 @@ erfVF32AVX512_loop1:
 	VMOVUPS           (SI)(R8*4), Z2
 	VPANDD.BCST       erf32consts<>+0(SB), Z2, Z2
 	VPORD             Z2, Z1, Z1
-	VMOVUPS           (SI)(R8*4), Z2
-	VMULPS            (SI)(R8*4), Z2, Z2
-	VBROADCASTSS      erf32consts<>+1472(SB), Z3
-	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z2, Z3
+	VMAXPS.BCST       erf32consts<>+1472(SB), Z0, Z2
+	VMULPS            Z2, Z2, Z2
+	VBROADCASTSS      erf32consts<>+1536(SB), Z3
 	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z2, Z3
 	VFMADD213PS.BCST  erf32consts<>+1664(SB), Z2, Z3
 	VFMADD213PS.BCST  erf32consts<>+1728(SB), Z2, Z3
 	VFMADD213PS.BCST  erf32consts<>+1792(SB), Z2, Z3
 	VFMADD213PS.BCST  erf32consts<>+1856(SB), Z2, Z3
+	VFMADD213PS.BCST  erf32consts<>+1920(SB), Z2, Z3
 	VMOVUPS           (SI)(R8*4), Z2
 	VFMADD213PS       (SI)(R8*4), Z2, Z3
 	VCMPPS.BCST       $0x11, erf32consts<>+128(SB), Z0, K1
@@ -35670,7 +35842,7 @@ erfVF32AVX512_loop1:
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K1
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        erf32consts<>+1920(SB), Z0, Z0
+	VPORD.BCST        erf32consts<>+1984(SB), Z0, Z0
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VMOVUPS           Z1, (DX)(R8*4)
 	ADDQ              $0x00000010, R8
@@ -35684,7 +35856,8 @@ erfVF32AVX512_after1:
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPS.Z         (SI)(R8*4), K1, Z0
 	VPANDD.BCST       erf32consts<>+64(SB), Z0, Z1
-	VMINPS.BCST       erf32consts<>+192(SB), Z1, Z2
+	VMAXPS.BCST       erf32consts<>+128(SB), Z1, Z2
+	VMINPS.BCST       erf32consts<>+192(SB), Z2, Z2
 	VMULPS            Z2, Z2, Z3
 	VMOVUPS           Z3, Z4
 	VFNMADD231PS      Z2, Z2, Z4
@@ -35725,19 +35898,20 @@ erfVF32AVX512_after1:
 	VBLENDMPS         Z6, Z2, K2, Z2
 	VPANDD.BCST       erf32consts<>+0(SB), Z0, Z3
 	VPORD             Z3, Z2, Z2
-	VMULPS            Z0, Z0, Z3
-	VBROADCASTSS      erf32consts<>+1472(SB), Z4
-	VFMADD213PS.BCST  erf32consts<>+1536(SB), Z3, Z4
+	VMAXPS.BCST       erf32consts<>+1472(SB), Z1, Z3
+	VMULPS            Z3, Z3, Z3
+	VBROADCASTSS      erf32consts<>+1536(SB), Z4
 	VFMADD213PS.BCST  erf32consts<>+1600(SB), Z3, Z4
 	VFMADD213PS.BCST  erf32consts<>+1664(SB), Z3, Z4
 	VFMADD213PS.BCST  erf32consts<>+1728(SB), Z3, Z4
 	VFMADD213PS.BCST  erf32consts<>+1792(SB), Z3, Z4
 	VFMADD213PS.BCST  erf32consts<>+1856(SB), Z3, Z4
+	VFMADD213PS.BCST  erf32consts<>+1920(SB), Z3, Z4
 	VFMADD213PS       Z0, Z0, Z4
 	VCMPPS.BCST       $0x11, erf32consts<>+128(SB), Z1, K2
 	VBLENDMPS         Z4, Z2, K2, Z2
 	VCMPPS            $0x03, Z0, Z0, K2
-	VPORD.BCST        erf32consts<>+1920(SB), Z0, Z0
+	VPORD.BCST        erf32consts<>+1984(SB), Z0, Z0
 	VBLENDMPS         Z0, Z2, K2, Z2
 	VMOVUPS           Z2, K1, (DX)(R8*4)
 	ADDQ              R9, R8
@@ -35777,25 +35951,26 @@ sinVF32AVX512_loop1:
 	JB                sinVF32AVX512_after1
 	VMOVUPS           (SI)(R8*4), Z0
 	VPANDD.BCST       sin32consts<>+0(SB), Z0, Z0
-	VBROADCASTSS      sin32consts<>+128(SB), Z1
-	VFMADD213PS.BCST  sin32consts<>+64(SB), Z0, Z1
-	VSUBPS.BCST       sin32consts<>+64(SB), Z1, Z2
-	VBROADCASTSS      sin32consts<>+192(SB), Z3
+	VMAXPS.BCST       sin32consts<>+64(SB), Z0, Z0
+	VBROADCASTSS      sin32consts<>+192(SB), Z1
+	VFMADD213PS.BCST  sin32consts<>+128(SB), Z0, Z1
+	VSUBPS.BCST       sin32consts<>+128(SB), Z1, Z2
+	VBROADCASTSS      sin32consts<>+256(SB), Z3
 	VFNMADD213PS      Z0, Z2, Z3
-	VMULPS.BCST       sin32consts<>+256(SB), Z2, Z4
-	VPXORD.BCST       sin32consts<>+448(SB), Z4, Z5
-	VFMADD231PS.BCST  sin32consts<>+256(SB), Z2, Z5
-	VPXORD.BCST       sin32consts<>+448(SB), Z4, Z4
+	VMULPS.BCST       sin32consts<>+320(SB), Z2, Z4
+	VPXORD.BCST       sin32consts<>+512(SB), Z4, Z5
+	VFMADD231PS.BCST  sin32consts<>+320(SB), Z2, Z5
+	VPXORD.BCST       sin32consts<>+512(SB), Z4, Z4
 	VADDPS            Z4, Z3, Z6
 	VSUBPS            Z3, Z6, Z7
 	VSUBPS            Z7, Z6, Z8
 	VSUBPS            Z8, Z3, Z3
 	VSUBPS            Z7, Z4, Z4
 	VADDPS            Z4, Z3, Z3
-	VMULPS.BCST       sin32consts<>+320(SB), Z2, Z4
-	VPXORD.BCST       sin32consts<>+448(SB), Z4, Z7
-	VFMADD231PS.BCST  sin32consts<>+320(SB), Z2, Z7
-	VPXORD.BCST       sin32consts<>+448(SB), Z4, Z4
+	VMULPS.BCST       sin32consts<>+384(SB), Z2, Z4
+	VPXORD.BCST       sin32consts<>+512(SB), Z4, Z7
+	VFMADD231PS.BCST  sin32consts<>+384(SB), Z2, Z7
+	VPXORD.BCST       sin32consts<>+512(SB), Z4, Z4
 	VADDPS            Z4, Z6, Z8
 	VSUBPS            Z6, Z8, Z9
 	VSUBPS            Z9, Z8, Z10
@@ -35804,7 +35979,7 @@ sinVF32AVX512_loop1:
 	VADDPS            Z4, Z6, Z6
 	VADDPS            Z6, Z3, Z3
 	VSUBPS            Z5, Z3, Z3
-	VFMADD231PS.BCST  sin32consts<>+384(SB), Z2, Z7
+	VFMADD231PS.BCST  sin32consts<>+448(SB), Z2, Z7
 	VSUBPS            Z7, Z3, Z3
 	VADDPS            Z3, Z8, Z2
 	VSUBPS            Z8, Z2, Z4
@@ -35812,36 +35987,36 @@ sinVF32AVX512_loop1:
 	VSUBPS            Z5, Z8, Z8
 	VSUBPS            Z4, Z3, Z3
 	VADDPS            Z3, Z8, Z8
-	VCMPPS.BCST       $0x1e, sin32consts<>+512(SB), Z0, K1
-	VCMPPS.BCST       $0x11, sin32consts<>+576(SB), Z0, K2
+	VCMPPS.BCST       $0x1e, sin32consts<>+576(SB), Z0, K1
+	VCMPPS.BCST       $0x11, sin32consts<>+640(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
 	JZ                mathblock555
 	VPSRLD            $0x17, Z0, Z3
 	VPSRLD            $0x03, Z3, Z4
-	VPANDD.BCST       sin32consts<>+640(SB), Z3, Z3
-	VPADDD.BCST       sin32consts<>+704(SB), Z3, Z3
-	VPANDD.BCST       sin32consts<>+768(SB), Z0, Z0
+	VPANDD.BCST       sin32consts<>+704(SB), Z3, Z3
+	VPADDD.BCST       sin32consts<>+768(SB), Z3, Z3
+	VPANDD.BCST       sin32consts<>+832(SB), Z0, Z0
 	VPSLLD            $0x17, Z3, Z3
 	VPORD             Z3, Z0, Z0
 	VMOVUPS           rempio2_0_32<>+0(SB), Z3
 	VPERMT2PS         rempio2_0_32<>+64(SB), Z4, Z3
 	VMULPS            Z3, Z0, Z5
-	VPXORD.BCST       sin32consts<>+448(SB), Z5, Z6
+	VPXORD.BCST       sin32consts<>+512(SB), Z5, Z6
 	VFMADD231PS       Z0, Z3, Z6
-	VMULPS.BCST       sin32consts<>+896(SB), Z5, Z3
-	VPANDD.BCST       sin32consts<>+448(SB), Z3, Z7
-	VPORD.BCST        sin32consts<>+960(SB), Z7, Z7
+	VMULPS.BCST       sin32consts<>+960(SB), Z5, Z3
+	VPANDD.BCST       sin32consts<>+512(SB), Z3, Z7
+	VPORD.BCST        sin32consts<>+1024(SB), Z7, Z7
 	VPANDD.BCST       sin32consts<>+0(SB), Z3, Z9
-	VCMPPS.BCST       $0x11, sin32consts<>+960(SB), Z9, K2
+	VCMPPS.BCST       $0x11, sin32consts<>+1024(SB), Z9, K2
 	VADDPS            Z7, Z3, Z9
 	VSUBPS            Z7, Z9, Z9
 	VBLENDMPS         Z9, Z3, K2, Z3
-	VFNMADD231PS.BCST sin32consts<>+832(SB), Z3, Z5
+	VFNMADD231PS.BCST sin32consts<>+896(SB), Z3, Z5
 	VMOVUPS           rempio2_1_32<>+0(SB), Z3
 	VPERMT2PS         rempio2_1_32<>+64(SB), Z4, Z3
 	VMULPS            Z3, Z0, Z7
-	VPXORD.BCST       sin32consts<>+448(SB), Z7, Z9
+	VPXORD.BCST       sin32consts<>+512(SB), Z7, Z9
 	VFMADD231PS       Z0, Z3, Z9
 	VADDPS            Z7, Z6, Z3
 	VSUBPS            Z6, Z3, Z10
@@ -35855,19 +36030,19 @@ sinVF32AVX512_loop1:
 	VSUBPS            Z11, Z5, Z5
 	VSUBPS            Z10, Z3, Z3
 	VADDPS            Z3, Z5, Z5
-	VMULPS.BCST       sin32consts<>+896(SB), Z7, Z3
-	VPANDD.BCST       sin32consts<>+448(SB), Z3, Z10
-	VPORD.BCST        sin32consts<>+960(SB), Z10, Z10
+	VMULPS.BCST       sin32consts<>+960(SB), Z7, Z3
+	VPANDD.BCST       sin32consts<>+512(SB), Z3, Z10
+	VPORD.BCST        sin32consts<>+1024(SB), Z10, Z10
 	VPANDD.BCST       sin32consts<>+0(SB), Z3, Z11
-	VCMPPS.BCST       $0x11, sin32consts<>+960(SB), Z11, K2
+	VCMPPS.BCST       $0x11, sin32consts<>+1024(SB), Z11, K2
 	VADDPS            Z10, Z3, Z11
 	VSUBPS            Z10, Z11, Z11
 	VBLENDMPS         Z11, Z3, K2, Z3
-	VFNMADD231PS.BCST sin32consts<>+832(SB), Z3, Z7
+	VFNMADD231PS.BCST sin32consts<>+896(SB), Z3, Z7
 	VMOVUPS           rempio2_2_32<>+0(SB), Z3
 	VPERMT2PS         rempio2_2_32<>+64(SB), Z4, Z3
 	VMULPS            Z3, Z0, Z10
-	VPXORD.BCST       sin32consts<>+448(SB), Z10, Z11
+	VPXORD.BCST       sin32consts<>+512(SB), Z10, Z11
 	VFMADD231PS       Z0, Z3, Z11
 	VADDPS            Z9, Z10, Z3
 	VSUBPS            Z10, Z3, Z12
@@ -35906,10 +36081,10 @@ sinVF32AVX512_loop1:
 	VSUBPS            Z5, Z7, Z7
 	VSUBPS            Z4, Z10, Z10
 	VADDPS            Z10, Z7, Z7
-	VPANDD.BCST       sin32consts<>+448(SB), Z0, Z4
-	VPORD.BCST        sin32consts<>+960(SB), Z4, Z4
+	VPANDD.BCST       sin32consts<>+512(SB), Z0, Z4
+	VPORD.BCST        sin32consts<>+1024(SB), Z4, Z4
 	VPANDD.BCST       sin32consts<>+0(SB), Z0, Z5
-	VCMPPS.BCST       $0x11, sin32consts<>+960(SB), Z5, K2
+	VCMPPS.BCST       $0x11, sin32consts<>+1024(SB), Z5, K2
 	VADDPS            Z4, Z0, Z5
 	VSUBPS            Z4, Z5, Z5
 	VMOVUPS           Z0, Z4
@@ -35922,64 +36097,64 @@ sinVF32AVX512_loop1:
 	VSUBPS            Z6, Z3, Z3
 	VADDPS            Z3, Z0, Z0
 	VADDPS            Z7, Z0, Z0
-	VMULPS.BCST       sin32consts<>+1024(SB), Z5, Z3
-	VPXORD.BCST       sin32consts<>+448(SB), Z3, Z6
-	VFMADD231PS.BCST  sin32consts<>+1024(SB), Z5, Z6
-	VFMADD231PS.BCST  sin32consts<>+1024(SB), Z0, Z6
+	VMULPS.BCST       sin32consts<>+1088(SB), Z5, Z3
+	VPXORD.BCST       sin32consts<>+512(SB), Z3, Z6
 	VFMADD231PS.BCST  sin32consts<>+1088(SB), Z5, Z6
+	VFMADD231PS.BCST  sin32consts<>+1088(SB), Z0, Z6
+	VFMADD231PS.BCST  sin32consts<>+1152(SB), Z5, Z6
 	VADDPS            Z6, Z3, Z0
 	VSUBPS            Z0, Z3, Z3
 	VADDPS            Z6, Z3, Z3
-	VADDPS.BCST       sin32consts<>+64(SB), Z4, Z4
+	VADDPS.BCST       sin32consts<>+128(SB), Z4, Z4
 	VBLENDMPS         Z4, Z1, K1, Z1
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z3, Z8, K1, Z8
 
 mathblock555:
-	VPANDD.BCST       sin32consts<>+1152(SB), Z1, Z0
-	VCMPPS.BCST       $0x00, sin32consts<>+1216(SB), Z0, K1
-	VPANDD.BCST       sin32consts<>+1280(SB), Z1, Z1
+	VPANDD.BCST       sin32consts<>+1216(SB), Z1, Z0
+	VCMPPS.BCST       $0x00, sin32consts<>+1280(SB), Z0, K1
+	VPANDD.BCST       sin32consts<>+1344(SB), Z1, Z1
 	VPSLLD            $0x1e, Z1, Z1
 	VMULPS            Z2, Z2, Z0
-	VBROADCASTSS      sin32consts<>+1344(SB), Z3
-	VFMADD213PS.BCST  sin32consts<>+1408(SB), Z0, Z3
+	VBROADCASTSS      sin32consts<>+1408(SB), Z3
 	VFMADD213PS.BCST  sin32consts<>+1472(SB), Z0, Z3
 	VFMADD213PS.BCST  sin32consts<>+1536(SB), Z0, Z3
 	VFMADD213PS.BCST  sin32consts<>+1600(SB), Z0, Z3
-	VMULPS.BCST       sin32consts<>+1664(SB), Z0, Z4
+	VFMADD213PS.BCST  sin32consts<>+1664(SB), Z0, Z3
+	VMULPS.BCST       sin32consts<>+1728(SB), Z0, Z4
 	VFNMADD213PS      Z8, Z8, Z4
 	VMULPS            Z2, Z0, Z0
 	VFMADD231PS       Z3, Z0, Z4
 	VADDPS            Z4, Z2, Z4
 	VMULPS            Z2, Z2, Z0
-	VPXORD.BCST       sin32consts<>+448(SB), Z0, Z3
+	VPXORD.BCST       sin32consts<>+512(SB), Z0, Z3
 	VFMADD231PS       Z2, Z2, Z3
-	VMULPS.BCST       sin32consts<>+1664(SB), Z0, Z5
-	VPXORD.BCST       sin32consts<>+448(SB), Z5, Z5
-	VADDPS.BCST       sin32consts<>+1728(SB), Z5, Z6
-	VBROADCASTSS      sin32consts<>+1728(SB), Z7
+	VMULPS.BCST       sin32consts<>+1728(SB), Z0, Z5
+	VPXORD.BCST       sin32consts<>+512(SB), Z5, Z5
+	VADDPS.BCST       sin32consts<>+1792(SB), Z5, Z6
+	VBROADCASTSS      sin32consts<>+1792(SB), Z7
 	VSUBPS            Z6, Z7, Z7
 	VADDPS            Z5, Z7, Z7
-	VBROADCASTSS      sin32consts<>+1792(SB), Z5
-	VFMADD213PS.BCST  sin32consts<>+1856(SB), Z0, Z5
+	VBROADCASTSS      sin32consts<>+1856(SB), Z5
 	VFMADD213PS.BCST  sin32consts<>+1920(SB), Z0, Z5
 	VFMADD213PS.BCST  sin32consts<>+1984(SB), Z0, Z5
 	VFMADD213PS.BCST  sin32consts<>+2048(SB), Z0, Z5
+	VFMADD213PS.BCST  sin32consts<>+2112(SB), Z0, Z5
 	VMULPS            Z0, Z0, Z0
 	VFMADD231PS       Z5, Z0, Z7
 	VFNMADD231PS      Z8, Z2, Z7
-	VFNMADD231PS.BCST sin32consts<>+1664(SB), Z3, Z7
+	VFNMADD231PS.BCST sin32consts<>+1728(SB), Z3, Z7
 	VADDPS            Z7, Z6, Z6
 	VBLENDMPS         Z4, Z6, K1, Z6
 	VMOVUPS           (SI)(R8*4), Z0
 	VPANDD.BCST       sin32consts<>+0(SB), Z0, Z0
-	VCMPPS.BCST       $0x11, sin32consts<>+2112(SB), Z0, K1
+	VCMPPS.BCST       $0x11, sin32consts<>+64(SB), Z0, K1
 	VMOVUPS           (SI)(R8*4), Z2
-	VPANDD.BCST       sin32consts<>+448(SB), Z2, Z2
+	VPANDD.BCST       sin32consts<>+512(SB), Z2, Z2
 	VPXORD            Z2, Z1, Z1
 	VPXORD            Z1, Z6, Z6
 	VBLENDMPS         (SI)(R8*4), Z6, K1, Z6
-	VCMPPS.BCST       $0x00, sin32consts<>+576(SB), Z0, K1
+	VCMPPS.BCST       $0x00, sin32consts<>+640(SB), Z0, K1
 	VBLENDMPS.BCST    sin32consts<>+2176(SB), Z6, K1, Z6
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K1
@@ -35998,25 +36173,26 @@ sinVF32AVX512_after1:
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPS.Z         (SI)(R8*4), K1, Z0
 	VPANDD.BCST       sin32consts<>+0(SB), Z0, Z1
-	VBROADCASTSS      sin32consts<>+128(SB), Z2
-	VFMADD213PS.BCST  sin32consts<>+64(SB), Z1, Z2
-	VSUBPS.BCST       sin32consts<>+64(SB), Z2, Z3
-	VBROADCASTSS      sin32consts<>+192(SB), Z4
+	VMAXPS.BCST       sin32consts<>+64(SB), Z1, Z1
+	VBROADCASTSS      sin32consts<>+192(SB), Z2
+	VFMADD213PS.BCST  sin32consts<>+128(SB), Z1, Z2
+	VSUBPS.BCST       sin32consts<>+128(SB), Z2, Z3
+	VBROADCASTSS      sin32consts<>+256(SB), Z4
 	VFNMADD213PS      Z1, Z3, Z4
-	VMULPS.BCST       sin32consts<>+256(SB), Z3, Z5
-	VPXORD.BCST       sin32consts<>+448(SB), Z5, Z6
-	VFMADD231PS.BCST  sin32consts<>+256(SB), Z3, Z6
-	VPXORD.BCST       sin32consts<>+448(SB), Z5, Z5
+	VMULPS.BCST       sin32consts<>+320(SB), Z3, Z5
+	VPXORD.BCST       sin32consts<>+512(SB), Z5, Z6
+	VFMADD231PS.BCST  sin32consts<>+320(SB), Z3, Z6
+	VPXORD.BCST       sin32consts<>+512(SB), Z5, Z5
 	VADDPS            Z5, Z4, Z7
 	VSUBPS            Z4, Z7, Z8
 	VSUBPS            Z8, Z7, Z9
 	VSUBPS            Z9, Z4, Z4
 	VSUBPS            Z8, Z5, Z5
 	VADDPS            Z5, Z4, Z4
-	VMULPS.BCST       sin32consts<>+320(SB), Z3, Z5
-	VPXORD.BCST       sin32consts<>+448(SB), Z5, Z8
-	VFMADD231PS.BCST  sin32consts<>+320(SB), Z3, Z8
-	VPXORD.BCST       sin32consts<>+448(SB), Z5, Z5
+	VMULPS.BCST       sin32consts<>+384(SB), Z3, Z5
+	VPXORD.BCST       sin32consts<>+512(SB), Z5, Z8
+	VFMADD231PS.BCST  sin32consts<>+384(SB), Z3, Z8
+	VPXORD.BCST       sin32consts<>+512(SB), Z5, Z5
 	VADDPS            Z5, Z7, Z9
 	VSUBPS            Z7, Z9, Z10
 	VSUBPS            Z10, Z9, Z11
@@ -36025,7 +36201,7 @@ sinVF32AVX512_after1:
 	VADDPS            Z5, Z7, Z7
 	VADDPS            Z7, Z4, Z4
 	VSUBPS            Z6, Z4, Z4
-	VFMADD231PS.BCST  sin32consts<>+384(SB), Z3, Z8
+	VFMADD231PS.BCST  sin32consts<>+448(SB), Z3, Z8
 	VSUBPS            Z8, Z4, Z4
 	VADDPS            Z4, Z9, Z3
 	VSUBPS            Z9, Z3, Z5
@@ -36033,36 +36209,36 @@ sinVF32AVX512_after1:
 	VSUBPS            Z6, Z9, Z9
 	VSUBPS            Z5, Z4, Z4
 	VADDPS            Z4, Z9, Z9
-	VCMPPS.BCST       $0x1e, sin32consts<>+512(SB), Z1, K2
-	VCMPPS.BCST       $0x11, sin32consts<>+576(SB), Z1, K3
+	VCMPPS.BCST       $0x1e, sin32consts<>+576(SB), Z1, K2
+	VCMPPS.BCST       $0x11, sin32consts<>+640(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
 	JZ                mathblock556
 	VPSRLD            $0x17, Z1, Z4
 	VPSRLD            $0x03, Z4, Z5
-	VPANDD.BCST       sin32consts<>+640(SB), Z4, Z4
-	VPADDD.BCST       sin32consts<>+704(SB), Z4, Z4
-	VPANDD.BCST       sin32consts<>+768(SB), Z1, Z1
+	VPANDD.BCST       sin32consts<>+704(SB), Z4, Z4
+	VPADDD.BCST       sin32consts<>+768(SB), Z4, Z4
+	VPANDD.BCST       sin32consts<>+832(SB), Z1, Z1
 	VPSLLD            $0x17, Z4, Z4
 	VPORD             Z4, Z1, Z1
 	VMOVUPS           rempio2_0_32<>+0(SB), Z4
 	VPERMT2PS         rempio2_0_32<>+64(SB), Z5, Z4
 	VMULPS            Z4, Z1, Z6
-	VPXORD.BCST       sin32consts<>+448(SB), Z6, Z7
+	VPXORD.BCST       sin32consts<>+512(SB), Z6, Z7
 	VFMADD231PS       Z1, Z4, Z7
-	VMULPS.BCST       sin32consts<>+896(SB), Z6, Z4
-	VPANDD.BCST       sin32consts<>+448(SB), Z4, Z8
-	VPORD.BCST        sin32consts<>+960(SB), Z8, Z8
+	VMULPS.BCST       sin32consts<>+960(SB), Z6, Z4
+	VPANDD.BCST       sin32consts<>+512(SB), Z4, Z8
+	VPORD.BCST        sin32consts<>+1024(SB), Z8, Z8
 	VPANDD.BCST       sin32consts<>+0(SB), Z4, Z10
-	VCMPPS.BCST       $0x11, sin32consts<>+960(SB), Z10, K3
+	VCMPPS.BCST       $0x11, sin32consts<>+1024(SB), Z10, K3
 	VADDPS            Z8, Z4, Z10
 	VSUBPS            Z8, Z10, Z10
 	VBLENDMPS         Z10, Z4, K3, Z4
-	VFNMADD231PS.BCST sin32consts<>+832(SB), Z4, Z6
+	VFNMADD231PS.BCST sin32consts<>+896(SB), Z4, Z6
 	VMOVUPS           rempio2_1_32<>+0(SB), Z4
 	VPERMT2PS         rempio2_1_32<>+64(SB), Z5, Z4
 	VMULPS            Z4, Z1, Z8
-	VPXORD.BCST       sin32consts<>+448(SB), Z8, Z10
+	VPXORD.BCST       sin32consts<>+512(SB), Z8, Z10
 	VFMADD231PS       Z1, Z4, Z10
 	VADDPS            Z8, Z7, Z4
 	VSUBPS            Z7, Z4, Z11
@@ -36076,19 +36252,19 @@ sinVF32AVX512_after1:
 	VSUBPS            Z12, Z6, Z6
 	VSUBPS            Z11, Z4, Z4
 	VADDPS            Z4, Z6, Z6
-	VMULPS.BCST       sin32consts<>+896(SB), Z8, Z4
-	VPANDD.BCST       sin32consts<>+448(SB), Z4, Z11
-	VPORD.BCST        sin32consts<>+960(SB), Z11, Z11
+	VMULPS.BCST       sin32consts<>+960(SB), Z8, Z4
+	VPANDD.BCST       sin32consts<>+512(SB), Z4, Z11
+	VPORD.BCST        sin32consts<>+1024(SB), Z11, Z11
 	VPANDD.BCST       sin32consts<>+0(SB), Z4, Z12
-	VCMPPS.BCST       $0x11, sin32consts<>+960(SB), Z12, K3
+	VCMPPS.BCST       $0x11, sin32consts<>+1024(SB), Z12, K3
 	VADDPS            Z11, Z4, Z12
 	VSUBPS            Z11, Z12, Z12
 	VBLENDMPS         Z12, Z4, K3, Z4
-	VFNMADD231PS.BCST sin32consts<>+832(SB), Z4, Z8
+	VFNMADD231PS.BCST sin32consts<>+896(SB), Z4, Z8
 	VMOVUPS           rempio2_2_32<>+0(SB), Z4
 	VPERMT2PS         rempio2_2_32<>+64(SB), Z5, Z4
 	VMULPS            Z4, Z1, Z11
-	VPXORD.BCST       sin32consts<>+448(SB), Z11, Z12
+	VPXORD.BCST       sin32consts<>+512(SB), Z11, Z12
 	VFMADD231PS       Z1, Z4, Z12
 	VADDPS            Z10, Z11, Z4
 	VSUBPS            Z11, Z4, Z13
@@ -36127,10 +36303,10 @@ sinVF32AVX512_after1:
 	VSUBPS            Z6, Z8, Z8
 	VSUBPS            Z5, Z11, Z11
 	VADDPS            Z11, Z8, Z8
-	VPANDD.BCST       sin32consts<>+448(SB), Z1, Z5
-	VPORD.BCST        sin32consts<>+960(SB), Z5, Z5
+	VPANDD.BCST       sin32consts<>+512(SB), Z1, Z5
+	VPORD.BCST        sin32consts<>+1024(SB), Z5, Z5
 	VPANDD.BCST       sin32consts<>+0(SB), Z1, Z6
-	VCMPPS.BCST       $0x11, sin32consts<>+960(SB), Z6, K3
+	VCMPPS.BCST       $0x11, sin32consts<>+1024(SB), Z6, K3
 	VADDPS            Z5, Z1, Z6
 	VSUBPS            Z5, Z6, Z6
 	VMOVUPS           Z1, Z5
@@ -36143,62 +36319,62 @@ sinVF32AVX512_after1:
 	VSUBPS            Z7, Z4, Z4
 	VADDPS            Z4, Z1, Z1
 	VADDPS            Z8, Z1, Z1
-	VMULPS.BCST       sin32consts<>+1024(SB), Z6, Z4
-	VPXORD.BCST       sin32consts<>+448(SB), Z4, Z7
-	VFMADD231PS.BCST  sin32consts<>+1024(SB), Z6, Z7
-	VFMADD231PS.BCST  sin32consts<>+1024(SB), Z1, Z7
+	VMULPS.BCST       sin32consts<>+1088(SB), Z6, Z4
+	VPXORD.BCST       sin32consts<>+512(SB), Z4, Z7
 	VFMADD231PS.BCST  sin32consts<>+1088(SB), Z6, Z7
+	VFMADD231PS.BCST  sin32consts<>+1088(SB), Z1, Z7
+	VFMADD231PS.BCST  sin32consts<>+1152(SB), Z6, Z7
 	VADDPS            Z7, Z4, Z1
 	VSUBPS            Z1, Z4, Z4
 	VADDPS            Z7, Z4, Z4
-	VADDPS.BCST       sin32consts<>+64(SB), Z5, Z5
+	VADDPS.BCST       sin32consts<>+128(SB), Z5, Z5
 	VBLENDMPS         Z5, Z2, K2, Z2
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VBLENDMPS         Z4, Z9, K2, Z9
 
 mathblock556:
-	VPANDD.BCST       sin32consts<>+1152(SB), Z2, Z1
-	VCMPPS.BCST       $0x00, sin32consts<>+1216(SB), Z1, K2
-	VPANDD.BCST       sin32consts<>+1280(SB), Z2, Z2
+	VPANDD.BCST       sin32consts<>+1216(SB), Z2, Z1
+	VCMPPS.BCST       $0x00, sin32consts<>+1280(SB), Z1, K2
+	VPANDD.BCST       sin32consts<>+1344(SB), Z2, Z2
 	VPSLLD            $0x1e, Z2, Z2
 	VMULPS            Z3, Z3, Z1
-	VBROADCASTSS      sin32consts<>+1344(SB), Z4
-	VFMADD213PS.BCST  sin32consts<>+1408(SB), Z1, Z4
+	VBROADCASTSS      sin32consts<>+1408(SB), Z4
 	VFMADD213PS.BCST  sin32consts<>+1472(SB), Z1, Z4
 	VFMADD213PS.BCST  sin32consts<>+1536(SB), Z1, Z4
 	VFMADD213PS.BCST  sin32consts<>+1600(SB), Z1, Z4
-	VMULPS.BCST       sin32consts<>+1664(SB), Z1, Z5
+	VFMADD213PS.BCST  sin32consts<>+1664(SB), Z1, Z4
+	VMULPS.BCST       sin32consts<>+1728(SB), Z1, Z5
 	VFNMADD213PS      Z9, Z9, Z5
 	VMULPS            Z3, Z1, Z1
 	VFMADD231PS       Z4, Z1, Z5
 	VADDPS            Z5, Z3, Z5
 	VMULPS            Z3, Z3, Z1
-	VPXORD.BCST       sin32consts<>+448(SB), Z1, Z4
+	VPXORD.BCST       sin32consts<>+512(SB), Z1, Z4
 	VFMADD231PS       Z3, Z3, Z4
-	VMULPS.BCST       sin32consts<>+1664(SB), Z1, Z6
-	VPXORD.BCST       sin32consts<>+448(SB), Z6, Z6
-	VADDPS.BCST       sin32consts<>+1728(SB), Z6, Z7
-	VBROADCASTSS      sin32consts<>+1728(SB), Z8
+	VMULPS.BCST       sin32consts<>+1728(SB), Z1, Z6
+	VPXORD.BCST       sin32consts<>+512(SB), Z6, Z6
+	VADDPS.BCST       sin32consts<>+1792(SB), Z6, Z7
+	VBROADCASTSS      sin32consts<>+1792(SB), Z8
 	VSUBPS            Z7, Z8, Z8
 	VADDPS            Z6, Z8, Z8
-	VBROADCASTSS      sin32consts<>+1792(SB), Z6
-	VFMADD213PS.BCST  sin32consts<>+1856(SB), Z1, Z6
+	VBROADCASTSS      sin32consts<>+1856(SB), Z6
 	VFMADD213PS.BCST  sin32consts<>+1920(SB), Z1, Z6
 	VFMADD213PS.BCST  sin32consts<>+1984(SB), Z1, Z6
 	VFMADD213PS.BCST  sin32consts<>+2048(SB), Z1, Z6
+	VFMADD213PS.BCST  sin32consts<>+2112(SB), Z1, Z6
 	VMULPS            Z1, Z1, Z1
 	VFMADD231PS       Z6, Z1, Z8
 	VFNMADD231PS      Z9, Z3, Z8
-	VFNMADD231PS.BCST sin32consts<>+1664(SB), Z4, Z8
+	VFNMADD231PS.BCST sin32consts<>+1728(SB), Z4, Z8
 	VADDPS            Z8, Z7, Z7
 	VBLENDMPS         Z5, Z7, K2, Z7
 	VPANDD.BCST       sin32consts<>+0(SB), Z0, Z1
-	VCMPPS.BCST       $0x11, sin32consts<>+2112(SB), Z1, K2
-	VPANDD.BCST       sin32consts<>+448(SB), Z0, Z3
+	VCMPPS.BCST       $0x11, sin32consts<>+64(SB), Z1, K2
+	VPANDD.BCST       sin32consts<>+512(SB), Z0, Z3
 	VPXORD            Z3, Z2, Z2
 	VPXORD            Z2, Z7, Z7
 	VBLENDMPS         Z0, Z7, K2, Z7
-	VCMPPS.BCST       $0x00, sin32consts<>+576(SB), Z1, K2
+	VCMPPS.BCST       $0x00, sin32consts<>+640(SB), Z1, K2
 	VBLENDMPS.BCST    sin32consts<>+2176(SB), Z7, K2, Z7
 	VCMPPS            $0x03, Z0, Z0, K2
 	VPORD.BCST        sin32consts<>+2240(SB), Z0, Z0
@@ -36241,25 +36417,26 @@ cosVF32AVX512_loop1:
 	JB                cosVF32AVX512_after1
 	VMOVUPS           (SI)(R8*4), Z0
 	VPANDD.BCST       cos32consts<>+0(SB), Z0, Z0
-	VBROADCASTSS      cos32consts<>+128(SB), Z1
-	VFMADD213PS.BCST  cos32consts<>+64(SB), Z0, Z1
-	VSUBPS.BCST       cos32consts<>+64(SB), Z1, Z2
-	VBROADCASTSS      cos32consts<>+192(SB), Z3
+	VMAXPS.BCST       cos32consts<>+64(SB), Z0, Z0
+	VBROADCASTSS      cos32consts<>+192(SB), Z1
+	VFMADD213PS.BCST  cos32consts<>+128(SB), Z0, Z1
+	VSUBPS.BCST       cos32consts<>+128(SB), Z1, Z2
+	VBROADCASTSS      cos32consts<>+256(SB), Z3
 	VFNMADD213PS      Z0, Z2, Z3
-	VMULPS.BCST       cos32consts<>+256(SB), Z2, Z4
-	VPXORD.BCST       cos32consts<>+448(SB), Z4, Z5
-	VFMADD231PS.BCST  cos32consts<>+256(SB), Z2, Z5
-	VPXORD.BCST       cos32consts<>+448(SB), Z4, Z4
+	VMULPS.BCST       cos32consts<>+320(SB), Z2, Z4
+	VPXORD.BCST       cos32consts<>+512(SB), Z4, Z5
+	VFMADD231PS.BCST  cos32consts<>+320(SB), Z2, Z5
+	VPXORD.BCST       cos32consts<>+512(SB), Z4, Z4
 	VADDPS            Z4, Z3, Z6
 	VSUBPS            Z3, Z6, Z7
 	VSUBPS            Z7, Z6, Z8
 	VSUBPS            Z8, Z3, Z3
 	VSUBPS            Z7, Z4, Z4
 	VADDPS            Z4, Z3, Z3
-	VMULPS.BCST       cos32consts<>+320(SB), Z2, Z4
-	VPXORD.BCST       cos32consts<>+448(SB), Z4, Z7
-	VFMADD231PS.BCST  cos32consts<>+320(SB), Z2, Z7
-	VPXORD.BCST       cos32consts<>+448(SB), Z4, Z4
+	VMULPS.BCST       cos32consts<>+384(SB), Z2, Z4
+	VPXORD.BCST       cos32consts<>+512(SB), Z4, Z7
+	VFMADD231PS.BCST  cos32consts<>+384(SB), Z2, Z7
+	VPXORD.BCST       cos32consts<>+512(SB), Z4, Z4
 	VADDPS            Z4, Z6, Z8
 	VSUBPS            Z6, Z8, Z9
 	VSUBPS            Z9, Z8, Z10
@@ -36268,7 +36445,7 @@ cosVF32AVX512_loop1:
 	VADDPS            Z4, Z6, Z6
 	VADDPS            Z6, Z3, Z3
 	VSUBPS            Z5, Z3, Z3
-	VFMADD231PS.BCST  cos32consts<>+384(SB), Z2, Z7
+	VFMADD231PS.BCST  cos32consts<>+448(SB), Z2, Z7
 	VSUBPS            Z7, Z3, Z3
 	VADDPS            Z3, Z8, Z2
 	VSUBPS            Z8, Z2, Z4
@@ -36276,36 +36453,36 @@ cosVF32AVX512_loop1:
 	VSUBPS            Z5, Z8, Z8
 	VSUBPS            Z4, Z3, Z3
 	VADDPS            Z3, Z8, Z8
-	VCMPPS.BCST       $0x1e, cos32consts<>+512(SB), Z0, K1
-	VCMPPS.BCST       $0x11, cos32consts<>+576(SB), Z0, K2
+	VCMPPS.BCST       $0x1e, cos32consts<>+576(SB), Z0, K1
+	VCMPPS.BCST       $0x11, cos32consts<>+640(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
 	JZ                mathblock557
 	VPSRLD            $0x17, Z0, Z3
 	VPSRLD            $0x03, Z3, Z4
-	VPANDD.BCST       cos32consts<>+640(SB), Z3, Z3
-	VPADDD.BCST       cos32consts<>+704(SB), Z3, Z3
-	VPANDD.BCST       cos32consts<>+768(SB), Z0, Z0
+	VPANDD.BCST       cos32consts<>+704(SB), Z3, Z3
+	VPADDD.BCST       cos32consts<>+768(SB), Z3, Z3
+	VPANDD.BCST       cos32consts<>+832(SB), Z0, Z0
 	VPSLLD            $0x17, Z3, Z3
 	VPORD             Z3, Z0, Z0
 	VMOVUPS           rempio2_0_32<>+0(SB), Z3
 	VPERMT2PS         rempio2_0_32<>+64(SB), Z4, Z3
 	VMULPS            Z3, Z0, Z5
-	VPXORD.BCST       cos32consts<>+448(SB), Z5, Z6
+	VPXORD.BCST       cos32consts<>+512(SB), Z5, Z6
 	VFMADD231PS       Z0, Z3, Z6
-	VMULPS.BCST       cos32consts<>+896(SB), Z5, Z3
-	VPANDD.BCST       cos32consts<>+448(SB), Z3, Z7
-	VPORD.BCST        cos32consts<>+960(SB), Z7, Z7
+	VMULPS.BCST       cos32consts<>+960(SB), Z5, Z3
+	VPANDD.BCST       cos32consts<>+512(SB), Z3, Z7
+	VPORD.BCST        cos32consts<>+1024(SB), Z7, Z7
 	VPANDD.BCST       cos32consts<>+0(SB), Z3, Z9
-	VCMPPS.BCST       $0x11, cos32consts<>+960(SB), Z9, K2
+	VCMPPS.BCST       $0x11, cos32consts<>+1024(SB), Z9, K2
 	VADDPS            Z7, Z3, Z9
 	VSUBPS            Z7, Z9, Z9
 	VBLENDMPS         Z9, Z3, K2, Z3
-	VFNMADD231PS.BCST cos32consts<>+832(SB), Z3, Z5
+	VFNMADD231PS.BCST cos32consts<>+896(SB), Z3, Z5
 	VMOVUPS           rempio2_1_32<>+0(SB), Z3
 	VPERMT2PS         rempio2_1_32<>+64(SB), Z4, Z3
 	VMULPS            Z3, Z0, Z7
-	VPXORD.BCST       cos32consts<>+448(SB), Z7, Z9
+	VPXORD.BCST       cos32consts<>+512(SB), Z7, Z9
 	VFMADD231PS       Z0, Z3, Z9
 	VADDPS            Z7, Z6, Z3
 	VSUBPS            Z6, Z3, Z10
@@ -36319,19 +36496,19 @@ cosVF32AVX512_loop1:
 	VSUBPS            Z11, Z5, Z5
 	VSUBPS            Z10, Z3, Z3
 	VADDPS            Z3, Z5, Z5
-	VMULPS.BCST       cos32consts<>+896(SB), Z7, Z3
-	VPANDD.BCST       cos32consts<>+448(SB), Z3, Z10
-	VPORD.BCST        cos32consts<>+960(SB), Z10, Z10
+	VMULPS.BCST       cos32consts<>+960(SB), Z7, Z3
+	VPANDD.BCST       cos32consts<>+512(SB), Z3, Z10
+	VPORD.BCST        cos32consts<>+1024(SB), Z10, Z10
 	VPANDD.BCST       cos32consts<>+0(SB), Z3, Z11
-	VCMPPS.BCST       $0x11, cos32consts<>+960(SB), Z11, K2
+	VCMPPS.BCST       $0x11, cos32consts<>+1024(SB), Z11, K2
 	VADDPS            Z10, Z3, Z11
 	VSUBPS            Z10, Z11, Z11
 	VBLENDMPS         Z11, Z3, K2, Z3
-	VFNMADD231PS.BCST cos32consts<>+832(SB), Z3, Z7
+	VFNMADD231PS.BCST cos32consts<>+896(SB), Z3, Z7
 	VMOVUPS           rempio2_2_32<>+0(SB), Z3
 	VPERMT2PS         rempio2_2_32<>+64(SB), Z4, Z3
 	VMULPS            Z3, Z0, Z10
-	VPXORD.BCST       cos32consts<>+448(SB), Z10, Z11
+	VPXORD.BCST       cos32consts<>+512(SB), Z10, Z11
 	VFMADD231PS       Z0, Z3, Z11
 	VADDPS            Z9, Z10, Z3
 	VSUBPS            Z10, Z3, Z12
@@ -36370,10 +36547,10 @@ cosVF32AVX512_loop1:
 	VSUBPS            Z5, Z7, Z7
 	VSUBPS            Z4, Z10, Z10
 	VADDPS            Z10, Z7, Z7
-	VPANDD.BCST       cos32consts<>+448(SB), Z0, Z4
-	VPORD.BCST        cos32consts<>+960(SB), Z4, Z4
+	VPANDD.BCST       cos32consts<>+512(SB), Z0, Z4
+	VPORD.BCST        cos32consts<>+1024(SB), Z4, Z4
 	VPANDD.BCST       cos32consts<>+0(SB), Z0, Z5
-	VCMPPS.BCST       $0x11, cos32consts<>+960(SB), Z5, K2
+	VCMPPS.BCST       $0x11, cos32consts<>+1024(SB), Z5, K2
 	VADDPS            Z4, Z0, Z5
 	VSUBPS            Z4, Z5, Z5
 	VMOVUPS           Z0, Z4
@@ -36386,62 +36563,62 @@ cosVF32AVX512_loop1:
 	VSUBPS            Z6, Z3, Z3
 	VADDPS            Z3, Z0, Z0
 	VADDPS            Z7, Z0, Z0
-	VMULPS.BCST       cos32consts<>+1024(SB), Z5, Z3
-	VPXORD.BCST       cos32consts<>+448(SB), Z3, Z6
-	VFMADD231PS.BCST  cos32consts<>+1024(SB), Z5, Z6
-	VFMADD231PS.BCST  cos32consts<>+1024(SB), Z0, Z6
+	VMULPS.BCST       cos32consts<>+1088(SB), Z5, Z3
+	VPXORD.BCST       cos32consts<>+512(SB), Z3, Z6
 	VFMADD231PS.BCST  cos32consts<>+1088(SB), Z5, Z6
+	VFMADD231PS.BCST  cos32consts<>+1088(SB), Z0, Z6
+	VFMADD231PS.BCST  cos32consts<>+1152(SB), Z5, Z6
 	VADDPS            Z6, Z3, Z0
 	VSUBPS            Z0, Z3, Z3
 	VADDPS            Z6, Z3, Z3
-	VADDPS.BCST       cos32consts<>+64(SB), Z4, Z4
+	VADDPS.BCST       cos32consts<>+128(SB), Z4, Z4
 	VBLENDMPS         Z4, Z1, K1, Z1
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z3, Z8, K1, Z8
 
 mathblock557:
-	VPADDD.BCST       cos32consts<>+1152(SB), Z1, Z1
-	VPANDD.BCST       cos32consts<>+1152(SB), Z1, Z0
-	VCMPPS.BCST       $0x00, cos32consts<>+1216(SB), Z0, K1
-	VPANDD.BCST       cos32consts<>+1280(SB), Z1, Z1
+	VPADDD.BCST       cos32consts<>+1216(SB), Z1, Z1
+	VPANDD.BCST       cos32consts<>+1216(SB), Z1, Z0
+	VCMPPS.BCST       $0x00, cos32consts<>+1280(SB), Z0, K1
+	VPANDD.BCST       cos32consts<>+1344(SB), Z1, Z1
 	VPSLLD            $0x1e, Z1, Z1
 	VMULPS            Z2, Z2, Z0
-	VBROADCASTSS      cos32consts<>+1344(SB), Z3
-	VFMADD213PS.BCST  cos32consts<>+1408(SB), Z0, Z3
+	VBROADCASTSS      cos32consts<>+1408(SB), Z3
 	VFMADD213PS.BCST  cos32consts<>+1472(SB), Z0, Z3
 	VFMADD213PS.BCST  cos32consts<>+1536(SB), Z0, Z3
 	VFMADD213PS.BCST  cos32consts<>+1600(SB), Z0, Z3
-	VMULPS.BCST       cos32consts<>+1664(SB), Z0, Z4
+	VFMADD213PS.BCST  cos32consts<>+1664(SB), Z0, Z3
+	VMULPS.BCST       cos32consts<>+1728(SB), Z0, Z4
 	VFNMADD213PS      Z8, Z8, Z4
 	VMULPS            Z2, Z0, Z0
 	VFMADD231PS       Z3, Z0, Z4
 	VADDPS            Z4, Z2, Z4
 	VMULPS            Z2, Z2, Z0
-	VPXORD.BCST       cos32consts<>+448(SB), Z0, Z3
+	VPXORD.BCST       cos32consts<>+512(SB), Z0, Z3
 	VFMADD231PS       Z2, Z2, Z3
-	VMULPS.BCST       cos32consts<>+1664(SB), Z0, Z5
-	VPXORD.BCST       cos32consts<>+448(SB), Z5, Z5
-	VADDPS.BCST       cos32consts<>+1728(SB), Z5, Z6
-	VBROADCASTSS      cos32consts<>+1728(SB), Z7
+	VMULPS.BCST       cos32consts<>+1728(SB), Z0, Z5
+	VPXORD.BCST       cos32consts<>+512(SB), Z5, Z5
+	VADDPS.BCST       cos32consts<>+1792(SB), Z5, Z6
+	VBROADCASTSS      cos32consts<>+1792(SB), Z7
 	VSUBPS            Z6, Z7, Z7
 	VADDPS            Z5, Z7, Z7
-	VBROADCASTSS      cos32consts<>+1792(SB), Z5
-	VFMADD213PS.BCST  cos32consts<>+1856(SB), Z0, Z5
+	VBROADCASTSS      cos32consts<>+1856(SB), Z5
 	VFMADD213PS.BCST  cos32consts<>+1920(SB), Z0, Z5
 	VFMADD213PS.BCST  cos32consts<>+1984(SB), Z0, Z5
 	VFMADD213PS.BCST  cos32consts<>+2048(SB), Z0, Z5
+	VFMADD213PS.BCST  cos32consts<>+2112(SB), Z0, Z5
 	VMULPS            Z0, Z0, Z0
 	VFMADD231PS       Z5, Z0, Z7
 	VFNMADD231PS      Z8, Z2, Z7
-	VFNMADD231PS.BCST cos32consts<>+1664(SB), Z3, Z7
+	VFNMADD231PS.BCST cos32consts<>+1728(SB), Z3, Z7
 	VADDPS            Z7, Z6, Z6
 	VBLENDMPS         Z4, Z6, K1, Z6
 	VMOVUPS           (SI)(R8*4), Z0
 	VPANDD.BCST       cos32consts<>+0(SB), Z0, Z0
-	VCMPPS.BCST       $0x11, cos32consts<>+2112(SB), Z0, K1
+	VCMPPS.BCST       $0x11, cos32consts<>+64(SB), Z0, K1
 	VPXORD            Z1, Z6, Z6
-	VBLENDMPS.BCST    cos32consts<>+1728(SB), Z6, K1, Z6
-	VCMPPS.BCST       $0x00, cos32consts<>+576(SB), Z0, K1
+	VBLENDMPS.BCST    cos32consts<>+1792(SB), Z6, K1, Z6
+	VCMPPS.BCST       $0x00, cos32consts<>+640(SB), Z0, K1
 	VBLENDMPS.BCST    cos32consts<>+2176(SB), Z6, K1, Z6
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K1
@@ -36460,25 +36637,26 @@ cosVF32AVX512_after1:
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPS.Z         (SI)(R8*4), K1, Z0
 	VPANDD.BCST       cos32consts<>+0(SB), Z0, Z1
-	VBROADCASTSS      cos32consts<>+128(SB), Z2
-	VFMADD213PS.BCST  cos32consts<>+64(SB), Z1, Z2
-	VSUBPS.BCST       cos32consts<>+64(SB), Z2, Z3
-	VBROADCASTSS      cos32consts<>+192(SB), Z4
+	VMAXPS.BCST       cos32consts<>+64(SB), Z1, Z1
+	VBROADCASTSS      cos32consts<>+192(SB), Z2
+	VFMADD213PS.BCST  cos32consts<>+128(SB), Z1, Z2
+	VSUBPS.BCST       cos32consts<>+128(SB), Z2, Z3
+	VBROADCASTSS      cos32consts<>+256(SB), Z4
 	VFNMADD213PS      Z1, Z3, Z4
-	VMULPS.BCST       cos32consts<>+256(SB), Z3, Z5
-	VPXORD.BCST       cos32consts<>+448(SB), Z5, Z6
-	VFMADD231PS.BCST  cos32consts<>+256(SB), Z3, Z6
-	VPXORD.BCST       cos32consts<>+448(SB), Z5, Z5
+	VMULPS.BCST       cos32consts<>+320(SB), Z3, Z5
+	VPXORD.BCST       cos32consts<>+512(SB), Z5, Z6
+	VFMADD231PS.BCST  cos32consts<>+320(SB), Z3, Z6
+	VPXORD.BCST       cos32consts<>+512(SB), Z5, Z5
 	VADDPS            Z5, Z4, Z7
 	VSUBPS            Z4, Z7, Z8
 	VSUBPS            Z8, Z7, Z9
 	VSUBPS            Z9, Z4, Z4
 	VSUBPS            Z8, Z5, Z5
 	VADDPS            Z5, Z4, Z4
-	VMULPS.BCST       cos32consts<>+320(SB), Z3, Z5
-	VPXORD.BCST       cos32consts<>+448(SB), Z5, Z8
-	VFMADD231PS.BCST  cos32consts<>+320(SB), Z3, Z8
-	VPXORD.BCST       cos32consts<>+448(SB), Z5, Z5
+	VMULPS.BCST       cos32consts<>+384(SB), Z3, Z5
+	VPXORD.BCST       cos32consts<>+512(SB), Z5, Z8
+	VFMADD231PS.BCST  cos32consts<>+384(SB), Z3, Z8
+	VPXORD.BCST       cos32consts<>+512(SB), Z5, Z5
 	VADDPS            Z5, Z7, Z9
 	VSUBPS            Z7, Z9, Z10
 	VSUBPS            Z10, Z9, Z11
@@ -36487,7 +36665,7 @@ cosVF32AVX512_after1:
 	VADDPS            Z5, Z7, Z7
 	VADDPS            Z7, Z4, Z4
 	VSUBPS            Z6, Z4, Z4
-	VFMADD231PS.BCST  cos32consts<>+384(SB), Z3, Z8
+	VFMADD231PS.BCST  cos32consts<>+448(SB), Z3, Z8
 	VSUBPS            Z8, Z4, Z4
 	VADDPS            Z4, Z9, Z3
 	VSUBPS            Z9, Z3, Z5
@@ -36495,36 +36673,36 @@ cosVF32AVX512_after1:
 	VSUBPS            Z6, Z9, Z9
 	VSUBPS            Z5, Z4, Z4
 	VADDPS            Z4, Z9, Z9
-	VCMPPS.BCST       $0x1e, cos32consts<>+512(SB), Z1, K2
-	VCMPPS.BCST       $0x11, cos32consts<>+576(SB), Z1, K3
+	VCMPPS.BCST       $0x1e, cos32consts<>+576(SB), Z1, K2
+	VCMPPS.BCST       $0x11, cos32consts<>+640(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
 	JZ                mathblock558
 	VPSRLD            $0x17, Z1, Z4
 	VPSRLD            $0x03, Z4, Z5
-	VPANDD.BCST       cos32consts<>+640(SB), Z4, Z4
-	VPADDD.BCST       cos32consts<>+704(SB), Z4, Z4
-	VPANDD.BCST       cos32consts<>+768(SB), Z1, Z1
+	VPANDD.BCST       cos32consts<>+704(SB), Z4, Z4
+	VPADDD.BCST       cos32consts<>+768(SB), Z4, Z4
+	VPANDD.BCST       cos32consts<>+832(SB), Z1, Z1
 	VPSLLD            $0x17, Z4, Z4
 	VPORD             Z4, Z1, Z1
 	VMOVUPS           rempio2_0_32<>+0(SB), Z4
 	VPERMT2PS         rempio2_0_32<>+64(SB), Z5, Z4
 	VMULPS            Z4, Z1, Z6
-	VPXORD.BCST       cos32consts<>+448(SB), Z6, Z7
+	VPXORD.BCST       cos32consts<>+512(SB), Z6, Z7
 	VFMADD231PS       Z1, Z4, Z7
-	VMULPS.BCST       cos32consts<>+896(SB), Z6, Z4
-	VPANDD.BCST       cos32consts<>+448(SB), Z4, Z8
-	VPORD.BCST        cos32consts<>+960(SB), Z8, Z8
+	VMULPS.BCST       cos32consts<>+960(SB), Z6, Z4
+	VPANDD.BCST       cos32consts<>+512(SB), Z4, Z8
+	VPORD.BCST        cos32consts<>+1024(SB), Z8, Z8
 	VPANDD.BCST       cos32consts<>+0(SB), Z4, Z10
-	VCMPPS.BCST       $0x11, cos32consts<>+960(SB), Z10, K3
+	VCMPPS.BCST       $0x11, cos32consts<>+1024(SB), Z10, K3
 	VADDPS            Z8, Z4, Z10
 	VSUBPS            Z8, Z10, Z10
 	VBLENDMPS         Z10, Z4, K3, Z4
-	VFNMADD231PS.BCST cos32consts<>+832(SB), Z4, Z6
+	VFNMADD231PS.BCST cos32consts<>+896(SB), Z4, Z6
 	VMOVUPS           rempio2_1_32<>+0(SB), Z4
 	VPERMT2PS         rempio2_1_32<>+64(SB), Z5, Z4
 	VMULPS            Z4, Z1, Z8
-	VPXORD.BCST       cos32consts<>+448(SB), Z8, Z10
+	VPXORD.BCST       cos32consts<>+512(SB), Z8, Z10
 	VFMADD231PS       Z1, Z4, Z10
 	VADDPS            Z8, Z7, Z4
 	VSUBPS            Z7, Z4, Z11
@@ -36538,19 +36716,19 @@ cosVF32AVX512_after1:
 	VSUBPS            Z12, Z6, Z6
 	VSUBPS            Z11, Z4, Z4
 	VADDPS            Z4, Z6, Z6
-	VMULPS.BCST       cos32consts<>+896(SB), Z8, Z4
-	VPANDD.BCST       cos32consts<>+448(SB), Z4, Z11
-	VPORD.BCST        cos32consts<>+960(SB), Z11, Z11
+	VMULPS.BCST       cos32consts<>+960(SB), Z8, Z4
+	VPANDD.BCST       cos32consts<>+512(SB), Z4, Z11
+	VPORD.BCST        cos32consts<>+1024(SB), Z11, Z11
 	VPANDD.BCST       cos32consts<>+0(SB), Z4, Z12
-	VCMPPS.BCST       $0x11, cos32consts<>+960(SB), Z12, K3
+	VCMPPS.BCST       $0x11, cos32consts<>+1024(SB), Z12, K3
 	VADDPS            Z11, Z4, Z12
 	VSUBPS            Z11, Z12, Z12
 	VBLENDMPS         Z12, Z4, K3, Z4
-	VFNMADD231PS.BCST cos32consts<>+832(SB), Z4, Z8
+	VFNMADD231PS.BCST cos32consts<>+896(SB), Z4, Z8
 	VMOVUPS           rempio2_2_32<>+0(SB), Z4
 	VPERMT2PS         rempio2_2_32<>+64(SB), Z5, Z4
 	VMULPS            Z4, Z1, Z11
-	VPXORD.BCST       cos32consts<>+448(SB), Z11, Z12
+	VPXORD.BCST       cos32consts<>+512(SB), Z11, Z12
 	VFMADD231PS       Z1, Z4, Z12
 	VADDPS            Z10, Z11, Z4
 	VSUBPS            Z11, Z4, Z13
@@ -36589,10 +36767,10 @@ cosVF32AVX512_after1:
 	VSUBPS            Z6, Z8, Z8
 	VSUBPS            Z5, Z11, Z11
 	VADDPS            Z11, Z8, Z8
-	VPANDD.BCST       cos32consts<>+448(SB), Z1, Z5
-	VPORD.BCST        cos32consts<>+960(SB), Z5, Z5
+	VPANDD.BCST       cos32consts<>+512(SB), Z1, Z5
+	VPORD.BCST        cos32consts<>+1024(SB), Z5, Z5
 	VPANDD.BCST       cos32consts<>+0(SB), Z1, Z6
-	VCMPPS.BCST       $0x11, cos32consts<>+960(SB), Z6, K3
+	VCMPPS.BCST       $0x11, cos32consts<>+1024(SB), Z6, K3
 	VADDPS            Z5, Z1, Z6
 	VSUBPS            Z5, Z6, Z6
 	VMOVUPS           Z1, Z5
@@ -36605,61 +36783,61 @@ cosVF32AVX512_after1:
 	VSUBPS            Z7, Z4, Z4
 	VADDPS            Z4, Z1, Z1
 	VADDPS            Z8, Z1, Z1
-	VMULPS.BCST       cos32consts<>+1024(SB), Z6, Z4
-	VPXORD.BCST       cos32consts<>+448(SB), Z4, Z7
-	VFMADD231PS.BCST  cos32consts<>+1024(SB), Z6, Z7
-	VFMADD231PS.BCST  cos32consts<>+1024(SB), Z1, Z7
+	VMULPS.BCST       cos32consts<>+1088(SB), Z6, Z4
+	VPXORD.BCST       cos32consts<>+512(SB), Z4, Z7
 	VFMADD231PS.BCST  cos32consts<>+1088(SB), Z6, Z7
+	VFMADD231PS.BCST  cos32consts<>+1088(SB), Z1, Z7
+	VFMADD231PS.BCST  cos32consts<>+1152(SB), Z6, Z7
 	VADDPS            Z7, Z4, Z1
 	VSUBPS            Z1, Z4, Z4
 	VADDPS            Z7, Z4, Z4
-	VADDPS.BCST       cos32consts<>+64(SB), Z5, Z5
+	VADDPS.BCST       cos32consts<>+128(SB), Z5, Z5
 	VBLENDMPS         Z5, Z2, K2, Z2
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VBLENDMPS         Z4, Z9, K2, Z9
 
 mathblock558:
-	VPADDD.BCST       cos32consts<>+1152(SB), Z2, Z2
-	VPANDD.BCST       cos32consts<>+1152(SB), Z2, Z1
-	VCMPPS.BCST       $0x00, cos32consts<>+1216(SB), Z1, K2
-	VPANDD.BCST       cos32consts<>+1280(SB), Z2, Z2
+	VPADDD.BCST       cos32consts<>+1216(SB), Z2, Z2
+	VPANDD.BCST       cos32consts<>+1216(SB), Z2, Z1
+	VCMPPS.BCST       $0x00, cos32consts<>+1280(SB), Z1, K2
+	VPANDD.BCST       cos32consts<>+1344(SB), Z2, Z2
 	VPSLLD            $0x1e, Z2, Z2
 	VMULPS            Z3, Z3, Z1
-	VBROADCASTSS      cos32consts<>+1344(SB), Z4
-	VFMADD213PS.BCST  cos32consts<>+1408(SB), Z1, Z4
+	VBROADCASTSS      cos32consts<>+1408(SB), Z4
 	VFMADD213PS.BCST  cos32consts<>+1472(SB), Z1, Z4
 	VFMADD213PS.BCST  cos32consts<>+1536(SB), Z1, Z4
 	VFMADD213PS.BCST  cos32consts<>+1600(SB), Z1, Z4
-	VMULPS.BCST       cos32consts<>+1664(SB), Z1, Z5
+	VFMADD213PS.BCST  cos32consts<>+1664(SB), Z1, Z4
+	VMULPS.BCST       cos32consts<>+1728(SB), Z1, Z5
 	VFNMADD213PS      Z9, Z9, Z5
 	VMULPS            Z3, Z1, Z1
 	VFMADD231PS       Z4, Z1, Z5
 	VADDPS            Z5, Z3, Z5
 	VMULPS            Z3, Z3, Z1
-	VPXORD.BCST       cos32consts<>+448(SB), Z1, Z4
+	VPXORD.BCST       cos32consts<>+512(SB), Z1, Z4
 	VFMADD231PS       Z3, Z3, Z4
-	VMULPS.BCST       cos32consts<>+1664(SB), Z1, Z6
-	VPXORD.BCST       cos32consts<>+448(SB), Z6, Z6
-	VADDPS.BCST       cos32consts<>+1728(SB), Z6, Z7
-	VBROADCASTSS      cos32consts<>+1728(SB), Z8
+	VMULPS.BCST       cos32consts<>+1728(SB), Z1, Z6
+	VPXORD.BCST       cos32consts<>+512(SB), Z6, Z6
+	VADDPS.BCST       cos32consts<>+1792(SB), Z6, Z7
+	VBROADCASTSS      cos32consts<>+1792(SB), Z8
 	VSUBPS            Z7, Z8, Z8
 	VADDPS            Z6, Z8, Z8
-	VBROADCASTSS      cos32consts<>+1792(SB), Z6
-	VFMADD213PS.BCST  cos32consts<>+1856(SB), Z1, Z6
+	VBROADCASTSS      cos32consts<>+1856(SB), Z6
 	VFMADD213PS.BCST  cos32consts<>+1920(SB), Z1, Z6
 	VFMADD213PS.BCST  cos32consts<>+1984(SB), Z1, Z6
 	VFMADD213PS.BCST  cos32consts<>+2048(SB), Z1, Z6
+	VFMADD213PS.BCST  cos32consts<>+2112(SB), Z1, Z6
 	VMULPS            Z1, Z1, Z1
 	VFMADD231PS       Z6, Z1, Z8
 	VFNMADD231PS      Z9, Z3, Z8
-	VFNMADD231PS.BCST cos32consts<>+1664(SB), Z4, Z8
+	VFNMADD231PS.BCST cos32consts<>+1728(SB), Z4, Z8
 	VADDPS            Z8, Z7, Z7
 	VBLENDMPS         Z5, Z7, K2, Z7
 	VPANDD.BCST       cos32consts<>+0(SB), Z0, Z1
-	VCMPPS.BCST       $0x11, cos32consts<>+2112(SB), Z1, K2
+	VCMPPS.BCST       $0x11, cos32consts<>+64(SB), Z1, K2
 	VPXORD            Z2, Z7, Z7
-	VBLENDMPS.BCST    cos32consts<>+1728(SB), Z7, K2, Z7
-	VCMPPS.BCST       $0x00, cos32consts<>+576(SB), Z1, K2
+	VBLENDMPS.BCST    cos32consts<>+1792(SB), Z7, K2, Z7
+	VCMPPS.BCST       $0x00, cos32consts<>+640(SB), Z1, K2
 	VBLENDMPS.BCST    cos32consts<>+2176(SB), Z7, K2, Z7
 	VCMPPS            $0x03, Z0, Z0, K2
 	VPORD.BCST        cos32consts<>+2240(SB), Z0, Z0
@@ -41976,29 +42154,29 @@ sigmoidVF64AVX512_loop3:
 	VMAXPD            Z3, Z0, Z0
 	VMAXPD            Z4, Z1, Z1
 	VMAXPD            Z5, Z2, Z2
-	VBROADCASTSD      sigmoid64consts<>+256(SB), Z3
-	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z0, Z3
-	VBROADCASTSD      sigmoid64consts<>+256(SB), Z4
-	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z1, Z4
-	VBROADCASTSD      sigmoid64consts<>+256(SB), Z5
-	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z2, Z5
-	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z3, Z6
-	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z4, Z7
-	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z5, Z8
+	VMINPD.BCST       sigmoid64consts<>+256(SB), Z0, Z0
+	VMINPD.BCST       sigmoid64consts<>+256(SB), Z1, Z1
+	VMINPD.BCST       sigmoid64consts<>+256(SB), Z2, Z2
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z3
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z0, Z3
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z4
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z1, Z4
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z5
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z2, Z5
+	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z3, Z6
+	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z4, Z7
+	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z5, Z8
+	VFNMADD231PD.BCST sigmoid64consts<>+512(SB), Z6, Z0
+	VFNMADD231PD.BCST sigmoid64consts<>+512(SB), Z7, Z1
+	VFNMADD231PD.BCST sigmoid64consts<>+512(SB), Z8, Z2
 	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z6, Z0
 	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z7, Z1
 	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z8, Z2
-	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z6, Z0
-	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z7, Z1
-	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z8, Z2
-	VBROADCASTSD      sigmoid64consts<>+512(SB), Z6
-	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z0, Z6
-	VBROADCASTSD      sigmoid64consts<>+512(SB), Z7
-	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z1, Z7
-	VBROADCASTSD      sigmoid64consts<>+512(SB), Z8
-	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z2, Z8
+	VBROADCASTSD      sigmoid64consts<>+576(SB), Z6
 	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z0, Z6
+	VBROADCASTSD      sigmoid64consts<>+576(SB), Z7
 	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z1, Z7
+	VBROADCASTSD      sigmoid64consts<>+576(SB), Z8
 	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z2, Z8
 	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z0, Z6
 	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z1, Z7
@@ -42006,6 +42184,9 @@ sigmoidVF64AVX512_loop3:
 	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z0, Z6
 	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z1, Z7
 	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z2, Z8
+	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z0, Z6
+	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z1, Z7
+	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z2, Z8
 	VMULPD            Z0, Z0, Z9
 	VMULPD            Z1, Z1, Z10
 	VMULPD            Z2, Z2, Z11
@@ -42045,14 +42226,14 @@ sigmoidVF64AVX512_loop3:
 	VFMADD231PD       Z6, Z0, Z9
 	VFMADD231PD       Z7, Z1, Z10
 	VFMADD231PD       Z8, Z2, Z11
-	VADDPD.BCST       sigmoid64consts<>+832(SB), Z3, Z0
-	VADDPD.BCST       sigmoid64consts<>+832(SB), Z4, Z1
-	VADDPD.BCST       sigmoid64consts<>+832(SB), Z5, Z2
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z6
+	VADDPD.BCST       sigmoid64consts<>+896(SB), Z3, Z0
+	VADDPD.BCST       sigmoid64consts<>+896(SB), Z4, Z1
+	VADDPD.BCST       sigmoid64consts<>+896(SB), Z5, Z2
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z6
 	VSUBPD            Z0, Z6, Z6
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z7
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z7
 	VSUBPD            Z1, Z7, Z7
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z8
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z8
 	VSUBPD            Z2, Z8, Z8
 	VADDPD            Z3, Z6, Z6
 	VADDPD            Z4, Z7, Z7
@@ -42060,13 +42241,13 @@ sigmoidVF64AVX512_loop3:
 	VADDPD            Z9, Z6, Z6
 	VADDPD            Z10, Z7, Z7
 	VADDPD            Z11, Z8, Z8
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z12
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z12
 	VMOVUPS           Z12, Z12
 	VBLENDMPD         Z3, Z12, K1, Z12
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z3
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z3
 	VMOVUPS           Z3, Z3
 	VBLENDMPD         Z4, Z3, K2, Z3
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z4
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z4
 	VMOVUPS           Z4, Z4
 	VBLENDMPD         Z5, Z4, K3, Z4
 	VBROADCASTSD      sigmoid64consts<>+0(SB), Z5
@@ -42078,11 +42259,11 @@ sigmoidVF64AVX512_loop3:
 	VBROADCASTSD      sigmoid64consts<>+0(SB), Z10
 	VMOVUPS           Z10, Z10
 	VBLENDMPD         Z11, Z10, K3, Z10
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z11
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z11
 	VDIVPD            Z0, Z11, Z11
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z13
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z13
 	VDIVPD            Z1, Z13, Z13
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z14
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z14
 	VDIVPD            Z2, Z14, Z14
 	VMULPD            Z11, Z12, Z15
 	VMULPD            Z13, Z3, Z16
@@ -42109,199 +42290,199 @@ sigmoidVF64AVX512_loop3:
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
 	JZ                mathblock577
-	VBROADCASTSD      sigmoid64consts<>+256(SB), Z0
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z0
 	VMOVUPD           (SI)(R8*8), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z1, Z0
-	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z0, Z1
-	VBROADCASTSD      sigmoid64consts<>+448(SB), Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z1, Z0
+	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z0, Z1
+	VBROADCASTSD      sigmoid64consts<>+512(SB), Z2
 	VFNMADD213PD      (SI)(R8*8), Z1, Z2
-	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z1, Z2
-	VBROADCASTSD      sigmoid64consts<>+512(SB), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z2, Z1
+	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z1, Z2
+	VBROADCASTSD      sigmoid64consts<>+576(SB), Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z2, Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z2, Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z2, Z1
 	VMULPD            Z2, Z2, Z3
 	VMOVUPS           exptail_64<>+0(SB), Z4
 	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
 	VADDPD            Z4, Z2, Z2
 	VFMADD231PD       Z1, Z3, Z2
-	VPANDQ.BCST       sigmoid64consts<>+896(SB), Z0, Z1
+	VPANDQ.BCST       sigmoid64consts<>+960(SB), Z0, Z1
 	VMOVUPS           exphi_64<>+0(SB), Z3
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z3
 	VPSLLQ            $0x30, Z1, Z1
 	VPADDQ            Z1, Z3, Z3
 	VFMADD231PD       Z3, Z2, Z3
-	VPSUBQ.BCST       sigmoid64consts<>+960(SB), Z0, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
 	VPSRLQ            $0x04, Z0, Z0
 	VPSRLQ            $0x01, Z0, Z1
-	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z2
+	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z1, Z2
 	VPSLLQ            $0x34, Z2, Z2
 	VPSUBQ            Z1, Z0, Z0
-	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z0, Z0
 	VPSLLQ            $0x34, Z0, Z0
 	VMOVUPD           (SI)(R8*8), Z1
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z1, K4
 	VMULPD            Z2, Z3, Z3
-	VPADDQ.BCST       sigmoid64consts<>+1088(SB), Z0, Z1
+	VPADDQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z1
 	VBLENDMPD         Z1, Z0, K4, Z0
 	VMULPD            Z0, Z3, Z3
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1152(SB), Z3, K5
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z3, K5
 	KANDW             K4, K5, K5
-	VCMPPD.BCST       $0x15, sigmoid64consts<>+1152(SB), Z3, K6
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+1216(SB), Z3, K6
 	KANDW             K4, K6, K4
-	VADDPD.BCST       sigmoid64consts<>+1152(SB), Z3, Z0
-	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z0
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z1
+	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z3, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1216(SB), Z0, Z0
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPD.BCST    sigmoid64consts<>+1216(SB), Z1, K4, Z1
+	VBLENDMPD.BCST    sigmoid64consts<>+1280(SB), Z1, K4, Z1
 	VMULPD            Z1, Z3, Z3
 	VBLENDMPD         Z0, Z3, K5, Z3
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1280(SB), Z0, K4
-	VBLENDMPD.BCST    sigmoid64consts<>+1344(SB), Z3, K4, Z3
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1344(SB), Z0, K4
+	VBLENDMPD.BCST    sigmoid64consts<>+1408(SB), Z3, K4, Z3
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1408(SB), Z0, K4
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1472(SB), Z0, K4
 	VBLENDMPD.BCST    sigmoid64consts<>+0(SB), Z3, K4, Z3
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K4
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K4, Z3
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K4
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K4, Z3
 	VBLENDMPD         Z3, Z15, K1, Z15
-	VBROADCASTSD      sigmoid64consts<>+256(SB), Z0
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z0
 	VMOVUPD           64(SI)(R8*8), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z1, Z0
-	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z0, Z1
-	VBROADCASTSD      sigmoid64consts<>+448(SB), Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z1, Z0
+	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z0, Z1
+	VBROADCASTSD      sigmoid64consts<>+512(SB), Z2
 	VFNMADD213PD      64(SI)(R8*8), Z1, Z2
-	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z1, Z2
-	VBROADCASTSD      sigmoid64consts<>+512(SB), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z2, Z1
+	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z1, Z2
+	VBROADCASTSD      sigmoid64consts<>+576(SB), Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z2, Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z2, Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z2, Z1
 	VMULPD            Z2, Z2, Z3
 	VMOVUPS           exptail_64<>+0(SB), Z4
 	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
 	VADDPD            Z4, Z2, Z2
 	VFMADD231PD       Z1, Z3, Z2
-	VPANDQ.BCST       sigmoid64consts<>+896(SB), Z0, Z1
+	VPANDQ.BCST       sigmoid64consts<>+960(SB), Z0, Z1
 	VMOVUPS           exphi_64<>+0(SB), Z3
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z3
 	VPSLLQ            $0x30, Z1, Z1
 	VPADDQ            Z1, Z3, Z3
 	VFMADD231PD       Z3, Z2, Z3
-	VPSUBQ.BCST       sigmoid64consts<>+960(SB), Z0, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
 	VPSRLQ            $0x04, Z0, Z0
 	VPSRLQ            $0x01, Z0, Z1
-	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z2
+	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z1, Z2
 	VPSLLQ            $0x34, Z2, Z2
 	VPSUBQ            Z1, Z0, Z0
-	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z0, Z0
 	VPSLLQ            $0x34, Z0, Z0
 	VMOVUPD           64(SI)(R8*8), Z1
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z1, K1
 	VMULPD            Z2, Z3, Z3
-	VPADDQ.BCST       sigmoid64consts<>+1088(SB), Z0, Z1
+	VPADDQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z1
 	VBLENDMPD         Z1, Z0, K1, Z0
 	VMULPD            Z0, Z3, Z3
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1152(SB), Z3, K4
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z3, K4
 	KANDW             K1, K4, K4
-	VCMPPD.BCST       $0x15, sigmoid64consts<>+1152(SB), Z3, K5
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+1216(SB), Z3, K5
 	KANDW             K1, K5, K1
-	VADDPD.BCST       sigmoid64consts<>+1152(SB), Z3, Z0
-	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z0
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z1
+	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z3, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1216(SB), Z0, Z0
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPD.BCST    sigmoid64consts<>+1216(SB), Z1, K1, Z1
+	VBLENDMPD.BCST    sigmoid64consts<>+1280(SB), Z1, K1, Z1
 	VMULPD            Z1, Z3, Z3
 	VBLENDMPD         Z0, Z3, K4, Z3
 	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1280(SB), Z0, K1
-	VBLENDMPD.BCST    sigmoid64consts<>+1344(SB), Z3, K1, Z3
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1344(SB), Z0, K1
+	VBLENDMPD.BCST    sigmoid64consts<>+1408(SB), Z3, K1, Z3
 	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1408(SB), Z0, K1
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1472(SB), Z0, K1
 	VBLENDMPD.BCST    sigmoid64consts<>+0(SB), Z3, K1, Z3
 	VMOVUPD           64(SI)(R8*8), Z0
 	VCMPPD            $0x03, 64(SI)(R8*8), Z0, K1
 	VMOVUPD           64(SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K1, Z3
 	VMOVUPD           64(SI)(R8*8), Z0
 	VCMPPD            $0x03, 64(SI)(R8*8), Z0, K1
 	VMOVUPD           64(SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K1, Z3
 	VBLENDMPD         Z3, Z16, K2, Z16
-	VBROADCASTSD      sigmoid64consts<>+256(SB), Z0
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z0
 	VMOVUPD           128(SI)(R8*8), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z1, Z0
-	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z0, Z1
-	VBROADCASTSD      sigmoid64consts<>+448(SB), Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z1, Z0
+	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z0, Z1
+	VBROADCASTSD      sigmoid64consts<>+512(SB), Z2
 	VFNMADD213PD      128(SI)(R8*8), Z1, Z2
-	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z1, Z2
-	VBROADCASTSD      sigmoid64consts<>+512(SB), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z2, Z1
+	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z1, Z2
+	VBROADCASTSD      sigmoid64consts<>+576(SB), Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z2, Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z2, Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z2, Z1
 	VMULPD            Z2, Z2, Z3
 	VMOVUPS           exptail_64<>+0(SB), Z4
 	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
 	VADDPD            Z4, Z2, Z2
 	VFMADD231PD       Z1, Z3, Z2
-	VPANDQ.BCST       sigmoid64consts<>+896(SB), Z0, Z1
+	VPANDQ.BCST       sigmoid64consts<>+960(SB), Z0, Z1
 	VMOVUPS           exphi_64<>+0(SB), Z3
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z3
 	VPSLLQ            $0x30, Z1, Z1
 	VPADDQ            Z1, Z3, Z3
 	VFMADD231PD       Z3, Z2, Z3
-	VPSUBQ.BCST       sigmoid64consts<>+960(SB), Z0, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
 	VPSRLQ            $0x04, Z0, Z0
 	VPSRLQ            $0x01, Z0, Z1
-	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z2
+	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z1, Z2
 	VPSLLQ            $0x34, Z2, Z2
 	VPSUBQ            Z1, Z0, Z0
-	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z0, Z0
 	VPSLLQ            $0x34, Z0, Z0
 	VMOVUPD           128(SI)(R8*8), Z1
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z1, K1
 	VMULPD            Z2, Z3, Z3
-	VPADDQ.BCST       sigmoid64consts<>+1088(SB), Z0, Z1
+	VPADDQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z1
 	VBLENDMPD         Z1, Z0, K1, Z0
 	VMULPD            Z0, Z3, Z3
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1152(SB), Z3, K2
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z3, K2
 	KANDW             K1, K2, K2
-	VCMPPD.BCST       $0x15, sigmoid64consts<>+1152(SB), Z3, K4
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+1216(SB), Z3, K4
 	KANDW             K1, K4, K1
-	VADDPD.BCST       sigmoid64consts<>+1152(SB), Z3, Z0
-	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z0
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z1
+	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z3, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1216(SB), Z0, Z0
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPD.BCST    sigmoid64consts<>+1216(SB), Z1, K1, Z1
+	VBLENDMPD.BCST    sigmoid64consts<>+1280(SB), Z1, K1, Z1
 	VMULPD            Z1, Z3, Z3
 	VBLENDMPD         Z0, Z3, K2, Z3
 	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1280(SB), Z0, K1
-	VBLENDMPD.BCST    sigmoid64consts<>+1344(SB), Z3, K1, Z3
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1344(SB), Z0, K1
+	VBLENDMPD.BCST    sigmoid64consts<>+1408(SB), Z3, K1, Z3
 	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1408(SB), Z0, K1
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1472(SB), Z0, K1
 	VBLENDMPD.BCST    sigmoid64consts<>+0(SB), Z3, K1, Z3
 	VMOVUPD           128(SI)(R8*8), Z0
 	VCMPPD            $0x03, 128(SI)(R8*8), Z0, K1
 	VMOVUPD           128(SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K1, Z3
 	VMOVUPD           128(SI)(R8*8), Z0
 	VCMPPD            $0x03, 128(SI)(R8*8), Z0, K1
 	VMOVUPD           128(SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K1, Z3
 	VBLENDMPD         Z3, Z17, K3, Z17
 
@@ -42325,16 +42506,17 @@ sigmoidVF64AVX512_loop1:
 	VMOVUPS           Z1, Z1
 	VBLENDMPD.BCST    sigmoid64consts<>+128(SB), Z1, K1, Z1
 	VMAXPD            Z1, Z0, Z0
-	VBROADCASTSD      sigmoid64consts<>+256(SB), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z0, Z1
-	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z1, Z2
+	VMINPD.BCST       sigmoid64consts<>+256(SB), Z0, Z0
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z0, Z1
+	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z1, Z2
+	VFNMADD231PD.BCST sigmoid64consts<>+512(SB), Z2, Z0
 	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z2, Z0
-	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z2, Z0
-	VBROADCASTSD      sigmoid64consts<>+512(SB), Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z0, Z2
+	VBROADCASTSD      sigmoid64consts<>+576(SB), Z2
 	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z0, Z2
 	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z0, Z2
 	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z0, Z2
 	VMULPD            Z0, Z0, Z3
 	VMOVUPS           exptail_64<>+0(SB), Z4
 	VPERMT2PD         exptail_64<>+64(SB), Z1, Z4
@@ -42348,18 +42530,18 @@ sigmoidVF64AVX512_loop1:
 	VFMADD231PD       Z2, Z0, Z1
 	VSUBPD            Z1, Z2, Z3
 	VFMADD231PD       Z2, Z0, Z3
-	VADDPD.BCST       sigmoid64consts<>+832(SB), Z1, Z0
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z2
+	VADDPD.BCST       sigmoid64consts<>+896(SB), Z1, Z0
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z2
 	VSUBPD            Z0, Z2, Z2
 	VADDPD            Z1, Z2, Z2
 	VADDPD            Z3, Z2, Z2
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z4
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z4
 	VMOVUPS           Z4, Z4
 	VBLENDMPD         Z1, Z4, K1, Z4
 	VBROADCASTSD      sigmoid64consts<>+0(SB), Z1
 	VMOVUPS           Z1, Z1
 	VBLENDMPD         Z3, Z1, K1, Z1
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z3
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z3
 	VDIVPD            Z0, Z3, Z3
 	VMULPD            Z3, Z4, Z5
 	VFNMADD231PD      Z5, Z0, Z4
@@ -42370,69 +42552,69 @@ sigmoidVF64AVX512_loop1:
 	VCMPPD.BCST       $0x1a, sigmoid64consts<>+128(SB), Z0, K1
 	KORTESTW          K1, K1
 	JZ                mathblock578
-	VBROADCASTSD      sigmoid64consts<>+256(SB), Z0
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z0
 	VMOVUPD           (SI)(R8*8), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z1, Z0
-	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z0, Z1
-	VBROADCASTSD      sigmoid64consts<>+448(SB), Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z1, Z0
+	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z0, Z1
+	VBROADCASTSD      sigmoid64consts<>+512(SB), Z2
 	VFNMADD213PD      (SI)(R8*8), Z1, Z2
-	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z1, Z2
-	VBROADCASTSD      sigmoid64consts<>+512(SB), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z2, Z1
+	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z1, Z2
+	VBROADCASTSD      sigmoid64consts<>+576(SB), Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z2, Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z2, Z1
 	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z2, Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z2, Z1
 	VMULPD            Z2, Z2, Z3
 	VMOVUPS           exptail_64<>+0(SB), Z4
 	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
 	VADDPD            Z4, Z2, Z2
 	VFMADD231PD       Z1, Z3, Z2
-	VPANDQ.BCST       sigmoid64consts<>+896(SB), Z0, Z1
+	VPANDQ.BCST       sigmoid64consts<>+960(SB), Z0, Z1
 	VMOVUPS           exphi_64<>+0(SB), Z3
 	VPERMT2PD         exphi_64<>+64(SB), Z0, Z3
 	VPSLLQ            $0x30, Z1, Z1
 	VPADDQ            Z1, Z3, Z3
 	VFMADD231PD       Z3, Z2, Z3
-	VPSUBQ.BCST       sigmoid64consts<>+960(SB), Z0, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
 	VPSRLQ            $0x04, Z0, Z0
 	VPSRLQ            $0x01, Z0, Z1
-	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z2
+	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z1, Z2
 	VPSLLQ            $0x34, Z2, Z2
 	VPSUBQ            Z1, Z0, Z0
-	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z0, Z0
 	VPSLLQ            $0x34, Z0, Z0
 	VMOVUPD           (SI)(R8*8), Z1
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z1, K2
 	VMULPD            Z2, Z3, Z3
-	VPADDQ.BCST       sigmoid64consts<>+1088(SB), Z0, Z1
+	VPADDQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z1
 	VBLENDMPD         Z1, Z0, K2, Z0
 	VMULPD            Z0, Z3, Z3
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1152(SB), Z3, K3
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z3, K3
 	KANDW             K2, K3, K3
-	VCMPPD.BCST       $0x15, sigmoid64consts<>+1152(SB), Z3, K4
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+1216(SB), Z3, K4
 	KANDW             K2, K4, K2
-	VADDPD.BCST       sigmoid64consts<>+1152(SB), Z3, Z0
-	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z0
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z1
+	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z3, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1216(SB), Z0, Z0
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPD.BCST    sigmoid64consts<>+1216(SB), Z1, K2, Z1
+	VBLENDMPD.BCST    sigmoid64consts<>+1280(SB), Z1, K2, Z1
 	VMULPD            Z1, Z3, Z3
 	VBLENDMPD         Z0, Z3, K3, Z3
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1280(SB), Z0, K2
-	VBLENDMPD.BCST    sigmoid64consts<>+1344(SB), Z3, K2, Z3
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1344(SB), Z0, K2
+	VBLENDMPD.BCST    sigmoid64consts<>+1408(SB), Z3, K2, Z3
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1408(SB), Z0, K2
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1472(SB), Z0, K2
 	VBLENDMPD.BCST    sigmoid64consts<>+0(SB), Z3, K2, Z3
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K2
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K2, Z3
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K2
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K2, Z3
 	VBLENDMPD         Z3, Z5, K1, Z5
 
@@ -42454,16 +42636,17 @@ sigmoidVF64AVX512_after1:
 	VMOVUPS           Z2, Z2
 	VBLENDMPD.BCST    sigmoid64consts<>+128(SB), Z2, K2, Z2
 	VMAXPD            Z2, Z1, Z1
-	VBROADCASTSD      sigmoid64consts<>+256(SB), Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z1, Z2
-	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z2, Z3
+	VMINPD.BCST       sigmoid64consts<>+256(SB), Z1, Z1
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z1, Z2
+	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z2, Z3
+	VFNMADD231PD.BCST sigmoid64consts<>+512(SB), Z3, Z1
 	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z3, Z1
-	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z3, Z1
-	VBROADCASTSD      sigmoid64consts<>+512(SB), Z3
-	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z1, Z3
+	VBROADCASTSD      sigmoid64consts<>+576(SB), Z3
 	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z1, Z3
 	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z1, Z3
 	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z1, Z3
+	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z1, Z3
 	VMULPD            Z1, Z1, Z4
 	VMOVUPS           exptail_64<>+0(SB), Z5
 	VPERMT2PD         exptail_64<>+64(SB), Z2, Z5
@@ -42477,18 +42660,18 @@ sigmoidVF64AVX512_after1:
 	VFMADD231PD       Z3, Z1, Z2
 	VSUBPD            Z2, Z3, Z4
 	VFMADD231PD       Z3, Z1, Z4
-	VADDPD.BCST       sigmoid64consts<>+832(SB), Z2, Z1
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z3
+	VADDPD.BCST       sigmoid64consts<>+896(SB), Z2, Z1
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z3
 	VSUBPD            Z1, Z3, Z3
 	VADDPD            Z2, Z3, Z3
 	VADDPD            Z4, Z3, Z3
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z5
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z5
 	VMOVUPS           Z5, Z5
 	VBLENDMPD         Z2, Z5, K2, Z5
 	VBROADCASTSD      sigmoid64consts<>+0(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPD         Z4, Z2, K2, Z2
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z4
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z4
 	VDIVPD            Z1, Z4, Z4
 	VMULPD            Z4, Z5, Z6
 	VFNMADD231PD      Z6, Z1, Z5
@@ -42498,61 +42681,61 @@ sigmoidVF64AVX512_after1:
 	VCMPPD.BCST       $0x1a, sigmoid64consts<>+128(SB), Z0, K2
 	KORTESTW          K2, K2
 	JZ                mathblock579
-	VBROADCASTSD      sigmoid64consts<>+256(SB), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+320(SB), Z0, Z1
-	VSUBPD.BCST       sigmoid64consts<>+320(SB), Z1, Z2
-	VBROADCASTSD      sigmoid64consts<>+448(SB), Z3
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z0, Z1
+	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z1, Z2
+	VBROADCASTSD      sigmoid64consts<>+512(SB), Z3
 	VFNMADD213PD      Z0, Z2, Z3
-	VFNMADD231PD.BCST sigmoid64consts<>+384(SB), Z2, Z3
-	VBROADCASTSD      sigmoid64consts<>+512(SB), Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+576(SB), Z3, Z2
+	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z2, Z3
+	VBROADCASTSD      sigmoid64consts<>+576(SB), Z2
 	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z3, Z2
 	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z3, Z2
 	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z3, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z3, Z2
 	VMULPD            Z3, Z3, Z4
 	VMOVUPS           exptail_64<>+0(SB), Z5
 	VPERMT2PD         exptail_64<>+64(SB), Z1, Z5
 	VADDPD            Z5, Z3, Z3
 	VFMADD231PD       Z2, Z4, Z3
-	VPANDQ.BCST       sigmoid64consts<>+896(SB), Z1, Z2
+	VPANDQ.BCST       sigmoid64consts<>+960(SB), Z1, Z2
 	VMOVUPS           exphi_64<>+0(SB), Z4
 	VPERMT2PD         exphi_64<>+64(SB), Z1, Z4
 	VPSLLQ            $0x30, Z2, Z2
 	VPADDQ            Z2, Z4, Z4
 	VFMADD231PD       Z4, Z3, Z4
-	VPSUBQ.BCST       sigmoid64consts<>+960(SB), Z1, Z1
+	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z1
 	VPSRLQ            $0x04, Z1, Z1
 	VPSRLQ            $0x01, Z1, Z2
-	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z2, Z3
+	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z2, Z3
 	VPSLLQ            $0x34, Z3, Z3
 	VPSUBQ            Z2, Z1, Z1
-	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z1
+	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z1, Z1
 	VPSLLQ            $0x34, Z1, Z1
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z0, K3
 	VMULPD            Z3, Z4, Z4
-	VPADDQ.BCST       sigmoid64consts<>+1088(SB), Z1, Z2
+	VPADDQ.BCST       sigmoid64consts<>+1152(SB), Z1, Z2
 	VBLENDMPD         Z2, Z1, K3, Z1
 	VMULPD            Z1, Z4, Z4
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1152(SB), Z4, K4
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z4, K4
 	KANDW             K3, K4, K4
-	VCMPPD.BCST       $0x15, sigmoid64consts<>+1152(SB), Z4, K5
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+1216(SB), Z4, K5
 	KANDW             K3, K5, K3
-	VADDPD.BCST       sigmoid64consts<>+1152(SB), Z4, Z1
-	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z1, Z1
-	VBROADCASTSD      sigmoid64consts<>+832(SB), Z2
+	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z4, Z1
+	VPSUBQ.BCST       sigmoid64consts<>+1216(SB), Z1, Z1
+	VBROADCASTSD      sigmoid64consts<>+896(SB), Z2
 	VMOVUPS           Z2, Z2
-	VBLENDMPD.BCST    sigmoid64consts<>+1216(SB), Z2, K3, Z2
+	VBLENDMPD.BCST    sigmoid64consts<>+1280(SB), Z2, K3, Z2
 	VMULPD            Z2, Z4, Z4
 	VBLENDMPD         Z1, Z4, K4, Z4
-	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1280(SB), Z0, K3
-	VBLENDMPD.BCST    sigmoid64consts<>+1344(SB), Z4, K3, Z4
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1408(SB), Z0, K3
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1344(SB), Z0, K3
+	VBLENDMPD.BCST    sigmoid64consts<>+1408(SB), Z4, K3, Z4
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1472(SB), Z0, K3
 	VBLENDMPD.BCST    sigmoid64consts<>+0(SB), Z4, K3, Z4
 	VCMPPD            $0x03, Z0, Z0, K3
-	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z1
+	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z1
 	VBLENDMPD         Z1, Z4, K3, Z4
 	VCMPPD            $0x03, Z0, Z0, K3
-	VPORQ.BCST        sigmoid64consts<>+1472(SB), Z0, Z0
+	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z0
 	VBLENDMPD         Z0, Z4, K3, Z4
 	VBLENDMPD         Z4, Z6, K2, Z6
 
@@ -42597,32 +42780,34 @@ tanhVF64AVX512_loop2:
 	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z0
 	VMOVUPD           64(SI)(R8*8), Z1
 	VPANDQ.BCST       tanh64consts<>+64(SB), Z1, Z1
-	VMINPD.BCST       tanh64consts<>+128(SB), Z0, Z2
-	VMINPD.BCST       tanh64consts<>+128(SB), Z1, Z3
-	VMULPD.BCST       tanh64consts<>+192(SB), Z2, Z2
-	VMULPD.BCST       tanh64consts<>+192(SB), Z3, Z3
+	VMAXPD.BCST       tanh64consts<>+128(SB), Z0, Z2
+	VMAXPD.BCST       tanh64consts<>+128(SB), Z1, Z3
+	VMINPD.BCST       tanh64consts<>+192(SB), Z2, Z2
+	VMINPD.BCST       tanh64consts<>+192(SB), Z3, Z3
+	VMULPD.BCST       tanh64consts<>+256(SB), Z2, Z2
+	VMULPD.BCST       tanh64consts<>+256(SB), Z3, Z3
 	VPORQ.BCST        tanh64consts<>+0(SB), Z2, Z2
 	VPORQ.BCST        tanh64consts<>+0(SB), Z3, Z3
-	VBROADCASTSD      tanh64consts<>+256(SB), Z4
-	VFMADD213PD.BCST  tanh64consts<>+320(SB), Z2, Z4
-	VBROADCASTSD      tanh64consts<>+256(SB), Z5
-	VFMADD213PD.BCST  tanh64consts<>+320(SB), Z3, Z5
-	VSUBPD.BCST       tanh64consts<>+320(SB), Z4, Z6
-	VSUBPD.BCST       tanh64consts<>+320(SB), Z5, Z7
+	VBROADCASTSD      tanh64consts<>+320(SB), Z4
+	VFMADD213PD.BCST  tanh64consts<>+384(SB), Z2, Z4
+	VBROADCASTSD      tanh64consts<>+320(SB), Z5
+	VFMADD213PD.BCST  tanh64consts<>+384(SB), Z3, Z5
+	VSUBPD.BCST       tanh64consts<>+384(SB), Z4, Z6
+	VSUBPD.BCST       tanh64consts<>+384(SB), Z5, Z7
+	VFNMADD231PD.BCST tanh64consts<>+512(SB), Z6, Z2
+	VFNMADD231PD.BCST tanh64consts<>+512(SB), Z7, Z3
 	VFNMADD231PD.BCST tanh64consts<>+448(SB), Z6, Z2
 	VFNMADD231PD.BCST tanh64consts<>+448(SB), Z7, Z3
-	VFNMADD231PD.BCST tanh64consts<>+384(SB), Z6, Z2
-	VFNMADD231PD.BCST tanh64consts<>+384(SB), Z7, Z3
-	VBROADCASTSD      tanh64consts<>+512(SB), Z6
-	VFMADD213PD.BCST  tanh64consts<>+576(SB), Z2, Z6
-	VBROADCASTSD      tanh64consts<>+512(SB), Z7
-	VFMADD213PD.BCST  tanh64consts<>+576(SB), Z3, Z7
+	VBROADCASTSD      tanh64consts<>+576(SB), Z6
 	VFMADD213PD.BCST  tanh64consts<>+640(SB), Z2, Z6
+	VBROADCASTSD      tanh64consts<>+576(SB), Z7
 	VFMADD213PD.BCST  tanh64consts<>+640(SB), Z3, Z7
 	VFMADD213PD.BCST  tanh64consts<>+704(SB), Z2, Z6
 	VFMADD213PD.BCST  tanh64consts<>+704(SB), Z3, Z7
 	VFMADD213PD.BCST  tanh64consts<>+768(SB), Z2, Z6
 	VFMADD213PD.BCST  tanh64consts<>+768(SB), Z3, Z7
+	VFMADD213PD.BCST  tanh64consts<>+832(SB), Z2, Z6
+	VFMADD213PD.BCST  tanh64consts<>+832(SB), Z3, Z7
 	VMULPD            Z2, Z2, Z8
 	VMULPD            Z3, Z3, Z9
 	VMOVUPS           exptail_64<>+0(SB), Z10
@@ -42649,31 +42834,31 @@ tanhVF64AVX512_loop2:
 	VSUBPD            Z5, Z7, Z9
 	VFMADD231PD       Z6, Z2, Z8
 	VFMADD231PD       Z7, Z3, Z9
-	VBROADCASTSD      tanh64consts<>+832(SB), Z2
+	VBROADCASTSD      tanh64consts<>+896(SB), Z2
 	VSUBPD            Z4, Z2, Z2
-	VBROADCASTSD      tanh64consts<>+832(SB), Z3
+	VBROADCASTSD      tanh64consts<>+896(SB), Z3
 	VSUBPD            Z5, Z3, Z3
-	VBROADCASTSD      tanh64consts<>+832(SB), Z6
+	VBROADCASTSD      tanh64consts<>+896(SB), Z6
 	VSUBPD            Z2, Z6, Z6
-	VBROADCASTSD      tanh64consts<>+832(SB), Z7
+	VBROADCASTSD      tanh64consts<>+896(SB), Z7
 	VSUBPD            Z3, Z7, Z7
 	VSUBPD            Z4, Z6, Z6
 	VSUBPD            Z5, Z7, Z7
 	VSUBPD            Z8, Z6, Z6
 	VSUBPD            Z9, Z7, Z7
-	VADDPD.BCST       tanh64consts<>+832(SB), Z4, Z10
-	VADDPD.BCST       tanh64consts<>+832(SB), Z5, Z11
-	VBROADCASTSD      tanh64consts<>+832(SB), Z12
+	VADDPD.BCST       tanh64consts<>+896(SB), Z4, Z10
+	VADDPD.BCST       tanh64consts<>+896(SB), Z5, Z11
+	VBROADCASTSD      tanh64consts<>+896(SB), Z12
 	VSUBPD            Z10, Z12, Z12
-	VBROADCASTSD      tanh64consts<>+832(SB), Z13
+	VBROADCASTSD      tanh64consts<>+896(SB), Z13
 	VSUBPD            Z11, Z13, Z13
 	VADDPD            Z4, Z12, Z12
 	VADDPD            Z5, Z13, Z13
 	VADDPD            Z8, Z12, Z12
 	VADDPD            Z9, Z13, Z13
-	VBROADCASTSD      tanh64consts<>+832(SB), Z4
+	VBROADCASTSD      tanh64consts<>+896(SB), Z4
 	VDIVPD            Z10, Z4, Z4
-	VBROADCASTSD      tanh64consts<>+832(SB), Z5
+	VBROADCASTSD      tanh64consts<>+896(SB), Z5
 	VDIVPD            Z11, Z5, Z5
 	VMULPD            Z4, Z2, Z8
 	VMULPD            Z5, Z3, Z9
@@ -42685,49 +42870,57 @@ tanhVF64AVX512_loop2:
 	VFNMADD231PD      Z9, Z13, Z3
 	VFMADD231PD       Z4, Z2, Z8
 	VFMADD231PD       Z5, Z3, Z9
-	VCMPPD.BCST       $0x11, tanh64consts<>+128(SB), Z0, K1
-	VCMPPD.BCST       $0x11, tanh64consts<>+128(SB), Z1, K2
-	VBROADCASTSD      tanh64consts<>+832(SB), Z2
+	VCMPPD.BCST       $0x11, tanh64consts<>+192(SB), Z0, K1
+	VCMPPD.BCST       $0x11, tanh64consts<>+192(SB), Z1, K2
+	VBROADCASTSD      tanh64consts<>+896(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPD         Z8, Z2, K1, Z2
-	VBROADCASTSD      tanh64consts<>+832(SB), Z3
+	VBROADCASTSD      tanh64consts<>+896(SB), Z3
 	VMOVUPS           Z3, Z3
 	VBLENDMPD         Z9, Z3, K2, Z3
-	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z0, K1
-	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z1, K2
+	VCMPPD.BCST       $0x11, tanh64consts<>+128(SB), Z0, K1
+	VCMPPD.BCST       $0x11, tanh64consts<>+128(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
 	JZ                mathblock580
 	VMOVUPD           (SI)(R8*8), Z0
-	VMULPD            (SI)(R8*8), Z0, Z0
-	VBROADCASTSD      tanh64consts<>+960(SB), Z1
-	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z0, Z1
-	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z0, Z1
-	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z0, Z1
-	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z0, Z1
-	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z0, Z1
-	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z0, Z1
-	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z0, Z1
-	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z0, Z1
-	VFMADD213PD.BCST  tanh64consts<>+1536(SB), Z0, Z1
-	VMULPD            (SI)(R8*8), Z0, Z0
-	VFMADD213PD       (SI)(R8*8), Z1, Z0
-	VBLENDMPD         Z0, Z2, K1, Z2
+	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z0
+	VMAXPD.BCST       tanh64consts<>+960(SB), Z0, Z1
+	VMULPD            Z1, Z1, Z4
+	VBROADCASTSD      tanh64consts<>+1024(SB), Z5
+	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1536(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1600(SB), Z4, Z5
+	VCMPPD.BCST       $0x11, tanh64consts<>+960(SB), Z0, K3
+	VMULPD            Z1, Z4, Z4
+	VFMADD231PD       Z5, Z4, Z1
+	VBLENDMPD         Z0, Z1, K3, Z1
+	VBLENDMPD         Z1, Z2, K1, Z2
 	VMOVUPD           64(SI)(R8*8), Z0
-	VMULPD            64(SI)(R8*8), Z0, Z0
-	VBROADCASTSD      tanh64consts<>+960(SB), Z1
-	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z0, Z1
-	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z0, Z1
-	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z0, Z1
-	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z0, Z1
-	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z0, Z1
-	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z0, Z1
-	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z0, Z1
-	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z0, Z1
-	VFMADD213PD.BCST  tanh64consts<>+1536(SB), Z0, Z1
-	VMULPD            64(SI)(R8*8), Z0, Z0
-	VFMADD213PD       64(SI)(R8*8), Z1, Z0
-	VBLENDMPD         Z0, Z3, K2, Z3
+	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z0
+	VMAXPD.BCST       tanh64consts<>+960(SB), Z0, Z1
+	VMULPD            Z1, Z1, Z4
+	VBROADCASTSD      tanh64consts<>+1024(SB), Z5
+	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1536(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1600(SB), Z4, Z5
+	VCMPPD.BCST       $0x11, tanh64consts<>+960(SB), Z0, K1
+	VMULPD            Z1, Z4, Z4
+	VFMADD231PD       Z5, Z4, Z1
+	VBLENDMPD         Z0, Z1, K1, Z1
+	VBLENDMPD         Z1, Z3, K2, Z3
 
 mathblock580:
 	VMOVUPD     (SI)(R8*8), Z0
@@ -42741,9 +42934,9 @@ mathblock580:
 	VMOVUPD     64(SI)(R8*8), Z0
 	VCMPPD      $0x03, 64(SI)(R8*8), Z0, K2
 	VMOVUPD     (SI)(R8*8), Z0
-	VPORQ.BCST  tanh64consts<>+1600(SB), Z0, Z0
+	VPORQ.BCST  tanh64consts<>+1664(SB), Z0, Z0
 	VMOVUPD     64(SI)(R8*8), Z1
-	VPORQ.BCST  tanh64consts<>+1600(SB), Z1, Z1
+	VPORQ.BCST  tanh64consts<>+1664(SB), Z1, Z1
 	VBLENDMPD   Z0, Z2, K1, Z2
 	VBLENDMPD   Z1, Z3, K2, Z3
 	VMOVUPD     Z2, (DX)(R8*8)
@@ -42758,19 +42951,20 @@ tanhVF64AVX512_loop1:
 	JB                tanhVF64AVX512_after1
 	VMOVUPD           (SI)(R8*8), Z0
 	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z0
-	VMINPD.BCST       tanh64consts<>+128(SB), Z0, Z1
-	VMULPD.BCST       tanh64consts<>+192(SB), Z1, Z1
+	VMAXPD.BCST       tanh64consts<>+128(SB), Z0, Z1
+	VMINPD.BCST       tanh64consts<>+192(SB), Z1, Z1
+	VMULPD.BCST       tanh64consts<>+256(SB), Z1, Z1
 	VPORQ.BCST        tanh64consts<>+0(SB), Z1, Z1
-	VBROADCASTSD      tanh64consts<>+256(SB), Z2
-	VFMADD213PD.BCST  tanh64consts<>+320(SB), Z1, Z2
-	VSUBPD.BCST       tanh64consts<>+320(SB), Z2, Z3
+	VBROADCASTSD      tanh64consts<>+320(SB), Z2
+	VFMADD213PD.BCST  tanh64consts<>+384(SB), Z1, Z2
+	VSUBPD.BCST       tanh64consts<>+384(SB), Z2, Z3
+	VFNMADD231PD.BCST tanh64consts<>+512(SB), Z3, Z1
 	VFNMADD231PD.BCST tanh64consts<>+448(SB), Z3, Z1
-	VFNMADD231PD.BCST tanh64consts<>+384(SB), Z3, Z1
-	VBROADCASTSD      tanh64consts<>+512(SB), Z3
-	VFMADD213PD.BCST  tanh64consts<>+576(SB), Z1, Z3
+	VBROADCASTSD      tanh64consts<>+576(SB), Z3
 	VFMADD213PD.BCST  tanh64consts<>+640(SB), Z1, Z3
 	VFMADD213PD.BCST  tanh64consts<>+704(SB), Z1, Z3
 	VFMADD213PD.BCST  tanh64consts<>+768(SB), Z1, Z3
+	VFMADD213PD.BCST  tanh64consts<>+832(SB), Z1, Z3
 	VMULPD            Z1, Z1, Z4
 	VMOVUPS           exptail_64<>+0(SB), Z5
 	VPERMT2PD         exptail_64<>+64(SB), Z2, Z5
@@ -42784,46 +42978,50 @@ tanhVF64AVX512_loop1:
 	VFMADD231PD       Z3, Z1, Z2
 	VSUBPD            Z2, Z3, Z4
 	VFMADD231PD       Z3, Z1, Z4
-	VBROADCASTSD      tanh64consts<>+832(SB), Z1
+	VBROADCASTSD      tanh64consts<>+896(SB), Z1
 	VSUBPD            Z2, Z1, Z1
-	VBROADCASTSD      tanh64consts<>+832(SB), Z3
+	VBROADCASTSD      tanh64consts<>+896(SB), Z3
 	VSUBPD            Z1, Z3, Z3
 	VSUBPD            Z2, Z3, Z3
 	VSUBPD            Z4, Z3, Z3
-	VADDPD.BCST       tanh64consts<>+832(SB), Z2, Z5
-	VBROADCASTSD      tanh64consts<>+832(SB), Z6
+	VADDPD.BCST       tanh64consts<>+896(SB), Z2, Z5
+	VBROADCASTSD      tanh64consts<>+896(SB), Z6
 	VSUBPD            Z5, Z6, Z6
 	VADDPD            Z2, Z6, Z6
 	VADDPD            Z4, Z6, Z6
-	VBROADCASTSD      tanh64consts<>+832(SB), Z2
+	VBROADCASTSD      tanh64consts<>+896(SB), Z2
 	VDIVPD            Z5, Z2, Z2
 	VMULPD            Z2, Z1, Z4
 	VFNMADD231PD      Z4, Z5, Z1
 	VADDPD            Z3, Z1, Z1
 	VFNMADD231PD      Z4, Z6, Z1
 	VFMADD231PD       Z2, Z1, Z4
-	VCMPPD.BCST       $0x11, tanh64consts<>+128(SB), Z0, K1
-	VBROADCASTSD      tanh64consts<>+832(SB), Z1
+	VCMPPD.BCST       $0x11, tanh64consts<>+192(SB), Z0, K1
+	VBROADCASTSD      tanh64consts<>+896(SB), Z1
 	VMOVUPS           Z1, Z1
 	VBLENDMPD         Z4, Z1, K1, Z1
-	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z0, K1
+	VCMPPD.BCST       $0x11, tanh64consts<>+128(SB), Z0, K1
 	KORTESTW          K1, K1
 	JZ                mathblock581
 	VMOVUPD           (SI)(R8*8), Z0
-	VMULPD            (SI)(R8*8), Z0, Z0
-	VBROADCASTSD      tanh64consts<>+960(SB), Z2
-	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z0, Z2
-	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z0, Z2
-	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z0, Z2
-	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z0, Z2
-	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z0, Z2
-	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z0, Z2
-	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z0, Z2
-	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z0, Z2
-	VFMADD213PD.BCST  tanh64consts<>+1536(SB), Z0, Z2
-	VMULPD            (SI)(R8*8), Z0, Z0
-	VFMADD213PD       (SI)(R8*8), Z2, Z0
-	VBLENDMPD         Z0, Z1, K1, Z1
+	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z0
+	VMAXPD.BCST       tanh64consts<>+960(SB), Z0, Z2
+	VMULPD            Z2, Z2, Z3
+	VBROADCASTSD      tanh64consts<>+1024(SB), Z4
+	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z3, Z4
+	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z3, Z4
+	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z3, Z4
+	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z3, Z4
+	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z3, Z4
+	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z3, Z4
+	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z3, Z4
+	VFMADD213PD.BCST  tanh64consts<>+1536(SB), Z3, Z4
+	VFMADD213PD.BCST  tanh64consts<>+1600(SB), Z3, Z4
+	VCMPPD.BCST       $0x11, tanh64consts<>+960(SB), Z0, K2
+	VMULPD            Z2, Z3, Z3
+	VFMADD231PD       Z4, Z3, Z2
+	VBLENDMPD         Z0, Z2, K2, Z2
+	VBLENDMPD         Z2, Z1, K1, Z1
 
 mathblock581:
 	VMOVUPD     (SI)(R8*8), Z0
@@ -42832,7 +43030,7 @@ mathblock581:
 	VMOVUPD     (SI)(R8*8), Z0
 	VCMPPD      $0x03, (SI)(R8*8), Z0, K1
 	VMOVUPD     (SI)(R8*8), Z0
-	VPORQ.BCST  tanh64consts<>+1600(SB), Z0, Z0
+	VPORQ.BCST  tanh64consts<>+1664(SB), Z0, Z0
 	VBLENDMPD   Z0, Z1, K1, Z1
 	VMOVUPD     Z1, (DX)(R8*8)
 	ADDQ        $0x00000008, R8
@@ -42846,19 +43044,20 @@ tanhVF64AVX512_after1:
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPD.Z         (SI)(R8*8), K1, Z0
 	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z1
-	VMINPD.BCST       tanh64consts<>+128(SB), Z1, Z2
-	VMULPD.BCST       tanh64consts<>+192(SB), Z2, Z2
+	VMAXPD.BCST       tanh64consts<>+128(SB), Z1, Z2
+	VMINPD.BCST       tanh64consts<>+192(SB), Z2, Z2
+	VMULPD.BCST       tanh64consts<>+256(SB), Z2, Z2
 	VPORQ.BCST        tanh64consts<>+0(SB), Z2, Z2
-	VBROADCASTSD      tanh64consts<>+256(SB), Z3
-	VFMADD213PD.BCST  tanh64consts<>+320(SB), Z2, Z3
-	VSUBPD.BCST       tanh64consts<>+320(SB), Z3, Z4
+	VBROADCASTSD      tanh64consts<>+320(SB), Z3
+	VFMADD213PD.BCST  tanh64consts<>+384(SB), Z2, Z3
+	VSUBPD.BCST       tanh64consts<>+384(SB), Z3, Z4
+	VFNMADD231PD.BCST tanh64consts<>+512(SB), Z4, Z2
 	VFNMADD231PD.BCST tanh64consts<>+448(SB), Z4, Z2
-	VFNMADD231PD.BCST tanh64consts<>+384(SB), Z4, Z2
-	VBROADCASTSD      tanh64consts<>+512(SB), Z4
-	VFMADD213PD.BCST  tanh64consts<>+576(SB), Z2, Z4
+	VBROADCASTSD      tanh64consts<>+576(SB), Z4
 	VFMADD213PD.BCST  tanh64consts<>+640(SB), Z2, Z4
 	VFMADD213PD.BCST  tanh64consts<>+704(SB), Z2, Z4
 	VFMADD213PD.BCST  tanh64consts<>+768(SB), Z2, Z4
+	VFMADD213PD.BCST  tanh64consts<>+832(SB), Z2, Z4
 	VMULPD            Z2, Z2, Z5
 	VMOVUPS           exptail_64<>+0(SB), Z6
 	VPERMT2PD         exptail_64<>+64(SB), Z3, Z6
@@ -42872,51 +43071,55 @@ tanhVF64AVX512_after1:
 	VFMADD231PD       Z4, Z2, Z3
 	VSUBPD            Z3, Z4, Z5
 	VFMADD231PD       Z4, Z2, Z5
-	VBROADCASTSD      tanh64consts<>+832(SB), Z2
+	VBROADCASTSD      tanh64consts<>+896(SB), Z2
 	VSUBPD            Z3, Z2, Z2
-	VBROADCASTSD      tanh64consts<>+832(SB), Z4
+	VBROADCASTSD      tanh64consts<>+896(SB), Z4
 	VSUBPD            Z2, Z4, Z4
 	VSUBPD            Z3, Z4, Z4
 	VSUBPD            Z5, Z4, Z4
-	VADDPD.BCST       tanh64consts<>+832(SB), Z3, Z6
-	VBROADCASTSD      tanh64consts<>+832(SB), Z7
+	VADDPD.BCST       tanh64consts<>+896(SB), Z3, Z6
+	VBROADCASTSD      tanh64consts<>+896(SB), Z7
 	VSUBPD            Z6, Z7, Z7
 	VADDPD            Z3, Z7, Z7
 	VADDPD            Z5, Z7, Z7
-	VBROADCASTSD      tanh64consts<>+832(SB), Z3
+	VBROADCASTSD      tanh64consts<>+896(SB), Z3
 	VDIVPD            Z6, Z3, Z3
 	VMULPD            Z3, Z2, Z5
 	VFNMADD231PD      Z5, Z6, Z2
 	VADDPD            Z4, Z2, Z2
 	VFNMADD231PD      Z5, Z7, Z2
 	VFMADD231PD       Z3, Z2, Z5
-	VCMPPD.BCST       $0x11, tanh64consts<>+128(SB), Z1, K2
-	VBROADCASTSD      tanh64consts<>+832(SB), Z2
+	VCMPPD.BCST       $0x11, tanh64consts<>+192(SB), Z1, K2
+	VBROADCASTSD      tanh64consts<>+896(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPD         Z5, Z2, K2, Z2
-	VCMPPD.BCST       $0x11, tanh64consts<>+896(SB), Z1, K2
+	VCMPPD.BCST       $0x11, tanh64consts<>+128(SB), Z1, K2
 	KORTESTW          K2, K2
 	JZ                mathblock582
-	VMULPD            Z0, Z0, Z1
-	VBROADCASTSD      tanh64consts<>+960(SB), Z3
-	VFMADD213PD.BCST  tanh64consts<>+1024(SB), Z1, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z1, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z1, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z1, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z1, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z1, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z1, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z1, Z3
-	VFMADD213PD.BCST  tanh64consts<>+1536(SB), Z1, Z3
-	VMULPD            Z0, Z1, Z1
-	VFMADD213PD       Z0, Z3, Z1
-	VBLENDMPD         Z1, Z2, K2, Z2
+	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z1
+	VMAXPD.BCST       tanh64consts<>+960(SB), Z1, Z3
+	VMULPD            Z3, Z3, Z4
+	VBROADCASTSD      tanh64consts<>+1024(SB), Z5
+	VFMADD213PD.BCST  tanh64consts<>+1088(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1152(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1216(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1280(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1344(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1408(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1472(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1536(SB), Z4, Z5
+	VFMADD213PD.BCST  tanh64consts<>+1600(SB), Z4, Z5
+	VCMPPD.BCST       $0x11, tanh64consts<>+960(SB), Z1, K3
+	VMULPD            Z3, Z4, Z4
+	VFMADD231PD       Z5, Z4, Z3
+	VBLENDMPD         Z1, Z3, K3, Z3
+	VBLENDMPD         Z3, Z2, K2, Z2
 
 mathblock582:
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z1
 	VPORQ       Z1, Z2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
-	VPORQ.BCST  tanh64consts<>+1600(SB), Z0, Z0
+	VPORQ.BCST  tanh64consts<>+1664(SB), Z0, Z0
 	VBLENDMPD   Z0, Z2, K2, Z2
 	VMOVUPD     Z2, K1, (DX)(R8*8)
 	ADDQ        R9, R8
@@ -42958,317 +43161,319 @@ erfVF64AVX512_loop2:
 	VPANDQ.BCST       erf64consts<>+64(SB), Z0, Z0
 	VMOVUPD           64(SI)(R8*8), Z1
 	VPANDQ.BCST       erf64consts<>+64(SB), Z1, Z1
-	VMINPD.BCST       erf64consts<>+192(SB), Z0, Z2
-	VMINPD.BCST       erf64consts<>+192(SB), Z1, Z3
+	VMAXPD.BCST       erf64consts<>+128(SB), Z0, Z2
+	VMAXPD.BCST       erf64consts<>+128(SB), Z1, Z3
+	VMINPD.BCST       erf64consts<>+192(SB), Z2, Z2
+	VMINPD.BCST       erf64consts<>+192(SB), Z3, Z3
 	VMULPD            Z2, Z2, Z4
 	VMULPD            Z3, Z3, Z5
 	VBROADCASTSD      erf64consts<>+128(SB), Z6
-	VDIVPD            Z4, Z6, Z6
-	VBROADCASTSD      erf64consts<>+128(SB), Z7
-	VDIVPD            Z5, Z7, Z7
+	VDIVPD            Z4, Z6, Z4
+	VBROADCASTSD      erf64consts<>+128(SB), Z6
+	VDIVPD            Z5, Z6, Z5
 	VCMPPD.BCST       $0x1e, erf64consts<>+256(SB), Z2, K1
 	VCMPPD.BCST       $0x1e, erf64consts<>+256(SB), Z3, K2
-	VBROADCASTSD      erf64consts<>+384(SB), Z8
+	VBROADCASTSD      erf64consts<>+384(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+320(SB), Z6, K1, Z6
+	VBROADCASTSD      erf64consts<>+384(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    erf64consts<>+320(SB), Z7, K2, Z7
+	VBROADCASTSD      erf64consts<>+512(SB), Z8
 	VMOVUPS           Z8, Z8
-	VBLENDMPD.BCST    erf64consts<>+320(SB), Z8, K1, Z8
-	VBROADCASTSD      erf64consts<>+384(SB), Z9
+	VBLENDMPD.BCST    erf64consts<>+448(SB), Z8, K1, Z8
+	VBROADCASTSD      erf64consts<>+512(SB), Z9
 	VMOVUPS           Z9, Z9
-	VBLENDMPD.BCST    erf64consts<>+320(SB), Z9, K2, Z9
-	VBROADCASTSD      erf64consts<>+512(SB), Z10
+	VBLENDMPD.BCST    erf64consts<>+448(SB), Z9, K2, Z9
+	VFMADD231PD       Z4, Z6, Z8
+	VFMADD231PD       Z5, Z7, Z9
+	VBROADCASTSD      erf64consts<>+640(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+576(SB), Z6, K1, Z6
+	VBROADCASTSD      erf64consts<>+640(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    erf64consts<>+576(SB), Z7, K2, Z7
+	VFMADD231PD       Z4, Z8, Z6
+	VFMADD231PD       Z5, Z9, Z7
+	VBROADCASTSD      erf64consts<>+768(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    erf64consts<>+704(SB), Z8, K1, Z8
+	VBROADCASTSD      erf64consts<>+768(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD.BCST    erf64consts<>+704(SB), Z9, K2, Z9
+	VFMADD231PD       Z4, Z6, Z8
+	VFMADD231PD       Z5, Z7, Z9
+	VBROADCASTSD      erf64consts<>+896(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+832(SB), Z6, K1, Z6
+	VBROADCASTSD      erf64consts<>+896(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    erf64consts<>+832(SB), Z7, K2, Z7
+	VFMADD231PD       Z4, Z8, Z6
+	VFMADD231PD       Z5, Z9, Z7
+	VBROADCASTSD      erf64consts<>+1024(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    erf64consts<>+960(SB), Z8, K1, Z8
+	VBROADCASTSD      erf64consts<>+1024(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD.BCST    erf64consts<>+960(SB), Z9, K2, Z9
+	VFMADD231PD       Z4, Z6, Z8
+	VFMADD231PD       Z5, Z7, Z9
+	VBROADCASTSD      erf64consts<>+1152(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+1088(SB), Z6, K1, Z6
+	VBROADCASTSD      erf64consts<>+1152(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    erf64consts<>+1088(SB), Z7, K2, Z7
+	VFMADD231PD       Z4, Z8, Z6
+	VFMADD231PD       Z5, Z9, Z7
+	VBROADCASTSD      erf64consts<>+1280(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    erf64consts<>+1216(SB), Z8, K1, Z8
+	VBROADCASTSD      erf64consts<>+1280(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD.BCST    erf64consts<>+1216(SB), Z9, K2, Z9
+	VFMADD231PD       Z4, Z6, Z8
+	VFMADD231PD       Z5, Z7, Z9
+	VBROADCASTSD      erf64consts<>+1344(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+320(SB), Z6, K1, Z6
+	VBROADCASTSD      erf64consts<>+1344(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    erf64consts<>+320(SB), Z7, K2, Z7
+	VBROADCASTSD      erf64consts<>+1472(SB), Z10
 	VMOVUPS           Z10, Z10
-	VBLENDMPD.BCST    erf64consts<>+448(SB), Z10, K1, Z10
-	VBROADCASTSD      erf64consts<>+512(SB), Z11
+	VBLENDMPD.BCST    erf64consts<>+1408(SB), Z10, K1, Z10
+	VBROADCASTSD      erf64consts<>+1472(SB), Z11
 	VMOVUPS           Z11, Z11
-	VBLENDMPD.BCST    erf64consts<>+448(SB), Z11, K2, Z11
-	VFMADD231PD       Z6, Z8, Z10
-	VFMADD231PD       Z7, Z9, Z11
-	VBROADCASTSD      erf64consts<>+640(SB), Z8
-	VMOVUPS           Z8, Z8
-	VBLENDMPD.BCST    erf64consts<>+576(SB), Z8, K1, Z8
-	VBROADCASTSD      erf64consts<>+640(SB), Z9
-	VMOVUPS           Z9, Z9
-	VBLENDMPD.BCST    erf64consts<>+576(SB), Z9, K2, Z9
-	VFMADD231PD       Z6, Z10, Z8
-	VFMADD231PD       Z7, Z11, Z9
-	VBROADCASTSD      erf64consts<>+768(SB), Z10
+	VBLENDMPD.BCST    erf64consts<>+1408(SB), Z11, K2, Z11
+	VFMADD231PD       Z4, Z6, Z10
+	VFMADD231PD       Z5, Z7, Z11
+	VBROADCASTSD      erf64consts<>+1600(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+1536(SB), Z6, K1, Z6
+	VBROADCASTSD      erf64consts<>+1600(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    erf64consts<>+1536(SB), Z7, K2, Z7
+	VFMADD231PD       Z4, Z10, Z6
+	VFMADD231PD       Z5, Z11, Z7
+	VBROADCASTSD      erf64consts<>+1728(SB), Z10
 	VMOVUPS           Z10, Z10
-	VBLENDMPD.BCST    erf64consts<>+704(SB), Z10, K1, Z10
-	VBROADCASTSD      erf64consts<>+768(SB), Z11
+	VBLENDMPD.BCST    erf64consts<>+1664(SB), Z10, K1, Z10
+	VBROADCASTSD      erf64consts<>+1728(SB), Z11
 	VMOVUPS           Z11, Z11
-	VBLENDMPD.BCST    erf64consts<>+704(SB), Z11, K2, Z11
-	VFMADD231PD       Z6, Z8, Z10
-	VFMADD231PD       Z7, Z9, Z11
-	VBROADCASTSD      erf64consts<>+896(SB), Z8
-	VMOVUPS           Z8, Z8
-	VBLENDMPD.BCST    erf64consts<>+832(SB), Z8, K1, Z8
-	VBROADCASTSD      erf64consts<>+896(SB), Z9
-	VMOVUPS           Z9, Z9
-	VBLENDMPD.BCST    erf64consts<>+832(SB), Z9, K2, Z9
-	VFMADD231PD       Z6, Z10, Z8
-	VFMADD231PD       Z7, Z11, Z9
-	VBROADCASTSD      erf64consts<>+1024(SB), Z10
+	VBLENDMPD.BCST    erf64consts<>+1664(SB), Z11, K2, Z11
+	VFMADD231PD       Z4, Z6, Z10
+	VFMADD231PD       Z5, Z7, Z11
+	VBROADCASTSD      erf64consts<>+1856(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z6, K1, Z6
+	VBROADCASTSD      erf64consts<>+1856(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z7, K2, Z7
+	VFMADD231PD       Z4, Z10, Z6
+	VFMADD231PD       Z5, Z11, Z7
+	VBROADCASTSD      erf64consts<>+1984(SB), Z10
 	VMOVUPS           Z10, Z10
-	VBLENDMPD.BCST    erf64consts<>+960(SB), Z10, K1, Z10
-	VBROADCASTSD      erf64consts<>+1024(SB), Z11
+	VBLENDMPD.BCST    erf64consts<>+1920(SB), Z10, K1, Z10
+	VBROADCASTSD      erf64consts<>+1984(SB), Z11
 	VMOVUPS           Z11, Z11
-	VBLENDMPD.BCST    erf64consts<>+960(SB), Z11, K2, Z11
-	VFMADD231PD       Z6, Z8, Z10
-	VFMADD231PD       Z7, Z9, Z11
-	VBROADCASTSD      erf64consts<>+1152(SB), Z8
-	VMOVUPS           Z8, Z8
-	VBLENDMPD.BCST    erf64consts<>+1088(SB), Z8, K1, Z8
-	VBROADCASTSD      erf64consts<>+1152(SB), Z9
-	VMOVUPS           Z9, Z9
-	VBLENDMPD.BCST    erf64consts<>+1088(SB), Z9, K2, Z9
-	VFMADD231PD       Z6, Z10, Z8
-	VFMADD231PD       Z7, Z11, Z9
-	VBROADCASTSD      erf64consts<>+1280(SB), Z10
+	VBLENDMPD.BCST    erf64consts<>+1920(SB), Z11, K2, Z11
+	VFMADD231PD       Z4, Z6, Z10
+	VFMADD231PD       Z5, Z7, Z11
+	VBROADCASTSD      erf64consts<>+2112(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+2048(SB), Z6, K1, Z6
+	VBROADCASTSD      erf64consts<>+2112(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    erf64consts<>+2048(SB), Z7, K2, Z7
+	VFMADD231PD       Z4, Z10, Z6
+	VFMADD231PD       Z5, Z11, Z7
+	VBROADCASTSD      erf64consts<>+2240(SB), Z10
 	VMOVUPS           Z10, Z10
-	VBLENDMPD.BCST    erf64consts<>+1216(SB), Z10, K1, Z10
-	VBROADCASTSD      erf64consts<>+1280(SB), Z11
+	VBLENDMPD.BCST    erf64consts<>+2176(SB), Z10, K1, Z10
+	VBROADCASTSD      erf64consts<>+2240(SB), Z11
 	VMOVUPS           Z11, Z11
-	VBLENDMPD.BCST    erf64consts<>+1216(SB), Z11, K2, Z11
-	VFMADD231PD       Z6, Z8, Z10
-	VFMADD231PD       Z7, Z9, Z11
-	VBROADCASTSD      erf64consts<>+1344(SB), Z8
-	VMOVUPS           Z8, Z8
-	VBLENDMPD.BCST    erf64consts<>+320(SB), Z8, K1, Z8
-	VBROADCASTSD      erf64consts<>+1344(SB), Z9
-	VMOVUPS           Z9, Z9
-	VBLENDMPD.BCST    erf64consts<>+320(SB), Z9, K2, Z9
-	VBROADCASTSD      erf64consts<>+1472(SB), Z12
-	VMOVUPS           Z12, Z12
-	VBLENDMPD.BCST    erf64consts<>+1408(SB), Z12, K1, Z12
-	VBROADCASTSD      erf64consts<>+1472(SB), Z13
-	VMOVUPS           Z13, Z13
-	VBLENDMPD.BCST    erf64consts<>+1408(SB), Z13, K2, Z13
-	VFMADD231PD       Z6, Z8, Z12
-	VFMADD231PD       Z7, Z9, Z13
-	VBROADCASTSD      erf64consts<>+1600(SB), Z8
-	VMOVUPS           Z8, Z8
-	VBLENDMPD.BCST    erf64consts<>+1536(SB), Z8, K1, Z8
-	VBROADCASTSD      erf64consts<>+1600(SB), Z9
-	VMOVUPS           Z9, Z9
-	VBLENDMPD.BCST    erf64consts<>+1536(SB), Z9, K2, Z9
-	VFMADD231PD       Z6, Z12, Z8
-	VFMADD231PD       Z7, Z13, Z9
-	VBROADCASTSD      erf64consts<>+1728(SB), Z12
-	VMOVUPS           Z12, Z12
-	VBLENDMPD.BCST    erf64consts<>+1664(SB), Z12, K1, Z12
-	VBROADCASTSD      erf64consts<>+1728(SB), Z13
-	VMOVUPS           Z13, Z13
-	VBLENDMPD.BCST    erf64consts<>+1664(SB), Z13, K2, Z13
-	VFMADD231PD       Z6, Z8, Z12
-	VFMADD231PD       Z7, Z9, Z13
-	VBROADCASTSD      erf64consts<>+1856(SB), Z8
-	VMOVUPS           Z8, Z8
-	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z8, K1, Z8
-	VBROADCASTSD      erf64consts<>+1856(SB), Z9
-	VMOVUPS           Z9, Z9
-	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z9, K2, Z9
-	VFMADD231PD       Z6, Z12, Z8
-	VFMADD231PD       Z7, Z13, Z9
-	VBROADCASTSD      erf64consts<>+1984(SB), Z12
-	VMOVUPS           Z12, Z12
-	VBLENDMPD.BCST    erf64consts<>+1920(SB), Z12, K1, Z12
-	VBROADCASTSD      erf64consts<>+1984(SB), Z13
-	VMOVUPS           Z13, Z13
-	VBLENDMPD.BCST    erf64consts<>+1920(SB), Z13, K2, Z13
-	VFMADD231PD       Z6, Z8, Z12
-	VFMADD231PD       Z7, Z9, Z13
-	VBROADCASTSD      erf64consts<>+2112(SB), Z8
-	VMOVUPS           Z8, Z8
-	VBLENDMPD.BCST    erf64consts<>+2048(SB), Z8, K1, Z8
-	VBROADCASTSD      erf64consts<>+2112(SB), Z9
-	VMOVUPS           Z9, Z9
-	VBLENDMPD.BCST    erf64consts<>+2048(SB), Z9, K2, Z9
-	VFMADD231PD       Z6, Z12, Z8
-	VFMADD231PD       Z7, Z13, Z9
-	VBROADCASTSD      erf64consts<>+2240(SB), Z12
-	VMOVUPS           Z12, Z12
-	VBLENDMPD.BCST    erf64consts<>+2176(SB), Z12, K1, Z12
-	VBROADCASTSD      erf64consts<>+2240(SB), Z13
-	VMOVUPS           Z13, Z13
-	VBLENDMPD.BCST    erf64consts<>+2176(SB), Z13, K2, Z13
-	VFMADD231PD       Z6, Z8, Z12
-	VFMADD231PD       Z7, Z9, Z13
-	VBROADCASTSD      erf64consts<>+128(SB), Z8
-	VMOVUPS           Z8, Z8
-	VBLENDMPD.BCST    erf64consts<>+128(SB), Z8, K1, Z8
-	VBROADCASTSD      erf64consts<>+128(SB), Z9
-	VMOVUPS           Z9, Z9
-	VBLENDMPD.BCST    erf64consts<>+128(SB), Z9, K2, Z9
-	VFMADD231PD       Z6, Z12, Z8
-	VFMADD231PD       Z7, Z13, Z9
-	VPANDQ.BCST       erf64consts<>+2304(SB), Z2, Z6
-	VPANDQ.BCST       erf64consts<>+2304(SB), Z3, Z7
-	VBROADCASTSD      erf64consts<>+2368(SB), Z12
-	VFNMADD231PD      Z6, Z6, Z12
-	VBROADCASTSD      erf64consts<>+2368(SB), Z13
-	VFNMADD231PD      Z7, Z7, Z13
-	VSUBPD            Z2, Z6, Z14
-	VSUBPD            Z3, Z7, Z15
-	VADDPD            Z2, Z6, Z6
-	VADDPD            Z3, Z7, Z7
-	VDIVPD            Z8, Z10, Z10
-	VDIVPD            Z9, Z11, Z11
-	VFMADD231PD       Z6, Z14, Z10
-	VFMADD231PD       Z7, Z15, Z11
-	VADDPD            Z10, Z12, Z6
-	VADDPD            Z11, Z13, Z7
-	VSUBPD            Z6, Z12, Z12
-	VSUBPD            Z7, Z13, Z13
-	VADDPD            Z10, Z12, Z12
-	VADDPD            Z11, Z13, Z13
-	VMAXPD.BCST       erf64consts<>+2432(SB), Z6, Z6
-	VMAXPD.BCST       erf64consts<>+2432(SB), Z7, Z7
-	VMINPD.BCST       erf64consts<>+2496(SB), Z6, Z6
-	VMINPD.BCST       erf64consts<>+2496(SB), Z7, Z7
-	VBROADCASTSD      erf64consts<>+2560(SB), Z8
-	VFMADD213PD.BCST  erf64consts<>+2624(SB), Z6, Z8
-	VBROADCASTSD      erf64consts<>+2560(SB), Z9
-	VFMADD213PD.BCST  erf64consts<>+2624(SB), Z7, Z9
-	VSUBPD.BCST       erf64consts<>+2624(SB), Z8, Z10
-	VSUBPD.BCST       erf64consts<>+2624(SB), Z9, Z11
-	VFNMADD231PD.BCST erf64consts<>+2688(SB), Z10, Z6
-	VFNMADD231PD.BCST erf64consts<>+2688(SB), Z11, Z7
-	VBROADCASTSD      erf64consts<>+2752(SB), Z14
-	VFNMADD213PD      Z6, Z10, Z14
-	VBROADCASTSD      erf64consts<>+2752(SB), Z15
-	VFNMADD213PD      Z7, Z11, Z15
-	VSUBPD            Z14, Z6, Z6
-	VSUBPD            Z15, Z7, Z7
-	VFNMADD231PD.BCST erf64consts<>+2752(SB), Z10, Z6
-	VFNMADD231PD.BCST erf64consts<>+2752(SB), Z11, Z7
-	VADDPD            Z12, Z14, Z10
-	VADDPD            Z13, Z15, Z11
-	VSUBPD            Z14, Z10, Z16
-	VSUBPD            Z15, Z11, Z17
-	VSUBPD            Z16, Z10, Z18
-	VSUBPD            Z17, Z11, Z19
-	VSUBPD            Z18, Z14, Z14
-	VSUBPD            Z19, Z15, Z15
+	VBLENDMPD.BCST    erf64consts<>+2176(SB), Z11, K2, Z11
+	VFMADD231PD       Z4, Z6, Z10
+	VFMADD231PD       Z5, Z7, Z11
+	VBROADCASTSD      erf64consts<>+128(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    erf64consts<>+128(SB), Z6, K1, Z6
+	VBROADCASTSD      erf64consts<>+128(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    erf64consts<>+128(SB), Z7, K2, Z7
+	VFMADD231PD       Z4, Z10, Z6
+	VFMADD231PD       Z5, Z11, Z7
+	VPANDQ.BCST       erf64consts<>+2304(SB), Z2, Z4
+	VPANDQ.BCST       erf64consts<>+2304(SB), Z3, Z5
+	VBROADCASTSD      erf64consts<>+2368(SB), Z10
+	VFNMADD231PD      Z4, Z4, Z10
+	VBROADCASTSD      erf64consts<>+2368(SB), Z11
+	VFNMADD231PD      Z5, Z5, Z11
+	VSUBPD            Z2, Z4, Z12
+	VSUBPD            Z3, Z5, Z13
+	VADDPD            Z2, Z4, Z4
+	VADDPD            Z3, Z5, Z5
+	VDIVPD            Z6, Z8, Z8
+	VDIVPD            Z7, Z9, Z9
+	VFMADD231PD       Z4, Z12, Z8
+	VFMADD231PD       Z5, Z13, Z9
+	VADDPD            Z8, Z10, Z4
+	VADDPD            Z9, Z11, Z5
+	VSUBPD            Z4, Z10, Z10
+	VSUBPD            Z5, Z11, Z11
+	VADDPD            Z8, Z10, Z10
+	VADDPD            Z9, Z11, Z11
+	VMAXPD.BCST       erf64consts<>+2432(SB), Z4, Z4
+	VMAXPD.BCST       erf64consts<>+2432(SB), Z5, Z5
+	VMINPD.BCST       erf64consts<>+2496(SB), Z4, Z4
+	VMINPD.BCST       erf64consts<>+2496(SB), Z5, Z5
+	VBROADCASTSD      erf64consts<>+2560(SB), Z6
+	VFMADD213PD.BCST  erf64consts<>+2624(SB), Z4, Z6
+	VBROADCASTSD      erf64consts<>+2560(SB), Z7
+	VFMADD213PD.BCST  erf64consts<>+2624(SB), Z5, Z7
+	VSUBPD.BCST       erf64consts<>+2624(SB), Z6, Z8
+	VSUBPD.BCST       erf64consts<>+2624(SB), Z7, Z9
+	VFNMADD231PD.BCST erf64consts<>+2688(SB), Z8, Z4
+	VFNMADD231PD.BCST erf64consts<>+2688(SB), Z9, Z5
+	VBROADCASTSD      erf64consts<>+2752(SB), Z12
+	VFNMADD213PD      Z4, Z8, Z12
+	VBROADCASTSD      erf64consts<>+2752(SB), Z13
+	VFNMADD213PD      Z5, Z9, Z13
+	VSUBPD            Z12, Z4, Z4
+	VSUBPD            Z13, Z5, Z5
+	VFNMADD231PD.BCST erf64consts<>+2752(SB), Z8, Z4
+	VFNMADD231PD.BCST erf64consts<>+2752(SB), Z9, Z5
+	VADDPD            Z10, Z12, Z8
+	VADDPD            Z11, Z13, Z9
+	VSUBPD            Z12, Z8, Z14
+	VSUBPD            Z13, Z9, Z15
+	VSUBPD            Z14, Z8, Z16
+	VSUBPD            Z15, Z9, Z17
 	VSUBPD            Z16, Z12, Z12
 	VSUBPD            Z17, Z13, Z13
-	VADDPD            Z12, Z14, Z14
-	VADDPD            Z13, Z15, Z15
-	VADDPD            Z14, Z6, Z6
-	VADDPD            Z15, Z7, Z7
-	VBROADCASTSD      erf64consts<>+2816(SB), Z12
-	VFMADD213PD.BCST  erf64consts<>+2880(SB), Z10, Z12
-	VBROADCASTSD      erf64consts<>+2816(SB), Z13
-	VFMADD213PD.BCST  erf64consts<>+2880(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+2944(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+2944(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+3008(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+3008(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+3072(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+3072(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+3136(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+3136(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+3200(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+3200(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+3264(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+3264(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+3328(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+3328(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+3392(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+3392(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+3456(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+3456(SB), Z11, Z13
-	VFMADD213PD.BCST  erf64consts<>+3520(SB), Z10, Z12
-	VFMADD213PD.BCST  erf64consts<>+3520(SB), Z11, Z13
-	VMULPD            Z10, Z10, Z14
-	VMULPD            Z11, Z11, Z15
-	VFMADD231PD       Z10, Z6, Z6
-	VFMADD231PD       Z11, Z7, Z7
-	VFMADD231PD       Z14, Z12, Z6
-	VFMADD231PD       Z15, Z13, Z7
-	VADDPD.BCST       erf64consts<>+128(SB), Z10, Z12
-	VADDPD.BCST       erf64consts<>+128(SB), Z11, Z13
-	VBROADCASTSD      erf64consts<>+128(SB), Z14
-	VSUBPD            Z12, Z14, Z14
-	VBROADCASTSD      erf64consts<>+128(SB), Z15
-	VSUBPD            Z13, Z15, Z15
-	VADDPD            Z10, Z14, Z14
-	VADDPD            Z11, Z15, Z15
-	VADDPD            Z6, Z14, Z14
-	VADDPD            Z7, Z15, Z15
-	VPSUBQ.BCST       erf64consts<>+3584(SB), Z8, Z8
-	VPSUBQ.BCST       erf64consts<>+3584(SB), Z9, Z9
-	VPSRLQ            $0x01, Z8, Z6
-	VPSRLQ            $0x01, Z9, Z7
-	VPSUBQ.BCST       erf64consts<>+3648(SB), Z6, Z10
-	VPSUBQ.BCST       erf64consts<>+3648(SB), Z7, Z11
-	VPSLLQ            $0x34, Z10, Z10
-	VPSLLQ            $0x34, Z11, Z11
-	VPSUBQ            Z6, Z8, Z8
-	VPSUBQ            Z7, Z9, Z9
-	VPSUBQ.BCST       erf64consts<>+3648(SB), Z8, Z8
-	VPSUBQ.BCST       erf64consts<>+3648(SB), Z9, Z9
+	VSUBPD            Z14, Z10, Z10
+	VSUBPD            Z15, Z11, Z11
+	VADDPD            Z10, Z12, Z12
+	VADDPD            Z11, Z13, Z13
+	VADDPD            Z12, Z4, Z4
+	VADDPD            Z13, Z5, Z5
+	VBROADCASTSD      erf64consts<>+2816(SB), Z10
+	VFMADD213PD.BCST  erf64consts<>+2880(SB), Z8, Z10
+	VBROADCASTSD      erf64consts<>+2816(SB), Z11
+	VFMADD213PD.BCST  erf64consts<>+2880(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+2944(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+2944(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+3008(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+3008(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+3072(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+3072(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+3136(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+3136(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+3200(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+3200(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+3264(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+3264(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+3328(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+3328(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+3392(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+3392(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+3456(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+3456(SB), Z9, Z11
+	VFMADD213PD.BCST  erf64consts<>+3520(SB), Z8, Z10
+	VFMADD213PD.BCST  erf64consts<>+3520(SB), Z9, Z11
+	VMULPD            Z8, Z8, Z12
+	VMULPD            Z9, Z9, Z13
+	VFMADD231PD       Z8, Z4, Z4
+	VFMADD231PD       Z9, Z5, Z5
+	VFMADD231PD       Z12, Z10, Z4
+	VFMADD231PD       Z13, Z11, Z5
+	VADDPD.BCST       erf64consts<>+128(SB), Z8, Z10
+	VADDPD.BCST       erf64consts<>+128(SB), Z9, Z11
+	VBROADCASTSD      erf64consts<>+128(SB), Z12
+	VSUBPD            Z10, Z12, Z12
+	VBROADCASTSD      erf64consts<>+128(SB), Z13
+	VSUBPD            Z11, Z13, Z13
+	VADDPD            Z8, Z12, Z12
+	VADDPD            Z9, Z13, Z13
+	VADDPD            Z4, Z12, Z12
+	VADDPD            Z5, Z13, Z13
+	VPSUBQ.BCST       erf64consts<>+3584(SB), Z6, Z6
+	VPSUBQ.BCST       erf64consts<>+3584(SB), Z7, Z7
+	VPSRLQ            $0x01, Z6, Z4
+	VPSRLQ            $0x01, Z7, Z5
+	VPSUBQ.BCST       erf64consts<>+3648(SB), Z4, Z8
+	VPSUBQ.BCST       erf64consts<>+3648(SB), Z5, Z9
 	VPSLLQ            $0x34, Z8, Z8
 	VPSLLQ            $0x34, Z9, Z9
-	VADDPD            Z14, Z12, Z12
-	VADDPD            Z15, Z13, Z13
-	VMULPD            Z10, Z12, Z12
-	VMULPD            Z11, Z13, Z13
-	VMULPD            Z8, Z12, Z12
-	VMULPD            Z9, Z13, Z13
-	VDIVPD            Z2, Z12, Z12
-	VDIVPD            Z3, Z13, Z13
+	VPSUBQ            Z4, Z6, Z6
+	VPSUBQ            Z5, Z7, Z7
+	VPSUBQ.BCST       erf64consts<>+3648(SB), Z6, Z6
+	VPSUBQ.BCST       erf64consts<>+3648(SB), Z7, Z7
+	VPSLLQ            $0x34, Z6, Z6
+	VPSLLQ            $0x34, Z7, Z7
+	VADDPD            Z12, Z10, Z10
+	VADDPD            Z13, Z11, Z11
+	VMULPD            Z8, Z10, Z10
+	VMULPD            Z9, Z11, Z11
+	VMULPD            Z6, Z10, Z10
+	VMULPD            Z7, Z11, Z11
+	VDIVPD            Z2, Z10, Z10
+	VDIVPD            Z3, Z11, Z11
 	VCMPPD.BCST       $0x11, erf64consts<>+192(SB), Z0, K1
 	VCMPPD.BCST       $0x11, erf64consts<>+192(SB), Z1, K2
 	VBROADCASTSD      erf64consts<>+128(SB), Z2
-	VSUBPD            Z12, Z2, Z12
+	VSUBPD            Z10, Z2, Z10
 	VBROADCASTSD      erf64consts<>+128(SB), Z2
-	VSUBPD            Z13, Z2, Z13
+	VSUBPD            Z11, Z2, Z11
 	VBROADCASTSD      erf64consts<>+128(SB), Z2
 	VMOVUPS           Z2, Z2
-	VBLENDMPD         Z12, Z2, K1, Z2
+	VBLENDMPD         Z10, Z2, K1, Z2
 	VBROADCASTSD      erf64consts<>+128(SB), Z3
 	VMOVUPS           Z3, Z3
-	VBLENDMPD         Z13, Z3, K2, Z3
+	VBLENDMPD         Z11, Z3, K2, Z3
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z0, K1
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
 	JZ                mathblock583
-	VSUBPD.BCST       erf64consts<>+128(SB), Z0, Z6
-	VBROADCASTSD      erf64consts<>+3776(SB), Z7
-	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+3904(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+3968(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+4032(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+4096(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+4160(SB), Z6, Z7
-	VBROADCASTSD      erf64consts<>+4224(SB), Z8
-	VFMADD213PD.BCST  erf64consts<>+4288(SB), Z6, Z8
-	VFMADD213PD.BCST  erf64consts<>+4352(SB), Z6, Z8
-	VFMADD213PD.BCST  erf64consts<>+4416(SB), Z6, Z8
-	VFMADD213PD.BCST  erf64consts<>+4480(SB), Z6, Z8
-	VFMADD213PD.BCST  erf64consts<>+4544(SB), Z6, Z8
-	VFMADD213PD.BCST  erf64consts<>+128(SB), Z6, Z8
-	VDIVPD            Z8, Z7, Z7
-	VADDPD.BCST       erf64consts<>+4608(SB), Z7, Z7
-	VBLENDMPD         Z7, Z2, K1, Z2
-	VSUBPD.BCST       erf64consts<>+128(SB), Z1, Z6
-	VBROADCASTSD      erf64consts<>+3776(SB), Z7
-	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+3904(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+3968(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+4032(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+4096(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+4160(SB), Z6, Z7
-	VBROADCASTSD      erf64consts<>+4224(SB), Z8
-	VFMADD213PD.BCST  erf64consts<>+4288(SB), Z6, Z8
-	VFMADD213PD.BCST  erf64consts<>+4352(SB), Z6, Z8
-	VFMADD213PD.BCST  erf64consts<>+4416(SB), Z6, Z8
-	VFMADD213PD.BCST  erf64consts<>+4480(SB), Z6, Z8
-	VFMADD213PD.BCST  erf64consts<>+4544(SB), Z6, Z8
-	VFMADD213PD.BCST  erf64consts<>+128(SB), Z6, Z8
-	VDIVPD            Z8, Z7, Z7
-	VADDPD.BCST       erf64consts<>+4608(SB), Z7, Z7
-	VBLENDMPD         Z7, Z3, K2, Z3
+	VSUBPD.BCST       erf64consts<>+128(SB), Z0, Z4
+	VBROADCASTSD      erf64consts<>+3776(SB), Z5
+	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3904(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3968(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+4032(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+4096(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+4160(SB), Z4, Z5
+	VBROADCASTSD      erf64consts<>+4224(SB), Z6
+	VFMADD213PD.BCST  erf64consts<>+4288(SB), Z4, Z6
+	VFMADD213PD.BCST  erf64consts<>+4352(SB), Z4, Z6
+	VFMADD213PD.BCST  erf64consts<>+4416(SB), Z4, Z6
+	VFMADD213PD.BCST  erf64consts<>+4480(SB), Z4, Z6
+	VFMADD213PD.BCST  erf64consts<>+4544(SB), Z4, Z6
+	VFMADD213PD.BCST  erf64consts<>+128(SB), Z4, Z6
+	VDIVPD            Z6, Z5, Z5
+	VADDPD.BCST       erf64consts<>+4608(SB), Z5, Z5
+	VBLENDMPD         Z5, Z2, K1, Z2
+	VSUBPD.BCST       erf64consts<>+128(SB), Z1, Z4
+	VBROADCASTSD      erf64consts<>+3776(SB), Z5
+	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3904(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3968(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+4032(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+4096(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+4160(SB), Z4, Z5
+	VBROADCASTSD      erf64consts<>+4224(SB), Z6
+	VFMADD213PD.BCST  erf64consts<>+4288(SB), Z4, Z6
+	VFMADD213PD.BCST  erf64consts<>+4352(SB), Z4, Z6
+	VFMADD213PD.BCST  erf64consts<>+4416(SB), Z4, Z6
+	VFMADD213PD.BCST  erf64consts<>+4480(SB), Z4, Z6
+	VFMADD213PD.BCST  erf64consts<>+4544(SB), Z4, Z6
+	VFMADD213PD.BCST  erf64consts<>+128(SB), Z4, Z6
+	VDIVPD            Z6, Z5, Z5
+	VADDPD.BCST       erf64consts<>+4608(SB), Z5, Z5
+	VBLENDMPD         Z5, Z3, K2, Z3
 
 mathblock583:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z0, K1
@@ -43276,33 +43481,37 @@ mathblock583:
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
 	JZ               mathblock584
-	VBROADCASTSD     erf64consts<>+4736(SB), Z6
-	VFMADD213PD.BCST erf64consts<>+4800(SB), Z4, Z6
-	VFMADD213PD.BCST erf64consts<>+4864(SB), Z4, Z6
-	VFMADD213PD.BCST erf64consts<>+4928(SB), Z4, Z6
-	VFMADD213PD.BCST erf64consts<>+4992(SB), Z4, Z6
-	VBROADCASTSD     erf64consts<>+5056(SB), Z7
-	VFMADD213PD.BCST erf64consts<>+5120(SB), Z4, Z7
-	VFMADD213PD.BCST erf64consts<>+5184(SB), Z4, Z7
-	VFMADD213PD.BCST erf64consts<>+5248(SB), Z4, Z7
-	VFMADD213PD.BCST erf64consts<>+5312(SB), Z4, Z7
-	VFMADD213PD.BCST erf64consts<>+128(SB), Z4, Z7
-	VDIVPD           Z7, Z6, Z6
-	VFMADD231PD      Z6, Z0, Z0
+	VMAXPD.BCST      erf64consts<>+4736(SB), Z0, Z4
+	VMULPD           Z4, Z4, Z4
+	VBROADCASTSD     erf64consts<>+4800(SB), Z5
+	VFMADD213PD.BCST erf64consts<>+4864(SB), Z4, Z5
+	VFMADD213PD.BCST erf64consts<>+4928(SB), Z4, Z5
+	VFMADD213PD.BCST erf64consts<>+4992(SB), Z4, Z5
+	VFMADD213PD.BCST erf64consts<>+5056(SB), Z4, Z5
+	VBROADCASTSD     erf64consts<>+5120(SB), Z6
+	VFMADD213PD.BCST erf64consts<>+5184(SB), Z4, Z6
+	VFMADD213PD.BCST erf64consts<>+5248(SB), Z4, Z6
+	VFMADD213PD.BCST erf64consts<>+5312(SB), Z4, Z6
+	VFMADD213PD.BCST erf64consts<>+5376(SB), Z4, Z6
+	VFMADD213PD.BCST erf64consts<>+128(SB), Z4, Z6
+	VDIVPD           Z6, Z5, Z5
+	VFMADD231PD      Z5, Z0, Z0
 	VBLENDMPD        Z0, Z2, K1, Z2
-	VBROADCASTSD     erf64consts<>+4736(SB), Z0
-	VFMADD213PD.BCST erf64consts<>+4800(SB), Z5, Z0
-	VFMADD213PD.BCST erf64consts<>+4864(SB), Z5, Z0
-	VFMADD213PD.BCST erf64consts<>+4928(SB), Z5, Z0
-	VFMADD213PD.BCST erf64consts<>+4992(SB), Z5, Z0
-	VBROADCASTSD     erf64consts<>+5056(SB), Z4
-	VFMADD213PD.BCST erf64consts<>+5120(SB), Z5, Z4
-	VFMADD213PD.BCST erf64consts<>+5184(SB), Z5, Z4
-	VFMADD213PD.BCST erf64consts<>+5248(SB), Z5, Z4
-	VFMADD213PD.BCST erf64consts<>+5312(SB), Z5, Z4
-	VFMADD213PD.BCST erf64consts<>+128(SB), Z5, Z4
-	VDIVPD           Z4, Z0, Z0
-	VFMADD231PD      Z0, Z1, Z1
+	VMAXPD.BCST      erf64consts<>+4736(SB), Z1, Z0
+	VMULPD           Z0, Z0, Z0
+	VBROADCASTSD     erf64consts<>+4800(SB), Z4
+	VFMADD213PD.BCST erf64consts<>+4864(SB), Z0, Z4
+	VFMADD213PD.BCST erf64consts<>+4928(SB), Z0, Z4
+	VFMADD213PD.BCST erf64consts<>+4992(SB), Z0, Z4
+	VFMADD213PD.BCST erf64consts<>+5056(SB), Z0, Z4
+	VBROADCASTSD     erf64consts<>+5120(SB), Z5
+	VFMADD213PD.BCST erf64consts<>+5184(SB), Z0, Z5
+	VFMADD213PD.BCST erf64consts<>+5248(SB), Z0, Z5
+	VFMADD213PD.BCST erf64consts<>+5312(SB), Z0, Z5
+	VFMADD213PD.BCST erf64consts<>+5376(SB), Z0, Z5
+	VFMADD213PD.BCST erf64consts<>+128(SB), Z0, Z5
+	VDIVPD           Z5, Z4, Z4
+	VFMADD231PD      Z4, Z1, Z1
 	VBLENDMPD        Z1, Z3, K2, Z3
 
 mathblock584:
@@ -43317,9 +43526,9 @@ mathblock584:
 	VMOVUPD     64(SI)(R8*8), Z0
 	VCMPPD      $0x03, 64(SI)(R8*8), Z0, K2
 	VMOVUPD     (SI)(R8*8), Z0
-	VPORQ.BCST  erf64consts<>+5376(SB), Z0, Z0
+	VPORQ.BCST  erf64consts<>+5440(SB), Z0, Z0
 	VMOVUPD     64(SI)(R8*8), Z1
-	VPORQ.BCST  erf64consts<>+5376(SB), Z1, Z1
+	VPORQ.BCST  erf64consts<>+5440(SB), Z1, Z1
 	VBLENDMPD   Z0, Z2, K1, Z2
 	VBLENDMPD   Z1, Z3, K2, Z3
 	VMOVUPD     Z2, (DX)(R8*8)
@@ -43334,82 +43543,283 @@ erfVF64AVX512_loop1:
 	JB                erfVF64AVX512_after1
 	VMOVUPD           (SI)(R8*8), Z0
 	VPANDQ.BCST       erf64consts<>+64(SB), Z0, Z0
-	VMINPD.BCST       erf64consts<>+192(SB), Z0, Z1
+	VMAXPD.BCST       erf64consts<>+128(SB), Z0, Z1
+	VMINPD.BCST       erf64consts<>+192(SB), Z1, Z1
 	VMULPD            Z1, Z1, Z2
 	VBROADCASTSD      erf64consts<>+128(SB), Z3
-	VDIVPD            Z2, Z3, Z3
+	VDIVPD            Z2, Z3, Z2
 	VCMPPD.BCST       $0x1e, erf64consts<>+256(SB), Z1, K1
+	VBROADCASTSD      erf64consts<>+384(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    erf64consts<>+320(SB), Z3, K1, Z3
+	VBROADCASTSD      erf64consts<>+512(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+448(SB), Z4, K1, Z4
+	VFMADD231PD       Z2, Z3, Z4
+	VBROADCASTSD      erf64consts<>+640(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    erf64consts<>+576(SB), Z3, K1, Z3
+	VFMADD231PD       Z2, Z4, Z3
+	VBROADCASTSD      erf64consts<>+768(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+704(SB), Z4, K1, Z4
+	VFMADD231PD       Z2, Z3, Z4
+	VBROADCASTSD      erf64consts<>+896(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    erf64consts<>+832(SB), Z3, K1, Z3
+	VFMADD231PD       Z2, Z4, Z3
+	VBROADCASTSD      erf64consts<>+1024(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+960(SB), Z4, K1, Z4
+	VFMADD231PD       Z2, Z3, Z4
+	VBROADCASTSD      erf64consts<>+1152(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    erf64consts<>+1088(SB), Z3, K1, Z3
+	VFMADD231PD       Z2, Z4, Z3
+	VBROADCASTSD      erf64consts<>+1280(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    erf64consts<>+1216(SB), Z4, K1, Z4
+	VFMADD231PD       Z2, Z3, Z4
+	VBROADCASTSD      erf64consts<>+1344(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    erf64consts<>+320(SB), Z3, K1, Z3
+	VBROADCASTSD      erf64consts<>+1472(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+1408(SB), Z5, K1, Z5
+	VFMADD231PD       Z2, Z3, Z5
+	VBROADCASTSD      erf64consts<>+1600(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    erf64consts<>+1536(SB), Z3, K1, Z3
+	VFMADD231PD       Z2, Z5, Z3
+	VBROADCASTSD      erf64consts<>+1728(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+1664(SB), Z5, K1, Z5
+	VFMADD231PD       Z2, Z3, Z5
+	VBROADCASTSD      erf64consts<>+1856(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z3, K1, Z3
+	VFMADD231PD       Z2, Z5, Z3
+	VBROADCASTSD      erf64consts<>+1984(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+1920(SB), Z5, K1, Z5
+	VFMADD231PD       Z2, Z3, Z5
+	VBROADCASTSD      erf64consts<>+2112(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    erf64consts<>+2048(SB), Z3, K1, Z3
+	VFMADD231PD       Z2, Z5, Z3
+	VBROADCASTSD      erf64consts<>+2240(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    erf64consts<>+2176(SB), Z5, K1, Z5
+	VFMADD231PD       Z2, Z3, Z5
+	VBROADCASTSD      erf64consts<>+128(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    erf64consts<>+128(SB), Z3, K1, Z3
+	VFMADD231PD       Z2, Z5, Z3
+	VPANDQ.BCST       erf64consts<>+2304(SB), Z1, Z2
+	VBROADCASTSD      erf64consts<>+2368(SB), Z5
+	VFNMADD231PD      Z2, Z2, Z5
+	VSUBPD            Z1, Z2, Z6
+	VADDPD            Z1, Z2, Z2
+	VDIVPD            Z3, Z4, Z4
+	VFMADD231PD       Z2, Z6, Z4
+	VADDPD            Z4, Z5, Z2
+	VSUBPD            Z2, Z5, Z5
+	VADDPD            Z4, Z5, Z5
+	VMAXPD.BCST       erf64consts<>+2432(SB), Z2, Z2
+	VMINPD.BCST       erf64consts<>+2496(SB), Z2, Z2
+	VBROADCASTSD      erf64consts<>+2560(SB), Z3
+	VFMADD213PD.BCST  erf64consts<>+2624(SB), Z2, Z3
+	VSUBPD.BCST       erf64consts<>+2624(SB), Z3, Z4
+	VFNMADD231PD.BCST erf64consts<>+2688(SB), Z4, Z2
+	VBROADCASTSD      erf64consts<>+2752(SB), Z6
+	VFNMADD213PD      Z2, Z4, Z6
+	VSUBPD            Z6, Z2, Z2
+	VFNMADD231PD.BCST erf64consts<>+2752(SB), Z4, Z2
+	VADDPD            Z5, Z6, Z4
+	VSUBPD            Z6, Z4, Z7
+	VSUBPD            Z7, Z4, Z8
+	VSUBPD            Z8, Z6, Z6
+	VSUBPD            Z7, Z5, Z5
+	VADDPD            Z5, Z6, Z6
+	VADDPD            Z6, Z2, Z2
+	VBROADCASTSD      erf64consts<>+2816(SB), Z5
+	VFMADD213PD.BCST  erf64consts<>+2880(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+2944(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3008(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3072(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3136(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3200(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3264(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3328(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3392(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3456(SB), Z4, Z5
+	VFMADD213PD.BCST  erf64consts<>+3520(SB), Z4, Z5
+	VMULPD            Z4, Z4, Z6
+	VFMADD231PD       Z4, Z2, Z2
+	VFMADD231PD       Z6, Z5, Z2
+	VADDPD.BCST       erf64consts<>+128(SB), Z4, Z5
+	VBROADCASTSD      erf64consts<>+128(SB), Z6
+	VSUBPD            Z5, Z6, Z6
+	VADDPD            Z4, Z6, Z6
+	VADDPD            Z2, Z6, Z6
+	VPSUBQ.BCST       erf64consts<>+3584(SB), Z3, Z3
+	VPSRLQ            $0x01, Z3, Z2
+	VPSUBQ.BCST       erf64consts<>+3648(SB), Z2, Z4
+	VPSLLQ            $0x34, Z4, Z4
+	VPSUBQ            Z2, Z3, Z3
+	VPSUBQ.BCST       erf64consts<>+3648(SB), Z3, Z3
+	VPSLLQ            $0x34, Z3, Z3
+	VADDPD            Z6, Z5, Z5
+	VMULPD            Z4, Z5, Z5
+	VMULPD            Z3, Z5, Z5
+	VDIVPD            Z1, Z5, Z5
+	VCMPPD.BCST       $0x11, erf64consts<>+192(SB), Z0, K1
+	VBROADCASTSD      erf64consts<>+128(SB), Z1
+	VSUBPD            Z5, Z1, Z5
+	VBROADCASTSD      erf64consts<>+128(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD         Z5, Z1, K1, Z1
+	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z0, K1
+	KORTESTW          K1, K1
+	JZ                mathblock585
+	VSUBPD.BCST       erf64consts<>+128(SB), Z0, Z2
+	VBROADCASTSD      erf64consts<>+3776(SB), Z3
+	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z2, Z3
+	VFMADD213PD.BCST  erf64consts<>+3904(SB), Z2, Z3
+	VFMADD213PD.BCST  erf64consts<>+3968(SB), Z2, Z3
+	VFMADD213PD.BCST  erf64consts<>+4032(SB), Z2, Z3
+	VFMADD213PD.BCST  erf64consts<>+4096(SB), Z2, Z3
+	VFMADD213PD.BCST  erf64consts<>+4160(SB), Z2, Z3
+	VBROADCASTSD      erf64consts<>+4224(SB), Z4
+	VFMADD213PD.BCST  erf64consts<>+4288(SB), Z2, Z4
+	VFMADD213PD.BCST  erf64consts<>+4352(SB), Z2, Z4
+	VFMADD213PD.BCST  erf64consts<>+4416(SB), Z2, Z4
+	VFMADD213PD.BCST  erf64consts<>+4480(SB), Z2, Z4
+	VFMADD213PD.BCST  erf64consts<>+4544(SB), Z2, Z4
+	VFMADD213PD.BCST  erf64consts<>+128(SB), Z2, Z4
+	VDIVPD            Z4, Z3, Z3
+	VADDPD.BCST       erf64consts<>+4608(SB), Z3, Z3
+	VBLENDMPD         Z3, Z1, K1, Z1
+
+mathblock585:
+	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z0, K1
+	KORTESTW         K1, K1
+	JZ               mathblock586
+	VMAXPD.BCST      erf64consts<>+4736(SB), Z0, Z2
+	VMULPD           Z2, Z2, Z2
+	VBROADCASTSD     erf64consts<>+4800(SB), Z3
+	VFMADD213PD.BCST erf64consts<>+4864(SB), Z2, Z3
+	VFMADD213PD.BCST erf64consts<>+4928(SB), Z2, Z3
+	VFMADD213PD.BCST erf64consts<>+4992(SB), Z2, Z3
+	VFMADD213PD.BCST erf64consts<>+5056(SB), Z2, Z3
+	VBROADCASTSD     erf64consts<>+5120(SB), Z4
+	VFMADD213PD.BCST erf64consts<>+5184(SB), Z2, Z4
+	VFMADD213PD.BCST erf64consts<>+5248(SB), Z2, Z4
+	VFMADD213PD.BCST erf64consts<>+5312(SB), Z2, Z4
+	VFMADD213PD.BCST erf64consts<>+5376(SB), Z2, Z4
+	VFMADD213PD.BCST erf64consts<>+128(SB), Z2, Z4
+	VDIVPD           Z4, Z3, Z3
+	VFMADD231PD      Z3, Z0, Z0
+	VBLENDMPD        Z0, Z1, K1, Z1
+
+mathblock586:
+	VMOVUPD     (SI)(R8*8), Z0
+	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z0
+	VPORQ       Z0, Z1, Z1
+	VMOVUPD     (SI)(R8*8), Z0
+	VCMPPD      $0x03, (SI)(R8*8), Z0, K1
+	VMOVUPD     (SI)(R8*8), Z0
+	VPORQ.BCST  erf64consts<>+5440(SB), Z0, Z0
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVUPD     Z1, (DX)(R8*8)
+	ADDQ        $0x00000008, R8
+	SUBQ        $0x00000008, R9
+	JMP         erfVF64AVX512_loop1
+
+erfVF64AVX512_after1:
+	TESTQ             R9, R9
+	JZ                erfVF64AVX512_tail_done
+	LEAQ              tailmask<>+0(SB), R10
+	KMOVQ             (R10)(R9*8), K1
+	VMOVUPD.Z         (SI)(R8*8), K1, Z0
+	VPANDQ.BCST       erf64consts<>+64(SB), Z0, Z1
+	VMAXPD.BCST       erf64consts<>+128(SB), Z1, Z2
+	VMINPD.BCST       erf64consts<>+192(SB), Z2, Z2
+	VMULPD            Z2, Z2, Z3
+	VBROADCASTSD      erf64consts<>+128(SB), Z4
+	VDIVPD            Z3, Z4, Z3
+	VCMPPD.BCST       $0x1e, erf64consts<>+256(SB), Z2, K2
 	VBROADCASTSD      erf64consts<>+384(SB), Z4
 	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+320(SB), Z4, K1, Z4
+	VBLENDMPD.BCST    erf64consts<>+320(SB), Z4, K2, Z4
 	VBROADCASTSD      erf64consts<>+512(SB), Z5
 	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+448(SB), Z5, K1, Z5
+	VBLENDMPD.BCST    erf64consts<>+448(SB), Z5, K2, Z5
 	VFMADD231PD       Z3, Z4, Z5
 	VBROADCASTSD      erf64consts<>+640(SB), Z4
 	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+576(SB), Z4, K1, Z4
+	VBLENDMPD.BCST    erf64consts<>+576(SB), Z4, K2, Z4
 	VFMADD231PD       Z3, Z5, Z4
 	VBROADCASTSD      erf64consts<>+768(SB), Z5
 	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+704(SB), Z5, K1, Z5
+	VBLENDMPD.BCST    erf64consts<>+704(SB), Z5, K2, Z5
 	VFMADD231PD       Z3, Z4, Z5
 	VBROADCASTSD      erf64consts<>+896(SB), Z4
 	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+832(SB), Z4, K1, Z4
+	VBLENDMPD.BCST    erf64consts<>+832(SB), Z4, K2, Z4
 	VFMADD231PD       Z3, Z5, Z4
 	VBROADCASTSD      erf64consts<>+1024(SB), Z5
 	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+960(SB), Z5, K1, Z5
+	VBLENDMPD.BCST    erf64consts<>+960(SB), Z5, K2, Z5
 	VFMADD231PD       Z3, Z4, Z5
 	VBROADCASTSD      erf64consts<>+1152(SB), Z4
 	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+1088(SB), Z4, K1, Z4
+	VBLENDMPD.BCST    erf64consts<>+1088(SB), Z4, K2, Z4
 	VFMADD231PD       Z3, Z5, Z4
 	VBROADCASTSD      erf64consts<>+1280(SB), Z5
 	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+1216(SB), Z5, K1, Z5
+	VBLENDMPD.BCST    erf64consts<>+1216(SB), Z5, K2, Z5
 	VFMADD231PD       Z3, Z4, Z5
 	VBROADCASTSD      erf64consts<>+1344(SB), Z4
 	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+320(SB), Z4, K1, Z4
+	VBLENDMPD.BCST    erf64consts<>+320(SB), Z4, K2, Z4
 	VBROADCASTSD      erf64consts<>+1472(SB), Z6
 	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+1408(SB), Z6, K1, Z6
+	VBLENDMPD.BCST    erf64consts<>+1408(SB), Z6, K2, Z6
 	VFMADD231PD       Z3, Z4, Z6
 	VBROADCASTSD      erf64consts<>+1600(SB), Z4
 	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+1536(SB), Z4, K1, Z4
+	VBLENDMPD.BCST    erf64consts<>+1536(SB), Z4, K2, Z4
 	VFMADD231PD       Z3, Z6, Z4
 	VBROADCASTSD      erf64consts<>+1728(SB), Z6
 	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+1664(SB), Z6, K1, Z6
+	VBLENDMPD.BCST    erf64consts<>+1664(SB), Z6, K2, Z6
 	VFMADD231PD       Z3, Z4, Z6
 	VBROADCASTSD      erf64consts<>+1856(SB), Z4
 	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z4, K1, Z4
+	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z4, K2, Z4
 	VFMADD231PD       Z3, Z6, Z4
 	VBROADCASTSD      erf64consts<>+1984(SB), Z6
 	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+1920(SB), Z6, K1, Z6
+	VBLENDMPD.BCST    erf64consts<>+1920(SB), Z6, K2, Z6
 	VFMADD231PD       Z3, Z4, Z6
 	VBROADCASTSD      erf64consts<>+2112(SB), Z4
 	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+2048(SB), Z4, K1, Z4
+	VBLENDMPD.BCST    erf64consts<>+2048(SB), Z4, K2, Z4
 	VFMADD231PD       Z3, Z6, Z4
 	VBROADCASTSD      erf64consts<>+2240(SB), Z6
 	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+2176(SB), Z6, K1, Z6
+	VBLENDMPD.BCST    erf64consts<>+2176(SB), Z6, K2, Z6
 	VFMADD231PD       Z3, Z4, Z6
 	VBROADCASTSD      erf64consts<>+128(SB), Z4
 	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    erf64consts<>+128(SB), Z4, K1, Z4
+	VBLENDMPD.BCST    erf64consts<>+128(SB), Z4, K2, Z4
 	VFMADD231PD       Z3, Z6, Z4
-	VPANDQ.BCST       erf64consts<>+2304(SB), Z1, Z3
+	VPANDQ.BCST       erf64consts<>+2304(SB), Z2, Z3
 	VBROADCASTSD      erf64consts<>+2368(SB), Z6
 	VFNMADD231PD      Z3, Z3, Z6
-	VSUBPD            Z1, Z3, Z7
-	VADDPD            Z1, Z3, Z3
+	VSUBPD            Z2, Z3, Z7
+	VADDPD            Z2, Z3, Z3
 	VDIVPD            Z4, Z5, Z5
 	VFMADD231PD       Z3, Z7, Z5
 	VADDPD            Z5, Z6, Z3
@@ -43462,17 +43872,17 @@ erfVF64AVX512_loop1:
 	VADDPD            Z7, Z6, Z6
 	VMULPD            Z5, Z6, Z6
 	VMULPD            Z4, Z6, Z6
-	VDIVPD            Z1, Z6, Z6
-	VCMPPD.BCST       $0x11, erf64consts<>+192(SB), Z0, K1
-	VBROADCASTSD      erf64consts<>+128(SB), Z1
-	VSUBPD            Z6, Z1, Z6
-	VBROADCASTSD      erf64consts<>+128(SB), Z1
-	VMOVUPS           Z1, Z1
-	VBLENDMPD         Z6, Z1, K1, Z1
-	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z0, K1
-	KORTESTW          K1, K1
-	JZ                mathblock585
-	VSUBPD.BCST       erf64consts<>+128(SB), Z0, Z3
+	VDIVPD            Z2, Z6, Z6
+	VCMPPD.BCST       $0x11, erf64consts<>+192(SB), Z1, K2
+	VBROADCASTSD      erf64consts<>+128(SB), Z2
+	VSUBPD            Z6, Z2, Z6
+	VBROADCASTSD      erf64consts<>+128(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD         Z6, Z2, K2, Z2
+	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z1, K2
+	KORTESTW          K2, K2
+	JZ                mathblock587
+	VSUBPD.BCST       erf64consts<>+128(SB), Z1, Z3
 	VBROADCASTSD      erf64consts<>+3776(SB), Z4
 	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z3, Z4
 	VFMADD213PD.BCST  erf64consts<>+3904(SB), Z3, Z4
@@ -43489,219 +43899,24 @@ erfVF64AVX512_loop1:
 	VFMADD213PD.BCST  erf64consts<>+128(SB), Z3, Z5
 	VDIVPD            Z5, Z4, Z4
 	VADDPD.BCST       erf64consts<>+4608(SB), Z4, Z4
-	VBLENDMPD         Z4, Z1, K1, Z1
-
-mathblock585:
-	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z0, K1
-	KORTESTW         K1, K1
-	JZ               mathblock586
-	VBROADCASTSD     erf64consts<>+4736(SB), Z3
-	VFMADD213PD.BCST erf64consts<>+4800(SB), Z2, Z3
-	VFMADD213PD.BCST erf64consts<>+4864(SB), Z2, Z3
-	VFMADD213PD.BCST erf64consts<>+4928(SB), Z2, Z3
-	VFMADD213PD.BCST erf64consts<>+4992(SB), Z2, Z3
-	VBROADCASTSD     erf64consts<>+5056(SB), Z4
-	VFMADD213PD.BCST erf64consts<>+5120(SB), Z2, Z4
-	VFMADD213PD.BCST erf64consts<>+5184(SB), Z2, Z4
-	VFMADD213PD.BCST erf64consts<>+5248(SB), Z2, Z4
-	VFMADD213PD.BCST erf64consts<>+5312(SB), Z2, Z4
-	VFMADD213PD.BCST erf64consts<>+128(SB), Z2, Z4
-	VDIVPD           Z4, Z3, Z3
-	VFMADD231PD      Z3, Z0, Z0
-	VBLENDMPD        Z0, Z1, K1, Z1
-
-mathblock586:
-	VMOVUPD     (SI)(R8*8), Z0
-	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z0
-	VPORQ       Z0, Z1, Z1
-	VMOVUPD     (SI)(R8*8), Z0
-	VCMPPD      $0x03, (SI)(R8*8), Z0, K1
-	VMOVUPD     (SI)(R8*8), Z0
-	VPORQ.BCST  erf64consts<>+5376(SB), Z0, Z0
-	VBLENDMPD   Z0, Z1, K1, Z1
-	VMOVUPD     Z1, (DX)(R8*8)
-	ADDQ        $0x00000008, R8
-	SUBQ        $0x00000008, R9
-	JMP         erfVF64AVX512_loop1
-
-erfVF64AVX512_after1:
-	TESTQ             R9, R9
-	JZ                erfVF64AVX512_tail_done
-	LEAQ              tailmask<>+0(SB), R10
-	KMOVQ             (R10)(R9*8), K1
-	VMOVUPD.Z         (SI)(R8*8), K1, Z0
-	VPANDQ.BCST       erf64consts<>+64(SB), Z0, Z1
-	VMINPD.BCST       erf64consts<>+192(SB), Z1, Z2
-	VMULPD            Z2, Z2, Z3
-	VBROADCASTSD      erf64consts<>+128(SB), Z4
-	VDIVPD            Z3, Z4, Z4
-	VCMPPD.BCST       $0x1e, erf64consts<>+256(SB), Z2, K2
-	VBROADCASTSD      erf64consts<>+384(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+320(SB), Z5, K2, Z5
-	VBROADCASTSD      erf64consts<>+512(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+448(SB), Z6, K2, Z6
-	VFMADD231PD       Z4, Z5, Z6
-	VBROADCASTSD      erf64consts<>+640(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+576(SB), Z5, K2, Z5
-	VFMADD231PD       Z4, Z6, Z5
-	VBROADCASTSD      erf64consts<>+768(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+704(SB), Z6, K2, Z6
-	VFMADD231PD       Z4, Z5, Z6
-	VBROADCASTSD      erf64consts<>+896(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+832(SB), Z5, K2, Z5
-	VFMADD231PD       Z4, Z6, Z5
-	VBROADCASTSD      erf64consts<>+1024(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+960(SB), Z6, K2, Z6
-	VFMADD231PD       Z4, Z5, Z6
-	VBROADCASTSD      erf64consts<>+1152(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+1088(SB), Z5, K2, Z5
-	VFMADD231PD       Z4, Z6, Z5
-	VBROADCASTSD      erf64consts<>+1280(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    erf64consts<>+1216(SB), Z6, K2, Z6
-	VFMADD231PD       Z4, Z5, Z6
-	VBROADCASTSD      erf64consts<>+1344(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+320(SB), Z5, K2, Z5
-	VBROADCASTSD      erf64consts<>+1472(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+1408(SB), Z7, K2, Z7
-	VFMADD231PD       Z4, Z5, Z7
-	VBROADCASTSD      erf64consts<>+1600(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+1536(SB), Z5, K2, Z5
-	VFMADD231PD       Z4, Z7, Z5
-	VBROADCASTSD      erf64consts<>+1728(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+1664(SB), Z7, K2, Z7
-	VFMADD231PD       Z4, Z5, Z7
-	VBROADCASTSD      erf64consts<>+1856(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+1792(SB), Z5, K2, Z5
-	VFMADD231PD       Z4, Z7, Z5
-	VBROADCASTSD      erf64consts<>+1984(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+1920(SB), Z7, K2, Z7
-	VFMADD231PD       Z4, Z5, Z7
-	VBROADCASTSD      erf64consts<>+2112(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+2048(SB), Z5, K2, Z5
-	VFMADD231PD       Z4, Z7, Z5
-	VBROADCASTSD      erf64consts<>+2240(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    erf64consts<>+2176(SB), Z7, K2, Z7
-	VFMADD231PD       Z4, Z5, Z7
-	VBROADCASTSD      erf64consts<>+128(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    erf64consts<>+128(SB), Z5, K2, Z5
-	VFMADD231PD       Z4, Z7, Z5
-	VPANDQ.BCST       erf64consts<>+2304(SB), Z2, Z4
-	VBROADCASTSD      erf64consts<>+2368(SB), Z7
-	VFNMADD231PD      Z4, Z4, Z7
-	VSUBPD            Z2, Z4, Z8
-	VADDPD            Z2, Z4, Z4
-	VDIVPD            Z5, Z6, Z6
-	VFMADD231PD       Z4, Z8, Z6
-	VADDPD            Z6, Z7, Z4
-	VSUBPD            Z4, Z7, Z7
-	VADDPD            Z6, Z7, Z7
-	VMAXPD.BCST       erf64consts<>+2432(SB), Z4, Z4
-	VMINPD.BCST       erf64consts<>+2496(SB), Z4, Z4
-	VBROADCASTSD      erf64consts<>+2560(SB), Z5
-	VFMADD213PD.BCST  erf64consts<>+2624(SB), Z4, Z5
-	VSUBPD.BCST       erf64consts<>+2624(SB), Z5, Z6
-	VFNMADD231PD.BCST erf64consts<>+2688(SB), Z6, Z4
-	VBROADCASTSD      erf64consts<>+2752(SB), Z8
-	VFNMADD213PD      Z4, Z6, Z8
-	VSUBPD            Z8, Z4, Z4
-	VFNMADD231PD.BCST erf64consts<>+2752(SB), Z6, Z4
-	VADDPD            Z7, Z8, Z6
-	VSUBPD            Z8, Z6, Z9
-	VSUBPD            Z9, Z6, Z10
-	VSUBPD            Z10, Z8, Z8
-	VSUBPD            Z9, Z7, Z7
-	VADDPD            Z7, Z8, Z8
-	VADDPD            Z8, Z4, Z4
-	VBROADCASTSD      erf64consts<>+2816(SB), Z7
-	VFMADD213PD.BCST  erf64consts<>+2880(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+2944(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+3008(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+3072(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+3136(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+3200(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+3264(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+3328(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+3392(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+3456(SB), Z6, Z7
-	VFMADD213PD.BCST  erf64consts<>+3520(SB), Z6, Z7
-	VMULPD            Z6, Z6, Z8
-	VFMADD231PD       Z6, Z4, Z4
-	VFMADD231PD       Z8, Z7, Z4
-	VADDPD.BCST       erf64consts<>+128(SB), Z6, Z7
-	VBROADCASTSD      erf64consts<>+128(SB), Z8
-	VSUBPD            Z7, Z8, Z8
-	VADDPD            Z6, Z8, Z8
-	VADDPD            Z4, Z8, Z8
-	VPSUBQ.BCST       erf64consts<>+3584(SB), Z5, Z5
-	VPSRLQ            $0x01, Z5, Z4
-	VPSUBQ.BCST       erf64consts<>+3648(SB), Z4, Z6
-	VPSLLQ            $0x34, Z6, Z6
-	VPSUBQ            Z4, Z5, Z5
-	VPSUBQ.BCST       erf64consts<>+3648(SB), Z5, Z5
-	VPSLLQ            $0x34, Z5, Z5
-	VADDPD            Z8, Z7, Z7
-	VMULPD            Z6, Z7, Z7
-	VMULPD            Z5, Z7, Z7
-	VDIVPD            Z2, Z7, Z7
-	VCMPPD.BCST       $0x11, erf64consts<>+192(SB), Z1, K2
-	VBROADCASTSD      erf64consts<>+128(SB), Z2
-	VSUBPD            Z7, Z2, Z7
-	VBROADCASTSD      erf64consts<>+128(SB), Z2
-	VMOVUPS           Z2, Z2
-	VBLENDMPD         Z7, Z2, K2, Z2
-	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z1, K2
-	KORTESTW          K2, K2
-	JZ                mathblock587
-	VSUBPD.BCST       erf64consts<>+128(SB), Z1, Z4
-	VBROADCASTSD      erf64consts<>+3776(SB), Z5
-	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+3904(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+3968(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+4032(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+4096(SB), Z4, Z5
-	VFMADD213PD.BCST  erf64consts<>+4160(SB), Z4, Z5
-	VBROADCASTSD      erf64consts<>+4224(SB), Z6
-	VFMADD213PD.BCST  erf64consts<>+4288(SB), Z4, Z6
-	VFMADD213PD.BCST  erf64consts<>+4352(SB), Z4, Z6
-	VFMADD213PD.BCST  erf64consts<>+4416(SB), Z4, Z6
-	VFMADD213PD.BCST  erf64consts<>+4480(SB), Z4, Z6
-	VFMADD213PD.BCST  erf64consts<>+4544(SB), Z4, Z6
-	VFMADD213PD.BCST  erf64consts<>+128(SB), Z4, Z6
-	VDIVPD            Z6, Z5, Z5
-	VADDPD.BCST       erf64consts<>+4608(SB), Z5, Z5
-	VBLENDMPD         Z5, Z2, K2, Z2
+	VBLENDMPD         Z4, Z2, K2, Z2
 
 mathblock587:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z1, K2
 	KORTESTW         K2, K2
 	JZ               mathblock588
-	VBROADCASTSD     erf64consts<>+4736(SB), Z4
-	VFMADD213PD.BCST erf64consts<>+4800(SB), Z3, Z4
+	VMAXPD.BCST      erf64consts<>+4736(SB), Z1, Z3
+	VMULPD           Z3, Z3, Z3
+	VBROADCASTSD     erf64consts<>+4800(SB), Z4
 	VFMADD213PD.BCST erf64consts<>+4864(SB), Z3, Z4
 	VFMADD213PD.BCST erf64consts<>+4928(SB), Z3, Z4
 	VFMADD213PD.BCST erf64consts<>+4992(SB), Z3, Z4
-	VBROADCASTSD     erf64consts<>+5056(SB), Z5
-	VFMADD213PD.BCST erf64consts<>+5120(SB), Z3, Z5
+	VFMADD213PD.BCST erf64consts<>+5056(SB), Z3, Z4
+	VBROADCASTSD     erf64consts<>+5120(SB), Z5
 	VFMADD213PD.BCST erf64consts<>+5184(SB), Z3, Z5
 	VFMADD213PD.BCST erf64consts<>+5248(SB), Z3, Z5
 	VFMADD213PD.BCST erf64consts<>+5312(SB), Z3, Z5
+	VFMADD213PD.BCST erf64consts<>+5376(SB), Z3, Z5
 	VFMADD213PD.BCST erf64consts<>+128(SB), Z3, Z5
 	VDIVPD           Z5, Z4, Z4
 	VFMADD231PD      Z4, Z1, Z1
@@ -43711,7 +43926,7 @@ mathblock588:
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z1
 	VPORQ       Z1, Z2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
-	VPORQ.BCST  erf64consts<>+5376(SB), Z0, Z0
+	VPORQ.BCST  erf64consts<>+5440(SB), Z0, Z0
 	VBLENDMPD   Z0, Z2, K2, Z2
 	VMOVUPD     Z2, K1, (DX)(R8*8)
 	ADDQ        R9, R8
@@ -43751,25 +43966,26 @@ sinVF64AVX512_loop1:
 	JB                sinVF64AVX512_after1
 	VMOVUPD           (SI)(R8*8), Z0
 	VPANDQ.BCST       sin64consts<>+0(SB), Z0, Z0
-	VBROADCASTSD      sin64consts<>+128(SB), Z1
-	VFMADD213PD.BCST  sin64consts<>+64(SB), Z0, Z1
-	VSUBPD.BCST       sin64consts<>+64(SB), Z1, Z2
-	VBROADCASTSD      sin64consts<>+192(SB), Z3
+	VMAXPD.BCST       sin64consts<>+64(SB), Z0, Z0
+	VBROADCASTSD      sin64consts<>+192(SB), Z1
+	VFMADD213PD.BCST  sin64consts<>+128(SB), Z0, Z1
+	VSUBPD.BCST       sin64consts<>+128(SB), Z1, Z2
+	VBROADCASTSD      sin64consts<>+256(SB), Z3
 	VFNMADD213PD      Z0, Z2, Z3
-	VMULPD.BCST       sin64consts<>+256(SB), Z2, Z4
-	VPXORQ.BCST       sin64consts<>+448(SB), Z4, Z5
-	VFMADD231PD.BCST  sin64consts<>+256(SB), Z2, Z5
-	VPXORQ.BCST       sin64consts<>+448(SB), Z4, Z4
+	VMULPD.BCST       sin64consts<>+320(SB), Z2, Z4
+	VPXORQ.BCST       sin64consts<>+512(SB), Z4, Z5
+	VFMADD231PD.BCST  sin64consts<>+320(SB), Z2, Z5
+	VPXORQ.BCST       sin64consts<>+512(SB), Z4, Z4
 	VADDPD            Z4, Z3, Z6
 	VSUBPD            Z3, Z6, Z7
 	VSUBPD            Z7, Z6, Z8
 	VSUBPD            Z8, Z3, Z3
 	VSUBPD            Z7, Z4, Z4
 	VADDPD            Z4, Z3, Z3
-	VMULPD.BCST       sin64consts<>+320(SB), Z2, Z4
-	VPXORQ.BCST       sin64consts<>+448(SB), Z4, Z7
-	VFMADD231PD.BCST  sin64consts<>+320(SB), Z2, Z7
-	VPXORQ.BCST       sin64consts<>+448(SB), Z4, Z4
+	VMULPD.BCST       sin64consts<>+384(SB), Z2, Z4
+	VPXORQ.BCST       sin64consts<>+512(SB), Z4, Z7
+	VFMADD231PD.BCST  sin64consts<>+384(SB), Z2, Z7
+	VPXORQ.BCST       sin64consts<>+512(SB), Z4, Z4
 	VADDPD            Z4, Z6, Z8
 	VSUBPD            Z6, Z8, Z9
 	VSUBPD            Z9, Z8, Z10
@@ -43778,7 +43994,7 @@ sinVF64AVX512_loop1:
 	VADDPD            Z4, Z6, Z6
 	VADDPD            Z6, Z3, Z3
 	VSUBPD            Z5, Z3, Z3
-	VFMADD231PD.BCST  sin64consts<>+384(SB), Z2, Z7
+	VFMADD231PD.BCST  sin64consts<>+448(SB), Z2, Z7
 	VSUBPD            Z7, Z3, Z3
 	VADDPD            Z3, Z8, Z2
 	VSUBPD            Z8, Z2, Z4
@@ -43786,16 +44002,16 @@ sinVF64AVX512_loop1:
 	VSUBPD            Z5, Z8, Z8
 	VSUBPD            Z4, Z3, Z3
 	VADDPD            Z3, Z8, Z8
-	VCMPPD.BCST       $0x1e, sin64consts<>+512(SB), Z0, K1
-	VCMPPD.BCST       $0x11, sin64consts<>+576(SB), Z0, K2
+	VCMPPD.BCST       $0x1e, sin64consts<>+576(SB), Z0, K1
+	VCMPPD.BCST       $0x11, sin64consts<>+640(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
 	JZ                mathblock589
 	VPSRLQ            $0x34, Z0, Z3
 	VPSRLQ            $0x03, Z3, Z4
-	VPANDQ.BCST       sin64consts<>+640(SB), Z3, Z3
-	VPADDQ.BCST       sin64consts<>+704(SB), Z3, Z3
-	VPANDQ.BCST       sin64consts<>+768(SB), Z0, Z0
+	VPANDQ.BCST       sin64consts<>+704(SB), Z3, Z3
+	VPADDQ.BCST       sin64consts<>+768(SB), Z3, Z3
+	VPANDQ.BCST       sin64consts<>+832(SB), Z0, Z0
 	VPSLLQ            $0x34, Z3, Z3
 	VPORQ             Z3, Z0, Z0
 	LEAQ              rempio2_0_64<>+0(SB), R10
@@ -43804,24 +44020,24 @@ sinVF64AVX512_loop1:
 	VPXORD            Z5, Z5, Z3
 	VPGATHERQQ        (R10)(Z5*8), K2, Z3
 	VMULPD            Z3, Z0, Z5
-	VPXORQ.BCST       sin64consts<>+448(SB), Z5, Z6
+	VPXORQ.BCST       sin64consts<>+512(SB), Z5, Z6
 	VFMADD231PD       Z0, Z3, Z6
-	VMULPD.BCST       sin64consts<>+896(SB), Z5, Z3
-	VPANDQ.BCST       sin64consts<>+448(SB), Z3, Z7
-	VPORQ.BCST        sin64consts<>+960(SB), Z7, Z7
+	VMULPD.BCST       sin64consts<>+960(SB), Z5, Z3
+	VPANDQ.BCST       sin64consts<>+512(SB), Z3, Z7
+	VPORQ.BCST        sin64consts<>+1024(SB), Z7, Z7
 	VPANDQ.BCST       sin64consts<>+0(SB), Z3, Z9
-	VCMPPD.BCST       $0x11, sin64consts<>+960(SB), Z9, K2
+	VCMPPD.BCST       $0x11, sin64consts<>+1024(SB), Z9, K2
 	VADDPD            Z7, Z3, Z9
 	VSUBPD            Z7, Z9, Z9
 	VBLENDMPD         Z9, Z3, K2, Z3
-	VFNMADD231PD.BCST sin64consts<>+832(SB), Z3, Z5
+	VFNMADD231PD.BCST sin64consts<>+896(SB), Z3, Z5
 	LEAQ              rempio2_1_64<>+0(SB), R10
 	VPANDD            tablemask256_64<>+0(SB), Z4, Z7
 	VPCMPEQQ          Z7, Z7, K2
 	VPXORD            Z7, Z7, Z3
 	VPGATHERQQ        (R10)(Z7*8), K2, Z3
 	VMULPD            Z3, Z0, Z7
-	VPXORQ.BCST       sin64consts<>+448(SB), Z7, Z9
+	VPXORQ.BCST       sin64consts<>+512(SB), Z7, Z9
 	VFMADD231PD       Z0, Z3, Z9
 	VADDPD            Z7, Z6, Z3
 	VSUBPD            Z6, Z3, Z10
@@ -43835,22 +44051,22 @@ sinVF64AVX512_loop1:
 	VSUBPD            Z11, Z5, Z5
 	VSUBPD            Z10, Z3, Z3
 	VADDPD            Z3, Z5, Z5
-	VMULPD.BCST       sin64consts<>+896(SB), Z7, Z3
-	VPANDQ.BCST       sin64consts<>+448(SB), Z3, Z10
-	VPORQ.BCST        sin64consts<>+960(SB), Z10, Z10
+	VMULPD.BCST       sin64consts<>+960(SB), Z7, Z3
+	VPANDQ.BCST       sin64consts<>+512(SB), Z3, Z10
+	VPORQ.BCST        sin64consts<>+1024(SB), Z10, Z10
 	VPANDQ.BCST       sin64consts<>+0(SB), Z3, Z11
-	VCMPPD.BCST       $0x11, sin64consts<>+960(SB), Z11, K2
+	VCMPPD.BCST       $0x11, sin64consts<>+1024(SB), Z11, K2
 	VADDPD            Z10, Z3, Z11
 	VSUBPD            Z10, Z11, Z11
 	VBLENDMPD         Z11, Z3, K2, Z3
-	VFNMADD231PD.BCST sin64consts<>+832(SB), Z3, Z7
+	VFNMADD231PD.BCST sin64consts<>+896(SB), Z3, Z7
 	LEAQ              rempio2_2_64<>+0(SB), R10
 	VPANDD            tablemask256_64<>+0(SB), Z4, Z10
 	VPCMPEQQ          Z10, Z10, K2
 	VPXORD            Z10, Z10, Z3
 	VPGATHERQQ        (R10)(Z10*8), K2, Z3
 	VMULPD            Z3, Z0, Z10
-	VPXORQ.BCST       sin64consts<>+448(SB), Z10, Z11
+	VPXORQ.BCST       sin64consts<>+512(SB), Z10, Z11
 	VFMADD231PD       Z0, Z3, Z11
 	VADDPD            Z9, Z10, Z3
 	VSUBPD            Z10, Z3, Z12
@@ -43892,10 +44108,10 @@ sinVF64AVX512_loop1:
 	VSUBPD            Z5, Z7, Z7
 	VSUBPD            Z4, Z10, Z10
 	VADDPD            Z10, Z7, Z7
-	VPANDQ.BCST       sin64consts<>+448(SB), Z0, Z4
-	VPORQ.BCST        sin64consts<>+960(SB), Z4, Z4
+	VPANDQ.BCST       sin64consts<>+512(SB), Z0, Z4
+	VPORQ.BCST        sin64consts<>+1024(SB), Z4, Z4
 	VPANDQ.BCST       sin64consts<>+0(SB), Z0, Z5
-	VCMPPD.BCST       $0x11, sin64consts<>+960(SB), Z5, K2
+	VCMPPD.BCST       $0x11, sin64consts<>+1024(SB), Z5, K2
 	VADDPD            Z4, Z0, Z5
 	VSUBPD            Z4, Z5, Z5
 	VMOVUPS           Z0, Z4
@@ -43908,27 +44124,26 @@ sinVF64AVX512_loop1:
 	VSUBPD            Z6, Z3, Z3
 	VADDPD            Z3, Z0, Z0
 	VADDPD            Z7, Z0, Z0
-	VMULPD.BCST       sin64consts<>+192(SB), Z5, Z3
-	VPXORQ.BCST       sin64consts<>+448(SB), Z3, Z6
-	VFMADD231PD.BCST  sin64consts<>+192(SB), Z5, Z6
-	VFMADD231PD.BCST  sin64consts<>+192(SB), Z0, Z6
-	VFMADD231PD.BCST  sin64consts<>+1024(SB), Z5, Z6
+	VMULPD.BCST       sin64consts<>+256(SB), Z5, Z3
+	VPXORQ.BCST       sin64consts<>+512(SB), Z3, Z6
+	VFMADD231PD.BCST  sin64consts<>+256(SB), Z5, Z6
+	VFMADD231PD.BCST  sin64consts<>+256(SB), Z0, Z6
+	VFMADD231PD.BCST  sin64consts<>+1088(SB), Z5, Z6
 	VADDPD            Z6, Z3, Z0
 	VSUBPD            Z0, Z3, Z3
 	VADDPD            Z6, Z3, Z3
-	VADDPD.BCST       sin64consts<>+64(SB), Z4, Z4
+	VADDPD.BCST       sin64consts<>+128(SB), Z4, Z4
 	VBLENDMPD         Z4, Z1, K1, Z1
 	VBLENDMPD         Z0, Z2, K1, Z2
 	VBLENDMPD         Z3, Z8, K1, Z8
 
 mathblock589:
-	VPANDQ.BCST       sin64consts<>+1088(SB), Z1, Z0
-	VCMPPD.BCST       $0x00, sin64consts<>+1152(SB), Z0, K1
-	VPANDQ.BCST       sin64consts<>+1216(SB), Z1, Z1
+	VPANDQ.BCST       sin64consts<>+1152(SB), Z1, Z0
+	VCMPPD.BCST       $0x00, sin64consts<>+1216(SB), Z0, K1
+	VPANDQ.BCST       sin64consts<>+1280(SB), Z1, Z1
 	VPSLLQ            $0x3e, Z1, Z1
 	VMULPD            Z2, Z2, Z0
-	VBROADCASTSD      sin64consts<>+1280(SB), Z3
-	VFMADD213PD.BCST  sin64consts<>+1344(SB), Z0, Z3
+	VBROADCASTSD      sin64consts<>+1344(SB), Z3
 	VFMADD213PD.BCST  sin64consts<>+1408(SB), Z0, Z3
 	VFMADD213PD.BCST  sin64consts<>+1472(SB), Z0, Z3
 	VFMADD213PD.BCST  sin64consts<>+1536(SB), Z0, Z3
@@ -43936,43 +44151,44 @@ mathblock589:
 	VFMADD213PD.BCST  sin64consts<>+1664(SB), Z0, Z3
 	VFMADD213PD.BCST  sin64consts<>+1728(SB), Z0, Z3
 	VFMADD213PD.BCST  sin64consts<>+1792(SB), Z0, Z3
-	VMULPD.BCST       sin64consts<>+1856(SB), Z0, Z4
+	VFMADD213PD.BCST  sin64consts<>+1856(SB), Z0, Z3
+	VMULPD.BCST       sin64consts<>+1920(SB), Z0, Z4
 	VFNMADD213PD      Z8, Z8, Z4
 	VMULPD            Z2, Z0, Z0
 	VFMADD231PD       Z3, Z0, Z4
 	VADDPD            Z4, Z2, Z4
 	VMULPD            Z2, Z2, Z0
-	VPXORQ.BCST       sin64consts<>+448(SB), Z0, Z3
+	VPXORQ.BCST       sin64consts<>+512(SB), Z0, Z3
 	VFMADD231PD       Z2, Z2, Z3
-	VMULPD.BCST       sin64consts<>+1856(SB), Z0, Z5
-	VPXORQ.BCST       sin64consts<>+448(SB), Z5, Z5
-	VADDPD.BCST       sin64consts<>+1920(SB), Z5, Z6
-	VBROADCASTSD      sin64consts<>+1920(SB), Z7
+	VMULPD.BCST       sin64consts<>+1920(SB), Z0, Z5
+	VPXORQ.BCST       sin64consts<>+512(SB), Z5, Z5
+	VADDPD.BCST       sin64consts<>+1984(SB), Z5, Z6
+	VBROADCASTSD      sin64consts<>+1984(SB), Z7
 	VSUBPD            Z6, Z7, Z7
 	VADDPD            Z5, Z7, Z7
-	VBROADCASTSD      sin64consts<>+1984(SB), Z5
-	VFMADD213PD.BCST  sin64consts<>+2048(SB), Z0, Z5
+	VBROADCASTSD      sin64consts<>+2048(SB), Z5
 	VFMADD213PD.BCST  sin64consts<>+2112(SB), Z0, Z5
 	VFMADD213PD.BCST  sin64consts<>+2176(SB), Z0, Z5
 	VFMADD213PD.BCST  sin64consts<>+2240(SB), Z0, Z5
 	VFMADD213PD.BCST  sin64consts<>+2304(SB), Z0, Z5
 	VFMADD213PD.BCST  sin64consts<>+2368(SB), Z0, Z5
 	VFMADD213PD.BCST  sin64consts<>+2432(SB), Z0, Z5
+	VFMADD213PD.BCST  sin64consts<>+2496(SB), Z0, Z5
 	VMULPD            Z0, Z0, Z0
 	VFMADD231PD       Z5, Z0, Z7
 	VFNMADD231PD      Z8, Z2, Z7
-	VFNMADD231PD.BCST sin64consts<>+1856(SB), Z3, Z7
+	VFNMADD231PD.BCST sin64consts<>+1920(SB), Z3, Z7
 	VADDPD            Z7, Z6, Z6
 	VBLENDMPD         Z4, Z6, K1, Z6
 	VMOVUPD           (SI)(R8*8), Z0
 	VPANDQ.BCST       sin64consts<>+0(SB), Z0, Z0
-	VCMPPD.BCST       $0x11, sin64consts<>+2496(SB), Z0, K1
+	VCMPPD.BCST       $0x11, sin64consts<>+64(SB), Z0, K1
 	VMOVUPD           (SI)(R8*8), Z2
-	VPANDQ.BCST       sin64consts<>+448(SB), Z2, Z2
+	VPANDQ.BCST       sin64consts<>+512(SB), Z2, Z2
 	VPXORQ            Z2, Z1, Z1
 	VPXORQ            Z1, Z6, Z6
 	VBLENDMPD         (SI)(R8*8), Z6, K1, Z6
-	VCMPPD.BCST       $0x00, sin64consts<>+576(SB), Z0, K1
+	VCMPPD.BCST       $0x00, sin64consts<>+640(SB), Z0, K1
 	VBLENDMPD.BCST    sin64consts<>+2560(SB), Z6, K1, Z6
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K1
@@ -43991,25 +44207,26 @@ sinVF64AVX512_after1:
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPD.Z         (SI)(R8*8), K1, Z0
 	VPANDQ.BCST       sin64consts<>+0(SB), Z0, Z1
-	VBROADCASTSD      sin64consts<>+128(SB), Z2
-	VFMADD213PD.BCST  sin64consts<>+64(SB), Z1, Z2
-	VSUBPD.BCST       sin64consts<>+64(SB), Z2, Z3
-	VBROADCASTSD      sin64consts<>+192(SB), Z4
+	VMAXPD.BCST       sin64consts<>+64(SB), Z1, Z1
+	VBROADCASTSD      sin64consts<>+192(SB), Z2
+	VFMADD213PD.BCST  sin64consts<>+128(SB), Z1, Z2
+	VSUBPD.BCST       sin64consts<>+128(SB), Z2, Z3
+	VBROADCASTSD      sin64consts<>+256(SB), Z4
 	VFNMADD213PD      Z1, Z3, Z4
-	VMULPD.BCST       sin64consts<>+256(SB), Z3, Z5
-	VPXORQ.BCST       sin64consts<>+448(SB), Z5, Z6
-	VFMADD231PD.BCST  sin64consts<>+256(SB), Z3, Z6
-	VPXORQ.BCST       sin64consts<>+448(SB), Z5, Z5
+	VMULPD.BCST       sin64consts<>+320(SB), Z3, Z5
+	VPXORQ.BCST       sin64consts<>+512(SB), Z5, Z6
+	VFMADD231PD.BCST  sin64consts<>+320(SB), Z3, Z6
+	VPXORQ.BCST       sin64consts<>+512(SB), Z5, Z5
 	VADDPD            Z5, Z4, Z7
 	VSUBPD            Z4, Z7, Z8
 	VSUBPD            Z8, Z7, Z9
 	VSUBPD            Z9, Z4, Z4
 	VSUBPD            Z8, Z5, Z5
 	VADDPD            Z5, Z4, Z4
-	VMULPD.BCST       sin64consts<>+320(SB), Z3, Z5
-	VPXORQ.BCST       sin64consts<>+448(SB), Z5, Z8
-	VFMADD231PD.BCST  sin64consts<>+320(SB), Z3, Z8
-	VPXORQ.BCST       sin64consts<>+448(SB), Z5, Z5
+	VMULPD.BCST       sin64consts<>+384(SB), Z3, Z5
+	VPXORQ.BCST       sin64consts<>+512(SB), Z5, Z8
+	VFMADD231PD.BCST  sin64consts<>+384(SB), Z3, Z8
+	VPXORQ.BCST       sin64consts<>+512(SB), Z5, Z5
 	VADDPD            Z5, Z7, Z9
 	VSUBPD            Z7, Z9, Z10
 	VSUBPD            Z10, Z9, Z11
@@ -44018,7 +44235,7 @@ sinVF64AVX512_after1:
 	VADDPD            Z5, Z7, Z7
 	VADDPD            Z7, Z4, Z4
 	VSUBPD            Z6, Z4, Z4
-	VFMADD231PD.BCST  sin64consts<>+384(SB), Z3, Z8
+	VFMADD231PD.BCST  sin64consts<>+448(SB), Z3, Z8
 	VSUBPD            Z8, Z4, Z4
 	VADDPD            Z4, Z9, Z3
 	VSUBPD            Z9, Z3, Z5
@@ -44026,16 +44243,16 @@ sinVF64AVX512_after1:
 	VSUBPD            Z6, Z9, Z9
 	VSUBPD            Z5, Z4, Z4
 	VADDPD            Z4, Z9, Z9
-	VCMPPD.BCST       $0x1e, sin64consts<>+512(SB), Z1, K2
-	VCMPPD.BCST       $0x11, sin64consts<>+576(SB), Z1, K3
+	VCMPPD.BCST       $0x1e, sin64consts<>+576(SB), Z1, K2
+	VCMPPD.BCST       $0x11, sin64consts<>+640(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
 	JZ                mathblock590
 	VPSRLQ            $0x34, Z1, Z4
 	VPSRLQ            $0x03, Z4, Z5
-	VPANDQ.BCST       sin64consts<>+640(SB), Z4, Z4
-	VPADDQ.BCST       sin64consts<>+704(SB), Z4, Z4
-	VPANDQ.BCST       sin64consts<>+768(SB), Z1, Z1
+	VPANDQ.BCST       sin64consts<>+704(SB), Z4, Z4
+	VPADDQ.BCST       sin64consts<>+768(SB), Z4, Z4
+	VPANDQ.BCST       sin64consts<>+832(SB), Z1, Z1
 	VPSLLQ            $0x34, Z4, Z4
 	VPORQ             Z4, Z1, Z1
 	LEAQ              rempio2_0_64<>+0(SB), R10
@@ -44044,24 +44261,24 @@ sinVF64AVX512_after1:
 	VPXORD            Z6, Z6, Z4
 	VPGATHERQQ        (R10)(Z6*8), K3, Z4
 	VMULPD            Z4, Z1, Z6
-	VPXORQ.BCST       sin64consts<>+448(SB), Z6, Z7
+	VPXORQ.BCST       sin64consts<>+512(SB), Z6, Z7
 	VFMADD231PD       Z1, Z4, Z7
-	VMULPD.BCST       sin64consts<>+896(SB), Z6, Z4
-	VPANDQ.BCST       sin64consts<>+448(SB), Z4, Z8
-	VPORQ.BCST        sin64consts<>+960(SB), Z8, Z8
+	VMULPD.BCST       sin64consts<>+960(SB), Z6, Z4
+	VPANDQ.BCST       sin64consts<>+512(SB), Z4, Z8
+	VPORQ.BCST        sin64consts<>+1024(SB), Z8, Z8
 	VPANDQ.BCST       sin64consts<>+0(SB), Z4, Z10
-	VCMPPD.BCST       $0x11, sin64consts<>+960(SB), Z10, K3
+	VCMPPD.BCST       $0x11, sin64consts<>+1024(SB), Z10, K3
 	VADDPD            Z8, Z4, Z10
 	VSUBPD            Z8, Z10, Z10
 	VBLENDMPD         Z10, Z4, K3, Z4
-	VFNMADD231PD.BCST sin64consts<>+832(SB), Z4, Z6
+	VFNMADD231PD.BCST sin64consts<>+896(SB), Z4, Z6
 	LEAQ              rempio2_1_64<>+0(SB), R10
 	VPANDD            tablemask256_64<>+0(SB), Z5, Z8
 	VPCMPEQQ          Z8, Z8, K3
 	VPXORD            Z8, Z8, Z4
 	VPGATHERQQ        (R10)(Z8*8), K3, Z4
 	VMULPD            Z4, Z1, Z8
-	VPXORQ.BCST       sin64consts<>+448(SB), Z8, Z10
+	VPXORQ.BCST       sin64consts<>+512(SB), Z8, Z10
 	VFMADD231PD       Z1, Z4, Z10
 	VADDPD            Z8, Z7, Z4
 	VSUBPD            Z7, Z4, Z11
@@ -44075,22 +44292,22 @@ sinVF64AVX512_after1:
 	VSUBPD            Z12, Z6, Z6
 	VSUBPD            Z11, Z4, Z4
 	VADDPD            Z4, Z6, Z6
-	VMULPD.BCST       sin64consts<>+896(SB), Z8, Z4
-	VPANDQ.BCST       sin64consts<>+448(SB), Z4, Z11
-	VPORQ.BCST        sin64consts<>+960(SB), Z11, Z11
+	VMULPD.BCST       sin64consts<>+960(SB), Z8, Z4
+	VPANDQ.BCST       sin64consts<>+512(SB), Z4, Z11
+	VPORQ.BCST        sin64consts<>+1024(SB), Z11, Z11
 	VPANDQ.BCST       sin64consts<>+0(SB), Z4, Z12
-	VCMPPD.BCST       $0x11, sin64consts<>+960(SB), Z12, K3
+	VCMPPD.BCST       $0x11, sin64consts<>+1024(SB), Z12, K3
 	VADDPD            Z11, Z4, Z12
 	VSUBPD            Z11, Z12, Z12
 	VBLENDMPD         Z12, Z4, K3, Z4
-	VFNMADD231PD.BCST sin64consts<>+832(SB), Z4, Z8
+	VFNMADD231PD.BCST sin64consts<>+896(SB), Z4, Z8
 	LEAQ              rempio2_2_64<>+0(SB), R10
 	VPANDD            tablemask256_64<>+0(SB), Z5, Z11
 	VPCMPEQQ          Z11, Z11, K3
 	VPXORD            Z11, Z11, Z4
 	VPGATHERQQ        (R10)(Z11*8), K3, Z4
 	VMULPD            Z4, Z1, Z11
-	VPXORQ.BCST       sin64consts<>+448(SB), Z11, Z12
+	VPXORQ.BCST       sin64consts<>+512(SB), Z11, Z12
 	VFMADD231PD       Z1, Z4, Z12
 	VADDPD            Z10, Z11, Z4
 	VSUBPD            Z11, Z4, Z13
@@ -44132,10 +44349,10 @@ sinVF64AVX512_after1:
 	VSUBPD            Z6, Z8, Z8
 	VSUBPD            Z5, Z11, Z11
 	VADDPD            Z11, Z8, Z8
-	VPANDQ.BCST       sin64consts<>+448(SB), Z1, Z5
-	VPORQ.BCST        sin64consts<>+960(SB), Z5, Z5
+	VPANDQ.BCST       sin64consts<>+512(SB), Z1, Z5
+	VPORQ.BCST        sin64consts<>+1024(SB), Z5, Z5
 	VPANDQ.BCST       sin64consts<>+0(SB), Z1, Z6
-	VCMPPD.BCST       $0x11, sin64consts<>+960(SB), Z6, K3
+	VCMPPD.BCST       $0x11, sin64consts<>+1024(SB), Z6, K3
 	VADDPD            Z5, Z1, Z6
 	VSUBPD            Z5, Z6, Z6
 	VMOVUPS           Z1, Z5
@@ -44148,27 +44365,26 @@ sinVF64AVX512_after1:
 	VSUBPD            Z7, Z4, Z4
 	VADDPD            Z4, Z1, Z1
 	VADDPD            Z8, Z1, Z1
-	VMULPD.BCST       sin64consts<>+192(SB), Z6, Z4
-	VPXORQ.BCST       sin64consts<>+448(SB), Z4, Z7
-	VFMADD231PD.BCST  sin64consts<>+192(SB), Z6, Z7
-	VFMADD231PD.BCST  sin64consts<>+192(SB), Z1, Z7
-	VFMADD231PD.BCST  sin64consts<>+1024(SB), Z6, Z7
+	VMULPD.BCST       sin64consts<>+256(SB), Z6, Z4
+	VPXORQ.BCST       sin64consts<>+512(SB), Z4, Z7
+	VFMADD231PD.BCST  sin64consts<>+256(SB), Z6, Z7
+	VFMADD231PD.BCST  sin64consts<>+256(SB), Z1, Z7
+	VFMADD231PD.BCST  sin64consts<>+1088(SB), Z6, Z7
 	VADDPD            Z7, Z4, Z1
 	VSUBPD            Z1, Z4, Z4
 	VADDPD            Z7, Z4, Z4
-	VADDPD.BCST       sin64consts<>+64(SB), Z5, Z5
+	VADDPD.BCST       sin64consts<>+128(SB), Z5, Z5
 	VBLENDMPD         Z5, Z2, K2, Z2
 	VBLENDMPD         Z1, Z3, K2, Z3
 	VBLENDMPD         Z4, Z9, K2, Z9
 
 mathblock590:
-	VPANDQ.BCST       sin64consts<>+1088(SB), Z2, Z1
-	VCMPPD.BCST       $0x00, sin64consts<>+1152(SB), Z1, K2
-	VPANDQ.BCST       sin64consts<>+1216(SB), Z2, Z2
+	VPANDQ.BCST       sin64consts<>+1152(SB), Z2, Z1
+	VCMPPD.BCST       $0x00, sin64consts<>+1216(SB), Z1, K2
+	VPANDQ.BCST       sin64consts<>+1280(SB), Z2, Z2
 	VPSLLQ            $0x3e, Z2, Z2
 	VMULPD            Z3, Z3, Z1
-	VBROADCASTSD      sin64consts<>+1280(SB), Z4
-	VFMADD213PD.BCST  sin64consts<>+1344(SB), Z1, Z4
+	VBROADCASTSD      sin64consts<>+1344(SB), Z4
 	VFMADD213PD.BCST  sin64consts<>+1408(SB), Z1, Z4
 	VFMADD213PD.BCST  sin64consts<>+1472(SB), Z1, Z4
 	VFMADD213PD.BCST  sin64consts<>+1536(SB), Z1, Z4
@@ -44176,41 +44392,42 @@ mathblock590:
 	VFMADD213PD.BCST  sin64consts<>+1664(SB), Z1, Z4
 	VFMADD213PD.BCST  sin64consts<>+1728(SB), Z1, Z4
 	VFMADD213PD.BCST  sin64consts<>+1792(SB), Z1, Z4
-	VMULPD.BCST       sin64consts<>+1856(SB), Z1, Z5
+	VFMADD213PD.BCST  sin64consts<>+1856(SB), Z1, Z4
+	VMULPD.BCST       sin64consts<>+1920(SB), Z1, Z5
 	VFNMADD213PD      Z9, Z9, Z5
 	VMULPD            Z3, Z1, Z1
 	VFMADD231PD       Z4, Z1, Z5
 	VADDPD            Z5, Z3, Z5
 	VMULPD            Z3, Z3, Z1
-	VPXORQ.BCST       sin64consts<>+448(SB), Z1, Z4
+	VPXORQ.BCST       sin64consts<>+512(SB), Z1, Z4
 	VFMADD231PD       Z3, Z3, Z4
-	VMULPD.BCST       sin64consts<>+1856(SB), Z1, Z6
-	VPXORQ.BCST       sin64consts<>+448(SB), Z6, Z6
-	VADDPD.BCST       sin64consts<>+1920(SB), Z6, Z7
-	VBROADCASTSD      sin64consts<>+1920(SB), Z8
+	VMULPD.BCST       sin64consts<>+1920(SB), Z1, Z6
+	VPXORQ.BCST       sin64consts<>+512(SB), Z6, Z6
+	VADDPD.BCST       sin64consts<>+1984(SB), Z6, Z7
+	VBROADCASTSD      sin64consts<>+1984(SB), Z8
 	VSUBPD            Z7, Z8, Z8
 	VADDPD            Z6, Z8, Z8
-	VBROADCASTSD      sin64consts<>+1984(SB), Z6
-	VFMADD213PD.BCST  sin64consts<>+2048(SB), Z1, Z6
+	VBROADCASTSD      sin64consts<>+2048(SB), Z6
 	VFMADD213PD.BCST  sin64consts<>+2112(SB), Z1, Z6
 	VFMADD213PD.BCST  sin64consts<>+2176(SB), Z1, Z6
 	VFMADD213PD.BCST  sin64consts<>+2240(SB), Z1, Z6
 	VFMADD213PD.BCST  sin64consts<>+2304(SB), Z1, Z6
 	VFMADD213PD.BCST  sin64consts<>+2368(SB), Z1, Z6
 	VFMADD213PD.BCST  sin64consts<>+2432(SB), Z1, Z6
+	VFMADD213PD.BCST  sin64consts<>+2496(SB), Z1, Z6
 	VMULPD            Z1, Z1, Z1
 	VFMADD231PD       Z6, Z1, Z8
 	VFNMADD231PD      Z9, Z3, Z8
-	VFNMADD231PD.BCST sin64consts<>+1856(SB), Z4, Z8
+	VFNMADD231PD.BCST sin64consts<>+1920(SB), Z4, Z8
 	VADDPD            Z8, Z7, Z7
 	VBLENDMPD         Z5, Z7, K2, Z7
 	VPANDQ.BCST       sin64consts<>+0(SB), Z0, Z1
-	VCMPPD.BCST       $0x11, sin64consts<>+2496(SB), Z1, K2
-	VPANDQ.BCST       sin64consts<>+448(SB), Z0, Z3
+	VCMPPD.BCST       $0x11, sin64consts<>+64(SB), Z1, K2
+	VPANDQ.BCST       sin64consts<>+512(SB), Z0, Z3
 	VPXORQ            Z3, Z2, Z2
 	VPXORQ            Z2, Z7, Z7
 	VBLENDMPD         Z0, Z7, K2, Z7
-	VCMPPD.BCST       $0x00, sin64consts<>+576(SB), Z1, K2
+	VCMPPD.BCST       $0x00, sin64consts<>+640(SB), Z1, K2
 	VBLENDMPD.BCST    sin64consts<>+2560(SB), Z7, K2, Z7
 	VCMPPD            $0x03, Z0, Z0, K2
 	VPORQ.BCST        sin64consts<>+2624(SB), Z0, Z0
@@ -44253,25 +44470,26 @@ cosVF64AVX512_loop1:
 	JB                cosVF64AVX512_after1
 	VMOVUPD           (SI)(R8*8), Z0
 	VPANDQ.BCST       cos64consts<>+0(SB), Z0, Z0
-	VBROADCASTSD      cos64consts<>+128(SB), Z1
-	VFMADD213PD.BCST  cos64consts<>+64(SB), Z0, Z1
-	VSUBPD.BCST       cos64consts<>+64(SB), Z1, Z2
-	VBROADCASTSD      cos64consts<>+192(SB), Z3
+	VMAXPD.BCST       cos64consts<>+64(SB), Z0, Z0
+	VBROADCASTSD      cos64consts<>+192(SB), Z1
+	VFMADD213PD.BCST  cos64consts<>+128(SB), Z0, Z1
+	VSUBPD.BCST       cos64consts<>+128(SB), Z1, Z2
+	VBROADCASTSD      cos64consts<>+256(SB), Z3
 	VFNMADD213PD      Z0, Z2, Z3
-	VMULPD.BCST       cos64consts<>+256(SB), Z2, Z4
-	VPXORQ.BCST       cos64consts<>+448(SB), Z4, Z5
-	VFMADD231PD.BCST  cos64consts<>+256(SB), Z2, Z5
-	VPXORQ.BCST       cos64consts<>+448(SB), Z4, Z4
+	VMULPD.BCST       cos64consts<>+320(SB), Z2, Z4
+	VPXORQ.BCST       cos64consts<>+512(SB), Z4, Z5
+	VFMADD231PD.BCST  cos64consts<>+320(SB), Z2, Z5
+	VPXORQ.BCST       cos64consts<>+512(SB), Z4, Z4
 	VADDPD            Z4, Z3, Z6
 	VSUBPD            Z3, Z6, Z7
 	VSUBPD            Z7, Z6, Z8
 	VSUBPD            Z8, Z3, Z3
 	VSUBPD            Z7, Z4, Z4
 	VADDPD            Z4, Z3, Z3
-	VMULPD.BCST       cos64consts<>+320(SB), Z2, Z4
-	VPXORQ.BCST       cos64consts<>+448(SB), Z4, Z7
-	VFMADD231PD.BCST  cos64consts<>+320(SB), Z2, Z7
-	VPXORQ.BCST       cos64consts<>+448(SB), Z4, Z4
+	VMULPD.BCST       cos64consts<>+384(SB), Z2, Z4
+	VPXORQ.BCST       cos64consts<>+512(SB), Z4, Z7
+	VFMADD231PD.BCST  cos64consts<>+384(SB), Z2, Z7
+	VPXORQ.BCST       cos64consts<>+512(SB), Z4, Z4
 	VADDPD            Z4, Z6, Z8
 	VSUBPD            Z6, Z8, Z9
 	VSUBPD            Z9, Z8, Z10
@@ -44280,7 +44498,7 @@ cosVF64AVX512_loop1:
 	VADDPD            Z4, Z6, Z6
 	VADDPD            Z6, Z3, Z3
 	VSUBPD            Z5, Z3, Z3
-	VFMADD231PD.BCST  cos64consts<>+384(SB), Z2, Z7
+	VFMADD231PD.BCST  cos64consts<>+448(SB), Z2, Z7
 	VSUBPD            Z7, Z3, Z3
 	VADDPD            Z3, Z8, Z2
 	VSUBPD            Z8, Z2, Z4
@@ -44288,16 +44506,16 @@ cosVF64AVX512_loop1:
 	VSUBPD            Z5, Z8, Z8
 	VSUBPD            Z4, Z3, Z3
 	VADDPD            Z3, Z8, Z8
-	VCMPPD.BCST       $0x1e, cos64consts<>+512(SB), Z0, K1
-	VCMPPD.BCST       $0x11, cos64consts<>+576(SB), Z0, K2
+	VCMPPD.BCST       $0x1e, cos64consts<>+576(SB), Z0, K1
+	VCMPPD.BCST       $0x11, cos64consts<>+640(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
 	JZ                mathblock591
 	VPSRLQ            $0x34, Z0, Z3
 	VPSRLQ            $0x03, Z3, Z4
-	VPANDQ.BCST       cos64consts<>+640(SB), Z3, Z3
-	VPADDQ.BCST       cos64consts<>+704(SB), Z3, Z3
-	VPANDQ.BCST       cos64consts<>+768(SB), Z0, Z0
+	VPANDQ.BCST       cos64consts<>+704(SB), Z3, Z3
+	VPADDQ.BCST       cos64consts<>+768(SB), Z3, Z3
+	VPANDQ.BCST       cos64consts<>+832(SB), Z0, Z0
 	VPSLLQ            $0x34, Z3, Z3
 	VPORQ             Z3, Z0, Z0
 	LEAQ              rempio2_0_64<>+0(SB), R10
@@ -44306,24 +44524,24 @@ cosVF64AVX512_loop1:
 	VPXORD            Z5, Z5, Z3
 	VPGATHERQQ        (R10)(Z5*8), K2, Z3
 	VMULPD            Z3, Z0, Z5
-	VPXORQ.BCST       cos64consts<>+448(SB), Z5, Z6
+	VPXORQ.BCST       cos64consts<>+512(SB), Z5, Z6
 	VFMADD231PD       Z0, Z3, Z6
-	VMULPD.BCST       cos64consts<>+896(SB), Z5, Z3
-	VPANDQ.BCST       cos64consts<>+448(SB), Z3, Z7
-	VPORQ.BCST        cos64consts<>+960(SB), Z7, Z7
+	VMULPD.BCST       cos64consts<>+960(SB), Z5, Z3
+	VPANDQ.BCST       cos64consts<>+512(SB), Z3, Z7
+	VPORQ.BCST        cos64consts<>+1024(SB), Z7, Z7
 	VPANDQ.BCST       cos64consts<>+0(SB), Z3, Z9
-	VCMPPD.BCST       $0x11, cos64consts<>+960(SB), Z9, K2
+	VCMPPD.BCST       $0x11, cos64consts<>+1024(SB), Z9, K2
 	VADDPD            Z7, Z3, Z9
 	VSUBPD            Z7, Z9, Z9
 	VBLENDMPD         Z9, Z3, K2, Z3
-	VFNMADD231PD.BCST cos64consts<>+832(SB), Z3, Z5
+	VFNMADD231PD.BCST cos64consts<>+896(SB), Z3, Z5
 	LEAQ              rempio2_1_64<>+0(SB), R10
 	VPANDD            tablemask256_64<>+0(SB), Z4, Z7
 	VPCMPEQQ          Z7, Z7, K2
 	VPXORD            Z7, Z7, Z3
 	VPGATHERQQ        (R10)(Z7*8), K2, Z3
 	VMULPD            Z3, Z0, Z7
-	VPXORQ.BCST       cos64consts<>+448(SB), Z7, Z9
+	VPXORQ.BCST       cos64consts<>+512(SB), Z7, Z9
 	VFMADD231PD       Z0, Z3, Z9
 	VADDPD            Z7, Z6, Z3
 	VSUBPD            Z6, Z3, Z10
@@ -44337,22 +44555,22 @@ cosVF64AVX512_loop1:
 	VSUBPD            Z11, Z5, Z5
 	VSUBPD            Z10, Z3, Z3
 	VADDPD            Z3, Z5, Z5
-	VMULPD.BCST       cos64consts<>+896(SB), Z7, Z3
-	VPANDQ.BCST       cos64consts<>+448(SB), Z3, Z10
-	VPORQ.BCST        cos64consts<>+960(SB), Z10, Z10
+	VMULPD.BCST       cos64consts<>+960(SB), Z7, Z3
+	VPANDQ.BCST       cos64consts<>+512(SB), Z3, Z10
+	VPORQ.BCST        cos64consts<>+1024(SB), Z10, Z10
 	VPANDQ.BCST       cos64consts<>+0(SB), Z3, Z11
-	VCMPPD.BCST       $0x11, cos64consts<>+960(SB), Z11, K2
+	VCMPPD.BCST       $0x11, cos64consts<>+1024(SB), Z11, K2
 	VADDPD            Z10, Z3, Z11
 	VSUBPD            Z10, Z11, Z11
 	VBLENDMPD         Z11, Z3, K2, Z3
-	VFNMADD231PD.BCST cos64consts<>+832(SB), Z3, Z7
+	VFNMADD231PD.BCST cos64consts<>+896(SB), Z3, Z7
 	LEAQ              rempio2_2_64<>+0(SB), R10
 	VPANDD            tablemask256_64<>+0(SB), Z4, Z10
 	VPCMPEQQ          Z10, Z10, K2
 	VPXORD            Z10, Z10, Z3
 	VPGATHERQQ        (R10)(Z10*8), K2, Z3
 	VMULPD            Z3, Z0, Z10
-	VPXORQ.BCST       cos64consts<>+448(SB), Z10, Z11
+	VPXORQ.BCST       cos64consts<>+512(SB), Z10, Z11
 	VFMADD231PD       Z0, Z3, Z11
 	VADDPD            Z9, Z10, Z3
 	VSUBPD            Z10, Z3, Z12
@@ -44394,10 +44612,10 @@ cosVF64AVX512_loop1:
 	VSUBPD            Z5, Z7, Z7
 	VSUBPD            Z4, Z10, Z10
 	VADDPD            Z10, Z7, Z7
-	VPANDQ.BCST       cos64consts<>+448(SB), Z0, Z4
-	VPORQ.BCST        cos64consts<>+960(SB), Z4, Z4
+	VPANDQ.BCST       cos64consts<>+512(SB), Z0, Z4
+	VPORQ.BCST        cos64consts<>+1024(SB), Z4, Z4
 	VPANDQ.BCST       cos64consts<>+0(SB), Z0, Z5
-	VCMPPD.BCST       $0x11, cos64consts<>+960(SB), Z5, K2
+	VCMPPD.BCST       $0x11, cos64consts<>+1024(SB), Z5, K2
 	VADDPD            Z4, Z0, Z5
 	VSUBPD            Z4, Z5, Z5
 	VMOVUPS           Z0, Z4
@@ -44410,28 +44628,27 @@ cosVF64AVX512_loop1:
 	VSUBPD            Z6, Z3, Z3
 	VADDPD            Z3, Z0, Z0
 	VADDPD            Z7, Z0, Z0
-	VMULPD.BCST       cos64consts<>+192(SB), Z5, Z3
-	VPXORQ.BCST       cos64consts<>+448(SB), Z3, Z6
-	VFMADD231PD.BCST  cos64consts<>+192(SB), Z5, Z6
-	VFMADD231PD.BCST  cos64consts<>+192(SB), Z0, Z6
-	VFMADD231PD.BCST  cos64consts<>+1024(SB), Z5, Z6
+	VMULPD.BCST       cos64consts<>+256(SB), Z5, Z3
+	VPXORQ.BCST       cos64consts<>+512(SB), Z3, Z6
+	VFMADD231PD.BCST  cos64consts<>+256(SB), Z5, Z6
+	VFMADD231PD.BCST  cos64consts<>+256(SB), Z0, Z6
+	VFMADD231PD.BCST  cos64consts<>+1088(SB), Z5, Z6
 	VADDPD            Z6, Z3, Z0
 	VSUBPD            Z0, Z3, Z3
 	VADDPD            Z6, Z3, Z3
-	VADDPD.BCST       cos64consts<>+64(SB), Z4, Z4
+	VADDPD.BCST       cos64consts<>+128(SB), Z4, Z4
 	VBLENDMPD         Z4, Z1, K1, Z1
 	VBLENDMPD         Z0, Z2, K1, Z2
 	VBLENDMPD         Z3, Z8, K1, Z8
 
 mathblock591:
-	VPADDQ.BCST       cos64consts<>+1088(SB), Z1, Z1
-	VPANDQ.BCST       cos64consts<>+1088(SB), Z1, Z0
-	VCMPPD.BCST       $0x00, cos64consts<>+1152(SB), Z0, K1
-	VPANDQ.BCST       cos64consts<>+1216(SB), Z1, Z1
+	VPADDQ.BCST       cos64consts<>+1152(SB), Z1, Z1
+	VPANDQ.BCST       cos64consts<>+1152(SB), Z1, Z0
+	VCMPPD.BCST       $0x00, cos64consts<>+1216(SB), Z0, K1
+	VPANDQ.BCST       cos64consts<>+1280(SB), Z1, Z1
 	VPSLLQ            $0x3e, Z1, Z1
 	VMULPD            Z2, Z2, Z0
-	VBROADCASTSD      cos64consts<>+1280(SB), Z3
-	VFMADD213PD.BCST  cos64consts<>+1344(SB), Z0, Z3
+	VBROADCASTSD      cos64consts<>+1344(SB), Z3
 	VFMADD213PD.BCST  cos64consts<>+1408(SB), Z0, Z3
 	VFMADD213PD.BCST  cos64consts<>+1472(SB), Z0, Z3
 	VFMADD213PD.BCST  cos64consts<>+1536(SB), Z0, Z3
@@ -44439,40 +44656,41 @@ mathblock591:
 	VFMADD213PD.BCST  cos64consts<>+1664(SB), Z0, Z3
 	VFMADD213PD.BCST  cos64consts<>+1728(SB), Z0, Z3
 	VFMADD213PD.BCST  cos64consts<>+1792(SB), Z0, Z3
-	VMULPD.BCST       cos64consts<>+1856(SB), Z0, Z4
+	VFMADD213PD.BCST  cos64consts<>+1856(SB), Z0, Z3
+	VMULPD.BCST       cos64consts<>+1920(SB), Z0, Z4
 	VFNMADD213PD      Z8, Z8, Z4
 	VMULPD            Z2, Z0, Z0
 	VFMADD231PD       Z3, Z0, Z4
 	VADDPD            Z4, Z2, Z4
 	VMULPD            Z2, Z2, Z0
-	VPXORQ.BCST       cos64consts<>+448(SB), Z0, Z3
+	VPXORQ.BCST       cos64consts<>+512(SB), Z0, Z3
 	VFMADD231PD       Z2, Z2, Z3
-	VMULPD.BCST       cos64consts<>+1856(SB), Z0, Z5
-	VPXORQ.BCST       cos64consts<>+448(SB), Z5, Z5
-	VADDPD.BCST       cos64consts<>+1920(SB), Z5, Z6
-	VBROADCASTSD      cos64consts<>+1920(SB), Z7
+	VMULPD.BCST       cos64consts<>+1920(SB), Z0, Z5
+	VPXORQ.BCST       cos64consts<>+512(SB), Z5, Z5
+	VADDPD.BCST       cos64consts<>+1984(SB), Z5, Z6
+	VBROADCASTSD      cos64consts<>+1984(SB), Z7
 	VSUBPD            Z6, Z7, Z7
 	VADDPD            Z5, Z7, Z7
-	VBROADCASTSD      cos64consts<>+1984(SB), Z5
-	VFMADD213PD.BCST  cos64consts<>+2048(SB), Z0, Z5
+	VBROADCASTSD      cos64consts<>+2048(SB), Z5
 	VFMADD213PD.BCST  cos64consts<>+2112(SB), Z0, Z5
 	VFMADD213PD.BCST  cos64consts<>+2176(SB), Z0, Z5
 	VFMADD213PD.BCST  cos64consts<>+2240(SB), Z0, Z5
 	VFMADD213PD.BCST  cos64consts<>+2304(SB), Z0, Z5
 	VFMADD213PD.BCST  cos64consts<>+2368(SB), Z0, Z5
 	VFMADD213PD.BCST  cos64consts<>+2432(SB), Z0, Z5
+	VFMADD213PD.BCST  cos64consts<>+2496(SB), Z0, Z5
 	VMULPD            Z0, Z0, Z0
 	VFMADD231PD       Z5, Z0, Z7
 	VFNMADD231PD      Z8, Z2, Z7
-	VFNMADD231PD.BCST cos64consts<>+1856(SB), Z3, Z7
+	VFNMADD231PD.BCST cos64consts<>+1920(SB), Z3, Z7
 	VADDPD            Z7, Z6, Z6
 	VBLENDMPD         Z4, Z6, K1, Z6
 	VMOVUPD           (SI)(R8*8), Z0
 	VPANDQ.BCST       cos64consts<>+0(SB), Z0, Z0
-	VCMPPD.BCST       $0x11, cos64consts<>+2496(SB), Z0, K1
+	VCMPPD.BCST       $0x11, cos64consts<>+64(SB), Z0, K1
 	VPXORQ            Z1, Z6, Z6
-	VBLENDMPD.BCST    cos64consts<>+1920(SB), Z6, K1, Z6
-	VCMPPD.BCST       $0x00, cos64consts<>+576(SB), Z0, K1
+	VBLENDMPD.BCST    cos64consts<>+1984(SB), Z6, K1, Z6
+	VCMPPD.BCST       $0x00, cos64consts<>+640(SB), Z0, K1
 	VBLENDMPD.BCST    cos64consts<>+2560(SB), Z6, K1, Z6
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K1
@@ -44491,25 +44709,26 @@ cosVF64AVX512_after1:
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPD.Z         (SI)(R8*8), K1, Z0
 	VPANDQ.BCST       cos64consts<>+0(SB), Z0, Z1
-	VBROADCASTSD      cos64consts<>+128(SB), Z2
-	VFMADD213PD.BCST  cos64consts<>+64(SB), Z1, Z2
-	VSUBPD.BCST       cos64consts<>+64(SB), Z2, Z3
-	VBROADCASTSD      cos64consts<>+192(SB), Z4
+	VMAXPD.BCST       cos64consts<>+64(SB), Z1, Z1
+	VBROADCASTSD      cos64consts<>+192(SB), Z2
+	VFMADD213PD.BCST  cos64consts<>+128(SB), Z1, Z2
+	VSUBPD.BCST       cos64consts<>+128(SB), Z2, Z3
+	VBROADCASTSD      cos64consts<>+256(SB), Z4
 	VFNMADD213PD      Z1, Z3, Z4
-	VMULPD.BCST       cos64consts<>+256(SB), Z3, Z5
-	VPXORQ.BCST       cos64consts<>+448(SB), Z5, Z6
-	VFMADD231PD.BCST  cos64consts<>+256(SB), Z3, Z6
-	VPXORQ.BCST       cos64consts<>+448(SB), Z5, Z5
+	VMULPD.BCST       cos64consts<>+320(SB), Z3, Z5
+	VPXORQ.BCST       cos64consts<>+512(SB), Z5, Z6
+	VFMADD231PD.BCST  cos64consts<>+320(SB), Z3, Z6
+	VPXORQ.BCST       cos64consts<>+512(SB), Z5, Z5
 	VADDPD            Z5, Z4, Z7
 	VSUBPD            Z4, Z7, Z8
 	VSUBPD            Z8, Z7, Z9
 	VSUBPD            Z9, Z4, Z4
 	VSUBPD            Z8, Z5, Z5
 	VADDPD            Z5, Z4, Z4
-	VMULPD.BCST       cos64consts<>+320(SB), Z3, Z5
-	VPXORQ.BCST       cos64consts<>+448(SB), Z5, Z8
-	VFMADD231PD.BCST  cos64consts<>+320(SB), Z3, Z8
-	VPXORQ.BCST       cos64consts<>+448(SB), Z5, Z5
+	VMULPD.BCST       cos64consts<>+384(SB), Z3, Z5
+	VPXORQ.BCST       cos64consts<>+512(SB), Z5, Z8
+	VFMADD231PD.BCST  cos64consts<>+384(SB), Z3, Z8
+	VPXORQ.BCST       cos64consts<>+512(SB), Z5, Z5
 	VADDPD            Z5, Z7, Z9
 	VSUBPD            Z7, Z9, Z10
 	VSUBPD            Z10, Z9, Z11
@@ -44518,7 +44737,7 @@ cosVF64AVX512_after1:
 	VADDPD            Z5, Z7, Z7
 	VADDPD            Z7, Z4, Z4
 	VSUBPD            Z6, Z4, Z4
-	VFMADD231PD.BCST  cos64consts<>+384(SB), Z3, Z8
+	VFMADD231PD.BCST  cos64consts<>+448(SB), Z3, Z8
 	VSUBPD            Z8, Z4, Z4
 	VADDPD            Z4, Z9, Z3
 	VSUBPD            Z9, Z3, Z5
@@ -44526,16 +44745,16 @@ cosVF64AVX512_after1:
 	VSUBPD            Z6, Z9, Z9
 	VSUBPD            Z5, Z4, Z4
 	VADDPD            Z4, Z9, Z9
-	VCMPPD.BCST       $0x1e, cos64consts<>+512(SB), Z1, K2
-	VCMPPD.BCST       $0x11, cos64consts<>+576(SB), Z1, K3
+	VCMPPD.BCST       $0x1e, cos64consts<>+576(SB), Z1, K2
+	VCMPPD.BCST       $0x11, cos64consts<>+640(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
 	JZ                mathblock592
 	VPSRLQ            $0x34, Z1, Z4
 	VPSRLQ            $0x03, Z4, Z5
-	VPANDQ.BCST       cos64consts<>+640(SB), Z4, Z4
-	VPADDQ.BCST       cos64consts<>+704(SB), Z4, Z4
-	VPANDQ.BCST       cos64consts<>+768(SB), Z1, Z1
+	VPANDQ.BCST       cos64consts<>+704(SB), Z4, Z4
+	VPADDQ.BCST       cos64consts<>+768(SB), Z4, Z4
+	VPANDQ.BCST       cos64consts<>+832(SB), Z1, Z1
 	VPSLLQ            $0x34, Z4, Z4
 	VPORQ             Z4, Z1, Z1
 	LEAQ              rempio2_0_64<>+0(SB), R10
@@ -44544,24 +44763,24 @@ cosVF64AVX512_after1:
 	VPXORD            Z6, Z6, Z4
 	VPGATHERQQ        (R10)(Z6*8), K3, Z4
 	VMULPD            Z4, Z1, Z6
-	VPXORQ.BCST       cos64consts<>+448(SB), Z6, Z7
+	VPXORQ.BCST       cos64consts<>+512(SB), Z6, Z7
 	VFMADD231PD       Z1, Z4, Z7
-	VMULPD.BCST       cos64consts<>+896(SB), Z6, Z4
-	VPANDQ.BCST       cos64consts<>+448(SB), Z4, Z8
-	VPORQ.BCST        cos64consts<>+960(SB), Z8, Z8
+	VMULPD.BCST       cos64consts<>+960(SB), Z6, Z4
+	VPANDQ.BCST       cos64consts<>+512(SB), Z4, Z8
+	VPORQ.BCST        cos64consts<>+1024(SB), Z8, Z8
 	VPANDQ.BCST       cos64consts<>+0(SB), Z4, Z10
-	VCMPPD.BCST       $0x11, cos64consts<>+960(SB), Z10, K3
+	VCMPPD.BCST       $0x11, cos64consts<>+1024(SB), Z10, K3
 	VADDPD            Z8, Z4, Z10
 	VSUBPD            Z8, Z10, Z10
 	VBLENDMPD         Z10, Z4, K3, Z4
-	VFNMADD231PD.BCST cos64consts<>+832(SB), Z4, Z6
+	VFNMADD231PD.BCST cos64consts<>+896(SB), Z4, Z6
 	LEAQ              rempio2_1_64<>+0(SB), R10
 	VPANDD            tablemask256_64<>+0(SB), Z5, Z8
 	VPCMPEQQ          Z8, Z8, K3
 	VPXORD            Z8, Z8, Z4
 	VPGATHERQQ        (R10)(Z8*8), K3, Z4
 	VMULPD            Z4, Z1, Z8
-	VPXORQ.BCST       cos64consts<>+448(SB), Z8, Z10
+	VPXORQ.BCST       cos64consts<>+512(SB), Z8, Z10
 	VFMADD231PD       Z1, Z4, Z10
 	VADDPD            Z8, Z7, Z4
 	VSUBPD            Z7, Z4, Z11
@@ -44575,22 +44794,22 @@ cosVF64AVX512_after1:
 	VSUBPD            Z12, Z6, Z6
 	VSUBPD            Z11, Z4, Z4
 	VADDPD            Z4, Z6, Z6
-	VMULPD.BCST       cos64consts<>+896(SB), Z8, Z4
-	VPANDQ.BCST       cos64consts<>+448(SB), Z4, Z11
-	VPORQ.BCST        cos64consts<>+960(SB), Z11, Z11
+	VMULPD.BCST       cos64consts<>+960(SB), Z8, Z4
+	VPANDQ.BCST       cos64consts<>+512(SB), Z4, Z11
+	VPORQ.BCST        cos64consts<>+1024(SB), Z11, Z11
 	VPANDQ.BCST       cos64consts<>+0(SB), Z4, Z12
-	VCMPPD.BCST       $0x11, cos64consts<>+960(SB), Z12, K3
+	VCMPPD.BCST       $0x11, cos64consts<>+1024(SB), Z12, K3
 	VADDPD            Z11, Z4, Z12
 	VSUBPD            Z11, Z12, Z12
 	VBLENDMPD         Z12, Z4, K3, Z4
-	VFNMADD231PD.BCST cos64consts<>+832(SB), Z4, Z8
+	VFNMADD231PD.BCST cos64consts<>+896(SB), Z4, Z8
 	LEAQ              rempio2_2_64<>+0(SB), R10
 	VPANDD            tablemask256_64<>+0(SB), Z5, Z11
 	VPCMPEQQ          Z11, Z11, K3
 	VPXORD            Z11, Z11, Z4
 	VPGATHERQQ        (R10)(Z11*8), K3, Z4
 	VMULPD            Z4, Z1, Z11
-	VPXORQ.BCST       cos64consts<>+448(SB), Z11, Z12
+	VPXORQ.BCST       cos64consts<>+512(SB), Z11, Z12
 	VFMADD231PD       Z1, Z4, Z12
 	VADDPD            Z10, Z11, Z4
 	VSUBPD            Z11, Z4, Z13
@@ -44632,10 +44851,10 @@ cosVF64AVX512_after1:
 	VSUBPD            Z6, Z8, Z8
 	VSUBPD            Z5, Z11, Z11
 	VADDPD            Z11, Z8, Z8
-	VPANDQ.BCST       cos64consts<>+448(SB), Z1, Z5
-	VPORQ.BCST        cos64consts<>+960(SB), Z5, Z5
+	VPANDQ.BCST       cos64consts<>+512(SB), Z1, Z5
+	VPORQ.BCST        cos64consts<>+1024(SB), Z5, Z5
 	VPANDQ.BCST       cos64consts<>+0(SB), Z1, Z6
-	VCMPPD.BCST       $0x11, cos64consts<>+960(SB), Z6, K3
+	VCMPPD.BCST       $0x11, cos64consts<>+1024(SB), Z6, K3
 	VADDPD            Z5, Z1, Z6
 	VSUBPD            Z5, Z6, Z6
 	VMOVUPS           Z1, Z5
@@ -44648,28 +44867,27 @@ cosVF64AVX512_after1:
 	VSUBPD            Z7, Z4, Z4
 	VADDPD            Z4, Z1, Z1
 	VADDPD            Z8, Z1, Z1
-	VMULPD.BCST       cos64consts<>+192(SB), Z6, Z4
-	VPXORQ.BCST       cos64consts<>+448(SB), Z4, Z7
-	VFMADD231PD.BCST  cos64consts<>+192(SB), Z6, Z7
-	VFMADD231PD.BCST  cos64consts<>+192(SB), Z1, Z7
-	VFMADD231PD.BCST  cos64consts<>+1024(SB), Z6, Z7
+	VMULPD.BCST       cos64consts<>+256(SB), Z6, Z4
+	VPXORQ.BCST       cos64consts<>+512(SB), Z4, Z7
+	VFMADD231PD.BCST  cos64consts<>+256(SB), Z6, Z7
+	VFMADD231PD.BCST  cos64consts<>+256(SB), Z1, Z7
+	VFMADD231PD.BCST  cos64consts<>+1088(SB), Z6, Z7
 	VADDPD            Z7, Z4, Z1
 	VSUBPD            Z1, Z4, Z4
 	VADDPD            Z7, Z4, Z4
-	VADDPD.BCST       cos64consts<>+64(SB), Z5, Z5
+	VADDPD.BCST       cos64consts<>+128(SB), Z5, Z5
 	VBLENDMPD         Z5, Z2, K2, Z2
 	VBLENDMPD         Z1, Z3, K2, Z3
 	VBLENDMPD         Z4, Z9, K2, Z9
 
 mathblock592:
-	VPADDQ.BCST       cos64consts<>+1088(SB), Z2, Z2
-	VPANDQ.BCST       cos64consts<>+1088(SB), Z2, Z1
-	VCMPPD.BCST       $0x00, cos64consts<>+1152(SB), Z1, K2
-	VPANDQ.BCST       cos64consts<>+1216(SB), Z2, Z2
+	VPADDQ.BCST       cos64consts<>+1152(SB), Z2, Z2
+	VPANDQ.BCST       cos64consts<>+1152(SB), Z2, Z1
+	VCMPPD.BCST       $0x00, cos64consts<>+1216(SB), Z1, K2
+	VPANDQ.BCST       cos64consts<>+1280(SB), Z2, Z2
 	VPSLLQ            $0x3e, Z2, Z2
 	VMULPD            Z3, Z3, Z1
-	VBROADCASTSD      cos64consts<>+1280(SB), Z4
-	VFMADD213PD.BCST  cos64consts<>+1344(SB), Z1, Z4
+	VBROADCASTSD      cos64consts<>+1344(SB), Z4
 	VFMADD213PD.BCST  cos64consts<>+1408(SB), Z1, Z4
 	VFMADD213PD.BCST  cos64consts<>+1472(SB), Z1, Z4
 	VFMADD213PD.BCST  cos64consts<>+1536(SB), Z1, Z4
@@ -44677,39 +44895,40 @@ mathblock592:
 	VFMADD213PD.BCST  cos64consts<>+1664(SB), Z1, Z4
 	VFMADD213PD.BCST  cos64consts<>+1728(SB), Z1, Z4
 	VFMADD213PD.BCST  cos64consts<>+1792(SB), Z1, Z4
-	VMULPD.BCST       cos64consts<>+1856(SB), Z1, Z5
+	VFMADD213PD.BCST  cos64consts<>+1856(SB), Z1, Z4
+	VMULPD.BCST       cos64consts<>+1920(SB), Z1, Z5
 	VFNMADD213PD      Z9, Z9, Z5
 	VMULPD            Z3, Z1, Z1
 	VFMADD231PD       Z4, Z1, Z5
 	VADDPD            Z5, Z3, Z5
 	VMULPD            Z3, Z3, Z1
-	VPXORQ.BCST       cos64consts<>+448(SB), Z1, Z4
+	VPXORQ.BCST       cos64consts<>+512(SB), Z1, Z4
 	VFMADD231PD       Z3, Z3, Z4
-	VMULPD.BCST       cos64consts<>+1856(SB), Z1, Z6
-	VPXORQ.BCST       cos64consts<>+448(SB), Z6, Z6
-	VADDPD.BCST       cos64consts<>+1920(SB), Z6, Z7
-	VBROADCASTSD      cos64consts<>+1920(SB), Z8
+	VMULPD.BCST       cos64consts<>+1920(SB), Z1, Z6
+	VPXORQ.BCST       cos64consts<>+512(SB), Z6, Z6
+	VADDPD.BCST       cos64consts<>+1984(SB), Z6, Z7
+	VBROADCASTSD      cos64consts<>+1984(SB), Z8
 	VSUBPD            Z7, Z8, Z8
 	VADDPD            Z6, Z8, Z8
-	VBROADCASTSD      cos64consts<>+1984(SB), Z6
-	VFMADD213PD.BCST  cos64consts<>+2048(SB), Z1, Z6
+	VBROADCASTSD      cos64consts<>+2048(SB), Z6
 	VFMADD213PD.BCST  cos64consts<>+2112(SB), Z1, Z6
 	VFMADD213PD.BCST  cos64consts<>+2176(SB), Z1, Z6
 	VFMADD213PD.BCST  cos64consts<>+2240(SB), Z1, Z6
 	VFMADD213PD.BCST  cos64consts<>+2304(SB), Z1, Z6
 	VFMADD213PD.BCST  cos64consts<>+2368(SB), Z1, Z6
 	VFMADD213PD.BCST  cos64consts<>+2432(SB), Z1, Z6
+	VFMADD213PD.BCST  cos64consts<>+2496(SB), Z1, Z6
 	VMULPD            Z1, Z1, Z1
 	VFMADD231PD       Z6, Z1, Z8
 	VFNMADD231PD      Z9, Z3, Z8
-	VFNMADD231PD.BCST cos64consts<>+1856(SB), Z4, Z8
+	VFNMADD231PD.BCST cos64consts<>+1920(SB), Z4, Z8
 	VADDPD            Z8, Z7, Z7
 	VBLENDMPD         Z5, Z7, K2, Z7
 	VPANDQ.BCST       cos64consts<>+0(SB), Z0, Z1
-	VCMPPD.BCST       $0x11, cos64consts<>+2496(SB), Z1, K2
+	VCMPPD.BCST       $0x11, cos64consts<>+64(SB), Z1, K2
 	VPXORQ            Z2, Z7, Z7
-	VBLENDMPD.BCST    cos64consts<>+1920(SB), Z7, K2, Z7
-	VCMPPD.BCST       $0x00, cos64consts<>+576(SB), Z1, K2
+	VBLENDMPD.BCST    cos64consts<>+1984(SB), Z7, K2, Z7
+	VCMPPD.BCST       $0x00, cos64consts<>+640(SB), Z1, K2
 	VBLENDMPD.BCST    cos64consts<>+2560(SB), Z7, K2, Z7
 	VCMPPD            $0x03, Z0, Z0, K2
 	VPORQ.BCST        cos64consts<>+2624(SB), Z0, Z0

@@ -71,26 +71,34 @@ func benchArg(name string, i int) float64 {
 	return -10 + 20*u
 }
 
-// BenchmarkMathRanges times the exponential-based functions (the default
-// implementation) where their results leave the common path: around the
-// underflow and overflow thresholds, where a result or a step would be
-// subnormal, which costs Intel CPUs a microcode assist per instruction
-// unless the program avoids it. Each range is a fraction of the type's
-// exp overflow threshold (88.7 for float32, 709.8 for float64): 0.9-1.1 is
-// near overflow, -1.1 to -0.9 near underflow, 0.23-1.1 the saturation of
-// sigmoid and tanh. Compare a range with -0.11 to 0.11 in one run.
+// BenchmarkMathRanges times the exponential-based functions and sin and
+// cos (the default implementation) where their results leave the common
+// path: around the underflow and overflow thresholds and at tiny
+// arguments, where a result or a step would be subnormal, which costs
+// Intel CPUs a microcode assist per instruction unless the program avoids
+// it. Each range but tiny is a fraction of the type's exp overflow
+// threshold (88.7 for float32, 709.8 for float64): 0.9-1.1 is near
+// overflow, -1.1 to -0.9 near underflow, 0.23-1.1 the saturation of
+// sigmoid and tanh; tiny is |x| under 1e-20 (float64: 1e-160), whose
+// square is subnormal. Compare a range with common in one run.
 func BenchmarkMathRanges(b *testing.B) {
 	const n = 16000
 	ranges := []struct {
-		name   string
-		lo, hi float64
-	}{{"common", -0.11, 0.11}, {"saturated", 0.23, 1.1}, {"overflow", 0.9, 1.1}, {"underflow", -1.1, -0.9}}
-	for _, name := range []string{"exp", "exp2", "expm1", "sigmoid", "tanh", "erf"} {
+		name                   string
+		lo32, hi32, lo64, hi64 float64
+	}{
+		{"common", -0.11 * 88.7, 0.11 * 88.7, -0.11 * 709.8, 0.11 * 709.8},
+		{"saturated", 0.23 * 88.7, 1.1 * 88.7, 0.23 * 709.8, 1.1 * 709.8},
+		{"overflow", 0.9 * 88.7, 1.1 * 88.7, 0.9 * 709.8, 1.1 * 709.8},
+		{"underflow", -1.1 * 88.7, -0.9 * 88.7, -1.1 * 709.8, -0.9 * 709.8},
+		{"tiny", -1e-20, 1e-20, -1e-160, 1e-160},
+	}
+	for _, name := range []string{"exp", "exp2", "expm1", "sigmoid", "tanh", "erf", "sin", "cos"} {
 		op := unaryOpNamed(b, name)
 		for _, r := range ranges {
 			b.Run(name+"/"+r.name, func(b *testing.B) {
-				b.Run("float32", func(b *testing.B) { benchMathRange[float32](b, op, n, r.lo*88.7, r.hi*88.7) })
-				b.Run("float64", func(b *testing.B) { benchMathRange[float64](b, op, n, r.lo*709.8, r.hi*709.8) })
+				b.Run("float32", func(b *testing.B) { benchMathRange[float32](b, op, n, r.lo32, r.hi32) })
+				b.Run("float64", func(b *testing.B) { benchMathRange[float64](b, op, n, r.lo64, r.hi64) })
 			})
 		}
 	}

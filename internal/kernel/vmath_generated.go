@@ -2514,112 +2514,113 @@ func sigmoid32(x0 float32) float32 {
 		v7 = uint32(0xc22c0000)
 	}
 	v8 := max(math.Float32frombits(v4), math.Float32frombits(v7))
-	v11 := fma32(v8, float32(23.08312), float32(1.2582912e+07))
-	v12 := float32(v11 - float32(1.2582912e+07))
-	v15 := fma32(-v12, float32(0.04333496), v8)
-	v16 := fma32(-v12, float32(-1.3262153e-05), v15)
-	v19 := fma32(float32(0.1666672), v16, float32(0.5000163))
-	v20 := float32(v16 * v16)
-	v21 := exptail_32[math.Float32bits(v11)&0xf]
-	v22 := float32(v16 + math.Float32frombits(v21))
-	v23 := fma32(v20, v19, v22)
-	v24 := exphi_32[math.Float32bits(v11)&0xf]
-	v25 := math.Float32bits(v11) << 19
-	v26 := v24 + v25
-	v27 := fma32(v23, math.Float32frombits(v26), math.Float32frombits(v26))
-	v28 := float32(math.Float32frombits(v26) - v27)
-	v29 := fma32(v23, math.Float32frombits(v26), v28)
-	v31 := float32(float32(1) + v27)
-	v32 := float32(float32(1) - v31)
-	v33 := float32(v32 + v27)
-	v34 := float32(v33 + v29)
-	v35 := float32(1)
+	v10 := min(v8, float32(-9.313226e-10))
+	v13 := fma32(v10, float32(23.08312), float32(1.2582912e+07))
+	v14 := float32(v13 - float32(1.2582912e+07))
+	v17 := fma32(-v14, float32(0.04333496), v10)
+	v18 := fma32(-v14, float32(-1.3262153e-05), v17)
+	v21 := fma32(float32(0.1666672), v18, float32(0.5000163))
+	v22 := float32(v18 * v18)
+	v23 := exptail_32[math.Float32bits(v13)&0xf]
+	v24 := float32(v18 + math.Float32frombits(v23))
+	v25 := fma32(v22, v21, v24)
+	v26 := exphi_32[math.Float32bits(v13)&0xf]
+	v27 := math.Float32bits(v13) << 19
+	v28 := v26 + v27
+	v29 := fma32(v25, math.Float32frombits(v28), math.Float32frombits(v28))
+	v30 := float32(math.Float32frombits(v28) - v29)
+	v31 := fma32(v25, math.Float32frombits(v28), v30)
+	v33 := float32(float32(1) + v29)
+	v34 := float32(float32(1) - v33)
+	v35 := float32(v34 + v29)
+	v36 := float32(v35 + v31)
+	v37 := float32(1)
 	if v2 {
-		v35 = v27
+		v37 = v29
 	}
-	v36 := float32(0)
+	v38 := float32(0)
 	if v2 {
-		v36 = v29
+		v38 = v31
 	}
-	v37 := float32(float32(1) / v31)
-	v38 := float32(v35 * v37)
-	v39 := fma32(-v38, v31, v35)
-	v40 := float32(v39 + v36)
-	v41 := fma32(-v38, v34, v40)
-	v42 := fma32(v41, v37, v38)
-	v43 := !(float32(-43) < x0)
-	v100 := math.Float32bits(v42)
-	if v43 {
-		v44 := fma32(x0, float32(23.08312), float32(1.2582912e+07))
-		v45 := float32(v44 - float32(1.2582912e+07))
-		v46 := fma32(-v45, float32(0.04333496), x0)
-		v47 := fma32(-v45, float32(-1.3262153e-05), v46)
-		v48 := fma32(float32(0.1666672), v47, float32(0.5000163))
-		v49 := float32(v47 * v47)
-		v50 := exptail_32[math.Float32bits(v44)&0xf]
-		v51 := float32(v47 + math.Float32frombits(v50))
-		v52 := fma32(v49, v48, v51)
-		v54 := math.Float32bits(v44) & uint32(0xf)
-		v55 := exphi_32[math.Float32bits(v44)&0xf]
-		v56 := v54 << 19
-		v57 := v55 + v56
-		v58 := fma32(v52, math.Float32frombits(v57), math.Float32frombits(v57))
-		v60 := math.Float32bits(v44) - uint32(0x4b3ff000)
-		v61 := v60 >> 4
-		v62 := v61 >> 1
-		v64 := v62 - uint32(0x1)
-		v65 := v64 << 23
-		v66 := v61 - v62
-		v67 := v66 - uint32(0x1)
-		v68 := v67 << 23
-		v69 := x0 < float32(0)
-		v70 := float32(v58 * math.Float32frombits(v65))
-		v72 := v68 + uint32(0x20000000)
-		v73 := v68
-		if v69 {
-			v73 = v72
+	v39 := float32(float32(1) / v33)
+	v40 := float32(v37 * v39)
+	v41 := fma32(-v40, v33, v37)
+	v42 := float32(v41 + v38)
+	v43 := fma32(-v40, v36, v42)
+	v44 := fma32(v43, v39, v40)
+	v45 := !(float32(-43) < x0)
+	v102 := math.Float32bits(v44)
+	if v45 {
+		v46 := fma32(x0, float32(23.08312), float32(1.2582912e+07))
+		v47 := float32(v46 - float32(1.2582912e+07))
+		v48 := fma32(-v47, float32(0.04333496), x0)
+		v49 := fma32(-v47, float32(-1.3262153e-05), v48)
+		v50 := fma32(float32(0.1666672), v49, float32(0.5000163))
+		v51 := float32(v49 * v49)
+		v52 := exptail_32[math.Float32bits(v46)&0xf]
+		v53 := float32(v49 + math.Float32frombits(v52))
+		v54 := fma32(v51, v50, v53)
+		v56 := math.Float32bits(v46) & uint32(0xf)
+		v57 := exphi_32[math.Float32bits(v46)&0xf]
+		v58 := v56 << 19
+		v59 := v57 + v58
+		v60 := fma32(v54, math.Float32frombits(v59), math.Float32frombits(v59))
+		v62 := math.Float32bits(v46) - uint32(0x4b3ff000)
+		v63 := v62 >> 4
+		v64 := v63 >> 1
+		v66 := v64 - uint32(0x1)
+		v67 := v66 << 23
+		v68 := v63 - v64
+		v69 := v68 - uint32(0x1)
+		v70 := v69 << 23
+		v71 := x0 < float32(0)
+		v72 := float32(v60 * math.Float32frombits(v67))
+		v74 := v70 + uint32(0x20000000)
+		v75 := v70
+		if v71 {
+			v75 = v74
 		}
-		v74 := float32(v70 * math.Float32frombits(v73))
-		v76 := v74 < float32(2.1684043e-19)
-		v77 := v69 && v76
-		v78 := !(v74 < float32(2.1684043e-19))
-		v79 := v69 && v78
-		v80 := float32(v74 + float32(2.1684043e-19))
-		v81 := math.Float32bits(v80) - uint32(0x20800000)
-		v83 := uint32(0x3f800000)
+		v76 := float32(v72 * math.Float32frombits(v75))
+		v78 := v76 < float32(2.1684043e-19)
+		v79 := v71 && v78
+		v80 := !(v76 < float32(2.1684043e-19))
+		v81 := v71 && v80
+		v82 := float32(v76 + float32(2.1684043e-19))
+		v83 := math.Float32bits(v82) - uint32(0x20800000)
+		v85 := uint32(0x3f800000)
+		if v81 {
+			v85 = uint32(0x1f800000)
+		}
+		v86 := float32(v76 * math.Float32frombits(v85))
+		v87 := math.Float32bits(v86)
 		if v79 {
-			v83 = uint32(0x1f800000)
+			v87 = v83
 		}
-		v84 := float32(v74 * math.Float32frombits(v83))
-		v85 := math.Float32bits(v84)
-		if v77 {
-			v85 = v81
+		v89 := float32(89) < x0
+		v91 := v87
+		if v89 {
+			v91 = uint32(0x7f800000)
 		}
-		v87 := float32(89) < x0
-		v89 := v85
-		if v87 {
-			v89 = uint32(0x7f800000)
-		}
-		v91 := x0 < float32(-105)
-		v92 := v89
-		if v91 {
-			v92 = uint32(0x0)
-		}
-		v93 := x0 != x0
-		v95 := math.Float32bits(x0) | uint32(0x400000)
-		v96 := v92
+		v93 := x0 < float32(-105)
+		v94 := v91
 		if v93 {
-			v96 = v95
+			v94 = uint32(0x0)
 		}
-		v97 := x0 != x0
-		v98 := math.Float32bits(x0) | uint32(0x400000)
-		v99 := v96
-		if v97 {
-			v99 = v98
+		v95 := x0 != x0
+		v97 := math.Float32bits(x0) | uint32(0x400000)
+		v98 := v94
+		if v95 {
+			v98 = v97
 		}
-		v100 = v99
+		v99 := x0 != x0
+		v100 := math.Float32bits(x0) | uint32(0x400000)
+		v101 := v98
+		if v99 {
+			v101 = v100
+		}
+		v102 = v101
 	}
-	return math.Float32frombits(v100)
+	return math.Float32frombits(v102)
 }
 
 // sigmoid64 is sigmoid on float64, the steps of its program (see gen/registry/vmath.go).
@@ -2631,734 +2632,757 @@ func sigmoid64(x0 float64) float64 {
 		v7 = uint64(0xc075e00000000000)
 	}
 	v8 := max(math.Float64frombits(v4), math.Float64frombits(v7))
-	v11 := math.FMA(v8, float64(23.083120654223414), float64(6.755399441055744e+15))
-	v12 := float64(v11 - float64(6.755399441055744e+15))
-	v15 := math.FMA(-v12, float64(0.04332169877307024), v8)
-	v16 := math.FMA(-v12, float64(1.1926343307941173e-11), v15)
-	v19 := math.FMA(float64(0.001388859175110862), v16, float64(0.008333473005576074))
-	v21 := math.FMA(v19, v16, float64(0.041666666693668065))
-	v23 := math.FMA(v21, v16, float64(0.1666666666438263))
-	v25 := math.FMA(v23, v16, float64(0.49999999999999595))
-	v26 := float64(v16 * v16)
-	v27 := exptail_64[math.Float64bits(v11)&0xf]
-	v28 := float64(v16 + math.Float64frombits(v27))
-	v29 := math.FMA(v26, v25, v28)
-	v30 := exphi_64[math.Float64bits(v11)&0xf]
-	v31 := math.Float64bits(v11) << 48
-	v32 := v30 + v31
-	v33 := math.FMA(v29, math.Float64frombits(v32), math.Float64frombits(v32))
-	v34 := float64(math.Float64frombits(v32) - v33)
-	v35 := math.FMA(v29, math.Float64frombits(v32), v34)
-	v37 := float64(float64(1) + v33)
-	v38 := float64(float64(1) - v37)
-	v39 := float64(v38 + v33)
-	v40 := float64(v39 + v35)
-	v41 := float64(1)
+	v10 := min(v8, float64(-8.673617379884035e-19))
+	v13 := math.FMA(v10, float64(23.083120654223414), float64(6.755399441055744e+15))
+	v14 := float64(v13 - float64(6.755399441055744e+15))
+	v17 := math.FMA(-v14, float64(0.04332169877307024), v10)
+	v18 := math.FMA(-v14, float64(1.1926343307941173e-11), v17)
+	v21 := math.FMA(float64(0.001388859175110862), v18, float64(0.008333473005576074))
+	v23 := math.FMA(v21, v18, float64(0.041666666693668065))
+	v25 := math.FMA(v23, v18, float64(0.1666666666438263))
+	v27 := math.FMA(v25, v18, float64(0.49999999999999595))
+	v28 := float64(v18 * v18)
+	v29 := exptail_64[math.Float64bits(v13)&0xf]
+	v30 := float64(v18 + math.Float64frombits(v29))
+	v31 := math.FMA(v28, v27, v30)
+	v32 := exphi_64[math.Float64bits(v13)&0xf]
+	v33 := math.Float64bits(v13) << 48
+	v34 := v32 + v33
+	v35 := math.FMA(v31, math.Float64frombits(v34), math.Float64frombits(v34))
+	v36 := float64(math.Float64frombits(v34) - v35)
+	v37 := math.FMA(v31, math.Float64frombits(v34), v36)
+	v39 := float64(float64(1) + v35)
+	v40 := float64(float64(1) - v39)
+	v41 := float64(v40 + v35)
+	v42 := float64(v41 + v37)
+	v43 := float64(1)
 	if v2 {
-		v41 = v33
+		v43 = v35
 	}
-	v42 := float64(0)
+	v44 := float64(0)
 	if v2 {
-		v42 = v35
+		v44 = v37
 	}
-	v43 := float64(float64(1) / v37)
-	v44 := float64(v41 * v43)
-	v45 := math.FMA(-v44, v37, v41)
-	v46 := float64(v45 + v42)
-	v47 := math.FMA(-v44, v40, v46)
-	v48 := math.FMA(v47, v43, v44)
-	v49 := !(float64(-350) < x0)
-	v109 := math.Float64bits(v48)
-	if v49 {
-		v50 := math.FMA(x0, float64(23.083120654223414), float64(6.755399441055744e+15))
-		v51 := float64(v50 - float64(6.755399441055744e+15))
-		v52 := math.FMA(-v51, float64(0.04332169877307024), x0)
-		v53 := math.FMA(-v51, float64(1.1926343307941173e-11), v52)
-		v54 := math.FMA(float64(0.001388859175110862), v53, float64(0.008333473005576074))
-		v55 := math.FMA(v54, v53, float64(0.041666666693668065))
-		v56 := math.FMA(v55, v53, float64(0.1666666666438263))
-		v57 := math.FMA(v56, v53, float64(0.49999999999999595))
-		v58 := float64(v53 * v53)
-		v59 := exptail_64[math.Float64bits(v50)&0xf]
-		v60 := float64(v53 + math.Float64frombits(v59))
-		v61 := math.FMA(v58, v57, v60)
-		v63 := math.Float64bits(v50) & uint64(0xf)
-		v64 := exphi_64[math.Float64bits(v50)&0xf]
-		v65 := v63 << 48
-		v66 := v64 + v65
-		v67 := math.FMA(v61, math.Float64frombits(v66), math.Float64frombits(v66))
-		v69 := math.Float64bits(v50) - uint64(0x4337ffffffff8000)
-		v70 := v69 >> 4
-		v71 := v70 >> 1
-		v73 := v71 - uint64(0x1)
-		v74 := v73 << 52
-		v75 := v70 - v71
-		v76 := v75 - uint64(0x1)
-		v77 := v76 << 52
-		v78 := x0 < float64(0)
-		v79 := float64(v67 * math.Float64frombits(v74))
-		v81 := v77 + uint64(0x2000000000000000)
-		v82 := v77
-		if v78 {
-			v82 = v81
+	v45 := float64(float64(1) / v39)
+	v46 := float64(v43 * v45)
+	v47 := math.FMA(-v46, v39, v43)
+	v48 := float64(v47 + v44)
+	v49 := math.FMA(-v46, v42, v48)
+	v50 := math.FMA(v49, v45, v46)
+	v51 := !(float64(-350) < x0)
+	v111 := math.Float64bits(v50)
+	if v51 {
+		v52 := math.FMA(x0, float64(23.083120654223414), float64(6.755399441055744e+15))
+		v53 := float64(v52 - float64(6.755399441055744e+15))
+		v54 := math.FMA(-v53, float64(0.04332169877307024), x0)
+		v55 := math.FMA(-v53, float64(1.1926343307941173e-11), v54)
+		v56 := math.FMA(float64(0.001388859175110862), v55, float64(0.008333473005576074))
+		v57 := math.FMA(v56, v55, float64(0.041666666693668065))
+		v58 := math.FMA(v57, v55, float64(0.1666666666438263))
+		v59 := math.FMA(v58, v55, float64(0.49999999999999595))
+		v60 := float64(v55 * v55)
+		v61 := exptail_64[math.Float64bits(v52)&0xf]
+		v62 := float64(v55 + math.Float64frombits(v61))
+		v63 := math.FMA(v60, v59, v62)
+		v65 := math.Float64bits(v52) & uint64(0xf)
+		v66 := exphi_64[math.Float64bits(v52)&0xf]
+		v67 := v65 << 48
+		v68 := v66 + v67
+		v69 := math.FMA(v63, math.Float64frombits(v68), math.Float64frombits(v68))
+		v71 := math.Float64bits(v52) - uint64(0x4337ffffffff8000)
+		v72 := v71 >> 4
+		v73 := v72 >> 1
+		v75 := v73 - uint64(0x1)
+		v76 := v75 << 52
+		v77 := v72 - v73
+		v78 := v77 - uint64(0x1)
+		v79 := v78 << 52
+		v80 := x0 < float64(0)
+		v81 := float64(v69 * math.Float64frombits(v76))
+		v83 := v79 + uint64(0x2000000000000000)
+		v84 := v79
+		if v80 {
+			v84 = v83
 		}
-		v83 := float64(v79 * math.Float64frombits(v82))
-		v85 := v83 < float64(2.983336292480083e-154)
-		v86 := v78 && v85
-		v87 := !(v83 < float64(2.983336292480083e-154))
-		v88 := v78 && v87
-		v89 := float64(v83 + float64(2.983336292480083e-154))
-		v90 := math.Float64bits(v89) - uint64(0x2010000000000000)
-		v92 := uint64(0x3ff0000000000000)
+		v85 := float64(v81 * math.Float64frombits(v84))
+		v87 := v85 < float64(2.983336292480083e-154)
+		v88 := v80 && v87
+		v89 := !(v85 < float64(2.983336292480083e-154))
+		v90 := v80 && v89
+		v91 := float64(v85 + float64(2.983336292480083e-154))
+		v92 := math.Float64bits(v91) - uint64(0x2010000000000000)
+		v94 := uint64(0x3ff0000000000000)
+		if v90 {
+			v94 = uint64(0x1ff0000000000000)
+		}
+		v95 := float64(v85 * math.Float64frombits(v94))
+		v96 := math.Float64bits(v95)
 		if v88 {
-			v92 = uint64(0x1ff0000000000000)
+			v96 = v92
 		}
-		v93 := float64(v83 * math.Float64frombits(v92))
-		v94 := math.Float64bits(v93)
-		if v86 {
-			v94 = v90
+		v98 := float64(710) < x0
+		v100 := v96
+		if v98 {
+			v100 = uint64(0x7ff0000000000000)
 		}
-		v96 := float64(710) < x0
-		v98 := v94
-		if v96 {
-			v98 = uint64(0x7ff0000000000000)
-		}
-		v100 := x0 < float64(-746)
-		v101 := v98
-		if v100 {
-			v101 = uint64(0x0)
-		}
-		v102 := x0 != x0
-		v104 := math.Float64bits(x0) | uint64(0x8000000000000)
-		v105 := v101
+		v102 := x0 < float64(-746)
+		v103 := v100
 		if v102 {
-			v105 = v104
+			v103 = uint64(0x0)
 		}
-		v106 := x0 != x0
-		v107 := math.Float64bits(x0) | uint64(0x8000000000000)
-		v108 := v105
-		if v106 {
-			v108 = v107
+		v104 := x0 != x0
+		v106 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v107 := v103
+		if v104 {
+			v107 = v106
 		}
-		v109 = v108
+		v108 := x0 != x0
+		v109 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v110 := v107
+		if v108 {
+			v110 = v109
+		}
+		v111 = v110
 	}
-	return math.Float64frombits(v109)
+	return math.Float64frombits(v111)
 }
 
 // tanh32 is tanh on float32, the steps of its program (see gen/registry/vmath.go).
 func tanh32(x0 float32) float32 {
 	v3 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v5 := min(math.Float32frombits(v3), float32(9.125))
-	v7 := float32(v5 * float32(2))
-	v8 := math.Float32bits(v7) | uint32(0x80000000)
-	v11 := fma32(math.Float32frombits(v8), float32(23.08312), float32(1.2582912e+07))
-	v12 := float32(v11 - float32(1.2582912e+07))
-	v15 := fma32(-v12, float32(0.04333496), math.Float32frombits(v8))
-	v16 := fma32(-v12, float32(-1.3262153e-05), v15)
-	v19 := fma32(float32(0.1666672), v16, float32(0.5000163))
-	v20 := float32(v16 * v16)
-	v21 := exptail_32[math.Float32bits(v11)&0xf]
-	v22 := float32(v16 + math.Float32frombits(v21))
-	v23 := fma32(v20, v19, v22)
-	v24 := exphi_32[math.Float32bits(v11)&0xf]
-	v25 := math.Float32bits(v11) << 19
-	v26 := v24 + v25
-	v27 := fma32(v23, math.Float32frombits(v26), math.Float32frombits(v26))
-	v28 := float32(math.Float32frombits(v26) - v27)
-	v29 := fma32(v23, math.Float32frombits(v26), v28)
-	v31 := float32(float32(1) - v27)
-	v32 := float32(float32(1) - v31)
-	v33 := float32(v32 - v27)
-	v34 := float32(v33 - v29)
-	v35 := float32(float32(1) + v27)
-	v36 := float32(float32(1) - v35)
-	v37 := float32(v36 + v27)
-	v38 := float32(v37 + v29)
-	v39 := float32(float32(1) / v35)
-	v40 := float32(v31 * v39)
-	v41 := fma32(-v40, v35, v31)
-	v42 := float32(v41 + v34)
-	v43 := fma32(-v40, v38, v42)
-	v44 := fma32(v43, v39, v40)
-	v45 := math.Float32frombits(v3) < float32(9.125)
-	v46 := float32(1)
-	if v45 {
-		v46 = v44
+	v5 := max(math.Float32frombits(v3), float32(0.25))
+	v7 := min(v5, float32(9.125))
+	v9 := float32(v7 * float32(2))
+	v10 := math.Float32bits(v9) | uint32(0x80000000)
+	v13 := fma32(math.Float32frombits(v10), float32(23.08312), float32(1.2582912e+07))
+	v14 := float32(v13 - float32(1.2582912e+07))
+	v17 := fma32(-v14, float32(0.04333496), math.Float32frombits(v10))
+	v18 := fma32(-v14, float32(-1.3262153e-05), v17)
+	v21 := fma32(float32(0.1666672), v18, float32(0.5000163))
+	v22 := float32(v18 * v18)
+	v23 := exptail_32[math.Float32bits(v13)&0xf]
+	v24 := float32(v18 + math.Float32frombits(v23))
+	v25 := fma32(v22, v21, v24)
+	v26 := exphi_32[math.Float32bits(v13)&0xf]
+	v27 := math.Float32bits(v13) << 19
+	v28 := v26 + v27
+	v29 := fma32(v25, math.Float32frombits(v28), math.Float32frombits(v28))
+	v30 := float32(math.Float32frombits(v28) - v29)
+	v31 := fma32(v25, math.Float32frombits(v28), v30)
+	v33 := float32(float32(1) - v29)
+	v34 := float32(float32(1) - v33)
+	v35 := float32(v34 - v29)
+	v36 := float32(v35 - v31)
+	v37 := float32(float32(1) + v29)
+	v38 := float32(float32(1) - v37)
+	v39 := float32(v38 + v29)
+	v40 := float32(v39 + v31)
+	v41 := float32(float32(1) / v37)
+	v42 := float32(v33 * v41)
+	v43 := fma32(-v42, v37, v33)
+	v44 := float32(v43 + v36)
+	v45 := fma32(-v42, v40, v44)
+	v46 := fma32(v45, v41, v42)
+	v47 := math.Float32frombits(v3) < float32(9.125)
+	v48 := float32(1)
+	if v47 {
+		v48 = v46
 	}
-	v48 := math.Float32frombits(v3) < float32(0.25)
-	v61 := v46
-	if v48 {
-		v49 := float32(x0 * x0)
-		v52 := fma32(float32(-0.008226678), v49, float32(0.02182619))
-		v54 := fma32(v52, v49, float32(-0.053966906))
-		v56 := fma32(v54, v49, float32(0.13333331))
-		v58 := fma32(v56, v49, float32(-0.33333334))
-		v59 := float32(v49 * x0)
-		v60 := fma32(v59, v58, x0)
-		v61 = v60
-	}
-	v62 := math.Float32bits(x0) & uint32(0x80000000)
-	v63 := math.Float32bits(v61) | v62
-	v64 := x0 != x0
-	v66 := math.Float32bits(x0) | uint32(0x400000)
-	v67 := v63
-	if v64 {
+	v49 := math.Float32frombits(v3) < float32(0.25)
+	v67 := math.Float32bits(v48)
+	if v49 {
+		v50 := math.Float32bits(x0) & uint32(0x7fffffff)
+		v52 := max(math.Float32frombits(v50), float32(0.00012207031))
+		v53 := float32(v52 * v52)
+		v56 := fma32(float32(-0.008226678), v53, float32(0.02182619))
+		v58 := fma32(v56, v53, float32(-0.053966906))
+		v60 := fma32(v58, v53, float32(0.13333331))
+		v62 := fma32(v60, v53, float32(-0.33333334))
+		v63 := math.Float32frombits(v50) < float32(0.00012207031)
+		v64 := float32(v53 * v52)
+		v65 := fma32(v64, v62, v52)
+		v66 := math.Float32bits(v65)
+		if v63 {
+			v66 = v50
+		}
 		v67 = v66
 	}
-	return math.Float32frombits(v67)
+	v68 := math.Float32bits(x0) & uint32(0x80000000)
+	v69 := v67 | v68
+	v70 := x0 != x0
+	v72 := math.Float32bits(x0) | uint32(0x400000)
+	v73 := v69
+	if v70 {
+		v73 = v72
+	}
+	return math.Float32frombits(v73)
 }
 
 // tanh64 is tanh on float64, the steps of its program (see gen/registry/vmath.go).
 func tanh64(x0 float64) float64 {
 	v3 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
-	v5 := min(math.Float64frombits(v3), float64(19.125))
-	v7 := float64(v5 * float64(2))
-	v8 := math.Float64bits(v7) | uint64(0x8000000000000000)
-	v11 := math.FMA(math.Float64frombits(v8), float64(23.083120654223414), float64(6.755399441055744e+15))
-	v12 := float64(v11 - float64(6.755399441055744e+15))
-	v15 := math.FMA(-v12, float64(0.04332169877307024), math.Float64frombits(v8))
-	v16 := math.FMA(-v12, float64(1.1926343307941173e-11), v15)
-	v19 := math.FMA(float64(0.001388859175110862), v16, float64(0.008333473005576074))
-	v21 := math.FMA(v19, v16, float64(0.041666666693668065))
-	v23 := math.FMA(v21, v16, float64(0.1666666666438263))
-	v25 := math.FMA(v23, v16, float64(0.49999999999999595))
-	v26 := float64(v16 * v16)
-	v27 := exptail_64[math.Float64bits(v11)&0xf]
-	v28 := float64(v16 + math.Float64frombits(v27))
-	v29 := math.FMA(v26, v25, v28)
-	v30 := exphi_64[math.Float64bits(v11)&0xf]
-	v31 := math.Float64bits(v11) << 48
-	v32 := v30 + v31
-	v33 := math.FMA(v29, math.Float64frombits(v32), math.Float64frombits(v32))
-	v34 := float64(math.Float64frombits(v32) - v33)
-	v35 := math.FMA(v29, math.Float64frombits(v32), v34)
-	v37 := float64(float64(1) - v33)
-	v38 := float64(float64(1) - v37)
-	v39 := float64(v38 - v33)
-	v40 := float64(v39 - v35)
-	v41 := float64(float64(1) + v33)
-	v42 := float64(float64(1) - v41)
-	v43 := float64(v42 + v33)
-	v44 := float64(v43 + v35)
-	v45 := float64(float64(1) / v41)
-	v46 := float64(v37 * v45)
-	v47 := math.FMA(-v46, v41, v37)
-	v48 := float64(v47 + v40)
-	v49 := math.FMA(-v46, v44, v48)
-	v50 := math.FMA(v49, v45, v46)
-	v51 := math.Float64frombits(v3) < float64(19.125)
-	v52 := float64(1)
-	if v51 {
-		v52 = v50
+	v5 := max(math.Float64frombits(v3), float64(0.25))
+	v7 := min(v5, float64(19.125))
+	v9 := float64(v7 * float64(2))
+	v10 := math.Float64bits(v9) | uint64(0x8000000000000000)
+	v13 := math.FMA(math.Float64frombits(v10), float64(23.083120654223414), float64(6.755399441055744e+15))
+	v14 := float64(v13 - float64(6.755399441055744e+15))
+	v17 := math.FMA(-v14, float64(0.04332169877307024), math.Float64frombits(v10))
+	v18 := math.FMA(-v14, float64(1.1926343307941173e-11), v17)
+	v21 := math.FMA(float64(0.001388859175110862), v18, float64(0.008333473005576074))
+	v23 := math.FMA(v21, v18, float64(0.041666666693668065))
+	v25 := math.FMA(v23, v18, float64(0.1666666666438263))
+	v27 := math.FMA(v25, v18, float64(0.49999999999999595))
+	v28 := float64(v18 * v18)
+	v29 := exptail_64[math.Float64bits(v13)&0xf]
+	v30 := float64(v18 + math.Float64frombits(v29))
+	v31 := math.FMA(v28, v27, v30)
+	v32 := exphi_64[math.Float64bits(v13)&0xf]
+	v33 := math.Float64bits(v13) << 48
+	v34 := v32 + v33
+	v35 := math.FMA(v31, math.Float64frombits(v34), math.Float64frombits(v34))
+	v36 := float64(math.Float64frombits(v34) - v35)
+	v37 := math.FMA(v31, math.Float64frombits(v34), v36)
+	v39 := float64(float64(1) - v35)
+	v40 := float64(float64(1) - v39)
+	v41 := float64(v40 - v35)
+	v42 := float64(v41 - v37)
+	v43 := float64(float64(1) + v35)
+	v44 := float64(float64(1) - v43)
+	v45 := float64(v44 + v35)
+	v46 := float64(v45 + v37)
+	v47 := float64(float64(1) / v43)
+	v48 := float64(v39 * v47)
+	v49 := math.FMA(-v48, v43, v39)
+	v50 := float64(v49 + v42)
+	v51 := math.FMA(-v48, v46, v50)
+	v52 := math.FMA(v51, v47, v48)
+	v53 := math.Float64frombits(v3) < float64(19.125)
+	v54 := float64(1)
+	if v53 {
+		v54 = v52
 	}
-	v54 := math.Float64frombits(v3) < float64(0.25)
-	v77 := v52
-	if v54 {
-		v55 := float64(x0 * x0)
-		v58 := math.FMA(float64(8.439299030158577e-05), v55, float64(-0.00023731598930502932))
-		v60 := math.FMA(v58, v55, float64(0.0005898773218888107))
-		v62 := math.FMA(v60, v55, float64(-0.0014558266440348432))
-		v64 := math.FMA(v62, v55, float64(0.003592127780119066))
-		v66 := math.FMA(v64, v55, float64(-0.008863235524465071))
-		v68 := math.FMA(v66, v55, float64(0.021869488536083847))
-		v70 := math.FMA(v68, v55, float64(-0.05396825396825343))
-		v72 := math.FMA(v70, v55, float64(0.13333333333333333))
-		v74 := math.FMA(v72, v55, float64(-0.3333333333333333))
-		v75 := float64(v55 * x0)
-		v76 := math.FMA(v75, v74, x0)
-		v77 = v76
-	}
-	v78 := math.Float64bits(x0) & uint64(0x8000000000000000)
-	v79 := math.Float64bits(v77) | v78
-	v80 := x0 != x0
-	v82 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v83 := v79
-	if v80 {
+	v55 := math.Float64frombits(v3) < float64(0.25)
+	v83 := math.Float64bits(v54)
+	if v55 {
+		v56 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+		v58 := max(math.Float64frombits(v56), float64(3.725290298461914e-09))
+		v59 := float64(v58 * v58)
+		v62 := math.FMA(float64(8.439299030158577e-05), v59, float64(-0.00023731598930502932))
+		v64 := math.FMA(v62, v59, float64(0.0005898773218888107))
+		v66 := math.FMA(v64, v59, float64(-0.0014558266440348432))
+		v68 := math.FMA(v66, v59, float64(0.003592127780119066))
+		v70 := math.FMA(v68, v59, float64(-0.008863235524465071))
+		v72 := math.FMA(v70, v59, float64(0.021869488536083847))
+		v74 := math.FMA(v72, v59, float64(-0.05396825396825343))
+		v76 := math.FMA(v74, v59, float64(0.13333333333333333))
+		v78 := math.FMA(v76, v59, float64(-0.3333333333333333))
+		v79 := math.Float64frombits(v56) < float64(3.725290298461914e-09)
+		v80 := float64(v59 * v58)
+		v81 := math.FMA(v80, v78, v58)
+		v82 := math.Float64bits(v81)
+		if v79 {
+			v82 = v56
+		}
 		v83 = v82
 	}
-	return math.Float64frombits(v83)
+	v84 := math.Float64bits(x0) & uint64(0x8000000000000000)
+	v85 := v83 | v84
+	v86 := x0 != x0
+	v88 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v89 := v85
+	if v86 {
+		v89 = v88
+	}
+	return math.Float64frombits(v89)
 }
 
 // erf32 is erf on float32, the steps of its program (see gen/registry/vmath.go).
 func erf32(x0 float32) float32 {
 	v3 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v6 := min(math.Float32frombits(v3), float32(3.9375))
-	v7 := float32(v6 * v6)
-	v8 := fma32(-v6, v6, v7)
-	v9 := math.Float32bits(v7) ^ uint32(0x80000000)
-	v12 := fma32(math.Float32frombits(v9), float32(23.08312), float32(1.2582912e+07))
-	v13 := float32(v12 - float32(1.2582912e+07))
-	v16 := fma32(-v13, float32(0.04333496), math.Float32frombits(v9))
-	v17 := fma32(-v13, float32(-1.3262153e-05), v16)
-	v20 := fma32(float32(0.1666672), v17, float32(0.5000163))
-	v21 := float32(v17 * v17)
-	v22 := exptail_32[math.Float32bits(v12)&0xf]
-	v23 := float32(v17 + math.Float32frombits(v22))
-	v24 := fma32(v21, v20, v23)
-	v25 := exphi_32[math.Float32bits(v12)&0xf]
-	v26 := math.Float32bits(v12) << 19
-	v27 := v25 + v26
-	v28 := fma32(v24, math.Float32frombits(v27), math.Float32frombits(v27))
-	v29 := fma32(v28, v8, v28)
-	v31 := float32(v6 - float32(2.46875))
-	v34 := fma32(float32(-4.3042098e-07), v31, float32(1.7912195e-06))
-	v36 := fma32(v34, v31, float32(-4.278918e-06))
-	v38 := fma32(v36, v31, float32(1.562297e-05))
-	v40 := fma32(v38, v31, float32(-6.325659e-05))
-	v42 := fma32(v40, v31, float32(0.00022614576))
-	v44 := fma32(v42, v31, float32(-0.00077434693))
-	v46 := fma32(v44, v31, float32(0.0025839016))
-	v48 := fma32(v46, v31, float32(-0.008317218))
-	v50 := fma32(v48, v31, float32(0.025702994))
-	v52 := fma32(v50, v31, float32(-0.07592972))
-	v54 := fma32(v52, v31, float32(0.21315432))
-	v55 := fma32(-v29, v54, float32(1))
-	v56 := math.Float32frombits(v3) < float32(3.9375)
-	v57 := float32(1)
-	if v56 {
-		v57 = v55
+	v5 := max(math.Float32frombits(v3), float32(1))
+	v7 := min(v5, float32(3.9375))
+	v8 := float32(v7 * v7)
+	v9 := fma32(-v7, v7, v8)
+	v10 := math.Float32bits(v8) ^ uint32(0x80000000)
+	v13 := fma32(math.Float32frombits(v10), float32(23.08312), float32(1.2582912e+07))
+	v14 := float32(v13 - float32(1.2582912e+07))
+	v17 := fma32(-v14, float32(0.04333496), math.Float32frombits(v10))
+	v18 := fma32(-v14, float32(-1.3262153e-05), v17)
+	v21 := fma32(float32(0.1666672), v18, float32(0.5000163))
+	v22 := float32(v18 * v18)
+	v23 := exptail_32[math.Float32bits(v13)&0xf]
+	v24 := float32(v18 + math.Float32frombits(v23))
+	v25 := fma32(v22, v21, v24)
+	v26 := exphi_32[math.Float32bits(v13)&0xf]
+	v27 := math.Float32bits(v13) << 19
+	v28 := v26 + v27
+	v29 := fma32(v25, math.Float32frombits(v28), math.Float32frombits(v28))
+	v30 := fma32(v29, v9, v29)
+	v32 := float32(v7 - float32(2.46875))
+	v35 := fma32(float32(-4.3042098e-07), v32, float32(1.7912195e-06))
+	v37 := fma32(v35, v32, float32(-4.278918e-06))
+	v39 := fma32(v37, v32, float32(1.562297e-05))
+	v41 := fma32(v39, v32, float32(-6.325659e-05))
+	v43 := fma32(v41, v32, float32(0.00022614576))
+	v45 := fma32(v43, v32, float32(-0.00077434693))
+	v47 := fma32(v45, v32, float32(0.0025839016))
+	v49 := fma32(v47, v32, float32(-0.008317218))
+	v51 := fma32(v49, v32, float32(0.025702994))
+	v53 := fma32(v51, v32, float32(-0.07592972))
+	v55 := fma32(v53, v32, float32(0.21315432))
+	v56 := fma32(-v30, v55, float32(1))
+	v57 := math.Float32frombits(v3) < float32(3.9375)
+	v58 := float32(1)
+	if v57 {
+		v58 = v56
 	}
-	v58 := math.Float32bits(x0) & uint32(0x80000000)
-	v59 := math.Float32bits(v57) | v58
-	v60 := float32(x0 * x0)
-	v63 := fma32(float32(7.8538615e-05), v60, float32(-0.00080101937))
-	v65 := fma32(v63, v60, float32(0.0051883277))
-	v67 := fma32(v65, v60, float32(-0.026853813))
-	v69 := fma32(v67, v60, float32(0.112835854))
-	v71 := fma32(v69, v60, float32(-0.37612626))
-	v73 := fma32(v71, v60, float32(0.12837917))
-	v74 := fma32(x0, v73, x0)
-	v75 := math.Float32frombits(v3) < float32(1)
-	v76 := math.Float32frombits(v59)
-	if v75 {
-		v76 = v74
+	v59 := math.Float32bits(x0) & uint32(0x80000000)
+	v60 := math.Float32bits(v58) | v59
+	v62 := max(math.Float32frombits(v3), float32(9.536743e-07))
+	v63 := float32(v62 * v62)
+	v66 := fma32(float32(7.8538615e-05), v63, float32(-0.00080101937))
+	v68 := fma32(v66, v63, float32(0.0051883277))
+	v70 := fma32(v68, v63, float32(-0.026853813))
+	v72 := fma32(v70, v63, float32(0.112835854))
+	v74 := fma32(v72, v63, float32(-0.37612626))
+	v76 := fma32(v74, v63, float32(0.12837917))
+	v77 := fma32(x0, v76, x0)
+	v78 := math.Float32frombits(v3) < float32(1)
+	v79 := math.Float32frombits(v60)
+	if v78 {
+		v79 = v77
 	}
-	v77 := x0 != x0
-	v79 := math.Float32bits(x0) | uint32(0x400000)
-	v80 := math.Float32bits(v76)
-	if v77 {
-		v80 = v79
+	v80 := x0 != x0
+	v82 := math.Float32bits(x0) | uint32(0x400000)
+	v83 := math.Float32bits(v79)
+	if v80 {
+		v83 = v82
 	}
-	return math.Float32frombits(v80)
+	return math.Float32frombits(v83)
 }
 
 // erf64 is erf on float64, the steps of its program (see gen/registry/vmath.go).
 func erf64(x0 float64) float64 {
 	v3 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
-	v6 := min(math.Float64frombits(v3), float64(6))
-	v7 := float64(v6 * v6)
-	v8 := float64(float64(1) / v7)
-	v10 := float64(2.857142857142857) < v6
-	v13 := uint64(0xc023a0efc69ac25c)
-	if v10 {
-		v13 = uint64(0x0)
+	v5 := max(math.Float64frombits(v3), float64(1))
+	v7 := min(v5, float64(6))
+	v8 := float64(v7 * v7)
+	v9 := float64(float64(1) / v8)
+	v11 := float64(2.857142857142857) < v7
+	v14 := uint64(0xc023a0efc69ac25c)
+	if v11 {
+		v14 = uint64(0x0)
 	}
-	v16 := uint64(0xc054526557e4d2f2)
-	if v10 {
-		v16 = uint64(0xc07e384e9bdc383f)
+	v17 := uint64(0xc054526557e4d2f2)
+	if v11 {
+		v17 = uint64(0xc07e384e9bdc383f)
 	}
-	v17 := math.FMA(math.Float64frombits(v13), v8, math.Float64frombits(v16))
-	v20 := uint64(0xc067135cebccabb2)
-	if v10 {
-		v20 = uint64(0xc09004616a2e5992)
+	v18 := math.FMA(math.Float64frombits(v14), v9, math.Float64frombits(v17))
+	v21 := uint64(0xc067135cebccabb2)
+	if v11 {
+		v21 = uint64(0xc09004616a2e5992)
 	}
-	v21 := math.FMA(v17, v8, math.Float64frombits(v20))
-	v24 := uint64(0xc0644cb184282266)
-	if v10 {
-		v24 = uint64(0xc083ec881375f228)
+	v22 := math.FMA(v18, v9, math.Float64frombits(v21))
+	v25 := uint64(0xc0644cb184282266)
+	if v11 {
+		v25 = uint64(0xc083ec881375f228)
 	}
-	v25 := math.FMA(v21, v8, math.Float64frombits(v24))
-	v28 := uint64(0xc04f300ae4cba38d)
-	if v10 {
-		v28 = uint64(0xc064145d43c5ed98)
+	v26 := math.FMA(v22, v9, math.Float64frombits(v25))
+	v29 := uint64(0xc04f300ae4cba38d)
+	if v11 {
+		v29 = uint64(0xc064145d43c5ed98)
 	}
-	v29 := math.FMA(v25, v8, math.Float64frombits(v28))
-	v32 := uint64(0xc0251e0441b0e726)
-	if v10 {
-		v32 = uint64(0xc031c209555f995a)
+	v30 := math.FMA(v26, v9, math.Float64frombits(v29))
+	v33 := uint64(0xc0251e0441b0e726)
+	if v11 {
+		v33 = uint64(0xc031c209555f995a)
 	}
-	v33 := math.FMA(v29, v8, math.Float64frombits(v32))
-	v36 := uint64(0xbfe63416e4ba7360)
-	if v10 {
-		v36 = uint64(0xbfe993ba70c285de)
+	v34 := math.FMA(v30, v9, math.Float64frombits(v33))
+	v37 := uint64(0xbfe63416e4ba7360)
+	if v11 {
+		v37 = uint64(0xbfe993ba70c285de)
 	}
-	v37 := math.FMA(v33, v8, math.Float64frombits(v36))
-	v40 := uint64(0xbf843412600d6435)
-	if v10 {
-		v40 = uint64(0xbf84341239e86f4a)
+	v38 := math.FMA(v34, v9, math.Float64frombits(v37))
+	v41 := uint64(0xbf843412600d6435)
+	if v11 {
+		v41 = uint64(0xbf84341239e86f4a)
 	}
-	v41 := math.FMA(v37, v8, math.Float64frombits(v40))
-	v43 := uint64(0xbfaeeff2ee749a62)
-	if v10 {
-		v43 = uint64(0x0)
+	v42 := math.FMA(v38, v9, math.Float64frombits(v41))
+	v44 := uint64(0xbfaeeff2ee749a62)
+	if v11 {
+		v44 = uint64(0x0)
 	}
-	v46 := uint64(0x401a47ef8e484a93)
-	if v10 {
-		v46 = uint64(0xc03670e242712d62)
+	v47 := uint64(0x401a47ef8e484a93)
+	if v11 {
+		v47 = uint64(0xc03670e242712d62)
 	}
-	v47 := math.FMA(math.Float64frombits(v43), v8, math.Float64frombits(v46))
-	v50 := uint64(0x405b28a3ee48ae2c)
-	if v10 {
-		v50 = uint64(0x407da874e79fe763)
+	v48 := math.FMA(math.Float64frombits(v44), v9, math.Float64frombits(v47))
+	v51 := uint64(0x405b28a3ee48ae2c)
+	if v11 {
+		v51 = uint64(0x407da874e79fe763)
 	}
-	v51 := math.FMA(v47, v8, math.Float64frombits(v50))
-	v54 := uint64(0x407ad02157700314)
-	if v10 {
-		v54 = uint64(0x40a3f219cedf3be6)
+	v52 := math.FMA(v48, v9, math.Float64frombits(v51))
+	v55 := uint64(0x407ad02157700314)
+	if v11 {
+		v55 = uint64(0x40a3f219cedf3be6)
 	}
-	v55 := math.FMA(v51, v8, math.Float64frombits(v54))
-	v58 := uint64(0x40842b1921ec2868)
-	if v10 {
-		v58 = uint64(0x40a8ffb7688c246a)
+	v56 := math.FMA(v52, v9, math.Float64frombits(v55))
+	v59 := uint64(0x40842b1921ec2868)
+	if v11 {
+		v59 = uint64(0x40a8ffb7688c246a)
 	}
-	v59 := math.FMA(v55, v8, math.Float64frombits(v58))
-	v62 := uint64(0x407b290dd58a1a71)
-	if v10 {
-		v62 = uint64(0x409802eb189d5118)
+	v60 := math.FMA(v56, v9, math.Float64frombits(v59))
+	v63 := uint64(0x407b290dd58a1a71)
+	if v11 {
+		v63 = uint64(0x409802eb189d5118)
 	}
-	v63 := math.FMA(v59, v8, math.Float64frombits(v62))
-	v66 := uint64(0x4061350c526ae721)
-	if v10 {
-		v66 = uint64(0x40745cae221b9f0a)
+	v64 := math.FMA(v60, v9, math.Float64frombits(v63))
+	v67 := uint64(0x4061350c526ae721)
+	if v11 {
+		v67 = uint64(0x40745cae221b9f0a)
 	}
-	v67 := math.FMA(v63, v8, math.Float64frombits(v66))
-	v70 := uint64(0x4033a6b9bd707687)
-	if v10 {
-		v70 = uint64(0x403e568b261d5190)
+	v68 := math.FMA(v64, v9, math.Float64frombits(v67))
+	v71 := uint64(0x4033a6b9bd707687)
+	if v11 {
+		v71 = uint64(0x403e568b261d5190)
 	}
-	v71 := math.FMA(v67, v8, math.Float64frombits(v70))
-	v72 := uint64(0x3ff0000000000000)
-	if v10 {
-		v72 = uint64(0x3ff0000000000000)
+	v72 := math.FMA(v68, v9, math.Float64frombits(v71))
+	v73 := uint64(0x3ff0000000000000)
+	if v11 {
+		v73 = uint64(0x3ff0000000000000)
 	}
-	v73 := math.FMA(v71, v8, math.Float64frombits(v72))
-	v75 := math.Float64bits(v6) & uint64(0xffffffff00000000)
-	v77 := math.FMA(-math.Float64frombits(v75), math.Float64frombits(v75), float64(-0.5625))
-	v78 := float64(math.Float64frombits(v75) - v6)
-	v79 := float64(math.Float64frombits(v75) + v6)
-	v80 := float64(v41 / v73)
-	v81 := math.FMA(v78, v79, v80)
-	v82 := float64(v77 + v81)
-	v83 := float64(v77 - v82)
-	v84 := float64(v83 + v81)
-	v86 := max(v82, float64(-746))
-	v88 := min(v86, float64(710))
-	v91 := math.FMA(v88, float64(1.4426950408889634), float64(6.755399441055744e+15))
-	v92 := float64(v91 - float64(6.755399441055744e+15))
-	v94 := math.FMA(-v92, float64(0.6931471803691238), v88)
-	v96 := math.FMA(-v92, float64(1.9082149292705877e-10), v94)
-	v97 := float64(v94 - v96)
-	v98 := math.FMA(-v92, float64(1.9082149292705877e-10), v97)
-	v99 := float64(v96 + v84)
-	v100 := float64(v99 - v96)
-	v101 := float64(v99 - v100)
-	v102 := float64(v96 - v101)
-	v103 := float64(v84 - v100)
-	v104 := float64(v102 + v103)
-	v105 := float64(v98 + v104)
-	v108 := math.FMA(float64(1.6059043836821613e-10), v99, float64(2.08767569878681e-09))
-	v110 := math.FMA(v108, v99, float64(2.505210838544172e-08))
-	v112 := math.FMA(v110, v99, float64(2.755731922398589e-07))
-	v114 := math.FMA(v112, v99, float64(2.7557319223985893e-06))
-	v116 := math.FMA(v114, v99, float64(2.48015873015873e-05))
-	v118 := math.FMA(v116, v99, float64(0.0001984126984126984))
-	v120 := math.FMA(v118, v99, float64(0.001388888888888889))
-	v122 := math.FMA(v120, v99, float64(0.008333333333333333))
-	v124 := math.FMA(v122, v99, float64(0.041666666666666664))
-	v126 := math.FMA(v124, v99, float64(0.16666666666666666))
-	v128 := math.FMA(v126, v99, float64(0.5))
-	v129 := float64(v99 * v99)
-	v130 := math.FMA(v105, v99, v105)
-	v131 := math.FMA(v128, v129, v130)
-	v132 := float64(float64(1) + v99)
-	v133 := float64(float64(1) - v132)
-	v134 := float64(v133 + v99)
-	v135 := float64(v134 + v131)
-	v137 := math.Float64bits(v91) - uint64(0x4337fffffffff800)
-	v138 := v137 >> 1
-	v140 := v138 - uint64(0x1)
-	v141 := v140 << 52
-	v142 := v137 - v138
-	v143 := v142 - uint64(0x1)
-	v144 := v143 << 52
-	v145 := float64(v132 + v135)
-	v146 := float64(v145 * math.Float64frombits(v141))
-	v147 := float64(v146 * math.Float64frombits(v144))
-	v148 := float64(v147 / v6)
-	v149 := math.Float64frombits(v3) < float64(6)
-	v150 := float64(float64(1) - v148)
-	v151 := float64(1)
-	if v149 {
-		v151 = v150
+	v74 := math.FMA(v72, v9, math.Float64frombits(v73))
+	v76 := math.Float64bits(v7) & uint64(0xffffffff00000000)
+	v78 := math.FMA(-math.Float64frombits(v76), math.Float64frombits(v76), float64(-0.5625))
+	v79 := float64(math.Float64frombits(v76) - v7)
+	v80 := float64(math.Float64frombits(v76) + v7)
+	v81 := float64(v42 / v74)
+	v82 := math.FMA(v79, v80, v81)
+	v83 := float64(v78 + v82)
+	v84 := float64(v78 - v83)
+	v85 := float64(v84 + v82)
+	v87 := max(v83, float64(-746))
+	v89 := min(v87, float64(710))
+	v92 := math.FMA(v89, float64(1.4426950408889634), float64(6.755399441055744e+15))
+	v93 := float64(v92 - float64(6.755399441055744e+15))
+	v95 := math.FMA(-v93, float64(0.6931471803691238), v89)
+	v97 := math.FMA(-v93, float64(1.9082149292705877e-10), v95)
+	v98 := float64(v95 - v97)
+	v99 := math.FMA(-v93, float64(1.9082149292705877e-10), v98)
+	v100 := float64(v97 + v85)
+	v101 := float64(v100 - v97)
+	v102 := float64(v100 - v101)
+	v103 := float64(v97 - v102)
+	v104 := float64(v85 - v101)
+	v105 := float64(v103 + v104)
+	v106 := float64(v99 + v105)
+	v109 := math.FMA(float64(1.6059043836821613e-10), v100, float64(2.08767569878681e-09))
+	v111 := math.FMA(v109, v100, float64(2.505210838544172e-08))
+	v113 := math.FMA(v111, v100, float64(2.755731922398589e-07))
+	v115 := math.FMA(v113, v100, float64(2.7557319223985893e-06))
+	v117 := math.FMA(v115, v100, float64(2.48015873015873e-05))
+	v119 := math.FMA(v117, v100, float64(0.0001984126984126984))
+	v121 := math.FMA(v119, v100, float64(0.001388888888888889))
+	v123 := math.FMA(v121, v100, float64(0.008333333333333333))
+	v125 := math.FMA(v123, v100, float64(0.041666666666666664))
+	v127 := math.FMA(v125, v100, float64(0.16666666666666666))
+	v129 := math.FMA(v127, v100, float64(0.5))
+	v130 := float64(v100 * v100)
+	v131 := math.FMA(v106, v100, v106)
+	v132 := math.FMA(v129, v130, v131)
+	v133 := float64(float64(1) + v100)
+	v134 := float64(float64(1) - v133)
+	v135 := float64(v134 + v100)
+	v136 := float64(v135 + v132)
+	v138 := math.Float64bits(v92) - uint64(0x4337fffffffff800)
+	v139 := v138 >> 1
+	v141 := v139 - uint64(0x1)
+	v142 := v141 << 52
+	v143 := v138 - v139
+	v144 := v143 - uint64(0x1)
+	v145 := v144 << 52
+	v146 := float64(v133 + v136)
+	v147 := float64(v146 * math.Float64frombits(v142))
+	v148 := float64(v147 * math.Float64frombits(v145))
+	v149 := float64(v148 / v7)
+	v150 := math.Float64frombits(v3) < float64(6)
+	v151 := float64(float64(1) - v149)
+	v152 := float64(1)
+	if v150 {
+		v152 = v151
 	}
-	v153 := math.Float64frombits(v3) < float64(1.25)
-	v183 := v151
-	if v153 {
-		v154 := float64(math.Float64frombits(v3) - float64(1))
-		v157 := math.FMA(float64(-0.002166375594868791), v154, float64(0.035478304325618236))
-		v159 := math.FMA(v157, v154, float64(-0.11089469428239668))
-		v161 := math.FMA(v159, v154, float64(0.31834661990116175))
-		v163 := math.FMA(v161, v154, float64(-0.3722078760357013))
-		v165 := math.FMA(v163, v154, float64(0.41485611868374833))
-		v167 := math.FMA(v165, v154, float64(-0.0023621185607526594))
-		v170 := math.FMA(float64(0.011984499846799107), v154, float64(0.01363708391202905))
-		v172 := math.FMA(v170, v154, float64(0.12617121980876164))
-		v174 := math.FMA(v172, v154, float64(0.07182865441419627))
-		v176 := math.FMA(v174, v154, float64(0.540397917702171))
-		v178 := math.FMA(v176, v154, float64(0.10642088040084423))
-		v179 := math.FMA(v178, v154, float64(1))
-		v181 := float64(v167 / v179)
-		v182 := float64(float64(0.8450629115104675) + v181)
-		v183 = v182
+	v154 := math.Float64frombits(v3) < float64(1.25)
+	v184 := v152
+	if v154 {
+		v155 := float64(math.Float64frombits(v3) - float64(1))
+		v158 := math.FMA(float64(-0.002166375594868791), v155, float64(0.035478304325618236))
+		v160 := math.FMA(v158, v155, float64(-0.11089469428239668))
+		v162 := math.FMA(v160, v155, float64(0.31834661990116175))
+		v164 := math.FMA(v162, v155, float64(-0.3722078760357013))
+		v166 := math.FMA(v164, v155, float64(0.41485611868374833))
+		v168 := math.FMA(v166, v155, float64(-0.0023621185607526594))
+		v171 := math.FMA(float64(0.011984499846799107), v155, float64(0.01363708391202905))
+		v173 := math.FMA(v171, v155, float64(0.12617121980876164))
+		v175 := math.FMA(v173, v155, float64(0.07182865441419627))
+		v177 := math.FMA(v175, v155, float64(0.540397917702171))
+		v179 := math.FMA(v177, v155, float64(0.10642088040084423))
+		v180 := math.FMA(v179, v155, float64(1))
+		v182 := float64(v168 / v180)
+		v183 := float64(float64(0.8450629115104675) + v182)
+		v184 = v183
 	}
-	v185 := math.Float64frombits(v3) < float64(0.84375)
-	v207 := v183
-	if v185 {
-		v188 := math.FMA(float64(-2.3763016656650163e-05), v7, float64(-0.005770270296489442))
-		v190 := math.FMA(v188, v7, float64(-0.02848174957559851))
-		v192 := math.FMA(v190, v7, float64(-0.3250421072470015))
-		v194 := math.FMA(v192, v7, float64(0.12837916709551256))
-		v197 := math.FMA(float64(-3.960228278775368e-06), v7, float64(0.00013249473800432164))
-		v199 := math.FMA(v197, v7, float64(0.005081306281875766))
-		v201 := math.FMA(v199, v7, float64(0.0650222499887673))
-		v203 := math.FMA(v201, v7, float64(0.39791722395915535))
-		v204 := math.FMA(v203, v7, float64(1))
-		v205 := float64(v194 / v204)
-		v206 := math.FMA(math.Float64frombits(v3), v205, math.Float64frombits(v3))
-		v207 = v206
+	v186 := math.Float64frombits(v3) < float64(0.84375)
+	v211 := v184
+	if v186 {
+		v188 := max(math.Float64frombits(v3), float64(3.725290298461914e-09))
+		v189 := float64(v188 * v188)
+		v192 := math.FMA(float64(-2.3763016656650163e-05), v189, float64(-0.005770270296489442))
+		v194 := math.FMA(v192, v189, float64(-0.02848174957559851))
+		v196 := math.FMA(v194, v189, float64(-0.3250421072470015))
+		v198 := math.FMA(v196, v189, float64(0.12837916709551256))
+		v201 := math.FMA(float64(-3.960228278775368e-06), v189, float64(0.00013249473800432164))
+		v203 := math.FMA(v201, v189, float64(0.005081306281875766))
+		v205 := math.FMA(v203, v189, float64(0.0650222499887673))
+		v207 := math.FMA(v205, v189, float64(0.39791722395915535))
+		v208 := math.FMA(v207, v189, float64(1))
+		v209 := float64(v198 / v208)
+		v210 := math.FMA(math.Float64frombits(v3), v209, math.Float64frombits(v3))
+		v211 = v210
 	}
-	v208 := math.Float64bits(x0) & uint64(0x8000000000000000)
-	v209 := math.Float64bits(v207) | v208
-	v210 := x0 != x0
-	v212 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v213 := v209
-	if v210 {
-		v213 = v212
+	v212 := math.Float64bits(x0) & uint64(0x8000000000000000)
+	v213 := math.Float64bits(v211) | v212
+	v214 := x0 != x0
+	v216 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v217 := v213
+	if v214 {
+		v217 = v216
 	}
-	return math.Float64frombits(v213)
+	return math.Float64frombits(v217)
 }
 
 // sin32 is sin on float32, the steps of its program (see gen/registry/vmath.go).
 func sin32(x0 float32) float32 {
 	v2 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v5 := fma32(math.Float32frombits(v2), float32(0.63661975), float32(1.2582912e+07))
-	v6 := float32(v5 - float32(1.2582912e+07))
-	v11 := fma32(-v6, float32(1.5707963), math.Float32frombits(v2))
-	v12 := float32(v6 * float32(7.5497894e-08))
-	v14 := math.Float32bits(v12) ^ uint32(0x80000000)
-	v15 := fma32(v6, float32(7.5497894e-08), math.Float32frombits(v14))
-	v16 := math.Float32bits(v12) ^ uint32(0x80000000)
-	v17 := float32(v11 + math.Float32frombits(v16))
-	v18 := float32(v17 - v11)
-	v19 := float32(v17 - v18)
-	v20 := float32(v11 - v19)
-	v21 := float32(math.Float32frombits(v16) - v18)
-	v22 := float32(v20 + v21)
-	v23 := float32(v6 * float32(5.3903025e-15))
-	v24 := math.Float32bits(v23) ^ uint32(0x80000000)
-	v25 := fma32(v6, float32(5.3903025e-15), math.Float32frombits(v24))
-	v26 := math.Float32bits(v23) ^ uint32(0x80000000)
-	v27 := float32(v17 + math.Float32frombits(v26))
-	v28 := float32(v27 - v17)
-	v29 := float32(v27 - v28)
-	v30 := float32(v17 - v29)
-	v31 := float32(math.Float32frombits(v26) - v28)
-	v32 := float32(v30 + v31)
-	v33 := float32(v22 + v32)
-	v34 := float32(v33 - v15)
-	v35 := fma32(v6, float32(3.2820034e-22), v25)
-	v36 := float32(v34 - v35)
-	v37 := float32(v27 + v36)
-	v38 := float32(v37 - v27)
-	v39 := float32(v37 - v38)
-	v40 := float32(v27 - v39)
-	v41 := float32(v36 - v38)
-	v42 := float32(v40 + v41)
-	v44 := float32(32768) < math.Float32frombits(v2)
-	v46 := math.Float32frombits(v2) < float32(math.Inf(1))
-	v47 := v44 && v46
-	v165 := v5
-	v166 := v37
-	v167 := v42
-	if v47 {
-		v48 := v2 >> 23
-		v49 := v48 >> 3
-		v51 := v48 & uint32(0x7)
-		v53 := v51 + uint32(0x7f)
-		v55 := v2 & uint32(0x7fffff)
-		v56 := v53 << 23
-		v57 := v55 | v56
-		v58 := rempio2_0_32[v49&0x1f]
-		v59 := float32(math.Float32frombits(v57) * math.Float32frombits(v58))
-		v60 := math.Float32bits(v59) ^ uint32(0x80000000)
-		v61 := fma32(math.Float32frombits(v57), math.Float32frombits(v58), math.Float32frombits(v60))
-		v64 := float32(v59 * float32(0.25))
-		v65 := math.Float32bits(v64) & uint32(0x80000000)
-		v67 := v65 | uint32(0x4b000000)
-		v68 := math.Float32bits(v64) & uint32(0x7fffffff)
-		v69 := math.Float32frombits(v68) < float32(8.388608e+06)
-		v70 := float32(v64 + math.Float32frombits(v67))
-		v71 := float32(v70 - math.Float32frombits(v67))
-		v72 := v64
-		if v69 {
-			v72 = v71
+	v4 := max(math.Float32frombits(v2), float32(0.00024414063))
+	v7 := fma32(v4, float32(0.63661975), float32(1.2582912e+07))
+	v8 := float32(v7 - float32(1.2582912e+07))
+	v13 := fma32(-v8, float32(1.5707963), v4)
+	v14 := float32(v8 * float32(7.5497894e-08))
+	v16 := math.Float32bits(v14) ^ uint32(0x80000000)
+	v17 := fma32(v8, float32(7.5497894e-08), math.Float32frombits(v16))
+	v18 := math.Float32bits(v14) ^ uint32(0x80000000)
+	v19 := float32(v13 + math.Float32frombits(v18))
+	v20 := float32(v19 - v13)
+	v21 := float32(v19 - v20)
+	v22 := float32(v13 - v21)
+	v23 := float32(math.Float32frombits(v18) - v20)
+	v24 := float32(v22 + v23)
+	v25 := float32(v8 * float32(5.3903025e-15))
+	v26 := math.Float32bits(v25) ^ uint32(0x80000000)
+	v27 := fma32(v8, float32(5.3903025e-15), math.Float32frombits(v26))
+	v28 := math.Float32bits(v25) ^ uint32(0x80000000)
+	v29 := float32(v19 + math.Float32frombits(v28))
+	v30 := float32(v29 - v19)
+	v31 := float32(v29 - v30)
+	v32 := float32(v19 - v31)
+	v33 := float32(math.Float32frombits(v28) - v30)
+	v34 := float32(v32 + v33)
+	v35 := float32(v24 + v34)
+	v36 := float32(v35 - v17)
+	v37 := fma32(v8, float32(3.2820034e-22), v27)
+	v38 := float32(v36 - v37)
+	v39 := float32(v29 + v38)
+	v40 := float32(v39 - v29)
+	v41 := float32(v39 - v40)
+	v42 := float32(v29 - v41)
+	v43 := float32(v38 - v40)
+	v44 := float32(v42 + v43)
+	v46 := float32(32768) < v4
+	v48 := v4 < float32(math.Inf(1))
+	v49 := v46 && v48
+	v167 := v7
+	v168 := v39
+	v169 := v44
+	if v49 {
+		v50 := math.Float32bits(v4) >> 23
+		v51 := v50 >> 3
+		v53 := v50 & uint32(0x7)
+		v55 := v53 + uint32(0x7f)
+		v57 := math.Float32bits(v4) & uint32(0x7fffff)
+		v58 := v55 << 23
+		v59 := v57 | v58
+		v60 := rempio2_0_32[v51&0x1f]
+		v61 := float32(math.Float32frombits(v59) * math.Float32frombits(v60))
+		v62 := math.Float32bits(v61) ^ uint32(0x80000000)
+		v63 := fma32(math.Float32frombits(v59), math.Float32frombits(v60), math.Float32frombits(v62))
+		v66 := float32(v61 * float32(0.25))
+		v67 := math.Float32bits(v66) & uint32(0x80000000)
+		v69 := v67 | uint32(0x4b000000)
+		v70 := math.Float32bits(v66) & uint32(0x7fffffff)
+		v71 := math.Float32frombits(v70) < float32(8.388608e+06)
+		v72 := float32(v66 + math.Float32frombits(v69))
+		v73 := float32(v72 - math.Float32frombits(v69))
+		v74 := v66
+		if v71 {
+			v74 = v73
 		}
-		v73 := fma32(-float32(4), v72, v59)
-		v74 := rempio2_1_32[v49&0x1f]
-		v75 := float32(math.Float32frombits(v57) * math.Float32frombits(v74))
-		v76 := math.Float32bits(v75) ^ uint32(0x80000000)
-		v77 := fma32(math.Float32frombits(v57), math.Float32frombits(v74), math.Float32frombits(v76))
-		v78 := float32(v61 + v75)
-		v79 := float32(v78 - v61)
-		v80 := float32(v78 - v79)
-		v81 := float32(v61 - v80)
-		v82 := float32(v75 - v79)
-		v83 := float32(v81 + v82)
-		v84 := float32(v73 + v78)
-		v85 := float32(v84 - v73)
-		v86 := float32(v84 - v85)
-		v87 := float32(v73 - v86)
-		v88 := float32(v78 - v85)
-		v89 := float32(v87 + v88)
-		v90 := float32(v84 * float32(0.25))
-		v91 := math.Float32bits(v90) & uint32(0x80000000)
-		v92 := v91 | uint32(0x4b000000)
-		v93 := math.Float32bits(v90) & uint32(0x7fffffff)
-		v94 := math.Float32frombits(v93) < float32(8.388608e+06)
-		v95 := float32(v90 + math.Float32frombits(v92))
-		v96 := float32(v95 - math.Float32frombits(v92))
-		v97 := v90
-		if v94 {
-			v97 = v96
+		v75 := fma32(-float32(4), v74, v61)
+		v76 := rempio2_1_32[v51&0x1f]
+		v77 := float32(math.Float32frombits(v59) * math.Float32frombits(v76))
+		v78 := math.Float32bits(v77) ^ uint32(0x80000000)
+		v79 := fma32(math.Float32frombits(v59), math.Float32frombits(v76), math.Float32frombits(v78))
+		v80 := float32(v63 + v77)
+		v81 := float32(v80 - v63)
+		v82 := float32(v80 - v81)
+		v83 := float32(v63 - v82)
+		v84 := float32(v77 - v81)
+		v85 := float32(v83 + v84)
+		v86 := float32(v75 + v80)
+		v87 := float32(v86 - v75)
+		v88 := float32(v86 - v87)
+		v89 := float32(v75 - v88)
+		v90 := float32(v80 - v87)
+		v91 := float32(v89 + v90)
+		v92 := float32(v86 * float32(0.25))
+		v93 := math.Float32bits(v92) & uint32(0x80000000)
+		v94 := v93 | uint32(0x4b000000)
+		v95 := math.Float32bits(v92) & uint32(0x7fffffff)
+		v96 := math.Float32frombits(v95) < float32(8.388608e+06)
+		v97 := float32(v92 + math.Float32frombits(v94))
+		v98 := float32(v97 - math.Float32frombits(v94))
+		v99 := v92
+		if v96 {
+			v99 = v98
 		}
-		v98 := fma32(-float32(4), v97, v84)
-		v99 := rempio2_2_32[v49&0x1f]
-		v100 := float32(math.Float32frombits(v57) * math.Float32frombits(v99))
-		v101 := math.Float32bits(v100) ^ uint32(0x80000000)
-		v102 := fma32(math.Float32frombits(v57), math.Float32frombits(v99), math.Float32frombits(v101))
-		v103 := float32(v100 + v77)
-		v104 := float32(v103 - v100)
-		v105 := float32(v103 - v104)
-		v106 := float32(v100 - v105)
-		v107 := float32(v77 - v104)
-		v108 := float32(v106 + v107)
-		v109 := float32(v103 + v83)
-		v110 := float32(v109 - v103)
-		v111 := float32(v109 - v110)
-		v112 := float32(v103 - v111)
-		v113 := float32(v83 - v110)
-		v114 := float32(v112 + v113)
-		v115 := float32(v109 + v89)
-		v116 := float32(v115 - v109)
-		v117 := float32(v115 - v116)
-		v118 := float32(v109 - v117)
-		v119 := float32(v89 - v116)
-		v120 := float32(v118 + v119)
-		v121 := rempio2_3_32[v49&0x1f]
-		v122 := float32(math.Float32frombits(v57) * math.Float32frombits(v121))
-		v123 := float32(v108 + v114)
-		v124 := float32(v120 + v102)
-		v125 := float32(v123 + v124)
-		v126 := float32(v125 + v122)
-		v127 := float32(v98 + v115)
-		v128 := float32(v127 - v98)
-		v129 := float32(v127 - v128)
-		v130 := float32(v98 - v129)
-		v131 := float32(v115 - v128)
-		v132 := float32(v130 + v131)
-		v133 := float32(v132 + v126)
-		v134 := float32(v133 - v132)
-		v135 := float32(v133 - v134)
-		v136 := float32(v132 - v135)
-		v137 := float32(v126 - v134)
-		v138 := float32(v136 + v137)
-		v139 := math.Float32bits(v127) & uint32(0x80000000)
-		v140 := v139 | uint32(0x4b000000)
-		v141 := math.Float32bits(v127) & uint32(0x7fffffff)
-		v142 := math.Float32frombits(v141) < float32(8.388608e+06)
-		v143 := float32(v127 + math.Float32frombits(v140))
-		v144 := float32(v143 - math.Float32frombits(v140))
-		v145 := v127
-		if v142 {
-			v145 = v144
+		v100 := fma32(-float32(4), v99, v86)
+		v101 := rempio2_2_32[v51&0x1f]
+		v102 := float32(math.Float32frombits(v59) * math.Float32frombits(v101))
+		v103 := math.Float32bits(v102) ^ uint32(0x80000000)
+		v104 := fma32(math.Float32frombits(v59), math.Float32frombits(v101), math.Float32frombits(v103))
+		v105 := float32(v102 + v79)
+		v106 := float32(v105 - v102)
+		v107 := float32(v105 - v106)
+		v108 := float32(v102 - v107)
+		v109 := float32(v79 - v106)
+		v110 := float32(v108 + v109)
+		v111 := float32(v105 + v85)
+		v112 := float32(v111 - v105)
+		v113 := float32(v111 - v112)
+		v114 := float32(v105 - v113)
+		v115 := float32(v85 - v112)
+		v116 := float32(v114 + v115)
+		v117 := float32(v111 + v91)
+		v118 := float32(v117 - v111)
+		v119 := float32(v117 - v118)
+		v120 := float32(v111 - v119)
+		v121 := float32(v91 - v118)
+		v122 := float32(v120 + v121)
+		v123 := rempio2_3_32[v51&0x1f]
+		v124 := float32(math.Float32frombits(v59) * math.Float32frombits(v123))
+		v125 := float32(v110 + v116)
+		v126 := float32(v122 + v104)
+		v127 := float32(v125 + v126)
+		v128 := float32(v127 + v124)
+		v129 := float32(v100 + v117)
+		v130 := float32(v129 - v100)
+		v131 := float32(v129 - v130)
+		v132 := float32(v100 - v131)
+		v133 := float32(v117 - v130)
+		v134 := float32(v132 + v133)
+		v135 := float32(v134 + v128)
+		v136 := float32(v135 - v134)
+		v137 := float32(v135 - v136)
+		v138 := float32(v134 - v137)
+		v139 := float32(v128 - v136)
+		v140 := float32(v138 + v139)
+		v141 := math.Float32bits(v129) & uint32(0x80000000)
+		v142 := v141 | uint32(0x4b000000)
+		v143 := math.Float32bits(v129) & uint32(0x7fffffff)
+		v144 := math.Float32frombits(v143) < float32(8.388608e+06)
+		v145 := float32(v129 + math.Float32frombits(v142))
+		v146 := float32(v145 - math.Float32frombits(v142))
+		v147 := v129
+		if v144 {
+			v147 = v146
 		}
-		v146 := float32(v127 - v145)
-		v147 := float32(v146 + v133)
-		v148 := float32(v147 - v146)
-		v149 := float32(v147 - v148)
-		v150 := float32(v146 - v149)
-		v151 := float32(v133 - v148)
-		v152 := float32(v150 + v151)
-		v153 := float32(v152 + v138)
-		v155 := float32(v147 * float32(1.5707964))
-		v156 := math.Float32bits(v155) ^ uint32(0x80000000)
-		v157 := fma32(v147, float32(1.5707964), math.Float32frombits(v156))
-		v159 := fma32(v153, float32(1.5707964), v157)
-		v160 := fma32(v147, float32(-4.371139e-08), v159)
-		v161 := float32(v155 + v160)
-		v162 := float32(v155 - v161)
-		v163 := float32(v162 + v160)
-		v164 := float32(v145 + float32(1.2582912e+07))
-		v165 = v164
-		v166 = v161
-		v167 = v163
+		v148 := float32(v129 - v147)
+		v149 := float32(v148 + v135)
+		v150 := float32(v149 - v148)
+		v151 := float32(v149 - v150)
+		v152 := float32(v148 - v151)
+		v153 := float32(v135 - v150)
+		v154 := float32(v152 + v153)
+		v155 := float32(v154 + v140)
+		v157 := float32(v149 * float32(1.5707964))
+		v158 := math.Float32bits(v157) ^ uint32(0x80000000)
+		v159 := fma32(v149, float32(1.5707964), math.Float32frombits(v158))
+		v161 := fma32(v155, float32(1.5707964), v159)
+		v162 := fma32(v149, float32(-4.371139e-08), v161)
+		v163 := float32(v157 + v162)
+		v164 := float32(v157 - v163)
+		v165 := float32(v164 + v162)
+		v166 := float32(v147 + float32(1.2582912e+07))
+		v167 = v166
+		v168 = v163
+		v169 = v165
 	}
-	v169 := math.Float32bits(v165) & uint32(0x1)
-	v171 := math.Float32frombits(v169) == float32(0)
-	v173 := math.Float32bits(v165) & uint32(0x2)
-	v174 := v173 << 30
-	v175 := float32(v166 * v166)
-	v178 := fma32(float32(-2.5052108e-08), v175, float32(2.7557319e-06))
-	v180 := fma32(v178, v175, float32(-0.0001984127))
-	v182 := fma32(v180, v175, float32(0.008333334))
-	v184 := fma32(v182, v175, float32(-0.16666667))
-	v186 := float32(float32(0.5) * v175)
-	v187 := fma32(-v186, v167, v167)
-	v188 := float32(v175 * v166)
-	v189 := fma32(v188, v184, v187)
-	v190 := float32(v166 + v189)
-	v191 := float32(v166 * v166)
-	v192 := math.Float32bits(v191) ^ uint32(0x80000000)
-	v193 := fma32(v166, v166, math.Float32frombits(v192))
-	v194 := float32(float32(0.5) * v191)
-	v196 := math.Float32bits(v194) ^ uint32(0x80000000)
-	v197 := float32(float32(1) + math.Float32frombits(v196))
-	v198 := float32(float32(1) - v197)
-	v199 := float32(v198 + math.Float32frombits(v196))
-	v202 := fma32(float32(2.0876756e-09), v191, float32(-2.755732e-07))
-	v204 := fma32(v202, v191, float32(2.4801588e-05))
-	v206 := fma32(v204, v191, float32(-0.0013888889))
-	v208 := fma32(v206, v191, float32(0.041666668))
-	v209 := float32(v191 * v191)
-	v210 := fma32(v209, v208, v199)
-	v211 := fma32(-v166, v167, v210)
-	v212 := fma32(-float32(0.5), v193, v211)
-	v213 := float32(v197 + v212)
-	v214 := v213
-	if v171 {
-		v214 = v190
+	v171 := math.Float32bits(v167) & uint32(0x1)
+	v173 := math.Float32frombits(v171) == float32(0)
+	v175 := math.Float32bits(v167) & uint32(0x2)
+	v176 := v175 << 30
+	v177 := float32(v168 * v168)
+	v180 := fma32(float32(-2.5052108e-08), v177, float32(2.7557319e-06))
+	v182 := fma32(v180, v177, float32(-0.0001984127))
+	v184 := fma32(v182, v177, float32(0.008333334))
+	v186 := fma32(v184, v177, float32(-0.16666667))
+	v188 := float32(float32(0.5) * v177)
+	v189 := fma32(-v188, v169, v169)
+	v190 := float32(v177 * v168)
+	v191 := fma32(v190, v186, v189)
+	v192 := float32(v168 + v191)
+	v193 := float32(v168 * v168)
+	v194 := math.Float32bits(v193) ^ uint32(0x80000000)
+	v195 := fma32(v168, v168, math.Float32frombits(v194))
+	v196 := float32(float32(0.5) * v193)
+	v198 := math.Float32bits(v196) ^ uint32(0x80000000)
+	v199 := float32(float32(1) + math.Float32frombits(v198))
+	v200 := float32(float32(1) - v199)
+	v201 := float32(v200 + math.Float32frombits(v198))
+	v204 := fma32(float32(2.0876756e-09), v193, float32(-2.755732e-07))
+	v206 := fma32(v204, v193, float32(2.4801588e-05))
+	v208 := fma32(v206, v193, float32(-0.0013888889))
+	v210 := fma32(v208, v193, float32(0.041666668))
+	v211 := float32(v193 * v193)
+	v212 := fma32(v211, v210, v201)
+	v213 := fma32(-v168, v169, v212)
+	v214 := fma32(-float32(0.5), v195, v213)
+	v215 := float32(v199 + v214)
+	v216 := v215
+	if v173 {
+		v216 = v192
 	}
-	v215 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v217 := math.Float32frombits(v215) < float32(0.00024414063)
-	v218 := math.Float32bits(x0) & uint32(0x80000000)
-	v219 := v174 ^ v218
-	v220 := math.Float32bits(v214) ^ v219
-	v221 := math.Float32frombits(v220)
-	if v217 {
-		v221 = x0
+	v217 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v218 := math.Float32frombits(v217) < float32(0.00024414063)
+	v219 := math.Float32bits(x0) & uint32(0x80000000)
+	v220 := v176 ^ v219
+	v221 := math.Float32bits(v216) ^ v220
+	v222 := math.Float32frombits(v221)
+	if v218 {
+		v222 = x0
 	}
-	v222 := math.Float32frombits(v215) == float32(math.Inf(1))
-	v224 := math.Float32bits(v221)
-	if v222 {
-		v224 = uint32(0x7fc00000)
+	v223 := math.Float32frombits(v217) == float32(math.Inf(1))
+	v225 := math.Float32bits(v222)
+	if v223 {
+		v225 = uint32(0x7fc00000)
 	}
-	v225 := x0 != x0
-	v227 := math.Float32bits(x0) | uint32(0x400000)
-	v228 := v224
-	if v225 {
-		v228 = v227
+	v226 := x0 != x0
+	v228 := math.Float32bits(x0) | uint32(0x400000)
+	v229 := v225
+	if v226 {
+		v229 = v228
 	}
-	return math.Float32frombits(v228)
+	return math.Float32frombits(v229)
 }
 
 // rempio2_0_32 is a lookup table of the math functions (see gen/registry).
@@ -3412,231 +3436,232 @@ var rempio2_3_32 = [...]uint32{
 // sin64 is sin on float64, the steps of its program (see gen/registry/vmath.go).
 func sin64(x0 float64) float64 {
 	v2 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
-	v5 := math.FMA(math.Float64frombits(v2), float64(0.6366197723675814), float64(6.755399441055744e+15))
-	v6 := float64(v5 - float64(6.755399441055744e+15))
-	v11 := math.FMA(-v6, float64(1.5707963267948966), math.Float64frombits(v2))
-	v12 := float64(v6 * float64(6.123233995736765e-17))
-	v14 := math.Float64bits(v12) ^ uint64(0x8000000000000000)
-	v15 := math.FMA(v6, float64(6.123233995736765e-17), math.Float64frombits(v14))
-	v16 := math.Float64bits(v12) ^ uint64(0x8000000000000000)
-	v17 := float64(v11 + math.Float64frombits(v16))
-	v18 := float64(v17 - v11)
-	v19 := float64(v17 - v18)
-	v20 := float64(v11 - v19)
-	v21 := float64(math.Float64frombits(v16) - v18)
-	v22 := float64(v20 + v21)
-	v23 := float64(v6 * float64(1.0828566739219139e-32))
-	v24 := math.Float64bits(v23) ^ uint64(0x8000000000000000)
-	v25 := math.FMA(v6, float64(1.0828566739219139e-32), math.Float64frombits(v24))
-	v26 := math.Float64bits(v23) ^ uint64(0x8000000000000000)
-	v27 := float64(v17 + math.Float64frombits(v26))
-	v28 := float64(v27 - v17)
-	v29 := float64(v27 - v28)
-	v30 := float64(v17 - v29)
-	v31 := float64(math.Float64frombits(v26) - v28)
-	v32 := float64(v30 + v31)
-	v33 := float64(v22 + v32)
-	v34 := float64(v33 - v15)
-	v35 := math.FMA(v6, float64(7.398504768329363e-49), v25)
-	v36 := float64(v34 - v35)
-	v37 := float64(v27 + v36)
-	v38 := float64(v37 - v27)
-	v39 := float64(v37 - v38)
-	v40 := float64(v27 - v39)
-	v41 := float64(v36 - v38)
-	v42 := float64(v40 + v41)
-	v44 := float64(2.68435456e+08) < math.Float64frombits(v2)
-	v46 := math.Float64frombits(v2) < float64(math.Inf(1))
-	v47 := v44 && v46
-	v164 := v5
-	v165 := v37
-	v166 := v42
-	if v47 {
-		v48 := v2 >> 52
-		v49 := v48 >> 3
-		v51 := v48 & uint64(0x7)
-		v53 := v51 + uint64(0x3ff)
-		v55 := v2 & uint64(0xfffffffffffff)
-		v56 := v53 << 52
-		v57 := v55 | v56
-		v58 := rempio2_0_64[v49&0xff]
-		v59 := float64(math.Float64frombits(v57) * math.Float64frombits(v58))
-		v60 := math.Float64bits(v59) ^ uint64(0x8000000000000000)
-		v61 := math.FMA(math.Float64frombits(v57), math.Float64frombits(v58), math.Float64frombits(v60))
-		v64 := float64(v59 * float64(0.25))
-		v65 := math.Float64bits(v64) & uint64(0x8000000000000000)
-		v67 := v65 | uint64(0x4330000000000000)
-		v68 := math.Float64bits(v64) & uint64(0x7fffffffffffffff)
-		v69 := math.Float64frombits(v68) < float64(4.503599627370496e+15)
-		v70 := float64(v64 + math.Float64frombits(v67))
-		v71 := float64(v70 - math.Float64frombits(v67))
-		v72 := v64
-		if v69 {
-			v72 = v71
+	v4 := max(math.Float64frombits(v2), float64(7.450580596923828e-09))
+	v7 := math.FMA(v4, float64(0.6366197723675814), float64(6.755399441055744e+15))
+	v8 := float64(v7 - float64(6.755399441055744e+15))
+	v13 := math.FMA(-v8, float64(1.5707963267948966), v4)
+	v14 := float64(v8 * float64(6.123233995736765e-17))
+	v16 := math.Float64bits(v14) ^ uint64(0x8000000000000000)
+	v17 := math.FMA(v8, float64(6.123233995736765e-17), math.Float64frombits(v16))
+	v18 := math.Float64bits(v14) ^ uint64(0x8000000000000000)
+	v19 := float64(v13 + math.Float64frombits(v18))
+	v20 := float64(v19 - v13)
+	v21 := float64(v19 - v20)
+	v22 := float64(v13 - v21)
+	v23 := float64(math.Float64frombits(v18) - v20)
+	v24 := float64(v22 + v23)
+	v25 := float64(v8 * float64(1.0828566739219139e-32))
+	v26 := math.Float64bits(v25) ^ uint64(0x8000000000000000)
+	v27 := math.FMA(v8, float64(1.0828566739219139e-32), math.Float64frombits(v26))
+	v28 := math.Float64bits(v25) ^ uint64(0x8000000000000000)
+	v29 := float64(v19 + math.Float64frombits(v28))
+	v30 := float64(v29 - v19)
+	v31 := float64(v29 - v30)
+	v32 := float64(v19 - v31)
+	v33 := float64(math.Float64frombits(v28) - v30)
+	v34 := float64(v32 + v33)
+	v35 := float64(v24 + v34)
+	v36 := float64(v35 - v17)
+	v37 := math.FMA(v8, float64(7.398504768329363e-49), v27)
+	v38 := float64(v36 - v37)
+	v39 := float64(v29 + v38)
+	v40 := float64(v39 - v29)
+	v41 := float64(v39 - v40)
+	v42 := float64(v29 - v41)
+	v43 := float64(v38 - v40)
+	v44 := float64(v42 + v43)
+	v46 := float64(2.68435456e+08) < v4
+	v48 := v4 < float64(math.Inf(1))
+	v49 := v46 && v48
+	v166 := v7
+	v167 := v39
+	v168 := v44
+	if v49 {
+		v50 := math.Float64bits(v4) >> 52
+		v51 := v50 >> 3
+		v53 := v50 & uint64(0x7)
+		v55 := v53 + uint64(0x3ff)
+		v57 := math.Float64bits(v4) & uint64(0xfffffffffffff)
+		v58 := v55 << 52
+		v59 := v57 | v58
+		v60 := rempio2_0_64[v51&0xff]
+		v61 := float64(math.Float64frombits(v59) * math.Float64frombits(v60))
+		v62 := math.Float64bits(v61) ^ uint64(0x8000000000000000)
+		v63 := math.FMA(math.Float64frombits(v59), math.Float64frombits(v60), math.Float64frombits(v62))
+		v66 := float64(v61 * float64(0.25))
+		v67 := math.Float64bits(v66) & uint64(0x8000000000000000)
+		v69 := v67 | uint64(0x4330000000000000)
+		v70 := math.Float64bits(v66) & uint64(0x7fffffffffffffff)
+		v71 := math.Float64frombits(v70) < float64(4.503599627370496e+15)
+		v72 := float64(v66 + math.Float64frombits(v69))
+		v73 := float64(v72 - math.Float64frombits(v69))
+		v74 := v66
+		if v71 {
+			v74 = v73
 		}
-		v73 := math.FMA(-float64(4), v72, v59)
-		v74 := rempio2_1_64[v49&0xff]
-		v75 := float64(math.Float64frombits(v57) * math.Float64frombits(v74))
-		v76 := math.Float64bits(v75) ^ uint64(0x8000000000000000)
-		v77 := math.FMA(math.Float64frombits(v57), math.Float64frombits(v74), math.Float64frombits(v76))
-		v78 := float64(v61 + v75)
-		v79 := float64(v78 - v61)
-		v80 := float64(v78 - v79)
-		v81 := float64(v61 - v80)
-		v82 := float64(v75 - v79)
-		v83 := float64(v81 + v82)
-		v84 := float64(v73 + v78)
-		v85 := float64(v84 - v73)
-		v86 := float64(v84 - v85)
-		v87 := float64(v73 - v86)
-		v88 := float64(v78 - v85)
-		v89 := float64(v87 + v88)
-		v90 := float64(v84 * float64(0.25))
-		v91 := math.Float64bits(v90) & uint64(0x8000000000000000)
-		v92 := v91 | uint64(0x4330000000000000)
-		v93 := math.Float64bits(v90) & uint64(0x7fffffffffffffff)
-		v94 := math.Float64frombits(v93) < float64(4.503599627370496e+15)
-		v95 := float64(v90 + math.Float64frombits(v92))
-		v96 := float64(v95 - math.Float64frombits(v92))
-		v97 := v90
-		if v94 {
-			v97 = v96
+		v75 := math.FMA(-float64(4), v74, v61)
+		v76 := rempio2_1_64[v51&0xff]
+		v77 := float64(math.Float64frombits(v59) * math.Float64frombits(v76))
+		v78 := math.Float64bits(v77) ^ uint64(0x8000000000000000)
+		v79 := math.FMA(math.Float64frombits(v59), math.Float64frombits(v76), math.Float64frombits(v78))
+		v80 := float64(v63 + v77)
+		v81 := float64(v80 - v63)
+		v82 := float64(v80 - v81)
+		v83 := float64(v63 - v82)
+		v84 := float64(v77 - v81)
+		v85 := float64(v83 + v84)
+		v86 := float64(v75 + v80)
+		v87 := float64(v86 - v75)
+		v88 := float64(v86 - v87)
+		v89 := float64(v75 - v88)
+		v90 := float64(v80 - v87)
+		v91 := float64(v89 + v90)
+		v92 := float64(v86 * float64(0.25))
+		v93 := math.Float64bits(v92) & uint64(0x8000000000000000)
+		v94 := v93 | uint64(0x4330000000000000)
+		v95 := math.Float64bits(v92) & uint64(0x7fffffffffffffff)
+		v96 := math.Float64frombits(v95) < float64(4.503599627370496e+15)
+		v97 := float64(v92 + math.Float64frombits(v94))
+		v98 := float64(v97 - math.Float64frombits(v94))
+		v99 := v92
+		if v96 {
+			v99 = v98
 		}
-		v98 := math.FMA(-float64(4), v97, v84)
-		v99 := rempio2_2_64[v49&0xff]
-		v100 := float64(math.Float64frombits(v57) * math.Float64frombits(v99))
-		v101 := math.Float64bits(v100) ^ uint64(0x8000000000000000)
-		v102 := math.FMA(math.Float64frombits(v57), math.Float64frombits(v99), math.Float64frombits(v101))
-		v103 := float64(v100 + v77)
-		v104 := float64(v103 - v100)
-		v105 := float64(v103 - v104)
-		v106 := float64(v100 - v105)
-		v107 := float64(v77 - v104)
-		v108 := float64(v106 + v107)
-		v109 := float64(v103 + v83)
-		v110 := float64(v109 - v103)
-		v111 := float64(v109 - v110)
-		v112 := float64(v103 - v111)
-		v113 := float64(v83 - v110)
-		v114 := float64(v112 + v113)
-		v115 := float64(v109 + v89)
-		v116 := float64(v115 - v109)
-		v117 := float64(v115 - v116)
-		v118 := float64(v109 - v117)
-		v119 := float64(v89 - v116)
-		v120 := float64(v118 + v119)
-		v121 := rempio2_3_64[v49&0xff]
-		v122 := float64(math.Float64frombits(v57) * math.Float64frombits(v121))
-		v123 := float64(v108 + v114)
-		v124 := float64(v120 + v102)
-		v125 := float64(v123 + v124)
-		v126 := float64(v125 + v122)
-		v127 := float64(v98 + v115)
-		v128 := float64(v127 - v98)
-		v129 := float64(v127 - v128)
-		v130 := float64(v98 - v129)
-		v131 := float64(v115 - v128)
-		v132 := float64(v130 + v131)
-		v133 := float64(v132 + v126)
-		v134 := float64(v133 - v132)
-		v135 := float64(v133 - v134)
-		v136 := float64(v132 - v135)
-		v137 := float64(v126 - v134)
-		v138 := float64(v136 + v137)
-		v139 := math.Float64bits(v127) & uint64(0x8000000000000000)
-		v140 := v139 | uint64(0x4330000000000000)
-		v141 := math.Float64bits(v127) & uint64(0x7fffffffffffffff)
-		v142 := math.Float64frombits(v141) < float64(4.503599627370496e+15)
-		v143 := float64(v127 + math.Float64frombits(v140))
-		v144 := float64(v143 - math.Float64frombits(v140))
-		v145 := v127
-		if v142 {
-			v145 = v144
+		v100 := math.FMA(-float64(4), v99, v86)
+		v101 := rempio2_2_64[v51&0xff]
+		v102 := float64(math.Float64frombits(v59) * math.Float64frombits(v101))
+		v103 := math.Float64bits(v102) ^ uint64(0x8000000000000000)
+		v104 := math.FMA(math.Float64frombits(v59), math.Float64frombits(v101), math.Float64frombits(v103))
+		v105 := float64(v102 + v79)
+		v106 := float64(v105 - v102)
+		v107 := float64(v105 - v106)
+		v108 := float64(v102 - v107)
+		v109 := float64(v79 - v106)
+		v110 := float64(v108 + v109)
+		v111 := float64(v105 + v85)
+		v112 := float64(v111 - v105)
+		v113 := float64(v111 - v112)
+		v114 := float64(v105 - v113)
+		v115 := float64(v85 - v112)
+		v116 := float64(v114 + v115)
+		v117 := float64(v111 + v91)
+		v118 := float64(v117 - v111)
+		v119 := float64(v117 - v118)
+		v120 := float64(v111 - v119)
+		v121 := float64(v91 - v118)
+		v122 := float64(v120 + v121)
+		v123 := rempio2_3_64[v51&0xff]
+		v124 := float64(math.Float64frombits(v59) * math.Float64frombits(v123))
+		v125 := float64(v110 + v116)
+		v126 := float64(v122 + v104)
+		v127 := float64(v125 + v126)
+		v128 := float64(v127 + v124)
+		v129 := float64(v100 + v117)
+		v130 := float64(v129 - v100)
+		v131 := float64(v129 - v130)
+		v132 := float64(v100 - v131)
+		v133 := float64(v117 - v130)
+		v134 := float64(v132 + v133)
+		v135 := float64(v134 + v128)
+		v136 := float64(v135 - v134)
+		v137 := float64(v135 - v136)
+		v138 := float64(v134 - v137)
+		v139 := float64(v128 - v136)
+		v140 := float64(v138 + v139)
+		v141 := math.Float64bits(v129) & uint64(0x8000000000000000)
+		v142 := v141 | uint64(0x4330000000000000)
+		v143 := math.Float64bits(v129) & uint64(0x7fffffffffffffff)
+		v144 := math.Float64frombits(v143) < float64(4.503599627370496e+15)
+		v145 := float64(v129 + math.Float64frombits(v142))
+		v146 := float64(v145 - math.Float64frombits(v142))
+		v147 := v129
+		if v144 {
+			v147 = v146
 		}
-		v146 := float64(v127 - v145)
-		v147 := float64(v146 + v133)
-		v148 := float64(v147 - v146)
-		v149 := float64(v147 - v148)
-		v150 := float64(v146 - v149)
-		v151 := float64(v133 - v148)
-		v152 := float64(v150 + v151)
-		v153 := float64(v152 + v138)
-		v154 := float64(v147 * float64(1.5707963267948966))
-		v155 := math.Float64bits(v154) ^ uint64(0x8000000000000000)
-		v156 := math.FMA(v147, float64(1.5707963267948966), math.Float64frombits(v155))
-		v158 := math.FMA(v153, float64(1.5707963267948966), v156)
-		v159 := math.FMA(v147, float64(6.123233995736766e-17), v158)
-		v160 := float64(v154 + v159)
-		v161 := float64(v154 - v160)
-		v162 := float64(v161 + v159)
-		v163 := float64(v145 + float64(6.755399441055744e+15))
-		v164 = v163
-		v165 = v160
-		v166 = v162
+		v148 := float64(v129 - v147)
+		v149 := float64(v148 + v135)
+		v150 := float64(v149 - v148)
+		v151 := float64(v149 - v150)
+		v152 := float64(v148 - v151)
+		v153 := float64(v135 - v150)
+		v154 := float64(v152 + v153)
+		v155 := float64(v154 + v140)
+		v156 := float64(v149 * float64(1.5707963267948966))
+		v157 := math.Float64bits(v156) ^ uint64(0x8000000000000000)
+		v158 := math.FMA(v149, float64(1.5707963267948966), math.Float64frombits(v157))
+		v160 := math.FMA(v155, float64(1.5707963267948966), v158)
+		v161 := math.FMA(v149, float64(6.123233995736766e-17), v160)
+		v162 := float64(v156 + v161)
+		v163 := float64(v156 - v162)
+		v164 := float64(v163 + v161)
+		v165 := float64(v147 + float64(6.755399441055744e+15))
+		v166 = v165
+		v167 = v162
+		v168 = v164
 	}
-	v168 := math.Float64bits(v164) & uint64(0x1)
-	v170 := math.Float64frombits(v168) == float64(0)
-	v172 := math.Float64bits(v164) & uint64(0x2)
-	v173 := v172 << 62
-	v174 := float64(v165 * v165)
-	v177 := math.FMA(float64(-8.22063524662433e-18), v174, float64(2.8114572543455206e-15))
-	v179 := math.FMA(v177, v174, float64(-7.647163731819816e-13))
-	v181 := math.FMA(v179, v174, float64(1.6059043836821613e-10))
-	v183 := math.FMA(v181, v174, float64(-2.505210838544172e-08))
-	v185 := math.FMA(v183, v174, float64(2.7557319223985893e-06))
-	v187 := math.FMA(v185, v174, float64(-0.0001984126984126984))
-	v189 := math.FMA(v187, v174, float64(0.008333333333333333))
-	v191 := math.FMA(v189, v174, float64(-0.16666666666666666))
-	v193 := float64(float64(0.5) * v174)
-	v194 := math.FMA(-v193, v166, v166)
-	v195 := float64(v174 * v165)
-	v196 := math.FMA(v195, v191, v194)
-	v197 := float64(v165 + v196)
-	v198 := float64(v165 * v165)
-	v199 := math.Float64bits(v198) ^ uint64(0x8000000000000000)
-	v200 := math.FMA(v165, v165, math.Float64frombits(v199))
-	v201 := float64(float64(0.5) * v198)
-	v203 := math.Float64bits(v201) ^ uint64(0x8000000000000000)
-	v204 := float64(float64(1) + math.Float64frombits(v203))
-	v205 := float64(float64(1) - v204)
-	v206 := float64(v205 + math.Float64frombits(v203))
-	v209 := math.FMA(float64(-1.5619206968586225e-16), v198, float64(4.779477332387385e-14))
-	v211 := math.FMA(v209, v198, float64(-1.1470745597729725e-11))
-	v213 := math.FMA(v211, v198, float64(2.08767569878681e-09))
-	v215 := math.FMA(v213, v198, float64(-2.755731922398589e-07))
-	v217 := math.FMA(v215, v198, float64(2.48015873015873e-05))
-	v219 := math.FMA(v217, v198, float64(-0.001388888888888889))
-	v221 := math.FMA(v219, v198, float64(0.041666666666666664))
-	v222 := float64(v198 * v198)
-	v223 := math.FMA(v222, v221, v206)
-	v224 := math.FMA(-v165, v166, v223)
-	v225 := math.FMA(-float64(0.5), v200, v224)
-	v226 := float64(v204 + v225)
-	v227 := v226
-	if v170 {
-		v227 = v197
+	v170 := math.Float64bits(v166) & uint64(0x1)
+	v172 := math.Float64frombits(v170) == float64(0)
+	v174 := math.Float64bits(v166) & uint64(0x2)
+	v175 := v174 << 62
+	v176 := float64(v167 * v167)
+	v179 := math.FMA(float64(-8.22063524662433e-18), v176, float64(2.8114572543455206e-15))
+	v181 := math.FMA(v179, v176, float64(-7.647163731819816e-13))
+	v183 := math.FMA(v181, v176, float64(1.6059043836821613e-10))
+	v185 := math.FMA(v183, v176, float64(-2.505210838544172e-08))
+	v187 := math.FMA(v185, v176, float64(2.7557319223985893e-06))
+	v189 := math.FMA(v187, v176, float64(-0.0001984126984126984))
+	v191 := math.FMA(v189, v176, float64(0.008333333333333333))
+	v193 := math.FMA(v191, v176, float64(-0.16666666666666666))
+	v195 := float64(float64(0.5) * v176)
+	v196 := math.FMA(-v195, v168, v168)
+	v197 := float64(v176 * v167)
+	v198 := math.FMA(v197, v193, v196)
+	v199 := float64(v167 + v198)
+	v200 := float64(v167 * v167)
+	v201 := math.Float64bits(v200) ^ uint64(0x8000000000000000)
+	v202 := math.FMA(v167, v167, math.Float64frombits(v201))
+	v203 := float64(float64(0.5) * v200)
+	v205 := math.Float64bits(v203) ^ uint64(0x8000000000000000)
+	v206 := float64(float64(1) + math.Float64frombits(v205))
+	v207 := float64(float64(1) - v206)
+	v208 := float64(v207 + math.Float64frombits(v205))
+	v211 := math.FMA(float64(-1.5619206968586225e-16), v200, float64(4.779477332387385e-14))
+	v213 := math.FMA(v211, v200, float64(-1.1470745597729725e-11))
+	v215 := math.FMA(v213, v200, float64(2.08767569878681e-09))
+	v217 := math.FMA(v215, v200, float64(-2.755731922398589e-07))
+	v219 := math.FMA(v217, v200, float64(2.48015873015873e-05))
+	v221 := math.FMA(v219, v200, float64(-0.001388888888888889))
+	v223 := math.FMA(v221, v200, float64(0.041666666666666664))
+	v224 := float64(v200 * v200)
+	v225 := math.FMA(v224, v223, v208)
+	v226 := math.FMA(-v167, v168, v225)
+	v227 := math.FMA(-float64(0.5), v202, v226)
+	v228 := float64(v206 + v227)
+	v229 := v228
+	if v172 {
+		v229 = v199
 	}
-	v228 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
-	v230 := math.Float64frombits(v228) < float64(7.450580596923828e-09)
-	v231 := math.Float64bits(x0) & uint64(0x8000000000000000)
-	v232 := v173 ^ v231
-	v233 := math.Float64bits(v227) ^ v232
-	v234 := math.Float64frombits(v233)
-	if v230 {
-		v234 = x0
+	v230 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v231 := math.Float64frombits(v230) < float64(7.450580596923828e-09)
+	v232 := math.Float64bits(x0) & uint64(0x8000000000000000)
+	v233 := v175 ^ v232
+	v234 := math.Float64bits(v229) ^ v233
+	v235 := math.Float64frombits(v234)
+	if v231 {
+		v235 = x0
 	}
-	v235 := math.Float64frombits(v228) == float64(math.Inf(1))
-	v237 := math.Float64bits(v234)
-	if v235 {
-		v237 = uint64(0x7ff8000000000001)
+	v236 := math.Float64frombits(v230) == float64(math.Inf(1))
+	v238 := math.Float64bits(v235)
+	if v236 {
+		v238 = uint64(0x7ff8000000000001)
 	}
-	v238 := x0 != x0
-	v240 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v241 := v237
-	if v238 {
-		v241 = v240
+	v239 := x0 != x0
+	v241 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v242 := v238
+	if v239 {
+		v242 = v241
 	}
-	return math.Float64frombits(v241)
+	return math.Float64frombits(v242)
 }
 
 // rempio2_0_64 is a lookup table of the math functions (see gen/registry).
@@ -3914,450 +3939,452 @@ var rempio2_3_64 = [...]uint64{
 // cos32 is cos on float32, the steps of its program (see gen/registry/vmath.go).
 func cos32(x0 float32) float32 {
 	v2 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v5 := fma32(math.Float32frombits(v2), float32(0.63661975), float32(1.2582912e+07))
-	v6 := float32(v5 - float32(1.2582912e+07))
-	v11 := fma32(-v6, float32(1.5707963), math.Float32frombits(v2))
-	v12 := float32(v6 * float32(7.5497894e-08))
-	v14 := math.Float32bits(v12) ^ uint32(0x80000000)
-	v15 := fma32(v6, float32(7.5497894e-08), math.Float32frombits(v14))
-	v16 := math.Float32bits(v12) ^ uint32(0x80000000)
-	v17 := float32(v11 + math.Float32frombits(v16))
-	v18 := float32(v17 - v11)
-	v19 := float32(v17 - v18)
-	v20 := float32(v11 - v19)
-	v21 := float32(math.Float32frombits(v16) - v18)
-	v22 := float32(v20 + v21)
-	v23 := float32(v6 * float32(5.3903025e-15))
-	v24 := math.Float32bits(v23) ^ uint32(0x80000000)
-	v25 := fma32(v6, float32(5.3903025e-15), math.Float32frombits(v24))
-	v26 := math.Float32bits(v23) ^ uint32(0x80000000)
-	v27 := float32(v17 + math.Float32frombits(v26))
-	v28 := float32(v27 - v17)
-	v29 := float32(v27 - v28)
-	v30 := float32(v17 - v29)
-	v31 := float32(math.Float32frombits(v26) - v28)
-	v32 := float32(v30 + v31)
-	v33 := float32(v22 + v32)
-	v34 := float32(v33 - v15)
-	v35 := fma32(v6, float32(3.2820034e-22), v25)
-	v36 := float32(v34 - v35)
-	v37 := float32(v27 + v36)
-	v38 := float32(v37 - v27)
-	v39 := float32(v37 - v38)
-	v40 := float32(v27 - v39)
-	v41 := float32(v36 - v38)
-	v42 := float32(v40 + v41)
-	v44 := float32(32768) < math.Float32frombits(v2)
-	v46 := math.Float32frombits(v2) < float32(math.Inf(1))
-	v47 := v44 && v46
-	v165 := v5
-	v166 := v37
-	v167 := v42
-	if v47 {
-		v48 := v2 >> 23
-		v49 := v48 >> 3
-		v51 := v48 & uint32(0x7)
-		v53 := v51 + uint32(0x7f)
-		v55 := v2 & uint32(0x7fffff)
-		v56 := v53 << 23
-		v57 := v55 | v56
-		v58 := rempio2_0_32[v49&0x1f]
-		v59 := float32(math.Float32frombits(v57) * math.Float32frombits(v58))
-		v60 := math.Float32bits(v59) ^ uint32(0x80000000)
-		v61 := fma32(math.Float32frombits(v57), math.Float32frombits(v58), math.Float32frombits(v60))
-		v64 := float32(v59 * float32(0.25))
-		v65 := math.Float32bits(v64) & uint32(0x80000000)
-		v67 := v65 | uint32(0x4b000000)
-		v68 := math.Float32bits(v64) & uint32(0x7fffffff)
-		v69 := math.Float32frombits(v68) < float32(8.388608e+06)
-		v70 := float32(v64 + math.Float32frombits(v67))
-		v71 := float32(v70 - math.Float32frombits(v67))
-		v72 := v64
-		if v69 {
-			v72 = v71
+	v4 := max(math.Float32frombits(v2), float32(0.00024414063))
+	v7 := fma32(v4, float32(0.63661975), float32(1.2582912e+07))
+	v8 := float32(v7 - float32(1.2582912e+07))
+	v13 := fma32(-v8, float32(1.5707963), v4)
+	v14 := float32(v8 * float32(7.5497894e-08))
+	v16 := math.Float32bits(v14) ^ uint32(0x80000000)
+	v17 := fma32(v8, float32(7.5497894e-08), math.Float32frombits(v16))
+	v18 := math.Float32bits(v14) ^ uint32(0x80000000)
+	v19 := float32(v13 + math.Float32frombits(v18))
+	v20 := float32(v19 - v13)
+	v21 := float32(v19 - v20)
+	v22 := float32(v13 - v21)
+	v23 := float32(math.Float32frombits(v18) - v20)
+	v24 := float32(v22 + v23)
+	v25 := float32(v8 * float32(5.3903025e-15))
+	v26 := math.Float32bits(v25) ^ uint32(0x80000000)
+	v27 := fma32(v8, float32(5.3903025e-15), math.Float32frombits(v26))
+	v28 := math.Float32bits(v25) ^ uint32(0x80000000)
+	v29 := float32(v19 + math.Float32frombits(v28))
+	v30 := float32(v29 - v19)
+	v31 := float32(v29 - v30)
+	v32 := float32(v19 - v31)
+	v33 := float32(math.Float32frombits(v28) - v30)
+	v34 := float32(v32 + v33)
+	v35 := float32(v24 + v34)
+	v36 := float32(v35 - v17)
+	v37 := fma32(v8, float32(3.2820034e-22), v27)
+	v38 := float32(v36 - v37)
+	v39 := float32(v29 + v38)
+	v40 := float32(v39 - v29)
+	v41 := float32(v39 - v40)
+	v42 := float32(v29 - v41)
+	v43 := float32(v38 - v40)
+	v44 := float32(v42 + v43)
+	v46 := float32(32768) < v4
+	v48 := v4 < float32(math.Inf(1))
+	v49 := v46 && v48
+	v167 := v7
+	v168 := v39
+	v169 := v44
+	if v49 {
+		v50 := math.Float32bits(v4) >> 23
+		v51 := v50 >> 3
+		v53 := v50 & uint32(0x7)
+		v55 := v53 + uint32(0x7f)
+		v57 := math.Float32bits(v4) & uint32(0x7fffff)
+		v58 := v55 << 23
+		v59 := v57 | v58
+		v60 := rempio2_0_32[v51&0x1f]
+		v61 := float32(math.Float32frombits(v59) * math.Float32frombits(v60))
+		v62 := math.Float32bits(v61) ^ uint32(0x80000000)
+		v63 := fma32(math.Float32frombits(v59), math.Float32frombits(v60), math.Float32frombits(v62))
+		v66 := float32(v61 * float32(0.25))
+		v67 := math.Float32bits(v66) & uint32(0x80000000)
+		v69 := v67 | uint32(0x4b000000)
+		v70 := math.Float32bits(v66) & uint32(0x7fffffff)
+		v71 := math.Float32frombits(v70) < float32(8.388608e+06)
+		v72 := float32(v66 + math.Float32frombits(v69))
+		v73 := float32(v72 - math.Float32frombits(v69))
+		v74 := v66
+		if v71 {
+			v74 = v73
 		}
-		v73 := fma32(-float32(4), v72, v59)
-		v74 := rempio2_1_32[v49&0x1f]
-		v75 := float32(math.Float32frombits(v57) * math.Float32frombits(v74))
-		v76 := math.Float32bits(v75) ^ uint32(0x80000000)
-		v77 := fma32(math.Float32frombits(v57), math.Float32frombits(v74), math.Float32frombits(v76))
-		v78 := float32(v61 + v75)
-		v79 := float32(v78 - v61)
-		v80 := float32(v78 - v79)
-		v81 := float32(v61 - v80)
-		v82 := float32(v75 - v79)
-		v83 := float32(v81 + v82)
-		v84 := float32(v73 + v78)
-		v85 := float32(v84 - v73)
-		v86 := float32(v84 - v85)
-		v87 := float32(v73 - v86)
-		v88 := float32(v78 - v85)
-		v89 := float32(v87 + v88)
-		v90 := float32(v84 * float32(0.25))
-		v91 := math.Float32bits(v90) & uint32(0x80000000)
-		v92 := v91 | uint32(0x4b000000)
-		v93 := math.Float32bits(v90) & uint32(0x7fffffff)
-		v94 := math.Float32frombits(v93) < float32(8.388608e+06)
-		v95 := float32(v90 + math.Float32frombits(v92))
-		v96 := float32(v95 - math.Float32frombits(v92))
-		v97 := v90
-		if v94 {
-			v97 = v96
+		v75 := fma32(-float32(4), v74, v61)
+		v76 := rempio2_1_32[v51&0x1f]
+		v77 := float32(math.Float32frombits(v59) * math.Float32frombits(v76))
+		v78 := math.Float32bits(v77) ^ uint32(0x80000000)
+		v79 := fma32(math.Float32frombits(v59), math.Float32frombits(v76), math.Float32frombits(v78))
+		v80 := float32(v63 + v77)
+		v81 := float32(v80 - v63)
+		v82 := float32(v80 - v81)
+		v83 := float32(v63 - v82)
+		v84 := float32(v77 - v81)
+		v85 := float32(v83 + v84)
+		v86 := float32(v75 + v80)
+		v87 := float32(v86 - v75)
+		v88 := float32(v86 - v87)
+		v89 := float32(v75 - v88)
+		v90 := float32(v80 - v87)
+		v91 := float32(v89 + v90)
+		v92 := float32(v86 * float32(0.25))
+		v93 := math.Float32bits(v92) & uint32(0x80000000)
+		v94 := v93 | uint32(0x4b000000)
+		v95 := math.Float32bits(v92) & uint32(0x7fffffff)
+		v96 := math.Float32frombits(v95) < float32(8.388608e+06)
+		v97 := float32(v92 + math.Float32frombits(v94))
+		v98 := float32(v97 - math.Float32frombits(v94))
+		v99 := v92
+		if v96 {
+			v99 = v98
 		}
-		v98 := fma32(-float32(4), v97, v84)
-		v99 := rempio2_2_32[v49&0x1f]
-		v100 := float32(math.Float32frombits(v57) * math.Float32frombits(v99))
-		v101 := math.Float32bits(v100) ^ uint32(0x80000000)
-		v102 := fma32(math.Float32frombits(v57), math.Float32frombits(v99), math.Float32frombits(v101))
-		v103 := float32(v100 + v77)
-		v104 := float32(v103 - v100)
-		v105 := float32(v103 - v104)
-		v106 := float32(v100 - v105)
-		v107 := float32(v77 - v104)
-		v108 := float32(v106 + v107)
-		v109 := float32(v103 + v83)
-		v110 := float32(v109 - v103)
-		v111 := float32(v109 - v110)
-		v112 := float32(v103 - v111)
-		v113 := float32(v83 - v110)
-		v114 := float32(v112 + v113)
-		v115 := float32(v109 + v89)
-		v116 := float32(v115 - v109)
-		v117 := float32(v115 - v116)
-		v118 := float32(v109 - v117)
-		v119 := float32(v89 - v116)
-		v120 := float32(v118 + v119)
-		v121 := rempio2_3_32[v49&0x1f]
-		v122 := float32(math.Float32frombits(v57) * math.Float32frombits(v121))
-		v123 := float32(v108 + v114)
-		v124 := float32(v120 + v102)
-		v125 := float32(v123 + v124)
-		v126 := float32(v125 + v122)
-		v127 := float32(v98 + v115)
-		v128 := float32(v127 - v98)
-		v129 := float32(v127 - v128)
-		v130 := float32(v98 - v129)
-		v131 := float32(v115 - v128)
-		v132 := float32(v130 + v131)
-		v133 := float32(v132 + v126)
-		v134 := float32(v133 - v132)
-		v135 := float32(v133 - v134)
-		v136 := float32(v132 - v135)
-		v137 := float32(v126 - v134)
-		v138 := float32(v136 + v137)
-		v139 := math.Float32bits(v127) & uint32(0x80000000)
-		v140 := v139 | uint32(0x4b000000)
-		v141 := math.Float32bits(v127) & uint32(0x7fffffff)
-		v142 := math.Float32frombits(v141) < float32(8.388608e+06)
-		v143 := float32(v127 + math.Float32frombits(v140))
-		v144 := float32(v143 - math.Float32frombits(v140))
-		v145 := v127
-		if v142 {
-			v145 = v144
+		v100 := fma32(-float32(4), v99, v86)
+		v101 := rempio2_2_32[v51&0x1f]
+		v102 := float32(math.Float32frombits(v59) * math.Float32frombits(v101))
+		v103 := math.Float32bits(v102) ^ uint32(0x80000000)
+		v104 := fma32(math.Float32frombits(v59), math.Float32frombits(v101), math.Float32frombits(v103))
+		v105 := float32(v102 + v79)
+		v106 := float32(v105 - v102)
+		v107 := float32(v105 - v106)
+		v108 := float32(v102 - v107)
+		v109 := float32(v79 - v106)
+		v110 := float32(v108 + v109)
+		v111 := float32(v105 + v85)
+		v112 := float32(v111 - v105)
+		v113 := float32(v111 - v112)
+		v114 := float32(v105 - v113)
+		v115 := float32(v85 - v112)
+		v116 := float32(v114 + v115)
+		v117 := float32(v111 + v91)
+		v118 := float32(v117 - v111)
+		v119 := float32(v117 - v118)
+		v120 := float32(v111 - v119)
+		v121 := float32(v91 - v118)
+		v122 := float32(v120 + v121)
+		v123 := rempio2_3_32[v51&0x1f]
+		v124 := float32(math.Float32frombits(v59) * math.Float32frombits(v123))
+		v125 := float32(v110 + v116)
+		v126 := float32(v122 + v104)
+		v127 := float32(v125 + v126)
+		v128 := float32(v127 + v124)
+		v129 := float32(v100 + v117)
+		v130 := float32(v129 - v100)
+		v131 := float32(v129 - v130)
+		v132 := float32(v100 - v131)
+		v133 := float32(v117 - v130)
+		v134 := float32(v132 + v133)
+		v135 := float32(v134 + v128)
+		v136 := float32(v135 - v134)
+		v137 := float32(v135 - v136)
+		v138 := float32(v134 - v137)
+		v139 := float32(v128 - v136)
+		v140 := float32(v138 + v139)
+		v141 := math.Float32bits(v129) & uint32(0x80000000)
+		v142 := v141 | uint32(0x4b000000)
+		v143 := math.Float32bits(v129) & uint32(0x7fffffff)
+		v144 := math.Float32frombits(v143) < float32(8.388608e+06)
+		v145 := float32(v129 + math.Float32frombits(v142))
+		v146 := float32(v145 - math.Float32frombits(v142))
+		v147 := v129
+		if v144 {
+			v147 = v146
 		}
-		v146 := float32(v127 - v145)
-		v147 := float32(v146 + v133)
-		v148 := float32(v147 - v146)
-		v149 := float32(v147 - v148)
-		v150 := float32(v146 - v149)
-		v151 := float32(v133 - v148)
-		v152 := float32(v150 + v151)
-		v153 := float32(v152 + v138)
-		v155 := float32(v147 * float32(1.5707964))
-		v156 := math.Float32bits(v155) ^ uint32(0x80000000)
-		v157 := fma32(v147, float32(1.5707964), math.Float32frombits(v156))
-		v159 := fma32(v153, float32(1.5707964), v157)
-		v160 := fma32(v147, float32(-4.371139e-08), v159)
-		v161 := float32(v155 + v160)
-		v162 := float32(v155 - v161)
-		v163 := float32(v162 + v160)
-		v164 := float32(v145 + float32(1.2582912e+07))
-		v165 = v164
-		v166 = v161
-		v167 = v163
+		v148 := float32(v129 - v147)
+		v149 := float32(v148 + v135)
+		v150 := float32(v149 - v148)
+		v151 := float32(v149 - v150)
+		v152 := float32(v148 - v151)
+		v153 := float32(v135 - v150)
+		v154 := float32(v152 + v153)
+		v155 := float32(v154 + v140)
+		v157 := float32(v149 * float32(1.5707964))
+		v158 := math.Float32bits(v157) ^ uint32(0x80000000)
+		v159 := fma32(v149, float32(1.5707964), math.Float32frombits(v158))
+		v161 := fma32(v155, float32(1.5707964), v159)
+		v162 := fma32(v149, float32(-4.371139e-08), v161)
+		v163 := float32(v157 + v162)
+		v164 := float32(v157 - v163)
+		v165 := float32(v164 + v162)
+		v166 := float32(v147 + float32(1.2582912e+07))
+		v167 = v166
+		v168 = v163
+		v169 = v165
 	}
-	v169 := math.Float32bits(v165) + uint32(0x1)
-	v170 := v169 & uint32(0x1)
-	v172 := math.Float32frombits(v170) == float32(0)
-	v174 := v169 & uint32(0x2)
-	v175 := v174 << 30
-	v176 := float32(v166 * v166)
-	v179 := fma32(float32(-2.5052108e-08), v176, float32(2.7557319e-06))
-	v181 := fma32(v179, v176, float32(-0.0001984127))
-	v183 := fma32(v181, v176, float32(0.008333334))
-	v185 := fma32(v183, v176, float32(-0.16666667))
-	v187 := float32(float32(0.5) * v176)
-	v188 := fma32(-v187, v167, v167)
-	v189 := float32(v176 * v166)
-	v190 := fma32(v189, v185, v188)
-	v191 := float32(v166 + v190)
-	v192 := float32(v166 * v166)
-	v193 := math.Float32bits(v192) ^ uint32(0x80000000)
-	v194 := fma32(v166, v166, math.Float32frombits(v193))
-	v195 := float32(float32(0.5) * v192)
-	v197 := math.Float32bits(v195) ^ uint32(0x80000000)
-	v198 := float32(float32(1) + math.Float32frombits(v197))
-	v199 := float32(float32(1) - v198)
-	v200 := float32(v199 + math.Float32frombits(v197))
-	v203 := fma32(float32(2.0876756e-09), v192, float32(-2.755732e-07))
-	v205 := fma32(v203, v192, float32(2.4801588e-05))
-	v207 := fma32(v205, v192, float32(-0.0013888889))
-	v209 := fma32(v207, v192, float32(0.041666668))
-	v210 := float32(v192 * v192)
-	v211 := fma32(v210, v209, v200)
-	v212 := fma32(-v166, v167, v211)
-	v213 := fma32(-float32(0.5), v194, v212)
-	v214 := float32(v198 + v213)
-	v215 := v214
-	if v172 {
-		v215 = v191
+	v171 := math.Float32bits(v167) + uint32(0x1)
+	v172 := v171 & uint32(0x1)
+	v174 := math.Float32frombits(v172) == float32(0)
+	v176 := v171 & uint32(0x2)
+	v177 := v176 << 30
+	v178 := float32(v168 * v168)
+	v181 := fma32(float32(-2.5052108e-08), v178, float32(2.7557319e-06))
+	v183 := fma32(v181, v178, float32(-0.0001984127))
+	v185 := fma32(v183, v178, float32(0.008333334))
+	v187 := fma32(v185, v178, float32(-0.16666667))
+	v189 := float32(float32(0.5) * v178)
+	v190 := fma32(-v189, v169, v169)
+	v191 := float32(v178 * v168)
+	v192 := fma32(v191, v187, v190)
+	v193 := float32(v168 + v192)
+	v194 := float32(v168 * v168)
+	v195 := math.Float32bits(v194) ^ uint32(0x80000000)
+	v196 := fma32(v168, v168, math.Float32frombits(v195))
+	v197 := float32(float32(0.5) * v194)
+	v199 := math.Float32bits(v197) ^ uint32(0x80000000)
+	v200 := float32(float32(1) + math.Float32frombits(v199))
+	v201 := float32(float32(1) - v200)
+	v202 := float32(v201 + math.Float32frombits(v199))
+	v205 := fma32(float32(2.0876756e-09), v194, float32(-2.755732e-07))
+	v207 := fma32(v205, v194, float32(2.4801588e-05))
+	v209 := fma32(v207, v194, float32(-0.0013888889))
+	v211 := fma32(v209, v194, float32(0.041666668))
+	v212 := float32(v194 * v194)
+	v213 := fma32(v212, v211, v202)
+	v214 := fma32(-v168, v169, v213)
+	v215 := fma32(-float32(0.5), v196, v214)
+	v216 := float32(v200 + v215)
+	v217 := v216
+	if v174 {
+		v217 = v193
 	}
-	v216 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v218 := math.Float32frombits(v216) < float32(0.00024414063)
-	v219 := math.Float32bits(v215) ^ v175
-	v220 := v219
-	if v218 {
-		v220 = uint32(0x3f800000)
+	v218 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v219 := math.Float32frombits(v218) < float32(0.00024414063)
+	v220 := math.Float32bits(v217) ^ v177
+	v221 := v220
+	if v219 {
+		v221 = uint32(0x3f800000)
 	}
-	v221 := math.Float32frombits(v216) == float32(math.Inf(1))
-	v223 := v220
-	if v221 {
-		v223 = uint32(0x7fc00000)
+	v222 := math.Float32frombits(v218) == float32(math.Inf(1))
+	v224 := v221
+	if v222 {
+		v224 = uint32(0x7fc00000)
 	}
-	v224 := x0 != x0
-	v226 := math.Float32bits(x0) | uint32(0x400000)
-	v227 := v223
-	if v224 {
-		v227 = v226
+	v225 := x0 != x0
+	v227 := math.Float32bits(x0) | uint32(0x400000)
+	v228 := v224
+	if v225 {
+		v228 = v227
 	}
-	return math.Float32frombits(v227)
+	return math.Float32frombits(v228)
 }
 
 // cos64 is cos on float64, the steps of its program (see gen/registry/vmath.go).
 func cos64(x0 float64) float64 {
 	v2 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
-	v5 := math.FMA(math.Float64frombits(v2), float64(0.6366197723675814), float64(6.755399441055744e+15))
-	v6 := float64(v5 - float64(6.755399441055744e+15))
-	v11 := math.FMA(-v6, float64(1.5707963267948966), math.Float64frombits(v2))
-	v12 := float64(v6 * float64(6.123233995736765e-17))
-	v14 := math.Float64bits(v12) ^ uint64(0x8000000000000000)
-	v15 := math.FMA(v6, float64(6.123233995736765e-17), math.Float64frombits(v14))
-	v16 := math.Float64bits(v12) ^ uint64(0x8000000000000000)
-	v17 := float64(v11 + math.Float64frombits(v16))
-	v18 := float64(v17 - v11)
-	v19 := float64(v17 - v18)
-	v20 := float64(v11 - v19)
-	v21 := float64(math.Float64frombits(v16) - v18)
-	v22 := float64(v20 + v21)
-	v23 := float64(v6 * float64(1.0828566739219139e-32))
-	v24 := math.Float64bits(v23) ^ uint64(0x8000000000000000)
-	v25 := math.FMA(v6, float64(1.0828566739219139e-32), math.Float64frombits(v24))
-	v26 := math.Float64bits(v23) ^ uint64(0x8000000000000000)
-	v27 := float64(v17 + math.Float64frombits(v26))
-	v28 := float64(v27 - v17)
-	v29 := float64(v27 - v28)
-	v30 := float64(v17 - v29)
-	v31 := float64(math.Float64frombits(v26) - v28)
-	v32 := float64(v30 + v31)
-	v33 := float64(v22 + v32)
-	v34 := float64(v33 - v15)
-	v35 := math.FMA(v6, float64(7.398504768329363e-49), v25)
-	v36 := float64(v34 - v35)
-	v37 := float64(v27 + v36)
-	v38 := float64(v37 - v27)
-	v39 := float64(v37 - v38)
-	v40 := float64(v27 - v39)
-	v41 := float64(v36 - v38)
-	v42 := float64(v40 + v41)
-	v44 := float64(2.68435456e+08) < math.Float64frombits(v2)
-	v46 := math.Float64frombits(v2) < float64(math.Inf(1))
-	v47 := v44 && v46
-	v164 := v5
-	v165 := v37
-	v166 := v42
-	if v47 {
-		v48 := v2 >> 52
-		v49 := v48 >> 3
-		v51 := v48 & uint64(0x7)
-		v53 := v51 + uint64(0x3ff)
-		v55 := v2 & uint64(0xfffffffffffff)
-		v56 := v53 << 52
-		v57 := v55 | v56
-		v58 := rempio2_0_64[v49&0xff]
-		v59 := float64(math.Float64frombits(v57) * math.Float64frombits(v58))
-		v60 := math.Float64bits(v59) ^ uint64(0x8000000000000000)
-		v61 := math.FMA(math.Float64frombits(v57), math.Float64frombits(v58), math.Float64frombits(v60))
-		v64 := float64(v59 * float64(0.25))
-		v65 := math.Float64bits(v64) & uint64(0x8000000000000000)
-		v67 := v65 | uint64(0x4330000000000000)
-		v68 := math.Float64bits(v64) & uint64(0x7fffffffffffffff)
-		v69 := math.Float64frombits(v68) < float64(4.503599627370496e+15)
-		v70 := float64(v64 + math.Float64frombits(v67))
-		v71 := float64(v70 - math.Float64frombits(v67))
-		v72 := v64
-		if v69 {
-			v72 = v71
+	v4 := max(math.Float64frombits(v2), float64(7.450580596923828e-09))
+	v7 := math.FMA(v4, float64(0.6366197723675814), float64(6.755399441055744e+15))
+	v8 := float64(v7 - float64(6.755399441055744e+15))
+	v13 := math.FMA(-v8, float64(1.5707963267948966), v4)
+	v14 := float64(v8 * float64(6.123233995736765e-17))
+	v16 := math.Float64bits(v14) ^ uint64(0x8000000000000000)
+	v17 := math.FMA(v8, float64(6.123233995736765e-17), math.Float64frombits(v16))
+	v18 := math.Float64bits(v14) ^ uint64(0x8000000000000000)
+	v19 := float64(v13 + math.Float64frombits(v18))
+	v20 := float64(v19 - v13)
+	v21 := float64(v19 - v20)
+	v22 := float64(v13 - v21)
+	v23 := float64(math.Float64frombits(v18) - v20)
+	v24 := float64(v22 + v23)
+	v25 := float64(v8 * float64(1.0828566739219139e-32))
+	v26 := math.Float64bits(v25) ^ uint64(0x8000000000000000)
+	v27 := math.FMA(v8, float64(1.0828566739219139e-32), math.Float64frombits(v26))
+	v28 := math.Float64bits(v25) ^ uint64(0x8000000000000000)
+	v29 := float64(v19 + math.Float64frombits(v28))
+	v30 := float64(v29 - v19)
+	v31 := float64(v29 - v30)
+	v32 := float64(v19 - v31)
+	v33 := float64(math.Float64frombits(v28) - v30)
+	v34 := float64(v32 + v33)
+	v35 := float64(v24 + v34)
+	v36 := float64(v35 - v17)
+	v37 := math.FMA(v8, float64(7.398504768329363e-49), v27)
+	v38 := float64(v36 - v37)
+	v39 := float64(v29 + v38)
+	v40 := float64(v39 - v29)
+	v41 := float64(v39 - v40)
+	v42 := float64(v29 - v41)
+	v43 := float64(v38 - v40)
+	v44 := float64(v42 + v43)
+	v46 := float64(2.68435456e+08) < v4
+	v48 := v4 < float64(math.Inf(1))
+	v49 := v46 && v48
+	v166 := v7
+	v167 := v39
+	v168 := v44
+	if v49 {
+		v50 := math.Float64bits(v4) >> 52
+		v51 := v50 >> 3
+		v53 := v50 & uint64(0x7)
+		v55 := v53 + uint64(0x3ff)
+		v57 := math.Float64bits(v4) & uint64(0xfffffffffffff)
+		v58 := v55 << 52
+		v59 := v57 | v58
+		v60 := rempio2_0_64[v51&0xff]
+		v61 := float64(math.Float64frombits(v59) * math.Float64frombits(v60))
+		v62 := math.Float64bits(v61) ^ uint64(0x8000000000000000)
+		v63 := math.FMA(math.Float64frombits(v59), math.Float64frombits(v60), math.Float64frombits(v62))
+		v66 := float64(v61 * float64(0.25))
+		v67 := math.Float64bits(v66) & uint64(0x8000000000000000)
+		v69 := v67 | uint64(0x4330000000000000)
+		v70 := math.Float64bits(v66) & uint64(0x7fffffffffffffff)
+		v71 := math.Float64frombits(v70) < float64(4.503599627370496e+15)
+		v72 := float64(v66 + math.Float64frombits(v69))
+		v73 := float64(v72 - math.Float64frombits(v69))
+		v74 := v66
+		if v71 {
+			v74 = v73
 		}
-		v73 := math.FMA(-float64(4), v72, v59)
-		v74 := rempio2_1_64[v49&0xff]
-		v75 := float64(math.Float64frombits(v57) * math.Float64frombits(v74))
-		v76 := math.Float64bits(v75) ^ uint64(0x8000000000000000)
-		v77 := math.FMA(math.Float64frombits(v57), math.Float64frombits(v74), math.Float64frombits(v76))
-		v78 := float64(v61 + v75)
-		v79 := float64(v78 - v61)
-		v80 := float64(v78 - v79)
-		v81 := float64(v61 - v80)
-		v82 := float64(v75 - v79)
-		v83 := float64(v81 + v82)
-		v84 := float64(v73 + v78)
-		v85 := float64(v84 - v73)
-		v86 := float64(v84 - v85)
-		v87 := float64(v73 - v86)
-		v88 := float64(v78 - v85)
-		v89 := float64(v87 + v88)
-		v90 := float64(v84 * float64(0.25))
-		v91 := math.Float64bits(v90) & uint64(0x8000000000000000)
-		v92 := v91 | uint64(0x4330000000000000)
-		v93 := math.Float64bits(v90) & uint64(0x7fffffffffffffff)
-		v94 := math.Float64frombits(v93) < float64(4.503599627370496e+15)
-		v95 := float64(v90 + math.Float64frombits(v92))
-		v96 := float64(v95 - math.Float64frombits(v92))
-		v97 := v90
-		if v94 {
-			v97 = v96
+		v75 := math.FMA(-float64(4), v74, v61)
+		v76 := rempio2_1_64[v51&0xff]
+		v77 := float64(math.Float64frombits(v59) * math.Float64frombits(v76))
+		v78 := math.Float64bits(v77) ^ uint64(0x8000000000000000)
+		v79 := math.FMA(math.Float64frombits(v59), math.Float64frombits(v76), math.Float64frombits(v78))
+		v80 := float64(v63 + v77)
+		v81 := float64(v80 - v63)
+		v82 := float64(v80 - v81)
+		v83 := float64(v63 - v82)
+		v84 := float64(v77 - v81)
+		v85 := float64(v83 + v84)
+		v86 := float64(v75 + v80)
+		v87 := float64(v86 - v75)
+		v88 := float64(v86 - v87)
+		v89 := float64(v75 - v88)
+		v90 := float64(v80 - v87)
+		v91 := float64(v89 + v90)
+		v92 := float64(v86 * float64(0.25))
+		v93 := math.Float64bits(v92) & uint64(0x8000000000000000)
+		v94 := v93 | uint64(0x4330000000000000)
+		v95 := math.Float64bits(v92) & uint64(0x7fffffffffffffff)
+		v96 := math.Float64frombits(v95) < float64(4.503599627370496e+15)
+		v97 := float64(v92 + math.Float64frombits(v94))
+		v98 := float64(v97 - math.Float64frombits(v94))
+		v99 := v92
+		if v96 {
+			v99 = v98
 		}
-		v98 := math.FMA(-float64(4), v97, v84)
-		v99 := rempio2_2_64[v49&0xff]
-		v100 := float64(math.Float64frombits(v57) * math.Float64frombits(v99))
-		v101 := math.Float64bits(v100) ^ uint64(0x8000000000000000)
-		v102 := math.FMA(math.Float64frombits(v57), math.Float64frombits(v99), math.Float64frombits(v101))
-		v103 := float64(v100 + v77)
-		v104 := float64(v103 - v100)
-		v105 := float64(v103 - v104)
-		v106 := float64(v100 - v105)
-		v107 := float64(v77 - v104)
-		v108 := float64(v106 + v107)
-		v109 := float64(v103 + v83)
-		v110 := float64(v109 - v103)
-		v111 := float64(v109 - v110)
-		v112 := float64(v103 - v111)
-		v113 := float64(v83 - v110)
-		v114 := float64(v112 + v113)
-		v115 := float64(v109 + v89)
-		v116 := float64(v115 - v109)
-		v117 := float64(v115 - v116)
-		v118 := float64(v109 - v117)
-		v119 := float64(v89 - v116)
-		v120 := float64(v118 + v119)
-		v121 := rempio2_3_64[v49&0xff]
-		v122 := float64(math.Float64frombits(v57) * math.Float64frombits(v121))
-		v123 := float64(v108 + v114)
-		v124 := float64(v120 + v102)
-		v125 := float64(v123 + v124)
-		v126 := float64(v125 + v122)
-		v127 := float64(v98 + v115)
-		v128 := float64(v127 - v98)
-		v129 := float64(v127 - v128)
-		v130 := float64(v98 - v129)
-		v131 := float64(v115 - v128)
-		v132 := float64(v130 + v131)
-		v133 := float64(v132 + v126)
-		v134 := float64(v133 - v132)
-		v135 := float64(v133 - v134)
-		v136 := float64(v132 - v135)
-		v137 := float64(v126 - v134)
-		v138 := float64(v136 + v137)
-		v139 := math.Float64bits(v127) & uint64(0x8000000000000000)
-		v140 := v139 | uint64(0x4330000000000000)
-		v141 := math.Float64bits(v127) & uint64(0x7fffffffffffffff)
-		v142 := math.Float64frombits(v141) < float64(4.503599627370496e+15)
-		v143 := float64(v127 + math.Float64frombits(v140))
-		v144 := float64(v143 - math.Float64frombits(v140))
-		v145 := v127
-		if v142 {
-			v145 = v144
+		v100 := math.FMA(-float64(4), v99, v86)
+		v101 := rempio2_2_64[v51&0xff]
+		v102 := float64(math.Float64frombits(v59) * math.Float64frombits(v101))
+		v103 := math.Float64bits(v102) ^ uint64(0x8000000000000000)
+		v104 := math.FMA(math.Float64frombits(v59), math.Float64frombits(v101), math.Float64frombits(v103))
+		v105 := float64(v102 + v79)
+		v106 := float64(v105 - v102)
+		v107 := float64(v105 - v106)
+		v108 := float64(v102 - v107)
+		v109 := float64(v79 - v106)
+		v110 := float64(v108 + v109)
+		v111 := float64(v105 + v85)
+		v112 := float64(v111 - v105)
+		v113 := float64(v111 - v112)
+		v114 := float64(v105 - v113)
+		v115 := float64(v85 - v112)
+		v116 := float64(v114 + v115)
+		v117 := float64(v111 + v91)
+		v118 := float64(v117 - v111)
+		v119 := float64(v117 - v118)
+		v120 := float64(v111 - v119)
+		v121 := float64(v91 - v118)
+		v122 := float64(v120 + v121)
+		v123 := rempio2_3_64[v51&0xff]
+		v124 := float64(math.Float64frombits(v59) * math.Float64frombits(v123))
+		v125 := float64(v110 + v116)
+		v126 := float64(v122 + v104)
+		v127 := float64(v125 + v126)
+		v128 := float64(v127 + v124)
+		v129 := float64(v100 + v117)
+		v130 := float64(v129 - v100)
+		v131 := float64(v129 - v130)
+		v132 := float64(v100 - v131)
+		v133 := float64(v117 - v130)
+		v134 := float64(v132 + v133)
+		v135 := float64(v134 + v128)
+		v136 := float64(v135 - v134)
+		v137 := float64(v135 - v136)
+		v138 := float64(v134 - v137)
+		v139 := float64(v128 - v136)
+		v140 := float64(v138 + v139)
+		v141 := math.Float64bits(v129) & uint64(0x8000000000000000)
+		v142 := v141 | uint64(0x4330000000000000)
+		v143 := math.Float64bits(v129) & uint64(0x7fffffffffffffff)
+		v144 := math.Float64frombits(v143) < float64(4.503599627370496e+15)
+		v145 := float64(v129 + math.Float64frombits(v142))
+		v146 := float64(v145 - math.Float64frombits(v142))
+		v147 := v129
+		if v144 {
+			v147 = v146
 		}
-		v146 := float64(v127 - v145)
-		v147 := float64(v146 + v133)
-		v148 := float64(v147 - v146)
-		v149 := float64(v147 - v148)
-		v150 := float64(v146 - v149)
-		v151 := float64(v133 - v148)
-		v152 := float64(v150 + v151)
-		v153 := float64(v152 + v138)
-		v154 := float64(v147 * float64(1.5707963267948966))
-		v155 := math.Float64bits(v154) ^ uint64(0x8000000000000000)
-		v156 := math.FMA(v147, float64(1.5707963267948966), math.Float64frombits(v155))
-		v158 := math.FMA(v153, float64(1.5707963267948966), v156)
-		v159 := math.FMA(v147, float64(6.123233995736766e-17), v158)
-		v160 := float64(v154 + v159)
-		v161 := float64(v154 - v160)
-		v162 := float64(v161 + v159)
-		v163 := float64(v145 + float64(6.755399441055744e+15))
-		v164 = v163
-		v165 = v160
-		v166 = v162
+		v148 := float64(v129 - v147)
+		v149 := float64(v148 + v135)
+		v150 := float64(v149 - v148)
+		v151 := float64(v149 - v150)
+		v152 := float64(v148 - v151)
+		v153 := float64(v135 - v150)
+		v154 := float64(v152 + v153)
+		v155 := float64(v154 + v140)
+		v156 := float64(v149 * float64(1.5707963267948966))
+		v157 := math.Float64bits(v156) ^ uint64(0x8000000000000000)
+		v158 := math.FMA(v149, float64(1.5707963267948966), math.Float64frombits(v157))
+		v160 := math.FMA(v155, float64(1.5707963267948966), v158)
+		v161 := math.FMA(v149, float64(6.123233995736766e-17), v160)
+		v162 := float64(v156 + v161)
+		v163 := float64(v156 - v162)
+		v164 := float64(v163 + v161)
+		v165 := float64(v147 + float64(6.755399441055744e+15))
+		v166 = v165
+		v167 = v162
+		v168 = v164
 	}
-	v168 := math.Float64bits(v164) + uint64(0x1)
-	v169 := v168 & uint64(0x1)
-	v171 := math.Float64frombits(v169) == float64(0)
-	v173 := v168 & uint64(0x2)
-	v174 := v173 << 62
-	v175 := float64(v165 * v165)
-	v178 := math.FMA(float64(-8.22063524662433e-18), v175, float64(2.8114572543455206e-15))
-	v180 := math.FMA(v178, v175, float64(-7.647163731819816e-13))
-	v182 := math.FMA(v180, v175, float64(1.6059043836821613e-10))
-	v184 := math.FMA(v182, v175, float64(-2.505210838544172e-08))
-	v186 := math.FMA(v184, v175, float64(2.7557319223985893e-06))
-	v188 := math.FMA(v186, v175, float64(-0.0001984126984126984))
-	v190 := math.FMA(v188, v175, float64(0.008333333333333333))
-	v192 := math.FMA(v190, v175, float64(-0.16666666666666666))
-	v194 := float64(float64(0.5) * v175)
-	v195 := math.FMA(-v194, v166, v166)
-	v196 := float64(v175 * v165)
-	v197 := math.FMA(v196, v192, v195)
-	v198 := float64(v165 + v197)
-	v199 := float64(v165 * v165)
-	v200 := math.Float64bits(v199) ^ uint64(0x8000000000000000)
-	v201 := math.FMA(v165, v165, math.Float64frombits(v200))
-	v202 := float64(float64(0.5) * v199)
-	v204 := math.Float64bits(v202) ^ uint64(0x8000000000000000)
-	v205 := float64(float64(1) + math.Float64frombits(v204))
-	v206 := float64(float64(1) - v205)
-	v207 := float64(v206 + math.Float64frombits(v204))
-	v210 := math.FMA(float64(-1.5619206968586225e-16), v199, float64(4.779477332387385e-14))
-	v212 := math.FMA(v210, v199, float64(-1.1470745597729725e-11))
-	v214 := math.FMA(v212, v199, float64(2.08767569878681e-09))
-	v216 := math.FMA(v214, v199, float64(-2.755731922398589e-07))
-	v218 := math.FMA(v216, v199, float64(2.48015873015873e-05))
-	v220 := math.FMA(v218, v199, float64(-0.001388888888888889))
-	v222 := math.FMA(v220, v199, float64(0.041666666666666664))
-	v223 := float64(v199 * v199)
-	v224 := math.FMA(v223, v222, v207)
-	v225 := math.FMA(-v165, v166, v224)
-	v226 := math.FMA(-float64(0.5), v201, v225)
-	v227 := float64(v205 + v226)
-	v228 := v227
-	if v171 {
-		v228 = v198
+	v170 := math.Float64bits(v166) + uint64(0x1)
+	v171 := v170 & uint64(0x1)
+	v173 := math.Float64frombits(v171) == float64(0)
+	v175 := v170 & uint64(0x2)
+	v176 := v175 << 62
+	v177 := float64(v167 * v167)
+	v180 := math.FMA(float64(-8.22063524662433e-18), v177, float64(2.8114572543455206e-15))
+	v182 := math.FMA(v180, v177, float64(-7.647163731819816e-13))
+	v184 := math.FMA(v182, v177, float64(1.6059043836821613e-10))
+	v186 := math.FMA(v184, v177, float64(-2.505210838544172e-08))
+	v188 := math.FMA(v186, v177, float64(2.7557319223985893e-06))
+	v190 := math.FMA(v188, v177, float64(-0.0001984126984126984))
+	v192 := math.FMA(v190, v177, float64(0.008333333333333333))
+	v194 := math.FMA(v192, v177, float64(-0.16666666666666666))
+	v196 := float64(float64(0.5) * v177)
+	v197 := math.FMA(-v196, v168, v168)
+	v198 := float64(v177 * v167)
+	v199 := math.FMA(v198, v194, v197)
+	v200 := float64(v167 + v199)
+	v201 := float64(v167 * v167)
+	v202 := math.Float64bits(v201) ^ uint64(0x8000000000000000)
+	v203 := math.FMA(v167, v167, math.Float64frombits(v202))
+	v204 := float64(float64(0.5) * v201)
+	v206 := math.Float64bits(v204) ^ uint64(0x8000000000000000)
+	v207 := float64(float64(1) + math.Float64frombits(v206))
+	v208 := float64(float64(1) - v207)
+	v209 := float64(v208 + math.Float64frombits(v206))
+	v212 := math.FMA(float64(-1.5619206968586225e-16), v201, float64(4.779477332387385e-14))
+	v214 := math.FMA(v212, v201, float64(-1.1470745597729725e-11))
+	v216 := math.FMA(v214, v201, float64(2.08767569878681e-09))
+	v218 := math.FMA(v216, v201, float64(-2.755731922398589e-07))
+	v220 := math.FMA(v218, v201, float64(2.48015873015873e-05))
+	v222 := math.FMA(v220, v201, float64(-0.001388888888888889))
+	v224 := math.FMA(v222, v201, float64(0.041666666666666664))
+	v225 := float64(v201 * v201)
+	v226 := math.FMA(v225, v224, v209)
+	v227 := math.FMA(-v167, v168, v226)
+	v228 := math.FMA(-float64(0.5), v203, v227)
+	v229 := float64(v207 + v228)
+	v230 := v229
+	if v173 {
+		v230 = v200
 	}
-	v229 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
-	v231 := math.Float64frombits(v229) < float64(7.450580596923828e-09)
-	v232 := math.Float64bits(v228) ^ v174
-	v233 := v232
-	if v231 {
-		v233 = uint64(0x3ff0000000000000)
+	v231 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v232 := math.Float64frombits(v231) < float64(7.450580596923828e-09)
+	v233 := math.Float64bits(v230) ^ v176
+	v234 := v233
+	if v232 {
+		v234 = uint64(0x3ff0000000000000)
 	}
-	v234 := math.Float64frombits(v229) == float64(math.Inf(1))
-	v236 := v233
-	if v234 {
-		v236 = uint64(0x7ff8000000000001)
+	v235 := math.Float64frombits(v231) == float64(math.Inf(1))
+	v237 := v234
+	if v235 {
+		v237 = uint64(0x7ff8000000000001)
 	}
-	v237 := x0 != x0
-	v239 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v240 := v236
-	if v237 {
-		v240 = v239
+	v238 := x0 != x0
+	v240 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v241 := v237
+	if v238 {
+		v241 = v240
 	}
-	return math.Float64frombits(v240)
+	return math.Float64frombits(v241)
 }

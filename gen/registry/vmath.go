@@ -454,11 +454,11 @@ func (b *mathBuilder) expCoreLo(x, lo int, base2 bool) expParts {
 	if b.p.T.Bits == 32 {
 		// e^-105 < 2^-150, half the least subnormal; e^89 > the largest
 		// float32.
-		xlo, xhi = -105, 89
+		xlo, xhi = expCoreLeast(b.p.T), 89
 		ln2hi, ln2lo = float64(math.Float32frombits(0x3F317200)), float64(math.Float32frombits(0x35BFBE8E))
 		deg = 8
 	} else {
-		xlo, xhi = -746, 710
+		xlo, xhi = expCoreLeast(b.p.T), 710
 		ln2hi, ln2lo = math.Float64frombits(0x3FE62E42FEE00000), math.Float64frombits(0x3DEA39EF35793C76)
 	}
 	if base2 {
@@ -505,6 +505,15 @@ func (b *mathBuilder) expCoreLo(x, lo int, base2 bool) expParts {
 	s1 := b.shl(b.isub(h, b.bits(1)), fb.mant)
 	s2 := b.shl(b.isub(b.isub(u, h), b.bits(1)), fb.mant)
 	return expParts{s: s, lo: rest, s1: s1, s2: s2}
+}
+
+// expCoreLeast is the least argument of expCoreLo: below, e^x is under
+// half the least subnormal number.
+func expCoreLeast(t Type) float64 {
+	if t.Bits == 64 {
+		return -746
+	}
+	return -105
 }
 
 // scale is v * s1 * s2, rounded once.

@@ -65,8 +65,15 @@ func powProgram(t Type) *MathProgram {
 	ph, pl := b.twoProd(y, lh)
 	pl = b.fma(y, ll, pl)
 	pl = b.sel(b.lt(b.abs(ph), b.f(1024)), pl, zero) // an overflowing or infinite product's error is not a number
-	e := b.expCoreLo(ph, pl, false)
+	// Below the exponential's least argument the result is +0, which a
+	// select gives, the core taking 0 instead: its steps would make
+	// subnormal numbers, which cost Intel CPUs a microcode assist each
+	// (float32 pow of x in (0.5, 0.9) to y in (500, 1000) took 6.2 ns per
+	// element on a Xeon model 167, against 2.8 over x in (0.5, 2)).
+	least := b.f(expCoreLeast(t))
+	e := b.expCoreLo(b.sel(b.lt(ph, least), zero, ph), pl, false)
 	r := b.scale(b.add(e.s, e.lo), e)
+	r = b.sel(b.lt(ph, least), zero, r) // again: one step, where keeping it would hold a register
 	ax, ay := b.abs(x), b.abs(y) // here, not held through the core
 	// y an integer: rint(|y|) = |y| (an infinity counts: it is excluded
 	// below); odd: the unit bit of |y| + 2^mant (or of |y| itself from

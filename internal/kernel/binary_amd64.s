@@ -8904,48 +8904,52 @@ powVVF32AVX2_loop1:
 	VCMPPS       $0x11, pow32consts<>+1600(SB), Y1, Y1
 	VMOVUPS      pow32consts<>+0(SB), Y4
 	VBLENDVPS    Y1, Y3, Y4, Y3
-	VMAXPS       pow32consts<>+1664(SB), Y2, Y2
-	VMINPS       pow32consts<>+1728(SB), Y2, Y2
-	VMOVUPS      pow32consts<>+1792(SB), Y1
-	VFMADD213PS  pow32consts<>+1856(SB), Y2, Y1
-	VSUBPS       pow32consts<>+1856(SB), Y1, Y4
-	VFNMADD231PS pow32consts<>+1472(SB), Y4, Y2
-	VMOVUPS      pow32consts<>+1536(SB), Y5
-	VFNMADD213PS Y2, Y4, Y5
-	VSUBPS       Y5, Y2, Y2
-	VFNMADD231PS pow32consts<>+1536(SB), Y4, Y2
-	VADDPS       Y3, Y5, Y4
-	VSUBPS       Y5, Y4, Y6
-	VSUBPS       Y6, Y4, Y7
-	VSUBPS       Y7, Y5, Y5
-	VSUBPS       Y6, Y3, Y3
-	VADDPS       Y3, Y5, Y5
-	VADDPS       Y5, Y2, Y2
+	VCMPPS       $0x11, pow32consts<>+1664(SB), Y2, Y1
+	VBLENDVPS    Y1, pow32consts<>+0(SB), Y2, Y1
+	VMAXPS       pow32consts<>+1664(SB), Y1, Y1
+	VMINPS       pow32consts<>+1728(SB), Y1, Y1
+	VMOVUPS      pow32consts<>+1792(SB), Y4
+	VFMADD213PS  pow32consts<>+1856(SB), Y1, Y4
+	VSUBPS       pow32consts<>+1856(SB), Y4, Y5
+	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y1
+	VMOVUPS      pow32consts<>+1536(SB), Y6
+	VFNMADD213PS Y1, Y5, Y6
+	VSUBPS       Y6, Y1, Y1
+	VFNMADD231PS pow32consts<>+1536(SB), Y5, Y1
+	VADDPS       Y3, Y6, Y5
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y5, Y8
+	VSUBPS       Y8, Y6, Y6
+	VSUBPS       Y7, Y3, Y3
+	VADDPS       Y3, Y6, Y6
+	VADDPS       Y6, Y1, Y1
 	VMOVUPS      pow32consts<>+1920(SB), Y3
-	VFMADD213PS  pow32consts<>+1984(SB), Y4, Y3
-	VFMADD213PS  pow32consts<>+2048(SB), Y4, Y3
-	VFMADD213PS  pow32consts<>+2112(SB), Y4, Y3
-	VFMADD213PS  pow32consts<>+2176(SB), Y4, Y3
-	VFMADD213PS  pow32consts<>+2240(SB), Y4, Y3
-	VFMADD213PS  pow32consts<>+2304(SB), Y4, Y3
-	VMULPS       Y4, Y4, Y5
-	VFMADD231PS  Y4, Y2, Y2
-	VFMADD231PS  Y5, Y3, Y2
-	VADDPS       pow32consts<>+64(SB), Y4, Y3
-	VMOVUPS      pow32consts<>+64(SB), Y5
-	VSUBPS       Y3, Y5, Y5
-	VADDPS       Y4, Y5, Y5
-	VADDPS       Y2, Y5, Y5
-	VPSUBD       pow32consts<>+2368(SB), Y1, Y1
-	VPSRLD       $0x01, Y1, Y2
-	VPSUBD       pow32consts<>+2432(SB), Y2, Y4
+	VFMADD213PS  pow32consts<>+1984(SB), Y5, Y3
+	VFMADD213PS  pow32consts<>+2048(SB), Y5, Y3
+	VFMADD213PS  pow32consts<>+2112(SB), Y5, Y3
+	VFMADD213PS  pow32consts<>+2176(SB), Y5, Y3
+	VFMADD213PS  pow32consts<>+2240(SB), Y5, Y3
+	VFMADD213PS  pow32consts<>+2304(SB), Y5, Y3
+	VMULPS       Y5, Y5, Y6
+	VFMADD231PS  Y5, Y1, Y1
+	VFMADD231PS  Y6, Y3, Y1
+	VADDPS       pow32consts<>+64(SB), Y5, Y3
+	VMOVUPS      pow32consts<>+64(SB), Y6
+	VSUBPS       Y3, Y6, Y6
+	VADDPS       Y5, Y6, Y6
+	VADDPS       Y1, Y6, Y6
+	VPSUBD       pow32consts<>+2368(SB), Y4, Y4
+	VPSRLD       $0x01, Y4, Y1
+	VPSUBD       pow32consts<>+2432(SB), Y1, Y5
+	VPSLLD       $0x17, Y5, Y5
+	VPSUBD       Y1, Y4, Y4
+	VPSUBD       pow32consts<>+2432(SB), Y4, Y4
 	VPSLLD       $0x17, Y4, Y4
-	VPSUBD       Y2, Y1, Y1
-	VPSUBD       pow32consts<>+2432(SB), Y1, Y1
-	VPSLLD       $0x17, Y1, Y1
-	VADDPS       Y5, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VMULPS       Y5, Y3, Y3
 	VMULPS       Y4, Y3, Y3
-	VMULPS       Y1, Y3, Y3
+	VCMPPS       $0x11, pow32consts<>+1664(SB), Y2, Y2
+	VBLENDVPS    Y2, pow32consts<>+0(SB), Y3, Y3
 	VMOVUPS      (SI)(R10*4), Y1
 	VPAND        pow32consts<>+256(SB), Y1, Y1
 	VPAND        pow32consts<>+256(SB), Y0, Y2
@@ -9119,48 +9123,52 @@ powVVF32AVX2_after1:
 	VCMPPS       $0x11, pow32consts<>+1600(SB), X2, X2
 	VMOVUPS      pow32consts<>+0(SB), X5
 	VBLENDVPS    X2, X4, X5, X4
-	VMAXPS       pow32consts<>+1664(SB), X3, X3
-	VMINPS       pow32consts<>+1728(SB), X3, X3
-	VMOVUPS      pow32consts<>+1792(SB), X2
-	VFMADD213PS  pow32consts<>+1856(SB), X3, X2
-	VSUBPS       pow32consts<>+1856(SB), X2, X5
-	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
-	VMOVUPS      pow32consts<>+1536(SB), X6
-	VFNMADD213PS X3, X5, X6
-	VSUBPS       X6, X3, X3
-	VFNMADD231PS pow32consts<>+1536(SB), X5, X3
-	VADDPS       X4, X6, X5
-	VSUBPS       X6, X5, X7
-	VSUBPS       X7, X5, X8
-	VSUBPS       X8, X6, X6
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X6, X6
-	VADDPS       X6, X3, X3
+	VCMPPS       $0x11, pow32consts<>+1664(SB), X3, X2
+	VBLENDVPS    X2, pow32consts<>+0(SB), X3, X2
+	VMAXPS       pow32consts<>+1664(SB), X2, X2
+	VMINPS       pow32consts<>+1728(SB), X2, X2
+	VMOVUPS      pow32consts<>+1792(SB), X5
+	VFMADD213PS  pow32consts<>+1856(SB), X2, X5
+	VSUBPS       pow32consts<>+1856(SB), X5, X6
+	VFNMADD231PS pow32consts<>+1472(SB), X6, X2
+	VMOVUPS      pow32consts<>+1536(SB), X7
+	VFNMADD213PS X2, X6, X7
+	VSUBPS       X7, X2, X2
+	VFNMADD231PS pow32consts<>+1536(SB), X6, X2
+	VADDPS       X4, X7, X6
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X6, X9
+	VSUBPS       X9, X7, X7
+	VSUBPS       X8, X4, X4
+	VADDPS       X4, X7, X7
+	VADDPS       X7, X2, X2
 	VMOVUPS      pow32consts<>+1920(SB), X4
-	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2304(SB), X5, X4
-	VMULPS       X5, X5, X6
-	VFMADD231PS  X5, X3, X3
-	VFMADD231PS  X6, X4, X3
-	VADDPS       pow32consts<>+64(SB), X5, X4
-	VMOVUPS      pow32consts<>+64(SB), X6
-	VSUBPS       X4, X6, X6
-	VADDPS       X5, X6, X6
-	VADDPS       X3, X6, X6
-	VPSUBD       pow32consts<>+2368(SB), X2, X2
-	VPSRLD       $0x01, X2, X3
-	VPSUBD       pow32consts<>+2432(SB), X3, X5
+	VFMADD213PS  pow32consts<>+1984(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2048(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2112(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2176(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2240(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2304(SB), X6, X4
+	VMULPS       X6, X6, X7
+	VFMADD231PS  X6, X2, X2
+	VFMADD231PS  X7, X4, X2
+	VADDPS       pow32consts<>+64(SB), X6, X4
+	VMOVUPS      pow32consts<>+64(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       X6, X7, X7
+	VADDPS       X2, X7, X7
+	VPSUBD       pow32consts<>+2368(SB), X5, X5
+	VPSRLD       $0x01, X5, X2
+	VPSUBD       pow32consts<>+2432(SB), X2, X6
+	VPSLLD       $0x17, X6, X6
+	VPSUBD       X2, X5, X5
+	VPSUBD       pow32consts<>+2432(SB), X5, X5
 	VPSLLD       $0x17, X5, X5
-	VPSUBD       X3, X2, X2
-	VPSUBD       pow32consts<>+2432(SB), X2, X2
-	VPSLLD       $0x17, X2, X2
-	VADDPS       X6, X4, X4
+	VADDPS       X7, X4, X4
+	VMULPS       X6, X4, X4
 	VMULPS       X5, X4, X4
-	VMULPS       X2, X4, X4
+	VCMPPS       $0x11, pow32consts<>+1664(SB), X3, X3
+	VBLENDVPS    X3, pow32consts<>+0(SB), X4, X4
 	VPAND        pow32consts<>+256(SB), X0, X2
 	VPAND        pow32consts<>+256(SB), X1, X3
 	VPAND        pow32consts<>+192(SB), X3, X5
@@ -9327,48 +9335,52 @@ powVVF32AVX2_tail4:
 	VCMPPS       $0x11, pow32consts<>+1600(SB), X2, X2
 	VMOVUPS      pow32consts<>+0(SB), X5
 	VBLENDVPS    X2, X4, X5, X4
-	VMAXPS       pow32consts<>+1664(SB), X3, X3
-	VMINPS       pow32consts<>+1728(SB), X3, X3
-	VMOVUPS      pow32consts<>+1792(SB), X2
-	VFMADD213PS  pow32consts<>+1856(SB), X3, X2
-	VSUBPS       pow32consts<>+1856(SB), X2, X5
-	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
-	VMOVUPS      pow32consts<>+1536(SB), X6
-	VFNMADD213PS X3, X5, X6
-	VSUBPS       X6, X3, X3
-	VFNMADD231PS pow32consts<>+1536(SB), X5, X3
-	VADDPS       X4, X6, X5
-	VSUBPS       X6, X5, X7
-	VSUBPS       X7, X5, X8
-	VSUBPS       X8, X6, X6
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X6, X6
-	VADDPS       X6, X3, X3
+	VCMPPS       $0x11, pow32consts<>+1664(SB), X3, X2
+	VBLENDVPS    X2, pow32consts<>+0(SB), X3, X2
+	VMAXPS       pow32consts<>+1664(SB), X2, X2
+	VMINPS       pow32consts<>+1728(SB), X2, X2
+	VMOVUPS      pow32consts<>+1792(SB), X5
+	VFMADD213PS  pow32consts<>+1856(SB), X2, X5
+	VSUBPS       pow32consts<>+1856(SB), X5, X6
+	VFNMADD231PS pow32consts<>+1472(SB), X6, X2
+	VMOVUPS      pow32consts<>+1536(SB), X7
+	VFNMADD213PS X2, X6, X7
+	VSUBPS       X7, X2, X2
+	VFNMADD231PS pow32consts<>+1536(SB), X6, X2
+	VADDPS       X4, X7, X6
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X6, X9
+	VSUBPS       X9, X7, X7
+	VSUBPS       X8, X4, X4
+	VADDPS       X4, X7, X7
+	VADDPS       X7, X2, X2
 	VMOVUPS      pow32consts<>+1920(SB), X4
-	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2304(SB), X5, X4
-	VMULPS       X5, X5, X6
-	VFMADD231PS  X5, X3, X3
-	VFMADD231PS  X6, X4, X3
-	VADDPS       pow32consts<>+64(SB), X5, X4
-	VMOVUPS      pow32consts<>+64(SB), X6
-	VSUBPS       X4, X6, X6
-	VADDPS       X5, X6, X6
-	VADDPS       X3, X6, X6
-	VPSUBD       pow32consts<>+2368(SB), X2, X2
-	VPSRLD       $0x01, X2, X3
-	VPSUBD       pow32consts<>+2432(SB), X3, X5
+	VFMADD213PS  pow32consts<>+1984(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2048(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2112(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2176(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2240(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2304(SB), X6, X4
+	VMULPS       X6, X6, X7
+	VFMADD231PS  X6, X2, X2
+	VFMADD231PS  X7, X4, X2
+	VADDPS       pow32consts<>+64(SB), X6, X4
+	VMOVUPS      pow32consts<>+64(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       X6, X7, X7
+	VADDPS       X2, X7, X7
+	VPSUBD       pow32consts<>+2368(SB), X5, X5
+	VPSRLD       $0x01, X5, X2
+	VPSUBD       pow32consts<>+2432(SB), X2, X6
+	VPSLLD       $0x17, X6, X6
+	VPSUBD       X2, X5, X5
+	VPSUBD       pow32consts<>+2432(SB), X5, X5
 	VPSLLD       $0x17, X5, X5
-	VPSUBD       X3, X2, X2
-	VPSUBD       pow32consts<>+2432(SB), X2, X2
-	VPSLLD       $0x17, X2, X2
-	VADDPS       X6, X4, X4
+	VADDPS       X7, X4, X4
+	VMULPS       X6, X4, X4
 	VMULPS       X5, X4, X4
-	VMULPS       X2, X4, X4
+	VCMPPS       $0x11, pow32consts<>+1664(SB), X3, X3
+	VBLENDVPS    X3, pow32consts<>+0(SB), X4, X4
 	VPAND        pow32consts<>+256(SB), X0, X2
 	VPAND        pow32consts<>+256(SB), X1, X3
 	VPAND        pow32consts<>+192(SB), X3, X5
@@ -9535,48 +9547,52 @@ powVVF32AVX2_tail2:
 	VCMPPS       $0x11, pow32consts<>+1600(SB), X2, X2
 	VMOVUPS      pow32consts<>+0(SB), X5
 	VBLENDVPS    X2, X4, X5, X4
-	VMAXPS       pow32consts<>+1664(SB), X3, X3
-	VMINPS       pow32consts<>+1728(SB), X3, X3
-	VMOVUPS      pow32consts<>+1792(SB), X2
-	VFMADD213PS  pow32consts<>+1856(SB), X3, X2
-	VSUBPS       pow32consts<>+1856(SB), X2, X5
-	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
-	VMOVUPS      pow32consts<>+1536(SB), X6
-	VFNMADD213PS X3, X5, X6
-	VSUBPS       X6, X3, X3
-	VFNMADD231PS pow32consts<>+1536(SB), X5, X3
-	VADDPS       X4, X6, X5
-	VSUBPS       X6, X5, X7
-	VSUBPS       X7, X5, X8
-	VSUBPS       X8, X6, X6
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X6, X6
-	VADDPS       X6, X3, X3
+	VCMPPS       $0x11, pow32consts<>+1664(SB), X3, X2
+	VBLENDVPS    X2, pow32consts<>+0(SB), X3, X2
+	VMAXPS       pow32consts<>+1664(SB), X2, X2
+	VMINPS       pow32consts<>+1728(SB), X2, X2
+	VMOVUPS      pow32consts<>+1792(SB), X5
+	VFMADD213PS  pow32consts<>+1856(SB), X2, X5
+	VSUBPS       pow32consts<>+1856(SB), X5, X6
+	VFNMADD231PS pow32consts<>+1472(SB), X6, X2
+	VMOVUPS      pow32consts<>+1536(SB), X7
+	VFNMADD213PS X2, X6, X7
+	VSUBPS       X7, X2, X2
+	VFNMADD231PS pow32consts<>+1536(SB), X6, X2
+	VADDPS       X4, X7, X6
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X6, X9
+	VSUBPS       X9, X7, X7
+	VSUBPS       X8, X4, X4
+	VADDPS       X4, X7, X7
+	VADDPS       X7, X2, X2
 	VMOVUPS      pow32consts<>+1920(SB), X4
-	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2304(SB), X5, X4
-	VMULPS       X5, X5, X6
-	VFMADD231PS  X5, X3, X3
-	VFMADD231PS  X6, X4, X3
-	VADDPS       pow32consts<>+64(SB), X5, X4
-	VMOVUPS      pow32consts<>+64(SB), X6
-	VSUBPS       X4, X6, X6
-	VADDPS       X5, X6, X6
-	VADDPS       X3, X6, X6
-	VPSUBD       pow32consts<>+2368(SB), X2, X2
-	VPSRLD       $0x01, X2, X3
-	VPSUBD       pow32consts<>+2432(SB), X3, X5
+	VFMADD213PS  pow32consts<>+1984(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2048(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2112(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2176(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2240(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2304(SB), X6, X4
+	VMULPS       X6, X6, X7
+	VFMADD231PS  X6, X2, X2
+	VFMADD231PS  X7, X4, X2
+	VADDPS       pow32consts<>+64(SB), X6, X4
+	VMOVUPS      pow32consts<>+64(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       X6, X7, X7
+	VADDPS       X2, X7, X7
+	VPSUBD       pow32consts<>+2368(SB), X5, X5
+	VPSRLD       $0x01, X5, X2
+	VPSUBD       pow32consts<>+2432(SB), X2, X6
+	VPSLLD       $0x17, X6, X6
+	VPSUBD       X2, X5, X5
+	VPSUBD       pow32consts<>+2432(SB), X5, X5
 	VPSLLD       $0x17, X5, X5
-	VPSUBD       X3, X2, X2
-	VPSUBD       pow32consts<>+2432(SB), X2, X2
-	VPSLLD       $0x17, X2, X2
-	VADDPS       X6, X4, X4
+	VADDPS       X7, X4, X4
+	VMULPS       X6, X4, X4
 	VMULPS       X5, X4, X4
-	VMULPS       X2, X4, X4
+	VCMPPS       $0x11, pow32consts<>+1664(SB), X3, X3
+	VBLENDVPS    X3, pow32consts<>+0(SB), X4, X4
 	VPAND        pow32consts<>+256(SB), X0, X2
 	VPAND        pow32consts<>+256(SB), X1, X3
 	VPAND        pow32consts<>+192(SB), X3, X5
@@ -10115,48 +10131,52 @@ powVSF32AVX2_loop1:
 	VCMPPS       $0x11, pow32consts<>+1600(SB), Y1, Y1
 	VMOVUPS      pow32consts<>+0(SB), Y4
 	VBLENDVPS    Y1, Y3, Y4, Y3
-	VMAXPS       pow32consts<>+1664(SB), Y2, Y2
-	VMINPS       pow32consts<>+1728(SB), Y2, Y2
-	VMOVUPS      pow32consts<>+1792(SB), Y1
-	VFMADD213PS  pow32consts<>+1856(SB), Y2, Y1
-	VSUBPS       pow32consts<>+1856(SB), Y1, Y4
-	VFNMADD231PS pow32consts<>+1472(SB), Y4, Y2
-	VMOVUPS      pow32consts<>+1536(SB), Y5
-	VFNMADD213PS Y2, Y4, Y5
-	VSUBPS       Y5, Y2, Y2
-	VFNMADD231PS pow32consts<>+1536(SB), Y4, Y2
-	VADDPS       Y3, Y5, Y4
-	VSUBPS       Y5, Y4, Y6
-	VSUBPS       Y6, Y4, Y7
-	VSUBPS       Y7, Y5, Y5
-	VSUBPS       Y6, Y3, Y3
-	VADDPS       Y3, Y5, Y5
-	VADDPS       Y5, Y2, Y2
+	VCMPPS       $0x11, pow32consts<>+1664(SB), Y2, Y1
+	VBLENDVPS    Y1, pow32consts<>+0(SB), Y2, Y1
+	VMAXPS       pow32consts<>+1664(SB), Y1, Y1
+	VMINPS       pow32consts<>+1728(SB), Y1, Y1
+	VMOVUPS      pow32consts<>+1792(SB), Y4
+	VFMADD213PS  pow32consts<>+1856(SB), Y1, Y4
+	VSUBPS       pow32consts<>+1856(SB), Y4, Y5
+	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y1
+	VMOVUPS      pow32consts<>+1536(SB), Y6
+	VFNMADD213PS Y1, Y5, Y6
+	VSUBPS       Y6, Y1, Y1
+	VFNMADD231PS pow32consts<>+1536(SB), Y5, Y1
+	VADDPS       Y3, Y6, Y5
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y5, Y8
+	VSUBPS       Y8, Y6, Y6
+	VSUBPS       Y7, Y3, Y3
+	VADDPS       Y3, Y6, Y6
+	VADDPS       Y6, Y1, Y1
 	VMOVUPS      pow32consts<>+1920(SB), Y3
-	VFMADD213PS  pow32consts<>+1984(SB), Y4, Y3
-	VFMADD213PS  pow32consts<>+2048(SB), Y4, Y3
-	VFMADD213PS  pow32consts<>+2112(SB), Y4, Y3
-	VFMADD213PS  pow32consts<>+2176(SB), Y4, Y3
-	VFMADD213PS  pow32consts<>+2240(SB), Y4, Y3
-	VFMADD213PS  pow32consts<>+2304(SB), Y4, Y3
-	VMULPS       Y4, Y4, Y5
-	VFMADD231PS  Y4, Y2, Y2
-	VFMADD231PS  Y5, Y3, Y2
-	VADDPS       pow32consts<>+64(SB), Y4, Y3
-	VMOVUPS      pow32consts<>+64(SB), Y5
-	VSUBPS       Y3, Y5, Y5
-	VADDPS       Y4, Y5, Y5
-	VADDPS       Y2, Y5, Y5
-	VPSUBD       pow32consts<>+2368(SB), Y1, Y1
-	VPSRLD       $0x01, Y1, Y2
-	VPSUBD       pow32consts<>+2432(SB), Y2, Y4
+	VFMADD213PS  pow32consts<>+1984(SB), Y5, Y3
+	VFMADD213PS  pow32consts<>+2048(SB), Y5, Y3
+	VFMADD213PS  pow32consts<>+2112(SB), Y5, Y3
+	VFMADD213PS  pow32consts<>+2176(SB), Y5, Y3
+	VFMADD213PS  pow32consts<>+2240(SB), Y5, Y3
+	VFMADD213PS  pow32consts<>+2304(SB), Y5, Y3
+	VMULPS       Y5, Y5, Y6
+	VFMADD231PS  Y5, Y1, Y1
+	VFMADD231PS  Y6, Y3, Y1
+	VADDPS       pow32consts<>+64(SB), Y5, Y3
+	VMOVUPS      pow32consts<>+64(SB), Y6
+	VSUBPS       Y3, Y6, Y6
+	VADDPS       Y5, Y6, Y6
+	VADDPS       Y1, Y6, Y6
+	VPSUBD       pow32consts<>+2368(SB), Y4, Y4
+	VPSRLD       $0x01, Y4, Y1
+	VPSUBD       pow32consts<>+2432(SB), Y1, Y5
+	VPSLLD       $0x17, Y5, Y5
+	VPSUBD       Y1, Y4, Y4
+	VPSUBD       pow32consts<>+2432(SB), Y4, Y4
 	VPSLLD       $0x17, Y4, Y4
-	VPSUBD       Y2, Y1, Y1
-	VPSUBD       pow32consts<>+2432(SB), Y1, Y1
-	VPSLLD       $0x17, Y1, Y1
-	VADDPS       Y5, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VMULPS       Y5, Y3, Y3
 	VMULPS       Y4, Y3, Y3
-	VMULPS       Y1, Y3, Y3
+	VCMPPS       $0x11, pow32consts<>+1664(SB), Y2, Y2
+	VBLENDVPS    Y2, pow32consts<>+0(SB), Y3, Y3
 	VMOVUPS      (SI)(R10*4), Y1
 	VPAND        pow32consts<>+256(SB), Y1, Y1
 	VPAND        pow32consts<>+256(SB), Y0, Y2
@@ -10329,48 +10349,52 @@ powVSF32AVX2_after1:
 	VCMPPS       $0x11, pow32consts<>+1600(SB), X2, X2
 	VMOVUPS      pow32consts<>+0(SB), X5
 	VBLENDVPS    X2, X4, X5, X4
-	VMAXPS       pow32consts<>+1664(SB), X3, X3
-	VMINPS       pow32consts<>+1728(SB), X3, X3
-	VMOVUPS      pow32consts<>+1792(SB), X2
-	VFMADD213PS  pow32consts<>+1856(SB), X3, X2
-	VSUBPS       pow32consts<>+1856(SB), X2, X5
-	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
-	VMOVUPS      pow32consts<>+1536(SB), X6
-	VFNMADD213PS X3, X5, X6
-	VSUBPS       X6, X3, X3
-	VFNMADD231PS pow32consts<>+1536(SB), X5, X3
-	VADDPS       X4, X6, X5
-	VSUBPS       X6, X5, X7
-	VSUBPS       X7, X5, X8
-	VSUBPS       X8, X6, X6
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X6, X6
-	VADDPS       X6, X3, X3
+	VCMPPS       $0x11, pow32consts<>+1664(SB), X3, X2
+	VBLENDVPS    X2, pow32consts<>+0(SB), X3, X2
+	VMAXPS       pow32consts<>+1664(SB), X2, X2
+	VMINPS       pow32consts<>+1728(SB), X2, X2
+	VMOVUPS      pow32consts<>+1792(SB), X5
+	VFMADD213PS  pow32consts<>+1856(SB), X2, X5
+	VSUBPS       pow32consts<>+1856(SB), X5, X6
+	VFNMADD231PS pow32consts<>+1472(SB), X6, X2
+	VMOVUPS      pow32consts<>+1536(SB), X7
+	VFNMADD213PS X2, X6, X7
+	VSUBPS       X7, X2, X2
+	VFNMADD231PS pow32consts<>+1536(SB), X6, X2
+	VADDPS       X4, X7, X6
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X6, X9
+	VSUBPS       X9, X7, X7
+	VSUBPS       X8, X4, X4
+	VADDPS       X4, X7, X7
+	VADDPS       X7, X2, X2
 	VMOVUPS      pow32consts<>+1920(SB), X4
-	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2304(SB), X5, X4
-	VMULPS       X5, X5, X6
-	VFMADD231PS  X5, X3, X3
-	VFMADD231PS  X6, X4, X3
-	VADDPS       pow32consts<>+64(SB), X5, X4
-	VMOVUPS      pow32consts<>+64(SB), X6
-	VSUBPS       X4, X6, X6
-	VADDPS       X5, X6, X6
-	VADDPS       X3, X6, X6
-	VPSUBD       pow32consts<>+2368(SB), X2, X2
-	VPSRLD       $0x01, X2, X3
-	VPSUBD       pow32consts<>+2432(SB), X3, X5
+	VFMADD213PS  pow32consts<>+1984(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2048(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2112(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2176(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2240(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2304(SB), X6, X4
+	VMULPS       X6, X6, X7
+	VFMADD231PS  X6, X2, X2
+	VFMADD231PS  X7, X4, X2
+	VADDPS       pow32consts<>+64(SB), X6, X4
+	VMOVUPS      pow32consts<>+64(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       X6, X7, X7
+	VADDPS       X2, X7, X7
+	VPSUBD       pow32consts<>+2368(SB), X5, X5
+	VPSRLD       $0x01, X5, X2
+	VPSUBD       pow32consts<>+2432(SB), X2, X6
+	VPSLLD       $0x17, X6, X6
+	VPSUBD       X2, X5, X5
+	VPSUBD       pow32consts<>+2432(SB), X5, X5
 	VPSLLD       $0x17, X5, X5
-	VPSUBD       X3, X2, X2
-	VPSUBD       pow32consts<>+2432(SB), X2, X2
-	VPSLLD       $0x17, X2, X2
-	VADDPS       X6, X4, X4
+	VADDPS       X7, X4, X4
+	VMULPS       X6, X4, X4
 	VMULPS       X5, X4, X4
-	VMULPS       X2, X4, X4
+	VCMPPS       $0x11, pow32consts<>+1664(SB), X3, X3
+	VBLENDVPS    X3, pow32consts<>+0(SB), X4, X4
 	VPAND        pow32consts<>+256(SB), X1, X2
 	VPAND        pow32consts<>+256(SB), X0, X3
 	VPAND        pow32consts<>+192(SB), X3, X5
@@ -10536,48 +10560,52 @@ powVSF32AVX2_tail4:
 	VCMPPS       $0x11, pow32consts<>+1600(SB), X2, X2
 	VMOVUPS      pow32consts<>+0(SB), X5
 	VBLENDVPS    X2, X4, X5, X4
-	VMAXPS       pow32consts<>+1664(SB), X3, X3
-	VMINPS       pow32consts<>+1728(SB), X3, X3
-	VMOVUPS      pow32consts<>+1792(SB), X2
-	VFMADD213PS  pow32consts<>+1856(SB), X3, X2
-	VSUBPS       pow32consts<>+1856(SB), X2, X5
-	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
-	VMOVUPS      pow32consts<>+1536(SB), X6
-	VFNMADD213PS X3, X5, X6
-	VSUBPS       X6, X3, X3
-	VFNMADD231PS pow32consts<>+1536(SB), X5, X3
-	VADDPS       X4, X6, X5
-	VSUBPS       X6, X5, X7
-	VSUBPS       X7, X5, X8
-	VSUBPS       X8, X6, X6
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X6, X6
-	VADDPS       X6, X3, X3
+	VCMPPS       $0x11, pow32consts<>+1664(SB), X3, X2
+	VBLENDVPS    X2, pow32consts<>+0(SB), X3, X2
+	VMAXPS       pow32consts<>+1664(SB), X2, X2
+	VMINPS       pow32consts<>+1728(SB), X2, X2
+	VMOVUPS      pow32consts<>+1792(SB), X5
+	VFMADD213PS  pow32consts<>+1856(SB), X2, X5
+	VSUBPS       pow32consts<>+1856(SB), X5, X6
+	VFNMADD231PS pow32consts<>+1472(SB), X6, X2
+	VMOVUPS      pow32consts<>+1536(SB), X7
+	VFNMADD213PS X2, X6, X7
+	VSUBPS       X7, X2, X2
+	VFNMADD231PS pow32consts<>+1536(SB), X6, X2
+	VADDPS       X4, X7, X6
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X6, X9
+	VSUBPS       X9, X7, X7
+	VSUBPS       X8, X4, X4
+	VADDPS       X4, X7, X7
+	VADDPS       X7, X2, X2
 	VMOVUPS      pow32consts<>+1920(SB), X4
-	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2304(SB), X5, X4
-	VMULPS       X5, X5, X6
-	VFMADD231PS  X5, X3, X3
-	VFMADD231PS  X6, X4, X3
-	VADDPS       pow32consts<>+64(SB), X5, X4
-	VMOVUPS      pow32consts<>+64(SB), X6
-	VSUBPS       X4, X6, X6
-	VADDPS       X5, X6, X6
-	VADDPS       X3, X6, X6
-	VPSUBD       pow32consts<>+2368(SB), X2, X2
-	VPSRLD       $0x01, X2, X3
-	VPSUBD       pow32consts<>+2432(SB), X3, X5
+	VFMADD213PS  pow32consts<>+1984(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2048(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2112(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2176(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2240(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2304(SB), X6, X4
+	VMULPS       X6, X6, X7
+	VFMADD231PS  X6, X2, X2
+	VFMADD231PS  X7, X4, X2
+	VADDPS       pow32consts<>+64(SB), X6, X4
+	VMOVUPS      pow32consts<>+64(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       X6, X7, X7
+	VADDPS       X2, X7, X7
+	VPSUBD       pow32consts<>+2368(SB), X5, X5
+	VPSRLD       $0x01, X5, X2
+	VPSUBD       pow32consts<>+2432(SB), X2, X6
+	VPSLLD       $0x17, X6, X6
+	VPSUBD       X2, X5, X5
+	VPSUBD       pow32consts<>+2432(SB), X5, X5
 	VPSLLD       $0x17, X5, X5
-	VPSUBD       X3, X2, X2
-	VPSUBD       pow32consts<>+2432(SB), X2, X2
-	VPSLLD       $0x17, X2, X2
-	VADDPS       X6, X4, X4
+	VADDPS       X7, X4, X4
+	VMULPS       X6, X4, X4
 	VMULPS       X5, X4, X4
-	VMULPS       X2, X4, X4
+	VCMPPS       $0x11, pow32consts<>+1664(SB), X3, X3
+	VBLENDVPS    X3, pow32consts<>+0(SB), X4, X4
 	VPAND        pow32consts<>+256(SB), X1, X2
 	VPAND        pow32consts<>+256(SB), X0, X3
 	VPAND        pow32consts<>+192(SB), X3, X5
@@ -10743,48 +10771,52 @@ powVSF32AVX2_tail2:
 	VCMPPS       $0x11, pow32consts<>+1600(SB), X2, X2
 	VMOVUPS      pow32consts<>+0(SB), X5
 	VBLENDVPS    X2, X4, X5, X4
-	VMAXPS       pow32consts<>+1664(SB), X3, X3
-	VMINPS       pow32consts<>+1728(SB), X3, X3
-	VMOVUPS      pow32consts<>+1792(SB), X2
-	VFMADD213PS  pow32consts<>+1856(SB), X3, X2
-	VSUBPS       pow32consts<>+1856(SB), X2, X5
-	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
-	VMOVUPS      pow32consts<>+1536(SB), X6
-	VFNMADD213PS X3, X5, X6
-	VSUBPS       X6, X3, X3
-	VFNMADD231PS pow32consts<>+1536(SB), X5, X3
-	VADDPS       X4, X6, X5
-	VSUBPS       X6, X5, X7
-	VSUBPS       X7, X5, X8
-	VSUBPS       X8, X6, X6
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X6, X6
-	VADDPS       X6, X3, X3
+	VCMPPS       $0x11, pow32consts<>+1664(SB), X3, X2
+	VBLENDVPS    X2, pow32consts<>+0(SB), X3, X2
+	VMAXPS       pow32consts<>+1664(SB), X2, X2
+	VMINPS       pow32consts<>+1728(SB), X2, X2
+	VMOVUPS      pow32consts<>+1792(SB), X5
+	VFMADD213PS  pow32consts<>+1856(SB), X2, X5
+	VSUBPS       pow32consts<>+1856(SB), X5, X6
+	VFNMADD231PS pow32consts<>+1472(SB), X6, X2
+	VMOVUPS      pow32consts<>+1536(SB), X7
+	VFNMADD213PS X2, X6, X7
+	VSUBPS       X7, X2, X2
+	VFNMADD231PS pow32consts<>+1536(SB), X6, X2
+	VADDPS       X4, X7, X6
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X6, X9
+	VSUBPS       X9, X7, X7
+	VSUBPS       X8, X4, X4
+	VADDPS       X4, X7, X7
+	VADDPS       X7, X2, X2
 	VMOVUPS      pow32consts<>+1920(SB), X4
-	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2304(SB), X5, X4
-	VMULPS       X5, X5, X6
-	VFMADD231PS  X5, X3, X3
-	VFMADD231PS  X6, X4, X3
-	VADDPS       pow32consts<>+64(SB), X5, X4
-	VMOVUPS      pow32consts<>+64(SB), X6
-	VSUBPS       X4, X6, X6
-	VADDPS       X5, X6, X6
-	VADDPS       X3, X6, X6
-	VPSUBD       pow32consts<>+2368(SB), X2, X2
-	VPSRLD       $0x01, X2, X3
-	VPSUBD       pow32consts<>+2432(SB), X3, X5
+	VFMADD213PS  pow32consts<>+1984(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2048(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2112(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2176(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2240(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2304(SB), X6, X4
+	VMULPS       X6, X6, X7
+	VFMADD231PS  X6, X2, X2
+	VFMADD231PS  X7, X4, X2
+	VADDPS       pow32consts<>+64(SB), X6, X4
+	VMOVUPS      pow32consts<>+64(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       X6, X7, X7
+	VADDPS       X2, X7, X7
+	VPSUBD       pow32consts<>+2368(SB), X5, X5
+	VPSRLD       $0x01, X5, X2
+	VPSUBD       pow32consts<>+2432(SB), X2, X6
+	VPSLLD       $0x17, X6, X6
+	VPSUBD       X2, X5, X5
+	VPSUBD       pow32consts<>+2432(SB), X5, X5
 	VPSLLD       $0x17, X5, X5
-	VPSUBD       X3, X2, X2
-	VPSUBD       pow32consts<>+2432(SB), X2, X2
-	VPSLLD       $0x17, X2, X2
-	VADDPS       X6, X4, X4
+	VADDPS       X7, X4, X4
+	VMULPS       X6, X4, X4
 	VMULPS       X5, X4, X4
-	VMULPS       X2, X4, X4
+	VCMPPS       $0x11, pow32consts<>+1664(SB), X3, X3
+	VBLENDVPS    X3, pow32consts<>+0(SB), X4, X4
 	VPAND        pow32consts<>+256(SB), X1, X2
 	VPAND        pow32consts<>+256(SB), X0, X3
 	VPAND        pow32consts<>+192(SB), X3, X5
@@ -10985,48 +11017,52 @@ powSVF32AVX2_loop1:
 	VCMPPS       $0x11, pow32consts<>+1600(SB), Y2, Y2
 	VMOVUPS      pow32consts<>+0(SB), Y5
 	VBLENDVPS    Y2, Y4, Y5, Y4
-	VMAXPS       pow32consts<>+1664(SB), Y3, Y3
-	VMINPS       pow32consts<>+1728(SB), Y3, Y3
-	VMOVUPS      pow32consts<>+1792(SB), Y2
-	VFMADD213PS  pow32consts<>+1856(SB), Y3, Y2
-	VSUBPS       pow32consts<>+1856(SB), Y2, Y5
-	VFNMADD231PS pow32consts<>+1472(SB), Y5, Y3
-	VMOVUPS      pow32consts<>+1536(SB), Y6
-	VFNMADD213PS Y3, Y5, Y6
-	VSUBPS       Y6, Y3, Y3
-	VFNMADD231PS pow32consts<>+1536(SB), Y5, Y3
-	VADDPS       Y4, Y6, Y5
-	VSUBPS       Y6, Y5, Y7
-	VSUBPS       Y7, Y5, Y8
-	VSUBPS       Y8, Y6, Y6
-	VSUBPS       Y7, Y4, Y4
-	VADDPS       Y4, Y6, Y6
-	VADDPS       Y6, Y3, Y3
+	VCMPPS       $0x11, pow32consts<>+1664(SB), Y3, Y2
+	VBLENDVPS    Y2, pow32consts<>+0(SB), Y3, Y2
+	VMAXPS       pow32consts<>+1664(SB), Y2, Y2
+	VMINPS       pow32consts<>+1728(SB), Y2, Y2
+	VMOVUPS      pow32consts<>+1792(SB), Y5
+	VFMADD213PS  pow32consts<>+1856(SB), Y2, Y5
+	VSUBPS       pow32consts<>+1856(SB), Y5, Y6
+	VFNMADD231PS pow32consts<>+1472(SB), Y6, Y2
+	VMOVUPS      pow32consts<>+1536(SB), Y7
+	VFNMADD213PS Y2, Y6, Y7
+	VSUBPS       Y7, Y2, Y2
+	VFNMADD231PS pow32consts<>+1536(SB), Y6, Y2
+	VADDPS       Y4, Y7, Y6
+	VSUBPS       Y7, Y6, Y8
+	VSUBPS       Y8, Y6, Y9
+	VSUBPS       Y9, Y7, Y7
+	VSUBPS       Y8, Y4, Y4
+	VADDPS       Y4, Y7, Y7
+	VADDPS       Y7, Y2, Y2
 	VMOVUPS      pow32consts<>+1920(SB), Y4
-	VFMADD213PS  pow32consts<>+1984(SB), Y5, Y4
-	VFMADD213PS  pow32consts<>+2048(SB), Y5, Y4
-	VFMADD213PS  pow32consts<>+2112(SB), Y5, Y4
-	VFMADD213PS  pow32consts<>+2176(SB), Y5, Y4
-	VFMADD213PS  pow32consts<>+2240(SB), Y5, Y4
-	VFMADD213PS  pow32consts<>+2304(SB), Y5, Y4
-	VMULPS       Y5, Y5, Y6
-	VFMADD231PS  Y5, Y3, Y3
-	VFMADD231PS  Y6, Y4, Y3
-	VADDPS       pow32consts<>+64(SB), Y5, Y4
-	VMOVUPS      pow32consts<>+64(SB), Y6
-	VSUBPS       Y4, Y6, Y6
-	VADDPS       Y5, Y6, Y6
-	VADDPS       Y3, Y6, Y6
-	VPSUBD       pow32consts<>+2368(SB), Y2, Y2
-	VPSRLD       $0x01, Y2, Y3
-	VPSUBD       pow32consts<>+2432(SB), Y3, Y5
+	VFMADD213PS  pow32consts<>+1984(SB), Y6, Y4
+	VFMADD213PS  pow32consts<>+2048(SB), Y6, Y4
+	VFMADD213PS  pow32consts<>+2112(SB), Y6, Y4
+	VFMADD213PS  pow32consts<>+2176(SB), Y6, Y4
+	VFMADD213PS  pow32consts<>+2240(SB), Y6, Y4
+	VFMADD213PS  pow32consts<>+2304(SB), Y6, Y4
+	VMULPS       Y6, Y6, Y7
+	VFMADD231PS  Y6, Y2, Y2
+	VFMADD231PS  Y7, Y4, Y2
+	VADDPS       pow32consts<>+64(SB), Y6, Y4
+	VMOVUPS      pow32consts<>+64(SB), Y7
+	VSUBPS       Y4, Y7, Y7
+	VADDPS       Y6, Y7, Y7
+	VADDPS       Y2, Y7, Y7
+	VPSUBD       pow32consts<>+2368(SB), Y5, Y5
+	VPSRLD       $0x01, Y5, Y2
+	VPSUBD       pow32consts<>+2432(SB), Y2, Y6
+	VPSLLD       $0x17, Y6, Y6
+	VPSUBD       Y2, Y5, Y5
+	VPSUBD       pow32consts<>+2432(SB), Y5, Y5
 	VPSLLD       $0x17, Y5, Y5
-	VPSUBD       Y3, Y2, Y2
-	VPSUBD       pow32consts<>+2432(SB), Y2, Y2
-	VPSLLD       $0x17, Y2, Y2
-	VADDPS       Y6, Y4, Y4
+	VADDPS       Y7, Y4, Y4
+	VMULPS       Y6, Y4, Y4
 	VMULPS       Y5, Y4, Y4
-	VMULPS       Y2, Y4, Y4
+	VCMPPS       $0x11, pow32consts<>+1664(SB), Y3, Y3
+	VBLENDVPS    Y3, pow32consts<>+0(SB), Y4, Y4
 	VPAND        pow32consts<>+256(SB), Y0, Y2
 	VPAND        pow32consts<>+256(SB), Y1, Y3
 	VPAND        pow32consts<>+192(SB), Y3, Y5
@@ -11193,48 +11229,52 @@ powSVF32AVX2_after1:
 	VCMPPS       $0x11, pow32consts<>+1600(SB), X2, X2
 	VMOVUPS      pow32consts<>+0(SB), X5
 	VBLENDVPS    X2, X4, X5, X4
-	VMAXPS       pow32consts<>+1664(SB), X3, X3
-	VMINPS       pow32consts<>+1728(SB), X3, X3
-	VMOVUPS      pow32consts<>+1792(SB), X2
-	VFMADD213PS  pow32consts<>+1856(SB), X3, X2
-	VSUBPS       pow32consts<>+1856(SB), X2, X5
-	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
-	VMOVUPS      pow32consts<>+1536(SB), X6
-	VFNMADD213PS X3, X5, X6
-	VSUBPS       X6, X3, X3
-	VFNMADD231PS pow32consts<>+1536(SB), X5, X3
-	VADDPS       X4, X6, X5
-	VSUBPS       X6, X5, X7
-	VSUBPS       X7, X5, X8
-	VSUBPS       X8, X6, X6
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X6, X6
-	VADDPS       X6, X3, X3
+	VCMPPS       $0x11, pow32consts<>+1664(SB), X3, X2
+	VBLENDVPS    X2, pow32consts<>+0(SB), X3, X2
+	VMAXPS       pow32consts<>+1664(SB), X2, X2
+	VMINPS       pow32consts<>+1728(SB), X2, X2
+	VMOVUPS      pow32consts<>+1792(SB), X5
+	VFMADD213PS  pow32consts<>+1856(SB), X2, X5
+	VSUBPS       pow32consts<>+1856(SB), X5, X6
+	VFNMADD231PS pow32consts<>+1472(SB), X6, X2
+	VMOVUPS      pow32consts<>+1536(SB), X7
+	VFNMADD213PS X2, X6, X7
+	VSUBPS       X7, X2, X2
+	VFNMADD231PS pow32consts<>+1536(SB), X6, X2
+	VADDPS       X4, X7, X6
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X6, X9
+	VSUBPS       X9, X7, X7
+	VSUBPS       X8, X4, X4
+	VADDPS       X4, X7, X7
+	VADDPS       X7, X2, X2
 	VMOVUPS      pow32consts<>+1920(SB), X4
-	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2304(SB), X5, X4
-	VMULPS       X5, X5, X6
-	VFMADD231PS  X5, X3, X3
-	VFMADD231PS  X6, X4, X3
-	VADDPS       pow32consts<>+64(SB), X5, X4
-	VMOVUPS      pow32consts<>+64(SB), X6
-	VSUBPS       X4, X6, X6
-	VADDPS       X5, X6, X6
-	VADDPS       X3, X6, X6
-	VPSUBD       pow32consts<>+2368(SB), X2, X2
-	VPSRLD       $0x01, X2, X3
-	VPSUBD       pow32consts<>+2432(SB), X3, X5
+	VFMADD213PS  pow32consts<>+1984(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2048(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2112(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2176(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2240(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2304(SB), X6, X4
+	VMULPS       X6, X6, X7
+	VFMADD231PS  X6, X2, X2
+	VFMADD231PS  X7, X4, X2
+	VADDPS       pow32consts<>+64(SB), X6, X4
+	VMOVUPS      pow32consts<>+64(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       X6, X7, X7
+	VADDPS       X2, X7, X7
+	VPSUBD       pow32consts<>+2368(SB), X5, X5
+	VPSRLD       $0x01, X5, X2
+	VPSUBD       pow32consts<>+2432(SB), X2, X6
+	VPSLLD       $0x17, X6, X6
+	VPSUBD       X2, X5, X5
+	VPSUBD       pow32consts<>+2432(SB), X5, X5
 	VPSLLD       $0x17, X5, X5
-	VPSUBD       X3, X2, X2
-	VPSUBD       pow32consts<>+2432(SB), X2, X2
-	VPSLLD       $0x17, X2, X2
-	VADDPS       X6, X4, X4
+	VADDPS       X7, X4, X4
+	VMULPS       X6, X4, X4
 	VMULPS       X5, X4, X4
-	VMULPS       X2, X4, X4
+	VCMPPS       $0x11, pow32consts<>+1664(SB), X3, X3
+	VBLENDVPS    X3, pow32consts<>+0(SB), X4, X4
 	VPAND        pow32consts<>+256(SB), X0, X2
 	VPAND        pow32consts<>+256(SB), X1, X3
 	VPAND        pow32consts<>+192(SB), X3, X5
@@ -11400,48 +11440,52 @@ powSVF32AVX2_tail4:
 	VCMPPS       $0x11, pow32consts<>+1600(SB), X2, X2
 	VMOVUPS      pow32consts<>+0(SB), X5
 	VBLENDVPS    X2, X4, X5, X4
-	VMAXPS       pow32consts<>+1664(SB), X3, X3
-	VMINPS       pow32consts<>+1728(SB), X3, X3
-	VMOVUPS      pow32consts<>+1792(SB), X2
-	VFMADD213PS  pow32consts<>+1856(SB), X3, X2
-	VSUBPS       pow32consts<>+1856(SB), X2, X5
-	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
-	VMOVUPS      pow32consts<>+1536(SB), X6
-	VFNMADD213PS X3, X5, X6
-	VSUBPS       X6, X3, X3
-	VFNMADD231PS pow32consts<>+1536(SB), X5, X3
-	VADDPS       X4, X6, X5
-	VSUBPS       X6, X5, X7
-	VSUBPS       X7, X5, X8
-	VSUBPS       X8, X6, X6
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X6, X6
-	VADDPS       X6, X3, X3
+	VCMPPS       $0x11, pow32consts<>+1664(SB), X3, X2
+	VBLENDVPS    X2, pow32consts<>+0(SB), X3, X2
+	VMAXPS       pow32consts<>+1664(SB), X2, X2
+	VMINPS       pow32consts<>+1728(SB), X2, X2
+	VMOVUPS      pow32consts<>+1792(SB), X5
+	VFMADD213PS  pow32consts<>+1856(SB), X2, X5
+	VSUBPS       pow32consts<>+1856(SB), X5, X6
+	VFNMADD231PS pow32consts<>+1472(SB), X6, X2
+	VMOVUPS      pow32consts<>+1536(SB), X7
+	VFNMADD213PS X2, X6, X7
+	VSUBPS       X7, X2, X2
+	VFNMADD231PS pow32consts<>+1536(SB), X6, X2
+	VADDPS       X4, X7, X6
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X6, X9
+	VSUBPS       X9, X7, X7
+	VSUBPS       X8, X4, X4
+	VADDPS       X4, X7, X7
+	VADDPS       X7, X2, X2
 	VMOVUPS      pow32consts<>+1920(SB), X4
-	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2304(SB), X5, X4
-	VMULPS       X5, X5, X6
-	VFMADD231PS  X5, X3, X3
-	VFMADD231PS  X6, X4, X3
-	VADDPS       pow32consts<>+64(SB), X5, X4
-	VMOVUPS      pow32consts<>+64(SB), X6
-	VSUBPS       X4, X6, X6
-	VADDPS       X5, X6, X6
-	VADDPS       X3, X6, X6
-	VPSUBD       pow32consts<>+2368(SB), X2, X2
-	VPSRLD       $0x01, X2, X3
-	VPSUBD       pow32consts<>+2432(SB), X3, X5
+	VFMADD213PS  pow32consts<>+1984(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2048(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2112(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2176(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2240(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2304(SB), X6, X4
+	VMULPS       X6, X6, X7
+	VFMADD231PS  X6, X2, X2
+	VFMADD231PS  X7, X4, X2
+	VADDPS       pow32consts<>+64(SB), X6, X4
+	VMOVUPS      pow32consts<>+64(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       X6, X7, X7
+	VADDPS       X2, X7, X7
+	VPSUBD       pow32consts<>+2368(SB), X5, X5
+	VPSRLD       $0x01, X5, X2
+	VPSUBD       pow32consts<>+2432(SB), X2, X6
+	VPSLLD       $0x17, X6, X6
+	VPSUBD       X2, X5, X5
+	VPSUBD       pow32consts<>+2432(SB), X5, X5
 	VPSLLD       $0x17, X5, X5
-	VPSUBD       X3, X2, X2
-	VPSUBD       pow32consts<>+2432(SB), X2, X2
-	VPSLLD       $0x17, X2, X2
-	VADDPS       X6, X4, X4
+	VADDPS       X7, X4, X4
+	VMULPS       X6, X4, X4
 	VMULPS       X5, X4, X4
-	VMULPS       X2, X4, X4
+	VCMPPS       $0x11, pow32consts<>+1664(SB), X3, X3
+	VBLENDVPS    X3, pow32consts<>+0(SB), X4, X4
 	VPAND        pow32consts<>+256(SB), X0, X2
 	VPAND        pow32consts<>+256(SB), X1, X3
 	VPAND        pow32consts<>+192(SB), X3, X5
@@ -11607,48 +11651,52 @@ powSVF32AVX2_tail2:
 	VCMPPS       $0x11, pow32consts<>+1600(SB), X2, X2
 	VMOVUPS      pow32consts<>+0(SB), X5
 	VBLENDVPS    X2, X4, X5, X4
-	VMAXPS       pow32consts<>+1664(SB), X3, X3
-	VMINPS       pow32consts<>+1728(SB), X3, X3
-	VMOVUPS      pow32consts<>+1792(SB), X2
-	VFMADD213PS  pow32consts<>+1856(SB), X3, X2
-	VSUBPS       pow32consts<>+1856(SB), X2, X5
-	VFNMADD231PS pow32consts<>+1472(SB), X5, X3
-	VMOVUPS      pow32consts<>+1536(SB), X6
-	VFNMADD213PS X3, X5, X6
-	VSUBPS       X6, X3, X3
-	VFNMADD231PS pow32consts<>+1536(SB), X5, X3
-	VADDPS       X4, X6, X5
-	VSUBPS       X6, X5, X7
-	VSUBPS       X7, X5, X8
-	VSUBPS       X8, X6, X6
-	VSUBPS       X7, X4, X4
-	VADDPS       X4, X6, X6
-	VADDPS       X6, X3, X3
+	VCMPPS       $0x11, pow32consts<>+1664(SB), X3, X2
+	VBLENDVPS    X2, pow32consts<>+0(SB), X3, X2
+	VMAXPS       pow32consts<>+1664(SB), X2, X2
+	VMINPS       pow32consts<>+1728(SB), X2, X2
+	VMOVUPS      pow32consts<>+1792(SB), X5
+	VFMADD213PS  pow32consts<>+1856(SB), X2, X5
+	VSUBPS       pow32consts<>+1856(SB), X5, X6
+	VFNMADD231PS pow32consts<>+1472(SB), X6, X2
+	VMOVUPS      pow32consts<>+1536(SB), X7
+	VFNMADD213PS X2, X6, X7
+	VSUBPS       X7, X2, X2
+	VFNMADD231PS pow32consts<>+1536(SB), X6, X2
+	VADDPS       X4, X7, X6
+	VSUBPS       X7, X6, X8
+	VSUBPS       X8, X6, X9
+	VSUBPS       X9, X7, X7
+	VSUBPS       X8, X4, X4
+	VADDPS       X4, X7, X7
+	VADDPS       X7, X2, X2
 	VMOVUPS      pow32consts<>+1920(SB), X4
-	VFMADD213PS  pow32consts<>+1984(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2048(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2112(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2176(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2240(SB), X5, X4
-	VFMADD213PS  pow32consts<>+2304(SB), X5, X4
-	VMULPS       X5, X5, X6
-	VFMADD231PS  X5, X3, X3
-	VFMADD231PS  X6, X4, X3
-	VADDPS       pow32consts<>+64(SB), X5, X4
-	VMOVUPS      pow32consts<>+64(SB), X6
-	VSUBPS       X4, X6, X6
-	VADDPS       X5, X6, X6
-	VADDPS       X3, X6, X6
-	VPSUBD       pow32consts<>+2368(SB), X2, X2
-	VPSRLD       $0x01, X2, X3
-	VPSUBD       pow32consts<>+2432(SB), X3, X5
+	VFMADD213PS  pow32consts<>+1984(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2048(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2112(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2176(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2240(SB), X6, X4
+	VFMADD213PS  pow32consts<>+2304(SB), X6, X4
+	VMULPS       X6, X6, X7
+	VFMADD231PS  X6, X2, X2
+	VFMADD231PS  X7, X4, X2
+	VADDPS       pow32consts<>+64(SB), X6, X4
+	VMOVUPS      pow32consts<>+64(SB), X7
+	VSUBPS       X4, X7, X7
+	VADDPS       X6, X7, X7
+	VADDPS       X2, X7, X7
+	VPSUBD       pow32consts<>+2368(SB), X5, X5
+	VPSRLD       $0x01, X5, X2
+	VPSUBD       pow32consts<>+2432(SB), X2, X6
+	VPSLLD       $0x17, X6, X6
+	VPSUBD       X2, X5, X5
+	VPSUBD       pow32consts<>+2432(SB), X5, X5
 	VPSLLD       $0x17, X5, X5
-	VPSUBD       X3, X2, X2
-	VPSUBD       pow32consts<>+2432(SB), X2, X2
-	VPSLLD       $0x17, X2, X2
-	VADDPS       X6, X4, X4
+	VADDPS       X7, X4, X4
+	VMULPS       X6, X4, X4
 	VMULPS       X5, X4, X4
-	VMULPS       X2, X4, X4
+	VCMPPS       $0x11, pow32consts<>+1664(SB), X3, X3
+	VBLENDVPS    X3, pow32consts<>+0(SB), X4, X4
 	VPAND        pow32consts<>+256(SB), X0, X2
 	VPAND        pow32consts<>+256(SB), X1, X3
 	VPAND        pow32consts<>+192(SB), X3, X5
@@ -20906,53 +20954,57 @@ powVVF64AVX2_loop1:
 	VCMPPD       $0x11, pow64consts<>+1920(SB), Y1, Y1
 	VMOVUPS      pow64consts<>+0(SB), Y4
 	VBLENDVPD    Y1, Y3, Y4, Y3
-	VMAXPD       pow64consts<>+1984(SB), Y2, Y2
-	VMINPD       pow64consts<>+2048(SB), Y2, Y2
-	VMOVUPD      pow64consts<>+2112(SB), Y1
-	VFMADD213PD  pow64consts<>+2176(SB), Y2, Y1
-	VSUBPD       pow64consts<>+2176(SB), Y1, Y4
-	VFNMADD231PD pow64consts<>+2240(SB), Y4, Y2
-	VMOVUPD      pow64consts<>+2304(SB), Y5
-	VFNMADD213PD Y2, Y4, Y5
-	VSUBPD       Y5, Y2, Y2
-	VFNMADD231PD pow64consts<>+2304(SB), Y4, Y2
-	VADDPD       Y3, Y5, Y4
-	VSUBPD       Y5, Y4, Y6
-	VSUBPD       Y6, Y4, Y7
-	VSUBPD       Y7, Y5, Y5
-	VSUBPD       Y6, Y3, Y3
-	VADDPD       Y3, Y5, Y5
-	VADDPD       Y5, Y2, Y2
+	VCMPPD       $0x11, pow64consts<>+1984(SB), Y2, Y1
+	VBLENDVPD    Y1, pow64consts<>+0(SB), Y2, Y1
+	VMAXPD       pow64consts<>+1984(SB), Y1, Y1
+	VMINPD       pow64consts<>+2048(SB), Y1, Y1
+	VMOVUPD      pow64consts<>+2112(SB), Y4
+	VFMADD213PD  pow64consts<>+2176(SB), Y1, Y4
+	VSUBPD       pow64consts<>+2176(SB), Y4, Y5
+	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y1
+	VMOVUPD      pow64consts<>+2304(SB), Y6
+	VFNMADD213PD Y1, Y5, Y6
+	VSUBPD       Y6, Y1, Y1
+	VFNMADD231PD pow64consts<>+2304(SB), Y5, Y1
+	VADDPD       Y3, Y6, Y5
+	VSUBPD       Y6, Y5, Y7
+	VSUBPD       Y7, Y5, Y8
+	VSUBPD       Y8, Y6, Y6
+	VSUBPD       Y7, Y3, Y3
+	VADDPD       Y3, Y6, Y6
+	VADDPD       Y6, Y1, Y1
 	VMOVUPD      pow64consts<>+2368(SB), Y3
-	VFMADD213PD  pow64consts<>+2432(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+2496(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+2560(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+2624(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+2688(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+2752(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+2816(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+2880(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+2944(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+3008(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+3072(SB), Y4, Y3
-	VMULPD       Y4, Y4, Y5
-	VFMADD231PD  Y4, Y2, Y2
-	VFMADD231PD  Y5, Y3, Y2
-	VADDPD       pow64consts<>+64(SB), Y4, Y3
-	VMOVUPS      pow64consts<>+64(SB), Y5
-	VSUBPD       Y3, Y5, Y5
-	VADDPD       Y4, Y5, Y5
-	VADDPD       Y2, Y5, Y5
-	VPSUBQ       pow64consts<>+3136(SB), Y1, Y1
-	VPSRLQ       $0x01, Y1, Y2
-	VPSUBQ       pow64consts<>+3200(SB), Y2, Y4
+	VFMADD213PD  pow64consts<>+2432(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+2496(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+2560(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+2624(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+2688(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+2752(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+2816(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+2880(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+2944(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+3008(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+3072(SB), Y5, Y3
+	VMULPD       Y5, Y5, Y6
+	VFMADD231PD  Y5, Y1, Y1
+	VFMADD231PD  Y6, Y3, Y1
+	VADDPD       pow64consts<>+64(SB), Y5, Y3
+	VMOVUPS      pow64consts<>+64(SB), Y6
+	VSUBPD       Y3, Y6, Y6
+	VADDPD       Y5, Y6, Y6
+	VADDPD       Y1, Y6, Y6
+	VPSUBQ       pow64consts<>+3136(SB), Y4, Y4
+	VPSRLQ       $0x01, Y4, Y1
+	VPSUBQ       pow64consts<>+3200(SB), Y1, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VPSUBQ       Y1, Y4, Y4
+	VPSUBQ       pow64consts<>+3200(SB), Y4, Y4
 	VPSLLQ       $0x34, Y4, Y4
-	VPSUBQ       Y2, Y1, Y1
-	VPSUBQ       pow64consts<>+3200(SB), Y1, Y1
-	VPSLLQ       $0x34, Y1, Y1
-	VADDPD       Y5, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VMULPD       Y5, Y3, Y3
 	VMULPD       Y4, Y3, Y3
-	VMULPD       Y1, Y3, Y3
+	VCMPPD       $0x11, pow64consts<>+1984(SB), Y2, Y2
+	VBLENDVPD    Y2, pow64consts<>+0(SB), Y3, Y3
 	VMOVUPD      (SI)(R10*8), Y1
 	VPAND        pow64consts<>+256(SB), Y1, Y1
 	VPAND        pow64consts<>+256(SB), Y0, Y2
@@ -21131,53 +21183,57 @@ powVVF64AVX2_after1:
 	VCMPPD       $0x11, pow64consts<>+1920(SB), X2, X2
 	VMOVUPS      pow64consts<>+0(SB), X5
 	VBLENDVPD    X2, X4, X5, X4
-	VMAXPD       pow64consts<>+1984(SB), X3, X3
-	VMINPD       pow64consts<>+2048(SB), X3, X3
-	VMOVUPD      pow64consts<>+2112(SB), X2
-	VFMADD213PD  pow64consts<>+2176(SB), X3, X2
-	VSUBPD       pow64consts<>+2176(SB), X2, X5
-	VFNMADD231PD pow64consts<>+2240(SB), X5, X3
-	VMOVUPD      pow64consts<>+2304(SB), X6
-	VFNMADD213PD X3, X5, X6
-	VSUBPD       X6, X3, X3
-	VFNMADD231PD pow64consts<>+2304(SB), X5, X3
-	VADDPD       X4, X6, X5
-	VSUBPD       X6, X5, X7
-	VSUBPD       X7, X5, X8
-	VSUBPD       X8, X6, X6
-	VSUBPD       X7, X4, X4
-	VADDPD       X4, X6, X6
-	VADDPD       X6, X3, X3
+	VCMPPD       $0x11, pow64consts<>+1984(SB), X3, X2
+	VBLENDVPD    X2, pow64consts<>+0(SB), X3, X2
+	VMAXPD       pow64consts<>+1984(SB), X2, X2
+	VMINPD       pow64consts<>+2048(SB), X2, X2
+	VMOVUPD      pow64consts<>+2112(SB), X5
+	VFMADD213PD  pow64consts<>+2176(SB), X2, X5
+	VSUBPD       pow64consts<>+2176(SB), X5, X6
+	VFNMADD231PD pow64consts<>+2240(SB), X6, X2
+	VMOVUPD      pow64consts<>+2304(SB), X7
+	VFNMADD213PD X2, X6, X7
+	VSUBPD       X7, X2, X2
+	VFNMADD231PD pow64consts<>+2304(SB), X6, X2
+	VADDPD       X4, X7, X6
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X6, X9
+	VSUBPD       X9, X7, X7
+	VSUBPD       X8, X4, X4
+	VADDPD       X4, X7, X7
+	VADDPD       X7, X2, X2
 	VMOVUPD      pow64consts<>+2368(SB), X4
-	VFMADD213PD  pow64consts<>+2432(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2496(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2560(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2624(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2688(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2752(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2816(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2880(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2944(SB), X5, X4
-	VFMADD213PD  pow64consts<>+3008(SB), X5, X4
-	VFMADD213PD  pow64consts<>+3072(SB), X5, X4
-	VMULPD       X5, X5, X6
-	VFMADD231PD  X5, X3, X3
-	VFMADD231PD  X6, X4, X3
-	VADDPD       pow64consts<>+64(SB), X5, X4
-	VMOVUPS      pow64consts<>+64(SB), X6
-	VSUBPD       X4, X6, X6
-	VADDPD       X5, X6, X6
-	VADDPD       X3, X6, X6
-	VPSUBQ       pow64consts<>+3136(SB), X2, X2
-	VPSRLQ       $0x01, X2, X3
-	VPSUBQ       pow64consts<>+3200(SB), X3, X5
+	VFMADD213PD  pow64consts<>+2432(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2496(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2560(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2624(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2688(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2752(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2816(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2880(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2944(SB), X6, X4
+	VFMADD213PD  pow64consts<>+3008(SB), X6, X4
+	VFMADD213PD  pow64consts<>+3072(SB), X6, X4
+	VMULPD       X6, X6, X7
+	VFMADD231PD  X6, X2, X2
+	VFMADD231PD  X7, X4, X2
+	VADDPD       pow64consts<>+64(SB), X6, X4
+	VMOVUPS      pow64consts<>+64(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       X6, X7, X7
+	VADDPD       X2, X7, X7
+	VPSUBQ       pow64consts<>+3136(SB), X5, X5
+	VPSRLQ       $0x01, X5, X2
+	VPSUBQ       pow64consts<>+3200(SB), X2, X6
+	VPSLLQ       $0x34, X6, X6
+	VPSUBQ       X2, X5, X5
+	VPSUBQ       pow64consts<>+3200(SB), X5, X5
 	VPSLLQ       $0x34, X5, X5
-	VPSUBQ       X3, X2, X2
-	VPSUBQ       pow64consts<>+3200(SB), X2, X2
-	VPSLLQ       $0x34, X2, X2
-	VADDPD       X6, X4, X4
+	VADDPD       X7, X4, X4
+	VMULPD       X6, X4, X4
 	VMULPD       X5, X4, X4
-	VMULPD       X2, X4, X4
+	VCMPPD       $0x11, pow64consts<>+1984(SB), X3, X3
+	VBLENDVPD    X3, pow64consts<>+0(SB), X4, X4
 	VPAND        pow64consts<>+256(SB), X0, X2
 	VPAND        pow64consts<>+256(SB), X1, X3
 	VPAND        pow64consts<>+192(SB), X3, X5
@@ -21349,53 +21405,57 @@ powVVF64AVX2_tail2:
 	VCMPPD       $0x11, pow64consts<>+1920(SB), X2, X2
 	VMOVUPS      pow64consts<>+0(SB), X5
 	VBLENDVPD    X2, X4, X5, X4
-	VMAXPD       pow64consts<>+1984(SB), X3, X3
-	VMINPD       pow64consts<>+2048(SB), X3, X3
-	VMOVUPD      pow64consts<>+2112(SB), X2
-	VFMADD213PD  pow64consts<>+2176(SB), X3, X2
-	VSUBPD       pow64consts<>+2176(SB), X2, X5
-	VFNMADD231PD pow64consts<>+2240(SB), X5, X3
-	VMOVUPD      pow64consts<>+2304(SB), X6
-	VFNMADD213PD X3, X5, X6
-	VSUBPD       X6, X3, X3
-	VFNMADD231PD pow64consts<>+2304(SB), X5, X3
-	VADDPD       X4, X6, X5
-	VSUBPD       X6, X5, X7
-	VSUBPD       X7, X5, X8
-	VSUBPD       X8, X6, X6
-	VSUBPD       X7, X4, X4
-	VADDPD       X4, X6, X6
-	VADDPD       X6, X3, X3
+	VCMPPD       $0x11, pow64consts<>+1984(SB), X3, X2
+	VBLENDVPD    X2, pow64consts<>+0(SB), X3, X2
+	VMAXPD       pow64consts<>+1984(SB), X2, X2
+	VMINPD       pow64consts<>+2048(SB), X2, X2
+	VMOVUPD      pow64consts<>+2112(SB), X5
+	VFMADD213PD  pow64consts<>+2176(SB), X2, X5
+	VSUBPD       pow64consts<>+2176(SB), X5, X6
+	VFNMADD231PD pow64consts<>+2240(SB), X6, X2
+	VMOVUPD      pow64consts<>+2304(SB), X7
+	VFNMADD213PD X2, X6, X7
+	VSUBPD       X7, X2, X2
+	VFNMADD231PD pow64consts<>+2304(SB), X6, X2
+	VADDPD       X4, X7, X6
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X6, X9
+	VSUBPD       X9, X7, X7
+	VSUBPD       X8, X4, X4
+	VADDPD       X4, X7, X7
+	VADDPD       X7, X2, X2
 	VMOVUPD      pow64consts<>+2368(SB), X4
-	VFMADD213PD  pow64consts<>+2432(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2496(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2560(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2624(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2688(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2752(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2816(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2880(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2944(SB), X5, X4
-	VFMADD213PD  pow64consts<>+3008(SB), X5, X4
-	VFMADD213PD  pow64consts<>+3072(SB), X5, X4
-	VMULPD       X5, X5, X6
-	VFMADD231PD  X5, X3, X3
-	VFMADD231PD  X6, X4, X3
-	VADDPD       pow64consts<>+64(SB), X5, X4
-	VMOVUPS      pow64consts<>+64(SB), X6
-	VSUBPD       X4, X6, X6
-	VADDPD       X5, X6, X6
-	VADDPD       X3, X6, X6
-	VPSUBQ       pow64consts<>+3136(SB), X2, X2
-	VPSRLQ       $0x01, X2, X3
-	VPSUBQ       pow64consts<>+3200(SB), X3, X5
+	VFMADD213PD  pow64consts<>+2432(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2496(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2560(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2624(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2688(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2752(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2816(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2880(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2944(SB), X6, X4
+	VFMADD213PD  pow64consts<>+3008(SB), X6, X4
+	VFMADD213PD  pow64consts<>+3072(SB), X6, X4
+	VMULPD       X6, X6, X7
+	VFMADD231PD  X6, X2, X2
+	VFMADD231PD  X7, X4, X2
+	VADDPD       pow64consts<>+64(SB), X6, X4
+	VMOVUPS      pow64consts<>+64(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       X6, X7, X7
+	VADDPD       X2, X7, X7
+	VPSUBQ       pow64consts<>+3136(SB), X5, X5
+	VPSRLQ       $0x01, X5, X2
+	VPSUBQ       pow64consts<>+3200(SB), X2, X6
+	VPSLLQ       $0x34, X6, X6
+	VPSUBQ       X2, X5, X5
+	VPSUBQ       pow64consts<>+3200(SB), X5, X5
 	VPSLLQ       $0x34, X5, X5
-	VPSUBQ       X3, X2, X2
-	VPSUBQ       pow64consts<>+3200(SB), X2, X2
-	VPSLLQ       $0x34, X2, X2
-	VADDPD       X6, X4, X4
+	VADDPD       X7, X4, X4
+	VMULPD       X6, X4, X4
 	VMULPD       X5, X4, X4
-	VMULPD       X2, X4, X4
+	VCMPPD       $0x11, pow64consts<>+1984(SB), X3, X3
+	VBLENDVPD    X3, pow64consts<>+0(SB), X4, X4
 	VPAND        pow64consts<>+256(SB), X0, X2
 	VPAND        pow64consts<>+256(SB), X1, X3
 	VPAND        pow64consts<>+192(SB), X3, X5
@@ -22035,53 +22095,57 @@ powVSF64AVX2_loop1:
 	VCMPPD       $0x11, pow64consts<>+1920(SB), Y1, Y1
 	VMOVUPS      pow64consts<>+0(SB), Y4
 	VBLENDVPD    Y1, Y3, Y4, Y3
-	VMAXPD       pow64consts<>+1984(SB), Y2, Y2
-	VMINPD       pow64consts<>+2048(SB), Y2, Y2
-	VMOVUPD      pow64consts<>+2112(SB), Y1
-	VFMADD213PD  pow64consts<>+2176(SB), Y2, Y1
-	VSUBPD       pow64consts<>+2176(SB), Y1, Y4
-	VFNMADD231PD pow64consts<>+2240(SB), Y4, Y2
-	VMOVUPD      pow64consts<>+2304(SB), Y5
-	VFNMADD213PD Y2, Y4, Y5
-	VSUBPD       Y5, Y2, Y2
-	VFNMADD231PD pow64consts<>+2304(SB), Y4, Y2
-	VADDPD       Y3, Y5, Y4
-	VSUBPD       Y5, Y4, Y6
-	VSUBPD       Y6, Y4, Y7
-	VSUBPD       Y7, Y5, Y5
-	VSUBPD       Y6, Y3, Y3
-	VADDPD       Y3, Y5, Y5
-	VADDPD       Y5, Y2, Y2
+	VCMPPD       $0x11, pow64consts<>+1984(SB), Y2, Y1
+	VBLENDVPD    Y1, pow64consts<>+0(SB), Y2, Y1
+	VMAXPD       pow64consts<>+1984(SB), Y1, Y1
+	VMINPD       pow64consts<>+2048(SB), Y1, Y1
+	VMOVUPD      pow64consts<>+2112(SB), Y4
+	VFMADD213PD  pow64consts<>+2176(SB), Y1, Y4
+	VSUBPD       pow64consts<>+2176(SB), Y4, Y5
+	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y1
+	VMOVUPD      pow64consts<>+2304(SB), Y6
+	VFNMADD213PD Y1, Y5, Y6
+	VSUBPD       Y6, Y1, Y1
+	VFNMADD231PD pow64consts<>+2304(SB), Y5, Y1
+	VADDPD       Y3, Y6, Y5
+	VSUBPD       Y6, Y5, Y7
+	VSUBPD       Y7, Y5, Y8
+	VSUBPD       Y8, Y6, Y6
+	VSUBPD       Y7, Y3, Y3
+	VADDPD       Y3, Y6, Y6
+	VADDPD       Y6, Y1, Y1
 	VMOVUPD      pow64consts<>+2368(SB), Y3
-	VFMADD213PD  pow64consts<>+2432(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+2496(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+2560(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+2624(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+2688(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+2752(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+2816(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+2880(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+2944(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+3008(SB), Y4, Y3
-	VFMADD213PD  pow64consts<>+3072(SB), Y4, Y3
-	VMULPD       Y4, Y4, Y5
-	VFMADD231PD  Y4, Y2, Y2
-	VFMADD231PD  Y5, Y3, Y2
-	VADDPD       pow64consts<>+64(SB), Y4, Y3
-	VMOVUPS      pow64consts<>+64(SB), Y5
-	VSUBPD       Y3, Y5, Y5
-	VADDPD       Y4, Y5, Y5
-	VADDPD       Y2, Y5, Y5
-	VPSUBQ       pow64consts<>+3136(SB), Y1, Y1
-	VPSRLQ       $0x01, Y1, Y2
-	VPSUBQ       pow64consts<>+3200(SB), Y2, Y4
+	VFMADD213PD  pow64consts<>+2432(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+2496(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+2560(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+2624(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+2688(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+2752(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+2816(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+2880(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+2944(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+3008(SB), Y5, Y3
+	VFMADD213PD  pow64consts<>+3072(SB), Y5, Y3
+	VMULPD       Y5, Y5, Y6
+	VFMADD231PD  Y5, Y1, Y1
+	VFMADD231PD  Y6, Y3, Y1
+	VADDPD       pow64consts<>+64(SB), Y5, Y3
+	VMOVUPS      pow64consts<>+64(SB), Y6
+	VSUBPD       Y3, Y6, Y6
+	VADDPD       Y5, Y6, Y6
+	VADDPD       Y1, Y6, Y6
+	VPSUBQ       pow64consts<>+3136(SB), Y4, Y4
+	VPSRLQ       $0x01, Y4, Y1
+	VPSUBQ       pow64consts<>+3200(SB), Y1, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VPSUBQ       Y1, Y4, Y4
+	VPSUBQ       pow64consts<>+3200(SB), Y4, Y4
 	VPSLLQ       $0x34, Y4, Y4
-	VPSUBQ       Y2, Y1, Y1
-	VPSUBQ       pow64consts<>+3200(SB), Y1, Y1
-	VPSLLQ       $0x34, Y1, Y1
-	VADDPD       Y5, Y3, Y3
+	VADDPD       Y6, Y3, Y3
+	VMULPD       Y5, Y3, Y3
 	VMULPD       Y4, Y3, Y3
-	VMULPD       Y1, Y3, Y3
+	VCMPPD       $0x11, pow64consts<>+1984(SB), Y2, Y2
+	VBLENDVPD    Y2, pow64consts<>+0(SB), Y3, Y3
 	VMOVUPD      (SI)(R10*8), Y1
 	VPAND        pow64consts<>+256(SB), Y1, Y1
 	VPAND        pow64consts<>+256(SB), Y0, Y2
@@ -22259,53 +22323,57 @@ powVSF64AVX2_after1:
 	VCMPPD       $0x11, pow64consts<>+1920(SB), X2, X2
 	VMOVUPS      pow64consts<>+0(SB), X5
 	VBLENDVPD    X2, X4, X5, X4
-	VMAXPD       pow64consts<>+1984(SB), X3, X3
-	VMINPD       pow64consts<>+2048(SB), X3, X3
-	VMOVUPD      pow64consts<>+2112(SB), X2
-	VFMADD213PD  pow64consts<>+2176(SB), X3, X2
-	VSUBPD       pow64consts<>+2176(SB), X2, X5
-	VFNMADD231PD pow64consts<>+2240(SB), X5, X3
-	VMOVUPD      pow64consts<>+2304(SB), X6
-	VFNMADD213PD X3, X5, X6
-	VSUBPD       X6, X3, X3
-	VFNMADD231PD pow64consts<>+2304(SB), X5, X3
-	VADDPD       X4, X6, X5
-	VSUBPD       X6, X5, X7
-	VSUBPD       X7, X5, X8
-	VSUBPD       X8, X6, X6
-	VSUBPD       X7, X4, X4
-	VADDPD       X4, X6, X6
-	VADDPD       X6, X3, X3
+	VCMPPD       $0x11, pow64consts<>+1984(SB), X3, X2
+	VBLENDVPD    X2, pow64consts<>+0(SB), X3, X2
+	VMAXPD       pow64consts<>+1984(SB), X2, X2
+	VMINPD       pow64consts<>+2048(SB), X2, X2
+	VMOVUPD      pow64consts<>+2112(SB), X5
+	VFMADD213PD  pow64consts<>+2176(SB), X2, X5
+	VSUBPD       pow64consts<>+2176(SB), X5, X6
+	VFNMADD231PD pow64consts<>+2240(SB), X6, X2
+	VMOVUPD      pow64consts<>+2304(SB), X7
+	VFNMADD213PD X2, X6, X7
+	VSUBPD       X7, X2, X2
+	VFNMADD231PD pow64consts<>+2304(SB), X6, X2
+	VADDPD       X4, X7, X6
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X6, X9
+	VSUBPD       X9, X7, X7
+	VSUBPD       X8, X4, X4
+	VADDPD       X4, X7, X7
+	VADDPD       X7, X2, X2
 	VMOVUPD      pow64consts<>+2368(SB), X4
-	VFMADD213PD  pow64consts<>+2432(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2496(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2560(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2624(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2688(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2752(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2816(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2880(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2944(SB), X5, X4
-	VFMADD213PD  pow64consts<>+3008(SB), X5, X4
-	VFMADD213PD  pow64consts<>+3072(SB), X5, X4
-	VMULPD       X5, X5, X6
-	VFMADD231PD  X5, X3, X3
-	VFMADD231PD  X6, X4, X3
-	VADDPD       pow64consts<>+64(SB), X5, X4
-	VMOVUPS      pow64consts<>+64(SB), X6
-	VSUBPD       X4, X6, X6
-	VADDPD       X5, X6, X6
-	VADDPD       X3, X6, X6
-	VPSUBQ       pow64consts<>+3136(SB), X2, X2
-	VPSRLQ       $0x01, X2, X3
-	VPSUBQ       pow64consts<>+3200(SB), X3, X5
+	VFMADD213PD  pow64consts<>+2432(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2496(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2560(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2624(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2688(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2752(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2816(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2880(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2944(SB), X6, X4
+	VFMADD213PD  pow64consts<>+3008(SB), X6, X4
+	VFMADD213PD  pow64consts<>+3072(SB), X6, X4
+	VMULPD       X6, X6, X7
+	VFMADD231PD  X6, X2, X2
+	VFMADD231PD  X7, X4, X2
+	VADDPD       pow64consts<>+64(SB), X6, X4
+	VMOVUPS      pow64consts<>+64(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       X6, X7, X7
+	VADDPD       X2, X7, X7
+	VPSUBQ       pow64consts<>+3136(SB), X5, X5
+	VPSRLQ       $0x01, X5, X2
+	VPSUBQ       pow64consts<>+3200(SB), X2, X6
+	VPSLLQ       $0x34, X6, X6
+	VPSUBQ       X2, X5, X5
+	VPSUBQ       pow64consts<>+3200(SB), X5, X5
 	VPSLLQ       $0x34, X5, X5
-	VPSUBQ       X3, X2, X2
-	VPSUBQ       pow64consts<>+3200(SB), X2, X2
-	VPSLLQ       $0x34, X2, X2
-	VADDPD       X6, X4, X4
+	VADDPD       X7, X4, X4
+	VMULPD       X6, X4, X4
 	VMULPD       X5, X4, X4
-	VMULPD       X2, X4, X4
+	VCMPPD       $0x11, pow64consts<>+1984(SB), X3, X3
+	VBLENDVPD    X3, pow64consts<>+0(SB), X4, X4
 	VPAND        pow64consts<>+256(SB), X1, X2
 	VPAND        pow64consts<>+256(SB), X0, X3
 	VPAND        pow64consts<>+192(SB), X3, X5
@@ -22476,53 +22544,57 @@ powVSF64AVX2_tail2:
 	VCMPPD       $0x11, pow64consts<>+1920(SB), X2, X2
 	VMOVUPS      pow64consts<>+0(SB), X5
 	VBLENDVPD    X2, X4, X5, X4
-	VMAXPD       pow64consts<>+1984(SB), X3, X3
-	VMINPD       pow64consts<>+2048(SB), X3, X3
-	VMOVUPD      pow64consts<>+2112(SB), X2
-	VFMADD213PD  pow64consts<>+2176(SB), X3, X2
-	VSUBPD       pow64consts<>+2176(SB), X2, X5
-	VFNMADD231PD pow64consts<>+2240(SB), X5, X3
-	VMOVUPD      pow64consts<>+2304(SB), X6
-	VFNMADD213PD X3, X5, X6
-	VSUBPD       X6, X3, X3
-	VFNMADD231PD pow64consts<>+2304(SB), X5, X3
-	VADDPD       X4, X6, X5
-	VSUBPD       X6, X5, X7
-	VSUBPD       X7, X5, X8
-	VSUBPD       X8, X6, X6
-	VSUBPD       X7, X4, X4
-	VADDPD       X4, X6, X6
-	VADDPD       X6, X3, X3
+	VCMPPD       $0x11, pow64consts<>+1984(SB), X3, X2
+	VBLENDVPD    X2, pow64consts<>+0(SB), X3, X2
+	VMAXPD       pow64consts<>+1984(SB), X2, X2
+	VMINPD       pow64consts<>+2048(SB), X2, X2
+	VMOVUPD      pow64consts<>+2112(SB), X5
+	VFMADD213PD  pow64consts<>+2176(SB), X2, X5
+	VSUBPD       pow64consts<>+2176(SB), X5, X6
+	VFNMADD231PD pow64consts<>+2240(SB), X6, X2
+	VMOVUPD      pow64consts<>+2304(SB), X7
+	VFNMADD213PD X2, X6, X7
+	VSUBPD       X7, X2, X2
+	VFNMADD231PD pow64consts<>+2304(SB), X6, X2
+	VADDPD       X4, X7, X6
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X6, X9
+	VSUBPD       X9, X7, X7
+	VSUBPD       X8, X4, X4
+	VADDPD       X4, X7, X7
+	VADDPD       X7, X2, X2
 	VMOVUPD      pow64consts<>+2368(SB), X4
-	VFMADD213PD  pow64consts<>+2432(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2496(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2560(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2624(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2688(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2752(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2816(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2880(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2944(SB), X5, X4
-	VFMADD213PD  pow64consts<>+3008(SB), X5, X4
-	VFMADD213PD  pow64consts<>+3072(SB), X5, X4
-	VMULPD       X5, X5, X6
-	VFMADD231PD  X5, X3, X3
-	VFMADD231PD  X6, X4, X3
-	VADDPD       pow64consts<>+64(SB), X5, X4
-	VMOVUPS      pow64consts<>+64(SB), X6
-	VSUBPD       X4, X6, X6
-	VADDPD       X5, X6, X6
-	VADDPD       X3, X6, X6
-	VPSUBQ       pow64consts<>+3136(SB), X2, X2
-	VPSRLQ       $0x01, X2, X3
-	VPSUBQ       pow64consts<>+3200(SB), X3, X5
+	VFMADD213PD  pow64consts<>+2432(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2496(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2560(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2624(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2688(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2752(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2816(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2880(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2944(SB), X6, X4
+	VFMADD213PD  pow64consts<>+3008(SB), X6, X4
+	VFMADD213PD  pow64consts<>+3072(SB), X6, X4
+	VMULPD       X6, X6, X7
+	VFMADD231PD  X6, X2, X2
+	VFMADD231PD  X7, X4, X2
+	VADDPD       pow64consts<>+64(SB), X6, X4
+	VMOVUPS      pow64consts<>+64(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       X6, X7, X7
+	VADDPD       X2, X7, X7
+	VPSUBQ       pow64consts<>+3136(SB), X5, X5
+	VPSRLQ       $0x01, X5, X2
+	VPSUBQ       pow64consts<>+3200(SB), X2, X6
+	VPSLLQ       $0x34, X6, X6
+	VPSUBQ       X2, X5, X5
+	VPSUBQ       pow64consts<>+3200(SB), X5, X5
 	VPSLLQ       $0x34, X5, X5
-	VPSUBQ       X3, X2, X2
-	VPSUBQ       pow64consts<>+3200(SB), X2, X2
-	VPSLLQ       $0x34, X2, X2
-	VADDPD       X6, X4, X4
+	VADDPD       X7, X4, X4
+	VMULPD       X6, X4, X4
 	VMULPD       X5, X4, X4
-	VMULPD       X2, X4, X4
+	VCMPPD       $0x11, pow64consts<>+1984(SB), X3, X3
+	VBLENDVPD    X3, pow64consts<>+0(SB), X4, X4
 	VPAND        pow64consts<>+256(SB), X1, X2
 	VPAND        pow64consts<>+256(SB), X0, X3
 	VPAND        pow64consts<>+192(SB), X3, X5
@@ -22728,53 +22800,57 @@ powSVF64AVX2_loop1:
 	VCMPPD       $0x11, pow64consts<>+1920(SB), Y2, Y2
 	VMOVUPS      pow64consts<>+0(SB), Y5
 	VBLENDVPD    Y2, Y4, Y5, Y4
-	VMAXPD       pow64consts<>+1984(SB), Y3, Y3
-	VMINPD       pow64consts<>+2048(SB), Y3, Y3
-	VMOVUPD      pow64consts<>+2112(SB), Y2
-	VFMADD213PD  pow64consts<>+2176(SB), Y3, Y2
-	VSUBPD       pow64consts<>+2176(SB), Y2, Y5
-	VFNMADD231PD pow64consts<>+2240(SB), Y5, Y3
-	VMOVUPD      pow64consts<>+2304(SB), Y6
-	VFNMADD213PD Y3, Y5, Y6
-	VSUBPD       Y6, Y3, Y3
-	VFNMADD231PD pow64consts<>+2304(SB), Y5, Y3
-	VADDPD       Y4, Y6, Y5
-	VSUBPD       Y6, Y5, Y7
-	VSUBPD       Y7, Y5, Y8
-	VSUBPD       Y8, Y6, Y6
-	VSUBPD       Y7, Y4, Y4
-	VADDPD       Y4, Y6, Y6
-	VADDPD       Y6, Y3, Y3
+	VCMPPD       $0x11, pow64consts<>+1984(SB), Y3, Y2
+	VBLENDVPD    Y2, pow64consts<>+0(SB), Y3, Y2
+	VMAXPD       pow64consts<>+1984(SB), Y2, Y2
+	VMINPD       pow64consts<>+2048(SB), Y2, Y2
+	VMOVUPD      pow64consts<>+2112(SB), Y5
+	VFMADD213PD  pow64consts<>+2176(SB), Y2, Y5
+	VSUBPD       pow64consts<>+2176(SB), Y5, Y6
+	VFNMADD231PD pow64consts<>+2240(SB), Y6, Y2
+	VMOVUPD      pow64consts<>+2304(SB), Y7
+	VFNMADD213PD Y2, Y6, Y7
+	VSUBPD       Y7, Y2, Y2
+	VFNMADD231PD pow64consts<>+2304(SB), Y6, Y2
+	VADDPD       Y4, Y7, Y6
+	VSUBPD       Y7, Y6, Y8
+	VSUBPD       Y8, Y6, Y9
+	VSUBPD       Y9, Y7, Y7
+	VSUBPD       Y8, Y4, Y4
+	VADDPD       Y4, Y7, Y7
+	VADDPD       Y7, Y2, Y2
 	VMOVUPD      pow64consts<>+2368(SB), Y4
-	VFMADD213PD  pow64consts<>+2432(SB), Y5, Y4
-	VFMADD213PD  pow64consts<>+2496(SB), Y5, Y4
-	VFMADD213PD  pow64consts<>+2560(SB), Y5, Y4
-	VFMADD213PD  pow64consts<>+2624(SB), Y5, Y4
-	VFMADD213PD  pow64consts<>+2688(SB), Y5, Y4
-	VFMADD213PD  pow64consts<>+2752(SB), Y5, Y4
-	VFMADD213PD  pow64consts<>+2816(SB), Y5, Y4
-	VFMADD213PD  pow64consts<>+2880(SB), Y5, Y4
-	VFMADD213PD  pow64consts<>+2944(SB), Y5, Y4
-	VFMADD213PD  pow64consts<>+3008(SB), Y5, Y4
-	VFMADD213PD  pow64consts<>+3072(SB), Y5, Y4
-	VMULPD       Y5, Y5, Y6
-	VFMADD231PD  Y5, Y3, Y3
-	VFMADD231PD  Y6, Y4, Y3
-	VADDPD       pow64consts<>+64(SB), Y5, Y4
-	VMOVUPS      pow64consts<>+64(SB), Y6
-	VSUBPD       Y4, Y6, Y6
-	VADDPD       Y5, Y6, Y6
-	VADDPD       Y3, Y6, Y6
-	VPSUBQ       pow64consts<>+3136(SB), Y2, Y2
-	VPSRLQ       $0x01, Y2, Y3
-	VPSUBQ       pow64consts<>+3200(SB), Y3, Y5
+	VFMADD213PD  pow64consts<>+2432(SB), Y6, Y4
+	VFMADD213PD  pow64consts<>+2496(SB), Y6, Y4
+	VFMADD213PD  pow64consts<>+2560(SB), Y6, Y4
+	VFMADD213PD  pow64consts<>+2624(SB), Y6, Y4
+	VFMADD213PD  pow64consts<>+2688(SB), Y6, Y4
+	VFMADD213PD  pow64consts<>+2752(SB), Y6, Y4
+	VFMADD213PD  pow64consts<>+2816(SB), Y6, Y4
+	VFMADD213PD  pow64consts<>+2880(SB), Y6, Y4
+	VFMADD213PD  pow64consts<>+2944(SB), Y6, Y4
+	VFMADD213PD  pow64consts<>+3008(SB), Y6, Y4
+	VFMADD213PD  pow64consts<>+3072(SB), Y6, Y4
+	VMULPD       Y6, Y6, Y7
+	VFMADD231PD  Y6, Y2, Y2
+	VFMADD231PD  Y7, Y4, Y2
+	VADDPD       pow64consts<>+64(SB), Y6, Y4
+	VMOVUPS      pow64consts<>+64(SB), Y7
+	VSUBPD       Y4, Y7, Y7
+	VADDPD       Y6, Y7, Y7
+	VADDPD       Y2, Y7, Y7
+	VPSUBQ       pow64consts<>+3136(SB), Y5, Y5
+	VPSRLQ       $0x01, Y5, Y2
+	VPSUBQ       pow64consts<>+3200(SB), Y2, Y6
+	VPSLLQ       $0x34, Y6, Y6
+	VPSUBQ       Y2, Y5, Y5
+	VPSUBQ       pow64consts<>+3200(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
-	VPSUBQ       Y3, Y2, Y2
-	VPSUBQ       pow64consts<>+3200(SB), Y2, Y2
-	VPSLLQ       $0x34, Y2, Y2
-	VADDPD       Y6, Y4, Y4
+	VADDPD       Y7, Y4, Y4
+	VMULPD       Y6, Y4, Y4
 	VMULPD       Y5, Y4, Y4
-	VMULPD       Y2, Y4, Y4
+	VCMPPD       $0x11, pow64consts<>+1984(SB), Y3, Y3
+	VBLENDVPD    Y3, pow64consts<>+0(SB), Y4, Y4
 	VPAND        pow64consts<>+256(SB), Y0, Y2
 	VPAND        pow64consts<>+256(SB), Y1, Y3
 	VPAND        pow64consts<>+192(SB), Y3, Y5
@@ -22946,53 +23022,57 @@ powSVF64AVX2_after1:
 	VCMPPD       $0x11, pow64consts<>+1920(SB), X2, X2
 	VMOVUPS      pow64consts<>+0(SB), X5
 	VBLENDVPD    X2, X4, X5, X4
-	VMAXPD       pow64consts<>+1984(SB), X3, X3
-	VMINPD       pow64consts<>+2048(SB), X3, X3
-	VMOVUPD      pow64consts<>+2112(SB), X2
-	VFMADD213PD  pow64consts<>+2176(SB), X3, X2
-	VSUBPD       pow64consts<>+2176(SB), X2, X5
-	VFNMADD231PD pow64consts<>+2240(SB), X5, X3
-	VMOVUPD      pow64consts<>+2304(SB), X6
-	VFNMADD213PD X3, X5, X6
-	VSUBPD       X6, X3, X3
-	VFNMADD231PD pow64consts<>+2304(SB), X5, X3
-	VADDPD       X4, X6, X5
-	VSUBPD       X6, X5, X7
-	VSUBPD       X7, X5, X8
-	VSUBPD       X8, X6, X6
-	VSUBPD       X7, X4, X4
-	VADDPD       X4, X6, X6
-	VADDPD       X6, X3, X3
+	VCMPPD       $0x11, pow64consts<>+1984(SB), X3, X2
+	VBLENDVPD    X2, pow64consts<>+0(SB), X3, X2
+	VMAXPD       pow64consts<>+1984(SB), X2, X2
+	VMINPD       pow64consts<>+2048(SB), X2, X2
+	VMOVUPD      pow64consts<>+2112(SB), X5
+	VFMADD213PD  pow64consts<>+2176(SB), X2, X5
+	VSUBPD       pow64consts<>+2176(SB), X5, X6
+	VFNMADD231PD pow64consts<>+2240(SB), X6, X2
+	VMOVUPD      pow64consts<>+2304(SB), X7
+	VFNMADD213PD X2, X6, X7
+	VSUBPD       X7, X2, X2
+	VFNMADD231PD pow64consts<>+2304(SB), X6, X2
+	VADDPD       X4, X7, X6
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X6, X9
+	VSUBPD       X9, X7, X7
+	VSUBPD       X8, X4, X4
+	VADDPD       X4, X7, X7
+	VADDPD       X7, X2, X2
 	VMOVUPD      pow64consts<>+2368(SB), X4
-	VFMADD213PD  pow64consts<>+2432(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2496(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2560(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2624(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2688(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2752(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2816(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2880(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2944(SB), X5, X4
-	VFMADD213PD  pow64consts<>+3008(SB), X5, X4
-	VFMADD213PD  pow64consts<>+3072(SB), X5, X4
-	VMULPD       X5, X5, X6
-	VFMADD231PD  X5, X3, X3
-	VFMADD231PD  X6, X4, X3
-	VADDPD       pow64consts<>+64(SB), X5, X4
-	VMOVUPS      pow64consts<>+64(SB), X6
-	VSUBPD       X4, X6, X6
-	VADDPD       X5, X6, X6
-	VADDPD       X3, X6, X6
-	VPSUBQ       pow64consts<>+3136(SB), X2, X2
-	VPSRLQ       $0x01, X2, X3
-	VPSUBQ       pow64consts<>+3200(SB), X3, X5
+	VFMADD213PD  pow64consts<>+2432(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2496(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2560(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2624(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2688(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2752(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2816(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2880(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2944(SB), X6, X4
+	VFMADD213PD  pow64consts<>+3008(SB), X6, X4
+	VFMADD213PD  pow64consts<>+3072(SB), X6, X4
+	VMULPD       X6, X6, X7
+	VFMADD231PD  X6, X2, X2
+	VFMADD231PD  X7, X4, X2
+	VADDPD       pow64consts<>+64(SB), X6, X4
+	VMOVUPS      pow64consts<>+64(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       X6, X7, X7
+	VADDPD       X2, X7, X7
+	VPSUBQ       pow64consts<>+3136(SB), X5, X5
+	VPSRLQ       $0x01, X5, X2
+	VPSUBQ       pow64consts<>+3200(SB), X2, X6
+	VPSLLQ       $0x34, X6, X6
+	VPSUBQ       X2, X5, X5
+	VPSUBQ       pow64consts<>+3200(SB), X5, X5
 	VPSLLQ       $0x34, X5, X5
-	VPSUBQ       X3, X2, X2
-	VPSUBQ       pow64consts<>+3200(SB), X2, X2
-	VPSLLQ       $0x34, X2, X2
-	VADDPD       X6, X4, X4
+	VADDPD       X7, X4, X4
+	VMULPD       X6, X4, X4
 	VMULPD       X5, X4, X4
-	VMULPD       X2, X4, X4
+	VCMPPD       $0x11, pow64consts<>+1984(SB), X3, X3
+	VBLENDVPD    X3, pow64consts<>+0(SB), X4, X4
 	VPAND        pow64consts<>+256(SB), X0, X2
 	VPAND        pow64consts<>+256(SB), X1, X3
 	VPAND        pow64consts<>+192(SB), X3, X5
@@ -23163,53 +23243,57 @@ powSVF64AVX2_tail2:
 	VCMPPD       $0x11, pow64consts<>+1920(SB), X2, X2
 	VMOVUPS      pow64consts<>+0(SB), X5
 	VBLENDVPD    X2, X4, X5, X4
-	VMAXPD       pow64consts<>+1984(SB), X3, X3
-	VMINPD       pow64consts<>+2048(SB), X3, X3
-	VMOVUPD      pow64consts<>+2112(SB), X2
-	VFMADD213PD  pow64consts<>+2176(SB), X3, X2
-	VSUBPD       pow64consts<>+2176(SB), X2, X5
-	VFNMADD231PD pow64consts<>+2240(SB), X5, X3
-	VMOVUPD      pow64consts<>+2304(SB), X6
-	VFNMADD213PD X3, X5, X6
-	VSUBPD       X6, X3, X3
-	VFNMADD231PD pow64consts<>+2304(SB), X5, X3
-	VADDPD       X4, X6, X5
-	VSUBPD       X6, X5, X7
-	VSUBPD       X7, X5, X8
-	VSUBPD       X8, X6, X6
-	VSUBPD       X7, X4, X4
-	VADDPD       X4, X6, X6
-	VADDPD       X6, X3, X3
+	VCMPPD       $0x11, pow64consts<>+1984(SB), X3, X2
+	VBLENDVPD    X2, pow64consts<>+0(SB), X3, X2
+	VMAXPD       pow64consts<>+1984(SB), X2, X2
+	VMINPD       pow64consts<>+2048(SB), X2, X2
+	VMOVUPD      pow64consts<>+2112(SB), X5
+	VFMADD213PD  pow64consts<>+2176(SB), X2, X5
+	VSUBPD       pow64consts<>+2176(SB), X5, X6
+	VFNMADD231PD pow64consts<>+2240(SB), X6, X2
+	VMOVUPD      pow64consts<>+2304(SB), X7
+	VFNMADD213PD X2, X6, X7
+	VSUBPD       X7, X2, X2
+	VFNMADD231PD pow64consts<>+2304(SB), X6, X2
+	VADDPD       X4, X7, X6
+	VSUBPD       X7, X6, X8
+	VSUBPD       X8, X6, X9
+	VSUBPD       X9, X7, X7
+	VSUBPD       X8, X4, X4
+	VADDPD       X4, X7, X7
+	VADDPD       X7, X2, X2
 	VMOVUPD      pow64consts<>+2368(SB), X4
-	VFMADD213PD  pow64consts<>+2432(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2496(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2560(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2624(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2688(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2752(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2816(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2880(SB), X5, X4
-	VFMADD213PD  pow64consts<>+2944(SB), X5, X4
-	VFMADD213PD  pow64consts<>+3008(SB), X5, X4
-	VFMADD213PD  pow64consts<>+3072(SB), X5, X4
-	VMULPD       X5, X5, X6
-	VFMADD231PD  X5, X3, X3
-	VFMADD231PD  X6, X4, X3
-	VADDPD       pow64consts<>+64(SB), X5, X4
-	VMOVUPS      pow64consts<>+64(SB), X6
-	VSUBPD       X4, X6, X6
-	VADDPD       X5, X6, X6
-	VADDPD       X3, X6, X6
-	VPSUBQ       pow64consts<>+3136(SB), X2, X2
-	VPSRLQ       $0x01, X2, X3
-	VPSUBQ       pow64consts<>+3200(SB), X3, X5
+	VFMADD213PD  pow64consts<>+2432(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2496(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2560(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2624(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2688(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2752(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2816(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2880(SB), X6, X4
+	VFMADD213PD  pow64consts<>+2944(SB), X6, X4
+	VFMADD213PD  pow64consts<>+3008(SB), X6, X4
+	VFMADD213PD  pow64consts<>+3072(SB), X6, X4
+	VMULPD       X6, X6, X7
+	VFMADD231PD  X6, X2, X2
+	VFMADD231PD  X7, X4, X2
+	VADDPD       pow64consts<>+64(SB), X6, X4
+	VMOVUPS      pow64consts<>+64(SB), X7
+	VSUBPD       X4, X7, X7
+	VADDPD       X6, X7, X7
+	VADDPD       X2, X7, X7
+	VPSUBQ       pow64consts<>+3136(SB), X5, X5
+	VPSRLQ       $0x01, X5, X2
+	VPSUBQ       pow64consts<>+3200(SB), X2, X6
+	VPSLLQ       $0x34, X6, X6
+	VPSUBQ       X2, X5, X5
+	VPSUBQ       pow64consts<>+3200(SB), X5, X5
 	VPSLLQ       $0x34, X5, X5
-	VPSUBQ       X3, X2, X2
-	VPSUBQ       pow64consts<>+3200(SB), X2, X2
-	VPSLLQ       $0x34, X2, X2
-	VADDPD       X6, X4, X4
+	VADDPD       X7, X4, X4
+	VMULPD       X6, X4, X4
 	VMULPD       X5, X4, X4
-	VMULPD       X2, X4, X4
+	VCMPPD       $0x11, pow64consts<>+1984(SB), X3, X3
+	VBLENDVPD    X3, pow64consts<>+0(SB), X4, X4
 	VPAND        pow64consts<>+256(SB), X0, X2
 	VPAND        pow64consts<>+256(SB), X1, X3
 	VPAND        pow64consts<>+192(SB), X3, X5
@@ -62012,48 +62096,53 @@ powVVF32AVX512_loop1:
 	VBROADCASTSS      pow32consts<>+0(SB), Z1
 	VMOVUPS           Z1, Z1
 	VBLENDMPS         Z3, Z1, K1, Z1
-	VMAXPS.BCST       pow32consts<>+1664(SB), Z2, Z2
-	VMINPS.BCST       pow32consts<>+1728(SB), Z2, Z2
-	VBROADCASTSS      pow32consts<>+1792(SB), Z3
-	VFMADD213PS.BCST  pow32consts<>+1856(SB), Z2, Z3
-	VSUBPS.BCST       pow32consts<>+1856(SB), Z3, Z4
-	VFNMADD231PS.BCST pow32consts<>+1472(SB), Z4, Z2
-	VBROADCASTSS      pow32consts<>+1536(SB), Z5
-	VFNMADD213PS      Z2, Z4, Z5
-	VSUBPS            Z5, Z2, Z2
-	VFNMADD231PS.BCST pow32consts<>+1536(SB), Z4, Z2
-	VADDPS            Z1, Z5, Z4
-	VSUBPS            Z5, Z4, Z6
-	VSUBPS            Z6, Z4, Z7
-	VSUBPS            Z7, Z5, Z5
-	VSUBPS            Z6, Z1, Z1
-	VADDPS            Z1, Z5, Z5
-	VADDPS            Z5, Z2, Z2
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z2, K1
+	VMOVUPS           Z2, Z3
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z3, K1, Z3
+	VMAXPS.BCST       pow32consts<>+1664(SB), Z3, Z3
+	VMINPS.BCST       pow32consts<>+1728(SB), Z3, Z3
+	VBROADCASTSS      pow32consts<>+1792(SB), Z4
+	VFMADD213PS.BCST  pow32consts<>+1856(SB), Z3, Z4
+	VSUBPS.BCST       pow32consts<>+1856(SB), Z4, Z5
+	VFNMADD231PS.BCST pow32consts<>+1472(SB), Z5, Z3
+	VBROADCASTSS      pow32consts<>+1536(SB), Z6
+	VFNMADD213PS      Z3, Z5, Z6
+	VSUBPS            Z6, Z3, Z3
+	VFNMADD231PS.BCST pow32consts<>+1536(SB), Z5, Z3
+	VADDPS            Z1, Z6, Z5
+	VSUBPS            Z6, Z5, Z7
+	VSUBPS            Z7, Z5, Z8
+	VSUBPS            Z8, Z6, Z6
+	VSUBPS            Z7, Z1, Z1
+	VADDPS            Z1, Z6, Z6
+	VADDPS            Z6, Z3, Z3
 	VBROADCASTSS      pow32consts<>+1920(SB), Z1
-	VFMADD213PS.BCST  pow32consts<>+1984(SB), Z4, Z1
-	VFMADD213PS.BCST  pow32consts<>+2048(SB), Z4, Z1
-	VFMADD213PS.BCST  pow32consts<>+2112(SB), Z4, Z1
-	VFMADD213PS.BCST  pow32consts<>+2176(SB), Z4, Z1
-	VFMADD213PS.BCST  pow32consts<>+2240(SB), Z4, Z1
-	VFMADD213PS.BCST  pow32consts<>+2304(SB), Z4, Z1
-	VMULPS            Z4, Z4, Z5
-	VFMADD231PS       Z4, Z2, Z2
-	VFMADD231PS       Z5, Z1, Z2
-	VADDPS.BCST       pow32consts<>+64(SB), Z4, Z1
-	VBROADCASTSS      pow32consts<>+64(SB), Z5
-	VSUBPS            Z1, Z5, Z5
-	VADDPS            Z4, Z5, Z5
-	VADDPS            Z2, Z5, Z5
-	VPSUBD.BCST       pow32consts<>+2368(SB), Z3, Z3
-	VPSRLD            $0x01, Z3, Z2
-	VPSUBD.BCST       pow32consts<>+2432(SB), Z2, Z4
+	VFMADD213PS.BCST  pow32consts<>+1984(SB), Z5, Z1
+	VFMADD213PS.BCST  pow32consts<>+2048(SB), Z5, Z1
+	VFMADD213PS.BCST  pow32consts<>+2112(SB), Z5, Z1
+	VFMADD213PS.BCST  pow32consts<>+2176(SB), Z5, Z1
+	VFMADD213PS.BCST  pow32consts<>+2240(SB), Z5, Z1
+	VFMADD213PS.BCST  pow32consts<>+2304(SB), Z5, Z1
+	VMULPS            Z5, Z5, Z6
+	VFMADD231PS       Z5, Z3, Z3
+	VFMADD231PS       Z6, Z1, Z3
+	VADDPS.BCST       pow32consts<>+64(SB), Z5, Z1
+	VBROADCASTSS      pow32consts<>+64(SB), Z6
+	VSUBPS            Z1, Z6, Z6
+	VADDPS            Z5, Z6, Z6
+	VADDPS            Z3, Z6, Z6
+	VPSUBD.BCST       pow32consts<>+2368(SB), Z4, Z4
+	VPSRLD            $0x01, Z4, Z3
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z3, Z5
+	VPSLLD            $0x17, Z5, Z5
+	VPSUBD            Z3, Z4, Z4
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z4, Z4
 	VPSLLD            $0x17, Z4, Z4
-	VPSUBD            Z2, Z3, Z3
-	VPSUBD.BCST       pow32consts<>+2432(SB), Z3, Z3
-	VPSLLD            $0x17, Z3, Z3
-	VADDPS            Z5, Z1, Z1
+	VADDPS            Z6, Z1, Z1
+	VMULPS            Z5, Z1, Z1
 	VMULPS            Z4, Z1, Z1
-	VMULPS            Z3, Z1, Z1
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z2, K1
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z1, K1, Z1
 	VMOVUPS           (SI)(R10*4), Z2
 	VPANDD.BCST       pow32consts<>+256(SB), Z2, Z2
 	VPANDD.BCST       pow32consts<>+256(SB), Z0, Z3
@@ -62239,48 +62328,53 @@ powVVF32AVX512_after1:
 	VBROADCASTSS      pow32consts<>+0(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPS         Z4, Z2, K2, Z2
-	VMAXPS.BCST       pow32consts<>+1664(SB), Z3, Z3
-	VMINPS.BCST       pow32consts<>+1728(SB), Z3, Z3
-	VBROADCASTSS      pow32consts<>+1792(SB), Z4
-	VFMADD213PS.BCST  pow32consts<>+1856(SB), Z3, Z4
-	VSUBPS.BCST       pow32consts<>+1856(SB), Z4, Z5
-	VFNMADD231PS.BCST pow32consts<>+1472(SB), Z5, Z3
-	VBROADCASTSS      pow32consts<>+1536(SB), Z6
-	VFNMADD213PS      Z3, Z5, Z6
-	VSUBPS            Z6, Z3, Z3
-	VFNMADD231PS.BCST pow32consts<>+1536(SB), Z5, Z3
-	VADDPS            Z2, Z6, Z5
-	VSUBPS            Z6, Z5, Z7
-	VSUBPS            Z7, Z5, Z8
-	VSUBPS            Z8, Z6, Z6
-	VSUBPS            Z7, Z2, Z2
-	VADDPS            Z2, Z6, Z6
-	VADDPS            Z6, Z3, Z3
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z3, K2
+	VMOVUPS           Z3, Z4
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z4, K2, Z4
+	VMAXPS.BCST       pow32consts<>+1664(SB), Z4, Z4
+	VMINPS.BCST       pow32consts<>+1728(SB), Z4, Z4
+	VBROADCASTSS      pow32consts<>+1792(SB), Z5
+	VFMADD213PS.BCST  pow32consts<>+1856(SB), Z4, Z5
+	VSUBPS.BCST       pow32consts<>+1856(SB), Z5, Z6
+	VFNMADD231PS.BCST pow32consts<>+1472(SB), Z6, Z4
+	VBROADCASTSS      pow32consts<>+1536(SB), Z7
+	VFNMADD213PS      Z4, Z6, Z7
+	VSUBPS            Z7, Z4, Z4
+	VFNMADD231PS.BCST pow32consts<>+1536(SB), Z6, Z4
+	VADDPS            Z2, Z7, Z6
+	VSUBPS            Z7, Z6, Z8
+	VSUBPS            Z8, Z6, Z9
+	VSUBPS            Z9, Z7, Z7
+	VSUBPS            Z8, Z2, Z2
+	VADDPS            Z2, Z7, Z7
+	VADDPS            Z7, Z4, Z4
 	VBROADCASTSS      pow32consts<>+1920(SB), Z2
-	VFMADD213PS.BCST  pow32consts<>+1984(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2048(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2112(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2176(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2240(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2304(SB), Z5, Z2
-	VMULPS            Z5, Z5, Z6
-	VFMADD231PS       Z5, Z3, Z3
-	VFMADD231PS       Z6, Z2, Z3
-	VADDPS.BCST       pow32consts<>+64(SB), Z5, Z2
-	VBROADCASTSS      pow32consts<>+64(SB), Z6
-	VSUBPS            Z2, Z6, Z6
-	VADDPS            Z5, Z6, Z6
-	VADDPS            Z3, Z6, Z6
-	VPSUBD.BCST       pow32consts<>+2368(SB), Z4, Z4
-	VPSRLD            $0x01, Z4, Z3
-	VPSUBD.BCST       pow32consts<>+2432(SB), Z3, Z5
+	VFMADD213PS.BCST  pow32consts<>+1984(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2048(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2112(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2176(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2240(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2304(SB), Z6, Z2
+	VMULPS            Z6, Z6, Z7
+	VFMADD231PS       Z6, Z4, Z4
+	VFMADD231PS       Z7, Z2, Z4
+	VADDPS.BCST       pow32consts<>+64(SB), Z6, Z2
+	VBROADCASTSS      pow32consts<>+64(SB), Z7
+	VSUBPS            Z2, Z7, Z7
+	VADDPS            Z6, Z7, Z7
+	VADDPS            Z4, Z7, Z7
+	VPSUBD.BCST       pow32consts<>+2368(SB), Z5, Z5
+	VPSRLD            $0x01, Z5, Z4
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z4, Z6
+	VPSLLD            $0x17, Z6, Z6
+	VPSUBD            Z4, Z5, Z5
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z5, Z5
 	VPSLLD            $0x17, Z5, Z5
-	VPSUBD            Z3, Z4, Z4
-	VPSUBD.BCST       pow32consts<>+2432(SB), Z4, Z4
-	VPSLLD            $0x17, Z4, Z4
-	VADDPS            Z6, Z2, Z2
+	VADDPS            Z7, Z2, Z2
+	VMULPS            Z6, Z2, Z2
 	VMULPS            Z5, Z2, Z2
-	VMULPS            Z4, Z2, Z2
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z3, K2
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z2, K2, Z2
 	VPANDD.BCST       pow32consts<>+256(SB), Z0, Z3
 	VPANDD.BCST       pow32consts<>+256(SB), Z1, Z4
 	VPANDD.BCST       pow32consts<>+192(SB), Z4, Z5
@@ -62490,48 +62584,53 @@ powVSF32AVX512_loop1:
 	VBROADCASTSS      pow32consts<>+0(SB), Z1
 	VMOVUPS           Z1, Z1
 	VBLENDMPS         Z3, Z1, K1, Z1
-	VMAXPS.BCST       pow32consts<>+1664(SB), Z2, Z2
-	VMINPS.BCST       pow32consts<>+1728(SB), Z2, Z2
-	VBROADCASTSS      pow32consts<>+1792(SB), Z3
-	VFMADD213PS.BCST  pow32consts<>+1856(SB), Z2, Z3
-	VSUBPS.BCST       pow32consts<>+1856(SB), Z3, Z4
-	VFNMADD231PS.BCST pow32consts<>+1472(SB), Z4, Z2
-	VBROADCASTSS      pow32consts<>+1536(SB), Z5
-	VFNMADD213PS      Z2, Z4, Z5
-	VSUBPS            Z5, Z2, Z2
-	VFNMADD231PS.BCST pow32consts<>+1536(SB), Z4, Z2
-	VADDPS            Z1, Z5, Z4
-	VSUBPS            Z5, Z4, Z6
-	VSUBPS            Z6, Z4, Z7
-	VSUBPS            Z7, Z5, Z5
-	VSUBPS            Z6, Z1, Z1
-	VADDPS            Z1, Z5, Z5
-	VADDPS            Z5, Z2, Z2
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z2, K1
+	VMOVUPS           Z2, Z3
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z3, K1, Z3
+	VMAXPS.BCST       pow32consts<>+1664(SB), Z3, Z3
+	VMINPS.BCST       pow32consts<>+1728(SB), Z3, Z3
+	VBROADCASTSS      pow32consts<>+1792(SB), Z4
+	VFMADD213PS.BCST  pow32consts<>+1856(SB), Z3, Z4
+	VSUBPS.BCST       pow32consts<>+1856(SB), Z4, Z5
+	VFNMADD231PS.BCST pow32consts<>+1472(SB), Z5, Z3
+	VBROADCASTSS      pow32consts<>+1536(SB), Z6
+	VFNMADD213PS      Z3, Z5, Z6
+	VSUBPS            Z6, Z3, Z3
+	VFNMADD231PS.BCST pow32consts<>+1536(SB), Z5, Z3
+	VADDPS            Z1, Z6, Z5
+	VSUBPS            Z6, Z5, Z7
+	VSUBPS            Z7, Z5, Z8
+	VSUBPS            Z8, Z6, Z6
+	VSUBPS            Z7, Z1, Z1
+	VADDPS            Z1, Z6, Z6
+	VADDPS            Z6, Z3, Z3
 	VBROADCASTSS      pow32consts<>+1920(SB), Z1
-	VFMADD213PS.BCST  pow32consts<>+1984(SB), Z4, Z1
-	VFMADD213PS.BCST  pow32consts<>+2048(SB), Z4, Z1
-	VFMADD213PS.BCST  pow32consts<>+2112(SB), Z4, Z1
-	VFMADD213PS.BCST  pow32consts<>+2176(SB), Z4, Z1
-	VFMADD213PS.BCST  pow32consts<>+2240(SB), Z4, Z1
-	VFMADD213PS.BCST  pow32consts<>+2304(SB), Z4, Z1
-	VMULPS            Z4, Z4, Z5
-	VFMADD231PS       Z4, Z2, Z2
-	VFMADD231PS       Z5, Z1, Z2
-	VADDPS.BCST       pow32consts<>+64(SB), Z4, Z1
-	VBROADCASTSS      pow32consts<>+64(SB), Z5
-	VSUBPS            Z1, Z5, Z5
-	VADDPS            Z4, Z5, Z5
-	VADDPS            Z2, Z5, Z5
-	VPSUBD.BCST       pow32consts<>+2368(SB), Z3, Z3
-	VPSRLD            $0x01, Z3, Z2
-	VPSUBD.BCST       pow32consts<>+2432(SB), Z2, Z4
+	VFMADD213PS.BCST  pow32consts<>+1984(SB), Z5, Z1
+	VFMADD213PS.BCST  pow32consts<>+2048(SB), Z5, Z1
+	VFMADD213PS.BCST  pow32consts<>+2112(SB), Z5, Z1
+	VFMADD213PS.BCST  pow32consts<>+2176(SB), Z5, Z1
+	VFMADD213PS.BCST  pow32consts<>+2240(SB), Z5, Z1
+	VFMADD213PS.BCST  pow32consts<>+2304(SB), Z5, Z1
+	VMULPS            Z5, Z5, Z6
+	VFMADD231PS       Z5, Z3, Z3
+	VFMADD231PS       Z6, Z1, Z3
+	VADDPS.BCST       pow32consts<>+64(SB), Z5, Z1
+	VBROADCASTSS      pow32consts<>+64(SB), Z6
+	VSUBPS            Z1, Z6, Z6
+	VADDPS            Z5, Z6, Z6
+	VADDPS            Z3, Z6, Z6
+	VPSUBD.BCST       pow32consts<>+2368(SB), Z4, Z4
+	VPSRLD            $0x01, Z4, Z3
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z3, Z5
+	VPSLLD            $0x17, Z5, Z5
+	VPSUBD            Z3, Z4, Z4
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z4, Z4
 	VPSLLD            $0x17, Z4, Z4
-	VPSUBD            Z2, Z3, Z3
-	VPSUBD.BCST       pow32consts<>+2432(SB), Z3, Z3
-	VPSLLD            $0x17, Z3, Z3
-	VADDPS            Z5, Z1, Z1
+	VADDPS            Z6, Z1, Z1
+	VMULPS            Z5, Z1, Z1
 	VMULPS            Z4, Z1, Z1
-	VMULPS            Z3, Z1, Z1
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z2, K1
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z1, K1, Z1
 	VMOVUPS           (SI)(R10*4), Z2
 	VPANDD.BCST       pow32consts<>+256(SB), Z2, Z2
 	VPANDD.BCST       pow32consts<>+256(SB), Z0, Z3
@@ -62716,48 +62815,53 @@ powVSF32AVX512_after1:
 	VBROADCASTSS      pow32consts<>+0(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPS         Z4, Z2, K2, Z2
-	VMAXPS.BCST       pow32consts<>+1664(SB), Z3, Z3
-	VMINPS.BCST       pow32consts<>+1728(SB), Z3, Z3
-	VBROADCASTSS      pow32consts<>+1792(SB), Z4
-	VFMADD213PS.BCST  pow32consts<>+1856(SB), Z3, Z4
-	VSUBPS.BCST       pow32consts<>+1856(SB), Z4, Z5
-	VFNMADD231PS.BCST pow32consts<>+1472(SB), Z5, Z3
-	VBROADCASTSS      pow32consts<>+1536(SB), Z6
-	VFNMADD213PS      Z3, Z5, Z6
-	VSUBPS            Z6, Z3, Z3
-	VFNMADD231PS.BCST pow32consts<>+1536(SB), Z5, Z3
-	VADDPS            Z2, Z6, Z5
-	VSUBPS            Z6, Z5, Z7
-	VSUBPS            Z7, Z5, Z8
-	VSUBPS            Z8, Z6, Z6
-	VSUBPS            Z7, Z2, Z2
-	VADDPS            Z2, Z6, Z6
-	VADDPS            Z6, Z3, Z3
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z3, K2
+	VMOVUPS           Z3, Z4
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z4, K2, Z4
+	VMAXPS.BCST       pow32consts<>+1664(SB), Z4, Z4
+	VMINPS.BCST       pow32consts<>+1728(SB), Z4, Z4
+	VBROADCASTSS      pow32consts<>+1792(SB), Z5
+	VFMADD213PS.BCST  pow32consts<>+1856(SB), Z4, Z5
+	VSUBPS.BCST       pow32consts<>+1856(SB), Z5, Z6
+	VFNMADD231PS.BCST pow32consts<>+1472(SB), Z6, Z4
+	VBROADCASTSS      pow32consts<>+1536(SB), Z7
+	VFNMADD213PS      Z4, Z6, Z7
+	VSUBPS            Z7, Z4, Z4
+	VFNMADD231PS.BCST pow32consts<>+1536(SB), Z6, Z4
+	VADDPS            Z2, Z7, Z6
+	VSUBPS            Z7, Z6, Z8
+	VSUBPS            Z8, Z6, Z9
+	VSUBPS            Z9, Z7, Z7
+	VSUBPS            Z8, Z2, Z2
+	VADDPS            Z2, Z7, Z7
+	VADDPS            Z7, Z4, Z4
 	VBROADCASTSS      pow32consts<>+1920(SB), Z2
-	VFMADD213PS.BCST  pow32consts<>+1984(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2048(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2112(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2176(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2240(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2304(SB), Z5, Z2
-	VMULPS            Z5, Z5, Z6
-	VFMADD231PS       Z5, Z3, Z3
-	VFMADD231PS       Z6, Z2, Z3
-	VADDPS.BCST       pow32consts<>+64(SB), Z5, Z2
-	VBROADCASTSS      pow32consts<>+64(SB), Z6
-	VSUBPS            Z2, Z6, Z6
-	VADDPS            Z5, Z6, Z6
-	VADDPS            Z3, Z6, Z6
-	VPSUBD.BCST       pow32consts<>+2368(SB), Z4, Z4
-	VPSRLD            $0x01, Z4, Z3
-	VPSUBD.BCST       pow32consts<>+2432(SB), Z3, Z5
+	VFMADD213PS.BCST  pow32consts<>+1984(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2048(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2112(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2176(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2240(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2304(SB), Z6, Z2
+	VMULPS            Z6, Z6, Z7
+	VFMADD231PS       Z6, Z4, Z4
+	VFMADD231PS       Z7, Z2, Z4
+	VADDPS.BCST       pow32consts<>+64(SB), Z6, Z2
+	VBROADCASTSS      pow32consts<>+64(SB), Z7
+	VSUBPS            Z2, Z7, Z7
+	VADDPS            Z6, Z7, Z7
+	VADDPS            Z4, Z7, Z7
+	VPSUBD.BCST       pow32consts<>+2368(SB), Z5, Z5
+	VPSRLD            $0x01, Z5, Z4
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z4, Z6
+	VPSLLD            $0x17, Z6, Z6
+	VPSUBD            Z4, Z5, Z5
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z5, Z5
 	VPSLLD            $0x17, Z5, Z5
-	VPSUBD            Z3, Z4, Z4
-	VPSUBD.BCST       pow32consts<>+2432(SB), Z4, Z4
-	VPSLLD            $0x17, Z4, Z4
-	VADDPS            Z6, Z2, Z2
+	VADDPS            Z7, Z2, Z2
+	VMULPS            Z6, Z2, Z2
 	VMULPS            Z5, Z2, Z2
-	VMULPS            Z4, Z2, Z2
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z3, K2
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z2, K2, Z2
 	VPANDD.BCST       pow32consts<>+256(SB), Z1, Z3
 	VPANDD.BCST       pow32consts<>+256(SB), Z0, Z4
 	VPANDD.BCST       pow32consts<>+192(SB), Z4, Z5
@@ -62967,48 +63071,53 @@ powSVF32AVX512_loop1:
 	VBROADCASTSS      pow32consts<>+0(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPS         Z4, Z2, K1, Z2
-	VMAXPS.BCST       pow32consts<>+1664(SB), Z3, Z3
-	VMINPS.BCST       pow32consts<>+1728(SB), Z3, Z3
-	VBROADCASTSS      pow32consts<>+1792(SB), Z4
-	VFMADD213PS.BCST  pow32consts<>+1856(SB), Z3, Z4
-	VSUBPS.BCST       pow32consts<>+1856(SB), Z4, Z5
-	VFNMADD231PS.BCST pow32consts<>+1472(SB), Z5, Z3
-	VBROADCASTSS      pow32consts<>+1536(SB), Z6
-	VFNMADD213PS      Z3, Z5, Z6
-	VSUBPS            Z6, Z3, Z3
-	VFNMADD231PS.BCST pow32consts<>+1536(SB), Z5, Z3
-	VADDPS            Z2, Z6, Z5
-	VSUBPS            Z6, Z5, Z7
-	VSUBPS            Z7, Z5, Z8
-	VSUBPS            Z8, Z6, Z6
-	VSUBPS            Z7, Z2, Z2
-	VADDPS            Z2, Z6, Z6
-	VADDPS            Z6, Z3, Z3
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z3, K1
+	VMOVUPS           Z3, Z4
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z4, K1, Z4
+	VMAXPS.BCST       pow32consts<>+1664(SB), Z4, Z4
+	VMINPS.BCST       pow32consts<>+1728(SB), Z4, Z4
+	VBROADCASTSS      pow32consts<>+1792(SB), Z5
+	VFMADD213PS.BCST  pow32consts<>+1856(SB), Z4, Z5
+	VSUBPS.BCST       pow32consts<>+1856(SB), Z5, Z6
+	VFNMADD231PS.BCST pow32consts<>+1472(SB), Z6, Z4
+	VBROADCASTSS      pow32consts<>+1536(SB), Z7
+	VFNMADD213PS      Z4, Z6, Z7
+	VSUBPS            Z7, Z4, Z4
+	VFNMADD231PS.BCST pow32consts<>+1536(SB), Z6, Z4
+	VADDPS            Z2, Z7, Z6
+	VSUBPS            Z7, Z6, Z8
+	VSUBPS            Z8, Z6, Z9
+	VSUBPS            Z9, Z7, Z7
+	VSUBPS            Z8, Z2, Z2
+	VADDPS            Z2, Z7, Z7
+	VADDPS            Z7, Z4, Z4
 	VBROADCASTSS      pow32consts<>+1920(SB), Z2
-	VFMADD213PS.BCST  pow32consts<>+1984(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2048(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2112(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2176(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2240(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2304(SB), Z5, Z2
-	VMULPS            Z5, Z5, Z6
-	VFMADD231PS       Z5, Z3, Z3
-	VFMADD231PS       Z6, Z2, Z3
-	VADDPS.BCST       pow32consts<>+64(SB), Z5, Z2
-	VBROADCASTSS      pow32consts<>+64(SB), Z6
-	VSUBPS            Z2, Z6, Z6
-	VADDPS            Z5, Z6, Z6
-	VADDPS            Z3, Z6, Z6
-	VPSUBD.BCST       pow32consts<>+2368(SB), Z4, Z4
-	VPSRLD            $0x01, Z4, Z3
-	VPSUBD.BCST       pow32consts<>+2432(SB), Z3, Z5
+	VFMADD213PS.BCST  pow32consts<>+1984(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2048(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2112(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2176(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2240(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2304(SB), Z6, Z2
+	VMULPS            Z6, Z6, Z7
+	VFMADD231PS       Z6, Z4, Z4
+	VFMADD231PS       Z7, Z2, Z4
+	VADDPS.BCST       pow32consts<>+64(SB), Z6, Z2
+	VBROADCASTSS      pow32consts<>+64(SB), Z7
+	VSUBPS            Z2, Z7, Z7
+	VADDPS            Z6, Z7, Z7
+	VADDPS            Z4, Z7, Z7
+	VPSUBD.BCST       pow32consts<>+2368(SB), Z5, Z5
+	VPSRLD            $0x01, Z5, Z4
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z4, Z6
+	VPSLLD            $0x17, Z6, Z6
+	VPSUBD            Z4, Z5, Z5
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z5, Z5
 	VPSLLD            $0x17, Z5, Z5
-	VPSUBD            Z3, Z4, Z4
-	VPSUBD.BCST       pow32consts<>+2432(SB), Z4, Z4
-	VPSLLD            $0x17, Z4, Z4
-	VADDPS            Z6, Z2, Z2
+	VADDPS            Z7, Z2, Z2
+	VMULPS            Z6, Z2, Z2
 	VMULPS            Z5, Z2, Z2
-	VMULPS            Z4, Z2, Z2
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z3, K1
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z2, K1, Z2
 	VPANDD.BCST       pow32consts<>+256(SB), Z0, Z3
 	VPANDD.BCST       pow32consts<>+256(SB), Z1, Z4
 	VPANDD.BCST       pow32consts<>+192(SB), Z4, Z5
@@ -63187,48 +63296,53 @@ powSVF32AVX512_after1:
 	VBROADCASTSS      pow32consts<>+0(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPS         Z4, Z2, K2, Z2
-	VMAXPS.BCST       pow32consts<>+1664(SB), Z3, Z3
-	VMINPS.BCST       pow32consts<>+1728(SB), Z3, Z3
-	VBROADCASTSS      pow32consts<>+1792(SB), Z4
-	VFMADD213PS.BCST  pow32consts<>+1856(SB), Z3, Z4
-	VSUBPS.BCST       pow32consts<>+1856(SB), Z4, Z5
-	VFNMADD231PS.BCST pow32consts<>+1472(SB), Z5, Z3
-	VBROADCASTSS      pow32consts<>+1536(SB), Z6
-	VFNMADD213PS      Z3, Z5, Z6
-	VSUBPS            Z6, Z3, Z3
-	VFNMADD231PS.BCST pow32consts<>+1536(SB), Z5, Z3
-	VADDPS            Z2, Z6, Z5
-	VSUBPS            Z6, Z5, Z7
-	VSUBPS            Z7, Z5, Z8
-	VSUBPS            Z8, Z6, Z6
-	VSUBPS            Z7, Z2, Z2
-	VADDPS            Z2, Z6, Z6
-	VADDPS            Z6, Z3, Z3
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z3, K2
+	VMOVUPS           Z3, Z4
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z4, K2, Z4
+	VMAXPS.BCST       pow32consts<>+1664(SB), Z4, Z4
+	VMINPS.BCST       pow32consts<>+1728(SB), Z4, Z4
+	VBROADCASTSS      pow32consts<>+1792(SB), Z5
+	VFMADD213PS.BCST  pow32consts<>+1856(SB), Z4, Z5
+	VSUBPS.BCST       pow32consts<>+1856(SB), Z5, Z6
+	VFNMADD231PS.BCST pow32consts<>+1472(SB), Z6, Z4
+	VBROADCASTSS      pow32consts<>+1536(SB), Z7
+	VFNMADD213PS      Z4, Z6, Z7
+	VSUBPS            Z7, Z4, Z4
+	VFNMADD231PS.BCST pow32consts<>+1536(SB), Z6, Z4
+	VADDPS            Z2, Z7, Z6
+	VSUBPS            Z7, Z6, Z8
+	VSUBPS            Z8, Z6, Z9
+	VSUBPS            Z9, Z7, Z7
+	VSUBPS            Z8, Z2, Z2
+	VADDPS            Z2, Z7, Z7
+	VADDPS            Z7, Z4, Z4
 	VBROADCASTSS      pow32consts<>+1920(SB), Z2
-	VFMADD213PS.BCST  pow32consts<>+1984(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2048(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2112(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2176(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2240(SB), Z5, Z2
-	VFMADD213PS.BCST  pow32consts<>+2304(SB), Z5, Z2
-	VMULPS            Z5, Z5, Z6
-	VFMADD231PS       Z5, Z3, Z3
-	VFMADD231PS       Z6, Z2, Z3
-	VADDPS.BCST       pow32consts<>+64(SB), Z5, Z2
-	VBROADCASTSS      pow32consts<>+64(SB), Z6
-	VSUBPS            Z2, Z6, Z6
-	VADDPS            Z5, Z6, Z6
-	VADDPS            Z3, Z6, Z6
-	VPSUBD.BCST       pow32consts<>+2368(SB), Z4, Z4
-	VPSRLD            $0x01, Z4, Z3
-	VPSUBD.BCST       pow32consts<>+2432(SB), Z3, Z5
+	VFMADD213PS.BCST  pow32consts<>+1984(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2048(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2112(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2176(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2240(SB), Z6, Z2
+	VFMADD213PS.BCST  pow32consts<>+2304(SB), Z6, Z2
+	VMULPS            Z6, Z6, Z7
+	VFMADD231PS       Z6, Z4, Z4
+	VFMADD231PS       Z7, Z2, Z4
+	VADDPS.BCST       pow32consts<>+64(SB), Z6, Z2
+	VBROADCASTSS      pow32consts<>+64(SB), Z7
+	VSUBPS            Z2, Z7, Z7
+	VADDPS            Z6, Z7, Z7
+	VADDPS            Z4, Z7, Z7
+	VPSUBD.BCST       pow32consts<>+2368(SB), Z5, Z5
+	VPSRLD            $0x01, Z5, Z4
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z4, Z6
+	VPSLLD            $0x17, Z6, Z6
+	VPSUBD            Z4, Z5, Z5
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z5, Z5
 	VPSLLD            $0x17, Z5, Z5
-	VPSUBD            Z3, Z4, Z4
-	VPSUBD.BCST       pow32consts<>+2432(SB), Z4, Z4
-	VPSLLD            $0x17, Z4, Z4
-	VADDPS            Z6, Z2, Z2
+	VADDPS            Z7, Z2, Z2
+	VMULPS            Z6, Z2, Z2
 	VMULPS            Z5, Z2, Z2
-	VMULPS            Z4, Z2, Z2
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z3, K2
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z2, K2, Z2
 	VPANDD.BCST       pow32consts<>+256(SB), Z0, Z3
 	VPANDD.BCST       pow32consts<>+256(SB), Z1, Z4
 	VPANDD.BCST       pow32consts<>+192(SB), Z4, Z5
@@ -72379,53 +72493,58 @@ powVVF64AVX512_loop1:
 	VBROADCASTSD      pow64consts<>+0(SB), Z1
 	VMOVUPS           Z1, Z1
 	VBLENDMPD         Z3, Z1, K1, Z1
-	VMAXPD.BCST       pow64consts<>+1984(SB), Z2, Z2
-	VMINPD.BCST       pow64consts<>+2048(SB), Z2, Z2
-	VBROADCASTSD      pow64consts<>+2112(SB), Z3
-	VFMADD213PD.BCST  pow64consts<>+2176(SB), Z2, Z3
-	VSUBPD.BCST       pow64consts<>+2176(SB), Z3, Z4
-	VFNMADD231PD.BCST pow64consts<>+2240(SB), Z4, Z2
-	VBROADCASTSD      pow64consts<>+2304(SB), Z5
-	VFNMADD213PD      Z2, Z4, Z5
-	VSUBPD            Z5, Z2, Z2
-	VFNMADD231PD.BCST pow64consts<>+2304(SB), Z4, Z2
-	VADDPD            Z1, Z5, Z4
-	VSUBPD            Z5, Z4, Z6
-	VSUBPD            Z6, Z4, Z7
-	VSUBPD            Z7, Z5, Z5
-	VSUBPD            Z6, Z1, Z1
-	VADDPD            Z1, Z5, Z5
-	VADDPD            Z5, Z2, Z2
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z2, K1
+	VMOVUPS           Z2, Z3
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z3, K1, Z3
+	VMAXPD.BCST       pow64consts<>+1984(SB), Z3, Z3
+	VMINPD.BCST       pow64consts<>+2048(SB), Z3, Z3
+	VBROADCASTSD      pow64consts<>+2112(SB), Z4
+	VFMADD213PD.BCST  pow64consts<>+2176(SB), Z3, Z4
+	VSUBPD.BCST       pow64consts<>+2176(SB), Z4, Z5
+	VFNMADD231PD.BCST pow64consts<>+2240(SB), Z5, Z3
+	VBROADCASTSD      pow64consts<>+2304(SB), Z6
+	VFNMADD213PD      Z3, Z5, Z6
+	VSUBPD            Z6, Z3, Z3
+	VFNMADD231PD.BCST pow64consts<>+2304(SB), Z5, Z3
+	VADDPD            Z1, Z6, Z5
+	VSUBPD            Z6, Z5, Z7
+	VSUBPD            Z7, Z5, Z8
+	VSUBPD            Z8, Z6, Z6
+	VSUBPD            Z7, Z1, Z1
+	VADDPD            Z1, Z6, Z6
+	VADDPD            Z6, Z3, Z3
 	VBROADCASTSD      pow64consts<>+2368(SB), Z1
-	VFMADD213PD.BCST  pow64consts<>+2432(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+2496(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+2560(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+2624(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+2688(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+2752(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+2816(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+2880(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+2944(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+3008(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+3072(SB), Z4, Z1
-	VMULPD            Z4, Z4, Z5
-	VFMADD231PD       Z4, Z2, Z2
-	VFMADD231PD       Z5, Z1, Z2
-	VADDPD.BCST       pow64consts<>+64(SB), Z4, Z1
-	VBROADCASTSD      pow64consts<>+64(SB), Z5
-	VSUBPD            Z1, Z5, Z5
-	VADDPD            Z4, Z5, Z5
-	VADDPD            Z2, Z5, Z5
-	VPSUBQ.BCST       pow64consts<>+3136(SB), Z3, Z3
-	VPSRLQ            $0x01, Z3, Z2
-	VPSUBQ.BCST       pow64consts<>+3200(SB), Z2, Z4
+	VFMADD213PD.BCST  pow64consts<>+2432(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+2496(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+2560(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+2624(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+2688(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+2752(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+2816(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+2880(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+2944(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+3008(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+3072(SB), Z5, Z1
+	VMULPD            Z5, Z5, Z6
+	VFMADD231PD       Z5, Z3, Z3
+	VFMADD231PD       Z6, Z1, Z3
+	VADDPD.BCST       pow64consts<>+64(SB), Z5, Z1
+	VBROADCASTSD      pow64consts<>+64(SB), Z6
+	VSUBPD            Z1, Z6, Z6
+	VADDPD            Z5, Z6, Z6
+	VADDPD            Z3, Z6, Z6
+	VPSUBQ.BCST       pow64consts<>+3136(SB), Z4, Z4
+	VPSRLQ            $0x01, Z4, Z3
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z3, Z5
+	VPSLLQ            $0x34, Z5, Z5
+	VPSUBQ            Z3, Z4, Z4
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z4, Z4
 	VPSLLQ            $0x34, Z4, Z4
-	VPSUBQ            Z2, Z3, Z3
-	VPSUBQ.BCST       pow64consts<>+3200(SB), Z3, Z3
-	VPSLLQ            $0x34, Z3, Z3
-	VADDPD            Z5, Z1, Z1
+	VADDPD            Z6, Z1, Z1
+	VMULPD            Z5, Z1, Z1
 	VMULPD            Z4, Z1, Z1
-	VMULPD            Z3, Z1, Z1
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z2, K1
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z1, K1, Z1
 	VMOVUPD           (SI)(R10*8), Z2
 	VPANDQ.BCST       pow64consts<>+256(SB), Z2, Z2
 	VPANDQ.BCST       pow64consts<>+256(SB), Z0, Z3
@@ -72616,53 +72735,58 @@ powVVF64AVX512_after1:
 	VBROADCASTSD      pow64consts<>+0(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPD         Z4, Z2, K2, Z2
-	VMAXPD.BCST       pow64consts<>+1984(SB), Z3, Z3
-	VMINPD.BCST       pow64consts<>+2048(SB), Z3, Z3
-	VBROADCASTSD      pow64consts<>+2112(SB), Z4
-	VFMADD213PD.BCST  pow64consts<>+2176(SB), Z3, Z4
-	VSUBPD.BCST       pow64consts<>+2176(SB), Z4, Z5
-	VFNMADD231PD.BCST pow64consts<>+2240(SB), Z5, Z3
-	VBROADCASTSD      pow64consts<>+2304(SB), Z6
-	VFNMADD213PD      Z3, Z5, Z6
-	VSUBPD            Z6, Z3, Z3
-	VFNMADD231PD.BCST pow64consts<>+2304(SB), Z5, Z3
-	VADDPD            Z2, Z6, Z5
-	VSUBPD            Z6, Z5, Z7
-	VSUBPD            Z7, Z5, Z8
-	VSUBPD            Z8, Z6, Z6
-	VSUBPD            Z7, Z2, Z2
-	VADDPD            Z2, Z6, Z6
-	VADDPD            Z6, Z3, Z3
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z3, K2
+	VMOVUPS           Z3, Z4
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z4, K2, Z4
+	VMAXPD.BCST       pow64consts<>+1984(SB), Z4, Z4
+	VMINPD.BCST       pow64consts<>+2048(SB), Z4, Z4
+	VBROADCASTSD      pow64consts<>+2112(SB), Z5
+	VFMADD213PD.BCST  pow64consts<>+2176(SB), Z4, Z5
+	VSUBPD.BCST       pow64consts<>+2176(SB), Z5, Z6
+	VFNMADD231PD.BCST pow64consts<>+2240(SB), Z6, Z4
+	VBROADCASTSD      pow64consts<>+2304(SB), Z7
+	VFNMADD213PD      Z4, Z6, Z7
+	VSUBPD            Z7, Z4, Z4
+	VFNMADD231PD.BCST pow64consts<>+2304(SB), Z6, Z4
+	VADDPD            Z2, Z7, Z6
+	VSUBPD            Z7, Z6, Z8
+	VSUBPD            Z8, Z6, Z9
+	VSUBPD            Z9, Z7, Z7
+	VSUBPD            Z8, Z2, Z2
+	VADDPD            Z2, Z7, Z7
+	VADDPD            Z7, Z4, Z4
 	VBROADCASTSD      pow64consts<>+2368(SB), Z2
-	VFMADD213PD.BCST  pow64consts<>+2432(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2496(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2560(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2624(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2688(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2752(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2816(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2880(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2944(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+3008(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+3072(SB), Z5, Z2
-	VMULPD            Z5, Z5, Z6
-	VFMADD231PD       Z5, Z3, Z3
-	VFMADD231PD       Z6, Z2, Z3
-	VADDPD.BCST       pow64consts<>+64(SB), Z5, Z2
-	VBROADCASTSD      pow64consts<>+64(SB), Z6
-	VSUBPD            Z2, Z6, Z6
-	VADDPD            Z5, Z6, Z6
-	VADDPD            Z3, Z6, Z6
-	VPSUBQ.BCST       pow64consts<>+3136(SB), Z4, Z4
-	VPSRLQ            $0x01, Z4, Z3
-	VPSUBQ.BCST       pow64consts<>+3200(SB), Z3, Z5
+	VFMADD213PD.BCST  pow64consts<>+2432(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2496(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2560(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2624(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2688(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2752(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2816(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2880(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2944(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+3008(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+3072(SB), Z6, Z2
+	VMULPD            Z6, Z6, Z7
+	VFMADD231PD       Z6, Z4, Z4
+	VFMADD231PD       Z7, Z2, Z4
+	VADDPD.BCST       pow64consts<>+64(SB), Z6, Z2
+	VBROADCASTSD      pow64consts<>+64(SB), Z7
+	VSUBPD            Z2, Z7, Z7
+	VADDPD            Z6, Z7, Z7
+	VADDPD            Z4, Z7, Z7
+	VPSUBQ.BCST       pow64consts<>+3136(SB), Z5, Z5
+	VPSRLQ            $0x01, Z5, Z4
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z4, Z6
+	VPSLLQ            $0x34, Z6, Z6
+	VPSUBQ            Z4, Z5, Z5
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z5, Z5
 	VPSLLQ            $0x34, Z5, Z5
-	VPSUBQ            Z3, Z4, Z4
-	VPSUBQ.BCST       pow64consts<>+3200(SB), Z4, Z4
-	VPSLLQ            $0x34, Z4, Z4
-	VADDPD            Z6, Z2, Z2
+	VADDPD            Z7, Z2, Z2
+	VMULPD            Z6, Z2, Z2
 	VMULPD            Z5, Z2, Z2
-	VMULPD            Z4, Z2, Z2
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z3, K2
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z2, K2, Z2
 	VPANDQ.BCST       pow64consts<>+256(SB), Z0, Z3
 	VPANDQ.BCST       pow64consts<>+256(SB), Z1, Z4
 	VPANDQ.BCST       pow64consts<>+192(SB), Z4, Z5
@@ -72877,53 +73001,58 @@ powVSF64AVX512_loop1:
 	VBROADCASTSD      pow64consts<>+0(SB), Z1
 	VMOVUPS           Z1, Z1
 	VBLENDMPD         Z3, Z1, K1, Z1
-	VMAXPD.BCST       pow64consts<>+1984(SB), Z2, Z2
-	VMINPD.BCST       pow64consts<>+2048(SB), Z2, Z2
-	VBROADCASTSD      pow64consts<>+2112(SB), Z3
-	VFMADD213PD.BCST  pow64consts<>+2176(SB), Z2, Z3
-	VSUBPD.BCST       pow64consts<>+2176(SB), Z3, Z4
-	VFNMADD231PD.BCST pow64consts<>+2240(SB), Z4, Z2
-	VBROADCASTSD      pow64consts<>+2304(SB), Z5
-	VFNMADD213PD      Z2, Z4, Z5
-	VSUBPD            Z5, Z2, Z2
-	VFNMADD231PD.BCST pow64consts<>+2304(SB), Z4, Z2
-	VADDPD            Z1, Z5, Z4
-	VSUBPD            Z5, Z4, Z6
-	VSUBPD            Z6, Z4, Z7
-	VSUBPD            Z7, Z5, Z5
-	VSUBPD            Z6, Z1, Z1
-	VADDPD            Z1, Z5, Z5
-	VADDPD            Z5, Z2, Z2
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z2, K1
+	VMOVUPS           Z2, Z3
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z3, K1, Z3
+	VMAXPD.BCST       pow64consts<>+1984(SB), Z3, Z3
+	VMINPD.BCST       pow64consts<>+2048(SB), Z3, Z3
+	VBROADCASTSD      pow64consts<>+2112(SB), Z4
+	VFMADD213PD.BCST  pow64consts<>+2176(SB), Z3, Z4
+	VSUBPD.BCST       pow64consts<>+2176(SB), Z4, Z5
+	VFNMADD231PD.BCST pow64consts<>+2240(SB), Z5, Z3
+	VBROADCASTSD      pow64consts<>+2304(SB), Z6
+	VFNMADD213PD      Z3, Z5, Z6
+	VSUBPD            Z6, Z3, Z3
+	VFNMADD231PD.BCST pow64consts<>+2304(SB), Z5, Z3
+	VADDPD            Z1, Z6, Z5
+	VSUBPD            Z6, Z5, Z7
+	VSUBPD            Z7, Z5, Z8
+	VSUBPD            Z8, Z6, Z6
+	VSUBPD            Z7, Z1, Z1
+	VADDPD            Z1, Z6, Z6
+	VADDPD            Z6, Z3, Z3
 	VBROADCASTSD      pow64consts<>+2368(SB), Z1
-	VFMADD213PD.BCST  pow64consts<>+2432(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+2496(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+2560(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+2624(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+2688(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+2752(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+2816(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+2880(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+2944(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+3008(SB), Z4, Z1
-	VFMADD213PD.BCST  pow64consts<>+3072(SB), Z4, Z1
-	VMULPD            Z4, Z4, Z5
-	VFMADD231PD       Z4, Z2, Z2
-	VFMADD231PD       Z5, Z1, Z2
-	VADDPD.BCST       pow64consts<>+64(SB), Z4, Z1
-	VBROADCASTSD      pow64consts<>+64(SB), Z5
-	VSUBPD            Z1, Z5, Z5
-	VADDPD            Z4, Z5, Z5
-	VADDPD            Z2, Z5, Z5
-	VPSUBQ.BCST       pow64consts<>+3136(SB), Z3, Z3
-	VPSRLQ            $0x01, Z3, Z2
-	VPSUBQ.BCST       pow64consts<>+3200(SB), Z2, Z4
+	VFMADD213PD.BCST  pow64consts<>+2432(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+2496(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+2560(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+2624(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+2688(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+2752(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+2816(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+2880(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+2944(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+3008(SB), Z5, Z1
+	VFMADD213PD.BCST  pow64consts<>+3072(SB), Z5, Z1
+	VMULPD            Z5, Z5, Z6
+	VFMADD231PD       Z5, Z3, Z3
+	VFMADD231PD       Z6, Z1, Z3
+	VADDPD.BCST       pow64consts<>+64(SB), Z5, Z1
+	VBROADCASTSD      pow64consts<>+64(SB), Z6
+	VSUBPD            Z1, Z6, Z6
+	VADDPD            Z5, Z6, Z6
+	VADDPD            Z3, Z6, Z6
+	VPSUBQ.BCST       pow64consts<>+3136(SB), Z4, Z4
+	VPSRLQ            $0x01, Z4, Z3
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z3, Z5
+	VPSLLQ            $0x34, Z5, Z5
+	VPSUBQ            Z3, Z4, Z4
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z4, Z4
 	VPSLLQ            $0x34, Z4, Z4
-	VPSUBQ            Z2, Z3, Z3
-	VPSUBQ.BCST       pow64consts<>+3200(SB), Z3, Z3
-	VPSLLQ            $0x34, Z3, Z3
-	VADDPD            Z5, Z1, Z1
+	VADDPD            Z6, Z1, Z1
+	VMULPD            Z5, Z1, Z1
 	VMULPD            Z4, Z1, Z1
-	VMULPD            Z3, Z1, Z1
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z2, K1
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z1, K1, Z1
 	VMOVUPD           (SI)(R10*8), Z2
 	VPANDQ.BCST       pow64consts<>+256(SB), Z2, Z2
 	VPANDQ.BCST       pow64consts<>+256(SB), Z0, Z3
@@ -73113,53 +73242,58 @@ powVSF64AVX512_after1:
 	VBROADCASTSD      pow64consts<>+0(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPD         Z4, Z2, K2, Z2
-	VMAXPD.BCST       pow64consts<>+1984(SB), Z3, Z3
-	VMINPD.BCST       pow64consts<>+2048(SB), Z3, Z3
-	VBROADCASTSD      pow64consts<>+2112(SB), Z4
-	VFMADD213PD.BCST  pow64consts<>+2176(SB), Z3, Z4
-	VSUBPD.BCST       pow64consts<>+2176(SB), Z4, Z5
-	VFNMADD231PD.BCST pow64consts<>+2240(SB), Z5, Z3
-	VBROADCASTSD      pow64consts<>+2304(SB), Z6
-	VFNMADD213PD      Z3, Z5, Z6
-	VSUBPD            Z6, Z3, Z3
-	VFNMADD231PD.BCST pow64consts<>+2304(SB), Z5, Z3
-	VADDPD            Z2, Z6, Z5
-	VSUBPD            Z6, Z5, Z7
-	VSUBPD            Z7, Z5, Z8
-	VSUBPD            Z8, Z6, Z6
-	VSUBPD            Z7, Z2, Z2
-	VADDPD            Z2, Z6, Z6
-	VADDPD            Z6, Z3, Z3
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z3, K2
+	VMOVUPS           Z3, Z4
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z4, K2, Z4
+	VMAXPD.BCST       pow64consts<>+1984(SB), Z4, Z4
+	VMINPD.BCST       pow64consts<>+2048(SB), Z4, Z4
+	VBROADCASTSD      pow64consts<>+2112(SB), Z5
+	VFMADD213PD.BCST  pow64consts<>+2176(SB), Z4, Z5
+	VSUBPD.BCST       pow64consts<>+2176(SB), Z5, Z6
+	VFNMADD231PD.BCST pow64consts<>+2240(SB), Z6, Z4
+	VBROADCASTSD      pow64consts<>+2304(SB), Z7
+	VFNMADD213PD      Z4, Z6, Z7
+	VSUBPD            Z7, Z4, Z4
+	VFNMADD231PD.BCST pow64consts<>+2304(SB), Z6, Z4
+	VADDPD            Z2, Z7, Z6
+	VSUBPD            Z7, Z6, Z8
+	VSUBPD            Z8, Z6, Z9
+	VSUBPD            Z9, Z7, Z7
+	VSUBPD            Z8, Z2, Z2
+	VADDPD            Z2, Z7, Z7
+	VADDPD            Z7, Z4, Z4
 	VBROADCASTSD      pow64consts<>+2368(SB), Z2
-	VFMADD213PD.BCST  pow64consts<>+2432(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2496(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2560(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2624(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2688(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2752(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2816(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2880(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2944(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+3008(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+3072(SB), Z5, Z2
-	VMULPD            Z5, Z5, Z6
-	VFMADD231PD       Z5, Z3, Z3
-	VFMADD231PD       Z6, Z2, Z3
-	VADDPD.BCST       pow64consts<>+64(SB), Z5, Z2
-	VBROADCASTSD      pow64consts<>+64(SB), Z6
-	VSUBPD            Z2, Z6, Z6
-	VADDPD            Z5, Z6, Z6
-	VADDPD            Z3, Z6, Z6
-	VPSUBQ.BCST       pow64consts<>+3136(SB), Z4, Z4
-	VPSRLQ            $0x01, Z4, Z3
-	VPSUBQ.BCST       pow64consts<>+3200(SB), Z3, Z5
+	VFMADD213PD.BCST  pow64consts<>+2432(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2496(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2560(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2624(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2688(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2752(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2816(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2880(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2944(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+3008(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+3072(SB), Z6, Z2
+	VMULPD            Z6, Z6, Z7
+	VFMADD231PD       Z6, Z4, Z4
+	VFMADD231PD       Z7, Z2, Z4
+	VADDPD.BCST       pow64consts<>+64(SB), Z6, Z2
+	VBROADCASTSD      pow64consts<>+64(SB), Z7
+	VSUBPD            Z2, Z7, Z7
+	VADDPD            Z6, Z7, Z7
+	VADDPD            Z4, Z7, Z7
+	VPSUBQ.BCST       pow64consts<>+3136(SB), Z5, Z5
+	VPSRLQ            $0x01, Z5, Z4
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z4, Z6
+	VPSLLQ            $0x34, Z6, Z6
+	VPSUBQ            Z4, Z5, Z5
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z5, Z5
 	VPSLLQ            $0x34, Z5, Z5
-	VPSUBQ            Z3, Z4, Z4
-	VPSUBQ.BCST       pow64consts<>+3200(SB), Z4, Z4
-	VPSLLQ            $0x34, Z4, Z4
-	VADDPD            Z6, Z2, Z2
+	VADDPD            Z7, Z2, Z2
+	VMULPD            Z6, Z2, Z2
 	VMULPD            Z5, Z2, Z2
-	VMULPD            Z4, Z2, Z2
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z3, K2
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z2, K2, Z2
 	VPANDQ.BCST       pow64consts<>+256(SB), Z1, Z3
 	VPANDQ.BCST       pow64consts<>+256(SB), Z0, Z4
 	VPANDQ.BCST       pow64consts<>+192(SB), Z4, Z5
@@ -73374,53 +73508,58 @@ powSVF64AVX512_loop1:
 	VBROADCASTSD      pow64consts<>+0(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPD         Z4, Z2, K1, Z2
-	VMAXPD.BCST       pow64consts<>+1984(SB), Z3, Z3
-	VMINPD.BCST       pow64consts<>+2048(SB), Z3, Z3
-	VBROADCASTSD      pow64consts<>+2112(SB), Z4
-	VFMADD213PD.BCST  pow64consts<>+2176(SB), Z3, Z4
-	VSUBPD.BCST       pow64consts<>+2176(SB), Z4, Z5
-	VFNMADD231PD.BCST pow64consts<>+2240(SB), Z5, Z3
-	VBROADCASTSD      pow64consts<>+2304(SB), Z6
-	VFNMADD213PD      Z3, Z5, Z6
-	VSUBPD            Z6, Z3, Z3
-	VFNMADD231PD.BCST pow64consts<>+2304(SB), Z5, Z3
-	VADDPD            Z2, Z6, Z5
-	VSUBPD            Z6, Z5, Z7
-	VSUBPD            Z7, Z5, Z8
-	VSUBPD            Z8, Z6, Z6
-	VSUBPD            Z7, Z2, Z2
-	VADDPD            Z2, Z6, Z6
-	VADDPD            Z6, Z3, Z3
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z3, K1
+	VMOVUPS           Z3, Z4
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z4, K1, Z4
+	VMAXPD.BCST       pow64consts<>+1984(SB), Z4, Z4
+	VMINPD.BCST       pow64consts<>+2048(SB), Z4, Z4
+	VBROADCASTSD      pow64consts<>+2112(SB), Z5
+	VFMADD213PD.BCST  pow64consts<>+2176(SB), Z4, Z5
+	VSUBPD.BCST       pow64consts<>+2176(SB), Z5, Z6
+	VFNMADD231PD.BCST pow64consts<>+2240(SB), Z6, Z4
+	VBROADCASTSD      pow64consts<>+2304(SB), Z7
+	VFNMADD213PD      Z4, Z6, Z7
+	VSUBPD            Z7, Z4, Z4
+	VFNMADD231PD.BCST pow64consts<>+2304(SB), Z6, Z4
+	VADDPD            Z2, Z7, Z6
+	VSUBPD            Z7, Z6, Z8
+	VSUBPD            Z8, Z6, Z9
+	VSUBPD            Z9, Z7, Z7
+	VSUBPD            Z8, Z2, Z2
+	VADDPD            Z2, Z7, Z7
+	VADDPD            Z7, Z4, Z4
 	VBROADCASTSD      pow64consts<>+2368(SB), Z2
-	VFMADD213PD.BCST  pow64consts<>+2432(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2496(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2560(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2624(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2688(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2752(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2816(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2880(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2944(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+3008(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+3072(SB), Z5, Z2
-	VMULPD            Z5, Z5, Z6
-	VFMADD231PD       Z5, Z3, Z3
-	VFMADD231PD       Z6, Z2, Z3
-	VADDPD.BCST       pow64consts<>+64(SB), Z5, Z2
-	VBROADCASTSD      pow64consts<>+64(SB), Z6
-	VSUBPD            Z2, Z6, Z6
-	VADDPD            Z5, Z6, Z6
-	VADDPD            Z3, Z6, Z6
-	VPSUBQ.BCST       pow64consts<>+3136(SB), Z4, Z4
-	VPSRLQ            $0x01, Z4, Z3
-	VPSUBQ.BCST       pow64consts<>+3200(SB), Z3, Z5
+	VFMADD213PD.BCST  pow64consts<>+2432(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2496(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2560(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2624(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2688(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2752(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2816(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2880(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2944(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+3008(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+3072(SB), Z6, Z2
+	VMULPD            Z6, Z6, Z7
+	VFMADD231PD       Z6, Z4, Z4
+	VFMADD231PD       Z7, Z2, Z4
+	VADDPD.BCST       pow64consts<>+64(SB), Z6, Z2
+	VBROADCASTSD      pow64consts<>+64(SB), Z7
+	VSUBPD            Z2, Z7, Z7
+	VADDPD            Z6, Z7, Z7
+	VADDPD            Z4, Z7, Z7
+	VPSUBQ.BCST       pow64consts<>+3136(SB), Z5, Z5
+	VPSRLQ            $0x01, Z5, Z4
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z4, Z6
+	VPSLLQ            $0x34, Z6, Z6
+	VPSUBQ            Z4, Z5, Z5
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z5, Z5
 	VPSLLQ            $0x34, Z5, Z5
-	VPSUBQ            Z3, Z4, Z4
-	VPSUBQ.BCST       pow64consts<>+3200(SB), Z4, Z4
-	VPSLLQ            $0x34, Z4, Z4
-	VADDPD            Z6, Z2, Z2
+	VADDPD            Z7, Z2, Z2
+	VMULPD            Z6, Z2, Z2
 	VMULPD            Z5, Z2, Z2
-	VMULPD            Z4, Z2, Z2
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z3, K1
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z2, K1, Z2
 	VPANDQ.BCST       pow64consts<>+256(SB), Z0, Z3
 	VPANDQ.BCST       pow64consts<>+256(SB), Z1, Z4
 	VPANDQ.BCST       pow64consts<>+192(SB), Z4, Z5
@@ -73604,53 +73743,58 @@ powSVF64AVX512_after1:
 	VBROADCASTSD      pow64consts<>+0(SB), Z2
 	VMOVUPS           Z2, Z2
 	VBLENDMPD         Z4, Z2, K2, Z2
-	VMAXPD.BCST       pow64consts<>+1984(SB), Z3, Z3
-	VMINPD.BCST       pow64consts<>+2048(SB), Z3, Z3
-	VBROADCASTSD      pow64consts<>+2112(SB), Z4
-	VFMADD213PD.BCST  pow64consts<>+2176(SB), Z3, Z4
-	VSUBPD.BCST       pow64consts<>+2176(SB), Z4, Z5
-	VFNMADD231PD.BCST pow64consts<>+2240(SB), Z5, Z3
-	VBROADCASTSD      pow64consts<>+2304(SB), Z6
-	VFNMADD213PD      Z3, Z5, Z6
-	VSUBPD            Z6, Z3, Z3
-	VFNMADD231PD.BCST pow64consts<>+2304(SB), Z5, Z3
-	VADDPD            Z2, Z6, Z5
-	VSUBPD            Z6, Z5, Z7
-	VSUBPD            Z7, Z5, Z8
-	VSUBPD            Z8, Z6, Z6
-	VSUBPD            Z7, Z2, Z2
-	VADDPD            Z2, Z6, Z6
-	VADDPD            Z6, Z3, Z3
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z3, K2
+	VMOVUPS           Z3, Z4
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z4, K2, Z4
+	VMAXPD.BCST       pow64consts<>+1984(SB), Z4, Z4
+	VMINPD.BCST       pow64consts<>+2048(SB), Z4, Z4
+	VBROADCASTSD      pow64consts<>+2112(SB), Z5
+	VFMADD213PD.BCST  pow64consts<>+2176(SB), Z4, Z5
+	VSUBPD.BCST       pow64consts<>+2176(SB), Z5, Z6
+	VFNMADD231PD.BCST pow64consts<>+2240(SB), Z6, Z4
+	VBROADCASTSD      pow64consts<>+2304(SB), Z7
+	VFNMADD213PD      Z4, Z6, Z7
+	VSUBPD            Z7, Z4, Z4
+	VFNMADD231PD.BCST pow64consts<>+2304(SB), Z6, Z4
+	VADDPD            Z2, Z7, Z6
+	VSUBPD            Z7, Z6, Z8
+	VSUBPD            Z8, Z6, Z9
+	VSUBPD            Z9, Z7, Z7
+	VSUBPD            Z8, Z2, Z2
+	VADDPD            Z2, Z7, Z7
+	VADDPD            Z7, Z4, Z4
 	VBROADCASTSD      pow64consts<>+2368(SB), Z2
-	VFMADD213PD.BCST  pow64consts<>+2432(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2496(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2560(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2624(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2688(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2752(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2816(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2880(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+2944(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+3008(SB), Z5, Z2
-	VFMADD213PD.BCST  pow64consts<>+3072(SB), Z5, Z2
-	VMULPD            Z5, Z5, Z6
-	VFMADD231PD       Z5, Z3, Z3
-	VFMADD231PD       Z6, Z2, Z3
-	VADDPD.BCST       pow64consts<>+64(SB), Z5, Z2
-	VBROADCASTSD      pow64consts<>+64(SB), Z6
-	VSUBPD            Z2, Z6, Z6
-	VADDPD            Z5, Z6, Z6
-	VADDPD            Z3, Z6, Z6
-	VPSUBQ.BCST       pow64consts<>+3136(SB), Z4, Z4
-	VPSRLQ            $0x01, Z4, Z3
-	VPSUBQ.BCST       pow64consts<>+3200(SB), Z3, Z5
+	VFMADD213PD.BCST  pow64consts<>+2432(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2496(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2560(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2624(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2688(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2752(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2816(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2880(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+2944(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+3008(SB), Z6, Z2
+	VFMADD213PD.BCST  pow64consts<>+3072(SB), Z6, Z2
+	VMULPD            Z6, Z6, Z7
+	VFMADD231PD       Z6, Z4, Z4
+	VFMADD231PD       Z7, Z2, Z4
+	VADDPD.BCST       pow64consts<>+64(SB), Z6, Z2
+	VBROADCASTSD      pow64consts<>+64(SB), Z7
+	VSUBPD            Z2, Z7, Z7
+	VADDPD            Z6, Z7, Z7
+	VADDPD            Z4, Z7, Z7
+	VPSUBQ.BCST       pow64consts<>+3136(SB), Z5, Z5
+	VPSRLQ            $0x01, Z5, Z4
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z4, Z6
+	VPSLLQ            $0x34, Z6, Z6
+	VPSUBQ            Z4, Z5, Z5
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z5, Z5
 	VPSLLQ            $0x34, Z5, Z5
-	VPSUBQ            Z3, Z4, Z4
-	VPSUBQ.BCST       pow64consts<>+3200(SB), Z4, Z4
-	VPSLLQ            $0x34, Z4, Z4
-	VADDPD            Z6, Z2, Z2
+	VADDPD            Z7, Z2, Z2
+	VMULPD            Z6, Z2, Z2
 	VMULPD            Z5, Z2, Z2
-	VMULPD            Z4, Z2, Z2
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z3, K2
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z2, K2, Z2
 	VPANDQ.BCST       pow64consts<>+256(SB), Z0, Z3
 	VPANDQ.BCST       pow64consts<>+256(SB), Z1, Z4
 	VPANDQ.BCST       pow64consts<>+192(SB), Z4, Z5

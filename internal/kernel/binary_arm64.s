@@ -10737,238 +10737,252 @@ loop:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V0.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V4.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V0.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V4.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V0.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea0e6d8 // fcmgt v24.4s, v22.4s, v0.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V0.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e653 // fcmgt v19.4s, v18.4s, v4.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ea0e65b // fcmgt v27.4s, v18.4s, v0.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea4e6d0 // fcmgt v16.4s, v22.4s, v4.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e490 // fcmeq v16.4s, v4.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V0.B16, V19.B16
-	WORD	$0x4e24e495 // fcmeq v21.4s, v4.4s, v4.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V4.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e20e419 // fcmeq v25.4s, v0.4s, v0.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V0.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e492 // fcmeq v18.4s, v4.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be408 // fcmeq v8.4s, v0.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be48a // fcmeq v10.4s, v4.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V12.B16
+	VBSL	V18.B16, V0.B16, V16.B16
+	WORD	$0x4e24e48b // fcmeq v11.4s, v4.4s, v4.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V4.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V0.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e496 // fcmeq v22.4s, v4.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e41a // fcmeq v26.4s, v0.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V12.B16
 	MOVD	$pow32consts<>+16(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V1.B16, V17.B16
@@ -11167,238 +11181,252 @@ loop:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V1.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V5.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V1.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V5.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V1.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea1e6d8 // fcmgt v24.4s, v22.4s, v1.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V1.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea5e653 // fcmgt v19.4s, v18.4s, v5.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ea1e65b // fcmgt v27.4s, v18.4s, v1.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea5e6d0 // fcmgt v16.4s, v22.4s, v5.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e4b0 // fcmeq v16.4s, v5.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V1.B16, V19.B16
-	WORD	$0x4e25e4b5 // fcmeq v21.4s, v5.4s, v5.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V5.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e21e439 // fcmeq v25.4s, v1.4s, v1.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V1.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e4b2 // fcmeq v18.4s, v5.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be428 // fcmeq v8.4s, v1.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be4aa // fcmeq v10.4s, v5.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V13.B16
+	VBSL	V18.B16, V1.B16, V16.B16
+	WORD	$0x4e25e4ab // fcmeq v11.4s, v5.4s, v5.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V5.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e21e437 // fcmeq v23.4s, v1.4s, v1.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V1.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e4b6 // fcmeq v22.4s, v5.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e43a // fcmeq v26.4s, v1.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V13.B16
 	MOVD	$pow32consts<>+16(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V2.B16, V17.B16
@@ -11597,238 +11625,252 @@ loop:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V2.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V6.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V2.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V6.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V2.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea2e6d8 // fcmgt v24.4s, v22.4s, v2.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V2.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea6e653 // fcmgt v19.4s, v18.4s, v6.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ea2e65b // fcmgt v27.4s, v18.4s, v2.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea6e6d0 // fcmgt v16.4s, v22.4s, v6.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e4d0 // fcmeq v16.4s, v6.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V2.B16, V19.B16
-	WORD	$0x4e26e4d5 // fcmeq v21.4s, v6.4s, v6.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V6.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e22e459 // fcmeq v25.4s, v2.4s, v2.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V2.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e4d2 // fcmeq v18.4s, v6.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be448 // fcmeq v8.4s, v2.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be4ca // fcmeq v10.4s, v6.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V14.B16
+	VBSL	V18.B16, V2.B16, V16.B16
+	WORD	$0x4e26e4cb // fcmeq v11.4s, v6.4s, v6.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V6.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e22e457 // fcmeq v23.4s, v2.4s, v2.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V2.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e4d6 // fcmeq v22.4s, v6.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e45a // fcmeq v26.4s, v2.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V14.B16
 	MOVD	$pow32consts<>+16(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V3.B16, V17.B16
@@ -12027,238 +12069,252 @@ loop:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V3.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V7.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V3.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V7.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V3.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea3e6d8 // fcmgt v24.4s, v22.4s, v3.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V3.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea7e653 // fcmgt v19.4s, v18.4s, v7.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ea3e65b // fcmgt v27.4s, v18.4s, v3.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea7e6d0 // fcmgt v16.4s, v22.4s, v7.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e4f0 // fcmeq v16.4s, v7.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V3.B16, V19.B16
-	WORD	$0x4e27e4f5 // fcmeq v21.4s, v7.4s, v7.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V7.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e23e479 // fcmeq v25.4s, v3.4s, v3.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V3.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e4f2 // fcmeq v18.4s, v7.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be468 // fcmeq v8.4s, v3.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be4ea // fcmeq v10.4s, v7.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V15.B16
+	VBSL	V18.B16, V3.B16, V16.B16
+	WORD	$0x4e27e4eb // fcmeq v11.4s, v7.4s, v7.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V7.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e23e477 // fcmeq v23.4s, v3.4s, v3.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V3.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e4f6 // fcmeq v22.4s, v7.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e47a // fcmeq v26.4s, v3.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -12464,238 +12520,252 @@ tail:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V0.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V4.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V0.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V4.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V0.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea0e6d8 // fcmgt v24.4s, v22.4s, v0.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V0.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e653 // fcmgt v19.4s, v18.4s, v4.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ea0e65b // fcmgt v27.4s, v18.4s, v0.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea4e6d0 // fcmgt v16.4s, v22.4s, v4.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e490 // fcmeq v16.4s, v4.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V0.B16, V19.B16
-	WORD	$0x4e24e495 // fcmeq v21.4s, v4.4s, v4.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V4.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e20e419 // fcmeq v25.4s, v0.4s, v0.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V0.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e492 // fcmeq v18.4s, v4.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be408 // fcmeq v8.4s, v0.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be48a // fcmeq v10.4s, v4.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V12.B16
+	VBSL	V18.B16, V0.B16, V16.B16
+	WORD	$0x4e24e48b // fcmeq v11.4s, v4.4s, v4.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V4.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V0.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e496 // fcmeq v22.4s, v4.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e41a // fcmeq v26.4s, v0.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V12.B16
 	MOVD	$pow32consts<>+16(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V1.B16, V17.B16
@@ -12894,238 +12964,252 @@ tail:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V1.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V5.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V1.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V5.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V1.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea1e6d8 // fcmgt v24.4s, v22.4s, v1.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V1.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea5e653 // fcmgt v19.4s, v18.4s, v5.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ea1e65b // fcmgt v27.4s, v18.4s, v1.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea5e6d0 // fcmgt v16.4s, v22.4s, v5.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e4b0 // fcmeq v16.4s, v5.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V1.B16, V19.B16
-	WORD	$0x4e25e4b5 // fcmeq v21.4s, v5.4s, v5.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V5.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e21e439 // fcmeq v25.4s, v1.4s, v1.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V1.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e4b2 // fcmeq v18.4s, v5.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be428 // fcmeq v8.4s, v1.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be4aa // fcmeq v10.4s, v5.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V13.B16
+	VBSL	V18.B16, V1.B16, V16.B16
+	WORD	$0x4e25e4ab // fcmeq v11.4s, v5.4s, v5.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V5.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e21e437 // fcmeq v23.4s, v1.4s, v1.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V1.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e4b6 // fcmeq v22.4s, v5.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e43a // fcmeq v26.4s, v1.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
@@ -13329,238 +13413,252 @@ tail4:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V0.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V4.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V0.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V4.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V0.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea0e6d8 // fcmgt v24.4s, v22.4s, v0.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V0.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e653 // fcmgt v19.4s, v18.4s, v4.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ea0e65b // fcmgt v27.4s, v18.4s, v0.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea4e6d0 // fcmgt v16.4s, v22.4s, v4.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e490 // fcmeq v16.4s, v4.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V0.B16, V19.B16
-	WORD	$0x4e24e495 // fcmeq v21.4s, v4.4s, v4.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V4.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e20e419 // fcmeq v25.4s, v0.4s, v0.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V0.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e492 // fcmeq v18.4s, v4.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be408 // fcmeq v8.4s, v0.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be48a // fcmeq v10.4s, v4.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V12.B16
+	VBSL	V18.B16, V0.B16, V16.B16
+	WORD	$0x4e24e48b // fcmeq v11.4s, v4.4s, v4.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V4.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V0.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e496 // fcmeq v22.4s, v4.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e41a // fcmeq v26.4s, v0.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -13764,238 +13862,252 @@ tail2:
 	VBSL	V19.B8, V23.B8, V24.B8
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x0e32f695 // fmax v21.2s, v20.2s, v18.2s
+	WORD	$0x2eb4e655 // fcmgt v21.2s, v18.2s, v20.2s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B8, V27.B8, V26.B8
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e39f750 // fmax v16.2s, v26.2s, v25.2s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x0ebbf6ba // fmin v26.2s, v21.2s, v27.2s
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x0ebcf616 // fmin v22.2s, v16.2s, v28.2s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S2]
+	VLD1R	(R19), [V9.S2]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S2, V26.S2, V28.S2
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S2, V22.S2, V17.S2
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x0eb6d789 // fsub v9.2s, v28.2s, v22.2s
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x0ea8d633 // fsub v19.2s, v17.2s, v8.2s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S2, V9.S2, V17.S2
+	VLD1R	(R19), [V11.S2]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S2, V19.S2, V23.S2
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S2, V9.S2, V19.S2
-	WORD	$0x0eb3d62b // fsub v11.2s, v17.2s, v19.2s
+	VLD1R	(R19), [V18.S2]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S2, V19.S2, V27.S2
+	WORD	$0x0ebbd6f5 // fsub v21.2s, v23.2s, v27.2s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S2, V9.S2, V18.S2
-	WORD	$0x0e38d674 // fadd v20.2s, v19.2s, v24.2s
-	WORD	$0x0eb3d69b // fsub v27.2s, v20.2s, v19.2s
-	WORD	$0x0ebbd695 // fsub v21.2s, v20.2s, v27.2s
-	WORD	$0x0eb5d679 // fsub v25.2s, v19.2s, v21.2s
-	WORD	$0x0ebbd710 // fsub v16.2s, v24.2s, v27.2s
-	WORD	$0x0e30d736 // fadd v22.2s, v25.2s, v16.2s
-	WORD	$0x0e36d64a // fadd v10.2s, v18.2s, v22.2s
+	VLD1R	(R19), [V25.S2]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S2, V19.S2, V26.S2
+	WORD	$0x0e38d77c // fadd v28.2s, v27.2s, v24.2s
+	WORD	$0x0ebbd790 // fsub v16.2s, v28.2s, v27.2s
+	WORD	$0x0eb0d789 // fsub v9.2s, v28.2s, v16.2s
+	WORD	$0x0ea9d76a // fsub v10.2s, v27.2s, v9.2s
+	WORD	$0x0eb0d708 // fsub v8.2s, v24.2s, v16.2s
+	WORD	$0x0e28d54b // fadd v11.2s, v10.2s, v8.2s
+	WORD	$0x0e2bd756 // fadd v22.2s, v26.2s, v11.2s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S2]
+	VLD1R	(R19), [V18.S2]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S2, V26.S2, V17.S2
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S2, V18.S2, V25.S2
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S2, V17.S2, V9.S2
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S2, V25.S2, V21.S2
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S2, V9.S2, V19.S2
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S2, V21.S2, V9.S2
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S2, V19.S2, V24.S2
+	VLD1R	(R19), [V24.S2]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S2, V9.S2, V16.S2
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S2, V24.S2, V25.S2
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S2, V16.S2, V8.S2
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S2, V25.S2, V18.S2
-	WORD	$0x2e34de96 // fmul v22.2s, v20.2s, v20.2s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S2, V10.S2, V26.S2
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S2, V18.S2, V8.S2
+	VLD1R	(R19), [V26.S2]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S2, V8.S2, V11.S2
+	WORD	$0x2e3cdf92 // fmul v18.2s, v28.2s, v28.2s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S2, V22.S2, V23.S2
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S2, V11.S2, V19.S2
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e34d6f1 // fadd v17.2s, v23.2s, v20.2s
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e3cd73b // fadd v27.2s, v25.2s, v28.2s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S2]
-	WORD	$0x0eb1d569 // fsub v9.2s, v11.2s, v17.2s
-	WORD	$0x0e34d535 // fadd v21.2s, v9.2s, v20.2s
-	WORD	$0x0e28d6b3 // fadd v19.2s, v21.2s, v8.2s
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0ebbd6b8 // fsub v24.2s, v21.2s, v27.2s
+	WORD	$0x0e3cd709 // fadd v9.2s, v24.2s, v28.2s
+	WORD	$0x0e33d52a // fadd v10.2s, v9.2s, v19.2s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VSUB	V27.S2, V28.S2, V24.S2
-	VUSHR	$1, V24.S2, V16.S2
+	VLD1R	(R19), [V16.S2]
+	VSUB	V16.S2, V17.S2, V26.S2
+	VUSHR	$1, V26.S2, V8.S2
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VSUB	V22.S2, V8.S2, V11.S2
+	VSHL	$23, V11.S2, V18.S2
+	VSUB	V8.S2, V26.S2, V23.S2
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VSUB	V25.S2, V16.S2, V10.S2
-	VSHL	$23, V10.S2, V18.S2
-	VSUB	V16.S2, V24.S2, V22.S2
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VSUB	V26.S2, V22.S2, V23.S2
-	VSHL	$23, V23.S2, V11.S2
-	WORD	$0x0e33d629 // fadd v9.2s, v17.2s, v19.2s
-	WORD	$0x2e32dd34 // fmul v20.2s, v9.2s, v18.2s
-	WORD	$0x2e2bde95 // fmul v21.2s, v20.2s, v11.2s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VAND	V8.B8, V0.B8, V27.B8
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VAND	V28.B8, V4.B8, V25.B8
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VAND	V10.B8, V25.B8, V24.B8
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S2, V23.S2, V21.S2
+	VSHL	$23, V21.S2, V24.S2
+	WORD	$0x0e2ad77c // fadd v28.2s, v27.2s, v10.2s
+	WORD	$0x2e32df89 // fmul v9.2s, v28.2s, v18.2s
+	WORD	$0x2e38dd33 // fmul v19.2s, v9.2s, v24.2s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S2]
-	VORR	V16.B8, V24.B8, V26.B8
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x2eb4e611 // fcmgt v17.2s, v16.2s, v20.2s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S2]
-	VAND	V22.B8, V25.B8, V23.B8
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x2eb7e633 // fcmgt v19.2s, v17.2s, v23.2s
-	WORD	$0x0e3ad729 // fadd v9.2s, v25.2s, v26.2s
-	WORD	$0x0ebad532 // fsub v18.2s, v9.2s, v26.2s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B8, V18.B8, V20.B8
-	WORD	$0x0e39e68b // fcmeq v11.2s, v20.2s, v25.2s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x2eb9e51c // fcmgt v28.2s, v8.2s, v25.2s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B8, V22.B8, V11.B8
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V0.B8, V8.B8
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VAND	V25.B8, V4.B8, V23.B8
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VAND	V21.B8, V23.B8, V27.B8
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S2]
-	WORD	$0x0e2ad730 // fadd v16.2s, v25.2s, v10.2s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B8, V16.B8, V24.B8
+	VORR	V10.B8, V27.B8, V28.B8
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V23.B8, V9.B8
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2ea9e710 // fcmgt v16.2s, v24.2s, v9.2s
+	WORD	$0x0e3cd6f4 // fadd v20.2s, v23.2s, v28.2s
+	WORD	$0x0ebcd696 // fsub v22.2s, v20.2s, v28.2s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B8, V22.B8, V17.B8
+	WORD	$0x0e37e633 // fcmeq v19.2s, v17.2s, v23.2s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x2eb7e759 // fcmgt v25.2s, v26.2s, v23.2s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e35d6ea // fadd v10.2s, v23.2s, v21.2s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B8, V10.B8, V27.B8
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VAND	V22.B8, V24.B8, V17.B8
-	VSHL	$31, V17.S2, V23.S2
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V27.B8, V24.B8
+	VSHL	$31, V24.S2, V9.S2
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S2]
-	WORD	$0x2eb9e53a // fcmgt v26.2s, v9.2s, v25.2s
-	VAND	V26.B8, V11.B8, V19.B8
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb7e69c // fcmgt v28.2s, v20.2s, v23.2s
+	VAND	V28.B8, V19.B8, V16.B8
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B8, V23.B8, V20.B8
+	VLD1R	(R19), [V22.S2]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B8, V9.B8, V17.B8
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VAND	V8.B8, V0.B8, V10.B8
-	VAND	V20.B8, V10.B8, V28.B8
-	VORR	V28.B8, V21.B8, V16.B8
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2ea0e6d8 // fcmgt v24.2s, v22.2s, v0.2s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B8, V17.B8, V9.B8
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B8, V16.B8, V26.B8
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V0.B8, V21.B8
+	VAND	V17.B8, V21.B8, V25.B8
+	VORR	V25.B8, V11.B8, V10.B8
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x2ea4e653 // fcmgt v19.2s, v18.2s, v4.2s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e37e768 // fcmeq v8.2s, v27.2s, v23.2s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S2]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B8, V10.B8, V21.B8
-	VORR	V28.B8, V21.B8, V22.B8
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B8, V22.B8, V17.B8
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x2ea0e65b // fcmgt v27.2s, v18.2s, v0.2s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S2]
-	WORD	$0x0e38e76b // fcmeq v11.2s, v27.2s, v24.2s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B8, V24.B8, V20.B8
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B8, V10.B8, V28.B8
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S2]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B8, V16.B8, V18.B8
-	VORR	V28.B8, V18.B8, V23.B8
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B8, V23.B8, V10.B8
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x2eb4e775 // fcmgt v21.2s, v27.2s, v20.2s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S2]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S2]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B8, V8.B8, V26.B8
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S2]
+	WORD	$0x2ea4e6d0 // fcmgt v16.2s, v22.2s, v4.2s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B8, V24.B8, V9.B8
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B8, V26.B8, V18.B8
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x0e29e51a // fcmeq v26.2s, v8.2s, v9.2s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x0e3ce72b // fcmeq v11.2s, v25.2s, v28.2s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e37e771 // fcmeq v17.2s, v27.2s, v23.2s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B8, V20.B8, V8.B8
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B8, V8.B8, V22.B8
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x0e38e490 // fcmeq v16.2s, v4.2s, v24.2s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B8, V0.B8, V19.B8
-	WORD	$0x0e24e495 // fcmeq v21.2s, v4.2s, v4.2s
-	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VORR	V26.B8, V4.B8, V9.B8
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B8, V9.B8, V28.B8
-	WORD	$0x0e20e419 // fcmeq v25.2s, v0.2s, v0.2s
-	WORD	$0x2e205b39 // mvn v25.8b, v25.8b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V0.B8, V27.B8
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B8, V27.B8, V20.B8
+	VLD1R	(R19), [V21.S2]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
-	WORD	$0x0e31e492 // fcmeq v18.2s, v4.2s, v17.2s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B8, V21.B8, V11.B8
+	VORR	V25.B8, V11.B8, V18.B8
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B8, V18.B8, V24.B8
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3be513 // fcmeq v19.2s, v8.2s, v27.2s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S2]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B8, V10.B8, V22.B8
+	VORR	V25.B8, V22.B8, V9.B8
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B8, V9.B8, V21.B8
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S2]
-	WORD	$0x0e2be408 // fcmeq v8.2s, v0.2s, v11.2s
-	VORR	V8.B8, V18.B8, V10.B8
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x2eb1e50b // fcmgt v11.2s, v8.2s, v17.2s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B8, V26.B8, V28.B8
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S2]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B8, V27.B8, V20.B8
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B8, V28.B8, V22.B8
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e39e6f3 // fcmeq v19.2s, v23.2s, v25.2s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S2]
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x0e29e518 // fcmeq v24.2s, v8.2s, v9.2s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B8, V17.B8, V26.B8
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B8, V26.B8, V18.B8
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3be48a // fcmeq v10.2s, v4.2s, v27.2s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B8, V24.B8, V16.B8
-	VMOV	V16.B16, V12.B16
+	VBSL	V18.B8, V0.B8, V16.B8
+	WORD	$0x0e24e48b // fcmeq v11.2s, v4.2s, v4.2s
+	WORD	$0x2e20596b // mvn v11.8b, v11.8b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V4.B8, V20.B8
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B8, V20.B8, V25.B8
+	WORD	$0x0e20e417 // fcmeq v23.2s, v0.2s, v0.2s
+	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VORR	V9.B8, V0.B8, V8.B8
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B8, V8.B8, V17.B8
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0e38e496 // fcmeq v22.2s, v4.2s, v24.2s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x0e33e41a // fcmeq v26.2s, v0.2s, v19.2s
+	VORR	V26.B8, V22.B8, V21.B8
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B8, V27.B8, V10.B8
+	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -14199,238 +14311,252 @@ tail1:
 	VBSL	V19.B8, V23.B8, V24.B8
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x0e32f695 // fmax v21.2s, v20.2s, v18.2s
+	WORD	$0x2eb4e655 // fcmgt v21.2s, v18.2s, v20.2s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B8, V27.B8, V26.B8
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e39f750 // fmax v16.2s, v26.2s, v25.2s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x0ebbf6ba // fmin v26.2s, v21.2s, v27.2s
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x0ebcf616 // fmin v22.2s, v16.2s, v28.2s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S2]
+	VLD1R	(R19), [V9.S2]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S2, V26.S2, V28.S2
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S2, V22.S2, V17.S2
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x0eb6d789 // fsub v9.2s, v28.2s, v22.2s
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x0ea8d633 // fsub v19.2s, v17.2s, v8.2s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S2, V9.S2, V17.S2
+	VLD1R	(R19), [V11.S2]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S2, V19.S2, V23.S2
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S2, V9.S2, V19.S2
-	WORD	$0x0eb3d62b // fsub v11.2s, v17.2s, v19.2s
+	VLD1R	(R19), [V18.S2]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S2, V19.S2, V27.S2
+	WORD	$0x0ebbd6f5 // fsub v21.2s, v23.2s, v27.2s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S2, V9.S2, V18.S2
-	WORD	$0x0e38d674 // fadd v20.2s, v19.2s, v24.2s
-	WORD	$0x0eb3d69b // fsub v27.2s, v20.2s, v19.2s
-	WORD	$0x0ebbd695 // fsub v21.2s, v20.2s, v27.2s
-	WORD	$0x0eb5d679 // fsub v25.2s, v19.2s, v21.2s
-	WORD	$0x0ebbd710 // fsub v16.2s, v24.2s, v27.2s
-	WORD	$0x0e30d736 // fadd v22.2s, v25.2s, v16.2s
-	WORD	$0x0e36d64a // fadd v10.2s, v18.2s, v22.2s
+	VLD1R	(R19), [V25.S2]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S2, V19.S2, V26.S2
+	WORD	$0x0e38d77c // fadd v28.2s, v27.2s, v24.2s
+	WORD	$0x0ebbd790 // fsub v16.2s, v28.2s, v27.2s
+	WORD	$0x0eb0d789 // fsub v9.2s, v28.2s, v16.2s
+	WORD	$0x0ea9d76a // fsub v10.2s, v27.2s, v9.2s
+	WORD	$0x0eb0d708 // fsub v8.2s, v24.2s, v16.2s
+	WORD	$0x0e28d54b // fadd v11.2s, v10.2s, v8.2s
+	WORD	$0x0e2bd756 // fadd v22.2s, v26.2s, v11.2s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S2]
+	VLD1R	(R19), [V18.S2]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S2, V26.S2, V17.S2
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S2, V18.S2, V25.S2
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S2, V17.S2, V9.S2
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S2, V25.S2, V21.S2
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S2, V9.S2, V19.S2
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S2, V21.S2, V9.S2
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S2, V19.S2, V24.S2
+	VLD1R	(R19), [V24.S2]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S2, V9.S2, V16.S2
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S2, V24.S2, V25.S2
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S2, V16.S2, V8.S2
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S2, V25.S2, V18.S2
-	WORD	$0x2e34de96 // fmul v22.2s, v20.2s, v20.2s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S2, V10.S2, V26.S2
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S2, V18.S2, V8.S2
+	VLD1R	(R19), [V26.S2]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S2, V8.S2, V11.S2
+	WORD	$0x2e3cdf92 // fmul v18.2s, v28.2s, v28.2s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S2, V22.S2, V23.S2
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S2, V11.S2, V19.S2
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e34d6f1 // fadd v17.2s, v23.2s, v20.2s
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e3cd73b // fadd v27.2s, v25.2s, v28.2s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S2]
-	WORD	$0x0eb1d569 // fsub v9.2s, v11.2s, v17.2s
-	WORD	$0x0e34d535 // fadd v21.2s, v9.2s, v20.2s
-	WORD	$0x0e28d6b3 // fadd v19.2s, v21.2s, v8.2s
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0ebbd6b8 // fsub v24.2s, v21.2s, v27.2s
+	WORD	$0x0e3cd709 // fadd v9.2s, v24.2s, v28.2s
+	WORD	$0x0e33d52a // fadd v10.2s, v9.2s, v19.2s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VSUB	V27.S2, V28.S2, V24.S2
-	VUSHR	$1, V24.S2, V16.S2
+	VLD1R	(R19), [V16.S2]
+	VSUB	V16.S2, V17.S2, V26.S2
+	VUSHR	$1, V26.S2, V8.S2
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VSUB	V22.S2, V8.S2, V11.S2
+	VSHL	$23, V11.S2, V18.S2
+	VSUB	V8.S2, V26.S2, V23.S2
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VSUB	V25.S2, V16.S2, V10.S2
-	VSHL	$23, V10.S2, V18.S2
-	VSUB	V16.S2, V24.S2, V22.S2
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VSUB	V26.S2, V22.S2, V23.S2
-	VSHL	$23, V23.S2, V11.S2
-	WORD	$0x0e33d629 // fadd v9.2s, v17.2s, v19.2s
-	WORD	$0x2e32dd34 // fmul v20.2s, v9.2s, v18.2s
-	WORD	$0x2e2bde95 // fmul v21.2s, v20.2s, v11.2s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VAND	V8.B8, V0.B8, V27.B8
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VAND	V28.B8, V4.B8, V25.B8
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VAND	V10.B8, V25.B8, V24.B8
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S2, V23.S2, V21.S2
+	VSHL	$23, V21.S2, V24.S2
+	WORD	$0x0e2ad77c // fadd v28.2s, v27.2s, v10.2s
+	WORD	$0x2e32df89 // fmul v9.2s, v28.2s, v18.2s
+	WORD	$0x2e38dd33 // fmul v19.2s, v9.2s, v24.2s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S2]
-	VORR	V16.B8, V24.B8, V26.B8
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x2eb4e611 // fcmgt v17.2s, v16.2s, v20.2s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S2]
-	VAND	V22.B8, V25.B8, V23.B8
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x2eb7e633 // fcmgt v19.2s, v17.2s, v23.2s
-	WORD	$0x0e3ad729 // fadd v9.2s, v25.2s, v26.2s
-	WORD	$0x0ebad532 // fsub v18.2s, v9.2s, v26.2s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B8, V18.B8, V20.B8
-	WORD	$0x0e39e68b // fcmeq v11.2s, v20.2s, v25.2s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x2eb9e51c // fcmgt v28.2s, v8.2s, v25.2s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B8, V22.B8, V11.B8
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V0.B8, V8.B8
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VAND	V25.B8, V4.B8, V23.B8
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VAND	V21.B8, V23.B8, V27.B8
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S2]
-	WORD	$0x0e2ad730 // fadd v16.2s, v25.2s, v10.2s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B8, V16.B8, V24.B8
+	VORR	V10.B8, V27.B8, V28.B8
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V23.B8, V9.B8
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2ea9e710 // fcmgt v16.2s, v24.2s, v9.2s
+	WORD	$0x0e3cd6f4 // fadd v20.2s, v23.2s, v28.2s
+	WORD	$0x0ebcd696 // fsub v22.2s, v20.2s, v28.2s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B8, V22.B8, V17.B8
+	WORD	$0x0e37e633 // fcmeq v19.2s, v17.2s, v23.2s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x2eb7e759 // fcmgt v25.2s, v26.2s, v23.2s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e35d6ea // fadd v10.2s, v23.2s, v21.2s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B8, V10.B8, V27.B8
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VAND	V22.B8, V24.B8, V17.B8
-	VSHL	$31, V17.S2, V23.S2
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V27.B8, V24.B8
+	VSHL	$31, V24.S2, V9.S2
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S2]
-	WORD	$0x2eb9e53a // fcmgt v26.2s, v9.2s, v25.2s
-	VAND	V26.B8, V11.B8, V19.B8
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb7e69c // fcmgt v28.2s, v20.2s, v23.2s
+	VAND	V28.B8, V19.B8, V16.B8
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B8, V23.B8, V20.B8
+	VLD1R	(R19), [V22.S2]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B8, V9.B8, V17.B8
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VAND	V8.B8, V0.B8, V10.B8
-	VAND	V20.B8, V10.B8, V28.B8
-	VORR	V28.B8, V21.B8, V16.B8
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2ea0e6d8 // fcmgt v24.2s, v22.2s, v0.2s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B8, V17.B8, V9.B8
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B8, V16.B8, V26.B8
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V0.B8, V21.B8
+	VAND	V17.B8, V21.B8, V25.B8
+	VORR	V25.B8, V11.B8, V10.B8
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x2ea4e653 // fcmgt v19.2s, v18.2s, v4.2s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e37e768 // fcmeq v8.2s, v27.2s, v23.2s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S2]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B8, V10.B8, V21.B8
-	VORR	V28.B8, V21.B8, V22.B8
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B8, V22.B8, V17.B8
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x2ea0e65b // fcmgt v27.2s, v18.2s, v0.2s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S2]
-	WORD	$0x0e38e76b // fcmeq v11.2s, v27.2s, v24.2s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B8, V24.B8, V20.B8
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B8, V10.B8, V28.B8
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S2]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B8, V16.B8, V18.B8
-	VORR	V28.B8, V18.B8, V23.B8
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B8, V23.B8, V10.B8
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x2eb4e775 // fcmgt v21.2s, v27.2s, v20.2s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S2]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S2]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B8, V8.B8, V26.B8
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S2]
+	WORD	$0x2ea4e6d0 // fcmgt v16.2s, v22.2s, v4.2s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B8, V24.B8, V9.B8
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B8, V26.B8, V18.B8
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x0e29e51a // fcmeq v26.2s, v8.2s, v9.2s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x0e3ce72b // fcmeq v11.2s, v25.2s, v28.2s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e37e771 // fcmeq v17.2s, v27.2s, v23.2s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B8, V20.B8, V8.B8
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B8, V8.B8, V22.B8
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x0e38e490 // fcmeq v16.2s, v4.2s, v24.2s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B8, V0.B8, V19.B8
-	WORD	$0x0e24e495 // fcmeq v21.2s, v4.2s, v4.2s
-	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VORR	V26.B8, V4.B8, V9.B8
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B8, V9.B8, V28.B8
-	WORD	$0x0e20e419 // fcmeq v25.2s, v0.2s, v0.2s
-	WORD	$0x2e205b39 // mvn v25.8b, v25.8b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V0.B8, V27.B8
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B8, V27.B8, V20.B8
+	VLD1R	(R19), [V21.S2]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
-	WORD	$0x0e31e492 // fcmeq v18.2s, v4.2s, v17.2s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B8, V21.B8, V11.B8
+	VORR	V25.B8, V11.B8, V18.B8
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B8, V18.B8, V24.B8
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3be513 // fcmeq v19.2s, v8.2s, v27.2s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S2]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B8, V10.B8, V22.B8
+	VORR	V25.B8, V22.B8, V9.B8
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B8, V9.B8, V21.B8
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S2]
-	WORD	$0x0e2be408 // fcmeq v8.2s, v0.2s, v11.2s
-	VORR	V8.B8, V18.B8, V10.B8
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x2eb1e50b // fcmgt v11.2s, v8.2s, v17.2s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B8, V26.B8, V28.B8
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S2]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B8, V27.B8, V20.B8
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B8, V28.B8, V22.B8
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e39e6f3 // fcmeq v19.2s, v23.2s, v25.2s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S2]
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x0e29e518 // fcmeq v24.2s, v8.2s, v9.2s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B8, V17.B8, V26.B8
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B8, V26.B8, V18.B8
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3be48a // fcmeq v10.2s, v4.2s, v27.2s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B8, V24.B8, V16.B8
-	VMOV	V16.B16, V12.B16
+	VBSL	V18.B8, V0.B8, V16.B8
+	WORD	$0x0e24e48b // fcmeq v11.2s, v4.2s, v4.2s
+	WORD	$0x2e20596b // mvn v11.8b, v11.8b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V4.B8, V20.B8
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B8, V20.B8, V25.B8
+	WORD	$0x0e20e417 // fcmeq v23.2s, v0.2s, v0.2s
+	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VORR	V9.B8, V0.B8, V8.B8
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B8, V8.B8, V17.B8
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0e38e496 // fcmeq v22.2s, v4.2s, v24.2s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x0e33e41a // fcmeq v26.2s, v0.2s, v19.2s
+	VORR	V26.B8, V22.B8, V21.B8
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B8, V27.B8, V10.B8
+	VMOV	V10.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -14665,238 +14791,252 @@ loop:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V0.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V30.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V0.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V30.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V0.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea0e6d8 // fcmgt v24.4s, v22.4s, v0.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V0.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ebee653 // fcmgt v19.4s, v18.4s, v30.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ea0e65b // fcmgt v27.4s, v18.4s, v0.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ebee6d0 // fcmgt v16.4s, v22.4s, v30.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e7d0 // fcmeq v16.4s, v30.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V0.B16, V19.B16
-	WORD	$0x4e3ee7d5 // fcmeq v21.4s, v30.4s, v30.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V30.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e20e419 // fcmeq v25.4s, v0.4s, v0.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V0.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e7d2 // fcmeq v18.4s, v30.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be408 // fcmeq v8.4s, v0.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be7ca // fcmeq v10.4s, v30.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V12.B16
+	VBSL	V18.B16, V0.B16, V16.B16
+	WORD	$0x4e3ee7cb // fcmeq v11.4s, v30.4s, v30.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V30.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V0.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e7d6 // fcmeq v22.4s, v30.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e41a // fcmeq v26.4s, v0.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V12.B16
 	MOVD	$pow32consts<>+16(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V1.B16, V17.B16
@@ -15095,238 +15235,252 @@ loop:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V1.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V30.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V1.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V30.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V1.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea1e6d8 // fcmgt v24.4s, v22.4s, v1.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V1.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ebee653 // fcmgt v19.4s, v18.4s, v30.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ea1e65b // fcmgt v27.4s, v18.4s, v1.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ebee6d0 // fcmgt v16.4s, v22.4s, v30.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e7d0 // fcmeq v16.4s, v30.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V1.B16, V19.B16
-	WORD	$0x4e3ee7d5 // fcmeq v21.4s, v30.4s, v30.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V30.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e21e439 // fcmeq v25.4s, v1.4s, v1.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V1.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e7d2 // fcmeq v18.4s, v30.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be428 // fcmeq v8.4s, v1.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be7ca // fcmeq v10.4s, v30.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V13.B16
+	VBSL	V18.B16, V1.B16, V16.B16
+	WORD	$0x4e3ee7cb // fcmeq v11.4s, v30.4s, v30.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V30.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e21e437 // fcmeq v23.4s, v1.4s, v1.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V1.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e7d6 // fcmeq v22.4s, v30.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e43a // fcmeq v26.4s, v1.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V13.B16
 	MOVD	$pow32consts<>+16(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V2.B16, V17.B16
@@ -15525,238 +15679,252 @@ loop:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V2.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V30.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V2.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V30.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V2.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea2e6d8 // fcmgt v24.4s, v22.4s, v2.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V2.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ebee653 // fcmgt v19.4s, v18.4s, v30.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ea2e65b // fcmgt v27.4s, v18.4s, v2.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ebee6d0 // fcmgt v16.4s, v22.4s, v30.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e7d0 // fcmeq v16.4s, v30.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V2.B16, V19.B16
-	WORD	$0x4e3ee7d5 // fcmeq v21.4s, v30.4s, v30.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V30.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e22e459 // fcmeq v25.4s, v2.4s, v2.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V2.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e7d2 // fcmeq v18.4s, v30.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be448 // fcmeq v8.4s, v2.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be7ca // fcmeq v10.4s, v30.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V14.B16
+	VBSL	V18.B16, V2.B16, V16.B16
+	WORD	$0x4e3ee7cb // fcmeq v11.4s, v30.4s, v30.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V30.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e22e457 // fcmeq v23.4s, v2.4s, v2.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V2.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e7d6 // fcmeq v22.4s, v30.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e45a // fcmeq v26.4s, v2.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V14.B16
 	MOVD	$pow32consts<>+16(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V3.B16, V17.B16
@@ -15955,238 +16123,252 @@ loop:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V3.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V30.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V3.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V30.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V3.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea3e6d8 // fcmgt v24.4s, v22.4s, v3.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V3.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ebee653 // fcmgt v19.4s, v18.4s, v30.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ea3e65b // fcmgt v27.4s, v18.4s, v3.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ebee6d0 // fcmgt v16.4s, v22.4s, v30.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e7d0 // fcmeq v16.4s, v30.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V3.B16, V19.B16
-	WORD	$0x4e3ee7d5 // fcmeq v21.4s, v30.4s, v30.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V30.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e23e479 // fcmeq v25.4s, v3.4s, v3.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V3.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e7d2 // fcmeq v18.4s, v30.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be468 // fcmeq v8.4s, v3.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be7ca // fcmeq v10.4s, v30.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V15.B16
+	VBSL	V18.B16, V3.B16, V16.B16
+	WORD	$0x4e3ee7cb // fcmeq v11.4s, v30.4s, v30.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V30.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e23e477 // fcmeq v23.4s, v3.4s, v3.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V3.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e7d6 // fcmeq v22.4s, v30.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e47a // fcmeq v26.4s, v3.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -16391,238 +16573,252 @@ tail:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V0.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V30.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V0.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V30.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V0.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea0e6d8 // fcmgt v24.4s, v22.4s, v0.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V0.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ebee653 // fcmgt v19.4s, v18.4s, v30.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ea0e65b // fcmgt v27.4s, v18.4s, v0.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ebee6d0 // fcmgt v16.4s, v22.4s, v30.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e7d0 // fcmeq v16.4s, v30.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V0.B16, V19.B16
-	WORD	$0x4e3ee7d5 // fcmeq v21.4s, v30.4s, v30.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V30.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e20e419 // fcmeq v25.4s, v0.4s, v0.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V0.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e7d2 // fcmeq v18.4s, v30.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be408 // fcmeq v8.4s, v0.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be7ca // fcmeq v10.4s, v30.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V12.B16
+	VBSL	V18.B16, V0.B16, V16.B16
+	WORD	$0x4e3ee7cb // fcmeq v11.4s, v30.4s, v30.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V30.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V0.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e7d6 // fcmeq v22.4s, v30.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e41a // fcmeq v26.4s, v0.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V12.B16
 	MOVD	$pow32consts<>+16(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V1.B16, V17.B16
@@ -16821,238 +17017,252 @@ tail:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V1.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V30.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V1.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V30.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V1.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea1e6d8 // fcmgt v24.4s, v22.4s, v1.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V1.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ebee653 // fcmgt v19.4s, v18.4s, v30.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ea1e65b // fcmgt v27.4s, v18.4s, v1.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ebee6d0 // fcmgt v16.4s, v22.4s, v30.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e7d0 // fcmeq v16.4s, v30.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V1.B16, V19.B16
-	WORD	$0x4e3ee7d5 // fcmeq v21.4s, v30.4s, v30.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V30.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e21e439 // fcmeq v25.4s, v1.4s, v1.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V1.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e7d2 // fcmeq v18.4s, v30.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be428 // fcmeq v8.4s, v1.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be7ca // fcmeq v10.4s, v30.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V13.B16
+	VBSL	V18.B16, V1.B16, V16.B16
+	WORD	$0x4e3ee7cb // fcmeq v11.4s, v30.4s, v30.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V30.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e21e437 // fcmeq v23.4s, v1.4s, v1.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V1.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e7d6 // fcmeq v22.4s, v30.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e43a // fcmeq v26.4s, v1.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
@@ -17255,238 +17465,252 @@ tail4:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V0.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V30.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V0.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V30.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V0.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea0e6d8 // fcmgt v24.4s, v22.4s, v0.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V0.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ebee653 // fcmgt v19.4s, v18.4s, v30.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ea0e65b // fcmgt v27.4s, v18.4s, v0.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ebee6d0 // fcmgt v16.4s, v22.4s, v30.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e7d0 // fcmeq v16.4s, v30.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V0.B16, V19.B16
-	WORD	$0x4e3ee7d5 // fcmeq v21.4s, v30.4s, v30.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V30.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e20e419 // fcmeq v25.4s, v0.4s, v0.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V0.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e7d2 // fcmeq v18.4s, v30.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be408 // fcmeq v8.4s, v0.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be7ca // fcmeq v10.4s, v30.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V12.B16
+	VBSL	V18.B16, V0.B16, V16.B16
+	WORD	$0x4e3ee7cb // fcmeq v11.4s, v30.4s, v30.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V30.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V0.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e7d6 // fcmeq v22.4s, v30.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e41a // fcmeq v26.4s, v0.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -17689,238 +17913,252 @@ tail2:
 	VBSL	V19.B8, V23.B8, V24.B8
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x0e32f695 // fmax v21.2s, v20.2s, v18.2s
+	WORD	$0x2eb4e655 // fcmgt v21.2s, v18.2s, v20.2s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B8, V27.B8, V26.B8
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e39f750 // fmax v16.2s, v26.2s, v25.2s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x0ebbf6ba // fmin v26.2s, v21.2s, v27.2s
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x0ebcf616 // fmin v22.2s, v16.2s, v28.2s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S2]
+	VLD1R	(R19), [V9.S2]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S2, V26.S2, V28.S2
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S2, V22.S2, V17.S2
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x0eb6d789 // fsub v9.2s, v28.2s, v22.2s
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x0ea8d633 // fsub v19.2s, v17.2s, v8.2s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S2, V9.S2, V17.S2
+	VLD1R	(R19), [V11.S2]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S2, V19.S2, V23.S2
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S2, V9.S2, V19.S2
-	WORD	$0x0eb3d62b // fsub v11.2s, v17.2s, v19.2s
+	VLD1R	(R19), [V18.S2]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S2, V19.S2, V27.S2
+	WORD	$0x0ebbd6f5 // fsub v21.2s, v23.2s, v27.2s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S2, V9.S2, V18.S2
-	WORD	$0x0e38d674 // fadd v20.2s, v19.2s, v24.2s
-	WORD	$0x0eb3d69b // fsub v27.2s, v20.2s, v19.2s
-	WORD	$0x0ebbd695 // fsub v21.2s, v20.2s, v27.2s
-	WORD	$0x0eb5d679 // fsub v25.2s, v19.2s, v21.2s
-	WORD	$0x0ebbd710 // fsub v16.2s, v24.2s, v27.2s
-	WORD	$0x0e30d736 // fadd v22.2s, v25.2s, v16.2s
-	WORD	$0x0e36d64a // fadd v10.2s, v18.2s, v22.2s
+	VLD1R	(R19), [V25.S2]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S2, V19.S2, V26.S2
+	WORD	$0x0e38d77c // fadd v28.2s, v27.2s, v24.2s
+	WORD	$0x0ebbd790 // fsub v16.2s, v28.2s, v27.2s
+	WORD	$0x0eb0d789 // fsub v9.2s, v28.2s, v16.2s
+	WORD	$0x0ea9d76a // fsub v10.2s, v27.2s, v9.2s
+	WORD	$0x0eb0d708 // fsub v8.2s, v24.2s, v16.2s
+	WORD	$0x0e28d54b // fadd v11.2s, v10.2s, v8.2s
+	WORD	$0x0e2bd756 // fadd v22.2s, v26.2s, v11.2s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S2]
+	VLD1R	(R19), [V18.S2]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S2, V26.S2, V17.S2
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S2, V18.S2, V25.S2
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S2, V17.S2, V9.S2
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S2, V25.S2, V21.S2
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S2, V9.S2, V19.S2
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S2, V21.S2, V9.S2
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S2, V19.S2, V24.S2
+	VLD1R	(R19), [V24.S2]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S2, V9.S2, V16.S2
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S2, V24.S2, V25.S2
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S2, V16.S2, V8.S2
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S2, V25.S2, V18.S2
-	WORD	$0x2e34de96 // fmul v22.2s, v20.2s, v20.2s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S2, V10.S2, V26.S2
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S2, V18.S2, V8.S2
+	VLD1R	(R19), [V26.S2]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S2, V8.S2, V11.S2
+	WORD	$0x2e3cdf92 // fmul v18.2s, v28.2s, v28.2s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S2, V22.S2, V23.S2
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S2, V11.S2, V19.S2
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e34d6f1 // fadd v17.2s, v23.2s, v20.2s
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e3cd73b // fadd v27.2s, v25.2s, v28.2s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S2]
-	WORD	$0x0eb1d569 // fsub v9.2s, v11.2s, v17.2s
-	WORD	$0x0e34d535 // fadd v21.2s, v9.2s, v20.2s
-	WORD	$0x0e28d6b3 // fadd v19.2s, v21.2s, v8.2s
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0ebbd6b8 // fsub v24.2s, v21.2s, v27.2s
+	WORD	$0x0e3cd709 // fadd v9.2s, v24.2s, v28.2s
+	WORD	$0x0e33d52a // fadd v10.2s, v9.2s, v19.2s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VSUB	V27.S2, V28.S2, V24.S2
-	VUSHR	$1, V24.S2, V16.S2
+	VLD1R	(R19), [V16.S2]
+	VSUB	V16.S2, V17.S2, V26.S2
+	VUSHR	$1, V26.S2, V8.S2
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VSUB	V22.S2, V8.S2, V11.S2
+	VSHL	$23, V11.S2, V18.S2
+	VSUB	V8.S2, V26.S2, V23.S2
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VSUB	V25.S2, V16.S2, V10.S2
-	VSHL	$23, V10.S2, V18.S2
-	VSUB	V16.S2, V24.S2, V22.S2
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VSUB	V26.S2, V22.S2, V23.S2
-	VSHL	$23, V23.S2, V11.S2
-	WORD	$0x0e33d629 // fadd v9.2s, v17.2s, v19.2s
-	WORD	$0x2e32dd34 // fmul v20.2s, v9.2s, v18.2s
-	WORD	$0x2e2bde95 // fmul v21.2s, v20.2s, v11.2s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VAND	V8.B8, V0.B8, V27.B8
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VAND	V28.B8, V30.B8, V25.B8
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VAND	V10.B8, V25.B8, V24.B8
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S2, V23.S2, V21.S2
+	VSHL	$23, V21.S2, V24.S2
+	WORD	$0x0e2ad77c // fadd v28.2s, v27.2s, v10.2s
+	WORD	$0x2e32df89 // fmul v9.2s, v28.2s, v18.2s
+	WORD	$0x2e38dd33 // fmul v19.2s, v9.2s, v24.2s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S2]
-	VORR	V16.B8, V24.B8, V26.B8
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x2eb4e611 // fcmgt v17.2s, v16.2s, v20.2s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S2]
-	VAND	V22.B8, V25.B8, V23.B8
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x2eb7e633 // fcmgt v19.2s, v17.2s, v23.2s
-	WORD	$0x0e3ad729 // fadd v9.2s, v25.2s, v26.2s
-	WORD	$0x0ebad532 // fsub v18.2s, v9.2s, v26.2s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B8, V18.B8, V20.B8
-	WORD	$0x0e39e68b // fcmeq v11.2s, v20.2s, v25.2s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x2eb9e51c // fcmgt v28.2s, v8.2s, v25.2s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B8, V22.B8, V11.B8
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V0.B8, V8.B8
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VAND	V25.B8, V30.B8, V23.B8
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VAND	V21.B8, V23.B8, V27.B8
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S2]
-	WORD	$0x0e2ad730 // fadd v16.2s, v25.2s, v10.2s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B8, V16.B8, V24.B8
+	VORR	V10.B8, V27.B8, V28.B8
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V23.B8, V9.B8
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2ea9e710 // fcmgt v16.2s, v24.2s, v9.2s
+	WORD	$0x0e3cd6f4 // fadd v20.2s, v23.2s, v28.2s
+	WORD	$0x0ebcd696 // fsub v22.2s, v20.2s, v28.2s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B8, V22.B8, V17.B8
+	WORD	$0x0e37e633 // fcmeq v19.2s, v17.2s, v23.2s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x2eb7e759 // fcmgt v25.2s, v26.2s, v23.2s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e35d6ea // fadd v10.2s, v23.2s, v21.2s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B8, V10.B8, V27.B8
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VAND	V22.B8, V24.B8, V17.B8
-	VSHL	$31, V17.S2, V23.S2
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V27.B8, V24.B8
+	VSHL	$31, V24.S2, V9.S2
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S2]
-	WORD	$0x2eb9e53a // fcmgt v26.2s, v9.2s, v25.2s
-	VAND	V26.B8, V11.B8, V19.B8
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb7e69c // fcmgt v28.2s, v20.2s, v23.2s
+	VAND	V28.B8, V19.B8, V16.B8
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B8, V23.B8, V20.B8
+	VLD1R	(R19), [V22.S2]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B8, V9.B8, V17.B8
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VAND	V8.B8, V0.B8, V10.B8
-	VAND	V20.B8, V10.B8, V28.B8
-	VORR	V28.B8, V21.B8, V16.B8
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2ea0e6d8 // fcmgt v24.2s, v22.2s, v0.2s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B8, V17.B8, V9.B8
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B8, V16.B8, V26.B8
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V0.B8, V21.B8
+	VAND	V17.B8, V21.B8, V25.B8
+	VORR	V25.B8, V11.B8, V10.B8
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x2ebee653 // fcmgt v19.2s, v18.2s, v30.2s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e37e768 // fcmeq v8.2s, v27.2s, v23.2s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S2]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B8, V10.B8, V21.B8
-	VORR	V28.B8, V21.B8, V22.B8
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B8, V22.B8, V17.B8
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x2ea0e65b // fcmgt v27.2s, v18.2s, v0.2s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S2]
-	WORD	$0x0e38e76b // fcmeq v11.2s, v27.2s, v24.2s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B8, V24.B8, V20.B8
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B8, V10.B8, V28.B8
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S2]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B8, V16.B8, V18.B8
-	VORR	V28.B8, V18.B8, V23.B8
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B8, V23.B8, V10.B8
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x2eb4e775 // fcmgt v21.2s, v27.2s, v20.2s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S2]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S2]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B8, V8.B8, V26.B8
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S2]
+	WORD	$0x2ebee6d0 // fcmgt v16.2s, v22.2s, v30.2s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B8, V24.B8, V9.B8
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B8, V26.B8, V18.B8
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x0e29e51a // fcmeq v26.2s, v8.2s, v9.2s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x0e3ce72b // fcmeq v11.2s, v25.2s, v28.2s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e37e771 // fcmeq v17.2s, v27.2s, v23.2s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B8, V20.B8, V8.B8
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B8, V8.B8, V22.B8
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x0e38e7d0 // fcmeq v16.2s, v30.2s, v24.2s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B8, V0.B8, V19.B8
-	WORD	$0x0e3ee7d5 // fcmeq v21.2s, v30.2s, v30.2s
-	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VORR	V26.B8, V30.B8, V9.B8
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B8, V9.B8, V28.B8
-	WORD	$0x0e20e419 // fcmeq v25.2s, v0.2s, v0.2s
-	WORD	$0x2e205b39 // mvn v25.8b, v25.8b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V0.B8, V27.B8
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B8, V27.B8, V20.B8
+	VLD1R	(R19), [V21.S2]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
-	WORD	$0x0e31e7d2 // fcmeq v18.2s, v30.2s, v17.2s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B8, V21.B8, V11.B8
+	VORR	V25.B8, V11.B8, V18.B8
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B8, V18.B8, V24.B8
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3be513 // fcmeq v19.2s, v8.2s, v27.2s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S2]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B8, V10.B8, V22.B8
+	VORR	V25.B8, V22.B8, V9.B8
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B8, V9.B8, V21.B8
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S2]
-	WORD	$0x0e2be408 // fcmeq v8.2s, v0.2s, v11.2s
-	VORR	V8.B8, V18.B8, V10.B8
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x2eb1e50b // fcmgt v11.2s, v8.2s, v17.2s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B8, V26.B8, V28.B8
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S2]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B8, V27.B8, V20.B8
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B8, V28.B8, V22.B8
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e39e6f3 // fcmeq v19.2s, v23.2s, v25.2s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S2]
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x0e29e518 // fcmeq v24.2s, v8.2s, v9.2s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B8, V17.B8, V26.B8
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B8, V26.B8, V18.B8
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3be7ca // fcmeq v10.2s, v30.2s, v27.2s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B8, V24.B8, V16.B8
-	VMOV	V16.B16, V12.B16
+	VBSL	V18.B8, V0.B8, V16.B8
+	WORD	$0x0e3ee7cb // fcmeq v11.2s, v30.2s, v30.2s
+	WORD	$0x2e20596b // mvn v11.8b, v11.8b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V30.B8, V20.B8
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B8, V20.B8, V25.B8
+	WORD	$0x0e20e417 // fcmeq v23.2s, v0.2s, v0.2s
+	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VORR	V9.B8, V0.B8, V8.B8
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B8, V8.B8, V17.B8
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0e38e7d6 // fcmeq v22.2s, v30.2s, v24.2s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x0e33e41a // fcmeq v26.2s, v0.2s, v19.2s
+	VORR	V26.B8, V22.B8, V21.B8
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B8, V27.B8, V10.B8
+	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -18123,238 +18361,252 @@ tail1:
 	VBSL	V19.B8, V23.B8, V24.B8
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x0e32f695 // fmax v21.2s, v20.2s, v18.2s
+	WORD	$0x2eb4e655 // fcmgt v21.2s, v18.2s, v20.2s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B8, V27.B8, V26.B8
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e39f750 // fmax v16.2s, v26.2s, v25.2s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x0ebbf6ba // fmin v26.2s, v21.2s, v27.2s
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x0ebcf616 // fmin v22.2s, v16.2s, v28.2s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S2]
+	VLD1R	(R19), [V9.S2]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S2, V26.S2, V28.S2
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S2, V22.S2, V17.S2
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x0eb6d789 // fsub v9.2s, v28.2s, v22.2s
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x0ea8d633 // fsub v19.2s, v17.2s, v8.2s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S2, V9.S2, V17.S2
+	VLD1R	(R19), [V11.S2]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S2, V19.S2, V23.S2
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S2, V9.S2, V19.S2
-	WORD	$0x0eb3d62b // fsub v11.2s, v17.2s, v19.2s
+	VLD1R	(R19), [V18.S2]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S2, V19.S2, V27.S2
+	WORD	$0x0ebbd6f5 // fsub v21.2s, v23.2s, v27.2s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S2, V9.S2, V18.S2
-	WORD	$0x0e38d674 // fadd v20.2s, v19.2s, v24.2s
-	WORD	$0x0eb3d69b // fsub v27.2s, v20.2s, v19.2s
-	WORD	$0x0ebbd695 // fsub v21.2s, v20.2s, v27.2s
-	WORD	$0x0eb5d679 // fsub v25.2s, v19.2s, v21.2s
-	WORD	$0x0ebbd710 // fsub v16.2s, v24.2s, v27.2s
-	WORD	$0x0e30d736 // fadd v22.2s, v25.2s, v16.2s
-	WORD	$0x0e36d64a // fadd v10.2s, v18.2s, v22.2s
+	VLD1R	(R19), [V25.S2]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S2, V19.S2, V26.S2
+	WORD	$0x0e38d77c // fadd v28.2s, v27.2s, v24.2s
+	WORD	$0x0ebbd790 // fsub v16.2s, v28.2s, v27.2s
+	WORD	$0x0eb0d789 // fsub v9.2s, v28.2s, v16.2s
+	WORD	$0x0ea9d76a // fsub v10.2s, v27.2s, v9.2s
+	WORD	$0x0eb0d708 // fsub v8.2s, v24.2s, v16.2s
+	WORD	$0x0e28d54b // fadd v11.2s, v10.2s, v8.2s
+	WORD	$0x0e2bd756 // fadd v22.2s, v26.2s, v11.2s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S2]
+	VLD1R	(R19), [V18.S2]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S2, V26.S2, V17.S2
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S2, V18.S2, V25.S2
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S2, V17.S2, V9.S2
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S2, V25.S2, V21.S2
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S2, V9.S2, V19.S2
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S2, V21.S2, V9.S2
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S2, V19.S2, V24.S2
+	VLD1R	(R19), [V24.S2]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S2, V9.S2, V16.S2
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S2, V24.S2, V25.S2
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S2, V16.S2, V8.S2
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S2, V25.S2, V18.S2
-	WORD	$0x2e34de96 // fmul v22.2s, v20.2s, v20.2s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S2, V10.S2, V26.S2
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S2, V18.S2, V8.S2
+	VLD1R	(R19), [V26.S2]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S2, V8.S2, V11.S2
+	WORD	$0x2e3cdf92 // fmul v18.2s, v28.2s, v28.2s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S2, V22.S2, V23.S2
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S2, V11.S2, V19.S2
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e34d6f1 // fadd v17.2s, v23.2s, v20.2s
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e3cd73b // fadd v27.2s, v25.2s, v28.2s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S2]
-	WORD	$0x0eb1d569 // fsub v9.2s, v11.2s, v17.2s
-	WORD	$0x0e34d535 // fadd v21.2s, v9.2s, v20.2s
-	WORD	$0x0e28d6b3 // fadd v19.2s, v21.2s, v8.2s
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0ebbd6b8 // fsub v24.2s, v21.2s, v27.2s
+	WORD	$0x0e3cd709 // fadd v9.2s, v24.2s, v28.2s
+	WORD	$0x0e33d52a // fadd v10.2s, v9.2s, v19.2s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VSUB	V27.S2, V28.S2, V24.S2
-	VUSHR	$1, V24.S2, V16.S2
+	VLD1R	(R19), [V16.S2]
+	VSUB	V16.S2, V17.S2, V26.S2
+	VUSHR	$1, V26.S2, V8.S2
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VSUB	V22.S2, V8.S2, V11.S2
+	VSHL	$23, V11.S2, V18.S2
+	VSUB	V8.S2, V26.S2, V23.S2
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VSUB	V25.S2, V16.S2, V10.S2
-	VSHL	$23, V10.S2, V18.S2
-	VSUB	V16.S2, V24.S2, V22.S2
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VSUB	V26.S2, V22.S2, V23.S2
-	VSHL	$23, V23.S2, V11.S2
-	WORD	$0x0e33d629 // fadd v9.2s, v17.2s, v19.2s
-	WORD	$0x2e32dd34 // fmul v20.2s, v9.2s, v18.2s
-	WORD	$0x2e2bde95 // fmul v21.2s, v20.2s, v11.2s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VAND	V8.B8, V0.B8, V27.B8
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VAND	V28.B8, V30.B8, V25.B8
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VAND	V10.B8, V25.B8, V24.B8
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S2, V23.S2, V21.S2
+	VSHL	$23, V21.S2, V24.S2
+	WORD	$0x0e2ad77c // fadd v28.2s, v27.2s, v10.2s
+	WORD	$0x2e32df89 // fmul v9.2s, v28.2s, v18.2s
+	WORD	$0x2e38dd33 // fmul v19.2s, v9.2s, v24.2s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S2]
-	VORR	V16.B8, V24.B8, V26.B8
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x2eb4e611 // fcmgt v17.2s, v16.2s, v20.2s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S2]
-	VAND	V22.B8, V25.B8, V23.B8
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x2eb7e633 // fcmgt v19.2s, v17.2s, v23.2s
-	WORD	$0x0e3ad729 // fadd v9.2s, v25.2s, v26.2s
-	WORD	$0x0ebad532 // fsub v18.2s, v9.2s, v26.2s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B8, V18.B8, V20.B8
-	WORD	$0x0e39e68b // fcmeq v11.2s, v20.2s, v25.2s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x2eb9e51c // fcmgt v28.2s, v8.2s, v25.2s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B8, V22.B8, V11.B8
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V0.B8, V8.B8
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VAND	V25.B8, V30.B8, V23.B8
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VAND	V21.B8, V23.B8, V27.B8
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S2]
-	WORD	$0x0e2ad730 // fadd v16.2s, v25.2s, v10.2s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B8, V16.B8, V24.B8
+	VORR	V10.B8, V27.B8, V28.B8
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V23.B8, V9.B8
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2ea9e710 // fcmgt v16.2s, v24.2s, v9.2s
+	WORD	$0x0e3cd6f4 // fadd v20.2s, v23.2s, v28.2s
+	WORD	$0x0ebcd696 // fsub v22.2s, v20.2s, v28.2s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B8, V22.B8, V17.B8
+	WORD	$0x0e37e633 // fcmeq v19.2s, v17.2s, v23.2s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x2eb7e759 // fcmgt v25.2s, v26.2s, v23.2s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e35d6ea // fadd v10.2s, v23.2s, v21.2s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B8, V10.B8, V27.B8
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VAND	V22.B8, V24.B8, V17.B8
-	VSHL	$31, V17.S2, V23.S2
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V27.B8, V24.B8
+	VSHL	$31, V24.S2, V9.S2
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S2]
-	WORD	$0x2eb9e53a // fcmgt v26.2s, v9.2s, v25.2s
-	VAND	V26.B8, V11.B8, V19.B8
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb7e69c // fcmgt v28.2s, v20.2s, v23.2s
+	VAND	V28.B8, V19.B8, V16.B8
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B8, V23.B8, V20.B8
+	VLD1R	(R19), [V22.S2]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B8, V9.B8, V17.B8
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VAND	V8.B8, V0.B8, V10.B8
-	VAND	V20.B8, V10.B8, V28.B8
-	VORR	V28.B8, V21.B8, V16.B8
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2ea0e6d8 // fcmgt v24.2s, v22.2s, v0.2s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B8, V17.B8, V9.B8
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B8, V16.B8, V26.B8
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V0.B8, V21.B8
+	VAND	V17.B8, V21.B8, V25.B8
+	VORR	V25.B8, V11.B8, V10.B8
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x2ebee653 // fcmgt v19.2s, v18.2s, v30.2s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e37e768 // fcmeq v8.2s, v27.2s, v23.2s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S2]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B8, V10.B8, V21.B8
-	VORR	V28.B8, V21.B8, V22.B8
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B8, V22.B8, V17.B8
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x2ea0e65b // fcmgt v27.2s, v18.2s, v0.2s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S2]
-	WORD	$0x0e38e76b // fcmeq v11.2s, v27.2s, v24.2s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B8, V24.B8, V20.B8
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B8, V10.B8, V28.B8
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S2]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B8, V16.B8, V18.B8
-	VORR	V28.B8, V18.B8, V23.B8
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B8, V23.B8, V10.B8
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x2eb4e775 // fcmgt v21.2s, v27.2s, v20.2s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S2]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S2]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B8, V8.B8, V26.B8
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S2]
+	WORD	$0x2ebee6d0 // fcmgt v16.2s, v22.2s, v30.2s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B8, V24.B8, V9.B8
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B8, V26.B8, V18.B8
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x0e29e51a // fcmeq v26.2s, v8.2s, v9.2s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x0e3ce72b // fcmeq v11.2s, v25.2s, v28.2s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e37e771 // fcmeq v17.2s, v27.2s, v23.2s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B8, V20.B8, V8.B8
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B8, V8.B8, V22.B8
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x0e38e7d0 // fcmeq v16.2s, v30.2s, v24.2s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B8, V0.B8, V19.B8
-	WORD	$0x0e3ee7d5 // fcmeq v21.2s, v30.2s, v30.2s
-	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VORR	V26.B8, V30.B8, V9.B8
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B8, V9.B8, V28.B8
-	WORD	$0x0e20e419 // fcmeq v25.2s, v0.2s, v0.2s
-	WORD	$0x2e205b39 // mvn v25.8b, v25.8b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V0.B8, V27.B8
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B8, V27.B8, V20.B8
+	VLD1R	(R19), [V21.S2]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
-	WORD	$0x0e31e7d2 // fcmeq v18.2s, v30.2s, v17.2s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B8, V21.B8, V11.B8
+	VORR	V25.B8, V11.B8, V18.B8
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B8, V18.B8, V24.B8
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3be513 // fcmeq v19.2s, v8.2s, v27.2s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S2]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B8, V10.B8, V22.B8
+	VORR	V25.B8, V22.B8, V9.B8
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B8, V9.B8, V21.B8
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S2]
-	WORD	$0x0e2be408 // fcmeq v8.2s, v0.2s, v11.2s
-	VORR	V8.B8, V18.B8, V10.B8
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x2eb1e50b // fcmgt v11.2s, v8.2s, v17.2s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B8, V26.B8, V28.B8
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S2]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B8, V27.B8, V20.B8
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B8, V28.B8, V22.B8
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e39e6f3 // fcmeq v19.2s, v23.2s, v25.2s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S2]
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x0e29e518 // fcmeq v24.2s, v8.2s, v9.2s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B8, V17.B8, V26.B8
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B8, V26.B8, V18.B8
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3be7ca // fcmeq v10.2s, v30.2s, v27.2s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B8, V24.B8, V16.B8
-	VMOV	V16.B16, V12.B16
+	VBSL	V18.B8, V0.B8, V16.B8
+	WORD	$0x0e3ee7cb // fcmeq v11.2s, v30.2s, v30.2s
+	WORD	$0x2e20596b // mvn v11.8b, v11.8b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V30.B8, V20.B8
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B8, V20.B8, V25.B8
+	WORD	$0x0e20e417 // fcmeq v23.2s, v0.2s, v0.2s
+	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VORR	V9.B8, V0.B8, V8.B8
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B8, V8.B8, V17.B8
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0e38e7d6 // fcmeq v22.2s, v30.2s, v24.2s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x0e33e41a // fcmeq v26.2s, v0.2s, v19.2s
+	VORR	V26.B8, V22.B8, V21.B8
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B8, V27.B8, V10.B8
+	VMOV	V10.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -18589,238 +18841,252 @@ loop:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V31.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V4.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V31.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V4.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V31.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ebfe6d8 // fcmgt v24.4s, v22.4s, v31.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V31.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e653 // fcmgt v19.4s, v18.4s, v4.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ebfe65b // fcmgt v27.4s, v18.4s, v31.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea4e6d0 // fcmgt v16.4s, v22.4s, v4.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e490 // fcmeq v16.4s, v4.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V31.B16, V19.B16
-	WORD	$0x4e24e495 // fcmeq v21.4s, v4.4s, v4.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V4.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e3fe7f9 // fcmeq v25.4s, v31.4s, v31.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V31.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e492 // fcmeq v18.4s, v4.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be7e8 // fcmeq v8.4s, v31.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be48a // fcmeq v10.4s, v4.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V12.B16
+	VBSL	V18.B16, V31.B16, V16.B16
+	WORD	$0x4e24e48b // fcmeq v11.4s, v4.4s, v4.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V4.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V31.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e496 // fcmeq v22.4s, v4.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e7fa // fcmeq v26.4s, v31.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V12.B16
 	MOVD	$pow32consts<>+16(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V31.B16, V17.B16
@@ -19019,238 +19285,252 @@ loop:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V31.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V5.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V31.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V5.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V31.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ebfe6d8 // fcmgt v24.4s, v22.4s, v31.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V31.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea5e653 // fcmgt v19.4s, v18.4s, v5.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ebfe65b // fcmgt v27.4s, v18.4s, v31.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea5e6d0 // fcmgt v16.4s, v22.4s, v5.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e4b0 // fcmeq v16.4s, v5.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V31.B16, V19.B16
-	WORD	$0x4e25e4b5 // fcmeq v21.4s, v5.4s, v5.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V5.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e3fe7f9 // fcmeq v25.4s, v31.4s, v31.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V31.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e4b2 // fcmeq v18.4s, v5.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be7e8 // fcmeq v8.4s, v31.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be4aa // fcmeq v10.4s, v5.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V13.B16
+	VBSL	V18.B16, V31.B16, V16.B16
+	WORD	$0x4e25e4ab // fcmeq v11.4s, v5.4s, v5.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V5.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V31.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e4b6 // fcmeq v22.4s, v5.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e7fa // fcmeq v26.4s, v31.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V13.B16
 	MOVD	$pow32consts<>+16(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V31.B16, V17.B16
@@ -19449,238 +19729,252 @@ loop:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V31.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V6.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V31.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V6.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V31.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ebfe6d8 // fcmgt v24.4s, v22.4s, v31.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V31.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea6e653 // fcmgt v19.4s, v18.4s, v6.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ebfe65b // fcmgt v27.4s, v18.4s, v31.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea6e6d0 // fcmgt v16.4s, v22.4s, v6.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e4d0 // fcmeq v16.4s, v6.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V31.B16, V19.B16
-	WORD	$0x4e26e4d5 // fcmeq v21.4s, v6.4s, v6.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V6.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e3fe7f9 // fcmeq v25.4s, v31.4s, v31.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V31.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e4d2 // fcmeq v18.4s, v6.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be7e8 // fcmeq v8.4s, v31.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be4ca // fcmeq v10.4s, v6.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V14.B16
+	VBSL	V18.B16, V31.B16, V16.B16
+	WORD	$0x4e26e4cb // fcmeq v11.4s, v6.4s, v6.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V6.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V31.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e4d6 // fcmeq v22.4s, v6.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e7fa // fcmeq v26.4s, v31.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V14.B16
 	MOVD	$pow32consts<>+16(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V31.B16, V17.B16
@@ -19879,238 +20173,252 @@ loop:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V31.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V7.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V31.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V7.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V31.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ebfe6d8 // fcmgt v24.4s, v22.4s, v31.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V31.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea7e653 // fcmgt v19.4s, v18.4s, v7.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ebfe65b // fcmgt v27.4s, v18.4s, v31.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea7e6d0 // fcmgt v16.4s, v22.4s, v7.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e4f0 // fcmeq v16.4s, v7.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V31.B16, V19.B16
-	WORD	$0x4e27e4f5 // fcmeq v21.4s, v7.4s, v7.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V7.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e3fe7f9 // fcmeq v25.4s, v31.4s, v31.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V31.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e4f2 // fcmeq v18.4s, v7.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be7e8 // fcmeq v8.4s, v31.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be4ea // fcmeq v10.4s, v7.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V15.B16
+	VBSL	V18.B16, V31.B16, V16.B16
+	WORD	$0x4e27e4eb // fcmeq v11.4s, v7.4s, v7.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V7.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V31.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e4f6 // fcmeq v22.4s, v7.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e7fa // fcmeq v26.4s, v31.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -20315,238 +20623,252 @@ tail:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V31.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V4.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V31.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V4.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V31.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ebfe6d8 // fcmgt v24.4s, v22.4s, v31.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V31.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e653 // fcmgt v19.4s, v18.4s, v4.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ebfe65b // fcmgt v27.4s, v18.4s, v31.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea4e6d0 // fcmgt v16.4s, v22.4s, v4.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e490 // fcmeq v16.4s, v4.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V31.B16, V19.B16
-	WORD	$0x4e24e495 // fcmeq v21.4s, v4.4s, v4.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V4.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e3fe7f9 // fcmeq v25.4s, v31.4s, v31.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V31.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e492 // fcmeq v18.4s, v4.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be7e8 // fcmeq v8.4s, v31.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be48a // fcmeq v10.4s, v4.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V12.B16
+	VBSL	V18.B16, V31.B16, V16.B16
+	WORD	$0x4e24e48b // fcmeq v11.4s, v4.4s, v4.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V4.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V31.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e496 // fcmeq v22.4s, v4.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e7fa // fcmeq v26.4s, v31.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V12.B16
 	MOVD	$pow32consts<>+16(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V31.B16, V17.B16
@@ -20745,238 +21067,252 @@ tail:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V31.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V5.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V31.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V5.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V31.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ebfe6d8 // fcmgt v24.4s, v22.4s, v31.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V31.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea5e653 // fcmgt v19.4s, v18.4s, v5.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ebfe65b // fcmgt v27.4s, v18.4s, v31.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea5e6d0 // fcmgt v16.4s, v22.4s, v5.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e4b0 // fcmeq v16.4s, v5.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V31.B16, V19.B16
-	WORD	$0x4e25e4b5 // fcmeq v21.4s, v5.4s, v5.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V5.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e3fe7f9 // fcmeq v25.4s, v31.4s, v31.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V31.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e4b2 // fcmeq v18.4s, v5.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be7e8 // fcmeq v8.4s, v31.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be4aa // fcmeq v10.4s, v5.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V13.B16
+	VBSL	V18.B16, V31.B16, V16.B16
+	WORD	$0x4e25e4ab // fcmeq v11.4s, v5.4s, v5.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V5.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V31.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e4b6 // fcmeq v22.4s, v5.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e7fa // fcmeq v26.4s, v31.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
@@ -21179,238 +21515,252 @@ tail4:
 	VBSL	V19.B16, V23.B16, V24.B16
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x4e32f695 // fmax v21.4s, v20.4s, v18.4s
+	WORD	$0x6eb4e655 // fcmgt v21.4s, v18.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B16, V27.B16, V26.B16
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39f750 // fmax v16.4s, v26.4s, v25.4s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4ebbf6ba // fmin v26.4s, v21.4s, v27.4s
+	VLD1R	(R19), [V28.S4]
+	WORD	$0x4ebcf616 // fmin v22.4s, v16.4s, v28.4s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S4]
+	VLD1R	(R19), [V9.S4]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S4, V22.S4, V17.S4
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d789 // fsub v9.4s, v28.4s, v22.4s
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x4ea8d633 // fsub v19.4s, v17.4s, v8.4s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S4, V9.S4, V17.S4
+	VLD1R	(R19), [V11.S4]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S4, V19.S4, V23.S4
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S4, V9.S4, V19.S4
-	WORD	$0x4eb3d62b // fsub v11.4s, v17.4s, v19.4s
+	VLD1R	(R19), [V18.S4]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S4, V19.S4, V27.S4
+	WORD	$0x4ebbd6f5 // fsub v21.4s, v23.4s, v27.4s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S4, V9.S4, V18.S4
-	WORD	$0x4e38d674 // fadd v20.4s, v19.4s, v24.4s
-	WORD	$0x4eb3d69b // fsub v27.4s, v20.4s, v19.4s
-	WORD	$0x4ebbd695 // fsub v21.4s, v20.4s, v27.4s
-	WORD	$0x4eb5d679 // fsub v25.4s, v19.4s, v21.4s
-	WORD	$0x4ebbd710 // fsub v16.4s, v24.4s, v27.4s
-	WORD	$0x4e30d736 // fadd v22.4s, v25.4s, v16.4s
-	WORD	$0x4e36d64a // fadd v10.4s, v18.4s, v22.4s
+	VLD1R	(R19), [V25.S4]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S4, V19.S4, V26.S4
+	WORD	$0x4e38d77c // fadd v28.4s, v27.4s, v24.4s
+	WORD	$0x4ebbd790 // fsub v16.4s, v28.4s, v27.4s
+	WORD	$0x4eb0d789 // fsub v9.4s, v28.4s, v16.4s
+	WORD	$0x4ea9d76a // fsub v10.4s, v27.4s, v9.4s
+	WORD	$0x4eb0d708 // fsub v8.4s, v24.4s, v16.4s
+	WORD	$0x4e28d54b // fadd v11.4s, v10.4s, v8.4s
+	WORD	$0x4e2bd756 // fadd v22.4s, v26.4s, v11.4s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S4]
+	VLD1R	(R19), [V18.S4]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S4, V26.S4, V17.S4
+	VLD1R	(R19), [V23.S4]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S4, V18.S4, V25.S4
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S4, V17.S4, V9.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S4, V25.S4, V21.S4
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S4, V9.S4, V19.S4
+	VLD1R	(R19), [V27.S4]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S4, V21.S4, V9.S4
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S4, V19.S4, V24.S4
+	VLD1R	(R19), [V24.S4]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S4, V9.S4, V16.S4
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S4, V24.S4, V25.S4
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S4, V16.S4, V8.S4
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S4, V25.S4, V18.S4
-	WORD	$0x6e34de96 // fmul v22.4s, v20.4s, v20.4s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S4, V10.S4, V26.S4
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S4, V18.S4, V8.S4
+	VLD1R	(R19), [V26.S4]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S4, V8.S4, V11.S4
+	WORD	$0x6e3cdf92 // fmul v18.4s, v28.4s, v28.4s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S4, V22.S4, V23.S4
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S4, V11.S4, V19.S4
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e34d6f1 // fadd v17.4s, v23.4s, v20.4s
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e3cd73b // fadd v27.4s, v25.4s, v28.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4eb1d569 // fsub v9.4s, v11.4s, v17.4s
-	WORD	$0x4e34d535 // fadd v21.4s, v9.4s, v20.4s
-	WORD	$0x4e28d6b3 // fadd v19.4s, v21.4s, v8.4s
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4ebbd6b8 // fsub v24.4s, v21.4s, v27.4s
+	WORD	$0x4e3cd709 // fadd v9.4s, v24.4s, v28.4s
+	WORD	$0x4e33d52a // fadd v10.4s, v9.4s, v19.4s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VSUB	V27.S4, V28.S4, V24.S4
-	VUSHR	$1, V24.S4, V16.S4
+	VLD1R	(R19), [V16.S4]
+	VSUB	V16.S4, V17.S4, V26.S4
+	VUSHR	$1, V26.S4, V8.S4
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V8.S4, V11.S4
+	VSHL	$23, V11.S4, V18.S4
+	VSUB	V8.S4, V26.S4, V23.S4
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VSUB	V25.S4, V16.S4, V10.S4
-	VSHL	$23, V10.S4, V18.S4
-	VSUB	V16.S4, V24.S4, V22.S4
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VSUB	V26.S4, V22.S4, V23.S4
-	VSHL	$23, V23.S4, V11.S4
-	WORD	$0x4e33d629 // fadd v9.4s, v17.4s, v19.4s
-	WORD	$0x6e32dd34 // fmul v20.4s, v9.4s, v18.4s
-	WORD	$0x6e2bde95 // fmul v21.4s, v20.4s, v11.4s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V31.B16, V27.B16
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V4.B16, V25.B16
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VAND	V10.B16, V25.B16, V24.B16
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S4, V23.S4, V21.S4
+	VSHL	$23, V21.S4, V24.S4
+	WORD	$0x4e2ad77c // fadd v28.4s, v27.4s, v10.4s
+	WORD	$0x6e32df89 // fmul v9.4s, v28.4s, v18.4s
+	WORD	$0x6e38dd33 // fmul v19.4s, v9.4s, v24.4s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S4]
-	VORR	V16.B16, V24.B16, V26.B16
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x6eb4e611 // fcmgt v17.4s, v16.4s, v20.4s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V25.B16, V23.B16
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb7e633 // fcmgt v19.4s, v17.4s, v23.4s
-	WORD	$0x4e3ad729 // fadd v9.4s, v25.4s, v26.4s
-	WORD	$0x4ebad532 // fsub v18.4s, v9.4s, v26.4s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B16, V18.B16, V20.B16
-	WORD	$0x4e39e68b // fcmeq v11.4s, v20.4s, v25.4s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6eb9e51c // fcmgt v28.4s, v8.4s, v25.4s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B16, V22.B16, V11.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V31.B16, V8.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V4.B16, V23.B16
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VAND	V21.B16, V23.B16, V27.B16
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad730 // fadd v16.4s, v25.4s, v10.4s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B16, V16.B16, V24.B16
+	VORR	V10.B16, V27.B16, V28.B16
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V23.B16, V9.B16
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea9e710 // fcmgt v16.4s, v24.4s, v9.4s
+	WORD	$0x4e3cd6f4 // fadd v20.4s, v23.4s, v28.4s
+	WORD	$0x4ebcd696 // fsub v22.4s, v20.4s, v28.4s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B16, V22.B16, V17.B16
+	WORD	$0x4e37e633 // fcmeq v19.4s, v17.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S4]
+	WORD	$0x6eb7e759 // fcmgt v25.4s, v26.4s, v23.4s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d6ea // fadd v10.4s, v23.4s, v21.4s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B16, V10.B16, V27.B16
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VAND	V22.B16, V24.B16, V17.B16
-	VSHL	$31, V17.S4, V23.S4
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V27.B16, V24.B16
+	VSHL	$31, V24.S4, V9.S4
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6eb9e53a // fcmgt v26.4s, v9.4s, v25.4s
-	VAND	V26.B16, V11.B16, V19.B16
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6eb7e69c // fcmgt v28.4s, v20.4s, v23.4s
+	VAND	V28.B16, V19.B16, V16.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B16, V23.B16, V20.B16
+	VLD1R	(R19), [V22.S4]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B16, V9.B16, V17.B16
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VAND	V8.B16, V31.B16, V10.B16
-	VAND	V20.B16, V10.B16, V28.B16
-	VORR	V28.B16, V21.B16, V16.B16
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ebfe6d8 // fcmgt v24.4s, v22.4s, v31.4s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B16, V17.B16, V9.B16
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B16, V16.B16, V26.B16
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V31.B16, V21.B16
+	VAND	V17.B16, V21.B16, V25.B16
+	VORR	V25.B16, V11.B16, V10.B16
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e653 // fcmgt v19.4s, v18.4s, v4.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e768 // fcmeq v8.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S4]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B16, V10.B16, V21.B16
-	VORR	V28.B16, V21.B16, V22.B16
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B16, V22.B16, V17.B16
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x6ebfe65b // fcmgt v27.4s, v18.4s, v31.4s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e76b // fcmeq v11.4s, v27.4s, v24.4s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B16, V24.B16, V20.B16
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B16, V10.B16, V28.B16
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B16, V16.B16, V18.B16
-	VORR	V28.B16, V18.B16, V23.B16
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B16, V23.B16, V10.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb4e775 // fcmgt v21.4s, v27.4s, v20.4s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S4]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S4]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B16, V8.B16, V26.B16
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
+	WORD	$0x6ea4e6d0 // fcmgt v16.4s, v22.4s, v4.4s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B16, V24.B16, V9.B16
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B16, V26.B16, V18.B16
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e51a // fcmeq v26.4s, v8.4s, v9.4s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x4e3ce72b // fcmeq v11.4s, v25.4s, v28.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x4e37e771 // fcmeq v17.4s, v27.4s, v23.4s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B16, V20.B16, V8.B16
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B16, V8.B16, V22.B16
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x4e38e490 // fcmeq v16.4s, v4.4s, v24.4s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B16, V31.B16, V19.B16
-	WORD	$0x4e24e495 // fcmeq v21.4s, v4.4s, v4.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VORR	V26.B16, V4.B16, V9.B16
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B16, V9.B16, V28.B16
-	WORD	$0x4e3fe7f9 // fcmeq v25.4s, v31.4s, v31.4s
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V31.B16, V27.B16
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B16, V27.B16, V20.B16
+	VLD1R	(R19), [V21.S4]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31e492 // fcmeq v18.4s, v4.4s, v17.4s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B16, V21.B16, V11.B16
+	VORR	V25.B16, V11.B16, V18.B16
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B16, V18.B16, V24.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be513 // fcmeq v19.4s, v8.4s, v27.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B16, V10.B16, V22.B16
+	VORR	V25.B16, V22.B16, V9.B16
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B16, V9.B16, V21.B16
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S4]
-	WORD	$0x4e2be7e8 // fcmeq v8.4s, v31.4s, v11.4s
-	VORR	V8.B16, V18.B16, V10.B16
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb1e50b // fcmgt v11.4s, v8.4s, v17.4s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B16, V26.B16, V28.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S4]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B16, V27.B16, V20.B16
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B16, V28.B16, V22.B16
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x4e39e6f3 // fcmeq v19.4s, v23.4s, v25.4s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S4]
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x4e29e518 // fcmeq v24.4s, v8.4s, v9.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B16, V17.B16, V26.B16
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B16, V26.B16, V18.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3be48a // fcmeq v10.4s, v4.4s, v27.4s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B16, V24.B16, V16.B16
-	VMOV	V16.B16, V12.B16
+	VBSL	V18.B16, V31.B16, V16.B16
+	WORD	$0x4e24e48b // fcmeq v11.4s, v4.4s, v4.4s
+	WORD	$0x6e20596b // mvn v11.16b, v11.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VORR	V28.B16, V4.B16, V20.B16
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B16, V20.B16, V25.B16
+	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V31.B16, V8.B16
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B16, V8.B16, V17.B16
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x4e38e496 // fcmeq v22.4s, v4.4s, v24.4s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33e7fa // fcmeq v26.4s, v31.4s, v19.4s
+	VORR	V26.B16, V22.B16, V21.B16
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B16, V27.B16, V10.B16
+	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -21613,238 +21963,252 @@ tail2:
 	VBSL	V19.B8, V23.B8, V24.B8
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x0e32f695 // fmax v21.2s, v20.2s, v18.2s
+	WORD	$0x2eb4e655 // fcmgt v21.2s, v18.2s, v20.2s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B8, V27.B8, V26.B8
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e39f750 // fmax v16.2s, v26.2s, v25.2s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x0ebbf6ba // fmin v26.2s, v21.2s, v27.2s
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x0ebcf616 // fmin v22.2s, v16.2s, v28.2s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S2]
+	VLD1R	(R19), [V9.S2]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S2, V26.S2, V28.S2
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S2, V22.S2, V17.S2
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x0eb6d789 // fsub v9.2s, v28.2s, v22.2s
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x0ea8d633 // fsub v19.2s, v17.2s, v8.2s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S2, V9.S2, V17.S2
+	VLD1R	(R19), [V11.S2]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S2, V19.S2, V23.S2
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S2, V9.S2, V19.S2
-	WORD	$0x0eb3d62b // fsub v11.2s, v17.2s, v19.2s
+	VLD1R	(R19), [V18.S2]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S2, V19.S2, V27.S2
+	WORD	$0x0ebbd6f5 // fsub v21.2s, v23.2s, v27.2s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S2, V9.S2, V18.S2
-	WORD	$0x0e38d674 // fadd v20.2s, v19.2s, v24.2s
-	WORD	$0x0eb3d69b // fsub v27.2s, v20.2s, v19.2s
-	WORD	$0x0ebbd695 // fsub v21.2s, v20.2s, v27.2s
-	WORD	$0x0eb5d679 // fsub v25.2s, v19.2s, v21.2s
-	WORD	$0x0ebbd710 // fsub v16.2s, v24.2s, v27.2s
-	WORD	$0x0e30d736 // fadd v22.2s, v25.2s, v16.2s
-	WORD	$0x0e36d64a // fadd v10.2s, v18.2s, v22.2s
+	VLD1R	(R19), [V25.S2]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S2, V19.S2, V26.S2
+	WORD	$0x0e38d77c // fadd v28.2s, v27.2s, v24.2s
+	WORD	$0x0ebbd790 // fsub v16.2s, v28.2s, v27.2s
+	WORD	$0x0eb0d789 // fsub v9.2s, v28.2s, v16.2s
+	WORD	$0x0ea9d76a // fsub v10.2s, v27.2s, v9.2s
+	WORD	$0x0eb0d708 // fsub v8.2s, v24.2s, v16.2s
+	WORD	$0x0e28d54b // fadd v11.2s, v10.2s, v8.2s
+	WORD	$0x0e2bd756 // fadd v22.2s, v26.2s, v11.2s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S2]
+	VLD1R	(R19), [V18.S2]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S2, V26.S2, V17.S2
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S2, V18.S2, V25.S2
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S2, V17.S2, V9.S2
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S2, V25.S2, V21.S2
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S2, V9.S2, V19.S2
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S2, V21.S2, V9.S2
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S2, V19.S2, V24.S2
+	VLD1R	(R19), [V24.S2]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S2, V9.S2, V16.S2
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S2, V24.S2, V25.S2
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S2, V16.S2, V8.S2
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S2, V25.S2, V18.S2
-	WORD	$0x2e34de96 // fmul v22.2s, v20.2s, v20.2s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S2, V10.S2, V26.S2
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S2, V18.S2, V8.S2
+	VLD1R	(R19), [V26.S2]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S2, V8.S2, V11.S2
+	WORD	$0x2e3cdf92 // fmul v18.2s, v28.2s, v28.2s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S2, V22.S2, V23.S2
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S2, V11.S2, V19.S2
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e34d6f1 // fadd v17.2s, v23.2s, v20.2s
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e3cd73b // fadd v27.2s, v25.2s, v28.2s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S2]
-	WORD	$0x0eb1d569 // fsub v9.2s, v11.2s, v17.2s
-	WORD	$0x0e34d535 // fadd v21.2s, v9.2s, v20.2s
-	WORD	$0x0e28d6b3 // fadd v19.2s, v21.2s, v8.2s
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0ebbd6b8 // fsub v24.2s, v21.2s, v27.2s
+	WORD	$0x0e3cd709 // fadd v9.2s, v24.2s, v28.2s
+	WORD	$0x0e33d52a // fadd v10.2s, v9.2s, v19.2s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VSUB	V27.S2, V28.S2, V24.S2
-	VUSHR	$1, V24.S2, V16.S2
+	VLD1R	(R19), [V16.S2]
+	VSUB	V16.S2, V17.S2, V26.S2
+	VUSHR	$1, V26.S2, V8.S2
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VSUB	V22.S2, V8.S2, V11.S2
+	VSHL	$23, V11.S2, V18.S2
+	VSUB	V8.S2, V26.S2, V23.S2
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VSUB	V25.S2, V16.S2, V10.S2
-	VSHL	$23, V10.S2, V18.S2
-	VSUB	V16.S2, V24.S2, V22.S2
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VSUB	V26.S2, V22.S2, V23.S2
-	VSHL	$23, V23.S2, V11.S2
-	WORD	$0x0e33d629 // fadd v9.2s, v17.2s, v19.2s
-	WORD	$0x2e32dd34 // fmul v20.2s, v9.2s, v18.2s
-	WORD	$0x2e2bde95 // fmul v21.2s, v20.2s, v11.2s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VAND	V8.B8, V31.B8, V27.B8
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VAND	V28.B8, V4.B8, V25.B8
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VAND	V10.B8, V25.B8, V24.B8
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S2, V23.S2, V21.S2
+	VSHL	$23, V21.S2, V24.S2
+	WORD	$0x0e2ad77c // fadd v28.2s, v27.2s, v10.2s
+	WORD	$0x2e32df89 // fmul v9.2s, v28.2s, v18.2s
+	WORD	$0x2e38dd33 // fmul v19.2s, v9.2s, v24.2s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S2]
-	VORR	V16.B8, V24.B8, V26.B8
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x2eb4e611 // fcmgt v17.2s, v16.2s, v20.2s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S2]
-	VAND	V22.B8, V25.B8, V23.B8
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x2eb7e633 // fcmgt v19.2s, v17.2s, v23.2s
-	WORD	$0x0e3ad729 // fadd v9.2s, v25.2s, v26.2s
-	WORD	$0x0ebad532 // fsub v18.2s, v9.2s, v26.2s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B8, V18.B8, V20.B8
-	WORD	$0x0e39e68b // fcmeq v11.2s, v20.2s, v25.2s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x2eb9e51c // fcmgt v28.2s, v8.2s, v25.2s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B8, V22.B8, V11.B8
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V31.B8, V8.B8
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VAND	V25.B8, V4.B8, V23.B8
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VAND	V21.B8, V23.B8, V27.B8
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S2]
-	WORD	$0x0e2ad730 // fadd v16.2s, v25.2s, v10.2s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B8, V16.B8, V24.B8
+	VORR	V10.B8, V27.B8, V28.B8
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V23.B8, V9.B8
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2ea9e710 // fcmgt v16.2s, v24.2s, v9.2s
+	WORD	$0x0e3cd6f4 // fadd v20.2s, v23.2s, v28.2s
+	WORD	$0x0ebcd696 // fsub v22.2s, v20.2s, v28.2s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B8, V22.B8, V17.B8
+	WORD	$0x0e37e633 // fcmeq v19.2s, v17.2s, v23.2s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x2eb7e759 // fcmgt v25.2s, v26.2s, v23.2s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e35d6ea // fadd v10.2s, v23.2s, v21.2s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B8, V10.B8, V27.B8
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VAND	V22.B8, V24.B8, V17.B8
-	VSHL	$31, V17.S2, V23.S2
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V27.B8, V24.B8
+	VSHL	$31, V24.S2, V9.S2
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S2]
-	WORD	$0x2eb9e53a // fcmgt v26.2s, v9.2s, v25.2s
-	VAND	V26.B8, V11.B8, V19.B8
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb7e69c // fcmgt v28.2s, v20.2s, v23.2s
+	VAND	V28.B8, V19.B8, V16.B8
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B8, V23.B8, V20.B8
+	VLD1R	(R19), [V22.S2]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B8, V9.B8, V17.B8
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VAND	V8.B8, V31.B8, V10.B8
-	VAND	V20.B8, V10.B8, V28.B8
-	VORR	V28.B8, V21.B8, V16.B8
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2ebfe6d8 // fcmgt v24.2s, v22.2s, v31.2s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B8, V17.B8, V9.B8
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B8, V16.B8, V26.B8
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V31.B8, V21.B8
+	VAND	V17.B8, V21.B8, V25.B8
+	VORR	V25.B8, V11.B8, V10.B8
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x2ea4e653 // fcmgt v19.2s, v18.2s, v4.2s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e37e768 // fcmeq v8.2s, v27.2s, v23.2s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S2]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B8, V10.B8, V21.B8
-	VORR	V28.B8, V21.B8, V22.B8
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B8, V22.B8, V17.B8
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x2ebfe65b // fcmgt v27.2s, v18.2s, v31.2s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S2]
-	WORD	$0x0e38e76b // fcmeq v11.2s, v27.2s, v24.2s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B8, V24.B8, V20.B8
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B8, V10.B8, V28.B8
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S2]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B8, V16.B8, V18.B8
-	VORR	V28.B8, V18.B8, V23.B8
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B8, V23.B8, V10.B8
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x2eb4e775 // fcmgt v21.2s, v27.2s, v20.2s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S2]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S2]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B8, V8.B8, V26.B8
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S2]
+	WORD	$0x2ea4e6d0 // fcmgt v16.2s, v22.2s, v4.2s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B8, V24.B8, V9.B8
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B8, V26.B8, V18.B8
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x0e29e51a // fcmeq v26.2s, v8.2s, v9.2s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x0e3ce72b // fcmeq v11.2s, v25.2s, v28.2s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e37e771 // fcmeq v17.2s, v27.2s, v23.2s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B8, V20.B8, V8.B8
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B8, V8.B8, V22.B8
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x0e38e490 // fcmeq v16.2s, v4.2s, v24.2s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B8, V31.B8, V19.B8
-	WORD	$0x0e24e495 // fcmeq v21.2s, v4.2s, v4.2s
-	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VORR	V26.B8, V4.B8, V9.B8
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B8, V9.B8, V28.B8
-	WORD	$0x0e3fe7f9 // fcmeq v25.2s, v31.2s, v31.2s
-	WORD	$0x2e205b39 // mvn v25.8b, v25.8b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V31.B8, V27.B8
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B8, V27.B8, V20.B8
+	VLD1R	(R19), [V21.S2]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
-	WORD	$0x0e31e492 // fcmeq v18.2s, v4.2s, v17.2s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B8, V21.B8, V11.B8
+	VORR	V25.B8, V11.B8, V18.B8
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B8, V18.B8, V24.B8
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3be513 // fcmeq v19.2s, v8.2s, v27.2s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S2]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B8, V10.B8, V22.B8
+	VORR	V25.B8, V22.B8, V9.B8
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B8, V9.B8, V21.B8
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S2]
-	WORD	$0x0e2be7e8 // fcmeq v8.2s, v31.2s, v11.2s
-	VORR	V8.B8, V18.B8, V10.B8
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x2eb1e50b // fcmgt v11.2s, v8.2s, v17.2s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B8, V26.B8, V28.B8
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S2]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B8, V27.B8, V20.B8
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B8, V28.B8, V22.B8
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e39e6f3 // fcmeq v19.2s, v23.2s, v25.2s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S2]
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x0e29e518 // fcmeq v24.2s, v8.2s, v9.2s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B8, V17.B8, V26.B8
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B8, V26.B8, V18.B8
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3be48a // fcmeq v10.2s, v4.2s, v27.2s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B8, V24.B8, V16.B8
-	VMOV	V16.B16, V12.B16
+	VBSL	V18.B8, V31.B8, V16.B8
+	WORD	$0x0e24e48b // fcmeq v11.2s, v4.2s, v4.2s
+	WORD	$0x2e20596b // mvn v11.8b, v11.8b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V4.B8, V20.B8
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B8, V20.B8, V25.B8
+	WORD	$0x0e3fe7f7 // fcmeq v23.2s, v31.2s, v31.2s
+	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VORR	V9.B8, V31.B8, V8.B8
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B8, V8.B8, V17.B8
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0e38e496 // fcmeq v22.2s, v4.2s, v24.2s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x0e33e7fa // fcmeq v26.2s, v31.2s, v19.2s
+	VORR	V26.B8, V22.B8, V21.B8
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B8, V27.B8, V10.B8
+	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -22047,238 +22411,252 @@ tail1:
 	VBSL	V19.B8, V23.B8, V24.B8
 	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x0e32f695 // fmax v21.2s, v20.2s, v18.2s
+	WORD	$0x2eb4e655 // fcmgt v21.2s, v18.2s, v20.2s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V26.B16
+	VBSL	V20.B8, V27.B8, V26.B8
+	MOVD	$pow32consts<>+104(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e39f750 // fmax v16.2s, v26.2s, v25.2s
 	MOVD	$pow32consts<>+108(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x0ebbf6ba // fmin v26.2s, v21.2s, v27.2s
+	VLD1R	(R19), [V28.S2]
+	WORD	$0x0ebcf616 // fmin v22.2s, v16.2s, v28.2s
 	MOVD	$pow32consts<>+112(SB), R19
-	VLD1R	(R19), [V25.S2]
+	VLD1R	(R19), [V9.S2]
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V25.S2, V26.S2, V28.S2
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V17.B16
+	VFMLA	V9.S2, V22.S2, V17.S2
 	MOVD	$pow32consts<>+116(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x0eb6d789 // fsub v9.2s, v28.2s, v22.2s
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x0ea8d633 // fsub v19.2s, v17.2s, v8.2s
 	MOVD	$pow32consts<>+92(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VMOV	V26.B16, V17.B16
-	VFMLS	V10.S2, V9.S2, V17.S2
+	VLD1R	(R19), [V11.S2]
+	VMOV	V22.B16, V23.B16
+	VFMLS	V11.S2, V19.S2, V23.S2
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V17.B16, V19.B16
-	VFMLS	V8.S2, V9.S2, V19.S2
-	WORD	$0x0eb3d62b // fsub v11.2s, v17.2s, v19.2s
+	VLD1R	(R19), [V18.S2]
+	VMOV	V23.B16, V27.B16
+	VFMLS	V18.S2, V19.S2, V27.S2
+	WORD	$0x0ebbd6f5 // fsub v21.2s, v23.2s, v27.2s
 	MOVD	$pow32consts<>+96(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V11.B16, V18.B16
-	VFMLS	V23.S2, V9.S2, V18.S2
-	WORD	$0x0e38d674 // fadd v20.2s, v19.2s, v24.2s
-	WORD	$0x0eb3d69b // fsub v27.2s, v20.2s, v19.2s
-	WORD	$0x0ebbd695 // fsub v21.2s, v20.2s, v27.2s
-	WORD	$0x0eb5d679 // fsub v25.2s, v19.2s, v21.2s
-	WORD	$0x0ebbd710 // fsub v16.2s, v24.2s, v27.2s
-	WORD	$0x0e30d736 // fadd v22.2s, v25.2s, v16.2s
-	WORD	$0x0e36d64a // fadd v10.2s, v18.2s, v22.2s
+	VLD1R	(R19), [V25.S2]
+	VMOV	V21.B16, V26.B16
+	VFMLS	V25.S2, V19.S2, V26.S2
+	WORD	$0x0e38d77c // fadd v28.2s, v27.2s, v24.2s
+	WORD	$0x0ebbd790 // fsub v16.2s, v28.2s, v27.2s
+	WORD	$0x0eb0d789 // fsub v9.2s, v28.2s, v16.2s
+	WORD	$0x0ea9d76a // fsub v10.2s, v27.2s, v9.2s
+	WORD	$0x0eb0d708 // fsub v8.2s, v24.2s, v16.2s
+	WORD	$0x0e28d54b // fadd v11.2s, v10.2s, v8.2s
+	WORD	$0x0e2bd756 // fadd v22.2s, v26.2s, v11.2s
 	MOVD	$pow32consts<>+120(SB), R19
-	VLD1R	(R19), [V26.S2]
+	VLD1R	(R19), [V18.S2]
 	MOVD	$pow32consts<>+124(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V8.B16, V17.B16
-	VFMLA	V20.S2, V26.S2, V17.S2
+	VLD1R	(R19), [V23.S2]
+	VMOV	V23.B16, V25.B16
+	VFMLA	V28.S2, V18.S2, V25.S2
 	MOVD	$pow32consts<>+128(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V20.S2, V17.S2, V9.S2
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.S2, V25.S2, V21.S2
 	MOVD	$pow32consts<>+132(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V20.S2, V9.S2, V19.S2
+	VLD1R	(R19), [V27.S2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.S2, V21.S2, V9.S2
 	MOVD	$pow32consts<>+136(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V21.B16, V24.B16
-	VFMLA	V20.S2, V19.S2, V24.S2
+	VLD1R	(R19), [V24.S2]
+	VMOV	V24.B16, V16.B16
+	VFMLA	V28.S2, V9.S2, V16.S2
 	MOVD	$pow32consts<>+140(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V27.B16, V25.B16
-	VFMLA	V20.S2, V24.S2, V25.S2
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V8.B16
+	VFMLA	V28.S2, V16.S2, V8.S2
 	MOVD	$pow32consts<>+144(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V16.B16, V18.B16
-	VFMLA	V20.S2, V25.S2, V18.S2
-	WORD	$0x2e34de96 // fmul v22.2s, v20.2s, v20.2s
-	VMOV	V10.B16, V26.B16
-	VFMLA	V20.S2, V10.S2, V26.S2
-	VMOV	V26.B16, V8.B16
-	VFMLA	V22.S2, V18.S2, V8.S2
+	VLD1R	(R19), [V26.S2]
+	VMOV	V26.B16, V11.B16
+	VFMLA	V28.S2, V8.S2, V11.S2
+	WORD	$0x2e3cdf92 // fmul v18.2s, v28.2s, v28.2s
+	VMOV	V22.B16, V23.B16
+	VFMLA	V28.S2, V22.S2, V23.S2
+	VMOV	V23.B16, V19.B16
+	VFMLA	V18.S2, V11.S2, V19.S2
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e34d6f1 // fadd v17.2s, v23.2s, v20.2s
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e3cd73b // fadd v27.2s, v25.2s, v28.2s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S2]
-	WORD	$0x0eb1d569 // fsub v9.2s, v11.2s, v17.2s
-	WORD	$0x0e34d535 // fadd v21.2s, v9.2s, v20.2s
-	WORD	$0x0e28d6b3 // fadd v19.2s, v21.2s, v8.2s
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0ebbd6b8 // fsub v24.2s, v21.2s, v27.2s
+	WORD	$0x0e3cd709 // fadd v9.2s, v24.2s, v28.2s
+	WORD	$0x0e33d52a // fadd v10.2s, v9.2s, v19.2s
 	MOVD	$pow32consts<>+148(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VSUB	V27.S2, V28.S2, V24.S2
-	VUSHR	$1, V24.S2, V16.S2
+	VLD1R	(R19), [V16.S2]
+	VSUB	V16.S2, V17.S2, V26.S2
+	VUSHR	$1, V26.S2, V8.S2
+	MOVD	$pow32consts<>+152(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VSUB	V22.S2, V8.S2, V11.S2
+	VSHL	$23, V11.S2, V18.S2
+	VSUB	V8.S2, V26.S2, V23.S2
 	MOVD	$pow32consts<>+152(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VSUB	V25.S2, V16.S2, V10.S2
-	VSHL	$23, V10.S2, V18.S2
-	VSUB	V16.S2, V24.S2, V22.S2
-	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VSUB	V26.S2, V22.S2, V23.S2
-	VSHL	$23, V23.S2, V11.S2
-	WORD	$0x0e33d629 // fadd v9.2s, v17.2s, v19.2s
-	WORD	$0x2e32dd34 // fmul v20.2s, v9.2s, v18.2s
-	WORD	$0x2e2bde95 // fmul v21.2s, v20.2s, v11.2s
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VAND	V8.B8, V31.B8, V27.B8
-	MOVD	$pow32consts<>+16(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VAND	V28.B8, V4.B8, V25.B8
-	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VAND	V10.B8, V25.B8, V24.B8
-	MOVD	$pow32consts<>+32(SB), R19
+	VSUB	V25.S2, V23.S2, V21.S2
+	VSHL	$23, V21.S2, V24.S2
+	WORD	$0x0e2ad77c // fadd v28.2s, v27.2s, v10.2s
+	WORD	$0x2e32df89 // fmul v9.2s, v28.2s, v18.2s
+	WORD	$0x2e38dd33 // fmul v19.2s, v9.2s, v24.2s
+	MOVD	$pow32consts<>+104(SB), R19
 	VLD1R	(R19), [V16.S2]
-	VORR	V16.B8, V24.B8, V26.B8
-	MOVD	$pow32consts<>+16(SB), R19
+	WORD	$0x2eb4e611 // fcmgt v17.2s, v16.2s, v20.2s
+	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V22.S2]
-	VAND	V22.B8, V25.B8, V23.B8
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x2eb7e633 // fcmgt v19.2s, v17.2s, v23.2s
-	WORD	$0x0e3ad729 // fadd v9.2s, v25.2s, v26.2s
-	WORD	$0x0ebad532 // fsub v18.2s, v9.2s, v26.2s
-	VMOV	V19.B16, V20.B16
-	VBSL	V25.B8, V18.B8, V20.B8
-	WORD	$0x0e39e68b // fcmeq v11.2s, v20.2s, v25.2s
-	MOVD	$pow32consts<>+32(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x2eb9e51c // fcmgt v28.2s, v8.2s, v25.2s
+	VMOV	V17.B16, V11.B16
+	VBSL	V19.B8, V22.B8, V11.B8
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V31.B8, V8.B8
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VAND	V25.B8, V4.B8, V23.B8
+	MOVD	$pow32consts<>+12(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VAND	V21.B8, V23.B8, V27.B8
 	MOVD	$pow32consts<>+32(SB), R19
 	VLD1R	(R19), [V10.S2]
-	WORD	$0x0e2ad730 // fadd v16.2s, v25.2s, v10.2s
-	VMOV	V28.B16, V24.B16
-	VBSL	V25.B8, V16.B8, V24.B8
+	VORR	V10.B8, V27.B8, V28.B8
+	MOVD	$pow32consts<>+16(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V23.B8, V9.B8
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2ea9e710 // fcmgt v16.2s, v24.2s, v9.2s
+	WORD	$0x0e3cd6f4 // fadd v20.2s, v23.2s, v28.2s
+	WORD	$0x0ebcd696 // fsub v22.2s, v20.2s, v28.2s
+	VMOV	V16.B16, V17.B16
+	VBSL	V23.B8, V22.B8, V17.B8
+	WORD	$0x0e37e633 // fcmeq v19.2s, v17.2s, v23.2s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V26.S2]
+	WORD	$0x2eb7e759 // fcmgt v25.2s, v26.2s, v23.2s
+	MOVD	$pow32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e35d6ea // fadd v10.2s, v23.2s, v21.2s
+	VMOV	V25.B16, V27.B16
+	VBSL	V23.B8, V10.B8, V27.B8
 	MOVD	$pow32consts<>+152(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VAND	V22.B8, V24.B8, V17.B8
-	VSHL	$31, V17.S2, V23.S2
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V27.B8, V24.B8
+	VSHL	$31, V24.S2, V9.S2
 	MOVD	$pow32consts<>+156(SB), R19
-	VLD1R	(R19), [V9.S2]
-	WORD	$0x2eb9e53a // fcmgt v26.2s, v9.2s, v25.2s
-	VAND	V26.B8, V11.B8, V19.B8
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2eb7e69c // fcmgt v28.2s, v20.2s, v23.2s
+	VAND	V28.B8, V19.B8, V16.B8
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V19.B16, V20.B16
-	VBSL	V18.B8, V23.B8, V20.B8
+	VLD1R	(R19), [V22.S2]
+	VMOV	V16.B16, V17.B16
+	VBSL	V22.B8, V9.B8, V17.B8
 	MOVD	$pow32consts<>+12(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VAND	V8.B8, V31.B8, V10.B8
-	VAND	V20.B8, V10.B8, V28.B8
-	VORR	V28.B8, V21.B8, V16.B8
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2ebfe6d8 // fcmgt v24.2s, v22.2s, v31.2s
-	MOVD	$pow32consts<>+160(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V24.B16, V9.B16
-	VBSL	V16.B8, V17.B8, V9.B8
-	VMOV	V11.B16, V26.B16
-	VBSL	V9.B8, V16.B8, V26.B8
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V31.B8, V21.B8
+	VAND	V17.B8, V21.B8, V25.B8
+	VORR	V25.B8, V11.B8, V10.B8
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V18.S2]
-	WORD	$0x2ea4e653 // fcmgt v19.2s, v18.2s, v4.2s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e37e768 // fcmeq v8.2s, v27.2s, v23.2s
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V10.S2]
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VMOV	V19.B16, V21.B16
-	VBSL	V20.B8, V10.B8, V21.B8
-	VORR	V28.B8, V21.B8, V22.B8
-	VMOV	V8.B16, V17.B16
-	VBSL	V26.B8, V22.B8, V17.B8
-	MOVD	$pow32consts<>+8(SB), R19
+	WORD	$0x2ebfe65b // fcmgt v27.2s, v18.2s, v31.2s
+	MOVD	$pow32consts<>+160(SB), R19
 	VLD1R	(R19), [V24.S2]
-	WORD	$0x0e38e76b // fcmeq v11.2s, v27.2s, v24.2s
+	VMOV	V27.B16, V20.B16
+	VBSL	V10.B8, V24.B8, V20.B8
+	VMOV	V19.B16, V28.B16
+	VBSL	V20.B8, V10.B8, V28.B8
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S2]
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VMOV	V19.B16, V18.B16
-	VBSL	V9.B8, V16.B8, V18.B8
-	VORR	V28.B8, V18.B8, V23.B8
-	VMOV	V11.B16, V10.B16
-	VBSL	V17.B8, V23.B8, V10.B8
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x2eb4e775 // fcmgt v21.2s, v27.2s, v20.2s
-	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V8.S2]
-	MOVD	$pow32consts<>+8(SB), R19
 	VLD1R	(R19), [V22.S2]
-	VMOV	V19.B16, V26.B16
-	VBSL	V22.B8, V8.B8, V26.B8
-	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S2]
+	WORD	$0x2ea4e6d0 // fcmgt v16.2s, v22.2s, v4.2s
 	MOVD	$pow32consts<>+0(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V19.B16, V9.B16
-	VBSL	V16.B8, V24.B8, V9.B8
-	VMOV	V21.B16, V18.B16
-	VBSL	V9.B8, V26.B8, V18.B8
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x0e29e51a // fcmeq v26.2s, v8.2s, v9.2s
 	MOVD	$pow32consts<>+8(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x0e3ce72b // fcmeq v11.2s, v25.2s, v28.2s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x0e37e771 // fcmeq v17.2s, v27.2s, v23.2s
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VMOV	V17.B16, V8.B16
-	VBSL	V18.B8, V20.B8, V8.B8
-	VMOV	V11.B16, V22.B16
-	VBSL	V10.B8, V8.B8, V22.B8
-	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x0e38e490 // fcmeq v16.2s, v4.2s, v24.2s
-	VMOV	V16.B16, V19.B16
-	VBSL	V22.B8, V31.B8, V19.B8
-	WORD	$0x0e24e495 // fcmeq v21.2s, v4.2s, v4.2s
-	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VORR	V26.B8, V4.B8, V9.B8
-	VMOV	V21.B16, V28.B16
-	VBSL	V19.B8, V9.B8, V28.B8
-	WORD	$0x0e3fe7f9 // fcmeq v25.2s, v31.2s, v31.2s
-	WORD	$0x2e205b39 // mvn v25.8b, v25.8b
-	MOVD	$pow32consts<>+164(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V31.B8, V27.B8
-	VMOV	V25.B16, V20.B16
-	VBSL	V28.B8, V27.B8, V20.B8
+	VLD1R	(R19), [V21.S2]
 	MOVD	$pow32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
-	WORD	$0x0e31e492 // fcmeq v18.2s, v4.2s, v17.2s
+	VMOV	V16.B16, V11.B16
+	VBSL	V17.B8, V21.B8, V11.B8
+	VORR	V25.B8, V11.B8, V18.B8
+	VMOV	V26.B16, V24.B16
+	VBSL	V28.B8, V18.B8, V24.B8
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3be513 // fcmeq v19.2s, v8.2s, v27.2s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S2]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V16.B16, V22.B16
+	VBSL	V20.B8, V10.B8, V22.B8
+	VORR	V25.B8, V22.B8, V9.B8
+	VMOV	V19.B16, V21.B16
+	VBSL	V24.B8, V9.B8, V21.B8
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V11.S2]
-	WORD	$0x0e2be7e8 // fcmeq v8.2s, v31.2s, v11.2s
-	VORR	V8.B8, V18.B8, V10.B8
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x2eb1e50b // fcmgt v11.2s, v8.2s, v17.2s
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VMOV	V16.B16, V28.B16
+	VBSL	V18.B8, V26.B8, V28.B8
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V27.S2]
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VMOV	V16.B16, V20.B16
+	VBSL	V10.B8, V27.B8, V20.B8
+	VMOV	V11.B16, V22.B16
+	VBSL	V20.B8, V28.B8, V22.B8
+	MOVD	$pow32consts<>+8(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x0e39e6f3 // fcmeq v19.2s, v23.2s, v25.2s
 	MOVD	$pow32consts<>+4(SB), R19
-	VLD1R	(R19), [V24.S2]
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x0e29e518 // fcmeq v24.2s, v8.2s, v9.2s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VMOV	V24.B16, V26.B16
+	VBSL	V22.B8, V17.B8, V26.B8
+	VMOV	V19.B16, V18.B16
+	VBSL	V21.B8, V26.B8, V18.B8
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3be48a // fcmeq v10.2s, v4.2s, v27.2s
 	VMOV	V10.B16, V16.B16
-	VBSL	V20.B8, V24.B8, V16.B8
-	VMOV	V16.B16, V12.B16
+	VBSL	V18.B8, V31.B8, V16.B8
+	WORD	$0x0e24e48b // fcmeq v11.2s, v4.2s, v4.2s
+	WORD	$0x2e20596b // mvn v11.8b, v11.8b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VORR	V28.B8, V4.B8, V20.B8
+	VMOV	V11.B16, V25.B16
+	VBSL	V16.B8, V20.B8, V25.B8
+	WORD	$0x0e3fe7f7 // fcmeq v23.2s, v31.2s, v31.2s
+	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	MOVD	$pow32consts<>+164(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VORR	V9.B8, V31.B8, V8.B8
+	VMOV	V23.B16, V17.B16
+	VBSL	V25.B8, V8.B8, V17.B8
+	MOVD	$pow32consts<>+0(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x0e38e496 // fcmeq v22.2s, v4.2s, v24.2s
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x0e33e7fa // fcmeq v26.2s, v31.2s, v19.2s
+	VORR	V26.B8, V22.B8, V21.B8
+	MOVD	$pow32consts<>+4(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V21.B16, V10.B16
+	VBSL	V17.B8, V27.B8, V10.B8
+	VMOV	V10.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -37202,258 +37580,272 @@ loop:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V0.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V4.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V0.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee0e74b // fcmgt v11.2d, v26.2d, v0.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee4e777 // fcmgt v23.2d, v27.2d, v4.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V0.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V4.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V0.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ee0e653 // fcmgt v19.2d, v18.2d, v0.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee4e695 // fcmgt v21.2d, v20.2d, v4.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be493 // fcmeq v19.2d, v4.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V0.B16, V23.B16
-	WORD	$0x4e64e496 // fcmeq v22.2d, v4.2d, v4.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V4.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e60e415 // fcmeq v21.2d, v0.2d, v0.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V0.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e49b // fcmeq v27.2d, v4.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e418 // fcmeq v24.2d, v0.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V12.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e49a // fcmeq v26.2d, v4.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V0.B16, V21.B16
+	WORD	$0x4e64e490 // fcmeq v16.2d, v4.2d, v4.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V4.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V0.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be494 // fcmeq v20.2d, v4.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e40a // fcmeq v10.2d, v0.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V12.B16
 	MOVD	$pow64consts<>+32(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V1.B16, V17.B16
@@ -37672,258 +38064,272 @@ loop:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V1.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V5.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V1.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee1e74b // fcmgt v11.2d, v26.2d, v1.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee5e777 // fcmgt v23.2d, v27.2d, v5.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V1.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V5.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V1.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ee1e653 // fcmgt v19.2d, v18.2d, v1.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee5e695 // fcmgt v21.2d, v20.2d, v5.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be4b3 // fcmeq v19.2d, v5.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V1.B16, V23.B16
-	WORD	$0x4e65e4b6 // fcmeq v22.2d, v5.2d, v5.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V5.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e61e435 // fcmeq v21.2d, v1.2d, v1.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V1.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e4bb // fcmeq v27.2d, v5.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e438 // fcmeq v24.2d, v1.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V13.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e4ba // fcmeq v26.2d, v5.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V1.B16, V21.B16
+	WORD	$0x4e65e4b0 // fcmeq v16.2d, v5.2d, v5.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V5.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e61e439 // fcmeq v25.2d, v1.2d, v1.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V1.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be4b4 // fcmeq v20.2d, v5.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e42a // fcmeq v10.2d, v1.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V13.B16
 	MOVD	$pow64consts<>+32(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V2.B16, V17.B16
@@ -38142,258 +38548,272 @@ loop:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V2.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V6.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V2.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee2e74b // fcmgt v11.2d, v26.2d, v2.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee6e777 // fcmgt v23.2d, v27.2d, v6.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V2.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V6.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V2.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ee2e653 // fcmgt v19.2d, v18.2d, v2.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee6e695 // fcmgt v21.2d, v20.2d, v6.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be4d3 // fcmeq v19.2d, v6.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V2.B16, V23.B16
-	WORD	$0x4e66e4d6 // fcmeq v22.2d, v6.2d, v6.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V6.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e62e455 // fcmeq v21.2d, v2.2d, v2.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V2.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e4db // fcmeq v27.2d, v6.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e458 // fcmeq v24.2d, v2.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V14.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e4da // fcmeq v26.2d, v6.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V2.B16, V21.B16
+	WORD	$0x4e66e4d0 // fcmeq v16.2d, v6.2d, v6.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V6.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e62e459 // fcmeq v25.2d, v2.2d, v2.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V2.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be4d4 // fcmeq v20.2d, v6.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e44a // fcmeq v10.2d, v2.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V14.B16
 	MOVD	$pow64consts<>+32(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V3.B16, V17.B16
@@ -38612,258 +39032,272 @@ loop:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V3.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V7.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V3.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee3e74b // fcmgt v11.2d, v26.2d, v3.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee7e777 // fcmgt v23.2d, v27.2d, v7.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V3.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V7.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V3.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ee3e653 // fcmgt v19.2d, v18.2d, v3.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee7e695 // fcmgt v21.2d, v20.2d, v7.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be4f3 // fcmeq v19.2d, v7.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V3.B16, V23.B16
-	WORD	$0x4e67e4f6 // fcmeq v22.2d, v7.2d, v7.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V7.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e63e475 // fcmeq v21.2d, v3.2d, v3.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V3.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e4fb // fcmeq v27.2d, v7.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e478 // fcmeq v24.2d, v3.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V15.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e4fa // fcmeq v26.2d, v7.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V3.B16, V21.B16
+	WORD	$0x4e67e4f0 // fcmeq v16.2d, v7.2d, v7.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V7.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e63e479 // fcmeq v25.2d, v3.2d, v3.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V3.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be4f4 // fcmeq v20.2d, v7.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e46a // fcmeq v10.2d, v3.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
 	BGE	loop
@@ -39089,258 +39523,272 @@ tail:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V0.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V4.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V0.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee0e74b // fcmgt v11.2d, v26.2d, v0.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee4e777 // fcmgt v23.2d, v27.2d, v4.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V0.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V4.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V0.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ee0e653 // fcmgt v19.2d, v18.2d, v0.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee4e695 // fcmgt v21.2d, v20.2d, v4.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be493 // fcmeq v19.2d, v4.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V0.B16, V23.B16
-	WORD	$0x4e64e496 // fcmeq v22.2d, v4.2d, v4.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V4.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e60e415 // fcmeq v21.2d, v0.2d, v0.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V0.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e49b // fcmeq v27.2d, v4.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e418 // fcmeq v24.2d, v0.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V12.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e49a // fcmeq v26.2d, v4.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V0.B16, V21.B16
+	WORD	$0x4e64e490 // fcmeq v16.2d, v4.2d, v4.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V4.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V0.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be494 // fcmeq v20.2d, v4.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e40a // fcmeq v10.2d, v0.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V12.B16
 	MOVD	$pow64consts<>+32(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V1.B16, V17.B16
@@ -39559,258 +40007,272 @@ tail:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V1.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V5.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V1.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee1e74b // fcmgt v11.2d, v26.2d, v1.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee5e777 // fcmgt v23.2d, v27.2d, v5.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V1.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V5.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V1.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ee1e653 // fcmgt v19.2d, v18.2d, v1.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee5e695 // fcmgt v21.2d, v20.2d, v5.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be4b3 // fcmeq v19.2d, v5.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V1.B16, V23.B16
-	WORD	$0x4e65e4b6 // fcmeq v22.2d, v5.2d, v5.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V5.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e61e435 // fcmeq v21.2d, v1.2d, v1.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V1.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e4bb // fcmeq v27.2d, v5.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e438 // fcmeq v24.2d, v1.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V13.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e4ba // fcmeq v26.2d, v5.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V1.B16, V21.B16
+	WORD	$0x4e65e4b0 // fcmeq v16.2d, v5.2d, v5.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V5.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e61e439 // fcmeq v25.2d, v1.2d, v1.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V1.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be4b4 // fcmeq v20.2d, v5.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e42a // fcmeq v10.2d, v1.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -40034,258 +40496,272 @@ tail2:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V0.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V4.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V0.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee0e74b // fcmgt v11.2d, v26.2d, v0.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee4e777 // fcmgt v23.2d, v27.2d, v4.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V0.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V4.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V0.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ee0e653 // fcmgt v19.2d, v18.2d, v0.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee4e695 // fcmgt v21.2d, v20.2d, v4.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be493 // fcmeq v19.2d, v4.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V0.B16, V23.B16
-	WORD	$0x4e64e496 // fcmeq v22.2d, v4.2d, v4.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V4.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e60e415 // fcmeq v21.2d, v0.2d, v0.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V0.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e49b // fcmeq v27.2d, v4.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e418 // fcmeq v24.2d, v0.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V12.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e49a // fcmeq v26.2d, v4.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V0.B16, V21.B16
+	WORD	$0x4e64e490 // fcmeq v16.2d, v4.2d, v4.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V4.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V0.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be494 // fcmeq v20.2d, v4.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e40a // fcmeq v10.2d, v0.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -40509,258 +40985,272 @@ tail1:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V0.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V4.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V0.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee0e74b // fcmgt v11.2d, v26.2d, v0.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee4e777 // fcmgt v23.2d, v27.2d, v4.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V0.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V4.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V0.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ee0e653 // fcmgt v19.2d, v18.2d, v0.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee4e695 // fcmgt v21.2d, v20.2d, v4.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be493 // fcmeq v19.2d, v4.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V0.B16, V23.B16
-	WORD	$0x4e64e496 // fcmeq v22.2d, v4.2d, v4.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V4.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e60e415 // fcmeq v21.2d, v0.2d, v0.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V0.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e49b // fcmeq v27.2d, v4.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e418 // fcmeq v24.2d, v0.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V12.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e49a // fcmeq v26.2d, v4.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V0.B16, V21.B16
+	WORD	$0x4e64e490 // fcmeq v16.2d, v4.2d, v4.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V4.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V0.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be494 // fcmeq v20.2d, v4.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e40a // fcmeq v10.2d, v0.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -41015,258 +41505,272 @@ loop:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V0.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V30.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V0.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee0e74b // fcmgt v11.2d, v26.2d, v0.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6efee777 // fcmgt v23.2d, v27.2d, v30.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V0.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V30.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V0.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ee0e653 // fcmgt v19.2d, v18.2d, v0.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6efee695 // fcmgt v21.2d, v20.2d, v30.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be7d3 // fcmeq v19.2d, v30.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V0.B16, V23.B16
-	WORD	$0x4e7ee7d6 // fcmeq v22.2d, v30.2d, v30.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V30.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e60e415 // fcmeq v21.2d, v0.2d, v0.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V0.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e7db // fcmeq v27.2d, v30.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e418 // fcmeq v24.2d, v0.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V12.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e7da // fcmeq v26.2d, v30.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V0.B16, V21.B16
+	WORD	$0x4e7ee7d0 // fcmeq v16.2d, v30.2d, v30.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V30.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V0.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be7d4 // fcmeq v20.2d, v30.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e40a // fcmeq v10.2d, v0.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V12.B16
 	MOVD	$pow64consts<>+32(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V1.B16, V17.B16
@@ -41485,258 +41989,272 @@ loop:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V1.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V30.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V1.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee1e74b // fcmgt v11.2d, v26.2d, v1.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6efee777 // fcmgt v23.2d, v27.2d, v30.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V1.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V30.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V1.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ee1e653 // fcmgt v19.2d, v18.2d, v1.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6efee695 // fcmgt v21.2d, v20.2d, v30.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be7d3 // fcmeq v19.2d, v30.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V1.B16, V23.B16
-	WORD	$0x4e7ee7d6 // fcmeq v22.2d, v30.2d, v30.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V30.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e61e435 // fcmeq v21.2d, v1.2d, v1.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V1.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e7db // fcmeq v27.2d, v30.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e438 // fcmeq v24.2d, v1.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V13.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e7da // fcmeq v26.2d, v30.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V1.B16, V21.B16
+	WORD	$0x4e7ee7d0 // fcmeq v16.2d, v30.2d, v30.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V30.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e61e439 // fcmeq v25.2d, v1.2d, v1.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V1.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be7d4 // fcmeq v20.2d, v30.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e42a // fcmeq v10.2d, v1.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V13.B16
 	MOVD	$pow64consts<>+32(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V2.B16, V17.B16
@@ -41955,258 +42473,272 @@ loop:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V2.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V30.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V2.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee2e74b // fcmgt v11.2d, v26.2d, v2.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6efee777 // fcmgt v23.2d, v27.2d, v30.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V2.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V30.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V2.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ee2e653 // fcmgt v19.2d, v18.2d, v2.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6efee695 // fcmgt v21.2d, v20.2d, v30.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be7d3 // fcmeq v19.2d, v30.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V2.B16, V23.B16
-	WORD	$0x4e7ee7d6 // fcmeq v22.2d, v30.2d, v30.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V30.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e62e455 // fcmeq v21.2d, v2.2d, v2.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V2.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e7db // fcmeq v27.2d, v30.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e458 // fcmeq v24.2d, v2.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V14.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e7da // fcmeq v26.2d, v30.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V2.B16, V21.B16
+	WORD	$0x4e7ee7d0 // fcmeq v16.2d, v30.2d, v30.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V30.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e62e459 // fcmeq v25.2d, v2.2d, v2.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V2.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be7d4 // fcmeq v20.2d, v30.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e44a // fcmeq v10.2d, v2.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V14.B16
 	MOVD	$pow64consts<>+32(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V3.B16, V17.B16
@@ -42425,258 +42957,272 @@ loop:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V3.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V30.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V3.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee3e74b // fcmgt v11.2d, v26.2d, v3.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6efee777 // fcmgt v23.2d, v27.2d, v30.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V3.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V30.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V3.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ee3e653 // fcmgt v19.2d, v18.2d, v3.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6efee695 // fcmgt v21.2d, v20.2d, v30.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be7d3 // fcmeq v19.2d, v30.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V3.B16, V23.B16
-	WORD	$0x4e7ee7d6 // fcmeq v22.2d, v30.2d, v30.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V30.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e63e475 // fcmeq v21.2d, v3.2d, v3.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V3.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e7db // fcmeq v27.2d, v30.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e478 // fcmeq v24.2d, v3.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V15.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e7da // fcmeq v26.2d, v30.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V3.B16, V21.B16
+	WORD	$0x4e7ee7d0 // fcmeq v16.2d, v30.2d, v30.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V30.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e63e479 // fcmeq v25.2d, v3.2d, v3.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V3.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be7d4 // fcmeq v20.2d, v30.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e46a // fcmeq v10.2d, v3.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
 	BGE	loop
@@ -42901,258 +43447,272 @@ tail:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V0.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V30.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V0.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee0e74b // fcmgt v11.2d, v26.2d, v0.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6efee777 // fcmgt v23.2d, v27.2d, v30.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V0.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V30.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V0.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ee0e653 // fcmgt v19.2d, v18.2d, v0.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6efee695 // fcmgt v21.2d, v20.2d, v30.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be7d3 // fcmeq v19.2d, v30.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V0.B16, V23.B16
-	WORD	$0x4e7ee7d6 // fcmeq v22.2d, v30.2d, v30.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V30.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e60e415 // fcmeq v21.2d, v0.2d, v0.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V0.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e7db // fcmeq v27.2d, v30.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e418 // fcmeq v24.2d, v0.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V12.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e7da // fcmeq v26.2d, v30.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V0.B16, V21.B16
+	WORD	$0x4e7ee7d0 // fcmeq v16.2d, v30.2d, v30.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V30.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V0.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be7d4 // fcmeq v20.2d, v30.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e40a // fcmeq v10.2d, v0.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V12.B16
 	MOVD	$pow64consts<>+32(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V1.B16, V17.B16
@@ -43371,258 +43931,272 @@ tail:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V1.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V30.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V1.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee1e74b // fcmgt v11.2d, v26.2d, v1.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6efee777 // fcmgt v23.2d, v27.2d, v30.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V1.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V30.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V1.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ee1e653 // fcmgt v19.2d, v18.2d, v1.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6efee695 // fcmgt v21.2d, v20.2d, v30.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be7d3 // fcmeq v19.2d, v30.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V1.B16, V23.B16
-	WORD	$0x4e7ee7d6 // fcmeq v22.2d, v30.2d, v30.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V30.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e61e435 // fcmeq v21.2d, v1.2d, v1.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V1.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e7db // fcmeq v27.2d, v30.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e438 // fcmeq v24.2d, v1.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V13.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e7da // fcmeq v26.2d, v30.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V1.B16, V21.B16
+	WORD	$0x4e7ee7d0 // fcmeq v16.2d, v30.2d, v30.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V30.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e61e439 // fcmeq v25.2d, v1.2d, v1.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V1.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be7d4 // fcmeq v20.2d, v30.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e42a // fcmeq v10.2d, v1.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -43845,258 +44419,272 @@ tail2:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V0.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V30.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V0.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee0e74b // fcmgt v11.2d, v26.2d, v0.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6efee777 // fcmgt v23.2d, v27.2d, v30.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V0.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V30.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V0.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ee0e653 // fcmgt v19.2d, v18.2d, v0.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6efee695 // fcmgt v21.2d, v20.2d, v30.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be7d3 // fcmeq v19.2d, v30.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V0.B16, V23.B16
-	WORD	$0x4e7ee7d6 // fcmeq v22.2d, v30.2d, v30.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V30.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e60e415 // fcmeq v21.2d, v0.2d, v0.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V0.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e7db // fcmeq v27.2d, v30.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e418 // fcmeq v24.2d, v0.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V12.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e7da // fcmeq v26.2d, v30.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V0.B16, V21.B16
+	WORD	$0x4e7ee7d0 // fcmeq v16.2d, v30.2d, v30.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V30.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V0.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be7d4 // fcmeq v20.2d, v30.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e40a // fcmeq v10.2d, v0.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -44319,258 +44907,272 @@ tail1:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V0.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V30.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V0.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6ee0e74b // fcmgt v11.2d, v26.2d, v0.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6efee777 // fcmgt v23.2d, v27.2d, v30.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V0.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V30.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V0.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6ee0e653 // fcmgt v19.2d, v18.2d, v0.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6efee695 // fcmgt v21.2d, v20.2d, v30.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be7d3 // fcmeq v19.2d, v30.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V0.B16, V23.B16
-	WORD	$0x4e7ee7d6 // fcmeq v22.2d, v30.2d, v30.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V30.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e60e415 // fcmeq v21.2d, v0.2d, v0.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V0.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e7db // fcmeq v27.2d, v30.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e418 // fcmeq v24.2d, v0.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V12.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e7da // fcmeq v26.2d, v30.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V0.B16, V21.B16
+	WORD	$0x4e7ee7d0 // fcmeq v16.2d, v30.2d, v30.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V30.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V0.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be7d4 // fcmeq v20.2d, v30.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e40a // fcmeq v10.2d, v0.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -44825,258 +45427,272 @@ loop:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V31.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V4.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V31.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6effe74b // fcmgt v11.2d, v26.2d, v31.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee4e777 // fcmgt v23.2d, v27.2d, v4.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V31.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V4.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V31.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6effe653 // fcmgt v19.2d, v18.2d, v31.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee4e695 // fcmgt v21.2d, v20.2d, v4.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be493 // fcmeq v19.2d, v4.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V31.B16, V23.B16
-	WORD	$0x4e64e496 // fcmeq v22.2d, v4.2d, v4.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V4.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e7fe7f5 // fcmeq v21.2d, v31.2d, v31.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V31.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e49b // fcmeq v27.2d, v4.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e7f8 // fcmeq v24.2d, v31.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V12.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e49a // fcmeq v26.2d, v4.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V31.B16, V21.B16
+	WORD	$0x4e64e490 // fcmeq v16.2d, v4.2d, v4.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V4.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e7fe7f9 // fcmeq v25.2d, v31.2d, v31.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V31.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be494 // fcmeq v20.2d, v4.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e7ea // fcmeq v10.2d, v31.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V12.B16
 	MOVD	$pow64consts<>+32(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V31.B16, V17.B16
@@ -45295,258 +45911,272 @@ loop:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V31.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V5.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V31.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6effe74b // fcmgt v11.2d, v26.2d, v31.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee5e777 // fcmgt v23.2d, v27.2d, v5.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V31.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V5.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V31.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6effe653 // fcmgt v19.2d, v18.2d, v31.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee5e695 // fcmgt v21.2d, v20.2d, v5.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be4b3 // fcmeq v19.2d, v5.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V31.B16, V23.B16
-	WORD	$0x4e65e4b6 // fcmeq v22.2d, v5.2d, v5.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V5.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e7fe7f5 // fcmeq v21.2d, v31.2d, v31.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V31.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e4bb // fcmeq v27.2d, v5.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e7f8 // fcmeq v24.2d, v31.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V13.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e4ba // fcmeq v26.2d, v5.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V31.B16, V21.B16
+	WORD	$0x4e65e4b0 // fcmeq v16.2d, v5.2d, v5.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V5.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e7fe7f9 // fcmeq v25.2d, v31.2d, v31.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V31.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be4b4 // fcmeq v20.2d, v5.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e7ea // fcmeq v10.2d, v31.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V13.B16
 	MOVD	$pow64consts<>+32(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V31.B16, V17.B16
@@ -45765,258 +46395,272 @@ loop:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V31.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V6.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V31.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6effe74b // fcmgt v11.2d, v26.2d, v31.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee6e777 // fcmgt v23.2d, v27.2d, v6.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V31.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V6.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V31.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6effe653 // fcmgt v19.2d, v18.2d, v31.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee6e695 // fcmgt v21.2d, v20.2d, v6.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be4d3 // fcmeq v19.2d, v6.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V31.B16, V23.B16
-	WORD	$0x4e66e4d6 // fcmeq v22.2d, v6.2d, v6.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V6.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e7fe7f5 // fcmeq v21.2d, v31.2d, v31.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V31.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e4db // fcmeq v27.2d, v6.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e7f8 // fcmeq v24.2d, v31.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V14.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e4da // fcmeq v26.2d, v6.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V31.B16, V21.B16
+	WORD	$0x4e66e4d0 // fcmeq v16.2d, v6.2d, v6.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V6.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e7fe7f9 // fcmeq v25.2d, v31.2d, v31.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V31.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be4d4 // fcmeq v20.2d, v6.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e7ea // fcmeq v10.2d, v31.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V14.B16
 	MOVD	$pow64consts<>+32(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V31.B16, V17.B16
@@ -46235,258 +46879,272 @@ loop:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V31.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V7.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V31.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6effe74b // fcmgt v11.2d, v26.2d, v31.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee7e777 // fcmgt v23.2d, v27.2d, v7.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V31.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V7.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V31.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6effe653 // fcmgt v19.2d, v18.2d, v31.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee7e695 // fcmgt v21.2d, v20.2d, v7.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be4f3 // fcmeq v19.2d, v7.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V31.B16, V23.B16
-	WORD	$0x4e67e4f6 // fcmeq v22.2d, v7.2d, v7.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V7.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e7fe7f5 // fcmeq v21.2d, v31.2d, v31.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V31.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e4fb // fcmeq v27.2d, v7.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e7f8 // fcmeq v24.2d, v31.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V15.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e4fa // fcmeq v26.2d, v7.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V31.B16, V21.B16
+	WORD	$0x4e67e4f0 // fcmeq v16.2d, v7.2d, v7.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V7.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e7fe7f9 // fcmeq v25.2d, v31.2d, v31.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V31.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be4f4 // fcmeq v20.2d, v7.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e7ea // fcmeq v10.2d, v31.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
 	BGE	loop
@@ -46711,258 +47369,272 @@ tail:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V31.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V4.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V31.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6effe74b // fcmgt v11.2d, v26.2d, v31.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee4e777 // fcmgt v23.2d, v27.2d, v4.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V31.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V4.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V31.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6effe653 // fcmgt v19.2d, v18.2d, v31.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee4e695 // fcmgt v21.2d, v20.2d, v4.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be493 // fcmeq v19.2d, v4.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V31.B16, V23.B16
-	WORD	$0x4e64e496 // fcmeq v22.2d, v4.2d, v4.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V4.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e7fe7f5 // fcmeq v21.2d, v31.2d, v31.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V31.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e49b // fcmeq v27.2d, v4.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e7f8 // fcmeq v24.2d, v31.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V12.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e49a // fcmeq v26.2d, v4.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V31.B16, V21.B16
+	WORD	$0x4e64e490 // fcmeq v16.2d, v4.2d, v4.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V4.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e7fe7f9 // fcmeq v25.2d, v31.2d, v31.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V31.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be494 // fcmeq v20.2d, v4.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e7ea // fcmeq v10.2d, v31.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V12.B16
 	MOVD	$pow64consts<>+32(SB), R19
 	VLD1R	(R19), [V16.D2]
 	VAND	V16.B16, V31.B16, V17.B16
@@ -47181,258 +47853,272 @@ tail:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V31.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V5.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V31.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6effe74b // fcmgt v11.2d, v26.2d, v31.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee5e777 // fcmgt v23.2d, v27.2d, v5.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V31.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V5.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V31.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6effe653 // fcmgt v19.2d, v18.2d, v31.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee5e695 // fcmgt v21.2d, v20.2d, v5.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be4b3 // fcmeq v19.2d, v5.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V31.B16, V23.B16
-	WORD	$0x4e65e4b6 // fcmeq v22.2d, v5.2d, v5.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V5.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e7fe7f5 // fcmeq v21.2d, v31.2d, v31.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V31.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e4bb // fcmeq v27.2d, v5.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e7f8 // fcmeq v24.2d, v31.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V13.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e4ba // fcmeq v26.2d, v5.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V31.B16, V21.B16
+	WORD	$0x4e65e4b0 // fcmeq v16.2d, v5.2d, v5.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V5.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e7fe7f9 // fcmeq v25.2d, v31.2d, v31.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V31.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be4b4 // fcmeq v20.2d, v5.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e7ea // fcmeq v10.2d, v31.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -47655,258 +48341,272 @@ tail2:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V31.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V4.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V31.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6effe74b // fcmgt v11.2d, v26.2d, v31.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee4e777 // fcmgt v23.2d, v27.2d, v4.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V31.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V4.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V31.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6effe653 // fcmgt v19.2d, v18.2d, v31.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee4e695 // fcmgt v21.2d, v20.2d, v4.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be493 // fcmeq v19.2d, v4.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V31.B16, V23.B16
-	WORD	$0x4e64e496 // fcmeq v22.2d, v4.2d, v4.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V4.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e7fe7f5 // fcmeq v21.2d, v31.2d, v31.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V31.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e49b // fcmeq v27.2d, v4.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e7f8 // fcmeq v24.2d, v31.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V12.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e49a // fcmeq v26.2d, v4.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V31.B16, V21.B16
+	WORD	$0x4e64e490 // fcmeq v16.2d, v4.2d, v4.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V4.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e7fe7f9 // fcmeq v25.2d, v31.2d, v31.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V31.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be494 // fcmeq v20.2d, v4.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e7ea // fcmeq v10.2d, v31.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -48129,258 +48829,272 @@ tail1:
 	VBSL	V19.B16, V23.B16, V26.B16
 	MOVD	$pow64consts<>+248(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71f515 // fmax v21.2d, v8.2d, v17.2d
+	WORD	$0x6ee8e635 // fcmgt v21.2d, v17.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V21.B16, V18.B16
+	VBSL	V8.B16, V27.B16, V18.B16
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78f650 // fmax v16.2d, v18.2d, v24.2d
 	MOVD	$pow64consts<>+256(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x4efbf6b2 // fmin v18.2d, v21.2d, v27.2d
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x4efcf614 // fmin v20.2d, v16.2d, v28.2d
 	MOVD	$pow64consts<>+264(SB), R19
-	VLD1R	(R19), [V24.D2]
+	VLD1R	(R19), [V9.D2]
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V28.B16
-	VFMLA	V24.D2, V18.D2, V28.D2
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V22.B16
+	VFMLA	V9.D2, V20.D2, V22.D2
 	MOVD	$pow64consts<>+272(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d789 // fsub v9.2d, v28.2d, v20.2d
+	VLD1R	(R19), [V25.D2]
+	WORD	$0x4ef9d6d3 // fsub v19.2d, v22.2d, v25.2d
 	MOVD	$pow64consts<>+280(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VMOV	V18.B16, V22.B16
-	VFMLS	V10.D2, V9.D2, V22.D2
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V22.B16, V19.B16
-	VFMLS	V25.D2, V9.D2, V19.D2
-	WORD	$0x4ef3d6cb // fsub v11.2d, v22.2d, v19.2d
-	MOVD	$pow64consts<>+288(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V11.B16, V17.B16
-	VFMLS	V23.D2, V9.D2, V17.D2
-	WORD	$0x4e7ad668 // fadd v8.2d, v19.2d, v26.2d
-	WORD	$0x4ef3d51b // fsub v27.2d, v8.2d, v19.2d
-	WORD	$0x4efbd515 // fsub v21.2d, v8.2d, v27.2d
-	WORD	$0x4ef5d678 // fsub v24.2d, v19.2d, v21.2d
-	WORD	$0x4efbd750 // fsub v16.2d, v26.2d, v27.2d
-	WORD	$0x4e70d714 // fadd v20.2d, v24.2d, v16.2d
-	WORD	$0x4e74d62a // fadd v10.2d, v17.2d, v20.2d
-	MOVD	$pow64consts<>+296(SB), R19
-	VLD1R	(R19), [V18.D2]
-	MOVD	$pow64consts<>+304(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V22.B16
-	VFMLA	V8.D2, V18.D2, V22.D2
-	MOVD	$pow64consts<>+312(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V23.B16, V9.B16
-	VFMLA	V8.D2, V22.D2, V9.D2
-	MOVD	$pow64consts<>+320(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V11.B16, V19.B16
-	VFMLA	V8.D2, V9.D2, V19.D2
-	MOVD	$pow64consts<>+328(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V21.B16, V26.B16
-	VFMLA	V8.D2, V19.D2, V26.D2
-	MOVD	$pow64consts<>+336(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V24.B16
-	VFMLA	V8.D2, V26.D2, V24.D2
-	MOVD	$pow64consts<>+344(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VMOV	V16.B16, V17.B16
-	VFMLA	V8.D2, V24.D2, V17.D2
-	MOVD	$pow64consts<>+352(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V18.B16
-	VFMLA	V8.D2, V17.D2, V18.D2
-	MOVD	$pow64consts<>+360(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V25.B16, V23.B16
-	VFMLA	V8.D2, V18.D2, V23.D2
-	MOVD	$pow64consts<>+368(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V22.B16, V11.B16
-	VFMLA	V8.D2, V23.D2, V11.D2
-	MOVD	$pow64consts<>+376(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VMOV	V9.B16, V21.B16
-	VFMLA	V8.D2, V11.D2, V21.D2
-	MOVD	$pow64consts<>+384(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V19.B16, V27.B16
-	VFMLA	V8.D2, V21.D2, V27.D2
-	WORD	$0x6e68dd1a // fmul v26.2d, v8.2d, v8.2d
-	VMOV	V10.B16, V16.B16
-	VFMLA	V8.D2, V10.D2, V16.D2
-	VMOV	V16.B16, V24.B16
-	VFMLA	V26.D2, V27.D2, V24.D2
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e68d691 // fadd v17.2d, v20.2d, v8.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4ef1d732 // fsub v18.2d, v25.2d, v17.2d
-	WORD	$0x4e68d656 // fadd v22.2d, v18.2d, v8.2d
-	WORD	$0x4e78d6d7 // fadd v23.2d, v22.2d, v24.2d
-	MOVD	$pow64consts<>+392(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VSUB	V9.D2, V28.D2, V11.D2
-	VUSHR	$1, V11.D2, V19.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VSUB	V21.D2, V19.D2, V10.D2
-	VSHL	$52, V10.D2, V27.D2
-	VSUB	V19.D2, V11.D2, V26.D2
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V26.D2, V20.D2
-	VSHL	$52, V20.D2, V25.D2
-	WORD	$0x4e77d632 // fadd v18.2d, v17.2d, v23.2d
-	WORD	$0x6e7bde48 // fmul v8.2d, v18.2d, v27.2d
-	WORD	$0x6e79dd16 // fmul v22.2d, v8.2d, v25.2d
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V31.B16, V9.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V4.B16, V21.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VAND	V10.B16, V21.B16, V11.B16
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VORR	V19.B16, V11.B16, V16.B16
-	MOVD	$pow64consts<>+32(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V21.B16, V20.B16
-	MOVD	$pow64consts<>+64(SB), R19
+	VMOV	V20.B16, V23.B16
+	VFMLS	V11.D2, V19.D2, V23.D2
+	MOVD	$pow64consts<>+288(SB), R19
 	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ef4e637 // fcmgt v23.2d, v17.2d, v20.2d
-	WORD	$0x4e70d6b2 // fadd v18.2d, v21.2d, v16.2d
-	WORD	$0x4ef0d65b // fsub v27.2d, v18.2d, v16.2d
-	VMOV	V23.B16, V8.B16
-	VBSL	V21.B16, V27.B16, V8.B16
-	WORD	$0x4e75e519 // fcmeq v25.2d, v8.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef5e71c // fcmgt v28.2d, v24.2d, v21.2d
-	MOVD	$pow64consts<>+64(SB), R19
-	VLD1R	(R19), [V10.D2]
-	WORD	$0x4e6ad6b3 // fadd v19.2d, v21.2d, v10.2d
-	VMOV	V28.B16, V11.B16
-	VBSL	V21.B16, V19.B16, V11.B16
-	MOVD	$pow64consts<>+400(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VAND	V26.B16, V11.B16, V17.B16
-	VSHL	$63, V17.D2, V20.D2
-	MOVD	$pow64consts<>+408(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6ef5e650 // fcmgt v16.2d, v18.2d, v21.2d
-	VAND	V16.B16, V25.B16, V23.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V23.B16, V8.B16
-	VBSL	V27.B16, V20.B16, V8.B16
-	MOVD	$pow64consts<>+24(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VAND	V24.B16, V31.B16, V10.B16
-	VAND	V8.B16, V10.B16, V28.B16
-	VORR	V28.B16, V22.B16, V19.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6effe74b // fcmgt v11.2d, v26.2d, v31.2d
-	MOVD	$pow64consts<>+416(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V11.B16, V18.B16
-	VBSL	V19.B16, V17.B16, V18.B16
-	VMOV	V25.B16, V16.B16
-	VBSL	V18.B16, V19.B16, V16.B16
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee4e777 // fcmgt v23.2d, v27.2d, v4.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e538 // fcmeq v24.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V10.D2]
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V23.B16, V22.B16
-	VBSL	V8.B16, V10.B16, V22.B16
-	VORR	V28.B16, V22.B16, V26.B16
-	VMOV	V24.B16, V17.B16
-	VBSL	V16.B16, V26.B16, V17.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be539 // fcmeq v25.2d, v9.2d, v11.2d
-	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V18.D2]
 	VMOV	V23.B16, V27.B16
-	VBSL	V18.B16, V19.B16, V27.B16
-	VORR	V28.B16, V27.B16, V20.B16
-	VMOV	V25.B16, V10.B16
-	VBSL	V17.B16, V20.B16, V10.B16
+	VFMLS	V17.D2, V19.D2, V27.D2
+	WORD	$0x4efbd6f5 // fsub v21.2d, v23.2d, v27.2d
+	MOVD	$pow64consts<>+288(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V21.B16, V18.B16
+	VFMLS	V24.D2, V19.D2, V18.D2
+	WORD	$0x4e7ad77c // fadd v28.2d, v27.2d, v26.2d
+	WORD	$0x4efbd790 // fsub v16.2d, v28.2d, v27.2d
+	WORD	$0x4ef0d789 // fsub v9.2d, v28.2d, v16.2d
+	WORD	$0x4ee9d76a // fsub v10.2d, v27.2d, v9.2d
+	WORD	$0x4ef0d759 // fsub v25.2d, v26.2d, v16.2d
+	WORD	$0x4e79d54b // fadd v11.2d, v10.2d, v25.2d
+	WORD	$0x4e6bd654 // fadd v20.2d, v18.2d, v11.2d
+	MOVD	$pow64consts<>+296(SB), R19
+	VLD1R	(R19), [V17.D2]
+	MOVD	$pow64consts<>+304(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V23.B16, V24.B16
+	VFMLA	V28.D2, V17.D2, V24.D2
+	MOVD	$pow64consts<>+312(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+320(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+328(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	MOVD	$pow64consts<>+336(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V25.B16
+	VFMLA	V28.D2, V16.D2, V25.D2
+	MOVD	$pow64consts<>+344(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V18.B16, V11.B16
+	VFMLA	V28.D2, V25.D2, V11.D2
+	MOVD	$pow64consts<>+352(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VMOV	V17.B16, V23.B16
+	VFMLA	V28.D2, V11.D2, V23.D2
+	MOVD	$pow64consts<>+360(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V24.B16
+	VFMLA	V28.D2, V23.D2, V24.D2
+	MOVD	$pow64consts<>+368(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V27.B16, V21.B16
+	VFMLA	V28.D2, V24.D2, V21.D2
+	MOVD	$pow64consts<>+376(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V26.B16, V9.B16
+	VFMLA	V28.D2, V21.D2, V9.D2
+	MOVD	$pow64consts<>+384(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V10.B16, V16.B16
+	VFMLA	V28.D2, V9.D2, V16.D2
+	WORD	$0x6e7cdf92 // fmul v18.2d, v28.2d, v28.2d
+	VMOV	V20.B16, V25.B16
+	VFMLA	V28.D2, V20.D2, V25.D2
+	VMOV	V25.B16, V17.B16
+	VFMLA	V18.D2, V16.D2, V17.D2
 	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x4e7cd573 // fadd v19.2d, v11.2d, v28.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4ef3d6fb // fsub v27.2d, v23.2d, v19.2d
+	WORD	$0x4e7cd778 // fadd v24.2d, v27.2d, v28.2d
+	WORD	$0x4e71d71a // fadd v26.2d, v24.2d, v17.2d
+	MOVD	$pow64consts<>+392(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V22.D2, V10.D2
+	VUSHR	$1, V10.D2, V9.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VSUB	V20.D2, V9.D2, V16.D2
+	VSHL	$52, V16.D2, V18.D2
+	VSUB	V9.D2, V10.D2, V25.D2
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VSUB	V11.D2, V25.D2, V23.D2
+	VSHL	$52, V23.D2, V27.D2
+	WORD	$0x4e7ad67c // fadd v28.2d, v19.2d, v26.2d
+	WORD	$0x6e72df98 // fmul v24.2d, v28.2d, v18.2d
+	WORD	$0x6e7bdf11 // fmul v17.2d, v24.2d, v27.2d
+	MOVD	$pow64consts<>+248(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x6ee8e6b6 // fcmgt v22.2d, v21.2d, v8.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V22.B16, V16.B16
+	VBSL	V17.B16, V20.B16, V16.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V31.B16, V9.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VAND	V11.B16, V4.B16, V25.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VAND	V23.B16, V25.B16, V19.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VORR	V26.B16, V19.B16, V28.B16
+	MOVD	$pow64consts<>+32(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V25.B16, V24.B16
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e775 // fcmgt v21.2d, v27.2d, v24.2d
+	WORD	$0x4e7cd728 // fadd v8.2d, v25.2d, v28.2d
+	WORD	$0x4efcd514 // fsub v20.2d, v8.2d, v28.2d
+	VMOV	V21.B16, V22.B16
+	VBSL	V25.B16, V20.B16, V22.B16
+	WORD	$0x4e79e6d1 // fcmeq v17.2d, v22.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6ef9e54b // fcmgt v11.2d, v10.2d, v25.2d
+	MOVD	$pow64consts<>+64(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x4e77d73a // fadd v26.2d, v25.2d, v23.2d
+	VMOV	V11.B16, V19.B16
+	VBSL	V25.B16, V26.B16, V19.B16
+	MOVD	$pow64consts<>+400(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VAND	V18.B16, V19.B16, V27.B16
+	VSHL	$63, V27.D2, V24.D2
+	MOVD	$pow64consts<>+408(SB), R19
 	VLD1R	(R19), [V8.D2]
-	WORD	$0x6ee8e536 // fcmgt v22.2d, v9.2d, v8.2d
+	WORD	$0x6ef9e51c // fcmgt v28.2d, v8.2d, v25.2d
+	VAND	V28.B16, V17.B16, V21.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	VMOV	V21.B16, V22.B16
+	VBSL	V20.B16, V24.B16, V22.B16
+	MOVD	$pow64consts<>+24(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VAND	V10.B16, V31.B16, V23.B16
+	VAND	V22.B16, V23.B16, V11.B16
+	VORR	V11.B16, V16.B16, V26.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V18.D2]
+	WORD	$0x6effe653 // fcmgt v19.2d, v18.2d, v31.2d
+	MOVD	$pow64consts<>+416(SB), R19
+	VLD1R	(R19), [V27.D2]
+	VMOV	V19.B16, V8.B16
+	VBSL	V26.B16, V27.B16, V8.B16
+	VMOV	V17.B16, V28.B16
+	VBSL	V8.B16, V26.B16, V28.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee4e695 // fcmgt v21.2d, v20.2d, v4.2d
 	MOVD	$pow64consts<>+0(SB), R19
 	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e52a // fcmeq v10.2d, v9.2d, v24.2d
 	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V23.B16, V16.B16
-	VBSL	V26.B16, V24.B16, V16.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V11.D2]
+	VLD1R	(R19), [V23.D2]
 	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V21.B16, V16.B16
+	VBSL	V22.B16, V23.B16, V16.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V10.B16, V27.B16
+	VBSL	V28.B16, V18.B16, V27.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	VMOV	V23.B16, V18.B16
-	VBSL	V19.B16, V11.B16, V18.B16
-	VMOV	V22.B16, V27.B16
-	VBSL	V18.B16, V16.B16, V27.B16
-	MOVD	$pow64consts<>+16(SB), R19
-	VLD1R	(R19), [V28.D2]
-	WORD	$0x4e7ce6b9 // fcmeq v25.2d, v21.2d, v28.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4e74e531 // fcmeq v17.2d, v9.2d, v20.2d
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V17.B16, V24.B16
-	VBSL	V27.B16, V8.B16, V24.B16
-	VMOV	V25.B16, V26.B16
-	VBSL	V10.B16, V24.B16, V26.B16
-	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V11.D2]
-	WORD	$0x4e6be493 // fcmeq v19.2d, v4.2d, v11.2d
-	VMOV	V19.B16, V23.B16
-	VBSL	V26.B16, V31.B16, V23.B16
-	WORD	$0x4e64e496 // fcmeq v22.2d, v4.2d, v4.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VORR	V16.B16, V4.B16, V18.B16
-	VMOV	V22.B16, V28.B16
-	VBSL	V23.B16, V18.B16, V28.B16
-	WORD	$0x4e7fe7f5 // fcmeq v21.2d, v31.2d, v31.2d
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$pow64consts<>+424(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V31.B16, V9.B16
-	VMOV	V21.B16, V8.B16
-	VBSL	V28.B16, V9.B16, V8.B16
+	WORD	$0x4e73e531 // fcmeq v17.2d, v9.2d, v19.2d
 	MOVD	$pow64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x4e71e49b // fcmeq v27.2d, v4.2d, v17.2d
+	VLD1R	(R19), [V26.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V8.B16, V26.B16, V20.B16
+	VORR	V11.B16, V20.B16, V24.B16
+	VMOV	V17.B16, V23.B16
+	VBSL	V27.B16, V24.B16, V23.B16
 	MOVD	$pow64consts<>+8(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79e7f8 // fcmeq v24.2d, v31.2d, v25.2d
-	VORR	V24.B16, V27.B16, V10.B16
-	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ef6e530 // fcmgt v16.2d, v9.2d, v22.2d
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V10.D2]
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VMOV	V21.B16, V28.B16
+	VBSL	V18.B16, V10.B16, V28.B16
+	MOVD	$pow64consts<>+16(SB), R19
+	VLD1R	(R19), [V19.D2]
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V21.B16, V8.B16
+	VBSL	V26.B16, V19.B16, V8.B16
+	VMOV	V16.B16, V20.B16
+	VBSL	V8.B16, V28.B16, V20.B16
+	MOVD	$pow64consts<>+16(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V8.B16, V11.B16, V19.B16
-	VMOV	V19.B16, V12.B16
+	WORD	$0x4e6be731 // fcmeq v17.2d, v25.2d, v11.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V24.D2]
+	WORD	$0x4e78e53b // fcmeq v27.2d, v9.2d, v24.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VMOV	V27.B16, V10.B16
+	VBSL	V20.B16, V22.B16, V10.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V23.B16, V10.B16, V18.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73e49a // fcmeq v26.2d, v4.2d, v19.2d
+	VMOV	V26.B16, V21.B16
+	VBSL	V18.B16, V31.B16, V21.B16
+	WORD	$0x4e64e490 // fcmeq v16.2d, v4.2d, v4.2d
+	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VORR	V28.B16, V4.B16, V8.B16
+	VMOV	V16.B16, V11.B16
+	VBSL	V21.B16, V8.B16, V11.B16
+	WORD	$0x4e7fe7f9 // fcmeq v25.2d, v31.2d, v31.2d
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$pow64consts<>+424(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VORR	V24.B16, V31.B16, V9.B16
+	VMOV	V25.B16, V22.B16
+	VBSL	V11.B16, V9.B16, V22.B16
+	MOVD	$pow64consts<>+0(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7be494 // fcmeq v20.2d, v4.2d, v27.2d
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71e7ea // fcmeq v10.2d, v31.2d, v17.2d
+	VORR	V10.B16, V20.B16, V23.B16
+	MOVD	$pow64consts<>+8(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V23.B16, V26.B16
+	VBSL	V22.B16, V19.B16, V26.B16
+	VMOV	V26.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2

@@ -559,152 +559,162 @@ func pow32(x0, x1 float32) float32 {
 	if v120 {
 		v121 = v117
 	}
-	v123 := max(v114, float32(-105))
-	v125 := min(v123, float32(89))
-	v128 := fma32(v125, float32(1.442695), float32(1.2582912e+07))
-	v129 := float32(v128 - float32(1.2582912e+07))
-	v130 := fma32(-v129, float32(0.69314575), v125)
-	v131 := fma32(-v129, float32(1.4286068e-06), v130)
-	v132 := float32(v130 - v131)
-	v133 := fma32(-v129, float32(1.4286068e-06), v132)
-	v134 := float32(v131 + v121)
-	v135 := float32(v134 - v131)
-	v136 := float32(v134 - v135)
-	v137 := float32(v131 - v136)
-	v138 := float32(v121 - v135)
-	v139 := float32(v137 + v138)
-	v140 := float32(v133 + v139)
-	v143 := fma32(float32(2.4801588e-05), v134, float32(0.0001984127))
-	v145 := fma32(v143, v134, float32(0.0013888889))
-	v147 := fma32(v145, v134, float32(0.008333334))
-	v149 := fma32(v147, v134, float32(0.041666668))
-	v151 := fma32(v149, v134, float32(0.16666667))
-	v153 := fma32(v151, v134, float32(0.5))
-	v154 := float32(v134 * v134)
-	v155 := fma32(v140, v134, v140)
-	v156 := fma32(v153, v154, v155)
-	v157 := float32(float32(1) + v134)
-	v158 := float32(float32(1) - v157)
-	v159 := float32(v158 + v134)
-	v160 := float32(v159 + v156)
-	v162 := math.Float32bits(v128) - uint32(0x4b3fff00)
-	v163 := v162 >> 1
-	v165 := v163 - uint32(0x1)
-	v166 := v165 << 23
-	v167 := v162 - v163
-	v168 := v167 - uint32(0x1)
-	v169 := v168 << 23
-	v170 := float32(v157 + v160)
-	v171 := float32(v170 * math.Float32frombits(v166))
-	v172 := float32(v171 * math.Float32frombits(v169))
-	v173 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v174 := math.Float32bits(x1) & uint32(0x7fffffff)
-	v175 := v174 & uint32(0x80000000)
-	v176 := v175 | uint32(0x4b000000)
-	v177 := v174 & uint32(0x7fffffff)
-	v178 := math.Float32frombits(v177) < float32(8.388608e+06)
-	v179 := float32(math.Float32frombits(v174) + math.Float32frombits(v176))
-	v180 := float32(v179 - math.Float32frombits(v176))
-	v181 := math.Float32frombits(v174)
-	if v178 {
-		v181 = v180
+	v123 := v114 < float32(-105)
+	v124 := math.Float32bits(v114)
+	if v123 {
+		v124 = uint32(0x0)
 	}
-	v182 := v181 == math.Float32frombits(v174)
-	v183 := math.Float32frombits(v174) < float32(8.388608e+06)
-	v184 := float32(math.Float32frombits(v174) + float32(8.388608e+06))
-	v185 := math.Float32frombits(v174)
-	if v183 {
+	v125 := max(math.Float32frombits(v124), float32(-105))
+	v127 := min(v125, float32(89))
+	v130 := fma32(v127, float32(1.442695), float32(1.2582912e+07))
+	v131 := float32(v130 - float32(1.2582912e+07))
+	v132 := fma32(-v131, float32(0.69314575), v127)
+	v133 := fma32(-v131, float32(1.4286068e-06), v132)
+	v134 := float32(v132 - v133)
+	v135 := fma32(-v131, float32(1.4286068e-06), v134)
+	v136 := float32(v133 + v121)
+	v137 := float32(v136 - v133)
+	v138 := float32(v136 - v137)
+	v139 := float32(v133 - v138)
+	v140 := float32(v121 - v137)
+	v141 := float32(v139 + v140)
+	v142 := float32(v135 + v141)
+	v145 := fma32(float32(2.4801588e-05), v136, float32(0.0001984127))
+	v147 := fma32(v145, v136, float32(0.0013888889))
+	v149 := fma32(v147, v136, float32(0.008333334))
+	v151 := fma32(v149, v136, float32(0.041666668))
+	v153 := fma32(v151, v136, float32(0.16666667))
+	v155 := fma32(v153, v136, float32(0.5))
+	v156 := float32(v136 * v136)
+	v157 := fma32(v142, v136, v142)
+	v158 := fma32(v155, v156, v157)
+	v159 := float32(float32(1) + v136)
+	v160 := float32(float32(1) - v159)
+	v161 := float32(v160 + v136)
+	v162 := float32(v161 + v158)
+	v164 := math.Float32bits(v130) - uint32(0x4b3fff00)
+	v165 := v164 >> 1
+	v167 := v165 - uint32(0x1)
+	v168 := v167 << 23
+	v169 := v164 - v165
+	v170 := v169 - uint32(0x1)
+	v171 := v170 << 23
+	v172 := float32(v159 + v162)
+	v173 := float32(v172 * math.Float32frombits(v168))
+	v174 := float32(v173 * math.Float32frombits(v171))
+	v175 := v114 < float32(-105)
+	v176 := math.Float32bits(v174)
+	if v175 {
+		v176 = uint32(0x0)
+	}
+	v177 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v178 := math.Float32bits(x1) & uint32(0x7fffffff)
+	v179 := v178 & uint32(0x80000000)
+	v180 := v179 | uint32(0x4b000000)
+	v181 := v178 & uint32(0x7fffffff)
+	v182 := math.Float32frombits(v181) < float32(8.388608e+06)
+	v183 := float32(math.Float32frombits(v178) + math.Float32frombits(v180))
+	v184 := float32(v183 - math.Float32frombits(v180))
+	v185 := math.Float32frombits(v178)
+	if v182 {
 		v185 = v184
 	}
-	v186 := math.Float32bits(v185) & uint32(0x1)
-	v187 := v186 << 31
-	v189 := math.Float32frombits(v174) < float32(1.6777216e+07)
-	v190 := v182 && v189
-	v191 := uint32(0x0)
-	if v190 {
-		v191 = v187
+	v186 := v185 == math.Float32frombits(v178)
+	v187 := math.Float32frombits(v178) < float32(8.388608e+06)
+	v188 := float32(math.Float32frombits(v178) + float32(8.388608e+06))
+	v189 := math.Float32frombits(v178)
+	if v187 {
+		v189 = v188
 	}
-	v192 := math.Float32bits(x0) & uint32(0x80000000)
-	v193 := v192 & v191
-	v194 := math.Float32bits(v172) | v193
-	v195 := x0 < float32(0)
-	v197 := v194
-	if v195 {
-		v197 = uint32(0x7fc00000)
+	v190 := math.Float32bits(v189) & uint32(0x1)
+	v191 := v190 << 31
+	v193 := math.Float32frombits(v178) < float32(1.6777216e+07)
+	v194 := v186 && v193
+	v195 := uint32(0x0)
+	if v194 {
+		v195 = v191
 	}
-	v198 := v197
-	if v182 {
-		v198 = v194
-	}
-	v199 := x1 < float32(0)
-	v200 := math.Float32frombits(v173) == float32(0)
-	v201 := uint32(0x0)
+	v196 := math.Float32bits(x0) & uint32(0x80000000)
+	v197 := v196 & v195
+	v198 := v176 | v197
+	v199 := x0 < float32(0)
+	v201 := v198
 	if v199 {
-		v201 = uint32(0x7f800000)
+		v201 = uint32(0x7fc00000)
 	}
-	v202 := v201 | v193
-	v203 := v198
-	if v200 {
-		v203 = v202
+	v202 := v201
+	if v186 {
+		v202 = v198
 	}
-	v204 := math.Float32frombits(v173) == float32(math.Inf(1))
-	v205 := uint32(0x7f800000)
-	if v199 {
-		v205 = uint32(0x0)
+	v203 := x1 < float32(0)
+	v204 := math.Float32frombits(v177) == float32(0)
+	v205 := uint32(0x0)
+	if v203 {
+		v205 = uint32(0x7f800000)
 	}
-	v206 := v205 | v193
-	v207 := v203
+	v206 := v205 | v197
+	v207 := v202
 	if v204 {
 		v207 = v206
 	}
-	v208 := float32(1) < math.Float32frombits(v173)
+	v208 := math.Float32frombits(v177) == float32(math.Inf(1))
 	v209 := uint32(0x7f800000)
-	if v199 {
+	if v203 {
 		v209 = uint32(0x0)
 	}
-	v210 := uint32(0x0)
-	if v199 {
-		v210 = uint32(0x7f800000)
-	}
-	v211 := v210
+	v210 := v209 | v197
+	v211 := v207
 	if v208 {
-		v211 = v209
+		v211 = v210
 	}
-	v212 := math.Float32frombits(v174) == float32(math.Inf(1))
-	v213 := math.Float32frombits(v173) == float32(1)
-	v214 := v211
-	if v213 {
-		v214 = uint32(0x3f800000)
+	v212 := float32(1) < math.Float32frombits(v177)
+	v213 := uint32(0x7f800000)
+	if v203 {
+		v213 = uint32(0x0)
 	}
-	v215 := v207
+	v214 := uint32(0x0)
+	if v203 {
+		v214 = uint32(0x7f800000)
+	}
+	v215 := v214
 	if v212 {
-		v215 = v214
+		v215 = v213
 	}
-	v216 := x1 == float32(1)
-	v217 := math.Float32frombits(v215)
+	v216 := math.Float32frombits(v178) == float32(math.Inf(1))
+	v217 := math.Float32frombits(v177) == float32(1)
+	v218 := v215
+	if v217 {
+		v218 = uint32(0x3f800000)
+	}
+	v219 := v211
 	if v216 {
-		v217 = x0
+		v219 = v218
 	}
-	v218 := x1 != x1
-	v220 := math.Float32bits(x1) | uint32(0x400000)
-	v221 := math.Float32bits(v217)
-	if v218 {
-		v221 = v220
+	v220 := x1 == float32(1)
+	v221 := math.Float32frombits(v219)
+	if v220 {
+		v221 = x0
 	}
-	v222 := x0 != x0
-	v223 := math.Float32bits(x0) | uint32(0x400000)
-	v224 := v221
+	v222 := x1 != x1
+	v224 := math.Float32bits(x1) | uint32(0x400000)
+	v225 := math.Float32bits(v221)
 	if v222 {
-		v224 = v223
+		v225 = v224
 	}
-	v225 := x1 == float32(0)
-	v226 := x0 == float32(1)
-	v227 := v225 || v226
-	v228 := v224
-	if v227 {
-		v228 = uint32(0x3f800000)
+	v226 := x0 != x0
+	v227 := math.Float32bits(x0) | uint32(0x400000)
+	v228 := v225
+	if v226 {
+		v228 = v227
 	}
-	return math.Float32frombits(v228)
+	v229 := x1 == float32(0)
+	v230 := x0 == float32(1)
+	v231 := v229 || v230
+	v232 := v228
+	if v231 {
+		v232 = uint32(0x3f800000)
+	}
+	return math.Float32frombits(v232)
 }
 
 // pow64 is pow on float64, the steps of its program (see gen/registry/vmath.go).
@@ -817,157 +827,167 @@ func pow64(x0, x1 float64) float64 {
 	if v130 {
 		v131 = v127
 	}
-	v133 := max(v124, float64(-746))
-	v135 := min(v133, float64(710))
-	v138 := math.FMA(v135, float64(1.4426950408889634), float64(6.755399441055744e+15))
-	v139 := float64(v138 - float64(6.755399441055744e+15))
-	v141 := math.FMA(-v139, float64(0.6931471803691238), v135)
-	v143 := math.FMA(-v139, float64(1.9082149292705877e-10), v141)
-	v144 := float64(v141 - v143)
-	v145 := math.FMA(-v139, float64(1.9082149292705877e-10), v144)
-	v146 := float64(v143 + v131)
-	v147 := float64(v146 - v143)
-	v148 := float64(v146 - v147)
-	v149 := float64(v143 - v148)
-	v150 := float64(v131 - v147)
-	v151 := float64(v149 + v150)
-	v152 := float64(v145 + v151)
-	v155 := math.FMA(float64(1.6059043836821613e-10), v146, float64(2.08767569878681e-09))
-	v157 := math.FMA(v155, v146, float64(2.505210838544172e-08))
-	v159 := math.FMA(v157, v146, float64(2.755731922398589e-07))
-	v161 := math.FMA(v159, v146, float64(2.7557319223985893e-06))
-	v163 := math.FMA(v161, v146, float64(2.48015873015873e-05))
-	v165 := math.FMA(v163, v146, float64(0.0001984126984126984))
-	v167 := math.FMA(v165, v146, float64(0.001388888888888889))
-	v169 := math.FMA(v167, v146, float64(0.008333333333333333))
-	v171 := math.FMA(v169, v146, float64(0.041666666666666664))
-	v173 := math.FMA(v171, v146, float64(0.16666666666666666))
-	v175 := math.FMA(v173, v146, float64(0.5))
-	v176 := float64(v146 * v146)
-	v177 := math.FMA(v152, v146, v152)
-	v178 := math.FMA(v175, v176, v177)
-	v179 := float64(float64(1) + v146)
-	v180 := float64(float64(1) - v179)
-	v181 := float64(v180 + v146)
-	v182 := float64(v181 + v178)
-	v184 := math.Float64bits(v138) - uint64(0x4337fffffffff800)
-	v185 := v184 >> 1
-	v187 := v185 - uint64(0x1)
-	v188 := v187 << 52
-	v189 := v184 - v185
-	v190 := v189 - uint64(0x1)
-	v191 := v190 << 52
-	v192 := float64(v179 + v182)
-	v193 := float64(v192 * math.Float64frombits(v188))
-	v194 := float64(v193 * math.Float64frombits(v191))
-	v195 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
-	v196 := math.Float64bits(x1) & uint64(0x7fffffffffffffff)
-	v197 := v196 & uint64(0x8000000000000000)
-	v198 := v197 | uint64(0x4330000000000000)
-	v199 := v196 & uint64(0x7fffffffffffffff)
-	v200 := math.Float64frombits(v199) < float64(4.503599627370496e+15)
-	v201 := float64(math.Float64frombits(v196) + math.Float64frombits(v198))
-	v202 := float64(v201 - math.Float64frombits(v198))
-	v203 := math.Float64frombits(v196)
-	if v200 {
-		v203 = v202
+	v133 := v124 < float64(-746)
+	v134 := math.Float64bits(v124)
+	if v133 {
+		v134 = uint64(0x0)
 	}
-	v204 := v203 == math.Float64frombits(v196)
-	v205 := math.Float64frombits(v196) < float64(4.503599627370496e+15)
-	v206 := float64(math.Float64frombits(v196) + float64(4.503599627370496e+15))
-	v207 := math.Float64frombits(v196)
-	if v205 {
+	v135 := max(math.Float64frombits(v134), float64(-746))
+	v137 := min(v135, float64(710))
+	v140 := math.FMA(v137, float64(1.4426950408889634), float64(6.755399441055744e+15))
+	v141 := float64(v140 - float64(6.755399441055744e+15))
+	v143 := math.FMA(-v141, float64(0.6931471803691238), v137)
+	v145 := math.FMA(-v141, float64(1.9082149292705877e-10), v143)
+	v146 := float64(v143 - v145)
+	v147 := math.FMA(-v141, float64(1.9082149292705877e-10), v146)
+	v148 := float64(v145 + v131)
+	v149 := float64(v148 - v145)
+	v150 := float64(v148 - v149)
+	v151 := float64(v145 - v150)
+	v152 := float64(v131 - v149)
+	v153 := float64(v151 + v152)
+	v154 := float64(v147 + v153)
+	v157 := math.FMA(float64(1.6059043836821613e-10), v148, float64(2.08767569878681e-09))
+	v159 := math.FMA(v157, v148, float64(2.505210838544172e-08))
+	v161 := math.FMA(v159, v148, float64(2.755731922398589e-07))
+	v163 := math.FMA(v161, v148, float64(2.7557319223985893e-06))
+	v165 := math.FMA(v163, v148, float64(2.48015873015873e-05))
+	v167 := math.FMA(v165, v148, float64(0.0001984126984126984))
+	v169 := math.FMA(v167, v148, float64(0.001388888888888889))
+	v171 := math.FMA(v169, v148, float64(0.008333333333333333))
+	v173 := math.FMA(v171, v148, float64(0.041666666666666664))
+	v175 := math.FMA(v173, v148, float64(0.16666666666666666))
+	v177 := math.FMA(v175, v148, float64(0.5))
+	v178 := float64(v148 * v148)
+	v179 := math.FMA(v154, v148, v154)
+	v180 := math.FMA(v177, v178, v179)
+	v181 := float64(float64(1) + v148)
+	v182 := float64(float64(1) - v181)
+	v183 := float64(v182 + v148)
+	v184 := float64(v183 + v180)
+	v186 := math.Float64bits(v140) - uint64(0x4337fffffffff800)
+	v187 := v186 >> 1
+	v189 := v187 - uint64(0x1)
+	v190 := v189 << 52
+	v191 := v186 - v187
+	v192 := v191 - uint64(0x1)
+	v193 := v192 << 52
+	v194 := float64(v181 + v184)
+	v195 := float64(v194 * math.Float64frombits(v190))
+	v196 := float64(v195 * math.Float64frombits(v193))
+	v197 := v124 < float64(-746)
+	v198 := math.Float64bits(v196)
+	if v197 {
+		v198 = uint64(0x0)
+	}
+	v199 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v200 := math.Float64bits(x1) & uint64(0x7fffffffffffffff)
+	v201 := v200 & uint64(0x8000000000000000)
+	v202 := v201 | uint64(0x4330000000000000)
+	v203 := v200 & uint64(0x7fffffffffffffff)
+	v204 := math.Float64frombits(v203) < float64(4.503599627370496e+15)
+	v205 := float64(math.Float64frombits(v200) + math.Float64frombits(v202))
+	v206 := float64(v205 - math.Float64frombits(v202))
+	v207 := math.Float64frombits(v200)
+	if v204 {
 		v207 = v206
 	}
-	v208 := math.Float64bits(v207) & uint64(0x1)
-	v209 := v208 << 63
-	v211 := math.Float64frombits(v196) < float64(9.007199254740992e+15)
-	v212 := v204 && v211
-	v213 := uint64(0x0)
-	if v212 {
-		v213 = v209
+	v208 := v207 == math.Float64frombits(v200)
+	v209 := math.Float64frombits(v200) < float64(4.503599627370496e+15)
+	v210 := float64(math.Float64frombits(v200) + float64(4.503599627370496e+15))
+	v211 := math.Float64frombits(v200)
+	if v209 {
+		v211 = v210
 	}
-	v214 := math.Float64bits(x0) & uint64(0x8000000000000000)
-	v215 := v214 & v213
-	v216 := math.Float64bits(v194) | v215
-	v217 := x0 < float64(0)
-	v219 := v216
-	if v217 {
-		v219 = uint64(0x7ff8000000000001)
+	v212 := math.Float64bits(v211) & uint64(0x1)
+	v213 := v212 << 63
+	v215 := math.Float64frombits(v200) < float64(9.007199254740992e+15)
+	v216 := v208 && v215
+	v217 := uint64(0x0)
+	if v216 {
+		v217 = v213
 	}
-	v220 := v219
-	if v204 {
-		v220 = v216
-	}
-	v221 := x1 < float64(0)
-	v222 := math.Float64frombits(v195) == float64(0)
-	v223 := uint64(0x0)
+	v218 := math.Float64bits(x0) & uint64(0x8000000000000000)
+	v219 := v218 & v217
+	v220 := v198 | v219
+	v221 := x0 < float64(0)
+	v223 := v220
 	if v221 {
-		v223 = uint64(0x7ff0000000000000)
+		v223 = uint64(0x7ff8000000000001)
 	}
-	v224 := v223 | v215
-	v225 := v220
-	if v222 {
-		v225 = v224
+	v224 := v223
+	if v208 {
+		v224 = v220
 	}
-	v226 := math.Float64frombits(v195) == float64(math.Inf(1))
-	v227 := uint64(0x7ff0000000000000)
-	if v221 {
-		v227 = uint64(0x0)
+	v225 := x1 < float64(0)
+	v226 := math.Float64frombits(v199) == float64(0)
+	v227 := uint64(0x0)
+	if v225 {
+		v227 = uint64(0x7ff0000000000000)
 	}
-	v228 := v227 | v215
-	v229 := v225
+	v228 := v227 | v219
+	v229 := v224
 	if v226 {
 		v229 = v228
 	}
-	v230 := float64(1) < math.Float64frombits(v195)
+	v230 := math.Float64frombits(v199) == float64(math.Inf(1))
 	v231 := uint64(0x7ff0000000000000)
-	if v221 {
+	if v225 {
 		v231 = uint64(0x0)
 	}
-	v232 := uint64(0x0)
-	if v221 {
-		v232 = uint64(0x7ff0000000000000)
-	}
-	v233 := v232
+	v232 := v231 | v219
+	v233 := v229
 	if v230 {
-		v233 = v231
+		v233 = v232
 	}
-	v234 := math.Float64frombits(v196) == float64(math.Inf(1))
-	v235 := math.Float64frombits(v195) == float64(1)
-	v236 := v233
-	if v235 {
-		v236 = uint64(0x3ff0000000000000)
+	v234 := float64(1) < math.Float64frombits(v199)
+	v235 := uint64(0x7ff0000000000000)
+	if v225 {
+		v235 = uint64(0x0)
 	}
-	v237 := v229
+	v236 := uint64(0x0)
+	if v225 {
+		v236 = uint64(0x7ff0000000000000)
+	}
+	v237 := v236
 	if v234 {
-		v237 = v236
+		v237 = v235
 	}
-	v238 := x1 == float64(1)
-	v239 := math.Float64frombits(v237)
+	v238 := math.Float64frombits(v200) == float64(math.Inf(1))
+	v239 := math.Float64frombits(v199) == float64(1)
+	v240 := v237
+	if v239 {
+		v240 = uint64(0x3ff0000000000000)
+	}
+	v241 := v233
 	if v238 {
-		v239 = x0
+		v241 = v240
 	}
-	v240 := x1 != x1
-	v242 := math.Float64bits(x1) | uint64(0x8000000000000)
-	v243 := math.Float64bits(v239)
-	if v240 {
-		v243 = v242
+	v242 := x1 == float64(1)
+	v243 := math.Float64frombits(v241)
+	if v242 {
+		v243 = x0
 	}
-	v244 := x0 != x0
-	v245 := math.Float64bits(x0) | uint64(0x8000000000000)
-	v246 := v243
+	v244 := x1 != x1
+	v246 := math.Float64bits(x1) | uint64(0x8000000000000)
+	v247 := math.Float64bits(v243)
 	if v244 {
-		v246 = v245
+		v247 = v246
 	}
-	v247 := x1 == float64(0)
-	v248 := x0 == float64(1)
-	v249 := v247 || v248
-	v250 := v246
-	if v249 {
-		v250 = uint64(0x3ff0000000000000)
+	v248 := x0 != x0
+	v249 := math.Float64bits(x0) | uint64(0x8000000000000)
+	v250 := v247
+	if v248 {
+		v250 = v249
 	}
-	return math.Float64frombits(v250)
+	v251 := x1 == float64(0)
+	v252 := x0 == float64(1)
+	v253 := v251 || v252
+	v254 := v250
+	if v253 {
+		v254 = uint64(0x3ff0000000000000)
+	}
+	return math.Float64frombits(v254)
 }
 
 // expsub32 is expsub on float32, the steps of its program (see gen/registry/vmath.go).

@@ -54,7 +54,7 @@ func sigmoidProgram(t Type) *MathProgram {
 	y := b.quotient(b.sel(neg, vh, one), b.sel(neg, vl, b.f(0)), dh, dl)
 	out := b.nlt(b.f(-tiny), x) // x <= -tiny, or a NaN
 	b.p.Out = b.block(out, []int{y}, func() []int {
-		r := b.expOutside(x, b.expFast(x, false), false)
+		r := b.expOutside(x, b.expFast(b.expFloor(x, false), false), false)
 		return []int{b.sel(b.isNaN(x), b.or(x, b.bits(fb.quiet)), r)}
 	})[0]
 	return b.p

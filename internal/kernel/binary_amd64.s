@@ -11799,89 +11799,89 @@ expsubVVF32AVX2_loop1:
 	VMOVUPS      (R8)(R10*4), Y0
 	VMOVUPS      (SI)(R10*4), Y1
 	VSUBPS       Y0, Y1, Y1
-	VMOVUPS      expsub32consts<>+0(SB), Y2
-	VFMADD213PS  expsub32consts<>+64(SB), Y1, Y2
-	VSUBPS       expsub32consts<>+64(SB), Y2, Y3
-	VMOVUPS      expsub32consts<>+192(SB), Y4
-	VFNMADD213PS Y1, Y3, Y4
-	VFNMADD231PS expsub32consts<>+128(SB), Y3, Y4
-	VMOVUPS      expsub32consts<>+256(SB), Y3
-	VFMADD213PS  expsub32consts<>+320(SB), Y4, Y3
-	VMULPS       Y4, Y4, Y5
-	VPERMPS      exptail_32<>+0(SB), Y2, Y6
-	VPERMPS      exptail_32<>+32(SB), Y2, Y7
-	VPSLLD       $0x1c, Y2, Y8
+	VMAXPS       expsub32consts<>+0(SB), Y1, Y2
+	VMOVUPS      expsub32consts<>+64(SB), Y3
+	VFMADD213PS  expsub32consts<>+128(SB), Y2, Y3
+	VSUBPS       expsub32consts<>+128(SB), Y3, Y4
+	VFNMADD231PS expsub32consts<>+256(SB), Y4, Y2
+	VFNMADD231PS expsub32consts<>+192(SB), Y4, Y2
+	VMOVUPS      expsub32consts<>+320(SB), Y4
+	VFMADD213PS  expsub32consts<>+384(SB), Y2, Y4
+	VMULPS       Y2, Y2, Y5
+	VPERMPS      exptail_32<>+0(SB), Y3, Y6
+	VPERMPS      exptail_32<>+32(SB), Y3, Y7
+	VPSLLD       $0x1c, Y3, Y8
 	VBLENDVPS    Y8, Y7, Y6, Y6
-	VADDPS       Y6, Y4, Y4
-	VFMADD231PS  Y3, Y5, Y4
-	VPERMPS      exphi_32<>+0(SB), Y2, Y3
-	VPERMPS      exphi_32<>+32(SB), Y2, Y5
-	VPSLLD       $0x1c, Y2, Y6
-	VBLENDVPS    Y6, Y5, Y3, Y3
-	VPSLLD       $0x13, Y2, Y5
-	VPADDD       Y5, Y3, Y3
-	VFMADD231PS  Y4, Y3, Y3
-	VPAND        expsub32consts<>+384(SB), Y1, Y5
-	VCMPPS       $0x15, expsub32consts<>+448(SB), Y5, Y5
+	VADDPS       Y6, Y2, Y2
+	VFMADD231PS  Y4, Y5, Y2
+	VPERMPS      exphi_32<>+0(SB), Y3, Y4
+	VPERMPS      exphi_32<>+32(SB), Y3, Y5
+	VPSLLD       $0x1c, Y3, Y6
+	VBLENDVPS    Y6, Y5, Y4, Y4
+	VPSLLD       $0x13, Y3, Y5
+	VPADDD       Y5, Y4, Y4
+	VFMADD231PS  Y2, Y4, Y4
+	VPAND        expsub32consts<>+448(SB), Y1, Y5
+	VCMPPS       $0x15, expsub32consts<>+512(SB), Y5, Y5
 	VPTEST       Y5, Y5
 	JZ           mathblock361
-	VPAND        expsub32consts<>+512(SB), Y2, Y6
-	VPERMPS      exphi_32<>+0(SB), Y2, Y7
-	VPERMPS      exphi_32<>+32(SB), Y2, Y8
-	VPSLLD       $0x1c, Y2, Y9
+	VPAND        expsub32consts<>+576(SB), Y3, Y6
+	VPERMPS      exphi_32<>+0(SB), Y3, Y7
+	VPERMPS      exphi_32<>+32(SB), Y3, Y8
+	VPSLLD       $0x1c, Y3, Y9
 	VBLENDVPS    Y9, Y8, Y7, Y7
 	VPSLLD       $0x13, Y6, Y6
 	VPADDD       Y6, Y7, Y7
-	VFMADD231PS  Y7, Y4, Y7
-	VPSUBD       expsub32consts<>+576(SB), Y2, Y2
-	VPSRLD       $0x04, Y2, Y2
-	VPSRLD       $0x01, Y2, Y4
-	VPSUBD       expsub32consts<>+640(SB), Y4, Y6
+	VFMADD231PS  Y7, Y2, Y7
+	VPSUBD       expsub32consts<>+640(SB), Y3, Y3
+	VPSRLD       $0x04, Y3, Y3
+	VPSRLD       $0x01, Y3, Y2
+	VPSUBD       expsub32consts<>+704(SB), Y2, Y6
 	VPSLLD       $0x17, Y6, Y6
-	VPSUBD       Y4, Y2, Y2
-	VPSUBD       expsub32consts<>+640(SB), Y2, Y2
-	VPSLLD       $0x17, Y2, Y2
-	VCMPPS       $0x11, expsub32consts<>+704(SB), Y1, Y4
+	VPSUBD       Y2, Y3, Y3
+	VPSUBD       expsub32consts<>+704(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VCMPPS       $0x11, expsub32consts<>+768(SB), Y1, Y2
 	VMULPS       Y6, Y7, Y7
-	VPADDD       expsub32consts<>+768(SB), Y2, Y6
-	VBLENDVPS    Y4, Y6, Y2, Y6
+	VPADDD       expsub32consts<>+832(SB), Y3, Y6
+	VBLENDVPS    Y2, Y6, Y3, Y6
 	VMULPS       Y6, Y7, Y7
-	VCMPPS       $0x11, expsub32consts<>+832(SB), Y7, Y2
-	VPAND        Y4, Y2, Y2
-	VCMPPS       $0x15, expsub32consts<>+832(SB), Y7, Y6
-	VPAND        Y4, Y6, Y4
-	VADDPS       expsub32consts<>+832(SB), Y7, Y6
-	VPSUBD       expsub32consts<>+832(SB), Y6, Y6
-	VMOVUPS      expsub32consts<>+960(SB), Y8
-	VBLENDVPS    Y4, expsub32consts<>+896(SB), Y8, Y4
-	VMULPS       Y4, Y7, Y7
-	VBLENDVPS    Y2, Y6, Y7, Y6
-	VCMPPS       $0x1e, expsub32consts<>+1024(SB), Y1, Y2
-	VBLENDVPS    Y2, expsub32consts<>+1088(SB), Y6, Y6
-	VCMPPS       $0x11, expsub32consts<>+1152(SB), Y1, Y2
-	VBLENDVPS    Y2, expsub32consts<>+704(SB), Y6, Y6
+	VCMPPS       $0x11, expsub32consts<>+896(SB), Y7, Y3
+	VPAND        Y2, Y3, Y3
+	VCMPPS       $0x15, expsub32consts<>+896(SB), Y7, Y6
+	VPAND        Y2, Y6, Y2
+	VADDPS       expsub32consts<>+896(SB), Y7, Y6
+	VPSUBD       expsub32consts<>+896(SB), Y6, Y6
+	VMOVUPS      expsub32consts<>+1024(SB), Y8
+	VBLENDVPS    Y2, expsub32consts<>+960(SB), Y8, Y2
+	VMULPS       Y2, Y7, Y7
+	VBLENDVPS    Y3, Y6, Y7, Y6
+	VCMPPS       $0x1e, expsub32consts<>+1088(SB), Y1, Y2
+	VBLENDVPS    Y2, expsub32consts<>+1152(SB), Y6, Y6
+	VCMPPS       $0x11, expsub32consts<>+1216(SB), Y1, Y2
+	VBLENDVPS    Y2, expsub32consts<>+768(SB), Y6, Y6
 	VCMPPS       $0x03, Y1, Y1, Y2
-	VPOR         expsub32consts<>+1216(SB), Y1, Y4
-	VBLENDVPS    Y2, Y4, Y6, Y4
-	VBLENDVPS    Y5, Y4, Y3, Y3
+	VPOR         expsub32consts<>+1280(SB), Y1, Y3
+	VBLENDVPS    Y2, Y3, Y6, Y3
+	VBLENDVPS    Y5, Y3, Y4, Y4
 
 mathblock361:
 	VCMPPS    $0x03, Y1, Y1, Y1
 	VPTEST    Y1, Y1
 	JZ        mathblock362
 	VCMPPS    $0x03, Y0, Y0, Y2
-	VPOR      expsub32consts<>+1216(SB), Y0, Y0
-	VMOVUPS   expsub32consts<>+1280(SB), Y4
-	VBLENDVPS Y2, Y0, Y4, Y0
+	VPOR      expsub32consts<>+1280(SB), Y0, Y0
+	VMOVUPS   expsub32consts<>+1344(SB), Y3
+	VBLENDVPS Y2, Y0, Y3, Y0
 	VMOVUPS   (SI)(R10*4), Y2
 	VCMPPS    $0x03, (SI)(R10*4), Y2, Y2
-	VMOVUPS   (SI)(R10*4), Y4
-	VPOR      expsub32consts<>+1216(SB), Y4, Y4
-	VBLENDVPS Y2, Y4, Y0, Y4
-	VBLENDVPS Y1, Y4, Y3, Y3
+	VMOVUPS   (SI)(R10*4), Y3
+	VPOR      expsub32consts<>+1280(SB), Y3, Y3
+	VBLENDVPS Y2, Y3, Y0, Y3
+	VBLENDVPS Y1, Y3, Y4, Y4
 
 mathblock362:
-	VMOVUPS Y3, (DX)(R10*4)
+	VMOVUPS Y4, (DX)(R10*4)
 	ADDQ    $0x00000008, R10
 	SUBQ    $0x00000008, R11
 	JMP     expsubVVF32AVX2_loop1
@@ -11892,90 +11892,90 @@ expsubVVF32AVX2_after1:
 	VMOVUPS      (SI)(R10*4), X0
 	VMOVUPS      (R8)(R10*4), X1
 	VSUBPS       X1, X0, X2
-	VMOVUPS      expsub32consts<>+0(SB), X3
-	VFMADD213PS  expsub32consts<>+64(SB), X2, X3
-	VSUBPS       expsub32consts<>+64(SB), X3, X4
-	VMOVUPS      expsub32consts<>+192(SB), X5
-	VFNMADD213PS X2, X4, X5
-	VFNMADD231PS expsub32consts<>+128(SB), X4, X5
-	VMOVUPS      expsub32consts<>+256(SB), X4
-	VFMADD213PS  expsub32consts<>+320(SB), X5, X4
-	VMULPS       X5, X5, X6
+	VMAXPS       expsub32consts<>+0(SB), X2, X3
+	VMOVUPS      expsub32consts<>+64(SB), X4
+	VFMADD213PS  expsub32consts<>+128(SB), X3, X4
+	VSUBPS       expsub32consts<>+128(SB), X4, X5
+	VFNMADD231PS expsub32consts<>+256(SB), X5, X3
+	VFNMADD231PS expsub32consts<>+192(SB), X5, X3
+	VMOVUPS      expsub32consts<>+320(SB), X5
+	VFMADD213PS  expsub32consts<>+384(SB), X3, X5
+	VMULPS       X3, X3, X6
 	LEAQ         exptail_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPAND        tablemask16_32<>+0(SB), X4, X8
 	VPCMPEQD     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERDD   X9, (R12)(X8*4), X7
-	VADDPS       X7, X5, X5
-	VFMADD231PS  X4, X6, X5
+	VADDPS       X7, X3, X3
+	VFMADD231PS  X5, X6, X3
 	LEAQ         exphi_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X6
+	VPAND        tablemask16_32<>+0(SB), X4, X6
 	VPCMPEQD     X6, X6, X7
-	VPXOR        X6, X6, X4
-	VPGATHERDD   X7, (R12)(X6*4), X4
-	VPSLLD       $0x13, X3, X6
-	VPADDD       X6, X4, X4
-	VFMADD231PS  X5, X4, X4
-	VPAND        expsub32consts<>+384(SB), X2, X6
-	VCMPPS       $0x15, expsub32consts<>+448(SB), X6, X6
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R12)(X6*4), X5
+	VPSLLD       $0x13, X4, X6
+	VPADDD       X6, X5, X5
+	VFMADD231PS  X3, X5, X5
+	VPAND        expsub32consts<>+448(SB), X2, X6
+	VCMPPS       $0x15, expsub32consts<>+512(SB), X6, X6
 	VPTEST       X6, X6
 	JZ           mathblock363
-	VPAND        expsub32consts<>+512(SB), X3, X7
+	VPAND        expsub32consts<>+576(SB), X4, X7
 	LEAQ         exphi_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPAND        tablemask16_32<>+0(SB), X4, X9
 	VPCMPEQD     X9, X9, X10
 	VPXOR        X9, X9, X8
 	VPGATHERDD   X10, (R12)(X9*4), X8
 	VPSLLD       $0x13, X7, X7
 	VPADDD       X7, X8, X8
-	VFMADD231PS  X8, X5, X8
-	VPSUBD       expsub32consts<>+576(SB), X3, X3
-	VPSRLD       $0x04, X3, X3
-	VPSRLD       $0x01, X3, X5
-	VPSUBD       expsub32consts<>+640(SB), X5, X7
+	VFMADD231PS  X8, X3, X8
+	VPSUBD       expsub32consts<>+640(SB), X4, X4
+	VPSRLD       $0x04, X4, X4
+	VPSRLD       $0x01, X4, X3
+	VPSUBD       expsub32consts<>+704(SB), X3, X7
 	VPSLLD       $0x17, X7, X7
-	VPSUBD       X5, X3, X3
-	VPSUBD       expsub32consts<>+640(SB), X3, X3
-	VPSLLD       $0x17, X3, X3
-	VCMPPS       $0x11, expsub32consts<>+704(SB), X2, X5
+	VPSUBD       X3, X4, X4
+	VPSUBD       expsub32consts<>+704(SB), X4, X4
+	VPSLLD       $0x17, X4, X4
+	VCMPPS       $0x11, expsub32consts<>+768(SB), X2, X3
 	VMULPS       X7, X8, X8
-	VPADDD       expsub32consts<>+768(SB), X3, X7
-	VBLENDVPS    X5, X7, X3, X7
+	VPADDD       expsub32consts<>+832(SB), X4, X7
+	VBLENDVPS    X3, X7, X4, X7
 	VMULPS       X7, X8, X8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), X8, X3
-	VPAND        X5, X3, X3
-	VCMPPS       $0x15, expsub32consts<>+832(SB), X8, X7
-	VPAND        X5, X7, X5
-	VADDPS       expsub32consts<>+832(SB), X8, X7
-	VPSUBD       expsub32consts<>+832(SB), X7, X7
-	VMOVUPS      expsub32consts<>+960(SB), X9
-	VBLENDVPS    X5, expsub32consts<>+896(SB), X9, X5
-	VMULPS       X5, X8, X8
-	VBLENDVPS    X3, X7, X8, X7
-	VCMPPS       $0x1e, expsub32consts<>+1024(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+1088(SB), X7, X7
-	VCMPPS       $0x11, expsub32consts<>+1152(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+704(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+896(SB), X8, X4
+	VPAND        X3, X4, X4
+	VCMPPS       $0x15, expsub32consts<>+896(SB), X8, X7
+	VPAND        X3, X7, X3
+	VADDPS       expsub32consts<>+896(SB), X8, X7
+	VPSUBD       expsub32consts<>+896(SB), X7, X7
+	VMOVUPS      expsub32consts<>+1024(SB), X9
+	VBLENDVPS    X3, expsub32consts<>+960(SB), X9, X3
+	VMULPS       X3, X8, X8
+	VBLENDVPS    X4, X7, X8, X7
+	VCMPPS       $0x1e, expsub32consts<>+1088(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+1152(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+1216(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+768(SB), X7, X7
 	VCMPPS       $0x03, X2, X2, X3
-	VPOR         expsub32consts<>+1216(SB), X2, X5
-	VBLENDVPS    X3, X5, X7, X5
-	VBLENDVPS    X6, X5, X4, X4
+	VPOR         expsub32consts<>+1280(SB), X2, X4
+	VBLENDVPS    X3, X4, X7, X4
+	VBLENDVPS    X6, X4, X5, X5
 
 mathblock363:
 	VCMPPS    $0x03, X2, X2, X2
 	VPTEST    X2, X2
 	JZ        mathblock364
 	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+1216(SB), X1, X1
-	VMOVUPS   expsub32consts<>+1280(SB), X5
-	VBLENDVPS X3, X1, X5, X1
+	VPOR      expsub32consts<>+1280(SB), X1, X1
+	VMOVUPS   expsub32consts<>+1344(SB), X4
+	VBLENDVPS X3, X1, X4, X1
 	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+1216(SB), X0, X0
+	VPOR      expsub32consts<>+1280(SB), X0, X0
 	VBLENDVPS X3, X0, X1, X0
-	VBLENDVPS X2, X0, X4, X4
+	VBLENDVPS X2, X0, X5, X5
 
 mathblock364:
-	VMOVUPS X4, (DX)(R10*4)
+	VMOVUPS X5, (DX)(R10*4)
 	ADDQ    $0x00000004, R10
 	SUBQ    $0x00000004, R11
 
@@ -11985,90 +11985,90 @@ expsubVVF32AVX2_tail4:
 	VMOVQ        (SI)(R10*4), X0
 	VMOVQ        (R8)(R10*4), X1
 	VSUBPS       X1, X0, X2
-	VMOVUPS      expsub32consts<>+0(SB), X3
-	VFMADD213PS  expsub32consts<>+64(SB), X2, X3
-	VSUBPS       expsub32consts<>+64(SB), X3, X4
-	VMOVUPS      expsub32consts<>+192(SB), X5
-	VFNMADD213PS X2, X4, X5
-	VFNMADD231PS expsub32consts<>+128(SB), X4, X5
-	VMOVUPS      expsub32consts<>+256(SB), X4
-	VFMADD213PS  expsub32consts<>+320(SB), X5, X4
-	VMULPS       X5, X5, X6
+	VMAXPS       expsub32consts<>+0(SB), X2, X3
+	VMOVUPS      expsub32consts<>+64(SB), X4
+	VFMADD213PS  expsub32consts<>+128(SB), X3, X4
+	VSUBPS       expsub32consts<>+128(SB), X4, X5
+	VFNMADD231PS expsub32consts<>+256(SB), X5, X3
+	VFNMADD231PS expsub32consts<>+192(SB), X5, X3
+	VMOVUPS      expsub32consts<>+320(SB), X5
+	VFMADD213PS  expsub32consts<>+384(SB), X3, X5
+	VMULPS       X3, X3, X6
 	LEAQ         exptail_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPAND        tablemask16_32<>+0(SB), X4, X8
 	VPCMPEQD     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERDD   X9, (R12)(X8*4), X7
-	VADDPS       X7, X5, X5
-	VFMADD231PS  X4, X6, X5
+	VADDPS       X7, X3, X3
+	VFMADD231PS  X5, X6, X3
 	LEAQ         exphi_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X6
+	VPAND        tablemask16_32<>+0(SB), X4, X6
 	VPCMPEQD     X6, X6, X7
-	VPXOR        X6, X6, X4
-	VPGATHERDD   X7, (R12)(X6*4), X4
-	VPSLLD       $0x13, X3, X6
-	VPADDD       X6, X4, X4
-	VFMADD231PS  X5, X4, X4
-	VPAND        expsub32consts<>+384(SB), X2, X6
-	VCMPPS       $0x15, expsub32consts<>+448(SB), X6, X6
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R12)(X6*4), X5
+	VPSLLD       $0x13, X4, X6
+	VPADDD       X6, X5, X5
+	VFMADD231PS  X3, X5, X5
+	VPAND        expsub32consts<>+448(SB), X2, X6
+	VCMPPS       $0x15, expsub32consts<>+512(SB), X6, X6
 	VPTEST       X6, X6
 	JZ           mathblock365
-	VPAND        expsub32consts<>+512(SB), X3, X7
+	VPAND        expsub32consts<>+576(SB), X4, X7
 	LEAQ         exphi_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPAND        tablemask16_32<>+0(SB), X4, X9
 	VPCMPEQD     X9, X9, X10
 	VPXOR        X9, X9, X8
 	VPGATHERDD   X10, (R12)(X9*4), X8
 	VPSLLD       $0x13, X7, X7
 	VPADDD       X7, X8, X8
-	VFMADD231PS  X8, X5, X8
-	VPSUBD       expsub32consts<>+576(SB), X3, X3
-	VPSRLD       $0x04, X3, X3
-	VPSRLD       $0x01, X3, X5
-	VPSUBD       expsub32consts<>+640(SB), X5, X7
+	VFMADD231PS  X8, X3, X8
+	VPSUBD       expsub32consts<>+640(SB), X4, X4
+	VPSRLD       $0x04, X4, X4
+	VPSRLD       $0x01, X4, X3
+	VPSUBD       expsub32consts<>+704(SB), X3, X7
 	VPSLLD       $0x17, X7, X7
-	VPSUBD       X5, X3, X3
-	VPSUBD       expsub32consts<>+640(SB), X3, X3
-	VPSLLD       $0x17, X3, X3
-	VCMPPS       $0x11, expsub32consts<>+704(SB), X2, X5
+	VPSUBD       X3, X4, X4
+	VPSUBD       expsub32consts<>+704(SB), X4, X4
+	VPSLLD       $0x17, X4, X4
+	VCMPPS       $0x11, expsub32consts<>+768(SB), X2, X3
 	VMULPS       X7, X8, X8
-	VPADDD       expsub32consts<>+768(SB), X3, X7
-	VBLENDVPS    X5, X7, X3, X7
+	VPADDD       expsub32consts<>+832(SB), X4, X7
+	VBLENDVPS    X3, X7, X4, X7
 	VMULPS       X7, X8, X8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), X8, X3
-	VPAND        X5, X3, X3
-	VCMPPS       $0x15, expsub32consts<>+832(SB), X8, X7
-	VPAND        X5, X7, X5
-	VADDPS       expsub32consts<>+832(SB), X8, X7
-	VPSUBD       expsub32consts<>+832(SB), X7, X7
-	VMOVUPS      expsub32consts<>+960(SB), X9
-	VBLENDVPS    X5, expsub32consts<>+896(SB), X9, X5
-	VMULPS       X5, X8, X8
-	VBLENDVPS    X3, X7, X8, X7
-	VCMPPS       $0x1e, expsub32consts<>+1024(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+1088(SB), X7, X7
-	VCMPPS       $0x11, expsub32consts<>+1152(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+704(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+896(SB), X8, X4
+	VPAND        X3, X4, X4
+	VCMPPS       $0x15, expsub32consts<>+896(SB), X8, X7
+	VPAND        X3, X7, X3
+	VADDPS       expsub32consts<>+896(SB), X8, X7
+	VPSUBD       expsub32consts<>+896(SB), X7, X7
+	VMOVUPS      expsub32consts<>+1024(SB), X9
+	VBLENDVPS    X3, expsub32consts<>+960(SB), X9, X3
+	VMULPS       X3, X8, X8
+	VBLENDVPS    X4, X7, X8, X7
+	VCMPPS       $0x1e, expsub32consts<>+1088(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+1152(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+1216(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+768(SB), X7, X7
 	VCMPPS       $0x03, X2, X2, X3
-	VPOR         expsub32consts<>+1216(SB), X2, X5
-	VBLENDVPS    X3, X5, X7, X5
-	VBLENDVPS    X6, X5, X4, X4
+	VPOR         expsub32consts<>+1280(SB), X2, X4
+	VBLENDVPS    X3, X4, X7, X4
+	VBLENDVPS    X6, X4, X5, X5
 
 mathblock365:
 	VCMPPS    $0x03, X2, X2, X2
 	VPTEST    X2, X2
 	JZ        mathblock366
 	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+1216(SB), X1, X1
-	VMOVUPS   expsub32consts<>+1280(SB), X5
-	VBLENDVPS X3, X1, X5, X1
+	VPOR      expsub32consts<>+1280(SB), X1, X1
+	VMOVUPS   expsub32consts<>+1344(SB), X4
+	VBLENDVPS X3, X1, X4, X1
 	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+1216(SB), X0, X0
+	VPOR      expsub32consts<>+1280(SB), X0, X0
 	VBLENDVPS X3, X0, X1, X0
-	VBLENDVPS X2, X0, X4, X4
+	VBLENDVPS X2, X0, X5, X5
 
 mathblock366:
-	VMOVQ X4, (DX)(R10*4)
+	VMOVQ X5, (DX)(R10*4)
 	ADDQ  $0x00000002, R10
 	SUBQ  $0x00000002, R11
 
@@ -12078,90 +12078,90 @@ expsubVVF32AVX2_tail2:
 	VMOVSS       (SI)(R10*4), X0
 	VMOVSS       (R8)(R10*4), X1
 	VSUBPS       X1, X0, X2
-	VMOVUPS      expsub32consts<>+0(SB), X3
-	VFMADD213PS  expsub32consts<>+64(SB), X2, X3
-	VSUBPS       expsub32consts<>+64(SB), X3, X4
-	VMOVUPS      expsub32consts<>+192(SB), X5
-	VFNMADD213PS X2, X4, X5
-	VFNMADD231PS expsub32consts<>+128(SB), X4, X5
-	VMOVUPS      expsub32consts<>+256(SB), X4
-	VFMADD213PS  expsub32consts<>+320(SB), X5, X4
-	VMULPS       X5, X5, X6
+	VMAXPS       expsub32consts<>+0(SB), X2, X3
+	VMOVUPS      expsub32consts<>+64(SB), X4
+	VFMADD213PS  expsub32consts<>+128(SB), X3, X4
+	VSUBPS       expsub32consts<>+128(SB), X4, X5
+	VFNMADD231PS expsub32consts<>+256(SB), X5, X3
+	VFNMADD231PS expsub32consts<>+192(SB), X5, X3
+	VMOVUPS      expsub32consts<>+320(SB), X5
+	VFMADD213PS  expsub32consts<>+384(SB), X3, X5
+	VMULPS       X3, X3, X6
 	LEAQ         exptail_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPAND        tablemask16_32<>+0(SB), X4, X8
 	VPCMPEQD     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERDD   X9, (R12)(X8*4), X7
-	VADDPS       X7, X5, X5
-	VFMADD231PS  X4, X6, X5
+	VADDPS       X7, X3, X3
+	VFMADD231PS  X5, X6, X3
 	LEAQ         exphi_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X6
+	VPAND        tablemask16_32<>+0(SB), X4, X6
 	VPCMPEQD     X6, X6, X7
-	VPXOR        X6, X6, X4
-	VPGATHERDD   X7, (R12)(X6*4), X4
-	VPSLLD       $0x13, X3, X6
-	VPADDD       X6, X4, X4
-	VFMADD231PS  X5, X4, X4
-	VPAND        expsub32consts<>+384(SB), X2, X6
-	VCMPPS       $0x15, expsub32consts<>+448(SB), X6, X6
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R12)(X6*4), X5
+	VPSLLD       $0x13, X4, X6
+	VPADDD       X6, X5, X5
+	VFMADD231PS  X3, X5, X5
+	VPAND        expsub32consts<>+448(SB), X2, X6
+	VCMPPS       $0x15, expsub32consts<>+512(SB), X6, X6
 	VPTEST       X6, X6
 	JZ           mathblock367
-	VPAND        expsub32consts<>+512(SB), X3, X7
+	VPAND        expsub32consts<>+576(SB), X4, X7
 	LEAQ         exphi_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPAND        tablemask16_32<>+0(SB), X4, X9
 	VPCMPEQD     X9, X9, X10
 	VPXOR        X9, X9, X8
 	VPGATHERDD   X10, (R12)(X9*4), X8
 	VPSLLD       $0x13, X7, X7
 	VPADDD       X7, X8, X8
-	VFMADD231PS  X8, X5, X8
-	VPSUBD       expsub32consts<>+576(SB), X3, X3
-	VPSRLD       $0x04, X3, X3
-	VPSRLD       $0x01, X3, X5
-	VPSUBD       expsub32consts<>+640(SB), X5, X7
+	VFMADD231PS  X8, X3, X8
+	VPSUBD       expsub32consts<>+640(SB), X4, X4
+	VPSRLD       $0x04, X4, X4
+	VPSRLD       $0x01, X4, X3
+	VPSUBD       expsub32consts<>+704(SB), X3, X7
 	VPSLLD       $0x17, X7, X7
-	VPSUBD       X5, X3, X3
-	VPSUBD       expsub32consts<>+640(SB), X3, X3
-	VPSLLD       $0x17, X3, X3
-	VCMPPS       $0x11, expsub32consts<>+704(SB), X2, X5
+	VPSUBD       X3, X4, X4
+	VPSUBD       expsub32consts<>+704(SB), X4, X4
+	VPSLLD       $0x17, X4, X4
+	VCMPPS       $0x11, expsub32consts<>+768(SB), X2, X3
 	VMULPS       X7, X8, X8
-	VPADDD       expsub32consts<>+768(SB), X3, X7
-	VBLENDVPS    X5, X7, X3, X7
+	VPADDD       expsub32consts<>+832(SB), X4, X7
+	VBLENDVPS    X3, X7, X4, X7
 	VMULPS       X7, X8, X8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), X8, X3
-	VPAND        X5, X3, X3
-	VCMPPS       $0x15, expsub32consts<>+832(SB), X8, X7
-	VPAND        X5, X7, X5
-	VADDPS       expsub32consts<>+832(SB), X8, X7
-	VPSUBD       expsub32consts<>+832(SB), X7, X7
-	VMOVUPS      expsub32consts<>+960(SB), X9
-	VBLENDVPS    X5, expsub32consts<>+896(SB), X9, X5
-	VMULPS       X5, X8, X8
-	VBLENDVPS    X3, X7, X8, X7
-	VCMPPS       $0x1e, expsub32consts<>+1024(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+1088(SB), X7, X7
-	VCMPPS       $0x11, expsub32consts<>+1152(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+704(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+896(SB), X8, X4
+	VPAND        X3, X4, X4
+	VCMPPS       $0x15, expsub32consts<>+896(SB), X8, X7
+	VPAND        X3, X7, X3
+	VADDPS       expsub32consts<>+896(SB), X8, X7
+	VPSUBD       expsub32consts<>+896(SB), X7, X7
+	VMOVUPS      expsub32consts<>+1024(SB), X9
+	VBLENDVPS    X3, expsub32consts<>+960(SB), X9, X3
+	VMULPS       X3, X8, X8
+	VBLENDVPS    X4, X7, X8, X7
+	VCMPPS       $0x1e, expsub32consts<>+1088(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+1152(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+1216(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+768(SB), X7, X7
 	VCMPPS       $0x03, X2, X2, X3
-	VPOR         expsub32consts<>+1216(SB), X2, X5
-	VBLENDVPS    X3, X5, X7, X5
-	VBLENDVPS    X6, X5, X4, X4
+	VPOR         expsub32consts<>+1280(SB), X2, X4
+	VBLENDVPS    X3, X4, X7, X4
+	VBLENDVPS    X6, X4, X5, X5
 
 mathblock367:
 	VCMPPS    $0x03, X2, X2, X2
 	VPTEST    X2, X2
 	JZ        mathblock368
 	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+1216(SB), X1, X1
-	VMOVUPS   expsub32consts<>+1280(SB), X5
-	VBLENDVPS X3, X1, X5, X1
+	VPOR      expsub32consts<>+1280(SB), X1, X1
+	VMOVUPS   expsub32consts<>+1344(SB), X4
+	VBLENDVPS X3, X1, X4, X1
 	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+1216(SB), X0, X0
+	VPOR      expsub32consts<>+1280(SB), X0, X0
 	VBLENDVPS X3, X0, X1, X0
-	VBLENDVPS X2, X0, X4, X4
+	VBLENDVPS X2, X0, X5, X5
 
 mathblock368:
-	VMOVSS X4, (DX)(R10*4)
+	VMOVSS X5, (DX)(R10*4)
 	ADDQ   $0x00000001, R10
 	SUBQ   $0x00000001, R11
 
@@ -12176,175 +12176,183 @@ expsubVVF32AVX2_done:
 	VZEROUPPER
 	RET
 
-DATA expsub32consts<>+0(SB)/8, $0x41b8aa3b41b8aa3b
-DATA expsub32consts<>+8(SB)/8, $0x41b8aa3b41b8aa3b
-DATA expsub32consts<>+16(SB)/8, $0x41b8aa3b41b8aa3b
-DATA expsub32consts<>+24(SB)/8, $0x41b8aa3b41b8aa3b
-DATA expsub32consts<>+32(SB)/8, $0x41b8aa3b41b8aa3b
-DATA expsub32consts<>+40(SB)/8, $0x41b8aa3b41b8aa3b
-DATA expsub32consts<>+48(SB)/8, $0x41b8aa3b41b8aa3b
-DATA expsub32consts<>+56(SB)/8, $0x41b8aa3b41b8aa3b
-DATA expsub32consts<>+64(SB)/8, $0x4b4000004b400000
-DATA expsub32consts<>+72(SB)/8, $0x4b4000004b400000
-DATA expsub32consts<>+80(SB)/8, $0x4b4000004b400000
-DATA expsub32consts<>+88(SB)/8, $0x4b4000004b400000
-DATA expsub32consts<>+96(SB)/8, $0x4b4000004b400000
-DATA expsub32consts<>+104(SB)/8, $0x4b4000004b400000
-DATA expsub32consts<>+112(SB)/8, $0x4b4000004b400000
-DATA expsub32consts<>+120(SB)/8, $0x4b4000004b400000
-DATA expsub32consts<>+128(SB)/8, $0xb75e8083b75e8083
-DATA expsub32consts<>+136(SB)/8, $0xb75e8083b75e8083
-DATA expsub32consts<>+144(SB)/8, $0xb75e8083b75e8083
-DATA expsub32consts<>+152(SB)/8, $0xb75e8083b75e8083
-DATA expsub32consts<>+160(SB)/8, $0xb75e8083b75e8083
-DATA expsub32consts<>+168(SB)/8, $0xb75e8083b75e8083
-DATA expsub32consts<>+176(SB)/8, $0xb75e8083b75e8083
-DATA expsub32consts<>+184(SB)/8, $0xb75e8083b75e8083
-DATA expsub32consts<>+192(SB)/8, $0x3d3180003d318000
-DATA expsub32consts<>+200(SB)/8, $0x3d3180003d318000
-DATA expsub32consts<>+208(SB)/8, $0x3d3180003d318000
-DATA expsub32consts<>+216(SB)/8, $0x3d3180003d318000
-DATA expsub32consts<>+224(SB)/8, $0x3d3180003d318000
-DATA expsub32consts<>+232(SB)/8, $0x3d3180003d318000
-DATA expsub32consts<>+240(SB)/8, $0x3d3180003d318000
-DATA expsub32consts<>+248(SB)/8, $0x3d3180003d318000
-DATA expsub32consts<>+256(SB)/8, $0x3e2aaace3e2aaace
-DATA expsub32consts<>+264(SB)/8, $0x3e2aaace3e2aaace
-DATA expsub32consts<>+272(SB)/8, $0x3e2aaace3e2aaace
-DATA expsub32consts<>+280(SB)/8, $0x3e2aaace3e2aaace
-DATA expsub32consts<>+288(SB)/8, $0x3e2aaace3e2aaace
-DATA expsub32consts<>+296(SB)/8, $0x3e2aaace3e2aaace
-DATA expsub32consts<>+304(SB)/8, $0x3e2aaace3e2aaace
-DATA expsub32consts<>+312(SB)/8, $0x3e2aaace3e2aaace
-DATA expsub32consts<>+320(SB)/8, $0x3f0001113f000111
-DATA expsub32consts<>+328(SB)/8, $0x3f0001113f000111
-DATA expsub32consts<>+336(SB)/8, $0x3f0001113f000111
-DATA expsub32consts<>+344(SB)/8, $0x3f0001113f000111
-DATA expsub32consts<>+352(SB)/8, $0x3f0001113f000111
-DATA expsub32consts<>+360(SB)/8, $0x3f0001113f000111
-DATA expsub32consts<>+368(SB)/8, $0x3f0001113f000111
-DATA expsub32consts<>+376(SB)/8, $0x3f0001113f000111
-DATA expsub32consts<>+384(SB)/8, $0x7fffffff7fffffff
-DATA expsub32consts<>+392(SB)/8, $0x7fffffff7fffffff
-DATA expsub32consts<>+400(SB)/8, $0x7fffffff7fffffff
-DATA expsub32consts<>+408(SB)/8, $0x7fffffff7fffffff
-DATA expsub32consts<>+416(SB)/8, $0x7fffffff7fffffff
-DATA expsub32consts<>+424(SB)/8, $0x7fffffff7fffffff
-DATA expsub32consts<>+432(SB)/8, $0x7fffffff7fffffff
-DATA expsub32consts<>+440(SB)/8, $0x7fffffff7fffffff
-DATA expsub32consts<>+448(SB)/8, $0x42ae800042ae8000
-DATA expsub32consts<>+456(SB)/8, $0x42ae800042ae8000
-DATA expsub32consts<>+464(SB)/8, $0x42ae800042ae8000
-DATA expsub32consts<>+472(SB)/8, $0x42ae800042ae8000
-DATA expsub32consts<>+480(SB)/8, $0x42ae800042ae8000
-DATA expsub32consts<>+488(SB)/8, $0x42ae800042ae8000
-DATA expsub32consts<>+496(SB)/8, $0x42ae800042ae8000
-DATA expsub32consts<>+504(SB)/8, $0x42ae800042ae8000
-DATA expsub32consts<>+512(SB)/8, $0x0000000f0000000f
-DATA expsub32consts<>+520(SB)/8, $0x0000000f0000000f
-DATA expsub32consts<>+528(SB)/8, $0x0000000f0000000f
-DATA expsub32consts<>+536(SB)/8, $0x0000000f0000000f
-DATA expsub32consts<>+544(SB)/8, $0x0000000f0000000f
-DATA expsub32consts<>+552(SB)/8, $0x0000000f0000000f
-DATA expsub32consts<>+560(SB)/8, $0x0000000f0000000f
-DATA expsub32consts<>+568(SB)/8, $0x0000000f0000000f
-DATA expsub32consts<>+576(SB)/8, $0x4b3ff0004b3ff000
-DATA expsub32consts<>+584(SB)/8, $0x4b3ff0004b3ff000
-DATA expsub32consts<>+592(SB)/8, $0x4b3ff0004b3ff000
-DATA expsub32consts<>+600(SB)/8, $0x4b3ff0004b3ff000
-DATA expsub32consts<>+608(SB)/8, $0x4b3ff0004b3ff000
-DATA expsub32consts<>+616(SB)/8, $0x4b3ff0004b3ff000
-DATA expsub32consts<>+624(SB)/8, $0x4b3ff0004b3ff000
-DATA expsub32consts<>+632(SB)/8, $0x4b3ff0004b3ff000
-DATA expsub32consts<>+640(SB)/8, $0x0000000100000001
-DATA expsub32consts<>+648(SB)/8, $0x0000000100000001
-DATA expsub32consts<>+656(SB)/8, $0x0000000100000001
-DATA expsub32consts<>+664(SB)/8, $0x0000000100000001
-DATA expsub32consts<>+672(SB)/8, $0x0000000100000001
-DATA expsub32consts<>+680(SB)/8, $0x0000000100000001
-DATA expsub32consts<>+688(SB)/8, $0x0000000100000001
-DATA expsub32consts<>+696(SB)/8, $0x0000000100000001
-DATA expsub32consts<>+704(SB)/8, $0x0000000000000000
-DATA expsub32consts<>+712(SB)/8, $0x0000000000000000
-DATA expsub32consts<>+720(SB)/8, $0x0000000000000000
-DATA expsub32consts<>+728(SB)/8, $0x0000000000000000
-DATA expsub32consts<>+736(SB)/8, $0x0000000000000000
-DATA expsub32consts<>+744(SB)/8, $0x0000000000000000
-DATA expsub32consts<>+752(SB)/8, $0x0000000000000000
-DATA expsub32consts<>+760(SB)/8, $0x0000000000000000
-DATA expsub32consts<>+768(SB)/8, $0x2000000020000000
-DATA expsub32consts<>+776(SB)/8, $0x2000000020000000
-DATA expsub32consts<>+784(SB)/8, $0x2000000020000000
-DATA expsub32consts<>+792(SB)/8, $0x2000000020000000
-DATA expsub32consts<>+800(SB)/8, $0x2000000020000000
-DATA expsub32consts<>+808(SB)/8, $0x2000000020000000
-DATA expsub32consts<>+816(SB)/8, $0x2000000020000000
-DATA expsub32consts<>+824(SB)/8, $0x2000000020000000
-DATA expsub32consts<>+832(SB)/8, $0x2080000020800000
-DATA expsub32consts<>+840(SB)/8, $0x2080000020800000
-DATA expsub32consts<>+848(SB)/8, $0x2080000020800000
-DATA expsub32consts<>+856(SB)/8, $0x2080000020800000
-DATA expsub32consts<>+864(SB)/8, $0x2080000020800000
-DATA expsub32consts<>+872(SB)/8, $0x2080000020800000
-DATA expsub32consts<>+880(SB)/8, $0x2080000020800000
-DATA expsub32consts<>+888(SB)/8, $0x2080000020800000
-DATA expsub32consts<>+896(SB)/8, $0x1f8000001f800000
-DATA expsub32consts<>+904(SB)/8, $0x1f8000001f800000
-DATA expsub32consts<>+912(SB)/8, $0x1f8000001f800000
-DATA expsub32consts<>+920(SB)/8, $0x1f8000001f800000
-DATA expsub32consts<>+928(SB)/8, $0x1f8000001f800000
-DATA expsub32consts<>+936(SB)/8, $0x1f8000001f800000
-DATA expsub32consts<>+944(SB)/8, $0x1f8000001f800000
-DATA expsub32consts<>+952(SB)/8, $0x1f8000001f800000
-DATA expsub32consts<>+960(SB)/8, $0x3f8000003f800000
-DATA expsub32consts<>+968(SB)/8, $0x3f8000003f800000
-DATA expsub32consts<>+976(SB)/8, $0x3f8000003f800000
-DATA expsub32consts<>+984(SB)/8, $0x3f8000003f800000
-DATA expsub32consts<>+992(SB)/8, $0x3f8000003f800000
-DATA expsub32consts<>+1000(SB)/8, $0x3f8000003f800000
-DATA expsub32consts<>+1008(SB)/8, $0x3f8000003f800000
-DATA expsub32consts<>+1016(SB)/8, $0x3f8000003f800000
-DATA expsub32consts<>+1024(SB)/8, $0x42b2000042b20000
-DATA expsub32consts<>+1032(SB)/8, $0x42b2000042b20000
-DATA expsub32consts<>+1040(SB)/8, $0x42b2000042b20000
-DATA expsub32consts<>+1048(SB)/8, $0x42b2000042b20000
-DATA expsub32consts<>+1056(SB)/8, $0x42b2000042b20000
-DATA expsub32consts<>+1064(SB)/8, $0x42b2000042b20000
-DATA expsub32consts<>+1072(SB)/8, $0x42b2000042b20000
-DATA expsub32consts<>+1080(SB)/8, $0x42b2000042b20000
-DATA expsub32consts<>+1088(SB)/8, $0x7f8000007f800000
-DATA expsub32consts<>+1096(SB)/8, $0x7f8000007f800000
-DATA expsub32consts<>+1104(SB)/8, $0x7f8000007f800000
-DATA expsub32consts<>+1112(SB)/8, $0x7f8000007f800000
-DATA expsub32consts<>+1120(SB)/8, $0x7f8000007f800000
-DATA expsub32consts<>+1128(SB)/8, $0x7f8000007f800000
-DATA expsub32consts<>+1136(SB)/8, $0x7f8000007f800000
-DATA expsub32consts<>+1144(SB)/8, $0x7f8000007f800000
-DATA expsub32consts<>+1152(SB)/8, $0xc2d20000c2d20000
-DATA expsub32consts<>+1160(SB)/8, $0xc2d20000c2d20000
-DATA expsub32consts<>+1168(SB)/8, $0xc2d20000c2d20000
-DATA expsub32consts<>+1176(SB)/8, $0xc2d20000c2d20000
-DATA expsub32consts<>+1184(SB)/8, $0xc2d20000c2d20000
-DATA expsub32consts<>+1192(SB)/8, $0xc2d20000c2d20000
-DATA expsub32consts<>+1200(SB)/8, $0xc2d20000c2d20000
-DATA expsub32consts<>+1208(SB)/8, $0xc2d20000c2d20000
-DATA expsub32consts<>+1216(SB)/8, $0x0040000000400000
-DATA expsub32consts<>+1224(SB)/8, $0x0040000000400000
-DATA expsub32consts<>+1232(SB)/8, $0x0040000000400000
-DATA expsub32consts<>+1240(SB)/8, $0x0040000000400000
-DATA expsub32consts<>+1248(SB)/8, $0x0040000000400000
-DATA expsub32consts<>+1256(SB)/8, $0x0040000000400000
-DATA expsub32consts<>+1264(SB)/8, $0x0040000000400000
-DATA expsub32consts<>+1272(SB)/8, $0x0040000000400000
-DATA expsub32consts<>+1280(SB)/8, $0x7fc000007fc00000
-DATA expsub32consts<>+1288(SB)/8, $0x7fc000007fc00000
-DATA expsub32consts<>+1296(SB)/8, $0x7fc000007fc00000
-DATA expsub32consts<>+1304(SB)/8, $0x7fc000007fc00000
-DATA expsub32consts<>+1312(SB)/8, $0x7fc000007fc00000
-DATA expsub32consts<>+1320(SB)/8, $0x7fc000007fc00000
-DATA expsub32consts<>+1328(SB)/8, $0x7fc000007fc00000
-DATA expsub32consts<>+1336(SB)/8, $0x7fc000007fc00000
-GLOBL expsub32consts<>(SB), RODATA|NOPTR, $1344
+DATA expsub32consts<>+0(SB)/8, $0xc2f00000c2f00000
+DATA expsub32consts<>+8(SB)/8, $0xc2f00000c2f00000
+DATA expsub32consts<>+16(SB)/8, $0xc2f00000c2f00000
+DATA expsub32consts<>+24(SB)/8, $0xc2f00000c2f00000
+DATA expsub32consts<>+32(SB)/8, $0xc2f00000c2f00000
+DATA expsub32consts<>+40(SB)/8, $0xc2f00000c2f00000
+DATA expsub32consts<>+48(SB)/8, $0xc2f00000c2f00000
+DATA expsub32consts<>+56(SB)/8, $0xc2f00000c2f00000
+DATA expsub32consts<>+64(SB)/8, $0x41b8aa3b41b8aa3b
+DATA expsub32consts<>+72(SB)/8, $0x41b8aa3b41b8aa3b
+DATA expsub32consts<>+80(SB)/8, $0x41b8aa3b41b8aa3b
+DATA expsub32consts<>+88(SB)/8, $0x41b8aa3b41b8aa3b
+DATA expsub32consts<>+96(SB)/8, $0x41b8aa3b41b8aa3b
+DATA expsub32consts<>+104(SB)/8, $0x41b8aa3b41b8aa3b
+DATA expsub32consts<>+112(SB)/8, $0x41b8aa3b41b8aa3b
+DATA expsub32consts<>+120(SB)/8, $0x41b8aa3b41b8aa3b
+DATA expsub32consts<>+128(SB)/8, $0x4b4000004b400000
+DATA expsub32consts<>+136(SB)/8, $0x4b4000004b400000
+DATA expsub32consts<>+144(SB)/8, $0x4b4000004b400000
+DATA expsub32consts<>+152(SB)/8, $0x4b4000004b400000
+DATA expsub32consts<>+160(SB)/8, $0x4b4000004b400000
+DATA expsub32consts<>+168(SB)/8, $0x4b4000004b400000
+DATA expsub32consts<>+176(SB)/8, $0x4b4000004b400000
+DATA expsub32consts<>+184(SB)/8, $0x4b4000004b400000
+DATA expsub32consts<>+192(SB)/8, $0xb75e8083b75e8083
+DATA expsub32consts<>+200(SB)/8, $0xb75e8083b75e8083
+DATA expsub32consts<>+208(SB)/8, $0xb75e8083b75e8083
+DATA expsub32consts<>+216(SB)/8, $0xb75e8083b75e8083
+DATA expsub32consts<>+224(SB)/8, $0xb75e8083b75e8083
+DATA expsub32consts<>+232(SB)/8, $0xb75e8083b75e8083
+DATA expsub32consts<>+240(SB)/8, $0xb75e8083b75e8083
+DATA expsub32consts<>+248(SB)/8, $0xb75e8083b75e8083
+DATA expsub32consts<>+256(SB)/8, $0x3d3180003d318000
+DATA expsub32consts<>+264(SB)/8, $0x3d3180003d318000
+DATA expsub32consts<>+272(SB)/8, $0x3d3180003d318000
+DATA expsub32consts<>+280(SB)/8, $0x3d3180003d318000
+DATA expsub32consts<>+288(SB)/8, $0x3d3180003d318000
+DATA expsub32consts<>+296(SB)/8, $0x3d3180003d318000
+DATA expsub32consts<>+304(SB)/8, $0x3d3180003d318000
+DATA expsub32consts<>+312(SB)/8, $0x3d3180003d318000
+DATA expsub32consts<>+320(SB)/8, $0x3e2aaace3e2aaace
+DATA expsub32consts<>+328(SB)/8, $0x3e2aaace3e2aaace
+DATA expsub32consts<>+336(SB)/8, $0x3e2aaace3e2aaace
+DATA expsub32consts<>+344(SB)/8, $0x3e2aaace3e2aaace
+DATA expsub32consts<>+352(SB)/8, $0x3e2aaace3e2aaace
+DATA expsub32consts<>+360(SB)/8, $0x3e2aaace3e2aaace
+DATA expsub32consts<>+368(SB)/8, $0x3e2aaace3e2aaace
+DATA expsub32consts<>+376(SB)/8, $0x3e2aaace3e2aaace
+DATA expsub32consts<>+384(SB)/8, $0x3f0001113f000111
+DATA expsub32consts<>+392(SB)/8, $0x3f0001113f000111
+DATA expsub32consts<>+400(SB)/8, $0x3f0001113f000111
+DATA expsub32consts<>+408(SB)/8, $0x3f0001113f000111
+DATA expsub32consts<>+416(SB)/8, $0x3f0001113f000111
+DATA expsub32consts<>+424(SB)/8, $0x3f0001113f000111
+DATA expsub32consts<>+432(SB)/8, $0x3f0001113f000111
+DATA expsub32consts<>+440(SB)/8, $0x3f0001113f000111
+DATA expsub32consts<>+448(SB)/8, $0x7fffffff7fffffff
+DATA expsub32consts<>+456(SB)/8, $0x7fffffff7fffffff
+DATA expsub32consts<>+464(SB)/8, $0x7fffffff7fffffff
+DATA expsub32consts<>+472(SB)/8, $0x7fffffff7fffffff
+DATA expsub32consts<>+480(SB)/8, $0x7fffffff7fffffff
+DATA expsub32consts<>+488(SB)/8, $0x7fffffff7fffffff
+DATA expsub32consts<>+496(SB)/8, $0x7fffffff7fffffff
+DATA expsub32consts<>+504(SB)/8, $0x7fffffff7fffffff
+DATA expsub32consts<>+512(SB)/8, $0x42ae800042ae8000
+DATA expsub32consts<>+520(SB)/8, $0x42ae800042ae8000
+DATA expsub32consts<>+528(SB)/8, $0x42ae800042ae8000
+DATA expsub32consts<>+536(SB)/8, $0x42ae800042ae8000
+DATA expsub32consts<>+544(SB)/8, $0x42ae800042ae8000
+DATA expsub32consts<>+552(SB)/8, $0x42ae800042ae8000
+DATA expsub32consts<>+560(SB)/8, $0x42ae800042ae8000
+DATA expsub32consts<>+568(SB)/8, $0x42ae800042ae8000
+DATA expsub32consts<>+576(SB)/8, $0x0000000f0000000f
+DATA expsub32consts<>+584(SB)/8, $0x0000000f0000000f
+DATA expsub32consts<>+592(SB)/8, $0x0000000f0000000f
+DATA expsub32consts<>+600(SB)/8, $0x0000000f0000000f
+DATA expsub32consts<>+608(SB)/8, $0x0000000f0000000f
+DATA expsub32consts<>+616(SB)/8, $0x0000000f0000000f
+DATA expsub32consts<>+624(SB)/8, $0x0000000f0000000f
+DATA expsub32consts<>+632(SB)/8, $0x0000000f0000000f
+DATA expsub32consts<>+640(SB)/8, $0x4b3ff0004b3ff000
+DATA expsub32consts<>+648(SB)/8, $0x4b3ff0004b3ff000
+DATA expsub32consts<>+656(SB)/8, $0x4b3ff0004b3ff000
+DATA expsub32consts<>+664(SB)/8, $0x4b3ff0004b3ff000
+DATA expsub32consts<>+672(SB)/8, $0x4b3ff0004b3ff000
+DATA expsub32consts<>+680(SB)/8, $0x4b3ff0004b3ff000
+DATA expsub32consts<>+688(SB)/8, $0x4b3ff0004b3ff000
+DATA expsub32consts<>+696(SB)/8, $0x4b3ff0004b3ff000
+DATA expsub32consts<>+704(SB)/8, $0x0000000100000001
+DATA expsub32consts<>+712(SB)/8, $0x0000000100000001
+DATA expsub32consts<>+720(SB)/8, $0x0000000100000001
+DATA expsub32consts<>+728(SB)/8, $0x0000000100000001
+DATA expsub32consts<>+736(SB)/8, $0x0000000100000001
+DATA expsub32consts<>+744(SB)/8, $0x0000000100000001
+DATA expsub32consts<>+752(SB)/8, $0x0000000100000001
+DATA expsub32consts<>+760(SB)/8, $0x0000000100000001
+DATA expsub32consts<>+768(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+776(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+784(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+792(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+800(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+808(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+816(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+824(SB)/8, $0x0000000000000000
+DATA expsub32consts<>+832(SB)/8, $0x2000000020000000
+DATA expsub32consts<>+840(SB)/8, $0x2000000020000000
+DATA expsub32consts<>+848(SB)/8, $0x2000000020000000
+DATA expsub32consts<>+856(SB)/8, $0x2000000020000000
+DATA expsub32consts<>+864(SB)/8, $0x2000000020000000
+DATA expsub32consts<>+872(SB)/8, $0x2000000020000000
+DATA expsub32consts<>+880(SB)/8, $0x2000000020000000
+DATA expsub32consts<>+888(SB)/8, $0x2000000020000000
+DATA expsub32consts<>+896(SB)/8, $0x2080000020800000
+DATA expsub32consts<>+904(SB)/8, $0x2080000020800000
+DATA expsub32consts<>+912(SB)/8, $0x2080000020800000
+DATA expsub32consts<>+920(SB)/8, $0x2080000020800000
+DATA expsub32consts<>+928(SB)/8, $0x2080000020800000
+DATA expsub32consts<>+936(SB)/8, $0x2080000020800000
+DATA expsub32consts<>+944(SB)/8, $0x2080000020800000
+DATA expsub32consts<>+952(SB)/8, $0x2080000020800000
+DATA expsub32consts<>+960(SB)/8, $0x1f8000001f800000
+DATA expsub32consts<>+968(SB)/8, $0x1f8000001f800000
+DATA expsub32consts<>+976(SB)/8, $0x1f8000001f800000
+DATA expsub32consts<>+984(SB)/8, $0x1f8000001f800000
+DATA expsub32consts<>+992(SB)/8, $0x1f8000001f800000
+DATA expsub32consts<>+1000(SB)/8, $0x1f8000001f800000
+DATA expsub32consts<>+1008(SB)/8, $0x1f8000001f800000
+DATA expsub32consts<>+1016(SB)/8, $0x1f8000001f800000
+DATA expsub32consts<>+1024(SB)/8, $0x3f8000003f800000
+DATA expsub32consts<>+1032(SB)/8, $0x3f8000003f800000
+DATA expsub32consts<>+1040(SB)/8, $0x3f8000003f800000
+DATA expsub32consts<>+1048(SB)/8, $0x3f8000003f800000
+DATA expsub32consts<>+1056(SB)/8, $0x3f8000003f800000
+DATA expsub32consts<>+1064(SB)/8, $0x3f8000003f800000
+DATA expsub32consts<>+1072(SB)/8, $0x3f8000003f800000
+DATA expsub32consts<>+1080(SB)/8, $0x3f8000003f800000
+DATA expsub32consts<>+1088(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+1096(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+1104(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+1112(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+1120(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+1128(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+1136(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+1144(SB)/8, $0x42b2000042b20000
+DATA expsub32consts<>+1152(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+1160(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+1168(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+1176(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+1184(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+1192(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+1200(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+1208(SB)/8, $0x7f8000007f800000
+DATA expsub32consts<>+1216(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+1224(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+1232(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+1240(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+1248(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+1256(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+1264(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+1272(SB)/8, $0xc2d20000c2d20000
+DATA expsub32consts<>+1280(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1288(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1296(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1304(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1312(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1320(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1328(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1336(SB)/8, $0x0040000000400000
+DATA expsub32consts<>+1344(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1352(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1360(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1368(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1376(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1384(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1392(SB)/8, $0x7fc000007fc00000
+DATA expsub32consts<>+1400(SB)/8, $0x7fc000007fc00000
+GLOBL expsub32consts<>(SB), RODATA|NOPTR, $1408
 
 DATA exptail_32<>+0(SB)/4, $0x00000000
 DATA exptail_32<>+4(SB)/4, $0x3346cb6a
@@ -12421,89 +12429,89 @@ expsubVSF32AVX2_loop1:
 	JB           expsubVSF32AVX2_after1
 	VMOVUPS      (SI)(R10*4), Y1
 	VSUBPS       Y0, Y1, Y1
-	VMOVUPS      expsub32consts<>+0(SB), Y2
-	VFMADD213PS  expsub32consts<>+64(SB), Y1, Y2
-	VSUBPS       expsub32consts<>+64(SB), Y2, Y3
-	VMOVUPS      expsub32consts<>+192(SB), Y4
-	VFNMADD213PS Y1, Y3, Y4
-	VFNMADD231PS expsub32consts<>+128(SB), Y3, Y4
-	VMOVUPS      expsub32consts<>+256(SB), Y3
-	VFMADD213PS  expsub32consts<>+320(SB), Y4, Y3
-	VMULPS       Y4, Y4, Y5
-	VPERMPS      exptail_32<>+0(SB), Y2, Y6
-	VPERMPS      exptail_32<>+32(SB), Y2, Y7
-	VPSLLD       $0x1c, Y2, Y8
+	VMAXPS       expsub32consts<>+0(SB), Y1, Y2
+	VMOVUPS      expsub32consts<>+64(SB), Y3
+	VFMADD213PS  expsub32consts<>+128(SB), Y2, Y3
+	VSUBPS       expsub32consts<>+128(SB), Y3, Y4
+	VFNMADD231PS expsub32consts<>+256(SB), Y4, Y2
+	VFNMADD231PS expsub32consts<>+192(SB), Y4, Y2
+	VMOVUPS      expsub32consts<>+320(SB), Y4
+	VFMADD213PS  expsub32consts<>+384(SB), Y2, Y4
+	VMULPS       Y2, Y2, Y5
+	VPERMPS      exptail_32<>+0(SB), Y3, Y6
+	VPERMPS      exptail_32<>+32(SB), Y3, Y7
+	VPSLLD       $0x1c, Y3, Y8
 	VBLENDVPS    Y8, Y7, Y6, Y6
-	VADDPS       Y6, Y4, Y4
-	VFMADD231PS  Y3, Y5, Y4
-	VPERMPS      exphi_32<>+0(SB), Y2, Y3
-	VPERMPS      exphi_32<>+32(SB), Y2, Y5
-	VPSLLD       $0x1c, Y2, Y6
-	VBLENDVPS    Y6, Y5, Y3, Y3
-	VPSLLD       $0x13, Y2, Y5
-	VPADDD       Y5, Y3, Y3
-	VFMADD231PS  Y4, Y3, Y3
-	VPAND        expsub32consts<>+384(SB), Y1, Y5
-	VCMPPS       $0x15, expsub32consts<>+448(SB), Y5, Y5
+	VADDPS       Y6, Y2, Y2
+	VFMADD231PS  Y4, Y5, Y2
+	VPERMPS      exphi_32<>+0(SB), Y3, Y4
+	VPERMPS      exphi_32<>+32(SB), Y3, Y5
+	VPSLLD       $0x1c, Y3, Y6
+	VBLENDVPS    Y6, Y5, Y4, Y4
+	VPSLLD       $0x13, Y3, Y5
+	VPADDD       Y5, Y4, Y4
+	VFMADD231PS  Y2, Y4, Y4
+	VPAND        expsub32consts<>+448(SB), Y1, Y5
+	VCMPPS       $0x15, expsub32consts<>+512(SB), Y5, Y5
 	VPTEST       Y5, Y5
 	JZ           mathblock369
-	VPAND        expsub32consts<>+512(SB), Y2, Y6
-	VPERMPS      exphi_32<>+0(SB), Y2, Y7
-	VPERMPS      exphi_32<>+32(SB), Y2, Y8
-	VPSLLD       $0x1c, Y2, Y9
+	VPAND        expsub32consts<>+576(SB), Y3, Y6
+	VPERMPS      exphi_32<>+0(SB), Y3, Y7
+	VPERMPS      exphi_32<>+32(SB), Y3, Y8
+	VPSLLD       $0x1c, Y3, Y9
 	VBLENDVPS    Y9, Y8, Y7, Y7
 	VPSLLD       $0x13, Y6, Y6
 	VPADDD       Y6, Y7, Y7
-	VFMADD231PS  Y7, Y4, Y7
-	VPSUBD       expsub32consts<>+576(SB), Y2, Y2
-	VPSRLD       $0x04, Y2, Y2
-	VPSRLD       $0x01, Y2, Y4
-	VPSUBD       expsub32consts<>+640(SB), Y4, Y6
+	VFMADD231PS  Y7, Y2, Y7
+	VPSUBD       expsub32consts<>+640(SB), Y3, Y3
+	VPSRLD       $0x04, Y3, Y3
+	VPSRLD       $0x01, Y3, Y2
+	VPSUBD       expsub32consts<>+704(SB), Y2, Y6
 	VPSLLD       $0x17, Y6, Y6
-	VPSUBD       Y4, Y2, Y2
-	VPSUBD       expsub32consts<>+640(SB), Y2, Y2
-	VPSLLD       $0x17, Y2, Y2
-	VCMPPS       $0x11, expsub32consts<>+704(SB), Y1, Y4
+	VPSUBD       Y2, Y3, Y3
+	VPSUBD       expsub32consts<>+704(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VCMPPS       $0x11, expsub32consts<>+768(SB), Y1, Y2
 	VMULPS       Y6, Y7, Y7
-	VPADDD       expsub32consts<>+768(SB), Y2, Y6
-	VBLENDVPS    Y4, Y6, Y2, Y6
+	VPADDD       expsub32consts<>+832(SB), Y3, Y6
+	VBLENDVPS    Y2, Y6, Y3, Y6
 	VMULPS       Y6, Y7, Y7
-	VCMPPS       $0x11, expsub32consts<>+832(SB), Y7, Y2
-	VPAND        Y4, Y2, Y2
-	VCMPPS       $0x15, expsub32consts<>+832(SB), Y7, Y6
-	VPAND        Y4, Y6, Y4
-	VADDPS       expsub32consts<>+832(SB), Y7, Y6
-	VPSUBD       expsub32consts<>+832(SB), Y6, Y6
-	VMOVUPS      expsub32consts<>+960(SB), Y8
-	VBLENDVPS    Y4, expsub32consts<>+896(SB), Y8, Y4
-	VMULPS       Y4, Y7, Y7
-	VBLENDVPS    Y2, Y6, Y7, Y6
-	VCMPPS       $0x1e, expsub32consts<>+1024(SB), Y1, Y2
-	VBLENDVPS    Y2, expsub32consts<>+1088(SB), Y6, Y6
-	VCMPPS       $0x11, expsub32consts<>+1152(SB), Y1, Y2
-	VBLENDVPS    Y2, expsub32consts<>+704(SB), Y6, Y6
+	VCMPPS       $0x11, expsub32consts<>+896(SB), Y7, Y3
+	VPAND        Y2, Y3, Y3
+	VCMPPS       $0x15, expsub32consts<>+896(SB), Y7, Y6
+	VPAND        Y2, Y6, Y2
+	VADDPS       expsub32consts<>+896(SB), Y7, Y6
+	VPSUBD       expsub32consts<>+896(SB), Y6, Y6
+	VMOVUPS      expsub32consts<>+1024(SB), Y8
+	VBLENDVPS    Y2, expsub32consts<>+960(SB), Y8, Y2
+	VMULPS       Y2, Y7, Y7
+	VBLENDVPS    Y3, Y6, Y7, Y6
+	VCMPPS       $0x1e, expsub32consts<>+1088(SB), Y1, Y2
+	VBLENDVPS    Y2, expsub32consts<>+1152(SB), Y6, Y6
+	VCMPPS       $0x11, expsub32consts<>+1216(SB), Y1, Y2
+	VBLENDVPS    Y2, expsub32consts<>+768(SB), Y6, Y6
 	VCMPPS       $0x03, Y1, Y1, Y2
-	VPOR         expsub32consts<>+1216(SB), Y1, Y4
-	VBLENDVPS    Y2, Y4, Y6, Y4
-	VBLENDVPS    Y5, Y4, Y3, Y3
+	VPOR         expsub32consts<>+1280(SB), Y1, Y3
+	VBLENDVPS    Y2, Y3, Y6, Y3
+	VBLENDVPS    Y5, Y3, Y4, Y4
 
 mathblock369:
 	VCMPPS    $0x03, Y1, Y1, Y1
 	VPTEST    Y1, Y1
 	JZ        mathblock370
 	VCMPPS    $0x03, Y0, Y0, Y2
-	VPOR      expsub32consts<>+1216(SB), Y0, Y4
-	VMOVUPS   expsub32consts<>+1280(SB), Y5
-	VBLENDVPS Y2, Y4, Y5, Y4
+	VPOR      expsub32consts<>+1280(SB), Y0, Y3
+	VMOVUPS   expsub32consts<>+1344(SB), Y5
+	VBLENDVPS Y2, Y3, Y5, Y3
 	VMOVUPS   (SI)(R10*4), Y2
 	VCMPPS    $0x03, (SI)(R10*4), Y2, Y2
 	VMOVUPS   (SI)(R10*4), Y5
-	VPOR      expsub32consts<>+1216(SB), Y5, Y5
-	VBLENDVPS Y2, Y5, Y4, Y5
-	VBLENDVPS Y1, Y5, Y3, Y3
+	VPOR      expsub32consts<>+1280(SB), Y5, Y5
+	VBLENDVPS Y2, Y5, Y3, Y5
+	VBLENDVPS Y1, Y5, Y4, Y4
 
 mathblock370:
-	VMOVUPS Y3, (DX)(R10*4)
+	VMOVUPS Y4, (DX)(R10*4)
 	ADDQ    $0x00000008, R10
 	SUBQ    $0x00000008, R11
 	JMP     expsubVSF32AVX2_loop1
@@ -12513,90 +12521,90 @@ expsubVSF32AVX2_after1:
 	JB           expsubVSF32AVX2_tail4
 	VMOVUPS      (SI)(R10*4), X1
 	VSUBPS       X0, X1, X2
-	VMOVUPS      expsub32consts<>+0(SB), X3
-	VFMADD213PS  expsub32consts<>+64(SB), X2, X3
-	VSUBPS       expsub32consts<>+64(SB), X3, X4
-	VMOVUPS      expsub32consts<>+192(SB), X5
-	VFNMADD213PS X2, X4, X5
-	VFNMADD231PS expsub32consts<>+128(SB), X4, X5
-	VMOVUPS      expsub32consts<>+256(SB), X4
-	VFMADD213PS  expsub32consts<>+320(SB), X5, X4
-	VMULPS       X5, X5, X6
+	VMAXPS       expsub32consts<>+0(SB), X2, X3
+	VMOVUPS      expsub32consts<>+64(SB), X4
+	VFMADD213PS  expsub32consts<>+128(SB), X3, X4
+	VSUBPS       expsub32consts<>+128(SB), X4, X5
+	VFNMADD231PS expsub32consts<>+256(SB), X5, X3
+	VFNMADD231PS expsub32consts<>+192(SB), X5, X3
+	VMOVUPS      expsub32consts<>+320(SB), X5
+	VFMADD213PS  expsub32consts<>+384(SB), X3, X5
+	VMULPS       X3, X3, X6
 	LEAQ         exptail_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPAND        tablemask16_32<>+0(SB), X4, X8
 	VPCMPEQD     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERDD   X9, (R12)(X8*4), X7
-	VADDPS       X7, X5, X5
-	VFMADD231PS  X4, X6, X5
+	VADDPS       X7, X3, X3
+	VFMADD231PS  X5, X6, X3
 	LEAQ         exphi_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X6
+	VPAND        tablemask16_32<>+0(SB), X4, X6
 	VPCMPEQD     X6, X6, X7
-	VPXOR        X6, X6, X4
-	VPGATHERDD   X7, (R12)(X6*4), X4
-	VPSLLD       $0x13, X3, X6
-	VPADDD       X6, X4, X4
-	VFMADD231PS  X5, X4, X4
-	VPAND        expsub32consts<>+384(SB), X2, X6
-	VCMPPS       $0x15, expsub32consts<>+448(SB), X6, X6
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R12)(X6*4), X5
+	VPSLLD       $0x13, X4, X6
+	VPADDD       X6, X5, X5
+	VFMADD231PS  X3, X5, X5
+	VPAND        expsub32consts<>+448(SB), X2, X6
+	VCMPPS       $0x15, expsub32consts<>+512(SB), X6, X6
 	VPTEST       X6, X6
 	JZ           mathblock371
-	VPAND        expsub32consts<>+512(SB), X3, X7
+	VPAND        expsub32consts<>+576(SB), X4, X7
 	LEAQ         exphi_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPAND        tablemask16_32<>+0(SB), X4, X9
 	VPCMPEQD     X9, X9, X10
 	VPXOR        X9, X9, X8
 	VPGATHERDD   X10, (R12)(X9*4), X8
 	VPSLLD       $0x13, X7, X7
 	VPADDD       X7, X8, X8
-	VFMADD231PS  X8, X5, X8
-	VPSUBD       expsub32consts<>+576(SB), X3, X3
-	VPSRLD       $0x04, X3, X3
-	VPSRLD       $0x01, X3, X5
-	VPSUBD       expsub32consts<>+640(SB), X5, X7
+	VFMADD231PS  X8, X3, X8
+	VPSUBD       expsub32consts<>+640(SB), X4, X4
+	VPSRLD       $0x04, X4, X4
+	VPSRLD       $0x01, X4, X3
+	VPSUBD       expsub32consts<>+704(SB), X3, X7
 	VPSLLD       $0x17, X7, X7
-	VPSUBD       X5, X3, X3
-	VPSUBD       expsub32consts<>+640(SB), X3, X3
-	VPSLLD       $0x17, X3, X3
-	VCMPPS       $0x11, expsub32consts<>+704(SB), X2, X5
+	VPSUBD       X3, X4, X4
+	VPSUBD       expsub32consts<>+704(SB), X4, X4
+	VPSLLD       $0x17, X4, X4
+	VCMPPS       $0x11, expsub32consts<>+768(SB), X2, X3
 	VMULPS       X7, X8, X8
-	VPADDD       expsub32consts<>+768(SB), X3, X7
-	VBLENDVPS    X5, X7, X3, X7
+	VPADDD       expsub32consts<>+832(SB), X4, X7
+	VBLENDVPS    X3, X7, X4, X7
 	VMULPS       X7, X8, X8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), X8, X3
-	VPAND        X5, X3, X3
-	VCMPPS       $0x15, expsub32consts<>+832(SB), X8, X7
-	VPAND        X5, X7, X5
-	VADDPS       expsub32consts<>+832(SB), X8, X7
-	VPSUBD       expsub32consts<>+832(SB), X7, X7
-	VMOVUPS      expsub32consts<>+960(SB), X9
-	VBLENDVPS    X5, expsub32consts<>+896(SB), X9, X5
-	VMULPS       X5, X8, X8
-	VBLENDVPS    X3, X7, X8, X7
-	VCMPPS       $0x1e, expsub32consts<>+1024(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+1088(SB), X7, X7
-	VCMPPS       $0x11, expsub32consts<>+1152(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+704(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+896(SB), X8, X4
+	VPAND        X3, X4, X4
+	VCMPPS       $0x15, expsub32consts<>+896(SB), X8, X7
+	VPAND        X3, X7, X3
+	VADDPS       expsub32consts<>+896(SB), X8, X7
+	VPSUBD       expsub32consts<>+896(SB), X7, X7
+	VMOVUPS      expsub32consts<>+1024(SB), X9
+	VBLENDVPS    X3, expsub32consts<>+960(SB), X9, X3
+	VMULPS       X3, X8, X8
+	VBLENDVPS    X4, X7, X8, X7
+	VCMPPS       $0x1e, expsub32consts<>+1088(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+1152(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+1216(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+768(SB), X7, X7
 	VCMPPS       $0x03, X2, X2, X3
-	VPOR         expsub32consts<>+1216(SB), X2, X5
-	VBLENDVPS    X3, X5, X7, X5
-	VBLENDVPS    X6, X5, X4, X4
+	VPOR         expsub32consts<>+1280(SB), X2, X4
+	VBLENDVPS    X3, X4, X7, X4
+	VBLENDVPS    X6, X4, X5, X5
 
 mathblock371:
 	VCMPPS    $0x03, X2, X2, X2
 	VPTEST    X2, X2
 	JZ        mathblock372
 	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+1216(SB), X0, X5
-	VMOVUPS   expsub32consts<>+1280(SB), X6
-	VBLENDVPS X3, X5, X6, X5
+	VPOR      expsub32consts<>+1280(SB), X0, X4
+	VMOVUPS   expsub32consts<>+1344(SB), X6
+	VBLENDVPS X3, X4, X6, X4
 	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+1216(SB), X1, X1
-	VBLENDVPS X3, X1, X5, X1
-	VBLENDVPS X2, X1, X4, X4
+	VPOR      expsub32consts<>+1280(SB), X1, X1
+	VBLENDVPS X3, X1, X4, X1
+	VBLENDVPS X2, X1, X5, X5
 
 mathblock372:
-	VMOVUPS X4, (DX)(R10*4)
+	VMOVUPS X5, (DX)(R10*4)
 	ADDQ    $0x00000004, R10
 	SUBQ    $0x00000004, R11
 
@@ -12605,90 +12613,90 @@ expsubVSF32AVX2_tail4:
 	JB           expsubVSF32AVX2_tail2
 	VMOVQ        (SI)(R10*4), X1
 	VSUBPS       X0, X1, X2
-	VMOVUPS      expsub32consts<>+0(SB), X3
-	VFMADD213PS  expsub32consts<>+64(SB), X2, X3
-	VSUBPS       expsub32consts<>+64(SB), X3, X4
-	VMOVUPS      expsub32consts<>+192(SB), X5
-	VFNMADD213PS X2, X4, X5
-	VFNMADD231PS expsub32consts<>+128(SB), X4, X5
-	VMOVUPS      expsub32consts<>+256(SB), X4
-	VFMADD213PS  expsub32consts<>+320(SB), X5, X4
-	VMULPS       X5, X5, X6
+	VMAXPS       expsub32consts<>+0(SB), X2, X3
+	VMOVUPS      expsub32consts<>+64(SB), X4
+	VFMADD213PS  expsub32consts<>+128(SB), X3, X4
+	VSUBPS       expsub32consts<>+128(SB), X4, X5
+	VFNMADD231PS expsub32consts<>+256(SB), X5, X3
+	VFNMADD231PS expsub32consts<>+192(SB), X5, X3
+	VMOVUPS      expsub32consts<>+320(SB), X5
+	VFMADD213PS  expsub32consts<>+384(SB), X3, X5
+	VMULPS       X3, X3, X6
 	LEAQ         exptail_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPAND        tablemask16_32<>+0(SB), X4, X8
 	VPCMPEQD     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERDD   X9, (R12)(X8*4), X7
-	VADDPS       X7, X5, X5
-	VFMADD231PS  X4, X6, X5
+	VADDPS       X7, X3, X3
+	VFMADD231PS  X5, X6, X3
 	LEAQ         exphi_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X6
+	VPAND        tablemask16_32<>+0(SB), X4, X6
 	VPCMPEQD     X6, X6, X7
-	VPXOR        X6, X6, X4
-	VPGATHERDD   X7, (R12)(X6*4), X4
-	VPSLLD       $0x13, X3, X6
-	VPADDD       X6, X4, X4
-	VFMADD231PS  X5, X4, X4
-	VPAND        expsub32consts<>+384(SB), X2, X6
-	VCMPPS       $0x15, expsub32consts<>+448(SB), X6, X6
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R12)(X6*4), X5
+	VPSLLD       $0x13, X4, X6
+	VPADDD       X6, X5, X5
+	VFMADD231PS  X3, X5, X5
+	VPAND        expsub32consts<>+448(SB), X2, X6
+	VCMPPS       $0x15, expsub32consts<>+512(SB), X6, X6
 	VPTEST       X6, X6
 	JZ           mathblock373
-	VPAND        expsub32consts<>+512(SB), X3, X7
+	VPAND        expsub32consts<>+576(SB), X4, X7
 	LEAQ         exphi_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPAND        tablemask16_32<>+0(SB), X4, X9
 	VPCMPEQD     X9, X9, X10
 	VPXOR        X9, X9, X8
 	VPGATHERDD   X10, (R12)(X9*4), X8
 	VPSLLD       $0x13, X7, X7
 	VPADDD       X7, X8, X8
-	VFMADD231PS  X8, X5, X8
-	VPSUBD       expsub32consts<>+576(SB), X3, X3
-	VPSRLD       $0x04, X3, X3
-	VPSRLD       $0x01, X3, X5
-	VPSUBD       expsub32consts<>+640(SB), X5, X7
+	VFMADD231PS  X8, X3, X8
+	VPSUBD       expsub32consts<>+640(SB), X4, X4
+	VPSRLD       $0x04, X4, X4
+	VPSRLD       $0x01, X4, X3
+	VPSUBD       expsub32consts<>+704(SB), X3, X7
 	VPSLLD       $0x17, X7, X7
-	VPSUBD       X5, X3, X3
-	VPSUBD       expsub32consts<>+640(SB), X3, X3
-	VPSLLD       $0x17, X3, X3
-	VCMPPS       $0x11, expsub32consts<>+704(SB), X2, X5
+	VPSUBD       X3, X4, X4
+	VPSUBD       expsub32consts<>+704(SB), X4, X4
+	VPSLLD       $0x17, X4, X4
+	VCMPPS       $0x11, expsub32consts<>+768(SB), X2, X3
 	VMULPS       X7, X8, X8
-	VPADDD       expsub32consts<>+768(SB), X3, X7
-	VBLENDVPS    X5, X7, X3, X7
+	VPADDD       expsub32consts<>+832(SB), X4, X7
+	VBLENDVPS    X3, X7, X4, X7
 	VMULPS       X7, X8, X8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), X8, X3
-	VPAND        X5, X3, X3
-	VCMPPS       $0x15, expsub32consts<>+832(SB), X8, X7
-	VPAND        X5, X7, X5
-	VADDPS       expsub32consts<>+832(SB), X8, X7
-	VPSUBD       expsub32consts<>+832(SB), X7, X7
-	VMOVUPS      expsub32consts<>+960(SB), X9
-	VBLENDVPS    X5, expsub32consts<>+896(SB), X9, X5
-	VMULPS       X5, X8, X8
-	VBLENDVPS    X3, X7, X8, X7
-	VCMPPS       $0x1e, expsub32consts<>+1024(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+1088(SB), X7, X7
-	VCMPPS       $0x11, expsub32consts<>+1152(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+704(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+896(SB), X8, X4
+	VPAND        X3, X4, X4
+	VCMPPS       $0x15, expsub32consts<>+896(SB), X8, X7
+	VPAND        X3, X7, X3
+	VADDPS       expsub32consts<>+896(SB), X8, X7
+	VPSUBD       expsub32consts<>+896(SB), X7, X7
+	VMOVUPS      expsub32consts<>+1024(SB), X9
+	VBLENDVPS    X3, expsub32consts<>+960(SB), X9, X3
+	VMULPS       X3, X8, X8
+	VBLENDVPS    X4, X7, X8, X7
+	VCMPPS       $0x1e, expsub32consts<>+1088(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+1152(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+1216(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+768(SB), X7, X7
 	VCMPPS       $0x03, X2, X2, X3
-	VPOR         expsub32consts<>+1216(SB), X2, X5
-	VBLENDVPS    X3, X5, X7, X5
-	VBLENDVPS    X6, X5, X4, X4
+	VPOR         expsub32consts<>+1280(SB), X2, X4
+	VBLENDVPS    X3, X4, X7, X4
+	VBLENDVPS    X6, X4, X5, X5
 
 mathblock373:
 	VCMPPS    $0x03, X2, X2, X2
 	VPTEST    X2, X2
 	JZ        mathblock374
 	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+1216(SB), X0, X5
-	VMOVUPS   expsub32consts<>+1280(SB), X6
-	VBLENDVPS X3, X5, X6, X5
+	VPOR      expsub32consts<>+1280(SB), X0, X4
+	VMOVUPS   expsub32consts<>+1344(SB), X6
+	VBLENDVPS X3, X4, X6, X4
 	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+1216(SB), X1, X1
-	VBLENDVPS X3, X1, X5, X1
-	VBLENDVPS X2, X1, X4, X4
+	VPOR      expsub32consts<>+1280(SB), X1, X1
+	VBLENDVPS X3, X1, X4, X1
+	VBLENDVPS X2, X1, X5, X5
 
 mathblock374:
-	VMOVQ X4, (DX)(R10*4)
+	VMOVQ X5, (DX)(R10*4)
 	ADDQ  $0x00000002, R10
 	SUBQ  $0x00000002, R11
 
@@ -12697,90 +12705,90 @@ expsubVSF32AVX2_tail2:
 	JB           expsubVSF32AVX2_tail1
 	VMOVSS       (SI)(R10*4), X1
 	VSUBPS       X0, X1, X2
-	VMOVUPS      expsub32consts<>+0(SB), X3
-	VFMADD213PS  expsub32consts<>+64(SB), X2, X3
-	VSUBPS       expsub32consts<>+64(SB), X3, X4
-	VMOVUPS      expsub32consts<>+192(SB), X5
-	VFNMADD213PS X2, X4, X5
-	VFNMADD231PS expsub32consts<>+128(SB), X4, X5
-	VMOVUPS      expsub32consts<>+256(SB), X4
-	VFMADD213PS  expsub32consts<>+320(SB), X5, X4
-	VMULPS       X5, X5, X6
+	VMAXPS       expsub32consts<>+0(SB), X2, X3
+	VMOVUPS      expsub32consts<>+64(SB), X4
+	VFMADD213PS  expsub32consts<>+128(SB), X3, X4
+	VSUBPS       expsub32consts<>+128(SB), X4, X5
+	VFNMADD231PS expsub32consts<>+256(SB), X5, X3
+	VFNMADD231PS expsub32consts<>+192(SB), X5, X3
+	VMOVUPS      expsub32consts<>+320(SB), X5
+	VFMADD213PS  expsub32consts<>+384(SB), X3, X5
+	VMULPS       X3, X3, X6
 	LEAQ         exptail_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPAND        tablemask16_32<>+0(SB), X4, X8
 	VPCMPEQD     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERDD   X9, (R12)(X8*4), X7
-	VADDPS       X7, X5, X5
-	VFMADD231PS  X4, X6, X5
+	VADDPS       X7, X3, X3
+	VFMADD231PS  X5, X6, X3
 	LEAQ         exphi_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X6
+	VPAND        tablemask16_32<>+0(SB), X4, X6
 	VPCMPEQD     X6, X6, X7
-	VPXOR        X6, X6, X4
-	VPGATHERDD   X7, (R12)(X6*4), X4
-	VPSLLD       $0x13, X3, X6
-	VPADDD       X6, X4, X4
-	VFMADD231PS  X5, X4, X4
-	VPAND        expsub32consts<>+384(SB), X2, X6
-	VCMPPS       $0x15, expsub32consts<>+448(SB), X6, X6
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R12)(X6*4), X5
+	VPSLLD       $0x13, X4, X6
+	VPADDD       X6, X5, X5
+	VFMADD231PS  X3, X5, X5
+	VPAND        expsub32consts<>+448(SB), X2, X6
+	VCMPPS       $0x15, expsub32consts<>+512(SB), X6, X6
 	VPTEST       X6, X6
 	JZ           mathblock375
-	VPAND        expsub32consts<>+512(SB), X3, X7
+	VPAND        expsub32consts<>+576(SB), X4, X7
 	LEAQ         exphi_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPAND        tablemask16_32<>+0(SB), X4, X9
 	VPCMPEQD     X9, X9, X10
 	VPXOR        X9, X9, X8
 	VPGATHERDD   X10, (R12)(X9*4), X8
 	VPSLLD       $0x13, X7, X7
 	VPADDD       X7, X8, X8
-	VFMADD231PS  X8, X5, X8
-	VPSUBD       expsub32consts<>+576(SB), X3, X3
-	VPSRLD       $0x04, X3, X3
-	VPSRLD       $0x01, X3, X5
-	VPSUBD       expsub32consts<>+640(SB), X5, X7
+	VFMADD231PS  X8, X3, X8
+	VPSUBD       expsub32consts<>+640(SB), X4, X4
+	VPSRLD       $0x04, X4, X4
+	VPSRLD       $0x01, X4, X3
+	VPSUBD       expsub32consts<>+704(SB), X3, X7
 	VPSLLD       $0x17, X7, X7
-	VPSUBD       X5, X3, X3
-	VPSUBD       expsub32consts<>+640(SB), X3, X3
-	VPSLLD       $0x17, X3, X3
-	VCMPPS       $0x11, expsub32consts<>+704(SB), X2, X5
+	VPSUBD       X3, X4, X4
+	VPSUBD       expsub32consts<>+704(SB), X4, X4
+	VPSLLD       $0x17, X4, X4
+	VCMPPS       $0x11, expsub32consts<>+768(SB), X2, X3
 	VMULPS       X7, X8, X8
-	VPADDD       expsub32consts<>+768(SB), X3, X7
-	VBLENDVPS    X5, X7, X3, X7
+	VPADDD       expsub32consts<>+832(SB), X4, X7
+	VBLENDVPS    X3, X7, X4, X7
 	VMULPS       X7, X8, X8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), X8, X3
-	VPAND        X5, X3, X3
-	VCMPPS       $0x15, expsub32consts<>+832(SB), X8, X7
-	VPAND        X5, X7, X5
-	VADDPS       expsub32consts<>+832(SB), X8, X7
-	VPSUBD       expsub32consts<>+832(SB), X7, X7
-	VMOVUPS      expsub32consts<>+960(SB), X9
-	VBLENDVPS    X5, expsub32consts<>+896(SB), X9, X5
-	VMULPS       X5, X8, X8
-	VBLENDVPS    X3, X7, X8, X7
-	VCMPPS       $0x1e, expsub32consts<>+1024(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+1088(SB), X7, X7
-	VCMPPS       $0x11, expsub32consts<>+1152(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+704(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+896(SB), X8, X4
+	VPAND        X3, X4, X4
+	VCMPPS       $0x15, expsub32consts<>+896(SB), X8, X7
+	VPAND        X3, X7, X3
+	VADDPS       expsub32consts<>+896(SB), X8, X7
+	VPSUBD       expsub32consts<>+896(SB), X7, X7
+	VMOVUPS      expsub32consts<>+1024(SB), X9
+	VBLENDVPS    X3, expsub32consts<>+960(SB), X9, X3
+	VMULPS       X3, X8, X8
+	VBLENDVPS    X4, X7, X8, X7
+	VCMPPS       $0x1e, expsub32consts<>+1088(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+1152(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+1216(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+768(SB), X7, X7
 	VCMPPS       $0x03, X2, X2, X3
-	VPOR         expsub32consts<>+1216(SB), X2, X5
-	VBLENDVPS    X3, X5, X7, X5
-	VBLENDVPS    X6, X5, X4, X4
+	VPOR         expsub32consts<>+1280(SB), X2, X4
+	VBLENDVPS    X3, X4, X7, X4
+	VBLENDVPS    X6, X4, X5, X5
 
 mathblock375:
 	VCMPPS    $0x03, X2, X2, X2
 	VPTEST    X2, X2
 	JZ        mathblock376
 	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+1216(SB), X0, X0
-	VMOVUPS   expsub32consts<>+1280(SB), X5
-	VBLENDVPS X3, X0, X5, X0
+	VPOR      expsub32consts<>+1280(SB), X0, X0
+	VMOVUPS   expsub32consts<>+1344(SB), X4
+	VBLENDVPS X3, X0, X4, X0
 	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+1216(SB), X1, X1
+	VPOR      expsub32consts<>+1280(SB), X1, X1
 	VBLENDVPS X3, X1, X0, X1
-	VBLENDVPS X2, X1, X4, X4
+	VBLENDVPS X2, X1, X5, X5
 
 mathblock376:
-	VMOVSS X4, (DX)(R10*4)
+	VMOVSS X5, (DX)(R10*4)
 	ADDQ   $0x00000001, R10
 	SUBQ   $0x00000001, R11
 
@@ -12824,87 +12832,87 @@ expsubSVF32AVX2_loop1:
 	JB           expsubSVF32AVX2_after1
 	VMOVUPS      (R8)(R10*4), Y1
 	VSUBPS       Y1, Y0, Y2
-	VMOVUPS      expsub32consts<>+0(SB), Y3
-	VFMADD213PS  expsub32consts<>+64(SB), Y2, Y3
-	VSUBPS       expsub32consts<>+64(SB), Y3, Y4
-	VMOVUPS      expsub32consts<>+192(SB), Y5
-	VFNMADD213PS Y2, Y4, Y5
-	VFNMADD231PS expsub32consts<>+128(SB), Y4, Y5
-	VMOVUPS      expsub32consts<>+256(SB), Y4
-	VFMADD213PS  expsub32consts<>+320(SB), Y5, Y4
-	VMULPS       Y5, Y5, Y6
-	VPERMPS      exptail_32<>+0(SB), Y3, Y7
-	VPERMPS      exptail_32<>+32(SB), Y3, Y8
-	VPSLLD       $0x1c, Y3, Y9
+	VMAXPS       expsub32consts<>+0(SB), Y2, Y3
+	VMOVUPS      expsub32consts<>+64(SB), Y4
+	VFMADD213PS  expsub32consts<>+128(SB), Y3, Y4
+	VSUBPS       expsub32consts<>+128(SB), Y4, Y5
+	VFNMADD231PS expsub32consts<>+256(SB), Y5, Y3
+	VFNMADD231PS expsub32consts<>+192(SB), Y5, Y3
+	VMOVUPS      expsub32consts<>+320(SB), Y5
+	VFMADD213PS  expsub32consts<>+384(SB), Y3, Y5
+	VMULPS       Y3, Y3, Y6
+	VPERMPS      exptail_32<>+0(SB), Y4, Y7
+	VPERMPS      exptail_32<>+32(SB), Y4, Y8
+	VPSLLD       $0x1c, Y4, Y9
 	VBLENDVPS    Y9, Y8, Y7, Y7
-	VADDPS       Y7, Y5, Y5
-	VFMADD231PS  Y4, Y6, Y5
-	VPERMPS      exphi_32<>+0(SB), Y3, Y4
-	VPERMPS      exphi_32<>+32(SB), Y3, Y6
-	VPSLLD       $0x1c, Y3, Y7
-	VBLENDVPS    Y7, Y6, Y4, Y4
-	VPSLLD       $0x13, Y3, Y6
-	VPADDD       Y6, Y4, Y4
-	VFMADD231PS  Y5, Y4, Y4
-	VPAND        expsub32consts<>+384(SB), Y2, Y6
-	VCMPPS       $0x15, expsub32consts<>+448(SB), Y6, Y6
+	VADDPS       Y7, Y3, Y3
+	VFMADD231PS  Y5, Y6, Y3
+	VPERMPS      exphi_32<>+0(SB), Y4, Y5
+	VPERMPS      exphi_32<>+32(SB), Y4, Y6
+	VPSLLD       $0x1c, Y4, Y7
+	VBLENDVPS    Y7, Y6, Y5, Y5
+	VPSLLD       $0x13, Y4, Y6
+	VPADDD       Y6, Y5, Y5
+	VFMADD231PS  Y3, Y5, Y5
+	VPAND        expsub32consts<>+448(SB), Y2, Y6
+	VCMPPS       $0x15, expsub32consts<>+512(SB), Y6, Y6
 	VPTEST       Y6, Y6
 	JZ           mathblock377
-	VPAND        expsub32consts<>+512(SB), Y3, Y7
-	VPERMPS      exphi_32<>+0(SB), Y3, Y8
-	VPERMPS      exphi_32<>+32(SB), Y3, Y9
-	VPSLLD       $0x1c, Y3, Y10
+	VPAND        expsub32consts<>+576(SB), Y4, Y7
+	VPERMPS      exphi_32<>+0(SB), Y4, Y8
+	VPERMPS      exphi_32<>+32(SB), Y4, Y9
+	VPSLLD       $0x1c, Y4, Y10
 	VBLENDVPS    Y10, Y9, Y8, Y8
 	VPSLLD       $0x13, Y7, Y7
 	VPADDD       Y7, Y8, Y8
-	VFMADD231PS  Y8, Y5, Y8
-	VPSUBD       expsub32consts<>+576(SB), Y3, Y3
-	VPSRLD       $0x04, Y3, Y3
-	VPSRLD       $0x01, Y3, Y5
-	VPSUBD       expsub32consts<>+640(SB), Y5, Y7
+	VFMADD231PS  Y8, Y3, Y8
+	VPSUBD       expsub32consts<>+640(SB), Y4, Y4
+	VPSRLD       $0x04, Y4, Y4
+	VPSRLD       $0x01, Y4, Y3
+	VPSUBD       expsub32consts<>+704(SB), Y3, Y7
 	VPSLLD       $0x17, Y7, Y7
-	VPSUBD       Y5, Y3, Y3
-	VPSUBD       expsub32consts<>+640(SB), Y3, Y3
-	VPSLLD       $0x17, Y3, Y3
-	VCMPPS       $0x11, expsub32consts<>+704(SB), Y2, Y5
+	VPSUBD       Y3, Y4, Y4
+	VPSUBD       expsub32consts<>+704(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VCMPPS       $0x11, expsub32consts<>+768(SB), Y2, Y3
 	VMULPS       Y7, Y8, Y8
-	VPADDD       expsub32consts<>+768(SB), Y3, Y7
-	VBLENDVPS    Y5, Y7, Y3, Y7
+	VPADDD       expsub32consts<>+832(SB), Y4, Y7
+	VBLENDVPS    Y3, Y7, Y4, Y7
 	VMULPS       Y7, Y8, Y8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), Y8, Y3
-	VPAND        Y5, Y3, Y3
-	VCMPPS       $0x15, expsub32consts<>+832(SB), Y8, Y7
-	VPAND        Y5, Y7, Y5
-	VADDPS       expsub32consts<>+832(SB), Y8, Y7
-	VPSUBD       expsub32consts<>+832(SB), Y7, Y7
-	VMOVUPS      expsub32consts<>+960(SB), Y9
-	VBLENDVPS    Y5, expsub32consts<>+896(SB), Y9, Y5
-	VMULPS       Y5, Y8, Y8
-	VBLENDVPS    Y3, Y7, Y8, Y7
-	VCMPPS       $0x1e, expsub32consts<>+1024(SB), Y2, Y3
-	VBLENDVPS    Y3, expsub32consts<>+1088(SB), Y7, Y7
-	VCMPPS       $0x11, expsub32consts<>+1152(SB), Y2, Y3
-	VBLENDVPS    Y3, expsub32consts<>+704(SB), Y7, Y7
+	VCMPPS       $0x11, expsub32consts<>+896(SB), Y8, Y4
+	VPAND        Y3, Y4, Y4
+	VCMPPS       $0x15, expsub32consts<>+896(SB), Y8, Y7
+	VPAND        Y3, Y7, Y3
+	VADDPS       expsub32consts<>+896(SB), Y8, Y7
+	VPSUBD       expsub32consts<>+896(SB), Y7, Y7
+	VMOVUPS      expsub32consts<>+1024(SB), Y9
+	VBLENDVPS    Y3, expsub32consts<>+960(SB), Y9, Y3
+	VMULPS       Y3, Y8, Y8
+	VBLENDVPS    Y4, Y7, Y8, Y7
+	VCMPPS       $0x1e, expsub32consts<>+1088(SB), Y2, Y3
+	VBLENDVPS    Y3, expsub32consts<>+1152(SB), Y7, Y7
+	VCMPPS       $0x11, expsub32consts<>+1216(SB), Y2, Y3
+	VBLENDVPS    Y3, expsub32consts<>+768(SB), Y7, Y7
 	VCMPPS       $0x03, Y2, Y2, Y3
-	VPOR         expsub32consts<>+1216(SB), Y2, Y5
-	VBLENDVPS    Y3, Y5, Y7, Y5
-	VBLENDVPS    Y6, Y5, Y4, Y4
+	VPOR         expsub32consts<>+1280(SB), Y2, Y4
+	VBLENDVPS    Y3, Y4, Y7, Y4
+	VBLENDVPS    Y6, Y4, Y5, Y5
 
 mathblock377:
 	VCMPPS    $0x03, Y2, Y2, Y2
 	VPTEST    Y2, Y2
 	JZ        mathblock378
 	VCMPPS    $0x03, Y1, Y1, Y3
-	VPOR      expsub32consts<>+1216(SB), Y1, Y1
-	VMOVUPS   expsub32consts<>+1280(SB), Y5
-	VBLENDVPS Y3, Y1, Y5, Y1
+	VPOR      expsub32consts<>+1280(SB), Y1, Y1
+	VMOVUPS   expsub32consts<>+1344(SB), Y4
+	VBLENDVPS Y3, Y1, Y4, Y1
 	VCMPPS    $0x03, Y0, Y0, Y3
-	VPOR      expsub32consts<>+1216(SB), Y0, Y5
-	VBLENDVPS Y3, Y5, Y1, Y5
-	VBLENDVPS Y2, Y5, Y4, Y4
+	VPOR      expsub32consts<>+1280(SB), Y0, Y4
+	VBLENDVPS Y3, Y4, Y1, Y4
+	VBLENDVPS Y2, Y4, Y5, Y5
 
 mathblock378:
-	VMOVUPS Y4, (DX)(R10*4)
+	VMOVUPS Y5, (DX)(R10*4)
 	ADDQ    $0x00000008, R10
 	SUBQ    $0x00000008, R11
 	JMP     expsubSVF32AVX2_loop1
@@ -12914,90 +12922,90 @@ expsubSVF32AVX2_after1:
 	JB           expsubSVF32AVX2_tail4
 	VMOVUPS      (R8)(R10*4), X1
 	VSUBPS       X1, X0, X2
-	VMOVUPS      expsub32consts<>+0(SB), X3
-	VFMADD213PS  expsub32consts<>+64(SB), X2, X3
-	VSUBPS       expsub32consts<>+64(SB), X3, X4
-	VMOVUPS      expsub32consts<>+192(SB), X5
-	VFNMADD213PS X2, X4, X5
-	VFNMADD231PS expsub32consts<>+128(SB), X4, X5
-	VMOVUPS      expsub32consts<>+256(SB), X4
-	VFMADD213PS  expsub32consts<>+320(SB), X5, X4
-	VMULPS       X5, X5, X6
+	VMAXPS       expsub32consts<>+0(SB), X2, X3
+	VMOVUPS      expsub32consts<>+64(SB), X4
+	VFMADD213PS  expsub32consts<>+128(SB), X3, X4
+	VSUBPS       expsub32consts<>+128(SB), X4, X5
+	VFNMADD231PS expsub32consts<>+256(SB), X5, X3
+	VFNMADD231PS expsub32consts<>+192(SB), X5, X3
+	VMOVUPS      expsub32consts<>+320(SB), X5
+	VFMADD213PS  expsub32consts<>+384(SB), X3, X5
+	VMULPS       X3, X3, X6
 	LEAQ         exptail_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPAND        tablemask16_32<>+0(SB), X4, X8
 	VPCMPEQD     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERDD   X9, (R12)(X8*4), X7
-	VADDPS       X7, X5, X5
-	VFMADD231PS  X4, X6, X5
+	VADDPS       X7, X3, X3
+	VFMADD231PS  X5, X6, X3
 	LEAQ         exphi_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X6
+	VPAND        tablemask16_32<>+0(SB), X4, X6
 	VPCMPEQD     X6, X6, X7
-	VPXOR        X6, X6, X4
-	VPGATHERDD   X7, (R12)(X6*4), X4
-	VPSLLD       $0x13, X3, X6
-	VPADDD       X6, X4, X4
-	VFMADD231PS  X5, X4, X4
-	VPAND        expsub32consts<>+384(SB), X2, X6
-	VCMPPS       $0x15, expsub32consts<>+448(SB), X6, X6
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R12)(X6*4), X5
+	VPSLLD       $0x13, X4, X6
+	VPADDD       X6, X5, X5
+	VFMADD231PS  X3, X5, X5
+	VPAND        expsub32consts<>+448(SB), X2, X6
+	VCMPPS       $0x15, expsub32consts<>+512(SB), X6, X6
 	VPTEST       X6, X6
 	JZ           mathblock379
-	VPAND        expsub32consts<>+512(SB), X3, X7
+	VPAND        expsub32consts<>+576(SB), X4, X7
 	LEAQ         exphi_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPAND        tablemask16_32<>+0(SB), X4, X9
 	VPCMPEQD     X9, X9, X10
 	VPXOR        X9, X9, X8
 	VPGATHERDD   X10, (R12)(X9*4), X8
 	VPSLLD       $0x13, X7, X7
 	VPADDD       X7, X8, X8
-	VFMADD231PS  X8, X5, X8
-	VPSUBD       expsub32consts<>+576(SB), X3, X3
-	VPSRLD       $0x04, X3, X3
-	VPSRLD       $0x01, X3, X5
-	VPSUBD       expsub32consts<>+640(SB), X5, X7
+	VFMADD231PS  X8, X3, X8
+	VPSUBD       expsub32consts<>+640(SB), X4, X4
+	VPSRLD       $0x04, X4, X4
+	VPSRLD       $0x01, X4, X3
+	VPSUBD       expsub32consts<>+704(SB), X3, X7
 	VPSLLD       $0x17, X7, X7
-	VPSUBD       X5, X3, X3
-	VPSUBD       expsub32consts<>+640(SB), X3, X3
-	VPSLLD       $0x17, X3, X3
-	VCMPPS       $0x11, expsub32consts<>+704(SB), X2, X5
+	VPSUBD       X3, X4, X4
+	VPSUBD       expsub32consts<>+704(SB), X4, X4
+	VPSLLD       $0x17, X4, X4
+	VCMPPS       $0x11, expsub32consts<>+768(SB), X2, X3
 	VMULPS       X7, X8, X8
-	VPADDD       expsub32consts<>+768(SB), X3, X7
-	VBLENDVPS    X5, X7, X3, X7
+	VPADDD       expsub32consts<>+832(SB), X4, X7
+	VBLENDVPS    X3, X7, X4, X7
 	VMULPS       X7, X8, X8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), X8, X3
-	VPAND        X5, X3, X3
-	VCMPPS       $0x15, expsub32consts<>+832(SB), X8, X7
-	VPAND        X5, X7, X5
-	VADDPS       expsub32consts<>+832(SB), X8, X7
-	VPSUBD       expsub32consts<>+832(SB), X7, X7
-	VMOVUPS      expsub32consts<>+960(SB), X9
-	VBLENDVPS    X5, expsub32consts<>+896(SB), X9, X5
-	VMULPS       X5, X8, X8
-	VBLENDVPS    X3, X7, X8, X7
-	VCMPPS       $0x1e, expsub32consts<>+1024(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+1088(SB), X7, X7
-	VCMPPS       $0x11, expsub32consts<>+1152(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+704(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+896(SB), X8, X4
+	VPAND        X3, X4, X4
+	VCMPPS       $0x15, expsub32consts<>+896(SB), X8, X7
+	VPAND        X3, X7, X3
+	VADDPS       expsub32consts<>+896(SB), X8, X7
+	VPSUBD       expsub32consts<>+896(SB), X7, X7
+	VMOVUPS      expsub32consts<>+1024(SB), X9
+	VBLENDVPS    X3, expsub32consts<>+960(SB), X9, X3
+	VMULPS       X3, X8, X8
+	VBLENDVPS    X4, X7, X8, X7
+	VCMPPS       $0x1e, expsub32consts<>+1088(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+1152(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+1216(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+768(SB), X7, X7
 	VCMPPS       $0x03, X2, X2, X3
-	VPOR         expsub32consts<>+1216(SB), X2, X5
-	VBLENDVPS    X3, X5, X7, X5
-	VBLENDVPS    X6, X5, X4, X4
+	VPOR         expsub32consts<>+1280(SB), X2, X4
+	VBLENDVPS    X3, X4, X7, X4
+	VBLENDVPS    X6, X4, X5, X5
 
 mathblock379:
 	VCMPPS    $0x03, X2, X2, X2
 	VPTEST    X2, X2
 	JZ        mathblock380
 	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+1216(SB), X1, X1
-	VMOVUPS   expsub32consts<>+1280(SB), X5
-	VBLENDVPS X3, X1, X5, X1
+	VPOR      expsub32consts<>+1280(SB), X1, X1
+	VMOVUPS   expsub32consts<>+1344(SB), X4
+	VBLENDVPS X3, X1, X4, X1
 	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+1216(SB), X0, X5
-	VBLENDVPS X3, X5, X1, X5
-	VBLENDVPS X2, X5, X4, X4
+	VPOR      expsub32consts<>+1280(SB), X0, X4
+	VBLENDVPS X3, X4, X1, X4
+	VBLENDVPS X2, X4, X5, X5
 
 mathblock380:
-	VMOVUPS X4, (DX)(R10*4)
+	VMOVUPS X5, (DX)(R10*4)
 	ADDQ    $0x00000004, R10
 	SUBQ    $0x00000004, R11
 
@@ -13006,90 +13014,90 @@ expsubSVF32AVX2_tail4:
 	JB           expsubSVF32AVX2_tail2
 	VMOVQ        (R8)(R10*4), X1
 	VSUBPS       X1, X0, X2
-	VMOVUPS      expsub32consts<>+0(SB), X3
-	VFMADD213PS  expsub32consts<>+64(SB), X2, X3
-	VSUBPS       expsub32consts<>+64(SB), X3, X4
-	VMOVUPS      expsub32consts<>+192(SB), X5
-	VFNMADD213PS X2, X4, X5
-	VFNMADD231PS expsub32consts<>+128(SB), X4, X5
-	VMOVUPS      expsub32consts<>+256(SB), X4
-	VFMADD213PS  expsub32consts<>+320(SB), X5, X4
-	VMULPS       X5, X5, X6
+	VMAXPS       expsub32consts<>+0(SB), X2, X3
+	VMOVUPS      expsub32consts<>+64(SB), X4
+	VFMADD213PS  expsub32consts<>+128(SB), X3, X4
+	VSUBPS       expsub32consts<>+128(SB), X4, X5
+	VFNMADD231PS expsub32consts<>+256(SB), X5, X3
+	VFNMADD231PS expsub32consts<>+192(SB), X5, X3
+	VMOVUPS      expsub32consts<>+320(SB), X5
+	VFMADD213PS  expsub32consts<>+384(SB), X3, X5
+	VMULPS       X3, X3, X6
 	LEAQ         exptail_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPAND        tablemask16_32<>+0(SB), X4, X8
 	VPCMPEQD     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERDD   X9, (R12)(X8*4), X7
-	VADDPS       X7, X5, X5
-	VFMADD231PS  X4, X6, X5
+	VADDPS       X7, X3, X3
+	VFMADD231PS  X5, X6, X3
 	LEAQ         exphi_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X6
+	VPAND        tablemask16_32<>+0(SB), X4, X6
 	VPCMPEQD     X6, X6, X7
-	VPXOR        X6, X6, X4
-	VPGATHERDD   X7, (R12)(X6*4), X4
-	VPSLLD       $0x13, X3, X6
-	VPADDD       X6, X4, X4
-	VFMADD231PS  X5, X4, X4
-	VPAND        expsub32consts<>+384(SB), X2, X6
-	VCMPPS       $0x15, expsub32consts<>+448(SB), X6, X6
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R12)(X6*4), X5
+	VPSLLD       $0x13, X4, X6
+	VPADDD       X6, X5, X5
+	VFMADD231PS  X3, X5, X5
+	VPAND        expsub32consts<>+448(SB), X2, X6
+	VCMPPS       $0x15, expsub32consts<>+512(SB), X6, X6
 	VPTEST       X6, X6
 	JZ           mathblock381
-	VPAND        expsub32consts<>+512(SB), X3, X7
+	VPAND        expsub32consts<>+576(SB), X4, X7
 	LEAQ         exphi_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPAND        tablemask16_32<>+0(SB), X4, X9
 	VPCMPEQD     X9, X9, X10
 	VPXOR        X9, X9, X8
 	VPGATHERDD   X10, (R12)(X9*4), X8
 	VPSLLD       $0x13, X7, X7
 	VPADDD       X7, X8, X8
-	VFMADD231PS  X8, X5, X8
-	VPSUBD       expsub32consts<>+576(SB), X3, X3
-	VPSRLD       $0x04, X3, X3
-	VPSRLD       $0x01, X3, X5
-	VPSUBD       expsub32consts<>+640(SB), X5, X7
+	VFMADD231PS  X8, X3, X8
+	VPSUBD       expsub32consts<>+640(SB), X4, X4
+	VPSRLD       $0x04, X4, X4
+	VPSRLD       $0x01, X4, X3
+	VPSUBD       expsub32consts<>+704(SB), X3, X7
 	VPSLLD       $0x17, X7, X7
-	VPSUBD       X5, X3, X3
-	VPSUBD       expsub32consts<>+640(SB), X3, X3
-	VPSLLD       $0x17, X3, X3
-	VCMPPS       $0x11, expsub32consts<>+704(SB), X2, X5
+	VPSUBD       X3, X4, X4
+	VPSUBD       expsub32consts<>+704(SB), X4, X4
+	VPSLLD       $0x17, X4, X4
+	VCMPPS       $0x11, expsub32consts<>+768(SB), X2, X3
 	VMULPS       X7, X8, X8
-	VPADDD       expsub32consts<>+768(SB), X3, X7
-	VBLENDVPS    X5, X7, X3, X7
+	VPADDD       expsub32consts<>+832(SB), X4, X7
+	VBLENDVPS    X3, X7, X4, X7
 	VMULPS       X7, X8, X8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), X8, X3
-	VPAND        X5, X3, X3
-	VCMPPS       $0x15, expsub32consts<>+832(SB), X8, X7
-	VPAND        X5, X7, X5
-	VADDPS       expsub32consts<>+832(SB), X8, X7
-	VPSUBD       expsub32consts<>+832(SB), X7, X7
-	VMOVUPS      expsub32consts<>+960(SB), X9
-	VBLENDVPS    X5, expsub32consts<>+896(SB), X9, X5
-	VMULPS       X5, X8, X8
-	VBLENDVPS    X3, X7, X8, X7
-	VCMPPS       $0x1e, expsub32consts<>+1024(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+1088(SB), X7, X7
-	VCMPPS       $0x11, expsub32consts<>+1152(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+704(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+896(SB), X8, X4
+	VPAND        X3, X4, X4
+	VCMPPS       $0x15, expsub32consts<>+896(SB), X8, X7
+	VPAND        X3, X7, X3
+	VADDPS       expsub32consts<>+896(SB), X8, X7
+	VPSUBD       expsub32consts<>+896(SB), X7, X7
+	VMOVUPS      expsub32consts<>+1024(SB), X9
+	VBLENDVPS    X3, expsub32consts<>+960(SB), X9, X3
+	VMULPS       X3, X8, X8
+	VBLENDVPS    X4, X7, X8, X7
+	VCMPPS       $0x1e, expsub32consts<>+1088(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+1152(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+1216(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+768(SB), X7, X7
 	VCMPPS       $0x03, X2, X2, X3
-	VPOR         expsub32consts<>+1216(SB), X2, X5
-	VBLENDVPS    X3, X5, X7, X5
-	VBLENDVPS    X6, X5, X4, X4
+	VPOR         expsub32consts<>+1280(SB), X2, X4
+	VBLENDVPS    X3, X4, X7, X4
+	VBLENDVPS    X6, X4, X5, X5
 
 mathblock381:
 	VCMPPS    $0x03, X2, X2, X2
 	VPTEST    X2, X2
 	JZ        mathblock382
 	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+1216(SB), X1, X1
-	VMOVUPS   expsub32consts<>+1280(SB), X5
-	VBLENDVPS X3, X1, X5, X1
+	VPOR      expsub32consts<>+1280(SB), X1, X1
+	VMOVUPS   expsub32consts<>+1344(SB), X4
+	VBLENDVPS X3, X1, X4, X1
 	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+1216(SB), X0, X5
-	VBLENDVPS X3, X5, X1, X5
-	VBLENDVPS X2, X5, X4, X4
+	VPOR      expsub32consts<>+1280(SB), X0, X4
+	VBLENDVPS X3, X4, X1, X4
+	VBLENDVPS X2, X4, X5, X5
 
 mathblock382:
-	VMOVQ X4, (DX)(R10*4)
+	VMOVQ X5, (DX)(R10*4)
 	ADDQ  $0x00000002, R10
 	SUBQ  $0x00000002, R11
 
@@ -13098,90 +13106,90 @@ expsubSVF32AVX2_tail2:
 	JB           expsubSVF32AVX2_tail1
 	VMOVSS       (R8)(R10*4), X1
 	VSUBPS       X1, X0, X2
-	VMOVUPS      expsub32consts<>+0(SB), X3
-	VFMADD213PS  expsub32consts<>+64(SB), X2, X3
-	VSUBPS       expsub32consts<>+64(SB), X3, X4
-	VMOVUPS      expsub32consts<>+192(SB), X5
-	VFNMADD213PS X2, X4, X5
-	VFNMADD231PS expsub32consts<>+128(SB), X4, X5
-	VMOVUPS      expsub32consts<>+256(SB), X4
-	VFMADD213PS  expsub32consts<>+320(SB), X5, X4
-	VMULPS       X5, X5, X6
+	VMAXPS       expsub32consts<>+0(SB), X2, X3
+	VMOVUPS      expsub32consts<>+64(SB), X4
+	VFMADD213PS  expsub32consts<>+128(SB), X3, X4
+	VSUBPS       expsub32consts<>+128(SB), X4, X5
+	VFNMADD231PS expsub32consts<>+256(SB), X5, X3
+	VFNMADD231PS expsub32consts<>+192(SB), X5, X3
+	VMOVUPS      expsub32consts<>+320(SB), X5
+	VFMADD213PS  expsub32consts<>+384(SB), X3, X5
+	VMULPS       X3, X3, X6
 	LEAQ         exptail_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X8
+	VPAND        tablemask16_32<>+0(SB), X4, X8
 	VPCMPEQD     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERDD   X9, (R12)(X8*4), X7
-	VADDPS       X7, X5, X5
-	VFMADD231PS  X4, X6, X5
+	VADDPS       X7, X3, X3
+	VFMADD231PS  X5, X6, X3
 	LEAQ         exphi_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X6
+	VPAND        tablemask16_32<>+0(SB), X4, X6
 	VPCMPEQD     X6, X6, X7
-	VPXOR        X6, X6, X4
-	VPGATHERDD   X7, (R12)(X6*4), X4
-	VPSLLD       $0x13, X3, X6
-	VPADDD       X6, X4, X4
-	VFMADD231PS  X5, X4, X4
-	VPAND        expsub32consts<>+384(SB), X2, X6
-	VCMPPS       $0x15, expsub32consts<>+448(SB), X6, X6
+	VPXOR        X6, X6, X5
+	VPGATHERDD   X7, (R12)(X6*4), X5
+	VPSLLD       $0x13, X4, X6
+	VPADDD       X6, X5, X5
+	VFMADD231PS  X3, X5, X5
+	VPAND        expsub32consts<>+448(SB), X2, X6
+	VCMPPS       $0x15, expsub32consts<>+512(SB), X6, X6
 	VPTEST       X6, X6
 	JZ           mathblock383
-	VPAND        expsub32consts<>+512(SB), X3, X7
+	VPAND        expsub32consts<>+576(SB), X4, X7
 	LEAQ         exphi_32<>+0(SB), R12
-	VPAND        tablemask16_32<>+0(SB), X3, X9
+	VPAND        tablemask16_32<>+0(SB), X4, X9
 	VPCMPEQD     X9, X9, X10
 	VPXOR        X9, X9, X8
 	VPGATHERDD   X10, (R12)(X9*4), X8
 	VPSLLD       $0x13, X7, X7
 	VPADDD       X7, X8, X8
-	VFMADD231PS  X8, X5, X8
-	VPSUBD       expsub32consts<>+576(SB), X3, X3
-	VPSRLD       $0x04, X3, X3
-	VPSRLD       $0x01, X3, X5
-	VPSUBD       expsub32consts<>+640(SB), X5, X7
+	VFMADD231PS  X8, X3, X8
+	VPSUBD       expsub32consts<>+640(SB), X4, X4
+	VPSRLD       $0x04, X4, X4
+	VPSRLD       $0x01, X4, X3
+	VPSUBD       expsub32consts<>+704(SB), X3, X7
 	VPSLLD       $0x17, X7, X7
-	VPSUBD       X5, X3, X3
-	VPSUBD       expsub32consts<>+640(SB), X3, X3
-	VPSLLD       $0x17, X3, X3
-	VCMPPS       $0x11, expsub32consts<>+704(SB), X2, X5
+	VPSUBD       X3, X4, X4
+	VPSUBD       expsub32consts<>+704(SB), X4, X4
+	VPSLLD       $0x17, X4, X4
+	VCMPPS       $0x11, expsub32consts<>+768(SB), X2, X3
 	VMULPS       X7, X8, X8
-	VPADDD       expsub32consts<>+768(SB), X3, X7
-	VBLENDVPS    X5, X7, X3, X7
+	VPADDD       expsub32consts<>+832(SB), X4, X7
+	VBLENDVPS    X3, X7, X4, X7
 	VMULPS       X7, X8, X8
-	VCMPPS       $0x11, expsub32consts<>+832(SB), X8, X3
-	VPAND        X5, X3, X3
-	VCMPPS       $0x15, expsub32consts<>+832(SB), X8, X7
-	VPAND        X5, X7, X5
-	VADDPS       expsub32consts<>+832(SB), X8, X7
-	VPSUBD       expsub32consts<>+832(SB), X7, X7
-	VMOVUPS      expsub32consts<>+960(SB), X9
-	VBLENDVPS    X5, expsub32consts<>+896(SB), X9, X5
-	VMULPS       X5, X8, X8
-	VBLENDVPS    X3, X7, X8, X7
-	VCMPPS       $0x1e, expsub32consts<>+1024(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+1088(SB), X7, X7
-	VCMPPS       $0x11, expsub32consts<>+1152(SB), X2, X3
-	VBLENDVPS    X3, expsub32consts<>+704(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+896(SB), X8, X4
+	VPAND        X3, X4, X4
+	VCMPPS       $0x15, expsub32consts<>+896(SB), X8, X7
+	VPAND        X3, X7, X3
+	VADDPS       expsub32consts<>+896(SB), X8, X7
+	VPSUBD       expsub32consts<>+896(SB), X7, X7
+	VMOVUPS      expsub32consts<>+1024(SB), X9
+	VBLENDVPS    X3, expsub32consts<>+960(SB), X9, X3
+	VMULPS       X3, X8, X8
+	VBLENDVPS    X4, X7, X8, X7
+	VCMPPS       $0x1e, expsub32consts<>+1088(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+1152(SB), X7, X7
+	VCMPPS       $0x11, expsub32consts<>+1216(SB), X2, X3
+	VBLENDVPS    X3, expsub32consts<>+768(SB), X7, X7
 	VCMPPS       $0x03, X2, X2, X3
-	VPOR         expsub32consts<>+1216(SB), X2, X5
-	VBLENDVPS    X3, X5, X7, X5
-	VBLENDVPS    X6, X5, X4, X4
+	VPOR         expsub32consts<>+1280(SB), X2, X4
+	VBLENDVPS    X3, X4, X7, X4
+	VBLENDVPS    X6, X4, X5, X5
 
 mathblock383:
 	VCMPPS    $0x03, X2, X2, X2
 	VPTEST    X2, X2
 	JZ        mathblock384
 	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+1216(SB), X1, X1
-	VMOVUPS   expsub32consts<>+1280(SB), X5
-	VBLENDVPS X3, X1, X5, X1
+	VPOR      expsub32consts<>+1280(SB), X1, X1
+	VMOVUPS   expsub32consts<>+1344(SB), X4
+	VBLENDVPS X3, X1, X4, X1
 	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+1216(SB), X0, X0
+	VPOR      expsub32consts<>+1280(SB), X0, X0
 	VBLENDVPS X3, X0, X1, X0
-	VBLENDVPS X2, X0, X4, X4
+	VBLENDVPS X2, X0, X5, X5
 
 mathblock384:
-	VMOVSS X4, (DX)(R10*4)
+	VMOVSS X5, (DX)(R10*4)
 	ADDQ   $0x00000001, R10
 	SUBQ   $0x00000001, R11
 
@@ -23396,95 +23404,95 @@ expsubVVF64AVX2_loop1:
 	VMOVUPD      (R8)(R10*8), Y0
 	VMOVUPD      (SI)(R10*8), Y1
 	VSUBPD       Y0, Y1, Y1
-	VMOVUPD      expsub64consts<>+0(SB), Y2
-	VFMADD213PD  expsub64consts<>+64(SB), Y1, Y2
-	VSUBPD       expsub64consts<>+64(SB), Y2, Y3
-	VMOVUPD      expsub64consts<>+192(SB), Y4
-	VFNMADD213PD Y1, Y3, Y4
-	VFNMADD231PD expsub64consts<>+128(SB), Y3, Y4
-	VMOVUPD      expsub64consts<>+256(SB), Y3
-	VFMADD213PD  expsub64consts<>+320(SB), Y4, Y3
-	VFMADD213PD  expsub64consts<>+384(SB), Y4, Y3
-	VFMADD213PD  expsub64consts<>+448(SB), Y4, Y3
-	VFMADD213PD  expsub64consts<>+512(SB), Y4, Y3
-	VMULPD       Y4, Y4, Y5
+	VMAXPD       expsub64consts<>+0(SB), Y1, Y2
+	VMOVUPD      expsub64consts<>+64(SB), Y3
+	VFMADD213PD  expsub64consts<>+128(SB), Y2, Y3
+	VSUBPD       expsub64consts<>+128(SB), Y3, Y4
+	VFNMADD231PD expsub64consts<>+256(SB), Y4, Y2
+	VFNMADD231PD expsub64consts<>+192(SB), Y4, Y2
+	VMOVUPD      expsub64consts<>+320(SB), Y4
+	VFMADD213PD  expsub64consts<>+384(SB), Y2, Y4
+	VFMADD213PD  expsub64consts<>+448(SB), Y2, Y4
+	VFMADD213PD  expsub64consts<>+512(SB), Y2, Y4
+	VFMADD213PD  expsub64consts<>+576(SB), Y2, Y4
+	VMULPD       Y2, Y2, Y5
 	LEAQ         exptail_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), Y2, Y7
+	VPAND        tablemask16_64<>+0(SB), Y3, Y7
 	VPCMPEQQ     Y7, Y7, Y8
 	VPXOR        Y7, Y7, Y6
 	VPGATHERQQ   Y8, (R12)(Y7*8), Y6
-	VADDPD       Y6, Y4, Y4
-	VFMADD231PD  Y3, Y5, Y4
+	VADDPD       Y6, Y2, Y2
+	VFMADD231PD  Y4, Y5, Y2
 	LEAQ         exphi_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), Y2, Y5
+	VPAND        tablemask16_64<>+0(SB), Y3, Y5
 	VPCMPEQQ     Y5, Y5, Y6
-	VPXOR        Y5, Y5, Y3
-	VPGATHERQQ   Y6, (R12)(Y5*8), Y3
-	VPSLLQ       $0x30, Y2, Y5
-	VPADDQ       Y5, Y3, Y3
-	VFMADD231PD  Y4, Y3, Y3
-	VPAND        expsub64consts<>+576(SB), Y1, Y5
-	VCMPPD       $0x15, expsub64consts<>+640(SB), Y5, Y5
+	VPXOR        Y5, Y5, Y4
+	VPGATHERQQ   Y6, (R12)(Y5*8), Y4
+	VPSLLQ       $0x30, Y3, Y5
+	VPADDQ       Y5, Y4, Y4
+	VFMADD231PD  Y2, Y4, Y4
+	VPAND        expsub64consts<>+640(SB), Y1, Y5
+	VCMPPD       $0x15, expsub64consts<>+704(SB), Y5, Y5
 	VPTEST       Y5, Y5
 	JZ           mathblock385
-	VPAND        expsub64consts<>+704(SB), Y2, Y6
+	VPAND        expsub64consts<>+768(SB), Y3, Y6
 	LEAQ         exphi_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), Y2, Y8
+	VPAND        tablemask16_64<>+0(SB), Y3, Y8
 	VPCMPEQQ     Y8, Y8, Y9
 	VPXOR        Y8, Y8, Y7
 	VPGATHERQQ   Y9, (R12)(Y8*8), Y7
 	VPSLLQ       $0x30, Y6, Y6
 	VPADDQ       Y6, Y7, Y7
-	VFMADD231PD  Y7, Y4, Y7
-	VPSUBQ       expsub64consts<>+768(SB), Y2, Y2
-	VPSRLQ       $0x04, Y2, Y2
-	VPSRLQ       $0x01, Y2, Y4
-	VPSUBQ       expsub64consts<>+832(SB), Y4, Y6
+	VFMADD231PD  Y7, Y2, Y7
+	VPSUBQ       expsub64consts<>+832(SB), Y3, Y3
+	VPSRLQ       $0x04, Y3, Y3
+	VPSRLQ       $0x01, Y3, Y2
+	VPSUBQ       expsub64consts<>+896(SB), Y2, Y6
 	VPSLLQ       $0x34, Y6, Y6
-	VPSUBQ       Y4, Y2, Y2
-	VPSUBQ       expsub64consts<>+832(SB), Y2, Y2
-	VPSLLQ       $0x34, Y2, Y2
-	VCMPPD       $0x11, expsub64consts<>+896(SB), Y1, Y4
+	VPSUBQ       Y2, Y3, Y3
+	VPSUBQ       expsub64consts<>+896(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VCMPPD       $0x11, expsub64consts<>+960(SB), Y1, Y2
 	VMULPD       Y6, Y7, Y7
-	VPADDQ       expsub64consts<>+960(SB), Y2, Y6
-	VBLENDVPD    Y4, Y6, Y2, Y6
+	VPADDQ       expsub64consts<>+1024(SB), Y3, Y6
+	VBLENDVPD    Y2, Y6, Y3, Y6
 	VMULPD       Y6, Y7, Y7
-	VCMPPD       $0x11, expsub64consts<>+1024(SB), Y7, Y2
-	VPAND        Y4, Y2, Y2
-	VCMPPD       $0x15, expsub64consts<>+1024(SB), Y7, Y6
-	VPAND        Y4, Y6, Y4
-	VADDPD       expsub64consts<>+1024(SB), Y7, Y6
-	VPSUBQ       expsub64consts<>+1024(SB), Y6, Y6
-	VMOVUPS      expsub64consts<>+1152(SB), Y8
-	VBLENDVPD    Y4, expsub64consts<>+1088(SB), Y8, Y4
-	VMULPD       Y4, Y7, Y7
-	VBLENDVPD    Y2, Y6, Y7, Y6
-	VCMPPD       $0x1e, expsub64consts<>+1216(SB), Y1, Y2
-	VBLENDVPD    Y2, expsub64consts<>+1280(SB), Y6, Y6
-	VCMPPD       $0x11, expsub64consts<>+1344(SB), Y1, Y2
-	VBLENDVPD    Y2, expsub64consts<>+896(SB), Y6, Y6
+	VCMPPD       $0x11, expsub64consts<>+1088(SB), Y7, Y3
+	VPAND        Y2, Y3, Y3
+	VCMPPD       $0x15, expsub64consts<>+1088(SB), Y7, Y6
+	VPAND        Y2, Y6, Y2
+	VADDPD       expsub64consts<>+1088(SB), Y7, Y6
+	VPSUBQ       expsub64consts<>+1088(SB), Y6, Y6
+	VMOVUPS      expsub64consts<>+1216(SB), Y8
+	VBLENDVPD    Y2, expsub64consts<>+1152(SB), Y8, Y2
+	VMULPD       Y2, Y7, Y7
+	VBLENDVPD    Y3, Y6, Y7, Y6
+	VCMPPD       $0x1e, expsub64consts<>+1280(SB), Y1, Y2
+	VBLENDVPD    Y2, expsub64consts<>+1344(SB), Y6, Y6
+	VCMPPD       $0x11, expsub64consts<>+1408(SB), Y1, Y2
+	VBLENDVPD    Y2, expsub64consts<>+960(SB), Y6, Y6
 	VCMPPD       $0x03, Y1, Y1, Y2
-	VPOR         expsub64consts<>+1408(SB), Y1, Y4
-	VBLENDVPD    Y2, Y4, Y6, Y4
-	VBLENDVPD    Y5, Y4, Y3, Y3
+	VPOR         expsub64consts<>+1472(SB), Y1, Y3
+	VBLENDVPD    Y2, Y3, Y6, Y3
+	VBLENDVPD    Y5, Y3, Y4, Y4
 
 mathblock385:
 	VCMPPD    $0x03, Y1, Y1, Y1
 	VPTEST    Y1, Y1
 	JZ        mathblock386
 	VCMPPD    $0x03, Y0, Y0, Y2
-	VPOR      expsub64consts<>+1408(SB), Y0, Y0
-	VMOVUPS   expsub64consts<>+1472(SB), Y4
-	VBLENDVPD Y2, Y0, Y4, Y0
+	VPOR      expsub64consts<>+1472(SB), Y0, Y0
+	VMOVUPS   expsub64consts<>+1536(SB), Y3
+	VBLENDVPD Y2, Y0, Y3, Y0
 	VMOVUPD   (SI)(R10*8), Y2
 	VCMPPD    $0x03, (SI)(R10*8), Y2, Y2
-	VMOVUPD   (SI)(R10*8), Y4
-	VPOR      expsub64consts<>+1408(SB), Y4, Y4
-	VBLENDVPD Y2, Y4, Y0, Y4
-	VBLENDVPD Y1, Y4, Y3, Y3
+	VMOVUPD   (SI)(R10*8), Y3
+	VPOR      expsub64consts<>+1472(SB), Y3, Y3
+	VBLENDVPD Y2, Y3, Y0, Y3
+	VBLENDVPD Y1, Y3, Y4, Y4
 
 mathblock386:
-	VMOVUPD Y3, (DX)(R10*8)
+	VMOVUPD Y4, (DX)(R10*8)
 	ADDQ    $0x00000004, R10
 	SUBQ    $0x00000004, R11
 	JMP     expsubVVF64AVX2_loop1
@@ -23495,93 +23503,93 @@ expsubVVF64AVX2_after1:
 	VMOVUPD      (SI)(R10*8), X0
 	VMOVUPD      (R8)(R10*8), X1
 	VSUBPD       X1, X0, X2
-	VMOVUPD      expsub64consts<>+0(SB), X3
-	VFMADD213PD  expsub64consts<>+64(SB), X2, X3
-	VSUBPD       expsub64consts<>+64(SB), X3, X4
-	VMOVUPD      expsub64consts<>+192(SB), X5
-	VFNMADD213PD X2, X4, X5
-	VFNMADD231PD expsub64consts<>+128(SB), X4, X5
-	VMOVUPD      expsub64consts<>+256(SB), X4
-	VFMADD213PD  expsub64consts<>+320(SB), X5, X4
-	VFMADD213PD  expsub64consts<>+384(SB), X5, X4
-	VFMADD213PD  expsub64consts<>+448(SB), X5, X4
-	VFMADD213PD  expsub64consts<>+512(SB), X5, X4
-	VMULPD       X5, X5, X6
+	VMAXPD       expsub64consts<>+0(SB), X2, X3
+	VMOVUPD      expsub64consts<>+64(SB), X4
+	VFMADD213PD  expsub64consts<>+128(SB), X3, X4
+	VSUBPD       expsub64consts<>+128(SB), X4, X5
+	VFNMADD231PD expsub64consts<>+256(SB), X5, X3
+	VFNMADD231PD expsub64consts<>+192(SB), X5, X3
+	VMOVUPD      expsub64consts<>+320(SB), X5
+	VFMADD213PD  expsub64consts<>+384(SB), X3, X5
+	VFMADD213PD  expsub64consts<>+448(SB), X3, X5
+	VFMADD213PD  expsub64consts<>+512(SB), X3, X5
+	VFMADD213PD  expsub64consts<>+576(SB), X3, X5
+	VMULPD       X3, X3, X6
 	LEAQ         exptail_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), X3, X8
+	VPAND        tablemask16_64<>+0(SB), X4, X8
 	VPCMPEQQ     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERQQ   X9, (R12)(X8*8), X7
-	VADDPD       X7, X5, X5
-	VFMADD231PD  X4, X6, X5
+	VADDPD       X7, X3, X3
+	VFMADD231PD  X5, X6, X3
 	LEAQ         exphi_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), X3, X6
+	VPAND        tablemask16_64<>+0(SB), X4, X6
 	VPCMPEQQ     X6, X6, X7
-	VPXOR        X6, X6, X4
-	VPGATHERQQ   X7, (R12)(X6*8), X4
-	VPSLLQ       $0x30, X3, X6
-	VPADDQ       X6, X4, X4
-	VFMADD231PD  X5, X4, X4
-	VPAND        expsub64consts<>+576(SB), X2, X6
-	VCMPPD       $0x15, expsub64consts<>+640(SB), X6, X6
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X7, (R12)(X6*8), X5
+	VPSLLQ       $0x30, X4, X6
+	VPADDQ       X6, X5, X5
+	VFMADD231PD  X3, X5, X5
+	VPAND        expsub64consts<>+640(SB), X2, X6
+	VCMPPD       $0x15, expsub64consts<>+704(SB), X6, X6
 	VPTEST       X6, X6
 	JZ           mathblock387
-	VPAND        expsub64consts<>+704(SB), X3, X7
+	VPAND        expsub64consts<>+768(SB), X4, X7
 	LEAQ         exphi_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), X3, X9
+	VPAND        tablemask16_64<>+0(SB), X4, X9
 	VPCMPEQQ     X9, X9, X10
 	VPXOR        X9, X9, X8
 	VPGATHERQQ   X10, (R12)(X9*8), X8
 	VPSLLQ       $0x30, X7, X7
 	VPADDQ       X7, X8, X8
-	VFMADD231PD  X8, X5, X8
-	VPSUBQ       expsub64consts<>+768(SB), X3, X3
-	VPSRLQ       $0x04, X3, X3
-	VPSRLQ       $0x01, X3, X5
-	VPSUBQ       expsub64consts<>+832(SB), X5, X7
+	VFMADD231PD  X8, X3, X8
+	VPSUBQ       expsub64consts<>+832(SB), X4, X4
+	VPSRLQ       $0x04, X4, X4
+	VPSRLQ       $0x01, X4, X3
+	VPSUBQ       expsub64consts<>+896(SB), X3, X7
 	VPSLLQ       $0x34, X7, X7
-	VPSUBQ       X5, X3, X3
-	VPSUBQ       expsub64consts<>+832(SB), X3, X3
-	VPSLLQ       $0x34, X3, X3
-	VCMPPD       $0x11, expsub64consts<>+896(SB), X2, X5
+	VPSUBQ       X3, X4, X4
+	VPSUBQ       expsub64consts<>+896(SB), X4, X4
+	VPSLLQ       $0x34, X4, X4
+	VCMPPD       $0x11, expsub64consts<>+960(SB), X2, X3
 	VMULPD       X7, X8, X8
-	VPADDQ       expsub64consts<>+960(SB), X3, X7
-	VBLENDVPD    X5, X7, X3, X7
+	VPADDQ       expsub64consts<>+1024(SB), X4, X7
+	VBLENDVPD    X3, X7, X4, X7
 	VMULPD       X7, X8, X8
-	VCMPPD       $0x11, expsub64consts<>+1024(SB), X8, X3
-	VPAND        X5, X3, X3
-	VCMPPD       $0x15, expsub64consts<>+1024(SB), X8, X7
-	VPAND        X5, X7, X5
-	VADDPD       expsub64consts<>+1024(SB), X8, X7
-	VPSUBQ       expsub64consts<>+1024(SB), X7, X7
-	VMOVUPS      expsub64consts<>+1152(SB), X9
-	VBLENDVPD    X5, expsub64consts<>+1088(SB), X9, X5
-	VMULPD       X5, X8, X8
-	VBLENDVPD    X3, X7, X8, X7
-	VCMPPD       $0x1e, expsub64consts<>+1216(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+1280(SB), X7, X7
-	VCMPPD       $0x11, expsub64consts<>+1344(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+896(SB), X7, X7
+	VCMPPD       $0x11, expsub64consts<>+1088(SB), X8, X4
+	VPAND        X3, X4, X4
+	VCMPPD       $0x15, expsub64consts<>+1088(SB), X8, X7
+	VPAND        X3, X7, X3
+	VADDPD       expsub64consts<>+1088(SB), X8, X7
+	VPSUBQ       expsub64consts<>+1088(SB), X7, X7
+	VMOVUPS      expsub64consts<>+1216(SB), X9
+	VBLENDVPD    X3, expsub64consts<>+1152(SB), X9, X3
+	VMULPD       X3, X8, X8
+	VBLENDVPD    X4, X7, X8, X7
+	VCMPPD       $0x1e, expsub64consts<>+1280(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+1344(SB), X7, X7
+	VCMPPD       $0x11, expsub64consts<>+1408(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+960(SB), X7, X7
 	VCMPPD       $0x03, X2, X2, X3
-	VPOR         expsub64consts<>+1408(SB), X2, X5
-	VBLENDVPD    X3, X5, X7, X5
-	VBLENDVPD    X6, X5, X4, X4
+	VPOR         expsub64consts<>+1472(SB), X2, X4
+	VBLENDVPD    X3, X4, X7, X4
+	VBLENDVPD    X6, X4, X5, X5
 
 mathblock387:
 	VCMPPD    $0x03, X2, X2, X2
 	VPTEST    X2, X2
 	JZ        mathblock388
 	VCMPPD    $0x03, X1, X1, X3
-	VPOR      expsub64consts<>+1408(SB), X1, X1
-	VMOVUPS   expsub64consts<>+1472(SB), X5
-	VBLENDVPD X3, X1, X5, X1
+	VPOR      expsub64consts<>+1472(SB), X1, X1
+	VMOVUPS   expsub64consts<>+1536(SB), X4
+	VBLENDVPD X3, X1, X4, X1
 	VCMPPD    $0x03, X0, X0, X3
-	VPOR      expsub64consts<>+1408(SB), X0, X0
+	VPOR      expsub64consts<>+1472(SB), X0, X0
 	VBLENDVPD X3, X0, X1, X0
-	VBLENDVPD X2, X0, X4, X4
+	VBLENDVPD X2, X0, X5, X5
 
 mathblock388:
-	VMOVUPD X4, (DX)(R10*8)
+	VMOVUPD X5, (DX)(R10*8)
 	ADDQ    $0x00000002, R10
 	SUBQ    $0x00000002, R11
 
@@ -23591,93 +23599,93 @@ expsubVVF64AVX2_tail2:
 	VMOVQ        (SI)(R10*8), X0
 	VMOVQ        (R8)(R10*8), X1
 	VSUBPD       X1, X0, X2
-	VMOVUPD      expsub64consts<>+0(SB), X3
-	VFMADD213PD  expsub64consts<>+64(SB), X2, X3
-	VSUBPD       expsub64consts<>+64(SB), X3, X4
-	VMOVUPD      expsub64consts<>+192(SB), X5
-	VFNMADD213PD X2, X4, X5
-	VFNMADD231PD expsub64consts<>+128(SB), X4, X5
-	VMOVUPD      expsub64consts<>+256(SB), X4
-	VFMADD213PD  expsub64consts<>+320(SB), X5, X4
-	VFMADD213PD  expsub64consts<>+384(SB), X5, X4
-	VFMADD213PD  expsub64consts<>+448(SB), X5, X4
-	VFMADD213PD  expsub64consts<>+512(SB), X5, X4
-	VMULPD       X5, X5, X6
+	VMAXPD       expsub64consts<>+0(SB), X2, X3
+	VMOVUPD      expsub64consts<>+64(SB), X4
+	VFMADD213PD  expsub64consts<>+128(SB), X3, X4
+	VSUBPD       expsub64consts<>+128(SB), X4, X5
+	VFNMADD231PD expsub64consts<>+256(SB), X5, X3
+	VFNMADD231PD expsub64consts<>+192(SB), X5, X3
+	VMOVUPD      expsub64consts<>+320(SB), X5
+	VFMADD213PD  expsub64consts<>+384(SB), X3, X5
+	VFMADD213PD  expsub64consts<>+448(SB), X3, X5
+	VFMADD213PD  expsub64consts<>+512(SB), X3, X5
+	VFMADD213PD  expsub64consts<>+576(SB), X3, X5
+	VMULPD       X3, X3, X6
 	LEAQ         exptail_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), X3, X8
+	VPAND        tablemask16_64<>+0(SB), X4, X8
 	VPCMPEQQ     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERQQ   X9, (R12)(X8*8), X7
-	VADDPD       X7, X5, X5
-	VFMADD231PD  X4, X6, X5
+	VADDPD       X7, X3, X3
+	VFMADD231PD  X5, X6, X3
 	LEAQ         exphi_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), X3, X6
+	VPAND        tablemask16_64<>+0(SB), X4, X6
 	VPCMPEQQ     X6, X6, X7
-	VPXOR        X6, X6, X4
-	VPGATHERQQ   X7, (R12)(X6*8), X4
-	VPSLLQ       $0x30, X3, X6
-	VPADDQ       X6, X4, X4
-	VFMADD231PD  X5, X4, X4
-	VPAND        expsub64consts<>+576(SB), X2, X6
-	VCMPPD       $0x15, expsub64consts<>+640(SB), X6, X6
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X7, (R12)(X6*8), X5
+	VPSLLQ       $0x30, X4, X6
+	VPADDQ       X6, X5, X5
+	VFMADD231PD  X3, X5, X5
+	VPAND        expsub64consts<>+640(SB), X2, X6
+	VCMPPD       $0x15, expsub64consts<>+704(SB), X6, X6
 	VPTEST       X6, X6
 	JZ           mathblock389
-	VPAND        expsub64consts<>+704(SB), X3, X7
+	VPAND        expsub64consts<>+768(SB), X4, X7
 	LEAQ         exphi_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), X3, X9
+	VPAND        tablemask16_64<>+0(SB), X4, X9
 	VPCMPEQQ     X9, X9, X10
 	VPXOR        X9, X9, X8
 	VPGATHERQQ   X10, (R12)(X9*8), X8
 	VPSLLQ       $0x30, X7, X7
 	VPADDQ       X7, X8, X8
-	VFMADD231PD  X8, X5, X8
-	VPSUBQ       expsub64consts<>+768(SB), X3, X3
-	VPSRLQ       $0x04, X3, X3
-	VPSRLQ       $0x01, X3, X5
-	VPSUBQ       expsub64consts<>+832(SB), X5, X7
+	VFMADD231PD  X8, X3, X8
+	VPSUBQ       expsub64consts<>+832(SB), X4, X4
+	VPSRLQ       $0x04, X4, X4
+	VPSRLQ       $0x01, X4, X3
+	VPSUBQ       expsub64consts<>+896(SB), X3, X7
 	VPSLLQ       $0x34, X7, X7
-	VPSUBQ       X5, X3, X3
-	VPSUBQ       expsub64consts<>+832(SB), X3, X3
-	VPSLLQ       $0x34, X3, X3
-	VCMPPD       $0x11, expsub64consts<>+896(SB), X2, X5
+	VPSUBQ       X3, X4, X4
+	VPSUBQ       expsub64consts<>+896(SB), X4, X4
+	VPSLLQ       $0x34, X4, X4
+	VCMPPD       $0x11, expsub64consts<>+960(SB), X2, X3
 	VMULPD       X7, X8, X8
-	VPADDQ       expsub64consts<>+960(SB), X3, X7
-	VBLENDVPD    X5, X7, X3, X7
+	VPADDQ       expsub64consts<>+1024(SB), X4, X7
+	VBLENDVPD    X3, X7, X4, X7
 	VMULPD       X7, X8, X8
-	VCMPPD       $0x11, expsub64consts<>+1024(SB), X8, X3
-	VPAND        X5, X3, X3
-	VCMPPD       $0x15, expsub64consts<>+1024(SB), X8, X7
-	VPAND        X5, X7, X5
-	VADDPD       expsub64consts<>+1024(SB), X8, X7
-	VPSUBQ       expsub64consts<>+1024(SB), X7, X7
-	VMOVUPS      expsub64consts<>+1152(SB), X9
-	VBLENDVPD    X5, expsub64consts<>+1088(SB), X9, X5
-	VMULPD       X5, X8, X8
-	VBLENDVPD    X3, X7, X8, X7
-	VCMPPD       $0x1e, expsub64consts<>+1216(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+1280(SB), X7, X7
-	VCMPPD       $0x11, expsub64consts<>+1344(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+896(SB), X7, X7
+	VCMPPD       $0x11, expsub64consts<>+1088(SB), X8, X4
+	VPAND        X3, X4, X4
+	VCMPPD       $0x15, expsub64consts<>+1088(SB), X8, X7
+	VPAND        X3, X7, X3
+	VADDPD       expsub64consts<>+1088(SB), X8, X7
+	VPSUBQ       expsub64consts<>+1088(SB), X7, X7
+	VMOVUPS      expsub64consts<>+1216(SB), X9
+	VBLENDVPD    X3, expsub64consts<>+1152(SB), X9, X3
+	VMULPD       X3, X8, X8
+	VBLENDVPD    X4, X7, X8, X7
+	VCMPPD       $0x1e, expsub64consts<>+1280(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+1344(SB), X7, X7
+	VCMPPD       $0x11, expsub64consts<>+1408(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+960(SB), X7, X7
 	VCMPPD       $0x03, X2, X2, X3
-	VPOR         expsub64consts<>+1408(SB), X2, X5
-	VBLENDVPD    X3, X5, X7, X5
-	VBLENDVPD    X6, X5, X4, X4
+	VPOR         expsub64consts<>+1472(SB), X2, X4
+	VBLENDVPD    X3, X4, X7, X4
+	VBLENDVPD    X6, X4, X5, X5
 
 mathblock389:
 	VCMPPD    $0x03, X2, X2, X2
 	VPTEST    X2, X2
 	JZ        mathblock390
 	VCMPPD    $0x03, X1, X1, X3
-	VPOR      expsub64consts<>+1408(SB), X1, X1
-	VMOVUPS   expsub64consts<>+1472(SB), X5
-	VBLENDVPD X3, X1, X5, X1
+	VPOR      expsub64consts<>+1472(SB), X1, X1
+	VMOVUPS   expsub64consts<>+1536(SB), X4
+	VBLENDVPD X3, X1, X4, X1
 	VCMPPD    $0x03, X0, X0, X3
-	VPOR      expsub64consts<>+1408(SB), X0, X0
+	VPOR      expsub64consts<>+1472(SB), X0, X0
 	VBLENDVPD X3, X0, X1, X0
-	VBLENDVPD X2, X0, X4, X4
+	VBLENDVPD X2, X0, X5, X5
 
 mathblock390:
-	VMOVQ X4, (DX)(R10*8)
+	VMOVQ X5, (DX)(R10*8)
 	ADDQ  $0x00000001, R10
 	SUBQ  $0x00000001, R11
 
@@ -23692,199 +23700,207 @@ expsubVVF64AVX2_done:
 	VZEROUPPER
 	RET
 
-DATA expsub64consts<>+0(SB)/8, $0x40371547652b82fe
-DATA expsub64consts<>+8(SB)/8, $0x40371547652b82fe
-DATA expsub64consts<>+16(SB)/8, $0x40371547652b82fe
-DATA expsub64consts<>+24(SB)/8, $0x40371547652b82fe
-DATA expsub64consts<>+32(SB)/8, $0x40371547652b82fe
-DATA expsub64consts<>+40(SB)/8, $0x40371547652b82fe
-DATA expsub64consts<>+48(SB)/8, $0x40371547652b82fe
-DATA expsub64consts<>+56(SB)/8, $0x40371547652b82fe
-DATA expsub64consts<>+64(SB)/8, $0x4338000000000000
-DATA expsub64consts<>+72(SB)/8, $0x4338000000000000
-DATA expsub64consts<>+80(SB)/8, $0x4338000000000000
-DATA expsub64consts<>+88(SB)/8, $0x4338000000000000
-DATA expsub64consts<>+96(SB)/8, $0x4338000000000000
-DATA expsub64consts<>+104(SB)/8, $0x4338000000000000
-DATA expsub64consts<>+112(SB)/8, $0x4338000000000000
-DATA expsub64consts<>+120(SB)/8, $0x4338000000000000
-DATA expsub64consts<>+128(SB)/8, $0x3daa39ef35793c76
-DATA expsub64consts<>+136(SB)/8, $0x3daa39ef35793c76
-DATA expsub64consts<>+144(SB)/8, $0x3daa39ef35793c76
-DATA expsub64consts<>+152(SB)/8, $0x3daa39ef35793c76
-DATA expsub64consts<>+160(SB)/8, $0x3daa39ef35793c76
-DATA expsub64consts<>+168(SB)/8, $0x3daa39ef35793c76
-DATA expsub64consts<>+176(SB)/8, $0x3daa39ef35793c76
-DATA expsub64consts<>+184(SB)/8, $0x3daa39ef35793c76
-DATA expsub64consts<>+192(SB)/8, $0x3fa62e42fee00000
-DATA expsub64consts<>+200(SB)/8, $0x3fa62e42fee00000
-DATA expsub64consts<>+208(SB)/8, $0x3fa62e42fee00000
-DATA expsub64consts<>+216(SB)/8, $0x3fa62e42fee00000
-DATA expsub64consts<>+224(SB)/8, $0x3fa62e42fee00000
-DATA expsub64consts<>+232(SB)/8, $0x3fa62e42fee00000
-DATA expsub64consts<>+240(SB)/8, $0x3fa62e42fee00000
-DATA expsub64consts<>+248(SB)/8, $0x3fa62e42fee00000
-DATA expsub64consts<>+256(SB)/8, $0x3f56c14c2f182d7d
-DATA expsub64consts<>+264(SB)/8, $0x3f56c14c2f182d7d
-DATA expsub64consts<>+272(SB)/8, $0x3f56c14c2f182d7d
-DATA expsub64consts<>+280(SB)/8, $0x3f56c14c2f182d7d
-DATA expsub64consts<>+288(SB)/8, $0x3f56c14c2f182d7d
-DATA expsub64consts<>+296(SB)/8, $0x3f56c14c2f182d7d
-DATA expsub64consts<>+304(SB)/8, $0x3f56c14c2f182d7d
-DATA expsub64consts<>+312(SB)/8, $0x3f56c14c2f182d7d
-DATA expsub64consts<>+320(SB)/8, $0x3f811123d02b1b3f
-DATA expsub64consts<>+328(SB)/8, $0x3f811123d02b1b3f
-DATA expsub64consts<>+336(SB)/8, $0x3f811123d02b1b3f
-DATA expsub64consts<>+344(SB)/8, $0x3f811123d02b1b3f
-DATA expsub64consts<>+352(SB)/8, $0x3f811123d02b1b3f
-DATA expsub64consts<>+360(SB)/8, $0x3f811123d02b1b3f
-DATA expsub64consts<>+368(SB)/8, $0x3f811123d02b1b3f
-DATA expsub64consts<>+376(SB)/8, $0x3f811123d02b1b3f
-DATA expsub64consts<>+384(SB)/8, $0x3fa555555590b5c5
-DATA expsub64consts<>+392(SB)/8, $0x3fa555555590b5c5
-DATA expsub64consts<>+400(SB)/8, $0x3fa555555590b5c5
-DATA expsub64consts<>+408(SB)/8, $0x3fa555555590b5c5
-DATA expsub64consts<>+416(SB)/8, $0x3fa555555590b5c5
-DATA expsub64consts<>+424(SB)/8, $0x3fa555555590b5c5
-DATA expsub64consts<>+432(SB)/8, $0x3fa555555590b5c5
-DATA expsub64consts<>+440(SB)/8, $0x3fa555555590b5c5
-DATA expsub64consts<>+448(SB)/8, $0x3fc555555548c6d6
-DATA expsub64consts<>+456(SB)/8, $0x3fc555555548c6d6
-DATA expsub64consts<>+464(SB)/8, $0x3fc555555548c6d6
-DATA expsub64consts<>+472(SB)/8, $0x3fc555555548c6d6
-DATA expsub64consts<>+480(SB)/8, $0x3fc555555548c6d6
-DATA expsub64consts<>+488(SB)/8, $0x3fc555555548c6d6
-DATA expsub64consts<>+496(SB)/8, $0x3fc555555548c6d6
-DATA expsub64consts<>+504(SB)/8, $0x3fc555555548c6d6
-DATA expsub64consts<>+512(SB)/8, $0x3fdfffffffffffb7
-DATA expsub64consts<>+520(SB)/8, $0x3fdfffffffffffb7
-DATA expsub64consts<>+528(SB)/8, $0x3fdfffffffffffb7
-DATA expsub64consts<>+536(SB)/8, $0x3fdfffffffffffb7
-DATA expsub64consts<>+544(SB)/8, $0x3fdfffffffffffb7
-DATA expsub64consts<>+552(SB)/8, $0x3fdfffffffffffb7
-DATA expsub64consts<>+560(SB)/8, $0x3fdfffffffffffb7
-DATA expsub64consts<>+568(SB)/8, $0x3fdfffffffffffb7
-DATA expsub64consts<>+576(SB)/8, $0x7fffffffffffffff
-DATA expsub64consts<>+584(SB)/8, $0x7fffffffffffffff
-DATA expsub64consts<>+592(SB)/8, $0x7fffffffffffffff
-DATA expsub64consts<>+600(SB)/8, $0x7fffffffffffffff
-DATA expsub64consts<>+608(SB)/8, $0x7fffffffffffffff
-DATA expsub64consts<>+616(SB)/8, $0x7fffffffffffffff
-DATA expsub64consts<>+624(SB)/8, $0x7fffffffffffffff
-DATA expsub64consts<>+632(SB)/8, $0x7fffffffffffffff
-DATA expsub64consts<>+640(SB)/8, $0x4086220000000000
-DATA expsub64consts<>+648(SB)/8, $0x4086220000000000
-DATA expsub64consts<>+656(SB)/8, $0x4086220000000000
-DATA expsub64consts<>+664(SB)/8, $0x4086220000000000
-DATA expsub64consts<>+672(SB)/8, $0x4086220000000000
-DATA expsub64consts<>+680(SB)/8, $0x4086220000000000
-DATA expsub64consts<>+688(SB)/8, $0x4086220000000000
-DATA expsub64consts<>+696(SB)/8, $0x4086220000000000
-DATA expsub64consts<>+704(SB)/8, $0x000000000000000f
-DATA expsub64consts<>+712(SB)/8, $0x000000000000000f
-DATA expsub64consts<>+720(SB)/8, $0x000000000000000f
-DATA expsub64consts<>+728(SB)/8, $0x000000000000000f
-DATA expsub64consts<>+736(SB)/8, $0x000000000000000f
-DATA expsub64consts<>+744(SB)/8, $0x000000000000000f
-DATA expsub64consts<>+752(SB)/8, $0x000000000000000f
-DATA expsub64consts<>+760(SB)/8, $0x000000000000000f
-DATA expsub64consts<>+768(SB)/8, $0x4337ffffffff8000
-DATA expsub64consts<>+776(SB)/8, $0x4337ffffffff8000
-DATA expsub64consts<>+784(SB)/8, $0x4337ffffffff8000
-DATA expsub64consts<>+792(SB)/8, $0x4337ffffffff8000
-DATA expsub64consts<>+800(SB)/8, $0x4337ffffffff8000
-DATA expsub64consts<>+808(SB)/8, $0x4337ffffffff8000
-DATA expsub64consts<>+816(SB)/8, $0x4337ffffffff8000
-DATA expsub64consts<>+824(SB)/8, $0x4337ffffffff8000
-DATA expsub64consts<>+832(SB)/8, $0x0000000000000001
-DATA expsub64consts<>+840(SB)/8, $0x0000000000000001
-DATA expsub64consts<>+848(SB)/8, $0x0000000000000001
-DATA expsub64consts<>+856(SB)/8, $0x0000000000000001
-DATA expsub64consts<>+864(SB)/8, $0x0000000000000001
-DATA expsub64consts<>+872(SB)/8, $0x0000000000000001
-DATA expsub64consts<>+880(SB)/8, $0x0000000000000001
-DATA expsub64consts<>+888(SB)/8, $0x0000000000000001
-DATA expsub64consts<>+896(SB)/8, $0x0000000000000000
-DATA expsub64consts<>+904(SB)/8, $0x0000000000000000
-DATA expsub64consts<>+912(SB)/8, $0x0000000000000000
-DATA expsub64consts<>+920(SB)/8, $0x0000000000000000
-DATA expsub64consts<>+928(SB)/8, $0x0000000000000000
-DATA expsub64consts<>+936(SB)/8, $0x0000000000000000
-DATA expsub64consts<>+944(SB)/8, $0x0000000000000000
-DATA expsub64consts<>+952(SB)/8, $0x0000000000000000
-DATA expsub64consts<>+960(SB)/8, $0x2000000000000000
-DATA expsub64consts<>+968(SB)/8, $0x2000000000000000
-DATA expsub64consts<>+976(SB)/8, $0x2000000000000000
-DATA expsub64consts<>+984(SB)/8, $0x2000000000000000
-DATA expsub64consts<>+992(SB)/8, $0x2000000000000000
-DATA expsub64consts<>+1000(SB)/8, $0x2000000000000000
-DATA expsub64consts<>+1008(SB)/8, $0x2000000000000000
-DATA expsub64consts<>+1016(SB)/8, $0x2000000000000000
-DATA expsub64consts<>+1024(SB)/8, $0x2010000000000000
-DATA expsub64consts<>+1032(SB)/8, $0x2010000000000000
-DATA expsub64consts<>+1040(SB)/8, $0x2010000000000000
-DATA expsub64consts<>+1048(SB)/8, $0x2010000000000000
-DATA expsub64consts<>+1056(SB)/8, $0x2010000000000000
-DATA expsub64consts<>+1064(SB)/8, $0x2010000000000000
-DATA expsub64consts<>+1072(SB)/8, $0x2010000000000000
-DATA expsub64consts<>+1080(SB)/8, $0x2010000000000000
-DATA expsub64consts<>+1088(SB)/8, $0x1ff0000000000000
-DATA expsub64consts<>+1096(SB)/8, $0x1ff0000000000000
-DATA expsub64consts<>+1104(SB)/8, $0x1ff0000000000000
-DATA expsub64consts<>+1112(SB)/8, $0x1ff0000000000000
-DATA expsub64consts<>+1120(SB)/8, $0x1ff0000000000000
-DATA expsub64consts<>+1128(SB)/8, $0x1ff0000000000000
-DATA expsub64consts<>+1136(SB)/8, $0x1ff0000000000000
-DATA expsub64consts<>+1144(SB)/8, $0x1ff0000000000000
-DATA expsub64consts<>+1152(SB)/8, $0x3ff0000000000000
-DATA expsub64consts<>+1160(SB)/8, $0x3ff0000000000000
-DATA expsub64consts<>+1168(SB)/8, $0x3ff0000000000000
-DATA expsub64consts<>+1176(SB)/8, $0x3ff0000000000000
-DATA expsub64consts<>+1184(SB)/8, $0x3ff0000000000000
-DATA expsub64consts<>+1192(SB)/8, $0x3ff0000000000000
-DATA expsub64consts<>+1200(SB)/8, $0x3ff0000000000000
-DATA expsub64consts<>+1208(SB)/8, $0x3ff0000000000000
-DATA expsub64consts<>+1216(SB)/8, $0x4086300000000000
-DATA expsub64consts<>+1224(SB)/8, $0x4086300000000000
-DATA expsub64consts<>+1232(SB)/8, $0x4086300000000000
-DATA expsub64consts<>+1240(SB)/8, $0x4086300000000000
-DATA expsub64consts<>+1248(SB)/8, $0x4086300000000000
-DATA expsub64consts<>+1256(SB)/8, $0x4086300000000000
-DATA expsub64consts<>+1264(SB)/8, $0x4086300000000000
-DATA expsub64consts<>+1272(SB)/8, $0x4086300000000000
-DATA expsub64consts<>+1280(SB)/8, $0x7ff0000000000000
-DATA expsub64consts<>+1288(SB)/8, $0x7ff0000000000000
-DATA expsub64consts<>+1296(SB)/8, $0x7ff0000000000000
-DATA expsub64consts<>+1304(SB)/8, $0x7ff0000000000000
-DATA expsub64consts<>+1312(SB)/8, $0x7ff0000000000000
-DATA expsub64consts<>+1320(SB)/8, $0x7ff0000000000000
-DATA expsub64consts<>+1328(SB)/8, $0x7ff0000000000000
-DATA expsub64consts<>+1336(SB)/8, $0x7ff0000000000000
-DATA expsub64consts<>+1344(SB)/8, $0xc087500000000000
-DATA expsub64consts<>+1352(SB)/8, $0xc087500000000000
-DATA expsub64consts<>+1360(SB)/8, $0xc087500000000000
-DATA expsub64consts<>+1368(SB)/8, $0xc087500000000000
-DATA expsub64consts<>+1376(SB)/8, $0xc087500000000000
-DATA expsub64consts<>+1384(SB)/8, $0xc087500000000000
-DATA expsub64consts<>+1392(SB)/8, $0xc087500000000000
-DATA expsub64consts<>+1400(SB)/8, $0xc087500000000000
-DATA expsub64consts<>+1408(SB)/8, $0x0008000000000000
-DATA expsub64consts<>+1416(SB)/8, $0x0008000000000000
-DATA expsub64consts<>+1424(SB)/8, $0x0008000000000000
-DATA expsub64consts<>+1432(SB)/8, $0x0008000000000000
-DATA expsub64consts<>+1440(SB)/8, $0x0008000000000000
-DATA expsub64consts<>+1448(SB)/8, $0x0008000000000000
-DATA expsub64consts<>+1456(SB)/8, $0x0008000000000000
-DATA expsub64consts<>+1464(SB)/8, $0x0008000000000000
-DATA expsub64consts<>+1472(SB)/8, $0x7ff8000000000001
-DATA expsub64consts<>+1480(SB)/8, $0x7ff8000000000001
-DATA expsub64consts<>+1488(SB)/8, $0x7ff8000000000001
-DATA expsub64consts<>+1496(SB)/8, $0x7ff8000000000001
-DATA expsub64consts<>+1504(SB)/8, $0x7ff8000000000001
-DATA expsub64consts<>+1512(SB)/8, $0x7ff8000000000001
-DATA expsub64consts<>+1520(SB)/8, $0x7ff8000000000001
-DATA expsub64consts<>+1528(SB)/8, $0x7ff8000000000001
-GLOBL expsub64consts<>(SB), RODATA|NOPTR, $1536
+DATA expsub64consts<>+0(SB)/8, $0xc089000000000000
+DATA expsub64consts<>+8(SB)/8, $0xc089000000000000
+DATA expsub64consts<>+16(SB)/8, $0xc089000000000000
+DATA expsub64consts<>+24(SB)/8, $0xc089000000000000
+DATA expsub64consts<>+32(SB)/8, $0xc089000000000000
+DATA expsub64consts<>+40(SB)/8, $0xc089000000000000
+DATA expsub64consts<>+48(SB)/8, $0xc089000000000000
+DATA expsub64consts<>+56(SB)/8, $0xc089000000000000
+DATA expsub64consts<>+64(SB)/8, $0x40371547652b82fe
+DATA expsub64consts<>+72(SB)/8, $0x40371547652b82fe
+DATA expsub64consts<>+80(SB)/8, $0x40371547652b82fe
+DATA expsub64consts<>+88(SB)/8, $0x40371547652b82fe
+DATA expsub64consts<>+96(SB)/8, $0x40371547652b82fe
+DATA expsub64consts<>+104(SB)/8, $0x40371547652b82fe
+DATA expsub64consts<>+112(SB)/8, $0x40371547652b82fe
+DATA expsub64consts<>+120(SB)/8, $0x40371547652b82fe
+DATA expsub64consts<>+128(SB)/8, $0x4338000000000000
+DATA expsub64consts<>+136(SB)/8, $0x4338000000000000
+DATA expsub64consts<>+144(SB)/8, $0x4338000000000000
+DATA expsub64consts<>+152(SB)/8, $0x4338000000000000
+DATA expsub64consts<>+160(SB)/8, $0x4338000000000000
+DATA expsub64consts<>+168(SB)/8, $0x4338000000000000
+DATA expsub64consts<>+176(SB)/8, $0x4338000000000000
+DATA expsub64consts<>+184(SB)/8, $0x4338000000000000
+DATA expsub64consts<>+192(SB)/8, $0x3daa39ef35793c76
+DATA expsub64consts<>+200(SB)/8, $0x3daa39ef35793c76
+DATA expsub64consts<>+208(SB)/8, $0x3daa39ef35793c76
+DATA expsub64consts<>+216(SB)/8, $0x3daa39ef35793c76
+DATA expsub64consts<>+224(SB)/8, $0x3daa39ef35793c76
+DATA expsub64consts<>+232(SB)/8, $0x3daa39ef35793c76
+DATA expsub64consts<>+240(SB)/8, $0x3daa39ef35793c76
+DATA expsub64consts<>+248(SB)/8, $0x3daa39ef35793c76
+DATA expsub64consts<>+256(SB)/8, $0x3fa62e42fee00000
+DATA expsub64consts<>+264(SB)/8, $0x3fa62e42fee00000
+DATA expsub64consts<>+272(SB)/8, $0x3fa62e42fee00000
+DATA expsub64consts<>+280(SB)/8, $0x3fa62e42fee00000
+DATA expsub64consts<>+288(SB)/8, $0x3fa62e42fee00000
+DATA expsub64consts<>+296(SB)/8, $0x3fa62e42fee00000
+DATA expsub64consts<>+304(SB)/8, $0x3fa62e42fee00000
+DATA expsub64consts<>+312(SB)/8, $0x3fa62e42fee00000
+DATA expsub64consts<>+320(SB)/8, $0x3f56c14c2f182d7d
+DATA expsub64consts<>+328(SB)/8, $0x3f56c14c2f182d7d
+DATA expsub64consts<>+336(SB)/8, $0x3f56c14c2f182d7d
+DATA expsub64consts<>+344(SB)/8, $0x3f56c14c2f182d7d
+DATA expsub64consts<>+352(SB)/8, $0x3f56c14c2f182d7d
+DATA expsub64consts<>+360(SB)/8, $0x3f56c14c2f182d7d
+DATA expsub64consts<>+368(SB)/8, $0x3f56c14c2f182d7d
+DATA expsub64consts<>+376(SB)/8, $0x3f56c14c2f182d7d
+DATA expsub64consts<>+384(SB)/8, $0x3f811123d02b1b3f
+DATA expsub64consts<>+392(SB)/8, $0x3f811123d02b1b3f
+DATA expsub64consts<>+400(SB)/8, $0x3f811123d02b1b3f
+DATA expsub64consts<>+408(SB)/8, $0x3f811123d02b1b3f
+DATA expsub64consts<>+416(SB)/8, $0x3f811123d02b1b3f
+DATA expsub64consts<>+424(SB)/8, $0x3f811123d02b1b3f
+DATA expsub64consts<>+432(SB)/8, $0x3f811123d02b1b3f
+DATA expsub64consts<>+440(SB)/8, $0x3f811123d02b1b3f
+DATA expsub64consts<>+448(SB)/8, $0x3fa555555590b5c5
+DATA expsub64consts<>+456(SB)/8, $0x3fa555555590b5c5
+DATA expsub64consts<>+464(SB)/8, $0x3fa555555590b5c5
+DATA expsub64consts<>+472(SB)/8, $0x3fa555555590b5c5
+DATA expsub64consts<>+480(SB)/8, $0x3fa555555590b5c5
+DATA expsub64consts<>+488(SB)/8, $0x3fa555555590b5c5
+DATA expsub64consts<>+496(SB)/8, $0x3fa555555590b5c5
+DATA expsub64consts<>+504(SB)/8, $0x3fa555555590b5c5
+DATA expsub64consts<>+512(SB)/8, $0x3fc555555548c6d6
+DATA expsub64consts<>+520(SB)/8, $0x3fc555555548c6d6
+DATA expsub64consts<>+528(SB)/8, $0x3fc555555548c6d6
+DATA expsub64consts<>+536(SB)/8, $0x3fc555555548c6d6
+DATA expsub64consts<>+544(SB)/8, $0x3fc555555548c6d6
+DATA expsub64consts<>+552(SB)/8, $0x3fc555555548c6d6
+DATA expsub64consts<>+560(SB)/8, $0x3fc555555548c6d6
+DATA expsub64consts<>+568(SB)/8, $0x3fc555555548c6d6
+DATA expsub64consts<>+576(SB)/8, $0x3fdfffffffffffb7
+DATA expsub64consts<>+584(SB)/8, $0x3fdfffffffffffb7
+DATA expsub64consts<>+592(SB)/8, $0x3fdfffffffffffb7
+DATA expsub64consts<>+600(SB)/8, $0x3fdfffffffffffb7
+DATA expsub64consts<>+608(SB)/8, $0x3fdfffffffffffb7
+DATA expsub64consts<>+616(SB)/8, $0x3fdfffffffffffb7
+DATA expsub64consts<>+624(SB)/8, $0x3fdfffffffffffb7
+DATA expsub64consts<>+632(SB)/8, $0x3fdfffffffffffb7
+DATA expsub64consts<>+640(SB)/8, $0x7fffffffffffffff
+DATA expsub64consts<>+648(SB)/8, $0x7fffffffffffffff
+DATA expsub64consts<>+656(SB)/8, $0x7fffffffffffffff
+DATA expsub64consts<>+664(SB)/8, $0x7fffffffffffffff
+DATA expsub64consts<>+672(SB)/8, $0x7fffffffffffffff
+DATA expsub64consts<>+680(SB)/8, $0x7fffffffffffffff
+DATA expsub64consts<>+688(SB)/8, $0x7fffffffffffffff
+DATA expsub64consts<>+696(SB)/8, $0x7fffffffffffffff
+DATA expsub64consts<>+704(SB)/8, $0x4086220000000000
+DATA expsub64consts<>+712(SB)/8, $0x4086220000000000
+DATA expsub64consts<>+720(SB)/8, $0x4086220000000000
+DATA expsub64consts<>+728(SB)/8, $0x4086220000000000
+DATA expsub64consts<>+736(SB)/8, $0x4086220000000000
+DATA expsub64consts<>+744(SB)/8, $0x4086220000000000
+DATA expsub64consts<>+752(SB)/8, $0x4086220000000000
+DATA expsub64consts<>+760(SB)/8, $0x4086220000000000
+DATA expsub64consts<>+768(SB)/8, $0x000000000000000f
+DATA expsub64consts<>+776(SB)/8, $0x000000000000000f
+DATA expsub64consts<>+784(SB)/8, $0x000000000000000f
+DATA expsub64consts<>+792(SB)/8, $0x000000000000000f
+DATA expsub64consts<>+800(SB)/8, $0x000000000000000f
+DATA expsub64consts<>+808(SB)/8, $0x000000000000000f
+DATA expsub64consts<>+816(SB)/8, $0x000000000000000f
+DATA expsub64consts<>+824(SB)/8, $0x000000000000000f
+DATA expsub64consts<>+832(SB)/8, $0x4337ffffffff8000
+DATA expsub64consts<>+840(SB)/8, $0x4337ffffffff8000
+DATA expsub64consts<>+848(SB)/8, $0x4337ffffffff8000
+DATA expsub64consts<>+856(SB)/8, $0x4337ffffffff8000
+DATA expsub64consts<>+864(SB)/8, $0x4337ffffffff8000
+DATA expsub64consts<>+872(SB)/8, $0x4337ffffffff8000
+DATA expsub64consts<>+880(SB)/8, $0x4337ffffffff8000
+DATA expsub64consts<>+888(SB)/8, $0x4337ffffffff8000
+DATA expsub64consts<>+896(SB)/8, $0x0000000000000001
+DATA expsub64consts<>+904(SB)/8, $0x0000000000000001
+DATA expsub64consts<>+912(SB)/8, $0x0000000000000001
+DATA expsub64consts<>+920(SB)/8, $0x0000000000000001
+DATA expsub64consts<>+928(SB)/8, $0x0000000000000001
+DATA expsub64consts<>+936(SB)/8, $0x0000000000000001
+DATA expsub64consts<>+944(SB)/8, $0x0000000000000001
+DATA expsub64consts<>+952(SB)/8, $0x0000000000000001
+DATA expsub64consts<>+960(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+968(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+976(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+984(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+992(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+1000(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+1008(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+1016(SB)/8, $0x0000000000000000
+DATA expsub64consts<>+1024(SB)/8, $0x2000000000000000
+DATA expsub64consts<>+1032(SB)/8, $0x2000000000000000
+DATA expsub64consts<>+1040(SB)/8, $0x2000000000000000
+DATA expsub64consts<>+1048(SB)/8, $0x2000000000000000
+DATA expsub64consts<>+1056(SB)/8, $0x2000000000000000
+DATA expsub64consts<>+1064(SB)/8, $0x2000000000000000
+DATA expsub64consts<>+1072(SB)/8, $0x2000000000000000
+DATA expsub64consts<>+1080(SB)/8, $0x2000000000000000
+DATA expsub64consts<>+1088(SB)/8, $0x2010000000000000
+DATA expsub64consts<>+1096(SB)/8, $0x2010000000000000
+DATA expsub64consts<>+1104(SB)/8, $0x2010000000000000
+DATA expsub64consts<>+1112(SB)/8, $0x2010000000000000
+DATA expsub64consts<>+1120(SB)/8, $0x2010000000000000
+DATA expsub64consts<>+1128(SB)/8, $0x2010000000000000
+DATA expsub64consts<>+1136(SB)/8, $0x2010000000000000
+DATA expsub64consts<>+1144(SB)/8, $0x2010000000000000
+DATA expsub64consts<>+1152(SB)/8, $0x1ff0000000000000
+DATA expsub64consts<>+1160(SB)/8, $0x1ff0000000000000
+DATA expsub64consts<>+1168(SB)/8, $0x1ff0000000000000
+DATA expsub64consts<>+1176(SB)/8, $0x1ff0000000000000
+DATA expsub64consts<>+1184(SB)/8, $0x1ff0000000000000
+DATA expsub64consts<>+1192(SB)/8, $0x1ff0000000000000
+DATA expsub64consts<>+1200(SB)/8, $0x1ff0000000000000
+DATA expsub64consts<>+1208(SB)/8, $0x1ff0000000000000
+DATA expsub64consts<>+1216(SB)/8, $0x3ff0000000000000
+DATA expsub64consts<>+1224(SB)/8, $0x3ff0000000000000
+DATA expsub64consts<>+1232(SB)/8, $0x3ff0000000000000
+DATA expsub64consts<>+1240(SB)/8, $0x3ff0000000000000
+DATA expsub64consts<>+1248(SB)/8, $0x3ff0000000000000
+DATA expsub64consts<>+1256(SB)/8, $0x3ff0000000000000
+DATA expsub64consts<>+1264(SB)/8, $0x3ff0000000000000
+DATA expsub64consts<>+1272(SB)/8, $0x3ff0000000000000
+DATA expsub64consts<>+1280(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+1288(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+1296(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+1304(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+1312(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+1320(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+1328(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+1336(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+1344(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1352(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1360(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1368(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1376(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1384(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1392(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1400(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+1408(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1416(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1424(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1432(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1440(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1448(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1456(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1464(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+1472(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1480(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1488(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1496(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1504(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1512(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1520(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1528(SB)/8, $0x0008000000000000
+DATA expsub64consts<>+1536(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1544(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1552(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1560(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1568(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1576(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1584(SB)/8, $0x7ff8000000000001
+DATA expsub64consts<>+1592(SB)/8, $0x7ff8000000000001
+GLOBL expsub64consts<>(SB), RODATA|NOPTR, $1600
 
 DATA exptail_64<>+0(SB)/8, $0x0000000000000000
 DATA exptail_64<>+8(SB)/8, $0x3c979aa65d837b6d
@@ -23961,95 +23977,95 @@ expsubVSF64AVX2_loop1:
 	JB           expsubVSF64AVX2_after1
 	VMOVUPD      (SI)(R10*8), Y1
 	VSUBPD       Y0, Y1, Y1
-	VMOVUPD      expsub64consts<>+0(SB), Y2
-	VFMADD213PD  expsub64consts<>+64(SB), Y1, Y2
-	VSUBPD       expsub64consts<>+64(SB), Y2, Y3
-	VMOVUPD      expsub64consts<>+192(SB), Y4
-	VFNMADD213PD Y1, Y3, Y4
-	VFNMADD231PD expsub64consts<>+128(SB), Y3, Y4
-	VMOVUPD      expsub64consts<>+256(SB), Y3
-	VFMADD213PD  expsub64consts<>+320(SB), Y4, Y3
-	VFMADD213PD  expsub64consts<>+384(SB), Y4, Y3
-	VFMADD213PD  expsub64consts<>+448(SB), Y4, Y3
-	VFMADD213PD  expsub64consts<>+512(SB), Y4, Y3
-	VMULPD       Y4, Y4, Y5
+	VMAXPD       expsub64consts<>+0(SB), Y1, Y2
+	VMOVUPD      expsub64consts<>+64(SB), Y3
+	VFMADD213PD  expsub64consts<>+128(SB), Y2, Y3
+	VSUBPD       expsub64consts<>+128(SB), Y3, Y4
+	VFNMADD231PD expsub64consts<>+256(SB), Y4, Y2
+	VFNMADD231PD expsub64consts<>+192(SB), Y4, Y2
+	VMOVUPD      expsub64consts<>+320(SB), Y4
+	VFMADD213PD  expsub64consts<>+384(SB), Y2, Y4
+	VFMADD213PD  expsub64consts<>+448(SB), Y2, Y4
+	VFMADD213PD  expsub64consts<>+512(SB), Y2, Y4
+	VFMADD213PD  expsub64consts<>+576(SB), Y2, Y4
+	VMULPD       Y2, Y2, Y5
 	LEAQ         exptail_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), Y2, Y7
+	VPAND        tablemask16_64<>+0(SB), Y3, Y7
 	VPCMPEQQ     Y7, Y7, Y8
 	VPXOR        Y7, Y7, Y6
 	VPGATHERQQ   Y8, (R12)(Y7*8), Y6
-	VADDPD       Y6, Y4, Y4
-	VFMADD231PD  Y3, Y5, Y4
+	VADDPD       Y6, Y2, Y2
+	VFMADD231PD  Y4, Y5, Y2
 	LEAQ         exphi_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), Y2, Y5
+	VPAND        tablemask16_64<>+0(SB), Y3, Y5
 	VPCMPEQQ     Y5, Y5, Y6
-	VPXOR        Y5, Y5, Y3
-	VPGATHERQQ   Y6, (R12)(Y5*8), Y3
-	VPSLLQ       $0x30, Y2, Y5
-	VPADDQ       Y5, Y3, Y3
-	VFMADD231PD  Y4, Y3, Y3
-	VPAND        expsub64consts<>+576(SB), Y1, Y5
-	VCMPPD       $0x15, expsub64consts<>+640(SB), Y5, Y5
+	VPXOR        Y5, Y5, Y4
+	VPGATHERQQ   Y6, (R12)(Y5*8), Y4
+	VPSLLQ       $0x30, Y3, Y5
+	VPADDQ       Y5, Y4, Y4
+	VFMADD231PD  Y2, Y4, Y4
+	VPAND        expsub64consts<>+640(SB), Y1, Y5
+	VCMPPD       $0x15, expsub64consts<>+704(SB), Y5, Y5
 	VPTEST       Y5, Y5
 	JZ           mathblock391
-	VPAND        expsub64consts<>+704(SB), Y2, Y6
+	VPAND        expsub64consts<>+768(SB), Y3, Y6
 	LEAQ         exphi_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), Y2, Y8
+	VPAND        tablemask16_64<>+0(SB), Y3, Y8
 	VPCMPEQQ     Y8, Y8, Y9
 	VPXOR        Y8, Y8, Y7
 	VPGATHERQQ   Y9, (R12)(Y8*8), Y7
 	VPSLLQ       $0x30, Y6, Y6
 	VPADDQ       Y6, Y7, Y7
-	VFMADD231PD  Y7, Y4, Y7
-	VPSUBQ       expsub64consts<>+768(SB), Y2, Y2
-	VPSRLQ       $0x04, Y2, Y2
-	VPSRLQ       $0x01, Y2, Y4
-	VPSUBQ       expsub64consts<>+832(SB), Y4, Y6
+	VFMADD231PD  Y7, Y2, Y7
+	VPSUBQ       expsub64consts<>+832(SB), Y3, Y3
+	VPSRLQ       $0x04, Y3, Y3
+	VPSRLQ       $0x01, Y3, Y2
+	VPSUBQ       expsub64consts<>+896(SB), Y2, Y6
 	VPSLLQ       $0x34, Y6, Y6
-	VPSUBQ       Y4, Y2, Y2
-	VPSUBQ       expsub64consts<>+832(SB), Y2, Y2
-	VPSLLQ       $0x34, Y2, Y2
-	VCMPPD       $0x11, expsub64consts<>+896(SB), Y1, Y4
+	VPSUBQ       Y2, Y3, Y3
+	VPSUBQ       expsub64consts<>+896(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VCMPPD       $0x11, expsub64consts<>+960(SB), Y1, Y2
 	VMULPD       Y6, Y7, Y7
-	VPADDQ       expsub64consts<>+960(SB), Y2, Y6
-	VBLENDVPD    Y4, Y6, Y2, Y6
+	VPADDQ       expsub64consts<>+1024(SB), Y3, Y6
+	VBLENDVPD    Y2, Y6, Y3, Y6
 	VMULPD       Y6, Y7, Y7
-	VCMPPD       $0x11, expsub64consts<>+1024(SB), Y7, Y2
-	VPAND        Y4, Y2, Y2
-	VCMPPD       $0x15, expsub64consts<>+1024(SB), Y7, Y6
-	VPAND        Y4, Y6, Y4
-	VADDPD       expsub64consts<>+1024(SB), Y7, Y6
-	VPSUBQ       expsub64consts<>+1024(SB), Y6, Y6
-	VMOVUPS      expsub64consts<>+1152(SB), Y8
-	VBLENDVPD    Y4, expsub64consts<>+1088(SB), Y8, Y4
-	VMULPD       Y4, Y7, Y7
-	VBLENDVPD    Y2, Y6, Y7, Y6
-	VCMPPD       $0x1e, expsub64consts<>+1216(SB), Y1, Y2
-	VBLENDVPD    Y2, expsub64consts<>+1280(SB), Y6, Y6
-	VCMPPD       $0x11, expsub64consts<>+1344(SB), Y1, Y2
-	VBLENDVPD    Y2, expsub64consts<>+896(SB), Y6, Y6
+	VCMPPD       $0x11, expsub64consts<>+1088(SB), Y7, Y3
+	VPAND        Y2, Y3, Y3
+	VCMPPD       $0x15, expsub64consts<>+1088(SB), Y7, Y6
+	VPAND        Y2, Y6, Y2
+	VADDPD       expsub64consts<>+1088(SB), Y7, Y6
+	VPSUBQ       expsub64consts<>+1088(SB), Y6, Y6
+	VMOVUPS      expsub64consts<>+1216(SB), Y8
+	VBLENDVPD    Y2, expsub64consts<>+1152(SB), Y8, Y2
+	VMULPD       Y2, Y7, Y7
+	VBLENDVPD    Y3, Y6, Y7, Y6
+	VCMPPD       $0x1e, expsub64consts<>+1280(SB), Y1, Y2
+	VBLENDVPD    Y2, expsub64consts<>+1344(SB), Y6, Y6
+	VCMPPD       $0x11, expsub64consts<>+1408(SB), Y1, Y2
+	VBLENDVPD    Y2, expsub64consts<>+960(SB), Y6, Y6
 	VCMPPD       $0x03, Y1, Y1, Y2
-	VPOR         expsub64consts<>+1408(SB), Y1, Y4
-	VBLENDVPD    Y2, Y4, Y6, Y4
-	VBLENDVPD    Y5, Y4, Y3, Y3
+	VPOR         expsub64consts<>+1472(SB), Y1, Y3
+	VBLENDVPD    Y2, Y3, Y6, Y3
+	VBLENDVPD    Y5, Y3, Y4, Y4
 
 mathblock391:
 	VCMPPD    $0x03, Y1, Y1, Y1
 	VPTEST    Y1, Y1
 	JZ        mathblock392
 	VCMPPD    $0x03, Y0, Y0, Y2
-	VPOR      expsub64consts<>+1408(SB), Y0, Y4
-	VMOVUPS   expsub64consts<>+1472(SB), Y5
-	VBLENDVPD Y2, Y4, Y5, Y4
+	VPOR      expsub64consts<>+1472(SB), Y0, Y3
+	VMOVUPS   expsub64consts<>+1536(SB), Y5
+	VBLENDVPD Y2, Y3, Y5, Y3
 	VMOVUPD   (SI)(R10*8), Y2
 	VCMPPD    $0x03, (SI)(R10*8), Y2, Y2
 	VMOVUPD   (SI)(R10*8), Y5
-	VPOR      expsub64consts<>+1408(SB), Y5, Y5
-	VBLENDVPD Y2, Y5, Y4, Y5
-	VBLENDVPD Y1, Y5, Y3, Y3
+	VPOR      expsub64consts<>+1472(SB), Y5, Y5
+	VBLENDVPD Y2, Y5, Y3, Y5
+	VBLENDVPD Y1, Y5, Y4, Y4
 
 mathblock392:
-	VMOVUPD Y3, (DX)(R10*8)
+	VMOVUPD Y4, (DX)(R10*8)
 	ADDQ    $0x00000004, R10
 	SUBQ    $0x00000004, R11
 	JMP     expsubVSF64AVX2_loop1
@@ -24059,93 +24075,93 @@ expsubVSF64AVX2_after1:
 	JB           expsubVSF64AVX2_tail2
 	VMOVUPD      (SI)(R10*8), X1
 	VSUBPD       X0, X1, X2
-	VMOVUPD      expsub64consts<>+0(SB), X3
-	VFMADD213PD  expsub64consts<>+64(SB), X2, X3
-	VSUBPD       expsub64consts<>+64(SB), X3, X4
-	VMOVUPD      expsub64consts<>+192(SB), X5
-	VFNMADD213PD X2, X4, X5
-	VFNMADD231PD expsub64consts<>+128(SB), X4, X5
-	VMOVUPD      expsub64consts<>+256(SB), X4
-	VFMADD213PD  expsub64consts<>+320(SB), X5, X4
-	VFMADD213PD  expsub64consts<>+384(SB), X5, X4
-	VFMADD213PD  expsub64consts<>+448(SB), X5, X4
-	VFMADD213PD  expsub64consts<>+512(SB), X5, X4
-	VMULPD       X5, X5, X6
+	VMAXPD       expsub64consts<>+0(SB), X2, X3
+	VMOVUPD      expsub64consts<>+64(SB), X4
+	VFMADD213PD  expsub64consts<>+128(SB), X3, X4
+	VSUBPD       expsub64consts<>+128(SB), X4, X5
+	VFNMADD231PD expsub64consts<>+256(SB), X5, X3
+	VFNMADD231PD expsub64consts<>+192(SB), X5, X3
+	VMOVUPD      expsub64consts<>+320(SB), X5
+	VFMADD213PD  expsub64consts<>+384(SB), X3, X5
+	VFMADD213PD  expsub64consts<>+448(SB), X3, X5
+	VFMADD213PD  expsub64consts<>+512(SB), X3, X5
+	VFMADD213PD  expsub64consts<>+576(SB), X3, X5
+	VMULPD       X3, X3, X6
 	LEAQ         exptail_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), X3, X8
+	VPAND        tablemask16_64<>+0(SB), X4, X8
 	VPCMPEQQ     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERQQ   X9, (R12)(X8*8), X7
-	VADDPD       X7, X5, X5
-	VFMADD231PD  X4, X6, X5
+	VADDPD       X7, X3, X3
+	VFMADD231PD  X5, X6, X3
 	LEAQ         exphi_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), X3, X6
+	VPAND        tablemask16_64<>+0(SB), X4, X6
 	VPCMPEQQ     X6, X6, X7
-	VPXOR        X6, X6, X4
-	VPGATHERQQ   X7, (R12)(X6*8), X4
-	VPSLLQ       $0x30, X3, X6
-	VPADDQ       X6, X4, X4
-	VFMADD231PD  X5, X4, X4
-	VPAND        expsub64consts<>+576(SB), X2, X6
-	VCMPPD       $0x15, expsub64consts<>+640(SB), X6, X6
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X7, (R12)(X6*8), X5
+	VPSLLQ       $0x30, X4, X6
+	VPADDQ       X6, X5, X5
+	VFMADD231PD  X3, X5, X5
+	VPAND        expsub64consts<>+640(SB), X2, X6
+	VCMPPD       $0x15, expsub64consts<>+704(SB), X6, X6
 	VPTEST       X6, X6
 	JZ           mathblock393
-	VPAND        expsub64consts<>+704(SB), X3, X7
+	VPAND        expsub64consts<>+768(SB), X4, X7
 	LEAQ         exphi_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), X3, X9
+	VPAND        tablemask16_64<>+0(SB), X4, X9
 	VPCMPEQQ     X9, X9, X10
 	VPXOR        X9, X9, X8
 	VPGATHERQQ   X10, (R12)(X9*8), X8
 	VPSLLQ       $0x30, X7, X7
 	VPADDQ       X7, X8, X8
-	VFMADD231PD  X8, X5, X8
-	VPSUBQ       expsub64consts<>+768(SB), X3, X3
-	VPSRLQ       $0x04, X3, X3
-	VPSRLQ       $0x01, X3, X5
-	VPSUBQ       expsub64consts<>+832(SB), X5, X7
+	VFMADD231PD  X8, X3, X8
+	VPSUBQ       expsub64consts<>+832(SB), X4, X4
+	VPSRLQ       $0x04, X4, X4
+	VPSRLQ       $0x01, X4, X3
+	VPSUBQ       expsub64consts<>+896(SB), X3, X7
 	VPSLLQ       $0x34, X7, X7
-	VPSUBQ       X5, X3, X3
-	VPSUBQ       expsub64consts<>+832(SB), X3, X3
-	VPSLLQ       $0x34, X3, X3
-	VCMPPD       $0x11, expsub64consts<>+896(SB), X2, X5
+	VPSUBQ       X3, X4, X4
+	VPSUBQ       expsub64consts<>+896(SB), X4, X4
+	VPSLLQ       $0x34, X4, X4
+	VCMPPD       $0x11, expsub64consts<>+960(SB), X2, X3
 	VMULPD       X7, X8, X8
-	VPADDQ       expsub64consts<>+960(SB), X3, X7
-	VBLENDVPD    X5, X7, X3, X7
+	VPADDQ       expsub64consts<>+1024(SB), X4, X7
+	VBLENDVPD    X3, X7, X4, X7
 	VMULPD       X7, X8, X8
-	VCMPPD       $0x11, expsub64consts<>+1024(SB), X8, X3
-	VPAND        X5, X3, X3
-	VCMPPD       $0x15, expsub64consts<>+1024(SB), X8, X7
-	VPAND        X5, X7, X5
-	VADDPD       expsub64consts<>+1024(SB), X8, X7
-	VPSUBQ       expsub64consts<>+1024(SB), X7, X7
-	VMOVUPS      expsub64consts<>+1152(SB), X9
-	VBLENDVPD    X5, expsub64consts<>+1088(SB), X9, X5
-	VMULPD       X5, X8, X8
-	VBLENDVPD    X3, X7, X8, X7
-	VCMPPD       $0x1e, expsub64consts<>+1216(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+1280(SB), X7, X7
-	VCMPPD       $0x11, expsub64consts<>+1344(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+896(SB), X7, X7
+	VCMPPD       $0x11, expsub64consts<>+1088(SB), X8, X4
+	VPAND        X3, X4, X4
+	VCMPPD       $0x15, expsub64consts<>+1088(SB), X8, X7
+	VPAND        X3, X7, X3
+	VADDPD       expsub64consts<>+1088(SB), X8, X7
+	VPSUBQ       expsub64consts<>+1088(SB), X7, X7
+	VMOVUPS      expsub64consts<>+1216(SB), X9
+	VBLENDVPD    X3, expsub64consts<>+1152(SB), X9, X3
+	VMULPD       X3, X8, X8
+	VBLENDVPD    X4, X7, X8, X7
+	VCMPPD       $0x1e, expsub64consts<>+1280(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+1344(SB), X7, X7
+	VCMPPD       $0x11, expsub64consts<>+1408(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+960(SB), X7, X7
 	VCMPPD       $0x03, X2, X2, X3
-	VPOR         expsub64consts<>+1408(SB), X2, X5
-	VBLENDVPD    X3, X5, X7, X5
-	VBLENDVPD    X6, X5, X4, X4
+	VPOR         expsub64consts<>+1472(SB), X2, X4
+	VBLENDVPD    X3, X4, X7, X4
+	VBLENDVPD    X6, X4, X5, X5
 
 mathblock393:
 	VCMPPD    $0x03, X2, X2, X2
 	VPTEST    X2, X2
 	JZ        mathblock394
 	VCMPPD    $0x03, X0, X0, X3
-	VPOR      expsub64consts<>+1408(SB), X0, X5
-	VMOVUPS   expsub64consts<>+1472(SB), X6
-	VBLENDVPD X3, X5, X6, X5
+	VPOR      expsub64consts<>+1472(SB), X0, X4
+	VMOVUPS   expsub64consts<>+1536(SB), X6
+	VBLENDVPD X3, X4, X6, X4
 	VCMPPD    $0x03, X1, X1, X3
-	VPOR      expsub64consts<>+1408(SB), X1, X1
-	VBLENDVPD X3, X1, X5, X1
-	VBLENDVPD X2, X1, X4, X4
+	VPOR      expsub64consts<>+1472(SB), X1, X1
+	VBLENDVPD X3, X1, X4, X1
+	VBLENDVPD X2, X1, X5, X5
 
 mathblock394:
-	VMOVUPD X4, (DX)(R10*8)
+	VMOVUPD X5, (DX)(R10*8)
 	ADDQ    $0x00000002, R10
 	SUBQ    $0x00000002, R11
 
@@ -24154,93 +24170,93 @@ expsubVSF64AVX2_tail2:
 	JB           expsubVSF64AVX2_tail1
 	VMOVQ        (SI)(R10*8), X1
 	VSUBPD       X0, X1, X2
-	VMOVUPD      expsub64consts<>+0(SB), X3
-	VFMADD213PD  expsub64consts<>+64(SB), X2, X3
-	VSUBPD       expsub64consts<>+64(SB), X3, X4
-	VMOVUPD      expsub64consts<>+192(SB), X5
-	VFNMADD213PD X2, X4, X5
-	VFNMADD231PD expsub64consts<>+128(SB), X4, X5
-	VMOVUPD      expsub64consts<>+256(SB), X4
-	VFMADD213PD  expsub64consts<>+320(SB), X5, X4
-	VFMADD213PD  expsub64consts<>+384(SB), X5, X4
-	VFMADD213PD  expsub64consts<>+448(SB), X5, X4
-	VFMADD213PD  expsub64consts<>+512(SB), X5, X4
-	VMULPD       X5, X5, X6
+	VMAXPD       expsub64consts<>+0(SB), X2, X3
+	VMOVUPD      expsub64consts<>+64(SB), X4
+	VFMADD213PD  expsub64consts<>+128(SB), X3, X4
+	VSUBPD       expsub64consts<>+128(SB), X4, X5
+	VFNMADD231PD expsub64consts<>+256(SB), X5, X3
+	VFNMADD231PD expsub64consts<>+192(SB), X5, X3
+	VMOVUPD      expsub64consts<>+320(SB), X5
+	VFMADD213PD  expsub64consts<>+384(SB), X3, X5
+	VFMADD213PD  expsub64consts<>+448(SB), X3, X5
+	VFMADD213PD  expsub64consts<>+512(SB), X3, X5
+	VFMADD213PD  expsub64consts<>+576(SB), X3, X5
+	VMULPD       X3, X3, X6
 	LEAQ         exptail_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), X3, X8
+	VPAND        tablemask16_64<>+0(SB), X4, X8
 	VPCMPEQQ     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERQQ   X9, (R12)(X8*8), X7
-	VADDPD       X7, X5, X5
-	VFMADD231PD  X4, X6, X5
+	VADDPD       X7, X3, X3
+	VFMADD231PD  X5, X6, X3
 	LEAQ         exphi_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), X3, X6
+	VPAND        tablemask16_64<>+0(SB), X4, X6
 	VPCMPEQQ     X6, X6, X7
-	VPXOR        X6, X6, X4
-	VPGATHERQQ   X7, (R12)(X6*8), X4
-	VPSLLQ       $0x30, X3, X6
-	VPADDQ       X6, X4, X4
-	VFMADD231PD  X5, X4, X4
-	VPAND        expsub64consts<>+576(SB), X2, X6
-	VCMPPD       $0x15, expsub64consts<>+640(SB), X6, X6
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X7, (R12)(X6*8), X5
+	VPSLLQ       $0x30, X4, X6
+	VPADDQ       X6, X5, X5
+	VFMADD231PD  X3, X5, X5
+	VPAND        expsub64consts<>+640(SB), X2, X6
+	VCMPPD       $0x15, expsub64consts<>+704(SB), X6, X6
 	VPTEST       X6, X6
 	JZ           mathblock395
-	VPAND        expsub64consts<>+704(SB), X3, X7
+	VPAND        expsub64consts<>+768(SB), X4, X7
 	LEAQ         exphi_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), X3, X9
+	VPAND        tablemask16_64<>+0(SB), X4, X9
 	VPCMPEQQ     X9, X9, X10
 	VPXOR        X9, X9, X8
 	VPGATHERQQ   X10, (R12)(X9*8), X8
 	VPSLLQ       $0x30, X7, X7
 	VPADDQ       X7, X8, X8
-	VFMADD231PD  X8, X5, X8
-	VPSUBQ       expsub64consts<>+768(SB), X3, X3
-	VPSRLQ       $0x04, X3, X3
-	VPSRLQ       $0x01, X3, X5
-	VPSUBQ       expsub64consts<>+832(SB), X5, X7
+	VFMADD231PD  X8, X3, X8
+	VPSUBQ       expsub64consts<>+832(SB), X4, X4
+	VPSRLQ       $0x04, X4, X4
+	VPSRLQ       $0x01, X4, X3
+	VPSUBQ       expsub64consts<>+896(SB), X3, X7
 	VPSLLQ       $0x34, X7, X7
-	VPSUBQ       X5, X3, X3
-	VPSUBQ       expsub64consts<>+832(SB), X3, X3
-	VPSLLQ       $0x34, X3, X3
-	VCMPPD       $0x11, expsub64consts<>+896(SB), X2, X5
+	VPSUBQ       X3, X4, X4
+	VPSUBQ       expsub64consts<>+896(SB), X4, X4
+	VPSLLQ       $0x34, X4, X4
+	VCMPPD       $0x11, expsub64consts<>+960(SB), X2, X3
 	VMULPD       X7, X8, X8
-	VPADDQ       expsub64consts<>+960(SB), X3, X7
-	VBLENDVPD    X5, X7, X3, X7
+	VPADDQ       expsub64consts<>+1024(SB), X4, X7
+	VBLENDVPD    X3, X7, X4, X7
 	VMULPD       X7, X8, X8
-	VCMPPD       $0x11, expsub64consts<>+1024(SB), X8, X3
-	VPAND        X5, X3, X3
-	VCMPPD       $0x15, expsub64consts<>+1024(SB), X8, X7
-	VPAND        X5, X7, X5
-	VADDPD       expsub64consts<>+1024(SB), X8, X7
-	VPSUBQ       expsub64consts<>+1024(SB), X7, X7
-	VMOVUPS      expsub64consts<>+1152(SB), X9
-	VBLENDVPD    X5, expsub64consts<>+1088(SB), X9, X5
-	VMULPD       X5, X8, X8
-	VBLENDVPD    X3, X7, X8, X7
-	VCMPPD       $0x1e, expsub64consts<>+1216(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+1280(SB), X7, X7
-	VCMPPD       $0x11, expsub64consts<>+1344(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+896(SB), X7, X7
+	VCMPPD       $0x11, expsub64consts<>+1088(SB), X8, X4
+	VPAND        X3, X4, X4
+	VCMPPD       $0x15, expsub64consts<>+1088(SB), X8, X7
+	VPAND        X3, X7, X3
+	VADDPD       expsub64consts<>+1088(SB), X8, X7
+	VPSUBQ       expsub64consts<>+1088(SB), X7, X7
+	VMOVUPS      expsub64consts<>+1216(SB), X9
+	VBLENDVPD    X3, expsub64consts<>+1152(SB), X9, X3
+	VMULPD       X3, X8, X8
+	VBLENDVPD    X4, X7, X8, X7
+	VCMPPD       $0x1e, expsub64consts<>+1280(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+1344(SB), X7, X7
+	VCMPPD       $0x11, expsub64consts<>+1408(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+960(SB), X7, X7
 	VCMPPD       $0x03, X2, X2, X3
-	VPOR         expsub64consts<>+1408(SB), X2, X5
-	VBLENDVPD    X3, X5, X7, X5
-	VBLENDVPD    X6, X5, X4, X4
+	VPOR         expsub64consts<>+1472(SB), X2, X4
+	VBLENDVPD    X3, X4, X7, X4
+	VBLENDVPD    X6, X4, X5, X5
 
 mathblock395:
 	VCMPPD    $0x03, X2, X2, X2
 	VPTEST    X2, X2
 	JZ        mathblock396
 	VCMPPD    $0x03, X0, X0, X3
-	VPOR      expsub64consts<>+1408(SB), X0, X0
-	VMOVUPS   expsub64consts<>+1472(SB), X5
-	VBLENDVPD X3, X0, X5, X0
+	VPOR      expsub64consts<>+1472(SB), X0, X0
+	VMOVUPS   expsub64consts<>+1536(SB), X4
+	VBLENDVPD X3, X0, X4, X0
 	VCMPPD    $0x03, X1, X1, X3
-	VPOR      expsub64consts<>+1408(SB), X1, X1
+	VPOR      expsub64consts<>+1472(SB), X1, X1
 	VBLENDVPD X3, X1, X0, X1
-	VBLENDVPD X2, X1, X4, X4
+	VBLENDVPD X2, X1, X5, X5
 
 mathblock396:
-	VMOVQ X4, (DX)(R10*8)
+	VMOVQ X5, (DX)(R10*8)
 	ADDQ  $0x00000001, R10
 	SUBQ  $0x00000001, R11
 
@@ -24284,93 +24300,93 @@ expsubSVF64AVX2_loop1:
 	JB           expsubSVF64AVX2_after1
 	VMOVUPD      (R8)(R10*8), Y1
 	VSUBPD       Y1, Y0, Y2
-	VMOVUPD      expsub64consts<>+0(SB), Y3
-	VFMADD213PD  expsub64consts<>+64(SB), Y2, Y3
-	VSUBPD       expsub64consts<>+64(SB), Y3, Y4
-	VMOVUPD      expsub64consts<>+192(SB), Y5
-	VFNMADD213PD Y2, Y4, Y5
-	VFNMADD231PD expsub64consts<>+128(SB), Y4, Y5
-	VMOVUPD      expsub64consts<>+256(SB), Y4
-	VFMADD213PD  expsub64consts<>+320(SB), Y5, Y4
-	VFMADD213PD  expsub64consts<>+384(SB), Y5, Y4
-	VFMADD213PD  expsub64consts<>+448(SB), Y5, Y4
-	VFMADD213PD  expsub64consts<>+512(SB), Y5, Y4
-	VMULPD       Y5, Y5, Y6
+	VMAXPD       expsub64consts<>+0(SB), Y2, Y3
+	VMOVUPD      expsub64consts<>+64(SB), Y4
+	VFMADD213PD  expsub64consts<>+128(SB), Y3, Y4
+	VSUBPD       expsub64consts<>+128(SB), Y4, Y5
+	VFNMADD231PD expsub64consts<>+256(SB), Y5, Y3
+	VFNMADD231PD expsub64consts<>+192(SB), Y5, Y3
+	VMOVUPD      expsub64consts<>+320(SB), Y5
+	VFMADD213PD  expsub64consts<>+384(SB), Y3, Y5
+	VFMADD213PD  expsub64consts<>+448(SB), Y3, Y5
+	VFMADD213PD  expsub64consts<>+512(SB), Y3, Y5
+	VFMADD213PD  expsub64consts<>+576(SB), Y3, Y5
+	VMULPD       Y3, Y3, Y6
 	LEAQ         exptail_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), Y3, Y8
+	VPAND        tablemask16_64<>+0(SB), Y4, Y8
 	VPCMPEQQ     Y8, Y8, Y9
 	VPXOR        Y8, Y8, Y7
 	VPGATHERQQ   Y9, (R12)(Y8*8), Y7
-	VADDPD       Y7, Y5, Y5
-	VFMADD231PD  Y4, Y6, Y5
+	VADDPD       Y7, Y3, Y3
+	VFMADD231PD  Y5, Y6, Y3
 	LEAQ         exphi_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), Y3, Y6
+	VPAND        tablemask16_64<>+0(SB), Y4, Y6
 	VPCMPEQQ     Y6, Y6, Y7
-	VPXOR        Y6, Y6, Y4
-	VPGATHERQQ   Y7, (R12)(Y6*8), Y4
-	VPSLLQ       $0x30, Y3, Y6
-	VPADDQ       Y6, Y4, Y4
-	VFMADD231PD  Y5, Y4, Y4
-	VPAND        expsub64consts<>+576(SB), Y2, Y6
-	VCMPPD       $0x15, expsub64consts<>+640(SB), Y6, Y6
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y7, (R12)(Y6*8), Y5
+	VPSLLQ       $0x30, Y4, Y6
+	VPADDQ       Y6, Y5, Y5
+	VFMADD231PD  Y3, Y5, Y5
+	VPAND        expsub64consts<>+640(SB), Y2, Y6
+	VCMPPD       $0x15, expsub64consts<>+704(SB), Y6, Y6
 	VPTEST       Y6, Y6
 	JZ           mathblock397
-	VPAND        expsub64consts<>+704(SB), Y3, Y7
+	VPAND        expsub64consts<>+768(SB), Y4, Y7
 	LEAQ         exphi_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), Y3, Y9
+	VPAND        tablemask16_64<>+0(SB), Y4, Y9
 	VPCMPEQQ     Y9, Y9, Y10
 	VPXOR        Y9, Y9, Y8
 	VPGATHERQQ   Y10, (R12)(Y9*8), Y8
 	VPSLLQ       $0x30, Y7, Y7
 	VPADDQ       Y7, Y8, Y8
-	VFMADD231PD  Y8, Y5, Y8
-	VPSUBQ       expsub64consts<>+768(SB), Y3, Y3
-	VPSRLQ       $0x04, Y3, Y3
-	VPSRLQ       $0x01, Y3, Y5
-	VPSUBQ       expsub64consts<>+832(SB), Y5, Y7
+	VFMADD231PD  Y8, Y3, Y8
+	VPSUBQ       expsub64consts<>+832(SB), Y4, Y4
+	VPSRLQ       $0x04, Y4, Y4
+	VPSRLQ       $0x01, Y4, Y3
+	VPSUBQ       expsub64consts<>+896(SB), Y3, Y7
 	VPSLLQ       $0x34, Y7, Y7
-	VPSUBQ       Y5, Y3, Y3
-	VPSUBQ       expsub64consts<>+832(SB), Y3, Y3
-	VPSLLQ       $0x34, Y3, Y3
-	VCMPPD       $0x11, expsub64consts<>+896(SB), Y2, Y5
+	VPSUBQ       Y3, Y4, Y4
+	VPSUBQ       expsub64consts<>+896(SB), Y4, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VCMPPD       $0x11, expsub64consts<>+960(SB), Y2, Y3
 	VMULPD       Y7, Y8, Y8
-	VPADDQ       expsub64consts<>+960(SB), Y3, Y7
-	VBLENDVPD    Y5, Y7, Y3, Y7
+	VPADDQ       expsub64consts<>+1024(SB), Y4, Y7
+	VBLENDVPD    Y3, Y7, Y4, Y7
 	VMULPD       Y7, Y8, Y8
-	VCMPPD       $0x11, expsub64consts<>+1024(SB), Y8, Y3
-	VPAND        Y5, Y3, Y3
-	VCMPPD       $0x15, expsub64consts<>+1024(SB), Y8, Y7
-	VPAND        Y5, Y7, Y5
-	VADDPD       expsub64consts<>+1024(SB), Y8, Y7
-	VPSUBQ       expsub64consts<>+1024(SB), Y7, Y7
-	VMOVUPS      expsub64consts<>+1152(SB), Y9
-	VBLENDVPD    Y5, expsub64consts<>+1088(SB), Y9, Y5
-	VMULPD       Y5, Y8, Y8
-	VBLENDVPD    Y3, Y7, Y8, Y7
-	VCMPPD       $0x1e, expsub64consts<>+1216(SB), Y2, Y3
-	VBLENDVPD    Y3, expsub64consts<>+1280(SB), Y7, Y7
-	VCMPPD       $0x11, expsub64consts<>+1344(SB), Y2, Y3
-	VBLENDVPD    Y3, expsub64consts<>+896(SB), Y7, Y7
+	VCMPPD       $0x11, expsub64consts<>+1088(SB), Y8, Y4
+	VPAND        Y3, Y4, Y4
+	VCMPPD       $0x15, expsub64consts<>+1088(SB), Y8, Y7
+	VPAND        Y3, Y7, Y3
+	VADDPD       expsub64consts<>+1088(SB), Y8, Y7
+	VPSUBQ       expsub64consts<>+1088(SB), Y7, Y7
+	VMOVUPS      expsub64consts<>+1216(SB), Y9
+	VBLENDVPD    Y3, expsub64consts<>+1152(SB), Y9, Y3
+	VMULPD       Y3, Y8, Y8
+	VBLENDVPD    Y4, Y7, Y8, Y7
+	VCMPPD       $0x1e, expsub64consts<>+1280(SB), Y2, Y3
+	VBLENDVPD    Y3, expsub64consts<>+1344(SB), Y7, Y7
+	VCMPPD       $0x11, expsub64consts<>+1408(SB), Y2, Y3
+	VBLENDVPD    Y3, expsub64consts<>+960(SB), Y7, Y7
 	VCMPPD       $0x03, Y2, Y2, Y3
-	VPOR         expsub64consts<>+1408(SB), Y2, Y5
-	VBLENDVPD    Y3, Y5, Y7, Y5
-	VBLENDVPD    Y6, Y5, Y4, Y4
+	VPOR         expsub64consts<>+1472(SB), Y2, Y4
+	VBLENDVPD    Y3, Y4, Y7, Y4
+	VBLENDVPD    Y6, Y4, Y5, Y5
 
 mathblock397:
 	VCMPPD    $0x03, Y2, Y2, Y2
 	VPTEST    Y2, Y2
 	JZ        mathblock398
 	VCMPPD    $0x03, Y1, Y1, Y3
-	VPOR      expsub64consts<>+1408(SB), Y1, Y1
-	VMOVUPS   expsub64consts<>+1472(SB), Y5
-	VBLENDVPD Y3, Y1, Y5, Y1
+	VPOR      expsub64consts<>+1472(SB), Y1, Y1
+	VMOVUPS   expsub64consts<>+1536(SB), Y4
+	VBLENDVPD Y3, Y1, Y4, Y1
 	VCMPPD    $0x03, Y0, Y0, Y3
-	VPOR      expsub64consts<>+1408(SB), Y0, Y5
-	VBLENDVPD Y3, Y5, Y1, Y5
-	VBLENDVPD Y2, Y5, Y4, Y4
+	VPOR      expsub64consts<>+1472(SB), Y0, Y4
+	VBLENDVPD Y3, Y4, Y1, Y4
+	VBLENDVPD Y2, Y4, Y5, Y5
 
 mathblock398:
-	VMOVUPD Y4, (DX)(R10*8)
+	VMOVUPD Y5, (DX)(R10*8)
 	ADDQ    $0x00000004, R10
 	SUBQ    $0x00000004, R11
 	JMP     expsubSVF64AVX2_loop1
@@ -24380,93 +24396,93 @@ expsubSVF64AVX2_after1:
 	JB           expsubSVF64AVX2_tail2
 	VMOVUPD      (R8)(R10*8), X1
 	VSUBPD       X1, X0, X2
-	VMOVUPD      expsub64consts<>+0(SB), X3
-	VFMADD213PD  expsub64consts<>+64(SB), X2, X3
-	VSUBPD       expsub64consts<>+64(SB), X3, X4
-	VMOVUPD      expsub64consts<>+192(SB), X5
-	VFNMADD213PD X2, X4, X5
-	VFNMADD231PD expsub64consts<>+128(SB), X4, X5
-	VMOVUPD      expsub64consts<>+256(SB), X4
-	VFMADD213PD  expsub64consts<>+320(SB), X5, X4
-	VFMADD213PD  expsub64consts<>+384(SB), X5, X4
-	VFMADD213PD  expsub64consts<>+448(SB), X5, X4
-	VFMADD213PD  expsub64consts<>+512(SB), X5, X4
-	VMULPD       X5, X5, X6
+	VMAXPD       expsub64consts<>+0(SB), X2, X3
+	VMOVUPD      expsub64consts<>+64(SB), X4
+	VFMADD213PD  expsub64consts<>+128(SB), X3, X4
+	VSUBPD       expsub64consts<>+128(SB), X4, X5
+	VFNMADD231PD expsub64consts<>+256(SB), X5, X3
+	VFNMADD231PD expsub64consts<>+192(SB), X5, X3
+	VMOVUPD      expsub64consts<>+320(SB), X5
+	VFMADD213PD  expsub64consts<>+384(SB), X3, X5
+	VFMADD213PD  expsub64consts<>+448(SB), X3, X5
+	VFMADD213PD  expsub64consts<>+512(SB), X3, X5
+	VFMADD213PD  expsub64consts<>+576(SB), X3, X5
+	VMULPD       X3, X3, X6
 	LEAQ         exptail_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), X3, X8
+	VPAND        tablemask16_64<>+0(SB), X4, X8
 	VPCMPEQQ     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERQQ   X9, (R12)(X8*8), X7
-	VADDPD       X7, X5, X5
-	VFMADD231PD  X4, X6, X5
+	VADDPD       X7, X3, X3
+	VFMADD231PD  X5, X6, X3
 	LEAQ         exphi_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), X3, X6
+	VPAND        tablemask16_64<>+0(SB), X4, X6
 	VPCMPEQQ     X6, X6, X7
-	VPXOR        X6, X6, X4
-	VPGATHERQQ   X7, (R12)(X6*8), X4
-	VPSLLQ       $0x30, X3, X6
-	VPADDQ       X6, X4, X4
-	VFMADD231PD  X5, X4, X4
-	VPAND        expsub64consts<>+576(SB), X2, X6
-	VCMPPD       $0x15, expsub64consts<>+640(SB), X6, X6
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X7, (R12)(X6*8), X5
+	VPSLLQ       $0x30, X4, X6
+	VPADDQ       X6, X5, X5
+	VFMADD231PD  X3, X5, X5
+	VPAND        expsub64consts<>+640(SB), X2, X6
+	VCMPPD       $0x15, expsub64consts<>+704(SB), X6, X6
 	VPTEST       X6, X6
 	JZ           mathblock399
-	VPAND        expsub64consts<>+704(SB), X3, X7
+	VPAND        expsub64consts<>+768(SB), X4, X7
 	LEAQ         exphi_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), X3, X9
+	VPAND        tablemask16_64<>+0(SB), X4, X9
 	VPCMPEQQ     X9, X9, X10
 	VPXOR        X9, X9, X8
 	VPGATHERQQ   X10, (R12)(X9*8), X8
 	VPSLLQ       $0x30, X7, X7
 	VPADDQ       X7, X8, X8
-	VFMADD231PD  X8, X5, X8
-	VPSUBQ       expsub64consts<>+768(SB), X3, X3
-	VPSRLQ       $0x04, X3, X3
-	VPSRLQ       $0x01, X3, X5
-	VPSUBQ       expsub64consts<>+832(SB), X5, X7
+	VFMADD231PD  X8, X3, X8
+	VPSUBQ       expsub64consts<>+832(SB), X4, X4
+	VPSRLQ       $0x04, X4, X4
+	VPSRLQ       $0x01, X4, X3
+	VPSUBQ       expsub64consts<>+896(SB), X3, X7
 	VPSLLQ       $0x34, X7, X7
-	VPSUBQ       X5, X3, X3
-	VPSUBQ       expsub64consts<>+832(SB), X3, X3
-	VPSLLQ       $0x34, X3, X3
-	VCMPPD       $0x11, expsub64consts<>+896(SB), X2, X5
+	VPSUBQ       X3, X4, X4
+	VPSUBQ       expsub64consts<>+896(SB), X4, X4
+	VPSLLQ       $0x34, X4, X4
+	VCMPPD       $0x11, expsub64consts<>+960(SB), X2, X3
 	VMULPD       X7, X8, X8
-	VPADDQ       expsub64consts<>+960(SB), X3, X7
-	VBLENDVPD    X5, X7, X3, X7
+	VPADDQ       expsub64consts<>+1024(SB), X4, X7
+	VBLENDVPD    X3, X7, X4, X7
 	VMULPD       X7, X8, X8
-	VCMPPD       $0x11, expsub64consts<>+1024(SB), X8, X3
-	VPAND        X5, X3, X3
-	VCMPPD       $0x15, expsub64consts<>+1024(SB), X8, X7
-	VPAND        X5, X7, X5
-	VADDPD       expsub64consts<>+1024(SB), X8, X7
-	VPSUBQ       expsub64consts<>+1024(SB), X7, X7
-	VMOVUPS      expsub64consts<>+1152(SB), X9
-	VBLENDVPD    X5, expsub64consts<>+1088(SB), X9, X5
-	VMULPD       X5, X8, X8
-	VBLENDVPD    X3, X7, X8, X7
-	VCMPPD       $0x1e, expsub64consts<>+1216(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+1280(SB), X7, X7
-	VCMPPD       $0x11, expsub64consts<>+1344(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+896(SB), X7, X7
+	VCMPPD       $0x11, expsub64consts<>+1088(SB), X8, X4
+	VPAND        X3, X4, X4
+	VCMPPD       $0x15, expsub64consts<>+1088(SB), X8, X7
+	VPAND        X3, X7, X3
+	VADDPD       expsub64consts<>+1088(SB), X8, X7
+	VPSUBQ       expsub64consts<>+1088(SB), X7, X7
+	VMOVUPS      expsub64consts<>+1216(SB), X9
+	VBLENDVPD    X3, expsub64consts<>+1152(SB), X9, X3
+	VMULPD       X3, X8, X8
+	VBLENDVPD    X4, X7, X8, X7
+	VCMPPD       $0x1e, expsub64consts<>+1280(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+1344(SB), X7, X7
+	VCMPPD       $0x11, expsub64consts<>+1408(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+960(SB), X7, X7
 	VCMPPD       $0x03, X2, X2, X3
-	VPOR         expsub64consts<>+1408(SB), X2, X5
-	VBLENDVPD    X3, X5, X7, X5
-	VBLENDVPD    X6, X5, X4, X4
+	VPOR         expsub64consts<>+1472(SB), X2, X4
+	VBLENDVPD    X3, X4, X7, X4
+	VBLENDVPD    X6, X4, X5, X5
 
 mathblock399:
 	VCMPPD    $0x03, X2, X2, X2
 	VPTEST    X2, X2
 	JZ        mathblock400
 	VCMPPD    $0x03, X1, X1, X3
-	VPOR      expsub64consts<>+1408(SB), X1, X1
-	VMOVUPS   expsub64consts<>+1472(SB), X5
-	VBLENDVPD X3, X1, X5, X1
+	VPOR      expsub64consts<>+1472(SB), X1, X1
+	VMOVUPS   expsub64consts<>+1536(SB), X4
+	VBLENDVPD X3, X1, X4, X1
 	VCMPPD    $0x03, X0, X0, X3
-	VPOR      expsub64consts<>+1408(SB), X0, X5
-	VBLENDVPD X3, X5, X1, X5
-	VBLENDVPD X2, X5, X4, X4
+	VPOR      expsub64consts<>+1472(SB), X0, X4
+	VBLENDVPD X3, X4, X1, X4
+	VBLENDVPD X2, X4, X5, X5
 
 mathblock400:
-	VMOVUPD X4, (DX)(R10*8)
+	VMOVUPD X5, (DX)(R10*8)
 	ADDQ    $0x00000002, R10
 	SUBQ    $0x00000002, R11
 
@@ -24475,93 +24491,93 @@ expsubSVF64AVX2_tail2:
 	JB           expsubSVF64AVX2_tail1
 	VMOVQ        (R8)(R10*8), X1
 	VSUBPD       X1, X0, X2
-	VMOVUPD      expsub64consts<>+0(SB), X3
-	VFMADD213PD  expsub64consts<>+64(SB), X2, X3
-	VSUBPD       expsub64consts<>+64(SB), X3, X4
-	VMOVUPD      expsub64consts<>+192(SB), X5
-	VFNMADD213PD X2, X4, X5
-	VFNMADD231PD expsub64consts<>+128(SB), X4, X5
-	VMOVUPD      expsub64consts<>+256(SB), X4
-	VFMADD213PD  expsub64consts<>+320(SB), X5, X4
-	VFMADD213PD  expsub64consts<>+384(SB), X5, X4
-	VFMADD213PD  expsub64consts<>+448(SB), X5, X4
-	VFMADD213PD  expsub64consts<>+512(SB), X5, X4
-	VMULPD       X5, X5, X6
+	VMAXPD       expsub64consts<>+0(SB), X2, X3
+	VMOVUPD      expsub64consts<>+64(SB), X4
+	VFMADD213PD  expsub64consts<>+128(SB), X3, X4
+	VSUBPD       expsub64consts<>+128(SB), X4, X5
+	VFNMADD231PD expsub64consts<>+256(SB), X5, X3
+	VFNMADD231PD expsub64consts<>+192(SB), X5, X3
+	VMOVUPD      expsub64consts<>+320(SB), X5
+	VFMADD213PD  expsub64consts<>+384(SB), X3, X5
+	VFMADD213PD  expsub64consts<>+448(SB), X3, X5
+	VFMADD213PD  expsub64consts<>+512(SB), X3, X5
+	VFMADD213PD  expsub64consts<>+576(SB), X3, X5
+	VMULPD       X3, X3, X6
 	LEAQ         exptail_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), X3, X8
+	VPAND        tablemask16_64<>+0(SB), X4, X8
 	VPCMPEQQ     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERQQ   X9, (R12)(X8*8), X7
-	VADDPD       X7, X5, X5
-	VFMADD231PD  X4, X6, X5
+	VADDPD       X7, X3, X3
+	VFMADD231PD  X5, X6, X3
 	LEAQ         exphi_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), X3, X6
+	VPAND        tablemask16_64<>+0(SB), X4, X6
 	VPCMPEQQ     X6, X6, X7
-	VPXOR        X6, X6, X4
-	VPGATHERQQ   X7, (R12)(X6*8), X4
-	VPSLLQ       $0x30, X3, X6
-	VPADDQ       X6, X4, X4
-	VFMADD231PD  X5, X4, X4
-	VPAND        expsub64consts<>+576(SB), X2, X6
-	VCMPPD       $0x15, expsub64consts<>+640(SB), X6, X6
+	VPXOR        X6, X6, X5
+	VPGATHERQQ   X7, (R12)(X6*8), X5
+	VPSLLQ       $0x30, X4, X6
+	VPADDQ       X6, X5, X5
+	VFMADD231PD  X3, X5, X5
+	VPAND        expsub64consts<>+640(SB), X2, X6
+	VCMPPD       $0x15, expsub64consts<>+704(SB), X6, X6
 	VPTEST       X6, X6
 	JZ           mathblock401
-	VPAND        expsub64consts<>+704(SB), X3, X7
+	VPAND        expsub64consts<>+768(SB), X4, X7
 	LEAQ         exphi_64<>+0(SB), R12
-	VPAND        tablemask16_64<>+0(SB), X3, X9
+	VPAND        tablemask16_64<>+0(SB), X4, X9
 	VPCMPEQQ     X9, X9, X10
 	VPXOR        X9, X9, X8
 	VPGATHERQQ   X10, (R12)(X9*8), X8
 	VPSLLQ       $0x30, X7, X7
 	VPADDQ       X7, X8, X8
-	VFMADD231PD  X8, X5, X8
-	VPSUBQ       expsub64consts<>+768(SB), X3, X3
-	VPSRLQ       $0x04, X3, X3
-	VPSRLQ       $0x01, X3, X5
-	VPSUBQ       expsub64consts<>+832(SB), X5, X7
+	VFMADD231PD  X8, X3, X8
+	VPSUBQ       expsub64consts<>+832(SB), X4, X4
+	VPSRLQ       $0x04, X4, X4
+	VPSRLQ       $0x01, X4, X3
+	VPSUBQ       expsub64consts<>+896(SB), X3, X7
 	VPSLLQ       $0x34, X7, X7
-	VPSUBQ       X5, X3, X3
-	VPSUBQ       expsub64consts<>+832(SB), X3, X3
-	VPSLLQ       $0x34, X3, X3
-	VCMPPD       $0x11, expsub64consts<>+896(SB), X2, X5
+	VPSUBQ       X3, X4, X4
+	VPSUBQ       expsub64consts<>+896(SB), X4, X4
+	VPSLLQ       $0x34, X4, X4
+	VCMPPD       $0x11, expsub64consts<>+960(SB), X2, X3
 	VMULPD       X7, X8, X8
-	VPADDQ       expsub64consts<>+960(SB), X3, X7
-	VBLENDVPD    X5, X7, X3, X7
+	VPADDQ       expsub64consts<>+1024(SB), X4, X7
+	VBLENDVPD    X3, X7, X4, X7
 	VMULPD       X7, X8, X8
-	VCMPPD       $0x11, expsub64consts<>+1024(SB), X8, X3
-	VPAND        X5, X3, X3
-	VCMPPD       $0x15, expsub64consts<>+1024(SB), X8, X7
-	VPAND        X5, X7, X5
-	VADDPD       expsub64consts<>+1024(SB), X8, X7
-	VPSUBQ       expsub64consts<>+1024(SB), X7, X7
-	VMOVUPS      expsub64consts<>+1152(SB), X9
-	VBLENDVPD    X5, expsub64consts<>+1088(SB), X9, X5
-	VMULPD       X5, X8, X8
-	VBLENDVPD    X3, X7, X8, X7
-	VCMPPD       $0x1e, expsub64consts<>+1216(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+1280(SB), X7, X7
-	VCMPPD       $0x11, expsub64consts<>+1344(SB), X2, X3
-	VBLENDVPD    X3, expsub64consts<>+896(SB), X7, X7
+	VCMPPD       $0x11, expsub64consts<>+1088(SB), X8, X4
+	VPAND        X3, X4, X4
+	VCMPPD       $0x15, expsub64consts<>+1088(SB), X8, X7
+	VPAND        X3, X7, X3
+	VADDPD       expsub64consts<>+1088(SB), X8, X7
+	VPSUBQ       expsub64consts<>+1088(SB), X7, X7
+	VMOVUPS      expsub64consts<>+1216(SB), X9
+	VBLENDVPD    X3, expsub64consts<>+1152(SB), X9, X3
+	VMULPD       X3, X8, X8
+	VBLENDVPD    X4, X7, X8, X7
+	VCMPPD       $0x1e, expsub64consts<>+1280(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+1344(SB), X7, X7
+	VCMPPD       $0x11, expsub64consts<>+1408(SB), X2, X3
+	VBLENDVPD    X3, expsub64consts<>+960(SB), X7, X7
 	VCMPPD       $0x03, X2, X2, X3
-	VPOR         expsub64consts<>+1408(SB), X2, X5
-	VBLENDVPD    X3, X5, X7, X5
-	VBLENDVPD    X6, X5, X4, X4
+	VPOR         expsub64consts<>+1472(SB), X2, X4
+	VBLENDVPD    X3, X4, X7, X4
+	VBLENDVPD    X6, X4, X5, X5
 
 mathblock401:
 	VCMPPD    $0x03, X2, X2, X2
 	VPTEST    X2, X2
 	JZ        mathblock402
 	VCMPPD    $0x03, X1, X1, X3
-	VPOR      expsub64consts<>+1408(SB), X1, X1
-	VMOVUPS   expsub64consts<>+1472(SB), X5
-	VBLENDVPD X3, X1, X5, X1
+	VPOR      expsub64consts<>+1472(SB), X1, X1
+	VMOVUPS   expsub64consts<>+1536(SB), X4
+	VBLENDVPD X3, X1, X4, X1
 	VCMPPD    $0x03, X0, X0, X3
-	VPOR      expsub64consts<>+1408(SB), X0, X0
+	VPOR      expsub64consts<>+1472(SB), X0, X0
 	VBLENDVPD X3, X0, X1, X0
-	VBLENDVPD X2, X0, X4, X4
+	VBLENDVPD X2, X0, X5, X5
 
 mathblock402:
-	VMOVQ X4, (DX)(R10*8)
+	VMOVQ X5, (DX)(R10*8)
 	ADDQ  $0x00000001, R10
 	SUBQ  $0x00000001, R11
 
@@ -63455,119 +63471,119 @@ expsubVVF32AVX512_loop2:
 	VSUBPS            Z0, Z2, Z2
 	VMOVUPS           64(SI)(R10*4), Z3
 	VSUBPS            Z1, Z3, Z3
-	VBROADCASTSS      expsub32consts<>+0(SB), Z4
-	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z2, Z4
-	VBROADCASTSS      expsub32consts<>+0(SB), Z5
-	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z3, Z5
-	VSUBPS.BCST       expsub32consts<>+64(SB), Z4, Z6
-	VSUBPS.BCST       expsub32consts<>+64(SB), Z5, Z7
-	VBROADCASTSS      expsub32consts<>+192(SB), Z8
-	VFNMADD213PS      Z2, Z6, Z8
-	VBROADCASTSS      expsub32consts<>+192(SB), Z9
-	VFNMADD213PS      Z3, Z7, Z9
-	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z6, Z8
-	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z7, Z9
-	VBROADCASTSS      expsub32consts<>+256(SB), Z6
-	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z8, Z6
-	VBROADCASTSS      expsub32consts<>+256(SB), Z7
-	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z9, Z7
-	VMULPS            Z8, Z8, Z10
-	VMULPS            Z9, Z9, Z11
-	VPERMPS           exptail_32<>+0(SB), Z4, Z12
-	VPERMPS           exptail_32<>+0(SB), Z5, Z13
-	VADDPS            Z12, Z8, Z8
-	VADDPS            Z13, Z9, Z9
-	VFMADD231PS       Z6, Z10, Z8
-	VFMADD231PS       Z7, Z11, Z9
-	VPERMPS           exphi_32<>+0(SB), Z4, Z6
-	VPERMPS           exphi_32<>+0(SB), Z5, Z7
-	VPSLLD            $0x13, Z4, Z10
-	VPSLLD            $0x13, Z5, Z11
-	VPADDD            Z10, Z6, Z6
-	VPADDD            Z11, Z7, Z7
-	VFMADD231PS       Z8, Z6, Z6
-	VFMADD231PS       Z9, Z7, Z7
-	VPANDD.BCST       expsub32consts<>+384(SB), Z2, Z10
-	VPANDD.BCST       expsub32consts<>+384(SB), Z3, Z11
-	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z10, K1
-	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z11, K2
+	VMAXPS.BCST       expsub32consts<>+0(SB), Z2, Z4
+	VMAXPS.BCST       expsub32consts<>+0(SB), Z3, Z5
+	VBROADCASTSS      expsub32consts<>+64(SB), Z6
+	VFMADD213PS.BCST  expsub32consts<>+128(SB), Z4, Z6
+	VBROADCASTSS      expsub32consts<>+64(SB), Z7
+	VFMADD213PS.BCST  expsub32consts<>+128(SB), Z5, Z7
+	VSUBPS.BCST       expsub32consts<>+128(SB), Z6, Z8
+	VSUBPS.BCST       expsub32consts<>+128(SB), Z7, Z9
+	VFNMADD231PS.BCST expsub32consts<>+256(SB), Z8, Z4
+	VFNMADD231PS.BCST expsub32consts<>+256(SB), Z9, Z5
+	VFNMADD231PS.BCST expsub32consts<>+192(SB), Z8, Z4
+	VFNMADD231PS.BCST expsub32consts<>+192(SB), Z9, Z5
+	VBROADCASTSS      expsub32consts<>+320(SB), Z8
+	VFMADD213PS.BCST  expsub32consts<>+384(SB), Z4, Z8
+	VBROADCASTSS      expsub32consts<>+320(SB), Z9
+	VFMADD213PS.BCST  expsub32consts<>+384(SB), Z5, Z9
+	VMULPS            Z4, Z4, Z10
+	VMULPS            Z5, Z5, Z11
+	VPERMPS           exptail_32<>+0(SB), Z6, Z12
+	VPERMPS           exptail_32<>+0(SB), Z7, Z13
+	VADDPS            Z12, Z4, Z4
+	VADDPS            Z13, Z5, Z5
+	VFMADD231PS       Z8, Z10, Z4
+	VFMADD231PS       Z9, Z11, Z5
+	VPERMPS           exphi_32<>+0(SB), Z6, Z8
+	VPERMPS           exphi_32<>+0(SB), Z7, Z9
+	VPSLLD            $0x13, Z6, Z10
+	VPSLLD            $0x13, Z7, Z11
+	VPADDD            Z10, Z8, Z8
+	VPADDD            Z11, Z9, Z9
+	VFMADD231PS       Z4, Z8, Z8
+	VFMADD231PS       Z5, Z9, Z9
+	VPANDD.BCST       expsub32consts<>+448(SB), Z2, Z10
+	VPANDD.BCST       expsub32consts<>+448(SB), Z3, Z11
+	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z10, K1
+	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z11, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
 	JZ                mathblock403
-	VPANDD.BCST       expsub32consts<>+512(SB), Z4, Z10
-	VPERMPS           exphi_32<>+0(SB), Z4, Z11
+	VPANDD.BCST       expsub32consts<>+576(SB), Z6, Z10
+	VPERMPS           exphi_32<>+0(SB), Z6, Z11
 	VPSLLD            $0x13, Z10, Z10
 	VPADDD            Z10, Z11, Z11
-	VFMADD231PS       Z11, Z8, Z11
-	VPSUBD.BCST       expsub32consts<>+576(SB), Z4, Z4
-	VPSRLD            $0x04, Z4, Z4
-	VPSRLD            $0x01, Z4, Z8
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z8, Z10
+	VFMADD231PS       Z11, Z4, Z11
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z6, Z6
+	VPSRLD            $0x04, Z6, Z6
+	VPSRLD            $0x01, Z6, Z4
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z4, Z10
 	VPSLLD            $0x17, Z10, Z10
-	VPSUBD            Z8, Z4, Z4
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z4, Z4
-	VPSLLD            $0x17, Z4, Z4
-	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z2, K3
+	VPSUBD            Z4, Z6, Z6
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z6, Z6
+	VPSLLD            $0x17, Z6, Z6
+	VCMPPS.BCST       $0x11, expsub32consts<>+768(SB), Z2, K3
 	VMULPS            Z10, Z11, Z11
-	VPADDD.BCST       expsub32consts<>+768(SB), Z4, Z8
-	VBLENDMPS         Z8, Z4, K3, Z4
-	VMULPS            Z4, Z11, Z11
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z11, K4
+	VPADDD.BCST       expsub32consts<>+832(SB), Z6, Z4
+	VBLENDMPS         Z4, Z6, K3, Z6
+	VMULPS            Z6, Z11, Z11
+	VCMPPS.BCST       $0x11, expsub32consts<>+896(SB), Z11, K4
 	KANDW             K3, K4, K4
-	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z11, K5
+	VCMPPS.BCST       $0x15, expsub32consts<>+896(SB), Z11, K5
 	KANDW             K3, K5, K3
-	VADDPS.BCST       expsub32consts<>+832(SB), Z11, Z4
-	VPSUBD.BCST       expsub32consts<>+832(SB), Z4, Z4
-	VBROADCASTSS      expsub32consts<>+960(SB), Z8
-	VMOVUPS           Z8, Z8
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z8, K3, Z8
-	VMULPS            Z8, Z11, Z11
+	VADDPS.BCST       expsub32consts<>+896(SB), Z11, Z4
+	VPSUBD.BCST       expsub32consts<>+896(SB), Z4, Z4
+	VBROADCASTSS      expsub32consts<>+1024(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPS.BCST    expsub32consts<>+960(SB), Z6, K3, Z6
+	VMULPS            Z6, Z11, Z11
 	VBLENDMPS         Z4, Z11, K4, Z11
-	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z2, K3
-	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z11, K3, Z11
-	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z2, K3
-	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z11, K3, Z11
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1088(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+1152(SB), Z11, K3, Z11
+	VCMPPS.BCST       $0x11, expsub32consts<>+1216(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z11, K3, Z11
 	VCMPPS            $0x03, Z2, Z2, K3
-	VPORD.BCST        expsub32consts<>+1216(SB), Z2, Z4
+	VPORD.BCST        expsub32consts<>+1280(SB), Z2, Z4
 	VBLENDMPS         Z4, Z11, K3, Z11
-	VBLENDMPS         Z11, Z6, K1, Z6
-	VPANDD.BCST       expsub32consts<>+512(SB), Z5, Z4
-	VPERMPS           exphi_32<>+0(SB), Z5, Z8
+	VBLENDMPS         Z11, Z8, K1, Z8
+	VPANDD.BCST       expsub32consts<>+576(SB), Z7, Z4
+	VPERMPS           exphi_32<>+0(SB), Z7, Z6
 	VPSLLD            $0x13, Z4, Z4
-	VPADDD            Z4, Z8, Z8
-	VFMADD231PS       Z8, Z9, Z8
-	VPSUBD.BCST       expsub32consts<>+576(SB), Z5, Z5
-	VPSRLD            $0x04, Z5, Z5
-	VPSRLD            $0x01, Z5, Z4
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z4, Z9
-	VPSLLD            $0x17, Z9, Z9
-	VPSUBD            Z4, Z5, Z5
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z5, Z5
+	VPADDD            Z4, Z6, Z6
+	VFMADD231PS       Z6, Z5, Z6
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z7, Z7
+	VPSRLD            $0x04, Z7, Z7
+	VPSRLD            $0x01, Z7, Z4
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z4, Z5
 	VPSLLD            $0x17, Z5, Z5
-	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z3, K1
-	VMULPS            Z9, Z8, Z8
-	VPADDD.BCST       expsub32consts<>+768(SB), Z5, Z4
-	VBLENDMPS         Z4, Z5, K1, Z5
-	VMULPS            Z5, Z8, Z8
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z8, K3
+	VPSUBD            Z4, Z7, Z7
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z7, Z7
+	VPSLLD            $0x17, Z7, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+768(SB), Z3, K1
+	VMULPS            Z5, Z6, Z6
+	VPADDD.BCST       expsub32consts<>+832(SB), Z7, Z4
+	VBLENDMPS         Z4, Z7, K1, Z7
+	VMULPS            Z7, Z6, Z6
+	VCMPPS.BCST       $0x11, expsub32consts<>+896(SB), Z6, K3
 	KANDW             K1, K3, K3
-	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z8, K4
+	VCMPPS.BCST       $0x15, expsub32consts<>+896(SB), Z6, K4
 	KANDW             K1, K4, K1
-	VADDPS.BCST       expsub32consts<>+832(SB), Z8, Z4
-	VPSUBD.BCST       expsub32consts<>+832(SB), Z4, Z4
-	VBROADCASTSS      expsub32consts<>+960(SB), Z5
+	VADDPS.BCST       expsub32consts<>+896(SB), Z6, Z4
+	VPSUBD.BCST       expsub32consts<>+896(SB), Z4, Z4
+	VBROADCASTSS      expsub32consts<>+1024(SB), Z5
 	VMOVUPS           Z5, Z5
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z5, K1, Z5
-	VMULPS            Z5, Z8, Z8
-	VBLENDMPS         Z4, Z8, K3, Z8
-	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z3, K1
-	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z8, K1, Z8
-	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z3, K1
-	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z8, K1, Z8
+	VBLENDMPS.BCST    expsub32consts<>+960(SB), Z5, K1, Z5
+	VMULPS            Z5, Z6, Z6
+	VBLENDMPS         Z4, Z6, K3, Z6
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1088(SB), Z3, K1
+	VBLENDMPS.BCST    expsub32consts<>+1152(SB), Z6, K1, Z6
+	VCMPPS.BCST       $0x11, expsub32consts<>+1216(SB), Z3, K1
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z6, K1, Z6
 	VCMPPS            $0x03, Z3, Z3, K1
-	VPORD.BCST        expsub32consts<>+1216(SB), Z3, Z4
-	VBLENDMPS         Z4, Z8, K1, Z8
-	VBLENDMPS         Z8, Z7, K2, Z7
+	VPORD.BCST        expsub32consts<>+1280(SB), Z3, Z4
+	VBLENDMPS         Z4, Z6, K1, Z6
+	VBLENDMPS         Z6, Z9, K2, Z9
 
 mathblock403:
 	VCMPPS       $0x03, Z2, Z2, K1
@@ -63576,31 +63592,31 @@ mathblock403:
 	KORTESTW     K3, K3
 	JZ           mathblock404
 	VCMPPS       $0x03, Z0, Z0, K3
-	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z0
-	VBROADCASTSS expsub32consts<>+1280(SB), Z2
+	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z0
+	VBROADCASTSS expsub32consts<>+1344(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z0, Z2, K3, Z2
 	VMOVUPS      (SI)(R10*4), Z0
 	VCMPPS       $0x03, (SI)(R10*4), Z0, K3
 	VMOVUPS      (SI)(R10*4), Z0
-	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z0
+	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z0
 	VBLENDMPS    Z0, Z2, K3, Z2
-	VBLENDMPS    Z2, Z6, K1, Z6
+	VBLENDMPS    Z2, Z8, K1, Z8
 	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD.BCST   expsub32consts<>+1216(SB), Z1, Z0
-	VBROADCASTSS expsub32consts<>+1280(SB), Z1
+	VPORD.BCST   expsub32consts<>+1280(SB), Z1, Z0
+	VBROADCASTSS expsub32consts<>+1344(SB), Z1
 	VMOVUPS      Z1, Z1
 	VBLENDMPS    Z0, Z1, K1, Z1
 	VMOVUPS      64(SI)(R10*4), Z0
 	VCMPPS       $0x03, 64(SI)(R10*4), Z0, K1
 	VMOVUPS      64(SI)(R10*4), Z0
-	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z0
+	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z0
 	VBLENDMPS    Z0, Z1, K1, Z1
-	VBLENDMPS    Z1, Z7, K2, Z7
+	VBLENDMPS    Z1, Z9, K2, Z9
 
 mathblock404:
-	VMOVUPS Z6, (DX)(R10*4)
-	VMOVUPS Z7, 64(DX)(R10*4)
+	VMOVUPS Z8, (DX)(R10*4)
+	VMOVUPS Z9, 64(DX)(R10*4)
 	ADDQ    $0x00000020, R10
 	SUBQ    $0x00000020, R11
 	JMP     expsubVVF32AVX512_loop2
@@ -63612,82 +63628,82 @@ expsubVVF32AVX512_loop1:
 	VMOVUPS           (R8)(R10*4), Z0
 	VMOVUPS           (SI)(R10*4), Z1
 	VSUBPS            Z0, Z1, Z1
-	VBROADCASTSS      expsub32consts<>+0(SB), Z2
-	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z1, Z2
-	VSUBPS.BCST       expsub32consts<>+64(SB), Z2, Z3
-	VBROADCASTSS      expsub32consts<>+192(SB), Z4
-	VFNMADD213PS      Z1, Z3, Z4
-	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z3, Z4
-	VBROADCASTSS      expsub32consts<>+256(SB), Z3
-	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z4, Z3
-	VMULPS            Z4, Z4, Z5
-	VPERMPS           exptail_32<>+0(SB), Z2, Z6
-	VADDPS            Z6, Z4, Z4
-	VFMADD231PS       Z3, Z5, Z4
-	VPERMPS           exphi_32<>+0(SB), Z2, Z3
-	VPSLLD            $0x13, Z2, Z5
-	VPADDD            Z5, Z3, Z3
-	VFMADD231PS       Z4, Z3, Z3
-	VPANDD.BCST       expsub32consts<>+384(SB), Z1, Z5
-	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z5, K1
+	VMAXPS.BCST       expsub32consts<>+0(SB), Z1, Z2
+	VBROADCASTSS      expsub32consts<>+64(SB), Z3
+	VFMADD213PS.BCST  expsub32consts<>+128(SB), Z2, Z3
+	VSUBPS.BCST       expsub32consts<>+128(SB), Z3, Z4
+	VFNMADD231PS.BCST expsub32consts<>+256(SB), Z4, Z2
+	VFNMADD231PS.BCST expsub32consts<>+192(SB), Z4, Z2
+	VBROADCASTSS      expsub32consts<>+320(SB), Z4
+	VFMADD213PS.BCST  expsub32consts<>+384(SB), Z2, Z4
+	VMULPS            Z2, Z2, Z5
+	VPERMPS           exptail_32<>+0(SB), Z3, Z6
+	VADDPS            Z6, Z2, Z2
+	VFMADD231PS       Z4, Z5, Z2
+	VPERMPS           exphi_32<>+0(SB), Z3, Z4
+	VPSLLD            $0x13, Z3, Z5
+	VPADDD            Z5, Z4, Z4
+	VFMADD231PS       Z2, Z4, Z4
+	VPANDD.BCST       expsub32consts<>+448(SB), Z1, Z5
+	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z5, K1
 	KORTESTW          K1, K1
 	JZ                mathblock405
-	VPANDD.BCST       expsub32consts<>+512(SB), Z2, Z5
-	VPERMPS           exphi_32<>+0(SB), Z2, Z6
+	VPANDD.BCST       expsub32consts<>+576(SB), Z3, Z5
+	VPERMPS           exphi_32<>+0(SB), Z3, Z6
 	VPSLLD            $0x13, Z5, Z5
 	VPADDD            Z5, Z6, Z6
-	VFMADD231PS       Z6, Z4, Z6
-	VPSUBD.BCST       expsub32consts<>+576(SB), Z2, Z2
-	VPSRLD            $0x04, Z2, Z2
-	VPSRLD            $0x01, Z2, Z4
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z4, Z5
+	VFMADD231PS       Z6, Z2, Z6
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z3
+	VPSRLD            $0x04, Z3, Z3
+	VPSRLD            $0x01, Z3, Z2
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z2, Z5
 	VPSLLD            $0x17, Z5, Z5
-	VPSUBD            Z4, Z2, Z2
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z2, Z2
-	VPSLLD            $0x17, Z2, Z2
-	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z1, K2
+	VPSUBD            Z2, Z3, Z3
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z3, Z3
+	VPSLLD            $0x17, Z3, Z3
+	VCMPPS.BCST       $0x11, expsub32consts<>+768(SB), Z1, K2
 	VMULPS            Z5, Z6, Z6
-	VPADDD.BCST       expsub32consts<>+768(SB), Z2, Z4
-	VBLENDMPS         Z4, Z2, K2, Z2
-	VMULPS            Z2, Z6, Z6
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z6, K3
+	VPADDD.BCST       expsub32consts<>+832(SB), Z3, Z2
+	VBLENDMPS         Z2, Z3, K2, Z3
+	VMULPS            Z3, Z6, Z6
+	VCMPPS.BCST       $0x11, expsub32consts<>+896(SB), Z6, K3
 	KANDW             K2, K3, K3
-	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z6, K4
+	VCMPPS.BCST       $0x15, expsub32consts<>+896(SB), Z6, K4
 	KANDW             K2, K4, K2
-	VADDPS.BCST       expsub32consts<>+832(SB), Z6, Z2
-	VPSUBD.BCST       expsub32consts<>+832(SB), Z2, Z2
-	VBROADCASTSS      expsub32consts<>+960(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z4, K2, Z4
-	VMULPS            Z4, Z6, Z6
+	VADDPS.BCST       expsub32consts<>+896(SB), Z6, Z2
+	VPSUBD.BCST       expsub32consts<>+896(SB), Z2, Z2
+	VBROADCASTSS      expsub32consts<>+1024(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPS.BCST    expsub32consts<>+960(SB), Z3, K2, Z3
+	VMULPS            Z3, Z6, Z6
 	VBLENDMPS         Z2, Z6, K3, Z6
-	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z1, K2
-	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z6, K2, Z6
-	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z1, K2
-	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z6, K2, Z6
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1088(SB), Z1, K2
+	VBLENDMPS.BCST    expsub32consts<>+1152(SB), Z6, K2, Z6
+	VCMPPS.BCST       $0x11, expsub32consts<>+1216(SB), Z1, K2
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z6, K2, Z6
 	VCMPPS            $0x03, Z1, Z1, K2
-	VPORD.BCST        expsub32consts<>+1216(SB), Z1, Z2
+	VPORD.BCST        expsub32consts<>+1280(SB), Z1, Z2
 	VBLENDMPS         Z2, Z6, K2, Z6
-	VBLENDMPS         Z6, Z3, K1, Z3
+	VBLENDMPS         Z6, Z4, K1, Z4
 
 mathblock405:
 	VCMPPS       $0x03, Z1, Z1, K1
 	KORTESTW     K1, K1
 	JZ           mathblock406
 	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z0
-	VBROADCASTSS expsub32consts<>+1280(SB), Z1
+	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z0
+	VBROADCASTSS expsub32consts<>+1344(SB), Z1
 	VMOVUPS      Z1, Z1
 	VBLENDMPS    Z0, Z1, K2, Z1
 	VMOVUPS      (SI)(R10*4), Z0
 	VCMPPS       $0x03, (SI)(R10*4), Z0, K2
 	VMOVUPS      (SI)(R10*4), Z0
-	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z0
+	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z0
 	VBLENDMPS    Z0, Z1, K2, Z1
-	VBLENDMPS    Z1, Z3, K1, Z3
+	VBLENDMPS    Z1, Z4, K1, Z4
 
 mathblock406:
-	VMOVUPS Z3, (DX)(R10*4)
+	VMOVUPS Z4, (DX)(R10*4)
 	ADDQ    $0x00000010, R10
 	SUBQ    $0x00000010, R11
 	JMP     expsubVVF32AVX512_loop1
@@ -63700,80 +63716,80 @@ expsubVVF32AVX512_after1:
 	VMOVUPS.Z         (SI)(R10*4), K1, Z0
 	VMOVUPS.Z         (R8)(R10*4), K1, Z1
 	VSUBPS            Z1, Z0, Z2
-	VBROADCASTSS      expsub32consts<>+0(SB), Z3
-	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z2, Z3
-	VSUBPS.BCST       expsub32consts<>+64(SB), Z3, Z4
-	VBROADCASTSS      expsub32consts<>+192(SB), Z5
-	VFNMADD213PS      Z2, Z4, Z5
-	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z4, Z5
-	VBROADCASTSS      expsub32consts<>+256(SB), Z4
-	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z5, Z4
-	VMULPS            Z5, Z5, Z6
-	VPERMPS           exptail_32<>+0(SB), Z3, Z7
-	VADDPS            Z7, Z5, Z5
-	VFMADD231PS       Z4, Z6, Z5
-	VPERMPS           exphi_32<>+0(SB), Z3, Z4
-	VPSLLD            $0x13, Z3, Z6
-	VPADDD            Z6, Z4, Z4
-	VFMADD231PS       Z5, Z4, Z4
-	VPANDD.BCST       expsub32consts<>+384(SB), Z2, Z6
-	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z6, K2
+	VMAXPS.BCST       expsub32consts<>+0(SB), Z2, Z3
+	VBROADCASTSS      expsub32consts<>+64(SB), Z4
+	VFMADD213PS.BCST  expsub32consts<>+128(SB), Z3, Z4
+	VSUBPS.BCST       expsub32consts<>+128(SB), Z4, Z5
+	VFNMADD231PS.BCST expsub32consts<>+256(SB), Z5, Z3
+	VFNMADD231PS.BCST expsub32consts<>+192(SB), Z5, Z3
+	VBROADCASTSS      expsub32consts<>+320(SB), Z5
+	VFMADD213PS.BCST  expsub32consts<>+384(SB), Z3, Z5
+	VMULPS            Z3, Z3, Z6
+	VPERMPS           exptail_32<>+0(SB), Z4, Z7
+	VADDPS            Z7, Z3, Z3
+	VFMADD231PS       Z5, Z6, Z3
+	VPERMPS           exphi_32<>+0(SB), Z4, Z5
+	VPSLLD            $0x13, Z4, Z6
+	VPADDD            Z6, Z5, Z5
+	VFMADD231PS       Z3, Z5, Z5
+	VPANDD.BCST       expsub32consts<>+448(SB), Z2, Z6
+	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z6, K2
 	KORTESTW          K2, K2
 	JZ                mathblock407
-	VPANDD.BCST       expsub32consts<>+512(SB), Z3, Z6
-	VPERMPS           exphi_32<>+0(SB), Z3, Z7
+	VPANDD.BCST       expsub32consts<>+576(SB), Z4, Z6
+	VPERMPS           exphi_32<>+0(SB), Z4, Z7
 	VPSLLD            $0x13, Z6, Z6
 	VPADDD            Z6, Z7, Z7
-	VFMADD231PS       Z7, Z5, Z7
-	VPSUBD.BCST       expsub32consts<>+576(SB), Z3, Z3
-	VPSRLD            $0x04, Z3, Z3
-	VPSRLD            $0x01, Z3, Z5
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z5, Z6
+	VFMADD231PS       Z7, Z3, Z7
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z4, Z4
+	VPSRLD            $0x04, Z4, Z4
+	VPSRLD            $0x01, Z4, Z3
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z3, Z6
 	VPSLLD            $0x17, Z6, Z6
-	VPSUBD            Z5, Z3, Z3
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z3
-	VPSLLD            $0x17, Z3, Z3
-	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z2, K3
+	VPSUBD            Z3, Z4, Z4
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z4, Z4
+	VPSLLD            $0x17, Z4, Z4
+	VCMPPS.BCST       $0x11, expsub32consts<>+768(SB), Z2, K3
 	VMULPS            Z6, Z7, Z7
-	VPADDD.BCST       expsub32consts<>+768(SB), Z3, Z5
-	VBLENDMPS         Z5, Z3, K3, Z3
-	VMULPS            Z3, Z7, Z7
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z7, K4
+	VPADDD.BCST       expsub32consts<>+832(SB), Z4, Z3
+	VBLENDMPS         Z3, Z4, K3, Z4
+	VMULPS            Z4, Z7, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+896(SB), Z7, K4
 	KANDW             K3, K4, K4
-	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z7, K5
+	VCMPPS.BCST       $0x15, expsub32consts<>+896(SB), Z7, K5
 	KANDW             K3, K5, K3
-	VADDPS.BCST       expsub32consts<>+832(SB), Z7, Z3
-	VPSUBD.BCST       expsub32consts<>+832(SB), Z3, Z3
-	VBROADCASTSS      expsub32consts<>+960(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z5, K3, Z5
-	VMULPS            Z5, Z7, Z7
+	VADDPS.BCST       expsub32consts<>+896(SB), Z7, Z3
+	VPSUBD.BCST       expsub32consts<>+896(SB), Z3, Z3
+	VBROADCASTSS      expsub32consts<>+1024(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPS.BCST    expsub32consts<>+960(SB), Z4, K3, Z4
+	VMULPS            Z4, Z7, Z7
 	VBLENDMPS         Z3, Z7, K4, Z7
-	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z2, K3
-	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z7, K3, Z7
-	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z2, K3
-	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z7, K3, Z7
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1088(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+1152(SB), Z7, K3, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+1216(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z7, K3, Z7
 	VCMPPS            $0x03, Z2, Z2, K3
-	VPORD.BCST        expsub32consts<>+1216(SB), Z2, Z3
+	VPORD.BCST        expsub32consts<>+1280(SB), Z2, Z3
 	VBLENDMPS         Z3, Z7, K3, Z7
-	VBLENDMPS         Z7, Z4, K2, Z4
+	VBLENDMPS         Z7, Z5, K2, Z5
 
 mathblock407:
 	VCMPPS       $0x03, Z2, Z2, K2
 	KORTESTW     K2, K2
 	JZ           mathblock408
 	VCMPPS       $0x03, Z1, Z1, K3
-	VPORD.BCST   expsub32consts<>+1216(SB), Z1, Z1
-	VBROADCASTSS expsub32consts<>+1280(SB), Z2
+	VPORD.BCST   expsub32consts<>+1280(SB), Z1, Z1
+	VBROADCASTSS expsub32consts<>+1344(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z1, Z2, K3, Z2
 	VCMPPS       $0x03, Z0, Z0, K3
-	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z0
+	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z0
 	VBLENDMPS    Z0, Z2, K3, Z2
-	VBLENDMPS    Z2, Z4, K2, Z4
+	VBLENDMPS    Z2, Z5, K2, Z5
 
 mathblock408:
-	VMOVUPS Z4, K1, (DX)(R10*4)
+	VMOVUPS Z5, K1, (DX)(R10*4)
 	ADDQ    R11, R10
 
 expsubVVF32AVX512_tail_done:
@@ -63818,119 +63834,119 @@ expsubVSF32AVX512_loop2:
 	VSUBPS            Z0, Z1, Z1
 	VMOVUPS           64(SI)(R10*4), Z2
 	VSUBPS            Z0, Z2, Z2
-	VBROADCASTSS      expsub32consts<>+0(SB), Z3
-	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z1, Z3
-	VBROADCASTSS      expsub32consts<>+0(SB), Z4
-	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z2, Z4
-	VSUBPS.BCST       expsub32consts<>+64(SB), Z3, Z5
-	VSUBPS.BCST       expsub32consts<>+64(SB), Z4, Z6
-	VBROADCASTSS      expsub32consts<>+192(SB), Z7
-	VFNMADD213PS      Z1, Z5, Z7
-	VBROADCASTSS      expsub32consts<>+192(SB), Z8
-	VFNMADD213PS      Z2, Z6, Z8
-	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z5, Z7
-	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z6, Z8
-	VBROADCASTSS      expsub32consts<>+256(SB), Z5
-	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z7, Z5
-	VBROADCASTSS      expsub32consts<>+256(SB), Z6
-	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z8, Z6
-	VMULPS            Z7, Z7, Z9
-	VMULPS            Z8, Z8, Z10
-	VPERMPS           exptail_32<>+0(SB), Z3, Z11
-	VPERMPS           exptail_32<>+0(SB), Z4, Z12
-	VADDPS            Z11, Z7, Z7
-	VADDPS            Z12, Z8, Z8
-	VFMADD231PS       Z5, Z9, Z7
-	VFMADD231PS       Z6, Z10, Z8
-	VPERMPS           exphi_32<>+0(SB), Z3, Z5
-	VPERMPS           exphi_32<>+0(SB), Z4, Z6
-	VPSLLD            $0x13, Z3, Z9
-	VPSLLD            $0x13, Z4, Z10
-	VPADDD            Z9, Z5, Z5
-	VPADDD            Z10, Z6, Z6
-	VFMADD231PS       Z7, Z5, Z5
-	VFMADD231PS       Z8, Z6, Z6
-	VPANDD.BCST       expsub32consts<>+384(SB), Z1, Z9
-	VPANDD.BCST       expsub32consts<>+384(SB), Z2, Z10
-	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z9, K1
-	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z10, K2
+	VMAXPS.BCST       expsub32consts<>+0(SB), Z1, Z3
+	VMAXPS.BCST       expsub32consts<>+0(SB), Z2, Z4
+	VBROADCASTSS      expsub32consts<>+64(SB), Z5
+	VFMADD213PS.BCST  expsub32consts<>+128(SB), Z3, Z5
+	VBROADCASTSS      expsub32consts<>+64(SB), Z6
+	VFMADD213PS.BCST  expsub32consts<>+128(SB), Z4, Z6
+	VSUBPS.BCST       expsub32consts<>+128(SB), Z5, Z7
+	VSUBPS.BCST       expsub32consts<>+128(SB), Z6, Z8
+	VFNMADD231PS.BCST expsub32consts<>+256(SB), Z7, Z3
+	VFNMADD231PS.BCST expsub32consts<>+256(SB), Z8, Z4
+	VFNMADD231PS.BCST expsub32consts<>+192(SB), Z7, Z3
+	VFNMADD231PS.BCST expsub32consts<>+192(SB), Z8, Z4
+	VBROADCASTSS      expsub32consts<>+320(SB), Z7
+	VFMADD213PS.BCST  expsub32consts<>+384(SB), Z3, Z7
+	VBROADCASTSS      expsub32consts<>+320(SB), Z8
+	VFMADD213PS.BCST  expsub32consts<>+384(SB), Z4, Z8
+	VMULPS            Z3, Z3, Z9
+	VMULPS            Z4, Z4, Z10
+	VPERMPS           exptail_32<>+0(SB), Z5, Z11
+	VPERMPS           exptail_32<>+0(SB), Z6, Z12
+	VADDPS            Z11, Z3, Z3
+	VADDPS            Z12, Z4, Z4
+	VFMADD231PS       Z7, Z9, Z3
+	VFMADD231PS       Z8, Z10, Z4
+	VPERMPS           exphi_32<>+0(SB), Z5, Z7
+	VPERMPS           exphi_32<>+0(SB), Z6, Z8
+	VPSLLD            $0x13, Z5, Z9
+	VPSLLD            $0x13, Z6, Z10
+	VPADDD            Z9, Z7, Z7
+	VPADDD            Z10, Z8, Z8
+	VFMADD231PS       Z3, Z7, Z7
+	VFMADD231PS       Z4, Z8, Z8
+	VPANDD.BCST       expsub32consts<>+448(SB), Z1, Z9
+	VPANDD.BCST       expsub32consts<>+448(SB), Z2, Z10
+	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z9, K1
+	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z10, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
 	JZ                mathblock409
-	VPANDD.BCST       expsub32consts<>+512(SB), Z3, Z9
-	VPERMPS           exphi_32<>+0(SB), Z3, Z10
+	VPANDD.BCST       expsub32consts<>+576(SB), Z5, Z9
+	VPERMPS           exphi_32<>+0(SB), Z5, Z10
 	VPSLLD            $0x13, Z9, Z9
 	VPADDD            Z9, Z10, Z10
-	VFMADD231PS       Z10, Z7, Z10
-	VPSUBD.BCST       expsub32consts<>+576(SB), Z3, Z3
-	VPSRLD            $0x04, Z3, Z3
-	VPSRLD            $0x01, Z3, Z7
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z7, Z9
+	VFMADD231PS       Z10, Z3, Z10
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z5, Z5
+	VPSRLD            $0x04, Z5, Z5
+	VPSRLD            $0x01, Z5, Z3
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z3, Z9
 	VPSLLD            $0x17, Z9, Z9
-	VPSUBD            Z7, Z3, Z3
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z3
-	VPSLLD            $0x17, Z3, Z3
-	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z1, K3
+	VPSUBD            Z3, Z5, Z5
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z5, Z5
+	VPSLLD            $0x17, Z5, Z5
+	VCMPPS.BCST       $0x11, expsub32consts<>+768(SB), Z1, K3
 	VMULPS            Z9, Z10, Z10
-	VPADDD.BCST       expsub32consts<>+768(SB), Z3, Z7
-	VBLENDMPS         Z7, Z3, K3, Z3
-	VMULPS            Z3, Z10, Z10
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z10, K4
+	VPADDD.BCST       expsub32consts<>+832(SB), Z5, Z3
+	VBLENDMPS         Z3, Z5, K3, Z5
+	VMULPS            Z5, Z10, Z10
+	VCMPPS.BCST       $0x11, expsub32consts<>+896(SB), Z10, K4
 	KANDW             K3, K4, K4
-	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z10, K5
+	VCMPPS.BCST       $0x15, expsub32consts<>+896(SB), Z10, K5
 	KANDW             K3, K5, K3
-	VADDPS.BCST       expsub32consts<>+832(SB), Z10, Z3
-	VPSUBD.BCST       expsub32consts<>+832(SB), Z3, Z3
-	VBROADCASTSS      expsub32consts<>+960(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z7, K3, Z7
-	VMULPS            Z7, Z10, Z10
+	VADDPS.BCST       expsub32consts<>+896(SB), Z10, Z3
+	VPSUBD.BCST       expsub32consts<>+896(SB), Z3, Z3
+	VBROADCASTSS      expsub32consts<>+1024(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPS.BCST    expsub32consts<>+960(SB), Z5, K3, Z5
+	VMULPS            Z5, Z10, Z10
 	VBLENDMPS         Z3, Z10, K4, Z10
-	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z1, K3
-	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z10, K3, Z10
-	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z1, K3
-	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z10, K3, Z10
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1088(SB), Z1, K3
+	VBLENDMPS.BCST    expsub32consts<>+1152(SB), Z10, K3, Z10
+	VCMPPS.BCST       $0x11, expsub32consts<>+1216(SB), Z1, K3
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z10, K3, Z10
 	VCMPPS            $0x03, Z1, Z1, K3
-	VPORD.BCST        expsub32consts<>+1216(SB), Z1, Z3
+	VPORD.BCST        expsub32consts<>+1280(SB), Z1, Z3
 	VBLENDMPS         Z3, Z10, K3, Z10
-	VBLENDMPS         Z10, Z5, K1, Z5
-	VPANDD.BCST       expsub32consts<>+512(SB), Z4, Z3
-	VPERMPS           exphi_32<>+0(SB), Z4, Z7
+	VBLENDMPS         Z10, Z7, K1, Z7
+	VPANDD.BCST       expsub32consts<>+576(SB), Z6, Z3
+	VPERMPS           exphi_32<>+0(SB), Z6, Z5
 	VPSLLD            $0x13, Z3, Z3
-	VPADDD            Z3, Z7, Z7
-	VFMADD231PS       Z7, Z8, Z7
-	VPSUBD.BCST       expsub32consts<>+576(SB), Z4, Z4
-	VPSRLD            $0x04, Z4, Z4
-	VPSRLD            $0x01, Z4, Z3
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z8
-	VPSLLD            $0x17, Z8, Z8
-	VPSUBD            Z3, Z4, Z4
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z4, Z4
+	VPADDD            Z3, Z5, Z5
+	VFMADD231PS       Z5, Z4, Z5
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z6, Z6
+	VPSRLD            $0x04, Z6, Z6
+	VPSRLD            $0x01, Z6, Z3
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z3, Z4
 	VPSLLD            $0x17, Z4, Z4
-	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z2, K1
-	VMULPS            Z8, Z7, Z7
-	VPADDD.BCST       expsub32consts<>+768(SB), Z4, Z3
-	VBLENDMPS         Z3, Z4, K1, Z4
-	VMULPS            Z4, Z7, Z7
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z7, K3
+	VPSUBD            Z3, Z6, Z6
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z6, Z6
+	VPSLLD            $0x17, Z6, Z6
+	VCMPPS.BCST       $0x11, expsub32consts<>+768(SB), Z2, K1
+	VMULPS            Z4, Z5, Z5
+	VPADDD.BCST       expsub32consts<>+832(SB), Z6, Z3
+	VBLENDMPS         Z3, Z6, K1, Z6
+	VMULPS            Z6, Z5, Z5
+	VCMPPS.BCST       $0x11, expsub32consts<>+896(SB), Z5, K3
 	KANDW             K1, K3, K3
-	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z7, K4
+	VCMPPS.BCST       $0x15, expsub32consts<>+896(SB), Z5, K4
 	KANDW             K1, K4, K1
-	VADDPS.BCST       expsub32consts<>+832(SB), Z7, Z3
-	VPSUBD.BCST       expsub32consts<>+832(SB), Z3, Z3
-	VBROADCASTSS      expsub32consts<>+960(SB), Z4
+	VADDPS.BCST       expsub32consts<>+896(SB), Z5, Z3
+	VPSUBD.BCST       expsub32consts<>+896(SB), Z3, Z3
+	VBROADCASTSS      expsub32consts<>+1024(SB), Z4
 	VMOVUPS           Z4, Z4
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z4, K1, Z4
-	VMULPS            Z4, Z7, Z7
-	VBLENDMPS         Z3, Z7, K3, Z7
-	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z2, K1
-	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z7, K1, Z7
-	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z2, K1
-	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z7, K1, Z7
+	VBLENDMPS.BCST    expsub32consts<>+960(SB), Z4, K1, Z4
+	VMULPS            Z4, Z5, Z5
+	VBLENDMPS         Z3, Z5, K3, Z5
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1088(SB), Z2, K1
+	VBLENDMPS.BCST    expsub32consts<>+1152(SB), Z5, K1, Z5
+	VCMPPS.BCST       $0x11, expsub32consts<>+1216(SB), Z2, K1
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z5, K1, Z5
 	VCMPPS            $0x03, Z2, Z2, K1
-	VPORD.BCST        expsub32consts<>+1216(SB), Z2, Z3
-	VBLENDMPS         Z3, Z7, K1, Z7
-	VBLENDMPS         Z7, Z6, K2, Z6
+	VPORD.BCST        expsub32consts<>+1280(SB), Z2, Z3
+	VBLENDMPS         Z3, Z5, K1, Z5
+	VBLENDMPS         Z5, Z8, K2, Z8
 
 mathblock409:
 	VCMPPS       $0x03, Z1, Z1, K1
@@ -63939,31 +63955,31 @@ mathblock409:
 	KORTESTW     K3, K3
 	JZ           mathblock410
 	VCMPPS       $0x03, Z0, Z0, K3
-	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z1
-	VBROADCASTSS expsub32consts<>+1280(SB), Z2
+	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z1
+	VBROADCASTSS expsub32consts<>+1344(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z1, Z2, K3, Z2
 	VMOVUPS      (SI)(R10*4), Z1
 	VCMPPS       $0x03, (SI)(R10*4), Z1, K3
 	VMOVUPS      (SI)(R10*4), Z1
-	VPORD.BCST   expsub32consts<>+1216(SB), Z1, Z1
+	VPORD.BCST   expsub32consts<>+1280(SB), Z1, Z1
 	VBLENDMPS    Z1, Z2, K3, Z2
-	VBLENDMPS    Z2, Z5, K1, Z5
+	VBLENDMPS    Z2, Z7, K1, Z7
 	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z1
-	VBROADCASTSS expsub32consts<>+1280(SB), Z2
+	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z1
+	VBROADCASTSS expsub32consts<>+1344(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z1, Z2, K1, Z2
 	VMOVUPS      64(SI)(R10*4), Z1
 	VCMPPS       $0x03, 64(SI)(R10*4), Z1, K1
 	VMOVUPS      64(SI)(R10*4), Z1
-	VPORD.BCST   expsub32consts<>+1216(SB), Z1, Z1
+	VPORD.BCST   expsub32consts<>+1280(SB), Z1, Z1
 	VBLENDMPS    Z1, Z2, K1, Z2
-	VBLENDMPS    Z2, Z6, K2, Z6
+	VBLENDMPS    Z2, Z8, K2, Z8
 
 mathblock410:
-	VMOVUPS Z5, (DX)(R10*4)
-	VMOVUPS Z6, 64(DX)(R10*4)
+	VMOVUPS Z7, (DX)(R10*4)
+	VMOVUPS Z8, 64(DX)(R10*4)
 	ADDQ    $0x00000020, R10
 	SUBQ    $0x00000020, R11
 	JMP     expsubVSF32AVX512_loop2
@@ -63974,82 +63990,82 @@ expsubVSF32AVX512_loop1:
 	JB                expsubVSF32AVX512_after1
 	VMOVUPS           (SI)(R10*4), Z1
 	VSUBPS            Z0, Z1, Z1
-	VBROADCASTSS      expsub32consts<>+0(SB), Z2
-	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z1, Z2
-	VSUBPS.BCST       expsub32consts<>+64(SB), Z2, Z3
-	VBROADCASTSS      expsub32consts<>+192(SB), Z4
-	VFNMADD213PS      Z1, Z3, Z4
-	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z3, Z4
-	VBROADCASTSS      expsub32consts<>+256(SB), Z3
-	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z4, Z3
-	VMULPS            Z4, Z4, Z5
-	VPERMPS           exptail_32<>+0(SB), Z2, Z6
-	VADDPS            Z6, Z4, Z4
-	VFMADD231PS       Z3, Z5, Z4
-	VPERMPS           exphi_32<>+0(SB), Z2, Z3
-	VPSLLD            $0x13, Z2, Z5
-	VPADDD            Z5, Z3, Z3
-	VFMADD231PS       Z4, Z3, Z3
-	VPANDD.BCST       expsub32consts<>+384(SB), Z1, Z5
-	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z5, K1
+	VMAXPS.BCST       expsub32consts<>+0(SB), Z1, Z2
+	VBROADCASTSS      expsub32consts<>+64(SB), Z3
+	VFMADD213PS.BCST  expsub32consts<>+128(SB), Z2, Z3
+	VSUBPS.BCST       expsub32consts<>+128(SB), Z3, Z4
+	VFNMADD231PS.BCST expsub32consts<>+256(SB), Z4, Z2
+	VFNMADD231PS.BCST expsub32consts<>+192(SB), Z4, Z2
+	VBROADCASTSS      expsub32consts<>+320(SB), Z4
+	VFMADD213PS.BCST  expsub32consts<>+384(SB), Z2, Z4
+	VMULPS            Z2, Z2, Z5
+	VPERMPS           exptail_32<>+0(SB), Z3, Z6
+	VADDPS            Z6, Z2, Z2
+	VFMADD231PS       Z4, Z5, Z2
+	VPERMPS           exphi_32<>+0(SB), Z3, Z4
+	VPSLLD            $0x13, Z3, Z5
+	VPADDD            Z5, Z4, Z4
+	VFMADD231PS       Z2, Z4, Z4
+	VPANDD.BCST       expsub32consts<>+448(SB), Z1, Z5
+	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z5, K1
 	KORTESTW          K1, K1
 	JZ                mathblock411
-	VPANDD.BCST       expsub32consts<>+512(SB), Z2, Z5
-	VPERMPS           exphi_32<>+0(SB), Z2, Z6
+	VPANDD.BCST       expsub32consts<>+576(SB), Z3, Z5
+	VPERMPS           exphi_32<>+0(SB), Z3, Z6
 	VPSLLD            $0x13, Z5, Z5
 	VPADDD            Z5, Z6, Z6
-	VFMADD231PS       Z6, Z4, Z6
-	VPSUBD.BCST       expsub32consts<>+576(SB), Z2, Z2
-	VPSRLD            $0x04, Z2, Z2
-	VPSRLD            $0x01, Z2, Z4
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z4, Z5
+	VFMADD231PS       Z6, Z2, Z6
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z3
+	VPSRLD            $0x04, Z3, Z3
+	VPSRLD            $0x01, Z3, Z2
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z2, Z5
 	VPSLLD            $0x17, Z5, Z5
-	VPSUBD            Z4, Z2, Z2
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z2, Z2
-	VPSLLD            $0x17, Z2, Z2
-	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z1, K2
+	VPSUBD            Z2, Z3, Z3
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z3, Z3
+	VPSLLD            $0x17, Z3, Z3
+	VCMPPS.BCST       $0x11, expsub32consts<>+768(SB), Z1, K2
 	VMULPS            Z5, Z6, Z6
-	VPADDD.BCST       expsub32consts<>+768(SB), Z2, Z4
-	VBLENDMPS         Z4, Z2, K2, Z2
-	VMULPS            Z2, Z6, Z6
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z6, K3
+	VPADDD.BCST       expsub32consts<>+832(SB), Z3, Z2
+	VBLENDMPS         Z2, Z3, K2, Z3
+	VMULPS            Z3, Z6, Z6
+	VCMPPS.BCST       $0x11, expsub32consts<>+896(SB), Z6, K3
 	KANDW             K2, K3, K3
-	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z6, K4
+	VCMPPS.BCST       $0x15, expsub32consts<>+896(SB), Z6, K4
 	KANDW             K2, K4, K2
-	VADDPS.BCST       expsub32consts<>+832(SB), Z6, Z2
-	VPSUBD.BCST       expsub32consts<>+832(SB), Z2, Z2
-	VBROADCASTSS      expsub32consts<>+960(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z4, K2, Z4
-	VMULPS            Z4, Z6, Z6
+	VADDPS.BCST       expsub32consts<>+896(SB), Z6, Z2
+	VPSUBD.BCST       expsub32consts<>+896(SB), Z2, Z2
+	VBROADCASTSS      expsub32consts<>+1024(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPS.BCST    expsub32consts<>+960(SB), Z3, K2, Z3
+	VMULPS            Z3, Z6, Z6
 	VBLENDMPS         Z2, Z6, K3, Z6
-	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z1, K2
-	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z6, K2, Z6
-	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z1, K2
-	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z6, K2, Z6
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1088(SB), Z1, K2
+	VBLENDMPS.BCST    expsub32consts<>+1152(SB), Z6, K2, Z6
+	VCMPPS.BCST       $0x11, expsub32consts<>+1216(SB), Z1, K2
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z6, K2, Z6
 	VCMPPS            $0x03, Z1, Z1, K2
-	VPORD.BCST        expsub32consts<>+1216(SB), Z1, Z2
+	VPORD.BCST        expsub32consts<>+1280(SB), Z1, Z2
 	VBLENDMPS         Z2, Z6, K2, Z6
-	VBLENDMPS         Z6, Z3, K1, Z3
+	VBLENDMPS         Z6, Z4, K1, Z4
 
 mathblock411:
 	VCMPPS       $0x03, Z1, Z1, K1
 	KORTESTW     K1, K1
 	JZ           mathblock412
 	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z1
-	VBROADCASTSS expsub32consts<>+1280(SB), Z2
+	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z1
+	VBROADCASTSS expsub32consts<>+1344(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z1, Z2, K2, Z2
 	VMOVUPS      (SI)(R10*4), Z1
 	VCMPPS       $0x03, (SI)(R10*4), Z1, K2
 	VMOVUPS      (SI)(R10*4), Z1
-	VPORD.BCST   expsub32consts<>+1216(SB), Z1, Z1
+	VPORD.BCST   expsub32consts<>+1280(SB), Z1, Z1
 	VBLENDMPS    Z1, Z2, K2, Z2
-	VBLENDMPS    Z2, Z3, K1, Z3
+	VBLENDMPS    Z2, Z4, K1, Z4
 
 mathblock412:
-	VMOVUPS Z3, (DX)(R10*4)
+	VMOVUPS Z4, (DX)(R10*4)
 	ADDQ    $0x00000010, R10
 	SUBQ    $0x00000010, R11
 	JMP     expsubVSF32AVX512_loop1
@@ -64061,80 +64077,80 @@ expsubVSF32AVX512_after1:
 	KMOVQ             (R12)(R11*8), K1
 	VMOVUPS.Z         (SI)(R10*4), K1, Z1
 	VSUBPS            Z0, Z1, Z2
-	VBROADCASTSS      expsub32consts<>+0(SB), Z3
-	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z2, Z3
-	VSUBPS.BCST       expsub32consts<>+64(SB), Z3, Z4
-	VBROADCASTSS      expsub32consts<>+192(SB), Z5
-	VFNMADD213PS      Z2, Z4, Z5
-	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z4, Z5
-	VBROADCASTSS      expsub32consts<>+256(SB), Z4
-	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z5, Z4
-	VMULPS            Z5, Z5, Z6
-	VPERMPS           exptail_32<>+0(SB), Z3, Z7
-	VADDPS            Z7, Z5, Z5
-	VFMADD231PS       Z4, Z6, Z5
-	VPERMPS           exphi_32<>+0(SB), Z3, Z4
-	VPSLLD            $0x13, Z3, Z6
-	VPADDD            Z6, Z4, Z4
-	VFMADD231PS       Z5, Z4, Z4
-	VPANDD.BCST       expsub32consts<>+384(SB), Z2, Z6
-	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z6, K2
+	VMAXPS.BCST       expsub32consts<>+0(SB), Z2, Z3
+	VBROADCASTSS      expsub32consts<>+64(SB), Z4
+	VFMADD213PS.BCST  expsub32consts<>+128(SB), Z3, Z4
+	VSUBPS.BCST       expsub32consts<>+128(SB), Z4, Z5
+	VFNMADD231PS.BCST expsub32consts<>+256(SB), Z5, Z3
+	VFNMADD231PS.BCST expsub32consts<>+192(SB), Z5, Z3
+	VBROADCASTSS      expsub32consts<>+320(SB), Z5
+	VFMADD213PS.BCST  expsub32consts<>+384(SB), Z3, Z5
+	VMULPS            Z3, Z3, Z6
+	VPERMPS           exptail_32<>+0(SB), Z4, Z7
+	VADDPS            Z7, Z3, Z3
+	VFMADD231PS       Z5, Z6, Z3
+	VPERMPS           exphi_32<>+0(SB), Z4, Z5
+	VPSLLD            $0x13, Z4, Z6
+	VPADDD            Z6, Z5, Z5
+	VFMADD231PS       Z3, Z5, Z5
+	VPANDD.BCST       expsub32consts<>+448(SB), Z2, Z6
+	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z6, K2
 	KORTESTW          K2, K2
 	JZ                mathblock413
-	VPANDD.BCST       expsub32consts<>+512(SB), Z3, Z6
-	VPERMPS           exphi_32<>+0(SB), Z3, Z7
+	VPANDD.BCST       expsub32consts<>+576(SB), Z4, Z6
+	VPERMPS           exphi_32<>+0(SB), Z4, Z7
 	VPSLLD            $0x13, Z6, Z6
 	VPADDD            Z6, Z7, Z7
-	VFMADD231PS       Z7, Z5, Z7
-	VPSUBD.BCST       expsub32consts<>+576(SB), Z3, Z3
-	VPSRLD            $0x04, Z3, Z3
-	VPSRLD            $0x01, Z3, Z5
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z5, Z6
+	VFMADD231PS       Z7, Z3, Z7
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z4, Z4
+	VPSRLD            $0x04, Z4, Z4
+	VPSRLD            $0x01, Z4, Z3
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z3, Z6
 	VPSLLD            $0x17, Z6, Z6
-	VPSUBD            Z5, Z3, Z3
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z3
-	VPSLLD            $0x17, Z3, Z3
-	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z2, K3
+	VPSUBD            Z3, Z4, Z4
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z4, Z4
+	VPSLLD            $0x17, Z4, Z4
+	VCMPPS.BCST       $0x11, expsub32consts<>+768(SB), Z2, K3
 	VMULPS            Z6, Z7, Z7
-	VPADDD.BCST       expsub32consts<>+768(SB), Z3, Z5
-	VBLENDMPS         Z5, Z3, K3, Z3
-	VMULPS            Z3, Z7, Z7
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z7, K4
+	VPADDD.BCST       expsub32consts<>+832(SB), Z4, Z3
+	VBLENDMPS         Z3, Z4, K3, Z4
+	VMULPS            Z4, Z7, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+896(SB), Z7, K4
 	KANDW             K3, K4, K4
-	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z7, K5
+	VCMPPS.BCST       $0x15, expsub32consts<>+896(SB), Z7, K5
 	KANDW             K3, K5, K3
-	VADDPS.BCST       expsub32consts<>+832(SB), Z7, Z3
-	VPSUBD.BCST       expsub32consts<>+832(SB), Z3, Z3
-	VBROADCASTSS      expsub32consts<>+960(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z5, K3, Z5
-	VMULPS            Z5, Z7, Z7
+	VADDPS.BCST       expsub32consts<>+896(SB), Z7, Z3
+	VPSUBD.BCST       expsub32consts<>+896(SB), Z3, Z3
+	VBROADCASTSS      expsub32consts<>+1024(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPS.BCST    expsub32consts<>+960(SB), Z4, K3, Z4
+	VMULPS            Z4, Z7, Z7
 	VBLENDMPS         Z3, Z7, K4, Z7
-	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z2, K3
-	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z7, K3, Z7
-	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z2, K3
-	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z7, K3, Z7
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1088(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+1152(SB), Z7, K3, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+1216(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z7, K3, Z7
 	VCMPPS            $0x03, Z2, Z2, K3
-	VPORD.BCST        expsub32consts<>+1216(SB), Z2, Z3
+	VPORD.BCST        expsub32consts<>+1280(SB), Z2, Z3
 	VBLENDMPS         Z3, Z7, K3, Z7
-	VBLENDMPS         Z7, Z4, K2, Z4
+	VBLENDMPS         Z7, Z5, K2, Z5
 
 mathblock413:
 	VCMPPS       $0x03, Z2, Z2, K2
 	KORTESTW     K2, K2
 	JZ           mathblock414
 	VCMPPS       $0x03, Z0, Z0, K3
-	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z0
-	VBROADCASTSS expsub32consts<>+1280(SB), Z2
+	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z0
+	VBROADCASTSS expsub32consts<>+1344(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z0, Z2, K3, Z2
 	VCMPPS       $0x03, Z1, Z1, K3
-	VPORD.BCST   expsub32consts<>+1216(SB), Z1, Z0
+	VPORD.BCST   expsub32consts<>+1280(SB), Z1, Z0
 	VBLENDMPS    Z0, Z2, K3, Z2
-	VBLENDMPS    Z2, Z4, K2, Z4
+	VBLENDMPS    Z2, Z5, K2, Z5
 
 mathblock414:
-	VMOVUPS Z4, K1, (DX)(R10*4)
+	VMOVUPS Z5, K1, (DX)(R10*4)
 	ADDQ    R11, R10
 
 expsubVSF32AVX512_tail_done:
@@ -64179,119 +64195,119 @@ expsubSVF32AVX512_loop2:
 	VMOVUPS           64(R8)(R10*4), Z2
 	VSUBPS            Z1, Z0, Z3
 	VSUBPS            Z2, Z0, Z4
-	VBROADCASTSS      expsub32consts<>+0(SB), Z5
-	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z3, Z5
-	VBROADCASTSS      expsub32consts<>+0(SB), Z6
-	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z4, Z6
-	VSUBPS.BCST       expsub32consts<>+64(SB), Z5, Z7
-	VSUBPS.BCST       expsub32consts<>+64(SB), Z6, Z8
-	VBROADCASTSS      expsub32consts<>+192(SB), Z9
-	VFNMADD213PS      Z3, Z7, Z9
-	VBROADCASTSS      expsub32consts<>+192(SB), Z10
-	VFNMADD213PS      Z4, Z8, Z10
-	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z7, Z9
-	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z8, Z10
-	VBROADCASTSS      expsub32consts<>+256(SB), Z7
-	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z9, Z7
-	VBROADCASTSS      expsub32consts<>+256(SB), Z8
-	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z10, Z8
-	VMULPS            Z9, Z9, Z11
-	VMULPS            Z10, Z10, Z12
-	VPERMPS           exptail_32<>+0(SB), Z5, Z13
-	VPERMPS           exptail_32<>+0(SB), Z6, Z14
-	VADDPS            Z13, Z9, Z9
-	VADDPS            Z14, Z10, Z10
-	VFMADD231PS       Z7, Z11, Z9
-	VFMADD231PS       Z8, Z12, Z10
-	VPERMPS           exphi_32<>+0(SB), Z5, Z7
-	VPERMPS           exphi_32<>+0(SB), Z6, Z8
-	VPSLLD            $0x13, Z5, Z11
-	VPSLLD            $0x13, Z6, Z12
-	VPADDD            Z11, Z7, Z7
-	VPADDD            Z12, Z8, Z8
-	VFMADD231PS       Z9, Z7, Z7
-	VFMADD231PS       Z10, Z8, Z8
-	VPANDD.BCST       expsub32consts<>+384(SB), Z3, Z11
-	VPANDD.BCST       expsub32consts<>+384(SB), Z4, Z12
-	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z11, K1
-	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z12, K2
+	VMAXPS.BCST       expsub32consts<>+0(SB), Z3, Z5
+	VMAXPS.BCST       expsub32consts<>+0(SB), Z4, Z6
+	VBROADCASTSS      expsub32consts<>+64(SB), Z7
+	VFMADD213PS.BCST  expsub32consts<>+128(SB), Z5, Z7
+	VBROADCASTSS      expsub32consts<>+64(SB), Z8
+	VFMADD213PS.BCST  expsub32consts<>+128(SB), Z6, Z8
+	VSUBPS.BCST       expsub32consts<>+128(SB), Z7, Z9
+	VSUBPS.BCST       expsub32consts<>+128(SB), Z8, Z10
+	VFNMADD231PS.BCST expsub32consts<>+256(SB), Z9, Z5
+	VFNMADD231PS.BCST expsub32consts<>+256(SB), Z10, Z6
+	VFNMADD231PS.BCST expsub32consts<>+192(SB), Z9, Z5
+	VFNMADD231PS.BCST expsub32consts<>+192(SB), Z10, Z6
+	VBROADCASTSS      expsub32consts<>+320(SB), Z9
+	VFMADD213PS.BCST  expsub32consts<>+384(SB), Z5, Z9
+	VBROADCASTSS      expsub32consts<>+320(SB), Z10
+	VFMADD213PS.BCST  expsub32consts<>+384(SB), Z6, Z10
+	VMULPS            Z5, Z5, Z11
+	VMULPS            Z6, Z6, Z12
+	VPERMPS           exptail_32<>+0(SB), Z7, Z13
+	VPERMPS           exptail_32<>+0(SB), Z8, Z14
+	VADDPS            Z13, Z5, Z5
+	VADDPS            Z14, Z6, Z6
+	VFMADD231PS       Z9, Z11, Z5
+	VFMADD231PS       Z10, Z12, Z6
+	VPERMPS           exphi_32<>+0(SB), Z7, Z9
+	VPERMPS           exphi_32<>+0(SB), Z8, Z10
+	VPSLLD            $0x13, Z7, Z11
+	VPSLLD            $0x13, Z8, Z12
+	VPADDD            Z11, Z9, Z9
+	VPADDD            Z12, Z10, Z10
+	VFMADD231PS       Z5, Z9, Z9
+	VFMADD231PS       Z6, Z10, Z10
+	VPANDD.BCST       expsub32consts<>+448(SB), Z3, Z11
+	VPANDD.BCST       expsub32consts<>+448(SB), Z4, Z12
+	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z11, K1
+	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z12, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
 	JZ                mathblock415
-	VPANDD.BCST       expsub32consts<>+512(SB), Z5, Z11
-	VPERMPS           exphi_32<>+0(SB), Z5, Z12
+	VPANDD.BCST       expsub32consts<>+576(SB), Z7, Z11
+	VPERMPS           exphi_32<>+0(SB), Z7, Z12
 	VPSLLD            $0x13, Z11, Z11
 	VPADDD            Z11, Z12, Z12
-	VFMADD231PS       Z12, Z9, Z12
-	VPSUBD.BCST       expsub32consts<>+576(SB), Z5, Z5
-	VPSRLD            $0x04, Z5, Z5
-	VPSRLD            $0x01, Z5, Z9
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z9, Z11
+	VFMADD231PS       Z12, Z5, Z12
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z7, Z7
+	VPSRLD            $0x04, Z7, Z7
+	VPSRLD            $0x01, Z7, Z5
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z5, Z11
 	VPSLLD            $0x17, Z11, Z11
-	VPSUBD            Z9, Z5, Z5
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z5, Z5
-	VPSLLD            $0x17, Z5, Z5
-	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z3, K3
+	VPSUBD            Z5, Z7, Z7
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z7, Z7
+	VPSLLD            $0x17, Z7, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+768(SB), Z3, K3
 	VMULPS            Z11, Z12, Z12
-	VPADDD.BCST       expsub32consts<>+768(SB), Z5, Z9
-	VBLENDMPS         Z9, Z5, K3, Z5
-	VMULPS            Z5, Z12, Z12
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z12, K4
+	VPADDD.BCST       expsub32consts<>+832(SB), Z7, Z5
+	VBLENDMPS         Z5, Z7, K3, Z7
+	VMULPS            Z7, Z12, Z12
+	VCMPPS.BCST       $0x11, expsub32consts<>+896(SB), Z12, K4
 	KANDW             K3, K4, K4
-	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z12, K5
+	VCMPPS.BCST       $0x15, expsub32consts<>+896(SB), Z12, K5
 	KANDW             K3, K5, K3
-	VADDPS.BCST       expsub32consts<>+832(SB), Z12, Z5
-	VPSUBD.BCST       expsub32consts<>+832(SB), Z5, Z5
-	VBROADCASTSS      expsub32consts<>+960(SB), Z9
-	VMOVUPS           Z9, Z9
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z9, K3, Z9
-	VMULPS            Z9, Z12, Z12
+	VADDPS.BCST       expsub32consts<>+896(SB), Z12, Z5
+	VPSUBD.BCST       expsub32consts<>+896(SB), Z5, Z5
+	VBROADCASTSS      expsub32consts<>+1024(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPS.BCST    expsub32consts<>+960(SB), Z7, K3, Z7
+	VMULPS            Z7, Z12, Z12
 	VBLENDMPS         Z5, Z12, K4, Z12
-	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z3, K3
-	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z12, K3, Z12
-	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z3, K3
-	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z12, K3, Z12
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1088(SB), Z3, K3
+	VBLENDMPS.BCST    expsub32consts<>+1152(SB), Z12, K3, Z12
+	VCMPPS.BCST       $0x11, expsub32consts<>+1216(SB), Z3, K3
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z12, K3, Z12
 	VCMPPS            $0x03, Z3, Z3, K3
-	VPORD.BCST        expsub32consts<>+1216(SB), Z3, Z5
+	VPORD.BCST        expsub32consts<>+1280(SB), Z3, Z5
 	VBLENDMPS         Z5, Z12, K3, Z12
-	VBLENDMPS         Z12, Z7, K1, Z7
-	VPANDD.BCST       expsub32consts<>+512(SB), Z6, Z5
-	VPERMPS           exphi_32<>+0(SB), Z6, Z9
+	VBLENDMPS         Z12, Z9, K1, Z9
+	VPANDD.BCST       expsub32consts<>+576(SB), Z8, Z5
+	VPERMPS           exphi_32<>+0(SB), Z8, Z7
 	VPSLLD            $0x13, Z5, Z5
-	VPADDD            Z5, Z9, Z9
-	VFMADD231PS       Z9, Z10, Z9
-	VPSUBD.BCST       expsub32consts<>+576(SB), Z6, Z6
-	VPSRLD            $0x04, Z6, Z6
-	VPSRLD            $0x01, Z6, Z5
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z5, Z10
-	VPSLLD            $0x17, Z10, Z10
-	VPSUBD            Z5, Z6, Z6
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z6, Z6
+	VPADDD            Z5, Z7, Z7
+	VFMADD231PS       Z7, Z6, Z7
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z8, Z8
+	VPSRLD            $0x04, Z8, Z8
+	VPSRLD            $0x01, Z8, Z5
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z5, Z6
 	VPSLLD            $0x17, Z6, Z6
-	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z4, K1
-	VMULPS            Z10, Z9, Z9
-	VPADDD.BCST       expsub32consts<>+768(SB), Z6, Z5
-	VBLENDMPS         Z5, Z6, K1, Z6
-	VMULPS            Z6, Z9, Z9
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z9, K3
+	VPSUBD            Z5, Z8, Z8
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z8, Z8
+	VPSLLD            $0x17, Z8, Z8
+	VCMPPS.BCST       $0x11, expsub32consts<>+768(SB), Z4, K1
+	VMULPS            Z6, Z7, Z7
+	VPADDD.BCST       expsub32consts<>+832(SB), Z8, Z5
+	VBLENDMPS         Z5, Z8, K1, Z8
+	VMULPS            Z8, Z7, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+896(SB), Z7, K3
 	KANDW             K1, K3, K3
-	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z9, K4
+	VCMPPS.BCST       $0x15, expsub32consts<>+896(SB), Z7, K4
 	KANDW             K1, K4, K1
-	VADDPS.BCST       expsub32consts<>+832(SB), Z9, Z5
-	VPSUBD.BCST       expsub32consts<>+832(SB), Z5, Z5
-	VBROADCASTSS      expsub32consts<>+960(SB), Z6
+	VADDPS.BCST       expsub32consts<>+896(SB), Z7, Z5
+	VPSUBD.BCST       expsub32consts<>+896(SB), Z5, Z5
+	VBROADCASTSS      expsub32consts<>+1024(SB), Z6
 	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z6, K1, Z6
-	VMULPS            Z6, Z9, Z9
-	VBLENDMPS         Z5, Z9, K3, Z9
-	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z4, K1
-	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z9, K1, Z9
-	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z4, K1
-	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z9, K1, Z9
+	VBLENDMPS.BCST    expsub32consts<>+960(SB), Z6, K1, Z6
+	VMULPS            Z6, Z7, Z7
+	VBLENDMPS         Z5, Z7, K3, Z7
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1088(SB), Z4, K1
+	VBLENDMPS.BCST    expsub32consts<>+1152(SB), Z7, K1, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+1216(SB), Z4, K1
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z7, K1, Z7
 	VCMPPS            $0x03, Z4, Z4, K1
-	VPORD.BCST        expsub32consts<>+1216(SB), Z4, Z5
-	VBLENDMPS         Z5, Z9, K1, Z9
-	VBLENDMPS         Z9, Z8, K2, Z8
+	VPORD.BCST        expsub32consts<>+1280(SB), Z4, Z5
+	VBLENDMPS         Z5, Z7, K1, Z7
+	VBLENDMPS         Z7, Z10, K2, Z10
 
 mathblock415:
 	VCMPPS       $0x03, Z3, Z3, K1
@@ -64300,27 +64316,27 @@ mathblock415:
 	KORTESTW     K3, K3
 	JZ           mathblock416
 	VCMPPS       $0x03, Z1, Z1, K3
-	VPORD.BCST   expsub32consts<>+1216(SB), Z1, Z1
-	VBROADCASTSS expsub32consts<>+1280(SB), Z3
+	VPORD.BCST   expsub32consts<>+1280(SB), Z1, Z1
+	VBROADCASTSS expsub32consts<>+1344(SB), Z3
 	VMOVUPS      Z3, Z3
 	VBLENDMPS    Z1, Z3, K3, Z3
 	VCMPPS       $0x03, Z0, Z0, K3
-	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z1
+	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z1
 	VBLENDMPS    Z1, Z3, K3, Z3
-	VBLENDMPS    Z3, Z7, K1, Z7
+	VBLENDMPS    Z3, Z9, K1, Z9
 	VCMPPS       $0x03, Z2, Z2, K1
-	VPORD.BCST   expsub32consts<>+1216(SB), Z2, Z1
-	VBROADCASTSS expsub32consts<>+1280(SB), Z2
+	VPORD.BCST   expsub32consts<>+1280(SB), Z2, Z1
+	VBROADCASTSS expsub32consts<>+1344(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z1, Z2, K1, Z2
 	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z1
+	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z1
 	VBLENDMPS    Z1, Z2, K1, Z2
-	VBLENDMPS    Z2, Z8, K2, Z8
+	VBLENDMPS    Z2, Z10, K2, Z10
 
 mathblock416:
-	VMOVUPS Z7, (DX)(R10*4)
-	VMOVUPS Z8, 64(DX)(R10*4)
+	VMOVUPS Z9, (DX)(R10*4)
+	VMOVUPS Z10, 64(DX)(R10*4)
 	ADDQ    $0x00000020, R10
 	SUBQ    $0x00000020, R11
 	JMP     expsubSVF32AVX512_loop2
@@ -64331,80 +64347,80 @@ expsubSVF32AVX512_loop1:
 	JB                expsubSVF32AVX512_after1
 	VMOVUPS           (R8)(R10*4), Z1
 	VSUBPS            Z1, Z0, Z2
-	VBROADCASTSS      expsub32consts<>+0(SB), Z3
-	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z2, Z3
-	VSUBPS.BCST       expsub32consts<>+64(SB), Z3, Z4
-	VBROADCASTSS      expsub32consts<>+192(SB), Z5
-	VFNMADD213PS      Z2, Z4, Z5
-	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z4, Z5
-	VBROADCASTSS      expsub32consts<>+256(SB), Z4
-	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z5, Z4
-	VMULPS            Z5, Z5, Z6
-	VPERMPS           exptail_32<>+0(SB), Z3, Z7
-	VADDPS            Z7, Z5, Z5
-	VFMADD231PS       Z4, Z6, Z5
-	VPERMPS           exphi_32<>+0(SB), Z3, Z4
-	VPSLLD            $0x13, Z3, Z6
-	VPADDD            Z6, Z4, Z4
-	VFMADD231PS       Z5, Z4, Z4
-	VPANDD.BCST       expsub32consts<>+384(SB), Z2, Z6
-	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z6, K1
+	VMAXPS.BCST       expsub32consts<>+0(SB), Z2, Z3
+	VBROADCASTSS      expsub32consts<>+64(SB), Z4
+	VFMADD213PS.BCST  expsub32consts<>+128(SB), Z3, Z4
+	VSUBPS.BCST       expsub32consts<>+128(SB), Z4, Z5
+	VFNMADD231PS.BCST expsub32consts<>+256(SB), Z5, Z3
+	VFNMADD231PS.BCST expsub32consts<>+192(SB), Z5, Z3
+	VBROADCASTSS      expsub32consts<>+320(SB), Z5
+	VFMADD213PS.BCST  expsub32consts<>+384(SB), Z3, Z5
+	VMULPS            Z3, Z3, Z6
+	VPERMPS           exptail_32<>+0(SB), Z4, Z7
+	VADDPS            Z7, Z3, Z3
+	VFMADD231PS       Z5, Z6, Z3
+	VPERMPS           exphi_32<>+0(SB), Z4, Z5
+	VPSLLD            $0x13, Z4, Z6
+	VPADDD            Z6, Z5, Z5
+	VFMADD231PS       Z3, Z5, Z5
+	VPANDD.BCST       expsub32consts<>+448(SB), Z2, Z6
+	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z6, K1
 	KORTESTW          K1, K1
 	JZ                mathblock417
-	VPANDD.BCST       expsub32consts<>+512(SB), Z3, Z6
-	VPERMPS           exphi_32<>+0(SB), Z3, Z7
+	VPANDD.BCST       expsub32consts<>+576(SB), Z4, Z6
+	VPERMPS           exphi_32<>+0(SB), Z4, Z7
 	VPSLLD            $0x13, Z6, Z6
 	VPADDD            Z6, Z7, Z7
-	VFMADD231PS       Z7, Z5, Z7
-	VPSUBD.BCST       expsub32consts<>+576(SB), Z3, Z3
-	VPSRLD            $0x04, Z3, Z3
-	VPSRLD            $0x01, Z3, Z5
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z5, Z6
+	VFMADD231PS       Z7, Z3, Z7
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z4, Z4
+	VPSRLD            $0x04, Z4, Z4
+	VPSRLD            $0x01, Z4, Z3
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z3, Z6
 	VPSLLD            $0x17, Z6, Z6
-	VPSUBD            Z5, Z3, Z3
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z3
-	VPSLLD            $0x17, Z3, Z3
-	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z2, K2
+	VPSUBD            Z3, Z4, Z4
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z4, Z4
+	VPSLLD            $0x17, Z4, Z4
+	VCMPPS.BCST       $0x11, expsub32consts<>+768(SB), Z2, K2
 	VMULPS            Z6, Z7, Z7
-	VPADDD.BCST       expsub32consts<>+768(SB), Z3, Z5
-	VBLENDMPS         Z5, Z3, K2, Z3
-	VMULPS            Z3, Z7, Z7
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z7, K3
+	VPADDD.BCST       expsub32consts<>+832(SB), Z4, Z3
+	VBLENDMPS         Z3, Z4, K2, Z4
+	VMULPS            Z4, Z7, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+896(SB), Z7, K3
 	KANDW             K2, K3, K3
-	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z7, K4
+	VCMPPS.BCST       $0x15, expsub32consts<>+896(SB), Z7, K4
 	KANDW             K2, K4, K2
-	VADDPS.BCST       expsub32consts<>+832(SB), Z7, Z3
-	VPSUBD.BCST       expsub32consts<>+832(SB), Z3, Z3
-	VBROADCASTSS      expsub32consts<>+960(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z5, K2, Z5
-	VMULPS            Z5, Z7, Z7
+	VADDPS.BCST       expsub32consts<>+896(SB), Z7, Z3
+	VPSUBD.BCST       expsub32consts<>+896(SB), Z3, Z3
+	VBROADCASTSS      expsub32consts<>+1024(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPS.BCST    expsub32consts<>+960(SB), Z4, K2, Z4
+	VMULPS            Z4, Z7, Z7
 	VBLENDMPS         Z3, Z7, K3, Z7
-	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z2, K2
-	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z7, K2, Z7
-	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z2, K2
-	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z7, K2, Z7
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1088(SB), Z2, K2
+	VBLENDMPS.BCST    expsub32consts<>+1152(SB), Z7, K2, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+1216(SB), Z2, K2
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z7, K2, Z7
 	VCMPPS            $0x03, Z2, Z2, K2
-	VPORD.BCST        expsub32consts<>+1216(SB), Z2, Z3
+	VPORD.BCST        expsub32consts<>+1280(SB), Z2, Z3
 	VBLENDMPS         Z3, Z7, K2, Z7
-	VBLENDMPS         Z7, Z4, K1, Z4
+	VBLENDMPS         Z7, Z5, K1, Z5
 
 mathblock417:
 	VCMPPS       $0x03, Z2, Z2, K1
 	KORTESTW     K1, K1
 	JZ           mathblock418
 	VCMPPS       $0x03, Z1, Z1, K2
-	VPORD.BCST   expsub32consts<>+1216(SB), Z1, Z1
-	VBROADCASTSS expsub32consts<>+1280(SB), Z2
+	VPORD.BCST   expsub32consts<>+1280(SB), Z1, Z1
+	VBROADCASTSS expsub32consts<>+1344(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z1, Z2, K2, Z2
 	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z1
+	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z1
 	VBLENDMPS    Z1, Z2, K2, Z2
-	VBLENDMPS    Z2, Z4, K1, Z4
+	VBLENDMPS    Z2, Z5, K1, Z5
 
 mathblock418:
-	VMOVUPS Z4, (DX)(R10*4)
+	VMOVUPS Z5, (DX)(R10*4)
 	ADDQ    $0x00000010, R10
 	SUBQ    $0x00000010, R11
 	JMP     expsubSVF32AVX512_loop1
@@ -64416,80 +64432,80 @@ expsubSVF32AVX512_after1:
 	KMOVQ             (R12)(R11*8), K1
 	VMOVUPS.Z         (R8)(R10*4), K1, Z1
 	VSUBPS            Z1, Z0, Z2
-	VBROADCASTSS      expsub32consts<>+0(SB), Z3
-	VFMADD213PS.BCST  expsub32consts<>+64(SB), Z2, Z3
-	VSUBPS.BCST       expsub32consts<>+64(SB), Z3, Z4
-	VBROADCASTSS      expsub32consts<>+192(SB), Z5
-	VFNMADD213PS      Z2, Z4, Z5
-	VFNMADD231PS.BCST expsub32consts<>+128(SB), Z4, Z5
-	VBROADCASTSS      expsub32consts<>+256(SB), Z4
-	VFMADD213PS.BCST  expsub32consts<>+320(SB), Z5, Z4
-	VMULPS            Z5, Z5, Z6
-	VPERMPS           exptail_32<>+0(SB), Z3, Z7
-	VADDPS            Z7, Z5, Z5
-	VFMADD231PS       Z4, Z6, Z5
-	VPERMPS           exphi_32<>+0(SB), Z3, Z4
-	VPSLLD            $0x13, Z3, Z6
-	VPADDD            Z6, Z4, Z4
-	VFMADD231PS       Z5, Z4, Z4
-	VPANDD.BCST       expsub32consts<>+384(SB), Z2, Z6
-	VCMPPS.BCST       $0x15, expsub32consts<>+448(SB), Z6, K2
+	VMAXPS.BCST       expsub32consts<>+0(SB), Z2, Z3
+	VBROADCASTSS      expsub32consts<>+64(SB), Z4
+	VFMADD213PS.BCST  expsub32consts<>+128(SB), Z3, Z4
+	VSUBPS.BCST       expsub32consts<>+128(SB), Z4, Z5
+	VFNMADD231PS.BCST expsub32consts<>+256(SB), Z5, Z3
+	VFNMADD231PS.BCST expsub32consts<>+192(SB), Z5, Z3
+	VBROADCASTSS      expsub32consts<>+320(SB), Z5
+	VFMADD213PS.BCST  expsub32consts<>+384(SB), Z3, Z5
+	VMULPS            Z3, Z3, Z6
+	VPERMPS           exptail_32<>+0(SB), Z4, Z7
+	VADDPS            Z7, Z3, Z3
+	VFMADD231PS       Z5, Z6, Z3
+	VPERMPS           exphi_32<>+0(SB), Z4, Z5
+	VPSLLD            $0x13, Z4, Z6
+	VPADDD            Z6, Z5, Z5
+	VFMADD231PS       Z3, Z5, Z5
+	VPANDD.BCST       expsub32consts<>+448(SB), Z2, Z6
+	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z6, K2
 	KORTESTW          K2, K2
 	JZ                mathblock419
-	VPANDD.BCST       expsub32consts<>+512(SB), Z3, Z6
-	VPERMPS           exphi_32<>+0(SB), Z3, Z7
+	VPANDD.BCST       expsub32consts<>+576(SB), Z4, Z6
+	VPERMPS           exphi_32<>+0(SB), Z4, Z7
 	VPSLLD            $0x13, Z6, Z6
 	VPADDD            Z6, Z7, Z7
-	VFMADD231PS       Z7, Z5, Z7
-	VPSUBD.BCST       expsub32consts<>+576(SB), Z3, Z3
-	VPSRLD            $0x04, Z3, Z3
-	VPSRLD            $0x01, Z3, Z5
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z5, Z6
+	VFMADD231PS       Z7, Z3, Z7
+	VPSUBD.BCST       expsub32consts<>+640(SB), Z4, Z4
+	VPSRLD            $0x04, Z4, Z4
+	VPSRLD            $0x01, Z4, Z3
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z3, Z6
 	VPSLLD            $0x17, Z6, Z6
-	VPSUBD            Z5, Z3, Z3
-	VPSUBD.BCST       expsub32consts<>+640(SB), Z3, Z3
-	VPSLLD            $0x17, Z3, Z3
-	VCMPPS.BCST       $0x11, expsub32consts<>+704(SB), Z2, K3
+	VPSUBD            Z3, Z4, Z4
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z4, Z4
+	VPSLLD            $0x17, Z4, Z4
+	VCMPPS.BCST       $0x11, expsub32consts<>+768(SB), Z2, K3
 	VMULPS            Z6, Z7, Z7
-	VPADDD.BCST       expsub32consts<>+768(SB), Z3, Z5
-	VBLENDMPS         Z5, Z3, K3, Z3
-	VMULPS            Z3, Z7, Z7
-	VCMPPS.BCST       $0x11, expsub32consts<>+832(SB), Z7, K4
+	VPADDD.BCST       expsub32consts<>+832(SB), Z4, Z3
+	VBLENDMPS         Z3, Z4, K3, Z4
+	VMULPS            Z4, Z7, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+896(SB), Z7, K4
 	KANDW             K3, K4, K4
-	VCMPPS.BCST       $0x15, expsub32consts<>+832(SB), Z7, K5
+	VCMPPS.BCST       $0x15, expsub32consts<>+896(SB), Z7, K5
 	KANDW             K3, K5, K3
-	VADDPS.BCST       expsub32consts<>+832(SB), Z7, Z3
-	VPSUBD.BCST       expsub32consts<>+832(SB), Z3, Z3
-	VBROADCASTSS      expsub32consts<>+960(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPS.BCST    expsub32consts<>+896(SB), Z5, K3, Z5
-	VMULPS            Z5, Z7, Z7
+	VADDPS.BCST       expsub32consts<>+896(SB), Z7, Z3
+	VPSUBD.BCST       expsub32consts<>+896(SB), Z3, Z3
+	VBROADCASTSS      expsub32consts<>+1024(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPS.BCST    expsub32consts<>+960(SB), Z4, K3, Z4
+	VMULPS            Z4, Z7, Z7
 	VBLENDMPS         Z3, Z7, K4, Z7
-	VCMPPS.BCST       $0x1e, expsub32consts<>+1024(SB), Z2, K3
-	VBLENDMPS.BCST    expsub32consts<>+1088(SB), Z7, K3, Z7
-	VCMPPS.BCST       $0x11, expsub32consts<>+1152(SB), Z2, K3
-	VBLENDMPS.BCST    expsub32consts<>+704(SB), Z7, K3, Z7
+	VCMPPS.BCST       $0x1e, expsub32consts<>+1088(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+1152(SB), Z7, K3, Z7
+	VCMPPS.BCST       $0x11, expsub32consts<>+1216(SB), Z2, K3
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z7, K3, Z7
 	VCMPPS            $0x03, Z2, Z2, K3
-	VPORD.BCST        expsub32consts<>+1216(SB), Z2, Z3
+	VPORD.BCST        expsub32consts<>+1280(SB), Z2, Z3
 	VBLENDMPS         Z3, Z7, K3, Z7
-	VBLENDMPS         Z7, Z4, K2, Z4
+	VBLENDMPS         Z7, Z5, K2, Z5
 
 mathblock419:
 	VCMPPS       $0x03, Z2, Z2, K2
 	KORTESTW     K2, K2
 	JZ           mathblock420
 	VCMPPS       $0x03, Z1, Z1, K3
-	VPORD.BCST   expsub32consts<>+1216(SB), Z1, Z1
-	VBROADCASTSS expsub32consts<>+1280(SB), Z2
+	VPORD.BCST   expsub32consts<>+1280(SB), Z1, Z1
+	VBROADCASTSS expsub32consts<>+1344(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPS    Z1, Z2, K3, Z2
 	VCMPPS       $0x03, Z0, Z0, K3
-	VPORD.BCST   expsub32consts<>+1216(SB), Z0, Z0
+	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z0
 	VBLENDMPS    Z0, Z2, K3, Z2
-	VBLENDMPS    Z2, Z4, K2, Z4
+	VBLENDMPS    Z2, Z5, K2, Z5
 
 mathblock420:
-	VMOVUPS Z4, K1, (DX)(R10*4)
+	VMOVUPS Z5, K1, (DX)(R10*4)
 	ADDQ    R11, R10
 
 expsubSVF32AVX512_tail_done:
@@ -73907,131 +73923,131 @@ expsubVVF64AVX512_loop2:
 	VSUBPD            Z0, Z2, Z2
 	VMOVUPD           64(SI)(R10*8), Z3
 	VSUBPD            Z1, Z3, Z3
-	VBROADCASTSD      expsub64consts<>+0(SB), Z4
-	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z2, Z4
-	VBROADCASTSD      expsub64consts<>+0(SB), Z5
-	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z3, Z5
-	VSUBPD.BCST       expsub64consts<>+64(SB), Z4, Z6
-	VSUBPD.BCST       expsub64consts<>+64(SB), Z5, Z7
-	VBROADCASTSD      expsub64consts<>+192(SB), Z8
-	VFNMADD213PD      Z2, Z6, Z8
-	VBROADCASTSD      expsub64consts<>+192(SB), Z9
-	VFNMADD213PD      Z3, Z7, Z9
-	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z6, Z8
-	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z7, Z9
-	VBROADCASTSD      expsub64consts<>+256(SB), Z6
-	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z8, Z6
-	VBROADCASTSD      expsub64consts<>+256(SB), Z7
-	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z9, Z7
-	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z8, Z6
-	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z9, Z7
-	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z8, Z6
-	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z9, Z7
-	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z8, Z6
-	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z9, Z7
-	VMULPD            Z8, Z8, Z10
-	VMULPD            Z9, Z9, Z11
+	VMAXPD.BCST       expsub64consts<>+0(SB), Z2, Z4
+	VMAXPD.BCST       expsub64consts<>+0(SB), Z3, Z5
+	VBROADCASTSD      expsub64consts<>+64(SB), Z6
+	VFMADD213PD.BCST  expsub64consts<>+128(SB), Z4, Z6
+	VBROADCASTSD      expsub64consts<>+64(SB), Z7
+	VFMADD213PD.BCST  expsub64consts<>+128(SB), Z5, Z7
+	VSUBPD.BCST       expsub64consts<>+128(SB), Z6, Z8
+	VSUBPD.BCST       expsub64consts<>+128(SB), Z7, Z9
+	VFNMADD231PD.BCST expsub64consts<>+256(SB), Z8, Z4
+	VFNMADD231PD.BCST expsub64consts<>+256(SB), Z9, Z5
+	VFNMADD231PD.BCST expsub64consts<>+192(SB), Z8, Z4
+	VFNMADD231PD.BCST expsub64consts<>+192(SB), Z9, Z5
+	VBROADCASTSD      expsub64consts<>+320(SB), Z8
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z4, Z8
+	VBROADCASTSD      expsub64consts<>+320(SB), Z9
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z5, Z9
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z4, Z8
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z5, Z9
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z4, Z8
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z5, Z9
+	VFMADD213PD.BCST  expsub64consts<>+576(SB), Z4, Z8
+	VFMADD213PD.BCST  expsub64consts<>+576(SB), Z5, Z9
+	VMULPD            Z4, Z4, Z10
+	VMULPD            Z5, Z5, Z11
 	VMOVUPS           exptail_64<>+0(SB), Z12
-	VPERMT2PD         exptail_64<>+64(SB), Z4, Z12
+	VPERMT2PD         exptail_64<>+64(SB), Z6, Z12
 	VMOVUPS           exptail_64<>+0(SB), Z13
-	VPERMT2PD         exptail_64<>+64(SB), Z5, Z13
-	VADDPD            Z12, Z8, Z8
-	VADDPD            Z13, Z9, Z9
-	VFMADD231PD       Z6, Z10, Z8
-	VFMADD231PD       Z7, Z11, Z9
-	VMOVUPS           exphi_64<>+0(SB), Z6
-	VPERMT2PD         exphi_64<>+64(SB), Z4, Z6
-	VMOVUPS           exphi_64<>+0(SB), Z7
-	VPERMT2PD         exphi_64<>+64(SB), Z5, Z7
-	VPSLLQ            $0x30, Z4, Z10
-	VPSLLQ            $0x30, Z5, Z11
-	VPADDQ            Z10, Z6, Z6
-	VPADDQ            Z11, Z7, Z7
-	VFMADD231PD       Z8, Z6, Z6
-	VFMADD231PD       Z9, Z7, Z7
-	VPANDQ.BCST       expsub64consts<>+576(SB), Z2, Z10
-	VPANDQ.BCST       expsub64consts<>+576(SB), Z3, Z11
-	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z10, K1
-	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z11, K2
+	VPERMT2PD         exptail_64<>+64(SB), Z7, Z13
+	VADDPD            Z12, Z4, Z4
+	VADDPD            Z13, Z5, Z5
+	VFMADD231PD       Z8, Z10, Z4
+	VFMADD231PD       Z9, Z11, Z5
+	VMOVUPS           exphi_64<>+0(SB), Z8
+	VPERMT2PD         exphi_64<>+64(SB), Z6, Z8
+	VMOVUPS           exphi_64<>+0(SB), Z9
+	VPERMT2PD         exphi_64<>+64(SB), Z7, Z9
+	VPSLLQ            $0x30, Z6, Z10
+	VPSLLQ            $0x30, Z7, Z11
+	VPADDQ            Z10, Z8, Z8
+	VPADDQ            Z11, Z9, Z9
+	VFMADD231PD       Z4, Z8, Z8
+	VFMADD231PD       Z5, Z9, Z9
+	VPANDQ.BCST       expsub64consts<>+640(SB), Z2, Z10
+	VPANDQ.BCST       expsub64consts<>+640(SB), Z3, Z11
+	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z10, K1
+	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z11, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
 	JZ                mathblock421
-	VPANDQ.BCST       expsub64consts<>+704(SB), Z4, Z10
+	VPANDQ.BCST       expsub64consts<>+768(SB), Z6, Z10
 	VMOVUPS           exphi_64<>+0(SB), Z11
-	VPERMT2PD         exphi_64<>+64(SB), Z4, Z11
+	VPERMT2PD         exphi_64<>+64(SB), Z6, Z11
 	VPSLLQ            $0x30, Z10, Z10
 	VPADDQ            Z10, Z11, Z11
-	VFMADD231PD       Z11, Z8, Z11
-	VPSUBQ.BCST       expsub64consts<>+768(SB), Z4, Z4
-	VPSRLQ            $0x04, Z4, Z4
-	VPSRLQ            $0x01, Z4, Z8
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z8, Z10
+	VFMADD231PD       Z11, Z4, Z11
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z6, Z6
+	VPSRLQ            $0x04, Z6, Z6
+	VPSRLQ            $0x01, Z6, Z4
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z4, Z10
 	VPSLLQ            $0x34, Z10, Z10
-	VPSUBQ            Z8, Z4, Z4
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z4, Z4
-	VPSLLQ            $0x34, Z4, Z4
-	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z2, K3
+	VPSUBQ            Z4, Z6, Z6
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z6, Z6
+	VPSLLQ            $0x34, Z6, Z6
+	VCMPPD.BCST       $0x11, expsub64consts<>+960(SB), Z2, K3
 	VMULPD            Z10, Z11, Z11
-	VPADDQ.BCST       expsub64consts<>+960(SB), Z4, Z8
-	VBLENDMPD         Z8, Z4, K3, Z4
-	VMULPD            Z4, Z11, Z11
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z11, K4
+	VPADDQ.BCST       expsub64consts<>+1024(SB), Z6, Z4
+	VBLENDMPD         Z4, Z6, K3, Z6
+	VMULPD            Z6, Z11, Z11
+	VCMPPD.BCST       $0x11, expsub64consts<>+1088(SB), Z11, K4
 	KANDW             K3, K4, K4
-	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z11, K5
+	VCMPPD.BCST       $0x15, expsub64consts<>+1088(SB), Z11, K5
 	KANDW             K3, K5, K3
-	VADDPD.BCST       expsub64consts<>+1024(SB), Z11, Z4
-	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z4, Z4
-	VBROADCASTSD      expsub64consts<>+1152(SB), Z8
-	VMOVUPS           Z8, Z8
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z8, K3, Z8
-	VMULPD            Z8, Z11, Z11
+	VADDPD.BCST       expsub64consts<>+1088(SB), Z11, Z4
+	VPSUBQ.BCST       expsub64consts<>+1088(SB), Z4, Z4
+	VBROADCASTSD      expsub64consts<>+1216(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    expsub64consts<>+1152(SB), Z6, K3, Z6
+	VMULPD            Z6, Z11, Z11
 	VBLENDMPD         Z4, Z11, K4, Z11
-	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z2, K3
-	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z11, K3, Z11
-	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z2, K3
-	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z11, K3, Z11
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1280(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+1344(SB), Z11, K3, Z11
+	VCMPPD.BCST       $0x11, expsub64consts<>+1408(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z11, K3, Z11
 	VCMPPD            $0x03, Z2, Z2, K3
-	VPORQ.BCST        expsub64consts<>+1408(SB), Z2, Z4
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z2, Z4
 	VBLENDMPD         Z4, Z11, K3, Z11
-	VBLENDMPD         Z11, Z6, K1, Z6
-	VPANDQ.BCST       expsub64consts<>+704(SB), Z5, Z4
-	VMOVUPS           exphi_64<>+0(SB), Z8
-	VPERMT2PD         exphi_64<>+64(SB), Z5, Z8
+	VBLENDMPD         Z11, Z8, K1, Z8
+	VPANDQ.BCST       expsub64consts<>+768(SB), Z7, Z4
+	VMOVUPS           exphi_64<>+0(SB), Z6
+	VPERMT2PD         exphi_64<>+64(SB), Z7, Z6
 	VPSLLQ            $0x30, Z4, Z4
-	VPADDQ            Z4, Z8, Z8
-	VFMADD231PD       Z8, Z9, Z8
-	VPSUBQ.BCST       expsub64consts<>+768(SB), Z5, Z5
-	VPSRLQ            $0x04, Z5, Z5
-	VPSRLQ            $0x01, Z5, Z4
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z4, Z9
-	VPSLLQ            $0x34, Z9, Z9
-	VPSUBQ            Z4, Z5, Z5
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z5, Z5
+	VPADDQ            Z4, Z6, Z6
+	VFMADD231PD       Z6, Z5, Z6
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z7, Z7
+	VPSRLQ            $0x04, Z7, Z7
+	VPSRLQ            $0x01, Z7, Z4
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z4, Z5
 	VPSLLQ            $0x34, Z5, Z5
-	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z3, K1
-	VMULPD            Z9, Z8, Z8
-	VPADDQ.BCST       expsub64consts<>+960(SB), Z5, Z4
-	VBLENDMPD         Z4, Z5, K1, Z5
-	VMULPD            Z5, Z8, Z8
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z8, K3
+	VPSUBQ            Z4, Z7, Z7
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z7, Z7
+	VPSLLQ            $0x34, Z7, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+960(SB), Z3, K1
+	VMULPD            Z5, Z6, Z6
+	VPADDQ.BCST       expsub64consts<>+1024(SB), Z7, Z4
+	VBLENDMPD         Z4, Z7, K1, Z7
+	VMULPD            Z7, Z6, Z6
+	VCMPPD.BCST       $0x11, expsub64consts<>+1088(SB), Z6, K3
 	KANDW             K1, K3, K3
-	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z8, K4
+	VCMPPD.BCST       $0x15, expsub64consts<>+1088(SB), Z6, K4
 	KANDW             K1, K4, K1
-	VADDPD.BCST       expsub64consts<>+1024(SB), Z8, Z4
-	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z4, Z4
-	VBROADCASTSD      expsub64consts<>+1152(SB), Z5
+	VADDPD.BCST       expsub64consts<>+1088(SB), Z6, Z4
+	VPSUBQ.BCST       expsub64consts<>+1088(SB), Z4, Z4
+	VBROADCASTSD      expsub64consts<>+1216(SB), Z5
 	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z5, K1, Z5
-	VMULPD            Z5, Z8, Z8
-	VBLENDMPD         Z4, Z8, K3, Z8
-	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z3, K1
-	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z8, K1, Z8
-	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z3, K1
-	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z8, K1, Z8
+	VBLENDMPD.BCST    expsub64consts<>+1152(SB), Z5, K1, Z5
+	VMULPD            Z5, Z6, Z6
+	VBLENDMPD         Z4, Z6, K3, Z6
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1280(SB), Z3, K1
+	VBLENDMPD.BCST    expsub64consts<>+1344(SB), Z6, K1, Z6
+	VCMPPD.BCST       $0x11, expsub64consts<>+1408(SB), Z3, K1
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z6, K1, Z6
 	VCMPPD            $0x03, Z3, Z3, K1
-	VPORQ.BCST        expsub64consts<>+1408(SB), Z3, Z4
-	VBLENDMPD         Z4, Z8, K1, Z8
-	VBLENDMPD         Z8, Z7, K2, Z7
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z3, Z4
+	VBLENDMPD         Z4, Z6, K1, Z6
+	VBLENDMPD         Z6, Z9, K2, Z9
 
 mathblock421:
 	VCMPPD       $0x03, Z2, Z2, K1
@@ -74040,31 +74056,31 @@ mathblock421:
 	KORTESTW     K3, K3
 	JZ           mathblock422
 	VCMPPD       $0x03, Z0, Z0, K3
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z0
-	VBROADCASTSD expsub64consts<>+1472(SB), Z2
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z0
+	VBROADCASTSD expsub64consts<>+1536(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z0, Z2, K3, Z2
 	VMOVUPD      (SI)(R10*8), Z0
 	VCMPPD       $0x03, (SI)(R10*8), Z0, K3
 	VMOVUPD      (SI)(R10*8), Z0
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z0
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z0
 	VBLENDMPD    Z0, Z2, K3, Z2
-	VBLENDMPD    Z2, Z6, K1, Z6
+	VBLENDMPD    Z2, Z8, K1, Z8
 	VCMPPD       $0x03, Z1, Z1, K1
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z1, Z0
-	VBROADCASTSD expsub64consts<>+1472(SB), Z1
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z1, Z0
+	VBROADCASTSD expsub64consts<>+1536(SB), Z1
 	VMOVUPS      Z1, Z1
 	VBLENDMPD    Z0, Z1, K1, Z1
 	VMOVUPD      64(SI)(R10*8), Z0
 	VCMPPD       $0x03, 64(SI)(R10*8), Z0, K1
 	VMOVUPD      64(SI)(R10*8), Z0
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z0
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z0
 	VBLENDMPD    Z0, Z1, K1, Z1
-	VBLENDMPD    Z1, Z7, K2, Z7
+	VBLENDMPD    Z1, Z9, K2, Z9
 
 mathblock422:
-	VMOVUPD Z6, (DX)(R10*8)
-	VMOVUPD Z7, 64(DX)(R10*8)
+	VMOVUPD Z8, (DX)(R10*8)
+	VMOVUPD Z9, 64(DX)(R10*8)
 	ADDQ    $0x00000010, R10
 	SUBQ    $0x00000010, R11
 	JMP     expsubVVF64AVX512_loop2
@@ -74076,88 +74092,88 @@ expsubVVF64AVX512_loop1:
 	VMOVUPD           (R8)(R10*8), Z0
 	VMOVUPD           (SI)(R10*8), Z1
 	VSUBPD            Z0, Z1, Z1
-	VBROADCASTSD      expsub64consts<>+0(SB), Z2
-	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z1, Z2
-	VSUBPD.BCST       expsub64consts<>+64(SB), Z2, Z3
-	VBROADCASTSD      expsub64consts<>+192(SB), Z4
-	VFNMADD213PD      Z1, Z3, Z4
-	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z3, Z4
-	VBROADCASTSD      expsub64consts<>+256(SB), Z3
-	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z4, Z3
-	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z4, Z3
-	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z4, Z3
-	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z4, Z3
-	VMULPD            Z4, Z4, Z5
+	VMAXPD.BCST       expsub64consts<>+0(SB), Z1, Z2
+	VBROADCASTSD      expsub64consts<>+64(SB), Z3
+	VFMADD213PD.BCST  expsub64consts<>+128(SB), Z2, Z3
+	VSUBPD.BCST       expsub64consts<>+128(SB), Z3, Z4
+	VFNMADD231PD.BCST expsub64consts<>+256(SB), Z4, Z2
+	VFNMADD231PD.BCST expsub64consts<>+192(SB), Z4, Z2
+	VBROADCASTSD      expsub64consts<>+320(SB), Z4
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z2, Z4
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z2, Z4
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z2, Z4
+	VFMADD213PD.BCST  expsub64consts<>+576(SB), Z2, Z4
+	VMULPD            Z2, Z2, Z5
 	VMOVUPS           exptail_64<>+0(SB), Z6
-	VPERMT2PD         exptail_64<>+64(SB), Z2, Z6
-	VADDPD            Z6, Z4, Z4
-	VFMADD231PD       Z3, Z5, Z4
-	VMOVUPS           exphi_64<>+0(SB), Z3
-	VPERMT2PD         exphi_64<>+64(SB), Z2, Z3
-	VPSLLQ            $0x30, Z2, Z5
-	VPADDQ            Z5, Z3, Z3
-	VFMADD231PD       Z4, Z3, Z3
-	VPANDQ.BCST       expsub64consts<>+576(SB), Z1, Z5
-	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z5, K1
+	VPERMT2PD         exptail_64<>+64(SB), Z3, Z6
+	VADDPD            Z6, Z2, Z2
+	VFMADD231PD       Z4, Z5, Z2
+	VMOVUPS           exphi_64<>+0(SB), Z4
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z4
+	VPSLLQ            $0x30, Z3, Z5
+	VPADDQ            Z5, Z4, Z4
+	VFMADD231PD       Z2, Z4, Z4
+	VPANDQ.BCST       expsub64consts<>+640(SB), Z1, Z5
+	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z5, K1
 	KORTESTW          K1, K1
 	JZ                mathblock423
-	VPANDQ.BCST       expsub64consts<>+704(SB), Z2, Z5
+	VPANDQ.BCST       expsub64consts<>+768(SB), Z3, Z5
 	VMOVUPS           exphi_64<>+0(SB), Z6
-	VPERMT2PD         exphi_64<>+64(SB), Z2, Z6
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z6
 	VPSLLQ            $0x30, Z5, Z5
 	VPADDQ            Z5, Z6, Z6
-	VFMADD231PD       Z6, Z4, Z6
-	VPSUBQ.BCST       expsub64consts<>+768(SB), Z2, Z2
-	VPSRLQ            $0x04, Z2, Z2
-	VPSRLQ            $0x01, Z2, Z4
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z4, Z5
+	VFMADD231PD       Z6, Z2, Z6
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z3
+	VPSRLQ            $0x04, Z3, Z3
+	VPSRLQ            $0x01, Z3, Z2
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z2, Z5
 	VPSLLQ            $0x34, Z5, Z5
-	VPSUBQ            Z4, Z2, Z2
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z2, Z2
-	VPSLLQ            $0x34, Z2, Z2
-	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z1, K2
+	VPSUBQ            Z2, Z3, Z3
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z3, Z3
+	VPSLLQ            $0x34, Z3, Z3
+	VCMPPD.BCST       $0x11, expsub64consts<>+960(SB), Z1, K2
 	VMULPD            Z5, Z6, Z6
-	VPADDQ.BCST       expsub64consts<>+960(SB), Z2, Z4
-	VBLENDMPD         Z4, Z2, K2, Z2
-	VMULPD            Z2, Z6, Z6
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z6, K3
+	VPADDQ.BCST       expsub64consts<>+1024(SB), Z3, Z2
+	VBLENDMPD         Z2, Z3, K2, Z3
+	VMULPD            Z3, Z6, Z6
+	VCMPPD.BCST       $0x11, expsub64consts<>+1088(SB), Z6, K3
 	KANDW             K2, K3, K3
-	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z6, K4
+	VCMPPD.BCST       $0x15, expsub64consts<>+1088(SB), Z6, K4
 	KANDW             K2, K4, K2
-	VADDPD.BCST       expsub64consts<>+1024(SB), Z6, Z2
-	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z2, Z2
-	VBROADCASTSD      expsub64consts<>+1152(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z4, K2, Z4
-	VMULPD            Z4, Z6, Z6
+	VADDPD.BCST       expsub64consts<>+1088(SB), Z6, Z2
+	VPSUBQ.BCST       expsub64consts<>+1088(SB), Z2, Z2
+	VBROADCASTSD      expsub64consts<>+1216(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    expsub64consts<>+1152(SB), Z3, K2, Z3
+	VMULPD            Z3, Z6, Z6
 	VBLENDMPD         Z2, Z6, K3, Z6
-	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z1, K2
-	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z6, K2, Z6
-	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z1, K2
-	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z6, K2, Z6
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1280(SB), Z1, K2
+	VBLENDMPD.BCST    expsub64consts<>+1344(SB), Z6, K2, Z6
+	VCMPPD.BCST       $0x11, expsub64consts<>+1408(SB), Z1, K2
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z6, K2, Z6
 	VCMPPD            $0x03, Z1, Z1, K2
-	VPORQ.BCST        expsub64consts<>+1408(SB), Z1, Z2
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z1, Z2
 	VBLENDMPD         Z2, Z6, K2, Z6
-	VBLENDMPD         Z6, Z3, K1, Z3
+	VBLENDMPD         Z6, Z4, K1, Z4
 
 mathblock423:
 	VCMPPD       $0x03, Z1, Z1, K1
 	KORTESTW     K1, K1
 	JZ           mathblock424
 	VCMPPD       $0x03, Z0, Z0, K2
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z0
-	VBROADCASTSD expsub64consts<>+1472(SB), Z1
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z0
+	VBROADCASTSD expsub64consts<>+1536(SB), Z1
 	VMOVUPS      Z1, Z1
 	VBLENDMPD    Z0, Z1, K2, Z1
 	VMOVUPD      (SI)(R10*8), Z0
 	VCMPPD       $0x03, (SI)(R10*8), Z0, K2
 	VMOVUPD      (SI)(R10*8), Z0
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z0
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z0
 	VBLENDMPD    Z0, Z1, K2, Z1
-	VBLENDMPD    Z1, Z3, K1, Z3
+	VBLENDMPD    Z1, Z4, K1, Z4
 
 mathblock424:
-	VMOVUPD Z3, (DX)(R10*8)
+	VMOVUPD Z4, (DX)(R10*8)
 	ADDQ    $0x00000008, R10
 	SUBQ    $0x00000008, R11
 	JMP     expsubVVF64AVX512_loop1
@@ -74170,86 +74186,86 @@ expsubVVF64AVX512_after1:
 	VMOVUPD.Z         (SI)(R10*8), K1, Z0
 	VMOVUPD.Z         (R8)(R10*8), K1, Z1
 	VSUBPD            Z1, Z0, Z2
-	VBROADCASTSD      expsub64consts<>+0(SB), Z3
-	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z2, Z3
-	VSUBPD.BCST       expsub64consts<>+64(SB), Z3, Z4
-	VBROADCASTSD      expsub64consts<>+192(SB), Z5
-	VFNMADD213PD      Z2, Z4, Z5
-	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z4, Z5
-	VBROADCASTSD      expsub64consts<>+256(SB), Z4
-	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z5, Z4
-	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z5, Z4
-	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z5, Z4
-	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z5, Z4
-	VMULPD            Z5, Z5, Z6
+	VMAXPD.BCST       expsub64consts<>+0(SB), Z2, Z3
+	VBROADCASTSD      expsub64consts<>+64(SB), Z4
+	VFMADD213PD.BCST  expsub64consts<>+128(SB), Z3, Z4
+	VSUBPD.BCST       expsub64consts<>+128(SB), Z4, Z5
+	VFNMADD231PD.BCST expsub64consts<>+256(SB), Z5, Z3
+	VFNMADD231PD.BCST expsub64consts<>+192(SB), Z5, Z3
+	VBROADCASTSD      expsub64consts<>+320(SB), Z5
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z3, Z5
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z3, Z5
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z3, Z5
+	VFMADD213PD.BCST  expsub64consts<>+576(SB), Z3, Z5
+	VMULPD            Z3, Z3, Z6
 	VMOVUPS           exptail_64<>+0(SB), Z7
-	VPERMT2PD         exptail_64<>+64(SB), Z3, Z7
-	VADDPD            Z7, Z5, Z5
-	VFMADD231PD       Z4, Z6, Z5
-	VMOVUPS           exphi_64<>+0(SB), Z4
-	VPERMT2PD         exphi_64<>+64(SB), Z3, Z4
-	VPSLLQ            $0x30, Z3, Z6
-	VPADDQ            Z6, Z4, Z4
-	VFMADD231PD       Z5, Z4, Z4
-	VPANDQ.BCST       expsub64consts<>+576(SB), Z2, Z6
-	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z6, K2
+	VPERMT2PD         exptail_64<>+64(SB), Z4, Z7
+	VADDPD            Z7, Z3, Z3
+	VFMADD231PD       Z5, Z6, Z3
+	VMOVUPS           exphi_64<>+0(SB), Z5
+	VPERMT2PD         exphi_64<>+64(SB), Z4, Z5
+	VPSLLQ            $0x30, Z4, Z6
+	VPADDQ            Z6, Z5, Z5
+	VFMADD231PD       Z3, Z5, Z5
+	VPANDQ.BCST       expsub64consts<>+640(SB), Z2, Z6
+	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z6, K2
 	KORTESTW          K2, K2
 	JZ                mathblock425
-	VPANDQ.BCST       expsub64consts<>+704(SB), Z3, Z6
+	VPANDQ.BCST       expsub64consts<>+768(SB), Z4, Z6
 	VMOVUPS           exphi_64<>+0(SB), Z7
-	VPERMT2PD         exphi_64<>+64(SB), Z3, Z7
+	VPERMT2PD         exphi_64<>+64(SB), Z4, Z7
 	VPSLLQ            $0x30, Z6, Z6
 	VPADDQ            Z6, Z7, Z7
-	VFMADD231PD       Z7, Z5, Z7
-	VPSUBQ.BCST       expsub64consts<>+768(SB), Z3, Z3
-	VPSRLQ            $0x04, Z3, Z3
-	VPSRLQ            $0x01, Z3, Z5
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z5, Z6
+	VFMADD231PD       Z7, Z3, Z7
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z4, Z4
+	VPSRLQ            $0x04, Z4, Z4
+	VPSRLQ            $0x01, Z4, Z3
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z3, Z6
 	VPSLLQ            $0x34, Z6, Z6
-	VPSUBQ            Z5, Z3, Z3
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z3
-	VPSLLQ            $0x34, Z3, Z3
-	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z2, K3
+	VPSUBQ            Z3, Z4, Z4
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z4, Z4
+	VPSLLQ            $0x34, Z4, Z4
+	VCMPPD.BCST       $0x11, expsub64consts<>+960(SB), Z2, K3
 	VMULPD            Z6, Z7, Z7
-	VPADDQ.BCST       expsub64consts<>+960(SB), Z3, Z5
-	VBLENDMPD         Z5, Z3, K3, Z3
-	VMULPD            Z3, Z7, Z7
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z7, K4
+	VPADDQ.BCST       expsub64consts<>+1024(SB), Z4, Z3
+	VBLENDMPD         Z3, Z4, K3, Z4
+	VMULPD            Z4, Z7, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1088(SB), Z7, K4
 	KANDW             K3, K4, K4
-	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z7, K5
+	VCMPPD.BCST       $0x15, expsub64consts<>+1088(SB), Z7, K5
 	KANDW             K3, K5, K3
-	VADDPD.BCST       expsub64consts<>+1024(SB), Z7, Z3
-	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z3, Z3
-	VBROADCASTSD      expsub64consts<>+1152(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z5, K3, Z5
-	VMULPD            Z5, Z7, Z7
+	VADDPD.BCST       expsub64consts<>+1088(SB), Z7, Z3
+	VPSUBQ.BCST       expsub64consts<>+1088(SB), Z3, Z3
+	VBROADCASTSD      expsub64consts<>+1216(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    expsub64consts<>+1152(SB), Z4, K3, Z4
+	VMULPD            Z4, Z7, Z7
 	VBLENDMPD         Z3, Z7, K4, Z7
-	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z2, K3
-	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z7, K3, Z7
-	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z2, K3
-	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z7, K3, Z7
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1280(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+1344(SB), Z7, K3, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1408(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z7, K3, Z7
 	VCMPPD            $0x03, Z2, Z2, K3
-	VPORQ.BCST        expsub64consts<>+1408(SB), Z2, Z3
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z2, Z3
 	VBLENDMPD         Z3, Z7, K3, Z7
-	VBLENDMPD         Z7, Z4, K2, Z4
+	VBLENDMPD         Z7, Z5, K2, Z5
 
 mathblock425:
 	VCMPPD       $0x03, Z2, Z2, K2
 	KORTESTW     K2, K2
 	JZ           mathblock426
 	VCMPPD       $0x03, Z1, Z1, K3
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z1, Z1
-	VBROADCASTSD expsub64consts<>+1472(SB), Z2
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z1, Z1
+	VBROADCASTSD expsub64consts<>+1536(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z1, Z2, K3, Z2
 	VCMPPD       $0x03, Z0, Z0, K3
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z0
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z0
 	VBLENDMPD    Z0, Z2, K3, Z2
-	VBLENDMPD    Z2, Z4, K2, Z4
+	VBLENDMPD    Z2, Z5, K2, Z5
 
 mathblock426:
-	VMOVUPD Z4, K1, (DX)(R10*8)
+	VMOVUPD Z5, K1, (DX)(R10*8)
 	ADDQ    R11, R10
 
 expsubVVF64AVX512_tail_done:
@@ -74294,131 +74310,131 @@ expsubVSF64AVX512_loop2:
 	VSUBPD            Z0, Z1, Z1
 	VMOVUPD           64(SI)(R10*8), Z2
 	VSUBPD            Z0, Z2, Z2
-	VBROADCASTSD      expsub64consts<>+0(SB), Z3
-	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z1, Z3
-	VBROADCASTSD      expsub64consts<>+0(SB), Z4
-	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z2, Z4
-	VSUBPD.BCST       expsub64consts<>+64(SB), Z3, Z5
-	VSUBPD.BCST       expsub64consts<>+64(SB), Z4, Z6
-	VBROADCASTSD      expsub64consts<>+192(SB), Z7
-	VFNMADD213PD      Z1, Z5, Z7
-	VBROADCASTSD      expsub64consts<>+192(SB), Z8
-	VFNMADD213PD      Z2, Z6, Z8
-	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z5, Z7
-	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z6, Z8
-	VBROADCASTSD      expsub64consts<>+256(SB), Z5
-	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z7, Z5
-	VBROADCASTSD      expsub64consts<>+256(SB), Z6
-	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z8, Z6
-	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z7, Z5
-	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z8, Z6
-	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z7, Z5
-	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z8, Z6
-	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z7, Z5
-	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z8, Z6
-	VMULPD            Z7, Z7, Z9
-	VMULPD            Z8, Z8, Z10
+	VMAXPD.BCST       expsub64consts<>+0(SB), Z1, Z3
+	VMAXPD.BCST       expsub64consts<>+0(SB), Z2, Z4
+	VBROADCASTSD      expsub64consts<>+64(SB), Z5
+	VFMADD213PD.BCST  expsub64consts<>+128(SB), Z3, Z5
+	VBROADCASTSD      expsub64consts<>+64(SB), Z6
+	VFMADD213PD.BCST  expsub64consts<>+128(SB), Z4, Z6
+	VSUBPD.BCST       expsub64consts<>+128(SB), Z5, Z7
+	VSUBPD.BCST       expsub64consts<>+128(SB), Z6, Z8
+	VFNMADD231PD.BCST expsub64consts<>+256(SB), Z7, Z3
+	VFNMADD231PD.BCST expsub64consts<>+256(SB), Z8, Z4
+	VFNMADD231PD.BCST expsub64consts<>+192(SB), Z7, Z3
+	VFNMADD231PD.BCST expsub64consts<>+192(SB), Z8, Z4
+	VBROADCASTSD      expsub64consts<>+320(SB), Z7
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z3, Z7
+	VBROADCASTSD      expsub64consts<>+320(SB), Z8
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z4, Z8
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z3, Z7
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z4, Z8
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z3, Z7
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z4, Z8
+	VFMADD213PD.BCST  expsub64consts<>+576(SB), Z3, Z7
+	VFMADD213PD.BCST  expsub64consts<>+576(SB), Z4, Z8
+	VMULPD            Z3, Z3, Z9
+	VMULPD            Z4, Z4, Z10
 	VMOVUPS           exptail_64<>+0(SB), Z11
-	VPERMT2PD         exptail_64<>+64(SB), Z3, Z11
+	VPERMT2PD         exptail_64<>+64(SB), Z5, Z11
 	VMOVUPS           exptail_64<>+0(SB), Z12
-	VPERMT2PD         exptail_64<>+64(SB), Z4, Z12
-	VADDPD            Z11, Z7, Z7
-	VADDPD            Z12, Z8, Z8
-	VFMADD231PD       Z5, Z9, Z7
-	VFMADD231PD       Z6, Z10, Z8
-	VMOVUPS           exphi_64<>+0(SB), Z5
-	VPERMT2PD         exphi_64<>+64(SB), Z3, Z5
-	VMOVUPS           exphi_64<>+0(SB), Z6
-	VPERMT2PD         exphi_64<>+64(SB), Z4, Z6
-	VPSLLQ            $0x30, Z3, Z9
-	VPSLLQ            $0x30, Z4, Z10
-	VPADDQ            Z9, Z5, Z5
-	VPADDQ            Z10, Z6, Z6
-	VFMADD231PD       Z7, Z5, Z5
-	VFMADD231PD       Z8, Z6, Z6
-	VPANDQ.BCST       expsub64consts<>+576(SB), Z1, Z9
-	VPANDQ.BCST       expsub64consts<>+576(SB), Z2, Z10
-	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z9, K1
-	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z10, K2
+	VPERMT2PD         exptail_64<>+64(SB), Z6, Z12
+	VADDPD            Z11, Z3, Z3
+	VADDPD            Z12, Z4, Z4
+	VFMADD231PD       Z7, Z9, Z3
+	VFMADD231PD       Z8, Z10, Z4
+	VMOVUPS           exphi_64<>+0(SB), Z7
+	VPERMT2PD         exphi_64<>+64(SB), Z5, Z7
+	VMOVUPS           exphi_64<>+0(SB), Z8
+	VPERMT2PD         exphi_64<>+64(SB), Z6, Z8
+	VPSLLQ            $0x30, Z5, Z9
+	VPSLLQ            $0x30, Z6, Z10
+	VPADDQ            Z9, Z7, Z7
+	VPADDQ            Z10, Z8, Z8
+	VFMADD231PD       Z3, Z7, Z7
+	VFMADD231PD       Z4, Z8, Z8
+	VPANDQ.BCST       expsub64consts<>+640(SB), Z1, Z9
+	VPANDQ.BCST       expsub64consts<>+640(SB), Z2, Z10
+	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z9, K1
+	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z10, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
 	JZ                mathblock427
-	VPANDQ.BCST       expsub64consts<>+704(SB), Z3, Z9
+	VPANDQ.BCST       expsub64consts<>+768(SB), Z5, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
-	VPERMT2PD         exphi_64<>+64(SB), Z3, Z10
+	VPERMT2PD         exphi_64<>+64(SB), Z5, Z10
 	VPSLLQ            $0x30, Z9, Z9
 	VPADDQ            Z9, Z10, Z10
-	VFMADD231PD       Z10, Z7, Z10
-	VPSUBQ.BCST       expsub64consts<>+768(SB), Z3, Z3
-	VPSRLQ            $0x04, Z3, Z3
-	VPSRLQ            $0x01, Z3, Z7
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z7, Z9
+	VFMADD231PD       Z10, Z3, Z10
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z5, Z5
+	VPSRLQ            $0x04, Z5, Z5
+	VPSRLQ            $0x01, Z5, Z3
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z3, Z9
 	VPSLLQ            $0x34, Z9, Z9
-	VPSUBQ            Z7, Z3, Z3
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z3
-	VPSLLQ            $0x34, Z3, Z3
-	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z1, K3
+	VPSUBQ            Z3, Z5, Z5
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z5, Z5
+	VPSLLQ            $0x34, Z5, Z5
+	VCMPPD.BCST       $0x11, expsub64consts<>+960(SB), Z1, K3
 	VMULPD            Z9, Z10, Z10
-	VPADDQ.BCST       expsub64consts<>+960(SB), Z3, Z7
-	VBLENDMPD         Z7, Z3, K3, Z3
-	VMULPD            Z3, Z10, Z10
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z10, K4
+	VPADDQ.BCST       expsub64consts<>+1024(SB), Z5, Z3
+	VBLENDMPD         Z3, Z5, K3, Z5
+	VMULPD            Z5, Z10, Z10
+	VCMPPD.BCST       $0x11, expsub64consts<>+1088(SB), Z10, K4
 	KANDW             K3, K4, K4
-	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z10, K5
+	VCMPPD.BCST       $0x15, expsub64consts<>+1088(SB), Z10, K5
 	KANDW             K3, K5, K3
-	VADDPD.BCST       expsub64consts<>+1024(SB), Z10, Z3
-	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z3, Z3
-	VBROADCASTSD      expsub64consts<>+1152(SB), Z7
-	VMOVUPS           Z7, Z7
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z7, K3, Z7
-	VMULPD            Z7, Z10, Z10
+	VADDPD.BCST       expsub64consts<>+1088(SB), Z10, Z3
+	VPSUBQ.BCST       expsub64consts<>+1088(SB), Z3, Z3
+	VBROADCASTSD      expsub64consts<>+1216(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    expsub64consts<>+1152(SB), Z5, K3, Z5
+	VMULPD            Z5, Z10, Z10
 	VBLENDMPD         Z3, Z10, K4, Z10
-	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z1, K3
-	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z10, K3, Z10
-	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z1, K3
-	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z10, K3, Z10
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1280(SB), Z1, K3
+	VBLENDMPD.BCST    expsub64consts<>+1344(SB), Z10, K3, Z10
+	VCMPPD.BCST       $0x11, expsub64consts<>+1408(SB), Z1, K3
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z10, K3, Z10
 	VCMPPD            $0x03, Z1, Z1, K3
-	VPORQ.BCST        expsub64consts<>+1408(SB), Z1, Z3
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z1, Z3
 	VBLENDMPD         Z3, Z10, K3, Z10
-	VBLENDMPD         Z10, Z5, K1, Z5
-	VPANDQ.BCST       expsub64consts<>+704(SB), Z4, Z3
-	VMOVUPS           exphi_64<>+0(SB), Z7
-	VPERMT2PD         exphi_64<>+64(SB), Z4, Z7
+	VBLENDMPD         Z10, Z7, K1, Z7
+	VPANDQ.BCST       expsub64consts<>+768(SB), Z6, Z3
+	VMOVUPS           exphi_64<>+0(SB), Z5
+	VPERMT2PD         exphi_64<>+64(SB), Z6, Z5
 	VPSLLQ            $0x30, Z3, Z3
-	VPADDQ            Z3, Z7, Z7
-	VFMADD231PD       Z7, Z8, Z7
-	VPSUBQ.BCST       expsub64consts<>+768(SB), Z4, Z4
-	VPSRLQ            $0x04, Z4, Z4
-	VPSRLQ            $0x01, Z4, Z3
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z8
-	VPSLLQ            $0x34, Z8, Z8
-	VPSUBQ            Z3, Z4, Z4
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z4, Z4
+	VPADDQ            Z3, Z5, Z5
+	VFMADD231PD       Z5, Z4, Z5
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z6, Z6
+	VPSRLQ            $0x04, Z6, Z6
+	VPSRLQ            $0x01, Z6, Z3
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z3, Z4
 	VPSLLQ            $0x34, Z4, Z4
-	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z2, K1
-	VMULPD            Z8, Z7, Z7
-	VPADDQ.BCST       expsub64consts<>+960(SB), Z4, Z3
-	VBLENDMPD         Z3, Z4, K1, Z4
-	VMULPD            Z4, Z7, Z7
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z7, K3
+	VPSUBQ            Z3, Z6, Z6
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z6, Z6
+	VPSLLQ            $0x34, Z6, Z6
+	VCMPPD.BCST       $0x11, expsub64consts<>+960(SB), Z2, K1
+	VMULPD            Z4, Z5, Z5
+	VPADDQ.BCST       expsub64consts<>+1024(SB), Z6, Z3
+	VBLENDMPD         Z3, Z6, K1, Z6
+	VMULPD            Z6, Z5, Z5
+	VCMPPD.BCST       $0x11, expsub64consts<>+1088(SB), Z5, K3
 	KANDW             K1, K3, K3
-	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z7, K4
+	VCMPPD.BCST       $0x15, expsub64consts<>+1088(SB), Z5, K4
 	KANDW             K1, K4, K1
-	VADDPD.BCST       expsub64consts<>+1024(SB), Z7, Z3
-	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z3, Z3
-	VBROADCASTSD      expsub64consts<>+1152(SB), Z4
+	VADDPD.BCST       expsub64consts<>+1088(SB), Z5, Z3
+	VPSUBQ.BCST       expsub64consts<>+1088(SB), Z3, Z3
+	VBROADCASTSD      expsub64consts<>+1216(SB), Z4
 	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z4, K1, Z4
-	VMULPD            Z4, Z7, Z7
-	VBLENDMPD         Z3, Z7, K3, Z7
-	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z2, K1
-	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z7, K1, Z7
-	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z2, K1
-	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z7, K1, Z7
+	VBLENDMPD.BCST    expsub64consts<>+1152(SB), Z4, K1, Z4
+	VMULPD            Z4, Z5, Z5
+	VBLENDMPD         Z3, Z5, K3, Z5
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1280(SB), Z2, K1
+	VBLENDMPD.BCST    expsub64consts<>+1344(SB), Z5, K1, Z5
+	VCMPPD.BCST       $0x11, expsub64consts<>+1408(SB), Z2, K1
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z5, K1, Z5
 	VCMPPD            $0x03, Z2, Z2, K1
-	VPORQ.BCST        expsub64consts<>+1408(SB), Z2, Z3
-	VBLENDMPD         Z3, Z7, K1, Z7
-	VBLENDMPD         Z7, Z6, K2, Z6
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z2, Z3
+	VBLENDMPD         Z3, Z5, K1, Z5
+	VBLENDMPD         Z5, Z8, K2, Z8
 
 mathblock427:
 	VCMPPD       $0x03, Z1, Z1, K1
@@ -74427,31 +74443,31 @@ mathblock427:
 	KORTESTW     K3, K3
 	JZ           mathblock428
 	VCMPPD       $0x03, Z0, Z0, K3
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z1
-	VBROADCASTSD expsub64consts<>+1472(SB), Z2
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z1
+	VBROADCASTSD expsub64consts<>+1536(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z1, Z2, K3, Z2
 	VMOVUPD      (SI)(R10*8), Z1
 	VCMPPD       $0x03, (SI)(R10*8), Z1, K3
 	VMOVUPD      (SI)(R10*8), Z1
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z1, Z1
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z1, Z1
 	VBLENDMPD    Z1, Z2, K3, Z2
-	VBLENDMPD    Z2, Z5, K1, Z5
+	VBLENDMPD    Z2, Z7, K1, Z7
 	VCMPPD       $0x03, Z0, Z0, K1
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z1
-	VBROADCASTSD expsub64consts<>+1472(SB), Z2
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z1
+	VBROADCASTSD expsub64consts<>+1536(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z1, Z2, K1, Z2
 	VMOVUPD      64(SI)(R10*8), Z1
 	VCMPPD       $0x03, 64(SI)(R10*8), Z1, K1
 	VMOVUPD      64(SI)(R10*8), Z1
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z1, Z1
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z1, Z1
 	VBLENDMPD    Z1, Z2, K1, Z2
-	VBLENDMPD    Z2, Z6, K2, Z6
+	VBLENDMPD    Z2, Z8, K2, Z8
 
 mathblock428:
-	VMOVUPD Z5, (DX)(R10*8)
-	VMOVUPD Z6, 64(DX)(R10*8)
+	VMOVUPD Z7, (DX)(R10*8)
+	VMOVUPD Z8, 64(DX)(R10*8)
 	ADDQ    $0x00000010, R10
 	SUBQ    $0x00000010, R11
 	JMP     expsubVSF64AVX512_loop2
@@ -74462,88 +74478,88 @@ expsubVSF64AVX512_loop1:
 	JB                expsubVSF64AVX512_after1
 	VMOVUPD           (SI)(R10*8), Z1
 	VSUBPD            Z0, Z1, Z1
-	VBROADCASTSD      expsub64consts<>+0(SB), Z2
-	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z1, Z2
-	VSUBPD.BCST       expsub64consts<>+64(SB), Z2, Z3
-	VBROADCASTSD      expsub64consts<>+192(SB), Z4
-	VFNMADD213PD      Z1, Z3, Z4
-	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z3, Z4
-	VBROADCASTSD      expsub64consts<>+256(SB), Z3
-	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z4, Z3
-	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z4, Z3
-	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z4, Z3
-	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z4, Z3
-	VMULPD            Z4, Z4, Z5
+	VMAXPD.BCST       expsub64consts<>+0(SB), Z1, Z2
+	VBROADCASTSD      expsub64consts<>+64(SB), Z3
+	VFMADD213PD.BCST  expsub64consts<>+128(SB), Z2, Z3
+	VSUBPD.BCST       expsub64consts<>+128(SB), Z3, Z4
+	VFNMADD231PD.BCST expsub64consts<>+256(SB), Z4, Z2
+	VFNMADD231PD.BCST expsub64consts<>+192(SB), Z4, Z2
+	VBROADCASTSD      expsub64consts<>+320(SB), Z4
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z2, Z4
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z2, Z4
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z2, Z4
+	VFMADD213PD.BCST  expsub64consts<>+576(SB), Z2, Z4
+	VMULPD            Z2, Z2, Z5
 	VMOVUPS           exptail_64<>+0(SB), Z6
-	VPERMT2PD         exptail_64<>+64(SB), Z2, Z6
-	VADDPD            Z6, Z4, Z4
-	VFMADD231PD       Z3, Z5, Z4
-	VMOVUPS           exphi_64<>+0(SB), Z3
-	VPERMT2PD         exphi_64<>+64(SB), Z2, Z3
-	VPSLLQ            $0x30, Z2, Z5
-	VPADDQ            Z5, Z3, Z3
-	VFMADD231PD       Z4, Z3, Z3
-	VPANDQ.BCST       expsub64consts<>+576(SB), Z1, Z5
-	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z5, K1
+	VPERMT2PD         exptail_64<>+64(SB), Z3, Z6
+	VADDPD            Z6, Z2, Z2
+	VFMADD231PD       Z4, Z5, Z2
+	VMOVUPS           exphi_64<>+0(SB), Z4
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z4
+	VPSLLQ            $0x30, Z3, Z5
+	VPADDQ            Z5, Z4, Z4
+	VFMADD231PD       Z2, Z4, Z4
+	VPANDQ.BCST       expsub64consts<>+640(SB), Z1, Z5
+	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z5, K1
 	KORTESTW          K1, K1
 	JZ                mathblock429
-	VPANDQ.BCST       expsub64consts<>+704(SB), Z2, Z5
+	VPANDQ.BCST       expsub64consts<>+768(SB), Z3, Z5
 	VMOVUPS           exphi_64<>+0(SB), Z6
-	VPERMT2PD         exphi_64<>+64(SB), Z2, Z6
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z6
 	VPSLLQ            $0x30, Z5, Z5
 	VPADDQ            Z5, Z6, Z6
-	VFMADD231PD       Z6, Z4, Z6
-	VPSUBQ.BCST       expsub64consts<>+768(SB), Z2, Z2
-	VPSRLQ            $0x04, Z2, Z2
-	VPSRLQ            $0x01, Z2, Z4
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z4, Z5
+	VFMADD231PD       Z6, Z2, Z6
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z3
+	VPSRLQ            $0x04, Z3, Z3
+	VPSRLQ            $0x01, Z3, Z2
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z2, Z5
 	VPSLLQ            $0x34, Z5, Z5
-	VPSUBQ            Z4, Z2, Z2
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z2, Z2
-	VPSLLQ            $0x34, Z2, Z2
-	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z1, K2
+	VPSUBQ            Z2, Z3, Z3
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z3, Z3
+	VPSLLQ            $0x34, Z3, Z3
+	VCMPPD.BCST       $0x11, expsub64consts<>+960(SB), Z1, K2
 	VMULPD            Z5, Z6, Z6
-	VPADDQ.BCST       expsub64consts<>+960(SB), Z2, Z4
-	VBLENDMPD         Z4, Z2, K2, Z2
-	VMULPD            Z2, Z6, Z6
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z6, K3
+	VPADDQ.BCST       expsub64consts<>+1024(SB), Z3, Z2
+	VBLENDMPD         Z2, Z3, K2, Z3
+	VMULPD            Z3, Z6, Z6
+	VCMPPD.BCST       $0x11, expsub64consts<>+1088(SB), Z6, K3
 	KANDW             K2, K3, K3
-	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z6, K4
+	VCMPPD.BCST       $0x15, expsub64consts<>+1088(SB), Z6, K4
 	KANDW             K2, K4, K2
-	VADDPD.BCST       expsub64consts<>+1024(SB), Z6, Z2
-	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z2, Z2
-	VBROADCASTSD      expsub64consts<>+1152(SB), Z4
-	VMOVUPS           Z4, Z4
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z4, K2, Z4
-	VMULPD            Z4, Z6, Z6
+	VADDPD.BCST       expsub64consts<>+1088(SB), Z6, Z2
+	VPSUBQ.BCST       expsub64consts<>+1088(SB), Z2, Z2
+	VBROADCASTSD      expsub64consts<>+1216(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    expsub64consts<>+1152(SB), Z3, K2, Z3
+	VMULPD            Z3, Z6, Z6
 	VBLENDMPD         Z2, Z6, K3, Z6
-	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z1, K2
-	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z6, K2, Z6
-	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z1, K2
-	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z6, K2, Z6
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1280(SB), Z1, K2
+	VBLENDMPD.BCST    expsub64consts<>+1344(SB), Z6, K2, Z6
+	VCMPPD.BCST       $0x11, expsub64consts<>+1408(SB), Z1, K2
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z6, K2, Z6
 	VCMPPD            $0x03, Z1, Z1, K2
-	VPORQ.BCST        expsub64consts<>+1408(SB), Z1, Z2
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z1, Z2
 	VBLENDMPD         Z2, Z6, K2, Z6
-	VBLENDMPD         Z6, Z3, K1, Z3
+	VBLENDMPD         Z6, Z4, K1, Z4
 
 mathblock429:
 	VCMPPD       $0x03, Z1, Z1, K1
 	KORTESTW     K1, K1
 	JZ           mathblock430
 	VCMPPD       $0x03, Z0, Z0, K2
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z1
-	VBROADCASTSD expsub64consts<>+1472(SB), Z2
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z1
+	VBROADCASTSD expsub64consts<>+1536(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z1, Z2, K2, Z2
 	VMOVUPD      (SI)(R10*8), Z1
 	VCMPPD       $0x03, (SI)(R10*8), Z1, K2
 	VMOVUPD      (SI)(R10*8), Z1
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z1, Z1
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z1, Z1
 	VBLENDMPD    Z1, Z2, K2, Z2
-	VBLENDMPD    Z2, Z3, K1, Z3
+	VBLENDMPD    Z2, Z4, K1, Z4
 
 mathblock430:
-	VMOVUPD Z3, (DX)(R10*8)
+	VMOVUPD Z4, (DX)(R10*8)
 	ADDQ    $0x00000008, R10
 	SUBQ    $0x00000008, R11
 	JMP     expsubVSF64AVX512_loop1
@@ -74555,86 +74571,86 @@ expsubVSF64AVX512_after1:
 	KMOVQ             (R12)(R11*8), K1
 	VMOVUPD.Z         (SI)(R10*8), K1, Z1
 	VSUBPD            Z0, Z1, Z2
-	VBROADCASTSD      expsub64consts<>+0(SB), Z3
-	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z2, Z3
-	VSUBPD.BCST       expsub64consts<>+64(SB), Z3, Z4
-	VBROADCASTSD      expsub64consts<>+192(SB), Z5
-	VFNMADD213PD      Z2, Z4, Z5
-	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z4, Z5
-	VBROADCASTSD      expsub64consts<>+256(SB), Z4
-	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z5, Z4
-	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z5, Z4
-	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z5, Z4
-	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z5, Z4
-	VMULPD            Z5, Z5, Z6
+	VMAXPD.BCST       expsub64consts<>+0(SB), Z2, Z3
+	VBROADCASTSD      expsub64consts<>+64(SB), Z4
+	VFMADD213PD.BCST  expsub64consts<>+128(SB), Z3, Z4
+	VSUBPD.BCST       expsub64consts<>+128(SB), Z4, Z5
+	VFNMADD231PD.BCST expsub64consts<>+256(SB), Z5, Z3
+	VFNMADD231PD.BCST expsub64consts<>+192(SB), Z5, Z3
+	VBROADCASTSD      expsub64consts<>+320(SB), Z5
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z3, Z5
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z3, Z5
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z3, Z5
+	VFMADD213PD.BCST  expsub64consts<>+576(SB), Z3, Z5
+	VMULPD            Z3, Z3, Z6
 	VMOVUPS           exptail_64<>+0(SB), Z7
-	VPERMT2PD         exptail_64<>+64(SB), Z3, Z7
-	VADDPD            Z7, Z5, Z5
-	VFMADD231PD       Z4, Z6, Z5
-	VMOVUPS           exphi_64<>+0(SB), Z4
-	VPERMT2PD         exphi_64<>+64(SB), Z3, Z4
-	VPSLLQ            $0x30, Z3, Z6
-	VPADDQ            Z6, Z4, Z4
-	VFMADD231PD       Z5, Z4, Z4
-	VPANDQ.BCST       expsub64consts<>+576(SB), Z2, Z6
-	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z6, K2
+	VPERMT2PD         exptail_64<>+64(SB), Z4, Z7
+	VADDPD            Z7, Z3, Z3
+	VFMADD231PD       Z5, Z6, Z3
+	VMOVUPS           exphi_64<>+0(SB), Z5
+	VPERMT2PD         exphi_64<>+64(SB), Z4, Z5
+	VPSLLQ            $0x30, Z4, Z6
+	VPADDQ            Z6, Z5, Z5
+	VFMADD231PD       Z3, Z5, Z5
+	VPANDQ.BCST       expsub64consts<>+640(SB), Z2, Z6
+	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z6, K2
 	KORTESTW          K2, K2
 	JZ                mathblock431
-	VPANDQ.BCST       expsub64consts<>+704(SB), Z3, Z6
+	VPANDQ.BCST       expsub64consts<>+768(SB), Z4, Z6
 	VMOVUPS           exphi_64<>+0(SB), Z7
-	VPERMT2PD         exphi_64<>+64(SB), Z3, Z7
+	VPERMT2PD         exphi_64<>+64(SB), Z4, Z7
 	VPSLLQ            $0x30, Z6, Z6
 	VPADDQ            Z6, Z7, Z7
-	VFMADD231PD       Z7, Z5, Z7
-	VPSUBQ.BCST       expsub64consts<>+768(SB), Z3, Z3
-	VPSRLQ            $0x04, Z3, Z3
-	VPSRLQ            $0x01, Z3, Z5
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z5, Z6
+	VFMADD231PD       Z7, Z3, Z7
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z4, Z4
+	VPSRLQ            $0x04, Z4, Z4
+	VPSRLQ            $0x01, Z4, Z3
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z3, Z6
 	VPSLLQ            $0x34, Z6, Z6
-	VPSUBQ            Z5, Z3, Z3
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z3
-	VPSLLQ            $0x34, Z3, Z3
-	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z2, K3
+	VPSUBQ            Z3, Z4, Z4
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z4, Z4
+	VPSLLQ            $0x34, Z4, Z4
+	VCMPPD.BCST       $0x11, expsub64consts<>+960(SB), Z2, K3
 	VMULPD            Z6, Z7, Z7
-	VPADDQ.BCST       expsub64consts<>+960(SB), Z3, Z5
-	VBLENDMPD         Z5, Z3, K3, Z3
-	VMULPD            Z3, Z7, Z7
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z7, K4
+	VPADDQ.BCST       expsub64consts<>+1024(SB), Z4, Z3
+	VBLENDMPD         Z3, Z4, K3, Z4
+	VMULPD            Z4, Z7, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1088(SB), Z7, K4
 	KANDW             K3, K4, K4
-	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z7, K5
+	VCMPPD.BCST       $0x15, expsub64consts<>+1088(SB), Z7, K5
 	KANDW             K3, K5, K3
-	VADDPD.BCST       expsub64consts<>+1024(SB), Z7, Z3
-	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z3, Z3
-	VBROADCASTSD      expsub64consts<>+1152(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z5, K3, Z5
-	VMULPD            Z5, Z7, Z7
+	VADDPD.BCST       expsub64consts<>+1088(SB), Z7, Z3
+	VPSUBQ.BCST       expsub64consts<>+1088(SB), Z3, Z3
+	VBROADCASTSD      expsub64consts<>+1216(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    expsub64consts<>+1152(SB), Z4, K3, Z4
+	VMULPD            Z4, Z7, Z7
 	VBLENDMPD         Z3, Z7, K4, Z7
-	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z2, K3
-	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z7, K3, Z7
-	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z2, K3
-	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z7, K3, Z7
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1280(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+1344(SB), Z7, K3, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1408(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z7, K3, Z7
 	VCMPPD            $0x03, Z2, Z2, K3
-	VPORQ.BCST        expsub64consts<>+1408(SB), Z2, Z3
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z2, Z3
 	VBLENDMPD         Z3, Z7, K3, Z7
-	VBLENDMPD         Z7, Z4, K2, Z4
+	VBLENDMPD         Z7, Z5, K2, Z5
 
 mathblock431:
 	VCMPPD       $0x03, Z2, Z2, K2
 	KORTESTW     K2, K2
 	JZ           mathblock432
 	VCMPPD       $0x03, Z0, Z0, K3
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z0
-	VBROADCASTSD expsub64consts<>+1472(SB), Z2
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z0
+	VBROADCASTSD expsub64consts<>+1536(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z0, Z2, K3, Z2
 	VCMPPD       $0x03, Z1, Z1, K3
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z1, Z0
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z1, Z0
 	VBLENDMPD    Z0, Z2, K3, Z2
-	VBLENDMPD    Z2, Z4, K2, Z4
+	VBLENDMPD    Z2, Z5, K2, Z5
 
 mathblock432:
-	VMOVUPD Z4, K1, (DX)(R10*8)
+	VMOVUPD Z5, K1, (DX)(R10*8)
 	ADDQ    R11, R10
 
 expsubVSF64AVX512_tail_done:
@@ -74679,131 +74695,131 @@ expsubSVF64AVX512_loop2:
 	VMOVUPD           64(R8)(R10*8), Z2
 	VSUBPD            Z1, Z0, Z3
 	VSUBPD            Z2, Z0, Z4
-	VBROADCASTSD      expsub64consts<>+0(SB), Z5
-	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z3, Z5
-	VBROADCASTSD      expsub64consts<>+0(SB), Z6
-	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z4, Z6
-	VSUBPD.BCST       expsub64consts<>+64(SB), Z5, Z7
-	VSUBPD.BCST       expsub64consts<>+64(SB), Z6, Z8
-	VBROADCASTSD      expsub64consts<>+192(SB), Z9
-	VFNMADD213PD      Z3, Z7, Z9
-	VBROADCASTSD      expsub64consts<>+192(SB), Z10
-	VFNMADD213PD      Z4, Z8, Z10
-	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z7, Z9
-	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z8, Z10
-	VBROADCASTSD      expsub64consts<>+256(SB), Z7
-	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z9, Z7
-	VBROADCASTSD      expsub64consts<>+256(SB), Z8
-	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z10, Z8
-	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z9, Z7
-	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z10, Z8
-	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z9, Z7
-	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z10, Z8
-	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z9, Z7
-	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z10, Z8
-	VMULPD            Z9, Z9, Z11
-	VMULPD            Z10, Z10, Z12
+	VMAXPD.BCST       expsub64consts<>+0(SB), Z3, Z5
+	VMAXPD.BCST       expsub64consts<>+0(SB), Z4, Z6
+	VBROADCASTSD      expsub64consts<>+64(SB), Z7
+	VFMADD213PD.BCST  expsub64consts<>+128(SB), Z5, Z7
+	VBROADCASTSD      expsub64consts<>+64(SB), Z8
+	VFMADD213PD.BCST  expsub64consts<>+128(SB), Z6, Z8
+	VSUBPD.BCST       expsub64consts<>+128(SB), Z7, Z9
+	VSUBPD.BCST       expsub64consts<>+128(SB), Z8, Z10
+	VFNMADD231PD.BCST expsub64consts<>+256(SB), Z9, Z5
+	VFNMADD231PD.BCST expsub64consts<>+256(SB), Z10, Z6
+	VFNMADD231PD.BCST expsub64consts<>+192(SB), Z9, Z5
+	VFNMADD231PD.BCST expsub64consts<>+192(SB), Z10, Z6
+	VBROADCASTSD      expsub64consts<>+320(SB), Z9
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z5, Z9
+	VBROADCASTSD      expsub64consts<>+320(SB), Z10
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z6, Z10
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z5, Z9
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z6, Z10
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z5, Z9
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z6, Z10
+	VFMADD213PD.BCST  expsub64consts<>+576(SB), Z5, Z9
+	VFMADD213PD.BCST  expsub64consts<>+576(SB), Z6, Z10
+	VMULPD            Z5, Z5, Z11
+	VMULPD            Z6, Z6, Z12
 	VMOVUPS           exptail_64<>+0(SB), Z13
-	VPERMT2PD         exptail_64<>+64(SB), Z5, Z13
+	VPERMT2PD         exptail_64<>+64(SB), Z7, Z13
 	VMOVUPS           exptail_64<>+0(SB), Z14
-	VPERMT2PD         exptail_64<>+64(SB), Z6, Z14
-	VADDPD            Z13, Z9, Z9
-	VADDPD            Z14, Z10, Z10
-	VFMADD231PD       Z7, Z11, Z9
-	VFMADD231PD       Z8, Z12, Z10
-	VMOVUPS           exphi_64<>+0(SB), Z7
-	VPERMT2PD         exphi_64<>+64(SB), Z5, Z7
-	VMOVUPS           exphi_64<>+0(SB), Z8
-	VPERMT2PD         exphi_64<>+64(SB), Z6, Z8
-	VPSLLQ            $0x30, Z5, Z11
-	VPSLLQ            $0x30, Z6, Z12
-	VPADDQ            Z11, Z7, Z7
-	VPADDQ            Z12, Z8, Z8
-	VFMADD231PD       Z9, Z7, Z7
-	VFMADD231PD       Z10, Z8, Z8
-	VPANDQ.BCST       expsub64consts<>+576(SB), Z3, Z11
-	VPANDQ.BCST       expsub64consts<>+576(SB), Z4, Z12
-	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z11, K1
-	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z12, K2
+	VPERMT2PD         exptail_64<>+64(SB), Z8, Z14
+	VADDPD            Z13, Z5, Z5
+	VADDPD            Z14, Z6, Z6
+	VFMADD231PD       Z9, Z11, Z5
+	VFMADD231PD       Z10, Z12, Z6
+	VMOVUPS           exphi_64<>+0(SB), Z9
+	VPERMT2PD         exphi_64<>+64(SB), Z7, Z9
+	VMOVUPS           exphi_64<>+0(SB), Z10
+	VPERMT2PD         exphi_64<>+64(SB), Z8, Z10
+	VPSLLQ            $0x30, Z7, Z11
+	VPSLLQ            $0x30, Z8, Z12
+	VPADDQ            Z11, Z9, Z9
+	VPADDQ            Z12, Z10, Z10
+	VFMADD231PD       Z5, Z9, Z9
+	VFMADD231PD       Z6, Z10, Z10
+	VPANDQ.BCST       expsub64consts<>+640(SB), Z3, Z11
+	VPANDQ.BCST       expsub64consts<>+640(SB), Z4, Z12
+	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z11, K1
+	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z12, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
 	JZ                mathblock433
-	VPANDQ.BCST       expsub64consts<>+704(SB), Z5, Z11
+	VPANDQ.BCST       expsub64consts<>+768(SB), Z7, Z11
 	VMOVUPS           exphi_64<>+0(SB), Z12
-	VPERMT2PD         exphi_64<>+64(SB), Z5, Z12
+	VPERMT2PD         exphi_64<>+64(SB), Z7, Z12
 	VPSLLQ            $0x30, Z11, Z11
 	VPADDQ            Z11, Z12, Z12
-	VFMADD231PD       Z12, Z9, Z12
-	VPSUBQ.BCST       expsub64consts<>+768(SB), Z5, Z5
-	VPSRLQ            $0x04, Z5, Z5
-	VPSRLQ            $0x01, Z5, Z9
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z9, Z11
+	VFMADD231PD       Z12, Z5, Z12
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z7, Z7
+	VPSRLQ            $0x04, Z7, Z7
+	VPSRLQ            $0x01, Z7, Z5
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z5, Z11
 	VPSLLQ            $0x34, Z11, Z11
-	VPSUBQ            Z9, Z5, Z5
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z5, Z5
-	VPSLLQ            $0x34, Z5, Z5
-	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z3, K3
+	VPSUBQ            Z5, Z7, Z7
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z7, Z7
+	VPSLLQ            $0x34, Z7, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+960(SB), Z3, K3
 	VMULPD            Z11, Z12, Z12
-	VPADDQ.BCST       expsub64consts<>+960(SB), Z5, Z9
-	VBLENDMPD         Z9, Z5, K3, Z5
-	VMULPD            Z5, Z12, Z12
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z12, K4
+	VPADDQ.BCST       expsub64consts<>+1024(SB), Z7, Z5
+	VBLENDMPD         Z5, Z7, K3, Z7
+	VMULPD            Z7, Z12, Z12
+	VCMPPD.BCST       $0x11, expsub64consts<>+1088(SB), Z12, K4
 	KANDW             K3, K4, K4
-	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z12, K5
+	VCMPPD.BCST       $0x15, expsub64consts<>+1088(SB), Z12, K5
 	KANDW             K3, K5, K3
-	VADDPD.BCST       expsub64consts<>+1024(SB), Z12, Z5
-	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z5, Z5
-	VBROADCASTSD      expsub64consts<>+1152(SB), Z9
-	VMOVUPS           Z9, Z9
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z9, K3, Z9
-	VMULPD            Z9, Z12, Z12
+	VADDPD.BCST       expsub64consts<>+1088(SB), Z12, Z5
+	VPSUBQ.BCST       expsub64consts<>+1088(SB), Z5, Z5
+	VBROADCASTSD      expsub64consts<>+1216(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    expsub64consts<>+1152(SB), Z7, K3, Z7
+	VMULPD            Z7, Z12, Z12
 	VBLENDMPD         Z5, Z12, K4, Z12
-	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z3, K3
-	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z12, K3, Z12
-	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z3, K3
-	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z12, K3, Z12
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1280(SB), Z3, K3
+	VBLENDMPD.BCST    expsub64consts<>+1344(SB), Z12, K3, Z12
+	VCMPPD.BCST       $0x11, expsub64consts<>+1408(SB), Z3, K3
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z12, K3, Z12
 	VCMPPD            $0x03, Z3, Z3, K3
-	VPORQ.BCST        expsub64consts<>+1408(SB), Z3, Z5
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z3, Z5
 	VBLENDMPD         Z5, Z12, K3, Z12
-	VBLENDMPD         Z12, Z7, K1, Z7
-	VPANDQ.BCST       expsub64consts<>+704(SB), Z6, Z5
-	VMOVUPS           exphi_64<>+0(SB), Z9
-	VPERMT2PD         exphi_64<>+64(SB), Z6, Z9
+	VBLENDMPD         Z12, Z9, K1, Z9
+	VPANDQ.BCST       expsub64consts<>+768(SB), Z8, Z5
+	VMOVUPS           exphi_64<>+0(SB), Z7
+	VPERMT2PD         exphi_64<>+64(SB), Z8, Z7
 	VPSLLQ            $0x30, Z5, Z5
-	VPADDQ            Z5, Z9, Z9
-	VFMADD231PD       Z9, Z10, Z9
-	VPSUBQ.BCST       expsub64consts<>+768(SB), Z6, Z6
-	VPSRLQ            $0x04, Z6, Z6
-	VPSRLQ            $0x01, Z6, Z5
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z5, Z10
-	VPSLLQ            $0x34, Z10, Z10
-	VPSUBQ            Z5, Z6, Z6
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z6, Z6
+	VPADDQ            Z5, Z7, Z7
+	VFMADD231PD       Z7, Z6, Z7
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z8, Z8
+	VPSRLQ            $0x04, Z8, Z8
+	VPSRLQ            $0x01, Z8, Z5
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z5, Z6
 	VPSLLQ            $0x34, Z6, Z6
-	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z4, K1
-	VMULPD            Z10, Z9, Z9
-	VPADDQ.BCST       expsub64consts<>+960(SB), Z6, Z5
-	VBLENDMPD         Z5, Z6, K1, Z6
-	VMULPD            Z6, Z9, Z9
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z9, K3
+	VPSUBQ            Z5, Z8, Z8
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z8, Z8
+	VPSLLQ            $0x34, Z8, Z8
+	VCMPPD.BCST       $0x11, expsub64consts<>+960(SB), Z4, K1
+	VMULPD            Z6, Z7, Z7
+	VPADDQ.BCST       expsub64consts<>+1024(SB), Z8, Z5
+	VBLENDMPD         Z5, Z8, K1, Z8
+	VMULPD            Z8, Z7, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1088(SB), Z7, K3
 	KANDW             K1, K3, K3
-	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z9, K4
+	VCMPPD.BCST       $0x15, expsub64consts<>+1088(SB), Z7, K4
 	KANDW             K1, K4, K1
-	VADDPD.BCST       expsub64consts<>+1024(SB), Z9, Z5
-	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z5, Z5
-	VBROADCASTSD      expsub64consts<>+1152(SB), Z6
+	VADDPD.BCST       expsub64consts<>+1088(SB), Z7, Z5
+	VPSUBQ.BCST       expsub64consts<>+1088(SB), Z5, Z5
+	VBROADCASTSD      expsub64consts<>+1216(SB), Z6
 	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z6, K1, Z6
-	VMULPD            Z6, Z9, Z9
-	VBLENDMPD         Z5, Z9, K3, Z9
-	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z4, K1
-	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z9, K1, Z9
-	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z4, K1
-	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z9, K1, Z9
+	VBLENDMPD.BCST    expsub64consts<>+1152(SB), Z6, K1, Z6
+	VMULPD            Z6, Z7, Z7
+	VBLENDMPD         Z5, Z7, K3, Z7
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1280(SB), Z4, K1
+	VBLENDMPD.BCST    expsub64consts<>+1344(SB), Z7, K1, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1408(SB), Z4, K1
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z7, K1, Z7
 	VCMPPD            $0x03, Z4, Z4, K1
-	VPORQ.BCST        expsub64consts<>+1408(SB), Z4, Z5
-	VBLENDMPD         Z5, Z9, K1, Z9
-	VBLENDMPD         Z9, Z8, K2, Z8
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z4, Z5
+	VBLENDMPD         Z5, Z7, K1, Z7
+	VBLENDMPD         Z7, Z10, K2, Z10
 
 mathblock433:
 	VCMPPD       $0x03, Z3, Z3, K1
@@ -74812,27 +74828,27 @@ mathblock433:
 	KORTESTW     K3, K3
 	JZ           mathblock434
 	VCMPPD       $0x03, Z1, Z1, K3
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z1, Z1
-	VBROADCASTSD expsub64consts<>+1472(SB), Z3
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z1, Z1
+	VBROADCASTSD expsub64consts<>+1536(SB), Z3
 	VMOVUPS      Z3, Z3
 	VBLENDMPD    Z1, Z3, K3, Z3
 	VCMPPD       $0x03, Z0, Z0, K3
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z1
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z1
 	VBLENDMPD    Z1, Z3, K3, Z3
-	VBLENDMPD    Z3, Z7, K1, Z7
+	VBLENDMPD    Z3, Z9, K1, Z9
 	VCMPPD       $0x03, Z2, Z2, K1
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z2, Z1
-	VBROADCASTSD expsub64consts<>+1472(SB), Z2
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z2, Z1
+	VBROADCASTSD expsub64consts<>+1536(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z1, Z2, K1, Z2
 	VCMPPD       $0x03, Z0, Z0, K1
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z1
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z1
 	VBLENDMPD    Z1, Z2, K1, Z2
-	VBLENDMPD    Z2, Z8, K2, Z8
+	VBLENDMPD    Z2, Z10, K2, Z10
 
 mathblock434:
-	VMOVUPD Z7, (DX)(R10*8)
-	VMOVUPD Z8, 64(DX)(R10*8)
+	VMOVUPD Z9, (DX)(R10*8)
+	VMOVUPD Z10, 64(DX)(R10*8)
 	ADDQ    $0x00000010, R10
 	SUBQ    $0x00000010, R11
 	JMP     expsubSVF64AVX512_loop2
@@ -74843,86 +74859,86 @@ expsubSVF64AVX512_loop1:
 	JB                expsubSVF64AVX512_after1
 	VMOVUPD           (R8)(R10*8), Z1
 	VSUBPD            Z1, Z0, Z2
-	VBROADCASTSD      expsub64consts<>+0(SB), Z3
-	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z2, Z3
-	VSUBPD.BCST       expsub64consts<>+64(SB), Z3, Z4
-	VBROADCASTSD      expsub64consts<>+192(SB), Z5
-	VFNMADD213PD      Z2, Z4, Z5
-	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z4, Z5
-	VBROADCASTSD      expsub64consts<>+256(SB), Z4
-	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z5, Z4
-	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z5, Z4
-	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z5, Z4
-	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z5, Z4
-	VMULPD            Z5, Z5, Z6
+	VMAXPD.BCST       expsub64consts<>+0(SB), Z2, Z3
+	VBROADCASTSD      expsub64consts<>+64(SB), Z4
+	VFMADD213PD.BCST  expsub64consts<>+128(SB), Z3, Z4
+	VSUBPD.BCST       expsub64consts<>+128(SB), Z4, Z5
+	VFNMADD231PD.BCST expsub64consts<>+256(SB), Z5, Z3
+	VFNMADD231PD.BCST expsub64consts<>+192(SB), Z5, Z3
+	VBROADCASTSD      expsub64consts<>+320(SB), Z5
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z3, Z5
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z3, Z5
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z3, Z5
+	VFMADD213PD.BCST  expsub64consts<>+576(SB), Z3, Z5
+	VMULPD            Z3, Z3, Z6
 	VMOVUPS           exptail_64<>+0(SB), Z7
-	VPERMT2PD         exptail_64<>+64(SB), Z3, Z7
-	VADDPD            Z7, Z5, Z5
-	VFMADD231PD       Z4, Z6, Z5
-	VMOVUPS           exphi_64<>+0(SB), Z4
-	VPERMT2PD         exphi_64<>+64(SB), Z3, Z4
-	VPSLLQ            $0x30, Z3, Z6
-	VPADDQ            Z6, Z4, Z4
-	VFMADD231PD       Z5, Z4, Z4
-	VPANDQ.BCST       expsub64consts<>+576(SB), Z2, Z6
-	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z6, K1
+	VPERMT2PD         exptail_64<>+64(SB), Z4, Z7
+	VADDPD            Z7, Z3, Z3
+	VFMADD231PD       Z5, Z6, Z3
+	VMOVUPS           exphi_64<>+0(SB), Z5
+	VPERMT2PD         exphi_64<>+64(SB), Z4, Z5
+	VPSLLQ            $0x30, Z4, Z6
+	VPADDQ            Z6, Z5, Z5
+	VFMADD231PD       Z3, Z5, Z5
+	VPANDQ.BCST       expsub64consts<>+640(SB), Z2, Z6
+	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z6, K1
 	KORTESTW          K1, K1
 	JZ                mathblock435
-	VPANDQ.BCST       expsub64consts<>+704(SB), Z3, Z6
+	VPANDQ.BCST       expsub64consts<>+768(SB), Z4, Z6
 	VMOVUPS           exphi_64<>+0(SB), Z7
-	VPERMT2PD         exphi_64<>+64(SB), Z3, Z7
+	VPERMT2PD         exphi_64<>+64(SB), Z4, Z7
 	VPSLLQ            $0x30, Z6, Z6
 	VPADDQ            Z6, Z7, Z7
-	VFMADD231PD       Z7, Z5, Z7
-	VPSUBQ.BCST       expsub64consts<>+768(SB), Z3, Z3
-	VPSRLQ            $0x04, Z3, Z3
-	VPSRLQ            $0x01, Z3, Z5
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z5, Z6
+	VFMADD231PD       Z7, Z3, Z7
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z4, Z4
+	VPSRLQ            $0x04, Z4, Z4
+	VPSRLQ            $0x01, Z4, Z3
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z3, Z6
 	VPSLLQ            $0x34, Z6, Z6
-	VPSUBQ            Z5, Z3, Z3
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z3
-	VPSLLQ            $0x34, Z3, Z3
-	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z2, K2
+	VPSUBQ            Z3, Z4, Z4
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z4, Z4
+	VPSLLQ            $0x34, Z4, Z4
+	VCMPPD.BCST       $0x11, expsub64consts<>+960(SB), Z2, K2
 	VMULPD            Z6, Z7, Z7
-	VPADDQ.BCST       expsub64consts<>+960(SB), Z3, Z5
-	VBLENDMPD         Z5, Z3, K2, Z3
-	VMULPD            Z3, Z7, Z7
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z7, K3
+	VPADDQ.BCST       expsub64consts<>+1024(SB), Z4, Z3
+	VBLENDMPD         Z3, Z4, K2, Z4
+	VMULPD            Z4, Z7, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1088(SB), Z7, K3
 	KANDW             K2, K3, K3
-	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z7, K4
+	VCMPPD.BCST       $0x15, expsub64consts<>+1088(SB), Z7, K4
 	KANDW             K2, K4, K2
-	VADDPD.BCST       expsub64consts<>+1024(SB), Z7, Z3
-	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z3, Z3
-	VBROADCASTSD      expsub64consts<>+1152(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z5, K2, Z5
-	VMULPD            Z5, Z7, Z7
+	VADDPD.BCST       expsub64consts<>+1088(SB), Z7, Z3
+	VPSUBQ.BCST       expsub64consts<>+1088(SB), Z3, Z3
+	VBROADCASTSD      expsub64consts<>+1216(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    expsub64consts<>+1152(SB), Z4, K2, Z4
+	VMULPD            Z4, Z7, Z7
 	VBLENDMPD         Z3, Z7, K3, Z7
-	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z2, K2
-	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z7, K2, Z7
-	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z2, K2
-	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z7, K2, Z7
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1280(SB), Z2, K2
+	VBLENDMPD.BCST    expsub64consts<>+1344(SB), Z7, K2, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1408(SB), Z2, K2
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z7, K2, Z7
 	VCMPPD            $0x03, Z2, Z2, K2
-	VPORQ.BCST        expsub64consts<>+1408(SB), Z2, Z3
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z2, Z3
 	VBLENDMPD         Z3, Z7, K2, Z7
-	VBLENDMPD         Z7, Z4, K1, Z4
+	VBLENDMPD         Z7, Z5, K1, Z5
 
 mathblock435:
 	VCMPPD       $0x03, Z2, Z2, K1
 	KORTESTW     K1, K1
 	JZ           mathblock436
 	VCMPPD       $0x03, Z1, Z1, K2
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z1, Z1
-	VBROADCASTSD expsub64consts<>+1472(SB), Z2
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z1, Z1
+	VBROADCASTSD expsub64consts<>+1536(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z1, Z2, K2, Z2
 	VCMPPD       $0x03, Z0, Z0, K2
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z1
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z1
 	VBLENDMPD    Z1, Z2, K2, Z2
-	VBLENDMPD    Z2, Z4, K1, Z4
+	VBLENDMPD    Z2, Z5, K1, Z5
 
 mathblock436:
-	VMOVUPD Z4, (DX)(R10*8)
+	VMOVUPD Z5, (DX)(R10*8)
 	ADDQ    $0x00000008, R10
 	SUBQ    $0x00000008, R11
 	JMP     expsubSVF64AVX512_loop1
@@ -74934,86 +74950,86 @@ expsubSVF64AVX512_after1:
 	KMOVQ             (R12)(R11*8), K1
 	VMOVUPD.Z         (R8)(R10*8), K1, Z1
 	VSUBPD            Z1, Z0, Z2
-	VBROADCASTSD      expsub64consts<>+0(SB), Z3
-	VFMADD213PD.BCST  expsub64consts<>+64(SB), Z2, Z3
-	VSUBPD.BCST       expsub64consts<>+64(SB), Z3, Z4
-	VBROADCASTSD      expsub64consts<>+192(SB), Z5
-	VFNMADD213PD      Z2, Z4, Z5
-	VFNMADD231PD.BCST expsub64consts<>+128(SB), Z4, Z5
-	VBROADCASTSD      expsub64consts<>+256(SB), Z4
-	VFMADD213PD.BCST  expsub64consts<>+320(SB), Z5, Z4
-	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z5, Z4
-	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z5, Z4
-	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z5, Z4
-	VMULPD            Z5, Z5, Z6
+	VMAXPD.BCST       expsub64consts<>+0(SB), Z2, Z3
+	VBROADCASTSD      expsub64consts<>+64(SB), Z4
+	VFMADD213PD.BCST  expsub64consts<>+128(SB), Z3, Z4
+	VSUBPD.BCST       expsub64consts<>+128(SB), Z4, Z5
+	VFNMADD231PD.BCST expsub64consts<>+256(SB), Z5, Z3
+	VFNMADD231PD.BCST expsub64consts<>+192(SB), Z5, Z3
+	VBROADCASTSD      expsub64consts<>+320(SB), Z5
+	VFMADD213PD.BCST  expsub64consts<>+384(SB), Z3, Z5
+	VFMADD213PD.BCST  expsub64consts<>+448(SB), Z3, Z5
+	VFMADD213PD.BCST  expsub64consts<>+512(SB), Z3, Z5
+	VFMADD213PD.BCST  expsub64consts<>+576(SB), Z3, Z5
+	VMULPD            Z3, Z3, Z6
 	VMOVUPS           exptail_64<>+0(SB), Z7
-	VPERMT2PD         exptail_64<>+64(SB), Z3, Z7
-	VADDPD            Z7, Z5, Z5
-	VFMADD231PD       Z4, Z6, Z5
-	VMOVUPS           exphi_64<>+0(SB), Z4
-	VPERMT2PD         exphi_64<>+64(SB), Z3, Z4
-	VPSLLQ            $0x30, Z3, Z6
-	VPADDQ            Z6, Z4, Z4
-	VFMADD231PD       Z5, Z4, Z4
-	VPANDQ.BCST       expsub64consts<>+576(SB), Z2, Z6
-	VCMPPD.BCST       $0x15, expsub64consts<>+640(SB), Z6, K2
+	VPERMT2PD         exptail_64<>+64(SB), Z4, Z7
+	VADDPD            Z7, Z3, Z3
+	VFMADD231PD       Z5, Z6, Z3
+	VMOVUPS           exphi_64<>+0(SB), Z5
+	VPERMT2PD         exphi_64<>+64(SB), Z4, Z5
+	VPSLLQ            $0x30, Z4, Z6
+	VPADDQ            Z6, Z5, Z5
+	VFMADD231PD       Z3, Z5, Z5
+	VPANDQ.BCST       expsub64consts<>+640(SB), Z2, Z6
+	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z6, K2
 	KORTESTW          K2, K2
 	JZ                mathblock437
-	VPANDQ.BCST       expsub64consts<>+704(SB), Z3, Z6
+	VPANDQ.BCST       expsub64consts<>+768(SB), Z4, Z6
 	VMOVUPS           exphi_64<>+0(SB), Z7
-	VPERMT2PD         exphi_64<>+64(SB), Z3, Z7
+	VPERMT2PD         exphi_64<>+64(SB), Z4, Z7
 	VPSLLQ            $0x30, Z6, Z6
 	VPADDQ            Z6, Z7, Z7
-	VFMADD231PD       Z7, Z5, Z7
-	VPSUBQ.BCST       expsub64consts<>+768(SB), Z3, Z3
-	VPSRLQ            $0x04, Z3, Z3
-	VPSRLQ            $0x01, Z3, Z5
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z5, Z6
+	VFMADD231PD       Z7, Z3, Z7
+	VPSUBQ.BCST       expsub64consts<>+832(SB), Z4, Z4
+	VPSRLQ            $0x04, Z4, Z4
+	VPSRLQ            $0x01, Z4, Z3
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z3, Z6
 	VPSLLQ            $0x34, Z6, Z6
-	VPSUBQ            Z5, Z3, Z3
-	VPSUBQ.BCST       expsub64consts<>+832(SB), Z3, Z3
-	VPSLLQ            $0x34, Z3, Z3
-	VCMPPD.BCST       $0x11, expsub64consts<>+896(SB), Z2, K3
+	VPSUBQ            Z3, Z4, Z4
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z4, Z4
+	VPSLLQ            $0x34, Z4, Z4
+	VCMPPD.BCST       $0x11, expsub64consts<>+960(SB), Z2, K3
 	VMULPD            Z6, Z7, Z7
-	VPADDQ.BCST       expsub64consts<>+960(SB), Z3, Z5
-	VBLENDMPD         Z5, Z3, K3, Z3
-	VMULPD            Z3, Z7, Z7
-	VCMPPD.BCST       $0x11, expsub64consts<>+1024(SB), Z7, K4
+	VPADDQ.BCST       expsub64consts<>+1024(SB), Z4, Z3
+	VBLENDMPD         Z3, Z4, K3, Z4
+	VMULPD            Z4, Z7, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1088(SB), Z7, K4
 	KANDW             K3, K4, K4
-	VCMPPD.BCST       $0x15, expsub64consts<>+1024(SB), Z7, K5
+	VCMPPD.BCST       $0x15, expsub64consts<>+1088(SB), Z7, K5
 	KANDW             K3, K5, K3
-	VADDPD.BCST       expsub64consts<>+1024(SB), Z7, Z3
-	VPSUBQ.BCST       expsub64consts<>+1024(SB), Z3, Z3
-	VBROADCASTSD      expsub64consts<>+1152(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    expsub64consts<>+1088(SB), Z5, K3, Z5
-	VMULPD            Z5, Z7, Z7
+	VADDPD.BCST       expsub64consts<>+1088(SB), Z7, Z3
+	VPSUBQ.BCST       expsub64consts<>+1088(SB), Z3, Z3
+	VBROADCASTSD      expsub64consts<>+1216(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    expsub64consts<>+1152(SB), Z4, K3, Z4
+	VMULPD            Z4, Z7, Z7
 	VBLENDMPD         Z3, Z7, K4, Z7
-	VCMPPD.BCST       $0x1e, expsub64consts<>+1216(SB), Z2, K3
-	VBLENDMPD.BCST    expsub64consts<>+1280(SB), Z7, K3, Z7
-	VCMPPD.BCST       $0x11, expsub64consts<>+1344(SB), Z2, K3
-	VBLENDMPD.BCST    expsub64consts<>+896(SB), Z7, K3, Z7
+	VCMPPD.BCST       $0x1e, expsub64consts<>+1280(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+1344(SB), Z7, K3, Z7
+	VCMPPD.BCST       $0x11, expsub64consts<>+1408(SB), Z2, K3
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z7, K3, Z7
 	VCMPPD            $0x03, Z2, Z2, K3
-	VPORQ.BCST        expsub64consts<>+1408(SB), Z2, Z3
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z2, Z3
 	VBLENDMPD         Z3, Z7, K3, Z7
-	VBLENDMPD         Z7, Z4, K2, Z4
+	VBLENDMPD         Z7, Z5, K2, Z5
 
 mathblock437:
 	VCMPPD       $0x03, Z2, Z2, K2
 	KORTESTW     K2, K2
 	JZ           mathblock438
 	VCMPPD       $0x03, Z1, Z1, K3
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z1, Z1
-	VBROADCASTSD expsub64consts<>+1472(SB), Z2
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z1, Z1
+	VBROADCASTSD expsub64consts<>+1536(SB), Z2
 	VMOVUPS      Z2, Z2
 	VBLENDMPD    Z1, Z2, K3, Z2
 	VCMPPD       $0x03, Z0, Z0, K3
-	VPORQ.BCST   expsub64consts<>+1408(SB), Z0, Z0
+	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z0
 	VBLENDMPD    Z0, Z2, K3, Z2
-	VBLENDMPD    Z2, Z4, K2, Z4
+	VBLENDMPD    Z2, Z5, K2, Z5
 
 mathblock438:
-	VMOVUPD Z4, K1, (DX)(R10*8)
+	VMOVUPD Z5, K1, (DX)(R10*8)
 	ADDQ    R11, R10
 
 expsubSVF64AVX512_tail_done:

@@ -177,28 +177,29 @@ DATA pow64consts<>+408(SB)/8, $0x4340000000000000
 DATA pow64consts<>+416(SB)/8, $0x7ff8000000000001
 DATA pow64consts<>+424(SB)/8, $0x8000000000000
 GLOBL pow64consts<>(SB), RODATA|NOPTR, $432
-DATA expsub32consts<>+0(SB)/4, $0x41b8aa3b
-DATA expsub32consts<>+4(SB)/4, $0x4b400000
-DATA expsub32consts<>+8(SB)/4, $0xb75e8083
-DATA expsub32consts<>+12(SB)/4, $0x3d318000
-DATA expsub32consts<>+16(SB)/4, $0x3e2aaace
-DATA expsub32consts<>+20(SB)/4, $0x3f000111
-DATA expsub32consts<>+24(SB)/4, $0x7fffffff
-DATA expsub32consts<>+28(SB)/4, $0x42ae8000
-DATA expsub32consts<>+32(SB)/4, $0xf
-DATA expsub32consts<>+36(SB)/4, $0x4b3ff000
-DATA expsub32consts<>+40(SB)/4, $0x1
-DATA expsub32consts<>+44(SB)/4, $0x0
-DATA expsub32consts<>+48(SB)/4, $0x20000000
-DATA expsub32consts<>+52(SB)/4, $0x20800000
-DATA expsub32consts<>+56(SB)/4, $0x1f800000
-DATA expsub32consts<>+60(SB)/4, $0x3f800000
-DATA expsub32consts<>+64(SB)/4, $0x42b20000
-DATA expsub32consts<>+68(SB)/4, $0x7f800000
-DATA expsub32consts<>+72(SB)/4, $0xc2d20000
-DATA expsub32consts<>+76(SB)/4, $0x400000
-DATA expsub32consts<>+80(SB)/4, $0x7fc00000
-GLOBL expsub32consts<>(SB), RODATA|NOPTR, $84
+DATA expsub32consts<>+0(SB)/4, $0xc2f00000
+DATA expsub32consts<>+4(SB)/4, $0x41b8aa3b
+DATA expsub32consts<>+8(SB)/4, $0x4b400000
+DATA expsub32consts<>+12(SB)/4, $0xb75e8083
+DATA expsub32consts<>+16(SB)/4, $0x3d318000
+DATA expsub32consts<>+20(SB)/4, $0x3e2aaace
+DATA expsub32consts<>+24(SB)/4, $0x3f000111
+DATA expsub32consts<>+28(SB)/4, $0x7fffffff
+DATA expsub32consts<>+32(SB)/4, $0x42ae8000
+DATA expsub32consts<>+36(SB)/4, $0xf
+DATA expsub32consts<>+40(SB)/4, $0x4b3ff000
+DATA expsub32consts<>+44(SB)/4, $0x1
+DATA expsub32consts<>+48(SB)/4, $0x0
+DATA expsub32consts<>+52(SB)/4, $0x20000000
+DATA expsub32consts<>+56(SB)/4, $0x20800000
+DATA expsub32consts<>+60(SB)/4, $0x1f800000
+DATA expsub32consts<>+64(SB)/4, $0x3f800000
+DATA expsub32consts<>+68(SB)/4, $0x42b20000
+DATA expsub32consts<>+72(SB)/4, $0x7f800000
+DATA expsub32consts<>+76(SB)/4, $0xc2d20000
+DATA expsub32consts<>+80(SB)/4, $0x400000
+DATA expsub32consts<>+84(SB)/4, $0x7fc00000
+GLOBL expsub32consts<>(SB), RODATA|NOPTR, $88
 DATA exptail_32<>+0(SB)/4, $0x0
 DATA exptail_32<>+4(SB)/4, $0x3346cb6a
 DATA exptail_32<>+8(SB)/4, $0xb24e0611
@@ -233,31 +234,32 @@ DATA exphi_32<>+52(SB)/4, $0x3f78ccdf
 DATA exphi_32<>+56(SB)/4, $0x3f7ac0c7
 DATA exphi_32<>+60(SB)/4, $0x3f7d257d
 GLOBL exphi_32<>(SB), RODATA|NOPTR, $64
-DATA expsub64consts<>+0(SB)/8, $0x40371547652b82fe
-DATA expsub64consts<>+8(SB)/8, $0x4338000000000000
-DATA expsub64consts<>+16(SB)/8, $0x3daa39ef35793c76
-DATA expsub64consts<>+24(SB)/8, $0x3fa62e42fee00000
-DATA expsub64consts<>+32(SB)/8, $0x3f56c14c2f182d7d
-DATA expsub64consts<>+40(SB)/8, $0x3f811123d02b1b3f
-DATA expsub64consts<>+48(SB)/8, $0x3fa555555590b5c5
-DATA expsub64consts<>+56(SB)/8, $0x3fc555555548c6d6
-DATA expsub64consts<>+64(SB)/8, $0x3fdfffffffffffb7
-DATA expsub64consts<>+72(SB)/8, $0x7fffffffffffffff
-DATA expsub64consts<>+80(SB)/8, $0x4086220000000000
-DATA expsub64consts<>+88(SB)/8, $0xf
-DATA expsub64consts<>+96(SB)/8, $0x4337ffffffff8000
-DATA expsub64consts<>+104(SB)/8, $0x1
-DATA expsub64consts<>+112(SB)/8, $0x0
-DATA expsub64consts<>+120(SB)/8, $0x2000000000000000
-DATA expsub64consts<>+128(SB)/8, $0x2010000000000000
-DATA expsub64consts<>+136(SB)/8, $0x1ff0000000000000
-DATA expsub64consts<>+144(SB)/8, $0x3ff0000000000000
-DATA expsub64consts<>+152(SB)/8, $0x4086300000000000
-DATA expsub64consts<>+160(SB)/8, $0x7ff0000000000000
-DATA expsub64consts<>+168(SB)/8, $0xc087500000000000
-DATA expsub64consts<>+176(SB)/8, $0x8000000000000
-DATA expsub64consts<>+184(SB)/8, $0x7ff8000000000001
-GLOBL expsub64consts<>(SB), RODATA|NOPTR, $192
+DATA expsub64consts<>+0(SB)/8, $0xc089000000000000
+DATA expsub64consts<>+8(SB)/8, $0x40371547652b82fe
+DATA expsub64consts<>+16(SB)/8, $0x4338000000000000
+DATA expsub64consts<>+24(SB)/8, $0x3daa39ef35793c76
+DATA expsub64consts<>+32(SB)/8, $0x3fa62e42fee00000
+DATA expsub64consts<>+40(SB)/8, $0x3f56c14c2f182d7d
+DATA expsub64consts<>+48(SB)/8, $0x3f811123d02b1b3f
+DATA expsub64consts<>+56(SB)/8, $0x3fa555555590b5c5
+DATA expsub64consts<>+64(SB)/8, $0x3fc555555548c6d6
+DATA expsub64consts<>+72(SB)/8, $0x3fdfffffffffffb7
+DATA expsub64consts<>+80(SB)/8, $0x7fffffffffffffff
+DATA expsub64consts<>+88(SB)/8, $0x4086220000000000
+DATA expsub64consts<>+96(SB)/8, $0xf
+DATA expsub64consts<>+104(SB)/8, $0x4337ffffffff8000
+DATA expsub64consts<>+112(SB)/8, $0x1
+DATA expsub64consts<>+120(SB)/8, $0x0
+DATA expsub64consts<>+128(SB)/8, $0x2000000000000000
+DATA expsub64consts<>+136(SB)/8, $0x2010000000000000
+DATA expsub64consts<>+144(SB)/8, $0x1ff0000000000000
+DATA expsub64consts<>+152(SB)/8, $0x3ff0000000000000
+DATA expsub64consts<>+160(SB)/8, $0x4086300000000000
+DATA expsub64consts<>+168(SB)/8, $0x7ff0000000000000
+DATA expsub64consts<>+176(SB)/8, $0xc087500000000000
+DATA expsub64consts<>+184(SB)/8, $0x8000000000000
+DATA expsub64consts<>+192(SB)/8, $0x7ff8000000000001
+GLOBL expsub64consts<>(SB), RODATA|NOPTR, $200
 DATA exptail_64<>+0(SB)/8, $0x0
 DATA exptail_64<>+8(SB)/8, $0x3c979aa65d837b6d
 DATA exptail_64<>+16(SB)/8, $0xbc801b15eaa59348
@@ -22697,799 +22699,811 @@ loop:
 	WORD	$0x4ea4d410 // fsub v16.4s, v0.4s, v4.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock1
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock1
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock1:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock2
-	WORD	$0x4e24e48a // fcmeq v10.4s, v4.4s, v4.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V4.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e20e415 // fcmeq v21.4s, v0.4s, v0.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V0.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock1:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock2
+	WORD	$0x4e24e491 // fcmeq v17.4s, v4.4s, v4.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V4.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V0.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock2:
-	VMOV	V22.B16, V12.B16
+	VMOV	V18.B16, V12.B16
 	WORD	$0x4ea5d430 // fsub v16.4s, v1.4s, v5.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock3
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock3
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock3:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock4
-	WORD	$0x4e25e4aa // fcmeq v10.4s, v5.4s, v5.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V5.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e21e435 // fcmeq v21.4s, v1.4s, v1.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V1.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock3:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock4
+	WORD	$0x4e25e4b1 // fcmeq v17.4s, v5.4s, v5.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V5.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e21e437 // fcmeq v23.4s, v1.4s, v1.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V1.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock4:
-	VMOV	V22.B16, V13.B16
+	VMOV	V18.B16, V13.B16
 	WORD	$0x4ea6d450 // fsub v16.4s, v2.4s, v6.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock5
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock5
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock5:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock6
-	WORD	$0x4e26e4ca // fcmeq v10.4s, v6.4s, v6.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V6.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e22e455 // fcmeq v21.4s, v2.4s, v2.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V2.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock5:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock6
+	WORD	$0x4e26e4d1 // fcmeq v17.4s, v6.4s, v6.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V6.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e22e457 // fcmeq v23.4s, v2.4s, v2.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V2.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock6:
-	VMOV	V22.B16, V14.B16
+	VMOV	V18.B16, V14.B16
 	WORD	$0x4ea7d470 // fsub v16.4s, v3.4s, v7.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock7
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock7
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock7:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock8
-	WORD	$0x4e27e4ea // fcmeq v10.4s, v7.4s, v7.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V7.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e23e475 // fcmeq v21.4s, v3.4s, v3.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V3.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock7:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock8
+	WORD	$0x4e27e4f1 // fcmeq v17.4s, v7.4s, v7.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V7.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e23e477 // fcmeq v23.4s, v3.4s, v3.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V3.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock8:
-	VMOV	V22.B16, V15.B16
+	VMOV	V18.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -23500,401 +23514,407 @@ tail:
 	WORD	$0x4ea4d410 // fsub v16.4s, v0.4s, v4.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock9
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock9
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock9:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock10
-	WORD	$0x4e24e48a // fcmeq v10.4s, v4.4s, v4.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V4.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e20e415 // fcmeq v21.4s, v0.4s, v0.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V0.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock9:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock10
+	WORD	$0x4e24e491 // fcmeq v17.4s, v4.4s, v4.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V4.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V0.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock10:
-	VMOV	V22.B16, V12.B16
+	VMOV	V18.B16, V12.B16
 	WORD	$0x4ea5d430 // fsub v16.4s, v1.4s, v5.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock11
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock11
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock11:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock12
-	WORD	$0x4e25e4aa // fcmeq v10.4s, v5.4s, v5.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V5.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e21e435 // fcmeq v21.4s, v1.4s, v1.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V1.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock11:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock12
+	WORD	$0x4e25e4b1 // fcmeq v17.4s, v5.4s, v5.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V5.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e21e437 // fcmeq v23.4s, v1.4s, v1.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V1.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock12:
-	VMOV	V22.B16, V13.B16
+	VMOV	V18.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
@@ -23903,202 +23923,205 @@ tail4:
 	WORD	$0x4ea4d410 // fsub v16.4s, v0.4s, v4.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock13
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock13
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock13:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock14
-	WORD	$0x4e24e48a // fcmeq v10.4s, v4.4s, v4.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V4.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e20e415 // fcmeq v21.4s, v0.4s, v0.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V0.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock13:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock14
+	WORD	$0x4e24e491 // fcmeq v17.4s, v4.4s, v4.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V4.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V0.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock14:
-	VMOV	V22.B16, V12.B16
+	VMOV	V18.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -24107,202 +24130,205 @@ tail2:
 	WORD	$0x0ea4d410 // fsub v16.2s, v0.2s, v4.2s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31f612 // fmax v18.2s, v16.2s, v17.2s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S2, V16.S2, V19.S2
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x0eb4d675 // fsub v21.2s, v19.2s, v20.2s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S2, V21.S2, V23.S2
+	VLD1R	(R19), [V19.S2]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S2, V21.S2, V25.S2
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S2, V18.S2, V21.S2
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0eb6d6b7 // fsub v23.2s, v21.2s, v22.2s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S2]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S2, V26.S2, V28.S2
-	WORD	$0x2e39df28 // fmul v8.2s, v25.2s, v25.2s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x0e29d72a // fadd v10.2s, v25.2s, v9.2s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S2, V8.S2, V11.S2
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S2, V18.S2
-	VADD	V18.S2, V17.S2, V20.S2
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S2, V11.S2, V22.S2
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S2]
-	VAND	V24.B8, V16.B8, V21.B8
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S2, V23.S2, V25.S2
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S2, V23.S2, V27.S2
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S2, V28.S2, V9.S2
+	WORD	$0x2e3bdf6a // fmul v10.2s, v27.2s, v27.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x0e2bd771 // fadd v17.2s, v27.2s, v11.2s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S2, V10.S2, V19.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S2, V22.S2
+	VADD	V22.S2, V20.S2, V24.S2
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S2, V19.S2, V18.S2
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x2eb5e6fa // fcmgt v26.2s, v23.2s, v21.2s
-	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock15
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V16.B8, V23.B8
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VAND	V25.B8, V19.B8, V9.B8
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S2, V28.S2
-	VADD	V28.S2, V8.S2, V10.S2
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S2, V11.S2, V17.S2
+	WORD	$0x2eb7e73c // fcmgt v28.2s, v25.2s, v23.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock15
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VSUB	V18.S2, V19.S2, V20.S2
-	VUSHR	$4, V20.S2, V24.S2
-	VUSHR	$1, V24.S2, V23.S2
+	VLD1R	(R19), [V27.S2]
+	VAND	V27.B8, V21.B8, V11.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S2, V9.S2
+	VADD	V9.S2, V10.S2, V17.S2
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S2, V19.S2, V20.S2
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VSUB	V21.S2, V23.S2, V27.S2
-	VSHL	$23, V27.S2, V25.S2
-	VSUB	V23.S2, V24.S2, V9.S2
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VSUB	V8.S2, V9.S2, V28.S2
-	VSHL	$23, V28.S2, V11.S2
+	VLD1R	(R19), [V22.S2]
+	VSUB	V22.S2, V21.S2, V24.S2
+	VUSHR	$4, V24.S2, V26.S2
+	VUSHR	$1, V26.S2, V25.S2
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VSUB	V23.S2, V25.S2, V8.S2
+	VSHL	$23, V8.S2, V27.S2
+	VSUB	V25.S2, V26.S2, V11.S2
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S2]
-	WORD	$0x2eb0e552 // fcmgt v18.2s, v10.2s, v16.2s
-	WORD	$0x2e39de33 // fmul v19.2s, v17.2s, v25.2s
+	VSUB	V10.S2, V11.S2, V9.S2
+	VSHL	$23, V9.S2, V19.S2
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VADD	V20.S2, V11.S2, V21.S2
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B8, V21.B8, V27.B8
-	WORD	$0x2e3bde78 // fmul v24.2s, v19.2s, v27.2s
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x2eb0e636 // fcmgt v22.2s, v17.2s, v16.2s
+	WORD	$0x2e3bde95 // fmul v21.2s, v20.2s, v27.2s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x2eb8e6e8 // fcmgt v8.2s, v23.2s, v24.2s
-	VAND	V8.B8, V18.B8, V9.B8
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x2eb8e78a // fcmgt v10.2s, v28.2s, v24.2s
-	WORD	$0x2e20594a // mvn v10.8b, v10.8b
-	VAND	V10.B8, V18.B8, V17.B8
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x0e39d714 // fadd v20.2s, v24.2s, v25.2s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VSUB	V21.S2, V20.S2, V11.S2
+	VLD1R	(R19), [V24.S2]
+	VADD	V24.S2, V19.S2, V23.S2
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B8, V23.B8, V8.B8
+	WORD	$0x2e28deba // fmul v26.2s, v21.2s, v8.2s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S2]
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2ebae72a // fcmgt v10.2s, v25.2s, v26.2s
+	VAND	V10.B8, V22.B8, V11.B8
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x2ebae531 // fcmgt v17.2s, v9.2s, v26.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	VAND	V17.B8, V22.B8, V20.B8
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3bd758 // fadd v24.2s, v26.2s, v27.2s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VSUB	V23.S2, V24.S2, V19.S2
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S2]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B8, V21.B8, V25.B8
+	WORD	$0x2e39df4a // fmul v10.2s, v26.2s, v25.2s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B8, V19.B8, V9.B8
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e611 // fcmgt v17.2s, v16.2s, v22.2s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S2]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B8, V19.B8, V23.B8
-	WORD	$0x2e37df08 // fmul v8.2s, v24.2s, v23.2s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B8, V11.B8, V28.B8
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x2eb2e60a // fcmgt v10.2s, v16.2s, v18.2s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B8, V25.B8, V21.B8
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x2eb0e693 // fcmgt v19.2s, v20.2s, v16.2s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B8, V27.B8, V17.B8
-	WORD	$0x0e30e618 // fcmeq v24.2s, v16.2s, v16.2s
-	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	VBSL	V9.B8, V27.B8, V23.B8
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V16.B8, V9.B8
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B8, V9.B8, V11.B8
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B8, V11.B8, V8.B8
-	VMOV	V8.B16, V22.B16
-mathblock15:
-	WORD	$0x0e30e612 // fcmeq v18.2s, v16.2s, v16.2s
-	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock16
-	WORD	$0x0e24e48a // fcmeq v10.2s, v4.2s, v4.2s
-	WORD	$0x2e20594a // mvn v10.8b, v10.8b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VORR	V28.B8, V4.B8, V20.B8
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb0e715 // fcmgt v21.2s, v24.2s, v16.2s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B8, V8.B8, V20.B8
+	WORD	$0x0e30e61a // fcmeq v26.2s, v16.2s, v16.2s
+	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B8, V20.B8, V19.B8
-	WORD	$0x0e20e415 // fcmeq v21.2s, v0.2s, v0.2s
-	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V0.B8, V24.B8
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B8, V24.B8, V9.B8
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B8, V9.B8, V17.B8
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S2]
+	VORR	V25.B8, V16.B8, V11.B8
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B8, V11.B8, V19.B8
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B8, V19.B8, V10.B8
+	VMOV	V10.B16, V18.B16
+mathblock15:
+	WORD	$0x0e30e616 // fcmeq v22.2s, v16.2s, v16.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock16
+	WORD	$0x0e24e491 // fcmeq v17.2s, v4.2s, v4.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VORR	V9.B8, V4.B8, V24.B8
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B8, V24.B8, V21.B8
+	WORD	$0x0e20e417 // fcmeq v23.2s, v0.2s, v0.2s
+	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VORR	V25.B8, V0.B8, V26.B8
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B8, V26.B8, V11.B8
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B8, V11.B8, V20.B8
+	VMOV	V20.B16, V18.B16
 mathblock16:
-	VMOV	V22.B16, V12.B16
+	VMOV	V18.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -24311,202 +24337,205 @@ tail1:
 	WORD	$0x0ea4d410 // fsub v16.2s, v0.2s, v4.2s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31f612 // fmax v18.2s, v16.2s, v17.2s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S2, V16.S2, V19.S2
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x0eb4d675 // fsub v21.2s, v19.2s, v20.2s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S2, V21.S2, V23.S2
+	VLD1R	(R19), [V19.S2]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S2, V21.S2, V25.S2
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S2, V18.S2, V21.S2
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0eb6d6b7 // fsub v23.2s, v21.2s, v22.2s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S2]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S2, V26.S2, V28.S2
-	WORD	$0x2e39df28 // fmul v8.2s, v25.2s, v25.2s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x0e29d72a // fadd v10.2s, v25.2s, v9.2s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S2, V8.S2, V11.S2
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S2, V18.S2
-	VADD	V18.S2, V17.S2, V20.S2
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S2, V11.S2, V22.S2
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S2]
-	VAND	V24.B8, V16.B8, V21.B8
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S2, V23.S2, V25.S2
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S2, V23.S2, V27.S2
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S2, V28.S2, V9.S2
+	WORD	$0x2e3bdf6a // fmul v10.2s, v27.2s, v27.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x0e2bd771 // fadd v17.2s, v27.2s, v11.2s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S2, V10.S2, V19.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S2, V22.S2
+	VADD	V22.S2, V20.S2, V24.S2
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S2, V19.S2, V18.S2
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x2eb5e6fa // fcmgt v26.2s, v23.2s, v21.2s
-	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock17
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V16.B8, V23.B8
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VAND	V25.B8, V19.B8, V9.B8
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S2, V28.S2
-	VADD	V28.S2, V8.S2, V10.S2
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S2, V11.S2, V17.S2
+	WORD	$0x2eb7e73c // fcmgt v28.2s, v25.2s, v23.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock17
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VSUB	V18.S2, V19.S2, V20.S2
-	VUSHR	$4, V20.S2, V24.S2
-	VUSHR	$1, V24.S2, V23.S2
+	VLD1R	(R19), [V27.S2]
+	VAND	V27.B8, V21.B8, V11.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S2, V9.S2
+	VADD	V9.S2, V10.S2, V17.S2
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S2, V19.S2, V20.S2
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VSUB	V21.S2, V23.S2, V27.S2
-	VSHL	$23, V27.S2, V25.S2
-	VSUB	V23.S2, V24.S2, V9.S2
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VSUB	V8.S2, V9.S2, V28.S2
-	VSHL	$23, V28.S2, V11.S2
+	VLD1R	(R19), [V22.S2]
+	VSUB	V22.S2, V21.S2, V24.S2
+	VUSHR	$4, V24.S2, V26.S2
+	VUSHR	$1, V26.S2, V25.S2
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VSUB	V23.S2, V25.S2, V8.S2
+	VSHL	$23, V8.S2, V27.S2
+	VSUB	V25.S2, V26.S2, V11.S2
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S2]
-	WORD	$0x2eb0e552 // fcmgt v18.2s, v10.2s, v16.2s
-	WORD	$0x2e39de33 // fmul v19.2s, v17.2s, v25.2s
+	VSUB	V10.S2, V11.S2, V9.S2
+	VSHL	$23, V9.S2, V19.S2
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VADD	V20.S2, V11.S2, V21.S2
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B8, V21.B8, V27.B8
-	WORD	$0x2e3bde78 // fmul v24.2s, v19.2s, v27.2s
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x2eb0e636 // fcmgt v22.2s, v17.2s, v16.2s
+	WORD	$0x2e3bde95 // fmul v21.2s, v20.2s, v27.2s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x2eb8e6e8 // fcmgt v8.2s, v23.2s, v24.2s
-	VAND	V8.B8, V18.B8, V9.B8
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x2eb8e78a // fcmgt v10.2s, v28.2s, v24.2s
-	WORD	$0x2e20594a // mvn v10.8b, v10.8b
-	VAND	V10.B8, V18.B8, V17.B8
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x0e39d714 // fadd v20.2s, v24.2s, v25.2s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VSUB	V21.S2, V20.S2, V11.S2
+	VLD1R	(R19), [V24.S2]
+	VADD	V24.S2, V19.S2, V23.S2
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B8, V23.B8, V8.B8
+	WORD	$0x2e28deba // fmul v26.2s, v21.2s, v8.2s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S2]
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2ebae72a // fcmgt v10.2s, v25.2s, v26.2s
+	VAND	V10.B8, V22.B8, V11.B8
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x2ebae531 // fcmgt v17.2s, v9.2s, v26.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	VAND	V17.B8, V22.B8, V20.B8
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3bd758 // fadd v24.2s, v26.2s, v27.2s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VSUB	V23.S2, V24.S2, V19.S2
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S2]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B8, V21.B8, V25.B8
+	WORD	$0x2e39df4a // fmul v10.2s, v26.2s, v25.2s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B8, V19.B8, V9.B8
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e611 // fcmgt v17.2s, v16.2s, v22.2s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S2]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B8, V19.B8, V23.B8
-	WORD	$0x2e37df08 // fmul v8.2s, v24.2s, v23.2s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B8, V11.B8, V28.B8
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x2eb2e60a // fcmgt v10.2s, v16.2s, v18.2s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B8, V25.B8, V21.B8
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x2eb0e693 // fcmgt v19.2s, v20.2s, v16.2s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B8, V27.B8, V17.B8
-	WORD	$0x0e30e618 // fcmeq v24.2s, v16.2s, v16.2s
-	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	VBSL	V9.B8, V27.B8, V23.B8
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V16.B8, V9.B8
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B8, V9.B8, V11.B8
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B8, V11.B8, V8.B8
-	VMOV	V8.B16, V22.B16
-mathblock17:
-	WORD	$0x0e30e612 // fcmeq v18.2s, v16.2s, v16.2s
-	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock18
-	WORD	$0x0e24e48a // fcmeq v10.2s, v4.2s, v4.2s
-	WORD	$0x2e20594a // mvn v10.8b, v10.8b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VORR	V28.B8, V4.B8, V20.B8
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb0e715 // fcmgt v21.2s, v24.2s, v16.2s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B8, V8.B8, V20.B8
+	WORD	$0x0e30e61a // fcmeq v26.2s, v16.2s, v16.2s
+	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B8, V20.B8, V19.B8
-	WORD	$0x0e20e415 // fcmeq v21.2s, v0.2s, v0.2s
-	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V0.B8, V24.B8
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B8, V24.B8, V9.B8
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B8, V9.B8, V17.B8
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S2]
+	VORR	V25.B8, V16.B8, V11.B8
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B8, V11.B8, V19.B8
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B8, V19.B8, V10.B8
+	VMOV	V10.B16, V18.B16
+mathblock17:
+	WORD	$0x0e30e616 // fcmeq v22.2s, v16.2s, v16.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock18
+	WORD	$0x0e24e491 // fcmeq v17.2s, v4.2s, v4.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VORR	V9.B8, V4.B8, V24.B8
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B8, V24.B8, V21.B8
+	WORD	$0x0e20e417 // fcmeq v23.2s, v0.2s, v0.2s
+	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VORR	V25.B8, V0.B8, V26.B8
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B8, V26.B8, V11.B8
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B8, V11.B8, V20.B8
+	VMOV	V20.B16, V18.B16
 mathblock18:
-	VMOV	V22.B16, V12.B16
+	VMOV	V18.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -24546,799 +24575,811 @@ loop:
 	WORD	$0x4ebed410 // fsub v16.4s, v0.4s, v30.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock19
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock19:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock20
-	WORD	$0x4e3ee7ca // fcmeq v10.4s, v30.4s, v30.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V30.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e20e415 // fcmeq v21.4s, v0.4s, v0.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V0.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock19:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock20
+	WORD	$0x4e3ee7d1 // fcmeq v17.4s, v30.4s, v30.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V30.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V0.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock20:
-	VMOV	V22.B16, V12.B16
+	VMOV	V18.B16, V12.B16
 	WORD	$0x4ebed430 // fsub v16.4s, v1.4s, v30.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock21
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock21
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock21:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock22
-	WORD	$0x4e3ee7ca // fcmeq v10.4s, v30.4s, v30.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V30.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e21e435 // fcmeq v21.4s, v1.4s, v1.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V1.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock21:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock22
+	WORD	$0x4e3ee7d1 // fcmeq v17.4s, v30.4s, v30.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V30.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e21e437 // fcmeq v23.4s, v1.4s, v1.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V1.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock22:
-	VMOV	V22.B16, V13.B16
+	VMOV	V18.B16, V13.B16
 	WORD	$0x4ebed450 // fsub v16.4s, v2.4s, v30.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock23
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock23
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock23:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock24
-	WORD	$0x4e3ee7ca // fcmeq v10.4s, v30.4s, v30.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V30.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e22e455 // fcmeq v21.4s, v2.4s, v2.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V2.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock23:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock24
+	WORD	$0x4e3ee7d1 // fcmeq v17.4s, v30.4s, v30.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V30.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e22e457 // fcmeq v23.4s, v2.4s, v2.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V2.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock24:
-	VMOV	V22.B16, V14.B16
+	VMOV	V18.B16, V14.B16
 	WORD	$0x4ebed470 // fsub v16.4s, v3.4s, v30.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock25
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock25
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock25:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock26
-	WORD	$0x4e3ee7ca // fcmeq v10.4s, v30.4s, v30.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V30.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e23e475 // fcmeq v21.4s, v3.4s, v3.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V3.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock25:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock26
+	WORD	$0x4e3ee7d1 // fcmeq v17.4s, v30.4s, v30.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V30.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e23e477 // fcmeq v23.4s, v3.4s, v3.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V3.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock26:
-	VMOV	V22.B16, V15.B16
+	VMOV	V18.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -25348,401 +25389,407 @@ tail:
 	WORD	$0x4ebed410 // fsub v16.4s, v0.4s, v30.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock27
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock27
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock27:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock28
-	WORD	$0x4e3ee7ca // fcmeq v10.4s, v30.4s, v30.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V30.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e20e415 // fcmeq v21.4s, v0.4s, v0.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V0.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock27:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock28
+	WORD	$0x4e3ee7d1 // fcmeq v17.4s, v30.4s, v30.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V30.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V0.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock28:
-	VMOV	V22.B16, V12.B16
+	VMOV	V18.B16, V12.B16
 	WORD	$0x4ebed430 // fsub v16.4s, v1.4s, v30.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock29
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock29
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock29:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock30
-	WORD	$0x4e3ee7ca // fcmeq v10.4s, v30.4s, v30.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V30.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e21e435 // fcmeq v21.4s, v1.4s, v1.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V1.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock29:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock30
+	WORD	$0x4e3ee7d1 // fcmeq v17.4s, v30.4s, v30.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V30.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e21e437 // fcmeq v23.4s, v1.4s, v1.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V1.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock30:
-	VMOV	V22.B16, V13.B16
+	VMOV	V18.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
@@ -25750,202 +25797,205 @@ tail4:
 	WORD	$0x4ebed410 // fsub v16.4s, v0.4s, v30.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock31
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock31
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock31:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock32
-	WORD	$0x4e3ee7ca // fcmeq v10.4s, v30.4s, v30.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V30.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e20e415 // fcmeq v21.4s, v0.4s, v0.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V0.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock31:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock32
+	WORD	$0x4e3ee7d1 // fcmeq v17.4s, v30.4s, v30.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V30.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V0.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock32:
-	VMOV	V22.B16, V12.B16
+	VMOV	V18.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -25953,202 +26003,205 @@ tail2:
 	WORD	$0x0ebed410 // fsub v16.2s, v0.2s, v30.2s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31f612 // fmax v18.2s, v16.2s, v17.2s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S2, V16.S2, V19.S2
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x0eb4d675 // fsub v21.2s, v19.2s, v20.2s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S2, V21.S2, V23.S2
+	VLD1R	(R19), [V19.S2]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S2, V21.S2, V25.S2
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S2, V18.S2, V21.S2
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0eb6d6b7 // fsub v23.2s, v21.2s, v22.2s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S2]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S2, V26.S2, V28.S2
-	WORD	$0x2e39df28 // fmul v8.2s, v25.2s, v25.2s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x0e29d72a // fadd v10.2s, v25.2s, v9.2s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S2, V8.S2, V11.S2
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S2, V18.S2
-	VADD	V18.S2, V17.S2, V20.S2
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S2, V11.S2, V22.S2
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S2]
-	VAND	V24.B8, V16.B8, V21.B8
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S2, V23.S2, V25.S2
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S2, V23.S2, V27.S2
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S2, V28.S2, V9.S2
+	WORD	$0x2e3bdf6a // fmul v10.2s, v27.2s, v27.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x0e2bd771 // fadd v17.2s, v27.2s, v11.2s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S2, V10.S2, V19.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S2, V22.S2
+	VADD	V22.S2, V20.S2, V24.S2
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S2, V19.S2, V18.S2
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x2eb5e6fa // fcmgt v26.2s, v23.2s, v21.2s
-	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock33
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V16.B8, V23.B8
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VAND	V25.B8, V19.B8, V9.B8
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S2, V28.S2
-	VADD	V28.S2, V8.S2, V10.S2
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S2, V11.S2, V17.S2
+	WORD	$0x2eb7e73c // fcmgt v28.2s, v25.2s, v23.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock33
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VSUB	V18.S2, V19.S2, V20.S2
-	VUSHR	$4, V20.S2, V24.S2
-	VUSHR	$1, V24.S2, V23.S2
+	VLD1R	(R19), [V27.S2]
+	VAND	V27.B8, V21.B8, V11.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S2, V9.S2
+	VADD	V9.S2, V10.S2, V17.S2
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S2, V19.S2, V20.S2
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VSUB	V21.S2, V23.S2, V27.S2
-	VSHL	$23, V27.S2, V25.S2
-	VSUB	V23.S2, V24.S2, V9.S2
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VSUB	V8.S2, V9.S2, V28.S2
-	VSHL	$23, V28.S2, V11.S2
+	VLD1R	(R19), [V22.S2]
+	VSUB	V22.S2, V21.S2, V24.S2
+	VUSHR	$4, V24.S2, V26.S2
+	VUSHR	$1, V26.S2, V25.S2
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VSUB	V23.S2, V25.S2, V8.S2
+	VSHL	$23, V8.S2, V27.S2
+	VSUB	V25.S2, V26.S2, V11.S2
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S2]
-	WORD	$0x2eb0e552 // fcmgt v18.2s, v10.2s, v16.2s
-	WORD	$0x2e39de33 // fmul v19.2s, v17.2s, v25.2s
+	VSUB	V10.S2, V11.S2, V9.S2
+	VSHL	$23, V9.S2, V19.S2
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VADD	V20.S2, V11.S2, V21.S2
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B8, V21.B8, V27.B8
-	WORD	$0x2e3bde78 // fmul v24.2s, v19.2s, v27.2s
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x2eb0e636 // fcmgt v22.2s, v17.2s, v16.2s
+	WORD	$0x2e3bde95 // fmul v21.2s, v20.2s, v27.2s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x2eb8e6e8 // fcmgt v8.2s, v23.2s, v24.2s
-	VAND	V8.B8, V18.B8, V9.B8
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x2eb8e78a // fcmgt v10.2s, v28.2s, v24.2s
-	WORD	$0x2e20594a // mvn v10.8b, v10.8b
-	VAND	V10.B8, V18.B8, V17.B8
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x0e39d714 // fadd v20.2s, v24.2s, v25.2s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VSUB	V21.S2, V20.S2, V11.S2
+	VLD1R	(R19), [V24.S2]
+	VADD	V24.S2, V19.S2, V23.S2
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B8, V23.B8, V8.B8
+	WORD	$0x2e28deba // fmul v26.2s, v21.2s, v8.2s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S2]
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2ebae72a // fcmgt v10.2s, v25.2s, v26.2s
+	VAND	V10.B8, V22.B8, V11.B8
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x2ebae531 // fcmgt v17.2s, v9.2s, v26.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	VAND	V17.B8, V22.B8, V20.B8
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3bd758 // fadd v24.2s, v26.2s, v27.2s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VSUB	V23.S2, V24.S2, V19.S2
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S2]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B8, V21.B8, V25.B8
+	WORD	$0x2e39df4a // fmul v10.2s, v26.2s, v25.2s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B8, V19.B8, V9.B8
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e611 // fcmgt v17.2s, v16.2s, v22.2s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S2]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B8, V19.B8, V23.B8
-	WORD	$0x2e37df08 // fmul v8.2s, v24.2s, v23.2s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B8, V11.B8, V28.B8
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x2eb2e60a // fcmgt v10.2s, v16.2s, v18.2s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B8, V25.B8, V21.B8
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x2eb0e693 // fcmgt v19.2s, v20.2s, v16.2s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B8, V27.B8, V17.B8
-	WORD	$0x0e30e618 // fcmeq v24.2s, v16.2s, v16.2s
-	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	VBSL	V9.B8, V27.B8, V23.B8
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V16.B8, V9.B8
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B8, V9.B8, V11.B8
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B8, V11.B8, V8.B8
-	VMOV	V8.B16, V22.B16
-mathblock33:
-	WORD	$0x0e30e612 // fcmeq v18.2s, v16.2s, v16.2s
-	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock34
-	WORD	$0x0e3ee7ca // fcmeq v10.2s, v30.2s, v30.2s
-	WORD	$0x2e20594a // mvn v10.8b, v10.8b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VORR	V28.B8, V30.B8, V20.B8
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb0e715 // fcmgt v21.2s, v24.2s, v16.2s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B8, V8.B8, V20.B8
+	WORD	$0x0e30e61a // fcmeq v26.2s, v16.2s, v16.2s
+	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B8, V20.B8, V19.B8
-	WORD	$0x0e20e415 // fcmeq v21.2s, v0.2s, v0.2s
-	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V0.B8, V24.B8
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B8, V24.B8, V9.B8
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B8, V9.B8, V17.B8
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S2]
+	VORR	V25.B8, V16.B8, V11.B8
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B8, V11.B8, V19.B8
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B8, V19.B8, V10.B8
+	VMOV	V10.B16, V18.B16
+mathblock33:
+	WORD	$0x0e30e616 // fcmeq v22.2s, v16.2s, v16.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock34
+	WORD	$0x0e3ee7d1 // fcmeq v17.2s, v30.2s, v30.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VORR	V9.B8, V30.B8, V24.B8
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B8, V24.B8, V21.B8
+	WORD	$0x0e20e417 // fcmeq v23.2s, v0.2s, v0.2s
+	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VORR	V25.B8, V0.B8, V26.B8
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B8, V26.B8, V11.B8
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B8, V11.B8, V20.B8
+	VMOV	V20.B16, V18.B16
 mathblock34:
-	VMOV	V22.B16, V12.B16
+	VMOV	V18.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -26156,202 +26209,205 @@ tail1:
 	WORD	$0x0ebed410 // fsub v16.2s, v0.2s, v30.2s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31f612 // fmax v18.2s, v16.2s, v17.2s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S2, V16.S2, V19.S2
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x0eb4d675 // fsub v21.2s, v19.2s, v20.2s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S2, V21.S2, V23.S2
+	VLD1R	(R19), [V19.S2]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S2, V21.S2, V25.S2
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S2, V18.S2, V21.S2
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0eb6d6b7 // fsub v23.2s, v21.2s, v22.2s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S2]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S2, V26.S2, V28.S2
-	WORD	$0x2e39df28 // fmul v8.2s, v25.2s, v25.2s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x0e29d72a // fadd v10.2s, v25.2s, v9.2s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S2, V8.S2, V11.S2
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S2, V18.S2
-	VADD	V18.S2, V17.S2, V20.S2
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S2, V11.S2, V22.S2
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S2]
-	VAND	V24.B8, V16.B8, V21.B8
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S2, V23.S2, V25.S2
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S2, V23.S2, V27.S2
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S2, V28.S2, V9.S2
+	WORD	$0x2e3bdf6a // fmul v10.2s, v27.2s, v27.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x0e2bd771 // fadd v17.2s, v27.2s, v11.2s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S2, V10.S2, V19.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S2, V22.S2
+	VADD	V22.S2, V20.S2, V24.S2
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S2, V19.S2, V18.S2
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x2eb5e6fa // fcmgt v26.2s, v23.2s, v21.2s
-	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock35
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V16.B8, V23.B8
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VAND	V25.B8, V19.B8, V9.B8
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S2, V28.S2
-	VADD	V28.S2, V8.S2, V10.S2
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S2, V11.S2, V17.S2
+	WORD	$0x2eb7e73c // fcmgt v28.2s, v25.2s, v23.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock35
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VSUB	V18.S2, V19.S2, V20.S2
-	VUSHR	$4, V20.S2, V24.S2
-	VUSHR	$1, V24.S2, V23.S2
+	VLD1R	(R19), [V27.S2]
+	VAND	V27.B8, V21.B8, V11.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S2, V9.S2
+	VADD	V9.S2, V10.S2, V17.S2
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S2, V19.S2, V20.S2
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VSUB	V21.S2, V23.S2, V27.S2
-	VSHL	$23, V27.S2, V25.S2
-	VSUB	V23.S2, V24.S2, V9.S2
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VSUB	V8.S2, V9.S2, V28.S2
-	VSHL	$23, V28.S2, V11.S2
+	VLD1R	(R19), [V22.S2]
+	VSUB	V22.S2, V21.S2, V24.S2
+	VUSHR	$4, V24.S2, V26.S2
+	VUSHR	$1, V26.S2, V25.S2
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VSUB	V23.S2, V25.S2, V8.S2
+	VSHL	$23, V8.S2, V27.S2
+	VSUB	V25.S2, V26.S2, V11.S2
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S2]
-	WORD	$0x2eb0e552 // fcmgt v18.2s, v10.2s, v16.2s
-	WORD	$0x2e39de33 // fmul v19.2s, v17.2s, v25.2s
+	VSUB	V10.S2, V11.S2, V9.S2
+	VSHL	$23, V9.S2, V19.S2
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VADD	V20.S2, V11.S2, V21.S2
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B8, V21.B8, V27.B8
-	WORD	$0x2e3bde78 // fmul v24.2s, v19.2s, v27.2s
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x2eb0e636 // fcmgt v22.2s, v17.2s, v16.2s
+	WORD	$0x2e3bde95 // fmul v21.2s, v20.2s, v27.2s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x2eb8e6e8 // fcmgt v8.2s, v23.2s, v24.2s
-	VAND	V8.B8, V18.B8, V9.B8
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x2eb8e78a // fcmgt v10.2s, v28.2s, v24.2s
-	WORD	$0x2e20594a // mvn v10.8b, v10.8b
-	VAND	V10.B8, V18.B8, V17.B8
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x0e39d714 // fadd v20.2s, v24.2s, v25.2s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VSUB	V21.S2, V20.S2, V11.S2
+	VLD1R	(R19), [V24.S2]
+	VADD	V24.S2, V19.S2, V23.S2
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B8, V23.B8, V8.B8
+	WORD	$0x2e28deba // fmul v26.2s, v21.2s, v8.2s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S2]
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2ebae72a // fcmgt v10.2s, v25.2s, v26.2s
+	VAND	V10.B8, V22.B8, V11.B8
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x2ebae531 // fcmgt v17.2s, v9.2s, v26.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	VAND	V17.B8, V22.B8, V20.B8
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3bd758 // fadd v24.2s, v26.2s, v27.2s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VSUB	V23.S2, V24.S2, V19.S2
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S2]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B8, V21.B8, V25.B8
+	WORD	$0x2e39df4a // fmul v10.2s, v26.2s, v25.2s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B8, V19.B8, V9.B8
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e611 // fcmgt v17.2s, v16.2s, v22.2s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S2]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B8, V19.B8, V23.B8
-	WORD	$0x2e37df08 // fmul v8.2s, v24.2s, v23.2s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B8, V11.B8, V28.B8
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x2eb2e60a // fcmgt v10.2s, v16.2s, v18.2s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B8, V25.B8, V21.B8
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x2eb0e693 // fcmgt v19.2s, v20.2s, v16.2s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B8, V27.B8, V17.B8
-	WORD	$0x0e30e618 // fcmeq v24.2s, v16.2s, v16.2s
-	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	VBSL	V9.B8, V27.B8, V23.B8
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V16.B8, V9.B8
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B8, V9.B8, V11.B8
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B8, V11.B8, V8.B8
-	VMOV	V8.B16, V22.B16
-mathblock35:
-	WORD	$0x0e30e612 // fcmeq v18.2s, v16.2s, v16.2s
-	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock36
-	WORD	$0x0e3ee7ca // fcmeq v10.2s, v30.2s, v30.2s
-	WORD	$0x2e20594a // mvn v10.8b, v10.8b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VORR	V28.B8, V30.B8, V20.B8
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb0e715 // fcmgt v21.2s, v24.2s, v16.2s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B8, V8.B8, V20.B8
+	WORD	$0x0e30e61a // fcmeq v26.2s, v16.2s, v16.2s
+	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B8, V20.B8, V19.B8
-	WORD	$0x0e20e415 // fcmeq v21.2s, v0.2s, v0.2s
-	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V0.B8, V24.B8
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B8, V24.B8, V9.B8
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B8, V9.B8, V17.B8
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S2]
+	VORR	V25.B8, V16.B8, V11.B8
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B8, V11.B8, V19.B8
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B8, V19.B8, V10.B8
+	VMOV	V10.B16, V18.B16
+mathblock35:
+	WORD	$0x0e30e616 // fcmeq v22.2s, v16.2s, v16.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock36
+	WORD	$0x0e3ee7d1 // fcmeq v17.2s, v30.2s, v30.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VORR	V9.B8, V30.B8, V24.B8
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B8, V24.B8, V21.B8
+	WORD	$0x0e20e417 // fcmeq v23.2s, v0.2s, v0.2s
+	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VORR	V25.B8, V0.B8, V26.B8
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B8, V26.B8, V11.B8
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B8, V11.B8, V20.B8
+	VMOV	V20.B16, V18.B16
 mathblock36:
-	VMOV	V22.B16, V12.B16
+	VMOV	V18.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -26391,799 +26447,811 @@ loop:
 	WORD	$0x4ea4d7f0 // fsub v16.4s, v31.4s, v4.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock37
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock37
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock37:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock38
-	WORD	$0x4e24e48a // fcmeq v10.4s, v4.4s, v4.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V4.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e3fe7f5 // fcmeq v21.4s, v31.4s, v31.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V31.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock37:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock38
+	WORD	$0x4e24e491 // fcmeq v17.4s, v4.4s, v4.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V4.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V31.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock38:
-	VMOV	V22.B16, V12.B16
+	VMOV	V18.B16, V12.B16
 	WORD	$0x4ea5d7f0 // fsub v16.4s, v31.4s, v5.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock39
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock39
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock39:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock40
-	WORD	$0x4e25e4aa // fcmeq v10.4s, v5.4s, v5.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V5.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e3fe7f5 // fcmeq v21.4s, v31.4s, v31.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V31.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock39:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock40
+	WORD	$0x4e25e4b1 // fcmeq v17.4s, v5.4s, v5.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V5.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V31.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock40:
-	VMOV	V22.B16, V13.B16
+	VMOV	V18.B16, V13.B16
 	WORD	$0x4ea6d7f0 // fsub v16.4s, v31.4s, v6.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock41
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock41
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock41:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock42
-	WORD	$0x4e26e4ca // fcmeq v10.4s, v6.4s, v6.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V6.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e3fe7f5 // fcmeq v21.4s, v31.4s, v31.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V31.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock41:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock42
+	WORD	$0x4e26e4d1 // fcmeq v17.4s, v6.4s, v6.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V6.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V31.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock42:
-	VMOV	V22.B16, V14.B16
+	VMOV	V18.B16, V14.B16
 	WORD	$0x4ea7d7f0 // fsub v16.4s, v31.4s, v7.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock43
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock43
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock43:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock44
-	WORD	$0x4e27e4ea // fcmeq v10.4s, v7.4s, v7.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V7.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e3fe7f5 // fcmeq v21.4s, v31.4s, v31.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V31.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock43:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock44
+	WORD	$0x4e27e4f1 // fcmeq v17.4s, v7.4s, v7.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V7.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V31.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock44:
-	VMOV	V22.B16, V15.B16
+	VMOV	V18.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -27193,401 +27261,407 @@ tail:
 	WORD	$0x4ea4d7f0 // fsub v16.4s, v31.4s, v4.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock45
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock45
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock45:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock46
-	WORD	$0x4e24e48a // fcmeq v10.4s, v4.4s, v4.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V4.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e3fe7f5 // fcmeq v21.4s, v31.4s, v31.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V31.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock45:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock46
+	WORD	$0x4e24e491 // fcmeq v17.4s, v4.4s, v4.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V4.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V31.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock46:
-	VMOV	V22.B16, V12.B16
+	VMOV	V18.B16, V12.B16
 	WORD	$0x4ea5d7f0 // fsub v16.4s, v31.4s, v5.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock47
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock47
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock47:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock48
-	WORD	$0x4e25e4aa // fcmeq v10.4s, v5.4s, v5.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V5.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e3fe7f5 // fcmeq v21.4s, v31.4s, v31.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V31.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock47:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock48
+	WORD	$0x4e25e4b1 // fcmeq v17.4s, v5.4s, v5.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V5.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V31.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock48:
-	VMOV	V22.B16, V13.B16
+	VMOV	V18.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
@@ -27595,202 +27669,205 @@ tail4:
 	WORD	$0x4ea4d7f0 // fsub v16.4s, v31.4s, v4.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S4, V16.S4, V19.S4
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x4eb4d675 // fsub v21.4s, v19.4s, v20.4s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S4, V21.S4, V23.S4
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S4, V21.S4, V25.S4
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S4]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S4, V26.S4, V28.S4
-	WORD	$0x6e39df28 // fmul v8.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x4e29d72a // fadd v10.4s, v25.4s, v9.4s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S4, V8.S4, V11.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S4, V18.S4
-	VADD	V18.S4, V17.S4, V20.S4
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S4, V11.S4, V22.S4
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S4]
-	VAND	V24.B16, V16.B16, V21.B16
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb5e6fa // fcmgt v26.4s, v23.4s, v21.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock49
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VAND	V25.B16, V19.B16, V9.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S4, V28.S4
-	VADD	V28.S4, V8.S4, V10.S4
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S4, V11.S4, V17.S4
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock49
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V19.S4, V20.S4
-	VUSHR	$4, V20.S4, V24.S4
-	VUSHR	$1, V24.S4, V23.S4
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V23.S4, V27.S4
-	VSHL	$23, V27.S4, V25.S4
-	VSUB	V23.S4, V24.S4, V9.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VSUB	V8.S4, V9.S4, V28.S4
-	VSHL	$23, V28.S4, V11.S4
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S4]
-	WORD	$0x6eb0e552 // fcmgt v18.4s, v10.4s, v16.4s
-	WORD	$0x6e39de33 // fmul v19.4s, v17.4s, v25.4s
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VADD	V20.S4, V11.S4, V21.S4
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B16, V21.B16, V27.B16
-	WORD	$0x6e3bde78 // fmul v24.4s, v19.4s, v27.4s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6eb8e6e8 // fcmgt v8.4s, v23.4s, v24.4s
-	VAND	V8.B16, V18.B16, V9.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6eb8e78a // fcmgt v10.4s, v28.4s, v24.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	VAND	V10.B16, V18.B16, V17.B16
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x4e39d714 // fadd v20.4s, v24.4s, v25.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VSUB	V21.S4, V20.S4, V11.S4
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S4]
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B16, V19.B16, V23.B16
-	WORD	$0x6e37df08 // fmul v8.4s, v24.4s, v23.4s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B16, V11.B16, V28.B16
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6eb2e60a // fcmgt v10.4s, v16.4s, v18.4s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B16, V25.B16, V21.B16
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6eb0e693 // fcmgt v19.4s, v20.4s, v16.4s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B16, V27.B16, V17.B16
-	WORD	$0x4e30e618 // fcmeq v24.4s, v16.4s, v16.4s
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V16.B16, V9.B16
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B16, V9.B16, V11.B16
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B16, V11.B16, V8.B16
-	VMOV	V8.B16, V22.B16
-mathblock49:
-	WORD	$0x4e30e612 // fcmeq v18.4s, v16.4s, v16.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock50
-	WORD	$0x4e24e48a // fcmeq v10.4s, v4.4s, v4.4s
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VORR	V28.B16, V4.B16, V20.B16
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B16, V20.B16, V19.B16
-	WORD	$0x4e3fe7f5 // fcmeq v21.4s, v31.4s, v31.4s
-	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VORR	V23.B16, V31.B16, V24.B16
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B16, V24.B16, V9.B16
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B16, V9.B16, V17.B16
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B16, V19.B16, V10.B16
+	VMOV	V10.B16, V18.B16
+mathblock49:
+	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock50
+	WORD	$0x4e24e491 // fcmeq v17.4s, v4.4s, v4.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VORR	V9.B16, V4.B16, V24.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B16, V24.B16, V21.B16
+	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V31.B16, V26.B16
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B16, V11.B16, V20.B16
+	VMOV	V20.B16, V18.B16
 mathblock50:
-	VMOV	V22.B16, V12.B16
+	VMOV	V18.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -27798,202 +27875,205 @@ tail2:
 	WORD	$0x0ea4d7f0 // fsub v16.2s, v31.2s, v4.2s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31f612 // fmax v18.2s, v16.2s, v17.2s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S2, V16.S2, V19.S2
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x0eb4d675 // fsub v21.2s, v19.2s, v20.2s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S2, V21.S2, V23.S2
+	VLD1R	(R19), [V19.S2]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S2, V21.S2, V25.S2
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S2, V18.S2, V21.S2
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0eb6d6b7 // fsub v23.2s, v21.2s, v22.2s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S2]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S2, V26.S2, V28.S2
-	WORD	$0x2e39df28 // fmul v8.2s, v25.2s, v25.2s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x0e29d72a // fadd v10.2s, v25.2s, v9.2s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S2, V8.S2, V11.S2
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S2, V18.S2
-	VADD	V18.S2, V17.S2, V20.S2
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S2, V11.S2, V22.S2
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S2]
-	VAND	V24.B8, V16.B8, V21.B8
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S2, V23.S2, V25.S2
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S2, V23.S2, V27.S2
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S2, V28.S2, V9.S2
+	WORD	$0x2e3bdf6a // fmul v10.2s, v27.2s, v27.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x0e2bd771 // fadd v17.2s, v27.2s, v11.2s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S2, V10.S2, V19.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S2, V22.S2
+	VADD	V22.S2, V20.S2, V24.S2
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S2, V19.S2, V18.S2
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x2eb5e6fa // fcmgt v26.2s, v23.2s, v21.2s
-	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock51
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V16.B8, V23.B8
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VAND	V25.B8, V19.B8, V9.B8
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S2, V28.S2
-	VADD	V28.S2, V8.S2, V10.S2
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S2, V11.S2, V17.S2
+	WORD	$0x2eb7e73c // fcmgt v28.2s, v25.2s, v23.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock51
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VSUB	V18.S2, V19.S2, V20.S2
-	VUSHR	$4, V20.S2, V24.S2
-	VUSHR	$1, V24.S2, V23.S2
+	VLD1R	(R19), [V27.S2]
+	VAND	V27.B8, V21.B8, V11.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S2, V9.S2
+	VADD	V9.S2, V10.S2, V17.S2
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S2, V19.S2, V20.S2
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VSUB	V21.S2, V23.S2, V27.S2
-	VSHL	$23, V27.S2, V25.S2
-	VSUB	V23.S2, V24.S2, V9.S2
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VSUB	V8.S2, V9.S2, V28.S2
-	VSHL	$23, V28.S2, V11.S2
+	VLD1R	(R19), [V22.S2]
+	VSUB	V22.S2, V21.S2, V24.S2
+	VUSHR	$4, V24.S2, V26.S2
+	VUSHR	$1, V26.S2, V25.S2
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VSUB	V23.S2, V25.S2, V8.S2
+	VSHL	$23, V8.S2, V27.S2
+	VSUB	V25.S2, V26.S2, V11.S2
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S2]
-	WORD	$0x2eb0e552 // fcmgt v18.2s, v10.2s, v16.2s
-	WORD	$0x2e39de33 // fmul v19.2s, v17.2s, v25.2s
+	VSUB	V10.S2, V11.S2, V9.S2
+	VSHL	$23, V9.S2, V19.S2
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VADD	V20.S2, V11.S2, V21.S2
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B8, V21.B8, V27.B8
-	WORD	$0x2e3bde78 // fmul v24.2s, v19.2s, v27.2s
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x2eb0e636 // fcmgt v22.2s, v17.2s, v16.2s
+	WORD	$0x2e3bde95 // fmul v21.2s, v20.2s, v27.2s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x2eb8e6e8 // fcmgt v8.2s, v23.2s, v24.2s
-	VAND	V8.B8, V18.B8, V9.B8
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x2eb8e78a // fcmgt v10.2s, v28.2s, v24.2s
-	WORD	$0x2e20594a // mvn v10.8b, v10.8b
-	VAND	V10.B8, V18.B8, V17.B8
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x0e39d714 // fadd v20.2s, v24.2s, v25.2s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VSUB	V21.S2, V20.S2, V11.S2
+	VLD1R	(R19), [V24.S2]
+	VADD	V24.S2, V19.S2, V23.S2
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B8, V23.B8, V8.B8
+	WORD	$0x2e28deba // fmul v26.2s, v21.2s, v8.2s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S2]
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2ebae72a // fcmgt v10.2s, v25.2s, v26.2s
+	VAND	V10.B8, V22.B8, V11.B8
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x2ebae531 // fcmgt v17.2s, v9.2s, v26.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	VAND	V17.B8, V22.B8, V20.B8
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3bd758 // fadd v24.2s, v26.2s, v27.2s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VSUB	V23.S2, V24.S2, V19.S2
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S2]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B8, V21.B8, V25.B8
+	WORD	$0x2e39df4a // fmul v10.2s, v26.2s, v25.2s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B8, V19.B8, V9.B8
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e611 // fcmgt v17.2s, v16.2s, v22.2s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S2]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B8, V19.B8, V23.B8
-	WORD	$0x2e37df08 // fmul v8.2s, v24.2s, v23.2s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B8, V11.B8, V28.B8
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x2eb2e60a // fcmgt v10.2s, v16.2s, v18.2s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B8, V25.B8, V21.B8
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x2eb0e693 // fcmgt v19.2s, v20.2s, v16.2s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B8, V27.B8, V17.B8
-	WORD	$0x0e30e618 // fcmeq v24.2s, v16.2s, v16.2s
-	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	VBSL	V9.B8, V27.B8, V23.B8
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V16.B8, V9.B8
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B8, V9.B8, V11.B8
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B8, V11.B8, V8.B8
-	VMOV	V8.B16, V22.B16
-mathblock51:
-	WORD	$0x0e30e612 // fcmeq v18.2s, v16.2s, v16.2s
-	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock52
-	WORD	$0x0e24e48a // fcmeq v10.2s, v4.2s, v4.2s
-	WORD	$0x2e20594a // mvn v10.8b, v10.8b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VORR	V28.B8, V4.B8, V20.B8
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb0e715 // fcmgt v21.2s, v24.2s, v16.2s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B8, V8.B8, V20.B8
+	WORD	$0x0e30e61a // fcmeq v26.2s, v16.2s, v16.2s
+	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B8, V20.B8, V19.B8
-	WORD	$0x0e3fe7f5 // fcmeq v21.2s, v31.2s, v31.2s
-	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V31.B8, V24.B8
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B8, V24.B8, V9.B8
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B8, V9.B8, V17.B8
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S2]
+	VORR	V25.B8, V16.B8, V11.B8
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B8, V11.B8, V19.B8
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B8, V19.B8, V10.B8
+	VMOV	V10.B16, V18.B16
+mathblock51:
+	WORD	$0x0e30e616 // fcmeq v22.2s, v16.2s, v16.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock52
+	WORD	$0x0e24e491 // fcmeq v17.2s, v4.2s, v4.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VORR	V9.B8, V4.B8, V24.B8
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B8, V24.B8, V21.B8
+	WORD	$0x0e3fe7f7 // fcmeq v23.2s, v31.2s, v31.2s
+	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VORR	V25.B8, V31.B8, V26.B8
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B8, V26.B8, V11.B8
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B8, V11.B8, V20.B8
+	VMOV	V20.B16, V18.B16
 mathblock52:
-	VMOV	V22.B16, V12.B16
+	VMOV	V18.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -28001,202 +28081,205 @@ tail1:
 	WORD	$0x0ea4d7f0 // fsub v16.2s, v31.2s, v4.2s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31f612 // fmax v18.2s, v16.2s, v17.2s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.S2, V16.S2, V19.S2
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x0eb4d675 // fsub v21.2s, v19.2s, v20.2s
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.S2, V21.S2, V23.S2
+	VLD1R	(R19), [V19.S2]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.S2, V21.S2, V25.S2
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S2, V18.S2, V21.S2
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0eb6d6b7 // fsub v23.2s, v21.2s, v22.2s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V26.S2]
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.S2, V26.S2, V28.S2
-	WORD	$0x2e39df28 // fmul v8.2s, v25.2s, v25.2s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V9.S[3]
-	WORD	$0x0e29d72a // fadd v10.2s, v25.2s, v9.2s
-	VMOV	V10.B16, V11.B16
-	VFMLA	V28.S2, V8.S2, V11.S2
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V17.S[3]
-	VSHL	$19, V19.S2, V18.S2
-	VADD	V18.S2, V17.S2, V20.S2
-	VMOV	V20.B16, V22.B16
-	VFMLA	V20.S2, V11.S2, V22.S2
-	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V24.S2]
-	VAND	V24.B8, V16.B8, V21.B8
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S2, V23.S2, V25.S2
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S2, V23.S2, V27.S2
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S2, V28.S2, V9.S2
+	WORD	$0x2e3bdf6a // fmul v10.2s, v27.2s, v27.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x0e2bd771 // fadd v17.2s, v27.2s, v11.2s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S2, V10.S2, V19.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S2, V22.S2
+	VADD	V22.S2, V20.S2, V24.S2
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S2, V19.S2, V18.S2
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x2eb5e6fa // fcmgt v26.2s, v23.2s, v21.2s
-	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
-	WORD	$0x6eb0ab5b // umaxv s27, v26.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock53
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V16.B8, V23.B8
 	MOVD	$expsub32consts<>+32(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VAND	V25.B8, V19.B8, V9.B8
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V19.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V19.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V19.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V19.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V9.S2, V28.S2
-	VADD	V28.S2, V8.S2, V10.S2
-	VMOV	V10.B16, V17.B16
-	VFMLA	V10.S2, V11.S2, V17.S2
+	WORD	$0x2eb7e73c // fcmgt v28.2s, v25.2s, v23.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock53
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VSUB	V18.S2, V19.S2, V20.S2
-	VUSHR	$4, V20.S2, V24.S2
-	VUSHR	$1, V24.S2, V23.S2
+	VLD1R	(R19), [V27.S2]
+	VAND	V27.B8, V21.B8, V11.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S2, V9.S2
+	VADD	V9.S2, V10.S2, V17.S2
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S2, V19.S2, V20.S2
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VSUB	V21.S2, V23.S2, V27.S2
-	VSHL	$23, V27.S2, V25.S2
-	VSUB	V23.S2, V24.S2, V9.S2
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VSUB	V8.S2, V9.S2, V28.S2
-	VSHL	$23, V28.S2, V11.S2
+	VLD1R	(R19), [V22.S2]
+	VSUB	V22.S2, V21.S2, V24.S2
+	VUSHR	$4, V24.S2, V26.S2
+	VUSHR	$1, V26.S2, V25.S2
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VSUB	V23.S2, V25.S2, V8.S2
+	VSHL	$23, V8.S2, V27.S2
+	VSUB	V25.S2, V26.S2, V11.S2
 	MOVD	$expsub32consts<>+44(SB), R19
 	VLD1R	(R19), [V10.S2]
-	WORD	$0x2eb0e552 // fcmgt v18.2s, v10.2s, v16.2s
-	WORD	$0x2e39de33 // fmul v19.2s, v17.2s, v25.2s
+	VSUB	V10.S2, V11.S2, V9.S2
+	VSHL	$23, V9.S2, V19.S2
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VADD	V20.S2, V11.S2, V21.S2
-	VMOV	V18.B16, V27.B16
-	VBSL	V11.B8, V21.B8, V27.B8
-	WORD	$0x2e3bde78 // fmul v24.2s, v19.2s, v27.2s
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x2eb0e636 // fcmgt v22.2s, v17.2s, v16.2s
+	WORD	$0x2e3bde95 // fmul v21.2s, v20.2s, v27.2s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x2eb8e6e8 // fcmgt v8.2s, v23.2s, v24.2s
-	VAND	V8.B8, V18.B8, V9.B8
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x2eb8e78a // fcmgt v10.2s, v28.2s, v24.2s
-	WORD	$0x2e20594a // mvn v10.8b, v10.8b
-	VAND	V10.B8, V18.B8, V17.B8
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x0e39d714 // fadd v20.2s, v24.2s, v25.2s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VSUB	V21.S2, V20.S2, V11.S2
+	VLD1R	(R19), [V24.S2]
+	VADD	V24.S2, V19.S2, V23.S2
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B8, V23.B8, V8.B8
+	WORD	$0x2e28deba // fmul v26.2s, v21.2s, v8.2s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V19.S2]
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2ebae72a // fcmgt v10.2s, v25.2s, v26.2s
+	VAND	V10.B8, V22.B8, V11.B8
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x2ebae531 // fcmgt v17.2s, v9.2s, v26.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	VAND	V17.B8, V22.B8, V20.B8
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3bd758 // fadd v24.2s, v26.2s, v27.2s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VSUB	V23.S2, V24.S2, V19.S2
 	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S2]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B8, V21.B8, V25.B8
+	WORD	$0x2e39df4a // fmul v10.2s, v26.2s, v25.2s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B8, V19.B8, V9.B8
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e611 // fcmgt v17.2s, v16.2s, v22.2s
+	MOVD	$expsub32consts<>+72(SB), R19
 	VLD1R	(R19), [V27.S2]
 	VMOV	V17.B16, V23.B16
-	VBSL	V27.B8, V19.B8, V23.B8
-	WORD	$0x2e37df08 // fmul v8.2s, v24.2s, v23.2s
-	VMOV	V9.B16, V28.B16
-	VBSL	V8.B8, V11.B8, V28.B8
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x2eb2e60a // fcmgt v10.2s, v16.2s, v18.2s
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V10.B16, V21.B16
-	VBSL	V28.B8, V25.B8, V21.B8
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x2eb0e693 // fcmgt v19.2s, v20.2s, v16.2s
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V19.B16, V17.B16
-	VBSL	V21.B8, V27.B8, V17.B8
-	WORD	$0x0e30e618 // fcmeq v24.2s, v16.2s, v16.2s
-	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	VBSL	V9.B8, V27.B8, V23.B8
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V16.B8, V9.B8
-	VMOV	V24.B16, V11.B16
-	VBSL	V17.B8, V9.B8, V11.B8
-	VMOV	V26.B16, V8.B16
-	VBSL	V22.B8, V11.B8, V8.B8
-	VMOV	V8.B16, V22.B16
-mathblock53:
-	WORD	$0x0e30e612 // fcmeq v18.2s, v16.2s, v16.2s
-	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
-	WORD	$0x6eb0aa59 // umaxv s25, v18.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock54
-	WORD	$0x0e24e48a // fcmeq v10.2s, v4.2s, v4.2s
-	WORD	$0x2e20594a // mvn v10.8b, v10.8b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VORR	V28.B8, V4.B8, V20.B8
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb0e715 // fcmgt v21.2s, v24.2s, v16.2s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B8, V8.B8, V20.B8
+	WORD	$0x0e30e61a // fcmeq v26.2s, v16.2s, v16.2s
+	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V10.B16, V19.B16
-	VBSL	V27.B8, V20.B8, V19.B8
-	WORD	$0x0e3fe7f5 // fcmeq v21.2s, v31.2s, v31.2s
-	WORD	$0x2e205ab5 // mvn v21.8b, v21.8b
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VORR	V23.B8, V31.B8, V24.B8
-	VMOV	V21.B16, V9.B16
-	VBSL	V19.B8, V24.B8, V9.B8
-	VMOV	V18.B16, V17.B16
-	VBSL	V22.B8, V9.B8, V17.B8
-	VMOV	V17.B16, V22.B16
+	VLD1R	(R19), [V25.S2]
+	VORR	V25.B8, V16.B8, V11.B8
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B8, V11.B8, V19.B8
+	VMOV	V28.B16, V10.B16
+	VBSL	V18.B8, V19.B8, V10.B8
+	VMOV	V10.B16, V18.B16
+mathblock53:
+	WORD	$0x0e30e616 // fcmeq v22.2s, v16.2s, v16.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	WORD	$0x6eb0aadb // umaxv s27, v22.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock54
+	WORD	$0x0e24e491 // fcmeq v17.2s, v4.2s, v4.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VORR	V9.B8, V4.B8, V24.B8
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V17.B16, V21.B16
+	VBSL	V8.B8, V24.B8, V21.B8
+	WORD	$0x0e3fe7f7 // fcmeq v23.2s, v31.2s, v31.2s
+	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VORR	V25.B8, V31.B8, V26.B8
+	VMOV	V23.B16, V11.B16
+	VBSL	V21.B8, V26.B8, V11.B8
+	VMOV	V22.B16, V20.B16
+	VBSL	V18.B8, V11.B8, V20.B8
+	VMOV	V20.B16, V18.B16
 mathblock54:
-	VMOV	V22.B16, V12.B16
+	VMOV	V18.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -49135,751 +49218,763 @@ loop:
 	WORD	$0x4ee4d410 // fsub v16.2d, v0.2d, v4.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock55
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock55
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock55:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock56
-	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V4.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e60e40a // fcmeq v10.2d, v0.2d, v0.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V0.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock55:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock56
+	WORD	$0x4e64e49a // fcmeq v26.2d, v4.2d, v4.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V4.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V0.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock56:
-	VMOV	V8.B16, V12.B16
+	VMOV	V10.B16, V12.B16
 	WORD	$0x4ee5d430 // fsub v16.2d, v1.2d, v5.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock57
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock57
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock57:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock58
-	WORD	$0x4e65e4b8 // fcmeq v24.2d, v5.2d, v5.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V5.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e61e42a // fcmeq v10.2d, v1.2d, v1.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V1.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock57:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock58
+	WORD	$0x4e65e4ba // fcmeq v26.2d, v5.2d, v5.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V5.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e61e431 // fcmeq v17.2d, v1.2d, v1.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V1.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock58:
-	VMOV	V8.B16, V13.B16
+	VMOV	V10.B16, V13.B16
 	WORD	$0x4ee6d450 // fsub v16.2d, v2.2d, v6.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock59
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock59
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock59:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock60
-	WORD	$0x4e66e4d8 // fcmeq v24.2d, v6.2d, v6.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V6.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e62e44a // fcmeq v10.2d, v2.2d, v2.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V2.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock59:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock60
+	WORD	$0x4e66e4da // fcmeq v26.2d, v6.2d, v6.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V6.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e62e451 // fcmeq v17.2d, v2.2d, v2.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V2.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock60:
-	VMOV	V8.B16, V14.B16
+	VMOV	V10.B16, V14.B16
 	WORD	$0x4ee7d470 // fsub v16.2d, v3.2d, v7.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock61
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock61
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock61:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock62
-	WORD	$0x4e67e4f8 // fcmeq v24.2d, v7.2d, v7.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V7.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e63e46a // fcmeq v10.2d, v3.2d, v3.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V3.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock61:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock62
+	WORD	$0x4e67e4fa // fcmeq v26.2d, v7.2d, v7.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V7.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e63e471 // fcmeq v17.2d, v3.2d, v3.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V3.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock62:
-	VMOV	V8.B16, V15.B16
+	VMOV	V10.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
 	BGE	loop
@@ -49890,377 +49985,383 @@ tail:
 	WORD	$0x4ee4d410 // fsub v16.2d, v0.2d, v4.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock63
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock63
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock63:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock64
-	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V4.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e60e40a // fcmeq v10.2d, v0.2d, v0.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V0.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock63:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock64
+	WORD	$0x4e64e49a // fcmeq v26.2d, v4.2d, v4.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V4.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V0.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock64:
-	VMOV	V8.B16, V12.B16
+	VMOV	V10.B16, V12.B16
 	WORD	$0x4ee5d430 // fsub v16.2d, v1.2d, v5.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock65
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock65
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock65:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock66
-	WORD	$0x4e65e4b8 // fcmeq v24.2d, v5.2d, v5.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V5.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e61e42a // fcmeq v10.2d, v1.2d, v1.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V1.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock65:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock66
+	WORD	$0x4e65e4ba // fcmeq v26.2d, v5.2d, v5.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V5.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e61e431 // fcmeq v17.2d, v1.2d, v1.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V1.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock66:
-	VMOV	V8.B16, V13.B16
+	VMOV	V10.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -50269,190 +50370,193 @@ tail2:
 	WORD	$0x4ee4d410 // fsub v16.2d, v0.2d, v4.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock67
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock67
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock67:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock68
-	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V4.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e60e40a // fcmeq v10.2d, v0.2d, v0.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V0.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock67:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock68
+	WORD	$0x4e64e49a // fcmeq v26.2d, v4.2d, v4.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V4.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V0.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock68:
-	VMOV	V8.B16, V12.B16
+	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -50461,190 +50565,193 @@ tail1:
 	WORD	$0x4ee4d410 // fsub v16.2d, v0.2d, v4.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock69
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock69
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock69:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock70
-	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V4.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e60e40a // fcmeq v10.2d, v0.2d, v0.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V0.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock69:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock70
+	WORD	$0x4e64e49a // fcmeq v26.2d, v4.2d, v4.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V4.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V0.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock70:
-	VMOV	V8.B16, V12.B16
+	VMOV	V10.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -50684,751 +50791,763 @@ loop:
 	WORD	$0x4efed410 // fsub v16.2d, v0.2d, v30.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock71
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock71
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock71:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock72
-	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V30.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e60e40a // fcmeq v10.2d, v0.2d, v0.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V0.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock71:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock72
+	WORD	$0x4e7ee7da // fcmeq v26.2d, v30.2d, v30.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V30.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V0.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock72:
-	VMOV	V8.B16, V12.B16
+	VMOV	V10.B16, V12.B16
 	WORD	$0x4efed430 // fsub v16.2d, v1.2d, v30.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock73
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock73
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock73:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock74
-	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V30.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e61e42a // fcmeq v10.2d, v1.2d, v1.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V1.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock73:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock74
+	WORD	$0x4e7ee7da // fcmeq v26.2d, v30.2d, v30.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V30.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e61e431 // fcmeq v17.2d, v1.2d, v1.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V1.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock74:
-	VMOV	V8.B16, V13.B16
+	VMOV	V10.B16, V13.B16
 	WORD	$0x4efed450 // fsub v16.2d, v2.2d, v30.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock75
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock75
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock75:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock76
-	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V30.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e62e44a // fcmeq v10.2d, v2.2d, v2.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V2.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock75:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock76
+	WORD	$0x4e7ee7da // fcmeq v26.2d, v30.2d, v30.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V30.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e62e451 // fcmeq v17.2d, v2.2d, v2.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V2.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock76:
-	VMOV	V8.B16, V14.B16
+	VMOV	V10.B16, V14.B16
 	WORD	$0x4efed470 // fsub v16.2d, v3.2d, v30.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock77
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock77
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock77:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock78
-	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V30.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e63e46a // fcmeq v10.2d, v3.2d, v3.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V3.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock77:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock78
+	WORD	$0x4e7ee7da // fcmeq v26.2d, v30.2d, v30.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V30.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e63e471 // fcmeq v17.2d, v3.2d, v3.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V3.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock78:
-	VMOV	V8.B16, V15.B16
+	VMOV	V10.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
 	BGE	loop
@@ -51438,377 +51557,383 @@ tail:
 	WORD	$0x4efed410 // fsub v16.2d, v0.2d, v30.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock79
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock79
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock79:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock80
-	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V30.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e60e40a // fcmeq v10.2d, v0.2d, v0.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V0.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock79:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock80
+	WORD	$0x4e7ee7da // fcmeq v26.2d, v30.2d, v30.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V30.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V0.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock80:
-	VMOV	V8.B16, V12.B16
+	VMOV	V10.B16, V12.B16
 	WORD	$0x4efed430 // fsub v16.2d, v1.2d, v30.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock81
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock81
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock81:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock82
-	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V30.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e61e42a // fcmeq v10.2d, v1.2d, v1.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V1.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock81:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock82
+	WORD	$0x4e7ee7da // fcmeq v26.2d, v30.2d, v30.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V30.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e61e431 // fcmeq v17.2d, v1.2d, v1.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V1.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock82:
-	VMOV	V8.B16, V13.B16
+	VMOV	V10.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -51816,190 +51941,193 @@ tail2:
 	WORD	$0x4efed410 // fsub v16.2d, v0.2d, v30.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock83
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock83
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock83:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock84
-	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V30.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e60e40a // fcmeq v10.2d, v0.2d, v0.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V0.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock83:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock84
+	WORD	$0x4e7ee7da // fcmeq v26.2d, v30.2d, v30.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V30.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V0.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock84:
-	VMOV	V8.B16, V12.B16
+	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -52007,190 +52135,193 @@ tail1:
 	WORD	$0x4efed410 // fsub v16.2d, v0.2d, v30.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock85
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock85
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock85:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock86
-	WORD	$0x4e7ee7d8 // fcmeq v24.2d, v30.2d, v30.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V30.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e60e40a // fcmeq v10.2d, v0.2d, v0.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V0.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock85:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock86
+	WORD	$0x4e7ee7da // fcmeq v26.2d, v30.2d, v30.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V30.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V0.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock86:
-	VMOV	V8.B16, V12.B16
+	VMOV	V10.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -52230,751 +52361,763 @@ loop:
 	WORD	$0x4ee4d7f0 // fsub v16.2d, v31.2d, v4.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock87
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock87
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock87:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock88
-	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V4.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e7fe7ea // fcmeq v10.2d, v31.2d, v31.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V31.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock87:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock88
+	WORD	$0x4e64e49a // fcmeq v26.2d, v4.2d, v4.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V4.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e7fe7f1 // fcmeq v17.2d, v31.2d, v31.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V31.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock88:
-	VMOV	V8.B16, V12.B16
+	VMOV	V10.B16, V12.B16
 	WORD	$0x4ee5d7f0 // fsub v16.2d, v31.2d, v5.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock89
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock89
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock89:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock90
-	WORD	$0x4e65e4b8 // fcmeq v24.2d, v5.2d, v5.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V5.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e7fe7ea // fcmeq v10.2d, v31.2d, v31.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V31.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock89:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock90
+	WORD	$0x4e65e4ba // fcmeq v26.2d, v5.2d, v5.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V5.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e7fe7f1 // fcmeq v17.2d, v31.2d, v31.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V31.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock90:
-	VMOV	V8.B16, V13.B16
+	VMOV	V10.B16, V13.B16
 	WORD	$0x4ee6d7f0 // fsub v16.2d, v31.2d, v6.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock91
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock91
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock91:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock92
-	WORD	$0x4e66e4d8 // fcmeq v24.2d, v6.2d, v6.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V6.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e7fe7ea // fcmeq v10.2d, v31.2d, v31.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V31.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock91:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock92
+	WORD	$0x4e66e4da // fcmeq v26.2d, v6.2d, v6.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V6.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e7fe7f1 // fcmeq v17.2d, v31.2d, v31.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V31.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock92:
-	VMOV	V8.B16, V14.B16
+	VMOV	V10.B16, V14.B16
 	WORD	$0x4ee7d7f0 // fsub v16.2d, v31.2d, v7.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock93
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock93
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock93:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock94
-	WORD	$0x4e67e4f8 // fcmeq v24.2d, v7.2d, v7.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V7.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e7fe7ea // fcmeq v10.2d, v31.2d, v31.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V31.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock93:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock94
+	WORD	$0x4e67e4fa // fcmeq v26.2d, v7.2d, v7.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V7.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e7fe7f1 // fcmeq v17.2d, v31.2d, v31.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V31.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock94:
-	VMOV	V8.B16, V15.B16
+	VMOV	V10.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
 	BGE	loop
@@ -52984,377 +53127,383 @@ tail:
 	WORD	$0x4ee4d7f0 // fsub v16.2d, v31.2d, v4.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock95
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock95
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock95:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock96
-	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V4.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e7fe7ea // fcmeq v10.2d, v31.2d, v31.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V31.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock95:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock96
+	WORD	$0x4e64e49a // fcmeq v26.2d, v4.2d, v4.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V4.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e7fe7f1 // fcmeq v17.2d, v31.2d, v31.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V31.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock96:
-	VMOV	V8.B16, V12.B16
+	VMOV	V10.B16, V12.B16
 	WORD	$0x4ee5d7f0 // fsub v16.2d, v31.2d, v5.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock97
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock97
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock97:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock98
-	WORD	$0x4e65e4b8 // fcmeq v24.2d, v5.2d, v5.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V5.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e7fe7ea // fcmeq v10.2d, v31.2d, v31.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V31.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock97:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock98
+	WORD	$0x4e65e4ba // fcmeq v26.2d, v5.2d, v5.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V5.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e7fe7f1 // fcmeq v17.2d, v31.2d, v31.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V31.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock98:
-	VMOV	V8.B16, V13.B16
+	VMOV	V10.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
@@ -53362,190 +53511,193 @@ tail2:
 	WORD	$0x4ee4d7f0 // fsub v16.2d, v31.2d, v4.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock99
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock99
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock99:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock100
-	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V4.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e7fe7ea // fcmeq v10.2d, v31.2d, v31.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V31.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock99:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock100
+	WORD	$0x4e64e49a // fcmeq v26.2d, v4.2d, v4.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V4.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e7fe7f1 // fcmeq v17.2d, v31.2d, v31.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V31.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock100:
-	VMOV	V8.B16, V12.B16
+	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
@@ -53553,190 +53705,193 @@ tail1:
 	WORD	$0x4ee4d7f0 // fsub v16.2d, v31.2d, v4.2d
 	MOVD	$expsub64consts<>+0(SB), R19
 	VLD1R	(R19), [V17.D2]
+	WORD	$0x4e71f612 // fmax v18.2d, v16.2d, v17.2d
 	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V18.B16, V19.B16
-	VFMLA	V17.D2, V16.D2, V19.D2
-	MOVD	$expsub64consts<>+8(SB), R19
-	VLD1R	(R19), [V20.D2]
-	WORD	$0x4ef4d675 // fsub v21.2d, v19.2d, v20.2d
-	MOVD	$expsub64consts<>+24(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VMOV	V16.B16, V23.B16
-	VFMLS	V22.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V19.D2]
 	MOVD	$expsub64consts<>+16(SB), R19
-	VLD1R	(R19), [V24.D2]
-	VMOV	V23.B16, V25.B16
-	VFMLS	V24.D2, V21.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.D2, V18.D2, V21.D2
+	MOVD	$expsub64consts<>+16(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x4ef6d6b7 // fsub v23.2d, v21.2d, v22.2d
 	MOVD	$expsub64consts<>+32(SB), R19
+	VLD1R	(R19), [V24.D2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.D2, V23.D2, V25.D2
+	MOVD	$expsub64consts<>+24(SB), R19
 	VLD1R	(R19), [V26.D2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.D2, V23.D2, V27.D2
 	MOVD	$expsub64consts<>+40(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VMOV	V27.B16, V28.B16
-	VFMLA	V25.D2, V26.D2, V28.D2
+	VLD1R	(R19), [V28.D2]
 	MOVD	$expsub64consts<>+48(SB), R19
 	VLD1R	(R19), [V8.D2]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V25.D2, V28.D2, V9.D2
+	VFMLA	V27.D2, V28.D2, V9.D2
 	MOVD	$expsub64consts<>+56(SB), R19
 	VLD1R	(R19), [V10.D2]
 	VMOV	V10.B16, V11.B16
-	VFMLA	V25.D2, V9.D2, V11.D2
+	VFMLA	V27.D2, V9.D2, V11.D2
 	MOVD	$expsub64consts<>+64(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V25.D2, V11.D2, V18.D2
-	WORD	$0x6e79df34 // fmul v20.2d, v25.2d, v25.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V22.D[1]
-	WORD	$0x4e76d738 // fadd v24.2d, v25.2d, v22.2d
-	VMOV	V24.B16, V21.B16
-	VFMLA	V18.D2, V20.D2, V21.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V23.D[1]
-	VSHL	$48, V19.D2, V26.D2
-	VADD	V26.D2, V23.D2, V27.D2
-	VMOV	V27.B16, V8.B16
-	VFMLA	V27.D2, V21.D2, V8.D2
+	VMOV	V17.B16, V19.B16
+	VFMLA	V27.D2, V11.D2, V19.D2
 	MOVD	$expsub64consts<>+72(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VAND	V28.B16, V16.B16, V10.B16
+	VLD1R	(R19), [V20.D2]
+	VMOV	V20.B16, V22.B16
+	VFMLA	V27.D2, V19.D2, V22.D2
+	WORD	$0x6e7bdf78 // fmul v24.2d, v27.2d, v27.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V18.D[1]
+	WORD	$0x4e72d77a // fadd v26.2d, v27.2d, v18.2d
+	VMOV	V26.B16, V23.B16
+	VFMLA	V22.D2, V24.D2, V23.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V25.D[1]
+	VSHL	$48, V21.D2, V28.D2
+	VADD	V28.D2, V25.D2, V8.D2
+	VMOV	V8.B16, V10.B16
+	VFMLA	V8.D2, V23.D2, V10.D2
 	MOVD	$expsub64consts<>+80(SB), R19
 	VLD1R	(R19), [V9.D2]
-	WORD	$0x6eeae531 // fcmgt v17.2d, v9.2d, v10.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	WORD	$0x6eb0aa2b // umaxv s11, v17.4s
-	FMOVS	F11, R20
-	CBZ	R20, mathblock101
+	VAND	V9.B16, V16.B16, V17.B16
 	MOVD	$expsub64consts<>+88(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VAND	V25.B16, V19.B16, V22.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V20.D[1]
-	VSHL	$48, V22.D2, V18.D2
-	VADD	V18.D2, V20.D2, V24.D2
-	VMOV	V24.B16, V23.B16
-	VFMLA	V24.D2, V21.D2, V23.D2
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ef1e574 // fcmgt v20.2d, v11.2d, v17.2d
+	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
+	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
+	FMOVS	F19, R20
+	CBZ	R20, mathblock101
 	MOVD	$expsub64consts<>+96(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VSUB	V26.D2, V19.D2, V27.D2
-	VUSHR	$4, V27.D2, V28.D2
-	VUSHR	$1, V28.D2, V9.D2
+	VLD1R	(R19), [V27.D2]
+	VAND	V27.B16, V21.B16, V18.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V21.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[0]
+	VMOV	V21.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V24.D[1]
+	VSHL	$48, V18.D2, V22.D2
+	VADD	V22.D2, V24.D2, V26.D2
+	VMOV	V26.B16, V25.B16
+	VFMLA	V26.D2, V23.D2, V25.D2
 	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V9.D2, V11.D2
-	VSHL	$52, V11.D2, V25.D2
-	VSUB	V9.D2, V28.D2, V22.D2
-	MOVD	$expsub64consts<>+104(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VSUB	V20.D2, V22.D2, V18.D2
-	VSHL	$52, V18.D2, V21.D2
+	VLD1R	(R19), [V28.D2]
+	VSUB	V28.D2, V21.D2, V8.D2
+	VUSHR	$4, V8.D2, V9.D2
+	VUSHR	$1, V9.D2, V11.D2
+	MOVD	$expsub64consts<>+112(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V11.D2, V19.D2
+	VSHL	$52, V19.D2, V27.D2
+	VSUB	V11.D2, V9.D2, V18.D2
 	MOVD	$expsub64consts<>+112(SB), R19
 	VLD1R	(R19), [V24.D2]
-	WORD	$0x6ef0e71a // fcmgt v26.2d, v24.2d, v16.2d
-	WORD	$0x6e79def3 // fmul v19.2d, v23.2d, v25.2d
+	VSUB	V24.D2, V18.D2, V22.D2
+	VSHL	$52, V22.D2, V23.D2
 	MOVD	$expsub64consts<>+120(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VADD	V27.D2, V21.D2, V10.D2
-	VMOV	V26.B16, V11.B16
-	VBSL	V21.B16, V10.B16, V11.B16
-	WORD	$0x6e6bde7c // fmul v28.2d, v19.2d, v11.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V9.D2]
-	WORD	$0x6efce534 // fcmgt v20.2d, v9.2d, v28.2d
-	VAND	V20.B16, V26.B16, V22.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6efce658 // fcmgt v24.2d, v18.2d, v28.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	VAND	V24.B16, V26.B16, V23.B16
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d79b // fadd v27.2d, v28.2d, v25.2d
-	MOVD	$expsub64consts<>+128(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V27.D2, V21.D2
-	MOVD	$expsub64consts<>+136(SB), R19
-	VLD1R	(R19), [V19.D2]
-	MOVD	$expsub64consts<>+144(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V23.B16, V9.B16
-	VBSL	V11.B16, V19.B16, V9.B16
-	WORD	$0x6e69df94 // fmul v20.2d, v28.2d, v9.2d
-	VMOV	V22.B16, V18.B16
-	VBSL	V20.B16, V21.B16, V18.B16
-	MOVD	$expsub64consts<>+152(SB), R19
 	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae618 // fcmgt v24.2d, v16.2d, v26.2d
+	WORD	$0x6ef0e75c // fcmgt v28.2d, v26.2d, v16.2d
+	WORD	$0x6e7bdf35 // fmul v21.2d, v25.2d, v27.2d
+	MOVD	$expsub64consts<>+128(SB), R19
+	VLD1R	(R19), [V8.D2]
+	VADD	V8.D2, V23.D2, V17.D2
+	VMOV	V28.B16, V19.B16
+	VBSL	V23.B16, V17.B16, V19.B16
+	WORD	$0x6e73dea9 // fmul v9.2d, v21.2d, v19.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V11.D2]
+	WORD	$0x6ee9e578 // fcmgt v24.2d, v11.2d, v9.2d
+	VAND	V24.B16, V28.B16, V18.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V22.D2]
+	WORD	$0x6ee9e6da // fcmgt v26.2d, v22.2d, v9.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	VAND	V26.B16, V28.B16, V25.B16
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd528 // fadd v8.2d, v9.2d, v27.2d
+	MOVD	$expsub64consts<>+136(SB), R19
+	VLD1R	(R19), [V17.D2]
+	VSUB	V17.D2, V8.D2, V23.D2
+	MOVD	$expsub64consts<>+144(SB), R19
+	VLD1R	(R19), [V21.D2]
+	MOVD	$expsub64consts<>+152(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V25.B16, V11.B16
+	VBSL	V19.B16, V21.B16, V11.B16
+	WORD	$0x6e6bdd38 // fmul v24.2d, v9.2d, v11.2d
+	VMOV	V18.B16, V22.B16
+	VBSL	V24.B16, V23.B16, V22.B16
 	MOVD	$expsub64consts<>+160(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VMOV	V24.B16, V10.B16
-	VBSL	V18.B16, V25.B16, V10.B16
+	VLD1R	(R19), [V28.D2]
+	WORD	$0x6efce61a // fcmgt v26.2d, v16.2d, v28.2d
 	MOVD	$expsub64consts<>+168(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef0e773 // fcmgt v19.2d, v27.2d, v16.2d
-	MOVD	$expsub64consts<>+112(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VMOV	V19.B16, V23.B16
-	VBSL	V10.B16, V11.B16, V23.B16
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VMOV	V26.B16, V17.B16
+	VBSL	V22.B16, V27.B16, V17.B16
 	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V16.B16, V22.B16
-	VMOV	V28.B16, V21.B16
-	VBSL	V23.B16, V22.B16, V21.B16
-	VMOV	V17.B16, V20.B16
-	VBSL	V8.B16, V21.B16, V20.B16
-	VMOV	V20.B16, V8.B16
-mathblock101:
-	WORD	$0x4e70e61a // fcmeq v26.2d, v16.2d, v16.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab59 // umaxv s25, v26.4s
-	FMOVS	F25, R20
-	CBZ	R20, mathblock102
-	WORD	$0x4e64e498 // fcmeq v24.2d, v4.2d, v4.2d
-	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VORR	V18.B16, V4.B16, V27.B16
+	VLD1R	(R19), [V8.D2]
+	WORD	$0x6ef0e515 // fcmgt v21.2d, v8.2d, v16.2d
+	MOVD	$expsub64consts<>+120(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V21.B16, V25.B16
+	VBSL	V17.B16, V19.B16, V25.B16
+	WORD	$0x4e70e609 // fcmeq v9.2d, v16.2d, v16.2d
+	WORD	$0x6e205929 // mvn v9.16b, v9.16b
 	MOVD	$expsub64consts<>+184(SB), R19
 	VLD1R	(R19), [V11.D2]
-	VMOV	V24.B16, V19.B16
-	VBSL	V11.B16, V27.B16, V19.B16
-	WORD	$0x4e7fe7ea // fcmeq v10.2d, v31.2d, v31.2d
-	WORD	$0x6e20594a // mvn v10.16b, v10.16b
-	MOVD	$expsub64consts<>+176(SB), R19
-	VLD1R	(R19), [V9.D2]
-	VORR	V9.B16, V31.B16, V28.B16
-	VMOV	V10.B16, V22.B16
-	VBSL	V19.B16, V28.B16, V22.B16
-	VMOV	V26.B16, V23.B16
-	VBSL	V8.B16, V22.B16, V23.B16
-	VMOV	V23.B16, V8.B16
+	VORR	V11.B16, V16.B16, V18.B16
+	VMOV	V9.B16, V23.B16
+	VBSL	V25.B16, V18.B16, V23.B16
+	VMOV	V20.B16, V24.B16
+	VBSL	V10.B16, V23.B16, V24.B16
+	VMOV	V24.B16, V10.B16
+mathblock101:
+	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
+	FMOVS	F27, R20
+	CBZ	R20, mathblock102
+	WORD	$0x4e64e49a // fcmeq v26.2d, v4.2d, v4.2d
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V4.B16, V8.B16
+	MOVD	$expsub64consts<>+192(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VMOV	V26.B16, V21.B16
+	VBSL	V19.B16, V8.B16, V21.B16
+	WORD	$0x4e7fe7f1 // fcmeq v17.2d, v31.2d, v31.2d
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	MOVD	$expsub64consts<>+184(SB), R19
+	VLD1R	(R19), [V11.D2]
+	VORR	V11.B16, V31.B16, V9.B16
+	VMOV	V17.B16, V18.B16
+	VBSL	V21.B16, V9.B16, V18.B16
+	VMOV	V28.B16, V25.B16
+	VBSL	V10.B16, V18.B16, V25.B16
+	VMOV	V25.B16, V10.B16
 mathblock102:
-	VMOV	V8.B16, V12.B16
+	VMOV	V10.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2

@@ -2554,153 +2554,153 @@ expVF32AVX2_row:
 expVF32AVX2_loop2:
 	CMPQ         R9, $0x00000010
 	JB           expVF32AVX2_after2
-	VMOVUPS      exp32consts<>+0(SB), Y0
-	VMOVUPS      (SI)(R8*4), Y1
-	VFMADD213PS  exp32consts<>+64(SB), Y1, Y0
-	VMOVUPS      exp32consts<>+0(SB), Y1
-	VMOVUPS      32(SI)(R8*4), Y2
-	VFMADD213PS  exp32consts<>+64(SB), Y2, Y1
-	VSUBPS       exp32consts<>+64(SB), Y0, Y2
-	VSUBPS       exp32consts<>+64(SB), Y1, Y3
-	VMOVUPS      exp32consts<>+192(SB), Y4
-	VFNMADD213PS (SI)(R8*4), Y2, Y4
-	VMOVUPS      exp32consts<>+192(SB), Y5
-	VFNMADD213PS 32(SI)(R8*4), Y3, Y5
-	VFNMADD231PS exp32consts<>+128(SB), Y2, Y4
-	VFNMADD231PS exp32consts<>+128(SB), Y3, Y5
-	VMOVUPS      exp32consts<>+256(SB), Y2
-	VFMADD213PS  exp32consts<>+320(SB), Y4, Y2
-	VMOVUPS      exp32consts<>+256(SB), Y3
-	VFMADD213PS  exp32consts<>+320(SB), Y5, Y3
-	VMULPS       Y4, Y4, Y6
-	VMULPS       Y5, Y5, Y7
-	VPERMPS      exptail_32<>+0(SB), Y0, Y8
-	VPERMPS      exptail_32<>+32(SB), Y0, Y9
-	VPSLLD       $0x1c, Y0, Y10
+	VMOVUPS      (SI)(R8*4), Y0
+	VMAXPS       exp32consts<>+0(SB), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VMAXPS       exp32consts<>+0(SB), Y1, Y1
+	VMOVUPS      exp32consts<>+64(SB), Y2
+	VFMADD213PS  exp32consts<>+128(SB), Y0, Y2
+	VMOVUPS      exp32consts<>+64(SB), Y3
+	VFMADD213PS  exp32consts<>+128(SB), Y1, Y3
+	VSUBPS       exp32consts<>+128(SB), Y2, Y4
+	VSUBPS       exp32consts<>+128(SB), Y3, Y5
+	VFNMADD231PS exp32consts<>+256(SB), Y4, Y0
+	VFNMADD231PS exp32consts<>+256(SB), Y5, Y1
+	VFNMADD231PS exp32consts<>+192(SB), Y4, Y0
+	VFNMADD231PS exp32consts<>+192(SB), Y5, Y1
+	VMOVUPS      exp32consts<>+320(SB), Y4
+	VFMADD213PS  exp32consts<>+384(SB), Y0, Y4
+	VMOVUPS      exp32consts<>+320(SB), Y5
+	VFMADD213PS  exp32consts<>+384(SB), Y1, Y5
+	VMULPS       Y0, Y0, Y6
+	VMULPS       Y1, Y1, Y7
+	VPERMPS      exptail_32<>+0(SB), Y2, Y8
+	VPERMPS      exptail_32<>+32(SB), Y2, Y9
+	VPSLLD       $0x1c, Y2, Y10
 	VBLENDVPS    Y10, Y9, Y8, Y8
-	VPERMPS      exptail_32<>+0(SB), Y1, Y9
-	VPERMPS      exptail_32<>+32(SB), Y1, Y10
-	VPSLLD       $0x1c, Y1, Y11
+	VPERMPS      exptail_32<>+0(SB), Y3, Y9
+	VPERMPS      exptail_32<>+32(SB), Y3, Y10
+	VPSLLD       $0x1c, Y3, Y11
 	VBLENDVPS    Y11, Y10, Y9, Y9
-	VADDPS       Y8, Y4, Y4
-	VADDPS       Y9, Y5, Y5
-	VFMADD231PS  Y2, Y6, Y4
-	VFMADD231PS  Y3, Y7, Y5
-	VPERMPS      exphi_32<>+0(SB), Y0, Y2
-	VPERMPS      exphi_32<>+32(SB), Y0, Y3
-	VPSLLD       $0x1c, Y0, Y6
-	VBLENDVPS    Y6, Y3, Y2, Y2
-	VPERMPS      exphi_32<>+0(SB), Y1, Y3
-	VPERMPS      exphi_32<>+32(SB), Y1, Y6
-	VPSLLD       $0x1c, Y1, Y7
-	VBLENDVPS    Y7, Y6, Y3, Y3
-	VPSLLD       $0x13, Y0, Y6
-	VPSLLD       $0x13, Y1, Y7
-	VPADDD       Y6, Y2, Y2
-	VPADDD       Y7, Y3, Y3
-	VFMADD231PS  Y4, Y2, Y2
-	VFMADD231PS  Y5, Y3, Y3
+	VADDPS       Y8, Y0, Y0
+	VADDPS       Y9, Y1, Y1
+	VFMADD231PS  Y4, Y6, Y0
+	VFMADD231PS  Y5, Y7, Y1
+	VPERMPS      exphi_32<>+0(SB), Y2, Y4
+	VPERMPS      exphi_32<>+32(SB), Y2, Y5
+	VPSLLD       $0x1c, Y2, Y6
+	VBLENDVPS    Y6, Y5, Y4, Y4
+	VPERMPS      exphi_32<>+0(SB), Y3, Y5
+	VPERMPS      exphi_32<>+32(SB), Y3, Y6
+	VPSLLD       $0x1c, Y3, Y7
+	VBLENDVPS    Y7, Y6, Y5, Y5
+	VPSLLD       $0x13, Y2, Y6
+	VPSLLD       $0x13, Y3, Y7
+	VPADDD       Y6, Y4, Y4
+	VPADDD       Y7, Y5, Y5
+	VFMADD231PS  Y0, Y4, Y4
+	VFMADD231PS  Y1, Y5, Y5
 	VMOVUPS      (SI)(R8*4), Y6
-	VPAND        exp32consts<>+384(SB), Y6, Y6
+	VPAND        exp32consts<>+448(SB), Y6, Y6
 	VMOVUPS      32(SI)(R8*4), Y7
-	VPAND        exp32consts<>+384(SB), Y7, Y7
-	VCMPPS       $0x15, exp32consts<>+448(SB), Y6, Y6
-	VCMPPS       $0x15, exp32consts<>+448(SB), Y7, Y7
+	VPAND        exp32consts<>+448(SB), Y7, Y7
+	VCMPPS       $0x15, exp32consts<>+512(SB), Y6, Y6
+	VCMPPS       $0x15, exp32consts<>+512(SB), Y7, Y7
 	VPOR         Y7, Y6, Y8
 	VPTEST       Y8, Y8
 	JZ           mathblock439
-	VPAND        exp32consts<>+512(SB), Y0, Y8
-	VPERMPS      exphi_32<>+0(SB), Y0, Y9
-	VPERMPS      exphi_32<>+32(SB), Y0, Y10
-	VPSLLD       $0x1c, Y0, Y11
+	VPAND        exp32consts<>+576(SB), Y2, Y8
+	VPERMPS      exphi_32<>+0(SB), Y2, Y9
+	VPERMPS      exphi_32<>+32(SB), Y2, Y10
+	VPSLLD       $0x1c, Y2, Y11
 	VBLENDVPS    Y11, Y10, Y9, Y9
 	VPSLLD       $0x13, Y8, Y8
 	VPADDD       Y8, Y9, Y9
-	VFMADD231PS  Y9, Y4, Y9
-	VPSUBD       exp32consts<>+576(SB), Y0, Y0
-	VPSRLD       $0x04, Y0, Y0
-	VPSRLD       $0x01, Y0, Y4
-	VPSUBD       exp32consts<>+640(SB), Y4, Y8
+	VFMADD231PS  Y9, Y0, Y9
+	VPSUBD       exp32consts<>+640(SB), Y2, Y2
+	VPSRLD       $0x04, Y2, Y2
+	VPSRLD       $0x01, Y2, Y0
+	VPSUBD       exp32consts<>+704(SB), Y0, Y8
 	VPSLLD       $0x17, Y8, Y8
-	VPSUBD       Y4, Y0, Y0
-	VPSUBD       exp32consts<>+640(SB), Y0, Y0
-	VPSLLD       $0x17, Y0, Y0
-	VMOVUPS      (SI)(R8*4), Y4
-	VCMPPS       $0x11, exp32consts<>+704(SB), Y4, Y4
-	VMULPS       Y8, Y9, Y9
-	VPADDD       exp32consts<>+768(SB), Y0, Y8
-	VBLENDVPS    Y4, Y8, Y0, Y8
-	VMULPS       Y8, Y9, Y9
-	VCMPPS       $0x11, exp32consts<>+832(SB), Y9, Y0
-	VPAND        Y4, Y0, Y0
-	VCMPPS       $0x15, exp32consts<>+832(SB), Y9, Y8
-	VPAND        Y4, Y8, Y4
-	VADDPS       exp32consts<>+832(SB), Y9, Y8
-	VPSUBD       exp32consts<>+832(SB), Y8, Y8
-	VMOVUPS      exp32consts<>+960(SB), Y10
-	VBLENDVPS    Y4, exp32consts<>+896(SB), Y10, Y4
-	VMULPS       Y4, Y9, Y9
-	VBLENDVPS    Y0, Y8, Y9, Y8
+	VPSUBD       Y0, Y2, Y2
+	VPSUBD       exp32consts<>+704(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x1e, exp32consts<>+1024(SB), Y0, Y0
-	VBLENDVPS    Y0, exp32consts<>+1088(SB), Y8, Y8
+	VCMPPS       $0x11, exp32consts<>+768(SB), Y0, Y0
+	VMULPS       Y8, Y9, Y9
+	VPADDD       exp32consts<>+832(SB), Y2, Y8
+	VBLENDVPS    Y0, Y8, Y2, Y8
+	VMULPS       Y8, Y9, Y9
+	VCMPPS       $0x11, exp32consts<>+896(SB), Y9, Y2
+	VPAND        Y0, Y2, Y2
+	VCMPPS       $0x15, exp32consts<>+896(SB), Y9, Y8
+	VPAND        Y0, Y8, Y0
+	VADDPS       exp32consts<>+896(SB), Y9, Y8
+	VPSUBD       exp32consts<>+896(SB), Y8, Y8
+	VMOVUPS      exp32consts<>+1024(SB), Y10
+	VBLENDVPS    Y0, exp32consts<>+960(SB), Y10, Y0
+	VMULPS       Y0, Y9, Y9
+	VBLENDVPS    Y2, Y8, Y9, Y8
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x11, exp32consts<>+1152(SB), Y0, Y0
-	VBLENDVPS    Y0, exp32consts<>+704(SB), Y8, Y8
+	VCMPPS       $0x1e, exp32consts<>+1088(SB), Y0, Y0
+	VBLENDVPS    Y0, exp32consts<>+1152(SB), Y8, Y8
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x11, exp32consts<>+1216(SB), Y0, Y0
+	VBLENDVPS    Y0, exp32consts<>+768(SB), Y8, Y8
 	VMOVUPS      (SI)(R8*4), Y0
 	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
-	VMOVUPS      (SI)(R8*4), Y4
-	VPOR         exp32consts<>+1216(SB), Y4, Y4
-	VBLENDVPS    Y0, Y4, Y8, Y4
-	VBLENDVPS    Y6, Y4, Y2, Y2
-	VPAND        exp32consts<>+512(SB), Y1, Y0
-	VPERMPS      exphi_32<>+0(SB), Y1, Y4
-	VPERMPS      exphi_32<>+32(SB), Y1, Y6
-	VPSLLD       $0x1c, Y1, Y8
-	VBLENDVPS    Y8, Y6, Y4, Y4
+	VMOVUPS      (SI)(R8*4), Y2
+	VPOR         exp32consts<>+1280(SB), Y2, Y2
+	VBLENDVPS    Y0, Y2, Y8, Y2
+	VBLENDVPS    Y6, Y2, Y4, Y4
+	VPAND        exp32consts<>+576(SB), Y3, Y0
+	VPERMPS      exphi_32<>+0(SB), Y3, Y2
+	VPERMPS      exphi_32<>+32(SB), Y3, Y6
+	VPSLLD       $0x1c, Y3, Y8
+	VBLENDVPS    Y8, Y6, Y2, Y2
 	VPSLLD       $0x13, Y0, Y0
-	VPADDD       Y0, Y4, Y4
-	VFMADD231PS  Y4, Y5, Y4
-	VPSUBD       exp32consts<>+576(SB), Y1, Y1
-	VPSRLD       $0x04, Y1, Y1
-	VPSRLD       $0x01, Y1, Y0
-	VPSUBD       exp32consts<>+640(SB), Y0, Y5
-	VPSLLD       $0x17, Y5, Y5
-	VPSUBD       Y0, Y1, Y1
-	VPSUBD       exp32consts<>+640(SB), Y1, Y1
+	VPADDD       Y0, Y2, Y2
+	VFMADD231PS  Y2, Y1, Y2
+	VPSUBD       exp32consts<>+640(SB), Y3, Y3
+	VPSRLD       $0x04, Y3, Y3
+	VPSRLD       $0x01, Y3, Y0
+	VPSUBD       exp32consts<>+704(SB), Y0, Y1
 	VPSLLD       $0x17, Y1, Y1
+	VPSUBD       Y0, Y3, Y3
+	VPSUBD       exp32consts<>+704(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
 	VMOVUPS      32(SI)(R8*4), Y0
-	VCMPPS       $0x11, exp32consts<>+704(SB), Y0, Y0
-	VMULPS       Y5, Y4, Y4
-	VPADDD       exp32consts<>+768(SB), Y1, Y5
-	VBLENDVPS    Y0, Y5, Y1, Y5
-	VMULPS       Y5, Y4, Y4
-	VCMPPS       $0x11, exp32consts<>+832(SB), Y4, Y1
+	VCMPPS       $0x11, exp32consts<>+768(SB), Y0, Y0
+	VMULPS       Y1, Y2, Y2
+	VPADDD       exp32consts<>+832(SB), Y3, Y1
+	VBLENDVPS    Y0, Y1, Y3, Y1
+	VMULPS       Y1, Y2, Y2
+	VCMPPS       $0x11, exp32consts<>+896(SB), Y2, Y1
 	VPAND        Y0, Y1, Y1
-	VCMPPS       $0x15, exp32consts<>+832(SB), Y4, Y5
-	VPAND        Y0, Y5, Y0
-	VADDPS       exp32consts<>+832(SB), Y4, Y5
-	VPSUBD       exp32consts<>+832(SB), Y5, Y5
-	VMOVUPS      exp32consts<>+960(SB), Y6
-	VBLENDVPS    Y0, exp32consts<>+896(SB), Y6, Y0
-	VMULPS       Y0, Y4, Y4
-	VBLENDVPS    Y1, Y5, Y4, Y5
+	VCMPPS       $0x15, exp32consts<>+896(SB), Y2, Y3
+	VPAND        Y0, Y3, Y0
+	VADDPS       exp32consts<>+896(SB), Y2, Y3
+	VPSUBD       exp32consts<>+896(SB), Y3, Y3
+	VMOVUPS      exp32consts<>+1024(SB), Y6
+	VBLENDVPS    Y0, exp32consts<>+960(SB), Y6, Y0
+	VMULPS       Y0, Y2, Y2
+	VBLENDVPS    Y1, Y3, Y2, Y3
 	VMOVUPS      32(SI)(R8*4), Y0
-	VCMPPS       $0x1e, exp32consts<>+1024(SB), Y0, Y0
-	VBLENDVPS    Y0, exp32consts<>+1088(SB), Y5, Y5
+	VCMPPS       $0x1e, exp32consts<>+1088(SB), Y0, Y0
+	VBLENDVPS    Y0, exp32consts<>+1152(SB), Y3, Y3
 	VMOVUPS      32(SI)(R8*4), Y0
-	VCMPPS       $0x11, exp32consts<>+1152(SB), Y0, Y0
-	VBLENDVPS    Y0, exp32consts<>+704(SB), Y5, Y5
+	VCMPPS       $0x11, exp32consts<>+1216(SB), Y0, Y0
+	VBLENDVPS    Y0, exp32consts<>+768(SB), Y3, Y3
 	VMOVUPS      32(SI)(R8*4), Y0
 	VCMPPS       $0x03, 32(SI)(R8*4), Y0, Y0
 	VMOVUPS      32(SI)(R8*4), Y1
-	VPOR         exp32consts<>+1216(SB), Y1, Y1
-	VBLENDVPS    Y0, Y1, Y5, Y1
-	VBLENDVPS    Y7, Y1, Y3, Y3
+	VPOR         exp32consts<>+1280(SB), Y1, Y1
+	VBLENDVPS    Y0, Y1, Y3, Y1
+	VBLENDVPS    Y7, Y1, Y5, Y5
 
 mathblock439:
-	VMOVUPS Y2, (DX)(R8*4)
-	VMOVUPS Y3, 32(DX)(R8*4)
+	VMOVUPS Y4, (DX)(R8*4)
+	VMOVUPS Y5, 32(DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
 	JMP     expVF32AVX2_loop2
@@ -2709,81 +2709,81 @@ expVF32AVX2_after2:
 expVF32AVX2_loop1:
 	CMPQ         R9, $0x00000008
 	JB           expVF32AVX2_after1
-	VMOVUPS      exp32consts<>+0(SB), Y0
-	VMOVUPS      (SI)(R8*4), Y1
-	VFMADD213PS  exp32consts<>+64(SB), Y1, Y0
-	VSUBPS       exp32consts<>+64(SB), Y0, Y1
-	VMOVUPS      exp32consts<>+192(SB), Y2
-	VFNMADD213PS (SI)(R8*4), Y1, Y2
-	VFNMADD231PS exp32consts<>+128(SB), Y1, Y2
-	VMOVUPS      exp32consts<>+256(SB), Y1
-	VFMADD213PS  exp32consts<>+320(SB), Y2, Y1
-	VMULPS       Y2, Y2, Y3
-	VPERMPS      exptail_32<>+0(SB), Y0, Y4
-	VPERMPS      exptail_32<>+32(SB), Y0, Y5
-	VPSLLD       $0x1c, Y0, Y6
+	VMOVUPS      (SI)(R8*4), Y0
+	VMAXPS       exp32consts<>+0(SB), Y0, Y0
+	VMOVUPS      exp32consts<>+64(SB), Y1
+	VFMADD213PS  exp32consts<>+128(SB), Y0, Y1
+	VSUBPS       exp32consts<>+128(SB), Y1, Y2
+	VFNMADD231PS exp32consts<>+256(SB), Y2, Y0
+	VFNMADD231PS exp32consts<>+192(SB), Y2, Y0
+	VMOVUPS      exp32consts<>+320(SB), Y2
+	VFMADD213PS  exp32consts<>+384(SB), Y0, Y2
+	VMULPS       Y0, Y0, Y3
+	VPERMPS      exptail_32<>+0(SB), Y1, Y4
+	VPERMPS      exptail_32<>+32(SB), Y1, Y5
+	VPSLLD       $0x1c, Y1, Y6
 	VBLENDVPS    Y6, Y5, Y4, Y4
-	VADDPS       Y4, Y2, Y2
-	VFMADD231PS  Y1, Y3, Y2
-	VPERMPS      exphi_32<>+0(SB), Y0, Y1
-	VPERMPS      exphi_32<>+32(SB), Y0, Y3
-	VPSLLD       $0x1c, Y0, Y4
-	VBLENDVPS    Y4, Y3, Y1, Y1
-	VPSLLD       $0x13, Y0, Y3
-	VPADDD       Y3, Y1, Y1
-	VFMADD231PS  Y2, Y1, Y1
+	VADDPS       Y4, Y0, Y0
+	VFMADD231PS  Y2, Y3, Y0
+	VPERMPS      exphi_32<>+0(SB), Y1, Y2
+	VPERMPS      exphi_32<>+32(SB), Y1, Y3
+	VPSLLD       $0x1c, Y1, Y4
+	VBLENDVPS    Y4, Y3, Y2, Y2
+	VPSLLD       $0x13, Y1, Y3
+	VPADDD       Y3, Y2, Y2
+	VFMADD231PS  Y0, Y2, Y2
 	VMOVUPS      (SI)(R8*4), Y3
-	VPAND        exp32consts<>+384(SB), Y3, Y3
-	VCMPPS       $0x15, exp32consts<>+448(SB), Y3, Y3
+	VPAND        exp32consts<>+448(SB), Y3, Y3
+	VCMPPS       $0x15, exp32consts<>+512(SB), Y3, Y3
 	VPTEST       Y3, Y3
 	JZ           mathblock440
-	VPAND        exp32consts<>+512(SB), Y0, Y4
-	VPERMPS      exphi_32<>+0(SB), Y0, Y5
-	VPERMPS      exphi_32<>+32(SB), Y0, Y6
-	VPSLLD       $0x1c, Y0, Y7
+	VPAND        exp32consts<>+576(SB), Y1, Y4
+	VPERMPS      exphi_32<>+0(SB), Y1, Y5
+	VPERMPS      exphi_32<>+32(SB), Y1, Y6
+	VPSLLD       $0x1c, Y1, Y7
 	VBLENDVPS    Y7, Y6, Y5, Y5
 	VPSLLD       $0x13, Y4, Y4
 	VPADDD       Y4, Y5, Y5
-	VFMADD231PS  Y5, Y2, Y5
-	VPSUBD       exp32consts<>+576(SB), Y0, Y0
-	VPSRLD       $0x04, Y0, Y0
-	VPSRLD       $0x01, Y0, Y2
-	VPSUBD       exp32consts<>+640(SB), Y2, Y4
+	VFMADD231PS  Y5, Y0, Y5
+	VPSUBD       exp32consts<>+640(SB), Y1, Y1
+	VPSRLD       $0x04, Y1, Y1
+	VPSRLD       $0x01, Y1, Y0
+	VPSUBD       exp32consts<>+704(SB), Y0, Y4
 	VPSLLD       $0x17, Y4, Y4
-	VPSUBD       Y2, Y0, Y0
-	VPSUBD       exp32consts<>+640(SB), Y0, Y0
-	VPSLLD       $0x17, Y0, Y0
-	VMOVUPS      (SI)(R8*4), Y2
-	VCMPPS       $0x11, exp32consts<>+704(SB), Y2, Y2
-	VMULPS       Y4, Y5, Y5
-	VPADDD       exp32consts<>+768(SB), Y0, Y4
-	VBLENDVPS    Y2, Y4, Y0, Y4
-	VMULPS       Y4, Y5, Y5
-	VCMPPS       $0x11, exp32consts<>+832(SB), Y5, Y0
-	VPAND        Y2, Y0, Y0
-	VCMPPS       $0x15, exp32consts<>+832(SB), Y5, Y4
-	VPAND        Y2, Y4, Y2
-	VADDPS       exp32consts<>+832(SB), Y5, Y4
-	VPSUBD       exp32consts<>+832(SB), Y4, Y4
-	VMOVUPS      exp32consts<>+960(SB), Y6
-	VBLENDVPS    Y2, exp32consts<>+896(SB), Y6, Y2
-	VMULPS       Y2, Y5, Y5
-	VBLENDVPS    Y0, Y4, Y5, Y4
+	VPSUBD       Y0, Y1, Y1
+	VPSUBD       exp32consts<>+704(SB), Y1, Y1
+	VPSLLD       $0x17, Y1, Y1
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x1e, exp32consts<>+1024(SB), Y0, Y0
-	VBLENDVPS    Y0, exp32consts<>+1088(SB), Y4, Y4
+	VCMPPS       $0x11, exp32consts<>+768(SB), Y0, Y0
+	VMULPS       Y4, Y5, Y5
+	VPADDD       exp32consts<>+832(SB), Y1, Y4
+	VBLENDVPS    Y0, Y4, Y1, Y4
+	VMULPS       Y4, Y5, Y5
+	VCMPPS       $0x11, exp32consts<>+896(SB), Y5, Y1
+	VPAND        Y0, Y1, Y1
+	VCMPPS       $0x15, exp32consts<>+896(SB), Y5, Y4
+	VPAND        Y0, Y4, Y0
+	VADDPS       exp32consts<>+896(SB), Y5, Y4
+	VPSUBD       exp32consts<>+896(SB), Y4, Y4
+	VMOVUPS      exp32consts<>+1024(SB), Y6
+	VBLENDVPS    Y0, exp32consts<>+960(SB), Y6, Y0
+	VMULPS       Y0, Y5, Y5
+	VBLENDVPS    Y1, Y4, Y5, Y4
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x11, exp32consts<>+1152(SB), Y0, Y0
-	VBLENDVPS    Y0, exp32consts<>+704(SB), Y4, Y4
+	VCMPPS       $0x1e, exp32consts<>+1088(SB), Y0, Y0
+	VBLENDVPS    Y0, exp32consts<>+1152(SB), Y4, Y4
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x11, exp32consts<>+1216(SB), Y0, Y0
+	VBLENDVPS    Y0, exp32consts<>+768(SB), Y4, Y4
 	VMOVUPS      (SI)(R8*4), Y0
 	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
-	VMOVUPS      (SI)(R8*4), Y2
-	VPOR         exp32consts<>+1216(SB), Y2, Y2
-	VBLENDVPS    Y0, Y2, Y4, Y2
-	VBLENDVPS    Y3, Y2, Y1, Y1
+	VMOVUPS      (SI)(R8*4), Y1
+	VPOR         exp32consts<>+1280(SB), Y1, Y1
+	VBLENDVPS    Y0, Y1, Y4, Y1
+	VBLENDVPS    Y3, Y1, Y2, Y2
 
 mathblock440:
-	VMOVUPS Y1, (DX)(R8*4)
+	VMOVUPS Y2, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
 	JMP     expVF32AVX2_loop1
@@ -2792,77 +2792,77 @@ expVF32AVX2_after1:
 	CMPQ         R9, $0x00000004
 	JB           expVF32AVX2_tail4
 	VMOVUPS      (SI)(R8*4), X0
-	VMOVUPS      exp32consts<>+0(SB), X1
-	VFMADD213PS  exp32consts<>+64(SB), X0, X1
-	VSUBPS       exp32consts<>+64(SB), X1, X2
-	VMOVUPS      exp32consts<>+192(SB), X3
-	VFNMADD213PS X0, X2, X3
-	VFNMADD231PS exp32consts<>+128(SB), X2, X3
-	VMOVUPS      exp32consts<>+256(SB), X2
-	VFMADD213PS  exp32consts<>+320(SB), X3, X2
-	VMULPS       X3, X3, X4
+	VMAXPS       exp32consts<>+0(SB), X0, X1
+	VMOVUPS      exp32consts<>+64(SB), X2
+	VFMADD213PS  exp32consts<>+128(SB), X1, X2
+	VSUBPS       exp32consts<>+128(SB), X2, X3
+	VFNMADD231PS exp32consts<>+256(SB), X3, X1
+	VFNMADD231PS exp32consts<>+192(SB), X3, X1
+	VMOVUPS      exp32consts<>+320(SB), X3
+	VFMADD213PS  exp32consts<>+384(SB), X1, X3
+	VMULPS       X1, X1, X4
 	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X6
+	VPAND        tablemask16_32<>+0(SB), X2, X6
 	VPCMPEQD     X6, X6, X7
 	VPXOR        X6, X6, X5
 	VPGATHERDD   X7, (R10)(X6*4), X5
-	VADDPS       X5, X3, X3
-	VFMADD231PS  X2, X4, X3
+	VADDPS       X5, X1, X1
+	VFMADD231PS  X3, X4, X1
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X4
+	VPAND        tablemask16_32<>+0(SB), X2, X4
 	VPCMPEQD     X4, X4, X5
-	VPXOR        X4, X4, X2
-	VPGATHERDD   X5, (R10)(X4*4), X2
-	VPSLLD       $0x13, X1, X4
-	VPADDD       X4, X2, X2
-	VFMADD231PS  X3, X2, X2
-	VPAND        exp32consts<>+384(SB), X0, X4
-	VCMPPS       $0x15, exp32consts<>+448(SB), X4, X4
+	VPXOR        X4, X4, X3
+	VPGATHERDD   X5, (R10)(X4*4), X3
+	VPSLLD       $0x13, X2, X4
+	VPADDD       X4, X3, X3
+	VFMADD231PS  X1, X3, X3
+	VPAND        exp32consts<>+448(SB), X0, X4
+	VCMPPS       $0x15, exp32consts<>+512(SB), X4, X4
 	VPTEST       X4, X4
 	JZ           mathblock441
-	VPAND        exp32consts<>+512(SB), X1, X5
+	VPAND        exp32consts<>+576(SB), X2, X5
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X7
+	VPAND        tablemask16_32<>+0(SB), X2, X7
 	VPCMPEQD     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERDD   X8, (R10)(X7*4), X6
 	VPSLLD       $0x13, X5, X5
 	VPADDD       X5, X6, X6
-	VFMADD231PS  X6, X3, X6
-	VPSUBD       exp32consts<>+576(SB), X1, X1
-	VPSRLD       $0x04, X1, X1
-	VPSRLD       $0x01, X1, X3
-	VPSUBD       exp32consts<>+640(SB), X3, X5
+	VFMADD231PS  X6, X1, X6
+	VPSUBD       exp32consts<>+640(SB), X2, X2
+	VPSRLD       $0x04, X2, X2
+	VPSRLD       $0x01, X2, X1
+	VPSUBD       exp32consts<>+704(SB), X1, X5
 	VPSLLD       $0x17, X5, X5
-	VPSUBD       X3, X1, X1
-	VPSUBD       exp32consts<>+640(SB), X1, X1
-	VPSLLD       $0x17, X1, X1
-	VCMPPS       $0x11, exp32consts<>+704(SB), X0, X3
+	VPSUBD       X1, X2, X2
+	VPSUBD       exp32consts<>+704(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VCMPPS       $0x11, exp32consts<>+768(SB), X0, X1
 	VMULPS       X5, X6, X6
-	VPADDD       exp32consts<>+768(SB), X1, X5
-	VBLENDVPS    X3, X5, X1, X5
+	VPADDD       exp32consts<>+832(SB), X2, X5
+	VBLENDVPS    X1, X5, X2, X5
 	VMULPS       X5, X6, X6
-	VCMPPS       $0x11, exp32consts<>+832(SB), X6, X1
-	VPAND        X3, X1, X1
-	VCMPPS       $0x15, exp32consts<>+832(SB), X6, X5
-	VPAND        X3, X5, X3
-	VADDPS       exp32consts<>+832(SB), X6, X5
-	VPSUBD       exp32consts<>+832(SB), X5, X5
-	VMOVUPS      exp32consts<>+960(SB), X7
-	VBLENDVPS    X3, exp32consts<>+896(SB), X7, X3
-	VMULPS       X3, X6, X6
-	VBLENDVPS    X1, X5, X6, X5
-	VCMPPS       $0x1e, exp32consts<>+1024(SB), X0, X1
-	VBLENDVPS    X1, exp32consts<>+1088(SB), X5, X5
-	VCMPPS       $0x11, exp32consts<>+1152(SB), X0, X1
-	VBLENDVPS    X1, exp32consts<>+704(SB), X5, X5
+	VCMPPS       $0x11, exp32consts<>+896(SB), X6, X2
+	VPAND        X1, X2, X2
+	VCMPPS       $0x15, exp32consts<>+896(SB), X6, X5
+	VPAND        X1, X5, X1
+	VADDPS       exp32consts<>+896(SB), X6, X5
+	VPSUBD       exp32consts<>+896(SB), X5, X5
+	VMOVUPS      exp32consts<>+1024(SB), X7
+	VBLENDVPS    X1, exp32consts<>+960(SB), X7, X1
+	VMULPS       X1, X6, X6
+	VBLENDVPS    X2, X5, X6, X5
+	VCMPPS       $0x1e, exp32consts<>+1088(SB), X0, X1
+	VBLENDVPS    X1, exp32consts<>+1152(SB), X5, X5
+	VCMPPS       $0x11, exp32consts<>+1216(SB), X0, X1
+	VBLENDVPS    X1, exp32consts<>+768(SB), X5, X5
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         exp32consts<>+1216(SB), X0, X0
+	VPOR         exp32consts<>+1280(SB), X0, X0
 	VBLENDVPS    X1, X0, X5, X0
-	VBLENDVPS    X4, X0, X2, X2
+	VBLENDVPS    X4, X0, X3, X3
 
 mathblock441:
-	VMOVUPS X2, (DX)(R8*4)
+	VMOVUPS X3, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
 
@@ -2870,77 +2870,77 @@ expVF32AVX2_tail4:
 	CMPQ         R9, $0x00000002
 	JB           expVF32AVX2_tail2
 	VMOVQ        (SI)(R8*4), X0
-	VMOVUPS      exp32consts<>+0(SB), X1
-	VFMADD213PS  exp32consts<>+64(SB), X0, X1
-	VSUBPS       exp32consts<>+64(SB), X1, X2
-	VMOVUPS      exp32consts<>+192(SB), X3
-	VFNMADD213PS X0, X2, X3
-	VFNMADD231PS exp32consts<>+128(SB), X2, X3
-	VMOVUPS      exp32consts<>+256(SB), X2
-	VFMADD213PS  exp32consts<>+320(SB), X3, X2
-	VMULPS       X3, X3, X4
+	VMAXPS       exp32consts<>+0(SB), X0, X1
+	VMOVUPS      exp32consts<>+64(SB), X2
+	VFMADD213PS  exp32consts<>+128(SB), X1, X2
+	VSUBPS       exp32consts<>+128(SB), X2, X3
+	VFNMADD231PS exp32consts<>+256(SB), X3, X1
+	VFNMADD231PS exp32consts<>+192(SB), X3, X1
+	VMOVUPS      exp32consts<>+320(SB), X3
+	VFMADD213PS  exp32consts<>+384(SB), X1, X3
+	VMULPS       X1, X1, X4
 	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X6
+	VPAND        tablemask16_32<>+0(SB), X2, X6
 	VPCMPEQD     X6, X6, X7
 	VPXOR        X6, X6, X5
 	VPGATHERDD   X7, (R10)(X6*4), X5
-	VADDPS       X5, X3, X3
-	VFMADD231PS  X2, X4, X3
+	VADDPS       X5, X1, X1
+	VFMADD231PS  X3, X4, X1
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X4
+	VPAND        tablemask16_32<>+0(SB), X2, X4
 	VPCMPEQD     X4, X4, X5
-	VPXOR        X4, X4, X2
-	VPGATHERDD   X5, (R10)(X4*4), X2
-	VPSLLD       $0x13, X1, X4
-	VPADDD       X4, X2, X2
-	VFMADD231PS  X3, X2, X2
-	VPAND        exp32consts<>+384(SB), X0, X4
-	VCMPPS       $0x15, exp32consts<>+448(SB), X4, X4
+	VPXOR        X4, X4, X3
+	VPGATHERDD   X5, (R10)(X4*4), X3
+	VPSLLD       $0x13, X2, X4
+	VPADDD       X4, X3, X3
+	VFMADD231PS  X1, X3, X3
+	VPAND        exp32consts<>+448(SB), X0, X4
+	VCMPPS       $0x15, exp32consts<>+512(SB), X4, X4
 	VPTEST       X4, X4
 	JZ           mathblock442
-	VPAND        exp32consts<>+512(SB), X1, X5
+	VPAND        exp32consts<>+576(SB), X2, X5
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X7
+	VPAND        tablemask16_32<>+0(SB), X2, X7
 	VPCMPEQD     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERDD   X8, (R10)(X7*4), X6
 	VPSLLD       $0x13, X5, X5
 	VPADDD       X5, X6, X6
-	VFMADD231PS  X6, X3, X6
-	VPSUBD       exp32consts<>+576(SB), X1, X1
-	VPSRLD       $0x04, X1, X1
-	VPSRLD       $0x01, X1, X3
-	VPSUBD       exp32consts<>+640(SB), X3, X5
+	VFMADD231PS  X6, X1, X6
+	VPSUBD       exp32consts<>+640(SB), X2, X2
+	VPSRLD       $0x04, X2, X2
+	VPSRLD       $0x01, X2, X1
+	VPSUBD       exp32consts<>+704(SB), X1, X5
 	VPSLLD       $0x17, X5, X5
-	VPSUBD       X3, X1, X1
-	VPSUBD       exp32consts<>+640(SB), X1, X1
-	VPSLLD       $0x17, X1, X1
-	VCMPPS       $0x11, exp32consts<>+704(SB), X0, X3
+	VPSUBD       X1, X2, X2
+	VPSUBD       exp32consts<>+704(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VCMPPS       $0x11, exp32consts<>+768(SB), X0, X1
 	VMULPS       X5, X6, X6
-	VPADDD       exp32consts<>+768(SB), X1, X5
-	VBLENDVPS    X3, X5, X1, X5
+	VPADDD       exp32consts<>+832(SB), X2, X5
+	VBLENDVPS    X1, X5, X2, X5
 	VMULPS       X5, X6, X6
-	VCMPPS       $0x11, exp32consts<>+832(SB), X6, X1
-	VPAND        X3, X1, X1
-	VCMPPS       $0x15, exp32consts<>+832(SB), X6, X5
-	VPAND        X3, X5, X3
-	VADDPS       exp32consts<>+832(SB), X6, X5
-	VPSUBD       exp32consts<>+832(SB), X5, X5
-	VMOVUPS      exp32consts<>+960(SB), X7
-	VBLENDVPS    X3, exp32consts<>+896(SB), X7, X3
-	VMULPS       X3, X6, X6
-	VBLENDVPS    X1, X5, X6, X5
-	VCMPPS       $0x1e, exp32consts<>+1024(SB), X0, X1
-	VBLENDVPS    X1, exp32consts<>+1088(SB), X5, X5
-	VCMPPS       $0x11, exp32consts<>+1152(SB), X0, X1
-	VBLENDVPS    X1, exp32consts<>+704(SB), X5, X5
+	VCMPPS       $0x11, exp32consts<>+896(SB), X6, X2
+	VPAND        X1, X2, X2
+	VCMPPS       $0x15, exp32consts<>+896(SB), X6, X5
+	VPAND        X1, X5, X1
+	VADDPS       exp32consts<>+896(SB), X6, X5
+	VPSUBD       exp32consts<>+896(SB), X5, X5
+	VMOVUPS      exp32consts<>+1024(SB), X7
+	VBLENDVPS    X1, exp32consts<>+960(SB), X7, X1
+	VMULPS       X1, X6, X6
+	VBLENDVPS    X2, X5, X6, X5
+	VCMPPS       $0x1e, exp32consts<>+1088(SB), X0, X1
+	VBLENDVPS    X1, exp32consts<>+1152(SB), X5, X5
+	VCMPPS       $0x11, exp32consts<>+1216(SB), X0, X1
+	VBLENDVPS    X1, exp32consts<>+768(SB), X5, X5
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         exp32consts<>+1216(SB), X0, X0
+	VPOR         exp32consts<>+1280(SB), X0, X0
 	VBLENDVPS    X1, X0, X5, X0
-	VBLENDVPS    X4, X0, X2, X2
+	VBLENDVPS    X4, X0, X3, X3
 
 mathblock442:
-	VMOVQ X2, (DX)(R8*4)
+	VMOVQ X3, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
 
@@ -2948,77 +2948,77 @@ expVF32AVX2_tail2:
 	CMPQ         R9, $0x00000001
 	JB           expVF32AVX2_tail1
 	VMOVSS       (SI)(R8*4), X0
-	VMOVUPS      exp32consts<>+0(SB), X1
-	VFMADD213PS  exp32consts<>+64(SB), X0, X1
-	VSUBPS       exp32consts<>+64(SB), X1, X2
-	VMOVUPS      exp32consts<>+192(SB), X3
-	VFNMADD213PS X0, X2, X3
-	VFNMADD231PS exp32consts<>+128(SB), X2, X3
-	VMOVUPS      exp32consts<>+256(SB), X2
-	VFMADD213PS  exp32consts<>+320(SB), X3, X2
-	VMULPS       X3, X3, X4
+	VMAXPS       exp32consts<>+0(SB), X0, X1
+	VMOVUPS      exp32consts<>+64(SB), X2
+	VFMADD213PS  exp32consts<>+128(SB), X1, X2
+	VSUBPS       exp32consts<>+128(SB), X2, X3
+	VFNMADD231PS exp32consts<>+256(SB), X3, X1
+	VFNMADD231PS exp32consts<>+192(SB), X3, X1
+	VMOVUPS      exp32consts<>+320(SB), X3
+	VFMADD213PS  exp32consts<>+384(SB), X1, X3
+	VMULPS       X1, X1, X4
 	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X6
+	VPAND        tablemask16_32<>+0(SB), X2, X6
 	VPCMPEQD     X6, X6, X7
 	VPXOR        X6, X6, X5
 	VPGATHERDD   X7, (R10)(X6*4), X5
-	VADDPS       X5, X3, X3
-	VFMADD231PS  X2, X4, X3
+	VADDPS       X5, X1, X1
+	VFMADD231PS  X3, X4, X1
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X4
+	VPAND        tablemask16_32<>+0(SB), X2, X4
 	VPCMPEQD     X4, X4, X5
-	VPXOR        X4, X4, X2
-	VPGATHERDD   X5, (R10)(X4*4), X2
-	VPSLLD       $0x13, X1, X4
-	VPADDD       X4, X2, X2
-	VFMADD231PS  X3, X2, X2
-	VPAND        exp32consts<>+384(SB), X0, X4
-	VCMPPS       $0x15, exp32consts<>+448(SB), X4, X4
+	VPXOR        X4, X4, X3
+	VPGATHERDD   X5, (R10)(X4*4), X3
+	VPSLLD       $0x13, X2, X4
+	VPADDD       X4, X3, X3
+	VFMADD231PS  X1, X3, X3
+	VPAND        exp32consts<>+448(SB), X0, X4
+	VCMPPS       $0x15, exp32consts<>+512(SB), X4, X4
 	VPTEST       X4, X4
 	JZ           mathblock443
-	VPAND        exp32consts<>+512(SB), X1, X5
+	VPAND        exp32consts<>+576(SB), X2, X5
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X7
+	VPAND        tablemask16_32<>+0(SB), X2, X7
 	VPCMPEQD     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERDD   X8, (R10)(X7*4), X6
 	VPSLLD       $0x13, X5, X5
 	VPADDD       X5, X6, X6
-	VFMADD231PS  X6, X3, X6
-	VPSUBD       exp32consts<>+576(SB), X1, X1
-	VPSRLD       $0x04, X1, X1
-	VPSRLD       $0x01, X1, X3
-	VPSUBD       exp32consts<>+640(SB), X3, X5
+	VFMADD231PS  X6, X1, X6
+	VPSUBD       exp32consts<>+640(SB), X2, X2
+	VPSRLD       $0x04, X2, X2
+	VPSRLD       $0x01, X2, X1
+	VPSUBD       exp32consts<>+704(SB), X1, X5
 	VPSLLD       $0x17, X5, X5
-	VPSUBD       X3, X1, X1
-	VPSUBD       exp32consts<>+640(SB), X1, X1
-	VPSLLD       $0x17, X1, X1
-	VCMPPS       $0x11, exp32consts<>+704(SB), X0, X3
+	VPSUBD       X1, X2, X2
+	VPSUBD       exp32consts<>+704(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VCMPPS       $0x11, exp32consts<>+768(SB), X0, X1
 	VMULPS       X5, X6, X6
-	VPADDD       exp32consts<>+768(SB), X1, X5
-	VBLENDVPS    X3, X5, X1, X5
+	VPADDD       exp32consts<>+832(SB), X2, X5
+	VBLENDVPS    X1, X5, X2, X5
 	VMULPS       X5, X6, X6
-	VCMPPS       $0x11, exp32consts<>+832(SB), X6, X1
-	VPAND        X3, X1, X1
-	VCMPPS       $0x15, exp32consts<>+832(SB), X6, X5
-	VPAND        X3, X5, X3
-	VADDPS       exp32consts<>+832(SB), X6, X5
-	VPSUBD       exp32consts<>+832(SB), X5, X5
-	VMOVUPS      exp32consts<>+960(SB), X7
-	VBLENDVPS    X3, exp32consts<>+896(SB), X7, X3
-	VMULPS       X3, X6, X6
-	VBLENDVPS    X1, X5, X6, X5
-	VCMPPS       $0x1e, exp32consts<>+1024(SB), X0, X1
-	VBLENDVPS    X1, exp32consts<>+1088(SB), X5, X5
-	VCMPPS       $0x11, exp32consts<>+1152(SB), X0, X1
-	VBLENDVPS    X1, exp32consts<>+704(SB), X5, X5
+	VCMPPS       $0x11, exp32consts<>+896(SB), X6, X2
+	VPAND        X1, X2, X2
+	VCMPPS       $0x15, exp32consts<>+896(SB), X6, X5
+	VPAND        X1, X5, X1
+	VADDPS       exp32consts<>+896(SB), X6, X5
+	VPSUBD       exp32consts<>+896(SB), X5, X5
+	VMOVUPS      exp32consts<>+1024(SB), X7
+	VBLENDVPS    X1, exp32consts<>+960(SB), X7, X1
+	VMULPS       X1, X6, X6
+	VBLENDVPS    X2, X5, X6, X5
+	VCMPPS       $0x1e, exp32consts<>+1088(SB), X0, X1
+	VBLENDVPS    X1, exp32consts<>+1152(SB), X5, X5
+	VCMPPS       $0x11, exp32consts<>+1216(SB), X0, X1
+	VBLENDVPS    X1, exp32consts<>+768(SB), X5, X5
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         exp32consts<>+1216(SB), X0, X0
+	VPOR         exp32consts<>+1280(SB), X0, X0
 	VBLENDVPS    X1, X0, X5, X0
-	VBLENDVPS    X4, X0, X2, X2
+	VBLENDVPS    X4, X0, X3, X3
 
 mathblock443:
-	VMOVSS X2, (DX)(R8*4)
+	VMOVSS X3, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
 
@@ -3032,167 +3032,175 @@ expVF32AVX2_done:
 	VZEROUPPER
 	RET
 
-DATA exp32consts<>+0(SB)/8, $0x41b8aa3b41b8aa3b
-DATA exp32consts<>+8(SB)/8, $0x41b8aa3b41b8aa3b
-DATA exp32consts<>+16(SB)/8, $0x41b8aa3b41b8aa3b
-DATA exp32consts<>+24(SB)/8, $0x41b8aa3b41b8aa3b
-DATA exp32consts<>+32(SB)/8, $0x41b8aa3b41b8aa3b
-DATA exp32consts<>+40(SB)/8, $0x41b8aa3b41b8aa3b
-DATA exp32consts<>+48(SB)/8, $0x41b8aa3b41b8aa3b
-DATA exp32consts<>+56(SB)/8, $0x41b8aa3b41b8aa3b
-DATA exp32consts<>+64(SB)/8, $0x4b4000004b400000
-DATA exp32consts<>+72(SB)/8, $0x4b4000004b400000
-DATA exp32consts<>+80(SB)/8, $0x4b4000004b400000
-DATA exp32consts<>+88(SB)/8, $0x4b4000004b400000
-DATA exp32consts<>+96(SB)/8, $0x4b4000004b400000
-DATA exp32consts<>+104(SB)/8, $0x4b4000004b400000
-DATA exp32consts<>+112(SB)/8, $0x4b4000004b400000
-DATA exp32consts<>+120(SB)/8, $0x4b4000004b400000
-DATA exp32consts<>+128(SB)/8, $0xb75e8083b75e8083
-DATA exp32consts<>+136(SB)/8, $0xb75e8083b75e8083
-DATA exp32consts<>+144(SB)/8, $0xb75e8083b75e8083
-DATA exp32consts<>+152(SB)/8, $0xb75e8083b75e8083
-DATA exp32consts<>+160(SB)/8, $0xb75e8083b75e8083
-DATA exp32consts<>+168(SB)/8, $0xb75e8083b75e8083
-DATA exp32consts<>+176(SB)/8, $0xb75e8083b75e8083
-DATA exp32consts<>+184(SB)/8, $0xb75e8083b75e8083
-DATA exp32consts<>+192(SB)/8, $0x3d3180003d318000
-DATA exp32consts<>+200(SB)/8, $0x3d3180003d318000
-DATA exp32consts<>+208(SB)/8, $0x3d3180003d318000
-DATA exp32consts<>+216(SB)/8, $0x3d3180003d318000
-DATA exp32consts<>+224(SB)/8, $0x3d3180003d318000
-DATA exp32consts<>+232(SB)/8, $0x3d3180003d318000
-DATA exp32consts<>+240(SB)/8, $0x3d3180003d318000
-DATA exp32consts<>+248(SB)/8, $0x3d3180003d318000
-DATA exp32consts<>+256(SB)/8, $0x3e2aaace3e2aaace
-DATA exp32consts<>+264(SB)/8, $0x3e2aaace3e2aaace
-DATA exp32consts<>+272(SB)/8, $0x3e2aaace3e2aaace
-DATA exp32consts<>+280(SB)/8, $0x3e2aaace3e2aaace
-DATA exp32consts<>+288(SB)/8, $0x3e2aaace3e2aaace
-DATA exp32consts<>+296(SB)/8, $0x3e2aaace3e2aaace
-DATA exp32consts<>+304(SB)/8, $0x3e2aaace3e2aaace
-DATA exp32consts<>+312(SB)/8, $0x3e2aaace3e2aaace
-DATA exp32consts<>+320(SB)/8, $0x3f0001113f000111
-DATA exp32consts<>+328(SB)/8, $0x3f0001113f000111
-DATA exp32consts<>+336(SB)/8, $0x3f0001113f000111
-DATA exp32consts<>+344(SB)/8, $0x3f0001113f000111
-DATA exp32consts<>+352(SB)/8, $0x3f0001113f000111
-DATA exp32consts<>+360(SB)/8, $0x3f0001113f000111
-DATA exp32consts<>+368(SB)/8, $0x3f0001113f000111
-DATA exp32consts<>+376(SB)/8, $0x3f0001113f000111
-DATA exp32consts<>+384(SB)/8, $0x7fffffff7fffffff
-DATA exp32consts<>+392(SB)/8, $0x7fffffff7fffffff
-DATA exp32consts<>+400(SB)/8, $0x7fffffff7fffffff
-DATA exp32consts<>+408(SB)/8, $0x7fffffff7fffffff
-DATA exp32consts<>+416(SB)/8, $0x7fffffff7fffffff
-DATA exp32consts<>+424(SB)/8, $0x7fffffff7fffffff
-DATA exp32consts<>+432(SB)/8, $0x7fffffff7fffffff
-DATA exp32consts<>+440(SB)/8, $0x7fffffff7fffffff
-DATA exp32consts<>+448(SB)/8, $0x42ae800042ae8000
-DATA exp32consts<>+456(SB)/8, $0x42ae800042ae8000
-DATA exp32consts<>+464(SB)/8, $0x42ae800042ae8000
-DATA exp32consts<>+472(SB)/8, $0x42ae800042ae8000
-DATA exp32consts<>+480(SB)/8, $0x42ae800042ae8000
-DATA exp32consts<>+488(SB)/8, $0x42ae800042ae8000
-DATA exp32consts<>+496(SB)/8, $0x42ae800042ae8000
-DATA exp32consts<>+504(SB)/8, $0x42ae800042ae8000
-DATA exp32consts<>+512(SB)/8, $0x0000000f0000000f
-DATA exp32consts<>+520(SB)/8, $0x0000000f0000000f
-DATA exp32consts<>+528(SB)/8, $0x0000000f0000000f
-DATA exp32consts<>+536(SB)/8, $0x0000000f0000000f
-DATA exp32consts<>+544(SB)/8, $0x0000000f0000000f
-DATA exp32consts<>+552(SB)/8, $0x0000000f0000000f
-DATA exp32consts<>+560(SB)/8, $0x0000000f0000000f
-DATA exp32consts<>+568(SB)/8, $0x0000000f0000000f
-DATA exp32consts<>+576(SB)/8, $0x4b3ff0004b3ff000
-DATA exp32consts<>+584(SB)/8, $0x4b3ff0004b3ff000
-DATA exp32consts<>+592(SB)/8, $0x4b3ff0004b3ff000
-DATA exp32consts<>+600(SB)/8, $0x4b3ff0004b3ff000
-DATA exp32consts<>+608(SB)/8, $0x4b3ff0004b3ff000
-DATA exp32consts<>+616(SB)/8, $0x4b3ff0004b3ff000
-DATA exp32consts<>+624(SB)/8, $0x4b3ff0004b3ff000
-DATA exp32consts<>+632(SB)/8, $0x4b3ff0004b3ff000
-DATA exp32consts<>+640(SB)/8, $0x0000000100000001
-DATA exp32consts<>+648(SB)/8, $0x0000000100000001
-DATA exp32consts<>+656(SB)/8, $0x0000000100000001
-DATA exp32consts<>+664(SB)/8, $0x0000000100000001
-DATA exp32consts<>+672(SB)/8, $0x0000000100000001
-DATA exp32consts<>+680(SB)/8, $0x0000000100000001
-DATA exp32consts<>+688(SB)/8, $0x0000000100000001
-DATA exp32consts<>+696(SB)/8, $0x0000000100000001
-DATA exp32consts<>+704(SB)/8, $0x0000000000000000
-DATA exp32consts<>+712(SB)/8, $0x0000000000000000
-DATA exp32consts<>+720(SB)/8, $0x0000000000000000
-DATA exp32consts<>+728(SB)/8, $0x0000000000000000
-DATA exp32consts<>+736(SB)/8, $0x0000000000000000
-DATA exp32consts<>+744(SB)/8, $0x0000000000000000
-DATA exp32consts<>+752(SB)/8, $0x0000000000000000
-DATA exp32consts<>+760(SB)/8, $0x0000000000000000
-DATA exp32consts<>+768(SB)/8, $0x2000000020000000
-DATA exp32consts<>+776(SB)/8, $0x2000000020000000
-DATA exp32consts<>+784(SB)/8, $0x2000000020000000
-DATA exp32consts<>+792(SB)/8, $0x2000000020000000
-DATA exp32consts<>+800(SB)/8, $0x2000000020000000
-DATA exp32consts<>+808(SB)/8, $0x2000000020000000
-DATA exp32consts<>+816(SB)/8, $0x2000000020000000
-DATA exp32consts<>+824(SB)/8, $0x2000000020000000
-DATA exp32consts<>+832(SB)/8, $0x2080000020800000
-DATA exp32consts<>+840(SB)/8, $0x2080000020800000
-DATA exp32consts<>+848(SB)/8, $0x2080000020800000
-DATA exp32consts<>+856(SB)/8, $0x2080000020800000
-DATA exp32consts<>+864(SB)/8, $0x2080000020800000
-DATA exp32consts<>+872(SB)/8, $0x2080000020800000
-DATA exp32consts<>+880(SB)/8, $0x2080000020800000
-DATA exp32consts<>+888(SB)/8, $0x2080000020800000
-DATA exp32consts<>+896(SB)/8, $0x1f8000001f800000
-DATA exp32consts<>+904(SB)/8, $0x1f8000001f800000
-DATA exp32consts<>+912(SB)/8, $0x1f8000001f800000
-DATA exp32consts<>+920(SB)/8, $0x1f8000001f800000
-DATA exp32consts<>+928(SB)/8, $0x1f8000001f800000
-DATA exp32consts<>+936(SB)/8, $0x1f8000001f800000
-DATA exp32consts<>+944(SB)/8, $0x1f8000001f800000
-DATA exp32consts<>+952(SB)/8, $0x1f8000001f800000
-DATA exp32consts<>+960(SB)/8, $0x3f8000003f800000
-DATA exp32consts<>+968(SB)/8, $0x3f8000003f800000
-DATA exp32consts<>+976(SB)/8, $0x3f8000003f800000
-DATA exp32consts<>+984(SB)/8, $0x3f8000003f800000
-DATA exp32consts<>+992(SB)/8, $0x3f8000003f800000
-DATA exp32consts<>+1000(SB)/8, $0x3f8000003f800000
-DATA exp32consts<>+1008(SB)/8, $0x3f8000003f800000
-DATA exp32consts<>+1016(SB)/8, $0x3f8000003f800000
-DATA exp32consts<>+1024(SB)/8, $0x42b2000042b20000
-DATA exp32consts<>+1032(SB)/8, $0x42b2000042b20000
-DATA exp32consts<>+1040(SB)/8, $0x42b2000042b20000
-DATA exp32consts<>+1048(SB)/8, $0x42b2000042b20000
-DATA exp32consts<>+1056(SB)/8, $0x42b2000042b20000
-DATA exp32consts<>+1064(SB)/8, $0x42b2000042b20000
-DATA exp32consts<>+1072(SB)/8, $0x42b2000042b20000
-DATA exp32consts<>+1080(SB)/8, $0x42b2000042b20000
-DATA exp32consts<>+1088(SB)/8, $0x7f8000007f800000
-DATA exp32consts<>+1096(SB)/8, $0x7f8000007f800000
-DATA exp32consts<>+1104(SB)/8, $0x7f8000007f800000
-DATA exp32consts<>+1112(SB)/8, $0x7f8000007f800000
-DATA exp32consts<>+1120(SB)/8, $0x7f8000007f800000
-DATA exp32consts<>+1128(SB)/8, $0x7f8000007f800000
-DATA exp32consts<>+1136(SB)/8, $0x7f8000007f800000
-DATA exp32consts<>+1144(SB)/8, $0x7f8000007f800000
-DATA exp32consts<>+1152(SB)/8, $0xc2d20000c2d20000
-DATA exp32consts<>+1160(SB)/8, $0xc2d20000c2d20000
-DATA exp32consts<>+1168(SB)/8, $0xc2d20000c2d20000
-DATA exp32consts<>+1176(SB)/8, $0xc2d20000c2d20000
-DATA exp32consts<>+1184(SB)/8, $0xc2d20000c2d20000
-DATA exp32consts<>+1192(SB)/8, $0xc2d20000c2d20000
-DATA exp32consts<>+1200(SB)/8, $0xc2d20000c2d20000
-DATA exp32consts<>+1208(SB)/8, $0xc2d20000c2d20000
-DATA exp32consts<>+1216(SB)/8, $0x0040000000400000
-DATA exp32consts<>+1224(SB)/8, $0x0040000000400000
-DATA exp32consts<>+1232(SB)/8, $0x0040000000400000
-DATA exp32consts<>+1240(SB)/8, $0x0040000000400000
-DATA exp32consts<>+1248(SB)/8, $0x0040000000400000
-DATA exp32consts<>+1256(SB)/8, $0x0040000000400000
-DATA exp32consts<>+1264(SB)/8, $0x0040000000400000
-DATA exp32consts<>+1272(SB)/8, $0x0040000000400000
-GLOBL exp32consts<>(SB), RODATA|NOPTR, $1280
+DATA exp32consts<>+0(SB)/8, $0xc2f00000c2f00000
+DATA exp32consts<>+8(SB)/8, $0xc2f00000c2f00000
+DATA exp32consts<>+16(SB)/8, $0xc2f00000c2f00000
+DATA exp32consts<>+24(SB)/8, $0xc2f00000c2f00000
+DATA exp32consts<>+32(SB)/8, $0xc2f00000c2f00000
+DATA exp32consts<>+40(SB)/8, $0xc2f00000c2f00000
+DATA exp32consts<>+48(SB)/8, $0xc2f00000c2f00000
+DATA exp32consts<>+56(SB)/8, $0xc2f00000c2f00000
+DATA exp32consts<>+64(SB)/8, $0x41b8aa3b41b8aa3b
+DATA exp32consts<>+72(SB)/8, $0x41b8aa3b41b8aa3b
+DATA exp32consts<>+80(SB)/8, $0x41b8aa3b41b8aa3b
+DATA exp32consts<>+88(SB)/8, $0x41b8aa3b41b8aa3b
+DATA exp32consts<>+96(SB)/8, $0x41b8aa3b41b8aa3b
+DATA exp32consts<>+104(SB)/8, $0x41b8aa3b41b8aa3b
+DATA exp32consts<>+112(SB)/8, $0x41b8aa3b41b8aa3b
+DATA exp32consts<>+120(SB)/8, $0x41b8aa3b41b8aa3b
+DATA exp32consts<>+128(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+136(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+144(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+152(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+160(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+168(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+176(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+184(SB)/8, $0x4b4000004b400000
+DATA exp32consts<>+192(SB)/8, $0xb75e8083b75e8083
+DATA exp32consts<>+200(SB)/8, $0xb75e8083b75e8083
+DATA exp32consts<>+208(SB)/8, $0xb75e8083b75e8083
+DATA exp32consts<>+216(SB)/8, $0xb75e8083b75e8083
+DATA exp32consts<>+224(SB)/8, $0xb75e8083b75e8083
+DATA exp32consts<>+232(SB)/8, $0xb75e8083b75e8083
+DATA exp32consts<>+240(SB)/8, $0xb75e8083b75e8083
+DATA exp32consts<>+248(SB)/8, $0xb75e8083b75e8083
+DATA exp32consts<>+256(SB)/8, $0x3d3180003d318000
+DATA exp32consts<>+264(SB)/8, $0x3d3180003d318000
+DATA exp32consts<>+272(SB)/8, $0x3d3180003d318000
+DATA exp32consts<>+280(SB)/8, $0x3d3180003d318000
+DATA exp32consts<>+288(SB)/8, $0x3d3180003d318000
+DATA exp32consts<>+296(SB)/8, $0x3d3180003d318000
+DATA exp32consts<>+304(SB)/8, $0x3d3180003d318000
+DATA exp32consts<>+312(SB)/8, $0x3d3180003d318000
+DATA exp32consts<>+320(SB)/8, $0x3e2aaace3e2aaace
+DATA exp32consts<>+328(SB)/8, $0x3e2aaace3e2aaace
+DATA exp32consts<>+336(SB)/8, $0x3e2aaace3e2aaace
+DATA exp32consts<>+344(SB)/8, $0x3e2aaace3e2aaace
+DATA exp32consts<>+352(SB)/8, $0x3e2aaace3e2aaace
+DATA exp32consts<>+360(SB)/8, $0x3e2aaace3e2aaace
+DATA exp32consts<>+368(SB)/8, $0x3e2aaace3e2aaace
+DATA exp32consts<>+376(SB)/8, $0x3e2aaace3e2aaace
+DATA exp32consts<>+384(SB)/8, $0x3f0001113f000111
+DATA exp32consts<>+392(SB)/8, $0x3f0001113f000111
+DATA exp32consts<>+400(SB)/8, $0x3f0001113f000111
+DATA exp32consts<>+408(SB)/8, $0x3f0001113f000111
+DATA exp32consts<>+416(SB)/8, $0x3f0001113f000111
+DATA exp32consts<>+424(SB)/8, $0x3f0001113f000111
+DATA exp32consts<>+432(SB)/8, $0x3f0001113f000111
+DATA exp32consts<>+440(SB)/8, $0x3f0001113f000111
+DATA exp32consts<>+448(SB)/8, $0x7fffffff7fffffff
+DATA exp32consts<>+456(SB)/8, $0x7fffffff7fffffff
+DATA exp32consts<>+464(SB)/8, $0x7fffffff7fffffff
+DATA exp32consts<>+472(SB)/8, $0x7fffffff7fffffff
+DATA exp32consts<>+480(SB)/8, $0x7fffffff7fffffff
+DATA exp32consts<>+488(SB)/8, $0x7fffffff7fffffff
+DATA exp32consts<>+496(SB)/8, $0x7fffffff7fffffff
+DATA exp32consts<>+504(SB)/8, $0x7fffffff7fffffff
+DATA exp32consts<>+512(SB)/8, $0x42ae800042ae8000
+DATA exp32consts<>+520(SB)/8, $0x42ae800042ae8000
+DATA exp32consts<>+528(SB)/8, $0x42ae800042ae8000
+DATA exp32consts<>+536(SB)/8, $0x42ae800042ae8000
+DATA exp32consts<>+544(SB)/8, $0x42ae800042ae8000
+DATA exp32consts<>+552(SB)/8, $0x42ae800042ae8000
+DATA exp32consts<>+560(SB)/8, $0x42ae800042ae8000
+DATA exp32consts<>+568(SB)/8, $0x42ae800042ae8000
+DATA exp32consts<>+576(SB)/8, $0x0000000f0000000f
+DATA exp32consts<>+584(SB)/8, $0x0000000f0000000f
+DATA exp32consts<>+592(SB)/8, $0x0000000f0000000f
+DATA exp32consts<>+600(SB)/8, $0x0000000f0000000f
+DATA exp32consts<>+608(SB)/8, $0x0000000f0000000f
+DATA exp32consts<>+616(SB)/8, $0x0000000f0000000f
+DATA exp32consts<>+624(SB)/8, $0x0000000f0000000f
+DATA exp32consts<>+632(SB)/8, $0x0000000f0000000f
+DATA exp32consts<>+640(SB)/8, $0x4b3ff0004b3ff000
+DATA exp32consts<>+648(SB)/8, $0x4b3ff0004b3ff000
+DATA exp32consts<>+656(SB)/8, $0x4b3ff0004b3ff000
+DATA exp32consts<>+664(SB)/8, $0x4b3ff0004b3ff000
+DATA exp32consts<>+672(SB)/8, $0x4b3ff0004b3ff000
+DATA exp32consts<>+680(SB)/8, $0x4b3ff0004b3ff000
+DATA exp32consts<>+688(SB)/8, $0x4b3ff0004b3ff000
+DATA exp32consts<>+696(SB)/8, $0x4b3ff0004b3ff000
+DATA exp32consts<>+704(SB)/8, $0x0000000100000001
+DATA exp32consts<>+712(SB)/8, $0x0000000100000001
+DATA exp32consts<>+720(SB)/8, $0x0000000100000001
+DATA exp32consts<>+728(SB)/8, $0x0000000100000001
+DATA exp32consts<>+736(SB)/8, $0x0000000100000001
+DATA exp32consts<>+744(SB)/8, $0x0000000100000001
+DATA exp32consts<>+752(SB)/8, $0x0000000100000001
+DATA exp32consts<>+760(SB)/8, $0x0000000100000001
+DATA exp32consts<>+768(SB)/8, $0x0000000000000000
+DATA exp32consts<>+776(SB)/8, $0x0000000000000000
+DATA exp32consts<>+784(SB)/8, $0x0000000000000000
+DATA exp32consts<>+792(SB)/8, $0x0000000000000000
+DATA exp32consts<>+800(SB)/8, $0x0000000000000000
+DATA exp32consts<>+808(SB)/8, $0x0000000000000000
+DATA exp32consts<>+816(SB)/8, $0x0000000000000000
+DATA exp32consts<>+824(SB)/8, $0x0000000000000000
+DATA exp32consts<>+832(SB)/8, $0x2000000020000000
+DATA exp32consts<>+840(SB)/8, $0x2000000020000000
+DATA exp32consts<>+848(SB)/8, $0x2000000020000000
+DATA exp32consts<>+856(SB)/8, $0x2000000020000000
+DATA exp32consts<>+864(SB)/8, $0x2000000020000000
+DATA exp32consts<>+872(SB)/8, $0x2000000020000000
+DATA exp32consts<>+880(SB)/8, $0x2000000020000000
+DATA exp32consts<>+888(SB)/8, $0x2000000020000000
+DATA exp32consts<>+896(SB)/8, $0x2080000020800000
+DATA exp32consts<>+904(SB)/8, $0x2080000020800000
+DATA exp32consts<>+912(SB)/8, $0x2080000020800000
+DATA exp32consts<>+920(SB)/8, $0x2080000020800000
+DATA exp32consts<>+928(SB)/8, $0x2080000020800000
+DATA exp32consts<>+936(SB)/8, $0x2080000020800000
+DATA exp32consts<>+944(SB)/8, $0x2080000020800000
+DATA exp32consts<>+952(SB)/8, $0x2080000020800000
+DATA exp32consts<>+960(SB)/8, $0x1f8000001f800000
+DATA exp32consts<>+968(SB)/8, $0x1f8000001f800000
+DATA exp32consts<>+976(SB)/8, $0x1f8000001f800000
+DATA exp32consts<>+984(SB)/8, $0x1f8000001f800000
+DATA exp32consts<>+992(SB)/8, $0x1f8000001f800000
+DATA exp32consts<>+1000(SB)/8, $0x1f8000001f800000
+DATA exp32consts<>+1008(SB)/8, $0x1f8000001f800000
+DATA exp32consts<>+1016(SB)/8, $0x1f8000001f800000
+DATA exp32consts<>+1024(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+1032(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+1040(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+1048(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+1056(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+1064(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+1072(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+1080(SB)/8, $0x3f8000003f800000
+DATA exp32consts<>+1088(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+1096(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+1104(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+1112(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+1120(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+1128(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+1136(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+1144(SB)/8, $0x42b2000042b20000
+DATA exp32consts<>+1152(SB)/8, $0x7f8000007f800000
+DATA exp32consts<>+1160(SB)/8, $0x7f8000007f800000
+DATA exp32consts<>+1168(SB)/8, $0x7f8000007f800000
+DATA exp32consts<>+1176(SB)/8, $0x7f8000007f800000
+DATA exp32consts<>+1184(SB)/8, $0x7f8000007f800000
+DATA exp32consts<>+1192(SB)/8, $0x7f8000007f800000
+DATA exp32consts<>+1200(SB)/8, $0x7f8000007f800000
+DATA exp32consts<>+1208(SB)/8, $0x7f8000007f800000
+DATA exp32consts<>+1216(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+1224(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+1232(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+1240(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+1248(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+1256(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+1264(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+1272(SB)/8, $0xc2d20000c2d20000
+DATA exp32consts<>+1280(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1288(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1296(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1304(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1312(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1320(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1328(SB)/8, $0x0040000000400000
+DATA exp32consts<>+1336(SB)/8, $0x0040000000400000
+GLOBL exp32consts<>(SB), RODATA|NOPTR, $1344
 
 DATA exptail_32<>+0(SB)/4, $0x00000000
 DATA exptail_32<>+4(SB)/4, $0x3346cb6a
@@ -4123,147 +4131,147 @@ exp2VF32AVX2_row:
 exp2VF32AVX2_loop2:
 	CMPQ         R9, $0x00000010
 	JB           exp2VF32AVX2_after2
-	VMOVUPS      exp232consts<>+0(SB), Y0
-	VMOVUPS      (SI)(R8*4), Y1
-	VFMADD213PS  exp232consts<>+64(SB), Y1, Y0
-	VMOVUPS      exp232consts<>+0(SB), Y1
-	VMOVUPS      32(SI)(R8*4), Y2
-	VFMADD213PS  exp232consts<>+64(SB), Y2, Y1
-	VSUBPS       exp232consts<>+64(SB), Y0, Y2
-	VSUBPS       exp232consts<>+64(SB), Y1, Y3
-	VMOVUPS      (SI)(R8*4), Y4
-	VFNMADD132PS exp232consts<>+128(SB), Y4, Y2
-	VMOVUPS      32(SI)(R8*4), Y4
-	VFNMADD132PS exp232consts<>+128(SB), Y4, Y3
-	VMULPS       exp232consts<>+192(SB), Y2, Y2
-	VMULPS       exp232consts<>+192(SB), Y3, Y3
-	VMOVUPS      exp232consts<>+256(SB), Y4
-	VFMADD213PS  exp232consts<>+320(SB), Y2, Y4
-	VMOVUPS      exp232consts<>+256(SB), Y5
-	VFMADD213PS  exp232consts<>+320(SB), Y3, Y5
-	VMULPS       Y2, Y2, Y6
-	VMULPS       Y3, Y3, Y7
-	VPERMPS      exptail_32<>+0(SB), Y0, Y8
-	VPERMPS      exptail_32<>+32(SB), Y0, Y9
-	VPSLLD       $0x1c, Y0, Y10
+	VMOVUPS      (SI)(R8*4), Y0
+	VMAXPS       exp232consts<>+0(SB), Y0, Y0
+	VMOVUPS      32(SI)(R8*4), Y1
+	VMAXPS       exp232consts<>+0(SB), Y1, Y1
+	VMOVUPS      exp232consts<>+64(SB), Y2
+	VFMADD213PS  exp232consts<>+128(SB), Y0, Y2
+	VMOVUPS      exp232consts<>+64(SB), Y3
+	VFMADD213PS  exp232consts<>+128(SB), Y1, Y3
+	VSUBPS       exp232consts<>+128(SB), Y2, Y4
+	VSUBPS       exp232consts<>+128(SB), Y3, Y5
+	VFNMADD231PS exp232consts<>+192(SB), Y4, Y0
+	VFNMADD231PS exp232consts<>+192(SB), Y5, Y1
+	VMULPS       exp232consts<>+256(SB), Y0, Y0
+	VMULPS       exp232consts<>+256(SB), Y1, Y1
+	VMOVUPS      exp232consts<>+320(SB), Y4
+	VFMADD213PS  exp232consts<>+384(SB), Y0, Y4
+	VMOVUPS      exp232consts<>+320(SB), Y5
+	VFMADD213PS  exp232consts<>+384(SB), Y1, Y5
+	VMULPS       Y0, Y0, Y6
+	VMULPS       Y1, Y1, Y7
+	VPERMPS      exptail_32<>+0(SB), Y2, Y8
+	VPERMPS      exptail_32<>+32(SB), Y2, Y9
+	VPSLLD       $0x1c, Y2, Y10
 	VBLENDVPS    Y10, Y9, Y8, Y8
-	VPERMPS      exptail_32<>+0(SB), Y1, Y9
-	VPERMPS      exptail_32<>+32(SB), Y1, Y10
-	VPSLLD       $0x1c, Y1, Y11
+	VPERMPS      exptail_32<>+0(SB), Y3, Y9
+	VPERMPS      exptail_32<>+32(SB), Y3, Y10
+	VPSLLD       $0x1c, Y3, Y11
 	VBLENDVPS    Y11, Y10, Y9, Y9
-	VADDPS       Y8, Y2, Y2
-	VADDPS       Y9, Y3, Y3
-	VFMADD231PS  Y4, Y6, Y2
-	VFMADD231PS  Y5, Y7, Y3
-	VPERMPS      exphi_32<>+0(SB), Y0, Y4
-	VPERMPS      exphi_32<>+32(SB), Y0, Y5
-	VPSLLD       $0x1c, Y0, Y6
+	VADDPS       Y8, Y0, Y0
+	VADDPS       Y9, Y1, Y1
+	VFMADD231PS  Y4, Y6, Y0
+	VFMADD231PS  Y5, Y7, Y1
+	VPERMPS      exphi_32<>+0(SB), Y2, Y4
+	VPERMPS      exphi_32<>+32(SB), Y2, Y5
+	VPSLLD       $0x1c, Y2, Y6
 	VBLENDVPS    Y6, Y5, Y4, Y4
-	VPERMPS      exphi_32<>+0(SB), Y1, Y5
-	VPERMPS      exphi_32<>+32(SB), Y1, Y6
-	VPSLLD       $0x1c, Y1, Y7
+	VPERMPS      exphi_32<>+0(SB), Y3, Y5
+	VPERMPS      exphi_32<>+32(SB), Y3, Y6
+	VPSLLD       $0x1c, Y3, Y7
 	VBLENDVPS    Y7, Y6, Y5, Y5
-	VPSLLD       $0x13, Y0, Y6
-	VPSLLD       $0x13, Y1, Y7
+	VPSLLD       $0x13, Y2, Y6
+	VPSLLD       $0x13, Y3, Y7
 	VPADDD       Y6, Y4, Y4
 	VPADDD       Y7, Y5, Y5
-	VFMADD231PS  Y2, Y4, Y4
-	VFMADD231PS  Y3, Y5, Y5
+	VFMADD231PS  Y0, Y4, Y4
+	VFMADD231PS  Y1, Y5, Y5
 	VMOVUPS      (SI)(R8*4), Y6
-	VPAND        exp232consts<>+384(SB), Y6, Y6
+	VPAND        exp232consts<>+448(SB), Y6, Y6
 	VMOVUPS      32(SI)(R8*4), Y7
-	VPAND        exp232consts<>+384(SB), Y7, Y7
-	VCMPPS       $0x15, exp232consts<>+448(SB), Y6, Y6
-	VCMPPS       $0x15, exp232consts<>+448(SB), Y7, Y7
+	VPAND        exp232consts<>+448(SB), Y7, Y7
+	VCMPPS       $0x15, exp232consts<>+512(SB), Y6, Y6
+	VCMPPS       $0x15, exp232consts<>+512(SB), Y7, Y7
 	VPOR         Y7, Y6, Y8
 	VPTEST       Y8, Y8
 	JZ           mathblock449
-	VPAND        exp232consts<>+512(SB), Y0, Y8
-	VPERMPS      exphi_32<>+0(SB), Y0, Y9
-	VPERMPS      exphi_32<>+32(SB), Y0, Y10
-	VPSLLD       $0x1c, Y0, Y11
+	VPAND        exp232consts<>+576(SB), Y2, Y8
+	VPERMPS      exphi_32<>+0(SB), Y2, Y9
+	VPERMPS      exphi_32<>+32(SB), Y2, Y10
+	VPSLLD       $0x1c, Y2, Y11
 	VBLENDVPS    Y11, Y10, Y9, Y9
 	VPSLLD       $0x13, Y8, Y8
 	VPADDD       Y8, Y9, Y9
-	VFMADD231PS  Y9, Y2, Y9
-	VPSUBD       exp232consts<>+576(SB), Y0, Y0
-	VPSRLD       $0x04, Y0, Y0
-	VPSRLD       $0x01, Y0, Y2
-	VPSUBD       exp232consts<>+640(SB), Y2, Y8
+	VFMADD231PS  Y9, Y0, Y9
+	VPSUBD       exp232consts<>+640(SB), Y2, Y2
+	VPSRLD       $0x04, Y2, Y2
+	VPSRLD       $0x01, Y2, Y0
+	VPSUBD       exp232consts<>+704(SB), Y0, Y8
 	VPSLLD       $0x17, Y8, Y8
-	VPSUBD       Y2, Y0, Y0
-	VPSUBD       exp232consts<>+640(SB), Y0, Y0
-	VPSLLD       $0x17, Y0, Y0
-	VMOVUPS      (SI)(R8*4), Y2
-	VCMPPS       $0x11, exp232consts<>+704(SB), Y2, Y2
-	VMULPS       Y8, Y9, Y9
-	VPADDD       exp232consts<>+768(SB), Y0, Y8
-	VBLENDVPS    Y2, Y8, Y0, Y8
-	VMULPS       Y8, Y9, Y9
-	VCMPPS       $0x11, exp232consts<>+832(SB), Y9, Y0
-	VPAND        Y2, Y0, Y0
-	VCMPPS       $0x15, exp232consts<>+832(SB), Y9, Y8
-	VPAND        Y2, Y8, Y2
-	VADDPS       exp232consts<>+832(SB), Y9, Y8
-	VPSUBD       exp232consts<>+832(SB), Y8, Y8
-	VMOVUPS      exp232consts<>+960(SB), Y10
-	VBLENDVPS    Y2, exp232consts<>+896(SB), Y10, Y2
-	VMULPS       Y2, Y9, Y9
-	VBLENDVPS    Y0, Y8, Y9, Y8
+	VPSUBD       Y0, Y2, Y2
+	VPSUBD       exp232consts<>+704(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x1e, exp232consts<>+1024(SB), Y0, Y0
-	VBLENDVPS    Y0, exp232consts<>+1088(SB), Y8, Y8
+	VCMPPS       $0x11, exp232consts<>+768(SB), Y0, Y0
+	VMULPS       Y8, Y9, Y9
+	VPADDD       exp232consts<>+832(SB), Y2, Y8
+	VBLENDVPS    Y0, Y8, Y2, Y8
+	VMULPS       Y8, Y9, Y9
+	VCMPPS       $0x11, exp232consts<>+896(SB), Y9, Y2
+	VPAND        Y0, Y2, Y2
+	VCMPPS       $0x15, exp232consts<>+896(SB), Y9, Y8
+	VPAND        Y0, Y8, Y0
+	VADDPS       exp232consts<>+896(SB), Y9, Y8
+	VPSUBD       exp232consts<>+896(SB), Y8, Y8
+	VMOVUPS      exp232consts<>+1024(SB), Y10
+	VBLENDVPS    Y0, exp232consts<>+960(SB), Y10, Y0
+	VMULPS       Y0, Y9, Y9
+	VBLENDVPS    Y2, Y8, Y9, Y8
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x11, exp232consts<>+1152(SB), Y0, Y0
-	VBLENDVPS    Y0, exp232consts<>+704(SB), Y8, Y8
+	VCMPPS       $0x1e, exp232consts<>+1088(SB), Y0, Y0
+	VBLENDVPS    Y0, exp232consts<>+1152(SB), Y8, Y8
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x11, exp232consts<>+1216(SB), Y0, Y0
+	VBLENDVPS    Y0, exp232consts<>+768(SB), Y8, Y8
 	VMOVUPS      (SI)(R8*4), Y0
 	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
 	VMOVUPS      (SI)(R8*4), Y2
-	VPOR         exp232consts<>+1216(SB), Y2, Y2
+	VPOR         exp232consts<>+1280(SB), Y2, Y2
 	VBLENDVPS    Y0, Y2, Y8, Y2
 	VBLENDVPS    Y6, Y2, Y4, Y4
-	VPAND        exp232consts<>+512(SB), Y1, Y0
-	VPERMPS      exphi_32<>+0(SB), Y1, Y2
-	VPERMPS      exphi_32<>+32(SB), Y1, Y6
-	VPSLLD       $0x1c, Y1, Y8
+	VPAND        exp232consts<>+576(SB), Y3, Y0
+	VPERMPS      exphi_32<>+0(SB), Y3, Y2
+	VPERMPS      exphi_32<>+32(SB), Y3, Y6
+	VPSLLD       $0x1c, Y3, Y8
 	VBLENDVPS    Y8, Y6, Y2, Y2
 	VPSLLD       $0x13, Y0, Y0
 	VPADDD       Y0, Y2, Y2
-	VFMADD231PS  Y2, Y3, Y2
-	VPSUBD       exp232consts<>+576(SB), Y1, Y1
-	VPSRLD       $0x04, Y1, Y1
-	VPSRLD       $0x01, Y1, Y0
-	VPSUBD       exp232consts<>+640(SB), Y0, Y3
-	VPSLLD       $0x17, Y3, Y3
-	VPSUBD       Y0, Y1, Y1
-	VPSUBD       exp232consts<>+640(SB), Y1, Y1
+	VFMADD231PS  Y2, Y1, Y2
+	VPSUBD       exp232consts<>+640(SB), Y3, Y3
+	VPSRLD       $0x04, Y3, Y3
+	VPSRLD       $0x01, Y3, Y0
+	VPSUBD       exp232consts<>+704(SB), Y0, Y1
 	VPSLLD       $0x17, Y1, Y1
+	VPSUBD       Y0, Y3, Y3
+	VPSUBD       exp232consts<>+704(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
 	VMOVUPS      32(SI)(R8*4), Y0
-	VCMPPS       $0x11, exp232consts<>+704(SB), Y0, Y0
-	VMULPS       Y3, Y2, Y2
-	VPADDD       exp232consts<>+768(SB), Y1, Y3
-	VBLENDVPS    Y0, Y3, Y1, Y3
-	VMULPS       Y3, Y2, Y2
-	VCMPPS       $0x11, exp232consts<>+832(SB), Y2, Y1
+	VCMPPS       $0x11, exp232consts<>+768(SB), Y0, Y0
+	VMULPS       Y1, Y2, Y2
+	VPADDD       exp232consts<>+832(SB), Y3, Y1
+	VBLENDVPS    Y0, Y1, Y3, Y1
+	VMULPS       Y1, Y2, Y2
+	VCMPPS       $0x11, exp232consts<>+896(SB), Y2, Y1
 	VPAND        Y0, Y1, Y1
-	VCMPPS       $0x15, exp232consts<>+832(SB), Y2, Y3
+	VCMPPS       $0x15, exp232consts<>+896(SB), Y2, Y3
 	VPAND        Y0, Y3, Y0
-	VADDPS       exp232consts<>+832(SB), Y2, Y3
-	VPSUBD       exp232consts<>+832(SB), Y3, Y3
-	VMOVUPS      exp232consts<>+960(SB), Y6
-	VBLENDVPS    Y0, exp232consts<>+896(SB), Y6, Y0
+	VADDPS       exp232consts<>+896(SB), Y2, Y3
+	VPSUBD       exp232consts<>+896(SB), Y3, Y3
+	VMOVUPS      exp232consts<>+1024(SB), Y6
+	VBLENDVPS    Y0, exp232consts<>+960(SB), Y6, Y0
 	VMULPS       Y0, Y2, Y2
 	VBLENDVPS    Y1, Y3, Y2, Y3
 	VMOVUPS      32(SI)(R8*4), Y0
-	VCMPPS       $0x1e, exp232consts<>+1024(SB), Y0, Y0
-	VBLENDVPS    Y0, exp232consts<>+1088(SB), Y3, Y3
+	VCMPPS       $0x1e, exp232consts<>+1088(SB), Y0, Y0
+	VBLENDVPS    Y0, exp232consts<>+1152(SB), Y3, Y3
 	VMOVUPS      32(SI)(R8*4), Y0
-	VCMPPS       $0x11, exp232consts<>+1152(SB), Y0, Y0
-	VBLENDVPS    Y0, exp232consts<>+704(SB), Y3, Y3
+	VCMPPS       $0x11, exp232consts<>+1216(SB), Y0, Y0
+	VBLENDVPS    Y0, exp232consts<>+768(SB), Y3, Y3
 	VMOVUPS      32(SI)(R8*4), Y0
 	VCMPPS       $0x03, 32(SI)(R8*4), Y0, Y0
 	VMOVUPS      32(SI)(R8*4), Y1
-	VPOR         exp232consts<>+1216(SB), Y1, Y1
+	VPOR         exp232consts<>+1280(SB), Y1, Y1
 	VBLENDVPS    Y0, Y1, Y3, Y1
 	VBLENDVPS    Y7, Y1, Y5, Y5
 
@@ -4278,76 +4286,76 @@ exp2VF32AVX2_after2:
 exp2VF32AVX2_loop1:
 	CMPQ         R9, $0x00000008
 	JB           exp2VF32AVX2_after1
-	VMOVUPS      exp232consts<>+0(SB), Y0
-	VMOVUPS      (SI)(R8*4), Y1
-	VFMADD213PS  exp232consts<>+64(SB), Y1, Y0
-	VSUBPS       exp232consts<>+64(SB), Y0, Y1
-	VMOVUPS      (SI)(R8*4), Y2
-	VFNMADD132PS exp232consts<>+128(SB), Y2, Y1
-	VMULPS       exp232consts<>+192(SB), Y1, Y1
-	VMOVUPS      exp232consts<>+256(SB), Y2
-	VFMADD213PS  exp232consts<>+320(SB), Y1, Y2
-	VMULPS       Y1, Y1, Y3
-	VPERMPS      exptail_32<>+0(SB), Y0, Y4
-	VPERMPS      exptail_32<>+32(SB), Y0, Y5
-	VPSLLD       $0x1c, Y0, Y6
+	VMOVUPS      (SI)(R8*4), Y0
+	VMAXPS       exp232consts<>+0(SB), Y0, Y0
+	VMOVUPS      exp232consts<>+64(SB), Y1
+	VFMADD213PS  exp232consts<>+128(SB), Y0, Y1
+	VSUBPS       exp232consts<>+128(SB), Y1, Y2
+	VFNMADD231PS exp232consts<>+192(SB), Y2, Y0
+	VMULPS       exp232consts<>+256(SB), Y0, Y0
+	VMOVUPS      exp232consts<>+320(SB), Y2
+	VFMADD213PS  exp232consts<>+384(SB), Y0, Y2
+	VMULPS       Y0, Y0, Y3
+	VPERMPS      exptail_32<>+0(SB), Y1, Y4
+	VPERMPS      exptail_32<>+32(SB), Y1, Y5
+	VPSLLD       $0x1c, Y1, Y6
 	VBLENDVPS    Y6, Y5, Y4, Y4
-	VADDPS       Y4, Y1, Y1
-	VFMADD231PS  Y2, Y3, Y1
-	VPERMPS      exphi_32<>+0(SB), Y0, Y2
-	VPERMPS      exphi_32<>+32(SB), Y0, Y3
-	VPSLLD       $0x1c, Y0, Y4
+	VADDPS       Y4, Y0, Y0
+	VFMADD231PS  Y2, Y3, Y0
+	VPERMPS      exphi_32<>+0(SB), Y1, Y2
+	VPERMPS      exphi_32<>+32(SB), Y1, Y3
+	VPSLLD       $0x1c, Y1, Y4
 	VBLENDVPS    Y4, Y3, Y2, Y2
-	VPSLLD       $0x13, Y0, Y3
+	VPSLLD       $0x13, Y1, Y3
 	VPADDD       Y3, Y2, Y2
-	VFMADD231PS  Y1, Y2, Y2
+	VFMADD231PS  Y0, Y2, Y2
 	VMOVUPS      (SI)(R8*4), Y3
-	VPAND        exp232consts<>+384(SB), Y3, Y3
-	VCMPPS       $0x15, exp232consts<>+448(SB), Y3, Y3
+	VPAND        exp232consts<>+448(SB), Y3, Y3
+	VCMPPS       $0x15, exp232consts<>+512(SB), Y3, Y3
 	VPTEST       Y3, Y3
 	JZ           mathblock450
-	VPAND        exp232consts<>+512(SB), Y0, Y4
-	VPERMPS      exphi_32<>+0(SB), Y0, Y5
-	VPERMPS      exphi_32<>+32(SB), Y0, Y6
-	VPSLLD       $0x1c, Y0, Y7
+	VPAND        exp232consts<>+576(SB), Y1, Y4
+	VPERMPS      exphi_32<>+0(SB), Y1, Y5
+	VPERMPS      exphi_32<>+32(SB), Y1, Y6
+	VPSLLD       $0x1c, Y1, Y7
 	VBLENDVPS    Y7, Y6, Y5, Y5
 	VPSLLD       $0x13, Y4, Y4
 	VPADDD       Y4, Y5, Y5
-	VFMADD231PS  Y5, Y1, Y5
-	VPSUBD       exp232consts<>+576(SB), Y0, Y0
-	VPSRLD       $0x04, Y0, Y0
-	VPSRLD       $0x01, Y0, Y1
-	VPSUBD       exp232consts<>+640(SB), Y1, Y4
+	VFMADD231PS  Y5, Y0, Y5
+	VPSUBD       exp232consts<>+640(SB), Y1, Y1
+	VPSRLD       $0x04, Y1, Y1
+	VPSRLD       $0x01, Y1, Y0
+	VPSUBD       exp232consts<>+704(SB), Y0, Y4
 	VPSLLD       $0x17, Y4, Y4
-	VPSUBD       Y1, Y0, Y0
-	VPSUBD       exp232consts<>+640(SB), Y0, Y0
-	VPSLLD       $0x17, Y0, Y0
-	VMOVUPS      (SI)(R8*4), Y1
-	VCMPPS       $0x11, exp232consts<>+704(SB), Y1, Y1
-	VMULPS       Y4, Y5, Y5
-	VPADDD       exp232consts<>+768(SB), Y0, Y4
-	VBLENDVPS    Y1, Y4, Y0, Y4
-	VMULPS       Y4, Y5, Y5
-	VCMPPS       $0x11, exp232consts<>+832(SB), Y5, Y0
-	VPAND        Y1, Y0, Y0
-	VCMPPS       $0x15, exp232consts<>+832(SB), Y5, Y4
-	VPAND        Y1, Y4, Y1
-	VADDPS       exp232consts<>+832(SB), Y5, Y4
-	VPSUBD       exp232consts<>+832(SB), Y4, Y4
-	VMOVUPS      exp232consts<>+960(SB), Y6
-	VBLENDVPS    Y1, exp232consts<>+896(SB), Y6, Y1
-	VMULPS       Y1, Y5, Y5
-	VBLENDVPS    Y0, Y4, Y5, Y4
+	VPSUBD       Y0, Y1, Y1
+	VPSUBD       exp232consts<>+704(SB), Y1, Y1
+	VPSLLD       $0x17, Y1, Y1
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x1e, exp232consts<>+1024(SB), Y0, Y0
-	VBLENDVPS    Y0, exp232consts<>+1088(SB), Y4, Y4
+	VCMPPS       $0x11, exp232consts<>+768(SB), Y0, Y0
+	VMULPS       Y4, Y5, Y5
+	VPADDD       exp232consts<>+832(SB), Y1, Y4
+	VBLENDVPS    Y0, Y4, Y1, Y4
+	VMULPS       Y4, Y5, Y5
+	VCMPPS       $0x11, exp232consts<>+896(SB), Y5, Y1
+	VPAND        Y0, Y1, Y1
+	VCMPPS       $0x15, exp232consts<>+896(SB), Y5, Y4
+	VPAND        Y0, Y4, Y0
+	VADDPS       exp232consts<>+896(SB), Y5, Y4
+	VPSUBD       exp232consts<>+896(SB), Y4, Y4
+	VMOVUPS      exp232consts<>+1024(SB), Y6
+	VBLENDVPS    Y0, exp232consts<>+960(SB), Y6, Y0
+	VMULPS       Y0, Y5, Y5
+	VBLENDVPS    Y1, Y4, Y5, Y4
 	VMOVUPS      (SI)(R8*4), Y0
-	VCMPPS       $0x11, exp232consts<>+1152(SB), Y0, Y0
-	VBLENDVPS    Y0, exp232consts<>+704(SB), Y4, Y4
+	VCMPPS       $0x1e, exp232consts<>+1088(SB), Y0, Y0
+	VBLENDVPS    Y0, exp232consts<>+1152(SB), Y4, Y4
+	VMOVUPS      (SI)(R8*4), Y0
+	VCMPPS       $0x11, exp232consts<>+1216(SB), Y0, Y0
+	VBLENDVPS    Y0, exp232consts<>+768(SB), Y4, Y4
 	VMOVUPS      (SI)(R8*4), Y0
 	VCMPPS       $0x03, (SI)(R8*4), Y0, Y0
 	VMOVUPS      (SI)(R8*4), Y1
-	VPOR         exp232consts<>+1216(SB), Y1, Y1
+	VPOR         exp232consts<>+1280(SB), Y1, Y1
 	VBLENDVPS    Y0, Y1, Y4, Y1
 	VBLENDVPS    Y3, Y1, Y2, Y2
 
@@ -4361,71 +4369,72 @@ exp2VF32AVX2_after1:
 	CMPQ         R9, $0x00000004
 	JB           exp2VF32AVX2_tail4
 	VMOVUPS      (SI)(R8*4), X0
-	VMOVUPS      exp232consts<>+0(SB), X1
-	VFMADD213PS  exp232consts<>+64(SB), X0, X1
-	VSUBPS       exp232consts<>+64(SB), X1, X2
-	VFNMADD132PS exp232consts<>+128(SB), X0, X2
-	VMULPS       exp232consts<>+192(SB), X2, X2
-	VMOVUPS      exp232consts<>+256(SB), X3
-	VFMADD213PS  exp232consts<>+320(SB), X2, X3
-	VMULPS       X2, X2, X4
+	VMAXPS       exp232consts<>+0(SB), X0, X1
+	VMOVUPS      exp232consts<>+64(SB), X2
+	VFMADD213PS  exp232consts<>+128(SB), X1, X2
+	VSUBPS       exp232consts<>+128(SB), X2, X3
+	VFNMADD231PS exp232consts<>+192(SB), X3, X1
+	VMULPS       exp232consts<>+256(SB), X1, X1
+	VMOVUPS      exp232consts<>+320(SB), X3
+	VFMADD213PS  exp232consts<>+384(SB), X1, X3
+	VMULPS       X1, X1, X4
 	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X6
+	VPAND        tablemask16_32<>+0(SB), X2, X6
 	VPCMPEQD     X6, X6, X7
 	VPXOR        X6, X6, X5
 	VPGATHERDD   X7, (R10)(X6*4), X5
-	VADDPS       X5, X2, X2
-	VFMADD231PS  X3, X4, X2
+	VADDPS       X5, X1, X1
+	VFMADD231PS  X3, X4, X1
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X4
+	VPAND        tablemask16_32<>+0(SB), X2, X4
 	VPCMPEQD     X4, X4, X5
 	VPXOR        X4, X4, X3
 	VPGATHERDD   X5, (R10)(X4*4), X3
-	VPSLLD       $0x13, X1, X4
+	VPSLLD       $0x13, X2, X4
 	VPADDD       X4, X3, X3
-	VFMADD231PS  X2, X3, X3
-	VPAND        exp232consts<>+384(SB), X0, X4
-	VCMPPS       $0x15, exp232consts<>+448(SB), X4, X4
+	VFMADD231PS  X1, X3, X3
+	VPAND        exp232consts<>+448(SB), X0, X4
+	VCMPPS       $0x15, exp232consts<>+512(SB), X4, X4
 	VPTEST       X4, X4
 	JZ           mathblock451
-	VPAND        exp232consts<>+512(SB), X1, X5
+	VPAND        exp232consts<>+576(SB), X2, X5
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X7
+	VPAND        tablemask16_32<>+0(SB), X2, X7
 	VPCMPEQD     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERDD   X8, (R10)(X7*4), X6
 	VPSLLD       $0x13, X5, X5
 	VPADDD       X5, X6, X6
-	VFMADD231PS  X6, X2, X6
-	VPSUBD       exp232consts<>+576(SB), X1, X1
-	VPSRLD       $0x04, X1, X1
-	VPSRLD       $0x01, X1, X2
-	VPSUBD       exp232consts<>+640(SB), X2, X5
+	VFMADD231PS  X6, X1, X6
+	VPSUBD       exp232consts<>+640(SB), X2, X2
+	VPSRLD       $0x04, X2, X2
+	VPSRLD       $0x01, X2, X1
+	VPSUBD       exp232consts<>+704(SB), X1, X5
 	VPSLLD       $0x17, X5, X5
-	VPSUBD       X2, X1, X1
-	VPSUBD       exp232consts<>+640(SB), X1, X1
-	VPSLLD       $0x17, X1, X1
-	VCMPPS       $0x11, exp232consts<>+704(SB), X0, X2
+	VPSUBD       X1, X2, X2
+	VPSUBD       exp232consts<>+704(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VCMPPS       $0x11, exp232consts<>+768(SB), X0, X1
 	VMULPS       X5, X6, X6
-	VPADDD       exp232consts<>+768(SB), X1, X5
-	VBLENDVPS    X2, X5, X1, X5
+	VPADDD       exp232consts<>+832(SB), X2, X5
+	VBLENDVPS    X1, X5, X2, X5
 	VMULPS       X5, X6, X6
-	VCMPPS       $0x11, exp232consts<>+832(SB), X6, X1
-	VPAND        X2, X1, X1
-	VCMPPS       $0x15, exp232consts<>+832(SB), X6, X5
-	VPAND        X2, X5, X2
-	VADDPS       exp232consts<>+832(SB), X6, X5
-	VPSUBD       exp232consts<>+832(SB), X5, X5
-	VMOVUPS      exp232consts<>+960(SB), X7
-	VBLENDVPS    X2, exp232consts<>+896(SB), X7, X2
-	VMULPS       X2, X6, X6
-	VBLENDVPS    X1, X5, X6, X5
-	VCMPPS       $0x1e, exp232consts<>+1024(SB), X0, X1
-	VBLENDVPS    X1, exp232consts<>+1088(SB), X5, X5
-	VCMPPS       $0x11, exp232consts<>+1152(SB), X0, X1
-	VBLENDVPS    X1, exp232consts<>+704(SB), X5, X5
+	VCMPPS       $0x11, exp232consts<>+896(SB), X6, X2
+	VPAND        X1, X2, X2
+	VCMPPS       $0x15, exp232consts<>+896(SB), X6, X5
+	VPAND        X1, X5, X1
+	VADDPS       exp232consts<>+896(SB), X6, X5
+	VPSUBD       exp232consts<>+896(SB), X5, X5
+	VMOVUPS      exp232consts<>+1024(SB), X7
+	VBLENDVPS    X1, exp232consts<>+960(SB), X7, X1
+	VMULPS       X1, X6, X6
+	VBLENDVPS    X2, X5, X6, X5
+	VCMPPS       $0x1e, exp232consts<>+1088(SB), X0, X1
+	VBLENDVPS    X1, exp232consts<>+1152(SB), X5, X5
+	VCMPPS       $0x11, exp232consts<>+1216(SB), X0, X1
+	VBLENDVPS    X1, exp232consts<>+768(SB), X5, X5
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         exp232consts<>+1216(SB), X0, X0
+	VPOR         exp232consts<>+1280(SB), X0, X0
 	VBLENDVPS    X1, X0, X5, X0
 	VBLENDVPS    X4, X0, X3, X3
 
@@ -4438,71 +4447,72 @@ exp2VF32AVX2_tail4:
 	CMPQ         R9, $0x00000002
 	JB           exp2VF32AVX2_tail2
 	VMOVQ        (SI)(R8*4), X0
-	VMOVUPS      exp232consts<>+0(SB), X1
-	VFMADD213PS  exp232consts<>+64(SB), X0, X1
-	VSUBPS       exp232consts<>+64(SB), X1, X2
-	VFNMADD132PS exp232consts<>+128(SB), X0, X2
-	VMULPS       exp232consts<>+192(SB), X2, X2
-	VMOVUPS      exp232consts<>+256(SB), X3
-	VFMADD213PS  exp232consts<>+320(SB), X2, X3
-	VMULPS       X2, X2, X4
+	VMAXPS       exp232consts<>+0(SB), X0, X1
+	VMOVUPS      exp232consts<>+64(SB), X2
+	VFMADD213PS  exp232consts<>+128(SB), X1, X2
+	VSUBPS       exp232consts<>+128(SB), X2, X3
+	VFNMADD231PS exp232consts<>+192(SB), X3, X1
+	VMULPS       exp232consts<>+256(SB), X1, X1
+	VMOVUPS      exp232consts<>+320(SB), X3
+	VFMADD213PS  exp232consts<>+384(SB), X1, X3
+	VMULPS       X1, X1, X4
 	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X6
+	VPAND        tablemask16_32<>+0(SB), X2, X6
 	VPCMPEQD     X6, X6, X7
 	VPXOR        X6, X6, X5
 	VPGATHERDD   X7, (R10)(X6*4), X5
-	VADDPS       X5, X2, X2
-	VFMADD231PS  X3, X4, X2
+	VADDPS       X5, X1, X1
+	VFMADD231PS  X3, X4, X1
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X4
+	VPAND        tablemask16_32<>+0(SB), X2, X4
 	VPCMPEQD     X4, X4, X5
 	VPXOR        X4, X4, X3
 	VPGATHERDD   X5, (R10)(X4*4), X3
-	VPSLLD       $0x13, X1, X4
+	VPSLLD       $0x13, X2, X4
 	VPADDD       X4, X3, X3
-	VFMADD231PS  X2, X3, X3
-	VPAND        exp232consts<>+384(SB), X0, X4
-	VCMPPS       $0x15, exp232consts<>+448(SB), X4, X4
+	VFMADD231PS  X1, X3, X3
+	VPAND        exp232consts<>+448(SB), X0, X4
+	VCMPPS       $0x15, exp232consts<>+512(SB), X4, X4
 	VPTEST       X4, X4
 	JZ           mathblock452
-	VPAND        exp232consts<>+512(SB), X1, X5
+	VPAND        exp232consts<>+576(SB), X2, X5
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X7
+	VPAND        tablemask16_32<>+0(SB), X2, X7
 	VPCMPEQD     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERDD   X8, (R10)(X7*4), X6
 	VPSLLD       $0x13, X5, X5
 	VPADDD       X5, X6, X6
-	VFMADD231PS  X6, X2, X6
-	VPSUBD       exp232consts<>+576(SB), X1, X1
-	VPSRLD       $0x04, X1, X1
-	VPSRLD       $0x01, X1, X2
-	VPSUBD       exp232consts<>+640(SB), X2, X5
+	VFMADD231PS  X6, X1, X6
+	VPSUBD       exp232consts<>+640(SB), X2, X2
+	VPSRLD       $0x04, X2, X2
+	VPSRLD       $0x01, X2, X1
+	VPSUBD       exp232consts<>+704(SB), X1, X5
 	VPSLLD       $0x17, X5, X5
-	VPSUBD       X2, X1, X1
-	VPSUBD       exp232consts<>+640(SB), X1, X1
-	VPSLLD       $0x17, X1, X1
-	VCMPPS       $0x11, exp232consts<>+704(SB), X0, X2
+	VPSUBD       X1, X2, X2
+	VPSUBD       exp232consts<>+704(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VCMPPS       $0x11, exp232consts<>+768(SB), X0, X1
 	VMULPS       X5, X6, X6
-	VPADDD       exp232consts<>+768(SB), X1, X5
-	VBLENDVPS    X2, X5, X1, X5
+	VPADDD       exp232consts<>+832(SB), X2, X5
+	VBLENDVPS    X1, X5, X2, X5
 	VMULPS       X5, X6, X6
-	VCMPPS       $0x11, exp232consts<>+832(SB), X6, X1
-	VPAND        X2, X1, X1
-	VCMPPS       $0x15, exp232consts<>+832(SB), X6, X5
-	VPAND        X2, X5, X2
-	VADDPS       exp232consts<>+832(SB), X6, X5
-	VPSUBD       exp232consts<>+832(SB), X5, X5
-	VMOVUPS      exp232consts<>+960(SB), X7
-	VBLENDVPS    X2, exp232consts<>+896(SB), X7, X2
-	VMULPS       X2, X6, X6
-	VBLENDVPS    X1, X5, X6, X5
-	VCMPPS       $0x1e, exp232consts<>+1024(SB), X0, X1
-	VBLENDVPS    X1, exp232consts<>+1088(SB), X5, X5
-	VCMPPS       $0x11, exp232consts<>+1152(SB), X0, X1
-	VBLENDVPS    X1, exp232consts<>+704(SB), X5, X5
+	VCMPPS       $0x11, exp232consts<>+896(SB), X6, X2
+	VPAND        X1, X2, X2
+	VCMPPS       $0x15, exp232consts<>+896(SB), X6, X5
+	VPAND        X1, X5, X1
+	VADDPS       exp232consts<>+896(SB), X6, X5
+	VPSUBD       exp232consts<>+896(SB), X5, X5
+	VMOVUPS      exp232consts<>+1024(SB), X7
+	VBLENDVPS    X1, exp232consts<>+960(SB), X7, X1
+	VMULPS       X1, X6, X6
+	VBLENDVPS    X2, X5, X6, X5
+	VCMPPS       $0x1e, exp232consts<>+1088(SB), X0, X1
+	VBLENDVPS    X1, exp232consts<>+1152(SB), X5, X5
+	VCMPPS       $0x11, exp232consts<>+1216(SB), X0, X1
+	VBLENDVPS    X1, exp232consts<>+768(SB), X5, X5
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         exp232consts<>+1216(SB), X0, X0
+	VPOR         exp232consts<>+1280(SB), X0, X0
 	VBLENDVPS    X1, X0, X5, X0
 	VBLENDVPS    X4, X0, X3, X3
 
@@ -4515,71 +4525,72 @@ exp2VF32AVX2_tail2:
 	CMPQ         R9, $0x00000001
 	JB           exp2VF32AVX2_tail1
 	VMOVSS       (SI)(R8*4), X0
-	VMOVUPS      exp232consts<>+0(SB), X1
-	VFMADD213PS  exp232consts<>+64(SB), X0, X1
-	VSUBPS       exp232consts<>+64(SB), X1, X2
-	VFNMADD132PS exp232consts<>+128(SB), X0, X2
-	VMULPS       exp232consts<>+192(SB), X2, X2
-	VMOVUPS      exp232consts<>+256(SB), X3
-	VFMADD213PS  exp232consts<>+320(SB), X2, X3
-	VMULPS       X2, X2, X4
+	VMAXPS       exp232consts<>+0(SB), X0, X1
+	VMOVUPS      exp232consts<>+64(SB), X2
+	VFMADD213PS  exp232consts<>+128(SB), X1, X2
+	VSUBPS       exp232consts<>+128(SB), X2, X3
+	VFNMADD231PS exp232consts<>+192(SB), X3, X1
+	VMULPS       exp232consts<>+256(SB), X1, X1
+	VMOVUPS      exp232consts<>+320(SB), X3
+	VFMADD213PS  exp232consts<>+384(SB), X1, X3
+	VMULPS       X1, X1, X4
 	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X6
+	VPAND        tablemask16_32<>+0(SB), X2, X6
 	VPCMPEQD     X6, X6, X7
 	VPXOR        X6, X6, X5
 	VPGATHERDD   X7, (R10)(X6*4), X5
-	VADDPS       X5, X2, X2
-	VFMADD231PS  X3, X4, X2
+	VADDPS       X5, X1, X1
+	VFMADD231PS  X3, X4, X1
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X4
+	VPAND        tablemask16_32<>+0(SB), X2, X4
 	VPCMPEQD     X4, X4, X5
 	VPXOR        X4, X4, X3
 	VPGATHERDD   X5, (R10)(X4*4), X3
-	VPSLLD       $0x13, X1, X4
+	VPSLLD       $0x13, X2, X4
 	VPADDD       X4, X3, X3
-	VFMADD231PS  X2, X3, X3
-	VPAND        exp232consts<>+384(SB), X0, X4
-	VCMPPS       $0x15, exp232consts<>+448(SB), X4, X4
+	VFMADD231PS  X1, X3, X3
+	VPAND        exp232consts<>+448(SB), X0, X4
+	VCMPPS       $0x15, exp232consts<>+512(SB), X4, X4
 	VPTEST       X4, X4
 	JZ           mathblock453
-	VPAND        exp232consts<>+512(SB), X1, X5
+	VPAND        exp232consts<>+576(SB), X2, X5
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X1, X7
+	VPAND        tablemask16_32<>+0(SB), X2, X7
 	VPCMPEQD     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERDD   X8, (R10)(X7*4), X6
 	VPSLLD       $0x13, X5, X5
 	VPADDD       X5, X6, X6
-	VFMADD231PS  X6, X2, X6
-	VPSUBD       exp232consts<>+576(SB), X1, X1
-	VPSRLD       $0x04, X1, X1
-	VPSRLD       $0x01, X1, X2
-	VPSUBD       exp232consts<>+640(SB), X2, X5
+	VFMADD231PS  X6, X1, X6
+	VPSUBD       exp232consts<>+640(SB), X2, X2
+	VPSRLD       $0x04, X2, X2
+	VPSRLD       $0x01, X2, X1
+	VPSUBD       exp232consts<>+704(SB), X1, X5
 	VPSLLD       $0x17, X5, X5
-	VPSUBD       X2, X1, X1
-	VPSUBD       exp232consts<>+640(SB), X1, X1
-	VPSLLD       $0x17, X1, X1
-	VCMPPS       $0x11, exp232consts<>+704(SB), X0, X2
+	VPSUBD       X1, X2, X2
+	VPSUBD       exp232consts<>+704(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VCMPPS       $0x11, exp232consts<>+768(SB), X0, X1
 	VMULPS       X5, X6, X6
-	VPADDD       exp232consts<>+768(SB), X1, X5
-	VBLENDVPS    X2, X5, X1, X5
+	VPADDD       exp232consts<>+832(SB), X2, X5
+	VBLENDVPS    X1, X5, X2, X5
 	VMULPS       X5, X6, X6
-	VCMPPS       $0x11, exp232consts<>+832(SB), X6, X1
-	VPAND        X2, X1, X1
-	VCMPPS       $0x15, exp232consts<>+832(SB), X6, X5
-	VPAND        X2, X5, X2
-	VADDPS       exp232consts<>+832(SB), X6, X5
-	VPSUBD       exp232consts<>+832(SB), X5, X5
-	VMOVUPS      exp232consts<>+960(SB), X7
-	VBLENDVPS    X2, exp232consts<>+896(SB), X7, X2
-	VMULPS       X2, X6, X6
-	VBLENDVPS    X1, X5, X6, X5
-	VCMPPS       $0x1e, exp232consts<>+1024(SB), X0, X1
-	VBLENDVPS    X1, exp232consts<>+1088(SB), X5, X5
-	VCMPPS       $0x11, exp232consts<>+1152(SB), X0, X1
-	VBLENDVPS    X1, exp232consts<>+704(SB), X5, X5
+	VCMPPS       $0x11, exp232consts<>+896(SB), X6, X2
+	VPAND        X1, X2, X2
+	VCMPPS       $0x15, exp232consts<>+896(SB), X6, X5
+	VPAND        X1, X5, X1
+	VADDPS       exp232consts<>+896(SB), X6, X5
+	VPSUBD       exp232consts<>+896(SB), X5, X5
+	VMOVUPS      exp232consts<>+1024(SB), X7
+	VBLENDVPS    X1, exp232consts<>+960(SB), X7, X1
+	VMULPS       X1, X6, X6
+	VBLENDVPS    X2, X5, X6, X5
+	VCMPPS       $0x1e, exp232consts<>+1088(SB), X0, X1
+	VBLENDVPS    X1, exp232consts<>+1152(SB), X5, X5
+	VCMPPS       $0x11, exp232consts<>+1216(SB), X0, X1
+	VBLENDVPS    X1, exp232consts<>+768(SB), X5, X5
 	VCMPPS       $0x03, X0, X0, X1
-	VPOR         exp232consts<>+1216(SB), X0, X0
+	VPOR         exp232consts<>+1280(SB), X0, X0
 	VBLENDVPS    X1, X0, X5, X0
 	VBLENDVPS    X4, X0, X3, X3
 
@@ -4598,167 +4609,175 @@ exp2VF32AVX2_done:
 	VZEROUPPER
 	RET
 
-DATA exp232consts<>+0(SB)/8, $0x4180000041800000
-DATA exp232consts<>+8(SB)/8, $0x4180000041800000
-DATA exp232consts<>+16(SB)/8, $0x4180000041800000
-DATA exp232consts<>+24(SB)/8, $0x4180000041800000
-DATA exp232consts<>+32(SB)/8, $0x4180000041800000
-DATA exp232consts<>+40(SB)/8, $0x4180000041800000
-DATA exp232consts<>+48(SB)/8, $0x4180000041800000
-DATA exp232consts<>+56(SB)/8, $0x4180000041800000
-DATA exp232consts<>+64(SB)/8, $0x4b4000004b400000
-DATA exp232consts<>+72(SB)/8, $0x4b4000004b400000
-DATA exp232consts<>+80(SB)/8, $0x4b4000004b400000
-DATA exp232consts<>+88(SB)/8, $0x4b4000004b400000
-DATA exp232consts<>+96(SB)/8, $0x4b4000004b400000
-DATA exp232consts<>+104(SB)/8, $0x4b4000004b400000
-DATA exp232consts<>+112(SB)/8, $0x4b4000004b400000
-DATA exp232consts<>+120(SB)/8, $0x4b4000004b400000
-DATA exp232consts<>+128(SB)/8, $0x3d8000003d800000
-DATA exp232consts<>+136(SB)/8, $0x3d8000003d800000
-DATA exp232consts<>+144(SB)/8, $0x3d8000003d800000
-DATA exp232consts<>+152(SB)/8, $0x3d8000003d800000
-DATA exp232consts<>+160(SB)/8, $0x3d8000003d800000
-DATA exp232consts<>+168(SB)/8, $0x3d8000003d800000
-DATA exp232consts<>+176(SB)/8, $0x3d8000003d800000
-DATA exp232consts<>+184(SB)/8, $0x3d8000003d800000
-DATA exp232consts<>+192(SB)/8, $0x3f3172183f317218
-DATA exp232consts<>+200(SB)/8, $0x3f3172183f317218
-DATA exp232consts<>+208(SB)/8, $0x3f3172183f317218
-DATA exp232consts<>+216(SB)/8, $0x3f3172183f317218
-DATA exp232consts<>+224(SB)/8, $0x3f3172183f317218
-DATA exp232consts<>+232(SB)/8, $0x3f3172183f317218
-DATA exp232consts<>+240(SB)/8, $0x3f3172183f317218
-DATA exp232consts<>+248(SB)/8, $0x3f3172183f317218
-DATA exp232consts<>+256(SB)/8, $0x3e2aaace3e2aaace
-DATA exp232consts<>+264(SB)/8, $0x3e2aaace3e2aaace
-DATA exp232consts<>+272(SB)/8, $0x3e2aaace3e2aaace
-DATA exp232consts<>+280(SB)/8, $0x3e2aaace3e2aaace
-DATA exp232consts<>+288(SB)/8, $0x3e2aaace3e2aaace
-DATA exp232consts<>+296(SB)/8, $0x3e2aaace3e2aaace
-DATA exp232consts<>+304(SB)/8, $0x3e2aaace3e2aaace
-DATA exp232consts<>+312(SB)/8, $0x3e2aaace3e2aaace
-DATA exp232consts<>+320(SB)/8, $0x3f0001113f000111
-DATA exp232consts<>+328(SB)/8, $0x3f0001113f000111
-DATA exp232consts<>+336(SB)/8, $0x3f0001113f000111
-DATA exp232consts<>+344(SB)/8, $0x3f0001113f000111
-DATA exp232consts<>+352(SB)/8, $0x3f0001113f000111
-DATA exp232consts<>+360(SB)/8, $0x3f0001113f000111
-DATA exp232consts<>+368(SB)/8, $0x3f0001113f000111
-DATA exp232consts<>+376(SB)/8, $0x3f0001113f000111
-DATA exp232consts<>+384(SB)/8, $0x7fffffff7fffffff
-DATA exp232consts<>+392(SB)/8, $0x7fffffff7fffffff
-DATA exp232consts<>+400(SB)/8, $0x7fffffff7fffffff
-DATA exp232consts<>+408(SB)/8, $0x7fffffff7fffffff
-DATA exp232consts<>+416(SB)/8, $0x7fffffff7fffffff
-DATA exp232consts<>+424(SB)/8, $0x7fffffff7fffffff
-DATA exp232consts<>+432(SB)/8, $0x7fffffff7fffffff
-DATA exp232consts<>+440(SB)/8, $0x7fffffff7fffffff
-DATA exp232consts<>+448(SB)/8, $0x42fb000042fb0000
-DATA exp232consts<>+456(SB)/8, $0x42fb000042fb0000
-DATA exp232consts<>+464(SB)/8, $0x42fb000042fb0000
-DATA exp232consts<>+472(SB)/8, $0x42fb000042fb0000
-DATA exp232consts<>+480(SB)/8, $0x42fb000042fb0000
-DATA exp232consts<>+488(SB)/8, $0x42fb000042fb0000
-DATA exp232consts<>+496(SB)/8, $0x42fb000042fb0000
-DATA exp232consts<>+504(SB)/8, $0x42fb000042fb0000
-DATA exp232consts<>+512(SB)/8, $0x0000000f0000000f
-DATA exp232consts<>+520(SB)/8, $0x0000000f0000000f
-DATA exp232consts<>+528(SB)/8, $0x0000000f0000000f
-DATA exp232consts<>+536(SB)/8, $0x0000000f0000000f
-DATA exp232consts<>+544(SB)/8, $0x0000000f0000000f
-DATA exp232consts<>+552(SB)/8, $0x0000000f0000000f
-DATA exp232consts<>+560(SB)/8, $0x0000000f0000000f
-DATA exp232consts<>+568(SB)/8, $0x0000000f0000000f
-DATA exp232consts<>+576(SB)/8, $0x4b3ff0004b3ff000
-DATA exp232consts<>+584(SB)/8, $0x4b3ff0004b3ff000
-DATA exp232consts<>+592(SB)/8, $0x4b3ff0004b3ff000
-DATA exp232consts<>+600(SB)/8, $0x4b3ff0004b3ff000
-DATA exp232consts<>+608(SB)/8, $0x4b3ff0004b3ff000
-DATA exp232consts<>+616(SB)/8, $0x4b3ff0004b3ff000
-DATA exp232consts<>+624(SB)/8, $0x4b3ff0004b3ff000
-DATA exp232consts<>+632(SB)/8, $0x4b3ff0004b3ff000
-DATA exp232consts<>+640(SB)/8, $0x0000000100000001
-DATA exp232consts<>+648(SB)/8, $0x0000000100000001
-DATA exp232consts<>+656(SB)/8, $0x0000000100000001
-DATA exp232consts<>+664(SB)/8, $0x0000000100000001
-DATA exp232consts<>+672(SB)/8, $0x0000000100000001
-DATA exp232consts<>+680(SB)/8, $0x0000000100000001
-DATA exp232consts<>+688(SB)/8, $0x0000000100000001
-DATA exp232consts<>+696(SB)/8, $0x0000000100000001
-DATA exp232consts<>+704(SB)/8, $0x0000000000000000
-DATA exp232consts<>+712(SB)/8, $0x0000000000000000
-DATA exp232consts<>+720(SB)/8, $0x0000000000000000
-DATA exp232consts<>+728(SB)/8, $0x0000000000000000
-DATA exp232consts<>+736(SB)/8, $0x0000000000000000
-DATA exp232consts<>+744(SB)/8, $0x0000000000000000
-DATA exp232consts<>+752(SB)/8, $0x0000000000000000
-DATA exp232consts<>+760(SB)/8, $0x0000000000000000
-DATA exp232consts<>+768(SB)/8, $0x2000000020000000
-DATA exp232consts<>+776(SB)/8, $0x2000000020000000
-DATA exp232consts<>+784(SB)/8, $0x2000000020000000
-DATA exp232consts<>+792(SB)/8, $0x2000000020000000
-DATA exp232consts<>+800(SB)/8, $0x2000000020000000
-DATA exp232consts<>+808(SB)/8, $0x2000000020000000
-DATA exp232consts<>+816(SB)/8, $0x2000000020000000
-DATA exp232consts<>+824(SB)/8, $0x2000000020000000
-DATA exp232consts<>+832(SB)/8, $0x2080000020800000
-DATA exp232consts<>+840(SB)/8, $0x2080000020800000
-DATA exp232consts<>+848(SB)/8, $0x2080000020800000
-DATA exp232consts<>+856(SB)/8, $0x2080000020800000
-DATA exp232consts<>+864(SB)/8, $0x2080000020800000
-DATA exp232consts<>+872(SB)/8, $0x2080000020800000
-DATA exp232consts<>+880(SB)/8, $0x2080000020800000
-DATA exp232consts<>+888(SB)/8, $0x2080000020800000
-DATA exp232consts<>+896(SB)/8, $0x1f8000001f800000
-DATA exp232consts<>+904(SB)/8, $0x1f8000001f800000
-DATA exp232consts<>+912(SB)/8, $0x1f8000001f800000
-DATA exp232consts<>+920(SB)/8, $0x1f8000001f800000
-DATA exp232consts<>+928(SB)/8, $0x1f8000001f800000
-DATA exp232consts<>+936(SB)/8, $0x1f8000001f800000
-DATA exp232consts<>+944(SB)/8, $0x1f8000001f800000
-DATA exp232consts<>+952(SB)/8, $0x1f8000001f800000
-DATA exp232consts<>+960(SB)/8, $0x3f8000003f800000
-DATA exp232consts<>+968(SB)/8, $0x3f8000003f800000
-DATA exp232consts<>+976(SB)/8, $0x3f8000003f800000
-DATA exp232consts<>+984(SB)/8, $0x3f8000003f800000
-DATA exp232consts<>+992(SB)/8, $0x3f8000003f800000
-DATA exp232consts<>+1000(SB)/8, $0x3f8000003f800000
-DATA exp232consts<>+1008(SB)/8, $0x3f8000003f800000
-DATA exp232consts<>+1016(SB)/8, $0x3f8000003f800000
-DATA exp232consts<>+1024(SB)/8, $0x4300000043000000
-DATA exp232consts<>+1032(SB)/8, $0x4300000043000000
-DATA exp232consts<>+1040(SB)/8, $0x4300000043000000
-DATA exp232consts<>+1048(SB)/8, $0x4300000043000000
-DATA exp232consts<>+1056(SB)/8, $0x4300000043000000
-DATA exp232consts<>+1064(SB)/8, $0x4300000043000000
-DATA exp232consts<>+1072(SB)/8, $0x4300000043000000
-DATA exp232consts<>+1080(SB)/8, $0x4300000043000000
-DATA exp232consts<>+1088(SB)/8, $0x7f8000007f800000
-DATA exp232consts<>+1096(SB)/8, $0x7f8000007f800000
-DATA exp232consts<>+1104(SB)/8, $0x7f8000007f800000
-DATA exp232consts<>+1112(SB)/8, $0x7f8000007f800000
-DATA exp232consts<>+1120(SB)/8, $0x7f8000007f800000
-DATA exp232consts<>+1128(SB)/8, $0x7f8000007f800000
-DATA exp232consts<>+1136(SB)/8, $0x7f8000007f800000
-DATA exp232consts<>+1144(SB)/8, $0x7f8000007f800000
-DATA exp232consts<>+1152(SB)/8, $0xc3170000c3170000
-DATA exp232consts<>+1160(SB)/8, $0xc3170000c3170000
-DATA exp232consts<>+1168(SB)/8, $0xc3170000c3170000
-DATA exp232consts<>+1176(SB)/8, $0xc3170000c3170000
-DATA exp232consts<>+1184(SB)/8, $0xc3170000c3170000
-DATA exp232consts<>+1192(SB)/8, $0xc3170000c3170000
-DATA exp232consts<>+1200(SB)/8, $0xc3170000c3170000
-DATA exp232consts<>+1208(SB)/8, $0xc3170000c3170000
-DATA exp232consts<>+1216(SB)/8, $0x0040000000400000
-DATA exp232consts<>+1224(SB)/8, $0x0040000000400000
-DATA exp232consts<>+1232(SB)/8, $0x0040000000400000
-DATA exp232consts<>+1240(SB)/8, $0x0040000000400000
-DATA exp232consts<>+1248(SB)/8, $0x0040000000400000
-DATA exp232consts<>+1256(SB)/8, $0x0040000000400000
-DATA exp232consts<>+1264(SB)/8, $0x0040000000400000
-DATA exp232consts<>+1272(SB)/8, $0x0040000000400000
-GLOBL exp232consts<>(SB), RODATA|NOPTR, $1280
+DATA exp232consts<>+0(SB)/8, $0xc3200000c3200000
+DATA exp232consts<>+8(SB)/8, $0xc3200000c3200000
+DATA exp232consts<>+16(SB)/8, $0xc3200000c3200000
+DATA exp232consts<>+24(SB)/8, $0xc3200000c3200000
+DATA exp232consts<>+32(SB)/8, $0xc3200000c3200000
+DATA exp232consts<>+40(SB)/8, $0xc3200000c3200000
+DATA exp232consts<>+48(SB)/8, $0xc3200000c3200000
+DATA exp232consts<>+56(SB)/8, $0xc3200000c3200000
+DATA exp232consts<>+64(SB)/8, $0x4180000041800000
+DATA exp232consts<>+72(SB)/8, $0x4180000041800000
+DATA exp232consts<>+80(SB)/8, $0x4180000041800000
+DATA exp232consts<>+88(SB)/8, $0x4180000041800000
+DATA exp232consts<>+96(SB)/8, $0x4180000041800000
+DATA exp232consts<>+104(SB)/8, $0x4180000041800000
+DATA exp232consts<>+112(SB)/8, $0x4180000041800000
+DATA exp232consts<>+120(SB)/8, $0x4180000041800000
+DATA exp232consts<>+128(SB)/8, $0x4b4000004b400000
+DATA exp232consts<>+136(SB)/8, $0x4b4000004b400000
+DATA exp232consts<>+144(SB)/8, $0x4b4000004b400000
+DATA exp232consts<>+152(SB)/8, $0x4b4000004b400000
+DATA exp232consts<>+160(SB)/8, $0x4b4000004b400000
+DATA exp232consts<>+168(SB)/8, $0x4b4000004b400000
+DATA exp232consts<>+176(SB)/8, $0x4b4000004b400000
+DATA exp232consts<>+184(SB)/8, $0x4b4000004b400000
+DATA exp232consts<>+192(SB)/8, $0x3d8000003d800000
+DATA exp232consts<>+200(SB)/8, $0x3d8000003d800000
+DATA exp232consts<>+208(SB)/8, $0x3d8000003d800000
+DATA exp232consts<>+216(SB)/8, $0x3d8000003d800000
+DATA exp232consts<>+224(SB)/8, $0x3d8000003d800000
+DATA exp232consts<>+232(SB)/8, $0x3d8000003d800000
+DATA exp232consts<>+240(SB)/8, $0x3d8000003d800000
+DATA exp232consts<>+248(SB)/8, $0x3d8000003d800000
+DATA exp232consts<>+256(SB)/8, $0x3f3172183f317218
+DATA exp232consts<>+264(SB)/8, $0x3f3172183f317218
+DATA exp232consts<>+272(SB)/8, $0x3f3172183f317218
+DATA exp232consts<>+280(SB)/8, $0x3f3172183f317218
+DATA exp232consts<>+288(SB)/8, $0x3f3172183f317218
+DATA exp232consts<>+296(SB)/8, $0x3f3172183f317218
+DATA exp232consts<>+304(SB)/8, $0x3f3172183f317218
+DATA exp232consts<>+312(SB)/8, $0x3f3172183f317218
+DATA exp232consts<>+320(SB)/8, $0x3e2aaace3e2aaace
+DATA exp232consts<>+328(SB)/8, $0x3e2aaace3e2aaace
+DATA exp232consts<>+336(SB)/8, $0x3e2aaace3e2aaace
+DATA exp232consts<>+344(SB)/8, $0x3e2aaace3e2aaace
+DATA exp232consts<>+352(SB)/8, $0x3e2aaace3e2aaace
+DATA exp232consts<>+360(SB)/8, $0x3e2aaace3e2aaace
+DATA exp232consts<>+368(SB)/8, $0x3e2aaace3e2aaace
+DATA exp232consts<>+376(SB)/8, $0x3e2aaace3e2aaace
+DATA exp232consts<>+384(SB)/8, $0x3f0001113f000111
+DATA exp232consts<>+392(SB)/8, $0x3f0001113f000111
+DATA exp232consts<>+400(SB)/8, $0x3f0001113f000111
+DATA exp232consts<>+408(SB)/8, $0x3f0001113f000111
+DATA exp232consts<>+416(SB)/8, $0x3f0001113f000111
+DATA exp232consts<>+424(SB)/8, $0x3f0001113f000111
+DATA exp232consts<>+432(SB)/8, $0x3f0001113f000111
+DATA exp232consts<>+440(SB)/8, $0x3f0001113f000111
+DATA exp232consts<>+448(SB)/8, $0x7fffffff7fffffff
+DATA exp232consts<>+456(SB)/8, $0x7fffffff7fffffff
+DATA exp232consts<>+464(SB)/8, $0x7fffffff7fffffff
+DATA exp232consts<>+472(SB)/8, $0x7fffffff7fffffff
+DATA exp232consts<>+480(SB)/8, $0x7fffffff7fffffff
+DATA exp232consts<>+488(SB)/8, $0x7fffffff7fffffff
+DATA exp232consts<>+496(SB)/8, $0x7fffffff7fffffff
+DATA exp232consts<>+504(SB)/8, $0x7fffffff7fffffff
+DATA exp232consts<>+512(SB)/8, $0x42fb000042fb0000
+DATA exp232consts<>+520(SB)/8, $0x42fb000042fb0000
+DATA exp232consts<>+528(SB)/8, $0x42fb000042fb0000
+DATA exp232consts<>+536(SB)/8, $0x42fb000042fb0000
+DATA exp232consts<>+544(SB)/8, $0x42fb000042fb0000
+DATA exp232consts<>+552(SB)/8, $0x42fb000042fb0000
+DATA exp232consts<>+560(SB)/8, $0x42fb000042fb0000
+DATA exp232consts<>+568(SB)/8, $0x42fb000042fb0000
+DATA exp232consts<>+576(SB)/8, $0x0000000f0000000f
+DATA exp232consts<>+584(SB)/8, $0x0000000f0000000f
+DATA exp232consts<>+592(SB)/8, $0x0000000f0000000f
+DATA exp232consts<>+600(SB)/8, $0x0000000f0000000f
+DATA exp232consts<>+608(SB)/8, $0x0000000f0000000f
+DATA exp232consts<>+616(SB)/8, $0x0000000f0000000f
+DATA exp232consts<>+624(SB)/8, $0x0000000f0000000f
+DATA exp232consts<>+632(SB)/8, $0x0000000f0000000f
+DATA exp232consts<>+640(SB)/8, $0x4b3ff0004b3ff000
+DATA exp232consts<>+648(SB)/8, $0x4b3ff0004b3ff000
+DATA exp232consts<>+656(SB)/8, $0x4b3ff0004b3ff000
+DATA exp232consts<>+664(SB)/8, $0x4b3ff0004b3ff000
+DATA exp232consts<>+672(SB)/8, $0x4b3ff0004b3ff000
+DATA exp232consts<>+680(SB)/8, $0x4b3ff0004b3ff000
+DATA exp232consts<>+688(SB)/8, $0x4b3ff0004b3ff000
+DATA exp232consts<>+696(SB)/8, $0x4b3ff0004b3ff000
+DATA exp232consts<>+704(SB)/8, $0x0000000100000001
+DATA exp232consts<>+712(SB)/8, $0x0000000100000001
+DATA exp232consts<>+720(SB)/8, $0x0000000100000001
+DATA exp232consts<>+728(SB)/8, $0x0000000100000001
+DATA exp232consts<>+736(SB)/8, $0x0000000100000001
+DATA exp232consts<>+744(SB)/8, $0x0000000100000001
+DATA exp232consts<>+752(SB)/8, $0x0000000100000001
+DATA exp232consts<>+760(SB)/8, $0x0000000100000001
+DATA exp232consts<>+768(SB)/8, $0x0000000000000000
+DATA exp232consts<>+776(SB)/8, $0x0000000000000000
+DATA exp232consts<>+784(SB)/8, $0x0000000000000000
+DATA exp232consts<>+792(SB)/8, $0x0000000000000000
+DATA exp232consts<>+800(SB)/8, $0x0000000000000000
+DATA exp232consts<>+808(SB)/8, $0x0000000000000000
+DATA exp232consts<>+816(SB)/8, $0x0000000000000000
+DATA exp232consts<>+824(SB)/8, $0x0000000000000000
+DATA exp232consts<>+832(SB)/8, $0x2000000020000000
+DATA exp232consts<>+840(SB)/8, $0x2000000020000000
+DATA exp232consts<>+848(SB)/8, $0x2000000020000000
+DATA exp232consts<>+856(SB)/8, $0x2000000020000000
+DATA exp232consts<>+864(SB)/8, $0x2000000020000000
+DATA exp232consts<>+872(SB)/8, $0x2000000020000000
+DATA exp232consts<>+880(SB)/8, $0x2000000020000000
+DATA exp232consts<>+888(SB)/8, $0x2000000020000000
+DATA exp232consts<>+896(SB)/8, $0x2080000020800000
+DATA exp232consts<>+904(SB)/8, $0x2080000020800000
+DATA exp232consts<>+912(SB)/8, $0x2080000020800000
+DATA exp232consts<>+920(SB)/8, $0x2080000020800000
+DATA exp232consts<>+928(SB)/8, $0x2080000020800000
+DATA exp232consts<>+936(SB)/8, $0x2080000020800000
+DATA exp232consts<>+944(SB)/8, $0x2080000020800000
+DATA exp232consts<>+952(SB)/8, $0x2080000020800000
+DATA exp232consts<>+960(SB)/8, $0x1f8000001f800000
+DATA exp232consts<>+968(SB)/8, $0x1f8000001f800000
+DATA exp232consts<>+976(SB)/8, $0x1f8000001f800000
+DATA exp232consts<>+984(SB)/8, $0x1f8000001f800000
+DATA exp232consts<>+992(SB)/8, $0x1f8000001f800000
+DATA exp232consts<>+1000(SB)/8, $0x1f8000001f800000
+DATA exp232consts<>+1008(SB)/8, $0x1f8000001f800000
+DATA exp232consts<>+1016(SB)/8, $0x1f8000001f800000
+DATA exp232consts<>+1024(SB)/8, $0x3f8000003f800000
+DATA exp232consts<>+1032(SB)/8, $0x3f8000003f800000
+DATA exp232consts<>+1040(SB)/8, $0x3f8000003f800000
+DATA exp232consts<>+1048(SB)/8, $0x3f8000003f800000
+DATA exp232consts<>+1056(SB)/8, $0x3f8000003f800000
+DATA exp232consts<>+1064(SB)/8, $0x3f8000003f800000
+DATA exp232consts<>+1072(SB)/8, $0x3f8000003f800000
+DATA exp232consts<>+1080(SB)/8, $0x3f8000003f800000
+DATA exp232consts<>+1088(SB)/8, $0x4300000043000000
+DATA exp232consts<>+1096(SB)/8, $0x4300000043000000
+DATA exp232consts<>+1104(SB)/8, $0x4300000043000000
+DATA exp232consts<>+1112(SB)/8, $0x4300000043000000
+DATA exp232consts<>+1120(SB)/8, $0x4300000043000000
+DATA exp232consts<>+1128(SB)/8, $0x4300000043000000
+DATA exp232consts<>+1136(SB)/8, $0x4300000043000000
+DATA exp232consts<>+1144(SB)/8, $0x4300000043000000
+DATA exp232consts<>+1152(SB)/8, $0x7f8000007f800000
+DATA exp232consts<>+1160(SB)/8, $0x7f8000007f800000
+DATA exp232consts<>+1168(SB)/8, $0x7f8000007f800000
+DATA exp232consts<>+1176(SB)/8, $0x7f8000007f800000
+DATA exp232consts<>+1184(SB)/8, $0x7f8000007f800000
+DATA exp232consts<>+1192(SB)/8, $0x7f8000007f800000
+DATA exp232consts<>+1200(SB)/8, $0x7f8000007f800000
+DATA exp232consts<>+1208(SB)/8, $0x7f8000007f800000
+DATA exp232consts<>+1216(SB)/8, $0xc3170000c3170000
+DATA exp232consts<>+1224(SB)/8, $0xc3170000c3170000
+DATA exp232consts<>+1232(SB)/8, $0xc3170000c3170000
+DATA exp232consts<>+1240(SB)/8, $0xc3170000c3170000
+DATA exp232consts<>+1248(SB)/8, $0xc3170000c3170000
+DATA exp232consts<>+1256(SB)/8, $0xc3170000c3170000
+DATA exp232consts<>+1264(SB)/8, $0xc3170000c3170000
+DATA exp232consts<>+1272(SB)/8, $0xc3170000c3170000
+DATA exp232consts<>+1280(SB)/8, $0x0040000000400000
+DATA exp232consts<>+1288(SB)/8, $0x0040000000400000
+DATA exp232consts<>+1296(SB)/8, $0x0040000000400000
+DATA exp232consts<>+1304(SB)/8, $0x0040000000400000
+DATA exp232consts<>+1312(SB)/8, $0x0040000000400000
+DATA exp232consts<>+1320(SB)/8, $0x0040000000400000
+DATA exp232consts<>+1328(SB)/8, $0x0040000000400000
+DATA exp232consts<>+1336(SB)/8, $0x0040000000400000
+GLOBL exp232consts<>(SB), RODATA|NOPTR, $1344
 
 // func expm1VF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -8027,134 +8046,134 @@ sigmoidVF32AVX2_loop2:
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
 	JZ           mathblock469
-	VMOVUPS      sigmoid32consts<>+320(SB), Y2
-	VMOVUPS      (SI)(R8*4), Y3
-	VFMADD213PS  sigmoid32consts<>+384(SB), Y3, Y2
-	VSUBPS       sigmoid32consts<>+384(SB), Y2, Y3
-	VMOVUPS      sigmoid32consts<>+512(SB), Y4
-	VFNMADD213PS (SI)(R8*4), Y3, Y4
-	VFNMADD231PS sigmoid32consts<>+448(SB), Y3, Y4
-	VMOVUPS      sigmoid32consts<>+576(SB), Y3
-	VFMADD213PS  sigmoid32consts<>+640(SB), Y4, Y3
-	VMULPS       Y4, Y4, Y5
-	VPERMPS      exptail_32<>+0(SB), Y2, Y6
-	VPERMPS      exptail_32<>+32(SB), Y2, Y7
-	VPSLLD       $0x1c, Y2, Y8
+	VMOVUPS      (SI)(R8*4), Y2
+	VMAXPS       sigmoid32consts<>+768(SB), Y2, Y2
+	VMOVUPS      sigmoid32consts<>+320(SB), Y3
+	VFMADD213PS  sigmoid32consts<>+384(SB), Y2, Y3
+	VSUBPS       sigmoid32consts<>+384(SB), Y3, Y4
+	VFNMADD231PS sigmoid32consts<>+512(SB), Y4, Y2
+	VFNMADD231PS sigmoid32consts<>+448(SB), Y4, Y2
+	VMOVUPS      sigmoid32consts<>+576(SB), Y4
+	VFMADD213PS  sigmoid32consts<>+640(SB), Y2, Y4
+	VMULPS       Y2, Y2, Y5
+	VPERMPS      exptail_32<>+0(SB), Y3, Y6
+	VPERMPS      exptail_32<>+32(SB), Y3, Y7
+	VPSLLD       $0x1c, Y3, Y8
 	VBLENDVPS    Y8, Y7, Y6, Y6
-	VADDPS       Y6, Y4, Y4
-	VFMADD231PS  Y3, Y5, Y4
-	VPAND        sigmoid32consts<>+768(SB), Y2, Y3
-	VPERMPS      exphi_32<>+0(SB), Y2, Y5
-	VPERMPS      exphi_32<>+32(SB), Y2, Y6
-	VPSLLD       $0x1c, Y2, Y7
+	VADDPS       Y6, Y2, Y2
+	VFMADD231PS  Y4, Y5, Y2
+	VPAND        sigmoid32consts<>+832(SB), Y3, Y4
+	VPERMPS      exphi_32<>+0(SB), Y3, Y5
+	VPERMPS      exphi_32<>+32(SB), Y3, Y6
+	VPSLLD       $0x1c, Y3, Y7
 	VBLENDVPS    Y7, Y6, Y5, Y5
-	VPSLLD       $0x13, Y3, Y3
-	VPADDD       Y3, Y5, Y5
-	VFMADD231PS  Y5, Y4, Y5
-	VPSUBD       sigmoid32consts<>+832(SB), Y2, Y2
-	VPSRLD       $0x04, Y2, Y2
-	VPSRLD       $0x01, Y2, Y3
-	VPSUBD       sigmoid32consts<>+896(SB), Y3, Y4
+	VPSLLD       $0x13, Y4, Y4
+	VPADDD       Y4, Y5, Y5
+	VFMADD231PS  Y5, Y2, Y5
+	VPSUBD       sigmoid32consts<>+896(SB), Y3, Y3
+	VPSRLD       $0x04, Y3, Y3
+	VPSRLD       $0x01, Y3, Y2
+	VPSUBD       sigmoid32consts<>+960(SB), Y2, Y4
 	VPSLLD       $0x17, Y4, Y4
-	VPSUBD       Y3, Y2, Y2
-	VPSUBD       sigmoid32consts<>+896(SB), Y2, Y2
-	VPSLLD       $0x17, Y2, Y2
-	VMOVUPS      (SI)(R8*4), Y3
-	VCMPPS       $0x11, sigmoid32consts<>+0(SB), Y3, Y3
+	VPSUBD       Y2, Y3, Y3
+	VPSUBD       sigmoid32consts<>+960(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMOVUPS      (SI)(R8*4), Y2
+	VCMPPS       $0x11, sigmoid32consts<>+0(SB), Y2, Y2
 	VMULPS       Y4, Y5, Y5
-	VPADDD       sigmoid32consts<>+960(SB), Y2, Y4
-	VBLENDVPS    Y3, Y4, Y2, Y4
+	VPADDD       sigmoid32consts<>+1024(SB), Y3, Y4
+	VBLENDVPS    Y2, Y4, Y3, Y4
 	VMULPS       Y4, Y5, Y5
-	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), Y5, Y2
-	VPAND        Y3, Y2, Y2
-	VCMPPS       $0x15, sigmoid32consts<>+1024(SB), Y5, Y4
-	VPAND        Y3, Y4, Y3
-	VADDPS       sigmoid32consts<>+1024(SB), Y5, Y4
-	VPSUBD       sigmoid32consts<>+1024(SB), Y4, Y4
+	VCMPPS       $0x11, sigmoid32consts<>+1088(SB), Y5, Y3
+	VPAND        Y2, Y3, Y3
+	VCMPPS       $0x15, sigmoid32consts<>+1088(SB), Y5, Y4
+	VPAND        Y2, Y4, Y2
+	VADDPS       sigmoid32consts<>+1088(SB), Y5, Y4
+	VPSUBD       sigmoid32consts<>+1088(SB), Y4, Y4
 	VMOVUPS      sigmoid32consts<>+704(SB), Y6
-	VBLENDVPS    Y3, sigmoid32consts<>+1088(SB), Y6, Y3
-	VMULPS       Y3, Y5, Y5
-	VBLENDVPS    Y2, Y4, Y5, Y4
+	VBLENDVPS    Y2, sigmoid32consts<>+1152(SB), Y6, Y2
+	VMULPS       Y2, Y5, Y5
+	VBLENDVPS    Y3, Y4, Y5, Y4
 	VMOVUPS      (SI)(R8*4), Y2
-	VCMPPS       $0x1e, sigmoid32consts<>+1152(SB), Y2, Y2
-	VBLENDVPS    Y2, sigmoid32consts<>+1216(SB), Y4, Y4
+	VCMPPS       $0x1e, sigmoid32consts<>+1216(SB), Y2, Y2
+	VBLENDVPS    Y2, sigmoid32consts<>+1280(SB), Y4, Y4
 	VMOVUPS      (SI)(R8*4), Y2
-	VCMPPS       $0x11, sigmoid32consts<>+1280(SB), Y2, Y2
+	VCMPPS       $0x11, sigmoid32consts<>+1344(SB), Y2, Y2
 	VBLENDVPS    Y2, sigmoid32consts<>+0(SB), Y4, Y4
 	VMOVUPS      (SI)(R8*4), Y2
 	VCMPPS       $0x03, (SI)(R8*4), Y2, Y2
 	VMOVUPS      (SI)(R8*4), Y3
-	VPOR         sigmoid32consts<>+1344(SB), Y3, Y3
+	VPOR         sigmoid32consts<>+1408(SB), Y3, Y3
 	VBLENDVPS    Y2, Y3, Y4, Y3
 	VMOVUPS      (SI)(R8*4), Y2
 	VCMPPS       $0x03, (SI)(R8*4), Y2, Y2
 	VMOVUPS      (SI)(R8*4), Y4
-	VPOR         sigmoid32consts<>+1344(SB), Y4, Y4
+	VPOR         sigmoid32consts<>+1408(SB), Y4, Y4
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VBLENDVPS    Y0, Y4, Y10, Y10
-	VMOVUPS      sigmoid32consts<>+320(SB), Y0
-	VMOVUPS      32(SI)(R8*4), Y2
-	VFMADD213PS  sigmoid32consts<>+384(SB), Y2, Y0
-	VSUBPS       sigmoid32consts<>+384(SB), Y0, Y2
-	VMOVUPS      sigmoid32consts<>+512(SB), Y3
-	VFNMADD213PS 32(SI)(R8*4), Y2, Y3
-	VFNMADD231PS sigmoid32consts<>+448(SB), Y2, Y3
-	VMOVUPS      sigmoid32consts<>+576(SB), Y2
-	VFMADD213PS  sigmoid32consts<>+640(SB), Y3, Y2
-	VMULPS       Y3, Y3, Y4
-	VPERMPS      exptail_32<>+0(SB), Y0, Y5
-	VPERMPS      exptail_32<>+32(SB), Y0, Y6
-	VPSLLD       $0x1c, Y0, Y7
+	VMOVUPS      32(SI)(R8*4), Y0
+	VMAXPS       sigmoid32consts<>+768(SB), Y0, Y0
+	VMOVUPS      sigmoid32consts<>+320(SB), Y2
+	VFMADD213PS  sigmoid32consts<>+384(SB), Y0, Y2
+	VSUBPS       sigmoid32consts<>+384(SB), Y2, Y3
+	VFNMADD231PS sigmoid32consts<>+512(SB), Y3, Y0
+	VFNMADD231PS sigmoid32consts<>+448(SB), Y3, Y0
+	VMOVUPS      sigmoid32consts<>+576(SB), Y3
+	VFMADD213PS  sigmoid32consts<>+640(SB), Y0, Y3
+	VMULPS       Y0, Y0, Y4
+	VPERMPS      exptail_32<>+0(SB), Y2, Y5
+	VPERMPS      exptail_32<>+32(SB), Y2, Y6
+	VPSLLD       $0x1c, Y2, Y7
 	VBLENDVPS    Y7, Y6, Y5, Y5
-	VADDPS       Y5, Y3, Y3
-	VFMADD231PS  Y2, Y4, Y3
-	VPAND        sigmoid32consts<>+768(SB), Y0, Y2
-	VPERMPS      exphi_32<>+0(SB), Y0, Y4
-	VPERMPS      exphi_32<>+32(SB), Y0, Y5
-	VPSLLD       $0x1c, Y0, Y6
+	VADDPS       Y5, Y0, Y0
+	VFMADD231PS  Y3, Y4, Y0
+	VPAND        sigmoid32consts<>+832(SB), Y2, Y3
+	VPERMPS      exphi_32<>+0(SB), Y2, Y4
+	VPERMPS      exphi_32<>+32(SB), Y2, Y5
+	VPSLLD       $0x1c, Y2, Y6
 	VBLENDVPS    Y6, Y5, Y4, Y4
-	VPSLLD       $0x13, Y2, Y2
-	VPADDD       Y2, Y4, Y4
-	VFMADD231PS  Y4, Y3, Y4
-	VPSUBD       sigmoid32consts<>+832(SB), Y0, Y0
-	VPSRLD       $0x04, Y0, Y0
-	VPSRLD       $0x01, Y0, Y2
-	VPSUBD       sigmoid32consts<>+896(SB), Y2, Y3
+	VPSLLD       $0x13, Y3, Y3
+	VPADDD       Y3, Y4, Y4
+	VFMADD231PS  Y4, Y0, Y4
+	VPSUBD       sigmoid32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x04, Y2, Y2
+	VPSRLD       $0x01, Y2, Y0
+	VPSUBD       sigmoid32consts<>+960(SB), Y0, Y3
 	VPSLLD       $0x17, Y3, Y3
-	VPSUBD       Y2, Y0, Y0
-	VPSUBD       sigmoid32consts<>+896(SB), Y0, Y0
-	VPSLLD       $0x17, Y0, Y0
-	VMOVUPS      32(SI)(R8*4), Y2
-	VCMPPS       $0x11, sigmoid32consts<>+0(SB), Y2, Y2
+	VPSUBD       Y0, Y2, Y2
+	VPSUBD       sigmoid32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMOVUPS      32(SI)(R8*4), Y0
+	VCMPPS       $0x11, sigmoid32consts<>+0(SB), Y0, Y0
 	VMULPS       Y3, Y4, Y4
-	VPADDD       sigmoid32consts<>+960(SB), Y0, Y3
-	VBLENDVPS    Y2, Y3, Y0, Y3
+	VPADDD       sigmoid32consts<>+1024(SB), Y2, Y3
+	VBLENDVPS    Y0, Y3, Y2, Y3
 	VMULPS       Y3, Y4, Y4
-	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), Y4, Y0
-	VPAND        Y2, Y0, Y0
-	VCMPPS       $0x15, sigmoid32consts<>+1024(SB), Y4, Y3
-	VPAND        Y2, Y3, Y2
-	VADDPS       sigmoid32consts<>+1024(SB), Y4, Y3
-	VPSUBD       sigmoid32consts<>+1024(SB), Y3, Y3
+	VCMPPS       $0x11, sigmoid32consts<>+1088(SB), Y4, Y2
+	VPAND        Y0, Y2, Y2
+	VCMPPS       $0x15, sigmoid32consts<>+1088(SB), Y4, Y3
+	VPAND        Y0, Y3, Y0
+	VADDPS       sigmoid32consts<>+1088(SB), Y4, Y3
+	VPSUBD       sigmoid32consts<>+1088(SB), Y3, Y3
 	VMOVUPS      sigmoid32consts<>+704(SB), Y5
-	VBLENDVPS    Y2, sigmoid32consts<>+1088(SB), Y5, Y2
-	VMULPS       Y2, Y4, Y4
-	VBLENDVPS    Y0, Y3, Y4, Y3
+	VBLENDVPS    Y0, sigmoid32consts<>+1152(SB), Y5, Y0
+	VMULPS       Y0, Y4, Y4
+	VBLENDVPS    Y2, Y3, Y4, Y3
 	VMOVUPS      32(SI)(R8*4), Y0
-	VCMPPS       $0x1e, sigmoid32consts<>+1152(SB), Y0, Y0
-	VBLENDVPS    Y0, sigmoid32consts<>+1216(SB), Y3, Y3
+	VCMPPS       $0x1e, sigmoid32consts<>+1216(SB), Y0, Y0
+	VBLENDVPS    Y0, sigmoid32consts<>+1280(SB), Y3, Y3
 	VMOVUPS      32(SI)(R8*4), Y0
-	VCMPPS       $0x11, sigmoid32consts<>+1280(SB), Y0, Y0
+	VCMPPS       $0x11, sigmoid32consts<>+1344(SB), Y0, Y0
 	VBLENDVPS    Y0, sigmoid32consts<>+0(SB), Y3, Y3
 	VMOVUPS      32(SI)(R8*4), Y0
 	VCMPPS       $0x03, 32(SI)(R8*4), Y0, Y0
 	VMOVUPS      32(SI)(R8*4), Y2
-	VPOR         sigmoid32consts<>+1344(SB), Y2, Y2
+	VPOR         sigmoid32consts<>+1408(SB), Y2, Y2
 	VBLENDVPS    Y0, Y2, Y3, Y2
 	VMOVUPS      32(SI)(R8*4), Y0
 	VCMPPS       $0x03, 32(SI)(R8*4), Y0, Y0
 	VMOVUPS      32(SI)(R8*4), Y3
-	VPOR         sigmoid32consts<>+1344(SB), Y3, Y3
+	VPOR         sigmoid32consts<>+1408(SB), Y3, Y3
 	VBLENDVPS    Y0, Y3, Y2, Y3
 	VBLENDVPS    Y1, Y3, Y11, Y11
 
@@ -8221,69 +8240,69 @@ sigmoidVF32AVX2_loop1:
 	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), Y0, Y0
 	VPTEST       Y0, Y0
 	JZ           mathblock470
-	VMOVUPS      sigmoid32consts<>+320(SB), Y1
-	VMOVUPS      (SI)(R8*4), Y2
-	VFMADD213PS  sigmoid32consts<>+384(SB), Y2, Y1
-	VSUBPS       sigmoid32consts<>+384(SB), Y1, Y2
-	VMOVUPS      sigmoid32consts<>+512(SB), Y3
-	VFNMADD213PS (SI)(R8*4), Y2, Y3
-	VFNMADD231PS sigmoid32consts<>+448(SB), Y2, Y3
-	VMOVUPS      sigmoid32consts<>+576(SB), Y2
-	VFMADD213PS  sigmoid32consts<>+640(SB), Y3, Y2
-	VMULPS       Y3, Y3, Y4
-	VPERMPS      exptail_32<>+0(SB), Y1, Y6
-	VPERMPS      exptail_32<>+32(SB), Y1, Y7
-	VPSLLD       $0x1c, Y1, Y8
+	VMOVUPS      (SI)(R8*4), Y1
+	VMAXPS       sigmoid32consts<>+768(SB), Y1, Y1
+	VMOVUPS      sigmoid32consts<>+320(SB), Y2
+	VFMADD213PS  sigmoid32consts<>+384(SB), Y1, Y2
+	VSUBPS       sigmoid32consts<>+384(SB), Y2, Y3
+	VFNMADD231PS sigmoid32consts<>+512(SB), Y3, Y1
+	VFNMADD231PS sigmoid32consts<>+448(SB), Y3, Y1
+	VMOVUPS      sigmoid32consts<>+576(SB), Y3
+	VFMADD213PS  sigmoid32consts<>+640(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VPERMPS      exptail_32<>+0(SB), Y2, Y6
+	VPERMPS      exptail_32<>+32(SB), Y2, Y7
+	VPSLLD       $0x1c, Y2, Y8
 	VBLENDVPS    Y8, Y7, Y6, Y6
-	VADDPS       Y6, Y3, Y3
-	VFMADD231PS  Y2, Y4, Y3
-	VPAND        sigmoid32consts<>+768(SB), Y1, Y2
-	VPERMPS      exphi_32<>+0(SB), Y1, Y4
-	VPERMPS      exphi_32<>+32(SB), Y1, Y6
-	VPSLLD       $0x1c, Y1, Y7
+	VADDPS       Y6, Y1, Y1
+	VFMADD231PS  Y3, Y4, Y1
+	VPAND        sigmoid32consts<>+832(SB), Y2, Y3
+	VPERMPS      exphi_32<>+0(SB), Y2, Y4
+	VPERMPS      exphi_32<>+32(SB), Y2, Y6
+	VPSLLD       $0x1c, Y2, Y7
 	VBLENDVPS    Y7, Y6, Y4, Y4
-	VPSLLD       $0x13, Y2, Y2
-	VPADDD       Y2, Y4, Y4
-	VFMADD231PS  Y4, Y3, Y4
-	VPSUBD       sigmoid32consts<>+832(SB), Y1, Y1
-	VPSRLD       $0x04, Y1, Y1
-	VPSRLD       $0x01, Y1, Y2
-	VPSUBD       sigmoid32consts<>+896(SB), Y2, Y3
+	VPSLLD       $0x13, Y3, Y3
+	VPADDD       Y3, Y4, Y4
+	VFMADD231PS  Y4, Y1, Y4
+	VPSUBD       sigmoid32consts<>+896(SB), Y2, Y2
+	VPSRLD       $0x04, Y2, Y2
+	VPSRLD       $0x01, Y2, Y1
+	VPSUBD       sigmoid32consts<>+960(SB), Y1, Y3
 	VPSLLD       $0x17, Y3, Y3
-	VPSUBD       Y2, Y1, Y1
-	VPSUBD       sigmoid32consts<>+896(SB), Y1, Y1
-	VPSLLD       $0x17, Y1, Y1
-	VMOVUPS      (SI)(R8*4), Y2
-	VCMPPS       $0x11, sigmoid32consts<>+0(SB), Y2, Y2
+	VPSUBD       Y1, Y2, Y2
+	VPSUBD       sigmoid32consts<>+960(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMOVUPS      (SI)(R8*4), Y1
+	VCMPPS       $0x11, sigmoid32consts<>+0(SB), Y1, Y1
 	VMULPS       Y3, Y4, Y4
-	VPADDD       sigmoid32consts<>+960(SB), Y1, Y3
-	VBLENDVPS    Y2, Y3, Y1, Y3
+	VPADDD       sigmoid32consts<>+1024(SB), Y2, Y3
+	VBLENDVPS    Y1, Y3, Y2, Y3
 	VMULPS       Y3, Y4, Y4
-	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), Y4, Y1
-	VPAND        Y2, Y1, Y1
-	VCMPPS       $0x15, sigmoid32consts<>+1024(SB), Y4, Y3
-	VPAND        Y2, Y3, Y2
-	VADDPS       sigmoid32consts<>+1024(SB), Y4, Y3
-	VPSUBD       sigmoid32consts<>+1024(SB), Y3, Y3
+	VCMPPS       $0x11, sigmoid32consts<>+1088(SB), Y4, Y2
+	VPAND        Y1, Y2, Y2
+	VCMPPS       $0x15, sigmoid32consts<>+1088(SB), Y4, Y3
+	VPAND        Y1, Y3, Y1
+	VADDPS       sigmoid32consts<>+1088(SB), Y4, Y3
+	VPSUBD       sigmoid32consts<>+1088(SB), Y3, Y3
 	VMOVUPS      sigmoid32consts<>+704(SB), Y6
-	VBLENDVPS    Y2, sigmoid32consts<>+1088(SB), Y6, Y2
-	VMULPS       Y2, Y4, Y4
-	VBLENDVPS    Y1, Y3, Y4, Y3
+	VBLENDVPS    Y1, sigmoid32consts<>+1152(SB), Y6, Y1
+	VMULPS       Y1, Y4, Y4
+	VBLENDVPS    Y2, Y3, Y4, Y3
 	VMOVUPS      (SI)(R8*4), Y1
-	VCMPPS       $0x1e, sigmoid32consts<>+1152(SB), Y1, Y1
-	VBLENDVPS    Y1, sigmoid32consts<>+1216(SB), Y3, Y3
+	VCMPPS       $0x1e, sigmoid32consts<>+1216(SB), Y1, Y1
+	VBLENDVPS    Y1, sigmoid32consts<>+1280(SB), Y3, Y3
 	VMOVUPS      (SI)(R8*4), Y1
-	VCMPPS       $0x11, sigmoid32consts<>+1280(SB), Y1, Y1
+	VCMPPS       $0x11, sigmoid32consts<>+1344(SB), Y1, Y1
 	VBLENDVPS    Y1, sigmoid32consts<>+0(SB), Y3, Y3
 	VMOVUPS      (SI)(R8*4), Y1
 	VCMPPS       $0x03, (SI)(R8*4), Y1, Y1
 	VMOVUPS      (SI)(R8*4), Y2
-	VPOR         sigmoid32consts<>+1344(SB), Y2, Y2
+	VPOR         sigmoid32consts<>+1408(SB), Y2, Y2
 	VBLENDVPS    Y1, Y2, Y3, Y2
 	VMOVUPS      (SI)(R8*4), Y1
 	VCMPPS       $0x03, (SI)(R8*4), Y1, Y1
 	VMOVUPS      (SI)(R8*4), Y3
-	VPOR         sigmoid32consts<>+1344(SB), Y3, Y3
+	VPOR         sigmoid32consts<>+1408(SB), Y3, Y3
 	VBLENDVPS    Y1, Y3, Y2, Y3
 	VBLENDVPS    Y0, Y3, Y5, Y5
 
@@ -8348,63 +8367,63 @@ sigmoidVF32AVX2_after1:
 	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), X0, X1
 	VPTEST       X1, X1
 	JZ           mathblock471
-	VMOVUPS      sigmoid32consts<>+320(SB), X2
-	VFMADD213PS  sigmoid32consts<>+384(SB), X0, X2
-	VSUBPS       sigmoid32consts<>+384(SB), X2, X3
-	VMOVUPS      sigmoid32consts<>+512(SB), X4
-	VFNMADD213PS X0, X3, X4
-	VFNMADD231PS sigmoid32consts<>+448(SB), X3, X4
-	VMOVUPS      sigmoid32consts<>+576(SB), X3
-	VFMADD213PS  sigmoid32consts<>+640(SB), X4, X3
-	VMULPS       X4, X4, X5
+	VMAXPS       sigmoid32consts<>+768(SB), X0, X2
+	VMOVUPS      sigmoid32consts<>+320(SB), X3
+	VFMADD213PS  sigmoid32consts<>+384(SB), X2, X3
+	VSUBPS       sigmoid32consts<>+384(SB), X3, X4
+	VFNMADD231PS sigmoid32consts<>+512(SB), X4, X2
+	VFNMADD231PS sigmoid32consts<>+448(SB), X4, X2
+	VMOVUPS      sigmoid32consts<>+576(SB), X4
+	VFMADD213PS  sigmoid32consts<>+640(SB), X2, X4
+	VMULPS       X2, X2, X5
 	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X2, X8
+	VPAND        tablemask16_32<>+0(SB), X3, X8
 	VPCMPEQD     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERDD   X9, (R10)(X8*4), X7
-	VADDPS       X7, X4, X4
-	VFMADD231PS  X3, X5, X4
-	VPAND        sigmoid32consts<>+768(SB), X2, X3
+	VADDPS       X7, X2, X2
+	VFMADD231PS  X4, X5, X2
+	VPAND        sigmoid32consts<>+832(SB), X3, X4
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X2, X7
+	VPAND        tablemask16_32<>+0(SB), X3, X7
 	VPCMPEQD     X7, X7, X8
 	VPXOR        X7, X7, X5
 	VPGATHERDD   X8, (R10)(X7*4), X5
-	VPSLLD       $0x13, X3, X3
-	VPADDD       X3, X5, X5
-	VFMADD231PS  X5, X4, X5
-	VPSUBD       sigmoid32consts<>+832(SB), X2, X2
-	VPSRLD       $0x04, X2, X2
-	VPSRLD       $0x01, X2, X3
-	VPSUBD       sigmoid32consts<>+896(SB), X3, X4
+	VPSLLD       $0x13, X4, X4
+	VPADDD       X4, X5, X5
+	VFMADD231PS  X5, X2, X5
+	VPSUBD       sigmoid32consts<>+896(SB), X3, X3
+	VPSRLD       $0x04, X3, X3
+	VPSRLD       $0x01, X3, X2
+	VPSUBD       sigmoid32consts<>+960(SB), X2, X4
 	VPSLLD       $0x17, X4, X4
-	VPSUBD       X3, X2, X2
-	VPSUBD       sigmoid32consts<>+896(SB), X2, X2
-	VPSLLD       $0x17, X2, X2
-	VCMPPS       $0x11, sigmoid32consts<>+0(SB), X0, X3
+	VPSUBD       X2, X3, X3
+	VPSUBD       sigmoid32consts<>+960(SB), X3, X3
+	VPSLLD       $0x17, X3, X3
+	VCMPPS       $0x11, sigmoid32consts<>+0(SB), X0, X2
 	VMULPS       X4, X5, X5
-	VPADDD       sigmoid32consts<>+960(SB), X2, X4
-	VBLENDVPS    X3, X4, X2, X4
+	VPADDD       sigmoid32consts<>+1024(SB), X3, X4
+	VBLENDVPS    X2, X4, X3, X4
 	VMULPS       X4, X5, X5
-	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), X5, X2
-	VPAND        X3, X2, X2
-	VCMPPS       $0x15, sigmoid32consts<>+1024(SB), X5, X4
-	VPAND        X3, X4, X3
-	VADDPS       sigmoid32consts<>+1024(SB), X5, X4
-	VPSUBD       sigmoid32consts<>+1024(SB), X4, X4
+	VCMPPS       $0x11, sigmoid32consts<>+1088(SB), X5, X3
+	VPAND        X2, X3, X3
+	VCMPPS       $0x15, sigmoid32consts<>+1088(SB), X5, X4
+	VPAND        X2, X4, X2
+	VADDPS       sigmoid32consts<>+1088(SB), X5, X4
+	VPSUBD       sigmoid32consts<>+1088(SB), X4, X4
 	VMOVUPS      sigmoid32consts<>+704(SB), X7
-	VBLENDVPS    X3, sigmoid32consts<>+1088(SB), X7, X3
-	VMULPS       X3, X5, X5
-	VBLENDVPS    X2, X4, X5, X4
-	VCMPPS       $0x1e, sigmoid32consts<>+1152(SB), X0, X2
-	VBLENDVPS    X2, sigmoid32consts<>+1216(SB), X4, X4
-	VCMPPS       $0x11, sigmoid32consts<>+1280(SB), X0, X2
+	VBLENDVPS    X2, sigmoid32consts<>+1152(SB), X7, X2
+	VMULPS       X2, X5, X5
+	VBLENDVPS    X3, X4, X5, X4
+	VCMPPS       $0x1e, sigmoid32consts<>+1216(SB), X0, X2
+	VBLENDVPS    X2, sigmoid32consts<>+1280(SB), X4, X4
+	VCMPPS       $0x11, sigmoid32consts<>+1344(SB), X0, X2
 	VBLENDVPS    X2, sigmoid32consts<>+0(SB), X4, X4
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         sigmoid32consts<>+1344(SB), X0, X3
+	VPOR         sigmoid32consts<>+1408(SB), X0, X3
 	VBLENDVPS    X2, X3, X4, X3
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         sigmoid32consts<>+1344(SB), X0, X0
+	VPOR         sigmoid32consts<>+1408(SB), X0, X0
 	VBLENDVPS    X2, X0, X3, X0
 	VBLENDVPS    X1, X0, X6, X6
 
@@ -8468,63 +8487,63 @@ sigmoidVF32AVX2_tail4:
 	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), X0, X1
 	VPTEST       X1, X1
 	JZ           mathblock472
-	VMOVUPS      sigmoid32consts<>+320(SB), X2
-	VFMADD213PS  sigmoid32consts<>+384(SB), X0, X2
-	VSUBPS       sigmoid32consts<>+384(SB), X2, X3
-	VMOVUPS      sigmoid32consts<>+512(SB), X4
-	VFNMADD213PS X0, X3, X4
-	VFNMADD231PS sigmoid32consts<>+448(SB), X3, X4
-	VMOVUPS      sigmoid32consts<>+576(SB), X3
-	VFMADD213PS  sigmoid32consts<>+640(SB), X4, X3
-	VMULPS       X4, X4, X5
+	VMAXPS       sigmoid32consts<>+768(SB), X0, X2
+	VMOVUPS      sigmoid32consts<>+320(SB), X3
+	VFMADD213PS  sigmoid32consts<>+384(SB), X2, X3
+	VSUBPS       sigmoid32consts<>+384(SB), X3, X4
+	VFNMADD231PS sigmoid32consts<>+512(SB), X4, X2
+	VFNMADD231PS sigmoid32consts<>+448(SB), X4, X2
+	VMOVUPS      sigmoid32consts<>+576(SB), X4
+	VFMADD213PS  sigmoid32consts<>+640(SB), X2, X4
+	VMULPS       X2, X2, X5
 	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X2, X8
+	VPAND        tablemask16_32<>+0(SB), X3, X8
 	VPCMPEQD     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERDD   X9, (R10)(X8*4), X7
-	VADDPS       X7, X4, X4
-	VFMADD231PS  X3, X5, X4
-	VPAND        sigmoid32consts<>+768(SB), X2, X3
+	VADDPS       X7, X2, X2
+	VFMADD231PS  X4, X5, X2
+	VPAND        sigmoid32consts<>+832(SB), X3, X4
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X2, X7
+	VPAND        tablemask16_32<>+0(SB), X3, X7
 	VPCMPEQD     X7, X7, X8
 	VPXOR        X7, X7, X5
 	VPGATHERDD   X8, (R10)(X7*4), X5
-	VPSLLD       $0x13, X3, X3
-	VPADDD       X3, X5, X5
-	VFMADD231PS  X5, X4, X5
-	VPSUBD       sigmoid32consts<>+832(SB), X2, X2
-	VPSRLD       $0x04, X2, X2
-	VPSRLD       $0x01, X2, X3
-	VPSUBD       sigmoid32consts<>+896(SB), X3, X4
+	VPSLLD       $0x13, X4, X4
+	VPADDD       X4, X5, X5
+	VFMADD231PS  X5, X2, X5
+	VPSUBD       sigmoid32consts<>+896(SB), X3, X3
+	VPSRLD       $0x04, X3, X3
+	VPSRLD       $0x01, X3, X2
+	VPSUBD       sigmoid32consts<>+960(SB), X2, X4
 	VPSLLD       $0x17, X4, X4
-	VPSUBD       X3, X2, X2
-	VPSUBD       sigmoid32consts<>+896(SB), X2, X2
-	VPSLLD       $0x17, X2, X2
-	VCMPPS       $0x11, sigmoid32consts<>+0(SB), X0, X3
+	VPSUBD       X2, X3, X3
+	VPSUBD       sigmoid32consts<>+960(SB), X3, X3
+	VPSLLD       $0x17, X3, X3
+	VCMPPS       $0x11, sigmoid32consts<>+0(SB), X0, X2
 	VMULPS       X4, X5, X5
-	VPADDD       sigmoid32consts<>+960(SB), X2, X4
-	VBLENDVPS    X3, X4, X2, X4
+	VPADDD       sigmoid32consts<>+1024(SB), X3, X4
+	VBLENDVPS    X2, X4, X3, X4
 	VMULPS       X4, X5, X5
-	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), X5, X2
-	VPAND        X3, X2, X2
-	VCMPPS       $0x15, sigmoid32consts<>+1024(SB), X5, X4
-	VPAND        X3, X4, X3
-	VADDPS       sigmoid32consts<>+1024(SB), X5, X4
-	VPSUBD       sigmoid32consts<>+1024(SB), X4, X4
+	VCMPPS       $0x11, sigmoid32consts<>+1088(SB), X5, X3
+	VPAND        X2, X3, X3
+	VCMPPS       $0x15, sigmoid32consts<>+1088(SB), X5, X4
+	VPAND        X2, X4, X2
+	VADDPS       sigmoid32consts<>+1088(SB), X5, X4
+	VPSUBD       sigmoid32consts<>+1088(SB), X4, X4
 	VMOVUPS      sigmoid32consts<>+704(SB), X7
-	VBLENDVPS    X3, sigmoid32consts<>+1088(SB), X7, X3
-	VMULPS       X3, X5, X5
-	VBLENDVPS    X2, X4, X5, X4
-	VCMPPS       $0x1e, sigmoid32consts<>+1152(SB), X0, X2
-	VBLENDVPS    X2, sigmoid32consts<>+1216(SB), X4, X4
-	VCMPPS       $0x11, sigmoid32consts<>+1280(SB), X0, X2
+	VBLENDVPS    X2, sigmoid32consts<>+1152(SB), X7, X2
+	VMULPS       X2, X5, X5
+	VBLENDVPS    X3, X4, X5, X4
+	VCMPPS       $0x1e, sigmoid32consts<>+1216(SB), X0, X2
+	VBLENDVPS    X2, sigmoid32consts<>+1280(SB), X4, X4
+	VCMPPS       $0x11, sigmoid32consts<>+1344(SB), X0, X2
 	VBLENDVPS    X2, sigmoid32consts<>+0(SB), X4, X4
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         sigmoid32consts<>+1344(SB), X0, X3
+	VPOR         sigmoid32consts<>+1408(SB), X0, X3
 	VBLENDVPS    X2, X3, X4, X3
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         sigmoid32consts<>+1344(SB), X0, X0
+	VPOR         sigmoid32consts<>+1408(SB), X0, X0
 	VBLENDVPS    X2, X0, X3, X0
 	VBLENDVPS    X1, X0, X6, X6
 
@@ -8588,63 +8607,63 @@ sigmoidVF32AVX2_tail2:
 	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), X0, X1
 	VPTEST       X1, X1
 	JZ           mathblock473
-	VMOVUPS      sigmoid32consts<>+320(SB), X2
-	VFMADD213PS  sigmoid32consts<>+384(SB), X0, X2
-	VSUBPS       sigmoid32consts<>+384(SB), X2, X3
-	VMOVUPS      sigmoid32consts<>+512(SB), X4
-	VFNMADD213PS X0, X3, X4
-	VFNMADD231PS sigmoid32consts<>+448(SB), X3, X4
-	VMOVUPS      sigmoid32consts<>+576(SB), X3
-	VFMADD213PS  sigmoid32consts<>+640(SB), X4, X3
-	VMULPS       X4, X4, X5
+	VMAXPS       sigmoid32consts<>+768(SB), X0, X2
+	VMOVUPS      sigmoid32consts<>+320(SB), X3
+	VFMADD213PS  sigmoid32consts<>+384(SB), X2, X3
+	VSUBPS       sigmoid32consts<>+384(SB), X3, X4
+	VFNMADD231PS sigmoid32consts<>+512(SB), X4, X2
+	VFNMADD231PS sigmoid32consts<>+448(SB), X4, X2
+	VMOVUPS      sigmoid32consts<>+576(SB), X4
+	VFMADD213PS  sigmoid32consts<>+640(SB), X2, X4
+	VMULPS       X2, X2, X5
 	LEAQ         exptail_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X2, X8
+	VPAND        tablemask16_32<>+0(SB), X3, X8
 	VPCMPEQD     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERDD   X9, (R10)(X8*4), X7
-	VADDPS       X7, X4, X4
-	VFMADD231PS  X3, X5, X4
-	VPAND        sigmoid32consts<>+768(SB), X2, X3
+	VADDPS       X7, X2, X2
+	VFMADD231PS  X4, X5, X2
+	VPAND        sigmoid32consts<>+832(SB), X3, X4
 	LEAQ         exphi_32<>+0(SB), R10
-	VPAND        tablemask16_32<>+0(SB), X2, X7
+	VPAND        tablemask16_32<>+0(SB), X3, X7
 	VPCMPEQD     X7, X7, X8
 	VPXOR        X7, X7, X5
 	VPGATHERDD   X8, (R10)(X7*4), X5
-	VPSLLD       $0x13, X3, X3
-	VPADDD       X3, X5, X5
-	VFMADD231PS  X5, X4, X5
-	VPSUBD       sigmoid32consts<>+832(SB), X2, X2
-	VPSRLD       $0x04, X2, X2
-	VPSRLD       $0x01, X2, X3
-	VPSUBD       sigmoid32consts<>+896(SB), X3, X4
+	VPSLLD       $0x13, X4, X4
+	VPADDD       X4, X5, X5
+	VFMADD231PS  X5, X2, X5
+	VPSUBD       sigmoid32consts<>+896(SB), X3, X3
+	VPSRLD       $0x04, X3, X3
+	VPSRLD       $0x01, X3, X2
+	VPSUBD       sigmoid32consts<>+960(SB), X2, X4
 	VPSLLD       $0x17, X4, X4
-	VPSUBD       X3, X2, X2
-	VPSUBD       sigmoid32consts<>+896(SB), X2, X2
-	VPSLLD       $0x17, X2, X2
-	VCMPPS       $0x11, sigmoid32consts<>+0(SB), X0, X3
+	VPSUBD       X2, X3, X3
+	VPSUBD       sigmoid32consts<>+960(SB), X3, X3
+	VPSLLD       $0x17, X3, X3
+	VCMPPS       $0x11, sigmoid32consts<>+0(SB), X0, X2
 	VMULPS       X4, X5, X5
-	VPADDD       sigmoid32consts<>+960(SB), X2, X4
-	VBLENDVPS    X3, X4, X2, X4
+	VPADDD       sigmoid32consts<>+1024(SB), X3, X4
+	VBLENDVPS    X2, X4, X3, X4
 	VMULPS       X4, X5, X5
-	VCMPPS       $0x11, sigmoid32consts<>+1024(SB), X5, X2
-	VPAND        X3, X2, X2
-	VCMPPS       $0x15, sigmoid32consts<>+1024(SB), X5, X4
-	VPAND        X3, X4, X3
-	VADDPS       sigmoid32consts<>+1024(SB), X5, X4
-	VPSUBD       sigmoid32consts<>+1024(SB), X4, X4
+	VCMPPS       $0x11, sigmoid32consts<>+1088(SB), X5, X3
+	VPAND        X2, X3, X3
+	VCMPPS       $0x15, sigmoid32consts<>+1088(SB), X5, X4
+	VPAND        X2, X4, X2
+	VADDPS       sigmoid32consts<>+1088(SB), X5, X4
+	VPSUBD       sigmoid32consts<>+1088(SB), X4, X4
 	VMOVUPS      sigmoid32consts<>+704(SB), X7
-	VBLENDVPS    X3, sigmoid32consts<>+1088(SB), X7, X3
-	VMULPS       X3, X5, X5
-	VBLENDVPS    X2, X4, X5, X4
-	VCMPPS       $0x1e, sigmoid32consts<>+1152(SB), X0, X2
-	VBLENDVPS    X2, sigmoid32consts<>+1216(SB), X4, X4
-	VCMPPS       $0x11, sigmoid32consts<>+1280(SB), X0, X2
+	VBLENDVPS    X2, sigmoid32consts<>+1152(SB), X7, X2
+	VMULPS       X2, X5, X5
+	VBLENDVPS    X3, X4, X5, X4
+	VCMPPS       $0x1e, sigmoid32consts<>+1216(SB), X0, X2
+	VBLENDVPS    X2, sigmoid32consts<>+1280(SB), X4, X4
+	VCMPPS       $0x11, sigmoid32consts<>+1344(SB), X0, X2
 	VBLENDVPS    X2, sigmoid32consts<>+0(SB), X4, X4
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         sigmoid32consts<>+1344(SB), X0, X3
+	VPOR         sigmoid32consts<>+1408(SB), X0, X3
 	VBLENDVPS    X2, X3, X4, X3
 	VCMPPS       $0x03, X0, X0, X2
-	VPOR         sigmoid32consts<>+1344(SB), X0, X0
+	VPOR         sigmoid32consts<>+1408(SB), X0, X0
 	VBLENDVPS    X2, X0, X3, X0
 	VBLENDVPS    X1, X0, X6, X6
 
@@ -8759,87 +8778,95 @@ DATA sigmoid32consts<>+736(SB)/8, $0x3f8000003f800000
 DATA sigmoid32consts<>+744(SB)/8, $0x3f8000003f800000
 DATA sigmoid32consts<>+752(SB)/8, $0x3f8000003f800000
 DATA sigmoid32consts<>+760(SB)/8, $0x3f8000003f800000
-DATA sigmoid32consts<>+768(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+776(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+784(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+792(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+800(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+808(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+816(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+824(SB)/8, $0x0000000f0000000f
-DATA sigmoid32consts<>+832(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+840(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+848(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+856(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+864(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+872(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+880(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+888(SB)/8, $0x4b3ff0004b3ff000
-DATA sigmoid32consts<>+896(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+904(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+912(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+920(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+928(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+936(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+944(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+952(SB)/8, $0x0000000100000001
-DATA sigmoid32consts<>+960(SB)/8, $0x2000000020000000
-DATA sigmoid32consts<>+968(SB)/8, $0x2000000020000000
-DATA sigmoid32consts<>+976(SB)/8, $0x2000000020000000
-DATA sigmoid32consts<>+984(SB)/8, $0x2000000020000000
-DATA sigmoid32consts<>+992(SB)/8, $0x2000000020000000
-DATA sigmoid32consts<>+1000(SB)/8, $0x2000000020000000
-DATA sigmoid32consts<>+1008(SB)/8, $0x2000000020000000
-DATA sigmoid32consts<>+1016(SB)/8, $0x2000000020000000
-DATA sigmoid32consts<>+1024(SB)/8, $0x2080000020800000
-DATA sigmoid32consts<>+1032(SB)/8, $0x2080000020800000
-DATA sigmoid32consts<>+1040(SB)/8, $0x2080000020800000
-DATA sigmoid32consts<>+1048(SB)/8, $0x2080000020800000
-DATA sigmoid32consts<>+1056(SB)/8, $0x2080000020800000
-DATA sigmoid32consts<>+1064(SB)/8, $0x2080000020800000
-DATA sigmoid32consts<>+1072(SB)/8, $0x2080000020800000
-DATA sigmoid32consts<>+1080(SB)/8, $0x2080000020800000
-DATA sigmoid32consts<>+1088(SB)/8, $0x1f8000001f800000
-DATA sigmoid32consts<>+1096(SB)/8, $0x1f8000001f800000
-DATA sigmoid32consts<>+1104(SB)/8, $0x1f8000001f800000
-DATA sigmoid32consts<>+1112(SB)/8, $0x1f8000001f800000
-DATA sigmoid32consts<>+1120(SB)/8, $0x1f8000001f800000
-DATA sigmoid32consts<>+1128(SB)/8, $0x1f8000001f800000
-DATA sigmoid32consts<>+1136(SB)/8, $0x1f8000001f800000
-DATA sigmoid32consts<>+1144(SB)/8, $0x1f8000001f800000
-DATA sigmoid32consts<>+1152(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+1160(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+1168(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+1176(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+1184(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+1192(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+1200(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+1208(SB)/8, $0x42b2000042b20000
-DATA sigmoid32consts<>+1216(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1224(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1232(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1240(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1248(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1256(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1264(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1272(SB)/8, $0x7f8000007f800000
-DATA sigmoid32consts<>+1280(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1288(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1296(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1304(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1312(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1320(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1328(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1336(SB)/8, $0xc2d20000c2d20000
-DATA sigmoid32consts<>+1344(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1352(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1360(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1368(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1376(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1384(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1392(SB)/8, $0x0040000000400000
-DATA sigmoid32consts<>+1400(SB)/8, $0x0040000000400000
-GLOBL sigmoid32consts<>(SB), RODATA|NOPTR, $1408
+DATA sigmoid32consts<>+768(SB)/8, $0xc2f00000c2f00000
+DATA sigmoid32consts<>+776(SB)/8, $0xc2f00000c2f00000
+DATA sigmoid32consts<>+784(SB)/8, $0xc2f00000c2f00000
+DATA sigmoid32consts<>+792(SB)/8, $0xc2f00000c2f00000
+DATA sigmoid32consts<>+800(SB)/8, $0xc2f00000c2f00000
+DATA sigmoid32consts<>+808(SB)/8, $0xc2f00000c2f00000
+DATA sigmoid32consts<>+816(SB)/8, $0xc2f00000c2f00000
+DATA sigmoid32consts<>+824(SB)/8, $0xc2f00000c2f00000
+DATA sigmoid32consts<>+832(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+840(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+848(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+856(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+864(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+872(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+880(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+888(SB)/8, $0x0000000f0000000f
+DATA sigmoid32consts<>+896(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+904(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+912(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+920(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+928(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+936(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+944(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+952(SB)/8, $0x4b3ff0004b3ff000
+DATA sigmoid32consts<>+960(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+968(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+976(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+984(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+992(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+1000(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+1008(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+1016(SB)/8, $0x0000000100000001
+DATA sigmoid32consts<>+1024(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+1032(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+1040(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+1048(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+1056(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+1064(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+1072(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+1080(SB)/8, $0x2000000020000000
+DATA sigmoid32consts<>+1088(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1096(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1104(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1112(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1120(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1128(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1136(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1144(SB)/8, $0x2080000020800000
+DATA sigmoid32consts<>+1152(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1160(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1168(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1176(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1184(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1192(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1200(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1208(SB)/8, $0x1f8000001f800000
+DATA sigmoid32consts<>+1216(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1224(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1232(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1240(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1248(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1256(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1264(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1272(SB)/8, $0x42b2000042b20000
+DATA sigmoid32consts<>+1280(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1288(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1296(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1304(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1312(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1320(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1328(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1336(SB)/8, $0x7f8000007f800000
+DATA sigmoid32consts<>+1344(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1352(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1360(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1368(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1376(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1384(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1392(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1400(SB)/8, $0xc2d20000c2d20000
+DATA sigmoid32consts<>+1408(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1416(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1424(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1432(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1440(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1448(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1456(SB)/8, $0x0040000000400000
+DATA sigmoid32consts<>+1464(SB)/8, $0x0040000000400000
+GLOBL sigmoid32consts<>(SB), RODATA|NOPTR, $1472
 
 // func tanhVF32AVX2(m int, n int, dst *float32, ldd int, a *float32, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -15005,165 +15032,165 @@ expVF64AVX2_row:
 expVF64AVX2_loop2:
 	CMPQ         R9, $0x00000008
 	JB           expVF64AVX2_after2
-	VMOVUPD      exp64consts<>+0(SB), Y0
-	VMOVUPD      (SI)(R8*8), Y1
-	VFMADD213PD  exp64consts<>+64(SB), Y1, Y0
-	VMOVUPD      exp64consts<>+0(SB), Y1
-	VMOVUPD      32(SI)(R8*8), Y2
-	VFMADD213PD  exp64consts<>+64(SB), Y2, Y1
-	VSUBPD       exp64consts<>+64(SB), Y0, Y2
-	VSUBPD       exp64consts<>+64(SB), Y1, Y3
-	VMOVUPD      exp64consts<>+192(SB), Y4
-	VFNMADD213PD (SI)(R8*8), Y2, Y4
-	VMOVUPD      exp64consts<>+192(SB), Y5
-	VFNMADD213PD 32(SI)(R8*8), Y3, Y5
-	VFNMADD231PD exp64consts<>+128(SB), Y2, Y4
-	VFNMADD231PD exp64consts<>+128(SB), Y3, Y5
-	VMOVUPD      exp64consts<>+256(SB), Y2
-	VFMADD213PD  exp64consts<>+320(SB), Y4, Y2
-	VMOVUPD      exp64consts<>+256(SB), Y3
-	VFMADD213PD  exp64consts<>+320(SB), Y5, Y3
-	VFMADD213PD  exp64consts<>+384(SB), Y4, Y2
-	VFMADD213PD  exp64consts<>+384(SB), Y5, Y3
-	VFMADD213PD  exp64consts<>+448(SB), Y4, Y2
-	VFMADD213PD  exp64consts<>+448(SB), Y5, Y3
-	VFMADD213PD  exp64consts<>+512(SB), Y4, Y2
-	VFMADD213PD  exp64consts<>+512(SB), Y5, Y3
-	VMULPD       Y4, Y4, Y6
-	VMULPD       Y5, Y5, Y7
+	VMOVUPD      (SI)(R8*8), Y0
+	VMAXPD       exp64consts<>+0(SB), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y1
+	VMAXPD       exp64consts<>+0(SB), Y1, Y1
+	VMOVUPD      exp64consts<>+64(SB), Y2
+	VFMADD213PD  exp64consts<>+128(SB), Y0, Y2
+	VMOVUPD      exp64consts<>+64(SB), Y3
+	VFMADD213PD  exp64consts<>+128(SB), Y1, Y3
+	VSUBPD       exp64consts<>+128(SB), Y2, Y4
+	VSUBPD       exp64consts<>+128(SB), Y3, Y5
+	VFNMADD231PD exp64consts<>+256(SB), Y4, Y0
+	VFNMADD231PD exp64consts<>+256(SB), Y5, Y1
+	VFNMADD231PD exp64consts<>+192(SB), Y4, Y0
+	VFNMADD231PD exp64consts<>+192(SB), Y5, Y1
+	VMOVUPD      exp64consts<>+320(SB), Y4
+	VFMADD213PD  exp64consts<>+384(SB), Y0, Y4
+	VMOVUPD      exp64consts<>+320(SB), Y5
+	VFMADD213PD  exp64consts<>+384(SB), Y1, Y5
+	VFMADD213PD  exp64consts<>+448(SB), Y0, Y4
+	VFMADD213PD  exp64consts<>+448(SB), Y1, Y5
+	VFMADD213PD  exp64consts<>+512(SB), Y0, Y4
+	VFMADD213PD  exp64consts<>+512(SB), Y1, Y5
+	VFMADD213PD  exp64consts<>+576(SB), Y0, Y4
+	VFMADD213PD  exp64consts<>+576(SB), Y1, Y5
+	VMULPD       Y0, Y0, Y6
+	VMULPD       Y1, Y1, Y7
 	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y0, Y9
+	VPAND        tablemask16_64<>+0(SB), Y2, Y9
 	VPCMPEQQ     Y9, Y9, Y10
 	VPXOR        Y9, Y9, Y8
 	VPGATHERQQ   Y10, (R10)(Y9*8), Y8
 	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y1, Y10
+	VPAND        tablemask16_64<>+0(SB), Y3, Y10
 	VPCMPEQQ     Y10, Y10, Y11
 	VPXOR        Y10, Y10, Y9
 	VPGATHERQQ   Y11, (R10)(Y10*8), Y9
-	VADDPD       Y8, Y4, Y4
-	VADDPD       Y9, Y5, Y5
-	VFMADD231PD  Y2, Y6, Y4
-	VFMADD231PD  Y3, Y7, Y5
+	VADDPD       Y8, Y0, Y0
+	VADDPD       Y9, Y1, Y1
+	VFMADD231PD  Y4, Y6, Y0
+	VFMADD231PD  Y5, Y7, Y1
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y0, Y3
-	VPCMPEQQ     Y3, Y3, Y6
-	VPXOR        Y3, Y3, Y2
-	VPGATHERQQ   Y6, (R10)(Y3*8), Y2
+	VPAND        tablemask16_64<>+0(SB), Y2, Y5
+	VPCMPEQQ     Y5, Y5, Y6
+	VPXOR        Y5, Y5, Y4
+	VPGATHERQQ   Y6, (R10)(Y5*8), Y4
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y1, Y6
+	VPAND        tablemask16_64<>+0(SB), Y3, Y6
 	VPCMPEQQ     Y6, Y6, Y7
-	VPXOR        Y6, Y6, Y3
-	VPGATHERQQ   Y7, (R10)(Y6*8), Y3
-	VPSLLQ       $0x30, Y0, Y6
-	VPSLLQ       $0x30, Y1, Y7
-	VPADDQ       Y6, Y2, Y2
-	VPADDQ       Y7, Y3, Y3
-	VFMADD231PD  Y4, Y2, Y2
-	VFMADD231PD  Y5, Y3, Y3
+	VPXOR        Y6, Y6, Y5
+	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
+	VPSLLQ       $0x30, Y2, Y6
+	VPSLLQ       $0x30, Y3, Y7
+	VPADDQ       Y6, Y4, Y4
+	VPADDQ       Y7, Y5, Y5
+	VFMADD231PD  Y0, Y4, Y4
+	VFMADD231PD  Y1, Y5, Y5
 	VMOVUPD      (SI)(R8*8), Y6
-	VPAND        exp64consts<>+576(SB), Y6, Y6
+	VPAND        exp64consts<>+640(SB), Y6, Y6
 	VMOVUPD      32(SI)(R8*8), Y7
-	VPAND        exp64consts<>+576(SB), Y7, Y7
-	VCMPPD       $0x15, exp64consts<>+640(SB), Y6, Y6
-	VCMPPD       $0x15, exp64consts<>+640(SB), Y7, Y7
+	VPAND        exp64consts<>+640(SB), Y7, Y7
+	VCMPPD       $0x15, exp64consts<>+704(SB), Y6, Y6
+	VCMPPD       $0x15, exp64consts<>+704(SB), Y7, Y7
 	VPOR         Y7, Y6, Y8
 	VPTEST       Y8, Y8
 	JZ           mathblock487
-	VPAND        exp64consts<>+704(SB), Y0, Y8
+	VPAND        exp64consts<>+768(SB), Y2, Y8
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y0, Y10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y10
 	VPCMPEQQ     Y10, Y10, Y11
 	VPXOR        Y10, Y10, Y9
 	VPGATHERQQ   Y11, (R10)(Y10*8), Y9
 	VPSLLQ       $0x30, Y8, Y8
 	VPADDQ       Y8, Y9, Y9
-	VFMADD231PD  Y9, Y4, Y9
-	VPSUBQ       exp64consts<>+768(SB), Y0, Y0
-	VPSRLQ       $0x04, Y0, Y0
-	VPSRLQ       $0x01, Y0, Y4
-	VPSUBQ       exp64consts<>+832(SB), Y4, Y8
+	VFMADD231PD  Y9, Y0, Y9
+	VPSUBQ       exp64consts<>+832(SB), Y2, Y2
+	VPSRLQ       $0x04, Y2, Y2
+	VPSRLQ       $0x01, Y2, Y0
+	VPSUBQ       exp64consts<>+896(SB), Y0, Y8
 	VPSLLQ       $0x34, Y8, Y8
-	VPSUBQ       Y4, Y0, Y0
-	VPSUBQ       exp64consts<>+832(SB), Y0, Y0
-	VPSLLQ       $0x34, Y0, Y0
-	VMOVUPD      (SI)(R8*8), Y4
-	VCMPPD       $0x11, exp64consts<>+896(SB), Y4, Y4
-	VMULPD       Y8, Y9, Y9
-	VPADDQ       exp64consts<>+960(SB), Y0, Y8
-	VBLENDVPD    Y4, Y8, Y0, Y8
-	VMULPD       Y8, Y9, Y9
-	VCMPPD       $0x11, exp64consts<>+1024(SB), Y9, Y0
-	VPAND        Y4, Y0, Y0
-	VCMPPD       $0x15, exp64consts<>+1024(SB), Y9, Y8
-	VPAND        Y4, Y8, Y4
-	VADDPD       exp64consts<>+1024(SB), Y9, Y8
-	VPSUBQ       exp64consts<>+1024(SB), Y8, Y8
-	VMOVUPS      exp64consts<>+1152(SB), Y10
-	VBLENDVPD    Y4, exp64consts<>+1088(SB), Y10, Y4
-	VMULPD       Y4, Y9, Y9
-	VBLENDVPD    Y0, Y8, Y9, Y8
+	VPSUBQ       Y0, Y2, Y2
+	VPSUBQ       exp64consts<>+896(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x1e, exp64consts<>+1216(SB), Y0, Y0
-	VBLENDVPD    Y0, exp64consts<>+1280(SB), Y8, Y8
+	VCMPPD       $0x11, exp64consts<>+960(SB), Y0, Y0
+	VMULPD       Y8, Y9, Y9
+	VPADDQ       exp64consts<>+1024(SB), Y2, Y8
+	VBLENDVPD    Y0, Y8, Y2, Y8
+	VMULPD       Y8, Y9, Y9
+	VCMPPD       $0x11, exp64consts<>+1088(SB), Y9, Y2
+	VPAND        Y0, Y2, Y2
+	VCMPPD       $0x15, exp64consts<>+1088(SB), Y9, Y8
+	VPAND        Y0, Y8, Y0
+	VADDPD       exp64consts<>+1088(SB), Y9, Y8
+	VPSUBQ       exp64consts<>+1088(SB), Y8, Y8
+	VMOVUPS      exp64consts<>+1216(SB), Y10
+	VBLENDVPD    Y0, exp64consts<>+1152(SB), Y10, Y0
+	VMULPD       Y0, Y9, Y9
+	VBLENDVPD    Y2, Y8, Y9, Y8
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x11, exp64consts<>+1344(SB), Y0, Y0
-	VBLENDVPD    Y0, exp64consts<>+896(SB), Y8, Y8
+	VCMPPD       $0x1e, exp64consts<>+1280(SB), Y0, Y0
+	VBLENDVPD    Y0, exp64consts<>+1344(SB), Y8, Y8
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x11, exp64consts<>+1408(SB), Y0, Y0
+	VBLENDVPD    Y0, exp64consts<>+960(SB), Y8, Y8
 	VMOVUPD      (SI)(R8*8), Y0
 	VCMPPD       $0x03, (SI)(R8*8), Y0, Y0
-	VMOVUPD      (SI)(R8*8), Y4
-	VPOR         exp64consts<>+1408(SB), Y4, Y4
-	VBLENDVPD    Y0, Y4, Y8, Y4
-	VBLENDVPD    Y6, Y4, Y2, Y2
-	VPAND        exp64consts<>+704(SB), Y1, Y0
+	VMOVUPD      (SI)(R8*8), Y2
+	VPOR         exp64consts<>+1472(SB), Y2, Y2
+	VBLENDVPD    Y0, Y2, Y8, Y2
+	VBLENDVPD    Y6, Y2, Y4, Y4
+	VPAND        exp64consts<>+768(SB), Y3, Y0
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y1, Y6
+	VPAND        tablemask16_64<>+0(SB), Y3, Y6
 	VPCMPEQQ     Y6, Y6, Y8
-	VPXOR        Y6, Y6, Y4
-	VPGATHERQQ   Y8, (R10)(Y6*8), Y4
+	VPXOR        Y6, Y6, Y2
+	VPGATHERQQ   Y8, (R10)(Y6*8), Y2
 	VPSLLQ       $0x30, Y0, Y0
-	VPADDQ       Y0, Y4, Y4
-	VFMADD231PD  Y4, Y5, Y4
-	VPSUBQ       exp64consts<>+768(SB), Y1, Y1
-	VPSRLQ       $0x04, Y1, Y1
-	VPSRLQ       $0x01, Y1, Y0
-	VPSUBQ       exp64consts<>+832(SB), Y0, Y5
-	VPSLLQ       $0x34, Y5, Y5
-	VPSUBQ       Y0, Y1, Y1
-	VPSUBQ       exp64consts<>+832(SB), Y1, Y1
+	VPADDQ       Y0, Y2, Y2
+	VFMADD231PD  Y2, Y1, Y2
+	VPSUBQ       exp64consts<>+832(SB), Y3, Y3
+	VPSRLQ       $0x04, Y3, Y3
+	VPSRLQ       $0x01, Y3, Y0
+	VPSUBQ       exp64consts<>+896(SB), Y0, Y1
 	VPSLLQ       $0x34, Y1, Y1
+	VPSUBQ       Y0, Y3, Y3
+	VPSUBQ       exp64consts<>+896(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
 	VMOVUPD      32(SI)(R8*8), Y0
-	VCMPPD       $0x11, exp64consts<>+896(SB), Y0, Y0
-	VMULPD       Y5, Y4, Y4
-	VPADDQ       exp64consts<>+960(SB), Y1, Y5
-	VBLENDVPD    Y0, Y5, Y1, Y5
-	VMULPD       Y5, Y4, Y4
-	VCMPPD       $0x11, exp64consts<>+1024(SB), Y4, Y1
+	VCMPPD       $0x11, exp64consts<>+960(SB), Y0, Y0
+	VMULPD       Y1, Y2, Y2
+	VPADDQ       exp64consts<>+1024(SB), Y3, Y1
+	VBLENDVPD    Y0, Y1, Y3, Y1
+	VMULPD       Y1, Y2, Y2
+	VCMPPD       $0x11, exp64consts<>+1088(SB), Y2, Y1
 	VPAND        Y0, Y1, Y1
-	VCMPPD       $0x15, exp64consts<>+1024(SB), Y4, Y5
-	VPAND        Y0, Y5, Y0
-	VADDPD       exp64consts<>+1024(SB), Y4, Y5
-	VPSUBQ       exp64consts<>+1024(SB), Y5, Y5
-	VMOVUPS      exp64consts<>+1152(SB), Y6
-	VBLENDVPD    Y0, exp64consts<>+1088(SB), Y6, Y0
-	VMULPD       Y0, Y4, Y4
-	VBLENDVPD    Y1, Y5, Y4, Y5
+	VCMPPD       $0x15, exp64consts<>+1088(SB), Y2, Y3
+	VPAND        Y0, Y3, Y0
+	VADDPD       exp64consts<>+1088(SB), Y2, Y3
+	VPSUBQ       exp64consts<>+1088(SB), Y3, Y3
+	VMOVUPS      exp64consts<>+1216(SB), Y6
+	VBLENDVPD    Y0, exp64consts<>+1152(SB), Y6, Y0
+	VMULPD       Y0, Y2, Y2
+	VBLENDVPD    Y1, Y3, Y2, Y3
 	VMOVUPD      32(SI)(R8*8), Y0
-	VCMPPD       $0x1e, exp64consts<>+1216(SB), Y0, Y0
-	VBLENDVPD    Y0, exp64consts<>+1280(SB), Y5, Y5
+	VCMPPD       $0x1e, exp64consts<>+1280(SB), Y0, Y0
+	VBLENDVPD    Y0, exp64consts<>+1344(SB), Y3, Y3
 	VMOVUPD      32(SI)(R8*8), Y0
-	VCMPPD       $0x11, exp64consts<>+1344(SB), Y0, Y0
-	VBLENDVPD    Y0, exp64consts<>+896(SB), Y5, Y5
+	VCMPPD       $0x11, exp64consts<>+1408(SB), Y0, Y0
+	VBLENDVPD    Y0, exp64consts<>+960(SB), Y3, Y3
 	VMOVUPD      32(SI)(R8*8), Y0
 	VCMPPD       $0x03, 32(SI)(R8*8), Y0, Y0
 	VMOVUPD      32(SI)(R8*8), Y1
-	VPOR         exp64consts<>+1408(SB), Y1, Y1
-	VBLENDVPD    Y0, Y1, Y5, Y1
-	VBLENDVPD    Y7, Y1, Y3, Y3
+	VPOR         exp64consts<>+1472(SB), Y1, Y1
+	VBLENDVPD    Y0, Y1, Y3, Y1
+	VBLENDVPD    Y7, Y1, Y5, Y5
 
 mathblock487:
-	VMOVUPD Y2, (DX)(R8*8)
-	VMOVUPD Y3, 32(DX)(R8*8)
+	VMOVUPD Y4, (DX)(R8*8)
+	VMOVUPD Y5, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
 	JMP     expVF64AVX2_loop2
@@ -15172,87 +15199,87 @@ expVF64AVX2_after2:
 expVF64AVX2_loop1:
 	CMPQ         R9, $0x00000004
 	JB           expVF64AVX2_after1
-	VMOVUPD      exp64consts<>+0(SB), Y0
-	VMOVUPD      (SI)(R8*8), Y1
-	VFMADD213PD  exp64consts<>+64(SB), Y1, Y0
-	VSUBPD       exp64consts<>+64(SB), Y0, Y1
-	VMOVUPD      exp64consts<>+192(SB), Y2
-	VFNMADD213PD (SI)(R8*8), Y1, Y2
-	VFNMADD231PD exp64consts<>+128(SB), Y1, Y2
-	VMOVUPD      exp64consts<>+256(SB), Y1
-	VFMADD213PD  exp64consts<>+320(SB), Y2, Y1
-	VFMADD213PD  exp64consts<>+384(SB), Y2, Y1
-	VFMADD213PD  exp64consts<>+448(SB), Y2, Y1
-	VFMADD213PD  exp64consts<>+512(SB), Y2, Y1
-	VMULPD       Y2, Y2, Y3
+	VMOVUPD      (SI)(R8*8), Y0
+	VMAXPD       exp64consts<>+0(SB), Y0, Y0
+	VMOVUPD      exp64consts<>+64(SB), Y1
+	VFMADD213PD  exp64consts<>+128(SB), Y0, Y1
+	VSUBPD       exp64consts<>+128(SB), Y1, Y2
+	VFNMADD231PD exp64consts<>+256(SB), Y2, Y0
+	VFNMADD231PD exp64consts<>+192(SB), Y2, Y0
+	VMOVUPD      exp64consts<>+320(SB), Y2
+	VFMADD213PD  exp64consts<>+384(SB), Y0, Y2
+	VFMADD213PD  exp64consts<>+448(SB), Y0, Y2
+	VFMADD213PD  exp64consts<>+512(SB), Y0, Y2
+	VFMADD213PD  exp64consts<>+576(SB), Y0, Y2
+	VMULPD       Y0, Y0, Y3
 	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y0, Y5
+	VPAND        tablemask16_64<>+0(SB), Y1, Y5
 	VPCMPEQQ     Y5, Y5, Y6
 	VPXOR        Y5, Y5, Y4
 	VPGATHERQQ   Y6, (R10)(Y5*8), Y4
-	VADDPD       Y4, Y2, Y2
-	VFMADD231PD  Y1, Y3, Y2
+	VADDPD       Y4, Y0, Y0
+	VFMADD231PD  Y2, Y3, Y0
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y0, Y3
+	VPAND        tablemask16_64<>+0(SB), Y1, Y3
 	VPCMPEQQ     Y3, Y3, Y4
-	VPXOR        Y3, Y3, Y1
-	VPGATHERQQ   Y4, (R10)(Y3*8), Y1
-	VPSLLQ       $0x30, Y0, Y3
-	VPADDQ       Y3, Y1, Y1
-	VFMADD231PD  Y2, Y1, Y1
+	VPXOR        Y3, Y3, Y2
+	VPGATHERQQ   Y4, (R10)(Y3*8), Y2
+	VPSLLQ       $0x30, Y1, Y3
+	VPADDQ       Y3, Y2, Y2
+	VFMADD231PD  Y0, Y2, Y2
 	VMOVUPD      (SI)(R8*8), Y3
-	VPAND        exp64consts<>+576(SB), Y3, Y3
-	VCMPPD       $0x15, exp64consts<>+640(SB), Y3, Y3
+	VPAND        exp64consts<>+640(SB), Y3, Y3
+	VCMPPD       $0x15, exp64consts<>+704(SB), Y3, Y3
 	VPTEST       Y3, Y3
 	JZ           mathblock488
-	VPAND        exp64consts<>+704(SB), Y0, Y4
+	VPAND        exp64consts<>+768(SB), Y1, Y4
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y0, Y6
+	VPAND        tablemask16_64<>+0(SB), Y1, Y6
 	VPCMPEQQ     Y6, Y6, Y7
 	VPXOR        Y6, Y6, Y5
 	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
 	VPSLLQ       $0x30, Y4, Y4
 	VPADDQ       Y4, Y5, Y5
-	VFMADD231PD  Y5, Y2, Y5
-	VPSUBQ       exp64consts<>+768(SB), Y0, Y0
-	VPSRLQ       $0x04, Y0, Y0
-	VPSRLQ       $0x01, Y0, Y2
-	VPSUBQ       exp64consts<>+832(SB), Y2, Y4
+	VFMADD231PD  Y5, Y0, Y5
+	VPSUBQ       exp64consts<>+832(SB), Y1, Y1
+	VPSRLQ       $0x04, Y1, Y1
+	VPSRLQ       $0x01, Y1, Y0
+	VPSUBQ       exp64consts<>+896(SB), Y0, Y4
 	VPSLLQ       $0x34, Y4, Y4
-	VPSUBQ       Y2, Y0, Y0
-	VPSUBQ       exp64consts<>+832(SB), Y0, Y0
-	VPSLLQ       $0x34, Y0, Y0
-	VMOVUPD      (SI)(R8*8), Y2
-	VCMPPD       $0x11, exp64consts<>+896(SB), Y2, Y2
-	VMULPD       Y4, Y5, Y5
-	VPADDQ       exp64consts<>+960(SB), Y0, Y4
-	VBLENDVPD    Y2, Y4, Y0, Y4
-	VMULPD       Y4, Y5, Y5
-	VCMPPD       $0x11, exp64consts<>+1024(SB), Y5, Y0
-	VPAND        Y2, Y0, Y0
-	VCMPPD       $0x15, exp64consts<>+1024(SB), Y5, Y4
-	VPAND        Y2, Y4, Y2
-	VADDPD       exp64consts<>+1024(SB), Y5, Y4
-	VPSUBQ       exp64consts<>+1024(SB), Y4, Y4
-	VMOVUPS      exp64consts<>+1152(SB), Y6
-	VBLENDVPD    Y2, exp64consts<>+1088(SB), Y6, Y2
-	VMULPD       Y2, Y5, Y5
-	VBLENDVPD    Y0, Y4, Y5, Y4
+	VPSUBQ       Y0, Y1, Y1
+	VPSUBQ       exp64consts<>+896(SB), Y1, Y1
+	VPSLLQ       $0x34, Y1, Y1
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x1e, exp64consts<>+1216(SB), Y0, Y0
-	VBLENDVPD    Y0, exp64consts<>+1280(SB), Y4, Y4
+	VCMPPD       $0x11, exp64consts<>+960(SB), Y0, Y0
+	VMULPD       Y4, Y5, Y5
+	VPADDQ       exp64consts<>+1024(SB), Y1, Y4
+	VBLENDVPD    Y0, Y4, Y1, Y4
+	VMULPD       Y4, Y5, Y5
+	VCMPPD       $0x11, exp64consts<>+1088(SB), Y5, Y1
+	VPAND        Y0, Y1, Y1
+	VCMPPD       $0x15, exp64consts<>+1088(SB), Y5, Y4
+	VPAND        Y0, Y4, Y0
+	VADDPD       exp64consts<>+1088(SB), Y5, Y4
+	VPSUBQ       exp64consts<>+1088(SB), Y4, Y4
+	VMOVUPS      exp64consts<>+1216(SB), Y6
+	VBLENDVPD    Y0, exp64consts<>+1152(SB), Y6, Y0
+	VMULPD       Y0, Y5, Y5
+	VBLENDVPD    Y1, Y4, Y5, Y4
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x11, exp64consts<>+1344(SB), Y0, Y0
-	VBLENDVPD    Y0, exp64consts<>+896(SB), Y4, Y4
+	VCMPPD       $0x1e, exp64consts<>+1280(SB), Y0, Y0
+	VBLENDVPD    Y0, exp64consts<>+1344(SB), Y4, Y4
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x11, exp64consts<>+1408(SB), Y0, Y0
+	VBLENDVPD    Y0, exp64consts<>+960(SB), Y4, Y4
 	VMOVUPD      (SI)(R8*8), Y0
 	VCMPPD       $0x03, (SI)(R8*8), Y0, Y0
-	VMOVUPD      (SI)(R8*8), Y2
-	VPOR         exp64consts<>+1408(SB), Y2, Y2
-	VBLENDVPD    Y0, Y2, Y4, Y2
-	VBLENDVPD    Y3, Y2, Y1, Y1
+	VMOVUPD      (SI)(R8*8), Y1
+	VPOR         exp64consts<>+1472(SB), Y1, Y1
+	VBLENDVPD    Y0, Y1, Y4, Y1
+	VBLENDVPD    Y3, Y1, Y2, Y2
 
 mathblock488:
-	VMOVUPD Y1, (DX)(R8*8)
+	VMOVUPD Y2, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
 	JMP     expVF64AVX2_loop1
@@ -15261,80 +15288,80 @@ expVF64AVX2_after1:
 	CMPQ         R9, $0x00000002
 	JB           expVF64AVX2_tail2
 	VMOVUPD      (SI)(R8*8), X0
-	VMOVUPD      exp64consts<>+0(SB), X1
-	VFMADD213PD  exp64consts<>+64(SB), X0, X1
-	VSUBPD       exp64consts<>+64(SB), X1, X2
-	VMOVUPD      exp64consts<>+192(SB), X3
-	VFNMADD213PD X0, X2, X3
-	VFNMADD231PD exp64consts<>+128(SB), X2, X3
-	VMOVUPD      exp64consts<>+256(SB), X2
-	VFMADD213PD  exp64consts<>+320(SB), X3, X2
-	VFMADD213PD  exp64consts<>+384(SB), X3, X2
-	VFMADD213PD  exp64consts<>+448(SB), X3, X2
-	VFMADD213PD  exp64consts<>+512(SB), X3, X2
-	VMULPD       X3, X3, X4
+	VMAXPD       exp64consts<>+0(SB), X0, X1
+	VMOVUPD      exp64consts<>+64(SB), X2
+	VFMADD213PD  exp64consts<>+128(SB), X1, X2
+	VSUBPD       exp64consts<>+128(SB), X2, X3
+	VFNMADD231PD exp64consts<>+256(SB), X3, X1
+	VFNMADD231PD exp64consts<>+192(SB), X3, X1
+	VMOVUPD      exp64consts<>+320(SB), X3
+	VFMADD213PD  exp64consts<>+384(SB), X1, X3
+	VFMADD213PD  exp64consts<>+448(SB), X1, X3
+	VFMADD213PD  exp64consts<>+512(SB), X1, X3
+	VFMADD213PD  exp64consts<>+576(SB), X1, X3
+	VMULPD       X1, X1, X4
 	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X6
+	VPAND        tablemask16_64<>+0(SB), X2, X6
 	VPCMPEQQ     X6, X6, X7
 	VPXOR        X6, X6, X5
 	VPGATHERQQ   X7, (R10)(X6*8), X5
-	VADDPD       X5, X3, X3
-	VFMADD231PD  X2, X4, X3
+	VADDPD       X5, X1, X1
+	VFMADD231PD  X3, X4, X1
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X4
+	VPAND        tablemask16_64<>+0(SB), X2, X4
 	VPCMPEQQ     X4, X4, X5
-	VPXOR        X4, X4, X2
-	VPGATHERQQ   X5, (R10)(X4*8), X2
-	VPSLLQ       $0x30, X1, X4
-	VPADDQ       X4, X2, X2
-	VFMADD231PD  X3, X2, X2
-	VPAND        exp64consts<>+576(SB), X0, X4
-	VCMPPD       $0x15, exp64consts<>+640(SB), X4, X4
+	VPXOR        X4, X4, X3
+	VPGATHERQQ   X5, (R10)(X4*8), X3
+	VPSLLQ       $0x30, X2, X4
+	VPADDQ       X4, X3, X3
+	VFMADD231PD  X1, X3, X3
+	VPAND        exp64consts<>+640(SB), X0, X4
+	VCMPPD       $0x15, exp64consts<>+704(SB), X4, X4
 	VPTEST       X4, X4
 	JZ           mathblock489
-	VPAND        exp64consts<>+704(SB), X1, X5
+	VPAND        exp64consts<>+768(SB), X2, X5
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X7
+	VPAND        tablemask16_64<>+0(SB), X2, X7
 	VPCMPEQQ     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERQQ   X8, (R10)(X7*8), X6
 	VPSLLQ       $0x30, X5, X5
 	VPADDQ       X5, X6, X6
-	VFMADD231PD  X6, X3, X6
-	VPSUBQ       exp64consts<>+768(SB), X1, X1
-	VPSRLQ       $0x04, X1, X1
-	VPSRLQ       $0x01, X1, X3
-	VPSUBQ       exp64consts<>+832(SB), X3, X5
+	VFMADD231PD  X6, X1, X6
+	VPSUBQ       exp64consts<>+832(SB), X2, X2
+	VPSRLQ       $0x04, X2, X2
+	VPSRLQ       $0x01, X2, X1
+	VPSUBQ       exp64consts<>+896(SB), X1, X5
 	VPSLLQ       $0x34, X5, X5
-	VPSUBQ       X3, X1, X1
-	VPSUBQ       exp64consts<>+832(SB), X1, X1
-	VPSLLQ       $0x34, X1, X1
-	VCMPPD       $0x11, exp64consts<>+896(SB), X0, X3
+	VPSUBQ       X1, X2, X2
+	VPSUBQ       exp64consts<>+896(SB), X2, X2
+	VPSLLQ       $0x34, X2, X2
+	VCMPPD       $0x11, exp64consts<>+960(SB), X0, X1
 	VMULPD       X5, X6, X6
-	VPADDQ       exp64consts<>+960(SB), X1, X5
-	VBLENDVPD    X3, X5, X1, X5
+	VPADDQ       exp64consts<>+1024(SB), X2, X5
+	VBLENDVPD    X1, X5, X2, X5
 	VMULPD       X5, X6, X6
-	VCMPPD       $0x11, exp64consts<>+1024(SB), X6, X1
-	VPAND        X3, X1, X1
-	VCMPPD       $0x15, exp64consts<>+1024(SB), X6, X5
-	VPAND        X3, X5, X3
-	VADDPD       exp64consts<>+1024(SB), X6, X5
-	VPSUBQ       exp64consts<>+1024(SB), X5, X5
-	VMOVUPS      exp64consts<>+1152(SB), X7
-	VBLENDVPD    X3, exp64consts<>+1088(SB), X7, X3
-	VMULPD       X3, X6, X6
-	VBLENDVPD    X1, X5, X6, X5
-	VCMPPD       $0x1e, exp64consts<>+1216(SB), X0, X1
-	VBLENDVPD    X1, exp64consts<>+1280(SB), X5, X5
-	VCMPPD       $0x11, exp64consts<>+1344(SB), X0, X1
-	VBLENDVPD    X1, exp64consts<>+896(SB), X5, X5
+	VCMPPD       $0x11, exp64consts<>+1088(SB), X6, X2
+	VPAND        X1, X2, X2
+	VCMPPD       $0x15, exp64consts<>+1088(SB), X6, X5
+	VPAND        X1, X5, X1
+	VADDPD       exp64consts<>+1088(SB), X6, X5
+	VPSUBQ       exp64consts<>+1088(SB), X5, X5
+	VMOVUPS      exp64consts<>+1216(SB), X7
+	VBLENDVPD    X1, exp64consts<>+1152(SB), X7, X1
+	VMULPD       X1, X6, X6
+	VBLENDVPD    X2, X5, X6, X5
+	VCMPPD       $0x1e, exp64consts<>+1280(SB), X0, X1
+	VBLENDVPD    X1, exp64consts<>+1344(SB), X5, X5
+	VCMPPD       $0x11, exp64consts<>+1408(SB), X0, X1
+	VBLENDVPD    X1, exp64consts<>+960(SB), X5, X5
 	VCMPPD       $0x03, X0, X0, X1
-	VPOR         exp64consts<>+1408(SB), X0, X0
+	VPOR         exp64consts<>+1472(SB), X0, X0
 	VBLENDVPD    X1, X0, X5, X0
-	VBLENDVPD    X4, X0, X2, X2
+	VBLENDVPD    X4, X0, X3, X3
 
 mathblock489:
-	VMOVUPD X2, (DX)(R8*8)
+	VMOVUPD X3, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
 
@@ -15342,80 +15369,80 @@ expVF64AVX2_tail2:
 	CMPQ         R9, $0x00000001
 	JB           expVF64AVX2_tail1
 	VMOVQ        (SI)(R8*8), X0
-	VMOVUPD      exp64consts<>+0(SB), X1
-	VFMADD213PD  exp64consts<>+64(SB), X0, X1
-	VSUBPD       exp64consts<>+64(SB), X1, X2
-	VMOVUPD      exp64consts<>+192(SB), X3
-	VFNMADD213PD X0, X2, X3
-	VFNMADD231PD exp64consts<>+128(SB), X2, X3
-	VMOVUPD      exp64consts<>+256(SB), X2
-	VFMADD213PD  exp64consts<>+320(SB), X3, X2
-	VFMADD213PD  exp64consts<>+384(SB), X3, X2
-	VFMADD213PD  exp64consts<>+448(SB), X3, X2
-	VFMADD213PD  exp64consts<>+512(SB), X3, X2
-	VMULPD       X3, X3, X4
+	VMAXPD       exp64consts<>+0(SB), X0, X1
+	VMOVUPD      exp64consts<>+64(SB), X2
+	VFMADD213PD  exp64consts<>+128(SB), X1, X2
+	VSUBPD       exp64consts<>+128(SB), X2, X3
+	VFNMADD231PD exp64consts<>+256(SB), X3, X1
+	VFNMADD231PD exp64consts<>+192(SB), X3, X1
+	VMOVUPD      exp64consts<>+320(SB), X3
+	VFMADD213PD  exp64consts<>+384(SB), X1, X3
+	VFMADD213PD  exp64consts<>+448(SB), X1, X3
+	VFMADD213PD  exp64consts<>+512(SB), X1, X3
+	VFMADD213PD  exp64consts<>+576(SB), X1, X3
+	VMULPD       X1, X1, X4
 	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X6
+	VPAND        tablemask16_64<>+0(SB), X2, X6
 	VPCMPEQQ     X6, X6, X7
 	VPXOR        X6, X6, X5
 	VPGATHERQQ   X7, (R10)(X6*8), X5
-	VADDPD       X5, X3, X3
-	VFMADD231PD  X2, X4, X3
+	VADDPD       X5, X1, X1
+	VFMADD231PD  X3, X4, X1
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X4
+	VPAND        tablemask16_64<>+0(SB), X2, X4
 	VPCMPEQQ     X4, X4, X5
-	VPXOR        X4, X4, X2
-	VPGATHERQQ   X5, (R10)(X4*8), X2
-	VPSLLQ       $0x30, X1, X4
-	VPADDQ       X4, X2, X2
-	VFMADD231PD  X3, X2, X2
-	VPAND        exp64consts<>+576(SB), X0, X4
-	VCMPPD       $0x15, exp64consts<>+640(SB), X4, X4
+	VPXOR        X4, X4, X3
+	VPGATHERQQ   X5, (R10)(X4*8), X3
+	VPSLLQ       $0x30, X2, X4
+	VPADDQ       X4, X3, X3
+	VFMADD231PD  X1, X3, X3
+	VPAND        exp64consts<>+640(SB), X0, X4
+	VCMPPD       $0x15, exp64consts<>+704(SB), X4, X4
 	VPTEST       X4, X4
 	JZ           mathblock490
-	VPAND        exp64consts<>+704(SB), X1, X5
+	VPAND        exp64consts<>+768(SB), X2, X5
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X7
+	VPAND        tablemask16_64<>+0(SB), X2, X7
 	VPCMPEQQ     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERQQ   X8, (R10)(X7*8), X6
 	VPSLLQ       $0x30, X5, X5
 	VPADDQ       X5, X6, X6
-	VFMADD231PD  X6, X3, X6
-	VPSUBQ       exp64consts<>+768(SB), X1, X1
-	VPSRLQ       $0x04, X1, X1
-	VPSRLQ       $0x01, X1, X3
-	VPSUBQ       exp64consts<>+832(SB), X3, X5
+	VFMADD231PD  X6, X1, X6
+	VPSUBQ       exp64consts<>+832(SB), X2, X2
+	VPSRLQ       $0x04, X2, X2
+	VPSRLQ       $0x01, X2, X1
+	VPSUBQ       exp64consts<>+896(SB), X1, X5
 	VPSLLQ       $0x34, X5, X5
-	VPSUBQ       X3, X1, X1
-	VPSUBQ       exp64consts<>+832(SB), X1, X1
-	VPSLLQ       $0x34, X1, X1
-	VCMPPD       $0x11, exp64consts<>+896(SB), X0, X3
+	VPSUBQ       X1, X2, X2
+	VPSUBQ       exp64consts<>+896(SB), X2, X2
+	VPSLLQ       $0x34, X2, X2
+	VCMPPD       $0x11, exp64consts<>+960(SB), X0, X1
 	VMULPD       X5, X6, X6
-	VPADDQ       exp64consts<>+960(SB), X1, X5
-	VBLENDVPD    X3, X5, X1, X5
+	VPADDQ       exp64consts<>+1024(SB), X2, X5
+	VBLENDVPD    X1, X5, X2, X5
 	VMULPD       X5, X6, X6
-	VCMPPD       $0x11, exp64consts<>+1024(SB), X6, X1
-	VPAND        X3, X1, X1
-	VCMPPD       $0x15, exp64consts<>+1024(SB), X6, X5
-	VPAND        X3, X5, X3
-	VADDPD       exp64consts<>+1024(SB), X6, X5
-	VPSUBQ       exp64consts<>+1024(SB), X5, X5
-	VMOVUPS      exp64consts<>+1152(SB), X7
-	VBLENDVPD    X3, exp64consts<>+1088(SB), X7, X3
-	VMULPD       X3, X6, X6
-	VBLENDVPD    X1, X5, X6, X5
-	VCMPPD       $0x1e, exp64consts<>+1216(SB), X0, X1
-	VBLENDVPD    X1, exp64consts<>+1280(SB), X5, X5
-	VCMPPD       $0x11, exp64consts<>+1344(SB), X0, X1
-	VBLENDVPD    X1, exp64consts<>+896(SB), X5, X5
+	VCMPPD       $0x11, exp64consts<>+1088(SB), X6, X2
+	VPAND        X1, X2, X2
+	VCMPPD       $0x15, exp64consts<>+1088(SB), X6, X5
+	VPAND        X1, X5, X1
+	VADDPD       exp64consts<>+1088(SB), X6, X5
+	VPSUBQ       exp64consts<>+1088(SB), X5, X5
+	VMOVUPS      exp64consts<>+1216(SB), X7
+	VBLENDVPD    X1, exp64consts<>+1152(SB), X7, X1
+	VMULPD       X1, X6, X6
+	VBLENDVPD    X2, X5, X6, X5
+	VCMPPD       $0x1e, exp64consts<>+1280(SB), X0, X1
+	VBLENDVPD    X1, exp64consts<>+1344(SB), X5, X5
+	VCMPPD       $0x11, exp64consts<>+1408(SB), X0, X1
+	VBLENDVPD    X1, exp64consts<>+960(SB), X5, X5
 	VCMPPD       $0x03, X0, X0, X1
-	VPOR         exp64consts<>+1408(SB), X0, X0
+	VPOR         exp64consts<>+1472(SB), X0, X0
 	VBLENDVPD    X1, X0, X5, X0
-	VBLENDVPD    X4, X0, X2, X2
+	VBLENDVPD    X4, X0, X3, X3
 
 mathblock490:
-	VMOVQ X2, (DX)(R8*8)
+	VMOVQ X3, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
 
@@ -15429,191 +15456,199 @@ expVF64AVX2_done:
 	VZEROUPPER
 	RET
 
-DATA exp64consts<>+0(SB)/8, $0x40371547652b82fe
-DATA exp64consts<>+8(SB)/8, $0x40371547652b82fe
-DATA exp64consts<>+16(SB)/8, $0x40371547652b82fe
-DATA exp64consts<>+24(SB)/8, $0x40371547652b82fe
-DATA exp64consts<>+32(SB)/8, $0x40371547652b82fe
-DATA exp64consts<>+40(SB)/8, $0x40371547652b82fe
-DATA exp64consts<>+48(SB)/8, $0x40371547652b82fe
-DATA exp64consts<>+56(SB)/8, $0x40371547652b82fe
-DATA exp64consts<>+64(SB)/8, $0x4338000000000000
-DATA exp64consts<>+72(SB)/8, $0x4338000000000000
-DATA exp64consts<>+80(SB)/8, $0x4338000000000000
-DATA exp64consts<>+88(SB)/8, $0x4338000000000000
-DATA exp64consts<>+96(SB)/8, $0x4338000000000000
-DATA exp64consts<>+104(SB)/8, $0x4338000000000000
-DATA exp64consts<>+112(SB)/8, $0x4338000000000000
-DATA exp64consts<>+120(SB)/8, $0x4338000000000000
-DATA exp64consts<>+128(SB)/8, $0x3daa39ef35793c76
-DATA exp64consts<>+136(SB)/8, $0x3daa39ef35793c76
-DATA exp64consts<>+144(SB)/8, $0x3daa39ef35793c76
-DATA exp64consts<>+152(SB)/8, $0x3daa39ef35793c76
-DATA exp64consts<>+160(SB)/8, $0x3daa39ef35793c76
-DATA exp64consts<>+168(SB)/8, $0x3daa39ef35793c76
-DATA exp64consts<>+176(SB)/8, $0x3daa39ef35793c76
-DATA exp64consts<>+184(SB)/8, $0x3daa39ef35793c76
-DATA exp64consts<>+192(SB)/8, $0x3fa62e42fee00000
-DATA exp64consts<>+200(SB)/8, $0x3fa62e42fee00000
-DATA exp64consts<>+208(SB)/8, $0x3fa62e42fee00000
-DATA exp64consts<>+216(SB)/8, $0x3fa62e42fee00000
-DATA exp64consts<>+224(SB)/8, $0x3fa62e42fee00000
-DATA exp64consts<>+232(SB)/8, $0x3fa62e42fee00000
-DATA exp64consts<>+240(SB)/8, $0x3fa62e42fee00000
-DATA exp64consts<>+248(SB)/8, $0x3fa62e42fee00000
-DATA exp64consts<>+256(SB)/8, $0x3f56c14c2f182d7d
-DATA exp64consts<>+264(SB)/8, $0x3f56c14c2f182d7d
-DATA exp64consts<>+272(SB)/8, $0x3f56c14c2f182d7d
-DATA exp64consts<>+280(SB)/8, $0x3f56c14c2f182d7d
-DATA exp64consts<>+288(SB)/8, $0x3f56c14c2f182d7d
-DATA exp64consts<>+296(SB)/8, $0x3f56c14c2f182d7d
-DATA exp64consts<>+304(SB)/8, $0x3f56c14c2f182d7d
-DATA exp64consts<>+312(SB)/8, $0x3f56c14c2f182d7d
-DATA exp64consts<>+320(SB)/8, $0x3f811123d02b1b3f
-DATA exp64consts<>+328(SB)/8, $0x3f811123d02b1b3f
-DATA exp64consts<>+336(SB)/8, $0x3f811123d02b1b3f
-DATA exp64consts<>+344(SB)/8, $0x3f811123d02b1b3f
-DATA exp64consts<>+352(SB)/8, $0x3f811123d02b1b3f
-DATA exp64consts<>+360(SB)/8, $0x3f811123d02b1b3f
-DATA exp64consts<>+368(SB)/8, $0x3f811123d02b1b3f
-DATA exp64consts<>+376(SB)/8, $0x3f811123d02b1b3f
-DATA exp64consts<>+384(SB)/8, $0x3fa555555590b5c5
-DATA exp64consts<>+392(SB)/8, $0x3fa555555590b5c5
-DATA exp64consts<>+400(SB)/8, $0x3fa555555590b5c5
-DATA exp64consts<>+408(SB)/8, $0x3fa555555590b5c5
-DATA exp64consts<>+416(SB)/8, $0x3fa555555590b5c5
-DATA exp64consts<>+424(SB)/8, $0x3fa555555590b5c5
-DATA exp64consts<>+432(SB)/8, $0x3fa555555590b5c5
-DATA exp64consts<>+440(SB)/8, $0x3fa555555590b5c5
-DATA exp64consts<>+448(SB)/8, $0x3fc555555548c6d6
-DATA exp64consts<>+456(SB)/8, $0x3fc555555548c6d6
-DATA exp64consts<>+464(SB)/8, $0x3fc555555548c6d6
-DATA exp64consts<>+472(SB)/8, $0x3fc555555548c6d6
-DATA exp64consts<>+480(SB)/8, $0x3fc555555548c6d6
-DATA exp64consts<>+488(SB)/8, $0x3fc555555548c6d6
-DATA exp64consts<>+496(SB)/8, $0x3fc555555548c6d6
-DATA exp64consts<>+504(SB)/8, $0x3fc555555548c6d6
-DATA exp64consts<>+512(SB)/8, $0x3fdfffffffffffb7
-DATA exp64consts<>+520(SB)/8, $0x3fdfffffffffffb7
-DATA exp64consts<>+528(SB)/8, $0x3fdfffffffffffb7
-DATA exp64consts<>+536(SB)/8, $0x3fdfffffffffffb7
-DATA exp64consts<>+544(SB)/8, $0x3fdfffffffffffb7
-DATA exp64consts<>+552(SB)/8, $0x3fdfffffffffffb7
-DATA exp64consts<>+560(SB)/8, $0x3fdfffffffffffb7
-DATA exp64consts<>+568(SB)/8, $0x3fdfffffffffffb7
-DATA exp64consts<>+576(SB)/8, $0x7fffffffffffffff
-DATA exp64consts<>+584(SB)/8, $0x7fffffffffffffff
-DATA exp64consts<>+592(SB)/8, $0x7fffffffffffffff
-DATA exp64consts<>+600(SB)/8, $0x7fffffffffffffff
-DATA exp64consts<>+608(SB)/8, $0x7fffffffffffffff
-DATA exp64consts<>+616(SB)/8, $0x7fffffffffffffff
-DATA exp64consts<>+624(SB)/8, $0x7fffffffffffffff
-DATA exp64consts<>+632(SB)/8, $0x7fffffffffffffff
-DATA exp64consts<>+640(SB)/8, $0x4086220000000000
-DATA exp64consts<>+648(SB)/8, $0x4086220000000000
-DATA exp64consts<>+656(SB)/8, $0x4086220000000000
-DATA exp64consts<>+664(SB)/8, $0x4086220000000000
-DATA exp64consts<>+672(SB)/8, $0x4086220000000000
-DATA exp64consts<>+680(SB)/8, $0x4086220000000000
-DATA exp64consts<>+688(SB)/8, $0x4086220000000000
-DATA exp64consts<>+696(SB)/8, $0x4086220000000000
-DATA exp64consts<>+704(SB)/8, $0x000000000000000f
-DATA exp64consts<>+712(SB)/8, $0x000000000000000f
-DATA exp64consts<>+720(SB)/8, $0x000000000000000f
-DATA exp64consts<>+728(SB)/8, $0x000000000000000f
-DATA exp64consts<>+736(SB)/8, $0x000000000000000f
-DATA exp64consts<>+744(SB)/8, $0x000000000000000f
-DATA exp64consts<>+752(SB)/8, $0x000000000000000f
-DATA exp64consts<>+760(SB)/8, $0x000000000000000f
-DATA exp64consts<>+768(SB)/8, $0x4337ffffffff8000
-DATA exp64consts<>+776(SB)/8, $0x4337ffffffff8000
-DATA exp64consts<>+784(SB)/8, $0x4337ffffffff8000
-DATA exp64consts<>+792(SB)/8, $0x4337ffffffff8000
-DATA exp64consts<>+800(SB)/8, $0x4337ffffffff8000
-DATA exp64consts<>+808(SB)/8, $0x4337ffffffff8000
-DATA exp64consts<>+816(SB)/8, $0x4337ffffffff8000
-DATA exp64consts<>+824(SB)/8, $0x4337ffffffff8000
-DATA exp64consts<>+832(SB)/8, $0x0000000000000001
-DATA exp64consts<>+840(SB)/8, $0x0000000000000001
-DATA exp64consts<>+848(SB)/8, $0x0000000000000001
-DATA exp64consts<>+856(SB)/8, $0x0000000000000001
-DATA exp64consts<>+864(SB)/8, $0x0000000000000001
-DATA exp64consts<>+872(SB)/8, $0x0000000000000001
-DATA exp64consts<>+880(SB)/8, $0x0000000000000001
-DATA exp64consts<>+888(SB)/8, $0x0000000000000001
-DATA exp64consts<>+896(SB)/8, $0x0000000000000000
-DATA exp64consts<>+904(SB)/8, $0x0000000000000000
-DATA exp64consts<>+912(SB)/8, $0x0000000000000000
-DATA exp64consts<>+920(SB)/8, $0x0000000000000000
-DATA exp64consts<>+928(SB)/8, $0x0000000000000000
-DATA exp64consts<>+936(SB)/8, $0x0000000000000000
-DATA exp64consts<>+944(SB)/8, $0x0000000000000000
-DATA exp64consts<>+952(SB)/8, $0x0000000000000000
-DATA exp64consts<>+960(SB)/8, $0x2000000000000000
-DATA exp64consts<>+968(SB)/8, $0x2000000000000000
-DATA exp64consts<>+976(SB)/8, $0x2000000000000000
-DATA exp64consts<>+984(SB)/8, $0x2000000000000000
-DATA exp64consts<>+992(SB)/8, $0x2000000000000000
-DATA exp64consts<>+1000(SB)/8, $0x2000000000000000
-DATA exp64consts<>+1008(SB)/8, $0x2000000000000000
-DATA exp64consts<>+1016(SB)/8, $0x2000000000000000
-DATA exp64consts<>+1024(SB)/8, $0x2010000000000000
-DATA exp64consts<>+1032(SB)/8, $0x2010000000000000
-DATA exp64consts<>+1040(SB)/8, $0x2010000000000000
-DATA exp64consts<>+1048(SB)/8, $0x2010000000000000
-DATA exp64consts<>+1056(SB)/8, $0x2010000000000000
-DATA exp64consts<>+1064(SB)/8, $0x2010000000000000
-DATA exp64consts<>+1072(SB)/8, $0x2010000000000000
-DATA exp64consts<>+1080(SB)/8, $0x2010000000000000
-DATA exp64consts<>+1088(SB)/8, $0x1ff0000000000000
-DATA exp64consts<>+1096(SB)/8, $0x1ff0000000000000
-DATA exp64consts<>+1104(SB)/8, $0x1ff0000000000000
-DATA exp64consts<>+1112(SB)/8, $0x1ff0000000000000
-DATA exp64consts<>+1120(SB)/8, $0x1ff0000000000000
-DATA exp64consts<>+1128(SB)/8, $0x1ff0000000000000
-DATA exp64consts<>+1136(SB)/8, $0x1ff0000000000000
-DATA exp64consts<>+1144(SB)/8, $0x1ff0000000000000
-DATA exp64consts<>+1152(SB)/8, $0x3ff0000000000000
-DATA exp64consts<>+1160(SB)/8, $0x3ff0000000000000
-DATA exp64consts<>+1168(SB)/8, $0x3ff0000000000000
-DATA exp64consts<>+1176(SB)/8, $0x3ff0000000000000
-DATA exp64consts<>+1184(SB)/8, $0x3ff0000000000000
-DATA exp64consts<>+1192(SB)/8, $0x3ff0000000000000
-DATA exp64consts<>+1200(SB)/8, $0x3ff0000000000000
-DATA exp64consts<>+1208(SB)/8, $0x3ff0000000000000
-DATA exp64consts<>+1216(SB)/8, $0x4086300000000000
-DATA exp64consts<>+1224(SB)/8, $0x4086300000000000
-DATA exp64consts<>+1232(SB)/8, $0x4086300000000000
-DATA exp64consts<>+1240(SB)/8, $0x4086300000000000
-DATA exp64consts<>+1248(SB)/8, $0x4086300000000000
-DATA exp64consts<>+1256(SB)/8, $0x4086300000000000
-DATA exp64consts<>+1264(SB)/8, $0x4086300000000000
-DATA exp64consts<>+1272(SB)/8, $0x4086300000000000
-DATA exp64consts<>+1280(SB)/8, $0x7ff0000000000000
-DATA exp64consts<>+1288(SB)/8, $0x7ff0000000000000
-DATA exp64consts<>+1296(SB)/8, $0x7ff0000000000000
-DATA exp64consts<>+1304(SB)/8, $0x7ff0000000000000
-DATA exp64consts<>+1312(SB)/8, $0x7ff0000000000000
-DATA exp64consts<>+1320(SB)/8, $0x7ff0000000000000
-DATA exp64consts<>+1328(SB)/8, $0x7ff0000000000000
-DATA exp64consts<>+1336(SB)/8, $0x7ff0000000000000
-DATA exp64consts<>+1344(SB)/8, $0xc087500000000000
-DATA exp64consts<>+1352(SB)/8, $0xc087500000000000
-DATA exp64consts<>+1360(SB)/8, $0xc087500000000000
-DATA exp64consts<>+1368(SB)/8, $0xc087500000000000
-DATA exp64consts<>+1376(SB)/8, $0xc087500000000000
-DATA exp64consts<>+1384(SB)/8, $0xc087500000000000
-DATA exp64consts<>+1392(SB)/8, $0xc087500000000000
-DATA exp64consts<>+1400(SB)/8, $0xc087500000000000
-DATA exp64consts<>+1408(SB)/8, $0x0008000000000000
-DATA exp64consts<>+1416(SB)/8, $0x0008000000000000
-DATA exp64consts<>+1424(SB)/8, $0x0008000000000000
-DATA exp64consts<>+1432(SB)/8, $0x0008000000000000
-DATA exp64consts<>+1440(SB)/8, $0x0008000000000000
-DATA exp64consts<>+1448(SB)/8, $0x0008000000000000
-DATA exp64consts<>+1456(SB)/8, $0x0008000000000000
-DATA exp64consts<>+1464(SB)/8, $0x0008000000000000
-GLOBL exp64consts<>(SB), RODATA|NOPTR, $1472
+DATA exp64consts<>+0(SB)/8, $0xc089000000000000
+DATA exp64consts<>+8(SB)/8, $0xc089000000000000
+DATA exp64consts<>+16(SB)/8, $0xc089000000000000
+DATA exp64consts<>+24(SB)/8, $0xc089000000000000
+DATA exp64consts<>+32(SB)/8, $0xc089000000000000
+DATA exp64consts<>+40(SB)/8, $0xc089000000000000
+DATA exp64consts<>+48(SB)/8, $0xc089000000000000
+DATA exp64consts<>+56(SB)/8, $0xc089000000000000
+DATA exp64consts<>+64(SB)/8, $0x40371547652b82fe
+DATA exp64consts<>+72(SB)/8, $0x40371547652b82fe
+DATA exp64consts<>+80(SB)/8, $0x40371547652b82fe
+DATA exp64consts<>+88(SB)/8, $0x40371547652b82fe
+DATA exp64consts<>+96(SB)/8, $0x40371547652b82fe
+DATA exp64consts<>+104(SB)/8, $0x40371547652b82fe
+DATA exp64consts<>+112(SB)/8, $0x40371547652b82fe
+DATA exp64consts<>+120(SB)/8, $0x40371547652b82fe
+DATA exp64consts<>+128(SB)/8, $0x4338000000000000
+DATA exp64consts<>+136(SB)/8, $0x4338000000000000
+DATA exp64consts<>+144(SB)/8, $0x4338000000000000
+DATA exp64consts<>+152(SB)/8, $0x4338000000000000
+DATA exp64consts<>+160(SB)/8, $0x4338000000000000
+DATA exp64consts<>+168(SB)/8, $0x4338000000000000
+DATA exp64consts<>+176(SB)/8, $0x4338000000000000
+DATA exp64consts<>+184(SB)/8, $0x4338000000000000
+DATA exp64consts<>+192(SB)/8, $0x3daa39ef35793c76
+DATA exp64consts<>+200(SB)/8, $0x3daa39ef35793c76
+DATA exp64consts<>+208(SB)/8, $0x3daa39ef35793c76
+DATA exp64consts<>+216(SB)/8, $0x3daa39ef35793c76
+DATA exp64consts<>+224(SB)/8, $0x3daa39ef35793c76
+DATA exp64consts<>+232(SB)/8, $0x3daa39ef35793c76
+DATA exp64consts<>+240(SB)/8, $0x3daa39ef35793c76
+DATA exp64consts<>+248(SB)/8, $0x3daa39ef35793c76
+DATA exp64consts<>+256(SB)/8, $0x3fa62e42fee00000
+DATA exp64consts<>+264(SB)/8, $0x3fa62e42fee00000
+DATA exp64consts<>+272(SB)/8, $0x3fa62e42fee00000
+DATA exp64consts<>+280(SB)/8, $0x3fa62e42fee00000
+DATA exp64consts<>+288(SB)/8, $0x3fa62e42fee00000
+DATA exp64consts<>+296(SB)/8, $0x3fa62e42fee00000
+DATA exp64consts<>+304(SB)/8, $0x3fa62e42fee00000
+DATA exp64consts<>+312(SB)/8, $0x3fa62e42fee00000
+DATA exp64consts<>+320(SB)/8, $0x3f56c14c2f182d7d
+DATA exp64consts<>+328(SB)/8, $0x3f56c14c2f182d7d
+DATA exp64consts<>+336(SB)/8, $0x3f56c14c2f182d7d
+DATA exp64consts<>+344(SB)/8, $0x3f56c14c2f182d7d
+DATA exp64consts<>+352(SB)/8, $0x3f56c14c2f182d7d
+DATA exp64consts<>+360(SB)/8, $0x3f56c14c2f182d7d
+DATA exp64consts<>+368(SB)/8, $0x3f56c14c2f182d7d
+DATA exp64consts<>+376(SB)/8, $0x3f56c14c2f182d7d
+DATA exp64consts<>+384(SB)/8, $0x3f811123d02b1b3f
+DATA exp64consts<>+392(SB)/8, $0x3f811123d02b1b3f
+DATA exp64consts<>+400(SB)/8, $0x3f811123d02b1b3f
+DATA exp64consts<>+408(SB)/8, $0x3f811123d02b1b3f
+DATA exp64consts<>+416(SB)/8, $0x3f811123d02b1b3f
+DATA exp64consts<>+424(SB)/8, $0x3f811123d02b1b3f
+DATA exp64consts<>+432(SB)/8, $0x3f811123d02b1b3f
+DATA exp64consts<>+440(SB)/8, $0x3f811123d02b1b3f
+DATA exp64consts<>+448(SB)/8, $0x3fa555555590b5c5
+DATA exp64consts<>+456(SB)/8, $0x3fa555555590b5c5
+DATA exp64consts<>+464(SB)/8, $0x3fa555555590b5c5
+DATA exp64consts<>+472(SB)/8, $0x3fa555555590b5c5
+DATA exp64consts<>+480(SB)/8, $0x3fa555555590b5c5
+DATA exp64consts<>+488(SB)/8, $0x3fa555555590b5c5
+DATA exp64consts<>+496(SB)/8, $0x3fa555555590b5c5
+DATA exp64consts<>+504(SB)/8, $0x3fa555555590b5c5
+DATA exp64consts<>+512(SB)/8, $0x3fc555555548c6d6
+DATA exp64consts<>+520(SB)/8, $0x3fc555555548c6d6
+DATA exp64consts<>+528(SB)/8, $0x3fc555555548c6d6
+DATA exp64consts<>+536(SB)/8, $0x3fc555555548c6d6
+DATA exp64consts<>+544(SB)/8, $0x3fc555555548c6d6
+DATA exp64consts<>+552(SB)/8, $0x3fc555555548c6d6
+DATA exp64consts<>+560(SB)/8, $0x3fc555555548c6d6
+DATA exp64consts<>+568(SB)/8, $0x3fc555555548c6d6
+DATA exp64consts<>+576(SB)/8, $0x3fdfffffffffffb7
+DATA exp64consts<>+584(SB)/8, $0x3fdfffffffffffb7
+DATA exp64consts<>+592(SB)/8, $0x3fdfffffffffffb7
+DATA exp64consts<>+600(SB)/8, $0x3fdfffffffffffb7
+DATA exp64consts<>+608(SB)/8, $0x3fdfffffffffffb7
+DATA exp64consts<>+616(SB)/8, $0x3fdfffffffffffb7
+DATA exp64consts<>+624(SB)/8, $0x3fdfffffffffffb7
+DATA exp64consts<>+632(SB)/8, $0x3fdfffffffffffb7
+DATA exp64consts<>+640(SB)/8, $0x7fffffffffffffff
+DATA exp64consts<>+648(SB)/8, $0x7fffffffffffffff
+DATA exp64consts<>+656(SB)/8, $0x7fffffffffffffff
+DATA exp64consts<>+664(SB)/8, $0x7fffffffffffffff
+DATA exp64consts<>+672(SB)/8, $0x7fffffffffffffff
+DATA exp64consts<>+680(SB)/8, $0x7fffffffffffffff
+DATA exp64consts<>+688(SB)/8, $0x7fffffffffffffff
+DATA exp64consts<>+696(SB)/8, $0x7fffffffffffffff
+DATA exp64consts<>+704(SB)/8, $0x4086220000000000
+DATA exp64consts<>+712(SB)/8, $0x4086220000000000
+DATA exp64consts<>+720(SB)/8, $0x4086220000000000
+DATA exp64consts<>+728(SB)/8, $0x4086220000000000
+DATA exp64consts<>+736(SB)/8, $0x4086220000000000
+DATA exp64consts<>+744(SB)/8, $0x4086220000000000
+DATA exp64consts<>+752(SB)/8, $0x4086220000000000
+DATA exp64consts<>+760(SB)/8, $0x4086220000000000
+DATA exp64consts<>+768(SB)/8, $0x000000000000000f
+DATA exp64consts<>+776(SB)/8, $0x000000000000000f
+DATA exp64consts<>+784(SB)/8, $0x000000000000000f
+DATA exp64consts<>+792(SB)/8, $0x000000000000000f
+DATA exp64consts<>+800(SB)/8, $0x000000000000000f
+DATA exp64consts<>+808(SB)/8, $0x000000000000000f
+DATA exp64consts<>+816(SB)/8, $0x000000000000000f
+DATA exp64consts<>+824(SB)/8, $0x000000000000000f
+DATA exp64consts<>+832(SB)/8, $0x4337ffffffff8000
+DATA exp64consts<>+840(SB)/8, $0x4337ffffffff8000
+DATA exp64consts<>+848(SB)/8, $0x4337ffffffff8000
+DATA exp64consts<>+856(SB)/8, $0x4337ffffffff8000
+DATA exp64consts<>+864(SB)/8, $0x4337ffffffff8000
+DATA exp64consts<>+872(SB)/8, $0x4337ffffffff8000
+DATA exp64consts<>+880(SB)/8, $0x4337ffffffff8000
+DATA exp64consts<>+888(SB)/8, $0x4337ffffffff8000
+DATA exp64consts<>+896(SB)/8, $0x0000000000000001
+DATA exp64consts<>+904(SB)/8, $0x0000000000000001
+DATA exp64consts<>+912(SB)/8, $0x0000000000000001
+DATA exp64consts<>+920(SB)/8, $0x0000000000000001
+DATA exp64consts<>+928(SB)/8, $0x0000000000000001
+DATA exp64consts<>+936(SB)/8, $0x0000000000000001
+DATA exp64consts<>+944(SB)/8, $0x0000000000000001
+DATA exp64consts<>+952(SB)/8, $0x0000000000000001
+DATA exp64consts<>+960(SB)/8, $0x0000000000000000
+DATA exp64consts<>+968(SB)/8, $0x0000000000000000
+DATA exp64consts<>+976(SB)/8, $0x0000000000000000
+DATA exp64consts<>+984(SB)/8, $0x0000000000000000
+DATA exp64consts<>+992(SB)/8, $0x0000000000000000
+DATA exp64consts<>+1000(SB)/8, $0x0000000000000000
+DATA exp64consts<>+1008(SB)/8, $0x0000000000000000
+DATA exp64consts<>+1016(SB)/8, $0x0000000000000000
+DATA exp64consts<>+1024(SB)/8, $0x2000000000000000
+DATA exp64consts<>+1032(SB)/8, $0x2000000000000000
+DATA exp64consts<>+1040(SB)/8, $0x2000000000000000
+DATA exp64consts<>+1048(SB)/8, $0x2000000000000000
+DATA exp64consts<>+1056(SB)/8, $0x2000000000000000
+DATA exp64consts<>+1064(SB)/8, $0x2000000000000000
+DATA exp64consts<>+1072(SB)/8, $0x2000000000000000
+DATA exp64consts<>+1080(SB)/8, $0x2000000000000000
+DATA exp64consts<>+1088(SB)/8, $0x2010000000000000
+DATA exp64consts<>+1096(SB)/8, $0x2010000000000000
+DATA exp64consts<>+1104(SB)/8, $0x2010000000000000
+DATA exp64consts<>+1112(SB)/8, $0x2010000000000000
+DATA exp64consts<>+1120(SB)/8, $0x2010000000000000
+DATA exp64consts<>+1128(SB)/8, $0x2010000000000000
+DATA exp64consts<>+1136(SB)/8, $0x2010000000000000
+DATA exp64consts<>+1144(SB)/8, $0x2010000000000000
+DATA exp64consts<>+1152(SB)/8, $0x1ff0000000000000
+DATA exp64consts<>+1160(SB)/8, $0x1ff0000000000000
+DATA exp64consts<>+1168(SB)/8, $0x1ff0000000000000
+DATA exp64consts<>+1176(SB)/8, $0x1ff0000000000000
+DATA exp64consts<>+1184(SB)/8, $0x1ff0000000000000
+DATA exp64consts<>+1192(SB)/8, $0x1ff0000000000000
+DATA exp64consts<>+1200(SB)/8, $0x1ff0000000000000
+DATA exp64consts<>+1208(SB)/8, $0x1ff0000000000000
+DATA exp64consts<>+1216(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1224(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1232(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1240(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1248(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1256(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1264(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1272(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+1280(SB)/8, $0x4086300000000000
+DATA exp64consts<>+1288(SB)/8, $0x4086300000000000
+DATA exp64consts<>+1296(SB)/8, $0x4086300000000000
+DATA exp64consts<>+1304(SB)/8, $0x4086300000000000
+DATA exp64consts<>+1312(SB)/8, $0x4086300000000000
+DATA exp64consts<>+1320(SB)/8, $0x4086300000000000
+DATA exp64consts<>+1328(SB)/8, $0x4086300000000000
+DATA exp64consts<>+1336(SB)/8, $0x4086300000000000
+DATA exp64consts<>+1344(SB)/8, $0x7ff0000000000000
+DATA exp64consts<>+1352(SB)/8, $0x7ff0000000000000
+DATA exp64consts<>+1360(SB)/8, $0x7ff0000000000000
+DATA exp64consts<>+1368(SB)/8, $0x7ff0000000000000
+DATA exp64consts<>+1376(SB)/8, $0x7ff0000000000000
+DATA exp64consts<>+1384(SB)/8, $0x7ff0000000000000
+DATA exp64consts<>+1392(SB)/8, $0x7ff0000000000000
+DATA exp64consts<>+1400(SB)/8, $0x7ff0000000000000
+DATA exp64consts<>+1408(SB)/8, $0xc087500000000000
+DATA exp64consts<>+1416(SB)/8, $0xc087500000000000
+DATA exp64consts<>+1424(SB)/8, $0xc087500000000000
+DATA exp64consts<>+1432(SB)/8, $0xc087500000000000
+DATA exp64consts<>+1440(SB)/8, $0xc087500000000000
+DATA exp64consts<>+1448(SB)/8, $0xc087500000000000
+DATA exp64consts<>+1456(SB)/8, $0xc087500000000000
+DATA exp64consts<>+1464(SB)/8, $0xc087500000000000
+DATA exp64consts<>+1472(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1480(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1488(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1496(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1504(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1512(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1520(SB)/8, $0x0008000000000000
+DATA exp64consts<>+1528(SB)/8, $0x0008000000000000
+GLOBL exp64consts<>(SB), RODATA|NOPTR, $1536
 
 DATA exptail_64<>+0(SB)/8, $0x0000000000000000
 DATA exptail_64<>+8(SB)/8, $0x3c979aa65d837b6d
@@ -16551,159 +16586,159 @@ exp2VF64AVX2_row:
 exp2VF64AVX2_loop2:
 	CMPQ         R9, $0x00000008
 	JB           exp2VF64AVX2_after2
-	VMOVUPD      exp264consts<>+0(SB), Y0
-	VMOVUPD      (SI)(R8*8), Y1
-	VFMADD213PD  exp264consts<>+64(SB), Y1, Y0
-	VMOVUPD      exp264consts<>+0(SB), Y1
-	VMOVUPD      32(SI)(R8*8), Y2
-	VFMADD213PD  exp264consts<>+64(SB), Y2, Y1
-	VSUBPD       exp264consts<>+64(SB), Y0, Y2
-	VSUBPD       exp264consts<>+64(SB), Y1, Y3
-	VMOVUPD      (SI)(R8*8), Y4
-	VFNMADD132PD exp264consts<>+128(SB), Y4, Y2
-	VMOVUPD      32(SI)(R8*8), Y4
-	VFNMADD132PD exp264consts<>+128(SB), Y4, Y3
-	VMULPD       exp264consts<>+192(SB), Y2, Y2
-	VMULPD       exp264consts<>+192(SB), Y3, Y3
-	VMOVUPD      exp264consts<>+256(SB), Y4
-	VFMADD213PD  exp264consts<>+320(SB), Y2, Y4
-	VMOVUPD      exp264consts<>+256(SB), Y5
-	VFMADD213PD  exp264consts<>+320(SB), Y3, Y5
-	VFMADD213PD  exp264consts<>+384(SB), Y2, Y4
-	VFMADD213PD  exp264consts<>+384(SB), Y3, Y5
-	VFMADD213PD  exp264consts<>+448(SB), Y2, Y4
-	VFMADD213PD  exp264consts<>+448(SB), Y3, Y5
-	VFMADD213PD  exp264consts<>+512(SB), Y2, Y4
-	VFMADD213PD  exp264consts<>+512(SB), Y3, Y5
-	VMULPD       Y2, Y2, Y6
-	VMULPD       Y3, Y3, Y7
+	VMOVUPD      (SI)(R8*8), Y0
+	VMAXPD       exp264consts<>+0(SB), Y0, Y0
+	VMOVUPD      32(SI)(R8*8), Y1
+	VMAXPD       exp264consts<>+0(SB), Y1, Y1
+	VMOVUPD      exp264consts<>+64(SB), Y2
+	VFMADD213PD  exp264consts<>+128(SB), Y0, Y2
+	VMOVUPD      exp264consts<>+64(SB), Y3
+	VFMADD213PD  exp264consts<>+128(SB), Y1, Y3
+	VSUBPD       exp264consts<>+128(SB), Y2, Y4
+	VSUBPD       exp264consts<>+128(SB), Y3, Y5
+	VFNMADD231PD exp264consts<>+192(SB), Y4, Y0
+	VFNMADD231PD exp264consts<>+192(SB), Y5, Y1
+	VMULPD       exp264consts<>+256(SB), Y0, Y0
+	VMULPD       exp264consts<>+256(SB), Y1, Y1
+	VMOVUPD      exp264consts<>+320(SB), Y4
+	VFMADD213PD  exp264consts<>+384(SB), Y0, Y4
+	VMOVUPD      exp264consts<>+320(SB), Y5
+	VFMADD213PD  exp264consts<>+384(SB), Y1, Y5
+	VFMADD213PD  exp264consts<>+448(SB), Y0, Y4
+	VFMADD213PD  exp264consts<>+448(SB), Y1, Y5
+	VFMADD213PD  exp264consts<>+512(SB), Y0, Y4
+	VFMADD213PD  exp264consts<>+512(SB), Y1, Y5
+	VFMADD213PD  exp264consts<>+576(SB), Y0, Y4
+	VFMADD213PD  exp264consts<>+576(SB), Y1, Y5
+	VMULPD       Y0, Y0, Y6
+	VMULPD       Y1, Y1, Y7
 	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y0, Y9
+	VPAND        tablemask16_64<>+0(SB), Y2, Y9
 	VPCMPEQQ     Y9, Y9, Y10
 	VPXOR        Y9, Y9, Y8
 	VPGATHERQQ   Y10, (R10)(Y9*8), Y8
 	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y1, Y10
+	VPAND        tablemask16_64<>+0(SB), Y3, Y10
 	VPCMPEQQ     Y10, Y10, Y11
 	VPXOR        Y10, Y10, Y9
 	VPGATHERQQ   Y11, (R10)(Y10*8), Y9
-	VADDPD       Y8, Y2, Y2
-	VADDPD       Y9, Y3, Y3
-	VFMADD231PD  Y4, Y6, Y2
-	VFMADD231PD  Y5, Y7, Y3
+	VADDPD       Y8, Y0, Y0
+	VADDPD       Y9, Y1, Y1
+	VFMADD231PD  Y4, Y6, Y0
+	VFMADD231PD  Y5, Y7, Y1
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y0, Y5
+	VPAND        tablemask16_64<>+0(SB), Y2, Y5
 	VPCMPEQQ     Y5, Y5, Y6
 	VPXOR        Y5, Y5, Y4
 	VPGATHERQQ   Y6, (R10)(Y5*8), Y4
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y1, Y6
+	VPAND        tablemask16_64<>+0(SB), Y3, Y6
 	VPCMPEQQ     Y6, Y6, Y7
 	VPXOR        Y6, Y6, Y5
 	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
-	VPSLLQ       $0x30, Y0, Y6
-	VPSLLQ       $0x30, Y1, Y7
+	VPSLLQ       $0x30, Y2, Y6
+	VPSLLQ       $0x30, Y3, Y7
 	VPADDQ       Y6, Y4, Y4
 	VPADDQ       Y7, Y5, Y5
-	VFMADD231PD  Y2, Y4, Y4
-	VFMADD231PD  Y3, Y5, Y5
+	VFMADD231PD  Y0, Y4, Y4
+	VFMADD231PD  Y1, Y5, Y5
 	VMOVUPD      (SI)(R8*8), Y6
-	VPAND        exp264consts<>+576(SB), Y6, Y6
+	VPAND        exp264consts<>+640(SB), Y6, Y6
 	VMOVUPD      32(SI)(R8*8), Y7
-	VPAND        exp264consts<>+576(SB), Y7, Y7
-	VCMPPD       $0x15, exp264consts<>+640(SB), Y6, Y6
-	VCMPPD       $0x15, exp264consts<>+640(SB), Y7, Y7
+	VPAND        exp264consts<>+640(SB), Y7, Y7
+	VCMPPD       $0x15, exp264consts<>+704(SB), Y6, Y6
+	VCMPPD       $0x15, exp264consts<>+704(SB), Y7, Y7
 	VPOR         Y7, Y6, Y8
 	VPTEST       Y8, Y8
 	JZ           mathblock495
-	VPAND        exp264consts<>+704(SB), Y0, Y8
+	VPAND        exp264consts<>+768(SB), Y2, Y8
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y0, Y10
+	VPAND        tablemask16_64<>+0(SB), Y2, Y10
 	VPCMPEQQ     Y10, Y10, Y11
 	VPXOR        Y10, Y10, Y9
 	VPGATHERQQ   Y11, (R10)(Y10*8), Y9
 	VPSLLQ       $0x30, Y8, Y8
 	VPADDQ       Y8, Y9, Y9
-	VFMADD231PD  Y9, Y2, Y9
-	VPSUBQ       exp264consts<>+768(SB), Y0, Y0
-	VPSRLQ       $0x04, Y0, Y0
-	VPSRLQ       $0x01, Y0, Y2
-	VPSUBQ       exp264consts<>+832(SB), Y2, Y8
+	VFMADD231PD  Y9, Y0, Y9
+	VPSUBQ       exp264consts<>+832(SB), Y2, Y2
+	VPSRLQ       $0x04, Y2, Y2
+	VPSRLQ       $0x01, Y2, Y0
+	VPSUBQ       exp264consts<>+896(SB), Y0, Y8
 	VPSLLQ       $0x34, Y8, Y8
-	VPSUBQ       Y2, Y0, Y0
-	VPSUBQ       exp264consts<>+832(SB), Y0, Y0
-	VPSLLQ       $0x34, Y0, Y0
-	VMOVUPD      (SI)(R8*8), Y2
-	VCMPPD       $0x11, exp264consts<>+896(SB), Y2, Y2
-	VMULPD       Y8, Y9, Y9
-	VPADDQ       exp264consts<>+960(SB), Y0, Y8
-	VBLENDVPD    Y2, Y8, Y0, Y8
-	VMULPD       Y8, Y9, Y9
-	VCMPPD       $0x11, exp264consts<>+1024(SB), Y9, Y0
-	VPAND        Y2, Y0, Y0
-	VCMPPD       $0x15, exp264consts<>+1024(SB), Y9, Y8
-	VPAND        Y2, Y8, Y2
-	VADDPD       exp264consts<>+1024(SB), Y9, Y8
-	VPSUBQ       exp264consts<>+1024(SB), Y8, Y8
-	VMOVUPS      exp264consts<>+1152(SB), Y10
-	VBLENDVPD    Y2, exp264consts<>+1088(SB), Y10, Y2
-	VMULPD       Y2, Y9, Y9
-	VBLENDVPD    Y0, Y8, Y9, Y8
+	VPSUBQ       Y0, Y2, Y2
+	VPSUBQ       exp264consts<>+896(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x1e, exp264consts<>+1216(SB), Y0, Y0
-	VBLENDVPD    Y0, exp264consts<>+1280(SB), Y8, Y8
+	VCMPPD       $0x11, exp264consts<>+960(SB), Y0, Y0
+	VMULPD       Y8, Y9, Y9
+	VPADDQ       exp264consts<>+1024(SB), Y2, Y8
+	VBLENDVPD    Y0, Y8, Y2, Y8
+	VMULPD       Y8, Y9, Y9
+	VCMPPD       $0x11, exp264consts<>+1088(SB), Y9, Y2
+	VPAND        Y0, Y2, Y2
+	VCMPPD       $0x15, exp264consts<>+1088(SB), Y9, Y8
+	VPAND        Y0, Y8, Y0
+	VADDPD       exp264consts<>+1088(SB), Y9, Y8
+	VPSUBQ       exp264consts<>+1088(SB), Y8, Y8
+	VMOVUPS      exp264consts<>+1216(SB), Y10
+	VBLENDVPD    Y0, exp264consts<>+1152(SB), Y10, Y0
+	VMULPD       Y0, Y9, Y9
+	VBLENDVPD    Y2, Y8, Y9, Y8
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x11, exp264consts<>+1344(SB), Y0, Y0
-	VBLENDVPD    Y0, exp264consts<>+896(SB), Y8, Y8
+	VCMPPD       $0x1e, exp264consts<>+1280(SB), Y0, Y0
+	VBLENDVPD    Y0, exp264consts<>+1344(SB), Y8, Y8
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x11, exp264consts<>+1408(SB), Y0, Y0
+	VBLENDVPD    Y0, exp264consts<>+960(SB), Y8, Y8
 	VMOVUPD      (SI)(R8*8), Y0
 	VCMPPD       $0x03, (SI)(R8*8), Y0, Y0
 	VMOVUPD      (SI)(R8*8), Y2
-	VPOR         exp264consts<>+1408(SB), Y2, Y2
+	VPOR         exp264consts<>+1472(SB), Y2, Y2
 	VBLENDVPD    Y0, Y2, Y8, Y2
 	VBLENDVPD    Y6, Y2, Y4, Y4
-	VPAND        exp264consts<>+704(SB), Y1, Y0
+	VPAND        exp264consts<>+768(SB), Y3, Y0
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y1, Y6
+	VPAND        tablemask16_64<>+0(SB), Y3, Y6
 	VPCMPEQQ     Y6, Y6, Y8
 	VPXOR        Y6, Y6, Y2
 	VPGATHERQQ   Y8, (R10)(Y6*8), Y2
 	VPSLLQ       $0x30, Y0, Y0
 	VPADDQ       Y0, Y2, Y2
-	VFMADD231PD  Y2, Y3, Y2
-	VPSUBQ       exp264consts<>+768(SB), Y1, Y1
-	VPSRLQ       $0x04, Y1, Y1
-	VPSRLQ       $0x01, Y1, Y0
-	VPSUBQ       exp264consts<>+832(SB), Y0, Y3
-	VPSLLQ       $0x34, Y3, Y3
-	VPSUBQ       Y0, Y1, Y1
-	VPSUBQ       exp264consts<>+832(SB), Y1, Y1
+	VFMADD231PD  Y2, Y1, Y2
+	VPSUBQ       exp264consts<>+832(SB), Y3, Y3
+	VPSRLQ       $0x04, Y3, Y3
+	VPSRLQ       $0x01, Y3, Y0
+	VPSUBQ       exp264consts<>+896(SB), Y0, Y1
 	VPSLLQ       $0x34, Y1, Y1
+	VPSUBQ       Y0, Y3, Y3
+	VPSUBQ       exp264consts<>+896(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
 	VMOVUPD      32(SI)(R8*8), Y0
-	VCMPPD       $0x11, exp264consts<>+896(SB), Y0, Y0
-	VMULPD       Y3, Y2, Y2
-	VPADDQ       exp264consts<>+960(SB), Y1, Y3
-	VBLENDVPD    Y0, Y3, Y1, Y3
-	VMULPD       Y3, Y2, Y2
-	VCMPPD       $0x11, exp264consts<>+1024(SB), Y2, Y1
+	VCMPPD       $0x11, exp264consts<>+960(SB), Y0, Y0
+	VMULPD       Y1, Y2, Y2
+	VPADDQ       exp264consts<>+1024(SB), Y3, Y1
+	VBLENDVPD    Y0, Y1, Y3, Y1
+	VMULPD       Y1, Y2, Y2
+	VCMPPD       $0x11, exp264consts<>+1088(SB), Y2, Y1
 	VPAND        Y0, Y1, Y1
-	VCMPPD       $0x15, exp264consts<>+1024(SB), Y2, Y3
+	VCMPPD       $0x15, exp264consts<>+1088(SB), Y2, Y3
 	VPAND        Y0, Y3, Y0
-	VADDPD       exp264consts<>+1024(SB), Y2, Y3
-	VPSUBQ       exp264consts<>+1024(SB), Y3, Y3
-	VMOVUPS      exp264consts<>+1152(SB), Y6
-	VBLENDVPD    Y0, exp264consts<>+1088(SB), Y6, Y0
+	VADDPD       exp264consts<>+1088(SB), Y2, Y3
+	VPSUBQ       exp264consts<>+1088(SB), Y3, Y3
+	VMOVUPS      exp264consts<>+1216(SB), Y6
+	VBLENDVPD    Y0, exp264consts<>+1152(SB), Y6, Y0
 	VMULPD       Y0, Y2, Y2
 	VBLENDVPD    Y1, Y3, Y2, Y3
 	VMOVUPD      32(SI)(R8*8), Y0
-	VCMPPD       $0x1e, exp264consts<>+1216(SB), Y0, Y0
-	VBLENDVPD    Y0, exp264consts<>+1280(SB), Y3, Y3
+	VCMPPD       $0x1e, exp264consts<>+1280(SB), Y0, Y0
+	VBLENDVPD    Y0, exp264consts<>+1344(SB), Y3, Y3
 	VMOVUPD      32(SI)(R8*8), Y0
-	VCMPPD       $0x11, exp264consts<>+1344(SB), Y0, Y0
-	VBLENDVPD    Y0, exp264consts<>+896(SB), Y3, Y3
+	VCMPPD       $0x11, exp264consts<>+1408(SB), Y0, Y0
+	VBLENDVPD    Y0, exp264consts<>+960(SB), Y3, Y3
 	VMOVUPD      32(SI)(R8*8), Y0
 	VCMPPD       $0x03, 32(SI)(R8*8), Y0, Y0
 	VMOVUPD      32(SI)(R8*8), Y1
-	VPOR         exp264consts<>+1408(SB), Y1, Y1
+	VPOR         exp264consts<>+1472(SB), Y1, Y1
 	VBLENDVPD    Y0, Y1, Y3, Y1
 	VBLENDVPD    Y7, Y1, Y5, Y5
 
@@ -16718,82 +16753,82 @@ exp2VF64AVX2_after2:
 exp2VF64AVX2_loop1:
 	CMPQ         R9, $0x00000004
 	JB           exp2VF64AVX2_after1
-	VMOVUPD      exp264consts<>+0(SB), Y0
-	VMOVUPD      (SI)(R8*8), Y1
-	VFMADD213PD  exp264consts<>+64(SB), Y1, Y0
-	VSUBPD       exp264consts<>+64(SB), Y0, Y1
-	VMOVUPD      (SI)(R8*8), Y2
-	VFNMADD132PD exp264consts<>+128(SB), Y2, Y1
-	VMULPD       exp264consts<>+192(SB), Y1, Y1
-	VMOVUPD      exp264consts<>+256(SB), Y2
-	VFMADD213PD  exp264consts<>+320(SB), Y1, Y2
-	VFMADD213PD  exp264consts<>+384(SB), Y1, Y2
-	VFMADD213PD  exp264consts<>+448(SB), Y1, Y2
-	VFMADD213PD  exp264consts<>+512(SB), Y1, Y2
-	VMULPD       Y1, Y1, Y3
+	VMOVUPD      (SI)(R8*8), Y0
+	VMAXPD       exp264consts<>+0(SB), Y0, Y0
+	VMOVUPD      exp264consts<>+64(SB), Y1
+	VFMADD213PD  exp264consts<>+128(SB), Y0, Y1
+	VSUBPD       exp264consts<>+128(SB), Y1, Y2
+	VFNMADD231PD exp264consts<>+192(SB), Y2, Y0
+	VMULPD       exp264consts<>+256(SB), Y0, Y0
+	VMOVUPD      exp264consts<>+320(SB), Y2
+	VFMADD213PD  exp264consts<>+384(SB), Y0, Y2
+	VFMADD213PD  exp264consts<>+448(SB), Y0, Y2
+	VFMADD213PD  exp264consts<>+512(SB), Y0, Y2
+	VFMADD213PD  exp264consts<>+576(SB), Y0, Y2
+	VMULPD       Y0, Y0, Y3
 	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y0, Y5
+	VPAND        tablemask16_64<>+0(SB), Y1, Y5
 	VPCMPEQQ     Y5, Y5, Y6
 	VPXOR        Y5, Y5, Y4
 	VPGATHERQQ   Y6, (R10)(Y5*8), Y4
-	VADDPD       Y4, Y1, Y1
-	VFMADD231PD  Y2, Y3, Y1
+	VADDPD       Y4, Y0, Y0
+	VFMADD231PD  Y2, Y3, Y0
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y0, Y3
+	VPAND        tablemask16_64<>+0(SB), Y1, Y3
 	VPCMPEQQ     Y3, Y3, Y4
 	VPXOR        Y3, Y3, Y2
 	VPGATHERQQ   Y4, (R10)(Y3*8), Y2
-	VPSLLQ       $0x30, Y0, Y3
+	VPSLLQ       $0x30, Y1, Y3
 	VPADDQ       Y3, Y2, Y2
-	VFMADD231PD  Y1, Y2, Y2
+	VFMADD231PD  Y0, Y2, Y2
 	VMOVUPD      (SI)(R8*8), Y3
-	VPAND        exp264consts<>+576(SB), Y3, Y3
-	VCMPPD       $0x15, exp264consts<>+640(SB), Y3, Y3
+	VPAND        exp264consts<>+640(SB), Y3, Y3
+	VCMPPD       $0x15, exp264consts<>+704(SB), Y3, Y3
 	VPTEST       Y3, Y3
 	JZ           mathblock496
-	VPAND        exp264consts<>+704(SB), Y0, Y4
+	VPAND        exp264consts<>+768(SB), Y1, Y4
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y0, Y6
+	VPAND        tablemask16_64<>+0(SB), Y1, Y6
 	VPCMPEQQ     Y6, Y6, Y7
 	VPXOR        Y6, Y6, Y5
 	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
 	VPSLLQ       $0x30, Y4, Y4
 	VPADDQ       Y4, Y5, Y5
-	VFMADD231PD  Y5, Y1, Y5
-	VPSUBQ       exp264consts<>+768(SB), Y0, Y0
-	VPSRLQ       $0x04, Y0, Y0
-	VPSRLQ       $0x01, Y0, Y1
-	VPSUBQ       exp264consts<>+832(SB), Y1, Y4
+	VFMADD231PD  Y5, Y0, Y5
+	VPSUBQ       exp264consts<>+832(SB), Y1, Y1
+	VPSRLQ       $0x04, Y1, Y1
+	VPSRLQ       $0x01, Y1, Y0
+	VPSUBQ       exp264consts<>+896(SB), Y0, Y4
 	VPSLLQ       $0x34, Y4, Y4
-	VPSUBQ       Y1, Y0, Y0
-	VPSUBQ       exp264consts<>+832(SB), Y0, Y0
-	VPSLLQ       $0x34, Y0, Y0
-	VMOVUPD      (SI)(R8*8), Y1
-	VCMPPD       $0x11, exp264consts<>+896(SB), Y1, Y1
-	VMULPD       Y4, Y5, Y5
-	VPADDQ       exp264consts<>+960(SB), Y0, Y4
-	VBLENDVPD    Y1, Y4, Y0, Y4
-	VMULPD       Y4, Y5, Y5
-	VCMPPD       $0x11, exp264consts<>+1024(SB), Y5, Y0
-	VPAND        Y1, Y0, Y0
-	VCMPPD       $0x15, exp264consts<>+1024(SB), Y5, Y4
-	VPAND        Y1, Y4, Y1
-	VADDPD       exp264consts<>+1024(SB), Y5, Y4
-	VPSUBQ       exp264consts<>+1024(SB), Y4, Y4
-	VMOVUPS      exp264consts<>+1152(SB), Y6
-	VBLENDVPD    Y1, exp264consts<>+1088(SB), Y6, Y1
-	VMULPD       Y1, Y5, Y5
-	VBLENDVPD    Y0, Y4, Y5, Y4
+	VPSUBQ       Y0, Y1, Y1
+	VPSUBQ       exp264consts<>+896(SB), Y1, Y1
+	VPSLLQ       $0x34, Y1, Y1
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x1e, exp264consts<>+1216(SB), Y0, Y0
-	VBLENDVPD    Y0, exp264consts<>+1280(SB), Y4, Y4
+	VCMPPD       $0x11, exp264consts<>+960(SB), Y0, Y0
+	VMULPD       Y4, Y5, Y5
+	VPADDQ       exp264consts<>+1024(SB), Y1, Y4
+	VBLENDVPD    Y0, Y4, Y1, Y4
+	VMULPD       Y4, Y5, Y5
+	VCMPPD       $0x11, exp264consts<>+1088(SB), Y5, Y1
+	VPAND        Y0, Y1, Y1
+	VCMPPD       $0x15, exp264consts<>+1088(SB), Y5, Y4
+	VPAND        Y0, Y4, Y0
+	VADDPD       exp264consts<>+1088(SB), Y5, Y4
+	VPSUBQ       exp264consts<>+1088(SB), Y4, Y4
+	VMOVUPS      exp264consts<>+1216(SB), Y6
+	VBLENDVPD    Y0, exp264consts<>+1152(SB), Y6, Y0
+	VMULPD       Y0, Y5, Y5
+	VBLENDVPD    Y1, Y4, Y5, Y4
 	VMOVUPD      (SI)(R8*8), Y0
-	VCMPPD       $0x11, exp264consts<>+1344(SB), Y0, Y0
-	VBLENDVPD    Y0, exp264consts<>+896(SB), Y4, Y4
+	VCMPPD       $0x1e, exp264consts<>+1280(SB), Y0, Y0
+	VBLENDVPD    Y0, exp264consts<>+1344(SB), Y4, Y4
+	VMOVUPD      (SI)(R8*8), Y0
+	VCMPPD       $0x11, exp264consts<>+1408(SB), Y0, Y0
+	VBLENDVPD    Y0, exp264consts<>+960(SB), Y4, Y4
 	VMOVUPD      (SI)(R8*8), Y0
 	VCMPPD       $0x03, (SI)(R8*8), Y0, Y0
 	VMOVUPD      (SI)(R8*8), Y1
-	VPOR         exp264consts<>+1408(SB), Y1, Y1
+	VPOR         exp264consts<>+1472(SB), Y1, Y1
 	VBLENDVPD    Y0, Y1, Y4, Y1
 	VBLENDVPD    Y3, Y1, Y2, Y2
 
@@ -16807,74 +16842,75 @@ exp2VF64AVX2_after1:
 	CMPQ         R9, $0x00000002
 	JB           exp2VF64AVX2_tail2
 	VMOVUPD      (SI)(R8*8), X0
-	VMOVUPD      exp264consts<>+0(SB), X1
-	VFMADD213PD  exp264consts<>+64(SB), X0, X1
-	VSUBPD       exp264consts<>+64(SB), X1, X2
-	VFNMADD132PD exp264consts<>+128(SB), X0, X2
-	VMULPD       exp264consts<>+192(SB), X2, X2
-	VMOVUPD      exp264consts<>+256(SB), X3
-	VFMADD213PD  exp264consts<>+320(SB), X2, X3
-	VFMADD213PD  exp264consts<>+384(SB), X2, X3
-	VFMADD213PD  exp264consts<>+448(SB), X2, X3
-	VFMADD213PD  exp264consts<>+512(SB), X2, X3
-	VMULPD       X2, X2, X4
+	VMAXPD       exp264consts<>+0(SB), X0, X1
+	VMOVUPD      exp264consts<>+64(SB), X2
+	VFMADD213PD  exp264consts<>+128(SB), X1, X2
+	VSUBPD       exp264consts<>+128(SB), X2, X3
+	VFNMADD231PD exp264consts<>+192(SB), X3, X1
+	VMULPD       exp264consts<>+256(SB), X1, X1
+	VMOVUPD      exp264consts<>+320(SB), X3
+	VFMADD213PD  exp264consts<>+384(SB), X1, X3
+	VFMADD213PD  exp264consts<>+448(SB), X1, X3
+	VFMADD213PD  exp264consts<>+512(SB), X1, X3
+	VFMADD213PD  exp264consts<>+576(SB), X1, X3
+	VMULPD       X1, X1, X4
 	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X6
+	VPAND        tablemask16_64<>+0(SB), X2, X6
 	VPCMPEQQ     X6, X6, X7
 	VPXOR        X6, X6, X5
 	VPGATHERQQ   X7, (R10)(X6*8), X5
-	VADDPD       X5, X2, X2
-	VFMADD231PD  X3, X4, X2
+	VADDPD       X5, X1, X1
+	VFMADD231PD  X3, X4, X1
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X4
+	VPAND        tablemask16_64<>+0(SB), X2, X4
 	VPCMPEQQ     X4, X4, X5
 	VPXOR        X4, X4, X3
 	VPGATHERQQ   X5, (R10)(X4*8), X3
-	VPSLLQ       $0x30, X1, X4
+	VPSLLQ       $0x30, X2, X4
 	VPADDQ       X4, X3, X3
-	VFMADD231PD  X2, X3, X3
-	VPAND        exp264consts<>+576(SB), X0, X4
-	VCMPPD       $0x15, exp264consts<>+640(SB), X4, X4
+	VFMADD231PD  X1, X3, X3
+	VPAND        exp264consts<>+640(SB), X0, X4
+	VCMPPD       $0x15, exp264consts<>+704(SB), X4, X4
 	VPTEST       X4, X4
 	JZ           mathblock497
-	VPAND        exp264consts<>+704(SB), X1, X5
+	VPAND        exp264consts<>+768(SB), X2, X5
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X7
+	VPAND        tablemask16_64<>+0(SB), X2, X7
 	VPCMPEQQ     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERQQ   X8, (R10)(X7*8), X6
 	VPSLLQ       $0x30, X5, X5
 	VPADDQ       X5, X6, X6
-	VFMADD231PD  X6, X2, X6
-	VPSUBQ       exp264consts<>+768(SB), X1, X1
-	VPSRLQ       $0x04, X1, X1
-	VPSRLQ       $0x01, X1, X2
-	VPSUBQ       exp264consts<>+832(SB), X2, X5
+	VFMADD231PD  X6, X1, X6
+	VPSUBQ       exp264consts<>+832(SB), X2, X2
+	VPSRLQ       $0x04, X2, X2
+	VPSRLQ       $0x01, X2, X1
+	VPSUBQ       exp264consts<>+896(SB), X1, X5
 	VPSLLQ       $0x34, X5, X5
-	VPSUBQ       X2, X1, X1
-	VPSUBQ       exp264consts<>+832(SB), X1, X1
-	VPSLLQ       $0x34, X1, X1
-	VCMPPD       $0x11, exp264consts<>+896(SB), X0, X2
+	VPSUBQ       X1, X2, X2
+	VPSUBQ       exp264consts<>+896(SB), X2, X2
+	VPSLLQ       $0x34, X2, X2
+	VCMPPD       $0x11, exp264consts<>+960(SB), X0, X1
 	VMULPD       X5, X6, X6
-	VPADDQ       exp264consts<>+960(SB), X1, X5
-	VBLENDVPD    X2, X5, X1, X5
+	VPADDQ       exp264consts<>+1024(SB), X2, X5
+	VBLENDVPD    X1, X5, X2, X5
 	VMULPD       X5, X6, X6
-	VCMPPD       $0x11, exp264consts<>+1024(SB), X6, X1
-	VPAND        X2, X1, X1
-	VCMPPD       $0x15, exp264consts<>+1024(SB), X6, X5
-	VPAND        X2, X5, X2
-	VADDPD       exp264consts<>+1024(SB), X6, X5
-	VPSUBQ       exp264consts<>+1024(SB), X5, X5
-	VMOVUPS      exp264consts<>+1152(SB), X7
-	VBLENDVPD    X2, exp264consts<>+1088(SB), X7, X2
-	VMULPD       X2, X6, X6
-	VBLENDVPD    X1, X5, X6, X5
-	VCMPPD       $0x1e, exp264consts<>+1216(SB), X0, X1
-	VBLENDVPD    X1, exp264consts<>+1280(SB), X5, X5
-	VCMPPD       $0x11, exp264consts<>+1344(SB), X0, X1
-	VBLENDVPD    X1, exp264consts<>+896(SB), X5, X5
+	VCMPPD       $0x11, exp264consts<>+1088(SB), X6, X2
+	VPAND        X1, X2, X2
+	VCMPPD       $0x15, exp264consts<>+1088(SB), X6, X5
+	VPAND        X1, X5, X1
+	VADDPD       exp264consts<>+1088(SB), X6, X5
+	VPSUBQ       exp264consts<>+1088(SB), X5, X5
+	VMOVUPS      exp264consts<>+1216(SB), X7
+	VBLENDVPD    X1, exp264consts<>+1152(SB), X7, X1
+	VMULPD       X1, X6, X6
+	VBLENDVPD    X2, X5, X6, X5
+	VCMPPD       $0x1e, exp264consts<>+1280(SB), X0, X1
+	VBLENDVPD    X1, exp264consts<>+1344(SB), X5, X5
+	VCMPPD       $0x11, exp264consts<>+1408(SB), X0, X1
+	VBLENDVPD    X1, exp264consts<>+960(SB), X5, X5
 	VCMPPD       $0x03, X0, X0, X1
-	VPOR         exp264consts<>+1408(SB), X0, X0
+	VPOR         exp264consts<>+1472(SB), X0, X0
 	VBLENDVPD    X1, X0, X5, X0
 	VBLENDVPD    X4, X0, X3, X3
 
@@ -16887,74 +16923,75 @@ exp2VF64AVX2_tail2:
 	CMPQ         R9, $0x00000001
 	JB           exp2VF64AVX2_tail1
 	VMOVQ        (SI)(R8*8), X0
-	VMOVUPD      exp264consts<>+0(SB), X1
-	VFMADD213PD  exp264consts<>+64(SB), X0, X1
-	VSUBPD       exp264consts<>+64(SB), X1, X2
-	VFNMADD132PD exp264consts<>+128(SB), X0, X2
-	VMULPD       exp264consts<>+192(SB), X2, X2
-	VMOVUPD      exp264consts<>+256(SB), X3
-	VFMADD213PD  exp264consts<>+320(SB), X2, X3
-	VFMADD213PD  exp264consts<>+384(SB), X2, X3
-	VFMADD213PD  exp264consts<>+448(SB), X2, X3
-	VFMADD213PD  exp264consts<>+512(SB), X2, X3
-	VMULPD       X2, X2, X4
+	VMAXPD       exp264consts<>+0(SB), X0, X1
+	VMOVUPD      exp264consts<>+64(SB), X2
+	VFMADD213PD  exp264consts<>+128(SB), X1, X2
+	VSUBPD       exp264consts<>+128(SB), X2, X3
+	VFNMADD231PD exp264consts<>+192(SB), X3, X1
+	VMULPD       exp264consts<>+256(SB), X1, X1
+	VMOVUPD      exp264consts<>+320(SB), X3
+	VFMADD213PD  exp264consts<>+384(SB), X1, X3
+	VFMADD213PD  exp264consts<>+448(SB), X1, X3
+	VFMADD213PD  exp264consts<>+512(SB), X1, X3
+	VFMADD213PD  exp264consts<>+576(SB), X1, X3
+	VMULPD       X1, X1, X4
 	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X6
+	VPAND        tablemask16_64<>+0(SB), X2, X6
 	VPCMPEQQ     X6, X6, X7
 	VPXOR        X6, X6, X5
 	VPGATHERQQ   X7, (R10)(X6*8), X5
-	VADDPD       X5, X2, X2
-	VFMADD231PD  X3, X4, X2
+	VADDPD       X5, X1, X1
+	VFMADD231PD  X3, X4, X1
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X4
+	VPAND        tablemask16_64<>+0(SB), X2, X4
 	VPCMPEQQ     X4, X4, X5
 	VPXOR        X4, X4, X3
 	VPGATHERQQ   X5, (R10)(X4*8), X3
-	VPSLLQ       $0x30, X1, X4
+	VPSLLQ       $0x30, X2, X4
 	VPADDQ       X4, X3, X3
-	VFMADD231PD  X2, X3, X3
-	VPAND        exp264consts<>+576(SB), X0, X4
-	VCMPPD       $0x15, exp264consts<>+640(SB), X4, X4
+	VFMADD231PD  X1, X3, X3
+	VPAND        exp264consts<>+640(SB), X0, X4
+	VCMPPD       $0x15, exp264consts<>+704(SB), X4, X4
 	VPTEST       X4, X4
 	JZ           mathblock498
-	VPAND        exp264consts<>+704(SB), X1, X5
+	VPAND        exp264consts<>+768(SB), X2, X5
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X1, X7
+	VPAND        tablemask16_64<>+0(SB), X2, X7
 	VPCMPEQQ     X7, X7, X8
 	VPXOR        X7, X7, X6
 	VPGATHERQQ   X8, (R10)(X7*8), X6
 	VPSLLQ       $0x30, X5, X5
 	VPADDQ       X5, X6, X6
-	VFMADD231PD  X6, X2, X6
-	VPSUBQ       exp264consts<>+768(SB), X1, X1
-	VPSRLQ       $0x04, X1, X1
-	VPSRLQ       $0x01, X1, X2
-	VPSUBQ       exp264consts<>+832(SB), X2, X5
+	VFMADD231PD  X6, X1, X6
+	VPSUBQ       exp264consts<>+832(SB), X2, X2
+	VPSRLQ       $0x04, X2, X2
+	VPSRLQ       $0x01, X2, X1
+	VPSUBQ       exp264consts<>+896(SB), X1, X5
 	VPSLLQ       $0x34, X5, X5
-	VPSUBQ       X2, X1, X1
-	VPSUBQ       exp264consts<>+832(SB), X1, X1
-	VPSLLQ       $0x34, X1, X1
-	VCMPPD       $0x11, exp264consts<>+896(SB), X0, X2
+	VPSUBQ       X1, X2, X2
+	VPSUBQ       exp264consts<>+896(SB), X2, X2
+	VPSLLQ       $0x34, X2, X2
+	VCMPPD       $0x11, exp264consts<>+960(SB), X0, X1
 	VMULPD       X5, X6, X6
-	VPADDQ       exp264consts<>+960(SB), X1, X5
-	VBLENDVPD    X2, X5, X1, X5
+	VPADDQ       exp264consts<>+1024(SB), X2, X5
+	VBLENDVPD    X1, X5, X2, X5
 	VMULPD       X5, X6, X6
-	VCMPPD       $0x11, exp264consts<>+1024(SB), X6, X1
-	VPAND        X2, X1, X1
-	VCMPPD       $0x15, exp264consts<>+1024(SB), X6, X5
-	VPAND        X2, X5, X2
-	VADDPD       exp264consts<>+1024(SB), X6, X5
-	VPSUBQ       exp264consts<>+1024(SB), X5, X5
-	VMOVUPS      exp264consts<>+1152(SB), X7
-	VBLENDVPD    X2, exp264consts<>+1088(SB), X7, X2
-	VMULPD       X2, X6, X6
-	VBLENDVPD    X1, X5, X6, X5
-	VCMPPD       $0x1e, exp264consts<>+1216(SB), X0, X1
-	VBLENDVPD    X1, exp264consts<>+1280(SB), X5, X5
-	VCMPPD       $0x11, exp264consts<>+1344(SB), X0, X1
-	VBLENDVPD    X1, exp264consts<>+896(SB), X5, X5
+	VCMPPD       $0x11, exp264consts<>+1088(SB), X6, X2
+	VPAND        X1, X2, X2
+	VCMPPD       $0x15, exp264consts<>+1088(SB), X6, X5
+	VPAND        X1, X5, X1
+	VADDPD       exp264consts<>+1088(SB), X6, X5
+	VPSUBQ       exp264consts<>+1088(SB), X5, X5
+	VMOVUPS      exp264consts<>+1216(SB), X7
+	VBLENDVPD    X1, exp264consts<>+1152(SB), X7, X1
+	VMULPD       X1, X6, X6
+	VBLENDVPD    X2, X5, X6, X5
+	VCMPPD       $0x1e, exp264consts<>+1280(SB), X0, X1
+	VBLENDVPD    X1, exp264consts<>+1344(SB), X5, X5
+	VCMPPD       $0x11, exp264consts<>+1408(SB), X0, X1
+	VBLENDVPD    X1, exp264consts<>+960(SB), X5, X5
 	VCMPPD       $0x03, X0, X0, X1
-	VPOR         exp264consts<>+1408(SB), X0, X0
+	VPOR         exp264consts<>+1472(SB), X0, X0
 	VBLENDVPD    X1, X0, X5, X0
 	VBLENDVPD    X4, X0, X3, X3
 
@@ -16973,191 +17010,199 @@ exp2VF64AVX2_done:
 	VZEROUPPER
 	RET
 
-DATA exp264consts<>+0(SB)/8, $0x4030000000000000
-DATA exp264consts<>+8(SB)/8, $0x4030000000000000
-DATA exp264consts<>+16(SB)/8, $0x4030000000000000
-DATA exp264consts<>+24(SB)/8, $0x4030000000000000
-DATA exp264consts<>+32(SB)/8, $0x4030000000000000
-DATA exp264consts<>+40(SB)/8, $0x4030000000000000
-DATA exp264consts<>+48(SB)/8, $0x4030000000000000
-DATA exp264consts<>+56(SB)/8, $0x4030000000000000
-DATA exp264consts<>+64(SB)/8, $0x4338000000000000
-DATA exp264consts<>+72(SB)/8, $0x4338000000000000
-DATA exp264consts<>+80(SB)/8, $0x4338000000000000
-DATA exp264consts<>+88(SB)/8, $0x4338000000000000
-DATA exp264consts<>+96(SB)/8, $0x4338000000000000
-DATA exp264consts<>+104(SB)/8, $0x4338000000000000
-DATA exp264consts<>+112(SB)/8, $0x4338000000000000
-DATA exp264consts<>+120(SB)/8, $0x4338000000000000
-DATA exp264consts<>+128(SB)/8, $0x3fb0000000000000
-DATA exp264consts<>+136(SB)/8, $0x3fb0000000000000
-DATA exp264consts<>+144(SB)/8, $0x3fb0000000000000
-DATA exp264consts<>+152(SB)/8, $0x3fb0000000000000
-DATA exp264consts<>+160(SB)/8, $0x3fb0000000000000
-DATA exp264consts<>+168(SB)/8, $0x3fb0000000000000
-DATA exp264consts<>+176(SB)/8, $0x3fb0000000000000
-DATA exp264consts<>+184(SB)/8, $0x3fb0000000000000
-DATA exp264consts<>+192(SB)/8, $0x3fe62e42fefa39ef
-DATA exp264consts<>+200(SB)/8, $0x3fe62e42fefa39ef
-DATA exp264consts<>+208(SB)/8, $0x3fe62e42fefa39ef
-DATA exp264consts<>+216(SB)/8, $0x3fe62e42fefa39ef
-DATA exp264consts<>+224(SB)/8, $0x3fe62e42fefa39ef
-DATA exp264consts<>+232(SB)/8, $0x3fe62e42fefa39ef
-DATA exp264consts<>+240(SB)/8, $0x3fe62e42fefa39ef
-DATA exp264consts<>+248(SB)/8, $0x3fe62e42fefa39ef
-DATA exp264consts<>+256(SB)/8, $0x3f56c14c2f182d7d
-DATA exp264consts<>+264(SB)/8, $0x3f56c14c2f182d7d
-DATA exp264consts<>+272(SB)/8, $0x3f56c14c2f182d7d
-DATA exp264consts<>+280(SB)/8, $0x3f56c14c2f182d7d
-DATA exp264consts<>+288(SB)/8, $0x3f56c14c2f182d7d
-DATA exp264consts<>+296(SB)/8, $0x3f56c14c2f182d7d
-DATA exp264consts<>+304(SB)/8, $0x3f56c14c2f182d7d
-DATA exp264consts<>+312(SB)/8, $0x3f56c14c2f182d7d
-DATA exp264consts<>+320(SB)/8, $0x3f811123d02b1b3f
-DATA exp264consts<>+328(SB)/8, $0x3f811123d02b1b3f
-DATA exp264consts<>+336(SB)/8, $0x3f811123d02b1b3f
-DATA exp264consts<>+344(SB)/8, $0x3f811123d02b1b3f
-DATA exp264consts<>+352(SB)/8, $0x3f811123d02b1b3f
-DATA exp264consts<>+360(SB)/8, $0x3f811123d02b1b3f
-DATA exp264consts<>+368(SB)/8, $0x3f811123d02b1b3f
-DATA exp264consts<>+376(SB)/8, $0x3f811123d02b1b3f
-DATA exp264consts<>+384(SB)/8, $0x3fa555555590b5c5
-DATA exp264consts<>+392(SB)/8, $0x3fa555555590b5c5
-DATA exp264consts<>+400(SB)/8, $0x3fa555555590b5c5
-DATA exp264consts<>+408(SB)/8, $0x3fa555555590b5c5
-DATA exp264consts<>+416(SB)/8, $0x3fa555555590b5c5
-DATA exp264consts<>+424(SB)/8, $0x3fa555555590b5c5
-DATA exp264consts<>+432(SB)/8, $0x3fa555555590b5c5
-DATA exp264consts<>+440(SB)/8, $0x3fa555555590b5c5
-DATA exp264consts<>+448(SB)/8, $0x3fc555555548c6d6
-DATA exp264consts<>+456(SB)/8, $0x3fc555555548c6d6
-DATA exp264consts<>+464(SB)/8, $0x3fc555555548c6d6
-DATA exp264consts<>+472(SB)/8, $0x3fc555555548c6d6
-DATA exp264consts<>+480(SB)/8, $0x3fc555555548c6d6
-DATA exp264consts<>+488(SB)/8, $0x3fc555555548c6d6
-DATA exp264consts<>+496(SB)/8, $0x3fc555555548c6d6
-DATA exp264consts<>+504(SB)/8, $0x3fc555555548c6d6
-DATA exp264consts<>+512(SB)/8, $0x3fdfffffffffffb7
-DATA exp264consts<>+520(SB)/8, $0x3fdfffffffffffb7
-DATA exp264consts<>+528(SB)/8, $0x3fdfffffffffffb7
-DATA exp264consts<>+536(SB)/8, $0x3fdfffffffffffb7
-DATA exp264consts<>+544(SB)/8, $0x3fdfffffffffffb7
-DATA exp264consts<>+552(SB)/8, $0x3fdfffffffffffb7
-DATA exp264consts<>+560(SB)/8, $0x3fdfffffffffffb7
-DATA exp264consts<>+568(SB)/8, $0x3fdfffffffffffb7
-DATA exp264consts<>+576(SB)/8, $0x7fffffffffffffff
-DATA exp264consts<>+584(SB)/8, $0x7fffffffffffffff
-DATA exp264consts<>+592(SB)/8, $0x7fffffffffffffff
-DATA exp264consts<>+600(SB)/8, $0x7fffffffffffffff
-DATA exp264consts<>+608(SB)/8, $0x7fffffffffffffff
-DATA exp264consts<>+616(SB)/8, $0x7fffffffffffffff
-DATA exp264consts<>+624(SB)/8, $0x7fffffffffffffff
-DATA exp264consts<>+632(SB)/8, $0x7fffffffffffffff
-DATA exp264consts<>+640(SB)/8, $0x408fec0000000000
-DATA exp264consts<>+648(SB)/8, $0x408fec0000000000
-DATA exp264consts<>+656(SB)/8, $0x408fec0000000000
-DATA exp264consts<>+664(SB)/8, $0x408fec0000000000
-DATA exp264consts<>+672(SB)/8, $0x408fec0000000000
-DATA exp264consts<>+680(SB)/8, $0x408fec0000000000
-DATA exp264consts<>+688(SB)/8, $0x408fec0000000000
-DATA exp264consts<>+696(SB)/8, $0x408fec0000000000
-DATA exp264consts<>+704(SB)/8, $0x000000000000000f
-DATA exp264consts<>+712(SB)/8, $0x000000000000000f
-DATA exp264consts<>+720(SB)/8, $0x000000000000000f
-DATA exp264consts<>+728(SB)/8, $0x000000000000000f
-DATA exp264consts<>+736(SB)/8, $0x000000000000000f
-DATA exp264consts<>+744(SB)/8, $0x000000000000000f
-DATA exp264consts<>+752(SB)/8, $0x000000000000000f
-DATA exp264consts<>+760(SB)/8, $0x000000000000000f
-DATA exp264consts<>+768(SB)/8, $0x4337ffffffff8000
-DATA exp264consts<>+776(SB)/8, $0x4337ffffffff8000
-DATA exp264consts<>+784(SB)/8, $0x4337ffffffff8000
-DATA exp264consts<>+792(SB)/8, $0x4337ffffffff8000
-DATA exp264consts<>+800(SB)/8, $0x4337ffffffff8000
-DATA exp264consts<>+808(SB)/8, $0x4337ffffffff8000
-DATA exp264consts<>+816(SB)/8, $0x4337ffffffff8000
-DATA exp264consts<>+824(SB)/8, $0x4337ffffffff8000
-DATA exp264consts<>+832(SB)/8, $0x0000000000000001
-DATA exp264consts<>+840(SB)/8, $0x0000000000000001
-DATA exp264consts<>+848(SB)/8, $0x0000000000000001
-DATA exp264consts<>+856(SB)/8, $0x0000000000000001
-DATA exp264consts<>+864(SB)/8, $0x0000000000000001
-DATA exp264consts<>+872(SB)/8, $0x0000000000000001
-DATA exp264consts<>+880(SB)/8, $0x0000000000000001
-DATA exp264consts<>+888(SB)/8, $0x0000000000000001
-DATA exp264consts<>+896(SB)/8, $0x0000000000000000
-DATA exp264consts<>+904(SB)/8, $0x0000000000000000
-DATA exp264consts<>+912(SB)/8, $0x0000000000000000
-DATA exp264consts<>+920(SB)/8, $0x0000000000000000
-DATA exp264consts<>+928(SB)/8, $0x0000000000000000
-DATA exp264consts<>+936(SB)/8, $0x0000000000000000
-DATA exp264consts<>+944(SB)/8, $0x0000000000000000
-DATA exp264consts<>+952(SB)/8, $0x0000000000000000
-DATA exp264consts<>+960(SB)/8, $0x2000000000000000
-DATA exp264consts<>+968(SB)/8, $0x2000000000000000
-DATA exp264consts<>+976(SB)/8, $0x2000000000000000
-DATA exp264consts<>+984(SB)/8, $0x2000000000000000
-DATA exp264consts<>+992(SB)/8, $0x2000000000000000
-DATA exp264consts<>+1000(SB)/8, $0x2000000000000000
-DATA exp264consts<>+1008(SB)/8, $0x2000000000000000
-DATA exp264consts<>+1016(SB)/8, $0x2000000000000000
-DATA exp264consts<>+1024(SB)/8, $0x2010000000000000
-DATA exp264consts<>+1032(SB)/8, $0x2010000000000000
-DATA exp264consts<>+1040(SB)/8, $0x2010000000000000
-DATA exp264consts<>+1048(SB)/8, $0x2010000000000000
-DATA exp264consts<>+1056(SB)/8, $0x2010000000000000
-DATA exp264consts<>+1064(SB)/8, $0x2010000000000000
-DATA exp264consts<>+1072(SB)/8, $0x2010000000000000
-DATA exp264consts<>+1080(SB)/8, $0x2010000000000000
-DATA exp264consts<>+1088(SB)/8, $0x1ff0000000000000
-DATA exp264consts<>+1096(SB)/8, $0x1ff0000000000000
-DATA exp264consts<>+1104(SB)/8, $0x1ff0000000000000
-DATA exp264consts<>+1112(SB)/8, $0x1ff0000000000000
-DATA exp264consts<>+1120(SB)/8, $0x1ff0000000000000
-DATA exp264consts<>+1128(SB)/8, $0x1ff0000000000000
-DATA exp264consts<>+1136(SB)/8, $0x1ff0000000000000
-DATA exp264consts<>+1144(SB)/8, $0x1ff0000000000000
-DATA exp264consts<>+1152(SB)/8, $0x3ff0000000000000
-DATA exp264consts<>+1160(SB)/8, $0x3ff0000000000000
-DATA exp264consts<>+1168(SB)/8, $0x3ff0000000000000
-DATA exp264consts<>+1176(SB)/8, $0x3ff0000000000000
-DATA exp264consts<>+1184(SB)/8, $0x3ff0000000000000
-DATA exp264consts<>+1192(SB)/8, $0x3ff0000000000000
-DATA exp264consts<>+1200(SB)/8, $0x3ff0000000000000
-DATA exp264consts<>+1208(SB)/8, $0x3ff0000000000000
-DATA exp264consts<>+1216(SB)/8, $0x4090000000000000
-DATA exp264consts<>+1224(SB)/8, $0x4090000000000000
-DATA exp264consts<>+1232(SB)/8, $0x4090000000000000
-DATA exp264consts<>+1240(SB)/8, $0x4090000000000000
-DATA exp264consts<>+1248(SB)/8, $0x4090000000000000
-DATA exp264consts<>+1256(SB)/8, $0x4090000000000000
-DATA exp264consts<>+1264(SB)/8, $0x4090000000000000
-DATA exp264consts<>+1272(SB)/8, $0x4090000000000000
-DATA exp264consts<>+1280(SB)/8, $0x7ff0000000000000
-DATA exp264consts<>+1288(SB)/8, $0x7ff0000000000000
-DATA exp264consts<>+1296(SB)/8, $0x7ff0000000000000
-DATA exp264consts<>+1304(SB)/8, $0x7ff0000000000000
-DATA exp264consts<>+1312(SB)/8, $0x7ff0000000000000
-DATA exp264consts<>+1320(SB)/8, $0x7ff0000000000000
-DATA exp264consts<>+1328(SB)/8, $0x7ff0000000000000
-DATA exp264consts<>+1336(SB)/8, $0x7ff0000000000000
-DATA exp264consts<>+1344(SB)/8, $0xc090d00000000000
-DATA exp264consts<>+1352(SB)/8, $0xc090d00000000000
-DATA exp264consts<>+1360(SB)/8, $0xc090d00000000000
-DATA exp264consts<>+1368(SB)/8, $0xc090d00000000000
-DATA exp264consts<>+1376(SB)/8, $0xc090d00000000000
-DATA exp264consts<>+1384(SB)/8, $0xc090d00000000000
-DATA exp264consts<>+1392(SB)/8, $0xc090d00000000000
-DATA exp264consts<>+1400(SB)/8, $0xc090d00000000000
-DATA exp264consts<>+1408(SB)/8, $0x0008000000000000
-DATA exp264consts<>+1416(SB)/8, $0x0008000000000000
-DATA exp264consts<>+1424(SB)/8, $0x0008000000000000
-DATA exp264consts<>+1432(SB)/8, $0x0008000000000000
-DATA exp264consts<>+1440(SB)/8, $0x0008000000000000
-DATA exp264consts<>+1448(SB)/8, $0x0008000000000000
-DATA exp264consts<>+1456(SB)/8, $0x0008000000000000
-DATA exp264consts<>+1464(SB)/8, $0x0008000000000000
-GLOBL exp264consts<>(SB), RODATA|NOPTR, $1472
+DATA exp264consts<>+0(SB)/8, $0xc092c00000000000
+DATA exp264consts<>+8(SB)/8, $0xc092c00000000000
+DATA exp264consts<>+16(SB)/8, $0xc092c00000000000
+DATA exp264consts<>+24(SB)/8, $0xc092c00000000000
+DATA exp264consts<>+32(SB)/8, $0xc092c00000000000
+DATA exp264consts<>+40(SB)/8, $0xc092c00000000000
+DATA exp264consts<>+48(SB)/8, $0xc092c00000000000
+DATA exp264consts<>+56(SB)/8, $0xc092c00000000000
+DATA exp264consts<>+64(SB)/8, $0x4030000000000000
+DATA exp264consts<>+72(SB)/8, $0x4030000000000000
+DATA exp264consts<>+80(SB)/8, $0x4030000000000000
+DATA exp264consts<>+88(SB)/8, $0x4030000000000000
+DATA exp264consts<>+96(SB)/8, $0x4030000000000000
+DATA exp264consts<>+104(SB)/8, $0x4030000000000000
+DATA exp264consts<>+112(SB)/8, $0x4030000000000000
+DATA exp264consts<>+120(SB)/8, $0x4030000000000000
+DATA exp264consts<>+128(SB)/8, $0x4338000000000000
+DATA exp264consts<>+136(SB)/8, $0x4338000000000000
+DATA exp264consts<>+144(SB)/8, $0x4338000000000000
+DATA exp264consts<>+152(SB)/8, $0x4338000000000000
+DATA exp264consts<>+160(SB)/8, $0x4338000000000000
+DATA exp264consts<>+168(SB)/8, $0x4338000000000000
+DATA exp264consts<>+176(SB)/8, $0x4338000000000000
+DATA exp264consts<>+184(SB)/8, $0x4338000000000000
+DATA exp264consts<>+192(SB)/8, $0x3fb0000000000000
+DATA exp264consts<>+200(SB)/8, $0x3fb0000000000000
+DATA exp264consts<>+208(SB)/8, $0x3fb0000000000000
+DATA exp264consts<>+216(SB)/8, $0x3fb0000000000000
+DATA exp264consts<>+224(SB)/8, $0x3fb0000000000000
+DATA exp264consts<>+232(SB)/8, $0x3fb0000000000000
+DATA exp264consts<>+240(SB)/8, $0x3fb0000000000000
+DATA exp264consts<>+248(SB)/8, $0x3fb0000000000000
+DATA exp264consts<>+256(SB)/8, $0x3fe62e42fefa39ef
+DATA exp264consts<>+264(SB)/8, $0x3fe62e42fefa39ef
+DATA exp264consts<>+272(SB)/8, $0x3fe62e42fefa39ef
+DATA exp264consts<>+280(SB)/8, $0x3fe62e42fefa39ef
+DATA exp264consts<>+288(SB)/8, $0x3fe62e42fefa39ef
+DATA exp264consts<>+296(SB)/8, $0x3fe62e42fefa39ef
+DATA exp264consts<>+304(SB)/8, $0x3fe62e42fefa39ef
+DATA exp264consts<>+312(SB)/8, $0x3fe62e42fefa39ef
+DATA exp264consts<>+320(SB)/8, $0x3f56c14c2f182d7d
+DATA exp264consts<>+328(SB)/8, $0x3f56c14c2f182d7d
+DATA exp264consts<>+336(SB)/8, $0x3f56c14c2f182d7d
+DATA exp264consts<>+344(SB)/8, $0x3f56c14c2f182d7d
+DATA exp264consts<>+352(SB)/8, $0x3f56c14c2f182d7d
+DATA exp264consts<>+360(SB)/8, $0x3f56c14c2f182d7d
+DATA exp264consts<>+368(SB)/8, $0x3f56c14c2f182d7d
+DATA exp264consts<>+376(SB)/8, $0x3f56c14c2f182d7d
+DATA exp264consts<>+384(SB)/8, $0x3f811123d02b1b3f
+DATA exp264consts<>+392(SB)/8, $0x3f811123d02b1b3f
+DATA exp264consts<>+400(SB)/8, $0x3f811123d02b1b3f
+DATA exp264consts<>+408(SB)/8, $0x3f811123d02b1b3f
+DATA exp264consts<>+416(SB)/8, $0x3f811123d02b1b3f
+DATA exp264consts<>+424(SB)/8, $0x3f811123d02b1b3f
+DATA exp264consts<>+432(SB)/8, $0x3f811123d02b1b3f
+DATA exp264consts<>+440(SB)/8, $0x3f811123d02b1b3f
+DATA exp264consts<>+448(SB)/8, $0x3fa555555590b5c5
+DATA exp264consts<>+456(SB)/8, $0x3fa555555590b5c5
+DATA exp264consts<>+464(SB)/8, $0x3fa555555590b5c5
+DATA exp264consts<>+472(SB)/8, $0x3fa555555590b5c5
+DATA exp264consts<>+480(SB)/8, $0x3fa555555590b5c5
+DATA exp264consts<>+488(SB)/8, $0x3fa555555590b5c5
+DATA exp264consts<>+496(SB)/8, $0x3fa555555590b5c5
+DATA exp264consts<>+504(SB)/8, $0x3fa555555590b5c5
+DATA exp264consts<>+512(SB)/8, $0x3fc555555548c6d6
+DATA exp264consts<>+520(SB)/8, $0x3fc555555548c6d6
+DATA exp264consts<>+528(SB)/8, $0x3fc555555548c6d6
+DATA exp264consts<>+536(SB)/8, $0x3fc555555548c6d6
+DATA exp264consts<>+544(SB)/8, $0x3fc555555548c6d6
+DATA exp264consts<>+552(SB)/8, $0x3fc555555548c6d6
+DATA exp264consts<>+560(SB)/8, $0x3fc555555548c6d6
+DATA exp264consts<>+568(SB)/8, $0x3fc555555548c6d6
+DATA exp264consts<>+576(SB)/8, $0x3fdfffffffffffb7
+DATA exp264consts<>+584(SB)/8, $0x3fdfffffffffffb7
+DATA exp264consts<>+592(SB)/8, $0x3fdfffffffffffb7
+DATA exp264consts<>+600(SB)/8, $0x3fdfffffffffffb7
+DATA exp264consts<>+608(SB)/8, $0x3fdfffffffffffb7
+DATA exp264consts<>+616(SB)/8, $0x3fdfffffffffffb7
+DATA exp264consts<>+624(SB)/8, $0x3fdfffffffffffb7
+DATA exp264consts<>+632(SB)/8, $0x3fdfffffffffffb7
+DATA exp264consts<>+640(SB)/8, $0x7fffffffffffffff
+DATA exp264consts<>+648(SB)/8, $0x7fffffffffffffff
+DATA exp264consts<>+656(SB)/8, $0x7fffffffffffffff
+DATA exp264consts<>+664(SB)/8, $0x7fffffffffffffff
+DATA exp264consts<>+672(SB)/8, $0x7fffffffffffffff
+DATA exp264consts<>+680(SB)/8, $0x7fffffffffffffff
+DATA exp264consts<>+688(SB)/8, $0x7fffffffffffffff
+DATA exp264consts<>+696(SB)/8, $0x7fffffffffffffff
+DATA exp264consts<>+704(SB)/8, $0x408fec0000000000
+DATA exp264consts<>+712(SB)/8, $0x408fec0000000000
+DATA exp264consts<>+720(SB)/8, $0x408fec0000000000
+DATA exp264consts<>+728(SB)/8, $0x408fec0000000000
+DATA exp264consts<>+736(SB)/8, $0x408fec0000000000
+DATA exp264consts<>+744(SB)/8, $0x408fec0000000000
+DATA exp264consts<>+752(SB)/8, $0x408fec0000000000
+DATA exp264consts<>+760(SB)/8, $0x408fec0000000000
+DATA exp264consts<>+768(SB)/8, $0x000000000000000f
+DATA exp264consts<>+776(SB)/8, $0x000000000000000f
+DATA exp264consts<>+784(SB)/8, $0x000000000000000f
+DATA exp264consts<>+792(SB)/8, $0x000000000000000f
+DATA exp264consts<>+800(SB)/8, $0x000000000000000f
+DATA exp264consts<>+808(SB)/8, $0x000000000000000f
+DATA exp264consts<>+816(SB)/8, $0x000000000000000f
+DATA exp264consts<>+824(SB)/8, $0x000000000000000f
+DATA exp264consts<>+832(SB)/8, $0x4337ffffffff8000
+DATA exp264consts<>+840(SB)/8, $0x4337ffffffff8000
+DATA exp264consts<>+848(SB)/8, $0x4337ffffffff8000
+DATA exp264consts<>+856(SB)/8, $0x4337ffffffff8000
+DATA exp264consts<>+864(SB)/8, $0x4337ffffffff8000
+DATA exp264consts<>+872(SB)/8, $0x4337ffffffff8000
+DATA exp264consts<>+880(SB)/8, $0x4337ffffffff8000
+DATA exp264consts<>+888(SB)/8, $0x4337ffffffff8000
+DATA exp264consts<>+896(SB)/8, $0x0000000000000001
+DATA exp264consts<>+904(SB)/8, $0x0000000000000001
+DATA exp264consts<>+912(SB)/8, $0x0000000000000001
+DATA exp264consts<>+920(SB)/8, $0x0000000000000001
+DATA exp264consts<>+928(SB)/8, $0x0000000000000001
+DATA exp264consts<>+936(SB)/8, $0x0000000000000001
+DATA exp264consts<>+944(SB)/8, $0x0000000000000001
+DATA exp264consts<>+952(SB)/8, $0x0000000000000001
+DATA exp264consts<>+960(SB)/8, $0x0000000000000000
+DATA exp264consts<>+968(SB)/8, $0x0000000000000000
+DATA exp264consts<>+976(SB)/8, $0x0000000000000000
+DATA exp264consts<>+984(SB)/8, $0x0000000000000000
+DATA exp264consts<>+992(SB)/8, $0x0000000000000000
+DATA exp264consts<>+1000(SB)/8, $0x0000000000000000
+DATA exp264consts<>+1008(SB)/8, $0x0000000000000000
+DATA exp264consts<>+1016(SB)/8, $0x0000000000000000
+DATA exp264consts<>+1024(SB)/8, $0x2000000000000000
+DATA exp264consts<>+1032(SB)/8, $0x2000000000000000
+DATA exp264consts<>+1040(SB)/8, $0x2000000000000000
+DATA exp264consts<>+1048(SB)/8, $0x2000000000000000
+DATA exp264consts<>+1056(SB)/8, $0x2000000000000000
+DATA exp264consts<>+1064(SB)/8, $0x2000000000000000
+DATA exp264consts<>+1072(SB)/8, $0x2000000000000000
+DATA exp264consts<>+1080(SB)/8, $0x2000000000000000
+DATA exp264consts<>+1088(SB)/8, $0x2010000000000000
+DATA exp264consts<>+1096(SB)/8, $0x2010000000000000
+DATA exp264consts<>+1104(SB)/8, $0x2010000000000000
+DATA exp264consts<>+1112(SB)/8, $0x2010000000000000
+DATA exp264consts<>+1120(SB)/8, $0x2010000000000000
+DATA exp264consts<>+1128(SB)/8, $0x2010000000000000
+DATA exp264consts<>+1136(SB)/8, $0x2010000000000000
+DATA exp264consts<>+1144(SB)/8, $0x2010000000000000
+DATA exp264consts<>+1152(SB)/8, $0x1ff0000000000000
+DATA exp264consts<>+1160(SB)/8, $0x1ff0000000000000
+DATA exp264consts<>+1168(SB)/8, $0x1ff0000000000000
+DATA exp264consts<>+1176(SB)/8, $0x1ff0000000000000
+DATA exp264consts<>+1184(SB)/8, $0x1ff0000000000000
+DATA exp264consts<>+1192(SB)/8, $0x1ff0000000000000
+DATA exp264consts<>+1200(SB)/8, $0x1ff0000000000000
+DATA exp264consts<>+1208(SB)/8, $0x1ff0000000000000
+DATA exp264consts<>+1216(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+1224(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+1232(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+1240(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+1248(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+1256(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+1264(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+1272(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+1280(SB)/8, $0x4090000000000000
+DATA exp264consts<>+1288(SB)/8, $0x4090000000000000
+DATA exp264consts<>+1296(SB)/8, $0x4090000000000000
+DATA exp264consts<>+1304(SB)/8, $0x4090000000000000
+DATA exp264consts<>+1312(SB)/8, $0x4090000000000000
+DATA exp264consts<>+1320(SB)/8, $0x4090000000000000
+DATA exp264consts<>+1328(SB)/8, $0x4090000000000000
+DATA exp264consts<>+1336(SB)/8, $0x4090000000000000
+DATA exp264consts<>+1344(SB)/8, $0x7ff0000000000000
+DATA exp264consts<>+1352(SB)/8, $0x7ff0000000000000
+DATA exp264consts<>+1360(SB)/8, $0x7ff0000000000000
+DATA exp264consts<>+1368(SB)/8, $0x7ff0000000000000
+DATA exp264consts<>+1376(SB)/8, $0x7ff0000000000000
+DATA exp264consts<>+1384(SB)/8, $0x7ff0000000000000
+DATA exp264consts<>+1392(SB)/8, $0x7ff0000000000000
+DATA exp264consts<>+1400(SB)/8, $0x7ff0000000000000
+DATA exp264consts<>+1408(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+1416(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+1424(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+1432(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+1440(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+1448(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+1456(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+1464(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+1472(SB)/8, $0x0008000000000000
+DATA exp264consts<>+1480(SB)/8, $0x0008000000000000
+DATA exp264consts<>+1488(SB)/8, $0x0008000000000000
+DATA exp264consts<>+1496(SB)/8, $0x0008000000000000
+DATA exp264consts<>+1504(SB)/8, $0x0008000000000000
+DATA exp264consts<>+1512(SB)/8, $0x0008000000000000
+DATA exp264consts<>+1520(SB)/8, $0x0008000000000000
+DATA exp264consts<>+1528(SB)/8, $0x0008000000000000
+GLOBL exp264consts<>(SB), RODATA|NOPTR, $1536
 
 // func expm1VF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -20425,144 +20470,144 @@ sigmoidVF64AVX2_loop2:
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
 	JZ           mathblock511
-	VMOVUPD      sigmoid64consts<>+320(SB), Y2
-	VMOVUPD      (SI)(R8*8), Y3
-	VFMADD213PD  sigmoid64consts<>+384(SB), Y3, Y2
-	VSUBPD       sigmoid64consts<>+384(SB), Y2, Y3
-	VMOVUPD      sigmoid64consts<>+512(SB), Y4
-	VFNMADD213PD (SI)(R8*8), Y3, Y4
-	VFNMADD231PD sigmoid64consts<>+448(SB), Y3, Y4
-	VMOVUPD      sigmoid64consts<>+576(SB), Y3
-	VFMADD213PD  sigmoid64consts<>+640(SB), Y4, Y3
-	VFMADD213PD  sigmoid64consts<>+704(SB), Y4, Y3
-	VFMADD213PD  sigmoid64consts<>+768(SB), Y4, Y3
-	VFMADD213PD  sigmoid64consts<>+832(SB), Y4, Y3
-	VMULPD       Y4, Y4, Y5
+	VMOVUPD      (SI)(R8*8), Y2
+	VMAXPD       sigmoid64consts<>+960(SB), Y2, Y2
+	VMOVUPD      sigmoid64consts<>+320(SB), Y3
+	VFMADD213PD  sigmoid64consts<>+384(SB), Y2, Y3
+	VSUBPD       sigmoid64consts<>+384(SB), Y3, Y4
+	VFNMADD231PD sigmoid64consts<>+512(SB), Y4, Y2
+	VFNMADD231PD sigmoid64consts<>+448(SB), Y4, Y2
+	VMOVUPD      sigmoid64consts<>+576(SB), Y4
+	VFMADD213PD  sigmoid64consts<>+640(SB), Y2, Y4
+	VFMADD213PD  sigmoid64consts<>+704(SB), Y2, Y4
+	VFMADD213PD  sigmoid64consts<>+768(SB), Y2, Y4
+	VFMADD213PD  sigmoid64consts<>+832(SB), Y2, Y4
+	VMULPD       Y2, Y2, Y5
 	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y2, Y7
+	VPAND        tablemask16_64<>+0(SB), Y3, Y7
 	VPCMPEQQ     Y7, Y7, Y8
 	VPXOR        Y7, Y7, Y6
 	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
-	VADDPD       Y6, Y4, Y4
-	VFMADD231PD  Y3, Y5, Y4
-	VPAND        sigmoid64consts<>+960(SB), Y2, Y3
+	VADDPD       Y6, Y2, Y2
+	VFMADD231PD  Y4, Y5, Y2
+	VPAND        sigmoid64consts<>+1024(SB), Y3, Y4
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y2, Y6
+	VPAND        tablemask16_64<>+0(SB), Y3, Y6
 	VPCMPEQQ     Y6, Y6, Y7
 	VPXOR        Y6, Y6, Y5
 	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
-	VPSLLQ       $0x30, Y3, Y3
-	VPADDQ       Y3, Y5, Y5
-	VFMADD231PD  Y5, Y4, Y5
-	VPSUBQ       sigmoid64consts<>+1024(SB), Y2, Y2
-	VPSRLQ       $0x04, Y2, Y2
-	VPSRLQ       $0x01, Y2, Y3
-	VPSUBQ       sigmoid64consts<>+1088(SB), Y3, Y4
+	VPSLLQ       $0x30, Y4, Y4
+	VPADDQ       Y4, Y5, Y5
+	VFMADD231PD  Y5, Y2, Y5
+	VPSUBQ       sigmoid64consts<>+1088(SB), Y3, Y3
+	VPSRLQ       $0x04, Y3, Y3
+	VPSRLQ       $0x01, Y3, Y2
+	VPSUBQ       sigmoid64consts<>+1152(SB), Y2, Y4
 	VPSLLQ       $0x34, Y4, Y4
-	VPSUBQ       Y3, Y2, Y2
-	VPSUBQ       sigmoid64consts<>+1088(SB), Y2, Y2
-	VPSLLQ       $0x34, Y2, Y2
-	VMOVUPD      (SI)(R8*8), Y3
-	VCMPPD       $0x11, sigmoid64consts<>+0(SB), Y3, Y3
+	VPSUBQ       Y2, Y3, Y3
+	VPSUBQ       sigmoid64consts<>+1152(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VMOVUPD      (SI)(R8*8), Y2
+	VCMPPD       $0x11, sigmoid64consts<>+0(SB), Y2, Y2
 	VMULPD       Y4, Y5, Y5
-	VPADDQ       sigmoid64consts<>+1152(SB), Y2, Y4
-	VBLENDVPD    Y3, Y4, Y2, Y4
+	VPADDQ       sigmoid64consts<>+1216(SB), Y3, Y4
+	VBLENDVPD    Y2, Y4, Y3, Y4
 	VMULPD       Y4, Y5, Y5
-	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), Y5, Y2
-	VPAND        Y3, Y2, Y2
-	VCMPPD       $0x15, sigmoid64consts<>+1216(SB), Y5, Y4
-	VPAND        Y3, Y4, Y3
-	VADDPD       sigmoid64consts<>+1216(SB), Y5, Y4
-	VPSUBQ       sigmoid64consts<>+1216(SB), Y4, Y4
+	VCMPPD       $0x11, sigmoid64consts<>+1280(SB), Y5, Y3
+	VPAND        Y2, Y3, Y3
+	VCMPPD       $0x15, sigmoid64consts<>+1280(SB), Y5, Y4
+	VPAND        Y2, Y4, Y2
+	VADDPD       sigmoid64consts<>+1280(SB), Y5, Y4
+	VPSUBQ       sigmoid64consts<>+1280(SB), Y4, Y4
 	VMOVUPS      sigmoid64consts<>+896(SB), Y6
-	VBLENDVPD    Y3, sigmoid64consts<>+1280(SB), Y6, Y3
-	VMULPD       Y3, Y5, Y5
-	VBLENDVPD    Y2, Y4, Y5, Y4
+	VBLENDVPD    Y2, sigmoid64consts<>+1344(SB), Y6, Y2
+	VMULPD       Y2, Y5, Y5
+	VBLENDVPD    Y3, Y4, Y5, Y4
 	VMOVUPD      (SI)(R8*8), Y2
-	VCMPPD       $0x1e, sigmoid64consts<>+1344(SB), Y2, Y2
-	VBLENDVPD    Y2, sigmoid64consts<>+1408(SB), Y4, Y4
+	VCMPPD       $0x1e, sigmoid64consts<>+1408(SB), Y2, Y2
+	VBLENDVPD    Y2, sigmoid64consts<>+1472(SB), Y4, Y4
 	VMOVUPD      (SI)(R8*8), Y2
-	VCMPPD       $0x11, sigmoid64consts<>+1472(SB), Y2, Y2
+	VCMPPD       $0x11, sigmoid64consts<>+1536(SB), Y2, Y2
 	VBLENDVPD    Y2, sigmoid64consts<>+0(SB), Y4, Y4
 	VMOVUPD      (SI)(R8*8), Y2
 	VCMPPD       $0x03, (SI)(R8*8), Y2, Y2
 	VMOVUPD      (SI)(R8*8), Y3
-	VPOR         sigmoid64consts<>+1536(SB), Y3, Y3
+	VPOR         sigmoid64consts<>+1600(SB), Y3, Y3
 	VBLENDVPD    Y2, Y3, Y4, Y3
 	VMOVUPD      (SI)(R8*8), Y2
 	VCMPPD       $0x03, (SI)(R8*8), Y2, Y2
 	VMOVUPD      (SI)(R8*8), Y4
-	VPOR         sigmoid64consts<>+1536(SB), Y4, Y4
+	VPOR         sigmoid64consts<>+1600(SB), Y4, Y4
 	VBLENDVPD    Y2, Y4, Y3, Y4
 	VBLENDVPD    Y0, Y4, Y10, Y10
-	VMOVUPD      sigmoid64consts<>+320(SB), Y0
-	VMOVUPD      32(SI)(R8*8), Y2
-	VFMADD213PD  sigmoid64consts<>+384(SB), Y2, Y0
-	VSUBPD       sigmoid64consts<>+384(SB), Y0, Y2
-	VMOVUPD      sigmoid64consts<>+512(SB), Y3
-	VFNMADD213PD 32(SI)(R8*8), Y2, Y3
-	VFNMADD231PD sigmoid64consts<>+448(SB), Y2, Y3
-	VMOVUPD      sigmoid64consts<>+576(SB), Y2
-	VFMADD213PD  sigmoid64consts<>+640(SB), Y3, Y2
-	VFMADD213PD  sigmoid64consts<>+704(SB), Y3, Y2
-	VFMADD213PD  sigmoid64consts<>+768(SB), Y3, Y2
-	VFMADD213PD  sigmoid64consts<>+832(SB), Y3, Y2
-	VMULPD       Y3, Y3, Y4
+	VMOVUPD      32(SI)(R8*8), Y0
+	VMAXPD       sigmoid64consts<>+960(SB), Y0, Y0
+	VMOVUPD      sigmoid64consts<>+320(SB), Y2
+	VFMADD213PD  sigmoid64consts<>+384(SB), Y0, Y2
+	VSUBPD       sigmoid64consts<>+384(SB), Y2, Y3
+	VFNMADD231PD sigmoid64consts<>+512(SB), Y3, Y0
+	VFNMADD231PD sigmoid64consts<>+448(SB), Y3, Y0
+	VMOVUPD      sigmoid64consts<>+576(SB), Y3
+	VFMADD213PD  sigmoid64consts<>+640(SB), Y0, Y3
+	VFMADD213PD  sigmoid64consts<>+704(SB), Y0, Y3
+	VFMADD213PD  sigmoid64consts<>+768(SB), Y0, Y3
+	VFMADD213PD  sigmoid64consts<>+832(SB), Y0, Y3
+	VMULPD       Y0, Y0, Y4
 	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y0, Y6
+	VPAND        tablemask16_64<>+0(SB), Y2, Y6
 	VPCMPEQQ     Y6, Y6, Y7
 	VPXOR        Y6, Y6, Y5
 	VPGATHERQQ   Y7, (R10)(Y6*8), Y5
-	VADDPD       Y5, Y3, Y3
-	VFMADD231PD  Y2, Y4, Y3
-	VPAND        sigmoid64consts<>+960(SB), Y0, Y2
+	VADDPD       Y5, Y0, Y0
+	VFMADD231PD  Y3, Y4, Y0
+	VPAND        sigmoid64consts<>+1024(SB), Y2, Y3
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y0, Y5
+	VPAND        tablemask16_64<>+0(SB), Y2, Y5
 	VPCMPEQQ     Y5, Y5, Y6
 	VPXOR        Y5, Y5, Y4
 	VPGATHERQQ   Y6, (R10)(Y5*8), Y4
-	VPSLLQ       $0x30, Y2, Y2
-	VPADDQ       Y2, Y4, Y4
-	VFMADD231PD  Y4, Y3, Y4
-	VPSUBQ       sigmoid64consts<>+1024(SB), Y0, Y0
-	VPSRLQ       $0x04, Y0, Y0
-	VPSRLQ       $0x01, Y0, Y2
-	VPSUBQ       sigmoid64consts<>+1088(SB), Y2, Y3
+	VPSLLQ       $0x30, Y3, Y3
+	VPADDQ       Y3, Y4, Y4
+	VFMADD231PD  Y4, Y0, Y4
+	VPSUBQ       sigmoid64consts<>+1088(SB), Y2, Y2
+	VPSRLQ       $0x04, Y2, Y2
+	VPSRLQ       $0x01, Y2, Y0
+	VPSUBQ       sigmoid64consts<>+1152(SB), Y0, Y3
 	VPSLLQ       $0x34, Y3, Y3
-	VPSUBQ       Y2, Y0, Y0
-	VPSUBQ       sigmoid64consts<>+1088(SB), Y0, Y0
-	VPSLLQ       $0x34, Y0, Y0
-	VMOVUPD      32(SI)(R8*8), Y2
-	VCMPPD       $0x11, sigmoid64consts<>+0(SB), Y2, Y2
+	VPSUBQ       Y0, Y2, Y2
+	VPSUBQ       sigmoid64consts<>+1152(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMOVUPD      32(SI)(R8*8), Y0
+	VCMPPD       $0x11, sigmoid64consts<>+0(SB), Y0, Y0
 	VMULPD       Y3, Y4, Y4
-	VPADDQ       sigmoid64consts<>+1152(SB), Y0, Y3
-	VBLENDVPD    Y2, Y3, Y0, Y3
+	VPADDQ       sigmoid64consts<>+1216(SB), Y2, Y3
+	VBLENDVPD    Y0, Y3, Y2, Y3
 	VMULPD       Y3, Y4, Y4
-	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), Y4, Y0
-	VPAND        Y2, Y0, Y0
-	VCMPPD       $0x15, sigmoid64consts<>+1216(SB), Y4, Y3
-	VPAND        Y2, Y3, Y2
-	VADDPD       sigmoid64consts<>+1216(SB), Y4, Y3
-	VPSUBQ       sigmoid64consts<>+1216(SB), Y3, Y3
+	VCMPPD       $0x11, sigmoid64consts<>+1280(SB), Y4, Y2
+	VPAND        Y0, Y2, Y2
+	VCMPPD       $0x15, sigmoid64consts<>+1280(SB), Y4, Y3
+	VPAND        Y0, Y3, Y0
+	VADDPD       sigmoid64consts<>+1280(SB), Y4, Y3
+	VPSUBQ       sigmoid64consts<>+1280(SB), Y3, Y3
 	VMOVUPS      sigmoid64consts<>+896(SB), Y5
-	VBLENDVPD    Y2, sigmoid64consts<>+1280(SB), Y5, Y2
-	VMULPD       Y2, Y4, Y4
-	VBLENDVPD    Y0, Y3, Y4, Y3
+	VBLENDVPD    Y0, sigmoid64consts<>+1344(SB), Y5, Y0
+	VMULPD       Y0, Y4, Y4
+	VBLENDVPD    Y2, Y3, Y4, Y3
 	VMOVUPD      32(SI)(R8*8), Y0
-	VCMPPD       $0x1e, sigmoid64consts<>+1344(SB), Y0, Y0
-	VBLENDVPD    Y0, sigmoid64consts<>+1408(SB), Y3, Y3
+	VCMPPD       $0x1e, sigmoid64consts<>+1408(SB), Y0, Y0
+	VBLENDVPD    Y0, sigmoid64consts<>+1472(SB), Y3, Y3
 	VMOVUPD      32(SI)(R8*8), Y0
-	VCMPPD       $0x11, sigmoid64consts<>+1472(SB), Y0, Y0
+	VCMPPD       $0x11, sigmoid64consts<>+1536(SB), Y0, Y0
 	VBLENDVPD    Y0, sigmoid64consts<>+0(SB), Y3, Y3
 	VMOVUPD      32(SI)(R8*8), Y0
 	VCMPPD       $0x03, 32(SI)(R8*8), Y0, Y0
 	VMOVUPD      32(SI)(R8*8), Y2
-	VPOR         sigmoid64consts<>+1536(SB), Y2, Y2
+	VPOR         sigmoid64consts<>+1600(SB), Y2, Y2
 	VBLENDVPD    Y0, Y2, Y3, Y2
 	VMOVUPD      32(SI)(R8*8), Y0
 	VCMPPD       $0x03, 32(SI)(R8*8), Y0, Y0
 	VMOVUPD      32(SI)(R8*8), Y3
-	VPOR         sigmoid64consts<>+1536(SB), Y3, Y3
+	VPOR         sigmoid64consts<>+1600(SB), Y3, Y3
 	VBLENDVPD    Y0, Y3, Y2, Y3
 	VBLENDVPD    Y1, Y3, Y11, Y11
 
@@ -20634,74 +20679,74 @@ sigmoidVF64AVX2_loop1:
 	VCMPPD       $0x1a, sigmoid64consts<>+128(SB), Y0, Y0
 	VPTEST       Y0, Y0
 	JZ           mathblock512
-	VMOVUPD      sigmoid64consts<>+320(SB), Y1
-	VMOVUPD      (SI)(R8*8), Y2
-	VFMADD213PD  sigmoid64consts<>+384(SB), Y2, Y1
-	VSUBPD       sigmoid64consts<>+384(SB), Y1, Y2
-	VMOVUPD      sigmoid64consts<>+512(SB), Y3
-	VFNMADD213PD (SI)(R8*8), Y2, Y3
-	VFNMADD231PD sigmoid64consts<>+448(SB), Y2, Y3
-	VMOVUPD      sigmoid64consts<>+576(SB), Y2
-	VFMADD213PD  sigmoid64consts<>+640(SB), Y3, Y2
-	VFMADD213PD  sigmoid64consts<>+704(SB), Y3, Y2
-	VFMADD213PD  sigmoid64consts<>+768(SB), Y3, Y2
-	VFMADD213PD  sigmoid64consts<>+832(SB), Y3, Y2
-	VMULPD       Y3, Y3, Y4
+	VMOVUPD      (SI)(R8*8), Y1
+	VMAXPD       sigmoid64consts<>+960(SB), Y1, Y1
+	VMOVUPD      sigmoid64consts<>+320(SB), Y2
+	VFMADD213PD  sigmoid64consts<>+384(SB), Y1, Y2
+	VSUBPD       sigmoid64consts<>+384(SB), Y2, Y3
+	VFNMADD231PD sigmoid64consts<>+512(SB), Y3, Y1
+	VFNMADD231PD sigmoid64consts<>+448(SB), Y3, Y1
+	VMOVUPD      sigmoid64consts<>+576(SB), Y3
+	VFMADD213PD  sigmoid64consts<>+640(SB), Y1, Y3
+	VFMADD213PD  sigmoid64consts<>+704(SB), Y1, Y3
+	VFMADD213PD  sigmoid64consts<>+768(SB), Y1, Y3
+	VFMADD213PD  sigmoid64consts<>+832(SB), Y1, Y3
+	VMULPD       Y1, Y1, Y4
 	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y1, Y7
+	VPAND        tablemask16_64<>+0(SB), Y2, Y7
 	VPCMPEQQ     Y7, Y7, Y8
 	VPXOR        Y7, Y7, Y6
 	VPGATHERQQ   Y8, (R10)(Y7*8), Y6
-	VADDPD       Y6, Y3, Y3
-	VFMADD231PD  Y2, Y4, Y3
-	VPAND        sigmoid64consts<>+960(SB), Y1, Y2
+	VADDPD       Y6, Y1, Y1
+	VFMADD231PD  Y3, Y4, Y1
+	VPAND        sigmoid64consts<>+1024(SB), Y2, Y3
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), Y1, Y6
+	VPAND        tablemask16_64<>+0(SB), Y2, Y6
 	VPCMPEQQ     Y6, Y6, Y7
 	VPXOR        Y6, Y6, Y4
 	VPGATHERQQ   Y7, (R10)(Y6*8), Y4
-	VPSLLQ       $0x30, Y2, Y2
-	VPADDQ       Y2, Y4, Y4
-	VFMADD231PD  Y4, Y3, Y4
-	VPSUBQ       sigmoid64consts<>+1024(SB), Y1, Y1
-	VPSRLQ       $0x04, Y1, Y1
-	VPSRLQ       $0x01, Y1, Y2
-	VPSUBQ       sigmoid64consts<>+1088(SB), Y2, Y3
+	VPSLLQ       $0x30, Y3, Y3
+	VPADDQ       Y3, Y4, Y4
+	VFMADD231PD  Y4, Y1, Y4
+	VPSUBQ       sigmoid64consts<>+1088(SB), Y2, Y2
+	VPSRLQ       $0x04, Y2, Y2
+	VPSRLQ       $0x01, Y2, Y1
+	VPSUBQ       sigmoid64consts<>+1152(SB), Y1, Y3
 	VPSLLQ       $0x34, Y3, Y3
-	VPSUBQ       Y2, Y1, Y1
-	VPSUBQ       sigmoid64consts<>+1088(SB), Y1, Y1
-	VPSLLQ       $0x34, Y1, Y1
-	VMOVUPD      (SI)(R8*8), Y2
-	VCMPPD       $0x11, sigmoid64consts<>+0(SB), Y2, Y2
+	VPSUBQ       Y1, Y2, Y2
+	VPSUBQ       sigmoid64consts<>+1152(SB), Y2, Y2
+	VPSLLQ       $0x34, Y2, Y2
+	VMOVUPD      (SI)(R8*8), Y1
+	VCMPPD       $0x11, sigmoid64consts<>+0(SB), Y1, Y1
 	VMULPD       Y3, Y4, Y4
-	VPADDQ       sigmoid64consts<>+1152(SB), Y1, Y3
-	VBLENDVPD    Y2, Y3, Y1, Y3
+	VPADDQ       sigmoid64consts<>+1216(SB), Y2, Y3
+	VBLENDVPD    Y1, Y3, Y2, Y3
 	VMULPD       Y3, Y4, Y4
-	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), Y4, Y1
-	VPAND        Y2, Y1, Y1
-	VCMPPD       $0x15, sigmoid64consts<>+1216(SB), Y4, Y3
-	VPAND        Y2, Y3, Y2
-	VADDPD       sigmoid64consts<>+1216(SB), Y4, Y3
-	VPSUBQ       sigmoid64consts<>+1216(SB), Y3, Y3
+	VCMPPD       $0x11, sigmoid64consts<>+1280(SB), Y4, Y2
+	VPAND        Y1, Y2, Y2
+	VCMPPD       $0x15, sigmoid64consts<>+1280(SB), Y4, Y3
+	VPAND        Y1, Y3, Y1
+	VADDPD       sigmoid64consts<>+1280(SB), Y4, Y3
+	VPSUBQ       sigmoid64consts<>+1280(SB), Y3, Y3
 	VMOVUPS      sigmoid64consts<>+896(SB), Y6
-	VBLENDVPD    Y2, sigmoid64consts<>+1280(SB), Y6, Y2
-	VMULPD       Y2, Y4, Y4
-	VBLENDVPD    Y1, Y3, Y4, Y3
+	VBLENDVPD    Y1, sigmoid64consts<>+1344(SB), Y6, Y1
+	VMULPD       Y1, Y4, Y4
+	VBLENDVPD    Y2, Y3, Y4, Y3
 	VMOVUPD      (SI)(R8*8), Y1
-	VCMPPD       $0x1e, sigmoid64consts<>+1344(SB), Y1, Y1
-	VBLENDVPD    Y1, sigmoid64consts<>+1408(SB), Y3, Y3
+	VCMPPD       $0x1e, sigmoid64consts<>+1408(SB), Y1, Y1
+	VBLENDVPD    Y1, sigmoid64consts<>+1472(SB), Y3, Y3
 	VMOVUPD      (SI)(R8*8), Y1
-	VCMPPD       $0x11, sigmoid64consts<>+1472(SB), Y1, Y1
+	VCMPPD       $0x11, sigmoid64consts<>+1536(SB), Y1, Y1
 	VBLENDVPD    Y1, sigmoid64consts<>+0(SB), Y3, Y3
 	VMOVUPD      (SI)(R8*8), Y1
 	VCMPPD       $0x03, (SI)(R8*8), Y1, Y1
 	VMOVUPD      (SI)(R8*8), Y2
-	VPOR         sigmoid64consts<>+1536(SB), Y2, Y2
+	VPOR         sigmoid64consts<>+1600(SB), Y2, Y2
 	VBLENDVPD    Y1, Y2, Y3, Y2
 	VMOVUPD      (SI)(R8*8), Y1
 	VCMPPD       $0x03, (SI)(R8*8), Y1, Y1
 	VMOVUPD      (SI)(R8*8), Y3
-	VPOR         sigmoid64consts<>+1536(SB), Y3, Y3
+	VPOR         sigmoid64consts<>+1600(SB), Y3, Y3
 	VBLENDVPD    Y1, Y3, Y2, Y3
 	VBLENDVPD    Y0, Y3, Y5, Y5
 
@@ -20769,66 +20814,66 @@ sigmoidVF64AVX2_after1:
 	VCMPPD       $0x1a, sigmoid64consts<>+128(SB), X0, X1
 	VPTEST       X1, X1
 	JZ           mathblock513
-	VMOVUPD      sigmoid64consts<>+320(SB), X2
-	VFMADD213PD  sigmoid64consts<>+384(SB), X0, X2
-	VSUBPD       sigmoid64consts<>+384(SB), X2, X3
-	VMOVUPD      sigmoid64consts<>+512(SB), X4
-	VFNMADD213PD X0, X3, X4
-	VFNMADD231PD sigmoid64consts<>+448(SB), X3, X4
-	VMOVUPD      sigmoid64consts<>+576(SB), X3
-	VFMADD213PD  sigmoid64consts<>+640(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+704(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+768(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+832(SB), X4, X3
-	VMULPD       X4, X4, X5
+	VMAXPD       sigmoid64consts<>+960(SB), X0, X2
+	VMOVUPD      sigmoid64consts<>+320(SB), X3
+	VFMADD213PD  sigmoid64consts<>+384(SB), X2, X3
+	VSUBPD       sigmoid64consts<>+384(SB), X3, X4
+	VFNMADD231PD sigmoid64consts<>+512(SB), X4, X2
+	VFNMADD231PD sigmoid64consts<>+448(SB), X4, X2
+	VMOVUPD      sigmoid64consts<>+576(SB), X4
+	VFMADD213PD  sigmoid64consts<>+640(SB), X2, X4
+	VFMADD213PD  sigmoid64consts<>+704(SB), X2, X4
+	VFMADD213PD  sigmoid64consts<>+768(SB), X2, X4
+	VFMADD213PD  sigmoid64consts<>+832(SB), X2, X4
+	VMULPD       X2, X2, X5
 	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X2, X8
+	VPAND        tablemask16_64<>+0(SB), X3, X8
 	VPCMPEQQ     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERQQ   X9, (R10)(X8*8), X7
-	VADDPD       X7, X4, X4
-	VFMADD231PD  X3, X5, X4
-	VPAND        sigmoid64consts<>+960(SB), X2, X3
+	VADDPD       X7, X2, X2
+	VFMADD231PD  X4, X5, X2
+	VPAND        sigmoid64consts<>+1024(SB), X3, X4
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X2, X7
+	VPAND        tablemask16_64<>+0(SB), X3, X7
 	VPCMPEQQ     X7, X7, X8
 	VPXOR        X7, X7, X5
 	VPGATHERQQ   X8, (R10)(X7*8), X5
-	VPSLLQ       $0x30, X3, X3
-	VPADDQ       X3, X5, X5
-	VFMADD231PD  X5, X4, X5
-	VPSUBQ       sigmoid64consts<>+1024(SB), X2, X2
-	VPSRLQ       $0x04, X2, X2
-	VPSRLQ       $0x01, X2, X3
-	VPSUBQ       sigmoid64consts<>+1088(SB), X3, X4
+	VPSLLQ       $0x30, X4, X4
+	VPADDQ       X4, X5, X5
+	VFMADD231PD  X5, X2, X5
+	VPSUBQ       sigmoid64consts<>+1088(SB), X3, X3
+	VPSRLQ       $0x04, X3, X3
+	VPSRLQ       $0x01, X3, X2
+	VPSUBQ       sigmoid64consts<>+1152(SB), X2, X4
 	VPSLLQ       $0x34, X4, X4
-	VPSUBQ       X3, X2, X2
-	VPSUBQ       sigmoid64consts<>+1088(SB), X2, X2
-	VPSLLQ       $0x34, X2, X2
-	VCMPPD       $0x11, sigmoid64consts<>+0(SB), X0, X3
+	VPSUBQ       X2, X3, X3
+	VPSUBQ       sigmoid64consts<>+1152(SB), X3, X3
+	VPSLLQ       $0x34, X3, X3
+	VCMPPD       $0x11, sigmoid64consts<>+0(SB), X0, X2
 	VMULPD       X4, X5, X5
-	VPADDQ       sigmoid64consts<>+1152(SB), X2, X4
-	VBLENDVPD    X3, X4, X2, X4
+	VPADDQ       sigmoid64consts<>+1216(SB), X3, X4
+	VBLENDVPD    X2, X4, X3, X4
 	VMULPD       X4, X5, X5
-	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), X5, X2
-	VPAND        X3, X2, X2
-	VCMPPD       $0x15, sigmoid64consts<>+1216(SB), X5, X4
-	VPAND        X3, X4, X3
-	VADDPD       sigmoid64consts<>+1216(SB), X5, X4
-	VPSUBQ       sigmoid64consts<>+1216(SB), X4, X4
+	VCMPPD       $0x11, sigmoid64consts<>+1280(SB), X5, X3
+	VPAND        X2, X3, X3
+	VCMPPD       $0x15, sigmoid64consts<>+1280(SB), X5, X4
+	VPAND        X2, X4, X2
+	VADDPD       sigmoid64consts<>+1280(SB), X5, X4
+	VPSUBQ       sigmoid64consts<>+1280(SB), X4, X4
 	VMOVUPS      sigmoid64consts<>+896(SB), X7
-	VBLENDVPD    X3, sigmoid64consts<>+1280(SB), X7, X3
-	VMULPD       X3, X5, X5
-	VBLENDVPD    X2, X4, X5, X4
-	VCMPPD       $0x1e, sigmoid64consts<>+1344(SB), X0, X2
-	VBLENDVPD    X2, sigmoid64consts<>+1408(SB), X4, X4
-	VCMPPD       $0x11, sigmoid64consts<>+1472(SB), X0, X2
+	VBLENDVPD    X2, sigmoid64consts<>+1344(SB), X7, X2
+	VMULPD       X2, X5, X5
+	VBLENDVPD    X3, X4, X5, X4
+	VCMPPD       $0x1e, sigmoid64consts<>+1408(SB), X0, X2
+	VBLENDVPD    X2, sigmoid64consts<>+1472(SB), X4, X4
+	VCMPPD       $0x11, sigmoid64consts<>+1536(SB), X0, X2
 	VBLENDVPD    X2, sigmoid64consts<>+0(SB), X4, X4
 	VCMPPD       $0x03, X0, X0, X2
-	VPOR         sigmoid64consts<>+1536(SB), X0, X3
+	VPOR         sigmoid64consts<>+1600(SB), X0, X3
 	VBLENDVPD    X2, X3, X4, X3
 	VCMPPD       $0x03, X0, X0, X2
-	VPOR         sigmoid64consts<>+1536(SB), X0, X0
+	VPOR         sigmoid64consts<>+1600(SB), X0, X0
 	VBLENDVPD    X2, X0, X3, X0
 	VBLENDVPD    X1, X0, X6, X6
 
@@ -20895,66 +20940,66 @@ sigmoidVF64AVX2_tail2:
 	VCMPPD       $0x1a, sigmoid64consts<>+128(SB), X0, X1
 	VPTEST       X1, X1
 	JZ           mathblock514
-	VMOVUPD      sigmoid64consts<>+320(SB), X2
-	VFMADD213PD  sigmoid64consts<>+384(SB), X0, X2
-	VSUBPD       sigmoid64consts<>+384(SB), X2, X3
-	VMOVUPD      sigmoid64consts<>+512(SB), X4
-	VFNMADD213PD X0, X3, X4
-	VFNMADD231PD sigmoid64consts<>+448(SB), X3, X4
-	VMOVUPD      sigmoid64consts<>+576(SB), X3
-	VFMADD213PD  sigmoid64consts<>+640(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+704(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+768(SB), X4, X3
-	VFMADD213PD  sigmoid64consts<>+832(SB), X4, X3
-	VMULPD       X4, X4, X5
+	VMAXPD       sigmoid64consts<>+960(SB), X0, X2
+	VMOVUPD      sigmoid64consts<>+320(SB), X3
+	VFMADD213PD  sigmoid64consts<>+384(SB), X2, X3
+	VSUBPD       sigmoid64consts<>+384(SB), X3, X4
+	VFNMADD231PD sigmoid64consts<>+512(SB), X4, X2
+	VFNMADD231PD sigmoid64consts<>+448(SB), X4, X2
+	VMOVUPD      sigmoid64consts<>+576(SB), X4
+	VFMADD213PD  sigmoid64consts<>+640(SB), X2, X4
+	VFMADD213PD  sigmoid64consts<>+704(SB), X2, X4
+	VFMADD213PD  sigmoid64consts<>+768(SB), X2, X4
+	VFMADD213PD  sigmoid64consts<>+832(SB), X2, X4
+	VMULPD       X2, X2, X5
 	LEAQ         exptail_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X2, X8
+	VPAND        tablemask16_64<>+0(SB), X3, X8
 	VPCMPEQQ     X8, X8, X9
 	VPXOR        X8, X8, X7
 	VPGATHERQQ   X9, (R10)(X8*8), X7
-	VADDPD       X7, X4, X4
-	VFMADD231PD  X3, X5, X4
-	VPAND        sigmoid64consts<>+960(SB), X2, X3
+	VADDPD       X7, X2, X2
+	VFMADD231PD  X4, X5, X2
+	VPAND        sigmoid64consts<>+1024(SB), X3, X4
 	LEAQ         exphi_64<>+0(SB), R10
-	VPAND        tablemask16_64<>+0(SB), X2, X7
+	VPAND        tablemask16_64<>+0(SB), X3, X7
 	VPCMPEQQ     X7, X7, X8
 	VPXOR        X7, X7, X5
 	VPGATHERQQ   X8, (R10)(X7*8), X5
-	VPSLLQ       $0x30, X3, X3
-	VPADDQ       X3, X5, X5
-	VFMADD231PD  X5, X4, X5
-	VPSUBQ       sigmoid64consts<>+1024(SB), X2, X2
-	VPSRLQ       $0x04, X2, X2
-	VPSRLQ       $0x01, X2, X3
-	VPSUBQ       sigmoid64consts<>+1088(SB), X3, X4
+	VPSLLQ       $0x30, X4, X4
+	VPADDQ       X4, X5, X5
+	VFMADD231PD  X5, X2, X5
+	VPSUBQ       sigmoid64consts<>+1088(SB), X3, X3
+	VPSRLQ       $0x04, X3, X3
+	VPSRLQ       $0x01, X3, X2
+	VPSUBQ       sigmoid64consts<>+1152(SB), X2, X4
 	VPSLLQ       $0x34, X4, X4
-	VPSUBQ       X3, X2, X2
-	VPSUBQ       sigmoid64consts<>+1088(SB), X2, X2
-	VPSLLQ       $0x34, X2, X2
-	VCMPPD       $0x11, sigmoid64consts<>+0(SB), X0, X3
+	VPSUBQ       X2, X3, X3
+	VPSUBQ       sigmoid64consts<>+1152(SB), X3, X3
+	VPSLLQ       $0x34, X3, X3
+	VCMPPD       $0x11, sigmoid64consts<>+0(SB), X0, X2
 	VMULPD       X4, X5, X5
-	VPADDQ       sigmoid64consts<>+1152(SB), X2, X4
-	VBLENDVPD    X3, X4, X2, X4
+	VPADDQ       sigmoid64consts<>+1216(SB), X3, X4
+	VBLENDVPD    X2, X4, X3, X4
 	VMULPD       X4, X5, X5
-	VCMPPD       $0x11, sigmoid64consts<>+1216(SB), X5, X2
-	VPAND        X3, X2, X2
-	VCMPPD       $0x15, sigmoid64consts<>+1216(SB), X5, X4
-	VPAND        X3, X4, X3
-	VADDPD       sigmoid64consts<>+1216(SB), X5, X4
-	VPSUBQ       sigmoid64consts<>+1216(SB), X4, X4
+	VCMPPD       $0x11, sigmoid64consts<>+1280(SB), X5, X3
+	VPAND        X2, X3, X3
+	VCMPPD       $0x15, sigmoid64consts<>+1280(SB), X5, X4
+	VPAND        X2, X4, X2
+	VADDPD       sigmoid64consts<>+1280(SB), X5, X4
+	VPSUBQ       sigmoid64consts<>+1280(SB), X4, X4
 	VMOVUPS      sigmoid64consts<>+896(SB), X7
-	VBLENDVPD    X3, sigmoid64consts<>+1280(SB), X7, X3
-	VMULPD       X3, X5, X5
-	VBLENDVPD    X2, X4, X5, X4
-	VCMPPD       $0x1e, sigmoid64consts<>+1344(SB), X0, X2
-	VBLENDVPD    X2, sigmoid64consts<>+1408(SB), X4, X4
-	VCMPPD       $0x11, sigmoid64consts<>+1472(SB), X0, X2
+	VBLENDVPD    X2, sigmoid64consts<>+1344(SB), X7, X2
+	VMULPD       X2, X5, X5
+	VBLENDVPD    X3, X4, X5, X4
+	VCMPPD       $0x1e, sigmoid64consts<>+1408(SB), X0, X2
+	VBLENDVPD    X2, sigmoid64consts<>+1472(SB), X4, X4
+	VCMPPD       $0x11, sigmoid64consts<>+1536(SB), X0, X2
 	VBLENDVPD    X2, sigmoid64consts<>+0(SB), X4, X4
 	VCMPPD       $0x03, X0, X0, X2
-	VPOR         sigmoid64consts<>+1536(SB), X0, X3
+	VPOR         sigmoid64consts<>+1600(SB), X0, X3
 	VBLENDVPD    X2, X3, X4, X3
 	VCMPPD       $0x03, X0, X0, X2
-	VPOR         sigmoid64consts<>+1536(SB), X0, X0
+	VPOR         sigmoid64consts<>+1600(SB), X0, X0
 	VBLENDVPD    X2, X0, X3, X0
 	VBLENDVPD    X1, X0, X6, X6
 
@@ -21093,87 +21138,95 @@ DATA sigmoid64consts<>+928(SB)/8, $0x3ff0000000000000
 DATA sigmoid64consts<>+936(SB)/8, $0x3ff0000000000000
 DATA sigmoid64consts<>+944(SB)/8, $0x3ff0000000000000
 DATA sigmoid64consts<>+952(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+960(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+968(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+976(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+984(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+992(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+1000(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+1008(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+1016(SB)/8, $0x000000000000000f
-DATA sigmoid64consts<>+1024(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+1032(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+1040(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+1048(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+1056(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+1064(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+1072(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+1080(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+1088(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1096(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1104(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1112(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1120(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1128(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1136(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1144(SB)/8, $0x0000000000000001
-DATA sigmoid64consts<>+1152(SB)/8, $0x2000000000000000
-DATA sigmoid64consts<>+1160(SB)/8, $0x2000000000000000
-DATA sigmoid64consts<>+1168(SB)/8, $0x2000000000000000
-DATA sigmoid64consts<>+1176(SB)/8, $0x2000000000000000
-DATA sigmoid64consts<>+1184(SB)/8, $0x2000000000000000
-DATA sigmoid64consts<>+1192(SB)/8, $0x2000000000000000
-DATA sigmoid64consts<>+1200(SB)/8, $0x2000000000000000
-DATA sigmoid64consts<>+1208(SB)/8, $0x2000000000000000
-DATA sigmoid64consts<>+1216(SB)/8, $0x2010000000000000
-DATA sigmoid64consts<>+1224(SB)/8, $0x2010000000000000
-DATA sigmoid64consts<>+1232(SB)/8, $0x2010000000000000
-DATA sigmoid64consts<>+1240(SB)/8, $0x2010000000000000
-DATA sigmoid64consts<>+1248(SB)/8, $0x2010000000000000
-DATA sigmoid64consts<>+1256(SB)/8, $0x2010000000000000
-DATA sigmoid64consts<>+1264(SB)/8, $0x2010000000000000
-DATA sigmoid64consts<>+1272(SB)/8, $0x2010000000000000
-DATA sigmoid64consts<>+1280(SB)/8, $0x1ff0000000000000
-DATA sigmoid64consts<>+1288(SB)/8, $0x1ff0000000000000
-DATA sigmoid64consts<>+1296(SB)/8, $0x1ff0000000000000
-DATA sigmoid64consts<>+1304(SB)/8, $0x1ff0000000000000
-DATA sigmoid64consts<>+1312(SB)/8, $0x1ff0000000000000
-DATA sigmoid64consts<>+1320(SB)/8, $0x1ff0000000000000
-DATA sigmoid64consts<>+1328(SB)/8, $0x1ff0000000000000
-DATA sigmoid64consts<>+1336(SB)/8, $0x1ff0000000000000
-DATA sigmoid64consts<>+1344(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1352(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1360(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1368(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1376(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1384(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1392(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1400(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+1408(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1416(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1424(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1432(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1440(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1448(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1456(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1464(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+1472(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1480(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1488(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1496(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1504(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1512(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1520(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1528(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+1536(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1544(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1552(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1560(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1568(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1576(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1584(SB)/8, $0x0008000000000000
-DATA sigmoid64consts<>+1592(SB)/8, $0x0008000000000000
-GLOBL sigmoid64consts<>(SB), RODATA|NOPTR, $1600
+DATA sigmoid64consts<>+960(SB)/8, $0xc089000000000000
+DATA sigmoid64consts<>+968(SB)/8, $0xc089000000000000
+DATA sigmoid64consts<>+976(SB)/8, $0xc089000000000000
+DATA sigmoid64consts<>+984(SB)/8, $0xc089000000000000
+DATA sigmoid64consts<>+992(SB)/8, $0xc089000000000000
+DATA sigmoid64consts<>+1000(SB)/8, $0xc089000000000000
+DATA sigmoid64consts<>+1008(SB)/8, $0xc089000000000000
+DATA sigmoid64consts<>+1016(SB)/8, $0xc089000000000000
+DATA sigmoid64consts<>+1024(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+1032(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+1040(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+1048(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+1056(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+1064(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+1072(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+1080(SB)/8, $0x000000000000000f
+DATA sigmoid64consts<>+1088(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1096(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1104(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1112(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1120(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1128(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1136(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1144(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+1152(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1160(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1168(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1176(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1184(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1192(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1200(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1208(SB)/8, $0x0000000000000001
+DATA sigmoid64consts<>+1216(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1224(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1232(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1240(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1248(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1256(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1264(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1272(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+1280(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1288(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1296(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1304(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1312(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1320(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1328(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1336(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+1344(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1352(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1360(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1368(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1376(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1384(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1392(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1400(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+1408(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1416(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1424(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1432(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1440(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1448(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1456(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1464(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+1472(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1480(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1488(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1496(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1504(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1512(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1520(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1528(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+1536(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1544(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1552(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1560(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1568(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1576(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1584(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1592(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+1600(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1608(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1616(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1624(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1632(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1640(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1648(SB)/8, $0x0008000000000000
+DATA sigmoid64consts<>+1656(SB)/8, $0x0008000000000000
+GLOBL sigmoid64consts<>(SB), RODATA|NOPTR, $1664
 
 // func tanhVF64AVX2(m int, n int, dst *float64, ldd int, a *float64, lda int)
 // Requires: AVX, AVX2, FMA3
@@ -31871,201 +31924,201 @@ expVF32AVX512_row:
 expVF32AVX512_loop3:
 	CMPQ              R9, $0x00000030
 	JB                expVF32AVX512_after3
-	VBROADCASTSS      exp32consts<>+0(SB), Z0
-	VMOVUPS           (SI)(R8*4), Z1
-	VFMADD213PS.BCST  exp32consts<>+64(SB), Z1, Z0
-	VBROADCASTSS      exp32consts<>+0(SB), Z1
-	VMOVUPS           64(SI)(R8*4), Z2
-	VFMADD213PS.BCST  exp32consts<>+64(SB), Z2, Z1
-	VBROADCASTSS      exp32consts<>+0(SB), Z2
-	VMOVUPS           128(SI)(R8*4), Z3
-	VFMADD213PS.BCST  exp32consts<>+64(SB), Z3, Z2
-	VSUBPS.BCST       exp32consts<>+64(SB), Z0, Z3
-	VSUBPS.BCST       exp32consts<>+64(SB), Z1, Z4
-	VSUBPS.BCST       exp32consts<>+64(SB), Z2, Z5
-	VBROADCASTSS      exp32consts<>+192(SB), Z6
-	VFNMADD213PS      (SI)(R8*4), Z3, Z6
-	VBROADCASTSS      exp32consts<>+192(SB), Z7
-	VFNMADD213PS      64(SI)(R8*4), Z4, Z7
-	VBROADCASTSS      exp32consts<>+192(SB), Z8
-	VFNMADD213PS      128(SI)(R8*4), Z5, Z8
-	VFNMADD231PS.BCST exp32consts<>+128(SB), Z3, Z6
-	VFNMADD231PS.BCST exp32consts<>+128(SB), Z4, Z7
-	VFNMADD231PS.BCST exp32consts<>+128(SB), Z5, Z8
-	VBROADCASTSS      exp32consts<>+256(SB), Z3
-	VFMADD213PS.BCST  exp32consts<>+320(SB), Z6, Z3
-	VBROADCASTSS      exp32consts<>+256(SB), Z4
-	VFMADD213PS.BCST  exp32consts<>+320(SB), Z7, Z4
-	VBROADCASTSS      exp32consts<>+256(SB), Z5
-	VFMADD213PS.BCST  exp32consts<>+320(SB), Z8, Z5
-	VMULPS            Z6, Z6, Z9
-	VMULPS            Z7, Z7, Z10
-	VMULPS            Z8, Z8, Z11
-	VPERMPS           exptail_32<>+0(SB), Z0, Z12
-	VPERMPS           exptail_32<>+0(SB), Z1, Z13
-	VPERMPS           exptail_32<>+0(SB), Z2, Z14
-	VADDPS            Z12, Z6, Z6
-	VADDPS            Z13, Z7, Z7
-	VADDPS            Z14, Z8, Z8
-	VFMADD231PS       Z3, Z9, Z6
-	VFMADD231PS       Z4, Z10, Z7
-	VFMADD231PS       Z5, Z11, Z8
-	VPERMPS           exphi_32<>+0(SB), Z0, Z3
-	VPERMPS           exphi_32<>+0(SB), Z1, Z4
-	VPERMPS           exphi_32<>+0(SB), Z2, Z5
-	VPSLLD            $0x13, Z0, Z9
-	VPSLLD            $0x13, Z1, Z10
-	VPSLLD            $0x13, Z2, Z11
-	VPADDD            Z9, Z3, Z3
-	VPADDD            Z10, Z4, Z4
-	VPADDD            Z11, Z5, Z5
-	VFMADD231PS       Z6, Z3, Z3
-	VFMADD231PS       Z7, Z4, Z4
-	VFMADD231PS       Z8, Z5, Z5
+	VMOVUPS           (SI)(R8*4), Z0
+	VMAXPS.BCST       exp32consts<>+0(SB), Z0, Z0
+	VMOVUPS           64(SI)(R8*4), Z1
+	VMAXPS.BCST       exp32consts<>+0(SB), Z1, Z1
+	VMOVUPS           128(SI)(R8*4), Z2
+	VMAXPS.BCST       exp32consts<>+0(SB), Z2, Z2
+	VBROADCASTSS      exp32consts<>+64(SB), Z3
+	VFMADD213PS.BCST  exp32consts<>+128(SB), Z0, Z3
+	VBROADCASTSS      exp32consts<>+64(SB), Z4
+	VFMADD213PS.BCST  exp32consts<>+128(SB), Z1, Z4
+	VBROADCASTSS      exp32consts<>+64(SB), Z5
+	VFMADD213PS.BCST  exp32consts<>+128(SB), Z2, Z5
+	VSUBPS.BCST       exp32consts<>+128(SB), Z3, Z6
+	VSUBPS.BCST       exp32consts<>+128(SB), Z4, Z7
+	VSUBPS.BCST       exp32consts<>+128(SB), Z5, Z8
+	VFNMADD231PS.BCST exp32consts<>+256(SB), Z6, Z0
+	VFNMADD231PS.BCST exp32consts<>+256(SB), Z7, Z1
+	VFNMADD231PS.BCST exp32consts<>+256(SB), Z8, Z2
+	VFNMADD231PS.BCST exp32consts<>+192(SB), Z6, Z0
+	VFNMADD231PS.BCST exp32consts<>+192(SB), Z7, Z1
+	VFNMADD231PS.BCST exp32consts<>+192(SB), Z8, Z2
+	VBROADCASTSS      exp32consts<>+320(SB), Z6
+	VFMADD213PS.BCST  exp32consts<>+384(SB), Z0, Z6
+	VBROADCASTSS      exp32consts<>+320(SB), Z7
+	VFMADD213PS.BCST  exp32consts<>+384(SB), Z1, Z7
+	VBROADCASTSS      exp32consts<>+320(SB), Z8
+	VFMADD213PS.BCST  exp32consts<>+384(SB), Z2, Z8
+	VMULPS            Z0, Z0, Z9
+	VMULPS            Z1, Z1, Z10
+	VMULPS            Z2, Z2, Z11
+	VPERMPS           exptail_32<>+0(SB), Z3, Z12
+	VPERMPS           exptail_32<>+0(SB), Z4, Z13
+	VPERMPS           exptail_32<>+0(SB), Z5, Z14
+	VADDPS            Z12, Z0, Z0
+	VADDPS            Z13, Z1, Z1
+	VADDPS            Z14, Z2, Z2
+	VFMADD231PS       Z6, Z9, Z0
+	VFMADD231PS       Z7, Z10, Z1
+	VFMADD231PS       Z8, Z11, Z2
+	VPERMPS           exphi_32<>+0(SB), Z3, Z6
+	VPERMPS           exphi_32<>+0(SB), Z4, Z7
+	VPERMPS           exphi_32<>+0(SB), Z5, Z8
+	VPSLLD            $0x13, Z3, Z9
+	VPSLLD            $0x13, Z4, Z10
+	VPSLLD            $0x13, Z5, Z11
+	VPADDD            Z9, Z6, Z6
+	VPADDD            Z10, Z7, Z7
+	VPADDD            Z11, Z8, Z8
+	VFMADD231PS       Z0, Z6, Z6
+	VFMADD231PS       Z1, Z7, Z7
+	VFMADD231PS       Z2, Z8, Z8
 	VMOVUPS           (SI)(R8*4), Z9
-	VPANDD.BCST       exp32consts<>+384(SB), Z9, Z9
+	VPANDD.BCST       exp32consts<>+448(SB), Z9, Z9
 	VMOVUPS           64(SI)(R8*4), Z10
-	VPANDD.BCST       exp32consts<>+384(SB), Z10, Z10
+	VPANDD.BCST       exp32consts<>+448(SB), Z10, Z10
 	VMOVUPS           128(SI)(R8*4), Z11
-	VPANDD.BCST       exp32consts<>+384(SB), Z11, Z11
-	VCMPPS.BCST       $0x15, exp32consts<>+448(SB), Z9, K1
-	VCMPPS.BCST       $0x15, exp32consts<>+448(SB), Z10, K2
-	VCMPPS.BCST       $0x15, exp32consts<>+448(SB), Z11, K3
+	VPANDD.BCST       exp32consts<>+448(SB), Z11, Z11
+	VCMPPS.BCST       $0x15, exp32consts<>+512(SB), Z9, K1
+	VCMPPS.BCST       $0x15, exp32consts<>+512(SB), Z10, K2
+	VCMPPS.BCST       $0x15, exp32consts<>+512(SB), Z11, K3
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
 	JZ                mathblock531
-	VPANDD.BCST       exp32consts<>+512(SB), Z0, Z9
-	VPERMPS           exphi_32<>+0(SB), Z0, Z10
+	VPANDD.BCST       exp32consts<>+576(SB), Z3, Z9
+	VPERMPS           exphi_32<>+0(SB), Z3, Z10
 	VPSLLD            $0x13, Z9, Z9
 	VPADDD            Z9, Z10, Z10
-	VFMADD231PS       Z10, Z6, Z10
-	VPSUBD.BCST       exp32consts<>+576(SB), Z0, Z0
-	VPSRLD            $0x04, Z0, Z0
-	VPSRLD            $0x01, Z0, Z6
-	VPSUBD.BCST       exp32consts<>+640(SB), Z6, Z9
+	VFMADD231PS       Z10, Z0, Z10
+	VPSUBD.BCST       exp32consts<>+640(SB), Z3, Z3
+	VPSRLD            $0x04, Z3, Z3
+	VPSRLD            $0x01, Z3, Z0
+	VPSUBD.BCST       exp32consts<>+704(SB), Z0, Z9
 	VPSLLD            $0x17, Z9, Z9
-	VPSUBD            Z6, Z0, Z0
-	VPSUBD.BCST       exp32consts<>+640(SB), Z0, Z0
-	VPSLLD            $0x17, Z0, Z0
-	VMOVUPS           (SI)(R8*4), Z6
-	VCMPPS.BCST       $0x11, exp32consts<>+704(SB), Z6, K4
+	VPSUBD            Z0, Z3, Z3
+	VPSUBD.BCST       exp32consts<>+704(SB), Z3, Z3
+	VPSLLD            $0x17, Z3, Z3
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, exp32consts<>+768(SB), Z0, K4
 	VMULPS            Z9, Z10, Z10
-	VPADDD.BCST       exp32consts<>+768(SB), Z0, Z6
-	VBLENDMPS         Z6, Z0, K4, Z0
-	VMULPS            Z0, Z10, Z10
-	VCMPPS.BCST       $0x11, exp32consts<>+832(SB), Z10, K5
+	VPADDD.BCST       exp32consts<>+832(SB), Z3, Z0
+	VBLENDMPS         Z0, Z3, K4, Z3
+	VMULPS            Z3, Z10, Z10
+	VCMPPS.BCST       $0x11, exp32consts<>+896(SB), Z10, K5
 	KANDW             K4, K5, K5
-	VCMPPS.BCST       $0x15, exp32consts<>+832(SB), Z10, K6
+	VCMPPS.BCST       $0x15, exp32consts<>+896(SB), Z10, K6
 	KANDW             K4, K6, K4
-	VADDPS.BCST       exp32consts<>+832(SB), Z10, Z0
-	VPSUBD.BCST       exp32consts<>+832(SB), Z0, Z0
-	VBROADCASTSS      exp32consts<>+960(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    exp32consts<>+896(SB), Z6, K4, Z6
-	VMULPS            Z6, Z10, Z10
+	VADDPS.BCST       exp32consts<>+896(SB), Z10, Z0
+	VPSUBD.BCST       exp32consts<>+896(SB), Z0, Z0
+	VBROADCASTSS      exp32consts<>+1024(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPS.BCST    exp32consts<>+960(SB), Z3, K4, Z3
+	VMULPS            Z3, Z10, Z10
 	VBLENDMPS         Z0, Z10, K5, Z10
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, exp32consts<>+1024(SB), Z0, K4
-	VBLENDMPS.BCST    exp32consts<>+1088(SB), Z10, K4, Z10
+	VCMPPS.BCST       $0x1e, exp32consts<>+1088(SB), Z0, K4
+	VBLENDMPS.BCST    exp32consts<>+1152(SB), Z10, K4, Z10
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp32consts<>+1152(SB), Z0, K4
-	VBLENDMPS.BCST    exp32consts<>+704(SB), Z10, K4, Z10
+	VCMPPS.BCST       $0x11, exp32consts<>+1216(SB), Z0, K4
+	VBLENDMPS.BCST    exp32consts<>+768(SB), Z10, K4, Z10
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K4
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        exp32consts<>+1216(SB), Z0, Z0
+	VPORD.BCST        exp32consts<>+1280(SB), Z0, Z0
 	VBLENDMPS         Z0, Z10, K4, Z10
-	VBLENDMPS         Z10, Z3, K1, Z3
-	VPANDD.BCST       exp32consts<>+512(SB), Z1, Z0
-	VPERMPS           exphi_32<>+0(SB), Z1, Z6
+	VBLENDMPS         Z10, Z6, K1, Z6
+	VPANDD.BCST       exp32consts<>+576(SB), Z4, Z0
+	VPERMPS           exphi_32<>+0(SB), Z4, Z3
 	VPSLLD            $0x13, Z0, Z0
-	VPADDD            Z0, Z6, Z6
-	VFMADD231PS       Z6, Z7, Z6
-	VPSUBD.BCST       exp32consts<>+576(SB), Z1, Z1
-	VPSRLD            $0x04, Z1, Z1
-	VPSRLD            $0x01, Z1, Z0
-	VPSUBD.BCST       exp32consts<>+640(SB), Z0, Z7
-	VPSLLD            $0x17, Z7, Z7
-	VPSUBD            Z0, Z1, Z1
-	VPSUBD.BCST       exp32consts<>+640(SB), Z1, Z1
+	VPADDD            Z0, Z3, Z3
+	VFMADD231PS       Z3, Z1, Z3
+	VPSUBD.BCST       exp32consts<>+640(SB), Z4, Z4
+	VPSRLD            $0x04, Z4, Z4
+	VPSRLD            $0x01, Z4, Z0
+	VPSUBD.BCST       exp32consts<>+704(SB), Z0, Z1
 	VPSLLD            $0x17, Z1, Z1
+	VPSUBD            Z0, Z4, Z4
+	VPSUBD.BCST       exp32consts<>+704(SB), Z4, Z4
+	VPSLLD            $0x17, Z4, Z4
 	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp32consts<>+704(SB), Z0, K1
-	VMULPS            Z7, Z6, Z6
-	VPADDD.BCST       exp32consts<>+768(SB), Z1, Z0
-	VBLENDMPS         Z0, Z1, K1, Z1
-	VMULPS            Z1, Z6, Z6
-	VCMPPS.BCST       $0x11, exp32consts<>+832(SB), Z6, K4
+	VCMPPS.BCST       $0x11, exp32consts<>+768(SB), Z0, K1
+	VMULPS            Z1, Z3, Z3
+	VPADDD.BCST       exp32consts<>+832(SB), Z4, Z0
+	VBLENDMPS         Z0, Z4, K1, Z4
+	VMULPS            Z4, Z3, Z3
+	VCMPPS.BCST       $0x11, exp32consts<>+896(SB), Z3, K4
 	KANDW             K1, K4, K4
-	VCMPPS.BCST       $0x15, exp32consts<>+832(SB), Z6, K5
+	VCMPPS.BCST       $0x15, exp32consts<>+896(SB), Z3, K5
 	KANDW             K1, K5, K1
-	VADDPS.BCST       exp32consts<>+832(SB), Z6, Z0
-	VPSUBD.BCST       exp32consts<>+832(SB), Z0, Z0
-	VBROADCASTSS      exp32consts<>+960(SB), Z1
+	VADDPS.BCST       exp32consts<>+896(SB), Z3, Z0
+	VPSUBD.BCST       exp32consts<>+896(SB), Z0, Z0
+	VBROADCASTSS      exp32consts<>+1024(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPS.BCST    exp32consts<>+896(SB), Z1, K1, Z1
-	VMULPS            Z1, Z6, Z6
-	VBLENDMPS         Z0, Z6, K4, Z6
+	VBLENDMPS.BCST    exp32consts<>+960(SB), Z1, K1, Z1
+	VMULPS            Z1, Z3, Z3
+	VBLENDMPS         Z0, Z3, K4, Z3
 	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, exp32consts<>+1024(SB), Z0, K1
-	VBLENDMPS.BCST    exp32consts<>+1088(SB), Z6, K1, Z6
+	VCMPPS.BCST       $0x1e, exp32consts<>+1088(SB), Z0, K1
+	VBLENDMPS.BCST    exp32consts<>+1152(SB), Z3, K1, Z3
 	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp32consts<>+1152(SB), Z0, K1
-	VBLENDMPS.BCST    exp32consts<>+704(SB), Z6, K1, Z6
+	VCMPPS.BCST       $0x11, exp32consts<>+1216(SB), Z0, K1
+	VBLENDMPS.BCST    exp32consts<>+768(SB), Z3, K1, Z3
 	VMOVUPS           64(SI)(R8*4), Z0
 	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K1
 	VMOVUPS           64(SI)(R8*4), Z0
-	VPORD.BCST        exp32consts<>+1216(SB), Z0, Z0
-	VBLENDMPS         Z0, Z6, K1, Z6
-	VBLENDMPS         Z6, Z4, K2, Z4
-	VPANDD.BCST       exp32consts<>+512(SB), Z2, Z0
-	VPERMPS           exphi_32<>+0(SB), Z2, Z1
+	VPORD.BCST        exp32consts<>+1280(SB), Z0, Z0
+	VBLENDMPS         Z0, Z3, K1, Z3
+	VBLENDMPS         Z3, Z7, K2, Z7
+	VPANDD.BCST       exp32consts<>+576(SB), Z5, Z0
+	VPERMPS           exphi_32<>+0(SB), Z5, Z1
 	VPSLLD            $0x13, Z0, Z0
 	VPADDD            Z0, Z1, Z1
-	VFMADD231PS       Z1, Z8, Z1
-	VPSUBD.BCST       exp32consts<>+576(SB), Z2, Z2
-	VPSRLD            $0x04, Z2, Z2
-	VPSRLD            $0x01, Z2, Z0
-	VPSUBD.BCST       exp32consts<>+640(SB), Z0, Z6
-	VPSLLD            $0x17, Z6, Z6
-	VPSUBD            Z0, Z2, Z2
-	VPSUBD.BCST       exp32consts<>+640(SB), Z2, Z2
+	VFMADD231PS       Z1, Z2, Z1
+	VPSUBD.BCST       exp32consts<>+640(SB), Z5, Z5
+	VPSRLD            $0x04, Z5, Z5
+	VPSRLD            $0x01, Z5, Z0
+	VPSUBD.BCST       exp32consts<>+704(SB), Z0, Z2
 	VPSLLD            $0x17, Z2, Z2
+	VPSUBD            Z0, Z5, Z5
+	VPSUBD.BCST       exp32consts<>+704(SB), Z5, Z5
+	VPSLLD            $0x17, Z5, Z5
 	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp32consts<>+704(SB), Z0, K1
-	VMULPS            Z6, Z1, Z1
-	VPADDD.BCST       exp32consts<>+768(SB), Z2, Z0
-	VBLENDMPS         Z0, Z2, K1, Z2
+	VCMPPS.BCST       $0x11, exp32consts<>+768(SB), Z0, K1
 	VMULPS            Z2, Z1, Z1
-	VCMPPS.BCST       $0x11, exp32consts<>+832(SB), Z1, K2
+	VPADDD.BCST       exp32consts<>+832(SB), Z5, Z0
+	VBLENDMPS         Z0, Z5, K1, Z5
+	VMULPS            Z5, Z1, Z1
+	VCMPPS.BCST       $0x11, exp32consts<>+896(SB), Z1, K2
 	KANDW             K1, K2, K2
-	VCMPPS.BCST       $0x15, exp32consts<>+832(SB), Z1, K4
+	VCMPPS.BCST       $0x15, exp32consts<>+896(SB), Z1, K4
 	KANDW             K1, K4, K1
-	VADDPS.BCST       exp32consts<>+832(SB), Z1, Z0
-	VPSUBD.BCST       exp32consts<>+832(SB), Z0, Z0
-	VBROADCASTSS      exp32consts<>+960(SB), Z2
+	VADDPS.BCST       exp32consts<>+896(SB), Z1, Z0
+	VPSUBD.BCST       exp32consts<>+896(SB), Z0, Z0
+	VBROADCASTSS      exp32consts<>+1024(SB), Z2
 	VMOVUPS           Z2, Z2
-	VBLENDMPS.BCST    exp32consts<>+896(SB), Z2, K1, Z2
+	VBLENDMPS.BCST    exp32consts<>+960(SB), Z2, K1, Z2
 	VMULPS            Z2, Z1, Z1
 	VBLENDMPS         Z0, Z1, K2, Z1
 	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, exp32consts<>+1024(SB), Z0, K1
-	VBLENDMPS.BCST    exp32consts<>+1088(SB), Z1, K1, Z1
+	VCMPPS.BCST       $0x1e, exp32consts<>+1088(SB), Z0, K1
+	VBLENDMPS.BCST    exp32consts<>+1152(SB), Z1, K1, Z1
 	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp32consts<>+1152(SB), Z0, K1
-	VBLENDMPS.BCST    exp32consts<>+704(SB), Z1, K1, Z1
+	VCMPPS.BCST       $0x11, exp32consts<>+1216(SB), Z0, K1
+	VBLENDMPS.BCST    exp32consts<>+768(SB), Z1, K1, Z1
 	VMOVUPS           128(SI)(R8*4), Z0
 	VCMPPS            $0x03, 128(SI)(R8*4), Z0, K1
 	VMOVUPS           128(SI)(R8*4), Z0
-	VPORD.BCST        exp32consts<>+1216(SB), Z0, Z0
+	VPORD.BCST        exp32consts<>+1280(SB), Z0, Z0
 	VBLENDMPS         Z0, Z1, K1, Z1
-	VBLENDMPS         Z1, Z5, K3, Z5
+	VBLENDMPS         Z1, Z8, K3, Z8
 
 mathblock531:
-	VMOVUPS Z3, (DX)(R8*4)
-	VMOVUPS Z4, 64(DX)(R8*4)
-	VMOVUPS Z5, 128(DX)(R8*4)
+	VMOVUPS Z6, (DX)(R8*4)
+	VMOVUPS Z7, 64(DX)(R8*4)
+	VMOVUPS Z8, 128(DX)(R8*4)
 	ADDQ    $0x00000030, R8
 	SUBQ    $0x00000030, R9
 	JMP     expVF32AVX512_loop3
@@ -32074,73 +32127,73 @@ expVF32AVX512_after3:
 expVF32AVX512_loop1:
 	CMPQ              R9, $0x00000010
 	JB                expVF32AVX512_after1
-	VBROADCASTSS      exp32consts<>+0(SB), Z0
-	VMOVUPS           (SI)(R8*4), Z1
-	VFMADD213PS.BCST  exp32consts<>+64(SB), Z1, Z0
-	VSUBPS.BCST       exp32consts<>+64(SB), Z0, Z1
-	VBROADCASTSS      exp32consts<>+192(SB), Z2
-	VFNMADD213PS      (SI)(R8*4), Z1, Z2
-	VFNMADD231PS.BCST exp32consts<>+128(SB), Z1, Z2
-	VBROADCASTSS      exp32consts<>+256(SB), Z1
-	VFMADD213PS.BCST  exp32consts<>+320(SB), Z2, Z1
-	VMULPS            Z2, Z2, Z3
-	VPERMPS           exptail_32<>+0(SB), Z0, Z4
-	VADDPS            Z4, Z2, Z2
-	VFMADD231PS       Z1, Z3, Z2
-	VPERMPS           exphi_32<>+0(SB), Z0, Z1
-	VPSLLD            $0x13, Z0, Z3
-	VPADDD            Z3, Z1, Z1
-	VFMADD231PS       Z2, Z1, Z1
+	VMOVUPS           (SI)(R8*4), Z0
+	VMAXPS.BCST       exp32consts<>+0(SB), Z0, Z0
+	VBROADCASTSS      exp32consts<>+64(SB), Z1
+	VFMADD213PS.BCST  exp32consts<>+128(SB), Z0, Z1
+	VSUBPS.BCST       exp32consts<>+128(SB), Z1, Z2
+	VFNMADD231PS.BCST exp32consts<>+256(SB), Z2, Z0
+	VFNMADD231PS.BCST exp32consts<>+192(SB), Z2, Z0
+	VBROADCASTSS      exp32consts<>+320(SB), Z2
+	VFMADD213PS.BCST  exp32consts<>+384(SB), Z0, Z2
+	VMULPS            Z0, Z0, Z3
+	VPERMPS           exptail_32<>+0(SB), Z1, Z4
+	VADDPS            Z4, Z0, Z0
+	VFMADD231PS       Z2, Z3, Z0
+	VPERMPS           exphi_32<>+0(SB), Z1, Z2
+	VPSLLD            $0x13, Z1, Z3
+	VPADDD            Z3, Z2, Z2
+	VFMADD231PS       Z0, Z2, Z2
 	VMOVUPS           (SI)(R8*4), Z3
-	VPANDD.BCST       exp32consts<>+384(SB), Z3, Z3
-	VCMPPS.BCST       $0x15, exp32consts<>+448(SB), Z3, K1
+	VPANDD.BCST       exp32consts<>+448(SB), Z3, Z3
+	VCMPPS.BCST       $0x15, exp32consts<>+512(SB), Z3, K1
 	KORTESTW          K1, K1
 	JZ                mathblock532
-	VPANDD.BCST       exp32consts<>+512(SB), Z0, Z3
-	VPERMPS           exphi_32<>+0(SB), Z0, Z4
+	VPANDD.BCST       exp32consts<>+576(SB), Z1, Z3
+	VPERMPS           exphi_32<>+0(SB), Z1, Z4
 	VPSLLD            $0x13, Z3, Z3
 	VPADDD            Z3, Z4, Z4
-	VFMADD231PS       Z4, Z2, Z4
-	VPSUBD.BCST       exp32consts<>+576(SB), Z0, Z0
-	VPSRLD            $0x04, Z0, Z0
-	VPSRLD            $0x01, Z0, Z2
-	VPSUBD.BCST       exp32consts<>+640(SB), Z2, Z3
+	VFMADD231PS       Z4, Z0, Z4
+	VPSUBD.BCST       exp32consts<>+640(SB), Z1, Z1
+	VPSRLD            $0x04, Z1, Z1
+	VPSRLD            $0x01, Z1, Z0
+	VPSUBD.BCST       exp32consts<>+704(SB), Z0, Z3
 	VPSLLD            $0x17, Z3, Z3
-	VPSUBD            Z2, Z0, Z0
-	VPSUBD.BCST       exp32consts<>+640(SB), Z0, Z0
-	VPSLLD            $0x17, Z0, Z0
-	VMOVUPS           (SI)(R8*4), Z2
-	VCMPPS.BCST       $0x11, exp32consts<>+704(SB), Z2, K2
+	VPSUBD            Z0, Z1, Z1
+	VPSUBD.BCST       exp32consts<>+704(SB), Z1, Z1
+	VPSLLD            $0x17, Z1, Z1
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, exp32consts<>+768(SB), Z0, K2
 	VMULPS            Z3, Z4, Z4
-	VPADDD.BCST       exp32consts<>+768(SB), Z0, Z2
-	VBLENDMPS         Z2, Z0, K2, Z0
-	VMULPS            Z0, Z4, Z4
-	VCMPPS.BCST       $0x11, exp32consts<>+832(SB), Z4, K3
+	VPADDD.BCST       exp32consts<>+832(SB), Z1, Z0
+	VBLENDMPS         Z0, Z1, K2, Z1
+	VMULPS            Z1, Z4, Z4
+	VCMPPS.BCST       $0x11, exp32consts<>+896(SB), Z4, K3
 	KANDW             K2, K3, K3
-	VCMPPS.BCST       $0x15, exp32consts<>+832(SB), Z4, K4
+	VCMPPS.BCST       $0x15, exp32consts<>+896(SB), Z4, K4
 	KANDW             K2, K4, K2
-	VADDPS.BCST       exp32consts<>+832(SB), Z4, Z0
-	VPSUBD.BCST       exp32consts<>+832(SB), Z0, Z0
-	VBROADCASTSS      exp32consts<>+960(SB), Z2
-	VMOVUPS           Z2, Z2
-	VBLENDMPS.BCST    exp32consts<>+896(SB), Z2, K2, Z2
-	VMULPS            Z2, Z4, Z4
+	VADDPS.BCST       exp32consts<>+896(SB), Z4, Z0
+	VPSUBD.BCST       exp32consts<>+896(SB), Z0, Z0
+	VBROADCASTSS      exp32consts<>+1024(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPS.BCST    exp32consts<>+960(SB), Z1, K2, Z1
+	VMULPS            Z1, Z4, Z4
 	VBLENDMPS         Z0, Z4, K3, Z4
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, exp32consts<>+1024(SB), Z0, K2
-	VBLENDMPS.BCST    exp32consts<>+1088(SB), Z4, K2, Z4
+	VCMPPS.BCST       $0x1e, exp32consts<>+1088(SB), Z0, K2
+	VBLENDMPS.BCST    exp32consts<>+1152(SB), Z4, K2, Z4
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp32consts<>+1152(SB), Z0, K2
-	VBLENDMPS.BCST    exp32consts<>+704(SB), Z4, K2, Z4
+	VCMPPS.BCST       $0x11, exp32consts<>+1216(SB), Z0, K2
+	VBLENDMPS.BCST    exp32consts<>+768(SB), Z4, K2, Z4
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K2
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        exp32consts<>+1216(SB), Z0, Z0
+	VPORD.BCST        exp32consts<>+1280(SB), Z0, Z0
 	VBLENDMPS         Z0, Z4, K2, Z4
-	VBLENDMPS         Z4, Z1, K1, Z1
+	VBLENDMPS         Z4, Z2, K1, Z2
 
 mathblock532:
-	VMOVUPS Z1, (DX)(R8*4)
+	VMOVUPS Z2, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
 	JMP     expVF32AVX512_loop1
@@ -32151,66 +32204,66 @@ expVF32AVX512_after1:
 	LEAQ              tailmask<>+0(SB), R10
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPS.Z         (SI)(R8*4), K1, Z0
-	VBROADCASTSS      exp32consts<>+0(SB), Z1
-	VFMADD213PS.BCST  exp32consts<>+64(SB), Z0, Z1
-	VSUBPS.BCST       exp32consts<>+64(SB), Z1, Z2
-	VBROADCASTSS      exp32consts<>+192(SB), Z3
-	VFNMADD213PS      Z0, Z2, Z3
-	VFNMADD231PS.BCST exp32consts<>+128(SB), Z2, Z3
-	VBROADCASTSS      exp32consts<>+256(SB), Z2
-	VFMADD213PS.BCST  exp32consts<>+320(SB), Z3, Z2
-	VMULPS            Z3, Z3, Z4
-	VPERMPS           exptail_32<>+0(SB), Z1, Z5
-	VADDPS            Z5, Z3, Z3
-	VFMADD231PS       Z2, Z4, Z3
-	VPERMPS           exphi_32<>+0(SB), Z1, Z2
-	VPSLLD            $0x13, Z1, Z4
-	VPADDD            Z4, Z2, Z2
-	VFMADD231PS       Z3, Z2, Z2
-	VPANDD.BCST       exp32consts<>+384(SB), Z0, Z4
-	VCMPPS.BCST       $0x15, exp32consts<>+448(SB), Z4, K2
+	VMAXPS.BCST       exp32consts<>+0(SB), Z0, Z1
+	VBROADCASTSS      exp32consts<>+64(SB), Z2
+	VFMADD213PS.BCST  exp32consts<>+128(SB), Z1, Z2
+	VSUBPS.BCST       exp32consts<>+128(SB), Z2, Z3
+	VFNMADD231PS.BCST exp32consts<>+256(SB), Z3, Z1
+	VFNMADD231PS.BCST exp32consts<>+192(SB), Z3, Z1
+	VBROADCASTSS      exp32consts<>+320(SB), Z3
+	VFMADD213PS.BCST  exp32consts<>+384(SB), Z1, Z3
+	VMULPS            Z1, Z1, Z4
+	VPERMPS           exptail_32<>+0(SB), Z2, Z5
+	VADDPS            Z5, Z1, Z1
+	VFMADD231PS       Z3, Z4, Z1
+	VPERMPS           exphi_32<>+0(SB), Z2, Z3
+	VPSLLD            $0x13, Z2, Z4
+	VPADDD            Z4, Z3, Z3
+	VFMADD231PS       Z1, Z3, Z3
+	VPANDD.BCST       exp32consts<>+448(SB), Z0, Z4
+	VCMPPS.BCST       $0x15, exp32consts<>+512(SB), Z4, K2
 	KORTESTW          K2, K2
 	JZ                mathblock533
-	VPANDD.BCST       exp32consts<>+512(SB), Z1, Z4
-	VPERMPS           exphi_32<>+0(SB), Z1, Z5
+	VPANDD.BCST       exp32consts<>+576(SB), Z2, Z4
+	VPERMPS           exphi_32<>+0(SB), Z2, Z5
 	VPSLLD            $0x13, Z4, Z4
 	VPADDD            Z4, Z5, Z5
-	VFMADD231PS       Z5, Z3, Z5
-	VPSUBD.BCST       exp32consts<>+576(SB), Z1, Z1
-	VPSRLD            $0x04, Z1, Z1
-	VPSRLD            $0x01, Z1, Z3
-	VPSUBD.BCST       exp32consts<>+640(SB), Z3, Z4
+	VFMADD231PS       Z5, Z1, Z5
+	VPSUBD.BCST       exp32consts<>+640(SB), Z2, Z2
+	VPSRLD            $0x04, Z2, Z2
+	VPSRLD            $0x01, Z2, Z1
+	VPSUBD.BCST       exp32consts<>+704(SB), Z1, Z4
 	VPSLLD            $0x17, Z4, Z4
-	VPSUBD            Z3, Z1, Z1
-	VPSUBD.BCST       exp32consts<>+640(SB), Z1, Z1
-	VPSLLD            $0x17, Z1, Z1
-	VCMPPS.BCST       $0x11, exp32consts<>+704(SB), Z0, K3
+	VPSUBD            Z1, Z2, Z2
+	VPSUBD.BCST       exp32consts<>+704(SB), Z2, Z2
+	VPSLLD            $0x17, Z2, Z2
+	VCMPPS.BCST       $0x11, exp32consts<>+768(SB), Z0, K3
 	VMULPS            Z4, Z5, Z5
-	VPADDD.BCST       exp32consts<>+768(SB), Z1, Z3
-	VBLENDMPS         Z3, Z1, K3, Z1
-	VMULPS            Z1, Z5, Z5
-	VCMPPS.BCST       $0x11, exp32consts<>+832(SB), Z5, K4
+	VPADDD.BCST       exp32consts<>+832(SB), Z2, Z1
+	VBLENDMPS         Z1, Z2, K3, Z2
+	VMULPS            Z2, Z5, Z5
+	VCMPPS.BCST       $0x11, exp32consts<>+896(SB), Z5, K4
 	KANDW             K3, K4, K4
-	VCMPPS.BCST       $0x15, exp32consts<>+832(SB), Z5, K5
+	VCMPPS.BCST       $0x15, exp32consts<>+896(SB), Z5, K5
 	KANDW             K3, K5, K3
-	VADDPS.BCST       exp32consts<>+832(SB), Z5, Z1
-	VPSUBD.BCST       exp32consts<>+832(SB), Z1, Z1
-	VBROADCASTSS      exp32consts<>+960(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPS.BCST    exp32consts<>+896(SB), Z3, K3, Z3
-	VMULPS            Z3, Z5, Z5
+	VADDPS.BCST       exp32consts<>+896(SB), Z5, Z1
+	VPSUBD.BCST       exp32consts<>+896(SB), Z1, Z1
+	VBROADCASTSS      exp32consts<>+1024(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS.BCST    exp32consts<>+960(SB), Z2, K3, Z2
+	VMULPS            Z2, Z5, Z5
 	VBLENDMPS         Z1, Z5, K4, Z5
-	VCMPPS.BCST       $0x1e, exp32consts<>+1024(SB), Z0, K3
-	VBLENDMPS.BCST    exp32consts<>+1088(SB), Z5, K3, Z5
-	VCMPPS.BCST       $0x11, exp32consts<>+1152(SB), Z0, K3
-	VBLENDMPS.BCST    exp32consts<>+704(SB), Z5, K3, Z5
+	VCMPPS.BCST       $0x1e, exp32consts<>+1088(SB), Z0, K3
+	VBLENDMPS.BCST    exp32consts<>+1152(SB), Z5, K3, Z5
+	VCMPPS.BCST       $0x11, exp32consts<>+1216(SB), Z0, K3
+	VBLENDMPS.BCST    exp32consts<>+768(SB), Z5, K3, Z5
 	VCMPPS            $0x03, Z0, Z0, K3
-	VPORD.BCST        exp32consts<>+1216(SB), Z0, Z0
+	VPORD.BCST        exp32consts<>+1280(SB), Z0, Z0
 	VBLENDMPS         Z0, Z5, K3, Z5
-	VBLENDMPS         Z5, Z2, K2, Z2
+	VBLENDMPS         Z5, Z3, K2, Z3
 
 mathblock533:
-	VMOVUPS Z2, K1, (DX)(R8*4)
+	VMOVUPS Z3, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
 expVF32AVX512_tail_done:
@@ -32679,194 +32732,194 @@ exp2VF32AVX512_row:
 exp2VF32AVX512_loop3:
 	CMPQ              R9, $0x00000030
 	JB                exp2VF32AVX512_after3
-	VBROADCASTSS      exp232consts<>+0(SB), Z0
-	VMOVUPS           (SI)(R8*4), Z1
-	VFMADD213PS.BCST  exp232consts<>+64(SB), Z1, Z0
-	VBROADCASTSS      exp232consts<>+0(SB), Z1
-	VMOVUPS           64(SI)(R8*4), Z2
-	VFMADD213PS.BCST  exp232consts<>+64(SB), Z2, Z1
-	VBROADCASTSS      exp232consts<>+0(SB), Z2
-	VMOVUPS           128(SI)(R8*4), Z3
-	VFMADD213PS.BCST  exp232consts<>+64(SB), Z3, Z2
-	VSUBPS.BCST       exp232consts<>+64(SB), Z0, Z3
-	VSUBPS.BCST       exp232consts<>+64(SB), Z1, Z4
-	VSUBPS.BCST       exp232consts<>+64(SB), Z2, Z5
-	VMOVUPS           (SI)(R8*4), Z6
-	VFNMADD132PS.BCST exp232consts<>+128(SB), Z6, Z3
-	VMOVUPS           64(SI)(R8*4), Z6
-	VFNMADD132PS.BCST exp232consts<>+128(SB), Z6, Z4
-	VMOVUPS           128(SI)(R8*4), Z6
-	VFNMADD132PS.BCST exp232consts<>+128(SB), Z6, Z5
-	VMULPS.BCST       exp232consts<>+192(SB), Z3, Z3
-	VMULPS.BCST       exp232consts<>+192(SB), Z4, Z4
-	VMULPS.BCST       exp232consts<>+192(SB), Z5, Z5
-	VBROADCASTSS      exp232consts<>+256(SB), Z6
-	VFMADD213PS.BCST  exp232consts<>+320(SB), Z3, Z6
-	VBROADCASTSS      exp232consts<>+256(SB), Z7
-	VFMADD213PS.BCST  exp232consts<>+320(SB), Z4, Z7
-	VBROADCASTSS      exp232consts<>+256(SB), Z8
-	VFMADD213PS.BCST  exp232consts<>+320(SB), Z5, Z8
-	VMULPS            Z3, Z3, Z9
-	VMULPS            Z4, Z4, Z10
-	VMULPS            Z5, Z5, Z11
-	VPERMPS           exptail_32<>+0(SB), Z0, Z12
-	VPERMPS           exptail_32<>+0(SB), Z1, Z13
-	VPERMPS           exptail_32<>+0(SB), Z2, Z14
-	VADDPS            Z12, Z3, Z3
-	VADDPS            Z13, Z4, Z4
-	VADDPS            Z14, Z5, Z5
-	VFMADD231PS       Z6, Z9, Z3
-	VFMADD231PS       Z7, Z10, Z4
-	VFMADD231PS       Z8, Z11, Z5
-	VPERMPS           exphi_32<>+0(SB), Z0, Z6
-	VPERMPS           exphi_32<>+0(SB), Z1, Z7
-	VPERMPS           exphi_32<>+0(SB), Z2, Z8
-	VPSLLD            $0x13, Z0, Z9
-	VPSLLD            $0x13, Z1, Z10
-	VPSLLD            $0x13, Z2, Z11
+	VMOVUPS           (SI)(R8*4), Z0
+	VMAXPS.BCST       exp232consts<>+0(SB), Z0, Z0
+	VMOVUPS           64(SI)(R8*4), Z1
+	VMAXPS.BCST       exp232consts<>+0(SB), Z1, Z1
+	VMOVUPS           128(SI)(R8*4), Z2
+	VMAXPS.BCST       exp232consts<>+0(SB), Z2, Z2
+	VBROADCASTSS      exp232consts<>+64(SB), Z3
+	VFMADD213PS.BCST  exp232consts<>+128(SB), Z0, Z3
+	VBROADCASTSS      exp232consts<>+64(SB), Z4
+	VFMADD213PS.BCST  exp232consts<>+128(SB), Z1, Z4
+	VBROADCASTSS      exp232consts<>+64(SB), Z5
+	VFMADD213PS.BCST  exp232consts<>+128(SB), Z2, Z5
+	VSUBPS.BCST       exp232consts<>+128(SB), Z3, Z6
+	VSUBPS.BCST       exp232consts<>+128(SB), Z4, Z7
+	VSUBPS.BCST       exp232consts<>+128(SB), Z5, Z8
+	VFNMADD231PS.BCST exp232consts<>+192(SB), Z6, Z0
+	VFNMADD231PS.BCST exp232consts<>+192(SB), Z7, Z1
+	VFNMADD231PS.BCST exp232consts<>+192(SB), Z8, Z2
+	VMULPS.BCST       exp232consts<>+256(SB), Z0, Z0
+	VMULPS.BCST       exp232consts<>+256(SB), Z1, Z1
+	VMULPS.BCST       exp232consts<>+256(SB), Z2, Z2
+	VBROADCASTSS      exp232consts<>+320(SB), Z6
+	VFMADD213PS.BCST  exp232consts<>+384(SB), Z0, Z6
+	VBROADCASTSS      exp232consts<>+320(SB), Z7
+	VFMADD213PS.BCST  exp232consts<>+384(SB), Z1, Z7
+	VBROADCASTSS      exp232consts<>+320(SB), Z8
+	VFMADD213PS.BCST  exp232consts<>+384(SB), Z2, Z8
+	VMULPS            Z0, Z0, Z9
+	VMULPS            Z1, Z1, Z10
+	VMULPS            Z2, Z2, Z11
+	VPERMPS           exptail_32<>+0(SB), Z3, Z12
+	VPERMPS           exptail_32<>+0(SB), Z4, Z13
+	VPERMPS           exptail_32<>+0(SB), Z5, Z14
+	VADDPS            Z12, Z0, Z0
+	VADDPS            Z13, Z1, Z1
+	VADDPS            Z14, Z2, Z2
+	VFMADD231PS       Z6, Z9, Z0
+	VFMADD231PS       Z7, Z10, Z1
+	VFMADD231PS       Z8, Z11, Z2
+	VPERMPS           exphi_32<>+0(SB), Z3, Z6
+	VPERMPS           exphi_32<>+0(SB), Z4, Z7
+	VPERMPS           exphi_32<>+0(SB), Z5, Z8
+	VPSLLD            $0x13, Z3, Z9
+	VPSLLD            $0x13, Z4, Z10
+	VPSLLD            $0x13, Z5, Z11
 	VPADDD            Z9, Z6, Z6
 	VPADDD            Z10, Z7, Z7
 	VPADDD            Z11, Z8, Z8
-	VFMADD231PS       Z3, Z6, Z6
-	VFMADD231PS       Z4, Z7, Z7
-	VFMADD231PS       Z5, Z8, Z8
+	VFMADD231PS       Z0, Z6, Z6
+	VFMADD231PS       Z1, Z7, Z7
+	VFMADD231PS       Z2, Z8, Z8
 	VMOVUPS           (SI)(R8*4), Z9
-	VPANDD.BCST       exp232consts<>+384(SB), Z9, Z9
+	VPANDD.BCST       exp232consts<>+448(SB), Z9, Z9
 	VMOVUPS           64(SI)(R8*4), Z10
-	VPANDD.BCST       exp232consts<>+384(SB), Z10, Z10
+	VPANDD.BCST       exp232consts<>+448(SB), Z10, Z10
 	VMOVUPS           128(SI)(R8*4), Z11
-	VPANDD.BCST       exp232consts<>+384(SB), Z11, Z11
-	VCMPPS.BCST       $0x15, exp232consts<>+448(SB), Z9, K1
-	VCMPPS.BCST       $0x15, exp232consts<>+448(SB), Z10, K2
-	VCMPPS.BCST       $0x15, exp232consts<>+448(SB), Z11, K3
+	VPANDD.BCST       exp232consts<>+448(SB), Z11, Z11
+	VCMPPS.BCST       $0x15, exp232consts<>+512(SB), Z9, K1
+	VCMPPS.BCST       $0x15, exp232consts<>+512(SB), Z10, K2
+	VCMPPS.BCST       $0x15, exp232consts<>+512(SB), Z11, K3
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
 	JZ                mathblock537
-	VPANDD.BCST       exp232consts<>+512(SB), Z0, Z9
-	VPERMPS           exphi_32<>+0(SB), Z0, Z10
+	VPANDD.BCST       exp232consts<>+576(SB), Z3, Z9
+	VPERMPS           exphi_32<>+0(SB), Z3, Z10
 	VPSLLD            $0x13, Z9, Z9
 	VPADDD            Z9, Z10, Z10
-	VFMADD231PS       Z10, Z3, Z10
-	VPSUBD.BCST       exp232consts<>+576(SB), Z0, Z0
-	VPSRLD            $0x04, Z0, Z0
-	VPSRLD            $0x01, Z0, Z3
-	VPSUBD.BCST       exp232consts<>+640(SB), Z3, Z9
+	VFMADD231PS       Z10, Z0, Z10
+	VPSUBD.BCST       exp232consts<>+640(SB), Z3, Z3
+	VPSRLD            $0x04, Z3, Z3
+	VPSRLD            $0x01, Z3, Z0
+	VPSUBD.BCST       exp232consts<>+704(SB), Z0, Z9
 	VPSLLD            $0x17, Z9, Z9
-	VPSUBD            Z3, Z0, Z0
-	VPSUBD.BCST       exp232consts<>+640(SB), Z0, Z0
-	VPSLLD            $0x17, Z0, Z0
-	VMOVUPS           (SI)(R8*4), Z3
-	VCMPPS.BCST       $0x11, exp232consts<>+704(SB), Z3, K4
+	VPSUBD            Z0, Z3, Z3
+	VPSUBD.BCST       exp232consts<>+704(SB), Z3, Z3
+	VPSLLD            $0x17, Z3, Z3
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, exp232consts<>+768(SB), Z0, K4
 	VMULPS            Z9, Z10, Z10
-	VPADDD.BCST       exp232consts<>+768(SB), Z0, Z3
-	VBLENDMPS         Z3, Z0, K4, Z0
-	VMULPS            Z0, Z10, Z10
-	VCMPPS.BCST       $0x11, exp232consts<>+832(SB), Z10, K5
+	VPADDD.BCST       exp232consts<>+832(SB), Z3, Z0
+	VBLENDMPS         Z0, Z3, K4, Z3
+	VMULPS            Z3, Z10, Z10
+	VCMPPS.BCST       $0x11, exp232consts<>+896(SB), Z10, K5
 	KANDW             K4, K5, K5
-	VCMPPS.BCST       $0x15, exp232consts<>+832(SB), Z10, K6
+	VCMPPS.BCST       $0x15, exp232consts<>+896(SB), Z10, K6
 	KANDW             K4, K6, K4
-	VADDPS.BCST       exp232consts<>+832(SB), Z10, Z0
-	VPSUBD.BCST       exp232consts<>+832(SB), Z0, Z0
-	VBROADCASTSS      exp232consts<>+960(SB), Z3
+	VADDPS.BCST       exp232consts<>+896(SB), Z10, Z0
+	VPSUBD.BCST       exp232consts<>+896(SB), Z0, Z0
+	VBROADCASTSS      exp232consts<>+1024(SB), Z3
 	VMOVUPS           Z3, Z3
-	VBLENDMPS.BCST    exp232consts<>+896(SB), Z3, K4, Z3
+	VBLENDMPS.BCST    exp232consts<>+960(SB), Z3, K4, Z3
 	VMULPS            Z3, Z10, Z10
 	VBLENDMPS         Z0, Z10, K5, Z10
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, exp232consts<>+1024(SB), Z0, K4
-	VBLENDMPS.BCST    exp232consts<>+1088(SB), Z10, K4, Z10
+	VCMPPS.BCST       $0x1e, exp232consts<>+1088(SB), Z0, K4
+	VBLENDMPS.BCST    exp232consts<>+1152(SB), Z10, K4, Z10
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp232consts<>+1152(SB), Z0, K4
-	VBLENDMPS.BCST    exp232consts<>+704(SB), Z10, K4, Z10
+	VCMPPS.BCST       $0x11, exp232consts<>+1216(SB), Z0, K4
+	VBLENDMPS.BCST    exp232consts<>+768(SB), Z10, K4, Z10
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K4
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        exp232consts<>+1216(SB), Z0, Z0
+	VPORD.BCST        exp232consts<>+1280(SB), Z0, Z0
 	VBLENDMPS         Z0, Z10, K4, Z10
 	VBLENDMPS         Z10, Z6, K1, Z6
-	VPANDD.BCST       exp232consts<>+512(SB), Z1, Z0
-	VPERMPS           exphi_32<>+0(SB), Z1, Z3
+	VPANDD.BCST       exp232consts<>+576(SB), Z4, Z0
+	VPERMPS           exphi_32<>+0(SB), Z4, Z3
 	VPSLLD            $0x13, Z0, Z0
 	VPADDD            Z0, Z3, Z3
-	VFMADD231PS       Z3, Z4, Z3
-	VPSUBD.BCST       exp232consts<>+576(SB), Z1, Z1
-	VPSRLD            $0x04, Z1, Z1
-	VPSRLD            $0x01, Z1, Z0
-	VPSUBD.BCST       exp232consts<>+640(SB), Z0, Z4
-	VPSLLD            $0x17, Z4, Z4
-	VPSUBD            Z0, Z1, Z1
-	VPSUBD.BCST       exp232consts<>+640(SB), Z1, Z1
+	VFMADD231PS       Z3, Z1, Z3
+	VPSUBD.BCST       exp232consts<>+640(SB), Z4, Z4
+	VPSRLD            $0x04, Z4, Z4
+	VPSRLD            $0x01, Z4, Z0
+	VPSUBD.BCST       exp232consts<>+704(SB), Z0, Z1
 	VPSLLD            $0x17, Z1, Z1
+	VPSUBD            Z0, Z4, Z4
+	VPSUBD.BCST       exp232consts<>+704(SB), Z4, Z4
+	VPSLLD            $0x17, Z4, Z4
 	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp232consts<>+704(SB), Z0, K1
-	VMULPS            Z4, Z3, Z3
-	VPADDD.BCST       exp232consts<>+768(SB), Z1, Z0
-	VBLENDMPS         Z0, Z1, K1, Z1
+	VCMPPS.BCST       $0x11, exp232consts<>+768(SB), Z0, K1
 	VMULPS            Z1, Z3, Z3
-	VCMPPS.BCST       $0x11, exp232consts<>+832(SB), Z3, K4
+	VPADDD.BCST       exp232consts<>+832(SB), Z4, Z0
+	VBLENDMPS         Z0, Z4, K1, Z4
+	VMULPS            Z4, Z3, Z3
+	VCMPPS.BCST       $0x11, exp232consts<>+896(SB), Z3, K4
 	KANDW             K1, K4, K4
-	VCMPPS.BCST       $0x15, exp232consts<>+832(SB), Z3, K5
+	VCMPPS.BCST       $0x15, exp232consts<>+896(SB), Z3, K5
 	KANDW             K1, K5, K1
-	VADDPS.BCST       exp232consts<>+832(SB), Z3, Z0
-	VPSUBD.BCST       exp232consts<>+832(SB), Z0, Z0
-	VBROADCASTSS      exp232consts<>+960(SB), Z1
+	VADDPS.BCST       exp232consts<>+896(SB), Z3, Z0
+	VPSUBD.BCST       exp232consts<>+896(SB), Z0, Z0
+	VBROADCASTSS      exp232consts<>+1024(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPS.BCST    exp232consts<>+896(SB), Z1, K1, Z1
+	VBLENDMPS.BCST    exp232consts<>+960(SB), Z1, K1, Z1
 	VMULPS            Z1, Z3, Z3
 	VBLENDMPS         Z0, Z3, K4, Z3
 	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, exp232consts<>+1024(SB), Z0, K1
-	VBLENDMPS.BCST    exp232consts<>+1088(SB), Z3, K1, Z3
+	VCMPPS.BCST       $0x1e, exp232consts<>+1088(SB), Z0, K1
+	VBLENDMPS.BCST    exp232consts<>+1152(SB), Z3, K1, Z3
 	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp232consts<>+1152(SB), Z0, K1
-	VBLENDMPS.BCST    exp232consts<>+704(SB), Z3, K1, Z3
+	VCMPPS.BCST       $0x11, exp232consts<>+1216(SB), Z0, K1
+	VBLENDMPS.BCST    exp232consts<>+768(SB), Z3, K1, Z3
 	VMOVUPS           64(SI)(R8*4), Z0
 	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K1
 	VMOVUPS           64(SI)(R8*4), Z0
-	VPORD.BCST        exp232consts<>+1216(SB), Z0, Z0
+	VPORD.BCST        exp232consts<>+1280(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K1, Z3
 	VBLENDMPS         Z3, Z7, K2, Z7
-	VPANDD.BCST       exp232consts<>+512(SB), Z2, Z0
-	VPERMPS           exphi_32<>+0(SB), Z2, Z1
+	VPANDD.BCST       exp232consts<>+576(SB), Z5, Z0
+	VPERMPS           exphi_32<>+0(SB), Z5, Z1
 	VPSLLD            $0x13, Z0, Z0
 	VPADDD            Z0, Z1, Z1
-	VFMADD231PS       Z1, Z5, Z1
-	VPSUBD.BCST       exp232consts<>+576(SB), Z2, Z2
-	VPSRLD            $0x04, Z2, Z2
-	VPSRLD            $0x01, Z2, Z0
-	VPSUBD.BCST       exp232consts<>+640(SB), Z0, Z3
-	VPSLLD            $0x17, Z3, Z3
-	VPSUBD            Z0, Z2, Z2
-	VPSUBD.BCST       exp232consts<>+640(SB), Z2, Z2
+	VFMADD231PS       Z1, Z2, Z1
+	VPSUBD.BCST       exp232consts<>+640(SB), Z5, Z5
+	VPSRLD            $0x04, Z5, Z5
+	VPSRLD            $0x01, Z5, Z0
+	VPSUBD.BCST       exp232consts<>+704(SB), Z0, Z2
 	VPSLLD            $0x17, Z2, Z2
+	VPSUBD            Z0, Z5, Z5
+	VPSUBD.BCST       exp232consts<>+704(SB), Z5, Z5
+	VPSLLD            $0x17, Z5, Z5
 	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp232consts<>+704(SB), Z0, K1
-	VMULPS            Z3, Z1, Z1
-	VPADDD.BCST       exp232consts<>+768(SB), Z2, Z0
-	VBLENDMPS         Z0, Z2, K1, Z2
+	VCMPPS.BCST       $0x11, exp232consts<>+768(SB), Z0, K1
 	VMULPS            Z2, Z1, Z1
-	VCMPPS.BCST       $0x11, exp232consts<>+832(SB), Z1, K2
+	VPADDD.BCST       exp232consts<>+832(SB), Z5, Z0
+	VBLENDMPS         Z0, Z5, K1, Z5
+	VMULPS            Z5, Z1, Z1
+	VCMPPS.BCST       $0x11, exp232consts<>+896(SB), Z1, K2
 	KANDW             K1, K2, K2
-	VCMPPS.BCST       $0x15, exp232consts<>+832(SB), Z1, K4
+	VCMPPS.BCST       $0x15, exp232consts<>+896(SB), Z1, K4
 	KANDW             K1, K4, K1
-	VADDPS.BCST       exp232consts<>+832(SB), Z1, Z0
-	VPSUBD.BCST       exp232consts<>+832(SB), Z0, Z0
-	VBROADCASTSS      exp232consts<>+960(SB), Z2
+	VADDPS.BCST       exp232consts<>+896(SB), Z1, Z0
+	VPSUBD.BCST       exp232consts<>+896(SB), Z0, Z0
+	VBROADCASTSS      exp232consts<>+1024(SB), Z2
 	VMOVUPS           Z2, Z2
-	VBLENDMPS.BCST    exp232consts<>+896(SB), Z2, K1, Z2
+	VBLENDMPS.BCST    exp232consts<>+960(SB), Z2, K1, Z2
 	VMULPS            Z2, Z1, Z1
 	VBLENDMPS         Z0, Z1, K2, Z1
 	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, exp232consts<>+1024(SB), Z0, K1
-	VBLENDMPS.BCST    exp232consts<>+1088(SB), Z1, K1, Z1
+	VCMPPS.BCST       $0x1e, exp232consts<>+1088(SB), Z0, K1
+	VBLENDMPS.BCST    exp232consts<>+1152(SB), Z1, K1, Z1
 	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp232consts<>+1152(SB), Z0, K1
-	VBLENDMPS.BCST    exp232consts<>+704(SB), Z1, K1, Z1
+	VCMPPS.BCST       $0x11, exp232consts<>+1216(SB), Z0, K1
+	VBLENDMPS.BCST    exp232consts<>+768(SB), Z1, K1, Z1
 	VMOVUPS           128(SI)(R8*4), Z0
 	VCMPPS            $0x03, 128(SI)(R8*4), Z0, K1
 	VMOVUPS           128(SI)(R8*4), Z0
-	VPORD.BCST        exp232consts<>+1216(SB), Z0, Z0
+	VPORD.BCST        exp232consts<>+1280(SB), Z0, Z0
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VBLENDMPS         Z1, Z8, K3, Z8
 
@@ -32882,68 +32935,68 @@ exp2VF32AVX512_after3:
 exp2VF32AVX512_loop1:
 	CMPQ              R9, $0x00000010
 	JB                exp2VF32AVX512_after1
-	VBROADCASTSS      exp232consts<>+0(SB), Z0
-	VMOVUPS           (SI)(R8*4), Z1
-	VFMADD213PS.BCST  exp232consts<>+64(SB), Z1, Z0
-	VSUBPS.BCST       exp232consts<>+64(SB), Z0, Z1
-	VMOVUPS           (SI)(R8*4), Z2
-	VFNMADD132PS.BCST exp232consts<>+128(SB), Z2, Z1
-	VMULPS.BCST       exp232consts<>+192(SB), Z1, Z1
-	VBROADCASTSS      exp232consts<>+256(SB), Z2
-	VFMADD213PS.BCST  exp232consts<>+320(SB), Z1, Z2
-	VMULPS            Z1, Z1, Z3
-	VPERMPS           exptail_32<>+0(SB), Z0, Z4
-	VADDPS            Z4, Z1, Z1
-	VFMADD231PS       Z2, Z3, Z1
-	VPERMPS           exphi_32<>+0(SB), Z0, Z2
-	VPSLLD            $0x13, Z0, Z3
+	VMOVUPS           (SI)(R8*4), Z0
+	VMAXPS.BCST       exp232consts<>+0(SB), Z0, Z0
+	VBROADCASTSS      exp232consts<>+64(SB), Z1
+	VFMADD213PS.BCST  exp232consts<>+128(SB), Z0, Z1
+	VSUBPS.BCST       exp232consts<>+128(SB), Z1, Z2
+	VFNMADD231PS.BCST exp232consts<>+192(SB), Z2, Z0
+	VMULPS.BCST       exp232consts<>+256(SB), Z0, Z0
+	VBROADCASTSS      exp232consts<>+320(SB), Z2
+	VFMADD213PS.BCST  exp232consts<>+384(SB), Z0, Z2
+	VMULPS            Z0, Z0, Z3
+	VPERMPS           exptail_32<>+0(SB), Z1, Z4
+	VADDPS            Z4, Z0, Z0
+	VFMADD231PS       Z2, Z3, Z0
+	VPERMPS           exphi_32<>+0(SB), Z1, Z2
+	VPSLLD            $0x13, Z1, Z3
 	VPADDD            Z3, Z2, Z2
-	VFMADD231PS       Z1, Z2, Z2
+	VFMADD231PS       Z0, Z2, Z2
 	VMOVUPS           (SI)(R8*4), Z3
-	VPANDD.BCST       exp232consts<>+384(SB), Z3, Z3
-	VCMPPS.BCST       $0x15, exp232consts<>+448(SB), Z3, K1
+	VPANDD.BCST       exp232consts<>+448(SB), Z3, Z3
+	VCMPPS.BCST       $0x15, exp232consts<>+512(SB), Z3, K1
 	KORTESTW          K1, K1
 	JZ                mathblock538
-	VPANDD.BCST       exp232consts<>+512(SB), Z0, Z3
-	VPERMPS           exphi_32<>+0(SB), Z0, Z4
+	VPANDD.BCST       exp232consts<>+576(SB), Z1, Z3
+	VPERMPS           exphi_32<>+0(SB), Z1, Z4
 	VPSLLD            $0x13, Z3, Z3
 	VPADDD            Z3, Z4, Z4
-	VFMADD231PS       Z4, Z1, Z4
-	VPSUBD.BCST       exp232consts<>+576(SB), Z0, Z0
-	VPSRLD            $0x04, Z0, Z0
-	VPSRLD            $0x01, Z0, Z1
-	VPSUBD.BCST       exp232consts<>+640(SB), Z1, Z3
+	VFMADD231PS       Z4, Z0, Z4
+	VPSUBD.BCST       exp232consts<>+640(SB), Z1, Z1
+	VPSRLD            $0x04, Z1, Z1
+	VPSRLD            $0x01, Z1, Z0
+	VPSUBD.BCST       exp232consts<>+704(SB), Z0, Z3
 	VPSLLD            $0x17, Z3, Z3
-	VPSUBD            Z1, Z0, Z0
-	VPSUBD.BCST       exp232consts<>+640(SB), Z0, Z0
-	VPSLLD            $0x17, Z0, Z0
-	VMOVUPS           (SI)(R8*4), Z1
-	VCMPPS.BCST       $0x11, exp232consts<>+704(SB), Z1, K2
+	VPSUBD            Z0, Z1, Z1
+	VPSUBD.BCST       exp232consts<>+704(SB), Z1, Z1
+	VPSLLD            $0x17, Z1, Z1
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, exp232consts<>+768(SB), Z0, K2
 	VMULPS            Z3, Z4, Z4
-	VPADDD.BCST       exp232consts<>+768(SB), Z0, Z1
-	VBLENDMPS         Z1, Z0, K2, Z0
-	VMULPS            Z0, Z4, Z4
-	VCMPPS.BCST       $0x11, exp232consts<>+832(SB), Z4, K3
+	VPADDD.BCST       exp232consts<>+832(SB), Z1, Z0
+	VBLENDMPS         Z0, Z1, K2, Z1
+	VMULPS            Z1, Z4, Z4
+	VCMPPS.BCST       $0x11, exp232consts<>+896(SB), Z4, K3
 	KANDW             K2, K3, K3
-	VCMPPS.BCST       $0x15, exp232consts<>+832(SB), Z4, K4
+	VCMPPS.BCST       $0x15, exp232consts<>+896(SB), Z4, K4
 	KANDW             K2, K4, K2
-	VADDPS.BCST       exp232consts<>+832(SB), Z4, Z0
-	VPSUBD.BCST       exp232consts<>+832(SB), Z0, Z0
-	VBROADCASTSS      exp232consts<>+960(SB), Z1
+	VADDPS.BCST       exp232consts<>+896(SB), Z4, Z0
+	VPSUBD.BCST       exp232consts<>+896(SB), Z0, Z0
+	VBROADCASTSS      exp232consts<>+1024(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPS.BCST    exp232consts<>+896(SB), Z1, K2, Z1
+	VBLENDMPS.BCST    exp232consts<>+960(SB), Z1, K2, Z1
 	VMULPS            Z1, Z4, Z4
 	VBLENDMPS         Z0, Z4, K3, Z4
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, exp232consts<>+1024(SB), Z0, K2
-	VBLENDMPS.BCST    exp232consts<>+1088(SB), Z4, K2, Z4
+	VCMPPS.BCST       $0x1e, exp232consts<>+1088(SB), Z0, K2
+	VBLENDMPS.BCST    exp232consts<>+1152(SB), Z4, K2, Z4
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, exp232consts<>+1152(SB), Z0, K2
-	VBLENDMPS.BCST    exp232consts<>+704(SB), Z4, K2, Z4
+	VCMPPS.BCST       $0x11, exp232consts<>+1216(SB), Z0, K2
+	VBLENDMPS.BCST    exp232consts<>+768(SB), Z4, K2, Z4
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K2
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        exp232consts<>+1216(SB), Z0, Z0
+	VPORD.BCST        exp232consts<>+1280(SB), Z0, Z0
 	VBLENDMPS         Z0, Z4, K2, Z4
 	VBLENDMPS         Z4, Z2, K1, Z2
 
@@ -32959,60 +33012,61 @@ exp2VF32AVX512_after1:
 	LEAQ              tailmask<>+0(SB), R10
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPS.Z         (SI)(R8*4), K1, Z0
-	VBROADCASTSS      exp232consts<>+0(SB), Z1
-	VFMADD213PS.BCST  exp232consts<>+64(SB), Z0, Z1
-	VSUBPS.BCST       exp232consts<>+64(SB), Z1, Z2
-	VFNMADD132PS.BCST exp232consts<>+128(SB), Z0, Z2
-	VMULPS.BCST       exp232consts<>+192(SB), Z2, Z2
-	VBROADCASTSS      exp232consts<>+256(SB), Z3
-	VFMADD213PS.BCST  exp232consts<>+320(SB), Z2, Z3
-	VMULPS            Z2, Z2, Z4
-	VPERMPS           exptail_32<>+0(SB), Z1, Z5
-	VADDPS            Z5, Z2, Z2
-	VFMADD231PS       Z3, Z4, Z2
-	VPERMPS           exphi_32<>+0(SB), Z1, Z3
-	VPSLLD            $0x13, Z1, Z4
+	VMAXPS.BCST       exp232consts<>+0(SB), Z0, Z1
+	VBROADCASTSS      exp232consts<>+64(SB), Z2
+	VFMADD213PS.BCST  exp232consts<>+128(SB), Z1, Z2
+	VSUBPS.BCST       exp232consts<>+128(SB), Z2, Z3
+	VFNMADD231PS.BCST exp232consts<>+192(SB), Z3, Z1
+	VMULPS.BCST       exp232consts<>+256(SB), Z1, Z1
+	VBROADCASTSS      exp232consts<>+320(SB), Z3
+	VFMADD213PS.BCST  exp232consts<>+384(SB), Z1, Z3
+	VMULPS            Z1, Z1, Z4
+	VPERMPS           exptail_32<>+0(SB), Z2, Z5
+	VADDPS            Z5, Z1, Z1
+	VFMADD231PS       Z3, Z4, Z1
+	VPERMPS           exphi_32<>+0(SB), Z2, Z3
+	VPSLLD            $0x13, Z2, Z4
 	VPADDD            Z4, Z3, Z3
-	VFMADD231PS       Z2, Z3, Z3
-	VPANDD.BCST       exp232consts<>+384(SB), Z0, Z4
-	VCMPPS.BCST       $0x15, exp232consts<>+448(SB), Z4, K2
+	VFMADD231PS       Z1, Z3, Z3
+	VPANDD.BCST       exp232consts<>+448(SB), Z0, Z4
+	VCMPPS.BCST       $0x15, exp232consts<>+512(SB), Z4, K2
 	KORTESTW          K2, K2
 	JZ                mathblock539
-	VPANDD.BCST       exp232consts<>+512(SB), Z1, Z4
-	VPERMPS           exphi_32<>+0(SB), Z1, Z5
+	VPANDD.BCST       exp232consts<>+576(SB), Z2, Z4
+	VPERMPS           exphi_32<>+0(SB), Z2, Z5
 	VPSLLD            $0x13, Z4, Z4
 	VPADDD            Z4, Z5, Z5
-	VFMADD231PS       Z5, Z2, Z5
-	VPSUBD.BCST       exp232consts<>+576(SB), Z1, Z1
-	VPSRLD            $0x04, Z1, Z1
-	VPSRLD            $0x01, Z1, Z2
-	VPSUBD.BCST       exp232consts<>+640(SB), Z2, Z4
+	VFMADD231PS       Z5, Z1, Z5
+	VPSUBD.BCST       exp232consts<>+640(SB), Z2, Z2
+	VPSRLD            $0x04, Z2, Z2
+	VPSRLD            $0x01, Z2, Z1
+	VPSUBD.BCST       exp232consts<>+704(SB), Z1, Z4
 	VPSLLD            $0x17, Z4, Z4
-	VPSUBD            Z2, Z1, Z1
-	VPSUBD.BCST       exp232consts<>+640(SB), Z1, Z1
-	VPSLLD            $0x17, Z1, Z1
-	VCMPPS.BCST       $0x11, exp232consts<>+704(SB), Z0, K3
+	VPSUBD            Z1, Z2, Z2
+	VPSUBD.BCST       exp232consts<>+704(SB), Z2, Z2
+	VPSLLD            $0x17, Z2, Z2
+	VCMPPS.BCST       $0x11, exp232consts<>+768(SB), Z0, K3
 	VMULPS            Z4, Z5, Z5
-	VPADDD.BCST       exp232consts<>+768(SB), Z1, Z2
-	VBLENDMPS         Z2, Z1, K3, Z1
-	VMULPS            Z1, Z5, Z5
-	VCMPPS.BCST       $0x11, exp232consts<>+832(SB), Z5, K4
+	VPADDD.BCST       exp232consts<>+832(SB), Z2, Z1
+	VBLENDMPS         Z1, Z2, K3, Z2
+	VMULPS            Z2, Z5, Z5
+	VCMPPS.BCST       $0x11, exp232consts<>+896(SB), Z5, K4
 	KANDW             K3, K4, K4
-	VCMPPS.BCST       $0x15, exp232consts<>+832(SB), Z5, K5
+	VCMPPS.BCST       $0x15, exp232consts<>+896(SB), Z5, K5
 	KANDW             K3, K5, K3
-	VADDPS.BCST       exp232consts<>+832(SB), Z5, Z1
-	VPSUBD.BCST       exp232consts<>+832(SB), Z1, Z1
-	VBROADCASTSS      exp232consts<>+960(SB), Z2
+	VADDPS.BCST       exp232consts<>+896(SB), Z5, Z1
+	VPSUBD.BCST       exp232consts<>+896(SB), Z1, Z1
+	VBROADCASTSS      exp232consts<>+1024(SB), Z2
 	VMOVUPS           Z2, Z2
-	VBLENDMPS.BCST    exp232consts<>+896(SB), Z2, K3, Z2
+	VBLENDMPS.BCST    exp232consts<>+960(SB), Z2, K3, Z2
 	VMULPS            Z2, Z5, Z5
 	VBLENDMPS         Z1, Z5, K4, Z5
-	VCMPPS.BCST       $0x1e, exp232consts<>+1024(SB), Z0, K3
-	VBLENDMPS.BCST    exp232consts<>+1088(SB), Z5, K3, Z5
-	VCMPPS.BCST       $0x11, exp232consts<>+1152(SB), Z0, K3
-	VBLENDMPS.BCST    exp232consts<>+704(SB), Z5, K3, Z5
+	VCMPPS.BCST       $0x1e, exp232consts<>+1088(SB), Z0, K3
+	VBLENDMPS.BCST    exp232consts<>+1152(SB), Z5, K3, Z5
+	VCMPPS.BCST       $0x11, exp232consts<>+1216(SB), Z0, K3
+	VBLENDMPS.BCST    exp232consts<>+768(SB), Z5, K3, Z5
 	VCMPPS            $0x03, Z0, Z0, K3
-	VPORD.BCST        exp232consts<>+1216(SB), Z0, Z0
+	VPORD.BCST        exp232consts<>+1280(SB), Z0, Z0
 	VBLENDMPS         Z0, Z5, K3, Z5
 	VBLENDMPS         Z5, Z3, K2, Z3
 
@@ -34853,184 +34907,184 @@ sigmoidVF32AVX512_loop3:
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
 	JZ                mathblock549
-	VBROADCASTSS      sigmoid32consts<>+320(SB), Z0
-	VMOVUPS           (SI)(R8*4), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z1, Z0
-	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z0, Z1
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z2
-	VFNMADD213PS      (SI)(R8*4), Z1, Z2
-	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z1, Z2
-	VBROADCASTSS      sigmoid32consts<>+576(SB), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z2, Z1
-	VMULPS            Z2, Z2, Z3
-	VPERMPS           exptail_32<>+0(SB), Z0, Z4
-	VADDPS            Z4, Z2, Z2
-	VFMADD231PS       Z1, Z3, Z2
-	VPANDD.BCST       sigmoid32consts<>+768(SB), Z0, Z1
-	VPERMPS           exphi_32<>+0(SB), Z0, Z3
-	VPSLLD            $0x13, Z1, Z1
-	VPADDD            Z1, Z3, Z3
-	VFMADD231PS       Z3, Z2, Z3
-	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
-	VPSRLD            $0x04, Z0, Z0
-	VPSRLD            $0x01, Z0, Z1
-	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z1, Z2
+	VMOVUPS           (SI)(R8*4), Z0
+	VMAXPS.BCST       sigmoid32consts<>+768(SB), Z0, Z0
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z0, Z1
+	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z1, Z2
+	VFNMADD231PS.BCST sigmoid32consts<>+512(SB), Z2, Z0
+	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z2, Z0
+	VBROADCASTSS      sigmoid32consts<>+576(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z0, Z2
+	VMULPS            Z0, Z0, Z3
+	VPERMPS           exptail_32<>+0(SB), Z1, Z4
+	VADDPS            Z4, Z0, Z0
+	VFMADD231PS       Z2, Z3, Z0
+	VPANDD.BCST       sigmoid32consts<>+832(SB), Z1, Z2
+	VPERMPS           exphi_32<>+0(SB), Z1, Z3
+	VPSLLD            $0x13, Z2, Z2
+	VPADDD            Z2, Z3, Z3
+	VFMADD231PS       Z3, Z0, Z3
+	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z1, Z1
+	VPSRLD            $0x04, Z1, Z1
+	VPSRLD            $0x01, Z1, Z0
+	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z0, Z2
 	VPSLLD            $0x17, Z2, Z2
-	VPSUBD            Z1, Z0, Z0
-	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z0, Z0
-	VPSLLD            $0x17, Z0, Z0
-	VMOVUPS           (SI)(R8*4), Z1
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z1, K4
+	VPSUBD            Z0, Z1, Z1
+	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z1, Z1
+	VPSLLD            $0x17, Z1, Z1
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z0, K4
 	VMULPS            Z2, Z3, Z3
-	VPADDD.BCST       sigmoid32consts<>+960(SB), Z0, Z1
-	VBLENDMPS         Z1, Z0, K4, Z0
-	VMULPS            Z0, Z3, Z3
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z3, K5
+	VPADDD.BCST       sigmoid32consts<>+1024(SB), Z1, Z0
+	VBLENDMPS         Z0, Z1, K4, Z1
+	VMULPS            Z1, Z3, Z3
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1088(SB), Z3, K5
 	KANDW             K4, K5, K5
-	VCMPPS.BCST       $0x15, sigmoid32consts<>+1024(SB), Z3, K6
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+1088(SB), Z3, K6
 	KANDW             K4, K6, K4
-	VADDPS.BCST       sigmoid32consts<>+1024(SB), Z3, Z0
-	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z0, Z0
+	VADDPS.BCST       sigmoid32consts<>+1088(SB), Z3, Z0
+	VPSUBD.BCST       sigmoid32consts<>+1088(SB), Z0, Z0
 	VBROADCASTSS      sigmoid32consts<>+704(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPS.BCST    sigmoid32consts<>+1088(SB), Z1, K4, Z1
+	VBLENDMPS.BCST    sigmoid32consts<>+1152(SB), Z1, K4, Z1
 	VMULPS            Z1, Z3, Z3
 	VBLENDMPS         Z0, Z3, K5, Z3
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1152(SB), Z0, K4
-	VBLENDMPS.BCST    sigmoid32consts<>+1216(SB), Z3, K4, Z3
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1216(SB), Z0, K4
+	VBLENDMPS.BCST    sigmoid32consts<>+1280(SB), Z3, K4, Z3
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1280(SB), Z0, K4
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1344(SB), Z0, K4
 	VBLENDMPS.BCST    sigmoid32consts<>+0(SB), Z3, K4, Z3
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K4
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z0
+	VPORD.BCST        sigmoid32consts<>+1408(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K4, Z3
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K4
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z0
+	VPORD.BCST        sigmoid32consts<>+1408(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K4, Z3
 	VBLENDMPS         Z3, Z15, K1, Z15
-	VBROADCASTSS      sigmoid32consts<>+320(SB), Z0
-	VMOVUPS           64(SI)(R8*4), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z1, Z0
-	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z0, Z1
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z2
-	VFNMADD213PS      64(SI)(R8*4), Z1, Z2
-	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z1, Z2
-	VBROADCASTSS      sigmoid32consts<>+576(SB), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z2, Z1
-	VMULPS            Z2, Z2, Z3
-	VPERMPS           exptail_32<>+0(SB), Z0, Z4
-	VADDPS            Z4, Z2, Z2
-	VFMADD231PS       Z1, Z3, Z2
-	VPANDD.BCST       sigmoid32consts<>+768(SB), Z0, Z1
-	VPERMPS           exphi_32<>+0(SB), Z0, Z3
-	VPSLLD            $0x13, Z1, Z1
-	VPADDD            Z1, Z3, Z3
-	VFMADD231PS       Z3, Z2, Z3
-	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
-	VPSRLD            $0x04, Z0, Z0
-	VPSRLD            $0x01, Z0, Z1
-	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z1, Z2
+	VMOVUPS           64(SI)(R8*4), Z0
+	VMAXPS.BCST       sigmoid32consts<>+768(SB), Z0, Z0
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z0, Z1
+	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z1, Z2
+	VFNMADD231PS.BCST sigmoid32consts<>+512(SB), Z2, Z0
+	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z2, Z0
+	VBROADCASTSS      sigmoid32consts<>+576(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z0, Z2
+	VMULPS            Z0, Z0, Z3
+	VPERMPS           exptail_32<>+0(SB), Z1, Z4
+	VADDPS            Z4, Z0, Z0
+	VFMADD231PS       Z2, Z3, Z0
+	VPANDD.BCST       sigmoid32consts<>+832(SB), Z1, Z2
+	VPERMPS           exphi_32<>+0(SB), Z1, Z3
+	VPSLLD            $0x13, Z2, Z2
+	VPADDD            Z2, Z3, Z3
+	VFMADD231PS       Z3, Z0, Z3
+	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z1, Z1
+	VPSRLD            $0x04, Z1, Z1
+	VPSRLD            $0x01, Z1, Z0
+	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z0, Z2
 	VPSLLD            $0x17, Z2, Z2
-	VPSUBD            Z1, Z0, Z0
-	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z0, Z0
-	VPSLLD            $0x17, Z0, Z0
-	VMOVUPS           64(SI)(R8*4), Z1
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z1, K1
+	VPSUBD            Z0, Z1, Z1
+	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z1, Z1
+	VPSLLD            $0x17, Z1, Z1
+	VMOVUPS           64(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z0, K1
 	VMULPS            Z2, Z3, Z3
-	VPADDD.BCST       sigmoid32consts<>+960(SB), Z0, Z1
-	VBLENDMPS         Z1, Z0, K1, Z0
-	VMULPS            Z0, Z3, Z3
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z3, K4
+	VPADDD.BCST       sigmoid32consts<>+1024(SB), Z1, Z0
+	VBLENDMPS         Z0, Z1, K1, Z1
+	VMULPS            Z1, Z3, Z3
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1088(SB), Z3, K4
 	KANDW             K1, K4, K4
-	VCMPPS.BCST       $0x15, sigmoid32consts<>+1024(SB), Z3, K5
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+1088(SB), Z3, K5
 	KANDW             K1, K5, K1
-	VADDPS.BCST       sigmoid32consts<>+1024(SB), Z3, Z0
-	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z0, Z0
+	VADDPS.BCST       sigmoid32consts<>+1088(SB), Z3, Z0
+	VPSUBD.BCST       sigmoid32consts<>+1088(SB), Z0, Z0
 	VBROADCASTSS      sigmoid32consts<>+704(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPS.BCST    sigmoid32consts<>+1088(SB), Z1, K1, Z1
+	VBLENDMPS.BCST    sigmoid32consts<>+1152(SB), Z1, K1, Z1
 	VMULPS            Z1, Z3, Z3
 	VBLENDMPS         Z0, Z3, K4, Z3
 	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1152(SB), Z0, K1
-	VBLENDMPS.BCST    sigmoid32consts<>+1216(SB), Z3, K1, Z3
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1216(SB), Z0, K1
+	VBLENDMPS.BCST    sigmoid32consts<>+1280(SB), Z3, K1, Z3
 	VMOVUPS           64(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1280(SB), Z0, K1
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1344(SB), Z0, K1
 	VBLENDMPS.BCST    sigmoid32consts<>+0(SB), Z3, K1, Z3
 	VMOVUPS           64(SI)(R8*4), Z0
 	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K1
 	VMOVUPS           64(SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z0
+	VPORD.BCST        sigmoid32consts<>+1408(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K1, Z3
 	VMOVUPS           64(SI)(R8*4), Z0
 	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K1
 	VMOVUPS           64(SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z0
+	VPORD.BCST        sigmoid32consts<>+1408(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K1, Z3
 	VBLENDMPS         Z3, Z16, K2, Z16
-	VBROADCASTSS      sigmoid32consts<>+320(SB), Z0
-	VMOVUPS           128(SI)(R8*4), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z1, Z0
-	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z0, Z1
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z2
-	VFNMADD213PS      128(SI)(R8*4), Z1, Z2
-	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z1, Z2
-	VBROADCASTSS      sigmoid32consts<>+576(SB), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z2, Z1
-	VMULPS            Z2, Z2, Z3
-	VPERMPS           exptail_32<>+0(SB), Z0, Z4
-	VADDPS            Z4, Z2, Z2
-	VFMADD231PS       Z1, Z3, Z2
-	VPANDD.BCST       sigmoid32consts<>+768(SB), Z0, Z1
-	VPERMPS           exphi_32<>+0(SB), Z0, Z3
-	VPSLLD            $0x13, Z1, Z1
-	VPADDD            Z1, Z3, Z3
-	VFMADD231PS       Z3, Z2, Z3
-	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
-	VPSRLD            $0x04, Z0, Z0
-	VPSRLD            $0x01, Z0, Z1
-	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z1, Z2
+	VMOVUPS           128(SI)(R8*4), Z0
+	VMAXPS.BCST       sigmoid32consts<>+768(SB), Z0, Z0
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z0, Z1
+	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z1, Z2
+	VFNMADD231PS.BCST sigmoid32consts<>+512(SB), Z2, Z0
+	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z2, Z0
+	VBROADCASTSS      sigmoid32consts<>+576(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z0, Z2
+	VMULPS            Z0, Z0, Z3
+	VPERMPS           exptail_32<>+0(SB), Z1, Z4
+	VADDPS            Z4, Z0, Z0
+	VFMADD231PS       Z2, Z3, Z0
+	VPANDD.BCST       sigmoid32consts<>+832(SB), Z1, Z2
+	VPERMPS           exphi_32<>+0(SB), Z1, Z3
+	VPSLLD            $0x13, Z2, Z2
+	VPADDD            Z2, Z3, Z3
+	VFMADD231PS       Z3, Z0, Z3
+	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z1, Z1
+	VPSRLD            $0x04, Z1, Z1
+	VPSRLD            $0x01, Z1, Z0
+	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z0, Z2
 	VPSLLD            $0x17, Z2, Z2
-	VPSUBD            Z1, Z0, Z0
-	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z0, Z0
-	VPSLLD            $0x17, Z0, Z0
-	VMOVUPS           128(SI)(R8*4), Z1
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z1, K1
+	VPSUBD            Z0, Z1, Z1
+	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z1, Z1
+	VPSLLD            $0x17, Z1, Z1
+	VMOVUPS           128(SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z0, K1
 	VMULPS            Z2, Z3, Z3
-	VPADDD.BCST       sigmoid32consts<>+960(SB), Z0, Z1
-	VBLENDMPS         Z1, Z0, K1, Z0
-	VMULPS            Z0, Z3, Z3
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z3, K2
+	VPADDD.BCST       sigmoid32consts<>+1024(SB), Z1, Z0
+	VBLENDMPS         Z0, Z1, K1, Z1
+	VMULPS            Z1, Z3, Z3
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1088(SB), Z3, K2
 	KANDW             K1, K2, K2
-	VCMPPS.BCST       $0x15, sigmoid32consts<>+1024(SB), Z3, K4
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+1088(SB), Z3, K4
 	KANDW             K1, K4, K1
-	VADDPS.BCST       sigmoid32consts<>+1024(SB), Z3, Z0
-	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z0, Z0
+	VADDPS.BCST       sigmoid32consts<>+1088(SB), Z3, Z0
+	VPSUBD.BCST       sigmoid32consts<>+1088(SB), Z0, Z0
 	VBROADCASTSS      sigmoid32consts<>+704(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPS.BCST    sigmoid32consts<>+1088(SB), Z1, K1, Z1
+	VBLENDMPS.BCST    sigmoid32consts<>+1152(SB), Z1, K1, Z1
 	VMULPS            Z1, Z3, Z3
 	VBLENDMPS         Z0, Z3, K2, Z3
 	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1152(SB), Z0, K1
-	VBLENDMPS.BCST    sigmoid32consts<>+1216(SB), Z3, K1, Z3
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1216(SB), Z0, K1
+	VBLENDMPS.BCST    sigmoid32consts<>+1280(SB), Z3, K1, Z3
 	VMOVUPS           128(SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1280(SB), Z0, K1
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1344(SB), Z0, K1
 	VBLENDMPS.BCST    sigmoid32consts<>+0(SB), Z3, K1, Z3
 	VMOVUPS           128(SI)(R8*4), Z0
 	VCMPPS            $0x03, 128(SI)(R8*4), Z0, K1
 	VMOVUPS           128(SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z0
+	VPORD.BCST        sigmoid32consts<>+1408(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K1, Z3
 	VMOVUPS           128(SI)(R8*4), Z0
 	VCMPPS            $0x03, 128(SI)(R8*4), Z0, K1
 	VMOVUPS           128(SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z0
+	VPORD.BCST        sigmoid32consts<>+1408(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K1, Z3
 	VBLENDMPS         Z3, Z17, K3, Z17
 
@@ -35095,64 +35149,64 @@ sigmoidVF32AVX512_loop1:
 	VCMPPS.BCST       $0x1a, sigmoid32consts<>+128(SB), Z0, K1
 	KORTESTW          K1, K1
 	JZ                mathblock550
-	VBROADCASTSS      sigmoid32consts<>+320(SB), Z0
-	VMOVUPS           (SI)(R8*4), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z1, Z0
-	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z0, Z1
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z2
-	VFNMADD213PS      (SI)(R8*4), Z1, Z2
-	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z1, Z2
-	VBROADCASTSS      sigmoid32consts<>+576(SB), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z2, Z1
-	VMULPS            Z2, Z2, Z3
-	VPERMPS           exptail_32<>+0(SB), Z0, Z4
-	VADDPS            Z4, Z2, Z2
-	VFMADD231PS       Z1, Z3, Z2
-	VPANDD.BCST       sigmoid32consts<>+768(SB), Z0, Z1
-	VPERMPS           exphi_32<>+0(SB), Z0, Z3
-	VPSLLD            $0x13, Z1, Z1
-	VPADDD            Z1, Z3, Z3
-	VFMADD231PS       Z3, Z2, Z3
-	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z0, Z0
-	VPSRLD            $0x04, Z0, Z0
-	VPSRLD            $0x01, Z0, Z1
-	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z1, Z2
+	VMOVUPS           (SI)(R8*4), Z0
+	VMAXPS.BCST       sigmoid32consts<>+768(SB), Z0, Z0
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z1
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z0, Z1
+	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z1, Z2
+	VFNMADD231PS.BCST sigmoid32consts<>+512(SB), Z2, Z0
+	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z2, Z0
+	VBROADCASTSS      sigmoid32consts<>+576(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z0, Z2
+	VMULPS            Z0, Z0, Z3
+	VPERMPS           exptail_32<>+0(SB), Z1, Z4
+	VADDPS            Z4, Z0, Z0
+	VFMADD231PS       Z2, Z3, Z0
+	VPANDD.BCST       sigmoid32consts<>+832(SB), Z1, Z2
+	VPERMPS           exphi_32<>+0(SB), Z1, Z3
+	VPSLLD            $0x13, Z2, Z2
+	VPADDD            Z2, Z3, Z3
+	VFMADD231PS       Z3, Z0, Z3
+	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z1, Z1
+	VPSRLD            $0x04, Z1, Z1
+	VPSRLD            $0x01, Z1, Z0
+	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z0, Z2
 	VPSLLD            $0x17, Z2, Z2
-	VPSUBD            Z1, Z0, Z0
-	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z0, Z0
-	VPSLLD            $0x17, Z0, Z0
-	VMOVUPS           (SI)(R8*4), Z1
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z1, K2
+	VPSUBD            Z0, Z1, Z1
+	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z1, Z1
+	VPSLLD            $0x17, Z1, Z1
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z0, K2
 	VMULPS            Z2, Z3, Z3
-	VPADDD.BCST       sigmoid32consts<>+960(SB), Z0, Z1
-	VBLENDMPS         Z1, Z0, K2, Z0
-	VMULPS            Z0, Z3, Z3
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z3, K3
+	VPADDD.BCST       sigmoid32consts<>+1024(SB), Z1, Z0
+	VBLENDMPS         Z0, Z1, K2, Z1
+	VMULPS            Z1, Z3, Z3
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1088(SB), Z3, K3
 	KANDW             K2, K3, K3
-	VCMPPS.BCST       $0x15, sigmoid32consts<>+1024(SB), Z3, K4
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+1088(SB), Z3, K4
 	KANDW             K2, K4, K2
-	VADDPS.BCST       sigmoid32consts<>+1024(SB), Z3, Z0
-	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z0, Z0
+	VADDPS.BCST       sigmoid32consts<>+1088(SB), Z3, Z0
+	VPSUBD.BCST       sigmoid32consts<>+1088(SB), Z0, Z0
 	VBROADCASTSS      sigmoid32consts<>+704(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPS.BCST    sigmoid32consts<>+1088(SB), Z1, K2, Z1
+	VBLENDMPS.BCST    sigmoid32consts<>+1152(SB), Z1, K2, Z1
 	VMULPS            Z1, Z3, Z3
 	VBLENDMPS         Z0, Z3, K3, Z3
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1152(SB), Z0, K2
-	VBLENDMPS.BCST    sigmoid32consts<>+1216(SB), Z3, K2, Z3
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1216(SB), Z0, K2
+	VBLENDMPS.BCST    sigmoid32consts<>+1280(SB), Z3, K2, Z3
 	VMOVUPS           (SI)(R8*4), Z0
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1280(SB), Z0, K2
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1344(SB), Z0, K2
 	VBLENDMPS.BCST    sigmoid32consts<>+0(SB), Z3, K2, Z3
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K2
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z0
+	VPORD.BCST        sigmoid32consts<>+1408(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K2, Z3
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS            $0x03, (SI)(R8*4), Z0, K2
 	VMOVUPS           (SI)(R8*4), Z0
-	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z0
+	VPORD.BCST        sigmoid32consts<>+1408(SB), Z0, Z0
 	VBLENDMPS         Z0, Z3, K2, Z3
 	VBLENDMPS         Z3, Z5, K1, Z5
 
@@ -35214,56 +35268,56 @@ sigmoidVF32AVX512_after1:
 	VCMPPS.BCST       $0x1a, sigmoid32consts<>+128(SB), Z0, K2
 	KORTESTW          K2, K2
 	JZ                mathblock551
-	VBROADCASTSS      sigmoid32consts<>+320(SB), Z1
-	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z0, Z1
-	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z1, Z2
-	VBROADCASTSS      sigmoid32consts<>+512(SB), Z3
-	VFNMADD213PS      Z0, Z2, Z3
-	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z2, Z3
-	VBROADCASTSS      sigmoid32consts<>+576(SB), Z2
-	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z3, Z2
-	VMULPS            Z3, Z3, Z4
-	VPERMPS           exptail_32<>+0(SB), Z1, Z5
-	VADDPS            Z5, Z3, Z3
-	VFMADD231PS       Z2, Z4, Z3
-	VPANDD.BCST       sigmoid32consts<>+768(SB), Z1, Z2
-	VPERMPS           exphi_32<>+0(SB), Z1, Z4
-	VPSLLD            $0x13, Z2, Z2
-	VPADDD            Z2, Z4, Z4
-	VFMADD231PS       Z4, Z3, Z4
-	VPSUBD.BCST       sigmoid32consts<>+832(SB), Z1, Z1
-	VPSRLD            $0x04, Z1, Z1
-	VPSRLD            $0x01, Z1, Z2
-	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z2, Z3
+	VMAXPS.BCST       sigmoid32consts<>+768(SB), Z0, Z1
+	VBROADCASTSS      sigmoid32consts<>+320(SB), Z2
+	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z1, Z2
+	VSUBPS.BCST       sigmoid32consts<>+384(SB), Z2, Z3
+	VFNMADD231PS.BCST sigmoid32consts<>+512(SB), Z3, Z1
+	VFNMADD231PS.BCST sigmoid32consts<>+448(SB), Z3, Z1
+	VBROADCASTSS      sigmoid32consts<>+576(SB), Z3
+	VFMADD213PS.BCST  sigmoid32consts<>+640(SB), Z1, Z3
+	VMULPS            Z1, Z1, Z4
+	VPERMPS           exptail_32<>+0(SB), Z2, Z5
+	VADDPS            Z5, Z1, Z1
+	VFMADD231PS       Z3, Z4, Z1
+	VPANDD.BCST       sigmoid32consts<>+832(SB), Z2, Z3
+	VPERMPS           exphi_32<>+0(SB), Z2, Z4
+	VPSLLD            $0x13, Z3, Z3
+	VPADDD            Z3, Z4, Z4
+	VFMADD231PS       Z4, Z1, Z4
+	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z2, Z2
+	VPSRLD            $0x04, Z2, Z2
+	VPSRLD            $0x01, Z2, Z1
+	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z1, Z3
 	VPSLLD            $0x17, Z3, Z3
-	VPSUBD            Z2, Z1, Z1
-	VPSUBD.BCST       sigmoid32consts<>+896(SB), Z1, Z1
-	VPSLLD            $0x17, Z1, Z1
+	VPSUBD            Z1, Z2, Z2
+	VPSUBD.BCST       sigmoid32consts<>+960(SB), Z2, Z2
+	VPSLLD            $0x17, Z2, Z2
 	VCMPPS.BCST       $0x11, sigmoid32consts<>+0(SB), Z0, K3
 	VMULPS            Z3, Z4, Z4
-	VPADDD.BCST       sigmoid32consts<>+960(SB), Z1, Z2
-	VBLENDMPS         Z2, Z1, K3, Z1
-	VMULPS            Z1, Z4, Z4
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1024(SB), Z4, K4
+	VPADDD.BCST       sigmoid32consts<>+1024(SB), Z2, Z1
+	VBLENDMPS         Z1, Z2, K3, Z2
+	VMULPS            Z2, Z4, Z4
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1088(SB), Z4, K4
 	KANDW             K3, K4, K4
-	VCMPPS.BCST       $0x15, sigmoid32consts<>+1024(SB), Z4, K5
+	VCMPPS.BCST       $0x15, sigmoid32consts<>+1088(SB), Z4, K5
 	KANDW             K3, K5, K3
-	VADDPS.BCST       sigmoid32consts<>+1024(SB), Z4, Z1
-	VPSUBD.BCST       sigmoid32consts<>+1024(SB), Z1, Z1
+	VADDPS.BCST       sigmoid32consts<>+1088(SB), Z4, Z1
+	VPSUBD.BCST       sigmoid32consts<>+1088(SB), Z1, Z1
 	VBROADCASTSS      sigmoid32consts<>+704(SB), Z2
 	VMOVUPS           Z2, Z2
-	VBLENDMPS.BCST    sigmoid32consts<>+1088(SB), Z2, K3, Z2
+	VBLENDMPS.BCST    sigmoid32consts<>+1152(SB), Z2, K3, Z2
 	VMULPS            Z2, Z4, Z4
 	VBLENDMPS         Z1, Z4, K4, Z4
-	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1152(SB), Z0, K3
-	VBLENDMPS.BCST    sigmoid32consts<>+1216(SB), Z4, K3, Z4
-	VCMPPS.BCST       $0x11, sigmoid32consts<>+1280(SB), Z0, K3
+	VCMPPS.BCST       $0x1e, sigmoid32consts<>+1216(SB), Z0, K3
+	VBLENDMPS.BCST    sigmoid32consts<>+1280(SB), Z4, K3, Z4
+	VCMPPS.BCST       $0x11, sigmoid32consts<>+1344(SB), Z0, K3
 	VBLENDMPS.BCST    sigmoid32consts<>+0(SB), Z4, K3, Z4
 	VCMPPS            $0x03, Z0, Z0, K3
-	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z1
+	VPORD.BCST        sigmoid32consts<>+1408(SB), Z0, Z1
 	VBLENDMPS         Z1, Z4, K3, Z4
 	VCMPPS            $0x03, Z0, Z0, K3
-	VPORD.BCST        sigmoid32consts<>+1344(SB), Z0, Z0
+	VPORD.BCST        sigmoid32consts<>+1408(SB), Z0, Z0
 	VBLENDMPS         Z0, Z4, K3, Z4
 	VBLENDMPS         Z4, Z6, K2, Z6
 
@@ -38936,219 +38990,219 @@ expVF64AVX512_row:
 expVF64AVX512_loop3:
 	CMPQ              R9, $0x00000018
 	JB                expVF64AVX512_after3
-	VBROADCASTSD      exp64consts<>+0(SB), Z0
-	VMOVUPD           (SI)(R8*8), Z1
-	VFMADD213PD.BCST  exp64consts<>+64(SB), Z1, Z0
-	VBROADCASTSD      exp64consts<>+0(SB), Z1
-	VMOVUPD           64(SI)(R8*8), Z2
-	VFMADD213PD.BCST  exp64consts<>+64(SB), Z2, Z1
-	VBROADCASTSD      exp64consts<>+0(SB), Z2
-	VMOVUPD           128(SI)(R8*8), Z3
-	VFMADD213PD.BCST  exp64consts<>+64(SB), Z3, Z2
-	VSUBPD.BCST       exp64consts<>+64(SB), Z0, Z3
-	VSUBPD.BCST       exp64consts<>+64(SB), Z1, Z4
-	VSUBPD.BCST       exp64consts<>+64(SB), Z2, Z5
-	VBROADCASTSD      exp64consts<>+192(SB), Z6
-	VFNMADD213PD      (SI)(R8*8), Z3, Z6
-	VBROADCASTSD      exp64consts<>+192(SB), Z7
-	VFNMADD213PD      64(SI)(R8*8), Z4, Z7
-	VBROADCASTSD      exp64consts<>+192(SB), Z8
-	VFNMADD213PD      128(SI)(R8*8), Z5, Z8
-	VFNMADD231PD.BCST exp64consts<>+128(SB), Z3, Z6
-	VFNMADD231PD.BCST exp64consts<>+128(SB), Z4, Z7
-	VFNMADD231PD.BCST exp64consts<>+128(SB), Z5, Z8
-	VBROADCASTSD      exp64consts<>+256(SB), Z3
-	VFMADD213PD.BCST  exp64consts<>+320(SB), Z6, Z3
-	VBROADCASTSD      exp64consts<>+256(SB), Z4
-	VFMADD213PD.BCST  exp64consts<>+320(SB), Z7, Z4
-	VBROADCASTSD      exp64consts<>+256(SB), Z5
-	VFMADD213PD.BCST  exp64consts<>+320(SB), Z8, Z5
-	VFMADD213PD.BCST  exp64consts<>+384(SB), Z6, Z3
-	VFMADD213PD.BCST  exp64consts<>+384(SB), Z7, Z4
-	VFMADD213PD.BCST  exp64consts<>+384(SB), Z8, Z5
-	VFMADD213PD.BCST  exp64consts<>+448(SB), Z6, Z3
-	VFMADD213PD.BCST  exp64consts<>+448(SB), Z7, Z4
-	VFMADD213PD.BCST  exp64consts<>+448(SB), Z8, Z5
-	VFMADD213PD.BCST  exp64consts<>+512(SB), Z6, Z3
-	VFMADD213PD.BCST  exp64consts<>+512(SB), Z7, Z4
-	VFMADD213PD.BCST  exp64consts<>+512(SB), Z8, Z5
-	VMULPD            Z6, Z6, Z9
-	VMULPD            Z7, Z7, Z10
-	VMULPD            Z8, Z8, Z11
+	VMOVUPD           (SI)(R8*8), Z0
+	VMAXPD.BCST       exp64consts<>+0(SB), Z0, Z0
+	VMOVUPD           64(SI)(R8*8), Z1
+	VMAXPD.BCST       exp64consts<>+0(SB), Z1, Z1
+	VMOVUPD           128(SI)(R8*8), Z2
+	VMAXPD.BCST       exp64consts<>+0(SB), Z2, Z2
+	VBROADCASTSD      exp64consts<>+64(SB), Z3
+	VFMADD213PD.BCST  exp64consts<>+128(SB), Z0, Z3
+	VBROADCASTSD      exp64consts<>+64(SB), Z4
+	VFMADD213PD.BCST  exp64consts<>+128(SB), Z1, Z4
+	VBROADCASTSD      exp64consts<>+64(SB), Z5
+	VFMADD213PD.BCST  exp64consts<>+128(SB), Z2, Z5
+	VSUBPD.BCST       exp64consts<>+128(SB), Z3, Z6
+	VSUBPD.BCST       exp64consts<>+128(SB), Z4, Z7
+	VSUBPD.BCST       exp64consts<>+128(SB), Z5, Z8
+	VFNMADD231PD.BCST exp64consts<>+256(SB), Z6, Z0
+	VFNMADD231PD.BCST exp64consts<>+256(SB), Z7, Z1
+	VFNMADD231PD.BCST exp64consts<>+256(SB), Z8, Z2
+	VFNMADD231PD.BCST exp64consts<>+192(SB), Z6, Z0
+	VFNMADD231PD.BCST exp64consts<>+192(SB), Z7, Z1
+	VFNMADD231PD.BCST exp64consts<>+192(SB), Z8, Z2
+	VBROADCASTSD      exp64consts<>+320(SB), Z6
+	VFMADD213PD.BCST  exp64consts<>+384(SB), Z0, Z6
+	VBROADCASTSD      exp64consts<>+320(SB), Z7
+	VFMADD213PD.BCST  exp64consts<>+384(SB), Z1, Z7
+	VBROADCASTSD      exp64consts<>+320(SB), Z8
+	VFMADD213PD.BCST  exp64consts<>+384(SB), Z2, Z8
+	VFMADD213PD.BCST  exp64consts<>+448(SB), Z0, Z6
+	VFMADD213PD.BCST  exp64consts<>+448(SB), Z1, Z7
+	VFMADD213PD.BCST  exp64consts<>+448(SB), Z2, Z8
+	VFMADD213PD.BCST  exp64consts<>+512(SB), Z0, Z6
+	VFMADD213PD.BCST  exp64consts<>+512(SB), Z1, Z7
+	VFMADD213PD.BCST  exp64consts<>+512(SB), Z2, Z8
+	VFMADD213PD.BCST  exp64consts<>+576(SB), Z0, Z6
+	VFMADD213PD.BCST  exp64consts<>+576(SB), Z1, Z7
+	VFMADD213PD.BCST  exp64consts<>+576(SB), Z2, Z8
+	VMULPD            Z0, Z0, Z9
+	VMULPD            Z1, Z1, Z10
+	VMULPD            Z2, Z2, Z11
 	VMOVUPS           exptail_64<>+0(SB), Z12
-	VPERMT2PD         exptail_64<>+64(SB), Z0, Z12
+	VPERMT2PD         exptail_64<>+64(SB), Z3, Z12
 	VMOVUPS           exptail_64<>+0(SB), Z13
-	VPERMT2PD         exptail_64<>+64(SB), Z1, Z13
+	VPERMT2PD         exptail_64<>+64(SB), Z4, Z13
 	VMOVUPS           exptail_64<>+0(SB), Z14
-	VPERMT2PD         exptail_64<>+64(SB), Z2, Z14
-	VADDPD            Z12, Z6, Z6
-	VADDPD            Z13, Z7, Z7
-	VADDPD            Z14, Z8, Z8
-	VFMADD231PD       Z3, Z9, Z6
-	VFMADD231PD       Z4, Z10, Z7
-	VFMADD231PD       Z5, Z11, Z8
-	VMOVUPS           exphi_64<>+0(SB), Z3
-	VPERMT2PD         exphi_64<>+64(SB), Z0, Z3
-	VMOVUPS           exphi_64<>+0(SB), Z4
-	VPERMT2PD         exphi_64<>+64(SB), Z1, Z4
-	VMOVUPS           exphi_64<>+0(SB), Z5
-	VPERMT2PD         exphi_64<>+64(SB), Z2, Z5
-	VPSLLQ            $0x30, Z0, Z9
-	VPSLLQ            $0x30, Z1, Z10
-	VPSLLQ            $0x30, Z2, Z11
-	VPADDQ            Z9, Z3, Z3
-	VPADDQ            Z10, Z4, Z4
-	VPADDQ            Z11, Z5, Z5
-	VFMADD231PD       Z6, Z3, Z3
-	VFMADD231PD       Z7, Z4, Z4
-	VFMADD231PD       Z8, Z5, Z5
+	VPERMT2PD         exptail_64<>+64(SB), Z5, Z14
+	VADDPD            Z12, Z0, Z0
+	VADDPD            Z13, Z1, Z1
+	VADDPD            Z14, Z2, Z2
+	VFMADD231PD       Z6, Z9, Z0
+	VFMADD231PD       Z7, Z10, Z1
+	VFMADD231PD       Z8, Z11, Z2
+	VMOVUPS           exphi_64<>+0(SB), Z6
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z6
+	VMOVUPS           exphi_64<>+0(SB), Z7
+	VPERMT2PD         exphi_64<>+64(SB), Z4, Z7
+	VMOVUPS           exphi_64<>+0(SB), Z8
+	VPERMT2PD         exphi_64<>+64(SB), Z5, Z8
+	VPSLLQ            $0x30, Z3, Z9
+	VPSLLQ            $0x30, Z4, Z10
+	VPSLLQ            $0x30, Z5, Z11
+	VPADDQ            Z9, Z6, Z6
+	VPADDQ            Z10, Z7, Z7
+	VPADDQ            Z11, Z8, Z8
+	VFMADD231PD       Z0, Z6, Z6
+	VFMADD231PD       Z1, Z7, Z7
+	VFMADD231PD       Z2, Z8, Z8
 	VMOVUPD           (SI)(R8*8), Z9
-	VPANDQ.BCST       exp64consts<>+576(SB), Z9, Z9
+	VPANDQ.BCST       exp64consts<>+640(SB), Z9, Z9
 	VMOVUPD           64(SI)(R8*8), Z10
-	VPANDQ.BCST       exp64consts<>+576(SB), Z10, Z10
+	VPANDQ.BCST       exp64consts<>+640(SB), Z10, Z10
 	VMOVUPD           128(SI)(R8*8), Z11
-	VPANDQ.BCST       exp64consts<>+576(SB), Z11, Z11
-	VCMPPD.BCST       $0x15, exp64consts<>+640(SB), Z9, K1
-	VCMPPD.BCST       $0x15, exp64consts<>+640(SB), Z10, K2
-	VCMPPD.BCST       $0x15, exp64consts<>+640(SB), Z11, K3
+	VPANDQ.BCST       exp64consts<>+640(SB), Z11, Z11
+	VCMPPD.BCST       $0x15, exp64consts<>+704(SB), Z9, K1
+	VCMPPD.BCST       $0x15, exp64consts<>+704(SB), Z10, K2
+	VCMPPD.BCST       $0x15, exp64consts<>+704(SB), Z11, K3
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
 	JZ                mathblock559
-	VPANDQ.BCST       exp64consts<>+704(SB), Z0, Z9
+	VPANDQ.BCST       exp64consts<>+768(SB), Z3, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
-	VPERMT2PD         exphi_64<>+64(SB), Z0, Z10
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z10
 	VPSLLQ            $0x30, Z9, Z9
 	VPADDQ            Z9, Z10, Z10
-	VFMADD231PD       Z10, Z6, Z10
-	VPSUBQ.BCST       exp64consts<>+768(SB), Z0, Z0
-	VPSRLQ            $0x04, Z0, Z0
-	VPSRLQ            $0x01, Z0, Z6
-	VPSUBQ.BCST       exp64consts<>+832(SB), Z6, Z9
+	VFMADD231PD       Z10, Z0, Z10
+	VPSUBQ.BCST       exp64consts<>+832(SB), Z3, Z3
+	VPSRLQ            $0x04, Z3, Z3
+	VPSRLQ            $0x01, Z3, Z0
+	VPSUBQ.BCST       exp64consts<>+896(SB), Z0, Z9
 	VPSLLQ            $0x34, Z9, Z9
-	VPSUBQ            Z6, Z0, Z0
-	VPSUBQ.BCST       exp64consts<>+832(SB), Z0, Z0
-	VPSLLQ            $0x34, Z0, Z0
-	VMOVUPD           (SI)(R8*8), Z6
-	VCMPPD.BCST       $0x11, exp64consts<>+896(SB), Z6, K4
+	VPSUBQ            Z0, Z3, Z3
+	VPSUBQ.BCST       exp64consts<>+896(SB), Z3, Z3
+	VPSLLQ            $0x34, Z3, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, exp64consts<>+960(SB), Z0, K4
 	VMULPD            Z9, Z10, Z10
-	VPADDQ.BCST       exp64consts<>+960(SB), Z0, Z6
-	VBLENDMPD         Z6, Z0, K4, Z0
-	VMULPD            Z0, Z10, Z10
-	VCMPPD.BCST       $0x11, exp64consts<>+1024(SB), Z10, K5
+	VPADDQ.BCST       exp64consts<>+1024(SB), Z3, Z0
+	VBLENDMPD         Z0, Z3, K4, Z3
+	VMULPD            Z3, Z10, Z10
+	VCMPPD.BCST       $0x11, exp64consts<>+1088(SB), Z10, K5
 	KANDW             K4, K5, K5
-	VCMPPD.BCST       $0x15, exp64consts<>+1024(SB), Z10, K6
+	VCMPPD.BCST       $0x15, exp64consts<>+1088(SB), Z10, K6
 	KANDW             K4, K6, K4
-	VADDPD.BCST       exp64consts<>+1024(SB), Z10, Z0
-	VPSUBQ.BCST       exp64consts<>+1024(SB), Z0, Z0
-	VBROADCASTSD      exp64consts<>+1152(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    exp64consts<>+1088(SB), Z6, K4, Z6
-	VMULPD            Z6, Z10, Z10
+	VADDPD.BCST       exp64consts<>+1088(SB), Z10, Z0
+	VPSUBQ.BCST       exp64consts<>+1088(SB), Z0, Z0
+	VBROADCASTSD      exp64consts<>+1216(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    exp64consts<>+1152(SB), Z3, K4, Z3
+	VMULPD            Z3, Z10, Z10
 	VBLENDMPD         Z0, Z10, K5, Z10
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, exp64consts<>+1216(SB), Z0, K4
-	VBLENDMPD.BCST    exp64consts<>+1280(SB), Z10, K4, Z10
+	VCMPPD.BCST       $0x1e, exp64consts<>+1280(SB), Z0, K4
+	VBLENDMPD.BCST    exp64consts<>+1344(SB), Z10, K4, Z10
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp64consts<>+1344(SB), Z0, K4
-	VBLENDMPD.BCST    exp64consts<>+896(SB), Z10, K4, Z10
+	VCMPPD.BCST       $0x11, exp64consts<>+1408(SB), Z0, K4
+	VBLENDMPD.BCST    exp64consts<>+960(SB), Z10, K4, Z10
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K4
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        exp64consts<>+1408(SB), Z0, Z0
+	VPORQ.BCST        exp64consts<>+1472(SB), Z0, Z0
 	VBLENDMPD         Z0, Z10, K4, Z10
-	VBLENDMPD         Z10, Z3, K1, Z3
-	VPANDQ.BCST       exp64consts<>+704(SB), Z1, Z0
-	VMOVUPS           exphi_64<>+0(SB), Z6
-	VPERMT2PD         exphi_64<>+64(SB), Z1, Z6
+	VBLENDMPD         Z10, Z6, K1, Z6
+	VPANDQ.BCST       exp64consts<>+768(SB), Z4, Z0
+	VMOVUPS           exphi_64<>+0(SB), Z3
+	VPERMT2PD         exphi_64<>+64(SB), Z4, Z3
 	VPSLLQ            $0x30, Z0, Z0
-	VPADDQ            Z0, Z6, Z6
-	VFMADD231PD       Z6, Z7, Z6
-	VPSUBQ.BCST       exp64consts<>+768(SB), Z1, Z1
-	VPSRLQ            $0x04, Z1, Z1
-	VPSRLQ            $0x01, Z1, Z0
-	VPSUBQ.BCST       exp64consts<>+832(SB), Z0, Z7
-	VPSLLQ            $0x34, Z7, Z7
-	VPSUBQ            Z0, Z1, Z1
-	VPSUBQ.BCST       exp64consts<>+832(SB), Z1, Z1
+	VPADDQ            Z0, Z3, Z3
+	VFMADD231PD       Z3, Z1, Z3
+	VPSUBQ.BCST       exp64consts<>+832(SB), Z4, Z4
+	VPSRLQ            $0x04, Z4, Z4
+	VPSRLQ            $0x01, Z4, Z0
+	VPSUBQ.BCST       exp64consts<>+896(SB), Z0, Z1
 	VPSLLQ            $0x34, Z1, Z1
+	VPSUBQ            Z0, Z4, Z4
+	VPSUBQ.BCST       exp64consts<>+896(SB), Z4, Z4
+	VPSLLQ            $0x34, Z4, Z4
 	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp64consts<>+896(SB), Z0, K1
-	VMULPD            Z7, Z6, Z6
-	VPADDQ.BCST       exp64consts<>+960(SB), Z1, Z0
-	VBLENDMPD         Z0, Z1, K1, Z1
-	VMULPD            Z1, Z6, Z6
-	VCMPPD.BCST       $0x11, exp64consts<>+1024(SB), Z6, K4
+	VCMPPD.BCST       $0x11, exp64consts<>+960(SB), Z0, K1
+	VMULPD            Z1, Z3, Z3
+	VPADDQ.BCST       exp64consts<>+1024(SB), Z4, Z0
+	VBLENDMPD         Z0, Z4, K1, Z4
+	VMULPD            Z4, Z3, Z3
+	VCMPPD.BCST       $0x11, exp64consts<>+1088(SB), Z3, K4
 	KANDW             K1, K4, K4
-	VCMPPD.BCST       $0x15, exp64consts<>+1024(SB), Z6, K5
+	VCMPPD.BCST       $0x15, exp64consts<>+1088(SB), Z3, K5
 	KANDW             K1, K5, K1
-	VADDPD.BCST       exp64consts<>+1024(SB), Z6, Z0
-	VPSUBQ.BCST       exp64consts<>+1024(SB), Z0, Z0
-	VBROADCASTSD      exp64consts<>+1152(SB), Z1
+	VADDPD.BCST       exp64consts<>+1088(SB), Z3, Z0
+	VPSUBQ.BCST       exp64consts<>+1088(SB), Z0, Z0
+	VBROADCASTSD      exp64consts<>+1216(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPD.BCST    exp64consts<>+1088(SB), Z1, K1, Z1
-	VMULPD            Z1, Z6, Z6
-	VBLENDMPD         Z0, Z6, K4, Z6
+	VBLENDMPD.BCST    exp64consts<>+1152(SB), Z1, K1, Z1
+	VMULPD            Z1, Z3, Z3
+	VBLENDMPD         Z0, Z3, K4, Z3
 	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, exp64consts<>+1216(SB), Z0, K1
-	VBLENDMPD.BCST    exp64consts<>+1280(SB), Z6, K1, Z6
+	VCMPPD.BCST       $0x1e, exp64consts<>+1280(SB), Z0, K1
+	VBLENDMPD.BCST    exp64consts<>+1344(SB), Z3, K1, Z3
 	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp64consts<>+1344(SB), Z0, K1
-	VBLENDMPD.BCST    exp64consts<>+896(SB), Z6, K1, Z6
+	VCMPPD.BCST       $0x11, exp64consts<>+1408(SB), Z0, K1
+	VBLENDMPD.BCST    exp64consts<>+960(SB), Z3, K1, Z3
 	VMOVUPD           64(SI)(R8*8), Z0
 	VCMPPD            $0x03, 64(SI)(R8*8), Z0, K1
 	VMOVUPD           64(SI)(R8*8), Z0
-	VPORQ.BCST        exp64consts<>+1408(SB), Z0, Z0
-	VBLENDMPD         Z0, Z6, K1, Z6
-	VBLENDMPD         Z6, Z4, K2, Z4
-	VPANDQ.BCST       exp64consts<>+704(SB), Z2, Z0
+	VPORQ.BCST        exp64consts<>+1472(SB), Z0, Z0
+	VBLENDMPD         Z0, Z3, K1, Z3
+	VBLENDMPD         Z3, Z7, K2, Z7
+	VPANDQ.BCST       exp64consts<>+768(SB), Z5, Z0
 	VMOVUPS           exphi_64<>+0(SB), Z1
-	VPERMT2PD         exphi_64<>+64(SB), Z2, Z1
+	VPERMT2PD         exphi_64<>+64(SB), Z5, Z1
 	VPSLLQ            $0x30, Z0, Z0
 	VPADDQ            Z0, Z1, Z1
-	VFMADD231PD       Z1, Z8, Z1
-	VPSUBQ.BCST       exp64consts<>+768(SB), Z2, Z2
-	VPSRLQ            $0x04, Z2, Z2
-	VPSRLQ            $0x01, Z2, Z0
-	VPSUBQ.BCST       exp64consts<>+832(SB), Z0, Z6
-	VPSLLQ            $0x34, Z6, Z6
-	VPSUBQ            Z0, Z2, Z2
-	VPSUBQ.BCST       exp64consts<>+832(SB), Z2, Z2
+	VFMADD231PD       Z1, Z2, Z1
+	VPSUBQ.BCST       exp64consts<>+832(SB), Z5, Z5
+	VPSRLQ            $0x04, Z5, Z5
+	VPSRLQ            $0x01, Z5, Z0
+	VPSUBQ.BCST       exp64consts<>+896(SB), Z0, Z2
 	VPSLLQ            $0x34, Z2, Z2
+	VPSUBQ            Z0, Z5, Z5
+	VPSUBQ.BCST       exp64consts<>+896(SB), Z5, Z5
+	VPSLLQ            $0x34, Z5, Z5
 	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp64consts<>+896(SB), Z0, K1
-	VMULPD            Z6, Z1, Z1
-	VPADDQ.BCST       exp64consts<>+960(SB), Z2, Z0
-	VBLENDMPD         Z0, Z2, K1, Z2
+	VCMPPD.BCST       $0x11, exp64consts<>+960(SB), Z0, K1
 	VMULPD            Z2, Z1, Z1
-	VCMPPD.BCST       $0x11, exp64consts<>+1024(SB), Z1, K2
+	VPADDQ.BCST       exp64consts<>+1024(SB), Z5, Z0
+	VBLENDMPD         Z0, Z5, K1, Z5
+	VMULPD            Z5, Z1, Z1
+	VCMPPD.BCST       $0x11, exp64consts<>+1088(SB), Z1, K2
 	KANDW             K1, K2, K2
-	VCMPPD.BCST       $0x15, exp64consts<>+1024(SB), Z1, K4
+	VCMPPD.BCST       $0x15, exp64consts<>+1088(SB), Z1, K4
 	KANDW             K1, K4, K1
-	VADDPD.BCST       exp64consts<>+1024(SB), Z1, Z0
-	VPSUBQ.BCST       exp64consts<>+1024(SB), Z0, Z0
-	VBROADCASTSD      exp64consts<>+1152(SB), Z2
+	VADDPD.BCST       exp64consts<>+1088(SB), Z1, Z0
+	VPSUBQ.BCST       exp64consts<>+1088(SB), Z0, Z0
+	VBROADCASTSD      exp64consts<>+1216(SB), Z2
 	VMOVUPS           Z2, Z2
-	VBLENDMPD.BCST    exp64consts<>+1088(SB), Z2, K1, Z2
+	VBLENDMPD.BCST    exp64consts<>+1152(SB), Z2, K1, Z2
 	VMULPD            Z2, Z1, Z1
 	VBLENDMPD         Z0, Z1, K2, Z1
 	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, exp64consts<>+1216(SB), Z0, K1
-	VBLENDMPD.BCST    exp64consts<>+1280(SB), Z1, K1, Z1
+	VCMPPD.BCST       $0x1e, exp64consts<>+1280(SB), Z0, K1
+	VBLENDMPD.BCST    exp64consts<>+1344(SB), Z1, K1, Z1
 	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp64consts<>+1344(SB), Z0, K1
-	VBLENDMPD.BCST    exp64consts<>+896(SB), Z1, K1, Z1
+	VCMPPD.BCST       $0x11, exp64consts<>+1408(SB), Z0, K1
+	VBLENDMPD.BCST    exp64consts<>+960(SB), Z1, K1, Z1
 	VMOVUPD           128(SI)(R8*8), Z0
 	VCMPPD            $0x03, 128(SI)(R8*8), Z0, K1
 	VMOVUPD           128(SI)(R8*8), Z0
-	VPORQ.BCST        exp64consts<>+1408(SB), Z0, Z0
+	VPORQ.BCST        exp64consts<>+1472(SB), Z0, Z0
 	VBLENDMPD         Z0, Z1, K1, Z1
-	VBLENDMPD         Z1, Z5, K3, Z5
+	VBLENDMPD         Z1, Z8, K3, Z8
 
 mathblock559:
-	VMOVUPD Z3, (DX)(R8*8)
-	VMOVUPD Z4, 64(DX)(R8*8)
-	VMOVUPD Z5, 128(DX)(R8*8)
+	VMOVUPD Z6, (DX)(R8*8)
+	VMOVUPD Z7, 64(DX)(R8*8)
+	VMOVUPD Z8, 128(DX)(R8*8)
 	ADDQ    $0x00000018, R8
 	SUBQ    $0x00000018, R9
 	JMP     expVF64AVX512_loop3
@@ -39157,79 +39211,79 @@ expVF64AVX512_after3:
 expVF64AVX512_loop1:
 	CMPQ              R9, $0x00000008
 	JB                expVF64AVX512_after1
-	VBROADCASTSD      exp64consts<>+0(SB), Z0
-	VMOVUPD           (SI)(R8*8), Z1
-	VFMADD213PD.BCST  exp64consts<>+64(SB), Z1, Z0
-	VSUBPD.BCST       exp64consts<>+64(SB), Z0, Z1
-	VBROADCASTSD      exp64consts<>+192(SB), Z2
-	VFNMADD213PD      (SI)(R8*8), Z1, Z2
-	VFNMADD231PD.BCST exp64consts<>+128(SB), Z1, Z2
-	VBROADCASTSD      exp64consts<>+256(SB), Z1
-	VFMADD213PD.BCST  exp64consts<>+320(SB), Z2, Z1
-	VFMADD213PD.BCST  exp64consts<>+384(SB), Z2, Z1
-	VFMADD213PD.BCST  exp64consts<>+448(SB), Z2, Z1
-	VFMADD213PD.BCST  exp64consts<>+512(SB), Z2, Z1
-	VMULPD            Z2, Z2, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VMAXPD.BCST       exp64consts<>+0(SB), Z0, Z0
+	VBROADCASTSD      exp64consts<>+64(SB), Z1
+	VFMADD213PD.BCST  exp64consts<>+128(SB), Z0, Z1
+	VSUBPD.BCST       exp64consts<>+128(SB), Z1, Z2
+	VFNMADD231PD.BCST exp64consts<>+256(SB), Z2, Z0
+	VFNMADD231PD.BCST exp64consts<>+192(SB), Z2, Z0
+	VBROADCASTSD      exp64consts<>+320(SB), Z2
+	VFMADD213PD.BCST  exp64consts<>+384(SB), Z0, Z2
+	VFMADD213PD.BCST  exp64consts<>+448(SB), Z0, Z2
+	VFMADD213PD.BCST  exp64consts<>+512(SB), Z0, Z2
+	VFMADD213PD.BCST  exp64consts<>+576(SB), Z0, Z2
+	VMULPD            Z0, Z0, Z3
 	VMOVUPS           exptail_64<>+0(SB), Z4
-	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
-	VADDPD            Z4, Z2, Z2
-	VFMADD231PD       Z1, Z3, Z2
-	VMOVUPS           exphi_64<>+0(SB), Z1
-	VPERMT2PD         exphi_64<>+64(SB), Z0, Z1
-	VPSLLQ            $0x30, Z0, Z3
-	VPADDQ            Z3, Z1, Z1
-	VFMADD231PD       Z2, Z1, Z1
+	VPERMT2PD         exptail_64<>+64(SB), Z1, Z4
+	VADDPD            Z4, Z0, Z0
+	VFMADD231PD       Z2, Z3, Z0
+	VMOVUPS           exphi_64<>+0(SB), Z2
+	VPERMT2PD         exphi_64<>+64(SB), Z1, Z2
+	VPSLLQ            $0x30, Z1, Z3
+	VPADDQ            Z3, Z2, Z2
+	VFMADD231PD       Z0, Z2, Z2
 	VMOVUPD           (SI)(R8*8), Z3
-	VPANDQ.BCST       exp64consts<>+576(SB), Z3, Z3
-	VCMPPD.BCST       $0x15, exp64consts<>+640(SB), Z3, K1
+	VPANDQ.BCST       exp64consts<>+640(SB), Z3, Z3
+	VCMPPD.BCST       $0x15, exp64consts<>+704(SB), Z3, K1
 	KORTESTW          K1, K1
 	JZ                mathblock560
-	VPANDQ.BCST       exp64consts<>+704(SB), Z0, Z3
+	VPANDQ.BCST       exp64consts<>+768(SB), Z1, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
-	VPERMT2PD         exphi_64<>+64(SB), Z0, Z4
+	VPERMT2PD         exphi_64<>+64(SB), Z1, Z4
 	VPSLLQ            $0x30, Z3, Z3
 	VPADDQ            Z3, Z4, Z4
-	VFMADD231PD       Z4, Z2, Z4
-	VPSUBQ.BCST       exp64consts<>+768(SB), Z0, Z0
-	VPSRLQ            $0x04, Z0, Z0
-	VPSRLQ            $0x01, Z0, Z2
-	VPSUBQ.BCST       exp64consts<>+832(SB), Z2, Z3
+	VFMADD231PD       Z4, Z0, Z4
+	VPSUBQ.BCST       exp64consts<>+832(SB), Z1, Z1
+	VPSRLQ            $0x04, Z1, Z1
+	VPSRLQ            $0x01, Z1, Z0
+	VPSUBQ.BCST       exp64consts<>+896(SB), Z0, Z3
 	VPSLLQ            $0x34, Z3, Z3
-	VPSUBQ            Z2, Z0, Z0
-	VPSUBQ.BCST       exp64consts<>+832(SB), Z0, Z0
-	VPSLLQ            $0x34, Z0, Z0
-	VMOVUPD           (SI)(R8*8), Z2
-	VCMPPD.BCST       $0x11, exp64consts<>+896(SB), Z2, K2
+	VPSUBQ            Z0, Z1, Z1
+	VPSUBQ.BCST       exp64consts<>+896(SB), Z1, Z1
+	VPSLLQ            $0x34, Z1, Z1
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, exp64consts<>+960(SB), Z0, K2
 	VMULPD            Z3, Z4, Z4
-	VPADDQ.BCST       exp64consts<>+960(SB), Z0, Z2
-	VBLENDMPD         Z2, Z0, K2, Z0
-	VMULPD            Z0, Z4, Z4
-	VCMPPD.BCST       $0x11, exp64consts<>+1024(SB), Z4, K3
+	VPADDQ.BCST       exp64consts<>+1024(SB), Z1, Z0
+	VBLENDMPD         Z0, Z1, K2, Z1
+	VMULPD            Z1, Z4, Z4
+	VCMPPD.BCST       $0x11, exp64consts<>+1088(SB), Z4, K3
 	KANDW             K2, K3, K3
-	VCMPPD.BCST       $0x15, exp64consts<>+1024(SB), Z4, K4
+	VCMPPD.BCST       $0x15, exp64consts<>+1088(SB), Z4, K4
 	KANDW             K2, K4, K2
-	VADDPD.BCST       exp64consts<>+1024(SB), Z4, Z0
-	VPSUBQ.BCST       exp64consts<>+1024(SB), Z0, Z0
-	VBROADCASTSD      exp64consts<>+1152(SB), Z2
-	VMOVUPS           Z2, Z2
-	VBLENDMPD.BCST    exp64consts<>+1088(SB), Z2, K2, Z2
-	VMULPD            Z2, Z4, Z4
+	VADDPD.BCST       exp64consts<>+1088(SB), Z4, Z0
+	VPSUBQ.BCST       exp64consts<>+1088(SB), Z0, Z0
+	VBROADCASTSD      exp64consts<>+1216(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD.BCST    exp64consts<>+1152(SB), Z1, K2, Z1
+	VMULPD            Z1, Z4, Z4
 	VBLENDMPD         Z0, Z4, K3, Z4
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, exp64consts<>+1216(SB), Z0, K2
-	VBLENDMPD.BCST    exp64consts<>+1280(SB), Z4, K2, Z4
+	VCMPPD.BCST       $0x1e, exp64consts<>+1280(SB), Z0, K2
+	VBLENDMPD.BCST    exp64consts<>+1344(SB), Z4, K2, Z4
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp64consts<>+1344(SB), Z0, K2
-	VBLENDMPD.BCST    exp64consts<>+896(SB), Z4, K2, Z4
+	VCMPPD.BCST       $0x11, exp64consts<>+1408(SB), Z0, K2
+	VBLENDMPD.BCST    exp64consts<>+960(SB), Z4, K2, Z4
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K2
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        exp64consts<>+1408(SB), Z0, Z0
+	VPORQ.BCST        exp64consts<>+1472(SB), Z0, Z0
 	VBLENDMPD         Z0, Z4, K2, Z4
-	VBLENDMPD         Z4, Z1, K1, Z1
+	VBLENDMPD         Z4, Z2, K1, Z2
 
 mathblock560:
-	VMOVUPD Z1, (DX)(R8*8)
+	VMOVUPD Z2, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
 	JMP     expVF64AVX512_loop1
@@ -39240,72 +39294,72 @@ expVF64AVX512_after1:
 	LEAQ              tailmask<>+0(SB), R10
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPD.Z         (SI)(R8*8), K1, Z0
-	VBROADCASTSD      exp64consts<>+0(SB), Z1
-	VFMADD213PD.BCST  exp64consts<>+64(SB), Z0, Z1
-	VSUBPD.BCST       exp64consts<>+64(SB), Z1, Z2
-	VBROADCASTSD      exp64consts<>+192(SB), Z3
-	VFNMADD213PD      Z0, Z2, Z3
-	VFNMADD231PD.BCST exp64consts<>+128(SB), Z2, Z3
-	VBROADCASTSD      exp64consts<>+256(SB), Z2
-	VFMADD213PD.BCST  exp64consts<>+320(SB), Z3, Z2
-	VFMADD213PD.BCST  exp64consts<>+384(SB), Z3, Z2
-	VFMADD213PD.BCST  exp64consts<>+448(SB), Z3, Z2
-	VFMADD213PD.BCST  exp64consts<>+512(SB), Z3, Z2
-	VMULPD            Z3, Z3, Z4
+	VMAXPD.BCST       exp64consts<>+0(SB), Z0, Z1
+	VBROADCASTSD      exp64consts<>+64(SB), Z2
+	VFMADD213PD.BCST  exp64consts<>+128(SB), Z1, Z2
+	VSUBPD.BCST       exp64consts<>+128(SB), Z2, Z3
+	VFNMADD231PD.BCST exp64consts<>+256(SB), Z3, Z1
+	VFNMADD231PD.BCST exp64consts<>+192(SB), Z3, Z1
+	VBROADCASTSD      exp64consts<>+320(SB), Z3
+	VFMADD213PD.BCST  exp64consts<>+384(SB), Z1, Z3
+	VFMADD213PD.BCST  exp64consts<>+448(SB), Z1, Z3
+	VFMADD213PD.BCST  exp64consts<>+512(SB), Z1, Z3
+	VFMADD213PD.BCST  exp64consts<>+576(SB), Z1, Z3
+	VMULPD            Z1, Z1, Z4
 	VMOVUPS           exptail_64<>+0(SB), Z5
-	VPERMT2PD         exptail_64<>+64(SB), Z1, Z5
-	VADDPD            Z5, Z3, Z3
-	VFMADD231PD       Z2, Z4, Z3
-	VMOVUPS           exphi_64<>+0(SB), Z2
-	VPERMT2PD         exphi_64<>+64(SB), Z1, Z2
-	VPSLLQ            $0x30, Z1, Z4
-	VPADDQ            Z4, Z2, Z2
-	VFMADD231PD       Z3, Z2, Z2
-	VPANDQ.BCST       exp64consts<>+576(SB), Z0, Z4
-	VCMPPD.BCST       $0x15, exp64consts<>+640(SB), Z4, K2
+	VPERMT2PD         exptail_64<>+64(SB), Z2, Z5
+	VADDPD            Z5, Z1, Z1
+	VFMADD231PD       Z3, Z4, Z1
+	VMOVUPS           exphi_64<>+0(SB), Z3
+	VPERMT2PD         exphi_64<>+64(SB), Z2, Z3
+	VPSLLQ            $0x30, Z2, Z4
+	VPADDQ            Z4, Z3, Z3
+	VFMADD231PD       Z1, Z3, Z3
+	VPANDQ.BCST       exp64consts<>+640(SB), Z0, Z4
+	VCMPPD.BCST       $0x15, exp64consts<>+704(SB), Z4, K2
 	KORTESTW          K2, K2
 	JZ                mathblock561
-	VPANDQ.BCST       exp64consts<>+704(SB), Z1, Z4
+	VPANDQ.BCST       exp64consts<>+768(SB), Z2, Z4
 	VMOVUPS           exphi_64<>+0(SB), Z5
-	VPERMT2PD         exphi_64<>+64(SB), Z1, Z5
+	VPERMT2PD         exphi_64<>+64(SB), Z2, Z5
 	VPSLLQ            $0x30, Z4, Z4
 	VPADDQ            Z4, Z5, Z5
-	VFMADD231PD       Z5, Z3, Z5
-	VPSUBQ.BCST       exp64consts<>+768(SB), Z1, Z1
-	VPSRLQ            $0x04, Z1, Z1
-	VPSRLQ            $0x01, Z1, Z3
-	VPSUBQ.BCST       exp64consts<>+832(SB), Z3, Z4
+	VFMADD231PD       Z5, Z1, Z5
+	VPSUBQ.BCST       exp64consts<>+832(SB), Z2, Z2
+	VPSRLQ            $0x04, Z2, Z2
+	VPSRLQ            $0x01, Z2, Z1
+	VPSUBQ.BCST       exp64consts<>+896(SB), Z1, Z4
 	VPSLLQ            $0x34, Z4, Z4
-	VPSUBQ            Z3, Z1, Z1
-	VPSUBQ.BCST       exp64consts<>+832(SB), Z1, Z1
-	VPSLLQ            $0x34, Z1, Z1
-	VCMPPD.BCST       $0x11, exp64consts<>+896(SB), Z0, K3
+	VPSUBQ            Z1, Z2, Z2
+	VPSUBQ.BCST       exp64consts<>+896(SB), Z2, Z2
+	VPSLLQ            $0x34, Z2, Z2
+	VCMPPD.BCST       $0x11, exp64consts<>+960(SB), Z0, K3
 	VMULPD            Z4, Z5, Z5
-	VPADDQ.BCST       exp64consts<>+960(SB), Z1, Z3
-	VBLENDMPD         Z3, Z1, K3, Z1
-	VMULPD            Z1, Z5, Z5
-	VCMPPD.BCST       $0x11, exp64consts<>+1024(SB), Z5, K4
+	VPADDQ.BCST       exp64consts<>+1024(SB), Z2, Z1
+	VBLENDMPD         Z1, Z2, K3, Z2
+	VMULPD            Z2, Z5, Z5
+	VCMPPD.BCST       $0x11, exp64consts<>+1088(SB), Z5, K4
 	KANDW             K3, K4, K4
-	VCMPPD.BCST       $0x15, exp64consts<>+1024(SB), Z5, K5
+	VCMPPD.BCST       $0x15, exp64consts<>+1088(SB), Z5, K5
 	KANDW             K3, K5, K3
-	VADDPD.BCST       exp64consts<>+1024(SB), Z5, Z1
-	VPSUBQ.BCST       exp64consts<>+1024(SB), Z1, Z1
-	VBROADCASTSD      exp64consts<>+1152(SB), Z3
-	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    exp64consts<>+1088(SB), Z3, K3, Z3
-	VMULPD            Z3, Z5, Z5
+	VADDPD.BCST       exp64consts<>+1088(SB), Z5, Z1
+	VPSUBQ.BCST       exp64consts<>+1088(SB), Z1, Z1
+	VBROADCASTSD      exp64consts<>+1216(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD.BCST    exp64consts<>+1152(SB), Z2, K3, Z2
+	VMULPD            Z2, Z5, Z5
 	VBLENDMPD         Z1, Z5, K4, Z5
-	VCMPPD.BCST       $0x1e, exp64consts<>+1216(SB), Z0, K3
-	VBLENDMPD.BCST    exp64consts<>+1280(SB), Z5, K3, Z5
-	VCMPPD.BCST       $0x11, exp64consts<>+1344(SB), Z0, K3
-	VBLENDMPD.BCST    exp64consts<>+896(SB), Z5, K3, Z5
+	VCMPPD.BCST       $0x1e, exp64consts<>+1280(SB), Z0, K3
+	VBLENDMPD.BCST    exp64consts<>+1344(SB), Z5, K3, Z5
+	VCMPPD.BCST       $0x11, exp64consts<>+1408(SB), Z0, K3
+	VBLENDMPD.BCST    exp64consts<>+960(SB), Z5, K3, Z5
 	VCMPPD            $0x03, Z0, Z0, K3
-	VPORQ.BCST        exp64consts<>+1408(SB), Z0, Z0
+	VPORQ.BCST        exp64consts<>+1472(SB), Z0, Z0
 	VBLENDMPD         Z0, Z5, K3, Z5
-	VBLENDMPD         Z5, Z2, K2, Z2
+	VBLENDMPD         Z5, Z3, K2, Z3
 
 mathblock561:
-	VMOVUPD Z2, K1, (DX)(R8*8)
+	VMOVUPD Z3, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
 expVF64AVX512_tail_done:
@@ -39854,212 +39908,212 @@ exp2VF64AVX512_row:
 exp2VF64AVX512_loop3:
 	CMPQ              R9, $0x00000018
 	JB                exp2VF64AVX512_after3
-	VBROADCASTSD      exp264consts<>+0(SB), Z0
-	VMOVUPD           (SI)(R8*8), Z1
-	VFMADD213PD.BCST  exp264consts<>+64(SB), Z1, Z0
-	VBROADCASTSD      exp264consts<>+0(SB), Z1
-	VMOVUPD           64(SI)(R8*8), Z2
-	VFMADD213PD.BCST  exp264consts<>+64(SB), Z2, Z1
-	VBROADCASTSD      exp264consts<>+0(SB), Z2
-	VMOVUPD           128(SI)(R8*8), Z3
-	VFMADD213PD.BCST  exp264consts<>+64(SB), Z3, Z2
-	VSUBPD.BCST       exp264consts<>+64(SB), Z0, Z3
-	VSUBPD.BCST       exp264consts<>+64(SB), Z1, Z4
-	VSUBPD.BCST       exp264consts<>+64(SB), Z2, Z5
-	VMOVUPD           (SI)(R8*8), Z6
-	VFNMADD132PD.BCST exp264consts<>+128(SB), Z6, Z3
-	VMOVUPD           64(SI)(R8*8), Z6
-	VFNMADD132PD.BCST exp264consts<>+128(SB), Z6, Z4
-	VMOVUPD           128(SI)(R8*8), Z6
-	VFNMADD132PD.BCST exp264consts<>+128(SB), Z6, Z5
-	VMULPD.BCST       exp264consts<>+192(SB), Z3, Z3
-	VMULPD.BCST       exp264consts<>+192(SB), Z4, Z4
-	VMULPD.BCST       exp264consts<>+192(SB), Z5, Z5
-	VBROADCASTSD      exp264consts<>+256(SB), Z6
-	VFMADD213PD.BCST  exp264consts<>+320(SB), Z3, Z6
-	VBROADCASTSD      exp264consts<>+256(SB), Z7
-	VFMADD213PD.BCST  exp264consts<>+320(SB), Z4, Z7
-	VBROADCASTSD      exp264consts<>+256(SB), Z8
-	VFMADD213PD.BCST  exp264consts<>+320(SB), Z5, Z8
-	VFMADD213PD.BCST  exp264consts<>+384(SB), Z3, Z6
-	VFMADD213PD.BCST  exp264consts<>+384(SB), Z4, Z7
-	VFMADD213PD.BCST  exp264consts<>+384(SB), Z5, Z8
-	VFMADD213PD.BCST  exp264consts<>+448(SB), Z3, Z6
-	VFMADD213PD.BCST  exp264consts<>+448(SB), Z4, Z7
-	VFMADD213PD.BCST  exp264consts<>+448(SB), Z5, Z8
-	VFMADD213PD.BCST  exp264consts<>+512(SB), Z3, Z6
-	VFMADD213PD.BCST  exp264consts<>+512(SB), Z4, Z7
-	VFMADD213PD.BCST  exp264consts<>+512(SB), Z5, Z8
-	VMULPD            Z3, Z3, Z9
-	VMULPD            Z4, Z4, Z10
-	VMULPD            Z5, Z5, Z11
+	VMOVUPD           (SI)(R8*8), Z0
+	VMAXPD.BCST       exp264consts<>+0(SB), Z0, Z0
+	VMOVUPD           64(SI)(R8*8), Z1
+	VMAXPD.BCST       exp264consts<>+0(SB), Z1, Z1
+	VMOVUPD           128(SI)(R8*8), Z2
+	VMAXPD.BCST       exp264consts<>+0(SB), Z2, Z2
+	VBROADCASTSD      exp264consts<>+64(SB), Z3
+	VFMADD213PD.BCST  exp264consts<>+128(SB), Z0, Z3
+	VBROADCASTSD      exp264consts<>+64(SB), Z4
+	VFMADD213PD.BCST  exp264consts<>+128(SB), Z1, Z4
+	VBROADCASTSD      exp264consts<>+64(SB), Z5
+	VFMADD213PD.BCST  exp264consts<>+128(SB), Z2, Z5
+	VSUBPD.BCST       exp264consts<>+128(SB), Z3, Z6
+	VSUBPD.BCST       exp264consts<>+128(SB), Z4, Z7
+	VSUBPD.BCST       exp264consts<>+128(SB), Z5, Z8
+	VFNMADD231PD.BCST exp264consts<>+192(SB), Z6, Z0
+	VFNMADD231PD.BCST exp264consts<>+192(SB), Z7, Z1
+	VFNMADD231PD.BCST exp264consts<>+192(SB), Z8, Z2
+	VMULPD.BCST       exp264consts<>+256(SB), Z0, Z0
+	VMULPD.BCST       exp264consts<>+256(SB), Z1, Z1
+	VMULPD.BCST       exp264consts<>+256(SB), Z2, Z2
+	VBROADCASTSD      exp264consts<>+320(SB), Z6
+	VFMADD213PD.BCST  exp264consts<>+384(SB), Z0, Z6
+	VBROADCASTSD      exp264consts<>+320(SB), Z7
+	VFMADD213PD.BCST  exp264consts<>+384(SB), Z1, Z7
+	VBROADCASTSD      exp264consts<>+320(SB), Z8
+	VFMADD213PD.BCST  exp264consts<>+384(SB), Z2, Z8
+	VFMADD213PD.BCST  exp264consts<>+448(SB), Z0, Z6
+	VFMADD213PD.BCST  exp264consts<>+448(SB), Z1, Z7
+	VFMADD213PD.BCST  exp264consts<>+448(SB), Z2, Z8
+	VFMADD213PD.BCST  exp264consts<>+512(SB), Z0, Z6
+	VFMADD213PD.BCST  exp264consts<>+512(SB), Z1, Z7
+	VFMADD213PD.BCST  exp264consts<>+512(SB), Z2, Z8
+	VFMADD213PD.BCST  exp264consts<>+576(SB), Z0, Z6
+	VFMADD213PD.BCST  exp264consts<>+576(SB), Z1, Z7
+	VFMADD213PD.BCST  exp264consts<>+576(SB), Z2, Z8
+	VMULPD            Z0, Z0, Z9
+	VMULPD            Z1, Z1, Z10
+	VMULPD            Z2, Z2, Z11
 	VMOVUPS           exptail_64<>+0(SB), Z12
-	VPERMT2PD         exptail_64<>+64(SB), Z0, Z12
+	VPERMT2PD         exptail_64<>+64(SB), Z3, Z12
 	VMOVUPS           exptail_64<>+0(SB), Z13
-	VPERMT2PD         exptail_64<>+64(SB), Z1, Z13
+	VPERMT2PD         exptail_64<>+64(SB), Z4, Z13
 	VMOVUPS           exptail_64<>+0(SB), Z14
-	VPERMT2PD         exptail_64<>+64(SB), Z2, Z14
-	VADDPD            Z12, Z3, Z3
-	VADDPD            Z13, Z4, Z4
-	VADDPD            Z14, Z5, Z5
-	VFMADD231PD       Z6, Z9, Z3
-	VFMADD231PD       Z7, Z10, Z4
-	VFMADD231PD       Z8, Z11, Z5
+	VPERMT2PD         exptail_64<>+64(SB), Z5, Z14
+	VADDPD            Z12, Z0, Z0
+	VADDPD            Z13, Z1, Z1
+	VADDPD            Z14, Z2, Z2
+	VFMADD231PD       Z6, Z9, Z0
+	VFMADD231PD       Z7, Z10, Z1
+	VFMADD231PD       Z8, Z11, Z2
 	VMOVUPS           exphi_64<>+0(SB), Z6
-	VPERMT2PD         exphi_64<>+64(SB), Z0, Z6
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z6
 	VMOVUPS           exphi_64<>+0(SB), Z7
-	VPERMT2PD         exphi_64<>+64(SB), Z1, Z7
+	VPERMT2PD         exphi_64<>+64(SB), Z4, Z7
 	VMOVUPS           exphi_64<>+0(SB), Z8
-	VPERMT2PD         exphi_64<>+64(SB), Z2, Z8
-	VPSLLQ            $0x30, Z0, Z9
-	VPSLLQ            $0x30, Z1, Z10
-	VPSLLQ            $0x30, Z2, Z11
+	VPERMT2PD         exphi_64<>+64(SB), Z5, Z8
+	VPSLLQ            $0x30, Z3, Z9
+	VPSLLQ            $0x30, Z4, Z10
+	VPSLLQ            $0x30, Z5, Z11
 	VPADDQ            Z9, Z6, Z6
 	VPADDQ            Z10, Z7, Z7
 	VPADDQ            Z11, Z8, Z8
-	VFMADD231PD       Z3, Z6, Z6
-	VFMADD231PD       Z4, Z7, Z7
-	VFMADD231PD       Z5, Z8, Z8
+	VFMADD231PD       Z0, Z6, Z6
+	VFMADD231PD       Z1, Z7, Z7
+	VFMADD231PD       Z2, Z8, Z8
 	VMOVUPD           (SI)(R8*8), Z9
-	VPANDQ.BCST       exp264consts<>+576(SB), Z9, Z9
+	VPANDQ.BCST       exp264consts<>+640(SB), Z9, Z9
 	VMOVUPD           64(SI)(R8*8), Z10
-	VPANDQ.BCST       exp264consts<>+576(SB), Z10, Z10
+	VPANDQ.BCST       exp264consts<>+640(SB), Z10, Z10
 	VMOVUPD           128(SI)(R8*8), Z11
-	VPANDQ.BCST       exp264consts<>+576(SB), Z11, Z11
-	VCMPPD.BCST       $0x15, exp264consts<>+640(SB), Z9, K1
-	VCMPPD.BCST       $0x15, exp264consts<>+640(SB), Z10, K2
-	VCMPPD.BCST       $0x15, exp264consts<>+640(SB), Z11, K3
+	VPANDQ.BCST       exp264consts<>+640(SB), Z11, Z11
+	VCMPPD.BCST       $0x15, exp264consts<>+704(SB), Z9, K1
+	VCMPPD.BCST       $0x15, exp264consts<>+704(SB), Z10, K2
+	VCMPPD.BCST       $0x15, exp264consts<>+704(SB), Z11, K3
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
 	JZ                mathblock565
-	VPANDQ.BCST       exp264consts<>+704(SB), Z0, Z9
+	VPANDQ.BCST       exp264consts<>+768(SB), Z3, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
-	VPERMT2PD         exphi_64<>+64(SB), Z0, Z10
+	VPERMT2PD         exphi_64<>+64(SB), Z3, Z10
 	VPSLLQ            $0x30, Z9, Z9
 	VPADDQ            Z9, Z10, Z10
-	VFMADD231PD       Z10, Z3, Z10
-	VPSUBQ.BCST       exp264consts<>+768(SB), Z0, Z0
-	VPSRLQ            $0x04, Z0, Z0
-	VPSRLQ            $0x01, Z0, Z3
-	VPSUBQ.BCST       exp264consts<>+832(SB), Z3, Z9
+	VFMADD231PD       Z10, Z0, Z10
+	VPSUBQ.BCST       exp264consts<>+832(SB), Z3, Z3
+	VPSRLQ            $0x04, Z3, Z3
+	VPSRLQ            $0x01, Z3, Z0
+	VPSUBQ.BCST       exp264consts<>+896(SB), Z0, Z9
 	VPSLLQ            $0x34, Z9, Z9
-	VPSUBQ            Z3, Z0, Z0
-	VPSUBQ.BCST       exp264consts<>+832(SB), Z0, Z0
-	VPSLLQ            $0x34, Z0, Z0
-	VMOVUPD           (SI)(R8*8), Z3
-	VCMPPD.BCST       $0x11, exp264consts<>+896(SB), Z3, K4
+	VPSUBQ            Z0, Z3, Z3
+	VPSUBQ.BCST       exp264consts<>+896(SB), Z3, Z3
+	VPSLLQ            $0x34, Z3, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, exp264consts<>+960(SB), Z0, K4
 	VMULPD            Z9, Z10, Z10
-	VPADDQ.BCST       exp264consts<>+960(SB), Z0, Z3
-	VBLENDMPD         Z3, Z0, K4, Z0
-	VMULPD            Z0, Z10, Z10
-	VCMPPD.BCST       $0x11, exp264consts<>+1024(SB), Z10, K5
+	VPADDQ.BCST       exp264consts<>+1024(SB), Z3, Z0
+	VBLENDMPD         Z0, Z3, K4, Z3
+	VMULPD            Z3, Z10, Z10
+	VCMPPD.BCST       $0x11, exp264consts<>+1088(SB), Z10, K5
 	KANDW             K4, K5, K5
-	VCMPPD.BCST       $0x15, exp264consts<>+1024(SB), Z10, K6
+	VCMPPD.BCST       $0x15, exp264consts<>+1088(SB), Z10, K6
 	KANDW             K4, K6, K4
-	VADDPD.BCST       exp264consts<>+1024(SB), Z10, Z0
-	VPSUBQ.BCST       exp264consts<>+1024(SB), Z0, Z0
-	VBROADCASTSD      exp264consts<>+1152(SB), Z3
+	VADDPD.BCST       exp264consts<>+1088(SB), Z10, Z0
+	VPSUBQ.BCST       exp264consts<>+1088(SB), Z0, Z0
+	VBROADCASTSD      exp264consts<>+1216(SB), Z3
 	VMOVUPS           Z3, Z3
-	VBLENDMPD.BCST    exp264consts<>+1088(SB), Z3, K4, Z3
+	VBLENDMPD.BCST    exp264consts<>+1152(SB), Z3, K4, Z3
 	VMULPD            Z3, Z10, Z10
 	VBLENDMPD         Z0, Z10, K5, Z10
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, exp264consts<>+1216(SB), Z0, K4
-	VBLENDMPD.BCST    exp264consts<>+1280(SB), Z10, K4, Z10
+	VCMPPD.BCST       $0x1e, exp264consts<>+1280(SB), Z0, K4
+	VBLENDMPD.BCST    exp264consts<>+1344(SB), Z10, K4, Z10
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp264consts<>+1344(SB), Z0, K4
-	VBLENDMPD.BCST    exp264consts<>+896(SB), Z10, K4, Z10
+	VCMPPD.BCST       $0x11, exp264consts<>+1408(SB), Z0, K4
+	VBLENDMPD.BCST    exp264consts<>+960(SB), Z10, K4, Z10
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K4
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        exp264consts<>+1408(SB), Z0, Z0
+	VPORQ.BCST        exp264consts<>+1472(SB), Z0, Z0
 	VBLENDMPD         Z0, Z10, K4, Z10
 	VBLENDMPD         Z10, Z6, K1, Z6
-	VPANDQ.BCST       exp264consts<>+704(SB), Z1, Z0
+	VPANDQ.BCST       exp264consts<>+768(SB), Z4, Z0
 	VMOVUPS           exphi_64<>+0(SB), Z3
-	VPERMT2PD         exphi_64<>+64(SB), Z1, Z3
+	VPERMT2PD         exphi_64<>+64(SB), Z4, Z3
 	VPSLLQ            $0x30, Z0, Z0
 	VPADDQ            Z0, Z3, Z3
-	VFMADD231PD       Z3, Z4, Z3
-	VPSUBQ.BCST       exp264consts<>+768(SB), Z1, Z1
-	VPSRLQ            $0x04, Z1, Z1
-	VPSRLQ            $0x01, Z1, Z0
-	VPSUBQ.BCST       exp264consts<>+832(SB), Z0, Z4
-	VPSLLQ            $0x34, Z4, Z4
-	VPSUBQ            Z0, Z1, Z1
-	VPSUBQ.BCST       exp264consts<>+832(SB), Z1, Z1
+	VFMADD231PD       Z3, Z1, Z3
+	VPSUBQ.BCST       exp264consts<>+832(SB), Z4, Z4
+	VPSRLQ            $0x04, Z4, Z4
+	VPSRLQ            $0x01, Z4, Z0
+	VPSUBQ.BCST       exp264consts<>+896(SB), Z0, Z1
 	VPSLLQ            $0x34, Z1, Z1
+	VPSUBQ            Z0, Z4, Z4
+	VPSUBQ.BCST       exp264consts<>+896(SB), Z4, Z4
+	VPSLLQ            $0x34, Z4, Z4
 	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp264consts<>+896(SB), Z0, K1
-	VMULPD            Z4, Z3, Z3
-	VPADDQ.BCST       exp264consts<>+960(SB), Z1, Z0
-	VBLENDMPD         Z0, Z1, K1, Z1
+	VCMPPD.BCST       $0x11, exp264consts<>+960(SB), Z0, K1
 	VMULPD            Z1, Z3, Z3
-	VCMPPD.BCST       $0x11, exp264consts<>+1024(SB), Z3, K4
+	VPADDQ.BCST       exp264consts<>+1024(SB), Z4, Z0
+	VBLENDMPD         Z0, Z4, K1, Z4
+	VMULPD            Z4, Z3, Z3
+	VCMPPD.BCST       $0x11, exp264consts<>+1088(SB), Z3, K4
 	KANDW             K1, K4, K4
-	VCMPPD.BCST       $0x15, exp264consts<>+1024(SB), Z3, K5
+	VCMPPD.BCST       $0x15, exp264consts<>+1088(SB), Z3, K5
 	KANDW             K1, K5, K1
-	VADDPD.BCST       exp264consts<>+1024(SB), Z3, Z0
-	VPSUBQ.BCST       exp264consts<>+1024(SB), Z0, Z0
-	VBROADCASTSD      exp264consts<>+1152(SB), Z1
+	VADDPD.BCST       exp264consts<>+1088(SB), Z3, Z0
+	VPSUBQ.BCST       exp264consts<>+1088(SB), Z0, Z0
+	VBROADCASTSD      exp264consts<>+1216(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPD.BCST    exp264consts<>+1088(SB), Z1, K1, Z1
+	VBLENDMPD.BCST    exp264consts<>+1152(SB), Z1, K1, Z1
 	VMULPD            Z1, Z3, Z3
 	VBLENDMPD         Z0, Z3, K4, Z3
 	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, exp264consts<>+1216(SB), Z0, K1
-	VBLENDMPD.BCST    exp264consts<>+1280(SB), Z3, K1, Z3
+	VCMPPD.BCST       $0x1e, exp264consts<>+1280(SB), Z0, K1
+	VBLENDMPD.BCST    exp264consts<>+1344(SB), Z3, K1, Z3
 	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp264consts<>+1344(SB), Z0, K1
-	VBLENDMPD.BCST    exp264consts<>+896(SB), Z3, K1, Z3
+	VCMPPD.BCST       $0x11, exp264consts<>+1408(SB), Z0, K1
+	VBLENDMPD.BCST    exp264consts<>+960(SB), Z3, K1, Z3
 	VMOVUPD           64(SI)(R8*8), Z0
 	VCMPPD            $0x03, 64(SI)(R8*8), Z0, K1
 	VMOVUPD           64(SI)(R8*8), Z0
-	VPORQ.BCST        exp264consts<>+1408(SB), Z0, Z0
+	VPORQ.BCST        exp264consts<>+1472(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K1, Z3
 	VBLENDMPD         Z3, Z7, K2, Z7
-	VPANDQ.BCST       exp264consts<>+704(SB), Z2, Z0
+	VPANDQ.BCST       exp264consts<>+768(SB), Z5, Z0
 	VMOVUPS           exphi_64<>+0(SB), Z1
-	VPERMT2PD         exphi_64<>+64(SB), Z2, Z1
+	VPERMT2PD         exphi_64<>+64(SB), Z5, Z1
 	VPSLLQ            $0x30, Z0, Z0
 	VPADDQ            Z0, Z1, Z1
-	VFMADD231PD       Z1, Z5, Z1
-	VPSUBQ.BCST       exp264consts<>+768(SB), Z2, Z2
-	VPSRLQ            $0x04, Z2, Z2
-	VPSRLQ            $0x01, Z2, Z0
-	VPSUBQ.BCST       exp264consts<>+832(SB), Z0, Z3
-	VPSLLQ            $0x34, Z3, Z3
-	VPSUBQ            Z0, Z2, Z2
-	VPSUBQ.BCST       exp264consts<>+832(SB), Z2, Z2
+	VFMADD231PD       Z1, Z2, Z1
+	VPSUBQ.BCST       exp264consts<>+832(SB), Z5, Z5
+	VPSRLQ            $0x04, Z5, Z5
+	VPSRLQ            $0x01, Z5, Z0
+	VPSUBQ.BCST       exp264consts<>+896(SB), Z0, Z2
 	VPSLLQ            $0x34, Z2, Z2
+	VPSUBQ            Z0, Z5, Z5
+	VPSUBQ.BCST       exp264consts<>+896(SB), Z5, Z5
+	VPSLLQ            $0x34, Z5, Z5
 	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp264consts<>+896(SB), Z0, K1
-	VMULPD            Z3, Z1, Z1
-	VPADDQ.BCST       exp264consts<>+960(SB), Z2, Z0
-	VBLENDMPD         Z0, Z2, K1, Z2
+	VCMPPD.BCST       $0x11, exp264consts<>+960(SB), Z0, K1
 	VMULPD            Z2, Z1, Z1
-	VCMPPD.BCST       $0x11, exp264consts<>+1024(SB), Z1, K2
+	VPADDQ.BCST       exp264consts<>+1024(SB), Z5, Z0
+	VBLENDMPD         Z0, Z5, K1, Z5
+	VMULPD            Z5, Z1, Z1
+	VCMPPD.BCST       $0x11, exp264consts<>+1088(SB), Z1, K2
 	KANDW             K1, K2, K2
-	VCMPPD.BCST       $0x15, exp264consts<>+1024(SB), Z1, K4
+	VCMPPD.BCST       $0x15, exp264consts<>+1088(SB), Z1, K4
 	KANDW             K1, K4, K1
-	VADDPD.BCST       exp264consts<>+1024(SB), Z1, Z0
-	VPSUBQ.BCST       exp264consts<>+1024(SB), Z0, Z0
-	VBROADCASTSD      exp264consts<>+1152(SB), Z2
+	VADDPD.BCST       exp264consts<>+1088(SB), Z1, Z0
+	VPSUBQ.BCST       exp264consts<>+1088(SB), Z0, Z0
+	VBROADCASTSD      exp264consts<>+1216(SB), Z2
 	VMOVUPS           Z2, Z2
-	VBLENDMPD.BCST    exp264consts<>+1088(SB), Z2, K1, Z2
+	VBLENDMPD.BCST    exp264consts<>+1152(SB), Z2, K1, Z2
 	VMULPD            Z2, Z1, Z1
 	VBLENDMPD         Z0, Z1, K2, Z1
 	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, exp264consts<>+1216(SB), Z0, K1
-	VBLENDMPD.BCST    exp264consts<>+1280(SB), Z1, K1, Z1
+	VCMPPD.BCST       $0x1e, exp264consts<>+1280(SB), Z0, K1
+	VBLENDMPD.BCST    exp264consts<>+1344(SB), Z1, K1, Z1
 	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp264consts<>+1344(SB), Z0, K1
-	VBLENDMPD.BCST    exp264consts<>+896(SB), Z1, K1, Z1
+	VCMPPD.BCST       $0x11, exp264consts<>+1408(SB), Z0, K1
+	VBLENDMPD.BCST    exp264consts<>+960(SB), Z1, K1, Z1
 	VMOVUPD           128(SI)(R8*8), Z0
 	VCMPPD            $0x03, 128(SI)(R8*8), Z0, K1
 	VMOVUPD           128(SI)(R8*8), Z0
-	VPORQ.BCST        exp264consts<>+1408(SB), Z0, Z0
+	VPORQ.BCST        exp264consts<>+1472(SB), Z0, Z0
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z8, K3, Z8
 
@@ -40075,74 +40129,74 @@ exp2VF64AVX512_after3:
 exp2VF64AVX512_loop1:
 	CMPQ              R9, $0x00000008
 	JB                exp2VF64AVX512_after1
-	VBROADCASTSD      exp264consts<>+0(SB), Z0
-	VMOVUPD           (SI)(R8*8), Z1
-	VFMADD213PD.BCST  exp264consts<>+64(SB), Z1, Z0
-	VSUBPD.BCST       exp264consts<>+64(SB), Z0, Z1
-	VMOVUPD           (SI)(R8*8), Z2
-	VFNMADD132PD.BCST exp264consts<>+128(SB), Z2, Z1
-	VMULPD.BCST       exp264consts<>+192(SB), Z1, Z1
-	VBROADCASTSD      exp264consts<>+256(SB), Z2
-	VFMADD213PD.BCST  exp264consts<>+320(SB), Z1, Z2
-	VFMADD213PD.BCST  exp264consts<>+384(SB), Z1, Z2
-	VFMADD213PD.BCST  exp264consts<>+448(SB), Z1, Z2
-	VFMADD213PD.BCST  exp264consts<>+512(SB), Z1, Z2
-	VMULPD            Z1, Z1, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VMAXPD.BCST       exp264consts<>+0(SB), Z0, Z0
+	VBROADCASTSD      exp264consts<>+64(SB), Z1
+	VFMADD213PD.BCST  exp264consts<>+128(SB), Z0, Z1
+	VSUBPD.BCST       exp264consts<>+128(SB), Z1, Z2
+	VFNMADD231PD.BCST exp264consts<>+192(SB), Z2, Z0
+	VMULPD.BCST       exp264consts<>+256(SB), Z0, Z0
+	VBROADCASTSD      exp264consts<>+320(SB), Z2
+	VFMADD213PD.BCST  exp264consts<>+384(SB), Z0, Z2
+	VFMADD213PD.BCST  exp264consts<>+448(SB), Z0, Z2
+	VFMADD213PD.BCST  exp264consts<>+512(SB), Z0, Z2
+	VFMADD213PD.BCST  exp264consts<>+576(SB), Z0, Z2
+	VMULPD            Z0, Z0, Z3
 	VMOVUPS           exptail_64<>+0(SB), Z4
-	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
-	VADDPD            Z4, Z1, Z1
-	VFMADD231PD       Z2, Z3, Z1
+	VPERMT2PD         exptail_64<>+64(SB), Z1, Z4
+	VADDPD            Z4, Z0, Z0
+	VFMADD231PD       Z2, Z3, Z0
 	VMOVUPS           exphi_64<>+0(SB), Z2
-	VPERMT2PD         exphi_64<>+64(SB), Z0, Z2
-	VPSLLQ            $0x30, Z0, Z3
+	VPERMT2PD         exphi_64<>+64(SB), Z1, Z2
+	VPSLLQ            $0x30, Z1, Z3
 	VPADDQ            Z3, Z2, Z2
-	VFMADD231PD       Z1, Z2, Z2
+	VFMADD231PD       Z0, Z2, Z2
 	VMOVUPD           (SI)(R8*8), Z3
-	VPANDQ.BCST       exp264consts<>+576(SB), Z3, Z3
-	VCMPPD.BCST       $0x15, exp264consts<>+640(SB), Z3, K1
+	VPANDQ.BCST       exp264consts<>+640(SB), Z3, Z3
+	VCMPPD.BCST       $0x15, exp264consts<>+704(SB), Z3, K1
 	KORTESTW          K1, K1
 	JZ                mathblock566
-	VPANDQ.BCST       exp264consts<>+704(SB), Z0, Z3
+	VPANDQ.BCST       exp264consts<>+768(SB), Z1, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
-	VPERMT2PD         exphi_64<>+64(SB), Z0, Z4
+	VPERMT2PD         exphi_64<>+64(SB), Z1, Z4
 	VPSLLQ            $0x30, Z3, Z3
 	VPADDQ            Z3, Z4, Z4
-	VFMADD231PD       Z4, Z1, Z4
-	VPSUBQ.BCST       exp264consts<>+768(SB), Z0, Z0
-	VPSRLQ            $0x04, Z0, Z0
-	VPSRLQ            $0x01, Z0, Z1
-	VPSUBQ.BCST       exp264consts<>+832(SB), Z1, Z3
+	VFMADD231PD       Z4, Z0, Z4
+	VPSUBQ.BCST       exp264consts<>+832(SB), Z1, Z1
+	VPSRLQ            $0x04, Z1, Z1
+	VPSRLQ            $0x01, Z1, Z0
+	VPSUBQ.BCST       exp264consts<>+896(SB), Z0, Z3
 	VPSLLQ            $0x34, Z3, Z3
-	VPSUBQ            Z1, Z0, Z0
-	VPSUBQ.BCST       exp264consts<>+832(SB), Z0, Z0
-	VPSLLQ            $0x34, Z0, Z0
-	VMOVUPD           (SI)(R8*8), Z1
-	VCMPPD.BCST       $0x11, exp264consts<>+896(SB), Z1, K2
+	VPSUBQ            Z0, Z1, Z1
+	VPSUBQ.BCST       exp264consts<>+896(SB), Z1, Z1
+	VPSLLQ            $0x34, Z1, Z1
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, exp264consts<>+960(SB), Z0, K2
 	VMULPD            Z3, Z4, Z4
-	VPADDQ.BCST       exp264consts<>+960(SB), Z0, Z1
-	VBLENDMPD         Z1, Z0, K2, Z0
-	VMULPD            Z0, Z4, Z4
-	VCMPPD.BCST       $0x11, exp264consts<>+1024(SB), Z4, K3
+	VPADDQ.BCST       exp264consts<>+1024(SB), Z1, Z0
+	VBLENDMPD         Z0, Z1, K2, Z1
+	VMULPD            Z1, Z4, Z4
+	VCMPPD.BCST       $0x11, exp264consts<>+1088(SB), Z4, K3
 	KANDW             K2, K3, K3
-	VCMPPD.BCST       $0x15, exp264consts<>+1024(SB), Z4, K4
+	VCMPPD.BCST       $0x15, exp264consts<>+1088(SB), Z4, K4
 	KANDW             K2, K4, K2
-	VADDPD.BCST       exp264consts<>+1024(SB), Z4, Z0
-	VPSUBQ.BCST       exp264consts<>+1024(SB), Z0, Z0
-	VBROADCASTSD      exp264consts<>+1152(SB), Z1
+	VADDPD.BCST       exp264consts<>+1088(SB), Z4, Z0
+	VPSUBQ.BCST       exp264consts<>+1088(SB), Z0, Z0
+	VBROADCASTSD      exp264consts<>+1216(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPD.BCST    exp264consts<>+1088(SB), Z1, K2, Z1
+	VBLENDMPD.BCST    exp264consts<>+1152(SB), Z1, K2, Z1
 	VMULPD            Z1, Z4, Z4
 	VBLENDMPD         Z0, Z4, K3, Z4
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, exp264consts<>+1216(SB), Z0, K2
-	VBLENDMPD.BCST    exp264consts<>+1280(SB), Z4, K2, Z4
+	VCMPPD.BCST       $0x1e, exp264consts<>+1280(SB), Z0, K2
+	VBLENDMPD.BCST    exp264consts<>+1344(SB), Z4, K2, Z4
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, exp264consts<>+1344(SB), Z0, K2
-	VBLENDMPD.BCST    exp264consts<>+896(SB), Z4, K2, Z4
+	VCMPPD.BCST       $0x11, exp264consts<>+1408(SB), Z0, K2
+	VBLENDMPD.BCST    exp264consts<>+960(SB), Z4, K2, Z4
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K2
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        exp264consts<>+1408(SB), Z0, Z0
+	VPORQ.BCST        exp264consts<>+1472(SB), Z0, Z0
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z2, K1, Z2
 
@@ -40158,66 +40212,67 @@ exp2VF64AVX512_after1:
 	LEAQ              tailmask<>+0(SB), R10
 	KMOVQ             (R10)(R9*8), K1
 	VMOVUPD.Z         (SI)(R8*8), K1, Z0
-	VBROADCASTSD      exp264consts<>+0(SB), Z1
-	VFMADD213PD.BCST  exp264consts<>+64(SB), Z0, Z1
-	VSUBPD.BCST       exp264consts<>+64(SB), Z1, Z2
-	VFNMADD132PD.BCST exp264consts<>+128(SB), Z0, Z2
-	VMULPD.BCST       exp264consts<>+192(SB), Z2, Z2
-	VBROADCASTSD      exp264consts<>+256(SB), Z3
-	VFMADD213PD.BCST  exp264consts<>+320(SB), Z2, Z3
-	VFMADD213PD.BCST  exp264consts<>+384(SB), Z2, Z3
-	VFMADD213PD.BCST  exp264consts<>+448(SB), Z2, Z3
-	VFMADD213PD.BCST  exp264consts<>+512(SB), Z2, Z3
-	VMULPD            Z2, Z2, Z4
+	VMAXPD.BCST       exp264consts<>+0(SB), Z0, Z1
+	VBROADCASTSD      exp264consts<>+64(SB), Z2
+	VFMADD213PD.BCST  exp264consts<>+128(SB), Z1, Z2
+	VSUBPD.BCST       exp264consts<>+128(SB), Z2, Z3
+	VFNMADD231PD.BCST exp264consts<>+192(SB), Z3, Z1
+	VMULPD.BCST       exp264consts<>+256(SB), Z1, Z1
+	VBROADCASTSD      exp264consts<>+320(SB), Z3
+	VFMADD213PD.BCST  exp264consts<>+384(SB), Z1, Z3
+	VFMADD213PD.BCST  exp264consts<>+448(SB), Z1, Z3
+	VFMADD213PD.BCST  exp264consts<>+512(SB), Z1, Z3
+	VFMADD213PD.BCST  exp264consts<>+576(SB), Z1, Z3
+	VMULPD            Z1, Z1, Z4
 	VMOVUPS           exptail_64<>+0(SB), Z5
-	VPERMT2PD         exptail_64<>+64(SB), Z1, Z5
-	VADDPD            Z5, Z2, Z2
-	VFMADD231PD       Z3, Z4, Z2
+	VPERMT2PD         exptail_64<>+64(SB), Z2, Z5
+	VADDPD            Z5, Z1, Z1
+	VFMADD231PD       Z3, Z4, Z1
 	VMOVUPS           exphi_64<>+0(SB), Z3
-	VPERMT2PD         exphi_64<>+64(SB), Z1, Z3
-	VPSLLQ            $0x30, Z1, Z4
+	VPERMT2PD         exphi_64<>+64(SB), Z2, Z3
+	VPSLLQ            $0x30, Z2, Z4
 	VPADDQ            Z4, Z3, Z3
-	VFMADD231PD       Z2, Z3, Z3
-	VPANDQ.BCST       exp264consts<>+576(SB), Z0, Z4
-	VCMPPD.BCST       $0x15, exp264consts<>+640(SB), Z4, K2
+	VFMADD231PD       Z1, Z3, Z3
+	VPANDQ.BCST       exp264consts<>+640(SB), Z0, Z4
+	VCMPPD.BCST       $0x15, exp264consts<>+704(SB), Z4, K2
 	KORTESTW          K2, K2
 	JZ                mathblock567
-	VPANDQ.BCST       exp264consts<>+704(SB), Z1, Z4
+	VPANDQ.BCST       exp264consts<>+768(SB), Z2, Z4
 	VMOVUPS           exphi_64<>+0(SB), Z5
-	VPERMT2PD         exphi_64<>+64(SB), Z1, Z5
+	VPERMT2PD         exphi_64<>+64(SB), Z2, Z5
 	VPSLLQ            $0x30, Z4, Z4
 	VPADDQ            Z4, Z5, Z5
-	VFMADD231PD       Z5, Z2, Z5
-	VPSUBQ.BCST       exp264consts<>+768(SB), Z1, Z1
-	VPSRLQ            $0x04, Z1, Z1
-	VPSRLQ            $0x01, Z1, Z2
-	VPSUBQ.BCST       exp264consts<>+832(SB), Z2, Z4
+	VFMADD231PD       Z5, Z1, Z5
+	VPSUBQ.BCST       exp264consts<>+832(SB), Z2, Z2
+	VPSRLQ            $0x04, Z2, Z2
+	VPSRLQ            $0x01, Z2, Z1
+	VPSUBQ.BCST       exp264consts<>+896(SB), Z1, Z4
 	VPSLLQ            $0x34, Z4, Z4
-	VPSUBQ            Z2, Z1, Z1
-	VPSUBQ.BCST       exp264consts<>+832(SB), Z1, Z1
-	VPSLLQ            $0x34, Z1, Z1
-	VCMPPD.BCST       $0x11, exp264consts<>+896(SB), Z0, K3
+	VPSUBQ            Z1, Z2, Z2
+	VPSUBQ.BCST       exp264consts<>+896(SB), Z2, Z2
+	VPSLLQ            $0x34, Z2, Z2
+	VCMPPD.BCST       $0x11, exp264consts<>+960(SB), Z0, K3
 	VMULPD            Z4, Z5, Z5
-	VPADDQ.BCST       exp264consts<>+960(SB), Z1, Z2
-	VBLENDMPD         Z2, Z1, K3, Z1
-	VMULPD            Z1, Z5, Z5
-	VCMPPD.BCST       $0x11, exp264consts<>+1024(SB), Z5, K4
+	VPADDQ.BCST       exp264consts<>+1024(SB), Z2, Z1
+	VBLENDMPD         Z1, Z2, K3, Z2
+	VMULPD            Z2, Z5, Z5
+	VCMPPD.BCST       $0x11, exp264consts<>+1088(SB), Z5, K4
 	KANDW             K3, K4, K4
-	VCMPPD.BCST       $0x15, exp264consts<>+1024(SB), Z5, K5
+	VCMPPD.BCST       $0x15, exp264consts<>+1088(SB), Z5, K5
 	KANDW             K3, K5, K3
-	VADDPD.BCST       exp264consts<>+1024(SB), Z5, Z1
-	VPSUBQ.BCST       exp264consts<>+1024(SB), Z1, Z1
-	VBROADCASTSD      exp264consts<>+1152(SB), Z2
+	VADDPD.BCST       exp264consts<>+1088(SB), Z5, Z1
+	VPSUBQ.BCST       exp264consts<>+1088(SB), Z1, Z1
+	VBROADCASTSD      exp264consts<>+1216(SB), Z2
 	VMOVUPS           Z2, Z2
-	VBLENDMPD.BCST    exp264consts<>+1088(SB), Z2, K3, Z2
+	VBLENDMPD.BCST    exp264consts<>+1152(SB), Z2, K3, Z2
 	VMULPD            Z2, Z5, Z5
 	VBLENDMPD         Z1, Z5, K4, Z5
-	VCMPPD.BCST       $0x1e, exp264consts<>+1216(SB), Z0, K3
-	VBLENDMPD.BCST    exp264consts<>+1280(SB), Z5, K3, Z5
-	VCMPPD.BCST       $0x11, exp264consts<>+1344(SB), Z0, K3
-	VBLENDMPD.BCST    exp264consts<>+896(SB), Z5, K3, Z5
+	VCMPPD.BCST       $0x1e, exp264consts<>+1280(SB), Z0, K3
+	VBLENDMPD.BCST    exp264consts<>+1344(SB), Z5, K3, Z5
+	VCMPPD.BCST       $0x11, exp264consts<>+1408(SB), Z0, K3
+	VBLENDMPD.BCST    exp264consts<>+960(SB), Z5, K3, Z5
 	VCMPPD            $0x03, Z0, Z0, K3
-	VPORQ.BCST        exp264consts<>+1408(SB), Z0, Z0
+	VPORQ.BCST        exp264consts<>+1472(SB), Z0, Z0
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z3, K2, Z3
 
@@ -42290,199 +42345,199 @@ sigmoidVF64AVX512_loop3:
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
 	JZ                mathblock577
-	VBROADCASTSD      sigmoid64consts<>+320(SB), Z0
-	VMOVUPD           (SI)(R8*8), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z1, Z0
-	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z0, Z1
-	VBROADCASTSD      sigmoid64consts<>+512(SB), Z2
-	VFNMADD213PD      (SI)(R8*8), Z1, Z2
-	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z1, Z2
-	VBROADCASTSD      sigmoid64consts<>+576(SB), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z2, Z1
-	VMULPD            Z2, Z2, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VMAXPD.BCST       sigmoid64consts<>+960(SB), Z0, Z0
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z0, Z1
+	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z1, Z2
+	VFNMADD231PD.BCST sigmoid64consts<>+512(SB), Z2, Z0
+	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z2, Z0
+	VBROADCASTSD      sigmoid64consts<>+576(SB), Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z0, Z2
+	VMULPD            Z0, Z0, Z3
 	VMOVUPS           exptail_64<>+0(SB), Z4
-	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
-	VADDPD            Z4, Z2, Z2
-	VFMADD231PD       Z1, Z3, Z2
-	VPANDQ.BCST       sigmoid64consts<>+960(SB), Z0, Z1
+	VPERMT2PD         exptail_64<>+64(SB), Z1, Z4
+	VADDPD            Z4, Z0, Z0
+	VFMADD231PD       Z2, Z3, Z0
+	VPANDQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z2
 	VMOVUPS           exphi_64<>+0(SB), Z3
-	VPERMT2PD         exphi_64<>+64(SB), Z0, Z3
-	VPSLLQ            $0x30, Z1, Z1
-	VPADDQ            Z1, Z3, Z3
-	VFMADD231PD       Z3, Z2, Z3
-	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
-	VPSRLQ            $0x04, Z0, Z0
-	VPSRLQ            $0x01, Z0, Z1
-	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z1, Z2
+	VPERMT2PD         exphi_64<>+64(SB), Z1, Z3
+	VPSLLQ            $0x30, Z2, Z2
+	VPADDQ            Z2, Z3, Z3
+	VFMADD231PD       Z3, Z0, Z3
+	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z1, Z1
+	VPSRLQ            $0x04, Z1, Z1
+	VPSRLQ            $0x01, Z1, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z2
 	VPSLLQ            $0x34, Z2, Z2
-	VPSUBQ            Z1, Z0, Z0
-	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z0, Z0
-	VPSLLQ            $0x34, Z0, Z0
-	VMOVUPD           (SI)(R8*8), Z1
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z1, K4
+	VPSUBQ            Z0, Z1, Z1
+	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z1, Z1
+	VPSLLQ            $0x34, Z1, Z1
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z0, K4
 	VMULPD            Z2, Z3, Z3
-	VPADDQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z1
-	VBLENDMPD         Z1, Z0, K4, Z0
-	VMULPD            Z0, Z3, Z3
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z3, K5
+	VPADDQ.BCST       sigmoid64consts<>+1216(SB), Z1, Z0
+	VBLENDMPD         Z0, Z1, K4, Z1
+	VMULPD            Z1, Z3, Z3
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1280(SB), Z3, K5
 	KANDW             K4, K5, K5
-	VCMPPD.BCST       $0x15, sigmoid64consts<>+1216(SB), Z3, K6
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+1280(SB), Z3, K6
 	KANDW             K4, K6, K4
-	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z3, Z0
-	VPSUBQ.BCST       sigmoid64consts<>+1216(SB), Z0, Z0
+	VADDPD.BCST       sigmoid64consts<>+1280(SB), Z3, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1280(SB), Z0, Z0
 	VBROADCASTSD      sigmoid64consts<>+896(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPD.BCST    sigmoid64consts<>+1280(SB), Z1, K4, Z1
+	VBLENDMPD.BCST    sigmoid64consts<>+1344(SB), Z1, K4, Z1
 	VMULPD            Z1, Z3, Z3
 	VBLENDMPD         Z0, Z3, K5, Z3
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1344(SB), Z0, K4
-	VBLENDMPD.BCST    sigmoid64consts<>+1408(SB), Z3, K4, Z3
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1408(SB), Z0, K4
+	VBLENDMPD.BCST    sigmoid64consts<>+1472(SB), Z3, K4, Z3
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1472(SB), Z0, K4
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1536(SB), Z0, K4
 	VBLENDMPD.BCST    sigmoid64consts<>+0(SB), Z3, K4, Z3
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K4
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z0
+	VPORQ.BCST        sigmoid64consts<>+1600(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K4, Z3
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K4
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z0
+	VPORQ.BCST        sigmoid64consts<>+1600(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K4, Z3
 	VBLENDMPD         Z3, Z15, K1, Z15
-	VBROADCASTSD      sigmoid64consts<>+320(SB), Z0
-	VMOVUPD           64(SI)(R8*8), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z1, Z0
-	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z0, Z1
-	VBROADCASTSD      sigmoid64consts<>+512(SB), Z2
-	VFNMADD213PD      64(SI)(R8*8), Z1, Z2
-	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z1, Z2
-	VBROADCASTSD      sigmoid64consts<>+576(SB), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z2, Z1
-	VMULPD            Z2, Z2, Z3
+	VMOVUPD           64(SI)(R8*8), Z0
+	VMAXPD.BCST       sigmoid64consts<>+960(SB), Z0, Z0
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z0, Z1
+	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z1, Z2
+	VFNMADD231PD.BCST sigmoid64consts<>+512(SB), Z2, Z0
+	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z2, Z0
+	VBROADCASTSD      sigmoid64consts<>+576(SB), Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z0, Z2
+	VMULPD            Z0, Z0, Z3
 	VMOVUPS           exptail_64<>+0(SB), Z4
-	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
-	VADDPD            Z4, Z2, Z2
-	VFMADD231PD       Z1, Z3, Z2
-	VPANDQ.BCST       sigmoid64consts<>+960(SB), Z0, Z1
+	VPERMT2PD         exptail_64<>+64(SB), Z1, Z4
+	VADDPD            Z4, Z0, Z0
+	VFMADD231PD       Z2, Z3, Z0
+	VPANDQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z2
 	VMOVUPS           exphi_64<>+0(SB), Z3
-	VPERMT2PD         exphi_64<>+64(SB), Z0, Z3
-	VPSLLQ            $0x30, Z1, Z1
-	VPADDQ            Z1, Z3, Z3
-	VFMADD231PD       Z3, Z2, Z3
-	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
-	VPSRLQ            $0x04, Z0, Z0
-	VPSRLQ            $0x01, Z0, Z1
-	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z1, Z2
+	VPERMT2PD         exphi_64<>+64(SB), Z1, Z3
+	VPSLLQ            $0x30, Z2, Z2
+	VPADDQ            Z2, Z3, Z3
+	VFMADD231PD       Z3, Z0, Z3
+	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z1, Z1
+	VPSRLQ            $0x04, Z1, Z1
+	VPSRLQ            $0x01, Z1, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z2
 	VPSLLQ            $0x34, Z2, Z2
-	VPSUBQ            Z1, Z0, Z0
-	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z0, Z0
-	VPSLLQ            $0x34, Z0, Z0
-	VMOVUPD           64(SI)(R8*8), Z1
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z1, K1
+	VPSUBQ            Z0, Z1, Z1
+	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z1, Z1
+	VPSLLQ            $0x34, Z1, Z1
+	VMOVUPD           64(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z0, K1
 	VMULPD            Z2, Z3, Z3
-	VPADDQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z1
-	VBLENDMPD         Z1, Z0, K1, Z0
-	VMULPD            Z0, Z3, Z3
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z3, K4
+	VPADDQ.BCST       sigmoid64consts<>+1216(SB), Z1, Z0
+	VBLENDMPD         Z0, Z1, K1, Z1
+	VMULPD            Z1, Z3, Z3
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1280(SB), Z3, K4
 	KANDW             K1, K4, K4
-	VCMPPD.BCST       $0x15, sigmoid64consts<>+1216(SB), Z3, K5
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+1280(SB), Z3, K5
 	KANDW             K1, K5, K1
-	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z3, Z0
-	VPSUBQ.BCST       sigmoid64consts<>+1216(SB), Z0, Z0
+	VADDPD.BCST       sigmoid64consts<>+1280(SB), Z3, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1280(SB), Z0, Z0
 	VBROADCASTSD      sigmoid64consts<>+896(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPD.BCST    sigmoid64consts<>+1280(SB), Z1, K1, Z1
+	VBLENDMPD.BCST    sigmoid64consts<>+1344(SB), Z1, K1, Z1
 	VMULPD            Z1, Z3, Z3
 	VBLENDMPD         Z0, Z3, K4, Z3
 	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1344(SB), Z0, K1
-	VBLENDMPD.BCST    sigmoid64consts<>+1408(SB), Z3, K1, Z3
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1408(SB), Z0, K1
+	VBLENDMPD.BCST    sigmoid64consts<>+1472(SB), Z3, K1, Z3
 	VMOVUPD           64(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1472(SB), Z0, K1
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1536(SB), Z0, K1
 	VBLENDMPD.BCST    sigmoid64consts<>+0(SB), Z3, K1, Z3
 	VMOVUPD           64(SI)(R8*8), Z0
 	VCMPPD            $0x03, 64(SI)(R8*8), Z0, K1
 	VMOVUPD           64(SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z0
+	VPORQ.BCST        sigmoid64consts<>+1600(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K1, Z3
 	VMOVUPD           64(SI)(R8*8), Z0
 	VCMPPD            $0x03, 64(SI)(R8*8), Z0, K1
 	VMOVUPD           64(SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z0
+	VPORQ.BCST        sigmoid64consts<>+1600(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K1, Z3
 	VBLENDMPD         Z3, Z16, K2, Z16
-	VBROADCASTSD      sigmoid64consts<>+320(SB), Z0
-	VMOVUPD           128(SI)(R8*8), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z1, Z0
-	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z0, Z1
-	VBROADCASTSD      sigmoid64consts<>+512(SB), Z2
-	VFNMADD213PD      128(SI)(R8*8), Z1, Z2
-	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z1, Z2
-	VBROADCASTSD      sigmoid64consts<>+576(SB), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z2, Z1
-	VMULPD            Z2, Z2, Z3
+	VMOVUPD           128(SI)(R8*8), Z0
+	VMAXPD.BCST       sigmoid64consts<>+960(SB), Z0, Z0
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z0, Z1
+	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z1, Z2
+	VFNMADD231PD.BCST sigmoid64consts<>+512(SB), Z2, Z0
+	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z2, Z0
+	VBROADCASTSD      sigmoid64consts<>+576(SB), Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z0, Z2
+	VMULPD            Z0, Z0, Z3
 	VMOVUPS           exptail_64<>+0(SB), Z4
-	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
-	VADDPD            Z4, Z2, Z2
-	VFMADD231PD       Z1, Z3, Z2
-	VPANDQ.BCST       sigmoid64consts<>+960(SB), Z0, Z1
+	VPERMT2PD         exptail_64<>+64(SB), Z1, Z4
+	VADDPD            Z4, Z0, Z0
+	VFMADD231PD       Z2, Z3, Z0
+	VPANDQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z2
 	VMOVUPS           exphi_64<>+0(SB), Z3
-	VPERMT2PD         exphi_64<>+64(SB), Z0, Z3
-	VPSLLQ            $0x30, Z1, Z1
-	VPADDQ            Z1, Z3, Z3
-	VFMADD231PD       Z3, Z2, Z3
-	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
-	VPSRLQ            $0x04, Z0, Z0
-	VPSRLQ            $0x01, Z0, Z1
-	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z1, Z2
+	VPERMT2PD         exphi_64<>+64(SB), Z1, Z3
+	VPSLLQ            $0x30, Z2, Z2
+	VPADDQ            Z2, Z3, Z3
+	VFMADD231PD       Z3, Z0, Z3
+	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z1, Z1
+	VPSRLQ            $0x04, Z1, Z1
+	VPSRLQ            $0x01, Z1, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z2
 	VPSLLQ            $0x34, Z2, Z2
-	VPSUBQ            Z1, Z0, Z0
-	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z0, Z0
-	VPSLLQ            $0x34, Z0, Z0
-	VMOVUPD           128(SI)(R8*8), Z1
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z1, K1
+	VPSUBQ            Z0, Z1, Z1
+	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z1, Z1
+	VPSLLQ            $0x34, Z1, Z1
+	VMOVUPD           128(SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z0, K1
 	VMULPD            Z2, Z3, Z3
-	VPADDQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z1
-	VBLENDMPD         Z1, Z0, K1, Z0
-	VMULPD            Z0, Z3, Z3
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z3, K2
+	VPADDQ.BCST       sigmoid64consts<>+1216(SB), Z1, Z0
+	VBLENDMPD         Z0, Z1, K1, Z1
+	VMULPD            Z1, Z3, Z3
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1280(SB), Z3, K2
 	KANDW             K1, K2, K2
-	VCMPPD.BCST       $0x15, sigmoid64consts<>+1216(SB), Z3, K4
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+1280(SB), Z3, K4
 	KANDW             K1, K4, K1
-	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z3, Z0
-	VPSUBQ.BCST       sigmoid64consts<>+1216(SB), Z0, Z0
+	VADDPD.BCST       sigmoid64consts<>+1280(SB), Z3, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1280(SB), Z0, Z0
 	VBROADCASTSD      sigmoid64consts<>+896(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPD.BCST    sigmoid64consts<>+1280(SB), Z1, K1, Z1
+	VBLENDMPD.BCST    sigmoid64consts<>+1344(SB), Z1, K1, Z1
 	VMULPD            Z1, Z3, Z3
 	VBLENDMPD         Z0, Z3, K2, Z3
 	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1344(SB), Z0, K1
-	VBLENDMPD.BCST    sigmoid64consts<>+1408(SB), Z3, K1, Z3
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1408(SB), Z0, K1
+	VBLENDMPD.BCST    sigmoid64consts<>+1472(SB), Z3, K1, Z3
 	VMOVUPD           128(SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1472(SB), Z0, K1
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1536(SB), Z0, K1
 	VBLENDMPD.BCST    sigmoid64consts<>+0(SB), Z3, K1, Z3
 	VMOVUPD           128(SI)(R8*8), Z0
 	VCMPPD            $0x03, 128(SI)(R8*8), Z0, K1
 	VMOVUPD           128(SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z0
+	VPORQ.BCST        sigmoid64consts<>+1600(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K1, Z3
 	VMOVUPD           128(SI)(R8*8), Z0
 	VCMPPD            $0x03, 128(SI)(R8*8), Z0, K1
 	VMOVUPD           128(SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z0
+	VPORQ.BCST        sigmoid64consts<>+1600(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K1, Z3
 	VBLENDMPD         Z3, Z17, K3, Z17
 
@@ -42552,69 +42607,69 @@ sigmoidVF64AVX512_loop1:
 	VCMPPD.BCST       $0x1a, sigmoid64consts<>+128(SB), Z0, K1
 	KORTESTW          K1, K1
 	JZ                mathblock578
-	VBROADCASTSD      sigmoid64consts<>+320(SB), Z0
-	VMOVUPD           (SI)(R8*8), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z1, Z0
-	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z0, Z1
-	VBROADCASTSD      sigmoid64consts<>+512(SB), Z2
-	VFNMADD213PD      (SI)(R8*8), Z1, Z2
-	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z1, Z2
-	VBROADCASTSD      sigmoid64consts<>+576(SB), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z2, Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z2, Z1
-	VMULPD            Z2, Z2, Z3
+	VMOVUPD           (SI)(R8*8), Z0
+	VMAXPD.BCST       sigmoid64consts<>+960(SB), Z0, Z0
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z0, Z1
+	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z1, Z2
+	VFNMADD231PD.BCST sigmoid64consts<>+512(SB), Z2, Z0
+	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z2, Z0
+	VBROADCASTSD      sigmoid64consts<>+576(SB), Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z0, Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z0, Z2
+	VMULPD            Z0, Z0, Z3
 	VMOVUPS           exptail_64<>+0(SB), Z4
-	VPERMT2PD         exptail_64<>+64(SB), Z0, Z4
-	VADDPD            Z4, Z2, Z2
-	VFMADD231PD       Z1, Z3, Z2
-	VPANDQ.BCST       sigmoid64consts<>+960(SB), Z0, Z1
+	VPERMT2PD         exptail_64<>+64(SB), Z1, Z4
+	VADDPD            Z4, Z0, Z0
+	VFMADD231PD       Z2, Z3, Z0
+	VPANDQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z2
 	VMOVUPS           exphi_64<>+0(SB), Z3
-	VPERMT2PD         exphi_64<>+64(SB), Z0, Z3
-	VPSLLQ            $0x30, Z1, Z1
-	VPADDQ            Z1, Z3, Z3
-	VFMADD231PD       Z3, Z2, Z3
-	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z0, Z0
-	VPSRLQ            $0x04, Z0, Z0
-	VPSRLQ            $0x01, Z0, Z1
-	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z1, Z2
+	VPERMT2PD         exphi_64<>+64(SB), Z1, Z3
+	VPSLLQ            $0x30, Z2, Z2
+	VPADDQ            Z2, Z3, Z3
+	VFMADD231PD       Z3, Z0, Z3
+	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z1, Z1
+	VPSRLQ            $0x04, Z1, Z1
+	VPSRLQ            $0x01, Z1, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z2
 	VPSLLQ            $0x34, Z2, Z2
-	VPSUBQ            Z1, Z0, Z0
-	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z0, Z0
-	VPSLLQ            $0x34, Z0, Z0
-	VMOVUPD           (SI)(R8*8), Z1
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z1, K2
+	VPSUBQ            Z0, Z1, Z1
+	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z1, Z1
+	VPSLLQ            $0x34, Z1, Z1
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z0, K2
 	VMULPD            Z2, Z3, Z3
-	VPADDQ.BCST       sigmoid64consts<>+1152(SB), Z0, Z1
-	VBLENDMPD         Z1, Z0, K2, Z0
-	VMULPD            Z0, Z3, Z3
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z3, K3
+	VPADDQ.BCST       sigmoid64consts<>+1216(SB), Z1, Z0
+	VBLENDMPD         Z0, Z1, K2, Z1
+	VMULPD            Z1, Z3, Z3
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1280(SB), Z3, K3
 	KANDW             K2, K3, K3
-	VCMPPD.BCST       $0x15, sigmoid64consts<>+1216(SB), Z3, K4
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+1280(SB), Z3, K4
 	KANDW             K2, K4, K2
-	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z3, Z0
-	VPSUBQ.BCST       sigmoid64consts<>+1216(SB), Z0, Z0
+	VADDPD.BCST       sigmoid64consts<>+1280(SB), Z3, Z0
+	VPSUBQ.BCST       sigmoid64consts<>+1280(SB), Z0, Z0
 	VBROADCASTSD      sigmoid64consts<>+896(SB), Z1
 	VMOVUPS           Z1, Z1
-	VBLENDMPD.BCST    sigmoid64consts<>+1280(SB), Z1, K2, Z1
+	VBLENDMPD.BCST    sigmoid64consts<>+1344(SB), Z1, K2, Z1
 	VMULPD            Z1, Z3, Z3
 	VBLENDMPD         Z0, Z3, K3, Z3
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1344(SB), Z0, K2
-	VBLENDMPD.BCST    sigmoid64consts<>+1408(SB), Z3, K2, Z3
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1408(SB), Z0, K2
+	VBLENDMPD.BCST    sigmoid64consts<>+1472(SB), Z3, K2, Z3
 	VMOVUPD           (SI)(R8*8), Z0
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1472(SB), Z0, K2
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1536(SB), Z0, K2
 	VBLENDMPD.BCST    sigmoid64consts<>+0(SB), Z3, K2, Z3
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K2
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z0
+	VPORQ.BCST        sigmoid64consts<>+1600(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K2, Z3
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD            $0x03, (SI)(R8*8), Z0, K2
 	VMOVUPD           (SI)(R8*8), Z0
-	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z0
+	VPORQ.BCST        sigmoid64consts<>+1600(SB), Z0, Z0
 	VBLENDMPD         Z0, Z3, K2, Z3
 	VBLENDMPD         Z3, Z5, K1, Z5
 
@@ -42681,61 +42736,61 @@ sigmoidVF64AVX512_after1:
 	VCMPPD.BCST       $0x1a, sigmoid64consts<>+128(SB), Z0, K2
 	KORTESTW          K2, K2
 	JZ                mathblock579
-	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
-	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z0, Z1
-	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z1, Z2
-	VBROADCASTSD      sigmoid64consts<>+512(SB), Z3
-	VFNMADD213PD      Z0, Z2, Z3
-	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z2, Z3
-	VBROADCASTSD      sigmoid64consts<>+576(SB), Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z3, Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z3, Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z3, Z2
-	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z3, Z2
-	VMULPD            Z3, Z3, Z4
+	VMAXPD.BCST       sigmoid64consts<>+960(SB), Z0, Z1
+	VBROADCASTSD      sigmoid64consts<>+320(SB), Z2
+	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z1, Z2
+	VSUBPD.BCST       sigmoid64consts<>+384(SB), Z2, Z3
+	VFNMADD231PD.BCST sigmoid64consts<>+512(SB), Z3, Z1
+	VFNMADD231PD.BCST sigmoid64consts<>+448(SB), Z3, Z1
+	VBROADCASTSD      sigmoid64consts<>+576(SB), Z3
+	VFMADD213PD.BCST  sigmoid64consts<>+640(SB), Z1, Z3
+	VFMADD213PD.BCST  sigmoid64consts<>+704(SB), Z1, Z3
+	VFMADD213PD.BCST  sigmoid64consts<>+768(SB), Z1, Z3
+	VFMADD213PD.BCST  sigmoid64consts<>+832(SB), Z1, Z3
+	VMULPD            Z1, Z1, Z4
 	VMOVUPS           exptail_64<>+0(SB), Z5
-	VPERMT2PD         exptail_64<>+64(SB), Z1, Z5
-	VADDPD            Z5, Z3, Z3
-	VFMADD231PD       Z2, Z4, Z3
-	VPANDQ.BCST       sigmoid64consts<>+960(SB), Z1, Z2
+	VPERMT2PD         exptail_64<>+64(SB), Z2, Z5
+	VADDPD            Z5, Z1, Z1
+	VFMADD231PD       Z3, Z4, Z1
+	VPANDQ.BCST       sigmoid64consts<>+1024(SB), Z2, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
-	VPERMT2PD         exphi_64<>+64(SB), Z1, Z4
-	VPSLLQ            $0x30, Z2, Z2
-	VPADDQ            Z2, Z4, Z4
-	VFMADD231PD       Z4, Z3, Z4
-	VPSUBQ.BCST       sigmoid64consts<>+1024(SB), Z1, Z1
-	VPSRLQ            $0x04, Z1, Z1
-	VPSRLQ            $0x01, Z1, Z2
-	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z2, Z3
+	VPERMT2PD         exphi_64<>+64(SB), Z2, Z4
+	VPSLLQ            $0x30, Z3, Z3
+	VPADDQ            Z3, Z4, Z4
+	VFMADD231PD       Z4, Z1, Z4
+	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z2, Z2
+	VPSRLQ            $0x04, Z2, Z2
+	VPSRLQ            $0x01, Z2, Z1
+	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z1, Z3
 	VPSLLQ            $0x34, Z3, Z3
-	VPSUBQ            Z2, Z1, Z1
-	VPSUBQ.BCST       sigmoid64consts<>+1088(SB), Z1, Z1
-	VPSLLQ            $0x34, Z1, Z1
+	VPSUBQ            Z1, Z2, Z2
+	VPSUBQ.BCST       sigmoid64consts<>+1152(SB), Z2, Z2
+	VPSLLQ            $0x34, Z2, Z2
 	VCMPPD.BCST       $0x11, sigmoid64consts<>+0(SB), Z0, K3
 	VMULPD            Z3, Z4, Z4
-	VPADDQ.BCST       sigmoid64consts<>+1152(SB), Z1, Z2
-	VBLENDMPD         Z2, Z1, K3, Z1
-	VMULPD            Z1, Z4, Z4
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1216(SB), Z4, K4
+	VPADDQ.BCST       sigmoid64consts<>+1216(SB), Z2, Z1
+	VBLENDMPD         Z1, Z2, K3, Z2
+	VMULPD            Z2, Z4, Z4
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1280(SB), Z4, K4
 	KANDW             K3, K4, K4
-	VCMPPD.BCST       $0x15, sigmoid64consts<>+1216(SB), Z4, K5
+	VCMPPD.BCST       $0x15, sigmoid64consts<>+1280(SB), Z4, K5
 	KANDW             K3, K5, K3
-	VADDPD.BCST       sigmoid64consts<>+1216(SB), Z4, Z1
-	VPSUBQ.BCST       sigmoid64consts<>+1216(SB), Z1, Z1
+	VADDPD.BCST       sigmoid64consts<>+1280(SB), Z4, Z1
+	VPSUBQ.BCST       sigmoid64consts<>+1280(SB), Z1, Z1
 	VBROADCASTSD      sigmoid64consts<>+896(SB), Z2
 	VMOVUPS           Z2, Z2
-	VBLENDMPD.BCST    sigmoid64consts<>+1280(SB), Z2, K3, Z2
+	VBLENDMPD.BCST    sigmoid64consts<>+1344(SB), Z2, K3, Z2
 	VMULPD            Z2, Z4, Z4
 	VBLENDMPD         Z1, Z4, K4, Z4
-	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1344(SB), Z0, K3
-	VBLENDMPD.BCST    sigmoid64consts<>+1408(SB), Z4, K3, Z4
-	VCMPPD.BCST       $0x11, sigmoid64consts<>+1472(SB), Z0, K3
+	VCMPPD.BCST       $0x1e, sigmoid64consts<>+1408(SB), Z0, K3
+	VBLENDMPD.BCST    sigmoid64consts<>+1472(SB), Z4, K3, Z4
+	VCMPPD.BCST       $0x11, sigmoid64consts<>+1536(SB), Z0, K3
 	VBLENDMPD.BCST    sigmoid64consts<>+0(SB), Z4, K3, Z4
 	VCMPPD            $0x03, Z0, Z0, K3
-	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z1
+	VPORQ.BCST        sigmoid64consts<>+1600(SB), Z0, Z1
 	VBLENDMPD         Z1, Z4, K3, Z4
 	VCMPPD            $0x03, Z0, Z0, K3
-	VPORQ.BCST        sigmoid64consts<>+1536(SB), Z0, Z0
+	VPORQ.BCST        sigmoid64consts<>+1600(SB), Z0, Z0
 	VBLENDMPD         Z0, Z4, K3, Z4
 	VBLENDMPD         Z4, Z6, K2, Z6
 

@@ -3,27 +3,28 @@
 //go:build !purego
 
 #include "textflag.h"
-DATA exp32consts<>+0(SB)/4, $0x41b8aa3b
-DATA exp32consts<>+4(SB)/4, $0x4b400000
-DATA exp32consts<>+8(SB)/4, $0xb75e8083
-DATA exp32consts<>+12(SB)/4, $0x3d318000
-DATA exp32consts<>+16(SB)/4, $0x3e2aaace
-DATA exp32consts<>+20(SB)/4, $0x3f000111
-DATA exp32consts<>+24(SB)/4, $0x7fffffff
-DATA exp32consts<>+28(SB)/4, $0x42ae8000
-DATA exp32consts<>+32(SB)/4, $0xf
-DATA exp32consts<>+36(SB)/4, $0x4b3ff000
-DATA exp32consts<>+40(SB)/4, $0x1
-DATA exp32consts<>+44(SB)/4, $0x0
-DATA exp32consts<>+48(SB)/4, $0x20000000
-DATA exp32consts<>+52(SB)/4, $0x20800000
-DATA exp32consts<>+56(SB)/4, $0x1f800000
-DATA exp32consts<>+60(SB)/4, $0x3f800000
-DATA exp32consts<>+64(SB)/4, $0x42b20000
-DATA exp32consts<>+68(SB)/4, $0x7f800000
-DATA exp32consts<>+72(SB)/4, $0xc2d20000
-DATA exp32consts<>+76(SB)/4, $0x400000
-GLOBL exp32consts<>(SB), RODATA|NOPTR, $80
+DATA exp32consts<>+0(SB)/4, $0xc2f00000
+DATA exp32consts<>+4(SB)/4, $0x41b8aa3b
+DATA exp32consts<>+8(SB)/4, $0x4b400000
+DATA exp32consts<>+12(SB)/4, $0xb75e8083
+DATA exp32consts<>+16(SB)/4, $0x3d318000
+DATA exp32consts<>+20(SB)/4, $0x3e2aaace
+DATA exp32consts<>+24(SB)/4, $0x3f000111
+DATA exp32consts<>+28(SB)/4, $0x7fffffff
+DATA exp32consts<>+32(SB)/4, $0x42ae8000
+DATA exp32consts<>+36(SB)/4, $0xf
+DATA exp32consts<>+40(SB)/4, $0x4b3ff000
+DATA exp32consts<>+44(SB)/4, $0x1
+DATA exp32consts<>+48(SB)/4, $0x0
+DATA exp32consts<>+52(SB)/4, $0x20000000
+DATA exp32consts<>+56(SB)/4, $0x20800000
+DATA exp32consts<>+60(SB)/4, $0x1f800000
+DATA exp32consts<>+64(SB)/4, $0x3f800000
+DATA exp32consts<>+68(SB)/4, $0x42b20000
+DATA exp32consts<>+72(SB)/4, $0x7f800000
+DATA exp32consts<>+76(SB)/4, $0xc2d20000
+DATA exp32consts<>+80(SB)/4, $0x400000
+GLOBL exp32consts<>(SB), RODATA|NOPTR, $84
 DATA exptail_32<>+0(SB)/4, $0x0
 DATA exptail_32<>+4(SB)/4, $0x3346cb6a
 DATA exptail_32<>+8(SB)/4, $0xb24e0611
@@ -58,30 +59,31 @@ DATA exphi_32<>+52(SB)/4, $0x3f78ccdf
 DATA exphi_32<>+56(SB)/4, $0x3f7ac0c7
 DATA exphi_32<>+60(SB)/4, $0x3f7d257d
 GLOBL exphi_32<>(SB), RODATA|NOPTR, $64
-DATA exp64consts<>+0(SB)/8, $0x40371547652b82fe
-DATA exp64consts<>+8(SB)/8, $0x4338000000000000
-DATA exp64consts<>+16(SB)/8, $0x3daa39ef35793c76
-DATA exp64consts<>+24(SB)/8, $0x3fa62e42fee00000
-DATA exp64consts<>+32(SB)/8, $0x3f56c14c2f182d7d
-DATA exp64consts<>+40(SB)/8, $0x3f811123d02b1b3f
-DATA exp64consts<>+48(SB)/8, $0x3fa555555590b5c5
-DATA exp64consts<>+56(SB)/8, $0x3fc555555548c6d6
-DATA exp64consts<>+64(SB)/8, $0x3fdfffffffffffb7
-DATA exp64consts<>+72(SB)/8, $0x7fffffffffffffff
-DATA exp64consts<>+80(SB)/8, $0x4086220000000000
-DATA exp64consts<>+88(SB)/8, $0xf
-DATA exp64consts<>+96(SB)/8, $0x4337ffffffff8000
-DATA exp64consts<>+104(SB)/8, $0x1
-DATA exp64consts<>+112(SB)/8, $0x0
-DATA exp64consts<>+120(SB)/8, $0x2000000000000000
-DATA exp64consts<>+128(SB)/8, $0x2010000000000000
-DATA exp64consts<>+136(SB)/8, $0x1ff0000000000000
-DATA exp64consts<>+144(SB)/8, $0x3ff0000000000000
-DATA exp64consts<>+152(SB)/8, $0x4086300000000000
-DATA exp64consts<>+160(SB)/8, $0x7ff0000000000000
-DATA exp64consts<>+168(SB)/8, $0xc087500000000000
-DATA exp64consts<>+176(SB)/8, $0x8000000000000
-GLOBL exp64consts<>(SB), RODATA|NOPTR, $184
+DATA exp64consts<>+0(SB)/8, $0xc089000000000000
+DATA exp64consts<>+8(SB)/8, $0x40371547652b82fe
+DATA exp64consts<>+16(SB)/8, $0x4338000000000000
+DATA exp64consts<>+24(SB)/8, $0x3daa39ef35793c76
+DATA exp64consts<>+32(SB)/8, $0x3fa62e42fee00000
+DATA exp64consts<>+40(SB)/8, $0x3f56c14c2f182d7d
+DATA exp64consts<>+48(SB)/8, $0x3f811123d02b1b3f
+DATA exp64consts<>+56(SB)/8, $0x3fa555555590b5c5
+DATA exp64consts<>+64(SB)/8, $0x3fc555555548c6d6
+DATA exp64consts<>+72(SB)/8, $0x3fdfffffffffffb7
+DATA exp64consts<>+80(SB)/8, $0x7fffffffffffffff
+DATA exp64consts<>+88(SB)/8, $0x4086220000000000
+DATA exp64consts<>+96(SB)/8, $0xf
+DATA exp64consts<>+104(SB)/8, $0x4337ffffffff8000
+DATA exp64consts<>+112(SB)/8, $0x1
+DATA exp64consts<>+120(SB)/8, $0x0
+DATA exp64consts<>+128(SB)/8, $0x2000000000000000
+DATA exp64consts<>+136(SB)/8, $0x2010000000000000
+DATA exp64consts<>+144(SB)/8, $0x1ff0000000000000
+DATA exp64consts<>+152(SB)/8, $0x3ff0000000000000
+DATA exp64consts<>+160(SB)/8, $0x4086300000000000
+DATA exp64consts<>+168(SB)/8, $0x7ff0000000000000
+DATA exp64consts<>+176(SB)/8, $0xc087500000000000
+DATA exp64consts<>+184(SB)/8, $0x8000000000000
+GLOBL exp64consts<>(SB), RODATA|NOPTR, $192
 DATA exptail_64<>+0(SB)/8, $0x0
 DATA exptail_64<>+8(SB)/8, $0x3c979aa65d837b6d
 DATA exptail_64<>+16(SB)/8, $0xbc801b15eaa59348
@@ -267,51 +269,53 @@ DATA logllo_64<>+104(SB)/8, $0xbec2c375261c90d4
 DATA logllo_64<>+112(SB)/8, $0x3ecc6cb3b3797d99
 DATA logllo_64<>+120(SB)/8, $0xbed1f8c75c2831f0
 GLOBL logllo_64<>(SB), RODATA|NOPTR, $128
-DATA exp232consts<>+0(SB)/4, $0x41800000
-DATA exp232consts<>+4(SB)/4, $0x4b400000
-DATA exp232consts<>+8(SB)/4, $0x3d800000
-DATA exp232consts<>+12(SB)/4, $0x3f317218
-DATA exp232consts<>+16(SB)/4, $0x3e2aaace
-DATA exp232consts<>+20(SB)/4, $0x3f000111
-DATA exp232consts<>+24(SB)/4, $0x7fffffff
-DATA exp232consts<>+28(SB)/4, $0x42fb0000
-DATA exp232consts<>+32(SB)/4, $0xf
-DATA exp232consts<>+36(SB)/4, $0x4b3ff000
-DATA exp232consts<>+40(SB)/4, $0x1
-DATA exp232consts<>+44(SB)/4, $0x0
-DATA exp232consts<>+48(SB)/4, $0x20000000
-DATA exp232consts<>+52(SB)/4, $0x20800000
-DATA exp232consts<>+56(SB)/4, $0x1f800000
-DATA exp232consts<>+60(SB)/4, $0x3f800000
-DATA exp232consts<>+64(SB)/4, $0x43000000
-DATA exp232consts<>+68(SB)/4, $0x7f800000
-DATA exp232consts<>+72(SB)/4, $0xc3170000
-DATA exp232consts<>+76(SB)/4, $0x400000
-GLOBL exp232consts<>(SB), RODATA|NOPTR, $80
-DATA exp264consts<>+0(SB)/8, $0x4030000000000000
-DATA exp264consts<>+8(SB)/8, $0x4338000000000000
-DATA exp264consts<>+16(SB)/8, $0x3fb0000000000000
-DATA exp264consts<>+24(SB)/8, $0x3fe62e42fefa39ef
-DATA exp264consts<>+32(SB)/8, $0x3f56c14c2f182d7d
-DATA exp264consts<>+40(SB)/8, $0x3f811123d02b1b3f
-DATA exp264consts<>+48(SB)/8, $0x3fa555555590b5c5
-DATA exp264consts<>+56(SB)/8, $0x3fc555555548c6d6
-DATA exp264consts<>+64(SB)/8, $0x3fdfffffffffffb7
-DATA exp264consts<>+72(SB)/8, $0x7fffffffffffffff
-DATA exp264consts<>+80(SB)/8, $0x408fec0000000000
-DATA exp264consts<>+88(SB)/8, $0xf
-DATA exp264consts<>+96(SB)/8, $0x4337ffffffff8000
-DATA exp264consts<>+104(SB)/8, $0x1
-DATA exp264consts<>+112(SB)/8, $0x0
-DATA exp264consts<>+120(SB)/8, $0x2000000000000000
-DATA exp264consts<>+128(SB)/8, $0x2010000000000000
-DATA exp264consts<>+136(SB)/8, $0x1ff0000000000000
-DATA exp264consts<>+144(SB)/8, $0x3ff0000000000000
-DATA exp264consts<>+152(SB)/8, $0x4090000000000000
-DATA exp264consts<>+160(SB)/8, $0x7ff0000000000000
-DATA exp264consts<>+168(SB)/8, $0xc090d00000000000
-DATA exp264consts<>+176(SB)/8, $0x8000000000000
-GLOBL exp264consts<>(SB), RODATA|NOPTR, $184
+DATA exp232consts<>+0(SB)/4, $0xc3200000
+DATA exp232consts<>+4(SB)/4, $0x41800000
+DATA exp232consts<>+8(SB)/4, $0x4b400000
+DATA exp232consts<>+12(SB)/4, $0x3d800000
+DATA exp232consts<>+16(SB)/4, $0x3f317218
+DATA exp232consts<>+20(SB)/4, $0x3e2aaace
+DATA exp232consts<>+24(SB)/4, $0x3f000111
+DATA exp232consts<>+28(SB)/4, $0x7fffffff
+DATA exp232consts<>+32(SB)/4, $0x42fb0000
+DATA exp232consts<>+36(SB)/4, $0xf
+DATA exp232consts<>+40(SB)/4, $0x4b3ff000
+DATA exp232consts<>+44(SB)/4, $0x1
+DATA exp232consts<>+48(SB)/4, $0x0
+DATA exp232consts<>+52(SB)/4, $0x20000000
+DATA exp232consts<>+56(SB)/4, $0x20800000
+DATA exp232consts<>+60(SB)/4, $0x1f800000
+DATA exp232consts<>+64(SB)/4, $0x3f800000
+DATA exp232consts<>+68(SB)/4, $0x43000000
+DATA exp232consts<>+72(SB)/4, $0x7f800000
+DATA exp232consts<>+76(SB)/4, $0xc3170000
+DATA exp232consts<>+80(SB)/4, $0x400000
+GLOBL exp232consts<>(SB), RODATA|NOPTR, $84
+DATA exp264consts<>+0(SB)/8, $0xc092c00000000000
+DATA exp264consts<>+8(SB)/8, $0x4030000000000000
+DATA exp264consts<>+16(SB)/8, $0x4338000000000000
+DATA exp264consts<>+24(SB)/8, $0x3fb0000000000000
+DATA exp264consts<>+32(SB)/8, $0x3fe62e42fefa39ef
+DATA exp264consts<>+40(SB)/8, $0x3f56c14c2f182d7d
+DATA exp264consts<>+48(SB)/8, $0x3f811123d02b1b3f
+DATA exp264consts<>+56(SB)/8, $0x3fa555555590b5c5
+DATA exp264consts<>+64(SB)/8, $0x3fc555555548c6d6
+DATA exp264consts<>+72(SB)/8, $0x3fdfffffffffffb7
+DATA exp264consts<>+80(SB)/8, $0x7fffffffffffffff
+DATA exp264consts<>+88(SB)/8, $0x408fec0000000000
+DATA exp264consts<>+96(SB)/8, $0xf
+DATA exp264consts<>+104(SB)/8, $0x4337ffffffff8000
+DATA exp264consts<>+112(SB)/8, $0x1
+DATA exp264consts<>+120(SB)/8, $0x0
+DATA exp264consts<>+128(SB)/8, $0x2000000000000000
+DATA exp264consts<>+136(SB)/8, $0x2010000000000000
+DATA exp264consts<>+144(SB)/8, $0x1ff0000000000000
+DATA exp264consts<>+152(SB)/8, $0x3ff0000000000000
+DATA exp264consts<>+160(SB)/8, $0x4090000000000000
+DATA exp264consts<>+168(SB)/8, $0x7ff0000000000000
+DATA exp264consts<>+176(SB)/8, $0xc090d00000000000
+DATA exp264consts<>+184(SB)/8, $0x8000000000000
+GLOBL exp264consts<>(SB), RODATA|NOPTR, $192
 DATA expm132consts<>+0(SB)/4, $0xc1a00000
 DATA expm132consts<>+4(SB)/4, $0xc2d20000
 DATA expm132consts<>+8(SB)/4, $0x42b20000
@@ -728,17 +732,18 @@ DATA sigmoid32consts<>+32(SB)/4, $0x3d318000
 DATA sigmoid32consts<>+36(SB)/4, $0x3e2aaace
 DATA sigmoid32consts<>+40(SB)/4, $0x3f000111
 DATA sigmoid32consts<>+44(SB)/4, $0x3f800000
-DATA sigmoid32consts<>+48(SB)/4, $0xf
-DATA sigmoid32consts<>+52(SB)/4, $0x4b3ff000
-DATA sigmoid32consts<>+56(SB)/4, $0x1
-DATA sigmoid32consts<>+60(SB)/4, $0x20000000
-DATA sigmoid32consts<>+64(SB)/4, $0x20800000
-DATA sigmoid32consts<>+68(SB)/4, $0x1f800000
-DATA sigmoid32consts<>+72(SB)/4, $0x42b20000
-DATA sigmoid32consts<>+76(SB)/4, $0x7f800000
-DATA sigmoid32consts<>+80(SB)/4, $0xc2d20000
-DATA sigmoid32consts<>+84(SB)/4, $0x400000
-GLOBL sigmoid32consts<>(SB), RODATA|NOPTR, $88
+DATA sigmoid32consts<>+48(SB)/4, $0xc2f00000
+DATA sigmoid32consts<>+52(SB)/4, $0xf
+DATA sigmoid32consts<>+56(SB)/4, $0x4b3ff000
+DATA sigmoid32consts<>+60(SB)/4, $0x1
+DATA sigmoid32consts<>+64(SB)/4, $0x20000000
+DATA sigmoid32consts<>+68(SB)/4, $0x20800000
+DATA sigmoid32consts<>+72(SB)/4, $0x1f800000
+DATA sigmoid32consts<>+76(SB)/4, $0x42b20000
+DATA sigmoid32consts<>+80(SB)/4, $0x7f800000
+DATA sigmoid32consts<>+84(SB)/4, $0xc2d20000
+DATA sigmoid32consts<>+88(SB)/4, $0x400000
+GLOBL sigmoid32consts<>(SB), RODATA|NOPTR, $92
 DATA sigmoid64consts<>+0(SB)/8, $0x0
 DATA sigmoid64consts<>+8(SB)/8, $0x8000000000000000
 DATA sigmoid64consts<>+16(SB)/8, $0xc075e00000000000
@@ -754,17 +759,18 @@ DATA sigmoid64consts<>+88(SB)/8, $0x3fa555555590b5c5
 DATA sigmoid64consts<>+96(SB)/8, $0x3fc555555548c6d6
 DATA sigmoid64consts<>+104(SB)/8, $0x3fdfffffffffffb7
 DATA sigmoid64consts<>+112(SB)/8, $0x3ff0000000000000
-DATA sigmoid64consts<>+120(SB)/8, $0xf
-DATA sigmoid64consts<>+128(SB)/8, $0x4337ffffffff8000
-DATA sigmoid64consts<>+136(SB)/8, $0x1
-DATA sigmoid64consts<>+144(SB)/8, $0x2000000000000000
-DATA sigmoid64consts<>+152(SB)/8, $0x2010000000000000
-DATA sigmoid64consts<>+160(SB)/8, $0x1ff0000000000000
-DATA sigmoid64consts<>+168(SB)/8, $0x4086300000000000
-DATA sigmoid64consts<>+176(SB)/8, $0x7ff0000000000000
-DATA sigmoid64consts<>+184(SB)/8, $0xc087500000000000
-DATA sigmoid64consts<>+192(SB)/8, $0x8000000000000
-GLOBL sigmoid64consts<>(SB), RODATA|NOPTR, $200
+DATA sigmoid64consts<>+120(SB)/8, $0xc089000000000000
+DATA sigmoid64consts<>+128(SB)/8, $0xf
+DATA sigmoid64consts<>+136(SB)/8, $0x4337ffffffff8000
+DATA sigmoid64consts<>+144(SB)/8, $0x1
+DATA sigmoid64consts<>+152(SB)/8, $0x2000000000000000
+DATA sigmoid64consts<>+160(SB)/8, $0x2010000000000000
+DATA sigmoid64consts<>+168(SB)/8, $0x1ff0000000000000
+DATA sigmoid64consts<>+176(SB)/8, $0x4086300000000000
+DATA sigmoid64consts<>+184(SB)/8, $0x7ff0000000000000
+DATA sigmoid64consts<>+192(SB)/8, $0xc087500000000000
+DATA sigmoid64consts<>+200(SB)/8, $0x8000000000000
+GLOBL sigmoid64consts<>(SB), RODATA|NOPTR, $208
 DATA tanh32consts<>+0(SB)/4, $0x80000000
 DATA tanh32consts<>+4(SB)/4, $0x7fffffff
 DATA tanh32consts<>+8(SB)/4, $0x3e800000
@@ -2742,696 +2748,708 @@ loop:
 	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f411 // fmax v17.4s, v0.4s, v16.4s
 	MOVD	$exp32consts<>+4(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.S4, V0.S4, V18.S4
-	MOVD	$exp32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x4eb3d654 // fsub v20.4s, v18.4s, v19.4s
-	MOVD	$exp32consts<>+12(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V0.B16, V22.B16
-	VFMLS	V21.S4, V20.S4, V22.S4
+	VLD1R	(R19), [V18.S4]
 	MOVD	$exp32consts<>+8(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V22.B16, V24.B16
-	VFMLS	V23.S4, V20.S4, V24.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
+	MOVD	$exp32consts<>+8(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$exp32consts<>+16(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
+	MOVD	$exp32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S4]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.S4, V22.S4, V26.S4
 	MOVD	$exp32consts<>+20(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.S4, V25.S4, V27.S4
-	WORD	$0x6e38df1c // fmul v28.4s, v24.4s, v24.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[3]
-	WORD	$0x4e24d705 // fadd v5.4s, v24.4s, v4.4s
-	VMOV	V5.B16, V6.B16
-	VFMLA	V27.S4, V28.S4, V6.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[3]
-	VSHL	$19, V18.S4, V8.S4
-	VADD	V8.S4, V7.S4, V9.S4
-	VMOV	V9.B16, V10.B16
-	VFMLA	V9.S4, V6.S4, V10.S4
+	VLD1R	(R19), [V27.S4]
 	MOVD	$exp32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V0.B16, V16.B16
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
 	MOVD	$exp32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e633 // fcmgt v19.4s, v17.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$exp32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb3e6b7 // fcmgt v23.4s, v21.4s, v19.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	WORD	$0x6eb0aaf1 // umaxv s17, v23.4s
+	FMOVS	F17, R20
 	CBZ	R20, mathblock103
-	MOVD	$exp32consts<>+32(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VAND	V23.B16, V18.B16, V20.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	VSHL	$19, V20.S4, V25.S4
-	VADD	V25.S4, V22.S4, V26.S4
-	VMOV	V26.B16, V24.B16
-	VFMLA	V26.S4, V6.S4, V24.S4
 	MOVD	$exp32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V18.S4, V28.S4
-	VUSHR	$4, V28.S4, V27.S4
-	VUSHR	$1, V27.S4, V5.S4
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V20.B16, V22.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[3]
+	VSHL	$19, V22.S4, V27.S4
+	VADD	V27.S4, V24.S4, V28.S4
+	VMOV	V28.B16, V26.B16
+	VFMLA	V28.S4, V8.S4, V26.S4
 	MOVD	$exp32consts<>+40(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VSUB	V7.S4, V5.S4, V8.S4
-	VSHL	$23, V8.S4, V9.S4
-	VSUB	V5.S4, V27.S4, V11.S4
-	MOVD	$exp32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VSHL	$23, V16.S4, V21.S4
+	VLD1R	(R19), [V6.S4]
+	VSUB	V6.S4, V20.S4, V5.S4
+	VUSHR	$4, V5.S4, V4.S4
+	VUSHR	$1, V4.S4, V7.S4
 	MOVD	$exp32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6ea0e6f4 // fcmgt v20.4s, v23.4s, v0.4s
-	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
+	VLD1R	(R19), [V9.S4]
+	VSUB	V9.S4, V7.S4, V10.S4
+	VSHL	$23, V10.S4, V11.S4
+	VSUB	V7.S4, V4.S4, V18.S4
+	MOVD	$exp32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V18.S4, V19.S4
+	VSHL	$23, V19.S4, V17.S4
 	MOVD	$exp32consts<>+48(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V21.S4, V6.S4
-	VMOV	V20.B16, V26.B16
-	VBSL	V21.B16, V6.B16, V26.B16
-	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
+	WORD	$0x6ea0e736 // fcmgt v22.4s, v25.4s, v0.4s
+	WORD	$0x6e2bdf58 // fmul v24.4s, v26.4s, v11.4s
 	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
-	VAND	V28.B16, V20.B16, V7.B16
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	VAND	V27.B16, V20.B16, V5.B16
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V11.S4, V23.S4
-	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V24.B16, V25.B16
-	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
-	VMOV	V7.B16, V21.B16
-	VBSL	V6.B16, V23.B16, V21.B16
-	MOVD	$exp32consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e41a // fcmgt v26.4s, v0.4s, v22.4s
-	MOVD	$exp32consts<>+68(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V26.B16, V28.B16
-	VBSL	V21.B16, V18.B16, V28.B16
-	MOVD	$exp32consts<>+72(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea0e514 // fcmgt v20.4s, v8.4s, v0.4s
-	MOVD	$exp32consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V20.B16, V17.B16
-	VBSL	V28.B16, V27.B16, V17.B16
-	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
-	MOVD	$exp32consts<>+76(SB), R19
+	VADD	V27.S4, V17.S4, V8.S4
+	VMOV	V22.B16, V28.B16
+	VBSL	V17.B16, V8.B16, V28.B16
+	WORD	$0x6e3cdf06 // fmul v6.4s, v24.4s, v28.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea6e685 // fcmgt v5.4s, v20.4s, v6.4s
+	VAND	V5.B16, V22.B16, V9.B16
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea6e544 // fcmgt v4.4s, v10.4s, v6.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V22.B16, V7.B16
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d4d2 // fadd v18.4s, v6.4s, v21.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V18.S4, V25.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$exp32consts<>+64(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V0.B16, V24.B16
-	VMOV	V16.B16, V9.B16
-	VBSL	V17.B16, V24.B16, V9.B16
-	VMOV	V19.B16, V5.B16
-	VBSL	V10.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V10.B16
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V26.B16, V27.B16
+	WORD	$0x6e3bdcc8 // fmul v8.4s, v6.4s, v27.4s
+	VMOV	V9.B16, V17.B16
+	VBSL	V8.B16, V25.B16, V17.B16
+	MOVD	$exp32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb8e41c // fcmgt v28.4s, v0.4s, v24.4s
+	MOVD	$exp32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V28.B16, V5.B16
+	VBSL	V17.B16, V20.B16, V5.B16
+	MOVD	$exp32consts<>+76(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea0e556 // fcmgt v22.4s, v10.4s, v0.4s
+	MOVD	$exp32consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V22.B16, V21.B16
+	VBSL	V5.B16, V4.B16, V21.B16
+	WORD	$0x4e20e413 // fcmeq v19.4s, v0.4s, v0.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$exp32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V0.B16, V26.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V23.B16, V7.B16
+	VBSL	V16.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V16.B16
 mathblock103:
-	VMOV	V10.B16, V12.B16
+	VMOV	V16.B16, V12.B16
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f431 // fmax v17.4s, v1.4s, v16.4s
 	MOVD	$exp32consts<>+4(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.S4, V1.S4, V18.S4
-	MOVD	$exp32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x4eb3d654 // fsub v20.4s, v18.4s, v19.4s
-	MOVD	$exp32consts<>+12(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V1.B16, V22.B16
-	VFMLS	V21.S4, V20.S4, V22.S4
+	VLD1R	(R19), [V18.S4]
 	MOVD	$exp32consts<>+8(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V22.B16, V24.B16
-	VFMLS	V23.S4, V20.S4, V24.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
+	MOVD	$exp32consts<>+8(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$exp32consts<>+16(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
+	MOVD	$exp32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S4]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.S4, V22.S4, V26.S4
 	MOVD	$exp32consts<>+20(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.S4, V25.S4, V27.S4
-	WORD	$0x6e38df1c // fmul v28.4s, v24.4s, v24.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[3]
-	WORD	$0x4e24d705 // fadd v5.4s, v24.4s, v4.4s
-	VMOV	V5.B16, V6.B16
-	VFMLA	V27.S4, V28.S4, V6.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[3]
-	VSHL	$19, V18.S4, V8.S4
-	VADD	V8.S4, V7.S4, V9.S4
-	VMOV	V9.B16, V10.B16
-	VFMLA	V9.S4, V6.S4, V10.S4
+	VLD1R	(R19), [V27.S4]
 	MOVD	$exp32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V1.B16, V16.B16
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
 	MOVD	$exp32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e633 // fcmgt v19.4s, v17.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V1.B16, V19.B16
+	MOVD	$exp32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb3e6b7 // fcmgt v23.4s, v21.4s, v19.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	WORD	$0x6eb0aaf1 // umaxv s17, v23.4s
+	FMOVS	F17, R20
 	CBZ	R20, mathblock104
-	MOVD	$exp32consts<>+32(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VAND	V23.B16, V18.B16, V20.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	VSHL	$19, V20.S4, V25.S4
-	VADD	V25.S4, V22.S4, V26.S4
-	VMOV	V26.B16, V24.B16
-	VFMLA	V26.S4, V6.S4, V24.S4
 	MOVD	$exp32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V18.S4, V28.S4
-	VUSHR	$4, V28.S4, V27.S4
-	VUSHR	$1, V27.S4, V5.S4
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V20.B16, V22.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[3]
+	VSHL	$19, V22.S4, V27.S4
+	VADD	V27.S4, V24.S4, V28.S4
+	VMOV	V28.B16, V26.B16
+	VFMLA	V28.S4, V8.S4, V26.S4
 	MOVD	$exp32consts<>+40(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VSUB	V7.S4, V5.S4, V8.S4
-	VSHL	$23, V8.S4, V9.S4
-	VSUB	V5.S4, V27.S4, V11.S4
-	MOVD	$exp32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VSHL	$23, V16.S4, V21.S4
+	VLD1R	(R19), [V6.S4]
+	VSUB	V6.S4, V20.S4, V5.S4
+	VUSHR	$4, V5.S4, V4.S4
+	VUSHR	$1, V4.S4, V7.S4
 	MOVD	$exp32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6ea1e6f4 // fcmgt v20.4s, v23.4s, v1.4s
-	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
+	VLD1R	(R19), [V9.S4]
+	VSUB	V9.S4, V7.S4, V10.S4
+	VSHL	$23, V10.S4, V11.S4
+	VSUB	V7.S4, V4.S4, V18.S4
+	MOVD	$exp32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V18.S4, V19.S4
+	VSHL	$23, V19.S4, V17.S4
 	MOVD	$exp32consts<>+48(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V21.S4, V6.S4
-	VMOV	V20.B16, V26.B16
-	VBSL	V21.B16, V6.B16, V26.B16
-	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
+	WORD	$0x6ea1e736 // fcmgt v22.4s, v25.4s, v1.4s
+	WORD	$0x6e2bdf58 // fmul v24.4s, v26.4s, v11.4s
 	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
-	VAND	V28.B16, V20.B16, V7.B16
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	VAND	V27.B16, V20.B16, V5.B16
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V11.S4, V23.S4
-	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V24.B16, V25.B16
-	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
-	VMOV	V7.B16, V21.B16
-	VBSL	V6.B16, V23.B16, V21.B16
-	MOVD	$exp32consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e43a // fcmgt v26.4s, v1.4s, v22.4s
-	MOVD	$exp32consts<>+68(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V26.B16, V28.B16
-	VBSL	V21.B16, V18.B16, V28.B16
-	MOVD	$exp32consts<>+72(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea1e514 // fcmgt v20.4s, v8.4s, v1.4s
-	MOVD	$exp32consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V20.B16, V17.B16
-	VBSL	V28.B16, V27.B16, V17.B16
-	WORD	$0x4e21e430 // fcmeq v16.4s, v1.4s, v1.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
-	MOVD	$exp32consts<>+76(SB), R19
+	VADD	V27.S4, V17.S4, V8.S4
+	VMOV	V22.B16, V28.B16
+	VBSL	V17.B16, V8.B16, V28.B16
+	WORD	$0x6e3cdf06 // fmul v6.4s, v24.4s, v28.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea6e685 // fcmgt v5.4s, v20.4s, v6.4s
+	VAND	V5.B16, V22.B16, V9.B16
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea6e544 // fcmgt v4.4s, v10.4s, v6.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V22.B16, V7.B16
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d4d2 // fadd v18.4s, v6.4s, v21.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V18.S4, V25.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$exp32consts<>+64(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V1.B16, V24.B16
-	VMOV	V16.B16, V9.B16
-	VBSL	V17.B16, V24.B16, V9.B16
-	VMOV	V19.B16, V5.B16
-	VBSL	V10.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V10.B16
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V26.B16, V27.B16
+	WORD	$0x6e3bdcc8 // fmul v8.4s, v6.4s, v27.4s
+	VMOV	V9.B16, V17.B16
+	VBSL	V8.B16, V25.B16, V17.B16
+	MOVD	$exp32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb8e43c // fcmgt v28.4s, v1.4s, v24.4s
+	MOVD	$exp32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V28.B16, V5.B16
+	VBSL	V17.B16, V20.B16, V5.B16
+	MOVD	$exp32consts<>+76(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea1e556 // fcmgt v22.4s, v10.4s, v1.4s
+	MOVD	$exp32consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V22.B16, V21.B16
+	VBSL	V5.B16, V4.B16, V21.B16
+	WORD	$0x4e21e433 // fcmeq v19.4s, v1.4s, v1.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$exp32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V1.B16, V26.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V23.B16, V7.B16
+	VBSL	V16.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V16.B16
 mathblock104:
-	VMOV	V10.B16, V13.B16
+	VMOV	V16.B16, V13.B16
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f451 // fmax v17.4s, v2.4s, v16.4s
 	MOVD	$exp32consts<>+4(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.S4, V2.S4, V18.S4
-	MOVD	$exp32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x4eb3d654 // fsub v20.4s, v18.4s, v19.4s
-	MOVD	$exp32consts<>+12(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V2.B16, V22.B16
-	VFMLS	V21.S4, V20.S4, V22.S4
+	VLD1R	(R19), [V18.S4]
 	MOVD	$exp32consts<>+8(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V22.B16, V24.B16
-	VFMLS	V23.S4, V20.S4, V24.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
+	MOVD	$exp32consts<>+8(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$exp32consts<>+16(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
+	MOVD	$exp32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S4]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.S4, V22.S4, V26.S4
 	MOVD	$exp32consts<>+20(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.S4, V25.S4, V27.S4
-	WORD	$0x6e38df1c // fmul v28.4s, v24.4s, v24.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[3]
-	WORD	$0x4e24d705 // fadd v5.4s, v24.4s, v4.4s
-	VMOV	V5.B16, V6.B16
-	VFMLA	V27.S4, V28.S4, V6.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[3]
-	VSHL	$19, V18.S4, V8.S4
-	VADD	V8.S4, V7.S4, V9.S4
-	VMOV	V9.B16, V10.B16
-	VFMLA	V9.S4, V6.S4, V10.S4
+	VLD1R	(R19), [V27.S4]
 	MOVD	$exp32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V2.B16, V16.B16
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
 	MOVD	$exp32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e633 // fcmgt v19.4s, v17.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V2.B16, V19.B16
+	MOVD	$exp32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb3e6b7 // fcmgt v23.4s, v21.4s, v19.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	WORD	$0x6eb0aaf1 // umaxv s17, v23.4s
+	FMOVS	F17, R20
 	CBZ	R20, mathblock105
-	MOVD	$exp32consts<>+32(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VAND	V23.B16, V18.B16, V20.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	VSHL	$19, V20.S4, V25.S4
-	VADD	V25.S4, V22.S4, V26.S4
-	VMOV	V26.B16, V24.B16
-	VFMLA	V26.S4, V6.S4, V24.S4
 	MOVD	$exp32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V18.S4, V28.S4
-	VUSHR	$4, V28.S4, V27.S4
-	VUSHR	$1, V27.S4, V5.S4
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V20.B16, V22.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[3]
+	VSHL	$19, V22.S4, V27.S4
+	VADD	V27.S4, V24.S4, V28.S4
+	VMOV	V28.B16, V26.B16
+	VFMLA	V28.S4, V8.S4, V26.S4
 	MOVD	$exp32consts<>+40(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VSUB	V7.S4, V5.S4, V8.S4
-	VSHL	$23, V8.S4, V9.S4
-	VSUB	V5.S4, V27.S4, V11.S4
-	MOVD	$exp32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VSHL	$23, V16.S4, V21.S4
+	VLD1R	(R19), [V6.S4]
+	VSUB	V6.S4, V20.S4, V5.S4
+	VUSHR	$4, V5.S4, V4.S4
+	VUSHR	$1, V4.S4, V7.S4
 	MOVD	$exp32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6ea2e6f4 // fcmgt v20.4s, v23.4s, v2.4s
-	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
+	VLD1R	(R19), [V9.S4]
+	VSUB	V9.S4, V7.S4, V10.S4
+	VSHL	$23, V10.S4, V11.S4
+	VSUB	V7.S4, V4.S4, V18.S4
+	MOVD	$exp32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V18.S4, V19.S4
+	VSHL	$23, V19.S4, V17.S4
 	MOVD	$exp32consts<>+48(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V21.S4, V6.S4
-	VMOV	V20.B16, V26.B16
-	VBSL	V21.B16, V6.B16, V26.B16
-	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
+	WORD	$0x6ea2e736 // fcmgt v22.4s, v25.4s, v2.4s
+	WORD	$0x6e2bdf58 // fmul v24.4s, v26.4s, v11.4s
 	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
-	VAND	V28.B16, V20.B16, V7.B16
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	VAND	V27.B16, V20.B16, V5.B16
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V11.S4, V23.S4
-	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V24.B16, V25.B16
-	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
-	VMOV	V7.B16, V21.B16
-	VBSL	V6.B16, V23.B16, V21.B16
-	MOVD	$exp32consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e45a // fcmgt v26.4s, v2.4s, v22.4s
-	MOVD	$exp32consts<>+68(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V26.B16, V28.B16
-	VBSL	V21.B16, V18.B16, V28.B16
-	MOVD	$exp32consts<>+72(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea2e514 // fcmgt v20.4s, v8.4s, v2.4s
-	MOVD	$exp32consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V20.B16, V17.B16
-	VBSL	V28.B16, V27.B16, V17.B16
-	WORD	$0x4e22e450 // fcmeq v16.4s, v2.4s, v2.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
-	MOVD	$exp32consts<>+76(SB), R19
+	VADD	V27.S4, V17.S4, V8.S4
+	VMOV	V22.B16, V28.B16
+	VBSL	V17.B16, V8.B16, V28.B16
+	WORD	$0x6e3cdf06 // fmul v6.4s, v24.4s, v28.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea6e685 // fcmgt v5.4s, v20.4s, v6.4s
+	VAND	V5.B16, V22.B16, V9.B16
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea6e544 // fcmgt v4.4s, v10.4s, v6.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V22.B16, V7.B16
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d4d2 // fadd v18.4s, v6.4s, v21.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V18.S4, V25.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$exp32consts<>+64(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V2.B16, V24.B16
-	VMOV	V16.B16, V9.B16
-	VBSL	V17.B16, V24.B16, V9.B16
-	VMOV	V19.B16, V5.B16
-	VBSL	V10.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V10.B16
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V26.B16, V27.B16
+	WORD	$0x6e3bdcc8 // fmul v8.4s, v6.4s, v27.4s
+	VMOV	V9.B16, V17.B16
+	VBSL	V8.B16, V25.B16, V17.B16
+	MOVD	$exp32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb8e45c // fcmgt v28.4s, v2.4s, v24.4s
+	MOVD	$exp32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V28.B16, V5.B16
+	VBSL	V17.B16, V20.B16, V5.B16
+	MOVD	$exp32consts<>+76(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea2e556 // fcmgt v22.4s, v10.4s, v2.4s
+	MOVD	$exp32consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V22.B16, V21.B16
+	VBSL	V5.B16, V4.B16, V21.B16
+	WORD	$0x4e22e453 // fcmeq v19.4s, v2.4s, v2.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$exp32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V2.B16, V26.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V23.B16, V7.B16
+	VBSL	V16.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V16.B16
 mathblock105:
-	VMOV	V10.B16, V14.B16
+	VMOV	V16.B16, V14.B16
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f471 // fmax v17.4s, v3.4s, v16.4s
 	MOVD	$exp32consts<>+4(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.S4, V3.S4, V18.S4
-	MOVD	$exp32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x4eb3d654 // fsub v20.4s, v18.4s, v19.4s
-	MOVD	$exp32consts<>+12(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V3.B16, V22.B16
-	VFMLS	V21.S4, V20.S4, V22.S4
+	VLD1R	(R19), [V18.S4]
 	MOVD	$exp32consts<>+8(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V22.B16, V24.B16
-	VFMLS	V23.S4, V20.S4, V24.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
+	MOVD	$exp32consts<>+8(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$exp32consts<>+16(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
+	MOVD	$exp32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S4]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.S4, V22.S4, V26.S4
 	MOVD	$exp32consts<>+20(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.S4, V25.S4, V27.S4
-	WORD	$0x6e38df1c // fmul v28.4s, v24.4s, v24.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[3]
-	WORD	$0x4e24d705 // fadd v5.4s, v24.4s, v4.4s
-	VMOV	V5.B16, V6.B16
-	VFMLA	V27.S4, V28.S4, V6.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[3]
-	VSHL	$19, V18.S4, V8.S4
-	VADD	V8.S4, V7.S4, V9.S4
-	VMOV	V9.B16, V10.B16
-	VFMLA	V9.S4, V6.S4, V10.S4
+	VLD1R	(R19), [V27.S4]
 	MOVD	$exp32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V3.B16, V16.B16
-	MOVD	$exp32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e633 // fcmgt v19.4s, v17.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock106
-	MOVD	$exp32consts<>+32(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VAND	V23.B16, V18.B16, V20.B16
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
 	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
+	VMOV	V20.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	VSHL	$19, V20.S4, V25.S4
-	VADD	V25.S4, V22.S4, V26.S4
-	VMOV	V26.B16, V24.B16
-	VFMLA	V26.S4, V6.S4, V24.S4
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
+	MOVD	$exp32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V3.B16, V19.B16
+	MOVD	$exp32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb3e6b7 // fcmgt v23.4s, v21.4s, v19.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	WORD	$0x6eb0aaf1 // umaxv s17, v23.4s
+	FMOVS	F17, R20
+	CBZ	R20, mathblock106
 	MOVD	$exp32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V18.S4, V28.S4
-	VUSHR	$4, V28.S4, V27.S4
-	VUSHR	$1, V27.S4, V5.S4
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V20.B16, V22.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[3]
+	VSHL	$19, V22.S4, V27.S4
+	VADD	V27.S4, V24.S4, V28.S4
+	VMOV	V28.B16, V26.B16
+	VFMLA	V28.S4, V8.S4, V26.S4
 	MOVD	$exp32consts<>+40(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VSUB	V7.S4, V5.S4, V8.S4
-	VSHL	$23, V8.S4, V9.S4
-	VSUB	V5.S4, V27.S4, V11.S4
-	MOVD	$exp32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VSHL	$23, V16.S4, V21.S4
+	VLD1R	(R19), [V6.S4]
+	VSUB	V6.S4, V20.S4, V5.S4
+	VUSHR	$4, V5.S4, V4.S4
+	VUSHR	$1, V4.S4, V7.S4
 	MOVD	$exp32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6ea3e6f4 // fcmgt v20.4s, v23.4s, v3.4s
-	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
+	VLD1R	(R19), [V9.S4]
+	VSUB	V9.S4, V7.S4, V10.S4
+	VSHL	$23, V10.S4, V11.S4
+	VSUB	V7.S4, V4.S4, V18.S4
+	MOVD	$exp32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V18.S4, V19.S4
+	VSHL	$23, V19.S4, V17.S4
 	MOVD	$exp32consts<>+48(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V21.S4, V6.S4
-	VMOV	V20.B16, V26.B16
-	VBSL	V21.B16, V6.B16, V26.B16
-	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
+	WORD	$0x6ea3e736 // fcmgt v22.4s, v25.4s, v3.4s
+	WORD	$0x6e2bdf58 // fmul v24.4s, v26.4s, v11.4s
 	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
-	VAND	V28.B16, V20.B16, V7.B16
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	VAND	V27.B16, V20.B16, V5.B16
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V11.S4, V23.S4
-	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V24.B16, V25.B16
-	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
-	VMOV	V7.B16, V21.B16
-	VBSL	V6.B16, V23.B16, V21.B16
-	MOVD	$exp32consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e47a // fcmgt v26.4s, v3.4s, v22.4s
-	MOVD	$exp32consts<>+68(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V26.B16, V28.B16
-	VBSL	V21.B16, V18.B16, V28.B16
-	MOVD	$exp32consts<>+72(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea3e514 // fcmgt v20.4s, v8.4s, v3.4s
-	MOVD	$exp32consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V20.B16, V17.B16
-	VBSL	V28.B16, V27.B16, V17.B16
-	WORD	$0x4e23e470 // fcmeq v16.4s, v3.4s, v3.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
-	MOVD	$exp32consts<>+76(SB), R19
+	VADD	V27.S4, V17.S4, V8.S4
+	VMOV	V22.B16, V28.B16
+	VBSL	V17.B16, V8.B16, V28.B16
+	WORD	$0x6e3cdf06 // fmul v6.4s, v24.4s, v28.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea6e685 // fcmgt v5.4s, v20.4s, v6.4s
+	VAND	V5.B16, V22.B16, V9.B16
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea6e544 // fcmgt v4.4s, v10.4s, v6.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V22.B16, V7.B16
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d4d2 // fadd v18.4s, v6.4s, v21.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V18.S4, V25.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$exp32consts<>+64(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V3.B16, V24.B16
-	VMOV	V16.B16, V9.B16
-	VBSL	V17.B16, V24.B16, V9.B16
-	VMOV	V19.B16, V5.B16
-	VBSL	V10.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V10.B16
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V26.B16, V27.B16
+	WORD	$0x6e3bdcc8 // fmul v8.4s, v6.4s, v27.4s
+	VMOV	V9.B16, V17.B16
+	VBSL	V8.B16, V25.B16, V17.B16
+	MOVD	$exp32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb8e47c // fcmgt v28.4s, v3.4s, v24.4s
+	MOVD	$exp32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V28.B16, V5.B16
+	VBSL	V17.B16, V20.B16, V5.B16
+	MOVD	$exp32consts<>+76(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea3e556 // fcmgt v22.4s, v10.4s, v3.4s
+	MOVD	$exp32consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V22.B16, V21.B16
+	VBSL	V5.B16, V4.B16, V21.B16
+	WORD	$0x4e23e473 // fcmeq v19.4s, v3.4s, v3.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$exp32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V3.B16, V26.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V23.B16, V7.B16
+	VBSL	V16.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V16.B16
 mathblock106:
-	VMOV	V10.B16, V15.B16
+	VMOV	V16.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -3440,881 +3458,896 @@ tail:
 	VLD1.P	32(R11), [V0.S4, V1.S4]
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f411 // fmax v17.4s, v0.4s, v16.4s
 	MOVD	$exp32consts<>+4(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.S4, V0.S4, V18.S4
-	MOVD	$exp32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x4eb3d654 // fsub v20.4s, v18.4s, v19.4s
-	MOVD	$exp32consts<>+12(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V0.B16, V22.B16
-	VFMLS	V21.S4, V20.S4, V22.S4
+	VLD1R	(R19), [V18.S4]
 	MOVD	$exp32consts<>+8(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V22.B16, V24.B16
-	VFMLS	V23.S4, V20.S4, V24.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
+	MOVD	$exp32consts<>+8(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$exp32consts<>+16(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
+	MOVD	$exp32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S4]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.S4, V22.S4, V26.S4
 	MOVD	$exp32consts<>+20(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.S4, V25.S4, V27.S4
-	WORD	$0x6e38df1c // fmul v28.4s, v24.4s, v24.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[3]
-	WORD	$0x4e24d705 // fadd v5.4s, v24.4s, v4.4s
-	VMOV	V5.B16, V6.B16
-	VFMLA	V27.S4, V28.S4, V6.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[3]
-	VSHL	$19, V18.S4, V8.S4
-	VADD	V8.S4, V7.S4, V9.S4
-	VMOV	V9.B16, V10.B16
-	VFMLA	V9.S4, V6.S4, V10.S4
+	VLD1R	(R19), [V27.S4]
 	MOVD	$exp32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V0.B16, V16.B16
-	MOVD	$exp32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e633 // fcmgt v19.4s, v17.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock107
-	MOVD	$exp32consts<>+32(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VAND	V23.B16, V18.B16, V20.B16
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
 	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
+	VMOV	V20.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	VSHL	$19, V20.S4, V25.S4
-	VADD	V25.S4, V22.S4, V26.S4
-	VMOV	V26.B16, V24.B16
-	VFMLA	V26.S4, V6.S4, V24.S4
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
+	MOVD	$exp32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$exp32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb3e6b7 // fcmgt v23.4s, v21.4s, v19.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	WORD	$0x6eb0aaf1 // umaxv s17, v23.4s
+	FMOVS	F17, R20
+	CBZ	R20, mathblock107
 	MOVD	$exp32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V18.S4, V28.S4
-	VUSHR	$4, V28.S4, V27.S4
-	VUSHR	$1, V27.S4, V5.S4
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V20.B16, V22.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[3]
+	VSHL	$19, V22.S4, V27.S4
+	VADD	V27.S4, V24.S4, V28.S4
+	VMOV	V28.B16, V26.B16
+	VFMLA	V28.S4, V8.S4, V26.S4
 	MOVD	$exp32consts<>+40(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VSUB	V7.S4, V5.S4, V8.S4
-	VSHL	$23, V8.S4, V9.S4
-	VSUB	V5.S4, V27.S4, V11.S4
-	MOVD	$exp32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VSHL	$23, V16.S4, V21.S4
+	VLD1R	(R19), [V6.S4]
+	VSUB	V6.S4, V20.S4, V5.S4
+	VUSHR	$4, V5.S4, V4.S4
+	VUSHR	$1, V4.S4, V7.S4
 	MOVD	$exp32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6ea0e6f4 // fcmgt v20.4s, v23.4s, v0.4s
-	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
+	VLD1R	(R19), [V9.S4]
+	VSUB	V9.S4, V7.S4, V10.S4
+	VSHL	$23, V10.S4, V11.S4
+	VSUB	V7.S4, V4.S4, V18.S4
+	MOVD	$exp32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V18.S4, V19.S4
+	VSHL	$23, V19.S4, V17.S4
 	MOVD	$exp32consts<>+48(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V21.S4, V6.S4
-	VMOV	V20.B16, V26.B16
-	VBSL	V21.B16, V6.B16, V26.B16
-	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
+	WORD	$0x6ea0e736 // fcmgt v22.4s, v25.4s, v0.4s
+	WORD	$0x6e2bdf58 // fmul v24.4s, v26.4s, v11.4s
 	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
-	VAND	V28.B16, V20.B16, V7.B16
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	VAND	V27.B16, V20.B16, V5.B16
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V11.S4, V23.S4
-	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V24.B16, V25.B16
-	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
-	VMOV	V7.B16, V21.B16
-	VBSL	V6.B16, V23.B16, V21.B16
-	MOVD	$exp32consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e41a // fcmgt v26.4s, v0.4s, v22.4s
-	MOVD	$exp32consts<>+68(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V26.B16, V28.B16
-	VBSL	V21.B16, V18.B16, V28.B16
-	MOVD	$exp32consts<>+72(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea0e514 // fcmgt v20.4s, v8.4s, v0.4s
-	MOVD	$exp32consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V20.B16, V17.B16
-	VBSL	V28.B16, V27.B16, V17.B16
-	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
-	MOVD	$exp32consts<>+76(SB), R19
+	VADD	V27.S4, V17.S4, V8.S4
+	VMOV	V22.B16, V28.B16
+	VBSL	V17.B16, V8.B16, V28.B16
+	WORD	$0x6e3cdf06 // fmul v6.4s, v24.4s, v28.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea6e685 // fcmgt v5.4s, v20.4s, v6.4s
+	VAND	V5.B16, V22.B16, V9.B16
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea6e544 // fcmgt v4.4s, v10.4s, v6.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V22.B16, V7.B16
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d4d2 // fadd v18.4s, v6.4s, v21.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V18.S4, V25.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$exp32consts<>+64(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V0.B16, V24.B16
-	VMOV	V16.B16, V9.B16
-	VBSL	V17.B16, V24.B16, V9.B16
-	VMOV	V19.B16, V5.B16
-	VBSL	V10.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V10.B16
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V26.B16, V27.B16
+	WORD	$0x6e3bdcc8 // fmul v8.4s, v6.4s, v27.4s
+	VMOV	V9.B16, V17.B16
+	VBSL	V8.B16, V25.B16, V17.B16
+	MOVD	$exp32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb8e41c // fcmgt v28.4s, v0.4s, v24.4s
+	MOVD	$exp32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V28.B16, V5.B16
+	VBSL	V17.B16, V20.B16, V5.B16
+	MOVD	$exp32consts<>+76(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea0e556 // fcmgt v22.4s, v10.4s, v0.4s
+	MOVD	$exp32consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V22.B16, V21.B16
+	VBSL	V5.B16, V4.B16, V21.B16
+	WORD	$0x4e20e413 // fcmeq v19.4s, v0.4s, v0.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$exp32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V0.B16, V26.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V23.B16, V7.B16
+	VBSL	V16.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V16.B16
 mathblock107:
-	VMOV	V10.B16, V12.B16
+	VMOV	V16.B16, V12.B16
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f431 // fmax v17.4s, v1.4s, v16.4s
 	MOVD	$exp32consts<>+4(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.S4, V1.S4, V18.S4
-	MOVD	$exp32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x4eb3d654 // fsub v20.4s, v18.4s, v19.4s
-	MOVD	$exp32consts<>+12(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V1.B16, V22.B16
-	VFMLS	V21.S4, V20.S4, V22.S4
+	VLD1R	(R19), [V18.S4]
 	MOVD	$exp32consts<>+8(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V22.B16, V24.B16
-	VFMLS	V23.S4, V20.S4, V24.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
+	MOVD	$exp32consts<>+8(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$exp32consts<>+16(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
+	MOVD	$exp32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S4]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.S4, V22.S4, V26.S4
 	MOVD	$exp32consts<>+20(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.S4, V25.S4, V27.S4
-	WORD	$0x6e38df1c // fmul v28.4s, v24.4s, v24.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[3]
-	WORD	$0x4e24d705 // fadd v5.4s, v24.4s, v4.4s
-	VMOV	V5.B16, V6.B16
-	VFMLA	V27.S4, V28.S4, V6.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[3]
-	VSHL	$19, V18.S4, V8.S4
-	VADD	V8.S4, V7.S4, V9.S4
-	VMOV	V9.B16, V10.B16
-	VFMLA	V9.S4, V6.S4, V10.S4
+	VLD1R	(R19), [V27.S4]
 	MOVD	$exp32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V1.B16, V16.B16
-	MOVD	$exp32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e633 // fcmgt v19.4s, v17.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock108
-	MOVD	$exp32consts<>+32(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VAND	V23.B16, V18.B16, V20.B16
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
 	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
+	VMOV	V20.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	VSHL	$19, V20.S4, V25.S4
-	VADD	V25.S4, V22.S4, V26.S4
-	VMOV	V26.B16, V24.B16
-	VFMLA	V26.S4, V6.S4, V24.S4
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
+	MOVD	$exp32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V1.B16, V19.B16
+	MOVD	$exp32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb3e6b7 // fcmgt v23.4s, v21.4s, v19.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	WORD	$0x6eb0aaf1 // umaxv s17, v23.4s
+	FMOVS	F17, R20
+	CBZ	R20, mathblock108
 	MOVD	$exp32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V18.S4, V28.S4
-	VUSHR	$4, V28.S4, V27.S4
-	VUSHR	$1, V27.S4, V5.S4
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V20.B16, V22.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[3]
+	VSHL	$19, V22.S4, V27.S4
+	VADD	V27.S4, V24.S4, V28.S4
+	VMOV	V28.B16, V26.B16
+	VFMLA	V28.S4, V8.S4, V26.S4
 	MOVD	$exp32consts<>+40(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VSUB	V7.S4, V5.S4, V8.S4
-	VSHL	$23, V8.S4, V9.S4
-	VSUB	V5.S4, V27.S4, V11.S4
-	MOVD	$exp32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VSHL	$23, V16.S4, V21.S4
+	VLD1R	(R19), [V6.S4]
+	VSUB	V6.S4, V20.S4, V5.S4
+	VUSHR	$4, V5.S4, V4.S4
+	VUSHR	$1, V4.S4, V7.S4
 	MOVD	$exp32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6ea1e6f4 // fcmgt v20.4s, v23.4s, v1.4s
-	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
+	VLD1R	(R19), [V9.S4]
+	VSUB	V9.S4, V7.S4, V10.S4
+	VSHL	$23, V10.S4, V11.S4
+	VSUB	V7.S4, V4.S4, V18.S4
+	MOVD	$exp32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V18.S4, V19.S4
+	VSHL	$23, V19.S4, V17.S4
 	MOVD	$exp32consts<>+48(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V21.S4, V6.S4
-	VMOV	V20.B16, V26.B16
-	VBSL	V21.B16, V6.B16, V26.B16
-	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
+	WORD	$0x6ea1e736 // fcmgt v22.4s, v25.4s, v1.4s
+	WORD	$0x6e2bdf58 // fmul v24.4s, v26.4s, v11.4s
 	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
-	VAND	V28.B16, V20.B16, V7.B16
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	VAND	V27.B16, V20.B16, V5.B16
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V11.S4, V23.S4
-	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V24.B16, V25.B16
-	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
-	VMOV	V7.B16, V21.B16
-	VBSL	V6.B16, V23.B16, V21.B16
-	MOVD	$exp32consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e43a // fcmgt v26.4s, v1.4s, v22.4s
-	MOVD	$exp32consts<>+68(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V26.B16, V28.B16
-	VBSL	V21.B16, V18.B16, V28.B16
-	MOVD	$exp32consts<>+72(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea1e514 // fcmgt v20.4s, v8.4s, v1.4s
-	MOVD	$exp32consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V20.B16, V17.B16
-	VBSL	V28.B16, V27.B16, V17.B16
-	WORD	$0x4e21e430 // fcmeq v16.4s, v1.4s, v1.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
-	MOVD	$exp32consts<>+76(SB), R19
+	VADD	V27.S4, V17.S4, V8.S4
+	VMOV	V22.B16, V28.B16
+	VBSL	V17.B16, V8.B16, V28.B16
+	WORD	$0x6e3cdf06 // fmul v6.4s, v24.4s, v28.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea6e685 // fcmgt v5.4s, v20.4s, v6.4s
+	VAND	V5.B16, V22.B16, V9.B16
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea6e544 // fcmgt v4.4s, v10.4s, v6.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V22.B16, V7.B16
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d4d2 // fadd v18.4s, v6.4s, v21.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V18.S4, V25.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$exp32consts<>+64(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V1.B16, V24.B16
-	VMOV	V16.B16, V9.B16
-	VBSL	V17.B16, V24.B16, V9.B16
-	VMOV	V19.B16, V5.B16
-	VBSL	V10.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V10.B16
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V26.B16, V27.B16
+	WORD	$0x6e3bdcc8 // fmul v8.4s, v6.4s, v27.4s
+	VMOV	V9.B16, V17.B16
+	VBSL	V8.B16, V25.B16, V17.B16
+	MOVD	$exp32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb8e43c // fcmgt v28.4s, v1.4s, v24.4s
+	MOVD	$exp32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V28.B16, V5.B16
+	VBSL	V17.B16, V20.B16, V5.B16
+	MOVD	$exp32consts<>+76(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea1e556 // fcmgt v22.4s, v10.4s, v1.4s
+	MOVD	$exp32consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V22.B16, V21.B16
+	VBSL	V5.B16, V4.B16, V21.B16
+	WORD	$0x4e21e433 // fcmeq v19.4s, v1.4s, v1.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$exp32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V1.B16, V26.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V23.B16, V7.B16
+	VBSL	V16.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V16.B16
 mathblock108:
-	VMOV	V10.B16, V13.B16
+	VMOV	V16.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
 	VLD1.P	16(R11), [V0.S4]
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f411 // fmax v17.4s, v0.4s, v16.4s
 	MOVD	$exp32consts<>+4(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.S4, V0.S4, V18.S4
-	MOVD	$exp32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S4]
-	WORD	$0x4eb3d654 // fsub v20.4s, v18.4s, v19.4s
-	MOVD	$exp32consts<>+12(SB), R19
-	VLD1R	(R19), [V21.S4]
-	VMOV	V0.B16, V22.B16
-	VFMLS	V21.S4, V20.S4, V22.S4
+	VLD1R	(R19), [V18.S4]
 	MOVD	$exp32consts<>+8(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VMOV	V22.B16, V24.B16
-	VFMLS	V23.S4, V20.S4, V24.S4
+	VLD1R	(R19), [V19.S4]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
+	MOVD	$exp32consts<>+8(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$exp32consts<>+16(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
+	MOVD	$exp32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S4]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.S4, V22.S4, V26.S4
 	MOVD	$exp32consts<>+20(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.S4, V25.S4, V27.S4
-	WORD	$0x6e38df1c // fmul v28.4s, v24.4s, v24.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[3]
-	WORD	$0x4e24d705 // fadd v5.4s, v24.4s, v4.4s
-	VMOV	V5.B16, V6.B16
-	VFMLA	V27.S4, V28.S4, V6.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[3]
-	VSHL	$19, V18.S4, V8.S4
-	VADD	V8.S4, V7.S4, V9.S4
-	VMOV	V9.B16, V10.B16
-	VFMLA	V9.S4, V6.S4, V10.S4
+	VLD1R	(R19), [V27.S4]
 	MOVD	$exp32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V0.B16, V16.B16
-	MOVD	$exp32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e633 // fcmgt v19.4s, v17.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock109
-	MOVD	$exp32consts<>+32(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VAND	V23.B16, V18.B16, V20.B16
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
 	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
+	VMOV	V20.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	VSHL	$19, V20.S4, V25.S4
-	VADD	V25.S4, V22.S4, V26.S4
-	VMOV	V26.B16, V24.B16
-	VFMLA	V26.S4, V6.S4, V24.S4
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
+	MOVD	$exp32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$exp32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb3e6b7 // fcmgt v23.4s, v21.4s, v19.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	WORD	$0x6eb0aaf1 // umaxv s17, v23.4s
+	FMOVS	F17, R20
+	CBZ	R20, mathblock109
 	MOVD	$exp32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V18.S4, V28.S4
-	VUSHR	$4, V28.S4, V27.S4
-	VUSHR	$1, V27.S4, V5.S4
+	VLD1R	(R19), [V25.S4]
+	VAND	V25.B16, V20.B16, V22.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[3]
+	VSHL	$19, V22.S4, V27.S4
+	VADD	V27.S4, V24.S4, V28.S4
+	VMOV	V28.B16, V26.B16
+	VFMLA	V28.S4, V8.S4, V26.S4
 	MOVD	$exp32consts<>+40(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VSUB	V7.S4, V5.S4, V8.S4
-	VSHL	$23, V8.S4, V9.S4
-	VSUB	V5.S4, V27.S4, V11.S4
-	MOVD	$exp32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VSHL	$23, V16.S4, V21.S4
+	VLD1R	(R19), [V6.S4]
+	VSUB	V6.S4, V20.S4, V5.S4
+	VUSHR	$4, V5.S4, V4.S4
+	VUSHR	$1, V4.S4, V7.S4
 	MOVD	$exp32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S4]
-	WORD	$0x6ea0e6f4 // fcmgt v20.4s, v23.4s, v0.4s
-	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
+	VLD1R	(R19), [V9.S4]
+	VSUB	V9.S4, V7.S4, V10.S4
+	VSHL	$23, V10.S4, V11.S4
+	VSUB	V7.S4, V4.S4, V18.S4
+	MOVD	$exp32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V18.S4, V19.S4
+	VSHL	$23, V19.S4, V17.S4
 	MOVD	$exp32consts<>+48(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V21.S4, V6.S4
-	VMOV	V20.B16, V26.B16
-	VBSL	V21.B16, V6.B16, V26.B16
-	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
+	WORD	$0x6ea0e736 // fcmgt v22.4s, v25.4s, v0.4s
+	WORD	$0x6e2bdf58 // fmul v24.4s, v26.4s, v11.4s
 	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
-	VAND	V28.B16, V20.B16, V7.B16
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	VAND	V27.B16, V20.B16, V5.B16
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V11.S4, V23.S4
-	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V24.B16, V25.B16
-	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
-	VMOV	V7.B16, V21.B16
-	VBSL	V6.B16, V23.B16, V21.B16
-	MOVD	$exp32consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e41a // fcmgt v26.4s, v0.4s, v22.4s
-	MOVD	$exp32consts<>+68(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V26.B16, V28.B16
-	VBSL	V21.B16, V18.B16, V28.B16
-	MOVD	$exp32consts<>+72(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea0e514 // fcmgt v20.4s, v8.4s, v0.4s
-	MOVD	$exp32consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V20.B16, V17.B16
-	VBSL	V28.B16, V27.B16, V17.B16
-	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
-	MOVD	$exp32consts<>+76(SB), R19
+	VADD	V27.S4, V17.S4, V8.S4
+	VMOV	V22.B16, V28.B16
+	VBSL	V17.B16, V8.B16, V28.B16
+	WORD	$0x6e3cdf06 // fmul v6.4s, v24.4s, v28.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea6e685 // fcmgt v5.4s, v20.4s, v6.4s
+	VAND	V5.B16, V22.B16, V9.B16
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea6e544 // fcmgt v4.4s, v10.4s, v6.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V22.B16, V7.B16
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d4d2 // fadd v18.4s, v6.4s, v21.4s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V18.S4, V25.S4
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$exp32consts<>+64(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V0.B16, V24.B16
-	VMOV	V16.B16, V9.B16
-	VBSL	V17.B16, V24.B16, V9.B16
-	VMOV	V19.B16, V5.B16
-	VBSL	V10.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V10.B16
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V26.B16, V27.B16
+	WORD	$0x6e3bdcc8 // fmul v8.4s, v6.4s, v27.4s
+	VMOV	V9.B16, V17.B16
+	VBSL	V8.B16, V25.B16, V17.B16
+	MOVD	$exp32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb8e41c // fcmgt v28.4s, v0.4s, v24.4s
+	MOVD	$exp32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V28.B16, V5.B16
+	VBSL	V17.B16, V20.B16, V5.B16
+	MOVD	$exp32consts<>+76(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea0e556 // fcmgt v22.4s, v10.4s, v0.4s
+	MOVD	$exp32consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V22.B16, V21.B16
+	VBSL	V5.B16, V4.B16, V21.B16
+	WORD	$0x4e20e413 // fcmeq v19.4s, v0.4s, v0.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$exp32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V0.B16, V26.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V23.B16, V7.B16
+	VBSL	V16.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V16.B16
 mathblock109:
-	VMOV	V10.B16, V12.B16
+	VMOV	V16.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
 	VLD1.P	8(R11), [V0.S2]
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e30f411 // fmax v17.2s, v0.2s, v16.2s
 	MOVD	$exp32consts<>+4(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.S2, V0.S2, V18.S2
-	MOVD	$exp32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S2]
-	WORD	$0x0eb3d654 // fsub v20.2s, v18.2s, v19.2s
-	MOVD	$exp32consts<>+12(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V0.B16, V22.B16
-	VFMLS	V21.S2, V20.S2, V22.S2
+	VLD1R	(R19), [V18.S2]
 	MOVD	$exp32consts<>+8(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V22.B16, V24.B16
-	VFMLS	V23.S2, V20.S2, V24.S2
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S2, V17.S2, V20.S2
+	MOVD	$exp32consts<>+8(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0eb5d696 // fsub v22.2s, v20.2s, v21.2s
 	MOVD	$exp32consts<>+16(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S2, V22.S2, V24.S2
+	MOVD	$exp32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S2]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.S2, V22.S2, V26.S2
 	MOVD	$exp32consts<>+20(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.S2, V25.S2, V27.S2
-	WORD	$0x2e38df1c // fmul v28.2s, v24.2s, v24.2s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[3]
-	WORD	$0x0e24d705 // fadd v5.2s, v24.2s, v4.2s
-	VMOV	V5.B16, V6.B16
-	VFMLA	V27.S2, V28.S2, V6.S2
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[3]
-	VSHL	$19, V18.S2, V8.S2
-	VADD	V8.S2, V7.S2, V9.S2
-	VMOV	V9.B16, V10.B16
-	VFMLA	V9.S2, V6.S2, V10.S2
+	VLD1R	(R19), [V27.S2]
 	MOVD	$exp32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VAND	V11.B8, V0.B8, V16.B8
-	MOVD	$exp32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x2eb0e633 // fcmgt v19.2s, v17.2s, v16.2s
-	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock110
-	MOVD	$exp32consts<>+32(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VAND	V23.B8, V18.B8, V20.B8
+	VLD1R	(R19), [V28.S2]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S2, V27.S2, V4.S2
+	WORD	$0x2e3adf45 // fmul v5.2s, v26.2s, v26.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x0e26d747 // fadd v7.2s, v26.2s, v6.2s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S2, V5.S2, V8.S2
 	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
+	VMOV	V20.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	VSHL	$19, V20.S2, V25.S2
-	VADD	V25.S2, V22.S2, V26.S2
-	VMOV	V26.B16, V24.B16
-	VFMLA	V26.S2, V6.S2, V24.S2
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S2, V10.S2
+	VADD	V10.S2, V9.S2, V11.S2
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S2, V8.S2, V16.S2
+	MOVD	$exp32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V0.B8, V19.B8
+	MOVD	$exp32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x2eb3e6b7 // fcmgt v23.2s, v21.2s, v19.2s
+	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	WORD	$0x6eb0aaf1 // umaxv s17, v23.4s
+	FMOVS	F17, R20
+	CBZ	R20, mathblock110
 	MOVD	$exp32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VSUB	V4.S2, V18.S2, V28.S2
-	VUSHR	$4, V28.S2, V27.S2
-	VUSHR	$1, V27.S2, V5.S2
+	VLD1R	(R19), [V25.S2]
+	VAND	V25.B8, V20.B8, V22.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[3]
+	VSHL	$19, V22.S2, V27.S2
+	VADD	V27.S2, V24.S2, V28.S2
+	VMOV	V28.B16, V26.B16
+	VFMLA	V28.S2, V8.S2, V26.S2
 	MOVD	$exp32consts<>+40(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VSUB	V7.S2, V5.S2, V8.S2
-	VSHL	$23, V8.S2, V9.S2
-	VSUB	V5.S2, V27.S2, V11.S2
-	MOVD	$exp32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VSUB	V17.S2, V11.S2, V16.S2
-	VSHL	$23, V16.S2, V21.S2
+	VLD1R	(R19), [V6.S2]
+	VSUB	V6.S2, V20.S2, V5.S2
+	VUSHR	$4, V5.S2, V4.S2
+	VUSHR	$1, V4.S2, V7.S2
 	MOVD	$exp32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x2ea0e6f4 // fcmgt v20.2s, v23.2s, v0.2s
-	WORD	$0x2e29df16 // fmul v22.2s, v24.2s, v9.2s
+	VLD1R	(R19), [V9.S2]
+	VSUB	V9.S2, V7.S2, V10.S2
+	VSHL	$23, V10.S2, V11.S2
+	VSUB	V7.S2, V4.S2, V18.S2
+	MOVD	$exp32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V18.S2, V19.S2
+	VSHL	$23, V19.S2, V17.S2
 	MOVD	$exp32consts<>+48(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VADD	V25.S2, V21.S2, V6.S2
-	VMOV	V20.B16, V26.B16
-	VBSL	V21.B8, V6.B8, V26.B8
-	WORD	$0x2e3adec4 // fmul v4.2s, v22.2s, v26.2s
+	WORD	$0x2ea0e736 // fcmgt v22.2s, v25.2s, v0.2s
+	WORD	$0x2e2bdf58 // fmul v24.2s, v26.2s, v11.2s
 	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x2ea4e65c // fcmgt v28.2s, v18.2s, v4.2s
-	VAND	V28.B8, V20.B8, V7.B8
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x2ea4e51b // fcmgt v27.2s, v8.2s, v4.2s
-	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
-	VAND	V27.B8, V20.B8, V5.B8
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x0e31d48b // fadd v11.2s, v4.2s, v17.2s
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VSUB	V16.S2, V11.S2, V23.S2
-	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S2]
-	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B8, V24.B8, V25.B8
-	WORD	$0x2e39dc86 // fmul v6.2s, v4.2s, v25.2s
-	VMOV	V7.B16, V21.B16
-	VBSL	V6.B8, V23.B8, V21.B8
-	MOVD	$exp32consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2eb6e41a // fcmgt v26.2s, v0.2s, v22.2s
-	MOVD	$exp32consts<>+68(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V26.B16, V28.B16
-	VBSL	V21.B8, V18.B8, V28.B8
-	MOVD	$exp32consts<>+72(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x2ea0e514 // fcmgt v20.2s, v8.2s, v0.2s
-	MOVD	$exp32consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S2]
-	VMOV	V20.B16, V17.B16
-	VBSL	V28.B8, V27.B8, V17.B8
-	WORD	$0x0e20e410 // fcmeq v16.2s, v0.2s, v0.2s
-	WORD	$0x2e205a10 // mvn v16.8b, v16.8b
-	MOVD	$exp32consts<>+76(SB), R19
+	VADD	V27.S2, V17.S2, V8.S2
+	VMOV	V22.B16, V28.B16
+	VBSL	V17.B8, V8.B8, V28.B8
+	WORD	$0x2e3cdf06 // fmul v6.2s, v24.2s, v28.2s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2ea6e685 // fcmgt v5.2s, v20.2s, v6.2s
+	VAND	V5.B8, V22.B8, V9.B8
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2ea6e544 // fcmgt v4.2s, v10.2s, v6.2s
+	WORD	$0x2e205884 // mvn v4.8b, v4.8b
+	VAND	V4.B8, V22.B8, V7.B8
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e35d4d2 // fadd v18.2s, v6.2s, v21.2s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VSUB	V19.S2, V18.S2, V25.S2
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$exp32consts<>+64(SB), R19
 	VLD1R	(R19), [V11.S2]
-	VORR	V11.B8, V0.B8, V24.B8
-	VMOV	V16.B16, V9.B16
-	VBSL	V17.B8, V24.B8, V9.B8
-	VMOV	V19.B16, V5.B16
-	VBSL	V10.B8, V9.B8, V5.B8
-	VMOV	V5.B16, V10.B16
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B8, V26.B8, V27.B8
+	WORD	$0x2e3bdcc8 // fmul v8.2s, v6.2s, v27.2s
+	VMOV	V9.B16, V17.B16
+	VBSL	V8.B8, V25.B8, V17.B8
+	MOVD	$exp32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb8e41c // fcmgt v28.2s, v0.2s, v24.2s
+	MOVD	$exp32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V28.B16, V5.B16
+	VBSL	V17.B8, V20.B8, V5.B8
+	MOVD	$exp32consts<>+76(SB), R19
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2ea0e556 // fcmgt v22.2s, v10.2s, v0.2s
+	MOVD	$exp32consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VMOV	V22.B16, V21.B16
+	VBSL	V5.B8, V4.B8, V21.B8
+	WORD	$0x0e20e413 // fcmeq v19.2s, v0.2s, v0.2s
+	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
+	MOVD	$exp32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V0.B8, V26.B8
+	VMOV	V19.B16, V11.B16
+	VBSL	V21.B8, V26.B8, V11.B8
+	VMOV	V23.B16, V7.B16
+	VBSL	V16.B8, V11.B8, V7.B8
+	VMOV	V7.B16, V16.B16
 mathblock110:
-	VMOV	V10.B16, V12.B16
+	VMOV	V16.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
 	FMOVS	(R11), F0
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e30f411 // fmax v17.2s, v0.2s, v16.2s
 	MOVD	$exp32consts<>+4(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.S2, V0.S2, V18.S2
-	MOVD	$exp32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S2]
-	WORD	$0x0eb3d654 // fsub v20.2s, v18.2s, v19.2s
-	MOVD	$exp32consts<>+12(SB), R19
-	VLD1R	(R19), [V21.S2]
-	VMOV	V0.B16, V22.B16
-	VFMLS	V21.S2, V20.S2, V22.S2
+	VLD1R	(R19), [V18.S2]
 	MOVD	$exp32consts<>+8(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VMOV	V22.B16, V24.B16
-	VFMLS	V23.S2, V20.S2, V24.S2
+	VLD1R	(R19), [V19.S2]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S2, V17.S2, V20.S2
+	MOVD	$exp32consts<>+8(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0eb5d696 // fsub v22.2s, v20.2s, v21.2s
 	MOVD	$exp32consts<>+16(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S2, V22.S2, V24.S2
+	MOVD	$exp32consts<>+12(SB), R19
 	VLD1R	(R19), [V25.S2]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.S2, V22.S2, V26.S2
 	MOVD	$exp32consts<>+20(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.S2, V25.S2, V27.S2
-	WORD	$0x2e38df1c // fmul v28.2s, v24.2s, v24.2s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[3]
-	WORD	$0x0e24d705 // fadd v5.2s, v24.2s, v4.2s
-	VMOV	V5.B16, V6.B16
-	VFMLA	V27.S2, V28.S2, V6.S2
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[3]
-	VSHL	$19, V18.S2, V8.S2
-	VADD	V8.S2, V7.S2, V9.S2
-	VMOV	V9.B16, V10.B16
-	VFMLA	V9.S2, V6.S2, V10.S2
+	VLD1R	(R19), [V27.S2]
 	MOVD	$exp32consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VAND	V11.B8, V0.B8, V16.B8
-	MOVD	$exp32consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x2eb0e633 // fcmgt v19.2s, v17.2s, v16.2s
-	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock111
-	MOVD	$exp32consts<>+32(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VAND	V23.B8, V18.B8, V20.B8
+	VLD1R	(R19), [V28.S2]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S2, V27.S2, V4.S2
+	WORD	$0x2e3adf45 // fmul v5.2s, v26.2s, v26.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x0e26d747 // fadd v7.2s, v26.2s, v6.2s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S2, V5.S2, V8.S2
 	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
+	VMOV	V20.S[0], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	VSHL	$19, V20.S2, V25.S2
-	VADD	V25.S2, V22.S2, V26.S2
-	VMOV	V26.B16, V24.B16
-	VFMLA	V26.S2, V6.S2, V24.S2
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S2, V10.S2
+	VADD	V10.S2, V9.S2, V11.S2
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S2, V8.S2, V16.S2
+	MOVD	$exp32consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V0.B8, V19.B8
+	MOVD	$exp32consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x2eb3e6b7 // fcmgt v23.2s, v21.2s, v19.2s
+	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	WORD	$0x6eb0aaf1 // umaxv s17, v23.4s
+	FMOVS	F17, R20
+	CBZ	R20, mathblock111
 	MOVD	$exp32consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VSUB	V4.S2, V18.S2, V28.S2
-	VUSHR	$4, V28.S2, V27.S2
-	VUSHR	$1, V27.S2, V5.S2
+	VLD1R	(R19), [V25.S2]
+	VAND	V25.B8, V20.B8, V22.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[3]
+	VSHL	$19, V22.S2, V27.S2
+	VADD	V27.S2, V24.S2, V28.S2
+	VMOV	V28.B16, V26.B16
+	VFMLA	V28.S2, V8.S2, V26.S2
 	MOVD	$exp32consts<>+40(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VSUB	V7.S2, V5.S2, V8.S2
-	VSHL	$23, V8.S2, V9.S2
-	VSUB	V5.S2, V27.S2, V11.S2
-	MOVD	$exp32consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VSUB	V17.S2, V11.S2, V16.S2
-	VSHL	$23, V16.S2, V21.S2
+	VLD1R	(R19), [V6.S2]
+	VSUB	V6.S2, V20.S2, V5.S2
+	VUSHR	$4, V5.S2, V4.S2
+	VUSHR	$1, V4.S2, V7.S2
 	MOVD	$exp32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S2]
-	WORD	$0x2ea0e6f4 // fcmgt v20.2s, v23.2s, v0.2s
-	WORD	$0x2e29df16 // fmul v22.2s, v24.2s, v9.2s
+	VLD1R	(R19), [V9.S2]
+	VSUB	V9.S2, V7.S2, V10.S2
+	VSHL	$23, V10.S2, V11.S2
+	VSUB	V7.S2, V4.S2, V18.S2
+	MOVD	$exp32consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V18.S2, V19.S2
+	VSHL	$23, V19.S2, V17.S2
 	MOVD	$exp32consts<>+48(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VADD	V25.S2, V21.S2, V6.S2
-	VMOV	V20.B16, V26.B16
-	VBSL	V21.B8, V6.B8, V26.B8
-	WORD	$0x2e3adec4 // fmul v4.2s, v22.2s, v26.2s
+	WORD	$0x2ea0e736 // fcmgt v22.2s, v25.2s, v0.2s
+	WORD	$0x2e2bdf58 // fmul v24.2s, v26.2s, v11.2s
 	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x2ea4e65c // fcmgt v28.2s, v18.2s, v4.2s
-	VAND	V28.B8, V20.B8, V7.B8
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x2ea4e51b // fcmgt v27.2s, v8.2s, v4.2s
-	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
-	VAND	V27.B8, V20.B8, V5.B8
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x0e31d48b // fadd v11.2s, v4.2s, v17.2s
-	MOVD	$exp32consts<>+52(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VSUB	V16.S2, V11.S2, V23.S2
-	MOVD	$exp32consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S2]
-	MOVD	$exp32consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B8, V24.B8, V25.B8
-	WORD	$0x2e39dc86 // fmul v6.2s, v4.2s, v25.2s
-	VMOV	V7.B16, V21.B16
-	VBSL	V6.B8, V23.B8, V21.B8
-	MOVD	$exp32consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2eb6e41a // fcmgt v26.2s, v0.2s, v22.2s
-	MOVD	$exp32consts<>+68(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V26.B16, V28.B16
-	VBSL	V21.B8, V18.B8, V28.B8
-	MOVD	$exp32consts<>+72(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x2ea0e514 // fcmgt v20.2s, v8.2s, v0.2s
-	MOVD	$exp32consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S2]
-	VMOV	V20.B16, V17.B16
-	VBSL	V28.B8, V27.B8, V17.B8
-	WORD	$0x0e20e410 // fcmeq v16.2s, v0.2s, v0.2s
-	WORD	$0x2e205a10 // mvn v16.8b, v16.8b
-	MOVD	$exp32consts<>+76(SB), R19
+	VADD	V27.S2, V17.S2, V8.S2
+	VMOV	V22.B16, V28.B16
+	VBSL	V17.B8, V8.B8, V28.B8
+	WORD	$0x2e3cdf06 // fmul v6.2s, v24.2s, v28.2s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2ea6e685 // fcmgt v5.2s, v20.2s, v6.2s
+	VAND	V5.B8, V22.B8, V9.B8
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2ea6e544 // fcmgt v4.2s, v10.2s, v6.2s
+	WORD	$0x2e205884 // mvn v4.8b, v4.8b
+	VAND	V4.B8, V22.B8, V7.B8
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e35d4d2 // fadd v18.2s, v6.2s, v21.2s
+	MOVD	$exp32consts<>+56(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VSUB	V19.S2, V18.S2, V25.S2
+	MOVD	$exp32consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$exp32consts<>+64(SB), R19
 	VLD1R	(R19), [V11.S2]
-	VORR	V11.B8, V0.B8, V24.B8
-	VMOV	V16.B16, V9.B16
-	VBSL	V17.B8, V24.B8, V9.B8
-	VMOV	V19.B16, V5.B16
-	VBSL	V10.B8, V9.B8, V5.B8
-	VMOV	V5.B16, V10.B16
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B8, V26.B8, V27.B8
+	WORD	$0x2e3bdcc8 // fmul v8.2s, v6.2s, v27.2s
+	VMOV	V9.B16, V17.B16
+	VBSL	V8.B8, V25.B8, V17.B8
+	MOVD	$exp32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb8e41c // fcmgt v28.2s, v0.2s, v24.2s
+	MOVD	$exp32consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V28.B16, V5.B16
+	VBSL	V17.B8, V20.B8, V5.B8
+	MOVD	$exp32consts<>+76(SB), R19
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2ea0e556 // fcmgt v22.2s, v10.2s, v0.2s
+	MOVD	$exp32consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VMOV	V22.B16, V21.B16
+	VBSL	V5.B8, V4.B8, V21.B8
+	WORD	$0x0e20e413 // fcmeq v19.2s, v0.2s, v0.2s
+	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
+	MOVD	$exp32consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V0.B8, V26.B8
+	VMOV	V19.B16, V11.B16
+	VBSL	V21.B8, V26.B8, V11.B8
+	VMOV	V23.B16, V7.B16
+	VBSL	V16.B8, V11.B8, V7.B8
+	VMOV	V7.B16, V16.B16
 mathblock111:
-	VMOV	V10.B16, V12.B16
+	VMOV	V16.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -6755,692 +6788,704 @@ loop:
 	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
 	MOVD	$exp232consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f411 // fmax v17.4s, v0.4s, v16.4s
 	MOVD	$exp232consts<>+4(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.S4, V0.S4, V18.S4
-	MOVD	$exp232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$exp232consts<>+8(SB), R19
 	VLD1R	(R19), [V19.S4]
-	WORD	$0x4eb3d654 // fsub v20.4s, v18.4s, v19.4s
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
 	MOVD	$exp232consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
-	VMOV	V0.B16, V22.B16
-	VFMLS	V21.S4, V20.S4, V22.S4
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$exp232consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
-	WORD	$0x6e37ded8 // fmul v24.4s, v22.4s, v23.4s
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
 	MOVD	$exp232consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
+	WORD	$0x6e39df1a // fmul v26.4s, v24.4s, v25.4s
 	MOVD	$exp232consts<>+20(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.S4, V25.S4, V27.S4
-	WORD	$0x6e38df1c // fmul v28.4s, v24.4s, v24.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[3]
-	WORD	$0x4e24d705 // fadd v5.4s, v24.4s, v4.4s
-	VMOV	V5.B16, V6.B16
-	VFMLA	V27.S4, V28.S4, V6.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[3]
-	VSHL	$19, V18.S4, V8.S4
-	VADD	V8.S4, V7.S4, V9.S4
-	VMOV	V9.B16, V10.B16
-	VFMLA	V9.S4, V6.S4, V10.S4
+	VLD1R	(R19), [V27.S4]
 	MOVD	$exp232consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V0.B16, V16.B16
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
 	MOVD	$exp232consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e633 // fcmgt v19.4s, v17.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$exp232consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb3e6b7 // fcmgt v23.4s, v21.4s, v19.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	WORD	$0x6eb0aaf6 // umaxv s22, v23.4s
+	FMOVS	F22, R20
 	CBZ	R20, mathblock121
-	MOVD	$exp232consts<>+32(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VAND	V20.B16, V18.B16, V23.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	VSHL	$19, V23.S4, V25.S4
-	VADD	V25.S4, V22.S4, V26.S4
-	VMOV	V26.B16, V24.B16
-	VFMLA	V26.S4, V6.S4, V24.S4
 	MOVD	$exp232consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V18.S4, V28.S4
-	VUSHR	$4, V28.S4, V27.S4
-	VUSHR	$1, V27.S4, V5.S4
-	MOVD	$exp232consts<>+40(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VSUB	V7.S4, V5.S4, V8.S4
-	VSHL	$23, V8.S4, V9.S4
-	VSUB	V5.S4, V27.S4, V11.S4
-	MOVD	$exp232consts<>+40(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VSHL	$23, V16.S4, V21.S4
+	VAND	V17.B16, V20.B16, V25.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[3]
+	VSHL	$19, V25.S4, V27.S4
+	VADD	V27.S4, V24.S4, V28.S4
+	VMOV	V28.B16, V26.B16
+	VFMLA	V28.S4, V8.S4, V26.S4
+	MOVD	$exp232consts<>+40(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VSUB	V6.S4, V20.S4, V5.S4
+	VUSHR	$4, V5.S4, V4.S4
+	VUSHR	$1, V4.S4, V7.S4
 	MOVD	$exp232consts<>+44(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6ea0e697 // fcmgt v23.4s, v20.4s, v0.4s
-	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
-	MOVD	$exp232consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V21.S4, V6.S4
-	VMOV	V23.B16, V26.B16
-	VBSL	V21.B16, V6.B16, V26.B16
-	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
-	VAND	V28.B16, V23.B16, V7.B16
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	VAND	V27.B16, V23.B16, V5.B16
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V11.S4, V20.S4
-	MOVD	$exp232consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$exp232consts<>+60(SB), R19
 	VLD1R	(R19), [V9.S4]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V24.B16, V25.B16
-	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
-	VMOV	V7.B16, V21.B16
-	VBSL	V6.B16, V20.B16, V21.B16
-	MOVD	$exp232consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e41a // fcmgt v26.4s, v0.4s, v22.4s
-	MOVD	$exp232consts<>+68(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V26.B16, V28.B16
-	VBSL	V21.B16, V18.B16, V28.B16
-	MOVD	$exp232consts<>+72(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea0e517 // fcmgt v23.4s, v8.4s, v0.4s
+	VSUB	V9.S4, V7.S4, V10.S4
+	VSHL	$23, V10.S4, V11.S4
+	VSUB	V7.S4, V4.S4, V18.S4
 	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V18.S4, V19.S4
+	VSHL	$23, V19.S4, V22.S4
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6ea0e639 // fcmgt v25.4s, v17.4s, v0.4s
+	WORD	$0x6e2bdf58 // fmul v24.4s, v26.4s, v11.4s
+	MOVD	$exp232consts<>+52(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V23.B16, V17.B16
-	VBSL	V28.B16, V27.B16, V17.B16
-	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
-	MOVD	$exp232consts<>+76(SB), R19
+	VADD	V27.S4, V22.S4, V8.S4
+	VMOV	V25.B16, V28.B16
+	VBSL	V22.B16, V8.B16, V28.B16
+	WORD	$0x6e3cdf06 // fmul v6.4s, v24.4s, v28.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea6e685 // fcmgt v5.4s, v20.4s, v6.4s
+	VAND	V5.B16, V25.B16, V9.B16
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea6e544 // fcmgt v4.4s, v10.4s, v6.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V25.B16, V7.B16
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d4d2 // fadd v18.4s, v6.4s, v21.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V18.S4, V17.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$exp232consts<>+64(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V0.B16, V24.B16
-	VMOV	V16.B16, V9.B16
-	VBSL	V17.B16, V24.B16, V9.B16
-	VMOV	V19.B16, V5.B16
-	VBSL	V10.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V10.B16
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V26.B16, V27.B16
+	WORD	$0x6e3bdcc8 // fmul v8.4s, v6.4s, v27.4s
+	VMOV	V9.B16, V22.B16
+	VBSL	V8.B16, V17.B16, V22.B16
+	MOVD	$exp232consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb8e41c // fcmgt v28.4s, v0.4s, v24.4s
+	MOVD	$exp232consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V28.B16, V5.B16
+	VBSL	V22.B16, V20.B16, V5.B16
+	MOVD	$exp232consts<>+76(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea0e559 // fcmgt v25.4s, v10.4s, v0.4s
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V25.B16, V21.B16
+	VBSL	V5.B16, V4.B16, V21.B16
+	WORD	$0x4e20e413 // fcmeq v19.4s, v0.4s, v0.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$exp232consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V0.B16, V26.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V23.B16, V7.B16
+	VBSL	V16.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V16.B16
 mathblock121:
-	VMOV	V10.B16, V12.B16
+	VMOV	V16.B16, V12.B16
 	MOVD	$exp232consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f431 // fmax v17.4s, v1.4s, v16.4s
 	MOVD	$exp232consts<>+4(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.S4, V1.S4, V18.S4
-	MOVD	$exp232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$exp232consts<>+8(SB), R19
 	VLD1R	(R19), [V19.S4]
-	WORD	$0x4eb3d654 // fsub v20.4s, v18.4s, v19.4s
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
 	MOVD	$exp232consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
-	VMOV	V1.B16, V22.B16
-	VFMLS	V21.S4, V20.S4, V22.S4
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$exp232consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
-	WORD	$0x6e37ded8 // fmul v24.4s, v22.4s, v23.4s
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
 	MOVD	$exp232consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
+	WORD	$0x6e39df1a // fmul v26.4s, v24.4s, v25.4s
 	MOVD	$exp232consts<>+20(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.S4, V25.S4, V27.S4
-	WORD	$0x6e38df1c // fmul v28.4s, v24.4s, v24.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[3]
-	WORD	$0x4e24d705 // fadd v5.4s, v24.4s, v4.4s
-	VMOV	V5.B16, V6.B16
-	VFMLA	V27.S4, V28.S4, V6.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[3]
-	VSHL	$19, V18.S4, V8.S4
-	VADD	V8.S4, V7.S4, V9.S4
-	VMOV	V9.B16, V10.B16
-	VFMLA	V9.S4, V6.S4, V10.S4
+	VLD1R	(R19), [V27.S4]
 	MOVD	$exp232consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V1.B16, V16.B16
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
 	MOVD	$exp232consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e633 // fcmgt v19.4s, v17.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V1.B16, V19.B16
+	MOVD	$exp232consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb3e6b7 // fcmgt v23.4s, v21.4s, v19.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	WORD	$0x6eb0aaf6 // umaxv s22, v23.4s
+	FMOVS	F22, R20
 	CBZ	R20, mathblock122
-	MOVD	$exp232consts<>+32(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VAND	V20.B16, V18.B16, V23.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	VSHL	$19, V23.S4, V25.S4
-	VADD	V25.S4, V22.S4, V26.S4
-	VMOV	V26.B16, V24.B16
-	VFMLA	V26.S4, V6.S4, V24.S4
 	MOVD	$exp232consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V18.S4, V28.S4
-	VUSHR	$4, V28.S4, V27.S4
-	VUSHR	$1, V27.S4, V5.S4
-	MOVD	$exp232consts<>+40(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VSUB	V7.S4, V5.S4, V8.S4
-	VSHL	$23, V8.S4, V9.S4
-	VSUB	V5.S4, V27.S4, V11.S4
-	MOVD	$exp232consts<>+40(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VSHL	$23, V16.S4, V21.S4
+	VAND	V17.B16, V20.B16, V25.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[3]
+	VSHL	$19, V25.S4, V27.S4
+	VADD	V27.S4, V24.S4, V28.S4
+	VMOV	V28.B16, V26.B16
+	VFMLA	V28.S4, V8.S4, V26.S4
+	MOVD	$exp232consts<>+40(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VSUB	V6.S4, V20.S4, V5.S4
+	VUSHR	$4, V5.S4, V4.S4
+	VUSHR	$1, V4.S4, V7.S4
 	MOVD	$exp232consts<>+44(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6ea1e697 // fcmgt v23.4s, v20.4s, v1.4s
-	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
-	MOVD	$exp232consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V21.S4, V6.S4
-	VMOV	V23.B16, V26.B16
-	VBSL	V21.B16, V6.B16, V26.B16
-	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
-	VAND	V28.B16, V23.B16, V7.B16
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	VAND	V27.B16, V23.B16, V5.B16
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V11.S4, V20.S4
-	MOVD	$exp232consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$exp232consts<>+60(SB), R19
 	VLD1R	(R19), [V9.S4]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V24.B16, V25.B16
-	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
-	VMOV	V7.B16, V21.B16
-	VBSL	V6.B16, V20.B16, V21.B16
-	MOVD	$exp232consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e43a // fcmgt v26.4s, v1.4s, v22.4s
-	MOVD	$exp232consts<>+68(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V26.B16, V28.B16
-	VBSL	V21.B16, V18.B16, V28.B16
-	MOVD	$exp232consts<>+72(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea1e517 // fcmgt v23.4s, v8.4s, v1.4s
+	VSUB	V9.S4, V7.S4, V10.S4
+	VSHL	$23, V10.S4, V11.S4
+	VSUB	V7.S4, V4.S4, V18.S4
 	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V18.S4, V19.S4
+	VSHL	$23, V19.S4, V22.S4
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6ea1e639 // fcmgt v25.4s, v17.4s, v1.4s
+	WORD	$0x6e2bdf58 // fmul v24.4s, v26.4s, v11.4s
+	MOVD	$exp232consts<>+52(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V23.B16, V17.B16
-	VBSL	V28.B16, V27.B16, V17.B16
-	WORD	$0x4e21e430 // fcmeq v16.4s, v1.4s, v1.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
-	MOVD	$exp232consts<>+76(SB), R19
+	VADD	V27.S4, V22.S4, V8.S4
+	VMOV	V25.B16, V28.B16
+	VBSL	V22.B16, V8.B16, V28.B16
+	WORD	$0x6e3cdf06 // fmul v6.4s, v24.4s, v28.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea6e685 // fcmgt v5.4s, v20.4s, v6.4s
+	VAND	V5.B16, V25.B16, V9.B16
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea6e544 // fcmgt v4.4s, v10.4s, v6.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V25.B16, V7.B16
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d4d2 // fadd v18.4s, v6.4s, v21.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V18.S4, V17.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$exp232consts<>+64(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V1.B16, V24.B16
-	VMOV	V16.B16, V9.B16
-	VBSL	V17.B16, V24.B16, V9.B16
-	VMOV	V19.B16, V5.B16
-	VBSL	V10.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V10.B16
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V26.B16, V27.B16
+	WORD	$0x6e3bdcc8 // fmul v8.4s, v6.4s, v27.4s
+	VMOV	V9.B16, V22.B16
+	VBSL	V8.B16, V17.B16, V22.B16
+	MOVD	$exp232consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb8e43c // fcmgt v28.4s, v1.4s, v24.4s
+	MOVD	$exp232consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V28.B16, V5.B16
+	VBSL	V22.B16, V20.B16, V5.B16
+	MOVD	$exp232consts<>+76(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea1e559 // fcmgt v25.4s, v10.4s, v1.4s
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V25.B16, V21.B16
+	VBSL	V5.B16, V4.B16, V21.B16
+	WORD	$0x4e21e433 // fcmeq v19.4s, v1.4s, v1.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$exp232consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V1.B16, V26.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V23.B16, V7.B16
+	VBSL	V16.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V16.B16
 mathblock122:
-	VMOV	V10.B16, V13.B16
+	VMOV	V16.B16, V13.B16
 	MOVD	$exp232consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f451 // fmax v17.4s, v2.4s, v16.4s
 	MOVD	$exp232consts<>+4(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.S4, V2.S4, V18.S4
-	MOVD	$exp232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$exp232consts<>+8(SB), R19
 	VLD1R	(R19), [V19.S4]
-	WORD	$0x4eb3d654 // fsub v20.4s, v18.4s, v19.4s
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
 	MOVD	$exp232consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
-	VMOV	V2.B16, V22.B16
-	VFMLS	V21.S4, V20.S4, V22.S4
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$exp232consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
-	WORD	$0x6e37ded8 // fmul v24.4s, v22.4s, v23.4s
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
 	MOVD	$exp232consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
+	WORD	$0x6e39df1a // fmul v26.4s, v24.4s, v25.4s
 	MOVD	$exp232consts<>+20(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.S4, V25.S4, V27.S4
-	WORD	$0x6e38df1c // fmul v28.4s, v24.4s, v24.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[3]
-	WORD	$0x4e24d705 // fadd v5.4s, v24.4s, v4.4s
-	VMOV	V5.B16, V6.B16
-	VFMLA	V27.S4, V28.S4, V6.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[3]
-	VSHL	$19, V18.S4, V8.S4
-	VADD	V8.S4, V7.S4, V9.S4
-	VMOV	V9.B16, V10.B16
-	VFMLA	V9.S4, V6.S4, V10.S4
+	VLD1R	(R19), [V27.S4]
 	MOVD	$exp232consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V2.B16, V16.B16
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
 	MOVD	$exp232consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e633 // fcmgt v19.4s, v17.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V2.B16, V19.B16
+	MOVD	$exp232consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb3e6b7 // fcmgt v23.4s, v21.4s, v19.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	WORD	$0x6eb0aaf6 // umaxv s22, v23.4s
+	FMOVS	F22, R20
 	CBZ	R20, mathblock123
-	MOVD	$exp232consts<>+32(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VAND	V20.B16, V18.B16, V23.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	VSHL	$19, V23.S4, V25.S4
-	VADD	V25.S4, V22.S4, V26.S4
-	VMOV	V26.B16, V24.B16
-	VFMLA	V26.S4, V6.S4, V24.S4
 	MOVD	$exp232consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V18.S4, V28.S4
-	VUSHR	$4, V28.S4, V27.S4
-	VUSHR	$1, V27.S4, V5.S4
-	MOVD	$exp232consts<>+40(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VSUB	V7.S4, V5.S4, V8.S4
-	VSHL	$23, V8.S4, V9.S4
-	VSUB	V5.S4, V27.S4, V11.S4
-	MOVD	$exp232consts<>+40(SB), R19
 	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VSHL	$23, V16.S4, V21.S4
+	VAND	V17.B16, V20.B16, V25.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[3]
+	VSHL	$19, V25.S4, V27.S4
+	VADD	V27.S4, V24.S4, V28.S4
+	VMOV	V28.B16, V26.B16
+	VFMLA	V28.S4, V8.S4, V26.S4
+	MOVD	$exp232consts<>+40(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VSUB	V6.S4, V20.S4, V5.S4
+	VUSHR	$4, V5.S4, V4.S4
+	VUSHR	$1, V4.S4, V7.S4
 	MOVD	$exp232consts<>+44(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6ea2e697 // fcmgt v23.4s, v20.4s, v2.4s
-	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
-	MOVD	$exp232consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V21.S4, V6.S4
-	VMOV	V23.B16, V26.B16
-	VBSL	V21.B16, V6.B16, V26.B16
-	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
-	VAND	V28.B16, V23.B16, V7.B16
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	VAND	V27.B16, V23.B16, V5.B16
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V11.S4, V20.S4
-	MOVD	$exp232consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$exp232consts<>+60(SB), R19
 	VLD1R	(R19), [V9.S4]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V24.B16, V25.B16
-	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
-	VMOV	V7.B16, V21.B16
-	VBSL	V6.B16, V20.B16, V21.B16
-	MOVD	$exp232consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e45a // fcmgt v26.4s, v2.4s, v22.4s
-	MOVD	$exp232consts<>+68(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V26.B16, V28.B16
-	VBSL	V21.B16, V18.B16, V28.B16
-	MOVD	$exp232consts<>+72(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea2e517 // fcmgt v23.4s, v8.4s, v2.4s
+	VSUB	V9.S4, V7.S4, V10.S4
+	VSHL	$23, V10.S4, V11.S4
+	VSUB	V7.S4, V4.S4, V18.S4
 	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V18.S4, V19.S4
+	VSHL	$23, V19.S4, V22.S4
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6ea2e639 // fcmgt v25.4s, v17.4s, v2.4s
+	WORD	$0x6e2bdf58 // fmul v24.4s, v26.4s, v11.4s
+	MOVD	$exp232consts<>+52(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V23.B16, V17.B16
-	VBSL	V28.B16, V27.B16, V17.B16
-	WORD	$0x4e22e450 // fcmeq v16.4s, v2.4s, v2.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
-	MOVD	$exp232consts<>+76(SB), R19
+	VADD	V27.S4, V22.S4, V8.S4
+	VMOV	V25.B16, V28.B16
+	VBSL	V22.B16, V8.B16, V28.B16
+	WORD	$0x6e3cdf06 // fmul v6.4s, v24.4s, v28.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea6e685 // fcmgt v5.4s, v20.4s, v6.4s
+	VAND	V5.B16, V25.B16, V9.B16
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea6e544 // fcmgt v4.4s, v10.4s, v6.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V25.B16, V7.B16
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d4d2 // fadd v18.4s, v6.4s, v21.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V18.S4, V17.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$exp232consts<>+64(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V2.B16, V24.B16
-	VMOV	V16.B16, V9.B16
-	VBSL	V17.B16, V24.B16, V9.B16
-	VMOV	V19.B16, V5.B16
-	VBSL	V10.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V10.B16
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V26.B16, V27.B16
+	WORD	$0x6e3bdcc8 // fmul v8.4s, v6.4s, v27.4s
+	VMOV	V9.B16, V22.B16
+	VBSL	V8.B16, V17.B16, V22.B16
+	MOVD	$exp232consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb8e45c // fcmgt v28.4s, v2.4s, v24.4s
+	MOVD	$exp232consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V28.B16, V5.B16
+	VBSL	V22.B16, V20.B16, V5.B16
+	MOVD	$exp232consts<>+76(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea2e559 // fcmgt v25.4s, v10.4s, v2.4s
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V25.B16, V21.B16
+	VBSL	V5.B16, V4.B16, V21.B16
+	WORD	$0x4e22e453 // fcmeq v19.4s, v2.4s, v2.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$exp232consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V2.B16, V26.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V23.B16, V7.B16
+	VBSL	V16.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V16.B16
 mathblock123:
-	VMOV	V10.B16, V14.B16
+	VMOV	V16.B16, V14.B16
 	MOVD	$exp232consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f471 // fmax v17.4s, v3.4s, v16.4s
 	MOVD	$exp232consts<>+4(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.S4, V3.S4, V18.S4
-	MOVD	$exp232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$exp232consts<>+8(SB), R19
 	VLD1R	(R19), [V19.S4]
-	WORD	$0x4eb3d654 // fsub v20.4s, v18.4s, v19.4s
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
 	MOVD	$exp232consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
-	VMOV	V3.B16, V22.B16
-	VFMLS	V21.S4, V20.S4, V22.S4
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$exp232consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
-	WORD	$0x6e37ded8 // fmul v24.4s, v22.4s, v23.4s
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
 	MOVD	$exp232consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
+	WORD	$0x6e39df1a // fmul v26.4s, v24.4s, v25.4s
 	MOVD	$exp232consts<>+20(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.S4, V25.S4, V27.S4
-	WORD	$0x6e38df1c // fmul v28.4s, v24.4s, v24.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[3]
-	WORD	$0x4e24d705 // fadd v5.4s, v24.4s, v4.4s
-	VMOV	V5.B16, V6.B16
-	VFMLA	V27.S4, V28.S4, V6.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[3]
-	VSHL	$19, V18.S4, V8.S4
-	VADD	V8.S4, V7.S4, V9.S4
-	VMOV	V9.B16, V10.B16
-	VFMLA	V9.S4, V6.S4, V10.S4
-	MOVD	$exp232consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V3.B16, V16.B16
-	MOVD	$exp232consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e633 // fcmgt v19.4s, v17.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock124
-	MOVD	$exp232consts<>+32(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VAND	V20.B16, V18.B16, V23.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	VSHL	$19, V23.S4, V25.S4
-	VADD	V25.S4, V22.S4, V26.S4
-	VMOV	V26.B16, V24.B16
-	VFMLA	V26.S4, V6.S4, V24.S4
-	MOVD	$exp232consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V18.S4, V28.S4
-	VUSHR	$4, V28.S4, V27.S4
-	VUSHR	$1, V27.S4, V5.S4
-	MOVD	$exp232consts<>+40(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VSUB	V7.S4, V5.S4, V8.S4
-	VSHL	$23, V8.S4, V9.S4
-	VSUB	V5.S4, V27.S4, V11.S4
-	MOVD	$exp232consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VSHL	$23, V16.S4, V21.S4
-	MOVD	$exp232consts<>+44(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6ea3e697 // fcmgt v23.4s, v20.4s, v3.4s
-	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
-	MOVD	$exp232consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V21.S4, V6.S4
-	VMOV	V23.B16, V26.B16
-	VBSL	V21.B16, V6.B16, V26.B16
-	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
-	VAND	V28.B16, V23.B16, V7.B16
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	VAND	V27.B16, V23.B16, V5.B16
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V11.S4, V20.S4
-	MOVD	$exp232consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$exp232consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V24.B16, V25.B16
-	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
-	VMOV	V7.B16, V21.B16
-	VBSL	V6.B16, V20.B16, V21.B16
-	MOVD	$exp232consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e47a // fcmgt v26.4s, v3.4s, v22.4s
-	MOVD	$exp232consts<>+68(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V26.B16, V28.B16
-	VBSL	V21.B16, V18.B16, V28.B16
-	MOVD	$exp232consts<>+72(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea3e517 // fcmgt v23.4s, v8.4s, v3.4s
-	MOVD	$exp232consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V23.B16, V17.B16
-	VBSL	V28.B16, V27.B16, V17.B16
-	WORD	$0x4e23e470 // fcmeq v16.4s, v3.4s, v3.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
-	MOVD	$exp232consts<>+76(SB), R19
+	MOVD	$exp232consts<>+24(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
+	MOVD	$exp232consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V3.B16, V19.B16
+	MOVD	$exp232consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb3e6b7 // fcmgt v23.4s, v21.4s, v19.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	WORD	$0x6eb0aaf6 // umaxv s22, v23.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock124
+	MOVD	$exp232consts<>+36(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VAND	V17.B16, V20.B16, V25.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[3]
+	VSHL	$19, V25.S4, V27.S4
+	VADD	V27.S4, V24.S4, V28.S4
+	VMOV	V28.B16, V26.B16
+	VFMLA	V28.S4, V8.S4, V26.S4
+	MOVD	$exp232consts<>+40(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VSUB	V6.S4, V20.S4, V5.S4
+	VUSHR	$4, V5.S4, V4.S4
+	VUSHR	$1, V4.S4, V7.S4
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VSUB	V9.S4, V7.S4, V10.S4
+	VSHL	$23, V10.S4, V11.S4
+	VSUB	V7.S4, V4.S4, V18.S4
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V18.S4, V19.S4
+	VSHL	$23, V19.S4, V22.S4
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6ea3e639 // fcmgt v25.4s, v17.4s, v3.4s
+	WORD	$0x6e2bdf58 // fmul v24.4s, v26.4s, v11.4s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VADD	V27.S4, V22.S4, V8.S4
+	VMOV	V25.B16, V28.B16
+	VBSL	V22.B16, V8.B16, V28.B16
+	WORD	$0x6e3cdf06 // fmul v6.4s, v24.4s, v28.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea6e685 // fcmgt v5.4s, v20.4s, v6.4s
+	VAND	V5.B16, V25.B16, V9.B16
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea6e544 // fcmgt v4.4s, v10.4s, v6.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V25.B16, V7.B16
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d4d2 // fadd v18.4s, v6.4s, v21.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V18.S4, V17.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$exp232consts<>+64(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V3.B16, V24.B16
-	VMOV	V16.B16, V9.B16
-	VBSL	V17.B16, V24.B16, V9.B16
-	VMOV	V19.B16, V5.B16
-	VBSL	V10.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V10.B16
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V26.B16, V27.B16
+	WORD	$0x6e3bdcc8 // fmul v8.4s, v6.4s, v27.4s
+	VMOV	V9.B16, V22.B16
+	VBSL	V8.B16, V17.B16, V22.B16
+	MOVD	$exp232consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb8e47c // fcmgt v28.4s, v3.4s, v24.4s
+	MOVD	$exp232consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V28.B16, V5.B16
+	VBSL	V22.B16, V20.B16, V5.B16
+	MOVD	$exp232consts<>+76(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea3e559 // fcmgt v25.4s, v10.4s, v3.4s
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V25.B16, V21.B16
+	VBSL	V5.B16, V4.B16, V21.B16
+	WORD	$0x4e23e473 // fcmeq v19.4s, v3.4s, v3.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$exp232consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V3.B16, V26.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V23.B16, V7.B16
+	VBSL	V16.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V16.B16
 mathblock124:
-	VMOV	V10.B16, V15.B16
+	VMOV	V16.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
 	BGE	loop
@@ -7449,876 +7494,891 @@ tail:
 	VLD1.P	32(R11), [V0.S4, V1.S4]
 	MOVD	$exp232consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f411 // fmax v17.4s, v0.4s, v16.4s
 	MOVD	$exp232consts<>+4(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.S4, V0.S4, V18.S4
-	MOVD	$exp232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$exp232consts<>+8(SB), R19
 	VLD1R	(R19), [V19.S4]
-	WORD	$0x4eb3d654 // fsub v20.4s, v18.4s, v19.4s
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
 	MOVD	$exp232consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
-	VMOV	V0.B16, V22.B16
-	VFMLS	V21.S4, V20.S4, V22.S4
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$exp232consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
-	WORD	$0x6e37ded8 // fmul v24.4s, v22.4s, v23.4s
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
 	MOVD	$exp232consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
+	WORD	$0x6e39df1a // fmul v26.4s, v24.4s, v25.4s
 	MOVD	$exp232consts<>+20(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.S4, V25.S4, V27.S4
-	WORD	$0x6e38df1c // fmul v28.4s, v24.4s, v24.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[3]
-	WORD	$0x4e24d705 // fadd v5.4s, v24.4s, v4.4s
-	VMOV	V5.B16, V6.B16
-	VFMLA	V27.S4, V28.S4, V6.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[3]
-	VSHL	$19, V18.S4, V8.S4
-	VADD	V8.S4, V7.S4, V9.S4
-	VMOV	V9.B16, V10.B16
-	VFMLA	V9.S4, V6.S4, V10.S4
-	MOVD	$exp232consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V0.B16, V16.B16
-	MOVD	$exp232consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e633 // fcmgt v19.4s, v17.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock125
-	MOVD	$exp232consts<>+32(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VAND	V20.B16, V18.B16, V23.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	VSHL	$19, V23.S4, V25.S4
-	VADD	V25.S4, V22.S4, V26.S4
-	VMOV	V26.B16, V24.B16
-	VFMLA	V26.S4, V6.S4, V24.S4
-	MOVD	$exp232consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V18.S4, V28.S4
-	VUSHR	$4, V28.S4, V27.S4
-	VUSHR	$1, V27.S4, V5.S4
-	MOVD	$exp232consts<>+40(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VSUB	V7.S4, V5.S4, V8.S4
-	VSHL	$23, V8.S4, V9.S4
-	VSUB	V5.S4, V27.S4, V11.S4
-	MOVD	$exp232consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VSHL	$23, V16.S4, V21.S4
-	MOVD	$exp232consts<>+44(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6ea0e697 // fcmgt v23.4s, v20.4s, v0.4s
-	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
-	MOVD	$exp232consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V21.S4, V6.S4
-	VMOV	V23.B16, V26.B16
-	VBSL	V21.B16, V6.B16, V26.B16
-	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
-	VAND	V28.B16, V23.B16, V7.B16
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	VAND	V27.B16, V23.B16, V5.B16
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V11.S4, V20.S4
-	MOVD	$exp232consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$exp232consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V24.B16, V25.B16
-	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
-	VMOV	V7.B16, V21.B16
-	VBSL	V6.B16, V20.B16, V21.B16
-	MOVD	$exp232consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e41a // fcmgt v26.4s, v0.4s, v22.4s
-	MOVD	$exp232consts<>+68(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V26.B16, V28.B16
-	VBSL	V21.B16, V18.B16, V28.B16
-	MOVD	$exp232consts<>+72(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea0e517 // fcmgt v23.4s, v8.4s, v0.4s
-	MOVD	$exp232consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V23.B16, V17.B16
-	VBSL	V28.B16, V27.B16, V17.B16
-	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
-	MOVD	$exp232consts<>+76(SB), R19
+	MOVD	$exp232consts<>+24(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
+	MOVD	$exp232consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$exp232consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb3e6b7 // fcmgt v23.4s, v21.4s, v19.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	WORD	$0x6eb0aaf6 // umaxv s22, v23.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock125
+	MOVD	$exp232consts<>+36(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VAND	V17.B16, V20.B16, V25.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[3]
+	VSHL	$19, V25.S4, V27.S4
+	VADD	V27.S4, V24.S4, V28.S4
+	VMOV	V28.B16, V26.B16
+	VFMLA	V28.S4, V8.S4, V26.S4
+	MOVD	$exp232consts<>+40(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VSUB	V6.S4, V20.S4, V5.S4
+	VUSHR	$4, V5.S4, V4.S4
+	VUSHR	$1, V4.S4, V7.S4
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VSUB	V9.S4, V7.S4, V10.S4
+	VSHL	$23, V10.S4, V11.S4
+	VSUB	V7.S4, V4.S4, V18.S4
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V18.S4, V19.S4
+	VSHL	$23, V19.S4, V22.S4
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6ea0e639 // fcmgt v25.4s, v17.4s, v0.4s
+	WORD	$0x6e2bdf58 // fmul v24.4s, v26.4s, v11.4s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VADD	V27.S4, V22.S4, V8.S4
+	VMOV	V25.B16, V28.B16
+	VBSL	V22.B16, V8.B16, V28.B16
+	WORD	$0x6e3cdf06 // fmul v6.4s, v24.4s, v28.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea6e685 // fcmgt v5.4s, v20.4s, v6.4s
+	VAND	V5.B16, V25.B16, V9.B16
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea6e544 // fcmgt v4.4s, v10.4s, v6.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V25.B16, V7.B16
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d4d2 // fadd v18.4s, v6.4s, v21.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V18.S4, V17.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$exp232consts<>+64(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V0.B16, V24.B16
-	VMOV	V16.B16, V9.B16
-	VBSL	V17.B16, V24.B16, V9.B16
-	VMOV	V19.B16, V5.B16
-	VBSL	V10.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V10.B16
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V26.B16, V27.B16
+	WORD	$0x6e3bdcc8 // fmul v8.4s, v6.4s, v27.4s
+	VMOV	V9.B16, V22.B16
+	VBSL	V8.B16, V17.B16, V22.B16
+	MOVD	$exp232consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb8e41c // fcmgt v28.4s, v0.4s, v24.4s
+	MOVD	$exp232consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V28.B16, V5.B16
+	VBSL	V22.B16, V20.B16, V5.B16
+	MOVD	$exp232consts<>+76(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea0e559 // fcmgt v25.4s, v10.4s, v0.4s
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V25.B16, V21.B16
+	VBSL	V5.B16, V4.B16, V21.B16
+	WORD	$0x4e20e413 // fcmeq v19.4s, v0.4s, v0.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$exp232consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V0.B16, V26.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V23.B16, V7.B16
+	VBSL	V16.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V16.B16
 mathblock125:
-	VMOV	V10.B16, V12.B16
+	VMOV	V16.B16, V12.B16
 	MOVD	$exp232consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f431 // fmax v17.4s, v1.4s, v16.4s
 	MOVD	$exp232consts<>+4(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.S4, V1.S4, V18.S4
-	MOVD	$exp232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$exp232consts<>+8(SB), R19
 	VLD1R	(R19), [V19.S4]
-	WORD	$0x4eb3d654 // fsub v20.4s, v18.4s, v19.4s
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
 	MOVD	$exp232consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
-	VMOV	V1.B16, V22.B16
-	VFMLS	V21.S4, V20.S4, V22.S4
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$exp232consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
-	WORD	$0x6e37ded8 // fmul v24.4s, v22.4s, v23.4s
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
 	MOVD	$exp232consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
+	WORD	$0x6e39df1a // fmul v26.4s, v24.4s, v25.4s
 	MOVD	$exp232consts<>+20(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.S4, V25.S4, V27.S4
-	WORD	$0x6e38df1c // fmul v28.4s, v24.4s, v24.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[3]
-	WORD	$0x4e24d705 // fadd v5.4s, v24.4s, v4.4s
-	VMOV	V5.B16, V6.B16
-	VFMLA	V27.S4, V28.S4, V6.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[3]
-	VSHL	$19, V18.S4, V8.S4
-	VADD	V8.S4, V7.S4, V9.S4
-	VMOV	V9.B16, V10.B16
-	VFMLA	V9.S4, V6.S4, V10.S4
-	MOVD	$exp232consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V1.B16, V16.B16
-	MOVD	$exp232consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e633 // fcmgt v19.4s, v17.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock126
-	MOVD	$exp232consts<>+32(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VAND	V20.B16, V18.B16, V23.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	VSHL	$19, V23.S4, V25.S4
-	VADD	V25.S4, V22.S4, V26.S4
-	VMOV	V26.B16, V24.B16
-	VFMLA	V26.S4, V6.S4, V24.S4
-	MOVD	$exp232consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V18.S4, V28.S4
-	VUSHR	$4, V28.S4, V27.S4
-	VUSHR	$1, V27.S4, V5.S4
-	MOVD	$exp232consts<>+40(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VSUB	V7.S4, V5.S4, V8.S4
-	VSHL	$23, V8.S4, V9.S4
-	VSUB	V5.S4, V27.S4, V11.S4
-	MOVD	$exp232consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VSHL	$23, V16.S4, V21.S4
-	MOVD	$exp232consts<>+44(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6ea1e697 // fcmgt v23.4s, v20.4s, v1.4s
-	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
-	MOVD	$exp232consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V21.S4, V6.S4
-	VMOV	V23.B16, V26.B16
-	VBSL	V21.B16, V6.B16, V26.B16
-	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
-	VAND	V28.B16, V23.B16, V7.B16
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	VAND	V27.B16, V23.B16, V5.B16
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V11.S4, V20.S4
-	MOVD	$exp232consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$exp232consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V24.B16, V25.B16
-	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
-	VMOV	V7.B16, V21.B16
-	VBSL	V6.B16, V20.B16, V21.B16
-	MOVD	$exp232consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e43a // fcmgt v26.4s, v1.4s, v22.4s
-	MOVD	$exp232consts<>+68(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V26.B16, V28.B16
-	VBSL	V21.B16, V18.B16, V28.B16
-	MOVD	$exp232consts<>+72(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea1e517 // fcmgt v23.4s, v8.4s, v1.4s
-	MOVD	$exp232consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V23.B16, V17.B16
-	VBSL	V28.B16, V27.B16, V17.B16
-	WORD	$0x4e21e430 // fcmeq v16.4s, v1.4s, v1.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
-	MOVD	$exp232consts<>+76(SB), R19
+	MOVD	$exp232consts<>+24(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
+	MOVD	$exp232consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V1.B16, V19.B16
+	MOVD	$exp232consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb3e6b7 // fcmgt v23.4s, v21.4s, v19.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	WORD	$0x6eb0aaf6 // umaxv s22, v23.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock126
+	MOVD	$exp232consts<>+36(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VAND	V17.B16, V20.B16, V25.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[3]
+	VSHL	$19, V25.S4, V27.S4
+	VADD	V27.S4, V24.S4, V28.S4
+	VMOV	V28.B16, V26.B16
+	VFMLA	V28.S4, V8.S4, V26.S4
+	MOVD	$exp232consts<>+40(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VSUB	V6.S4, V20.S4, V5.S4
+	VUSHR	$4, V5.S4, V4.S4
+	VUSHR	$1, V4.S4, V7.S4
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VSUB	V9.S4, V7.S4, V10.S4
+	VSHL	$23, V10.S4, V11.S4
+	VSUB	V7.S4, V4.S4, V18.S4
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V18.S4, V19.S4
+	VSHL	$23, V19.S4, V22.S4
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6ea1e639 // fcmgt v25.4s, v17.4s, v1.4s
+	WORD	$0x6e2bdf58 // fmul v24.4s, v26.4s, v11.4s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VADD	V27.S4, V22.S4, V8.S4
+	VMOV	V25.B16, V28.B16
+	VBSL	V22.B16, V8.B16, V28.B16
+	WORD	$0x6e3cdf06 // fmul v6.4s, v24.4s, v28.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea6e685 // fcmgt v5.4s, v20.4s, v6.4s
+	VAND	V5.B16, V25.B16, V9.B16
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea6e544 // fcmgt v4.4s, v10.4s, v6.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V25.B16, V7.B16
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d4d2 // fadd v18.4s, v6.4s, v21.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V18.S4, V17.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$exp232consts<>+64(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V1.B16, V24.B16
-	VMOV	V16.B16, V9.B16
-	VBSL	V17.B16, V24.B16, V9.B16
-	VMOV	V19.B16, V5.B16
-	VBSL	V10.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V10.B16
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V26.B16, V27.B16
+	WORD	$0x6e3bdcc8 // fmul v8.4s, v6.4s, v27.4s
+	VMOV	V9.B16, V22.B16
+	VBSL	V8.B16, V17.B16, V22.B16
+	MOVD	$exp232consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb8e43c // fcmgt v28.4s, v1.4s, v24.4s
+	MOVD	$exp232consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V28.B16, V5.B16
+	VBSL	V22.B16, V20.B16, V5.B16
+	MOVD	$exp232consts<>+76(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea1e559 // fcmgt v25.4s, v10.4s, v1.4s
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V25.B16, V21.B16
+	VBSL	V5.B16, V4.B16, V21.B16
+	WORD	$0x4e21e433 // fcmeq v19.4s, v1.4s, v1.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$exp232consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V1.B16, V26.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V23.B16, V7.B16
+	VBSL	V16.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V16.B16
 mathblock126:
-	VMOV	V10.B16, V13.B16
+	VMOV	V16.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
 	TBZ	$2, R14, tail2
 	VLD1.P	16(R11), [V0.S4]
 	MOVD	$exp232consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
+	WORD	$0x4e30f411 // fmax v17.4s, v0.4s, v16.4s
 	MOVD	$exp232consts<>+4(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.S4, V0.S4, V18.S4
-	MOVD	$exp232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$exp232consts<>+8(SB), R19
 	VLD1R	(R19), [V19.S4]
-	WORD	$0x4eb3d654 // fsub v20.4s, v18.4s, v19.4s
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S4, V17.S4, V20.S4
 	MOVD	$exp232consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S4]
-	VMOV	V0.B16, V22.B16
-	VFMLS	V21.S4, V20.S4, V22.S4
+	WORD	$0x4eb5d696 // fsub v22.4s, v20.4s, v21.4s
 	MOVD	$exp232consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S4]
-	WORD	$0x6e37ded8 // fmul v24.4s, v22.4s, v23.4s
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S4, V22.S4, V24.S4
 	MOVD	$exp232consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S4]
+	WORD	$0x6e39df1a // fmul v26.4s, v24.4s, v25.4s
 	MOVD	$exp232consts<>+20(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.S4, V25.S4, V27.S4
-	WORD	$0x6e38df1c // fmul v28.4s, v24.4s, v24.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[3]
-	WORD	$0x4e24d705 // fadd v5.4s, v24.4s, v4.4s
-	VMOV	V5.B16, V6.B16
-	VFMLA	V27.S4, V28.S4, V6.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[3]
-	VSHL	$19, V18.S4, V8.S4
-	VADD	V8.S4, V7.S4, V9.S4
-	VMOV	V9.B16, V10.B16
-	VFMLA	V9.S4, V6.S4, V10.S4
-	MOVD	$exp232consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S4]
-	VAND	V11.B16, V0.B16, V16.B16
-	MOVD	$exp232consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e633 // fcmgt v19.4s, v17.4s, v16.4s
-	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock127
-	MOVD	$exp232consts<>+32(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VAND	V20.B16, V18.B16, V23.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	VSHL	$19, V23.S4, V25.S4
-	VADD	V25.S4, V22.S4, V26.S4
-	VMOV	V26.B16, V24.B16
-	VFMLA	V26.S4, V6.S4, V24.S4
-	MOVD	$exp232consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S4]
-	VSUB	V4.S4, V18.S4, V28.S4
-	VUSHR	$4, V28.S4, V27.S4
-	VUSHR	$1, V27.S4, V5.S4
-	MOVD	$exp232consts<>+40(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VSUB	V7.S4, V5.S4, V8.S4
-	VSHL	$23, V8.S4, V9.S4
-	VSUB	V5.S4, V27.S4, V11.S4
-	MOVD	$exp232consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VSHL	$23, V16.S4, V21.S4
-	MOVD	$exp232consts<>+44(SB), R19
-	VLD1R	(R19), [V20.S4]
-	WORD	$0x6ea0e697 // fcmgt v23.4s, v20.4s, v0.4s
-	WORD	$0x6e29df16 // fmul v22.4s, v24.4s, v9.4s
-	MOVD	$exp232consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VADD	V25.S4, V21.S4, V6.S4
-	VMOV	V23.B16, V26.B16
-	VBSL	V21.B16, V6.B16, V26.B16
-	WORD	$0x6e3adec4 // fmul v4.4s, v22.4s, v26.4s
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V18.S4]
-	WORD	$0x6ea4e65c // fcmgt v28.4s, v18.4s, v4.4s
-	VAND	V28.B16, V23.B16, V7.B16
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea4e51b // fcmgt v27.4s, v8.4s, v4.4s
-	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
-	VAND	V27.B16, V23.B16, V5.B16
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31d48b // fadd v11.4s, v4.4s, v17.4s
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VSUB	V16.S4, V11.S4, V20.S4
-	MOVD	$exp232consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S4]
-	MOVD	$exp232consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V24.B16, V25.B16
-	WORD	$0x6e39dc86 // fmul v6.4s, v4.4s, v25.4s
-	VMOV	V7.B16, V21.B16
-	VBSL	V6.B16, V20.B16, V21.B16
-	MOVD	$exp232consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e41a // fcmgt v26.4s, v0.4s, v22.4s
-	MOVD	$exp232consts<>+68(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VMOV	V26.B16, V28.B16
-	VBSL	V21.B16, V18.B16, V28.B16
-	MOVD	$exp232consts<>+72(SB), R19
-	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea0e517 // fcmgt v23.4s, v8.4s, v0.4s
-	MOVD	$exp232consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S4]
-	VMOV	V23.B16, V17.B16
-	VBSL	V28.B16, V27.B16, V17.B16
-	WORD	$0x4e20e410 // fcmeq v16.4s, v0.4s, v0.4s
-	WORD	$0x6e205a10 // mvn v16.16b, v16.16b
-	MOVD	$exp232consts<>+76(SB), R19
+	MOVD	$exp232consts<>+24(SB), R19
+	VLD1R	(R19), [V28.S4]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S4, V27.S4, V4.S4
+	WORD	$0x6e3adf45 // fmul v5.4s, v26.4s, v26.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x4e26d747 // fadd v7.4s, v26.4s, v6.4s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S4, V5.S4, V8.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S4, V10.S4
+	VADD	V10.S4, V9.S4, V11.S4
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S4, V8.S4, V16.S4
+	MOVD	$exp232consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VAND	V18.B16, V0.B16, V19.B16
+	MOVD	$exp232consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x6eb3e6b7 // fcmgt v23.4s, v21.4s, v19.4s
+	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	WORD	$0x6eb0aaf6 // umaxv s22, v23.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock127
+	MOVD	$exp232consts<>+36(SB), R19
+	VLD1R	(R19), [V17.S4]
+	VAND	V17.B16, V20.B16, V25.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[3]
+	VSHL	$19, V25.S4, V27.S4
+	VADD	V27.S4, V24.S4, V28.S4
+	VMOV	V28.B16, V26.B16
+	VFMLA	V28.S4, V8.S4, V26.S4
+	MOVD	$exp232consts<>+40(SB), R19
+	VLD1R	(R19), [V6.S4]
+	VSUB	V6.S4, V20.S4, V5.S4
+	VUSHR	$4, V5.S4, V4.S4
+	VUSHR	$1, V4.S4, V7.S4
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VSUB	V9.S4, V7.S4, V10.S4
+	VSHL	$23, V10.S4, V11.S4
+	VSUB	V7.S4, V4.S4, V18.S4
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VSUB	V21.S4, V18.S4, V19.S4
+	VSHL	$23, V19.S4, V22.S4
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6ea0e639 // fcmgt v25.4s, v17.4s, v0.4s
+	WORD	$0x6e2bdf58 // fmul v24.4s, v26.4s, v11.4s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VADD	V27.S4, V22.S4, V8.S4
+	VMOV	V25.B16, V28.B16
+	VBSL	V22.B16, V8.B16, V28.B16
+	WORD	$0x6e3cdf06 // fmul v6.4s, v24.4s, v28.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea6e685 // fcmgt v5.4s, v20.4s, v6.4s
+	VAND	V5.B16, V25.B16, V9.B16
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea6e544 // fcmgt v4.4s, v10.4s, v6.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V25.B16, V7.B16
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V21.S4]
+	WORD	$0x4e35d4d2 // fadd v18.4s, v6.4s, v21.4s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V18.S4, V17.S4
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S4]
+	MOVD	$exp232consts<>+64(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VORR	V11.B16, V0.B16, V24.B16
-	VMOV	V16.B16, V9.B16
-	VBSL	V17.B16, V24.B16, V9.B16
-	VMOV	V19.B16, V5.B16
-	VBSL	V10.B16, V9.B16, V5.B16
-	VMOV	V5.B16, V10.B16
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V26.B16, V27.B16
+	WORD	$0x6e3bdcc8 // fmul v8.4s, v6.4s, v27.4s
+	VMOV	V9.B16, V22.B16
+	VBSL	V8.B16, V17.B16, V22.B16
+	MOVD	$exp232consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb8e41c // fcmgt v28.4s, v0.4s, v24.4s
+	MOVD	$exp232consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V28.B16, V5.B16
+	VBSL	V22.B16, V20.B16, V5.B16
+	MOVD	$exp232consts<>+76(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea0e559 // fcmgt v25.4s, v10.4s, v0.4s
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V25.B16, V21.B16
+	VBSL	V5.B16, V4.B16, V21.B16
+	WORD	$0x4e20e413 // fcmeq v19.4s, v0.4s, v0.4s
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
+	MOVD	$exp232consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VORR	V18.B16, V0.B16, V26.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V21.B16, V26.B16, V11.B16
+	VMOV	V23.B16, V7.B16
+	VBSL	V16.B16, V11.B16, V7.B16
+	VMOV	V7.B16, V16.B16
 mathblock127:
-	VMOV	V10.B16, V12.B16
+	VMOV	V16.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
 	TBZ	$1, R14, tail1
 	VLD1.P	8(R11), [V0.S2]
 	MOVD	$exp232consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e30f411 // fmax v17.2s, v0.2s, v16.2s
 	MOVD	$exp232consts<>+4(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.S2, V0.S2, V18.S2
-	MOVD	$exp232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	MOVD	$exp232consts<>+8(SB), R19
 	VLD1R	(R19), [V19.S2]
-	WORD	$0x0eb3d654 // fsub v20.2s, v18.2s, v19.2s
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S2, V17.S2, V20.S2
 	MOVD	$exp232consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S2]
-	VMOV	V0.B16, V22.B16
-	VFMLS	V21.S2, V20.S2, V22.S2
+	WORD	$0x0eb5d696 // fsub v22.2s, v20.2s, v21.2s
 	MOVD	$exp232consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S2]
-	WORD	$0x2e37ded8 // fmul v24.2s, v22.2s, v23.2s
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S2, V22.S2, V24.S2
 	MOVD	$exp232consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S2]
+	WORD	$0x2e39df1a // fmul v26.2s, v24.2s, v25.2s
 	MOVD	$exp232consts<>+20(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.S2, V25.S2, V27.S2
-	WORD	$0x2e38df1c // fmul v28.2s, v24.2s, v24.2s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[3]
-	WORD	$0x0e24d705 // fadd v5.2s, v24.2s, v4.2s
-	VMOV	V5.B16, V6.B16
-	VFMLA	V27.S2, V28.S2, V6.S2
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[3]
-	VSHL	$19, V18.S2, V8.S2
-	VADD	V8.S2, V7.S2, V9.S2
-	VMOV	V9.B16, V10.B16
-	VFMLA	V9.S2, V6.S2, V10.S2
-	MOVD	$exp232consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VAND	V11.B8, V0.B8, V16.B8
-	MOVD	$exp232consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x2eb0e633 // fcmgt v19.2s, v17.2s, v16.2s
-	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock128
-	MOVD	$exp232consts<>+32(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VAND	V20.B8, V18.B8, V23.B8
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	VSHL	$19, V23.S2, V25.S2
-	VADD	V25.S2, V22.S2, V26.S2
-	VMOV	V26.B16, V24.B16
-	VFMLA	V26.S2, V6.S2, V24.S2
-	MOVD	$exp232consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VSUB	V4.S2, V18.S2, V28.S2
-	VUSHR	$4, V28.S2, V27.S2
-	VUSHR	$1, V27.S2, V5.S2
-	MOVD	$exp232consts<>+40(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VSUB	V7.S2, V5.S2, V8.S2
-	VSHL	$23, V8.S2, V9.S2
-	VSUB	V5.S2, V27.S2, V11.S2
-	MOVD	$exp232consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VSUB	V17.S2, V11.S2, V16.S2
-	VSHL	$23, V16.S2, V21.S2
-	MOVD	$exp232consts<>+44(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x2ea0e697 // fcmgt v23.2s, v20.2s, v0.2s
-	WORD	$0x2e29df16 // fmul v22.2s, v24.2s, v9.2s
-	MOVD	$exp232consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VADD	V25.S2, V21.S2, V6.S2
-	VMOV	V23.B16, V26.B16
-	VBSL	V21.B8, V6.B8, V26.B8
-	WORD	$0x2e3adec4 // fmul v4.2s, v22.2s, v26.2s
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x2ea4e65c // fcmgt v28.2s, v18.2s, v4.2s
-	VAND	V28.B8, V23.B8, V7.B8
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x2ea4e51b // fcmgt v27.2s, v8.2s, v4.2s
-	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
-	VAND	V27.B8, V23.B8, V5.B8
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x0e31d48b // fadd v11.2s, v4.2s, v17.2s
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VSUB	V16.S2, V11.S2, V20.S2
-	MOVD	$exp232consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S2]
-	MOVD	$exp232consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B8, V24.B8, V25.B8
-	WORD	$0x2e39dc86 // fmul v6.2s, v4.2s, v25.2s
-	VMOV	V7.B16, V21.B16
-	VBSL	V6.B8, V20.B8, V21.B8
-	MOVD	$exp232consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2eb6e41a // fcmgt v26.2s, v0.2s, v22.2s
-	MOVD	$exp232consts<>+68(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V26.B16, V28.B16
-	VBSL	V21.B8, V18.B8, V28.B8
-	MOVD	$exp232consts<>+72(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x2ea0e517 // fcmgt v23.2s, v8.2s, v0.2s
-	MOVD	$exp232consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S2]
-	VMOV	V23.B16, V17.B16
-	VBSL	V28.B8, V27.B8, V17.B8
-	WORD	$0x0e20e410 // fcmeq v16.2s, v0.2s, v0.2s
-	WORD	$0x2e205a10 // mvn v16.8b, v16.8b
-	MOVD	$exp232consts<>+76(SB), R19
+	MOVD	$exp232consts<>+24(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S2, V27.S2, V4.S2
+	WORD	$0x2e3adf45 // fmul v5.2s, v26.2s, v26.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x0e26d747 // fadd v7.2s, v26.2s, v6.2s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S2, V5.S2, V8.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S2, V10.S2
+	VADD	V10.S2, V9.S2, V11.S2
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S2, V8.S2, V16.S2
+	MOVD	$exp232consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V0.B8, V19.B8
+	MOVD	$exp232consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x2eb3e6b7 // fcmgt v23.2s, v21.2s, v19.2s
+	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	WORD	$0x6eb0aaf6 // umaxv s22, v23.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock128
+	MOVD	$exp232consts<>+36(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VAND	V17.B8, V20.B8, V25.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[3]
+	VSHL	$19, V25.S2, V27.S2
+	VADD	V27.S2, V24.S2, V28.S2
+	VMOV	V28.B16, V26.B16
+	VFMLA	V28.S2, V8.S2, V26.S2
+	MOVD	$exp232consts<>+40(SB), R19
+	VLD1R	(R19), [V6.S2]
+	VSUB	V6.S2, V20.S2, V5.S2
+	VUSHR	$4, V5.S2, V4.S2
+	VUSHR	$1, V4.S2, V7.S2
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VSUB	V9.S2, V7.S2, V10.S2
+	VSHL	$23, V10.S2, V11.S2
+	VSUB	V7.S2, V4.S2, V18.S2
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V18.S2, V19.S2
+	VSHL	$23, V19.S2, V22.S2
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x2ea0e639 // fcmgt v25.2s, v17.2s, v0.2s
+	WORD	$0x2e2bdf58 // fmul v24.2s, v26.2s, v11.2s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VADD	V27.S2, V22.S2, V8.S2
+	VMOV	V25.B16, V28.B16
+	VBSL	V22.B8, V8.B8, V28.B8
+	WORD	$0x2e3cdf06 // fmul v6.2s, v24.2s, v28.2s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2ea6e685 // fcmgt v5.2s, v20.2s, v6.2s
+	VAND	V5.B8, V25.B8, V9.B8
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2ea6e544 // fcmgt v4.2s, v10.2s, v6.2s
+	WORD	$0x2e205884 // mvn v4.8b, v4.8b
+	VAND	V4.B8, V25.B8, V7.B8
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e35d4d2 // fadd v18.2s, v6.2s, v21.2s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VSUB	V19.S2, V18.S2, V17.S2
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$exp232consts<>+64(SB), R19
 	VLD1R	(R19), [V11.S2]
-	VORR	V11.B8, V0.B8, V24.B8
-	VMOV	V16.B16, V9.B16
-	VBSL	V17.B8, V24.B8, V9.B8
-	VMOV	V19.B16, V5.B16
-	VBSL	V10.B8, V9.B8, V5.B8
-	VMOV	V5.B16, V10.B16
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B8, V26.B8, V27.B8
+	WORD	$0x2e3bdcc8 // fmul v8.2s, v6.2s, v27.2s
+	VMOV	V9.B16, V22.B16
+	VBSL	V8.B8, V17.B8, V22.B8
+	MOVD	$exp232consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb8e41c // fcmgt v28.2s, v0.2s, v24.2s
+	MOVD	$exp232consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V28.B16, V5.B16
+	VBSL	V22.B8, V20.B8, V5.B8
+	MOVD	$exp232consts<>+76(SB), R19
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2ea0e559 // fcmgt v25.2s, v10.2s, v0.2s
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VMOV	V25.B16, V21.B16
+	VBSL	V5.B8, V4.B8, V21.B8
+	WORD	$0x0e20e413 // fcmeq v19.2s, v0.2s, v0.2s
+	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
+	MOVD	$exp232consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V0.B8, V26.B8
+	VMOV	V19.B16, V11.B16
+	VBSL	V21.B8, V26.B8, V11.B8
+	VMOV	V23.B16, V7.B16
+	VBSL	V16.B8, V11.B8, V7.B8
+	VMOV	V7.B16, V16.B16
 mathblock128:
-	VMOV	V10.B16, V12.B16
+	VMOV	V16.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
 	TBZ	$0, R14, next
 	FMOVS	(R11), F0
 	MOVD	$exp232consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S2]
+	WORD	$0x0e30f411 // fmax v17.2s, v0.2s, v16.2s
 	MOVD	$exp232consts<>+4(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.S2, V0.S2, V18.S2
-	MOVD	$exp232consts<>+4(SB), R19
+	VLD1R	(R19), [V18.S2]
+	MOVD	$exp232consts<>+8(SB), R19
 	VLD1R	(R19), [V19.S2]
-	WORD	$0x0eb3d654 // fsub v20.2s, v18.2s, v19.2s
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.S2, V17.S2, V20.S2
 	MOVD	$exp232consts<>+8(SB), R19
 	VLD1R	(R19), [V21.S2]
-	VMOV	V0.B16, V22.B16
-	VFMLS	V21.S2, V20.S2, V22.S2
+	WORD	$0x0eb5d696 // fsub v22.2s, v20.2s, v21.2s
 	MOVD	$exp232consts<>+12(SB), R19
 	VLD1R	(R19), [V23.S2]
-	WORD	$0x2e37ded8 // fmul v24.2s, v22.2s, v23.2s
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.S2, V22.S2, V24.S2
 	MOVD	$exp232consts<>+16(SB), R19
 	VLD1R	(R19), [V25.S2]
+	WORD	$0x2e39df1a // fmul v26.2s, v24.2s, v25.2s
 	MOVD	$exp232consts<>+20(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.S2, V25.S2, V27.S2
-	WORD	$0x2e38df1c // fmul v28.2s, v24.2s, v24.2s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V4.S[3]
-	WORD	$0x0e24d705 // fadd v5.2s, v24.2s, v4.2s
-	VMOV	V5.B16, V6.B16
-	VFMLA	V27.S2, V28.S2, V6.S2
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V7.S[3]
-	VSHL	$19, V18.S2, V8.S2
-	VADD	V8.S2, V7.S2, V9.S2
-	VMOV	V9.B16, V10.B16
-	VFMLA	V9.S2, V6.S2, V10.S2
-	MOVD	$exp232consts<>+24(SB), R19
-	VLD1R	(R19), [V11.S2]
-	VAND	V11.B8, V0.B8, V16.B8
-	MOVD	$exp232consts<>+28(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x2eb0e633 // fcmgt v19.2s, v17.2s, v16.2s
-	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
-	WORD	$0x6eb0aa75 // umaxv s21, v19.4s
-	FMOVS	F21, R20
-	CBZ	R20, mathblock129
-	MOVD	$exp232consts<>+32(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VAND	V20.B8, V18.B8, V23.B8
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V18.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[0]
-	VMOV	V18.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[1]
-	VMOV	V18.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[2]
-	VMOV	V18.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V22.S[3]
-	VSHL	$19, V23.S2, V25.S2
-	VADD	V25.S2, V22.S2, V26.S2
-	VMOV	V26.B16, V24.B16
-	VFMLA	V26.S2, V6.S2, V24.S2
-	MOVD	$exp232consts<>+36(SB), R19
-	VLD1R	(R19), [V4.S2]
-	VSUB	V4.S2, V18.S2, V28.S2
-	VUSHR	$4, V28.S2, V27.S2
-	VUSHR	$1, V27.S2, V5.S2
-	MOVD	$exp232consts<>+40(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VSUB	V7.S2, V5.S2, V8.S2
-	VSHL	$23, V8.S2, V9.S2
-	VSUB	V5.S2, V27.S2, V11.S2
-	MOVD	$exp232consts<>+40(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VSUB	V17.S2, V11.S2, V16.S2
-	VSHL	$23, V16.S2, V21.S2
-	MOVD	$exp232consts<>+44(SB), R19
-	VLD1R	(R19), [V20.S2]
-	WORD	$0x2ea0e697 // fcmgt v23.2s, v20.2s, v0.2s
-	WORD	$0x2e29df16 // fmul v22.2s, v24.2s, v9.2s
-	MOVD	$exp232consts<>+48(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VADD	V25.S2, V21.S2, V6.S2
-	VMOV	V23.B16, V26.B16
-	VBSL	V21.B8, V6.B8, V26.B8
-	WORD	$0x2e3adec4 // fmul v4.2s, v22.2s, v26.2s
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V18.S2]
-	WORD	$0x2ea4e65c // fcmgt v28.2s, v18.2s, v4.2s
-	VAND	V28.B8, V23.B8, V7.B8
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x2ea4e51b // fcmgt v27.2s, v8.2s, v4.2s
-	WORD	$0x2e205b7b // mvn v27.8b, v27.8b
-	VAND	V27.B8, V23.B8, V5.B8
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x0e31d48b // fadd v11.2s, v4.2s, v17.2s
-	MOVD	$exp232consts<>+52(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VSUB	V16.S2, V11.S2, V20.S2
-	MOVD	$exp232consts<>+56(SB), R19
-	VLD1R	(R19), [V24.S2]
-	MOVD	$exp232consts<>+60(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B8, V24.B8, V25.B8
-	WORD	$0x2e39dc86 // fmul v6.2s, v4.2s, v25.2s
-	VMOV	V7.B16, V21.B16
-	VBSL	V6.B8, V20.B8, V21.B8
-	MOVD	$exp232consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2eb6e41a // fcmgt v26.2s, v0.2s, v22.2s
-	MOVD	$exp232consts<>+68(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VMOV	V26.B16, V28.B16
-	VBSL	V21.B8, V18.B8, V28.B8
-	MOVD	$exp232consts<>+72(SB), R19
-	VLD1R	(R19), [V8.S2]
-	WORD	$0x2ea0e517 // fcmgt v23.2s, v8.2s, v0.2s
-	MOVD	$exp232consts<>+44(SB), R19
 	VLD1R	(R19), [V27.S2]
-	VMOV	V23.B16, V17.B16
-	VBSL	V28.B8, V27.B8, V17.B8
-	WORD	$0x0e20e410 // fcmeq v16.2s, v0.2s, v0.2s
-	WORD	$0x2e205a10 // mvn v16.8b, v16.8b
-	MOVD	$exp232consts<>+76(SB), R19
+	MOVD	$exp232consts<>+24(SB), R19
+	VLD1R	(R19), [V28.S2]
+	VMOV	V28.B16, V4.B16
+	VFMLA	V26.S2, V27.S2, V4.S2
+	WORD	$0x2e3adf45 // fmul v5.2s, v26.2s, v26.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V6.S[3]
+	WORD	$0x0e26d747 // fadd v7.2s, v26.2s, v6.2s
+	VMOV	V7.B16, V8.B16
+	VFMLA	V4.S2, V5.S2, V8.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V9.S[3]
+	VSHL	$19, V20.S2, V10.S2
+	VADD	V10.S2, V9.S2, V11.S2
+	VMOV	V11.B16, V16.B16
+	VFMLA	V11.S2, V8.S2, V16.S2
+	MOVD	$exp232consts<>+28(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VAND	V18.B8, V0.B8, V19.B8
+	MOVD	$exp232consts<>+32(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x2eb3e6b7 // fcmgt v23.2s, v21.2s, v19.2s
+	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	WORD	$0x6eb0aaf6 // umaxv s22, v23.4s
+	FMOVS	F22, R20
+	CBZ	R20, mathblock129
+	MOVD	$exp232consts<>+36(SB), R19
+	VLD1R	(R19), [V17.S2]
+	VAND	V17.B8, V20.B8, V25.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V24.S[3]
+	VSHL	$19, V25.S2, V27.S2
+	VADD	V27.S2, V24.S2, V28.S2
+	VMOV	V28.B16, V26.B16
+	VFMLA	V28.S2, V8.S2, V26.S2
+	MOVD	$exp232consts<>+40(SB), R19
+	VLD1R	(R19), [V6.S2]
+	VSUB	V6.S2, V20.S2, V5.S2
+	VUSHR	$4, V5.S2, V4.S2
+	VUSHR	$1, V4.S2, V7.S2
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VSUB	V9.S2, V7.S2, V10.S2
+	VSHL	$23, V10.S2, V11.S2
+	VSUB	V7.S2, V4.S2, V18.S2
+	MOVD	$exp232consts<>+44(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VSUB	V21.S2, V18.S2, V19.S2
+	VSHL	$23, V19.S2, V22.S2
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x2ea0e639 // fcmgt v25.2s, v17.2s, v0.2s
+	WORD	$0x2e2bdf58 // fmul v24.2s, v26.2s, v11.2s
+	MOVD	$exp232consts<>+52(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VADD	V27.S2, V22.S2, V8.S2
+	VMOV	V25.B16, V28.B16
+	VBSL	V22.B8, V8.B8, V28.B8
+	WORD	$0x2e3cdf06 // fmul v6.2s, v24.2s, v28.2s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2ea6e685 // fcmgt v5.2s, v20.2s, v6.2s
+	VAND	V5.B8, V25.B8, V9.B8
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2ea6e544 // fcmgt v4.2s, v10.2s, v6.2s
+	WORD	$0x2e205884 // mvn v4.8b, v4.8b
+	VAND	V4.B8, V25.B8, V7.B8
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V21.S2]
+	WORD	$0x0e35d4d2 // fadd v18.2s, v6.2s, v21.2s
+	MOVD	$exp232consts<>+56(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VSUB	V19.S2, V18.S2, V17.S2
+	MOVD	$exp232consts<>+60(SB), R19
+	VLD1R	(R19), [V26.S2]
+	MOVD	$exp232consts<>+64(SB), R19
 	VLD1R	(R19), [V11.S2]
-	VORR	V11.B8, V0.B8, V24.B8
-	VMOV	V16.B16, V9.B16
-	VBSL	V17.B8, V24.B8, V9.B8
-	VMOV	V19.B16, V5.B16
-	VBSL	V10.B8, V9.B8, V5.B8
-	VMOV	V5.B16, V10.B16
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B8, V26.B8, V27.B8
+	WORD	$0x2e3bdcc8 // fmul v8.2s, v6.2s, v27.2s
+	VMOV	V9.B16, V22.B16
+	VBSL	V8.B8, V17.B8, V22.B8
+	MOVD	$exp232consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb8e41c // fcmgt v28.2s, v0.2s, v24.2s
+	MOVD	$exp232consts<>+72(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V28.B16, V5.B16
+	VBSL	V22.B8, V20.B8, V5.B8
+	MOVD	$exp232consts<>+76(SB), R19
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2ea0e559 // fcmgt v25.2s, v10.2s, v0.2s
+	MOVD	$exp232consts<>+48(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VMOV	V25.B16, V21.B16
+	VBSL	V5.B8, V4.B8, V21.B8
+	WORD	$0x0e20e413 // fcmeq v19.2s, v0.2s, v0.2s
+	WORD	$0x2e205a73 // mvn v19.8b, v19.8b
+	MOVD	$exp232consts<>+80(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VORR	V18.B8, V0.B8, V26.B8
+	VMOV	V19.B16, V11.B16
+	VBSL	V21.B8, V26.B8, V11.B8
+	VMOV	V23.B16, V7.B16
+	VBSL	V16.B8, V11.B8, V7.B8
+	VMOV	V7.B16, V16.B16
 mathblock129:
-	VMOV	V10.B16, V12.B16
+	VMOV	V16.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -16575,153 +16635,156 @@ loop:
 	WORD	$0x6eb0a8c8 // umaxv s8, v6.4s
 	FMOVS	F8, R20
 	CBZ	R20, mathblock157
-	MOVD	$sigmoid32consts<>+20(SB), R19
-	VLD1R	(R19), [V5.S4]
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V7.B16, V11.B16
-	VFMLA	V5.S4, V0.S4, V11.S4
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V26.S4]
-	WORD	$0x4ebad574 // fsub v20.4s, v11.4s, v26.4s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V0.B16, V4.B16
-	VFMLS	V17.S4, V20.S4, V4.S4
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V4.B16, V25.B16
-	VFMLS	V16.S4, V20.S4, V25.S4
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V9.S4]
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V22.B16, V18.B16
-	VFMLA	V25.S4, V9.S4, V18.S4
-	WORD	$0x6e39df2a // fmul v10.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V11.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[0]
-	VMOV	V11.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[1]
-	VMOV	V11.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[2]
-	VMOV	V11.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[3]
-	WORD	$0x4e38d733 // fadd v19.4s, v25.4s, v24.4s
-	VMOV	V19.B16, V21.B16
-	VFMLA	V18.S4, V10.S4, V21.S4
 	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V11.B16, V27.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V11.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V11.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V11.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V11.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V27.S4, V5.S4
-	VADD	V5.S4, V8.S4, V7.S4
-	VMOV	V7.B16, V26.B16
-	VFMLA	V7.S4, V21.S4, V26.S4
-	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VUSHR	$4, V16.S4, V20.S4
-	VUSHR	$1, V20.S4, V4.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VSUB	V9.S4, V4.S4, V22.S4
-	VSHL	$23, V22.S4, V25.S4
-	VSUB	V4.S4, V20.S4, V24.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VSUB	V10.S4, V24.S4, V18.S4
-	VSHL	$23, V18.S4, V19.S4
-	MOVD	$sigmoid32consts<>+0(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6ea0e79b // fcmgt v27.4s, v28.4s, v0.4s
-	WORD	$0x6e39df48 // fmul v8.4s, v26.4s, v25.4s
-	MOVD	$sigmoid32consts<>+60(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VADD	V5.S4, V19.S4, V21.S4
-	VMOV	V27.B16, V7.B16
-	VBSL	V19.B16, V21.B16, V7.B16
-	WORD	$0x6e27dd11 // fmul v17.4s, v8.4s, v7.4s
-	MOVD	$sigmoid32consts<>+64(SB), R19
+	WORD	$0x4e25f407 // fmax v7.4s, v0.4s, v5.4s
+	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V11.S4]
-	WORD	$0x6eb1e570 // fcmgt v16.4s, v11.4s, v17.4s
-	VAND	V16.B16, V27.B16, V9.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb1e6d4 // fcmgt v20.4s, v22.4s, v17.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	VAND	V20.B16, V27.B16, V4.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad638 // fadd v24.4s, v17.4s, v10.4s
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V24.S4, V28.S4
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	MOVD	$sigmoid32consts<>+24(SB), R19
 	VLD1R	(R19), [V26.S4]
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V4.B16, V5.B16
-	VBSL	V25.B16, V26.B16, V5.B16
-	WORD	$0x6e25de35 // fmul v21.4s, v17.4s, v5.4s
-	VMOV	V9.B16, V19.B16
-	VBSL	V21.B16, V28.B16, V19.B16
-	MOVD	$sigmoid32consts<>+72(SB), R19
+	VMOV	V26.B16, V20.B16
+	VFMLA	V11.S4, V7.S4, V20.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb1d684 // fsub v4.4s, v20.4s, v17.4s
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V7.B16, V25.B16
+	VFMLS	V16.S4, V4.S4, V25.S4
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V25.B16, V22.B16
+	VFMLS	V9.S4, V4.S4, V22.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	WORD	$0x6e36ded3 // fmul v19.4s, v22.4s, v22.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	WORD	$0x4e35d6dc // fadd v28.4s, v22.4s, v21.4s
+	VMOV	V28.B16, V27.B16
+	VFMLA	V24.S4, V19.S4, V27.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea8e407 // fcmgt v7.4s, v0.4s, v8.4s
+	VAND	V8.B16, V20.B16, V5.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	VSHL	$19, V5.S4, V26.S4
+	VADD	V26.S4, V11.S4, V17.S4
+	VMOV	V17.B16, V16.B16
+	VFMLA	V17.S4, V27.S4, V16.S4
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VSUB	V7.S4, V20.S4, V9.S4
+	VUSHR	$4, V9.S4, V4.S4
+	VUSHR	$1, V4.S4, V25.S4
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V25.S4, V10.S4
+	VSHL	$23, V10.S4, V22.S4
+	VSUB	V25.S4, V4.S4, V21.S4
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V21.S4, V24.S4
+	VSHL	$23, V24.S4, V28.S4
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea0e505 // fcmgt v5.4s, v8.4s, v0.4s
+	WORD	$0x6e36de0b // fmul v11.4s, v16.4s, v22.4s
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VADD	V26.S4, V28.S4, V27.S4
+	VMOV	V5.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x6e31dd67 // fmul v7.4s, v11.4s, v17.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea7e689 // fcmgt v9.4s, v20.4s, v7.4s
+	VAND	V9.B16, V5.B16, V18.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea7e544 // fcmgt v4.4s, v10.4s, v7.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V5.B16, V25.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33d4f5 // fadd v21.4s, v7.4s, v19.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VSUB	V24.S4, V21.S4, V8.S4
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V22.B16, V16.B16, V26.B16
+	WORD	$0x6e3adcfb // fmul v27.4s, v7.4s, v26.4s
+	VMOV	V18.B16, V28.B16
+	VBSL	V27.B16, V8.B16, V28.B16
 	MOVD	$sigmoid32consts<>+76(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VMOV	V7.B16, V16.B16
-	VBSL	V19.B16, V11.B16, V16.B16
+	WORD	$0x6eabe411 // fcmgt v17.4s, v0.4s, v11.4s
 	MOVD	$sigmoid32consts<>+80(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea0e6db // fcmgt v27.4s, v22.4s, v0.4s
-	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V20.S4]
-	VMOV	V27.B16, V10.B16
-	VBSL	V16.B16, V20.B16, V10.B16
-	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VMOV	V17.B16, V9.B16
+	VBSL	V28.B16, V20.B16, V9.B16
 	MOVD	$sigmoid32consts<>+84(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VORR	V24.B16, V0.B16, V26.B16
-	VMOV	V18.B16, V25.B16
-	VBSL	V10.B16, V26.B16, V25.B16
-	WORD	$0x4e20e404 // fcmeq v4.4s, v0.4s, v0.4s
-	WORD	$0x6e205884 // mvn v4.16b, v4.16b
-	MOVD	$sigmoid32consts<>+84(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V0.B16, V5.B16
-	VMOV	V4.B16, V9.B16
-	VBSL	V25.B16, V5.B16, V9.B16
-	VMOV	V6.B16, V28.B16
-	VBSL	V23.B16, V9.B16, V28.B16
-	VMOV	V28.B16, V23.B16
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea0e545 // fcmgt v5.4s, v10.4s, v0.4s
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V5.B16, V19.B16
+	VBSL	V9.B16, V4.B16, V19.B16
+	WORD	$0x4e20e418 // fcmeq v24.4s, v0.4s, v0.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$sigmoid32consts<>+88(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V0.B16, V16.B16
+	VMOV	V24.B16, V22.B16
+	VBSL	V19.B16, V16.B16, V22.B16
+	WORD	$0x4e20e419 // fcmeq v25.4s, v0.4s, v0.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$sigmoid32consts<>+88(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VORR	V7.B16, V0.B16, V26.B16
+	VMOV	V25.B16, V18.B16
+	VBSL	V22.B16, V26.B16, V18.B16
+	VMOV	V6.B16, V8.B16
+	VBSL	V23.B16, V18.B16, V8.B16
+	VMOV	V8.B16, V23.B16
 mathblock157:
 	VMOV	V23.B16, V12.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
@@ -16842,153 +16905,156 @@ mathblock157:
 	WORD	$0x6eb0a8c8 // umaxv s8, v6.4s
 	FMOVS	F8, R20
 	CBZ	R20, mathblock158
-	MOVD	$sigmoid32consts<>+20(SB), R19
-	VLD1R	(R19), [V5.S4]
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V7.B16, V11.B16
-	VFMLA	V5.S4, V1.S4, V11.S4
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V26.S4]
-	WORD	$0x4ebad574 // fsub v20.4s, v11.4s, v26.4s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V1.B16, V4.B16
-	VFMLS	V17.S4, V20.S4, V4.S4
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V4.B16, V25.B16
-	VFMLS	V16.S4, V20.S4, V25.S4
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V9.S4]
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V22.B16, V18.B16
-	VFMLA	V25.S4, V9.S4, V18.S4
-	WORD	$0x6e39df2a // fmul v10.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V11.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[0]
-	VMOV	V11.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[1]
-	VMOV	V11.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[2]
-	VMOV	V11.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[3]
-	WORD	$0x4e38d733 // fadd v19.4s, v25.4s, v24.4s
-	VMOV	V19.B16, V21.B16
-	VFMLA	V18.S4, V10.S4, V21.S4
 	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V11.B16, V27.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V11.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V11.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V11.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V11.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V27.S4, V5.S4
-	VADD	V5.S4, V8.S4, V7.S4
-	VMOV	V7.B16, V26.B16
-	VFMLA	V7.S4, V21.S4, V26.S4
-	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VUSHR	$4, V16.S4, V20.S4
-	VUSHR	$1, V20.S4, V4.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VSUB	V9.S4, V4.S4, V22.S4
-	VSHL	$23, V22.S4, V25.S4
-	VSUB	V4.S4, V20.S4, V24.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VSUB	V10.S4, V24.S4, V18.S4
-	VSHL	$23, V18.S4, V19.S4
-	MOVD	$sigmoid32consts<>+0(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6ea1e79b // fcmgt v27.4s, v28.4s, v1.4s
-	WORD	$0x6e39df48 // fmul v8.4s, v26.4s, v25.4s
-	MOVD	$sigmoid32consts<>+60(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VADD	V5.S4, V19.S4, V21.S4
-	VMOV	V27.B16, V7.B16
-	VBSL	V19.B16, V21.B16, V7.B16
-	WORD	$0x6e27dd11 // fmul v17.4s, v8.4s, v7.4s
-	MOVD	$sigmoid32consts<>+64(SB), R19
+	WORD	$0x4e25f427 // fmax v7.4s, v1.4s, v5.4s
+	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V11.S4]
-	WORD	$0x6eb1e570 // fcmgt v16.4s, v11.4s, v17.4s
-	VAND	V16.B16, V27.B16, V9.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb1e6d4 // fcmgt v20.4s, v22.4s, v17.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	VAND	V20.B16, V27.B16, V4.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad638 // fadd v24.4s, v17.4s, v10.4s
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V24.S4, V28.S4
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	MOVD	$sigmoid32consts<>+24(SB), R19
 	VLD1R	(R19), [V26.S4]
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V4.B16, V5.B16
-	VBSL	V25.B16, V26.B16, V5.B16
-	WORD	$0x6e25de35 // fmul v21.4s, v17.4s, v5.4s
-	VMOV	V9.B16, V19.B16
-	VBSL	V21.B16, V28.B16, V19.B16
-	MOVD	$sigmoid32consts<>+72(SB), R19
+	VMOV	V26.B16, V20.B16
+	VFMLA	V11.S4, V7.S4, V20.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb1d684 // fsub v4.4s, v20.4s, v17.4s
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V7.B16, V25.B16
+	VFMLS	V16.S4, V4.S4, V25.S4
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V25.B16, V22.B16
+	VFMLS	V9.S4, V4.S4, V22.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	WORD	$0x6e36ded3 // fmul v19.4s, v22.4s, v22.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	WORD	$0x4e35d6dc // fadd v28.4s, v22.4s, v21.4s
+	VMOV	V28.B16, V27.B16
+	VFMLA	V24.S4, V19.S4, V27.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea8e427 // fcmgt v7.4s, v1.4s, v8.4s
+	VAND	V8.B16, V20.B16, V5.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	VSHL	$19, V5.S4, V26.S4
+	VADD	V26.S4, V11.S4, V17.S4
+	VMOV	V17.B16, V16.B16
+	VFMLA	V17.S4, V27.S4, V16.S4
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VSUB	V7.S4, V20.S4, V9.S4
+	VUSHR	$4, V9.S4, V4.S4
+	VUSHR	$1, V4.S4, V25.S4
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V25.S4, V10.S4
+	VSHL	$23, V10.S4, V22.S4
+	VSUB	V25.S4, V4.S4, V21.S4
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V21.S4, V24.S4
+	VSHL	$23, V24.S4, V28.S4
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea1e505 // fcmgt v5.4s, v8.4s, v1.4s
+	WORD	$0x6e36de0b // fmul v11.4s, v16.4s, v22.4s
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VADD	V26.S4, V28.S4, V27.S4
+	VMOV	V5.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x6e31dd67 // fmul v7.4s, v11.4s, v17.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea7e689 // fcmgt v9.4s, v20.4s, v7.4s
+	VAND	V9.B16, V5.B16, V18.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea7e544 // fcmgt v4.4s, v10.4s, v7.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V5.B16, V25.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33d4f5 // fadd v21.4s, v7.4s, v19.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VSUB	V24.S4, V21.S4, V8.S4
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V22.B16, V16.B16, V26.B16
+	WORD	$0x6e3adcfb // fmul v27.4s, v7.4s, v26.4s
+	VMOV	V18.B16, V28.B16
+	VBSL	V27.B16, V8.B16, V28.B16
 	MOVD	$sigmoid32consts<>+76(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VMOV	V7.B16, V16.B16
-	VBSL	V19.B16, V11.B16, V16.B16
+	WORD	$0x6eabe431 // fcmgt v17.4s, v1.4s, v11.4s
 	MOVD	$sigmoid32consts<>+80(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea1e6db // fcmgt v27.4s, v22.4s, v1.4s
-	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V20.S4]
-	VMOV	V27.B16, V10.B16
-	VBSL	V16.B16, V20.B16, V10.B16
-	WORD	$0x4e21e432 // fcmeq v18.4s, v1.4s, v1.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VMOV	V17.B16, V9.B16
+	VBSL	V28.B16, V20.B16, V9.B16
 	MOVD	$sigmoid32consts<>+84(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VORR	V24.B16, V1.B16, V26.B16
-	VMOV	V18.B16, V25.B16
-	VBSL	V10.B16, V26.B16, V25.B16
-	WORD	$0x4e21e424 // fcmeq v4.4s, v1.4s, v1.4s
-	WORD	$0x6e205884 // mvn v4.16b, v4.16b
-	MOVD	$sigmoid32consts<>+84(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V1.B16, V5.B16
-	VMOV	V4.B16, V9.B16
-	VBSL	V25.B16, V5.B16, V9.B16
-	VMOV	V6.B16, V28.B16
-	VBSL	V23.B16, V9.B16, V28.B16
-	VMOV	V28.B16, V23.B16
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea1e545 // fcmgt v5.4s, v10.4s, v1.4s
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V5.B16, V19.B16
+	VBSL	V9.B16, V4.B16, V19.B16
+	WORD	$0x4e21e438 // fcmeq v24.4s, v1.4s, v1.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$sigmoid32consts<>+88(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V1.B16, V16.B16
+	VMOV	V24.B16, V22.B16
+	VBSL	V19.B16, V16.B16, V22.B16
+	WORD	$0x4e21e439 // fcmeq v25.4s, v1.4s, v1.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$sigmoid32consts<>+88(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VORR	V7.B16, V1.B16, V26.B16
+	VMOV	V25.B16, V18.B16
+	VBSL	V22.B16, V26.B16, V18.B16
+	VMOV	V6.B16, V8.B16
+	VBSL	V23.B16, V18.B16, V8.B16
+	VMOV	V8.B16, V23.B16
 mathblock158:
 	VMOV	V23.B16, V13.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
@@ -17109,153 +17175,156 @@ mathblock158:
 	WORD	$0x6eb0a8c8 // umaxv s8, v6.4s
 	FMOVS	F8, R20
 	CBZ	R20, mathblock159
-	MOVD	$sigmoid32consts<>+20(SB), R19
-	VLD1R	(R19), [V5.S4]
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V7.B16, V11.B16
-	VFMLA	V5.S4, V2.S4, V11.S4
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V26.S4]
-	WORD	$0x4ebad574 // fsub v20.4s, v11.4s, v26.4s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V2.B16, V4.B16
-	VFMLS	V17.S4, V20.S4, V4.S4
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V4.B16, V25.B16
-	VFMLS	V16.S4, V20.S4, V25.S4
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V9.S4]
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V22.B16, V18.B16
-	VFMLA	V25.S4, V9.S4, V18.S4
-	WORD	$0x6e39df2a // fmul v10.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V11.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[0]
-	VMOV	V11.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[1]
-	VMOV	V11.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[2]
-	VMOV	V11.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[3]
-	WORD	$0x4e38d733 // fadd v19.4s, v25.4s, v24.4s
-	VMOV	V19.B16, V21.B16
-	VFMLA	V18.S4, V10.S4, V21.S4
 	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V11.B16, V27.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V11.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V11.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V11.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V11.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V27.S4, V5.S4
-	VADD	V5.S4, V8.S4, V7.S4
-	VMOV	V7.B16, V26.B16
-	VFMLA	V7.S4, V21.S4, V26.S4
-	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VUSHR	$4, V16.S4, V20.S4
-	VUSHR	$1, V20.S4, V4.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VSUB	V9.S4, V4.S4, V22.S4
-	VSHL	$23, V22.S4, V25.S4
-	VSUB	V4.S4, V20.S4, V24.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VSUB	V10.S4, V24.S4, V18.S4
-	VSHL	$23, V18.S4, V19.S4
-	MOVD	$sigmoid32consts<>+0(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6ea2e79b // fcmgt v27.4s, v28.4s, v2.4s
-	WORD	$0x6e39df48 // fmul v8.4s, v26.4s, v25.4s
-	MOVD	$sigmoid32consts<>+60(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VADD	V5.S4, V19.S4, V21.S4
-	VMOV	V27.B16, V7.B16
-	VBSL	V19.B16, V21.B16, V7.B16
-	WORD	$0x6e27dd11 // fmul v17.4s, v8.4s, v7.4s
-	MOVD	$sigmoid32consts<>+64(SB), R19
+	WORD	$0x4e25f447 // fmax v7.4s, v2.4s, v5.4s
+	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V11.S4]
-	WORD	$0x6eb1e570 // fcmgt v16.4s, v11.4s, v17.4s
-	VAND	V16.B16, V27.B16, V9.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb1e6d4 // fcmgt v20.4s, v22.4s, v17.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	VAND	V20.B16, V27.B16, V4.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad638 // fadd v24.4s, v17.4s, v10.4s
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V24.S4, V28.S4
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	MOVD	$sigmoid32consts<>+24(SB), R19
 	VLD1R	(R19), [V26.S4]
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V4.B16, V5.B16
-	VBSL	V25.B16, V26.B16, V5.B16
-	WORD	$0x6e25de35 // fmul v21.4s, v17.4s, v5.4s
-	VMOV	V9.B16, V19.B16
-	VBSL	V21.B16, V28.B16, V19.B16
-	MOVD	$sigmoid32consts<>+72(SB), R19
+	VMOV	V26.B16, V20.B16
+	VFMLA	V11.S4, V7.S4, V20.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb1d684 // fsub v4.4s, v20.4s, v17.4s
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V7.B16, V25.B16
+	VFMLS	V16.S4, V4.S4, V25.S4
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V25.B16, V22.B16
+	VFMLS	V9.S4, V4.S4, V22.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	WORD	$0x6e36ded3 // fmul v19.4s, v22.4s, v22.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	WORD	$0x4e35d6dc // fadd v28.4s, v22.4s, v21.4s
+	VMOV	V28.B16, V27.B16
+	VFMLA	V24.S4, V19.S4, V27.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea8e447 // fcmgt v7.4s, v2.4s, v8.4s
+	VAND	V8.B16, V20.B16, V5.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	VSHL	$19, V5.S4, V26.S4
+	VADD	V26.S4, V11.S4, V17.S4
+	VMOV	V17.B16, V16.B16
+	VFMLA	V17.S4, V27.S4, V16.S4
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VSUB	V7.S4, V20.S4, V9.S4
+	VUSHR	$4, V9.S4, V4.S4
+	VUSHR	$1, V4.S4, V25.S4
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V25.S4, V10.S4
+	VSHL	$23, V10.S4, V22.S4
+	VSUB	V25.S4, V4.S4, V21.S4
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V21.S4, V24.S4
+	VSHL	$23, V24.S4, V28.S4
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea2e505 // fcmgt v5.4s, v8.4s, v2.4s
+	WORD	$0x6e36de0b // fmul v11.4s, v16.4s, v22.4s
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VADD	V26.S4, V28.S4, V27.S4
+	VMOV	V5.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x6e31dd67 // fmul v7.4s, v11.4s, v17.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea7e689 // fcmgt v9.4s, v20.4s, v7.4s
+	VAND	V9.B16, V5.B16, V18.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea7e544 // fcmgt v4.4s, v10.4s, v7.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V5.B16, V25.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33d4f5 // fadd v21.4s, v7.4s, v19.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VSUB	V24.S4, V21.S4, V8.S4
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V22.B16, V16.B16, V26.B16
+	WORD	$0x6e3adcfb // fmul v27.4s, v7.4s, v26.4s
+	VMOV	V18.B16, V28.B16
+	VBSL	V27.B16, V8.B16, V28.B16
 	MOVD	$sigmoid32consts<>+76(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VMOV	V7.B16, V16.B16
-	VBSL	V19.B16, V11.B16, V16.B16
+	WORD	$0x6eabe451 // fcmgt v17.4s, v2.4s, v11.4s
 	MOVD	$sigmoid32consts<>+80(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea2e6db // fcmgt v27.4s, v22.4s, v2.4s
-	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V20.S4]
-	VMOV	V27.B16, V10.B16
-	VBSL	V16.B16, V20.B16, V10.B16
-	WORD	$0x4e22e452 // fcmeq v18.4s, v2.4s, v2.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VMOV	V17.B16, V9.B16
+	VBSL	V28.B16, V20.B16, V9.B16
 	MOVD	$sigmoid32consts<>+84(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VORR	V24.B16, V2.B16, V26.B16
-	VMOV	V18.B16, V25.B16
-	VBSL	V10.B16, V26.B16, V25.B16
-	WORD	$0x4e22e444 // fcmeq v4.4s, v2.4s, v2.4s
-	WORD	$0x6e205884 // mvn v4.16b, v4.16b
-	MOVD	$sigmoid32consts<>+84(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V2.B16, V5.B16
-	VMOV	V4.B16, V9.B16
-	VBSL	V25.B16, V5.B16, V9.B16
-	VMOV	V6.B16, V28.B16
-	VBSL	V23.B16, V9.B16, V28.B16
-	VMOV	V28.B16, V23.B16
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea2e545 // fcmgt v5.4s, v10.4s, v2.4s
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V5.B16, V19.B16
+	VBSL	V9.B16, V4.B16, V19.B16
+	WORD	$0x4e22e458 // fcmeq v24.4s, v2.4s, v2.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$sigmoid32consts<>+88(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V2.B16, V16.B16
+	VMOV	V24.B16, V22.B16
+	VBSL	V19.B16, V16.B16, V22.B16
+	WORD	$0x4e22e459 // fcmeq v25.4s, v2.4s, v2.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$sigmoid32consts<>+88(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VORR	V7.B16, V2.B16, V26.B16
+	VMOV	V25.B16, V18.B16
+	VBSL	V22.B16, V26.B16, V18.B16
+	VMOV	V6.B16, V8.B16
+	VBSL	V23.B16, V18.B16, V8.B16
+	VMOV	V8.B16, V23.B16
 mathblock159:
 	VMOV	V23.B16, V14.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
@@ -17376,153 +17445,156 @@ mathblock159:
 	WORD	$0x6eb0a8c8 // umaxv s8, v6.4s
 	FMOVS	F8, R20
 	CBZ	R20, mathblock160
-	MOVD	$sigmoid32consts<>+20(SB), R19
-	VLD1R	(R19), [V5.S4]
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V7.B16, V11.B16
-	VFMLA	V5.S4, V3.S4, V11.S4
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V26.S4]
-	WORD	$0x4ebad574 // fsub v20.4s, v11.4s, v26.4s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V3.B16, V4.B16
-	VFMLS	V17.S4, V20.S4, V4.S4
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V4.B16, V25.B16
-	VFMLS	V16.S4, V20.S4, V25.S4
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V9.S4]
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V22.B16, V18.B16
-	VFMLA	V25.S4, V9.S4, V18.S4
-	WORD	$0x6e39df2a // fmul v10.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V11.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[0]
-	VMOV	V11.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[1]
-	VMOV	V11.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[2]
-	VMOV	V11.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[3]
-	WORD	$0x4e38d733 // fadd v19.4s, v25.4s, v24.4s
-	VMOV	V19.B16, V21.B16
-	VFMLA	V18.S4, V10.S4, V21.S4
 	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V11.B16, V27.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V11.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V11.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V11.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V11.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V27.S4, V5.S4
-	VADD	V5.S4, V8.S4, V7.S4
-	VMOV	V7.B16, V26.B16
-	VFMLA	V7.S4, V21.S4, V26.S4
-	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VUSHR	$4, V16.S4, V20.S4
-	VUSHR	$1, V20.S4, V4.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VSUB	V9.S4, V4.S4, V22.S4
-	VSHL	$23, V22.S4, V25.S4
-	VSUB	V4.S4, V20.S4, V24.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VSUB	V10.S4, V24.S4, V18.S4
-	VSHL	$23, V18.S4, V19.S4
-	MOVD	$sigmoid32consts<>+0(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6ea3e79b // fcmgt v27.4s, v28.4s, v3.4s
-	WORD	$0x6e39df48 // fmul v8.4s, v26.4s, v25.4s
-	MOVD	$sigmoid32consts<>+60(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VADD	V5.S4, V19.S4, V21.S4
-	VMOV	V27.B16, V7.B16
-	VBSL	V19.B16, V21.B16, V7.B16
-	WORD	$0x6e27dd11 // fmul v17.4s, v8.4s, v7.4s
-	MOVD	$sigmoid32consts<>+64(SB), R19
+	WORD	$0x4e25f467 // fmax v7.4s, v3.4s, v5.4s
+	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V11.S4]
-	WORD	$0x6eb1e570 // fcmgt v16.4s, v11.4s, v17.4s
-	VAND	V16.B16, V27.B16, V9.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb1e6d4 // fcmgt v20.4s, v22.4s, v17.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	VAND	V20.B16, V27.B16, V4.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad638 // fadd v24.4s, v17.4s, v10.4s
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V24.S4, V28.S4
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	MOVD	$sigmoid32consts<>+24(SB), R19
 	VLD1R	(R19), [V26.S4]
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V4.B16, V5.B16
-	VBSL	V25.B16, V26.B16, V5.B16
-	WORD	$0x6e25de35 // fmul v21.4s, v17.4s, v5.4s
-	VMOV	V9.B16, V19.B16
-	VBSL	V21.B16, V28.B16, V19.B16
-	MOVD	$sigmoid32consts<>+72(SB), R19
+	VMOV	V26.B16, V20.B16
+	VFMLA	V11.S4, V7.S4, V20.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb1d684 // fsub v4.4s, v20.4s, v17.4s
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V7.B16, V25.B16
+	VFMLS	V16.S4, V4.S4, V25.S4
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V25.B16, V22.B16
+	VFMLS	V9.S4, V4.S4, V22.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	WORD	$0x6e36ded3 // fmul v19.4s, v22.4s, v22.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	WORD	$0x4e35d6dc // fadd v28.4s, v22.4s, v21.4s
+	VMOV	V28.B16, V27.B16
+	VFMLA	V24.S4, V19.S4, V27.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea8e467 // fcmgt v7.4s, v3.4s, v8.4s
+	VAND	V8.B16, V20.B16, V5.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	VSHL	$19, V5.S4, V26.S4
+	VADD	V26.S4, V11.S4, V17.S4
+	VMOV	V17.B16, V16.B16
+	VFMLA	V17.S4, V27.S4, V16.S4
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VSUB	V7.S4, V20.S4, V9.S4
+	VUSHR	$4, V9.S4, V4.S4
+	VUSHR	$1, V4.S4, V25.S4
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V25.S4, V10.S4
+	VSHL	$23, V10.S4, V22.S4
+	VSUB	V25.S4, V4.S4, V21.S4
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V21.S4, V24.S4
+	VSHL	$23, V24.S4, V28.S4
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea3e505 // fcmgt v5.4s, v8.4s, v3.4s
+	WORD	$0x6e36de0b // fmul v11.4s, v16.4s, v22.4s
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VADD	V26.S4, V28.S4, V27.S4
+	VMOV	V5.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x6e31dd67 // fmul v7.4s, v11.4s, v17.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea7e689 // fcmgt v9.4s, v20.4s, v7.4s
+	VAND	V9.B16, V5.B16, V18.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea7e544 // fcmgt v4.4s, v10.4s, v7.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V5.B16, V25.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33d4f5 // fadd v21.4s, v7.4s, v19.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VSUB	V24.S4, V21.S4, V8.S4
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V22.B16, V16.B16, V26.B16
+	WORD	$0x6e3adcfb // fmul v27.4s, v7.4s, v26.4s
+	VMOV	V18.B16, V28.B16
+	VBSL	V27.B16, V8.B16, V28.B16
 	MOVD	$sigmoid32consts<>+76(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VMOV	V7.B16, V16.B16
-	VBSL	V19.B16, V11.B16, V16.B16
+	WORD	$0x6eabe471 // fcmgt v17.4s, v3.4s, v11.4s
 	MOVD	$sigmoid32consts<>+80(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea3e6db // fcmgt v27.4s, v22.4s, v3.4s
-	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V20.S4]
-	VMOV	V27.B16, V10.B16
-	VBSL	V16.B16, V20.B16, V10.B16
-	WORD	$0x4e23e472 // fcmeq v18.4s, v3.4s, v3.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VMOV	V17.B16, V9.B16
+	VBSL	V28.B16, V20.B16, V9.B16
 	MOVD	$sigmoid32consts<>+84(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VORR	V24.B16, V3.B16, V26.B16
-	VMOV	V18.B16, V25.B16
-	VBSL	V10.B16, V26.B16, V25.B16
-	WORD	$0x4e23e464 // fcmeq v4.4s, v3.4s, v3.4s
-	WORD	$0x6e205884 // mvn v4.16b, v4.16b
-	MOVD	$sigmoid32consts<>+84(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V3.B16, V5.B16
-	VMOV	V4.B16, V9.B16
-	VBSL	V25.B16, V5.B16, V9.B16
-	VMOV	V6.B16, V28.B16
-	VBSL	V23.B16, V9.B16, V28.B16
-	VMOV	V28.B16, V23.B16
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea3e545 // fcmgt v5.4s, v10.4s, v3.4s
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V5.B16, V19.B16
+	VBSL	V9.B16, V4.B16, V19.B16
+	WORD	$0x4e23e478 // fcmeq v24.4s, v3.4s, v3.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$sigmoid32consts<>+88(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V3.B16, V16.B16
+	VMOV	V24.B16, V22.B16
+	VBSL	V19.B16, V16.B16, V22.B16
+	WORD	$0x4e23e479 // fcmeq v25.4s, v3.4s, v3.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$sigmoid32consts<>+88(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VORR	V7.B16, V3.B16, V26.B16
+	VMOV	V25.B16, V18.B16
+	VBSL	V22.B16, V26.B16, V18.B16
+	VMOV	V6.B16, V8.B16
+	VBSL	V23.B16, V18.B16, V8.B16
+	VMOV	V8.B16, V23.B16
 mathblock160:
 	VMOV	V23.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
@@ -17649,153 +17721,156 @@ tail:
 	WORD	$0x6eb0a8c8 // umaxv s8, v6.4s
 	FMOVS	F8, R20
 	CBZ	R20, mathblock161
-	MOVD	$sigmoid32consts<>+20(SB), R19
-	VLD1R	(R19), [V5.S4]
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V7.B16, V11.B16
-	VFMLA	V5.S4, V0.S4, V11.S4
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V26.S4]
-	WORD	$0x4ebad574 // fsub v20.4s, v11.4s, v26.4s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V0.B16, V4.B16
-	VFMLS	V17.S4, V20.S4, V4.S4
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V4.B16, V25.B16
-	VFMLS	V16.S4, V20.S4, V25.S4
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V9.S4]
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V22.B16, V18.B16
-	VFMLA	V25.S4, V9.S4, V18.S4
-	WORD	$0x6e39df2a // fmul v10.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V11.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[0]
-	VMOV	V11.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[1]
-	VMOV	V11.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[2]
-	VMOV	V11.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[3]
-	WORD	$0x4e38d733 // fadd v19.4s, v25.4s, v24.4s
-	VMOV	V19.B16, V21.B16
-	VFMLA	V18.S4, V10.S4, V21.S4
 	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V11.B16, V27.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V11.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V11.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V11.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V11.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V27.S4, V5.S4
-	VADD	V5.S4, V8.S4, V7.S4
-	VMOV	V7.B16, V26.B16
-	VFMLA	V7.S4, V21.S4, V26.S4
-	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VUSHR	$4, V16.S4, V20.S4
-	VUSHR	$1, V20.S4, V4.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VSUB	V9.S4, V4.S4, V22.S4
-	VSHL	$23, V22.S4, V25.S4
-	VSUB	V4.S4, V20.S4, V24.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VSUB	V10.S4, V24.S4, V18.S4
-	VSHL	$23, V18.S4, V19.S4
-	MOVD	$sigmoid32consts<>+0(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6ea0e79b // fcmgt v27.4s, v28.4s, v0.4s
-	WORD	$0x6e39df48 // fmul v8.4s, v26.4s, v25.4s
-	MOVD	$sigmoid32consts<>+60(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VADD	V5.S4, V19.S4, V21.S4
-	VMOV	V27.B16, V7.B16
-	VBSL	V19.B16, V21.B16, V7.B16
-	WORD	$0x6e27dd11 // fmul v17.4s, v8.4s, v7.4s
-	MOVD	$sigmoid32consts<>+64(SB), R19
+	WORD	$0x4e25f407 // fmax v7.4s, v0.4s, v5.4s
+	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V11.S4]
-	WORD	$0x6eb1e570 // fcmgt v16.4s, v11.4s, v17.4s
-	VAND	V16.B16, V27.B16, V9.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb1e6d4 // fcmgt v20.4s, v22.4s, v17.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	VAND	V20.B16, V27.B16, V4.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad638 // fadd v24.4s, v17.4s, v10.4s
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V24.S4, V28.S4
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	MOVD	$sigmoid32consts<>+24(SB), R19
 	VLD1R	(R19), [V26.S4]
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V4.B16, V5.B16
-	VBSL	V25.B16, V26.B16, V5.B16
-	WORD	$0x6e25de35 // fmul v21.4s, v17.4s, v5.4s
-	VMOV	V9.B16, V19.B16
-	VBSL	V21.B16, V28.B16, V19.B16
-	MOVD	$sigmoid32consts<>+72(SB), R19
+	VMOV	V26.B16, V20.B16
+	VFMLA	V11.S4, V7.S4, V20.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb1d684 // fsub v4.4s, v20.4s, v17.4s
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V7.B16, V25.B16
+	VFMLS	V16.S4, V4.S4, V25.S4
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V25.B16, V22.B16
+	VFMLS	V9.S4, V4.S4, V22.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	WORD	$0x6e36ded3 // fmul v19.4s, v22.4s, v22.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	WORD	$0x4e35d6dc // fadd v28.4s, v22.4s, v21.4s
+	VMOV	V28.B16, V27.B16
+	VFMLA	V24.S4, V19.S4, V27.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea8e407 // fcmgt v7.4s, v0.4s, v8.4s
+	VAND	V8.B16, V20.B16, V5.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	VSHL	$19, V5.S4, V26.S4
+	VADD	V26.S4, V11.S4, V17.S4
+	VMOV	V17.B16, V16.B16
+	VFMLA	V17.S4, V27.S4, V16.S4
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VSUB	V7.S4, V20.S4, V9.S4
+	VUSHR	$4, V9.S4, V4.S4
+	VUSHR	$1, V4.S4, V25.S4
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V25.S4, V10.S4
+	VSHL	$23, V10.S4, V22.S4
+	VSUB	V25.S4, V4.S4, V21.S4
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V21.S4, V24.S4
+	VSHL	$23, V24.S4, V28.S4
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea0e505 // fcmgt v5.4s, v8.4s, v0.4s
+	WORD	$0x6e36de0b // fmul v11.4s, v16.4s, v22.4s
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VADD	V26.S4, V28.S4, V27.S4
+	VMOV	V5.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x6e31dd67 // fmul v7.4s, v11.4s, v17.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea7e689 // fcmgt v9.4s, v20.4s, v7.4s
+	VAND	V9.B16, V5.B16, V18.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea7e544 // fcmgt v4.4s, v10.4s, v7.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V5.B16, V25.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33d4f5 // fadd v21.4s, v7.4s, v19.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VSUB	V24.S4, V21.S4, V8.S4
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V22.B16, V16.B16, V26.B16
+	WORD	$0x6e3adcfb // fmul v27.4s, v7.4s, v26.4s
+	VMOV	V18.B16, V28.B16
+	VBSL	V27.B16, V8.B16, V28.B16
 	MOVD	$sigmoid32consts<>+76(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VMOV	V7.B16, V16.B16
-	VBSL	V19.B16, V11.B16, V16.B16
+	WORD	$0x6eabe411 // fcmgt v17.4s, v0.4s, v11.4s
 	MOVD	$sigmoid32consts<>+80(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea0e6db // fcmgt v27.4s, v22.4s, v0.4s
-	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V20.S4]
-	VMOV	V27.B16, V10.B16
-	VBSL	V16.B16, V20.B16, V10.B16
-	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VMOV	V17.B16, V9.B16
+	VBSL	V28.B16, V20.B16, V9.B16
 	MOVD	$sigmoid32consts<>+84(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VORR	V24.B16, V0.B16, V26.B16
-	VMOV	V18.B16, V25.B16
-	VBSL	V10.B16, V26.B16, V25.B16
-	WORD	$0x4e20e404 // fcmeq v4.4s, v0.4s, v0.4s
-	WORD	$0x6e205884 // mvn v4.16b, v4.16b
-	MOVD	$sigmoid32consts<>+84(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V0.B16, V5.B16
-	VMOV	V4.B16, V9.B16
-	VBSL	V25.B16, V5.B16, V9.B16
-	VMOV	V6.B16, V28.B16
-	VBSL	V23.B16, V9.B16, V28.B16
-	VMOV	V28.B16, V23.B16
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea0e545 // fcmgt v5.4s, v10.4s, v0.4s
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V5.B16, V19.B16
+	VBSL	V9.B16, V4.B16, V19.B16
+	WORD	$0x4e20e418 // fcmeq v24.4s, v0.4s, v0.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$sigmoid32consts<>+88(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V0.B16, V16.B16
+	VMOV	V24.B16, V22.B16
+	VBSL	V19.B16, V16.B16, V22.B16
+	WORD	$0x4e20e419 // fcmeq v25.4s, v0.4s, v0.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$sigmoid32consts<>+88(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VORR	V7.B16, V0.B16, V26.B16
+	VMOV	V25.B16, V18.B16
+	VBSL	V22.B16, V26.B16, V18.B16
+	VMOV	V6.B16, V8.B16
+	VBSL	V23.B16, V18.B16, V8.B16
+	VMOV	V8.B16, V23.B16
 mathblock161:
 	VMOV	V23.B16, V12.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
@@ -17916,153 +17991,156 @@ mathblock161:
 	WORD	$0x6eb0a8c8 // umaxv s8, v6.4s
 	FMOVS	F8, R20
 	CBZ	R20, mathblock162
-	MOVD	$sigmoid32consts<>+20(SB), R19
-	VLD1R	(R19), [V5.S4]
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V7.B16, V11.B16
-	VFMLA	V5.S4, V1.S4, V11.S4
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V26.S4]
-	WORD	$0x4ebad574 // fsub v20.4s, v11.4s, v26.4s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V1.B16, V4.B16
-	VFMLS	V17.S4, V20.S4, V4.S4
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V4.B16, V25.B16
-	VFMLS	V16.S4, V20.S4, V25.S4
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V9.S4]
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V22.B16, V18.B16
-	VFMLA	V25.S4, V9.S4, V18.S4
-	WORD	$0x6e39df2a // fmul v10.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V11.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[0]
-	VMOV	V11.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[1]
-	VMOV	V11.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[2]
-	VMOV	V11.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[3]
-	WORD	$0x4e38d733 // fadd v19.4s, v25.4s, v24.4s
-	VMOV	V19.B16, V21.B16
-	VFMLA	V18.S4, V10.S4, V21.S4
 	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V11.B16, V27.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V11.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V11.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V11.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V11.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V27.S4, V5.S4
-	VADD	V5.S4, V8.S4, V7.S4
-	VMOV	V7.B16, V26.B16
-	VFMLA	V7.S4, V21.S4, V26.S4
-	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VUSHR	$4, V16.S4, V20.S4
-	VUSHR	$1, V20.S4, V4.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VSUB	V9.S4, V4.S4, V22.S4
-	VSHL	$23, V22.S4, V25.S4
-	VSUB	V4.S4, V20.S4, V24.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VSUB	V10.S4, V24.S4, V18.S4
-	VSHL	$23, V18.S4, V19.S4
-	MOVD	$sigmoid32consts<>+0(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6ea1e79b // fcmgt v27.4s, v28.4s, v1.4s
-	WORD	$0x6e39df48 // fmul v8.4s, v26.4s, v25.4s
-	MOVD	$sigmoid32consts<>+60(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VADD	V5.S4, V19.S4, V21.S4
-	VMOV	V27.B16, V7.B16
-	VBSL	V19.B16, V21.B16, V7.B16
-	WORD	$0x6e27dd11 // fmul v17.4s, v8.4s, v7.4s
-	MOVD	$sigmoid32consts<>+64(SB), R19
+	WORD	$0x4e25f427 // fmax v7.4s, v1.4s, v5.4s
+	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V11.S4]
-	WORD	$0x6eb1e570 // fcmgt v16.4s, v11.4s, v17.4s
-	VAND	V16.B16, V27.B16, V9.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb1e6d4 // fcmgt v20.4s, v22.4s, v17.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	VAND	V20.B16, V27.B16, V4.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad638 // fadd v24.4s, v17.4s, v10.4s
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V24.S4, V28.S4
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	MOVD	$sigmoid32consts<>+24(SB), R19
 	VLD1R	(R19), [V26.S4]
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V4.B16, V5.B16
-	VBSL	V25.B16, V26.B16, V5.B16
-	WORD	$0x6e25de35 // fmul v21.4s, v17.4s, v5.4s
-	VMOV	V9.B16, V19.B16
-	VBSL	V21.B16, V28.B16, V19.B16
-	MOVD	$sigmoid32consts<>+72(SB), R19
+	VMOV	V26.B16, V20.B16
+	VFMLA	V11.S4, V7.S4, V20.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb1d684 // fsub v4.4s, v20.4s, v17.4s
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V7.B16, V25.B16
+	VFMLS	V16.S4, V4.S4, V25.S4
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V25.B16, V22.B16
+	VFMLS	V9.S4, V4.S4, V22.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	WORD	$0x6e36ded3 // fmul v19.4s, v22.4s, v22.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	WORD	$0x4e35d6dc // fadd v28.4s, v22.4s, v21.4s
+	VMOV	V28.B16, V27.B16
+	VFMLA	V24.S4, V19.S4, V27.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea8e427 // fcmgt v7.4s, v1.4s, v8.4s
+	VAND	V8.B16, V20.B16, V5.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	VSHL	$19, V5.S4, V26.S4
+	VADD	V26.S4, V11.S4, V17.S4
+	VMOV	V17.B16, V16.B16
+	VFMLA	V17.S4, V27.S4, V16.S4
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VSUB	V7.S4, V20.S4, V9.S4
+	VUSHR	$4, V9.S4, V4.S4
+	VUSHR	$1, V4.S4, V25.S4
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V25.S4, V10.S4
+	VSHL	$23, V10.S4, V22.S4
+	VSUB	V25.S4, V4.S4, V21.S4
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V21.S4, V24.S4
+	VSHL	$23, V24.S4, V28.S4
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea1e505 // fcmgt v5.4s, v8.4s, v1.4s
+	WORD	$0x6e36de0b // fmul v11.4s, v16.4s, v22.4s
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VADD	V26.S4, V28.S4, V27.S4
+	VMOV	V5.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x6e31dd67 // fmul v7.4s, v11.4s, v17.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea7e689 // fcmgt v9.4s, v20.4s, v7.4s
+	VAND	V9.B16, V5.B16, V18.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea7e544 // fcmgt v4.4s, v10.4s, v7.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V5.B16, V25.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33d4f5 // fadd v21.4s, v7.4s, v19.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VSUB	V24.S4, V21.S4, V8.S4
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V22.B16, V16.B16, V26.B16
+	WORD	$0x6e3adcfb // fmul v27.4s, v7.4s, v26.4s
+	VMOV	V18.B16, V28.B16
+	VBSL	V27.B16, V8.B16, V28.B16
 	MOVD	$sigmoid32consts<>+76(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VMOV	V7.B16, V16.B16
-	VBSL	V19.B16, V11.B16, V16.B16
+	WORD	$0x6eabe431 // fcmgt v17.4s, v1.4s, v11.4s
 	MOVD	$sigmoid32consts<>+80(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea1e6db // fcmgt v27.4s, v22.4s, v1.4s
-	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V20.S4]
-	VMOV	V27.B16, V10.B16
-	VBSL	V16.B16, V20.B16, V10.B16
-	WORD	$0x4e21e432 // fcmeq v18.4s, v1.4s, v1.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VMOV	V17.B16, V9.B16
+	VBSL	V28.B16, V20.B16, V9.B16
 	MOVD	$sigmoid32consts<>+84(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VORR	V24.B16, V1.B16, V26.B16
-	VMOV	V18.B16, V25.B16
-	VBSL	V10.B16, V26.B16, V25.B16
-	WORD	$0x4e21e424 // fcmeq v4.4s, v1.4s, v1.4s
-	WORD	$0x6e205884 // mvn v4.16b, v4.16b
-	MOVD	$sigmoid32consts<>+84(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V1.B16, V5.B16
-	VMOV	V4.B16, V9.B16
-	VBSL	V25.B16, V5.B16, V9.B16
-	VMOV	V6.B16, V28.B16
-	VBSL	V23.B16, V9.B16, V28.B16
-	VMOV	V28.B16, V23.B16
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea1e545 // fcmgt v5.4s, v10.4s, v1.4s
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V5.B16, V19.B16
+	VBSL	V9.B16, V4.B16, V19.B16
+	WORD	$0x4e21e438 // fcmeq v24.4s, v1.4s, v1.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$sigmoid32consts<>+88(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V1.B16, V16.B16
+	VMOV	V24.B16, V22.B16
+	VBSL	V19.B16, V16.B16, V22.B16
+	WORD	$0x4e21e439 // fcmeq v25.4s, v1.4s, v1.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$sigmoid32consts<>+88(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VORR	V7.B16, V1.B16, V26.B16
+	VMOV	V25.B16, V18.B16
+	VBSL	V22.B16, V26.B16, V18.B16
+	VMOV	V6.B16, V8.B16
+	VBSL	V23.B16, V18.B16, V8.B16
+	VMOV	V8.B16, V23.B16
 mathblock162:
 	VMOV	V23.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
@@ -18187,153 +18265,156 @@ tail4:
 	WORD	$0x6eb0a8c8 // umaxv s8, v6.4s
 	FMOVS	F8, R20
 	CBZ	R20, mathblock163
-	MOVD	$sigmoid32consts<>+20(SB), R19
-	VLD1R	(R19), [V5.S4]
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V7.S4]
-	VMOV	V7.B16, V11.B16
-	VFMLA	V5.S4, V0.S4, V11.S4
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V26.S4]
-	WORD	$0x4ebad574 // fsub v20.4s, v11.4s, v26.4s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VMOV	V0.B16, V4.B16
-	VFMLS	V17.S4, V20.S4, V4.S4
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S4]
-	VMOV	V4.B16, V25.B16
-	VFMLS	V16.S4, V20.S4, V25.S4
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V9.S4]
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VMOV	V22.B16, V18.B16
-	VFMLA	V25.S4, V9.S4, V18.S4
-	WORD	$0x6e39df2a // fmul v10.4s, v25.4s, v25.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V11.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[0]
-	VMOV	V11.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[1]
-	VMOV	V11.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[2]
-	VMOV	V11.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[3]
-	WORD	$0x4e38d733 // fadd v19.4s, v25.4s, v24.4s
-	VMOV	V19.B16, V21.B16
-	VFMLA	V18.S4, V10.S4, V21.S4
 	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V28.S4]
-	VAND	V28.B16, V11.B16, V27.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V11.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V11.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V11.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V11.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V27.S4, V5.S4
-	VADD	V5.S4, V8.S4, V7.S4
-	VMOV	V7.B16, V26.B16
-	VFMLA	V7.S4, V21.S4, V26.S4
-	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VSUB	V17.S4, V11.S4, V16.S4
-	VUSHR	$4, V16.S4, V20.S4
-	VUSHR	$1, V20.S4, V4.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VSUB	V9.S4, V4.S4, V22.S4
-	VSHL	$23, V22.S4, V25.S4
-	VSUB	V4.S4, V20.S4, V24.S4
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VSUB	V10.S4, V24.S4, V18.S4
-	VSHL	$23, V18.S4, V19.S4
-	MOVD	$sigmoid32consts<>+0(SB), R19
-	VLD1R	(R19), [V28.S4]
-	WORD	$0x6ea0e79b // fcmgt v27.4s, v28.4s, v0.4s
-	WORD	$0x6e39df48 // fmul v8.4s, v26.4s, v25.4s
-	MOVD	$sigmoid32consts<>+60(SB), R19
 	VLD1R	(R19), [V5.S4]
-	VADD	V5.S4, V19.S4, V21.S4
-	VMOV	V27.B16, V7.B16
-	VBSL	V19.B16, V21.B16, V7.B16
-	WORD	$0x6e27dd11 // fmul v17.4s, v8.4s, v7.4s
-	MOVD	$sigmoid32consts<>+64(SB), R19
+	WORD	$0x4e25f407 // fmax v7.4s, v0.4s, v5.4s
+	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V11.S4]
-	WORD	$0x6eb1e570 // fcmgt v16.4s, v11.4s, v17.4s
-	VAND	V16.B16, V27.B16, V9.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb1e6d4 // fcmgt v20.4s, v22.4s, v17.4s
-	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
-	VAND	V20.B16, V27.B16, V4.B16
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V10.S4]
-	WORD	$0x4e2ad638 // fadd v24.4s, v17.4s, v10.4s
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S4]
-	VSUB	V18.S4, V24.S4, V28.S4
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	MOVD	$sigmoid32consts<>+24(SB), R19
 	VLD1R	(R19), [V26.S4]
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VMOV	V4.B16, V5.B16
-	VBSL	V25.B16, V26.B16, V5.B16
-	WORD	$0x6e25de35 // fmul v21.4s, v17.4s, v5.4s
-	VMOV	V9.B16, V19.B16
-	VBSL	V21.B16, V28.B16, V19.B16
-	MOVD	$sigmoid32consts<>+72(SB), R19
+	VMOV	V26.B16, V20.B16
+	VFMLA	V11.S4, V7.S4, V20.S4
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4eb1d684 // fsub v4.4s, v20.4s, v17.4s
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V16.S4]
+	VMOV	V7.B16, V25.B16
+	VFMLS	V16.S4, V4.S4, V25.S4
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V25.B16, V22.B16
+	VFMLS	V9.S4, V4.S4, V22.S4
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S4]
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VMOV	V10.B16, V24.B16
+	VFMLA	V22.S4, V18.S4, V24.S4
+	WORD	$0x6e36ded3 // fmul v19.4s, v22.4s, v22.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	WORD	$0x4e35d6dc // fadd v28.4s, v22.4s, v21.4s
+	VMOV	V28.B16, V27.B16
+	VFMLA	V24.S4, V19.S4, V27.S4
+	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S4]
-	WORD	$0x6ea8e407 // fcmgt v7.4s, v0.4s, v8.4s
+	VAND	V8.B16, V20.B16, V5.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	VSHL	$19, V5.S4, V26.S4
+	VADD	V26.S4, V11.S4, V17.S4
+	VMOV	V17.B16, V16.B16
+	VFMLA	V17.S4, V27.S4, V16.S4
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VSUB	V7.S4, V20.S4, V9.S4
+	VUSHR	$4, V9.S4, V4.S4
+	VUSHR	$1, V4.S4, V25.S4
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S4]
+	VSUB	V18.S4, V25.S4, V10.S4
+	VSHL	$23, V10.S4, V22.S4
+	VSUB	V25.S4, V4.S4, V21.S4
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S4]
+	VSUB	V19.S4, V21.S4, V24.S4
+	VSHL	$23, V24.S4, V28.S4
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V8.S4]
+	WORD	$0x6ea0e505 // fcmgt v5.4s, v8.4s, v0.4s
+	WORD	$0x6e36de0b // fmul v11.4s, v16.4s, v22.4s
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VADD	V26.S4, V28.S4, V27.S4
+	VMOV	V5.B16, V17.B16
+	VBSL	V28.B16, V27.B16, V17.B16
+	WORD	$0x6e31dd67 // fmul v7.4s, v11.4s, v17.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S4]
+	WORD	$0x6ea7e689 // fcmgt v9.4s, v20.4s, v7.4s
+	VAND	V9.B16, V5.B16, V18.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea7e544 // fcmgt v4.4s, v10.4s, v7.4s
+	WORD	$0x6e205884 // mvn v4.16b, v4.16b
+	VAND	V4.B16, V5.B16, V25.B16
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V19.S4]
+	WORD	$0x4e33d4f5 // fadd v21.4s, v7.4s, v19.4s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VSUB	V24.S4, V21.S4, V8.S4
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V16.S4]
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VMOV	V25.B16, V26.B16
+	VBSL	V22.B16, V16.B16, V26.B16
+	WORD	$0x6e3adcfb // fmul v27.4s, v7.4s, v26.4s
+	VMOV	V18.B16, V28.B16
+	VBSL	V27.B16, V8.B16, V28.B16
 	MOVD	$sigmoid32consts<>+76(SB), R19
 	VLD1R	(R19), [V11.S4]
-	VMOV	V7.B16, V16.B16
-	VBSL	V19.B16, V11.B16, V16.B16
+	WORD	$0x6eabe411 // fcmgt v17.4s, v0.4s, v11.4s
 	MOVD	$sigmoid32consts<>+80(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6ea0e6db // fcmgt v27.4s, v22.4s, v0.4s
-	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V20.S4]
-	VMOV	V27.B16, V10.B16
-	VBSL	V16.B16, V20.B16, V10.B16
-	WORD	$0x4e20e412 // fcmeq v18.4s, v0.4s, v0.4s
-	WORD	$0x6e205a52 // mvn v18.16b, v18.16b
+	VMOV	V17.B16, V9.B16
+	VBSL	V28.B16, V20.B16, V9.B16
 	MOVD	$sigmoid32consts<>+84(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VORR	V24.B16, V0.B16, V26.B16
-	VMOV	V18.B16, V25.B16
-	VBSL	V10.B16, V26.B16, V25.B16
-	WORD	$0x4e20e404 // fcmeq v4.4s, v0.4s, v0.4s
-	WORD	$0x6e205884 // mvn v4.16b, v4.16b
-	MOVD	$sigmoid32consts<>+84(SB), R19
-	VLD1R	(R19), [V17.S4]
-	VORR	V17.B16, V0.B16, V5.B16
-	VMOV	V4.B16, V9.B16
-	VBSL	V25.B16, V5.B16, V9.B16
-	VMOV	V6.B16, V28.B16
-	VBSL	V23.B16, V9.B16, V28.B16
-	VMOV	V28.B16, V23.B16
+	VLD1R	(R19), [V10.S4]
+	WORD	$0x6ea0e545 // fcmgt v5.4s, v10.4s, v0.4s
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V4.S4]
+	VMOV	V5.B16, V19.B16
+	VBSL	V9.B16, V4.B16, V19.B16
+	WORD	$0x4e20e418 // fcmeq v24.4s, v0.4s, v0.4s
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$sigmoid32consts<>+88(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V0.B16, V16.B16
+	VMOV	V24.B16, V22.B16
+	VBSL	V19.B16, V16.B16, V22.B16
+	WORD	$0x4e20e419 // fcmeq v25.4s, v0.4s, v0.4s
+	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
+	MOVD	$sigmoid32consts<>+88(SB), R19
+	VLD1R	(R19), [V7.S4]
+	VORR	V7.B16, V0.B16, V26.B16
+	VMOV	V25.B16, V18.B16
+	VBSL	V22.B16, V26.B16, V18.B16
+	VMOV	V6.B16, V8.B16
+	VBSL	V23.B16, V18.B16, V8.B16
+	VMOV	V8.B16, V23.B16
 mathblock163:
 	VMOV	V23.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
@@ -18458,153 +18539,156 @@ tail2:
 	WORD	$0x6eb0a8c8 // umaxv s8, v6.4s
 	FMOVS	F8, R20
 	CBZ	R20, mathblock164
-	MOVD	$sigmoid32consts<>+20(SB), R19
-	VLD1R	(R19), [V5.S2]
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VMOV	V7.B16, V11.B16
-	VFMLA	V5.S2, V0.S2, V11.S2
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V26.S2]
-	WORD	$0x0ebad574 // fsub v20.2s, v11.2s, v26.2s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V0.B16, V4.B16
-	VFMLS	V17.S2, V20.S2, V4.S2
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V4.B16, V25.B16
-	VFMLS	V16.S2, V20.S2, V25.S2
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V9.S2]
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VMOV	V22.B16, V18.B16
-	VFMLA	V25.S2, V9.S2, V18.S2
-	WORD	$0x2e39df2a // fmul v10.2s, v25.2s, v25.2s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V11.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[0]
-	VMOV	V11.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[1]
-	VMOV	V11.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[2]
-	VMOV	V11.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[3]
-	WORD	$0x0e38d733 // fadd v19.2s, v25.2s, v24.2s
-	VMOV	V19.B16, V21.B16
-	VFMLA	V18.S2, V10.S2, V21.S2
 	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VAND	V28.B8, V11.B8, V27.B8
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V11.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V11.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V11.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V11.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V27.S2, V5.S2
-	VADD	V5.S2, V8.S2, V7.S2
-	VMOV	V7.B16, V26.B16
-	VFMLA	V7.S2, V21.S2, V26.S2
-	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VSUB	V17.S2, V11.S2, V16.S2
-	VUSHR	$4, V16.S2, V20.S2
-	VUSHR	$1, V20.S2, V4.S2
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VSUB	V9.S2, V4.S2, V22.S2
-	VSHL	$23, V22.S2, V25.S2
-	VSUB	V4.S2, V20.S2, V24.S2
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VSUB	V10.S2, V24.S2, V18.S2
-	VSHL	$23, V18.S2, V19.S2
-	MOVD	$sigmoid32consts<>+0(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x2ea0e79b // fcmgt v27.2s, v28.2s, v0.2s
-	WORD	$0x2e39df48 // fmul v8.2s, v26.2s, v25.2s
-	MOVD	$sigmoid32consts<>+60(SB), R19
 	VLD1R	(R19), [V5.S2]
-	VADD	V5.S2, V19.S2, V21.S2
-	VMOV	V27.B16, V7.B16
-	VBSL	V19.B8, V21.B8, V7.B8
-	WORD	$0x2e27dd11 // fmul v17.2s, v8.2s, v7.2s
-	MOVD	$sigmoid32consts<>+64(SB), R19
+	WORD	$0x0e25f407 // fmax v7.2s, v0.2s, v5.2s
+	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V11.S2]
-	WORD	$0x2eb1e570 // fcmgt v16.2s, v11.2s, v17.2s
-	VAND	V16.B8, V27.B8, V9.B8
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2eb1e6d4 // fcmgt v20.2s, v22.2s, v17.2s
-	WORD	$0x2e205a94 // mvn v20.8b, v20.8b
-	VAND	V20.B8, V27.B8, V4.B8
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V10.S2]
-	WORD	$0x0e2ad638 // fadd v24.2s, v17.2s, v10.2s
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VSUB	V18.S2, V24.S2, V28.S2
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	MOVD	$sigmoid32consts<>+24(SB), R19
 	VLD1R	(R19), [V26.S2]
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V4.B16, V5.B16
-	VBSL	V25.B8, V26.B8, V5.B8
-	WORD	$0x2e25de35 // fmul v21.2s, v17.2s, v5.2s
-	VMOV	V9.B16, V19.B16
-	VBSL	V21.B8, V28.B8, V19.B8
-	MOVD	$sigmoid32consts<>+72(SB), R19
+	VMOV	V26.B16, V20.B16
+	VFMLA	V11.S2, V7.S2, V20.S2
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0eb1d684 // fsub v4.2s, v20.2s, v17.2s
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V7.B16, V25.B16
+	VFMLS	V16.S2, V4.S2, V25.S2
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V25.B16, V22.B16
+	VFMLS	V9.S2, V4.S2, V22.S2
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S2]
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V24.B16
+	VFMLA	V22.S2, V18.S2, V24.S2
+	WORD	$0x2e36ded3 // fmul v19.2s, v22.2s, v22.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	WORD	$0x0e35d6dc // fadd v28.2s, v22.2s, v21.2s
+	VMOV	V28.B16, V27.B16
+	VFMLA	V24.S2, V19.S2, V27.S2
+	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S2]
-	WORD	$0x2ea8e407 // fcmgt v7.2s, v0.2s, v8.2s
+	VAND	V8.B8, V20.B8, V5.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	VSHL	$19, V5.S2, V26.S2
+	VADD	V26.S2, V11.S2, V17.S2
+	VMOV	V17.B16, V16.B16
+	VFMLA	V17.S2, V27.S2, V16.S2
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V7.S2]
+	VSUB	V7.S2, V20.S2, V9.S2
+	VUSHR	$4, V9.S2, V4.S2
+	VUSHR	$1, V4.S2, V25.S2
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VSUB	V18.S2, V25.S2, V10.S2
+	VSHL	$23, V10.S2, V22.S2
+	VSUB	V25.S2, V4.S2, V21.S2
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VSUB	V19.S2, V21.S2, V24.S2
+	VSHL	$23, V24.S2, V28.S2
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x2ea0e505 // fcmgt v5.2s, v8.2s, v0.2s
+	WORD	$0x2e36de0b // fmul v11.2s, v16.2s, v22.2s
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VADD	V26.S2, V28.S2, V27.S2
+	VMOV	V5.B16, V17.B16
+	VBSL	V28.B8, V27.B8, V17.B8
+	WORD	$0x2e31dd67 // fmul v7.2s, v11.2s, v17.2s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2ea7e689 // fcmgt v9.2s, v20.2s, v7.2s
+	VAND	V9.B8, V5.B8, V18.B8
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2ea7e544 // fcmgt v4.2s, v10.2s, v7.2s
+	WORD	$0x2e205884 // mvn v4.8b, v4.8b
+	VAND	V4.B8, V5.B8, V25.B8
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x0e33d4f5 // fadd v21.2s, v7.2s, v19.2s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VSUB	V24.S2, V21.S2, V8.S2
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V16.S2]
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V22.B8, V16.B8, V26.B8
+	WORD	$0x2e3adcfb // fmul v27.2s, v7.2s, v26.2s
+	VMOV	V18.B16, V28.B16
+	VBSL	V27.B8, V8.B8, V28.B8
 	MOVD	$sigmoid32consts<>+76(SB), R19
 	VLD1R	(R19), [V11.S2]
-	VMOV	V7.B16, V16.B16
-	VBSL	V19.B8, V11.B8, V16.B8
+	WORD	$0x2eabe411 // fcmgt v17.2s, v0.2s, v11.2s
 	MOVD	$sigmoid32consts<>+80(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2ea0e6db // fcmgt v27.2s, v22.2s, v0.2s
-	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V20.S2]
-	VMOV	V27.B16, V10.B16
-	VBSL	V16.B8, V20.B8, V10.B8
-	WORD	$0x0e20e412 // fcmeq v18.2s, v0.2s, v0.2s
-	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
+	VMOV	V17.B16, V9.B16
+	VBSL	V28.B8, V20.B8, V9.B8
 	MOVD	$sigmoid32consts<>+84(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VORR	V24.B8, V0.B8, V26.B8
-	VMOV	V18.B16, V25.B16
-	VBSL	V10.B8, V26.B8, V25.B8
-	WORD	$0x0e20e404 // fcmeq v4.2s, v0.2s, v0.2s
-	WORD	$0x2e205884 // mvn v4.8b, v4.8b
-	MOVD	$sigmoid32consts<>+84(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VORR	V17.B8, V0.B8, V5.B8
-	VMOV	V4.B16, V9.B16
-	VBSL	V25.B8, V5.B8, V9.B8
-	VMOV	V6.B16, V28.B16
-	VBSL	V23.B8, V9.B8, V28.B8
-	VMOV	V28.B16, V23.B16
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2ea0e545 // fcmgt v5.2s, v10.2s, v0.2s
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VMOV	V5.B16, V19.B16
+	VBSL	V9.B8, V4.B8, V19.B8
+	WORD	$0x0e20e418 // fcmeq v24.2s, v0.2s, v0.2s
+	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	MOVD	$sigmoid32consts<>+88(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V0.B8, V16.B8
+	VMOV	V24.B16, V22.B16
+	VBSL	V19.B8, V16.B8, V22.B8
+	WORD	$0x0e20e419 // fcmeq v25.2s, v0.2s, v0.2s
+	WORD	$0x2e205b39 // mvn v25.8b, v25.8b
+	MOVD	$sigmoid32consts<>+88(SB), R19
+	VLD1R	(R19), [V7.S2]
+	VORR	V7.B8, V0.B8, V26.B8
+	VMOV	V25.B16, V18.B16
+	VBSL	V22.B8, V26.B8, V18.B8
+	VMOV	V6.B16, V8.B16
+	VBSL	V23.B8, V18.B8, V8.B8
+	VMOV	V8.B16, V23.B16
 mathblock164:
 	VMOV	V23.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
@@ -18729,153 +18813,156 @@ tail1:
 	WORD	$0x6eb0a8c8 // umaxv s8, v6.4s
 	FMOVS	F8, R20
 	CBZ	R20, mathblock165
-	MOVD	$sigmoid32consts<>+20(SB), R19
-	VLD1R	(R19), [V5.S2]
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V7.S2]
-	VMOV	V7.B16, V11.B16
-	VFMLA	V5.S2, V0.S2, V11.S2
-	MOVD	$sigmoid32consts<>+24(SB), R19
-	VLD1R	(R19), [V26.S2]
-	WORD	$0x0ebad574 // fsub v20.2s, v11.2s, v26.2s
-	MOVD	$sigmoid32consts<>+32(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VMOV	V0.B16, V4.B16
-	VFMLS	V17.S2, V20.S2, V4.S2
-	MOVD	$sigmoid32consts<>+28(SB), R19
-	VLD1R	(R19), [V16.S2]
-	VMOV	V4.B16, V25.B16
-	VFMLS	V16.S2, V20.S2, V25.S2
-	MOVD	$sigmoid32consts<>+36(SB), R19
-	VLD1R	(R19), [V9.S2]
-	MOVD	$sigmoid32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VMOV	V22.B16, V18.B16
-	VFMLA	V25.S2, V9.S2, V18.S2
-	WORD	$0x2e39df2a // fmul v10.2s, v25.2s, v25.2s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V11.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[0]
-	VMOV	V11.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[1]
-	VMOV	V11.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[2]
-	VMOV	V11.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V24.S[3]
-	WORD	$0x0e38d733 // fadd v19.2s, v25.2s, v24.2s
-	VMOV	V19.B16, V21.B16
-	VFMLA	V18.S2, V10.S2, V21.S2
 	MOVD	$sigmoid32consts<>+48(SB), R19
-	VLD1R	(R19), [V28.S2]
-	VAND	V28.B8, V11.B8, V27.B8
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V11.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[0]
-	VMOV	V11.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[1]
-	VMOV	V11.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[2]
-	VMOV	V11.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V8.S[3]
-	VSHL	$19, V27.S2, V5.S2
-	VADD	V5.S2, V8.S2, V7.S2
-	VMOV	V7.B16, V26.B16
-	VFMLA	V7.S2, V21.S2, V26.S2
-	MOVD	$sigmoid32consts<>+52(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VSUB	V17.S2, V11.S2, V16.S2
-	VUSHR	$4, V16.S2, V20.S2
-	VUSHR	$1, V20.S2, V4.S2
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VSUB	V9.S2, V4.S2, V22.S2
-	VSHL	$23, V22.S2, V25.S2
-	VSUB	V4.S2, V20.S2, V24.S2
-	MOVD	$sigmoid32consts<>+56(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VSUB	V10.S2, V24.S2, V18.S2
-	VSHL	$23, V18.S2, V19.S2
-	MOVD	$sigmoid32consts<>+0(SB), R19
-	VLD1R	(R19), [V28.S2]
-	WORD	$0x2ea0e79b // fcmgt v27.2s, v28.2s, v0.2s
-	WORD	$0x2e39df48 // fmul v8.2s, v26.2s, v25.2s
-	MOVD	$sigmoid32consts<>+60(SB), R19
 	VLD1R	(R19), [V5.S2]
-	VADD	V5.S2, V19.S2, V21.S2
-	VMOV	V27.B16, V7.B16
-	VBSL	V19.B8, V21.B8, V7.B8
-	WORD	$0x2e27dd11 // fmul v17.2s, v8.2s, v7.2s
-	MOVD	$sigmoid32consts<>+64(SB), R19
+	WORD	$0x0e25f407 // fmax v7.2s, v0.2s, v5.2s
+	MOVD	$sigmoid32consts<>+20(SB), R19
 	VLD1R	(R19), [V11.S2]
-	WORD	$0x2eb1e570 // fcmgt v16.2s, v11.2s, v17.2s
-	VAND	V16.B8, V27.B8, V9.B8
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2eb1e6d4 // fcmgt v20.2s, v22.2s, v17.2s
-	WORD	$0x2e205a94 // mvn v20.8b, v20.8b
-	VAND	V20.B8, V27.B8, V4.B8
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V10.S2]
-	WORD	$0x0e2ad638 // fadd v24.2s, v17.2s, v10.2s
-	MOVD	$sigmoid32consts<>+64(SB), R19
-	VLD1R	(R19), [V18.S2]
-	VSUB	V18.S2, V24.S2, V28.S2
-	MOVD	$sigmoid32consts<>+68(SB), R19
+	MOVD	$sigmoid32consts<>+24(SB), R19
 	VLD1R	(R19), [V26.S2]
-	MOVD	$sigmoid32consts<>+44(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VMOV	V4.B16, V5.B16
-	VBSL	V25.B8, V26.B8, V5.B8
-	WORD	$0x2e25de35 // fmul v21.2s, v17.2s, v5.2s
-	VMOV	V9.B16, V19.B16
-	VBSL	V21.B8, V28.B8, V19.B8
-	MOVD	$sigmoid32consts<>+72(SB), R19
+	VMOV	V26.B16, V20.B16
+	VFMLA	V11.S2, V7.S2, V20.S2
+	MOVD	$sigmoid32consts<>+24(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0eb1d684 // fsub v4.2s, v20.2s, v17.2s
+	MOVD	$sigmoid32consts<>+32(SB), R19
+	VLD1R	(R19), [V16.S2]
+	VMOV	V7.B16, V25.B16
+	VFMLS	V16.S2, V4.S2, V25.S2
+	MOVD	$sigmoid32consts<>+28(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V25.B16, V22.B16
+	VFMLS	V9.S2, V4.S2, V22.S2
+	MOVD	$sigmoid32consts<>+36(SB), R19
+	VLD1R	(R19), [V18.S2]
+	MOVD	$sigmoid32consts<>+40(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VMOV	V10.B16, V24.B16
+	VFMLA	V22.S2, V18.S2, V24.S2
+	WORD	$0x2e36ded3 // fmul v19.2s, v22.2s, v22.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V21.S[3]
+	WORD	$0x0e35d6dc // fadd v28.2s, v22.2s, v21.2s
+	VMOV	V28.B16, V27.B16
+	VFMLA	V24.S2, V19.S2, V27.S2
+	MOVD	$sigmoid32consts<>+52(SB), R19
 	VLD1R	(R19), [V8.S2]
-	WORD	$0x2ea8e407 // fcmgt v7.2s, v0.2s, v8.2s
+	VAND	V8.B8, V20.B8, V5.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V20.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V20.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V20.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V20.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	VSHL	$19, V5.S2, V26.S2
+	VADD	V26.S2, V11.S2, V17.S2
+	VMOV	V17.B16, V16.B16
+	VFMLA	V17.S2, V27.S2, V16.S2
+	MOVD	$sigmoid32consts<>+56(SB), R19
+	VLD1R	(R19), [V7.S2]
+	VSUB	V7.S2, V20.S2, V9.S2
+	VUSHR	$4, V9.S2, V4.S2
+	VUSHR	$1, V4.S2, V25.S2
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V18.S2]
+	VSUB	V18.S2, V25.S2, V10.S2
+	VSHL	$23, V10.S2, V22.S2
+	VSUB	V25.S2, V4.S2, V21.S2
+	MOVD	$sigmoid32consts<>+60(SB), R19
+	VLD1R	(R19), [V19.S2]
+	VSUB	V19.S2, V21.S2, V24.S2
+	VSHL	$23, V24.S2, V28.S2
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V8.S2]
+	WORD	$0x2ea0e505 // fcmgt v5.2s, v8.2s, v0.2s
+	WORD	$0x2e36de0b // fmul v11.2s, v16.2s, v22.2s
+	MOVD	$sigmoid32consts<>+64(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VADD	V26.S2, V28.S2, V27.S2
+	VMOV	V5.B16, V17.B16
+	VBSL	V28.B8, V27.B8, V17.B8
+	WORD	$0x2e31dd67 // fmul v7.2s, v11.2s, v17.2s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V20.S2]
+	WORD	$0x2ea7e689 // fcmgt v9.2s, v20.2s, v7.2s
+	VAND	V9.B8, V5.B8, V18.B8
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2ea7e544 // fcmgt v4.2s, v10.2s, v7.2s
+	WORD	$0x2e205884 // mvn v4.8b, v4.8b
+	VAND	V4.B8, V5.B8, V25.B8
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V19.S2]
+	WORD	$0x0e33d4f5 // fadd v21.2s, v7.2s, v19.2s
+	MOVD	$sigmoid32consts<>+68(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VSUB	V24.S2, V21.S2, V8.S2
+	MOVD	$sigmoid32consts<>+72(SB), R19
+	VLD1R	(R19), [V16.S2]
+	MOVD	$sigmoid32consts<>+44(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VMOV	V25.B16, V26.B16
+	VBSL	V22.B8, V16.B8, V26.B8
+	WORD	$0x2e3adcfb // fmul v27.2s, v7.2s, v26.2s
+	VMOV	V18.B16, V28.B16
+	VBSL	V27.B8, V8.B8, V28.B8
 	MOVD	$sigmoid32consts<>+76(SB), R19
 	VLD1R	(R19), [V11.S2]
-	VMOV	V7.B16, V16.B16
-	VBSL	V19.B8, V11.B8, V16.B8
+	WORD	$0x2eabe411 // fcmgt v17.2s, v0.2s, v11.2s
 	MOVD	$sigmoid32consts<>+80(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2ea0e6db // fcmgt v27.2s, v22.2s, v0.2s
-	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V20.S2]
-	VMOV	V27.B16, V10.B16
-	VBSL	V16.B8, V20.B8, V10.B8
-	WORD	$0x0e20e412 // fcmeq v18.2s, v0.2s, v0.2s
-	WORD	$0x2e205a52 // mvn v18.8b, v18.8b
+	VMOV	V17.B16, V9.B16
+	VBSL	V28.B8, V20.B8, V9.B8
 	MOVD	$sigmoid32consts<>+84(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VORR	V24.B8, V0.B8, V26.B8
-	VMOV	V18.B16, V25.B16
-	VBSL	V10.B8, V26.B8, V25.B8
-	WORD	$0x0e20e404 // fcmeq v4.2s, v0.2s, v0.2s
-	WORD	$0x2e205884 // mvn v4.8b, v4.8b
-	MOVD	$sigmoid32consts<>+84(SB), R19
-	VLD1R	(R19), [V17.S2]
-	VORR	V17.B8, V0.B8, V5.B8
-	VMOV	V4.B16, V9.B16
-	VBSL	V25.B8, V5.B8, V9.B8
-	VMOV	V6.B16, V28.B16
-	VBSL	V23.B8, V9.B8, V28.B8
-	VMOV	V28.B16, V23.B16
+	VLD1R	(R19), [V10.S2]
+	WORD	$0x2ea0e545 // fcmgt v5.2s, v10.2s, v0.2s
+	MOVD	$sigmoid32consts<>+0(SB), R19
+	VLD1R	(R19), [V4.S2]
+	VMOV	V5.B16, V19.B16
+	VBSL	V9.B8, V4.B8, V19.B8
+	WORD	$0x0e20e418 // fcmeq v24.2s, v0.2s, v0.2s
+	WORD	$0x2e205b18 // mvn v24.8b, v24.8b
+	MOVD	$sigmoid32consts<>+88(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V0.B8, V16.B8
+	VMOV	V24.B16, V22.B16
+	VBSL	V19.B8, V16.B8, V22.B8
+	WORD	$0x0e20e419 // fcmeq v25.2s, v0.2s, v0.2s
+	WORD	$0x2e205b39 // mvn v25.8b, v25.8b
+	MOVD	$sigmoid32consts<>+88(SB), R19
+	VLD1R	(R19), [V7.S2]
+	VORR	V7.B8, V0.B8, V26.B8
+	VMOV	V25.B16, V18.B16
+	VBSL	V22.B8, V26.B8, V18.B8
+	VMOV	V6.B16, V8.B16
+	VBSL	V23.B8, V18.B8, V8.B8
+	VMOV	V8.B16, V23.B16
 mathblock165:
 	VMOV	V23.B16, V12.B16
 	FMOVS	F12, (R10)
@@ -30817,648 +30904,660 @@ loop:
 	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
 	MOVD	$exp64consts<>+8(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.D2, V0.D2, V18.D2
-	MOVD	$exp64consts<>+8(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x4ef3d654 // fsub v20.2d, v18.2d, v19.2d
-	MOVD	$exp64consts<>+24(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V0.B16, V22.B16
-	VFMLS	V21.D2, V20.D2, V22.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$exp64consts<>+16(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V22.B16, V24.B16
-	VFMLS	V23.D2, V20.D2, V24.D2
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
+	MOVD	$exp64consts<>+16(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
 	MOVD	$exp64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
+	MOVD	$exp64consts<>+24(SB), R19
 	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.D2, V22.D2, V26.D2
 	MOVD	$exp64consts<>+40(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.D2, V25.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
 	MOVD	$exp64consts<>+48(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.D2, V27.D2, V4.D2
+	VFMLA	V26.D2, V27.D2, V4.D2
 	MOVD	$exp64consts<>+56(SB), R19
 	VLD1R	(R19), [V5.D2]
 	VMOV	V5.B16, V6.B16
-	VFMLA	V24.D2, V4.D2, V6.D2
+	VFMLA	V26.D2, V4.D2, V6.D2
 	MOVD	$exp64consts<>+64(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V8.B16
-	VFMLA	V24.D2, V6.D2, V8.D2
-	WORD	$0x6e78df09 // fmul v9.2d, v24.2d, v24.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[1]
-	WORD	$0x4e6ad70b // fadd v11.2d, v24.2d, v10.2d
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.D2, V9.D2, V16.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[1]
-	VSHL	$48, V18.D2, V19.D2
-	VADD	V19.D2, V17.D2, V21.D2
-	VMOV	V21.B16, V23.B16
-	VFMLA	V21.D2, V16.D2, V23.D2
+	VFMLA	V26.D2, V6.D2, V8.D2
 	MOVD	$exp64consts<>+72(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VAND	V20.B16, V0.B16, V22.B16
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V17.D2
+	VMOV	V17.B16, V25.B16
+	VFMLA	V17.D2, V19.D2, V25.D2
 	MOVD	$exp64consts<>+80(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ef6e73a // fcmgt v26.2d, v25.2d, v22.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
-	FMOVS	F28, R20
+	VLD1R	(R19), [V22.D2]
+	VAND	V22.B16, V0.B16, V24.B16
+	MOVD	$exp64consts<>+88(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e77c // fcmgt v28.2d, v27.2d, v24.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
+	FMOVS	F5, R20
 	CBZ	R20, mathblock193
-	MOVD	$exp64consts<>+88(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V18.B16, V5.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[1]
-	VSHL	$48, V5.D2, V7.D2
-	VADD	V7.D2, V4.D2, V6.D2
-	VMOV	V6.B16, V24.B16
-	VFMLA	V6.D2, V16.D2, V24.D2
 	MOVD	$exp64consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V18.D2, V9.D2
-	VUSHR	$4, V9.D2, V8.D2
-	VUSHR	$1, V8.D2, V11.D2
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V20.B16, V7.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[1]
+	VSHL	$48, V7.D2, V9.D2
+	VADD	V9.D2, V6.D2, V8.D2
+	VMOV	V8.B16, V26.B16
+	VFMLA	V8.D2, V19.D2, V26.D2
 	MOVD	$exp64consts<>+104(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V11.D2, V19.D2
-	VSHL	$52, V19.D2, V21.D2
-	VSUB	V11.D2, V8.D2, V20.D2
-	MOVD	$exp64consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VSUB	V25.D2, V20.D2, V22.D2
-	VSHL	$52, V22.D2, V28.D2
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V20.D2, V11.D2
+	VUSHR	$4, V11.D2, V10.D2
+	VUSHR	$1, V10.D2, V18.D2
+	MOVD	$exp64consts<>+112(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V18.D2, V23.D2
+	VSHL	$52, V23.D2, V17.D2
+	VSUB	V18.D2, V10.D2, V22.D2
 	MOVD	$exp64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee0e765 // fcmgt v5.2d, v27.2d, v0.2d
-	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
+	VSUB	V27.D2, V22.D2, V24.D2
+	VSHL	$52, V24.D2, V5.D2
 	MOVD	$exp64consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VADD	V7.D2, V28.D2, V16.D2
-	VMOV	V5.B16, V6.B16
-	VBSL	V28.B16, V16.B16, V6.B16
-	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee0e487 // fcmgt v7.2d, v4.2d, v0.2d
+	WORD	$0x6e71df46 // fmul v6.2d, v26.2d, v17.2d
 	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
-	VAND	V9.B16, V5.B16, V17.B16
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	VAND	V8.B16, V5.B16, V11.B16
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d554 // fadd v20.2d, v10.2d, v25.2d
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V20.D2, V27.D2
+	VLD1R	(R19), [V9.D2]
+	VADD	V9.D2, V5.D2, V19.D2
+	VMOV	V7.B16, V8.B16
+	VBSL	V5.B16, V19.B16, V8.B16
+	WORD	$0x6e68dcd0 // fmul v16.2d, v6.2d, v8.2d
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef0e68b // fcmgt v11.2d, v20.2d, v16.2d
+	VAND	V11.B16, V7.B16, V21.B16
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ef0e6ea // fcmgt v10.2d, v23.2d, v16.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V7.B16, V18.B16
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd616 // fadd v22.2d, v16.2d, v27.2d
 	MOVD	$exp64consts<>+136(SB), R19
 	VLD1R	(R19), [V24.D2]
+	VSUB	V24.D2, V22.D2, V4.D2
 	MOVD	$exp64consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V7.B16
-	VBSL	V21.B16, V24.B16, V7.B16
-	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
-	VMOV	V17.B16, V28.B16
-	VBSL	V16.B16, V27.B16, V28.B16
+	VLD1R	(R19), [V26.D2]
 	MOVD	$exp64consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e406 // fcmgt v6.2d, v0.2d, v4.2d
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V9.B16
+	VBSL	V17.B16, V26.B16, V9.B16
+	WORD	$0x6e69de13 // fmul v19.2d, v16.2d, v9.2d
+	VMOV	V21.B16, V5.B16
+	VBSL	V19.B16, V4.B16, V5.B16
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V6.B16, V9.B16
-	VBSL	V28.B16, V18.B16, V9.B16
+	VLD1R	(R19), [V6.D2]
+	WORD	$0x6ee6e408 // fcmgt v8.2d, v0.2d, v6.2d
 	MOVD	$exp64consts<>+168(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ee0e665 // fcmgt v5.2d, v19.2d, v0.2d
-	MOVD	$exp64consts<>+112(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V8.B16, V25.B16
-	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$exp64consts<>+176(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V0.B16, V24.B16
-	VMOV	V22.B16, V21.B16
-	VBSL	V25.B16, V24.B16, V21.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V23.B16, V21.B16, V11.B16
-	VMOV	V11.B16, V23.B16
+	VMOV	V8.B16, V11.B16
+	VBSL	V5.B16, V20.B16, V11.B16
+	MOVD	$exp64consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee0e6e7 // fcmgt v7.2d, v23.2d, v0.2d
+	MOVD	$exp64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V10.B16, V27.B16
+	WORD	$0x4e60e418 // fcmeq v24.2d, v0.2d, v0.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$exp64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V0.B16, V26.B16
+	VMOV	V24.B16, V17.B16
+	VBSL	V27.B16, V26.B16, V17.B16
+	VMOV	V28.B16, V18.B16
+	VBSL	V25.B16, V17.B16, V18.B16
+	VMOV	V18.B16, V25.B16
 mathblock193:
-	VMOV	V23.B16, V12.B16
+	VMOV	V25.B16, V12.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f431 // fmax v17.2d, v1.2d, v16.2d
 	MOVD	$exp64consts<>+8(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.D2, V1.D2, V18.D2
-	MOVD	$exp64consts<>+8(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x4ef3d654 // fsub v20.2d, v18.2d, v19.2d
-	MOVD	$exp64consts<>+24(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V1.B16, V22.B16
-	VFMLS	V21.D2, V20.D2, V22.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$exp64consts<>+16(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V22.B16, V24.B16
-	VFMLS	V23.D2, V20.D2, V24.D2
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
+	MOVD	$exp64consts<>+16(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
 	MOVD	$exp64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
+	MOVD	$exp64consts<>+24(SB), R19
 	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.D2, V22.D2, V26.D2
 	MOVD	$exp64consts<>+40(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.D2, V25.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
 	MOVD	$exp64consts<>+48(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.D2, V27.D2, V4.D2
+	VFMLA	V26.D2, V27.D2, V4.D2
 	MOVD	$exp64consts<>+56(SB), R19
 	VLD1R	(R19), [V5.D2]
 	VMOV	V5.B16, V6.B16
-	VFMLA	V24.D2, V4.D2, V6.D2
+	VFMLA	V26.D2, V4.D2, V6.D2
 	MOVD	$exp64consts<>+64(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V8.B16
-	VFMLA	V24.D2, V6.D2, V8.D2
-	WORD	$0x6e78df09 // fmul v9.2d, v24.2d, v24.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[1]
-	WORD	$0x4e6ad70b // fadd v11.2d, v24.2d, v10.2d
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.D2, V9.D2, V16.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[1]
-	VSHL	$48, V18.D2, V19.D2
-	VADD	V19.D2, V17.D2, V21.D2
-	VMOV	V21.B16, V23.B16
-	VFMLA	V21.D2, V16.D2, V23.D2
+	VFMLA	V26.D2, V6.D2, V8.D2
 	MOVD	$exp64consts<>+72(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VAND	V20.B16, V1.B16, V22.B16
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V17.D2
+	VMOV	V17.B16, V25.B16
+	VFMLA	V17.D2, V19.D2, V25.D2
 	MOVD	$exp64consts<>+80(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ef6e73a // fcmgt v26.2d, v25.2d, v22.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
-	FMOVS	F28, R20
+	VLD1R	(R19), [V22.D2]
+	VAND	V22.B16, V1.B16, V24.B16
+	MOVD	$exp64consts<>+88(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e77c // fcmgt v28.2d, v27.2d, v24.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
+	FMOVS	F5, R20
 	CBZ	R20, mathblock194
-	MOVD	$exp64consts<>+88(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V18.B16, V5.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[1]
-	VSHL	$48, V5.D2, V7.D2
-	VADD	V7.D2, V4.D2, V6.D2
-	VMOV	V6.B16, V24.B16
-	VFMLA	V6.D2, V16.D2, V24.D2
 	MOVD	$exp64consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V18.D2, V9.D2
-	VUSHR	$4, V9.D2, V8.D2
-	VUSHR	$1, V8.D2, V11.D2
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V20.B16, V7.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[1]
+	VSHL	$48, V7.D2, V9.D2
+	VADD	V9.D2, V6.D2, V8.D2
+	VMOV	V8.B16, V26.B16
+	VFMLA	V8.D2, V19.D2, V26.D2
 	MOVD	$exp64consts<>+104(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V11.D2, V19.D2
-	VSHL	$52, V19.D2, V21.D2
-	VSUB	V11.D2, V8.D2, V20.D2
-	MOVD	$exp64consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VSUB	V25.D2, V20.D2, V22.D2
-	VSHL	$52, V22.D2, V28.D2
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V20.D2, V11.D2
+	VUSHR	$4, V11.D2, V10.D2
+	VUSHR	$1, V10.D2, V18.D2
+	MOVD	$exp64consts<>+112(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V18.D2, V23.D2
+	VSHL	$52, V23.D2, V17.D2
+	VSUB	V18.D2, V10.D2, V22.D2
 	MOVD	$exp64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee1e765 // fcmgt v5.2d, v27.2d, v1.2d
-	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
+	VSUB	V27.D2, V22.D2, V24.D2
+	VSHL	$52, V24.D2, V5.D2
 	MOVD	$exp64consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VADD	V7.D2, V28.D2, V16.D2
-	VMOV	V5.B16, V6.B16
-	VBSL	V28.B16, V16.B16, V6.B16
-	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee1e487 // fcmgt v7.2d, v4.2d, v1.2d
+	WORD	$0x6e71df46 // fmul v6.2d, v26.2d, v17.2d
 	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
-	VAND	V9.B16, V5.B16, V17.B16
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	VAND	V8.B16, V5.B16, V11.B16
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d554 // fadd v20.2d, v10.2d, v25.2d
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V20.D2, V27.D2
+	VLD1R	(R19), [V9.D2]
+	VADD	V9.D2, V5.D2, V19.D2
+	VMOV	V7.B16, V8.B16
+	VBSL	V5.B16, V19.B16, V8.B16
+	WORD	$0x6e68dcd0 // fmul v16.2d, v6.2d, v8.2d
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef0e68b // fcmgt v11.2d, v20.2d, v16.2d
+	VAND	V11.B16, V7.B16, V21.B16
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ef0e6ea // fcmgt v10.2d, v23.2d, v16.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V7.B16, V18.B16
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd616 // fadd v22.2d, v16.2d, v27.2d
 	MOVD	$exp64consts<>+136(SB), R19
 	VLD1R	(R19), [V24.D2]
+	VSUB	V24.D2, V22.D2, V4.D2
 	MOVD	$exp64consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V7.B16
-	VBSL	V21.B16, V24.B16, V7.B16
-	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
-	VMOV	V17.B16, V28.B16
-	VBSL	V16.B16, V27.B16, V28.B16
+	VLD1R	(R19), [V26.D2]
 	MOVD	$exp64consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e426 // fcmgt v6.2d, v1.2d, v4.2d
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V9.B16
+	VBSL	V17.B16, V26.B16, V9.B16
+	WORD	$0x6e69de13 // fmul v19.2d, v16.2d, v9.2d
+	VMOV	V21.B16, V5.B16
+	VBSL	V19.B16, V4.B16, V5.B16
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V6.B16, V9.B16
-	VBSL	V28.B16, V18.B16, V9.B16
+	VLD1R	(R19), [V6.D2]
+	WORD	$0x6ee6e428 // fcmgt v8.2d, v1.2d, v6.2d
 	MOVD	$exp64consts<>+168(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ee1e665 // fcmgt v5.2d, v19.2d, v1.2d
-	MOVD	$exp64consts<>+112(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V8.B16, V25.B16
-	WORD	$0x4e61e436 // fcmeq v22.2d, v1.2d, v1.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$exp64consts<>+176(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V1.B16, V24.B16
-	VMOV	V22.B16, V21.B16
-	VBSL	V25.B16, V24.B16, V21.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V23.B16, V21.B16, V11.B16
-	VMOV	V11.B16, V23.B16
+	VMOV	V8.B16, V11.B16
+	VBSL	V5.B16, V20.B16, V11.B16
+	MOVD	$exp64consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee1e6e7 // fcmgt v7.2d, v23.2d, v1.2d
+	MOVD	$exp64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V10.B16, V27.B16
+	WORD	$0x4e61e438 // fcmeq v24.2d, v1.2d, v1.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$exp64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V1.B16, V26.B16
+	VMOV	V24.B16, V17.B16
+	VBSL	V27.B16, V26.B16, V17.B16
+	VMOV	V28.B16, V18.B16
+	VBSL	V25.B16, V17.B16, V18.B16
+	VMOV	V18.B16, V25.B16
 mathblock194:
-	VMOV	V23.B16, V13.B16
+	VMOV	V25.B16, V13.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f451 // fmax v17.2d, v2.2d, v16.2d
 	MOVD	$exp64consts<>+8(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.D2, V2.D2, V18.D2
-	MOVD	$exp64consts<>+8(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x4ef3d654 // fsub v20.2d, v18.2d, v19.2d
-	MOVD	$exp64consts<>+24(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V2.B16, V22.B16
-	VFMLS	V21.D2, V20.D2, V22.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$exp64consts<>+16(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V22.B16, V24.B16
-	VFMLS	V23.D2, V20.D2, V24.D2
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
+	MOVD	$exp64consts<>+16(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
 	MOVD	$exp64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
+	MOVD	$exp64consts<>+24(SB), R19
 	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.D2, V22.D2, V26.D2
 	MOVD	$exp64consts<>+40(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.D2, V25.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
 	MOVD	$exp64consts<>+48(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.D2, V27.D2, V4.D2
+	VFMLA	V26.D2, V27.D2, V4.D2
 	MOVD	$exp64consts<>+56(SB), R19
 	VLD1R	(R19), [V5.D2]
 	VMOV	V5.B16, V6.B16
-	VFMLA	V24.D2, V4.D2, V6.D2
+	VFMLA	V26.D2, V4.D2, V6.D2
 	MOVD	$exp64consts<>+64(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V8.B16
-	VFMLA	V24.D2, V6.D2, V8.D2
-	WORD	$0x6e78df09 // fmul v9.2d, v24.2d, v24.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[1]
-	WORD	$0x4e6ad70b // fadd v11.2d, v24.2d, v10.2d
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.D2, V9.D2, V16.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[1]
-	VSHL	$48, V18.D2, V19.D2
-	VADD	V19.D2, V17.D2, V21.D2
-	VMOV	V21.B16, V23.B16
-	VFMLA	V21.D2, V16.D2, V23.D2
+	VFMLA	V26.D2, V6.D2, V8.D2
 	MOVD	$exp64consts<>+72(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VAND	V20.B16, V2.B16, V22.B16
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V17.D2
+	VMOV	V17.B16, V25.B16
+	VFMLA	V17.D2, V19.D2, V25.D2
 	MOVD	$exp64consts<>+80(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ef6e73a // fcmgt v26.2d, v25.2d, v22.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
-	FMOVS	F28, R20
+	VLD1R	(R19), [V22.D2]
+	VAND	V22.B16, V2.B16, V24.B16
+	MOVD	$exp64consts<>+88(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e77c // fcmgt v28.2d, v27.2d, v24.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
+	FMOVS	F5, R20
 	CBZ	R20, mathblock195
-	MOVD	$exp64consts<>+88(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V18.B16, V5.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[1]
-	VSHL	$48, V5.D2, V7.D2
-	VADD	V7.D2, V4.D2, V6.D2
-	VMOV	V6.B16, V24.B16
-	VFMLA	V6.D2, V16.D2, V24.D2
 	MOVD	$exp64consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V18.D2, V9.D2
-	VUSHR	$4, V9.D2, V8.D2
-	VUSHR	$1, V8.D2, V11.D2
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V20.B16, V7.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[1]
+	VSHL	$48, V7.D2, V9.D2
+	VADD	V9.D2, V6.D2, V8.D2
+	VMOV	V8.B16, V26.B16
+	VFMLA	V8.D2, V19.D2, V26.D2
 	MOVD	$exp64consts<>+104(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V11.D2, V19.D2
-	VSHL	$52, V19.D2, V21.D2
-	VSUB	V11.D2, V8.D2, V20.D2
-	MOVD	$exp64consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VSUB	V25.D2, V20.D2, V22.D2
-	VSHL	$52, V22.D2, V28.D2
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V20.D2, V11.D2
+	VUSHR	$4, V11.D2, V10.D2
+	VUSHR	$1, V10.D2, V18.D2
+	MOVD	$exp64consts<>+112(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V18.D2, V23.D2
+	VSHL	$52, V23.D2, V17.D2
+	VSUB	V18.D2, V10.D2, V22.D2
 	MOVD	$exp64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee2e765 // fcmgt v5.2d, v27.2d, v2.2d
-	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
+	VSUB	V27.D2, V22.D2, V24.D2
+	VSHL	$52, V24.D2, V5.D2
 	MOVD	$exp64consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VADD	V7.D2, V28.D2, V16.D2
-	VMOV	V5.B16, V6.B16
-	VBSL	V28.B16, V16.B16, V6.B16
-	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee2e487 // fcmgt v7.2d, v4.2d, v2.2d
+	WORD	$0x6e71df46 // fmul v6.2d, v26.2d, v17.2d
 	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
-	VAND	V9.B16, V5.B16, V17.B16
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	VAND	V8.B16, V5.B16, V11.B16
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d554 // fadd v20.2d, v10.2d, v25.2d
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V20.D2, V27.D2
+	VLD1R	(R19), [V9.D2]
+	VADD	V9.D2, V5.D2, V19.D2
+	VMOV	V7.B16, V8.B16
+	VBSL	V5.B16, V19.B16, V8.B16
+	WORD	$0x6e68dcd0 // fmul v16.2d, v6.2d, v8.2d
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef0e68b // fcmgt v11.2d, v20.2d, v16.2d
+	VAND	V11.B16, V7.B16, V21.B16
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ef0e6ea // fcmgt v10.2d, v23.2d, v16.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V7.B16, V18.B16
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd616 // fadd v22.2d, v16.2d, v27.2d
 	MOVD	$exp64consts<>+136(SB), R19
 	VLD1R	(R19), [V24.D2]
+	VSUB	V24.D2, V22.D2, V4.D2
 	MOVD	$exp64consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V7.B16
-	VBSL	V21.B16, V24.B16, V7.B16
-	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
-	VMOV	V17.B16, V28.B16
-	VBSL	V16.B16, V27.B16, V28.B16
+	VLD1R	(R19), [V26.D2]
 	MOVD	$exp64consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e446 // fcmgt v6.2d, v2.2d, v4.2d
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V9.B16
+	VBSL	V17.B16, V26.B16, V9.B16
+	WORD	$0x6e69de13 // fmul v19.2d, v16.2d, v9.2d
+	VMOV	V21.B16, V5.B16
+	VBSL	V19.B16, V4.B16, V5.B16
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V6.B16, V9.B16
-	VBSL	V28.B16, V18.B16, V9.B16
+	VLD1R	(R19), [V6.D2]
+	WORD	$0x6ee6e448 // fcmgt v8.2d, v2.2d, v6.2d
 	MOVD	$exp64consts<>+168(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ee2e665 // fcmgt v5.2d, v19.2d, v2.2d
-	MOVD	$exp64consts<>+112(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V8.B16, V25.B16
-	WORD	$0x4e62e456 // fcmeq v22.2d, v2.2d, v2.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$exp64consts<>+176(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V2.B16, V24.B16
-	VMOV	V22.B16, V21.B16
-	VBSL	V25.B16, V24.B16, V21.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V23.B16, V21.B16, V11.B16
-	VMOV	V11.B16, V23.B16
+	VMOV	V8.B16, V11.B16
+	VBSL	V5.B16, V20.B16, V11.B16
+	MOVD	$exp64consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee2e6e7 // fcmgt v7.2d, v23.2d, v2.2d
+	MOVD	$exp64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V10.B16, V27.B16
+	WORD	$0x4e62e458 // fcmeq v24.2d, v2.2d, v2.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$exp64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V2.B16, V26.B16
+	VMOV	V24.B16, V17.B16
+	VBSL	V27.B16, V26.B16, V17.B16
+	VMOV	V28.B16, V18.B16
+	VBSL	V25.B16, V17.B16, V18.B16
+	VMOV	V18.B16, V25.B16
 mathblock195:
-	VMOV	V23.B16, V14.B16
+	VMOV	V25.B16, V14.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f471 // fmax v17.2d, v3.2d, v16.2d
 	MOVD	$exp64consts<>+8(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.D2, V3.D2, V18.D2
-	MOVD	$exp64consts<>+8(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x4ef3d654 // fsub v20.2d, v18.2d, v19.2d
-	MOVD	$exp64consts<>+24(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V3.B16, V22.B16
-	VFMLS	V21.D2, V20.D2, V22.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$exp64consts<>+16(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V22.B16, V24.B16
-	VFMLS	V23.D2, V20.D2, V24.D2
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
+	MOVD	$exp64consts<>+16(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
 	MOVD	$exp64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
+	MOVD	$exp64consts<>+24(SB), R19
 	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.D2, V22.D2, V26.D2
 	MOVD	$exp64consts<>+40(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.D2, V25.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
 	MOVD	$exp64consts<>+48(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.D2, V27.D2, V4.D2
+	VFMLA	V26.D2, V27.D2, V4.D2
 	MOVD	$exp64consts<>+56(SB), R19
 	VLD1R	(R19), [V5.D2]
 	VMOV	V5.B16, V6.B16
-	VFMLA	V24.D2, V4.D2, V6.D2
+	VFMLA	V26.D2, V4.D2, V6.D2
 	MOVD	$exp64consts<>+64(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V8.B16
-	VFMLA	V24.D2, V6.D2, V8.D2
-	WORD	$0x6e78df09 // fmul v9.2d, v24.2d, v24.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[1]
-	WORD	$0x4e6ad70b // fadd v11.2d, v24.2d, v10.2d
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.D2, V9.D2, V16.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[1]
-	VSHL	$48, V18.D2, V19.D2
-	VADD	V19.D2, V17.D2, V21.D2
-	VMOV	V21.B16, V23.B16
-	VFMLA	V21.D2, V16.D2, V23.D2
+	VFMLA	V26.D2, V6.D2, V8.D2
 	MOVD	$exp64consts<>+72(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VAND	V20.B16, V3.B16, V22.B16
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V17.D2
+	VMOV	V17.B16, V25.B16
+	VFMLA	V17.D2, V19.D2, V25.D2
 	MOVD	$exp64consts<>+80(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ef6e73a // fcmgt v26.2d, v25.2d, v22.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
-	FMOVS	F28, R20
-	CBZ	R20, mathblock196
+	VLD1R	(R19), [V22.D2]
+	VAND	V22.B16, V3.B16, V24.B16
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V18.B16, V5.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[1]
-	VSHL	$48, V5.D2, V7.D2
-	VADD	V7.D2, V4.D2, V6.D2
-	VMOV	V6.B16, V24.B16
-	VFMLA	V6.D2, V16.D2, V24.D2
+	WORD	$0x6ef8e77c // fcmgt v28.2d, v27.2d, v24.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock196
 	MOVD	$exp64consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V18.D2, V9.D2
-	VUSHR	$4, V9.D2, V8.D2
-	VUSHR	$1, V8.D2, V11.D2
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V20.B16, V7.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[1]
+	VSHL	$48, V7.D2, V9.D2
+	VADD	V9.D2, V6.D2, V8.D2
+	VMOV	V8.B16, V26.B16
+	VFMLA	V8.D2, V19.D2, V26.D2
 	MOVD	$exp64consts<>+104(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V11.D2, V19.D2
-	VSHL	$52, V19.D2, V21.D2
-	VSUB	V11.D2, V8.D2, V20.D2
-	MOVD	$exp64consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VSUB	V25.D2, V20.D2, V22.D2
-	VSHL	$52, V22.D2, V28.D2
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V20.D2, V11.D2
+	VUSHR	$4, V11.D2, V10.D2
+	VUSHR	$1, V10.D2, V18.D2
+	MOVD	$exp64consts<>+112(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V18.D2, V23.D2
+	VSHL	$52, V23.D2, V17.D2
+	VSUB	V18.D2, V10.D2, V22.D2
 	MOVD	$exp64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee3e765 // fcmgt v5.2d, v27.2d, v3.2d
-	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
+	VSUB	V27.D2, V22.D2, V24.D2
+	VSHL	$52, V24.D2, V5.D2
 	MOVD	$exp64consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VADD	V7.D2, V28.D2, V16.D2
-	VMOV	V5.B16, V6.B16
-	VBSL	V28.B16, V16.B16, V6.B16
-	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee3e487 // fcmgt v7.2d, v4.2d, v3.2d
+	WORD	$0x6e71df46 // fmul v6.2d, v26.2d, v17.2d
 	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
-	VAND	V9.B16, V5.B16, V17.B16
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	VAND	V8.B16, V5.B16, V11.B16
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d554 // fadd v20.2d, v10.2d, v25.2d
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V20.D2, V27.D2
+	VLD1R	(R19), [V9.D2]
+	VADD	V9.D2, V5.D2, V19.D2
+	VMOV	V7.B16, V8.B16
+	VBSL	V5.B16, V19.B16, V8.B16
+	WORD	$0x6e68dcd0 // fmul v16.2d, v6.2d, v8.2d
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef0e68b // fcmgt v11.2d, v20.2d, v16.2d
+	VAND	V11.B16, V7.B16, V21.B16
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ef0e6ea // fcmgt v10.2d, v23.2d, v16.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V7.B16, V18.B16
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd616 // fadd v22.2d, v16.2d, v27.2d
 	MOVD	$exp64consts<>+136(SB), R19
 	VLD1R	(R19), [V24.D2]
+	VSUB	V24.D2, V22.D2, V4.D2
 	MOVD	$exp64consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V7.B16
-	VBSL	V21.B16, V24.B16, V7.B16
-	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
-	VMOV	V17.B16, V28.B16
-	VBSL	V16.B16, V27.B16, V28.B16
+	VLD1R	(R19), [V26.D2]
 	MOVD	$exp64consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e466 // fcmgt v6.2d, v3.2d, v4.2d
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V9.B16
+	VBSL	V17.B16, V26.B16, V9.B16
+	WORD	$0x6e69de13 // fmul v19.2d, v16.2d, v9.2d
+	VMOV	V21.B16, V5.B16
+	VBSL	V19.B16, V4.B16, V5.B16
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V6.B16, V9.B16
-	VBSL	V28.B16, V18.B16, V9.B16
+	VLD1R	(R19), [V6.D2]
+	WORD	$0x6ee6e468 // fcmgt v8.2d, v3.2d, v6.2d
 	MOVD	$exp64consts<>+168(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ee3e665 // fcmgt v5.2d, v19.2d, v3.2d
-	MOVD	$exp64consts<>+112(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V8.B16, V25.B16
-	WORD	$0x4e63e476 // fcmeq v22.2d, v3.2d, v3.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$exp64consts<>+176(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V3.B16, V24.B16
-	VMOV	V22.B16, V21.B16
-	VBSL	V25.B16, V24.B16, V21.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V23.B16, V21.B16, V11.B16
-	VMOV	V11.B16, V23.B16
+	VMOV	V8.B16, V11.B16
+	VBSL	V5.B16, V20.B16, V11.B16
+	MOVD	$exp64consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee3e6e7 // fcmgt v7.2d, v23.2d, v3.2d
+	MOVD	$exp64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V10.B16, V27.B16
+	WORD	$0x4e63e478 // fcmeq v24.2d, v3.2d, v3.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$exp64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V3.B16, V26.B16
+	VMOV	V24.B16, V17.B16
+	VBSL	V27.B16, V26.B16, V17.B16
+	VMOV	V28.B16, V18.B16
+	VBSL	V25.B16, V17.B16, V18.B16
+	VMOV	V18.B16, V25.B16
 mathblock196:
-	VMOV	V23.B16, V15.B16
+	VMOV	V25.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
 	BGE	loop
@@ -31467,656 +31566,668 @@ tail:
 	VLD1.P	32(R11), [V0.D2, V1.D2]
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
 	MOVD	$exp64consts<>+8(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.D2, V0.D2, V18.D2
-	MOVD	$exp64consts<>+8(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x4ef3d654 // fsub v20.2d, v18.2d, v19.2d
-	MOVD	$exp64consts<>+24(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V0.B16, V22.B16
-	VFMLS	V21.D2, V20.D2, V22.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$exp64consts<>+16(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V22.B16, V24.B16
-	VFMLS	V23.D2, V20.D2, V24.D2
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
+	MOVD	$exp64consts<>+16(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
 	MOVD	$exp64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
+	MOVD	$exp64consts<>+24(SB), R19
 	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.D2, V22.D2, V26.D2
 	MOVD	$exp64consts<>+40(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.D2, V25.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
 	MOVD	$exp64consts<>+48(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.D2, V27.D2, V4.D2
+	VFMLA	V26.D2, V27.D2, V4.D2
 	MOVD	$exp64consts<>+56(SB), R19
 	VLD1R	(R19), [V5.D2]
 	VMOV	V5.B16, V6.B16
-	VFMLA	V24.D2, V4.D2, V6.D2
+	VFMLA	V26.D2, V4.D2, V6.D2
 	MOVD	$exp64consts<>+64(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V8.B16
-	VFMLA	V24.D2, V6.D2, V8.D2
-	WORD	$0x6e78df09 // fmul v9.2d, v24.2d, v24.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[1]
-	WORD	$0x4e6ad70b // fadd v11.2d, v24.2d, v10.2d
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.D2, V9.D2, V16.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[1]
-	VSHL	$48, V18.D2, V19.D2
-	VADD	V19.D2, V17.D2, V21.D2
-	VMOV	V21.B16, V23.B16
-	VFMLA	V21.D2, V16.D2, V23.D2
+	VFMLA	V26.D2, V6.D2, V8.D2
 	MOVD	$exp64consts<>+72(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VAND	V20.B16, V0.B16, V22.B16
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V17.D2
+	VMOV	V17.B16, V25.B16
+	VFMLA	V17.D2, V19.D2, V25.D2
 	MOVD	$exp64consts<>+80(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ef6e73a // fcmgt v26.2d, v25.2d, v22.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
-	FMOVS	F28, R20
-	CBZ	R20, mathblock197
+	VLD1R	(R19), [V22.D2]
+	VAND	V22.B16, V0.B16, V24.B16
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V18.B16, V5.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[1]
-	VSHL	$48, V5.D2, V7.D2
-	VADD	V7.D2, V4.D2, V6.D2
-	VMOV	V6.B16, V24.B16
-	VFMLA	V6.D2, V16.D2, V24.D2
+	WORD	$0x6ef8e77c // fcmgt v28.2d, v27.2d, v24.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock197
 	MOVD	$exp64consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V18.D2, V9.D2
-	VUSHR	$4, V9.D2, V8.D2
-	VUSHR	$1, V8.D2, V11.D2
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V20.B16, V7.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[1]
+	VSHL	$48, V7.D2, V9.D2
+	VADD	V9.D2, V6.D2, V8.D2
+	VMOV	V8.B16, V26.B16
+	VFMLA	V8.D2, V19.D2, V26.D2
 	MOVD	$exp64consts<>+104(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V11.D2, V19.D2
-	VSHL	$52, V19.D2, V21.D2
-	VSUB	V11.D2, V8.D2, V20.D2
-	MOVD	$exp64consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VSUB	V25.D2, V20.D2, V22.D2
-	VSHL	$52, V22.D2, V28.D2
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V20.D2, V11.D2
+	VUSHR	$4, V11.D2, V10.D2
+	VUSHR	$1, V10.D2, V18.D2
+	MOVD	$exp64consts<>+112(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V18.D2, V23.D2
+	VSHL	$52, V23.D2, V17.D2
+	VSUB	V18.D2, V10.D2, V22.D2
 	MOVD	$exp64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee0e765 // fcmgt v5.2d, v27.2d, v0.2d
-	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
+	VSUB	V27.D2, V22.D2, V24.D2
+	VSHL	$52, V24.D2, V5.D2
 	MOVD	$exp64consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VADD	V7.D2, V28.D2, V16.D2
-	VMOV	V5.B16, V6.B16
-	VBSL	V28.B16, V16.B16, V6.B16
-	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee0e487 // fcmgt v7.2d, v4.2d, v0.2d
+	WORD	$0x6e71df46 // fmul v6.2d, v26.2d, v17.2d
 	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
-	VAND	V9.B16, V5.B16, V17.B16
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	VAND	V8.B16, V5.B16, V11.B16
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d554 // fadd v20.2d, v10.2d, v25.2d
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V20.D2, V27.D2
+	VLD1R	(R19), [V9.D2]
+	VADD	V9.D2, V5.D2, V19.D2
+	VMOV	V7.B16, V8.B16
+	VBSL	V5.B16, V19.B16, V8.B16
+	WORD	$0x6e68dcd0 // fmul v16.2d, v6.2d, v8.2d
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef0e68b // fcmgt v11.2d, v20.2d, v16.2d
+	VAND	V11.B16, V7.B16, V21.B16
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ef0e6ea // fcmgt v10.2d, v23.2d, v16.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V7.B16, V18.B16
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd616 // fadd v22.2d, v16.2d, v27.2d
 	MOVD	$exp64consts<>+136(SB), R19
 	VLD1R	(R19), [V24.D2]
+	VSUB	V24.D2, V22.D2, V4.D2
 	MOVD	$exp64consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V7.B16
-	VBSL	V21.B16, V24.B16, V7.B16
-	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
-	VMOV	V17.B16, V28.B16
-	VBSL	V16.B16, V27.B16, V28.B16
+	VLD1R	(R19), [V26.D2]
 	MOVD	$exp64consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e406 // fcmgt v6.2d, v0.2d, v4.2d
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V9.B16
+	VBSL	V17.B16, V26.B16, V9.B16
+	WORD	$0x6e69de13 // fmul v19.2d, v16.2d, v9.2d
+	VMOV	V21.B16, V5.B16
+	VBSL	V19.B16, V4.B16, V5.B16
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V6.B16, V9.B16
-	VBSL	V28.B16, V18.B16, V9.B16
+	VLD1R	(R19), [V6.D2]
+	WORD	$0x6ee6e408 // fcmgt v8.2d, v0.2d, v6.2d
 	MOVD	$exp64consts<>+168(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ee0e665 // fcmgt v5.2d, v19.2d, v0.2d
-	MOVD	$exp64consts<>+112(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V8.B16, V25.B16
-	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$exp64consts<>+176(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V0.B16, V24.B16
-	VMOV	V22.B16, V21.B16
-	VBSL	V25.B16, V24.B16, V21.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V23.B16, V21.B16, V11.B16
-	VMOV	V11.B16, V23.B16
+	VMOV	V8.B16, V11.B16
+	VBSL	V5.B16, V20.B16, V11.B16
+	MOVD	$exp64consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee0e6e7 // fcmgt v7.2d, v23.2d, v0.2d
+	MOVD	$exp64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V10.B16, V27.B16
+	WORD	$0x4e60e418 // fcmeq v24.2d, v0.2d, v0.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$exp64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V0.B16, V26.B16
+	VMOV	V24.B16, V17.B16
+	VBSL	V27.B16, V26.B16, V17.B16
+	VMOV	V28.B16, V18.B16
+	VBSL	V25.B16, V17.B16, V18.B16
+	VMOV	V18.B16, V25.B16
 mathblock197:
-	VMOV	V23.B16, V12.B16
+	VMOV	V25.B16, V12.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f431 // fmax v17.2d, v1.2d, v16.2d
 	MOVD	$exp64consts<>+8(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.D2, V1.D2, V18.D2
-	MOVD	$exp64consts<>+8(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x4ef3d654 // fsub v20.2d, v18.2d, v19.2d
-	MOVD	$exp64consts<>+24(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V1.B16, V22.B16
-	VFMLS	V21.D2, V20.D2, V22.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$exp64consts<>+16(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V22.B16, V24.B16
-	VFMLS	V23.D2, V20.D2, V24.D2
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
+	MOVD	$exp64consts<>+16(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
 	MOVD	$exp64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
+	MOVD	$exp64consts<>+24(SB), R19
 	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.D2, V22.D2, V26.D2
 	MOVD	$exp64consts<>+40(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.D2, V25.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
 	MOVD	$exp64consts<>+48(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.D2, V27.D2, V4.D2
+	VFMLA	V26.D2, V27.D2, V4.D2
 	MOVD	$exp64consts<>+56(SB), R19
 	VLD1R	(R19), [V5.D2]
 	VMOV	V5.B16, V6.B16
-	VFMLA	V24.D2, V4.D2, V6.D2
+	VFMLA	V26.D2, V4.D2, V6.D2
 	MOVD	$exp64consts<>+64(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V8.B16
-	VFMLA	V24.D2, V6.D2, V8.D2
-	WORD	$0x6e78df09 // fmul v9.2d, v24.2d, v24.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[1]
-	WORD	$0x4e6ad70b // fadd v11.2d, v24.2d, v10.2d
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.D2, V9.D2, V16.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[1]
-	VSHL	$48, V18.D2, V19.D2
-	VADD	V19.D2, V17.D2, V21.D2
-	VMOV	V21.B16, V23.B16
-	VFMLA	V21.D2, V16.D2, V23.D2
+	VFMLA	V26.D2, V6.D2, V8.D2
 	MOVD	$exp64consts<>+72(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VAND	V20.B16, V1.B16, V22.B16
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V17.D2
+	VMOV	V17.B16, V25.B16
+	VFMLA	V17.D2, V19.D2, V25.D2
 	MOVD	$exp64consts<>+80(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ef6e73a // fcmgt v26.2d, v25.2d, v22.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
-	FMOVS	F28, R20
-	CBZ	R20, mathblock198
+	VLD1R	(R19), [V22.D2]
+	VAND	V22.B16, V1.B16, V24.B16
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V18.B16, V5.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[1]
-	VSHL	$48, V5.D2, V7.D2
-	VADD	V7.D2, V4.D2, V6.D2
-	VMOV	V6.B16, V24.B16
-	VFMLA	V6.D2, V16.D2, V24.D2
+	WORD	$0x6ef8e77c // fcmgt v28.2d, v27.2d, v24.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock198
 	MOVD	$exp64consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V18.D2, V9.D2
-	VUSHR	$4, V9.D2, V8.D2
-	VUSHR	$1, V8.D2, V11.D2
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V20.B16, V7.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[1]
+	VSHL	$48, V7.D2, V9.D2
+	VADD	V9.D2, V6.D2, V8.D2
+	VMOV	V8.B16, V26.B16
+	VFMLA	V8.D2, V19.D2, V26.D2
 	MOVD	$exp64consts<>+104(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V11.D2, V19.D2
-	VSHL	$52, V19.D2, V21.D2
-	VSUB	V11.D2, V8.D2, V20.D2
-	MOVD	$exp64consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VSUB	V25.D2, V20.D2, V22.D2
-	VSHL	$52, V22.D2, V28.D2
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V20.D2, V11.D2
+	VUSHR	$4, V11.D2, V10.D2
+	VUSHR	$1, V10.D2, V18.D2
+	MOVD	$exp64consts<>+112(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V18.D2, V23.D2
+	VSHL	$52, V23.D2, V17.D2
+	VSUB	V18.D2, V10.D2, V22.D2
 	MOVD	$exp64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee1e765 // fcmgt v5.2d, v27.2d, v1.2d
-	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
+	VSUB	V27.D2, V22.D2, V24.D2
+	VSHL	$52, V24.D2, V5.D2
 	MOVD	$exp64consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VADD	V7.D2, V28.D2, V16.D2
-	VMOV	V5.B16, V6.B16
-	VBSL	V28.B16, V16.B16, V6.B16
-	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee1e487 // fcmgt v7.2d, v4.2d, v1.2d
+	WORD	$0x6e71df46 // fmul v6.2d, v26.2d, v17.2d
 	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
-	VAND	V9.B16, V5.B16, V17.B16
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	VAND	V8.B16, V5.B16, V11.B16
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d554 // fadd v20.2d, v10.2d, v25.2d
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V20.D2, V27.D2
+	VLD1R	(R19), [V9.D2]
+	VADD	V9.D2, V5.D2, V19.D2
+	VMOV	V7.B16, V8.B16
+	VBSL	V5.B16, V19.B16, V8.B16
+	WORD	$0x6e68dcd0 // fmul v16.2d, v6.2d, v8.2d
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef0e68b // fcmgt v11.2d, v20.2d, v16.2d
+	VAND	V11.B16, V7.B16, V21.B16
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ef0e6ea // fcmgt v10.2d, v23.2d, v16.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V7.B16, V18.B16
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd616 // fadd v22.2d, v16.2d, v27.2d
 	MOVD	$exp64consts<>+136(SB), R19
 	VLD1R	(R19), [V24.D2]
+	VSUB	V24.D2, V22.D2, V4.D2
 	MOVD	$exp64consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V7.B16
-	VBSL	V21.B16, V24.B16, V7.B16
-	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
-	VMOV	V17.B16, V28.B16
-	VBSL	V16.B16, V27.B16, V28.B16
+	VLD1R	(R19), [V26.D2]
 	MOVD	$exp64consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e426 // fcmgt v6.2d, v1.2d, v4.2d
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V9.B16
+	VBSL	V17.B16, V26.B16, V9.B16
+	WORD	$0x6e69de13 // fmul v19.2d, v16.2d, v9.2d
+	VMOV	V21.B16, V5.B16
+	VBSL	V19.B16, V4.B16, V5.B16
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V6.B16, V9.B16
-	VBSL	V28.B16, V18.B16, V9.B16
+	VLD1R	(R19), [V6.D2]
+	WORD	$0x6ee6e428 // fcmgt v8.2d, v1.2d, v6.2d
 	MOVD	$exp64consts<>+168(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ee1e665 // fcmgt v5.2d, v19.2d, v1.2d
-	MOVD	$exp64consts<>+112(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V8.B16, V25.B16
-	WORD	$0x4e61e436 // fcmeq v22.2d, v1.2d, v1.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$exp64consts<>+176(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V1.B16, V24.B16
-	VMOV	V22.B16, V21.B16
-	VBSL	V25.B16, V24.B16, V21.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V23.B16, V21.B16, V11.B16
-	VMOV	V11.B16, V23.B16
+	VMOV	V8.B16, V11.B16
+	VBSL	V5.B16, V20.B16, V11.B16
+	MOVD	$exp64consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee1e6e7 // fcmgt v7.2d, v23.2d, v1.2d
+	MOVD	$exp64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V10.B16, V27.B16
+	WORD	$0x4e61e438 // fcmeq v24.2d, v1.2d, v1.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$exp64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V1.B16, V26.B16
+	VMOV	V24.B16, V17.B16
+	VBSL	V27.B16, V26.B16, V17.B16
+	VMOV	V28.B16, V18.B16
+	VBSL	V25.B16, V17.B16, V18.B16
+	VMOV	V18.B16, V25.B16
 mathblock198:
-	VMOV	V23.B16, V13.B16
+	VMOV	V25.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
 	VLD1.P	16(R11), [V0.D2]
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
 	MOVD	$exp64consts<>+8(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.D2, V0.D2, V18.D2
-	MOVD	$exp64consts<>+8(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x4ef3d654 // fsub v20.2d, v18.2d, v19.2d
-	MOVD	$exp64consts<>+24(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V0.B16, V22.B16
-	VFMLS	V21.D2, V20.D2, V22.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$exp64consts<>+16(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V22.B16, V24.B16
-	VFMLS	V23.D2, V20.D2, V24.D2
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
+	MOVD	$exp64consts<>+16(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
 	MOVD	$exp64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
+	MOVD	$exp64consts<>+24(SB), R19
 	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.D2, V22.D2, V26.D2
 	MOVD	$exp64consts<>+40(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.D2, V25.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
 	MOVD	$exp64consts<>+48(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.D2, V27.D2, V4.D2
+	VFMLA	V26.D2, V27.D2, V4.D2
 	MOVD	$exp64consts<>+56(SB), R19
 	VLD1R	(R19), [V5.D2]
 	VMOV	V5.B16, V6.B16
-	VFMLA	V24.D2, V4.D2, V6.D2
+	VFMLA	V26.D2, V4.D2, V6.D2
 	MOVD	$exp64consts<>+64(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V8.B16
-	VFMLA	V24.D2, V6.D2, V8.D2
-	WORD	$0x6e78df09 // fmul v9.2d, v24.2d, v24.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[1]
-	WORD	$0x4e6ad70b // fadd v11.2d, v24.2d, v10.2d
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.D2, V9.D2, V16.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[1]
-	VSHL	$48, V18.D2, V19.D2
-	VADD	V19.D2, V17.D2, V21.D2
-	VMOV	V21.B16, V23.B16
-	VFMLA	V21.D2, V16.D2, V23.D2
+	VFMLA	V26.D2, V6.D2, V8.D2
 	MOVD	$exp64consts<>+72(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VAND	V20.B16, V0.B16, V22.B16
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V17.D2
+	VMOV	V17.B16, V25.B16
+	VFMLA	V17.D2, V19.D2, V25.D2
 	MOVD	$exp64consts<>+80(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ef6e73a // fcmgt v26.2d, v25.2d, v22.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
-	FMOVS	F28, R20
-	CBZ	R20, mathblock199
+	VLD1R	(R19), [V22.D2]
+	VAND	V22.B16, V0.B16, V24.B16
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V18.B16, V5.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[1]
-	VSHL	$48, V5.D2, V7.D2
-	VADD	V7.D2, V4.D2, V6.D2
-	VMOV	V6.B16, V24.B16
-	VFMLA	V6.D2, V16.D2, V24.D2
+	WORD	$0x6ef8e77c // fcmgt v28.2d, v27.2d, v24.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock199
 	MOVD	$exp64consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V18.D2, V9.D2
-	VUSHR	$4, V9.D2, V8.D2
-	VUSHR	$1, V8.D2, V11.D2
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V20.B16, V7.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[1]
+	VSHL	$48, V7.D2, V9.D2
+	VADD	V9.D2, V6.D2, V8.D2
+	VMOV	V8.B16, V26.B16
+	VFMLA	V8.D2, V19.D2, V26.D2
 	MOVD	$exp64consts<>+104(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V11.D2, V19.D2
-	VSHL	$52, V19.D2, V21.D2
-	VSUB	V11.D2, V8.D2, V20.D2
-	MOVD	$exp64consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VSUB	V25.D2, V20.D2, V22.D2
-	VSHL	$52, V22.D2, V28.D2
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V20.D2, V11.D2
+	VUSHR	$4, V11.D2, V10.D2
+	VUSHR	$1, V10.D2, V18.D2
+	MOVD	$exp64consts<>+112(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V18.D2, V23.D2
+	VSHL	$52, V23.D2, V17.D2
+	VSUB	V18.D2, V10.D2, V22.D2
 	MOVD	$exp64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee0e765 // fcmgt v5.2d, v27.2d, v0.2d
-	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
+	VSUB	V27.D2, V22.D2, V24.D2
+	VSHL	$52, V24.D2, V5.D2
 	MOVD	$exp64consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VADD	V7.D2, V28.D2, V16.D2
-	VMOV	V5.B16, V6.B16
-	VBSL	V28.B16, V16.B16, V6.B16
-	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee0e487 // fcmgt v7.2d, v4.2d, v0.2d
+	WORD	$0x6e71df46 // fmul v6.2d, v26.2d, v17.2d
 	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
-	VAND	V9.B16, V5.B16, V17.B16
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	VAND	V8.B16, V5.B16, V11.B16
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d554 // fadd v20.2d, v10.2d, v25.2d
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V20.D2, V27.D2
+	VLD1R	(R19), [V9.D2]
+	VADD	V9.D2, V5.D2, V19.D2
+	VMOV	V7.B16, V8.B16
+	VBSL	V5.B16, V19.B16, V8.B16
+	WORD	$0x6e68dcd0 // fmul v16.2d, v6.2d, v8.2d
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef0e68b // fcmgt v11.2d, v20.2d, v16.2d
+	VAND	V11.B16, V7.B16, V21.B16
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ef0e6ea // fcmgt v10.2d, v23.2d, v16.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V7.B16, V18.B16
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd616 // fadd v22.2d, v16.2d, v27.2d
 	MOVD	$exp64consts<>+136(SB), R19
 	VLD1R	(R19), [V24.D2]
+	VSUB	V24.D2, V22.D2, V4.D2
 	MOVD	$exp64consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V7.B16
-	VBSL	V21.B16, V24.B16, V7.B16
-	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
-	VMOV	V17.B16, V28.B16
-	VBSL	V16.B16, V27.B16, V28.B16
+	VLD1R	(R19), [V26.D2]
 	MOVD	$exp64consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e406 // fcmgt v6.2d, v0.2d, v4.2d
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V9.B16
+	VBSL	V17.B16, V26.B16, V9.B16
+	WORD	$0x6e69de13 // fmul v19.2d, v16.2d, v9.2d
+	VMOV	V21.B16, V5.B16
+	VBSL	V19.B16, V4.B16, V5.B16
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V6.B16, V9.B16
-	VBSL	V28.B16, V18.B16, V9.B16
+	VLD1R	(R19), [V6.D2]
+	WORD	$0x6ee6e408 // fcmgt v8.2d, v0.2d, v6.2d
 	MOVD	$exp64consts<>+168(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ee0e665 // fcmgt v5.2d, v19.2d, v0.2d
-	MOVD	$exp64consts<>+112(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V8.B16, V25.B16
-	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$exp64consts<>+176(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V0.B16, V24.B16
-	VMOV	V22.B16, V21.B16
-	VBSL	V25.B16, V24.B16, V21.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V23.B16, V21.B16, V11.B16
-	VMOV	V11.B16, V23.B16
+	VMOV	V8.B16, V11.B16
+	VBSL	V5.B16, V20.B16, V11.B16
+	MOVD	$exp64consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee0e6e7 // fcmgt v7.2d, v23.2d, v0.2d
+	MOVD	$exp64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V10.B16, V27.B16
+	WORD	$0x4e60e418 // fcmeq v24.2d, v0.2d, v0.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$exp64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V0.B16, V26.B16
+	VMOV	V24.B16, V17.B16
+	VBSL	V27.B16, V26.B16, V17.B16
+	VMOV	V28.B16, V18.B16
+	VBSL	V25.B16, V17.B16, V18.B16
+	VMOV	V18.B16, V25.B16
 mathblock199:
-	VMOV	V23.B16, V12.B16
+	VMOV	V25.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
 	FMOVD	(R11), F0
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
 	MOVD	$exp64consts<>+8(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.D2, V0.D2, V18.D2
-	MOVD	$exp64consts<>+8(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x4ef3d654 // fsub v20.2d, v18.2d, v19.2d
-	MOVD	$exp64consts<>+24(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V0.B16, V22.B16
-	VFMLS	V21.D2, V20.D2, V22.D2
+	VLD1R	(R19), [V18.D2]
 	MOVD	$exp64consts<>+16(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VMOV	V22.B16, V24.B16
-	VFMLS	V23.D2, V20.D2, V24.D2
+	VLD1R	(R19), [V19.D2]
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
+	MOVD	$exp64consts<>+16(SB), R19
+	VLD1R	(R19), [V21.D2]
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
 	MOVD	$exp64consts<>+32(SB), R19
+	VLD1R	(R19), [V23.D2]
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
+	MOVD	$exp64consts<>+24(SB), R19
 	VLD1R	(R19), [V25.D2]
+	VMOV	V24.B16, V26.B16
+	VFMLS	V25.D2, V22.D2, V26.D2
 	MOVD	$exp64consts<>+40(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.D2, V25.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
 	MOVD	$exp64consts<>+48(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.D2, V27.D2, V4.D2
+	VFMLA	V26.D2, V27.D2, V4.D2
 	MOVD	$exp64consts<>+56(SB), R19
 	VLD1R	(R19), [V5.D2]
 	VMOV	V5.B16, V6.B16
-	VFMLA	V24.D2, V4.D2, V6.D2
+	VFMLA	V26.D2, V4.D2, V6.D2
 	MOVD	$exp64consts<>+64(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V8.B16
-	VFMLA	V24.D2, V6.D2, V8.D2
-	WORD	$0x6e78df09 // fmul v9.2d, v24.2d, v24.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[1]
-	WORD	$0x4e6ad70b // fadd v11.2d, v24.2d, v10.2d
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.D2, V9.D2, V16.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[1]
-	VSHL	$48, V18.D2, V19.D2
-	VADD	V19.D2, V17.D2, V21.D2
-	VMOV	V21.B16, V23.B16
-	VFMLA	V21.D2, V16.D2, V23.D2
+	VFMLA	V26.D2, V6.D2, V8.D2
 	MOVD	$exp64consts<>+72(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VAND	V20.B16, V0.B16, V22.B16
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V17.D2
+	VMOV	V17.B16, V25.B16
+	VFMLA	V17.D2, V19.D2, V25.D2
 	MOVD	$exp64consts<>+80(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ef6e73a // fcmgt v26.2d, v25.2d, v22.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
-	FMOVS	F28, R20
-	CBZ	R20, mathblock200
+	VLD1R	(R19), [V22.D2]
+	VAND	V22.B16, V0.B16, V24.B16
 	MOVD	$exp64consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V18.B16, V5.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[1]
-	VSHL	$48, V5.D2, V7.D2
-	VADD	V7.D2, V4.D2, V6.D2
-	VMOV	V6.B16, V24.B16
-	VFMLA	V6.D2, V16.D2, V24.D2
+	WORD	$0x6ef8e77c // fcmgt v28.2d, v27.2d, v24.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock200
 	MOVD	$exp64consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V18.D2, V9.D2
-	VUSHR	$4, V9.D2, V8.D2
-	VUSHR	$1, V8.D2, V11.D2
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V20.B16, V7.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[1]
+	VSHL	$48, V7.D2, V9.D2
+	VADD	V9.D2, V6.D2, V8.D2
+	VMOV	V8.B16, V26.B16
+	VFMLA	V8.D2, V19.D2, V26.D2
 	MOVD	$exp64consts<>+104(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V11.D2, V19.D2
-	VSHL	$52, V19.D2, V21.D2
-	VSUB	V11.D2, V8.D2, V20.D2
-	MOVD	$exp64consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VSUB	V25.D2, V20.D2, V22.D2
-	VSHL	$52, V22.D2, V28.D2
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V20.D2, V11.D2
+	VUSHR	$4, V11.D2, V10.D2
+	VUSHR	$1, V10.D2, V18.D2
+	MOVD	$exp64consts<>+112(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V18.D2, V23.D2
+	VSHL	$52, V23.D2, V17.D2
+	VSUB	V18.D2, V10.D2, V22.D2
 	MOVD	$exp64consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee0e765 // fcmgt v5.2d, v27.2d, v0.2d
-	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
+	VSUB	V27.D2, V22.D2, V24.D2
+	VSHL	$52, V24.D2, V5.D2
 	MOVD	$exp64consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VADD	V7.D2, V28.D2, V16.D2
-	VMOV	V5.B16, V6.B16
-	VBSL	V28.B16, V16.B16, V6.B16
-	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee0e487 // fcmgt v7.2d, v4.2d, v0.2d
+	WORD	$0x6e71df46 // fmul v6.2d, v26.2d, v17.2d
 	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
-	VAND	V9.B16, V5.B16, V17.B16
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	VAND	V8.B16, V5.B16, V11.B16
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d554 // fadd v20.2d, v10.2d, v25.2d
-	MOVD	$exp64consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V20.D2, V27.D2
+	VLD1R	(R19), [V9.D2]
+	VADD	V9.D2, V5.D2, V19.D2
+	VMOV	V7.B16, V8.B16
+	VBSL	V5.B16, V19.B16, V8.B16
+	WORD	$0x6e68dcd0 // fmul v16.2d, v6.2d, v8.2d
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef0e68b // fcmgt v11.2d, v20.2d, v16.2d
+	VAND	V11.B16, V7.B16, V21.B16
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ef0e6ea // fcmgt v10.2d, v23.2d, v16.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V7.B16, V18.B16
+	MOVD	$exp64consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd616 // fadd v22.2d, v16.2d, v27.2d
 	MOVD	$exp64consts<>+136(SB), R19
 	VLD1R	(R19), [V24.D2]
+	VSUB	V24.D2, V22.D2, V4.D2
 	MOVD	$exp64consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V7.B16
-	VBSL	V21.B16, V24.B16, V7.B16
-	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
-	VMOV	V17.B16, V28.B16
-	VBSL	V16.B16, V27.B16, V28.B16
+	VLD1R	(R19), [V26.D2]
 	MOVD	$exp64consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e406 // fcmgt v6.2d, v0.2d, v4.2d
+	VLD1R	(R19), [V17.D2]
+	VMOV	V18.B16, V9.B16
+	VBSL	V17.B16, V26.B16, V9.B16
+	WORD	$0x6e69de13 // fmul v19.2d, v16.2d, v9.2d
+	VMOV	V21.B16, V5.B16
+	VBSL	V19.B16, V4.B16, V5.B16
 	MOVD	$exp64consts<>+160(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V6.B16, V9.B16
-	VBSL	V28.B16, V18.B16, V9.B16
+	VLD1R	(R19), [V6.D2]
+	WORD	$0x6ee6e408 // fcmgt v8.2d, v0.2d, v6.2d
 	MOVD	$exp64consts<>+168(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ee0e665 // fcmgt v5.2d, v19.2d, v0.2d
-	MOVD	$exp64consts<>+112(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V8.B16, V25.B16
-	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	MOVD	$exp64consts<>+176(SB), R19
 	VLD1R	(R19), [V20.D2]
-	VORR	V20.B16, V0.B16, V24.B16
-	VMOV	V22.B16, V21.B16
-	VBSL	V25.B16, V24.B16, V21.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V23.B16, V21.B16, V11.B16
-	VMOV	V11.B16, V23.B16
+	VMOV	V8.B16, V11.B16
+	VBSL	V5.B16, V20.B16, V11.B16
+	MOVD	$exp64consts<>+176(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ee0e6e7 // fcmgt v7.2d, v23.2d, v0.2d
+	MOVD	$exp64consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V10.B16, V27.B16
+	WORD	$0x4e60e418 // fcmeq v24.2d, v0.2d, v0.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$exp64consts<>+184(SB), R19
+	VLD1R	(R19), [V22.D2]
+	VORR	V22.B16, V0.B16, V26.B16
+	VMOV	V24.B16, V17.B16
+	VBSL	V27.B16, V26.B16, V17.B16
+	VMOV	V28.B16, V18.B16
+	VBSL	V25.B16, V17.B16, V18.B16
+	VMOV	V18.B16, V25.B16
 mathblock200:
-	VMOV	V23.B16, V12.B16
+	VMOV	V25.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -34227,644 +34338,656 @@ loop:
 	VLD1.P	64(R11), [V0.D2, V1.D2, V2.D2, V3.D2]
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
 	MOVD	$exp264consts<>+8(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.D2, V0.D2, V18.D2
-	MOVD	$exp264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$exp264consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	WORD	$0x4ef3d654 // fsub v20.2d, v18.2d, v19.2d
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
 	MOVD	$exp264consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V0.B16, V22.B16
-	VFMLS	V21.D2, V20.D2, V22.D2
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
 	MOVD	$exp264consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
-	WORD	$0x6e77ded8 // fmul v24.2d, v22.2d, v23.2d
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
 	MOVD	$exp264consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79df1a // fmul v26.2d, v24.2d, v25.2d
 	MOVD	$exp264consts<>+40(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.D2, V25.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
 	MOVD	$exp264consts<>+48(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.D2, V27.D2, V4.D2
+	VFMLA	V26.D2, V27.D2, V4.D2
 	MOVD	$exp264consts<>+56(SB), R19
 	VLD1R	(R19), [V5.D2]
 	VMOV	V5.B16, V6.B16
-	VFMLA	V24.D2, V4.D2, V6.D2
+	VFMLA	V26.D2, V4.D2, V6.D2
 	MOVD	$exp264consts<>+64(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V8.B16
-	VFMLA	V24.D2, V6.D2, V8.D2
-	WORD	$0x6e78df09 // fmul v9.2d, v24.2d, v24.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[1]
-	WORD	$0x4e6ad70b // fadd v11.2d, v24.2d, v10.2d
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.D2, V9.D2, V16.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[1]
-	VSHL	$48, V18.D2, V19.D2
-	VADD	V19.D2, V17.D2, V21.D2
-	VMOV	V21.B16, V20.B16
-	VFMLA	V21.D2, V16.D2, V20.D2
+	VFMLA	V26.D2, V6.D2, V8.D2
 	MOVD	$exp264consts<>+72(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VAND	V23.B16, V0.B16, V22.B16
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V22.D2
+	VMOV	V22.B16, V17.B16
+	VFMLA	V22.D2, V19.D2, V17.D2
 	MOVD	$exp264consts<>+80(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ef6e73a // fcmgt v26.2d, v25.2d, v22.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
-	FMOVS	F28, R20
+	VAND	V25.B16, V0.B16, V24.B16
+	MOVD	$exp264consts<>+88(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e77c // fcmgt v28.2d, v27.2d, v24.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
+	FMOVS	F5, R20
 	CBZ	R20, mathblock209
-	MOVD	$exp264consts<>+88(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V18.B16, V5.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[1]
-	VSHL	$48, V5.D2, V7.D2
-	VADD	V7.D2, V4.D2, V6.D2
-	VMOV	V6.B16, V24.B16
-	VFMLA	V6.D2, V16.D2, V24.D2
 	MOVD	$exp264consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V18.D2, V9.D2
-	VUSHR	$4, V9.D2, V8.D2
-	VUSHR	$1, V8.D2, V11.D2
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V20.B16, V7.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[1]
+	VSHL	$48, V7.D2, V9.D2
+	VADD	V9.D2, V6.D2, V8.D2
+	VMOV	V8.B16, V26.B16
+	VFMLA	V8.D2, V19.D2, V26.D2
 	MOVD	$exp264consts<>+104(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V11.D2, V19.D2
-	VSHL	$52, V19.D2, V21.D2
-	VSUB	V11.D2, V8.D2, V23.D2
-	MOVD	$exp264consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VSUB	V25.D2, V23.D2, V22.D2
-	VSHL	$52, V22.D2, V28.D2
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V20.D2, V11.D2
+	VUSHR	$4, V11.D2, V10.D2
+	VUSHR	$1, V10.D2, V18.D2
+	MOVD	$exp264consts<>+112(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V18.D2, V23.D2
+	VSHL	$52, V23.D2, V22.D2
+	VSUB	V18.D2, V10.D2, V25.D2
 	MOVD	$exp264consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee0e765 // fcmgt v5.2d, v27.2d, v0.2d
-	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
+	VSUB	V27.D2, V25.D2, V24.D2
+	VSHL	$52, V24.D2, V5.D2
 	MOVD	$exp264consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VADD	V7.D2, V28.D2, V16.D2
-	VMOV	V5.B16, V6.B16
-	VBSL	V28.B16, V16.B16, V6.B16
-	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee0e487 // fcmgt v7.2d, v4.2d, v0.2d
+	WORD	$0x6e76df46 // fmul v6.2d, v26.2d, v22.2d
 	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
-	VAND	V9.B16, V5.B16, V17.B16
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	VAND	V8.B16, V5.B16, V11.B16
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d557 // fadd v23.2d, v10.2d, v25.2d
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V23.D2, V27.D2
+	VLD1R	(R19), [V9.D2]
+	VADD	V9.D2, V5.D2, V19.D2
+	VMOV	V7.B16, V8.B16
+	VBSL	V5.B16, V19.B16, V8.B16
+	WORD	$0x6e68dcd0 // fmul v16.2d, v6.2d, v8.2d
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef0e68b // fcmgt v11.2d, v20.2d, v16.2d
+	VAND	V11.B16, V7.B16, V21.B16
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ef0e6ea // fcmgt v10.2d, v23.2d, v16.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V7.B16, V18.B16
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd619 // fadd v25.2d, v16.2d, v27.2d
 	MOVD	$exp264consts<>+136(SB), R19
 	VLD1R	(R19), [V24.D2]
+	VSUB	V24.D2, V25.D2, V4.D2
 	MOVD	$exp264consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V7.B16
-	VBSL	V21.B16, V24.B16, V7.B16
-	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
-	VMOV	V17.B16, V28.B16
-	VBSL	V16.B16, V27.B16, V28.B16
+	VLD1R	(R19), [V26.D2]
 	MOVD	$exp264consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e406 // fcmgt v6.2d, v0.2d, v4.2d
+	VLD1R	(R19), [V22.D2]
+	VMOV	V18.B16, V9.B16
+	VBSL	V22.B16, V26.B16, V9.B16
+	WORD	$0x6e69de13 // fmul v19.2d, v16.2d, v9.2d
+	VMOV	V21.B16, V5.B16
+	VBSL	V19.B16, V4.B16, V5.B16
 	MOVD	$exp264consts<>+160(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V6.B16, V9.B16
-	VBSL	V28.B16, V18.B16, V9.B16
+	VLD1R	(R19), [V6.D2]
+	WORD	$0x6ee6e408 // fcmgt v8.2d, v0.2d, v6.2d
 	MOVD	$exp264consts<>+168(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ee0e665 // fcmgt v5.2d, v19.2d, v0.2d
-	MOVD	$exp264consts<>+112(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V8.B16, V25.B16
-	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V20.D2]
+	VMOV	V8.B16, V11.B16
+	VBSL	V5.B16, V20.B16, V11.B16
 	MOVD	$exp264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V0.B16, V24.B16
-	VMOV	V22.B16, V21.B16
-	VBSL	V25.B16, V24.B16, V21.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V20.B16, V21.B16, V11.B16
-	VMOV	V11.B16, V20.B16
+	WORD	$0x6ee0e6e7 // fcmgt v7.2d, v23.2d, v0.2d
+	MOVD	$exp264consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V10.B16, V27.B16
+	WORD	$0x4e60e418 // fcmeq v24.2d, v0.2d, v0.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$exp264consts<>+184(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VORR	V25.B16, V0.B16, V26.B16
+	VMOV	V24.B16, V22.B16
+	VBSL	V27.B16, V26.B16, V22.B16
+	VMOV	V28.B16, V18.B16
+	VBSL	V17.B16, V22.B16, V18.B16
+	VMOV	V18.B16, V17.B16
 mathblock209:
-	VMOV	V20.B16, V12.B16
+	VMOV	V17.B16, V12.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f431 // fmax v17.2d, v1.2d, v16.2d
 	MOVD	$exp264consts<>+8(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.D2, V1.D2, V18.D2
-	MOVD	$exp264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$exp264consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	WORD	$0x4ef3d654 // fsub v20.2d, v18.2d, v19.2d
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
 	MOVD	$exp264consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V1.B16, V22.B16
-	VFMLS	V21.D2, V20.D2, V22.D2
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
 	MOVD	$exp264consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
-	WORD	$0x6e77ded8 // fmul v24.2d, v22.2d, v23.2d
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
 	MOVD	$exp264consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79df1a // fmul v26.2d, v24.2d, v25.2d
 	MOVD	$exp264consts<>+40(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.D2, V25.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
 	MOVD	$exp264consts<>+48(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.D2, V27.D2, V4.D2
+	VFMLA	V26.D2, V27.D2, V4.D2
 	MOVD	$exp264consts<>+56(SB), R19
 	VLD1R	(R19), [V5.D2]
 	VMOV	V5.B16, V6.B16
-	VFMLA	V24.D2, V4.D2, V6.D2
+	VFMLA	V26.D2, V4.D2, V6.D2
 	MOVD	$exp264consts<>+64(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V8.B16
-	VFMLA	V24.D2, V6.D2, V8.D2
-	WORD	$0x6e78df09 // fmul v9.2d, v24.2d, v24.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[1]
-	WORD	$0x4e6ad70b // fadd v11.2d, v24.2d, v10.2d
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.D2, V9.D2, V16.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[1]
-	VSHL	$48, V18.D2, V19.D2
-	VADD	V19.D2, V17.D2, V21.D2
-	VMOV	V21.B16, V20.B16
-	VFMLA	V21.D2, V16.D2, V20.D2
+	VFMLA	V26.D2, V6.D2, V8.D2
 	MOVD	$exp264consts<>+72(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VAND	V23.B16, V1.B16, V22.B16
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V22.D2
+	VMOV	V22.B16, V17.B16
+	VFMLA	V22.D2, V19.D2, V17.D2
 	MOVD	$exp264consts<>+80(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ef6e73a // fcmgt v26.2d, v25.2d, v22.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
-	FMOVS	F28, R20
+	VAND	V25.B16, V1.B16, V24.B16
+	MOVD	$exp264consts<>+88(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e77c // fcmgt v28.2d, v27.2d, v24.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
+	FMOVS	F5, R20
 	CBZ	R20, mathblock210
-	MOVD	$exp264consts<>+88(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V18.B16, V5.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[1]
-	VSHL	$48, V5.D2, V7.D2
-	VADD	V7.D2, V4.D2, V6.D2
-	VMOV	V6.B16, V24.B16
-	VFMLA	V6.D2, V16.D2, V24.D2
 	MOVD	$exp264consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V18.D2, V9.D2
-	VUSHR	$4, V9.D2, V8.D2
-	VUSHR	$1, V8.D2, V11.D2
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V20.B16, V7.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[1]
+	VSHL	$48, V7.D2, V9.D2
+	VADD	V9.D2, V6.D2, V8.D2
+	VMOV	V8.B16, V26.B16
+	VFMLA	V8.D2, V19.D2, V26.D2
 	MOVD	$exp264consts<>+104(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V11.D2, V19.D2
-	VSHL	$52, V19.D2, V21.D2
-	VSUB	V11.D2, V8.D2, V23.D2
-	MOVD	$exp264consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VSUB	V25.D2, V23.D2, V22.D2
-	VSHL	$52, V22.D2, V28.D2
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V20.D2, V11.D2
+	VUSHR	$4, V11.D2, V10.D2
+	VUSHR	$1, V10.D2, V18.D2
+	MOVD	$exp264consts<>+112(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V18.D2, V23.D2
+	VSHL	$52, V23.D2, V22.D2
+	VSUB	V18.D2, V10.D2, V25.D2
 	MOVD	$exp264consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee1e765 // fcmgt v5.2d, v27.2d, v1.2d
-	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
+	VSUB	V27.D2, V25.D2, V24.D2
+	VSHL	$52, V24.D2, V5.D2
 	MOVD	$exp264consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VADD	V7.D2, V28.D2, V16.D2
-	VMOV	V5.B16, V6.B16
-	VBSL	V28.B16, V16.B16, V6.B16
-	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee1e487 // fcmgt v7.2d, v4.2d, v1.2d
+	WORD	$0x6e76df46 // fmul v6.2d, v26.2d, v22.2d
 	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
-	VAND	V9.B16, V5.B16, V17.B16
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	VAND	V8.B16, V5.B16, V11.B16
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d557 // fadd v23.2d, v10.2d, v25.2d
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V23.D2, V27.D2
+	VLD1R	(R19), [V9.D2]
+	VADD	V9.D2, V5.D2, V19.D2
+	VMOV	V7.B16, V8.B16
+	VBSL	V5.B16, V19.B16, V8.B16
+	WORD	$0x6e68dcd0 // fmul v16.2d, v6.2d, v8.2d
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef0e68b // fcmgt v11.2d, v20.2d, v16.2d
+	VAND	V11.B16, V7.B16, V21.B16
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ef0e6ea // fcmgt v10.2d, v23.2d, v16.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V7.B16, V18.B16
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd619 // fadd v25.2d, v16.2d, v27.2d
 	MOVD	$exp264consts<>+136(SB), R19
 	VLD1R	(R19), [V24.D2]
+	VSUB	V24.D2, V25.D2, V4.D2
 	MOVD	$exp264consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V7.B16
-	VBSL	V21.B16, V24.B16, V7.B16
-	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
-	VMOV	V17.B16, V28.B16
-	VBSL	V16.B16, V27.B16, V28.B16
+	VLD1R	(R19), [V26.D2]
 	MOVD	$exp264consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e426 // fcmgt v6.2d, v1.2d, v4.2d
+	VLD1R	(R19), [V22.D2]
+	VMOV	V18.B16, V9.B16
+	VBSL	V22.B16, V26.B16, V9.B16
+	WORD	$0x6e69de13 // fmul v19.2d, v16.2d, v9.2d
+	VMOV	V21.B16, V5.B16
+	VBSL	V19.B16, V4.B16, V5.B16
 	MOVD	$exp264consts<>+160(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V6.B16, V9.B16
-	VBSL	V28.B16, V18.B16, V9.B16
+	VLD1R	(R19), [V6.D2]
+	WORD	$0x6ee6e428 // fcmgt v8.2d, v1.2d, v6.2d
 	MOVD	$exp264consts<>+168(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ee1e665 // fcmgt v5.2d, v19.2d, v1.2d
-	MOVD	$exp264consts<>+112(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V8.B16, V25.B16
-	WORD	$0x4e61e436 // fcmeq v22.2d, v1.2d, v1.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V20.D2]
+	VMOV	V8.B16, V11.B16
+	VBSL	V5.B16, V20.B16, V11.B16
 	MOVD	$exp264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V1.B16, V24.B16
-	VMOV	V22.B16, V21.B16
-	VBSL	V25.B16, V24.B16, V21.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V20.B16, V21.B16, V11.B16
-	VMOV	V11.B16, V20.B16
+	WORD	$0x6ee1e6e7 // fcmgt v7.2d, v23.2d, v1.2d
+	MOVD	$exp264consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V10.B16, V27.B16
+	WORD	$0x4e61e438 // fcmeq v24.2d, v1.2d, v1.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$exp264consts<>+184(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VORR	V25.B16, V1.B16, V26.B16
+	VMOV	V24.B16, V22.B16
+	VBSL	V27.B16, V26.B16, V22.B16
+	VMOV	V28.B16, V18.B16
+	VBSL	V17.B16, V22.B16, V18.B16
+	VMOV	V18.B16, V17.B16
 mathblock210:
-	VMOV	V20.B16, V13.B16
+	VMOV	V17.B16, V13.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f451 // fmax v17.2d, v2.2d, v16.2d
 	MOVD	$exp264consts<>+8(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.D2, V2.D2, V18.D2
-	MOVD	$exp264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$exp264consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	WORD	$0x4ef3d654 // fsub v20.2d, v18.2d, v19.2d
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
 	MOVD	$exp264consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V2.B16, V22.B16
-	VFMLS	V21.D2, V20.D2, V22.D2
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
 	MOVD	$exp264consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
-	WORD	$0x6e77ded8 // fmul v24.2d, v22.2d, v23.2d
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
 	MOVD	$exp264consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79df1a // fmul v26.2d, v24.2d, v25.2d
 	MOVD	$exp264consts<>+40(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.D2, V25.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
 	MOVD	$exp264consts<>+48(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.D2, V27.D2, V4.D2
+	VFMLA	V26.D2, V27.D2, V4.D2
 	MOVD	$exp264consts<>+56(SB), R19
 	VLD1R	(R19), [V5.D2]
 	VMOV	V5.B16, V6.B16
-	VFMLA	V24.D2, V4.D2, V6.D2
+	VFMLA	V26.D2, V4.D2, V6.D2
 	MOVD	$exp264consts<>+64(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V8.B16
-	VFMLA	V24.D2, V6.D2, V8.D2
-	WORD	$0x6e78df09 // fmul v9.2d, v24.2d, v24.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[1]
-	WORD	$0x4e6ad70b // fadd v11.2d, v24.2d, v10.2d
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.D2, V9.D2, V16.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[1]
-	VSHL	$48, V18.D2, V19.D2
-	VADD	V19.D2, V17.D2, V21.D2
-	VMOV	V21.B16, V20.B16
-	VFMLA	V21.D2, V16.D2, V20.D2
+	VFMLA	V26.D2, V6.D2, V8.D2
 	MOVD	$exp264consts<>+72(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VAND	V23.B16, V2.B16, V22.B16
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V22.D2
+	VMOV	V22.B16, V17.B16
+	VFMLA	V22.D2, V19.D2, V17.D2
 	MOVD	$exp264consts<>+80(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ef6e73a // fcmgt v26.2d, v25.2d, v22.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
-	FMOVS	F28, R20
+	VAND	V25.B16, V2.B16, V24.B16
+	MOVD	$exp264consts<>+88(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x6ef8e77c // fcmgt v28.2d, v27.2d, v24.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
+	FMOVS	F5, R20
 	CBZ	R20, mathblock211
-	MOVD	$exp264consts<>+88(SB), R19
-	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V18.B16, V5.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[1]
-	VSHL	$48, V5.D2, V7.D2
-	VADD	V7.D2, V4.D2, V6.D2
-	VMOV	V6.B16, V24.B16
-	VFMLA	V6.D2, V16.D2, V24.D2
 	MOVD	$exp264consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V18.D2, V9.D2
-	VUSHR	$4, V9.D2, V8.D2
-	VUSHR	$1, V8.D2, V11.D2
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V20.B16, V7.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[1]
+	VSHL	$48, V7.D2, V9.D2
+	VADD	V9.D2, V6.D2, V8.D2
+	VMOV	V8.B16, V26.B16
+	VFMLA	V8.D2, V19.D2, V26.D2
 	MOVD	$exp264consts<>+104(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V11.D2, V19.D2
-	VSHL	$52, V19.D2, V21.D2
-	VSUB	V11.D2, V8.D2, V23.D2
-	MOVD	$exp264consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VSUB	V25.D2, V23.D2, V22.D2
-	VSHL	$52, V22.D2, V28.D2
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V20.D2, V11.D2
+	VUSHR	$4, V11.D2, V10.D2
+	VUSHR	$1, V10.D2, V18.D2
+	MOVD	$exp264consts<>+112(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V18.D2, V23.D2
+	VSHL	$52, V23.D2, V22.D2
+	VSUB	V18.D2, V10.D2, V25.D2
 	MOVD	$exp264consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee2e765 // fcmgt v5.2d, v27.2d, v2.2d
-	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
+	VSUB	V27.D2, V25.D2, V24.D2
+	VSHL	$52, V24.D2, V5.D2
 	MOVD	$exp264consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VADD	V7.D2, V28.D2, V16.D2
-	VMOV	V5.B16, V6.B16
-	VBSL	V28.B16, V16.B16, V6.B16
-	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee2e487 // fcmgt v7.2d, v4.2d, v2.2d
+	WORD	$0x6e76df46 // fmul v6.2d, v26.2d, v22.2d
 	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
-	VAND	V9.B16, V5.B16, V17.B16
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	VAND	V8.B16, V5.B16, V11.B16
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d557 // fadd v23.2d, v10.2d, v25.2d
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V23.D2, V27.D2
+	VLD1R	(R19), [V9.D2]
+	VADD	V9.D2, V5.D2, V19.D2
+	VMOV	V7.B16, V8.B16
+	VBSL	V5.B16, V19.B16, V8.B16
+	WORD	$0x6e68dcd0 // fmul v16.2d, v6.2d, v8.2d
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef0e68b // fcmgt v11.2d, v20.2d, v16.2d
+	VAND	V11.B16, V7.B16, V21.B16
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ef0e6ea // fcmgt v10.2d, v23.2d, v16.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V7.B16, V18.B16
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd619 // fadd v25.2d, v16.2d, v27.2d
 	MOVD	$exp264consts<>+136(SB), R19
 	VLD1R	(R19), [V24.D2]
+	VSUB	V24.D2, V25.D2, V4.D2
 	MOVD	$exp264consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V7.B16
-	VBSL	V21.B16, V24.B16, V7.B16
-	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
-	VMOV	V17.B16, V28.B16
-	VBSL	V16.B16, V27.B16, V28.B16
+	VLD1R	(R19), [V26.D2]
 	MOVD	$exp264consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e446 // fcmgt v6.2d, v2.2d, v4.2d
+	VLD1R	(R19), [V22.D2]
+	VMOV	V18.B16, V9.B16
+	VBSL	V22.B16, V26.B16, V9.B16
+	WORD	$0x6e69de13 // fmul v19.2d, v16.2d, v9.2d
+	VMOV	V21.B16, V5.B16
+	VBSL	V19.B16, V4.B16, V5.B16
 	MOVD	$exp264consts<>+160(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V6.B16, V9.B16
-	VBSL	V28.B16, V18.B16, V9.B16
+	VLD1R	(R19), [V6.D2]
+	WORD	$0x6ee6e448 // fcmgt v8.2d, v2.2d, v6.2d
 	MOVD	$exp264consts<>+168(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ee2e665 // fcmgt v5.2d, v19.2d, v2.2d
-	MOVD	$exp264consts<>+112(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V8.B16, V25.B16
-	WORD	$0x4e62e456 // fcmeq v22.2d, v2.2d, v2.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V20.D2]
+	VMOV	V8.B16, V11.B16
+	VBSL	V5.B16, V20.B16, V11.B16
 	MOVD	$exp264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V2.B16, V24.B16
-	VMOV	V22.B16, V21.B16
-	VBSL	V25.B16, V24.B16, V21.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V20.B16, V21.B16, V11.B16
-	VMOV	V11.B16, V20.B16
+	WORD	$0x6ee2e6e7 // fcmgt v7.2d, v23.2d, v2.2d
+	MOVD	$exp264consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V10.B16, V27.B16
+	WORD	$0x4e62e458 // fcmeq v24.2d, v2.2d, v2.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$exp264consts<>+184(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VORR	V25.B16, V2.B16, V26.B16
+	VMOV	V24.B16, V22.B16
+	VBSL	V27.B16, V26.B16, V22.B16
+	VMOV	V28.B16, V18.B16
+	VBSL	V17.B16, V22.B16, V18.B16
+	VMOV	V18.B16, V17.B16
 mathblock211:
-	VMOV	V20.B16, V14.B16
+	VMOV	V17.B16, V14.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f471 // fmax v17.2d, v3.2d, v16.2d
 	MOVD	$exp264consts<>+8(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.D2, V3.D2, V18.D2
-	MOVD	$exp264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$exp264consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	WORD	$0x4ef3d654 // fsub v20.2d, v18.2d, v19.2d
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
 	MOVD	$exp264consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V3.B16, V22.B16
-	VFMLS	V21.D2, V20.D2, V22.D2
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
 	MOVD	$exp264consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
-	WORD	$0x6e77ded8 // fmul v24.2d, v22.2d, v23.2d
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
 	MOVD	$exp264consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79df1a // fmul v26.2d, v24.2d, v25.2d
 	MOVD	$exp264consts<>+40(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.D2, V25.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
 	MOVD	$exp264consts<>+48(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.D2, V27.D2, V4.D2
+	VFMLA	V26.D2, V27.D2, V4.D2
 	MOVD	$exp264consts<>+56(SB), R19
 	VLD1R	(R19), [V5.D2]
 	VMOV	V5.B16, V6.B16
-	VFMLA	V24.D2, V4.D2, V6.D2
+	VFMLA	V26.D2, V4.D2, V6.D2
 	MOVD	$exp264consts<>+64(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V8.B16
-	VFMLA	V24.D2, V6.D2, V8.D2
-	WORD	$0x6e78df09 // fmul v9.2d, v24.2d, v24.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[1]
-	WORD	$0x4e6ad70b // fadd v11.2d, v24.2d, v10.2d
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.D2, V9.D2, V16.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[1]
-	VSHL	$48, V18.D2, V19.D2
-	VADD	V19.D2, V17.D2, V21.D2
-	VMOV	V21.B16, V20.B16
-	VFMLA	V21.D2, V16.D2, V20.D2
+	VFMLA	V26.D2, V6.D2, V8.D2
 	MOVD	$exp264consts<>+72(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VAND	V23.B16, V3.B16, V22.B16
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V22.D2
+	VMOV	V22.B16, V17.B16
+	VFMLA	V22.D2, V19.D2, V17.D2
 	MOVD	$exp264consts<>+80(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ef6e73a // fcmgt v26.2d, v25.2d, v22.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
-	FMOVS	F28, R20
-	CBZ	R20, mathblock212
+	VAND	V25.B16, V3.B16, V24.B16
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V18.B16, V5.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[1]
-	VSHL	$48, V5.D2, V7.D2
-	VADD	V7.D2, V4.D2, V6.D2
-	VMOV	V6.B16, V24.B16
-	VFMLA	V6.D2, V16.D2, V24.D2
+	WORD	$0x6ef8e77c // fcmgt v28.2d, v27.2d, v24.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock212
 	MOVD	$exp264consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V18.D2, V9.D2
-	VUSHR	$4, V9.D2, V8.D2
-	VUSHR	$1, V8.D2, V11.D2
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V20.B16, V7.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[1]
+	VSHL	$48, V7.D2, V9.D2
+	VADD	V9.D2, V6.D2, V8.D2
+	VMOV	V8.B16, V26.B16
+	VFMLA	V8.D2, V19.D2, V26.D2
 	MOVD	$exp264consts<>+104(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V11.D2, V19.D2
-	VSHL	$52, V19.D2, V21.D2
-	VSUB	V11.D2, V8.D2, V23.D2
-	MOVD	$exp264consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VSUB	V25.D2, V23.D2, V22.D2
-	VSHL	$52, V22.D2, V28.D2
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V20.D2, V11.D2
+	VUSHR	$4, V11.D2, V10.D2
+	VUSHR	$1, V10.D2, V18.D2
+	MOVD	$exp264consts<>+112(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V18.D2, V23.D2
+	VSHL	$52, V23.D2, V22.D2
+	VSUB	V18.D2, V10.D2, V25.D2
 	MOVD	$exp264consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee3e765 // fcmgt v5.2d, v27.2d, v3.2d
-	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
+	VSUB	V27.D2, V25.D2, V24.D2
+	VSHL	$52, V24.D2, V5.D2
 	MOVD	$exp264consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VADD	V7.D2, V28.D2, V16.D2
-	VMOV	V5.B16, V6.B16
-	VBSL	V28.B16, V16.B16, V6.B16
-	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee3e487 // fcmgt v7.2d, v4.2d, v3.2d
+	WORD	$0x6e76df46 // fmul v6.2d, v26.2d, v22.2d
 	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
-	VAND	V9.B16, V5.B16, V17.B16
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	VAND	V8.B16, V5.B16, V11.B16
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d557 // fadd v23.2d, v10.2d, v25.2d
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V23.D2, V27.D2
+	VLD1R	(R19), [V9.D2]
+	VADD	V9.D2, V5.D2, V19.D2
+	VMOV	V7.B16, V8.B16
+	VBSL	V5.B16, V19.B16, V8.B16
+	WORD	$0x6e68dcd0 // fmul v16.2d, v6.2d, v8.2d
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef0e68b // fcmgt v11.2d, v20.2d, v16.2d
+	VAND	V11.B16, V7.B16, V21.B16
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ef0e6ea // fcmgt v10.2d, v23.2d, v16.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V7.B16, V18.B16
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd619 // fadd v25.2d, v16.2d, v27.2d
 	MOVD	$exp264consts<>+136(SB), R19
 	VLD1R	(R19), [V24.D2]
+	VSUB	V24.D2, V25.D2, V4.D2
 	MOVD	$exp264consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V7.B16
-	VBSL	V21.B16, V24.B16, V7.B16
-	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
-	VMOV	V17.B16, V28.B16
-	VBSL	V16.B16, V27.B16, V28.B16
+	VLD1R	(R19), [V26.D2]
 	MOVD	$exp264consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e466 // fcmgt v6.2d, v3.2d, v4.2d
+	VLD1R	(R19), [V22.D2]
+	VMOV	V18.B16, V9.B16
+	VBSL	V22.B16, V26.B16, V9.B16
+	WORD	$0x6e69de13 // fmul v19.2d, v16.2d, v9.2d
+	VMOV	V21.B16, V5.B16
+	VBSL	V19.B16, V4.B16, V5.B16
 	MOVD	$exp264consts<>+160(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V6.B16, V9.B16
-	VBSL	V28.B16, V18.B16, V9.B16
+	VLD1R	(R19), [V6.D2]
+	WORD	$0x6ee6e468 // fcmgt v8.2d, v3.2d, v6.2d
 	MOVD	$exp264consts<>+168(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ee3e665 // fcmgt v5.2d, v19.2d, v3.2d
-	MOVD	$exp264consts<>+112(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V8.B16, V25.B16
-	WORD	$0x4e63e476 // fcmeq v22.2d, v3.2d, v3.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V20.D2]
+	VMOV	V8.B16, V11.B16
+	VBSL	V5.B16, V20.B16, V11.B16
 	MOVD	$exp264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V3.B16, V24.B16
-	VMOV	V22.B16, V21.B16
-	VBSL	V25.B16, V24.B16, V21.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V20.B16, V21.B16, V11.B16
-	VMOV	V11.B16, V20.B16
+	WORD	$0x6ee3e6e7 // fcmgt v7.2d, v23.2d, v3.2d
+	MOVD	$exp264consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V10.B16, V27.B16
+	WORD	$0x4e63e478 // fcmeq v24.2d, v3.2d, v3.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$exp264consts<>+184(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VORR	V25.B16, V3.B16, V26.B16
+	VMOV	V24.B16, V22.B16
+	VBSL	V27.B16, V26.B16, V22.B16
+	VMOV	V28.B16, V18.B16
+	VBSL	V17.B16, V22.B16, V18.B16
+	VMOV	V18.B16, V17.B16
 mathblock212:
-	VMOV	V20.B16, V15.B16
+	VMOV	V17.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
 	BGE	loop
@@ -34873,652 +34996,664 @@ tail:
 	VLD1.P	32(R11), [V0.D2, V1.D2]
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
 	MOVD	$exp264consts<>+8(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.D2, V0.D2, V18.D2
-	MOVD	$exp264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$exp264consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	WORD	$0x4ef3d654 // fsub v20.2d, v18.2d, v19.2d
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
 	MOVD	$exp264consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V0.B16, V22.B16
-	VFMLS	V21.D2, V20.D2, V22.D2
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
 	MOVD	$exp264consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
-	WORD	$0x6e77ded8 // fmul v24.2d, v22.2d, v23.2d
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
 	MOVD	$exp264consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79df1a // fmul v26.2d, v24.2d, v25.2d
 	MOVD	$exp264consts<>+40(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.D2, V25.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
 	MOVD	$exp264consts<>+48(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.D2, V27.D2, V4.D2
+	VFMLA	V26.D2, V27.D2, V4.D2
 	MOVD	$exp264consts<>+56(SB), R19
 	VLD1R	(R19), [V5.D2]
 	VMOV	V5.B16, V6.B16
-	VFMLA	V24.D2, V4.D2, V6.D2
+	VFMLA	V26.D2, V4.D2, V6.D2
 	MOVD	$exp264consts<>+64(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V8.B16
-	VFMLA	V24.D2, V6.D2, V8.D2
-	WORD	$0x6e78df09 // fmul v9.2d, v24.2d, v24.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[1]
-	WORD	$0x4e6ad70b // fadd v11.2d, v24.2d, v10.2d
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.D2, V9.D2, V16.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[1]
-	VSHL	$48, V18.D2, V19.D2
-	VADD	V19.D2, V17.D2, V21.D2
-	VMOV	V21.B16, V20.B16
-	VFMLA	V21.D2, V16.D2, V20.D2
+	VFMLA	V26.D2, V6.D2, V8.D2
 	MOVD	$exp264consts<>+72(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VAND	V23.B16, V0.B16, V22.B16
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V22.D2
+	VMOV	V22.B16, V17.B16
+	VFMLA	V22.D2, V19.D2, V17.D2
 	MOVD	$exp264consts<>+80(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ef6e73a // fcmgt v26.2d, v25.2d, v22.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
-	FMOVS	F28, R20
-	CBZ	R20, mathblock213
+	VAND	V25.B16, V0.B16, V24.B16
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V18.B16, V5.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[1]
-	VSHL	$48, V5.D2, V7.D2
-	VADD	V7.D2, V4.D2, V6.D2
-	VMOV	V6.B16, V24.B16
-	VFMLA	V6.D2, V16.D2, V24.D2
+	WORD	$0x6ef8e77c // fcmgt v28.2d, v27.2d, v24.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock213
 	MOVD	$exp264consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V18.D2, V9.D2
-	VUSHR	$4, V9.D2, V8.D2
-	VUSHR	$1, V8.D2, V11.D2
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V20.B16, V7.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[1]
+	VSHL	$48, V7.D2, V9.D2
+	VADD	V9.D2, V6.D2, V8.D2
+	VMOV	V8.B16, V26.B16
+	VFMLA	V8.D2, V19.D2, V26.D2
 	MOVD	$exp264consts<>+104(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V11.D2, V19.D2
-	VSHL	$52, V19.D2, V21.D2
-	VSUB	V11.D2, V8.D2, V23.D2
-	MOVD	$exp264consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VSUB	V25.D2, V23.D2, V22.D2
-	VSHL	$52, V22.D2, V28.D2
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V20.D2, V11.D2
+	VUSHR	$4, V11.D2, V10.D2
+	VUSHR	$1, V10.D2, V18.D2
+	MOVD	$exp264consts<>+112(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V18.D2, V23.D2
+	VSHL	$52, V23.D2, V22.D2
+	VSUB	V18.D2, V10.D2, V25.D2
 	MOVD	$exp264consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee0e765 // fcmgt v5.2d, v27.2d, v0.2d
-	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
+	VSUB	V27.D2, V25.D2, V24.D2
+	VSHL	$52, V24.D2, V5.D2
 	MOVD	$exp264consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VADD	V7.D2, V28.D2, V16.D2
-	VMOV	V5.B16, V6.B16
-	VBSL	V28.B16, V16.B16, V6.B16
-	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee0e487 // fcmgt v7.2d, v4.2d, v0.2d
+	WORD	$0x6e76df46 // fmul v6.2d, v26.2d, v22.2d
 	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
-	VAND	V9.B16, V5.B16, V17.B16
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	VAND	V8.B16, V5.B16, V11.B16
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d557 // fadd v23.2d, v10.2d, v25.2d
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V23.D2, V27.D2
+	VLD1R	(R19), [V9.D2]
+	VADD	V9.D2, V5.D2, V19.D2
+	VMOV	V7.B16, V8.B16
+	VBSL	V5.B16, V19.B16, V8.B16
+	WORD	$0x6e68dcd0 // fmul v16.2d, v6.2d, v8.2d
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef0e68b // fcmgt v11.2d, v20.2d, v16.2d
+	VAND	V11.B16, V7.B16, V21.B16
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ef0e6ea // fcmgt v10.2d, v23.2d, v16.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V7.B16, V18.B16
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd619 // fadd v25.2d, v16.2d, v27.2d
 	MOVD	$exp264consts<>+136(SB), R19
 	VLD1R	(R19), [V24.D2]
+	VSUB	V24.D2, V25.D2, V4.D2
 	MOVD	$exp264consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V7.B16
-	VBSL	V21.B16, V24.B16, V7.B16
-	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
-	VMOV	V17.B16, V28.B16
-	VBSL	V16.B16, V27.B16, V28.B16
+	VLD1R	(R19), [V26.D2]
 	MOVD	$exp264consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e406 // fcmgt v6.2d, v0.2d, v4.2d
+	VLD1R	(R19), [V22.D2]
+	VMOV	V18.B16, V9.B16
+	VBSL	V22.B16, V26.B16, V9.B16
+	WORD	$0x6e69de13 // fmul v19.2d, v16.2d, v9.2d
+	VMOV	V21.B16, V5.B16
+	VBSL	V19.B16, V4.B16, V5.B16
 	MOVD	$exp264consts<>+160(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V6.B16, V9.B16
-	VBSL	V28.B16, V18.B16, V9.B16
+	VLD1R	(R19), [V6.D2]
+	WORD	$0x6ee6e408 // fcmgt v8.2d, v0.2d, v6.2d
 	MOVD	$exp264consts<>+168(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ee0e665 // fcmgt v5.2d, v19.2d, v0.2d
-	MOVD	$exp264consts<>+112(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V8.B16, V25.B16
-	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V20.D2]
+	VMOV	V8.B16, V11.B16
+	VBSL	V5.B16, V20.B16, V11.B16
 	MOVD	$exp264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V0.B16, V24.B16
-	VMOV	V22.B16, V21.B16
-	VBSL	V25.B16, V24.B16, V21.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V20.B16, V21.B16, V11.B16
-	VMOV	V11.B16, V20.B16
+	WORD	$0x6ee0e6e7 // fcmgt v7.2d, v23.2d, v0.2d
+	MOVD	$exp264consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V10.B16, V27.B16
+	WORD	$0x4e60e418 // fcmeq v24.2d, v0.2d, v0.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$exp264consts<>+184(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VORR	V25.B16, V0.B16, V26.B16
+	VMOV	V24.B16, V22.B16
+	VBSL	V27.B16, V26.B16, V22.B16
+	VMOV	V28.B16, V18.B16
+	VBSL	V17.B16, V22.B16, V18.B16
+	VMOV	V18.B16, V17.B16
 mathblock213:
-	VMOV	V20.B16, V12.B16
+	VMOV	V17.B16, V12.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f431 // fmax v17.2d, v1.2d, v16.2d
 	MOVD	$exp264consts<>+8(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.D2, V1.D2, V18.D2
-	MOVD	$exp264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$exp264consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	WORD	$0x4ef3d654 // fsub v20.2d, v18.2d, v19.2d
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
 	MOVD	$exp264consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V1.B16, V22.B16
-	VFMLS	V21.D2, V20.D2, V22.D2
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
 	MOVD	$exp264consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
-	WORD	$0x6e77ded8 // fmul v24.2d, v22.2d, v23.2d
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
 	MOVD	$exp264consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79df1a // fmul v26.2d, v24.2d, v25.2d
 	MOVD	$exp264consts<>+40(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.D2, V25.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
 	MOVD	$exp264consts<>+48(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.D2, V27.D2, V4.D2
+	VFMLA	V26.D2, V27.D2, V4.D2
 	MOVD	$exp264consts<>+56(SB), R19
 	VLD1R	(R19), [V5.D2]
 	VMOV	V5.B16, V6.B16
-	VFMLA	V24.D2, V4.D2, V6.D2
+	VFMLA	V26.D2, V4.D2, V6.D2
 	MOVD	$exp264consts<>+64(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V8.B16
-	VFMLA	V24.D2, V6.D2, V8.D2
-	WORD	$0x6e78df09 // fmul v9.2d, v24.2d, v24.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[1]
-	WORD	$0x4e6ad70b // fadd v11.2d, v24.2d, v10.2d
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.D2, V9.D2, V16.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[1]
-	VSHL	$48, V18.D2, V19.D2
-	VADD	V19.D2, V17.D2, V21.D2
-	VMOV	V21.B16, V20.B16
-	VFMLA	V21.D2, V16.D2, V20.D2
+	VFMLA	V26.D2, V6.D2, V8.D2
 	MOVD	$exp264consts<>+72(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VAND	V23.B16, V1.B16, V22.B16
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V22.D2
+	VMOV	V22.B16, V17.B16
+	VFMLA	V22.D2, V19.D2, V17.D2
 	MOVD	$exp264consts<>+80(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ef6e73a // fcmgt v26.2d, v25.2d, v22.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
-	FMOVS	F28, R20
-	CBZ	R20, mathblock214
+	VAND	V25.B16, V1.B16, V24.B16
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V18.B16, V5.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[1]
-	VSHL	$48, V5.D2, V7.D2
-	VADD	V7.D2, V4.D2, V6.D2
-	VMOV	V6.B16, V24.B16
-	VFMLA	V6.D2, V16.D2, V24.D2
+	WORD	$0x6ef8e77c // fcmgt v28.2d, v27.2d, v24.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock214
 	MOVD	$exp264consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V18.D2, V9.D2
-	VUSHR	$4, V9.D2, V8.D2
-	VUSHR	$1, V8.D2, V11.D2
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V20.B16, V7.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[1]
+	VSHL	$48, V7.D2, V9.D2
+	VADD	V9.D2, V6.D2, V8.D2
+	VMOV	V8.B16, V26.B16
+	VFMLA	V8.D2, V19.D2, V26.D2
 	MOVD	$exp264consts<>+104(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V11.D2, V19.D2
-	VSHL	$52, V19.D2, V21.D2
-	VSUB	V11.D2, V8.D2, V23.D2
-	MOVD	$exp264consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VSUB	V25.D2, V23.D2, V22.D2
-	VSHL	$52, V22.D2, V28.D2
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V20.D2, V11.D2
+	VUSHR	$4, V11.D2, V10.D2
+	VUSHR	$1, V10.D2, V18.D2
+	MOVD	$exp264consts<>+112(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V18.D2, V23.D2
+	VSHL	$52, V23.D2, V22.D2
+	VSUB	V18.D2, V10.D2, V25.D2
 	MOVD	$exp264consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee1e765 // fcmgt v5.2d, v27.2d, v1.2d
-	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
+	VSUB	V27.D2, V25.D2, V24.D2
+	VSHL	$52, V24.D2, V5.D2
 	MOVD	$exp264consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VADD	V7.D2, V28.D2, V16.D2
-	VMOV	V5.B16, V6.B16
-	VBSL	V28.B16, V16.B16, V6.B16
-	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee1e487 // fcmgt v7.2d, v4.2d, v1.2d
+	WORD	$0x6e76df46 // fmul v6.2d, v26.2d, v22.2d
 	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
-	VAND	V9.B16, V5.B16, V17.B16
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	VAND	V8.B16, V5.B16, V11.B16
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d557 // fadd v23.2d, v10.2d, v25.2d
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V23.D2, V27.D2
+	VLD1R	(R19), [V9.D2]
+	VADD	V9.D2, V5.D2, V19.D2
+	VMOV	V7.B16, V8.B16
+	VBSL	V5.B16, V19.B16, V8.B16
+	WORD	$0x6e68dcd0 // fmul v16.2d, v6.2d, v8.2d
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef0e68b // fcmgt v11.2d, v20.2d, v16.2d
+	VAND	V11.B16, V7.B16, V21.B16
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ef0e6ea // fcmgt v10.2d, v23.2d, v16.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V7.B16, V18.B16
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd619 // fadd v25.2d, v16.2d, v27.2d
 	MOVD	$exp264consts<>+136(SB), R19
 	VLD1R	(R19), [V24.D2]
+	VSUB	V24.D2, V25.D2, V4.D2
 	MOVD	$exp264consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V7.B16
-	VBSL	V21.B16, V24.B16, V7.B16
-	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
-	VMOV	V17.B16, V28.B16
-	VBSL	V16.B16, V27.B16, V28.B16
+	VLD1R	(R19), [V26.D2]
 	MOVD	$exp264consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e426 // fcmgt v6.2d, v1.2d, v4.2d
+	VLD1R	(R19), [V22.D2]
+	VMOV	V18.B16, V9.B16
+	VBSL	V22.B16, V26.B16, V9.B16
+	WORD	$0x6e69de13 // fmul v19.2d, v16.2d, v9.2d
+	VMOV	V21.B16, V5.B16
+	VBSL	V19.B16, V4.B16, V5.B16
 	MOVD	$exp264consts<>+160(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V6.B16, V9.B16
-	VBSL	V28.B16, V18.B16, V9.B16
+	VLD1R	(R19), [V6.D2]
+	WORD	$0x6ee6e428 // fcmgt v8.2d, v1.2d, v6.2d
 	MOVD	$exp264consts<>+168(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ee1e665 // fcmgt v5.2d, v19.2d, v1.2d
-	MOVD	$exp264consts<>+112(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V8.B16, V25.B16
-	WORD	$0x4e61e436 // fcmeq v22.2d, v1.2d, v1.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V20.D2]
+	VMOV	V8.B16, V11.B16
+	VBSL	V5.B16, V20.B16, V11.B16
 	MOVD	$exp264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V1.B16, V24.B16
-	VMOV	V22.B16, V21.B16
-	VBSL	V25.B16, V24.B16, V21.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V20.B16, V21.B16, V11.B16
-	VMOV	V11.B16, V20.B16
+	WORD	$0x6ee1e6e7 // fcmgt v7.2d, v23.2d, v1.2d
+	MOVD	$exp264consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V10.B16, V27.B16
+	WORD	$0x4e61e438 // fcmeq v24.2d, v1.2d, v1.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$exp264consts<>+184(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VORR	V25.B16, V1.B16, V26.B16
+	VMOV	V24.B16, V22.B16
+	VBSL	V27.B16, V26.B16, V22.B16
+	VMOV	V28.B16, V18.B16
+	VBSL	V17.B16, V22.B16, V18.B16
+	VMOV	V18.B16, V17.B16
 mathblock214:
-	VMOV	V20.B16, V13.B16
+	VMOV	V17.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
 	TBZ	$1, R14, tail1
 	VLD1.P	16(R11), [V0.D2]
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
 	MOVD	$exp264consts<>+8(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.D2, V0.D2, V18.D2
-	MOVD	$exp264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$exp264consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	WORD	$0x4ef3d654 // fsub v20.2d, v18.2d, v19.2d
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
 	MOVD	$exp264consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V0.B16, V22.B16
-	VFMLS	V21.D2, V20.D2, V22.D2
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
 	MOVD	$exp264consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
-	WORD	$0x6e77ded8 // fmul v24.2d, v22.2d, v23.2d
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
 	MOVD	$exp264consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79df1a // fmul v26.2d, v24.2d, v25.2d
 	MOVD	$exp264consts<>+40(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.D2, V25.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
 	MOVD	$exp264consts<>+48(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.D2, V27.D2, V4.D2
+	VFMLA	V26.D2, V27.D2, V4.D2
 	MOVD	$exp264consts<>+56(SB), R19
 	VLD1R	(R19), [V5.D2]
 	VMOV	V5.B16, V6.B16
-	VFMLA	V24.D2, V4.D2, V6.D2
+	VFMLA	V26.D2, V4.D2, V6.D2
 	MOVD	$exp264consts<>+64(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V8.B16
-	VFMLA	V24.D2, V6.D2, V8.D2
-	WORD	$0x6e78df09 // fmul v9.2d, v24.2d, v24.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[1]
-	WORD	$0x4e6ad70b // fadd v11.2d, v24.2d, v10.2d
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.D2, V9.D2, V16.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[1]
-	VSHL	$48, V18.D2, V19.D2
-	VADD	V19.D2, V17.D2, V21.D2
-	VMOV	V21.B16, V20.B16
-	VFMLA	V21.D2, V16.D2, V20.D2
+	VFMLA	V26.D2, V6.D2, V8.D2
 	MOVD	$exp264consts<>+72(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VAND	V23.B16, V0.B16, V22.B16
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V22.D2
+	VMOV	V22.B16, V17.B16
+	VFMLA	V22.D2, V19.D2, V17.D2
 	MOVD	$exp264consts<>+80(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ef6e73a // fcmgt v26.2d, v25.2d, v22.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
-	FMOVS	F28, R20
-	CBZ	R20, mathblock215
+	VAND	V25.B16, V0.B16, V24.B16
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V18.B16, V5.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[1]
-	VSHL	$48, V5.D2, V7.D2
-	VADD	V7.D2, V4.D2, V6.D2
-	VMOV	V6.B16, V24.B16
-	VFMLA	V6.D2, V16.D2, V24.D2
+	WORD	$0x6ef8e77c // fcmgt v28.2d, v27.2d, v24.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock215
 	MOVD	$exp264consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V18.D2, V9.D2
-	VUSHR	$4, V9.D2, V8.D2
-	VUSHR	$1, V8.D2, V11.D2
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V20.B16, V7.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[1]
+	VSHL	$48, V7.D2, V9.D2
+	VADD	V9.D2, V6.D2, V8.D2
+	VMOV	V8.B16, V26.B16
+	VFMLA	V8.D2, V19.D2, V26.D2
 	MOVD	$exp264consts<>+104(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V11.D2, V19.D2
-	VSHL	$52, V19.D2, V21.D2
-	VSUB	V11.D2, V8.D2, V23.D2
-	MOVD	$exp264consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VSUB	V25.D2, V23.D2, V22.D2
-	VSHL	$52, V22.D2, V28.D2
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V20.D2, V11.D2
+	VUSHR	$4, V11.D2, V10.D2
+	VUSHR	$1, V10.D2, V18.D2
+	MOVD	$exp264consts<>+112(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V18.D2, V23.D2
+	VSHL	$52, V23.D2, V22.D2
+	VSUB	V18.D2, V10.D2, V25.D2
 	MOVD	$exp264consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee0e765 // fcmgt v5.2d, v27.2d, v0.2d
-	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
+	VSUB	V27.D2, V25.D2, V24.D2
+	VSHL	$52, V24.D2, V5.D2
 	MOVD	$exp264consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VADD	V7.D2, V28.D2, V16.D2
-	VMOV	V5.B16, V6.B16
-	VBSL	V28.B16, V16.B16, V6.B16
-	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee0e487 // fcmgt v7.2d, v4.2d, v0.2d
+	WORD	$0x6e76df46 // fmul v6.2d, v26.2d, v22.2d
 	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
-	VAND	V9.B16, V5.B16, V17.B16
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	VAND	V8.B16, V5.B16, V11.B16
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d557 // fadd v23.2d, v10.2d, v25.2d
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V23.D2, V27.D2
+	VLD1R	(R19), [V9.D2]
+	VADD	V9.D2, V5.D2, V19.D2
+	VMOV	V7.B16, V8.B16
+	VBSL	V5.B16, V19.B16, V8.B16
+	WORD	$0x6e68dcd0 // fmul v16.2d, v6.2d, v8.2d
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef0e68b // fcmgt v11.2d, v20.2d, v16.2d
+	VAND	V11.B16, V7.B16, V21.B16
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ef0e6ea // fcmgt v10.2d, v23.2d, v16.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V7.B16, V18.B16
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd619 // fadd v25.2d, v16.2d, v27.2d
 	MOVD	$exp264consts<>+136(SB), R19
 	VLD1R	(R19), [V24.D2]
+	VSUB	V24.D2, V25.D2, V4.D2
 	MOVD	$exp264consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V7.B16
-	VBSL	V21.B16, V24.B16, V7.B16
-	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
-	VMOV	V17.B16, V28.B16
-	VBSL	V16.B16, V27.B16, V28.B16
+	VLD1R	(R19), [V26.D2]
 	MOVD	$exp264consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e406 // fcmgt v6.2d, v0.2d, v4.2d
+	VLD1R	(R19), [V22.D2]
+	VMOV	V18.B16, V9.B16
+	VBSL	V22.B16, V26.B16, V9.B16
+	WORD	$0x6e69de13 // fmul v19.2d, v16.2d, v9.2d
+	VMOV	V21.B16, V5.B16
+	VBSL	V19.B16, V4.B16, V5.B16
 	MOVD	$exp264consts<>+160(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V6.B16, V9.B16
-	VBSL	V28.B16, V18.B16, V9.B16
+	VLD1R	(R19), [V6.D2]
+	WORD	$0x6ee6e408 // fcmgt v8.2d, v0.2d, v6.2d
 	MOVD	$exp264consts<>+168(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ee0e665 // fcmgt v5.2d, v19.2d, v0.2d
-	MOVD	$exp264consts<>+112(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V8.B16, V25.B16
-	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V20.D2]
+	VMOV	V8.B16, V11.B16
+	VBSL	V5.B16, V20.B16, V11.B16
 	MOVD	$exp264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V0.B16, V24.B16
-	VMOV	V22.B16, V21.B16
-	VBSL	V25.B16, V24.B16, V21.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V20.B16, V21.B16, V11.B16
-	VMOV	V11.B16, V20.B16
+	WORD	$0x6ee0e6e7 // fcmgt v7.2d, v23.2d, v0.2d
+	MOVD	$exp264consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V10.B16, V27.B16
+	WORD	$0x4e60e418 // fcmeq v24.2d, v0.2d, v0.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$exp264consts<>+184(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VORR	V25.B16, V0.B16, V26.B16
+	VMOV	V24.B16, V22.B16
+	VBSL	V27.B16, V26.B16, V22.B16
+	VMOV	V28.B16, V18.B16
+	VBSL	V17.B16, V22.B16, V18.B16
+	VMOV	V18.B16, V17.B16
 mathblock215:
-	VMOV	V20.B16, V12.B16
+	VMOV	V17.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
 	TBZ	$0, R14, next
 	FMOVD	(R11), F0
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
+	WORD	$0x4e70f411 // fmax v17.2d, v0.2d, v16.2d
 	MOVD	$exp264consts<>+8(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VMOV	V17.B16, V18.B16
-	VFMLA	V16.D2, V0.D2, V18.D2
-	MOVD	$exp264consts<>+8(SB), R19
+	VLD1R	(R19), [V18.D2]
+	MOVD	$exp264consts<>+16(SB), R19
 	VLD1R	(R19), [V19.D2]
-	WORD	$0x4ef3d654 // fsub v20.2d, v18.2d, v19.2d
+	VMOV	V19.B16, V20.B16
+	VFMLA	V18.D2, V17.D2, V20.D2
 	MOVD	$exp264consts<>+16(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VMOV	V0.B16, V22.B16
-	VFMLS	V21.D2, V20.D2, V22.D2
+	WORD	$0x4ef5d696 // fsub v22.2d, v20.2d, v21.2d
 	MOVD	$exp264consts<>+24(SB), R19
 	VLD1R	(R19), [V23.D2]
-	WORD	$0x6e77ded8 // fmul v24.2d, v22.2d, v23.2d
+	VMOV	V17.B16, V24.B16
+	VFMLS	V23.D2, V22.D2, V24.D2
 	MOVD	$exp264consts<>+32(SB), R19
 	VLD1R	(R19), [V25.D2]
+	WORD	$0x6e79df1a // fmul v26.2d, v24.2d, v25.2d
 	MOVD	$exp264consts<>+40(SB), R19
-	VLD1R	(R19), [V26.D2]
-	VMOV	V26.B16, V27.B16
-	VFMLA	V24.D2, V25.D2, V27.D2
+	VLD1R	(R19), [V27.D2]
 	MOVD	$exp264consts<>+48(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V4.B16
-	VFMLA	V24.D2, V27.D2, V4.D2
+	VFMLA	V26.D2, V27.D2, V4.D2
 	MOVD	$exp264consts<>+56(SB), R19
 	VLD1R	(R19), [V5.D2]
 	VMOV	V5.B16, V6.B16
-	VFMLA	V24.D2, V4.D2, V6.D2
+	VFMLA	V26.D2, V4.D2, V6.D2
 	MOVD	$exp264consts<>+64(SB), R19
 	VLD1R	(R19), [V7.D2]
 	VMOV	V7.B16, V8.B16
-	VFMLA	V24.D2, V6.D2, V8.D2
-	WORD	$0x6e78df09 // fmul v9.2d, v24.2d, v24.2d
-	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V10.D[1]
-	WORD	$0x4e6ad70b // fadd v11.2d, v24.2d, v10.2d
-	VMOV	V11.B16, V16.B16
-	VFMLA	V8.D2, V9.D2, V16.D2
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V17.D[1]
-	VSHL	$48, V18.D2, V19.D2
-	VADD	V19.D2, V17.D2, V21.D2
-	VMOV	V21.B16, V20.B16
-	VFMLA	V21.D2, V16.D2, V20.D2
+	VFMLA	V26.D2, V6.D2, V8.D2
 	MOVD	$exp264consts<>+72(SB), R19
-	VLD1R	(R19), [V23.D2]
-	VAND	V23.B16, V0.B16, V22.B16
+	VLD1R	(R19), [V9.D2]
+	VMOV	V9.B16, V10.B16
+	VFMLA	V26.D2, V8.D2, V10.D2
+	WORD	$0x6e7adf4b // fmul v11.2d, v26.2d, v26.2d
+	MOVD	$exptail_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V16.D[1]
+	WORD	$0x4e70d752 // fadd v18.2d, v26.2d, v16.2d
+	VMOV	V18.B16, V19.B16
+	VFMLA	V10.D2, V11.D2, V19.D2
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V21.D[1]
+	VSHL	$48, V20.D2, V23.D2
+	VADD	V23.D2, V21.D2, V22.D2
+	VMOV	V22.B16, V17.B16
+	VFMLA	V22.D2, V19.D2, V17.D2
 	MOVD	$exp264consts<>+80(SB), R19
 	VLD1R	(R19), [V25.D2]
-	WORD	$0x6ef6e73a // fcmgt v26.2d, v25.2d, v22.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
-	FMOVS	F28, R20
-	CBZ	R20, mathblock216
+	VAND	V25.B16, V0.B16, V24.B16
 	MOVD	$exp264consts<>+88(SB), R19
 	VLD1R	(R19), [V27.D2]
-	VAND	V27.B16, V18.B16, V5.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V18.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[0]
-	VMOV	V18.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V4.D[1]
-	VSHL	$48, V5.D2, V7.D2
-	VADD	V7.D2, V4.D2, V6.D2
-	VMOV	V6.B16, V24.B16
-	VFMLA	V6.D2, V16.D2, V24.D2
+	WORD	$0x6ef8e77c // fcmgt v28.2d, v27.2d, v24.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
+	FMOVS	F5, R20
+	CBZ	R20, mathblock216
 	MOVD	$exp264consts<>+96(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VSUB	V10.D2, V18.D2, V9.D2
-	VUSHR	$4, V9.D2, V8.D2
-	VUSHR	$1, V8.D2, V11.D2
+	VLD1R	(R19), [V4.D2]
+	VAND	V4.B16, V20.B16, V7.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V20.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[0]
+	VMOV	V20.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V6.D[1]
+	VSHL	$48, V7.D2, V9.D2
+	VADD	V9.D2, V6.D2, V8.D2
+	VMOV	V8.B16, V26.B16
+	VFMLA	V8.D2, V19.D2, V26.D2
 	MOVD	$exp264consts<>+104(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VSUB	V17.D2, V11.D2, V19.D2
-	VSHL	$52, V19.D2, V21.D2
-	VSUB	V11.D2, V8.D2, V23.D2
-	MOVD	$exp264consts<>+104(SB), R19
-	VLD1R	(R19), [V25.D2]
-	VSUB	V25.D2, V23.D2, V22.D2
-	VSHL	$52, V22.D2, V28.D2
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V20.D2, V11.D2
+	VUSHR	$4, V11.D2, V10.D2
+	VUSHR	$1, V10.D2, V18.D2
+	MOVD	$exp264consts<>+112(SB), R19
+	VLD1R	(R19), [V21.D2]
+	VSUB	V21.D2, V18.D2, V23.D2
+	VSHL	$52, V23.D2, V22.D2
+	VSUB	V18.D2, V10.D2, V25.D2
 	MOVD	$exp264consts<>+112(SB), R19
 	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee0e765 // fcmgt v5.2d, v27.2d, v0.2d
-	WORD	$0x6e75df04 // fmul v4.2d, v24.2d, v21.2d
+	VSUB	V27.D2, V25.D2, V24.D2
+	VSHL	$52, V24.D2, V5.D2
 	MOVD	$exp264consts<>+120(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VADD	V7.D2, V28.D2, V16.D2
-	VMOV	V5.B16, V6.B16
-	VBSL	V28.B16, V16.B16, V6.B16
-	WORD	$0x6e66dc8a // fmul v10.2d, v4.2d, v6.2d
+	VLD1R	(R19), [V4.D2]
+	WORD	$0x6ee0e487 // fcmgt v7.2d, v4.2d, v0.2d
+	WORD	$0x6e76df46 // fmul v6.2d, v26.2d, v22.2d
 	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V18.D2]
-	WORD	$0x6eeae649 // fcmgt v9.2d, v18.2d, v10.2d
-	VAND	V9.B16, V5.B16, V17.B16
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6eeae668 // fcmgt v8.2d, v19.2d, v10.2d
-	WORD	$0x6e205908 // mvn v8.16b, v8.16b
-	VAND	V8.B16, V5.B16, V11.B16
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V25.D2]
-	WORD	$0x4e79d557 // fadd v23.2d, v10.2d, v25.2d
-	MOVD	$exp264consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V23.D2, V27.D2
+	VLD1R	(R19), [V9.D2]
+	VADD	V9.D2, V5.D2, V19.D2
+	VMOV	V7.B16, V8.B16
+	VBSL	V5.B16, V19.B16, V8.B16
+	WORD	$0x6e68dcd0 // fmul v16.2d, v6.2d, v8.2d
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ef0e68b // fcmgt v11.2d, v20.2d, v16.2d
+	VAND	V11.B16, V7.B16, V21.B16
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V23.D2]
+	WORD	$0x6ef0e6ea // fcmgt v10.2d, v23.2d, v16.2d
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	VAND	V10.B16, V7.B16, V18.B16
+	MOVD	$exp264consts<>+136(SB), R19
+	VLD1R	(R19), [V27.D2]
+	WORD	$0x4e7bd619 // fadd v25.2d, v16.2d, v27.2d
 	MOVD	$exp264consts<>+136(SB), R19
 	VLD1R	(R19), [V24.D2]
+	VSUB	V24.D2, V25.D2, V4.D2
 	MOVD	$exp264consts<>+144(SB), R19
-	VLD1R	(R19), [V21.D2]
-	VMOV	V11.B16, V7.B16
-	VBSL	V21.B16, V24.B16, V7.B16
-	WORD	$0x6e67dd50 // fmul v16.2d, v10.2d, v7.2d
-	VMOV	V17.B16, V28.B16
-	VBSL	V16.B16, V27.B16, V28.B16
+	VLD1R	(R19), [V26.D2]
 	MOVD	$exp264consts<>+152(SB), R19
-	VLD1R	(R19), [V4.D2]
-	WORD	$0x6ee4e406 // fcmgt v6.2d, v0.2d, v4.2d
+	VLD1R	(R19), [V22.D2]
+	VMOV	V18.B16, V9.B16
+	VBSL	V22.B16, V26.B16, V9.B16
+	WORD	$0x6e69de13 // fmul v19.2d, v16.2d, v9.2d
+	VMOV	V21.B16, V5.B16
+	VBSL	V19.B16, V4.B16, V5.B16
 	MOVD	$exp264consts<>+160(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V6.B16, V9.B16
-	VBSL	V28.B16, V18.B16, V9.B16
+	VLD1R	(R19), [V6.D2]
+	WORD	$0x6ee6e408 // fcmgt v8.2d, v0.2d, v6.2d
 	MOVD	$exp264consts<>+168(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ee0e665 // fcmgt v5.2d, v19.2d, v0.2d
-	MOVD	$exp264consts<>+112(SB), R19
-	VLD1R	(R19), [V8.D2]
-	VMOV	V5.B16, V25.B16
-	VBSL	V9.B16, V8.B16, V25.B16
-	WORD	$0x4e60e416 // fcmeq v22.2d, v0.2d, v0.2d
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	VLD1R	(R19), [V20.D2]
+	VMOV	V8.B16, V11.B16
+	VBSL	V5.B16, V20.B16, V11.B16
 	MOVD	$exp264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
-	VORR	V23.B16, V0.B16, V24.B16
-	VMOV	V22.B16, V21.B16
-	VBSL	V25.B16, V24.B16, V21.B16
-	VMOV	V26.B16, V11.B16
-	VBSL	V20.B16, V21.B16, V11.B16
-	VMOV	V11.B16, V20.B16
+	WORD	$0x6ee0e6e7 // fcmgt v7.2d, v23.2d, v0.2d
+	MOVD	$exp264consts<>+120(SB), R19
+	VLD1R	(R19), [V10.D2]
+	VMOV	V7.B16, V27.B16
+	VBSL	V11.B16, V10.B16, V27.B16
+	WORD	$0x4e60e418 // fcmeq v24.2d, v0.2d, v0.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	MOVD	$exp264consts<>+184(SB), R19
+	VLD1R	(R19), [V25.D2]
+	VORR	V25.B16, V0.B16, V26.B16
+	VMOV	V24.B16, V22.B16
+	VBSL	V27.B16, V26.B16, V22.B16
+	VMOV	V28.B16, V18.B16
+	VBSL	V17.B16, V22.B16, V18.B16
+	VMOV	V18.B16, V17.B16
 mathblock216:
-	VMOV	V20.B16, V12.B16
+	VMOV	V17.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
 	ADD	R3, R2, R2
@@ -42876,149 +43011,152 @@ loop:
 	WORD	$0x6eb0a970 // umaxv s16, v11.4s
 	FMOVS	F16, R20
 	CBZ	R20, mathblock241
-	MOVD	$sigmoid64consts<>+40(SB), R19
+	MOVD	$sigmoid64consts<>+120(SB), R19
 	VLD1R	(R19), [V21.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.D2, V0.D2, V19.D2
+	WORD	$0x4e75f414 // fmax v20.2d, v0.2d, v21.2d
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V19.D2]
 	MOVD	$sigmoid64consts<>+48(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x4ee5d67a // fsub v26.2d, v19.2d, v5.2d
-	MOVD	$sigmoid64consts<>+64(SB), R19
+	VMOV	V5.B16, V26.B16
+	VFMLA	V19.D2, V20.D2, V26.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V0.B16, V10.B16
-	VFMLS	V17.D2, V26.D2, V10.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
+	WORD	$0x4ef1d74a // fsub v10.2d, v26.2d, v17.2d
+	MOVD	$sigmoid64consts<>+64(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VMOV	V10.B16, V18.B16
-	VFMLS	V24.D2, V26.D2, V18.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
+	VMOV	V20.B16, V18.B16
+	VFMLS	V24.D2, V10.D2, V18.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
 	VLD1R	(R19), [V9.D2]
+	VMOV	V18.B16, V6.B16
+	VFMLS	V9.D2, V10.D2, V6.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V23.D2]
 	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V23.B16
-	VFMLA	V18.D2, V9.D2, V23.D2
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V25.B16
-	VFMLA	V18.D2, V23.D2, V25.D2
-	MOVD	$sigmoid64consts<>+96(SB), R19
+	VFMLA	V6.D2, V23.D2, V25.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V27.B16
-	VFMLA	V18.D2, V25.D2, V27.D2
-	MOVD	$sigmoid64consts<>+104(SB), R19
+	VFMLA	V6.D2, V25.D2, V27.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V7.B16
-	VFMLA	V18.D2, V27.D2, V7.D2
-	WORD	$0x6e72de50 // fmul v16.2d, v18.2d, v18.2d
+	VFMLA	V6.D2, V27.D2, V7.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V21.B16
+	VFMLA	V6.D2, V7.D2, V21.D2
+	WORD	$0x6e66dcd3 // fmul v19.2d, v6.2d, v6.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V19.D[1], R20
+	VMOV	R20, V5.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	WORD	$0x4e75d654 // fadd v20.2d, v18.2d, v21.2d
-	VMOV	V20.B16, V5.B16
-	VFMLA	V7.D2, V16.D2, V5.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V19.B16, V24.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V26.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V26.D[1]
-	VSHL	$48, V24.D2, V10.D2
-	VADD	V10.D2, V26.D2, V9.D2
-	VMOV	V9.B16, V6.B16
-	VFMLA	V9.D2, V5.D2, V6.D2
+	VMOV	R20, V5.D[1]
+	WORD	$0x4e65d4d1 // fadd v17.2d, v6.2d, v5.2d
+	VMOV	V17.B16, V24.B16
+	VFMLA	V21.D2, V19.D2, V24.D2
 	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V19.D2, V23.D2
-	VUSHR	$4, V23.D2, V4.D2
-	VUSHR	$1, V4.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VAND	V20.B16, V26.B16, V9.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V26.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V10.D[0]
+	VMOV	V26.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V10.D[1]
+	VSHL	$48, V9.D2, V18.D2
+	VADD	V18.D2, V10.D2, V23.D2
+	VMOV	V23.B16, V22.B16
+	VFMLA	V23.D2, V24.D2, V22.D2
 	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VSUB	V28.D2, V25.D2, V27.D2
-	VSHL	$52, V27.D2, V18.D2
-	VSUB	V25.D2, V4.D2, V21.D2
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V21.D2, V7.D2
-	VSHL	$52, V7.D2, V20.D2
-	MOVD	$sigmoid64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ee0e638 // fcmgt v24.2d, v17.2d, v0.2d
-	WORD	$0x6e72dcda // fmul v26.2d, v6.2d, v18.2d
-	MOVD	$sigmoid64consts<>+144(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VADD	V10.D2, V20.D2, V5.D2
-	VMOV	V24.B16, V9.B16
-	VBSL	V20.B16, V5.B16, V9.B16
-	WORD	$0x6e69df56 // fmul v22.2d, v26.2d, v9.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef6e677 // fcmgt v23.2d, v19.2d, v22.2d
-	VAND	V23.B16, V24.B16, V28.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef6e764 // fcmgt v4.2d, v27.2d, v22.2d
-	WORD	$0x6e205884 // mvn v4.16b, v4.16b
-	VAND	V4.B16, V24.B16, V25.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e70d6d5 // fadd v21.2d, v22.2d, v16.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VSUB	V7.D2, V21.D2, V17.D2
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V25.B16, V10.B16
-	VBSL	V18.B16, V6.B16, V10.B16
-	WORD	$0x6e6adec5 // fmul v5.2d, v22.2d, v10.2d
-	VMOV	V28.B16, V20.B16
-	VBSL	V5.B16, V17.B16, V20.B16
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae409 // fcmgt v9.2d, v0.2d, v26.2d
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V9.B16, V23.B16
-	VBSL	V20.B16, V19.B16, V23.B16
-	MOVD	$sigmoid64consts<>+184(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee0e778 // fcmgt v24.2d, v27.2d, v0.2d
-	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V24.B16, V16.B16
-	VBSL	V23.B16, V4.B16, V16.B16
-	WORD	$0x4e60e407 // fcmeq v7.2d, v0.2d, v0.2d
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	MOVD	$sigmoid64consts<>+192(SB), R19
+	VSUB	V4.D2, V26.D2, V25.D2
+	VUSHR	$4, V25.D2, V28.D2
+	VUSHR	$1, V28.D2, V27.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V27.D2, V7.D2
+	VSHL	$52, V7.D2, V6.D2
+	VSUB	V27.D2, V28.D2, V5.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V5.D2, V21.D2
+	VSHL	$52, V21.D2, V17.D2
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee0e689 // fcmgt v9.2d, v20.2d, v0.2d
+	WORD	$0x6e66deca // fmul v10.2d, v22.2d, v6.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VADD	V18.D2, V17.D2, V24.D2
+	VMOV	V9.B16, V23.B16
+	VBSL	V17.B16, V24.B16, V23.B16
+	WORD	$0x6e77dd44 // fmul v4.2d, v10.2d, v23.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6ee4e759 // fcmgt v25.2d, v26.2d, v4.2d
+	VAND	V25.B16, V9.B16, V16.B16
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee4e4fc // fcmgt v28.2d, v7.2d, v4.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VAND	V28.B16, V9.B16, V27.B16
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73d485 // fadd v5.2d, v4.2d, v19.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VORR	V21.B16, V0.B16, V6.B16
-	VMOV	V7.B16, V18.B16
-	VBSL	V16.B16, V6.B16, V18.B16
-	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$sigmoid64consts<>+192(SB), R19
+	VSUB	V21.D2, V5.D2, V20.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
 	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V0.B16, V10.B16
-	VMOV	V25.B16, V28.B16
-	VBSL	V18.B16, V10.B16, V28.B16
-	VMOV	V11.B16, V17.B16
-	VBSL	V8.B16, V28.B16, V17.B16
-	VMOV	V17.B16, V8.B16
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V6.B16, V22.B16, V18.B16
+	WORD	$0x6e72dc98 // fmul v24.2d, v4.2d, v18.2d
+	VMOV	V16.B16, V17.B16
+	VBSL	V24.B16, V20.B16, V17.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6eeae417 // fcmgt v23.2d, v0.2d, v10.2d
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V23.B16, V25.B16
+	VBSL	V17.B16, V26.B16, V25.B16
+	MOVD	$sigmoid64consts<>+192(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee0e4e9 // fcmgt v9.2d, v7.2d, v0.2d
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V9.B16, V19.B16
+	VBSL	V25.B16, V28.B16, V19.B16
+	WORD	$0x4e60e415 // fcmeq v21.2d, v0.2d, v0.2d
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid64consts<>+200(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VORR	V5.B16, V0.B16, V22.B16
+	VMOV	V21.B16, V6.B16
+	VBSL	V19.B16, V22.B16, V6.B16
+	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid64consts<>+200(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V0.B16, V18.B16
+	VMOV	V27.B16, V16.B16
+	VBSL	V6.B16, V18.B16, V16.B16
+	VMOV	V11.B16, V20.B16
+	VBSL	V8.B16, V16.B16, V20.B16
+	VMOV	V20.B16, V8.B16
 mathblock241:
 	VMOV	V8.B16, V12.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
@@ -43135,149 +43273,152 @@ mathblock241:
 	WORD	$0x6eb0a970 // umaxv s16, v11.4s
 	FMOVS	F16, R20
 	CBZ	R20, mathblock242
-	MOVD	$sigmoid64consts<>+40(SB), R19
+	MOVD	$sigmoid64consts<>+120(SB), R19
 	VLD1R	(R19), [V21.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.D2, V1.D2, V19.D2
+	WORD	$0x4e75f434 // fmax v20.2d, v1.2d, v21.2d
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V19.D2]
 	MOVD	$sigmoid64consts<>+48(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x4ee5d67a // fsub v26.2d, v19.2d, v5.2d
-	MOVD	$sigmoid64consts<>+64(SB), R19
+	VMOV	V5.B16, V26.B16
+	VFMLA	V19.D2, V20.D2, V26.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V1.B16, V10.B16
-	VFMLS	V17.D2, V26.D2, V10.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
+	WORD	$0x4ef1d74a // fsub v10.2d, v26.2d, v17.2d
+	MOVD	$sigmoid64consts<>+64(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VMOV	V10.B16, V18.B16
-	VFMLS	V24.D2, V26.D2, V18.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
+	VMOV	V20.B16, V18.B16
+	VFMLS	V24.D2, V10.D2, V18.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
 	VLD1R	(R19), [V9.D2]
+	VMOV	V18.B16, V6.B16
+	VFMLS	V9.D2, V10.D2, V6.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V23.D2]
 	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V23.B16
-	VFMLA	V18.D2, V9.D2, V23.D2
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V25.B16
-	VFMLA	V18.D2, V23.D2, V25.D2
-	MOVD	$sigmoid64consts<>+96(SB), R19
+	VFMLA	V6.D2, V23.D2, V25.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V27.B16
-	VFMLA	V18.D2, V25.D2, V27.D2
-	MOVD	$sigmoid64consts<>+104(SB), R19
+	VFMLA	V6.D2, V25.D2, V27.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V7.B16
-	VFMLA	V18.D2, V27.D2, V7.D2
-	WORD	$0x6e72de50 // fmul v16.2d, v18.2d, v18.2d
+	VFMLA	V6.D2, V27.D2, V7.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V21.B16
+	VFMLA	V6.D2, V7.D2, V21.D2
+	WORD	$0x6e66dcd3 // fmul v19.2d, v6.2d, v6.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V19.D[1], R20
+	VMOV	R20, V5.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	WORD	$0x4e75d654 // fadd v20.2d, v18.2d, v21.2d
-	VMOV	V20.B16, V5.B16
-	VFMLA	V7.D2, V16.D2, V5.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V19.B16, V24.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V26.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V26.D[1]
-	VSHL	$48, V24.D2, V10.D2
-	VADD	V10.D2, V26.D2, V9.D2
-	VMOV	V9.B16, V6.B16
-	VFMLA	V9.D2, V5.D2, V6.D2
+	VMOV	R20, V5.D[1]
+	WORD	$0x4e65d4d1 // fadd v17.2d, v6.2d, v5.2d
+	VMOV	V17.B16, V24.B16
+	VFMLA	V21.D2, V19.D2, V24.D2
 	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V19.D2, V23.D2
-	VUSHR	$4, V23.D2, V4.D2
-	VUSHR	$1, V4.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VAND	V20.B16, V26.B16, V9.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V26.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V10.D[0]
+	VMOV	V26.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V10.D[1]
+	VSHL	$48, V9.D2, V18.D2
+	VADD	V18.D2, V10.D2, V23.D2
+	VMOV	V23.B16, V22.B16
+	VFMLA	V23.D2, V24.D2, V22.D2
 	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VSUB	V28.D2, V25.D2, V27.D2
-	VSHL	$52, V27.D2, V18.D2
-	VSUB	V25.D2, V4.D2, V21.D2
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V21.D2, V7.D2
-	VSHL	$52, V7.D2, V20.D2
-	MOVD	$sigmoid64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ee1e638 // fcmgt v24.2d, v17.2d, v1.2d
-	WORD	$0x6e72dcda // fmul v26.2d, v6.2d, v18.2d
-	MOVD	$sigmoid64consts<>+144(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VADD	V10.D2, V20.D2, V5.D2
-	VMOV	V24.B16, V9.B16
-	VBSL	V20.B16, V5.B16, V9.B16
-	WORD	$0x6e69df56 // fmul v22.2d, v26.2d, v9.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef6e677 // fcmgt v23.2d, v19.2d, v22.2d
-	VAND	V23.B16, V24.B16, V28.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef6e764 // fcmgt v4.2d, v27.2d, v22.2d
-	WORD	$0x6e205884 // mvn v4.16b, v4.16b
-	VAND	V4.B16, V24.B16, V25.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e70d6d5 // fadd v21.2d, v22.2d, v16.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VSUB	V7.D2, V21.D2, V17.D2
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V25.B16, V10.B16
-	VBSL	V18.B16, V6.B16, V10.B16
-	WORD	$0x6e6adec5 // fmul v5.2d, v22.2d, v10.2d
-	VMOV	V28.B16, V20.B16
-	VBSL	V5.B16, V17.B16, V20.B16
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae429 // fcmgt v9.2d, v1.2d, v26.2d
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V9.B16, V23.B16
-	VBSL	V20.B16, V19.B16, V23.B16
-	MOVD	$sigmoid64consts<>+184(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee1e778 // fcmgt v24.2d, v27.2d, v1.2d
-	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V24.B16, V16.B16
-	VBSL	V23.B16, V4.B16, V16.B16
-	WORD	$0x4e61e427 // fcmeq v7.2d, v1.2d, v1.2d
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	MOVD	$sigmoid64consts<>+192(SB), R19
+	VSUB	V4.D2, V26.D2, V25.D2
+	VUSHR	$4, V25.D2, V28.D2
+	VUSHR	$1, V28.D2, V27.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V27.D2, V7.D2
+	VSHL	$52, V7.D2, V6.D2
+	VSUB	V27.D2, V28.D2, V5.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V5.D2, V21.D2
+	VSHL	$52, V21.D2, V17.D2
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee1e689 // fcmgt v9.2d, v20.2d, v1.2d
+	WORD	$0x6e66deca // fmul v10.2d, v22.2d, v6.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VADD	V18.D2, V17.D2, V24.D2
+	VMOV	V9.B16, V23.B16
+	VBSL	V17.B16, V24.B16, V23.B16
+	WORD	$0x6e77dd44 // fmul v4.2d, v10.2d, v23.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6ee4e759 // fcmgt v25.2d, v26.2d, v4.2d
+	VAND	V25.B16, V9.B16, V16.B16
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee4e4fc // fcmgt v28.2d, v7.2d, v4.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VAND	V28.B16, V9.B16, V27.B16
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73d485 // fadd v5.2d, v4.2d, v19.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VORR	V21.B16, V1.B16, V6.B16
-	VMOV	V7.B16, V18.B16
-	VBSL	V16.B16, V6.B16, V18.B16
-	WORD	$0x4e61e439 // fcmeq v25.2d, v1.2d, v1.2d
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$sigmoid64consts<>+192(SB), R19
+	VSUB	V21.D2, V5.D2, V20.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
 	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V1.B16, V10.B16
-	VMOV	V25.B16, V28.B16
-	VBSL	V18.B16, V10.B16, V28.B16
-	VMOV	V11.B16, V17.B16
-	VBSL	V8.B16, V28.B16, V17.B16
-	VMOV	V17.B16, V8.B16
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V6.B16, V22.B16, V18.B16
+	WORD	$0x6e72dc98 // fmul v24.2d, v4.2d, v18.2d
+	VMOV	V16.B16, V17.B16
+	VBSL	V24.B16, V20.B16, V17.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6eeae437 // fcmgt v23.2d, v1.2d, v10.2d
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V23.B16, V25.B16
+	VBSL	V17.B16, V26.B16, V25.B16
+	MOVD	$sigmoid64consts<>+192(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee1e4e9 // fcmgt v9.2d, v7.2d, v1.2d
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V9.B16, V19.B16
+	VBSL	V25.B16, V28.B16, V19.B16
+	WORD	$0x4e61e435 // fcmeq v21.2d, v1.2d, v1.2d
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid64consts<>+200(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VORR	V5.B16, V1.B16, V22.B16
+	VMOV	V21.B16, V6.B16
+	VBSL	V19.B16, V22.B16, V6.B16
+	WORD	$0x4e61e43b // fcmeq v27.2d, v1.2d, v1.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid64consts<>+200(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V1.B16, V18.B16
+	VMOV	V27.B16, V16.B16
+	VBSL	V6.B16, V18.B16, V16.B16
+	VMOV	V11.B16, V20.B16
+	VBSL	V8.B16, V16.B16, V20.B16
+	VMOV	V20.B16, V8.B16
 mathblock242:
 	VMOV	V8.B16, V13.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
@@ -43394,149 +43535,152 @@ mathblock242:
 	WORD	$0x6eb0a970 // umaxv s16, v11.4s
 	FMOVS	F16, R20
 	CBZ	R20, mathblock243
-	MOVD	$sigmoid64consts<>+40(SB), R19
+	MOVD	$sigmoid64consts<>+120(SB), R19
 	VLD1R	(R19), [V21.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.D2, V2.D2, V19.D2
+	WORD	$0x4e75f454 // fmax v20.2d, v2.2d, v21.2d
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V19.D2]
 	MOVD	$sigmoid64consts<>+48(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x4ee5d67a // fsub v26.2d, v19.2d, v5.2d
-	MOVD	$sigmoid64consts<>+64(SB), R19
+	VMOV	V5.B16, V26.B16
+	VFMLA	V19.D2, V20.D2, V26.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V2.B16, V10.B16
-	VFMLS	V17.D2, V26.D2, V10.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
+	WORD	$0x4ef1d74a // fsub v10.2d, v26.2d, v17.2d
+	MOVD	$sigmoid64consts<>+64(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VMOV	V10.B16, V18.B16
-	VFMLS	V24.D2, V26.D2, V18.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
+	VMOV	V20.B16, V18.B16
+	VFMLS	V24.D2, V10.D2, V18.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
 	VLD1R	(R19), [V9.D2]
+	VMOV	V18.B16, V6.B16
+	VFMLS	V9.D2, V10.D2, V6.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V23.D2]
 	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V23.B16
-	VFMLA	V18.D2, V9.D2, V23.D2
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V25.B16
-	VFMLA	V18.D2, V23.D2, V25.D2
-	MOVD	$sigmoid64consts<>+96(SB), R19
+	VFMLA	V6.D2, V23.D2, V25.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V27.B16
-	VFMLA	V18.D2, V25.D2, V27.D2
-	MOVD	$sigmoid64consts<>+104(SB), R19
+	VFMLA	V6.D2, V25.D2, V27.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V7.B16
-	VFMLA	V18.D2, V27.D2, V7.D2
-	WORD	$0x6e72de50 // fmul v16.2d, v18.2d, v18.2d
+	VFMLA	V6.D2, V27.D2, V7.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V21.B16
+	VFMLA	V6.D2, V7.D2, V21.D2
+	WORD	$0x6e66dcd3 // fmul v19.2d, v6.2d, v6.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V19.D[1], R20
+	VMOV	R20, V5.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	WORD	$0x4e75d654 // fadd v20.2d, v18.2d, v21.2d
-	VMOV	V20.B16, V5.B16
-	VFMLA	V7.D2, V16.D2, V5.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V19.B16, V24.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V26.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V26.D[1]
-	VSHL	$48, V24.D2, V10.D2
-	VADD	V10.D2, V26.D2, V9.D2
-	VMOV	V9.B16, V6.B16
-	VFMLA	V9.D2, V5.D2, V6.D2
+	VMOV	R20, V5.D[1]
+	WORD	$0x4e65d4d1 // fadd v17.2d, v6.2d, v5.2d
+	VMOV	V17.B16, V24.B16
+	VFMLA	V21.D2, V19.D2, V24.D2
 	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V19.D2, V23.D2
-	VUSHR	$4, V23.D2, V4.D2
-	VUSHR	$1, V4.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VAND	V20.B16, V26.B16, V9.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V26.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V10.D[0]
+	VMOV	V26.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V10.D[1]
+	VSHL	$48, V9.D2, V18.D2
+	VADD	V18.D2, V10.D2, V23.D2
+	VMOV	V23.B16, V22.B16
+	VFMLA	V23.D2, V24.D2, V22.D2
 	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VSUB	V28.D2, V25.D2, V27.D2
-	VSHL	$52, V27.D2, V18.D2
-	VSUB	V25.D2, V4.D2, V21.D2
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V21.D2, V7.D2
-	VSHL	$52, V7.D2, V20.D2
-	MOVD	$sigmoid64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ee2e638 // fcmgt v24.2d, v17.2d, v2.2d
-	WORD	$0x6e72dcda // fmul v26.2d, v6.2d, v18.2d
-	MOVD	$sigmoid64consts<>+144(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VADD	V10.D2, V20.D2, V5.D2
-	VMOV	V24.B16, V9.B16
-	VBSL	V20.B16, V5.B16, V9.B16
-	WORD	$0x6e69df56 // fmul v22.2d, v26.2d, v9.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef6e677 // fcmgt v23.2d, v19.2d, v22.2d
-	VAND	V23.B16, V24.B16, V28.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef6e764 // fcmgt v4.2d, v27.2d, v22.2d
-	WORD	$0x6e205884 // mvn v4.16b, v4.16b
-	VAND	V4.B16, V24.B16, V25.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e70d6d5 // fadd v21.2d, v22.2d, v16.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VSUB	V7.D2, V21.D2, V17.D2
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V25.B16, V10.B16
-	VBSL	V18.B16, V6.B16, V10.B16
-	WORD	$0x6e6adec5 // fmul v5.2d, v22.2d, v10.2d
-	VMOV	V28.B16, V20.B16
-	VBSL	V5.B16, V17.B16, V20.B16
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae449 // fcmgt v9.2d, v2.2d, v26.2d
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V9.B16, V23.B16
-	VBSL	V20.B16, V19.B16, V23.B16
-	MOVD	$sigmoid64consts<>+184(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee2e778 // fcmgt v24.2d, v27.2d, v2.2d
-	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V24.B16, V16.B16
-	VBSL	V23.B16, V4.B16, V16.B16
-	WORD	$0x4e62e447 // fcmeq v7.2d, v2.2d, v2.2d
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	MOVD	$sigmoid64consts<>+192(SB), R19
+	VSUB	V4.D2, V26.D2, V25.D2
+	VUSHR	$4, V25.D2, V28.D2
+	VUSHR	$1, V28.D2, V27.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V27.D2, V7.D2
+	VSHL	$52, V7.D2, V6.D2
+	VSUB	V27.D2, V28.D2, V5.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V5.D2, V21.D2
+	VSHL	$52, V21.D2, V17.D2
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee2e689 // fcmgt v9.2d, v20.2d, v2.2d
+	WORD	$0x6e66deca // fmul v10.2d, v22.2d, v6.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VADD	V18.D2, V17.D2, V24.D2
+	VMOV	V9.B16, V23.B16
+	VBSL	V17.B16, V24.B16, V23.B16
+	WORD	$0x6e77dd44 // fmul v4.2d, v10.2d, v23.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6ee4e759 // fcmgt v25.2d, v26.2d, v4.2d
+	VAND	V25.B16, V9.B16, V16.B16
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee4e4fc // fcmgt v28.2d, v7.2d, v4.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VAND	V28.B16, V9.B16, V27.B16
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73d485 // fadd v5.2d, v4.2d, v19.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VORR	V21.B16, V2.B16, V6.B16
-	VMOV	V7.B16, V18.B16
-	VBSL	V16.B16, V6.B16, V18.B16
-	WORD	$0x4e62e459 // fcmeq v25.2d, v2.2d, v2.2d
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$sigmoid64consts<>+192(SB), R19
+	VSUB	V21.D2, V5.D2, V20.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
 	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V2.B16, V10.B16
-	VMOV	V25.B16, V28.B16
-	VBSL	V18.B16, V10.B16, V28.B16
-	VMOV	V11.B16, V17.B16
-	VBSL	V8.B16, V28.B16, V17.B16
-	VMOV	V17.B16, V8.B16
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V6.B16, V22.B16, V18.B16
+	WORD	$0x6e72dc98 // fmul v24.2d, v4.2d, v18.2d
+	VMOV	V16.B16, V17.B16
+	VBSL	V24.B16, V20.B16, V17.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6eeae457 // fcmgt v23.2d, v2.2d, v10.2d
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V23.B16, V25.B16
+	VBSL	V17.B16, V26.B16, V25.B16
+	MOVD	$sigmoid64consts<>+192(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee2e4e9 // fcmgt v9.2d, v7.2d, v2.2d
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V9.B16, V19.B16
+	VBSL	V25.B16, V28.B16, V19.B16
+	WORD	$0x4e62e455 // fcmeq v21.2d, v2.2d, v2.2d
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid64consts<>+200(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VORR	V5.B16, V2.B16, V22.B16
+	VMOV	V21.B16, V6.B16
+	VBSL	V19.B16, V22.B16, V6.B16
+	WORD	$0x4e62e45b // fcmeq v27.2d, v2.2d, v2.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid64consts<>+200(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V2.B16, V18.B16
+	VMOV	V27.B16, V16.B16
+	VBSL	V6.B16, V18.B16, V16.B16
+	VMOV	V11.B16, V20.B16
+	VBSL	V8.B16, V16.B16, V20.B16
+	VMOV	V20.B16, V8.B16
 mathblock243:
 	VMOV	V8.B16, V14.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
@@ -43653,149 +43797,152 @@ mathblock243:
 	WORD	$0x6eb0a970 // umaxv s16, v11.4s
 	FMOVS	F16, R20
 	CBZ	R20, mathblock244
-	MOVD	$sigmoid64consts<>+40(SB), R19
+	MOVD	$sigmoid64consts<>+120(SB), R19
 	VLD1R	(R19), [V21.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.D2, V3.D2, V19.D2
+	WORD	$0x4e75f474 // fmax v20.2d, v3.2d, v21.2d
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V19.D2]
 	MOVD	$sigmoid64consts<>+48(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x4ee5d67a // fsub v26.2d, v19.2d, v5.2d
-	MOVD	$sigmoid64consts<>+64(SB), R19
+	VMOV	V5.B16, V26.B16
+	VFMLA	V19.D2, V20.D2, V26.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V3.B16, V10.B16
-	VFMLS	V17.D2, V26.D2, V10.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
+	WORD	$0x4ef1d74a // fsub v10.2d, v26.2d, v17.2d
+	MOVD	$sigmoid64consts<>+64(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VMOV	V10.B16, V18.B16
-	VFMLS	V24.D2, V26.D2, V18.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
+	VMOV	V20.B16, V18.B16
+	VFMLS	V24.D2, V10.D2, V18.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
 	VLD1R	(R19), [V9.D2]
+	VMOV	V18.B16, V6.B16
+	VFMLS	V9.D2, V10.D2, V6.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V23.D2]
 	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V23.B16
-	VFMLA	V18.D2, V9.D2, V23.D2
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V25.B16
-	VFMLA	V18.D2, V23.D2, V25.D2
-	MOVD	$sigmoid64consts<>+96(SB), R19
+	VFMLA	V6.D2, V23.D2, V25.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V27.B16
-	VFMLA	V18.D2, V25.D2, V27.D2
-	MOVD	$sigmoid64consts<>+104(SB), R19
+	VFMLA	V6.D2, V25.D2, V27.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V7.B16
-	VFMLA	V18.D2, V27.D2, V7.D2
-	WORD	$0x6e72de50 // fmul v16.2d, v18.2d, v18.2d
+	VFMLA	V6.D2, V27.D2, V7.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V21.B16
+	VFMLA	V6.D2, V7.D2, V21.D2
+	WORD	$0x6e66dcd3 // fmul v19.2d, v6.2d, v6.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V19.D[1], R20
+	VMOV	R20, V5.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	WORD	$0x4e75d654 // fadd v20.2d, v18.2d, v21.2d
-	VMOV	V20.B16, V5.B16
-	VFMLA	V7.D2, V16.D2, V5.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V19.B16, V24.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V26.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V26.D[1]
-	VSHL	$48, V24.D2, V10.D2
-	VADD	V10.D2, V26.D2, V9.D2
-	VMOV	V9.B16, V6.B16
-	VFMLA	V9.D2, V5.D2, V6.D2
+	VMOV	R20, V5.D[1]
+	WORD	$0x4e65d4d1 // fadd v17.2d, v6.2d, v5.2d
+	VMOV	V17.B16, V24.B16
+	VFMLA	V21.D2, V19.D2, V24.D2
 	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V19.D2, V23.D2
-	VUSHR	$4, V23.D2, V4.D2
-	VUSHR	$1, V4.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VAND	V20.B16, V26.B16, V9.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V26.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V10.D[0]
+	VMOV	V26.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V10.D[1]
+	VSHL	$48, V9.D2, V18.D2
+	VADD	V18.D2, V10.D2, V23.D2
+	VMOV	V23.B16, V22.B16
+	VFMLA	V23.D2, V24.D2, V22.D2
 	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VSUB	V28.D2, V25.D2, V27.D2
-	VSHL	$52, V27.D2, V18.D2
-	VSUB	V25.D2, V4.D2, V21.D2
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V21.D2, V7.D2
-	VSHL	$52, V7.D2, V20.D2
-	MOVD	$sigmoid64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ee3e638 // fcmgt v24.2d, v17.2d, v3.2d
-	WORD	$0x6e72dcda // fmul v26.2d, v6.2d, v18.2d
-	MOVD	$sigmoid64consts<>+144(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VADD	V10.D2, V20.D2, V5.D2
-	VMOV	V24.B16, V9.B16
-	VBSL	V20.B16, V5.B16, V9.B16
-	WORD	$0x6e69df56 // fmul v22.2d, v26.2d, v9.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef6e677 // fcmgt v23.2d, v19.2d, v22.2d
-	VAND	V23.B16, V24.B16, V28.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef6e764 // fcmgt v4.2d, v27.2d, v22.2d
-	WORD	$0x6e205884 // mvn v4.16b, v4.16b
-	VAND	V4.B16, V24.B16, V25.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e70d6d5 // fadd v21.2d, v22.2d, v16.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VSUB	V7.D2, V21.D2, V17.D2
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V25.B16, V10.B16
-	VBSL	V18.B16, V6.B16, V10.B16
-	WORD	$0x6e6adec5 // fmul v5.2d, v22.2d, v10.2d
-	VMOV	V28.B16, V20.B16
-	VBSL	V5.B16, V17.B16, V20.B16
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae469 // fcmgt v9.2d, v3.2d, v26.2d
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V9.B16, V23.B16
-	VBSL	V20.B16, V19.B16, V23.B16
-	MOVD	$sigmoid64consts<>+184(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee3e778 // fcmgt v24.2d, v27.2d, v3.2d
-	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V24.B16, V16.B16
-	VBSL	V23.B16, V4.B16, V16.B16
-	WORD	$0x4e63e467 // fcmeq v7.2d, v3.2d, v3.2d
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	MOVD	$sigmoid64consts<>+192(SB), R19
+	VSUB	V4.D2, V26.D2, V25.D2
+	VUSHR	$4, V25.D2, V28.D2
+	VUSHR	$1, V28.D2, V27.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V27.D2, V7.D2
+	VSHL	$52, V7.D2, V6.D2
+	VSUB	V27.D2, V28.D2, V5.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V5.D2, V21.D2
+	VSHL	$52, V21.D2, V17.D2
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee3e689 // fcmgt v9.2d, v20.2d, v3.2d
+	WORD	$0x6e66deca // fmul v10.2d, v22.2d, v6.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VADD	V18.D2, V17.D2, V24.D2
+	VMOV	V9.B16, V23.B16
+	VBSL	V17.B16, V24.B16, V23.B16
+	WORD	$0x6e77dd44 // fmul v4.2d, v10.2d, v23.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6ee4e759 // fcmgt v25.2d, v26.2d, v4.2d
+	VAND	V25.B16, V9.B16, V16.B16
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee4e4fc // fcmgt v28.2d, v7.2d, v4.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VAND	V28.B16, V9.B16, V27.B16
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73d485 // fadd v5.2d, v4.2d, v19.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VORR	V21.B16, V3.B16, V6.B16
-	VMOV	V7.B16, V18.B16
-	VBSL	V16.B16, V6.B16, V18.B16
-	WORD	$0x4e63e479 // fcmeq v25.2d, v3.2d, v3.2d
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$sigmoid64consts<>+192(SB), R19
+	VSUB	V21.D2, V5.D2, V20.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
 	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V3.B16, V10.B16
-	VMOV	V25.B16, V28.B16
-	VBSL	V18.B16, V10.B16, V28.B16
-	VMOV	V11.B16, V17.B16
-	VBSL	V8.B16, V28.B16, V17.B16
-	VMOV	V17.B16, V8.B16
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V6.B16, V22.B16, V18.B16
+	WORD	$0x6e72dc98 // fmul v24.2d, v4.2d, v18.2d
+	VMOV	V16.B16, V17.B16
+	VBSL	V24.B16, V20.B16, V17.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6eeae477 // fcmgt v23.2d, v3.2d, v10.2d
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V23.B16, V25.B16
+	VBSL	V17.B16, V26.B16, V25.B16
+	MOVD	$sigmoid64consts<>+192(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee3e4e9 // fcmgt v9.2d, v7.2d, v3.2d
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V9.B16, V19.B16
+	VBSL	V25.B16, V28.B16, V19.B16
+	WORD	$0x4e63e475 // fcmeq v21.2d, v3.2d, v3.2d
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid64consts<>+200(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VORR	V5.B16, V3.B16, V22.B16
+	VMOV	V21.B16, V6.B16
+	VBSL	V19.B16, V22.B16, V6.B16
+	WORD	$0x4e63e47b // fcmeq v27.2d, v3.2d, v3.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid64consts<>+200(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V3.B16, V18.B16
+	VMOV	V27.B16, V16.B16
+	VBSL	V6.B16, V18.B16, V16.B16
+	VMOV	V11.B16, V20.B16
+	VBSL	V8.B16, V16.B16, V20.B16
+	VMOV	V20.B16, V8.B16
 mathblock244:
 	VMOV	V8.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
@@ -43918,149 +44065,152 @@ tail:
 	WORD	$0x6eb0a970 // umaxv s16, v11.4s
 	FMOVS	F16, R20
 	CBZ	R20, mathblock245
-	MOVD	$sigmoid64consts<>+40(SB), R19
+	MOVD	$sigmoid64consts<>+120(SB), R19
 	VLD1R	(R19), [V21.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.D2, V0.D2, V19.D2
+	WORD	$0x4e75f414 // fmax v20.2d, v0.2d, v21.2d
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V19.D2]
 	MOVD	$sigmoid64consts<>+48(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x4ee5d67a // fsub v26.2d, v19.2d, v5.2d
-	MOVD	$sigmoid64consts<>+64(SB), R19
+	VMOV	V5.B16, V26.B16
+	VFMLA	V19.D2, V20.D2, V26.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V0.B16, V10.B16
-	VFMLS	V17.D2, V26.D2, V10.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
+	WORD	$0x4ef1d74a // fsub v10.2d, v26.2d, v17.2d
+	MOVD	$sigmoid64consts<>+64(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VMOV	V10.B16, V18.B16
-	VFMLS	V24.D2, V26.D2, V18.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
+	VMOV	V20.B16, V18.B16
+	VFMLS	V24.D2, V10.D2, V18.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
 	VLD1R	(R19), [V9.D2]
+	VMOV	V18.B16, V6.B16
+	VFMLS	V9.D2, V10.D2, V6.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V23.D2]
 	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V23.B16
-	VFMLA	V18.D2, V9.D2, V23.D2
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V25.B16
-	VFMLA	V18.D2, V23.D2, V25.D2
-	MOVD	$sigmoid64consts<>+96(SB), R19
+	VFMLA	V6.D2, V23.D2, V25.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V27.B16
-	VFMLA	V18.D2, V25.D2, V27.D2
-	MOVD	$sigmoid64consts<>+104(SB), R19
+	VFMLA	V6.D2, V25.D2, V27.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V7.B16
-	VFMLA	V18.D2, V27.D2, V7.D2
-	WORD	$0x6e72de50 // fmul v16.2d, v18.2d, v18.2d
+	VFMLA	V6.D2, V27.D2, V7.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V21.B16
+	VFMLA	V6.D2, V7.D2, V21.D2
+	WORD	$0x6e66dcd3 // fmul v19.2d, v6.2d, v6.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V19.D[1], R20
+	VMOV	R20, V5.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	WORD	$0x4e75d654 // fadd v20.2d, v18.2d, v21.2d
-	VMOV	V20.B16, V5.B16
-	VFMLA	V7.D2, V16.D2, V5.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V19.B16, V24.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V26.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V26.D[1]
-	VSHL	$48, V24.D2, V10.D2
-	VADD	V10.D2, V26.D2, V9.D2
-	VMOV	V9.B16, V6.B16
-	VFMLA	V9.D2, V5.D2, V6.D2
+	VMOV	R20, V5.D[1]
+	WORD	$0x4e65d4d1 // fadd v17.2d, v6.2d, v5.2d
+	VMOV	V17.B16, V24.B16
+	VFMLA	V21.D2, V19.D2, V24.D2
 	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V19.D2, V23.D2
-	VUSHR	$4, V23.D2, V4.D2
-	VUSHR	$1, V4.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VAND	V20.B16, V26.B16, V9.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V26.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V10.D[0]
+	VMOV	V26.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V10.D[1]
+	VSHL	$48, V9.D2, V18.D2
+	VADD	V18.D2, V10.D2, V23.D2
+	VMOV	V23.B16, V22.B16
+	VFMLA	V23.D2, V24.D2, V22.D2
 	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VSUB	V28.D2, V25.D2, V27.D2
-	VSHL	$52, V27.D2, V18.D2
-	VSUB	V25.D2, V4.D2, V21.D2
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V21.D2, V7.D2
-	VSHL	$52, V7.D2, V20.D2
-	MOVD	$sigmoid64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ee0e638 // fcmgt v24.2d, v17.2d, v0.2d
-	WORD	$0x6e72dcda // fmul v26.2d, v6.2d, v18.2d
-	MOVD	$sigmoid64consts<>+144(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VADD	V10.D2, V20.D2, V5.D2
-	VMOV	V24.B16, V9.B16
-	VBSL	V20.B16, V5.B16, V9.B16
-	WORD	$0x6e69df56 // fmul v22.2d, v26.2d, v9.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef6e677 // fcmgt v23.2d, v19.2d, v22.2d
-	VAND	V23.B16, V24.B16, V28.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef6e764 // fcmgt v4.2d, v27.2d, v22.2d
-	WORD	$0x6e205884 // mvn v4.16b, v4.16b
-	VAND	V4.B16, V24.B16, V25.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e70d6d5 // fadd v21.2d, v22.2d, v16.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VSUB	V7.D2, V21.D2, V17.D2
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V25.B16, V10.B16
-	VBSL	V18.B16, V6.B16, V10.B16
-	WORD	$0x6e6adec5 // fmul v5.2d, v22.2d, v10.2d
-	VMOV	V28.B16, V20.B16
-	VBSL	V5.B16, V17.B16, V20.B16
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae409 // fcmgt v9.2d, v0.2d, v26.2d
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V9.B16, V23.B16
-	VBSL	V20.B16, V19.B16, V23.B16
-	MOVD	$sigmoid64consts<>+184(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee0e778 // fcmgt v24.2d, v27.2d, v0.2d
-	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V24.B16, V16.B16
-	VBSL	V23.B16, V4.B16, V16.B16
-	WORD	$0x4e60e407 // fcmeq v7.2d, v0.2d, v0.2d
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	MOVD	$sigmoid64consts<>+192(SB), R19
+	VSUB	V4.D2, V26.D2, V25.D2
+	VUSHR	$4, V25.D2, V28.D2
+	VUSHR	$1, V28.D2, V27.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V27.D2, V7.D2
+	VSHL	$52, V7.D2, V6.D2
+	VSUB	V27.D2, V28.D2, V5.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V5.D2, V21.D2
+	VSHL	$52, V21.D2, V17.D2
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee0e689 // fcmgt v9.2d, v20.2d, v0.2d
+	WORD	$0x6e66deca // fmul v10.2d, v22.2d, v6.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VADD	V18.D2, V17.D2, V24.D2
+	VMOV	V9.B16, V23.B16
+	VBSL	V17.B16, V24.B16, V23.B16
+	WORD	$0x6e77dd44 // fmul v4.2d, v10.2d, v23.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6ee4e759 // fcmgt v25.2d, v26.2d, v4.2d
+	VAND	V25.B16, V9.B16, V16.B16
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee4e4fc // fcmgt v28.2d, v7.2d, v4.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VAND	V28.B16, V9.B16, V27.B16
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73d485 // fadd v5.2d, v4.2d, v19.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VORR	V21.B16, V0.B16, V6.B16
-	VMOV	V7.B16, V18.B16
-	VBSL	V16.B16, V6.B16, V18.B16
-	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$sigmoid64consts<>+192(SB), R19
+	VSUB	V21.D2, V5.D2, V20.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
 	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V0.B16, V10.B16
-	VMOV	V25.B16, V28.B16
-	VBSL	V18.B16, V10.B16, V28.B16
-	VMOV	V11.B16, V17.B16
-	VBSL	V8.B16, V28.B16, V17.B16
-	VMOV	V17.B16, V8.B16
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V6.B16, V22.B16, V18.B16
+	WORD	$0x6e72dc98 // fmul v24.2d, v4.2d, v18.2d
+	VMOV	V16.B16, V17.B16
+	VBSL	V24.B16, V20.B16, V17.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6eeae417 // fcmgt v23.2d, v0.2d, v10.2d
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V23.B16, V25.B16
+	VBSL	V17.B16, V26.B16, V25.B16
+	MOVD	$sigmoid64consts<>+192(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee0e4e9 // fcmgt v9.2d, v7.2d, v0.2d
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V9.B16, V19.B16
+	VBSL	V25.B16, V28.B16, V19.B16
+	WORD	$0x4e60e415 // fcmeq v21.2d, v0.2d, v0.2d
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid64consts<>+200(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VORR	V5.B16, V0.B16, V22.B16
+	VMOV	V21.B16, V6.B16
+	VBSL	V19.B16, V22.B16, V6.B16
+	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid64consts<>+200(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V0.B16, V18.B16
+	VMOV	V27.B16, V16.B16
+	VBSL	V6.B16, V18.B16, V16.B16
+	VMOV	V11.B16, V20.B16
+	VBSL	V8.B16, V16.B16, V20.B16
+	VMOV	V20.B16, V8.B16
 mathblock245:
 	VMOV	V8.B16, V12.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
@@ -44177,149 +44327,152 @@ mathblock245:
 	WORD	$0x6eb0a970 // umaxv s16, v11.4s
 	FMOVS	F16, R20
 	CBZ	R20, mathblock246
-	MOVD	$sigmoid64consts<>+40(SB), R19
+	MOVD	$sigmoid64consts<>+120(SB), R19
 	VLD1R	(R19), [V21.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.D2, V1.D2, V19.D2
+	WORD	$0x4e75f434 // fmax v20.2d, v1.2d, v21.2d
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V19.D2]
 	MOVD	$sigmoid64consts<>+48(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x4ee5d67a // fsub v26.2d, v19.2d, v5.2d
-	MOVD	$sigmoid64consts<>+64(SB), R19
+	VMOV	V5.B16, V26.B16
+	VFMLA	V19.D2, V20.D2, V26.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V1.B16, V10.B16
-	VFMLS	V17.D2, V26.D2, V10.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
+	WORD	$0x4ef1d74a // fsub v10.2d, v26.2d, v17.2d
+	MOVD	$sigmoid64consts<>+64(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VMOV	V10.B16, V18.B16
-	VFMLS	V24.D2, V26.D2, V18.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
+	VMOV	V20.B16, V18.B16
+	VFMLS	V24.D2, V10.D2, V18.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
 	VLD1R	(R19), [V9.D2]
+	VMOV	V18.B16, V6.B16
+	VFMLS	V9.D2, V10.D2, V6.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V23.D2]
 	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V23.B16
-	VFMLA	V18.D2, V9.D2, V23.D2
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V25.B16
-	VFMLA	V18.D2, V23.D2, V25.D2
-	MOVD	$sigmoid64consts<>+96(SB), R19
+	VFMLA	V6.D2, V23.D2, V25.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V27.B16
-	VFMLA	V18.D2, V25.D2, V27.D2
-	MOVD	$sigmoid64consts<>+104(SB), R19
+	VFMLA	V6.D2, V25.D2, V27.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V7.B16
-	VFMLA	V18.D2, V27.D2, V7.D2
-	WORD	$0x6e72de50 // fmul v16.2d, v18.2d, v18.2d
+	VFMLA	V6.D2, V27.D2, V7.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V21.B16
+	VFMLA	V6.D2, V7.D2, V21.D2
+	WORD	$0x6e66dcd3 // fmul v19.2d, v6.2d, v6.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V19.D[1], R20
+	VMOV	R20, V5.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	WORD	$0x4e75d654 // fadd v20.2d, v18.2d, v21.2d
-	VMOV	V20.B16, V5.B16
-	VFMLA	V7.D2, V16.D2, V5.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V19.B16, V24.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V26.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V26.D[1]
-	VSHL	$48, V24.D2, V10.D2
-	VADD	V10.D2, V26.D2, V9.D2
-	VMOV	V9.B16, V6.B16
-	VFMLA	V9.D2, V5.D2, V6.D2
+	VMOV	R20, V5.D[1]
+	WORD	$0x4e65d4d1 // fadd v17.2d, v6.2d, v5.2d
+	VMOV	V17.B16, V24.B16
+	VFMLA	V21.D2, V19.D2, V24.D2
 	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V19.D2, V23.D2
-	VUSHR	$4, V23.D2, V4.D2
-	VUSHR	$1, V4.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VAND	V20.B16, V26.B16, V9.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V26.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V10.D[0]
+	VMOV	V26.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V10.D[1]
+	VSHL	$48, V9.D2, V18.D2
+	VADD	V18.D2, V10.D2, V23.D2
+	VMOV	V23.B16, V22.B16
+	VFMLA	V23.D2, V24.D2, V22.D2
 	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VSUB	V28.D2, V25.D2, V27.D2
-	VSHL	$52, V27.D2, V18.D2
-	VSUB	V25.D2, V4.D2, V21.D2
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V21.D2, V7.D2
-	VSHL	$52, V7.D2, V20.D2
-	MOVD	$sigmoid64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ee1e638 // fcmgt v24.2d, v17.2d, v1.2d
-	WORD	$0x6e72dcda // fmul v26.2d, v6.2d, v18.2d
-	MOVD	$sigmoid64consts<>+144(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VADD	V10.D2, V20.D2, V5.D2
-	VMOV	V24.B16, V9.B16
-	VBSL	V20.B16, V5.B16, V9.B16
-	WORD	$0x6e69df56 // fmul v22.2d, v26.2d, v9.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef6e677 // fcmgt v23.2d, v19.2d, v22.2d
-	VAND	V23.B16, V24.B16, V28.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef6e764 // fcmgt v4.2d, v27.2d, v22.2d
-	WORD	$0x6e205884 // mvn v4.16b, v4.16b
-	VAND	V4.B16, V24.B16, V25.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e70d6d5 // fadd v21.2d, v22.2d, v16.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VSUB	V7.D2, V21.D2, V17.D2
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V25.B16, V10.B16
-	VBSL	V18.B16, V6.B16, V10.B16
-	WORD	$0x6e6adec5 // fmul v5.2d, v22.2d, v10.2d
-	VMOV	V28.B16, V20.B16
-	VBSL	V5.B16, V17.B16, V20.B16
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae429 // fcmgt v9.2d, v1.2d, v26.2d
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V9.B16, V23.B16
-	VBSL	V20.B16, V19.B16, V23.B16
-	MOVD	$sigmoid64consts<>+184(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee1e778 // fcmgt v24.2d, v27.2d, v1.2d
-	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V24.B16, V16.B16
-	VBSL	V23.B16, V4.B16, V16.B16
-	WORD	$0x4e61e427 // fcmeq v7.2d, v1.2d, v1.2d
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	MOVD	$sigmoid64consts<>+192(SB), R19
+	VSUB	V4.D2, V26.D2, V25.D2
+	VUSHR	$4, V25.D2, V28.D2
+	VUSHR	$1, V28.D2, V27.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V27.D2, V7.D2
+	VSHL	$52, V7.D2, V6.D2
+	VSUB	V27.D2, V28.D2, V5.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V5.D2, V21.D2
+	VSHL	$52, V21.D2, V17.D2
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee1e689 // fcmgt v9.2d, v20.2d, v1.2d
+	WORD	$0x6e66deca // fmul v10.2d, v22.2d, v6.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VADD	V18.D2, V17.D2, V24.D2
+	VMOV	V9.B16, V23.B16
+	VBSL	V17.B16, V24.B16, V23.B16
+	WORD	$0x6e77dd44 // fmul v4.2d, v10.2d, v23.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6ee4e759 // fcmgt v25.2d, v26.2d, v4.2d
+	VAND	V25.B16, V9.B16, V16.B16
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee4e4fc // fcmgt v28.2d, v7.2d, v4.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VAND	V28.B16, V9.B16, V27.B16
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73d485 // fadd v5.2d, v4.2d, v19.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VORR	V21.B16, V1.B16, V6.B16
-	VMOV	V7.B16, V18.B16
-	VBSL	V16.B16, V6.B16, V18.B16
-	WORD	$0x4e61e439 // fcmeq v25.2d, v1.2d, v1.2d
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$sigmoid64consts<>+192(SB), R19
+	VSUB	V21.D2, V5.D2, V20.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
 	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V1.B16, V10.B16
-	VMOV	V25.B16, V28.B16
-	VBSL	V18.B16, V10.B16, V28.B16
-	VMOV	V11.B16, V17.B16
-	VBSL	V8.B16, V28.B16, V17.B16
-	VMOV	V17.B16, V8.B16
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V6.B16, V22.B16, V18.B16
+	WORD	$0x6e72dc98 // fmul v24.2d, v4.2d, v18.2d
+	VMOV	V16.B16, V17.B16
+	VBSL	V24.B16, V20.B16, V17.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6eeae437 // fcmgt v23.2d, v1.2d, v10.2d
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V23.B16, V25.B16
+	VBSL	V17.B16, V26.B16, V25.B16
+	MOVD	$sigmoid64consts<>+192(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee1e4e9 // fcmgt v9.2d, v7.2d, v1.2d
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V9.B16, V19.B16
+	VBSL	V25.B16, V28.B16, V19.B16
+	WORD	$0x4e61e435 // fcmeq v21.2d, v1.2d, v1.2d
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid64consts<>+200(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VORR	V5.B16, V1.B16, V22.B16
+	VMOV	V21.B16, V6.B16
+	VBSL	V19.B16, V22.B16, V6.B16
+	WORD	$0x4e61e43b // fcmeq v27.2d, v1.2d, v1.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid64consts<>+200(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V1.B16, V18.B16
+	VMOV	V27.B16, V16.B16
+	VBSL	V6.B16, V18.B16, V16.B16
+	VMOV	V11.B16, V20.B16
+	VBSL	V8.B16, V16.B16, V20.B16
+	VMOV	V20.B16, V8.B16
 mathblock246:
 	VMOV	V8.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
@@ -44440,149 +44593,152 @@ tail2:
 	WORD	$0x6eb0a970 // umaxv s16, v11.4s
 	FMOVS	F16, R20
 	CBZ	R20, mathblock247
-	MOVD	$sigmoid64consts<>+40(SB), R19
+	MOVD	$sigmoid64consts<>+120(SB), R19
 	VLD1R	(R19), [V21.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.D2, V0.D2, V19.D2
+	WORD	$0x4e75f414 // fmax v20.2d, v0.2d, v21.2d
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V19.D2]
 	MOVD	$sigmoid64consts<>+48(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x4ee5d67a // fsub v26.2d, v19.2d, v5.2d
-	MOVD	$sigmoid64consts<>+64(SB), R19
+	VMOV	V5.B16, V26.B16
+	VFMLA	V19.D2, V20.D2, V26.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V0.B16, V10.B16
-	VFMLS	V17.D2, V26.D2, V10.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
+	WORD	$0x4ef1d74a // fsub v10.2d, v26.2d, v17.2d
+	MOVD	$sigmoid64consts<>+64(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VMOV	V10.B16, V18.B16
-	VFMLS	V24.D2, V26.D2, V18.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
+	VMOV	V20.B16, V18.B16
+	VFMLS	V24.D2, V10.D2, V18.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
 	VLD1R	(R19), [V9.D2]
+	VMOV	V18.B16, V6.B16
+	VFMLS	V9.D2, V10.D2, V6.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V23.D2]
 	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V23.B16
-	VFMLA	V18.D2, V9.D2, V23.D2
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V25.B16
-	VFMLA	V18.D2, V23.D2, V25.D2
-	MOVD	$sigmoid64consts<>+96(SB), R19
+	VFMLA	V6.D2, V23.D2, V25.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V27.B16
-	VFMLA	V18.D2, V25.D2, V27.D2
-	MOVD	$sigmoid64consts<>+104(SB), R19
+	VFMLA	V6.D2, V25.D2, V27.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V7.B16
-	VFMLA	V18.D2, V27.D2, V7.D2
-	WORD	$0x6e72de50 // fmul v16.2d, v18.2d, v18.2d
+	VFMLA	V6.D2, V27.D2, V7.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V21.B16
+	VFMLA	V6.D2, V7.D2, V21.D2
+	WORD	$0x6e66dcd3 // fmul v19.2d, v6.2d, v6.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V19.D[1], R20
+	VMOV	R20, V5.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	WORD	$0x4e75d654 // fadd v20.2d, v18.2d, v21.2d
-	VMOV	V20.B16, V5.B16
-	VFMLA	V7.D2, V16.D2, V5.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V19.B16, V24.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V26.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V26.D[1]
-	VSHL	$48, V24.D2, V10.D2
-	VADD	V10.D2, V26.D2, V9.D2
-	VMOV	V9.B16, V6.B16
-	VFMLA	V9.D2, V5.D2, V6.D2
+	VMOV	R20, V5.D[1]
+	WORD	$0x4e65d4d1 // fadd v17.2d, v6.2d, v5.2d
+	VMOV	V17.B16, V24.B16
+	VFMLA	V21.D2, V19.D2, V24.D2
 	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V19.D2, V23.D2
-	VUSHR	$4, V23.D2, V4.D2
-	VUSHR	$1, V4.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VAND	V20.B16, V26.B16, V9.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V26.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V10.D[0]
+	VMOV	V26.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V10.D[1]
+	VSHL	$48, V9.D2, V18.D2
+	VADD	V18.D2, V10.D2, V23.D2
+	VMOV	V23.B16, V22.B16
+	VFMLA	V23.D2, V24.D2, V22.D2
 	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VSUB	V28.D2, V25.D2, V27.D2
-	VSHL	$52, V27.D2, V18.D2
-	VSUB	V25.D2, V4.D2, V21.D2
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V21.D2, V7.D2
-	VSHL	$52, V7.D2, V20.D2
-	MOVD	$sigmoid64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ee0e638 // fcmgt v24.2d, v17.2d, v0.2d
-	WORD	$0x6e72dcda // fmul v26.2d, v6.2d, v18.2d
-	MOVD	$sigmoid64consts<>+144(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VADD	V10.D2, V20.D2, V5.D2
-	VMOV	V24.B16, V9.B16
-	VBSL	V20.B16, V5.B16, V9.B16
-	WORD	$0x6e69df56 // fmul v22.2d, v26.2d, v9.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef6e677 // fcmgt v23.2d, v19.2d, v22.2d
-	VAND	V23.B16, V24.B16, V28.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef6e764 // fcmgt v4.2d, v27.2d, v22.2d
-	WORD	$0x6e205884 // mvn v4.16b, v4.16b
-	VAND	V4.B16, V24.B16, V25.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e70d6d5 // fadd v21.2d, v22.2d, v16.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VSUB	V7.D2, V21.D2, V17.D2
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V25.B16, V10.B16
-	VBSL	V18.B16, V6.B16, V10.B16
-	WORD	$0x6e6adec5 // fmul v5.2d, v22.2d, v10.2d
-	VMOV	V28.B16, V20.B16
-	VBSL	V5.B16, V17.B16, V20.B16
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae409 // fcmgt v9.2d, v0.2d, v26.2d
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V9.B16, V23.B16
-	VBSL	V20.B16, V19.B16, V23.B16
-	MOVD	$sigmoid64consts<>+184(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee0e778 // fcmgt v24.2d, v27.2d, v0.2d
-	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V24.B16, V16.B16
-	VBSL	V23.B16, V4.B16, V16.B16
-	WORD	$0x4e60e407 // fcmeq v7.2d, v0.2d, v0.2d
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	MOVD	$sigmoid64consts<>+192(SB), R19
+	VSUB	V4.D2, V26.D2, V25.D2
+	VUSHR	$4, V25.D2, V28.D2
+	VUSHR	$1, V28.D2, V27.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V27.D2, V7.D2
+	VSHL	$52, V7.D2, V6.D2
+	VSUB	V27.D2, V28.D2, V5.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V5.D2, V21.D2
+	VSHL	$52, V21.D2, V17.D2
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee0e689 // fcmgt v9.2d, v20.2d, v0.2d
+	WORD	$0x6e66deca // fmul v10.2d, v22.2d, v6.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VADD	V18.D2, V17.D2, V24.D2
+	VMOV	V9.B16, V23.B16
+	VBSL	V17.B16, V24.B16, V23.B16
+	WORD	$0x6e77dd44 // fmul v4.2d, v10.2d, v23.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6ee4e759 // fcmgt v25.2d, v26.2d, v4.2d
+	VAND	V25.B16, V9.B16, V16.B16
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee4e4fc // fcmgt v28.2d, v7.2d, v4.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VAND	V28.B16, V9.B16, V27.B16
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73d485 // fadd v5.2d, v4.2d, v19.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VORR	V21.B16, V0.B16, V6.B16
-	VMOV	V7.B16, V18.B16
-	VBSL	V16.B16, V6.B16, V18.B16
-	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$sigmoid64consts<>+192(SB), R19
+	VSUB	V21.D2, V5.D2, V20.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
 	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V0.B16, V10.B16
-	VMOV	V25.B16, V28.B16
-	VBSL	V18.B16, V10.B16, V28.B16
-	VMOV	V11.B16, V17.B16
-	VBSL	V8.B16, V28.B16, V17.B16
-	VMOV	V17.B16, V8.B16
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V6.B16, V22.B16, V18.B16
+	WORD	$0x6e72dc98 // fmul v24.2d, v4.2d, v18.2d
+	VMOV	V16.B16, V17.B16
+	VBSL	V24.B16, V20.B16, V17.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6eeae417 // fcmgt v23.2d, v0.2d, v10.2d
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V23.B16, V25.B16
+	VBSL	V17.B16, V26.B16, V25.B16
+	MOVD	$sigmoid64consts<>+192(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee0e4e9 // fcmgt v9.2d, v7.2d, v0.2d
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V9.B16, V19.B16
+	VBSL	V25.B16, V28.B16, V19.B16
+	WORD	$0x4e60e415 // fcmeq v21.2d, v0.2d, v0.2d
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid64consts<>+200(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VORR	V5.B16, V0.B16, V22.B16
+	VMOV	V21.B16, V6.B16
+	VBSL	V19.B16, V22.B16, V6.B16
+	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid64consts<>+200(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V0.B16, V18.B16
+	VMOV	V27.B16, V16.B16
+	VBSL	V6.B16, V18.B16, V16.B16
+	VMOV	V11.B16, V20.B16
+	VBSL	V8.B16, V16.B16, V20.B16
+	VMOV	V20.B16, V8.B16
 mathblock247:
 	VMOV	V8.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
@@ -44703,149 +44859,152 @@ tail1:
 	WORD	$0x6eb0a970 // umaxv s16, v11.4s
 	FMOVS	F16, R20
 	CBZ	R20, mathblock248
-	MOVD	$sigmoid64consts<>+40(SB), R19
+	MOVD	$sigmoid64consts<>+120(SB), R19
 	VLD1R	(R19), [V21.D2]
-	MOVD	$sigmoid64consts<>+48(SB), R19
-	VLD1R	(R19), [V20.D2]
-	VMOV	V20.B16, V19.B16
-	VFMLA	V21.D2, V0.D2, V19.D2
+	WORD	$0x4e75f414 // fmax v20.2d, v0.2d, v21.2d
+	MOVD	$sigmoid64consts<>+40(SB), R19
+	VLD1R	(R19), [V19.D2]
 	MOVD	$sigmoid64consts<>+48(SB), R19
 	VLD1R	(R19), [V5.D2]
-	WORD	$0x4ee5d67a // fsub v26.2d, v19.2d, v5.2d
-	MOVD	$sigmoid64consts<>+64(SB), R19
+	VMOV	V5.B16, V26.B16
+	VFMLA	V19.D2, V20.D2, V26.D2
+	MOVD	$sigmoid64consts<>+48(SB), R19
 	VLD1R	(R19), [V17.D2]
-	VMOV	V0.B16, V10.B16
-	VFMLS	V17.D2, V26.D2, V10.D2
-	MOVD	$sigmoid64consts<>+56(SB), R19
+	WORD	$0x4ef1d74a // fsub v10.2d, v26.2d, v17.2d
+	MOVD	$sigmoid64consts<>+64(SB), R19
 	VLD1R	(R19), [V24.D2]
-	VMOV	V10.B16, V18.B16
-	VFMLS	V24.D2, V26.D2, V18.D2
-	MOVD	$sigmoid64consts<>+72(SB), R19
+	VMOV	V20.B16, V18.B16
+	VFMLS	V24.D2, V10.D2, V18.D2
+	MOVD	$sigmoid64consts<>+56(SB), R19
 	VLD1R	(R19), [V9.D2]
+	VMOV	V18.B16, V6.B16
+	VFMLS	V9.D2, V10.D2, V6.D2
+	MOVD	$sigmoid64consts<>+72(SB), R19
+	VLD1R	(R19), [V23.D2]
 	MOVD	$sigmoid64consts<>+80(SB), R19
-	VLD1R	(R19), [V6.D2]
-	VMOV	V6.B16, V23.B16
-	VFMLA	V18.D2, V9.D2, V23.D2
-	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V22.D2]
 	VMOV	V22.B16, V25.B16
-	VFMLA	V18.D2, V23.D2, V25.D2
-	MOVD	$sigmoid64consts<>+96(SB), R19
+	VFMLA	V6.D2, V23.D2, V25.D2
+	MOVD	$sigmoid64consts<>+88(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VMOV	V4.B16, V27.B16
-	VFMLA	V18.D2, V25.D2, V27.D2
-	MOVD	$sigmoid64consts<>+104(SB), R19
+	VFMLA	V6.D2, V25.D2, V27.D2
+	MOVD	$sigmoid64consts<>+96(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VMOV	V28.B16, V7.B16
-	VFMLA	V18.D2, V27.D2, V7.D2
-	WORD	$0x6e72de50 // fmul v16.2d, v18.2d, v18.2d
+	VFMLA	V6.D2, V27.D2, V7.D2
+	MOVD	$sigmoid64consts<>+104(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VMOV	V16.B16, V21.B16
+	VFMLA	V6.D2, V7.D2, V21.D2
+	WORD	$0x6e66dcd3 // fmul v19.2d, v6.2d, v6.2d
 	MOVD	$exptail_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
+	VMOV	V26.D[0], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[0]
-	VMOV	V19.D[1], R20
+	VMOV	R20, V5.D[0]
+	VMOV	V26.D[1], R20
 	AND	$0xf, R20, R20
 	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V21.D[1]
-	WORD	$0x4e75d654 // fadd v20.2d, v18.2d, v21.2d
-	VMOV	V20.B16, V5.B16
-	VFMLA	V7.D2, V16.D2, V5.D2
-	MOVD	$sigmoid64consts<>+120(SB), R19
-	VLD1R	(R19), [V17.D2]
-	VAND	V17.B16, V19.B16, V24.B16
-	MOVD	$exphi_64<>+0(SB), R19
-	VMOV	V19.D[0], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V26.D[0]
-	VMOV	V19.D[1], R20
-	AND	$0xf, R20, R20
-	MOVD	(R19)(R20<<3), R20
-	VMOV	R20, V26.D[1]
-	VSHL	$48, V24.D2, V10.D2
-	VADD	V10.D2, V26.D2, V9.D2
-	VMOV	V9.B16, V6.B16
-	VFMLA	V9.D2, V5.D2, V6.D2
+	VMOV	R20, V5.D[1]
+	WORD	$0x4e65d4d1 // fadd v17.2d, v6.2d, v5.2d
+	VMOV	V17.B16, V24.B16
+	VFMLA	V21.D2, V19.D2, V24.D2
 	MOVD	$sigmoid64consts<>+128(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VSUB	V22.D2, V19.D2, V23.D2
-	VUSHR	$4, V23.D2, V4.D2
-	VUSHR	$1, V4.D2, V25.D2
+	VLD1R	(R19), [V20.D2]
+	VAND	V20.B16, V26.B16, V9.B16
+	MOVD	$exphi_64<>+0(SB), R19
+	VMOV	V26.D[0], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V10.D[0]
+	VMOV	V26.D[1], R20
+	AND	$0xf, R20, R20
+	MOVD	(R19)(R20<<3), R20
+	VMOV	R20, V10.D[1]
+	VSHL	$48, V9.D2, V18.D2
+	VADD	V18.D2, V10.D2, V23.D2
+	VMOV	V23.B16, V22.B16
+	VFMLA	V23.D2, V24.D2, V22.D2
 	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V28.D2]
-	VSUB	V28.D2, V25.D2, V27.D2
-	VSHL	$52, V27.D2, V18.D2
-	VSUB	V25.D2, V4.D2, V21.D2
-	MOVD	$sigmoid64consts<>+136(SB), R19
-	VLD1R	(R19), [V16.D2]
-	VSUB	V16.D2, V21.D2, V7.D2
-	VSHL	$52, V7.D2, V20.D2
-	MOVD	$sigmoid64consts<>+0(SB), R19
-	VLD1R	(R19), [V17.D2]
-	WORD	$0x6ee0e638 // fcmgt v24.2d, v17.2d, v0.2d
-	WORD	$0x6e72dcda // fmul v26.2d, v6.2d, v18.2d
-	MOVD	$sigmoid64consts<>+144(SB), R19
-	VLD1R	(R19), [V10.D2]
-	VADD	V10.D2, V20.D2, V5.D2
-	VMOV	V24.B16, V9.B16
-	VBSL	V20.B16, V5.B16, V9.B16
-	WORD	$0x6e69df56 // fmul v22.2d, v26.2d, v9.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V19.D2]
-	WORD	$0x6ef6e677 // fcmgt v23.2d, v19.2d, v22.2d
-	VAND	V23.B16, V24.B16, V28.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ef6e764 // fcmgt v4.2d, v27.2d, v22.2d
-	WORD	$0x6e205884 // mvn v4.16b, v4.16b
-	VAND	V4.B16, V24.B16, V25.B16
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V16.D2]
-	WORD	$0x4e70d6d5 // fadd v21.2d, v22.2d, v16.2d
-	MOVD	$sigmoid64consts<>+152(SB), R19
-	VLD1R	(R19), [V7.D2]
-	VSUB	V7.D2, V21.D2, V17.D2
-	MOVD	$sigmoid64consts<>+160(SB), R19
-	VLD1R	(R19), [V6.D2]
-	MOVD	$sigmoid64consts<>+112(SB), R19
-	VLD1R	(R19), [V18.D2]
-	VMOV	V25.B16, V10.B16
-	VBSL	V18.B16, V6.B16, V10.B16
-	WORD	$0x6e6adec5 // fmul v5.2d, v22.2d, v10.2d
-	VMOV	V28.B16, V20.B16
-	VBSL	V5.B16, V17.B16, V20.B16
-	MOVD	$sigmoid64consts<>+168(SB), R19
-	VLD1R	(R19), [V26.D2]
-	WORD	$0x6efae409 // fcmgt v9.2d, v0.2d, v26.2d
-	MOVD	$sigmoid64consts<>+176(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V9.B16, V23.B16
-	VBSL	V20.B16, V19.B16, V23.B16
-	MOVD	$sigmoid64consts<>+184(SB), R19
-	VLD1R	(R19), [V27.D2]
-	WORD	$0x6ee0e778 // fcmgt v24.2d, v27.2d, v0.2d
-	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V4.D2]
-	VMOV	V24.B16, V16.B16
-	VBSL	V23.B16, V4.B16, V16.B16
-	WORD	$0x4e60e407 // fcmeq v7.2d, v0.2d, v0.2d
-	WORD	$0x6e2058e7 // mvn v7.16b, v7.16b
-	MOVD	$sigmoid64consts<>+192(SB), R19
+	VSUB	V4.D2, V26.D2, V25.D2
+	VUSHR	$4, V25.D2, V28.D2
+	VUSHR	$1, V28.D2, V27.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V16.D2]
+	VSUB	V16.D2, V27.D2, V7.D2
+	VSHL	$52, V7.D2, V6.D2
+	VSUB	V27.D2, V28.D2, V5.D2
+	MOVD	$sigmoid64consts<>+144(SB), R19
+	VLD1R	(R19), [V19.D2]
+	VSUB	V19.D2, V5.D2, V21.D2
+	VSHL	$52, V21.D2, V17.D2
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V20.D2]
+	WORD	$0x6ee0e689 // fcmgt v9.2d, v20.2d, v0.2d
+	WORD	$0x6e66deca // fmul v10.2d, v22.2d, v6.2d
+	MOVD	$sigmoid64consts<>+152(SB), R19
+	VLD1R	(R19), [V18.D2]
+	VADD	V18.D2, V17.D2, V24.D2
+	VMOV	V9.B16, V23.B16
+	VBSL	V17.B16, V24.B16, V23.B16
+	WORD	$0x6e77dd44 // fmul v4.2d, v10.2d, v23.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V26.D2]
+	WORD	$0x6ee4e759 // fcmgt v25.2d, v26.2d, v4.2d
+	VAND	V25.B16, V9.B16, V16.B16
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee4e4fc // fcmgt v28.2d, v7.2d, v4.2d
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	VAND	V28.B16, V9.B16, V27.B16
+	MOVD	$sigmoid64consts<>+160(SB), R19
+	VLD1R	(R19), [V19.D2]
+	WORD	$0x4e73d485 // fadd v5.2d, v4.2d, v19.2d
+	MOVD	$sigmoid64consts<>+160(SB), R19
 	VLD1R	(R19), [V21.D2]
-	VORR	V21.B16, V0.B16, V6.B16
-	VMOV	V7.B16, V18.B16
-	VBSL	V16.B16, V6.B16, V18.B16
-	WORD	$0x4e60e419 // fcmeq v25.2d, v0.2d, v0.2d
-	WORD	$0x6e205b39 // mvn v25.16b, v25.16b
-	MOVD	$sigmoid64consts<>+192(SB), R19
+	VSUB	V21.D2, V5.D2, V20.D2
+	MOVD	$sigmoid64consts<>+168(SB), R19
 	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V0.B16, V10.B16
-	VMOV	V25.B16, V28.B16
-	VBSL	V18.B16, V10.B16, V28.B16
-	VMOV	V11.B16, V17.B16
-	VBSL	V8.B16, V28.B16, V17.B16
-	VMOV	V17.B16, V8.B16
+	MOVD	$sigmoid64consts<>+112(SB), R19
+	VLD1R	(R19), [V6.D2]
+	VMOV	V27.B16, V18.B16
+	VBSL	V6.B16, V22.B16, V18.B16
+	WORD	$0x6e72dc98 // fmul v24.2d, v4.2d, v18.2d
+	VMOV	V16.B16, V17.B16
+	VBSL	V24.B16, V20.B16, V17.B16
+	MOVD	$sigmoid64consts<>+176(SB), R19
+	VLD1R	(R19), [V10.D2]
+	WORD	$0x6eeae417 // fcmgt v23.2d, v0.2d, v10.2d
+	MOVD	$sigmoid64consts<>+184(SB), R19
+	VLD1R	(R19), [V26.D2]
+	VMOV	V23.B16, V25.B16
+	VBSL	V17.B16, V26.B16, V25.B16
+	MOVD	$sigmoid64consts<>+192(SB), R19
+	VLD1R	(R19), [V7.D2]
+	WORD	$0x6ee0e4e9 // fcmgt v9.2d, v7.2d, v0.2d
+	MOVD	$sigmoid64consts<>+0(SB), R19
+	VLD1R	(R19), [V28.D2]
+	VMOV	V9.B16, V19.B16
+	VBSL	V25.B16, V28.B16, V19.B16
+	WORD	$0x4e60e415 // fcmeq v21.2d, v0.2d, v0.2d
+	WORD	$0x6e205ab5 // mvn v21.16b, v21.16b
+	MOVD	$sigmoid64consts<>+200(SB), R19
+	VLD1R	(R19), [V5.D2]
+	VORR	V5.B16, V0.B16, V22.B16
+	VMOV	V21.B16, V6.B16
+	VBSL	V19.B16, V22.B16, V6.B16
+	WORD	$0x4e60e41b // fcmeq v27.2d, v0.2d, v0.2d
+	WORD	$0x6e205b7b // mvn v27.16b, v27.16b
+	MOVD	$sigmoid64consts<>+200(SB), R19
+	VLD1R	(R19), [V4.D2]
+	VORR	V4.B16, V0.B16, V18.B16
+	VMOV	V27.B16, V16.B16
+	VBSL	V6.B16, V18.B16, V16.B16
+	VMOV	V11.B16, V20.B16
+	VBSL	V8.B16, V16.B16, V20.B16
+	VMOV	V20.B16, V8.B16
 mathblock248:
 	VMOV	V8.B16, V12.B16
 	FMOVD	F12, (R10)

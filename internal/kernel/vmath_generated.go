@@ -993,6 +993,231 @@ func pow64(x0, x1 float64) float64 {
 // expsub32 is expsub on float32, the steps of its program (see gen/registry/vmath.go).
 func expsub32(x0, x1 float32) float32 {
 	v2 := float32(x0 - x1)
+	v4 := max(v2, float32(-120))
+	v7 := fma32(v4, float32(23.08312), float32(1.2582912e+07))
+	v8 := float32(v7 - float32(1.2582912e+07))
+	v11 := fma32(-v8, float32(0.04333496), v4)
+	v12 := fma32(-v8, float32(-1.3262153e-05), v11)
+	v15 := fma32(float32(0.1666672), v12, float32(0.5000163))
+	v16 := float32(v12 * v12)
+	v17 := exptail_32[math.Float32bits(v7)&0xf]
+	v18 := float32(v12 + math.Float32frombits(v17))
+	v19 := fma32(v16, v15, v18)
+	v20 := exphi_32[math.Float32bits(v7)&0xf]
+	v21 := math.Float32bits(v7) << 19
+	v22 := v20 + v21
+	v23 := fma32(v19, math.Float32frombits(v22), math.Float32frombits(v22))
+	v25 := math.Float32bits(v2) & uint32(0x7fffffff)
+	v27 := !(math.Float32frombits(v25) < float32(87.25))
+	v74 := math.Float32bits(v23)
+	if v27 {
+		v29 := math.Float32bits(v7) & uint32(0xf)
+		v30 := exphi_32[math.Float32bits(v7)&0xf]
+		v31 := v29 << 19
+		v32 := v30 + v31
+		v33 := fma32(v19, math.Float32frombits(v32), math.Float32frombits(v32))
+		v35 := math.Float32bits(v7) - uint32(0x4b3ff000)
+		v36 := v35 >> 4
+		v37 := v36 >> 1
+		v39 := v37 - uint32(0x1)
+		v40 := v39 << 23
+		v41 := v36 - v37
+		v42 := v41 - uint32(0x1)
+		v43 := v42 << 23
+		v45 := v2 < float32(0)
+		v46 := float32(v33 * math.Float32frombits(v40))
+		v48 := v43 + uint32(0x20000000)
+		v49 := v43
+		if v45 {
+			v49 = v48
+		}
+		v50 := float32(v46 * math.Float32frombits(v49))
+		v52 := v50 < float32(2.1684043e-19)
+		v53 := v45 && v52
+		v54 := !(v50 < float32(2.1684043e-19))
+		v55 := v45 && v54
+		v56 := float32(v50 + float32(2.1684043e-19))
+		v57 := math.Float32bits(v56) - uint32(0x20800000)
+		v60 := uint32(0x3f800000)
+		if v55 {
+			v60 = uint32(0x1f800000)
+		}
+		v61 := float32(v50 * math.Float32frombits(v60))
+		v62 := math.Float32bits(v61)
+		if v53 {
+			v62 = v57
+		}
+		v64 := float32(89) < v2
+		v66 := v62
+		if v64 {
+			v66 = uint32(0x7f800000)
+		}
+		v68 := v2 < float32(-105)
+		v69 := v66
+		if v68 {
+			v69 = uint32(0x0)
+		}
+		v70 := v2 != v2
+		v72 := math.Float32bits(v2) | uint32(0x400000)
+		v73 := v69
+		if v70 {
+			v73 = v72
+		}
+		v74 = v73
+	}
+	v75 := v2 != v2
+	v83 := v74
+	if v75 {
+		v76 := x1 != x1
+		v77 := math.Float32bits(x1) | uint32(0x400000)
+		v79 := uint32(0x7fc00000)
+		if v76 {
+			v79 = v77
+		}
+		v80 := x0 != x0
+		v81 := math.Float32bits(x0) | uint32(0x400000)
+		v82 := v79
+		if v80 {
+			v82 = v81
+		}
+		v83 = v82
+	}
+	return math.Float32frombits(v83)
+}
+
+// exptail_32 is a lookup table of the math functions (see gen/registry).
+var exptail_32 = [...]uint32{
+	0x0, 0x3346cb6a, 0xb24e0611, 0x334b2482,
+	0x33092801, 0x331b85f2, 0xb3051aa8, 0xb2006c56,
+	0x329302ae, 0xb302e5a2, 0x31b3d0e5, 0x31d1daf2,
+	0xb27ce182, 0xb1b4b0da, 0xb1d290be, 0x31b0a147,
+}
+
+// exphi_32 is a lookup table of the math functions (see gen/registry).
+var exphi_32 = [...]uint32{
+	0x3f800000, 0x3f7daac3, 0x3f7b95c2, 0x3f79c3d3,
+	0x3f7837f0, 0x3f76f532, 0x3f75fed7, 0x3f75583f,
+	0x3f7504f3, 0x3f7508a4, 0x3f75672a, 0x3f76248c,
+	0x3f7744fd, 0x3f78ccdf, 0x3f7ac0c7, 0x3f7d257d,
+}
+
+// expsub64 is expsub on float64, the steps of its program (see gen/registry/vmath.go).
+func expsub64(x0, x1 float64) float64 {
+	v2 := float64(x0 - x1)
+	v4 := max(v2, float64(-800))
+	v7 := math.FMA(v4, float64(23.083120654223414), float64(6.755399441055744e+15))
+	v8 := float64(v7 - float64(6.755399441055744e+15))
+	v11 := math.FMA(-v8, float64(0.04332169877307024), v4)
+	v12 := math.FMA(-v8, float64(1.1926343307941173e-11), v11)
+	v15 := math.FMA(float64(0.001388859175110862), v12, float64(0.008333473005576074))
+	v17 := math.FMA(v15, v12, float64(0.041666666693668065))
+	v19 := math.FMA(v17, v12, float64(0.1666666666438263))
+	v21 := math.FMA(v19, v12, float64(0.49999999999999595))
+	v22 := float64(v12 * v12)
+	v23 := exptail_64[math.Float64bits(v7)&0xf]
+	v24 := float64(v12 + math.Float64frombits(v23))
+	v25 := math.FMA(v22, v21, v24)
+	v26 := exphi_64[math.Float64bits(v7)&0xf]
+	v27 := math.Float64bits(v7) << 48
+	v28 := v26 + v27
+	v29 := math.FMA(v25, math.Float64frombits(v28), math.Float64frombits(v28))
+	v31 := math.Float64bits(v2) & uint64(0x7fffffffffffffff)
+	v33 := !(math.Float64frombits(v31) < float64(708.25))
+	v80 := math.Float64bits(v29)
+	if v33 {
+		v35 := math.Float64bits(v7) & uint64(0xf)
+		v36 := exphi_64[math.Float64bits(v7)&0xf]
+		v37 := v35 << 48
+		v38 := v36 + v37
+		v39 := math.FMA(v25, math.Float64frombits(v38), math.Float64frombits(v38))
+		v41 := math.Float64bits(v7) - uint64(0x4337ffffffff8000)
+		v42 := v41 >> 4
+		v43 := v42 >> 1
+		v45 := v43 - uint64(0x1)
+		v46 := v45 << 52
+		v47 := v42 - v43
+		v48 := v47 - uint64(0x1)
+		v49 := v48 << 52
+		v51 := v2 < float64(0)
+		v52 := float64(v39 * math.Float64frombits(v46))
+		v54 := v49 + uint64(0x2000000000000000)
+		v55 := v49
+		if v51 {
+			v55 = v54
+		}
+		v56 := float64(v52 * math.Float64frombits(v55))
+		v58 := v56 < float64(2.983336292480083e-154)
+		v59 := v51 && v58
+		v60 := !(v56 < float64(2.983336292480083e-154))
+		v61 := v51 && v60
+		v62 := float64(v56 + float64(2.983336292480083e-154))
+		v63 := math.Float64bits(v62) - uint64(0x2010000000000000)
+		v66 := uint64(0x3ff0000000000000)
+		if v61 {
+			v66 = uint64(0x1ff0000000000000)
+		}
+		v67 := float64(v56 * math.Float64frombits(v66))
+		v68 := math.Float64bits(v67)
+		if v59 {
+			v68 = v63
+		}
+		v70 := float64(710) < v2
+		v72 := v68
+		if v70 {
+			v72 = uint64(0x7ff0000000000000)
+		}
+		v74 := v2 < float64(-746)
+		v75 := v72
+		if v74 {
+			v75 = uint64(0x0)
+		}
+		v76 := v2 != v2
+		v78 := math.Float64bits(v2) | uint64(0x8000000000000)
+		v79 := v75
+		if v76 {
+			v79 = v78
+		}
+		v80 = v79
+	}
+	v81 := v2 != v2
+	v89 := v80
+	if v81 {
+		v82 := x1 != x1
+		v83 := math.Float64bits(x1) | uint64(0x8000000000000)
+		v85 := uint64(0x7ff8000000000001)
+		if v82 {
+			v85 = v83
+		}
+		v86 := x0 != x0
+		v87 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v88 := v85
+		if v86 {
+			v88 = v87
+		}
+		v89 = v88
+	}
+	return math.Float64frombits(v89)
+}
+
+// exptail_64 is a lookup table of the math functions (see gen/registry).
+var exptail_64 = [...]uint64{
+	0x0, 0x3c979aa65d837b6d, 0xbc801b15eaa59348, 0x3c968efde3a8a894,
+	0x3c834d754db0abb6, 0x3c859f48a72a4c6d, 0x3c7690cebb7aafb0, 0x3c9063e1e21c5409,
+	0xbc93b3efbf5e2228, 0xbc7b32dcb94da51d, 0x3c8db72fc1f0eab4, 0x3c71affc2b91ce27,
+	0x3c8c1a7792cb3387, 0x3c736eae30af0cb3, 0x3c74a385a63d07a7, 0xbc8ff7128fd391f0,
+}
+
+// exphi_64 is a lookup table of the math functions (see gen/registry).
+var exphi_64 = [...]uint64{
+	0x3ff0000000000000, 0x3fefb5586cf9890f, 0x3fef72b83c7d517b, 0x3fef387a6e756238,
+	0x3fef06fe0a31b715, 0x3feedea64c123422, 0x3feebfdad5362a27, 0x3feeab07dd485429,
+	0x3feea09e667f3bcd, 0x3feea11473eb0187, 0x3feeace5422aa0db, 0x3feec49182a3f090,
+	0x3feee89f995ad3ad, 0x3fef199bdd85529c, 0x3fef5818dcfba487, 0x3fefa4afa2a490da,
+}
+
+// exp32 is exp on float32, the steps of its program (see gen/registry/vmath.go).
+func exp32(x0 float32) float32 {
+	v2 := max(x0, float32(-120))
 	v5 := fma32(v2, float32(23.08312), float32(1.2582912e+07))
 	v6 := float32(v5 - float32(1.2582912e+07))
 	v9 := fma32(-v6, float32(0.04333496), v2)
@@ -1006,7 +1231,7 @@ func expsub32(x0, x1 float32) float32 {
 	v19 := math.Float32bits(v5) << 19
 	v20 := v18 + v19
 	v21 := fma32(v17, math.Float32frombits(v20), math.Float32frombits(v20))
-	v23 := math.Float32bits(v2) & uint32(0x7fffffff)
+	v23 := math.Float32bits(x0) & uint32(0x7fffffff)
 	v25 := !(math.Float32frombits(v23) < float32(87.25))
 	v72 := math.Float32bits(v21)
 	if v25 {
@@ -1023,7 +1248,7 @@ func expsub32(x0, x1 float32) float32 {
 		v39 := v34 - v35
 		v40 := v39 - uint32(0x1)
 		v41 := v40 << 23
-		v43 := v2 < float32(0)
+		v43 := x0 < float32(0)
 		v44 := float32(v31 * math.Float32frombits(v38))
 		v46 := v41 + uint32(0x20000000)
 		v47 := v41
@@ -1046,63 +1271,30 @@ func expsub32(x0, x1 float32) float32 {
 		if v51 {
 			v60 = v55
 		}
-		v62 := float32(89) < v2
+		v62 := float32(89) < x0
 		v64 := v60
 		if v62 {
 			v64 = uint32(0x7f800000)
 		}
-		v66 := v2 < float32(-105)
+		v66 := x0 < float32(-105)
 		v67 := v64
 		if v66 {
 			v67 = uint32(0x0)
 		}
-		v68 := v2 != v2
-		v70 := math.Float32bits(v2) | uint32(0x400000)
+		v68 := x0 != x0
+		v70 := math.Float32bits(x0) | uint32(0x400000)
 		v71 := v67
 		if v68 {
 			v71 = v70
 		}
 		v72 = v71
 	}
-	v73 := v2 != v2
-	v81 := v72
-	if v73 {
-		v74 := x1 != x1
-		v75 := math.Float32bits(x1) | uint32(0x400000)
-		v77 := uint32(0x7fc00000)
-		if v74 {
-			v77 = v75
-		}
-		v78 := x0 != x0
-		v79 := math.Float32bits(x0) | uint32(0x400000)
-		v80 := v77
-		if v78 {
-			v80 = v79
-		}
-		v81 = v80
-	}
-	return math.Float32frombits(v81)
+	return math.Float32frombits(v72)
 }
 
-// exptail_32 is a lookup table of the math functions (see gen/registry).
-var exptail_32 = [...]uint32{
-	0x0, 0x3346cb6a, 0xb24e0611, 0x334b2482,
-	0x33092801, 0x331b85f2, 0xb3051aa8, 0xb2006c56,
-	0x329302ae, 0xb302e5a2, 0x31b3d0e5, 0x31d1daf2,
-	0xb27ce182, 0xb1b4b0da, 0xb1d290be, 0x31b0a147,
-}
-
-// exphi_32 is a lookup table of the math functions (see gen/registry).
-var exphi_32 = [...]uint32{
-	0x3f800000, 0x3f7daac3, 0x3f7b95c2, 0x3f79c3d3,
-	0x3f7837f0, 0x3f76f532, 0x3f75fed7, 0x3f75583f,
-	0x3f7504f3, 0x3f7508a4, 0x3f75672a, 0x3f76248c,
-	0x3f7744fd, 0x3f78ccdf, 0x3f7ac0c7, 0x3f7d257d,
-}
-
-// expsub64 is expsub on float64, the steps of its program (see gen/registry/vmath.go).
-func expsub64(x0, x1 float64) float64 {
-	v2 := float64(x0 - x1)
+// exp64 is exp on float64, the steps of its program (see gen/registry/vmath.go).
+func exp64(x0 float64) float64 {
+	v2 := max(x0, float64(-800))
 	v5 := math.FMA(v2, float64(23.083120654223414), float64(6.755399441055744e+15))
 	v6 := float64(v5 - float64(6.755399441055744e+15))
 	v9 := math.FMA(-v6, float64(0.04332169877307024), v2)
@@ -1119,7 +1311,7 @@ func expsub64(x0, x1 float64) float64 {
 	v25 := math.Float64bits(v5) << 48
 	v26 := v24 + v25
 	v27 := math.FMA(v23, math.Float64frombits(v26), math.Float64frombits(v26))
-	v29 := math.Float64bits(v2) & uint64(0x7fffffffffffffff)
+	v29 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
 	v31 := !(math.Float64frombits(v29) < float64(708.25))
 	v78 := math.Float64bits(v27)
 	if v31 {
@@ -1136,7 +1328,7 @@ func expsub64(x0, x1 float64) float64 {
 		v45 := v40 - v41
 		v46 := v45 - uint64(0x1)
 		v47 := v46 << 52
-		v49 := v2 < float64(0)
+		v49 := x0 < float64(0)
 		v50 := float64(v37 * math.Float64frombits(v44))
 		v52 := v47 + uint64(0x2000000000000000)
 		v53 := v47
@@ -1159,213 +1351,25 @@ func expsub64(x0, x1 float64) float64 {
 		if v57 {
 			v66 = v61
 		}
-		v68 := float64(710) < v2
+		v68 := float64(710) < x0
 		v70 := v66
 		if v68 {
 			v70 = uint64(0x7ff0000000000000)
 		}
-		v72 := v2 < float64(-746)
+		v72 := x0 < float64(-746)
 		v73 := v70
 		if v72 {
 			v73 = uint64(0x0)
 		}
-		v74 := v2 != v2
-		v76 := math.Float64bits(v2) | uint64(0x8000000000000)
+		v74 := x0 != x0
+		v76 := math.Float64bits(x0) | uint64(0x8000000000000)
 		v77 := v73
 		if v74 {
 			v77 = v76
 		}
 		v78 = v77
 	}
-	v79 := v2 != v2
-	v87 := v78
-	if v79 {
-		v80 := x1 != x1
-		v81 := math.Float64bits(x1) | uint64(0x8000000000000)
-		v83 := uint64(0x7ff8000000000001)
-		if v80 {
-			v83 = v81
-		}
-		v84 := x0 != x0
-		v85 := math.Float64bits(x0) | uint64(0x8000000000000)
-		v86 := v83
-		if v84 {
-			v86 = v85
-		}
-		v87 = v86
-	}
-	return math.Float64frombits(v87)
-}
-
-// exptail_64 is a lookup table of the math functions (see gen/registry).
-var exptail_64 = [...]uint64{
-	0x0, 0x3c979aa65d837b6d, 0xbc801b15eaa59348, 0x3c968efde3a8a894,
-	0x3c834d754db0abb6, 0x3c859f48a72a4c6d, 0x3c7690cebb7aafb0, 0x3c9063e1e21c5409,
-	0xbc93b3efbf5e2228, 0xbc7b32dcb94da51d, 0x3c8db72fc1f0eab4, 0x3c71affc2b91ce27,
-	0x3c8c1a7792cb3387, 0x3c736eae30af0cb3, 0x3c74a385a63d07a7, 0xbc8ff7128fd391f0,
-}
-
-// exphi_64 is a lookup table of the math functions (see gen/registry).
-var exphi_64 = [...]uint64{
-	0x3ff0000000000000, 0x3fefb5586cf9890f, 0x3fef72b83c7d517b, 0x3fef387a6e756238,
-	0x3fef06fe0a31b715, 0x3feedea64c123422, 0x3feebfdad5362a27, 0x3feeab07dd485429,
-	0x3feea09e667f3bcd, 0x3feea11473eb0187, 0x3feeace5422aa0db, 0x3feec49182a3f090,
-	0x3feee89f995ad3ad, 0x3fef199bdd85529c, 0x3fef5818dcfba487, 0x3fefa4afa2a490da,
-}
-
-// exp32 is exp on float32, the steps of its program (see gen/registry/vmath.go).
-func exp32(x0 float32) float32 {
-	v3 := fma32(x0, float32(23.08312), float32(1.2582912e+07))
-	v4 := float32(v3 - float32(1.2582912e+07))
-	v7 := fma32(-v4, float32(0.04333496), x0)
-	v8 := fma32(-v4, float32(-1.3262153e-05), v7)
-	v11 := fma32(float32(0.1666672), v8, float32(0.5000163))
-	v12 := float32(v8 * v8)
-	v13 := exptail_32[math.Float32bits(v3)&0xf]
-	v14 := float32(v8 + math.Float32frombits(v13))
-	v15 := fma32(v12, v11, v14)
-	v16 := exphi_32[math.Float32bits(v3)&0xf]
-	v17 := math.Float32bits(v3) << 19
-	v18 := v16 + v17
-	v19 := fma32(v15, math.Float32frombits(v18), math.Float32frombits(v18))
-	v21 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v23 := !(math.Float32frombits(v21) < float32(87.25))
-	v70 := math.Float32bits(v19)
-	if v23 {
-		v25 := math.Float32bits(v3) & uint32(0xf)
-		v26 := exphi_32[math.Float32bits(v3)&0xf]
-		v27 := v25 << 19
-		v28 := v26 + v27
-		v29 := fma32(v15, math.Float32frombits(v28), math.Float32frombits(v28))
-		v31 := math.Float32bits(v3) - uint32(0x4b3ff000)
-		v32 := v31 >> 4
-		v33 := v32 >> 1
-		v35 := v33 - uint32(0x1)
-		v36 := v35 << 23
-		v37 := v32 - v33
-		v38 := v37 - uint32(0x1)
-		v39 := v38 << 23
-		v41 := x0 < float32(0)
-		v42 := float32(v29 * math.Float32frombits(v36))
-		v44 := v39 + uint32(0x20000000)
-		v45 := v39
-		if v41 {
-			v45 = v44
-		}
-		v46 := float32(v42 * math.Float32frombits(v45))
-		v48 := v46 < float32(2.1684043e-19)
-		v49 := v41 && v48
-		v50 := !(v46 < float32(2.1684043e-19))
-		v51 := v41 && v50
-		v52 := float32(v46 + float32(2.1684043e-19))
-		v53 := math.Float32bits(v52) - uint32(0x20800000)
-		v56 := uint32(0x3f800000)
-		if v51 {
-			v56 = uint32(0x1f800000)
-		}
-		v57 := float32(v46 * math.Float32frombits(v56))
-		v58 := math.Float32bits(v57)
-		if v49 {
-			v58 = v53
-		}
-		v60 := float32(89) < x0
-		v62 := v58
-		if v60 {
-			v62 = uint32(0x7f800000)
-		}
-		v64 := x0 < float32(-105)
-		v65 := v62
-		if v64 {
-			v65 = uint32(0x0)
-		}
-		v66 := x0 != x0
-		v68 := math.Float32bits(x0) | uint32(0x400000)
-		v69 := v65
-		if v66 {
-			v69 = v68
-		}
-		v70 = v69
-	}
-	return math.Float32frombits(v70)
-}
-
-// exp64 is exp on float64, the steps of its program (see gen/registry/vmath.go).
-func exp64(x0 float64) float64 {
-	v3 := math.FMA(x0, float64(23.083120654223414), float64(6.755399441055744e+15))
-	v4 := float64(v3 - float64(6.755399441055744e+15))
-	v7 := math.FMA(-v4, float64(0.04332169877307024), x0)
-	v8 := math.FMA(-v4, float64(1.1926343307941173e-11), v7)
-	v11 := math.FMA(float64(0.001388859175110862), v8, float64(0.008333473005576074))
-	v13 := math.FMA(v11, v8, float64(0.041666666693668065))
-	v15 := math.FMA(v13, v8, float64(0.1666666666438263))
-	v17 := math.FMA(v15, v8, float64(0.49999999999999595))
-	v18 := float64(v8 * v8)
-	v19 := exptail_64[math.Float64bits(v3)&0xf]
-	v20 := float64(v8 + math.Float64frombits(v19))
-	v21 := math.FMA(v18, v17, v20)
-	v22 := exphi_64[math.Float64bits(v3)&0xf]
-	v23 := math.Float64bits(v3) << 48
-	v24 := v22 + v23
-	v25 := math.FMA(v21, math.Float64frombits(v24), math.Float64frombits(v24))
-	v27 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
-	v29 := !(math.Float64frombits(v27) < float64(708.25))
-	v76 := math.Float64bits(v25)
-	if v29 {
-		v31 := math.Float64bits(v3) & uint64(0xf)
-		v32 := exphi_64[math.Float64bits(v3)&0xf]
-		v33 := v31 << 48
-		v34 := v32 + v33
-		v35 := math.FMA(v21, math.Float64frombits(v34), math.Float64frombits(v34))
-		v37 := math.Float64bits(v3) - uint64(0x4337ffffffff8000)
-		v38 := v37 >> 4
-		v39 := v38 >> 1
-		v41 := v39 - uint64(0x1)
-		v42 := v41 << 52
-		v43 := v38 - v39
-		v44 := v43 - uint64(0x1)
-		v45 := v44 << 52
-		v47 := x0 < float64(0)
-		v48 := float64(v35 * math.Float64frombits(v42))
-		v50 := v45 + uint64(0x2000000000000000)
-		v51 := v45
-		if v47 {
-			v51 = v50
-		}
-		v52 := float64(v48 * math.Float64frombits(v51))
-		v54 := v52 < float64(2.983336292480083e-154)
-		v55 := v47 && v54
-		v56 := !(v52 < float64(2.983336292480083e-154))
-		v57 := v47 && v56
-		v58 := float64(v52 + float64(2.983336292480083e-154))
-		v59 := math.Float64bits(v58) - uint64(0x2010000000000000)
-		v62 := uint64(0x3ff0000000000000)
-		if v57 {
-			v62 = uint64(0x1ff0000000000000)
-		}
-		v63 := float64(v52 * math.Float64frombits(v62))
-		v64 := math.Float64bits(v63)
-		if v55 {
-			v64 = v59
-		}
-		v66 := float64(710) < x0
-		v68 := v64
-		if v66 {
-			v68 = uint64(0x7ff0000000000000)
-		}
-		v70 := x0 < float64(-746)
-		v71 := v68
-		if v70 {
-			v71 = uint64(0x0)
-		}
-		v72 := x0 != x0
-		v74 := math.Float64bits(x0) | uint64(0x8000000000000)
-		v75 := v71
-		if v72 {
-			v75 = v74
-		}
-		v76 = v75
-	}
-	return math.Float64frombits(v76)
+	return math.Float64frombits(v78)
 }
 
 // log32 is log on float32, the steps of its program (see gen/registry/vmath.go).
@@ -1594,157 +1598,159 @@ var logllo_64 = [...]uint64{
 
 // exp232 is exp2 on float32, the steps of its program (see gen/registry/vmath.go).
 func exp232(x0 float32) float32 {
-	v3 := fma32(x0, float32(16), float32(1.2582912e+07))
-	v4 := float32(v3 - float32(1.2582912e+07))
-	v6 := fma32(-v4, float32(0.0625), x0)
-	v8 := float32(v6 * float32(0.6931472))
-	v11 := fma32(float32(0.1666672), v8, float32(0.5000163))
-	v12 := float32(v8 * v8)
-	v13 := exptail_32[math.Float32bits(v3)&0xf]
-	v14 := float32(v8 + math.Float32frombits(v13))
-	v15 := fma32(v12, v11, v14)
-	v16 := exphi_32[math.Float32bits(v3)&0xf]
-	v17 := math.Float32bits(v3) << 19
-	v18 := v16 + v17
-	v19 := fma32(v15, math.Float32frombits(v18), math.Float32frombits(v18))
-	v21 := math.Float32bits(x0) & uint32(0x7fffffff)
-	v23 := !(math.Float32frombits(v21) < float32(125.5))
-	v70 := math.Float32bits(v19)
-	if v23 {
-		v25 := math.Float32bits(v3) & uint32(0xf)
-		v26 := exphi_32[math.Float32bits(v3)&0xf]
-		v27 := v25 << 19
-		v28 := v26 + v27
-		v29 := fma32(v15, math.Float32frombits(v28), math.Float32frombits(v28))
-		v31 := math.Float32bits(v3) - uint32(0x4b3ff000)
-		v32 := v31 >> 4
-		v33 := v32 >> 1
-		v35 := v33 - uint32(0x1)
-		v36 := v35 << 23
-		v37 := v32 - v33
-		v38 := v37 - uint32(0x1)
-		v39 := v38 << 23
-		v41 := x0 < float32(0)
-		v42 := float32(v29 * math.Float32frombits(v36))
-		v44 := v39 + uint32(0x20000000)
-		v45 := v39
-		if v41 {
-			v45 = v44
+	v2 := max(x0, float32(-160))
+	v5 := fma32(v2, float32(16), float32(1.2582912e+07))
+	v6 := float32(v5 - float32(1.2582912e+07))
+	v8 := fma32(-v6, float32(0.0625), v2)
+	v10 := float32(v8 * float32(0.6931472))
+	v13 := fma32(float32(0.1666672), v10, float32(0.5000163))
+	v14 := float32(v10 * v10)
+	v15 := exptail_32[math.Float32bits(v5)&0xf]
+	v16 := float32(v10 + math.Float32frombits(v15))
+	v17 := fma32(v14, v13, v16)
+	v18 := exphi_32[math.Float32bits(v5)&0xf]
+	v19 := math.Float32bits(v5) << 19
+	v20 := v18 + v19
+	v21 := fma32(v17, math.Float32frombits(v20), math.Float32frombits(v20))
+	v23 := math.Float32bits(x0) & uint32(0x7fffffff)
+	v25 := !(math.Float32frombits(v23) < float32(125.5))
+	v72 := math.Float32bits(v21)
+	if v25 {
+		v27 := math.Float32bits(v5) & uint32(0xf)
+		v28 := exphi_32[math.Float32bits(v5)&0xf]
+		v29 := v27 << 19
+		v30 := v28 + v29
+		v31 := fma32(v17, math.Float32frombits(v30), math.Float32frombits(v30))
+		v33 := math.Float32bits(v5) - uint32(0x4b3ff000)
+		v34 := v33 >> 4
+		v35 := v34 >> 1
+		v37 := v35 - uint32(0x1)
+		v38 := v37 << 23
+		v39 := v34 - v35
+		v40 := v39 - uint32(0x1)
+		v41 := v40 << 23
+		v43 := x0 < float32(0)
+		v44 := float32(v31 * math.Float32frombits(v38))
+		v46 := v41 + uint32(0x20000000)
+		v47 := v41
+		if v43 {
+			v47 = v46
 		}
-		v46 := float32(v42 * math.Float32frombits(v45))
-		v48 := v46 < float32(2.1684043e-19)
-		v49 := v41 && v48
-		v50 := !(v46 < float32(2.1684043e-19))
-		v51 := v41 && v50
-		v52 := float32(v46 + float32(2.1684043e-19))
-		v53 := math.Float32bits(v52) - uint32(0x20800000)
-		v56 := uint32(0x3f800000)
+		v48 := float32(v44 * math.Float32frombits(v47))
+		v50 := v48 < float32(2.1684043e-19)
+		v51 := v43 && v50
+		v52 := !(v48 < float32(2.1684043e-19))
+		v53 := v43 && v52
+		v54 := float32(v48 + float32(2.1684043e-19))
+		v55 := math.Float32bits(v54) - uint32(0x20800000)
+		v58 := uint32(0x3f800000)
+		if v53 {
+			v58 = uint32(0x1f800000)
+		}
+		v59 := float32(v48 * math.Float32frombits(v58))
+		v60 := math.Float32bits(v59)
 		if v51 {
-			v56 = uint32(0x1f800000)
+			v60 = v55
 		}
-		v57 := float32(v46 * math.Float32frombits(v56))
-		v58 := math.Float32bits(v57)
-		if v49 {
-			v58 = v53
+		v62 := float32(128) < x0
+		v64 := v60
+		if v62 {
+			v64 = uint32(0x7f800000)
 		}
-		v60 := float32(128) < x0
-		v62 := v58
-		if v60 {
-			v62 = uint32(0x7f800000)
-		}
-		v64 := x0 < float32(-151)
-		v65 := v62
-		if v64 {
-			v65 = uint32(0x0)
-		}
-		v66 := x0 != x0
-		v68 := math.Float32bits(x0) | uint32(0x400000)
-		v69 := v65
+		v66 := x0 < float32(-151)
+		v67 := v64
 		if v66 {
-			v69 = v68
+			v67 = uint32(0x0)
 		}
-		v70 = v69
+		v68 := x0 != x0
+		v70 := math.Float32bits(x0) | uint32(0x400000)
+		v71 := v67
+		if v68 {
+			v71 = v70
+		}
+		v72 = v71
 	}
-	return math.Float32frombits(v70)
+	return math.Float32frombits(v72)
 }
 
 // exp264 is exp2 on float64, the steps of its program (see gen/registry/vmath.go).
 func exp264(x0 float64) float64 {
-	v3 := math.FMA(x0, float64(16), float64(6.755399441055744e+15))
-	v4 := float64(v3 - float64(6.755399441055744e+15))
-	v6 := math.FMA(-v4, float64(0.0625), x0)
-	v8 := float64(v6 * float64(0.6931471805599453))
-	v11 := math.FMA(float64(0.001388859175110862), v8, float64(0.008333473005576074))
-	v13 := math.FMA(v11, v8, float64(0.041666666693668065))
-	v15 := math.FMA(v13, v8, float64(0.1666666666438263))
-	v17 := math.FMA(v15, v8, float64(0.49999999999999595))
-	v18 := float64(v8 * v8)
-	v19 := exptail_64[math.Float64bits(v3)&0xf]
-	v20 := float64(v8 + math.Float64frombits(v19))
-	v21 := math.FMA(v18, v17, v20)
-	v22 := exphi_64[math.Float64bits(v3)&0xf]
-	v23 := math.Float64bits(v3) << 48
-	v24 := v22 + v23
-	v25 := math.FMA(v21, math.Float64frombits(v24), math.Float64frombits(v24))
-	v27 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
-	v29 := !(math.Float64frombits(v27) < float64(1021.5))
-	v76 := math.Float64bits(v25)
-	if v29 {
-		v31 := math.Float64bits(v3) & uint64(0xf)
-		v32 := exphi_64[math.Float64bits(v3)&0xf]
-		v33 := v31 << 48
-		v34 := v32 + v33
-		v35 := math.FMA(v21, math.Float64frombits(v34), math.Float64frombits(v34))
-		v37 := math.Float64bits(v3) - uint64(0x4337ffffffff8000)
-		v38 := v37 >> 4
-		v39 := v38 >> 1
-		v41 := v39 - uint64(0x1)
-		v42 := v41 << 52
-		v43 := v38 - v39
-		v44 := v43 - uint64(0x1)
-		v45 := v44 << 52
-		v47 := x0 < float64(0)
-		v48 := float64(v35 * math.Float64frombits(v42))
-		v50 := v45 + uint64(0x2000000000000000)
-		v51 := v45
-		if v47 {
-			v51 = v50
+	v2 := max(x0, float64(-1200))
+	v5 := math.FMA(v2, float64(16), float64(6.755399441055744e+15))
+	v6 := float64(v5 - float64(6.755399441055744e+15))
+	v8 := math.FMA(-v6, float64(0.0625), v2)
+	v10 := float64(v8 * float64(0.6931471805599453))
+	v13 := math.FMA(float64(0.001388859175110862), v10, float64(0.008333473005576074))
+	v15 := math.FMA(v13, v10, float64(0.041666666693668065))
+	v17 := math.FMA(v15, v10, float64(0.1666666666438263))
+	v19 := math.FMA(v17, v10, float64(0.49999999999999595))
+	v20 := float64(v10 * v10)
+	v21 := exptail_64[math.Float64bits(v5)&0xf]
+	v22 := float64(v10 + math.Float64frombits(v21))
+	v23 := math.FMA(v20, v19, v22)
+	v24 := exphi_64[math.Float64bits(v5)&0xf]
+	v25 := math.Float64bits(v5) << 48
+	v26 := v24 + v25
+	v27 := math.FMA(v23, math.Float64frombits(v26), math.Float64frombits(v26))
+	v29 := math.Float64bits(x0) & uint64(0x7fffffffffffffff)
+	v31 := !(math.Float64frombits(v29) < float64(1021.5))
+	v78 := math.Float64bits(v27)
+	if v31 {
+		v33 := math.Float64bits(v5) & uint64(0xf)
+		v34 := exphi_64[math.Float64bits(v5)&0xf]
+		v35 := v33 << 48
+		v36 := v34 + v35
+		v37 := math.FMA(v23, math.Float64frombits(v36), math.Float64frombits(v36))
+		v39 := math.Float64bits(v5) - uint64(0x4337ffffffff8000)
+		v40 := v39 >> 4
+		v41 := v40 >> 1
+		v43 := v41 - uint64(0x1)
+		v44 := v43 << 52
+		v45 := v40 - v41
+		v46 := v45 - uint64(0x1)
+		v47 := v46 << 52
+		v49 := x0 < float64(0)
+		v50 := float64(v37 * math.Float64frombits(v44))
+		v52 := v47 + uint64(0x2000000000000000)
+		v53 := v47
+		if v49 {
+			v53 = v52
 		}
-		v52 := float64(v48 * math.Float64frombits(v51))
-		v54 := v52 < float64(2.983336292480083e-154)
-		v55 := v47 && v54
-		v56 := !(v52 < float64(2.983336292480083e-154))
-		v57 := v47 && v56
-		v58 := float64(v52 + float64(2.983336292480083e-154))
-		v59 := math.Float64bits(v58) - uint64(0x2010000000000000)
-		v62 := uint64(0x3ff0000000000000)
+		v54 := float64(v50 * math.Float64frombits(v53))
+		v56 := v54 < float64(2.983336292480083e-154)
+		v57 := v49 && v56
+		v58 := !(v54 < float64(2.983336292480083e-154))
+		v59 := v49 && v58
+		v60 := float64(v54 + float64(2.983336292480083e-154))
+		v61 := math.Float64bits(v60) - uint64(0x2010000000000000)
+		v64 := uint64(0x3ff0000000000000)
+		if v59 {
+			v64 = uint64(0x1ff0000000000000)
+		}
+		v65 := float64(v54 * math.Float64frombits(v64))
+		v66 := math.Float64bits(v65)
 		if v57 {
-			v62 = uint64(0x1ff0000000000000)
+			v66 = v61
 		}
-		v63 := float64(v52 * math.Float64frombits(v62))
-		v64 := math.Float64bits(v63)
-		if v55 {
-			v64 = v59
+		v68 := float64(1024) < x0
+		v70 := v66
+		if v68 {
+			v70 = uint64(0x7ff0000000000000)
 		}
-		v66 := float64(1024) < x0
-		v68 := v64
-		if v66 {
-			v68 = uint64(0x7ff0000000000000)
-		}
-		v70 := x0 < float64(-1076)
-		v71 := v68
-		if v70 {
-			v71 = uint64(0x0)
-		}
-		v72 := x0 != x0
-		v74 := math.Float64bits(x0) | uint64(0x8000000000000)
-		v75 := v71
+		v72 := x0 < float64(-1076)
+		v73 := v70
 		if v72 {
-			v75 = v74
+			v73 = uint64(0x0)
 		}
-		v76 = v75
+		v74 := x0 != x0
+		v76 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v77 := v73
+		if v74 {
+			v77 = v76
+		}
+		v78 = v77
 	}
-	return math.Float64frombits(v76)
+	return math.Float64frombits(v78)
 }
 
 // expm132 is expm1 on float32, the steps of its program (see gen/registry/vmath.go).
@@ -2569,78 +2575,79 @@ func sigmoid32(x0 float32) float32 {
 	v43 := fma32(-v40, v36, v42)
 	v44 := fma32(v43, v39, v40)
 	v45 := !(float32(-43) < x0)
-	v102 := math.Float32bits(v44)
+	v104 := math.Float32bits(v44)
 	if v45 {
-		v46 := fma32(x0, float32(23.08312), float32(1.2582912e+07))
-		v47 := float32(v46 - float32(1.2582912e+07))
-		v48 := fma32(-v47, float32(0.04333496), x0)
-		v49 := fma32(-v47, float32(-1.3262153e-05), v48)
-		v50 := fma32(float32(0.1666672), v49, float32(0.5000163))
-		v51 := float32(v49 * v49)
-		v52 := exptail_32[math.Float32bits(v46)&0xf]
-		v53 := float32(v49 + math.Float32frombits(v52))
-		v54 := fma32(v51, v50, v53)
-		v56 := math.Float32bits(v46) & uint32(0xf)
-		v57 := exphi_32[math.Float32bits(v46)&0xf]
-		v58 := v56 << 19
-		v59 := v57 + v58
-		v60 := fma32(v54, math.Float32frombits(v59), math.Float32frombits(v59))
-		v62 := math.Float32bits(v46) - uint32(0x4b3ff000)
-		v63 := v62 >> 4
-		v64 := v63 >> 1
-		v66 := v64 - uint32(0x1)
-		v67 := v66 << 23
-		v68 := v63 - v64
-		v69 := v68 - uint32(0x1)
-		v70 := v69 << 23
-		v71 := x0 < float32(0)
-		v72 := float32(v60 * math.Float32frombits(v67))
-		v74 := v70 + uint32(0x20000000)
-		v75 := v70
-		if v71 {
-			v75 = v74
+		v47 := max(x0, float32(-120))
+		v48 := fma32(v47, float32(23.08312), float32(1.2582912e+07))
+		v49 := float32(v48 - float32(1.2582912e+07))
+		v50 := fma32(-v49, float32(0.04333496), v47)
+		v51 := fma32(-v49, float32(-1.3262153e-05), v50)
+		v52 := fma32(float32(0.1666672), v51, float32(0.5000163))
+		v53 := float32(v51 * v51)
+		v54 := exptail_32[math.Float32bits(v48)&0xf]
+		v55 := float32(v51 + math.Float32frombits(v54))
+		v56 := fma32(v53, v52, v55)
+		v58 := math.Float32bits(v48) & uint32(0xf)
+		v59 := exphi_32[math.Float32bits(v48)&0xf]
+		v60 := v58 << 19
+		v61 := v59 + v60
+		v62 := fma32(v56, math.Float32frombits(v61), math.Float32frombits(v61))
+		v64 := math.Float32bits(v48) - uint32(0x4b3ff000)
+		v65 := v64 >> 4
+		v66 := v65 >> 1
+		v68 := v66 - uint32(0x1)
+		v69 := v68 << 23
+		v70 := v65 - v66
+		v71 := v70 - uint32(0x1)
+		v72 := v71 << 23
+		v73 := x0 < float32(0)
+		v74 := float32(v62 * math.Float32frombits(v69))
+		v76 := v72 + uint32(0x20000000)
+		v77 := v72
+		if v73 {
+			v77 = v76
 		}
-		v76 := float32(v72 * math.Float32frombits(v75))
-		v78 := v76 < float32(2.1684043e-19)
-		v79 := v71 && v78
-		v80 := !(v76 < float32(2.1684043e-19))
-		v81 := v71 && v80
-		v82 := float32(v76 + float32(2.1684043e-19))
-		v83 := math.Float32bits(v82) - uint32(0x20800000)
-		v85 := uint32(0x3f800000)
+		v78 := float32(v74 * math.Float32frombits(v77))
+		v80 := v78 < float32(2.1684043e-19)
+		v81 := v73 && v80
+		v82 := !(v78 < float32(2.1684043e-19))
+		v83 := v73 && v82
+		v84 := float32(v78 + float32(2.1684043e-19))
+		v85 := math.Float32bits(v84) - uint32(0x20800000)
+		v87 := uint32(0x3f800000)
+		if v83 {
+			v87 = uint32(0x1f800000)
+		}
+		v88 := float32(v78 * math.Float32frombits(v87))
+		v89 := math.Float32bits(v88)
 		if v81 {
-			v85 = uint32(0x1f800000)
+			v89 = v85
 		}
-		v86 := float32(v76 * math.Float32frombits(v85))
-		v87 := math.Float32bits(v86)
-		if v79 {
-			v87 = v83
+		v91 := float32(89) < x0
+		v93 := v89
+		if v91 {
+			v93 = uint32(0x7f800000)
 		}
-		v89 := float32(89) < x0
-		v91 := v87
-		if v89 {
-			v91 = uint32(0x7f800000)
-		}
-		v93 := x0 < float32(-105)
-		v94 := v91
-		if v93 {
-			v94 = uint32(0x0)
-		}
-		v95 := x0 != x0
-		v97 := math.Float32bits(x0) | uint32(0x400000)
-		v98 := v94
+		v95 := x0 < float32(-105)
+		v96 := v93
 		if v95 {
-			v98 = v97
+			v96 = uint32(0x0)
 		}
-		v99 := x0 != x0
-		v100 := math.Float32bits(x0) | uint32(0x400000)
-		v101 := v98
-		if v99 {
-			v101 = v100
+		v97 := x0 != x0
+		v99 := math.Float32bits(x0) | uint32(0x400000)
+		v100 := v96
+		if v97 {
+			v100 = v99
 		}
-		v102 = v101
+		v101 := x0 != x0
+		v102 := math.Float32bits(x0) | uint32(0x400000)
+		v103 := v100
+		if v101 {
+			v103 = v102
+		}
+		v104 = v103
 	}
-	return math.Float32frombits(v102)
+	return math.Float32frombits(v104)
 }
 
 // sigmoid64 is sigmoid on float64, the steps of its program (see gen/registry/vmath.go).
@@ -2690,81 +2697,82 @@ func sigmoid64(x0 float64) float64 {
 	v49 := math.FMA(-v46, v42, v48)
 	v50 := math.FMA(v49, v45, v46)
 	v51 := !(float64(-350) < x0)
-	v111 := math.Float64bits(v50)
+	v113 := math.Float64bits(v50)
 	if v51 {
-		v52 := math.FMA(x0, float64(23.083120654223414), float64(6.755399441055744e+15))
-		v53 := float64(v52 - float64(6.755399441055744e+15))
-		v54 := math.FMA(-v53, float64(0.04332169877307024), x0)
-		v55 := math.FMA(-v53, float64(1.1926343307941173e-11), v54)
-		v56 := math.FMA(float64(0.001388859175110862), v55, float64(0.008333473005576074))
-		v57 := math.FMA(v56, v55, float64(0.041666666693668065))
-		v58 := math.FMA(v57, v55, float64(0.1666666666438263))
-		v59 := math.FMA(v58, v55, float64(0.49999999999999595))
-		v60 := float64(v55 * v55)
-		v61 := exptail_64[math.Float64bits(v52)&0xf]
-		v62 := float64(v55 + math.Float64frombits(v61))
-		v63 := math.FMA(v60, v59, v62)
-		v65 := math.Float64bits(v52) & uint64(0xf)
-		v66 := exphi_64[math.Float64bits(v52)&0xf]
-		v67 := v65 << 48
-		v68 := v66 + v67
-		v69 := math.FMA(v63, math.Float64frombits(v68), math.Float64frombits(v68))
-		v71 := math.Float64bits(v52) - uint64(0x4337ffffffff8000)
-		v72 := v71 >> 4
-		v73 := v72 >> 1
-		v75 := v73 - uint64(0x1)
-		v76 := v75 << 52
-		v77 := v72 - v73
-		v78 := v77 - uint64(0x1)
-		v79 := v78 << 52
-		v80 := x0 < float64(0)
-		v81 := float64(v69 * math.Float64frombits(v76))
-		v83 := v79 + uint64(0x2000000000000000)
-		v84 := v79
-		if v80 {
-			v84 = v83
+		v53 := max(x0, float64(-800))
+		v54 := math.FMA(v53, float64(23.083120654223414), float64(6.755399441055744e+15))
+		v55 := float64(v54 - float64(6.755399441055744e+15))
+		v56 := math.FMA(-v55, float64(0.04332169877307024), v53)
+		v57 := math.FMA(-v55, float64(1.1926343307941173e-11), v56)
+		v58 := math.FMA(float64(0.001388859175110862), v57, float64(0.008333473005576074))
+		v59 := math.FMA(v58, v57, float64(0.041666666693668065))
+		v60 := math.FMA(v59, v57, float64(0.1666666666438263))
+		v61 := math.FMA(v60, v57, float64(0.49999999999999595))
+		v62 := float64(v57 * v57)
+		v63 := exptail_64[math.Float64bits(v54)&0xf]
+		v64 := float64(v57 + math.Float64frombits(v63))
+		v65 := math.FMA(v62, v61, v64)
+		v67 := math.Float64bits(v54) & uint64(0xf)
+		v68 := exphi_64[math.Float64bits(v54)&0xf]
+		v69 := v67 << 48
+		v70 := v68 + v69
+		v71 := math.FMA(v65, math.Float64frombits(v70), math.Float64frombits(v70))
+		v73 := math.Float64bits(v54) - uint64(0x4337ffffffff8000)
+		v74 := v73 >> 4
+		v75 := v74 >> 1
+		v77 := v75 - uint64(0x1)
+		v78 := v77 << 52
+		v79 := v74 - v75
+		v80 := v79 - uint64(0x1)
+		v81 := v80 << 52
+		v82 := x0 < float64(0)
+		v83 := float64(v71 * math.Float64frombits(v78))
+		v85 := v81 + uint64(0x2000000000000000)
+		v86 := v81
+		if v82 {
+			v86 = v85
 		}
-		v85 := float64(v81 * math.Float64frombits(v84))
-		v87 := v85 < float64(2.983336292480083e-154)
-		v88 := v80 && v87
-		v89 := !(v85 < float64(2.983336292480083e-154))
-		v90 := v80 && v89
-		v91 := float64(v85 + float64(2.983336292480083e-154))
-		v92 := math.Float64bits(v91) - uint64(0x2010000000000000)
-		v94 := uint64(0x3ff0000000000000)
+		v87 := float64(v83 * math.Float64frombits(v86))
+		v89 := v87 < float64(2.983336292480083e-154)
+		v90 := v82 && v89
+		v91 := !(v87 < float64(2.983336292480083e-154))
+		v92 := v82 && v91
+		v93 := float64(v87 + float64(2.983336292480083e-154))
+		v94 := math.Float64bits(v93) - uint64(0x2010000000000000)
+		v96 := uint64(0x3ff0000000000000)
+		if v92 {
+			v96 = uint64(0x1ff0000000000000)
+		}
+		v97 := float64(v87 * math.Float64frombits(v96))
+		v98 := math.Float64bits(v97)
 		if v90 {
-			v94 = uint64(0x1ff0000000000000)
+			v98 = v94
 		}
-		v95 := float64(v85 * math.Float64frombits(v94))
-		v96 := math.Float64bits(v95)
-		if v88 {
-			v96 = v92
+		v100 := float64(710) < x0
+		v102 := v98
+		if v100 {
+			v102 = uint64(0x7ff0000000000000)
 		}
-		v98 := float64(710) < x0
-		v100 := v96
-		if v98 {
-			v100 = uint64(0x7ff0000000000000)
-		}
-		v102 := x0 < float64(-746)
-		v103 := v100
-		if v102 {
-			v103 = uint64(0x0)
-		}
-		v104 := x0 != x0
-		v106 := math.Float64bits(x0) | uint64(0x8000000000000)
-		v107 := v103
+		v104 := x0 < float64(-746)
+		v105 := v102
 		if v104 {
-			v107 = v106
+			v105 = uint64(0x0)
 		}
-		v108 := x0 != x0
-		v109 := math.Float64bits(x0) | uint64(0x8000000000000)
-		v110 := v107
-		if v108 {
-			v110 = v109
+		v106 := x0 != x0
+		v108 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v109 := v105
+		if v106 {
+			v109 = v108
 		}
-		v111 = v110
+		v110 := x0 != x0
+		v111 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v112 := v109
+		if v110 {
+			v112 = v111
+		}
+		v113 = v112
 	}
-	return math.Float64frombits(v111)
+	return math.Float64frombits(v113)
 }
 
 // tanh32 is tanh on float32, the steps of its program (see gen/registry/vmath.go).

@@ -73,7 +73,8 @@ func powProgram(t Type) *MathProgram {
 	least := b.f(expCoreLeast(t))
 	e := b.expCoreLo(b.sel(b.lt(ph, least), zero, ph), pl, false)
 	r := b.scale(b.add(e.s, e.lo), e)
-	r = b.sel(b.lt(ph, least), zero, r) // again: one step, where keeping it would hold a register
+	// ph < least again: one step, where keeping it would hold a register
+	r = b.sel(b.lt(ph, least), zero, r)
 	ax, ay := b.abs(x), b.abs(y) // here, not held through the core
 	// y an integer: rint(|y|) = |y| (an infinity counts: it is excluded
 	// below); odd: the unit bit of |y| + 2^mant (or of |y| itself from

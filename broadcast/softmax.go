@@ -208,10 +208,8 @@ func softmaxRows[T elem.Float](dst, a []T, n int, log bool) bool {
 	}
 	rows := len(a) / n
 	block := max(1, min(rows, softmaxBlockBytes/(parts*n*size)))
-	fits := 2*lines(block)+parts*lines(block*n) <= len(room)
-	if !log && softmaxInDst(len(a)*size) {
-		fits = false
-	}
+	// fits: the blocks take scratch rows (Softmax may run in dst instead)
+	fits := 2*lines(block)+parts*lines(block*n) <= len(room) && (log || !softmaxInDst(len(a)*size))
 	if !fits {
 		if log {
 			return false

@@ -449,16 +449,16 @@ func (b *mathBuilder) expCore(x int, base2 bool) expParts { return b.expCoreLo(x
 func (b *mathBuilder) expCoreLo(x, lo int, base2 bool) expParts {
 	fb := bitsOf(b.p.T)
 	shifter := math.Ldexp(1.5, fb.mant)
-	var xlo, xhi, ln2hi, ln2lo float64
+	var ln2hi, ln2lo float64
 	deg := 13
+	// exp's bounds: e^-105 < 2^-150, half the least subnormal; e^89 > the
+	// largest float32 (float64: -746, 710).
+	bounds := expBounds[expKey(b.p.T, false)]
+	xlo, xhi := bounds[2], bounds[1]
 	if b.p.T.Bits == 32 {
-		// e^-105 < 2^-150, half the least subnormal; e^89 > the largest
-		// float32.
-		xlo, xhi = expCoreLeast(b.p.T), 89
 		ln2hi, ln2lo = float64(math.Float32frombits(0x3F317200)), float64(math.Float32frombits(0x35BFBE8E))
 		deg = 8
 	} else {
-		xlo, xhi = expCoreLeast(b.p.T), 710
 		ln2hi, ln2lo = math.Float64frombits(0x3FE62E42FEE00000), math.Float64frombits(0x3DEA39EF35793C76)
 	}
 	if base2 {
@@ -507,13 +507,13 @@ func (b *mathBuilder) expCoreLo(x, lo int, base2 bool) expParts {
 	return expParts{s: s, lo: rest, s1: s1, s2: s2}
 }
 
-// expCoreLeast is the least argument of expCoreLo: below, e^x is under
-// half the least subnormal number.
-func expCoreLeast(t Type) float64 {
+// perType is f32 for float32 and f64 for float64: a program's constant
+// that depends on T's precision.
+func perType(t Type, f32, f64 float64) float64 {
 	if t.Bits == 64 {
-		return -746
+		return f64
 	}
-	return -105
+	return f32
 }
 
 // scale is v * s1 * s2, rounded once.

@@ -96,10 +96,11 @@ func expPoly(t Type, deg int) []float64 {
 
 // expBounds are, for e^x and 2^x on float32 and float64, the bound of |x|
 // below which expFast's result is normal (k>>4 >= 1 - bias), the x above
-// which the result overflows and below which it is +0.
-var expBounds = map[[2]int][3]float64{
-	{32, 0}: {87.25, 89, -105}, {64, 0}: {708.25, 710, -746},
-	{32, 1}: {125.5, 128, -151}, {64, 1}: {1021.5, 1024, -1076},
+// which the result overflows, the x below which it is +0, and expFloor's
+// floor.
+var expBounds = map[[2]int][4]float64{
+	{32, 0}: {87.25, 89, -105, -120}, {64, 0}: {708.25, 710, -746, -800},
+	{32, 1}: {125.5, 128, -151, -160}, {64, 1}: {1021.5, 1024, -1076, -1200},
 }
 
 // expRange gives the lanes of x outside expFast's range their results (see
@@ -158,7 +159,8 @@ func (b *mathBuilder) expOutside(x int, e expFast, base2 bool) int {
 	return b.sel(b.isNaN(x), b.or(x, b.bits(fb.quiet)), r)
 }
 
-// expFloor is x cut from below where e^x (2^x) is +0 whatever it is:
+// expFloor is x cut from below (expBounds' floor) where e^x (2^x) is +0
+// whatever it is:
 // far below the bound, k = round(16x/ln 2) leaves the binade of
 // expFast's shifter and the scale made of its bits is garbage, sometimes
 // subnormal, which costs Intel CPUs a microcode assist (float32 exp over
@@ -167,8 +169,7 @@ func (b *mathBuilder) expOutside(x int, e expFast, base2 bool) int {
 // -1154 to -1200) expFast's scale has a large normal exponent, its field
 // wrapped, and expOutside's 2^delta-times product stays normal.
 func (b *mathBuilder) expFloor(x int, base2 bool) int {
-	floor := map[[2]int]float64{{32, 0}: -120, {64, 0}: -800, {32, 1}: -160, {64, 1}: -1200}[expKey(b.p.T, base2)]
-	return b.max(x, b.f(floor))
+	return b.max(x, b.f(expBounds[expKey(b.p.T, base2)][3]))
 }
 
 // expProgram is e^x (see expFast and expRange).

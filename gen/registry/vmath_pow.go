@@ -70,7 +70,7 @@ func powProgram(t Type) *MathProgram {
 	// subnormal numbers, which cost Intel CPUs a microcode assist each
 	// (float32 pow of x in (0.5, 0.9) to y in (500, 1000) took 6.2 ns per
 	// element on a Xeon model 167, against 2.8 over x in (0.5, 2)).
-	least := b.f(expCoreLeast(t))
+	least := b.f(expBounds[expKey(t, false)][2])
 	e := b.expCoreLo(b.sel(b.lt(ph, least), zero, ph), pl, false)
 	r := b.scale(b.add(e.s, e.lo), e)
 	// ph < least again: one step, where keeping it would hold a register

@@ -62,30 +62,15 @@ func sigmoidProgram(t Type) *MathProgram {
 
 // sigmoidOne is an x from which sigmoid x rounds to 1 on t: e^-x is
 // below 2^-25 (float64: 2^-54) from 17.33 (37.43) on.
-func sigmoidOne(t Type) float64 {
-	if t.Bits == 64 {
-		return 40
-	}
-	return 20
-}
+func sigmoidOne(t Type) float64 { return perType(t, 20, 40) }
 
 // sigmoidHalf is an |x| below which sigmoid x rounds to 1/2: |x|/4 is
 // far under half an ulp of 1/2 below it (2^-26; float64: 2^-55).
-func sigmoidHalf(t Type) float64 {
-	if t.Bits == 64 {
-		return 0x1p-60
-	}
-	return 0x1p-30
-}
+func sigmoidHalf(t Type) float64 { return perType(t, 0x1p-30, 0x1p-60) }
 
 // sigmoidTiny is where sigmoid's block starts, -sigmoidTiny: e^x is
 // normal from there to the common path, and v^2 above it.
-func sigmoidTiny(t Type) float64 {
-	if t.Bits == 64 {
-		return 350
-	}
-	return 43
-}
+func sigmoidTiny(t Type) float64 { return perType(t, 43, 350) }
 
 // tanhProgram is tanh x: below tanhSmall in magnitude x + x^3*P(x^2)
 // (minimax), else (1 - v)/(1 + v) with v = e^(-2|x|) as vh + vl, both
@@ -98,10 +83,7 @@ func tanhProgram(t Type) *MathProgram {
 	ax := b.abs(x)
 	// Beyond 9.1 (float64: 19.1) 1 - tanh|x| = 2e^(-2|x|)/(1+e^(-2|x|)) is
 	// under a quarter ulp of 1.
-	big := 9.125
-	if t.Bits == 64 {
-		big = 19.125
-	}
+	big := perType(t, 9.125, 19.125)
 	// e^(-2|x|) of |x| up to big, whose results alone are kept: beyond
 	// it the exponential would make subnormal numbers, which cost Intel
 	// CPUs a microcode assist each (tanh over x in [20, 97.5] took 2.4 ns
@@ -133,21 +115,11 @@ func tanhProgram(t Type) *MathProgram {
 
 // tanhSmall is the bound of tanh's polynomial: where the quotient's
 // cancellation (1 - v for v near 1) would cost more than the polynomial.
-func tanhSmall(t Type) float64 {
-	if t.Bits == 64 {
-		return 0.25
-	}
-	return 0.25
-}
+func tanhSmall(Type) float64 { return 0.25 }
 
 // tanhSmallest is where tanh x rounds to x: x^3/3 is under a quarter
 // ulp of x below 2^-13 (float64: 2^-28).
-func tanhSmallest(t Type) float64 {
-	if t.Bits == 64 {
-		return 0x1p-28
-	}
-	return 0x1p-13
-}
+func tanhSmallest(t Type) float64 { return perType(t, 0x1p-13, 0x1p-28) }
 
 // tanhPoly is P of tanh x = x + x^3*P(x^2) on |x| < small: minimax for
 // tanh's relative error.

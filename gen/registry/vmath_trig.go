@@ -240,10 +240,7 @@ func sinCosProgram(cos bool) func(t Type) *MathProgram {
 		b := newMath(name, t, 1)
 		fb := bitsOf(t)
 		x := b.in(0)
-		tiny := -12.0
-		if t.Bits == 64 {
-			tiny = -27
-		}
+		tiny := perType(t, -12, -27)
 		// |x| is taken as 2^tiny from there down, where the result is x
 		// or 1: the kernels' squares of a smaller one are subnormal, and a
 		// subnormal product costs Intel CPUs a microcode assist (sin over

@@ -80,7 +80,8 @@ func benchArg(name string, i int) float64 {
 // threshold (88.7 for float32, 709.8 for float64): 0.9-1.1 is near
 // overflow, -1.1 to -0.9 near underflow, 0.23-1.1 the saturation of
 // sigmoid and tanh; tiny is |x| under 1e-20 (float64: 1e-160), whose
-// square is subnormal; far is x in (-1e7, -1e5), below exp's bounds. Compare a range with common in one run.
+// square is subnormal; far is x in (-1e7, -1e5), below exp's bounds.
+// Compare a range with common in one run.
 func BenchmarkMathRanges(b *testing.B) {
 	const n = 16000
 	ranges := []struct {

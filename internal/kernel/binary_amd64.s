@@ -62006,6 +62006,460 @@ powVVF32AVX512_row:
 	XORQ R10, R10
 	MOVQ CX, R11
 
+powVVF32AVX512_loop2:
+	CMPQ              R11, $0x00000020
+	JB                powVVF32AVX512_after2
+	VMOVUPS           (R8)(R10*4), Z0
+	VMOVUPS           64(R8)(R10*4), Z1
+	VMOVUPS           (SI)(R10*4), Z2
+	VPANDD.BCST       pow32consts<>+256(SB), Z2, Z2
+	VMOVUPS           64(SI)(R10*4), Z3
+	VPANDD.BCST       pow32consts<>+256(SB), Z3, Z3
+	VCMPPS.BCST       $0x11, pow32consts<>+320(SB), Z2, K1
+	VCMPPS.BCST       $0x11, pow32consts<>+320(SB), Z3, K2
+	VMULPS.BCST       pow32consts<>+384(SB), Z2, Z4
+	VMULPS.BCST       pow32consts<>+384(SB), Z3, Z5
+	VBLENDMPS         Z4, Z2, K1, Z2
+	VBLENDMPS         Z5, Z3, K2, Z3
+	VPADDD.BCST       pow32consts<>+448(SB), Z2, Z2
+	VPADDD.BCST       pow32consts<>+448(SB), Z3, Z3
+	VPSRLD            $0x17, Z2, Z4
+	VPSRLD            $0x17, Z3, Z5
+	VPORD.BCST        pow32consts<>+512(SB), Z4, Z4
+	VPORD.BCST        pow32consts<>+512(SB), Z5, Z5
+	VBROADCASTSS      pow32consts<>+640(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPS.BCST    pow32consts<>+576(SB), Z6, K1, Z6
+	VBROADCASTSS      pow32consts<>+640(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPS.BCST    pow32consts<>+576(SB), Z7, K2, Z7
+	VSUBPS            Z6, Z4, Z4
+	VSUBPS            Z7, Z5, Z5
+	VPANDD.BCST       pow32consts<>+704(SB), Z2, Z2
+	VPANDD.BCST       pow32consts<>+704(SB), Z3, Z3
+	VPADDD.BCST       pow32consts<>+768(SB), Z2, Z2
+	VPADDD.BCST       pow32consts<>+768(SB), Z3, Z3
+	VSUBPS.BCST       pow32consts<>+64(SB), Z2, Z2
+	VSUBPS.BCST       pow32consts<>+64(SB), Z3, Z3
+	VADDPS.BCST       pow32consts<>+832(SB), Z2, Z6
+	VADDPS.BCST       pow32consts<>+832(SB), Z3, Z7
+	VBROADCASTSS      pow32consts<>+832(SB), Z8
+	VSUBPS            Z6, Z8, Z8
+	VBROADCASTSS      pow32consts<>+832(SB), Z9
+	VSUBPS            Z7, Z9, Z9
+	VADDPS            Z2, Z8, Z8
+	VADDPS            Z3, Z9, Z9
+	VBROADCASTSS      pow32consts<>+64(SB), Z10
+	VDIVPS            Z6, Z10, Z10
+	VBROADCASTSS      pow32consts<>+64(SB), Z11
+	VDIVPS            Z7, Z11, Z11
+	VMULPS            Z10, Z2, Z12
+	VMULPS            Z11, Z3, Z13
+	VFNMADD231PS      Z12, Z6, Z2
+	VFNMADD231PS      Z13, Z7, Z3
+	VADDPS.BCST       pow32consts<>+0(SB), Z2, Z2
+	VADDPS.BCST       pow32consts<>+0(SB), Z3, Z3
+	VFNMADD231PS      Z12, Z8, Z2
+	VFNMADD231PS      Z13, Z9, Z3
+	VMULPS            Z10, Z2, Z2
+	VMULPS            Z11, Z3, Z3
+	VMULPS            Z12, Z12, Z6
+	VMULPS            Z13, Z13, Z7
+	VPXORD.BCST       pow32consts<>+192(SB), Z6, Z8
+	VPXORD.BCST       pow32consts<>+192(SB), Z7, Z9
+	VFMADD231PS       Z12, Z12, Z8
+	VFMADD231PS       Z13, Z13, Z9
+	VFMADD231PS       Z2, Z12, Z8
+	VFMADD231PS       Z3, Z13, Z9
+	VFMADD231PS       Z12, Z2, Z8
+	VFMADD231PS       Z13, Z3, Z9
+	VMULPS            Z12, Z6, Z10
+	VMULPS            Z13, Z7, Z11
+	VPXORD.BCST       pow32consts<>+192(SB), Z10, Z14
+	VPXORD.BCST       pow32consts<>+192(SB), Z11, Z15
+	VFMADD231PS       Z12, Z6, Z14
+	VFMADD231PS       Z13, Z7, Z15
+	VFMADD231PS       Z2, Z6, Z14
+	VFMADD231PS       Z3, Z7, Z15
+	VFMADD231PS       Z12, Z8, Z14
+	VFMADD231PS       Z13, Z9, Z15
+	VMULPS.BCST       pow32consts<>+896(SB), Z10, Z16
+	VMULPS.BCST       pow32consts<>+896(SB), Z11, Z17
+	VPXORD.BCST       pow32consts<>+192(SB), Z16, Z18
+	VPXORD.BCST       pow32consts<>+192(SB), Z17, Z19
+	VFMADD231PS.BCST  pow32consts<>+896(SB), Z10, Z18
+	VFMADD231PS.BCST  pow32consts<>+896(SB), Z11, Z19
+	VFMADD231PS.BCST  pow32consts<>+960(SB), Z10, Z18
+	VFMADD231PS.BCST  pow32consts<>+960(SB), Z11, Z19
+	VFMADD231PS.BCST  pow32consts<>+896(SB), Z14, Z18
+	VFMADD231PS.BCST  pow32consts<>+896(SB), Z15, Z19
+	VMULPS            Z6, Z10, Z20
+	VMULPS            Z7, Z11, Z21
+	VPXORD.BCST       pow32consts<>+192(SB), Z20, Z22
+	VPXORD.BCST       pow32consts<>+192(SB), Z21, Z23
+	VFMADD231PS       Z6, Z10, Z22
+	VFMADD231PS       Z7, Z11, Z23
+	VFMADD231PS       Z8, Z10, Z22
+	VFMADD231PS       Z9, Z11, Z23
+	VFMADD231PS       Z6, Z14, Z22
+	VFMADD231PS       Z7, Z15, Z23
+	VMULPS.BCST       pow32consts<>+1024(SB), Z20, Z8
+	VMULPS.BCST       pow32consts<>+1024(SB), Z21, Z9
+	VPXORD.BCST       pow32consts<>+192(SB), Z8, Z10
+	VPXORD.BCST       pow32consts<>+192(SB), Z9, Z11
+	VFMADD231PS.BCST  pow32consts<>+1024(SB), Z20, Z10
+	VFMADD231PS.BCST  pow32consts<>+1024(SB), Z21, Z11
+	VFMADD231PS.BCST  pow32consts<>+1088(SB), Z20, Z10
+	VFMADD231PS.BCST  pow32consts<>+1088(SB), Z21, Z11
+	VFMADD231PS.BCST  pow32consts<>+1024(SB), Z22, Z10
+	VFMADD231PS.BCST  pow32consts<>+1024(SB), Z23, Z11
+	VADDPS            Z12, Z12, Z14
+	VADDPS            Z13, Z13, Z15
+	VMULPS            Z6, Z6, Z20
+	VMULPS            Z7, Z7, Z21
+	VMULPS            Z6, Z20, Z20
+	VMULPS            Z7, Z21, Z21
+	VMULPS            Z20, Z14, Z14
+	VMULPS            Z21, Z15, Z15
+	VBROADCASTSS      pow32consts<>+1152(SB), Z20
+	VFMADD213PS.BCST  pow32consts<>+1216(SB), Z6, Z20
+	VBROADCASTSS      pow32consts<>+1152(SB), Z21
+	VFMADD213PS.BCST  pow32consts<>+1216(SB), Z7, Z21
+	VFMADD213PS.BCST  pow32consts<>+1280(SB), Z6, Z20
+	VFMADD213PS.BCST  pow32consts<>+1280(SB), Z7, Z21
+	VFMADD213PS.BCST  pow32consts<>+1344(SB), Z6, Z20
+	VFMADD213PS.BCST  pow32consts<>+1344(SB), Z7, Z21
+	VFMADD213PS.BCST  pow32consts<>+1408(SB), Z6, Z20
+	VFMADD213PS.BCST  pow32consts<>+1408(SB), Z7, Z21
+	VMULPS            Z20, Z14, Z14
+	VMULPS            Z21, Z15, Z15
+	VMULPS.BCST       pow32consts<>+1472(SB), Z4, Z6
+	VMULPS.BCST       pow32consts<>+1472(SB), Z5, Z7
+	VADDPS            Z12, Z12, Z12
+	VADDPS            Z13, Z13, Z13
+	VADDPS            Z12, Z6, Z20
+	VADDPS            Z13, Z7, Z21
+	VSUBPS            Z6, Z20, Z22
+	VSUBPS            Z7, Z21, Z23
+	VSUBPS            Z22, Z20, Z24
+	VSUBPS            Z23, Z21, Z25
+	VSUBPS            Z24, Z6, Z6
+	VSUBPS            Z25, Z7, Z7
+	VSUBPS            Z22, Z12, Z12
+	VSUBPS            Z23, Z13, Z13
+	VADDPS            Z12, Z6, Z6
+	VADDPS            Z13, Z7, Z7
+	VADDPS            Z16, Z20, Z12
+	VADDPS            Z17, Z21, Z13
+	VSUBPS            Z20, Z12, Z22
+	VSUBPS            Z21, Z13, Z23
+	VSUBPS            Z22, Z12, Z24
+	VSUBPS            Z23, Z13, Z25
+	VSUBPS            Z24, Z20, Z20
+	VSUBPS            Z25, Z21, Z21
+	VSUBPS            Z22, Z16, Z16
+	VSUBPS            Z23, Z17, Z17
+	VADDPS            Z16, Z20, Z20
+	VADDPS            Z17, Z21, Z21
+	VADDPS            Z8, Z12, Z16
+	VADDPS            Z9, Z13, Z17
+	VSUBPS            Z12, Z16, Z22
+	VSUBPS            Z13, Z17, Z23
+	VSUBPS            Z22, Z16, Z24
+	VSUBPS            Z23, Z17, Z25
+	VSUBPS            Z24, Z12, Z12
+	VSUBPS            Z25, Z13, Z13
+	VSUBPS            Z22, Z8, Z8
+	VSUBPS            Z23, Z9, Z9
+	VADDPS            Z8, Z12, Z12
+	VADDPS            Z9, Z13, Z13
+	VADDPS            Z20, Z6, Z6
+	VADDPS            Z21, Z7, Z7
+	VADDPS            Z2, Z2, Z2
+	VADDPS            Z3, Z3, Z3
+	VADDPS            Z2, Z12, Z12
+	VADDPS            Z3, Z13, Z13
+	VADDPS            Z12, Z6, Z6
+	VADDPS            Z13, Z7, Z7
+	VADDPS            Z10, Z18, Z18
+	VADDPS            Z11, Z19, Z19
+	VMULPS.BCST       pow32consts<>+1536(SB), Z4, Z4
+	VMULPS.BCST       pow32consts<>+1536(SB), Z5, Z5
+	VADDPS            Z4, Z14, Z14
+	VADDPS            Z5, Z15, Z15
+	VADDPS            Z14, Z18, Z18
+	VADDPS            Z15, Z19, Z19
+	VADDPS            Z18, Z6, Z6
+	VADDPS            Z19, Z7, Z7
+	VADDPS            Z6, Z16, Z2
+	VADDPS            Z7, Z17, Z3
+	VSUBPS            Z2, Z16, Z16
+	VSUBPS            Z3, Z17, Z17
+	VADDPS            Z6, Z16, Z16
+	VADDPS            Z7, Z17, Z17
+	VMULPS            Z2, Z0, Z4
+	VMULPS            Z3, Z1, Z5
+	VPXORD.BCST       pow32consts<>+192(SB), Z4, Z6
+	VPXORD.BCST       pow32consts<>+192(SB), Z5, Z7
+	VFMADD231PS       Z0, Z2, Z6
+	VFMADD231PS       Z1, Z3, Z7
+	VFMADD231PS       Z0, Z16, Z6
+	VFMADD231PS       Z1, Z17, Z7
+	VPANDD.BCST       pow32consts<>+256(SB), Z4, Z2
+	VPANDD.BCST       pow32consts<>+256(SB), Z5, Z3
+	VCMPPS.BCST       $0x11, pow32consts<>+1600(SB), Z2, K1
+	VCMPPS.BCST       $0x11, pow32consts<>+1600(SB), Z3, K2
+	VBROADCASTSS      pow32consts<>+0(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS         Z6, Z2, K1, Z2
+	VBROADCASTSS      pow32consts<>+0(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPS         Z7, Z3, K2, Z3
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z4, K1
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z5, K2
+	VMOVUPS           Z4, Z6
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z6, K1, Z6
+	VMOVUPS           Z5, Z7
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z7, K2, Z7
+	VMAXPS.BCST       pow32consts<>+1664(SB), Z6, Z6
+	VMAXPS.BCST       pow32consts<>+1664(SB), Z7, Z7
+	VMINPS.BCST       pow32consts<>+1728(SB), Z6, Z6
+	VMINPS.BCST       pow32consts<>+1728(SB), Z7, Z7
+	VBROADCASTSS      pow32consts<>+1792(SB), Z8
+	VFMADD213PS.BCST  pow32consts<>+1856(SB), Z6, Z8
+	VBROADCASTSS      pow32consts<>+1792(SB), Z9
+	VFMADD213PS.BCST  pow32consts<>+1856(SB), Z7, Z9
+	VSUBPS.BCST       pow32consts<>+1856(SB), Z8, Z10
+	VSUBPS.BCST       pow32consts<>+1856(SB), Z9, Z11
+	VFNMADD231PS.BCST pow32consts<>+1472(SB), Z10, Z6
+	VFNMADD231PS.BCST pow32consts<>+1472(SB), Z11, Z7
+	VBROADCASTSS      pow32consts<>+1536(SB), Z12
+	VFNMADD213PS      Z6, Z10, Z12
+	VBROADCASTSS      pow32consts<>+1536(SB), Z13
+	VFNMADD213PS      Z7, Z11, Z13
+	VSUBPS            Z12, Z6, Z6
+	VSUBPS            Z13, Z7, Z7
+	VFNMADD231PS.BCST pow32consts<>+1536(SB), Z10, Z6
+	VFNMADD231PS.BCST pow32consts<>+1536(SB), Z11, Z7
+	VADDPS            Z2, Z12, Z10
+	VADDPS            Z3, Z13, Z11
+	VSUBPS            Z12, Z10, Z14
+	VSUBPS            Z13, Z11, Z15
+	VSUBPS            Z14, Z10, Z16
+	VSUBPS            Z15, Z11, Z17
+	VSUBPS            Z16, Z12, Z12
+	VSUBPS            Z17, Z13, Z13
+	VSUBPS            Z14, Z2, Z2
+	VSUBPS            Z15, Z3, Z3
+	VADDPS            Z2, Z12, Z12
+	VADDPS            Z3, Z13, Z13
+	VADDPS            Z12, Z6, Z6
+	VADDPS            Z13, Z7, Z7
+	VBROADCASTSS      pow32consts<>+1920(SB), Z2
+	VFMADD213PS.BCST  pow32consts<>+1984(SB), Z10, Z2
+	VBROADCASTSS      pow32consts<>+1920(SB), Z3
+	VFMADD213PS.BCST  pow32consts<>+1984(SB), Z11, Z3
+	VFMADD213PS.BCST  pow32consts<>+2048(SB), Z10, Z2
+	VFMADD213PS.BCST  pow32consts<>+2048(SB), Z11, Z3
+	VFMADD213PS.BCST  pow32consts<>+2112(SB), Z10, Z2
+	VFMADD213PS.BCST  pow32consts<>+2112(SB), Z11, Z3
+	VFMADD213PS.BCST  pow32consts<>+2176(SB), Z10, Z2
+	VFMADD213PS.BCST  pow32consts<>+2176(SB), Z11, Z3
+	VFMADD213PS.BCST  pow32consts<>+2240(SB), Z10, Z2
+	VFMADD213PS.BCST  pow32consts<>+2240(SB), Z11, Z3
+	VFMADD213PS.BCST  pow32consts<>+2304(SB), Z10, Z2
+	VFMADD213PS.BCST  pow32consts<>+2304(SB), Z11, Z3
+	VMULPS            Z10, Z10, Z12
+	VMULPS            Z11, Z11, Z13
+	VFMADD231PS       Z10, Z6, Z6
+	VFMADD231PS       Z11, Z7, Z7
+	VFMADD231PS       Z12, Z2, Z6
+	VFMADD231PS       Z13, Z3, Z7
+	VADDPS.BCST       pow32consts<>+64(SB), Z10, Z2
+	VADDPS.BCST       pow32consts<>+64(SB), Z11, Z3
+	VBROADCASTSS      pow32consts<>+64(SB), Z12
+	VSUBPS            Z2, Z12, Z12
+	VBROADCASTSS      pow32consts<>+64(SB), Z13
+	VSUBPS            Z3, Z13, Z13
+	VADDPS            Z10, Z12, Z12
+	VADDPS            Z11, Z13, Z13
+	VADDPS            Z6, Z12, Z12
+	VADDPS            Z7, Z13, Z13
+	VPSUBD.BCST       pow32consts<>+2368(SB), Z8, Z8
+	VPSUBD.BCST       pow32consts<>+2368(SB), Z9, Z9
+	VPSRLD            $0x01, Z8, Z6
+	VPSRLD            $0x01, Z9, Z7
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z6, Z10
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z7, Z11
+	VPSLLD            $0x17, Z10, Z10
+	VPSLLD            $0x17, Z11, Z11
+	VPSUBD            Z6, Z8, Z8
+	VPSUBD            Z7, Z9, Z9
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z8, Z8
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z9, Z9
+	VPSLLD            $0x17, Z8, Z8
+	VPSLLD            $0x17, Z9, Z9
+	VADDPS            Z12, Z2, Z2
+	VADDPS            Z13, Z3, Z3
+	VMULPS            Z10, Z2, Z2
+	VMULPS            Z11, Z3, Z3
+	VMULPS            Z8, Z2, Z2
+	VMULPS            Z9, Z3, Z3
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z4, K1
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z5, K2
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z2, K1, Z2
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z3, K2, Z3
+	VMOVUPS           (SI)(R10*4), Z4
+	VPANDD.BCST       pow32consts<>+256(SB), Z4, Z4
+	VMOVUPS           64(SI)(R10*4), Z5
+	VPANDD.BCST       pow32consts<>+256(SB), Z5, Z5
+	VPANDD.BCST       pow32consts<>+256(SB), Z0, Z6
+	VPANDD.BCST       pow32consts<>+256(SB), Z1, Z7
+	VPANDD.BCST       pow32consts<>+192(SB), Z6, Z8
+	VPANDD.BCST       pow32consts<>+192(SB), Z7, Z9
+	VPORD.BCST        pow32consts<>+512(SB), Z8, Z8
+	VPORD.BCST        pow32consts<>+512(SB), Z9, Z9
+	VPANDD.BCST       pow32consts<>+256(SB), Z6, Z10
+	VPANDD.BCST       pow32consts<>+256(SB), Z7, Z11
+	VCMPPS.BCST       $0x11, pow32consts<>+512(SB), Z10, K1
+	VCMPPS.BCST       $0x11, pow32consts<>+512(SB), Z11, K2
+	VADDPS            Z8, Z6, Z10
+	VADDPS            Z9, Z7, Z11
+	VSUBPS            Z8, Z10, Z10
+	VSUBPS            Z9, Z11, Z11
+	VMOVUPS           Z6, Z8
+	VBLENDMPS         Z10, Z8, K1, Z8
+	VMOVUPS           Z7, Z9
+	VBLENDMPS         Z11, Z9, K2, Z9
+	VCMPPS            $0x00, Z6, Z8, K1
+	VCMPPS            $0x00, Z7, Z9, K2
+	VCMPPS.BCST       $0x11, pow32consts<>+512(SB), Z6, K3
+	VCMPPS.BCST       $0x11, pow32consts<>+512(SB), Z7, K4
+	VADDPS.BCST       pow32consts<>+512(SB), Z6, Z8
+	VADDPS.BCST       pow32consts<>+512(SB), Z7, Z9
+	VMOVUPS           Z6, Z10
+	VBLENDMPS         Z8, Z10, K3, Z10
+	VMOVUPS           Z7, Z8
+	VBLENDMPS         Z9, Z8, K4, Z8
+	VPANDD.BCST       pow32consts<>+2432(SB), Z10, Z10
+	VPANDD.BCST       pow32consts<>+2432(SB), Z8, Z8
+	VPSLLD            $0x1f, Z10, Z10
+	VPSLLD            $0x1f, Z8, Z8
+	VCMPPS.BCST       $0x11, pow32consts<>+2496(SB), Z6, K3
+	VCMPPS.BCST       $0x11, pow32consts<>+2496(SB), Z7, K4
+	KANDW             K1, K3, K3
+	KANDW             K2, K4, K4
+	VBROADCASTSS      pow32consts<>+0(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPS         Z10, Z9, K3, Z9
+	VBROADCASTSS      pow32consts<>+0(SB), Z10
+	VMOVUPS           Z10, Z10
+	VBLENDMPS         Z8, Z10, K4, Z10
+	VMOVUPS           (SI)(R10*4), Z8
+	VPANDD.BCST       pow32consts<>+192(SB), Z8, Z8
+	VMOVUPS           64(SI)(R10*4), Z11
+	VPANDD.BCST       pow32consts<>+192(SB), Z11, Z11
+	VPANDD            Z9, Z8, Z8
+	VPANDD            Z10, Z11, Z11
+	VPORD             Z8, Z2, Z2
+	VPORD             Z11, Z3, Z3
+	VMOVUPS           (SI)(R10*4), Z9
+	VCMPPS.BCST       $0x11, pow32consts<>+0(SB), Z9, K3
+	VMOVUPS           64(SI)(R10*4), Z9
+	VCMPPS.BCST       $0x11, pow32consts<>+0(SB), Z9, K4
+	VMOVUPS           Z2, Z9
+	VBLENDMPS.BCST    pow32consts<>+2560(SB), Z9, K3, Z9
+	VMOVUPS           Z3, Z10
+	VBLENDMPS.BCST    pow32consts<>+2560(SB), Z10, K4, Z10
+	VBLENDMPS         Z2, Z9, K1, Z9
+	VBLENDMPS         Z3, Z10, K2, Z10
+	VCMPPS.BCST       $0x11, pow32consts<>+0(SB), Z0, K1
+	VCMPPS.BCST       $0x11, pow32consts<>+0(SB), Z1, K2
+	VCMPPS.BCST       $0x00, pow32consts<>+0(SB), Z4, K3
+	VCMPPS.BCST       $0x00, pow32consts<>+0(SB), Z5, K4
+	VBROADCASTSS      pow32consts<>+0(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS.BCST    pow32consts<>+128(SB), Z2, K1, Z2
+	VBROADCASTSS      pow32consts<>+0(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPS.BCST    pow32consts<>+128(SB), Z3, K2, Z3
+	VPORD             Z8, Z2, Z2
+	VPORD             Z11, Z3, Z3
+	VBLENDMPS         Z2, Z9, K3, Z9
+	VBLENDMPS         Z3, Z10, K4, Z10
+	VCMPPS.BCST       $0x00, pow32consts<>+128(SB), Z4, K3
+	VCMPPS.BCST       $0x00, pow32consts<>+128(SB), Z5, K4
+	VBROADCASTSS      pow32consts<>+128(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z2, K1, Z2
+	VBROADCASTSS      pow32consts<>+128(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z3, K2, Z3
+	VPORD             Z8, Z2, Z2
+	VPORD             Z11, Z3, Z3
+	VBLENDMPS         Z2, Z9, K3, Z9
+	VBLENDMPS         Z3, Z10, K4, Z10
+	VCMPPS.BCST       $0x1e, pow32consts<>+64(SB), Z4, K3
+	VCMPPS.BCST       $0x1e, pow32consts<>+64(SB), Z5, K4
+	VBROADCASTSS      pow32consts<>+128(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z2, K1, Z2
+	VBROADCASTSS      pow32consts<>+128(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z3, K2, Z3
+	VBROADCASTSS      pow32consts<>+0(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPS.BCST    pow32consts<>+128(SB), Z8, K1, Z8
+	VBROADCASTSS      pow32consts<>+0(SB), Z11
+	VMOVUPS           Z11, Z11
+	VBLENDMPS.BCST    pow32consts<>+128(SB), Z11, K2, Z11
+	VBLENDMPS         Z2, Z8, K3, Z8
+	VBLENDMPS         Z3, Z11, K4, Z11
+	VCMPPS.BCST       $0x00, pow32consts<>+128(SB), Z6, K1
+	VCMPPS.BCST       $0x00, pow32consts<>+128(SB), Z7, K2
+	VCMPPS.BCST       $0x00, pow32consts<>+64(SB), Z4, K3
+	VCMPPS.BCST       $0x00, pow32consts<>+64(SB), Z5, K4
+	VBLENDMPS.BCST    pow32consts<>+64(SB), Z8, K3, Z8
+	VBLENDMPS.BCST    pow32consts<>+64(SB), Z11, K4, Z11
+	VBLENDMPS         Z8, Z9, K1, Z9
+	VBLENDMPS         Z11, Z10, K2, Z10
+	VCMPPS.BCST       $0x00, pow32consts<>+64(SB), Z0, K1
+	VCMPPS.BCST       $0x00, pow32consts<>+64(SB), Z1, K2
+	VBLENDMPS         (SI)(R10*4), Z9, K1, Z9
+	VBLENDMPS         64(SI)(R10*4), Z10, K2, Z10
+	VCMPPS            $0x03, Z0, Z0, K1
+	VCMPPS            $0x03, Z1, Z1, K2
+	VPORD.BCST        pow32consts<>+2624(SB), Z0, Z2
+	VPORD.BCST        pow32consts<>+2624(SB), Z1, Z3
+	VBLENDMPS         Z2, Z9, K1, Z9
+	VBLENDMPS         Z3, Z10, K2, Z10
+	VMOVUPS           (SI)(R10*4), Z2
+	VCMPPS            $0x03, (SI)(R10*4), Z2, K1
+	VMOVUPS           64(SI)(R10*4), Z2
+	VCMPPS            $0x03, 64(SI)(R10*4), Z2, K2
+	VMOVUPS           (SI)(R10*4), Z2
+	VPORD.BCST        pow32consts<>+2624(SB), Z2, Z2
+	VMOVUPS           64(SI)(R10*4), Z3
+	VPORD.BCST        pow32consts<>+2624(SB), Z3, Z3
+	VBLENDMPS         Z2, Z9, K1, Z9
+	VBLENDMPS         Z3, Z10, K2, Z10
+	VCMPPS.BCST       $0x00, pow32consts<>+0(SB), Z0, K1
+	VCMPPS.BCST       $0x00, pow32consts<>+0(SB), Z1, K2
+	VMOVUPS           (SI)(R10*4), Z0
+	VCMPPS.BCST       $0x00, pow32consts<>+64(SB), Z0, K3
+	VMOVUPS           64(SI)(R10*4), Z0
+	VCMPPS.BCST       $0x00, pow32consts<>+64(SB), Z0, K4
+	KORW              K1, K3, K1
+	KORW              K2, K4, K2
+	VBLENDMPS.BCST    pow32consts<>+64(SB), Z9, K1, Z9
+	VBLENDMPS.BCST    pow32consts<>+64(SB), Z10, K2, Z10
+	VMOVUPS           Z9, (DX)(R10*4)
+	VMOVUPS           Z10, 64(DX)(R10*4)
+	ADDQ              $0x00000020, R10
+	SUBQ              $0x00000020, R11
+	JMP               powVVF32AVX512_loop2
+
+powVVF32AVX512_after2:
 powVVF32AVX512_loop1:
 	CMPQ              R11, $0x00000010
 	JB                powVVF32AVX512_after1
@@ -62495,6 +62949,458 @@ powVSF32AVX512_row:
 	XORQ         R10, R10
 	MOVQ         CX, R11
 
+powVSF32AVX512_loop2:
+	CMPQ              R11, $0x00000020
+	JB                powVSF32AVX512_after2
+	VMOVUPS           (SI)(R10*4), Z1
+	VPANDD.BCST       pow32consts<>+256(SB), Z1, Z1
+	VMOVUPS           64(SI)(R10*4), Z2
+	VPANDD.BCST       pow32consts<>+256(SB), Z2, Z2
+	VCMPPS.BCST       $0x11, pow32consts<>+320(SB), Z1, K1
+	VCMPPS.BCST       $0x11, pow32consts<>+320(SB), Z2, K2
+	VMULPS.BCST       pow32consts<>+384(SB), Z1, Z3
+	VMULPS.BCST       pow32consts<>+384(SB), Z2, Z4
+	VBLENDMPS         Z3, Z1, K1, Z1
+	VBLENDMPS         Z4, Z2, K2, Z2
+	VPADDD.BCST       pow32consts<>+448(SB), Z1, Z1
+	VPADDD.BCST       pow32consts<>+448(SB), Z2, Z2
+	VPSRLD            $0x17, Z1, Z3
+	VPSRLD            $0x17, Z2, Z4
+	VPORD.BCST        pow32consts<>+512(SB), Z3, Z3
+	VPORD.BCST        pow32consts<>+512(SB), Z4, Z4
+	VBROADCASTSS      pow32consts<>+640(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPS.BCST    pow32consts<>+576(SB), Z5, K1, Z5
+	VBROADCASTSS      pow32consts<>+640(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPS.BCST    pow32consts<>+576(SB), Z6, K2, Z6
+	VSUBPS            Z5, Z3, Z3
+	VSUBPS            Z6, Z4, Z4
+	VPANDD.BCST       pow32consts<>+704(SB), Z1, Z1
+	VPANDD.BCST       pow32consts<>+704(SB), Z2, Z2
+	VPADDD.BCST       pow32consts<>+768(SB), Z1, Z1
+	VPADDD.BCST       pow32consts<>+768(SB), Z2, Z2
+	VSUBPS.BCST       pow32consts<>+64(SB), Z1, Z1
+	VSUBPS.BCST       pow32consts<>+64(SB), Z2, Z2
+	VADDPS.BCST       pow32consts<>+832(SB), Z1, Z5
+	VADDPS.BCST       pow32consts<>+832(SB), Z2, Z6
+	VBROADCASTSS      pow32consts<>+832(SB), Z7
+	VSUBPS            Z5, Z7, Z7
+	VBROADCASTSS      pow32consts<>+832(SB), Z8
+	VSUBPS            Z6, Z8, Z8
+	VADDPS            Z1, Z7, Z7
+	VADDPS            Z2, Z8, Z8
+	VBROADCASTSS      pow32consts<>+64(SB), Z9
+	VDIVPS            Z5, Z9, Z9
+	VBROADCASTSS      pow32consts<>+64(SB), Z10
+	VDIVPS            Z6, Z10, Z10
+	VMULPS            Z9, Z1, Z11
+	VMULPS            Z10, Z2, Z12
+	VFNMADD231PS      Z11, Z5, Z1
+	VFNMADD231PS      Z12, Z6, Z2
+	VADDPS.BCST       pow32consts<>+0(SB), Z1, Z1
+	VADDPS.BCST       pow32consts<>+0(SB), Z2, Z2
+	VFNMADD231PS      Z11, Z7, Z1
+	VFNMADD231PS      Z12, Z8, Z2
+	VMULPS            Z9, Z1, Z1
+	VMULPS            Z10, Z2, Z2
+	VMULPS            Z11, Z11, Z5
+	VMULPS            Z12, Z12, Z6
+	VPXORD.BCST       pow32consts<>+192(SB), Z5, Z7
+	VPXORD.BCST       pow32consts<>+192(SB), Z6, Z8
+	VFMADD231PS       Z11, Z11, Z7
+	VFMADD231PS       Z12, Z12, Z8
+	VFMADD231PS       Z1, Z11, Z7
+	VFMADD231PS       Z2, Z12, Z8
+	VFMADD231PS       Z11, Z1, Z7
+	VFMADD231PS       Z12, Z2, Z8
+	VMULPS            Z11, Z5, Z9
+	VMULPS            Z12, Z6, Z10
+	VPXORD.BCST       pow32consts<>+192(SB), Z9, Z13
+	VPXORD.BCST       pow32consts<>+192(SB), Z10, Z14
+	VFMADD231PS       Z11, Z5, Z13
+	VFMADD231PS       Z12, Z6, Z14
+	VFMADD231PS       Z1, Z5, Z13
+	VFMADD231PS       Z2, Z6, Z14
+	VFMADD231PS       Z11, Z7, Z13
+	VFMADD231PS       Z12, Z8, Z14
+	VMULPS.BCST       pow32consts<>+896(SB), Z9, Z15
+	VMULPS.BCST       pow32consts<>+896(SB), Z10, Z16
+	VPXORD.BCST       pow32consts<>+192(SB), Z15, Z17
+	VPXORD.BCST       pow32consts<>+192(SB), Z16, Z18
+	VFMADD231PS.BCST  pow32consts<>+896(SB), Z9, Z17
+	VFMADD231PS.BCST  pow32consts<>+896(SB), Z10, Z18
+	VFMADD231PS.BCST  pow32consts<>+960(SB), Z9, Z17
+	VFMADD231PS.BCST  pow32consts<>+960(SB), Z10, Z18
+	VFMADD231PS.BCST  pow32consts<>+896(SB), Z13, Z17
+	VFMADD231PS.BCST  pow32consts<>+896(SB), Z14, Z18
+	VMULPS            Z5, Z9, Z19
+	VMULPS            Z6, Z10, Z20
+	VPXORD.BCST       pow32consts<>+192(SB), Z19, Z21
+	VPXORD.BCST       pow32consts<>+192(SB), Z20, Z22
+	VFMADD231PS       Z5, Z9, Z21
+	VFMADD231PS       Z6, Z10, Z22
+	VFMADD231PS       Z7, Z9, Z21
+	VFMADD231PS       Z8, Z10, Z22
+	VFMADD231PS       Z5, Z13, Z21
+	VFMADD231PS       Z6, Z14, Z22
+	VMULPS.BCST       pow32consts<>+1024(SB), Z19, Z7
+	VMULPS.BCST       pow32consts<>+1024(SB), Z20, Z8
+	VPXORD.BCST       pow32consts<>+192(SB), Z7, Z9
+	VPXORD.BCST       pow32consts<>+192(SB), Z8, Z10
+	VFMADD231PS.BCST  pow32consts<>+1024(SB), Z19, Z9
+	VFMADD231PS.BCST  pow32consts<>+1024(SB), Z20, Z10
+	VFMADD231PS.BCST  pow32consts<>+1088(SB), Z19, Z9
+	VFMADD231PS.BCST  pow32consts<>+1088(SB), Z20, Z10
+	VFMADD231PS.BCST  pow32consts<>+1024(SB), Z21, Z9
+	VFMADD231PS.BCST  pow32consts<>+1024(SB), Z22, Z10
+	VADDPS            Z11, Z11, Z13
+	VADDPS            Z12, Z12, Z14
+	VMULPS            Z5, Z5, Z19
+	VMULPS            Z6, Z6, Z20
+	VMULPS            Z5, Z19, Z19
+	VMULPS            Z6, Z20, Z20
+	VMULPS            Z19, Z13, Z13
+	VMULPS            Z20, Z14, Z14
+	VBROADCASTSS      pow32consts<>+1152(SB), Z19
+	VFMADD213PS.BCST  pow32consts<>+1216(SB), Z5, Z19
+	VBROADCASTSS      pow32consts<>+1152(SB), Z20
+	VFMADD213PS.BCST  pow32consts<>+1216(SB), Z6, Z20
+	VFMADD213PS.BCST  pow32consts<>+1280(SB), Z5, Z19
+	VFMADD213PS.BCST  pow32consts<>+1280(SB), Z6, Z20
+	VFMADD213PS.BCST  pow32consts<>+1344(SB), Z5, Z19
+	VFMADD213PS.BCST  pow32consts<>+1344(SB), Z6, Z20
+	VFMADD213PS.BCST  pow32consts<>+1408(SB), Z5, Z19
+	VFMADD213PS.BCST  pow32consts<>+1408(SB), Z6, Z20
+	VMULPS            Z19, Z13, Z13
+	VMULPS            Z20, Z14, Z14
+	VMULPS.BCST       pow32consts<>+1472(SB), Z3, Z5
+	VMULPS.BCST       pow32consts<>+1472(SB), Z4, Z6
+	VADDPS            Z11, Z11, Z11
+	VADDPS            Z12, Z12, Z12
+	VADDPS            Z11, Z5, Z19
+	VADDPS            Z12, Z6, Z20
+	VSUBPS            Z5, Z19, Z21
+	VSUBPS            Z6, Z20, Z22
+	VSUBPS            Z21, Z19, Z23
+	VSUBPS            Z22, Z20, Z24
+	VSUBPS            Z23, Z5, Z5
+	VSUBPS            Z24, Z6, Z6
+	VSUBPS            Z21, Z11, Z11
+	VSUBPS            Z22, Z12, Z12
+	VADDPS            Z11, Z5, Z5
+	VADDPS            Z12, Z6, Z6
+	VADDPS            Z15, Z19, Z11
+	VADDPS            Z16, Z20, Z12
+	VSUBPS            Z19, Z11, Z21
+	VSUBPS            Z20, Z12, Z22
+	VSUBPS            Z21, Z11, Z23
+	VSUBPS            Z22, Z12, Z24
+	VSUBPS            Z23, Z19, Z19
+	VSUBPS            Z24, Z20, Z20
+	VSUBPS            Z21, Z15, Z15
+	VSUBPS            Z22, Z16, Z16
+	VADDPS            Z15, Z19, Z19
+	VADDPS            Z16, Z20, Z20
+	VADDPS            Z7, Z11, Z15
+	VADDPS            Z8, Z12, Z16
+	VSUBPS            Z11, Z15, Z21
+	VSUBPS            Z12, Z16, Z22
+	VSUBPS            Z21, Z15, Z23
+	VSUBPS            Z22, Z16, Z24
+	VSUBPS            Z23, Z11, Z11
+	VSUBPS            Z24, Z12, Z12
+	VSUBPS            Z21, Z7, Z7
+	VSUBPS            Z22, Z8, Z8
+	VADDPS            Z7, Z11, Z11
+	VADDPS            Z8, Z12, Z12
+	VADDPS            Z19, Z5, Z5
+	VADDPS            Z20, Z6, Z6
+	VADDPS            Z1, Z1, Z1
+	VADDPS            Z2, Z2, Z2
+	VADDPS            Z1, Z11, Z11
+	VADDPS            Z2, Z12, Z12
+	VADDPS            Z11, Z5, Z5
+	VADDPS            Z12, Z6, Z6
+	VADDPS            Z9, Z17, Z17
+	VADDPS            Z10, Z18, Z18
+	VMULPS.BCST       pow32consts<>+1536(SB), Z3, Z3
+	VMULPS.BCST       pow32consts<>+1536(SB), Z4, Z4
+	VADDPS            Z3, Z13, Z13
+	VADDPS            Z4, Z14, Z14
+	VADDPS            Z13, Z17, Z17
+	VADDPS            Z14, Z18, Z18
+	VADDPS            Z17, Z5, Z5
+	VADDPS            Z18, Z6, Z6
+	VADDPS            Z5, Z15, Z1
+	VADDPS            Z6, Z16, Z2
+	VSUBPS            Z1, Z15, Z15
+	VSUBPS            Z2, Z16, Z16
+	VADDPS            Z5, Z15, Z15
+	VADDPS            Z6, Z16, Z16
+	VMULPS            Z1, Z0, Z3
+	VMULPS            Z2, Z0, Z4
+	VPXORD.BCST       pow32consts<>+192(SB), Z3, Z5
+	VPXORD.BCST       pow32consts<>+192(SB), Z4, Z6
+	VFMADD231PS       Z0, Z1, Z5
+	VFMADD231PS       Z0, Z2, Z6
+	VFMADD231PS       Z0, Z15, Z5
+	VFMADD231PS       Z0, Z16, Z6
+	VPANDD.BCST       pow32consts<>+256(SB), Z3, Z1
+	VPANDD.BCST       pow32consts<>+256(SB), Z4, Z2
+	VCMPPS.BCST       $0x11, pow32consts<>+1600(SB), Z1, K1
+	VCMPPS.BCST       $0x11, pow32consts<>+1600(SB), Z2, K2
+	VBROADCASTSS      pow32consts<>+0(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPS         Z5, Z1, K1, Z1
+	VBROADCASTSS      pow32consts<>+0(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS         Z6, Z2, K2, Z2
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z3, K1
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z4, K2
+	VMOVUPS           Z3, Z5
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z5, K1, Z5
+	VMOVUPS           Z4, Z6
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z6, K2, Z6
+	VMAXPS.BCST       pow32consts<>+1664(SB), Z5, Z5
+	VMAXPS.BCST       pow32consts<>+1664(SB), Z6, Z6
+	VMINPS.BCST       pow32consts<>+1728(SB), Z5, Z5
+	VMINPS.BCST       pow32consts<>+1728(SB), Z6, Z6
+	VBROADCASTSS      pow32consts<>+1792(SB), Z7
+	VFMADD213PS.BCST  pow32consts<>+1856(SB), Z5, Z7
+	VBROADCASTSS      pow32consts<>+1792(SB), Z8
+	VFMADD213PS.BCST  pow32consts<>+1856(SB), Z6, Z8
+	VSUBPS.BCST       pow32consts<>+1856(SB), Z7, Z9
+	VSUBPS.BCST       pow32consts<>+1856(SB), Z8, Z10
+	VFNMADD231PS.BCST pow32consts<>+1472(SB), Z9, Z5
+	VFNMADD231PS.BCST pow32consts<>+1472(SB), Z10, Z6
+	VBROADCASTSS      pow32consts<>+1536(SB), Z11
+	VFNMADD213PS      Z5, Z9, Z11
+	VBROADCASTSS      pow32consts<>+1536(SB), Z12
+	VFNMADD213PS      Z6, Z10, Z12
+	VSUBPS            Z11, Z5, Z5
+	VSUBPS            Z12, Z6, Z6
+	VFNMADD231PS.BCST pow32consts<>+1536(SB), Z9, Z5
+	VFNMADD231PS.BCST pow32consts<>+1536(SB), Z10, Z6
+	VADDPS            Z1, Z11, Z9
+	VADDPS            Z2, Z12, Z10
+	VSUBPS            Z11, Z9, Z13
+	VSUBPS            Z12, Z10, Z14
+	VSUBPS            Z13, Z9, Z15
+	VSUBPS            Z14, Z10, Z16
+	VSUBPS            Z15, Z11, Z11
+	VSUBPS            Z16, Z12, Z12
+	VSUBPS            Z13, Z1, Z1
+	VSUBPS            Z14, Z2, Z2
+	VADDPS            Z1, Z11, Z11
+	VADDPS            Z2, Z12, Z12
+	VADDPS            Z11, Z5, Z5
+	VADDPS            Z12, Z6, Z6
+	VBROADCASTSS      pow32consts<>+1920(SB), Z1
+	VFMADD213PS.BCST  pow32consts<>+1984(SB), Z9, Z1
+	VBROADCASTSS      pow32consts<>+1920(SB), Z2
+	VFMADD213PS.BCST  pow32consts<>+1984(SB), Z10, Z2
+	VFMADD213PS.BCST  pow32consts<>+2048(SB), Z9, Z1
+	VFMADD213PS.BCST  pow32consts<>+2048(SB), Z10, Z2
+	VFMADD213PS.BCST  pow32consts<>+2112(SB), Z9, Z1
+	VFMADD213PS.BCST  pow32consts<>+2112(SB), Z10, Z2
+	VFMADD213PS.BCST  pow32consts<>+2176(SB), Z9, Z1
+	VFMADD213PS.BCST  pow32consts<>+2176(SB), Z10, Z2
+	VFMADD213PS.BCST  pow32consts<>+2240(SB), Z9, Z1
+	VFMADD213PS.BCST  pow32consts<>+2240(SB), Z10, Z2
+	VFMADD213PS.BCST  pow32consts<>+2304(SB), Z9, Z1
+	VFMADD213PS.BCST  pow32consts<>+2304(SB), Z10, Z2
+	VMULPS            Z9, Z9, Z11
+	VMULPS            Z10, Z10, Z12
+	VFMADD231PS       Z9, Z5, Z5
+	VFMADD231PS       Z10, Z6, Z6
+	VFMADD231PS       Z11, Z1, Z5
+	VFMADD231PS       Z12, Z2, Z6
+	VADDPS.BCST       pow32consts<>+64(SB), Z9, Z1
+	VADDPS.BCST       pow32consts<>+64(SB), Z10, Z2
+	VBROADCASTSS      pow32consts<>+64(SB), Z11
+	VSUBPS            Z1, Z11, Z11
+	VBROADCASTSS      pow32consts<>+64(SB), Z12
+	VSUBPS            Z2, Z12, Z12
+	VADDPS            Z9, Z11, Z11
+	VADDPS            Z10, Z12, Z12
+	VADDPS            Z5, Z11, Z11
+	VADDPS            Z6, Z12, Z12
+	VPSUBD.BCST       pow32consts<>+2368(SB), Z7, Z7
+	VPSUBD.BCST       pow32consts<>+2368(SB), Z8, Z8
+	VPSRLD            $0x01, Z7, Z5
+	VPSRLD            $0x01, Z8, Z6
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z5, Z9
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z6, Z10
+	VPSLLD            $0x17, Z9, Z9
+	VPSLLD            $0x17, Z10, Z10
+	VPSUBD            Z5, Z7, Z7
+	VPSUBD            Z6, Z8, Z8
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z7, Z7
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z8, Z8
+	VPSLLD            $0x17, Z7, Z7
+	VPSLLD            $0x17, Z8, Z8
+	VADDPS            Z11, Z1, Z1
+	VADDPS            Z12, Z2, Z2
+	VMULPS            Z9, Z1, Z1
+	VMULPS            Z10, Z2, Z2
+	VMULPS            Z7, Z1, Z1
+	VMULPS            Z8, Z2, Z2
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z3, K1
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z4, K2
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z1, K1, Z1
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z2, K2, Z2
+	VMOVUPS           (SI)(R10*4), Z3
+	VPANDD.BCST       pow32consts<>+256(SB), Z3, Z3
+	VMOVUPS           64(SI)(R10*4), Z4
+	VPANDD.BCST       pow32consts<>+256(SB), Z4, Z4
+	VPANDD.BCST       pow32consts<>+256(SB), Z0, Z5
+	VPANDD.BCST       pow32consts<>+256(SB), Z0, Z6
+	VPANDD.BCST       pow32consts<>+192(SB), Z5, Z7
+	VPANDD.BCST       pow32consts<>+192(SB), Z6, Z8
+	VPORD.BCST        pow32consts<>+512(SB), Z7, Z7
+	VPORD.BCST        pow32consts<>+512(SB), Z8, Z8
+	VPANDD.BCST       pow32consts<>+256(SB), Z5, Z9
+	VPANDD.BCST       pow32consts<>+256(SB), Z6, Z10
+	VCMPPS.BCST       $0x11, pow32consts<>+512(SB), Z9, K1
+	VCMPPS.BCST       $0x11, pow32consts<>+512(SB), Z10, K2
+	VADDPS            Z7, Z5, Z9
+	VADDPS            Z8, Z6, Z10
+	VSUBPS            Z7, Z9, Z9
+	VSUBPS            Z8, Z10, Z10
+	VMOVUPS           Z5, Z7
+	VBLENDMPS         Z9, Z7, K1, Z7
+	VMOVUPS           Z6, Z8
+	VBLENDMPS         Z10, Z8, K2, Z8
+	VCMPPS            $0x00, Z5, Z7, K1
+	VCMPPS            $0x00, Z6, Z8, K2
+	VCMPPS.BCST       $0x11, pow32consts<>+512(SB), Z5, K3
+	VCMPPS.BCST       $0x11, pow32consts<>+512(SB), Z6, K4
+	VADDPS.BCST       pow32consts<>+512(SB), Z5, Z7
+	VADDPS.BCST       pow32consts<>+512(SB), Z6, Z8
+	VMOVUPS           Z5, Z9
+	VBLENDMPS         Z7, Z9, K3, Z9
+	VMOVUPS           Z6, Z7
+	VBLENDMPS         Z8, Z7, K4, Z7
+	VPANDD.BCST       pow32consts<>+2432(SB), Z9, Z9
+	VPANDD.BCST       pow32consts<>+2432(SB), Z7, Z7
+	VPSLLD            $0x1f, Z9, Z9
+	VPSLLD            $0x1f, Z7, Z7
+	VCMPPS.BCST       $0x11, pow32consts<>+2496(SB), Z5, K3
+	VCMPPS.BCST       $0x11, pow32consts<>+2496(SB), Z6, K4
+	KANDW             K1, K3, K3
+	KANDW             K2, K4, K4
+	VBROADCASTSS      pow32consts<>+0(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPS         Z9, Z8, K3, Z8
+	VBROADCASTSS      pow32consts<>+0(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPS         Z7, Z9, K4, Z9
+	VMOVUPS           (SI)(R10*4), Z7
+	VPANDD.BCST       pow32consts<>+192(SB), Z7, Z7
+	VMOVUPS           64(SI)(R10*4), Z10
+	VPANDD.BCST       pow32consts<>+192(SB), Z10, Z10
+	VPANDD            Z8, Z7, Z7
+	VPANDD            Z9, Z10, Z10
+	VPORD             Z7, Z1, Z1
+	VPORD             Z10, Z2, Z2
+	VMOVUPS           (SI)(R10*4), Z8
+	VCMPPS.BCST       $0x11, pow32consts<>+0(SB), Z8, K3
+	VMOVUPS           64(SI)(R10*4), Z8
+	VCMPPS.BCST       $0x11, pow32consts<>+0(SB), Z8, K4
+	VMOVUPS           Z1, Z8
+	VBLENDMPS.BCST    pow32consts<>+2560(SB), Z8, K3, Z8
+	VMOVUPS           Z2, Z9
+	VBLENDMPS.BCST    pow32consts<>+2560(SB), Z9, K4, Z9
+	VBLENDMPS         Z1, Z8, K1, Z8
+	VBLENDMPS         Z2, Z9, K2, Z9
+	VCMPPS.BCST       $0x11, pow32consts<>+0(SB), Z0, K1
+	VCMPPS.BCST       $0x11, pow32consts<>+0(SB), Z0, K2
+	VCMPPS.BCST       $0x00, pow32consts<>+0(SB), Z3, K3
+	VCMPPS.BCST       $0x00, pow32consts<>+0(SB), Z4, K4
+	VBROADCASTSS      pow32consts<>+0(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPS.BCST    pow32consts<>+128(SB), Z1, K1, Z1
+	VBROADCASTSS      pow32consts<>+0(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS.BCST    pow32consts<>+128(SB), Z2, K2, Z2
+	VPORD             Z7, Z1, Z1
+	VPORD             Z10, Z2, Z2
+	VBLENDMPS         Z1, Z8, K3, Z8
+	VBLENDMPS         Z2, Z9, K4, Z9
+	VCMPPS.BCST       $0x00, pow32consts<>+128(SB), Z3, K3
+	VCMPPS.BCST       $0x00, pow32consts<>+128(SB), Z4, K4
+	VBROADCASTSS      pow32consts<>+128(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z1, K1, Z1
+	VBROADCASTSS      pow32consts<>+128(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z2, K2, Z2
+	VPORD             Z7, Z1, Z1
+	VPORD             Z10, Z2, Z2
+	VBLENDMPS         Z1, Z8, K3, Z8
+	VBLENDMPS         Z2, Z9, K4, Z9
+	VCMPPS.BCST       $0x1e, pow32consts<>+64(SB), Z3, K3
+	VCMPPS.BCST       $0x1e, pow32consts<>+64(SB), Z4, K4
+	VBROADCASTSS      pow32consts<>+128(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z1, K1, Z1
+	VBROADCASTSS      pow32consts<>+128(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z2, K2, Z2
+	VBROADCASTSS      pow32consts<>+0(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPS.BCST    pow32consts<>+128(SB), Z7, K1, Z7
+	VBROADCASTSS      pow32consts<>+0(SB), Z10
+	VMOVUPS           Z10, Z10
+	VBLENDMPS.BCST    pow32consts<>+128(SB), Z10, K2, Z10
+	VBLENDMPS         Z1, Z7, K3, Z7
+	VBLENDMPS         Z2, Z10, K4, Z10
+	VCMPPS.BCST       $0x00, pow32consts<>+128(SB), Z5, K1
+	VCMPPS.BCST       $0x00, pow32consts<>+128(SB), Z6, K2
+	VCMPPS.BCST       $0x00, pow32consts<>+64(SB), Z3, K3
+	VCMPPS.BCST       $0x00, pow32consts<>+64(SB), Z4, K4
+	VBLENDMPS.BCST    pow32consts<>+64(SB), Z7, K3, Z7
+	VBLENDMPS.BCST    pow32consts<>+64(SB), Z10, K4, Z10
+	VBLENDMPS         Z7, Z8, K1, Z8
+	VBLENDMPS         Z10, Z9, K2, Z9
+	VCMPPS.BCST       $0x00, pow32consts<>+64(SB), Z0, K1
+	VCMPPS.BCST       $0x00, pow32consts<>+64(SB), Z0, K2
+	VBLENDMPS         (SI)(R10*4), Z8, K1, Z8
+	VBLENDMPS         64(SI)(R10*4), Z9, K2, Z9
+	VCMPPS            $0x03, Z0, Z0, K1
+	VCMPPS            $0x03, Z0, Z0, K2
+	VPORD.BCST        pow32consts<>+2624(SB), Z0, Z1
+	VPORD.BCST        pow32consts<>+2624(SB), Z0, Z2
+	VBLENDMPS         Z1, Z8, K1, Z8
+	VBLENDMPS         Z2, Z9, K2, Z9
+	VMOVUPS           (SI)(R10*4), Z1
+	VCMPPS            $0x03, (SI)(R10*4), Z1, K1
+	VMOVUPS           64(SI)(R10*4), Z1
+	VCMPPS            $0x03, 64(SI)(R10*4), Z1, K2
+	VMOVUPS           (SI)(R10*4), Z1
+	VPORD.BCST        pow32consts<>+2624(SB), Z1, Z1
+	VMOVUPS           64(SI)(R10*4), Z2
+	VPORD.BCST        pow32consts<>+2624(SB), Z2, Z2
+	VBLENDMPS         Z1, Z8, K1, Z8
+	VBLENDMPS         Z2, Z9, K2, Z9
+	VCMPPS.BCST       $0x00, pow32consts<>+0(SB), Z0, K1
+	VCMPPS.BCST       $0x00, pow32consts<>+0(SB), Z0, K2
+	VMOVUPS           (SI)(R10*4), Z1
+	VCMPPS.BCST       $0x00, pow32consts<>+64(SB), Z1, K3
+	VMOVUPS           64(SI)(R10*4), Z1
+	VCMPPS.BCST       $0x00, pow32consts<>+64(SB), Z1, K4
+	KORW              K1, K3, K1
+	KORW              K2, K4, K2
+	VBLENDMPS.BCST    pow32consts<>+64(SB), Z8, K1, Z8
+	VBLENDMPS.BCST    pow32consts<>+64(SB), Z9, K2, Z9
+	VMOVUPS           Z8, (DX)(R10*4)
+	VMOVUPS           Z9, 64(DX)(R10*4)
+	ADDQ              $0x00000020, R10
+	SUBQ              $0x00000020, R11
+	JMP               powVSF32AVX512_loop2
+
+powVSF32AVX512_after2:
 powVSF32AVX512_loop1:
 	CMPQ              R11, $0x00000010
 	JB                powVSF32AVX512_after1
@@ -62982,6 +63888,446 @@ powSVF32AVX512_row:
 	XORQ         R10, R10
 	MOVQ         CX, R11
 
+powSVF32AVX512_loop2:
+	CMPQ              R11, $0x00000020
+	JB                powSVF32AVX512_after2
+	VMOVUPS           (R8)(R10*4), Z1
+	VMOVUPS           64(R8)(R10*4), Z2
+	VPANDD.BCST       pow32consts<>+256(SB), Z0, Z3
+	VPANDD.BCST       pow32consts<>+256(SB), Z0, Z4
+	VCMPPS.BCST       $0x11, pow32consts<>+320(SB), Z3, K1
+	VCMPPS.BCST       $0x11, pow32consts<>+320(SB), Z4, K2
+	VMULPS.BCST       pow32consts<>+384(SB), Z3, Z5
+	VMULPS.BCST       pow32consts<>+384(SB), Z4, Z6
+	VBLENDMPS         Z5, Z3, K1, Z3
+	VBLENDMPS         Z6, Z4, K2, Z4
+	VPADDD.BCST       pow32consts<>+448(SB), Z3, Z3
+	VPADDD.BCST       pow32consts<>+448(SB), Z4, Z4
+	VPSRLD            $0x17, Z3, Z5
+	VPSRLD            $0x17, Z4, Z6
+	VPORD.BCST        pow32consts<>+512(SB), Z5, Z5
+	VPORD.BCST        pow32consts<>+512(SB), Z6, Z6
+	VBROADCASTSS      pow32consts<>+640(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPS.BCST    pow32consts<>+576(SB), Z7, K1, Z7
+	VBROADCASTSS      pow32consts<>+640(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPS.BCST    pow32consts<>+576(SB), Z8, K2, Z8
+	VSUBPS            Z7, Z5, Z5
+	VSUBPS            Z8, Z6, Z6
+	VPANDD.BCST       pow32consts<>+704(SB), Z3, Z3
+	VPANDD.BCST       pow32consts<>+704(SB), Z4, Z4
+	VPADDD.BCST       pow32consts<>+768(SB), Z3, Z3
+	VPADDD.BCST       pow32consts<>+768(SB), Z4, Z4
+	VSUBPS.BCST       pow32consts<>+64(SB), Z3, Z3
+	VSUBPS.BCST       pow32consts<>+64(SB), Z4, Z4
+	VADDPS.BCST       pow32consts<>+832(SB), Z3, Z7
+	VADDPS.BCST       pow32consts<>+832(SB), Z4, Z8
+	VBROADCASTSS      pow32consts<>+832(SB), Z9
+	VSUBPS            Z7, Z9, Z9
+	VBROADCASTSS      pow32consts<>+832(SB), Z10
+	VSUBPS            Z8, Z10, Z10
+	VADDPS            Z3, Z9, Z9
+	VADDPS            Z4, Z10, Z10
+	VBROADCASTSS      pow32consts<>+64(SB), Z11
+	VDIVPS            Z7, Z11, Z11
+	VBROADCASTSS      pow32consts<>+64(SB), Z12
+	VDIVPS            Z8, Z12, Z12
+	VMULPS            Z11, Z3, Z13
+	VMULPS            Z12, Z4, Z14
+	VFNMADD231PS      Z13, Z7, Z3
+	VFNMADD231PS      Z14, Z8, Z4
+	VADDPS.BCST       pow32consts<>+0(SB), Z3, Z3
+	VADDPS.BCST       pow32consts<>+0(SB), Z4, Z4
+	VFNMADD231PS      Z13, Z9, Z3
+	VFNMADD231PS      Z14, Z10, Z4
+	VMULPS            Z11, Z3, Z3
+	VMULPS            Z12, Z4, Z4
+	VMULPS            Z13, Z13, Z7
+	VMULPS            Z14, Z14, Z8
+	VPXORD.BCST       pow32consts<>+192(SB), Z7, Z9
+	VPXORD.BCST       pow32consts<>+192(SB), Z8, Z10
+	VFMADD231PS       Z13, Z13, Z9
+	VFMADD231PS       Z14, Z14, Z10
+	VFMADD231PS       Z3, Z13, Z9
+	VFMADD231PS       Z4, Z14, Z10
+	VFMADD231PS       Z13, Z3, Z9
+	VFMADD231PS       Z14, Z4, Z10
+	VMULPS            Z13, Z7, Z11
+	VMULPS            Z14, Z8, Z12
+	VPXORD.BCST       pow32consts<>+192(SB), Z11, Z15
+	VPXORD.BCST       pow32consts<>+192(SB), Z12, Z16
+	VFMADD231PS       Z13, Z7, Z15
+	VFMADD231PS       Z14, Z8, Z16
+	VFMADD231PS       Z3, Z7, Z15
+	VFMADD231PS       Z4, Z8, Z16
+	VFMADD231PS       Z13, Z9, Z15
+	VFMADD231PS       Z14, Z10, Z16
+	VMULPS.BCST       pow32consts<>+896(SB), Z11, Z17
+	VMULPS.BCST       pow32consts<>+896(SB), Z12, Z18
+	VPXORD.BCST       pow32consts<>+192(SB), Z17, Z19
+	VPXORD.BCST       pow32consts<>+192(SB), Z18, Z20
+	VFMADD231PS.BCST  pow32consts<>+896(SB), Z11, Z19
+	VFMADD231PS.BCST  pow32consts<>+896(SB), Z12, Z20
+	VFMADD231PS.BCST  pow32consts<>+960(SB), Z11, Z19
+	VFMADD231PS.BCST  pow32consts<>+960(SB), Z12, Z20
+	VFMADD231PS.BCST  pow32consts<>+896(SB), Z15, Z19
+	VFMADD231PS.BCST  pow32consts<>+896(SB), Z16, Z20
+	VMULPS            Z7, Z11, Z21
+	VMULPS            Z8, Z12, Z22
+	VPXORD.BCST       pow32consts<>+192(SB), Z21, Z23
+	VPXORD.BCST       pow32consts<>+192(SB), Z22, Z24
+	VFMADD231PS       Z7, Z11, Z23
+	VFMADD231PS       Z8, Z12, Z24
+	VFMADD231PS       Z9, Z11, Z23
+	VFMADD231PS       Z10, Z12, Z24
+	VFMADD231PS       Z7, Z15, Z23
+	VFMADD231PS       Z8, Z16, Z24
+	VMULPS.BCST       pow32consts<>+1024(SB), Z21, Z9
+	VMULPS.BCST       pow32consts<>+1024(SB), Z22, Z10
+	VPXORD.BCST       pow32consts<>+192(SB), Z9, Z11
+	VPXORD.BCST       pow32consts<>+192(SB), Z10, Z12
+	VFMADD231PS.BCST  pow32consts<>+1024(SB), Z21, Z11
+	VFMADD231PS.BCST  pow32consts<>+1024(SB), Z22, Z12
+	VFMADD231PS.BCST  pow32consts<>+1088(SB), Z21, Z11
+	VFMADD231PS.BCST  pow32consts<>+1088(SB), Z22, Z12
+	VFMADD231PS.BCST  pow32consts<>+1024(SB), Z23, Z11
+	VFMADD231PS.BCST  pow32consts<>+1024(SB), Z24, Z12
+	VADDPS            Z13, Z13, Z15
+	VADDPS            Z14, Z14, Z16
+	VMULPS            Z7, Z7, Z21
+	VMULPS            Z8, Z8, Z22
+	VMULPS            Z7, Z21, Z21
+	VMULPS            Z8, Z22, Z22
+	VMULPS            Z21, Z15, Z15
+	VMULPS            Z22, Z16, Z16
+	VBROADCASTSS      pow32consts<>+1152(SB), Z21
+	VFMADD213PS.BCST  pow32consts<>+1216(SB), Z7, Z21
+	VBROADCASTSS      pow32consts<>+1152(SB), Z22
+	VFMADD213PS.BCST  pow32consts<>+1216(SB), Z8, Z22
+	VFMADD213PS.BCST  pow32consts<>+1280(SB), Z7, Z21
+	VFMADD213PS.BCST  pow32consts<>+1280(SB), Z8, Z22
+	VFMADD213PS.BCST  pow32consts<>+1344(SB), Z7, Z21
+	VFMADD213PS.BCST  pow32consts<>+1344(SB), Z8, Z22
+	VFMADD213PS.BCST  pow32consts<>+1408(SB), Z7, Z21
+	VFMADD213PS.BCST  pow32consts<>+1408(SB), Z8, Z22
+	VMULPS            Z21, Z15, Z15
+	VMULPS            Z22, Z16, Z16
+	VMULPS.BCST       pow32consts<>+1472(SB), Z5, Z7
+	VMULPS.BCST       pow32consts<>+1472(SB), Z6, Z8
+	VADDPS            Z13, Z13, Z13
+	VADDPS            Z14, Z14, Z14
+	VADDPS            Z13, Z7, Z21
+	VADDPS            Z14, Z8, Z22
+	VSUBPS            Z7, Z21, Z23
+	VSUBPS            Z8, Z22, Z24
+	VSUBPS            Z23, Z21, Z25
+	VSUBPS            Z24, Z22, Z26
+	VSUBPS            Z25, Z7, Z7
+	VSUBPS            Z26, Z8, Z8
+	VSUBPS            Z23, Z13, Z13
+	VSUBPS            Z24, Z14, Z14
+	VADDPS            Z13, Z7, Z7
+	VADDPS            Z14, Z8, Z8
+	VADDPS            Z17, Z21, Z13
+	VADDPS            Z18, Z22, Z14
+	VSUBPS            Z21, Z13, Z23
+	VSUBPS            Z22, Z14, Z24
+	VSUBPS            Z23, Z13, Z25
+	VSUBPS            Z24, Z14, Z26
+	VSUBPS            Z25, Z21, Z21
+	VSUBPS            Z26, Z22, Z22
+	VSUBPS            Z23, Z17, Z17
+	VSUBPS            Z24, Z18, Z18
+	VADDPS            Z17, Z21, Z21
+	VADDPS            Z18, Z22, Z22
+	VADDPS            Z9, Z13, Z17
+	VADDPS            Z10, Z14, Z18
+	VSUBPS            Z13, Z17, Z23
+	VSUBPS            Z14, Z18, Z24
+	VSUBPS            Z23, Z17, Z25
+	VSUBPS            Z24, Z18, Z26
+	VSUBPS            Z25, Z13, Z13
+	VSUBPS            Z26, Z14, Z14
+	VSUBPS            Z23, Z9, Z9
+	VSUBPS            Z24, Z10, Z10
+	VADDPS            Z9, Z13, Z13
+	VADDPS            Z10, Z14, Z14
+	VADDPS            Z21, Z7, Z7
+	VADDPS            Z22, Z8, Z8
+	VADDPS            Z3, Z3, Z3
+	VADDPS            Z4, Z4, Z4
+	VADDPS            Z3, Z13, Z13
+	VADDPS            Z4, Z14, Z14
+	VADDPS            Z13, Z7, Z7
+	VADDPS            Z14, Z8, Z8
+	VADDPS            Z11, Z19, Z19
+	VADDPS            Z12, Z20, Z20
+	VMULPS.BCST       pow32consts<>+1536(SB), Z5, Z5
+	VMULPS.BCST       pow32consts<>+1536(SB), Z6, Z6
+	VADDPS            Z5, Z15, Z15
+	VADDPS            Z6, Z16, Z16
+	VADDPS            Z15, Z19, Z19
+	VADDPS            Z16, Z20, Z20
+	VADDPS            Z19, Z7, Z7
+	VADDPS            Z20, Z8, Z8
+	VADDPS            Z7, Z17, Z3
+	VADDPS            Z8, Z18, Z4
+	VSUBPS            Z3, Z17, Z17
+	VSUBPS            Z4, Z18, Z18
+	VADDPS            Z7, Z17, Z17
+	VADDPS            Z8, Z18, Z18
+	VMULPS            Z3, Z1, Z5
+	VMULPS            Z4, Z2, Z6
+	VPXORD.BCST       pow32consts<>+192(SB), Z5, Z7
+	VPXORD.BCST       pow32consts<>+192(SB), Z6, Z8
+	VFMADD231PS       Z1, Z3, Z7
+	VFMADD231PS       Z2, Z4, Z8
+	VFMADD231PS       Z1, Z17, Z7
+	VFMADD231PS       Z2, Z18, Z8
+	VPANDD.BCST       pow32consts<>+256(SB), Z5, Z3
+	VPANDD.BCST       pow32consts<>+256(SB), Z6, Z4
+	VCMPPS.BCST       $0x11, pow32consts<>+1600(SB), Z3, K1
+	VCMPPS.BCST       $0x11, pow32consts<>+1600(SB), Z4, K2
+	VBROADCASTSS      pow32consts<>+0(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPS         Z7, Z3, K1, Z3
+	VBROADCASTSS      pow32consts<>+0(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPS         Z8, Z4, K2, Z4
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z5, K1
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z6, K2
+	VMOVUPS           Z5, Z7
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z7, K1, Z7
+	VMOVUPS           Z6, Z8
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z8, K2, Z8
+	VMAXPS.BCST       pow32consts<>+1664(SB), Z7, Z7
+	VMAXPS.BCST       pow32consts<>+1664(SB), Z8, Z8
+	VMINPS.BCST       pow32consts<>+1728(SB), Z7, Z7
+	VMINPS.BCST       pow32consts<>+1728(SB), Z8, Z8
+	VBROADCASTSS      pow32consts<>+1792(SB), Z9
+	VFMADD213PS.BCST  pow32consts<>+1856(SB), Z7, Z9
+	VBROADCASTSS      pow32consts<>+1792(SB), Z10
+	VFMADD213PS.BCST  pow32consts<>+1856(SB), Z8, Z10
+	VSUBPS.BCST       pow32consts<>+1856(SB), Z9, Z11
+	VSUBPS.BCST       pow32consts<>+1856(SB), Z10, Z12
+	VFNMADD231PS.BCST pow32consts<>+1472(SB), Z11, Z7
+	VFNMADD231PS.BCST pow32consts<>+1472(SB), Z12, Z8
+	VBROADCASTSS      pow32consts<>+1536(SB), Z13
+	VFNMADD213PS      Z7, Z11, Z13
+	VBROADCASTSS      pow32consts<>+1536(SB), Z14
+	VFNMADD213PS      Z8, Z12, Z14
+	VSUBPS            Z13, Z7, Z7
+	VSUBPS            Z14, Z8, Z8
+	VFNMADD231PS.BCST pow32consts<>+1536(SB), Z11, Z7
+	VFNMADD231PS.BCST pow32consts<>+1536(SB), Z12, Z8
+	VADDPS            Z3, Z13, Z11
+	VADDPS            Z4, Z14, Z12
+	VSUBPS            Z13, Z11, Z15
+	VSUBPS            Z14, Z12, Z16
+	VSUBPS            Z15, Z11, Z17
+	VSUBPS            Z16, Z12, Z18
+	VSUBPS            Z17, Z13, Z13
+	VSUBPS            Z18, Z14, Z14
+	VSUBPS            Z15, Z3, Z3
+	VSUBPS            Z16, Z4, Z4
+	VADDPS            Z3, Z13, Z13
+	VADDPS            Z4, Z14, Z14
+	VADDPS            Z13, Z7, Z7
+	VADDPS            Z14, Z8, Z8
+	VBROADCASTSS      pow32consts<>+1920(SB), Z3
+	VFMADD213PS.BCST  pow32consts<>+1984(SB), Z11, Z3
+	VBROADCASTSS      pow32consts<>+1920(SB), Z4
+	VFMADD213PS.BCST  pow32consts<>+1984(SB), Z12, Z4
+	VFMADD213PS.BCST  pow32consts<>+2048(SB), Z11, Z3
+	VFMADD213PS.BCST  pow32consts<>+2048(SB), Z12, Z4
+	VFMADD213PS.BCST  pow32consts<>+2112(SB), Z11, Z3
+	VFMADD213PS.BCST  pow32consts<>+2112(SB), Z12, Z4
+	VFMADD213PS.BCST  pow32consts<>+2176(SB), Z11, Z3
+	VFMADD213PS.BCST  pow32consts<>+2176(SB), Z12, Z4
+	VFMADD213PS.BCST  pow32consts<>+2240(SB), Z11, Z3
+	VFMADD213PS.BCST  pow32consts<>+2240(SB), Z12, Z4
+	VFMADD213PS.BCST  pow32consts<>+2304(SB), Z11, Z3
+	VFMADD213PS.BCST  pow32consts<>+2304(SB), Z12, Z4
+	VMULPS            Z11, Z11, Z13
+	VMULPS            Z12, Z12, Z14
+	VFMADD231PS       Z11, Z7, Z7
+	VFMADD231PS       Z12, Z8, Z8
+	VFMADD231PS       Z13, Z3, Z7
+	VFMADD231PS       Z14, Z4, Z8
+	VADDPS.BCST       pow32consts<>+64(SB), Z11, Z3
+	VADDPS.BCST       pow32consts<>+64(SB), Z12, Z4
+	VBROADCASTSS      pow32consts<>+64(SB), Z13
+	VSUBPS            Z3, Z13, Z13
+	VBROADCASTSS      pow32consts<>+64(SB), Z14
+	VSUBPS            Z4, Z14, Z14
+	VADDPS            Z11, Z13, Z13
+	VADDPS            Z12, Z14, Z14
+	VADDPS            Z7, Z13, Z13
+	VADDPS            Z8, Z14, Z14
+	VPSUBD.BCST       pow32consts<>+2368(SB), Z9, Z9
+	VPSUBD.BCST       pow32consts<>+2368(SB), Z10, Z10
+	VPSRLD            $0x01, Z9, Z7
+	VPSRLD            $0x01, Z10, Z8
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z7, Z11
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z8, Z12
+	VPSLLD            $0x17, Z11, Z11
+	VPSLLD            $0x17, Z12, Z12
+	VPSUBD            Z7, Z9, Z9
+	VPSUBD            Z8, Z10, Z10
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z9, Z9
+	VPSUBD.BCST       pow32consts<>+2432(SB), Z10, Z10
+	VPSLLD            $0x17, Z9, Z9
+	VPSLLD            $0x17, Z10, Z10
+	VADDPS            Z13, Z3, Z3
+	VADDPS            Z14, Z4, Z4
+	VMULPS            Z11, Z3, Z3
+	VMULPS            Z12, Z4, Z4
+	VMULPS            Z9, Z3, Z3
+	VMULPS            Z10, Z4, Z4
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z5, K1
+	VCMPPS.BCST       $0x11, pow32consts<>+1664(SB), Z6, K2
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z3, K1, Z3
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z4, K2, Z4
+	VPANDD.BCST       pow32consts<>+256(SB), Z0, Z5
+	VPANDD.BCST       pow32consts<>+256(SB), Z0, Z6
+	VPANDD.BCST       pow32consts<>+256(SB), Z1, Z7
+	VPANDD.BCST       pow32consts<>+256(SB), Z2, Z8
+	VPANDD.BCST       pow32consts<>+192(SB), Z7, Z9
+	VPANDD.BCST       pow32consts<>+192(SB), Z8, Z10
+	VPORD.BCST        pow32consts<>+512(SB), Z9, Z9
+	VPORD.BCST        pow32consts<>+512(SB), Z10, Z10
+	VPANDD.BCST       pow32consts<>+256(SB), Z7, Z11
+	VPANDD.BCST       pow32consts<>+256(SB), Z8, Z12
+	VCMPPS.BCST       $0x11, pow32consts<>+512(SB), Z11, K1
+	VCMPPS.BCST       $0x11, pow32consts<>+512(SB), Z12, K2
+	VADDPS            Z9, Z7, Z11
+	VADDPS            Z10, Z8, Z12
+	VSUBPS            Z9, Z11, Z11
+	VSUBPS            Z10, Z12, Z12
+	VMOVUPS           Z7, Z9
+	VBLENDMPS         Z11, Z9, K1, Z9
+	VMOVUPS           Z8, Z10
+	VBLENDMPS         Z12, Z10, K2, Z10
+	VCMPPS            $0x00, Z7, Z9, K1
+	VCMPPS            $0x00, Z8, Z10, K2
+	VCMPPS.BCST       $0x11, pow32consts<>+512(SB), Z7, K3
+	VCMPPS.BCST       $0x11, pow32consts<>+512(SB), Z8, K4
+	VADDPS.BCST       pow32consts<>+512(SB), Z7, Z9
+	VADDPS.BCST       pow32consts<>+512(SB), Z8, Z10
+	VMOVUPS           Z7, Z11
+	VBLENDMPS         Z9, Z11, K3, Z11
+	VMOVUPS           Z8, Z9
+	VBLENDMPS         Z10, Z9, K4, Z9
+	VPANDD.BCST       pow32consts<>+2432(SB), Z11, Z11
+	VPANDD.BCST       pow32consts<>+2432(SB), Z9, Z9
+	VPSLLD            $0x1f, Z11, Z11
+	VPSLLD            $0x1f, Z9, Z9
+	VCMPPS.BCST       $0x11, pow32consts<>+2496(SB), Z7, K3
+	VCMPPS.BCST       $0x11, pow32consts<>+2496(SB), Z8, K4
+	KANDW             K1, K3, K3
+	KANDW             K2, K4, K4
+	VBROADCASTSS      pow32consts<>+0(SB), Z10
+	VMOVUPS           Z10, Z10
+	VBLENDMPS         Z11, Z10, K3, Z10
+	VBROADCASTSS      pow32consts<>+0(SB), Z11
+	VMOVUPS           Z11, Z11
+	VBLENDMPS         Z9, Z11, K4, Z11
+	VPANDD.BCST       pow32consts<>+192(SB), Z0, Z9
+	VPANDD.BCST       pow32consts<>+192(SB), Z0, Z12
+	VPANDD            Z10, Z9, Z9
+	VPANDD            Z11, Z12, Z12
+	VPORD             Z9, Z3, Z3
+	VPORD             Z12, Z4, Z4
+	VCMPPS.BCST       $0x11, pow32consts<>+0(SB), Z0, K3
+	VCMPPS.BCST       $0x11, pow32consts<>+0(SB), Z0, K4
+	VMOVUPS           Z3, Z10
+	VBLENDMPS.BCST    pow32consts<>+2560(SB), Z10, K3, Z10
+	VMOVUPS           Z4, Z11
+	VBLENDMPS.BCST    pow32consts<>+2560(SB), Z11, K4, Z11
+	VBLENDMPS         Z3, Z10, K1, Z10
+	VBLENDMPS         Z4, Z11, K2, Z11
+	VCMPPS.BCST       $0x11, pow32consts<>+0(SB), Z1, K1
+	VCMPPS.BCST       $0x11, pow32consts<>+0(SB), Z2, K2
+	VCMPPS.BCST       $0x00, pow32consts<>+0(SB), Z5, K3
+	VCMPPS.BCST       $0x00, pow32consts<>+0(SB), Z6, K4
+	VBROADCASTSS      pow32consts<>+0(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPS.BCST    pow32consts<>+128(SB), Z3, K1, Z3
+	VBROADCASTSS      pow32consts<>+0(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPS.BCST    pow32consts<>+128(SB), Z4, K2, Z4
+	VPORD             Z9, Z3, Z3
+	VPORD             Z12, Z4, Z4
+	VBLENDMPS         Z3, Z10, K3, Z10
+	VBLENDMPS         Z4, Z11, K4, Z11
+	VCMPPS.BCST       $0x00, pow32consts<>+128(SB), Z5, K3
+	VCMPPS.BCST       $0x00, pow32consts<>+128(SB), Z6, K4
+	VBROADCASTSS      pow32consts<>+128(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z3, K1, Z3
+	VBROADCASTSS      pow32consts<>+128(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z4, K2, Z4
+	VPORD             Z9, Z3, Z3
+	VPORD             Z12, Z4, Z4
+	VBLENDMPS         Z3, Z10, K3, Z10
+	VBLENDMPS         Z4, Z11, K4, Z11
+	VCMPPS.BCST       $0x1e, pow32consts<>+64(SB), Z5, K3
+	VCMPPS.BCST       $0x1e, pow32consts<>+64(SB), Z6, K4
+	VBROADCASTSS      pow32consts<>+128(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z3, K1, Z3
+	VBROADCASTSS      pow32consts<>+128(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPS.BCST    pow32consts<>+0(SB), Z4, K2, Z4
+	VBROADCASTSS      pow32consts<>+0(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPS.BCST    pow32consts<>+128(SB), Z9, K1, Z9
+	VBROADCASTSS      pow32consts<>+0(SB), Z12
+	VMOVUPS           Z12, Z12
+	VBLENDMPS.BCST    pow32consts<>+128(SB), Z12, K2, Z12
+	VBLENDMPS         Z3, Z9, K3, Z9
+	VBLENDMPS         Z4, Z12, K4, Z12
+	VCMPPS.BCST       $0x00, pow32consts<>+128(SB), Z7, K1
+	VCMPPS.BCST       $0x00, pow32consts<>+128(SB), Z8, K2
+	VCMPPS.BCST       $0x00, pow32consts<>+64(SB), Z5, K3
+	VCMPPS.BCST       $0x00, pow32consts<>+64(SB), Z6, K4
+	VBLENDMPS.BCST    pow32consts<>+64(SB), Z9, K3, Z9
+	VBLENDMPS.BCST    pow32consts<>+64(SB), Z12, K4, Z12
+	VBLENDMPS         Z9, Z10, K1, Z10
+	VBLENDMPS         Z12, Z11, K2, Z11
+	VCMPPS.BCST       $0x00, pow32consts<>+64(SB), Z1, K1
+	VCMPPS.BCST       $0x00, pow32consts<>+64(SB), Z2, K2
+	VBLENDMPS         Z0, Z10, K1, Z10
+	VBLENDMPS         Z0, Z11, K2, Z11
+	VCMPPS            $0x03, Z1, Z1, K1
+	VCMPPS            $0x03, Z2, Z2, K2
+	VPORD.BCST        pow32consts<>+2624(SB), Z1, Z3
+	VPORD.BCST        pow32consts<>+2624(SB), Z2, Z4
+	VBLENDMPS         Z3, Z10, K1, Z10
+	VBLENDMPS         Z4, Z11, K2, Z11
+	VCMPPS            $0x03, Z0, Z0, K1
+	VCMPPS            $0x03, Z0, Z0, K2
+	VPORD.BCST        pow32consts<>+2624(SB), Z0, Z3
+	VPORD.BCST        pow32consts<>+2624(SB), Z0, Z4
+	VBLENDMPS         Z3, Z10, K1, Z10
+	VBLENDMPS         Z4, Z11, K2, Z11
+	VCMPPS.BCST       $0x00, pow32consts<>+0(SB), Z1, K1
+	VCMPPS.BCST       $0x00, pow32consts<>+0(SB), Z2, K2
+	VCMPPS.BCST       $0x00, pow32consts<>+64(SB), Z0, K3
+	VCMPPS.BCST       $0x00, pow32consts<>+64(SB), Z0, K4
+	KORW              K1, K3, K1
+	KORW              K2, K4, K2
+	VBLENDMPS.BCST    pow32consts<>+64(SB), Z10, K1, Z10
+	VBLENDMPS.BCST    pow32consts<>+64(SB), Z11, K2, Z11
+	VMOVUPS           Z10, (DX)(R10*4)
+	VMOVUPS           Z11, 64(DX)(R10*4)
+	ADDQ              $0x00000020, R10
+	SUBQ              $0x00000020, R11
+	JMP               powSVF32AVX512_loop2
+
+powSVF32AVX512_after2:
 powSVF32AVX512_loop1:
 	CMPQ              R11, $0x00000010
 	JB                powSVF32AVX512_after1
@@ -72398,6 +73744,480 @@ powVVF64AVX512_row:
 	XORQ R10, R10
 	MOVQ CX, R11
 
+powVVF64AVX512_loop2:
+	CMPQ              R11, $0x00000010
+	JB                powVVF64AVX512_after2
+	VMOVUPD           (R8)(R10*8), Z0
+	VMOVUPD           64(R8)(R10*8), Z1
+	VMOVUPD           (SI)(R10*8), Z2
+	VPANDQ.BCST       pow64consts<>+256(SB), Z2, Z2
+	VMOVUPD           64(SI)(R10*8), Z3
+	VPANDQ.BCST       pow64consts<>+256(SB), Z3, Z3
+	VCMPPD.BCST       $0x11, pow64consts<>+320(SB), Z2, K1
+	VCMPPD.BCST       $0x11, pow64consts<>+320(SB), Z3, K2
+	VMULPD.BCST       pow64consts<>+384(SB), Z2, Z4
+	VMULPD.BCST       pow64consts<>+384(SB), Z3, Z5
+	VBLENDMPD         Z4, Z2, K1, Z2
+	VBLENDMPD         Z5, Z3, K2, Z3
+	VPADDQ.BCST       pow64consts<>+448(SB), Z2, Z2
+	VPADDQ.BCST       pow64consts<>+448(SB), Z3, Z3
+	VPSRLQ            $0x34, Z2, Z4
+	VPSRLQ            $0x34, Z3, Z5
+	VPORQ.BCST        pow64consts<>+512(SB), Z4, Z4
+	VPORQ.BCST        pow64consts<>+512(SB), Z5, Z5
+	VBROADCASTSD      pow64consts<>+640(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    pow64consts<>+576(SB), Z6, K1, Z6
+	VBROADCASTSD      pow64consts<>+640(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    pow64consts<>+576(SB), Z7, K2, Z7
+	VSUBPD            Z6, Z4, Z4
+	VSUBPD            Z7, Z5, Z5
+	VPANDQ.BCST       pow64consts<>+704(SB), Z2, Z2
+	VPANDQ.BCST       pow64consts<>+704(SB), Z3, Z3
+	VPADDQ.BCST       pow64consts<>+768(SB), Z2, Z2
+	VPADDQ.BCST       pow64consts<>+768(SB), Z3, Z3
+	VSUBPD.BCST       pow64consts<>+64(SB), Z2, Z2
+	VSUBPD.BCST       pow64consts<>+64(SB), Z3, Z3
+	VADDPD.BCST       pow64consts<>+832(SB), Z2, Z6
+	VADDPD.BCST       pow64consts<>+832(SB), Z3, Z7
+	VBROADCASTSD      pow64consts<>+832(SB), Z8
+	VSUBPD            Z6, Z8, Z8
+	VBROADCASTSD      pow64consts<>+832(SB), Z9
+	VSUBPD            Z7, Z9, Z9
+	VADDPD            Z2, Z8, Z8
+	VADDPD            Z3, Z9, Z9
+	VBROADCASTSD      pow64consts<>+64(SB), Z10
+	VDIVPD            Z6, Z10, Z10
+	VBROADCASTSD      pow64consts<>+64(SB), Z11
+	VDIVPD            Z7, Z11, Z11
+	VMULPD            Z10, Z2, Z12
+	VMULPD            Z11, Z3, Z13
+	VFNMADD231PD      Z12, Z6, Z2
+	VFNMADD231PD      Z13, Z7, Z3
+	VADDPD.BCST       pow64consts<>+0(SB), Z2, Z2
+	VADDPD.BCST       pow64consts<>+0(SB), Z3, Z3
+	VFNMADD231PD      Z12, Z8, Z2
+	VFNMADD231PD      Z13, Z9, Z3
+	VMULPD            Z10, Z2, Z2
+	VMULPD            Z11, Z3, Z3
+	VMULPD            Z12, Z12, Z6
+	VMULPD            Z13, Z13, Z7
+	VPXORQ.BCST       pow64consts<>+192(SB), Z6, Z8
+	VPXORQ.BCST       pow64consts<>+192(SB), Z7, Z9
+	VFMADD231PD       Z12, Z12, Z8
+	VFMADD231PD       Z13, Z13, Z9
+	VFMADD231PD       Z2, Z12, Z8
+	VFMADD231PD       Z3, Z13, Z9
+	VFMADD231PD       Z12, Z2, Z8
+	VFMADD231PD       Z13, Z3, Z9
+	VMULPD            Z12, Z6, Z10
+	VMULPD            Z13, Z7, Z11
+	VPXORQ.BCST       pow64consts<>+192(SB), Z10, Z14
+	VPXORQ.BCST       pow64consts<>+192(SB), Z11, Z15
+	VFMADD231PD       Z12, Z6, Z14
+	VFMADD231PD       Z13, Z7, Z15
+	VFMADD231PD       Z2, Z6, Z14
+	VFMADD231PD       Z3, Z7, Z15
+	VFMADD231PD       Z12, Z8, Z14
+	VFMADD231PD       Z13, Z9, Z15
+	VMULPD.BCST       pow64consts<>+896(SB), Z10, Z16
+	VMULPD.BCST       pow64consts<>+896(SB), Z11, Z17
+	VPXORQ.BCST       pow64consts<>+192(SB), Z16, Z18
+	VPXORQ.BCST       pow64consts<>+192(SB), Z17, Z19
+	VFMADD231PD.BCST  pow64consts<>+896(SB), Z10, Z18
+	VFMADD231PD.BCST  pow64consts<>+896(SB), Z11, Z19
+	VFMADD231PD.BCST  pow64consts<>+960(SB), Z10, Z18
+	VFMADD231PD.BCST  pow64consts<>+960(SB), Z11, Z19
+	VFMADD231PD.BCST  pow64consts<>+896(SB), Z14, Z18
+	VFMADD231PD.BCST  pow64consts<>+896(SB), Z15, Z19
+	VMULPD            Z6, Z10, Z20
+	VMULPD            Z7, Z11, Z21
+	VPXORQ.BCST       pow64consts<>+192(SB), Z20, Z22
+	VPXORQ.BCST       pow64consts<>+192(SB), Z21, Z23
+	VFMADD231PD       Z6, Z10, Z22
+	VFMADD231PD       Z7, Z11, Z23
+	VFMADD231PD       Z8, Z10, Z22
+	VFMADD231PD       Z9, Z11, Z23
+	VFMADD231PD       Z6, Z14, Z22
+	VFMADD231PD       Z7, Z15, Z23
+	VMULPD.BCST       pow64consts<>+1024(SB), Z20, Z8
+	VMULPD.BCST       pow64consts<>+1024(SB), Z21, Z9
+	VPXORQ.BCST       pow64consts<>+192(SB), Z8, Z10
+	VPXORQ.BCST       pow64consts<>+192(SB), Z9, Z11
+	VFMADD231PD.BCST  pow64consts<>+1024(SB), Z20, Z10
+	VFMADD231PD.BCST  pow64consts<>+1024(SB), Z21, Z11
+	VFMADD231PD.BCST  pow64consts<>+1088(SB), Z20, Z10
+	VFMADD231PD.BCST  pow64consts<>+1088(SB), Z21, Z11
+	VFMADD231PD.BCST  pow64consts<>+1024(SB), Z22, Z10
+	VFMADD231PD.BCST  pow64consts<>+1024(SB), Z23, Z11
+	VADDPD            Z12, Z12, Z14
+	VADDPD            Z13, Z13, Z15
+	VMULPD            Z6, Z6, Z20
+	VMULPD            Z7, Z7, Z21
+	VMULPD            Z6, Z20, Z20
+	VMULPD            Z7, Z21, Z21
+	VMULPD            Z20, Z14, Z14
+	VMULPD            Z21, Z15, Z15
+	VBROADCASTSD      pow64consts<>+1152(SB), Z20
+	VFMADD213PD.BCST  pow64consts<>+1216(SB), Z6, Z20
+	VBROADCASTSD      pow64consts<>+1152(SB), Z21
+	VFMADD213PD.BCST  pow64consts<>+1216(SB), Z7, Z21
+	VFMADD213PD.BCST  pow64consts<>+1280(SB), Z6, Z20
+	VFMADD213PD.BCST  pow64consts<>+1280(SB), Z7, Z21
+	VFMADD213PD.BCST  pow64consts<>+1344(SB), Z6, Z20
+	VFMADD213PD.BCST  pow64consts<>+1344(SB), Z7, Z21
+	VFMADD213PD.BCST  pow64consts<>+1408(SB), Z6, Z20
+	VFMADD213PD.BCST  pow64consts<>+1408(SB), Z7, Z21
+	VFMADD213PD.BCST  pow64consts<>+1472(SB), Z6, Z20
+	VFMADD213PD.BCST  pow64consts<>+1472(SB), Z7, Z21
+	VFMADD213PD.BCST  pow64consts<>+1536(SB), Z6, Z20
+	VFMADD213PD.BCST  pow64consts<>+1536(SB), Z7, Z21
+	VFMADD213PD.BCST  pow64consts<>+1600(SB), Z6, Z20
+	VFMADD213PD.BCST  pow64consts<>+1600(SB), Z7, Z21
+	VFMADD213PD.BCST  pow64consts<>+1664(SB), Z6, Z20
+	VFMADD213PD.BCST  pow64consts<>+1664(SB), Z7, Z21
+	VFMADD213PD.BCST  pow64consts<>+1728(SB), Z6, Z20
+	VFMADD213PD.BCST  pow64consts<>+1728(SB), Z7, Z21
+	VMULPD            Z20, Z14, Z14
+	VMULPD            Z21, Z15, Z15
+	VMULPD.BCST       pow64consts<>+1792(SB), Z4, Z6
+	VMULPD.BCST       pow64consts<>+1792(SB), Z5, Z7
+	VADDPD            Z12, Z12, Z12
+	VADDPD            Z13, Z13, Z13
+	VADDPD            Z12, Z6, Z20
+	VADDPD            Z13, Z7, Z21
+	VSUBPD            Z6, Z20, Z22
+	VSUBPD            Z7, Z21, Z23
+	VSUBPD            Z22, Z20, Z24
+	VSUBPD            Z23, Z21, Z25
+	VSUBPD            Z24, Z6, Z6
+	VSUBPD            Z25, Z7, Z7
+	VSUBPD            Z22, Z12, Z12
+	VSUBPD            Z23, Z13, Z13
+	VADDPD            Z12, Z6, Z6
+	VADDPD            Z13, Z7, Z7
+	VADDPD            Z16, Z20, Z12
+	VADDPD            Z17, Z21, Z13
+	VSUBPD            Z20, Z12, Z22
+	VSUBPD            Z21, Z13, Z23
+	VSUBPD            Z22, Z12, Z24
+	VSUBPD            Z23, Z13, Z25
+	VSUBPD            Z24, Z20, Z20
+	VSUBPD            Z25, Z21, Z21
+	VSUBPD            Z22, Z16, Z16
+	VSUBPD            Z23, Z17, Z17
+	VADDPD            Z16, Z20, Z20
+	VADDPD            Z17, Z21, Z21
+	VADDPD            Z8, Z12, Z16
+	VADDPD            Z9, Z13, Z17
+	VSUBPD            Z12, Z16, Z22
+	VSUBPD            Z13, Z17, Z23
+	VSUBPD            Z22, Z16, Z24
+	VSUBPD            Z23, Z17, Z25
+	VSUBPD            Z24, Z12, Z12
+	VSUBPD            Z25, Z13, Z13
+	VSUBPD            Z22, Z8, Z8
+	VSUBPD            Z23, Z9, Z9
+	VADDPD            Z8, Z12, Z12
+	VADDPD            Z9, Z13, Z13
+	VADDPD            Z20, Z6, Z6
+	VADDPD            Z21, Z7, Z7
+	VADDPD            Z2, Z2, Z2
+	VADDPD            Z3, Z3, Z3
+	VADDPD            Z2, Z12, Z12
+	VADDPD            Z3, Z13, Z13
+	VADDPD            Z12, Z6, Z6
+	VADDPD            Z13, Z7, Z7
+	VADDPD            Z10, Z18, Z18
+	VADDPD            Z11, Z19, Z19
+	VMULPD.BCST       pow64consts<>+1856(SB), Z4, Z4
+	VMULPD.BCST       pow64consts<>+1856(SB), Z5, Z5
+	VADDPD            Z4, Z14, Z14
+	VADDPD            Z5, Z15, Z15
+	VADDPD            Z14, Z18, Z18
+	VADDPD            Z15, Z19, Z19
+	VADDPD            Z18, Z6, Z6
+	VADDPD            Z19, Z7, Z7
+	VADDPD            Z6, Z16, Z2
+	VADDPD            Z7, Z17, Z3
+	VSUBPD            Z2, Z16, Z16
+	VSUBPD            Z3, Z17, Z17
+	VADDPD            Z6, Z16, Z16
+	VADDPD            Z7, Z17, Z17
+	VMULPD            Z2, Z0, Z4
+	VMULPD            Z3, Z1, Z5
+	VPXORQ.BCST       pow64consts<>+192(SB), Z4, Z6
+	VPXORQ.BCST       pow64consts<>+192(SB), Z5, Z7
+	VFMADD231PD       Z0, Z2, Z6
+	VFMADD231PD       Z1, Z3, Z7
+	VFMADD231PD       Z0, Z16, Z6
+	VFMADD231PD       Z1, Z17, Z7
+	VPANDQ.BCST       pow64consts<>+256(SB), Z4, Z2
+	VPANDQ.BCST       pow64consts<>+256(SB), Z5, Z3
+	VCMPPD.BCST       $0x11, pow64consts<>+1920(SB), Z2, K1
+	VCMPPD.BCST       $0x11, pow64consts<>+1920(SB), Z3, K2
+	VBROADCASTSD      pow64consts<>+0(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD         Z6, Z2, K1, Z2
+	VBROADCASTSD      pow64consts<>+0(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD         Z7, Z3, K2, Z3
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z4, K1
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z5, K2
+	VMOVUPS           Z4, Z6
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z6, K1, Z6
+	VMOVUPS           Z5, Z7
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z7, K2, Z7
+	VMAXPD.BCST       pow64consts<>+1984(SB), Z6, Z6
+	VMAXPD.BCST       pow64consts<>+1984(SB), Z7, Z7
+	VMINPD.BCST       pow64consts<>+2048(SB), Z6, Z6
+	VMINPD.BCST       pow64consts<>+2048(SB), Z7, Z7
+	VBROADCASTSD      pow64consts<>+2112(SB), Z8
+	VFMADD213PD.BCST  pow64consts<>+2176(SB), Z6, Z8
+	VBROADCASTSD      pow64consts<>+2112(SB), Z9
+	VFMADD213PD.BCST  pow64consts<>+2176(SB), Z7, Z9
+	VSUBPD.BCST       pow64consts<>+2176(SB), Z8, Z10
+	VSUBPD.BCST       pow64consts<>+2176(SB), Z9, Z11
+	VFNMADD231PD.BCST pow64consts<>+2240(SB), Z10, Z6
+	VFNMADD231PD.BCST pow64consts<>+2240(SB), Z11, Z7
+	VBROADCASTSD      pow64consts<>+2304(SB), Z12
+	VFNMADD213PD      Z6, Z10, Z12
+	VBROADCASTSD      pow64consts<>+2304(SB), Z13
+	VFNMADD213PD      Z7, Z11, Z13
+	VSUBPD            Z12, Z6, Z6
+	VSUBPD            Z13, Z7, Z7
+	VFNMADD231PD.BCST pow64consts<>+2304(SB), Z10, Z6
+	VFNMADD231PD.BCST pow64consts<>+2304(SB), Z11, Z7
+	VADDPD            Z2, Z12, Z10
+	VADDPD            Z3, Z13, Z11
+	VSUBPD            Z12, Z10, Z14
+	VSUBPD            Z13, Z11, Z15
+	VSUBPD            Z14, Z10, Z16
+	VSUBPD            Z15, Z11, Z17
+	VSUBPD            Z16, Z12, Z12
+	VSUBPD            Z17, Z13, Z13
+	VSUBPD            Z14, Z2, Z2
+	VSUBPD            Z15, Z3, Z3
+	VADDPD            Z2, Z12, Z12
+	VADDPD            Z3, Z13, Z13
+	VADDPD            Z12, Z6, Z6
+	VADDPD            Z13, Z7, Z7
+	VBROADCASTSD      pow64consts<>+2368(SB), Z2
+	VFMADD213PD.BCST  pow64consts<>+2432(SB), Z10, Z2
+	VBROADCASTSD      pow64consts<>+2368(SB), Z3
+	VFMADD213PD.BCST  pow64consts<>+2432(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+2496(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+2496(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+2560(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+2560(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+2624(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+2624(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+2688(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+2688(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+2752(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+2752(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+2816(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+2816(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+2880(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+2880(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+2944(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+2944(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+3008(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+3008(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+3072(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+3072(SB), Z11, Z3
+	VMULPD            Z10, Z10, Z12
+	VMULPD            Z11, Z11, Z13
+	VFMADD231PD       Z10, Z6, Z6
+	VFMADD231PD       Z11, Z7, Z7
+	VFMADD231PD       Z12, Z2, Z6
+	VFMADD231PD       Z13, Z3, Z7
+	VADDPD.BCST       pow64consts<>+64(SB), Z10, Z2
+	VADDPD.BCST       pow64consts<>+64(SB), Z11, Z3
+	VBROADCASTSD      pow64consts<>+64(SB), Z12
+	VSUBPD            Z2, Z12, Z12
+	VBROADCASTSD      pow64consts<>+64(SB), Z13
+	VSUBPD            Z3, Z13, Z13
+	VADDPD            Z10, Z12, Z12
+	VADDPD            Z11, Z13, Z13
+	VADDPD            Z6, Z12, Z12
+	VADDPD            Z7, Z13, Z13
+	VPSUBQ.BCST       pow64consts<>+3136(SB), Z8, Z8
+	VPSUBQ.BCST       pow64consts<>+3136(SB), Z9, Z9
+	VPSRLQ            $0x01, Z8, Z6
+	VPSRLQ            $0x01, Z9, Z7
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z6, Z10
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z7, Z11
+	VPSLLQ            $0x34, Z10, Z10
+	VPSLLQ            $0x34, Z11, Z11
+	VPSUBQ            Z6, Z8, Z8
+	VPSUBQ            Z7, Z9, Z9
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z8, Z8
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z9, Z9
+	VPSLLQ            $0x34, Z8, Z8
+	VPSLLQ            $0x34, Z9, Z9
+	VADDPD            Z12, Z2, Z2
+	VADDPD            Z13, Z3, Z3
+	VMULPD            Z10, Z2, Z2
+	VMULPD            Z11, Z3, Z3
+	VMULPD            Z8, Z2, Z2
+	VMULPD            Z9, Z3, Z3
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z4, K1
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z5, K2
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z2, K1, Z2
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z3, K2, Z3
+	VMOVUPD           (SI)(R10*8), Z4
+	VPANDQ.BCST       pow64consts<>+256(SB), Z4, Z4
+	VMOVUPD           64(SI)(R10*8), Z5
+	VPANDQ.BCST       pow64consts<>+256(SB), Z5, Z5
+	VPANDQ.BCST       pow64consts<>+256(SB), Z0, Z6
+	VPANDQ.BCST       pow64consts<>+256(SB), Z1, Z7
+	VPANDQ.BCST       pow64consts<>+192(SB), Z6, Z8
+	VPANDQ.BCST       pow64consts<>+192(SB), Z7, Z9
+	VPORQ.BCST        pow64consts<>+512(SB), Z8, Z8
+	VPORQ.BCST        pow64consts<>+512(SB), Z9, Z9
+	VPANDQ.BCST       pow64consts<>+256(SB), Z6, Z10
+	VPANDQ.BCST       pow64consts<>+256(SB), Z7, Z11
+	VCMPPD.BCST       $0x11, pow64consts<>+512(SB), Z10, K1
+	VCMPPD.BCST       $0x11, pow64consts<>+512(SB), Z11, K2
+	VADDPD            Z8, Z6, Z10
+	VADDPD            Z9, Z7, Z11
+	VSUBPD            Z8, Z10, Z10
+	VSUBPD            Z9, Z11, Z11
+	VMOVUPS           Z6, Z8
+	VBLENDMPD         Z10, Z8, K1, Z8
+	VMOVUPS           Z7, Z9
+	VBLENDMPD         Z11, Z9, K2, Z9
+	VCMPPD            $0x00, Z6, Z8, K1
+	VCMPPD            $0x00, Z7, Z9, K2
+	VCMPPD.BCST       $0x11, pow64consts<>+512(SB), Z6, K3
+	VCMPPD.BCST       $0x11, pow64consts<>+512(SB), Z7, K4
+	VADDPD.BCST       pow64consts<>+512(SB), Z6, Z8
+	VADDPD.BCST       pow64consts<>+512(SB), Z7, Z9
+	VMOVUPS           Z6, Z10
+	VBLENDMPD         Z8, Z10, K3, Z10
+	VMOVUPS           Z7, Z8
+	VBLENDMPD         Z9, Z8, K4, Z8
+	VPANDQ.BCST       pow64consts<>+3200(SB), Z10, Z10
+	VPANDQ.BCST       pow64consts<>+3200(SB), Z8, Z8
+	VPSLLQ            $0x3f, Z10, Z10
+	VPSLLQ            $0x3f, Z8, Z8
+	VCMPPD.BCST       $0x11, pow64consts<>+3264(SB), Z6, K3
+	VCMPPD.BCST       $0x11, pow64consts<>+3264(SB), Z7, K4
+	KANDW             K1, K3, K3
+	KANDW             K2, K4, K4
+	VBROADCASTSD      pow64consts<>+0(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD         Z10, Z9, K3, Z9
+	VBROADCASTSD      pow64consts<>+0(SB), Z10
+	VMOVUPS           Z10, Z10
+	VBLENDMPD         Z8, Z10, K4, Z10
+	VMOVUPD           (SI)(R10*8), Z8
+	VPANDQ.BCST       pow64consts<>+192(SB), Z8, Z8
+	VMOVUPD           64(SI)(R10*8), Z11
+	VPANDQ.BCST       pow64consts<>+192(SB), Z11, Z11
+	VPANDQ            Z9, Z8, Z8
+	VPANDQ            Z10, Z11, Z11
+	VPORQ             Z8, Z2, Z2
+	VPORQ             Z11, Z3, Z3
+	VMOVUPD           (SI)(R10*8), Z9
+	VCMPPD.BCST       $0x11, pow64consts<>+0(SB), Z9, K3
+	VMOVUPD           64(SI)(R10*8), Z9
+	VCMPPD.BCST       $0x11, pow64consts<>+0(SB), Z9, K4
+	VMOVUPS           Z2, Z9
+	VBLENDMPD.BCST    pow64consts<>+3328(SB), Z9, K3, Z9
+	VMOVUPS           Z3, Z10
+	VBLENDMPD.BCST    pow64consts<>+3328(SB), Z10, K4, Z10
+	VBLENDMPD         Z2, Z9, K1, Z9
+	VBLENDMPD         Z3, Z10, K2, Z10
+	VCMPPD.BCST       $0x11, pow64consts<>+0(SB), Z0, K1
+	VCMPPD.BCST       $0x11, pow64consts<>+0(SB), Z1, K2
+	VCMPPD.BCST       $0x00, pow64consts<>+0(SB), Z4, K3
+	VCMPPD.BCST       $0x00, pow64consts<>+0(SB), Z5, K4
+	VBROADCASTSD      pow64consts<>+0(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD.BCST    pow64consts<>+128(SB), Z2, K1, Z2
+	VBROADCASTSD      pow64consts<>+0(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    pow64consts<>+128(SB), Z3, K2, Z3
+	VPORQ             Z8, Z2, Z2
+	VPORQ             Z11, Z3, Z3
+	VBLENDMPD         Z2, Z9, K3, Z9
+	VBLENDMPD         Z3, Z10, K4, Z10
+	VCMPPD.BCST       $0x00, pow64consts<>+128(SB), Z4, K3
+	VCMPPD.BCST       $0x00, pow64consts<>+128(SB), Z5, K4
+	VBROADCASTSD      pow64consts<>+128(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z2, K1, Z2
+	VBROADCASTSD      pow64consts<>+128(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z3, K2, Z3
+	VPORQ             Z8, Z2, Z2
+	VPORQ             Z11, Z3, Z3
+	VBLENDMPD         Z2, Z9, K3, Z9
+	VBLENDMPD         Z3, Z10, K4, Z10
+	VCMPPD.BCST       $0x1e, pow64consts<>+64(SB), Z4, K3
+	VCMPPD.BCST       $0x1e, pow64consts<>+64(SB), Z5, K4
+	VBROADCASTSD      pow64consts<>+128(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z2, K1, Z2
+	VBROADCASTSD      pow64consts<>+128(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z3, K2, Z3
+	VBROADCASTSD      pow64consts<>+0(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    pow64consts<>+128(SB), Z8, K1, Z8
+	VBROADCASTSD      pow64consts<>+0(SB), Z11
+	VMOVUPS           Z11, Z11
+	VBLENDMPD.BCST    pow64consts<>+128(SB), Z11, K2, Z11
+	VBLENDMPD         Z2, Z8, K3, Z8
+	VBLENDMPD         Z3, Z11, K4, Z11
+	VCMPPD.BCST       $0x00, pow64consts<>+128(SB), Z6, K1
+	VCMPPD.BCST       $0x00, pow64consts<>+128(SB), Z7, K2
+	VCMPPD.BCST       $0x00, pow64consts<>+64(SB), Z4, K3
+	VCMPPD.BCST       $0x00, pow64consts<>+64(SB), Z5, K4
+	VBLENDMPD.BCST    pow64consts<>+64(SB), Z8, K3, Z8
+	VBLENDMPD.BCST    pow64consts<>+64(SB), Z11, K4, Z11
+	VBLENDMPD         Z8, Z9, K1, Z9
+	VBLENDMPD         Z11, Z10, K2, Z10
+	VCMPPD.BCST       $0x00, pow64consts<>+64(SB), Z0, K1
+	VCMPPD.BCST       $0x00, pow64consts<>+64(SB), Z1, K2
+	VBLENDMPD         (SI)(R10*8), Z9, K1, Z9
+	VBLENDMPD         64(SI)(R10*8), Z10, K2, Z10
+	VCMPPD            $0x03, Z0, Z0, K1
+	VCMPPD            $0x03, Z1, Z1, K2
+	VPORQ.BCST        pow64consts<>+3392(SB), Z0, Z2
+	VPORQ.BCST        pow64consts<>+3392(SB), Z1, Z3
+	VBLENDMPD         Z2, Z9, K1, Z9
+	VBLENDMPD         Z3, Z10, K2, Z10
+	VMOVUPD           (SI)(R10*8), Z2
+	VCMPPD            $0x03, (SI)(R10*8), Z2, K1
+	VMOVUPD           64(SI)(R10*8), Z2
+	VCMPPD            $0x03, 64(SI)(R10*8), Z2, K2
+	VMOVUPD           (SI)(R10*8), Z2
+	VPORQ.BCST        pow64consts<>+3392(SB), Z2, Z2
+	VMOVUPD           64(SI)(R10*8), Z3
+	VPORQ.BCST        pow64consts<>+3392(SB), Z3, Z3
+	VBLENDMPD         Z2, Z9, K1, Z9
+	VBLENDMPD         Z3, Z10, K2, Z10
+	VCMPPD.BCST       $0x00, pow64consts<>+0(SB), Z0, K1
+	VCMPPD.BCST       $0x00, pow64consts<>+0(SB), Z1, K2
+	VMOVUPD           (SI)(R10*8), Z0
+	VCMPPD.BCST       $0x00, pow64consts<>+64(SB), Z0, K3
+	VMOVUPD           64(SI)(R10*8), Z0
+	VCMPPD.BCST       $0x00, pow64consts<>+64(SB), Z0, K4
+	KORW              K1, K3, K1
+	KORW              K2, K4, K2
+	VBLENDMPD.BCST    pow64consts<>+64(SB), Z9, K1, Z9
+	VBLENDMPD.BCST    pow64consts<>+64(SB), Z10, K2, Z10
+	VMOVUPD           Z9, (DX)(R10*8)
+	VMOVUPD           Z10, 64(DX)(R10*8)
+	ADDQ              $0x00000010, R10
+	SUBQ              $0x00000010, R11
+	JMP               powVVF64AVX512_loop2
+
+powVVF64AVX512_after2:
 powVVF64AVX512_loop1:
 	CMPQ              R11, $0x00000008
 	JB                powVVF64AVX512_after1
@@ -72907,6 +74727,478 @@ powVSF64AVX512_row:
 	XORQ         R10, R10
 	MOVQ         CX, R11
 
+powVSF64AVX512_loop2:
+	CMPQ              R11, $0x00000010
+	JB                powVSF64AVX512_after2
+	VMOVUPD           (SI)(R10*8), Z1
+	VPANDQ.BCST       pow64consts<>+256(SB), Z1, Z1
+	VMOVUPD           64(SI)(R10*8), Z2
+	VPANDQ.BCST       pow64consts<>+256(SB), Z2, Z2
+	VCMPPD.BCST       $0x11, pow64consts<>+320(SB), Z1, K1
+	VCMPPD.BCST       $0x11, pow64consts<>+320(SB), Z2, K2
+	VMULPD.BCST       pow64consts<>+384(SB), Z1, Z3
+	VMULPD.BCST       pow64consts<>+384(SB), Z2, Z4
+	VBLENDMPD         Z3, Z1, K1, Z1
+	VBLENDMPD         Z4, Z2, K2, Z2
+	VPADDQ.BCST       pow64consts<>+448(SB), Z1, Z1
+	VPADDQ.BCST       pow64consts<>+448(SB), Z2, Z2
+	VPSRLQ            $0x34, Z1, Z3
+	VPSRLQ            $0x34, Z2, Z4
+	VPORQ.BCST        pow64consts<>+512(SB), Z3, Z3
+	VPORQ.BCST        pow64consts<>+512(SB), Z4, Z4
+	VBROADCASTSD      pow64consts<>+640(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    pow64consts<>+576(SB), Z5, K1, Z5
+	VBROADCASTSD      pow64consts<>+640(SB), Z6
+	VMOVUPS           Z6, Z6
+	VBLENDMPD.BCST    pow64consts<>+576(SB), Z6, K2, Z6
+	VSUBPD            Z5, Z3, Z3
+	VSUBPD            Z6, Z4, Z4
+	VPANDQ.BCST       pow64consts<>+704(SB), Z1, Z1
+	VPANDQ.BCST       pow64consts<>+704(SB), Z2, Z2
+	VPADDQ.BCST       pow64consts<>+768(SB), Z1, Z1
+	VPADDQ.BCST       pow64consts<>+768(SB), Z2, Z2
+	VSUBPD.BCST       pow64consts<>+64(SB), Z1, Z1
+	VSUBPD.BCST       pow64consts<>+64(SB), Z2, Z2
+	VADDPD.BCST       pow64consts<>+832(SB), Z1, Z5
+	VADDPD.BCST       pow64consts<>+832(SB), Z2, Z6
+	VBROADCASTSD      pow64consts<>+832(SB), Z7
+	VSUBPD            Z5, Z7, Z7
+	VBROADCASTSD      pow64consts<>+832(SB), Z8
+	VSUBPD            Z6, Z8, Z8
+	VADDPD            Z1, Z7, Z7
+	VADDPD            Z2, Z8, Z8
+	VBROADCASTSD      pow64consts<>+64(SB), Z9
+	VDIVPD            Z5, Z9, Z9
+	VBROADCASTSD      pow64consts<>+64(SB), Z10
+	VDIVPD            Z6, Z10, Z10
+	VMULPD            Z9, Z1, Z11
+	VMULPD            Z10, Z2, Z12
+	VFNMADD231PD      Z11, Z5, Z1
+	VFNMADD231PD      Z12, Z6, Z2
+	VADDPD.BCST       pow64consts<>+0(SB), Z1, Z1
+	VADDPD.BCST       pow64consts<>+0(SB), Z2, Z2
+	VFNMADD231PD      Z11, Z7, Z1
+	VFNMADD231PD      Z12, Z8, Z2
+	VMULPD            Z9, Z1, Z1
+	VMULPD            Z10, Z2, Z2
+	VMULPD            Z11, Z11, Z5
+	VMULPD            Z12, Z12, Z6
+	VPXORQ.BCST       pow64consts<>+192(SB), Z5, Z7
+	VPXORQ.BCST       pow64consts<>+192(SB), Z6, Z8
+	VFMADD231PD       Z11, Z11, Z7
+	VFMADD231PD       Z12, Z12, Z8
+	VFMADD231PD       Z1, Z11, Z7
+	VFMADD231PD       Z2, Z12, Z8
+	VFMADD231PD       Z11, Z1, Z7
+	VFMADD231PD       Z12, Z2, Z8
+	VMULPD            Z11, Z5, Z9
+	VMULPD            Z12, Z6, Z10
+	VPXORQ.BCST       pow64consts<>+192(SB), Z9, Z13
+	VPXORQ.BCST       pow64consts<>+192(SB), Z10, Z14
+	VFMADD231PD       Z11, Z5, Z13
+	VFMADD231PD       Z12, Z6, Z14
+	VFMADD231PD       Z1, Z5, Z13
+	VFMADD231PD       Z2, Z6, Z14
+	VFMADD231PD       Z11, Z7, Z13
+	VFMADD231PD       Z12, Z8, Z14
+	VMULPD.BCST       pow64consts<>+896(SB), Z9, Z15
+	VMULPD.BCST       pow64consts<>+896(SB), Z10, Z16
+	VPXORQ.BCST       pow64consts<>+192(SB), Z15, Z17
+	VPXORQ.BCST       pow64consts<>+192(SB), Z16, Z18
+	VFMADD231PD.BCST  pow64consts<>+896(SB), Z9, Z17
+	VFMADD231PD.BCST  pow64consts<>+896(SB), Z10, Z18
+	VFMADD231PD.BCST  pow64consts<>+960(SB), Z9, Z17
+	VFMADD231PD.BCST  pow64consts<>+960(SB), Z10, Z18
+	VFMADD231PD.BCST  pow64consts<>+896(SB), Z13, Z17
+	VFMADD231PD.BCST  pow64consts<>+896(SB), Z14, Z18
+	VMULPD            Z5, Z9, Z19
+	VMULPD            Z6, Z10, Z20
+	VPXORQ.BCST       pow64consts<>+192(SB), Z19, Z21
+	VPXORQ.BCST       pow64consts<>+192(SB), Z20, Z22
+	VFMADD231PD       Z5, Z9, Z21
+	VFMADD231PD       Z6, Z10, Z22
+	VFMADD231PD       Z7, Z9, Z21
+	VFMADD231PD       Z8, Z10, Z22
+	VFMADD231PD       Z5, Z13, Z21
+	VFMADD231PD       Z6, Z14, Z22
+	VMULPD.BCST       pow64consts<>+1024(SB), Z19, Z7
+	VMULPD.BCST       pow64consts<>+1024(SB), Z20, Z8
+	VPXORQ.BCST       pow64consts<>+192(SB), Z7, Z9
+	VPXORQ.BCST       pow64consts<>+192(SB), Z8, Z10
+	VFMADD231PD.BCST  pow64consts<>+1024(SB), Z19, Z9
+	VFMADD231PD.BCST  pow64consts<>+1024(SB), Z20, Z10
+	VFMADD231PD.BCST  pow64consts<>+1088(SB), Z19, Z9
+	VFMADD231PD.BCST  pow64consts<>+1088(SB), Z20, Z10
+	VFMADD231PD.BCST  pow64consts<>+1024(SB), Z21, Z9
+	VFMADD231PD.BCST  pow64consts<>+1024(SB), Z22, Z10
+	VADDPD            Z11, Z11, Z13
+	VADDPD            Z12, Z12, Z14
+	VMULPD            Z5, Z5, Z19
+	VMULPD            Z6, Z6, Z20
+	VMULPD            Z5, Z19, Z19
+	VMULPD            Z6, Z20, Z20
+	VMULPD            Z19, Z13, Z13
+	VMULPD            Z20, Z14, Z14
+	VBROADCASTSD      pow64consts<>+1152(SB), Z19
+	VFMADD213PD.BCST  pow64consts<>+1216(SB), Z5, Z19
+	VBROADCASTSD      pow64consts<>+1152(SB), Z20
+	VFMADD213PD.BCST  pow64consts<>+1216(SB), Z6, Z20
+	VFMADD213PD.BCST  pow64consts<>+1280(SB), Z5, Z19
+	VFMADD213PD.BCST  pow64consts<>+1280(SB), Z6, Z20
+	VFMADD213PD.BCST  pow64consts<>+1344(SB), Z5, Z19
+	VFMADD213PD.BCST  pow64consts<>+1344(SB), Z6, Z20
+	VFMADD213PD.BCST  pow64consts<>+1408(SB), Z5, Z19
+	VFMADD213PD.BCST  pow64consts<>+1408(SB), Z6, Z20
+	VFMADD213PD.BCST  pow64consts<>+1472(SB), Z5, Z19
+	VFMADD213PD.BCST  pow64consts<>+1472(SB), Z6, Z20
+	VFMADD213PD.BCST  pow64consts<>+1536(SB), Z5, Z19
+	VFMADD213PD.BCST  pow64consts<>+1536(SB), Z6, Z20
+	VFMADD213PD.BCST  pow64consts<>+1600(SB), Z5, Z19
+	VFMADD213PD.BCST  pow64consts<>+1600(SB), Z6, Z20
+	VFMADD213PD.BCST  pow64consts<>+1664(SB), Z5, Z19
+	VFMADD213PD.BCST  pow64consts<>+1664(SB), Z6, Z20
+	VFMADD213PD.BCST  pow64consts<>+1728(SB), Z5, Z19
+	VFMADD213PD.BCST  pow64consts<>+1728(SB), Z6, Z20
+	VMULPD            Z19, Z13, Z13
+	VMULPD            Z20, Z14, Z14
+	VMULPD.BCST       pow64consts<>+1792(SB), Z3, Z5
+	VMULPD.BCST       pow64consts<>+1792(SB), Z4, Z6
+	VADDPD            Z11, Z11, Z11
+	VADDPD            Z12, Z12, Z12
+	VADDPD            Z11, Z5, Z19
+	VADDPD            Z12, Z6, Z20
+	VSUBPD            Z5, Z19, Z21
+	VSUBPD            Z6, Z20, Z22
+	VSUBPD            Z21, Z19, Z23
+	VSUBPD            Z22, Z20, Z24
+	VSUBPD            Z23, Z5, Z5
+	VSUBPD            Z24, Z6, Z6
+	VSUBPD            Z21, Z11, Z11
+	VSUBPD            Z22, Z12, Z12
+	VADDPD            Z11, Z5, Z5
+	VADDPD            Z12, Z6, Z6
+	VADDPD            Z15, Z19, Z11
+	VADDPD            Z16, Z20, Z12
+	VSUBPD            Z19, Z11, Z21
+	VSUBPD            Z20, Z12, Z22
+	VSUBPD            Z21, Z11, Z23
+	VSUBPD            Z22, Z12, Z24
+	VSUBPD            Z23, Z19, Z19
+	VSUBPD            Z24, Z20, Z20
+	VSUBPD            Z21, Z15, Z15
+	VSUBPD            Z22, Z16, Z16
+	VADDPD            Z15, Z19, Z19
+	VADDPD            Z16, Z20, Z20
+	VADDPD            Z7, Z11, Z15
+	VADDPD            Z8, Z12, Z16
+	VSUBPD            Z11, Z15, Z21
+	VSUBPD            Z12, Z16, Z22
+	VSUBPD            Z21, Z15, Z23
+	VSUBPD            Z22, Z16, Z24
+	VSUBPD            Z23, Z11, Z11
+	VSUBPD            Z24, Z12, Z12
+	VSUBPD            Z21, Z7, Z7
+	VSUBPD            Z22, Z8, Z8
+	VADDPD            Z7, Z11, Z11
+	VADDPD            Z8, Z12, Z12
+	VADDPD            Z19, Z5, Z5
+	VADDPD            Z20, Z6, Z6
+	VADDPD            Z1, Z1, Z1
+	VADDPD            Z2, Z2, Z2
+	VADDPD            Z1, Z11, Z11
+	VADDPD            Z2, Z12, Z12
+	VADDPD            Z11, Z5, Z5
+	VADDPD            Z12, Z6, Z6
+	VADDPD            Z9, Z17, Z17
+	VADDPD            Z10, Z18, Z18
+	VMULPD.BCST       pow64consts<>+1856(SB), Z3, Z3
+	VMULPD.BCST       pow64consts<>+1856(SB), Z4, Z4
+	VADDPD            Z3, Z13, Z13
+	VADDPD            Z4, Z14, Z14
+	VADDPD            Z13, Z17, Z17
+	VADDPD            Z14, Z18, Z18
+	VADDPD            Z17, Z5, Z5
+	VADDPD            Z18, Z6, Z6
+	VADDPD            Z5, Z15, Z1
+	VADDPD            Z6, Z16, Z2
+	VSUBPD            Z1, Z15, Z15
+	VSUBPD            Z2, Z16, Z16
+	VADDPD            Z5, Z15, Z15
+	VADDPD            Z6, Z16, Z16
+	VMULPD            Z1, Z0, Z3
+	VMULPD            Z2, Z0, Z4
+	VPXORQ.BCST       pow64consts<>+192(SB), Z3, Z5
+	VPXORQ.BCST       pow64consts<>+192(SB), Z4, Z6
+	VFMADD231PD       Z0, Z1, Z5
+	VFMADD231PD       Z0, Z2, Z6
+	VFMADD231PD       Z0, Z15, Z5
+	VFMADD231PD       Z0, Z16, Z6
+	VPANDQ.BCST       pow64consts<>+256(SB), Z3, Z1
+	VPANDQ.BCST       pow64consts<>+256(SB), Z4, Z2
+	VCMPPD.BCST       $0x11, pow64consts<>+1920(SB), Z1, K1
+	VCMPPD.BCST       $0x11, pow64consts<>+1920(SB), Z2, K2
+	VBROADCASTSD      pow64consts<>+0(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD         Z5, Z1, K1, Z1
+	VBROADCASTSD      pow64consts<>+0(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD         Z6, Z2, K2, Z2
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z3, K1
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z4, K2
+	VMOVUPS           Z3, Z5
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z5, K1, Z5
+	VMOVUPS           Z4, Z6
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z6, K2, Z6
+	VMAXPD.BCST       pow64consts<>+1984(SB), Z5, Z5
+	VMAXPD.BCST       pow64consts<>+1984(SB), Z6, Z6
+	VMINPD.BCST       pow64consts<>+2048(SB), Z5, Z5
+	VMINPD.BCST       pow64consts<>+2048(SB), Z6, Z6
+	VBROADCASTSD      pow64consts<>+2112(SB), Z7
+	VFMADD213PD.BCST  pow64consts<>+2176(SB), Z5, Z7
+	VBROADCASTSD      pow64consts<>+2112(SB), Z8
+	VFMADD213PD.BCST  pow64consts<>+2176(SB), Z6, Z8
+	VSUBPD.BCST       pow64consts<>+2176(SB), Z7, Z9
+	VSUBPD.BCST       pow64consts<>+2176(SB), Z8, Z10
+	VFNMADD231PD.BCST pow64consts<>+2240(SB), Z9, Z5
+	VFNMADD231PD.BCST pow64consts<>+2240(SB), Z10, Z6
+	VBROADCASTSD      pow64consts<>+2304(SB), Z11
+	VFNMADD213PD      Z5, Z9, Z11
+	VBROADCASTSD      pow64consts<>+2304(SB), Z12
+	VFNMADD213PD      Z6, Z10, Z12
+	VSUBPD            Z11, Z5, Z5
+	VSUBPD            Z12, Z6, Z6
+	VFNMADD231PD.BCST pow64consts<>+2304(SB), Z9, Z5
+	VFNMADD231PD.BCST pow64consts<>+2304(SB), Z10, Z6
+	VADDPD            Z1, Z11, Z9
+	VADDPD            Z2, Z12, Z10
+	VSUBPD            Z11, Z9, Z13
+	VSUBPD            Z12, Z10, Z14
+	VSUBPD            Z13, Z9, Z15
+	VSUBPD            Z14, Z10, Z16
+	VSUBPD            Z15, Z11, Z11
+	VSUBPD            Z16, Z12, Z12
+	VSUBPD            Z13, Z1, Z1
+	VSUBPD            Z14, Z2, Z2
+	VADDPD            Z1, Z11, Z11
+	VADDPD            Z2, Z12, Z12
+	VADDPD            Z11, Z5, Z5
+	VADDPD            Z12, Z6, Z6
+	VBROADCASTSD      pow64consts<>+2368(SB), Z1
+	VFMADD213PD.BCST  pow64consts<>+2432(SB), Z9, Z1
+	VBROADCASTSD      pow64consts<>+2368(SB), Z2
+	VFMADD213PD.BCST  pow64consts<>+2432(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+2496(SB), Z9, Z1
+	VFMADD213PD.BCST  pow64consts<>+2496(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+2560(SB), Z9, Z1
+	VFMADD213PD.BCST  pow64consts<>+2560(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+2624(SB), Z9, Z1
+	VFMADD213PD.BCST  pow64consts<>+2624(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+2688(SB), Z9, Z1
+	VFMADD213PD.BCST  pow64consts<>+2688(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+2752(SB), Z9, Z1
+	VFMADD213PD.BCST  pow64consts<>+2752(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+2816(SB), Z9, Z1
+	VFMADD213PD.BCST  pow64consts<>+2816(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+2880(SB), Z9, Z1
+	VFMADD213PD.BCST  pow64consts<>+2880(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+2944(SB), Z9, Z1
+	VFMADD213PD.BCST  pow64consts<>+2944(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+3008(SB), Z9, Z1
+	VFMADD213PD.BCST  pow64consts<>+3008(SB), Z10, Z2
+	VFMADD213PD.BCST  pow64consts<>+3072(SB), Z9, Z1
+	VFMADD213PD.BCST  pow64consts<>+3072(SB), Z10, Z2
+	VMULPD            Z9, Z9, Z11
+	VMULPD            Z10, Z10, Z12
+	VFMADD231PD       Z9, Z5, Z5
+	VFMADD231PD       Z10, Z6, Z6
+	VFMADD231PD       Z11, Z1, Z5
+	VFMADD231PD       Z12, Z2, Z6
+	VADDPD.BCST       pow64consts<>+64(SB), Z9, Z1
+	VADDPD.BCST       pow64consts<>+64(SB), Z10, Z2
+	VBROADCASTSD      pow64consts<>+64(SB), Z11
+	VSUBPD            Z1, Z11, Z11
+	VBROADCASTSD      pow64consts<>+64(SB), Z12
+	VSUBPD            Z2, Z12, Z12
+	VADDPD            Z9, Z11, Z11
+	VADDPD            Z10, Z12, Z12
+	VADDPD            Z5, Z11, Z11
+	VADDPD            Z6, Z12, Z12
+	VPSUBQ.BCST       pow64consts<>+3136(SB), Z7, Z7
+	VPSUBQ.BCST       pow64consts<>+3136(SB), Z8, Z8
+	VPSRLQ            $0x01, Z7, Z5
+	VPSRLQ            $0x01, Z8, Z6
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z5, Z9
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z6, Z10
+	VPSLLQ            $0x34, Z9, Z9
+	VPSLLQ            $0x34, Z10, Z10
+	VPSUBQ            Z5, Z7, Z7
+	VPSUBQ            Z6, Z8, Z8
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z7, Z7
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z8, Z8
+	VPSLLQ            $0x34, Z7, Z7
+	VPSLLQ            $0x34, Z8, Z8
+	VADDPD            Z11, Z1, Z1
+	VADDPD            Z12, Z2, Z2
+	VMULPD            Z9, Z1, Z1
+	VMULPD            Z10, Z2, Z2
+	VMULPD            Z7, Z1, Z1
+	VMULPD            Z8, Z2, Z2
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z3, K1
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z4, K2
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z1, K1, Z1
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z2, K2, Z2
+	VMOVUPD           (SI)(R10*8), Z3
+	VPANDQ.BCST       pow64consts<>+256(SB), Z3, Z3
+	VMOVUPD           64(SI)(R10*8), Z4
+	VPANDQ.BCST       pow64consts<>+256(SB), Z4, Z4
+	VPANDQ.BCST       pow64consts<>+256(SB), Z0, Z5
+	VPANDQ.BCST       pow64consts<>+256(SB), Z0, Z6
+	VPANDQ.BCST       pow64consts<>+192(SB), Z5, Z7
+	VPANDQ.BCST       pow64consts<>+192(SB), Z6, Z8
+	VPORQ.BCST        pow64consts<>+512(SB), Z7, Z7
+	VPORQ.BCST        pow64consts<>+512(SB), Z8, Z8
+	VPANDQ.BCST       pow64consts<>+256(SB), Z5, Z9
+	VPANDQ.BCST       pow64consts<>+256(SB), Z6, Z10
+	VCMPPD.BCST       $0x11, pow64consts<>+512(SB), Z9, K1
+	VCMPPD.BCST       $0x11, pow64consts<>+512(SB), Z10, K2
+	VADDPD            Z7, Z5, Z9
+	VADDPD            Z8, Z6, Z10
+	VSUBPD            Z7, Z9, Z9
+	VSUBPD            Z8, Z10, Z10
+	VMOVUPS           Z5, Z7
+	VBLENDMPD         Z9, Z7, K1, Z7
+	VMOVUPS           Z6, Z8
+	VBLENDMPD         Z10, Z8, K2, Z8
+	VCMPPD            $0x00, Z5, Z7, K1
+	VCMPPD            $0x00, Z6, Z8, K2
+	VCMPPD.BCST       $0x11, pow64consts<>+512(SB), Z5, K3
+	VCMPPD.BCST       $0x11, pow64consts<>+512(SB), Z6, K4
+	VADDPD.BCST       pow64consts<>+512(SB), Z5, Z7
+	VADDPD.BCST       pow64consts<>+512(SB), Z6, Z8
+	VMOVUPS           Z5, Z9
+	VBLENDMPD         Z7, Z9, K3, Z9
+	VMOVUPS           Z6, Z7
+	VBLENDMPD         Z8, Z7, K4, Z7
+	VPANDQ.BCST       pow64consts<>+3200(SB), Z9, Z9
+	VPANDQ.BCST       pow64consts<>+3200(SB), Z7, Z7
+	VPSLLQ            $0x3f, Z9, Z9
+	VPSLLQ            $0x3f, Z7, Z7
+	VCMPPD.BCST       $0x11, pow64consts<>+3264(SB), Z5, K3
+	VCMPPD.BCST       $0x11, pow64consts<>+3264(SB), Z6, K4
+	KANDW             K1, K3, K3
+	KANDW             K2, K4, K4
+	VBROADCASTSD      pow64consts<>+0(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD         Z9, Z8, K3, Z8
+	VBROADCASTSD      pow64consts<>+0(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD         Z7, Z9, K4, Z9
+	VMOVUPD           (SI)(R10*8), Z7
+	VPANDQ.BCST       pow64consts<>+192(SB), Z7, Z7
+	VMOVUPD           64(SI)(R10*8), Z10
+	VPANDQ.BCST       pow64consts<>+192(SB), Z10, Z10
+	VPANDQ            Z8, Z7, Z7
+	VPANDQ            Z9, Z10, Z10
+	VPORQ             Z7, Z1, Z1
+	VPORQ             Z10, Z2, Z2
+	VMOVUPD           (SI)(R10*8), Z8
+	VCMPPD.BCST       $0x11, pow64consts<>+0(SB), Z8, K3
+	VMOVUPD           64(SI)(R10*8), Z8
+	VCMPPD.BCST       $0x11, pow64consts<>+0(SB), Z8, K4
+	VMOVUPS           Z1, Z8
+	VBLENDMPD.BCST    pow64consts<>+3328(SB), Z8, K3, Z8
+	VMOVUPS           Z2, Z9
+	VBLENDMPD.BCST    pow64consts<>+3328(SB), Z9, K4, Z9
+	VBLENDMPD         Z1, Z8, K1, Z8
+	VBLENDMPD         Z2, Z9, K2, Z9
+	VCMPPD.BCST       $0x11, pow64consts<>+0(SB), Z0, K1
+	VCMPPD.BCST       $0x11, pow64consts<>+0(SB), Z0, K2
+	VCMPPD.BCST       $0x00, pow64consts<>+0(SB), Z3, K3
+	VCMPPD.BCST       $0x00, pow64consts<>+0(SB), Z4, K4
+	VBROADCASTSD      pow64consts<>+0(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD.BCST    pow64consts<>+128(SB), Z1, K1, Z1
+	VBROADCASTSD      pow64consts<>+0(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD.BCST    pow64consts<>+128(SB), Z2, K2, Z2
+	VPORQ             Z7, Z1, Z1
+	VPORQ             Z10, Z2, Z2
+	VBLENDMPD         Z1, Z8, K3, Z8
+	VBLENDMPD         Z2, Z9, K4, Z9
+	VCMPPD.BCST       $0x00, pow64consts<>+128(SB), Z3, K3
+	VCMPPD.BCST       $0x00, pow64consts<>+128(SB), Z4, K4
+	VBROADCASTSD      pow64consts<>+128(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z1, K1, Z1
+	VBROADCASTSD      pow64consts<>+128(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z2, K2, Z2
+	VPORQ             Z7, Z1, Z1
+	VPORQ             Z10, Z2, Z2
+	VBLENDMPD         Z1, Z8, K3, Z8
+	VBLENDMPD         Z2, Z9, K4, Z9
+	VCMPPD.BCST       $0x1e, pow64consts<>+64(SB), Z3, K3
+	VCMPPD.BCST       $0x1e, pow64consts<>+64(SB), Z4, K4
+	VBROADCASTSD      pow64consts<>+128(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z1, K1, Z1
+	VBROADCASTSD      pow64consts<>+128(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z2, K2, Z2
+	VBROADCASTSD      pow64consts<>+0(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    pow64consts<>+128(SB), Z7, K1, Z7
+	VBROADCASTSD      pow64consts<>+0(SB), Z10
+	VMOVUPS           Z10, Z10
+	VBLENDMPD.BCST    pow64consts<>+128(SB), Z10, K2, Z10
+	VBLENDMPD         Z1, Z7, K3, Z7
+	VBLENDMPD         Z2, Z10, K4, Z10
+	VCMPPD.BCST       $0x00, pow64consts<>+128(SB), Z5, K1
+	VCMPPD.BCST       $0x00, pow64consts<>+128(SB), Z6, K2
+	VCMPPD.BCST       $0x00, pow64consts<>+64(SB), Z3, K3
+	VCMPPD.BCST       $0x00, pow64consts<>+64(SB), Z4, K4
+	VBLENDMPD.BCST    pow64consts<>+64(SB), Z7, K3, Z7
+	VBLENDMPD.BCST    pow64consts<>+64(SB), Z10, K4, Z10
+	VBLENDMPD         Z7, Z8, K1, Z8
+	VBLENDMPD         Z10, Z9, K2, Z9
+	VCMPPD.BCST       $0x00, pow64consts<>+64(SB), Z0, K1
+	VCMPPD.BCST       $0x00, pow64consts<>+64(SB), Z0, K2
+	VBLENDMPD         (SI)(R10*8), Z8, K1, Z8
+	VBLENDMPD         64(SI)(R10*8), Z9, K2, Z9
+	VCMPPD            $0x03, Z0, Z0, K1
+	VCMPPD            $0x03, Z0, Z0, K2
+	VPORQ.BCST        pow64consts<>+3392(SB), Z0, Z1
+	VPORQ.BCST        pow64consts<>+3392(SB), Z0, Z2
+	VBLENDMPD         Z1, Z8, K1, Z8
+	VBLENDMPD         Z2, Z9, K2, Z9
+	VMOVUPD           (SI)(R10*8), Z1
+	VCMPPD            $0x03, (SI)(R10*8), Z1, K1
+	VMOVUPD           64(SI)(R10*8), Z1
+	VCMPPD            $0x03, 64(SI)(R10*8), Z1, K2
+	VMOVUPD           (SI)(R10*8), Z1
+	VPORQ.BCST        pow64consts<>+3392(SB), Z1, Z1
+	VMOVUPD           64(SI)(R10*8), Z2
+	VPORQ.BCST        pow64consts<>+3392(SB), Z2, Z2
+	VBLENDMPD         Z1, Z8, K1, Z8
+	VBLENDMPD         Z2, Z9, K2, Z9
+	VCMPPD.BCST       $0x00, pow64consts<>+0(SB), Z0, K1
+	VCMPPD.BCST       $0x00, pow64consts<>+0(SB), Z0, K2
+	VMOVUPD           (SI)(R10*8), Z1
+	VCMPPD.BCST       $0x00, pow64consts<>+64(SB), Z1, K3
+	VMOVUPD           64(SI)(R10*8), Z1
+	VCMPPD.BCST       $0x00, pow64consts<>+64(SB), Z1, K4
+	KORW              K1, K3, K1
+	KORW              K2, K4, K2
+	VBLENDMPD.BCST    pow64consts<>+64(SB), Z8, K1, Z8
+	VBLENDMPD.BCST    pow64consts<>+64(SB), Z9, K2, Z9
+	VMOVUPD           Z8, (DX)(R10*8)
+	VMOVUPD           Z9, 64(DX)(R10*8)
+	ADDQ              $0x00000010, R10
+	SUBQ              $0x00000010, R11
+	JMP               powVSF64AVX512_loop2
+
+powVSF64AVX512_after2:
 powVSF64AVX512_loop1:
 	CMPQ              R11, $0x00000008
 	JB                powVSF64AVX512_after1
@@ -73414,6 +75706,466 @@ powSVF64AVX512_row:
 	XORQ         R10, R10
 	MOVQ         CX, R11
 
+powSVF64AVX512_loop2:
+	CMPQ              R11, $0x00000010
+	JB                powSVF64AVX512_after2
+	VMOVUPD           (R8)(R10*8), Z1
+	VMOVUPD           64(R8)(R10*8), Z2
+	VPANDQ.BCST       pow64consts<>+256(SB), Z0, Z3
+	VPANDQ.BCST       pow64consts<>+256(SB), Z0, Z4
+	VCMPPD.BCST       $0x11, pow64consts<>+320(SB), Z3, K1
+	VCMPPD.BCST       $0x11, pow64consts<>+320(SB), Z4, K2
+	VMULPD.BCST       pow64consts<>+384(SB), Z3, Z5
+	VMULPD.BCST       pow64consts<>+384(SB), Z4, Z6
+	VBLENDMPD         Z5, Z3, K1, Z3
+	VBLENDMPD         Z6, Z4, K2, Z4
+	VPADDQ.BCST       pow64consts<>+448(SB), Z3, Z3
+	VPADDQ.BCST       pow64consts<>+448(SB), Z4, Z4
+	VPSRLQ            $0x34, Z3, Z5
+	VPSRLQ            $0x34, Z4, Z6
+	VPORQ.BCST        pow64consts<>+512(SB), Z5, Z5
+	VPORQ.BCST        pow64consts<>+512(SB), Z6, Z6
+	VBROADCASTSD      pow64consts<>+640(SB), Z7
+	VMOVUPS           Z7, Z7
+	VBLENDMPD.BCST    pow64consts<>+576(SB), Z7, K1, Z7
+	VBROADCASTSD      pow64consts<>+640(SB), Z8
+	VMOVUPS           Z8, Z8
+	VBLENDMPD.BCST    pow64consts<>+576(SB), Z8, K2, Z8
+	VSUBPD            Z7, Z5, Z5
+	VSUBPD            Z8, Z6, Z6
+	VPANDQ.BCST       pow64consts<>+704(SB), Z3, Z3
+	VPANDQ.BCST       pow64consts<>+704(SB), Z4, Z4
+	VPADDQ.BCST       pow64consts<>+768(SB), Z3, Z3
+	VPADDQ.BCST       pow64consts<>+768(SB), Z4, Z4
+	VSUBPD.BCST       pow64consts<>+64(SB), Z3, Z3
+	VSUBPD.BCST       pow64consts<>+64(SB), Z4, Z4
+	VADDPD.BCST       pow64consts<>+832(SB), Z3, Z7
+	VADDPD.BCST       pow64consts<>+832(SB), Z4, Z8
+	VBROADCASTSD      pow64consts<>+832(SB), Z9
+	VSUBPD            Z7, Z9, Z9
+	VBROADCASTSD      pow64consts<>+832(SB), Z10
+	VSUBPD            Z8, Z10, Z10
+	VADDPD            Z3, Z9, Z9
+	VADDPD            Z4, Z10, Z10
+	VBROADCASTSD      pow64consts<>+64(SB), Z11
+	VDIVPD            Z7, Z11, Z11
+	VBROADCASTSD      pow64consts<>+64(SB), Z12
+	VDIVPD            Z8, Z12, Z12
+	VMULPD            Z11, Z3, Z13
+	VMULPD            Z12, Z4, Z14
+	VFNMADD231PD      Z13, Z7, Z3
+	VFNMADD231PD      Z14, Z8, Z4
+	VADDPD.BCST       pow64consts<>+0(SB), Z3, Z3
+	VADDPD.BCST       pow64consts<>+0(SB), Z4, Z4
+	VFNMADD231PD      Z13, Z9, Z3
+	VFNMADD231PD      Z14, Z10, Z4
+	VMULPD            Z11, Z3, Z3
+	VMULPD            Z12, Z4, Z4
+	VMULPD            Z13, Z13, Z7
+	VMULPD            Z14, Z14, Z8
+	VPXORQ.BCST       pow64consts<>+192(SB), Z7, Z9
+	VPXORQ.BCST       pow64consts<>+192(SB), Z8, Z10
+	VFMADD231PD       Z13, Z13, Z9
+	VFMADD231PD       Z14, Z14, Z10
+	VFMADD231PD       Z3, Z13, Z9
+	VFMADD231PD       Z4, Z14, Z10
+	VFMADD231PD       Z13, Z3, Z9
+	VFMADD231PD       Z14, Z4, Z10
+	VMULPD            Z13, Z7, Z11
+	VMULPD            Z14, Z8, Z12
+	VPXORQ.BCST       pow64consts<>+192(SB), Z11, Z15
+	VPXORQ.BCST       pow64consts<>+192(SB), Z12, Z16
+	VFMADD231PD       Z13, Z7, Z15
+	VFMADD231PD       Z14, Z8, Z16
+	VFMADD231PD       Z3, Z7, Z15
+	VFMADD231PD       Z4, Z8, Z16
+	VFMADD231PD       Z13, Z9, Z15
+	VFMADD231PD       Z14, Z10, Z16
+	VMULPD.BCST       pow64consts<>+896(SB), Z11, Z17
+	VMULPD.BCST       pow64consts<>+896(SB), Z12, Z18
+	VPXORQ.BCST       pow64consts<>+192(SB), Z17, Z19
+	VPXORQ.BCST       pow64consts<>+192(SB), Z18, Z20
+	VFMADD231PD.BCST  pow64consts<>+896(SB), Z11, Z19
+	VFMADD231PD.BCST  pow64consts<>+896(SB), Z12, Z20
+	VFMADD231PD.BCST  pow64consts<>+960(SB), Z11, Z19
+	VFMADD231PD.BCST  pow64consts<>+960(SB), Z12, Z20
+	VFMADD231PD.BCST  pow64consts<>+896(SB), Z15, Z19
+	VFMADD231PD.BCST  pow64consts<>+896(SB), Z16, Z20
+	VMULPD            Z7, Z11, Z21
+	VMULPD            Z8, Z12, Z22
+	VPXORQ.BCST       pow64consts<>+192(SB), Z21, Z23
+	VPXORQ.BCST       pow64consts<>+192(SB), Z22, Z24
+	VFMADD231PD       Z7, Z11, Z23
+	VFMADD231PD       Z8, Z12, Z24
+	VFMADD231PD       Z9, Z11, Z23
+	VFMADD231PD       Z10, Z12, Z24
+	VFMADD231PD       Z7, Z15, Z23
+	VFMADD231PD       Z8, Z16, Z24
+	VMULPD.BCST       pow64consts<>+1024(SB), Z21, Z9
+	VMULPD.BCST       pow64consts<>+1024(SB), Z22, Z10
+	VPXORQ.BCST       pow64consts<>+192(SB), Z9, Z11
+	VPXORQ.BCST       pow64consts<>+192(SB), Z10, Z12
+	VFMADD231PD.BCST  pow64consts<>+1024(SB), Z21, Z11
+	VFMADD231PD.BCST  pow64consts<>+1024(SB), Z22, Z12
+	VFMADD231PD.BCST  pow64consts<>+1088(SB), Z21, Z11
+	VFMADD231PD.BCST  pow64consts<>+1088(SB), Z22, Z12
+	VFMADD231PD.BCST  pow64consts<>+1024(SB), Z23, Z11
+	VFMADD231PD.BCST  pow64consts<>+1024(SB), Z24, Z12
+	VADDPD            Z13, Z13, Z15
+	VADDPD            Z14, Z14, Z16
+	VMULPD            Z7, Z7, Z21
+	VMULPD            Z8, Z8, Z22
+	VMULPD            Z7, Z21, Z21
+	VMULPD            Z8, Z22, Z22
+	VMULPD            Z21, Z15, Z15
+	VMULPD            Z22, Z16, Z16
+	VBROADCASTSD      pow64consts<>+1152(SB), Z21
+	VFMADD213PD.BCST  pow64consts<>+1216(SB), Z7, Z21
+	VBROADCASTSD      pow64consts<>+1152(SB), Z22
+	VFMADD213PD.BCST  pow64consts<>+1216(SB), Z8, Z22
+	VFMADD213PD.BCST  pow64consts<>+1280(SB), Z7, Z21
+	VFMADD213PD.BCST  pow64consts<>+1280(SB), Z8, Z22
+	VFMADD213PD.BCST  pow64consts<>+1344(SB), Z7, Z21
+	VFMADD213PD.BCST  pow64consts<>+1344(SB), Z8, Z22
+	VFMADD213PD.BCST  pow64consts<>+1408(SB), Z7, Z21
+	VFMADD213PD.BCST  pow64consts<>+1408(SB), Z8, Z22
+	VFMADD213PD.BCST  pow64consts<>+1472(SB), Z7, Z21
+	VFMADD213PD.BCST  pow64consts<>+1472(SB), Z8, Z22
+	VFMADD213PD.BCST  pow64consts<>+1536(SB), Z7, Z21
+	VFMADD213PD.BCST  pow64consts<>+1536(SB), Z8, Z22
+	VFMADD213PD.BCST  pow64consts<>+1600(SB), Z7, Z21
+	VFMADD213PD.BCST  pow64consts<>+1600(SB), Z8, Z22
+	VFMADD213PD.BCST  pow64consts<>+1664(SB), Z7, Z21
+	VFMADD213PD.BCST  pow64consts<>+1664(SB), Z8, Z22
+	VFMADD213PD.BCST  pow64consts<>+1728(SB), Z7, Z21
+	VFMADD213PD.BCST  pow64consts<>+1728(SB), Z8, Z22
+	VMULPD            Z21, Z15, Z15
+	VMULPD            Z22, Z16, Z16
+	VMULPD.BCST       pow64consts<>+1792(SB), Z5, Z7
+	VMULPD.BCST       pow64consts<>+1792(SB), Z6, Z8
+	VADDPD            Z13, Z13, Z13
+	VADDPD            Z14, Z14, Z14
+	VADDPD            Z13, Z7, Z21
+	VADDPD            Z14, Z8, Z22
+	VSUBPD            Z7, Z21, Z23
+	VSUBPD            Z8, Z22, Z24
+	VSUBPD            Z23, Z21, Z25
+	VSUBPD            Z24, Z22, Z26
+	VSUBPD            Z25, Z7, Z7
+	VSUBPD            Z26, Z8, Z8
+	VSUBPD            Z23, Z13, Z13
+	VSUBPD            Z24, Z14, Z14
+	VADDPD            Z13, Z7, Z7
+	VADDPD            Z14, Z8, Z8
+	VADDPD            Z17, Z21, Z13
+	VADDPD            Z18, Z22, Z14
+	VSUBPD            Z21, Z13, Z23
+	VSUBPD            Z22, Z14, Z24
+	VSUBPD            Z23, Z13, Z25
+	VSUBPD            Z24, Z14, Z26
+	VSUBPD            Z25, Z21, Z21
+	VSUBPD            Z26, Z22, Z22
+	VSUBPD            Z23, Z17, Z17
+	VSUBPD            Z24, Z18, Z18
+	VADDPD            Z17, Z21, Z21
+	VADDPD            Z18, Z22, Z22
+	VADDPD            Z9, Z13, Z17
+	VADDPD            Z10, Z14, Z18
+	VSUBPD            Z13, Z17, Z23
+	VSUBPD            Z14, Z18, Z24
+	VSUBPD            Z23, Z17, Z25
+	VSUBPD            Z24, Z18, Z26
+	VSUBPD            Z25, Z13, Z13
+	VSUBPD            Z26, Z14, Z14
+	VSUBPD            Z23, Z9, Z9
+	VSUBPD            Z24, Z10, Z10
+	VADDPD            Z9, Z13, Z13
+	VADDPD            Z10, Z14, Z14
+	VADDPD            Z21, Z7, Z7
+	VADDPD            Z22, Z8, Z8
+	VADDPD            Z3, Z3, Z3
+	VADDPD            Z4, Z4, Z4
+	VADDPD            Z3, Z13, Z13
+	VADDPD            Z4, Z14, Z14
+	VADDPD            Z13, Z7, Z7
+	VADDPD            Z14, Z8, Z8
+	VADDPD            Z11, Z19, Z19
+	VADDPD            Z12, Z20, Z20
+	VMULPD.BCST       pow64consts<>+1856(SB), Z5, Z5
+	VMULPD.BCST       pow64consts<>+1856(SB), Z6, Z6
+	VADDPD            Z5, Z15, Z15
+	VADDPD            Z6, Z16, Z16
+	VADDPD            Z15, Z19, Z19
+	VADDPD            Z16, Z20, Z20
+	VADDPD            Z19, Z7, Z7
+	VADDPD            Z20, Z8, Z8
+	VADDPD            Z7, Z17, Z3
+	VADDPD            Z8, Z18, Z4
+	VSUBPD            Z3, Z17, Z17
+	VSUBPD            Z4, Z18, Z18
+	VADDPD            Z7, Z17, Z17
+	VADDPD            Z8, Z18, Z18
+	VMULPD            Z3, Z1, Z5
+	VMULPD            Z4, Z2, Z6
+	VPXORQ.BCST       pow64consts<>+192(SB), Z5, Z7
+	VPXORQ.BCST       pow64consts<>+192(SB), Z6, Z8
+	VFMADD231PD       Z1, Z3, Z7
+	VFMADD231PD       Z2, Z4, Z8
+	VFMADD231PD       Z1, Z17, Z7
+	VFMADD231PD       Z2, Z18, Z8
+	VPANDQ.BCST       pow64consts<>+256(SB), Z5, Z3
+	VPANDQ.BCST       pow64consts<>+256(SB), Z6, Z4
+	VCMPPD.BCST       $0x11, pow64consts<>+1920(SB), Z3, K1
+	VCMPPD.BCST       $0x11, pow64consts<>+1920(SB), Z4, K2
+	VBROADCASTSD      pow64consts<>+0(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD         Z7, Z3, K1, Z3
+	VBROADCASTSD      pow64consts<>+0(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD         Z8, Z4, K2, Z4
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z5, K1
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z6, K2
+	VMOVUPS           Z5, Z7
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z7, K1, Z7
+	VMOVUPS           Z6, Z8
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z8, K2, Z8
+	VMAXPD.BCST       pow64consts<>+1984(SB), Z7, Z7
+	VMAXPD.BCST       pow64consts<>+1984(SB), Z8, Z8
+	VMINPD.BCST       pow64consts<>+2048(SB), Z7, Z7
+	VMINPD.BCST       pow64consts<>+2048(SB), Z8, Z8
+	VBROADCASTSD      pow64consts<>+2112(SB), Z9
+	VFMADD213PD.BCST  pow64consts<>+2176(SB), Z7, Z9
+	VBROADCASTSD      pow64consts<>+2112(SB), Z10
+	VFMADD213PD.BCST  pow64consts<>+2176(SB), Z8, Z10
+	VSUBPD.BCST       pow64consts<>+2176(SB), Z9, Z11
+	VSUBPD.BCST       pow64consts<>+2176(SB), Z10, Z12
+	VFNMADD231PD.BCST pow64consts<>+2240(SB), Z11, Z7
+	VFNMADD231PD.BCST pow64consts<>+2240(SB), Z12, Z8
+	VBROADCASTSD      pow64consts<>+2304(SB), Z13
+	VFNMADD213PD      Z7, Z11, Z13
+	VBROADCASTSD      pow64consts<>+2304(SB), Z14
+	VFNMADD213PD      Z8, Z12, Z14
+	VSUBPD            Z13, Z7, Z7
+	VSUBPD            Z14, Z8, Z8
+	VFNMADD231PD.BCST pow64consts<>+2304(SB), Z11, Z7
+	VFNMADD231PD.BCST pow64consts<>+2304(SB), Z12, Z8
+	VADDPD            Z3, Z13, Z11
+	VADDPD            Z4, Z14, Z12
+	VSUBPD            Z13, Z11, Z15
+	VSUBPD            Z14, Z12, Z16
+	VSUBPD            Z15, Z11, Z17
+	VSUBPD            Z16, Z12, Z18
+	VSUBPD            Z17, Z13, Z13
+	VSUBPD            Z18, Z14, Z14
+	VSUBPD            Z15, Z3, Z3
+	VSUBPD            Z16, Z4, Z4
+	VADDPD            Z3, Z13, Z13
+	VADDPD            Z4, Z14, Z14
+	VADDPD            Z13, Z7, Z7
+	VADDPD            Z14, Z8, Z8
+	VBROADCASTSD      pow64consts<>+2368(SB), Z3
+	VFMADD213PD.BCST  pow64consts<>+2432(SB), Z11, Z3
+	VBROADCASTSD      pow64consts<>+2368(SB), Z4
+	VFMADD213PD.BCST  pow64consts<>+2432(SB), Z12, Z4
+	VFMADD213PD.BCST  pow64consts<>+2496(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+2496(SB), Z12, Z4
+	VFMADD213PD.BCST  pow64consts<>+2560(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+2560(SB), Z12, Z4
+	VFMADD213PD.BCST  pow64consts<>+2624(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+2624(SB), Z12, Z4
+	VFMADD213PD.BCST  pow64consts<>+2688(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+2688(SB), Z12, Z4
+	VFMADD213PD.BCST  pow64consts<>+2752(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+2752(SB), Z12, Z4
+	VFMADD213PD.BCST  pow64consts<>+2816(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+2816(SB), Z12, Z4
+	VFMADD213PD.BCST  pow64consts<>+2880(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+2880(SB), Z12, Z4
+	VFMADD213PD.BCST  pow64consts<>+2944(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+2944(SB), Z12, Z4
+	VFMADD213PD.BCST  pow64consts<>+3008(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+3008(SB), Z12, Z4
+	VFMADD213PD.BCST  pow64consts<>+3072(SB), Z11, Z3
+	VFMADD213PD.BCST  pow64consts<>+3072(SB), Z12, Z4
+	VMULPD            Z11, Z11, Z13
+	VMULPD            Z12, Z12, Z14
+	VFMADD231PD       Z11, Z7, Z7
+	VFMADD231PD       Z12, Z8, Z8
+	VFMADD231PD       Z13, Z3, Z7
+	VFMADD231PD       Z14, Z4, Z8
+	VADDPD.BCST       pow64consts<>+64(SB), Z11, Z3
+	VADDPD.BCST       pow64consts<>+64(SB), Z12, Z4
+	VBROADCASTSD      pow64consts<>+64(SB), Z13
+	VSUBPD            Z3, Z13, Z13
+	VBROADCASTSD      pow64consts<>+64(SB), Z14
+	VSUBPD            Z4, Z14, Z14
+	VADDPD            Z11, Z13, Z13
+	VADDPD            Z12, Z14, Z14
+	VADDPD            Z7, Z13, Z13
+	VADDPD            Z8, Z14, Z14
+	VPSUBQ.BCST       pow64consts<>+3136(SB), Z9, Z9
+	VPSUBQ.BCST       pow64consts<>+3136(SB), Z10, Z10
+	VPSRLQ            $0x01, Z9, Z7
+	VPSRLQ            $0x01, Z10, Z8
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z7, Z11
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z8, Z12
+	VPSLLQ            $0x34, Z11, Z11
+	VPSLLQ            $0x34, Z12, Z12
+	VPSUBQ            Z7, Z9, Z9
+	VPSUBQ            Z8, Z10, Z10
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z9, Z9
+	VPSUBQ.BCST       pow64consts<>+3200(SB), Z10, Z10
+	VPSLLQ            $0x34, Z9, Z9
+	VPSLLQ            $0x34, Z10, Z10
+	VADDPD            Z13, Z3, Z3
+	VADDPD            Z14, Z4, Z4
+	VMULPD            Z11, Z3, Z3
+	VMULPD            Z12, Z4, Z4
+	VMULPD            Z9, Z3, Z3
+	VMULPD            Z10, Z4, Z4
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z5, K1
+	VCMPPD.BCST       $0x11, pow64consts<>+1984(SB), Z6, K2
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z3, K1, Z3
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z4, K2, Z4
+	VPANDQ.BCST       pow64consts<>+256(SB), Z0, Z5
+	VPANDQ.BCST       pow64consts<>+256(SB), Z0, Z6
+	VPANDQ.BCST       pow64consts<>+256(SB), Z1, Z7
+	VPANDQ.BCST       pow64consts<>+256(SB), Z2, Z8
+	VPANDQ.BCST       pow64consts<>+192(SB), Z7, Z9
+	VPANDQ.BCST       pow64consts<>+192(SB), Z8, Z10
+	VPORQ.BCST        pow64consts<>+512(SB), Z9, Z9
+	VPORQ.BCST        pow64consts<>+512(SB), Z10, Z10
+	VPANDQ.BCST       pow64consts<>+256(SB), Z7, Z11
+	VPANDQ.BCST       pow64consts<>+256(SB), Z8, Z12
+	VCMPPD.BCST       $0x11, pow64consts<>+512(SB), Z11, K1
+	VCMPPD.BCST       $0x11, pow64consts<>+512(SB), Z12, K2
+	VADDPD            Z9, Z7, Z11
+	VADDPD            Z10, Z8, Z12
+	VSUBPD            Z9, Z11, Z11
+	VSUBPD            Z10, Z12, Z12
+	VMOVUPS           Z7, Z9
+	VBLENDMPD         Z11, Z9, K1, Z9
+	VMOVUPS           Z8, Z10
+	VBLENDMPD         Z12, Z10, K2, Z10
+	VCMPPD            $0x00, Z7, Z9, K1
+	VCMPPD            $0x00, Z8, Z10, K2
+	VCMPPD.BCST       $0x11, pow64consts<>+512(SB), Z7, K3
+	VCMPPD.BCST       $0x11, pow64consts<>+512(SB), Z8, K4
+	VADDPD.BCST       pow64consts<>+512(SB), Z7, Z9
+	VADDPD.BCST       pow64consts<>+512(SB), Z8, Z10
+	VMOVUPS           Z7, Z11
+	VBLENDMPD         Z9, Z11, K3, Z11
+	VMOVUPS           Z8, Z9
+	VBLENDMPD         Z10, Z9, K4, Z9
+	VPANDQ.BCST       pow64consts<>+3200(SB), Z11, Z11
+	VPANDQ.BCST       pow64consts<>+3200(SB), Z9, Z9
+	VPSLLQ            $0x3f, Z11, Z11
+	VPSLLQ            $0x3f, Z9, Z9
+	VCMPPD.BCST       $0x11, pow64consts<>+3264(SB), Z7, K3
+	VCMPPD.BCST       $0x11, pow64consts<>+3264(SB), Z8, K4
+	KANDW             K1, K3, K3
+	KANDW             K2, K4, K4
+	VBROADCASTSD      pow64consts<>+0(SB), Z10
+	VMOVUPS           Z10, Z10
+	VBLENDMPD         Z11, Z10, K3, Z10
+	VBROADCASTSD      pow64consts<>+0(SB), Z11
+	VMOVUPS           Z11, Z11
+	VBLENDMPD         Z9, Z11, K4, Z11
+	VPANDQ.BCST       pow64consts<>+192(SB), Z0, Z9
+	VPANDQ.BCST       pow64consts<>+192(SB), Z0, Z12
+	VPANDQ            Z10, Z9, Z9
+	VPANDQ            Z11, Z12, Z12
+	VPORQ             Z9, Z3, Z3
+	VPORQ             Z12, Z4, Z4
+	VCMPPD.BCST       $0x11, pow64consts<>+0(SB), Z0, K3
+	VCMPPD.BCST       $0x11, pow64consts<>+0(SB), Z0, K4
+	VMOVUPS           Z3, Z10
+	VBLENDMPD.BCST    pow64consts<>+3328(SB), Z10, K3, Z10
+	VMOVUPS           Z4, Z11
+	VBLENDMPD.BCST    pow64consts<>+3328(SB), Z11, K4, Z11
+	VBLENDMPD         Z3, Z10, K1, Z10
+	VBLENDMPD         Z4, Z11, K2, Z11
+	VCMPPD.BCST       $0x11, pow64consts<>+0(SB), Z1, K1
+	VCMPPD.BCST       $0x11, pow64consts<>+0(SB), Z2, K2
+	VCMPPD.BCST       $0x00, pow64consts<>+0(SB), Z5, K3
+	VCMPPD.BCST       $0x00, pow64consts<>+0(SB), Z6, K4
+	VBROADCASTSD      pow64consts<>+0(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    pow64consts<>+128(SB), Z3, K1, Z3
+	VBROADCASTSD      pow64consts<>+0(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    pow64consts<>+128(SB), Z4, K2, Z4
+	VPORQ             Z9, Z3, Z3
+	VPORQ             Z12, Z4, Z4
+	VBLENDMPD         Z3, Z10, K3, Z10
+	VBLENDMPD         Z4, Z11, K4, Z11
+	VCMPPD.BCST       $0x00, pow64consts<>+128(SB), Z5, K3
+	VCMPPD.BCST       $0x00, pow64consts<>+128(SB), Z6, K4
+	VBROADCASTSD      pow64consts<>+128(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z3, K1, Z3
+	VBROADCASTSD      pow64consts<>+128(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z4, K2, Z4
+	VPORQ             Z9, Z3, Z3
+	VPORQ             Z12, Z4, Z4
+	VBLENDMPD         Z3, Z10, K3, Z10
+	VBLENDMPD         Z4, Z11, K4, Z11
+	VCMPPD.BCST       $0x1e, pow64consts<>+64(SB), Z5, K3
+	VCMPPD.BCST       $0x1e, pow64consts<>+64(SB), Z6, K4
+	VBROADCASTSD      pow64consts<>+128(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z3, K1, Z3
+	VBROADCASTSD      pow64consts<>+128(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    pow64consts<>+0(SB), Z4, K2, Z4
+	VBROADCASTSD      pow64consts<>+0(SB), Z9
+	VMOVUPS           Z9, Z9
+	VBLENDMPD.BCST    pow64consts<>+128(SB), Z9, K1, Z9
+	VBROADCASTSD      pow64consts<>+0(SB), Z12
+	VMOVUPS           Z12, Z12
+	VBLENDMPD.BCST    pow64consts<>+128(SB), Z12, K2, Z12
+	VBLENDMPD         Z3, Z9, K3, Z9
+	VBLENDMPD         Z4, Z12, K4, Z12
+	VCMPPD.BCST       $0x00, pow64consts<>+128(SB), Z7, K1
+	VCMPPD.BCST       $0x00, pow64consts<>+128(SB), Z8, K2
+	VCMPPD.BCST       $0x00, pow64consts<>+64(SB), Z5, K3
+	VCMPPD.BCST       $0x00, pow64consts<>+64(SB), Z6, K4
+	VBLENDMPD.BCST    pow64consts<>+64(SB), Z9, K3, Z9
+	VBLENDMPD.BCST    pow64consts<>+64(SB), Z12, K4, Z12
+	VBLENDMPD         Z9, Z10, K1, Z10
+	VBLENDMPD         Z12, Z11, K2, Z11
+	VCMPPD.BCST       $0x00, pow64consts<>+64(SB), Z1, K1
+	VCMPPD.BCST       $0x00, pow64consts<>+64(SB), Z2, K2
+	VBLENDMPD         Z0, Z10, K1, Z10
+	VBLENDMPD         Z0, Z11, K2, Z11
+	VCMPPD            $0x03, Z1, Z1, K1
+	VCMPPD            $0x03, Z2, Z2, K2
+	VPORQ.BCST        pow64consts<>+3392(SB), Z1, Z3
+	VPORQ.BCST        pow64consts<>+3392(SB), Z2, Z4
+	VBLENDMPD         Z3, Z10, K1, Z10
+	VBLENDMPD         Z4, Z11, K2, Z11
+	VCMPPD            $0x03, Z0, Z0, K1
+	VCMPPD            $0x03, Z0, Z0, K2
+	VPORQ.BCST        pow64consts<>+3392(SB), Z0, Z3
+	VPORQ.BCST        pow64consts<>+3392(SB), Z0, Z4
+	VBLENDMPD         Z3, Z10, K1, Z10
+	VBLENDMPD         Z4, Z11, K2, Z11
+	VCMPPD.BCST       $0x00, pow64consts<>+0(SB), Z1, K1
+	VCMPPD.BCST       $0x00, pow64consts<>+0(SB), Z2, K2
+	VCMPPD.BCST       $0x00, pow64consts<>+64(SB), Z0, K3
+	VCMPPD.BCST       $0x00, pow64consts<>+64(SB), Z0, K4
+	KORW              K1, K3, K1
+	KORW              K2, K4, K2
+	VBLENDMPD.BCST    pow64consts<>+64(SB), Z10, K1, Z10
+	VBLENDMPD.BCST    pow64consts<>+64(SB), Z11, K2, Z11
+	VMOVUPD           Z10, (DX)(R10*8)
+	VMOVUPD           Z11, 64(DX)(R10*8)
+	ADDQ              $0x00000010, R10
+	SUBQ              $0x00000010, R11
+	JMP               powSVF64AVX512_loop2
+
+powSVF64AVX512_after2:
 powSVF64AVX512_loop1:
 	CMPQ              R11, $0x00000008
 	JB                powSVF64AVX512_after1

@@ -36000,6 +36000,437 @@ sinVF32AVX512_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+sinVF32AVX512_loop2:
+	CMPQ              R9, $0x00000020
+	JB                sinVF32AVX512_after2
+	VMOVUPS           (SI)(R8*4), Z0
+	VPANDD.BCST       sin32consts<>+0(SB), Z0, Z0
+	VMOVUPS           64(SI)(R8*4), Z1
+	VPANDD.BCST       sin32consts<>+0(SB), Z1, Z1
+	VMAXPS.BCST       sin32consts<>+64(SB), Z0, Z0
+	VMAXPS.BCST       sin32consts<>+64(SB), Z1, Z1
+	VBROADCASTSS      sin32consts<>+192(SB), Z2
+	VFMADD213PS.BCST  sin32consts<>+128(SB), Z0, Z2
+	VBROADCASTSS      sin32consts<>+192(SB), Z3
+	VFMADD213PS.BCST  sin32consts<>+128(SB), Z1, Z3
+	VSUBPS.BCST       sin32consts<>+128(SB), Z2, Z4
+	VSUBPS.BCST       sin32consts<>+128(SB), Z3, Z5
+	VBROADCASTSS      sin32consts<>+256(SB), Z6
+	VFNMADD213PS      Z0, Z4, Z6
+	VBROADCASTSS      sin32consts<>+256(SB), Z7
+	VFNMADD213PS      Z1, Z5, Z7
+	VMULPS.BCST       sin32consts<>+320(SB), Z4, Z8
+	VMULPS.BCST       sin32consts<>+320(SB), Z5, Z9
+	VPXORD.BCST       sin32consts<>+512(SB), Z8, Z10
+	VPXORD.BCST       sin32consts<>+512(SB), Z9, Z11
+	VFMADD231PS.BCST  sin32consts<>+320(SB), Z4, Z10
+	VFMADD231PS.BCST  sin32consts<>+320(SB), Z5, Z11
+	VPXORD.BCST       sin32consts<>+512(SB), Z8, Z8
+	VPXORD.BCST       sin32consts<>+512(SB), Z9, Z9
+	VADDPS            Z8, Z6, Z12
+	VADDPS            Z9, Z7, Z13
+	VSUBPS            Z6, Z12, Z14
+	VSUBPS            Z7, Z13, Z15
+	VSUBPS            Z14, Z12, Z16
+	VSUBPS            Z15, Z13, Z17
+	VSUBPS            Z16, Z6, Z6
+	VSUBPS            Z17, Z7, Z7
+	VSUBPS            Z14, Z8, Z8
+	VSUBPS            Z15, Z9, Z9
+	VADDPS            Z8, Z6, Z6
+	VADDPS            Z9, Z7, Z7
+	VMULPS.BCST       sin32consts<>+384(SB), Z4, Z8
+	VMULPS.BCST       sin32consts<>+384(SB), Z5, Z9
+	VPXORD.BCST       sin32consts<>+512(SB), Z8, Z14
+	VPXORD.BCST       sin32consts<>+512(SB), Z9, Z15
+	VFMADD231PS.BCST  sin32consts<>+384(SB), Z4, Z14
+	VFMADD231PS.BCST  sin32consts<>+384(SB), Z5, Z15
+	VPXORD.BCST       sin32consts<>+512(SB), Z8, Z8
+	VPXORD.BCST       sin32consts<>+512(SB), Z9, Z9
+	VADDPS            Z8, Z12, Z16
+	VADDPS            Z9, Z13, Z17
+	VSUBPS            Z12, Z16, Z18
+	VSUBPS            Z13, Z17, Z19
+	VSUBPS            Z18, Z16, Z20
+	VSUBPS            Z19, Z17, Z21
+	VSUBPS            Z20, Z12, Z12
+	VSUBPS            Z21, Z13, Z13
+	VSUBPS            Z18, Z8, Z8
+	VSUBPS            Z19, Z9, Z9
+	VADDPS            Z8, Z12, Z12
+	VADDPS            Z9, Z13, Z13
+	VADDPS            Z12, Z6, Z6
+	VADDPS            Z13, Z7, Z7
+	VSUBPS            Z10, Z6, Z6
+	VSUBPS            Z11, Z7, Z7
+	VFMADD231PS.BCST  sin32consts<>+448(SB), Z4, Z14
+	VFMADD231PS.BCST  sin32consts<>+448(SB), Z5, Z15
+	VSUBPS            Z14, Z6, Z6
+	VSUBPS            Z15, Z7, Z7
+	VADDPS            Z6, Z16, Z4
+	VADDPS            Z7, Z17, Z5
+	VSUBPS            Z16, Z4, Z8
+	VSUBPS            Z17, Z5, Z9
+	VSUBPS            Z8, Z4, Z10
+	VSUBPS            Z9, Z5, Z11
+	VSUBPS            Z10, Z16, Z16
+	VSUBPS            Z11, Z17, Z17
+	VSUBPS            Z8, Z6, Z6
+	VSUBPS            Z9, Z7, Z7
+	VADDPS            Z6, Z16, Z16
+	VADDPS            Z7, Z17, Z17
+	VCMPPS.BCST       $0x1e, sin32consts<>+576(SB), Z0, K1
+	VCMPPS.BCST       $0x1e, sin32consts<>+576(SB), Z1, K2
+	VCMPPS.BCST       $0x11, sin32consts<>+640(SB), Z0, K3
+	VCMPPS.BCST       $0x11, sin32consts<>+640(SB), Z1, K4
+	KANDW             K1, K3, K1
+	KANDW             K2, K4, K2
+	KORW              K1, K2, K3
+	KORTESTW          K3, K3
+	JZ                mathblock555
+	VPSRLD            $0x17, Z0, Z6
+	VPSRLD            $0x03, Z6, Z7
+	VPANDD.BCST       sin32consts<>+704(SB), Z6, Z6
+	VPADDD.BCST       sin32consts<>+768(SB), Z6, Z6
+	VPANDD.BCST       sin32consts<>+832(SB), Z0, Z0
+	VPSLLD            $0x17, Z6, Z6
+	VPORD             Z6, Z0, Z0
+	VMOVUPS           rempio2_0_32<>+0(SB), Z6
+	VPERMT2PS         rempio2_0_32<>+64(SB), Z7, Z6
+	VMULPS            Z6, Z0, Z8
+	VPXORD.BCST       sin32consts<>+512(SB), Z8, Z9
+	VFMADD231PS       Z0, Z6, Z9
+	VMULPS.BCST       sin32consts<>+960(SB), Z8, Z6
+	VPANDD.BCST       sin32consts<>+512(SB), Z6, Z10
+	VPORD.BCST        sin32consts<>+1024(SB), Z10, Z10
+	VPANDD.BCST       sin32consts<>+0(SB), Z6, Z11
+	VCMPPS.BCST       $0x11, sin32consts<>+1024(SB), Z11, K3
+	VADDPS            Z10, Z6, Z11
+	VSUBPS            Z10, Z11, Z11
+	VBLENDMPS         Z11, Z6, K3, Z6
+	VFNMADD231PS.BCST sin32consts<>+896(SB), Z6, Z8
+	VMOVUPS           rempio2_1_32<>+0(SB), Z6
+	VPERMT2PS         rempio2_1_32<>+64(SB), Z7, Z6
+	VMULPS            Z6, Z0, Z10
+	VPXORD.BCST       sin32consts<>+512(SB), Z10, Z11
+	VFMADD231PS       Z0, Z6, Z11
+	VADDPS            Z10, Z9, Z6
+	VSUBPS            Z9, Z6, Z12
+	VSUBPS            Z12, Z6, Z13
+	VSUBPS            Z13, Z9, Z9
+	VSUBPS            Z12, Z10, Z10
+	VADDPS            Z10, Z9, Z9
+	VADDPS            Z6, Z8, Z10
+	VSUBPS            Z8, Z10, Z12
+	VSUBPS            Z12, Z10, Z13
+	VSUBPS            Z13, Z8, Z8
+	VSUBPS            Z12, Z6, Z6
+	VADDPS            Z6, Z8, Z8
+	VMULPS.BCST       sin32consts<>+960(SB), Z10, Z6
+	VPANDD.BCST       sin32consts<>+512(SB), Z6, Z12
+	VPORD.BCST        sin32consts<>+1024(SB), Z12, Z12
+	VPANDD.BCST       sin32consts<>+0(SB), Z6, Z13
+	VCMPPS.BCST       $0x11, sin32consts<>+1024(SB), Z13, K3
+	VADDPS            Z12, Z6, Z13
+	VSUBPS            Z12, Z13, Z13
+	VBLENDMPS         Z13, Z6, K3, Z6
+	VFNMADD231PS.BCST sin32consts<>+896(SB), Z6, Z10
+	VMOVUPS           rempio2_2_32<>+0(SB), Z6
+	VPERMT2PS         rempio2_2_32<>+64(SB), Z7, Z6
+	VMULPS            Z6, Z0, Z12
+	VPXORD.BCST       sin32consts<>+512(SB), Z12, Z13
+	VFMADD231PS       Z0, Z6, Z13
+	VADDPS            Z11, Z12, Z6
+	VSUBPS            Z12, Z6, Z14
+	VSUBPS            Z14, Z6, Z15
+	VSUBPS            Z15, Z12, Z12
+	VSUBPS            Z14, Z11, Z11
+	VADDPS            Z11, Z12, Z12
+	VADDPS            Z9, Z6, Z11
+	VSUBPS            Z6, Z11, Z14
+	VSUBPS            Z14, Z11, Z15
+	VSUBPS            Z15, Z6, Z6
+	VSUBPS            Z14, Z9, Z9
+	VADDPS            Z9, Z6, Z6
+	VADDPS            Z8, Z11, Z9
+	VSUBPS            Z11, Z9, Z14
+	VSUBPS            Z14, Z9, Z15
+	VSUBPS            Z15, Z11, Z11
+	VSUBPS            Z14, Z8, Z8
+	VADDPS            Z8, Z11, Z11
+	VMOVUPS           rempio2_3_32<>+0(SB), Z8
+	VPERMT2PS         rempio2_3_32<>+64(SB), Z7, Z8
+	VMULPS            Z8, Z0, Z0
+	VADDPS            Z6, Z12, Z12
+	VADDPS            Z13, Z11, Z11
+	VADDPS            Z11, Z12, Z12
+	VADDPS            Z0, Z12, Z12
+	VADDPS            Z9, Z10, Z0
+	VSUBPS            Z10, Z0, Z6
+	VSUBPS            Z6, Z0, Z7
+	VSUBPS            Z7, Z10, Z10
+	VSUBPS            Z6, Z9, Z9
+	VADDPS            Z9, Z10, Z10
+	VADDPS            Z12, Z10, Z6
+	VSUBPS            Z10, Z6, Z7
+	VSUBPS            Z7, Z6, Z8
+	VSUBPS            Z8, Z10, Z10
+	VSUBPS            Z7, Z12, Z12
+	VADDPS            Z12, Z10, Z10
+	VPANDD.BCST       sin32consts<>+512(SB), Z0, Z7
+	VPORD.BCST        sin32consts<>+1024(SB), Z7, Z7
+	VPANDD.BCST       sin32consts<>+0(SB), Z0, Z8
+	VCMPPS.BCST       $0x11, sin32consts<>+1024(SB), Z8, K3
+	VADDPS            Z7, Z0, Z8
+	VSUBPS            Z7, Z8, Z8
+	VMOVUPS           Z0, Z7
+	VBLENDMPS         Z8, Z7, K3, Z7
+	VSUBPS            Z7, Z0, Z0
+	VADDPS            Z6, Z0, Z8
+	VSUBPS            Z0, Z8, Z9
+	VSUBPS            Z9, Z8, Z11
+	VSUBPS            Z11, Z0, Z0
+	VSUBPS            Z9, Z6, Z6
+	VADDPS            Z6, Z0, Z0
+	VADDPS            Z10, Z0, Z0
+	VMULPS.BCST       sin32consts<>+1088(SB), Z8, Z6
+	VPXORD.BCST       sin32consts<>+512(SB), Z6, Z9
+	VFMADD231PS.BCST  sin32consts<>+1088(SB), Z8, Z9
+	VFMADD231PS.BCST  sin32consts<>+1088(SB), Z0, Z9
+	VFMADD231PS.BCST  sin32consts<>+1152(SB), Z8, Z9
+	VADDPS            Z9, Z6, Z0
+	VSUBPS            Z0, Z6, Z6
+	VADDPS            Z9, Z6, Z6
+	VADDPS.BCST       sin32consts<>+128(SB), Z7, Z7
+	VBLENDMPS         Z7, Z2, K1, Z2
+	VBLENDMPS         Z0, Z4, K1, Z4
+	VBLENDMPS         Z6, Z16, K1, Z16
+	VPSRLD            $0x17, Z1, Z0
+	VPSRLD            $0x03, Z0, Z6
+	VPANDD.BCST       sin32consts<>+704(SB), Z0, Z0
+	VPADDD.BCST       sin32consts<>+768(SB), Z0, Z0
+	VPANDD.BCST       sin32consts<>+832(SB), Z1, Z1
+	VPSLLD            $0x17, Z0, Z0
+	VPORD             Z0, Z1, Z1
+	VMOVUPS           rempio2_0_32<>+0(SB), Z0
+	VPERMT2PS         rempio2_0_32<>+64(SB), Z6, Z0
+	VMULPS            Z0, Z1, Z7
+	VPXORD.BCST       sin32consts<>+512(SB), Z7, Z8
+	VFMADD231PS       Z1, Z0, Z8
+	VMULPS.BCST       sin32consts<>+960(SB), Z7, Z0
+	VPANDD.BCST       sin32consts<>+512(SB), Z0, Z9
+	VPORD.BCST        sin32consts<>+1024(SB), Z9, Z9
+	VPANDD.BCST       sin32consts<>+0(SB), Z0, Z10
+	VCMPPS.BCST       $0x11, sin32consts<>+1024(SB), Z10, K1
+	VADDPS            Z9, Z0, Z10
+	VSUBPS            Z9, Z10, Z10
+	VBLENDMPS         Z10, Z0, K1, Z0
+	VFNMADD231PS.BCST sin32consts<>+896(SB), Z0, Z7
+	VMOVUPS           rempio2_1_32<>+0(SB), Z0
+	VPERMT2PS         rempio2_1_32<>+64(SB), Z6, Z0
+	VMULPS            Z0, Z1, Z9
+	VPXORD.BCST       sin32consts<>+512(SB), Z9, Z10
+	VFMADD231PS       Z1, Z0, Z10
+	VADDPS            Z9, Z8, Z0
+	VSUBPS            Z8, Z0, Z11
+	VSUBPS            Z11, Z0, Z12
+	VSUBPS            Z12, Z8, Z8
+	VSUBPS            Z11, Z9, Z9
+	VADDPS            Z9, Z8, Z8
+	VADDPS            Z0, Z7, Z9
+	VSUBPS            Z7, Z9, Z11
+	VSUBPS            Z11, Z9, Z12
+	VSUBPS            Z12, Z7, Z7
+	VSUBPS            Z11, Z0, Z0
+	VADDPS            Z0, Z7, Z7
+	VMULPS.BCST       sin32consts<>+960(SB), Z9, Z0
+	VPANDD.BCST       sin32consts<>+512(SB), Z0, Z11
+	VPORD.BCST        sin32consts<>+1024(SB), Z11, Z11
+	VPANDD.BCST       sin32consts<>+0(SB), Z0, Z12
+	VCMPPS.BCST       $0x11, sin32consts<>+1024(SB), Z12, K1
+	VADDPS            Z11, Z0, Z12
+	VSUBPS            Z11, Z12, Z12
+	VBLENDMPS         Z12, Z0, K1, Z0
+	VFNMADD231PS.BCST sin32consts<>+896(SB), Z0, Z9
+	VMOVUPS           rempio2_2_32<>+0(SB), Z0
+	VPERMT2PS         rempio2_2_32<>+64(SB), Z6, Z0
+	VMULPS            Z0, Z1, Z11
+	VPXORD.BCST       sin32consts<>+512(SB), Z11, Z12
+	VFMADD231PS       Z1, Z0, Z12
+	VADDPS            Z10, Z11, Z0
+	VSUBPS            Z11, Z0, Z13
+	VSUBPS            Z13, Z0, Z14
+	VSUBPS            Z14, Z11, Z11
+	VSUBPS            Z13, Z10, Z10
+	VADDPS            Z10, Z11, Z11
+	VADDPS            Z8, Z0, Z10
+	VSUBPS            Z0, Z10, Z13
+	VSUBPS            Z13, Z10, Z14
+	VSUBPS            Z14, Z0, Z0
+	VSUBPS            Z13, Z8, Z8
+	VADDPS            Z8, Z0, Z0
+	VADDPS            Z7, Z10, Z8
+	VSUBPS            Z10, Z8, Z13
+	VSUBPS            Z13, Z8, Z14
+	VSUBPS            Z14, Z10, Z10
+	VSUBPS            Z13, Z7, Z7
+	VADDPS            Z7, Z10, Z10
+	VMOVUPS           rempio2_3_32<>+0(SB), Z7
+	VPERMT2PS         rempio2_3_32<>+64(SB), Z6, Z7
+	VMULPS            Z7, Z1, Z1
+	VADDPS            Z0, Z11, Z11
+	VADDPS            Z12, Z10, Z10
+	VADDPS            Z10, Z11, Z11
+	VADDPS            Z1, Z11, Z11
+	VADDPS            Z8, Z9, Z0
+	VSUBPS            Z9, Z0, Z1
+	VSUBPS            Z1, Z0, Z6
+	VSUBPS            Z6, Z9, Z9
+	VSUBPS            Z1, Z8, Z8
+	VADDPS            Z8, Z9, Z9
+	VADDPS            Z11, Z9, Z1
+	VSUBPS            Z9, Z1, Z6
+	VSUBPS            Z6, Z1, Z7
+	VSUBPS            Z7, Z9, Z9
+	VSUBPS            Z6, Z11, Z11
+	VADDPS            Z11, Z9, Z9
+	VPANDD.BCST       sin32consts<>+512(SB), Z0, Z6
+	VPORD.BCST        sin32consts<>+1024(SB), Z6, Z6
+	VPANDD.BCST       sin32consts<>+0(SB), Z0, Z7
+	VCMPPS.BCST       $0x11, sin32consts<>+1024(SB), Z7, K1
+	VADDPS            Z6, Z0, Z7
+	VSUBPS            Z6, Z7, Z7
+	VMOVUPS           Z0, Z6
+	VBLENDMPS         Z7, Z6, K1, Z6
+	VSUBPS            Z6, Z0, Z0
+	VADDPS            Z1, Z0, Z7
+	VSUBPS            Z0, Z7, Z8
+	VSUBPS            Z8, Z7, Z10
+	VSUBPS            Z10, Z0, Z0
+	VSUBPS            Z8, Z1, Z1
+	VADDPS            Z1, Z0, Z0
+	VADDPS            Z9, Z0, Z0
+	VMULPS.BCST       sin32consts<>+1088(SB), Z7, Z1
+	VPXORD.BCST       sin32consts<>+512(SB), Z1, Z8
+	VFMADD231PS.BCST  sin32consts<>+1088(SB), Z7, Z8
+	VFMADD231PS.BCST  sin32consts<>+1088(SB), Z0, Z8
+	VFMADD231PS.BCST  sin32consts<>+1152(SB), Z7, Z8
+	VADDPS            Z8, Z1, Z0
+	VSUBPS            Z0, Z1, Z1
+	VADDPS            Z8, Z1, Z1
+	VADDPS.BCST       sin32consts<>+128(SB), Z6, Z6
+	VBLENDMPS         Z6, Z3, K2, Z3
+	VBLENDMPS         Z0, Z5, K2, Z5
+	VBLENDMPS         Z1, Z17, K2, Z17
+
+mathblock555:
+	VPANDD.BCST       sin32consts<>+1216(SB), Z2, Z0
+	VPANDD.BCST       sin32consts<>+1216(SB), Z3, Z1
+	VCMPPS.BCST       $0x00, sin32consts<>+1280(SB), Z0, K1
+	VCMPPS.BCST       $0x00, sin32consts<>+1280(SB), Z1, K2
+	VPANDD.BCST       sin32consts<>+1344(SB), Z2, Z2
+	VPANDD.BCST       sin32consts<>+1344(SB), Z3, Z3
+	VPSLLD            $0x1e, Z2, Z2
+	VPSLLD            $0x1e, Z3, Z3
+	VMULPS            Z4, Z4, Z0
+	VMULPS            Z5, Z5, Z1
+	VBROADCASTSS      sin32consts<>+1408(SB), Z6
+	VFMADD213PS.BCST  sin32consts<>+1472(SB), Z0, Z6
+	VBROADCASTSS      sin32consts<>+1408(SB), Z7
+	VFMADD213PS.BCST  sin32consts<>+1472(SB), Z1, Z7
+	VFMADD213PS.BCST  sin32consts<>+1536(SB), Z0, Z6
+	VFMADD213PS.BCST  sin32consts<>+1536(SB), Z1, Z7
+	VFMADD213PS.BCST  sin32consts<>+1600(SB), Z0, Z6
+	VFMADD213PS.BCST  sin32consts<>+1600(SB), Z1, Z7
+	VFMADD213PS.BCST  sin32consts<>+1664(SB), Z0, Z6
+	VFMADD213PS.BCST  sin32consts<>+1664(SB), Z1, Z7
+	VMULPS.BCST       sin32consts<>+1728(SB), Z0, Z8
+	VMULPS.BCST       sin32consts<>+1728(SB), Z1, Z9
+	VFNMADD213PS      Z16, Z16, Z8
+	VFNMADD213PS      Z17, Z17, Z9
+	VMULPS            Z4, Z0, Z0
+	VMULPS            Z5, Z1, Z1
+	VFMADD231PS       Z6, Z0, Z8
+	VFMADD231PS       Z7, Z1, Z9
+	VADDPS            Z8, Z4, Z8
+	VADDPS            Z9, Z5, Z9
+	VMULPS            Z4, Z4, Z0
+	VMULPS            Z5, Z5, Z1
+	VPXORD.BCST       sin32consts<>+512(SB), Z0, Z6
+	VPXORD.BCST       sin32consts<>+512(SB), Z1, Z7
+	VFMADD231PS       Z4, Z4, Z6
+	VFMADD231PS       Z5, Z5, Z7
+	VMULPS.BCST       sin32consts<>+1728(SB), Z0, Z10
+	VMULPS.BCST       sin32consts<>+1728(SB), Z1, Z11
+	VPXORD.BCST       sin32consts<>+512(SB), Z10, Z10
+	VPXORD.BCST       sin32consts<>+512(SB), Z11, Z11
+	VADDPS.BCST       sin32consts<>+1792(SB), Z10, Z12
+	VADDPS.BCST       sin32consts<>+1792(SB), Z11, Z13
+	VBROADCASTSS      sin32consts<>+1792(SB), Z14
+	VSUBPS            Z12, Z14, Z14
+	VBROADCASTSS      sin32consts<>+1792(SB), Z15
+	VSUBPS            Z13, Z15, Z15
+	VADDPS            Z10, Z14, Z14
+	VADDPS            Z11, Z15, Z15
+	VBROADCASTSS      sin32consts<>+1856(SB), Z10
+	VFMADD213PS.BCST  sin32consts<>+1920(SB), Z0, Z10
+	VBROADCASTSS      sin32consts<>+1856(SB), Z11
+	VFMADD213PS.BCST  sin32consts<>+1920(SB), Z1, Z11
+	VFMADD213PS.BCST  sin32consts<>+1984(SB), Z0, Z10
+	VFMADD213PS.BCST  sin32consts<>+1984(SB), Z1, Z11
+	VFMADD213PS.BCST  sin32consts<>+2048(SB), Z0, Z10
+	VFMADD213PS.BCST  sin32consts<>+2048(SB), Z1, Z11
+	VFMADD213PS.BCST  sin32consts<>+2112(SB), Z0, Z10
+	VFMADD213PS.BCST  sin32consts<>+2112(SB), Z1, Z11
+	VMULPS            Z0, Z0, Z0
+	VMULPS            Z1, Z1, Z1
+	VFMADD231PS       Z10, Z0, Z14
+	VFMADD231PS       Z11, Z1, Z15
+	VFNMADD231PS      Z16, Z4, Z14
+	VFNMADD231PS      Z17, Z5, Z15
+	VFNMADD231PS.BCST sin32consts<>+1728(SB), Z6, Z14
+	VFNMADD231PS.BCST sin32consts<>+1728(SB), Z7, Z15
+	VADDPS            Z14, Z12, Z12
+	VADDPS            Z15, Z13, Z13
+	VBLENDMPS         Z8, Z12, K1, Z12
+	VBLENDMPS         Z9, Z13, K2, Z13
+	VMOVUPS           (SI)(R8*4), Z0
+	VPANDD.BCST       sin32consts<>+0(SB), Z0, Z0
+	VMOVUPS           64(SI)(R8*4), Z1
+	VPANDD.BCST       sin32consts<>+0(SB), Z1, Z1
+	VCMPPS.BCST       $0x11, sin32consts<>+64(SB), Z0, K1
+	VCMPPS.BCST       $0x11, sin32consts<>+64(SB), Z1, K2
+	VMOVUPS           (SI)(R8*4), Z4
+	VPANDD.BCST       sin32consts<>+512(SB), Z4, Z4
+	VMOVUPS           64(SI)(R8*4), Z5
+	VPANDD.BCST       sin32consts<>+512(SB), Z5, Z5
+	VPXORD            Z4, Z2, Z2
+	VPXORD            Z5, Z3, Z3
+	VPXORD            Z2, Z12, Z12
+	VPXORD            Z3, Z13, Z13
+	VBLENDMPS         (SI)(R8*4), Z12, K1, Z12
+	VBLENDMPS         64(SI)(R8*4), Z13, K2, Z13
+	VCMPPS.BCST       $0x00, sin32consts<>+640(SB), Z0, K1
+	VCMPPS.BCST       $0x00, sin32consts<>+640(SB), Z1, K2
+	VBLENDMPS.BCST    sin32consts<>+2176(SB), Z12, K1, Z12
+	VBLENDMPS.BCST    sin32consts<>+2176(SB), Z13, K2, Z13
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS            $0x03, (SI)(R8*4), Z0, K1
+	VMOVUPS           64(SI)(R8*4), Z0
+	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K2
+	VMOVUPS           (SI)(R8*4), Z0
+	VPORD.BCST        sin32consts<>+2240(SB), Z0, Z0
+	VMOVUPS           64(SI)(R8*4), Z1
+	VPORD.BCST        sin32consts<>+2240(SB), Z1, Z1
+	VBLENDMPS         Z0, Z12, K1, Z12
+	VBLENDMPS         Z1, Z13, K2, Z13
+	VMOVUPS           Z12, (DX)(R8*4)
+	VMOVUPS           Z13, 64(DX)(R8*4)
+	ADDQ              $0x00000020, R8
+	SUBQ              $0x00000020, R9
+	JMP               sinVF32AVX512_loop2
+
+sinVF32AVX512_after2:
 sinVF32AVX512_loop1:
 	CMPQ              R9, $0x00000010
 	JB                sinVF32AVX512_after1
@@ -36045,7 +36476,7 @@ sinVF32AVX512_loop1:
 	VCMPPS.BCST       $0x11, sin32consts<>+640(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock555
+	JZ                mathblock556
 	VPSRLD            $0x17, Z0, Z3
 	VPSRLD            $0x03, Z3, Z4
 	VPANDD.BCST       sin32consts<>+704(SB), Z3, Z3
@@ -36164,7 +36595,7 @@ sinVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z3, Z8, K1, Z8
 
-mathblock555:
+mathblock556:
 	VPANDD.BCST       sin32consts<>+1216(SB), Z1, Z0
 	VCMPPS.BCST       $0x00, sin32consts<>+1280(SB), Z0, K1
 	VPANDD.BCST       sin32consts<>+1344(SB), Z1, Z1
@@ -36267,7 +36698,7 @@ sinVF32AVX512_after1:
 	VCMPPS.BCST       $0x11, sin32consts<>+640(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock556
+	JZ                mathblock557
 	VPSRLD            $0x17, Z1, Z4
 	VPSRLD            $0x03, Z4, Z5
 	VPANDD.BCST       sin32consts<>+704(SB), Z4, Z4
@@ -36386,7 +36817,7 @@ sinVF32AVX512_after1:
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VBLENDMPS         Z4, Z9, K2, Z9
 
-mathblock556:
+mathblock557:
 	VPANDD.BCST       sin32consts<>+1216(SB), Z2, Z1
 	VCMPPS.BCST       $0x00, sin32consts<>+1280(SB), Z1, K2
 	VPANDD.BCST       sin32consts<>+1344(SB), Z2, Z2
@@ -36466,6 +36897,433 @@ cosVF32AVX512_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+cosVF32AVX512_loop2:
+	CMPQ              R9, $0x00000020
+	JB                cosVF32AVX512_after2
+	VMOVUPS           (SI)(R8*4), Z0
+	VPANDD.BCST       cos32consts<>+0(SB), Z0, Z0
+	VMOVUPS           64(SI)(R8*4), Z1
+	VPANDD.BCST       cos32consts<>+0(SB), Z1, Z1
+	VMAXPS.BCST       cos32consts<>+64(SB), Z0, Z0
+	VMAXPS.BCST       cos32consts<>+64(SB), Z1, Z1
+	VBROADCASTSS      cos32consts<>+192(SB), Z2
+	VFMADD213PS.BCST  cos32consts<>+128(SB), Z0, Z2
+	VBROADCASTSS      cos32consts<>+192(SB), Z3
+	VFMADD213PS.BCST  cos32consts<>+128(SB), Z1, Z3
+	VSUBPS.BCST       cos32consts<>+128(SB), Z2, Z4
+	VSUBPS.BCST       cos32consts<>+128(SB), Z3, Z5
+	VBROADCASTSS      cos32consts<>+256(SB), Z6
+	VFNMADD213PS      Z0, Z4, Z6
+	VBROADCASTSS      cos32consts<>+256(SB), Z7
+	VFNMADD213PS      Z1, Z5, Z7
+	VMULPS.BCST       cos32consts<>+320(SB), Z4, Z8
+	VMULPS.BCST       cos32consts<>+320(SB), Z5, Z9
+	VPXORD.BCST       cos32consts<>+512(SB), Z8, Z10
+	VPXORD.BCST       cos32consts<>+512(SB), Z9, Z11
+	VFMADD231PS.BCST  cos32consts<>+320(SB), Z4, Z10
+	VFMADD231PS.BCST  cos32consts<>+320(SB), Z5, Z11
+	VPXORD.BCST       cos32consts<>+512(SB), Z8, Z8
+	VPXORD.BCST       cos32consts<>+512(SB), Z9, Z9
+	VADDPS            Z8, Z6, Z12
+	VADDPS            Z9, Z7, Z13
+	VSUBPS            Z6, Z12, Z14
+	VSUBPS            Z7, Z13, Z15
+	VSUBPS            Z14, Z12, Z16
+	VSUBPS            Z15, Z13, Z17
+	VSUBPS            Z16, Z6, Z6
+	VSUBPS            Z17, Z7, Z7
+	VSUBPS            Z14, Z8, Z8
+	VSUBPS            Z15, Z9, Z9
+	VADDPS            Z8, Z6, Z6
+	VADDPS            Z9, Z7, Z7
+	VMULPS.BCST       cos32consts<>+384(SB), Z4, Z8
+	VMULPS.BCST       cos32consts<>+384(SB), Z5, Z9
+	VPXORD.BCST       cos32consts<>+512(SB), Z8, Z14
+	VPXORD.BCST       cos32consts<>+512(SB), Z9, Z15
+	VFMADD231PS.BCST  cos32consts<>+384(SB), Z4, Z14
+	VFMADD231PS.BCST  cos32consts<>+384(SB), Z5, Z15
+	VPXORD.BCST       cos32consts<>+512(SB), Z8, Z8
+	VPXORD.BCST       cos32consts<>+512(SB), Z9, Z9
+	VADDPS            Z8, Z12, Z16
+	VADDPS            Z9, Z13, Z17
+	VSUBPS            Z12, Z16, Z18
+	VSUBPS            Z13, Z17, Z19
+	VSUBPS            Z18, Z16, Z20
+	VSUBPS            Z19, Z17, Z21
+	VSUBPS            Z20, Z12, Z12
+	VSUBPS            Z21, Z13, Z13
+	VSUBPS            Z18, Z8, Z8
+	VSUBPS            Z19, Z9, Z9
+	VADDPS            Z8, Z12, Z12
+	VADDPS            Z9, Z13, Z13
+	VADDPS            Z12, Z6, Z6
+	VADDPS            Z13, Z7, Z7
+	VSUBPS            Z10, Z6, Z6
+	VSUBPS            Z11, Z7, Z7
+	VFMADD231PS.BCST  cos32consts<>+448(SB), Z4, Z14
+	VFMADD231PS.BCST  cos32consts<>+448(SB), Z5, Z15
+	VSUBPS            Z14, Z6, Z6
+	VSUBPS            Z15, Z7, Z7
+	VADDPS            Z6, Z16, Z4
+	VADDPS            Z7, Z17, Z5
+	VSUBPS            Z16, Z4, Z8
+	VSUBPS            Z17, Z5, Z9
+	VSUBPS            Z8, Z4, Z10
+	VSUBPS            Z9, Z5, Z11
+	VSUBPS            Z10, Z16, Z16
+	VSUBPS            Z11, Z17, Z17
+	VSUBPS            Z8, Z6, Z6
+	VSUBPS            Z9, Z7, Z7
+	VADDPS            Z6, Z16, Z16
+	VADDPS            Z7, Z17, Z17
+	VCMPPS.BCST       $0x1e, cos32consts<>+576(SB), Z0, K1
+	VCMPPS.BCST       $0x1e, cos32consts<>+576(SB), Z1, K2
+	VCMPPS.BCST       $0x11, cos32consts<>+640(SB), Z0, K3
+	VCMPPS.BCST       $0x11, cos32consts<>+640(SB), Z1, K4
+	KANDW             K1, K3, K1
+	KANDW             K2, K4, K2
+	KORW              K1, K2, K3
+	KORTESTW          K3, K3
+	JZ                mathblock558
+	VPSRLD            $0x17, Z0, Z6
+	VPSRLD            $0x03, Z6, Z7
+	VPANDD.BCST       cos32consts<>+704(SB), Z6, Z6
+	VPADDD.BCST       cos32consts<>+768(SB), Z6, Z6
+	VPANDD.BCST       cos32consts<>+832(SB), Z0, Z0
+	VPSLLD            $0x17, Z6, Z6
+	VPORD             Z6, Z0, Z0
+	VMOVUPS           rempio2_0_32<>+0(SB), Z6
+	VPERMT2PS         rempio2_0_32<>+64(SB), Z7, Z6
+	VMULPS            Z6, Z0, Z8
+	VPXORD.BCST       cos32consts<>+512(SB), Z8, Z9
+	VFMADD231PS       Z0, Z6, Z9
+	VMULPS.BCST       cos32consts<>+960(SB), Z8, Z6
+	VPANDD.BCST       cos32consts<>+512(SB), Z6, Z10
+	VPORD.BCST        cos32consts<>+1024(SB), Z10, Z10
+	VPANDD.BCST       cos32consts<>+0(SB), Z6, Z11
+	VCMPPS.BCST       $0x11, cos32consts<>+1024(SB), Z11, K3
+	VADDPS            Z10, Z6, Z11
+	VSUBPS            Z10, Z11, Z11
+	VBLENDMPS         Z11, Z6, K3, Z6
+	VFNMADD231PS.BCST cos32consts<>+896(SB), Z6, Z8
+	VMOVUPS           rempio2_1_32<>+0(SB), Z6
+	VPERMT2PS         rempio2_1_32<>+64(SB), Z7, Z6
+	VMULPS            Z6, Z0, Z10
+	VPXORD.BCST       cos32consts<>+512(SB), Z10, Z11
+	VFMADD231PS       Z0, Z6, Z11
+	VADDPS            Z10, Z9, Z6
+	VSUBPS            Z9, Z6, Z12
+	VSUBPS            Z12, Z6, Z13
+	VSUBPS            Z13, Z9, Z9
+	VSUBPS            Z12, Z10, Z10
+	VADDPS            Z10, Z9, Z9
+	VADDPS            Z6, Z8, Z10
+	VSUBPS            Z8, Z10, Z12
+	VSUBPS            Z12, Z10, Z13
+	VSUBPS            Z13, Z8, Z8
+	VSUBPS            Z12, Z6, Z6
+	VADDPS            Z6, Z8, Z8
+	VMULPS.BCST       cos32consts<>+960(SB), Z10, Z6
+	VPANDD.BCST       cos32consts<>+512(SB), Z6, Z12
+	VPORD.BCST        cos32consts<>+1024(SB), Z12, Z12
+	VPANDD.BCST       cos32consts<>+0(SB), Z6, Z13
+	VCMPPS.BCST       $0x11, cos32consts<>+1024(SB), Z13, K3
+	VADDPS            Z12, Z6, Z13
+	VSUBPS            Z12, Z13, Z13
+	VBLENDMPS         Z13, Z6, K3, Z6
+	VFNMADD231PS.BCST cos32consts<>+896(SB), Z6, Z10
+	VMOVUPS           rempio2_2_32<>+0(SB), Z6
+	VPERMT2PS         rempio2_2_32<>+64(SB), Z7, Z6
+	VMULPS            Z6, Z0, Z12
+	VPXORD.BCST       cos32consts<>+512(SB), Z12, Z13
+	VFMADD231PS       Z0, Z6, Z13
+	VADDPS            Z11, Z12, Z6
+	VSUBPS            Z12, Z6, Z14
+	VSUBPS            Z14, Z6, Z15
+	VSUBPS            Z15, Z12, Z12
+	VSUBPS            Z14, Z11, Z11
+	VADDPS            Z11, Z12, Z12
+	VADDPS            Z9, Z6, Z11
+	VSUBPS            Z6, Z11, Z14
+	VSUBPS            Z14, Z11, Z15
+	VSUBPS            Z15, Z6, Z6
+	VSUBPS            Z14, Z9, Z9
+	VADDPS            Z9, Z6, Z6
+	VADDPS            Z8, Z11, Z9
+	VSUBPS            Z11, Z9, Z14
+	VSUBPS            Z14, Z9, Z15
+	VSUBPS            Z15, Z11, Z11
+	VSUBPS            Z14, Z8, Z8
+	VADDPS            Z8, Z11, Z11
+	VMOVUPS           rempio2_3_32<>+0(SB), Z8
+	VPERMT2PS         rempio2_3_32<>+64(SB), Z7, Z8
+	VMULPS            Z8, Z0, Z0
+	VADDPS            Z6, Z12, Z12
+	VADDPS            Z13, Z11, Z11
+	VADDPS            Z11, Z12, Z12
+	VADDPS            Z0, Z12, Z12
+	VADDPS            Z9, Z10, Z0
+	VSUBPS            Z10, Z0, Z6
+	VSUBPS            Z6, Z0, Z7
+	VSUBPS            Z7, Z10, Z10
+	VSUBPS            Z6, Z9, Z9
+	VADDPS            Z9, Z10, Z10
+	VADDPS            Z12, Z10, Z6
+	VSUBPS            Z10, Z6, Z7
+	VSUBPS            Z7, Z6, Z8
+	VSUBPS            Z8, Z10, Z10
+	VSUBPS            Z7, Z12, Z12
+	VADDPS            Z12, Z10, Z10
+	VPANDD.BCST       cos32consts<>+512(SB), Z0, Z7
+	VPORD.BCST        cos32consts<>+1024(SB), Z7, Z7
+	VPANDD.BCST       cos32consts<>+0(SB), Z0, Z8
+	VCMPPS.BCST       $0x11, cos32consts<>+1024(SB), Z8, K3
+	VADDPS            Z7, Z0, Z8
+	VSUBPS            Z7, Z8, Z8
+	VMOVUPS           Z0, Z7
+	VBLENDMPS         Z8, Z7, K3, Z7
+	VSUBPS            Z7, Z0, Z0
+	VADDPS            Z6, Z0, Z8
+	VSUBPS            Z0, Z8, Z9
+	VSUBPS            Z9, Z8, Z11
+	VSUBPS            Z11, Z0, Z0
+	VSUBPS            Z9, Z6, Z6
+	VADDPS            Z6, Z0, Z0
+	VADDPS            Z10, Z0, Z0
+	VMULPS.BCST       cos32consts<>+1088(SB), Z8, Z6
+	VPXORD.BCST       cos32consts<>+512(SB), Z6, Z9
+	VFMADD231PS.BCST  cos32consts<>+1088(SB), Z8, Z9
+	VFMADD231PS.BCST  cos32consts<>+1088(SB), Z0, Z9
+	VFMADD231PS.BCST  cos32consts<>+1152(SB), Z8, Z9
+	VADDPS            Z9, Z6, Z0
+	VSUBPS            Z0, Z6, Z6
+	VADDPS            Z9, Z6, Z6
+	VADDPS.BCST       cos32consts<>+128(SB), Z7, Z7
+	VBLENDMPS         Z7, Z2, K1, Z2
+	VBLENDMPS         Z0, Z4, K1, Z4
+	VBLENDMPS         Z6, Z16, K1, Z16
+	VPSRLD            $0x17, Z1, Z0
+	VPSRLD            $0x03, Z0, Z6
+	VPANDD.BCST       cos32consts<>+704(SB), Z0, Z0
+	VPADDD.BCST       cos32consts<>+768(SB), Z0, Z0
+	VPANDD.BCST       cos32consts<>+832(SB), Z1, Z1
+	VPSLLD            $0x17, Z0, Z0
+	VPORD             Z0, Z1, Z1
+	VMOVUPS           rempio2_0_32<>+0(SB), Z0
+	VPERMT2PS         rempio2_0_32<>+64(SB), Z6, Z0
+	VMULPS            Z0, Z1, Z7
+	VPXORD.BCST       cos32consts<>+512(SB), Z7, Z8
+	VFMADD231PS       Z1, Z0, Z8
+	VMULPS.BCST       cos32consts<>+960(SB), Z7, Z0
+	VPANDD.BCST       cos32consts<>+512(SB), Z0, Z9
+	VPORD.BCST        cos32consts<>+1024(SB), Z9, Z9
+	VPANDD.BCST       cos32consts<>+0(SB), Z0, Z10
+	VCMPPS.BCST       $0x11, cos32consts<>+1024(SB), Z10, K1
+	VADDPS            Z9, Z0, Z10
+	VSUBPS            Z9, Z10, Z10
+	VBLENDMPS         Z10, Z0, K1, Z0
+	VFNMADD231PS.BCST cos32consts<>+896(SB), Z0, Z7
+	VMOVUPS           rempio2_1_32<>+0(SB), Z0
+	VPERMT2PS         rempio2_1_32<>+64(SB), Z6, Z0
+	VMULPS            Z0, Z1, Z9
+	VPXORD.BCST       cos32consts<>+512(SB), Z9, Z10
+	VFMADD231PS       Z1, Z0, Z10
+	VADDPS            Z9, Z8, Z0
+	VSUBPS            Z8, Z0, Z11
+	VSUBPS            Z11, Z0, Z12
+	VSUBPS            Z12, Z8, Z8
+	VSUBPS            Z11, Z9, Z9
+	VADDPS            Z9, Z8, Z8
+	VADDPS            Z0, Z7, Z9
+	VSUBPS            Z7, Z9, Z11
+	VSUBPS            Z11, Z9, Z12
+	VSUBPS            Z12, Z7, Z7
+	VSUBPS            Z11, Z0, Z0
+	VADDPS            Z0, Z7, Z7
+	VMULPS.BCST       cos32consts<>+960(SB), Z9, Z0
+	VPANDD.BCST       cos32consts<>+512(SB), Z0, Z11
+	VPORD.BCST        cos32consts<>+1024(SB), Z11, Z11
+	VPANDD.BCST       cos32consts<>+0(SB), Z0, Z12
+	VCMPPS.BCST       $0x11, cos32consts<>+1024(SB), Z12, K1
+	VADDPS            Z11, Z0, Z12
+	VSUBPS            Z11, Z12, Z12
+	VBLENDMPS         Z12, Z0, K1, Z0
+	VFNMADD231PS.BCST cos32consts<>+896(SB), Z0, Z9
+	VMOVUPS           rempio2_2_32<>+0(SB), Z0
+	VPERMT2PS         rempio2_2_32<>+64(SB), Z6, Z0
+	VMULPS            Z0, Z1, Z11
+	VPXORD.BCST       cos32consts<>+512(SB), Z11, Z12
+	VFMADD231PS       Z1, Z0, Z12
+	VADDPS            Z10, Z11, Z0
+	VSUBPS            Z11, Z0, Z13
+	VSUBPS            Z13, Z0, Z14
+	VSUBPS            Z14, Z11, Z11
+	VSUBPS            Z13, Z10, Z10
+	VADDPS            Z10, Z11, Z11
+	VADDPS            Z8, Z0, Z10
+	VSUBPS            Z0, Z10, Z13
+	VSUBPS            Z13, Z10, Z14
+	VSUBPS            Z14, Z0, Z0
+	VSUBPS            Z13, Z8, Z8
+	VADDPS            Z8, Z0, Z0
+	VADDPS            Z7, Z10, Z8
+	VSUBPS            Z10, Z8, Z13
+	VSUBPS            Z13, Z8, Z14
+	VSUBPS            Z14, Z10, Z10
+	VSUBPS            Z13, Z7, Z7
+	VADDPS            Z7, Z10, Z10
+	VMOVUPS           rempio2_3_32<>+0(SB), Z7
+	VPERMT2PS         rempio2_3_32<>+64(SB), Z6, Z7
+	VMULPS            Z7, Z1, Z1
+	VADDPS            Z0, Z11, Z11
+	VADDPS            Z12, Z10, Z10
+	VADDPS            Z10, Z11, Z11
+	VADDPS            Z1, Z11, Z11
+	VADDPS            Z8, Z9, Z0
+	VSUBPS            Z9, Z0, Z1
+	VSUBPS            Z1, Z0, Z6
+	VSUBPS            Z6, Z9, Z9
+	VSUBPS            Z1, Z8, Z8
+	VADDPS            Z8, Z9, Z9
+	VADDPS            Z11, Z9, Z1
+	VSUBPS            Z9, Z1, Z6
+	VSUBPS            Z6, Z1, Z7
+	VSUBPS            Z7, Z9, Z9
+	VSUBPS            Z6, Z11, Z11
+	VADDPS            Z11, Z9, Z9
+	VPANDD.BCST       cos32consts<>+512(SB), Z0, Z6
+	VPORD.BCST        cos32consts<>+1024(SB), Z6, Z6
+	VPANDD.BCST       cos32consts<>+0(SB), Z0, Z7
+	VCMPPS.BCST       $0x11, cos32consts<>+1024(SB), Z7, K1
+	VADDPS            Z6, Z0, Z7
+	VSUBPS            Z6, Z7, Z7
+	VMOVUPS           Z0, Z6
+	VBLENDMPS         Z7, Z6, K1, Z6
+	VSUBPS            Z6, Z0, Z0
+	VADDPS            Z1, Z0, Z7
+	VSUBPS            Z0, Z7, Z8
+	VSUBPS            Z8, Z7, Z10
+	VSUBPS            Z10, Z0, Z0
+	VSUBPS            Z8, Z1, Z1
+	VADDPS            Z1, Z0, Z0
+	VADDPS            Z9, Z0, Z0
+	VMULPS.BCST       cos32consts<>+1088(SB), Z7, Z1
+	VPXORD.BCST       cos32consts<>+512(SB), Z1, Z8
+	VFMADD231PS.BCST  cos32consts<>+1088(SB), Z7, Z8
+	VFMADD231PS.BCST  cos32consts<>+1088(SB), Z0, Z8
+	VFMADD231PS.BCST  cos32consts<>+1152(SB), Z7, Z8
+	VADDPS            Z8, Z1, Z0
+	VSUBPS            Z0, Z1, Z1
+	VADDPS            Z8, Z1, Z1
+	VADDPS.BCST       cos32consts<>+128(SB), Z6, Z6
+	VBLENDMPS         Z6, Z3, K2, Z3
+	VBLENDMPS         Z0, Z5, K2, Z5
+	VBLENDMPS         Z1, Z17, K2, Z17
+
+mathblock558:
+	VPADDD.BCST       cos32consts<>+1216(SB), Z2, Z2
+	VPADDD.BCST       cos32consts<>+1216(SB), Z3, Z3
+	VPANDD.BCST       cos32consts<>+1216(SB), Z2, Z0
+	VPANDD.BCST       cos32consts<>+1216(SB), Z3, Z1
+	VCMPPS.BCST       $0x00, cos32consts<>+1280(SB), Z0, K1
+	VCMPPS.BCST       $0x00, cos32consts<>+1280(SB), Z1, K2
+	VPANDD.BCST       cos32consts<>+1344(SB), Z2, Z2
+	VPANDD.BCST       cos32consts<>+1344(SB), Z3, Z3
+	VPSLLD            $0x1e, Z2, Z2
+	VPSLLD            $0x1e, Z3, Z3
+	VMULPS            Z4, Z4, Z0
+	VMULPS            Z5, Z5, Z1
+	VBROADCASTSS      cos32consts<>+1408(SB), Z6
+	VFMADD213PS.BCST  cos32consts<>+1472(SB), Z0, Z6
+	VBROADCASTSS      cos32consts<>+1408(SB), Z7
+	VFMADD213PS.BCST  cos32consts<>+1472(SB), Z1, Z7
+	VFMADD213PS.BCST  cos32consts<>+1536(SB), Z0, Z6
+	VFMADD213PS.BCST  cos32consts<>+1536(SB), Z1, Z7
+	VFMADD213PS.BCST  cos32consts<>+1600(SB), Z0, Z6
+	VFMADD213PS.BCST  cos32consts<>+1600(SB), Z1, Z7
+	VFMADD213PS.BCST  cos32consts<>+1664(SB), Z0, Z6
+	VFMADD213PS.BCST  cos32consts<>+1664(SB), Z1, Z7
+	VMULPS.BCST       cos32consts<>+1728(SB), Z0, Z8
+	VMULPS.BCST       cos32consts<>+1728(SB), Z1, Z9
+	VFNMADD213PS      Z16, Z16, Z8
+	VFNMADD213PS      Z17, Z17, Z9
+	VMULPS            Z4, Z0, Z0
+	VMULPS            Z5, Z1, Z1
+	VFMADD231PS       Z6, Z0, Z8
+	VFMADD231PS       Z7, Z1, Z9
+	VADDPS            Z8, Z4, Z8
+	VADDPS            Z9, Z5, Z9
+	VMULPS            Z4, Z4, Z0
+	VMULPS            Z5, Z5, Z1
+	VPXORD.BCST       cos32consts<>+512(SB), Z0, Z6
+	VPXORD.BCST       cos32consts<>+512(SB), Z1, Z7
+	VFMADD231PS       Z4, Z4, Z6
+	VFMADD231PS       Z5, Z5, Z7
+	VMULPS.BCST       cos32consts<>+1728(SB), Z0, Z10
+	VMULPS.BCST       cos32consts<>+1728(SB), Z1, Z11
+	VPXORD.BCST       cos32consts<>+512(SB), Z10, Z10
+	VPXORD.BCST       cos32consts<>+512(SB), Z11, Z11
+	VADDPS.BCST       cos32consts<>+1792(SB), Z10, Z12
+	VADDPS.BCST       cos32consts<>+1792(SB), Z11, Z13
+	VBROADCASTSS      cos32consts<>+1792(SB), Z14
+	VSUBPS            Z12, Z14, Z14
+	VBROADCASTSS      cos32consts<>+1792(SB), Z15
+	VSUBPS            Z13, Z15, Z15
+	VADDPS            Z10, Z14, Z14
+	VADDPS            Z11, Z15, Z15
+	VBROADCASTSS      cos32consts<>+1856(SB), Z10
+	VFMADD213PS.BCST  cos32consts<>+1920(SB), Z0, Z10
+	VBROADCASTSS      cos32consts<>+1856(SB), Z11
+	VFMADD213PS.BCST  cos32consts<>+1920(SB), Z1, Z11
+	VFMADD213PS.BCST  cos32consts<>+1984(SB), Z0, Z10
+	VFMADD213PS.BCST  cos32consts<>+1984(SB), Z1, Z11
+	VFMADD213PS.BCST  cos32consts<>+2048(SB), Z0, Z10
+	VFMADD213PS.BCST  cos32consts<>+2048(SB), Z1, Z11
+	VFMADD213PS.BCST  cos32consts<>+2112(SB), Z0, Z10
+	VFMADD213PS.BCST  cos32consts<>+2112(SB), Z1, Z11
+	VMULPS            Z0, Z0, Z0
+	VMULPS            Z1, Z1, Z1
+	VFMADD231PS       Z10, Z0, Z14
+	VFMADD231PS       Z11, Z1, Z15
+	VFNMADD231PS      Z16, Z4, Z14
+	VFNMADD231PS      Z17, Z5, Z15
+	VFNMADD231PS.BCST cos32consts<>+1728(SB), Z6, Z14
+	VFNMADD231PS.BCST cos32consts<>+1728(SB), Z7, Z15
+	VADDPS            Z14, Z12, Z12
+	VADDPS            Z15, Z13, Z13
+	VBLENDMPS         Z8, Z12, K1, Z12
+	VBLENDMPS         Z9, Z13, K2, Z13
+	VMOVUPS           (SI)(R8*4), Z0
+	VPANDD.BCST       cos32consts<>+0(SB), Z0, Z0
+	VMOVUPS           64(SI)(R8*4), Z1
+	VPANDD.BCST       cos32consts<>+0(SB), Z1, Z1
+	VCMPPS.BCST       $0x11, cos32consts<>+64(SB), Z0, K1
+	VCMPPS.BCST       $0x11, cos32consts<>+64(SB), Z1, K2
+	VPXORD            Z2, Z12, Z12
+	VPXORD            Z3, Z13, Z13
+	VBLENDMPS.BCST    cos32consts<>+1792(SB), Z12, K1, Z12
+	VBLENDMPS.BCST    cos32consts<>+1792(SB), Z13, K2, Z13
+	VCMPPS.BCST       $0x00, cos32consts<>+640(SB), Z0, K1
+	VCMPPS.BCST       $0x00, cos32consts<>+640(SB), Z1, K2
+	VBLENDMPS.BCST    cos32consts<>+2176(SB), Z12, K1, Z12
+	VBLENDMPS.BCST    cos32consts<>+2176(SB), Z13, K2, Z13
+	VMOVUPS           (SI)(R8*4), Z0
+	VCMPPS            $0x03, (SI)(R8*4), Z0, K1
+	VMOVUPS           64(SI)(R8*4), Z0
+	VCMPPS            $0x03, 64(SI)(R8*4), Z0, K2
+	VMOVUPS           (SI)(R8*4), Z0
+	VPORD.BCST        cos32consts<>+2240(SB), Z0, Z0
+	VMOVUPS           64(SI)(R8*4), Z1
+	VPORD.BCST        cos32consts<>+2240(SB), Z1, Z1
+	VBLENDMPS         Z0, Z12, K1, Z12
+	VBLENDMPS         Z1, Z13, K2, Z13
+	VMOVUPS           Z12, (DX)(R8*4)
+	VMOVUPS           Z13, 64(DX)(R8*4)
+	ADDQ              $0x00000020, R8
+	SUBQ              $0x00000020, R9
+	JMP               cosVF32AVX512_loop2
+
+cosVF32AVX512_after2:
 cosVF32AVX512_loop1:
 	CMPQ              R9, $0x00000010
 	JB                cosVF32AVX512_after1
@@ -36511,7 +37369,7 @@ cosVF32AVX512_loop1:
 	VCMPPS.BCST       $0x11, cos32consts<>+640(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock557
+	JZ                mathblock559
 	VPSRLD            $0x17, Z0, Z3
 	VPSRLD            $0x03, Z3, Z4
 	VPANDD.BCST       cos32consts<>+704(SB), Z3, Z3
@@ -36630,7 +37488,7 @@ cosVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z3, Z8, K1, Z8
 
-mathblock557:
+mathblock559:
 	VPADDD.BCST       cos32consts<>+1216(SB), Z1, Z1
 	VPANDD.BCST       cos32consts<>+1216(SB), Z1, Z0
 	VCMPPS.BCST       $0x00, cos32consts<>+1280(SB), Z0, K1
@@ -36731,7 +37589,7 @@ cosVF32AVX512_after1:
 	VCMPPS.BCST       $0x11, cos32consts<>+640(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock558
+	JZ                mathblock560
 	VPSRLD            $0x17, Z1, Z4
 	VPSRLD            $0x03, Z4, Z5
 	VPANDD.BCST       cos32consts<>+704(SB), Z4, Z4
@@ -36850,7 +37708,7 @@ cosVF32AVX512_after1:
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VBLENDMPS         Z4, Z9, K2, Z9
 
-mathblock558:
+mathblock560:
 	VPADDD.BCST       cos32consts<>+1216(SB), Z2, Z2
 	VPANDD.BCST       cos32consts<>+1216(SB), Z2, Z1
 	VCMPPS.BCST       $0x00, cos32consts<>+1280(SB), Z1, K2
@@ -39068,7 +39926,7 @@ expVF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock559
+	JZ                mathblock561
 	VPANDQ.BCST       exp64consts<>+768(SB), Z3, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
 	VPERMT2PD         exphi_64<>+64(SB), Z3, Z10
@@ -39199,7 +40057,7 @@ expVF64AVX512_loop3:
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z8, K3, Z8
 
-mathblock559:
+mathblock561:
 	VMOVUPD Z6, (DX)(R8*8)
 	VMOVUPD Z7, 64(DX)(R8*8)
 	VMOVUPD Z8, 128(DX)(R8*8)
@@ -39237,7 +40095,7 @@ expVF64AVX512_loop1:
 	VPANDQ.BCST       exp64consts<>+640(SB), Z3, Z3
 	VCMPPD.BCST       $0x15, exp64consts<>+704(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock560
+	JZ                mathblock562
 	VPANDQ.BCST       exp64consts<>+768(SB), Z1, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
 	VPERMT2PD         exphi_64<>+64(SB), Z1, Z4
@@ -39282,7 +40140,7 @@ expVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z2, K1, Z2
 
-mathblock560:
+mathblock562:
 	VMOVUPD Z2, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -39318,7 +40176,7 @@ expVF64AVX512_after1:
 	VPANDQ.BCST       exp64consts<>+640(SB), Z0, Z4
 	VCMPPD.BCST       $0x15, exp64consts<>+704(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock561
+	JZ                mathblock563
 	VPANDQ.BCST       exp64consts<>+768(SB), Z2, Z4
 	VMOVUPS           exphi_64<>+0(SB), Z5
 	VPERMT2PD         exphi_64<>+64(SB), Z2, Z5
@@ -39358,7 +40216,7 @@ expVF64AVX512_after1:
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z3, K2, Z3
 
-mathblock561:
+mathblock563:
 	VMOVUPD Z3, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -39515,7 +40373,7 @@ logVF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock562
+	JZ               mathblock564
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log64consts<>+1280(SB), Z0, Z0
 	VPADDQ.BCST      log64consts<>+0(SB), Z0, Z0
@@ -39670,7 +40528,7 @@ logVF64AVX512_loop3:
 	VBLENDMPD        Z1, Z0, K1, Z0
 	VBLENDMPD        Z0, Z4, K3, Z4
 
-mathblock562:
+mathblock564:
 	VMOVUPD Z2, (DX)(R8*8)
 	VMOVUPD Z3, 64(DX)(R8*8)
 	VMOVUPD Z4, 128(DX)(R8*8)
@@ -39722,7 +40580,7 @@ logVF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock563
+	JZ               mathblock565
 	VMOVUPD          (SI)(R8*8), Z1
 	VMULPD.BCST      log64consts<>+1280(SB), Z1, Z1
 	VPADDQ.BCST      log64consts<>+0(SB), Z1, Z1
@@ -39775,7 +40633,7 @@ logVF64AVX512_loop1:
 	VBLENDMPD        Z2, Z1, K2, Z1
 	VBLENDMPD        Z1, Z0, K1, Z0
 
-mathblock563:
+mathblock565:
 	VMOVUPD Z0, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -39824,7 +40682,7 @@ logVF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock564
+	JZ               mathblock566
 	VMULPD.BCST      log64consts<>+1280(SB), Z0, Z2
 	VPADDQ.BCST      log64consts<>+0(SB), Z2, Z2
 	VPSRLQ           $0x34, Z2, Z3
@@ -39871,7 +40729,7 @@ logVF64AVX512_after1:
 	VBLENDMPD        Z0, Z2, K3, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock564:
+mathblock566:
 	VMOVUPD Z1, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -39986,7 +40844,7 @@ exp2VF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock565
+	JZ                mathblock567
 	VPANDQ.BCST       exp264consts<>+768(SB), Z3, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
 	VPERMT2PD         exphi_64<>+64(SB), Z3, Z10
@@ -40117,7 +40975,7 @@ exp2VF64AVX512_loop3:
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z8, K3, Z8
 
-mathblock565:
+mathblock567:
 	VMOVUPD Z6, (DX)(R8*8)
 	VMOVUPD Z7, 64(DX)(R8*8)
 	VMOVUPD Z8, 128(DX)(R8*8)
@@ -40155,7 +41013,7 @@ exp2VF64AVX512_loop1:
 	VPANDQ.BCST       exp264consts<>+640(SB), Z3, Z3
 	VCMPPD.BCST       $0x15, exp264consts<>+704(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock566
+	JZ                mathblock568
 	VPANDQ.BCST       exp264consts<>+768(SB), Z1, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
 	VPERMT2PD         exphi_64<>+64(SB), Z1, Z4
@@ -40200,7 +41058,7 @@ exp2VF64AVX512_loop1:
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z2, K1, Z2
 
-mathblock566:
+mathblock568:
 	VMOVUPD Z2, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -40236,7 +41094,7 @@ exp2VF64AVX512_after1:
 	VPANDQ.BCST       exp264consts<>+640(SB), Z0, Z4
 	VCMPPD.BCST       $0x15, exp264consts<>+704(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock567
+	JZ                mathblock569
 	VPANDQ.BCST       exp264consts<>+768(SB), Z2, Z4
 	VMOVUPS           exphi_64<>+0(SB), Z5
 	VPERMT2PD         exphi_64<>+64(SB), Z2, Z5
@@ -40276,7 +41134,7 @@ exp2VF64AVX512_after1:
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z3, K2, Z3
 
-mathblock567:
+mathblock569:
 	VMOVUPD Z3, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -40827,7 +41685,7 @@ log2VF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock568
+	JZ               mathblock570
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log264consts<>+64(SB), Z0, Z0
@@ -40997,7 +41855,7 @@ log2VF64AVX512_loop3:
 	VBLENDMPD        Z0, Z1, K1, Z1
 	VBLENDMPD        Z1, Z14, K3, Z14
 
-mathblock568:
+mathblock570:
 	VMOVUPD Z5, (DX)(R8*8)
 	VMOVUPD Z13, 64(DX)(R8*8)
 	VMOVUPD Z14, 128(DX)(R8*8)
@@ -41054,7 +41912,7 @@ log2VF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log264consts<>+1280(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock569
+	JZ               mathblock571
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log264consts<>+64(SB), Z0, Z0
@@ -41112,7 +41970,7 @@ log2VF64AVX512_loop1:
 	VBLENDMPD        Z0, Z2, K2, Z2
 	VBLENDMPD        Z2, Z1, K1, Z1
 
-mathblock569:
+mathblock571:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -41166,7 +42024,7 @@ log2VF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log264consts<>+1280(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock570
+	JZ               mathblock572
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z1
 	VPADDQ.BCST      log264consts<>+64(SB), Z1, Z1
 	VPSRLQ           $0x34, Z1, Z3
@@ -41218,7 +42076,7 @@ log2VF64AVX512_after1:
 	VBLENDMPD        Z0, Z3, K3, Z3
 	VBLENDMPD        Z3, Z2, K2, Z2
 
-mathblock570:
+mathblock572:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -41390,7 +42248,7 @@ log10VF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock571
+	JZ               mathblock573
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
@@ -41560,7 +42418,7 @@ log10VF64AVX512_loop3:
 	VBLENDMPD        Z0, Z1, K1, Z1
 	VBLENDMPD        Z1, Z14, K3, Z14
 
-mathblock571:
+mathblock573:
 	VMOVUPD Z5, (DX)(R8*8)
 	VMOVUPD Z13, 64(DX)(R8*8)
 	VMOVUPD Z14, 128(DX)(R8*8)
@@ -41617,7 +42475,7 @@ log10VF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock572
+	JZ               mathblock574
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
@@ -41675,7 +42533,7 @@ log10VF64AVX512_loop1:
 	VBLENDMPD        Z0, Z2, K2, Z2
 	VBLENDMPD        Z2, Z1, K1, Z1
 
-mathblock572:
+mathblock574:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -41729,7 +42587,7 @@ log10VF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock573
+	JZ               mathblock575
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z1
 	VPADDQ.BCST      log1064consts<>+0(SB), Z1, Z1
 	VPSRLQ           $0x34, Z1, Z3
@@ -41781,7 +42639,7 @@ log10VF64AVX512_after1:
 	VBLENDMPD        Z0, Z3, K3, Z3
 	VBLENDMPD        Z3, Z2, K2, Z2
 
-mathblock573:
+mathblock575:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -41942,7 +42800,7 @@ log1pVF64AVX512_loop2:
 	KORW             K2, K4, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock574
+	JZ               mathblock576
 	VMOVUPD          (SI)(R8*8), Z2
 	VCMPPD.BCST      $0x00, log1p64consts<>+384(SB), Z2, K3
 	VMOVUPS          Z0, Z2
@@ -41976,7 +42834,7 @@ log1pVF64AVX512_loop2:
 	VBLENDMPD        Z3, Z2, K1, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock574:
+mathblock576:
 	VMOVUPD Z0, (DX)(R8*8)
 	VMOVUPD Z1, 64(DX)(R8*8)
 	ADDQ    $0x00000010, R8
@@ -42049,7 +42907,7 @@ log1pVF64AVX512_loop1:
 	VCMPPD.BCST      $0x00, log1p64consts<>+576(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock575
+	JZ               mathblock577
 	VMOVUPD          (SI)(R8*8), Z1
 	VCMPPD.BCST      $0x00, log1p64consts<>+384(SB), Z1, K2
 	VMOVUPS          Z0, Z1
@@ -42067,7 +42925,7 @@ log1pVF64AVX512_loop1:
 	VBLENDMPD        Z2, Z1, K2, Z1
 	VBLENDMPD        Z1, Z0, K1, Z0
 
-mathblock575:
+mathblock577:
 	VMOVUPD Z0, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -42135,7 +42993,7 @@ log1pVF64AVX512_after1:
 	VCMPPD.BCST      $0x00, log1p64consts<>+576(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock576
+	JZ               mathblock578
 	VCMPPD.BCST      $0x00, log1p64consts<>+384(SB), Z0, K3
 	VMOVUPS          Z1, Z2
 	VBLENDMPD.BCST   log1p64consts<>+1408(SB), Z2, K3, Z2
@@ -42148,7 +43006,7 @@ log1pVF64AVX512_after1:
 	VBLENDMPD        Z0, Z2, K3, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock576:
+mathblock578:
 	VMOVUPD Z1, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -42344,7 +43202,7 @@ sigmoidVF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock577
+	JZ                mathblock579
 	VMOVUPD           (SI)(R8*8), Z0
 	VMAXPD.BCST       sigmoid64consts<>+960(SB), Z0, Z0
 	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
@@ -42541,7 +43399,7 @@ sigmoidVF64AVX512_loop3:
 	VBLENDMPD         Z0, Z3, K1, Z3
 	VBLENDMPD         Z3, Z17, K3, Z17
 
-mathblock577:
+mathblock579:
 	VMOVUPD Z15, (DX)(R8*8)
 	VMOVUPD Z16, 64(DX)(R8*8)
 	VMOVUPD Z17, 128(DX)(R8*8)
@@ -42606,7 +43464,7 @@ sigmoidVF64AVX512_loop1:
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD.BCST       $0x1a, sigmoid64consts<>+128(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock578
+	JZ                mathblock580
 	VMOVUPD           (SI)(R8*8), Z0
 	VMAXPD.BCST       sigmoid64consts<>+960(SB), Z0, Z0
 	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
@@ -42673,7 +43531,7 @@ sigmoidVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z3, K2, Z3
 	VBLENDMPD         Z3, Z5, K1, Z5
 
-mathblock578:
+mathblock580:
 	VMOVUPD Z5, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -42735,7 +43593,7 @@ sigmoidVF64AVX512_after1:
 	VFMADD231PD       Z4, Z5, Z6
 	VCMPPD.BCST       $0x1a, sigmoid64consts<>+128(SB), Z0, K2
 	KORTESTW          K2, K2
-	JZ                mathblock579
+	JZ                mathblock581
 	VMAXPD.BCST       sigmoid64consts<>+960(SB), Z0, Z1
 	VBROADCASTSD      sigmoid64consts<>+320(SB), Z2
 	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z1, Z2
@@ -42794,7 +43652,7 @@ sigmoidVF64AVX512_after1:
 	VBLENDMPD         Z0, Z4, K3, Z4
 	VBLENDMPD         Z4, Z6, K2, Z6
 
-mathblock579:
+mathblock581:
 	VMOVUPD Z6, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -42937,7 +43795,7 @@ tanhVF64AVX512_loop2:
 	VCMPPD.BCST       $0x11, tanh64consts<>+128(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock580
+	JZ                mathblock582
 	VMOVUPD           (SI)(R8*8), Z0
 	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z0
 	VMAXPD.BCST       tanh64consts<>+960(SB), Z0, Z1
@@ -42977,7 +43835,7 @@ tanhVF64AVX512_loop2:
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z3, K2, Z3
 
-mathblock580:
+mathblock582:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z0
 	VMOVUPD     64(SI)(R8*8), Z1
@@ -43057,7 +43915,7 @@ tanhVF64AVX512_loop1:
 	VBLENDMPD         Z4, Z1, K1, Z1
 	VCMPPD.BCST       $0x11, tanh64consts<>+128(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock581
+	JZ                mathblock583
 	VMOVUPD           (SI)(R8*8), Z0
 	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z0
 	VMAXPD.BCST       tanh64consts<>+960(SB), Z0, Z2
@@ -43078,7 +43936,7 @@ tanhVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z2, K2, Z2
 	VBLENDMPD         Z2, Z1, K1, Z1
 
-mathblock581:
+mathblock583:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z0
 	VPORQ       Z0, Z1, Z1
@@ -43150,7 +44008,7 @@ tanhVF64AVX512_after1:
 	VBLENDMPD         Z5, Z2, K2, Z2
 	VCMPPD.BCST       $0x11, tanh64consts<>+128(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock582
+	JZ                mathblock584
 	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z1
 	VMAXPD.BCST       tanh64consts<>+960(SB), Z1, Z3
 	VMULPD            Z3, Z3, Z4
@@ -43170,7 +44028,7 @@ tanhVF64AVX512_after1:
 	VBLENDMPD         Z1, Z3, K3, Z3
 	VBLENDMPD         Z3, Z2, K2, Z2
 
-mathblock582:
+mathblock584:
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z1
 	VPORQ       Z1, Z2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
@@ -43492,7 +44350,7 @@ erfVF64AVX512_loop2:
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock583
+	JZ                mathblock585
 	VSUBPD.BCST       erf64consts<>+128(SB), Z0, Z4
 	VBROADCASTSD      erf64consts<>+3776(SB), Z5
 	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z4, Z5
@@ -43530,12 +44388,12 @@ erfVF64AVX512_loop2:
 	VADDPD.BCST       erf64consts<>+4608(SB), Z5, Z5
 	VBLENDMPD         Z5, Z3, K2, Z3
 
-mathblock583:
+mathblock585:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z0, K1
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z1, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock584
+	JZ               mathblock586
 	VMAXPD.BCST      erf64consts<>+4736(SB), Z0, Z4
 	VMULPD           Z4, Z4, Z4
 	VBROADCASTSD     erf64consts<>+4800(SB), Z5
@@ -43569,7 +44427,7 @@ mathblock583:
 	VFMADD231PD      Z4, Z1, Z1
 	VBLENDMPD        Z1, Z3, K2, Z3
 
-mathblock584:
+mathblock586:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z0
 	VMOVUPD     64(SI)(R8*8), Z1
@@ -43736,7 +44594,7 @@ erfVF64AVX512_loop1:
 	VBLENDMPD         Z5, Z1, K1, Z1
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock585
+	JZ                mathblock587
 	VSUBPD.BCST       erf64consts<>+128(SB), Z0, Z2
 	VBROADCASTSD      erf64consts<>+3776(SB), Z3
 	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z2, Z3
@@ -43756,10 +44614,10 @@ erfVF64AVX512_loop1:
 	VADDPD.BCST       erf64consts<>+4608(SB), Z3, Z3
 	VBLENDMPD         Z3, Z1, K1, Z1
 
-mathblock585:
+mathblock587:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z0, K1
 	KORTESTW         K1, K1
-	JZ               mathblock586
+	JZ               mathblock588
 	VMAXPD.BCST      erf64consts<>+4736(SB), Z0, Z2
 	VMULPD           Z2, Z2, Z2
 	VBROADCASTSD     erf64consts<>+4800(SB), Z3
@@ -43777,7 +44635,7 @@ mathblock585:
 	VFMADD231PD      Z3, Z0, Z0
 	VBLENDMPD        Z0, Z1, K1, Z1
 
-mathblock586:
+mathblock588:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z0
 	VPORQ       Z0, Z1, Z1
@@ -43936,7 +44794,7 @@ erfVF64AVX512_after1:
 	VBLENDMPD         Z6, Z2, K2, Z2
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock587
+	JZ                mathblock589
 	VSUBPD.BCST       erf64consts<>+128(SB), Z1, Z3
 	VBROADCASTSD      erf64consts<>+3776(SB), Z4
 	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z3, Z4
@@ -43956,10 +44814,10 @@ erfVF64AVX512_after1:
 	VADDPD.BCST       erf64consts<>+4608(SB), Z4, Z4
 	VBLENDMPD         Z4, Z2, K2, Z2
 
-mathblock587:
+mathblock589:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z1, K2
 	KORTESTW         K2, K2
-	JZ               mathblock588
+	JZ               mathblock590
 	VMAXPD.BCST      erf64consts<>+4736(SB), Z1, Z3
 	VMULPD           Z3, Z3, Z3
 	VBROADCASTSD     erf64consts<>+4800(SB), Z4
@@ -43977,7 +44835,7 @@ mathblock587:
 	VFMADD231PD      Z4, Z1, Z1
 	VBLENDMPD        Z1, Z2, K2, Z2
 
-mathblock588:
+mathblock590:
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z1
 	VPORQ       Z1, Z2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
@@ -44016,6 +44874,475 @@ sinVF64AVX512_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+sinVF64AVX512_loop2:
+	CMPQ              R9, $0x00000010
+	JB                sinVF64AVX512_after2
+	VMOVUPD           (SI)(R8*8), Z0
+	VPANDQ.BCST       sin64consts<>+0(SB), Z0, Z0
+	VMOVUPD           64(SI)(R8*8), Z1
+	VPANDQ.BCST       sin64consts<>+0(SB), Z1, Z1
+	VMAXPD.BCST       sin64consts<>+64(SB), Z0, Z0
+	VMAXPD.BCST       sin64consts<>+64(SB), Z1, Z1
+	VBROADCASTSD      sin64consts<>+192(SB), Z2
+	VFMADD213PD.BCST  sin64consts<>+128(SB), Z0, Z2
+	VBROADCASTSD      sin64consts<>+192(SB), Z3
+	VFMADD213PD.BCST  sin64consts<>+128(SB), Z1, Z3
+	VSUBPD.BCST       sin64consts<>+128(SB), Z2, Z4
+	VSUBPD.BCST       sin64consts<>+128(SB), Z3, Z5
+	VBROADCASTSD      sin64consts<>+256(SB), Z6
+	VFNMADD213PD      Z0, Z4, Z6
+	VBROADCASTSD      sin64consts<>+256(SB), Z7
+	VFNMADD213PD      Z1, Z5, Z7
+	VMULPD.BCST       sin64consts<>+320(SB), Z4, Z8
+	VMULPD.BCST       sin64consts<>+320(SB), Z5, Z9
+	VPXORQ.BCST       sin64consts<>+512(SB), Z8, Z10
+	VPXORQ.BCST       sin64consts<>+512(SB), Z9, Z11
+	VFMADD231PD.BCST  sin64consts<>+320(SB), Z4, Z10
+	VFMADD231PD.BCST  sin64consts<>+320(SB), Z5, Z11
+	VPXORQ.BCST       sin64consts<>+512(SB), Z8, Z8
+	VPXORQ.BCST       sin64consts<>+512(SB), Z9, Z9
+	VADDPD            Z8, Z6, Z12
+	VADDPD            Z9, Z7, Z13
+	VSUBPD            Z6, Z12, Z14
+	VSUBPD            Z7, Z13, Z15
+	VSUBPD            Z14, Z12, Z16
+	VSUBPD            Z15, Z13, Z17
+	VSUBPD            Z16, Z6, Z6
+	VSUBPD            Z17, Z7, Z7
+	VSUBPD            Z14, Z8, Z8
+	VSUBPD            Z15, Z9, Z9
+	VADDPD            Z8, Z6, Z6
+	VADDPD            Z9, Z7, Z7
+	VMULPD.BCST       sin64consts<>+384(SB), Z4, Z8
+	VMULPD.BCST       sin64consts<>+384(SB), Z5, Z9
+	VPXORQ.BCST       sin64consts<>+512(SB), Z8, Z14
+	VPXORQ.BCST       sin64consts<>+512(SB), Z9, Z15
+	VFMADD231PD.BCST  sin64consts<>+384(SB), Z4, Z14
+	VFMADD231PD.BCST  sin64consts<>+384(SB), Z5, Z15
+	VPXORQ.BCST       sin64consts<>+512(SB), Z8, Z8
+	VPXORQ.BCST       sin64consts<>+512(SB), Z9, Z9
+	VADDPD            Z8, Z12, Z16
+	VADDPD            Z9, Z13, Z17
+	VSUBPD            Z12, Z16, Z18
+	VSUBPD            Z13, Z17, Z19
+	VSUBPD            Z18, Z16, Z20
+	VSUBPD            Z19, Z17, Z21
+	VSUBPD            Z20, Z12, Z12
+	VSUBPD            Z21, Z13, Z13
+	VSUBPD            Z18, Z8, Z8
+	VSUBPD            Z19, Z9, Z9
+	VADDPD            Z8, Z12, Z12
+	VADDPD            Z9, Z13, Z13
+	VADDPD            Z12, Z6, Z6
+	VADDPD            Z13, Z7, Z7
+	VSUBPD            Z10, Z6, Z6
+	VSUBPD            Z11, Z7, Z7
+	VFMADD231PD.BCST  sin64consts<>+448(SB), Z4, Z14
+	VFMADD231PD.BCST  sin64consts<>+448(SB), Z5, Z15
+	VSUBPD            Z14, Z6, Z6
+	VSUBPD            Z15, Z7, Z7
+	VADDPD            Z6, Z16, Z4
+	VADDPD            Z7, Z17, Z5
+	VSUBPD            Z16, Z4, Z8
+	VSUBPD            Z17, Z5, Z9
+	VSUBPD            Z8, Z4, Z10
+	VSUBPD            Z9, Z5, Z11
+	VSUBPD            Z10, Z16, Z16
+	VSUBPD            Z11, Z17, Z17
+	VSUBPD            Z8, Z6, Z6
+	VSUBPD            Z9, Z7, Z7
+	VADDPD            Z6, Z16, Z16
+	VADDPD            Z7, Z17, Z17
+	VCMPPD.BCST       $0x1e, sin64consts<>+576(SB), Z0, K1
+	VCMPPD.BCST       $0x1e, sin64consts<>+576(SB), Z1, K2
+	VCMPPD.BCST       $0x11, sin64consts<>+640(SB), Z0, K3
+	VCMPPD.BCST       $0x11, sin64consts<>+640(SB), Z1, K4
+	KANDW             K1, K3, K1
+	KANDW             K2, K4, K2
+	KORW              K1, K2, K3
+	KORTESTW          K3, K3
+	JZ                mathblock591
+	VPSRLQ            $0x34, Z0, Z6
+	VPSRLQ            $0x03, Z6, Z7
+	VPANDQ.BCST       sin64consts<>+704(SB), Z6, Z6
+	VPADDQ.BCST       sin64consts<>+768(SB), Z6, Z6
+	VPANDQ.BCST       sin64consts<>+832(SB), Z0, Z0
+	VPSLLQ            $0x34, Z6, Z6
+	VPORQ             Z6, Z0, Z0
+	LEAQ              rempio2_0_64<>+0(SB), R10
+	VPANDD            tablemask256_64<>+0(SB), Z7, Z8
+	VPCMPEQQ          Z8, Z8, K3
+	VPXORD            Z8, Z8, Z6
+	VPGATHERQQ        (R10)(Z8*8), K3, Z6
+	VMULPD            Z6, Z0, Z8
+	VPXORQ.BCST       sin64consts<>+512(SB), Z8, Z9
+	VFMADD231PD       Z0, Z6, Z9
+	VMULPD.BCST       sin64consts<>+960(SB), Z8, Z6
+	VPANDQ.BCST       sin64consts<>+512(SB), Z6, Z10
+	VPORQ.BCST        sin64consts<>+1024(SB), Z10, Z10
+	VPANDQ.BCST       sin64consts<>+0(SB), Z6, Z11
+	VCMPPD.BCST       $0x11, sin64consts<>+1024(SB), Z11, K3
+	VADDPD            Z10, Z6, Z11
+	VSUBPD            Z10, Z11, Z11
+	VBLENDMPD         Z11, Z6, K3, Z6
+	VFNMADD231PD.BCST sin64consts<>+896(SB), Z6, Z8
+	LEAQ              rempio2_1_64<>+0(SB), R10
+	VPANDD            tablemask256_64<>+0(SB), Z7, Z10
+	VPCMPEQQ          Z10, Z10, K3
+	VPXORD            Z10, Z10, Z6
+	VPGATHERQQ        (R10)(Z10*8), K3, Z6
+	VMULPD            Z6, Z0, Z10
+	VPXORQ.BCST       sin64consts<>+512(SB), Z10, Z11
+	VFMADD231PD       Z0, Z6, Z11
+	VADDPD            Z10, Z9, Z6
+	VSUBPD            Z9, Z6, Z12
+	VSUBPD            Z12, Z6, Z13
+	VSUBPD            Z13, Z9, Z9
+	VSUBPD            Z12, Z10, Z10
+	VADDPD            Z10, Z9, Z9
+	VADDPD            Z6, Z8, Z10
+	VSUBPD            Z8, Z10, Z12
+	VSUBPD            Z12, Z10, Z13
+	VSUBPD            Z13, Z8, Z8
+	VSUBPD            Z12, Z6, Z6
+	VADDPD            Z6, Z8, Z8
+	VMULPD.BCST       sin64consts<>+960(SB), Z10, Z6
+	VPANDQ.BCST       sin64consts<>+512(SB), Z6, Z12
+	VPORQ.BCST        sin64consts<>+1024(SB), Z12, Z12
+	VPANDQ.BCST       sin64consts<>+0(SB), Z6, Z13
+	VCMPPD.BCST       $0x11, sin64consts<>+1024(SB), Z13, K3
+	VADDPD            Z12, Z6, Z13
+	VSUBPD            Z12, Z13, Z13
+	VBLENDMPD         Z13, Z6, K3, Z6
+	VFNMADD231PD.BCST sin64consts<>+896(SB), Z6, Z10
+	LEAQ              rempio2_2_64<>+0(SB), R10
+	VPANDD            tablemask256_64<>+0(SB), Z7, Z12
+	VPCMPEQQ          Z12, Z12, K3
+	VPXORD            Z12, Z12, Z6
+	VPGATHERQQ        (R10)(Z12*8), K3, Z6
+	VMULPD            Z6, Z0, Z12
+	VPXORQ.BCST       sin64consts<>+512(SB), Z12, Z13
+	VFMADD231PD       Z0, Z6, Z13
+	VADDPD            Z11, Z12, Z6
+	VSUBPD            Z12, Z6, Z14
+	VSUBPD            Z14, Z6, Z15
+	VSUBPD            Z15, Z12, Z12
+	VSUBPD            Z14, Z11, Z11
+	VADDPD            Z11, Z12, Z12
+	VADDPD            Z9, Z6, Z11
+	VSUBPD            Z6, Z11, Z14
+	VSUBPD            Z14, Z11, Z15
+	VSUBPD            Z15, Z6, Z6
+	VSUBPD            Z14, Z9, Z9
+	VADDPD            Z9, Z6, Z6
+	VADDPD            Z8, Z11, Z9
+	VSUBPD            Z11, Z9, Z14
+	VSUBPD            Z14, Z9, Z15
+	VSUBPD            Z15, Z11, Z11
+	VSUBPD            Z14, Z8, Z8
+	VADDPD            Z8, Z11, Z11
+	LEAQ              rempio2_3_64<>+0(SB), R10
+	VPANDD            tablemask256_64<>+0(SB), Z7, Z8
+	VPCMPEQQ          Z8, Z8, K3
+	VPXORD            Z8, Z8, Z7
+	VPGATHERQQ        (R10)(Z8*8), K3, Z7
+	VMULPD            Z7, Z0, Z0
+	VADDPD            Z6, Z12, Z12
+	VADDPD            Z13, Z11, Z11
+	VADDPD            Z11, Z12, Z12
+	VADDPD            Z0, Z12, Z12
+	VADDPD            Z9, Z10, Z0
+	VSUBPD            Z10, Z0, Z6
+	VSUBPD            Z6, Z0, Z7
+	VSUBPD            Z7, Z10, Z10
+	VSUBPD            Z6, Z9, Z9
+	VADDPD            Z9, Z10, Z10
+	VADDPD            Z12, Z10, Z6
+	VSUBPD            Z10, Z6, Z7
+	VSUBPD            Z7, Z6, Z8
+	VSUBPD            Z8, Z10, Z10
+	VSUBPD            Z7, Z12, Z12
+	VADDPD            Z12, Z10, Z10
+	VPANDQ.BCST       sin64consts<>+512(SB), Z0, Z7
+	VPORQ.BCST        sin64consts<>+1024(SB), Z7, Z7
+	VPANDQ.BCST       sin64consts<>+0(SB), Z0, Z8
+	VCMPPD.BCST       $0x11, sin64consts<>+1024(SB), Z8, K3
+	VADDPD            Z7, Z0, Z8
+	VSUBPD            Z7, Z8, Z8
+	VMOVUPS           Z0, Z7
+	VBLENDMPD         Z8, Z7, K3, Z7
+	VSUBPD            Z7, Z0, Z0
+	VADDPD            Z6, Z0, Z8
+	VSUBPD            Z0, Z8, Z9
+	VSUBPD            Z9, Z8, Z11
+	VSUBPD            Z11, Z0, Z0
+	VSUBPD            Z9, Z6, Z6
+	VADDPD            Z6, Z0, Z0
+	VADDPD            Z10, Z0, Z0
+	VMULPD.BCST       sin64consts<>+256(SB), Z8, Z6
+	VPXORQ.BCST       sin64consts<>+512(SB), Z6, Z9
+	VFMADD231PD.BCST  sin64consts<>+256(SB), Z8, Z9
+	VFMADD231PD.BCST  sin64consts<>+256(SB), Z0, Z9
+	VFMADD231PD.BCST  sin64consts<>+1088(SB), Z8, Z9
+	VADDPD            Z9, Z6, Z0
+	VSUBPD            Z0, Z6, Z6
+	VADDPD            Z9, Z6, Z6
+	VADDPD.BCST       sin64consts<>+128(SB), Z7, Z7
+	VBLENDMPD         Z7, Z2, K1, Z2
+	VBLENDMPD         Z0, Z4, K1, Z4
+	VBLENDMPD         Z6, Z16, K1, Z16
+	VPSRLQ            $0x34, Z1, Z0
+	VPSRLQ            $0x03, Z0, Z6
+	VPANDQ.BCST       sin64consts<>+704(SB), Z0, Z0
+	VPADDQ.BCST       sin64consts<>+768(SB), Z0, Z0
+	VPANDQ.BCST       sin64consts<>+832(SB), Z1, Z1
+	VPSLLQ            $0x34, Z0, Z0
+	VPORQ             Z0, Z1, Z1
+	LEAQ              rempio2_0_64<>+0(SB), R10
+	VPANDD            tablemask256_64<>+0(SB), Z6, Z7
+	VPCMPEQQ          Z7, Z7, K1
+	VPXORD            Z7, Z7, Z0
+	VPGATHERQQ        (R10)(Z7*8), K1, Z0
+	VMULPD            Z0, Z1, Z7
+	VPXORQ.BCST       sin64consts<>+512(SB), Z7, Z8
+	VFMADD231PD       Z1, Z0, Z8
+	VMULPD.BCST       sin64consts<>+960(SB), Z7, Z0
+	VPANDQ.BCST       sin64consts<>+512(SB), Z0, Z9
+	VPORQ.BCST        sin64consts<>+1024(SB), Z9, Z9
+	VPANDQ.BCST       sin64consts<>+0(SB), Z0, Z10
+	VCMPPD.BCST       $0x11, sin64consts<>+1024(SB), Z10, K1
+	VADDPD            Z9, Z0, Z10
+	VSUBPD            Z9, Z10, Z10
+	VBLENDMPD         Z10, Z0, K1, Z0
+	VFNMADD231PD.BCST sin64consts<>+896(SB), Z0, Z7
+	LEAQ              rempio2_1_64<>+0(SB), R10
+	VPANDD            tablemask256_64<>+0(SB), Z6, Z9
+	VPCMPEQQ          Z9, Z9, K1
+	VPXORD            Z9, Z9, Z0
+	VPGATHERQQ        (R10)(Z9*8), K1, Z0
+	VMULPD            Z0, Z1, Z9
+	VPXORQ.BCST       sin64consts<>+512(SB), Z9, Z10
+	VFMADD231PD       Z1, Z0, Z10
+	VADDPD            Z9, Z8, Z0
+	VSUBPD            Z8, Z0, Z11
+	VSUBPD            Z11, Z0, Z12
+	VSUBPD            Z12, Z8, Z8
+	VSUBPD            Z11, Z9, Z9
+	VADDPD            Z9, Z8, Z8
+	VADDPD            Z0, Z7, Z9
+	VSUBPD            Z7, Z9, Z11
+	VSUBPD            Z11, Z9, Z12
+	VSUBPD            Z12, Z7, Z7
+	VSUBPD            Z11, Z0, Z0
+	VADDPD            Z0, Z7, Z7
+	VMULPD.BCST       sin64consts<>+960(SB), Z9, Z0
+	VPANDQ.BCST       sin64consts<>+512(SB), Z0, Z11
+	VPORQ.BCST        sin64consts<>+1024(SB), Z11, Z11
+	VPANDQ.BCST       sin64consts<>+0(SB), Z0, Z12
+	VCMPPD.BCST       $0x11, sin64consts<>+1024(SB), Z12, K1
+	VADDPD            Z11, Z0, Z12
+	VSUBPD            Z11, Z12, Z12
+	VBLENDMPD         Z12, Z0, K1, Z0
+	VFNMADD231PD.BCST sin64consts<>+896(SB), Z0, Z9
+	LEAQ              rempio2_2_64<>+0(SB), R10
+	VPANDD            tablemask256_64<>+0(SB), Z6, Z11
+	VPCMPEQQ          Z11, Z11, K1
+	VPXORD            Z11, Z11, Z0
+	VPGATHERQQ        (R10)(Z11*8), K1, Z0
+	VMULPD            Z0, Z1, Z11
+	VPXORQ.BCST       sin64consts<>+512(SB), Z11, Z12
+	VFMADD231PD       Z1, Z0, Z12
+	VADDPD            Z10, Z11, Z0
+	VSUBPD            Z11, Z0, Z13
+	VSUBPD            Z13, Z0, Z14
+	VSUBPD            Z14, Z11, Z11
+	VSUBPD            Z13, Z10, Z10
+	VADDPD            Z10, Z11, Z11
+	VADDPD            Z8, Z0, Z10
+	VSUBPD            Z0, Z10, Z13
+	VSUBPD            Z13, Z10, Z14
+	VSUBPD            Z14, Z0, Z0
+	VSUBPD            Z13, Z8, Z8
+	VADDPD            Z8, Z0, Z0
+	VADDPD            Z7, Z10, Z8
+	VSUBPD            Z10, Z8, Z13
+	VSUBPD            Z13, Z8, Z14
+	VSUBPD            Z14, Z10, Z10
+	VSUBPD            Z13, Z7, Z7
+	VADDPD            Z7, Z10, Z10
+	LEAQ              rempio2_3_64<>+0(SB), R10
+	VPANDD            tablemask256_64<>+0(SB), Z6, Z7
+	VPCMPEQQ          Z7, Z7, K1
+	VPXORD            Z7, Z7, Z6
+	VPGATHERQQ        (R10)(Z7*8), K1, Z6
+	VMULPD            Z6, Z1, Z1
+	VADDPD            Z0, Z11, Z11
+	VADDPD            Z12, Z10, Z10
+	VADDPD            Z10, Z11, Z11
+	VADDPD            Z1, Z11, Z11
+	VADDPD            Z8, Z9, Z0
+	VSUBPD            Z9, Z0, Z1
+	VSUBPD            Z1, Z0, Z6
+	VSUBPD            Z6, Z9, Z9
+	VSUBPD            Z1, Z8, Z8
+	VADDPD            Z8, Z9, Z9
+	VADDPD            Z11, Z9, Z1
+	VSUBPD            Z9, Z1, Z6
+	VSUBPD            Z6, Z1, Z7
+	VSUBPD            Z7, Z9, Z9
+	VSUBPD            Z6, Z11, Z11
+	VADDPD            Z11, Z9, Z9
+	VPANDQ.BCST       sin64consts<>+512(SB), Z0, Z6
+	VPORQ.BCST        sin64consts<>+1024(SB), Z6, Z6
+	VPANDQ.BCST       sin64consts<>+0(SB), Z0, Z7
+	VCMPPD.BCST       $0x11, sin64consts<>+1024(SB), Z7, K1
+	VADDPD            Z6, Z0, Z7
+	VSUBPD            Z6, Z7, Z7
+	VMOVUPS           Z0, Z6
+	VBLENDMPD         Z7, Z6, K1, Z6
+	VSUBPD            Z6, Z0, Z0
+	VADDPD            Z1, Z0, Z7
+	VSUBPD            Z0, Z7, Z8
+	VSUBPD            Z8, Z7, Z10
+	VSUBPD            Z10, Z0, Z0
+	VSUBPD            Z8, Z1, Z1
+	VADDPD            Z1, Z0, Z0
+	VADDPD            Z9, Z0, Z0
+	VMULPD.BCST       sin64consts<>+256(SB), Z7, Z1
+	VPXORQ.BCST       sin64consts<>+512(SB), Z1, Z8
+	VFMADD231PD.BCST  sin64consts<>+256(SB), Z7, Z8
+	VFMADD231PD.BCST  sin64consts<>+256(SB), Z0, Z8
+	VFMADD231PD.BCST  sin64consts<>+1088(SB), Z7, Z8
+	VADDPD            Z8, Z1, Z0
+	VSUBPD            Z0, Z1, Z1
+	VADDPD            Z8, Z1, Z1
+	VADDPD.BCST       sin64consts<>+128(SB), Z6, Z6
+	VBLENDMPD         Z6, Z3, K2, Z3
+	VBLENDMPD         Z0, Z5, K2, Z5
+	VBLENDMPD         Z1, Z17, K2, Z17
+
+mathblock591:
+	VPANDQ.BCST       sin64consts<>+1152(SB), Z2, Z0
+	VPANDQ.BCST       sin64consts<>+1152(SB), Z3, Z1
+	VCMPPD.BCST       $0x00, sin64consts<>+1216(SB), Z0, K1
+	VCMPPD.BCST       $0x00, sin64consts<>+1216(SB), Z1, K2
+	VPANDQ.BCST       sin64consts<>+1280(SB), Z2, Z2
+	VPANDQ.BCST       sin64consts<>+1280(SB), Z3, Z3
+	VPSLLQ            $0x3e, Z2, Z2
+	VPSLLQ            $0x3e, Z3, Z3
+	VMULPD            Z4, Z4, Z0
+	VMULPD            Z5, Z5, Z1
+	VBROADCASTSD      sin64consts<>+1344(SB), Z6
+	VFMADD213PD.BCST  sin64consts<>+1408(SB), Z0, Z6
+	VBROADCASTSD      sin64consts<>+1344(SB), Z7
+	VFMADD213PD.BCST  sin64consts<>+1408(SB), Z1, Z7
+	VFMADD213PD.BCST  sin64consts<>+1472(SB), Z0, Z6
+	VFMADD213PD.BCST  sin64consts<>+1472(SB), Z1, Z7
+	VFMADD213PD.BCST  sin64consts<>+1536(SB), Z0, Z6
+	VFMADD213PD.BCST  sin64consts<>+1536(SB), Z1, Z7
+	VFMADD213PD.BCST  sin64consts<>+1600(SB), Z0, Z6
+	VFMADD213PD.BCST  sin64consts<>+1600(SB), Z1, Z7
+	VFMADD213PD.BCST  sin64consts<>+1664(SB), Z0, Z6
+	VFMADD213PD.BCST  sin64consts<>+1664(SB), Z1, Z7
+	VFMADD213PD.BCST  sin64consts<>+1728(SB), Z0, Z6
+	VFMADD213PD.BCST  sin64consts<>+1728(SB), Z1, Z7
+	VFMADD213PD.BCST  sin64consts<>+1792(SB), Z0, Z6
+	VFMADD213PD.BCST  sin64consts<>+1792(SB), Z1, Z7
+	VFMADD213PD.BCST  sin64consts<>+1856(SB), Z0, Z6
+	VFMADD213PD.BCST  sin64consts<>+1856(SB), Z1, Z7
+	VMULPD.BCST       sin64consts<>+1920(SB), Z0, Z8
+	VMULPD.BCST       sin64consts<>+1920(SB), Z1, Z9
+	VFNMADD213PD      Z16, Z16, Z8
+	VFNMADD213PD      Z17, Z17, Z9
+	VMULPD            Z4, Z0, Z0
+	VMULPD            Z5, Z1, Z1
+	VFMADD231PD       Z6, Z0, Z8
+	VFMADD231PD       Z7, Z1, Z9
+	VADDPD            Z8, Z4, Z8
+	VADDPD            Z9, Z5, Z9
+	VMULPD            Z4, Z4, Z0
+	VMULPD            Z5, Z5, Z1
+	VPXORQ.BCST       sin64consts<>+512(SB), Z0, Z6
+	VPXORQ.BCST       sin64consts<>+512(SB), Z1, Z7
+	VFMADD231PD       Z4, Z4, Z6
+	VFMADD231PD       Z5, Z5, Z7
+	VMULPD.BCST       sin64consts<>+1920(SB), Z0, Z10
+	VMULPD.BCST       sin64consts<>+1920(SB), Z1, Z11
+	VPXORQ.BCST       sin64consts<>+512(SB), Z10, Z10
+	VPXORQ.BCST       sin64consts<>+512(SB), Z11, Z11
+	VADDPD.BCST       sin64consts<>+1984(SB), Z10, Z12
+	VADDPD.BCST       sin64consts<>+1984(SB), Z11, Z13
+	VBROADCASTSD      sin64consts<>+1984(SB), Z14
+	VSUBPD            Z12, Z14, Z14
+	VBROADCASTSD      sin64consts<>+1984(SB), Z15
+	VSUBPD            Z13, Z15, Z15
+	VADDPD            Z10, Z14, Z14
+	VADDPD            Z11, Z15, Z15
+	VBROADCASTSD      sin64consts<>+2048(SB), Z10
+	VFMADD213PD.BCST  sin64consts<>+2112(SB), Z0, Z10
+	VBROADCASTSD      sin64consts<>+2048(SB), Z11
+	VFMADD213PD.BCST  sin64consts<>+2112(SB), Z1, Z11
+	VFMADD213PD.BCST  sin64consts<>+2176(SB), Z0, Z10
+	VFMADD213PD.BCST  sin64consts<>+2176(SB), Z1, Z11
+	VFMADD213PD.BCST  sin64consts<>+2240(SB), Z0, Z10
+	VFMADD213PD.BCST  sin64consts<>+2240(SB), Z1, Z11
+	VFMADD213PD.BCST  sin64consts<>+2304(SB), Z0, Z10
+	VFMADD213PD.BCST  sin64consts<>+2304(SB), Z1, Z11
+	VFMADD213PD.BCST  sin64consts<>+2368(SB), Z0, Z10
+	VFMADD213PD.BCST  sin64consts<>+2368(SB), Z1, Z11
+	VFMADD213PD.BCST  sin64consts<>+2432(SB), Z0, Z10
+	VFMADD213PD.BCST  sin64consts<>+2432(SB), Z1, Z11
+	VFMADD213PD.BCST  sin64consts<>+2496(SB), Z0, Z10
+	VFMADD213PD.BCST  sin64consts<>+2496(SB), Z1, Z11
+	VMULPD            Z0, Z0, Z0
+	VMULPD            Z1, Z1, Z1
+	VFMADD231PD       Z10, Z0, Z14
+	VFMADD231PD       Z11, Z1, Z15
+	VFNMADD231PD      Z16, Z4, Z14
+	VFNMADD231PD      Z17, Z5, Z15
+	VFNMADD231PD.BCST sin64consts<>+1920(SB), Z6, Z14
+	VFNMADD231PD.BCST sin64consts<>+1920(SB), Z7, Z15
+	VADDPD            Z14, Z12, Z12
+	VADDPD            Z15, Z13, Z13
+	VBLENDMPD         Z8, Z12, K1, Z12
+	VBLENDMPD         Z9, Z13, K2, Z13
+	VMOVUPD           (SI)(R8*8), Z0
+	VPANDQ.BCST       sin64consts<>+0(SB), Z0, Z0
+	VMOVUPD           64(SI)(R8*8), Z1
+	VPANDQ.BCST       sin64consts<>+0(SB), Z1, Z1
+	VCMPPD.BCST       $0x11, sin64consts<>+64(SB), Z0, K1
+	VCMPPD.BCST       $0x11, sin64consts<>+64(SB), Z1, K2
+	VMOVUPD           (SI)(R8*8), Z4
+	VPANDQ.BCST       sin64consts<>+512(SB), Z4, Z4
+	VMOVUPD           64(SI)(R8*8), Z5
+	VPANDQ.BCST       sin64consts<>+512(SB), Z5, Z5
+	VPXORQ            Z4, Z2, Z2
+	VPXORQ            Z5, Z3, Z3
+	VPXORQ            Z2, Z12, Z12
+	VPXORQ            Z3, Z13, Z13
+	VBLENDMPD         (SI)(R8*8), Z12, K1, Z12
+	VBLENDMPD         64(SI)(R8*8), Z13, K2, Z13
+	VCMPPD.BCST       $0x00, sin64consts<>+640(SB), Z0, K1
+	VCMPPD.BCST       $0x00, sin64consts<>+640(SB), Z1, K2
+	VBLENDMPD.BCST    sin64consts<>+2560(SB), Z12, K1, Z12
+	VBLENDMPD.BCST    sin64consts<>+2560(SB), Z13, K2, Z13
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD            $0x03, (SI)(R8*8), Z0, K1
+	VMOVUPD           64(SI)(R8*8), Z0
+	VCMPPD            $0x03, 64(SI)(R8*8), Z0, K2
+	VMOVUPD           (SI)(R8*8), Z0
+	VPORQ.BCST        sin64consts<>+2624(SB), Z0, Z0
+	VMOVUPD           64(SI)(R8*8), Z1
+	VPORQ.BCST        sin64consts<>+2624(SB), Z1, Z1
+	VBLENDMPD         Z0, Z12, K1, Z12
+	VBLENDMPD         Z1, Z13, K2, Z13
+	VMOVUPD           Z12, (DX)(R8*8)
+	VMOVUPD           Z13, 64(DX)(R8*8)
+	ADDQ              $0x00000010, R8
+	SUBQ              $0x00000010, R9
+	JMP               sinVF64AVX512_loop2
+
+sinVF64AVX512_after2:
 sinVF64AVX512_loop1:
 	CMPQ              R9, $0x00000008
 	JB                sinVF64AVX512_after1
@@ -44061,7 +45388,7 @@ sinVF64AVX512_loop1:
 	VCMPPD.BCST       $0x11, sin64consts<>+640(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock589
+	JZ                mathblock592
 	VPSRLQ            $0x34, Z0, Z3
 	VPSRLQ            $0x03, Z3, Z4
 	VPANDQ.BCST       sin64consts<>+704(SB), Z3, Z3
@@ -44192,7 +45519,7 @@ sinVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z2, K1, Z2
 	VBLENDMPD         Z3, Z8, K1, Z8
 
-mathblock589:
+mathblock592:
 	VPANDQ.BCST       sin64consts<>+1152(SB), Z1, Z0
 	VCMPPD.BCST       $0x00, sin64consts<>+1216(SB), Z0, K1
 	VPANDQ.BCST       sin64consts<>+1280(SB), Z1, Z1
@@ -44302,7 +45629,7 @@ sinVF64AVX512_after1:
 	VCMPPD.BCST       $0x11, sin64consts<>+640(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock590
+	JZ                mathblock593
 	VPSRLQ            $0x34, Z1, Z4
 	VPSRLQ            $0x03, Z4, Z5
 	VPANDQ.BCST       sin64consts<>+704(SB), Z4, Z4
@@ -44433,7 +45760,7 @@ sinVF64AVX512_after1:
 	VBLENDMPD         Z1, Z3, K2, Z3
 	VBLENDMPD         Z4, Z9, K2, Z9
 
-mathblock590:
+mathblock593:
 	VPANDQ.BCST       sin64consts<>+1152(SB), Z2, Z1
 	VCMPPD.BCST       $0x00, sin64consts<>+1216(SB), Z1, K2
 	VPANDQ.BCST       sin64consts<>+1280(SB), Z2, Z2
@@ -44520,6 +45847,471 @@ cosVF64AVX512_row:
 	XORQ R8, R8
 	MOVQ CX, R9
 
+cosVF64AVX512_loop2:
+	CMPQ              R9, $0x00000010
+	JB                cosVF64AVX512_after2
+	VMOVUPD           (SI)(R8*8), Z0
+	VPANDQ.BCST       cos64consts<>+0(SB), Z0, Z0
+	VMOVUPD           64(SI)(R8*8), Z1
+	VPANDQ.BCST       cos64consts<>+0(SB), Z1, Z1
+	VMAXPD.BCST       cos64consts<>+64(SB), Z0, Z0
+	VMAXPD.BCST       cos64consts<>+64(SB), Z1, Z1
+	VBROADCASTSD      cos64consts<>+192(SB), Z2
+	VFMADD213PD.BCST  cos64consts<>+128(SB), Z0, Z2
+	VBROADCASTSD      cos64consts<>+192(SB), Z3
+	VFMADD213PD.BCST  cos64consts<>+128(SB), Z1, Z3
+	VSUBPD.BCST       cos64consts<>+128(SB), Z2, Z4
+	VSUBPD.BCST       cos64consts<>+128(SB), Z3, Z5
+	VBROADCASTSD      cos64consts<>+256(SB), Z6
+	VFNMADD213PD      Z0, Z4, Z6
+	VBROADCASTSD      cos64consts<>+256(SB), Z7
+	VFNMADD213PD      Z1, Z5, Z7
+	VMULPD.BCST       cos64consts<>+320(SB), Z4, Z8
+	VMULPD.BCST       cos64consts<>+320(SB), Z5, Z9
+	VPXORQ.BCST       cos64consts<>+512(SB), Z8, Z10
+	VPXORQ.BCST       cos64consts<>+512(SB), Z9, Z11
+	VFMADD231PD.BCST  cos64consts<>+320(SB), Z4, Z10
+	VFMADD231PD.BCST  cos64consts<>+320(SB), Z5, Z11
+	VPXORQ.BCST       cos64consts<>+512(SB), Z8, Z8
+	VPXORQ.BCST       cos64consts<>+512(SB), Z9, Z9
+	VADDPD            Z8, Z6, Z12
+	VADDPD            Z9, Z7, Z13
+	VSUBPD            Z6, Z12, Z14
+	VSUBPD            Z7, Z13, Z15
+	VSUBPD            Z14, Z12, Z16
+	VSUBPD            Z15, Z13, Z17
+	VSUBPD            Z16, Z6, Z6
+	VSUBPD            Z17, Z7, Z7
+	VSUBPD            Z14, Z8, Z8
+	VSUBPD            Z15, Z9, Z9
+	VADDPD            Z8, Z6, Z6
+	VADDPD            Z9, Z7, Z7
+	VMULPD.BCST       cos64consts<>+384(SB), Z4, Z8
+	VMULPD.BCST       cos64consts<>+384(SB), Z5, Z9
+	VPXORQ.BCST       cos64consts<>+512(SB), Z8, Z14
+	VPXORQ.BCST       cos64consts<>+512(SB), Z9, Z15
+	VFMADD231PD.BCST  cos64consts<>+384(SB), Z4, Z14
+	VFMADD231PD.BCST  cos64consts<>+384(SB), Z5, Z15
+	VPXORQ.BCST       cos64consts<>+512(SB), Z8, Z8
+	VPXORQ.BCST       cos64consts<>+512(SB), Z9, Z9
+	VADDPD            Z8, Z12, Z16
+	VADDPD            Z9, Z13, Z17
+	VSUBPD            Z12, Z16, Z18
+	VSUBPD            Z13, Z17, Z19
+	VSUBPD            Z18, Z16, Z20
+	VSUBPD            Z19, Z17, Z21
+	VSUBPD            Z20, Z12, Z12
+	VSUBPD            Z21, Z13, Z13
+	VSUBPD            Z18, Z8, Z8
+	VSUBPD            Z19, Z9, Z9
+	VADDPD            Z8, Z12, Z12
+	VADDPD            Z9, Z13, Z13
+	VADDPD            Z12, Z6, Z6
+	VADDPD            Z13, Z7, Z7
+	VSUBPD            Z10, Z6, Z6
+	VSUBPD            Z11, Z7, Z7
+	VFMADD231PD.BCST  cos64consts<>+448(SB), Z4, Z14
+	VFMADD231PD.BCST  cos64consts<>+448(SB), Z5, Z15
+	VSUBPD            Z14, Z6, Z6
+	VSUBPD            Z15, Z7, Z7
+	VADDPD            Z6, Z16, Z4
+	VADDPD            Z7, Z17, Z5
+	VSUBPD            Z16, Z4, Z8
+	VSUBPD            Z17, Z5, Z9
+	VSUBPD            Z8, Z4, Z10
+	VSUBPD            Z9, Z5, Z11
+	VSUBPD            Z10, Z16, Z16
+	VSUBPD            Z11, Z17, Z17
+	VSUBPD            Z8, Z6, Z6
+	VSUBPD            Z9, Z7, Z7
+	VADDPD            Z6, Z16, Z16
+	VADDPD            Z7, Z17, Z17
+	VCMPPD.BCST       $0x1e, cos64consts<>+576(SB), Z0, K1
+	VCMPPD.BCST       $0x1e, cos64consts<>+576(SB), Z1, K2
+	VCMPPD.BCST       $0x11, cos64consts<>+640(SB), Z0, K3
+	VCMPPD.BCST       $0x11, cos64consts<>+640(SB), Z1, K4
+	KANDW             K1, K3, K1
+	KANDW             K2, K4, K2
+	KORW              K1, K2, K3
+	KORTESTW          K3, K3
+	JZ                mathblock594
+	VPSRLQ            $0x34, Z0, Z6
+	VPSRLQ            $0x03, Z6, Z7
+	VPANDQ.BCST       cos64consts<>+704(SB), Z6, Z6
+	VPADDQ.BCST       cos64consts<>+768(SB), Z6, Z6
+	VPANDQ.BCST       cos64consts<>+832(SB), Z0, Z0
+	VPSLLQ            $0x34, Z6, Z6
+	VPORQ             Z6, Z0, Z0
+	LEAQ              rempio2_0_64<>+0(SB), R10
+	VPANDD            tablemask256_64<>+0(SB), Z7, Z8
+	VPCMPEQQ          Z8, Z8, K3
+	VPXORD            Z8, Z8, Z6
+	VPGATHERQQ        (R10)(Z8*8), K3, Z6
+	VMULPD            Z6, Z0, Z8
+	VPXORQ.BCST       cos64consts<>+512(SB), Z8, Z9
+	VFMADD231PD       Z0, Z6, Z9
+	VMULPD.BCST       cos64consts<>+960(SB), Z8, Z6
+	VPANDQ.BCST       cos64consts<>+512(SB), Z6, Z10
+	VPORQ.BCST        cos64consts<>+1024(SB), Z10, Z10
+	VPANDQ.BCST       cos64consts<>+0(SB), Z6, Z11
+	VCMPPD.BCST       $0x11, cos64consts<>+1024(SB), Z11, K3
+	VADDPD            Z10, Z6, Z11
+	VSUBPD            Z10, Z11, Z11
+	VBLENDMPD         Z11, Z6, K3, Z6
+	VFNMADD231PD.BCST cos64consts<>+896(SB), Z6, Z8
+	LEAQ              rempio2_1_64<>+0(SB), R10
+	VPANDD            tablemask256_64<>+0(SB), Z7, Z10
+	VPCMPEQQ          Z10, Z10, K3
+	VPXORD            Z10, Z10, Z6
+	VPGATHERQQ        (R10)(Z10*8), K3, Z6
+	VMULPD            Z6, Z0, Z10
+	VPXORQ.BCST       cos64consts<>+512(SB), Z10, Z11
+	VFMADD231PD       Z0, Z6, Z11
+	VADDPD            Z10, Z9, Z6
+	VSUBPD            Z9, Z6, Z12
+	VSUBPD            Z12, Z6, Z13
+	VSUBPD            Z13, Z9, Z9
+	VSUBPD            Z12, Z10, Z10
+	VADDPD            Z10, Z9, Z9
+	VADDPD            Z6, Z8, Z10
+	VSUBPD            Z8, Z10, Z12
+	VSUBPD            Z12, Z10, Z13
+	VSUBPD            Z13, Z8, Z8
+	VSUBPD            Z12, Z6, Z6
+	VADDPD            Z6, Z8, Z8
+	VMULPD.BCST       cos64consts<>+960(SB), Z10, Z6
+	VPANDQ.BCST       cos64consts<>+512(SB), Z6, Z12
+	VPORQ.BCST        cos64consts<>+1024(SB), Z12, Z12
+	VPANDQ.BCST       cos64consts<>+0(SB), Z6, Z13
+	VCMPPD.BCST       $0x11, cos64consts<>+1024(SB), Z13, K3
+	VADDPD            Z12, Z6, Z13
+	VSUBPD            Z12, Z13, Z13
+	VBLENDMPD         Z13, Z6, K3, Z6
+	VFNMADD231PD.BCST cos64consts<>+896(SB), Z6, Z10
+	LEAQ              rempio2_2_64<>+0(SB), R10
+	VPANDD            tablemask256_64<>+0(SB), Z7, Z12
+	VPCMPEQQ          Z12, Z12, K3
+	VPXORD            Z12, Z12, Z6
+	VPGATHERQQ        (R10)(Z12*8), K3, Z6
+	VMULPD            Z6, Z0, Z12
+	VPXORQ.BCST       cos64consts<>+512(SB), Z12, Z13
+	VFMADD231PD       Z0, Z6, Z13
+	VADDPD            Z11, Z12, Z6
+	VSUBPD            Z12, Z6, Z14
+	VSUBPD            Z14, Z6, Z15
+	VSUBPD            Z15, Z12, Z12
+	VSUBPD            Z14, Z11, Z11
+	VADDPD            Z11, Z12, Z12
+	VADDPD            Z9, Z6, Z11
+	VSUBPD            Z6, Z11, Z14
+	VSUBPD            Z14, Z11, Z15
+	VSUBPD            Z15, Z6, Z6
+	VSUBPD            Z14, Z9, Z9
+	VADDPD            Z9, Z6, Z6
+	VADDPD            Z8, Z11, Z9
+	VSUBPD            Z11, Z9, Z14
+	VSUBPD            Z14, Z9, Z15
+	VSUBPD            Z15, Z11, Z11
+	VSUBPD            Z14, Z8, Z8
+	VADDPD            Z8, Z11, Z11
+	LEAQ              rempio2_3_64<>+0(SB), R10
+	VPANDD            tablemask256_64<>+0(SB), Z7, Z8
+	VPCMPEQQ          Z8, Z8, K3
+	VPXORD            Z8, Z8, Z7
+	VPGATHERQQ        (R10)(Z8*8), K3, Z7
+	VMULPD            Z7, Z0, Z0
+	VADDPD            Z6, Z12, Z12
+	VADDPD            Z13, Z11, Z11
+	VADDPD            Z11, Z12, Z12
+	VADDPD            Z0, Z12, Z12
+	VADDPD            Z9, Z10, Z0
+	VSUBPD            Z10, Z0, Z6
+	VSUBPD            Z6, Z0, Z7
+	VSUBPD            Z7, Z10, Z10
+	VSUBPD            Z6, Z9, Z9
+	VADDPD            Z9, Z10, Z10
+	VADDPD            Z12, Z10, Z6
+	VSUBPD            Z10, Z6, Z7
+	VSUBPD            Z7, Z6, Z8
+	VSUBPD            Z8, Z10, Z10
+	VSUBPD            Z7, Z12, Z12
+	VADDPD            Z12, Z10, Z10
+	VPANDQ.BCST       cos64consts<>+512(SB), Z0, Z7
+	VPORQ.BCST        cos64consts<>+1024(SB), Z7, Z7
+	VPANDQ.BCST       cos64consts<>+0(SB), Z0, Z8
+	VCMPPD.BCST       $0x11, cos64consts<>+1024(SB), Z8, K3
+	VADDPD            Z7, Z0, Z8
+	VSUBPD            Z7, Z8, Z8
+	VMOVUPS           Z0, Z7
+	VBLENDMPD         Z8, Z7, K3, Z7
+	VSUBPD            Z7, Z0, Z0
+	VADDPD            Z6, Z0, Z8
+	VSUBPD            Z0, Z8, Z9
+	VSUBPD            Z9, Z8, Z11
+	VSUBPD            Z11, Z0, Z0
+	VSUBPD            Z9, Z6, Z6
+	VADDPD            Z6, Z0, Z0
+	VADDPD            Z10, Z0, Z0
+	VMULPD.BCST       cos64consts<>+256(SB), Z8, Z6
+	VPXORQ.BCST       cos64consts<>+512(SB), Z6, Z9
+	VFMADD231PD.BCST  cos64consts<>+256(SB), Z8, Z9
+	VFMADD231PD.BCST  cos64consts<>+256(SB), Z0, Z9
+	VFMADD231PD.BCST  cos64consts<>+1088(SB), Z8, Z9
+	VADDPD            Z9, Z6, Z0
+	VSUBPD            Z0, Z6, Z6
+	VADDPD            Z9, Z6, Z6
+	VADDPD.BCST       cos64consts<>+128(SB), Z7, Z7
+	VBLENDMPD         Z7, Z2, K1, Z2
+	VBLENDMPD         Z0, Z4, K1, Z4
+	VBLENDMPD         Z6, Z16, K1, Z16
+	VPSRLQ            $0x34, Z1, Z0
+	VPSRLQ            $0x03, Z0, Z6
+	VPANDQ.BCST       cos64consts<>+704(SB), Z0, Z0
+	VPADDQ.BCST       cos64consts<>+768(SB), Z0, Z0
+	VPANDQ.BCST       cos64consts<>+832(SB), Z1, Z1
+	VPSLLQ            $0x34, Z0, Z0
+	VPORQ             Z0, Z1, Z1
+	LEAQ              rempio2_0_64<>+0(SB), R10
+	VPANDD            tablemask256_64<>+0(SB), Z6, Z7
+	VPCMPEQQ          Z7, Z7, K1
+	VPXORD            Z7, Z7, Z0
+	VPGATHERQQ        (R10)(Z7*8), K1, Z0
+	VMULPD            Z0, Z1, Z7
+	VPXORQ.BCST       cos64consts<>+512(SB), Z7, Z8
+	VFMADD231PD       Z1, Z0, Z8
+	VMULPD.BCST       cos64consts<>+960(SB), Z7, Z0
+	VPANDQ.BCST       cos64consts<>+512(SB), Z0, Z9
+	VPORQ.BCST        cos64consts<>+1024(SB), Z9, Z9
+	VPANDQ.BCST       cos64consts<>+0(SB), Z0, Z10
+	VCMPPD.BCST       $0x11, cos64consts<>+1024(SB), Z10, K1
+	VADDPD            Z9, Z0, Z10
+	VSUBPD            Z9, Z10, Z10
+	VBLENDMPD         Z10, Z0, K1, Z0
+	VFNMADD231PD.BCST cos64consts<>+896(SB), Z0, Z7
+	LEAQ              rempio2_1_64<>+0(SB), R10
+	VPANDD            tablemask256_64<>+0(SB), Z6, Z9
+	VPCMPEQQ          Z9, Z9, K1
+	VPXORD            Z9, Z9, Z0
+	VPGATHERQQ        (R10)(Z9*8), K1, Z0
+	VMULPD            Z0, Z1, Z9
+	VPXORQ.BCST       cos64consts<>+512(SB), Z9, Z10
+	VFMADD231PD       Z1, Z0, Z10
+	VADDPD            Z9, Z8, Z0
+	VSUBPD            Z8, Z0, Z11
+	VSUBPD            Z11, Z0, Z12
+	VSUBPD            Z12, Z8, Z8
+	VSUBPD            Z11, Z9, Z9
+	VADDPD            Z9, Z8, Z8
+	VADDPD            Z0, Z7, Z9
+	VSUBPD            Z7, Z9, Z11
+	VSUBPD            Z11, Z9, Z12
+	VSUBPD            Z12, Z7, Z7
+	VSUBPD            Z11, Z0, Z0
+	VADDPD            Z0, Z7, Z7
+	VMULPD.BCST       cos64consts<>+960(SB), Z9, Z0
+	VPANDQ.BCST       cos64consts<>+512(SB), Z0, Z11
+	VPORQ.BCST        cos64consts<>+1024(SB), Z11, Z11
+	VPANDQ.BCST       cos64consts<>+0(SB), Z0, Z12
+	VCMPPD.BCST       $0x11, cos64consts<>+1024(SB), Z12, K1
+	VADDPD            Z11, Z0, Z12
+	VSUBPD            Z11, Z12, Z12
+	VBLENDMPD         Z12, Z0, K1, Z0
+	VFNMADD231PD.BCST cos64consts<>+896(SB), Z0, Z9
+	LEAQ              rempio2_2_64<>+0(SB), R10
+	VPANDD            tablemask256_64<>+0(SB), Z6, Z11
+	VPCMPEQQ          Z11, Z11, K1
+	VPXORD            Z11, Z11, Z0
+	VPGATHERQQ        (R10)(Z11*8), K1, Z0
+	VMULPD            Z0, Z1, Z11
+	VPXORQ.BCST       cos64consts<>+512(SB), Z11, Z12
+	VFMADD231PD       Z1, Z0, Z12
+	VADDPD            Z10, Z11, Z0
+	VSUBPD            Z11, Z0, Z13
+	VSUBPD            Z13, Z0, Z14
+	VSUBPD            Z14, Z11, Z11
+	VSUBPD            Z13, Z10, Z10
+	VADDPD            Z10, Z11, Z11
+	VADDPD            Z8, Z0, Z10
+	VSUBPD            Z0, Z10, Z13
+	VSUBPD            Z13, Z10, Z14
+	VSUBPD            Z14, Z0, Z0
+	VSUBPD            Z13, Z8, Z8
+	VADDPD            Z8, Z0, Z0
+	VADDPD            Z7, Z10, Z8
+	VSUBPD            Z10, Z8, Z13
+	VSUBPD            Z13, Z8, Z14
+	VSUBPD            Z14, Z10, Z10
+	VSUBPD            Z13, Z7, Z7
+	VADDPD            Z7, Z10, Z10
+	LEAQ              rempio2_3_64<>+0(SB), R10
+	VPANDD            tablemask256_64<>+0(SB), Z6, Z7
+	VPCMPEQQ          Z7, Z7, K1
+	VPXORD            Z7, Z7, Z6
+	VPGATHERQQ        (R10)(Z7*8), K1, Z6
+	VMULPD            Z6, Z1, Z1
+	VADDPD            Z0, Z11, Z11
+	VADDPD            Z12, Z10, Z10
+	VADDPD            Z10, Z11, Z11
+	VADDPD            Z1, Z11, Z11
+	VADDPD            Z8, Z9, Z0
+	VSUBPD            Z9, Z0, Z1
+	VSUBPD            Z1, Z0, Z6
+	VSUBPD            Z6, Z9, Z9
+	VSUBPD            Z1, Z8, Z8
+	VADDPD            Z8, Z9, Z9
+	VADDPD            Z11, Z9, Z1
+	VSUBPD            Z9, Z1, Z6
+	VSUBPD            Z6, Z1, Z7
+	VSUBPD            Z7, Z9, Z9
+	VSUBPD            Z6, Z11, Z11
+	VADDPD            Z11, Z9, Z9
+	VPANDQ.BCST       cos64consts<>+512(SB), Z0, Z6
+	VPORQ.BCST        cos64consts<>+1024(SB), Z6, Z6
+	VPANDQ.BCST       cos64consts<>+0(SB), Z0, Z7
+	VCMPPD.BCST       $0x11, cos64consts<>+1024(SB), Z7, K1
+	VADDPD            Z6, Z0, Z7
+	VSUBPD            Z6, Z7, Z7
+	VMOVUPS           Z0, Z6
+	VBLENDMPD         Z7, Z6, K1, Z6
+	VSUBPD            Z6, Z0, Z0
+	VADDPD            Z1, Z0, Z7
+	VSUBPD            Z0, Z7, Z8
+	VSUBPD            Z8, Z7, Z10
+	VSUBPD            Z10, Z0, Z0
+	VSUBPD            Z8, Z1, Z1
+	VADDPD            Z1, Z0, Z0
+	VADDPD            Z9, Z0, Z0
+	VMULPD.BCST       cos64consts<>+256(SB), Z7, Z1
+	VPXORQ.BCST       cos64consts<>+512(SB), Z1, Z8
+	VFMADD231PD.BCST  cos64consts<>+256(SB), Z7, Z8
+	VFMADD231PD.BCST  cos64consts<>+256(SB), Z0, Z8
+	VFMADD231PD.BCST  cos64consts<>+1088(SB), Z7, Z8
+	VADDPD            Z8, Z1, Z0
+	VSUBPD            Z0, Z1, Z1
+	VADDPD            Z8, Z1, Z1
+	VADDPD.BCST       cos64consts<>+128(SB), Z6, Z6
+	VBLENDMPD         Z6, Z3, K2, Z3
+	VBLENDMPD         Z0, Z5, K2, Z5
+	VBLENDMPD         Z1, Z17, K2, Z17
+
+mathblock594:
+	VPADDQ.BCST       cos64consts<>+1152(SB), Z2, Z2
+	VPADDQ.BCST       cos64consts<>+1152(SB), Z3, Z3
+	VPANDQ.BCST       cos64consts<>+1152(SB), Z2, Z0
+	VPANDQ.BCST       cos64consts<>+1152(SB), Z3, Z1
+	VCMPPD.BCST       $0x00, cos64consts<>+1216(SB), Z0, K1
+	VCMPPD.BCST       $0x00, cos64consts<>+1216(SB), Z1, K2
+	VPANDQ.BCST       cos64consts<>+1280(SB), Z2, Z2
+	VPANDQ.BCST       cos64consts<>+1280(SB), Z3, Z3
+	VPSLLQ            $0x3e, Z2, Z2
+	VPSLLQ            $0x3e, Z3, Z3
+	VMULPD            Z4, Z4, Z0
+	VMULPD            Z5, Z5, Z1
+	VBROADCASTSD      cos64consts<>+1344(SB), Z6
+	VFMADD213PD.BCST  cos64consts<>+1408(SB), Z0, Z6
+	VBROADCASTSD      cos64consts<>+1344(SB), Z7
+	VFMADD213PD.BCST  cos64consts<>+1408(SB), Z1, Z7
+	VFMADD213PD.BCST  cos64consts<>+1472(SB), Z0, Z6
+	VFMADD213PD.BCST  cos64consts<>+1472(SB), Z1, Z7
+	VFMADD213PD.BCST  cos64consts<>+1536(SB), Z0, Z6
+	VFMADD213PD.BCST  cos64consts<>+1536(SB), Z1, Z7
+	VFMADD213PD.BCST  cos64consts<>+1600(SB), Z0, Z6
+	VFMADD213PD.BCST  cos64consts<>+1600(SB), Z1, Z7
+	VFMADD213PD.BCST  cos64consts<>+1664(SB), Z0, Z6
+	VFMADD213PD.BCST  cos64consts<>+1664(SB), Z1, Z7
+	VFMADD213PD.BCST  cos64consts<>+1728(SB), Z0, Z6
+	VFMADD213PD.BCST  cos64consts<>+1728(SB), Z1, Z7
+	VFMADD213PD.BCST  cos64consts<>+1792(SB), Z0, Z6
+	VFMADD213PD.BCST  cos64consts<>+1792(SB), Z1, Z7
+	VFMADD213PD.BCST  cos64consts<>+1856(SB), Z0, Z6
+	VFMADD213PD.BCST  cos64consts<>+1856(SB), Z1, Z7
+	VMULPD.BCST       cos64consts<>+1920(SB), Z0, Z8
+	VMULPD.BCST       cos64consts<>+1920(SB), Z1, Z9
+	VFNMADD213PD      Z16, Z16, Z8
+	VFNMADD213PD      Z17, Z17, Z9
+	VMULPD            Z4, Z0, Z0
+	VMULPD            Z5, Z1, Z1
+	VFMADD231PD       Z6, Z0, Z8
+	VFMADD231PD       Z7, Z1, Z9
+	VADDPD            Z8, Z4, Z8
+	VADDPD            Z9, Z5, Z9
+	VMULPD            Z4, Z4, Z0
+	VMULPD            Z5, Z5, Z1
+	VPXORQ.BCST       cos64consts<>+512(SB), Z0, Z6
+	VPXORQ.BCST       cos64consts<>+512(SB), Z1, Z7
+	VFMADD231PD       Z4, Z4, Z6
+	VFMADD231PD       Z5, Z5, Z7
+	VMULPD.BCST       cos64consts<>+1920(SB), Z0, Z10
+	VMULPD.BCST       cos64consts<>+1920(SB), Z1, Z11
+	VPXORQ.BCST       cos64consts<>+512(SB), Z10, Z10
+	VPXORQ.BCST       cos64consts<>+512(SB), Z11, Z11
+	VADDPD.BCST       cos64consts<>+1984(SB), Z10, Z12
+	VADDPD.BCST       cos64consts<>+1984(SB), Z11, Z13
+	VBROADCASTSD      cos64consts<>+1984(SB), Z14
+	VSUBPD            Z12, Z14, Z14
+	VBROADCASTSD      cos64consts<>+1984(SB), Z15
+	VSUBPD            Z13, Z15, Z15
+	VADDPD            Z10, Z14, Z14
+	VADDPD            Z11, Z15, Z15
+	VBROADCASTSD      cos64consts<>+2048(SB), Z10
+	VFMADD213PD.BCST  cos64consts<>+2112(SB), Z0, Z10
+	VBROADCASTSD      cos64consts<>+2048(SB), Z11
+	VFMADD213PD.BCST  cos64consts<>+2112(SB), Z1, Z11
+	VFMADD213PD.BCST  cos64consts<>+2176(SB), Z0, Z10
+	VFMADD213PD.BCST  cos64consts<>+2176(SB), Z1, Z11
+	VFMADD213PD.BCST  cos64consts<>+2240(SB), Z0, Z10
+	VFMADD213PD.BCST  cos64consts<>+2240(SB), Z1, Z11
+	VFMADD213PD.BCST  cos64consts<>+2304(SB), Z0, Z10
+	VFMADD213PD.BCST  cos64consts<>+2304(SB), Z1, Z11
+	VFMADD213PD.BCST  cos64consts<>+2368(SB), Z0, Z10
+	VFMADD213PD.BCST  cos64consts<>+2368(SB), Z1, Z11
+	VFMADD213PD.BCST  cos64consts<>+2432(SB), Z0, Z10
+	VFMADD213PD.BCST  cos64consts<>+2432(SB), Z1, Z11
+	VFMADD213PD.BCST  cos64consts<>+2496(SB), Z0, Z10
+	VFMADD213PD.BCST  cos64consts<>+2496(SB), Z1, Z11
+	VMULPD            Z0, Z0, Z0
+	VMULPD            Z1, Z1, Z1
+	VFMADD231PD       Z10, Z0, Z14
+	VFMADD231PD       Z11, Z1, Z15
+	VFNMADD231PD      Z16, Z4, Z14
+	VFNMADD231PD      Z17, Z5, Z15
+	VFNMADD231PD.BCST cos64consts<>+1920(SB), Z6, Z14
+	VFNMADD231PD.BCST cos64consts<>+1920(SB), Z7, Z15
+	VADDPD            Z14, Z12, Z12
+	VADDPD            Z15, Z13, Z13
+	VBLENDMPD         Z8, Z12, K1, Z12
+	VBLENDMPD         Z9, Z13, K2, Z13
+	VMOVUPD           (SI)(R8*8), Z0
+	VPANDQ.BCST       cos64consts<>+0(SB), Z0, Z0
+	VMOVUPD           64(SI)(R8*8), Z1
+	VPANDQ.BCST       cos64consts<>+0(SB), Z1, Z1
+	VCMPPD.BCST       $0x11, cos64consts<>+64(SB), Z0, K1
+	VCMPPD.BCST       $0x11, cos64consts<>+64(SB), Z1, K2
+	VPXORQ            Z2, Z12, Z12
+	VPXORQ            Z3, Z13, Z13
+	VBLENDMPD.BCST    cos64consts<>+1984(SB), Z12, K1, Z12
+	VBLENDMPD.BCST    cos64consts<>+1984(SB), Z13, K2, Z13
+	VCMPPD.BCST       $0x00, cos64consts<>+640(SB), Z0, K1
+	VCMPPD.BCST       $0x00, cos64consts<>+640(SB), Z1, K2
+	VBLENDMPD.BCST    cos64consts<>+2560(SB), Z12, K1, Z12
+	VBLENDMPD.BCST    cos64consts<>+2560(SB), Z13, K2, Z13
+	VMOVUPD           (SI)(R8*8), Z0
+	VCMPPD            $0x03, (SI)(R8*8), Z0, K1
+	VMOVUPD           64(SI)(R8*8), Z0
+	VCMPPD            $0x03, 64(SI)(R8*8), Z0, K2
+	VMOVUPD           (SI)(R8*8), Z0
+	VPORQ.BCST        cos64consts<>+2624(SB), Z0, Z0
+	VMOVUPD           64(SI)(R8*8), Z1
+	VPORQ.BCST        cos64consts<>+2624(SB), Z1, Z1
+	VBLENDMPD         Z0, Z12, K1, Z12
+	VBLENDMPD         Z1, Z13, K2, Z13
+	VMOVUPD           Z12, (DX)(R8*8)
+	VMOVUPD           Z13, 64(DX)(R8*8)
+	ADDQ              $0x00000010, R8
+	SUBQ              $0x00000010, R9
+	JMP               cosVF64AVX512_loop2
+
+cosVF64AVX512_after2:
 cosVF64AVX512_loop1:
 	CMPQ              R9, $0x00000008
 	JB                cosVF64AVX512_after1
@@ -44565,7 +46357,7 @@ cosVF64AVX512_loop1:
 	VCMPPD.BCST       $0x11, cos64consts<>+640(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock591
+	JZ                mathblock595
 	VPSRLQ            $0x34, Z0, Z3
 	VPSRLQ            $0x03, Z3, Z4
 	VPANDQ.BCST       cos64consts<>+704(SB), Z3, Z3
@@ -44696,7 +46488,7 @@ cosVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z2, K1, Z2
 	VBLENDMPD         Z3, Z8, K1, Z8
 
-mathblock591:
+mathblock595:
 	VPADDQ.BCST       cos64consts<>+1152(SB), Z1, Z1
 	VPANDQ.BCST       cos64consts<>+1152(SB), Z1, Z0
 	VCMPPD.BCST       $0x00, cos64consts<>+1216(SB), Z0, K1
@@ -44804,7 +46596,7 @@ cosVF64AVX512_after1:
 	VCMPPD.BCST       $0x11, cos64consts<>+640(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock592
+	JZ                mathblock596
 	VPSRLQ            $0x34, Z1, Z4
 	VPSRLQ            $0x03, Z4, Z5
 	VPANDQ.BCST       cos64consts<>+704(SB), Z4, Z4
@@ -44935,7 +46727,7 @@ cosVF64AVX512_after1:
 	VBLENDMPD         Z1, Z3, K2, Z3
 	VBLENDMPD         Z4, Z9, K2, Z9
 
-mathblock592:
+mathblock596:
 	VPADDQ.BCST       cos64consts<>+1152(SB), Z2, Z2
 	VPANDQ.BCST       cos64consts<>+1152(SB), Z2, Z1
 	VCMPPD.BCST       $0x00, cos64consts<>+1216(SB), Z1, K2

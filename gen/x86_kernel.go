@@ -454,21 +454,51 @@ func (k *x86Kernel) piece(lanes int) {
 
 // single emits the one element of a row at AVX-512: each operand moved by
 // the instruction of exactly its bytes into the low lane of a register
-// (the others zero), computed at the level's widths, as its emitters are
-// written for them. Masked moves of whole vectors, as the tail makes them,
-// cost a failed store forwarding at every row of a column whose stride is
-// a few bytes past a multiple of 4 KiB (a load then meets the low address
-// bits of the last row's masked store): a column of 1024 float32 with a
-// stride of 1025 scaled in place took 8.8 ns per element that way on a
-// Zen 4, against 1.7 for the plain Go loop.
+// (the others zero), computed in XMM registers where narrowSingle says so
+// and elsewhere at the level's widths, as those emitters are written for
+// them. Masked moves of whole vectors, as the tail makes them, cost a
+// failed store forwarding at every row of a column whose stride is a few
+// bytes past a multiple of 4 KiB (a load then meets the low address bits
+// of the last row's masked store): a column of 1024 float32 with a stride
+// of 1025 scaled in place took 8.8 ns per element that way on a Zen 4,
+// against 1.7 for the plain Go loop.
 func (k *x86Kernel) single() {
-	srcs := k.sources(0, k.lanes, func(o *x86Operand, w int, m Mem) Op {
+	lanes, width := k.lanes, k.isa.Vector
+	if k.narrowSingle() {
+		lanes, width = 1, 16
+	}
+	srcs := k.sources(0, lanes, func(o *x86Operand, w int, m Mem) Op {
 		r := k.vec(w)
 		o.elem.load(k.Context, o.elem.Size(), m, r.AsX())
 		return narrow(r, w)
 	})
-	r := k.em.compute(k, srcs, k.isa.Vector)
+	r := k.em.compute(k, srcs, width)
 	k.out.elem.store(k.Context, k.out.elem.Size(), r.(reg.Vec).AsX(), k.at(&k.out, 0))
+}
+
+// narrowSingle reports whether single computes in XMM registers: the
+// arithmetic families with operands of one size, but division, whose
+// reciprocal path (x86Divide) is written for whole registers. A 512-bit
+// operation on one lane cost the columns of strided views: Xeon model 167,
+// BenchmarkColumnView (1024 float32 scaled in place), view against the
+// plain loop, us, 4 interleaved runs: stride 1024 6.55-6.77 against
+// 6.17-6.31 with ZMM registers, 6.25-6.60 against 6.10-6.46 with XMM;
+// stride 1025 2.77-2.88 against 2.51-2.54, 2.57-2.81 against 2.47-2.73.
+func (k *x86Kernel) narrowSingle() bool {
+	switch k.op.Family.Name {
+	case "binary", "unary", "ternary":
+	default:
+		return false
+	}
+	if k.op.Name == "div" {
+		return false
+	}
+	for _, o := range k.ins {
+		if o.elem.Size() != k.out.elem.Size() {
+			return false
+		}
+	}
+	return true
 }
 
 // maskedTail emits the AVX-512 tail: zero-masked loads of the cnt lanes,

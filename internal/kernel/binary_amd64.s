@@ -54279,8 +54279,8 @@ addVVF32AVX512_single:
 	XORQ   R10, R10
 	VMOVSS (SI)(R10*4), X0
 	VMOVSS (R8)(R10*4), X1
-	VADDPS Z1, Z0, Z2
-	VMOVSS X2, (DX)(R10*4)
+	VADDPS X1, X0, X0
+	VMOVSS X0, (DX)(R10*4)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	ADDQ   R9, R8
@@ -54544,7 +54544,7 @@ addVSF32AVX512_single:
 	VBROADCASTSS (R8), Z0
 	XORQ         R10, R10
 	VMOVSS       (SI)(R10*4), X1
-	VADDPS       Z0, Z1, Z0
+	VADDPS       X0, X1, X0
 	VMOVSS       X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -54793,7 +54793,7 @@ addSVF32AVX512_single:
 	VBROADCASTSS (SI), Z0
 	XORQ         R10, R10
 	VMOVSS       (R8)(R10*4), X1
-	VADDPS       Z1, Z0, Z0
+	VADDPS       X1, X0, X0
 	VMOVSS       X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -55048,8 +55048,8 @@ subVVF32AVX512_single:
 	XORQ   R10, R10
 	VMOVSS (SI)(R10*4), X0
 	VMOVSS (R8)(R10*4), X1
-	VSUBPS Z1, Z0, Z2
-	VMOVSS X2, (DX)(R10*4)
+	VSUBPS X1, X0, X0
+	VMOVSS X0, (DX)(R10*4)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	ADDQ   R9, R8
@@ -55313,7 +55313,7 @@ subVSF32AVX512_single:
 	VBROADCASTSS (R8), Z0
 	XORQ         R10, R10
 	VMOVSS       (SI)(R10*4), X1
-	VSUBPS       Z0, Z1, Z0
+	VSUBPS       X0, X1, X0
 	VMOVSS       X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -55562,7 +55562,7 @@ subSVF32AVX512_single:
 	VBROADCASTSS (SI), Z0
 	XORQ         R10, R10
 	VMOVSS       (R8)(R10*4), X1
-	VSUBPS       Z1, Z0, Z0
+	VSUBPS       X1, X0, X0
 	VMOVSS       X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -55817,8 +55817,8 @@ mulVVF32AVX512_single:
 	XORQ   R10, R10
 	VMOVSS (SI)(R10*4), X0
 	VMOVSS (R8)(R10*4), X1
-	VMULPS Z1, Z0, Z2
-	VMOVSS X2, (DX)(R10*4)
+	VMULPS X1, X0, X0
+	VMOVSS X0, (DX)(R10*4)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	ADDQ   R9, R8
@@ -56082,7 +56082,7 @@ mulVSF32AVX512_single:
 	VBROADCASTSS (R8), Z0
 	XORQ         R10, R10
 	VMOVSS       (SI)(R10*4), X1
-	VMULPS       Z0, Z1, Z0
+	VMULPS       X0, X1, X0
 	VMOVSS       X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -56331,7 +56331,7 @@ mulSVF32AVX512_single:
 	VBROADCASTSS (SI), Z0
 	XORQ         R10, R10
 	VMOVSS       (R8)(R10*4), X1
-	VMULPS       Z1, Z0, Z0
+	VMULPS       X1, X0, X0
 	VMOVSS       X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -57819,10 +57819,10 @@ minVVF32AVX512_single:
 	XORQ   R10, R10
 	VMOVSS (SI)(R10*4), X0
 	VMOVSS (R8)(R10*4), X1
-	VMINPS Z1, Z0, Z2
-	VMINPS Z0, Z2, Z3
-	VPORD  Z3, Z2, Z2
-	VMOVSS X2, (DX)(R10*4)
+	VMINPS X1, X0, X1
+	VMINPS X0, X1, X0
+	VPOR   X0, X1, X0
+	VMOVSS X0, (DX)(R10*4)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	ADDQ   R9, R8
@@ -58132,9 +58132,9 @@ minVSF32AVX512_single:
 	VBROADCASTSS (R8), Z0
 	XORQ         R10, R10
 	VMOVSS       (SI)(R10*4), X1
-	VMINPS       Z0, Z1, Z0
-	VMINPS       Z1, Z0, Z2
-	VPORD        Z2, Z0, Z0
+	VMINPS       X0, X1, X0
+	VMINPS       X1, X0, X1
+	VPOR         X1, X0, X0
 	VMOVSS       X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -58429,9 +58429,9 @@ minSVF32AVX512_single:
 	VBROADCASTSS (SI), Z0
 	XORQ         R10, R10
 	VMOVSS       (R8)(R10*4), X1
-	VMINPS       Z1, Z0, Z2
-	VMINPS       Z0, Z2, Z0
-	VPORD        Z0, Z2, Z0
+	VMINPS       X1, X0, X1
+	VMINPS       X0, X1, X0
+	VPOR         X0, X1, X0
 	VMOVSS       X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -58783,13 +58783,13 @@ maxVVF32AVX512_single:
 	XORQ   R10, R10
 	VMOVSS (SI)(R10*4), X1
 	VMOVSS (R8)(R10*4), X2
-	VPXORD Z1, Z0, Z3
-	VPXORD Z2, Z0, Z4
-	VMINPS Z4, Z3, Z4
-	VMINPS Z3, Z4, Z3
-	VPORD  Z3, Z4, Z3
-	VPXORD Z0, Z3, Z3
-	VMOVSS X3, (DX)(R10*4)
+	VPXOR  X1, X0, X1
+	VPXOR  X2, X0, X2
+	VMINPS X2, X1, X2
+	VMINPS X1, X2, X1
+	VPOR   X1, X2, X1
+	VPXOR  X0, X1, X1
+	VMOVSS X1, (DX)(R10*4)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	ADDQ   R9, R8
@@ -59164,11 +59164,11 @@ maxVSF32AVX512_single:
 	VPXORD       Z1, Z0, Z1
 	XORQ         R10, R10
 	VMOVSS       (SI)(R10*4), X2
-	VPXORD       Z2, Z0, Z3
-	VMINPS       Z1, Z3, Z1
-	VMINPS       Z3, Z1, Z3
-	VPORD        Z3, Z1, Z1
-	VPXORD       Z0, Z1, Z1
+	VPXOR        X2, X0, X2
+	VMINPS       X1, X2, X1
+	VMINPS       X2, X1, X2
+	VPOR         X2, X1, X1
+	VPXOR        X0, X1, X1
 	VMOVSS       X1, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -59522,11 +59522,11 @@ maxSVF32AVX512_single:
 	VPXORD       Z1, Z0, Z1
 	XORQ         R10, R10
 	VMOVSS       (R8)(R10*4), X2
-	VPXORD       Z2, Z0, Z3
-	VMINPS       Z3, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VPXORD       Z0, Z1, Z1
+	VPXOR        X2, X0, X2
+	VMINPS       X2, X1, X2
+	VMINPS       X1, X2, X1
+	VPOR         X1, X2, X1
+	VPXOR        X0, X1, X1
 	VMOVSS       X1, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -66017,8 +66017,8 @@ addVVF64AVX512_single:
 	XORQ   R10, R10
 	VMOVQ  (SI)(R10*8), X0
 	VMOVQ  (R8)(R10*8), X1
-	VADDPD Z1, Z0, Z2
-	VMOVQ  X2, (DX)(R10*8)
+	VADDPD X1, X0, X0
+	VMOVQ  X0, (DX)(R10*8)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	ADDQ   R9, R8
@@ -66282,7 +66282,7 @@ addVSF64AVX512_single:
 	VBROADCASTSD (R8), Z0
 	XORQ         R10, R10
 	VMOVQ        (SI)(R10*8), X1
-	VADDPD       Z0, Z1, Z0
+	VADDPD       X0, X1, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -66531,7 +66531,7 @@ addSVF64AVX512_single:
 	VBROADCASTSD (SI), Z0
 	XORQ         R10, R10
 	VMOVQ        (R8)(R10*8), X1
-	VADDPD       Z1, Z0, Z0
+	VADDPD       X1, X0, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -66786,8 +66786,8 @@ subVVF64AVX512_single:
 	XORQ   R10, R10
 	VMOVQ  (SI)(R10*8), X0
 	VMOVQ  (R8)(R10*8), X1
-	VSUBPD Z1, Z0, Z2
-	VMOVQ  X2, (DX)(R10*8)
+	VSUBPD X1, X0, X0
+	VMOVQ  X0, (DX)(R10*8)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	ADDQ   R9, R8
@@ -67051,7 +67051,7 @@ subVSF64AVX512_single:
 	VBROADCASTSD (R8), Z0
 	XORQ         R10, R10
 	VMOVQ        (SI)(R10*8), X1
-	VSUBPD       Z0, Z1, Z0
+	VSUBPD       X0, X1, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -67300,7 +67300,7 @@ subSVF64AVX512_single:
 	VBROADCASTSD (SI), Z0
 	XORQ         R10, R10
 	VMOVQ        (R8)(R10*8), X1
-	VSUBPD       Z1, Z0, Z0
+	VSUBPD       X1, X0, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -67555,8 +67555,8 @@ mulVVF64AVX512_single:
 	XORQ   R10, R10
 	VMOVQ  (SI)(R10*8), X0
 	VMOVQ  (R8)(R10*8), X1
-	VMULPD Z1, Z0, Z2
-	VMOVQ  X2, (DX)(R10*8)
+	VMULPD X1, X0, X0
+	VMOVQ  X0, (DX)(R10*8)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	ADDQ   R9, R8
@@ -67820,7 +67820,7 @@ mulVSF64AVX512_single:
 	VBROADCASTSD (R8), Z0
 	XORQ         R10, R10
 	VMOVQ        (SI)(R10*8), X1
-	VMULPD       Z0, Z1, Z0
+	VMULPD       X0, X1, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -68069,7 +68069,7 @@ mulSVF64AVX512_single:
 	VBROADCASTSD (SI), Z0
 	XORQ         R10, R10
 	VMOVQ        (R8)(R10*8), X1
-	VMULPD       Z1, Z0, Z0
+	VMULPD       X1, X0, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -69557,10 +69557,10 @@ minVVF64AVX512_single:
 	XORQ   R10, R10
 	VMOVQ  (SI)(R10*8), X0
 	VMOVQ  (R8)(R10*8), X1
-	VMINPD Z1, Z0, Z2
-	VMINPD Z0, Z2, Z3
-	VPORD  Z3, Z2, Z2
-	VMOVQ  X2, (DX)(R10*8)
+	VMINPD X1, X0, X1
+	VMINPD X0, X1, X0
+	VPOR   X0, X1, X0
+	VMOVQ  X0, (DX)(R10*8)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	ADDQ   R9, R8
@@ -69870,9 +69870,9 @@ minVSF64AVX512_single:
 	VBROADCASTSD (R8), Z0
 	XORQ         R10, R10
 	VMOVQ        (SI)(R10*8), X1
-	VMINPD       Z0, Z1, Z0
-	VMINPD       Z1, Z0, Z2
-	VPORD        Z2, Z0, Z0
+	VMINPD       X0, X1, X0
+	VMINPD       X1, X0, X1
+	VPOR         X1, X0, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -70167,9 +70167,9 @@ minSVF64AVX512_single:
 	VBROADCASTSD (SI), Z0
 	XORQ         R10, R10
 	VMOVQ        (R8)(R10*8), X1
-	VMINPD       Z1, Z0, Z2
-	VMINPD       Z0, Z2, Z0
-	VPORD        Z0, Z2, Z0
+	VMINPD       X1, X0, X1
+	VMINPD       X0, X1, X0
+	VPOR         X0, X1, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -70521,13 +70521,13 @@ maxVVF64AVX512_single:
 	XORQ   R10, R10
 	VMOVQ  (SI)(R10*8), X1
 	VMOVQ  (R8)(R10*8), X2
-	VPXORD Z1, Z0, Z3
-	VPXORD Z2, Z0, Z4
-	VMINPD Z4, Z3, Z4
-	VMINPD Z3, Z4, Z3
-	VPORD  Z3, Z4, Z3
-	VPXORD Z0, Z3, Z3
-	VMOVQ  X3, (DX)(R10*8)
+	VPXOR  X1, X0, X1
+	VPXOR  X2, X0, X2
+	VMINPD X2, X1, X2
+	VMINPD X1, X2, X1
+	VPOR   X1, X2, X1
+	VPXOR  X0, X1, X1
+	VMOVQ  X1, (DX)(R10*8)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	ADDQ   R9, R8
@@ -70902,11 +70902,11 @@ maxVSF64AVX512_single:
 	VPXORD       Z1, Z0, Z1
 	XORQ         R10, R10
 	VMOVQ        (SI)(R10*8), X2
-	VPXORD       Z2, Z0, Z3
-	VMINPD       Z1, Z3, Z1
-	VMINPD       Z3, Z1, Z3
-	VPORD        Z3, Z1, Z1
-	VPXORD       Z0, Z1, Z1
+	VPXOR        X2, X0, X2
+	VMINPD       X1, X2, X1
+	VMINPD       X2, X1, X2
+	VPOR         X2, X1, X1
+	VPXOR        X0, X1, X1
 	VMOVQ        X1, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -71260,11 +71260,11 @@ maxSVF64AVX512_single:
 	VPXORD       Z1, Z0, Z1
 	XORQ         R10, R10
 	VMOVQ        (R8)(R10*8), X2
-	VPXORD       Z2, Z0, Z3
-	VMINPD       Z3, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VPXORD       Z0, Z1, Z1
+	VPXOR        X2, X0, X2
+	VMINPD       X2, X1, X2
+	VMINPD       X1, X2, X1
+	VPOR         X1, X2, X1
+	VPXOR        X0, X1, X1
 	VMOVQ        X1, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -77949,8 +77949,8 @@ addVVI8AVX512_single:
 	VMOVD   CX, X0
 	MOVBLZX (R8)(R10*1), CX
 	VMOVD   CX, X1
-	VPADDB  Z1, Z0, Z2
-	VPEXTRB $0x00, X2, (DX)(R10*1)
+	VPADDB  X1, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R10*1)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -78215,7 +78215,7 @@ addVSI8AVX512_single:
 	XORQ         R10, R10
 	MOVBLZX      (SI)(R10*1), CX
 	VMOVD        CX, X1
-	VPADDB       Z0, Z1, Z0
+	VPADDB       X0, X1, X0
 	VPEXTRB      $0x00, X0, (DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -78465,7 +78465,7 @@ addSVI8AVX512_single:
 	XORQ         R10, R10
 	MOVBLZX      (R8)(R10*1), CX
 	VMOVD        CX, X1
-	VPADDB       Z1, Z0, Z0
+	VPADDB       X1, X0, X0
 	VPEXTRB      $0x00, X0, (DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -78722,8 +78722,8 @@ subVVI8AVX512_single:
 	VMOVD   CX, X0
 	MOVBLZX (R8)(R10*1), CX
 	VMOVD   CX, X1
-	VPSUBB  Z1, Z0, Z2
-	VPEXTRB $0x00, X2, (DX)(R10*1)
+	VPSUBB  X1, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R10*1)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -78988,7 +78988,7 @@ subVSI8AVX512_single:
 	XORQ         R10, R10
 	MOVBLZX      (SI)(R10*1), CX
 	VMOVD        CX, X1
-	VPSUBB       Z0, Z1, Z0
+	VPSUBB       X0, X1, X0
 	VPEXTRB      $0x00, X0, (DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -79238,7 +79238,7 @@ subSVI8AVX512_single:
 	XORQ         R10, R10
 	MOVBLZX      (R8)(R10*1), CX
 	VMOVD        CX, X1
-	VPSUBB       Z1, Z0, Z0
+	VPSUBB       X1, X0, X0
 	VPEXTRB      $0x00, X0, (DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -79596,13 +79596,13 @@ mulVVI8AVX512_single:
 	VMOVD   CX, X2
 	MOVBLZX (R8)(R10*1), CX
 	VMOVD   CX, X3
-	VPMULLW Z3, Z2, Z4
-	VPANDD  Z0, Z4, Z4
-	VPSRLW  $0x08, Z2, Z5
-	VPANDD  Z1, Z3, Z6
-	VPMULLW Z6, Z5, Z5
-	VPORD   Z5, Z4, Z4
-	VPEXTRB $0x00, X4, (DX)(R10*1)
+	VPMULLW X3, X2, X4
+	VPAND   X0, X4, X4
+	VPSRLW  $0x08, X2, X2
+	VPAND   X1, X3, X3
+	VPMULLW X3, X2, X2
+	VPOR    X2, X4, X2
+	VPEXTRB $0x00, X2, (DX)(R10*1)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -79999,12 +79999,12 @@ mulVSI8AVX512_single:
 	XORQ         R10, R10
 	MOVBLZX      (SI)(R10*1), CX
 	VMOVD        CX, X3
-	VPMULLW      Z2, Z3, Z4
-	VPANDD       Z0, Z4, Z4
-	VPSRLW       $0x08, Z3, Z5
-	VPANDD       Z1, Z2, Z2
-	VPMULLW      Z2, Z5, Z5
-	VPORD        Z5, Z4, Z2
+	VPMULLW      X2, X3, X4
+	VPAND        X0, X4, X4
+	VPSRLW       $0x08, X3, X3
+	VPAND        X1, X2, X2
+	VPMULLW      X2, X3, X3
+	VPOR         X3, X4, X2
 	VPEXTRB      $0x00, X2, (DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -80396,12 +80396,12 @@ mulSVI8AVX512_single:
 	XORQ         R10, R10
 	MOVBLZX      (R8)(R10*1), CX
 	VMOVD        CX, X3
-	VPMULLW      Z3, Z2, Z4
-	VPANDD       Z0, Z4, Z4
-	VPSRLW       $0x08, Z2, Z2
-	VPANDD       Z1, Z3, Z5
-	VPMULLW      Z5, Z2, Z2
-	VPORD        Z2, Z4, Z2
+	VPMULLW      X3, X2, X4
+	VPAND        X0, X4, X4
+	VPSRLW       $0x08, X2, X2
+	VPAND        X1, X3, X3
+	VPMULLW      X3, X2, X2
+	VPOR         X2, X4, X2
 	VPEXTRB      $0x00, X2, (DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -80704,8 +80704,8 @@ minVVI8AVX512_single:
 	VMOVD   CX, X0
 	MOVBLZX (R8)(R10*1), CX
 	VMOVD   CX, X1
-	VPMINSB Z1, Z0, Z2
-	VPEXTRB $0x00, X2, (DX)(R10*1)
+	VPMINSB X1, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R10*1)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -80970,7 +80970,7 @@ minVSI8AVX512_single:
 	XORQ         R10, R10
 	MOVBLZX      (SI)(R10*1), CX
 	VMOVD        CX, X1
-	VPMINSB      Z0, Z1, Z0
+	VPMINSB      X0, X1, X0
 	VPEXTRB      $0x00, X0, (DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -81220,7 +81220,7 @@ minSVI8AVX512_single:
 	XORQ         R10, R10
 	MOVBLZX      (R8)(R10*1), CX
 	VMOVD        CX, X1
-	VPMINSB      Z1, Z0, Z0
+	VPMINSB      X1, X0, X0
 	VPEXTRB      $0x00, X0, (DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -81477,8 +81477,8 @@ maxVVI8AVX512_single:
 	VMOVD   CX, X0
 	MOVBLZX (R8)(R10*1), CX
 	VMOVD   CX, X1
-	VPMAXSB Z1, Z0, Z2
-	VPEXTRB $0x00, X2, (DX)(R10*1)
+	VPMAXSB X1, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R10*1)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -81743,7 +81743,7 @@ maxVSI8AVX512_single:
 	XORQ         R10, R10
 	MOVBLZX      (SI)(R10*1), CX
 	VMOVD        CX, X1
-	VPMAXSB      Z0, Z1, Z0
+	VPMAXSB      X0, X1, X0
 	VPEXTRB      $0x00, X0, (DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -81993,7 +81993,7 @@ maxSVI8AVX512_single:
 	XORQ         R10, R10
 	MOVBLZX      (R8)(R10*1), CX
 	VMOVD        CX, X1
-	VPMAXSB      Z1, Z0, Z0
+	VPMAXSB      X1, X0, X0
 	VPEXTRB      $0x00, X0, (DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -82250,8 +82250,8 @@ addVVI16AVX512_single:
 	VMOVD   CX, X0
 	MOVWLZX (R8)(R10*2), CX
 	VMOVD   CX, X1
-	VPADDW  Z1, Z0, Z2
-	VPEXTRW $0x00, X2, (DX)(R10*2)
+	VPADDW  X1, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R10*2)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -82516,7 +82516,7 @@ addVSI16AVX512_single:
 	XORQ         R10, R10
 	MOVWLZX      (SI)(R10*2), CX
 	VMOVD        CX, X1
-	VPADDW       Z0, Z1, Z0
+	VPADDW       X0, X1, X0
 	VPEXTRW      $0x00, X0, (DX)(R10*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -82766,7 +82766,7 @@ addSVI16AVX512_single:
 	XORQ         R10, R10
 	MOVWLZX      (R8)(R10*2), CX
 	VMOVD        CX, X1
-	VPADDW       Z1, Z0, Z0
+	VPADDW       X1, X0, X0
 	VPEXTRW      $0x00, X0, (DX)(R10*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -83023,8 +83023,8 @@ subVVI16AVX512_single:
 	VMOVD   CX, X0
 	MOVWLZX (R8)(R10*2), CX
 	VMOVD   CX, X1
-	VPSUBW  Z1, Z0, Z2
-	VPEXTRW $0x00, X2, (DX)(R10*2)
+	VPSUBW  X1, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R10*2)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -83289,7 +83289,7 @@ subVSI16AVX512_single:
 	XORQ         R10, R10
 	MOVWLZX      (SI)(R10*2), CX
 	VMOVD        CX, X1
-	VPSUBW       Z0, Z1, Z0
+	VPSUBW       X0, X1, X0
 	VPEXTRW      $0x00, X0, (DX)(R10*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -83539,7 +83539,7 @@ subSVI16AVX512_single:
 	XORQ         R10, R10
 	MOVWLZX      (R8)(R10*2), CX
 	VMOVD        CX, X1
-	VPSUBW       Z1, Z0, Z0
+	VPSUBW       X1, X0, X0
 	VPEXTRW      $0x00, X0, (DX)(R10*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -83796,8 +83796,8 @@ mulVVI16AVX512_single:
 	VMOVD   CX, X0
 	MOVWLZX (R8)(R10*2), CX
 	VMOVD   CX, X1
-	VPMULLW Z1, Z0, Z2
-	VPEXTRW $0x00, X2, (DX)(R10*2)
+	VPMULLW X1, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R10*2)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -84062,7 +84062,7 @@ mulVSI16AVX512_single:
 	XORQ         R10, R10
 	MOVWLZX      (SI)(R10*2), CX
 	VMOVD        CX, X1
-	VPMULLW      Z0, Z1, Z0
+	VPMULLW      X0, X1, X0
 	VPEXTRW      $0x00, X0, (DX)(R10*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -84312,7 +84312,7 @@ mulSVI16AVX512_single:
 	XORQ         R10, R10
 	MOVWLZX      (R8)(R10*2), CX
 	VMOVD        CX, X1
-	VPMULLW      Z1, Z0, Z0
+	VPMULLW      X1, X0, X0
 	VPEXTRW      $0x00, X0, (DX)(R10*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -84569,8 +84569,8 @@ minVVI16AVX512_single:
 	VMOVD   CX, X0
 	MOVWLZX (R8)(R10*2), CX
 	VMOVD   CX, X1
-	VPMINSW Z1, Z0, Z2
-	VPEXTRW $0x00, X2, (DX)(R10*2)
+	VPMINSW X1, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R10*2)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -84835,7 +84835,7 @@ minVSI16AVX512_single:
 	XORQ         R10, R10
 	MOVWLZX      (SI)(R10*2), CX
 	VMOVD        CX, X1
-	VPMINSW      Z0, Z1, Z0
+	VPMINSW      X0, X1, X0
 	VPEXTRW      $0x00, X0, (DX)(R10*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -85085,7 +85085,7 @@ minSVI16AVX512_single:
 	XORQ         R10, R10
 	MOVWLZX      (R8)(R10*2), CX
 	VMOVD        CX, X1
-	VPMINSW      Z1, Z0, Z0
+	VPMINSW      X1, X0, X0
 	VPEXTRW      $0x00, X0, (DX)(R10*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -85342,8 +85342,8 @@ maxVVI16AVX512_single:
 	VMOVD   CX, X0
 	MOVWLZX (R8)(R10*2), CX
 	VMOVD   CX, X1
-	VPMAXSW Z1, Z0, Z2
-	VPEXTRW $0x00, X2, (DX)(R10*2)
+	VPMAXSW X1, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R10*2)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -85608,7 +85608,7 @@ maxVSI16AVX512_single:
 	XORQ         R10, R10
 	MOVWLZX      (SI)(R10*2), CX
 	VMOVD        CX, X1
-	VPMAXSW      Z0, Z1, Z0
+	VPMAXSW      X0, X1, X0
 	VPEXTRW      $0x00, X0, (DX)(R10*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -85858,7 +85858,7 @@ maxSVI16AVX512_single:
 	XORQ         R10, R10
 	MOVWLZX      (R8)(R10*2), CX
 	VMOVD        CX, X1
-	VPMAXSW      Z1, Z0, Z0
+	VPMAXSW      X1, X0, X0
 	VPEXTRW      $0x00, X0, (DX)(R10*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -86113,8 +86113,8 @@ addVVI32AVX512_single:
 	XORQ   R10, R10
 	VMOVD  (SI)(R10*4), X0
 	VMOVD  (R8)(R10*4), X1
-	VPADDD Z1, Z0, Z2
-	VMOVD  X2, (DX)(R10*4)
+	VPADDD X1, X0, X0
+	VMOVD  X0, (DX)(R10*4)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	ADDQ   R9, R8
@@ -86378,7 +86378,7 @@ addVSI32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R10, R10
 	VMOVD        (SI)(R10*4), X1
-	VPADDD       Z0, Z1, Z0
+	VPADDD       X0, X1, X0
 	VMOVD        X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -86627,7 +86627,7 @@ addSVI32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R10, R10
 	VMOVD        (R8)(R10*4), X1
-	VPADDD       Z1, Z0, Z0
+	VPADDD       X1, X0, X0
 	VMOVD        X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -86882,8 +86882,8 @@ subVVI32AVX512_single:
 	XORQ   R10, R10
 	VMOVD  (SI)(R10*4), X0
 	VMOVD  (R8)(R10*4), X1
-	VPSUBD Z1, Z0, Z2
-	VMOVD  X2, (DX)(R10*4)
+	VPSUBD X1, X0, X0
+	VMOVD  X0, (DX)(R10*4)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	ADDQ   R9, R8
@@ -87147,7 +87147,7 @@ subVSI32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R10, R10
 	VMOVD        (SI)(R10*4), X1
-	VPSUBD       Z0, Z1, Z0
+	VPSUBD       X0, X1, X0
 	VMOVD        X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -87396,7 +87396,7 @@ subSVI32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R10, R10
 	VMOVD        (R8)(R10*4), X1
-	VPSUBD       Z1, Z0, Z0
+	VPSUBD       X1, X0, X0
 	VMOVD        X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -87651,8 +87651,8 @@ mulVVI32AVX512_single:
 	XORQ    R10, R10
 	VMOVD   (SI)(R10*4), X0
 	VMOVD   (R8)(R10*4), X1
-	VPMULLD Z1, Z0, Z2
-	VMOVD   X2, (DX)(R10*4)
+	VPMULLD X1, X0, X0
+	VMOVD   X0, (DX)(R10*4)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -87916,7 +87916,7 @@ mulVSI32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R10, R10
 	VMOVD        (SI)(R10*4), X1
-	VPMULLD      Z0, Z1, Z0
+	VPMULLD      X0, X1, X0
 	VMOVD        X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -88165,7 +88165,7 @@ mulSVI32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R10, R10
 	VMOVD        (R8)(R10*4), X1
-	VPMULLD      Z1, Z0, Z0
+	VPMULLD      X1, X0, X0
 	VMOVD        X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -88420,8 +88420,8 @@ minVVI32AVX512_single:
 	XORQ    R10, R10
 	VMOVD   (SI)(R10*4), X0
 	VMOVD   (R8)(R10*4), X1
-	VPMINSD Z1, Z0, Z2
-	VMOVD   X2, (DX)(R10*4)
+	VPMINSD X1, X0, X0
+	VMOVD   X0, (DX)(R10*4)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -88685,7 +88685,7 @@ minVSI32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R10, R10
 	VMOVD        (SI)(R10*4), X1
-	VPMINSD      Z0, Z1, Z0
+	VPMINSD      X0, X1, X0
 	VMOVD        X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -88934,7 +88934,7 @@ minSVI32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R10, R10
 	VMOVD        (R8)(R10*4), X1
-	VPMINSD      Z1, Z0, Z0
+	VPMINSD      X1, X0, X0
 	VMOVD        X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -89189,8 +89189,8 @@ maxVVI32AVX512_single:
 	XORQ    R10, R10
 	VMOVD   (SI)(R10*4), X0
 	VMOVD   (R8)(R10*4), X1
-	VPMAXSD Z1, Z0, Z2
-	VMOVD   X2, (DX)(R10*4)
+	VPMAXSD X1, X0, X0
+	VMOVD   X0, (DX)(R10*4)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -89454,7 +89454,7 @@ maxVSI32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R10, R10
 	VMOVD        (SI)(R10*4), X1
-	VPMAXSD      Z0, Z1, Z0
+	VPMAXSD      X0, X1, X0
 	VMOVD        X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -89703,7 +89703,7 @@ maxSVI32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R10, R10
 	VMOVD        (R8)(R10*4), X1
-	VPMAXSD      Z1, Z0, Z0
+	VPMAXSD      X1, X0, X0
 	VMOVD        X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -89958,8 +89958,8 @@ addVVI64AVX512_single:
 	XORQ   R10, R10
 	VMOVQ  (SI)(R10*8), X0
 	VMOVQ  (R8)(R10*8), X1
-	VPADDQ Z1, Z0, Z2
-	VMOVQ  X2, (DX)(R10*8)
+	VPADDQ X1, X0, X0
+	VMOVQ  X0, (DX)(R10*8)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	ADDQ   R9, R8
@@ -90223,7 +90223,7 @@ addVSI64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R10, R10
 	VMOVQ        (SI)(R10*8), X1
-	VPADDQ       Z0, Z1, Z0
+	VPADDQ       X0, X1, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -90472,7 +90472,7 @@ addSVI64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R10, R10
 	VMOVQ        (R8)(R10*8), X1
-	VPADDQ       Z1, Z0, Z0
+	VPADDQ       X1, X0, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -90727,8 +90727,8 @@ subVVI64AVX512_single:
 	XORQ   R10, R10
 	VMOVQ  (SI)(R10*8), X0
 	VMOVQ  (R8)(R10*8), X1
-	VPSUBQ Z1, Z0, Z2
-	VMOVQ  X2, (DX)(R10*8)
+	VPSUBQ X1, X0, X0
+	VMOVQ  X0, (DX)(R10*8)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	ADDQ   R9, R8
@@ -90992,7 +90992,7 @@ subVSI64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R10, R10
 	VMOVQ        (SI)(R10*8), X1
-	VPSUBQ       Z0, Z1, Z0
+	VPSUBQ       X0, X1, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -91241,7 +91241,7 @@ subSVI64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R10, R10
 	VMOVQ        (R8)(R10*8), X1
-	VPSUBQ       Z1, Z0, Z0
+	VPSUBQ       X1, X0, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -91345,7 +91345,7 @@ subSVI64AVX512NT_done:
 	RET
 
 // func mulVVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL
 TEXT ·mulVVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -91496,8 +91496,8 @@ mulVVI64AVX512_single:
 	XORQ    R10, R10
 	VMOVQ   (SI)(R10*8), X0
 	VMOVQ   (R8)(R10*8), X1
-	VPMULLQ Z1, Z0, Z2
-	VMOVQ   X2, (DX)(R10*8)
+	VPMULLQ X1, X0, X0
+	VMOVQ   X0, (DX)(R10*8)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -91606,7 +91606,7 @@ mulVVI64AVX512NT_done:
 	RET
 
 // func mulVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL
 TEXT ·mulVSI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -91761,7 +91761,7 @@ mulVSI64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R10, R10
 	VMOVQ        (SI)(R10*8), X1
-	VPMULLQ      Z0, Z1, Z0
+	VPMULLQ      X0, X1, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -91870,7 +91870,7 @@ mulVSI64AVX512NT_done:
 	RET
 
 // func mulSVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL
 TEXT ·mulSVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -92010,7 +92010,7 @@ mulSVI64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R10, R10
 	VMOVQ        (R8)(R10*8), X1
-	VPMULLQ      Z1, Z0, Z0
+	VPMULLQ      X1, X0, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -92114,7 +92114,7 @@ mulSVI64AVX512NT_done:
 	RET
 
 // func minVVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·minVVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -92265,8 +92265,8 @@ minVVI64AVX512_single:
 	XORQ    R10, R10
 	VMOVQ   (SI)(R10*8), X0
 	VMOVQ   (R8)(R10*8), X1
-	VPMINSQ Z1, Z0, Z2
-	VMOVQ   X2, (DX)(R10*8)
+	VPMINSQ X1, X0, X0
+	VMOVQ   X0, (DX)(R10*8)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -92375,7 +92375,7 @@ minVVI64AVX512NT_done:
 	RET
 
 // func minVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·minVSI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -92530,7 +92530,7 @@ minVSI64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R10, R10
 	VMOVQ        (SI)(R10*8), X1
-	VPMINSQ      Z0, Z1, Z0
+	VPMINSQ      X0, X1, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -92639,7 +92639,7 @@ minVSI64AVX512NT_done:
 	RET
 
 // func minSVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·minSVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -92779,7 +92779,7 @@ minSVI64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R10, R10
 	VMOVQ        (R8)(R10*8), X1
-	VPMINSQ      Z1, Z0, Z0
+	VPMINSQ      X1, X0, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -92883,7 +92883,7 @@ minSVI64AVX512NT_done:
 	RET
 
 // func maxVVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·maxVVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -93034,8 +93034,8 @@ maxVVI64AVX512_single:
 	XORQ    R10, R10
 	VMOVQ   (SI)(R10*8), X0
 	VMOVQ   (R8)(R10*8), X1
-	VPMAXSQ Z1, Z0, Z2
-	VMOVQ   X2, (DX)(R10*8)
+	VPMAXSQ X1, X0, X0
+	VMOVQ   X0, (DX)(R10*8)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -93144,7 +93144,7 @@ maxVVI64AVX512NT_done:
 	RET
 
 // func maxVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·maxVSI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -93299,7 +93299,7 @@ maxVSI64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R10, R10
 	VMOVQ        (SI)(R10*8), X1
-	VPMAXSQ      Z0, Z1, Z0
+	VPMAXSQ      X0, X1, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -93408,7 +93408,7 @@ maxVSI64AVX512NT_done:
 	RET
 
 // func maxSVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·maxSVI64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -93548,7 +93548,7 @@ maxSVI64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R10, R10
 	VMOVQ        (R8)(R10*8), X1
-	VPMAXSQ      Z1, Z0, Z0
+	VPMAXSQ      X1, X0, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -93805,8 +93805,8 @@ minVVU8AVX512_single:
 	VMOVD   CX, X0
 	MOVBLZX (R8)(R10*1), CX
 	VMOVD   CX, X1
-	VPMINUB Z1, Z0, Z2
-	VPEXTRB $0x00, X2, (DX)(R10*1)
+	VPMINUB X1, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R10*1)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -94071,7 +94071,7 @@ minVSU8AVX512_single:
 	XORQ         R10, R10
 	MOVBLZX      (SI)(R10*1), CX
 	VMOVD        CX, X1
-	VPMINUB      Z0, Z1, Z0
+	VPMINUB      X0, X1, X0
 	VPEXTRB      $0x00, X0, (DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -94321,7 +94321,7 @@ minSVU8AVX512_single:
 	XORQ         R10, R10
 	MOVBLZX      (R8)(R10*1), CX
 	VMOVD        CX, X1
-	VPMINUB      Z1, Z0, Z0
+	VPMINUB      X1, X0, X0
 	VPEXTRB      $0x00, X0, (DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -94578,8 +94578,8 @@ maxVVU8AVX512_single:
 	VMOVD   CX, X0
 	MOVBLZX (R8)(R10*1), CX
 	VMOVD   CX, X1
-	VPMAXUB Z1, Z0, Z2
-	VPEXTRB $0x00, X2, (DX)(R10*1)
+	VPMAXUB X1, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R10*1)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -94844,7 +94844,7 @@ maxVSU8AVX512_single:
 	XORQ         R10, R10
 	MOVBLZX      (SI)(R10*1), CX
 	VMOVD        CX, X1
-	VPMAXUB      Z0, Z1, Z0
+	VPMAXUB      X0, X1, X0
 	VPEXTRB      $0x00, X0, (DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -95094,7 +95094,7 @@ maxSVU8AVX512_single:
 	XORQ         R10, R10
 	MOVBLZX      (R8)(R10*1), CX
 	VMOVD        CX, X1
-	VPMAXUB      Z1, Z0, Z0
+	VPMAXUB      X1, X0, X0
 	VPEXTRB      $0x00, X0, (DX)(R10*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -95351,8 +95351,8 @@ minVVU16AVX512_single:
 	VMOVD   CX, X0
 	MOVWLZX (R8)(R10*2), CX
 	VMOVD   CX, X1
-	VPMINUW Z1, Z0, Z2
-	VPEXTRW $0x00, X2, (DX)(R10*2)
+	VPMINUW X1, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R10*2)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -95617,7 +95617,7 @@ minVSU16AVX512_single:
 	XORQ         R10, R10
 	MOVWLZX      (SI)(R10*2), CX
 	VMOVD        CX, X1
-	VPMINUW      Z0, Z1, Z0
+	VPMINUW      X0, X1, X0
 	VPEXTRW      $0x00, X0, (DX)(R10*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -95867,7 +95867,7 @@ minSVU16AVX512_single:
 	XORQ         R10, R10
 	MOVWLZX      (R8)(R10*2), CX
 	VMOVD        CX, X1
-	VPMINUW      Z1, Z0, Z0
+	VPMINUW      X1, X0, X0
 	VPEXTRW      $0x00, X0, (DX)(R10*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -96124,8 +96124,8 @@ maxVVU16AVX512_single:
 	VMOVD   CX, X0
 	MOVWLZX (R8)(R10*2), CX
 	VMOVD   CX, X1
-	VPMAXUW Z1, Z0, Z2
-	VPEXTRW $0x00, X2, (DX)(R10*2)
+	VPMAXUW X1, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R10*2)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -96390,7 +96390,7 @@ maxVSU16AVX512_single:
 	XORQ         R10, R10
 	MOVWLZX      (SI)(R10*2), CX
 	VMOVD        CX, X1
-	VPMAXUW      Z0, Z1, Z0
+	VPMAXUW      X0, X1, X0
 	VPEXTRW      $0x00, X0, (DX)(R10*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -96640,7 +96640,7 @@ maxSVU16AVX512_single:
 	XORQ         R10, R10
 	MOVWLZX      (R8)(R10*2), CX
 	VMOVD        CX, X1
-	VPMAXUW      Z1, Z0, Z0
+	VPMAXUW      X1, X0, X0
 	VPEXTRW      $0x00, X0, (DX)(R10*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -96895,8 +96895,8 @@ minVVU32AVX512_single:
 	XORQ    R10, R10
 	VMOVD   (SI)(R10*4), X0
 	VMOVD   (R8)(R10*4), X1
-	VPMINUD Z1, Z0, Z2
-	VMOVD   X2, (DX)(R10*4)
+	VPMINUD X1, X0, X0
+	VMOVD   X0, (DX)(R10*4)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -97160,7 +97160,7 @@ minVSU32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R10, R10
 	VMOVD        (SI)(R10*4), X1
-	VPMINUD      Z0, Z1, Z0
+	VPMINUD      X0, X1, X0
 	VMOVD        X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -97409,7 +97409,7 @@ minSVU32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R10, R10
 	VMOVD        (R8)(R10*4), X1
-	VPMINUD      Z1, Z0, Z0
+	VPMINUD      X1, X0, X0
 	VMOVD        X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -97664,8 +97664,8 @@ maxVVU32AVX512_single:
 	XORQ    R10, R10
 	VMOVD   (SI)(R10*4), X0
 	VMOVD   (R8)(R10*4), X1
-	VPMAXUD Z1, Z0, Z2
-	VMOVD   X2, (DX)(R10*4)
+	VPMAXUD X1, X0, X0
+	VMOVD   X0, (DX)(R10*4)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -97929,7 +97929,7 @@ maxVSU32AVX512_single:
 	VPBROADCASTD (R8), Z0
 	XORQ         R10, R10
 	VMOVD        (SI)(R10*4), X1
-	VPMAXUD      Z0, Z1, Z0
+	VPMAXUD      X0, X1, X0
 	VMOVD        X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -98178,7 +98178,7 @@ maxSVU32AVX512_single:
 	VPBROADCASTD (SI), Z0
 	XORQ         R10, R10
 	VMOVD        (R8)(R10*4), X1
-	VPMAXUD      Z1, Z0, Z0
+	VPMAXUD      X1, X0, X0
 	VMOVD        X0, (DX)(R10*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -98282,7 +98282,7 @@ maxSVU32AVX512NT_done:
 	RET
 
 // func minVVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·minVVU64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -98433,8 +98433,8 @@ minVVU64AVX512_single:
 	XORQ    R10, R10
 	VMOVQ   (SI)(R10*8), X0
 	VMOVQ   (R8)(R10*8), X1
-	VPMINUQ Z1, Z0, Z2
-	VMOVQ   X2, (DX)(R10*8)
+	VPMINUQ X1, X0, X0
+	VMOVQ   X0, (DX)(R10*8)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -98543,7 +98543,7 @@ minVVU64AVX512NT_done:
 	RET
 
 // func minVSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·minVSU64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -98698,7 +98698,7 @@ minVSU64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R10, R10
 	VMOVQ        (SI)(R10*8), X1
-	VPMINUQ      Z0, Z1, Z0
+	VPMINUQ      X0, X1, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -98807,7 +98807,7 @@ minVSU64AVX512NT_done:
 	RET
 
 // func minSVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·minSVU64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -98947,7 +98947,7 @@ minSVU64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R10, R10
 	VMOVQ        (R8)(R10*8), X1
-	VPMINUQ      Z1, Z0, Z0
+	VPMINUQ      X1, X0, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -99051,7 +99051,7 @@ minSVU64AVX512NT_done:
 	RET
 
 // func maxVVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·maxVVU64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -99202,8 +99202,8 @@ maxVVU64AVX512_single:
 	XORQ    R10, R10
 	VMOVQ   (SI)(R10*8), X0
 	VMOVQ   (R8)(R10*8), X1
-	VPMAXUQ Z1, Z0, Z2
-	VMOVQ   X2, (DX)(R10*8)
+	VPMAXUQ X1, X0, X0
+	VMOVQ   X0, (DX)(R10*8)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -99312,7 +99312,7 @@ maxVVU64AVX512NT_done:
 	RET
 
 // func maxVSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·maxVSU64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -99467,7 +99467,7 @@ maxVSU64AVX512_single:
 	VPBROADCASTQ (R8), Z0
 	XORQ         R10, R10
 	VMOVQ        (SI)(R10*8), X1
-	VPMAXUQ      Z0, Z1, Z0
+	VPMAXUQ      X0, X1, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -99576,7 +99576,7 @@ maxVSU64AVX512NT_done:
 	RET
 
 // func maxSVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·maxSVU64AVX512(SB), NOSPLIT, $0-64
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -99716,7 +99716,7 @@ maxSVU64AVX512_single:
 	VPBROADCASTQ (SI), Z0
 	XORQ         R10, R10
 	VMOVQ        (R8)(R10*8), X1
-	VPMAXUQ      Z1, Z0, Z0
+	VPMAXUQ      X1, X0, X0
 	VMOVQ        X0, (DX)(R10*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI

@@ -198,6 +198,23 @@ func testSpecialValues(t *testing.T, tc typeCase) {
 					f.run(op, kind, m, n, got, n, cols, ld, false)
 					requireSame(t, want, got, fmt.Sprintf("%s %s %s shift %d", f.name, f.ops[op], kind, shift))
 				}
+				// Rows of one element each (a strided view's column), a
+				// tuple a row, which the kernels run in a loop of their own.
+				m, ld := len(tuples), make([]int, len(cols))
+				for i, typ := range f.inputs {
+					cols[i] = specialColumn(tc, typ, f.vector[k][i], tuples, i, 0, m)
+					switch {
+					case f.vector[k][i]:
+						ld[i] = 1
+					case typ == "uint":
+						m = min(m, len(testkit.ShiftCounts())) // a count per row
+						ld[i] = 1
+					}
+				}
+				want, got := tc.makeOut(f.out, m), tc.makeOut(f.out, m)
+				f.ref(op, kind, m, 1, want, 1, cols, ld)
+				f.run(op, kind, m, 1, got, 1, cols, ld, false)
+				requireSame(t, want, got, fmt.Sprintf("%s %s %s rows of one", f.name, f.ops[op], kind))
 			}
 		}
 	}

@@ -41595,7 +41595,7 @@ clampSSVU64AVX2NT_done:
 	RET
 
 // func fmaVVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, FMA3
 TEXT ·fmaVVVF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -41787,9 +41787,9 @@ fmaVVVF32AVX512_single:
 	VMOVSS      (SI)(R12*4), X0
 	VMOVSS      (R8)(R12*4), X1
 	VMOVSS      (R10)(R12*4), X2
-	VMOVUPS     Z2, Z3
-	VFMADD231PS Z1, Z0, Z3
-	VMOVSS      X3, (DX)(R12*4)
+	VMOVUPS     X2, X2
+	VFMADD231PS X1, X0, X2
+	VMOVSS      X2, (DX)(R12*4)
 	ADDQ        BX, DX
 	ADDQ        DI, SI
 	ADDQ        R9, R8
@@ -41917,7 +41917,7 @@ fmaVVVF32AVX512NT_done:
 	RET
 
 // func fmaVVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, FMA3
 TEXT ·fmaVVSF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -42098,8 +42098,8 @@ fmaVVSF32AVX512_single:
 	XORQ         R12, R12
 	VMOVSS       (SI)(R12*4), X1
 	VMOVSS       (R8)(R12*4), X2
-	VMOVUPS      Z0, Z0
-	VFMADD231PS  Z2, Z1, Z0
+	VMOVUPS      X0, X0
+	VFMADD231PS  X2, X1, X0
 	VMOVSS       X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -42222,7 +42222,7 @@ fmaVVSF32AVX512NT_done:
 	RET
 
 // func fmaVSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, FMA3
 TEXT ·fmaVSVF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -42418,9 +42418,9 @@ fmaVSVF32AVX512_single:
 	XORQ         R12, R12
 	VMOVSS       (SI)(R12*4), X1
 	VMOVSS       (R10)(R12*4), X2
-	VMOVUPS      Z2, Z3
-	VFMADD231PS  Z0, Z1, Z3
-	VMOVSS       X3, (DX)(R12*4)
+	VMOVUPS      X2, X2
+	VFMADD231PS  X0, X1, X2
+	VMOVSS       X2, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	ADDQ         R9, R8
@@ -42547,7 +42547,7 @@ fmaVSVF32AVX512NT_done:
 	RET
 
 // func fmaSVVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, FMA3
 TEXT ·fmaSVVF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -42728,9 +42728,9 @@ fmaSVVF32AVX512_single:
 	XORQ         R12, R12
 	VMOVSS       (R8)(R12*4), X1
 	VMOVSS       (R10)(R12*4), X2
-	VMOVUPS      Z2, Z3
-	VFMADD231PS  Z1, Z0, Z3
-	VMOVSS       X3, (DX)(R12*4)
+	VMOVUPS      X2, X2
+	VFMADD231PS  X1, X0, X2
+	VMOVSS       X2, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	ADDQ         R9, R8
@@ -42852,7 +42852,7 @@ fmaSVVF32AVX512NT_done:
 	RET
 
 // func fmaVSSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, FMA3
 TEXT ·fmaVSSF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -43037,8 +43037,8 @@ fmaVSSF32AVX512_single:
 	VBROADCASTSS (R10), Z1
 	XORQ         R12, R12
 	VMOVSS       (SI)(R12*4), X2
-	VMOVUPS      Z1, Z1
-	VFMADD231PS  Z0, Z2, Z1
+	VMOVUPS      X1, X1
+	VFMADD231PS  X0, X2, X1
 	VMOVSS       X1, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -43160,7 +43160,7 @@ fmaVSSF32AVX512NT_done:
 	RET
 
 // func fmaSVSF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, FMA3
 TEXT ·fmaSVSF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -43330,8 +43330,8 @@ fmaSVSF32AVX512_single:
 	VBROADCASTSS (R10), Z1
 	XORQ         R12, R12
 	VMOVSS       (R8)(R12*4), X2
-	VMOVUPS      Z1, Z1
-	VFMADD231PS  Z2, Z0, Z1
+	VMOVUPS      X1, X1
+	VFMADD231PS  X2, X0, X1
 	VMOVSS       X1, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -43448,7 +43448,7 @@ fmaSVSF32AVX512NT_done:
 	RET
 
 // func fmaSSVF32AVX512(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, FMA3
 TEXT ·fmaSSVF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -43633,9 +43633,9 @@ fmaSSVF32AVX512_single:
 	VBROADCASTSS (R8), Z1
 	XORQ         R12, R12
 	VMOVSS       (R10)(R12*4), X2
-	VMOVUPS      Z2, Z3
-	VFMADD231PS  Z1, Z0, Z3
-	VMOVSS       X3, (DX)(R12*4)
+	VMOVUPS      X2, X2
+	VFMADD231PS  X1, X0, X2
+	VMOVSS       X2, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	ADDQ         R9, R8
@@ -44063,16 +44063,16 @@ clampVVVF32AVX512_single:
 	VMOVSS (SI)(R12*4), X1
 	VMOVSS (R8)(R12*4), X2
 	VMOVSS (R10)(R12*4), X3
-	VPXORD Z1, Z0, Z4
-	VPXORD Z2, Z0, Z5
-	VMINPS Z5, Z4, Z5
-	VMINPS Z4, Z5, Z4
-	VPORD  Z4, Z5, Z4
-	VPXORD Z0, Z4, Z4
-	VMINPS Z3, Z4, Z5
-	VMINPS Z4, Z5, Z4
-	VPORD  Z4, Z5, Z4
-	VMOVSS X4, (DX)(R12*4)
+	VPXOR  X1, X0, X1
+	VPXOR  X2, X0, X2
+	VMINPS X2, X1, X2
+	VMINPS X1, X2, X1
+	VPOR   X1, X2, X1
+	VPXOR  X0, X1, X1
+	VMINPS X3, X1, X2
+	VMINPS X1, X2, X1
+	VPOR   X1, X2, X1
+	VMOVSS X1, (DX)(R12*4)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	ADDQ   R9, R8
@@ -44552,17 +44552,17 @@ clampVVSF32AVX512_single:
 	VBROADCASTSS (R10), Z1
 	VPXORD       Z1, Z0, Z2
 	XORQ         R12, R12
-	VMOVSS       (SI)(R12*4), X3
-	VMOVSS       (R8)(R12*4), X4
-	VPXORD       Z3, Z0, Z2
-	VPXORD       Z4, Z0, Z5
-	VMINPS       Z5, Z2, Z5
-	VMINPS       Z2, Z5, Z2
-	VPORD        Z2, Z5, Z2
-	VPXORD       Z0, Z2, Z2
-	VMINPS       Z1, Z2, Z1
-	VMINPS       Z2, Z1, Z2
-	VPORD        Z2, Z1, Z1
+	VMOVSS       (SI)(R12*4), X2
+	VMOVSS       (R8)(R12*4), X3
+	VPXOR        X2, X0, X2
+	VPXOR        X3, X0, X3
+	VMINPS       X3, X2, X3
+	VMINPS       X2, X3, X2
+	VPOR         X2, X3, X2
+	VPXOR        X0, X2, X2
+	VMINPS       X1, X2, X1
+	VMINPS       X2, X1, X2
+	VPOR         X2, X1, X1
 	VMOVSS       X1, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -45024,14 +45024,14 @@ clampVSVF32AVX512_single:
 	XORQ         R12, R12
 	VMOVSS       (SI)(R12*4), X2
 	VMOVSS       (R10)(R12*4), X3
-	VPXORD       Z2, Z0, Z4
-	VMINPS       Z1, Z4, Z1
-	VMINPS       Z4, Z1, Z4
-	VPORD        Z4, Z1, Z1
-	VPXORD       Z0, Z1, Z1
-	VMINPS       Z3, Z1, Z4
-	VMINPS       Z1, Z4, Z1
-	VPORD        Z1, Z4, Z1
+	VPXOR        X2, X0, X2
+	VMINPS       X1, X2, X1
+	VMINPS       X2, X1, X2
+	VPOR         X2, X1, X1
+	VPXOR        X0, X1, X1
+	VMINPS       X3, X1, X2
+	VMINPS       X1, X2, X1
+	VPOR         X1, X2, X1
 	VMOVSS       X1, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -45501,14 +45501,14 @@ clampSVVF32AVX512_single:
 	XORQ         R12, R12
 	VMOVSS       (R8)(R12*4), X2
 	VMOVSS       (R10)(R12*4), X3
-	VPXORD       Z2, Z0, Z4
-	VMINPS       Z4, Z1, Z4
-	VMINPS       Z1, Z4, Z1
-	VPORD        Z1, Z4, Z1
-	VPXORD       Z0, Z1, Z1
-	VMINPS       Z3, Z1, Z4
-	VMINPS       Z1, Z4, Z1
-	VPORD        Z1, Z4, Z1
+	VPXOR        X2, X0, X2
+	VMINPS       X2, X1, X2
+	VMINPS       X1, X2, X1
+	VPOR         X1, X2, X1
+	VPXOR        X0, X1, X1
+	VMINPS       X3, X1, X2
+	VMINPS       X1, X2, X1
+	VPOR         X1, X2, X1
 	VMOVSS       X1, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -45719,28 +45719,28 @@ TEXT ·clampVSSF32AVX512(SB), NOSPLIT, $0-80
 clampVSSF32AVX512_row:
 	VBROADCASTSS (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSS (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
 	MOVQ         CX, R13
 
 clampVSSF32AVX512_loop4:
 	CMPQ    R13, $0x00000040
 	JB      clampVSSF32AVX512_after4
-	VPXORD  (SI)(R12*4), Z0, Z2
-	VMINPS  Z1, Z2, Z4
-	VMINPS  Z2, Z4, Z2
-	VPORD   Z2, Z4, Z2
-	VPXORD  Z0, Z2, Z2
-	VMINPS  Z3, Z2, Z4
-	VMINPS  Z2, Z4, Z2
-	VPORD   Z2, Z4, Z2
+	VPXORD  (SI)(R12*4), Z0, Z3
+	VMINPS  Z1, Z3, Z4
+	VMINPS  Z3, Z4, Z3
+	VPORD   Z3, Z4, Z3
+	VPXORD  Z0, Z3, Z3
+	VMINPS  Z2, Z3, Z4
+	VMINPS  Z3, Z4, Z3
+	VPORD   Z3, Z4, Z3
 	VPXORD  64(SI)(R12*4), Z0, Z4
 	VMINPS  Z1, Z4, Z5
 	VMINPS  Z4, Z5, Z4
 	VPORD   Z4, Z5, Z4
 	VPXORD  Z0, Z4, Z4
-	VMINPS  Z3, Z4, Z5
+	VMINPS  Z2, Z4, Z5
 	VMINPS  Z4, Z5, Z4
 	VPORD   Z4, Z5, Z4
 	VPXORD  128(SI)(R12*4), Z0, Z5
@@ -45748,7 +45748,7 @@ clampVSSF32AVX512_loop4:
 	VMINPS  Z5, Z6, Z5
 	VPORD   Z5, Z6, Z5
 	VPXORD  Z0, Z5, Z5
-	VMINPS  Z3, Z5, Z6
+	VMINPS  Z2, Z5, Z6
 	VMINPS  Z5, Z6, Z5
 	VPORD   Z5, Z6, Z5
 	VPXORD  192(SI)(R12*4), Z0, Z6
@@ -45756,10 +45756,10 @@ clampVSSF32AVX512_loop4:
 	VMINPS  Z6, Z7, Z6
 	VPORD   Z6, Z7, Z6
 	VPXORD  Z0, Z6, Z6
-	VMINPS  Z3, Z6, Z7
+	VMINPS  Z2, Z6, Z7
 	VMINPS  Z6, Z7, Z6
 	VPORD   Z6, Z7, Z6
-	VMOVUPS Z2, (DX)(R12*4)
+	VMOVUPS Z3, (DX)(R12*4)
 	VMOVUPS Z4, 64(DX)(R12*4)
 	VMOVUPS Z5, 128(DX)(R12*4)
 	VMOVUPS Z6, 192(DX)(R12*4)
@@ -45771,15 +45771,15 @@ clampVSSF32AVX512_after4:
 clampVSSF32AVX512_loop1:
 	CMPQ    R13, $0x00000010
 	JB      clampVSSF32AVX512_after1
-	VPXORD  (SI)(R12*4), Z0, Z2
-	VMINPS  Z1, Z2, Z4
-	VMINPS  Z2, Z4, Z2
-	VPORD   Z2, Z4, Z2
-	VPXORD  Z0, Z2, Z2
-	VMINPS  Z3, Z2, Z4
-	VMINPS  Z2, Z4, Z2
-	VPORD   Z2, Z4, Z2
-	VMOVUPS Z2, (DX)(R12*4)
+	VPXORD  (SI)(R12*4), Z0, Z3
+	VMINPS  Z1, Z3, Z4
+	VMINPS  Z3, Z4, Z3
+	VPORD   Z3, Z4, Z3
+	VPXORD  Z0, Z3, Z3
+	VMINPS  Z2, Z3, Z4
+	VMINPS  Z3, Z4, Z3
+	VPORD   Z3, Z4, Z3
+	VMOVUPS Z3, (DX)(R12*4)
 	ADDQ    $0x00000010, R12
 	SUBQ    $0x00000010, R13
 	JMP     clampVSSF32AVX512_loop1
@@ -45789,13 +45789,13 @@ clampVSSF32AVX512_after1:
 	JZ        clampVSSF32AVX512_tail_done
 	LEAQ      tailmask<>+0(SB), R14
 	KMOVQ     (R14)(R13*8), K1
-	VMOVUPS.Z (SI)(R12*4), K1, Z2
-	VPXORD    Z2, Z0, Z2
-	VMINPS    Z1, Z2, Z1
-	VMINPS    Z2, Z1, Z2
-	VPORD     Z2, Z1, Z1
+	VMOVUPS.Z (SI)(R12*4), K1, Z3
+	VPXORD    Z3, Z0, Z3
+	VMINPS    Z1, Z3, Z1
+	VMINPS    Z3, Z1, Z3
+	VPORD     Z3, Z1, Z1
 	VPXORD    Z0, Z1, Z1
-	VMINPS    Z3, Z1, Z2
+	VMINPS    Z2, Z1, Z2
 	VMINPS    Z1, Z2, Z1
 	VPORD     Z1, Z2, Z1
 	VMOVUPS   Z1, K1, (DX)(R12*4)
@@ -45813,15 +45813,15 @@ clampVSSF32AVX512_tail_done:
 clampVSSF32AVX512_exact1:
 	VBROADCASTSS (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSS (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VPXORD       (SI)(R12*4), Z0, Z2
-	VMINPS       Z1, Z2, Z1
-	VMINPS       Z2, Z1, Z2
-	VPORD        Z2, Z1, Z1
+	VPXORD       (SI)(R12*4), Z0, Z3
+	VMINPS       Z1, Z3, Z1
+	VMINPS       Z3, Z1, Z3
+	VPORD        Z3, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z3, Z1, Z2
+	VMINPS       Z2, Z1, Z2
 	VMINPS       Z1, Z2, Z1
 	VPORD        Z1, Z2, Z1
 	VMOVUPS      Z1, (DX)(R12*4)
@@ -45836,26 +45836,26 @@ clampVSSF32AVX512_exact1:
 clampVSSF32AVX512_exact2:
 	VBROADCASTSS (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSS (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VPXORD       (SI)(R12*4), Z0, Z2
-	VMINPS       Z1, Z2, Z4
-	VMINPS       Z2, Z4, Z2
-	VPORD        Z2, Z4, Z2
-	VPXORD       Z0, Z2, Z2
-	VMINPS       Z3, Z2, Z4
-	VMINPS       Z2, Z4, Z2
-	VPORD        Z2, Z4, Z2
+	VPXORD       (SI)(R12*4), Z0, Z3
+	VMINPS       Z1, Z3, Z4
+	VMINPS       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
+	VPXORD       Z0, Z3, Z3
+	VMINPS       Z2, Z3, Z4
+	VMINPS       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
 	VPXORD       64(SI)(R12*4), Z0, Z4
 	VMINPS       Z1, Z4, Z1
 	VMINPS       Z4, Z1, Z4
 	VPORD        Z4, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z3, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VMOVUPS      Z2, (DX)(R12*4)
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPS      Z3, (DX)(R12*4)
 	VMOVUPS      Z1, 64(DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -45868,23 +45868,23 @@ clampVSSF32AVX512_exact2:
 clampVSSF32AVX512_exact3:
 	VBROADCASTSS (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSS (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VPXORD       (SI)(R12*4), Z0, Z2
-	VMINPS       Z1, Z2, Z4
-	VMINPS       Z2, Z4, Z2
-	VPORD        Z2, Z4, Z2
-	VPXORD       Z0, Z2, Z2
-	VMINPS       Z3, Z2, Z4
-	VMINPS       Z2, Z4, Z2
-	VPORD        Z2, Z4, Z2
+	VPXORD       (SI)(R12*4), Z0, Z3
+	VMINPS       Z1, Z3, Z4
+	VMINPS       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
+	VPXORD       Z0, Z3, Z3
+	VMINPS       Z2, Z3, Z4
+	VMINPS       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
 	VPXORD       64(SI)(R12*4), Z0, Z4
 	VMINPS       Z1, Z4, Z5
 	VMINPS       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPS       Z3, Z4, Z5
+	VMINPS       Z2, Z4, Z5
 	VMINPS       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VPXORD       128(SI)(R12*4), Z0, Z5
@@ -45892,10 +45892,10 @@ clampVSSF32AVX512_exact3:
 	VMINPS       Z5, Z1, Z5
 	VPORD        Z5, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z3, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VMOVUPS      Z2, (DX)(R12*4)
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPS      Z3, (DX)(R12*4)
 	VMOVUPS      Z4, 64(DX)(R12*4)
 	VMOVUPS      Z1, 128(DX)(R12*4)
 	ADDQ         BX, DX
@@ -45909,23 +45909,23 @@ clampVSSF32AVX512_exact3:
 clampVSSF32AVX512_exact4:
 	VBROADCASTSS (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSS (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VPXORD       (SI)(R12*4), Z0, Z2
-	VMINPS       Z1, Z2, Z4
-	VMINPS       Z2, Z4, Z2
-	VPORD        Z2, Z4, Z2
-	VPXORD       Z0, Z2, Z2
-	VMINPS       Z3, Z2, Z4
-	VMINPS       Z2, Z4, Z2
-	VPORD        Z2, Z4, Z2
+	VPXORD       (SI)(R12*4), Z0, Z3
+	VMINPS       Z1, Z3, Z4
+	VMINPS       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
+	VPXORD       Z0, Z3, Z3
+	VMINPS       Z2, Z3, Z4
+	VMINPS       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
 	VPXORD       64(SI)(R12*4), Z0, Z4
 	VMINPS       Z1, Z4, Z5
 	VMINPS       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPS       Z3, Z4, Z5
+	VMINPS       Z2, Z4, Z5
 	VMINPS       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VPXORD       128(SI)(R12*4), Z0, Z5
@@ -45933,7 +45933,7 @@ clampVSSF32AVX512_exact4:
 	VMINPS       Z5, Z6, Z5
 	VPORD        Z5, Z6, Z5
 	VPXORD       Z0, Z5, Z5
-	VMINPS       Z3, Z5, Z6
+	VMINPS       Z2, Z5, Z6
 	VMINPS       Z5, Z6, Z5
 	VPORD        Z5, Z6, Z5
 	VPXORD       192(SI)(R12*4), Z0, Z6
@@ -45941,10 +45941,10 @@ clampVSSF32AVX512_exact4:
 	VMINPS       Z6, Z1, Z6
 	VPORD        Z6, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z3, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VMOVUPS      Z2, (DX)(R12*4)
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPS      Z3, (DX)(R12*4)
 	VMOVUPS      Z4, 64(DX)(R12*4)
 	VMOVUPS      Z5, 128(DX)(R12*4)
 	VMOVUPS      Z1, 192(DX)(R12*4)
@@ -45959,18 +45959,18 @@ clampVSSF32AVX512_exact4:
 clampVSSF32AVX512_single:
 	VBROADCASTSS (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSS (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VMOVSS       (SI)(R12*4), X2
-	VPXORD       Z2, Z0, Z4
-	VMINPS       Z1, Z4, Z1
-	VMINPS       Z4, Z1, Z4
-	VPORD        Z4, Z1, Z1
-	VPXORD       Z0, Z1, Z1
-	VMINPS       Z3, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
+	VMOVSS       (SI)(R12*4), X3
+	VPXOR        X3, X0, X3
+	VMINPS       X1, X3, X1
+	VMINPS       X3, X1, X3
+	VPOR         X3, X1, X1
+	VPXOR        X0, X1, X1
+	VMINPS       X2, X1, X2
+	VMINPS       X1, X2, X1
+	VPOR         X1, X2, X1
 	VMOVSS       X1, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -46171,30 +46171,30 @@ TEXT ·clampSVSF32AVX512(SB), NOSPLIT, $0-80
 clampSVSF32AVX512_row:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSS (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
 	MOVQ         CX, R13
 
 clampSVSF32AVX512_loop4:
 	CMPQ    R13, $0x00000040
 	JB      clampSVSF32AVX512_after4
-	VMOVUPS (R8)(R12*4), Z2
-	VPXORD  Z2, Z0, Z2
-	VMINPS  Z2, Z1, Z2
-	VMINPS  Z1, Z2, Z4
-	VPORD   Z4, Z2, Z2
-	VPXORD  Z0, Z2, Z2
-	VMINPS  Z3, Z2, Z4
-	VMINPS  Z2, Z4, Z2
-	VPORD   Z2, Z4, Z2
+	VMOVUPS (R8)(R12*4), Z3
+	VPXORD  Z3, Z0, Z3
+	VMINPS  Z3, Z1, Z3
+	VMINPS  Z1, Z3, Z4
+	VPORD   Z4, Z3, Z3
+	VPXORD  Z0, Z3, Z3
+	VMINPS  Z2, Z3, Z4
+	VMINPS  Z3, Z4, Z3
+	VPORD   Z3, Z4, Z3
 	VMOVUPS 64(R8)(R12*4), Z4
 	VPXORD  Z4, Z0, Z4
 	VMINPS  Z4, Z1, Z4
 	VMINPS  Z1, Z4, Z5
 	VPORD   Z5, Z4, Z4
 	VPXORD  Z0, Z4, Z4
-	VMINPS  Z3, Z4, Z5
+	VMINPS  Z2, Z4, Z5
 	VMINPS  Z4, Z5, Z4
 	VPORD   Z4, Z5, Z4
 	VMOVUPS 128(R8)(R12*4), Z5
@@ -46203,7 +46203,7 @@ clampSVSF32AVX512_loop4:
 	VMINPS  Z1, Z5, Z6
 	VPORD   Z6, Z5, Z5
 	VPXORD  Z0, Z5, Z5
-	VMINPS  Z3, Z5, Z6
+	VMINPS  Z2, Z5, Z6
 	VMINPS  Z5, Z6, Z5
 	VPORD   Z5, Z6, Z5
 	VMOVUPS 192(R8)(R12*4), Z6
@@ -46212,10 +46212,10 @@ clampSVSF32AVX512_loop4:
 	VMINPS  Z1, Z6, Z7
 	VPORD   Z7, Z6, Z6
 	VPXORD  Z0, Z6, Z6
-	VMINPS  Z3, Z6, Z7
+	VMINPS  Z2, Z6, Z7
 	VMINPS  Z6, Z7, Z6
 	VPORD   Z6, Z7, Z6
-	VMOVUPS Z2, (DX)(R12*4)
+	VMOVUPS Z3, (DX)(R12*4)
 	VMOVUPS Z4, 64(DX)(R12*4)
 	VMOVUPS Z5, 128(DX)(R12*4)
 	VMOVUPS Z6, 192(DX)(R12*4)
@@ -46227,16 +46227,16 @@ clampSVSF32AVX512_after4:
 clampSVSF32AVX512_loop1:
 	CMPQ    R13, $0x00000010
 	JB      clampSVSF32AVX512_after1
-	VMOVUPS (R8)(R12*4), Z2
-	VPXORD  Z2, Z0, Z2
-	VMINPS  Z2, Z1, Z2
-	VMINPS  Z1, Z2, Z4
-	VPORD   Z4, Z2, Z2
-	VPXORD  Z0, Z2, Z2
-	VMINPS  Z3, Z2, Z4
-	VMINPS  Z2, Z4, Z2
-	VPORD   Z2, Z4, Z2
-	VMOVUPS Z2, (DX)(R12*4)
+	VMOVUPS (R8)(R12*4), Z3
+	VPXORD  Z3, Z0, Z3
+	VMINPS  Z3, Z1, Z3
+	VMINPS  Z1, Z3, Z4
+	VPORD   Z4, Z3, Z3
+	VPXORD  Z0, Z3, Z3
+	VMINPS  Z2, Z3, Z4
+	VMINPS  Z3, Z4, Z3
+	VPORD   Z3, Z4, Z3
+	VMOVUPS Z3, (DX)(R12*4)
 	ADDQ    $0x00000010, R12
 	SUBQ    $0x00000010, R13
 	JMP     clampSVSF32AVX512_loop1
@@ -46246,13 +46246,13 @@ clampSVSF32AVX512_after1:
 	JZ        clampSVSF32AVX512_tail_done
 	LEAQ      tailmask<>+0(SB), R14
 	KMOVQ     (R14)(R13*8), K1
-	VMOVUPS.Z (R8)(R12*4), K1, Z2
-	VPXORD    Z2, Z0, Z2
-	VMINPS    Z2, Z1, Z2
-	VMINPS    Z1, Z2, Z1
-	VPORD     Z1, Z2, Z1
+	VMOVUPS.Z (R8)(R12*4), K1, Z3
+	VPXORD    Z3, Z0, Z3
+	VMINPS    Z3, Z1, Z3
+	VMINPS    Z1, Z3, Z1
+	VPORD     Z1, Z3, Z1
 	VPXORD    Z0, Z1, Z1
-	VMINPS    Z3, Z1, Z2
+	VMINPS    Z2, Z1, Z2
 	VMINPS    Z1, Z2, Z1
 	VPORD     Z1, Z2, Z1
 	VMOVUPS   Z1, K1, (DX)(R12*4)
@@ -46270,16 +46270,16 @@ clampSVSF32AVX512_tail_done:
 clampSVSF32AVX512_exact1:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSS (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VMOVUPS      (R8)(R12*4), Z2
-	VPXORD       Z2, Z0, Z2
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
+	VMOVUPS      (R8)(R12*4), Z3
+	VPXORD       Z3, Z0, Z3
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z3, Z1, Z2
+	VMINPS       Z2, Z1, Z2
 	VMINPS       Z1, Z2, Z1
 	VPORD        Z1, Z2, Z1
 	VMOVUPS      Z1, (DX)(R12*4)
@@ -46294,28 +46294,28 @@ clampSVSF32AVX512_exact1:
 clampSVSF32AVX512_exact2:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSS (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VMOVUPS      (R8)(R12*4), Z2
-	VPXORD       Z2, Z0, Z2
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z4
-	VPORD        Z4, Z2, Z2
-	VPXORD       Z0, Z2, Z2
-	VMINPS       Z3, Z2, Z4
-	VMINPS       Z2, Z4, Z2
-	VPORD        Z2, Z4, Z2
+	VMOVUPS      (R8)(R12*4), Z3
+	VPXORD       Z3, Z0, Z3
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z4
+	VPORD        Z4, Z3, Z3
+	VPXORD       Z0, Z3, Z3
+	VMINPS       Z2, Z3, Z4
+	VMINPS       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
 	VMOVUPS      64(R8)(R12*4), Z4
 	VPXORD       Z4, Z0, Z4
 	VMINPS       Z4, Z1, Z4
 	VMINPS       Z1, Z4, Z1
 	VPORD        Z1, Z4, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z3, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VMOVUPS      Z2, (DX)(R12*4)
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPS      Z3, (DX)(R12*4)
 	VMOVUPS      Z1, 64(DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -46328,25 +46328,25 @@ clampSVSF32AVX512_exact2:
 clampSVSF32AVX512_exact3:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSS (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VMOVUPS      (R8)(R12*4), Z2
-	VPXORD       Z2, Z0, Z2
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z4
-	VPORD        Z4, Z2, Z2
-	VPXORD       Z0, Z2, Z2
-	VMINPS       Z3, Z2, Z4
-	VMINPS       Z2, Z4, Z2
-	VPORD        Z2, Z4, Z2
+	VMOVUPS      (R8)(R12*4), Z3
+	VPXORD       Z3, Z0, Z3
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z4
+	VPORD        Z4, Z3, Z3
+	VPXORD       Z0, Z3, Z3
+	VMINPS       Z2, Z3, Z4
+	VMINPS       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
 	VMOVUPS      64(R8)(R12*4), Z4
 	VPXORD       Z4, Z0, Z4
 	VMINPS       Z4, Z1, Z4
 	VMINPS       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPS       Z3, Z4, Z5
+	VMINPS       Z2, Z4, Z5
 	VMINPS       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VMOVUPS      128(R8)(R12*4), Z5
@@ -46355,10 +46355,10 @@ clampSVSF32AVX512_exact3:
 	VMINPS       Z1, Z5, Z1
 	VPORD        Z1, Z5, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z3, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VMOVUPS      Z2, (DX)(R12*4)
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPS      Z3, (DX)(R12*4)
 	VMOVUPS      Z4, 64(DX)(R12*4)
 	VMOVUPS      Z1, 128(DX)(R12*4)
 	ADDQ         BX, DX
@@ -46372,25 +46372,25 @@ clampSVSF32AVX512_exact3:
 clampSVSF32AVX512_exact4:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSS (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VMOVUPS      (R8)(R12*4), Z2
-	VPXORD       Z2, Z0, Z2
-	VMINPS       Z2, Z1, Z2
-	VMINPS       Z1, Z2, Z4
-	VPORD        Z4, Z2, Z2
-	VPXORD       Z0, Z2, Z2
-	VMINPS       Z3, Z2, Z4
-	VMINPS       Z2, Z4, Z2
-	VPORD        Z2, Z4, Z2
+	VMOVUPS      (R8)(R12*4), Z3
+	VPXORD       Z3, Z0, Z3
+	VMINPS       Z3, Z1, Z3
+	VMINPS       Z1, Z3, Z4
+	VPORD        Z4, Z3, Z3
+	VPXORD       Z0, Z3, Z3
+	VMINPS       Z2, Z3, Z4
+	VMINPS       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
 	VMOVUPS      64(R8)(R12*4), Z4
 	VPXORD       Z4, Z0, Z4
 	VMINPS       Z4, Z1, Z4
 	VMINPS       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPS       Z3, Z4, Z5
+	VMINPS       Z2, Z4, Z5
 	VMINPS       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VMOVUPS      128(R8)(R12*4), Z5
@@ -46399,7 +46399,7 @@ clampSVSF32AVX512_exact4:
 	VMINPS       Z1, Z5, Z6
 	VPORD        Z6, Z5, Z5
 	VPXORD       Z0, Z5, Z5
-	VMINPS       Z3, Z5, Z6
+	VMINPS       Z2, Z5, Z6
 	VMINPS       Z5, Z6, Z5
 	VPORD        Z5, Z6, Z5
 	VMOVUPS      192(R8)(R12*4), Z6
@@ -46408,10 +46408,10 @@ clampSVSF32AVX512_exact4:
 	VMINPS       Z1, Z6, Z1
 	VPORD        Z1, Z6, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z3, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VMOVUPS      Z2, (DX)(R12*4)
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPS      Z3, (DX)(R12*4)
 	VMOVUPS      Z4, 64(DX)(R12*4)
 	VMOVUPS      Z5, 128(DX)(R12*4)
 	VMOVUPS      Z1, 192(DX)(R12*4)
@@ -46426,18 +46426,18 @@ clampSVSF32AVX512_exact4:
 clampSVSF32AVX512_single:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSS (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VMOVSS       (R8)(R12*4), X2
-	VPXORD       Z2, Z0, Z4
-	VMINPS       Z4, Z1, Z4
-	VMINPS       Z1, Z4, Z1
-	VPORD        Z1, Z4, Z1
-	VPXORD       Z0, Z1, Z1
-	VMINPS       Z3, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
+	VMOVSS       (R8)(R12*4), X3
+	VPXOR        X3, X0, X3
+	VMINPS       X3, X1, X3
+	VMINPS       X1, X3, X1
+	VPOR         X1, X3, X1
+	VPXOR        X0, X1, X1
+	VMINPS       X2, X1, X2
+	VMINPS       X1, X2, X1
+	VPOR         X1, X2, X1
 	VMOVSS       X1, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -46643,24 +46643,24 @@ TEXT ·clampSSVF32AVX512(SB), NOSPLIT, $0-80
 clampSSVF32AVX512_row:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R8), Z3
-	VPXORD       Z3, Z0, Z3
+	VBROADCASTSS (R8), Z2
+	VPXORD       Z2, Z0, Z2
 	XORQ         R12, R12
 	MOVQ         CX, R13
 
 clampSSVF32AVX512_loop4:
 	CMPQ    R13, $0x00000040
 	JB      clampSSVF32AVX512_after4
-	VMOVUPS (R10)(R12*4), Z2
-	VMINPS  Z3, Z1, Z4
+	VMOVUPS (R10)(R12*4), Z3
+	VMINPS  Z2, Z1, Z4
 	VMINPS  Z1, Z4, Z5
 	VPORD   Z5, Z4, Z4
 	VPXORD  Z0, Z4, Z4
-	VMINPS  Z2, Z4, Z2
-	VMINPS  Z4, Z2, Z4
-	VPORD   Z4, Z2, Z2
+	VMINPS  Z3, Z4, Z3
+	VMINPS  Z4, Z3, Z4
+	VPORD   Z4, Z3, Z3
 	VMOVUPS 64(R10)(R12*4), Z4
-	VMINPS  Z3, Z1, Z5
+	VMINPS  Z2, Z1, Z5
 	VMINPS  Z1, Z5, Z6
 	VPORD   Z6, Z5, Z5
 	VPXORD  Z0, Z5, Z5
@@ -46668,7 +46668,7 @@ clampSSVF32AVX512_loop4:
 	VMINPS  Z5, Z4, Z5
 	VPORD   Z5, Z4, Z4
 	VMOVUPS 128(R10)(R12*4), Z5
-	VMINPS  Z3, Z1, Z6
+	VMINPS  Z2, Z1, Z6
 	VMINPS  Z1, Z6, Z7
 	VPORD   Z7, Z6, Z6
 	VPXORD  Z0, Z6, Z6
@@ -46676,14 +46676,14 @@ clampSSVF32AVX512_loop4:
 	VMINPS  Z6, Z5, Z6
 	VPORD   Z6, Z5, Z5
 	VMOVUPS 192(R10)(R12*4), Z6
-	VMINPS  Z3, Z1, Z7
+	VMINPS  Z2, Z1, Z7
 	VMINPS  Z1, Z7, Z8
 	VPORD   Z8, Z7, Z7
 	VPXORD  Z0, Z7, Z7
 	VMINPS  Z6, Z7, Z6
 	VMINPS  Z7, Z6, Z7
 	VPORD   Z7, Z6, Z6
-	VMOVUPS Z2, (DX)(R12*4)
+	VMOVUPS Z3, (DX)(R12*4)
 	VMOVUPS Z4, 64(DX)(R12*4)
 	VMOVUPS Z5, 128(DX)(R12*4)
 	VMOVUPS Z6, 192(DX)(R12*4)
@@ -46695,15 +46695,15 @@ clampSSVF32AVX512_after4:
 clampSSVF32AVX512_loop1:
 	CMPQ    R13, $0x00000010
 	JB      clampSSVF32AVX512_after1
-	VMOVUPS (R10)(R12*4), Z2
-	VMINPS  Z3, Z1, Z4
+	VMOVUPS (R10)(R12*4), Z3
+	VMINPS  Z2, Z1, Z4
 	VMINPS  Z1, Z4, Z5
 	VPORD   Z5, Z4, Z4
 	VPXORD  Z0, Z4, Z4
-	VMINPS  Z2, Z4, Z2
-	VMINPS  Z4, Z2, Z4
-	VPORD   Z4, Z2, Z2
-	VMOVUPS Z2, (DX)(R12*4)
+	VMINPS  Z3, Z4, Z3
+	VMINPS  Z4, Z3, Z4
+	VPORD   Z4, Z3, Z3
+	VMOVUPS Z3, (DX)(R12*4)
 	ADDQ    $0x00000010, R12
 	SUBQ    $0x00000010, R13
 	JMP     clampSSVF32AVX512_loop1
@@ -46713,12 +46713,12 @@ clampSSVF32AVX512_after1:
 	JZ        clampSSVF32AVX512_tail_done
 	LEAQ      tailmask<>+0(SB), R14
 	KMOVQ     (R14)(R13*8), K1
-	VMOVUPS.Z (R10)(R12*4), K1, Z2
-	VMINPS    Z3, Z1, Z3
-	VMINPS    Z1, Z3, Z1
-	VPORD     Z1, Z3, Z1
-	VPXORD    Z0, Z1, Z1
+	VMOVUPS.Z (R10)(R12*4), K1, Z3
 	VMINPS    Z2, Z1, Z2
+	VMINPS    Z1, Z2, Z1
+	VPORD     Z1, Z2, Z1
+	VPXORD    Z0, Z1, Z1
+	VMINPS    Z3, Z1, Z2
 	VMINPS    Z1, Z2, Z1
 	VPORD     Z1, Z2, Z1
 	VMOVUPS   Z1, K1, (DX)(R12*4)
@@ -46736,15 +46736,15 @@ clampSSVF32AVX512_tail_done:
 clampSSVF32AVX512_exact1:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R8), Z3
-	VPXORD       Z3, Z0, Z3
+	VBROADCASTSS (R8), Z2
+	VPXORD       Z2, Z0, Z2
 	XORQ         R12, R12
-	VMOVUPS      (R10)(R12*4), Z2
-	VMINPS       Z3, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VPXORD       Z0, Z1, Z1
+	VMOVUPS      (R10)(R12*4), Z3
 	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VPXORD       Z0, Z1, Z1
+	VMINPS       Z3, Z1, Z2
 	VMINPS       Z1, Z2, Z1
 	VPORD        Z1, Z2, Z1
 	VMOVUPS      Z1, (DX)(R12*4)
@@ -46759,26 +46759,26 @@ clampSSVF32AVX512_exact1:
 clampSSVF32AVX512_exact2:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R8), Z3
-	VPXORD       Z3, Z0, Z3
+	VBROADCASTSS (R8), Z2
+	VPXORD       Z2, Z0, Z2
 	XORQ         R12, R12
-	VMOVUPS      (R10)(R12*4), Z2
-	VMINPS       Z3, Z1, Z4
+	VMOVUPS      (R10)(R12*4), Z3
+	VMINPS       Z2, Z1, Z4
 	VMINPS       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPS       Z2, Z4, Z2
-	VMINPS       Z4, Z2, Z4
-	VPORD        Z4, Z2, Z2
+	VMINPS       Z3, Z4, Z3
+	VMINPS       Z4, Z3, Z4
+	VPORD        Z4, Z3, Z3
 	VMOVUPS      64(R10)(R12*4), Z4
-	VMINPS       Z3, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z4, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VMOVUPS      Z2, (DX)(R12*4)
+	VMINPS       Z4, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPS      Z3, (DX)(R12*4)
 	VMOVUPS      Z1, 64(DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -46791,19 +46791,19 @@ clampSSVF32AVX512_exact2:
 clampSSVF32AVX512_exact3:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R8), Z3
-	VPXORD       Z3, Z0, Z3
+	VBROADCASTSS (R8), Z2
+	VPXORD       Z2, Z0, Z2
 	XORQ         R12, R12
-	VMOVUPS      (R10)(R12*4), Z2
-	VMINPS       Z3, Z1, Z4
+	VMOVUPS      (R10)(R12*4), Z3
+	VMINPS       Z2, Z1, Z4
 	VMINPS       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPS       Z2, Z4, Z2
-	VMINPS       Z4, Z2, Z4
-	VPORD        Z4, Z2, Z2
+	VMINPS       Z3, Z4, Z3
+	VMINPS       Z4, Z3, Z4
+	VPORD        Z4, Z3, Z3
 	VMOVUPS      64(R10)(R12*4), Z4
-	VMINPS       Z3, Z1, Z5
+	VMINPS       Z2, Z1, Z5
 	VMINPS       Z1, Z5, Z6
 	VPORD        Z6, Z5, Z5
 	VPXORD       Z0, Z5, Z5
@@ -46811,14 +46811,14 @@ clampSSVF32AVX512_exact3:
 	VMINPS       Z5, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VMOVUPS      128(R10)(R12*4), Z5
-	VMINPS       Z3, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z5, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VMOVUPS      Z2, (DX)(R12*4)
+	VMINPS       Z5, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPS      Z3, (DX)(R12*4)
 	VMOVUPS      Z4, 64(DX)(R12*4)
 	VMOVUPS      Z1, 128(DX)(R12*4)
 	ADDQ         BX, DX
@@ -46832,19 +46832,19 @@ clampSSVF32AVX512_exact3:
 clampSSVF32AVX512_exact4:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R8), Z3
-	VPXORD       Z3, Z0, Z3
+	VBROADCASTSS (R8), Z2
+	VPXORD       Z2, Z0, Z2
 	XORQ         R12, R12
-	VMOVUPS      (R10)(R12*4), Z2
-	VMINPS       Z3, Z1, Z4
+	VMOVUPS      (R10)(R12*4), Z3
+	VMINPS       Z2, Z1, Z4
 	VMINPS       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPS       Z2, Z4, Z2
-	VMINPS       Z4, Z2, Z4
-	VPORD        Z4, Z2, Z2
+	VMINPS       Z3, Z4, Z3
+	VMINPS       Z4, Z3, Z4
+	VPORD        Z4, Z3, Z3
 	VMOVUPS      64(R10)(R12*4), Z4
-	VMINPS       Z3, Z1, Z5
+	VMINPS       Z2, Z1, Z5
 	VMINPS       Z1, Z5, Z6
 	VPORD        Z6, Z5, Z5
 	VPXORD       Z0, Z5, Z5
@@ -46852,7 +46852,7 @@ clampSSVF32AVX512_exact4:
 	VMINPS       Z5, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VMOVUPS      128(R10)(R12*4), Z5
-	VMINPS       Z3, Z1, Z6
+	VMINPS       Z2, Z1, Z6
 	VMINPS       Z1, Z6, Z7
 	VPORD        Z7, Z6, Z6
 	VPXORD       Z0, Z6, Z6
@@ -46860,14 +46860,14 @@ clampSSVF32AVX512_exact4:
 	VMINPS       Z6, Z5, Z6
 	VPORD        Z6, Z5, Z5
 	VMOVUPS      192(R10)(R12*4), Z6
-	VMINPS       Z3, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
+	VMINPS       Z2, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPS       Z6, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VMOVUPS      Z2, (DX)(R12*4)
+	VMINPS       Z6, Z1, Z2
+	VMINPS       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPS      Z3, (DX)(R12*4)
 	VMOVUPS      Z4, 64(DX)(R12*4)
 	VMOVUPS      Z5, 128(DX)(R12*4)
 	VMOVUPS      Z1, 192(DX)(R12*4)
@@ -46882,17 +46882,17 @@ clampSSVF32AVX512_exact4:
 clampSSVF32AVX512_single:
 	VBROADCASTSS (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSS (R8), Z3
-	VPXORD       Z3, Z0, Z3
+	VBROADCASTSS (R8), Z2
+	VPXORD       Z2, Z0, Z2
 	XORQ         R12, R12
-	VMOVSS       (R10)(R12*4), X2
-	VMINPS       Z3, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VPXORD       Z0, Z1, Z1
-	VMINPS       Z2, Z1, Z3
-	VMINPS       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
+	VMOVSS       (R10)(R12*4), X3
+	VMINPS       X2, X1, X2
+	VMINPS       X1, X2, X1
+	VPOR         X1, X2, X1
+	VPXOR        X0, X1, X1
+	VMINPS       X3, X1, X2
+	VMINPS       X1, X2, X1
+	VPOR         X1, X2, X1
 	VMOVSS       X1, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -47262,10 +47262,10 @@ sqdiffaddVVVF32AVX512_single:
 	VMOVSS (SI)(R12*4), X0
 	VMOVSS (R8)(R12*4), X1
 	VMOVSS (R10)(R12*4), X2
-	VSUBPS Z1, Z0, Z3
-	VMULPS Z3, Z3, Z3
-	VADDPS Z2, Z3, Z3
-	VMOVSS X3, (DX)(R12*4)
+	VSUBPS X1, X0, X0
+	VMULPS X0, X0, X0
+	VADDPS X2, X0, X0
+	VMOVSS X0, (DX)(R12*4)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	ADDQ   R9, R8
@@ -47597,9 +47597,9 @@ sqdiffaddVVSF32AVX512_single:
 	XORQ         R12, R12
 	VMOVSS       (SI)(R12*4), X1
 	VMOVSS       (R8)(R12*4), X2
-	VSUBPS       Z2, Z1, Z3
-	VMULPS       Z3, Z3, Z3
-	VADDPS       Z0, Z3, Z0
+	VSUBPS       X2, X1, X1
+	VMULPS       X1, X1, X1
+	VADDPS       X0, X1, X0
 	VMOVSS       X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -47941,9 +47941,9 @@ sqdiffaddVSVF32AVX512_single:
 	XORQ         R12, R12
 	VMOVSS       (SI)(R12*4), X1
 	VMOVSS       (R10)(R12*4), X2
-	VSUBPS       Z0, Z1, Z0
-	VMULPS       Z0, Z0, Z0
-	VADDPS       Z2, Z0, Z0
+	VSUBPS       X0, X1, X0
+	VMULPS       X0, X0, X0
+	VADDPS       X2, X0, X0
 	VMOVSS       X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -48275,9 +48275,9 @@ sqdiffaddSVVF32AVX512_single:
 	XORQ         R12, R12
 	VMOVSS       (R8)(R12*4), X1
 	VMOVSS       (R10)(R12*4), X2
-	VSUBPS       Z1, Z0, Z0
-	VMULPS       Z0, Z0, Z0
-	VADDPS       Z2, Z0, Z0
+	VSUBPS       X1, X0, X0
+	VMULPS       X0, X0, X0
+	VADDPS       X2, X0, X0
 	VMOVSS       X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -48608,9 +48608,9 @@ sqdiffaddVSSF32AVX512_single:
 	VBROADCASTSS (R10), Z1
 	XORQ         R12, R12
 	VMOVSS       (SI)(R12*4), X2
-	VSUBPS       Z0, Z2, Z0
-	VMULPS       Z0, Z0, Z0
-	VADDPS       Z1, Z0, Z0
+	VSUBPS       X0, X2, X0
+	VMULPS       X0, X0, X0
+	VADDPS       X1, X0, X0
 	VMOVSS       X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -48925,9 +48925,9 @@ sqdiffaddSVSF32AVX512_single:
 	VBROADCASTSS (R10), Z1
 	XORQ         R12, R12
 	VMOVSS       (R8)(R12*4), X2
-	VSUBPS       Z2, Z0, Z0
-	VMULPS       Z0, Z0, Z0
-	VADDPS       Z1, Z0, Z0
+	VSUBPS       X2, X0, X0
+	VMULPS       X0, X0, X0
+	VADDPS       X1, X0, X0
 	VMOVSS       X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -49252,9 +49252,9 @@ sqdiffaddSSVF32AVX512_single:
 	VBROADCASTSS (R8), Z1
 	XORQ         R12, R12
 	VMOVSS       (R10)(R12*4), X2
-	VSUBPS       Z1, Z0, Z0
-	VMULPS       Z0, Z0, Z0
-	VADDPS       Z2, Z0, Z0
+	VSUBPS       X1, X0, X0
+	VMULPS       X0, X0, X0
+	VADDPS       X2, X0, X0
 	VMOVSS       X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -49383,7 +49383,7 @@ sqdiffaddSSVF32AVX512NT_done:
 	RET
 
 // func fmaVVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, FMA3
 TEXT ·fmaVVVF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -49575,9 +49575,9 @@ fmaVVVF64AVX512_single:
 	VMOVQ       (SI)(R12*8), X0
 	VMOVQ       (R8)(R12*8), X1
 	VMOVQ       (R10)(R12*8), X2
-	VMOVUPS     Z2, Z3
-	VFMADD231PD Z1, Z0, Z3
-	VMOVQ       X3, (DX)(R12*8)
+	VMOVUPS     X2, X2
+	VFMADD231PD X1, X0, X2
+	VMOVQ       X2, (DX)(R12*8)
 	ADDQ        BX, DX
 	ADDQ        DI, SI
 	ADDQ        R9, R8
@@ -49705,7 +49705,7 @@ fmaVVVF64AVX512NT_done:
 	RET
 
 // func fmaVVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, FMA3
 TEXT ·fmaVVSF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -49886,8 +49886,8 @@ fmaVVSF64AVX512_single:
 	XORQ         R12, R12
 	VMOVQ        (SI)(R12*8), X1
 	VMOVQ        (R8)(R12*8), X2
-	VMOVUPS      Z0, Z0
-	VFMADD231PD  Z2, Z1, Z0
+	VMOVUPS      X0, X0
+	VFMADD231PD  X2, X1, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -50010,7 +50010,7 @@ fmaVVSF64AVX512NT_done:
 	RET
 
 // func fmaVSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, FMA3
 TEXT ·fmaVSVF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -50206,9 +50206,9 @@ fmaVSVF64AVX512_single:
 	XORQ         R12, R12
 	VMOVQ        (SI)(R12*8), X1
 	VMOVQ        (R10)(R12*8), X2
-	VMOVUPS      Z2, Z3
-	VFMADD231PD  Z0, Z1, Z3
-	VMOVQ        X3, (DX)(R12*8)
+	VMOVUPS      X2, X2
+	VFMADD231PD  X0, X1, X2
+	VMOVQ        X2, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	ADDQ         R9, R8
@@ -50335,7 +50335,7 @@ fmaVSVF64AVX512NT_done:
 	RET
 
 // func fmaSVVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, FMA3
 TEXT ·fmaSVVF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -50516,9 +50516,9 @@ fmaSVVF64AVX512_single:
 	XORQ         R12, R12
 	VMOVQ        (R8)(R12*8), X1
 	VMOVQ        (R10)(R12*8), X2
-	VMOVUPS      Z2, Z3
-	VFMADD231PD  Z1, Z0, Z3
-	VMOVQ        X3, (DX)(R12*8)
+	VMOVUPS      X2, X2
+	VFMADD231PD  X1, X0, X2
+	VMOVQ        X2, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	ADDQ         R9, R8
@@ -50640,7 +50640,7 @@ fmaSVVF64AVX512NT_done:
 	RET
 
 // func fmaVSSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, FMA3
 TEXT ·fmaVSSF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -50825,8 +50825,8 @@ fmaVSSF64AVX512_single:
 	VBROADCASTSD (R10), Z1
 	XORQ         R12, R12
 	VMOVQ        (SI)(R12*8), X2
-	VMOVUPS      Z1, Z1
-	VFMADD231PD  Z0, Z2, Z1
+	VMOVUPS      X1, X1
+	VFMADD231PD  X0, X2, X1
 	VMOVQ        X1, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -50948,7 +50948,7 @@ fmaVSSF64AVX512NT_done:
 	RET
 
 // func fmaSVSF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, FMA3
 TEXT ·fmaSVSF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -51118,8 +51118,8 @@ fmaSVSF64AVX512_single:
 	VBROADCASTSD (R10), Z1
 	XORQ         R12, R12
 	VMOVQ        (R8)(R12*8), X2
-	VMOVUPS      Z1, Z1
-	VFMADD231PD  Z2, Z0, Z1
+	VMOVUPS      X1, X1
+	VFMADD231PD  X2, X0, X1
 	VMOVQ        X1, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -51236,7 +51236,7 @@ fmaSVSF64AVX512NT_done:
 	RET
 
 // func fmaSSVF64AVX512(m int, n int, dst *float64, ldd int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, FMA3
 TEXT ·fmaSSVF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -51421,9 +51421,9 @@ fmaSSVF64AVX512_single:
 	VBROADCASTSD (R8), Z1
 	XORQ         R12, R12
 	VMOVQ        (R10)(R12*8), X2
-	VMOVUPS      Z2, Z3
-	VFMADD231PD  Z1, Z0, Z3
-	VMOVQ        X3, (DX)(R12*8)
+	VMOVUPS      X2, X2
+	VFMADD231PD  X1, X0, X2
+	VMOVQ        X2, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
 	ADDQ         R9, R8
@@ -51851,16 +51851,16 @@ clampVVVF64AVX512_single:
 	VMOVQ  (SI)(R12*8), X1
 	VMOVQ  (R8)(R12*8), X2
 	VMOVQ  (R10)(R12*8), X3
-	VPXORD Z1, Z0, Z4
-	VPXORD Z2, Z0, Z5
-	VMINPD Z5, Z4, Z5
-	VMINPD Z4, Z5, Z4
-	VPORD  Z4, Z5, Z4
-	VPXORD Z0, Z4, Z4
-	VMINPD Z3, Z4, Z5
-	VMINPD Z4, Z5, Z4
-	VPORD  Z4, Z5, Z4
-	VMOVQ  X4, (DX)(R12*8)
+	VPXOR  X1, X0, X1
+	VPXOR  X2, X0, X2
+	VMINPD X2, X1, X2
+	VMINPD X1, X2, X1
+	VPOR   X1, X2, X1
+	VPXOR  X0, X1, X1
+	VMINPD X3, X1, X2
+	VMINPD X1, X2, X1
+	VPOR   X1, X2, X1
+	VMOVQ  X1, (DX)(R12*8)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	ADDQ   R9, R8
@@ -52340,17 +52340,17 @@ clampVVSF64AVX512_single:
 	VBROADCASTSD (R10), Z1
 	VPXORD       Z1, Z0, Z2
 	XORQ         R12, R12
-	VMOVQ        (SI)(R12*8), X3
-	VMOVQ        (R8)(R12*8), X4
-	VPXORD       Z3, Z0, Z2
-	VPXORD       Z4, Z0, Z5
-	VMINPD       Z5, Z2, Z5
-	VMINPD       Z2, Z5, Z2
-	VPORD        Z2, Z5, Z2
-	VPXORD       Z0, Z2, Z2
-	VMINPD       Z1, Z2, Z1
-	VMINPD       Z2, Z1, Z2
-	VPORD        Z2, Z1, Z1
+	VMOVQ        (SI)(R12*8), X2
+	VMOVQ        (R8)(R12*8), X3
+	VPXOR        X2, X0, X2
+	VPXOR        X3, X0, X3
+	VMINPD       X3, X2, X3
+	VMINPD       X2, X3, X2
+	VPOR         X2, X3, X2
+	VPXOR        X0, X2, X2
+	VMINPD       X1, X2, X1
+	VMINPD       X2, X1, X2
+	VPOR         X2, X1, X1
 	VMOVQ        X1, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -52812,14 +52812,14 @@ clampVSVF64AVX512_single:
 	XORQ         R12, R12
 	VMOVQ        (SI)(R12*8), X2
 	VMOVQ        (R10)(R12*8), X3
-	VPXORD       Z2, Z0, Z4
-	VMINPD       Z1, Z4, Z1
-	VMINPD       Z4, Z1, Z4
-	VPORD        Z4, Z1, Z1
-	VPXORD       Z0, Z1, Z1
-	VMINPD       Z3, Z1, Z4
-	VMINPD       Z1, Z4, Z1
-	VPORD        Z1, Z4, Z1
+	VPXOR        X2, X0, X2
+	VMINPD       X1, X2, X1
+	VMINPD       X2, X1, X2
+	VPOR         X2, X1, X1
+	VPXOR        X0, X1, X1
+	VMINPD       X3, X1, X2
+	VMINPD       X1, X2, X1
+	VPOR         X1, X2, X1
 	VMOVQ        X1, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -53289,14 +53289,14 @@ clampSVVF64AVX512_single:
 	XORQ         R12, R12
 	VMOVQ        (R8)(R12*8), X2
 	VMOVQ        (R10)(R12*8), X3
-	VPXORD       Z2, Z0, Z4
-	VMINPD       Z4, Z1, Z4
-	VMINPD       Z1, Z4, Z1
-	VPORD        Z1, Z4, Z1
-	VPXORD       Z0, Z1, Z1
-	VMINPD       Z3, Z1, Z4
-	VMINPD       Z1, Z4, Z1
-	VPORD        Z1, Z4, Z1
+	VPXOR        X2, X0, X2
+	VMINPD       X2, X1, X2
+	VMINPD       X1, X2, X1
+	VPOR         X1, X2, X1
+	VPXOR        X0, X1, X1
+	VMINPD       X3, X1, X2
+	VMINPD       X1, X2, X1
+	VPOR         X1, X2, X1
 	VMOVQ        X1, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -53507,28 +53507,28 @@ TEXT ·clampVSSF64AVX512(SB), NOSPLIT, $0-80
 clampVSSF64AVX512_row:
 	VBROADCASTSD (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSD (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
 	MOVQ         CX, R13
 
 clampVSSF64AVX512_loop4:
 	CMPQ    R13, $0x00000020
 	JB      clampVSSF64AVX512_after4
-	VPXORD  (SI)(R12*8), Z0, Z2
-	VMINPD  Z1, Z2, Z4
-	VMINPD  Z2, Z4, Z2
-	VPORD   Z2, Z4, Z2
-	VPXORD  Z0, Z2, Z2
-	VMINPD  Z3, Z2, Z4
-	VMINPD  Z2, Z4, Z2
-	VPORD   Z2, Z4, Z2
+	VPXORD  (SI)(R12*8), Z0, Z3
+	VMINPD  Z1, Z3, Z4
+	VMINPD  Z3, Z4, Z3
+	VPORD   Z3, Z4, Z3
+	VPXORD  Z0, Z3, Z3
+	VMINPD  Z2, Z3, Z4
+	VMINPD  Z3, Z4, Z3
+	VPORD   Z3, Z4, Z3
 	VPXORD  64(SI)(R12*8), Z0, Z4
 	VMINPD  Z1, Z4, Z5
 	VMINPD  Z4, Z5, Z4
 	VPORD   Z4, Z5, Z4
 	VPXORD  Z0, Z4, Z4
-	VMINPD  Z3, Z4, Z5
+	VMINPD  Z2, Z4, Z5
 	VMINPD  Z4, Z5, Z4
 	VPORD   Z4, Z5, Z4
 	VPXORD  128(SI)(R12*8), Z0, Z5
@@ -53536,7 +53536,7 @@ clampVSSF64AVX512_loop4:
 	VMINPD  Z5, Z6, Z5
 	VPORD   Z5, Z6, Z5
 	VPXORD  Z0, Z5, Z5
-	VMINPD  Z3, Z5, Z6
+	VMINPD  Z2, Z5, Z6
 	VMINPD  Z5, Z6, Z5
 	VPORD   Z5, Z6, Z5
 	VPXORD  192(SI)(R12*8), Z0, Z6
@@ -53544,10 +53544,10 @@ clampVSSF64AVX512_loop4:
 	VMINPD  Z6, Z7, Z6
 	VPORD   Z6, Z7, Z6
 	VPXORD  Z0, Z6, Z6
-	VMINPD  Z3, Z6, Z7
+	VMINPD  Z2, Z6, Z7
 	VMINPD  Z6, Z7, Z6
 	VPORD   Z6, Z7, Z6
-	VMOVUPD Z2, (DX)(R12*8)
+	VMOVUPD Z3, (DX)(R12*8)
 	VMOVUPD Z4, 64(DX)(R12*8)
 	VMOVUPD Z5, 128(DX)(R12*8)
 	VMOVUPD Z6, 192(DX)(R12*8)
@@ -53559,15 +53559,15 @@ clampVSSF64AVX512_after4:
 clampVSSF64AVX512_loop1:
 	CMPQ    R13, $0x00000008
 	JB      clampVSSF64AVX512_after1
-	VPXORD  (SI)(R12*8), Z0, Z2
-	VMINPD  Z1, Z2, Z4
-	VMINPD  Z2, Z4, Z2
-	VPORD   Z2, Z4, Z2
-	VPXORD  Z0, Z2, Z2
-	VMINPD  Z3, Z2, Z4
-	VMINPD  Z2, Z4, Z2
-	VPORD   Z2, Z4, Z2
-	VMOVUPD Z2, (DX)(R12*8)
+	VPXORD  (SI)(R12*8), Z0, Z3
+	VMINPD  Z1, Z3, Z4
+	VMINPD  Z3, Z4, Z3
+	VPORD   Z3, Z4, Z3
+	VPXORD  Z0, Z3, Z3
+	VMINPD  Z2, Z3, Z4
+	VMINPD  Z3, Z4, Z3
+	VPORD   Z3, Z4, Z3
+	VMOVUPD Z3, (DX)(R12*8)
 	ADDQ    $0x00000008, R12
 	SUBQ    $0x00000008, R13
 	JMP     clampVSSF64AVX512_loop1
@@ -53577,13 +53577,13 @@ clampVSSF64AVX512_after1:
 	JZ        clampVSSF64AVX512_tail_done
 	LEAQ      tailmask<>+0(SB), R14
 	KMOVQ     (R14)(R13*8), K1
-	VMOVUPD.Z (SI)(R12*8), K1, Z2
-	VPXORD    Z2, Z0, Z2
-	VMINPD    Z1, Z2, Z1
-	VMINPD    Z2, Z1, Z2
-	VPORD     Z2, Z1, Z1
+	VMOVUPD.Z (SI)(R12*8), K1, Z3
+	VPXORD    Z3, Z0, Z3
+	VMINPD    Z1, Z3, Z1
+	VMINPD    Z3, Z1, Z3
+	VPORD     Z3, Z1, Z1
 	VPXORD    Z0, Z1, Z1
-	VMINPD    Z3, Z1, Z2
+	VMINPD    Z2, Z1, Z2
 	VMINPD    Z1, Z2, Z1
 	VPORD     Z1, Z2, Z1
 	VMOVUPD   Z1, K1, (DX)(R12*8)
@@ -53601,15 +53601,15 @@ clampVSSF64AVX512_tail_done:
 clampVSSF64AVX512_exact1:
 	VBROADCASTSD (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSD (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VPXORD       (SI)(R12*8), Z0, Z2
-	VMINPD       Z1, Z2, Z1
-	VMINPD       Z2, Z1, Z2
-	VPORD        Z2, Z1, Z1
+	VPXORD       (SI)(R12*8), Z0, Z3
+	VMINPD       Z1, Z3, Z1
+	VMINPD       Z3, Z1, Z3
+	VPORD        Z3, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z3, Z1, Z2
+	VMINPD       Z2, Z1, Z2
 	VMINPD       Z1, Z2, Z1
 	VPORD        Z1, Z2, Z1
 	VMOVUPD      Z1, (DX)(R12*8)
@@ -53624,26 +53624,26 @@ clampVSSF64AVX512_exact1:
 clampVSSF64AVX512_exact2:
 	VBROADCASTSD (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSD (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VPXORD       (SI)(R12*8), Z0, Z2
-	VMINPD       Z1, Z2, Z4
-	VMINPD       Z2, Z4, Z2
-	VPORD        Z2, Z4, Z2
-	VPXORD       Z0, Z2, Z2
-	VMINPD       Z3, Z2, Z4
-	VMINPD       Z2, Z4, Z2
-	VPORD        Z2, Z4, Z2
+	VPXORD       (SI)(R12*8), Z0, Z3
+	VMINPD       Z1, Z3, Z4
+	VMINPD       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
+	VPXORD       Z0, Z3, Z3
+	VMINPD       Z2, Z3, Z4
+	VMINPD       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
 	VPXORD       64(SI)(R12*8), Z0, Z4
 	VMINPD       Z1, Z4, Z1
 	VMINPD       Z4, Z1, Z4
 	VPORD        Z4, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z3, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VMOVUPD      Z2, (DX)(R12*8)
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPD      Z3, (DX)(R12*8)
 	VMOVUPD      Z1, 64(DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -53656,23 +53656,23 @@ clampVSSF64AVX512_exact2:
 clampVSSF64AVX512_exact3:
 	VBROADCASTSD (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSD (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VPXORD       (SI)(R12*8), Z0, Z2
-	VMINPD       Z1, Z2, Z4
-	VMINPD       Z2, Z4, Z2
-	VPORD        Z2, Z4, Z2
-	VPXORD       Z0, Z2, Z2
-	VMINPD       Z3, Z2, Z4
-	VMINPD       Z2, Z4, Z2
-	VPORD        Z2, Z4, Z2
+	VPXORD       (SI)(R12*8), Z0, Z3
+	VMINPD       Z1, Z3, Z4
+	VMINPD       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
+	VPXORD       Z0, Z3, Z3
+	VMINPD       Z2, Z3, Z4
+	VMINPD       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
 	VPXORD       64(SI)(R12*8), Z0, Z4
 	VMINPD       Z1, Z4, Z5
 	VMINPD       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPD       Z3, Z4, Z5
+	VMINPD       Z2, Z4, Z5
 	VMINPD       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VPXORD       128(SI)(R12*8), Z0, Z5
@@ -53680,10 +53680,10 @@ clampVSSF64AVX512_exact3:
 	VMINPD       Z5, Z1, Z5
 	VPORD        Z5, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z3, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VMOVUPD      Z2, (DX)(R12*8)
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPD      Z3, (DX)(R12*8)
 	VMOVUPD      Z4, 64(DX)(R12*8)
 	VMOVUPD      Z1, 128(DX)(R12*8)
 	ADDQ         BX, DX
@@ -53697,23 +53697,23 @@ clampVSSF64AVX512_exact3:
 clampVSSF64AVX512_exact4:
 	VBROADCASTSD (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSD (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VPXORD       (SI)(R12*8), Z0, Z2
-	VMINPD       Z1, Z2, Z4
-	VMINPD       Z2, Z4, Z2
-	VPORD        Z2, Z4, Z2
-	VPXORD       Z0, Z2, Z2
-	VMINPD       Z3, Z2, Z4
-	VMINPD       Z2, Z4, Z2
-	VPORD        Z2, Z4, Z2
+	VPXORD       (SI)(R12*8), Z0, Z3
+	VMINPD       Z1, Z3, Z4
+	VMINPD       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
+	VPXORD       Z0, Z3, Z3
+	VMINPD       Z2, Z3, Z4
+	VMINPD       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
 	VPXORD       64(SI)(R12*8), Z0, Z4
 	VMINPD       Z1, Z4, Z5
 	VMINPD       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPD       Z3, Z4, Z5
+	VMINPD       Z2, Z4, Z5
 	VMINPD       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VPXORD       128(SI)(R12*8), Z0, Z5
@@ -53721,7 +53721,7 @@ clampVSSF64AVX512_exact4:
 	VMINPD       Z5, Z6, Z5
 	VPORD        Z5, Z6, Z5
 	VPXORD       Z0, Z5, Z5
-	VMINPD       Z3, Z5, Z6
+	VMINPD       Z2, Z5, Z6
 	VMINPD       Z5, Z6, Z5
 	VPORD        Z5, Z6, Z5
 	VPXORD       192(SI)(R12*8), Z0, Z6
@@ -53729,10 +53729,10 @@ clampVSSF64AVX512_exact4:
 	VMINPD       Z6, Z1, Z6
 	VPORD        Z6, Z1, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z3, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VMOVUPD      Z2, (DX)(R12*8)
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPD      Z3, (DX)(R12*8)
 	VMOVUPD      Z4, 64(DX)(R12*8)
 	VMOVUPD      Z5, 128(DX)(R12*8)
 	VMOVUPD      Z1, 192(DX)(R12*8)
@@ -53747,18 +53747,18 @@ clampVSSF64AVX512_exact4:
 clampVSSF64AVX512_single:
 	VBROADCASTSD (R8), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSD (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VMOVQ        (SI)(R12*8), X2
-	VPXORD       Z2, Z0, Z4
-	VMINPD       Z1, Z4, Z1
-	VMINPD       Z4, Z1, Z4
-	VPORD        Z4, Z1, Z1
-	VPXORD       Z0, Z1, Z1
-	VMINPD       Z3, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
+	VMOVQ        (SI)(R12*8), X3
+	VPXOR        X3, X0, X3
+	VMINPD       X1, X3, X1
+	VMINPD       X3, X1, X3
+	VPOR         X3, X1, X1
+	VPXOR        X0, X1, X1
+	VMINPD       X2, X1, X2
+	VMINPD       X1, X2, X1
+	VPOR         X1, X2, X1
 	VMOVQ        X1, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -53959,30 +53959,30 @@ TEXT ·clampSVSF64AVX512(SB), NOSPLIT, $0-80
 clampSVSF64AVX512_row:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSD (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
 	MOVQ         CX, R13
 
 clampSVSF64AVX512_loop4:
 	CMPQ    R13, $0x00000020
 	JB      clampSVSF64AVX512_after4
-	VMOVUPD (R8)(R12*8), Z2
-	VPXORD  Z2, Z0, Z2
-	VMINPD  Z2, Z1, Z2
-	VMINPD  Z1, Z2, Z4
-	VPORD   Z4, Z2, Z2
-	VPXORD  Z0, Z2, Z2
-	VMINPD  Z3, Z2, Z4
-	VMINPD  Z2, Z4, Z2
-	VPORD   Z2, Z4, Z2
+	VMOVUPD (R8)(R12*8), Z3
+	VPXORD  Z3, Z0, Z3
+	VMINPD  Z3, Z1, Z3
+	VMINPD  Z1, Z3, Z4
+	VPORD   Z4, Z3, Z3
+	VPXORD  Z0, Z3, Z3
+	VMINPD  Z2, Z3, Z4
+	VMINPD  Z3, Z4, Z3
+	VPORD   Z3, Z4, Z3
 	VMOVUPD 64(R8)(R12*8), Z4
 	VPXORD  Z4, Z0, Z4
 	VMINPD  Z4, Z1, Z4
 	VMINPD  Z1, Z4, Z5
 	VPORD   Z5, Z4, Z4
 	VPXORD  Z0, Z4, Z4
-	VMINPD  Z3, Z4, Z5
+	VMINPD  Z2, Z4, Z5
 	VMINPD  Z4, Z5, Z4
 	VPORD   Z4, Z5, Z4
 	VMOVUPD 128(R8)(R12*8), Z5
@@ -53991,7 +53991,7 @@ clampSVSF64AVX512_loop4:
 	VMINPD  Z1, Z5, Z6
 	VPORD   Z6, Z5, Z5
 	VPXORD  Z0, Z5, Z5
-	VMINPD  Z3, Z5, Z6
+	VMINPD  Z2, Z5, Z6
 	VMINPD  Z5, Z6, Z5
 	VPORD   Z5, Z6, Z5
 	VMOVUPD 192(R8)(R12*8), Z6
@@ -54000,10 +54000,10 @@ clampSVSF64AVX512_loop4:
 	VMINPD  Z1, Z6, Z7
 	VPORD   Z7, Z6, Z6
 	VPXORD  Z0, Z6, Z6
-	VMINPD  Z3, Z6, Z7
+	VMINPD  Z2, Z6, Z7
 	VMINPD  Z6, Z7, Z6
 	VPORD   Z6, Z7, Z6
-	VMOVUPD Z2, (DX)(R12*8)
+	VMOVUPD Z3, (DX)(R12*8)
 	VMOVUPD Z4, 64(DX)(R12*8)
 	VMOVUPD Z5, 128(DX)(R12*8)
 	VMOVUPD Z6, 192(DX)(R12*8)
@@ -54015,16 +54015,16 @@ clampSVSF64AVX512_after4:
 clampSVSF64AVX512_loop1:
 	CMPQ    R13, $0x00000008
 	JB      clampSVSF64AVX512_after1
-	VMOVUPD (R8)(R12*8), Z2
-	VPXORD  Z2, Z0, Z2
-	VMINPD  Z2, Z1, Z2
-	VMINPD  Z1, Z2, Z4
-	VPORD   Z4, Z2, Z2
-	VPXORD  Z0, Z2, Z2
-	VMINPD  Z3, Z2, Z4
-	VMINPD  Z2, Z4, Z2
-	VPORD   Z2, Z4, Z2
-	VMOVUPD Z2, (DX)(R12*8)
+	VMOVUPD (R8)(R12*8), Z3
+	VPXORD  Z3, Z0, Z3
+	VMINPD  Z3, Z1, Z3
+	VMINPD  Z1, Z3, Z4
+	VPORD   Z4, Z3, Z3
+	VPXORD  Z0, Z3, Z3
+	VMINPD  Z2, Z3, Z4
+	VMINPD  Z3, Z4, Z3
+	VPORD   Z3, Z4, Z3
+	VMOVUPD Z3, (DX)(R12*8)
 	ADDQ    $0x00000008, R12
 	SUBQ    $0x00000008, R13
 	JMP     clampSVSF64AVX512_loop1
@@ -54034,13 +54034,13 @@ clampSVSF64AVX512_after1:
 	JZ        clampSVSF64AVX512_tail_done
 	LEAQ      tailmask<>+0(SB), R14
 	KMOVQ     (R14)(R13*8), K1
-	VMOVUPD.Z (R8)(R12*8), K1, Z2
-	VPXORD    Z2, Z0, Z2
-	VMINPD    Z2, Z1, Z2
-	VMINPD    Z1, Z2, Z1
-	VPORD     Z1, Z2, Z1
+	VMOVUPD.Z (R8)(R12*8), K1, Z3
+	VPXORD    Z3, Z0, Z3
+	VMINPD    Z3, Z1, Z3
+	VMINPD    Z1, Z3, Z1
+	VPORD     Z1, Z3, Z1
 	VPXORD    Z0, Z1, Z1
-	VMINPD    Z3, Z1, Z2
+	VMINPD    Z2, Z1, Z2
 	VMINPD    Z1, Z2, Z1
 	VPORD     Z1, Z2, Z1
 	VMOVUPD   Z1, K1, (DX)(R12*8)
@@ -54058,16 +54058,16 @@ clampSVSF64AVX512_tail_done:
 clampSVSF64AVX512_exact1:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSD (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VMOVUPD      (R8)(R12*8), Z2
-	VPXORD       Z2, Z0, Z2
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z1
-	VPORD        Z1, Z2, Z1
+	VMOVUPD      (R8)(R12*8), Z3
+	VPXORD       Z3, Z0, Z3
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z1
+	VPORD        Z1, Z3, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z3, Z1, Z2
+	VMINPD       Z2, Z1, Z2
 	VMINPD       Z1, Z2, Z1
 	VPORD        Z1, Z2, Z1
 	VMOVUPD      Z1, (DX)(R12*8)
@@ -54082,28 +54082,28 @@ clampSVSF64AVX512_exact1:
 clampSVSF64AVX512_exact2:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSD (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VMOVUPD      (R8)(R12*8), Z2
-	VPXORD       Z2, Z0, Z2
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z4
-	VPORD        Z4, Z2, Z2
-	VPXORD       Z0, Z2, Z2
-	VMINPD       Z3, Z2, Z4
-	VMINPD       Z2, Z4, Z2
-	VPORD        Z2, Z4, Z2
+	VMOVUPD      (R8)(R12*8), Z3
+	VPXORD       Z3, Z0, Z3
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z4
+	VPORD        Z4, Z3, Z3
+	VPXORD       Z0, Z3, Z3
+	VMINPD       Z2, Z3, Z4
+	VMINPD       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
 	VMOVUPD      64(R8)(R12*8), Z4
 	VPXORD       Z4, Z0, Z4
 	VMINPD       Z4, Z1, Z4
 	VMINPD       Z1, Z4, Z1
 	VPORD        Z1, Z4, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z3, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VMOVUPD      Z2, (DX)(R12*8)
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPD      Z3, (DX)(R12*8)
 	VMOVUPD      Z1, 64(DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -54116,25 +54116,25 @@ clampSVSF64AVX512_exact2:
 clampSVSF64AVX512_exact3:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSD (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VMOVUPD      (R8)(R12*8), Z2
-	VPXORD       Z2, Z0, Z2
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z4
-	VPORD        Z4, Z2, Z2
-	VPXORD       Z0, Z2, Z2
-	VMINPD       Z3, Z2, Z4
-	VMINPD       Z2, Z4, Z2
-	VPORD        Z2, Z4, Z2
+	VMOVUPD      (R8)(R12*8), Z3
+	VPXORD       Z3, Z0, Z3
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z4
+	VPORD        Z4, Z3, Z3
+	VPXORD       Z0, Z3, Z3
+	VMINPD       Z2, Z3, Z4
+	VMINPD       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
 	VMOVUPD      64(R8)(R12*8), Z4
 	VPXORD       Z4, Z0, Z4
 	VMINPD       Z4, Z1, Z4
 	VMINPD       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPD       Z3, Z4, Z5
+	VMINPD       Z2, Z4, Z5
 	VMINPD       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VMOVUPD      128(R8)(R12*8), Z5
@@ -54143,10 +54143,10 @@ clampSVSF64AVX512_exact3:
 	VMINPD       Z1, Z5, Z1
 	VPORD        Z1, Z5, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z3, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VMOVUPD      Z2, (DX)(R12*8)
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPD      Z3, (DX)(R12*8)
 	VMOVUPD      Z4, 64(DX)(R12*8)
 	VMOVUPD      Z1, 128(DX)(R12*8)
 	ADDQ         BX, DX
@@ -54160,25 +54160,25 @@ clampSVSF64AVX512_exact3:
 clampSVSF64AVX512_exact4:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSD (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VMOVUPD      (R8)(R12*8), Z2
-	VPXORD       Z2, Z0, Z2
-	VMINPD       Z2, Z1, Z2
-	VMINPD       Z1, Z2, Z4
-	VPORD        Z4, Z2, Z2
-	VPXORD       Z0, Z2, Z2
-	VMINPD       Z3, Z2, Z4
-	VMINPD       Z2, Z4, Z2
-	VPORD        Z2, Z4, Z2
+	VMOVUPD      (R8)(R12*8), Z3
+	VPXORD       Z3, Z0, Z3
+	VMINPD       Z3, Z1, Z3
+	VMINPD       Z1, Z3, Z4
+	VPORD        Z4, Z3, Z3
+	VPXORD       Z0, Z3, Z3
+	VMINPD       Z2, Z3, Z4
+	VMINPD       Z3, Z4, Z3
+	VPORD        Z3, Z4, Z3
 	VMOVUPD      64(R8)(R12*8), Z4
 	VPXORD       Z4, Z0, Z4
 	VMINPD       Z4, Z1, Z4
 	VMINPD       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPD       Z3, Z4, Z5
+	VMINPD       Z2, Z4, Z5
 	VMINPD       Z4, Z5, Z4
 	VPORD        Z4, Z5, Z4
 	VMOVUPD      128(R8)(R12*8), Z5
@@ -54187,7 +54187,7 @@ clampSVSF64AVX512_exact4:
 	VMINPD       Z1, Z5, Z6
 	VPORD        Z6, Z5, Z5
 	VPXORD       Z0, Z5, Z5
-	VMINPD       Z3, Z5, Z6
+	VMINPD       Z2, Z5, Z6
 	VMINPD       Z5, Z6, Z5
 	VPORD        Z5, Z6, Z5
 	VMOVUPD      192(R8)(R12*8), Z6
@@ -54196,10 +54196,10 @@ clampSVSF64AVX512_exact4:
 	VMINPD       Z1, Z6, Z1
 	VPORD        Z1, Z6, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z3, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VMOVUPD      Z2, (DX)(R12*8)
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPD      Z3, (DX)(R12*8)
 	VMOVUPD      Z4, 64(DX)(R12*8)
 	VMOVUPD      Z5, 128(DX)(R12*8)
 	VMOVUPD      Z1, 192(DX)(R12*8)
@@ -54214,18 +54214,18 @@ clampSVSF64AVX512_exact4:
 clampSVSF64AVX512_single:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R10), Z3
-	VPXORD       Z3, Z0, Z4
+	VBROADCASTSD (R10), Z2
+	VPXORD       Z2, Z0, Z3
 	XORQ         R12, R12
-	VMOVQ        (R8)(R12*8), X2
-	VPXORD       Z2, Z0, Z4
-	VMINPD       Z4, Z1, Z4
-	VMINPD       Z1, Z4, Z1
-	VPORD        Z1, Z4, Z1
-	VPXORD       Z0, Z1, Z1
-	VMINPD       Z3, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
+	VMOVQ        (R8)(R12*8), X3
+	VPXOR        X3, X0, X3
+	VMINPD       X3, X1, X3
+	VMINPD       X1, X3, X1
+	VPOR         X1, X3, X1
+	VPXOR        X0, X1, X1
+	VMINPD       X2, X1, X2
+	VMINPD       X1, X2, X1
+	VPOR         X1, X2, X1
 	VMOVQ        X1, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -54431,24 +54431,24 @@ TEXT ·clampSSVF64AVX512(SB), NOSPLIT, $0-80
 clampSSVF64AVX512_row:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R8), Z3
-	VPXORD       Z3, Z0, Z3
+	VBROADCASTSD (R8), Z2
+	VPXORD       Z2, Z0, Z2
 	XORQ         R12, R12
 	MOVQ         CX, R13
 
 clampSSVF64AVX512_loop4:
 	CMPQ    R13, $0x00000020
 	JB      clampSSVF64AVX512_after4
-	VMOVUPD (R10)(R12*8), Z2
-	VMINPD  Z3, Z1, Z4
+	VMOVUPD (R10)(R12*8), Z3
+	VMINPD  Z2, Z1, Z4
 	VMINPD  Z1, Z4, Z5
 	VPORD   Z5, Z4, Z4
 	VPXORD  Z0, Z4, Z4
-	VMINPD  Z2, Z4, Z2
-	VMINPD  Z4, Z2, Z4
-	VPORD   Z4, Z2, Z2
+	VMINPD  Z3, Z4, Z3
+	VMINPD  Z4, Z3, Z4
+	VPORD   Z4, Z3, Z3
 	VMOVUPD 64(R10)(R12*8), Z4
-	VMINPD  Z3, Z1, Z5
+	VMINPD  Z2, Z1, Z5
 	VMINPD  Z1, Z5, Z6
 	VPORD   Z6, Z5, Z5
 	VPXORD  Z0, Z5, Z5
@@ -54456,7 +54456,7 @@ clampSSVF64AVX512_loop4:
 	VMINPD  Z5, Z4, Z5
 	VPORD   Z5, Z4, Z4
 	VMOVUPD 128(R10)(R12*8), Z5
-	VMINPD  Z3, Z1, Z6
+	VMINPD  Z2, Z1, Z6
 	VMINPD  Z1, Z6, Z7
 	VPORD   Z7, Z6, Z6
 	VPXORD  Z0, Z6, Z6
@@ -54464,14 +54464,14 @@ clampSSVF64AVX512_loop4:
 	VMINPD  Z6, Z5, Z6
 	VPORD   Z6, Z5, Z5
 	VMOVUPD 192(R10)(R12*8), Z6
-	VMINPD  Z3, Z1, Z7
+	VMINPD  Z2, Z1, Z7
 	VMINPD  Z1, Z7, Z8
 	VPORD   Z8, Z7, Z7
 	VPXORD  Z0, Z7, Z7
 	VMINPD  Z6, Z7, Z6
 	VMINPD  Z7, Z6, Z7
 	VPORD   Z7, Z6, Z6
-	VMOVUPD Z2, (DX)(R12*8)
+	VMOVUPD Z3, (DX)(R12*8)
 	VMOVUPD Z4, 64(DX)(R12*8)
 	VMOVUPD Z5, 128(DX)(R12*8)
 	VMOVUPD Z6, 192(DX)(R12*8)
@@ -54483,15 +54483,15 @@ clampSSVF64AVX512_after4:
 clampSSVF64AVX512_loop1:
 	CMPQ    R13, $0x00000008
 	JB      clampSSVF64AVX512_after1
-	VMOVUPD (R10)(R12*8), Z2
-	VMINPD  Z3, Z1, Z4
+	VMOVUPD (R10)(R12*8), Z3
+	VMINPD  Z2, Z1, Z4
 	VMINPD  Z1, Z4, Z5
 	VPORD   Z5, Z4, Z4
 	VPXORD  Z0, Z4, Z4
-	VMINPD  Z2, Z4, Z2
-	VMINPD  Z4, Z2, Z4
-	VPORD   Z4, Z2, Z2
-	VMOVUPD Z2, (DX)(R12*8)
+	VMINPD  Z3, Z4, Z3
+	VMINPD  Z4, Z3, Z4
+	VPORD   Z4, Z3, Z3
+	VMOVUPD Z3, (DX)(R12*8)
 	ADDQ    $0x00000008, R12
 	SUBQ    $0x00000008, R13
 	JMP     clampSSVF64AVX512_loop1
@@ -54501,12 +54501,12 @@ clampSSVF64AVX512_after1:
 	JZ        clampSSVF64AVX512_tail_done
 	LEAQ      tailmask<>+0(SB), R14
 	KMOVQ     (R14)(R13*8), K1
-	VMOVUPD.Z (R10)(R12*8), K1, Z2
-	VMINPD    Z3, Z1, Z3
-	VMINPD    Z1, Z3, Z1
-	VPORD     Z1, Z3, Z1
-	VPXORD    Z0, Z1, Z1
+	VMOVUPD.Z (R10)(R12*8), K1, Z3
 	VMINPD    Z2, Z1, Z2
+	VMINPD    Z1, Z2, Z1
+	VPORD     Z1, Z2, Z1
+	VPXORD    Z0, Z1, Z1
+	VMINPD    Z3, Z1, Z2
 	VMINPD    Z1, Z2, Z1
 	VPORD     Z1, Z2, Z1
 	VMOVUPD   Z1, K1, (DX)(R12*8)
@@ -54524,15 +54524,15 @@ clampSSVF64AVX512_tail_done:
 clampSSVF64AVX512_exact1:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R8), Z3
-	VPXORD       Z3, Z0, Z3
+	VBROADCASTSD (R8), Z2
+	VPXORD       Z2, Z0, Z2
 	XORQ         R12, R12
-	VMOVUPD      (R10)(R12*8), Z2
-	VMINPD       Z3, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VPXORD       Z0, Z1, Z1
+	VMOVUPD      (R10)(R12*8), Z3
 	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VPXORD       Z0, Z1, Z1
+	VMINPD       Z3, Z1, Z2
 	VMINPD       Z1, Z2, Z1
 	VPORD        Z1, Z2, Z1
 	VMOVUPD      Z1, (DX)(R12*8)
@@ -54547,26 +54547,26 @@ clampSSVF64AVX512_exact1:
 clampSSVF64AVX512_exact2:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R8), Z3
-	VPXORD       Z3, Z0, Z3
+	VBROADCASTSD (R8), Z2
+	VPXORD       Z2, Z0, Z2
 	XORQ         R12, R12
-	VMOVUPD      (R10)(R12*8), Z2
-	VMINPD       Z3, Z1, Z4
+	VMOVUPD      (R10)(R12*8), Z3
+	VMINPD       Z2, Z1, Z4
 	VMINPD       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPD       Z2, Z4, Z2
-	VMINPD       Z4, Z2, Z4
-	VPORD        Z4, Z2, Z2
+	VMINPD       Z3, Z4, Z3
+	VMINPD       Z4, Z3, Z4
+	VPORD        Z4, Z3, Z3
 	VMOVUPD      64(R10)(R12*8), Z4
-	VMINPD       Z3, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z4, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VMOVUPD      Z2, (DX)(R12*8)
+	VMINPD       Z4, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPD      Z3, (DX)(R12*8)
 	VMOVUPD      Z1, 64(DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -54579,19 +54579,19 @@ clampSSVF64AVX512_exact2:
 clampSSVF64AVX512_exact3:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R8), Z3
-	VPXORD       Z3, Z0, Z3
+	VBROADCASTSD (R8), Z2
+	VPXORD       Z2, Z0, Z2
 	XORQ         R12, R12
-	VMOVUPD      (R10)(R12*8), Z2
-	VMINPD       Z3, Z1, Z4
+	VMOVUPD      (R10)(R12*8), Z3
+	VMINPD       Z2, Z1, Z4
 	VMINPD       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPD       Z2, Z4, Z2
-	VMINPD       Z4, Z2, Z4
-	VPORD        Z4, Z2, Z2
+	VMINPD       Z3, Z4, Z3
+	VMINPD       Z4, Z3, Z4
+	VPORD        Z4, Z3, Z3
 	VMOVUPD      64(R10)(R12*8), Z4
-	VMINPD       Z3, Z1, Z5
+	VMINPD       Z2, Z1, Z5
 	VMINPD       Z1, Z5, Z6
 	VPORD        Z6, Z5, Z5
 	VPXORD       Z0, Z5, Z5
@@ -54599,14 +54599,14 @@ clampSSVF64AVX512_exact3:
 	VMINPD       Z5, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VMOVUPD      128(R10)(R12*8), Z5
-	VMINPD       Z3, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z5, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VMOVUPD      Z2, (DX)(R12*8)
+	VMINPD       Z5, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPD      Z3, (DX)(R12*8)
 	VMOVUPD      Z4, 64(DX)(R12*8)
 	VMOVUPD      Z1, 128(DX)(R12*8)
 	ADDQ         BX, DX
@@ -54620,19 +54620,19 @@ clampSSVF64AVX512_exact3:
 clampSSVF64AVX512_exact4:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R8), Z3
-	VPXORD       Z3, Z0, Z3
+	VBROADCASTSD (R8), Z2
+	VPXORD       Z2, Z0, Z2
 	XORQ         R12, R12
-	VMOVUPD      (R10)(R12*8), Z2
-	VMINPD       Z3, Z1, Z4
+	VMOVUPD      (R10)(R12*8), Z3
+	VMINPD       Z2, Z1, Z4
 	VMINPD       Z1, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VPXORD       Z0, Z4, Z4
-	VMINPD       Z2, Z4, Z2
-	VMINPD       Z4, Z2, Z4
-	VPORD        Z4, Z2, Z2
+	VMINPD       Z3, Z4, Z3
+	VMINPD       Z4, Z3, Z4
+	VPORD        Z4, Z3, Z3
 	VMOVUPD      64(R10)(R12*8), Z4
-	VMINPD       Z3, Z1, Z5
+	VMINPD       Z2, Z1, Z5
 	VMINPD       Z1, Z5, Z6
 	VPORD        Z6, Z5, Z5
 	VPXORD       Z0, Z5, Z5
@@ -54640,7 +54640,7 @@ clampSSVF64AVX512_exact4:
 	VMINPD       Z5, Z4, Z5
 	VPORD        Z5, Z4, Z4
 	VMOVUPD      128(R10)(R12*8), Z5
-	VMINPD       Z3, Z1, Z6
+	VMINPD       Z2, Z1, Z6
 	VMINPD       Z1, Z6, Z7
 	VPORD        Z7, Z6, Z6
 	VPXORD       Z0, Z6, Z6
@@ -54648,14 +54648,14 @@ clampSSVF64AVX512_exact4:
 	VMINPD       Z6, Z5, Z6
 	VPORD        Z6, Z5, Z5
 	VMOVUPD      192(R10)(R12*8), Z6
-	VMINPD       Z3, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
+	VMINPD       Z2, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
 	VPXORD       Z0, Z1, Z1
-	VMINPD       Z6, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VMOVUPD      Z2, (DX)(R12*8)
+	VMINPD       Z6, Z1, Z2
+	VMINPD       Z1, Z2, Z1
+	VPORD        Z1, Z2, Z1
+	VMOVUPD      Z3, (DX)(R12*8)
 	VMOVUPD      Z4, 64(DX)(R12*8)
 	VMOVUPD      Z5, 128(DX)(R12*8)
 	VMOVUPD      Z1, 192(DX)(R12*8)
@@ -54670,17 +54670,17 @@ clampSSVF64AVX512_exact4:
 clampSSVF64AVX512_single:
 	VBROADCASTSD (SI), Z1
 	VPXORD       Z1, Z0, Z1
-	VBROADCASTSD (R8), Z3
-	VPXORD       Z3, Z0, Z3
+	VBROADCASTSD (R8), Z2
+	VPXORD       Z2, Z0, Z2
 	XORQ         R12, R12
-	VMOVQ        (R10)(R12*8), X2
-	VMINPD       Z3, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
-	VPXORD       Z0, Z1, Z1
-	VMINPD       Z2, Z1, Z3
-	VMINPD       Z1, Z3, Z1
-	VPORD        Z1, Z3, Z1
+	VMOVQ        (R10)(R12*8), X3
+	VMINPD       X2, X1, X2
+	VMINPD       X1, X2, X1
+	VPOR         X1, X2, X1
+	VPXOR        X0, X1, X1
+	VMINPD       X3, X1, X2
+	VMINPD       X1, X2, X1
+	VPOR         X1, X2, X1
 	VMOVQ        X1, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -55050,10 +55050,10 @@ sqdiffaddVVVF64AVX512_single:
 	VMOVQ  (SI)(R12*8), X0
 	VMOVQ  (R8)(R12*8), X1
 	VMOVQ  (R10)(R12*8), X2
-	VSUBPD Z1, Z0, Z3
-	VMULPD Z3, Z3, Z3
-	VADDPD Z2, Z3, Z3
-	VMOVQ  X3, (DX)(R12*8)
+	VSUBPD X1, X0, X0
+	VMULPD X0, X0, X0
+	VADDPD X2, X0, X0
+	VMOVQ  X0, (DX)(R12*8)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	ADDQ   R9, R8
@@ -55385,9 +55385,9 @@ sqdiffaddVVSF64AVX512_single:
 	XORQ         R12, R12
 	VMOVQ        (SI)(R12*8), X1
 	VMOVQ        (R8)(R12*8), X2
-	VSUBPD       Z2, Z1, Z3
-	VMULPD       Z3, Z3, Z3
-	VADDPD       Z0, Z3, Z0
+	VSUBPD       X2, X1, X1
+	VMULPD       X1, X1, X1
+	VADDPD       X0, X1, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -55729,9 +55729,9 @@ sqdiffaddVSVF64AVX512_single:
 	XORQ         R12, R12
 	VMOVQ        (SI)(R12*8), X1
 	VMOVQ        (R10)(R12*8), X2
-	VSUBPD       Z0, Z1, Z0
-	VMULPD       Z0, Z0, Z0
-	VADDPD       Z2, Z0, Z0
+	VSUBPD       X0, X1, X0
+	VMULPD       X0, X0, X0
+	VADDPD       X2, X0, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -56063,9 +56063,9 @@ sqdiffaddSVVF64AVX512_single:
 	XORQ         R12, R12
 	VMOVQ        (R8)(R12*8), X1
 	VMOVQ        (R10)(R12*8), X2
-	VSUBPD       Z1, Z0, Z0
-	VMULPD       Z0, Z0, Z0
-	VADDPD       Z2, Z0, Z0
+	VSUBPD       X1, X0, X0
+	VMULPD       X0, X0, X0
+	VADDPD       X2, X0, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -56396,9 +56396,9 @@ sqdiffaddVSSF64AVX512_single:
 	VBROADCASTSD (R10), Z1
 	XORQ         R12, R12
 	VMOVQ        (SI)(R12*8), X2
-	VSUBPD       Z0, Z2, Z0
-	VMULPD       Z0, Z0, Z0
-	VADDPD       Z1, Z0, Z0
+	VSUBPD       X0, X2, X0
+	VMULPD       X0, X0, X0
+	VADDPD       X1, X0, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -56713,9 +56713,9 @@ sqdiffaddSVSF64AVX512_single:
 	VBROADCASTSD (R10), Z1
 	XORQ         R12, R12
 	VMOVQ        (R8)(R12*8), X2
-	VSUBPD       Z2, Z0, Z0
-	VMULPD       Z0, Z0, Z0
-	VADDPD       Z1, Z0, Z0
+	VSUBPD       X2, X0, X0
+	VMULPD       X0, X0, X0
+	VADDPD       X1, X0, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -57040,9 +57040,9 @@ sqdiffaddSSVF64AVX512_single:
 	VBROADCASTSD (R8), Z1
 	XORQ         R12, R12
 	VMOVQ        (R10)(R12*8), X2
-	VSUBPD       Z1, Z0, Z0
-	VMULPD       Z0, Z0, Z0
-	VADDPD       Z2, Z0, Z0
+	VSUBPD       X1, X0, X0
+	VMULPD       X0, X0, X0
+	VADDPD       X2, X0, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -57366,9 +57366,9 @@ clampVVVI8AVX512_single:
 	VMOVD   CX, X1
 	MOVBLZX (R10)(R12*1), CX
 	VMOVD   CX, X2
-	VPMAXSB Z1, Z0, Z3
-	VPMINSB Z2, Z3, Z3
-	VPEXTRB $0x00, X3, (DX)(R12*1)
+	VPMAXSB X1, X0, X0
+	VPMINSB X2, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R12*1)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -57679,8 +57679,8 @@ clampVVSI8AVX512_single:
 	VMOVD        CX, X1
 	MOVBLZX      (R8)(R12*1), CX
 	VMOVD        CX, X2
-	VPMAXSB      Z2, Z1, Z3
-	VPMINSB      Z0, Z3, Z0
+	VPMAXSB      X2, X1, X1
+	VPMINSB      X0, X1, X0
 	VPEXTRB      $0x00, X0, (DX)(R12*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -58001,8 +58001,8 @@ clampVSVI8AVX512_single:
 	VMOVD        CX, X1
 	MOVBLZX      (R10)(R12*1), CX
 	VMOVD        CX, X2
-	VPMAXSB      Z0, Z1, Z0
-	VPMINSB      Z2, Z0, Z0
+	VPMAXSB      X0, X1, X0
+	VPMINSB      X2, X0, X0
 	VPEXTRB      $0x00, X0, (DX)(R12*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -58313,8 +58313,8 @@ clampSVVI8AVX512_single:
 	VMOVD        CX, X1
 	MOVBLZX      (R10)(R12*1), CX
 	VMOVD        CX, X2
-	VPMAXSB      Z1, Z0, Z0
-	VPMINSB      Z2, Z0, Z0
+	VPMAXSB      X1, X0, X0
+	VPMINSB      X2, X0, X0
 	VPEXTRB      $0x00, X0, (DX)(R12*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -58623,8 +58623,8 @@ clampVSSI8AVX512_single:
 	XORQ         R12, R12
 	MOVBLZX      (SI)(R12*1), CX
 	VMOVD        CX, X2
-	VPMAXSB      Z0, Z2, Z0
-	VPMINSB      Z1, Z0, Z0
+	VPMAXSB      X0, X2, X0
+	VPMINSB      X1, X0, X0
 	VPEXTRB      $0x00, X0, (DX)(R12*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -58917,8 +58917,8 @@ clampSVSI8AVX512_single:
 	XORQ         R12, R12
 	MOVBLZX      (R8)(R12*1), CX
 	VMOVD        CX, X2
-	VPMAXSB      Z2, Z0, Z0
-	VPMINSB      Z1, Z0, Z0
+	VPMAXSB      X2, X0, X0
+	VPMINSB      X1, X0, X0
 	VPEXTRB      $0x00, X0, (DX)(R12*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -59221,8 +59221,8 @@ clampSSVI8AVX512_single:
 	XORQ         R12, R12
 	MOVBLZX      (R10)(R12*1), CX
 	VMOVD        CX, X2
-	VPMAXSB      Z1, Z0, Z0
-	VPMINSB      Z2, Z0, Z0
+	VPMAXSB      X1, X0, X0
+	VPMINSB      X2, X0, X0
 	VPEXTRB      $0x00, X0, (DX)(R12*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -59539,9 +59539,9 @@ clampVVVI16AVX512_single:
 	VMOVD   CX, X1
 	MOVWLZX (R10)(R12*2), CX
 	VMOVD   CX, X2
-	VPMAXSW Z1, Z0, Z3
-	VPMINSW Z2, Z3, Z3
-	VPEXTRW $0x00, X3, (DX)(R12*2)
+	VPMAXSW X1, X0, X0
+	VPMINSW X2, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R12*2)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -59852,8 +59852,8 @@ clampVVSI16AVX512_single:
 	VMOVD        CX, X1
 	MOVWLZX      (R8)(R12*2), CX
 	VMOVD        CX, X2
-	VPMAXSW      Z2, Z1, Z3
-	VPMINSW      Z0, Z3, Z0
+	VPMAXSW      X2, X1, X1
+	VPMINSW      X0, X1, X0
 	VPEXTRW      $0x00, X0, (DX)(R12*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -60174,8 +60174,8 @@ clampVSVI16AVX512_single:
 	VMOVD        CX, X1
 	MOVWLZX      (R10)(R12*2), CX
 	VMOVD        CX, X2
-	VPMAXSW      Z0, Z1, Z0
-	VPMINSW      Z2, Z0, Z0
+	VPMAXSW      X0, X1, X0
+	VPMINSW      X2, X0, X0
 	VPEXTRW      $0x00, X0, (DX)(R12*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -60486,8 +60486,8 @@ clampSVVI16AVX512_single:
 	VMOVD        CX, X1
 	MOVWLZX      (R10)(R12*2), CX
 	VMOVD        CX, X2
-	VPMAXSW      Z1, Z0, Z0
-	VPMINSW      Z2, Z0, Z0
+	VPMAXSW      X1, X0, X0
+	VPMINSW      X2, X0, X0
 	VPEXTRW      $0x00, X0, (DX)(R12*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -60796,8 +60796,8 @@ clampVSSI16AVX512_single:
 	XORQ         R12, R12
 	MOVWLZX      (SI)(R12*2), CX
 	VMOVD        CX, X2
-	VPMAXSW      Z0, Z2, Z0
-	VPMINSW      Z1, Z0, Z0
+	VPMAXSW      X0, X2, X0
+	VPMINSW      X1, X0, X0
 	VPEXTRW      $0x00, X0, (DX)(R12*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -61090,8 +61090,8 @@ clampSVSI16AVX512_single:
 	XORQ         R12, R12
 	MOVWLZX      (R8)(R12*2), CX
 	VMOVD        CX, X2
-	VPMAXSW      Z2, Z0, Z0
-	VPMINSW      Z1, Z0, Z0
+	VPMAXSW      X2, X0, X0
+	VPMINSW      X1, X0, X0
 	VPEXTRW      $0x00, X0, (DX)(R12*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -61394,8 +61394,8 @@ clampSSVI16AVX512_single:
 	XORQ         R12, R12
 	MOVWLZX      (R10)(R12*2), CX
 	VMOVD        CX, X2
-	VPMAXSW      Z1, Z0, Z0
-	VPMINSW      Z2, Z0, Z0
+	VPMAXSW      X1, X0, X0
+	VPMINSW      X2, X0, X0
 	VPEXTRW      $0x00, X0, (DX)(R12*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -61709,9 +61709,9 @@ clampVVVI32AVX512_single:
 	VMOVD   (SI)(R12*4), X0
 	VMOVD   (R8)(R12*4), X1
 	VMOVD   (R10)(R12*4), X2
-	VPMAXSD Z1, Z0, Z3
-	VPMINSD Z2, Z3, Z3
-	VMOVD   X3, (DX)(R12*4)
+	VPMAXSD X1, X0, X0
+	VPMINSD X2, X0, X0
+	VMOVD   X0, (DX)(R12*4)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -62020,8 +62020,8 @@ clampVVSI32AVX512_single:
 	XORQ         R12, R12
 	VMOVD        (SI)(R12*4), X1
 	VMOVD        (R8)(R12*4), X2
-	VPMAXSD      Z2, Z1, Z3
-	VPMINSD      Z0, Z3, Z0
+	VPMAXSD      X2, X1, X1
+	VPMINSD      X0, X1, X0
 	VMOVD        X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -62340,8 +62340,8 @@ clampVSVI32AVX512_single:
 	XORQ         R12, R12
 	VMOVD        (SI)(R12*4), X1
 	VMOVD        (R10)(R12*4), X2
-	VPMAXSD      Z0, Z1, Z0
-	VPMINSD      Z2, Z0, Z0
+	VPMAXSD      X0, X1, X0
+	VPMINSD      X2, X0, X0
 	VMOVD        X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -62650,8 +62650,8 @@ clampSVVI32AVX512_single:
 	XORQ         R12, R12
 	VMOVD        (R8)(R12*4), X1
 	VMOVD        (R10)(R12*4), X2
-	VPMAXSD      Z1, Z0, Z0
-	VPMINSD      Z2, Z0, Z0
+	VPMAXSD      X1, X0, X0
+	VPMINSD      X2, X0, X0
 	VMOVD        X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -62959,8 +62959,8 @@ clampVSSI32AVX512_single:
 	VPBROADCASTD (R10), Z1
 	XORQ         R12, R12
 	VMOVD        (SI)(R12*4), X2
-	VPMAXSD      Z0, Z2, Z0
-	VPMINSD      Z1, Z0, Z0
+	VPMAXSD      X0, X2, X0
+	VPMINSD      X1, X0, X0
 	VMOVD        X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -63252,8 +63252,8 @@ clampSVSI32AVX512_single:
 	VPBROADCASTD (R10), Z1
 	XORQ         R12, R12
 	VMOVD        (R8)(R12*4), X2
-	VPMAXSD      Z2, Z0, Z0
-	VPMINSD      Z1, Z0, Z0
+	VPMAXSD      X2, X0, X0
+	VPMINSD      X1, X0, X0
 	VMOVD        X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -63555,8 +63555,8 @@ clampSSVI32AVX512_single:
 	VPBROADCASTD (R8), Z1
 	XORQ         R12, R12
 	VMOVD        (R10)(R12*4), X2
-	VPMAXSD      Z1, Z0, Z0
-	VPMINSD      Z2, Z0, Z0
+	VPMAXSD      X1, X0, X0
+	VPMINSD      X2, X0, X0
 	VMOVD        X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -63678,7 +63678,7 @@ clampSSVI32AVX512NT_done:
 	RET
 
 // func clampVVVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·clampVVVI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -63870,9 +63870,9 @@ clampVVVI64AVX512_single:
 	VMOVQ   (SI)(R12*8), X0
 	VMOVQ   (R8)(R12*8), X1
 	VMOVQ   (R10)(R12*8), X2
-	VPMAXSQ Z1, Z0, Z3
-	VPMINSQ Z2, Z3, Z3
-	VMOVQ   X3, (DX)(R12*8)
+	VPMAXSQ X1, X0, X0
+	VPMINSQ X2, X0, X0
+	VMOVQ   X0, (DX)(R12*8)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -64000,7 +64000,7 @@ clampVVVI64AVX512NT_done:
 	RET
 
 // func clampVVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·clampVVSI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -64181,8 +64181,8 @@ clampVVSI64AVX512_single:
 	XORQ         R12, R12
 	VMOVQ        (SI)(R12*8), X1
 	VMOVQ        (R8)(R12*8), X2
-	VPMAXSQ      Z2, Z1, Z3
-	VPMINSQ      Z0, Z3, Z0
+	VPMAXSQ      X2, X1, X1
+	VPMINSQ      X0, X1, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -64305,7 +64305,7 @@ clampVVSI64AVX512NT_done:
 	RET
 
 // func clampVSVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·clampVSVI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -64501,8 +64501,8 @@ clampVSVI64AVX512_single:
 	XORQ         R12, R12
 	VMOVQ        (SI)(R12*8), X1
 	VMOVQ        (R10)(R12*8), X2
-	VPMAXSQ      Z0, Z1, Z0
-	VPMINSQ      Z2, Z0, Z0
+	VPMAXSQ      X0, X1, X0
+	VPMINSQ      X2, X0, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -64630,7 +64630,7 @@ clampVSVI64AVX512NT_done:
 	RET
 
 // func clampSVVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·clampSVVI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -64811,8 +64811,8 @@ clampSVVI64AVX512_single:
 	XORQ         R12, R12
 	VMOVQ        (R8)(R12*8), X1
 	VMOVQ        (R10)(R12*8), X2
-	VPMAXSQ      Z1, Z0, Z0
-	VPMINSQ      Z2, Z0, Z0
+	VPMAXSQ      X1, X0, X0
+	VPMINSQ      X2, X0, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -64935,7 +64935,7 @@ clampSVVI64AVX512NT_done:
 	RET
 
 // func clampVSSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·clampVSSI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -65120,8 +65120,8 @@ clampVSSI64AVX512_single:
 	VPBROADCASTQ (R10), Z1
 	XORQ         R12, R12
 	VMOVQ        (SI)(R12*8), X2
-	VPMAXSQ      Z0, Z2, Z0
-	VPMINSQ      Z1, Z0, Z0
+	VPMAXSQ      X0, X2, X0
+	VPMINSQ      X1, X0, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -65243,7 +65243,7 @@ clampVSSI64AVX512NT_done:
 	RET
 
 // func clampSVSI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·clampSVSI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -65413,8 +65413,8 @@ clampSVSI64AVX512_single:
 	VPBROADCASTQ (R10), Z1
 	XORQ         R12, R12
 	VMOVQ        (R8)(R12*8), X2
-	VPMAXSQ      Z2, Z0, Z0
-	VPMINSQ      Z1, Z0, Z0
+	VPMAXSQ      X2, X0, X0
+	VPMINSQ      X1, X0, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -65531,7 +65531,7 @@ clampSVSI64AVX512NT_done:
 	RET
 
 // func clampSSVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int, b *int64, ldb int, c *int64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·clampSSVI64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -65716,8 +65716,8 @@ clampSSVI64AVX512_single:
 	VPBROADCASTQ (R8), Z1
 	XORQ         R12, R12
 	VMOVQ        (R10)(R12*8), X2
-	VPMAXSQ      Z1, Z0, Z0
-	VPMINSQ      Z2, Z0, Z0
+	VPMAXSQ      X1, X0, X0
+	VPMINSQ      X2, X0, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -66034,9 +66034,9 @@ clampVVVU8AVX512_single:
 	VMOVD   CX, X1
 	MOVBLZX (R10)(R12*1), CX
 	VMOVD   CX, X2
-	VPMAXUB Z1, Z0, Z3
-	VPMINUB Z2, Z3, Z3
-	VPEXTRB $0x00, X3, (DX)(R12*1)
+	VPMAXUB X1, X0, X0
+	VPMINUB X2, X0, X0
+	VPEXTRB $0x00, X0, (DX)(R12*1)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -66347,8 +66347,8 @@ clampVVSU8AVX512_single:
 	VMOVD        CX, X1
 	MOVBLZX      (R8)(R12*1), CX
 	VMOVD        CX, X2
-	VPMAXUB      Z2, Z1, Z3
-	VPMINUB      Z0, Z3, Z0
+	VPMAXUB      X2, X1, X1
+	VPMINUB      X0, X1, X0
 	VPEXTRB      $0x00, X0, (DX)(R12*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -66669,8 +66669,8 @@ clampVSVU8AVX512_single:
 	VMOVD        CX, X1
 	MOVBLZX      (R10)(R12*1), CX
 	VMOVD        CX, X2
-	VPMAXUB      Z0, Z1, Z0
-	VPMINUB      Z2, Z0, Z0
+	VPMAXUB      X0, X1, X0
+	VPMINUB      X2, X0, X0
 	VPEXTRB      $0x00, X0, (DX)(R12*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -66981,8 +66981,8 @@ clampSVVU8AVX512_single:
 	VMOVD        CX, X1
 	MOVBLZX      (R10)(R12*1), CX
 	VMOVD        CX, X2
-	VPMAXUB      Z1, Z0, Z0
-	VPMINUB      Z2, Z0, Z0
+	VPMAXUB      X1, X0, X0
+	VPMINUB      X2, X0, X0
 	VPEXTRB      $0x00, X0, (DX)(R12*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -67291,8 +67291,8 @@ clampVSSU8AVX512_single:
 	XORQ         R12, R12
 	MOVBLZX      (SI)(R12*1), CX
 	VMOVD        CX, X2
-	VPMAXUB      Z0, Z2, Z0
-	VPMINUB      Z1, Z0, Z0
+	VPMAXUB      X0, X2, X0
+	VPMINUB      X1, X0, X0
 	VPEXTRB      $0x00, X0, (DX)(R12*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -67585,8 +67585,8 @@ clampSVSU8AVX512_single:
 	XORQ         R12, R12
 	MOVBLZX      (R8)(R12*1), CX
 	VMOVD        CX, X2
-	VPMAXUB      Z2, Z0, Z0
-	VPMINUB      Z1, Z0, Z0
+	VPMAXUB      X2, X0, X0
+	VPMINUB      X1, X0, X0
 	VPEXTRB      $0x00, X0, (DX)(R12*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -67889,8 +67889,8 @@ clampSSVU8AVX512_single:
 	XORQ         R12, R12
 	MOVBLZX      (R10)(R12*1), CX
 	VMOVD        CX, X2
-	VPMAXUB      Z1, Z0, Z0
-	VPMINUB      Z2, Z0, Z0
+	VPMAXUB      X1, X0, X0
+	VPMINUB      X2, X0, X0
 	VPEXTRB      $0x00, X0, (DX)(R12*1)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -68207,9 +68207,9 @@ clampVVVU16AVX512_single:
 	VMOVD   CX, X1
 	MOVWLZX (R10)(R12*2), CX
 	VMOVD   CX, X2
-	VPMAXUW Z1, Z0, Z3
-	VPMINUW Z2, Z3, Z3
-	VPEXTRW $0x00, X3, (DX)(R12*2)
+	VPMAXUW X1, X0, X0
+	VPMINUW X2, X0, X0
+	VPEXTRW $0x00, X0, (DX)(R12*2)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -68520,8 +68520,8 @@ clampVVSU16AVX512_single:
 	VMOVD        CX, X1
 	MOVWLZX      (R8)(R12*2), CX
 	VMOVD        CX, X2
-	VPMAXUW      Z2, Z1, Z3
-	VPMINUW      Z0, Z3, Z0
+	VPMAXUW      X2, X1, X1
+	VPMINUW      X0, X1, X0
 	VPEXTRW      $0x00, X0, (DX)(R12*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -68842,8 +68842,8 @@ clampVSVU16AVX512_single:
 	VMOVD        CX, X1
 	MOVWLZX      (R10)(R12*2), CX
 	VMOVD        CX, X2
-	VPMAXUW      Z0, Z1, Z0
-	VPMINUW      Z2, Z0, Z0
+	VPMAXUW      X0, X1, X0
+	VPMINUW      X2, X0, X0
 	VPEXTRW      $0x00, X0, (DX)(R12*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -69154,8 +69154,8 @@ clampSVVU16AVX512_single:
 	VMOVD        CX, X1
 	MOVWLZX      (R10)(R12*2), CX
 	VMOVD        CX, X2
-	VPMAXUW      Z1, Z0, Z0
-	VPMINUW      Z2, Z0, Z0
+	VPMAXUW      X1, X0, X0
+	VPMINUW      X2, X0, X0
 	VPEXTRW      $0x00, X0, (DX)(R12*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -69464,8 +69464,8 @@ clampVSSU16AVX512_single:
 	XORQ         R12, R12
 	MOVWLZX      (SI)(R12*2), CX
 	VMOVD        CX, X2
-	VPMAXUW      Z0, Z2, Z0
-	VPMINUW      Z1, Z0, Z0
+	VPMAXUW      X0, X2, X0
+	VPMINUW      X1, X0, X0
 	VPEXTRW      $0x00, X0, (DX)(R12*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -69758,8 +69758,8 @@ clampSVSU16AVX512_single:
 	XORQ         R12, R12
 	MOVWLZX      (R8)(R12*2), CX
 	VMOVD        CX, X2
-	VPMAXUW      Z2, Z0, Z0
-	VPMINUW      Z1, Z0, Z0
+	VPMAXUW      X2, X0, X0
+	VPMINUW      X1, X0, X0
 	VPEXTRW      $0x00, X0, (DX)(R12*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -70062,8 +70062,8 @@ clampSSVU16AVX512_single:
 	XORQ         R12, R12
 	MOVWLZX      (R10)(R12*2), CX
 	VMOVD        CX, X2
-	VPMAXUW      Z1, Z0, Z0
-	VPMINUW      Z2, Z0, Z0
+	VPMAXUW      X1, X0, X0
+	VPMINUW      X2, X0, X0
 	VPEXTRW      $0x00, X0, (DX)(R12*2)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -70377,9 +70377,9 @@ clampVVVU32AVX512_single:
 	VMOVD   (SI)(R12*4), X0
 	VMOVD   (R8)(R12*4), X1
 	VMOVD   (R10)(R12*4), X2
-	VPMAXUD Z1, Z0, Z3
-	VPMINUD Z2, Z3, Z3
-	VMOVD   X3, (DX)(R12*4)
+	VPMAXUD X1, X0, X0
+	VPMINUD X2, X0, X0
+	VMOVD   X0, (DX)(R12*4)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -70688,8 +70688,8 @@ clampVVSU32AVX512_single:
 	XORQ         R12, R12
 	VMOVD        (SI)(R12*4), X1
 	VMOVD        (R8)(R12*4), X2
-	VPMAXUD      Z2, Z1, Z3
-	VPMINUD      Z0, Z3, Z0
+	VPMAXUD      X2, X1, X1
+	VPMINUD      X0, X1, X0
 	VMOVD        X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -71008,8 +71008,8 @@ clampVSVU32AVX512_single:
 	XORQ         R12, R12
 	VMOVD        (SI)(R12*4), X1
 	VMOVD        (R10)(R12*4), X2
-	VPMAXUD      Z0, Z1, Z0
-	VPMINUD      Z2, Z0, Z0
+	VPMAXUD      X0, X1, X0
+	VPMINUD      X2, X0, X0
 	VMOVD        X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -71318,8 +71318,8 @@ clampSVVU32AVX512_single:
 	XORQ         R12, R12
 	VMOVD        (R8)(R12*4), X1
 	VMOVD        (R10)(R12*4), X2
-	VPMAXUD      Z1, Z0, Z0
-	VPMINUD      Z2, Z0, Z0
+	VPMAXUD      X1, X0, X0
+	VPMINUD      X2, X0, X0
 	VMOVD        X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -71627,8 +71627,8 @@ clampVSSU32AVX512_single:
 	VPBROADCASTD (R10), Z1
 	XORQ         R12, R12
 	VMOVD        (SI)(R12*4), X2
-	VPMAXUD      Z0, Z2, Z0
-	VPMINUD      Z1, Z0, Z0
+	VPMAXUD      X0, X2, X0
+	VPMINUD      X1, X0, X0
 	VMOVD        X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -71920,8 +71920,8 @@ clampSVSU32AVX512_single:
 	VPBROADCASTD (R10), Z1
 	XORQ         R12, R12
 	VMOVD        (R8)(R12*4), X2
-	VPMAXUD      Z2, Z0, Z0
-	VPMINUD      Z1, Z0, Z0
+	VPMAXUD      X2, X0, X0
+	VPMINUD      X1, X0, X0
 	VMOVD        X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -72223,8 +72223,8 @@ clampSSVU32AVX512_single:
 	VPBROADCASTD (R8), Z1
 	XORQ         R12, R12
 	VMOVD        (R10)(R12*4), X2
-	VPMAXUD      Z1, Z0, Z0
-	VPMINUD      Z2, Z0, Z0
+	VPMAXUD      X1, X0, X0
+	VPMINUD      X2, X0, X0
 	VMOVD        X0, (DX)(R12*4)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -72346,7 +72346,7 @@ clampSSVU32AVX512NT_done:
 	RET
 
 // func clampVVVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·clampVVVU64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -72538,9 +72538,9 @@ clampVVVU64AVX512_single:
 	VMOVQ   (SI)(R12*8), X0
 	VMOVQ   (R8)(R12*8), X1
 	VMOVQ   (R10)(R12*8), X2
-	VPMAXUQ Z1, Z0, Z3
-	VPMINUQ Z2, Z3, Z3
-	VMOVQ   X3, (DX)(R12*8)
+	VPMAXUQ X1, X0, X0
+	VPMINUQ X2, X0, X0
+	VMOVQ   X0, (DX)(R12*8)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	ADDQ    R9, R8
@@ -72668,7 +72668,7 @@ clampVVVU64AVX512NT_done:
 	RET
 
 // func clampVVSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·clampVVSU64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -72849,8 +72849,8 @@ clampVVSU64AVX512_single:
 	XORQ         R12, R12
 	VMOVQ        (SI)(R12*8), X1
 	VMOVQ        (R8)(R12*8), X2
-	VPMAXUQ      Z2, Z1, Z3
-	VPMINUQ      Z0, Z3, Z0
+	VPMAXUQ      X2, X1, X1
+	VPMINUQ      X0, X1, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -72973,7 +72973,7 @@ clampVVSU64AVX512NT_done:
 	RET
 
 // func clampVSVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·clampVSVU64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -73169,8 +73169,8 @@ clampVSVU64AVX512_single:
 	XORQ         R12, R12
 	VMOVQ        (SI)(R12*8), X1
 	VMOVQ        (R10)(R12*8), X2
-	VPMAXUQ      Z0, Z1, Z0
-	VPMINUQ      Z2, Z0, Z0
+	VPMAXUQ      X0, X1, X0
+	VPMINUQ      X2, X0, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -73298,7 +73298,7 @@ clampVSVU64AVX512NT_done:
 	RET
 
 // func clampSVVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·clampSVVU64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -73479,8 +73479,8 @@ clampSVVU64AVX512_single:
 	XORQ         R12, R12
 	VMOVQ        (R8)(R12*8), X1
 	VMOVQ        (R10)(R12*8), X2
-	VPMAXUQ      Z1, Z0, Z0
-	VPMINUQ      Z2, Z0, Z0
+	VPMAXUQ      X1, X0, X0
+	VPMINUQ      X2, X0, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -73603,7 +73603,7 @@ clampSVVU64AVX512NT_done:
 	RET
 
 // func clampVSSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·clampVSSU64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -73788,8 +73788,8 @@ clampVSSU64AVX512_single:
 	VPBROADCASTQ (R10), Z1
 	XORQ         R12, R12
 	VMOVQ        (SI)(R12*8), X2
-	VPMAXUQ      Z0, Z2, Z0
-	VPMINUQ      Z1, Z0, Z0
+	VPMAXUQ      X0, X2, X0
+	VPMINUQ      X1, X0, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -73911,7 +73911,7 @@ clampVSSU64AVX512NT_done:
 	RET
 
 // func clampSVSU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·clampSVSU64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -74081,8 +74081,8 @@ clampSVSU64AVX512_single:
 	VPBROADCASTQ (R10), Z1
 	XORQ         R12, R12
 	VMOVQ        (R8)(R12*8), X2
-	VPMAXUQ      Z2, Z0, Z0
-	VPMINUQ      Z1, Z0, Z0
+	VPMAXUQ      X2, X0, X0
+	VPMINUQ      X1, X0, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI
@@ -74199,7 +74199,7 @@ clampSVSU64AVX512NT_done:
 	RET
 
 // func clampSSVU64AVX512(m int, n int, dst *uint64, ldd int, a *uint64, lda int, b *uint64, ldb int, c *uint64, ldc int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·clampSSVU64AVX512(SB), NOSPLIT, $0-80
 	MOVQ  m+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -74384,8 +74384,8 @@ clampSSVU64AVX512_single:
 	VPBROADCASTQ (R8), Z1
 	XORQ         R12, R12
 	VMOVQ        (R10)(R12*8), X2
-	VPMAXUQ      Z1, Z0, Z0
-	VPMINUQ      Z2, Z0, Z0
+	VPMAXUQ      X1, X0, X0
+	VPMINUQ      X2, X0, X0
 	VMOVQ        X0, (DX)(R12*8)
 	ADDQ         BX, DX
 	ADDQ         DI, SI

@@ -30021,8 +30021,8 @@ negVF32AVX512_exact4:
 negVF32AVX512_single:
 	XORQ   R8, R8
 	VMOVSS (SI)(R8*4), X1
-	VPXORD Z1, Z0, Z2
-	VMOVSS X2, (DX)(R8*4)
+	VPXOR  X1, X0, X1
+	VMOVSS X1, (DX)(R8*4)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	DECQ   AX
@@ -30249,14 +30249,14 @@ absVF32AVX512_exact4:
 	JMP     absVF32AVX512_end
 
 absVF32AVX512_single:
-	XORQ    R8, R8
-	VMOVSS  (SI)(R8*4), X1
-	VPANDND Z1, Z0, Z2
-	VMOVSS  X2, (DX)(R8*4)
-	ADDQ    BX, DX
-	ADDQ    DI, SI
-	DECQ    AX
-	JNZ     absVF32AVX512_single
+	XORQ   R8, R8
+	VMOVSS (SI)(R8*4), X1
+	VPANDN X1, X0, X1
+	VMOVSS X1, (DX)(R8*4)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	DECQ   AX
+	JNZ    absVF32AVX512_single
 
 absVF32AVX512_end:
 absVF32AVX512_done:
@@ -30478,8 +30478,8 @@ sqrtVF32AVX512_exact4:
 sqrtVF32AVX512_single:
 	XORQ    R8, R8
 	VMOVSS  (SI)(R8*4), X0
-	VSQRTPS Z0, Z1
-	VMOVSS  X1, (DX)(R8*4)
+	VSQRTPS X0, X0
+	VMOVSS  X0, (DX)(R8*4)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	DECQ    AX
@@ -30700,14 +30700,14 @@ floorVF32AVX512_exact4:
 	JMP         floorVF32AVX512_end
 
 floorVF32AVX512_single:
-	XORQ        R8, R8
-	VMOVSS      (SI)(R8*4), X0
-	VRNDSCALEPS $0x09, Z0, Z1
-	VMOVSS      X1, (DX)(R8*4)
-	ADDQ        BX, DX
-	ADDQ        DI, SI
-	DECQ        AX
-	JNZ         floorVF32AVX512_single
+	XORQ     R8, R8
+	VMOVSS   (SI)(R8*4), X0
+	VROUNDPS $0x09, X0, X0
+	VMOVSS   X0, (DX)(R8*4)
+	ADDQ     BX, DX
+	ADDQ     DI, SI
+	DECQ     AX
+	JNZ      floorVF32AVX512_single
 
 floorVF32AVX512_end:
 floorVF32AVX512_done:
@@ -30924,14 +30924,14 @@ ceilVF32AVX512_exact4:
 	JMP         ceilVF32AVX512_end
 
 ceilVF32AVX512_single:
-	XORQ        R8, R8
-	VMOVSS      (SI)(R8*4), X0
-	VRNDSCALEPS $0x0a, Z0, Z1
-	VMOVSS      X1, (DX)(R8*4)
-	ADDQ        BX, DX
-	ADDQ        DI, SI
-	DECQ        AX
-	JNZ         ceilVF32AVX512_single
+	XORQ     R8, R8
+	VMOVSS   (SI)(R8*4), X0
+	VROUNDPS $0x0a, X0, X0
+	VMOVSS   X0, (DX)(R8*4)
+	ADDQ     BX, DX
+	ADDQ     DI, SI
+	DECQ     AX
+	JNZ      ceilVF32AVX512_single
 
 ceilVF32AVX512_end:
 ceilVF32AVX512_done:
@@ -31148,14 +31148,14 @@ truncVF32AVX512_exact4:
 	JMP         truncVF32AVX512_end
 
 truncVF32AVX512_single:
-	XORQ        R8, R8
-	VMOVSS      (SI)(R8*4), X0
-	VRNDSCALEPS $0x0b, Z0, Z1
-	VMOVSS      X1, (DX)(R8*4)
-	ADDQ        BX, DX
-	ADDQ        DI, SI
-	DECQ        AX
-	JNZ         truncVF32AVX512_single
+	XORQ     R8, R8
+	VMOVSS   (SI)(R8*4), X0
+	VROUNDPS $0x0b, X0, X0
+	VMOVSS   X0, (DX)(R8*4)
+	ADDQ     BX, DX
+	ADDQ     DI, SI
+	DECQ     AX
+	JNZ      truncVF32AVX512_single
 
 truncVF32AVX512_end:
 truncVF32AVX512_done:
@@ -31372,14 +31372,14 @@ roundevenVF32AVX512_exact4:
 	JMP         roundevenVF32AVX512_end
 
 roundevenVF32AVX512_single:
-	XORQ        R8, R8
-	VMOVSS      (SI)(R8*4), X0
-	VRNDSCALEPS $0x08, Z0, Z1
-	VMOVSS      X1, (DX)(R8*4)
-	ADDQ        BX, DX
-	ADDQ        DI, SI
-	DECQ        AX
-	JNZ         roundevenVF32AVX512_single
+	XORQ     R8, R8
+	VMOVSS   (SI)(R8*4), X0
+	VROUNDPS $0x08, X0, X0
+	VMOVSS   X0, (DX)(R8*4)
+	ADDQ     BX, DX
+	ADDQ     DI, SI
+	DECQ     AX
+	JNZ      roundevenVF32AVX512_single
 
 roundevenVF32AVX512_end:
 roundevenVF32AVX512_done:
@@ -31732,21 +31732,21 @@ roundVF32AVX512_exact4:
 	JMP         roundVF32AVX512_end
 
 roundVF32AVX512_single:
-	XORQ        R8, R8
-	VMOVSS      (SI)(R8*4), X3
-	VRNDSCALEPS $0x0b, Z3, Z4
-	VSUBPS      Z4, Z3, Z5
-	VPANDND     Z5, Z0, Z5
-	VPANDD      Z0, Z3, Z6
-	VPORD       Z2, Z6, Z6
-	VCMPPS      $0x1d, Z1, Z5, K1
-	VMOVAPS     Z4, Z5
-	VADDPS      Z6, Z4, K1, Z5
-	VMOVSS      X5, (DX)(R8*4)
-	ADDQ        BX, DX
-	ADDQ        DI, SI
-	DECQ        AX
-	JNZ         roundVF32AVX512_single
+	XORQ      R8, R8
+	VMOVSS    (SI)(R8*4), X3
+	VROUNDPS  $0x0b, X3, X4
+	VSUBPS    X4, X3, X5
+	VPANDN    X5, X0, X5
+	VPAND     X0, X3, X3
+	VPOR      X2, X3, X3
+	VCMPPS    $0x1d, X1, X5, X5
+	VADDPS    X3, X4, X3
+	VBLENDVPS X5, X3, X4, X3
+	VMOVSS    X3, (DX)(R8*4)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       roundVF32AVX512_single
 
 roundVF32AVX512_end:
 roundVF32AVX512_done:
@@ -37895,14 +37895,14 @@ negVF64AVX512_exact4:
 	JMP     negVF64AVX512_end
 
 negVF64AVX512_single:
-	XORQ   R8, R8
-	VMOVQ  (SI)(R8*8), X1
-	VPXORD Z1, Z0, Z2
-	VMOVQ  X2, (DX)(R8*8)
-	ADDQ   BX, DX
-	ADDQ   DI, SI
-	DECQ   AX
-	JNZ    negVF64AVX512_single
+	XORQ  R8, R8
+	VMOVQ (SI)(R8*8), X1
+	VPXOR X1, X0, X1
+	VMOVQ X1, (DX)(R8*8)
+	ADDQ  BX, DX
+	ADDQ  DI, SI
+	DECQ  AX
+	JNZ   negVF64AVX512_single
 
 negVF64AVX512_end:
 negVF64AVX512_done:
@@ -38125,14 +38125,14 @@ absVF64AVX512_exact4:
 	JMP     absVF64AVX512_end
 
 absVF64AVX512_single:
-	XORQ    R8, R8
-	VMOVQ   (SI)(R8*8), X1
-	VPANDND Z1, Z0, Z2
-	VMOVQ   X2, (DX)(R8*8)
-	ADDQ    BX, DX
-	ADDQ    DI, SI
-	DECQ    AX
-	JNZ     absVF64AVX512_single
+	XORQ   R8, R8
+	VMOVQ  (SI)(R8*8), X1
+	VPANDN X1, X0, X1
+	VMOVQ  X1, (DX)(R8*8)
+	ADDQ   BX, DX
+	ADDQ   DI, SI
+	DECQ   AX
+	JNZ    absVF64AVX512_single
 
 absVF64AVX512_end:
 absVF64AVX512_done:
@@ -38354,8 +38354,8 @@ sqrtVF64AVX512_exact4:
 sqrtVF64AVX512_single:
 	XORQ    R8, R8
 	VMOVQ   (SI)(R8*8), X0
-	VSQRTPD Z0, Z1
-	VMOVQ   X1, (DX)(R8*8)
+	VSQRTPD X0, X0
+	VMOVQ   X0, (DX)(R8*8)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	DECQ    AX
@@ -38576,14 +38576,14 @@ floorVF64AVX512_exact4:
 	JMP         floorVF64AVX512_end
 
 floorVF64AVX512_single:
-	XORQ        R8, R8
-	VMOVQ       (SI)(R8*8), X0
-	VRNDSCALEPD $0x09, Z0, Z1
-	VMOVQ       X1, (DX)(R8*8)
-	ADDQ        BX, DX
-	ADDQ        DI, SI
-	DECQ        AX
-	JNZ         floorVF64AVX512_single
+	XORQ     R8, R8
+	VMOVQ    (SI)(R8*8), X0
+	VROUNDPD $0x09, X0, X0
+	VMOVQ    X0, (DX)(R8*8)
+	ADDQ     BX, DX
+	ADDQ     DI, SI
+	DECQ     AX
+	JNZ      floorVF64AVX512_single
 
 floorVF64AVX512_end:
 floorVF64AVX512_done:
@@ -38800,14 +38800,14 @@ ceilVF64AVX512_exact4:
 	JMP         ceilVF64AVX512_end
 
 ceilVF64AVX512_single:
-	XORQ        R8, R8
-	VMOVQ       (SI)(R8*8), X0
-	VRNDSCALEPD $0x0a, Z0, Z1
-	VMOVQ       X1, (DX)(R8*8)
-	ADDQ        BX, DX
-	ADDQ        DI, SI
-	DECQ        AX
-	JNZ         ceilVF64AVX512_single
+	XORQ     R8, R8
+	VMOVQ    (SI)(R8*8), X0
+	VROUNDPD $0x0a, X0, X0
+	VMOVQ    X0, (DX)(R8*8)
+	ADDQ     BX, DX
+	ADDQ     DI, SI
+	DECQ     AX
+	JNZ      ceilVF64AVX512_single
 
 ceilVF64AVX512_end:
 ceilVF64AVX512_done:
@@ -39024,14 +39024,14 @@ truncVF64AVX512_exact4:
 	JMP         truncVF64AVX512_end
 
 truncVF64AVX512_single:
-	XORQ        R8, R8
-	VMOVQ       (SI)(R8*8), X0
-	VRNDSCALEPD $0x0b, Z0, Z1
-	VMOVQ       X1, (DX)(R8*8)
-	ADDQ        BX, DX
-	ADDQ        DI, SI
-	DECQ        AX
-	JNZ         truncVF64AVX512_single
+	XORQ     R8, R8
+	VMOVQ    (SI)(R8*8), X0
+	VROUNDPD $0x0b, X0, X0
+	VMOVQ    X0, (DX)(R8*8)
+	ADDQ     BX, DX
+	ADDQ     DI, SI
+	DECQ     AX
+	JNZ      truncVF64AVX512_single
 
 truncVF64AVX512_end:
 truncVF64AVX512_done:
@@ -39248,14 +39248,14 @@ roundevenVF64AVX512_exact4:
 	JMP         roundevenVF64AVX512_end
 
 roundevenVF64AVX512_single:
-	XORQ        R8, R8
-	VMOVQ       (SI)(R8*8), X0
-	VRNDSCALEPD $0x08, Z0, Z1
-	VMOVQ       X1, (DX)(R8*8)
-	ADDQ        BX, DX
-	ADDQ        DI, SI
-	DECQ        AX
-	JNZ         roundevenVF64AVX512_single
+	XORQ     R8, R8
+	VMOVQ    (SI)(R8*8), X0
+	VROUNDPD $0x08, X0, X0
+	VMOVQ    X0, (DX)(R8*8)
+	ADDQ     BX, DX
+	ADDQ     DI, SI
+	DECQ     AX
+	JNZ      roundevenVF64AVX512_single
 
 roundevenVF64AVX512_end:
 roundevenVF64AVX512_done:
@@ -39640,23 +39640,23 @@ roundVF64AVX512_exact4:
 	JMP         roundVF64AVX512_end
 
 roundVF64AVX512_single:
-	XORQ        R8, R8
-	VMOVQ       (SI)(R8*8), X3
-	VRNDSCALEPD $0x0b, Z3, Z4
-	VSUBPD      Z4, Z3, Z5
-	VPANDND     Z5, Z0, Z5
-	VPANDD      Z0, Z3, Z6
-	VPORD       Z2, Z6, Z6
-	VCMPPD      $0x1d, Z1, Z5, K1
-	VMOVAPD     Z4, Z5
-	VADDPD      Z6, Z4, K1, Z5
-	VCMPPD      $0x03, Z3, Z3, K1
-	VMOVAPD     Z3, K1, Z5
-	VMOVQ       X5, (DX)(R8*8)
-	ADDQ        BX, DX
-	ADDQ        DI, SI
-	DECQ        AX
-	JNZ         roundVF64AVX512_single
+	XORQ      R8, R8
+	VMOVQ     (SI)(R8*8), X3
+	VROUNDPD  $0x0b, X3, X4
+	VSUBPD    X4, X3, X5
+	VPANDN    X5, X0, X5
+	VPAND     X0, X3, X6
+	VPOR      X2, X6, X6
+	VCMPPD    $0x1d, X1, X5, X5
+	VADDPD    X6, X4, X6
+	VBLENDVPD X5, X6, X4, X4
+	VCMPPD    $0x03, X3, X3, X5
+	VBLENDVPD X5, X3, X4, X4
+	VMOVQ     X4, (DX)(R8*8)
+	ADDQ      BX, DX
+	ADDQ      DI, SI
+	DECQ      AX
+	JNZ       roundVF64AVX512_single
 
 roundVF64AVX512_end:
 roundVF64AVX512_done:
@@ -46922,8 +46922,8 @@ negVI8AVX512_single:
 	XORQ    R8, R8
 	MOVBLZX (SI)(R8*1), CX
 	VMOVD   CX, X1
-	VPSUBB  Z1, Z0, Z2
-	VPEXTRB $0x00, X2, (DX)(R8*1)
+	VPSUBB  X1, X0, X1
+	VPEXTRB $0x00, X1, (DX)(R8*1)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	DECQ    AX
@@ -47148,8 +47148,8 @@ absVI8AVX512_exact4:
 absVI8AVX512_single:
 	XORQ    R8, R8
 	MOVBLZX (SI)(R8*1), CX
-	VMOVD   CX, X1
-	VPABSB  Z1, Z0
+	VMOVD   CX, X0
+	VPABSB  X0, X0
 	VPEXTRB $0x00, X0, (DX)(R8*1)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
@@ -47376,8 +47376,8 @@ negVI16AVX512_single:
 	XORQ    R8, R8
 	MOVWLZX (SI)(R8*2), CX
 	VMOVD   CX, X1
-	VPSUBW  Z1, Z0, Z2
-	VPEXTRW $0x00, X2, (DX)(R8*2)
+	VPSUBW  X1, X0, X1
+	VPEXTRW $0x00, X1, (DX)(R8*2)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
 	DECQ    AX
@@ -47602,8 +47602,8 @@ absVI16AVX512_exact4:
 absVI16AVX512_single:
 	XORQ    R8, R8
 	MOVWLZX (SI)(R8*2), CX
-	VMOVD   CX, X1
-	VPABSW  Z1, Z0
+	VMOVD   CX, X0
+	VPABSW  X0, X0
 	VPEXTRW $0x00, X0, (DX)(R8*2)
 	ADDQ    BX, DX
 	ADDQ    DI, SI
@@ -47829,8 +47829,8 @@ negVI32AVX512_exact4:
 negVI32AVX512_single:
 	XORQ   R8, R8
 	VMOVD  (SI)(R8*4), X1
-	VPSUBD Z1, Z0, Z2
-	VMOVD  X2, (DX)(R8*4)
+	VPSUBD X1, X0, X1
+	VMOVD  X1, (DX)(R8*4)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	DECQ   AX
@@ -48054,8 +48054,8 @@ absVI32AVX512_exact4:
 
 absVI32AVX512_single:
 	XORQ   R8, R8
-	VMOVD  (SI)(R8*4), X1
-	VPABSD Z1, Z0
+	VMOVD  (SI)(R8*4), X0
+	VPABSD X0, X0
 	VMOVD  X0, (DX)(R8*4)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
@@ -48281,8 +48281,8 @@ negVI64AVX512_exact4:
 negVI64AVX512_single:
 	XORQ   R8, R8
 	VMOVQ  (SI)(R8*8), X1
-	VPSUBQ Z1, Z0, Z2
-	VMOVQ  X2, (DX)(R8*8)
+	VPSUBQ X1, X0, X1
+	VMOVQ  X1, (DX)(R8*8)
 	ADDQ   BX, DX
 	ADDQ   DI, SI
 	DECQ   AX
@@ -48380,7 +48380,7 @@ negVI64AVX512NT_done:
 	RET
 
 // func absVI64AVX512(m int, n int, dst *int64, ldd int, a *int64, lda int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·absVI64AVX512(SB), NOSPLIT, $0-48
 	MOVQ   m+0(FP), AX
 	MOVQ   n+8(FP), CX
@@ -48506,8 +48506,8 @@ absVI64AVX512_exact4:
 
 absVI64AVX512_single:
 	XORQ   R8, R8
-	VMOVQ  (SI)(R8*8), X1
-	VPABSQ Z1, Z0
+	VMOVQ  (SI)(R8*8), X0
+	VPABSQ X0, X0
 	VMOVQ  X0, (DX)(R8*8)
 	ADDQ   BX, DX
 	ADDQ   DI, SI

@@ -8,8 +8,53 @@ import (
 	"github.com/simdkit/elem/internal/kernel"
 )
 
+// argColumnsDirect is argColumns for float columns in one pass over the
+// lines with kernel.ArgColumns, whose kernels keep each column's extreme
+// and its line (an integer of T's size) in the scratch room: two loads,
+// two comparisons and two masked stores a vector, where the fused
+// kernels' three instructions go through memory. A NaN takes its first
+// index there; a column whose extreme is ±0 takes the exact loop after,
+// as the kernels do not order zeros. It reports false, having done
+// nothing, where no kernel runs or the lines are no more than fewArg.
+func argColumnsDirect[T elem.Number](idx []int, x []T, along group, greatest bool) bool {
+	if !kernel.IsFloat[T]() || along.size <= fewArg || len(idx) > columnTile {
+		return false
+	}
+	if unsafe.Sizeof(T(0)) == 4 {
+		return argColumnsWith[T, int32](idx, x, along, greatest)
+	}
+	return argColumnsWith[T, int64](idx, x, along, greatest)
+}
+
+// argColumnsWith is argColumnsDirect with the lines' integer type I.
+func argColumnsWith[T elem.Number, I int32 | int64](idx []int, x []T, along group, greatest bool) bool {
+	w := len(idx)
+	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
+	defer scratch.Put(buf)
+	room := unsafe.Slice((*T)(unsafe.Pointer(buf)), len(buf)*8/int(unsafe.Sizeof(T(0))))
+	best := room[:w]
+	at := unsafe.Slice((*I)(unsafe.Pointer(&room[columnTile])), w)
+	copy(best, x[:w])
+	clear(at)
+	perCall := max(1, argCallBytes/(w*int(unsafe.Sizeof(T(0))))) // lines per call: a call cannot be preempted
+	for i := 1; i < along.size; i += perCall {
+		lines := min(perCall, along.size-i)
+		if !kernel.ArgColumns(best, at, x[i*along.stride:], along.stride, lines, i, !greatest) {
+			return false // idx untouched: the caller's next way starts over
+		}
+	}
+	for c, b := range best {
+		idx[c] = int(at[c])
+		if b == 0 {
+			idx[c] = exactArg(x, along, c, greatest)
+		}
+	}
+	return true
+}
+
 // argColumnsFused is argColumns for float columns in one pass over the
-// lines, with the fused kernels: for each line i, m = x > best, at =
+// lines where argColumnsDirect has no kernel (arm64), with the fused
+// kernels: for each line i, m = x > best, at =
 // m ? i : at, best = max(best, x) (less and min for ArgMin), a chunk at a
 // time, so that each line is read once. A strict comparison keeps the
 // first index of a value; Go's max takes a NaN or +0 into best without

@@ -309,7 +309,7 @@ func reduceArg[T elem.Number](what string, greatest bool, dst []int, dstShape Sh
 		for c0 := 0; c0 < inner.size; c0 += columnTile {
 			w := min(columnTile, inner.size-c0)
 			x := a[base+c0:]
-			if !argColumnsFused(dst[o+c0:][:w], x, along, greatest) {
+			if !argColumnsDirect(dst[o+c0:][:w], x, along, greatest) && !argColumnsFused(dst[o+c0:][:w], x, along, greatest) {
 				argColumns(dst[o+c0:][:w], best[:w], true, match[:w], x, along, greatest)
 			}
 		}

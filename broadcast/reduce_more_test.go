@@ -539,10 +539,11 @@ func TestReductionsAllocateNothing(t *testing.T) {
 // TestReduceArgColumns checks ReduceArgMax and ReduceArgMin over the outer
 // axis of matrices whose rows are about as wide as argMinGroups groups of
 // the fused kernels (128 float32 values with AVX2, 256 with AVX-512) or
-// wider, the rows' last group overlapping the one before it, and on more
-// or fewer lines than fewArg, on data with NaNs, signed zeros, infinities
-// and ties, and (without -short) over more lines than one block of
-// argColumnsFused's index table, under every implementation.
+// wider, the rows' last group overlapping the one before it (the column
+// kernels of argColumnsDirect too), and on more or fewer lines than
+// fewArg, on data with NaNs, signed zeros, infinities and ties, and
+// (without -short) over more lines than one block of argColumnsFused's
+// index table, under every implementation.
 func TestReduceArgColumns(t *testing.T) {
 	testkit.EachImplementation(t, func(t *testing.T) {
 		argColumnChecks[float32](t)

@@ -142,6 +142,7 @@ func generateReduceAMD64(dir string) error {
 			}
 		}
 	}
+	addArgColumns(c, needs)
 	return writeAvo(c, dir, "reduce", needs)
 }
 

@@ -723,3 +723,23 @@ func maxofU64AVX512(n int, acc *uint64, a *uint64)
 //
 //go:noescape
 func findbitsU64AVX512(n int, a *uint64, v *uint64) int
+
+// argColumns4AVX2 updates best and at over lines lines of w columns of 4-byte floats with AVX2 (see addArgColumns in the generator).
+//
+//go:noescape
+func argColumns4AVX2(best *byte, at *byte, x *byte, ld int, lines int, w int, first int, least int)
+
+// argColumns8AVX2 updates best and at over lines lines of w columns of 8-byte floats with AVX2 (see addArgColumns in the generator).
+//
+//go:noescape
+func argColumns8AVX2(best *byte, at *byte, x *byte, ld int, lines int, w int, first int, least int)
+
+// argColumns4AVX512 updates best and at over lines lines of w columns of 4-byte floats with AVX512 (see addArgColumns in the generator).
+//
+//go:noescape
+func argColumns4AVX512(best *byte, at *byte, x *byte, ld int, lines int, w int, first int, least int)
+
+// argColumns8AVX512 updates best and at over lines lines of w columns of 8-byte floats with AVX512 (see addArgColumns in the generator).
+//
+//go:noescape
+func argColumns8AVX512(best *byte, at *byte, x *byte, ld int, lines int, w int, first int, least int)

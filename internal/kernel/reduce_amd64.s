@@ -15806,3 +15806,883 @@ findbitsU64AVX512_found:
 	MOVQ DX, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func argColumns4AVX2(best *byte, at *byte, x *byte, ld int, lines int, w int, first int, least int)
+// Requires: AVX, AVX2
+TEXT ·argColumns4AVX2(SB), NOSPLIT, $0-64
+	MOVQ  best+0(FP), AX
+	MOVQ  at+8(FP), CX
+	MOVQ  x+16(FP), DX
+	MOVQ  ld+24(FP), BX
+	MOVQ  lines+32(FP), SI
+	MOVQ  w+40(FP), DI
+	MOVQ  first+48(FP), R8
+	MOVQ  least+56(FP), R9
+	SHLQ  $0x02, DI
+	SUBQ  $0x00000020, DI
+	TESTQ SI, SI
+	JZ    argColumns4AVX2done
+	TESTQ R9, R9
+	JNZ   argColumns4AVX2least
+
+argColumns4AVX2greatest2:
+	CMPQ         SI, $0x02
+	JB           argColumns4AVX2greatest1
+	LEAQ         (R8), R9
+	VMOVQ        R9, X0
+	VPBROADCASTD X0, Y0
+	LEAQ         (DX)(BX*1), R9
+	LEAQ         1(R8), R10
+	VMOVQ        R10, X1
+	VPBROADCASTD X1, Y1
+	XORQ         R10, R10
+
+argColumns4AVX2greatest2vec:
+	CMPQ      R10, DI
+	JAE       argColumns4AVX2greatest2tail
+	VMOVUPS   (AX)(R10*1), Y2
+	VMOVDQU   (CX)(R10*1), Y3
+	VMOVUPS   (DX)(R10*1), Y4
+	VCMPPS    $0x07, Y2, Y2, Y5
+	VCMPPS    $0x16, Y2, Y4, Y6
+	VANDPS    Y5, Y6, Y6
+	VBLENDVPS Y6, Y4, Y2, Y2
+	VBLENDVPS Y6, Y0, Y3, Y3
+	VMOVUPS   (R9)(R10*1), Y4
+	VCMPPS    $0x07, Y2, Y2, Y5
+	VCMPPS    $0x16, Y2, Y4, Y6
+	VANDPS    Y5, Y6, Y6
+	VBLENDVPS Y6, Y4, Y2, Y2
+	VBLENDVPS Y6, Y1, Y3, Y3
+	VMOVUPS   Y2, (AX)(R10*1)
+	VMOVDQU   Y3, (CX)(R10*1)
+	ADDQ      $0x00000020, R10
+	JMP       argColumns4AVX2greatest2vec
+
+argColumns4AVX2greatest2tail:
+	MOVQ      DI, R10
+	VMOVUPS   (AX)(R10*1), Y2
+	VMOVDQU   (CX)(R10*1), Y3
+	VMOVUPS   (DX)(R10*1), Y4
+	VCMPPS    $0x07, Y2, Y2, Y5
+	VCMPPS    $0x16, Y2, Y4, Y6
+	VANDPS    Y5, Y6, Y6
+	VBLENDVPS Y6, Y4, Y2, Y2
+	VBLENDVPS Y6, Y0, Y3, Y3
+	VMOVUPS   (R9)(R10*1), Y0
+	VCMPPS    $0x07, Y2, Y2, Y4
+	VCMPPS    $0x16, Y2, Y0, Y5
+	VANDPS    Y4, Y5, Y5
+	VBLENDVPS Y5, Y0, Y2, Y2
+	VBLENDVPS Y5, Y1, Y3, Y3
+	VMOVUPS   Y2, (AX)(R10*1)
+	VMOVDQU   Y3, (CX)(R10*1)
+	ADDQ      BX, DX
+	ADDQ      BX, DX
+	ADDQ      $0x02, R8
+	SUBQ      $0x02, SI
+	JNZ       argColumns4AVX2greatest2
+	JMP       argColumns4AVX2end
+
+argColumns4AVX2greatest1:
+	CMPQ         SI, $0x01
+	JB           argColumns4AVX2greatest1
+	LEAQ         (R8), R9
+	VMOVQ        R9, X0
+	VPBROADCASTD X0, Y0
+	XORQ         R9, R9
+
+argColumns4AVX2greatest1vec:
+	CMPQ      R9, DI
+	JAE       argColumns4AVX2greatest1tail
+	VMOVUPS   (AX)(R9*1), Y1
+	VMOVDQU   (CX)(R9*1), Y2
+	VMOVUPS   (DX)(R9*1), Y3
+	VCMPPS    $0x07, Y1, Y1, Y4
+	VCMPPS    $0x16, Y1, Y3, Y5
+	VANDPS    Y4, Y5, Y5
+	VBLENDVPS Y5, Y3, Y1, Y1
+	VBLENDVPS Y5, Y0, Y2, Y2
+	VMOVUPS   Y1, (AX)(R9*1)
+	VMOVDQU   Y2, (CX)(R9*1)
+	ADDQ      $0x00000020, R9
+	JMP       argColumns4AVX2greatest1vec
+
+argColumns4AVX2greatest1tail:
+	MOVQ      DI, R9
+	VMOVUPS   (AX)(R9*1), Y1
+	VMOVDQU   (CX)(R9*1), Y2
+	VMOVUPS   (DX)(R9*1), Y3
+	VCMPPS    $0x07, Y1, Y1, Y4
+	VCMPPS    $0x16, Y1, Y3, Y5
+	VANDPS    Y4, Y5, Y5
+	VBLENDVPS Y5, Y3, Y1, Y1
+	VBLENDVPS Y5, Y0, Y2, Y2
+	VMOVUPS   Y1, (AX)(R9*1)
+	VMOVDQU   Y2, (CX)(R9*1)
+	ADDQ      BX, DX
+	ADDQ      $0x01, R8
+	SUBQ      $0x01, SI
+	JNZ       argColumns4AVX2greatest1
+	JMP       argColumns4AVX2end
+
+argColumns4AVX2least:
+argColumns4AVX2least2:
+	CMPQ         SI, $0x02
+	JB           argColumns4AVX2least1
+	LEAQ         (R8), R9
+	VMOVQ        R9, X0
+	VPBROADCASTD X0, Y0
+	LEAQ         (DX)(BX*1), R9
+	LEAQ         1(R8), R10
+	VMOVQ        R10, X1
+	VPBROADCASTD X1, Y1
+	XORQ         R10, R10
+
+argColumns4AVX2least2vec:
+	CMPQ      R10, DI
+	JAE       argColumns4AVX2least2tail
+	VMOVUPS   (AX)(R10*1), Y2
+	VMOVDQU   (CX)(R10*1), Y3
+	VMOVUPS   (DX)(R10*1), Y4
+	VCMPPS    $0x07, Y2, Y2, Y5
+	VCMPPS    $0x19, Y2, Y4, Y6
+	VANDPS    Y5, Y6, Y6
+	VBLENDVPS Y6, Y4, Y2, Y2
+	VBLENDVPS Y6, Y0, Y3, Y3
+	VMOVUPS   (R9)(R10*1), Y4
+	VCMPPS    $0x07, Y2, Y2, Y5
+	VCMPPS    $0x19, Y2, Y4, Y6
+	VANDPS    Y5, Y6, Y6
+	VBLENDVPS Y6, Y4, Y2, Y2
+	VBLENDVPS Y6, Y1, Y3, Y3
+	VMOVUPS   Y2, (AX)(R10*1)
+	VMOVDQU   Y3, (CX)(R10*1)
+	ADDQ      $0x00000020, R10
+	JMP       argColumns4AVX2least2vec
+
+argColumns4AVX2least2tail:
+	MOVQ      DI, R10
+	VMOVUPS   (AX)(R10*1), Y2
+	VMOVDQU   (CX)(R10*1), Y3
+	VMOVUPS   (DX)(R10*1), Y4
+	VCMPPS    $0x07, Y2, Y2, Y5
+	VCMPPS    $0x19, Y2, Y4, Y6
+	VANDPS    Y5, Y6, Y6
+	VBLENDVPS Y6, Y4, Y2, Y2
+	VBLENDVPS Y6, Y0, Y3, Y3
+	VMOVUPS   (R9)(R10*1), Y0
+	VCMPPS    $0x07, Y2, Y2, Y4
+	VCMPPS    $0x19, Y2, Y0, Y5
+	VANDPS    Y4, Y5, Y5
+	VBLENDVPS Y5, Y0, Y2, Y2
+	VBLENDVPS Y5, Y1, Y3, Y3
+	VMOVUPS   Y2, (AX)(R10*1)
+	VMOVDQU   Y3, (CX)(R10*1)
+	ADDQ      BX, DX
+	ADDQ      BX, DX
+	ADDQ      $0x02, R8
+	SUBQ      $0x02, SI
+	JNZ       argColumns4AVX2least2
+	JMP       argColumns4AVX2end
+
+argColumns4AVX2least1:
+	CMPQ         SI, $0x01
+	JB           argColumns4AVX2least1
+	LEAQ         (R8), R9
+	VMOVQ        R9, X0
+	VPBROADCASTD X0, Y0
+	XORQ         R9, R9
+
+argColumns4AVX2least1vec:
+	CMPQ      R9, DI
+	JAE       argColumns4AVX2least1tail
+	VMOVUPS   (AX)(R9*1), Y1
+	VMOVDQU   (CX)(R9*1), Y2
+	VMOVUPS   (DX)(R9*1), Y3
+	VCMPPS    $0x07, Y1, Y1, Y4
+	VCMPPS    $0x19, Y1, Y3, Y5
+	VANDPS    Y4, Y5, Y5
+	VBLENDVPS Y5, Y3, Y1, Y1
+	VBLENDVPS Y5, Y0, Y2, Y2
+	VMOVUPS   Y1, (AX)(R9*1)
+	VMOVDQU   Y2, (CX)(R9*1)
+	ADDQ      $0x00000020, R9
+	JMP       argColumns4AVX2least1vec
+
+argColumns4AVX2least1tail:
+	MOVQ      DI, R9
+	VMOVUPS   (AX)(R9*1), Y1
+	VMOVDQU   (CX)(R9*1), Y2
+	VMOVUPS   (DX)(R9*1), Y3
+	VCMPPS    $0x07, Y1, Y1, Y4
+	VCMPPS    $0x19, Y1, Y3, Y5
+	VANDPS    Y4, Y5, Y5
+	VBLENDVPS Y5, Y3, Y1, Y1
+	VBLENDVPS Y5, Y0, Y2, Y2
+	VMOVUPS   Y1, (AX)(R9*1)
+	VMOVDQU   Y2, (CX)(R9*1)
+	ADDQ      BX, DX
+	ADDQ      $0x01, R8
+	SUBQ      $0x01, SI
+	JNZ       argColumns4AVX2least1
+
+argColumns4AVX2end:
+	VZEROUPPER
+
+argColumns4AVX2done:
+	RET
+
+// func argColumns8AVX2(best *byte, at *byte, x *byte, ld int, lines int, w int, first int, least int)
+// Requires: AVX, AVX2
+TEXT ·argColumns8AVX2(SB), NOSPLIT, $0-64
+	MOVQ  best+0(FP), AX
+	MOVQ  at+8(FP), CX
+	MOVQ  x+16(FP), DX
+	MOVQ  ld+24(FP), BX
+	MOVQ  lines+32(FP), SI
+	MOVQ  w+40(FP), DI
+	MOVQ  first+48(FP), R8
+	MOVQ  least+56(FP), R9
+	SHLQ  $0x03, DI
+	SUBQ  $0x00000020, DI
+	TESTQ SI, SI
+	JZ    argColumns8AVX2done
+	TESTQ R9, R9
+	JNZ   argColumns8AVX2least
+
+argColumns8AVX2greatest2:
+	CMPQ         SI, $0x02
+	JB           argColumns8AVX2greatest1
+	LEAQ         (R8), R9
+	VMOVQ        R9, X0
+	VPBROADCASTQ X0, Y0
+	LEAQ         (DX)(BX*1), R9
+	LEAQ         1(R8), R10
+	VMOVQ        R10, X1
+	VPBROADCASTQ X1, Y1
+	XORQ         R10, R10
+
+argColumns8AVX2greatest2vec:
+	CMPQ      R10, DI
+	JAE       argColumns8AVX2greatest2tail
+	VMOVUPD   (AX)(R10*1), Y2
+	VMOVDQU   (CX)(R10*1), Y3
+	VMOVUPD   (DX)(R10*1), Y4
+	VCMPPD    $0x07, Y2, Y2, Y5
+	VCMPPD    $0x16, Y2, Y4, Y6
+	VANDPS    Y5, Y6, Y6
+	VBLENDVPD Y6, Y4, Y2, Y2
+	VBLENDVPD Y6, Y0, Y3, Y3
+	VMOVUPD   (R9)(R10*1), Y4
+	VCMPPD    $0x07, Y2, Y2, Y5
+	VCMPPD    $0x16, Y2, Y4, Y6
+	VANDPS    Y5, Y6, Y6
+	VBLENDVPD Y6, Y4, Y2, Y2
+	VBLENDVPD Y6, Y1, Y3, Y3
+	VMOVUPD   Y2, (AX)(R10*1)
+	VMOVDQU   Y3, (CX)(R10*1)
+	ADDQ      $0x00000020, R10
+	JMP       argColumns8AVX2greatest2vec
+
+argColumns8AVX2greatest2tail:
+	MOVQ      DI, R10
+	VMOVUPD   (AX)(R10*1), Y2
+	VMOVDQU   (CX)(R10*1), Y3
+	VMOVUPD   (DX)(R10*1), Y4
+	VCMPPD    $0x07, Y2, Y2, Y5
+	VCMPPD    $0x16, Y2, Y4, Y6
+	VANDPS    Y5, Y6, Y6
+	VBLENDVPD Y6, Y4, Y2, Y2
+	VBLENDVPD Y6, Y0, Y3, Y3
+	VMOVUPD   (R9)(R10*1), Y0
+	VCMPPD    $0x07, Y2, Y2, Y4
+	VCMPPD    $0x16, Y2, Y0, Y5
+	VANDPS    Y4, Y5, Y5
+	VBLENDVPD Y5, Y0, Y2, Y2
+	VBLENDVPD Y5, Y1, Y3, Y3
+	VMOVUPD   Y2, (AX)(R10*1)
+	VMOVDQU   Y3, (CX)(R10*1)
+	ADDQ      BX, DX
+	ADDQ      BX, DX
+	ADDQ      $0x02, R8
+	SUBQ      $0x02, SI
+	JNZ       argColumns8AVX2greatest2
+	JMP       argColumns8AVX2end
+
+argColumns8AVX2greatest1:
+	CMPQ         SI, $0x01
+	JB           argColumns8AVX2greatest1
+	LEAQ         (R8), R9
+	VMOVQ        R9, X0
+	VPBROADCASTQ X0, Y0
+	XORQ         R9, R9
+
+argColumns8AVX2greatest1vec:
+	CMPQ      R9, DI
+	JAE       argColumns8AVX2greatest1tail
+	VMOVUPD   (AX)(R9*1), Y1
+	VMOVDQU   (CX)(R9*1), Y2
+	VMOVUPD   (DX)(R9*1), Y3
+	VCMPPD    $0x07, Y1, Y1, Y4
+	VCMPPD    $0x16, Y1, Y3, Y5
+	VANDPS    Y4, Y5, Y5
+	VBLENDVPD Y5, Y3, Y1, Y1
+	VBLENDVPD Y5, Y0, Y2, Y2
+	VMOVUPD   Y1, (AX)(R9*1)
+	VMOVDQU   Y2, (CX)(R9*1)
+	ADDQ      $0x00000020, R9
+	JMP       argColumns8AVX2greatest1vec
+
+argColumns8AVX2greatest1tail:
+	MOVQ      DI, R9
+	VMOVUPD   (AX)(R9*1), Y1
+	VMOVDQU   (CX)(R9*1), Y2
+	VMOVUPD   (DX)(R9*1), Y3
+	VCMPPD    $0x07, Y1, Y1, Y4
+	VCMPPD    $0x16, Y1, Y3, Y5
+	VANDPS    Y4, Y5, Y5
+	VBLENDVPD Y5, Y3, Y1, Y1
+	VBLENDVPD Y5, Y0, Y2, Y2
+	VMOVUPD   Y1, (AX)(R9*1)
+	VMOVDQU   Y2, (CX)(R9*1)
+	ADDQ      BX, DX
+	ADDQ      $0x01, R8
+	SUBQ      $0x01, SI
+	JNZ       argColumns8AVX2greatest1
+	JMP       argColumns8AVX2end
+
+argColumns8AVX2least:
+argColumns8AVX2least2:
+	CMPQ         SI, $0x02
+	JB           argColumns8AVX2least1
+	LEAQ         (R8), R9
+	VMOVQ        R9, X0
+	VPBROADCASTQ X0, Y0
+	LEAQ         (DX)(BX*1), R9
+	LEAQ         1(R8), R10
+	VMOVQ        R10, X1
+	VPBROADCASTQ X1, Y1
+	XORQ         R10, R10
+
+argColumns8AVX2least2vec:
+	CMPQ      R10, DI
+	JAE       argColumns8AVX2least2tail
+	VMOVUPD   (AX)(R10*1), Y2
+	VMOVDQU   (CX)(R10*1), Y3
+	VMOVUPD   (DX)(R10*1), Y4
+	VCMPPD    $0x07, Y2, Y2, Y5
+	VCMPPD    $0x19, Y2, Y4, Y6
+	VANDPS    Y5, Y6, Y6
+	VBLENDVPD Y6, Y4, Y2, Y2
+	VBLENDVPD Y6, Y0, Y3, Y3
+	VMOVUPD   (R9)(R10*1), Y4
+	VCMPPD    $0x07, Y2, Y2, Y5
+	VCMPPD    $0x19, Y2, Y4, Y6
+	VANDPS    Y5, Y6, Y6
+	VBLENDVPD Y6, Y4, Y2, Y2
+	VBLENDVPD Y6, Y1, Y3, Y3
+	VMOVUPD   Y2, (AX)(R10*1)
+	VMOVDQU   Y3, (CX)(R10*1)
+	ADDQ      $0x00000020, R10
+	JMP       argColumns8AVX2least2vec
+
+argColumns8AVX2least2tail:
+	MOVQ      DI, R10
+	VMOVUPD   (AX)(R10*1), Y2
+	VMOVDQU   (CX)(R10*1), Y3
+	VMOVUPD   (DX)(R10*1), Y4
+	VCMPPD    $0x07, Y2, Y2, Y5
+	VCMPPD    $0x19, Y2, Y4, Y6
+	VANDPS    Y5, Y6, Y6
+	VBLENDVPD Y6, Y4, Y2, Y2
+	VBLENDVPD Y6, Y0, Y3, Y3
+	VMOVUPD   (R9)(R10*1), Y0
+	VCMPPD    $0x07, Y2, Y2, Y4
+	VCMPPD    $0x19, Y2, Y0, Y5
+	VANDPS    Y4, Y5, Y5
+	VBLENDVPD Y5, Y0, Y2, Y2
+	VBLENDVPD Y5, Y1, Y3, Y3
+	VMOVUPD   Y2, (AX)(R10*1)
+	VMOVDQU   Y3, (CX)(R10*1)
+	ADDQ      BX, DX
+	ADDQ      BX, DX
+	ADDQ      $0x02, R8
+	SUBQ      $0x02, SI
+	JNZ       argColumns8AVX2least2
+	JMP       argColumns8AVX2end
+
+argColumns8AVX2least1:
+	CMPQ         SI, $0x01
+	JB           argColumns8AVX2least1
+	LEAQ         (R8), R9
+	VMOVQ        R9, X0
+	VPBROADCASTQ X0, Y0
+	XORQ         R9, R9
+
+argColumns8AVX2least1vec:
+	CMPQ      R9, DI
+	JAE       argColumns8AVX2least1tail
+	VMOVUPD   (AX)(R9*1), Y1
+	VMOVDQU   (CX)(R9*1), Y2
+	VMOVUPD   (DX)(R9*1), Y3
+	VCMPPD    $0x07, Y1, Y1, Y4
+	VCMPPD    $0x19, Y1, Y3, Y5
+	VANDPS    Y4, Y5, Y5
+	VBLENDVPD Y5, Y3, Y1, Y1
+	VBLENDVPD Y5, Y0, Y2, Y2
+	VMOVUPD   Y1, (AX)(R9*1)
+	VMOVDQU   Y2, (CX)(R9*1)
+	ADDQ      $0x00000020, R9
+	JMP       argColumns8AVX2least1vec
+
+argColumns8AVX2least1tail:
+	MOVQ      DI, R9
+	VMOVUPD   (AX)(R9*1), Y1
+	VMOVDQU   (CX)(R9*1), Y2
+	VMOVUPD   (DX)(R9*1), Y3
+	VCMPPD    $0x07, Y1, Y1, Y4
+	VCMPPD    $0x19, Y1, Y3, Y5
+	VANDPS    Y4, Y5, Y5
+	VBLENDVPD Y5, Y3, Y1, Y1
+	VBLENDVPD Y5, Y0, Y2, Y2
+	VMOVUPD   Y1, (AX)(R9*1)
+	VMOVDQU   Y2, (CX)(R9*1)
+	ADDQ      BX, DX
+	ADDQ      $0x01, R8
+	SUBQ      $0x01, SI
+	JNZ       argColumns8AVX2least1
+
+argColumns8AVX2end:
+	VZEROUPPER
+
+argColumns8AVX2done:
+	RET
+
+// func argColumns4AVX512(best *byte, at *byte, x *byte, ld int, lines int, w int, first int, least int)
+// Requires: AVX, AVX512F
+TEXT ·argColumns4AVX512(SB), NOSPLIT, $0-64
+	MOVQ  best+0(FP), AX
+	MOVQ  at+8(FP), CX
+	MOVQ  x+16(FP), DX
+	MOVQ  ld+24(FP), BX
+	MOVQ  lines+32(FP), SI
+	MOVQ  w+40(FP), DI
+	MOVQ  first+48(FP), R8
+	MOVQ  least+56(FP), R9
+	SHLQ  $0x02, DI
+	SUBQ  $0x00000040, DI
+	TESTQ SI, SI
+	JZ    argColumns4AVX512done
+	TESTQ R9, R9
+	JNZ   argColumns4AVX512least
+
+argColumns4AVX512greatest2:
+	CMPQ         SI, $0x02
+	JB           argColumns4AVX512greatest1
+	LEAQ         (R8), R9
+	VMOVQ        R9, X0
+	VPBROADCASTD X0, Z0
+	LEAQ         (DX)(BX*1), R9
+	LEAQ         1(R8), R10
+	VMOVQ        R10, X1
+	VPBROADCASTD X1, Z1
+	XORQ         R10, R10
+
+argColumns4AVX512greatest2vec:
+	CMPQ      R10, DI
+	JAE       argColumns4AVX512greatest2tail
+	VMOVUPS   (AX)(R10*1), Z2
+	VMOVDQU32 (CX)(R10*1), Z3
+	VMOVUPS   (DX)(R10*1), Z4
+	VCMPPS    $0x07, Z2, Z2, K1
+	VCMPPS    $0x16, Z2, Z4, K1, K1
+	VMOVUPS   Z4, K1, Z2
+	VMOVDQU32 Z0, K1, Z3
+	VMOVUPS   (R9)(R10*1), Z4
+	VCMPPS    $0x07, Z2, Z2, K1
+	VCMPPS    $0x16, Z2, Z4, K1, K1
+	VMOVUPS   Z4, K1, Z2
+	VMOVDQU32 Z1, K1, Z3
+	VMOVUPS   Z2, (AX)(R10*1)
+	VMOVDQU32 Z3, (CX)(R10*1)
+	ADDQ      $0x00000040, R10
+	JMP       argColumns4AVX512greatest2vec
+
+argColumns4AVX512greatest2tail:
+	MOVQ      DI, R10
+	VMOVUPS   (AX)(R10*1), Z2
+	VMOVDQU32 (CX)(R10*1), Z3
+	VMOVUPS   (DX)(R10*1), Z4
+	VCMPPS    $0x07, Z2, Z2, K1
+	VCMPPS    $0x16, Z2, Z4, K1, K1
+	VMOVUPS   Z4, K1, Z2
+	VMOVDQU32 Z0, K1, Z3
+	VMOVUPS   (R9)(R10*1), Z0
+	VCMPPS    $0x07, Z2, Z2, K1
+	VCMPPS    $0x16, Z2, Z0, K1, K1
+	VMOVUPS   Z0, K1, Z2
+	VMOVDQU32 Z1, K1, Z3
+	VMOVUPS   Z2, (AX)(R10*1)
+	VMOVDQU32 Z3, (CX)(R10*1)
+	ADDQ      BX, DX
+	ADDQ      BX, DX
+	ADDQ      $0x02, R8
+	SUBQ      $0x02, SI
+	JNZ       argColumns4AVX512greatest2
+	JMP       argColumns4AVX512end
+
+argColumns4AVX512greatest1:
+	CMPQ         SI, $0x01
+	JB           argColumns4AVX512greatest1
+	LEAQ         (R8), R9
+	VMOVQ        R9, X0
+	VPBROADCASTD X0, Z0
+	XORQ         R9, R9
+
+argColumns4AVX512greatest1vec:
+	CMPQ      R9, DI
+	JAE       argColumns4AVX512greatest1tail
+	VMOVUPS   (AX)(R9*1), Z1
+	VMOVDQU32 (CX)(R9*1), Z2
+	VMOVUPS   (DX)(R9*1), Z3
+	VCMPPS    $0x07, Z1, Z1, K1
+	VCMPPS    $0x16, Z1, Z3, K1, K1
+	VMOVUPS   Z3, K1, Z1
+	VMOVDQU32 Z0, K1, Z2
+	VMOVUPS   Z1, (AX)(R9*1)
+	VMOVDQU32 Z2, (CX)(R9*1)
+	ADDQ      $0x00000040, R9
+	JMP       argColumns4AVX512greatest1vec
+
+argColumns4AVX512greatest1tail:
+	MOVQ      DI, R9
+	VMOVUPS   (AX)(R9*1), Z1
+	VMOVDQU32 (CX)(R9*1), Z2
+	VMOVUPS   (DX)(R9*1), Z3
+	VCMPPS    $0x07, Z1, Z1, K1
+	VCMPPS    $0x16, Z1, Z3, K1, K1
+	VMOVUPS   Z3, K1, Z1
+	VMOVDQU32 Z0, K1, Z2
+	VMOVUPS   Z1, (AX)(R9*1)
+	VMOVDQU32 Z2, (CX)(R9*1)
+	ADDQ      BX, DX
+	ADDQ      $0x01, R8
+	SUBQ      $0x01, SI
+	JNZ       argColumns4AVX512greatest1
+	JMP       argColumns4AVX512end
+
+argColumns4AVX512least:
+argColumns4AVX512least2:
+	CMPQ         SI, $0x02
+	JB           argColumns4AVX512least1
+	LEAQ         (R8), R9
+	VMOVQ        R9, X0
+	VPBROADCASTD X0, Z0
+	LEAQ         (DX)(BX*1), R9
+	LEAQ         1(R8), R10
+	VMOVQ        R10, X1
+	VPBROADCASTD X1, Z1
+	XORQ         R10, R10
+
+argColumns4AVX512least2vec:
+	CMPQ      R10, DI
+	JAE       argColumns4AVX512least2tail
+	VMOVUPS   (AX)(R10*1), Z2
+	VMOVDQU32 (CX)(R10*1), Z3
+	VMOVUPS   (DX)(R10*1), Z4
+	VCMPPS    $0x07, Z2, Z2, K1
+	VCMPPS    $0x19, Z2, Z4, K1, K1
+	VMOVUPS   Z4, K1, Z2
+	VMOVDQU32 Z0, K1, Z3
+	VMOVUPS   (R9)(R10*1), Z4
+	VCMPPS    $0x07, Z2, Z2, K1
+	VCMPPS    $0x19, Z2, Z4, K1, K1
+	VMOVUPS   Z4, K1, Z2
+	VMOVDQU32 Z1, K1, Z3
+	VMOVUPS   Z2, (AX)(R10*1)
+	VMOVDQU32 Z3, (CX)(R10*1)
+	ADDQ      $0x00000040, R10
+	JMP       argColumns4AVX512least2vec
+
+argColumns4AVX512least2tail:
+	MOVQ      DI, R10
+	VMOVUPS   (AX)(R10*1), Z2
+	VMOVDQU32 (CX)(R10*1), Z3
+	VMOVUPS   (DX)(R10*1), Z4
+	VCMPPS    $0x07, Z2, Z2, K1
+	VCMPPS    $0x19, Z2, Z4, K1, K1
+	VMOVUPS   Z4, K1, Z2
+	VMOVDQU32 Z0, K1, Z3
+	VMOVUPS   (R9)(R10*1), Z0
+	VCMPPS    $0x07, Z2, Z2, K1
+	VCMPPS    $0x19, Z2, Z0, K1, K1
+	VMOVUPS   Z0, K1, Z2
+	VMOVDQU32 Z1, K1, Z3
+	VMOVUPS   Z2, (AX)(R10*1)
+	VMOVDQU32 Z3, (CX)(R10*1)
+	ADDQ      BX, DX
+	ADDQ      BX, DX
+	ADDQ      $0x02, R8
+	SUBQ      $0x02, SI
+	JNZ       argColumns4AVX512least2
+	JMP       argColumns4AVX512end
+
+argColumns4AVX512least1:
+	CMPQ         SI, $0x01
+	JB           argColumns4AVX512least1
+	LEAQ         (R8), R9
+	VMOVQ        R9, X0
+	VPBROADCASTD X0, Z0
+	XORQ         R9, R9
+
+argColumns4AVX512least1vec:
+	CMPQ      R9, DI
+	JAE       argColumns4AVX512least1tail
+	VMOVUPS   (AX)(R9*1), Z1
+	VMOVDQU32 (CX)(R9*1), Z2
+	VMOVUPS   (DX)(R9*1), Z3
+	VCMPPS    $0x07, Z1, Z1, K1
+	VCMPPS    $0x19, Z1, Z3, K1, K1
+	VMOVUPS   Z3, K1, Z1
+	VMOVDQU32 Z0, K1, Z2
+	VMOVUPS   Z1, (AX)(R9*1)
+	VMOVDQU32 Z2, (CX)(R9*1)
+	ADDQ      $0x00000040, R9
+	JMP       argColumns4AVX512least1vec
+
+argColumns4AVX512least1tail:
+	MOVQ      DI, R9
+	VMOVUPS   (AX)(R9*1), Z1
+	VMOVDQU32 (CX)(R9*1), Z2
+	VMOVUPS   (DX)(R9*1), Z3
+	VCMPPS    $0x07, Z1, Z1, K1
+	VCMPPS    $0x19, Z1, Z3, K1, K1
+	VMOVUPS   Z3, K1, Z1
+	VMOVDQU32 Z0, K1, Z2
+	VMOVUPS   Z1, (AX)(R9*1)
+	VMOVDQU32 Z2, (CX)(R9*1)
+	ADDQ      BX, DX
+	ADDQ      $0x01, R8
+	SUBQ      $0x01, SI
+	JNZ       argColumns4AVX512least1
+
+argColumns4AVX512end:
+	VZEROUPPER
+
+argColumns4AVX512done:
+	RET
+
+// func argColumns8AVX512(best *byte, at *byte, x *byte, ld int, lines int, w int, first int, least int)
+// Requires: AVX, AVX512F
+TEXT ·argColumns8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  best+0(FP), AX
+	MOVQ  at+8(FP), CX
+	MOVQ  x+16(FP), DX
+	MOVQ  ld+24(FP), BX
+	MOVQ  lines+32(FP), SI
+	MOVQ  w+40(FP), DI
+	MOVQ  first+48(FP), R8
+	MOVQ  least+56(FP), R9
+	SHLQ  $0x03, DI
+	SUBQ  $0x00000040, DI
+	TESTQ SI, SI
+	JZ    argColumns8AVX512done
+	TESTQ R9, R9
+	JNZ   argColumns8AVX512least
+
+argColumns8AVX512greatest2:
+	CMPQ         SI, $0x02
+	JB           argColumns8AVX512greatest1
+	LEAQ         (R8), R9
+	VMOVQ        R9, X0
+	VPBROADCASTQ X0, Z0
+	LEAQ         (DX)(BX*1), R9
+	LEAQ         1(R8), R10
+	VMOVQ        R10, X1
+	VPBROADCASTQ X1, Z1
+	XORQ         R10, R10
+
+argColumns8AVX512greatest2vec:
+	CMPQ      R10, DI
+	JAE       argColumns8AVX512greatest2tail
+	VMOVUPD   (AX)(R10*1), Z2
+	VMOVDQU64 (CX)(R10*1), Z3
+	VMOVUPD   (DX)(R10*1), Z4
+	VCMPPD    $0x07, Z2, Z2, K1
+	VCMPPD    $0x16, Z2, Z4, K1, K1
+	VMOVUPD   Z4, K1, Z2
+	VMOVDQU64 Z0, K1, Z3
+	VMOVUPD   (R9)(R10*1), Z4
+	VCMPPD    $0x07, Z2, Z2, K1
+	VCMPPD    $0x16, Z2, Z4, K1, K1
+	VMOVUPD   Z4, K1, Z2
+	VMOVDQU64 Z1, K1, Z3
+	VMOVUPD   Z2, (AX)(R10*1)
+	VMOVDQU64 Z3, (CX)(R10*1)
+	ADDQ      $0x00000040, R10
+	JMP       argColumns8AVX512greatest2vec
+
+argColumns8AVX512greatest2tail:
+	MOVQ      DI, R10
+	VMOVUPD   (AX)(R10*1), Z2
+	VMOVDQU64 (CX)(R10*1), Z3
+	VMOVUPD   (DX)(R10*1), Z4
+	VCMPPD    $0x07, Z2, Z2, K1
+	VCMPPD    $0x16, Z2, Z4, K1, K1
+	VMOVUPD   Z4, K1, Z2
+	VMOVDQU64 Z0, K1, Z3
+	VMOVUPD   (R9)(R10*1), Z0
+	VCMPPD    $0x07, Z2, Z2, K1
+	VCMPPD    $0x16, Z2, Z0, K1, K1
+	VMOVUPD   Z0, K1, Z2
+	VMOVDQU64 Z1, K1, Z3
+	VMOVUPD   Z2, (AX)(R10*1)
+	VMOVDQU64 Z3, (CX)(R10*1)
+	ADDQ      BX, DX
+	ADDQ      BX, DX
+	ADDQ      $0x02, R8
+	SUBQ      $0x02, SI
+	JNZ       argColumns8AVX512greatest2
+	JMP       argColumns8AVX512end
+
+argColumns8AVX512greatest1:
+	CMPQ         SI, $0x01
+	JB           argColumns8AVX512greatest1
+	LEAQ         (R8), R9
+	VMOVQ        R9, X0
+	VPBROADCASTQ X0, Z0
+	XORQ         R9, R9
+
+argColumns8AVX512greatest1vec:
+	CMPQ      R9, DI
+	JAE       argColumns8AVX512greatest1tail
+	VMOVUPD   (AX)(R9*1), Z1
+	VMOVDQU64 (CX)(R9*1), Z2
+	VMOVUPD   (DX)(R9*1), Z3
+	VCMPPD    $0x07, Z1, Z1, K1
+	VCMPPD    $0x16, Z1, Z3, K1, K1
+	VMOVUPD   Z3, K1, Z1
+	VMOVDQU64 Z0, K1, Z2
+	VMOVUPD   Z1, (AX)(R9*1)
+	VMOVDQU64 Z2, (CX)(R9*1)
+	ADDQ      $0x00000040, R9
+	JMP       argColumns8AVX512greatest1vec
+
+argColumns8AVX512greatest1tail:
+	MOVQ      DI, R9
+	VMOVUPD   (AX)(R9*1), Z1
+	VMOVDQU64 (CX)(R9*1), Z2
+	VMOVUPD   (DX)(R9*1), Z3
+	VCMPPD    $0x07, Z1, Z1, K1
+	VCMPPD    $0x16, Z1, Z3, K1, K1
+	VMOVUPD   Z3, K1, Z1
+	VMOVDQU64 Z0, K1, Z2
+	VMOVUPD   Z1, (AX)(R9*1)
+	VMOVDQU64 Z2, (CX)(R9*1)
+	ADDQ      BX, DX
+	ADDQ      $0x01, R8
+	SUBQ      $0x01, SI
+	JNZ       argColumns8AVX512greatest1
+	JMP       argColumns8AVX512end
+
+argColumns8AVX512least:
+argColumns8AVX512least2:
+	CMPQ         SI, $0x02
+	JB           argColumns8AVX512least1
+	LEAQ         (R8), R9
+	VMOVQ        R9, X0
+	VPBROADCASTQ X0, Z0
+	LEAQ         (DX)(BX*1), R9
+	LEAQ         1(R8), R10
+	VMOVQ        R10, X1
+	VPBROADCASTQ X1, Z1
+	XORQ         R10, R10
+
+argColumns8AVX512least2vec:
+	CMPQ      R10, DI
+	JAE       argColumns8AVX512least2tail
+	VMOVUPD   (AX)(R10*1), Z2
+	VMOVDQU64 (CX)(R10*1), Z3
+	VMOVUPD   (DX)(R10*1), Z4
+	VCMPPD    $0x07, Z2, Z2, K1
+	VCMPPD    $0x19, Z2, Z4, K1, K1
+	VMOVUPD   Z4, K1, Z2
+	VMOVDQU64 Z0, K1, Z3
+	VMOVUPD   (R9)(R10*1), Z4
+	VCMPPD    $0x07, Z2, Z2, K1
+	VCMPPD    $0x19, Z2, Z4, K1, K1
+	VMOVUPD   Z4, K1, Z2
+	VMOVDQU64 Z1, K1, Z3
+	VMOVUPD   Z2, (AX)(R10*1)
+	VMOVDQU64 Z3, (CX)(R10*1)
+	ADDQ      $0x00000040, R10
+	JMP       argColumns8AVX512least2vec
+
+argColumns8AVX512least2tail:
+	MOVQ      DI, R10
+	VMOVUPD   (AX)(R10*1), Z2
+	VMOVDQU64 (CX)(R10*1), Z3
+	VMOVUPD   (DX)(R10*1), Z4
+	VCMPPD    $0x07, Z2, Z2, K1
+	VCMPPD    $0x19, Z2, Z4, K1, K1
+	VMOVUPD   Z4, K1, Z2
+	VMOVDQU64 Z0, K1, Z3
+	VMOVUPD   (R9)(R10*1), Z0
+	VCMPPD    $0x07, Z2, Z2, K1
+	VCMPPD    $0x19, Z2, Z0, K1, K1
+	VMOVUPD   Z0, K1, Z2
+	VMOVDQU64 Z1, K1, Z3
+	VMOVUPD   Z2, (AX)(R10*1)
+	VMOVDQU64 Z3, (CX)(R10*1)
+	ADDQ      BX, DX
+	ADDQ      BX, DX
+	ADDQ      $0x02, R8
+	SUBQ      $0x02, SI
+	JNZ       argColumns8AVX512least2
+	JMP       argColumns8AVX512end
+
+argColumns8AVX512least1:
+	CMPQ         SI, $0x01
+	JB           argColumns8AVX512least1
+	LEAQ         (R8), R9
+	VMOVQ        R9, X0
+	VPBROADCASTQ X0, Z0
+	XORQ         R9, R9
+
+argColumns8AVX512least1vec:
+	CMPQ      R9, DI
+	JAE       argColumns8AVX512least1tail
+	VMOVUPD   (AX)(R9*1), Z1
+	VMOVDQU64 (CX)(R9*1), Z2
+	VMOVUPD   (DX)(R9*1), Z3
+	VCMPPD    $0x07, Z1, Z1, K1
+	VCMPPD    $0x19, Z1, Z3, K1, K1
+	VMOVUPD   Z3, K1, Z1
+	VMOVDQU64 Z0, K1, Z2
+	VMOVUPD   Z1, (AX)(R9*1)
+	VMOVDQU64 Z2, (CX)(R9*1)
+	ADDQ      $0x00000040, R9
+	JMP       argColumns8AVX512least1vec
+
+argColumns8AVX512least1tail:
+	MOVQ      DI, R9
+	VMOVUPD   (AX)(R9*1), Z1
+	VMOVDQU64 (CX)(R9*1), Z2
+	VMOVUPD   (DX)(R9*1), Z3
+	VCMPPD    $0x07, Z1, Z1, K1
+	VCMPPD    $0x19, Z1, Z3, K1, K1
+	VMOVUPD   Z3, K1, Z1
+	VMOVDQU64 Z0, K1, Z2
+	VMOVUPD   Z1, (AX)(R9*1)
+	VMOVDQU64 Z2, (CX)(R9*1)
+	ADDQ      BX, DX
+	ADDQ      $0x01, R8
+	SUBQ      $0x01, SI
+	JNZ       argColumns8AVX512least1
+
+argColumns8AVX512end:
+	VZEROUPPER
+
+argColumns8AVX512done:
+	RET

@@ -11824,7 +11824,7 @@ expsubVVF32AVX2_loop1:
 	VPAND        expsub32consts<>+448(SB), Y1, Y5
 	VCMPPS       $0x15, expsub32consts<>+512(SB), Y5, Y5
 	VPTEST       Y5, Y5
-	JZ           mathblock361
+	JZ           mathblock313
 	VPAND        expsub32consts<>+576(SB), Y3, Y6
 	VPERMPS      exphi_32<>+0(SB), Y3, Y7
 	VPERMPS      exphi_32<>+32(SB), Y3, Y8
@@ -11863,24 +11863,20 @@ expsubVVF32AVX2_loop1:
 	VCMPPS       $0x03, Y1, Y1, Y2
 	VPOR         expsub32consts<>+1280(SB), Y1, Y3
 	VBLENDVPS    Y2, Y3, Y6, Y3
-	VBLENDVPS    Y5, Y3, Y4, Y4
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         expsub32consts<>+1280(SB), Y0, Y0
+	VMOVUPS      expsub32consts<>+1344(SB), Y6
+	VBLENDVPS    Y2, Y0, Y6, Y0
+	VMOVUPS      (SI)(R10*4), Y2
+	VCMPPS       $0x03, (SI)(R10*4), Y2, Y2
+	VMOVUPS      (SI)(R10*4), Y6
+	VPOR         expsub32consts<>+1280(SB), Y6, Y6
+	VBLENDVPS    Y2, Y6, Y0, Y6
+	VBLENDVPS    Y1, Y6, Y3, Y6
+	VBLENDVPS    Y5, Y6, Y4, Y4
 
-mathblock361:
-	VCMPPS    $0x03, Y1, Y1, Y1
-	VPTEST    Y1, Y1
-	JZ        mathblock362
-	VCMPPS    $0x03, Y0, Y0, Y2
-	VPOR      expsub32consts<>+1280(SB), Y0, Y0
-	VMOVUPS   expsub32consts<>+1344(SB), Y3
-	VBLENDVPS Y2, Y0, Y3, Y0
-	VMOVUPS   (SI)(R10*4), Y2
-	VCMPPS    $0x03, (SI)(R10*4), Y2, Y2
-	VMOVUPS   (SI)(R10*4), Y3
-	VPOR      expsub32consts<>+1280(SB), Y3, Y3
-	VBLENDVPS Y2, Y3, Y0, Y3
-	VBLENDVPS Y1, Y3, Y4, Y4
-
-mathblock362:
+mathblock313:
 	VMOVUPS Y4, (DX)(R10*4)
 	ADDQ    $0x00000008, R10
 	SUBQ    $0x00000008, R11
@@ -11919,7 +11915,7 @@ expsubVVF32AVX2_after1:
 	VPAND        expsub32consts<>+448(SB), X2, X6
 	VCMPPS       $0x15, expsub32consts<>+512(SB), X6, X6
 	VPTEST       X6, X6
-	JZ           mathblock363
+	JZ           mathblock314
 	VPAND        expsub32consts<>+576(SB), X4, X7
 	LEAQ         exphi_32<>+0(SB), R12
 	VPAND        tablemask16_32<>+0(SB), X4, X9
@@ -11959,22 +11955,18 @@ expsubVVF32AVX2_after1:
 	VCMPPS       $0x03, X2, X2, X3
 	VPOR         expsub32consts<>+1280(SB), X2, X4
 	VBLENDVPS    X3, X4, X7, X4
-	VBLENDVPS    X6, X4, X5, X5
+	VCMPPS       $0x03, X2, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         expsub32consts<>+1280(SB), X1, X1
+	VMOVUPS      expsub32consts<>+1344(SB), X7
+	VBLENDVPS    X3, X1, X7, X1
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         expsub32consts<>+1280(SB), X0, X0
+	VBLENDVPS    X3, X0, X1, X0
+	VBLENDVPS    X2, X0, X4, X0
+	VBLENDVPS    X6, X0, X5, X5
 
-mathblock363:
-	VCMPPS    $0x03, X2, X2, X2
-	VPTEST    X2, X2
-	JZ        mathblock364
-	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+1280(SB), X1, X1
-	VMOVUPS   expsub32consts<>+1344(SB), X4
-	VBLENDVPS X3, X1, X4, X1
-	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+1280(SB), X0, X0
-	VBLENDVPS X3, X0, X1, X0
-	VBLENDVPS X2, X0, X5, X5
-
-mathblock364:
+mathblock314:
 	VMOVUPS X5, (DX)(R10*4)
 	ADDQ    $0x00000004, R10
 	SUBQ    $0x00000004, R11
@@ -12012,7 +12004,7 @@ expsubVVF32AVX2_tail4:
 	VPAND        expsub32consts<>+448(SB), X2, X6
 	VCMPPS       $0x15, expsub32consts<>+512(SB), X6, X6
 	VPTEST       X6, X6
-	JZ           mathblock365
+	JZ           mathblock315
 	VPAND        expsub32consts<>+576(SB), X4, X7
 	LEAQ         exphi_32<>+0(SB), R12
 	VPAND        tablemask16_32<>+0(SB), X4, X9
@@ -12052,22 +12044,18 @@ expsubVVF32AVX2_tail4:
 	VCMPPS       $0x03, X2, X2, X3
 	VPOR         expsub32consts<>+1280(SB), X2, X4
 	VBLENDVPS    X3, X4, X7, X4
-	VBLENDVPS    X6, X4, X5, X5
+	VCMPPS       $0x03, X2, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         expsub32consts<>+1280(SB), X1, X1
+	VMOVUPS      expsub32consts<>+1344(SB), X7
+	VBLENDVPS    X3, X1, X7, X1
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         expsub32consts<>+1280(SB), X0, X0
+	VBLENDVPS    X3, X0, X1, X0
+	VBLENDVPS    X2, X0, X4, X0
+	VBLENDVPS    X6, X0, X5, X5
 
-mathblock365:
-	VCMPPS    $0x03, X2, X2, X2
-	VPTEST    X2, X2
-	JZ        mathblock366
-	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+1280(SB), X1, X1
-	VMOVUPS   expsub32consts<>+1344(SB), X4
-	VBLENDVPS X3, X1, X4, X1
-	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+1280(SB), X0, X0
-	VBLENDVPS X3, X0, X1, X0
-	VBLENDVPS X2, X0, X5, X5
-
-mathblock366:
+mathblock315:
 	VMOVQ X5, (DX)(R10*4)
 	ADDQ  $0x00000002, R10
 	SUBQ  $0x00000002, R11
@@ -12105,7 +12093,7 @@ expsubVVF32AVX2_tail2:
 	VPAND        expsub32consts<>+448(SB), X2, X6
 	VCMPPS       $0x15, expsub32consts<>+512(SB), X6, X6
 	VPTEST       X6, X6
-	JZ           mathblock367
+	JZ           mathblock316
 	VPAND        expsub32consts<>+576(SB), X4, X7
 	LEAQ         exphi_32<>+0(SB), R12
 	VPAND        tablemask16_32<>+0(SB), X4, X9
@@ -12145,22 +12133,18 @@ expsubVVF32AVX2_tail2:
 	VCMPPS       $0x03, X2, X2, X3
 	VPOR         expsub32consts<>+1280(SB), X2, X4
 	VBLENDVPS    X3, X4, X7, X4
-	VBLENDVPS    X6, X4, X5, X5
+	VCMPPS       $0x03, X2, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         expsub32consts<>+1280(SB), X1, X1
+	VMOVUPS      expsub32consts<>+1344(SB), X7
+	VBLENDVPS    X3, X1, X7, X1
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         expsub32consts<>+1280(SB), X0, X0
+	VBLENDVPS    X3, X0, X1, X0
+	VBLENDVPS    X2, X0, X4, X0
+	VBLENDVPS    X6, X0, X5, X5
 
-mathblock367:
-	VCMPPS    $0x03, X2, X2, X2
-	VPTEST    X2, X2
-	JZ        mathblock368
-	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+1280(SB), X1, X1
-	VMOVUPS   expsub32consts<>+1344(SB), X4
-	VBLENDVPS X3, X1, X4, X1
-	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+1280(SB), X0, X0
-	VBLENDVPS X3, X0, X1, X0
-	VBLENDVPS X2, X0, X5, X5
-
-mathblock368:
+mathblock316:
 	VMOVSS X5, (DX)(R10*4)
 	ADDQ   $0x00000001, R10
 	SUBQ   $0x00000001, R11
@@ -12454,7 +12438,7 @@ expsubVSF32AVX2_loop1:
 	VPAND        expsub32consts<>+448(SB), Y1, Y5
 	VCMPPS       $0x15, expsub32consts<>+512(SB), Y5, Y5
 	VPTEST       Y5, Y5
-	JZ           mathblock369
+	JZ           mathblock317
 	VPAND        expsub32consts<>+576(SB), Y3, Y6
 	VPERMPS      exphi_32<>+0(SB), Y3, Y7
 	VPERMPS      exphi_32<>+32(SB), Y3, Y8
@@ -12493,24 +12477,20 @@ expsubVSF32AVX2_loop1:
 	VCMPPS       $0x03, Y1, Y1, Y2
 	VPOR         expsub32consts<>+1280(SB), Y1, Y3
 	VBLENDVPS    Y2, Y3, Y6, Y3
-	VBLENDVPS    Y5, Y3, Y4, Y4
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VCMPPS       $0x03, Y0, Y0, Y2
+	VPOR         expsub32consts<>+1280(SB), Y0, Y6
+	VMOVUPS      expsub32consts<>+1344(SB), Y7
+	VBLENDVPS    Y2, Y6, Y7, Y6
+	VMOVUPS      (SI)(R10*4), Y2
+	VCMPPS       $0x03, (SI)(R10*4), Y2, Y2
+	VMOVUPS      (SI)(R10*4), Y7
+	VPOR         expsub32consts<>+1280(SB), Y7, Y7
+	VBLENDVPS    Y2, Y7, Y6, Y7
+	VBLENDVPS    Y1, Y7, Y3, Y7
+	VBLENDVPS    Y5, Y7, Y4, Y4
 
-mathblock369:
-	VCMPPS    $0x03, Y1, Y1, Y1
-	VPTEST    Y1, Y1
-	JZ        mathblock370
-	VCMPPS    $0x03, Y0, Y0, Y2
-	VPOR      expsub32consts<>+1280(SB), Y0, Y3
-	VMOVUPS   expsub32consts<>+1344(SB), Y5
-	VBLENDVPS Y2, Y3, Y5, Y3
-	VMOVUPS   (SI)(R10*4), Y2
-	VCMPPS    $0x03, (SI)(R10*4), Y2, Y2
-	VMOVUPS   (SI)(R10*4), Y5
-	VPOR      expsub32consts<>+1280(SB), Y5, Y5
-	VBLENDVPS Y2, Y5, Y3, Y5
-	VBLENDVPS Y1, Y5, Y4, Y4
-
-mathblock370:
+mathblock317:
 	VMOVUPS Y4, (DX)(R10*4)
 	ADDQ    $0x00000008, R10
 	SUBQ    $0x00000008, R11
@@ -12548,7 +12528,7 @@ expsubVSF32AVX2_after1:
 	VPAND        expsub32consts<>+448(SB), X2, X6
 	VCMPPS       $0x15, expsub32consts<>+512(SB), X6, X6
 	VPTEST       X6, X6
-	JZ           mathblock371
+	JZ           mathblock318
 	VPAND        expsub32consts<>+576(SB), X4, X7
 	LEAQ         exphi_32<>+0(SB), R12
 	VPAND        tablemask16_32<>+0(SB), X4, X9
@@ -12588,22 +12568,18 @@ expsubVSF32AVX2_after1:
 	VCMPPS       $0x03, X2, X2, X3
 	VPOR         expsub32consts<>+1280(SB), X2, X4
 	VBLENDVPS    X3, X4, X7, X4
-	VBLENDVPS    X6, X4, X5, X5
+	VCMPPS       $0x03, X2, X2, X2
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         expsub32consts<>+1280(SB), X0, X7
+	VMOVUPS      expsub32consts<>+1344(SB), X8
+	VBLENDVPS    X3, X7, X8, X7
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         expsub32consts<>+1280(SB), X1, X1
+	VBLENDVPS    X3, X1, X7, X1
+	VBLENDVPS    X2, X1, X4, X1
+	VBLENDVPS    X6, X1, X5, X5
 
-mathblock371:
-	VCMPPS    $0x03, X2, X2, X2
-	VPTEST    X2, X2
-	JZ        mathblock372
-	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+1280(SB), X0, X4
-	VMOVUPS   expsub32consts<>+1344(SB), X6
-	VBLENDVPS X3, X4, X6, X4
-	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+1280(SB), X1, X1
-	VBLENDVPS X3, X1, X4, X1
-	VBLENDVPS X2, X1, X5, X5
-
-mathblock372:
+mathblock318:
 	VMOVUPS X5, (DX)(R10*4)
 	ADDQ    $0x00000004, R10
 	SUBQ    $0x00000004, R11
@@ -12640,7 +12616,7 @@ expsubVSF32AVX2_tail4:
 	VPAND        expsub32consts<>+448(SB), X2, X6
 	VCMPPS       $0x15, expsub32consts<>+512(SB), X6, X6
 	VPTEST       X6, X6
-	JZ           mathblock373
+	JZ           mathblock319
 	VPAND        expsub32consts<>+576(SB), X4, X7
 	LEAQ         exphi_32<>+0(SB), R12
 	VPAND        tablemask16_32<>+0(SB), X4, X9
@@ -12680,22 +12656,18 @@ expsubVSF32AVX2_tail4:
 	VCMPPS       $0x03, X2, X2, X3
 	VPOR         expsub32consts<>+1280(SB), X2, X4
 	VBLENDVPS    X3, X4, X7, X4
-	VBLENDVPS    X6, X4, X5, X5
+	VCMPPS       $0x03, X2, X2, X2
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         expsub32consts<>+1280(SB), X0, X7
+	VMOVUPS      expsub32consts<>+1344(SB), X8
+	VBLENDVPS    X3, X7, X8, X7
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         expsub32consts<>+1280(SB), X1, X1
+	VBLENDVPS    X3, X1, X7, X1
+	VBLENDVPS    X2, X1, X4, X1
+	VBLENDVPS    X6, X1, X5, X5
 
-mathblock373:
-	VCMPPS    $0x03, X2, X2, X2
-	VPTEST    X2, X2
-	JZ        mathblock374
-	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+1280(SB), X0, X4
-	VMOVUPS   expsub32consts<>+1344(SB), X6
-	VBLENDVPS X3, X4, X6, X4
-	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+1280(SB), X1, X1
-	VBLENDVPS X3, X1, X4, X1
-	VBLENDVPS X2, X1, X5, X5
-
-mathblock374:
+mathblock319:
 	VMOVQ X5, (DX)(R10*4)
 	ADDQ  $0x00000002, R10
 	SUBQ  $0x00000002, R11
@@ -12732,7 +12704,7 @@ expsubVSF32AVX2_tail2:
 	VPAND        expsub32consts<>+448(SB), X2, X6
 	VCMPPS       $0x15, expsub32consts<>+512(SB), X6, X6
 	VPTEST       X6, X6
-	JZ           mathblock375
+	JZ           mathblock320
 	VPAND        expsub32consts<>+576(SB), X4, X7
 	LEAQ         exphi_32<>+0(SB), R12
 	VPAND        tablemask16_32<>+0(SB), X4, X9
@@ -12772,22 +12744,18 @@ expsubVSF32AVX2_tail2:
 	VCMPPS       $0x03, X2, X2, X3
 	VPOR         expsub32consts<>+1280(SB), X2, X4
 	VBLENDVPS    X3, X4, X7, X4
-	VBLENDVPS    X6, X4, X5, X5
+	VCMPPS       $0x03, X2, X2, X2
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         expsub32consts<>+1280(SB), X0, X0
+	VMOVUPS      expsub32consts<>+1344(SB), X7
+	VBLENDVPS    X3, X0, X7, X0
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         expsub32consts<>+1280(SB), X1, X1
+	VBLENDVPS    X3, X1, X0, X1
+	VBLENDVPS    X2, X1, X4, X1
+	VBLENDVPS    X6, X1, X5, X5
 
-mathblock375:
-	VCMPPS    $0x03, X2, X2, X2
-	VPTEST    X2, X2
-	JZ        mathblock376
-	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+1280(SB), X0, X0
-	VMOVUPS   expsub32consts<>+1344(SB), X4
-	VBLENDVPS X3, X0, X4, X0
-	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+1280(SB), X1, X1
-	VBLENDVPS X3, X1, X0, X1
-	VBLENDVPS X2, X1, X5, X5
-
-mathblock376:
+mathblock320:
 	VMOVSS X5, (DX)(R10*4)
 	ADDQ   $0x00000001, R10
 	SUBQ   $0x00000001, R11
@@ -12857,7 +12825,7 @@ expsubSVF32AVX2_loop1:
 	VPAND        expsub32consts<>+448(SB), Y2, Y6
 	VCMPPS       $0x15, expsub32consts<>+512(SB), Y6, Y6
 	VPTEST       Y6, Y6
-	JZ           mathblock377
+	JZ           mathblock321
 	VPAND        expsub32consts<>+576(SB), Y4, Y7
 	VPERMPS      exphi_32<>+0(SB), Y4, Y8
 	VPERMPS      exphi_32<>+32(SB), Y4, Y9
@@ -12896,22 +12864,18 @@ expsubSVF32AVX2_loop1:
 	VCMPPS       $0x03, Y2, Y2, Y3
 	VPOR         expsub32consts<>+1280(SB), Y2, Y4
 	VBLENDVPS    Y3, Y4, Y7, Y4
-	VBLENDVPS    Y6, Y4, Y5, Y5
+	VCMPPS       $0x03, Y2, Y2, Y2
+	VCMPPS       $0x03, Y1, Y1, Y3
+	VPOR         expsub32consts<>+1280(SB), Y1, Y1
+	VMOVUPS      expsub32consts<>+1344(SB), Y7
+	VBLENDVPS    Y3, Y1, Y7, Y1
+	VCMPPS       $0x03, Y0, Y0, Y3
+	VPOR         expsub32consts<>+1280(SB), Y0, Y7
+	VBLENDVPS    Y3, Y7, Y1, Y7
+	VBLENDVPS    Y2, Y7, Y4, Y7
+	VBLENDVPS    Y6, Y7, Y5, Y5
 
-mathblock377:
-	VCMPPS    $0x03, Y2, Y2, Y2
-	VPTEST    Y2, Y2
-	JZ        mathblock378
-	VCMPPS    $0x03, Y1, Y1, Y3
-	VPOR      expsub32consts<>+1280(SB), Y1, Y1
-	VMOVUPS   expsub32consts<>+1344(SB), Y4
-	VBLENDVPS Y3, Y1, Y4, Y1
-	VCMPPS    $0x03, Y0, Y0, Y3
-	VPOR      expsub32consts<>+1280(SB), Y0, Y4
-	VBLENDVPS Y3, Y4, Y1, Y4
-	VBLENDVPS Y2, Y4, Y5, Y5
-
-mathblock378:
+mathblock321:
 	VMOVUPS Y5, (DX)(R10*4)
 	ADDQ    $0x00000008, R10
 	SUBQ    $0x00000008, R11
@@ -12949,7 +12913,7 @@ expsubSVF32AVX2_after1:
 	VPAND        expsub32consts<>+448(SB), X2, X6
 	VCMPPS       $0x15, expsub32consts<>+512(SB), X6, X6
 	VPTEST       X6, X6
-	JZ           mathblock379
+	JZ           mathblock322
 	VPAND        expsub32consts<>+576(SB), X4, X7
 	LEAQ         exphi_32<>+0(SB), R12
 	VPAND        tablemask16_32<>+0(SB), X4, X9
@@ -12989,22 +12953,18 @@ expsubSVF32AVX2_after1:
 	VCMPPS       $0x03, X2, X2, X3
 	VPOR         expsub32consts<>+1280(SB), X2, X4
 	VBLENDVPS    X3, X4, X7, X4
-	VBLENDVPS    X6, X4, X5, X5
+	VCMPPS       $0x03, X2, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         expsub32consts<>+1280(SB), X1, X1
+	VMOVUPS      expsub32consts<>+1344(SB), X7
+	VBLENDVPS    X3, X1, X7, X1
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         expsub32consts<>+1280(SB), X0, X7
+	VBLENDVPS    X3, X7, X1, X7
+	VBLENDVPS    X2, X7, X4, X7
+	VBLENDVPS    X6, X7, X5, X5
 
-mathblock379:
-	VCMPPS    $0x03, X2, X2, X2
-	VPTEST    X2, X2
-	JZ        mathblock380
-	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+1280(SB), X1, X1
-	VMOVUPS   expsub32consts<>+1344(SB), X4
-	VBLENDVPS X3, X1, X4, X1
-	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+1280(SB), X0, X4
-	VBLENDVPS X3, X4, X1, X4
-	VBLENDVPS X2, X4, X5, X5
-
-mathblock380:
+mathblock322:
 	VMOVUPS X5, (DX)(R10*4)
 	ADDQ    $0x00000004, R10
 	SUBQ    $0x00000004, R11
@@ -13041,7 +13001,7 @@ expsubSVF32AVX2_tail4:
 	VPAND        expsub32consts<>+448(SB), X2, X6
 	VCMPPS       $0x15, expsub32consts<>+512(SB), X6, X6
 	VPTEST       X6, X6
-	JZ           mathblock381
+	JZ           mathblock323
 	VPAND        expsub32consts<>+576(SB), X4, X7
 	LEAQ         exphi_32<>+0(SB), R12
 	VPAND        tablemask16_32<>+0(SB), X4, X9
@@ -13081,22 +13041,18 @@ expsubSVF32AVX2_tail4:
 	VCMPPS       $0x03, X2, X2, X3
 	VPOR         expsub32consts<>+1280(SB), X2, X4
 	VBLENDVPS    X3, X4, X7, X4
-	VBLENDVPS    X6, X4, X5, X5
+	VCMPPS       $0x03, X2, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         expsub32consts<>+1280(SB), X1, X1
+	VMOVUPS      expsub32consts<>+1344(SB), X7
+	VBLENDVPS    X3, X1, X7, X1
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         expsub32consts<>+1280(SB), X0, X7
+	VBLENDVPS    X3, X7, X1, X7
+	VBLENDVPS    X2, X7, X4, X7
+	VBLENDVPS    X6, X7, X5, X5
 
-mathblock381:
-	VCMPPS    $0x03, X2, X2, X2
-	VPTEST    X2, X2
-	JZ        mathblock382
-	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+1280(SB), X1, X1
-	VMOVUPS   expsub32consts<>+1344(SB), X4
-	VBLENDVPS X3, X1, X4, X1
-	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+1280(SB), X0, X4
-	VBLENDVPS X3, X4, X1, X4
-	VBLENDVPS X2, X4, X5, X5
-
-mathblock382:
+mathblock323:
 	VMOVQ X5, (DX)(R10*4)
 	ADDQ  $0x00000002, R10
 	SUBQ  $0x00000002, R11
@@ -13133,7 +13089,7 @@ expsubSVF32AVX2_tail2:
 	VPAND        expsub32consts<>+448(SB), X2, X6
 	VCMPPS       $0x15, expsub32consts<>+512(SB), X6, X6
 	VPTEST       X6, X6
-	JZ           mathblock383
+	JZ           mathblock324
 	VPAND        expsub32consts<>+576(SB), X4, X7
 	LEAQ         exphi_32<>+0(SB), R12
 	VPAND        tablemask16_32<>+0(SB), X4, X9
@@ -13173,22 +13129,18 @@ expsubSVF32AVX2_tail2:
 	VCMPPS       $0x03, X2, X2, X3
 	VPOR         expsub32consts<>+1280(SB), X2, X4
 	VBLENDVPS    X3, X4, X7, X4
-	VBLENDVPS    X6, X4, X5, X5
+	VCMPPS       $0x03, X2, X2, X2
+	VCMPPS       $0x03, X1, X1, X3
+	VPOR         expsub32consts<>+1280(SB), X1, X1
+	VMOVUPS      expsub32consts<>+1344(SB), X7
+	VBLENDVPS    X3, X1, X7, X1
+	VCMPPS       $0x03, X0, X0, X3
+	VPOR         expsub32consts<>+1280(SB), X0, X0
+	VBLENDVPS    X3, X0, X1, X0
+	VBLENDVPS    X2, X0, X4, X0
+	VBLENDVPS    X6, X0, X5, X5
 
-mathblock383:
-	VCMPPS    $0x03, X2, X2, X2
-	VPTEST    X2, X2
-	JZ        mathblock384
-	VCMPPS    $0x03, X1, X1, X3
-	VPOR      expsub32consts<>+1280(SB), X1, X1
-	VMOVUPS   expsub32consts<>+1344(SB), X4
-	VBLENDVPS X3, X1, X4, X1
-	VCMPPS    $0x03, X0, X0, X3
-	VPOR      expsub32consts<>+1280(SB), X0, X0
-	VBLENDVPS X3, X0, X1, X0
-	VBLENDVPS X2, X0, X5, X5
-
-mathblock384:
+mathblock324:
 	VMOVSS X5, (DX)(R10*4)
 	ADDQ   $0x00000001, R10
 	SUBQ   $0x00000001, R11
@@ -23434,7 +23386,7 @@ expsubVVF64AVX2_loop1:
 	VPAND        expsub64consts<>+640(SB), Y1, Y5
 	VCMPPD       $0x15, expsub64consts<>+704(SB), Y5, Y5
 	VPTEST       Y5, Y5
-	JZ           mathblock385
+	JZ           mathblock325
 	VPAND        expsub64consts<>+768(SB), Y3, Y6
 	LEAQ         exphi_64<>+0(SB), R12
 	VPAND        tablemask16_64<>+0(SB), Y3, Y8
@@ -23474,24 +23426,20 @@ expsubVVF64AVX2_loop1:
 	VCMPPD       $0x03, Y1, Y1, Y2
 	VPOR         expsub64consts<>+1472(SB), Y1, Y3
 	VBLENDVPD    Y2, Y3, Y6, Y3
-	VBLENDVPD    Y5, Y3, Y4, Y4
+	VCMPPD       $0x03, Y1, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         expsub64consts<>+1472(SB), Y0, Y0
+	VMOVUPS      expsub64consts<>+1536(SB), Y6
+	VBLENDVPD    Y2, Y0, Y6, Y0
+	VMOVUPD      (SI)(R10*8), Y2
+	VCMPPD       $0x03, (SI)(R10*8), Y2, Y2
+	VMOVUPD      (SI)(R10*8), Y6
+	VPOR         expsub64consts<>+1472(SB), Y6, Y6
+	VBLENDVPD    Y2, Y6, Y0, Y6
+	VBLENDVPD    Y1, Y6, Y3, Y6
+	VBLENDVPD    Y5, Y6, Y4, Y4
 
-mathblock385:
-	VCMPPD    $0x03, Y1, Y1, Y1
-	VPTEST    Y1, Y1
-	JZ        mathblock386
-	VCMPPD    $0x03, Y0, Y0, Y2
-	VPOR      expsub64consts<>+1472(SB), Y0, Y0
-	VMOVUPS   expsub64consts<>+1536(SB), Y3
-	VBLENDVPD Y2, Y0, Y3, Y0
-	VMOVUPD   (SI)(R10*8), Y2
-	VCMPPD    $0x03, (SI)(R10*8), Y2, Y2
-	VMOVUPD   (SI)(R10*8), Y3
-	VPOR      expsub64consts<>+1472(SB), Y3, Y3
-	VBLENDVPD Y2, Y3, Y0, Y3
-	VBLENDVPD Y1, Y3, Y4, Y4
-
-mathblock386:
+mathblock325:
 	VMOVUPD Y4, (DX)(R10*8)
 	ADDQ    $0x00000004, R10
 	SUBQ    $0x00000004, R11
@@ -23533,7 +23481,7 @@ expsubVVF64AVX2_after1:
 	VPAND        expsub64consts<>+640(SB), X2, X6
 	VCMPPD       $0x15, expsub64consts<>+704(SB), X6, X6
 	VPTEST       X6, X6
-	JZ           mathblock387
+	JZ           mathblock326
 	VPAND        expsub64consts<>+768(SB), X4, X7
 	LEAQ         exphi_64<>+0(SB), R12
 	VPAND        tablemask16_64<>+0(SB), X4, X9
@@ -23573,22 +23521,18 @@ expsubVVF64AVX2_after1:
 	VCMPPD       $0x03, X2, X2, X3
 	VPOR         expsub64consts<>+1472(SB), X2, X4
 	VBLENDVPD    X3, X4, X7, X4
-	VBLENDVPD    X6, X4, X5, X5
+	VCMPPD       $0x03, X2, X2, X2
+	VCMPPD       $0x03, X1, X1, X3
+	VPOR         expsub64consts<>+1472(SB), X1, X1
+	VMOVUPS      expsub64consts<>+1536(SB), X7
+	VBLENDVPD    X3, X1, X7, X1
+	VCMPPD       $0x03, X0, X0, X3
+	VPOR         expsub64consts<>+1472(SB), X0, X0
+	VBLENDVPD    X3, X0, X1, X0
+	VBLENDVPD    X2, X0, X4, X0
+	VBLENDVPD    X6, X0, X5, X5
 
-mathblock387:
-	VCMPPD    $0x03, X2, X2, X2
-	VPTEST    X2, X2
-	JZ        mathblock388
-	VCMPPD    $0x03, X1, X1, X3
-	VPOR      expsub64consts<>+1472(SB), X1, X1
-	VMOVUPS   expsub64consts<>+1536(SB), X4
-	VBLENDVPD X3, X1, X4, X1
-	VCMPPD    $0x03, X0, X0, X3
-	VPOR      expsub64consts<>+1472(SB), X0, X0
-	VBLENDVPD X3, X0, X1, X0
-	VBLENDVPD X2, X0, X5, X5
-
-mathblock388:
+mathblock326:
 	VMOVUPD X5, (DX)(R10*8)
 	ADDQ    $0x00000002, R10
 	SUBQ    $0x00000002, R11
@@ -23629,7 +23573,7 @@ expsubVVF64AVX2_tail2:
 	VPAND        expsub64consts<>+640(SB), X2, X6
 	VCMPPD       $0x15, expsub64consts<>+704(SB), X6, X6
 	VPTEST       X6, X6
-	JZ           mathblock389
+	JZ           mathblock327
 	VPAND        expsub64consts<>+768(SB), X4, X7
 	LEAQ         exphi_64<>+0(SB), R12
 	VPAND        tablemask16_64<>+0(SB), X4, X9
@@ -23669,22 +23613,18 @@ expsubVVF64AVX2_tail2:
 	VCMPPD       $0x03, X2, X2, X3
 	VPOR         expsub64consts<>+1472(SB), X2, X4
 	VBLENDVPD    X3, X4, X7, X4
-	VBLENDVPD    X6, X4, X5, X5
+	VCMPPD       $0x03, X2, X2, X2
+	VCMPPD       $0x03, X1, X1, X3
+	VPOR         expsub64consts<>+1472(SB), X1, X1
+	VMOVUPS      expsub64consts<>+1536(SB), X7
+	VBLENDVPD    X3, X1, X7, X1
+	VCMPPD       $0x03, X0, X0, X3
+	VPOR         expsub64consts<>+1472(SB), X0, X0
+	VBLENDVPD    X3, X0, X1, X0
+	VBLENDVPD    X2, X0, X4, X0
+	VBLENDVPD    X6, X0, X5, X5
 
-mathblock389:
-	VCMPPD    $0x03, X2, X2, X2
-	VPTEST    X2, X2
-	JZ        mathblock390
-	VCMPPD    $0x03, X1, X1, X3
-	VPOR      expsub64consts<>+1472(SB), X1, X1
-	VMOVUPS   expsub64consts<>+1536(SB), X4
-	VBLENDVPD X3, X1, X4, X1
-	VCMPPD    $0x03, X0, X0, X3
-	VPOR      expsub64consts<>+1472(SB), X0, X0
-	VBLENDVPD X3, X0, X1, X0
-	VBLENDVPD X2, X0, X5, X5
-
-mathblock390:
+mathblock327:
 	VMOVQ X5, (DX)(R10*8)
 	ADDQ  $0x00000001, R10
 	SUBQ  $0x00000001, R11
@@ -24007,7 +23947,7 @@ expsubVSF64AVX2_loop1:
 	VPAND        expsub64consts<>+640(SB), Y1, Y5
 	VCMPPD       $0x15, expsub64consts<>+704(SB), Y5, Y5
 	VPTEST       Y5, Y5
-	JZ           mathblock391
+	JZ           mathblock328
 	VPAND        expsub64consts<>+768(SB), Y3, Y6
 	LEAQ         exphi_64<>+0(SB), R12
 	VPAND        tablemask16_64<>+0(SB), Y3, Y8
@@ -24047,24 +23987,20 @@ expsubVSF64AVX2_loop1:
 	VCMPPD       $0x03, Y1, Y1, Y2
 	VPOR         expsub64consts<>+1472(SB), Y1, Y3
 	VBLENDVPD    Y2, Y3, Y6, Y3
-	VBLENDVPD    Y5, Y3, Y4, Y4
+	VCMPPD       $0x03, Y1, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VPOR         expsub64consts<>+1472(SB), Y0, Y6
+	VMOVUPS      expsub64consts<>+1536(SB), Y7
+	VBLENDVPD    Y2, Y6, Y7, Y6
+	VMOVUPD      (SI)(R10*8), Y2
+	VCMPPD       $0x03, (SI)(R10*8), Y2, Y2
+	VMOVUPD      (SI)(R10*8), Y7
+	VPOR         expsub64consts<>+1472(SB), Y7, Y7
+	VBLENDVPD    Y2, Y7, Y6, Y7
+	VBLENDVPD    Y1, Y7, Y3, Y7
+	VBLENDVPD    Y5, Y7, Y4, Y4
 
-mathblock391:
-	VCMPPD    $0x03, Y1, Y1, Y1
-	VPTEST    Y1, Y1
-	JZ        mathblock392
-	VCMPPD    $0x03, Y0, Y0, Y2
-	VPOR      expsub64consts<>+1472(SB), Y0, Y3
-	VMOVUPS   expsub64consts<>+1536(SB), Y5
-	VBLENDVPD Y2, Y3, Y5, Y3
-	VMOVUPD   (SI)(R10*8), Y2
-	VCMPPD    $0x03, (SI)(R10*8), Y2, Y2
-	VMOVUPD   (SI)(R10*8), Y5
-	VPOR      expsub64consts<>+1472(SB), Y5, Y5
-	VBLENDVPD Y2, Y5, Y3, Y5
-	VBLENDVPD Y1, Y5, Y4, Y4
-
-mathblock392:
+mathblock328:
 	VMOVUPD Y4, (DX)(R10*8)
 	ADDQ    $0x00000004, R10
 	SUBQ    $0x00000004, R11
@@ -24105,7 +24041,7 @@ expsubVSF64AVX2_after1:
 	VPAND        expsub64consts<>+640(SB), X2, X6
 	VCMPPD       $0x15, expsub64consts<>+704(SB), X6, X6
 	VPTEST       X6, X6
-	JZ           mathblock393
+	JZ           mathblock329
 	VPAND        expsub64consts<>+768(SB), X4, X7
 	LEAQ         exphi_64<>+0(SB), R12
 	VPAND        tablemask16_64<>+0(SB), X4, X9
@@ -24145,22 +24081,18 @@ expsubVSF64AVX2_after1:
 	VCMPPD       $0x03, X2, X2, X3
 	VPOR         expsub64consts<>+1472(SB), X2, X4
 	VBLENDVPD    X3, X4, X7, X4
-	VBLENDVPD    X6, X4, X5, X5
+	VCMPPD       $0x03, X2, X2, X2
+	VCMPPD       $0x03, X0, X0, X3
+	VPOR         expsub64consts<>+1472(SB), X0, X7
+	VMOVUPS      expsub64consts<>+1536(SB), X8
+	VBLENDVPD    X3, X7, X8, X7
+	VCMPPD       $0x03, X1, X1, X3
+	VPOR         expsub64consts<>+1472(SB), X1, X1
+	VBLENDVPD    X3, X1, X7, X1
+	VBLENDVPD    X2, X1, X4, X1
+	VBLENDVPD    X6, X1, X5, X5
 
-mathblock393:
-	VCMPPD    $0x03, X2, X2, X2
-	VPTEST    X2, X2
-	JZ        mathblock394
-	VCMPPD    $0x03, X0, X0, X3
-	VPOR      expsub64consts<>+1472(SB), X0, X4
-	VMOVUPS   expsub64consts<>+1536(SB), X6
-	VBLENDVPD X3, X4, X6, X4
-	VCMPPD    $0x03, X1, X1, X3
-	VPOR      expsub64consts<>+1472(SB), X1, X1
-	VBLENDVPD X3, X1, X4, X1
-	VBLENDVPD X2, X1, X5, X5
-
-mathblock394:
+mathblock329:
 	VMOVUPD X5, (DX)(R10*8)
 	ADDQ    $0x00000002, R10
 	SUBQ    $0x00000002, R11
@@ -24200,7 +24132,7 @@ expsubVSF64AVX2_tail2:
 	VPAND        expsub64consts<>+640(SB), X2, X6
 	VCMPPD       $0x15, expsub64consts<>+704(SB), X6, X6
 	VPTEST       X6, X6
-	JZ           mathblock395
+	JZ           mathblock330
 	VPAND        expsub64consts<>+768(SB), X4, X7
 	LEAQ         exphi_64<>+0(SB), R12
 	VPAND        tablemask16_64<>+0(SB), X4, X9
@@ -24240,22 +24172,18 @@ expsubVSF64AVX2_tail2:
 	VCMPPD       $0x03, X2, X2, X3
 	VPOR         expsub64consts<>+1472(SB), X2, X4
 	VBLENDVPD    X3, X4, X7, X4
-	VBLENDVPD    X6, X4, X5, X5
+	VCMPPD       $0x03, X2, X2, X2
+	VCMPPD       $0x03, X0, X0, X3
+	VPOR         expsub64consts<>+1472(SB), X0, X0
+	VMOVUPS      expsub64consts<>+1536(SB), X7
+	VBLENDVPD    X3, X0, X7, X0
+	VCMPPD       $0x03, X1, X1, X3
+	VPOR         expsub64consts<>+1472(SB), X1, X1
+	VBLENDVPD    X3, X1, X0, X1
+	VBLENDVPD    X2, X1, X4, X1
+	VBLENDVPD    X6, X1, X5, X5
 
-mathblock395:
-	VCMPPD    $0x03, X2, X2, X2
-	VPTEST    X2, X2
-	JZ        mathblock396
-	VCMPPD    $0x03, X0, X0, X3
-	VPOR      expsub64consts<>+1472(SB), X0, X0
-	VMOVUPS   expsub64consts<>+1536(SB), X4
-	VBLENDVPD X3, X0, X4, X0
-	VCMPPD    $0x03, X1, X1, X3
-	VPOR      expsub64consts<>+1472(SB), X1, X1
-	VBLENDVPD X3, X1, X0, X1
-	VBLENDVPD X2, X1, X5, X5
-
-mathblock396:
+mathblock330:
 	VMOVQ X5, (DX)(R10*8)
 	ADDQ  $0x00000001, R10
 	SUBQ  $0x00000001, R11
@@ -24330,7 +24258,7 @@ expsubSVF64AVX2_loop1:
 	VPAND        expsub64consts<>+640(SB), Y2, Y6
 	VCMPPD       $0x15, expsub64consts<>+704(SB), Y6, Y6
 	VPTEST       Y6, Y6
-	JZ           mathblock397
+	JZ           mathblock331
 	VPAND        expsub64consts<>+768(SB), Y4, Y7
 	LEAQ         exphi_64<>+0(SB), R12
 	VPAND        tablemask16_64<>+0(SB), Y4, Y9
@@ -24370,22 +24298,18 @@ expsubSVF64AVX2_loop1:
 	VCMPPD       $0x03, Y2, Y2, Y3
 	VPOR         expsub64consts<>+1472(SB), Y2, Y4
 	VBLENDVPD    Y3, Y4, Y7, Y4
-	VBLENDVPD    Y6, Y4, Y5, Y5
+	VCMPPD       $0x03, Y2, Y2, Y2
+	VCMPPD       $0x03, Y1, Y1, Y3
+	VPOR         expsub64consts<>+1472(SB), Y1, Y1
+	VMOVUPS      expsub64consts<>+1536(SB), Y7
+	VBLENDVPD    Y3, Y1, Y7, Y1
+	VCMPPD       $0x03, Y0, Y0, Y3
+	VPOR         expsub64consts<>+1472(SB), Y0, Y7
+	VBLENDVPD    Y3, Y7, Y1, Y7
+	VBLENDVPD    Y2, Y7, Y4, Y7
+	VBLENDVPD    Y6, Y7, Y5, Y5
 
-mathblock397:
-	VCMPPD    $0x03, Y2, Y2, Y2
-	VPTEST    Y2, Y2
-	JZ        mathblock398
-	VCMPPD    $0x03, Y1, Y1, Y3
-	VPOR      expsub64consts<>+1472(SB), Y1, Y1
-	VMOVUPS   expsub64consts<>+1536(SB), Y4
-	VBLENDVPD Y3, Y1, Y4, Y1
-	VCMPPD    $0x03, Y0, Y0, Y3
-	VPOR      expsub64consts<>+1472(SB), Y0, Y4
-	VBLENDVPD Y3, Y4, Y1, Y4
-	VBLENDVPD Y2, Y4, Y5, Y5
-
-mathblock398:
+mathblock331:
 	VMOVUPD Y5, (DX)(R10*8)
 	ADDQ    $0x00000004, R10
 	SUBQ    $0x00000004, R11
@@ -24426,7 +24350,7 @@ expsubSVF64AVX2_after1:
 	VPAND        expsub64consts<>+640(SB), X2, X6
 	VCMPPD       $0x15, expsub64consts<>+704(SB), X6, X6
 	VPTEST       X6, X6
-	JZ           mathblock399
+	JZ           mathblock332
 	VPAND        expsub64consts<>+768(SB), X4, X7
 	LEAQ         exphi_64<>+0(SB), R12
 	VPAND        tablemask16_64<>+0(SB), X4, X9
@@ -24466,22 +24390,18 @@ expsubSVF64AVX2_after1:
 	VCMPPD       $0x03, X2, X2, X3
 	VPOR         expsub64consts<>+1472(SB), X2, X4
 	VBLENDVPD    X3, X4, X7, X4
-	VBLENDVPD    X6, X4, X5, X5
+	VCMPPD       $0x03, X2, X2, X2
+	VCMPPD       $0x03, X1, X1, X3
+	VPOR         expsub64consts<>+1472(SB), X1, X1
+	VMOVUPS      expsub64consts<>+1536(SB), X7
+	VBLENDVPD    X3, X1, X7, X1
+	VCMPPD       $0x03, X0, X0, X3
+	VPOR         expsub64consts<>+1472(SB), X0, X7
+	VBLENDVPD    X3, X7, X1, X7
+	VBLENDVPD    X2, X7, X4, X7
+	VBLENDVPD    X6, X7, X5, X5
 
-mathblock399:
-	VCMPPD    $0x03, X2, X2, X2
-	VPTEST    X2, X2
-	JZ        mathblock400
-	VCMPPD    $0x03, X1, X1, X3
-	VPOR      expsub64consts<>+1472(SB), X1, X1
-	VMOVUPS   expsub64consts<>+1536(SB), X4
-	VBLENDVPD X3, X1, X4, X1
-	VCMPPD    $0x03, X0, X0, X3
-	VPOR      expsub64consts<>+1472(SB), X0, X4
-	VBLENDVPD X3, X4, X1, X4
-	VBLENDVPD X2, X4, X5, X5
-
-mathblock400:
+mathblock332:
 	VMOVUPD X5, (DX)(R10*8)
 	ADDQ    $0x00000002, R10
 	SUBQ    $0x00000002, R11
@@ -24521,7 +24441,7 @@ expsubSVF64AVX2_tail2:
 	VPAND        expsub64consts<>+640(SB), X2, X6
 	VCMPPD       $0x15, expsub64consts<>+704(SB), X6, X6
 	VPTEST       X6, X6
-	JZ           mathblock401
+	JZ           mathblock333
 	VPAND        expsub64consts<>+768(SB), X4, X7
 	LEAQ         exphi_64<>+0(SB), R12
 	VPAND        tablemask16_64<>+0(SB), X4, X9
@@ -24561,22 +24481,18 @@ expsubSVF64AVX2_tail2:
 	VCMPPD       $0x03, X2, X2, X3
 	VPOR         expsub64consts<>+1472(SB), X2, X4
 	VBLENDVPD    X3, X4, X7, X4
-	VBLENDVPD    X6, X4, X5, X5
+	VCMPPD       $0x03, X2, X2, X2
+	VCMPPD       $0x03, X1, X1, X3
+	VPOR         expsub64consts<>+1472(SB), X1, X1
+	VMOVUPS      expsub64consts<>+1536(SB), X7
+	VBLENDVPD    X3, X1, X7, X1
+	VCMPPD       $0x03, X0, X0, X3
+	VPOR         expsub64consts<>+1472(SB), X0, X0
+	VBLENDVPD    X3, X0, X1, X0
+	VBLENDVPD    X2, X0, X4, X0
+	VBLENDVPD    X6, X0, X5, X5
 
-mathblock401:
-	VCMPPD    $0x03, X2, X2, X2
-	VPTEST    X2, X2
-	JZ        mathblock402
-	VCMPPD    $0x03, X1, X1, X3
-	VPOR      expsub64consts<>+1472(SB), X1, X1
-	VMOVUPS   expsub64consts<>+1536(SB), X4
-	VBLENDVPD X3, X1, X4, X1
-	VCMPPD    $0x03, X0, X0, X3
-	VPOR      expsub64consts<>+1472(SB), X0, X0
-	VBLENDVPD X3, X0, X1, X0
-	VBLENDVPD X2, X0, X5, X5
-
-mathblock402:
+mathblock333:
 	VMOVQ X5, (DX)(R10*8)
 	ADDQ  $0x00000001, R10
 	SUBQ  $0x00000001, R11
@@ -64855,7 +64771,7 @@ expsubVVF32AVX512_loop2:
 	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z11, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock403
+	JZ                mathblock334
 	VPANDD.BCST       expsub32consts<>+576(SB), Z6, Z10
 	VPERMPS           exphi_32<>+0(SB), Z6, Z11
 	VPSLLD            $0x13, Z10, Z10
@@ -64892,75 +64808,70 @@ expsubVVF32AVX512_loop2:
 	VCMPPS            $0x03, Z2, Z2, K3
 	VPORD.BCST        expsub32consts<>+1280(SB), Z2, Z4
 	VBLENDMPS         Z4, Z11, K3, Z11
+	VCMPPS            $0x03, Z2, Z2, K3
+	VCMPPS            $0x03, Z0, Z0, K4
+	VPORD.BCST        expsub32consts<>+1280(SB), Z0, Z0
+	VBROADCASTSS      expsub32consts<>+1344(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS         Z0, Z2, K4, Z2
+	VMOVUPS           (SI)(R10*4), Z0
+	VCMPPS            $0x03, (SI)(R10*4), Z0, K4
+	VMOVUPS           (SI)(R10*4), Z0
+	VPORD.BCST        expsub32consts<>+1280(SB), Z0, Z0
+	VBLENDMPS         Z0, Z2, K4, Z2
+	VBLENDMPS         Z2, Z11, K3, Z11
 	VBLENDMPS         Z11, Z8, K1, Z8
-	VPANDD.BCST       expsub32consts<>+576(SB), Z7, Z4
-	VPERMPS           exphi_32<>+0(SB), Z7, Z6
-	VPSLLD            $0x13, Z4, Z4
-	VPADDD            Z4, Z6, Z6
-	VFMADD231PS       Z6, Z5, Z6
+	VPANDD.BCST       expsub32consts<>+576(SB), Z7, Z0
+	VPERMPS           exphi_32<>+0(SB), Z7, Z2
+	VPSLLD            $0x13, Z0, Z0
+	VPADDD            Z0, Z2, Z2
+	VFMADD231PS       Z2, Z5, Z2
 	VPSUBD.BCST       expsub32consts<>+640(SB), Z7, Z7
 	VPSRLD            $0x04, Z7, Z7
-	VPSRLD            $0x01, Z7, Z4
-	VPSUBD.BCST       expsub32consts<>+704(SB), Z4, Z5
-	VPSLLD            $0x17, Z5, Z5
-	VPSUBD            Z4, Z7, Z7
+	VPSRLD            $0x01, Z7, Z0
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z0, Z4
+	VPSLLD            $0x17, Z4, Z4
+	VPSUBD            Z0, Z7, Z7
 	VPSUBD.BCST       expsub32consts<>+704(SB), Z7, Z7
 	VPSLLD            $0x17, Z7, Z7
 	VCMPPS.BCST       $0x11, expsub32consts<>+768(SB), Z3, K1
-	VMULPS            Z5, Z6, Z6
-	VPADDD.BCST       expsub32consts<>+832(SB), Z7, Z4
-	VBLENDMPS         Z4, Z7, K1, Z7
-	VMULPS            Z7, Z6, Z6
-	VCMPPS.BCST       $0x11, expsub32consts<>+896(SB), Z6, K3
+	VMULPS            Z4, Z2, Z2
+	VPADDD.BCST       expsub32consts<>+832(SB), Z7, Z0
+	VBLENDMPS         Z0, Z7, K1, Z7
+	VMULPS            Z7, Z2, Z2
+	VCMPPS.BCST       $0x11, expsub32consts<>+896(SB), Z2, K3
 	KANDW             K1, K3, K3
-	VCMPPS.BCST       $0x15, expsub32consts<>+896(SB), Z6, K4
+	VCMPPS.BCST       $0x15, expsub32consts<>+896(SB), Z2, K4
 	KANDW             K1, K4, K1
-	VADDPS.BCST       expsub32consts<>+896(SB), Z6, Z4
-	VPSUBD.BCST       expsub32consts<>+896(SB), Z4, Z4
-	VBROADCASTSS      expsub32consts<>+1024(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPS.BCST    expsub32consts<>+960(SB), Z5, K1, Z5
-	VMULPS            Z5, Z6, Z6
-	VBLENDMPS         Z4, Z6, K3, Z6
+	VADDPS.BCST       expsub32consts<>+896(SB), Z2, Z0
+	VPSUBD.BCST       expsub32consts<>+896(SB), Z0, Z0
+	VBROADCASTSS      expsub32consts<>+1024(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPS.BCST    expsub32consts<>+960(SB), Z4, K1, Z4
+	VMULPS            Z4, Z2, Z2
+	VBLENDMPS         Z0, Z2, K3, Z2
 	VCMPPS.BCST       $0x1e, expsub32consts<>+1088(SB), Z3, K1
-	VBLENDMPS.BCST    expsub32consts<>+1152(SB), Z6, K1, Z6
+	VBLENDMPS.BCST    expsub32consts<>+1152(SB), Z2, K1, Z2
 	VCMPPS.BCST       $0x11, expsub32consts<>+1216(SB), Z3, K1
-	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z6, K1, Z6
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z2, K1, Z2
 	VCMPPS            $0x03, Z3, Z3, K1
-	VPORD.BCST        expsub32consts<>+1280(SB), Z3, Z4
-	VBLENDMPS         Z4, Z6, K1, Z6
-	VBLENDMPS         Z6, Z9, K2, Z9
+	VPORD.BCST        expsub32consts<>+1280(SB), Z3, Z0
+	VBLENDMPS         Z0, Z2, K1, Z2
+	VCMPPS            $0x03, Z3, Z3, K1
+	VCMPPS            $0x03, Z1, Z1, K3
+	VPORD.BCST        expsub32consts<>+1280(SB), Z1, Z0
+	VBROADCASTSS      expsub32consts<>+1344(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPS         Z0, Z1, K3, Z1
+	VMOVUPS           64(SI)(R10*4), Z0
+	VCMPPS            $0x03, 64(SI)(R10*4), Z0, K3
+	VMOVUPS           64(SI)(R10*4), Z0
+	VPORD.BCST        expsub32consts<>+1280(SB), Z0, Z0
+	VBLENDMPS         Z0, Z1, K3, Z1
+	VBLENDMPS         Z1, Z2, K1, Z2
+	VBLENDMPS         Z2, Z9, K2, Z9
 
-mathblock403:
-	VCMPPS       $0x03, Z2, Z2, K1
-	VCMPPS       $0x03, Z3, Z3, K2
-	KORW         K1, K2, K3
-	KORTESTW     K3, K3
-	JZ           mathblock404
-	VCMPPS       $0x03, Z0, Z0, K3
-	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z0
-	VBROADCASTSS expsub32consts<>+1344(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    Z0, Z2, K3, Z2
-	VMOVUPS      (SI)(R10*4), Z0
-	VCMPPS       $0x03, (SI)(R10*4), Z0, K3
-	VMOVUPS      (SI)(R10*4), Z0
-	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z0
-	VBLENDMPS    Z0, Z2, K3, Z2
-	VBLENDMPS    Z2, Z8, K1, Z8
-	VCMPPS       $0x03, Z1, Z1, K1
-	VPORD.BCST   expsub32consts<>+1280(SB), Z1, Z0
-	VBROADCASTSS expsub32consts<>+1344(SB), Z1
-	VMOVUPS      Z1, Z1
-	VBLENDMPS    Z0, Z1, K1, Z1
-	VMOVUPS      64(SI)(R10*4), Z0
-	VCMPPS       $0x03, 64(SI)(R10*4), Z0, K1
-	VMOVUPS      64(SI)(R10*4), Z0
-	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z0
-	VBLENDMPS    Z0, Z1, K1, Z1
-	VBLENDMPS    Z1, Z9, K2, Z9
-
-mathblock404:
+mathblock334:
 	VMOVUPS Z8, (DX)(R10*4)
 	VMOVUPS Z9, 64(DX)(R10*4)
 	ADDQ    $0x00000020, R10
@@ -64993,7 +64904,7 @@ expsubVVF32AVX512_loop1:
 	VPANDD.BCST       expsub32consts<>+448(SB), Z1, Z5
 	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z5, K1
 	KORTESTW          K1, K1
-	JZ                mathblock405
+	JZ                mathblock335
 	VPANDD.BCST       expsub32consts<>+576(SB), Z3, Z5
 	VPERMPS           exphi_32<>+0(SB), Z3, Z6
 	VPSLLD            $0x13, Z5, Z5
@@ -65030,25 +64941,21 @@ expsubVVF32AVX512_loop1:
 	VCMPPS            $0x03, Z1, Z1, K2
 	VPORD.BCST        expsub32consts<>+1280(SB), Z1, Z2
 	VBLENDMPS         Z2, Z6, K2, Z6
+	VCMPPS            $0x03, Z1, Z1, K2
+	VCMPPS            $0x03, Z0, Z0, K3
+	VPORD.BCST        expsub32consts<>+1280(SB), Z0, Z0
+	VBROADCASTSS      expsub32consts<>+1344(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPS         Z0, Z1, K3, Z1
+	VMOVUPS           (SI)(R10*4), Z0
+	VCMPPS            $0x03, (SI)(R10*4), Z0, K3
+	VMOVUPS           (SI)(R10*4), Z0
+	VPORD.BCST        expsub32consts<>+1280(SB), Z0, Z0
+	VBLENDMPS         Z0, Z1, K3, Z1
+	VBLENDMPS         Z1, Z6, K2, Z6
 	VBLENDMPS         Z6, Z4, K1, Z4
 
-mathblock405:
-	VCMPPS       $0x03, Z1, Z1, K1
-	KORTESTW     K1, K1
-	JZ           mathblock406
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z0
-	VBROADCASTSS expsub32consts<>+1344(SB), Z1
-	VMOVUPS      Z1, Z1
-	VBLENDMPS    Z0, Z1, K2, Z1
-	VMOVUPS      (SI)(R10*4), Z0
-	VCMPPS       $0x03, (SI)(R10*4), Z0, K2
-	VMOVUPS      (SI)(R10*4), Z0
-	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z0
-	VBLENDMPS    Z0, Z1, K2, Z1
-	VBLENDMPS    Z1, Z4, K1, Z4
-
-mathblock406:
+mathblock335:
 	VMOVUPS Z4, (DX)(R10*4)
 	ADDQ    $0x00000010, R10
 	SUBQ    $0x00000010, R11
@@ -65081,7 +64988,7 @@ expsubVVF32AVX512_after1:
 	VPANDD.BCST       expsub32consts<>+448(SB), Z2, Z6
 	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z6, K2
 	KORTESTW          K2, K2
-	JZ                mathblock407
+	JZ                mathblock336
 	VPANDD.BCST       expsub32consts<>+576(SB), Z4, Z6
 	VPERMPS           exphi_32<>+0(SB), Z4, Z7
 	VPSLLD            $0x13, Z6, Z6
@@ -65118,23 +65025,19 @@ expsubVVF32AVX512_after1:
 	VCMPPS            $0x03, Z2, Z2, K3
 	VPORD.BCST        expsub32consts<>+1280(SB), Z2, Z3
 	VBLENDMPS         Z3, Z7, K3, Z7
+	VCMPPS            $0x03, Z2, Z2, K3
+	VCMPPS            $0x03, Z1, Z1, K4
+	VPORD.BCST        expsub32consts<>+1280(SB), Z1, Z1
+	VBROADCASTSS      expsub32consts<>+1344(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS         Z1, Z2, K4, Z2
+	VCMPPS            $0x03, Z0, Z0, K4
+	VPORD.BCST        expsub32consts<>+1280(SB), Z0, Z0
+	VBLENDMPS         Z0, Z2, K4, Z2
+	VBLENDMPS         Z2, Z7, K3, Z7
 	VBLENDMPS         Z7, Z5, K2, Z5
 
-mathblock407:
-	VCMPPS       $0x03, Z2, Z2, K2
-	KORTESTW     K2, K2
-	JZ           mathblock408
-	VCMPPS       $0x03, Z1, Z1, K3
-	VPORD.BCST   expsub32consts<>+1280(SB), Z1, Z1
-	VBROADCASTSS expsub32consts<>+1344(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    Z1, Z2, K3, Z2
-	VCMPPS       $0x03, Z0, Z0, K3
-	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z0
-	VBLENDMPS    Z0, Z2, K3, Z2
-	VBLENDMPS    Z2, Z5, K2, Z5
-
-mathblock408:
+mathblock336:
 	VMOVUPS Z5, K1, (DX)(R10*4)
 	ADDQ    R11, R10
 
@@ -65218,7 +65121,7 @@ expsubVSF32AVX512_loop2:
 	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z10, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock409
+	JZ                mathblock337
 	VPANDD.BCST       expsub32consts<>+576(SB), Z5, Z9
 	VPERMPS           exphi_32<>+0(SB), Z5, Z10
 	VPSLLD            $0x13, Z9, Z9
@@ -65255,75 +65158,70 @@ expsubVSF32AVX512_loop2:
 	VCMPPS            $0x03, Z1, Z1, K3
 	VPORD.BCST        expsub32consts<>+1280(SB), Z1, Z3
 	VBLENDMPS         Z3, Z10, K3, Z10
+	VCMPPS            $0x03, Z1, Z1, K3
+	VCMPPS            $0x03, Z0, Z0, K4
+	VPORD.BCST        expsub32consts<>+1280(SB), Z0, Z1
+	VBROADCASTSS      expsub32consts<>+1344(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPS         Z1, Z3, K4, Z3
+	VMOVUPS           (SI)(R10*4), Z1
+	VCMPPS            $0x03, (SI)(R10*4), Z1, K4
+	VMOVUPS           (SI)(R10*4), Z1
+	VPORD.BCST        expsub32consts<>+1280(SB), Z1, Z1
+	VBLENDMPS         Z1, Z3, K4, Z3
+	VBLENDMPS         Z3, Z10, K3, Z10
 	VBLENDMPS         Z10, Z7, K1, Z7
-	VPANDD.BCST       expsub32consts<>+576(SB), Z6, Z3
-	VPERMPS           exphi_32<>+0(SB), Z6, Z5
-	VPSLLD            $0x13, Z3, Z3
-	VPADDD            Z3, Z5, Z5
-	VFMADD231PS       Z5, Z4, Z5
+	VPANDD.BCST       expsub32consts<>+576(SB), Z6, Z1
+	VPERMPS           exphi_32<>+0(SB), Z6, Z3
+	VPSLLD            $0x13, Z1, Z1
+	VPADDD            Z1, Z3, Z3
+	VFMADD231PS       Z3, Z4, Z3
 	VPSUBD.BCST       expsub32consts<>+640(SB), Z6, Z6
 	VPSRLD            $0x04, Z6, Z6
-	VPSRLD            $0x01, Z6, Z3
-	VPSUBD.BCST       expsub32consts<>+704(SB), Z3, Z4
+	VPSRLD            $0x01, Z6, Z1
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z1, Z4
 	VPSLLD            $0x17, Z4, Z4
-	VPSUBD            Z3, Z6, Z6
+	VPSUBD            Z1, Z6, Z6
 	VPSUBD.BCST       expsub32consts<>+704(SB), Z6, Z6
 	VPSLLD            $0x17, Z6, Z6
 	VCMPPS.BCST       $0x11, expsub32consts<>+768(SB), Z2, K1
-	VMULPS            Z4, Z5, Z5
-	VPADDD.BCST       expsub32consts<>+832(SB), Z6, Z3
-	VBLENDMPS         Z3, Z6, K1, Z6
-	VMULPS            Z6, Z5, Z5
-	VCMPPS.BCST       $0x11, expsub32consts<>+896(SB), Z5, K3
+	VMULPS            Z4, Z3, Z3
+	VPADDD.BCST       expsub32consts<>+832(SB), Z6, Z1
+	VBLENDMPS         Z1, Z6, K1, Z6
+	VMULPS            Z6, Z3, Z3
+	VCMPPS.BCST       $0x11, expsub32consts<>+896(SB), Z3, K3
 	KANDW             K1, K3, K3
-	VCMPPS.BCST       $0x15, expsub32consts<>+896(SB), Z5, K4
+	VCMPPS.BCST       $0x15, expsub32consts<>+896(SB), Z3, K4
 	KANDW             K1, K4, K1
-	VADDPS.BCST       expsub32consts<>+896(SB), Z5, Z3
-	VPSUBD.BCST       expsub32consts<>+896(SB), Z3, Z3
+	VADDPS.BCST       expsub32consts<>+896(SB), Z3, Z1
+	VPSUBD.BCST       expsub32consts<>+896(SB), Z1, Z1
 	VBROADCASTSS      expsub32consts<>+1024(SB), Z4
 	VMOVUPS           Z4, Z4
 	VBLENDMPS.BCST    expsub32consts<>+960(SB), Z4, K1, Z4
-	VMULPS            Z4, Z5, Z5
-	VBLENDMPS         Z3, Z5, K3, Z5
+	VMULPS            Z4, Z3, Z3
+	VBLENDMPS         Z1, Z3, K3, Z3
 	VCMPPS.BCST       $0x1e, expsub32consts<>+1088(SB), Z2, K1
-	VBLENDMPS.BCST    expsub32consts<>+1152(SB), Z5, K1, Z5
+	VBLENDMPS.BCST    expsub32consts<>+1152(SB), Z3, K1, Z3
 	VCMPPS.BCST       $0x11, expsub32consts<>+1216(SB), Z2, K1
-	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z5, K1, Z5
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z3, K1, Z3
 	VCMPPS            $0x03, Z2, Z2, K1
-	VPORD.BCST        expsub32consts<>+1280(SB), Z2, Z3
-	VBLENDMPS         Z3, Z5, K1, Z5
-	VBLENDMPS         Z5, Z8, K2, Z8
+	VPORD.BCST        expsub32consts<>+1280(SB), Z2, Z1
+	VBLENDMPS         Z1, Z3, K1, Z3
+	VCMPPS            $0x03, Z2, Z2, K1
+	VCMPPS            $0x03, Z0, Z0, K3
+	VPORD.BCST        expsub32consts<>+1280(SB), Z0, Z1
+	VBROADCASTSS      expsub32consts<>+1344(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS         Z1, Z2, K3, Z2
+	VMOVUPS           64(SI)(R10*4), Z1
+	VCMPPS            $0x03, 64(SI)(R10*4), Z1, K3
+	VMOVUPS           64(SI)(R10*4), Z1
+	VPORD.BCST        expsub32consts<>+1280(SB), Z1, Z1
+	VBLENDMPS         Z1, Z2, K3, Z2
+	VBLENDMPS         Z2, Z3, K1, Z3
+	VBLENDMPS         Z3, Z8, K2, Z8
 
-mathblock409:
-	VCMPPS       $0x03, Z1, Z1, K1
-	VCMPPS       $0x03, Z2, Z2, K2
-	KORW         K1, K2, K3
-	KORTESTW     K3, K3
-	JZ           mathblock410
-	VCMPPS       $0x03, Z0, Z0, K3
-	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z1
-	VBROADCASTSS expsub32consts<>+1344(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    Z1, Z2, K3, Z2
-	VMOVUPS      (SI)(R10*4), Z1
-	VCMPPS       $0x03, (SI)(R10*4), Z1, K3
-	VMOVUPS      (SI)(R10*4), Z1
-	VPORD.BCST   expsub32consts<>+1280(SB), Z1, Z1
-	VBLENDMPS    Z1, Z2, K3, Z2
-	VBLENDMPS    Z2, Z7, K1, Z7
-	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z1
-	VBROADCASTSS expsub32consts<>+1344(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    Z1, Z2, K1, Z2
-	VMOVUPS      64(SI)(R10*4), Z1
-	VCMPPS       $0x03, 64(SI)(R10*4), Z1, K1
-	VMOVUPS      64(SI)(R10*4), Z1
-	VPORD.BCST   expsub32consts<>+1280(SB), Z1, Z1
-	VBLENDMPS    Z1, Z2, K1, Z2
-	VBLENDMPS    Z2, Z8, K2, Z8
-
-mathblock410:
+mathblock337:
 	VMOVUPS Z7, (DX)(R10*4)
 	VMOVUPS Z8, 64(DX)(R10*4)
 	ADDQ    $0x00000020, R10
@@ -65355,7 +65253,7 @@ expsubVSF32AVX512_loop1:
 	VPANDD.BCST       expsub32consts<>+448(SB), Z1, Z5
 	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z5, K1
 	KORTESTW          K1, K1
-	JZ                mathblock411
+	JZ                mathblock338
 	VPANDD.BCST       expsub32consts<>+576(SB), Z3, Z5
 	VPERMPS           exphi_32<>+0(SB), Z3, Z6
 	VPSLLD            $0x13, Z5, Z5
@@ -65392,25 +65290,21 @@ expsubVSF32AVX512_loop1:
 	VCMPPS            $0x03, Z1, Z1, K2
 	VPORD.BCST        expsub32consts<>+1280(SB), Z1, Z2
 	VBLENDMPS         Z2, Z6, K2, Z6
+	VCMPPS            $0x03, Z1, Z1, K2
+	VCMPPS            $0x03, Z0, Z0, K3
+	VPORD.BCST        expsub32consts<>+1280(SB), Z0, Z1
+	VBROADCASTSS      expsub32consts<>+1344(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS         Z1, Z2, K3, Z2
+	VMOVUPS           (SI)(R10*4), Z1
+	VCMPPS            $0x03, (SI)(R10*4), Z1, K3
+	VMOVUPS           (SI)(R10*4), Z1
+	VPORD.BCST        expsub32consts<>+1280(SB), Z1, Z1
+	VBLENDMPS         Z1, Z2, K3, Z2
+	VBLENDMPS         Z2, Z6, K2, Z6
 	VBLENDMPS         Z6, Z4, K1, Z4
 
-mathblock411:
-	VCMPPS       $0x03, Z1, Z1, K1
-	KORTESTW     K1, K1
-	JZ           mathblock412
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z1
-	VBROADCASTSS expsub32consts<>+1344(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    Z1, Z2, K2, Z2
-	VMOVUPS      (SI)(R10*4), Z1
-	VCMPPS       $0x03, (SI)(R10*4), Z1, K2
-	VMOVUPS      (SI)(R10*4), Z1
-	VPORD.BCST   expsub32consts<>+1280(SB), Z1, Z1
-	VBLENDMPS    Z1, Z2, K2, Z2
-	VBLENDMPS    Z2, Z4, K1, Z4
-
-mathblock412:
+mathblock338:
 	VMOVUPS Z4, (DX)(R10*4)
 	ADDQ    $0x00000010, R10
 	SUBQ    $0x00000010, R11
@@ -65442,7 +65336,7 @@ expsubVSF32AVX512_after1:
 	VPANDD.BCST       expsub32consts<>+448(SB), Z2, Z6
 	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z6, K2
 	KORTESTW          K2, K2
-	JZ                mathblock413
+	JZ                mathblock339
 	VPANDD.BCST       expsub32consts<>+576(SB), Z4, Z6
 	VPERMPS           exphi_32<>+0(SB), Z4, Z7
 	VPSLLD            $0x13, Z6, Z6
@@ -65479,23 +65373,19 @@ expsubVSF32AVX512_after1:
 	VCMPPS            $0x03, Z2, Z2, K3
 	VPORD.BCST        expsub32consts<>+1280(SB), Z2, Z3
 	VBLENDMPS         Z3, Z7, K3, Z7
+	VCMPPS            $0x03, Z2, Z2, K3
+	VCMPPS            $0x03, Z0, Z0, K4
+	VPORD.BCST        expsub32consts<>+1280(SB), Z0, Z0
+	VBROADCASTSS      expsub32consts<>+1344(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS         Z0, Z2, K4, Z2
+	VCMPPS            $0x03, Z1, Z1, K4
+	VPORD.BCST        expsub32consts<>+1280(SB), Z1, Z0
+	VBLENDMPS         Z0, Z2, K4, Z2
+	VBLENDMPS         Z2, Z7, K3, Z7
 	VBLENDMPS         Z7, Z5, K2, Z5
 
-mathblock413:
-	VCMPPS       $0x03, Z2, Z2, K2
-	KORTESTW     K2, K2
-	JZ           mathblock414
-	VCMPPS       $0x03, Z0, Z0, K3
-	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z0
-	VBROADCASTSS expsub32consts<>+1344(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    Z0, Z2, K3, Z2
-	VCMPPS       $0x03, Z1, Z1, K3
-	VPORD.BCST   expsub32consts<>+1280(SB), Z1, Z0
-	VBLENDMPS    Z0, Z2, K3, Z2
-	VBLENDMPS    Z2, Z5, K2, Z5
-
-mathblock414:
+mathblock339:
 	VMOVUPS Z5, K1, (DX)(R10*4)
 	ADDQ    R11, R10
 
@@ -65579,7 +65469,7 @@ expsubSVF32AVX512_loop2:
 	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z12, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock415
+	JZ                mathblock340
 	VPANDD.BCST       expsub32consts<>+576(SB), Z7, Z11
 	VPERMPS           exphi_32<>+0(SB), Z7, Z12
 	VPSLLD            $0x13, Z11, Z11
@@ -65616,71 +65506,66 @@ expsubSVF32AVX512_loop2:
 	VCMPPS            $0x03, Z3, Z3, K3
 	VPORD.BCST        expsub32consts<>+1280(SB), Z3, Z5
 	VBLENDMPS         Z5, Z12, K3, Z12
+	VCMPPS            $0x03, Z3, Z3, K3
+	VCMPPS            $0x03, Z1, Z1, K4
+	VPORD.BCST        expsub32consts<>+1280(SB), Z1, Z1
+	VBROADCASTSS      expsub32consts<>+1344(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPS         Z1, Z3, K4, Z3
+	VCMPPS            $0x03, Z0, Z0, K4
+	VPORD.BCST        expsub32consts<>+1280(SB), Z0, Z1
+	VBLENDMPS         Z1, Z3, K4, Z3
+	VBLENDMPS         Z3, Z12, K3, Z12
 	VBLENDMPS         Z12, Z9, K1, Z9
-	VPANDD.BCST       expsub32consts<>+576(SB), Z8, Z5
-	VPERMPS           exphi_32<>+0(SB), Z8, Z7
-	VPSLLD            $0x13, Z5, Z5
-	VPADDD            Z5, Z7, Z7
-	VFMADD231PS       Z7, Z6, Z7
+	VPANDD.BCST       expsub32consts<>+576(SB), Z8, Z1
+	VPERMPS           exphi_32<>+0(SB), Z8, Z3
+	VPSLLD            $0x13, Z1, Z1
+	VPADDD            Z1, Z3, Z3
+	VFMADD231PS       Z3, Z6, Z3
 	VPSUBD.BCST       expsub32consts<>+640(SB), Z8, Z8
 	VPSRLD            $0x04, Z8, Z8
-	VPSRLD            $0x01, Z8, Z5
-	VPSUBD.BCST       expsub32consts<>+704(SB), Z5, Z6
-	VPSLLD            $0x17, Z6, Z6
-	VPSUBD            Z5, Z8, Z8
+	VPSRLD            $0x01, Z8, Z1
+	VPSUBD.BCST       expsub32consts<>+704(SB), Z1, Z5
+	VPSLLD            $0x17, Z5, Z5
+	VPSUBD            Z1, Z8, Z8
 	VPSUBD.BCST       expsub32consts<>+704(SB), Z8, Z8
 	VPSLLD            $0x17, Z8, Z8
 	VCMPPS.BCST       $0x11, expsub32consts<>+768(SB), Z4, K1
-	VMULPS            Z6, Z7, Z7
-	VPADDD.BCST       expsub32consts<>+832(SB), Z8, Z5
-	VBLENDMPS         Z5, Z8, K1, Z8
-	VMULPS            Z8, Z7, Z7
-	VCMPPS.BCST       $0x11, expsub32consts<>+896(SB), Z7, K3
+	VMULPS            Z5, Z3, Z3
+	VPADDD.BCST       expsub32consts<>+832(SB), Z8, Z1
+	VBLENDMPS         Z1, Z8, K1, Z8
+	VMULPS            Z8, Z3, Z3
+	VCMPPS.BCST       $0x11, expsub32consts<>+896(SB), Z3, K3
 	KANDW             K1, K3, K3
-	VCMPPS.BCST       $0x15, expsub32consts<>+896(SB), Z7, K4
+	VCMPPS.BCST       $0x15, expsub32consts<>+896(SB), Z3, K4
 	KANDW             K1, K4, K1
-	VADDPS.BCST       expsub32consts<>+896(SB), Z7, Z5
-	VPSUBD.BCST       expsub32consts<>+896(SB), Z5, Z5
-	VBROADCASTSS      expsub32consts<>+1024(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPS.BCST    expsub32consts<>+960(SB), Z6, K1, Z6
-	VMULPS            Z6, Z7, Z7
-	VBLENDMPS         Z5, Z7, K3, Z7
+	VADDPS.BCST       expsub32consts<>+896(SB), Z3, Z1
+	VPSUBD.BCST       expsub32consts<>+896(SB), Z1, Z1
+	VBROADCASTSS      expsub32consts<>+1024(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPS.BCST    expsub32consts<>+960(SB), Z5, K1, Z5
+	VMULPS            Z5, Z3, Z3
+	VBLENDMPS         Z1, Z3, K3, Z3
 	VCMPPS.BCST       $0x1e, expsub32consts<>+1088(SB), Z4, K1
-	VBLENDMPS.BCST    expsub32consts<>+1152(SB), Z7, K1, Z7
+	VBLENDMPS.BCST    expsub32consts<>+1152(SB), Z3, K1, Z3
 	VCMPPS.BCST       $0x11, expsub32consts<>+1216(SB), Z4, K1
-	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z7, K1, Z7
+	VBLENDMPS.BCST    expsub32consts<>+768(SB), Z3, K1, Z3
 	VCMPPS            $0x03, Z4, Z4, K1
-	VPORD.BCST        expsub32consts<>+1280(SB), Z4, Z5
-	VBLENDMPS         Z5, Z7, K1, Z7
-	VBLENDMPS         Z7, Z10, K2, Z10
+	VPORD.BCST        expsub32consts<>+1280(SB), Z4, Z1
+	VBLENDMPS         Z1, Z3, K1, Z3
+	VCMPPS            $0x03, Z4, Z4, K1
+	VCMPPS            $0x03, Z2, Z2, K3
+	VPORD.BCST        expsub32consts<>+1280(SB), Z2, Z1
+	VBROADCASTSS      expsub32consts<>+1344(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS         Z1, Z2, K3, Z2
+	VCMPPS            $0x03, Z0, Z0, K3
+	VPORD.BCST        expsub32consts<>+1280(SB), Z0, Z1
+	VBLENDMPS         Z1, Z2, K3, Z2
+	VBLENDMPS         Z2, Z3, K1, Z3
+	VBLENDMPS         Z3, Z10, K2, Z10
 
-mathblock415:
-	VCMPPS       $0x03, Z3, Z3, K1
-	VCMPPS       $0x03, Z4, Z4, K2
-	KORW         K1, K2, K3
-	KORTESTW     K3, K3
-	JZ           mathblock416
-	VCMPPS       $0x03, Z1, Z1, K3
-	VPORD.BCST   expsub32consts<>+1280(SB), Z1, Z1
-	VBROADCASTSS expsub32consts<>+1344(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPS    Z1, Z3, K3, Z3
-	VCMPPS       $0x03, Z0, Z0, K3
-	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z1
-	VBLENDMPS    Z1, Z3, K3, Z3
-	VBLENDMPS    Z3, Z9, K1, Z9
-	VCMPPS       $0x03, Z2, Z2, K1
-	VPORD.BCST   expsub32consts<>+1280(SB), Z2, Z1
-	VBROADCASTSS expsub32consts<>+1344(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    Z1, Z2, K1, Z2
-	VCMPPS       $0x03, Z0, Z0, K1
-	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z1
-	VBLENDMPS    Z1, Z2, K1, Z2
-	VBLENDMPS    Z2, Z10, K2, Z10
-
-mathblock416:
+mathblock340:
 	VMOVUPS Z9, (DX)(R10*4)
 	VMOVUPS Z10, 64(DX)(R10*4)
 	ADDQ    $0x00000020, R10
@@ -65712,7 +65597,7 @@ expsubSVF32AVX512_loop1:
 	VPANDD.BCST       expsub32consts<>+448(SB), Z2, Z6
 	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z6, K1
 	KORTESTW          K1, K1
-	JZ                mathblock417
+	JZ                mathblock341
 	VPANDD.BCST       expsub32consts<>+576(SB), Z4, Z6
 	VPERMPS           exphi_32<>+0(SB), Z4, Z7
 	VPSLLD            $0x13, Z6, Z6
@@ -65749,23 +65634,19 @@ expsubSVF32AVX512_loop1:
 	VCMPPS            $0x03, Z2, Z2, K2
 	VPORD.BCST        expsub32consts<>+1280(SB), Z2, Z3
 	VBLENDMPS         Z3, Z7, K2, Z7
+	VCMPPS            $0x03, Z2, Z2, K2
+	VCMPPS            $0x03, Z1, Z1, K3
+	VPORD.BCST        expsub32consts<>+1280(SB), Z1, Z1
+	VBROADCASTSS      expsub32consts<>+1344(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS         Z1, Z2, K3, Z2
+	VCMPPS            $0x03, Z0, Z0, K3
+	VPORD.BCST        expsub32consts<>+1280(SB), Z0, Z1
+	VBLENDMPS         Z1, Z2, K3, Z2
+	VBLENDMPS         Z2, Z7, K2, Z7
 	VBLENDMPS         Z7, Z5, K1, Z5
 
-mathblock417:
-	VCMPPS       $0x03, Z2, Z2, K1
-	KORTESTW     K1, K1
-	JZ           mathblock418
-	VCMPPS       $0x03, Z1, Z1, K2
-	VPORD.BCST   expsub32consts<>+1280(SB), Z1, Z1
-	VBROADCASTSS expsub32consts<>+1344(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    Z1, Z2, K2, Z2
-	VCMPPS       $0x03, Z0, Z0, K2
-	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z1
-	VBLENDMPS    Z1, Z2, K2, Z2
-	VBLENDMPS    Z2, Z5, K1, Z5
-
-mathblock418:
+mathblock341:
 	VMOVUPS Z5, (DX)(R10*4)
 	ADDQ    $0x00000010, R10
 	SUBQ    $0x00000010, R11
@@ -65797,7 +65678,7 @@ expsubSVF32AVX512_after1:
 	VPANDD.BCST       expsub32consts<>+448(SB), Z2, Z6
 	VCMPPS.BCST       $0x15, expsub32consts<>+512(SB), Z6, K2
 	KORTESTW          K2, K2
-	JZ                mathblock419
+	JZ                mathblock342
 	VPANDD.BCST       expsub32consts<>+576(SB), Z4, Z6
 	VPERMPS           exphi_32<>+0(SB), Z4, Z7
 	VPSLLD            $0x13, Z6, Z6
@@ -65834,23 +65715,19 @@ expsubSVF32AVX512_after1:
 	VCMPPS            $0x03, Z2, Z2, K3
 	VPORD.BCST        expsub32consts<>+1280(SB), Z2, Z3
 	VBLENDMPS         Z3, Z7, K3, Z7
+	VCMPPS            $0x03, Z2, Z2, K3
+	VCMPPS            $0x03, Z1, Z1, K4
+	VPORD.BCST        expsub32consts<>+1280(SB), Z1, Z1
+	VBROADCASTSS      expsub32consts<>+1344(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPS         Z1, Z2, K4, Z2
+	VCMPPS            $0x03, Z0, Z0, K4
+	VPORD.BCST        expsub32consts<>+1280(SB), Z0, Z0
+	VBLENDMPS         Z0, Z2, K4, Z2
+	VBLENDMPS         Z2, Z7, K3, Z7
 	VBLENDMPS         Z7, Z5, K2, Z5
 
-mathblock419:
-	VCMPPS       $0x03, Z2, Z2, K2
-	KORTESTW     K2, K2
-	JZ           mathblock420
-	VCMPPS       $0x03, Z1, Z1, K3
-	VPORD.BCST   expsub32consts<>+1280(SB), Z1, Z1
-	VBROADCASTSS expsub32consts<>+1344(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPS    Z1, Z2, K3, Z2
-	VCMPPS       $0x03, Z0, Z0, K3
-	VPORD.BCST   expsub32consts<>+1280(SB), Z0, Z0
-	VBLENDMPS    Z0, Z2, K3, Z2
-	VBLENDMPS    Z2, Z5, K2, Z5
-
-mathblock420:
+mathblock342:
 	VMOVUPS Z5, K1, (DX)(R10*4)
 	ADDQ    R11, R10
 
@@ -76723,7 +76600,7 @@ expsubVVF64AVX512_loop2:
 	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z11, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock421
+	JZ                mathblock343
 	VPANDQ.BCST       expsub64consts<>+768(SB), Z6, Z10
 	VMOVUPS           exphi_64<>+0(SB), Z11
 	VPERMT2PD         exphi_64<>+64(SB), Z6, Z11
@@ -76761,76 +76638,71 @@ expsubVVF64AVX512_loop2:
 	VCMPPD            $0x03, Z2, Z2, K3
 	VPORQ.BCST        expsub64consts<>+1472(SB), Z2, Z4
 	VBLENDMPD         Z4, Z11, K3, Z11
+	VCMPPD            $0x03, Z2, Z2, K3
+	VCMPPD            $0x03, Z0, Z0, K4
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z0, Z0
+	VBROADCASTSD      expsub64consts<>+1536(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD         Z0, Z2, K4, Z2
+	VMOVUPD           (SI)(R10*8), Z0
+	VCMPPD            $0x03, (SI)(R10*8), Z0, K4
+	VMOVUPD           (SI)(R10*8), Z0
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z0, Z0
+	VBLENDMPD         Z0, Z2, K4, Z2
+	VBLENDMPD         Z2, Z11, K3, Z11
 	VBLENDMPD         Z11, Z8, K1, Z8
-	VPANDQ.BCST       expsub64consts<>+768(SB), Z7, Z4
-	VMOVUPS           exphi_64<>+0(SB), Z6
-	VPERMT2PD         exphi_64<>+64(SB), Z7, Z6
-	VPSLLQ            $0x30, Z4, Z4
-	VPADDQ            Z4, Z6, Z6
-	VFMADD231PD       Z6, Z5, Z6
+	VPANDQ.BCST       expsub64consts<>+768(SB), Z7, Z0
+	VMOVUPS           exphi_64<>+0(SB), Z2
+	VPERMT2PD         exphi_64<>+64(SB), Z7, Z2
+	VPSLLQ            $0x30, Z0, Z0
+	VPADDQ            Z0, Z2, Z2
+	VFMADD231PD       Z2, Z5, Z2
 	VPSUBQ.BCST       expsub64consts<>+832(SB), Z7, Z7
 	VPSRLQ            $0x04, Z7, Z7
-	VPSRLQ            $0x01, Z7, Z4
-	VPSUBQ.BCST       expsub64consts<>+896(SB), Z4, Z5
-	VPSLLQ            $0x34, Z5, Z5
-	VPSUBQ            Z4, Z7, Z7
+	VPSRLQ            $0x01, Z7, Z0
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z0, Z4
+	VPSLLQ            $0x34, Z4, Z4
+	VPSUBQ            Z0, Z7, Z7
 	VPSUBQ.BCST       expsub64consts<>+896(SB), Z7, Z7
 	VPSLLQ            $0x34, Z7, Z7
 	VCMPPD.BCST       $0x11, expsub64consts<>+960(SB), Z3, K1
-	VMULPD            Z5, Z6, Z6
-	VPADDQ.BCST       expsub64consts<>+1024(SB), Z7, Z4
-	VBLENDMPD         Z4, Z7, K1, Z7
-	VMULPD            Z7, Z6, Z6
-	VCMPPD.BCST       $0x11, expsub64consts<>+1088(SB), Z6, K3
+	VMULPD            Z4, Z2, Z2
+	VPADDQ.BCST       expsub64consts<>+1024(SB), Z7, Z0
+	VBLENDMPD         Z0, Z7, K1, Z7
+	VMULPD            Z7, Z2, Z2
+	VCMPPD.BCST       $0x11, expsub64consts<>+1088(SB), Z2, K3
 	KANDW             K1, K3, K3
-	VCMPPD.BCST       $0x15, expsub64consts<>+1088(SB), Z6, K4
+	VCMPPD.BCST       $0x15, expsub64consts<>+1088(SB), Z2, K4
 	KANDW             K1, K4, K1
-	VADDPD.BCST       expsub64consts<>+1088(SB), Z6, Z4
-	VPSUBQ.BCST       expsub64consts<>+1088(SB), Z4, Z4
-	VBROADCASTSD      expsub64consts<>+1216(SB), Z5
-	VMOVUPS           Z5, Z5
-	VBLENDMPD.BCST    expsub64consts<>+1152(SB), Z5, K1, Z5
-	VMULPD            Z5, Z6, Z6
-	VBLENDMPD         Z4, Z6, K3, Z6
+	VADDPD.BCST       expsub64consts<>+1088(SB), Z2, Z0
+	VPSUBQ.BCST       expsub64consts<>+1088(SB), Z0, Z0
+	VBROADCASTSD      expsub64consts<>+1216(SB), Z4
+	VMOVUPS           Z4, Z4
+	VBLENDMPD.BCST    expsub64consts<>+1152(SB), Z4, K1, Z4
+	VMULPD            Z4, Z2, Z2
+	VBLENDMPD         Z0, Z2, K3, Z2
 	VCMPPD.BCST       $0x1e, expsub64consts<>+1280(SB), Z3, K1
-	VBLENDMPD.BCST    expsub64consts<>+1344(SB), Z6, K1, Z6
+	VBLENDMPD.BCST    expsub64consts<>+1344(SB), Z2, K1, Z2
 	VCMPPD.BCST       $0x11, expsub64consts<>+1408(SB), Z3, K1
-	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z6, K1, Z6
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z2, K1, Z2
 	VCMPPD            $0x03, Z3, Z3, K1
-	VPORQ.BCST        expsub64consts<>+1472(SB), Z3, Z4
-	VBLENDMPD         Z4, Z6, K1, Z6
-	VBLENDMPD         Z6, Z9, K2, Z9
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z3, Z0
+	VBLENDMPD         Z0, Z2, K1, Z2
+	VCMPPD            $0x03, Z3, Z3, K1
+	VCMPPD            $0x03, Z1, Z1, K3
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z1, Z0
+	VBROADCASTSD      expsub64consts<>+1536(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD         Z0, Z1, K3, Z1
+	VMOVUPD           64(SI)(R10*8), Z0
+	VCMPPD            $0x03, 64(SI)(R10*8), Z0, K3
+	VMOVUPD           64(SI)(R10*8), Z0
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z0, Z0
+	VBLENDMPD         Z0, Z1, K3, Z1
+	VBLENDMPD         Z1, Z2, K1, Z2
+	VBLENDMPD         Z2, Z9, K2, Z9
 
-mathblock421:
-	VCMPPD       $0x03, Z2, Z2, K1
-	VCMPPD       $0x03, Z3, Z3, K2
-	KORW         K1, K2, K3
-	KORTESTW     K3, K3
-	JZ           mathblock422
-	VCMPPD       $0x03, Z0, Z0, K3
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z0
-	VBROADCASTSD expsub64consts<>+1536(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    Z0, Z2, K3, Z2
-	VMOVUPD      (SI)(R10*8), Z0
-	VCMPPD       $0x03, (SI)(R10*8), Z0, K3
-	VMOVUPD      (SI)(R10*8), Z0
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z0
-	VBLENDMPD    Z0, Z2, K3, Z2
-	VBLENDMPD    Z2, Z8, K1, Z8
-	VCMPPD       $0x03, Z1, Z1, K1
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z1, Z0
-	VBROADCASTSD expsub64consts<>+1536(SB), Z1
-	VMOVUPS      Z1, Z1
-	VBLENDMPD    Z0, Z1, K1, Z1
-	VMOVUPD      64(SI)(R10*8), Z0
-	VCMPPD       $0x03, 64(SI)(R10*8), Z0, K1
-	VMOVUPD      64(SI)(R10*8), Z0
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z0
-	VBLENDMPD    Z0, Z1, K1, Z1
-	VBLENDMPD    Z1, Z9, K2, Z9
-
-mathblock422:
+mathblock343:
 	VMOVUPD Z8, (DX)(R10*8)
 	VMOVUPD Z9, 64(DX)(R10*8)
 	ADDQ    $0x00000010, R10
@@ -76868,7 +76740,7 @@ expsubVVF64AVX512_loop1:
 	VPANDQ.BCST       expsub64consts<>+640(SB), Z1, Z5
 	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z5, K1
 	KORTESTW          K1, K1
-	JZ                mathblock423
+	JZ                mathblock344
 	VPANDQ.BCST       expsub64consts<>+768(SB), Z3, Z5
 	VMOVUPS           exphi_64<>+0(SB), Z6
 	VPERMT2PD         exphi_64<>+64(SB), Z3, Z6
@@ -76906,25 +76778,21 @@ expsubVVF64AVX512_loop1:
 	VCMPPD            $0x03, Z1, Z1, K2
 	VPORQ.BCST        expsub64consts<>+1472(SB), Z1, Z2
 	VBLENDMPD         Z2, Z6, K2, Z6
+	VCMPPD            $0x03, Z1, Z1, K2
+	VCMPPD            $0x03, Z0, Z0, K3
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z0, Z0
+	VBROADCASTSD      expsub64consts<>+1536(SB), Z1
+	VMOVUPS           Z1, Z1
+	VBLENDMPD         Z0, Z1, K3, Z1
+	VMOVUPD           (SI)(R10*8), Z0
+	VCMPPD            $0x03, (SI)(R10*8), Z0, K3
+	VMOVUPD           (SI)(R10*8), Z0
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z0, Z0
+	VBLENDMPD         Z0, Z1, K3, Z1
+	VBLENDMPD         Z1, Z6, K2, Z6
 	VBLENDMPD         Z6, Z4, K1, Z4
 
-mathblock423:
-	VCMPPD       $0x03, Z1, Z1, K1
-	KORTESTW     K1, K1
-	JZ           mathblock424
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z0
-	VBROADCASTSD expsub64consts<>+1536(SB), Z1
-	VMOVUPS      Z1, Z1
-	VBLENDMPD    Z0, Z1, K2, Z1
-	VMOVUPD      (SI)(R10*8), Z0
-	VCMPPD       $0x03, (SI)(R10*8), Z0, K2
-	VMOVUPD      (SI)(R10*8), Z0
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z0
-	VBLENDMPD    Z0, Z1, K2, Z1
-	VBLENDMPD    Z1, Z4, K1, Z4
-
-mathblock424:
+mathblock344:
 	VMOVUPD Z4, (DX)(R10*8)
 	ADDQ    $0x00000008, R10
 	SUBQ    $0x00000008, R11
@@ -76962,7 +76830,7 @@ expsubVVF64AVX512_after1:
 	VPANDQ.BCST       expsub64consts<>+640(SB), Z2, Z6
 	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z6, K2
 	KORTESTW          K2, K2
-	JZ                mathblock425
+	JZ                mathblock345
 	VPANDQ.BCST       expsub64consts<>+768(SB), Z4, Z6
 	VMOVUPS           exphi_64<>+0(SB), Z7
 	VPERMT2PD         exphi_64<>+64(SB), Z4, Z7
@@ -77000,23 +76868,19 @@ expsubVVF64AVX512_after1:
 	VCMPPD            $0x03, Z2, Z2, K3
 	VPORQ.BCST        expsub64consts<>+1472(SB), Z2, Z3
 	VBLENDMPD         Z3, Z7, K3, Z7
+	VCMPPD            $0x03, Z2, Z2, K3
+	VCMPPD            $0x03, Z1, Z1, K4
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z1, Z1
+	VBROADCASTSD      expsub64consts<>+1536(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD         Z1, Z2, K4, Z2
+	VCMPPD            $0x03, Z0, Z0, K4
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z0, Z0
+	VBLENDMPD         Z0, Z2, K4, Z2
+	VBLENDMPD         Z2, Z7, K3, Z7
 	VBLENDMPD         Z7, Z5, K2, Z5
 
-mathblock425:
-	VCMPPD       $0x03, Z2, Z2, K2
-	KORTESTW     K2, K2
-	JZ           mathblock426
-	VCMPPD       $0x03, Z1, Z1, K3
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z1, Z1
-	VBROADCASTSD expsub64consts<>+1536(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    Z1, Z2, K3, Z2
-	VCMPPD       $0x03, Z0, Z0, K3
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z0
-	VBLENDMPD    Z0, Z2, K3, Z2
-	VBLENDMPD    Z2, Z5, K2, Z5
-
-mathblock426:
+mathblock345:
 	VMOVUPD Z5, K1, (DX)(R10*8)
 	ADDQ    R11, R10
 
@@ -77110,7 +76974,7 @@ expsubVSF64AVX512_loop2:
 	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z10, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock427
+	JZ                mathblock346
 	VPANDQ.BCST       expsub64consts<>+768(SB), Z5, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
 	VPERMT2PD         exphi_64<>+64(SB), Z5, Z10
@@ -77148,76 +77012,71 @@ expsubVSF64AVX512_loop2:
 	VCMPPD            $0x03, Z1, Z1, K3
 	VPORQ.BCST        expsub64consts<>+1472(SB), Z1, Z3
 	VBLENDMPD         Z3, Z10, K3, Z10
+	VCMPPD            $0x03, Z1, Z1, K3
+	VCMPPD            $0x03, Z0, Z0, K4
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z0, Z1
+	VBROADCASTSD      expsub64consts<>+1536(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD         Z1, Z3, K4, Z3
+	VMOVUPD           (SI)(R10*8), Z1
+	VCMPPD            $0x03, (SI)(R10*8), Z1, K4
+	VMOVUPD           (SI)(R10*8), Z1
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z1, Z1
+	VBLENDMPD         Z1, Z3, K4, Z3
+	VBLENDMPD         Z3, Z10, K3, Z10
 	VBLENDMPD         Z10, Z7, K1, Z7
-	VPANDQ.BCST       expsub64consts<>+768(SB), Z6, Z3
-	VMOVUPS           exphi_64<>+0(SB), Z5
-	VPERMT2PD         exphi_64<>+64(SB), Z6, Z5
-	VPSLLQ            $0x30, Z3, Z3
-	VPADDQ            Z3, Z5, Z5
-	VFMADD231PD       Z5, Z4, Z5
+	VPANDQ.BCST       expsub64consts<>+768(SB), Z6, Z1
+	VMOVUPS           exphi_64<>+0(SB), Z3
+	VPERMT2PD         exphi_64<>+64(SB), Z6, Z3
+	VPSLLQ            $0x30, Z1, Z1
+	VPADDQ            Z1, Z3, Z3
+	VFMADD231PD       Z3, Z4, Z3
 	VPSUBQ.BCST       expsub64consts<>+832(SB), Z6, Z6
 	VPSRLQ            $0x04, Z6, Z6
-	VPSRLQ            $0x01, Z6, Z3
-	VPSUBQ.BCST       expsub64consts<>+896(SB), Z3, Z4
+	VPSRLQ            $0x01, Z6, Z1
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z1, Z4
 	VPSLLQ            $0x34, Z4, Z4
-	VPSUBQ            Z3, Z6, Z6
+	VPSUBQ            Z1, Z6, Z6
 	VPSUBQ.BCST       expsub64consts<>+896(SB), Z6, Z6
 	VPSLLQ            $0x34, Z6, Z6
 	VCMPPD.BCST       $0x11, expsub64consts<>+960(SB), Z2, K1
-	VMULPD            Z4, Z5, Z5
-	VPADDQ.BCST       expsub64consts<>+1024(SB), Z6, Z3
-	VBLENDMPD         Z3, Z6, K1, Z6
-	VMULPD            Z6, Z5, Z5
-	VCMPPD.BCST       $0x11, expsub64consts<>+1088(SB), Z5, K3
+	VMULPD            Z4, Z3, Z3
+	VPADDQ.BCST       expsub64consts<>+1024(SB), Z6, Z1
+	VBLENDMPD         Z1, Z6, K1, Z6
+	VMULPD            Z6, Z3, Z3
+	VCMPPD.BCST       $0x11, expsub64consts<>+1088(SB), Z3, K3
 	KANDW             K1, K3, K3
-	VCMPPD.BCST       $0x15, expsub64consts<>+1088(SB), Z5, K4
+	VCMPPD.BCST       $0x15, expsub64consts<>+1088(SB), Z3, K4
 	KANDW             K1, K4, K1
-	VADDPD.BCST       expsub64consts<>+1088(SB), Z5, Z3
-	VPSUBQ.BCST       expsub64consts<>+1088(SB), Z3, Z3
+	VADDPD.BCST       expsub64consts<>+1088(SB), Z3, Z1
+	VPSUBQ.BCST       expsub64consts<>+1088(SB), Z1, Z1
 	VBROADCASTSD      expsub64consts<>+1216(SB), Z4
 	VMOVUPS           Z4, Z4
 	VBLENDMPD.BCST    expsub64consts<>+1152(SB), Z4, K1, Z4
-	VMULPD            Z4, Z5, Z5
-	VBLENDMPD         Z3, Z5, K3, Z5
+	VMULPD            Z4, Z3, Z3
+	VBLENDMPD         Z1, Z3, K3, Z3
 	VCMPPD.BCST       $0x1e, expsub64consts<>+1280(SB), Z2, K1
-	VBLENDMPD.BCST    expsub64consts<>+1344(SB), Z5, K1, Z5
+	VBLENDMPD.BCST    expsub64consts<>+1344(SB), Z3, K1, Z3
 	VCMPPD.BCST       $0x11, expsub64consts<>+1408(SB), Z2, K1
-	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z5, K1, Z5
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z3, K1, Z3
 	VCMPPD            $0x03, Z2, Z2, K1
-	VPORQ.BCST        expsub64consts<>+1472(SB), Z2, Z3
-	VBLENDMPD         Z3, Z5, K1, Z5
-	VBLENDMPD         Z5, Z8, K2, Z8
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z2, Z1
+	VBLENDMPD         Z1, Z3, K1, Z3
+	VCMPPD            $0x03, Z2, Z2, K1
+	VCMPPD            $0x03, Z0, Z0, K3
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z0, Z1
+	VBROADCASTSD      expsub64consts<>+1536(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD         Z1, Z2, K3, Z2
+	VMOVUPD           64(SI)(R10*8), Z1
+	VCMPPD            $0x03, 64(SI)(R10*8), Z1, K3
+	VMOVUPD           64(SI)(R10*8), Z1
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z1, Z1
+	VBLENDMPD         Z1, Z2, K3, Z2
+	VBLENDMPD         Z2, Z3, K1, Z3
+	VBLENDMPD         Z3, Z8, K2, Z8
 
-mathblock427:
-	VCMPPD       $0x03, Z1, Z1, K1
-	VCMPPD       $0x03, Z2, Z2, K2
-	KORW         K1, K2, K3
-	KORTESTW     K3, K3
-	JZ           mathblock428
-	VCMPPD       $0x03, Z0, Z0, K3
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z1
-	VBROADCASTSD expsub64consts<>+1536(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    Z1, Z2, K3, Z2
-	VMOVUPD      (SI)(R10*8), Z1
-	VCMPPD       $0x03, (SI)(R10*8), Z1, K3
-	VMOVUPD      (SI)(R10*8), Z1
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z1, Z1
-	VBLENDMPD    Z1, Z2, K3, Z2
-	VBLENDMPD    Z2, Z7, K1, Z7
-	VCMPPD       $0x03, Z0, Z0, K1
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z1
-	VBROADCASTSD expsub64consts<>+1536(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    Z1, Z2, K1, Z2
-	VMOVUPD      64(SI)(R10*8), Z1
-	VCMPPD       $0x03, 64(SI)(R10*8), Z1, K1
-	VMOVUPD      64(SI)(R10*8), Z1
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z1, Z1
-	VBLENDMPD    Z1, Z2, K1, Z2
-	VBLENDMPD    Z2, Z8, K2, Z8
-
-mathblock428:
+mathblock346:
 	VMOVUPD Z7, (DX)(R10*8)
 	VMOVUPD Z8, 64(DX)(R10*8)
 	ADDQ    $0x00000010, R10
@@ -77254,7 +77113,7 @@ expsubVSF64AVX512_loop1:
 	VPANDQ.BCST       expsub64consts<>+640(SB), Z1, Z5
 	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z5, K1
 	KORTESTW          K1, K1
-	JZ                mathblock429
+	JZ                mathblock347
 	VPANDQ.BCST       expsub64consts<>+768(SB), Z3, Z5
 	VMOVUPS           exphi_64<>+0(SB), Z6
 	VPERMT2PD         exphi_64<>+64(SB), Z3, Z6
@@ -77292,25 +77151,21 @@ expsubVSF64AVX512_loop1:
 	VCMPPD            $0x03, Z1, Z1, K2
 	VPORQ.BCST        expsub64consts<>+1472(SB), Z1, Z2
 	VBLENDMPD         Z2, Z6, K2, Z6
+	VCMPPD            $0x03, Z1, Z1, K2
+	VCMPPD            $0x03, Z0, Z0, K3
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z0, Z1
+	VBROADCASTSD      expsub64consts<>+1536(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD         Z1, Z2, K3, Z2
+	VMOVUPD           (SI)(R10*8), Z1
+	VCMPPD            $0x03, (SI)(R10*8), Z1, K3
+	VMOVUPD           (SI)(R10*8), Z1
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z1, Z1
+	VBLENDMPD         Z1, Z2, K3, Z2
+	VBLENDMPD         Z2, Z6, K2, Z6
 	VBLENDMPD         Z6, Z4, K1, Z4
 
-mathblock429:
-	VCMPPD       $0x03, Z1, Z1, K1
-	KORTESTW     K1, K1
-	JZ           mathblock430
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z1
-	VBROADCASTSD expsub64consts<>+1536(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    Z1, Z2, K2, Z2
-	VMOVUPD      (SI)(R10*8), Z1
-	VCMPPD       $0x03, (SI)(R10*8), Z1, K2
-	VMOVUPD      (SI)(R10*8), Z1
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z1, Z1
-	VBLENDMPD    Z1, Z2, K2, Z2
-	VBLENDMPD    Z2, Z4, K1, Z4
-
-mathblock430:
+mathblock347:
 	VMOVUPD Z4, (DX)(R10*8)
 	ADDQ    $0x00000008, R10
 	SUBQ    $0x00000008, R11
@@ -77347,7 +77202,7 @@ expsubVSF64AVX512_after1:
 	VPANDQ.BCST       expsub64consts<>+640(SB), Z2, Z6
 	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z6, K2
 	KORTESTW          K2, K2
-	JZ                mathblock431
+	JZ                mathblock348
 	VPANDQ.BCST       expsub64consts<>+768(SB), Z4, Z6
 	VMOVUPS           exphi_64<>+0(SB), Z7
 	VPERMT2PD         exphi_64<>+64(SB), Z4, Z7
@@ -77385,23 +77240,19 @@ expsubVSF64AVX512_after1:
 	VCMPPD            $0x03, Z2, Z2, K3
 	VPORQ.BCST        expsub64consts<>+1472(SB), Z2, Z3
 	VBLENDMPD         Z3, Z7, K3, Z7
+	VCMPPD            $0x03, Z2, Z2, K3
+	VCMPPD            $0x03, Z0, Z0, K4
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z0, Z0
+	VBROADCASTSD      expsub64consts<>+1536(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD         Z0, Z2, K4, Z2
+	VCMPPD            $0x03, Z1, Z1, K4
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z1, Z0
+	VBLENDMPD         Z0, Z2, K4, Z2
+	VBLENDMPD         Z2, Z7, K3, Z7
 	VBLENDMPD         Z7, Z5, K2, Z5
 
-mathblock431:
-	VCMPPD       $0x03, Z2, Z2, K2
-	KORTESTW     K2, K2
-	JZ           mathblock432
-	VCMPPD       $0x03, Z0, Z0, K3
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z0
-	VBROADCASTSD expsub64consts<>+1536(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    Z0, Z2, K3, Z2
-	VCMPPD       $0x03, Z1, Z1, K3
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z1, Z0
-	VBLENDMPD    Z0, Z2, K3, Z2
-	VBLENDMPD    Z2, Z5, K2, Z5
-
-mathblock432:
+mathblock348:
 	VMOVUPD Z5, K1, (DX)(R10*8)
 	ADDQ    R11, R10
 
@@ -77495,7 +77346,7 @@ expsubSVF64AVX512_loop2:
 	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z12, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock433
+	JZ                mathblock349
 	VPANDQ.BCST       expsub64consts<>+768(SB), Z7, Z11
 	VMOVUPS           exphi_64<>+0(SB), Z12
 	VPERMT2PD         exphi_64<>+64(SB), Z7, Z12
@@ -77533,72 +77384,67 @@ expsubSVF64AVX512_loop2:
 	VCMPPD            $0x03, Z3, Z3, K3
 	VPORQ.BCST        expsub64consts<>+1472(SB), Z3, Z5
 	VBLENDMPD         Z5, Z12, K3, Z12
+	VCMPPD            $0x03, Z3, Z3, K3
+	VCMPPD            $0x03, Z1, Z1, K4
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z1, Z1
+	VBROADCASTSD      expsub64consts<>+1536(SB), Z3
+	VMOVUPS           Z3, Z3
+	VBLENDMPD         Z1, Z3, K4, Z3
+	VCMPPD            $0x03, Z0, Z0, K4
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z0, Z1
+	VBLENDMPD         Z1, Z3, K4, Z3
+	VBLENDMPD         Z3, Z12, K3, Z12
 	VBLENDMPD         Z12, Z9, K1, Z9
-	VPANDQ.BCST       expsub64consts<>+768(SB), Z8, Z5
-	VMOVUPS           exphi_64<>+0(SB), Z7
-	VPERMT2PD         exphi_64<>+64(SB), Z8, Z7
-	VPSLLQ            $0x30, Z5, Z5
-	VPADDQ            Z5, Z7, Z7
-	VFMADD231PD       Z7, Z6, Z7
+	VPANDQ.BCST       expsub64consts<>+768(SB), Z8, Z1
+	VMOVUPS           exphi_64<>+0(SB), Z3
+	VPERMT2PD         exphi_64<>+64(SB), Z8, Z3
+	VPSLLQ            $0x30, Z1, Z1
+	VPADDQ            Z1, Z3, Z3
+	VFMADD231PD       Z3, Z6, Z3
 	VPSUBQ.BCST       expsub64consts<>+832(SB), Z8, Z8
 	VPSRLQ            $0x04, Z8, Z8
-	VPSRLQ            $0x01, Z8, Z5
-	VPSUBQ.BCST       expsub64consts<>+896(SB), Z5, Z6
-	VPSLLQ            $0x34, Z6, Z6
-	VPSUBQ            Z5, Z8, Z8
+	VPSRLQ            $0x01, Z8, Z1
+	VPSUBQ.BCST       expsub64consts<>+896(SB), Z1, Z5
+	VPSLLQ            $0x34, Z5, Z5
+	VPSUBQ            Z1, Z8, Z8
 	VPSUBQ.BCST       expsub64consts<>+896(SB), Z8, Z8
 	VPSLLQ            $0x34, Z8, Z8
 	VCMPPD.BCST       $0x11, expsub64consts<>+960(SB), Z4, K1
-	VMULPD            Z6, Z7, Z7
-	VPADDQ.BCST       expsub64consts<>+1024(SB), Z8, Z5
-	VBLENDMPD         Z5, Z8, K1, Z8
-	VMULPD            Z8, Z7, Z7
-	VCMPPD.BCST       $0x11, expsub64consts<>+1088(SB), Z7, K3
+	VMULPD            Z5, Z3, Z3
+	VPADDQ.BCST       expsub64consts<>+1024(SB), Z8, Z1
+	VBLENDMPD         Z1, Z8, K1, Z8
+	VMULPD            Z8, Z3, Z3
+	VCMPPD.BCST       $0x11, expsub64consts<>+1088(SB), Z3, K3
 	KANDW             K1, K3, K3
-	VCMPPD.BCST       $0x15, expsub64consts<>+1088(SB), Z7, K4
+	VCMPPD.BCST       $0x15, expsub64consts<>+1088(SB), Z3, K4
 	KANDW             K1, K4, K1
-	VADDPD.BCST       expsub64consts<>+1088(SB), Z7, Z5
-	VPSUBQ.BCST       expsub64consts<>+1088(SB), Z5, Z5
-	VBROADCASTSD      expsub64consts<>+1216(SB), Z6
-	VMOVUPS           Z6, Z6
-	VBLENDMPD.BCST    expsub64consts<>+1152(SB), Z6, K1, Z6
-	VMULPD            Z6, Z7, Z7
-	VBLENDMPD         Z5, Z7, K3, Z7
+	VADDPD.BCST       expsub64consts<>+1088(SB), Z3, Z1
+	VPSUBQ.BCST       expsub64consts<>+1088(SB), Z1, Z1
+	VBROADCASTSD      expsub64consts<>+1216(SB), Z5
+	VMOVUPS           Z5, Z5
+	VBLENDMPD.BCST    expsub64consts<>+1152(SB), Z5, K1, Z5
+	VMULPD            Z5, Z3, Z3
+	VBLENDMPD         Z1, Z3, K3, Z3
 	VCMPPD.BCST       $0x1e, expsub64consts<>+1280(SB), Z4, K1
-	VBLENDMPD.BCST    expsub64consts<>+1344(SB), Z7, K1, Z7
+	VBLENDMPD.BCST    expsub64consts<>+1344(SB), Z3, K1, Z3
 	VCMPPD.BCST       $0x11, expsub64consts<>+1408(SB), Z4, K1
-	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z7, K1, Z7
+	VBLENDMPD.BCST    expsub64consts<>+960(SB), Z3, K1, Z3
 	VCMPPD            $0x03, Z4, Z4, K1
-	VPORQ.BCST        expsub64consts<>+1472(SB), Z4, Z5
-	VBLENDMPD         Z5, Z7, K1, Z7
-	VBLENDMPD         Z7, Z10, K2, Z10
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z4, Z1
+	VBLENDMPD         Z1, Z3, K1, Z3
+	VCMPPD            $0x03, Z4, Z4, K1
+	VCMPPD            $0x03, Z2, Z2, K3
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z2, Z1
+	VBROADCASTSD      expsub64consts<>+1536(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD         Z1, Z2, K3, Z2
+	VCMPPD            $0x03, Z0, Z0, K3
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z0, Z1
+	VBLENDMPD         Z1, Z2, K3, Z2
+	VBLENDMPD         Z2, Z3, K1, Z3
+	VBLENDMPD         Z3, Z10, K2, Z10
 
-mathblock433:
-	VCMPPD       $0x03, Z3, Z3, K1
-	VCMPPD       $0x03, Z4, Z4, K2
-	KORW         K1, K2, K3
-	KORTESTW     K3, K3
-	JZ           mathblock434
-	VCMPPD       $0x03, Z1, Z1, K3
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z1, Z1
-	VBROADCASTSD expsub64consts<>+1536(SB), Z3
-	VMOVUPS      Z3, Z3
-	VBLENDMPD    Z1, Z3, K3, Z3
-	VCMPPD       $0x03, Z0, Z0, K3
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z1
-	VBLENDMPD    Z1, Z3, K3, Z3
-	VBLENDMPD    Z3, Z9, K1, Z9
-	VCMPPD       $0x03, Z2, Z2, K1
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z2, Z1
-	VBROADCASTSD expsub64consts<>+1536(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    Z1, Z2, K1, Z2
-	VCMPPD       $0x03, Z0, Z0, K1
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z1
-	VBLENDMPD    Z1, Z2, K1, Z2
-	VBLENDMPD    Z2, Z10, K2, Z10
-
-mathblock434:
+mathblock349:
 	VMOVUPD Z9, (DX)(R10*8)
 	VMOVUPD Z10, 64(DX)(R10*8)
 	ADDQ    $0x00000010, R10
@@ -77635,7 +77481,7 @@ expsubSVF64AVX512_loop1:
 	VPANDQ.BCST       expsub64consts<>+640(SB), Z2, Z6
 	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z6, K1
 	KORTESTW          K1, K1
-	JZ                mathblock435
+	JZ                mathblock350
 	VPANDQ.BCST       expsub64consts<>+768(SB), Z4, Z6
 	VMOVUPS           exphi_64<>+0(SB), Z7
 	VPERMT2PD         exphi_64<>+64(SB), Z4, Z7
@@ -77673,23 +77519,19 @@ expsubSVF64AVX512_loop1:
 	VCMPPD            $0x03, Z2, Z2, K2
 	VPORQ.BCST        expsub64consts<>+1472(SB), Z2, Z3
 	VBLENDMPD         Z3, Z7, K2, Z7
+	VCMPPD            $0x03, Z2, Z2, K2
+	VCMPPD            $0x03, Z1, Z1, K3
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z1, Z1
+	VBROADCASTSD      expsub64consts<>+1536(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD         Z1, Z2, K3, Z2
+	VCMPPD            $0x03, Z0, Z0, K3
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z0, Z1
+	VBLENDMPD         Z1, Z2, K3, Z2
+	VBLENDMPD         Z2, Z7, K2, Z7
 	VBLENDMPD         Z7, Z5, K1, Z5
 
-mathblock435:
-	VCMPPD       $0x03, Z2, Z2, K1
-	KORTESTW     K1, K1
-	JZ           mathblock436
-	VCMPPD       $0x03, Z1, Z1, K2
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z1, Z1
-	VBROADCASTSD expsub64consts<>+1536(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    Z1, Z2, K2, Z2
-	VCMPPD       $0x03, Z0, Z0, K2
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z1
-	VBLENDMPD    Z1, Z2, K2, Z2
-	VBLENDMPD    Z2, Z5, K1, Z5
-
-mathblock436:
+mathblock350:
 	VMOVUPD Z5, (DX)(R10*8)
 	ADDQ    $0x00000008, R10
 	SUBQ    $0x00000008, R11
@@ -77726,7 +77568,7 @@ expsubSVF64AVX512_after1:
 	VPANDQ.BCST       expsub64consts<>+640(SB), Z2, Z6
 	VCMPPD.BCST       $0x15, expsub64consts<>+704(SB), Z6, K2
 	KORTESTW          K2, K2
-	JZ                mathblock437
+	JZ                mathblock351
 	VPANDQ.BCST       expsub64consts<>+768(SB), Z4, Z6
 	VMOVUPS           exphi_64<>+0(SB), Z7
 	VPERMT2PD         exphi_64<>+64(SB), Z4, Z7
@@ -77764,23 +77606,19 @@ expsubSVF64AVX512_after1:
 	VCMPPD            $0x03, Z2, Z2, K3
 	VPORQ.BCST        expsub64consts<>+1472(SB), Z2, Z3
 	VBLENDMPD         Z3, Z7, K3, Z7
+	VCMPPD            $0x03, Z2, Z2, K3
+	VCMPPD            $0x03, Z1, Z1, K4
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z1, Z1
+	VBROADCASTSD      expsub64consts<>+1536(SB), Z2
+	VMOVUPS           Z2, Z2
+	VBLENDMPD         Z1, Z2, K4, Z2
+	VCMPPD            $0x03, Z0, Z0, K4
+	VPORQ.BCST        expsub64consts<>+1472(SB), Z0, Z0
+	VBLENDMPD         Z0, Z2, K4, Z2
+	VBLENDMPD         Z2, Z7, K3, Z7
 	VBLENDMPD         Z7, Z5, K2, Z5
 
-mathblock437:
-	VCMPPD       $0x03, Z2, Z2, K2
-	KORTESTW     K2, K2
-	JZ           mathblock438
-	VCMPPD       $0x03, Z1, Z1, K3
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z1, Z1
-	VBROADCASTSD expsub64consts<>+1536(SB), Z2
-	VMOVUPS      Z2, Z2
-	VBLENDMPD    Z1, Z2, K3, Z2
-	VCMPPD       $0x03, Z0, Z0, K3
-	VPORQ.BCST   expsub64consts<>+1472(SB), Z0, Z0
-	VBLENDMPD    Z0, Z2, K3, Z2
-	VBLENDMPD    Z2, Z5, K2, Z5
-
-mathblock438:
+mathblock351:
 	VMOVUPD Z5, K1, (DX)(R10*8)
 	ADDQ    R11, R10
 

@@ -22868,37 +22868,229 @@ loop:
 	VORR	V25.B16, V16.B16, V11.B16
 	VMOV	V26.B16, V19.B16
 	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock1:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e24e496 // fcmeq v22.4s, v4.4s, v4.4s
 	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock2
-	WORD	$0x4e24e491 // fcmeq v17.4s, v4.4s, v4.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V4.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V4.B16, V17.B16
 	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e20e408 // fcmeq v8.4s, v0.4s, v0.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V0.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
-mathblock2:
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V0.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
+mathblock1:
 	VMOV	V18.B16, V12.B16
 	WORD	$0x4ea5d430 // fsub v16.4s, v1.4s, v5.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock2
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V9.B16, V27.B16, V23.B16
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e25e4b6 // fcmeq v22.4s, v5.4s, v5.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V5.B16, V17.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e21e428 // fcmeq v8.4s, v1.4s, v1.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V1.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
+mathblock2:
+	VMOV	V18.B16, V13.B16
+	WORD	$0x4ea6d450 // fsub v16.4s, v2.4s, v6.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
@@ -23070,37 +23262,236 @@ mathblock2:
 	VORR	V25.B16, V16.B16, V11.B16
 	VMOV	V26.B16, V19.B16
 	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock3:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e26e4d6 // fcmeq v22.4s, v6.4s, v6.4s
 	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock4
-	WORD	$0x4e25e4b1 // fcmeq v17.4s, v5.4s, v5.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V5.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V6.B16, V17.B16
 	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e22e448 // fcmeq v8.4s, v2.4s, v2.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V2.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
+mathblock3:
+	VMOV	V18.B16, V14.B16
+	WORD	$0x4ea7d470 // fsub v16.4s, v3.4s, v7.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e21e437 // fcmeq v23.4s, v1.4s, v1.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock4
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V9.B16, V27.B16, V23.B16
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V1.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e27e4f6 // fcmeq v22.4s, v7.4s, v7.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V7.B16, V17.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e23e468 // fcmeq v8.4s, v3.4s, v3.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V3.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
 mathblock4:
-	VMOV	V18.B16, V13.B16
-	WORD	$0x4ea6d450 // fsub v16.4s, v2.4s, v6.4s
+	VMOV	V18.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x4ea4d410 // fsub v16.4s, v0.4s, v4.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
@@ -23272,37 +23663,234 @@ mathblock4:
 	VORR	V25.B16, V16.B16, V11.B16
 	VMOV	V26.B16, V19.B16
 	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock5:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e24e496 // fcmeq v22.4s, v4.4s, v4.4s
 	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock6
-	WORD	$0x4e26e4d1 // fcmeq v17.4s, v6.4s, v6.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V6.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V4.B16, V17.B16
 	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e20e408 // fcmeq v8.4s, v0.4s, v0.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V0.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
+mathblock5:
+	VMOV	V18.B16, V12.B16
+	WORD	$0x4ea5d430 // fsub v16.4s, v1.4s, v5.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e22e457 // fcmeq v23.4s, v2.4s, v2.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock6
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V9.B16, V27.B16, V23.B16
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V2.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e25e4b6 // fcmeq v22.4s, v5.4s, v5.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V5.B16, V17.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e21e428 // fcmeq v8.4s, v1.4s, v1.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V1.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
 mathblock6:
-	VMOV	V18.B16, V14.B16
-	WORD	$0x4ea7d470 // fsub v16.4s, v3.4s, v7.4s
+	VMOV	V18.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x4ea4d410 // fsub v16.4s, v0.4s, v4.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
@@ -23474,44 +24062,472 @@ mathblock6:
 	VORR	V25.B16, V16.B16, V11.B16
 	VMOV	V26.B16, V19.B16
 	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock7:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e24e496 // fcmeq v22.4s, v4.4s, v4.4s
 	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock8
-	WORD	$0x4e27e4f1 // fcmeq v17.4s, v7.4s, v7.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V7.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V4.B16, V17.B16
 	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e23e477 // fcmeq v23.4s, v3.4s, v3.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e20e408 // fcmeq v8.4s, v0.4s, v0.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V3.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V0.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
+mathblock7:
+	VMOV	V18.B16, V12.B16
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	VLD1.P	8(R12), [V4.S2]
+	WORD	$0x0ea4d410 // fsub v16.2s, v0.2s, v4.2s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31f612 // fmax v18.2s, v16.2s, v17.2s
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S2]
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S2, V18.S2, V21.S2
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0eb6d6b7 // fsub v23.2s, v21.2s, v22.2s
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S2, V23.S2, V25.S2
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S2, V23.S2, V27.S2
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S2, V28.S2, V9.S2
+	WORD	$0x2e3bdf6a // fmul v10.2s, v27.2s, v27.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x0e2bd771 // fadd v17.2s, v27.2s, v11.2s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S2, V10.S2, V19.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S2, V22.S2
+	VADD	V22.S2, V20.S2, V24.S2
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S2, V19.S2, V18.S2
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V16.B8, V23.B8
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2eb7e73c // fcmgt v28.2s, v25.2s, v23.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock8
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VAND	V27.B8, V21.B8, V11.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S2, V9.S2
+	VADD	V9.S2, V10.S2, V17.S2
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S2, V19.S2, V20.S2
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VSUB	V22.S2, V21.S2, V24.S2
+	VUSHR	$4, V24.S2, V26.S2
+	VUSHR	$1, V26.S2, V25.S2
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VSUB	V23.S2, V25.S2, V8.S2
+	VSHL	$23, V8.S2, V27.S2
+	VSUB	V25.S2, V26.S2, V11.S2
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VSUB	V10.S2, V11.S2, V9.S2
+	VSHL	$23, V9.S2, V19.S2
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x2eb0e636 // fcmgt v22.2s, v17.2s, v16.2s
+	WORD	$0x2e3bde95 // fmul v21.2s, v20.2s, v27.2s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VADD	V24.S2, V19.S2, V23.S2
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B8, V23.B8, V8.B8
+	WORD	$0x2e28deba // fmul v26.2s, v21.2s, v8.2s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2ebae72a // fcmgt v10.2s, v25.2s, v26.2s
+	VAND	V10.B8, V22.B8, V11.B8
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x2ebae531 // fcmgt v17.2s, v9.2s, v26.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	VAND	V17.B8, V22.B8, V20.B8
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3bd758 // fadd v24.2s, v26.2s, v27.2s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VSUB	V23.S2, V24.S2, V19.S2
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S2]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B8, V21.B8, V25.B8
+	WORD	$0x2e39df4a // fmul v10.2s, v26.2s, v25.2s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B8, V19.B8, V9.B8
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e611 // fcmgt v17.2s, v16.2s, v22.2s
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V17.B16, V23.B16
+	VBSL	V9.B8, V27.B8, V23.B8
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb0e715 // fcmgt v21.2s, v24.2s, v16.2s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B8, V8.B8, V20.B8
+	WORD	$0x0e30e61a // fcmeq v26.2s, v16.2s, v16.2s
+	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VORR	V25.B8, V16.B8, V11.B8
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B8, V11.B8, V19.B8
+	WORD	$0x0e30e60a // fcmeq v10.2s, v16.2s, v16.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	WORD	$0x0e24e496 // fcmeq v22.2s, v4.2s, v4.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VORR	V27.B8, V4.B8, V17.B8
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B8, V17.B8, V24.B8
+	WORD	$0x0e20e408 // fcmeq v8.2s, v0.2s, v0.2s
+	WORD	$0x2e205908 // mvn v8.8b, v8.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V0.B8, V23.B8
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B8, V23.B8, V25.B8
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B8, V25.B8, V26.B8
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B8, V26.B8, V11.B8
+	VMOV	V11.B16, V18.B16
 mathblock8:
-	VMOV	V18.B16, V15.B16
-	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
-	SUBS	$16, R14, R14
-	BGE	loop
-tail:
-	TBZ	$3, R14, tail4
-	VLD1.P	32(R11), [V0.S4, V1.S4]
-	VLD1.P	32(R12), [V4.S4, V5.S4]
-	WORD	$0x4ea4d410 // fsub v16.4s, v0.4s, v4.4s
+	VMOV	V18.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	FMOVS	(R12), F4
+	WORD	$0x0ea4d410 // fsub v16.2s, v0.2s, v4.2s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31f612 // fmax v18.2s, v16.2s, v17.2s
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S2]
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S2, V18.S2, V21.S2
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0eb6d6b7 // fsub v23.2s, v21.2s, v22.2s
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S2, V23.S2, V25.S2
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S2, V23.S2, V27.S2
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S2, V28.S2, V9.S2
+	WORD	$0x2e3bdf6a // fmul v10.2s, v27.2s, v27.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x0e2bd771 // fadd v17.2s, v27.2s, v11.2s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S2, V10.S2, V19.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S2, V22.S2
+	VADD	V22.S2, V20.S2, V24.S2
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S2, V19.S2, V18.S2
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V16.B8, V23.B8
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2eb7e73c // fcmgt v28.2s, v25.2s, v23.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock9
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VAND	V27.B8, V21.B8, V11.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S2, V9.S2
+	VADD	V9.S2, V10.S2, V17.S2
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S2, V19.S2, V20.S2
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VSUB	V22.S2, V21.S2, V24.S2
+	VUSHR	$4, V24.S2, V26.S2
+	VUSHR	$1, V26.S2, V25.S2
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VSUB	V23.S2, V25.S2, V8.S2
+	VSHL	$23, V8.S2, V27.S2
+	VSUB	V25.S2, V26.S2, V11.S2
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VSUB	V10.S2, V11.S2, V9.S2
+	VSHL	$23, V9.S2, V19.S2
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x2eb0e636 // fcmgt v22.2s, v17.2s, v16.2s
+	WORD	$0x2e3bde95 // fmul v21.2s, v20.2s, v27.2s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VADD	V24.S2, V19.S2, V23.S2
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B8, V23.B8, V8.B8
+	WORD	$0x2e28deba // fmul v26.2s, v21.2s, v8.2s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2ebae72a // fcmgt v10.2s, v25.2s, v26.2s
+	VAND	V10.B8, V22.B8, V11.B8
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x2ebae531 // fcmgt v17.2s, v9.2s, v26.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	VAND	V17.B8, V22.B8, V20.B8
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3bd758 // fadd v24.2s, v26.2s, v27.2s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VSUB	V23.S2, V24.S2, V19.S2
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S2]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B8, V21.B8, V25.B8
+	WORD	$0x2e39df4a // fmul v10.2s, v26.2s, v25.2s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B8, V19.B8, V9.B8
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e611 // fcmgt v17.2s, v16.2s, v22.2s
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V17.B16, V23.B16
+	VBSL	V9.B8, V27.B8, V23.B8
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb0e715 // fcmgt v21.2s, v24.2s, v16.2s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B8, V8.B8, V20.B8
+	WORD	$0x0e30e61a // fcmeq v26.2s, v16.2s, v16.2s
+	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S2]
+	VORR	V25.B8, V16.B8, V11.B8
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B8, V11.B8, V19.B8
+	WORD	$0x0e30e60a // fcmeq v10.2s, v16.2s, v16.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	WORD	$0x0e24e496 // fcmeq v22.2s, v4.2s, v4.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VORR	V27.B8, V4.B8, V17.B8
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B8, V17.B8, V24.B8
+	WORD	$0x0e20e408 // fcmeq v8.2s, v0.2s, v0.2s
+	WORD	$0x2e205908 // mvn v8.8b, v8.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V0.B8, V23.B8
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B8, V23.B8, V25.B8
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B8, V25.B8, V26.B8
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B8, V26.B8, V11.B8
+	VMOV	V11.B16, V18.B16
+mathblock9:
+	VMOV	V18.B16, V12.B16
+	FMOVS	F12, (R10)
+next:
+	ADD	R3, R2, R2
+	ADD	R5, R4, R4
+	ADD	R7, R6, R6
+	SUBS	$1, R0, R0
+	BNE	row
+done:
+	RET
+
+	// func expsubVSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+TEXT ·expsubVSF32NEON(SB), NOSPLIT, $0-64
+	MOVD	m+0(FP), R0
+	MOVD	n+8(FP), R1
+	CMP	$0, R0
+	BLE	done
+	CMP	$0, R1
+	BLE	done
+	MOVD	dst+16(FP), R2
+	MOVD	ldd+24(FP), R3
+	LSL	$2, R3, R3
+	MOVD	a+32(FP), R4
+	MOVD	lda+40(FP), R5
+	LSL	$2, R5, R5
+	MOVD	b+48(FP), R6
+	MOVD	ldb+56(FP), R7
+	LSL	$2, R7, R7
+row:
+	MOVD	R2, R10
+	MOVD	R4, R11
+	VLD1R	(R6), [V30.S4]
+	// R14: whole blocks of 16 elements, then the low bits of the count
+	SUBS	$16, R1, R14
+	BLT	tail
+loop:
+	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x4ebed410 // fsub v16.4s, v0.4s, v30.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
@@ -23589,7 +24605,7 @@ tail:
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
 	FMOVS	F8, R20
-	CBZ	R20, mathblock9
+	CBZ	R20, mathblock10
 	MOVD	$expsub32consts<>+36(SB), R19
 	VLD1R	(R19), [V27.S4]
 	VAND	V27.B16, V21.B16, V11.B16
@@ -23683,37 +24699,32 @@ tail:
 	VORR	V25.B16, V16.B16, V11.B16
 	VMOV	V26.B16, V19.B16
 	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock9:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e3ee7d6 // fcmeq v22.4s, v30.4s, v30.4s
 	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock10
-	WORD	$0x4e24e491 // fcmeq v17.4s, v4.4s, v4.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V4.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V30.B16, V17.B16
 	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e20e408 // fcmeq v8.4s, v0.4s, v0.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V0.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V0.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
 mathblock10:
 	VMOV	V18.B16, V12.B16
-	WORD	$0x4ea5d430 // fsub v16.4s, v1.4s, v5.4s
+	WORD	$0x4ebed430 // fsub v16.4s, v1.4s, v30.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
@@ -23885,42 +24896,229 @@ mathblock10:
 	VORR	V25.B16, V16.B16, V11.B16
 	VMOV	V26.B16, V19.B16
 	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock11:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e3ee7d6 // fcmeq v22.4s, v30.4s, v30.4s
 	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock12
-	WORD	$0x4e25e4b1 // fcmeq v17.4s, v5.4s, v5.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V5.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V30.B16, V17.B16
 	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e21e428 // fcmeq v8.4s, v1.4s, v1.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V1.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
+mathblock11:
+	VMOV	V18.B16, V13.B16
+	WORD	$0x4ebed450 // fsub v16.4s, v2.4s, v30.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e21e437 // fcmeq v23.4s, v1.4s, v1.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock12
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V9.B16, V27.B16, V23.B16
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V1.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e3ee7d6 // fcmeq v22.4s, v30.4s, v30.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V30.B16, V17.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e22e448 // fcmeq v8.4s, v2.4s, v2.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V2.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
 mathblock12:
-	VMOV	V18.B16, V13.B16
-	VST1.P	[V12.S4, V13.S4], 32(R10)
-tail4:
-	TBZ	$2, R14, tail2
-	VLD1.P	16(R11), [V0.S4]
-	VLD1.P	16(R12), [V4.S4]
-	WORD	$0x4ea4d410 // fsub v16.4s, v0.4s, v4.4s
+	VMOV	V18.B16, V14.B16
+	WORD	$0x4ebed470 // fsub v16.4s, v3.4s, v30.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
@@ -24092,69 +25290,65 @@ tail4:
 	VORR	V25.B16, V16.B16, V11.B16
 	VMOV	V26.B16, V19.B16
 	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock13:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e3ee7d6 // fcmeq v22.4s, v30.4s, v30.4s
 	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock14
-	WORD	$0x4e24e491 // fcmeq v17.4s, v4.4s, v4.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V4.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V30.B16, V17.B16
 	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e23e468 // fcmeq v8.4s, v3.4s, v3.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V0.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
-mathblock14:
-	VMOV	V18.B16, V12.B16
-	VST1.P	[V12.S4], 16(R10)
-tail2:
-	TBZ	$1, R14, tail1
-	VLD1.P	8(R11), [V0.S2]
-	VLD1.P	8(R12), [V4.S2]
-	WORD	$0x0ea4d410 // fsub v16.2s, v0.2s, v4.2s
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V3.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
+mathblock13:
+	VMOV	V18.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R11), [V0.S4, V1.S4]
+	WORD	$0x4ebed410 // fsub v16.4s, v0.4s, v30.4s
 	MOVD	$expsub32consts<>+0(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x0e31f612 // fmax v18.2s, v16.2s, v17.2s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
 	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S2]
+	VLD1R	(R19), [V19.S4]
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S2]
+	VLD1R	(R19), [V20.S4]
 	VMOV	V20.B16, V21.B16
-	VFMLA	V19.S2, V18.S2, V21.S2
+	VFMLA	V19.S4, V18.S4, V21.S4
 	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x0eb6d6b7 // fsub v23.2s, v21.2s, v22.2s
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
 	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S2]
+	VLD1R	(R19), [V24.S4]
 	VMOV	V18.B16, V25.B16
-	VFMLS	V24.S2, V23.S2, V25.S2
+	VFMLS	V24.S4, V23.S4, V25.S4
 	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V26.S2]
+	VLD1R	(R19), [V26.S4]
 	VMOV	V25.B16, V27.B16
-	VFMLS	V26.S2, V23.S2, V27.S2
+	VFMLS	V26.S4, V23.S4, V27.S4
 	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V28.S2]
+	VLD1R	(R19), [V28.S4]
 	MOVD	$expsub32consts<>+24(SB), R19
-	VLD1R	(R19), [V8.S2]
+	VLD1R	(R19), [V8.S4]
 	VMOV	V8.B16, V9.B16
-	VFMLA	V27.S2, V28.S2, V9.S2
-	WORD	$0x2e3bdf6a // fmul v10.2s, v27.2s, v27.2s
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
 	MOVD	$exptail_32<>+0(SB), R19
 	VMOV	V21.S[0], R20
 	AND	$0xf, R20, R20
@@ -24172,9 +25366,9 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V11.S[3]
-	WORD	$0x0e2bd771 // fadd v17.2s, v27.2s, v11.2s
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
 	VMOV	V17.B16, V19.B16
-	VFMLA	V9.S2, V10.S2, V19.S2
+	VFMLA	V9.S4, V10.S4, V19.S4
 	MOVD	$exphi_32<>+0(SB), R19
 	VMOV	V21.S[0], R20
 	AND	$0xf, R20, R20
@@ -24192,23 +25386,23 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V20.S[3]
-	VSHL	$19, V21.S2, V22.S2
-	VADD	V22.S2, V20.S2, V24.S2
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
 	VMOV	V24.B16, V18.B16
-	VFMLA	V24.S2, V19.S2, V18.S2
+	VFMLA	V24.S4, V19.S4, V18.S4
 	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VAND	V26.B8, V16.B8, V23.B8
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
 	MOVD	$expsub32consts<>+32(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x2eb7e73c // fcmgt v28.2s, v25.2s, v23.2s
-	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
 	FMOVS	F8, R20
-	CBZ	R20, mathblock15
+	CBZ	R20, mathblock14
 	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VAND	V27.B8, V21.B8, V11.B8
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
 	MOVD	$exphi_32<>+0(SB), R19
 	VMOV	V21.S[0], R20
 	AND	$0xf, R20, R20
@@ -24226,115 +25420,507 @@ tail2:
 	AND	$0xf, R20, R20
 	MOVWU	(R19)(R20<<2), R20
 	VMOV	R20, V10.S[3]
-	VSHL	$19, V11.S2, V9.S2
-	VADD	V9.S2, V10.S2, V17.S2
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
 	VMOV	V17.B16, V20.B16
-	VFMLA	V17.S2, V19.S2, V20.S2
+	VFMLA	V17.S4, V19.S4, V20.S4
 	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VSUB	V22.S2, V21.S2, V24.S2
-	VUSHR	$4, V24.S2, V26.S2
-	VUSHR	$1, V26.S2, V25.S2
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VSUB	V23.S2, V25.S2, V8.S2
-	VSHL	$23, V8.S2, V27.S2
-	VSUB	V25.S2, V26.S2, V11.S2
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
 	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VSUB	V10.S2, V11.S2, V9.S2
-	VSHL	$23, V9.S2, V19.S2
+	VLD1R	(R19), [V10.S4]
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x2eb0e636 // fcmgt v22.2s, v17.2s, v16.2s
-	WORD	$0x2e3bde95 // fmul v21.2s, v20.2s, v27.2s
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
 	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VADD	V24.S2, V19.S2, V23.S2
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
 	VMOV	V22.B16, V8.B16
-	VBSL	V19.B8, V23.B8, V8.B8
-	WORD	$0x2e28deba // fmul v26.2s, v21.2s, v8.2s
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x2ebae72a // fcmgt v10.2s, v25.2s, v26.2s
-	VAND	V10.B8, V22.B8, V11.B8
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S2]
-	WORD	$0x2ebae531 // fcmgt v17.2s, v9.2s, v26.2s
-	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
-	VAND	V17.B8, V22.B8, V20.B8
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x0e3bd758 // fadd v24.2s, v26.2s, v27.2s
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
 	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VSUB	V23.S2, V24.S2, V19.S2
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
 	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S2]
+	VLD1R	(R19), [V21.S4]
 	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S2]
+	VLD1R	(R19), [V8.S4]
 	VMOV	V20.B16, V25.B16
-	VBSL	V8.B8, V21.B8, V25.B8
-	WORD	$0x2e39df4a // fmul v10.2s, v26.2s, v25.2s
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
 	VMOV	V11.B16, V9.B16
-	VBSL	V10.B8, V19.B8, V9.B8
+	VBSL	V10.B16, V19.B16, V9.B16
 	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2eb6e611 // fcmgt v17.2s, v16.2s, v22.2s
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
 	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V27.S2]
+	VLD1R	(R19), [V27.S4]
 	VMOV	V17.B16, V23.B16
-	VBSL	V9.B8, V27.B8, V23.B8
+	VBSL	V9.B16, V27.B16, V23.B16
 	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x2eb0e715 // fcmgt v21.2s, v24.2s, v16.2s
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
 	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V8.S2]
+	VLD1R	(R19), [V8.S4]
 	VMOV	V21.B16, V20.B16
-	VBSL	V23.B8, V8.B8, V20.B8
-	WORD	$0x0e30e61a // fcmeq v26.2s, v16.2s, v16.2s
-	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VORR	V25.B8, V16.B8, V11.B8
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
 	VMOV	V26.B16, V19.B16
-	VBSL	V20.B8, V11.B8, V19.B8
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B8, V19.B8, V10.B8
-	VMOV	V10.B16, V18.B16
-mathblock15:
-	WORD	$0x0e30e616 // fcmeq v22.2s, v16.2s, v16.2s
-	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock16
-	WORD	$0x0e24e491 // fcmeq v17.2s, v4.2s, v4.2s
-	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	VBSL	V20.B16, V11.B16, V19.B16
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e3ee7d6 // fcmeq v22.4s, v30.4s, v30.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VORR	V9.B8, V4.B8, V24.B8
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V30.B16, V17.B16
 	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B8, V24.B8, V21.B8
-	WORD	$0x0e20e417 // fcmeq v23.2s, v0.2s, v0.2s
-	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e20e408 // fcmeq v8.4s, v0.4s, v0.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VORR	V25.B8, V0.B8, V26.B8
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B8, V26.B8, V11.B8
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B8, V11.B8, V20.B8
-	VMOV	V20.B16, V18.B16
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V0.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
+mathblock14:
+	VMOV	V18.B16, V12.B16
+	WORD	$0x4ebed430 // fsub v16.4s, v1.4s, v30.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock15
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V9.B16, V27.B16, V23.B16
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e3ee7d6 // fcmeq v22.4s, v30.4s, v30.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V30.B16, V17.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e21e428 // fcmeq v8.4s, v1.4s, v1.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V1.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
+mathblock15:
+	VMOV	V18.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R11), [V0.S4]
+	WORD	$0x4ebed410 // fsub v16.4s, v0.4s, v30.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock16
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V9.B16, V27.B16, V23.B16
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V25.S4]
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e3ee7d6 // fcmeq v22.4s, v30.4s, v30.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V30.B16, V17.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e20e408 // fcmeq v8.4s, v0.4s, v0.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V0.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
 mathblock16:
 	VMOV	V18.B16, V12.B16
-	VST1.P	[V12.S2], 8(R10)
-tail1:
-	TBZ	$0, R14, next
-	FMOVS	(R11), F0
-	FMOVS	(R12), F4
-	WORD	$0x0ea4d410 // fsub v16.2s, v0.2s, v4.2s
+	VST1.P	[V12.S4], 16(R10)
+tail2:
+	TBZ	$1, R14, tail1
+	VLD1.P	8(R11), [V0.S2]
+	WORD	$0x0ebed410 // fsub v16.2s, v0.2s, v30.2s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S2]
 	WORD	$0x0e31f612 // fmax v18.2s, v16.2s, v17.2s
@@ -24506,34 +26092,230 @@ tail1:
 	VORR	V25.B8, V16.B8, V11.B8
 	VMOV	V26.B16, V19.B16
 	VBSL	V20.B8, V11.B8, V19.B8
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B8, V19.B8, V10.B8
-	VMOV	V10.B16, V18.B16
-mathblock17:
-	WORD	$0x0e30e616 // fcmeq v22.2s, v16.2s, v16.2s
+	WORD	$0x0e30e60a // fcmeq v10.2s, v16.2s, v16.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	WORD	$0x0e3ee7d6 // fcmeq v22.2s, v30.2s, v30.2s
 	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock18
-	WORD	$0x0e24e491 // fcmeq v17.2s, v4.2s, v4.2s
-	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VORR	V9.B8, V4.B8, V24.B8
+	VLD1R	(R19), [V27.S2]
+	VORR	V27.B8, V30.B8, V17.B8
 	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B8, V17.B8, V24.B8
+	WORD	$0x0e20e408 // fcmeq v8.2s, v0.2s, v0.2s
+	WORD	$0x2e205908 // mvn v8.8b, v8.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V0.B8, V23.B8
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B8, V23.B8, V25.B8
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B8, V25.B8, V26.B8
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B8, V26.B8, V11.B8
+	VMOV	V11.B16, V18.B16
+mathblock17:
+	VMOV	V18.B16, V12.B16
+	VST1.P	[V12.S2], 8(R10)
+tail1:
+	TBZ	$0, R14, next
+	FMOVS	(R11), F0
+	WORD	$0x0ebed410 // fsub v16.2s, v0.2s, v30.2s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x0e31f612 // fmax v18.2s, v16.2s, v17.2s
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S2]
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S2]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S2, V18.S2, V21.S2
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x0eb6d6b7 // fsub v23.2s, v21.2s, v22.2s
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S2, V23.S2, V25.S2
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S2, V23.S2, V27.S2
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S2]
+	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V8.S2]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B8, V24.B8, V21.B8
-	WORD	$0x0e20e417 // fcmeq v23.2s, v0.2s, v0.2s
-	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S2, V28.S2, V9.S2
+	WORD	$0x2e3bdf6a // fmul v10.2s, v27.2s, v27.2s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x0e2bd771 // fadd v17.2s, v27.2s, v11.2s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S2, V10.S2, V19.S2
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S2, V22.S2
+	VADD	V22.S2, V20.S2, V24.S2
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S2, V19.S2, V18.S2
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V26.S2]
+	VAND	V26.B8, V16.B8, V23.B8
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2eb7e73c // fcmgt v28.2s, v25.2s, v23.2s
+	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock18
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VAND	V27.B8, V21.B8, V11.B8
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S2, V9.S2
+	VADD	V9.S2, V10.S2, V17.S2
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S2, V19.S2, V20.S2
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S2]
+	VSUB	V22.S2, V21.S2, V24.S2
+	VUSHR	$4, V24.S2, V26.S2
+	VUSHR	$1, V26.S2, V25.S2
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VSUB	V23.S2, V25.S2, V8.S2
+	VSHL	$23, V8.S2, V27.S2
+	VSUB	V25.S2, V26.S2, V11.S2
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S2]
+	VSUB	V10.S2, V11.S2, V9.S2
+	VSHL	$23, V9.S2, V19.S2
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S2]
+	WORD	$0x2eb0e636 // fcmgt v22.2s, v17.2s, v16.2s
+	WORD	$0x2e3bde95 // fmul v21.2s, v20.2s, v27.2s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S2]
+	VADD	V24.S2, V19.S2, V23.S2
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B8, V23.B8, V8.B8
+	WORD	$0x2e28deba // fmul v26.2s, v21.2s, v8.2s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S2]
+	WORD	$0x2ebae72a // fcmgt v10.2s, v25.2s, v26.2s
+	VAND	V10.B8, V22.B8, V11.B8
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S2]
+	WORD	$0x2ebae531 // fcmgt v17.2s, v9.2s, v26.2s
+	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
+	VAND	V17.B8, V22.B8, V20.B8
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S2]
+	WORD	$0x0e3bd758 // fadd v24.2s, v26.2s, v27.2s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S2]
+	VSUB	V23.S2, V24.S2, V19.S2
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S2]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B8, V21.B8, V25.B8
+	WORD	$0x2e39df4a // fmul v10.2s, v26.2s, v25.2s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B8, V19.B8, V9.B8
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S2]
+	WORD	$0x2eb6e611 // fcmgt v17.2s, v16.2s, v22.2s
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VMOV	V17.B16, V23.B16
+	VBSL	V9.B8, V27.B8, V23.B8
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V24.S2]
+	WORD	$0x2eb0e715 // fcmgt v21.2s, v24.2s, v16.2s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S2]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B8, V8.B8, V20.B8
+	WORD	$0x0e30e61a // fcmeq v26.2s, v16.2s, v16.2s
+	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
 	MOVD	$expsub32consts<>+80(SB), R19
 	VLD1R	(R19), [V25.S2]
-	VORR	V25.B8, V0.B8, V26.B8
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B8, V26.B8, V11.B8
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B8, V11.B8, V20.B8
-	VMOV	V20.B16, V18.B16
+	VORR	V25.B8, V16.B8, V11.B8
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B8, V11.B8, V19.B8
+	WORD	$0x0e30e60a // fcmeq v10.2s, v16.2s, v16.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	WORD	$0x0e3ee7d6 // fcmeq v22.2s, v30.2s, v30.2s
+	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S2]
+	VORR	V27.B8, V30.B8, V17.B8
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S2]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B8, V17.B8, V24.B8
+	WORD	$0x0e20e408 // fcmeq v8.2s, v0.2s, v0.2s
+	WORD	$0x2e205908 // mvn v8.8b, v8.8b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V0.B8, V23.B8
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B8, V23.B8, V25.B8
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B8, V25.B8, V26.B8
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B8, V26.B8, V11.B8
+	VMOV	V11.B16, V18.B16
 mathblock18:
 	VMOV	V18.B16, V12.B16
 	FMOVS	F12, (R10)
@@ -24546,8 +26328,8 @@ next:
 done:
 	RET
 
-	// func expsubVSF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-TEXT ·expsubVSF32NEON(SB), NOSPLIT, $0-64
+	// func expsubSVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
+TEXT ·expsubSVF32NEON(SB), NOSPLIT, $0-64
 	MOVD	m+0(FP), R0
 	MOVD	n+8(FP), R1
 	CMP	$0, R0
@@ -24565,14 +26347,14 @@ TEXT ·expsubVSF32NEON(SB), NOSPLIT, $0-64
 	LSL	$2, R7, R7
 row:
 	MOVD	R2, R10
-	MOVD	R4, R11
-	VLD1R	(R6), [V30.S4]
+	VLD1R	(R4), [V31.S4]
+	MOVD	R6, R12
 	// R14: whole blocks of 16 elements, then the low bits of the count
 	SUBS	$16, R1, R14
 	BLT	tail
 loop:
-	VLD1.P	64(R11), [V0.S4, V1.S4, V2.S4, V3.S4]
-	WORD	$0x4ebed410 // fsub v16.4s, v0.4s, v30.4s
+	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD	$0x4ea4d7f0 // fsub v16.4s, v31.4s, v4.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
@@ -24744,37 +26526,229 @@ loop:
 	VORR	V25.B16, V16.B16, V11.B16
 	VMOV	V26.B16, V19.B16
 	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock19:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e24e496 // fcmeq v22.4s, v4.4s, v4.4s
 	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock20
-	WORD	$0x4e3ee7d1 // fcmeq v17.4s, v30.4s, v30.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V30.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V4.B16, V17.B16
 	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e3fe7e8 // fcmeq v8.4s, v31.4s, v31.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V31.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
+mathblock19:
+	VMOV	V18.B16, V12.B16
+	WORD	$0x4ea5d7f0 // fsub v16.4s, v31.4s, v5.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock20
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V9.B16, V27.B16, V23.B16
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V0.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e25e4b6 // fcmeq v22.4s, v5.4s, v5.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V5.B16, V17.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e3fe7e8 // fcmeq v8.4s, v31.4s, v31.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V31.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
 mathblock20:
-	VMOV	V18.B16, V12.B16
-	WORD	$0x4ebed430 // fsub v16.4s, v1.4s, v30.4s
+	VMOV	V18.B16, V13.B16
+	WORD	$0x4ea6d7f0 // fsub v16.4s, v31.4s, v6.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
@@ -24946,37 +26920,235 @@ mathblock20:
 	VORR	V25.B16, V16.B16, V11.B16
 	VMOV	V26.B16, V19.B16
 	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock21:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e26e4d6 // fcmeq v22.4s, v6.4s, v6.4s
 	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock22
-	WORD	$0x4e3ee7d1 // fcmeq v17.4s, v30.4s, v30.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V30.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V6.B16, V17.B16
 	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e3fe7e8 // fcmeq v8.4s, v31.4s, v31.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V31.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
+mathblock21:
+	VMOV	V18.B16, V14.B16
+	WORD	$0x4ea7d7f0 // fsub v16.4s, v31.4s, v7.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e21e437 // fcmeq v23.4s, v1.4s, v1.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock22
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V9.B16, V27.B16, V23.B16
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V1.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e27e4f6 // fcmeq v22.4s, v7.4s, v7.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V7.B16, V17.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e3fe7e8 // fcmeq v8.4s, v31.4s, v31.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V31.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
 mathblock22:
-	VMOV	V18.B16, V13.B16
-	WORD	$0x4ebed450 // fsub v16.4s, v2.4s, v30.4s
+	VMOV	V18.B16, V15.B16
+	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
+	SUBS	$16, R14, R14
+	BGE	loop
+tail:
+	TBZ	$3, R14, tail4
+	VLD1.P	32(R12), [V4.S4, V5.S4]
+	WORD	$0x4ea4d7f0 // fsub v16.4s, v31.4s, v4.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
@@ -25148,37 +27320,233 @@ mathblock22:
 	VORR	V25.B16, V16.B16, V11.B16
 	VMOV	V26.B16, V19.B16
 	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock23:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e24e496 // fcmeq v22.4s, v4.4s, v4.4s
 	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock24
-	WORD	$0x4e3ee7d1 // fcmeq v17.4s, v30.4s, v30.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V30.B16, V24.B16
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V4.B16, V17.B16
 	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e3fe7e8 // fcmeq v8.4s, v31.4s, v31.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V31.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
+mathblock23:
+	VMOV	V18.B16, V12.B16
+	WORD	$0x4ea5d7f0 // fsub v16.4s, v31.4s, v5.4s
+	MOVD	$expsub32consts<>+0(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
+	MOVD	$expsub32consts<>+4(SB), R19
+	VLD1R	(R19), [V19.S4]
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V20.S4]
+	VMOV	V20.B16, V21.B16
+	VFMLA	V19.S4, V18.S4, V21.S4
+	MOVD	$expsub32consts<>+8(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
+	MOVD	$expsub32consts<>+16(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VMOV	V18.B16, V25.B16
+	VFMLS	V24.S4, V23.S4, V25.S4
+	MOVD	$expsub32consts<>+12(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VMOV	V25.B16, V27.B16
+	VFMLS	V26.S4, V23.S4, V27.S4
+	MOVD	$expsub32consts<>+20(SB), R19
+	VLD1R	(R19), [V28.S4]
+	MOVD	$expsub32consts<>+24(SB), R19
 	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e22e457 // fcmeq v23.4s, v2.4s, v2.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
+	VMOV	V8.B16, V9.B16
+	VFMLA	V27.S4, V28.S4, V9.S4
+	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
+	MOVD	$exptail_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V11.S[3]
+	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
+	VMOV	V17.B16, V19.B16
+	VFMLA	V9.S4, V10.S4, V19.S4
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V20.S[3]
+	VSHL	$19, V21.S4, V22.S4
+	VADD	V22.S4, V20.S4, V24.S4
+	VMOV	V24.B16, V18.B16
+	VFMLA	V24.S4, V19.S4, V18.S4
+	MOVD	$expsub32consts<>+28(SB), R19
+	VLD1R	(R19), [V26.S4]
+	VAND	V26.B16, V16.B16, V23.B16
+	MOVD	$expsub32consts<>+32(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
+	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
+	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
+	FMOVS	F8, R20
+	CBZ	R20, mathblock24
+	MOVD	$expsub32consts<>+36(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VAND	V27.B16, V21.B16, V11.B16
+	MOVD	$exphi_32<>+0(SB), R19
+	VMOV	V21.S[0], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[0]
+	VMOV	V21.S[1], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[1]
+	VMOV	V21.S[2], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[2]
+	VMOV	V21.S[3], R20
+	AND	$0xf, R20, R20
+	MOVWU	(R19)(R20<<2), R20
+	VMOV	R20, V10.S[3]
+	VSHL	$19, V11.S4, V9.S4
+	VADD	V9.S4, V10.S4, V17.S4
+	VMOV	V17.B16, V20.B16
+	VFMLA	V17.S4, V19.S4, V20.S4
+	MOVD	$expsub32consts<>+40(SB), R19
+	VLD1R	(R19), [V22.S4]
+	VSUB	V22.S4, V21.S4, V24.S4
+	VUSHR	$4, V24.S4, V26.S4
+	VUSHR	$1, V26.S4, V25.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V25.S4, V8.S4
+	VSHL	$23, V8.S4, V27.S4
+	VSUB	V25.S4, V26.S4, V11.S4
+	MOVD	$expsub32consts<>+44(SB), R19
+	VLD1R	(R19), [V10.S4]
+	VSUB	V10.S4, V11.S4, V9.S4
+	VSHL	$23, V9.S4, V19.S4
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V17.S4]
+	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
+	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
+	MOVD	$expsub32consts<>+52(SB), R19
+	VLD1R	(R19), [V24.S4]
+	VADD	V24.S4, V19.S4, V23.S4
+	VMOV	V22.B16, V8.B16
+	VBSL	V19.B16, V23.B16, V8.B16
+	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V25.S4]
+	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
+	VAND	V10.B16, V22.B16, V11.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V9.S4]
+	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
+	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VAND	V17.B16, V22.B16, V20.B16
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V27.S4]
+	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
+	MOVD	$expsub32consts<>+56(SB), R19
+	VLD1R	(R19), [V23.S4]
+	VSUB	V23.S4, V24.S4, V19.S4
+	MOVD	$expsub32consts<>+60(SB), R19
+	VLD1R	(R19), [V21.S4]
+	MOVD	$expsub32consts<>+64(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V20.B16, V25.B16
+	VBSL	V8.B16, V21.B16, V25.B16
+	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
+	VMOV	V11.B16, V9.B16
+	VBSL	V10.B16, V19.B16, V9.B16
+	MOVD	$expsub32consts<>+68(SB), R19
+	VLD1R	(R19), [V22.S4]
+	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
+	MOVD	$expsub32consts<>+72(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VMOV	V17.B16, V23.B16
+	VBSL	V9.B16, V27.B16, V23.B16
+	MOVD	$expsub32consts<>+76(SB), R19
+	VLD1R	(R19), [V24.S4]
+	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
+	MOVD	$expsub32consts<>+48(SB), R19
+	VLD1R	(R19), [V8.S4]
+	VMOV	V21.B16, V20.B16
+	VBSL	V23.B16, V8.B16, V20.B16
+	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
+	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub32consts<>+80(SB), R19
 	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V2.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
+	VORR	V25.B16, V16.B16, V11.B16
+	VMOV	V26.B16, V19.B16
+	VBSL	V20.B16, V11.B16, V19.B16
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e25e4b6 // fcmeq v22.4s, v5.4s, v5.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V5.B16, V17.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e3fe7e8 // fcmeq v8.4s, v31.4s, v31.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V31.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
 mathblock24:
-	VMOV	V18.B16, V14.B16
-	WORD	$0x4ebed470 // fsub v16.4s, v3.4s, v30.4s
+	VMOV	V18.B16, V13.B16
+	VST1.P	[V12.S4, V13.S4], 32(R10)
+tail4:
+	TBZ	$2, R14, tail2
+	VLD1.P	16(R12), [V4.S4]
+	WORD	$0x4ea4d7f0 // fsub v16.4s, v31.4s, v4.4s
 	MOVD	$expsub32consts<>+0(SB), R19
 	VLD1R	(R19), [V17.S4]
 	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
@@ -25350,2523 +27718,30 @@ mathblock24:
 	VORR	V25.B16, V16.B16, V11.B16
 	VMOV	V26.B16, V19.B16
 	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
+	WORD	$0x4e30e60a // fcmeq v10.4s, v16.4s, v16.4s
+	WORD	$0x6e20594a // mvn v10.16b, v10.16b
+	WORD	$0x4e24e496 // fcmeq v22.4s, v4.4s, v4.4s
+	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V27.S4]
+	VORR	V27.B16, V4.B16, V17.B16
+	MOVD	$expsub32consts<>+84(SB), R19
+	VLD1R	(R19), [V9.S4]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B16, V17.B16, V24.B16
+	WORD	$0x4e3fe7e8 // fcmeq v8.4s, v31.4s, v31.4s
+	WORD	$0x6e205908 // mvn v8.16b, v8.16b
+	MOVD	$expsub32consts<>+80(SB), R19
+	VLD1R	(R19), [V21.S4]
+	VORR	V21.B16, V31.B16, V23.B16
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B16, V23.B16, V25.B16
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B16, V25.B16, V26.B16
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B16, V26.B16, V11.B16
+	VMOV	V11.B16, V18.B16
 mathblock25:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock26
-	WORD	$0x4e3ee7d1 // fcmeq v17.4s, v30.4s, v30.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V30.B16, V24.B16
-	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e23e477 // fcmeq v23.4s, v3.4s, v3.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V3.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
-mathblock26:
-	VMOV	V18.B16, V15.B16
-	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
-	SUBS	$16, R14, R14
-	BGE	loop
-tail:
-	TBZ	$3, R14, tail4
-	VLD1.P	32(R11), [V0.S4, V1.S4]
-	WORD	$0x4ebed410 // fsub v16.4s, v0.4s, v30.4s
-	MOVD	$expsub32consts<>+0(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S4]
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V19.S4, V18.S4, V21.S4
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
-	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V18.B16, V25.B16
-	VFMLS	V24.S4, V23.S4, V25.S4
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V25.B16, V27.B16
-	VFMLS	V26.S4, V23.S4, V27.S4
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$expsub32consts<>+24(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V27.S4, V28.S4, V9.S4
-	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[3]
-	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
-	VMOV	V17.B16, V19.B16
-	VFMLA	V9.S4, V10.S4, V19.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[3]
-	VSHL	$19, V21.S4, V22.S4
-	VADD	V22.S4, V20.S4, V24.S4
-	VMOV	V24.B16, V18.B16
-	VFMLA	V24.S4, V19.S4, V18.S4
-	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VAND	V26.B16, V16.B16, V23.B16
-	MOVD	$expsub32consts<>+32(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
-	FMOVS	F8, R20
-	CBZ	R20, mathblock27
-	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VAND	V27.B16, V21.B16, V11.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	VSHL	$19, V11.S4, V9.S4
-	VADD	V9.S4, V10.S4, V17.S4
-	VMOV	V17.B16, V20.B16
-	VFMLA	V17.S4, V19.S4, V20.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VSUB	V22.S4, V21.S4, V24.S4
-	VUSHR	$4, V24.S4, V26.S4
-	VUSHR	$1, V26.S4, V25.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V25.S4, V8.S4
-	VSHL	$23, V8.S4, V27.S4
-	VSUB	V25.S4, V26.S4, V11.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VSUB	V10.S4, V11.S4, V9.S4
-	VSHL	$23, V9.S4, V19.S4
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
-	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VADD	V24.S4, V19.S4, V23.S4
-	VMOV	V22.B16, V8.B16
-	VBSL	V19.B16, V23.B16, V8.B16
-	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
-	VAND	V10.B16, V22.B16, V11.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	VAND	V17.B16, V22.B16, V20.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V24.S4, V19.S4
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S4]
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V25.B16
-	VBSL	V8.B16, V21.B16, V25.B16
-	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
-	VMOV	V11.B16, V9.B16
-	VBSL	V10.B16, V19.B16, V9.B16
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V17.B16, V23.B16
-	VBSL	V9.B16, V27.B16, V23.B16
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V21.B16, V20.B16
-	VBSL	V23.B16, V8.B16, V20.B16
-	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V16.B16, V11.B16
-	VMOV	V26.B16, V19.B16
-	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock27:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock28
-	WORD	$0x4e3ee7d1 // fcmeq v17.4s, v30.4s, v30.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V30.B16, V24.B16
-	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V0.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
-mathblock28:
-	VMOV	V18.B16, V12.B16
-	WORD	$0x4ebed430 // fsub v16.4s, v1.4s, v30.4s
-	MOVD	$expsub32consts<>+0(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S4]
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V19.S4, V18.S4, V21.S4
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
-	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V18.B16, V25.B16
-	VFMLS	V24.S4, V23.S4, V25.S4
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V25.B16, V27.B16
-	VFMLS	V26.S4, V23.S4, V27.S4
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$expsub32consts<>+24(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V27.S4, V28.S4, V9.S4
-	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[3]
-	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
-	VMOV	V17.B16, V19.B16
-	VFMLA	V9.S4, V10.S4, V19.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[3]
-	VSHL	$19, V21.S4, V22.S4
-	VADD	V22.S4, V20.S4, V24.S4
-	VMOV	V24.B16, V18.B16
-	VFMLA	V24.S4, V19.S4, V18.S4
-	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VAND	V26.B16, V16.B16, V23.B16
-	MOVD	$expsub32consts<>+32(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
-	FMOVS	F8, R20
-	CBZ	R20, mathblock29
-	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VAND	V27.B16, V21.B16, V11.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	VSHL	$19, V11.S4, V9.S4
-	VADD	V9.S4, V10.S4, V17.S4
-	VMOV	V17.B16, V20.B16
-	VFMLA	V17.S4, V19.S4, V20.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VSUB	V22.S4, V21.S4, V24.S4
-	VUSHR	$4, V24.S4, V26.S4
-	VUSHR	$1, V26.S4, V25.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V25.S4, V8.S4
-	VSHL	$23, V8.S4, V27.S4
-	VSUB	V25.S4, V26.S4, V11.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VSUB	V10.S4, V11.S4, V9.S4
-	VSHL	$23, V9.S4, V19.S4
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
-	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VADD	V24.S4, V19.S4, V23.S4
-	VMOV	V22.B16, V8.B16
-	VBSL	V19.B16, V23.B16, V8.B16
-	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
-	VAND	V10.B16, V22.B16, V11.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	VAND	V17.B16, V22.B16, V20.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V24.S4, V19.S4
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S4]
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V25.B16
-	VBSL	V8.B16, V21.B16, V25.B16
-	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
-	VMOV	V11.B16, V9.B16
-	VBSL	V10.B16, V19.B16, V9.B16
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V17.B16, V23.B16
-	VBSL	V9.B16, V27.B16, V23.B16
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V21.B16, V20.B16
-	VBSL	V23.B16, V8.B16, V20.B16
-	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V16.B16, V11.B16
-	VMOV	V26.B16, V19.B16
-	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock29:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock30
-	WORD	$0x4e3ee7d1 // fcmeq v17.4s, v30.4s, v30.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V30.B16, V24.B16
-	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e21e437 // fcmeq v23.4s, v1.4s, v1.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V1.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
-mathblock30:
-	VMOV	V18.B16, V13.B16
-	VST1.P	[V12.S4, V13.S4], 32(R10)
-tail4:
-	TBZ	$2, R14, tail2
-	VLD1.P	16(R11), [V0.S4]
-	WORD	$0x4ebed410 // fsub v16.4s, v0.4s, v30.4s
-	MOVD	$expsub32consts<>+0(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S4]
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V19.S4, V18.S4, V21.S4
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
-	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V18.B16, V25.B16
-	VFMLS	V24.S4, V23.S4, V25.S4
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V25.B16, V27.B16
-	VFMLS	V26.S4, V23.S4, V27.S4
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$expsub32consts<>+24(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V27.S4, V28.S4, V9.S4
-	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[3]
-	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
-	VMOV	V17.B16, V19.B16
-	VFMLA	V9.S4, V10.S4, V19.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[3]
-	VSHL	$19, V21.S4, V22.S4
-	VADD	V22.S4, V20.S4, V24.S4
-	VMOV	V24.B16, V18.B16
-	VFMLA	V24.S4, V19.S4, V18.S4
-	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VAND	V26.B16, V16.B16, V23.B16
-	MOVD	$expsub32consts<>+32(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
-	FMOVS	F8, R20
-	CBZ	R20, mathblock31
-	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VAND	V27.B16, V21.B16, V11.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	VSHL	$19, V11.S4, V9.S4
-	VADD	V9.S4, V10.S4, V17.S4
-	VMOV	V17.B16, V20.B16
-	VFMLA	V17.S4, V19.S4, V20.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VSUB	V22.S4, V21.S4, V24.S4
-	VUSHR	$4, V24.S4, V26.S4
-	VUSHR	$1, V26.S4, V25.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V25.S4, V8.S4
-	VSHL	$23, V8.S4, V27.S4
-	VSUB	V25.S4, V26.S4, V11.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VSUB	V10.S4, V11.S4, V9.S4
-	VSHL	$23, V9.S4, V19.S4
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
-	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VADD	V24.S4, V19.S4, V23.S4
-	VMOV	V22.B16, V8.B16
-	VBSL	V19.B16, V23.B16, V8.B16
-	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
-	VAND	V10.B16, V22.B16, V11.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	VAND	V17.B16, V22.B16, V20.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V24.S4, V19.S4
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S4]
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V25.B16
-	VBSL	V8.B16, V21.B16, V25.B16
-	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
-	VMOV	V11.B16, V9.B16
-	VBSL	V10.B16, V19.B16, V9.B16
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V17.B16, V23.B16
-	VBSL	V9.B16, V27.B16, V23.B16
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V21.B16, V20.B16
-	VBSL	V23.B16, V8.B16, V20.B16
-	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V16.B16, V11.B16
-	VMOV	V26.B16, V19.B16
-	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock31:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock32
-	WORD	$0x4e3ee7d1 // fcmeq v17.4s, v30.4s, v30.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V30.B16, V24.B16
-	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e20e417 // fcmeq v23.4s, v0.4s, v0.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V0.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
-mathblock32:
-	VMOV	V18.B16, V12.B16
-	VST1.P	[V12.S4], 16(R10)
-tail2:
-	TBZ	$1, R14, tail1
-	VLD1.P	8(R11), [V0.S2]
-	WORD	$0x0ebed410 // fsub v16.2s, v0.2s, v30.2s
-	MOVD	$expsub32consts<>+0(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x0e31f612 // fmax v18.2s, v16.2s, v17.2s
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S2]
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V19.S2, V18.S2, V21.S2
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x0eb6d6b7 // fsub v23.2s, v21.2s, v22.2s
-	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V18.B16, V25.B16
-	VFMLS	V24.S2, V23.S2, V25.S2
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VMOV	V25.B16, V27.B16
-	VFMLS	V26.S2, V23.S2, V27.S2
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V28.S2]
-	MOVD	$expsub32consts<>+24(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V27.S2, V28.S2, V9.S2
-	WORD	$0x2e3bdf6a // fmul v10.2s, v27.2s, v27.2s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[3]
-	WORD	$0x0e2bd771 // fadd v17.2s, v27.2s, v11.2s
-	VMOV	V17.B16, V19.B16
-	VFMLA	V9.S2, V10.S2, V19.S2
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[3]
-	VSHL	$19, V21.S2, V22.S2
-	VADD	V22.S2, V20.S2, V24.S2
-	VMOV	V24.B16, V18.B16
-	VFMLA	V24.S2, V19.S2, V18.S2
-	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VAND	V26.B8, V16.B8, V23.B8
-	MOVD	$expsub32consts<>+32(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x2eb7e73c // fcmgt v28.2s, v25.2s, v23.2s
-	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
-	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
-	FMOVS	F8, R20
-	CBZ	R20, mathblock33
-	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VAND	V27.B8, V21.B8, V11.B8
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	VSHL	$19, V11.S2, V9.S2
-	VADD	V9.S2, V10.S2, V17.S2
-	VMOV	V17.B16, V20.B16
-	VFMLA	V17.S2, V19.S2, V20.S2
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VSUB	V22.S2, V21.S2, V24.S2
-	VUSHR	$4, V24.S2, V26.S2
-	VUSHR	$1, V26.S2, V25.S2
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VSUB	V23.S2, V25.S2, V8.S2
-	VSHL	$23, V8.S2, V27.S2
-	VSUB	V25.S2, V26.S2, V11.S2
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VSUB	V10.S2, V11.S2, V9.S2
-	VSHL	$23, V9.S2, V19.S2
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x2eb0e636 // fcmgt v22.2s, v17.2s, v16.2s
-	WORD	$0x2e3bde95 // fmul v21.2s, v20.2s, v27.2s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VADD	V24.S2, V19.S2, V23.S2
-	VMOV	V22.B16, V8.B16
-	VBSL	V19.B8, V23.B8, V8.B8
-	WORD	$0x2e28deba // fmul v26.2s, v21.2s, v8.2s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x2ebae72a // fcmgt v10.2s, v25.2s, v26.2s
-	VAND	V10.B8, V22.B8, V11.B8
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S2]
-	WORD	$0x2ebae531 // fcmgt v17.2s, v9.2s, v26.2s
-	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
-	VAND	V17.B8, V22.B8, V20.B8
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x0e3bd758 // fadd v24.2s, v26.2s, v27.2s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VSUB	V23.S2, V24.S2, V19.S2
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S2]
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V20.B16, V25.B16
-	VBSL	V8.B8, V21.B8, V25.B8
-	WORD	$0x2e39df4a // fmul v10.2s, v26.2s, v25.2s
-	VMOV	V11.B16, V9.B16
-	VBSL	V10.B8, V19.B8, V9.B8
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2eb6e611 // fcmgt v17.2s, v16.2s, v22.2s
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V17.B16, V23.B16
-	VBSL	V9.B8, V27.B8, V23.B8
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x2eb0e715 // fcmgt v21.2s, v24.2s, v16.2s
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V21.B16, V20.B16
-	VBSL	V23.B8, V8.B8, V20.B8
-	WORD	$0x0e30e61a // fcmeq v26.2s, v16.2s, v16.2s
-	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VORR	V25.B8, V16.B8, V11.B8
-	VMOV	V26.B16, V19.B16
-	VBSL	V20.B8, V11.B8, V19.B8
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B8, V19.B8, V10.B8
-	VMOV	V10.B16, V18.B16
-mathblock33:
-	WORD	$0x0e30e616 // fcmeq v22.2s, v16.2s, v16.2s
-	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock34
-	WORD	$0x0e3ee7d1 // fcmeq v17.2s, v30.2s, v30.2s
-	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VORR	V9.B8, V30.B8, V24.B8
-	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B8, V24.B8, V21.B8
-	WORD	$0x0e20e417 // fcmeq v23.2s, v0.2s, v0.2s
-	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VORR	V25.B8, V0.B8, V26.B8
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B8, V26.B8, V11.B8
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B8, V11.B8, V20.B8
-	VMOV	V20.B16, V18.B16
-mathblock34:
-	VMOV	V18.B16, V12.B16
-	VST1.P	[V12.S2], 8(R10)
-tail1:
-	TBZ	$0, R14, next
-	FMOVS	(R11), F0
-	WORD	$0x0ebed410 // fsub v16.2s, v0.2s, v30.2s
-	MOVD	$expsub32consts<>+0(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x0e31f612 // fmax v18.2s, v16.2s, v17.2s
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S2]
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S2]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V19.S2, V18.S2, V21.S2
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x0eb6d6b7 // fsub v23.2s, v21.2s, v22.2s
-	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VMOV	V18.B16, V25.B16
-	VFMLS	V24.S2, V23.S2, V25.S2
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VMOV	V25.B16, V27.B16
-	VFMLS	V26.S2, V23.S2, V27.S2
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V28.S2]
-	MOVD	$expsub32consts<>+24(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V27.S2, V28.S2, V9.S2
-	WORD	$0x2e3bdf6a // fmul v10.2s, v27.2s, v27.2s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[3]
-	WORD	$0x0e2bd771 // fadd v17.2s, v27.2s, v11.2s
-	VMOV	V17.B16, V19.B16
-	VFMLA	V9.S2, V10.S2, V19.S2
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[3]
-	VSHL	$19, V21.S2, V22.S2
-	VADD	V22.S2, V20.S2, V24.S2
-	VMOV	V24.B16, V18.B16
-	VFMLA	V24.S2, V19.S2, V18.S2
-	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S2]
-	VAND	V26.B8, V16.B8, V23.B8
-	MOVD	$expsub32consts<>+32(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x2eb7e73c // fcmgt v28.2s, v25.2s, v23.2s
-	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
-	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
-	FMOVS	F8, R20
-	CBZ	R20, mathblock35
-	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VAND	V27.B8, V21.B8, V11.B8
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	VSHL	$19, V11.S2, V9.S2
-	VADD	V9.S2, V10.S2, V17.S2
-	VMOV	V17.B16, V20.B16
-	VFMLA	V17.S2, V19.S2, V20.S2
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S2]
-	VSUB	V22.S2, V21.S2, V24.S2
-	VUSHR	$4, V24.S2, V26.S2
-	VUSHR	$1, V26.S2, V25.S2
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VSUB	V23.S2, V25.S2, V8.S2
-	VSHL	$23, V8.S2, V27.S2
-	VSUB	V25.S2, V26.S2, V11.S2
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S2]
-	VSUB	V10.S2, V11.S2, V9.S2
-	VSHL	$23, V9.S2, V19.S2
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V17.S2]
-	WORD	$0x2eb0e636 // fcmgt v22.2s, v17.2s, v16.2s
-	WORD	$0x2e3bde95 // fmul v21.2s, v20.2s, v27.2s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S2]
-	VADD	V24.S2, V19.S2, V23.S2
-	VMOV	V22.B16, V8.B16
-	VBSL	V19.B8, V23.B8, V8.B8
-	WORD	$0x2e28deba // fmul v26.2s, v21.2s, v8.2s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S2]
-	WORD	$0x2ebae72a // fcmgt v10.2s, v25.2s, v26.2s
-	VAND	V10.B8, V22.B8, V11.B8
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S2]
-	WORD	$0x2ebae531 // fcmgt v17.2s, v9.2s, v26.2s
-	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
-	VAND	V17.B8, V22.B8, V20.B8
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S2]
-	WORD	$0x0e3bd758 // fadd v24.2s, v26.2s, v27.2s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V23.S2]
-	VSUB	V23.S2, V24.S2, V19.S2
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S2]
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V20.B16, V25.B16
-	VBSL	V8.B8, V21.B8, V25.B8
-	WORD	$0x2e39df4a // fmul v10.2s, v26.2s, v25.2s
-	VMOV	V11.B16, V9.B16
-	VBSL	V10.B8, V19.B8, V9.B8
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S2]
-	WORD	$0x2eb6e611 // fcmgt v17.2s, v16.2s, v22.2s
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V27.S2]
-	VMOV	V17.B16, V23.B16
-	VBSL	V9.B8, V27.B8, V23.B8
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V24.S2]
-	WORD	$0x2eb0e715 // fcmgt v21.2s, v24.2s, v16.2s
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V21.B16, V20.B16
-	VBSL	V23.B8, V8.B8, V20.B8
-	WORD	$0x0e30e61a // fcmeq v26.2s, v16.2s, v16.2s
-	WORD	$0x2e205b5a // mvn v26.8b, v26.8b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VORR	V25.B8, V16.B8, V11.B8
-	VMOV	V26.B16, V19.B16
-	VBSL	V20.B8, V11.B8, V19.B8
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B8, V19.B8, V10.B8
-	VMOV	V10.B16, V18.B16
-mathblock35:
-	WORD	$0x0e30e616 // fcmeq v22.2s, v16.2s, v16.2s
-	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock36
-	WORD	$0x0e3ee7d1 // fcmeq v17.2s, v30.2s, v30.2s
-	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VORR	V9.B8, V30.B8, V24.B8
-	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B8, V24.B8, V21.B8
-	WORD	$0x0e20e417 // fcmeq v23.2s, v0.2s, v0.2s
-	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VORR	V25.B8, V0.B8, V26.B8
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B8, V26.B8, V11.B8
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B8, V11.B8, V20.B8
-	VMOV	V20.B16, V18.B16
-mathblock36:
-	VMOV	V18.B16, V12.B16
-	FMOVS	F12, (R10)
-next:
-	ADD	R3, R2, R2
-	ADD	R5, R4, R4
-	ADD	R7, R6, R6
-	SUBS	$1, R0, R0
-	BNE	row
-done:
-	RET
-
-	// func expsubSVF32NEON(m int, n int, dst *float32, ldd int, a *float32, lda int, b *float32, ldb int)
-TEXT ·expsubSVF32NEON(SB), NOSPLIT, $0-64
-	MOVD	m+0(FP), R0
-	MOVD	n+8(FP), R1
-	CMP	$0, R0
-	BLE	done
-	CMP	$0, R1
-	BLE	done
-	MOVD	dst+16(FP), R2
-	MOVD	ldd+24(FP), R3
-	LSL	$2, R3, R3
-	MOVD	a+32(FP), R4
-	MOVD	lda+40(FP), R5
-	LSL	$2, R5, R5
-	MOVD	b+48(FP), R6
-	MOVD	ldb+56(FP), R7
-	LSL	$2, R7, R7
-row:
-	MOVD	R2, R10
-	VLD1R	(R4), [V31.S4]
-	MOVD	R6, R12
-	// R14: whole blocks of 16 elements, then the low bits of the count
-	SUBS	$16, R1, R14
-	BLT	tail
-loop:
-	VLD1.P	64(R12), [V4.S4, V5.S4, V6.S4, V7.S4]
-	WORD	$0x4ea4d7f0 // fsub v16.4s, v31.4s, v4.4s
-	MOVD	$expsub32consts<>+0(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S4]
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V19.S4, V18.S4, V21.S4
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
-	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V18.B16, V25.B16
-	VFMLS	V24.S4, V23.S4, V25.S4
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V25.B16, V27.B16
-	VFMLS	V26.S4, V23.S4, V27.S4
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$expsub32consts<>+24(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V27.S4, V28.S4, V9.S4
-	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[3]
-	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
-	VMOV	V17.B16, V19.B16
-	VFMLA	V9.S4, V10.S4, V19.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[3]
-	VSHL	$19, V21.S4, V22.S4
-	VADD	V22.S4, V20.S4, V24.S4
-	VMOV	V24.B16, V18.B16
-	VFMLA	V24.S4, V19.S4, V18.S4
-	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VAND	V26.B16, V16.B16, V23.B16
-	MOVD	$expsub32consts<>+32(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
-	FMOVS	F8, R20
-	CBZ	R20, mathblock37
-	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VAND	V27.B16, V21.B16, V11.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	VSHL	$19, V11.S4, V9.S4
-	VADD	V9.S4, V10.S4, V17.S4
-	VMOV	V17.B16, V20.B16
-	VFMLA	V17.S4, V19.S4, V20.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VSUB	V22.S4, V21.S4, V24.S4
-	VUSHR	$4, V24.S4, V26.S4
-	VUSHR	$1, V26.S4, V25.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V25.S4, V8.S4
-	VSHL	$23, V8.S4, V27.S4
-	VSUB	V25.S4, V26.S4, V11.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VSUB	V10.S4, V11.S4, V9.S4
-	VSHL	$23, V9.S4, V19.S4
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
-	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VADD	V24.S4, V19.S4, V23.S4
-	VMOV	V22.B16, V8.B16
-	VBSL	V19.B16, V23.B16, V8.B16
-	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
-	VAND	V10.B16, V22.B16, V11.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	VAND	V17.B16, V22.B16, V20.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V24.S4, V19.S4
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S4]
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V25.B16
-	VBSL	V8.B16, V21.B16, V25.B16
-	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
-	VMOV	V11.B16, V9.B16
-	VBSL	V10.B16, V19.B16, V9.B16
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V17.B16, V23.B16
-	VBSL	V9.B16, V27.B16, V23.B16
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V21.B16, V20.B16
-	VBSL	V23.B16, V8.B16, V20.B16
-	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V16.B16, V11.B16
-	VMOV	V26.B16, V19.B16
-	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock37:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock38
-	WORD	$0x4e24e491 // fcmeq v17.4s, v4.4s, v4.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V4.B16, V24.B16
-	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V31.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
-mathblock38:
-	VMOV	V18.B16, V12.B16
-	WORD	$0x4ea5d7f0 // fsub v16.4s, v31.4s, v5.4s
-	MOVD	$expsub32consts<>+0(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S4]
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V19.S4, V18.S4, V21.S4
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
-	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V18.B16, V25.B16
-	VFMLS	V24.S4, V23.S4, V25.S4
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V25.B16, V27.B16
-	VFMLS	V26.S4, V23.S4, V27.S4
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$expsub32consts<>+24(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V27.S4, V28.S4, V9.S4
-	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[3]
-	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
-	VMOV	V17.B16, V19.B16
-	VFMLA	V9.S4, V10.S4, V19.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[3]
-	VSHL	$19, V21.S4, V22.S4
-	VADD	V22.S4, V20.S4, V24.S4
-	VMOV	V24.B16, V18.B16
-	VFMLA	V24.S4, V19.S4, V18.S4
-	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VAND	V26.B16, V16.B16, V23.B16
-	MOVD	$expsub32consts<>+32(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
-	FMOVS	F8, R20
-	CBZ	R20, mathblock39
-	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VAND	V27.B16, V21.B16, V11.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	VSHL	$19, V11.S4, V9.S4
-	VADD	V9.S4, V10.S4, V17.S4
-	VMOV	V17.B16, V20.B16
-	VFMLA	V17.S4, V19.S4, V20.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VSUB	V22.S4, V21.S4, V24.S4
-	VUSHR	$4, V24.S4, V26.S4
-	VUSHR	$1, V26.S4, V25.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V25.S4, V8.S4
-	VSHL	$23, V8.S4, V27.S4
-	VSUB	V25.S4, V26.S4, V11.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VSUB	V10.S4, V11.S4, V9.S4
-	VSHL	$23, V9.S4, V19.S4
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
-	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VADD	V24.S4, V19.S4, V23.S4
-	VMOV	V22.B16, V8.B16
-	VBSL	V19.B16, V23.B16, V8.B16
-	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
-	VAND	V10.B16, V22.B16, V11.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	VAND	V17.B16, V22.B16, V20.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V24.S4, V19.S4
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S4]
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V25.B16
-	VBSL	V8.B16, V21.B16, V25.B16
-	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
-	VMOV	V11.B16, V9.B16
-	VBSL	V10.B16, V19.B16, V9.B16
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V17.B16, V23.B16
-	VBSL	V9.B16, V27.B16, V23.B16
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V21.B16, V20.B16
-	VBSL	V23.B16, V8.B16, V20.B16
-	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V16.B16, V11.B16
-	VMOV	V26.B16, V19.B16
-	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock39:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock40
-	WORD	$0x4e25e4b1 // fcmeq v17.4s, v5.4s, v5.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V5.B16, V24.B16
-	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V31.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
-mathblock40:
-	VMOV	V18.B16, V13.B16
-	WORD	$0x4ea6d7f0 // fsub v16.4s, v31.4s, v6.4s
-	MOVD	$expsub32consts<>+0(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S4]
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V19.S4, V18.S4, V21.S4
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
-	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V18.B16, V25.B16
-	VFMLS	V24.S4, V23.S4, V25.S4
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V25.B16, V27.B16
-	VFMLS	V26.S4, V23.S4, V27.S4
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$expsub32consts<>+24(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V27.S4, V28.S4, V9.S4
-	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[3]
-	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
-	VMOV	V17.B16, V19.B16
-	VFMLA	V9.S4, V10.S4, V19.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[3]
-	VSHL	$19, V21.S4, V22.S4
-	VADD	V22.S4, V20.S4, V24.S4
-	VMOV	V24.B16, V18.B16
-	VFMLA	V24.S4, V19.S4, V18.S4
-	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VAND	V26.B16, V16.B16, V23.B16
-	MOVD	$expsub32consts<>+32(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
-	FMOVS	F8, R20
-	CBZ	R20, mathblock41
-	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VAND	V27.B16, V21.B16, V11.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	VSHL	$19, V11.S4, V9.S4
-	VADD	V9.S4, V10.S4, V17.S4
-	VMOV	V17.B16, V20.B16
-	VFMLA	V17.S4, V19.S4, V20.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VSUB	V22.S4, V21.S4, V24.S4
-	VUSHR	$4, V24.S4, V26.S4
-	VUSHR	$1, V26.S4, V25.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V25.S4, V8.S4
-	VSHL	$23, V8.S4, V27.S4
-	VSUB	V25.S4, V26.S4, V11.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VSUB	V10.S4, V11.S4, V9.S4
-	VSHL	$23, V9.S4, V19.S4
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
-	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VADD	V24.S4, V19.S4, V23.S4
-	VMOV	V22.B16, V8.B16
-	VBSL	V19.B16, V23.B16, V8.B16
-	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
-	VAND	V10.B16, V22.B16, V11.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	VAND	V17.B16, V22.B16, V20.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V24.S4, V19.S4
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S4]
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V25.B16
-	VBSL	V8.B16, V21.B16, V25.B16
-	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
-	VMOV	V11.B16, V9.B16
-	VBSL	V10.B16, V19.B16, V9.B16
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V17.B16, V23.B16
-	VBSL	V9.B16, V27.B16, V23.B16
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V21.B16, V20.B16
-	VBSL	V23.B16, V8.B16, V20.B16
-	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V16.B16, V11.B16
-	VMOV	V26.B16, V19.B16
-	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock41:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock42
-	WORD	$0x4e26e4d1 // fcmeq v17.4s, v6.4s, v6.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V6.B16, V24.B16
-	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V31.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
-mathblock42:
-	VMOV	V18.B16, V14.B16
-	WORD	$0x4ea7d7f0 // fsub v16.4s, v31.4s, v7.4s
-	MOVD	$expsub32consts<>+0(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S4]
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V19.S4, V18.S4, V21.S4
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
-	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V18.B16, V25.B16
-	VFMLS	V24.S4, V23.S4, V25.S4
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V25.B16, V27.B16
-	VFMLS	V26.S4, V23.S4, V27.S4
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$expsub32consts<>+24(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V27.S4, V28.S4, V9.S4
-	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[3]
-	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
-	VMOV	V17.B16, V19.B16
-	VFMLA	V9.S4, V10.S4, V19.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[3]
-	VSHL	$19, V21.S4, V22.S4
-	VADD	V22.S4, V20.S4, V24.S4
-	VMOV	V24.B16, V18.B16
-	VFMLA	V24.S4, V19.S4, V18.S4
-	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VAND	V26.B16, V16.B16, V23.B16
-	MOVD	$expsub32consts<>+32(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
-	FMOVS	F8, R20
-	CBZ	R20, mathblock43
-	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VAND	V27.B16, V21.B16, V11.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	VSHL	$19, V11.S4, V9.S4
-	VADD	V9.S4, V10.S4, V17.S4
-	VMOV	V17.B16, V20.B16
-	VFMLA	V17.S4, V19.S4, V20.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VSUB	V22.S4, V21.S4, V24.S4
-	VUSHR	$4, V24.S4, V26.S4
-	VUSHR	$1, V26.S4, V25.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V25.S4, V8.S4
-	VSHL	$23, V8.S4, V27.S4
-	VSUB	V25.S4, V26.S4, V11.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VSUB	V10.S4, V11.S4, V9.S4
-	VSHL	$23, V9.S4, V19.S4
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
-	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VADD	V24.S4, V19.S4, V23.S4
-	VMOV	V22.B16, V8.B16
-	VBSL	V19.B16, V23.B16, V8.B16
-	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
-	VAND	V10.B16, V22.B16, V11.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	VAND	V17.B16, V22.B16, V20.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V24.S4, V19.S4
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S4]
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V25.B16
-	VBSL	V8.B16, V21.B16, V25.B16
-	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
-	VMOV	V11.B16, V9.B16
-	VBSL	V10.B16, V19.B16, V9.B16
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V17.B16, V23.B16
-	VBSL	V9.B16, V27.B16, V23.B16
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V21.B16, V20.B16
-	VBSL	V23.B16, V8.B16, V20.B16
-	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V16.B16, V11.B16
-	VMOV	V26.B16, V19.B16
-	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock43:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock44
-	WORD	$0x4e27e4f1 // fcmeq v17.4s, v7.4s, v7.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V7.B16, V24.B16
-	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V31.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
-mathblock44:
-	VMOV	V18.B16, V15.B16
-	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
-	SUBS	$16, R14, R14
-	BGE	loop
-tail:
-	TBZ	$3, R14, tail4
-	VLD1.P	32(R12), [V4.S4, V5.S4]
-	WORD	$0x4ea4d7f0 // fsub v16.4s, v31.4s, v4.4s
-	MOVD	$expsub32consts<>+0(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S4]
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V19.S4, V18.S4, V21.S4
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
-	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V18.B16, V25.B16
-	VFMLS	V24.S4, V23.S4, V25.S4
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V25.B16, V27.B16
-	VFMLS	V26.S4, V23.S4, V27.S4
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$expsub32consts<>+24(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V27.S4, V28.S4, V9.S4
-	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[3]
-	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
-	VMOV	V17.B16, V19.B16
-	VFMLA	V9.S4, V10.S4, V19.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[3]
-	VSHL	$19, V21.S4, V22.S4
-	VADD	V22.S4, V20.S4, V24.S4
-	VMOV	V24.B16, V18.B16
-	VFMLA	V24.S4, V19.S4, V18.S4
-	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VAND	V26.B16, V16.B16, V23.B16
-	MOVD	$expsub32consts<>+32(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
-	FMOVS	F8, R20
-	CBZ	R20, mathblock45
-	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VAND	V27.B16, V21.B16, V11.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	VSHL	$19, V11.S4, V9.S4
-	VADD	V9.S4, V10.S4, V17.S4
-	VMOV	V17.B16, V20.B16
-	VFMLA	V17.S4, V19.S4, V20.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VSUB	V22.S4, V21.S4, V24.S4
-	VUSHR	$4, V24.S4, V26.S4
-	VUSHR	$1, V26.S4, V25.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V25.S4, V8.S4
-	VSHL	$23, V8.S4, V27.S4
-	VSUB	V25.S4, V26.S4, V11.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VSUB	V10.S4, V11.S4, V9.S4
-	VSHL	$23, V9.S4, V19.S4
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
-	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VADD	V24.S4, V19.S4, V23.S4
-	VMOV	V22.B16, V8.B16
-	VBSL	V19.B16, V23.B16, V8.B16
-	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
-	VAND	V10.B16, V22.B16, V11.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	VAND	V17.B16, V22.B16, V20.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V24.S4, V19.S4
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S4]
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V25.B16
-	VBSL	V8.B16, V21.B16, V25.B16
-	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
-	VMOV	V11.B16, V9.B16
-	VBSL	V10.B16, V19.B16, V9.B16
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V17.B16, V23.B16
-	VBSL	V9.B16, V27.B16, V23.B16
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V21.B16, V20.B16
-	VBSL	V23.B16, V8.B16, V20.B16
-	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V16.B16, V11.B16
-	VMOV	V26.B16, V19.B16
-	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock45:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock46
-	WORD	$0x4e24e491 // fcmeq v17.4s, v4.4s, v4.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V4.B16, V24.B16
-	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V31.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
-mathblock46:
-	VMOV	V18.B16, V12.B16
-	WORD	$0x4ea5d7f0 // fsub v16.4s, v31.4s, v5.4s
-	MOVD	$expsub32consts<>+0(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S4]
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V19.S4, V18.S4, V21.S4
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
-	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V18.B16, V25.B16
-	VFMLS	V24.S4, V23.S4, V25.S4
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V25.B16, V27.B16
-	VFMLS	V26.S4, V23.S4, V27.S4
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$expsub32consts<>+24(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V27.S4, V28.S4, V9.S4
-	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[3]
-	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
-	VMOV	V17.B16, V19.B16
-	VFMLA	V9.S4, V10.S4, V19.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[3]
-	VSHL	$19, V21.S4, V22.S4
-	VADD	V22.S4, V20.S4, V24.S4
-	VMOV	V24.B16, V18.B16
-	VFMLA	V24.S4, V19.S4, V18.S4
-	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VAND	V26.B16, V16.B16, V23.B16
-	MOVD	$expsub32consts<>+32(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
-	FMOVS	F8, R20
-	CBZ	R20, mathblock47
-	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VAND	V27.B16, V21.B16, V11.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	VSHL	$19, V11.S4, V9.S4
-	VADD	V9.S4, V10.S4, V17.S4
-	VMOV	V17.B16, V20.B16
-	VFMLA	V17.S4, V19.S4, V20.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VSUB	V22.S4, V21.S4, V24.S4
-	VUSHR	$4, V24.S4, V26.S4
-	VUSHR	$1, V26.S4, V25.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V25.S4, V8.S4
-	VSHL	$23, V8.S4, V27.S4
-	VSUB	V25.S4, V26.S4, V11.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VSUB	V10.S4, V11.S4, V9.S4
-	VSHL	$23, V9.S4, V19.S4
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
-	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VADD	V24.S4, V19.S4, V23.S4
-	VMOV	V22.B16, V8.B16
-	VBSL	V19.B16, V23.B16, V8.B16
-	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
-	VAND	V10.B16, V22.B16, V11.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	VAND	V17.B16, V22.B16, V20.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V24.S4, V19.S4
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S4]
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V25.B16
-	VBSL	V8.B16, V21.B16, V25.B16
-	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
-	VMOV	V11.B16, V9.B16
-	VBSL	V10.B16, V19.B16, V9.B16
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V17.B16, V23.B16
-	VBSL	V9.B16, V27.B16, V23.B16
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V21.B16, V20.B16
-	VBSL	V23.B16, V8.B16, V20.B16
-	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V16.B16, V11.B16
-	VMOV	V26.B16, V19.B16
-	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock47:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock48
-	WORD	$0x4e25e4b1 // fcmeq v17.4s, v5.4s, v5.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V5.B16, V24.B16
-	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V31.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
-mathblock48:
-	VMOV	V18.B16, V13.B16
-	VST1.P	[V12.S4, V13.S4], 32(R10)
-tail4:
-	TBZ	$2, R14, tail2
-	VLD1.P	16(R12), [V4.S4]
-	WORD	$0x4ea4d7f0 // fsub v16.4s, v31.4s, v4.4s
-	MOVD	$expsub32consts<>+0(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x4e31f612 // fmax v18.4s, v16.4s, v17.4s
-	MOVD	$expsub32consts<>+4(SB), R19
-	VLD1R	(R19), [V19.S4]
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V20.S4]
-	VMOV	V20.B16, V21.B16
-	VFMLA	V19.S4, V18.S4, V21.S4
-	MOVD	$expsub32consts<>+8(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x4eb6d6b7 // fsub v23.4s, v21.4s, v22.4s
-	MOVD	$expsub32consts<>+16(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VMOV	V18.B16, V25.B16
-	VFMLS	V24.S4, V23.S4, V25.S4
-	MOVD	$expsub32consts<>+12(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VMOV	V25.B16, V27.B16
-	VFMLS	V26.S4, V23.S4, V27.S4
-	MOVD	$expsub32consts<>+20(SB), R19
-	VLD1R	(R19), [V28.S4]
-	MOVD	$expsub32consts<>+24(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V8.B16, V9.B16
-	VFMLA	V27.S4, V28.S4, V9.S4
-	WORD	$0x6e3bdf6a // fmul v10.4s, v27.4s, v27.4s
-	MOVD	$exptail_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V11.S[3]
-	WORD	$0x4e2bd771 // fadd v17.4s, v27.4s, v11.4s
-	VMOV	V17.B16, V19.B16
-	VFMLA	V9.S4, V10.S4, V19.S4
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V20.S[3]
-	VSHL	$19, V21.S4, V22.S4
-	VADD	V22.S4, V20.S4, V24.S4
-	VMOV	V24.B16, V18.B16
-	VFMLA	V24.S4, V19.S4, V18.S4
-	MOVD	$expsub32consts<>+28(SB), R19
-	VLD1R	(R19), [V26.S4]
-	VAND	V26.B16, V16.B16, V23.B16
-	MOVD	$expsub32consts<>+32(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6eb7e73c // fcmgt v28.4s, v25.4s, v23.4s
-	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
-	FMOVS	F8, R20
-	CBZ	R20, mathblock49
-	MOVD	$expsub32consts<>+36(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VAND	V27.B16, V21.B16, V11.B16
-	MOVD	$exphi_32<>+0(SB), R19
-	VMOV	V21.S[0], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[0]
-	VMOV	V21.S[1], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[1]
-	VMOV	V21.S[2], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[2]
-	VMOV	V21.S[3], R20
-	AND	$0xf, R20, R20
-	MOVWU	(R19)(R20<<2), R20
-	VMOV	R20, V10.S[3]
-	VSHL	$19, V11.S4, V9.S4
-	VADD	V9.S4, V10.S4, V17.S4
-	VMOV	V17.B16, V20.B16
-	VFMLA	V17.S4, V19.S4, V20.S4
-	MOVD	$expsub32consts<>+40(SB), R19
-	VLD1R	(R19), [V22.S4]
-	VSUB	V22.S4, V21.S4, V24.S4
-	VUSHR	$4, V24.S4, V26.S4
-	VUSHR	$1, V26.S4, V25.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V25.S4, V8.S4
-	VSHL	$23, V8.S4, V27.S4
-	VSUB	V25.S4, V26.S4, V11.S4
-	MOVD	$expsub32consts<>+44(SB), R19
-	VLD1R	(R19), [V10.S4]
-	VSUB	V10.S4, V11.S4, V9.S4
-	VSHL	$23, V9.S4, V19.S4
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V17.S4]
-	WORD	$0x6eb0e636 // fcmgt v22.4s, v17.4s, v16.4s
-	WORD	$0x6e3bde95 // fmul v21.4s, v20.4s, v27.4s
-	MOVD	$expsub32consts<>+52(SB), R19
-	VLD1R	(R19), [V24.S4]
-	VADD	V24.S4, V19.S4, V23.S4
-	VMOV	V22.B16, V8.B16
-	VBSL	V19.B16, V23.B16, V8.B16
-	WORD	$0x6e28deba // fmul v26.4s, v21.4s, v8.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V25.S4]
-	WORD	$0x6ebae72a // fcmgt v10.4s, v25.4s, v26.4s
-	VAND	V10.B16, V22.B16, V11.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V9.S4]
-	WORD	$0x6ebae531 // fcmgt v17.4s, v9.4s, v26.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	VAND	V17.B16, V22.B16, V20.B16
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V27.S4]
-	WORD	$0x4e3bd758 // fadd v24.4s, v26.4s, v27.4s
-	MOVD	$expsub32consts<>+56(SB), R19
-	VLD1R	(R19), [V23.S4]
-	VSUB	V23.S4, V24.S4, V19.S4
-	MOVD	$expsub32consts<>+60(SB), R19
-	VLD1R	(R19), [V21.S4]
-	MOVD	$expsub32consts<>+64(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V20.B16, V25.B16
-	VBSL	V8.B16, V21.B16, V25.B16
-	WORD	$0x6e39df4a // fmul v10.4s, v26.4s, v25.4s
-	VMOV	V11.B16, V9.B16
-	VBSL	V10.B16, V19.B16, V9.B16
-	MOVD	$expsub32consts<>+68(SB), R19
-	VLD1R	(R19), [V22.S4]
-	WORD	$0x6eb6e611 // fcmgt v17.4s, v16.4s, v22.4s
-	MOVD	$expsub32consts<>+72(SB), R19
-	VLD1R	(R19), [V27.S4]
-	VMOV	V17.B16, V23.B16
-	VBSL	V9.B16, V27.B16, V23.B16
-	MOVD	$expsub32consts<>+76(SB), R19
-	VLD1R	(R19), [V24.S4]
-	WORD	$0x6eb0e715 // fcmgt v21.4s, v24.4s, v16.4s
-	MOVD	$expsub32consts<>+48(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V21.B16, V20.B16
-	VBSL	V23.B16, V8.B16, V20.B16
-	WORD	$0x4e30e61a // fcmeq v26.4s, v16.4s, v16.4s
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V16.B16, V11.B16
-	VMOV	V26.B16, V19.B16
-	VBSL	V20.B16, V11.B16, V19.B16
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B16, V19.B16, V10.B16
-	VMOV	V10.B16, V18.B16
-mathblock49:
-	WORD	$0x4e30e616 // fcmeq v22.4s, v16.4s, v16.4s
-	WORD	$0x6e205ad6 // mvn v22.16b, v22.16b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock50
-	WORD	$0x4e24e491 // fcmeq v17.4s, v4.4s, v4.4s
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S4]
-	VORR	V9.B16, V4.B16, V24.B16
-	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S4]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B16, V24.B16, V21.B16
-	WORD	$0x4e3fe7f7 // fcmeq v23.4s, v31.4s, v31.4s
-	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
-	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S4]
-	VORR	V25.B16, V31.B16, V26.B16
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B16, V26.B16, V11.B16
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B16, V11.B16, V20.B16
-	VMOV	V20.B16, V18.B16
-mathblock50:
 	VMOV	V18.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
@@ -27950,7 +27825,7 @@ tail2:
 	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
 	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
 	FMOVS	F8, R20
-	CBZ	R20, mathblock51
+	CBZ	R20, mathblock26
 	MOVD	$expsub32consts<>+36(SB), R19
 	VLD1R	(R19), [V27.S2]
 	VAND	V27.B8, V21.B8, V11.B8
@@ -28044,35 +27919,30 @@ tail2:
 	VORR	V25.B8, V16.B8, V11.B8
 	VMOV	V26.B16, V19.B16
 	VBSL	V20.B8, V11.B8, V19.B8
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B8, V19.B8, V10.B8
-	VMOV	V10.B16, V18.B16
-mathblock51:
-	WORD	$0x0e30e616 // fcmeq v22.2s, v16.2s, v16.2s
+	WORD	$0x0e30e60a // fcmeq v10.2s, v16.2s, v16.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	WORD	$0x0e24e496 // fcmeq v22.2s, v4.2s, v4.2s
 	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock52
-	WORD	$0x0e24e491 // fcmeq v17.2s, v4.2s, v4.2s
-	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VORR	V9.B8, V4.B8, V24.B8
+	VLD1R	(R19), [V27.S2]
+	VORR	V27.B8, V4.B8, V17.B8
 	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B8, V24.B8, V21.B8
-	WORD	$0x0e3fe7f7 // fcmeq v23.2s, v31.2s, v31.2s
-	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	VLD1R	(R19), [V9.S2]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B8, V17.B8, V24.B8
+	WORD	$0x0e3fe7e8 // fcmeq v8.2s, v31.2s, v31.2s
+	WORD	$0x2e205908 // mvn v8.8b, v8.8b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VORR	V25.B8, V31.B8, V26.B8
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B8, V26.B8, V11.B8
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B8, V11.B8, V20.B8
-	VMOV	V20.B16, V18.B16
-mathblock52:
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V31.B8, V23.B8
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B8, V23.B8, V25.B8
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B8, V25.B8, V26.B8
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B8, V26.B8, V11.B8
+	VMOV	V11.B16, V18.B16
+mathblock26:
 	VMOV	V18.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
@@ -28156,7 +28026,7 @@ tail1:
 	WORD	$0x2e205b9c // mvn v28.8b, v28.8b
 	WORD	$0x6eb0ab88 // umaxv s8, v28.4s
 	FMOVS	F8, R20
-	CBZ	R20, mathblock53
+	CBZ	R20, mathblock27
 	MOVD	$expsub32consts<>+36(SB), R19
 	VLD1R	(R19), [V27.S2]
 	VAND	V27.B8, V21.B8, V11.B8
@@ -28250,35 +28120,30 @@ tail1:
 	VORR	V25.B8, V16.B8, V11.B8
 	VMOV	V26.B16, V19.B16
 	VBSL	V20.B8, V11.B8, V19.B8
-	VMOV	V28.B16, V10.B16
-	VBSL	V18.B8, V19.B8, V10.B8
-	VMOV	V10.B16, V18.B16
-mathblock53:
-	WORD	$0x0e30e616 // fcmeq v22.2s, v16.2s, v16.2s
+	WORD	$0x0e30e60a // fcmeq v10.2s, v16.2s, v16.2s
+	WORD	$0x2e20594a // mvn v10.8b, v10.8b
+	WORD	$0x0e24e496 // fcmeq v22.2s, v4.2s, v4.2s
 	WORD	$0x2e205ad6 // mvn v22.8b, v22.8b
-	WORD	$0x6eb0aadb // umaxv s27, v22.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock54
-	WORD	$0x0e24e491 // fcmeq v17.2s, v4.2s, v4.2s
-	WORD	$0x2e205a31 // mvn v17.8b, v17.8b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V9.S2]
-	VORR	V9.B8, V4.B8, V24.B8
+	VLD1R	(R19), [V27.S2]
+	VORR	V27.B8, V4.B8, V17.B8
 	MOVD	$expsub32consts<>+84(SB), R19
-	VLD1R	(R19), [V8.S2]
-	VMOV	V17.B16, V21.B16
-	VBSL	V8.B8, V24.B8, V21.B8
-	WORD	$0x0e3fe7f7 // fcmeq v23.2s, v31.2s, v31.2s
-	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
+	VLD1R	(R19), [V9.S2]
+	VMOV	V22.B16, V24.B16
+	VBSL	V9.B8, V17.B8, V24.B8
+	WORD	$0x0e3fe7e8 // fcmeq v8.2s, v31.2s, v31.2s
+	WORD	$0x2e205908 // mvn v8.8b, v8.8b
 	MOVD	$expsub32consts<>+80(SB), R19
-	VLD1R	(R19), [V25.S2]
-	VORR	V25.B8, V31.B8, V26.B8
-	VMOV	V23.B16, V11.B16
-	VBSL	V21.B8, V26.B8, V11.B8
-	VMOV	V22.B16, V20.B16
-	VBSL	V18.B8, V11.B8, V20.B8
-	VMOV	V20.B16, V18.B16
-mathblock54:
+	VLD1R	(R19), [V21.S2]
+	VORR	V21.B8, V31.B8, V23.B8
+	VMOV	V8.B16, V25.B16
+	VBSL	V24.B8, V23.B8, V25.B8
+	VMOV	V10.B16, V26.B16
+	VBSL	V19.B8, V25.B8, V26.B8
+	VMOV	V28.B16, V11.B16
+	VBSL	V18.B8, V26.B8, V11.B8
+	VMOV	V11.B16, V18.B16
+mathblock27:
 	VMOV	V18.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
@@ -49289,7 +49154,7 @@ loop:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock55
+	CBZ	R20, mathblock28
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -49375,35 +49240,30 @@ loop:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock55:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e64e49c // fcmeq v28.2d, v4.2d, v4.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock56
-	WORD	$0x4e64e49a // fcmeq v26.2d, v4.2d, v4.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V4.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V4.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e60e413 // fcmeq v19.2d, v0.2d, v0.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V0.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock56:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V0.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock28:
 	VMOV	V10.B16, V12.B16
 	WORD	$0x4ee5d430 // fsub v16.2d, v1.2d, v5.2d
 	MOVD	$expsub64consts<>+0(SB), R19
@@ -49479,7 +49339,7 @@ mathblock56:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock57
+	CBZ	R20, mathblock29
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -49565,35 +49425,30 @@ mathblock56:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock57:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e65e4bc // fcmeq v28.2d, v5.2d, v5.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock58
-	WORD	$0x4e65e4ba // fcmeq v26.2d, v5.2d, v5.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V5.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V5.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e61e431 // fcmeq v17.2d, v1.2d, v1.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e61e433 // fcmeq v19.2d, v1.2d, v1.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V1.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock58:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V1.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock29:
 	VMOV	V10.B16, V13.B16
 	WORD	$0x4ee6d450 // fsub v16.2d, v2.2d, v6.2d
 	MOVD	$expsub64consts<>+0(SB), R19
@@ -49669,7 +49524,7 @@ mathblock58:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock59
+	CBZ	R20, mathblock30
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -49755,35 +49610,30 @@ mathblock58:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock59:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e66e4dc // fcmeq v28.2d, v6.2d, v6.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock60
-	WORD	$0x4e66e4da // fcmeq v26.2d, v6.2d, v6.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V6.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V6.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e62e451 // fcmeq v17.2d, v2.2d, v2.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e62e453 // fcmeq v19.2d, v2.2d, v2.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V2.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock60:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V2.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock30:
 	VMOV	V10.B16, V14.B16
 	WORD	$0x4ee7d470 // fsub v16.2d, v3.2d, v7.2d
 	MOVD	$expsub64consts<>+0(SB), R19
@@ -49859,7 +49709,7 @@ mathblock60:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock61
+	CBZ	R20, mathblock31
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -49945,35 +49795,30 @@ mathblock60:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock61:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e67e4fc // fcmeq v28.2d, v7.2d, v7.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock62
-	WORD	$0x4e67e4fa // fcmeq v26.2d, v7.2d, v7.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V7.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V7.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e63e471 // fcmeq v17.2d, v3.2d, v3.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e63e473 // fcmeq v19.2d, v3.2d, v3.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V3.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock62:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V3.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock31:
 	VMOV	V10.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -50056,7 +49901,7 @@ tail:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock63
+	CBZ	R20, mathblock32
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -50142,35 +49987,30 @@ tail:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock63:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e64e49c // fcmeq v28.2d, v4.2d, v4.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock64
-	WORD	$0x4e64e49a // fcmeq v26.2d, v4.2d, v4.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V4.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V4.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e60e413 // fcmeq v19.2d, v0.2d, v0.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V0.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock64:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V0.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock32:
 	VMOV	V10.B16, V12.B16
 	WORD	$0x4ee5d430 // fsub v16.2d, v1.2d, v5.2d
 	MOVD	$expsub64consts<>+0(SB), R19
@@ -50246,7 +50086,7 @@ mathblock64:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock65
+	CBZ	R20, mathblock33
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -50332,35 +50172,30 @@ mathblock64:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock65:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e65e4bc // fcmeq v28.2d, v5.2d, v5.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock66
-	WORD	$0x4e65e4ba // fcmeq v26.2d, v5.2d, v5.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V5.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V5.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e61e431 // fcmeq v17.2d, v1.2d, v1.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e61e433 // fcmeq v19.2d, v1.2d, v1.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V1.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock66:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V1.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock33:
 	VMOV	V10.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -50441,7 +50276,7 @@ tail2:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock67
+	CBZ	R20, mathblock34
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -50527,35 +50362,30 @@ tail2:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock67:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e64e49c // fcmeq v28.2d, v4.2d, v4.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock68
-	WORD	$0x4e64e49a // fcmeq v26.2d, v4.2d, v4.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V4.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V4.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e60e413 // fcmeq v19.2d, v0.2d, v0.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V0.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock68:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V0.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock34:
 	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -50636,7 +50466,7 @@ tail1:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock69
+	CBZ	R20, mathblock35
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -50722,35 +50552,30 @@ tail1:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock69:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e64e49c // fcmeq v28.2d, v4.2d, v4.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock70
-	WORD	$0x4e64e49a // fcmeq v26.2d, v4.2d, v4.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V4.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V4.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e60e413 // fcmeq v19.2d, v0.2d, v0.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V0.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock70:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V0.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock35:
 	VMOV	V10.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -50862,7 +50687,7 @@ loop:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock71
+	CBZ	R20, mathblock36
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -50948,35 +50773,30 @@ loop:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock71:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e7ee7dc // fcmeq v28.2d, v30.2d, v30.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock72
-	WORD	$0x4e7ee7da // fcmeq v26.2d, v30.2d, v30.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V30.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V30.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e60e413 // fcmeq v19.2d, v0.2d, v0.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V0.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock72:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V0.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock36:
 	VMOV	V10.B16, V12.B16
 	WORD	$0x4efed430 // fsub v16.2d, v1.2d, v30.2d
 	MOVD	$expsub64consts<>+0(SB), R19
@@ -51052,7 +50872,7 @@ mathblock72:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock73
+	CBZ	R20, mathblock37
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -51138,35 +50958,30 @@ mathblock72:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock73:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e7ee7dc // fcmeq v28.2d, v30.2d, v30.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock74
-	WORD	$0x4e7ee7da // fcmeq v26.2d, v30.2d, v30.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V30.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V30.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e61e431 // fcmeq v17.2d, v1.2d, v1.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e61e433 // fcmeq v19.2d, v1.2d, v1.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V1.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock74:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V1.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock37:
 	VMOV	V10.B16, V13.B16
 	WORD	$0x4efed450 // fsub v16.2d, v2.2d, v30.2d
 	MOVD	$expsub64consts<>+0(SB), R19
@@ -51242,7 +51057,7 @@ mathblock74:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock75
+	CBZ	R20, mathblock38
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -51328,35 +51143,30 @@ mathblock74:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock75:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e7ee7dc // fcmeq v28.2d, v30.2d, v30.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock76
-	WORD	$0x4e7ee7da // fcmeq v26.2d, v30.2d, v30.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V30.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V30.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e62e451 // fcmeq v17.2d, v2.2d, v2.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e62e453 // fcmeq v19.2d, v2.2d, v2.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V2.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock76:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V2.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock38:
 	VMOV	V10.B16, V14.B16
 	WORD	$0x4efed470 // fsub v16.2d, v3.2d, v30.2d
 	MOVD	$expsub64consts<>+0(SB), R19
@@ -51432,7 +51242,7 @@ mathblock76:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock77
+	CBZ	R20, mathblock39
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -51518,35 +51328,30 @@ mathblock76:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock77:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e7ee7dc // fcmeq v28.2d, v30.2d, v30.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock78
-	WORD	$0x4e7ee7da // fcmeq v26.2d, v30.2d, v30.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V30.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V30.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e63e471 // fcmeq v17.2d, v3.2d, v3.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e63e473 // fcmeq v19.2d, v3.2d, v3.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V3.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock78:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V3.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock39:
 	VMOV	V10.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -51628,7 +51433,7 @@ tail:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock79
+	CBZ	R20, mathblock40
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -51714,35 +51519,30 @@ tail:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock79:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e7ee7dc // fcmeq v28.2d, v30.2d, v30.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock80
-	WORD	$0x4e7ee7da // fcmeq v26.2d, v30.2d, v30.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V30.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V30.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e60e413 // fcmeq v19.2d, v0.2d, v0.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V0.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock80:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V0.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock40:
 	VMOV	V10.B16, V12.B16
 	WORD	$0x4efed430 // fsub v16.2d, v1.2d, v30.2d
 	MOVD	$expsub64consts<>+0(SB), R19
@@ -51818,7 +51618,7 @@ mathblock80:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock81
+	CBZ	R20, mathblock41
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -51904,35 +51704,30 @@ mathblock80:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock81:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e7ee7dc // fcmeq v28.2d, v30.2d, v30.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock82
-	WORD	$0x4e7ee7da // fcmeq v26.2d, v30.2d, v30.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V30.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V30.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e61e431 // fcmeq v17.2d, v1.2d, v1.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e61e433 // fcmeq v19.2d, v1.2d, v1.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V1.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock82:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V1.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock41:
 	VMOV	V10.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -52012,7 +51807,7 @@ tail2:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock83
+	CBZ	R20, mathblock42
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -52098,35 +51893,30 @@ tail2:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock83:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e7ee7dc // fcmeq v28.2d, v30.2d, v30.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock84
-	WORD	$0x4e7ee7da // fcmeq v26.2d, v30.2d, v30.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V30.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V30.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e60e413 // fcmeq v19.2d, v0.2d, v0.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V0.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock84:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V0.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock42:
 	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -52206,7 +51996,7 @@ tail1:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock85
+	CBZ	R20, mathblock43
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -52292,35 +52082,30 @@ tail1:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock85:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e7ee7dc // fcmeq v28.2d, v30.2d, v30.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock86
-	WORD	$0x4e7ee7da // fcmeq v26.2d, v30.2d, v30.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V30.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V30.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e60e411 // fcmeq v17.2d, v0.2d, v0.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e60e413 // fcmeq v19.2d, v0.2d, v0.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V0.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock86:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V0.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock43:
 	VMOV	V10.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -52432,7 +52217,7 @@ loop:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock87
+	CBZ	R20, mathblock44
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -52518,35 +52303,30 @@ loop:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock87:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e64e49c // fcmeq v28.2d, v4.2d, v4.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock88
-	WORD	$0x4e64e49a // fcmeq v26.2d, v4.2d, v4.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V4.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V4.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e7fe7f1 // fcmeq v17.2d, v31.2d, v31.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e7fe7f3 // fcmeq v19.2d, v31.2d, v31.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V31.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock88:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V31.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock44:
 	VMOV	V10.B16, V12.B16
 	WORD	$0x4ee5d7f0 // fsub v16.2d, v31.2d, v5.2d
 	MOVD	$expsub64consts<>+0(SB), R19
@@ -52622,7 +52402,7 @@ mathblock88:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock89
+	CBZ	R20, mathblock45
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -52708,35 +52488,30 @@ mathblock88:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock89:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e65e4bc // fcmeq v28.2d, v5.2d, v5.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock90
-	WORD	$0x4e65e4ba // fcmeq v26.2d, v5.2d, v5.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V5.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V5.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e7fe7f1 // fcmeq v17.2d, v31.2d, v31.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e7fe7f3 // fcmeq v19.2d, v31.2d, v31.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V31.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock90:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V31.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock45:
 	VMOV	V10.B16, V13.B16
 	WORD	$0x4ee6d7f0 // fsub v16.2d, v31.2d, v6.2d
 	MOVD	$expsub64consts<>+0(SB), R19
@@ -52812,7 +52587,7 @@ mathblock90:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock91
+	CBZ	R20, mathblock46
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -52898,35 +52673,30 @@ mathblock90:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock91:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e66e4dc // fcmeq v28.2d, v6.2d, v6.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock92
-	WORD	$0x4e66e4da // fcmeq v26.2d, v6.2d, v6.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V6.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V6.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e7fe7f1 // fcmeq v17.2d, v31.2d, v31.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e7fe7f3 // fcmeq v19.2d, v31.2d, v31.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V31.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock92:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V31.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock46:
 	VMOV	V10.B16, V14.B16
 	WORD	$0x4ee7d7f0 // fsub v16.2d, v31.2d, v7.2d
 	MOVD	$expsub64consts<>+0(SB), R19
@@ -53002,7 +52772,7 @@ mathblock92:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock93
+	CBZ	R20, mathblock47
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -53088,35 +52858,30 @@ mathblock92:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock93:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e67e4fc // fcmeq v28.2d, v7.2d, v7.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock94
-	WORD	$0x4e67e4fa // fcmeq v26.2d, v7.2d, v7.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V7.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V7.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e7fe7f1 // fcmeq v17.2d, v31.2d, v31.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e7fe7f3 // fcmeq v19.2d, v31.2d, v31.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V31.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock94:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V31.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock47:
 	VMOV	V10.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -53198,7 +52963,7 @@ tail:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock95
+	CBZ	R20, mathblock48
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -53284,35 +53049,30 @@ tail:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock95:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e64e49c // fcmeq v28.2d, v4.2d, v4.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock96
-	WORD	$0x4e64e49a // fcmeq v26.2d, v4.2d, v4.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V4.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V4.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e7fe7f1 // fcmeq v17.2d, v31.2d, v31.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e7fe7f3 // fcmeq v19.2d, v31.2d, v31.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V31.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock96:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V31.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock48:
 	VMOV	V10.B16, V12.B16
 	WORD	$0x4ee5d7f0 // fsub v16.2d, v31.2d, v5.2d
 	MOVD	$expsub64consts<>+0(SB), R19
@@ -53388,7 +53148,7 @@ mathblock96:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock97
+	CBZ	R20, mathblock49
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -53474,35 +53234,30 @@ mathblock96:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock97:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e65e4bc // fcmeq v28.2d, v5.2d, v5.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock98
-	WORD	$0x4e65e4ba // fcmeq v26.2d, v5.2d, v5.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V5.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V5.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e7fe7f1 // fcmeq v17.2d, v31.2d, v31.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e7fe7f3 // fcmeq v19.2d, v31.2d, v31.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V31.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock98:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V31.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock49:
 	VMOV	V10.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -53582,7 +53337,7 @@ tail2:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock99
+	CBZ	R20, mathblock50
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -53668,35 +53423,30 @@ tail2:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock99:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e64e49c // fcmeq v28.2d, v4.2d, v4.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock100
-	WORD	$0x4e64e49a // fcmeq v26.2d, v4.2d, v4.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V4.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V4.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e7fe7f1 // fcmeq v17.2d, v31.2d, v31.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e7fe7f3 // fcmeq v19.2d, v31.2d, v31.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V31.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock100:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V31.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock50:
 	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -53776,7 +53526,7 @@ tail1:
 	WORD	$0x6e205a94 // mvn v20.16b, v20.16b
 	WORD	$0x6eb0aa93 // umaxv s19, v20.4s
 	FMOVS	F19, R20
-	CBZ	R20, mathblock101
+	CBZ	R20, mathblock51
 	MOVD	$expsub64consts<>+96(SB), R19
 	VLD1R	(R19), [V27.D2]
 	VAND	V27.B16, V21.B16, V18.B16
@@ -53862,35 +53612,30 @@ tail1:
 	VORR	V11.B16, V16.B16, V18.B16
 	VMOV	V9.B16, V23.B16
 	VBSL	V25.B16, V18.B16, V23.B16
-	VMOV	V20.B16, V24.B16
-	VBSL	V10.B16, V23.B16, V24.B16
-	VMOV	V24.B16, V10.B16
-mathblock101:
-	WORD	$0x4e70e61c // fcmeq v28.2d, v16.2d, v16.2d
+	WORD	$0x4e70e618 // fcmeq v24.2d, v16.2d, v16.2d
+	WORD	$0x6e205b18 // mvn v24.16b, v24.16b
+	WORD	$0x4e64e49c // fcmeq v28.2d, v4.2d, v4.2d
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
-	WORD	$0x6eb0ab9b // umaxv s27, v28.4s
-	FMOVS	F27, R20
-	CBZ	R20, mathblock102
-	WORD	$0x4e64e49a // fcmeq v26.2d, v4.2d, v4.2d
-	WORD	$0x6e205b5a // mvn v26.16b, v26.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V22.D2]
-	VORR	V22.B16, V4.B16, V8.B16
+	VLD1R	(R19), [V27.D2]
+	VORR	V27.B16, V4.B16, V26.B16
 	MOVD	$expsub64consts<>+192(SB), R19
-	VLD1R	(R19), [V19.D2]
-	VMOV	V26.B16, V21.B16
-	VBSL	V19.B16, V8.B16, V21.B16
-	WORD	$0x4e7fe7f1 // fcmeq v17.2d, v31.2d, v31.2d
-	WORD	$0x6e205a31 // mvn v17.16b, v17.16b
+	VLD1R	(R19), [V22.D2]
+	VMOV	V28.B16, V8.B16
+	VBSL	V22.B16, V26.B16, V8.B16
+	WORD	$0x4e7fe7f3 // fcmeq v19.2d, v31.2d, v31.2d
+	WORD	$0x6e205a73 // mvn v19.16b, v19.16b
 	MOVD	$expsub64consts<>+184(SB), R19
-	VLD1R	(R19), [V11.D2]
-	VORR	V11.B16, V31.B16, V9.B16
-	VMOV	V17.B16, V18.B16
-	VBSL	V21.B16, V9.B16, V18.B16
-	VMOV	V28.B16, V25.B16
-	VBSL	V10.B16, V18.B16, V25.B16
-	VMOV	V25.B16, V10.B16
-mathblock102:
+	VLD1R	(R19), [V21.D2]
+	VORR	V21.B16, V31.B16, V17.B16
+	VMOV	V19.B16, V11.B16
+	VBSL	V8.B16, V17.B16, V11.B16
+	VMOV	V24.B16, V9.B16
+	VBSL	V23.B16, V11.B16, V9.B16
+	VMOV	V20.B16, V18.B16
+	VBSL	V10.B16, V9.B16, V18.B16
+	VMOV	V18.B16, V10.B16
+mathblock51:
 	VMOV	V10.B16, V12.B16
 	FMOVD	F12, (R10)
 next:

@@ -2608,7 +2608,7 @@ expVF32AVX2_loop2:
 	VCMPPS       $0x15, exp32consts<>+512(SB), Y7, Y7
 	VPOR         Y7, Y6, Y8
 	VPTEST       Y8, Y8
-	JZ           mathblock439
+	JZ           mathblock352
 	VPAND        exp32consts<>+576(SB), Y2, Y8
 	VPERMPS      exphi_32<>+0(SB), Y2, Y9
 	VPERMPS      exphi_32<>+32(SB), Y2, Y10
@@ -2698,7 +2698,7 @@ expVF32AVX2_loop2:
 	VBLENDVPS    Y0, Y1, Y3, Y1
 	VBLENDVPS    Y7, Y1, Y5, Y5
 
-mathblock439:
+mathblock352:
 	VMOVUPS Y4, (DX)(R8*4)
 	VMOVUPS Y5, 32(DX)(R8*4)
 	ADDQ    $0x00000010, R8
@@ -2736,7 +2736,7 @@ expVF32AVX2_loop1:
 	VPAND        exp32consts<>+448(SB), Y3, Y3
 	VCMPPS       $0x15, exp32consts<>+512(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock440
+	JZ           mathblock353
 	VPAND        exp32consts<>+576(SB), Y1, Y4
 	VPERMPS      exphi_32<>+0(SB), Y1, Y5
 	VPERMPS      exphi_32<>+32(SB), Y1, Y6
@@ -2782,7 +2782,7 @@ expVF32AVX2_loop1:
 	VBLENDVPS    Y0, Y1, Y4, Y1
 	VBLENDVPS    Y3, Y1, Y2, Y2
 
-mathblock440:
+mathblock353:
 	VMOVUPS Y2, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -2819,7 +2819,7 @@ expVF32AVX2_after1:
 	VPAND        exp32consts<>+448(SB), X0, X4
 	VCMPPS       $0x15, exp32consts<>+512(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock441
+	JZ           mathblock354
 	VPAND        exp32consts<>+576(SB), X2, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X7
@@ -2861,7 +2861,7 @@ expVF32AVX2_after1:
 	VBLENDVPS    X1, X0, X5, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock441:
+mathblock354:
 	VMOVUPS X3, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -2897,7 +2897,7 @@ expVF32AVX2_tail4:
 	VPAND        exp32consts<>+448(SB), X0, X4
 	VCMPPS       $0x15, exp32consts<>+512(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock442
+	JZ           mathblock355
 	VPAND        exp32consts<>+576(SB), X2, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X7
@@ -2939,7 +2939,7 @@ expVF32AVX2_tail4:
 	VBLENDVPS    X1, X0, X5, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock442:
+mathblock355:
 	VMOVQ X3, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -2975,7 +2975,7 @@ expVF32AVX2_tail2:
 	VPAND        exp32consts<>+448(SB), X0, X4
 	VCMPPS       $0x15, exp32consts<>+512(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock443
+	JZ           mathblock356
 	VPAND        exp32consts<>+576(SB), X2, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X7
@@ -3017,7 +3017,7 @@ expVF32AVX2_tail2:
 	VBLENDVPS    X1, X0, X5, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock443:
+mathblock356:
 	VMOVSS X3, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -3353,7 +3353,7 @@ logVF32AVX2_loop2:
 	VPOR        Y3, Y5, Y3
 	VPOR        Y3, Y0, Y4
 	VPTEST      Y4, Y4
-	JZ          mathblock444
+	JZ          mathblock357
 	VMOVUPS     (SI)(R8*4), Y4
 	VMULPS      log32consts<>+960(SB), Y4, Y4
 	VPADDD      log32consts<>+0(SB), Y4, Y4
@@ -3459,7 +3459,7 @@ logVF32AVX2_loop2:
 	VBLENDVPS   Y4, Y5, Y0, Y5
 	VBLENDVPS   Y3, Y5, Y2, Y2
 
-mathblock444:
+mathblock357:
 	VMOVUPS Y1, (DX)(R8*4)
 	VMOVUPS Y2, 32(DX)(R8*4)
 	ADDQ    $0x00000010, R8
@@ -3511,7 +3511,7 @@ logVF32AVX2_loop1:
 	VCMPPS      $0x15, log32consts<>+832(SB), Y2, Y2
 	VPOR        Y1, Y2, Y1
 	VPTEST      Y1, Y1
-	JZ          mathblock445
+	JZ          mathblock358
 	VMOVUPS     (SI)(R8*4), Y2
 	VMULPS      log32consts<>+960(SB), Y2, Y2
 	VPADDD      log32consts<>+0(SB), Y2, Y2
@@ -3565,7 +3565,7 @@ logVF32AVX2_loop1:
 	VBLENDVPS   Y3, Y4, Y2, Y4
 	VBLENDVPS   Y1, Y4, Y0, Y0
 
-mathblock445:
+mathblock358:
 	VMOVUPS Y0, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -3616,7 +3616,7 @@ logVF32AVX2_after1:
 	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock446
+	JZ          mathblock359
 	VMULPS      log32consts<>+960(SB), X0, X3
 	VPADDD      log32consts<>+0(SB), X3, X3
 	VPSRLD      $0x17, X3, X4
@@ -3667,7 +3667,7 @@ logVF32AVX2_after1:
 	VBLENDVPS   X3, X0, X4, X0
 	VBLENDVPS   X1, X0, X2, X2
 
-mathblock446:
+mathblock359:
 	VMOVUPS X2, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -3717,7 +3717,7 @@ logVF32AVX2_tail4:
 	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock447
+	JZ          mathblock360
 	VMULPS      log32consts<>+960(SB), X0, X3
 	VPADDD      log32consts<>+0(SB), X3, X3
 	VPSRLD      $0x17, X3, X4
@@ -3768,7 +3768,7 @@ logVF32AVX2_tail4:
 	VBLENDVPS   X3, X0, X4, X0
 	VBLENDVPS   X1, X0, X2, X2
 
-mathblock447:
+mathblock360:
 	VMOVQ X2, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -3818,7 +3818,7 @@ logVF32AVX2_tail2:
 	VCMPPS      $0x15, log32consts<>+832(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock448
+	JZ          mathblock361
 	VMULPS      log32consts<>+960(SB), X0, X3
 	VPADDD      log32consts<>+0(SB), X3, X3
 	VPSRLD      $0x17, X3, X4
@@ -3869,7 +3869,7 @@ logVF32AVX2_tail2:
 	VBLENDVPS   X3, X0, X4, X0
 	VBLENDVPS   X1, X0, X2, X2
 
-mathblock448:
+mathblock361:
 	VMOVSS X2, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -4185,7 +4185,7 @@ exp2VF32AVX2_loop2:
 	VCMPPS       $0x15, exp232consts<>+512(SB), Y7, Y7
 	VPOR         Y7, Y6, Y8
 	VPTEST       Y8, Y8
-	JZ           mathblock449
+	JZ           mathblock362
 	VPAND        exp232consts<>+576(SB), Y2, Y8
 	VPERMPS      exphi_32<>+0(SB), Y2, Y9
 	VPERMPS      exphi_32<>+32(SB), Y2, Y10
@@ -4275,7 +4275,7 @@ exp2VF32AVX2_loop2:
 	VBLENDVPS    Y0, Y1, Y3, Y1
 	VBLENDVPS    Y7, Y1, Y5, Y5
 
-mathblock449:
+mathblock362:
 	VMOVUPS Y4, (DX)(R8*4)
 	VMOVUPS Y5, 32(DX)(R8*4)
 	ADDQ    $0x00000010, R8
@@ -4313,7 +4313,7 @@ exp2VF32AVX2_loop1:
 	VPAND        exp232consts<>+448(SB), Y3, Y3
 	VCMPPS       $0x15, exp232consts<>+512(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock450
+	JZ           mathblock363
 	VPAND        exp232consts<>+576(SB), Y1, Y4
 	VPERMPS      exphi_32<>+0(SB), Y1, Y5
 	VPERMPS      exphi_32<>+32(SB), Y1, Y6
@@ -4359,7 +4359,7 @@ exp2VF32AVX2_loop1:
 	VBLENDVPS    Y0, Y1, Y4, Y1
 	VBLENDVPS    Y3, Y1, Y2, Y2
 
-mathblock450:
+mathblock363:
 	VMOVUPS Y2, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -4396,7 +4396,7 @@ exp2VF32AVX2_after1:
 	VPAND        exp232consts<>+448(SB), X0, X4
 	VCMPPS       $0x15, exp232consts<>+512(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock451
+	JZ           mathblock364
 	VPAND        exp232consts<>+576(SB), X2, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X7
@@ -4438,7 +4438,7 @@ exp2VF32AVX2_after1:
 	VBLENDVPS    X1, X0, X5, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock451:
+mathblock364:
 	VMOVUPS X3, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -4474,7 +4474,7 @@ exp2VF32AVX2_tail4:
 	VPAND        exp232consts<>+448(SB), X0, X4
 	VCMPPS       $0x15, exp232consts<>+512(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock452
+	JZ           mathblock365
 	VPAND        exp232consts<>+576(SB), X2, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X7
@@ -4516,7 +4516,7 @@ exp2VF32AVX2_tail4:
 	VBLENDVPS    X1, X0, X5, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock452:
+mathblock365:
 	VMOVQ X3, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -4552,7 +4552,7 @@ exp2VF32AVX2_tail2:
 	VPAND        exp232consts<>+448(SB), X0, X4
 	VCMPPS       $0x15, exp232consts<>+512(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock453
+	JZ           mathblock366
 	VPAND        exp232consts<>+576(SB), X2, X5
 	LEAQ         exphi_32<>+0(SB), R10
 	VPAND        tablemask16_32<>+0(SB), X2, X7
@@ -4594,7 +4594,7 @@ exp2VF32AVX2_tail2:
 	VBLENDVPS    X1, X0, X5, X0
 	VBLENDVPS    X4, X0, X3, X3
 
-mathblock453:
+mathblock366:
 	VMOVSS X3, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -5484,7 +5484,7 @@ log2VF32AVX2_loop2:
 	VPOR         Y1, Y4, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock454
+	JZ           mathblock367
 	VMOVUPS      (SI)(R8*4), Y2
 	VMULPS       log232consts<>+1088(SB), Y2, Y2
 	VPADDD       log232consts<>+64(SB), Y2, Y2
@@ -5600,7 +5600,7 @@ log2VF32AVX2_loop2:
 	VBLENDVPS    Y0, Y4, Y2, Y4
 	VBLENDVPS    Y1, Y4, Y9, Y9
 
-mathblock454:
+mathblock367:
 	VMOVUPS Y3, (DX)(R8*4)
 	VMOVUPS Y9, 32(DX)(R8*4)
 	ADDQ    $0x00000010, R8
@@ -5657,7 +5657,7 @@ log2VF32AVX2_loop1:
 	VCMPPS       $0x15, log232consts<>+960(SB), Y2, Y2
 	VPOR         Y0, Y2, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock455
+	JZ           mathblock368
 	VMOVUPS      (SI)(R8*4), Y2
 	VMULPS       log232consts<>+1088(SB), Y2, Y2
 	VPADDD       log232consts<>+64(SB), Y2, Y2
@@ -5716,7 +5716,7 @@ log2VF32AVX2_loop1:
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VBLENDVPS    Y0, Y4, Y1, Y1
 
-mathblock455:
+mathblock368:
 	VMOVUPS Y1, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -5772,7 +5772,7 @@ log2VF32AVX2_after1:
 	VCMPPS       $0x15, log232consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock456
+	JZ           mathblock369
 	VMULPS       log232consts<>+1088(SB), X0, X2
 	VPADDD       log232consts<>+64(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -5828,7 +5828,7 @@ log2VF32AVX2_after1:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock456:
+mathblock369:
 	VMOVUPS X5, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -5883,7 +5883,7 @@ log2VF32AVX2_tail4:
 	VCMPPS       $0x15, log232consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock457
+	JZ           mathblock370
 	VMULPS       log232consts<>+1088(SB), X0, X2
 	VPADDD       log232consts<>+64(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -5939,7 +5939,7 @@ log2VF32AVX2_tail4:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock457:
+mathblock370:
 	VMOVQ X5, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -5994,7 +5994,7 @@ log2VF32AVX2_tail2:
 	VCMPPS       $0x15, log232consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock458
+	JZ           mathblock371
 	VMULPS       log232consts<>+1088(SB), X0, X2
 	VPADDD       log232consts<>+64(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -6050,7 +6050,7 @@ log2VF32AVX2_tail2:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock458:
+mathblock371:
 	VMOVSS X5, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -6412,7 +6412,7 @@ log10VF32AVX2_loop2:
 	VPOR         Y1, Y4, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock459
+	JZ           mathblock372
 	VMOVUPS      (SI)(R8*4), Y2
 	VMULPS       log1032consts<>+1088(SB), Y2, Y2
 	VPADDD       log1032consts<>+0(SB), Y2, Y2
@@ -6528,7 +6528,7 @@ log10VF32AVX2_loop2:
 	VBLENDVPS    Y0, Y4, Y2, Y4
 	VBLENDVPS    Y1, Y4, Y9, Y9
 
-mathblock459:
+mathblock372:
 	VMOVUPS Y3, (DX)(R8*4)
 	VMOVUPS Y9, 32(DX)(R8*4)
 	ADDQ    $0x00000010, R8
@@ -6585,7 +6585,7 @@ log10VF32AVX2_loop1:
 	VCMPPS       $0x15, log1032consts<>+960(SB), Y2, Y2
 	VPOR         Y0, Y2, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock460
+	JZ           mathblock373
 	VMOVUPS      (SI)(R8*4), Y2
 	VMULPS       log1032consts<>+1088(SB), Y2, Y2
 	VPADDD       log1032consts<>+0(SB), Y2, Y2
@@ -6644,7 +6644,7 @@ log10VF32AVX2_loop1:
 	VBLENDVPS    Y2, Y4, Y3, Y4
 	VBLENDVPS    Y0, Y4, Y1, Y1
 
-mathblock460:
+mathblock373:
 	VMOVUPS Y1, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -6700,7 +6700,7 @@ log10VF32AVX2_after1:
 	VCMPPS       $0x15, log1032consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock461
+	JZ           mathblock374
 	VMULPS       log1032consts<>+1088(SB), X0, X2
 	VPADDD       log1032consts<>+0(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -6756,7 +6756,7 @@ log10VF32AVX2_after1:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock461:
+mathblock374:
 	VMOVUPS X5, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -6811,7 +6811,7 @@ log10VF32AVX2_tail4:
 	VCMPPS       $0x15, log1032consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock462
+	JZ           mathblock375
 	VMULPS       log1032consts<>+1088(SB), X0, X2
 	VPADDD       log1032consts<>+0(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -6867,7 +6867,7 @@ log10VF32AVX2_tail4:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock462:
+mathblock375:
 	VMOVQ X5, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -6922,7 +6922,7 @@ log10VF32AVX2_tail2:
 	VCMPPS       $0x15, log1032consts<>+960(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock463
+	JZ           mathblock376
 	VMULPS       log1032consts<>+1088(SB), X0, X2
 	VPADDD       log1032consts<>+0(SB), X2, X2
 	VPSRLD       $0x17, X2, X3
@@ -6978,7 +6978,7 @@ log10VF32AVX2_tail2:
 	VBLENDVPS    X2, X0, X7, X0
 	VBLENDVPS    X1, X0, X5, X5
 
-mathblock463:
+mathblock376:
 	VMOVSS X5, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -7380,7 +7380,7 @@ log1pVF32AVX2_loop2:
 	VPOR         Y3, Y5, Y3
 	VPOR         Y3, Y2, Y4
 	VPTEST       Y4, Y4
-	JZ           mathblock464
+	JZ           mathblock377
 	VMOVUPS      (SI)(R8*4), Y4
 	VCMPPS       $0x00, log1p32consts<>+384(SB), Y4, Y4
 	VBLENDVPS    Y4, log1p32consts<>+1088(SB), Y0, Y4
@@ -7412,7 +7412,7 @@ log1pVF32AVX2_loop2:
 	VBLENDVPS    Y4, Y5, Y2, Y5
 	VBLENDVPS    Y3, Y5, Y1, Y1
 
-mathblock464:
+mathblock377:
 	VMOVUPS Y0, (DX)(R8*4)
 	VMOVUPS Y1, 32(DX)(R8*4)
 	ADDQ    $0x00000010, R8
@@ -7485,7 +7485,7 @@ log1pVF32AVX2_loop1:
 	VCMPPS       $0x00, log1p32consts<>+576(SB), Y2, Y2
 	VPOR         Y1, Y2, Y1
 	VPTEST       Y1, Y1
-	JZ           mathblock465
+	JZ           mathblock378
 	VMOVUPS      (SI)(R8*4), Y2
 	VCMPPS       $0x00, log1p32consts<>+384(SB), Y2, Y2
 	VBLENDVPS    Y2, log1p32consts<>+1088(SB), Y0, Y2
@@ -7502,7 +7502,7 @@ log1pVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y4, Y2, Y4
 	VBLENDVPS    Y1, Y4, Y0, Y0
 
-mathblock465:
+mathblock378:
 	VMOVUPS Y0, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -7571,7 +7571,7 @@ log1pVF32AVX2_after1:
 	VCMPPS       $0x00, log1p32consts<>+576(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock466
+	JZ           mathblock379
 	VCMPPS       $0x00, log1p32consts<>+384(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
 	VCMPPS       $0x11, log1p32consts<>+384(SB), X0, X4
@@ -7583,7 +7583,7 @@ log1pVF32AVX2_after1:
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock466:
+mathblock379:
 	VMOVUPS X1, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -7651,7 +7651,7 @@ log1pVF32AVX2_tail4:
 	VCMPPS       $0x00, log1p32consts<>+576(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock467
+	JZ           mathblock380
 	VCMPPS       $0x00, log1p32consts<>+384(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
 	VCMPPS       $0x11, log1p32consts<>+384(SB), X0, X4
@@ -7663,7 +7663,7 @@ log1pVF32AVX2_tail4:
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock467:
+mathblock380:
 	VMOVQ X1, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -7731,7 +7731,7 @@ log1pVF32AVX2_tail2:
 	VCMPPS       $0x00, log1p32consts<>+576(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock468
+	JZ           mathblock381
 	VCMPPS       $0x00, log1p32consts<>+384(SB), X0, X3
 	VBLENDVPS    X3, log1p32consts<>+1088(SB), X1, X3
 	VCMPPS       $0x11, log1p32consts<>+384(SB), X0, X4
@@ -7743,7 +7743,7 @@ log1pVF32AVX2_tail2:
 	VBLENDVPS    X4, X0, X3, X0
 	VBLENDVPS    X2, X0, X1, X1
 
-mathblock468:
+mathblock381:
 	VMOVSS X1, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -8045,7 +8045,7 @@ sigmoidVF32AVX2_loop2:
 	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), Y1, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock469
+	JZ           mathblock382
 	VMOVUPS      (SI)(R8*4), Y2
 	VMAXPS       sigmoid32consts<>+768(SB), Y2, Y2
 	VMOVUPS      sigmoid32consts<>+320(SB), Y3
@@ -8177,7 +8177,7 @@ sigmoidVF32AVX2_loop2:
 	VBLENDVPS    Y0, Y3, Y2, Y3
 	VBLENDVPS    Y1, Y3, Y11, Y11
 
-mathblock469:
+mathblock382:
 	VMOVUPS Y10, (DX)(R8*4)
 	VMOVUPS Y11, 32(DX)(R8*4)
 	ADDQ    $0x00000010, R8
@@ -8239,7 +8239,7 @@ sigmoidVF32AVX2_loop1:
 	VMOVUPS      (SI)(R8*4), Y0
 	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock470
+	JZ           mathblock383
 	VMOVUPS      (SI)(R8*4), Y1
 	VMAXPS       sigmoid32consts<>+768(SB), Y1, Y1
 	VMOVUPS      sigmoid32consts<>+320(SB), Y2
@@ -8306,7 +8306,7 @@ sigmoidVF32AVX2_loop1:
 	VBLENDVPS    Y1, Y3, Y2, Y3
 	VBLENDVPS    Y0, Y3, Y5, Y5
 
-mathblock470:
+mathblock383:
 	VMOVUPS Y5, (DX)(R8*4)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -8366,7 +8366,7 @@ sigmoidVF32AVX2_after1:
 	VFMADD231PS  X1, X3, X6
 	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), X0, X1
 	VPTEST       X1, X1
-	JZ           mathblock471
+	JZ           mathblock384
 	VMAXPS       sigmoid32consts<>+768(SB), X0, X2
 	VMOVUPS      sigmoid32consts<>+320(SB), X3
 	VFMADD213PS  sigmoid32consts<>+384(SB), X2, X3
@@ -8427,7 +8427,7 @@ sigmoidVF32AVX2_after1:
 	VBLENDVPS    X2, X0, X3, X0
 	VBLENDVPS    X1, X0, X6, X6
 
-mathblock471:
+mathblock384:
 	VMOVUPS X6, (DX)(R8*4)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -8486,7 +8486,7 @@ sigmoidVF32AVX2_tail4:
 	VFMADD231PS  X1, X3, X6
 	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), X0, X1
 	VPTEST       X1, X1
-	JZ           mathblock472
+	JZ           mathblock385
 	VMAXPS       sigmoid32consts<>+768(SB), X0, X2
 	VMOVUPS      sigmoid32consts<>+320(SB), X3
 	VFMADD213PS  sigmoid32consts<>+384(SB), X2, X3
@@ -8547,7 +8547,7 @@ sigmoidVF32AVX2_tail4:
 	VBLENDVPS    X2, X0, X3, X0
 	VBLENDVPS    X1, X0, X6, X6
 
-mathblock472:
+mathblock385:
 	VMOVQ X6, (DX)(R8*4)
 	ADDQ  $0x00000002, R8
 	SUBQ  $0x00000002, R9
@@ -8606,7 +8606,7 @@ sigmoidVF32AVX2_tail2:
 	VFMADD231PS  X1, X3, X6
 	VCMPPS       $0x1a, sigmoid32consts<>+128(SB), X0, X1
 	VPTEST       X1, X1
-	JZ           mathblock473
+	JZ           mathblock386
 	VMAXPS       sigmoid32consts<>+768(SB), X0, X2
 	VMOVUPS      sigmoid32consts<>+320(SB), X3
 	VFMADD213PS  sigmoid32consts<>+384(SB), X2, X3
@@ -8667,7 +8667,7 @@ sigmoidVF32AVX2_tail2:
 	VBLENDVPS    X2, X0, X3, X0
 	VBLENDVPS    X1, X0, X6, X6
 
-mathblock473:
+mathblock386:
 	VMOVSS X6, (DX)(R8*4)
 	ADDQ   $0x00000001, R8
 	SUBQ   $0x00000001, R9
@@ -8997,7 +8997,7 @@ tanhVF32AVX2_loop2:
 	VCMPPS       $0x11, tanh32consts<>+128(SB), Y1, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock474
+	JZ           mathblock387
 	VMOVUPS      (SI)(R8*4), Y2
 	VPAND        tanh32consts<>+64(SB), Y2, Y2
 	VMAXPS       tanh32consts<>+768(SB), Y2, Y3
@@ -9027,7 +9027,7 @@ tanhVF32AVX2_loop2:
 	VBLENDVPS    Y5, Y0, Y2, Y0
 	VBLENDVPS    Y1, Y0, Y9, Y9
 
-mathblock474:
+mathblock387:
 	VMOVUPS   (SI)(R8*4), Y0
 	VPAND     tanh32consts<>+0(SB), Y0, Y0
 	VMOVUPS   32(SI)(R8*4), Y1
@@ -9107,7 +9107,7 @@ tanhVF32AVX2_loop1:
 	VBLENDVPS    Y1, Y4, Y2, Y4
 	VCMPPS       $0x11, tanh32consts<>+128(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock475
+	JZ           mathblock388
 	VMOVUPS      (SI)(R8*4), Y1
 	VPAND        tanh32consts<>+64(SB), Y1, Y1
 	VMAXPS       tanh32consts<>+768(SB), Y1, Y2
@@ -9123,7 +9123,7 @@ tanhVF32AVX2_loop1:
 	VBLENDVPS    Y6, Y1, Y2, Y1
 	VBLENDVPS    Y0, Y1, Y4, Y4
 
-mathblock475:
+mathblock388:
 	VMOVUPS   (SI)(R8*4), Y0
 	VPAND     tanh32consts<>+0(SB), Y0, Y0
 	VPOR      Y0, Y4, Y4
@@ -9195,7 +9195,7 @@ tanhVF32AVX2_after1:
 	VBLENDVPS    X2, X5, X3, X5
 	VCMPPS       $0x11, tanh32consts<>+128(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock476
+	JZ           mathblock389
 	VPAND        tanh32consts<>+64(SB), X0, X2
 	VMAXPS       tanh32consts<>+768(SB), X2, X3
 	VMULPS       X3, X3, X4
@@ -9210,7 +9210,7 @@ tanhVF32AVX2_after1:
 	VBLENDVPS    X7, X2, X3, X2
 	VBLENDVPS    X1, X2, X5, X5
 
-mathblock476:
+mathblock389:
 	VPAND     tanh32consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPS    $0x03, X0, X0, X1
@@ -9278,7 +9278,7 @@ tanhVF32AVX2_tail4:
 	VBLENDVPS    X2, X5, X3, X5
 	VCMPPS       $0x11, tanh32consts<>+128(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock477
+	JZ           mathblock390
 	VPAND        tanh32consts<>+64(SB), X0, X2
 	VMAXPS       tanh32consts<>+768(SB), X2, X3
 	VMULPS       X3, X3, X4
@@ -9293,7 +9293,7 @@ tanhVF32AVX2_tail4:
 	VBLENDVPS    X7, X2, X3, X2
 	VBLENDVPS    X1, X2, X5, X5
 
-mathblock477:
+mathblock390:
 	VPAND     tanh32consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPS    $0x03, X0, X0, X1
@@ -9361,7 +9361,7 @@ tanhVF32AVX2_tail2:
 	VBLENDVPS    X2, X5, X3, X5
 	VCMPPS       $0x11, tanh32consts<>+128(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock478
+	JZ           mathblock391
 	VPAND        tanh32consts<>+64(SB), X0, X2
 	VMAXPS       tanh32consts<>+768(SB), X2, X3
 	VMULPS       X3, X3, X4
@@ -9376,7 +9376,7 @@ tanhVF32AVX2_tail2:
 	VBLENDVPS    X7, X2, X3, X2
 	VBLENDVPS    X1, X2, X5, X5
 
-mathblock478:
+mathblock391:
 	VPAND     tanh32consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPS    $0x03, X0, X0, X1
@@ -10198,7 +10198,7 @@ sinVF32AVX2_loop1:
 	VCMPPS       $0x11, sin32consts<>+640(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock479
+	JZ           mathblock392
 	VPSRLD       $0x17, Y0, Y4
 	VPSRLD       $0x03, Y4, Y5
 	VPAND        sin32consts<>+704(SB), Y4, Y4
@@ -10328,7 +10328,7 @@ sinVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VBLENDVPS    Y3, Y4, Y8, Y8
 
-mathblock479:
+mathblock392:
 	VPAND        sin32consts<>+1216(SB), Y1, Y0
 	VCMPPS       $0x00, sin32consts<>+1280(SB), Y0, Y0
 	VPAND        sin32consts<>+1344(SB), Y1, Y1
@@ -10429,7 +10429,7 @@ sinVF32AVX2_after1:
 	VCMPPS       $0x11, sin32consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock480
+	JZ           mathblock393
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        sin32consts<>+704(SB), X5, X5
@@ -10559,7 +10559,7 @@ sinVF32AVX2_after1:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock480:
+mathblock393:
 	VPAND        sin32consts<>+1216(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1280(SB), X1, X1
 	VPAND        sin32consts<>+1344(SB), X2, X2
@@ -10655,7 +10655,7 @@ sinVF32AVX2_tail4:
 	VCMPPS       $0x11, sin32consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock481
+	JZ           mathblock394
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        sin32consts<>+704(SB), X5, X5
@@ -10785,7 +10785,7 @@ sinVF32AVX2_tail4:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock481:
+mathblock394:
 	VPAND        sin32consts<>+1216(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1280(SB), X1, X1
 	VPAND        sin32consts<>+1344(SB), X2, X2
@@ -10881,7 +10881,7 @@ sinVF32AVX2_tail2:
 	VCMPPS       $0x11, sin32consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock482
+	JZ           mathblock395
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        sin32consts<>+704(SB), X5, X5
@@ -11011,7 +11011,7 @@ sinVF32AVX2_tail2:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock482:
+mathblock395:
 	VPAND        sin32consts<>+1216(SB), X2, X1
 	VCMPPS       $0x00, sin32consts<>+1280(SB), X1, X1
 	VPAND        sin32consts<>+1344(SB), X2, X2
@@ -11573,7 +11573,7 @@ cosVF32AVX2_loop1:
 	VCMPPS       $0x11, cos32consts<>+640(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock483
+	JZ           mathblock396
 	VPSRLD       $0x17, Y0, Y4
 	VPSRLD       $0x03, Y4, Y5
 	VPAND        cos32consts<>+704(SB), Y4, Y4
@@ -11703,7 +11703,7 @@ cosVF32AVX2_loop1:
 	VBLENDVPS    Y3, Y0, Y2, Y2
 	VBLENDVPS    Y3, Y4, Y8, Y8
 
-mathblock483:
+mathblock396:
 	VPADDD       cos32consts<>+1216(SB), Y1, Y1
 	VPAND        cos32consts<>+1216(SB), Y1, Y0
 	VCMPPS       $0x00, cos32consts<>+1280(SB), Y0, Y0
@@ -11802,7 +11802,7 @@ cosVF32AVX2_after1:
 	VCMPPS       $0x11, cos32consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock484
+	JZ           mathblock397
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        cos32consts<>+704(SB), X5, X5
@@ -11932,7 +11932,7 @@ cosVF32AVX2_after1:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock484:
+mathblock397:
 	VPADDD       cos32consts<>+1216(SB), X2, X2
 	VPAND        cos32consts<>+1216(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1280(SB), X1, X1
@@ -12027,7 +12027,7 @@ cosVF32AVX2_tail4:
 	VCMPPS       $0x11, cos32consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock485
+	JZ           mathblock398
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        cos32consts<>+704(SB), X5, X5
@@ -12157,7 +12157,7 @@ cosVF32AVX2_tail4:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock485:
+mathblock398:
 	VPADDD       cos32consts<>+1216(SB), X2, X2
 	VPAND        cos32consts<>+1216(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1280(SB), X1, X1
@@ -12252,7 +12252,7 @@ cosVF32AVX2_tail2:
 	VCMPPS       $0x11, cos32consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock486
+	JZ           mathblock399
 	VPSRLD       $0x17, X1, X5
 	VPSRLD       $0x03, X5, X6
 	VPAND        cos32consts<>+704(SB), X5, X5
@@ -12382,7 +12382,7 @@ cosVF32AVX2_tail2:
 	VBLENDVPS    X4, X1, X3, X3
 	VBLENDVPS    X4, X5, X9, X9
 
-mathblock486:
+mathblock399:
 	VPADDD       cos32consts<>+1216(SB), X2, X2
 	VPAND        cos32consts<>+1216(SB), X2, X1
 	VCMPPS       $0x00, cos32consts<>+1280(SB), X1, X1
@@ -15096,7 +15096,7 @@ expVF64AVX2_loop2:
 	VCMPPD       $0x15, exp64consts<>+704(SB), Y7, Y7
 	VPOR         Y7, Y6, Y8
 	VPTEST       Y8, Y8
-	JZ           mathblock487
+	JZ           mathblock400
 	VPAND        exp64consts<>+768(SB), Y2, Y8
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y2, Y10
@@ -15188,7 +15188,7 @@ expVF64AVX2_loop2:
 	VBLENDVPD    Y0, Y1, Y3, Y1
 	VBLENDVPD    Y7, Y1, Y5, Y5
 
-mathblock487:
+mathblock400:
 	VMOVUPD Y4, (DX)(R8*8)
 	VMOVUPD Y5, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -15231,7 +15231,7 @@ expVF64AVX2_loop1:
 	VPAND        exp64consts<>+640(SB), Y3, Y3
 	VCMPPD       $0x15, exp64consts<>+704(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock488
+	JZ           mathblock401
 	VPAND        exp64consts<>+768(SB), Y1, Y4
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y1, Y6
@@ -15278,7 +15278,7 @@ expVF64AVX2_loop1:
 	VBLENDVPD    Y0, Y1, Y4, Y1
 	VBLENDVPD    Y3, Y1, Y2, Y2
 
-mathblock488:
+mathblock401:
 	VMOVUPD Y2, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -15318,7 +15318,7 @@ expVF64AVX2_after1:
 	VPAND        exp64consts<>+640(SB), X0, X4
 	VCMPPD       $0x15, exp64consts<>+704(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock489
+	JZ           mathblock402
 	VPAND        exp64consts<>+768(SB), X2, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X2, X7
@@ -15360,7 +15360,7 @@ expVF64AVX2_after1:
 	VBLENDVPD    X1, X0, X5, X0
 	VBLENDVPD    X4, X0, X3, X3
 
-mathblock489:
+mathblock402:
 	VMOVUPD X3, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -15399,7 +15399,7 @@ expVF64AVX2_tail2:
 	VPAND        exp64consts<>+640(SB), X0, X4
 	VCMPPD       $0x15, exp64consts<>+704(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock490
+	JZ           mathblock403
 	VPAND        exp64consts<>+768(SB), X2, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X2, X7
@@ -15441,7 +15441,7 @@ expVF64AVX2_tail2:
 	VBLENDVPD    X1, X0, X5, X0
 	VBLENDVPD    X4, X0, X3, X3
 
-mathblock490:
+mathblock403:
 	VMOVQ X3, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -15817,7 +15817,7 @@ logVF64AVX2_loop2:
 	VPOR        Y1, Y5, Y1
 	VPOR        Y1, Y0, Y4
 	VPTEST      Y4, Y4
-	JZ          mathblock491
+	JZ          mathblock404
 	VMOVUPD     (SI)(R8*8), Y4
 	VMULPD      log64consts<>+1280(SB), Y4, Y4
 	VPADDQ      log64consts<>+0(SB), Y4, Y4
@@ -15939,7 +15939,7 @@ logVF64AVX2_loop2:
 	VBLENDVPD   Y0, Y5, Y4, Y5
 	VBLENDVPD   Y1, Y5, Y3, Y3
 
-mathblock491:
+mathblock404:
 	VMOVUPD Y2, (DX)(R8*8)
 	VMOVUPD Y3, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -15999,7 +15999,7 @@ logVF64AVX2_loop1:
 	VCMPPD      $0x15, log64consts<>+1152(SB), Y2, Y2
 	VPOR        Y0, Y2, Y0
 	VPTEST      Y0, Y0
-	JZ          mathblock492
+	JZ          mathblock405
 	VMOVUPD     (SI)(R8*8), Y2
 	VMULPD      log64consts<>+1280(SB), Y2, Y2
 	VPADDQ      log64consts<>+0(SB), Y2, Y2
@@ -16061,7 +16061,7 @@ logVF64AVX2_loop1:
 	VBLENDVPD   Y2, Y4, Y3, Y4
 	VBLENDVPD   Y0, Y4, Y1, Y1
 
-mathblock492:
+mathblock405:
 	VMOVUPD Y1, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -16117,7 +16117,7 @@ logVF64AVX2_after1:
 	VCMPPD      $0x15, log64consts<>+1152(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock493
+	JZ          mathblock406
 	VMULPD      log64consts<>+1280(SB), X0, X3
 	VPADDQ      log64consts<>+0(SB), X3, X3
 	VPSRLQ      $0x34, X3, X4
@@ -16173,7 +16173,7 @@ logVF64AVX2_after1:
 	VBLENDVPD   X3, X0, X4, X0
 	VBLENDVPD   X1, X0, X2, X2
 
-mathblock493:
+mathblock406:
 	VMOVUPD X2, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -16228,7 +16228,7 @@ logVF64AVX2_tail2:
 	VCMPPD      $0x15, log64consts<>+1152(SB), X0, X3
 	VPOR        X1, X3, X1
 	VPTEST      X1, X1
-	JZ          mathblock494
+	JZ          mathblock407
 	VMULPD      log64consts<>+1280(SB), X0, X3
 	VPADDQ      log64consts<>+0(SB), X3, X3
 	VPSRLQ      $0x34, X3, X4
@@ -16284,7 +16284,7 @@ logVF64AVX2_tail2:
 	VBLENDVPD   X3, X0, X4, X0
 	VBLENDVPD   X1, X0, X2, X2
 
-mathblock494:
+mathblock407:
 	VMOVQ X2, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -16650,7 +16650,7 @@ exp2VF64AVX2_loop2:
 	VCMPPD       $0x15, exp264consts<>+704(SB), Y7, Y7
 	VPOR         Y7, Y6, Y8
 	VPTEST       Y8, Y8
-	JZ           mathblock495
+	JZ           mathblock408
 	VPAND        exp264consts<>+768(SB), Y2, Y8
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y2, Y10
@@ -16742,7 +16742,7 @@ exp2VF64AVX2_loop2:
 	VBLENDVPD    Y0, Y1, Y3, Y1
 	VBLENDVPD    Y7, Y1, Y5, Y5
 
-mathblock495:
+mathblock408:
 	VMOVUPD Y4, (DX)(R8*8)
 	VMOVUPD Y5, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -16785,7 +16785,7 @@ exp2VF64AVX2_loop1:
 	VPAND        exp264consts<>+640(SB), Y3, Y3
 	VCMPPD       $0x15, exp264consts<>+704(SB), Y3, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock496
+	JZ           mathblock409
 	VPAND        exp264consts<>+768(SB), Y1, Y4
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), Y1, Y6
@@ -16832,7 +16832,7 @@ exp2VF64AVX2_loop1:
 	VBLENDVPD    Y0, Y1, Y4, Y1
 	VBLENDVPD    Y3, Y1, Y2, Y2
 
-mathblock496:
+mathblock409:
 	VMOVUPD Y2, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -16872,7 +16872,7 @@ exp2VF64AVX2_after1:
 	VPAND        exp264consts<>+640(SB), X0, X4
 	VCMPPD       $0x15, exp264consts<>+704(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock497
+	JZ           mathblock410
 	VPAND        exp264consts<>+768(SB), X2, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X2, X7
@@ -16914,7 +16914,7 @@ exp2VF64AVX2_after1:
 	VBLENDVPD    X1, X0, X5, X0
 	VBLENDVPD    X4, X0, X3, X3
 
-mathblock497:
+mathblock410:
 	VMOVUPD X3, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -16953,7 +16953,7 @@ exp2VF64AVX2_tail2:
 	VPAND        exp264consts<>+640(SB), X0, X4
 	VCMPPD       $0x15, exp264consts<>+704(SB), X4, X4
 	VPTEST       X4, X4
-	JZ           mathblock498
+	JZ           mathblock411
 	VPAND        exp264consts<>+768(SB), X2, X5
 	LEAQ         exphi_64<>+0(SB), R10
 	VPAND        tablemask16_64<>+0(SB), X2, X7
@@ -16995,7 +16995,7 @@ exp2VF64AVX2_tail2:
 	VBLENDVPD    X1, X0, X5, X0
 	VBLENDVPD    X4, X0, X3, X3
 
-mathblock498:
+mathblock411:
 	VMOVQ X3, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -17926,7 +17926,7 @@ log2VF64AVX2_loop2:
 	VPOR         Y1, Y3, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock499
+	JZ           mathblock412
 	VMOVUPD      (SI)(R8*8), Y2
 	VMULPD       log264consts<>+1408(SB), Y2, Y2
 	VPADDQ       log264consts<>+64(SB), Y2, Y2
@@ -18058,7 +18058,7 @@ log2VF64AVX2_loop2:
 	VBLENDVPD    Y0, Y2, Y5, Y2
 	VBLENDVPD    Y1, Y2, Y9, Y9
 
-mathblock499:
+mathblock412:
 	VMOVUPD Y8, (DX)(R8*8)
 	VMOVUPD Y9, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -18123,7 +18123,7 @@ log2VF64AVX2_loop1:
 	VCMPPD       $0x15, log264consts<>+1280(SB), Y1, Y1
 	VPOR         Y0, Y1, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock500
+	JZ           mathblock413
 	VMOVUPD      (SI)(R8*8), Y1
 	VMULPD       log264consts<>+1408(SB), Y1, Y1
 	VPADDQ       log264consts<>+64(SB), Y1, Y1
@@ -18190,7 +18190,7 @@ log2VF64AVX2_loop1:
 	VBLENDVPD    Y1, Y2, Y6, Y2
 	VBLENDVPD    Y0, Y2, Y4, Y4
 
-mathblock500:
+mathblock413:
 	VMOVUPD Y4, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -18251,7 +18251,7 @@ log2VF64AVX2_after1:
 	VCMPPD       $0x15, log264consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock501
+	JZ           mathblock414
 	VMULPD       log264consts<>+1408(SB), X0, X2
 	VPADDQ       log264consts<>+64(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -18312,7 +18312,7 @@ log2VF64AVX2_after1:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock501:
+mathblock414:
 	VMOVUPD X5, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -18372,7 +18372,7 @@ log2VF64AVX2_tail2:
 	VCMPPD       $0x15, log264consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock502
+	JZ           mathblock415
 	VMULPD       log264consts<>+1408(SB), X0, X2
 	VPADDQ       log264consts<>+64(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -18433,7 +18433,7 @@ log2VF64AVX2_tail2:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock502:
+mathblock415:
 	VMOVQ X5, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -18851,7 +18851,7 @@ log10VF64AVX2_loop2:
 	VPOR         Y1, Y3, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock503
+	JZ           mathblock416
 	VMOVUPD      (SI)(R8*8), Y2
 	VMULPD       log1064consts<>+1408(SB), Y2, Y2
 	VPADDQ       log1064consts<>+0(SB), Y2, Y2
@@ -18983,7 +18983,7 @@ log10VF64AVX2_loop2:
 	VBLENDVPD    Y0, Y2, Y5, Y2
 	VBLENDVPD    Y1, Y2, Y9, Y9
 
-mathblock503:
+mathblock416:
 	VMOVUPD Y8, (DX)(R8*8)
 	VMOVUPD Y9, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -19048,7 +19048,7 @@ log10VF64AVX2_loop1:
 	VCMPPD       $0x15, log1064consts<>+1280(SB), Y1, Y1
 	VPOR         Y0, Y1, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock504
+	JZ           mathblock417
 	VMOVUPD      (SI)(R8*8), Y1
 	VMULPD       log1064consts<>+1408(SB), Y1, Y1
 	VPADDQ       log1064consts<>+0(SB), Y1, Y1
@@ -19115,7 +19115,7 @@ log10VF64AVX2_loop1:
 	VBLENDVPD    Y1, Y2, Y6, Y2
 	VBLENDVPD    Y0, Y2, Y4, Y4
 
-mathblock504:
+mathblock417:
 	VMOVUPD Y4, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -19176,7 +19176,7 @@ log10VF64AVX2_after1:
 	VCMPPD       $0x15, log1064consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock505
+	JZ           mathblock418
 	VMULPD       log1064consts<>+1408(SB), X0, X2
 	VPADDQ       log1064consts<>+0(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -19237,7 +19237,7 @@ log10VF64AVX2_after1:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock505:
+mathblock418:
 	VMOVUPD X5, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -19297,7 +19297,7 @@ log10VF64AVX2_tail2:
 	VCMPPD       $0x15, log1064consts<>+1280(SB), X0, X2
 	VPOR         X1, X2, X1
 	VPTEST       X1, X1
-	JZ           mathblock506
+	JZ           mathblock419
 	VMULPD       log1064consts<>+1408(SB), X0, X2
 	VPADDQ       log1064consts<>+0(SB), X2, X2
 	VPSRLQ       $0x34, X2, X3
@@ -19358,7 +19358,7 @@ log10VF64AVX2_tail2:
 	VBLENDVPD    X2, X0, X7, X0
 	VBLENDVPD    X1, X0, X5, X5
 
-mathblock506:
+mathblock419:
 	VMOVQ X5, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -19816,7 +19816,7 @@ log1pVF64AVX2_loop2:
 	VPOR         Y3, Y5, Y3
 	VPOR         Y3, Y2, Y4
 	VPTEST       Y4, Y4
-	JZ           mathblock507
+	JZ           mathblock420
 	VMOVUPD      (SI)(R8*8), Y4
 	VCMPPD       $0x00, log1p64consts<>+384(SB), Y4, Y4
 	VBLENDVPD    Y4, log1p64consts<>+1408(SB), Y0, Y4
@@ -19848,7 +19848,7 @@ log1pVF64AVX2_loop2:
 	VBLENDVPD    Y4, Y5, Y2, Y5
 	VBLENDVPD    Y3, Y5, Y1, Y1
 
-mathblock507:
+mathblock420:
 	VMOVUPD Y0, (DX)(R8*8)
 	VMOVUPD Y1, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -19929,7 +19929,7 @@ log1pVF64AVX2_loop1:
 	VCMPPD       $0x00, log1p64consts<>+576(SB), Y2, Y2
 	VPOR         Y1, Y2, Y1
 	VPTEST       Y1, Y1
-	JZ           mathblock508
+	JZ           mathblock421
 	VMOVUPD      (SI)(R8*8), Y2
 	VCMPPD       $0x00, log1p64consts<>+384(SB), Y2, Y2
 	VBLENDVPD    Y2, log1p64consts<>+1408(SB), Y0, Y2
@@ -19946,7 +19946,7 @@ log1pVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y4, Y2, Y4
 	VBLENDVPD    Y1, Y4, Y0, Y0
 
-mathblock508:
+mathblock421:
 	VMOVUPD Y0, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -20020,7 +20020,7 @@ log1pVF64AVX2_after1:
 	VCMPPD       $0x00, log1p64consts<>+576(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock509
+	JZ           mathblock422
 	VCMPPD       $0x00, log1p64consts<>+384(SB), X0, X3
 	VBLENDVPD    X3, log1p64consts<>+1408(SB), X1, X3
 	VCMPPD       $0x11, log1p64consts<>+384(SB), X0, X4
@@ -20032,7 +20032,7 @@ log1pVF64AVX2_after1:
 	VBLENDVPD    X4, X0, X3, X0
 	VBLENDVPD    X2, X0, X1, X1
 
-mathblock509:
+mathblock422:
 	VMOVUPD X1, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -20105,7 +20105,7 @@ log1pVF64AVX2_tail2:
 	VCMPPD       $0x00, log1p64consts<>+576(SB), X0, X3
 	VPOR         X2, X3, X2
 	VPTEST       X2, X2
-	JZ           mathblock510
+	JZ           mathblock423
 	VCMPPD       $0x00, log1p64consts<>+384(SB), X0, X3
 	VBLENDVPD    X3, log1p64consts<>+1408(SB), X1, X3
 	VCMPPD       $0x11, log1p64consts<>+384(SB), X0, X4
@@ -20117,7 +20117,7 @@ log1pVF64AVX2_tail2:
 	VBLENDVPD    X4, X0, X3, X0
 	VBLENDVPD    X2, X0, X1, X1
 
-mathblock510:
+mathblock423:
 	VMOVQ X1, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -20469,7 +20469,7 @@ sigmoidVF64AVX2_loop2:
 	VCMPPD       $0x1a, sigmoid64consts<>+128(SB), Y1, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock511
+	JZ           mathblock424
 	VMOVUPD      (SI)(R8*8), Y2
 	VMAXPD       sigmoid64consts<>+960(SB), Y2, Y2
 	VMOVUPD      sigmoid64consts<>+320(SB), Y3
@@ -20611,7 +20611,7 @@ sigmoidVF64AVX2_loop2:
 	VBLENDVPD    Y0, Y3, Y2, Y3
 	VBLENDVPD    Y1, Y3, Y11, Y11
 
-mathblock511:
+mathblock424:
 	VMOVUPD Y10, (DX)(R8*8)
 	VMOVUPD Y11, 32(DX)(R8*8)
 	ADDQ    $0x00000008, R8
@@ -20678,7 +20678,7 @@ sigmoidVF64AVX2_loop1:
 	VMOVUPD      (SI)(R8*8), Y0
 	VCMPPD       $0x1a, sigmoid64consts<>+128(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock512
+	JZ           mathblock425
 	VMOVUPD      (SI)(R8*8), Y1
 	VMAXPD       sigmoid64consts<>+960(SB), Y1, Y1
 	VMOVUPD      sigmoid64consts<>+320(SB), Y2
@@ -20750,7 +20750,7 @@ sigmoidVF64AVX2_loop1:
 	VBLENDVPD    Y1, Y3, Y2, Y3
 	VBLENDVPD    Y0, Y3, Y5, Y5
 
-mathblock512:
+mathblock425:
 	VMOVUPD Y5, (DX)(R8*8)
 	ADDQ    $0x00000004, R8
 	SUBQ    $0x00000004, R9
@@ -20813,7 +20813,7 @@ sigmoidVF64AVX2_after1:
 	VFMADD231PD  X1, X3, X6
 	VCMPPD       $0x1a, sigmoid64consts<>+128(SB), X0, X1
 	VPTEST       X1, X1
-	JZ           mathblock513
+	JZ           mathblock426
 	VMAXPD       sigmoid64consts<>+960(SB), X0, X2
 	VMOVUPD      sigmoid64consts<>+320(SB), X3
 	VFMADD213PD  sigmoid64consts<>+384(SB), X2, X3
@@ -20877,7 +20877,7 @@ sigmoidVF64AVX2_after1:
 	VBLENDVPD    X2, X0, X3, X0
 	VBLENDVPD    X1, X0, X6, X6
 
-mathblock513:
+mathblock426:
 	VMOVUPD X6, (DX)(R8*8)
 	ADDQ    $0x00000002, R8
 	SUBQ    $0x00000002, R9
@@ -20939,7 +20939,7 @@ sigmoidVF64AVX2_tail2:
 	VFMADD231PD  X1, X3, X6
 	VCMPPD       $0x1a, sigmoid64consts<>+128(SB), X0, X1
 	VPTEST       X1, X1
-	JZ           mathblock514
+	JZ           mathblock427
 	VMAXPD       sigmoid64consts<>+960(SB), X0, X2
 	VMOVUPD      sigmoid64consts<>+320(SB), X3
 	VFMADD213PD  sigmoid64consts<>+384(SB), X2, X3
@@ -21003,7 +21003,7 @@ sigmoidVF64AVX2_tail2:
 	VBLENDVPD    X2, X0, X3, X0
 	VBLENDVPD    X1, X0, X6, X6
 
-mathblock514:
+mathblock427:
 	VMOVQ X6, (DX)(R8*8)
 	ADDQ  $0x00000001, R8
 	SUBQ  $0x00000001, R9
@@ -21367,7 +21367,7 @@ tanhVF64AVX2_loop2:
 	VCMPPD       $0x11, tanh64consts<>+128(SB), Y1, Y1
 	VPOR         Y1, Y0, Y2
 	VPTEST       Y2, Y2
-	JZ           mathblock515
+	JZ           mathblock428
 	VMOVUPD      (SI)(R8*8), Y2
 	VPAND        tanh64consts<>+64(SB), Y2, Y2
 	VMAXPD       tanh64consts<>+960(SB), Y2, Y3
@@ -21407,7 +21407,7 @@ tanhVF64AVX2_loop2:
 	VBLENDVPD    Y5, Y0, Y2, Y0
 	VBLENDVPD    Y1, Y0, Y9, Y9
 
-mathblock515:
+mathblock428:
 	VMOVUPD   (SI)(R8*8), Y0
 	VPAND     tanh64consts<>+0(SB), Y0, Y0
 	VMOVUPD   32(SI)(R8*8), Y1
@@ -21492,7 +21492,7 @@ tanhVF64AVX2_loop1:
 	VBLENDVPD    Y1, Y4, Y2, Y4
 	VCMPPD       $0x11, tanh64consts<>+128(SB), Y0, Y0
 	VPTEST       Y0, Y0
-	JZ           mathblock516
+	JZ           mathblock429
 	VMOVUPD      (SI)(R8*8), Y1
 	VPAND        tanh64consts<>+64(SB), Y1, Y1
 	VMAXPD       tanh64consts<>+960(SB), Y1, Y2
@@ -21513,7 +21513,7 @@ tanhVF64AVX2_loop1:
 	VBLENDVPD    Y6, Y1, Y2, Y1
 	VBLENDVPD    Y0, Y1, Y4, Y4
 
-mathblock516:
+mathblock429:
 	VMOVUPD   (SI)(R8*8), Y0
 	VPAND     tanh64consts<>+0(SB), Y0, Y0
 	VPOR      Y0, Y4, Y4
@@ -21588,7 +21588,7 @@ tanhVF64AVX2_after1:
 	VBLENDVPD    X2, X5, X3, X5
 	VCMPPD       $0x11, tanh64consts<>+128(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock517
+	JZ           mathblock430
 	VPAND        tanh64consts<>+64(SB), X0, X2
 	VMAXPD       tanh64consts<>+960(SB), X2, X3
 	VMULPD       X3, X3, X4
@@ -21608,7 +21608,7 @@ tanhVF64AVX2_after1:
 	VBLENDVPD    X7, X2, X3, X2
 	VBLENDVPD    X1, X2, X5, X5
 
-mathblock517:
+mathblock430:
 	VPAND     tanh64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
@@ -21679,7 +21679,7 @@ tanhVF64AVX2_tail2:
 	VBLENDVPD    X2, X5, X3, X5
 	VCMPPD       $0x11, tanh64consts<>+128(SB), X1, X1
 	VPTEST       X1, X1
-	JZ           mathblock518
+	JZ           mathblock431
 	VPAND        tanh64consts<>+64(SB), X0, X2
 	VMAXPD       tanh64consts<>+960(SB), X2, X3
 	VMULPD       X3, X3, X4
@@ -21699,7 +21699,7 @@ tanhVF64AVX2_tail2:
 	VBLENDVPD    X7, X2, X3, X2
 	VBLENDVPD    X1, X2, X5, X5
 
-mathblock518:
+mathblock431:
 	VPAND     tanh64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
@@ -22082,7 +22082,7 @@ erfVF64AVX2_loop1:
 	VBLENDVPD    Y1, Y4, Y2, Y4
 	VCMPPD       $0x11, erf64consts<>+3712(SB), Y0, Y1
 	VPTEST       Y1, Y1
-	JZ           mathblock519
+	JZ           mathblock432
 	VSUBPD       erf64consts<>+128(SB), Y0, Y2
 	VMOVUPD      erf64consts<>+3776(SB), Y3
 	VFMADD213PD  erf64consts<>+3840(SB), Y2, Y3
@@ -22102,10 +22102,10 @@ erfVF64AVX2_loop1:
 	VADDPD       erf64consts<>+4608(SB), Y3, Y3
 	VBLENDVPD    Y1, Y3, Y4, Y4
 
-mathblock519:
+mathblock432:
 	VCMPPD      $0x11, erf64consts<>+4672(SB), Y0, Y1
 	VPTEST      Y1, Y1
-	JZ          mathblock520
+	JZ          mathblock433
 	VMAXPD      erf64consts<>+4736(SB), Y0, Y2
 	VMULPD      Y2, Y2, Y2
 	VMOVUPD     erf64consts<>+4800(SB), Y3
@@ -22123,7 +22123,7 @@ mathblock519:
 	VFMADD231PD Y3, Y0, Y0
 	VBLENDVPD   Y1, Y0, Y4, Y4
 
-mathblock520:
+mathblock433:
 	VMOVUPD   (SI)(R8*8), Y0
 	VPAND     erf64consts<>+0(SB), Y0, Y0
 	VPOR      Y0, Y4, Y4
@@ -22262,7 +22262,7 @@ erfVF64AVX2_after1:
 	VBLENDVPD    X2, X5, X3, X5
 	VCMPPD       $0x11, erf64consts<>+3712(SB), X1, X2
 	VPTEST       X2, X2
-	JZ           mathblock521
+	JZ           mathblock434
 	VSUBPD       erf64consts<>+128(SB), X1, X3
 	VMOVUPD      erf64consts<>+3776(SB), X4
 	VFMADD213PD  erf64consts<>+3840(SB), X3, X4
@@ -22282,10 +22282,10 @@ erfVF64AVX2_after1:
 	VADDPD       erf64consts<>+4608(SB), X4, X4
 	VBLENDVPD    X2, X4, X5, X5
 
-mathblock521:
+mathblock434:
 	VCMPPD      $0x11, erf64consts<>+4672(SB), X1, X2
 	VPTEST      X2, X2
-	JZ          mathblock522
+	JZ          mathblock435
 	VMAXPD      erf64consts<>+4736(SB), X1, X3
 	VMULPD      X3, X3, X3
 	VMOVUPD     erf64consts<>+4800(SB), X4
@@ -22303,7 +22303,7 @@ mathblock521:
 	VFMADD231PD X4, X1, X1
 	VBLENDVPD   X2, X1, X5, X5
 
-mathblock522:
+mathblock435:
 	VPAND     erf64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
@@ -22438,7 +22438,7 @@ erfVF64AVX2_tail2:
 	VBLENDVPD    X2, X5, X3, X5
 	VCMPPD       $0x11, erf64consts<>+3712(SB), X1, X2
 	VPTEST       X2, X2
-	JZ           mathblock523
+	JZ           mathblock436
 	VSUBPD       erf64consts<>+128(SB), X1, X3
 	VMOVUPD      erf64consts<>+3776(SB), X4
 	VFMADD213PD  erf64consts<>+3840(SB), X3, X4
@@ -22458,10 +22458,10 @@ erfVF64AVX2_tail2:
 	VADDPD       erf64consts<>+4608(SB), X4, X4
 	VBLENDVPD    X2, X4, X5, X5
 
-mathblock523:
+mathblock436:
 	VCMPPD      $0x11, erf64consts<>+4672(SB), X1, X2
 	VPTEST      X2, X2
-	JZ          mathblock524
+	JZ          mathblock437
 	VMAXPD      erf64consts<>+4736(SB), X1, X3
 	VMULPD      X3, X3, X3
 	VMOVUPD     erf64consts<>+4800(SB), X4
@@ -22479,7 +22479,7 @@ mathblock523:
 	VFMADD231PD X4, X1, X1
 	VBLENDVPD   X2, X1, X5, X5
 
-mathblock524:
+mathblock437:
 	VPAND     erf64consts<>+0(SB), X0, X1
 	VPOR      X1, X5, X5
 	VCMPPD    $0x03, X0, X0, X1
@@ -23254,7 +23254,7 @@ sinVF64AVX2_loop1:
 	VCMPPD       $0x11, sin64consts<>+640(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock525
+	JZ           mathblock438
 	VPSRLQ       $0x34, Y0, Y4
 	VPSRLQ       $0x03, Y4, Y5
 	VPAND        sin64consts<>+704(SB), Y4, Y4
@@ -23384,7 +23384,7 @@ sinVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y0, Y2, Y2
 	VBLENDVPD    Y3, Y4, Y8, Y8
 
-mathblock525:
+mathblock438:
 	VPAND        sin64consts<>+1152(SB), Y1, Y0
 	VCMPPD       $0x00, sin64consts<>+1216(SB), Y0, Y0
 	VPAND        sin64consts<>+1280(SB), Y1, Y1
@@ -23492,7 +23492,7 @@ sinVF64AVX2_after1:
 	VCMPPD       $0x11, sin64consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock526
+	JZ           mathblock439
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        sin64consts<>+704(SB), X5, X5
@@ -23622,7 +23622,7 @@ sinVF64AVX2_after1:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock526:
+mathblock439:
 	VPAND        sin64consts<>+1152(SB), X2, X1
 	VCMPPD       $0x00, sin64consts<>+1216(SB), X1, X1
 	VPAND        sin64consts<>+1280(SB), X2, X2
@@ -23725,7 +23725,7 @@ sinVF64AVX2_tail2:
 	VCMPPD       $0x11, sin64consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock527
+	JZ           mathblock440
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        sin64consts<>+704(SB), X5, X5
@@ -23855,7 +23855,7 @@ sinVF64AVX2_tail2:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock527:
+mathblock440:
 	VPAND        sin64consts<>+1152(SB), X2, X1
 	VCMPPD       $0x00, sin64consts<>+1216(SB), X1, X1
 	VPAND        sin64consts<>+1280(SB), X2, X2
@@ -25368,7 +25368,7 @@ cosVF64AVX2_loop1:
 	VCMPPD       $0x11, cos64consts<>+640(SB), Y0, Y4
 	VPAND        Y3, Y4, Y3
 	VPTEST       Y3, Y3
-	JZ           mathblock528
+	JZ           mathblock441
 	VPSRLQ       $0x34, Y0, Y4
 	VPSRLQ       $0x03, Y4, Y5
 	VPAND        cos64consts<>+704(SB), Y4, Y4
@@ -25498,7 +25498,7 @@ cosVF64AVX2_loop1:
 	VBLENDVPD    Y3, Y0, Y2, Y2
 	VBLENDVPD    Y3, Y4, Y8, Y8
 
-mathblock528:
+mathblock441:
 	VPADDQ       cos64consts<>+1152(SB), Y1, Y1
 	VPAND        cos64consts<>+1152(SB), Y1, Y0
 	VCMPPD       $0x00, cos64consts<>+1216(SB), Y0, Y0
@@ -25604,7 +25604,7 @@ cosVF64AVX2_after1:
 	VCMPPD       $0x11, cos64consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock529
+	JZ           mathblock442
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        cos64consts<>+704(SB), X5, X5
@@ -25734,7 +25734,7 @@ cosVF64AVX2_after1:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock529:
+mathblock442:
 	VPADDQ       cos64consts<>+1152(SB), X2, X2
 	VPAND        cos64consts<>+1152(SB), X2, X1
 	VCMPPD       $0x00, cos64consts<>+1216(SB), X1, X1
@@ -25836,7 +25836,7 @@ cosVF64AVX2_tail2:
 	VCMPPD       $0x11, cos64consts<>+640(SB), X1, X5
 	VPAND        X4, X5, X4
 	VPTEST       X4, X4
-	JZ           mathblock530
+	JZ           mathblock443
 	VPSRLQ       $0x34, X1, X5
 	VPSRLQ       $0x03, X5, X6
 	VPAND        cos64consts<>+704(SB), X5, X5
@@ -25966,7 +25966,7 @@ cosVF64AVX2_tail2:
 	VBLENDVPD    X4, X1, X3, X3
 	VBLENDVPD    X4, X5, X9, X9
 
-mathblock530:
+mathblock443:
 	VPADDQ       cos64consts<>+1152(SB), X2, X2
 	VPAND        cos64consts<>+1152(SB), X2, X1
 	VCMPPD       $0x00, cos64consts<>+1216(SB), X1, X1
@@ -31987,7 +31987,7 @@ expVF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock531
+	JZ                mathblock444
 	VPANDD.BCST       exp32consts<>+576(SB), Z3, Z9
 	VPERMPS           exphi_32<>+0(SB), Z3, Z10
 	VPSLLD            $0x13, Z9, Z9
@@ -32115,7 +32115,7 @@ expVF32AVX512_loop3:
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VBLENDMPS         Z1, Z8, K3, Z8
 
-mathblock531:
+mathblock444:
 	VMOVUPS Z6, (DX)(R8*4)
 	VMOVUPS Z7, 64(DX)(R8*4)
 	VMOVUPS Z8, 128(DX)(R8*4)
@@ -32148,7 +32148,7 @@ expVF32AVX512_loop1:
 	VPANDD.BCST       exp32consts<>+448(SB), Z3, Z3
 	VCMPPS.BCST       $0x15, exp32consts<>+512(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock532
+	JZ                mathblock445
 	VPANDD.BCST       exp32consts<>+576(SB), Z1, Z3
 	VPERMPS           exphi_32<>+0(SB), Z1, Z4
 	VPSLLD            $0x13, Z3, Z3
@@ -32192,7 +32192,7 @@ expVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z4, K2, Z4
 	VBLENDMPS         Z4, Z2, K1, Z2
 
-mathblock532:
+mathblock445:
 	VMOVUPS Z2, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -32223,7 +32223,7 @@ expVF32AVX512_after1:
 	VPANDD.BCST       exp32consts<>+448(SB), Z0, Z4
 	VCMPPS.BCST       $0x15, exp32consts<>+512(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock533
+	JZ                mathblock446
 	VPANDD.BCST       exp32consts<>+576(SB), Z2, Z4
 	VPERMPS           exphi_32<>+0(SB), Z2, Z5
 	VPSLLD            $0x13, Z4, Z4
@@ -32262,7 +32262,7 @@ expVF32AVX512_after1:
 	VBLENDMPS         Z0, Z5, K3, Z5
 	VBLENDMPS         Z5, Z3, K2, Z3
 
-mathblock533:
+mathblock446:
 	VMOVUPS Z3, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -32395,7 +32395,7 @@ logVF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock534
+	JZ               mathblock447
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log32consts<>+960(SB), Z0, Z0
 	VPADDD.BCST      log32consts<>+0(SB), Z0, Z0
@@ -32526,7 +32526,7 @@ logVF32AVX512_loop3:
 	VBLENDMPS        Z0, Z1, K1, Z1
 	VBLENDMPS        Z1, Z5, K3, Z5
 
-mathblock534:
+mathblock447:
 	VMOVUPS Z3, (DX)(R8*4)
 	VMOVUPS Z4, 64(DX)(R8*4)
 	VMOVUPS Z5, 128(DX)(R8*4)
@@ -32570,7 +32570,7 @@ logVF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log32consts<>+832(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock535
+	JZ               mathblock448
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log32consts<>+960(SB), Z0, Z0
 	VPADDD.BCST      log32consts<>+0(SB), Z0, Z0
@@ -32615,7 +32615,7 @@ logVF32AVX512_loop1:
 	VBLENDMPS        Z0, Z2, K2, Z2
 	VBLENDMPS        Z2, Z1, K1, Z1
 
-mathblock535:
+mathblock448:
 	VMOVUPS Z1, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -32656,7 +32656,7 @@ logVF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log32consts<>+832(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock536
+	JZ               mathblock449
 	VMULPS.BCST      log32consts<>+960(SB), Z0, Z1
 	VPADDD.BCST      log32consts<>+0(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z3
@@ -32695,7 +32695,7 @@ logVF32AVX512_after1:
 	VBLENDMPS        Z0, Z3, K3, Z3
 	VBLENDMPS        Z3, Z2, K2, Z2
 
-mathblock536:
+mathblock449:
 	VMOVUPS Z2, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -32795,7 +32795,7 @@ exp2VF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock537
+	JZ                mathblock450
 	VPANDD.BCST       exp232consts<>+576(SB), Z3, Z9
 	VPERMPS           exphi_32<>+0(SB), Z3, Z10
 	VPSLLD            $0x13, Z9, Z9
@@ -32923,7 +32923,7 @@ exp2VF32AVX512_loop3:
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VBLENDMPS         Z1, Z8, K3, Z8
 
-mathblock537:
+mathblock450:
 	VMOVUPS Z6, (DX)(R8*4)
 	VMOVUPS Z7, 64(DX)(R8*4)
 	VMOVUPS Z8, 128(DX)(R8*4)
@@ -32956,7 +32956,7 @@ exp2VF32AVX512_loop1:
 	VPANDD.BCST       exp232consts<>+448(SB), Z3, Z3
 	VCMPPS.BCST       $0x15, exp232consts<>+512(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock538
+	JZ                mathblock451
 	VPANDD.BCST       exp232consts<>+576(SB), Z1, Z3
 	VPERMPS           exphi_32<>+0(SB), Z1, Z4
 	VPSLLD            $0x13, Z3, Z3
@@ -33000,7 +33000,7 @@ exp2VF32AVX512_loop1:
 	VBLENDMPS         Z0, Z4, K2, Z4
 	VBLENDMPS         Z4, Z2, K1, Z2
 
-mathblock538:
+mathblock451:
 	VMOVUPS Z2, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -33031,7 +33031,7 @@ exp2VF32AVX512_after1:
 	VPANDD.BCST       exp232consts<>+448(SB), Z0, Z4
 	VCMPPS.BCST       $0x15, exp232consts<>+512(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock539
+	JZ                mathblock452
 	VPANDD.BCST       exp232consts<>+576(SB), Z2, Z4
 	VPERMPS           exphi_32<>+0(SB), Z2, Z5
 	VPSLLD            $0x13, Z4, Z4
@@ -33070,7 +33070,7 @@ exp2VF32AVX512_after1:
 	VBLENDMPS         Z0, Z5, K3, Z5
 	VBLENDMPS         Z5, Z3, K2, Z3
 
-mathblock539:
+mathblock452:
 	VMOVUPS Z3, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -33572,7 +33572,7 @@ log2VF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock540
+	JZ               mathblock453
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log232consts<>+64(SB), Z0, Z0
@@ -33718,7 +33718,7 @@ log2VF32AVX512_loop3:
 	VBLENDMPS        Z0, Z4, K1, Z4
 	VBLENDMPS        Z4, Z14, K3, Z14
 
-mathblock540:
+mathblock453:
 	VMOVUPS Z12, (DX)(R8*4)
 	VMOVUPS Z13, 64(DX)(R8*4)
 	VMOVUPS Z14, 128(DX)(R8*4)
@@ -33767,7 +33767,7 @@ log2VF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log232consts<>+960(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock541
+	JZ               mathblock454
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log232consts<>+64(SB), Z0, Z0
@@ -33817,7 +33817,7 @@ log2VF32AVX512_loop1:
 	VBLENDMPS        Z0, Z5, K2, Z5
 	VBLENDMPS        Z5, Z4, K1, Z4
 
-mathblock541:
+mathblock454:
 	VMOVUPS Z4, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -33863,7 +33863,7 @@ log2VF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log232consts<>+960(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock542
+	JZ               mathblock455
 	VMULPS.BCST      log232consts<>+1088(SB), Z0, Z1
 	VPADDD.BCST      log232consts<>+64(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z2
@@ -33907,7 +33907,7 @@ log2VF32AVX512_after1:
 	VBLENDMPS        Z0, Z6, K3, Z6
 	VBLENDMPS        Z6, Z5, K2, Z5
 
-mathblock542:
+mathblock455:
 	VMOVUPS Z5, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -34055,7 +34055,7 @@ log10VF32AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock543
+	JZ               mathblock456
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z0
@@ -34201,7 +34201,7 @@ log10VF32AVX512_loop3:
 	VBLENDMPS        Z0, Z4, K1, Z4
 	VBLENDMPS        Z4, Z14, K3, Z14
 
-mathblock543:
+mathblock456:
 	VMOVUPS Z12, (DX)(R8*4)
 	VMOVUPS Z13, 64(DX)(R8*4)
 	VMOVUPS Z14, 128(DX)(R8*4)
@@ -34250,7 +34250,7 @@ log10VF32AVX512_loop1:
 	VCMPPS.BCST      $0x15, log1032consts<>+960(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock544
+	JZ               mathblock457
 	VMOVUPS          (SI)(R8*4), Z0
 	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z0
 	VPADDD.BCST      log1032consts<>+0(SB), Z0, Z0
@@ -34300,7 +34300,7 @@ log10VF32AVX512_loop1:
 	VBLENDMPS        Z0, Z5, K2, Z5
 	VBLENDMPS        Z5, Z4, K1, Z4
 
-mathblock544:
+mathblock457:
 	VMOVUPS Z4, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -34346,7 +34346,7 @@ log10VF32AVX512_after1:
 	VCMPPS.BCST      $0x15, log1032consts<>+960(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock545
+	JZ               mathblock458
 	VMULPS.BCST      log1032consts<>+1088(SB), Z0, Z1
 	VPADDD.BCST      log1032consts<>+0(SB), Z1, Z1
 	VPSRLD           $0x17, Z1, Z2
@@ -34390,7 +34390,7 @@ log10VF32AVX512_after1:
 	VBLENDMPS        Z0, Z6, K3, Z6
 	VBLENDMPS        Z6, Z5, K2, Z5
 
-mathblock545:
+mathblock458:
 	VMOVUPS Z5, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -34535,7 +34535,7 @@ log1pVF32AVX512_loop2:
 	KORW             K2, K4, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock546
+	JZ               mathblock459
 	VMOVUPS          (SI)(R8*4), Z2
 	VCMPPS.BCST      $0x00, log1p32consts<>+384(SB), Z2, K3
 	VMOVUPS          Z0, Z2
@@ -34569,7 +34569,7 @@ log1pVF32AVX512_loop2:
 	VBLENDMPS        Z3, Z2, K1, Z2
 	VBLENDMPS        Z2, Z1, K2, Z1
 
-mathblock546:
+mathblock459:
 	VMOVUPS Z0, (DX)(R8*4)
 	VMOVUPS Z1, 64(DX)(R8*4)
 	ADDQ    $0x00000020, R8
@@ -34634,7 +34634,7 @@ log1pVF32AVX512_loop1:
 	VCMPPS.BCST      $0x00, log1p32consts<>+576(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock547
+	JZ               mathblock460
 	VMOVUPS          (SI)(R8*4), Z1
 	VCMPPS.BCST      $0x00, log1p32consts<>+384(SB), Z1, K2
 	VMOVUPS          Z0, Z1
@@ -34652,7 +34652,7 @@ log1pVF32AVX512_loop1:
 	VBLENDMPS        Z2, Z1, K2, Z1
 	VBLENDMPS        Z1, Z0, K1, Z0
 
-mathblock547:
+mathblock460:
 	VMOVUPS Z0, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -34712,7 +34712,7 @@ log1pVF32AVX512_after1:
 	VCMPPS.BCST      $0x00, log1p32consts<>+576(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock548
+	JZ               mathblock461
 	VCMPPS.BCST      $0x00, log1p32consts<>+384(SB), Z0, K3
 	VMOVUPS          Z1, Z2
 	VBLENDMPS.BCST   log1p32consts<>+1088(SB), Z2, K3, Z2
@@ -34725,7 +34725,7 @@ log1pVF32AVX512_after1:
 	VBLENDMPS        Z0, Z2, K3, Z2
 	VBLENDMPS        Z2, Z1, K2, Z1
 
-mathblock548:
+mathblock461:
 	VMOVUPS Z1, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -34906,7 +34906,7 @@ sigmoidVF32AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock549
+	JZ                mathblock462
 	VMOVUPS           (SI)(R8*4), Z0
 	VMAXPS.BCST       sigmoid32consts<>+768(SB), Z0, Z0
 	VBROADCASTSS      sigmoid32consts<>+320(SB), Z1
@@ -35088,7 +35088,7 @@ sigmoidVF32AVX512_loop3:
 	VBLENDMPS         Z0, Z3, K1, Z3
 	VBLENDMPS         Z3, Z17, K3, Z17
 
-mathblock549:
+mathblock462:
 	VMOVUPS Z15, (DX)(R8*4)
 	VMOVUPS Z16, 64(DX)(R8*4)
 	VMOVUPS Z17, 128(DX)(R8*4)
@@ -35148,7 +35148,7 @@ sigmoidVF32AVX512_loop1:
 	VMOVUPS           (SI)(R8*4), Z0
 	VCMPPS.BCST       $0x1a, sigmoid32consts<>+128(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock550
+	JZ                mathblock463
 	VMOVUPS           (SI)(R8*4), Z0
 	VMAXPS.BCST       sigmoid32consts<>+768(SB), Z0, Z0
 	VBROADCASTSS      sigmoid32consts<>+320(SB), Z1
@@ -35210,7 +35210,7 @@ sigmoidVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z3, K2, Z3
 	VBLENDMPS         Z3, Z5, K1, Z5
 
-mathblock550:
+mathblock463:
 	VMOVUPS Z5, (DX)(R8*4)
 	ADDQ    $0x00000010, R8
 	SUBQ    $0x00000010, R9
@@ -35267,7 +35267,7 @@ sigmoidVF32AVX512_after1:
 	VFMADD231PS       Z4, Z5, Z6
 	VCMPPS.BCST       $0x1a, sigmoid32consts<>+128(SB), Z0, K2
 	KORTESTW          K2, K2
-	JZ                mathblock551
+	JZ                mathblock464
 	VMAXPS.BCST       sigmoid32consts<>+768(SB), Z0, Z1
 	VBROADCASTSS      sigmoid32consts<>+320(SB), Z2
 	VFMADD213PS.BCST  sigmoid32consts<>+384(SB), Z1, Z2
@@ -35321,7 +35321,7 @@ sigmoidVF32AVX512_after1:
 	VBLENDMPS         Z0, Z4, K3, Z4
 	VBLENDMPS         Z4, Z6, K2, Z6
 
-mathblock551:
+mathblock464:
 	VMOVUPS Z6, K1, (DX)(R8*4)
 	ADDQ    R9, R8
 
@@ -35454,7 +35454,7 @@ tanhVF32AVX512_loop2:
 	VCMPPS.BCST       $0x11, tanh32consts<>+128(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock552
+	JZ                mathblock465
 	VMOVUPS           (SI)(R8*4), Z0
 	VPANDD.BCST       tanh32consts<>+64(SB), Z0, Z0
 	VMAXPS.BCST       tanh32consts<>+768(SB), Z0, Z1
@@ -35484,7 +35484,7 @@ tanhVF32AVX512_loop2:
 	VBLENDMPS         Z0, Z1, K1, Z1
 	VBLENDMPS         Z1, Z3, K2, Z3
 
-mathblock552:
+mathblock465:
 	VMOVUPS     (SI)(R8*4), Z0
 	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z0
 	VMOVUPS     64(SI)(R8*4), Z1
@@ -35559,7 +35559,7 @@ tanhVF32AVX512_loop1:
 	VBLENDMPS         Z4, Z1, K1, Z1
 	VCMPPS.BCST       $0x11, tanh32consts<>+128(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock553
+	JZ                mathblock466
 	VMOVUPS           (SI)(R8*4), Z0
 	VPANDD.BCST       tanh32consts<>+64(SB), Z0, Z0
 	VMAXPS.BCST       tanh32consts<>+768(SB), Z0, Z2
@@ -35575,7 +35575,7 @@ tanhVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z2, K2, Z2
 	VBLENDMPS         Z2, Z1, K1, Z1
 
-mathblock553:
+mathblock466:
 	VMOVUPS     (SI)(R8*4), Z0
 	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z0
 	VPORD       Z0, Z1, Z1
@@ -35642,7 +35642,7 @@ tanhVF32AVX512_after1:
 	VBLENDMPS         Z5, Z2, K2, Z2
 	VCMPPS.BCST       $0x11, tanh32consts<>+128(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock554
+	JZ                mathblock467
 	VPANDD.BCST       tanh32consts<>+64(SB), Z0, Z1
 	VMAXPS.BCST       tanh32consts<>+768(SB), Z1, Z3
 	VMULPS            Z3, Z3, Z4
@@ -35657,7 +35657,7 @@ tanhVF32AVX512_after1:
 	VBLENDMPS         Z1, Z3, K3, Z3
 	VBLENDMPS         Z3, Z2, K2, Z2
 
-mathblock554:
+mathblock467:
 	VPANDD.BCST tanh32consts<>+0(SB), Z0, Z1
 	VPORD       Z1, Z2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
@@ -36087,7 +36087,7 @@ sinVF32AVX512_loop2:
 	KANDW             K2, K4, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock555
+	JZ                mathblock468
 	VPSRLD            $0x17, Z0, Z6
 	VPSRLD            $0x03, Z6, Z7
 	VPANDD.BCST       sin32consts<>+704(SB), Z6, Z6
@@ -36323,7 +36323,7 @@ sinVF32AVX512_loop2:
 	VBLENDMPS         Z0, Z5, K2, Z5
 	VBLENDMPS         Z1, Z17, K2, Z17
 
-mathblock555:
+mathblock468:
 	VPANDD.BCST       sin32consts<>+1216(SB), Z2, Z0
 	VPANDD.BCST       sin32consts<>+1216(SB), Z3, Z1
 	VCMPPS.BCST       $0x00, sin32consts<>+1280(SB), Z0, K1
@@ -36476,7 +36476,7 @@ sinVF32AVX512_loop1:
 	VCMPPS.BCST       $0x11, sin32consts<>+640(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock556
+	JZ                mathblock469
 	VPSRLD            $0x17, Z0, Z3
 	VPSRLD            $0x03, Z3, Z4
 	VPANDD.BCST       sin32consts<>+704(SB), Z3, Z3
@@ -36595,7 +36595,7 @@ sinVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z3, Z8, K1, Z8
 
-mathblock556:
+mathblock469:
 	VPANDD.BCST       sin32consts<>+1216(SB), Z1, Z0
 	VCMPPS.BCST       $0x00, sin32consts<>+1280(SB), Z0, K1
 	VPANDD.BCST       sin32consts<>+1344(SB), Z1, Z1
@@ -36698,7 +36698,7 @@ sinVF32AVX512_after1:
 	VCMPPS.BCST       $0x11, sin32consts<>+640(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock557
+	JZ                mathblock470
 	VPSRLD            $0x17, Z1, Z4
 	VPSRLD            $0x03, Z4, Z5
 	VPANDD.BCST       sin32consts<>+704(SB), Z4, Z4
@@ -36817,7 +36817,7 @@ sinVF32AVX512_after1:
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VBLENDMPS         Z4, Z9, K2, Z9
 
-mathblock557:
+mathblock470:
 	VPANDD.BCST       sin32consts<>+1216(SB), Z2, Z1
 	VCMPPS.BCST       $0x00, sin32consts<>+1280(SB), Z1, K2
 	VPANDD.BCST       sin32consts<>+1344(SB), Z2, Z2
@@ -36984,7 +36984,7 @@ cosVF32AVX512_loop2:
 	KANDW             K2, K4, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock558
+	JZ                mathblock471
 	VPSRLD            $0x17, Z0, Z6
 	VPSRLD            $0x03, Z6, Z7
 	VPANDD.BCST       cos32consts<>+704(SB), Z6, Z6
@@ -37220,7 +37220,7 @@ cosVF32AVX512_loop2:
 	VBLENDMPS         Z0, Z5, K2, Z5
 	VBLENDMPS         Z1, Z17, K2, Z17
 
-mathblock558:
+mathblock471:
 	VPADDD.BCST       cos32consts<>+1216(SB), Z2, Z2
 	VPADDD.BCST       cos32consts<>+1216(SB), Z3, Z3
 	VPANDD.BCST       cos32consts<>+1216(SB), Z2, Z0
@@ -37369,7 +37369,7 @@ cosVF32AVX512_loop1:
 	VCMPPS.BCST       $0x11, cos32consts<>+640(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock559
+	JZ                mathblock472
 	VPSRLD            $0x17, Z0, Z3
 	VPSRLD            $0x03, Z3, Z4
 	VPANDD.BCST       cos32consts<>+704(SB), Z3, Z3
@@ -37488,7 +37488,7 @@ cosVF32AVX512_loop1:
 	VBLENDMPS         Z0, Z2, K1, Z2
 	VBLENDMPS         Z3, Z8, K1, Z8
 
-mathblock559:
+mathblock472:
 	VPADDD.BCST       cos32consts<>+1216(SB), Z1, Z1
 	VPANDD.BCST       cos32consts<>+1216(SB), Z1, Z0
 	VCMPPS.BCST       $0x00, cos32consts<>+1280(SB), Z0, K1
@@ -37589,7 +37589,7 @@ cosVF32AVX512_after1:
 	VCMPPS.BCST       $0x11, cos32consts<>+640(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock560
+	JZ                mathblock473
 	VPSRLD            $0x17, Z1, Z4
 	VPSRLD            $0x03, Z4, Z5
 	VPANDD.BCST       cos32consts<>+704(SB), Z4, Z4
@@ -37708,7 +37708,7 @@ cosVF32AVX512_after1:
 	VBLENDMPS         Z1, Z3, K2, Z3
 	VBLENDMPS         Z4, Z9, K2, Z9
 
-mathblock560:
+mathblock473:
 	VPADDD.BCST       cos32consts<>+1216(SB), Z2, Z2
 	VPANDD.BCST       cos32consts<>+1216(SB), Z2, Z1
 	VCMPPS.BCST       $0x00, cos32consts<>+1280(SB), Z1, K2
@@ -39926,7 +39926,7 @@ expVF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock561
+	JZ                mathblock474
 	VPANDQ.BCST       exp64consts<>+768(SB), Z3, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
 	VPERMT2PD         exphi_64<>+64(SB), Z3, Z10
@@ -40057,7 +40057,7 @@ expVF64AVX512_loop3:
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z8, K3, Z8
 
-mathblock561:
+mathblock474:
 	VMOVUPD Z6, (DX)(R8*8)
 	VMOVUPD Z7, 64(DX)(R8*8)
 	VMOVUPD Z8, 128(DX)(R8*8)
@@ -40095,7 +40095,7 @@ expVF64AVX512_loop1:
 	VPANDQ.BCST       exp64consts<>+640(SB), Z3, Z3
 	VCMPPD.BCST       $0x15, exp64consts<>+704(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock562
+	JZ                mathblock475
 	VPANDQ.BCST       exp64consts<>+768(SB), Z1, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
 	VPERMT2PD         exphi_64<>+64(SB), Z1, Z4
@@ -40140,7 +40140,7 @@ expVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z2, K1, Z2
 
-mathblock562:
+mathblock475:
 	VMOVUPD Z2, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -40176,7 +40176,7 @@ expVF64AVX512_after1:
 	VPANDQ.BCST       exp64consts<>+640(SB), Z0, Z4
 	VCMPPD.BCST       $0x15, exp64consts<>+704(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock563
+	JZ                mathblock476
 	VPANDQ.BCST       exp64consts<>+768(SB), Z2, Z4
 	VMOVUPS           exphi_64<>+0(SB), Z5
 	VPERMT2PD         exphi_64<>+64(SB), Z2, Z5
@@ -40216,7 +40216,7 @@ expVF64AVX512_after1:
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z3, K2, Z3
 
-mathblock563:
+mathblock476:
 	VMOVUPD Z3, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -40373,7 +40373,7 @@ logVF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock564
+	JZ               mathblock477
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log64consts<>+1280(SB), Z0, Z0
 	VPADDQ.BCST      log64consts<>+0(SB), Z0, Z0
@@ -40528,7 +40528,7 @@ logVF64AVX512_loop3:
 	VBLENDMPD        Z1, Z0, K1, Z0
 	VBLENDMPD        Z0, Z4, K3, Z4
 
-mathblock564:
+mathblock477:
 	VMOVUPD Z2, (DX)(R8*8)
 	VMOVUPD Z3, 64(DX)(R8*8)
 	VMOVUPD Z4, 128(DX)(R8*8)
@@ -40580,7 +40580,7 @@ logVF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock565
+	JZ               mathblock478
 	VMOVUPD          (SI)(R8*8), Z1
 	VMULPD.BCST      log64consts<>+1280(SB), Z1, Z1
 	VPADDQ.BCST      log64consts<>+0(SB), Z1, Z1
@@ -40633,7 +40633,7 @@ logVF64AVX512_loop1:
 	VBLENDMPD        Z2, Z1, K2, Z1
 	VBLENDMPD        Z1, Z0, K1, Z0
 
-mathblock565:
+mathblock478:
 	VMOVUPD Z0, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -40682,7 +40682,7 @@ logVF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log64consts<>+1152(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock566
+	JZ               mathblock479
 	VMULPD.BCST      log64consts<>+1280(SB), Z0, Z2
 	VPADDQ.BCST      log64consts<>+0(SB), Z2, Z2
 	VPSRLQ           $0x34, Z2, Z3
@@ -40729,7 +40729,7 @@ logVF64AVX512_after1:
 	VBLENDMPD        Z0, Z2, K3, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock566:
+mathblock479:
 	VMOVUPD Z1, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -40844,7 +40844,7 @@ exp2VF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock567
+	JZ                mathblock480
 	VPANDQ.BCST       exp264consts<>+768(SB), Z3, Z9
 	VMOVUPS           exphi_64<>+0(SB), Z10
 	VPERMT2PD         exphi_64<>+64(SB), Z3, Z10
@@ -40975,7 +40975,7 @@ exp2VF64AVX512_loop3:
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z8, K3, Z8
 
-mathblock567:
+mathblock480:
 	VMOVUPD Z6, (DX)(R8*8)
 	VMOVUPD Z7, 64(DX)(R8*8)
 	VMOVUPD Z8, 128(DX)(R8*8)
@@ -41013,7 +41013,7 @@ exp2VF64AVX512_loop1:
 	VPANDQ.BCST       exp264consts<>+640(SB), Z3, Z3
 	VCMPPD.BCST       $0x15, exp264consts<>+704(SB), Z3, K1
 	KORTESTW          K1, K1
-	JZ                mathblock568
+	JZ                mathblock481
 	VPANDQ.BCST       exp264consts<>+768(SB), Z1, Z3
 	VMOVUPS           exphi_64<>+0(SB), Z4
 	VPERMT2PD         exphi_64<>+64(SB), Z1, Z4
@@ -41058,7 +41058,7 @@ exp2VF64AVX512_loop1:
 	VBLENDMPD         Z0, Z4, K2, Z4
 	VBLENDMPD         Z4, Z2, K1, Z2
 
-mathblock568:
+mathblock481:
 	VMOVUPD Z2, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -41094,7 +41094,7 @@ exp2VF64AVX512_after1:
 	VPANDQ.BCST       exp264consts<>+640(SB), Z0, Z4
 	VCMPPD.BCST       $0x15, exp264consts<>+704(SB), Z4, K2
 	KORTESTW          K2, K2
-	JZ                mathblock569
+	JZ                mathblock482
 	VPANDQ.BCST       exp264consts<>+768(SB), Z2, Z4
 	VMOVUPS           exphi_64<>+0(SB), Z5
 	VPERMT2PD         exphi_64<>+64(SB), Z2, Z5
@@ -41134,7 +41134,7 @@ exp2VF64AVX512_after1:
 	VBLENDMPD         Z0, Z5, K3, Z5
 	VBLENDMPD         Z5, Z3, K2, Z3
 
-mathblock569:
+mathblock482:
 	VMOVUPD Z3, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -41685,7 +41685,7 @@ log2VF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock570
+	JZ               mathblock483
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log264consts<>+64(SB), Z0, Z0
@@ -41855,7 +41855,7 @@ log2VF64AVX512_loop3:
 	VBLENDMPD        Z0, Z1, K1, Z1
 	VBLENDMPD        Z1, Z14, K3, Z14
 
-mathblock570:
+mathblock483:
 	VMOVUPD Z5, (DX)(R8*8)
 	VMOVUPD Z13, 64(DX)(R8*8)
 	VMOVUPD Z14, 128(DX)(R8*8)
@@ -41912,7 +41912,7 @@ log2VF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log264consts<>+1280(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock571
+	JZ               mathblock484
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log264consts<>+64(SB), Z0, Z0
@@ -41970,7 +41970,7 @@ log2VF64AVX512_loop1:
 	VBLENDMPD        Z0, Z2, K2, Z2
 	VBLENDMPD        Z2, Z1, K1, Z1
 
-mathblock571:
+mathblock484:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -42024,7 +42024,7 @@ log2VF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log264consts<>+1280(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock572
+	JZ               mathblock485
 	VMULPD.BCST      log264consts<>+1408(SB), Z0, Z1
 	VPADDQ.BCST      log264consts<>+64(SB), Z1, Z1
 	VPSRLQ           $0x34, Z1, Z3
@@ -42076,7 +42076,7 @@ log2VF64AVX512_after1:
 	VBLENDMPD        Z0, Z3, K3, Z3
 	VBLENDMPD        Z3, Z2, K2, Z2
 
-mathblock572:
+mathblock485:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -42248,7 +42248,7 @@ log10VF64AVX512_loop3:
 	KORW             K1, K2, K4
 	KORW             K4, K3, K4
 	KORTESTW         K4, K4
-	JZ               mathblock573
+	JZ               mathblock486
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
@@ -42418,7 +42418,7 @@ log10VF64AVX512_loop3:
 	VBLENDMPD        Z0, Z1, K1, Z1
 	VBLENDMPD        Z1, Z14, K3, Z14
 
-mathblock573:
+mathblock486:
 	VMOVUPD Z5, (DX)(R8*8)
 	VMOVUPD Z13, 64(DX)(R8*8)
 	VMOVUPD Z14, 128(DX)(R8*8)
@@ -42475,7 +42475,7 @@ log10VF64AVX512_loop1:
 	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock574
+	JZ               mathblock487
 	VMOVUPD          (SI)(R8*8), Z0
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z0
 	VPADDQ.BCST      log1064consts<>+0(SB), Z0, Z0
@@ -42533,7 +42533,7 @@ log10VF64AVX512_loop1:
 	VBLENDMPD        Z0, Z2, K2, Z2
 	VBLENDMPD        Z2, Z1, K1, Z1
 
-mathblock574:
+mathblock487:
 	VMOVUPD Z1, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -42587,7 +42587,7 @@ log10VF64AVX512_after1:
 	VCMPPD.BCST      $0x15, log1064consts<>+1280(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock575
+	JZ               mathblock488
 	VMULPD.BCST      log1064consts<>+1408(SB), Z0, Z1
 	VPADDQ.BCST      log1064consts<>+0(SB), Z1, Z1
 	VPSRLQ           $0x34, Z1, Z3
@@ -42639,7 +42639,7 @@ log10VF64AVX512_after1:
 	VBLENDMPD        Z0, Z3, K3, Z3
 	VBLENDMPD        Z3, Z2, K2, Z2
 
-mathblock575:
+mathblock488:
 	VMOVUPD Z2, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -42800,7 +42800,7 @@ log1pVF64AVX512_loop2:
 	KORW             K2, K4, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock576
+	JZ               mathblock489
 	VMOVUPD          (SI)(R8*8), Z2
 	VCMPPD.BCST      $0x00, log1p64consts<>+384(SB), Z2, K3
 	VMOVUPS          Z0, Z2
@@ -42834,7 +42834,7 @@ log1pVF64AVX512_loop2:
 	VBLENDMPD        Z3, Z2, K1, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock576:
+mathblock489:
 	VMOVUPD Z0, (DX)(R8*8)
 	VMOVUPD Z1, 64(DX)(R8*8)
 	ADDQ    $0x00000010, R8
@@ -42907,7 +42907,7 @@ log1pVF64AVX512_loop1:
 	VCMPPD.BCST      $0x00, log1p64consts<>+576(SB), Z1, K2
 	KORW             K1, K2, K1
 	KORTESTW         K1, K1
-	JZ               mathblock577
+	JZ               mathblock490
 	VMOVUPD          (SI)(R8*8), Z1
 	VCMPPD.BCST      $0x00, log1p64consts<>+384(SB), Z1, K2
 	VMOVUPS          Z0, Z1
@@ -42925,7 +42925,7 @@ log1pVF64AVX512_loop1:
 	VBLENDMPD        Z2, Z1, K2, Z1
 	VBLENDMPD        Z1, Z0, K1, Z0
 
-mathblock577:
+mathblock490:
 	VMOVUPD Z0, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -42993,7 +42993,7 @@ log1pVF64AVX512_after1:
 	VCMPPD.BCST      $0x00, log1p64consts<>+576(SB), Z0, K3
 	KORW             K2, K3, K2
 	KORTESTW         K2, K2
-	JZ               mathblock578
+	JZ               mathblock491
 	VCMPPD.BCST      $0x00, log1p64consts<>+384(SB), Z0, K3
 	VMOVUPS          Z1, Z2
 	VBLENDMPD.BCST   log1p64consts<>+1408(SB), Z2, K3, Z2
@@ -43006,7 +43006,7 @@ log1pVF64AVX512_after1:
 	VBLENDMPD        Z0, Z2, K3, Z2
 	VBLENDMPD        Z2, Z1, K2, Z1
 
-mathblock578:
+mathblock491:
 	VMOVUPD Z1, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -43202,7 +43202,7 @@ sigmoidVF64AVX512_loop3:
 	KORW              K1, K2, K4
 	KORW              K4, K3, K4
 	KORTESTW          K4, K4
-	JZ                mathblock579
+	JZ                mathblock492
 	VMOVUPD           (SI)(R8*8), Z0
 	VMAXPD.BCST       sigmoid64consts<>+960(SB), Z0, Z0
 	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
@@ -43399,7 +43399,7 @@ sigmoidVF64AVX512_loop3:
 	VBLENDMPD         Z0, Z3, K1, Z3
 	VBLENDMPD         Z3, Z17, K3, Z17
 
-mathblock579:
+mathblock492:
 	VMOVUPD Z15, (DX)(R8*8)
 	VMOVUPD Z16, 64(DX)(R8*8)
 	VMOVUPD Z17, 128(DX)(R8*8)
@@ -43464,7 +43464,7 @@ sigmoidVF64AVX512_loop1:
 	VMOVUPD           (SI)(R8*8), Z0
 	VCMPPD.BCST       $0x1a, sigmoid64consts<>+128(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock580
+	JZ                mathblock493
 	VMOVUPD           (SI)(R8*8), Z0
 	VMAXPD.BCST       sigmoid64consts<>+960(SB), Z0, Z0
 	VBROADCASTSD      sigmoid64consts<>+320(SB), Z1
@@ -43531,7 +43531,7 @@ sigmoidVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z3, K2, Z3
 	VBLENDMPD         Z3, Z5, K1, Z5
 
-mathblock580:
+mathblock493:
 	VMOVUPD Z5, (DX)(R8*8)
 	ADDQ    $0x00000008, R8
 	SUBQ    $0x00000008, R9
@@ -43593,7 +43593,7 @@ sigmoidVF64AVX512_after1:
 	VFMADD231PD       Z4, Z5, Z6
 	VCMPPD.BCST       $0x1a, sigmoid64consts<>+128(SB), Z0, K2
 	KORTESTW          K2, K2
-	JZ                mathblock581
+	JZ                mathblock494
 	VMAXPD.BCST       sigmoid64consts<>+960(SB), Z0, Z1
 	VBROADCASTSD      sigmoid64consts<>+320(SB), Z2
 	VFMADD213PD.BCST  sigmoid64consts<>+384(SB), Z1, Z2
@@ -43652,7 +43652,7 @@ sigmoidVF64AVX512_after1:
 	VBLENDMPD         Z0, Z4, K3, Z4
 	VBLENDMPD         Z4, Z6, K2, Z6
 
-mathblock581:
+mathblock494:
 	VMOVUPD Z6, K1, (DX)(R8*8)
 	ADDQ    R9, R8
 
@@ -43795,7 +43795,7 @@ tanhVF64AVX512_loop2:
 	VCMPPD.BCST       $0x11, tanh64consts<>+128(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock582
+	JZ                mathblock495
 	VMOVUPD           (SI)(R8*8), Z0
 	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z0
 	VMAXPD.BCST       tanh64consts<>+960(SB), Z0, Z1
@@ -43835,7 +43835,7 @@ tanhVF64AVX512_loop2:
 	VBLENDMPD         Z0, Z1, K1, Z1
 	VBLENDMPD         Z1, Z3, K2, Z3
 
-mathblock582:
+mathblock495:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z0
 	VMOVUPD     64(SI)(R8*8), Z1
@@ -43915,7 +43915,7 @@ tanhVF64AVX512_loop1:
 	VBLENDMPD         Z4, Z1, K1, Z1
 	VCMPPD.BCST       $0x11, tanh64consts<>+128(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock583
+	JZ                mathblock496
 	VMOVUPD           (SI)(R8*8), Z0
 	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z0
 	VMAXPD.BCST       tanh64consts<>+960(SB), Z0, Z2
@@ -43936,7 +43936,7 @@ tanhVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z2, K2, Z2
 	VBLENDMPD         Z2, Z1, K1, Z1
 
-mathblock583:
+mathblock496:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z0
 	VPORQ       Z0, Z1, Z1
@@ -44008,7 +44008,7 @@ tanhVF64AVX512_after1:
 	VBLENDMPD         Z5, Z2, K2, Z2
 	VCMPPD.BCST       $0x11, tanh64consts<>+128(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock584
+	JZ                mathblock497
 	VPANDQ.BCST       tanh64consts<>+64(SB), Z0, Z1
 	VMAXPD.BCST       tanh64consts<>+960(SB), Z1, Z3
 	VMULPD            Z3, Z3, Z4
@@ -44028,7 +44028,7 @@ tanhVF64AVX512_after1:
 	VBLENDMPD         Z1, Z3, K3, Z3
 	VBLENDMPD         Z3, Z2, K2, Z2
 
-mathblock584:
+mathblock497:
 	VPANDQ.BCST tanh64consts<>+0(SB), Z0, Z1
 	VPORQ       Z1, Z2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
@@ -44350,7 +44350,7 @@ erfVF64AVX512_loop2:
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z1, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock585
+	JZ                mathblock498
 	VSUBPD.BCST       erf64consts<>+128(SB), Z0, Z4
 	VBROADCASTSD      erf64consts<>+3776(SB), Z5
 	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z4, Z5
@@ -44388,12 +44388,12 @@ erfVF64AVX512_loop2:
 	VADDPD.BCST       erf64consts<>+4608(SB), Z5, Z5
 	VBLENDMPD         Z5, Z3, K2, Z3
 
-mathblock585:
+mathblock498:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z0, K1
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z1, K2
 	KORW             K1, K2, K3
 	KORTESTW         K3, K3
-	JZ               mathblock586
+	JZ               mathblock499
 	VMAXPD.BCST      erf64consts<>+4736(SB), Z0, Z4
 	VMULPD           Z4, Z4, Z4
 	VBROADCASTSD     erf64consts<>+4800(SB), Z5
@@ -44427,7 +44427,7 @@ mathblock585:
 	VFMADD231PD      Z4, Z1, Z1
 	VBLENDMPD        Z1, Z3, K2, Z3
 
-mathblock586:
+mathblock499:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z0
 	VMOVUPD     64(SI)(R8*8), Z1
@@ -44594,7 +44594,7 @@ erfVF64AVX512_loop1:
 	VBLENDMPD         Z5, Z1, K1, Z1
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z0, K1
 	KORTESTW          K1, K1
-	JZ                mathblock587
+	JZ                mathblock500
 	VSUBPD.BCST       erf64consts<>+128(SB), Z0, Z2
 	VBROADCASTSD      erf64consts<>+3776(SB), Z3
 	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z2, Z3
@@ -44614,10 +44614,10 @@ erfVF64AVX512_loop1:
 	VADDPD.BCST       erf64consts<>+4608(SB), Z3, Z3
 	VBLENDMPD         Z3, Z1, K1, Z1
 
-mathblock587:
+mathblock500:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z0, K1
 	KORTESTW         K1, K1
-	JZ               mathblock588
+	JZ               mathblock501
 	VMAXPD.BCST      erf64consts<>+4736(SB), Z0, Z2
 	VMULPD           Z2, Z2, Z2
 	VBROADCASTSD     erf64consts<>+4800(SB), Z3
@@ -44635,7 +44635,7 @@ mathblock587:
 	VFMADD231PD      Z3, Z0, Z0
 	VBLENDMPD        Z0, Z1, K1, Z1
 
-mathblock588:
+mathblock501:
 	VMOVUPD     (SI)(R8*8), Z0
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z0
 	VPORQ       Z0, Z1, Z1
@@ -44794,7 +44794,7 @@ erfVF64AVX512_after1:
 	VBLENDMPD         Z6, Z2, K2, Z2
 	VCMPPD.BCST       $0x11, erf64consts<>+3712(SB), Z1, K2
 	KORTESTW          K2, K2
-	JZ                mathblock589
+	JZ                mathblock502
 	VSUBPD.BCST       erf64consts<>+128(SB), Z1, Z3
 	VBROADCASTSD      erf64consts<>+3776(SB), Z4
 	VFMADD213PD.BCST  erf64consts<>+3840(SB), Z3, Z4
@@ -44814,10 +44814,10 @@ erfVF64AVX512_after1:
 	VADDPD.BCST       erf64consts<>+4608(SB), Z4, Z4
 	VBLENDMPD         Z4, Z2, K2, Z2
 
-mathblock589:
+mathblock502:
 	VCMPPD.BCST      $0x11, erf64consts<>+4672(SB), Z1, K2
 	KORTESTW         K2, K2
-	JZ               mathblock590
+	JZ               mathblock503
 	VMAXPD.BCST      erf64consts<>+4736(SB), Z1, Z3
 	VMULPD           Z3, Z3, Z3
 	VBROADCASTSD     erf64consts<>+4800(SB), Z4
@@ -44835,7 +44835,7 @@ mathblock589:
 	VFMADD231PD      Z4, Z1, Z1
 	VBLENDMPD        Z1, Z2, K2, Z2
 
-mathblock590:
+mathblock503:
 	VPANDQ.BCST erf64consts<>+0(SB), Z0, Z1
 	VPORQ       Z1, Z2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
@@ -44961,7 +44961,7 @@ sinVF64AVX512_loop2:
 	KANDW             K2, K4, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock591
+	JZ                mathblock504
 	VPSRLQ            $0x34, Z0, Z6
 	VPSRLQ            $0x03, Z6, Z7
 	VPANDQ.BCST       sin64consts<>+704(SB), Z6, Z6
@@ -45221,7 +45221,7 @@ sinVF64AVX512_loop2:
 	VBLENDMPD         Z0, Z5, K2, Z5
 	VBLENDMPD         Z1, Z17, K2, Z17
 
-mathblock591:
+mathblock504:
 	VPANDQ.BCST       sin64consts<>+1152(SB), Z2, Z0
 	VPANDQ.BCST       sin64consts<>+1152(SB), Z3, Z1
 	VCMPPD.BCST       $0x00, sin64consts<>+1216(SB), Z0, K1
@@ -45388,7 +45388,7 @@ sinVF64AVX512_loop1:
 	VCMPPD.BCST       $0x11, sin64consts<>+640(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock592
+	JZ                mathblock505
 	VPSRLQ            $0x34, Z0, Z3
 	VPSRLQ            $0x03, Z3, Z4
 	VPANDQ.BCST       sin64consts<>+704(SB), Z3, Z3
@@ -45519,7 +45519,7 @@ sinVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z2, K1, Z2
 	VBLENDMPD         Z3, Z8, K1, Z8
 
-mathblock592:
+mathblock505:
 	VPANDQ.BCST       sin64consts<>+1152(SB), Z1, Z0
 	VCMPPD.BCST       $0x00, sin64consts<>+1216(SB), Z0, K1
 	VPANDQ.BCST       sin64consts<>+1280(SB), Z1, Z1
@@ -45629,7 +45629,7 @@ sinVF64AVX512_after1:
 	VCMPPD.BCST       $0x11, sin64consts<>+640(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock593
+	JZ                mathblock506
 	VPSRLQ            $0x34, Z1, Z4
 	VPSRLQ            $0x03, Z4, Z5
 	VPANDQ.BCST       sin64consts<>+704(SB), Z4, Z4
@@ -45760,7 +45760,7 @@ sinVF64AVX512_after1:
 	VBLENDMPD         Z1, Z3, K2, Z3
 	VBLENDMPD         Z4, Z9, K2, Z9
 
-mathblock593:
+mathblock506:
 	VPANDQ.BCST       sin64consts<>+1152(SB), Z2, Z1
 	VCMPPD.BCST       $0x00, sin64consts<>+1216(SB), Z1, K2
 	VPANDQ.BCST       sin64consts<>+1280(SB), Z2, Z2
@@ -45934,7 +45934,7 @@ cosVF64AVX512_loop2:
 	KANDW             K2, K4, K2
 	KORW              K1, K2, K3
 	KORTESTW          K3, K3
-	JZ                mathblock594
+	JZ                mathblock507
 	VPSRLQ            $0x34, Z0, Z6
 	VPSRLQ            $0x03, Z6, Z7
 	VPANDQ.BCST       cos64consts<>+704(SB), Z6, Z6
@@ -46194,7 +46194,7 @@ cosVF64AVX512_loop2:
 	VBLENDMPD         Z0, Z5, K2, Z5
 	VBLENDMPD         Z1, Z17, K2, Z17
 
-mathblock594:
+mathblock507:
 	VPADDQ.BCST       cos64consts<>+1152(SB), Z2, Z2
 	VPADDQ.BCST       cos64consts<>+1152(SB), Z3, Z3
 	VPANDQ.BCST       cos64consts<>+1152(SB), Z2, Z0
@@ -46357,7 +46357,7 @@ cosVF64AVX512_loop1:
 	VCMPPD.BCST       $0x11, cos64consts<>+640(SB), Z0, K2
 	KANDW             K1, K2, K1
 	KORTESTW          K1, K1
-	JZ                mathblock595
+	JZ                mathblock508
 	VPSRLQ            $0x34, Z0, Z3
 	VPSRLQ            $0x03, Z3, Z4
 	VPANDQ.BCST       cos64consts<>+704(SB), Z3, Z3
@@ -46488,7 +46488,7 @@ cosVF64AVX512_loop1:
 	VBLENDMPD         Z0, Z2, K1, Z2
 	VBLENDMPD         Z3, Z8, K1, Z8
 
-mathblock595:
+mathblock508:
 	VPADDQ.BCST       cos64consts<>+1152(SB), Z1, Z1
 	VPANDQ.BCST       cos64consts<>+1152(SB), Z1, Z0
 	VCMPPD.BCST       $0x00, cos64consts<>+1216(SB), Z0, K1
@@ -46596,7 +46596,7 @@ cosVF64AVX512_after1:
 	VCMPPD.BCST       $0x11, cos64consts<>+640(SB), Z1, K3
 	KANDW             K2, K3, K2
 	KORTESTW          K2, K2
-	JZ                mathblock596
+	JZ                mathblock509
 	VPSRLQ            $0x34, Z1, Z4
 	VPSRLQ            $0x03, Z4, Z5
 	VPANDQ.BCST       cos64consts<>+704(SB), Z4, Z4
@@ -46727,7 +46727,7 @@ cosVF64AVX512_after1:
 	VBLENDMPD         Z1, Z3, K2, Z3
 	VBLENDMPD         Z4, Z9, K2, Z9
 
-mathblock596:
+mathblock509:
 	VPADDQ.BCST       cos64consts<>+1152(SB), Z2, Z2
 	VPANDQ.BCST       cos64consts<>+1152(SB), Z2, Z1
 	VCMPPD.BCST       $0x00, cos64consts<>+1216(SB), Z1, K2

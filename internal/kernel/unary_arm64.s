@@ -2823,7 +2823,7 @@ loop:
 	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	WORD	$0x6eb0aaf1 // umaxv s17, v23.4s
 	FMOVS	F17, R20
-	CBZ	R20, mathblock103
+	CBZ	R20, mathblock52
 	MOVD	$exp32consts<>+36(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VAND	V25.B16, V20.B16, V22.B16
@@ -2920,7 +2920,7 @@ loop:
 	VMOV	V23.B16, V7.B16
 	VBSL	V16.B16, V11.B16, V7.B16
 	VMOV	V7.B16, V16.B16
-mathblock103:
+mathblock52:
 	VMOV	V16.B16, V12.B16
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -2999,7 +2999,7 @@ mathblock103:
 	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	WORD	$0x6eb0aaf1 // umaxv s17, v23.4s
 	FMOVS	F17, R20
-	CBZ	R20, mathblock104
+	CBZ	R20, mathblock53
 	MOVD	$exp32consts<>+36(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VAND	V25.B16, V20.B16, V22.B16
@@ -3096,7 +3096,7 @@ mathblock103:
 	VMOV	V23.B16, V7.B16
 	VBSL	V16.B16, V11.B16, V7.B16
 	VMOV	V7.B16, V16.B16
-mathblock104:
+mathblock53:
 	VMOV	V16.B16, V13.B16
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -3175,7 +3175,7 @@ mathblock104:
 	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	WORD	$0x6eb0aaf1 // umaxv s17, v23.4s
 	FMOVS	F17, R20
-	CBZ	R20, mathblock105
+	CBZ	R20, mathblock54
 	MOVD	$exp32consts<>+36(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VAND	V25.B16, V20.B16, V22.B16
@@ -3272,7 +3272,7 @@ mathblock104:
 	VMOV	V23.B16, V7.B16
 	VBSL	V16.B16, V11.B16, V7.B16
 	VMOV	V7.B16, V16.B16
-mathblock105:
+mathblock54:
 	VMOV	V16.B16, V14.B16
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -3351,7 +3351,7 @@ mathblock105:
 	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	WORD	$0x6eb0aaf1 // umaxv s17, v23.4s
 	FMOVS	F17, R20
-	CBZ	R20, mathblock106
+	CBZ	R20, mathblock55
 	MOVD	$exp32consts<>+36(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VAND	V25.B16, V20.B16, V22.B16
@@ -3448,7 +3448,7 @@ mathblock105:
 	VMOV	V23.B16, V7.B16
 	VBSL	V16.B16, V11.B16, V7.B16
 	VMOV	V7.B16, V16.B16
-mathblock106:
+mathblock55:
 	VMOV	V16.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
@@ -3533,7 +3533,7 @@ tail:
 	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	WORD	$0x6eb0aaf1 // umaxv s17, v23.4s
 	FMOVS	F17, R20
-	CBZ	R20, mathblock107
+	CBZ	R20, mathblock56
 	MOVD	$exp32consts<>+36(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VAND	V25.B16, V20.B16, V22.B16
@@ -3630,7 +3630,7 @@ tail:
 	VMOV	V23.B16, V7.B16
 	VBSL	V16.B16, V11.B16, V7.B16
 	VMOV	V7.B16, V16.B16
-mathblock107:
+mathblock56:
 	VMOV	V16.B16, V12.B16
 	MOVD	$exp32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -3709,7 +3709,7 @@ mathblock107:
 	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	WORD	$0x6eb0aaf1 // umaxv s17, v23.4s
 	FMOVS	F17, R20
-	CBZ	R20, mathblock108
+	CBZ	R20, mathblock57
 	MOVD	$exp32consts<>+36(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VAND	V25.B16, V20.B16, V22.B16
@@ -3806,7 +3806,7 @@ mathblock107:
 	VMOV	V23.B16, V7.B16
 	VBSL	V16.B16, V11.B16, V7.B16
 	VMOV	V7.B16, V16.B16
-mathblock108:
+mathblock57:
 	VMOV	V16.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
@@ -3889,7 +3889,7 @@ tail4:
 	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	WORD	$0x6eb0aaf1 // umaxv s17, v23.4s
 	FMOVS	F17, R20
-	CBZ	R20, mathblock109
+	CBZ	R20, mathblock58
 	MOVD	$exp32consts<>+36(SB), R19
 	VLD1R	(R19), [V25.S4]
 	VAND	V25.B16, V20.B16, V22.B16
@@ -3986,7 +3986,7 @@ tail4:
 	VMOV	V23.B16, V7.B16
 	VBSL	V16.B16, V11.B16, V7.B16
 	VMOV	V7.B16, V16.B16
-mathblock109:
+mathblock58:
 	VMOV	V16.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
@@ -4069,7 +4069,7 @@ tail2:
 	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
 	WORD	$0x6eb0aaf1 // umaxv s17, v23.4s
 	FMOVS	F17, R20
-	CBZ	R20, mathblock110
+	CBZ	R20, mathblock59
 	MOVD	$exp32consts<>+36(SB), R19
 	VLD1R	(R19), [V25.S2]
 	VAND	V25.B8, V20.B8, V22.B8
@@ -4166,7 +4166,7 @@ tail2:
 	VMOV	V23.B16, V7.B16
 	VBSL	V16.B8, V11.B8, V7.B8
 	VMOV	V7.B16, V16.B16
-mathblock110:
+mathblock59:
 	VMOV	V16.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
@@ -4249,7 +4249,7 @@ tail1:
 	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
 	WORD	$0x6eb0aaf1 // umaxv s17, v23.4s
 	FMOVS	F17, R20
-	CBZ	R20, mathblock111
+	CBZ	R20, mathblock60
 	MOVD	$exp32consts<>+36(SB), R19
 	VLD1R	(R19), [V25.S2]
 	VAND	V25.B8, V20.B8, V22.B8
@@ -4346,7 +4346,7 @@ tail1:
 	VMOV	V23.B16, V7.B16
 	VBSL	V16.B8, V11.B8, V7.B8
 	VMOV	V7.B16, V16.B16
-mathblock111:
+mathblock60:
 	VMOV	V16.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
@@ -4495,7 +4495,7 @@ loop:
 	VORR	V19.B16, V9.B16, V21.B16
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
-	CBZ	R20, mathblock112
+	CBZ	R20, mathblock61
 	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc17 // fmul v23.4s, v0.4s, v25.4s
@@ -4639,7 +4639,7 @@ loop:
 	VMOV	V21.B16, V5.B16
 	VBSL	V10.B16, V26.B16, V5.B16
 	VMOV	V5.B16, V10.B16
-mathblock112:
+mathblock61:
 	VMOV	V10.B16, V12.B16
 	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -4757,7 +4757,7 @@ mathblock112:
 	VORR	V19.B16, V9.B16, V21.B16
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
-	CBZ	R20, mathblock113
+	CBZ	R20, mathblock62
 	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc37 // fmul v23.4s, v1.4s, v25.4s
@@ -4901,7 +4901,7 @@ mathblock112:
 	VMOV	V21.B16, V5.B16
 	VBSL	V10.B16, V26.B16, V5.B16
 	VMOV	V5.B16, V10.B16
-mathblock113:
+mathblock62:
 	VMOV	V10.B16, V13.B16
 	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -5019,7 +5019,7 @@ mathblock113:
 	VORR	V19.B16, V9.B16, V21.B16
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
-	CBZ	R20, mathblock114
+	CBZ	R20, mathblock63
 	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc57 // fmul v23.4s, v2.4s, v25.4s
@@ -5163,7 +5163,7 @@ mathblock113:
 	VMOV	V21.B16, V5.B16
 	VBSL	V10.B16, V26.B16, V5.B16
 	VMOV	V5.B16, V10.B16
-mathblock114:
+mathblock63:
 	VMOV	V10.B16, V14.B16
 	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -5281,7 +5281,7 @@ mathblock114:
 	VORR	V19.B16, V9.B16, V21.B16
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
-	CBZ	R20, mathblock115
+	CBZ	R20, mathblock64
 	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc77 // fmul v23.4s, v3.4s, v25.4s
@@ -5425,7 +5425,7 @@ mathblock114:
 	VMOV	V21.B16, V5.B16
 	VBSL	V10.B16, V26.B16, V5.B16
 	VMOV	V5.B16, V10.B16
-mathblock115:
+mathblock64:
 	VMOV	V10.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
@@ -5549,7 +5549,7 @@ tail:
 	VORR	V19.B16, V9.B16, V21.B16
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
-	CBZ	R20, mathblock116
+	CBZ	R20, mathblock65
 	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc17 // fmul v23.4s, v0.4s, v25.4s
@@ -5693,7 +5693,7 @@ tail:
 	VMOV	V21.B16, V5.B16
 	VBSL	V10.B16, V26.B16, V5.B16
 	VMOV	V5.B16, V10.B16
-mathblock116:
+mathblock65:
 	VMOV	V10.B16, V12.B16
 	MOVD	$log32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -5811,7 +5811,7 @@ mathblock116:
 	VORR	V19.B16, V9.B16, V21.B16
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
-	CBZ	R20, mathblock117
+	CBZ	R20, mathblock66
 	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc37 // fmul v23.4s, v1.4s, v25.4s
@@ -5955,7 +5955,7 @@ mathblock116:
 	VMOV	V21.B16, V5.B16
 	VBSL	V10.B16, V26.B16, V5.B16
 	VMOV	V5.B16, V10.B16
-mathblock117:
+mathblock66:
 	VMOV	V10.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
@@ -6077,7 +6077,7 @@ tail4:
 	VORR	V19.B16, V9.B16, V21.B16
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
-	CBZ	R20, mathblock118
+	CBZ	R20, mathblock67
 	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S4]
 	WORD	$0x6e39dc17 // fmul v23.4s, v0.4s, v25.4s
@@ -6221,7 +6221,7 @@ tail4:
 	VMOV	V21.B16, V5.B16
 	VBSL	V10.B16, V26.B16, V5.B16
 	VMOV	V5.B16, V10.B16
-mathblock118:
+mathblock67:
 	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
@@ -6343,7 +6343,7 @@ tail2:
 	VORR	V19.B8, V9.B8, V21.B8
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
-	CBZ	R20, mathblock119
+	CBZ	R20, mathblock68
 	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S2]
 	WORD	$0x2e39dc17 // fmul v23.2s, v0.2s, v25.2s
@@ -6487,7 +6487,7 @@ tail2:
 	VMOV	V21.B16, V5.B16
 	VBSL	V10.B8, V26.B8, V5.B8
 	VMOV	V5.B16, V10.B16
-mathblock119:
+mathblock68:
 	VMOV	V10.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
@@ -6609,7 +6609,7 @@ tail1:
 	VORR	V19.B8, V9.B8, V21.B8
 	WORD	$0x6eb0aab4 // umaxv s20, v21.4s
 	FMOVS	F20, R20
-	CBZ	R20, mathblock120
+	CBZ	R20, mathblock69
 	MOVD	$log32consts<>+60(SB), R19
 	VLD1R	(R19), [V25.S2]
 	WORD	$0x2e39dc17 // fmul v23.2s, v0.2s, v25.2s
@@ -6753,7 +6753,7 @@ tail1:
 	VMOV	V21.B16, V5.B16
 	VBSL	V10.B8, V26.B8, V5.B8
 	VMOV	V5.B16, V10.B16
-mathblock120:
+mathblock69:
 	VMOV	V10.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
@@ -6862,7 +6862,7 @@ loop:
 	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	WORD	$0x6eb0aaf6 // umaxv s22, v23.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock121
+	CBZ	R20, mathblock70
 	MOVD	$exp232consts<>+36(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VAND	V17.B16, V20.B16, V25.B16
@@ -6959,7 +6959,7 @@ loop:
 	VMOV	V23.B16, V7.B16
 	VBSL	V16.B16, V11.B16, V7.B16
 	VMOV	V7.B16, V16.B16
-mathblock121:
+mathblock70:
 	VMOV	V16.B16, V12.B16
 	MOVD	$exp232consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -7037,7 +7037,7 @@ mathblock121:
 	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	WORD	$0x6eb0aaf6 // umaxv s22, v23.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock122
+	CBZ	R20, mathblock71
 	MOVD	$exp232consts<>+36(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VAND	V17.B16, V20.B16, V25.B16
@@ -7134,7 +7134,7 @@ mathblock121:
 	VMOV	V23.B16, V7.B16
 	VBSL	V16.B16, V11.B16, V7.B16
 	VMOV	V7.B16, V16.B16
-mathblock122:
+mathblock71:
 	VMOV	V16.B16, V13.B16
 	MOVD	$exp232consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -7212,7 +7212,7 @@ mathblock122:
 	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	WORD	$0x6eb0aaf6 // umaxv s22, v23.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock123
+	CBZ	R20, mathblock72
 	MOVD	$exp232consts<>+36(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VAND	V17.B16, V20.B16, V25.B16
@@ -7309,7 +7309,7 @@ mathblock122:
 	VMOV	V23.B16, V7.B16
 	VBSL	V16.B16, V11.B16, V7.B16
 	VMOV	V7.B16, V16.B16
-mathblock123:
+mathblock72:
 	VMOV	V16.B16, V14.B16
 	MOVD	$exp232consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -7387,7 +7387,7 @@ mathblock123:
 	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	WORD	$0x6eb0aaf6 // umaxv s22, v23.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock124
+	CBZ	R20, mathblock73
 	MOVD	$exp232consts<>+36(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VAND	V17.B16, V20.B16, V25.B16
@@ -7484,7 +7484,7 @@ mathblock123:
 	VMOV	V23.B16, V7.B16
 	VBSL	V16.B16, V11.B16, V7.B16
 	VMOV	V7.B16, V16.B16
-mathblock124:
+mathblock73:
 	VMOV	V16.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
@@ -7568,7 +7568,7 @@ tail:
 	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	WORD	$0x6eb0aaf6 // umaxv s22, v23.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock125
+	CBZ	R20, mathblock74
 	MOVD	$exp232consts<>+36(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VAND	V17.B16, V20.B16, V25.B16
@@ -7665,7 +7665,7 @@ tail:
 	VMOV	V23.B16, V7.B16
 	VBSL	V16.B16, V11.B16, V7.B16
 	VMOV	V7.B16, V16.B16
-mathblock125:
+mathblock74:
 	VMOV	V16.B16, V12.B16
 	MOVD	$exp232consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -7743,7 +7743,7 @@ mathblock125:
 	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	WORD	$0x6eb0aaf6 // umaxv s22, v23.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock126
+	CBZ	R20, mathblock75
 	MOVD	$exp232consts<>+36(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VAND	V17.B16, V20.B16, V25.B16
@@ -7840,7 +7840,7 @@ mathblock125:
 	VMOV	V23.B16, V7.B16
 	VBSL	V16.B16, V11.B16, V7.B16
 	VMOV	V7.B16, V16.B16
-mathblock126:
+mathblock75:
 	VMOV	V16.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
@@ -7922,7 +7922,7 @@ tail4:
 	WORD	$0x6e205af7 // mvn v23.16b, v23.16b
 	WORD	$0x6eb0aaf6 // umaxv s22, v23.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock127
+	CBZ	R20, mathblock76
 	MOVD	$exp232consts<>+36(SB), R19
 	VLD1R	(R19), [V17.S4]
 	VAND	V17.B16, V20.B16, V25.B16
@@ -8019,7 +8019,7 @@ tail4:
 	VMOV	V23.B16, V7.B16
 	VBSL	V16.B16, V11.B16, V7.B16
 	VMOV	V7.B16, V16.B16
-mathblock127:
+mathblock76:
 	VMOV	V16.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
@@ -8101,7 +8101,7 @@ tail2:
 	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
 	WORD	$0x6eb0aaf6 // umaxv s22, v23.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock128
+	CBZ	R20, mathblock77
 	MOVD	$exp232consts<>+36(SB), R19
 	VLD1R	(R19), [V17.S2]
 	VAND	V17.B8, V20.B8, V25.B8
@@ -8198,7 +8198,7 @@ tail2:
 	VMOV	V23.B16, V7.B16
 	VBSL	V16.B8, V11.B8, V7.B8
 	VMOV	V7.B16, V16.B16
-mathblock128:
+mathblock77:
 	VMOV	V16.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
@@ -8280,7 +8280,7 @@ tail1:
 	WORD	$0x2e205af7 // mvn v23.8b, v23.8b
 	WORD	$0x6eb0aaf6 // umaxv s22, v23.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock129
+	CBZ	R20, mathblock78
 	MOVD	$exp232consts<>+36(SB), R19
 	VLD1R	(R19), [V17.S2]
 	VAND	V17.B8, V20.B8, V25.B8
@@ -8377,7 +8377,7 @@ tail1:
 	VMOV	V23.B16, V7.B16
 	VBSL	V16.B8, V11.B8, V7.B8
 	VMOV	V7.B16, V16.B16
-mathblock129:
+mathblock78:
 	VMOV	V16.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
@@ -9685,7 +9685,7 @@ loop:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock130
+	CBZ	R20, mathblock79
 	MOVD	$log232consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc07 // fmul v7.4s, v0.4s, v6.4s
@@ -9841,7 +9841,7 @@ loop:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock130:
+mathblock79:
 	VMOV	V21.B16, V12.B16
 	MOVD	$log232consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -9971,7 +9971,7 @@ mathblock130:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock131
+	CBZ	R20, mathblock80
 	MOVD	$log232consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc27 // fmul v7.4s, v1.4s, v6.4s
@@ -10127,7 +10127,7 @@ mathblock130:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock131:
+mathblock80:
 	VMOV	V21.B16, V13.B16
 	MOVD	$log232consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -10257,7 +10257,7 @@ mathblock131:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock132
+	CBZ	R20, mathblock81
 	MOVD	$log232consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc47 // fmul v7.4s, v2.4s, v6.4s
@@ -10413,7 +10413,7 @@ mathblock131:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock132:
+mathblock81:
 	VMOV	V21.B16, V14.B16
 	MOVD	$log232consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -10543,7 +10543,7 @@ mathblock132:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock133
+	CBZ	R20, mathblock82
 	MOVD	$log232consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc67 // fmul v7.4s, v3.4s, v6.4s
@@ -10699,7 +10699,7 @@ mathblock132:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock133:
+mathblock82:
 	VMOV	V21.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
@@ -10835,7 +10835,7 @@ tail:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock134
+	CBZ	R20, mathblock83
 	MOVD	$log232consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc07 // fmul v7.4s, v0.4s, v6.4s
@@ -10991,7 +10991,7 @@ tail:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock134:
+mathblock83:
 	VMOV	V21.B16, V12.B16
 	MOVD	$log232consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -11121,7 +11121,7 @@ mathblock134:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock135
+	CBZ	R20, mathblock84
 	MOVD	$log232consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc27 // fmul v7.4s, v1.4s, v6.4s
@@ -11277,7 +11277,7 @@ mathblock134:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock135:
+mathblock84:
 	VMOV	V21.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
@@ -11411,7 +11411,7 @@ tail4:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock136
+	CBZ	R20, mathblock85
 	MOVD	$log232consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc07 // fmul v7.4s, v0.4s, v6.4s
@@ -11567,7 +11567,7 @@ tail4:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock136:
+mathblock85:
 	VMOV	V21.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
@@ -11701,7 +11701,7 @@ tail2:
 	VORR	V19.B8, V8.B8, V26.B8
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock137
+	CBZ	R20, mathblock86
 	MOVD	$log232consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S2]
 	WORD	$0x2e26dc07 // fmul v7.2s, v0.2s, v6.2s
@@ -11857,7 +11857,7 @@ tail2:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B8, V11.B8, V19.B8
 	VMOV	V19.B16, V21.B16
-mathblock137:
+mathblock86:
 	VMOV	V21.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
@@ -11991,7 +11991,7 @@ tail1:
 	VORR	V19.B8, V8.B8, V26.B8
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock138
+	CBZ	R20, mathblock87
 	MOVD	$log232consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S2]
 	WORD	$0x2e26dc07 // fmul v7.2s, v0.2s, v6.2s
@@ -12147,7 +12147,7 @@ tail1:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B8, V11.B8, V19.B8
 	VMOV	V19.B16, V21.B16
-mathblock138:
+mathblock87:
 	VMOV	V21.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
@@ -12308,7 +12308,7 @@ loop:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock139
+	CBZ	R20, mathblock88
 	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc07 // fmul v7.4s, v0.4s, v6.4s
@@ -12464,7 +12464,7 @@ loop:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock139:
+mathblock88:
 	VMOV	V21.B16, V12.B16
 	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -12594,7 +12594,7 @@ mathblock139:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock140
+	CBZ	R20, mathblock89
 	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc27 // fmul v7.4s, v1.4s, v6.4s
@@ -12750,7 +12750,7 @@ mathblock139:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock140:
+mathblock89:
 	VMOV	V21.B16, V13.B16
 	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -12880,7 +12880,7 @@ mathblock140:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock141
+	CBZ	R20, mathblock90
 	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc47 // fmul v7.4s, v2.4s, v6.4s
@@ -13036,7 +13036,7 @@ mathblock140:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock141:
+mathblock90:
 	VMOV	V21.B16, V14.B16
 	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -13166,7 +13166,7 @@ mathblock141:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock142
+	CBZ	R20, mathblock91
 	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc67 // fmul v7.4s, v3.4s, v6.4s
@@ -13322,7 +13322,7 @@ mathblock141:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock142:
+mathblock91:
 	VMOV	V21.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
@@ -13458,7 +13458,7 @@ tail:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock143
+	CBZ	R20, mathblock92
 	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc07 // fmul v7.4s, v0.4s, v6.4s
@@ -13614,7 +13614,7 @@ tail:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock143:
+mathblock92:
 	VMOV	V21.B16, V12.B16
 	MOVD	$log1032consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -13744,7 +13744,7 @@ mathblock143:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock144
+	CBZ	R20, mathblock93
 	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc27 // fmul v7.4s, v1.4s, v6.4s
@@ -13900,7 +13900,7 @@ mathblock143:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock144:
+mathblock93:
 	VMOV	V21.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
@@ -14034,7 +14034,7 @@ tail4:
 	VORR	V19.B16, V8.B16, V26.B16
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock145
+	CBZ	R20, mathblock94
 	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S4]
 	WORD	$0x6e26dc07 // fmul v7.4s, v0.4s, v6.4s
@@ -14190,7 +14190,7 @@ tail4:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B16, V11.B16, V19.B16
 	VMOV	V19.B16, V21.B16
-mathblock145:
+mathblock94:
 	VMOV	V21.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
@@ -14324,7 +14324,7 @@ tail2:
 	VORR	V19.B8, V8.B8, V26.B8
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock146
+	CBZ	R20, mathblock95
 	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S2]
 	WORD	$0x2e26dc07 // fmul v7.2s, v0.2s, v6.2s
@@ -14480,7 +14480,7 @@ tail2:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B8, V11.B8, V19.B8
 	VMOV	V19.B16, V21.B16
-mathblock146:
+mathblock95:
 	VMOV	V21.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
@@ -14614,7 +14614,7 @@ tail1:
 	VORR	V19.B8, V8.B8, V26.B8
 	WORD	$0x6eb0ab5c // umaxv s28, v26.4s
 	FMOVS	F28, R20
-	CBZ	R20, mathblock147
+	CBZ	R20, mathblock96
 	MOVD	$log1032consts<>+68(SB), R19
 	VLD1R	(R19), [V6.S2]
 	WORD	$0x2e26dc07 // fmul v7.2s, v0.2s, v6.2s
@@ -14770,7 +14770,7 @@ tail1:
 	VMOV	V26.B16, V19.B16
 	VBSL	V21.B8, V11.B8, V19.B8
 	VMOV	V19.B16, V21.B16
-mathblock147:
+mathblock96:
 	VMOV	V21.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
@@ -14954,7 +14954,7 @@ loop:
 	VORR	V27.B16, V28.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock148
+	CBZ	R20, mathblock97
 	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4e24e407 // fcmeq v7.4s, v0.4s, v4.4s
@@ -14986,7 +14986,7 @@ loop:
 	VMOV	V16.B16, V28.B16
 	VBSL	V22.B16, V26.B16, V28.B16
 	VMOV	V28.B16, V22.B16
-mathblock148:
+mathblock97:
 	VMOV	V22.B16, V12.B16
 	MOVD	$log1p32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -15139,7 +15139,7 @@ mathblock148:
 	VORR	V27.B16, V28.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock149
+	CBZ	R20, mathblock98
 	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4e24e427 // fcmeq v7.4s, v1.4s, v4.4s
@@ -15171,7 +15171,7 @@ mathblock148:
 	VMOV	V16.B16, V28.B16
 	VBSL	V22.B16, V26.B16, V28.B16
 	VMOV	V28.B16, V22.B16
-mathblock149:
+mathblock98:
 	VMOV	V22.B16, V13.B16
 	MOVD	$log1p32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -15324,7 +15324,7 @@ mathblock149:
 	VORR	V27.B16, V28.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock150
+	CBZ	R20, mathblock99
 	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4e24e447 // fcmeq v7.4s, v2.4s, v4.4s
@@ -15356,7 +15356,7 @@ mathblock149:
 	VMOV	V16.B16, V28.B16
 	VBSL	V22.B16, V26.B16, V28.B16
 	VMOV	V28.B16, V22.B16
-mathblock150:
+mathblock99:
 	VMOV	V22.B16, V14.B16
 	MOVD	$log1p32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -15509,7 +15509,7 @@ mathblock150:
 	VORR	V27.B16, V28.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock151
+	CBZ	R20, mathblock100
 	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4e24e467 // fcmeq v7.4s, v3.4s, v4.4s
@@ -15541,7 +15541,7 @@ mathblock150:
 	VMOV	V16.B16, V28.B16
 	VBSL	V22.B16, V26.B16, V28.B16
 	VMOV	V28.B16, V22.B16
-mathblock151:
+mathblock100:
 	VMOV	V22.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
@@ -15700,7 +15700,7 @@ tail:
 	VORR	V27.B16, V28.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock152
+	CBZ	R20, mathblock101
 	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4e24e407 // fcmeq v7.4s, v0.4s, v4.4s
@@ -15732,7 +15732,7 @@ tail:
 	VMOV	V16.B16, V28.B16
 	VBSL	V22.B16, V26.B16, V28.B16
 	VMOV	V28.B16, V22.B16
-mathblock152:
+mathblock101:
 	VMOV	V22.B16, V12.B16
 	MOVD	$log1p32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -15885,7 +15885,7 @@ mathblock152:
 	VORR	V27.B16, V28.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock153
+	CBZ	R20, mathblock102
 	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4e24e427 // fcmeq v7.4s, v1.4s, v4.4s
@@ -15917,7 +15917,7 @@ mathblock152:
 	VMOV	V16.B16, V28.B16
 	VBSL	V22.B16, V26.B16, V28.B16
 	VMOV	V28.B16, V22.B16
-mathblock153:
+mathblock102:
 	VMOV	V22.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
@@ -16074,7 +16074,7 @@ tail4:
 	VORR	V27.B16, V28.B16, V16.B16
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock154
+	CBZ	R20, mathblock103
 	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V4.S4]
 	WORD	$0x4e24e407 // fcmeq v7.4s, v0.4s, v4.4s
@@ -16106,7 +16106,7 @@ tail4:
 	VMOV	V16.B16, V28.B16
 	VBSL	V22.B16, V26.B16, V28.B16
 	VMOV	V28.B16, V22.B16
-mathblock154:
+mathblock103:
 	VMOV	V22.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
@@ -16263,7 +16263,7 @@ tail2:
 	VORR	V27.B8, V28.B8, V16.B8
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock155
+	CBZ	R20, mathblock104
 	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V4.S2]
 	WORD	$0x0e24e407 // fcmeq v7.2s, v0.2s, v4.2s
@@ -16295,7 +16295,7 @@ tail2:
 	VMOV	V16.B16, V28.B16
 	VBSL	V22.B8, V26.B8, V28.B8
 	VMOV	V28.B16, V22.B16
-mathblock155:
+mathblock104:
 	VMOV	V22.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
@@ -16452,7 +16452,7 @@ tail1:
 	VORR	V27.B8, V28.B8, V16.B8
 	WORD	$0x6eb0aa05 // umaxv s5, v16.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock156
+	CBZ	R20, mathblock105
 	MOVD	$log1p32consts<>+24(SB), R19
 	VLD1R	(R19), [V4.S2]
 	WORD	$0x0e24e407 // fcmeq v7.2s, v0.2s, v4.2s
@@ -16484,7 +16484,7 @@ tail1:
 	VMOV	V16.B16, V28.B16
 	VBSL	V22.B8, V26.B8, V28.B8
 	VMOV	V28.B16, V22.B16
-mathblock156:
+mathblock105:
 	VMOV	V22.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
@@ -16634,7 +16634,7 @@ loop:
 	WORD	$0x6e2058c6 // mvn v6.16b, v6.16b
 	WORD	$0x6eb0a8c8 // umaxv s8, v6.4s
 	FMOVS	F8, R20
-	CBZ	R20, mathblock157
+	CBZ	R20, mathblock106
 	MOVD	$sigmoid32consts<>+48(SB), R19
 	VLD1R	(R19), [V5.S4]
 	WORD	$0x4e25f407 // fmax v7.4s, v0.4s, v5.4s
@@ -16785,7 +16785,7 @@ loop:
 	VMOV	V6.B16, V8.B16
 	VBSL	V23.B16, V18.B16, V8.B16
 	VMOV	V8.B16, V23.B16
-mathblock157:
+mathblock106:
 	VMOV	V23.B16, V12.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -16904,7 +16904,7 @@ mathblock157:
 	WORD	$0x6e2058c6 // mvn v6.16b, v6.16b
 	WORD	$0x6eb0a8c8 // umaxv s8, v6.4s
 	FMOVS	F8, R20
-	CBZ	R20, mathblock158
+	CBZ	R20, mathblock107
 	MOVD	$sigmoid32consts<>+48(SB), R19
 	VLD1R	(R19), [V5.S4]
 	WORD	$0x4e25f427 // fmax v7.4s, v1.4s, v5.4s
@@ -17055,7 +17055,7 @@ mathblock157:
 	VMOV	V6.B16, V8.B16
 	VBSL	V23.B16, V18.B16, V8.B16
 	VMOV	V8.B16, V23.B16
-mathblock158:
+mathblock107:
 	VMOV	V23.B16, V13.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -17174,7 +17174,7 @@ mathblock158:
 	WORD	$0x6e2058c6 // mvn v6.16b, v6.16b
 	WORD	$0x6eb0a8c8 // umaxv s8, v6.4s
 	FMOVS	F8, R20
-	CBZ	R20, mathblock159
+	CBZ	R20, mathblock108
 	MOVD	$sigmoid32consts<>+48(SB), R19
 	VLD1R	(R19), [V5.S4]
 	WORD	$0x4e25f447 // fmax v7.4s, v2.4s, v5.4s
@@ -17325,7 +17325,7 @@ mathblock158:
 	VMOV	V6.B16, V8.B16
 	VBSL	V23.B16, V18.B16, V8.B16
 	VMOV	V8.B16, V23.B16
-mathblock159:
+mathblock108:
 	VMOV	V23.B16, V14.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -17444,7 +17444,7 @@ mathblock159:
 	WORD	$0x6e2058c6 // mvn v6.16b, v6.16b
 	WORD	$0x6eb0a8c8 // umaxv s8, v6.4s
 	FMOVS	F8, R20
-	CBZ	R20, mathblock160
+	CBZ	R20, mathblock109
 	MOVD	$sigmoid32consts<>+48(SB), R19
 	VLD1R	(R19), [V5.S4]
 	WORD	$0x4e25f467 // fmax v7.4s, v3.4s, v5.4s
@@ -17595,7 +17595,7 @@ mathblock159:
 	VMOV	V6.B16, V8.B16
 	VBSL	V23.B16, V18.B16, V8.B16
 	VMOV	V8.B16, V23.B16
-mathblock160:
+mathblock109:
 	VMOV	V23.B16, V15.B16
 	VST1.P	[V12.S4, V13.S4, V14.S4, V15.S4], 64(R10)
 	SUBS	$16, R14, R14
@@ -17720,7 +17720,7 @@ tail:
 	WORD	$0x6e2058c6 // mvn v6.16b, v6.16b
 	WORD	$0x6eb0a8c8 // umaxv s8, v6.4s
 	FMOVS	F8, R20
-	CBZ	R20, mathblock161
+	CBZ	R20, mathblock110
 	MOVD	$sigmoid32consts<>+48(SB), R19
 	VLD1R	(R19), [V5.S4]
 	WORD	$0x4e25f407 // fmax v7.4s, v0.4s, v5.4s
@@ -17871,7 +17871,7 @@ tail:
 	VMOV	V6.B16, V8.B16
 	VBSL	V23.B16, V18.B16, V8.B16
 	VMOV	V8.B16, V23.B16
-mathblock161:
+mathblock110:
 	VMOV	V23.B16, V12.B16
 	MOVD	$sigmoid32consts<>+0(SB), R19
 	VLD1R	(R19), [V16.S4]
@@ -17990,7 +17990,7 @@ mathblock161:
 	WORD	$0x6e2058c6 // mvn v6.16b, v6.16b
 	WORD	$0x6eb0a8c8 // umaxv s8, v6.4s
 	FMOVS	F8, R20
-	CBZ	R20, mathblock162
+	CBZ	R20, mathblock111
 	MOVD	$sigmoid32consts<>+48(SB), R19
 	VLD1R	(R19), [V5.S4]
 	WORD	$0x4e25f427 // fmax v7.4s, v1.4s, v5.4s
@@ -18141,7 +18141,7 @@ mathblock161:
 	VMOV	V6.B16, V8.B16
 	VBSL	V23.B16, V18.B16, V8.B16
 	VMOV	V8.B16, V23.B16
-mathblock162:
+mathblock111:
 	VMOV	V23.B16, V13.B16
 	VST1.P	[V12.S4, V13.S4], 32(R10)
 tail4:
@@ -18264,7 +18264,7 @@ tail4:
 	WORD	$0x6e2058c6 // mvn v6.16b, v6.16b
 	WORD	$0x6eb0a8c8 // umaxv s8, v6.4s
 	FMOVS	F8, R20
-	CBZ	R20, mathblock163
+	CBZ	R20, mathblock112
 	MOVD	$sigmoid32consts<>+48(SB), R19
 	VLD1R	(R19), [V5.S4]
 	WORD	$0x4e25f407 // fmax v7.4s, v0.4s, v5.4s
@@ -18415,7 +18415,7 @@ tail4:
 	VMOV	V6.B16, V8.B16
 	VBSL	V23.B16, V18.B16, V8.B16
 	VMOV	V8.B16, V23.B16
-mathblock163:
+mathblock112:
 	VMOV	V23.B16, V12.B16
 	VST1.P	[V12.S4], 16(R10)
 tail2:
@@ -18538,7 +18538,7 @@ tail2:
 	WORD	$0x2e2058c6 // mvn v6.8b, v6.8b
 	WORD	$0x6eb0a8c8 // umaxv s8, v6.4s
 	FMOVS	F8, R20
-	CBZ	R20, mathblock164
+	CBZ	R20, mathblock113
 	MOVD	$sigmoid32consts<>+48(SB), R19
 	VLD1R	(R19), [V5.S2]
 	WORD	$0x0e25f407 // fmax v7.2s, v0.2s, v5.2s
@@ -18689,7 +18689,7 @@ tail2:
 	VMOV	V6.B16, V8.B16
 	VBSL	V23.B8, V18.B8, V8.B8
 	VMOV	V8.B16, V23.B16
-mathblock164:
+mathblock113:
 	VMOV	V23.B16, V12.B16
 	VST1.P	[V12.S2], 8(R10)
 tail1:
@@ -18812,7 +18812,7 @@ tail1:
 	WORD	$0x2e2058c6 // mvn v6.8b, v6.8b
 	WORD	$0x6eb0a8c8 // umaxv s8, v6.4s
 	FMOVS	F8, R20
-	CBZ	R20, mathblock165
+	CBZ	R20, mathblock114
 	MOVD	$sigmoid32consts<>+48(SB), R19
 	VLD1R	(R19), [V5.S2]
 	WORD	$0x0e25f407 // fmax v7.2s, v0.2s, v5.2s
@@ -18963,7 +18963,7 @@ tail1:
 	VMOV	V6.B16, V8.B16
 	VBSL	V23.B8, V18.B8, V8.B8
 	VMOV	V8.B16, V23.B16
-mathblock165:
+mathblock114:
 	VMOV	V23.B16, V12.B16
 	FMOVS	F12, (R10)
 next:
@@ -19118,7 +19118,7 @@ loop:
 	WORD	$0x6eb1e692 // fcmgt v18.4s, v20.4s, v17.4s
 	WORD	$0x6eb0aa5a // umaxv s26, v18.4s
 	FMOVS	F26, R20
-	CBZ	R20, mathblock166
+	CBZ	R20, mathblock115
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V0.B16, V4.B16
@@ -19155,7 +19155,7 @@ loop:
 	VMOV	V18.B16, V16.B16
 	VBSL	V11.B16, V26.B16, V16.B16
 	VMOV	V16.B16, V11.B16
-mathblock166:
+mathblock115:
 	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V0.B16, V22.B16
@@ -19290,7 +19290,7 @@ mathblock166:
 	WORD	$0x6eb1e692 // fcmgt v18.4s, v20.4s, v17.4s
 	WORD	$0x6eb0aa5a // umaxv s26, v18.4s
 	FMOVS	F26, R20
-	CBZ	R20, mathblock167
+	CBZ	R20, mathblock116
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V1.B16, V4.B16
@@ -19327,7 +19327,7 @@ mathblock166:
 	VMOV	V18.B16, V16.B16
 	VBSL	V11.B16, V26.B16, V16.B16
 	VMOV	V16.B16, V11.B16
-mathblock167:
+mathblock116:
 	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V1.B16, V22.B16
@@ -19462,7 +19462,7 @@ mathblock167:
 	WORD	$0x6eb1e692 // fcmgt v18.4s, v20.4s, v17.4s
 	WORD	$0x6eb0aa5a // umaxv s26, v18.4s
 	FMOVS	F26, R20
-	CBZ	R20, mathblock168
+	CBZ	R20, mathblock117
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V2.B16, V4.B16
@@ -19499,7 +19499,7 @@ mathblock167:
 	VMOV	V18.B16, V16.B16
 	VBSL	V11.B16, V26.B16, V16.B16
 	VMOV	V16.B16, V11.B16
-mathblock168:
+mathblock117:
 	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V2.B16, V22.B16
@@ -19634,7 +19634,7 @@ mathblock168:
 	WORD	$0x6eb1e692 // fcmgt v18.4s, v20.4s, v17.4s
 	WORD	$0x6eb0aa5a // umaxv s26, v18.4s
 	FMOVS	F26, R20
-	CBZ	R20, mathblock169
+	CBZ	R20, mathblock118
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V3.B16, V4.B16
@@ -19671,7 +19671,7 @@ mathblock168:
 	VMOV	V18.B16, V16.B16
 	VBSL	V11.B16, V26.B16, V16.B16
 	VMOV	V16.B16, V11.B16
-mathblock169:
+mathblock118:
 	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V3.B16, V22.B16
@@ -19812,7 +19812,7 @@ tail:
 	WORD	$0x6eb1e692 // fcmgt v18.4s, v20.4s, v17.4s
 	WORD	$0x6eb0aa5a // umaxv s26, v18.4s
 	FMOVS	F26, R20
-	CBZ	R20, mathblock170
+	CBZ	R20, mathblock119
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V0.B16, V4.B16
@@ -19849,7 +19849,7 @@ tail:
 	VMOV	V18.B16, V16.B16
 	VBSL	V11.B16, V26.B16, V16.B16
 	VMOV	V16.B16, V11.B16
-mathblock170:
+mathblock119:
 	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V0.B16, V22.B16
@@ -19984,7 +19984,7 @@ mathblock170:
 	WORD	$0x6eb1e692 // fcmgt v18.4s, v20.4s, v17.4s
 	WORD	$0x6eb0aa5a // umaxv s26, v18.4s
 	FMOVS	F26, R20
-	CBZ	R20, mathblock171
+	CBZ	R20, mathblock120
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V1.B16, V4.B16
@@ -20021,7 +20021,7 @@ mathblock170:
 	VMOV	V18.B16, V16.B16
 	VBSL	V11.B16, V26.B16, V16.B16
 	VMOV	V16.B16, V11.B16
-mathblock171:
+mathblock120:
 	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V1.B16, V22.B16
@@ -20160,7 +20160,7 @@ tail4:
 	WORD	$0x6eb1e692 // fcmgt v18.4s, v20.4s, v17.4s
 	WORD	$0x6eb0aa5a // umaxv s26, v18.4s
 	FMOVS	F26, R20
-	CBZ	R20, mathblock172
+	CBZ	R20, mathblock121
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S4]
 	VAND	V16.B16, V0.B16, V4.B16
@@ -20197,7 +20197,7 @@ tail4:
 	VMOV	V18.B16, V16.B16
 	VBSL	V11.B16, V26.B16, V16.B16
 	VMOV	V16.B16, V11.B16
-mathblock172:
+mathblock121:
 	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V0.B16, V22.B16
@@ -20336,7 +20336,7 @@ tail2:
 	WORD	$0x2eb1e692 // fcmgt v18.2s, v20.2s, v17.2s
 	WORD	$0x6eb0aa5a // umaxv s26, v18.4s
 	FMOVS	F26, R20
-	CBZ	R20, mathblock173
+	CBZ	R20, mathblock122
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S2]
 	VAND	V16.B8, V0.B8, V4.B8
@@ -20373,7 +20373,7 @@ tail2:
 	VMOV	V18.B16, V16.B16
 	VBSL	V11.B8, V26.B8, V16.B8
 	VMOV	V16.B16, V11.B16
-mathblock173:
+mathblock122:
 	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V28.S2]
 	VAND	V28.B8, V0.B8, V22.B8
@@ -20512,7 +20512,7 @@ tail1:
 	WORD	$0x2eb1e692 // fcmgt v18.2s, v20.2s, v17.2s
 	WORD	$0x6eb0aa5a // umaxv s26, v18.4s
 	FMOVS	F26, R20
-	CBZ	R20, mathblock174
+	CBZ	R20, mathblock123
 	MOVD	$tanh32consts<>+4(SB), R19
 	VLD1R	(R19), [V16.S2]
 	VAND	V16.B8, V0.B8, V4.B8
@@ -20549,7 +20549,7 @@ tail1:
 	VMOV	V18.B16, V16.B16
 	VBSL	V11.B8, V26.B8, V16.B8
 	VMOV	V16.B16, V11.B16
-mathblock174:
+mathblock123:
 	MOVD	$tanh32consts<>+0(SB), R19
 	VLD1R	(R19), [V28.S2]
 	VAND	V28.B8, V0.B8, V22.B8
@@ -22440,7 +22440,7 @@ loop:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock175
+	CBZ	R20, mathblock124
 	VUSHR	$23, V19.S4, V25.S4
 	VUSHR	$3, V25.S4, V24.S4
 	MOVD	$sin32consts<>+44(SB), R19
@@ -22690,7 +22690,7 @@ loop:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock175:
+mathblock124:
 	MOVD	$sin32consts<>+76(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V22.B16, V24.B16
@@ -22885,7 +22885,7 @@ mathblock175:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock176
+	CBZ	R20, mathblock125
 	VUSHR	$23, V19.S4, V25.S4
 	VUSHR	$3, V25.S4, V24.S4
 	MOVD	$sin32consts<>+44(SB), R19
@@ -23135,7 +23135,7 @@ mathblock175:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock176:
+mathblock125:
 	MOVD	$sin32consts<>+76(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V22.B16, V24.B16
@@ -23330,7 +23330,7 @@ mathblock176:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock177
+	CBZ	R20, mathblock126
 	VUSHR	$23, V19.S4, V25.S4
 	VUSHR	$3, V25.S4, V24.S4
 	MOVD	$sin32consts<>+44(SB), R19
@@ -23580,7 +23580,7 @@ mathblock176:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock177:
+mathblock126:
 	MOVD	$sin32consts<>+76(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V22.B16, V24.B16
@@ -23775,7 +23775,7 @@ mathblock177:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock178
+	CBZ	R20, mathblock127
 	VUSHR	$23, V19.S4, V25.S4
 	VUSHR	$3, V25.S4, V24.S4
 	MOVD	$sin32consts<>+44(SB), R19
@@ -24025,7 +24025,7 @@ mathblock177:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock178:
+mathblock127:
 	MOVD	$sin32consts<>+76(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V22.B16, V24.B16
@@ -24226,7 +24226,7 @@ tail:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock179
+	CBZ	R20, mathblock128
 	VUSHR	$23, V19.S4, V25.S4
 	VUSHR	$3, V25.S4, V24.S4
 	MOVD	$sin32consts<>+44(SB), R19
@@ -24476,7 +24476,7 @@ tail:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock179:
+mathblock128:
 	MOVD	$sin32consts<>+76(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V22.B16, V24.B16
@@ -24671,7 +24671,7 @@ mathblock179:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock180
+	CBZ	R20, mathblock129
 	VUSHR	$23, V19.S4, V25.S4
 	VUSHR	$3, V25.S4, V24.S4
 	MOVD	$sin32consts<>+44(SB), R19
@@ -24921,7 +24921,7 @@ mathblock179:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock180:
+mathblock129:
 	MOVD	$sin32consts<>+76(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V22.B16, V24.B16
@@ -25120,7 +25120,7 @@ tail4:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock181
+	CBZ	R20, mathblock130
 	VUSHR	$23, V19.S4, V25.S4
 	VUSHR	$3, V25.S4, V24.S4
 	MOVD	$sin32consts<>+44(SB), R19
@@ -25370,7 +25370,7 @@ tail4:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock181:
+mathblock130:
 	MOVD	$sin32consts<>+76(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VAND	V28.B16, V22.B16, V24.B16
@@ -25569,7 +25569,7 @@ tail2:
 	VAND	V18.B8, V11.B8, V17.B8
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock182
+	CBZ	R20, mathblock131
 	VUSHR	$23, V19.S2, V25.S2
 	VUSHR	$3, V25.S2, V24.S2
 	MOVD	$sin32consts<>+44(SB), R19
@@ -25819,7 +25819,7 @@ tail2:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B8, V23.B8, V16.B8
 	VMOV	V16.B16, V26.B16
-mathblock182:
+mathblock131:
 	MOVD	$sin32consts<>+76(SB), R19
 	VLD1R	(R19), [V28.S2]
 	VAND	V28.B8, V22.B8, V24.B8
@@ -26018,7 +26018,7 @@ tail1:
 	VAND	V18.B8, V11.B8, V17.B8
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock183
+	CBZ	R20, mathblock132
 	VUSHR	$23, V19.S2, V25.S2
 	VUSHR	$3, V25.S2, V24.S2
 	MOVD	$sin32consts<>+44(SB), R19
@@ -26268,7 +26268,7 @@ tail1:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B8, V23.B8, V16.B8
 	VMOV	V16.B16, V26.B16
-mathblock183:
+mathblock132:
 	MOVD	$sin32consts<>+76(SB), R19
 	VLD1R	(R19), [V28.S2]
 	VAND	V28.B8, V22.B8, V24.B8
@@ -26494,7 +26494,7 @@ loop:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock184
+	CBZ	R20, mathblock133
 	VUSHR	$23, V19.S4, V25.S4
 	VUSHR	$3, V25.S4, V24.S4
 	MOVD	$cos32consts<>+44(SB), R19
@@ -26744,7 +26744,7 @@ loop:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock184:
+mathblock133:
 	MOVD	$cos32consts<>+76(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VADD	V28.S4, V22.S4, V24.S4
@@ -26940,7 +26940,7 @@ mathblock184:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock185
+	CBZ	R20, mathblock134
 	VUSHR	$23, V19.S4, V25.S4
 	VUSHR	$3, V25.S4, V24.S4
 	MOVD	$cos32consts<>+44(SB), R19
@@ -27190,7 +27190,7 @@ mathblock184:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock185:
+mathblock134:
 	MOVD	$cos32consts<>+76(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VADD	V28.S4, V22.S4, V24.S4
@@ -27386,7 +27386,7 @@ mathblock185:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock186
+	CBZ	R20, mathblock135
 	VUSHR	$23, V19.S4, V25.S4
 	VUSHR	$3, V25.S4, V24.S4
 	MOVD	$cos32consts<>+44(SB), R19
@@ -27636,7 +27636,7 @@ mathblock185:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock186:
+mathblock135:
 	MOVD	$cos32consts<>+76(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VADD	V28.S4, V22.S4, V24.S4
@@ -27832,7 +27832,7 @@ mathblock186:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock187
+	CBZ	R20, mathblock136
 	VUSHR	$23, V19.S4, V25.S4
 	VUSHR	$3, V25.S4, V24.S4
 	MOVD	$cos32consts<>+44(SB), R19
@@ -28082,7 +28082,7 @@ mathblock186:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock187:
+mathblock136:
 	MOVD	$cos32consts<>+76(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VADD	V28.S4, V22.S4, V24.S4
@@ -28284,7 +28284,7 @@ tail:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock188
+	CBZ	R20, mathblock137
 	VUSHR	$23, V19.S4, V25.S4
 	VUSHR	$3, V25.S4, V24.S4
 	MOVD	$cos32consts<>+44(SB), R19
@@ -28534,7 +28534,7 @@ tail:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock188:
+mathblock137:
 	MOVD	$cos32consts<>+76(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VADD	V28.S4, V22.S4, V24.S4
@@ -28730,7 +28730,7 @@ mathblock188:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock189
+	CBZ	R20, mathblock138
 	VUSHR	$23, V19.S4, V25.S4
 	VUSHR	$3, V25.S4, V24.S4
 	MOVD	$cos32consts<>+44(SB), R19
@@ -28980,7 +28980,7 @@ mathblock188:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock189:
+mathblock138:
 	MOVD	$cos32consts<>+76(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VADD	V28.S4, V22.S4, V24.S4
@@ -29180,7 +29180,7 @@ tail4:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock190
+	CBZ	R20, mathblock139
 	VUSHR	$23, V19.S4, V25.S4
 	VUSHR	$3, V25.S4, V24.S4
 	MOVD	$cos32consts<>+44(SB), R19
@@ -29430,7 +29430,7 @@ tail4:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock190:
+mathblock139:
 	MOVD	$cos32consts<>+76(SB), R19
 	VLD1R	(R19), [V28.S4]
 	VADD	V28.S4, V22.S4, V24.S4
@@ -29630,7 +29630,7 @@ tail2:
 	VAND	V18.B8, V11.B8, V17.B8
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock191
+	CBZ	R20, mathblock140
 	VUSHR	$23, V19.S2, V25.S2
 	VUSHR	$3, V25.S2, V24.S2
 	MOVD	$cos32consts<>+44(SB), R19
@@ -29880,7 +29880,7 @@ tail2:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B8, V23.B8, V16.B8
 	VMOV	V16.B16, V26.B16
-mathblock191:
+mathblock140:
 	MOVD	$cos32consts<>+76(SB), R19
 	VLD1R	(R19), [V28.S2]
 	VADD	V28.S2, V22.S2, V24.S2
@@ -30080,7 +30080,7 @@ tail1:
 	VAND	V18.B8, V11.B8, V17.B8
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock192
+	CBZ	R20, mathblock141
 	VUSHR	$23, V19.S2, V25.S2
 	VUSHR	$3, V25.S2, V24.S2
 	MOVD	$cos32consts<>+44(SB), R19
@@ -30330,7 +30330,7 @@ tail1:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B8, V23.B8, V16.B8
 	VMOV	V16.B16, V26.B16
-mathblock192:
+mathblock141:
 	MOVD	$cos32consts<>+76(SB), R19
 	VLD1R	(R19), [V28.S2]
 	VADD	V28.S2, V22.S2, V24.S2
@@ -30975,7 +30975,7 @@ loop:
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock193
+	CBZ	R20, mathblock142
 	MOVD	$exp64consts<>+96(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VAND	V4.B16, V20.B16, V7.B16
@@ -31064,7 +31064,7 @@ loop:
 	VMOV	V28.B16, V18.B16
 	VBSL	V25.B16, V17.B16, V18.B16
 	VMOV	V18.B16, V25.B16
-mathblock193:
+mathblock142:
 	VMOV	V25.B16, V12.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -31139,7 +31139,7 @@ mathblock193:
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock194
+	CBZ	R20, mathblock143
 	MOVD	$exp64consts<>+96(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VAND	V4.B16, V20.B16, V7.B16
@@ -31228,7 +31228,7 @@ mathblock193:
 	VMOV	V28.B16, V18.B16
 	VBSL	V25.B16, V17.B16, V18.B16
 	VMOV	V18.B16, V25.B16
-mathblock194:
+mathblock143:
 	VMOV	V25.B16, V13.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -31303,7 +31303,7 @@ mathblock194:
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock195
+	CBZ	R20, mathblock144
 	MOVD	$exp64consts<>+96(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VAND	V4.B16, V20.B16, V7.B16
@@ -31392,7 +31392,7 @@ mathblock194:
 	VMOV	V28.B16, V18.B16
 	VBSL	V25.B16, V17.B16, V18.B16
 	VMOV	V18.B16, V25.B16
-mathblock195:
+mathblock144:
 	VMOV	V25.B16, V14.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -31467,7 +31467,7 @@ mathblock195:
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock196
+	CBZ	R20, mathblock145
 	MOVD	$exp64consts<>+96(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VAND	V4.B16, V20.B16, V7.B16
@@ -31556,7 +31556,7 @@ mathblock195:
 	VMOV	V28.B16, V18.B16
 	VBSL	V25.B16, V17.B16, V18.B16
 	VMOV	V18.B16, V25.B16
-mathblock196:
+mathblock145:
 	VMOV	V25.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -31637,7 +31637,7 @@ tail:
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock197
+	CBZ	R20, mathblock146
 	MOVD	$exp64consts<>+96(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VAND	V4.B16, V20.B16, V7.B16
@@ -31726,7 +31726,7 @@ tail:
 	VMOV	V28.B16, V18.B16
 	VBSL	V25.B16, V17.B16, V18.B16
 	VMOV	V18.B16, V25.B16
-mathblock197:
+mathblock146:
 	VMOV	V25.B16, V12.B16
 	MOVD	$exp64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -31801,7 +31801,7 @@ mathblock197:
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock198
+	CBZ	R20, mathblock147
 	MOVD	$exp64consts<>+96(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VAND	V4.B16, V20.B16, V7.B16
@@ -31890,7 +31890,7 @@ mathblock197:
 	VMOV	V28.B16, V18.B16
 	VBSL	V25.B16, V17.B16, V18.B16
 	VMOV	V18.B16, V25.B16
-mathblock198:
+mathblock147:
 	VMOV	V25.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -31969,7 +31969,7 @@ tail2:
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock199
+	CBZ	R20, mathblock148
 	MOVD	$exp64consts<>+96(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VAND	V4.B16, V20.B16, V7.B16
@@ -32058,7 +32058,7 @@ tail2:
 	VMOV	V28.B16, V18.B16
 	VBSL	V25.B16, V17.B16, V18.B16
 	VMOV	V18.B16, V25.B16
-mathblock199:
+mathblock148:
 	VMOV	V25.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -32137,7 +32137,7 @@ tail1:
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock200
+	CBZ	R20, mathblock149
 	MOVD	$exp64consts<>+96(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VAND	V4.B16, V20.B16, V7.B16
@@ -32226,7 +32226,7 @@ tail1:
 	VMOV	V28.B16, V18.B16
 	VBSL	V25.B16, V17.B16, V18.B16
 	VMOV	V18.B16, V25.B16
-mathblock200:
+mathblock149:
 	VMOV	V25.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -32371,7 +32371,7 @@ loop:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock201
+	CBZ	R20, mathblock150
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc0a // fmul v10.2d, v0.2d, v22.2d
@@ -32511,7 +32511,7 @@ loop:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock201:
+mathblock150:
 	VMOV	V24.B16, V12.B16
 	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -32625,7 +32625,7 @@ mathblock201:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock202
+	CBZ	R20, mathblock151
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc2a // fmul v10.2d, v1.2d, v22.2d
@@ -32765,7 +32765,7 @@ mathblock201:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock202:
+mathblock151:
 	VMOV	V24.B16, V13.B16
 	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -32879,7 +32879,7 @@ mathblock202:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock203
+	CBZ	R20, mathblock152
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc4a // fmul v10.2d, v2.2d, v22.2d
@@ -33019,7 +33019,7 @@ mathblock202:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock203:
+mathblock152:
 	VMOV	V24.B16, V14.B16
 	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -33133,7 +33133,7 @@ mathblock203:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock204
+	CBZ	R20, mathblock153
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc6a // fmul v10.2d, v3.2d, v22.2d
@@ -33273,7 +33273,7 @@ mathblock203:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock204:
+mathblock153:
 	VMOV	V24.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -33393,7 +33393,7 @@ tail:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock205
+	CBZ	R20, mathblock154
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc0a // fmul v10.2d, v0.2d, v22.2d
@@ -33533,7 +33533,7 @@ tail:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock205:
+mathblock154:
 	VMOV	V24.B16, V12.B16
 	MOVD	$log64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -33647,7 +33647,7 @@ mathblock205:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock206
+	CBZ	R20, mathblock155
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc2a // fmul v10.2d, v1.2d, v22.2d
@@ -33787,7 +33787,7 @@ mathblock205:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock206:
+mathblock155:
 	VMOV	V24.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -33905,7 +33905,7 @@ tail2:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock207
+	CBZ	R20, mathblock156
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc0a // fmul v10.2d, v0.2d, v22.2d
@@ -34045,7 +34045,7 @@ tail2:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock207:
+mathblock156:
 	VMOV	V24.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -34163,7 +34163,7 @@ tail1:
 	VORR	V28.B16, V4.B16, V27.B16
 	WORD	$0x6eb0ab66 // umaxv s6, v27.4s
 	FMOVS	F6, R20
-	CBZ	R20, mathblock208
+	CBZ	R20, mathblock157
 	MOVD	$log64consts<>+160(SB), R19
 	VLD1R	(R19), [V22.D2]
 	WORD	$0x6e76dc0a // fmul v10.2d, v0.2d, v22.2d
@@ -34303,7 +34303,7 @@ tail1:
 	VMOV	V27.B16, V5.B16
 	VBSL	V24.B16, V28.B16, V5.B16
 	VMOV	V5.B16, V24.B16
-mathblock208:
+mathblock157:
 	VMOV	V24.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -34408,7 +34408,7 @@ loop:
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock209
+	CBZ	R20, mathblock158
 	MOVD	$exp264consts<>+96(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VAND	V4.B16, V20.B16, V7.B16
@@ -34497,7 +34497,7 @@ loop:
 	VMOV	V28.B16, V18.B16
 	VBSL	V17.B16, V22.B16, V18.B16
 	VMOV	V18.B16, V17.B16
-mathblock209:
+mathblock158:
 	VMOV	V17.B16, V12.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -34571,7 +34571,7 @@ mathblock209:
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock210
+	CBZ	R20, mathblock159
 	MOVD	$exp264consts<>+96(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VAND	V4.B16, V20.B16, V7.B16
@@ -34660,7 +34660,7 @@ mathblock209:
 	VMOV	V28.B16, V18.B16
 	VBSL	V17.B16, V22.B16, V18.B16
 	VMOV	V18.B16, V17.B16
-mathblock210:
+mathblock159:
 	VMOV	V17.B16, V13.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -34734,7 +34734,7 @@ mathblock210:
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock211
+	CBZ	R20, mathblock160
 	MOVD	$exp264consts<>+96(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VAND	V4.B16, V20.B16, V7.B16
@@ -34823,7 +34823,7 @@ mathblock210:
 	VMOV	V28.B16, V18.B16
 	VBSL	V17.B16, V22.B16, V18.B16
 	VMOV	V18.B16, V17.B16
-mathblock211:
+mathblock160:
 	VMOV	V17.B16, V14.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -34897,7 +34897,7 @@ mathblock211:
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock212
+	CBZ	R20, mathblock161
 	MOVD	$exp264consts<>+96(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VAND	V4.B16, V20.B16, V7.B16
@@ -34986,7 +34986,7 @@ mathblock211:
 	VMOV	V28.B16, V18.B16
 	VBSL	V17.B16, V22.B16, V18.B16
 	VMOV	V18.B16, V17.B16
-mathblock212:
+mathblock161:
 	VMOV	V17.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -35066,7 +35066,7 @@ tail:
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock213
+	CBZ	R20, mathblock162
 	MOVD	$exp264consts<>+96(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VAND	V4.B16, V20.B16, V7.B16
@@ -35155,7 +35155,7 @@ tail:
 	VMOV	V28.B16, V18.B16
 	VBSL	V17.B16, V22.B16, V18.B16
 	VMOV	V18.B16, V17.B16
-mathblock213:
+mathblock162:
 	VMOV	V17.B16, V12.B16
 	MOVD	$exp264consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -35229,7 +35229,7 @@ mathblock213:
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock214
+	CBZ	R20, mathblock163
 	MOVD	$exp264consts<>+96(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VAND	V4.B16, V20.B16, V7.B16
@@ -35318,7 +35318,7 @@ mathblock213:
 	VMOV	V28.B16, V18.B16
 	VBSL	V17.B16, V22.B16, V18.B16
 	VMOV	V18.B16, V17.B16
-mathblock214:
+mathblock163:
 	VMOV	V17.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -35396,7 +35396,7 @@ tail2:
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock215
+	CBZ	R20, mathblock164
 	MOVD	$exp264consts<>+96(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VAND	V4.B16, V20.B16, V7.B16
@@ -35485,7 +35485,7 @@ tail2:
 	VMOV	V28.B16, V18.B16
 	VBSL	V17.B16, V22.B16, V18.B16
 	VMOV	V18.B16, V17.B16
-mathblock215:
+mathblock164:
 	VMOV	V17.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -35563,7 +35563,7 @@ tail1:
 	WORD	$0x6e205b9c // mvn v28.16b, v28.16b
 	WORD	$0x6eb0ab85 // umaxv s5, v28.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock216
+	CBZ	R20, mathblock165
 	MOVD	$exp264consts<>+96(SB), R19
 	VLD1R	(R19), [V4.D2]
 	VAND	V4.B16, V20.B16, V7.B16
@@ -35652,7 +35652,7 @@ tail1:
 	VMOV	V28.B16, V18.B16
 	VBSL	V17.B16, V22.B16, V18.B16
 	VMOV	V18.B16, V17.B16
-mathblock216:
+mathblock165:
 	VMOV	V17.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -36990,7 +36990,7 @@ loop:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock217
+	CBZ	R20, mathblock166
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -37142,7 +37142,7 @@ loop:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock217:
+mathblock166:
 	VMOV	V27.B16, V12.B16
 	MOVD	$log264consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -37268,7 +37268,7 @@ mathblock217:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock218
+	CBZ	R20, mathblock167
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc35 // fmul v21.2d, v1.2d, v23.2d
@@ -37420,7 +37420,7 @@ mathblock217:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock218:
+mathblock167:
 	VMOV	V27.B16, V13.B16
 	MOVD	$log264consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -37546,7 +37546,7 @@ mathblock218:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock219
+	CBZ	R20, mathblock168
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc55 // fmul v21.2d, v2.2d, v23.2d
@@ -37698,7 +37698,7 @@ mathblock218:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock219:
+mathblock168:
 	VMOV	V27.B16, V14.B16
 	MOVD	$log264consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -37824,7 +37824,7 @@ mathblock219:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock220
+	CBZ	R20, mathblock169
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc75 // fmul v21.2d, v3.2d, v23.2d
@@ -37976,7 +37976,7 @@ mathblock219:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock220:
+mathblock169:
 	VMOV	V27.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -38108,7 +38108,7 @@ tail:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock221
+	CBZ	R20, mathblock170
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -38260,7 +38260,7 @@ tail:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock221:
+mathblock170:
 	VMOV	V27.B16, V12.B16
 	MOVD	$log264consts<>+8(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -38386,7 +38386,7 @@ mathblock221:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock222
+	CBZ	R20, mathblock171
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc35 // fmul v21.2d, v1.2d, v23.2d
@@ -38538,7 +38538,7 @@ mathblock221:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock222:
+mathblock171:
 	VMOV	V27.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -38668,7 +38668,7 @@ tail2:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock223
+	CBZ	R20, mathblock172
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -38820,7 +38820,7 @@ tail2:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock223:
+mathblock172:
 	VMOV	V27.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -38950,7 +38950,7 @@ tail1:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock224
+	CBZ	R20, mathblock173
 	MOVD	$log264consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -39102,7 +39102,7 @@ tail1:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock224:
+mathblock173:
 	VMOV	V27.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -39259,7 +39259,7 @@ loop:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock225
+	CBZ	R20, mathblock174
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -39411,7 +39411,7 @@ loop:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock225:
+mathblock174:
 	VMOV	V27.B16, V12.B16
 	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -39537,7 +39537,7 @@ mathblock225:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock226
+	CBZ	R20, mathblock175
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc35 // fmul v21.2d, v1.2d, v23.2d
@@ -39689,7 +39689,7 @@ mathblock225:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock226:
+mathblock175:
 	VMOV	V27.B16, V13.B16
 	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -39815,7 +39815,7 @@ mathblock226:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock227
+	CBZ	R20, mathblock176
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc55 // fmul v21.2d, v2.2d, v23.2d
@@ -39967,7 +39967,7 @@ mathblock226:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock227:
+mathblock176:
 	VMOV	V27.B16, V14.B16
 	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -40093,7 +40093,7 @@ mathblock227:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock228
+	CBZ	R20, mathblock177
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc75 // fmul v21.2d, v3.2d, v23.2d
@@ -40245,7 +40245,7 @@ mathblock227:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock228:
+mathblock177:
 	VMOV	V27.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -40377,7 +40377,7 @@ tail:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock229
+	CBZ	R20, mathblock178
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -40529,7 +40529,7 @@ tail:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock229:
+mathblock178:
 	VMOV	V27.B16, V12.B16
 	MOVD	$log1064consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -40655,7 +40655,7 @@ mathblock229:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock230
+	CBZ	R20, mathblock179
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc35 // fmul v21.2d, v1.2d, v23.2d
@@ -40807,7 +40807,7 @@ mathblock229:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock230:
+mathblock179:
 	VMOV	V27.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -40937,7 +40937,7 @@ tail2:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock231
+	CBZ	R20, mathblock180
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -41089,7 +41089,7 @@ tail2:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock231:
+mathblock180:
 	VMOV	V27.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -41219,7 +41219,7 @@ tail1:
 	VORR	V16.B16, V22.B16, V20.B16
 	WORD	$0x6eb0aa8b // umaxv s11, v20.4s
 	FMOVS	F11, R20
-	CBZ	R20, mathblock232
+	CBZ	R20, mathblock181
 	MOVD	$log1064consts<>+176(SB), R19
 	VLD1R	(R19), [V23.D2]
 	WORD	$0x6e77dc15 // fmul v21.2d, v0.2d, v23.2d
@@ -41371,7 +41371,7 @@ tail1:
 	VMOV	V20.B16, V16.B16
 	VBSL	V27.B16, V28.B16, V16.B16
 	VMOV	V16.B16, V27.B16
-mathblock232:
+mathblock181:
 	VMOV	V27.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -41551,7 +41551,7 @@ loop:
 	VORR	V17.B16, V18.B16, V10.B16
 	WORD	$0x6eb0a956 // umaxv s22, v10.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock233
+	CBZ	R20, mathblock182
 	MOVD	$log1p64consts<>+48(SB), R19
 	VLD1R	(R19), [V20.D2]
 	WORD	$0x4e74e41c // fcmeq v28.2d, v0.2d, v20.2d
@@ -41583,7 +41583,7 @@ loop:
 	VMOV	V10.B16, V18.B16
 	VBSL	V9.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V9.B16
-mathblock233:
+mathblock182:
 	VMOV	V9.B16, V12.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -41732,7 +41732,7 @@ mathblock233:
 	VORR	V17.B16, V18.B16, V10.B16
 	WORD	$0x6eb0a956 // umaxv s22, v10.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock234
+	CBZ	R20, mathblock183
 	MOVD	$log1p64consts<>+48(SB), R19
 	VLD1R	(R19), [V20.D2]
 	WORD	$0x4e74e43c // fcmeq v28.2d, v1.2d, v20.2d
@@ -41764,7 +41764,7 @@ mathblock233:
 	VMOV	V10.B16, V18.B16
 	VBSL	V9.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V9.B16
-mathblock234:
+mathblock183:
 	VMOV	V9.B16, V13.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -41913,7 +41913,7 @@ mathblock234:
 	VORR	V17.B16, V18.B16, V10.B16
 	WORD	$0x6eb0a956 // umaxv s22, v10.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock235
+	CBZ	R20, mathblock184
 	MOVD	$log1p64consts<>+48(SB), R19
 	VLD1R	(R19), [V20.D2]
 	WORD	$0x4e74e45c // fcmeq v28.2d, v2.2d, v20.2d
@@ -41945,7 +41945,7 @@ mathblock234:
 	VMOV	V10.B16, V18.B16
 	VBSL	V9.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V9.B16
-mathblock235:
+mathblock184:
 	VMOV	V9.B16, V14.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -42094,7 +42094,7 @@ mathblock235:
 	VORR	V17.B16, V18.B16, V10.B16
 	WORD	$0x6eb0a956 // umaxv s22, v10.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock236
+	CBZ	R20, mathblock185
 	MOVD	$log1p64consts<>+48(SB), R19
 	VLD1R	(R19), [V20.D2]
 	WORD	$0x4e74e47c // fcmeq v28.2d, v3.2d, v20.2d
@@ -42126,7 +42126,7 @@ mathblock235:
 	VMOV	V10.B16, V18.B16
 	VBSL	V9.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V9.B16
-mathblock236:
+mathblock185:
 	VMOV	V9.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -42281,7 +42281,7 @@ tail:
 	VORR	V17.B16, V18.B16, V10.B16
 	WORD	$0x6eb0a956 // umaxv s22, v10.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock237
+	CBZ	R20, mathblock186
 	MOVD	$log1p64consts<>+48(SB), R19
 	VLD1R	(R19), [V20.D2]
 	WORD	$0x4e74e41c // fcmeq v28.2d, v0.2d, v20.2d
@@ -42313,7 +42313,7 @@ tail:
 	VMOV	V10.B16, V18.B16
 	VBSL	V9.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V9.B16
-mathblock237:
+mathblock186:
 	VMOV	V9.B16, V12.B16
 	MOVD	$log1p64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -42462,7 +42462,7 @@ mathblock237:
 	VORR	V17.B16, V18.B16, V10.B16
 	WORD	$0x6eb0a956 // umaxv s22, v10.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock238
+	CBZ	R20, mathblock187
 	MOVD	$log1p64consts<>+48(SB), R19
 	VLD1R	(R19), [V20.D2]
 	WORD	$0x4e74e43c // fcmeq v28.2d, v1.2d, v20.2d
@@ -42494,7 +42494,7 @@ mathblock237:
 	VMOV	V10.B16, V18.B16
 	VBSL	V9.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V9.B16
-mathblock238:
+mathblock187:
 	VMOV	V9.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -42647,7 +42647,7 @@ tail2:
 	VORR	V17.B16, V18.B16, V10.B16
 	WORD	$0x6eb0a956 // umaxv s22, v10.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock239
+	CBZ	R20, mathblock188
 	MOVD	$log1p64consts<>+48(SB), R19
 	VLD1R	(R19), [V20.D2]
 	WORD	$0x4e74e41c // fcmeq v28.2d, v0.2d, v20.2d
@@ -42679,7 +42679,7 @@ tail2:
 	VMOV	V10.B16, V18.B16
 	VBSL	V9.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V9.B16
-mathblock239:
+mathblock188:
 	VMOV	V9.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -42832,7 +42832,7 @@ tail1:
 	VORR	V17.B16, V18.B16, V10.B16
 	WORD	$0x6eb0a956 // umaxv s22, v10.4s
 	FMOVS	F22, R20
-	CBZ	R20, mathblock240
+	CBZ	R20, mathblock189
 	MOVD	$log1p64consts<>+48(SB), R19
 	VLD1R	(R19), [V20.D2]
 	WORD	$0x4e74e41c // fcmeq v28.2d, v0.2d, v20.2d
@@ -42864,7 +42864,7 @@ tail1:
 	VMOV	V10.B16, V18.B16
 	VBSL	V9.B16, V19.B16, V18.B16
 	VMOV	V18.B16, V9.B16
-mathblock240:
+mathblock189:
 	VMOV	V9.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -43010,7 +43010,7 @@ loop:
 	WORD	$0x6e20596b // mvn v11.16b, v11.16b
 	WORD	$0x6eb0a970 // umaxv s16, v11.4s
 	FMOVS	F16, R20
-	CBZ	R20, mathblock241
+	CBZ	R20, mathblock190
 	MOVD	$sigmoid64consts<>+120(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4e75f414 // fmax v20.2d, v0.2d, v21.2d
@@ -43157,7 +43157,7 @@ loop:
 	VMOV	V11.B16, V20.B16
 	VBSL	V8.B16, V16.B16, V20.B16
 	VMOV	V20.B16, V8.B16
-mathblock241:
+mathblock190:
 	VMOV	V8.B16, V12.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -43272,7 +43272,7 @@ mathblock241:
 	WORD	$0x6e20596b // mvn v11.16b, v11.16b
 	WORD	$0x6eb0a970 // umaxv s16, v11.4s
 	FMOVS	F16, R20
-	CBZ	R20, mathblock242
+	CBZ	R20, mathblock191
 	MOVD	$sigmoid64consts<>+120(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4e75f434 // fmax v20.2d, v1.2d, v21.2d
@@ -43419,7 +43419,7 @@ mathblock241:
 	VMOV	V11.B16, V20.B16
 	VBSL	V8.B16, V16.B16, V20.B16
 	VMOV	V20.B16, V8.B16
-mathblock242:
+mathblock191:
 	VMOV	V8.B16, V13.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -43534,7 +43534,7 @@ mathblock242:
 	WORD	$0x6e20596b // mvn v11.16b, v11.16b
 	WORD	$0x6eb0a970 // umaxv s16, v11.4s
 	FMOVS	F16, R20
-	CBZ	R20, mathblock243
+	CBZ	R20, mathblock192
 	MOVD	$sigmoid64consts<>+120(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4e75f454 // fmax v20.2d, v2.2d, v21.2d
@@ -43681,7 +43681,7 @@ mathblock242:
 	VMOV	V11.B16, V20.B16
 	VBSL	V8.B16, V16.B16, V20.B16
 	VMOV	V20.B16, V8.B16
-mathblock243:
+mathblock192:
 	VMOV	V8.B16, V14.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -43796,7 +43796,7 @@ mathblock243:
 	WORD	$0x6e20596b // mvn v11.16b, v11.16b
 	WORD	$0x6eb0a970 // umaxv s16, v11.4s
 	FMOVS	F16, R20
-	CBZ	R20, mathblock244
+	CBZ	R20, mathblock193
 	MOVD	$sigmoid64consts<>+120(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4e75f474 // fmax v20.2d, v3.2d, v21.2d
@@ -43943,7 +43943,7 @@ mathblock243:
 	VMOV	V11.B16, V20.B16
 	VBSL	V8.B16, V16.B16, V20.B16
 	VMOV	V20.B16, V8.B16
-mathblock244:
+mathblock193:
 	VMOV	V8.B16, V15.B16
 	VST1.P	[V12.D2, V13.D2, V14.D2, V15.D2], 64(R10)
 	SUBS	$8, R14, R14
@@ -44064,7 +44064,7 @@ tail:
 	WORD	$0x6e20596b // mvn v11.16b, v11.16b
 	WORD	$0x6eb0a970 // umaxv s16, v11.4s
 	FMOVS	F16, R20
-	CBZ	R20, mathblock245
+	CBZ	R20, mathblock194
 	MOVD	$sigmoid64consts<>+120(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4e75f414 // fmax v20.2d, v0.2d, v21.2d
@@ -44211,7 +44211,7 @@ tail:
 	VMOV	V11.B16, V20.B16
 	VBSL	V8.B16, V16.B16, V20.B16
 	VMOV	V20.B16, V8.B16
-mathblock245:
+mathblock194:
 	VMOV	V8.B16, V12.B16
 	MOVD	$sigmoid64consts<>+0(SB), R19
 	VLD1R	(R19), [V16.D2]
@@ -44326,7 +44326,7 @@ mathblock245:
 	WORD	$0x6e20596b // mvn v11.16b, v11.16b
 	WORD	$0x6eb0a970 // umaxv s16, v11.4s
 	FMOVS	F16, R20
-	CBZ	R20, mathblock246
+	CBZ	R20, mathblock195
 	MOVD	$sigmoid64consts<>+120(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4e75f434 // fmax v20.2d, v1.2d, v21.2d
@@ -44473,7 +44473,7 @@ mathblock245:
 	VMOV	V11.B16, V20.B16
 	VBSL	V8.B16, V16.B16, V20.B16
 	VMOV	V20.B16, V8.B16
-mathblock246:
+mathblock195:
 	VMOV	V8.B16, V13.B16
 	VST1.P	[V12.D2, V13.D2], 32(R10)
 tail2:
@@ -44592,7 +44592,7 @@ tail2:
 	WORD	$0x6e20596b // mvn v11.16b, v11.16b
 	WORD	$0x6eb0a970 // umaxv s16, v11.4s
 	FMOVS	F16, R20
-	CBZ	R20, mathblock247
+	CBZ	R20, mathblock196
 	MOVD	$sigmoid64consts<>+120(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4e75f414 // fmax v20.2d, v0.2d, v21.2d
@@ -44739,7 +44739,7 @@ tail2:
 	VMOV	V11.B16, V20.B16
 	VBSL	V8.B16, V16.B16, V20.B16
 	VMOV	V20.B16, V8.B16
-mathblock247:
+mathblock196:
 	VMOV	V8.B16, V12.B16
 	VST1.P	[V12.D2], 16(R10)
 tail1:
@@ -44858,7 +44858,7 @@ tail1:
 	WORD	$0x6e20596b // mvn v11.16b, v11.16b
 	WORD	$0x6eb0a970 // umaxv s16, v11.4s
 	FMOVS	F16, R20
-	CBZ	R20, mathblock248
+	CBZ	R20, mathblock197
 	MOVD	$sigmoid64consts<>+120(SB), R19
 	VLD1R	(R19), [V21.D2]
 	WORD	$0x4e75f414 // fmax v20.2d, v0.2d, v21.2d
@@ -45005,7 +45005,7 @@ tail1:
 	VMOV	V11.B16, V20.B16
 	VBSL	V8.B16, V16.B16, V20.B16
 	VMOV	V20.B16, V8.B16
-mathblock248:
+mathblock197:
 	VMOV	V8.B16, V12.B16
 	FMOVD	F12, (R10)
 next:
@@ -45156,7 +45156,7 @@ loop:
 	WORD	$0x6ef1e757 // fcmgt v23.2d, v26.2d, v17.2d
 	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock249
+	CBZ	R20, mathblock198
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VAND	V24.B16, V0.B16, V10.B16
@@ -45213,7 +45213,7 @@ loop:
 	VMOV	V23.B16, V19.B16
 	VBSL	V22.B16, V25.B16, V19.B16
 	VMOV	V19.B16, V22.B16
-mathblock249:
+mathblock198:
 	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VAND	V20.B16, V0.B16, V26.B16
@@ -45344,7 +45344,7 @@ mathblock249:
 	WORD	$0x6ef1e757 // fcmgt v23.2d, v26.2d, v17.2d
 	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock250
+	CBZ	R20, mathblock199
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VAND	V24.B16, V1.B16, V10.B16
@@ -45401,7 +45401,7 @@ mathblock249:
 	VMOV	V23.B16, V19.B16
 	VBSL	V22.B16, V25.B16, V19.B16
 	VMOV	V19.B16, V22.B16
-mathblock250:
+mathblock199:
 	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VAND	V20.B16, V1.B16, V26.B16
@@ -45532,7 +45532,7 @@ mathblock250:
 	WORD	$0x6ef1e757 // fcmgt v23.2d, v26.2d, v17.2d
 	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock251
+	CBZ	R20, mathblock200
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VAND	V24.B16, V2.B16, V10.B16
@@ -45589,7 +45589,7 @@ mathblock250:
 	VMOV	V23.B16, V19.B16
 	VBSL	V22.B16, V25.B16, V19.B16
 	VMOV	V19.B16, V22.B16
-mathblock251:
+mathblock200:
 	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VAND	V20.B16, V2.B16, V26.B16
@@ -45720,7 +45720,7 @@ mathblock251:
 	WORD	$0x6ef1e757 // fcmgt v23.2d, v26.2d, v17.2d
 	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock252
+	CBZ	R20, mathblock201
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VAND	V24.B16, V3.B16, V10.B16
@@ -45777,7 +45777,7 @@ mathblock251:
 	VMOV	V23.B16, V19.B16
 	VBSL	V22.B16, V25.B16, V19.B16
 	VMOV	V19.B16, V22.B16
-mathblock252:
+mathblock201:
 	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VAND	V20.B16, V3.B16, V26.B16
@@ -45914,7 +45914,7 @@ tail:
 	WORD	$0x6ef1e757 // fcmgt v23.2d, v26.2d, v17.2d
 	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock253
+	CBZ	R20, mathblock202
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VAND	V24.B16, V0.B16, V10.B16
@@ -45971,7 +45971,7 @@ tail:
 	VMOV	V23.B16, V19.B16
 	VBSL	V22.B16, V25.B16, V19.B16
 	VMOV	V19.B16, V22.B16
-mathblock253:
+mathblock202:
 	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VAND	V20.B16, V0.B16, V26.B16
@@ -46102,7 +46102,7 @@ mathblock253:
 	WORD	$0x6ef1e757 // fcmgt v23.2d, v26.2d, v17.2d
 	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock254
+	CBZ	R20, mathblock203
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VAND	V24.B16, V1.B16, V10.B16
@@ -46159,7 +46159,7 @@ mathblock253:
 	VMOV	V23.B16, V19.B16
 	VBSL	V22.B16, V25.B16, V19.B16
 	VMOV	V19.B16, V22.B16
-mathblock254:
+mathblock203:
 	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VAND	V20.B16, V1.B16, V26.B16
@@ -46294,7 +46294,7 @@ tail2:
 	WORD	$0x6ef1e757 // fcmgt v23.2d, v26.2d, v17.2d
 	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock255
+	CBZ	R20, mathblock204
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VAND	V24.B16, V0.B16, V10.B16
@@ -46351,7 +46351,7 @@ tail2:
 	VMOV	V23.B16, V19.B16
 	VBSL	V22.B16, V25.B16, V19.B16
 	VMOV	V19.B16, V22.B16
-mathblock255:
+mathblock204:
 	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VAND	V20.B16, V0.B16, V26.B16
@@ -46486,7 +46486,7 @@ tail1:
 	WORD	$0x6ef1e757 // fcmgt v23.2d, v26.2d, v17.2d
 	WORD	$0x6eb0aae5 // umaxv s5, v23.4s
 	FMOVS	F5, R20
-	CBZ	R20, mathblock256
+	CBZ	R20, mathblock205
 	MOVD	$tanh64consts<>+8(SB), R19
 	VLD1R	(R19), [V24.D2]
 	VAND	V24.B16, V0.B16, V10.B16
@@ -46543,7 +46543,7 @@ tail1:
 	VMOV	V23.B16, V19.B16
 	VBSL	V22.B16, V25.B16, V19.B16
 	VMOV	V19.B16, V22.B16
-mathblock256:
+mathblock205:
 	MOVD	$tanh64consts<>+0(SB), R19
 	VLD1R	(R19), [V20.D2]
 	VAND	V20.B16, V0.B16, V26.B16
@@ -46876,7 +46876,7 @@ loop:
 	WORD	$0x6ef1e4d0 // fcmgt v16.2d, v6.2d, v17.2d
 	WORD	$0x6eb0aa0a // umaxv s10, v16.4s
 	FMOVS	F10, R20
-	CBZ	R20, mathblock257
+	CBZ	R20, mathblock206
 	MOVD	$erf64consts<>+16(SB), R19
 	VLD1R	(R19), [V25.D2]
 	WORD	$0x4ef9d63b // fsub v27.2d, v17.2d, v25.2d
@@ -46939,13 +46939,13 @@ loop:
 	VMOV	V16.B16, V23.B16
 	VBSL	V5.B16, V18.B16, V23.B16
 	VMOV	V23.B16, V5.B16
-mathblock257:
+mathblock206:
 	MOVD	$erf64consts<>+584(SB), R19
 	VLD1R	(R19), [V6.D2]
 	WORD	$0x6ef1e4d9 // fcmgt v25.2d, v6.2d, v17.2d
 	WORD	$0x6eb0ab2a // umaxv s10, v25.4s
 	FMOVS	F10, R20
-	CBZ	R20, mathblock258
+	CBZ	R20, mathblock207
 	MOVD	$erf64consts<>+592(SB), R19
 	VLD1R	(R19), [V8.D2]
 	WORD	$0x4e68f634 // fmax v20.2d, v17.2d, v8.2d
@@ -46996,7 +46996,7 @@ mathblock257:
 	VMOV	V25.B16, V21.B16
 	VBSL	V5.B16, V27.B16, V21.B16
 	VMOV	V21.B16, V5.B16
-mathblock258:
+mathblock207:
 	MOVD	$erf64consts<>+0(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VAND	V19.B16, V0.B16, V4.B16
@@ -47298,7 +47298,7 @@ mathblock258:
 	WORD	$0x6ef1e4d0 // fcmgt v16.2d, v6.2d, v17.2d
 	WORD	$0x6eb0aa0a // umaxv s10, v16.4s
 	FMOVS	F10, R20
-	CBZ	R20, mathblock259
+	CBZ	R20, mathblock208
 	MOVD	$erf64consts<>+16(SB), R19
 	VLD1R	(R19), [V25.D2]
 	WORD	$0x4ef9d63b // fsub v27.2d, v17.2d, v25.2d
@@ -47361,13 +47361,13 @@ mathblock258:
 	VMOV	V16.B16, V23.B16
 	VBSL	V5.B16, V18.B16, V23.B16
 	VMOV	V23.B16, V5.B16
-mathblock259:
+mathblock208:
 	MOVD	$erf64consts<>+584(SB), R19
 	VLD1R	(R19), [V6.D2]
 	WORD	$0x6ef1e4d9 // fcmgt v25.2d, v6.2d, v17.2d
 	WORD	$0x6eb0ab2a // umaxv s10, v25.4s
 	FMOVS	F10, R20
-	CBZ	R20, mathblock260
+	CBZ	R20, mathblock209
 	MOVD	$erf64consts<>+592(SB), R19
 	VLD1R	(R19), [V8.D2]
 	WORD	$0x4e68f634 // fmax v20.2d, v17.2d, v8.2d
@@ -47418,7 +47418,7 @@ mathblock259:
 	VMOV	V25.B16, V21.B16
 	VBSL	V5.B16, V27.B16, V21.B16
 	VMOV	V21.B16, V5.B16
-mathblock260:
+mathblock209:
 	MOVD	$erf64consts<>+0(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VAND	V19.B16, V1.B16, V4.B16
@@ -47720,7 +47720,7 @@ mathblock260:
 	WORD	$0x6ef1e4d0 // fcmgt v16.2d, v6.2d, v17.2d
 	WORD	$0x6eb0aa0a // umaxv s10, v16.4s
 	FMOVS	F10, R20
-	CBZ	R20, mathblock261
+	CBZ	R20, mathblock210
 	MOVD	$erf64consts<>+16(SB), R19
 	VLD1R	(R19), [V25.D2]
 	WORD	$0x4ef9d63b // fsub v27.2d, v17.2d, v25.2d
@@ -47783,13 +47783,13 @@ mathblock260:
 	VMOV	V16.B16, V23.B16
 	VBSL	V5.B16, V18.B16, V23.B16
 	VMOV	V23.B16, V5.B16
-mathblock261:
+mathblock210:
 	MOVD	$erf64consts<>+584(SB), R19
 	VLD1R	(R19), [V6.D2]
 	WORD	$0x6ef1e4d9 // fcmgt v25.2d, v6.2d, v17.2d
 	WORD	$0x6eb0ab2a // umaxv s10, v25.4s
 	FMOVS	F10, R20
-	CBZ	R20, mathblock262
+	CBZ	R20, mathblock211
 	MOVD	$erf64consts<>+592(SB), R19
 	VLD1R	(R19), [V8.D2]
 	WORD	$0x4e68f634 // fmax v20.2d, v17.2d, v8.2d
@@ -47840,7 +47840,7 @@ mathblock261:
 	VMOV	V25.B16, V21.B16
 	VBSL	V5.B16, V27.B16, V21.B16
 	VMOV	V21.B16, V5.B16
-mathblock262:
+mathblock211:
 	MOVD	$erf64consts<>+0(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VAND	V19.B16, V2.B16, V4.B16
@@ -48142,7 +48142,7 @@ mathblock262:
 	WORD	$0x6ef1e4d0 // fcmgt v16.2d, v6.2d, v17.2d
 	WORD	$0x6eb0aa0a // umaxv s10, v16.4s
 	FMOVS	F10, R20
-	CBZ	R20, mathblock263
+	CBZ	R20, mathblock212
 	MOVD	$erf64consts<>+16(SB), R19
 	VLD1R	(R19), [V25.D2]
 	WORD	$0x4ef9d63b // fsub v27.2d, v17.2d, v25.2d
@@ -48205,13 +48205,13 @@ mathblock262:
 	VMOV	V16.B16, V23.B16
 	VBSL	V5.B16, V18.B16, V23.B16
 	VMOV	V23.B16, V5.B16
-mathblock263:
+mathblock212:
 	MOVD	$erf64consts<>+584(SB), R19
 	VLD1R	(R19), [V6.D2]
 	WORD	$0x6ef1e4d9 // fcmgt v25.2d, v6.2d, v17.2d
 	WORD	$0x6eb0ab2a // umaxv s10, v25.4s
 	FMOVS	F10, R20
-	CBZ	R20, mathblock264
+	CBZ	R20, mathblock213
 	MOVD	$erf64consts<>+592(SB), R19
 	VLD1R	(R19), [V8.D2]
 	WORD	$0x4e68f634 // fmax v20.2d, v17.2d, v8.2d
@@ -48262,7 +48262,7 @@ mathblock263:
 	VMOV	V25.B16, V21.B16
 	VBSL	V5.B16, V27.B16, V21.B16
 	VMOV	V21.B16, V5.B16
-mathblock264:
+mathblock213:
 	MOVD	$erf64consts<>+0(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VAND	V19.B16, V3.B16, V4.B16
@@ -48570,7 +48570,7 @@ tail:
 	WORD	$0x6ef1e4d0 // fcmgt v16.2d, v6.2d, v17.2d
 	WORD	$0x6eb0aa0a // umaxv s10, v16.4s
 	FMOVS	F10, R20
-	CBZ	R20, mathblock265
+	CBZ	R20, mathblock214
 	MOVD	$erf64consts<>+16(SB), R19
 	VLD1R	(R19), [V25.D2]
 	WORD	$0x4ef9d63b // fsub v27.2d, v17.2d, v25.2d
@@ -48633,13 +48633,13 @@ tail:
 	VMOV	V16.B16, V23.B16
 	VBSL	V5.B16, V18.B16, V23.B16
 	VMOV	V23.B16, V5.B16
-mathblock265:
+mathblock214:
 	MOVD	$erf64consts<>+584(SB), R19
 	VLD1R	(R19), [V6.D2]
 	WORD	$0x6ef1e4d9 // fcmgt v25.2d, v6.2d, v17.2d
 	WORD	$0x6eb0ab2a // umaxv s10, v25.4s
 	FMOVS	F10, R20
-	CBZ	R20, mathblock266
+	CBZ	R20, mathblock215
 	MOVD	$erf64consts<>+592(SB), R19
 	VLD1R	(R19), [V8.D2]
 	WORD	$0x4e68f634 // fmax v20.2d, v17.2d, v8.2d
@@ -48690,7 +48690,7 @@ mathblock265:
 	VMOV	V25.B16, V21.B16
 	VBSL	V5.B16, V27.B16, V21.B16
 	VMOV	V21.B16, V5.B16
-mathblock266:
+mathblock215:
 	MOVD	$erf64consts<>+0(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VAND	V19.B16, V0.B16, V4.B16
@@ -48992,7 +48992,7 @@ mathblock266:
 	WORD	$0x6ef1e4d0 // fcmgt v16.2d, v6.2d, v17.2d
 	WORD	$0x6eb0aa0a // umaxv s10, v16.4s
 	FMOVS	F10, R20
-	CBZ	R20, mathblock267
+	CBZ	R20, mathblock216
 	MOVD	$erf64consts<>+16(SB), R19
 	VLD1R	(R19), [V25.D2]
 	WORD	$0x4ef9d63b // fsub v27.2d, v17.2d, v25.2d
@@ -49055,13 +49055,13 @@ mathblock266:
 	VMOV	V16.B16, V23.B16
 	VBSL	V5.B16, V18.B16, V23.B16
 	VMOV	V23.B16, V5.B16
-mathblock267:
+mathblock216:
 	MOVD	$erf64consts<>+584(SB), R19
 	VLD1R	(R19), [V6.D2]
 	WORD	$0x6ef1e4d9 // fcmgt v25.2d, v6.2d, v17.2d
 	WORD	$0x6eb0ab2a // umaxv s10, v25.4s
 	FMOVS	F10, R20
-	CBZ	R20, mathblock268
+	CBZ	R20, mathblock217
 	MOVD	$erf64consts<>+592(SB), R19
 	VLD1R	(R19), [V8.D2]
 	WORD	$0x4e68f634 // fmax v20.2d, v17.2d, v8.2d
@@ -49112,7 +49112,7 @@ mathblock267:
 	VMOV	V25.B16, V21.B16
 	VBSL	V5.B16, V27.B16, V21.B16
 	VMOV	V21.B16, V5.B16
-mathblock268:
+mathblock217:
 	MOVD	$erf64consts<>+0(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VAND	V19.B16, V1.B16, V4.B16
@@ -49418,7 +49418,7 @@ tail2:
 	WORD	$0x6ef1e4d0 // fcmgt v16.2d, v6.2d, v17.2d
 	WORD	$0x6eb0aa0a // umaxv s10, v16.4s
 	FMOVS	F10, R20
-	CBZ	R20, mathblock269
+	CBZ	R20, mathblock218
 	MOVD	$erf64consts<>+16(SB), R19
 	VLD1R	(R19), [V25.D2]
 	WORD	$0x4ef9d63b // fsub v27.2d, v17.2d, v25.2d
@@ -49481,13 +49481,13 @@ tail2:
 	VMOV	V16.B16, V23.B16
 	VBSL	V5.B16, V18.B16, V23.B16
 	VMOV	V23.B16, V5.B16
-mathblock269:
+mathblock218:
 	MOVD	$erf64consts<>+584(SB), R19
 	VLD1R	(R19), [V6.D2]
 	WORD	$0x6ef1e4d9 // fcmgt v25.2d, v6.2d, v17.2d
 	WORD	$0x6eb0ab2a // umaxv s10, v25.4s
 	FMOVS	F10, R20
-	CBZ	R20, mathblock270
+	CBZ	R20, mathblock219
 	MOVD	$erf64consts<>+592(SB), R19
 	VLD1R	(R19), [V8.D2]
 	WORD	$0x4e68f634 // fmax v20.2d, v17.2d, v8.2d
@@ -49538,7 +49538,7 @@ mathblock269:
 	VMOV	V25.B16, V21.B16
 	VBSL	V5.B16, V27.B16, V21.B16
 	VMOV	V21.B16, V5.B16
-mathblock270:
+mathblock219:
 	MOVD	$erf64consts<>+0(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VAND	V19.B16, V0.B16, V4.B16
@@ -49844,7 +49844,7 @@ tail1:
 	WORD	$0x6ef1e4d0 // fcmgt v16.2d, v6.2d, v17.2d
 	WORD	$0x6eb0aa0a // umaxv s10, v16.4s
 	FMOVS	F10, R20
-	CBZ	R20, mathblock271
+	CBZ	R20, mathblock220
 	MOVD	$erf64consts<>+16(SB), R19
 	VLD1R	(R19), [V25.D2]
 	WORD	$0x4ef9d63b // fsub v27.2d, v17.2d, v25.2d
@@ -49907,13 +49907,13 @@ tail1:
 	VMOV	V16.B16, V23.B16
 	VBSL	V5.B16, V18.B16, V23.B16
 	VMOV	V23.B16, V5.B16
-mathblock271:
+mathblock220:
 	MOVD	$erf64consts<>+584(SB), R19
 	VLD1R	(R19), [V6.D2]
 	WORD	$0x6ef1e4d9 // fcmgt v25.2d, v6.2d, v17.2d
 	WORD	$0x6eb0ab2a // umaxv s10, v25.4s
 	FMOVS	F10, R20
-	CBZ	R20, mathblock272
+	CBZ	R20, mathblock221
 	MOVD	$erf64consts<>+592(SB), R19
 	VLD1R	(R19), [V8.D2]
 	WORD	$0x4e68f634 // fmax v20.2d, v17.2d, v8.2d
@@ -49964,7 +49964,7 @@ mathblock271:
 	VMOV	V25.B16, V21.B16
 	VBSL	V5.B16, V27.B16, V21.B16
 	VMOV	V21.B16, V5.B16
-mathblock272:
+mathblock221:
 	MOVD	$erf64consts<>+0(SB), R19
 	VLD1R	(R19), [V19.D2]
 	VAND	V19.B16, V0.B16, V4.B16
@@ -50087,7 +50087,7 @@ loop:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock273
+	CBZ	R20, mathblock222
 	VUSHR	$52, V19.D2, V25.D2
 	VUSHR	$3, V25.D2, V24.D2
 	MOVD	$sin64consts<>+88(SB), R19
@@ -50305,7 +50305,7 @@ loop:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock273:
+mathblock222:
 	MOVD	$sin64consts<>+144(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VAND	V28.B16, V22.B16, V24.B16
@@ -50528,7 +50528,7 @@ mathblock273:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock274
+	CBZ	R20, mathblock223
 	VUSHR	$52, V19.D2, V25.D2
 	VUSHR	$3, V25.D2, V24.D2
 	MOVD	$sin64consts<>+88(SB), R19
@@ -50746,7 +50746,7 @@ mathblock273:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock274:
+mathblock223:
 	MOVD	$sin64consts<>+144(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VAND	V28.B16, V22.B16, V24.B16
@@ -50969,7 +50969,7 @@ mathblock274:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock275
+	CBZ	R20, mathblock224
 	VUSHR	$52, V19.D2, V25.D2
 	VUSHR	$3, V25.D2, V24.D2
 	MOVD	$sin64consts<>+88(SB), R19
@@ -51187,7 +51187,7 @@ mathblock274:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock275:
+mathblock224:
 	MOVD	$sin64consts<>+144(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VAND	V28.B16, V22.B16, V24.B16
@@ -51410,7 +51410,7 @@ mathblock275:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock276
+	CBZ	R20, mathblock225
 	VUSHR	$52, V19.D2, V25.D2
 	VUSHR	$3, V25.D2, V24.D2
 	MOVD	$sin64consts<>+88(SB), R19
@@ -51628,7 +51628,7 @@ mathblock275:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock276:
+mathblock225:
 	MOVD	$sin64consts<>+144(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VAND	V28.B16, V22.B16, V24.B16
@@ -51857,7 +51857,7 @@ tail:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock277
+	CBZ	R20, mathblock226
 	VUSHR	$52, V19.D2, V25.D2
 	VUSHR	$3, V25.D2, V24.D2
 	MOVD	$sin64consts<>+88(SB), R19
@@ -52075,7 +52075,7 @@ tail:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock277:
+mathblock226:
 	MOVD	$sin64consts<>+144(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VAND	V28.B16, V22.B16, V24.B16
@@ -52298,7 +52298,7 @@ mathblock277:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock278
+	CBZ	R20, mathblock227
 	VUSHR	$52, V19.D2, V25.D2
 	VUSHR	$3, V25.D2, V24.D2
 	MOVD	$sin64consts<>+88(SB), R19
@@ -52516,7 +52516,7 @@ mathblock277:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock278:
+mathblock227:
 	MOVD	$sin64consts<>+144(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VAND	V28.B16, V22.B16, V24.B16
@@ -52743,7 +52743,7 @@ tail2:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock279
+	CBZ	R20, mathblock228
 	VUSHR	$52, V19.D2, V25.D2
 	VUSHR	$3, V25.D2, V24.D2
 	MOVD	$sin64consts<>+88(SB), R19
@@ -52961,7 +52961,7 @@ tail2:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock279:
+mathblock228:
 	MOVD	$sin64consts<>+144(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VAND	V28.B16, V22.B16, V24.B16
@@ -53188,7 +53188,7 @@ tail1:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock280
+	CBZ	R20, mathblock229
 	VUSHR	$52, V19.D2, V25.D2
 	VUSHR	$3, V25.D2, V24.D2
 	MOVD	$sin64consts<>+88(SB), R19
@@ -53406,7 +53406,7 @@ tail1:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock280:
+mathblock229:
 	MOVD	$sin64consts<>+144(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VAND	V28.B16, V22.B16, V24.B16
@@ -53660,7 +53660,7 @@ loop:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock281
+	CBZ	R20, mathblock230
 	VUSHR	$52, V19.D2, V25.D2
 	VUSHR	$3, V25.D2, V24.D2
 	MOVD	$cos64consts<>+88(SB), R19
@@ -53878,7 +53878,7 @@ loop:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock281:
+mathblock230:
 	MOVD	$cos64consts<>+144(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VADD	V28.D2, V22.D2, V24.D2
@@ -54102,7 +54102,7 @@ mathblock281:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock282
+	CBZ	R20, mathblock231
 	VUSHR	$52, V19.D2, V25.D2
 	VUSHR	$3, V25.D2, V24.D2
 	MOVD	$cos64consts<>+88(SB), R19
@@ -54320,7 +54320,7 @@ mathblock281:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock282:
+mathblock231:
 	MOVD	$cos64consts<>+144(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VADD	V28.D2, V22.D2, V24.D2
@@ -54544,7 +54544,7 @@ mathblock282:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock283
+	CBZ	R20, mathblock232
 	VUSHR	$52, V19.D2, V25.D2
 	VUSHR	$3, V25.D2, V24.D2
 	MOVD	$cos64consts<>+88(SB), R19
@@ -54762,7 +54762,7 @@ mathblock282:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock283:
+mathblock232:
 	MOVD	$cos64consts<>+144(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VADD	V28.D2, V22.D2, V24.D2
@@ -54986,7 +54986,7 @@ mathblock283:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock284
+	CBZ	R20, mathblock233
 	VUSHR	$52, V19.D2, V25.D2
 	VUSHR	$3, V25.D2, V24.D2
 	MOVD	$cos64consts<>+88(SB), R19
@@ -55204,7 +55204,7 @@ mathblock283:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock284:
+mathblock233:
 	MOVD	$cos64consts<>+144(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VADD	V28.D2, V22.D2, V24.D2
@@ -55434,7 +55434,7 @@ tail:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock285
+	CBZ	R20, mathblock234
 	VUSHR	$52, V19.D2, V25.D2
 	VUSHR	$3, V25.D2, V24.D2
 	MOVD	$cos64consts<>+88(SB), R19
@@ -55652,7 +55652,7 @@ tail:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock285:
+mathblock234:
 	MOVD	$cos64consts<>+144(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VADD	V28.D2, V22.D2, V24.D2
@@ -55876,7 +55876,7 @@ mathblock285:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock286
+	CBZ	R20, mathblock235
 	VUSHR	$52, V19.D2, V25.D2
 	VUSHR	$3, V25.D2, V24.D2
 	MOVD	$cos64consts<>+88(SB), R19
@@ -56094,7 +56094,7 @@ mathblock285:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock286:
+mathblock235:
 	MOVD	$cos64consts<>+144(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VADD	V28.D2, V22.D2, V24.D2
@@ -56322,7 +56322,7 @@ tail2:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock287
+	CBZ	R20, mathblock236
 	VUSHR	$52, V19.D2, V25.D2
 	VUSHR	$3, V25.D2, V24.D2
 	MOVD	$cos64consts<>+88(SB), R19
@@ -56540,7 +56540,7 @@ tail2:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock287:
+mathblock236:
 	MOVD	$cos64consts<>+144(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VADD	V28.D2, V22.D2, V24.D2
@@ -56768,7 +56768,7 @@ tail1:
 	VAND	V18.B16, V11.B16, V17.B16
 	WORD	$0x6eb0aa27 // umaxv s7, v17.4s
 	FMOVS	F7, R20
-	CBZ	R20, mathblock288
+	CBZ	R20, mathblock237
 	VUSHR	$52, V19.D2, V25.D2
 	VUSHR	$3, V25.D2, V24.D2
 	MOVD	$cos64consts<>+88(SB), R19
@@ -56986,7 +56986,7 @@ tail1:
 	VMOV	V17.B16, V16.B16
 	VBSL	V26.B16, V23.B16, V16.B16
 	VMOV	V16.B16, V26.B16
-mathblock288:
+mathblock237:
 	MOVD	$cos64consts<>+144(SB), R19
 	VLD1R	(R19), [V28.D2]
 	VADD	V28.D2, V22.D2, V24.D2

@@ -1009,7 +1009,7 @@ func expsub32(x0, x1 float32) float32 {
 	v23 := fma32(v19, math.Float32frombits(v22), math.Float32frombits(v22))
 	v25 := math.Float32bits(v2) & uint32(0x7fffffff)
 	v27 := !(math.Float32frombits(v25) < float32(87.25))
-	v74 := math.Float32bits(v23)
+	v83 := math.Float32bits(v23)
 	if v27 {
 		v29 := math.Float32bits(v7) & uint32(0xf)
 		v30 := exphi_32[math.Float32bits(v7)&0xf]
@@ -1063,21 +1063,21 @@ func expsub32(x0, x1 float32) float32 {
 		if v70 {
 			v73 = v72
 		}
-		v74 = v73
-	}
-	v75 := v2 != v2
-	v83 := v74
-	if v75 {
-		v76 := x1 != x1
-		v77 := math.Float32bits(x1) | uint32(0x400000)
-		v79 := uint32(0x7fc00000)
-		if v76 {
-			v79 = v77
+		v74 := v2 != v2
+		v75 := x1 != x1
+		v76 := math.Float32bits(x1) | uint32(0x400000)
+		v78 := uint32(0x7fc00000)
+		if v75 {
+			v78 = v76
 		}
-		v80 := x0 != x0
-		v81 := math.Float32bits(x0) | uint32(0x400000)
-		v82 := v79
-		if v80 {
+		v79 := x0 != x0
+		v80 := math.Float32bits(x0) | uint32(0x400000)
+		v81 := v78
+		if v79 {
+			v81 = v80
+		}
+		v82 := v73
+		if v74 {
 			v82 = v81
 		}
 		v83 = v82
@@ -1123,7 +1123,7 @@ func expsub64(x0, x1 float64) float64 {
 	v29 := math.FMA(v25, math.Float64frombits(v28), math.Float64frombits(v28))
 	v31 := math.Float64bits(v2) & uint64(0x7fffffffffffffff)
 	v33 := !(math.Float64frombits(v31) < float64(708.25))
-	v80 := math.Float64bits(v29)
+	v89 := math.Float64bits(v29)
 	if v33 {
 		v35 := math.Float64bits(v7) & uint64(0xf)
 		v36 := exphi_64[math.Float64bits(v7)&0xf]
@@ -1177,21 +1177,21 @@ func expsub64(x0, x1 float64) float64 {
 		if v76 {
 			v79 = v78
 		}
-		v80 = v79
-	}
-	v81 := v2 != v2
-	v89 := v80
-	if v81 {
-		v82 := x1 != x1
-		v83 := math.Float64bits(x1) | uint64(0x8000000000000)
-		v85 := uint64(0x7ff8000000000001)
-		if v82 {
-			v85 = v83
+		v80 := v2 != v2
+		v81 := x1 != x1
+		v82 := math.Float64bits(x1) | uint64(0x8000000000000)
+		v84 := uint64(0x7ff8000000000001)
+		if v81 {
+			v84 = v82
 		}
-		v86 := x0 != x0
-		v87 := math.Float64bits(x0) | uint64(0x8000000000000)
-		v88 := v85
-		if v86 {
+		v85 := x0 != x0
+		v86 := math.Float64bits(x0) | uint64(0x8000000000000)
+		v87 := v84
+		if v85 {
+			v87 = v86
+		}
+		v88 := v79
+		if v80 {
 			v88 = v87
 		}
 		v89 = v88

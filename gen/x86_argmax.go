@@ -308,9 +308,10 @@ func (k *x86Reduce) across(v Op, op func(x, y, r Op)) {
 // values stays; a NaN stays once it is in best. The last vector of a line
 // overlaps the one before it where w is not a multiple of the lanes: the
 // update is idempotent. Zeros are not told apart (the caller looks again
-// where the extreme is ±0). Each vector is two loads, two comparisons and
-// two masked stores (AVX2: blends and whole stores), against the fused
-// kernels' three instructions through memory.
+// where the extreme is ±0). Each line's vector is a load, two comparisons
+// and two merges in registers, best's and at's vectors loaded and stored
+// once a block of lines (argColumnsBlock), against the fused kernels'
+// three instructions through memory.
 func addArgColumns(c *build.Context, needs map[string][]string) {
 	for _, wide := range []bool{false, true} {
 		for _, size := range []int{4, 8} {
@@ -386,8 +387,10 @@ func emitArgColumns(c *build.Context, name string, size int, wide bool) {
 		for _, block := range []int{argColumnsBlock, 1} {
 			loop := fmt.Sprintf("%s%s%d", name, p.label, block)
 			c.Label(loop)
-			c.CMPQ(lines, U8(block))
-			c.JB(LabelRef(fmt.Sprintf("%s%s%d", name, p.label, 1)))
+			if block > 1 { // the rest, fewer lines than a block, one at a time
+				c.CMPQ(lines, U8(block))
+				c.JB(LabelRef(fmt.Sprintf("%s%s%d", name, p.label, 1)))
+			}
 			// line l's first element and index
 			ptr, idx := []reg.Register{x}, make([]reg.VecVirtual, block)
 			for l := range block {

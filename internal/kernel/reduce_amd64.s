@@ -15885,8 +15885,6 @@ argColumns4AVX2greatest2tail:
 	JMP       argColumns4AVX2end
 
 argColumns4AVX2greatest1:
-	CMPQ         SI, $0x01
-	JB           argColumns4AVX2greatest1
 	LEAQ         (R8), R9
 	VMOVQ        R9, X0
 	VPBROADCASTD X0, Y0
@@ -15987,8 +15985,6 @@ argColumns4AVX2least2tail:
 	JMP       argColumns4AVX2end
 
 argColumns4AVX2least1:
-	CMPQ         SI, $0x01
-	JB           argColumns4AVX2least1
 	LEAQ         (R8), R9
 	VMOVQ        R9, X0
 	VPBROADCASTD X0, Y0
@@ -16111,8 +16107,6 @@ argColumns8AVX2greatest2tail:
 	JMP       argColumns8AVX2end
 
 argColumns8AVX2greatest1:
-	CMPQ         SI, $0x01
-	JB           argColumns8AVX2greatest1
 	LEAQ         (R8), R9
 	VMOVQ        R9, X0
 	VPBROADCASTQ X0, Y0
@@ -16213,8 +16207,6 @@ argColumns8AVX2least2tail:
 	JMP       argColumns8AVX2end
 
 argColumns8AVX2least1:
-	CMPQ         SI, $0x01
-	JB           argColumns8AVX2least1
 	LEAQ         (R8), R9
 	VMOVQ        R9, X0
 	VPBROADCASTQ X0, Y0
@@ -16333,8 +16325,6 @@ argColumns4AVX512greatest2tail:
 	JMP       argColumns4AVX512end
 
 argColumns4AVX512greatest1:
-	CMPQ         SI, $0x01
-	JB           argColumns4AVX512greatest1
 	LEAQ         (R8), R9
 	VMOVQ        R9, X0
 	VPBROADCASTD X0, Z0
@@ -16429,8 +16419,6 @@ argColumns4AVX512least2tail:
 	JMP       argColumns4AVX512end
 
 argColumns4AVX512least1:
-	CMPQ         SI, $0x01
-	JB           argColumns4AVX512least1
 	LEAQ         (R8), R9
 	VMOVQ        R9, X0
 	VPBROADCASTD X0, Z0
@@ -16547,8 +16535,6 @@ argColumns8AVX512greatest2tail:
 	JMP       argColumns8AVX512end
 
 argColumns8AVX512greatest1:
-	CMPQ         SI, $0x01
-	JB           argColumns8AVX512greatest1
 	LEAQ         (R8), R9
 	VMOVQ        R9, X0
 	VPBROADCASTQ X0, Z0
@@ -16643,8 +16629,6 @@ argColumns8AVX512least2tail:
 	JMP       argColumns8AVX512end
 
 argColumns8AVX512least1:
-	CMPQ         SI, $0x01
-	JB           argColumns8AVX512least1
 	LEAQ         (R8), R9
 	VMOVQ        R9, X0
 	VPBROADCASTQ X0, Z0

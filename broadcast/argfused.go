@@ -10,9 +10,9 @@ import (
 
 // argColumnsDirect is argColumns for float columns in one pass over the
 // lines with kernel.ArgColumns, whose kernels keep each column's extreme
-// and its line (an integer of T's size) in the scratch room: two loads,
-// two comparisons and two masked stores a vector, where the fused
-// kernels' three instructions go through memory. A NaN takes its first
+// and its line (an integer of T's size) in the scratch room, updated in
+// registers a block of lines at a time, where the fused kernels' three
+// instructions go through memory at every line. A NaN takes its first
 // index there; a column whose extreme is ±0 takes the exact loop after,
 // as the kernels do not order zeros. It reports false, having done
 // nothing, where no kernel runs or the lines are no more than fewArg.
@@ -28,15 +28,15 @@ func argColumnsDirect[T elem.Number](idx []int, x []T, along group, greatest boo
 
 // argColumnsWith is argColumnsDirect with the lines' integer type I.
 func argColumnsWith[T elem.Number, I int32 | int64](idx []int, x []T, along group, greatest bool) bool {
-	w := len(idx)
+	w, size := len(idx), int(unsafe.Sizeof(T(0)))
 	buf := scratch.Get().(*[columnTile * kernel.Lanes]float64)
 	defer scratch.Put(buf)
-	room := unsafe.Slice((*T)(unsafe.Pointer(buf)), len(buf)*8/int(unsafe.Sizeof(T(0))))
+	room := unsafe.Slice((*T)(unsafe.Pointer(buf)), len(buf)*8/size)
 	best := room[:w]
 	at := unsafe.Slice((*I)(unsafe.Pointer(&room[columnTile])), w)
 	copy(best, x[:w])
 	clear(at)
-	perCall := max(1, argCallBytes/(w*int(unsafe.Sizeof(T(0))))) // lines per call: a call cannot be preempted
+	perCall := max(1, argCallBytes/(w*size)) // lines per call: a call cannot be preempted
 	for i := 1; i < along.size; i += perCall {
 		lines := min(perCall, along.size-i)
 		if !kernel.ArgColumns(best, at, x[i*along.stride:], along.stride, lines, i, !greatest) {

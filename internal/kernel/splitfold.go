@@ -75,23 +75,12 @@ func SplitArg[T Number](dst []int, src []T, cols int, greatest bool) {
 	if !greatest {
 		op = splitFoldArgMin
 	}
-	for len(dst) > 0 {
-		d := dst[:min(len(dst), splitArgChunk)]
-		n := 0
-		if SplitArgRuns[T](cols) {
-			n = splitFoldKernel(d, src, cols, op)
-		}
-		splitArgGeneric(d[n:], src[n*cols:], cols, greatest)
-		dst, src = dst[len(d):], src[len(d)*cols:]
+	n := 0
+	if SplitArgRuns[T](cols) {
+		n = splitFoldKernel(dst, src, cols, op)
 	}
+	splitArgGeneric(dst[n:], src[n*cols:], cols, greatest)
 }
-
-// splitArgChunk is the most rows of one SplitArg kernel call: a call
-// cannot be preempted, and the dispatch then decides by the bytes of a
-// chunk, as for SplitFold's callers (whose chunks are of 2048 rows), not
-// of the whole, which gave large calls to AVX2: Xeon model 167, float32
-// rows of 3, 1048576 of them, us, AVX2 836-864 against AVX-512 577-648.
-const splitArgChunk = 2048
 
 // SplitArgRuns reports whether SplitArg runs a kernel for T and cols under
 // the implementation in effect: elsewhere its loop is slower than the

@@ -115,11 +115,11 @@ func (x *x86Complex) mul(name string, conj bool) {
 	b := c.Load(c.Param("b"), c.GP64())
 	n := c.Load(c.Param("n"), c.GP64())
 	sign := x.conjSign(conj)
-	quietNaN := uint64(0x7ff8000000000000)
+	size := 8
 	if x.single {
-		quietNaN = 0x7fc00000
+		size = 4
 	}
-	nan := x.broadcast(quietNaN)
+	nan := x.broadcast(quietNaN(size))
 	odd := x.oddLanes()
 	regBytes := x.regBytes()
 	c.TESTQ(n, n)

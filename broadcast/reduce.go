@@ -913,6 +913,7 @@ func columnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, orig
 		tmp = unsafe.Slice((*T)(unsafe.Pointer(tbuf)), lanes*columnTile)
 	}
 	start := f.start()
+	down := f.op == foldSum && f.each == nil
 	tile := accTile(int(unsafe.Sizeof(T(0))), lanes, transformed)
 	o := 0
 	offsets(outer, origin, func(base int) {
@@ -923,22 +924,29 @@ func columnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, orig
 			shift := f.shifts(o+c0, w)
 			i := 0
 			offsets(above, 0, func(off int) {
-				at := base + off + c0
-				for left := inner.size; left > 0; {
+				at, from := base+off+c0, 0
+				if down { // the columns the kernel sums, each accumulator row loaded once
+					from = kernel.ColumnSums(acc, w, a[at:], inner.stride, inner.size, w, i)
+				}
+				n := w - from
+				for left := inner.size; left > 0 && n > 0; {
 					p := i % lanes
 					m := min(lanes-p, left)
-					x, ldx, sums := a[at:], inner.stride, acc[p*w:]
+					x, ldx, sums := a[at+from:], inner.stride, acc[p*w+from:]
 					switch {
 					case f.squares(): // (x - m)^2 + acc: the bits of a subtraction, a multiply and the fold's Add
-						kernel.SqDiffAdd(kernel.VVV, m, w, sums, w, x, ldx, shift, 0, sums, w, false)
+						kernel.SqDiffAdd(kernel.VVV, m, n, sums, w, x, ldx, shift, 0, sums, w, false)
 					case transformed:
-						f.each.rows(m, w, tmp, w, x, ldx, shift)
-						f.rows(m, w, sums, w, sums, w, tmp, w)
+						f.each.rows(m, n, tmp, w, x, ldx, shift)
+						f.rows(m, n, sums, w, sums, w, tmp, w)
 					default:
-						f.rows(m, w, sums, w, sums, w, x, ldx)
+						f.rows(m, n, sums, w, sums, w, x, ldx)
 					}
 					at += m * inner.stride
 					i, left = i+m, left-m
+				}
+				if n == 0 {
+					i += inner.size
 				}
 			})
 			for h := lanes / 2; h > 0; h /= 2 {

@@ -143,6 +143,7 @@ func generateReduceAMD64(dir string) error {
 		}
 	}
 	addArgColumns(c, needs)
+	addColumnSums(c, needs)
 	return writeAvo(c, dir, "reduce", needs)
 }
 

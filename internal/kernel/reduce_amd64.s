@@ -16670,3 +16670,407 @@ argColumns8AVX512end:
 
 argColumns8AVX512done:
 	RET
+
+// func columnSums4AVX2(acc *byte, lda int, x *byte, ldx int, rows int, w int, lane int)
+// Requires: AVX
+TEXT ·columnSums4AVX2(SB), NOSPLIT, $0-56
+	MOVQ  acc+0(FP), AX
+	MOVQ  lda+8(FP), CX
+	MOVQ  x+16(FP), DX
+	MOVQ  ldx+24(FP), BX
+	MOVQ  rows+32(FP), SI
+	MOVQ  w+40(FP), DI
+	MOVQ  lane+48(FP), R8
+	TESTQ SI, SI
+	JZ    columnSums4AVX2done
+	TESTQ DI, DI
+	JZ    columnSums4AVX2done
+	SHLQ  $0x05, BX
+	MOVQ  $0x00000020, R9
+
+columnSums4AVX2row:
+	MOVQ  R8, R10
+	ANDQ  $0x1f, R10
+	IMULQ CX, R10
+	ADDQ  AX, R10
+	XORQ  R11, R11
+
+columnSums4AVX2strip8:
+	ADDQ    $0x00000100, R11
+	CMPQ    R11, DI
+	JA      columnSums4AVX2strip8done
+	VMOVUPS -256(R10)(R11*1), Y0
+	VMOVUPS -224(R10)(R11*1), Y1
+	VMOVUPS -192(R10)(R11*1), Y2
+	VMOVUPS -160(R10)(R11*1), Y3
+	VMOVUPS -128(R10)(R11*1), Y4
+	VMOVUPS -96(R10)(R11*1), Y5
+	VMOVUPS -64(R10)(R11*1), Y6
+	VMOVUPS -32(R10)(R11*1), Y7
+	MOVQ    DX, R12
+	MOVQ    SI, R13
+	ADDQ    $0x1f, R13
+	SHRQ    $0x05, R13
+
+columnSums4AVX2strip8add:
+	VADDPS  -256(R12)(R11*1), Y0, Y0
+	VADDPS  -224(R12)(R11*1), Y1, Y1
+	VADDPS  -192(R12)(R11*1), Y2, Y2
+	VADDPS  -160(R12)(R11*1), Y3, Y3
+	VADDPS  -128(R12)(R11*1), Y4, Y4
+	VADDPS  -96(R12)(R11*1), Y5, Y5
+	VADDPS  -64(R12)(R11*1), Y6, Y6
+	VADDPS  -32(R12)(R11*1), Y7, Y7
+	ADDQ    BX, R12
+	DECQ    R13
+	JNZ     columnSums4AVX2strip8add
+	VMOVUPS Y0, -256(R10)(R11*1)
+	VMOVUPS Y1, -224(R10)(R11*1)
+	VMOVUPS Y2, -192(R10)(R11*1)
+	VMOVUPS Y3, -160(R10)(R11*1)
+	VMOVUPS Y4, -128(R10)(R11*1)
+	VMOVUPS Y5, -96(R10)(R11*1)
+	VMOVUPS Y6, -64(R10)(R11*1)
+	VMOVUPS Y7, -32(R10)(R11*1)
+	JMP     columnSums4AVX2strip8
+
+columnSums4AVX2strip8done:
+	SUBQ $0x00000100, R11
+
+columnSums4AVX2strip1:
+	ADDQ    $0x00000020, R11
+	CMPQ    R11, DI
+	JA      columnSums4AVX2strip1done
+	VMOVUPS -32(R10)(R11*1), Y0
+	MOVQ    DX, R12
+	MOVQ    SI, R13
+	ADDQ    $0x1f, R13
+	SHRQ    $0x05, R13
+
+columnSums4AVX2strip1add:
+	VADDPS  -32(R12)(R11*1), Y0, Y0
+	ADDQ    BX, R12
+	DECQ    R13
+	JNZ     columnSums4AVX2strip1add
+	VMOVUPS Y0, -32(R10)(R11*1)
+	JMP     columnSums4AVX2strip1
+
+columnSums4AVX2strip1done:
+	SUBQ $0x00000020, R11
+	MOVQ BX, R10
+	SARQ $0x05, R10
+	ADDQ R10, DX
+	INCQ R8
+	DECQ SI
+	JZ   columnSums4AVX2end
+	DECQ R9
+	JNZ  columnSums4AVX2row
+
+columnSums4AVX2end:
+	VZEROUPPER
+
+columnSums4AVX2done:
+	RET
+
+// func columnSums8AVX2(acc *byte, lda int, x *byte, ldx int, rows int, w int, lane int)
+// Requires: AVX
+TEXT ·columnSums8AVX2(SB), NOSPLIT, $0-56
+	MOVQ  acc+0(FP), AX
+	MOVQ  lda+8(FP), CX
+	MOVQ  x+16(FP), DX
+	MOVQ  ldx+24(FP), BX
+	MOVQ  rows+32(FP), SI
+	MOVQ  w+40(FP), DI
+	MOVQ  lane+48(FP), R8
+	TESTQ SI, SI
+	JZ    columnSums8AVX2done
+	TESTQ DI, DI
+	JZ    columnSums8AVX2done
+	SHLQ  $0x05, BX
+	MOVQ  $0x00000020, R9
+
+columnSums8AVX2row:
+	MOVQ  R8, R10
+	ANDQ  $0x1f, R10
+	IMULQ CX, R10
+	ADDQ  AX, R10
+	XORQ  R11, R11
+
+columnSums8AVX2strip8:
+	ADDQ    $0x00000100, R11
+	CMPQ    R11, DI
+	JA      columnSums8AVX2strip8done
+	VMOVUPS -256(R10)(R11*1), Y0
+	VMOVUPS -224(R10)(R11*1), Y1
+	VMOVUPS -192(R10)(R11*1), Y2
+	VMOVUPS -160(R10)(R11*1), Y3
+	VMOVUPS -128(R10)(R11*1), Y4
+	VMOVUPS -96(R10)(R11*1), Y5
+	VMOVUPS -64(R10)(R11*1), Y6
+	VMOVUPS -32(R10)(R11*1), Y7
+	MOVQ    DX, R12
+	MOVQ    SI, R13
+	ADDQ    $0x1f, R13
+	SHRQ    $0x05, R13
+
+columnSums8AVX2strip8add:
+	VADDPD  -256(R12)(R11*1), Y0, Y0
+	VADDPD  -224(R12)(R11*1), Y1, Y1
+	VADDPD  -192(R12)(R11*1), Y2, Y2
+	VADDPD  -160(R12)(R11*1), Y3, Y3
+	VADDPD  -128(R12)(R11*1), Y4, Y4
+	VADDPD  -96(R12)(R11*1), Y5, Y5
+	VADDPD  -64(R12)(R11*1), Y6, Y6
+	VADDPD  -32(R12)(R11*1), Y7, Y7
+	ADDQ    BX, R12
+	DECQ    R13
+	JNZ     columnSums8AVX2strip8add
+	VMOVUPS Y0, -256(R10)(R11*1)
+	VMOVUPS Y1, -224(R10)(R11*1)
+	VMOVUPS Y2, -192(R10)(R11*1)
+	VMOVUPS Y3, -160(R10)(R11*1)
+	VMOVUPS Y4, -128(R10)(R11*1)
+	VMOVUPS Y5, -96(R10)(R11*1)
+	VMOVUPS Y6, -64(R10)(R11*1)
+	VMOVUPS Y7, -32(R10)(R11*1)
+	JMP     columnSums8AVX2strip8
+
+columnSums8AVX2strip8done:
+	SUBQ $0x00000100, R11
+
+columnSums8AVX2strip1:
+	ADDQ    $0x00000020, R11
+	CMPQ    R11, DI
+	JA      columnSums8AVX2strip1done
+	VMOVUPS -32(R10)(R11*1), Y0
+	MOVQ    DX, R12
+	MOVQ    SI, R13
+	ADDQ    $0x1f, R13
+	SHRQ    $0x05, R13
+
+columnSums8AVX2strip1add:
+	VADDPD  -32(R12)(R11*1), Y0, Y0
+	ADDQ    BX, R12
+	DECQ    R13
+	JNZ     columnSums8AVX2strip1add
+	VMOVUPS Y0, -32(R10)(R11*1)
+	JMP     columnSums8AVX2strip1
+
+columnSums8AVX2strip1done:
+	SUBQ $0x00000020, R11
+	MOVQ BX, R10
+	SARQ $0x05, R10
+	ADDQ R10, DX
+	INCQ R8
+	DECQ SI
+	JZ   columnSums8AVX2end
+	DECQ R9
+	JNZ  columnSums8AVX2row
+
+columnSums8AVX2end:
+	VZEROUPPER
+
+columnSums8AVX2done:
+	RET
+
+// func columnSums4AVX512(acc *byte, lda int, x *byte, ldx int, rows int, w int, lane int)
+// Requires: AVX, AVX512F
+TEXT ·columnSums4AVX512(SB), NOSPLIT, $0-56
+	MOVQ  acc+0(FP), AX
+	MOVQ  lda+8(FP), CX
+	MOVQ  x+16(FP), DX
+	MOVQ  ldx+24(FP), BX
+	MOVQ  rows+32(FP), SI
+	MOVQ  w+40(FP), DI
+	MOVQ  lane+48(FP), R8
+	TESTQ SI, SI
+	JZ    columnSums4AVX512done
+	TESTQ DI, DI
+	JZ    columnSums4AVX512done
+	SHLQ  $0x05, BX
+	MOVQ  $0x00000020, R9
+
+columnSums4AVX512row:
+	MOVQ  R8, R10
+	ANDQ  $0x1f, R10
+	IMULQ CX, R10
+	ADDQ  AX, R10
+	XORQ  R11, R11
+
+columnSums4AVX512strip8:
+	ADDQ    $0x00000200, R11
+	CMPQ    R11, DI
+	JA      columnSums4AVX512strip8done
+	VMOVUPS -512(R10)(R11*1), Z0
+	VMOVUPS -448(R10)(R11*1), Z1
+	VMOVUPS -384(R10)(R11*1), Z2
+	VMOVUPS -320(R10)(R11*1), Z3
+	VMOVUPS -256(R10)(R11*1), Z4
+	VMOVUPS -192(R10)(R11*1), Z5
+	VMOVUPS -128(R10)(R11*1), Z6
+	VMOVUPS -64(R10)(R11*1), Z7
+	MOVQ    DX, R12
+	MOVQ    SI, R13
+	ADDQ    $0x1f, R13
+	SHRQ    $0x05, R13
+
+columnSums4AVX512strip8add:
+	VADDPS  -512(R12)(R11*1), Z0, Z0
+	VADDPS  -448(R12)(R11*1), Z1, Z1
+	VADDPS  -384(R12)(R11*1), Z2, Z2
+	VADDPS  -320(R12)(R11*1), Z3, Z3
+	VADDPS  -256(R12)(R11*1), Z4, Z4
+	VADDPS  -192(R12)(R11*1), Z5, Z5
+	VADDPS  -128(R12)(R11*1), Z6, Z6
+	VADDPS  -64(R12)(R11*1), Z7, Z7
+	ADDQ    BX, R12
+	DECQ    R13
+	JNZ     columnSums4AVX512strip8add
+	VMOVUPS Z0, -512(R10)(R11*1)
+	VMOVUPS Z1, -448(R10)(R11*1)
+	VMOVUPS Z2, -384(R10)(R11*1)
+	VMOVUPS Z3, -320(R10)(R11*1)
+	VMOVUPS Z4, -256(R10)(R11*1)
+	VMOVUPS Z5, -192(R10)(R11*1)
+	VMOVUPS Z6, -128(R10)(R11*1)
+	VMOVUPS Z7, -64(R10)(R11*1)
+	JMP     columnSums4AVX512strip8
+
+columnSums4AVX512strip8done:
+	SUBQ $0x00000200, R11
+
+columnSums4AVX512strip1:
+	ADDQ    $0x00000040, R11
+	CMPQ    R11, DI
+	JA      columnSums4AVX512strip1done
+	VMOVUPS -64(R10)(R11*1), Z0
+	MOVQ    DX, R12
+	MOVQ    SI, R13
+	ADDQ    $0x1f, R13
+	SHRQ    $0x05, R13
+
+columnSums4AVX512strip1add:
+	VADDPS  -64(R12)(R11*1), Z0, Z0
+	ADDQ    BX, R12
+	DECQ    R13
+	JNZ     columnSums4AVX512strip1add
+	VMOVUPS Z0, -64(R10)(R11*1)
+	JMP     columnSums4AVX512strip1
+
+columnSums4AVX512strip1done:
+	SUBQ $0x00000040, R11
+	MOVQ BX, R10
+	SARQ $0x05, R10
+	ADDQ R10, DX
+	INCQ R8
+	DECQ SI
+	JZ   columnSums4AVX512end
+	DECQ R9
+	JNZ  columnSums4AVX512row
+
+columnSums4AVX512end:
+	VZEROUPPER
+
+columnSums4AVX512done:
+	RET
+
+// func columnSums8AVX512(acc *byte, lda int, x *byte, ldx int, rows int, w int, lane int)
+// Requires: AVX, AVX512F
+TEXT ·columnSums8AVX512(SB), NOSPLIT, $0-56
+	MOVQ  acc+0(FP), AX
+	MOVQ  lda+8(FP), CX
+	MOVQ  x+16(FP), DX
+	MOVQ  ldx+24(FP), BX
+	MOVQ  rows+32(FP), SI
+	MOVQ  w+40(FP), DI
+	MOVQ  lane+48(FP), R8
+	TESTQ SI, SI
+	JZ    columnSums8AVX512done
+	TESTQ DI, DI
+	JZ    columnSums8AVX512done
+	SHLQ  $0x05, BX
+	MOVQ  $0x00000020, R9
+
+columnSums8AVX512row:
+	MOVQ  R8, R10
+	ANDQ  $0x1f, R10
+	IMULQ CX, R10
+	ADDQ  AX, R10
+	XORQ  R11, R11
+
+columnSums8AVX512strip8:
+	ADDQ    $0x00000200, R11
+	CMPQ    R11, DI
+	JA      columnSums8AVX512strip8done
+	VMOVUPS -512(R10)(R11*1), Z0
+	VMOVUPS -448(R10)(R11*1), Z1
+	VMOVUPS -384(R10)(R11*1), Z2
+	VMOVUPS -320(R10)(R11*1), Z3
+	VMOVUPS -256(R10)(R11*1), Z4
+	VMOVUPS -192(R10)(R11*1), Z5
+	VMOVUPS -128(R10)(R11*1), Z6
+	VMOVUPS -64(R10)(R11*1), Z7
+	MOVQ    DX, R12
+	MOVQ    SI, R13
+	ADDQ    $0x1f, R13
+	SHRQ    $0x05, R13
+
+columnSums8AVX512strip8add:
+	VADDPD  -512(R12)(R11*1), Z0, Z0
+	VADDPD  -448(R12)(R11*1), Z1, Z1
+	VADDPD  -384(R12)(R11*1), Z2, Z2
+	VADDPD  -320(R12)(R11*1), Z3, Z3
+	VADDPD  -256(R12)(R11*1), Z4, Z4
+	VADDPD  -192(R12)(R11*1), Z5, Z5
+	VADDPD  -128(R12)(R11*1), Z6, Z6
+	VADDPD  -64(R12)(R11*1), Z7, Z7
+	ADDQ    BX, R12
+	DECQ    R13
+	JNZ     columnSums8AVX512strip8add
+	VMOVUPS Z0, -512(R10)(R11*1)
+	VMOVUPS Z1, -448(R10)(R11*1)
+	VMOVUPS Z2, -384(R10)(R11*1)
+	VMOVUPS Z3, -320(R10)(R11*1)
+	VMOVUPS Z4, -256(R10)(R11*1)
+	VMOVUPS Z5, -192(R10)(R11*1)
+	VMOVUPS Z6, -128(R10)(R11*1)
+	VMOVUPS Z7, -64(R10)(R11*1)
+	JMP     columnSums8AVX512strip8
+
+columnSums8AVX512strip8done:
+	SUBQ $0x00000200, R11
+
+columnSums8AVX512strip1:
+	ADDQ    $0x00000040, R11
+	CMPQ    R11, DI
+	JA      columnSums8AVX512strip1done
+	VMOVUPS -64(R10)(R11*1), Z0
+	MOVQ    DX, R12
+	MOVQ    SI, R13
+	ADDQ    $0x1f, R13
+	SHRQ    $0x05, R13
+
+columnSums8AVX512strip1add:
+	VADDPD  -64(R12)(R11*1), Z0, Z0
+	ADDQ    BX, R12
+	DECQ    R13
+	JNZ     columnSums8AVX512strip1add
+	VMOVUPS Z0, -64(R10)(R11*1)
+	JMP     columnSums8AVX512strip1
+
+columnSums8AVX512strip1done:
+	SUBQ $0x00000040, R11
+	MOVQ BX, R10
+	SARQ $0x05, R10
+	ADDQ R10, DX
+	INCQ R8
+	DECQ SI
+	JZ   columnSums8AVX512end
+	DECQ R9
+	JNZ  columnSums8AVX512row
+
+columnSums8AVX512end:
+	VZEROUPPER
+
+columnSums8AVX512done:
+	RET

@@ -1,0 +1,8 @@
+//go:build !amd64 || purego
+
+package kernel
+
+// columnSumsKernel has no kernel to run here.
+func columnSumsKernel[T Number](acc []T, lda int, x []T, ldx, rows, w, lane int) int {
+	return 0
+}

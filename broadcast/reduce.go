@@ -913,7 +913,7 @@ func columnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, orig
 		tmp = unsafe.Slice((*T)(unsafe.Pointer(tbuf)), lanes*columnTile)
 	}
 	start := f.start()
-	down := f.op == foldSum && f.each == nil
+	down := f.op == foldSum && (f.each == nil || f.squares())
 	tile := accTile(int(unsafe.Sizeof(T(0))), lanes, transformed)
 	o := 0
 	offsets(outer, origin, func(base int) {
@@ -925,19 +925,25 @@ func columnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, orig
 			i := 0
 			offsets(above, 0, func(off int) {
 				at, from := base+off+c0, 0
-				if down { // the columns the kernel sums, each accumulator row loaded once
+				switch { // the columns a kernel sums, each accumulator row loaded once
+				case down && f.squares():
+					from = kernel.ColumnSqDevs(acc, w, a[at:], inner.stride, inner.size, w, i, shift)
+				case down:
 					from = kernel.ColumnSums(acc, w, a[at:], inner.stride, inner.size, w, i)
 				}
-				n := w - from
+				n, sh := w-from, shift
+				if sh != nil {
+					sh = sh[from:]
+				}
 				for left := inner.size; left > 0 && n > 0; {
 					p := i % lanes
 					m := min(lanes-p, left)
 					x, ldx, sums := a[at+from:], inner.stride, acc[p*w+from:]
 					switch {
 					case f.squares(): // (x - m)^2 + acc: the bits of a subtraction, a multiply and the fold's Add
-						kernel.SqDiffAdd(kernel.VVV, m, n, sums, w, x, ldx, shift, 0, sums, w, false)
+						kernel.SqDiffAdd(kernel.VVV, m, n, sums, w, x, ldx, sh, 0, sums, w, false)
 					case transformed:
-						f.each.rows(m, n, tmp, w, x, ldx, shift)
+						f.each.rows(m, n, tmp, w, x, ldx, sh)
 						f.rows(m, n, sums, w, sums, w, tmp, w)
 					default:
 						f.rows(m, n, sums, w, sums, w, x, ldx)

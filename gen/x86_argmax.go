@@ -313,19 +313,27 @@ func (k *x86Reduce) across(v Op, op func(x, y, r Op)) {
 // once a block of lines (argColumnsBlock), against the fused kernels'
 // three instructions through memory.
 func addArgColumns(c *build.Context, needs map[string][]string) {
+	addColumnKernels(c, needs, "argColumns", "func(best, at, x *byte, ld, lines, w, first, least int)",
+		"updates best and at over lines lines of w columns", "addArgColumns", emitArgColumns)
+}
+
+// addColumnKernels adds the kernels base{4,8}{AVX2,AVX512} for 4- and
+// 8-byte floats, emitted by emit, with signature sig; their docs say what
+// they do (what) and where in the generator to read more (see).
+func addColumnKernels(c *build.Context, needs map[string][]string, base, sig, what, see string, emit func(c *build.Context, name string, size int, wide bool)) {
 	for _, wide := range []bool{false, true} {
 		for _, size := range []int{4, 8} {
 			level, feats := "AVX2", []string{"cpu.X86.HasAVX", "cpu.X86.HasAVX2"}
 			if wide {
 				level, feats = "AVX512", append(feats, "cpu.X86.HasAVX512F")
 			}
-			name := fmt.Sprintf("argColumns%d%s", size, level)
+			name := fmt.Sprintf("%s%d%s", base, size, level)
 			c.Function(name)
 			c.Pragma("noescape")
-			c.Doc(fmt.Sprintf("%s updates best and at over lines lines of w columns of %d-byte floats with %s (see addArgColumns in the generator).", name, size, level))
+			c.Doc(fmt.Sprintf("%s %s of %d-byte floats with %s (see %s in the generator).", name, what, size, level, see))
 			c.Attributes(attr.NOSPLIT)
-			c.SignatureExpr("func(best, at, x *byte, ld, lines, w, first, least int)")
-			emitArgColumns(c, name, size, wide)
+			c.SignatureExpr(sig)
+			emit(c, name, size, wide)
 			needs[name] = feats
 		}
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 
-	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -13,24 +12,19 @@ import (
 // (acc, lda, x, ldx, rows, w, lane): row r < rows of x (ldx bytes apart)
 // added into accumulator row (lane + r) mod 32 (lda bytes apart), the
 // first w bytes of each (a whole number of registers), in row order for
-// each accumulator row: kernel.ColumnSums.
+// each accumulator row: kernel.ColumnSums. columnSqDevs{4,8}{AVX2,AVX512}
+// (..., lane, mean) add the squares (x - m)*(x - m) instead, m the
+// column's mean in the row at mean, difference and square each rounded:
+// kernel.ColumnSqDevs.
 func addColumnSums(c *build.Context, needs map[string][]string) {
-	for _, wide := range []bool{false, true} {
-		for _, size := range []int{4, 8} {
-			level, feats := "AVX2", []string{"cpu.X86.HasAVX", "cpu.X86.HasAVX2"}
-			if wide {
-				level, feats = "AVX512", append(feats, "cpu.X86.HasAVX512F")
-			}
-			name := fmt.Sprintf("columnSums%d%s", size, level)
-			c.Function(name)
-			c.Pragma("noescape")
-			c.Doc(fmt.Sprintf("%s adds rows of %d-byte floats into 32 accumulator rows with %s (see addColumnSums in the generator).", name, size, level))
-			c.Attributes(attr.NOSPLIT)
-			c.SignatureExpr("func(acc *byte, lda int, x *byte, ldx int, rows, w, lane int)")
-			emitColumnSums(c, name, size, wide)
-			needs[name] = feats
-		}
-	}
+	addColumnKernels(c, needs, "columnSums", "func(acc *byte, lda int, x *byte, ldx int, rows, w, lane int)",
+		"adds rows into 32 accumulator rows", "addColumnSums", func(c *build.Context, name string, size int, wide bool) {
+			emitColumnSums(c, name, size, wide, false)
+		})
+	addColumnKernels(c, needs, "columnSqDevs", "func(acc *byte, lda int, x *byte, ldx int, rows, w, lane int, mean *byte)",
+		"adds squared deviations of rows into 32 accumulator rows", "addColumnSums", func(c *build.Context, name string, size int, wide bool) {
+			emitColumnSums(c, name, size, wide, true)
+		})
 }
 
 // columnSumsStrip is the registers of an accumulator row a column sum
@@ -43,13 +37,13 @@ const columnSumsStrip = 8
 // strips of columnSumsStrip registers and then single registers, each
 // loaded, added every 32nd row of x from the first that meets it, and
 // stored.
-func emitColumnSums(c *build.Context, name string, size int, wide bool) {
-	bytes, vec, add := 32, c.YMM, c.VADDPS
+func emitColumnSums(c *build.Context, name string, size int, wide, squares bool) {
+	bytes, vec, add, sub, mul := 32, c.YMM, c.VADDPS, c.VSUBPS, c.VMULPS
 	if wide {
 		bytes, vec = 64, c.ZMM
 	}
 	if size == 8 {
-		add = c.VADDPD
+		add, sub, mul = c.VADDPD, c.VSUBPD, c.VMULPD
 	}
 	acc := c.Load(c.Param("acc"), c.GP64())
 	lda := c.Load(c.Param("lda"), c.GP64())
@@ -58,12 +52,16 @@ func emitColumnSums(c *build.Context, name string, size int, wide bool) {
 	left := c.Load(c.Param("rows"), c.GP64()) // rows of x from x on
 	w := c.Load(c.Param("w"), c.GP64())
 	lane := c.Load(c.Param("lane"), c.GP64())
+	var mean reg.Register
+	if squares {
+		mean = c.Load(c.Param("mean"), c.GP64())
+	}
 	c.TESTQ(left, left)
 	c.JZ(LabelRef(name + "done"))
 	c.TESTQ(w, w)
 	c.JZ(LabelRef(name + "done"))
 	c.SHLQ(U8(5), step) // 32 rows of x
-	rounds := c.GP64() // the accumulator rows still to run, at most 32
+	rounds := c.GP64()  // the accumulator rows still to run, at most 32
 	c.MOVQ(U32(32), rounds)
 	c.Label(name + "row")
 	row := c.GP64()
@@ -94,7 +92,15 @@ func emitColumnSums(c *build.Context, name string, size int, wide bool) {
 		c.SHRQ(U8(5), n)
 		c.Label(label + "add")
 		for u := range sums {
-			add(at(p, u), sums[u], sums[u])
+			if !squares {
+				add(at(p, u), sums[u], sums[u])
+				continue
+			}
+			d := vec() // (x - m)^2 + acc, as SqDiffAdd's kernels
+			c.VMOVUPS(at(p, u), d)
+			sub(at(mean, u), d, d)
+			mul(d, d, d)
+			add(sums[u], d, sums[u])
 		}
 		c.ADDQ(step, p)
 		c.DECQ(n)

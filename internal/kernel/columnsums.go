@@ -14,5 +14,16 @@ func ColumnSums[T Number](acc []T, lda int, x []T, ldx, rows, w, lane int) int {
 	if rows == 0 || w == 0 {
 		return 0
 	}
-	return columnSumsKernel(acc, lda, x, ldx, rows, w, lane)
+	return columnSumsKernel(acc, lda, x, ldx, rows, w, lane, nil)
+}
+
+// ColumnSqDevs is ColumnSums adding the squared deviations (x - m)*(x -
+// m) of the values from their column's m = mean[c], the difference and
+// the square each rounded to T: the bits of SqDiffAdd's kernels into the
+// accumulator rows, a variance's second pass down columns.
+func ColumnSqDevs[T Number](acc []T, lda int, x []T, ldx, rows, w, lane int, mean []T) int {
+	if rows == 0 || w == 0 {
+		return 0
+	}
+	return columnSumsKernel(acc, lda, x, ldx, rows, w, lane, mean[:w])
 }

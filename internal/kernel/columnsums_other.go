@@ -3,6 +3,6 @@
 package kernel
 
 // columnSumsKernel has no kernel to run here.
-func columnSumsKernel[T Number](acc []T, lda int, x []T, ldx, rows, w, lane int) int {
+func columnSumsKernel[T Number](acc []T, lda int, x []T, ldx, rows, w, lane int, mean []T) int {
 	return 0
 }

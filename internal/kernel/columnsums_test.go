@@ -13,11 +13,12 @@ import (
 	"github.com/simdkit/elem/internal/testkit"
 )
 
-// TestColumnSums runs ColumnSums over widths to 70 columns, row counts
+// TestColumnSums runs ColumnSums and ColumnSqDevs over widths to 70 columns, row counts
 // below, at and past the 32 accumulator rows, every starting lane class
 // and padded strides, under every implementation, against the order
 // written as a loop (row r into accumulator row (lane + r) mod 32, one
-// rounding per addition), bit for bit, with values of mixed magnitudes
+// rounding per addition; for the squared deviations one per difference and
+// square too), bit for bit, with values of mixed magnitudes
 // whose sums depend on that order; x and the accumulators end at guard
 // pages, so that a kernel touching past them faults, and the columns past
 // those it reports must be untouched.
@@ -42,22 +43,39 @@ func testColumnSums[T float32 | float64](t *testing.T) {
 				for i := range x {
 					x[i] = value()
 				}
-				for i := range acc {
-					acc[i] = value()
+				gm := testkit.NewGuardPages(t, 1)
+				mean := testkit.AtEnd[T](gm, w)
+				for i := range mean {
+					mean[i] = value()
 				}
-				want := append([]T(nil), acc...)
-				done := kernel.ColumnSums(acc, lda, x, ldx, rows, w, lane)
-				require.GreaterOrEqual(t, done, 0)
-				require.LessOrEqual(t, done, w)
-				for r := range rows {
-					p := (lane + r) % kernel.Lanes
-					for c := range done {
-						want[p*lda+c] += x[r*ldx+c]
+				for _, squares := range []bool{false, true} {
+					for i := range acc {
+						acc[i] = value()
 					}
-				}
-				for i := range acc {
-					require.Equal(t, math.Float64bits(float64(want[i])), math.Float64bits(float64(acc[i])),
-						"w %d, rows %d, lane %d: element %d (row %d, column %d) of %d columns done", w, rows, lane, i, i/lda, i%lda, done)
+					want := append([]T(nil), acc...)
+					var done int
+					if squares {
+						done = kernel.ColumnSqDevs(acc, lda, x, ldx, rows, w, lane, mean)
+					} else {
+						done = kernel.ColumnSums(acc, lda, x, ldx, rows, w, lane)
+					}
+					require.GreaterOrEqual(t, done, 0)
+					require.LessOrEqual(t, done, w)
+					for r := range rows {
+						p := (lane + r) % kernel.Lanes
+						for c := range done {
+							v := x[r*ldx+c]
+							if squares {
+								d := v - mean[c]
+								v = T(d * d)
+							}
+							want[p*lda+c] += v
+						}
+					}
+					for i := range acc {
+						require.Equal(t, math.Float64bits(float64(want[i])), math.Float64bits(float64(acc[i])),
+							"squares %v, w %d, rows %d, lane %d: element %d (row %d, column %d) of %d columns done", squares, w, rows, lane, i, i/lda, i%lda, done)
+					}
 				}
 			}
 		}

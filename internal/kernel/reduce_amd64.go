@@ -744,22 +744,42 @@ func argColumns4AVX512(best *byte, at *byte, x *byte, ld int, lines int, w int, 
 //go:noescape
 func argColumns8AVX512(best *byte, at *byte, x *byte, ld int, lines int, w int, first int, least int)
 
-// columnSums4AVX2 adds rows of 4-byte floats into 32 accumulator rows with AVX2 (see addColumnSums in the generator).
+// columnSums4AVX2 adds rows into 32 accumulator rows of 4-byte floats with AVX2 (see addColumnSums in the generator).
 //
 //go:noescape
 func columnSums4AVX2(acc *byte, lda int, x *byte, ldx int, rows int, w int, lane int)
 
-// columnSums8AVX2 adds rows of 8-byte floats into 32 accumulator rows with AVX2 (see addColumnSums in the generator).
+// columnSums8AVX2 adds rows into 32 accumulator rows of 8-byte floats with AVX2 (see addColumnSums in the generator).
 //
 //go:noescape
 func columnSums8AVX2(acc *byte, lda int, x *byte, ldx int, rows int, w int, lane int)
 
-// columnSums4AVX512 adds rows of 4-byte floats into 32 accumulator rows with AVX512 (see addColumnSums in the generator).
+// columnSums4AVX512 adds rows into 32 accumulator rows of 4-byte floats with AVX512 (see addColumnSums in the generator).
 //
 //go:noescape
 func columnSums4AVX512(acc *byte, lda int, x *byte, ldx int, rows int, w int, lane int)
 
-// columnSums8AVX512 adds rows of 8-byte floats into 32 accumulator rows with AVX512 (see addColumnSums in the generator).
+// columnSums8AVX512 adds rows into 32 accumulator rows of 8-byte floats with AVX512 (see addColumnSums in the generator).
 //
 //go:noescape
 func columnSums8AVX512(acc *byte, lda int, x *byte, ldx int, rows int, w int, lane int)
+
+// columnSqDevs4AVX2 adds squared deviations of rows into 32 accumulator rows of 4-byte floats with AVX2 (see addColumnSums in the generator).
+//
+//go:noescape
+func columnSqDevs4AVX2(acc *byte, lda int, x *byte, ldx int, rows int, w int, lane int, mean *byte)
+
+// columnSqDevs8AVX2 adds squared deviations of rows into 32 accumulator rows of 8-byte floats with AVX2 (see addColumnSums in the generator).
+//
+//go:noescape
+func columnSqDevs8AVX2(acc *byte, lda int, x *byte, ldx int, rows int, w int, lane int, mean *byte)
+
+// columnSqDevs4AVX512 adds squared deviations of rows into 32 accumulator rows of 4-byte floats with AVX512 (see addColumnSums in the generator).
+//
+//go:noescape
+func columnSqDevs4AVX512(acc *byte, lda int, x *byte, ldx int, rows int, w int, lane int, mean *byte)
+
+// columnSqDevs8AVX512 adds squared deviations of rows into 32 accumulator rows of 8-byte floats with AVX512 (see addColumnSums in the generator).
+//
+//go:noescape
+func columnSqDevs8AVX512(acc *byte, lda int, x *byte, ldx int, rows int, w int, lane int, mean *byte)

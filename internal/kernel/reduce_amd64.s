@@ -17074,3 +17074,519 @@ columnSums8AVX512end:
 
 columnSums8AVX512done:
 	RET
+
+// func columnSqDevs4AVX2(acc *byte, lda int, x *byte, ldx int, rows int, w int, lane int, mean *byte)
+// Requires: AVX
+TEXT ·columnSqDevs4AVX2(SB), NOSPLIT, $0-64
+	MOVQ  acc+0(FP), AX
+	MOVQ  lda+8(FP), CX
+	MOVQ  x+16(FP), DX
+	MOVQ  ldx+24(FP), BX
+	MOVQ  rows+32(FP), SI
+	MOVQ  w+40(FP), DI
+	MOVQ  lane+48(FP), R8
+	MOVQ  mean+56(FP), R9
+	TESTQ SI, SI
+	JZ    columnSqDevs4AVX2done
+	TESTQ DI, DI
+	JZ    columnSqDevs4AVX2done
+	SHLQ  $0x05, BX
+	MOVQ  $0x00000020, R10
+
+columnSqDevs4AVX2row:
+	MOVQ  R8, R11
+	ANDQ  $0x1f, R11
+	IMULQ CX, R11
+	ADDQ  AX, R11
+	XORQ  R12, R12
+
+columnSqDevs4AVX2strip8:
+	ADDQ    $0x00000100, R12
+	CMPQ    R12, DI
+	JA      columnSqDevs4AVX2strip8done
+	VMOVUPS -256(R11)(R12*1), Y0
+	VMOVUPS -224(R11)(R12*1), Y1
+	VMOVUPS -192(R11)(R12*1), Y2
+	VMOVUPS -160(R11)(R12*1), Y3
+	VMOVUPS -128(R11)(R12*1), Y4
+	VMOVUPS -96(R11)(R12*1), Y5
+	VMOVUPS -64(R11)(R12*1), Y6
+	VMOVUPS -32(R11)(R12*1), Y7
+	MOVQ    DX, R13
+	MOVQ    SI, R14
+	ADDQ    $0x1f, R14
+	SHRQ    $0x05, R14
+
+columnSqDevs4AVX2strip8add:
+	VMOVUPS -256(R13)(R12*1), Y8
+	VSUBPS  -256(R9)(R12*1), Y8, Y8
+	VMULPS  Y8, Y8, Y8
+	VADDPS  Y0, Y8, Y0
+	VMOVUPS -224(R13)(R12*1), Y8
+	VSUBPS  -224(R9)(R12*1), Y8, Y8
+	VMULPS  Y8, Y8, Y8
+	VADDPS  Y1, Y8, Y1
+	VMOVUPS -192(R13)(R12*1), Y8
+	VSUBPS  -192(R9)(R12*1), Y8, Y8
+	VMULPS  Y8, Y8, Y8
+	VADDPS  Y2, Y8, Y2
+	VMOVUPS -160(R13)(R12*1), Y8
+	VSUBPS  -160(R9)(R12*1), Y8, Y8
+	VMULPS  Y8, Y8, Y8
+	VADDPS  Y3, Y8, Y3
+	VMOVUPS -128(R13)(R12*1), Y8
+	VSUBPS  -128(R9)(R12*1), Y8, Y8
+	VMULPS  Y8, Y8, Y8
+	VADDPS  Y4, Y8, Y4
+	VMOVUPS -96(R13)(R12*1), Y8
+	VSUBPS  -96(R9)(R12*1), Y8, Y8
+	VMULPS  Y8, Y8, Y8
+	VADDPS  Y5, Y8, Y5
+	VMOVUPS -64(R13)(R12*1), Y8
+	VSUBPS  -64(R9)(R12*1), Y8, Y8
+	VMULPS  Y8, Y8, Y8
+	VADDPS  Y6, Y8, Y6
+	VMOVUPS -32(R13)(R12*1), Y8
+	VSUBPS  -32(R9)(R12*1), Y8, Y8
+	VMULPS  Y8, Y8, Y8
+	VADDPS  Y7, Y8, Y7
+	ADDQ    BX, R13
+	DECQ    R14
+	JNZ     columnSqDevs4AVX2strip8add
+	VMOVUPS Y0, -256(R11)(R12*1)
+	VMOVUPS Y1, -224(R11)(R12*1)
+	VMOVUPS Y2, -192(R11)(R12*1)
+	VMOVUPS Y3, -160(R11)(R12*1)
+	VMOVUPS Y4, -128(R11)(R12*1)
+	VMOVUPS Y5, -96(R11)(R12*1)
+	VMOVUPS Y6, -64(R11)(R12*1)
+	VMOVUPS Y7, -32(R11)(R12*1)
+	JMP     columnSqDevs4AVX2strip8
+
+columnSqDevs4AVX2strip8done:
+	SUBQ $0x00000100, R12
+
+columnSqDevs4AVX2strip1:
+	ADDQ    $0x00000020, R12
+	CMPQ    R12, DI
+	JA      columnSqDevs4AVX2strip1done
+	VMOVUPS -32(R11)(R12*1), Y0
+	MOVQ    DX, R13
+	MOVQ    SI, R14
+	ADDQ    $0x1f, R14
+	SHRQ    $0x05, R14
+
+columnSqDevs4AVX2strip1add:
+	VMOVUPS -32(R13)(R12*1), Y1
+	VSUBPS  -32(R9)(R12*1), Y1, Y1
+	VMULPS  Y1, Y1, Y1
+	VADDPS  Y0, Y1, Y0
+	ADDQ    BX, R13
+	DECQ    R14
+	JNZ     columnSqDevs4AVX2strip1add
+	VMOVUPS Y0, -32(R11)(R12*1)
+	JMP     columnSqDevs4AVX2strip1
+
+columnSqDevs4AVX2strip1done:
+	SUBQ $0x00000020, R12
+	MOVQ BX, R11
+	SARQ $0x05, R11
+	ADDQ R11, DX
+	INCQ R8
+	DECQ SI
+	JZ   columnSqDevs4AVX2end
+	DECQ R10
+	JNZ  columnSqDevs4AVX2row
+
+columnSqDevs4AVX2end:
+	VZEROUPPER
+
+columnSqDevs4AVX2done:
+	RET
+
+// func columnSqDevs8AVX2(acc *byte, lda int, x *byte, ldx int, rows int, w int, lane int, mean *byte)
+// Requires: AVX
+TEXT ·columnSqDevs8AVX2(SB), NOSPLIT, $0-64
+	MOVQ  acc+0(FP), AX
+	MOVQ  lda+8(FP), CX
+	MOVQ  x+16(FP), DX
+	MOVQ  ldx+24(FP), BX
+	MOVQ  rows+32(FP), SI
+	MOVQ  w+40(FP), DI
+	MOVQ  lane+48(FP), R8
+	MOVQ  mean+56(FP), R9
+	TESTQ SI, SI
+	JZ    columnSqDevs8AVX2done
+	TESTQ DI, DI
+	JZ    columnSqDevs8AVX2done
+	SHLQ  $0x05, BX
+	MOVQ  $0x00000020, R10
+
+columnSqDevs8AVX2row:
+	MOVQ  R8, R11
+	ANDQ  $0x1f, R11
+	IMULQ CX, R11
+	ADDQ  AX, R11
+	XORQ  R12, R12
+
+columnSqDevs8AVX2strip8:
+	ADDQ    $0x00000100, R12
+	CMPQ    R12, DI
+	JA      columnSqDevs8AVX2strip8done
+	VMOVUPS -256(R11)(R12*1), Y0
+	VMOVUPS -224(R11)(R12*1), Y1
+	VMOVUPS -192(R11)(R12*1), Y2
+	VMOVUPS -160(R11)(R12*1), Y3
+	VMOVUPS -128(R11)(R12*1), Y4
+	VMOVUPS -96(R11)(R12*1), Y5
+	VMOVUPS -64(R11)(R12*1), Y6
+	VMOVUPS -32(R11)(R12*1), Y7
+	MOVQ    DX, R13
+	MOVQ    SI, R14
+	ADDQ    $0x1f, R14
+	SHRQ    $0x05, R14
+
+columnSqDevs8AVX2strip8add:
+	VMOVUPS -256(R13)(R12*1), Y8
+	VSUBPD  -256(R9)(R12*1), Y8, Y8
+	VMULPD  Y8, Y8, Y8
+	VADDPD  Y0, Y8, Y0
+	VMOVUPS -224(R13)(R12*1), Y8
+	VSUBPD  -224(R9)(R12*1), Y8, Y8
+	VMULPD  Y8, Y8, Y8
+	VADDPD  Y1, Y8, Y1
+	VMOVUPS -192(R13)(R12*1), Y8
+	VSUBPD  -192(R9)(R12*1), Y8, Y8
+	VMULPD  Y8, Y8, Y8
+	VADDPD  Y2, Y8, Y2
+	VMOVUPS -160(R13)(R12*1), Y8
+	VSUBPD  -160(R9)(R12*1), Y8, Y8
+	VMULPD  Y8, Y8, Y8
+	VADDPD  Y3, Y8, Y3
+	VMOVUPS -128(R13)(R12*1), Y8
+	VSUBPD  -128(R9)(R12*1), Y8, Y8
+	VMULPD  Y8, Y8, Y8
+	VADDPD  Y4, Y8, Y4
+	VMOVUPS -96(R13)(R12*1), Y8
+	VSUBPD  -96(R9)(R12*1), Y8, Y8
+	VMULPD  Y8, Y8, Y8
+	VADDPD  Y5, Y8, Y5
+	VMOVUPS -64(R13)(R12*1), Y8
+	VSUBPD  -64(R9)(R12*1), Y8, Y8
+	VMULPD  Y8, Y8, Y8
+	VADDPD  Y6, Y8, Y6
+	VMOVUPS -32(R13)(R12*1), Y8
+	VSUBPD  -32(R9)(R12*1), Y8, Y8
+	VMULPD  Y8, Y8, Y8
+	VADDPD  Y7, Y8, Y7
+	ADDQ    BX, R13
+	DECQ    R14
+	JNZ     columnSqDevs8AVX2strip8add
+	VMOVUPS Y0, -256(R11)(R12*1)
+	VMOVUPS Y1, -224(R11)(R12*1)
+	VMOVUPS Y2, -192(R11)(R12*1)
+	VMOVUPS Y3, -160(R11)(R12*1)
+	VMOVUPS Y4, -128(R11)(R12*1)
+	VMOVUPS Y5, -96(R11)(R12*1)
+	VMOVUPS Y6, -64(R11)(R12*1)
+	VMOVUPS Y7, -32(R11)(R12*1)
+	JMP     columnSqDevs8AVX2strip8
+
+columnSqDevs8AVX2strip8done:
+	SUBQ $0x00000100, R12
+
+columnSqDevs8AVX2strip1:
+	ADDQ    $0x00000020, R12
+	CMPQ    R12, DI
+	JA      columnSqDevs8AVX2strip1done
+	VMOVUPS -32(R11)(R12*1), Y0
+	MOVQ    DX, R13
+	MOVQ    SI, R14
+	ADDQ    $0x1f, R14
+	SHRQ    $0x05, R14
+
+columnSqDevs8AVX2strip1add:
+	VMOVUPS -32(R13)(R12*1), Y1
+	VSUBPD  -32(R9)(R12*1), Y1, Y1
+	VMULPD  Y1, Y1, Y1
+	VADDPD  Y0, Y1, Y0
+	ADDQ    BX, R13
+	DECQ    R14
+	JNZ     columnSqDevs8AVX2strip1add
+	VMOVUPS Y0, -32(R11)(R12*1)
+	JMP     columnSqDevs8AVX2strip1
+
+columnSqDevs8AVX2strip1done:
+	SUBQ $0x00000020, R12
+	MOVQ BX, R11
+	SARQ $0x05, R11
+	ADDQ R11, DX
+	INCQ R8
+	DECQ SI
+	JZ   columnSqDevs8AVX2end
+	DECQ R10
+	JNZ  columnSqDevs8AVX2row
+
+columnSqDevs8AVX2end:
+	VZEROUPPER
+
+columnSqDevs8AVX2done:
+	RET
+
+// func columnSqDevs4AVX512(acc *byte, lda int, x *byte, ldx int, rows int, w int, lane int, mean *byte)
+// Requires: AVX, AVX512F
+TEXT ·columnSqDevs4AVX512(SB), NOSPLIT, $0-64
+	MOVQ  acc+0(FP), AX
+	MOVQ  lda+8(FP), CX
+	MOVQ  x+16(FP), DX
+	MOVQ  ldx+24(FP), BX
+	MOVQ  rows+32(FP), SI
+	MOVQ  w+40(FP), DI
+	MOVQ  lane+48(FP), R8
+	MOVQ  mean+56(FP), R9
+	TESTQ SI, SI
+	JZ    columnSqDevs4AVX512done
+	TESTQ DI, DI
+	JZ    columnSqDevs4AVX512done
+	SHLQ  $0x05, BX
+	MOVQ  $0x00000020, R10
+
+columnSqDevs4AVX512row:
+	MOVQ  R8, R11
+	ANDQ  $0x1f, R11
+	IMULQ CX, R11
+	ADDQ  AX, R11
+	XORQ  R12, R12
+
+columnSqDevs4AVX512strip8:
+	ADDQ    $0x00000200, R12
+	CMPQ    R12, DI
+	JA      columnSqDevs4AVX512strip8done
+	VMOVUPS -512(R11)(R12*1), Z0
+	VMOVUPS -448(R11)(R12*1), Z1
+	VMOVUPS -384(R11)(R12*1), Z2
+	VMOVUPS -320(R11)(R12*1), Z3
+	VMOVUPS -256(R11)(R12*1), Z4
+	VMOVUPS -192(R11)(R12*1), Z5
+	VMOVUPS -128(R11)(R12*1), Z6
+	VMOVUPS -64(R11)(R12*1), Z7
+	MOVQ    DX, R13
+	MOVQ    SI, R14
+	ADDQ    $0x1f, R14
+	SHRQ    $0x05, R14
+
+columnSqDevs4AVX512strip8add:
+	VMOVUPS -512(R13)(R12*1), Z8
+	VSUBPS  -512(R9)(R12*1), Z8, Z8
+	VMULPS  Z8, Z8, Z8
+	VADDPS  Z0, Z8, Z0
+	VMOVUPS -448(R13)(R12*1), Z8
+	VSUBPS  -448(R9)(R12*1), Z8, Z8
+	VMULPS  Z8, Z8, Z8
+	VADDPS  Z1, Z8, Z1
+	VMOVUPS -384(R13)(R12*1), Z8
+	VSUBPS  -384(R9)(R12*1), Z8, Z8
+	VMULPS  Z8, Z8, Z8
+	VADDPS  Z2, Z8, Z2
+	VMOVUPS -320(R13)(R12*1), Z8
+	VSUBPS  -320(R9)(R12*1), Z8, Z8
+	VMULPS  Z8, Z8, Z8
+	VADDPS  Z3, Z8, Z3
+	VMOVUPS -256(R13)(R12*1), Z8
+	VSUBPS  -256(R9)(R12*1), Z8, Z8
+	VMULPS  Z8, Z8, Z8
+	VADDPS  Z4, Z8, Z4
+	VMOVUPS -192(R13)(R12*1), Z8
+	VSUBPS  -192(R9)(R12*1), Z8, Z8
+	VMULPS  Z8, Z8, Z8
+	VADDPS  Z5, Z8, Z5
+	VMOVUPS -128(R13)(R12*1), Z8
+	VSUBPS  -128(R9)(R12*1), Z8, Z8
+	VMULPS  Z8, Z8, Z8
+	VADDPS  Z6, Z8, Z6
+	VMOVUPS -64(R13)(R12*1), Z8
+	VSUBPS  -64(R9)(R12*1), Z8, Z8
+	VMULPS  Z8, Z8, Z8
+	VADDPS  Z7, Z8, Z7
+	ADDQ    BX, R13
+	DECQ    R14
+	JNZ     columnSqDevs4AVX512strip8add
+	VMOVUPS Z0, -512(R11)(R12*1)
+	VMOVUPS Z1, -448(R11)(R12*1)
+	VMOVUPS Z2, -384(R11)(R12*1)
+	VMOVUPS Z3, -320(R11)(R12*1)
+	VMOVUPS Z4, -256(R11)(R12*1)
+	VMOVUPS Z5, -192(R11)(R12*1)
+	VMOVUPS Z6, -128(R11)(R12*1)
+	VMOVUPS Z7, -64(R11)(R12*1)
+	JMP     columnSqDevs4AVX512strip8
+
+columnSqDevs4AVX512strip8done:
+	SUBQ $0x00000200, R12
+
+columnSqDevs4AVX512strip1:
+	ADDQ    $0x00000040, R12
+	CMPQ    R12, DI
+	JA      columnSqDevs4AVX512strip1done
+	VMOVUPS -64(R11)(R12*1), Z0
+	MOVQ    DX, R13
+	MOVQ    SI, R14
+	ADDQ    $0x1f, R14
+	SHRQ    $0x05, R14
+
+columnSqDevs4AVX512strip1add:
+	VMOVUPS -64(R13)(R12*1), Z1
+	VSUBPS  -64(R9)(R12*1), Z1, Z1
+	VMULPS  Z1, Z1, Z1
+	VADDPS  Z0, Z1, Z0
+	ADDQ    BX, R13
+	DECQ    R14
+	JNZ     columnSqDevs4AVX512strip1add
+	VMOVUPS Z0, -64(R11)(R12*1)
+	JMP     columnSqDevs4AVX512strip1
+
+columnSqDevs4AVX512strip1done:
+	SUBQ $0x00000040, R12
+	MOVQ BX, R11
+	SARQ $0x05, R11
+	ADDQ R11, DX
+	INCQ R8
+	DECQ SI
+	JZ   columnSqDevs4AVX512end
+	DECQ R10
+	JNZ  columnSqDevs4AVX512row
+
+columnSqDevs4AVX512end:
+	VZEROUPPER
+
+columnSqDevs4AVX512done:
+	RET
+
+// func columnSqDevs8AVX512(acc *byte, lda int, x *byte, ldx int, rows int, w int, lane int, mean *byte)
+// Requires: AVX, AVX512F
+TEXT ·columnSqDevs8AVX512(SB), NOSPLIT, $0-64
+	MOVQ  acc+0(FP), AX
+	MOVQ  lda+8(FP), CX
+	MOVQ  x+16(FP), DX
+	MOVQ  ldx+24(FP), BX
+	MOVQ  rows+32(FP), SI
+	MOVQ  w+40(FP), DI
+	MOVQ  lane+48(FP), R8
+	MOVQ  mean+56(FP), R9
+	TESTQ SI, SI
+	JZ    columnSqDevs8AVX512done
+	TESTQ DI, DI
+	JZ    columnSqDevs8AVX512done
+	SHLQ  $0x05, BX
+	MOVQ  $0x00000020, R10
+
+columnSqDevs8AVX512row:
+	MOVQ  R8, R11
+	ANDQ  $0x1f, R11
+	IMULQ CX, R11
+	ADDQ  AX, R11
+	XORQ  R12, R12
+
+columnSqDevs8AVX512strip8:
+	ADDQ    $0x00000200, R12
+	CMPQ    R12, DI
+	JA      columnSqDevs8AVX512strip8done
+	VMOVUPS -512(R11)(R12*1), Z0
+	VMOVUPS -448(R11)(R12*1), Z1
+	VMOVUPS -384(R11)(R12*1), Z2
+	VMOVUPS -320(R11)(R12*1), Z3
+	VMOVUPS -256(R11)(R12*1), Z4
+	VMOVUPS -192(R11)(R12*1), Z5
+	VMOVUPS -128(R11)(R12*1), Z6
+	VMOVUPS -64(R11)(R12*1), Z7
+	MOVQ    DX, R13
+	MOVQ    SI, R14
+	ADDQ    $0x1f, R14
+	SHRQ    $0x05, R14
+
+columnSqDevs8AVX512strip8add:
+	VMOVUPS -512(R13)(R12*1), Z8
+	VSUBPD  -512(R9)(R12*1), Z8, Z8
+	VMULPD  Z8, Z8, Z8
+	VADDPD  Z0, Z8, Z0
+	VMOVUPS -448(R13)(R12*1), Z8
+	VSUBPD  -448(R9)(R12*1), Z8, Z8
+	VMULPD  Z8, Z8, Z8
+	VADDPD  Z1, Z8, Z1
+	VMOVUPS -384(R13)(R12*1), Z8
+	VSUBPD  -384(R9)(R12*1), Z8, Z8
+	VMULPD  Z8, Z8, Z8
+	VADDPD  Z2, Z8, Z2
+	VMOVUPS -320(R13)(R12*1), Z8
+	VSUBPD  -320(R9)(R12*1), Z8, Z8
+	VMULPD  Z8, Z8, Z8
+	VADDPD  Z3, Z8, Z3
+	VMOVUPS -256(R13)(R12*1), Z8
+	VSUBPD  -256(R9)(R12*1), Z8, Z8
+	VMULPD  Z8, Z8, Z8
+	VADDPD  Z4, Z8, Z4
+	VMOVUPS -192(R13)(R12*1), Z8
+	VSUBPD  -192(R9)(R12*1), Z8, Z8
+	VMULPD  Z8, Z8, Z8
+	VADDPD  Z5, Z8, Z5
+	VMOVUPS -128(R13)(R12*1), Z8
+	VSUBPD  -128(R9)(R12*1), Z8, Z8
+	VMULPD  Z8, Z8, Z8
+	VADDPD  Z6, Z8, Z6
+	VMOVUPS -64(R13)(R12*1), Z8
+	VSUBPD  -64(R9)(R12*1), Z8, Z8
+	VMULPD  Z8, Z8, Z8
+	VADDPD  Z7, Z8, Z7
+	ADDQ    BX, R13
+	DECQ    R14
+	JNZ     columnSqDevs8AVX512strip8add
+	VMOVUPS Z0, -512(R11)(R12*1)
+	VMOVUPS Z1, -448(R11)(R12*1)
+	VMOVUPS Z2, -384(R11)(R12*1)
+	VMOVUPS Z3, -320(R11)(R12*1)
+	VMOVUPS Z4, -256(R11)(R12*1)
+	VMOVUPS Z5, -192(R11)(R12*1)
+	VMOVUPS Z6, -128(R11)(R12*1)
+	VMOVUPS Z7, -64(R11)(R12*1)
+	JMP     columnSqDevs8AVX512strip8
+
+columnSqDevs8AVX512strip8done:
+	SUBQ $0x00000200, R12
+
+columnSqDevs8AVX512strip1:
+	ADDQ    $0x00000040, R12
+	CMPQ    R12, DI
+	JA      columnSqDevs8AVX512strip1done
+	VMOVUPS -64(R11)(R12*1), Z0
+	MOVQ    DX, R13
+	MOVQ    SI, R14
+	ADDQ    $0x1f, R14
+	SHRQ    $0x05, R14
+
+columnSqDevs8AVX512strip1add:
+	VMOVUPS -64(R13)(R12*1), Z1
+	VSUBPD  -64(R9)(R12*1), Z1, Z1
+	VMULPD  Z1, Z1, Z1
+	VADDPD  Z0, Z1, Z0
+	ADDQ    BX, R13
+	DECQ    R14
+	JNZ     columnSqDevs8AVX512strip1add
+	VMOVUPS Z0, -64(R11)(R12*1)
+	JMP     columnSqDevs8AVX512strip1
+
+columnSqDevs8AVX512strip1done:
+	SUBQ $0x00000040, R12
+	MOVQ BX, R11
+	SARQ $0x05, R11
+	ADDQ R11, DX
+	INCQ R8
+	DECQ SI
+	JZ   columnSqDevs8AVX512end
+	DECQ R10
+	JNZ  columnSqDevs8AVX512row
+
+columnSqDevs8AVX512end:
+	VZEROUPPER
+
+columnSqDevs8AVX512done:
+	RET

@@ -282,11 +282,11 @@ func softmaxInDst(bytes int) bool {
 // softmaxRows takes: half the L1d, where its three passes find them.
 var softmaxBlockBytes = max(l1d, 16<<10) / 2
 
-// rowSumsOf sets s[r] to the sum of row r of e, rows of n values.
+// rowSumsOf sets s[r] to the sum of row r of e, rows of n values:
+// elem.Sum's, by longRowSums, whose trees run one row behind the kernel.
 func rowSumsOf[T elem.Float](s, e []T, n int) {
-	for r := range s {
-		s[r] = elem.Sum(e[r*n:][:n])
-	}
+	rows := [1]group{{size: len(s), stride: n}}
+	longRowSums(fold[T]{}, s, e, rows[:], n, 0)
 }
 
 // nanResult is every Softmax and LogSoftmax result of values whose

@@ -79,11 +79,14 @@ type blockWalk struct {
 // first element, its leading and its inner stride.
 type blockPos struct{ at, ld, inc int }
 
-// viewTileBytes is the size of a tile: the tiles of dst and two inputs
-// stay within L1. Measured for a + b.T, 1024x1024 float32 (Zen 4, ns per
-// element, contiguous Add 0.15): tiles of 4 KiB 0.39, 8 KiB 0.29, 16 KiB
-// 0.27 (but 48 KiB of tiles).
-const viewTileBytes = 8 << 10
+// viewTileBytes is the size of a tile where the walk gathers one operand
+// into a tile, and half of it where it gathers more: the tiles of dst and
+// two inputs stay within L1. Measured for a + b.T, 1024x1024 float32 (Zen
+// 4, ns per element, contiguous Add 0.15): tiles of 4 KiB 0.39, 8 KiB
+// 0.29, 16 KiB 0.27; again on a Zen 4 (AMD EPYC family 25 model 17,
+// 2026-12-08), 6 interleaved runs of 3, us: 8 KiB 442-594 (medians),
+// 16 KiB 364-461, the contiguous Add 163-186.
+const viewTileBytes = 16 << 10
 
 // transposeCols is the width of a tile when an input is gathered across
 // its rows (a transposed view): the tile's rows (viewTileBytes / 64 / size
@@ -255,12 +258,36 @@ func (w *blockWalk) tiles() {
 		size = max(size, w.size[k])
 	}
 	capacity := viewTileBytes / size
+	if w.gathers() > 1 {
+		capacity /= 2
+	}
 	w.tileCols = min(w.n, capacity)
 	if transposed {
 		w.tileCols = min(w.n, capacity/min(w.m, capacity/transposeCols))
 	}
 	w.tileRows = min(w.m, capacity/w.tileCols)
 	w.buf = tileBuffers.Get().(*tileBuffer)
+}
+
+// gathers returns how many operands the walk's calls take from tiles:
+// those the kernel cannot take as they are, and one more where the kernel
+// has no form for the inputs left in place (setTile gathers inputs until
+// it has).
+func (w *blockWalk) gathers() int {
+	n, mask := 0, 0
+	for k := range w.nest.ops {
+		in := !w.usable(k, 2)
+		if in {
+			n++
+		}
+		if k > 0 && (in || w.inc[k] == 1) {
+			mask |= 1 << (k - 1)
+		}
+	}
+	if w.kinds>>mask&1 == 0 {
+		n++
+	}
+	return n
 }
 
 // usable reports whether the kernel can take operand k as it is for a

@@ -951,8 +951,8 @@ func columnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, orig
 				if sh != nil {
 					sh = sh[from:]
 				}
-				for left := inner.size; left > 0 && n > 0; {
-					p := i % lanes
+				for j, left := i, inner.size; left > 0 && n > 0; {
+					p := j % lanes
 					m := min(lanes-p, left)
 					x, ldx, sums := a[at+from:], inner.stride, acc[p*w+from:]
 					switch {
@@ -965,11 +965,9 @@ func columnSums[T elem.Number](f fold[T], dst, a []T, kept, summed []group, orig
 						f.rows(m, n, sums, w, sums, w, x, ldx)
 					}
 					at += m * inner.stride
-					i, left = i+m, left-m
+					j, left = j+m, left-m
 				}
-				if n == 0 {
-					i += inner.size
-				}
+				i += inner.size
 			})
 			for h := lanes / 2; h > 0; h /= 2 {
 				f.rows(h, w, acc, w, acc, w, acc[h*w:], w)

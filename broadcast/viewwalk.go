@@ -274,20 +274,31 @@ func (w *blockWalk) tiles() {
 // has no form for the inputs left in place (setTile gathers inputs until
 // it has).
 func (w *blockWalk) gathers() int {
-	n, mask := 0, 0
-	for k := range w.nest.ops {
-		in := !w.usable(k, 2)
-		if in {
+	in, mask := w.unusable(2)
+	n := 0
+	for _, t := range in {
+		if t {
 			n++
-		}
-		if k > 0 && (in || w.inc[k] == 1) {
-			mask |= 1 << (k - 1)
 		}
 	}
 	if w.kinds>>mask&1 == 0 {
 		n++
 	}
 	return n
+}
+
+// unusable returns the operands the kernel cannot take as they are for a
+// block of rows rows (none for a move, whose kernel takes any layout), and
+// the kind mask of the inputs then taken with inner stride 1, from a tile
+// or in place.
+func (w *blockWalk) unusable(rows int) (in [nditer.Operands]bool, mask int) {
+	for k := range w.nest.ops {
+		in[k] = !w.moves && !w.usable(k, rows)
+		if k > 0 && (in[k] || w.inc[k] == 1) {
+			mask |= 1 << (k - 1)
+		}
+	}
+	return in, mask
 }
 
 // usable reports whether the kernel can take operand k as it is for a
@@ -356,13 +367,8 @@ func (w *blockWalk) advance() bool {
 // they are gathered too, a row of their value each.
 func (w *blockWalk) setTile(ops []viewOperand) {
 	w.rows, w.cols = min(w.tileRows, w.m-w.r0), min(w.tileCols, w.n-w.c0)
-	mask := 0
-	for k := range w.nest.ops {
-		w.inTile[k] = !w.moves && !w.usable(k, w.rows)
-		if k > 0 && (w.inTile[k] || w.inc[k] == 1) {
-			mask |= 1 << (k - 1)
-		}
-	}
+	var mask int
+	w.inTile, mask = w.unusable(w.rows)
 	for k := 1; w.kinds>>mask&1 == 0; k++ {
 		if mask>>(k-1)&1 == 0 {
 			w.inTile[k] = true

@@ -57,7 +57,7 @@ var x86Emitters = map[string]x86Emitter{
 		prep: func(k *x86Kernel, bc Op, out []Op, w int) { k.negate(bc, out[0], w) },
 		compute: func(k *x86Kernel, in []x86Src, w int) Op {
 			if w == 64 {
-				return k.rangeMax(k.reg(in[0], w), k.reg(in[1], w))
+				return k.maxByRange(k.reg(in[0], w), k.reg(in[1], w))
 			}
 			// Go computes max(x, y) as -min(-x, -y).
 			nx, ny := k.negated(in[0], w), k.negated(in[1], w)
@@ -122,7 +122,7 @@ var x86Emitters = map[string]x86Emitter{
 			// min(max(a, lo), hi), max as Go computes it: -min(-a, -lo).
 			var mx Op
 			if w == 64 {
-				mx = k.rangeMax(k.reg(in[0], w), k.reg(in[1], w))
+				mx = k.maxByRange(k.reg(in[0], w), k.reg(in[1], w))
 			} else {
 				m := narrow(k.vec(w), w)
 				mx = narrow(k.vec(w), w)
@@ -166,13 +166,12 @@ func (k *x86Kernel) goMin(x, y, r Op, w int) {
 	k.or(t2, t1, r, w)
 }
 
-// rangeMax emits Go's max(x, y) on zmm registers with the bits of
+// maxByRange emits Go's max(x, y) on zmm registers with the bits of
 // -goMin(-x, -y) in three operations where that takes six (the negations
 // of x, y and the result): VRANGE's max (+0 above -0) where neither is a
 // NaN, and elsewhere the bits -min's sequence gives a NaN, x | y with the
 // sign of x & y, by one VPTERNLOG (0xd4: C ? A & B : A | B, C the sign).
-// Zen 4 (AMD EPYC family 25 model 17) runs two of these a cycle at most.
-func (k *x86Kernel) rangeMax(x, y Op) Op {
+func (k *x86Kernel) maxByRange(x, y Op) Op {
 	r, ordered := k.vec(64), k.K()
 	k.VMOVDQU64(x, r)
 	pick(k.t, k.VPTERNLOGD, k.VPTERNLOGQ)(U8(0xd4), k.consts[0], y, r)

@@ -37,30 +37,27 @@ func columnSumsKernel[T Number](acc []T, lda int, x []T, ldx, rows, w, lane int,
 		raceRead(mean)
 	}
 	a, p := (*byte)(unsafe.Pointer(&acc[0])), (*byte)(unsafe.Pointer(&x[0]))
-	lane &= Lanes - 1
-	if mean != nil {
-		m := (*byte)(unsafe.Pointer(&mean[0]))
-		switch {
-		case size == 4 && impl == AVX512:
-			columnSqDevs4AVX512(a, lda*size, p, ldx*size, rows, done*size, lane, m)
-		case size == 4:
-			columnSqDevs4AVX2(a, lda*size, p, ldx*size, rows, done*size, lane, m)
-		case impl == AVX512:
-			columnSqDevs8AVX512(a, lda*size, p, ldx*size, rows, done*size, lane, m)
-		default:
-			columnSqDevs8AVX2(a, lda*size, p, ldx*size, rows, done*size, lane, m)
-		}
-		return done
+	wide, eight := 0, size/8
+	if impl == AVX512 {
+		wide = 1
 	}
-	switch { // direct calls: through a func value, the pointers would escape
-	case size == 4 && impl == AVX512:
-		columnSums4AVX512(a, lda*size, p, ldx*size, rows, done*size, lane)
-	case size == 4:
-		columnSums4AVX2(a, lda*size, p, ldx*size, rows, done*size, lane)
-	case impl == AVX512:
-		columnSums8AVX512(a, lda*size, p, ldx*size, rows, done*size, lane)
-	default:
-		columnSums8AVX2(a, lda*size, p, ldx*size, rows, done*size, lane)
+	if mean != nil {
+		columnSqDevKernels[wide][eight](a, lda*size, p, ldx*size, rows, done*size, lane&(Lanes-1), (*byte)(unsafe.Pointer(&mean[0])))
+	} else {
+		columnSumKernels[wide][eight](a, lda*size, p, ldx*size, rows, done*size, lane&(Lanes-1))
 	}
 	return done
 }
+
+// columnSumKernels and columnSqDevKernels are the kernels by width (AVX2,
+// AVX-512) and element size (4, 8 bytes). Called through these tables,
+// their arguments escape: the accumulators are pooled scratch and the
+// values and means the caller's heap slices already.
+var (
+	columnSumKernels = [2][2]func(acc *byte, lda int, x *byte, ldx, rows, w, lane int){
+		{columnSums4AVX2, columnSums8AVX2}, {columnSums4AVX512, columnSums8AVX512},
+	}
+	columnSqDevKernels = [2][2]func(acc *byte, lda int, x *byte, ldx, rows, w, lane int, mean *byte){
+		{columnSqDevs4AVX2, columnSqDevs8AVX2}, {columnSqDevs4AVX512, columnSqDevs8AVX512},
+	}
+)
